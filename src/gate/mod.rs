@@ -1,0 +1,399 @@
+//! The per-record, per-sink decision (SPEC.md, gate semantics).
+//!
+//! A [`Gate`] judges one line at a time at a [`Level`] chosen by the caller
+//! (the window logic decides the level per sink). It scans the line once,
+//! checks every field against the policy, and yields a [`Verdict`]: pass the
+//! line verbatim, pass a projection rebuilt from verified parts, drop it, or
+//! report it malformed. Findings explain every strip and drop.
+//!
+//! **Invariant:** the gate never passes through bytes it has not verified. A
+//! verbatim pass happens only when every key of the record is allowlisted
+//! (or a content field at full level) and every value met its rule.
+
+pub mod verify;
+
+use std::sync::Arc;
+
+use crate::finding::{Finding, FindingKind, escape_key};
+use crate::policy::{OnViolation, Policy};
+use crate::record::tape::{Kind, Malformed, Tape, raw, string_value};
+use crate::record::{Format, detect};
+use crate::source::lines::Line;
+use verify::{Seg, Walk};
+
+/// The level a sink receives a record at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// Content and unknown fields removed.
+    Standard,
+    /// Content fields pass (after redaction); the rest is still allowlisted.
+    Full,
+}
+
+/// What happens to a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The line goes out byte for byte.
+    Verbatim,
+    /// [`Gate::output`] goes out instead: rebuilt from verified parts.
+    Rewritten,
+    /// Nothing goes out: an allowlisted field broke its rule.
+    Dropped,
+    /// Nothing goes out: the line is not a well-formed record.
+    Malformed,
+}
+
+/// The verdict on one record and what the gate saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Judgement {
+    /// The decision.
+    pub verdict: Verdict,
+    /// The record's format (none when malformed).
+    pub format: Option<Format>,
+    /// Fields removed (content, unknown, or violating under `drop_field`).
+    pub stripped: u32,
+    /// The record holds at least one content field.
+    pub has_content: bool,
+}
+
+/// A reusable judge for one policy version. Holds its buffers, so judging
+/// a clean record allocates nothing.
+pub struct Gate {
+    policy: Arc<Policy>,
+    tape: Tape,
+    findings: Vec<Finding>,
+    out: Vec<u8>,
+    segs: Vec<Seg>,
+    forced: Option<Format>,
+}
+
+impl std::fmt::Debug for Gate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Gate(policy {})", self.policy.sha256)
+    }
+}
+
+impl Gate {
+    /// A gate judging by `policy`.
+    pub fn new(policy: Arc<Policy>) -> Gate {
+        Gate {
+            policy,
+            tape: Tape::new(),
+            findings: Vec::new(),
+            out: Vec::new(),
+            segs: Vec::new(),
+            forced: None,
+        }
+    }
+
+    /// Treat every line as `format` instead of detecting it.
+    pub fn force_format(&mut self, format: Option<Format>) {
+        self.forced = format;
+    }
+
+    /// The policy this gate judges by.
+    pub fn policy(&self) -> &Arc<Policy> {
+        &self.policy
+    }
+
+    /// Findings of the last judged record.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// The rebuilt record of the last [`Verdict::Rewritten`] judgement.
+    pub fn output(&self) -> &[u8] {
+        &self.out
+    }
+
+    /// Judge one line (numbered `line_no`) for a sink at `level`.
+    ///
+    /// With `rebuild = false` the gate only collects findings (as `check`
+    /// does) and [`Gate::output`] is left empty.
+    pub fn judge(
+        &mut self,
+        line_no: u64,
+        line: &Line<'_>,
+        level: Level,
+        rebuild: bool,
+    ) -> Judgement {
+        self.findings.clear();
+        self.out.clear();
+        let malformed = Judgement {
+            verdict: Verdict::Malformed,
+            format: None,
+            stripped: 0,
+            has_content: false,
+        };
+        let bytes = match line {
+            Line::Text(b) => *b,
+            Line::TooLong { len } => {
+                let max = self.policy.limits.max_line_bytes;
+                self.findings.push(malformed_finding(
+                    line_no,
+                    "line_too_long",
+                    None,
+                    format!("line is {len} bytes, longer than limits.max_line_bytes ({max})"),
+                ));
+                return malformed;
+            }
+        };
+        let text = match self.tape.scan(bytes) {
+            Ok(t) => t,
+            Err(m) => {
+                let f = describe_malformed(line_no, &m, &self.tape, bytes);
+                self.findings.push(f);
+                return malformed;
+            }
+        };
+        let format = self.forced.unwrap_or_else(|| detect(&self.tape, text));
+        match format {
+            Format::Cf => self.judge_flat(line_no, text, format, level, rebuild),
+            // An evidence record is never full (SPEC.md): content is never allowed in it.
+            Format::Evidence => self.judge_flat(line_no, text, format, Level::Standard, rebuild),
+            Format::Otlp => {
+                // SECURITY: fail closed until the OTLP verifier exists: nothing passes.
+                self.findings.push(Finding {
+                    line: line_no,
+                    kind: FindingKind::Violation,
+                    rule: "unsupported_format",
+                    field: None,
+                    message: "otlp records are not verified by this version; the record is dropped"
+                        .into(),
+                });
+                Judgement {
+                    verdict: Verdict::Dropped,
+                    format: Some(format),
+                    stripped: 0,
+                    has_content: false,
+                }
+            }
+        }
+    }
+
+    /// Judge a flat record (cf or evidence): top-level allowlist, content
+    /// fields, constraints; then decide and rebuild.
+    fn judge_flat(
+        &mut self,
+        line_no: u64,
+        text: &str,
+        format: Format,
+        level: Level,
+        rebuild: bool,
+    ) -> Judgement {
+        let policy = &*self.policy;
+        let fields = match format {
+            Format::Evidence => &policy.standard.evidence,
+            _ => &policy.standard.fields,
+        };
+        let walk = Walk {
+            text,
+            tape: &self.tape,
+            line: line_no,
+        };
+        let tokens = self.tape.tokens();
+        let mut stripped = 0u32;
+        let mut violated_any = false;
+        let mut has_content = false;
+        let mut rewrite = false;
+        let mut seen = 0u64;
+        for (k, v) in self.tape.members(0) {
+            let name = string_value(text, &tokens[k]);
+            self.segs.clear();
+            self.segs.push(Seg::Key(k));
+            if let Some((i, rule)) = fields.lookup(&name) {
+                if i < 64 {
+                    seen |= 1 << i;
+                }
+                let c = walk.check(rule, v, &mut self.segs, &mut self.findings);
+                if c.violated {
+                    violated_any = true;
+                    rewrite = true;
+                    if policy.standard.on_violation == OnViolation::DropField {
+                        stripped += 1;
+                    }
+                } else if c.stripped > 0 {
+                    stripped += c.stripped;
+                    rewrite = true;
+                }
+            } else if policy.is_content_field(&name) {
+                has_content = true;
+                if level == Level::Full {
+                    let kind = tokens[v].kind;
+                    if kind != Kind::String && kind != Kind::Null {
+                        // SECURITY: content at full level is text; anything else is dropped.
+                        self.findings.push(walk.finding(
+                            &self.segs,
+                            "type",
+                            format!(
+                                "content field must be a string, found {}",
+                                verify::kind_name(kind)
+                            ),
+                        ));
+                        stripped += 1;
+                        rewrite = true;
+                    }
+                } else {
+                    self.findings.push(walk.finding(
+                        &self.segs,
+                        "content_field",
+                        "content field is not allowed at standard level".into(),
+                    ));
+                    stripped += 1;
+                    rewrite = true;
+                }
+            } else {
+                self.findings.push(walk.finding(
+                    &self.segs,
+                    "unknown_field",
+                    "field is not on the standard allowlist".into(),
+                ));
+                stripped += 1;
+                rewrite = true;
+            }
+        }
+        self.segs.clear();
+        let mut c = verify::Checked::default();
+        walk.check_required(fields, seen, &[], &mut self.findings, &mut c);
+        if c.violated {
+            violated_any = true;
+        }
+        let judged = |verdict, stripped| Judgement {
+            verdict,
+            format: Some(format),
+            stripped,
+            has_content,
+        };
+        if violated_any && (policy.standard.on_violation == OnViolation::DropRecord || c.violated) {
+            return judged(Verdict::Dropped, 0);
+        }
+        if !rewrite {
+            return judged(Verdict::Verbatim, 0);
+        }
+        if rebuild {
+            rebuild_flat(policy, &walk, fields, level, &mut self.out, &mut self.segs);
+        }
+        judged(Verdict::Rewritten, stripped)
+    }
+}
+
+/// Write `{...}` holding only what the sink may receive.
+fn rebuild_flat(
+    policy: &Policy,
+    walk: &Walk<'_>,
+    fields: &crate::policy::FieldSet,
+    level: Level,
+    out: &mut Vec<u8>,
+    segs: &mut Vec<Seg>,
+) {
+    let tokens = walk.tape.tokens();
+    out.push(b'{');
+    let mut first = true;
+    let mut scratch = Vec::new();
+    for (k, v) in walk.tape.members(0) {
+        let name = string_value(walk.text, &tokens[k]);
+        let keep = if let Some((_, rule)) = fields.lookup(&name) {
+            scratch.clear();
+            segs.clear();
+            segs.push(Seg::Key(k));
+            let mut ignored = Vec::new();
+            // Re-checking is cheap and keeps one source of truth for what is violated.
+            if walk.check(rule, v, segs, &mut ignored).violated {
+                false
+            } else {
+                walk.project(rule, v, &mut scratch);
+                true
+            }
+        } else if level == Level::Full && policy.is_content_field(&name) {
+            let kind = tokens[v].kind;
+            if kind == Kind::String || kind == Kind::Null {
+                scratch.clear();
+                scratch.extend_from_slice(raw(walk.text, &tokens[v]).as_bytes());
+                true
+            } else {
+                false
+            }
+        } else {
+            false
+        };
+        if keep {
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            out.extend_from_slice(raw(walk.text, &tokens[k]).as_bytes());
+            out.push(b':');
+            out.extend_from_slice(&scratch);
+        }
+    }
+    out.push(b'}');
+}
+
+fn malformed_finding(
+    line: u64,
+    rule: &'static str,
+    field: Option<String>,
+    message: String,
+) -> Finding {
+    Finding {
+        line,
+        kind: FindingKind::Malformed,
+        rule,
+        field,
+        message,
+    }
+}
+
+/// A finding for a malformed line. SECURITY: offsets and fixed text only;
+/// a duplicate key's name is shown escaped and cut, as SPEC.md allows.
+fn describe_malformed(line: u64, m: &Malformed, tape: &Tape, bytes: &[u8]) -> Finding {
+    match *m {
+        Malformed::InvalidUtf8 { offset } => malformed_finding(
+            line,
+            m.rule(),
+            None,
+            format!("line is not valid UTF-8 (byte {})", offset + 1),
+        ),
+        Malformed::InvalidJson { offset, expected } => malformed_finding(
+            line,
+            m.rule(),
+            None,
+            format!(
+                "line is not valid JSON (byte {}: expected {expected})",
+                offset + 1
+            ),
+        ),
+        Malformed::NotObject => {
+            malformed_finding(line, m.rule(), None, "line is not a JSON object".into())
+        }
+        Malformed::DuplicateKey { offset, token } => {
+            let name = std::str::from_utf8(bytes)
+                .ok()
+                .and_then(|text| {
+                    tape.tokens()
+                        .get(token)
+                        .map(|t| string_value(text, t).into_owned())
+                })
+                .map(|k| escape_key(&k));
+            malformed_finding(
+                line,
+                m.rule(),
+                name,
+                format!(
+                    "key appears twice in one object, compared after unescaping (byte {})",
+                    offset + 1
+                ),
+            )
+        }
+        Malformed::TooDeep { offset } => malformed_finding(
+            line,
+            m.rule(),
+            None,
+            format!(
+                "nesting is deeper than {} levels (byte {})",
+                crate::record::tape::MAX_DEPTH,
+                offset + 1
+            ),
+        ),
+    }
+}

@@ -1,0 +1,354 @@
+//! Holding one value to one [`FieldRule`], recursively, and writing the
+//! verified projection of a value.
+//!
+//! **Invariant:** messages are built from rule facts and JSON type names
+//! only; a value's text is read to be checked and never copied into a
+//! finding.
+
+use std::fmt::Write as _;
+
+use crate::finding::{Finding, FindingKind, escape_key};
+use crate::policy::{FieldRule, FieldSet, ValueType};
+use crate::record::tape::{Kind, Tape, Token, raw, string_value};
+
+/// One step of a path from the record's top to a value.
+#[derive(Clone, Copy)]
+pub enum Seg {
+    /// An object member, by its key token.
+    Key(usize),
+    /// An array element, by its index.
+    Index(usize),
+}
+
+/// The read-only context of one record's walk.
+pub struct Walk<'a> {
+    /// The line's text.
+    pub text: &'a str,
+    /// Its tape.
+    pub tape: &'a Tape,
+    /// The line number, for findings.
+    pub line: u64,
+}
+
+/// What checking a value found.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Checked {
+    /// A constraint was broken somewhere in the value.
+    pub violated: bool,
+    /// Unknown members were found inside (they will be stripped).
+    pub stripped: u32,
+}
+
+impl Walk<'_> {
+    fn tok(&self, i: usize) -> &Token {
+        &self.tape.tokens()[i]
+    }
+
+    /// Render a path like `events[2].stage`, keys escaped and cut.
+    pub fn path(&self, segs: &[Seg]) -> String {
+        let mut s = String::new();
+        for seg in segs {
+            match *seg {
+                Seg::Key(k) => {
+                    if !s.is_empty() {
+                        s.push('.');
+                    }
+                    s.push_str(&escape_key(&string_value(self.text, self.tok(k))));
+                }
+                Seg::Index(i) => {
+                    let _ = write!(s, "[{i}]");
+                }
+            }
+        }
+        s
+    }
+
+    /// A violation finding at `segs`.
+    pub fn finding(&self, segs: &[Seg], rule: &'static str, message: String) -> Finding {
+        Finding {
+            line: self.line,
+            kind: FindingKind::Violation,
+            rule,
+            field: Some(self.path(segs)),
+            message,
+        }
+    }
+
+    /// Check the value at token `v` against `rule`, pushing findings.
+    pub fn check(
+        &self,
+        rule: &FieldRule,
+        v: usize,
+        segs: &mut Vec<Seg>,
+        out: &mut Vec<Finding>,
+    ) -> Checked {
+        let t = *self.tok(v);
+        let mut c = Checked::default();
+        if t.kind == Kind::Null && (rule.nullable || rule.ty == ValueType::Null) {
+            return c;
+        }
+        match (t.kind, rule.ty) {
+            (Kind::String, ValueType::String) => {
+                let s = string_value(self.text, &t);
+                if let Some(max) = rule.max_len
+                    && s.len() > max
+                {
+                    return self.fail(
+                        segs,
+                        "max_len",
+                        format!("string is longer than {max} bytes"),
+                        out,
+                    );
+                }
+                if let Some(one_of) = &rule.one_of
+                    && !one_of.iter().any(|o| *o == s)
+                {
+                    return self.fail(
+                        segs,
+                        "one_of",
+                        "string is not one of the allowed values".into(),
+                        out,
+                    );
+                }
+                if let Some(re) = &rule.pattern
+                    && !re.is_match(&s)
+                {
+                    return self.fail(
+                        segs,
+                        "pattern",
+                        "string does not match the allowlisted pattern".into(),
+                        out,
+                    );
+                }
+                c
+            }
+            (Kind::Number, ValueType::Number) => {
+                let n = raw(self.text, &t).parse::<f64>().unwrap_or(f64::NAN);
+                self.range(rule, n, segs, out)
+            }
+            (Kind::Number, ValueType::Integer) => {
+                let r = raw(self.text, &t);
+                if r.contains(['.', 'e', 'E']) {
+                    return self.fail(
+                        segs,
+                        "type",
+                        "expected an integer, found a number with a fraction or exponent".into(),
+                        out,
+                    );
+                }
+                match r.parse::<i64>() {
+                    Ok(n) => self.range(rule, n as f64, segs, out),
+                    Err(_) => {
+                        self.fail(segs, "range", "integer does not fit in 64 bits".into(), out)
+                    }
+                }
+            }
+            (Kind::True | Kind::False, ValueType::Boolean) => c,
+            (Kind::Null, ValueType::Null) => c,
+            (Kind::Array, ValueType::Array) => {
+                let Some(items) = rule.items.as_deref() else {
+                    return self.fail(segs, "type", "array has no element rule".into(), out);
+                };
+                for (i, el) in self.tape.elements(v).enumerate() {
+                    if let Some(max) = rule.max_items
+                        && i >= max
+                    {
+                        return self.fail(
+                            segs,
+                            "max_items",
+                            format!("array has more than {max} elements"),
+                            out,
+                        );
+                    }
+                    segs.push(Seg::Index(i));
+                    let e = self.check(items, el, segs, out);
+                    segs.pop();
+                    c.violated |= e.violated;
+                    c.stripped += e.stripped;
+                }
+                c
+            }
+            (Kind::Object, ValueType::Object) => {
+                let empty = FieldSet::default();
+                let fields = rule.fields.as_ref().unwrap_or(&empty);
+                self.check_members(fields, v, segs, out)
+            }
+            (kind, ty) => self.fail(
+                segs,
+                "type",
+                format!(
+                    "expected {}, found {}",
+                    article(ty.as_str()),
+                    article(kind_name(kind))
+                ),
+                out,
+            ),
+        }
+    }
+
+    fn fail(
+        &self,
+        segs: &[Seg],
+        rule: &'static str,
+        msg: String,
+        out: &mut Vec<Finding>,
+    ) -> Checked {
+        out.push(self.finding(segs, rule, msg));
+        Checked {
+            violated: true,
+            stripped: 0,
+        }
+    }
+
+    fn range(&self, rule: &FieldRule, n: f64, segs: &[Seg], out: &mut Vec<Finding>) -> Checked {
+        let bad = |msg: String, out: &mut Vec<Finding>| {
+            out.push(self.finding(segs, "range", msg));
+            Checked {
+                violated: true,
+                stripped: 0,
+            }
+        };
+        if !n.is_finite() {
+            return bad("number is out of range".into(), out);
+        }
+        if let Some(min) = rule.min
+            && n < min
+        {
+            return bad(format!("number is below the minimum {min}"), out);
+        }
+        if let Some(max) = rule.max
+            && n > max
+        {
+            return bad(format!("number is above the maximum {max}"), out);
+        }
+        Checked::default()
+    }
+
+    /// Check the members of a nested object: unknown ones are stripped,
+    /// known ones checked, required ones present.
+    pub fn check_members(
+        &self,
+        fields: &FieldSet,
+        obj: usize,
+        segs: &mut Vec<Seg>,
+        out: &mut Vec<Finding>,
+    ) -> Checked {
+        let mut c = Checked::default();
+        let mut seen = 0u64;
+        for (k, v) in self.tape.members(obj) {
+            let name = string_value(self.text, self.tok(k));
+            segs.push(Seg::Key(k));
+            match fields.lookup(&name) {
+                Some((i, rule)) => {
+                    if i < 64 {
+                        seen |= 1 << i;
+                    }
+                    let e = self.check(rule, v, segs, out);
+                    c.violated |= e.violated;
+                    c.stripped += e.stripped;
+                }
+                None => {
+                    out.push(self.finding(
+                        segs,
+                        "unknown_field",
+                        "field is not on the standard allowlist".into(),
+                    ));
+                    c.stripped += 1;
+                }
+            }
+            segs.pop();
+        }
+        self.check_required(fields, seen, segs, out, &mut c);
+        c
+    }
+
+    /// Report required fields missing from a bitmask of seen fields.
+    pub fn check_required(
+        &self,
+        fields: &FieldSet,
+        seen: u64,
+        segs: &[Seg],
+        out: &mut Vec<Finding>,
+        c: &mut Checked,
+    ) {
+        for &i in fields.required() {
+            if i < 64 && seen & (1 << i) == 0 {
+                let mut path = self.path(segs);
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(fields.name(i));
+                out.push(Finding {
+                    line: self.line,
+                    kind: FindingKind::Violation,
+                    rule: "required",
+                    field: Some(path),
+                    message: "required field is missing".into(),
+                });
+                c.violated = true;
+            }
+        }
+    }
+
+    /// Append the projection of the (verified, unviolated) value at `v`:
+    /// unknown object members are left out; everything else is copied from
+    /// the line's bytes.
+    pub fn project(&self, rule: &FieldRule, v: usize, out: &mut Vec<u8>) {
+        let t = self.tok(v);
+        match (t.kind, rule.ty, rule.fields.as_ref(), rule.items.as_deref()) {
+            (Kind::Object, ValueType::Object, Some(fields), _) => {
+                self.project_members(fields, v, out)
+            }
+            (Kind::Array, ValueType::Array, _, Some(items)) => {
+                out.push(b'[');
+                for (i, el) in self.tape.elements(v).enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    self.project(items, el, out);
+                }
+                out.push(b']');
+            }
+            _ => out.extend_from_slice(raw(self.text, t).as_bytes()),
+        }
+    }
+
+    /// Append `{...}` with only the allowlisted members of object `obj`.
+    pub fn project_members(&self, fields: &FieldSet, obj: usize, out: &mut Vec<u8>) {
+        out.push(b'{');
+        let mut first = true;
+        for (k, v) in self.tape.members(obj) {
+            let name = string_value(self.text, self.tok(k));
+            if let Some((_, rule)) = fields.lookup(&name) {
+                if !first {
+                    out.push(b',');
+                }
+                first = false;
+                out.extend_from_slice(raw(self.text, self.tok(k)).as_bytes());
+                out.push(b':');
+                self.project(rule, v, out);
+            }
+        }
+        out.push(b'}');
+    }
+}
+
+/// The JSON type name of a token kind.
+pub fn kind_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Object => "object",
+        Kind::Array => "array",
+        Kind::Key | Kind::String => "string",
+        Kind::Number => "number",
+        Kind::True | Kind::False => "boolean",
+        Kind::Null => "null",
+    }
+}
+
+fn article(word: &str) -> String {
+    match word {
+        "null" => "null".to_string(),
+        w if w.starts_with(['a', 'e', 'i', 'o', 'u']) => format!("an {w}"),
+        w => format!("a {w}"),
+    }
+}

@@ -1,0 +1,1040 @@
+//! From policy text to an immutable [`Policy`], reporting every error at once.
+//!
+//! Steps: parse each file (syntax errors stop that file only), list every
+//! unknown key (with hints), deserialize the typed mirror, merge the files
+//! (a key set in two files is an error naming both), fill what is absent
+//! from the built-in defaults, then validate and build.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use jiff::{SignedDuration, Timestamp};
+use regex::RegexBuilder;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use toml::Spanned;
+use toml::de::DeTable;
+
+use super::defaults::BUILTIN_DEFAULTS;
+use super::error::{PolicyError, PolicyErrors};
+use super::load::PolicyFile;
+use super::raw::*;
+use super::rule::{FieldRule, FieldSet, ValueType};
+use super::schema::{did_you_mean, unknown_keys};
+use super::*;
+
+/// Compiled regexes may use at most this much memory each.
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
+
+const DEFAULTS_NAME: &str = "<built-in defaults>";
+
+/// A value and the file it came from.
+struct At<T> {
+    file: usize,
+    v: T,
+}
+
+type RawFields = BTreeMap<Spanned<String>, Spanned<RawField>>;
+
+/// The policy's files merged key by key.
+#[derive(Default)]
+struct Merged {
+    version: Option<At<Spanned<i64>>>,
+    audit_path: Option<At<Spanned<String>>>,
+    audit_key_file: Option<At<Spanned<String>>>,
+    audit_lock_timeout: Option<At<Spanned<String>>>,
+    max_line_bytes: Option<At<Spanned<i64>>>,
+    content_fields: Option<At<Vec<Spanned<String>>>>,
+    content_attributes: Option<At<Vec<Spanned<String>>>>,
+    max_window: Option<At<Spanned<String>>>,
+    on_violation: Option<At<Spanned<String>>>,
+    fields: Option<At<RawFields>>,
+    span_names: Option<At<Vec<Spanned<String>>>>,
+    span_attributes: Option<At<RawFields>>,
+    resource_attributes: Option<At<RawFields>>,
+    scope_attributes: Option<At<RawFields>>,
+    event_attributes: Option<At<RawFields>>,
+    link_attributes: Option<At<RawFields>>,
+    log_attributes: Option<At<RawFields>>,
+    evidence_fields: Option<At<RawFields>>,
+    sinks: Vec<At<Spanned<RawSink>>>,
+    windows: Vec<At<Spanned<RawWindow>>>,
+    redact_builtin: Option<At<Vec<Spanned<String>>>>,
+    redact_key_file: Option<At<Spanned<String>>>,
+    allow_unredacted_sinks: Option<At<Vec<Spanned<String>>>>,
+    patterns: Vec<At<Spanned<RawPattern>>>,
+    keywords: Vec<At<Spanned<RawKeywords>>>,
+}
+
+/// Where errors go, with the files to resolve spans against.
+struct Ctx<'f> {
+    files: &'f [PolicyFile],
+    defaults: PolicyFile,
+    errors: Vec<PolicyError>,
+}
+
+impl Ctx<'_> {
+    fn file(&self, i: usize) -> &PolicyFile {
+        self.files.get(i).unwrap_or(&self.defaults)
+    }
+
+    fn err(&mut self, file: usize, span: std::ops::Range<usize>, msg: impl Into<String>) {
+        let f = self.file(file);
+        let e = PolicyError::at(&f.path, &f.text, span.start, msg);
+        self.errors.push(e);
+    }
+
+    fn err_hint(
+        &mut self,
+        file: usize,
+        span: std::ops::Range<usize>,
+        msg: impl Into<String>,
+        hint: impl Into<String>,
+    ) {
+        let f = self.file(file);
+        let e = PolicyError::at(&f.path, &f.text, span.start, msg).with_hint(hint);
+        self.errors.push(e);
+    }
+
+    fn whole(&mut self, msg: impl Into<String>) {
+        let path = self
+            .files
+            .first()
+            .map_or_else(|| PathBuf::from(DEFAULTS_NAME), |f| f.path.clone());
+        self.errors.push(PolicyError::whole(&path, msg));
+    }
+
+    /// Resolve a path named in file `file` relative to that file's folder.
+    fn resolve(&self, file: usize, p: &str) -> PathBuf {
+        let p = Path::new(p);
+        if p.is_absolute() {
+            return p.to_path_buf();
+        }
+        match self.file(file).path.parent() {
+            Some(dir) => dir.join(p),
+            None => p.to_path_buf(),
+        }
+    }
+}
+
+/// Compile policy files (as read by [`super::load::read_policy_files`]).
+///
+/// `source` is the path the user gave, kept for display and audit.
+pub fn compile(source: &Path, files: &[PolicyFile]) -> Result<Policy, PolicyErrors> {
+    let mut ctx = Ctx {
+        files,
+        defaults: PolicyFile {
+            path: PathBuf::from(DEFAULTS_NAME),
+            text: BUILTIN_DEFAULTS.to_string(),
+        },
+        errors: Vec::new(),
+    };
+    let mut merged = Merged::default();
+    for (i, f) in files.iter().enumerate() {
+        if let Some(raw) = parse_file(&mut ctx, i, &f.text) {
+            merge(&mut ctx, &mut merged, i, raw, true);
+        }
+    }
+    let defaults_index = files.len();
+    let defaults_text = ctx.defaults.text.clone();
+    match parse_file(&mut ctx, defaults_index, &defaults_text) {
+        Some(raw) => merge(&mut ctx, &mut merged, defaults_index, raw, false),
+        None => ctx.whole("the built-in defaults do not parse (a bug in tracegate)"),
+    }
+    let policy = build(&mut ctx, source, merged);
+    if ctx.errors.is_empty() {
+        Ok(policy)
+    } else {
+        Err(PolicyErrors(ctx.errors))
+    }
+}
+
+fn parse_file(ctx: &mut Ctx<'_>, file: usize, text: &str) -> Option<RawPolicy> {
+    let root = match DeTable::parse(text) {
+        Ok(r) => r,
+        Err(e) => {
+            let span = e.span().unwrap_or(0..0);
+            let msg = format!("invalid TOML: {}", first_line(e.message()));
+            ctx.err(file, span, msg);
+            return None;
+        }
+    };
+    let unknown = unknown_keys(&root);
+    if !unknown.is_empty() {
+        for u in unknown {
+            match u.hint {
+                Some(h) => ctx.err_hint(file, u.span, u.message, h),
+                None => ctx.err(file, u.span, u.message),
+            }
+        }
+        return None;
+    }
+    match RawPolicy::deserialize(toml::de::Deserializer::from(root)) {
+        Ok(raw) => Some(raw),
+        Err(e) => {
+            let span = e.span().unwrap_or(0..0);
+            ctx.err(file, span, first_line(e.message()).to_string());
+            None
+        }
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or(s).trim()
+}
+
+/// Put `new` into `slot`, or report that the key is set twice. The defaults
+/// layer (`report = false`) only fills what is still empty.
+fn put<T>(
+    ctx: &mut Ctx<'_>,
+    slot: &mut Option<At<T>>,
+    file: usize,
+    new: Option<T>,
+    key: &str,
+    span: impl Fn(&T) -> std::ops::Range<usize>,
+    report: bool,
+) {
+    let Some(v) = new else { return };
+    match slot {
+        None => *slot = Some(At { file, v }),
+        Some(old) if report => {
+            let other = ctx.file(old.file).path.display().to_string();
+            let s = span(&v);
+            ctx.err_hint(
+                file,
+                s,
+                format!("key `{key}` is defined twice"),
+                format!("it is also set in {other}; keep one"),
+            );
+        }
+        Some(_) => {}
+    }
+}
+
+fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: bool) {
+    let sp = |s: &Spanned<String>| s.span();
+    let spi = |s: &Spanned<i64>| s.span();
+    let spv = |v: &Vec<Spanned<String>>| v.first().map_or(0..0, |s| s.span());
+    let spm = |v: &RawFields| v.keys().next().map_or(0..0, |s| s.span());
+    put(ctx, &mut m.version, file, raw.version, "version", spi, user);
+    if let Some(a) = raw.audit {
+        let a = a.into_inner();
+        put(ctx, &mut m.audit_path, file, a.path, "audit.path", sp, user);
+        put(
+            ctx,
+            &mut m.audit_key_file,
+            file,
+            a.key_file,
+            "audit.key_file",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.audit_lock_timeout,
+            file,
+            a.lock_timeout,
+            "audit.lock_timeout",
+            sp,
+            user,
+        );
+    }
+    if let Some(l) = raw.limits {
+        let l = l.into_inner();
+        put(
+            ctx,
+            &mut m.max_line_bytes,
+            file,
+            l.max_line_bytes,
+            "limits.max_line_bytes",
+            spi,
+            user,
+        );
+    }
+    if let Some(f) = raw.full {
+        let f = f.into_inner();
+        put(
+            ctx,
+            &mut m.content_fields,
+            file,
+            f.content_fields,
+            "full.content_fields",
+            spv,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.content_attributes,
+            file,
+            f.content_attributes,
+            "full.content_attributes",
+            spv,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_window,
+            file,
+            f.max_window,
+            "full.max_window",
+            sp,
+            user,
+        );
+    }
+    if let Some(s) = raw.standard {
+        let s = s.into_inner();
+        put(
+            ctx,
+            &mut m.on_violation,
+            file,
+            s.on_violation,
+            "standard.on_violation",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.fields,
+            file,
+            s.fields,
+            "standard.fields",
+            spm,
+            user,
+        );
+        if let Some(o) = s.otlp {
+            put(
+                ctx,
+                &mut m.span_names,
+                file,
+                o.span_names,
+                "standard.otlp.span_names",
+                spv,
+                user,
+            );
+            put(
+                ctx,
+                &mut m.span_attributes,
+                file,
+                o.span_attributes,
+                "standard.otlp.span_attributes",
+                spm,
+                user,
+            );
+            put(
+                ctx,
+                &mut m.resource_attributes,
+                file,
+                o.resource_attributes,
+                "standard.otlp.resource_attributes",
+                spm,
+                user,
+            );
+            put(
+                ctx,
+                &mut m.scope_attributes,
+                file,
+                o.scope_attributes,
+                "standard.otlp.scope_attributes",
+                spm,
+                user,
+            );
+            put(
+                ctx,
+                &mut m.event_attributes,
+                file,
+                o.event_attributes,
+                "standard.otlp.event_attributes",
+                spm,
+                user,
+            );
+            put(
+                ctx,
+                &mut m.link_attributes,
+                file,
+                o.link_attributes,
+                "standard.otlp.link_attributes",
+                spm,
+                user,
+            );
+            put(
+                ctx,
+                &mut m.log_attributes,
+                file,
+                o.log_attributes,
+                "standard.otlp.log_attributes",
+                spm,
+                user,
+            );
+        }
+        if let Some(e) = s.evidence {
+            put(
+                ctx,
+                &mut m.evidence_fields,
+                file,
+                e.fields,
+                "standard.evidence.fields",
+                spm,
+                user,
+            );
+        }
+    }
+    if let Some(r) = raw.redact {
+        let r = r.into_inner();
+        put(
+            ctx,
+            &mut m.redact_builtin,
+            file,
+            r.builtin,
+            "redact.builtin",
+            spv,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.redact_key_file,
+            file,
+            r.key_file,
+            "redact.key_file",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.allow_unredacted_sinks,
+            file,
+            r.allow_unredacted_sinks,
+            "redact.allow_unredacted_sinks",
+            spv,
+            user,
+        );
+        if user {
+            m.patterns
+                .extend(r.pattern.into_iter().map(|v| At { file, v }));
+            m.keywords
+                .extend(r.keywords.into_iter().map(|v| At { file, v }));
+        }
+    }
+    // Sinks and windows are never defaulted: a policy without sinks has none.
+    if user {
+        m.sinks.extend(raw.sink.into_iter().map(|v| At { file, v }));
+        m.windows
+            .extend(raw.window.into_iter().map(|v| At { file, v }));
+    }
+}
+
+fn strings(v: Option<At<Vec<Spanned<String>>>>) -> Vec<String> {
+    v.map(|a| a.v.into_iter().map(Spanned::into_inner).collect())
+        .unwrap_or_default()
+}
+
+fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
+    if let Some(v) = &m.version
+        && *v.v.get_ref() != 1
+    {
+        ctx.err_hint(
+            v.file,
+            v.v.span(),
+            "unsupported policy version",
+            "this tracegate reads `version = 1`",
+        );
+    }
+    let max_line_bytes = match &m.max_line_bytes {
+        Some(At { file, v }) if !(1..=(u32::MAX as i64)).contains(v.get_ref()) => {
+            ctx.err(
+                *file,
+                v.span(),
+                "`max_line_bytes` must be between 1 and 4294967295",
+            );
+            DEFAULT_MAX_LINE_BYTES
+        }
+        Some(At { v, .. }) => *v.get_ref() as usize,
+        None => DEFAULT_MAX_LINE_BYTES,
+    };
+    let max_window = m
+        .max_window
+        .as_ref()
+        .and_then(|a| duration(ctx, a.file, &a.v, "max_window"))
+        .unwrap_or(SignedDuration::from_hours(24));
+    let on_violation = match &m.on_violation {
+        Some(At { file, v }) => match v.get_ref().as_str() {
+            "drop_record" => OnViolation::DropRecord,
+            "drop_field" => OnViolation::DropField,
+            other => {
+                let hint = did_you_mean(other, &["drop_record", "drop_field"])
+                    .map_or("use `drop_record` or `drop_field`".to_string(), |k| {
+                        format!("did you mean `{k}`?")
+                    });
+                ctx.err_hint(
+                    *file,
+                    v.span(),
+                    format!("unknown `on_violation` value `{other}`"),
+                    hint,
+                );
+                OnViolation::DropRecord
+            }
+        },
+        None => OnViolation::DropRecord,
+    };
+    let fields = field_set(ctx, m.fields);
+    let content_fields = strings(m.content_fields);
+    for name in &content_fields {
+        if fields.lookup(name).is_some() {
+            ctx.whole(format!(
+                "`{name}` is both a content field and on the standard allowlist; content is never standard"
+            ));
+        }
+    }
+    let otlp = OtlpRules {
+        span_names: strings(m.span_names),
+        span_attributes: field_set(ctx, m.span_attributes),
+        resource_attributes: field_set(ctx, m.resource_attributes),
+        scope_attributes: field_set(ctx, m.scope_attributes),
+        event_attributes: field_set(ctx, m.event_attributes),
+        link_attributes: field_set(ctx, m.link_attributes),
+        log_attributes: field_set(ctx, m.log_attributes),
+    };
+    let evidence = field_set(ctx, m.evidence_fields);
+    let audit = audit_settings(ctx, m.audit_path, m.audit_key_file, m.audit_lock_timeout);
+    let sinks = sinks(ctx, m.sinks);
+    let windows = windows(ctx, m.windows, &sinks, max_window);
+    if audit.is_none() {
+        if let Some(s) = sinks.iter().find(|s| s.full_allowed) {
+            ctx.whole(format!(
+                "sink `{}` is full_allowed but the policy has no [audit] path; full capture must be audited",
+                s.name
+            ));
+        } else if !windows.is_empty() {
+            ctx.whole("the policy has windows but no [audit] path; full capture must be audited");
+        }
+    }
+    let redact = RedactSettings {
+        builtin: strings(m.redact_builtin),
+        key_file: m
+            .redact_key_file
+            .map(|a| ctx.resolve(a.file, a.v.get_ref())),
+        allow_unredacted_sinks: strings(m.allow_unredacted_sinks),
+        patterns: m
+            .patterns
+            .into_iter()
+            .map(|a| {
+                let p = a.v.into_inner();
+                PatternSetting {
+                    name: p.name.map(Spanned::into_inner).unwrap_or_default(),
+                    regex: p.regex.map(Spanned::into_inner).unwrap_or_default(),
+                    action: p
+                        .action
+                        .map_or_else(|| "mask".to_string(), Spanned::into_inner),
+                }
+            })
+            .collect(),
+        keywords: m
+            .keywords
+            .into_iter()
+            .map(|a| {
+                let file = a.file;
+                let k = a.v.into_inner();
+                KeywordSetting {
+                    name: k.name.map(Spanned::into_inner).unwrap_or_default(),
+                    words: k.words.unwrap_or_default(),
+                    file: k.file.map(|f| ctx.resolve(file, f.get_ref())),
+                    case_insensitive: k.case_insensitive.unwrap_or(false),
+                    whole_word: k.whole_word.unwrap_or(false),
+                    action: k
+                        .action
+                        .map_or_else(|| "mask".to_string(), Spanned::into_inner),
+                }
+            })
+            .collect(),
+    };
+    Policy {
+        sha256: policy_digest(ctx.files),
+        source: source.to_path_buf(),
+        files: ctx.files.iter().map(|f| f.path.clone()).collect(),
+        limits: Limits { max_line_bytes },
+        full: FullRules {
+            content_fields,
+            content_attributes: strings(m.content_attributes),
+            max_window,
+        },
+        standard: StandardRules {
+            on_violation,
+            fields,
+            otlp,
+            evidence,
+        },
+        sinks,
+        windows,
+        audit,
+        redact,
+    }
+}
+
+/// SHA-256 over each file's path and text, length-prefixed so that no two
+/// different policies hash alike.
+fn policy_digest(files: &[PolicyFile]) -> String {
+    let mut h = Sha256::new();
+    for f in files {
+        let p = f.path.to_string_lossy();
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p.as_bytes());
+        h.update((f.text.len() as u64).to_le_bytes());
+        h.update(f.text.as_bytes());
+    }
+    hex::encode(h.finalize())
+}
+
+fn duration(
+    ctx: &mut Ctx<'_>,
+    file: usize,
+    v: &Spanned<String>,
+    key: &str,
+) -> Option<SignedDuration> {
+    match parse_duration(v.get_ref()) {
+        Some(d) if d.is_positive() => Some(d),
+        _ => {
+            ctx.err_hint(
+                file,
+                v.span(),
+                format!("`{key}` is not a positive duration"),
+                "write it like `30m`, `2h` or `24h`",
+            );
+            None
+        }
+    }
+}
+
+/// Parse `30m`, `2h 30m`, `PT2H`.
+pub fn parse_duration(s: &str) -> Option<SignedDuration> {
+    s.trim().parse::<SignedDuration>().ok()
+}
+
+fn field_set(ctx: &mut Ctx<'_>, fields: Option<At<RawFields>>) -> FieldSet {
+    let Some(At { file, v }) = fields else {
+        return FieldSet::default();
+    };
+    field_map(ctx, file, v)
+}
+
+fn field_map(ctx: &mut Ctx<'_>, file: usize, v: RawFields) -> FieldSet {
+    let mut entries = Vec::with_capacity(v.len());
+    for (name, rule) in v {
+        if let Some(r) = field_rule(ctx, file, rule) {
+            entries.push((name.into_inner(), r));
+        }
+    }
+    FieldSet::new(entries)
+}
+
+fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<FieldRule> {
+    let span = raw.span();
+    let r = raw.into_inner();
+    let Some(ty_name) = r.ty else {
+        ctx.err_hint(
+            file,
+            span,
+            "field rule has no `type`",
+            "add `type = \"string\"` (or number, integer, boolean, null, array, object)",
+        );
+        return None;
+    };
+    let Some(ty) = ValueType::parse(ty_name.get_ref()) else {
+        let names = [
+            "string", "number", "integer", "boolean", "null", "array", "object",
+        ];
+        let hint = did_you_mean(ty_name.get_ref(), &names).map_or_else(
+            || format!("use one of {}", names.join(", ")),
+            |k| format!("did you mean `{k}`?"),
+        );
+        ctx.err_hint(
+            file,
+            ty_name.span(),
+            format!("unknown type `{}`", ty_name.get_ref()),
+            hint,
+        );
+        return None;
+    };
+    let pattern = match r.pattern {
+        Some(p) if ty != ValueType::String => {
+            ctx.err(file, p.span(), "`pattern` applies only to strings");
+            None
+        }
+        Some(p) => {
+            // SECURITY: anchor every pattern, so `abc` cannot match a sentence containing abc.
+            let anchored = format!("^(?:{})$", p.get_ref());
+            match RegexBuilder::new(&anchored)
+                .size_limit(REGEX_SIZE_LIMIT)
+                .dfa_size_limit(REGEX_SIZE_LIMIT)
+                .build()
+            {
+                Ok(re) => Some(re),
+                Err(e) => {
+                    ctx.err(
+                        file,
+                        p.span(),
+                        format!("pattern does not compile: {}", first_line(&e.to_string())),
+                    );
+                    None
+                }
+            }
+        }
+        None => None,
+    };
+    let usize_of = |ctx: &mut Ctx<'_>, v: Option<Spanned<i64>>, key: &str| -> Option<usize> {
+        let v = v?;
+        match usize::try_from(*v.get_ref()) {
+            Ok(n) => Some(n),
+            Err(_) => {
+                ctx.err(file, v.span(), format!("`{key}` must not be negative"));
+                None
+            }
+        }
+    };
+    let max_len = usize_of(ctx, r.max_len, "max_len");
+    let max_items = usize_of(ctx, r.max_items, "max_items");
+    if let (Some(lo), Some(hi)) = (r.min, r.max)
+        && lo > hi
+    {
+        ctx.err(file, span.clone(), "`min` is greater than `max`");
+    }
+    let items = match r.items {
+        Some(i) if ty == ValueType::Array => field_rule(ctx, file, *i).map(Box::new),
+        Some(i) => {
+            ctx.err(file, i.span(), "`items` applies only to arrays");
+            None
+        }
+        None if ty == ValueType::Array => {
+            ctx.err_hint(
+                file,
+                span.clone(),
+                "array field has no `items` rule",
+                "say what every element must be, e.g. `items = { type = \"string\" }`",
+            );
+            None
+        }
+        None => None,
+    };
+    let fields = match r.fields {
+        Some(f) if ty == ValueType::Object => Some(field_map(ctx, file, f)),
+        Some(f) => {
+            let s = f.keys().next().map_or(span.clone(), |k| k.span());
+            ctx.err(file, s, "`fields` applies only to objects");
+            None
+        }
+        None if ty == ValueType::Object => Some(FieldSet::default()),
+        None => None,
+    };
+    Some(FieldRule {
+        ty,
+        nullable: r.nullable.unwrap_or(false),
+        pattern,
+        one_of: r.one_of,
+        min: r.min,
+        max: r.max,
+        max_len,
+        required: r.required.unwrap_or(false),
+        items,
+        max_items,
+        fields,
+    })
+}
+
+fn audit_settings(
+    ctx: &mut Ctx<'_>,
+    path: Option<At<Spanned<String>>>,
+    key_file: Option<At<Spanned<String>>>,
+    lock_timeout: Option<At<Spanned<String>>>,
+) -> Option<AuditSettings> {
+    let timeout = lock_timeout
+        .and_then(|a| duration(ctx, a.file, &a.v, "lock_timeout"))
+        .unwrap_or(SignedDuration::from_secs(5));
+    let key_file = key_file.map(|a| ctx.resolve(a.file, a.v.get_ref()));
+    let path = path?;
+    if path.v.get_ref().trim().is_empty() {
+        ctx.err(path.file, path.v.span(), "`audit.path` is empty");
+        return None;
+    }
+    Some(AuditSettings {
+        path: ctx.resolve(path.file, path.v.get_ref()),
+        key_file,
+        lock_timeout: timeout.unsigned_abs(),
+    })
+}
+
+fn sinks(ctx: &mut Ctx<'_>, raw: Vec<At<Spanned<RawSink>>>) -> Vec<Sink> {
+    let mut out: Vec<Sink> = Vec::new();
+    for At { file, v } in raw {
+        let span = v.span();
+        let s = v.into_inner();
+        let Some(name) = s.name else {
+            ctx.err(file, span, "[[sink]] has no `name`");
+            continue;
+        };
+        if !valid_name(name.get_ref()) {
+            ctx.err_hint(
+                file,
+                name.span(),
+                "sink name is not a valid name",
+                "use letters, digits, `-`, `_` and `.`, at most 64",
+            );
+            continue;
+        }
+        if out.iter().any(|o| o.name == *name.get_ref()) {
+            ctx.err(
+                file,
+                name.span(),
+                format!("sink `{}` is defined twice", name.get_ref()),
+            );
+            continue;
+        }
+        let output = match s.output {
+            Some(o) => match SinkOutput::parse(o.get_ref(), |p| ctx.resolve(file, p)) {
+                Some(out) => Some(out),
+                None => {
+                    ctx.err_hint(
+                        file,
+                        o.span(),
+                        "unknown sink output",
+                        "use `file:PATH`, `stdout` or `otlp+http://HOST:PORT`",
+                    );
+                    None
+                }
+            },
+            None => None,
+        };
+        let redact = match s.redact {
+            None => SinkRedact::Policy,
+            Some(v) => match v.get_ref() {
+                toml::Value::Boolean(true) => SinkRedact::Policy,
+                toml::Value::Boolean(false) => SinkRedact::Off,
+                toml::Value::Array(a) if a.iter().all(|x| x.is_str()) => SinkRedact::Only(
+                    a.iter()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect(),
+                ),
+                _ => {
+                    ctx.err(
+                        file,
+                        v.span(),
+                        "sink `redact` must be `false` or a list of detector names",
+                    );
+                    SinkRedact::Policy
+                }
+            },
+        };
+        out.push(Sink {
+            name: name.into_inner(),
+            full_allowed: s.full_allowed.unwrap_or(false),
+            output,
+            redact,
+            pseudonymize: s
+                .pseudonymize
+                .map(|v| v.into_iter().map(Spanned::into_inner).collect())
+                .unwrap_or_default(),
+        });
+    }
+    out
+}
+
+/// Names of sinks and windows: safe in file names, logs and metrics.
+pub fn valid_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && !s.starts_with('.')
+}
+
+fn timestamp(ctx: &mut Ctx<'_>, file: usize, v: &Spanned<RawTime>, key: &str) -> Option<Timestamp> {
+    let text = match v.get_ref() {
+        RawTime::Text(s) => s.clone(),
+        RawTime::Toml(d) => d.to_string(),
+    };
+    match text.parse::<Timestamp>() {
+        Ok(t) => Some(t),
+        Err(_) => {
+            ctx.err_hint(
+                file,
+                v.span(),
+                format!("`{key}` is not an RFC 3339 time with an offset"),
+                "write it like `2026-12-01T10:00:00Z`",
+            );
+            None
+        }
+    }
+}
+
+fn windows(
+    ctx: &mut Ctx<'_>,
+    raw: Vec<At<Spanned<RawWindow>>>,
+    sinks: &[Sink],
+    max: SignedDuration,
+) -> Vec<Window> {
+    let mut out: Vec<Window> = Vec::new();
+    let mut ids = HashSet::new();
+    for At { file, v } in raw {
+        let span = v.span();
+        let w = v.into_inner();
+        let mut ok = true;
+        let id = match w.id {
+            Some(id) if valid_name(id.get_ref()) => {
+                if !ids.insert(id.get_ref().clone()) {
+                    ctx.err(
+                        file,
+                        id.span(),
+                        format!("window id `{}` is used twice", id.get_ref()),
+                    );
+                    ok = false;
+                }
+                id.into_inner()
+            }
+            Some(id) => {
+                ctx.err_hint(
+                    file,
+                    id.span(),
+                    "window id is not a valid name",
+                    "use letters, digits, `-`, `_` and `.`, at most 64",
+                );
+                ok = false;
+                String::new()
+            }
+            None => {
+                ctx.err(file, span.clone(), "[[window]] has no `id`");
+                ok = false;
+                String::new()
+            }
+        };
+        let sink = match w.sink {
+            Some(s) => {
+                match sinks.iter().find(|k| k.name == *s.get_ref()) {
+                    None => {
+                        let names: Vec<&str> = sinks.iter().map(|k| k.name.as_str()).collect();
+                        let hint = did_you_mean(s.get_ref(), &names).map_or_else(
+                            || "windows open a sink defined by [[sink]]".to_string(),
+                            |k| format!("did you mean `{k}`?"),
+                        );
+                        ctx.err_hint(
+                            file,
+                            s.span(),
+                            format!("window names unknown sink `{}`", s.get_ref()),
+                            hint,
+                        );
+                        ok = false;
+                    }
+                    Some(k) if !k.full_allowed => {
+                        ctx.err_hint(file, s.span(), format!("sink `{}` is not full_allowed", s.get_ref()), "a window opens only a sink on the full allowlist (`full_allowed = true`)");
+                        ok = false;
+                    }
+                    Some(_) => {}
+                }
+                s.into_inner()
+            }
+            None => {
+                ctx.err(file, span.clone(), "[[window]] has no `sink`");
+                ok = false;
+                String::new()
+            }
+        };
+        let start = match &w.start {
+            Some(s) => timestamp(ctx, file, s, "start"),
+            None => {
+                ctx.err(file, span.clone(), "[[window]] has no `start`");
+                None
+            }
+        };
+        let end = match &w.end {
+            Some(e) => timestamp(ctx, file, e, "end"),
+            None => {
+                ctx.err_hint(
+                    file,
+                    span.clone(),
+                    "[[window]] has no `end`",
+                    "an unbounded window is not allowed; set `end`",
+                );
+                None
+            }
+        };
+        let text = |ctx: &mut Ctx<'_>, v: Option<Spanned<String>>, key: &str| -> Option<String> {
+            match v {
+                Some(s) if !s.get_ref().trim().is_empty() => Some(s.into_inner()),
+                Some(s) => {
+                    ctx.err(file, s.span(), format!("window `{key}` is empty"));
+                    None
+                }
+                None => {
+                    ctx.err(file, span.clone(), format!("[[window]] has no `{key}`"));
+                    None
+                }
+            }
+        };
+        let reason = text(ctx, w.reason, "reason");
+        let requested_by = text(ctx, w.requested_by, "requested_by");
+        let budget = |ctx: &mut Ctx<'_>, v: Option<Spanned<i64>>, key: &str| -> Option<u64> {
+            let v = v?;
+            match u64::try_from(*v.get_ref()) {
+                Ok(n) if n > 0 => Some(n),
+                _ => {
+                    ctx.err(file, v.span(), format!("`{key}` must be positive"));
+                    None
+                }
+            }
+        };
+        let max_records = budget(ctx, w.max_records, "max_records");
+        let max_bytes = budget(ctx, w.max_bytes, "max_bytes");
+        let (Some(start), Some(end), Some(reason), Some(requested_by)) =
+            (start, end, reason, requested_by)
+        else {
+            continue;
+        };
+        let end_span = w.end.as_ref().map_or(span.clone(), |e| e.span());
+        if end <= start {
+            ctx.err(file, end_span, "window ends before it starts");
+            continue;
+        }
+        let length = end.duration_since(start);
+        if length > max {
+            ctx.err_hint(
+                file,
+                end_span,
+                format!("window is longer than `max_window` ({})", friendly(length)),
+                format!("the longest window allowed is {}", friendly(max)),
+            );
+            continue;
+        }
+        if !ok {
+            continue;
+        }
+        if let Some(other) = out
+            .iter()
+            .find(|o| o.sink == sink && o.start < end && start < o.end)
+        {
+            let msg = format!(
+                "window `{id}` overlaps window `{}` on sink `{sink}`",
+                other.id
+            );
+            ctx.err_hint(
+                file,
+                span.clone(),
+                msg,
+                "close one window before the next opens",
+            );
+            continue;
+        }
+        out.push(Window {
+            id,
+            sink,
+            start,
+            end,
+            reason,
+            requested_by,
+            max_records,
+            max_bytes,
+            file: ctx.file(file).path.clone(),
+        });
+    }
+    out
+}
+
+/// A duration as `2h 30m`.
+pub fn friendly(d: SignedDuration) -> String {
+    format!("{d:#}")
+}

@@ -1,0 +1,112 @@
+//! The built-in defaults: what a policy that leaves a section out gets.
+//!
+//! **Invariant:** these equal `policies/default.toml` (a test compiles both
+//! and compares them). They live here as well as there so that a deleted or
+//! edited example file can never change what an absent section means.
+
+/// The defaults, in policy TOML.
+pub const BUILTIN_DEFAULTS: &str = r#"version = 1
+[limits]
+max_line_bytes = 16777216
+[full]
+content_fields = ["prompt_text", "output_text"]
+content_attributes = [
+  "gen_ai.prompt",
+  "gen_ai.completion",
+  "gen_ai.input.messages",
+  "gen_ai.output.messages",
+  "gen_ai.system_instructions",
+  "gen_ai.tool.call.arguments",
+  "gen_ai.tool.call.result",
+  "input.value",
+  "output.value",
+  "llm.input_messages.*",
+  "llm.output_messages.*",
+  "gen_ai.prompt.*",
+  "gen_ai.completion.*",
+]
+max_window = "24h"
+[standard]
+on_violation = "drop_record"
+[standard.fields]
+request_id       = { type = "string", pattern = "chatcmpl-[0-9a-f]+(-[0-9a-f]+)*", max_len = 96 }
+t_arrival        = { type = "number", min = 0 }
+t_completion     = { type = "number", min = 0 }
+prompt_tokens    = { type = "integer", min = 0 }
+output_tokens    = { type = "integer", min = 0 }
+e2e_latency_s    = { type = "number", min = 0 }
+ttft_s           = { type = "number", min = 0, nullable = true }
+queue_wait_s     = { type = "number", min = 0 }
+scheduler_family = { type = "string", one_of = ["ltr", "ltr-promptlen", "affinity", "trace", "tie", "hybrid", "fcfs"] }
+priority_score   = { type = "number", nullable = true }
+[standard.otlp]
+span_names = ["llm_request"]
+[standard.otlp.span_attributes]
+"cf.request_id"                  = { type = "string", pattern = "chatcmpl-[0-9a-f]+(-[0-9a-f]+)*", max_len = 96 }
+"gen_ai.usage.prompt_tokens"     = { type = "integer", min = 0 }
+"gen_ai.usage.completion_tokens" = { type = "integer", min = 0 }
+"gen_ai.usage.input_tokens"      = { type = "integer", min = 0 }
+"gen_ai.usage.output_tokens"     = { type = "integer", min = 0 }
+"cf.e2e_latency_s"               = { type = "number", min = 0 }
+"cf.queue_wait_s"                = { type = "number", min = 0 }
+"cf.ttft_s"                      = { type = "number", min = 0 }
+"cf.priority_score"              = { type = "number" }
+"cf.scheduler.family"            = { type = "string", one_of = ["ltr", "ltr-promptlen", "affinity", "trace", "tie", "hybrid", "fcfs"] }
+[standard.otlp.resource_attributes]
+"service.name"    = { type = "string", pattern = "[A-Za-z0-9_.-]{1,64}" }
+"service.version" = { type = "string", pattern = "[A-Za-z0-9_.+-]{1,64}" }
+[standard.otlp.scope_attributes]
+[standard.otlp.event_attributes]
+[standard.otlp.link_attributes]
+[standard.otlp.log_attributes]
+[standard.evidence.fields]
+schema_version = { type = "string", one_of = ["latency-evidence.v1"], required = true }
+trace_id = { type = "string", pattern = '^[A-Za-z0-9_.:-]{1,128}$', required = true }
+request_id = { type = "string", pattern = '^[A-Za-z0-9_.:-]{1,128}$', required = true }
+attempt = { type = "integer", min = 1, max = 1000, required = true }
+parent_span_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9_.:-]{1,128}$' }
+span_id = { type = "string", pattern = '^[A-Za-z0-9_.:-]{1,128}$' }
+route_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9_.:-]{1,128}$' }
+model_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9_.:/-]{1,128}$' }
+provider_request_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9_.:-]{1,128}$' }
+deployment_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9_.:-]{1,128}$' }
+region = { type = "string", nullable = true, pattern = '^[a-z0-9_-]{1,64}$' }
+service = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_.-]{0,63}$' }
+component = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_.-]{0,63}$' }
+stage = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_]{0,63}$' }
+event_name = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_]{0,63}$' }
+start_timestamp_utc = { type = "string", nullable = true, pattern = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|\+00:00)$' }
+end_timestamp_utc = { type = "string", nullable = true, pattern = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|\+00:00)$' }
+duration = { type = "number", nullable = true }
+duration_unit = { type = "string", nullable = true, one_of = ["ns", "us", "ms", "s"] }
+clock_source = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$' }
+sync_status = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_]{0,63}$' }
+status = { type = "string", pattern = '^[a-z][a-z0-9_]{0,31}$', required = true }
+error_reason = { type = "string", nullable = true, pattern = '^[a-z0-9_]{1,64}$' }
+cancellation_reason = { type = "string", nullable = true, pattern = '^[a-z0-9_]{1,64}$' }
+[standard.evidence.fields.events]
+type = "array"
+required = true
+max_items = 256
+[standard.evidence.fields.events.items]
+type = "object"
+[standard.evidence.fields.events.items.fields]
+stage = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$' }
+event_name = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', required = true }
+timestamp_utc = { type = "string", pattern = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|\+00:00)$' }
+monotonic_ns = { type = "integer", min = 0 }
+service = { type = "string", pattern = '^[a-z][a-z0-9_.-]{0,63}$' }
+component = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_.-]{0,63}$' }
+[standard.evidence.fields.derived_intervals]
+type = "array"
+required = true
+max_items = 64
+[standard.evidence.fields.derived_intervals.items]
+type = "object"
+[standard.evidence.fields.derived_intervals.items.fields]
+name = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', required = true }
+start_event = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', required = true }
+end_event = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', required = true }
+duration = { type = "number", required = true }
+duration_unit = { type = "string", one_of = ["ns", "us", "ms", "s"], required = true }
+"#;

@@ -1,0 +1,234 @@
+//! The serde mirror of the policy TOML: every key SPEC.md defines, no logic.
+//!
+//! Every struct denies unknown fields: a misspelt key is an error, never a
+//! silently weakened policy. Items that compile errors must point at carry
+//! their span (`Spanned`). Everything is optional here; defaults and
+//! validation belong to [`super::compile`].
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// One policy file, as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPolicy {
+    /// Policy format version; only `1` exists.
+    pub version: Option<Spanned<i64>>,
+    /// `[audit]`.
+    pub audit: Option<Spanned<RawAudit>>,
+    /// `[limits]`.
+    pub limits: Option<Spanned<RawLimits>>,
+    /// `[full]`.
+    pub full: Option<Spanned<RawFull>>,
+    /// `[standard]`.
+    pub standard: Option<Spanned<RawStandard>>,
+    /// `[[sink]]`.
+    #[serde(default)]
+    pub sink: Vec<Spanned<RawSink>>,
+    /// `[[window]]`.
+    #[serde(default)]
+    pub window: Vec<Spanned<RawWindow>>,
+    /// `[redact]`.
+    pub redact: Option<Spanned<RawRedact>>,
+}
+
+/// `[audit]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawAudit {
+    /// The audit log, relative to the file that names it.
+    pub path: Option<Spanned<String>>,
+    /// HMAC key for the chain, relative to the file that names it.
+    pub key_file: Option<Spanned<String>>,
+    /// How long an append waits for the log's file lock (humantime).
+    pub lock_timeout: Option<Spanned<String>>,
+}
+
+/// `[limits]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawLimits {
+    /// Longest accepted line, in bytes.
+    pub max_line_bytes: Option<Spanned<i64>>,
+}
+
+/// `[full]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawFull {
+    /// cf fields that carry content.
+    pub content_fields: Option<Vec<Spanned<String>>>,
+    /// OTLP attribute keys (or `prefix.*` patterns) that carry content.
+    pub content_attributes: Option<Vec<Spanned<String>>>,
+    /// Longest permitted window (humantime, e.g. `24h`).
+    pub max_window: Option<Spanned<String>>,
+}
+
+/// `[standard]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawStandard {
+    /// `drop_record` (default) or `drop_field`.
+    pub on_violation: Option<Spanned<String>>,
+    /// The cf allowlist.
+    pub fields: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+    /// OTLP allowlists.
+    pub otlp: Option<RawOtlp>,
+    /// Latency-evidence allowlist.
+    pub evidence: Option<RawEvidence>,
+}
+
+/// `[standard.otlp]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawOtlp {
+    /// Allowed span names.
+    pub span_names: Option<Vec<Spanned<String>>>,
+    /// Allowed span attributes.
+    pub span_attributes: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+    /// Allowed resource attributes.
+    pub resource_attributes: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+    /// Allowed instrumentation-scope attributes.
+    pub scope_attributes: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+    /// Allowed span-event attributes.
+    pub event_attributes: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+    /// Allowed span-link attributes.
+    pub link_attributes: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+    /// Allowed log-record attributes.
+    pub log_attributes: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+}
+
+/// `[standard.evidence]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawEvidence {
+    /// The evidence allowlist.
+    pub fields: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+}
+
+/// One allowlisted field and its constraints.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawField {
+    /// `string`, `number`, `integer`, `boolean`, `null`, `array`, `object`.
+    #[serde(rename = "type")]
+    pub ty: Option<Spanned<String>>,
+    /// Whether `null` is accepted besides the type.
+    pub nullable: Option<bool>,
+    /// Regex the whole string must match (anchored by tracegate).
+    pub pattern: Option<Spanned<String>>,
+    /// The string must be one of these.
+    pub one_of: Option<Vec<String>>,
+    /// Lower bound for numbers (inclusive).
+    pub min: Option<f64>,
+    /// Upper bound for numbers (inclusive).
+    pub max: Option<f64>,
+    /// Longest string, in bytes after unescaping.
+    pub max_len: Option<Spanned<i64>>,
+    /// The field must be present.
+    pub required: Option<bool>,
+    /// For arrays: the rule every element follows.
+    pub items: Option<Box<Spanned<RawField>>>,
+    /// For arrays: the most elements.
+    pub max_items: Option<Spanned<i64>>,
+    /// For objects: the allowlist of members.
+    pub fields: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+}
+
+/// `[[sink]]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawSink {
+    /// Unique name.
+    pub name: Option<Spanned<String>>,
+    /// On the full allowlist.
+    pub full_allowed: Option<bool>,
+    /// Where `serve` writes: `file:PATH`, `stdout`, `otlp+http://HOST:PORT`.
+    pub output: Option<Spanned<String>>,
+    /// `false`, or the names of the detectors this sink applies.
+    pub redact: Option<Spanned<toml::Value>>,
+    /// Identifier fields rewritten as keyed pseudonyms for this sink.
+    pub pseudonymize: Option<Vec<Spanned<String>>>,
+}
+
+/// `[[window]]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawWindow {
+    /// Unique id.
+    pub id: Option<Spanned<String>>,
+    /// The sink it opens.
+    pub sink: Option<Spanned<String>>,
+    /// RFC 3339 start.
+    pub start: Option<Spanned<RawTime>>,
+    /// RFC 3339 end; required.
+    pub end: Option<Spanned<RawTime>>,
+    /// Why the window is open.
+    pub reason: Option<Spanned<String>>,
+    /// Who asked for it.
+    pub requested_by: Option<Spanned<String>>,
+    /// Budget: most full records delivered.
+    pub max_records: Option<Spanned<i64>>,
+    /// Budget: most bytes of full records delivered.
+    pub max_bytes: Option<Spanned<i64>>,
+}
+
+/// A timestamp written as an RFC 3339 string or a TOML datetime.
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum RawTime {
+    /// `"2026-12-01T10:00:00Z"`.
+    Text(String),
+    /// `2026-12-01T10:00:00Z` (unquoted).
+    Toml(toml::value::Datetime),
+}
+
+/// `[redact]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawRedact {
+    /// Built-in detectors to apply.
+    pub builtin: Option<Vec<Spanned<String>>>,
+    /// HMAC key for `hash` actions and pseudonyms.
+    pub key_file: Option<Spanned<String>>,
+    /// Sinks allowed to set `redact = false` or a subset.
+    pub allow_unredacted_sinks: Option<Vec<Spanned<String>>>,
+    /// `[[redact.pattern]]`.
+    #[serde(default)]
+    pub pattern: Vec<Spanned<RawPattern>>,
+    /// `[[redact.keywords]]`.
+    #[serde(default)]
+    pub keywords: Vec<Spanned<RawKeywords>>,
+}
+
+/// `[[redact.pattern]]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawPattern {
+    /// Detector name, shown in `[REDACTED:<name>]`.
+    pub name: Option<Spanned<String>>,
+    /// The regex.
+    pub regex: Option<Spanned<String>>,
+    /// `mask`, `hash` or `drop`.
+    pub action: Option<Spanned<String>>,
+}
+
+/// `[[redact.keywords]]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawKeywords {
+    /// Detector name.
+    pub name: Option<Spanned<String>>,
+    /// The words.
+    pub words: Option<Vec<String>>,
+    /// Or a file of words, one a line.
+    pub file: Option<Spanned<String>>,
+    /// Match ignoring ASCII case.
+    pub case_insensitive: Option<bool>,
+    /// Match whole words only.
+    pub whole_word: Option<bool>,
+    /// `mask`, `hash` or `drop`.
+    pub action: Option<Spanned<String>>,
+}

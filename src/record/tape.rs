@@ -1,0 +1,759 @@
+//! A validating JSON scanner that records one line as a flat *tape* of
+//! tokens with byte spans, instead of building a `serde_json::Value`.
+//!
+//! The tape is the only representation of a record the gate ever looks at:
+//! one pass checks everything SPEC.md calls malformed (UTF-8, JSON syntax,
+//! a non-object top level, duplicate keys at any depth *after* unescaping,
+//! nesting deeper than [`MAX_DEPTH`]) and records where every key and value
+//! lies, so later stages can copy verified bytes verbatim and decode only the
+//! values they must check. A [`Tape`] is reused from line to line, so the
+//! steady state allocates nothing.
+//!
+//! # Untrusted input
+//!
+//! Every input is handled without panicking: the scanner is iterative over
+//! bytes and recursive only over nesting, which is capped at [`MAX_DEPTH`].
+//! Duplicate-key detection is linear for small objects and hashed for large
+//! ones, so an object with a million keys costs time proportional to its
+//! size. Errors carry a byte offset and a kind, never the bytes themselves.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+/// The deepest nesting a record may have: objects and arrays count one each.
+pub const MAX_DEPTH: usize = 64;
+
+/// Objects with more keys than this use a hash set for duplicate detection.
+const LINEAR_KEY_LIMIT: usize = 16;
+
+/// What a token is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `{`; its members follow as `Key`, value, `Key`, value, ...
+    Object,
+    /// `[`; its elements follow.
+    Array,
+    /// An object member's name.
+    Key,
+    /// A string value.
+    String,
+    /// A number value (grammar-checked, not yet converted).
+    Number,
+    /// `true`.
+    True,
+    /// `false`.
+    False,
+    /// `null`.
+    Null,
+}
+
+/// One token: a key or a value, with the byte span it covers.
+///
+/// For strings and keys the span includes the quotes. For containers the
+/// span runs from the opening to the closing bracket, and `next` is the index
+/// of the first token after the container's last descendant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token {
+    /// What the token is.
+    pub kind: Kind,
+    /// For strings and keys: the raw text holds at least one escape.
+    pub escaped: bool,
+    /// Byte offset of the first byte.
+    pub start: u32,
+    /// Byte offset one past the last byte.
+    pub end: u32,
+    /// Index of the token after this one's subtree (`self index + 1` for scalars).
+    pub next: u32,
+}
+
+/// Why a line is malformed. Offsets are byte offsets into the line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Malformed {
+    /// The line is not valid UTF-8.
+    InvalidUtf8 {
+        /// Where the first invalid sequence starts.
+        offset: usize,
+    },
+    /// The line is not valid JSON.
+    InvalidJson {
+        /// Where the scanner gave up.
+        offset: usize,
+        /// A fixed description of what was expected.
+        expected: &'static str,
+    },
+    /// The line is valid JSON but not an object.
+    NotObject,
+    /// An object holds the same key twice (compared after unescaping).
+    DuplicateKey {
+        /// Where the second occurrence starts.
+        offset: usize,
+        /// Index of the second occurrence's key token.
+        token: usize,
+    },
+    /// Objects and arrays nest deeper than [`MAX_DEPTH`].
+    TooDeep {
+        /// Where the level that went too deep starts.
+        offset: usize,
+    },
+}
+
+impl Malformed {
+    /// The stable rule name of SPEC.md for this kind of malformation.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Malformed::InvalidUtf8 { .. } => "invalid_utf8",
+            Malformed::InvalidJson { .. } => "invalid_json",
+            Malformed::NotObject => "not_object",
+            Malformed::DuplicateKey { .. } => "duplicate_key",
+            Malformed::TooDeep { .. } => "too_deep",
+        }
+    }
+}
+
+/// A reusable tape: scan a line with [`Tape::scan`], then read its tokens.
+#[derive(Default)]
+pub struct Tape {
+    tokens: Vec<Token>,
+    /// Keys of the objects currently open, for duplicate detection.
+    open_keys: Vec<(u32, u32, bool)>,
+    /// Decoding buffers for escaped keys under comparison.
+    scratch_a: String,
+    scratch_b: String,
+}
+
+impl std::fmt::Debug for Tape {
+    // SECURITY: a tape describes record bytes; Debug shows only its size.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tape({} tokens)", self.tokens.len())
+    }
+}
+
+impl Tape {
+    /// An empty tape.
+    pub fn new() -> Tape {
+        Tape::default()
+    }
+
+    /// Scan `line` (without its line ending). On success the tape holds the
+    /// tokens of one JSON object and the line is returned as `&str`.
+    pub fn scan<'a>(&mut self, line: &'a [u8]) -> Result<&'a str, Malformed> {
+        self.tokens.clear();
+        self.open_keys.clear();
+        let text = std::str::from_utf8(line).map_err(|e| Malformed::InvalidUtf8 {
+            offset: e.valid_up_to(),
+        })?;
+        if line.len() > u32::MAX as usize {
+            // The reader caps lines far below this; guard the u32 spans anyway.
+            return Err(Malformed::InvalidJson {
+                offset: 0,
+                expected: "a line shorter than 4 GiB",
+            });
+        }
+        let mut p = Parser {
+            b: line,
+            i: 0,
+            tape: self,
+        };
+        p.skip_ws();
+        let first = p.peek();
+        p.value(0)?;
+        p.skip_ws();
+        if p.i != line.len() {
+            return Err(Malformed::InvalidJson {
+                offset: p.i,
+                expected: "end of line after the value",
+            });
+        }
+        if first != Some(b'{') {
+            return Err(Malformed::NotObject);
+        }
+        Ok(text)
+    }
+
+    /// The tokens of the last successful scan; index 0 is the top object.
+    pub fn tokens(&self) -> &[Token] {
+        &self.tokens
+    }
+
+    /// Iterate the members of the object at token index `obj` as
+    /// `(key index, value index)` pairs.
+    pub fn members(&self, obj: usize) -> Members<'_> {
+        let end = self.tokens.get(obj).map_or(obj, |t| t.next as usize);
+        Members {
+            tokens: &self.tokens,
+            at: obj + 1,
+            end,
+        }
+    }
+
+    /// Iterate the element indexes of the array at token index `arr`.
+    pub fn elements(&self, arr: usize) -> Elements<'_> {
+        let end = self.tokens.get(arr).map_or(arr, |t| t.next as usize);
+        Elements {
+            tokens: &self.tokens,
+            at: arr + 1,
+            end,
+        }
+    }
+}
+
+/// Iterator over an object's `(key, value)` token indexes.
+pub struct Members<'t> {
+    tokens: &'t [Token],
+    at: usize,
+    end: usize,
+}
+
+impl Iterator for Members<'_> {
+    type Item = (usize, usize);
+    fn next(&mut self) -> Option<(usize, usize)> {
+        if self.at + 1 >= self.end {
+            return None;
+        }
+        let key = self.at;
+        let value = key + 1;
+        self.at = self.tokens.get(value)?.next as usize;
+        Some((key, value))
+    }
+}
+
+/// Iterator over an array's element token indexes.
+pub struct Elements<'t> {
+    tokens: &'t [Token],
+    at: usize,
+    end: usize,
+}
+
+impl Iterator for Elements<'_> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        if self.at >= self.end {
+            return None;
+        }
+        let el = self.at;
+        self.at = self.tokens.get(el)?.next as usize;
+        Some(el)
+    }
+}
+
+/// The decoded text of a string or key token of `line`.
+///
+/// Borrowed when the raw text has no escapes. The tape already validated
+/// the escapes, so decoding cannot fail; a token that is not a string yields
+/// an empty string rather than a panic.
+pub fn string_value<'a>(line: &'a str, t: &Token) -> Cow<'a, str> {
+    let inner = line
+        .get(t.start as usize + 1..(t.end as usize).saturating_sub(1))
+        .unwrap_or("");
+    if !t.escaped {
+        return Cow::Borrowed(inner);
+    }
+    let mut out = String::with_capacity(inner.len());
+    unescape_into(inner.as_bytes(), &mut out);
+    Cow::Owned(out)
+}
+
+/// The raw bytes of a token's span.
+pub fn raw<'a>(line: &'a str, t: &Token) -> &'a str {
+    line.get(t.start as usize..t.end as usize).unwrap_or("")
+}
+
+/// Decode validated JSON string contents (between the quotes) into `out`.
+fn unescape_into(s: &[u8], out: &mut String) {
+    let mut i = 0;
+    let mut run = 0;
+    while i < s.len() {
+        if s[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        // Flush the unescaped run; it is valid UTF-8 because the whole line is
+        // and a run never splits a character (escapes are ASCII).
+        out.push_str(std::str::from_utf8(&s[run..i]).unwrap_or(""));
+        let Some(&e) = s.get(i + 1) else { return };
+        i += 2;
+        match e {
+            b'"' => out.push('"'),
+            b'\\' => out.push('\\'),
+            b'/' => out.push('/'),
+            b'b' => out.push('\u{8}'),
+            b'f' => out.push('\u{c}'),
+            b'n' => out.push('\n'),
+            b'r' => out.push('\r'),
+            b't' => out.push('\t'),
+            b'u' => {
+                let hi = hex4(s, i).unwrap_or(0xFFFD);
+                i += 4;
+                let c = if (0xD800..0xDC00).contains(&hi) {
+                    let lo = hex4(s, i + 2).unwrap_or(0);
+                    i += 6;
+                    0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF)
+                } else {
+                    hi
+                };
+                out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
+            }
+            _ => {}
+        }
+        run = i;
+    }
+    out.push_str(std::str::from_utf8(&s[run..]).unwrap_or(""));
+}
+
+fn hex4(s: &[u8], at: usize) -> Option<u32> {
+    let digits = s.get(at..at + 4)?;
+    let mut v = 0u32;
+    for &d in digits {
+        v = v * 16 + (d as char).to_digit(16)?;
+    }
+    Some(v)
+}
+
+struct Parser<'a, 't> {
+    b: &'a [u8],
+    i: usize,
+    tape: &'t mut Tape,
+}
+
+impl Parser<'_, '_> {
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.i += 1;
+        }
+    }
+
+    fn err(&self, expected: &'static str) -> Malformed {
+        Malformed::InvalidJson {
+            offset: self.i,
+            expected,
+        }
+    }
+
+    fn push(&mut self, kind: Kind, escaped: bool, start: usize) -> usize {
+        let idx = self.tape.tokens.len();
+        self.tape.tokens.push(Token {
+            kind,
+            escaped,
+            start: start as u32,
+            end: self.i as u32,
+            next: idx as u32 + 1,
+        });
+        idx
+    }
+
+    fn value(&mut self, depth: usize) -> Result<(), Malformed> {
+        match self.peek() {
+            Some(b'{') => self.object(depth + 1),
+            Some(b'[') => self.array(depth + 1),
+            Some(b'"') => {
+                let start = self.i;
+                let escaped = self.string()?;
+                self.push(Kind::String, escaped, start);
+                Ok(())
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let start = self.i;
+                self.number()?;
+                self.push(Kind::Number, false, start);
+                Ok(())
+            }
+            Some(b't') => self.literal(b"true", Kind::True),
+            Some(b'f') => self.literal(b"false", Kind::False),
+            Some(b'n') => self.literal(b"null", Kind::Null),
+            _ => Err(self.err("a value")),
+        }
+    }
+
+    fn literal(&mut self, word: &'static [u8], kind: Kind) -> Result<(), Malformed> {
+        let start = self.i;
+        if self.b.get(self.i..self.i + word.len()) != Some(word) {
+            return Err(self.err("a value"));
+        }
+        self.i += word.len();
+        self.push(kind, false, start);
+        Ok(())
+    }
+
+    /// Open a container token; its `end` and `next` are fixed on close.
+    fn open(&mut self, kind: Kind, depth: usize) -> Result<usize, Malformed> {
+        if depth > MAX_DEPTH {
+            return Err(Malformed::TooDeep { offset: self.i });
+        }
+        let start = self.i;
+        self.i += 1;
+        Ok(self.push(kind, false, start))
+    }
+
+    fn close(&mut self, idx: usize) {
+        let next = self.tape.tokens.len() as u32;
+        let end = self.i as u32;
+        if let Some(t) = self.tape.tokens.get_mut(idx) {
+            t.end = end;
+            t.next = next;
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<(), Malformed> {
+        let idx = self.open(Kind::Object, depth)?;
+        let keys_base = self.tape.open_keys.len();
+        let mut big: Option<HashSet<String>> = None;
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.i += 1;
+            self.close(idx);
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.err("a key string"));
+            }
+            let kstart = self.i;
+            let escaped = self.string()?;
+            let kidx = self.push(Kind::Key, escaped, kstart);
+            self.check_duplicate(keys_base, &mut big, kstart, escaped, kidx)?;
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.err("`:` after a key"));
+            }
+            self.i += 1;
+            self.skip_ws();
+            self.value(depth)?;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.i += 1,
+                Some(b'}') => {
+                    self.i += 1;
+                    break;
+                }
+                _ => return Err(self.err("`,` or `}`")),
+            }
+        }
+        self.tape.open_keys.truncate(keys_base);
+        self.close(idx);
+        Ok(())
+    }
+
+    /// SECURITY: keys are compared after unescaping, so `"prompt\u005ftext"`
+    /// and `"prompt_text"` are the same key and a record cannot smuggle a
+    /// second value past a consumer that keeps the last one.
+    fn check_duplicate(
+        &mut self,
+        base: usize,
+        big: &mut Option<HashSet<String>>,
+        kstart: usize,
+        escaped: bool,
+        kidx: usize,
+    ) -> Result<(), Malformed> {
+        let kend = self.i;
+        let inner = |s: usize, e: usize| (s + 1, e - 1);
+        let (s, e) = inner(kstart, kend);
+        if let Some(set) = big {
+            let k = self.decoded(s, e, escaped, false).into_owned();
+            if !set.insert(k) {
+                return Err(Malformed::DuplicateKey {
+                    offset: kstart,
+                    token: kidx,
+                });
+            }
+            return Ok(());
+        }
+        for j in base..self.tape.open_keys.len() {
+            let (os, oe, oesc) = self.tape.open_keys[j];
+            let (os, oe) = inner(os as usize, oe as usize);
+            let same = if !escaped && !oesc {
+                self.b[s..e] == self.b[os..oe]
+            } else {
+                let a = self.decoded(s, e, escaped, false).into_owned();
+                let b = self.decoded(os, oe, oesc, true);
+                a == b.as_ref()
+            };
+            if same {
+                return Err(Malformed::DuplicateKey {
+                    offset: kstart,
+                    token: kidx,
+                });
+            }
+        }
+        self.tape
+            .open_keys
+            .push((kstart as u32, kend as u32, escaped));
+        if self.tape.open_keys.len() - base > LINEAR_KEY_LIMIT {
+            let mut set = HashSet::with_capacity(LINEAR_KEY_LIMIT * 4);
+            for i in base..self.tape.open_keys.len() {
+                let (ks, ke, kesc) = self.tape.open_keys[i];
+                let (ks, ke) = inner(ks as usize, ke as usize);
+                set.insert(self.decoded(ks, ke, kesc, false).into_owned());
+            }
+            *big = Some(set);
+        }
+        Ok(())
+    }
+
+    fn decoded(&mut self, s: usize, e: usize, escaped: bool, second: bool) -> Cow<'_, str> {
+        let raw = &self.b[s..e];
+        if !escaped {
+            return Cow::Borrowed(std::str::from_utf8(raw).unwrap_or(""));
+        }
+        let buf = if second {
+            &mut self.tape.scratch_b
+        } else {
+            &mut self.tape.scratch_a
+        };
+        buf.clear();
+        unescape_into(raw, buf);
+        Cow::Borrowed(buf.as_str())
+    }
+
+    fn array(&mut self, depth: usize) -> Result<(), Malformed> {
+        let idx = self.open(Kind::Array, depth)?;
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.i += 1;
+            self.close(idx);
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            self.value(depth)?;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.i += 1,
+                Some(b']') => {
+                    self.i += 1;
+                    break;
+                }
+                _ => return Err(self.err("`,` or `]`")),
+            }
+        }
+        self.close(idx);
+        Ok(())
+    }
+
+    /// Scan a string starting at its opening quote; returns whether it holds
+    /// escapes. Checks control characters and escape syntax, including
+    /// surrogate pairs (a lone surrogate is not a valid string).
+    fn string(&mut self) -> Result<bool, Malformed> {
+        self.i += 1;
+        let mut escaped = false;
+        loop {
+            let rest = &self.b[self.i..];
+            let Some(pos) = memchr::memchr2(b'"', b'\\', rest) else {
+                self.i = self.b.len();
+                return Err(self.err("a closing `\"`"));
+            };
+            if let Some(c) = rest[..pos].iter().position(|&b| b < 0x20) {
+                self.i += c;
+                return Err(self.err("no control characters in a string"));
+            }
+            self.i += pos;
+            if self.b[self.i] == b'"' {
+                self.i += 1;
+                return Ok(escaped);
+            }
+            escaped = true;
+            self.escape()?;
+        }
+    }
+
+    fn escape(&mut self) -> Result<(), Malformed> {
+        match self.b.get(self.i + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                self.i += 2;
+                Ok(())
+            }
+            Some(b'u') => {
+                let Some(cp) = hex4(self.b, self.i + 2) else {
+                    return Err(self.err("four hex digits after `\\u`"));
+                };
+                self.i += 6;
+                if (0xDC00..0xE000).contains(&cp) {
+                    return Err(self.err("no lone low surrogate"));
+                }
+                if (0xD800..0xDC00).contains(&cp) {
+                    let pair = self.b.get(self.i..self.i + 2) == Some(b"\\u");
+                    match hex4(self.b, self.i + 2) {
+                        Some(lo) if pair && (0xDC00..0xE000).contains(&lo) => self.i += 6,
+                        _ => return Err(self.err("a low surrogate after a high one")),
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(self.err("a valid escape")),
+        }
+    }
+
+    fn number(&mut self) -> Result<(), Malformed> {
+        if self.peek() == Some(b'-') {
+            self.i += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.i += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.err("a digit")),
+        }
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.err("a digit after `.`"));
+            }
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.i += 1;
+            }
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.err("a digit in the exponent"));
+            }
+            self.digits();
+        }
+        Ok(())
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.i += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(s: &str) -> Result<Vec<Token>, Malformed> {
+        let mut t = Tape::new();
+        t.scan(s.as_bytes()).map(|_| t.tokens().to_vec())
+    }
+
+    fn rule(s: &[u8]) -> &'static str {
+        let mut t = Tape::new();
+        match t.scan(s) {
+            Ok(_) => "ok",
+            Err(m) => m.rule(),
+        }
+    }
+
+    #[test]
+    fn seed_record_scans_into_members() {
+        let line = r#"{"request_id": "chatcmpl-9f2c41d0", "ttft_s": null, "n": [1, {"a": 2}], "x": -1.5e3}"#;
+        let mut t = Tape::new();
+        let text = t.scan(line.as_bytes()).unwrap();
+        let members: Vec<_> = t
+            .members(0)
+            .map(|(k, v)| {
+                (
+                    string_value(text, &t.tokens()[k]).into_owned(),
+                    t.tokens()[v].kind,
+                )
+            })
+            .collect();
+        assert_eq!(
+            members,
+            vec![
+                ("request_id".to_string(), Kind::String),
+                ("ttft_s".to_string(), Kind::Null),
+                ("n".to_string(), Kind::Array),
+                ("x".to_string(), Kind::Number),
+            ]
+        );
+        let arr = t.members(0).nth(2).unwrap().1;
+        assert_eq!(t.elements(arr).count(), 2);
+        assert_eq!(raw(text, &t.tokens()[arr]), r#"[1, {"a": 2}]"#);
+    }
+
+    #[test]
+    fn malformed_classes_are_named() {
+        assert_eq!(rule(b"{\"a\":1}"), "ok");
+        assert_eq!(rule(b"{\"a\":\xff}"), "invalid_utf8");
+        assert_eq!(rule(b"{\"a\":}"), "invalid_json");
+        assert_eq!(rule(b"[1,2]"), "not_object");
+        assert_eq!(rule(b"\"s\""), "not_object");
+        assert_eq!(rule(b"{} {}"), "invalid_json");
+        assert_eq!(rule(b"{\"a\":1,\"a\":2}"), "duplicate_key");
+        assert_eq!(rule(b""), "invalid_json");
+        assert_eq!(rule(b"{\"a\":01}"), "invalid_json");
+        assert_eq!(rule(b"{\"a\":1.}"), "invalid_json");
+        assert_eq!(rule(b"{\"a\":\"\x01\"}"), "invalid_json");
+        assert_eq!(rule(b"{\"a\":\"\\x\"}"), "invalid_json");
+        assert_eq!(rule(b"{\"a\":\"\\ud800\"}"), "invalid_json");
+        assert_eq!(rule(b"{\"a\":\"\\udc00\"}"), "invalid_json");
+        assert_eq!(rule(b"{\"a\":\"\\ud83d\\ude00\"}"), "ok");
+        assert_eq!(rule(b"{\"a\":tru}"), "invalid_json");
+        assert_eq!(rule(b"{\"a\":1,}"), "invalid_json");
+    }
+
+    #[test]
+    fn duplicates_are_found_after_unescaping_and_at_depth() {
+        assert_eq!(
+            rule(br#"{"prompt_text":"x","prompt\u005ftext":"y"}"#),
+            "duplicate_key"
+        );
+        assert_eq!(
+            rule(br#"{"output\u005ftokens":1,"output_tokens":2}"#),
+            "duplicate_key"
+        );
+        assert_eq!(rule(br#"{"a":{"b":1,"\u0062":2}}"#), "duplicate_key");
+        assert_eq!(rule(br#"{"a":[{"b":1},{"b":2}]}"#), "ok");
+        assert_eq!(rule(br#"{"a":{"b":1},"b":{"b":1}}"#), "ok");
+        // Case and invisible characters make different keys, not duplicates.
+        assert_eq!(rule(br#"{"Prompt_text":1,"prompt_text":2}"#), "ok");
+        assert_eq!(rule("{\"a\u{200b}\":1,\"a\":2}".as_bytes()), "ok");
+    }
+
+    #[test]
+    fn duplicates_in_large_objects_use_the_hashed_path() {
+        let mut s = String::from("{");
+        for i in 0..100 {
+            s.push_str(&format!("\"k{i}\":{i},"));
+        }
+        s.push_str("\"k\\u0035\":1}");
+        assert_eq!(rule(s.as_bytes()), "duplicate_key");
+        let clean = s.replace("\"k\\u0035\":1", "\"k100\":1");
+        assert_eq!(rule(clean.as_bytes()), "ok");
+    }
+
+    #[test]
+    fn depth_limit_is_sixty_four() {
+        let ok = format!("{}{}", "{\"a\":".repeat(63) + "{", "}".repeat(64));
+        assert_eq!(rule(ok.as_bytes()), "ok");
+        let deep = format!("{}{}", "{\"a\":".repeat(64) + "{", "}".repeat(65));
+        assert_eq!(rule(deep.as_bytes()), "too_deep");
+        let arrays = format!("{{\"a\":{}{}}}", "[".repeat(64), "]".repeat(64));
+        assert_eq!(rule(arrays.as_bytes()), "too_deep");
+    }
+
+    #[test]
+    fn unescape_decodes_every_escape() {
+        let line = r#"{"k":"a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00"}"#;
+        let mut t = Tape::new();
+        let text = t.scan(line.as_bytes()).unwrap();
+        let v = string_value(text, &t.tokens()[2]);
+        assert_eq!(v, "a\"b\\c/d\u{8}\u{c}\n\r\té😀");
+    }
+
+    #[test]
+    fn agrees_with_serde_json_on_handpicked_inputs() {
+        for s in [
+            "{}",
+            "{\"a\":[]}",
+            "{\"a\":1e5}",
+            "{\"a\":-0}",
+            "{\"a\":- 1}",
+            "{\"a\":\"\\u00\"}",
+            "{\"a\" :\t1 }",
+            "  {\"a\":1}  ",
+            "{\"a\":1}\n",
+        ] {
+            let ours = scan(s).is_ok();
+            let theirs = serde_json::from_str::<serde_json::Value>(s).is_ok();
+            assert_eq!(ours, theirs, "{s}");
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! Where records come from: files and stdin, split into lines.
+
+pub mod lines;

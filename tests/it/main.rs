@@ -1,0 +1,4 @@
+//! The integration test binary: one binary, one module per area.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod evidence;
