@@ -25,9 +25,12 @@
 #![deny(missing_docs)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
+pub mod audit;
+pub mod cli;
 pub mod evidence;
 pub mod finding;
 pub mod gate;
 pub mod policy;
 pub mod record;
 pub mod source;
+pub mod window;

@@ -1,4 +1,7 @@
 //! The integration test binary: one binary, one module per area.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod audit;
+mod capture;
+mod cli;
 mod evidence;

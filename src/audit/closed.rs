@@ -1,0 +1,147 @@
+//! Reading entries back: for a gate that starts later (windows closed for
+//! good stay closed) and for auditors (`check --audit`).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::chain::{AuditKey, ZERO_PREV, link_hash};
+use super::entry::{AuditEvent, CloseCause, Entry, parse_entry};
+use super::error::{AuditError, io_cause};
+use super::lines::Snapshot;
+use super::verify::TamperKind;
+
+/// An iterator over the entries of a log, checking the chain as it goes
+/// (seq continuity and `prev` links; not the checkpoint: a writer refuses
+/// to append to a log that disagrees with its checkpoint, which is what
+/// keeps a truncated log from enabling anything).
+///
+/// Yields `Err` and then stops at the first broken link
+/// ([`AuditError::Broken`]), at a torn last line ([`AuditError::TornTail`])
+/// or on a read error. Memory is bounded: one line at a time.
+pub struct Entries<'k> {
+    path: PathBuf,
+    key: Option<&'k AuditKey>,
+    snap: Snapshot,
+    expected: u64,
+    link: String,
+    done: bool,
+}
+
+impl std::fmt::Debug for Entries<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Entries")
+            .field("path", &self.path)
+            .field("expected", &self.expected)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Read the entries of the log at `path`, checking the chain under `key`.
+pub fn read_entries<'k>(path: &Path, key: Option<&'k AuditKey>) -> Result<Entries<'k>, AuditError> {
+    Ok(Entries {
+        path: path.to_path_buf(),
+        key,
+        snap: Snapshot::take(path, key)?,
+        expected: 0,
+        link: ZERO_PREV.to_owned(),
+        done: false,
+    })
+}
+
+impl Iterator for Entries<'_> {
+    type Item = Result<Entry, AuditError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let item = self.next_inner();
+        if !matches!(item, Some(Ok(_))) {
+            self.done = true;
+        }
+        item
+    }
+}
+
+impl Entries<'_> {
+    fn next_inner(&mut self) -> Option<Result<Entry, AuditError>> {
+        let line = match self.snap.next_line() {
+            Ok(Some(l)) => l,
+            Ok(None) => return None,
+            Err(e) => {
+                return Some(Err(AuditError::Read {
+                    path: self.path.clone(),
+                    kind: e.kind(),
+                    cause: io_cause(&e),
+                }));
+            }
+        };
+        if !line.complete && !line.too_long {
+            return Some(Err(AuditError::TornTail {
+                path: self.path.clone(),
+            }));
+        }
+        let broken = |seq, kind| AuditError::Broken {
+            path: self.path.clone(),
+            seq,
+            kind,
+        };
+        let parsed = if line.too_long {
+            None
+        } else {
+            parse_entry(line.body())
+        };
+        let Some(entry) = parsed else {
+            return Some(Err(broken(self.expected, TamperKind::Edited)));
+        };
+        if entry.seq < self.expected {
+            return Some(Err(broken(self.expected, TamperKind::Inserted)));
+        }
+        if entry.seq > self.expected {
+            return Some(Err(broken(self.expected, TamperKind::Deleted)));
+        }
+        // SECURITY: an entry is believed only if it links to the one before.
+        let prev_ok =
+            serde_json::from_slice::<PrevOnly>(line.body()).is_ok_and(|p| p.prev == self.link);
+        if !prev_ok {
+            return Some(Err(broken(
+                self.expected.saturating_sub(1),
+                TamperKind::Edited,
+            )));
+        }
+        self.link = link_hash(self.key, &line.bytes);
+        self.expected += 1;
+        Some(Ok(entry))
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct PrevOnly {
+    prev: String,
+}
+
+/// Windows closed for good: every window with a `window_closed` entry whose
+/// cause is `budget_spent` or `removed`, mapped to the first such cause. A
+/// later gate must not enable them again. `shutdown` (one process stopped)
+/// and `expired` (time closes the window anyway) do not count.
+///
+/// Deliberately "any permanent close", not "the last close": a correct gate
+/// never closes a permanently closed window again, so the two differ only
+/// after a misbehaving writer, and then staying closed is the safe side.
+///
+/// Fails on any broken link or torn tail (fail closed: the caller keeps
+/// full capture off).
+pub fn closed_windows(
+    path: &Path,
+    key: Option<&AuditKey>,
+) -> Result<HashMap<String, CloseCause>, AuditError> {
+    let mut closed: HashMap<String, CloseCause> = HashMap::new();
+    for entry in read_entries(path, key)? {
+        if let AuditEvent::WindowClosed { window, cause, .. } = entry?.event
+            && cause.is_permanent()
+        {
+            closed.entry(window).or_insert(cause);
+        }
+    }
+    Ok(closed)
+}

@@ -1,0 +1,431 @@
+//! Audit events and their one-line JSON form.
+//!
+//! An entry is written as compact JSON with its keys in a fixed order:
+//! `seq`, `ts`, `event`, the event's facts, `prev`. Verification never
+//! re-serializes an entry (it hashes the raw bytes), so this order is a
+//! convenience for readers, not something the chain depends on.
+
+use std::fmt;
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+/// Byte cap of `window_enabled.reason`.
+pub const REASON_CAP: usize = 512;
+/// Byte cap of `policy_rejected.cause`.
+pub const CAUSE_CAP: usize = 512;
+/// Byte cap of `window_enabled.requested_by` and `full_denied.detail`.
+pub const SHORT_CAP: usize = 256;
+/// Marker appended to a string that was cut to its cap.
+pub const CUT_MARKER: &str = "…[cut]";
+
+/// Why a capture window was closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CloseCause {
+    /// The window's end passed.
+    Expired,
+    /// A record or byte budget was spent; the window stays closed for good.
+    BudgetSpent,
+    /// The window was removed from the policy; it stays closed for good.
+    Removed,
+    /// This process stopped using the window; a later gate may use it again.
+    Shutdown,
+}
+
+impl CloseCause {
+    /// The name used in the log (`expired`, `budget_spent`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CloseCause::Expired => "expired",
+            CloseCause::BudgetSpent => "budget_spent",
+            CloseCause::Removed => "removed",
+            CloseCause::Shutdown => "shutdown",
+        }
+    }
+
+    /// Whether a window closed for this cause must never be enabled again
+    /// by a later gate (`budget_spent`, `removed`).
+    pub fn is_permanent(self) -> bool {
+        matches!(self, CloseCause::BudgetSpent | CloseCause::Removed)
+    }
+}
+
+impl fmt::Display for CloseCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why full capture was refused to a sink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DenyWhy {
+    /// The sink is not on the full allowlist.
+    NotAllowlisted,
+    /// No window for the sink is active.
+    NoWindow,
+    /// The audit log could not be written, so full capture stays off.
+    AuditUnavailable,
+    /// The window is invalid (refused policy, spent, removed, ...).
+    InvalidWindow,
+}
+
+/// One auditable event. The API takes only these typed facts, never a
+/// record, so no entry can hold record content.
+///
+/// Serialized with an `event` tag in snake_case (`policy_loaded`, ...).
+/// Free-text facts (`reason`, `requested_by`, `cause`, `detail`) are cut to
+/// their caps when written (see [`AuditEvent::capped`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case", deny_unknown_fields)]
+pub enum AuditEvent {
+    /// A policy was loaded and is now in force.
+    PolicyLoaded {
+        /// Hex SHA-256 of the policy as loaded.
+        policy_sha256: String,
+        /// Revision counter of this process's policy, starting at 0 or 1.
+        revision: u64,
+        /// The policy path as given (a path, not record content).
+        source: String,
+    },
+    /// A new policy was refused; the last good one stays in force.
+    PolicyRejected {
+        /// Short one-line cause, cut to [`CAUSE_CAP`] bytes.
+        cause: String,
+        /// Hex SHA-256 of the refused policy, when it could be read.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        policy_sha256: Option<String>,
+    },
+    /// Full capture was enabled for a sink inside a window.
+    WindowEnabled {
+        /// Window id.
+        window: String,
+        /// Sink name.
+        sink: String,
+        /// Window start (RFC 3339 UTC).
+        #[serde(with = "rfc3339")]
+        start: Timestamp,
+        /// Window end (RFC 3339 UTC).
+        #[serde(with = "rfc3339")]
+        end: Timestamp,
+        /// Why, cut to [`REASON_CAP`] bytes.
+        reason: String,
+        /// Who asked, cut to [`SHORT_CAP`] bytes.
+        requested_by: String,
+        /// Record budget, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_records: Option<u64>,
+        /// Byte budget, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_bytes: Option<u64>,
+    },
+    /// A window was closed.
+    WindowClosed {
+        /// Window id.
+        window: String,
+        /// Sink name.
+        sink: String,
+        /// Why it closed.
+        cause: CloseCause,
+    },
+    /// Full capture was refused to a sink.
+    FullDenied {
+        /// Sink name.
+        sink: String,
+        /// Window id, when one was involved.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<String>,
+        /// Why it was refused.
+        why: DenyWhy,
+        /// Optional short detail, cut to [`SHORT_CAP`] bytes.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
+    },
+}
+
+impl AuditEvent {
+    /// The event's name as written in the `event` key.
+    pub fn name(&self) -> &'static str {
+        match self {
+            AuditEvent::PolicyLoaded { .. } => "policy_loaded",
+            AuditEvent::PolicyRejected { .. } => "policy_rejected",
+            AuditEvent::WindowEnabled { .. } => "window_enabled",
+            AuditEvent::WindowClosed { .. } => "window_closed",
+            AuditEvent::FullDenied { .. } => "full_denied",
+        }
+    }
+
+    /// A copy with every free-text fact cut to its cap (and line breaks in
+    /// one-line facts replaced by spaces). The writer applies this to every
+    /// event, so callers cannot bypass the caps.
+    pub fn capped(&self) -> AuditEvent {
+        let mut e = self.clone();
+        match &mut e {
+            AuditEvent::PolicyRejected { cause, .. } => *cause = cap(&one_line(cause), CAUSE_CAP),
+            AuditEvent::WindowEnabled {
+                reason,
+                requested_by,
+                ..
+            } => {
+                *reason = cap(reason, REASON_CAP);
+                *requested_by = cap(requested_by, SHORT_CAP);
+            }
+            AuditEvent::FullDenied {
+                detail: Some(d), ..
+            } => *d = cap(&one_line(d), SHORT_CAP),
+            _ => {}
+        }
+        e
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
+}
+
+/// Cut `s` to at most `max` bytes on a char boundary, ending with
+/// [`CUT_MARKER`] when anything was cut. `max` must exceed the marker's
+/// length for the result to carry any text; the result never exceeds `max`.
+pub fn cap(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_owned();
+    }
+    let room = max.saturating_sub(CUT_MARKER.len());
+    let mut end = room.min(s.len());
+    while end > 0 && !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut out = String::with_capacity(max);
+    out.push_str(&s[..end]);
+    if out.len() + CUT_MARKER.len() <= max {
+        out.push_str(CUT_MARKER);
+    }
+    out
+}
+
+/// Format a timestamp the way the log writes it: RFC 3339, UTC, `Z`,
+/// microseconds (`2026-12-01T10:00:00.123456Z`).
+pub fn format_ts(ts: Timestamp) -> String {
+    format!("{ts:.6}")
+}
+
+/// The serialized shape of an entry, keys in the documented order.
+#[derive(Serialize)]
+struct EntryOut<'a> {
+    seq: u64,
+    ts: String,
+    #[serde(flatten)]
+    event: &'a AuditEvent,
+    prev: &'a str,
+}
+
+/// Render one entry as a JSON line, including its trailing `\n`.
+///
+/// The event is capped first. serde_json escapes control characters, so the
+/// only newline in the result is the final one.
+pub fn render_line(
+    seq: u64,
+    ts: Timestamp,
+    event: &AuditEvent,
+    prev: &str,
+) -> Result<Vec<u8>, serde_json::Error> {
+    let capped = event.capped();
+    let out = EntryOut {
+        seq,
+        ts: format_ts(ts),
+        event: &capped,
+        prev,
+    };
+    let mut line = serde_json::to_vec(&out)?;
+    line.push(b'\n');
+    Ok(line)
+}
+
+/// The chain fields of a line, parsed loosely (unknown facts ignored), as
+/// `verify` needs them.
+#[derive(Deserialize)]
+pub(crate) struct ChainFields {
+    pub(crate) seq: u64,
+    pub(crate) ts: String,
+    pub(crate) event: String,
+    pub(crate) prev: String,
+}
+
+impl ChainFields {
+    /// Parse a line (without its newline); `None` unless it is an object
+    /// with a u64 `seq`, an RFC 3339 `ts`, a string `event` and a 64-char
+    /// lowercase hex `prev`.
+    pub(crate) fn parse(line: &[u8]) -> Option<ChainFields> {
+        let f: ChainFields = serde_json::from_slice(line).ok()?;
+        let prev_ok = f.prev.len() == 64
+            && f.prev
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        let ts_ok = f.ts.ends_with('Z') && f.ts.parse::<Timestamp>().is_ok();
+        (prev_ok && ts_ok && !f.event.is_empty()).then_some(f)
+    }
+}
+
+/// A parsed audit entry, as yielded by [`crate::audit::read_entries`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Sequence number.
+    pub seq: u64,
+    /// When the writer said the event happened.
+    pub ts: Timestamp,
+    /// The event and its facts.
+    pub event: AuditEvent,
+}
+
+#[derive(Deserialize)]
+struct EntryIn {
+    seq: u64,
+    #[serde(with = "rfc3339")]
+    ts: Timestamp,
+    #[allow(dead_code)]
+    prev: String,
+    #[serde(flatten)]
+    event: AuditEvent,
+}
+
+/// Parse a whole entry (without its newline). `None` when it is not a
+/// well-formed entry of a known event.
+pub(crate) fn parse_entry(line: &[u8]) -> Option<Entry> {
+    let e: EntryIn = serde_json::from_slice(line).ok()?;
+    Some(Entry {
+        seq: e.seq,
+        ts: e.ts,
+        event: e.event,
+    })
+}
+
+/// serde glue for [`Timestamp`] as an RFC 3339 string (jiff's serde feature
+/// is not enabled in this crate).
+mod rfc3339 {
+    use jiff::Timestamp;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(ts: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(ts)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Timestamp, D::Error> {
+        let s = String::deserialize(d)?;
+        // SECURITY: the jiff error quotes the input; map it to a fixed text.
+        s.parse()
+            .map_err(|_| serde::de::Error::custom("not an RFC 3339 timestamp"))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn ts(s: &str) -> Timestamp {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn key_order_is_seq_ts_event_facts_prev() {
+        let e = AuditEvent::WindowClosed {
+            window: "w1".into(),
+            sink: "s".into(),
+            cause: CloseCause::BudgetSpent,
+        };
+        let line = render_line(3, ts("2026-12-01T10:00:00.123456Z"), &e, &"0".repeat(64)).unwrap();
+        let s = String::from_utf8(line).unwrap();
+        assert_eq!(
+            s,
+            format!(
+                "{{\"seq\":3,\"ts\":\"2026-12-01T10:00:00.123456Z\",\"event\":\"window_closed\",\"window\":\"w1\",\"sink\":\"s\",\"cause\":\"budget_spent\",\"prev\":\"{}\"}}\n",
+                "0".repeat(64)
+            )
+        );
+    }
+
+    #[test]
+    fn ts_is_utc_z_with_micros() {
+        assert_eq!(
+            format_ts(ts("2026-12-01T10:00:00Z")),
+            "2026-12-01T10:00:00.000000Z"
+        );
+        assert_eq!(
+            format_ts(ts("2026-12-01T11:00:00.5+01:00")),
+            "2026-12-01T10:00:00.500000Z"
+        );
+    }
+
+    #[test]
+    fn caps_cut_on_char_boundary_with_marker() {
+        let long = "é".repeat(400); // 800 bytes
+        let c = cap(&long, REASON_CAP);
+        assert!(c.len() <= REASON_CAP);
+        assert!(c.ends_with(CUT_MARKER));
+        assert!(c.starts_with("éé"));
+        assert_eq!(cap("short", 256), "short");
+        let exact = "a".repeat(256);
+        assert_eq!(cap(&exact, 256), exact);
+        assert_eq!(cap(&"a".repeat(257), 256).len(), 256);
+    }
+
+    #[test]
+    fn writer_applies_caps_to_every_free_text_fact() {
+        let e = AuditEvent::WindowEnabled {
+            window: "w".into(),
+            sink: "s".into(),
+            start: ts("2026-12-01T10:00:00Z"),
+            end: ts("2026-12-01T12:00:00Z"),
+            reason: "r".repeat(5000),
+            requested_by: "q".repeat(5000),
+            max_records: Some(5),
+            max_bytes: None,
+        };
+        let line = render_line(0, ts("2026-12-01T10:00:00Z"), &e, &"0".repeat(64)).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!(v["reason"].as_str().unwrap().len(), REASON_CAP);
+        assert_eq!(v["requested_by"].as_str().unwrap().len(), SHORT_CAP);
+        assert!(v.get("max_bytes").is_none());
+
+        let d = AuditEvent::FullDenied {
+            sink: "s".into(),
+            window: None,
+            why: DenyWhy::NoWindow,
+            detail: Some("x\ny".repeat(200)),
+        };
+        let line = render_line(0, ts("2026-12-01T10:00:00Z"), &d, &"0".repeat(64)).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&line).unwrap();
+        let detail = v["detail"].as_str().unwrap();
+        assert!(detail.len() <= SHORT_CAP && !detail.contains('\n'));
+
+        let r = AuditEvent::PolicyRejected {
+            cause: "c".repeat(600),
+            policy_sha256: None,
+        };
+        let line = render_line(0, ts("2026-12-01T10:00:00Z"), &r, &"0".repeat(64)).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!(v["cause"].as_str().unwrap().len(), CAUSE_CAP);
+    }
+
+    #[test]
+    fn entries_round_trip() {
+        let e = AuditEvent::WindowEnabled {
+            window: "w".into(),
+            sink: "s".into(),
+            start: ts("2026-12-01T10:00:00Z"),
+            end: ts("2026-12-01T12:00:00Z"),
+            reason: "why".into(),
+            requested_by: "me".into(),
+            max_records: None,
+            max_bytes: Some(9),
+        };
+        let line = render_line(7, ts("2026-12-01T10:00:01Z"), &e, &"a".repeat(64)).unwrap();
+        let parsed = parse_entry(&line[..line.len() - 1]).unwrap();
+        assert_eq!(parsed.seq, 7);
+        assert_eq!(parsed.event, e);
+        let cf = ChainFields::parse(&line[..line.len() - 1]).unwrap();
+        assert_eq!(cf.prev, "a".repeat(64));
+        assert_eq!(cf.event, "window_enabled");
+    }
+}

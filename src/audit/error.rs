@@ -1,0 +1,206 @@
+//! Errors of the audit log. Messages are lowercase, one line, name the path
+//! and the cause, and never quote a line of the log.
+
+use std::io;
+use std::path::PathBuf;
+
+use super::verify::TamperKind;
+
+/// An audit-log failure. Any of these means: the change the caller wanted
+/// to record must not take effect (fail closed).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AuditError {
+    /// The log's folder does not exist (it is never created implicitly).
+    #[error("cannot open audit log `{path}`: folder `{parent}` does not exist")]
+    MissingParent {
+        /// The log path.
+        path: PathBuf,
+        /// Its missing parent folder.
+        parent: PathBuf,
+    },
+    /// The log path exists but is not a regular file (a device, a FIFO, a
+    /// folder, ...).
+    #[error("cannot open audit log `{path}`: not a regular file")]
+    NotRegularFile {
+        /// The log path.
+        path: PathBuf,
+    },
+    /// Opening the log failed.
+    #[error("cannot open audit log `{path}`: {cause}")]
+    Open {
+        /// The log path.
+        path: PathBuf,
+        /// The I/O error kind.
+        kind: io::ErrorKind,
+        /// The cause, lowercase.
+        cause: String,
+    },
+    /// Reading the log failed.
+    #[error("cannot read audit log `{path}`: {cause}")]
+    Read {
+        /// The log path.
+        path: PathBuf,
+        /// The I/O error kind.
+        kind: io::ErrorKind,
+        /// The cause, lowercase.
+        cause: String,
+    },
+    /// Writing or syncing an entry failed.
+    #[error("cannot append to audit log `{path}`: {cause}")]
+    Append {
+        /// The log path.
+        path: PathBuf,
+        /// The I/O error kind.
+        kind: io::ErrorKind,
+        /// The cause, lowercase.
+        cause: String,
+    },
+    /// Writing the checkpoint failed.
+    #[error("cannot write audit checkpoint `{path}`: {cause}")]
+    Checkpoint {
+        /// The checkpoint path.
+        path: PathBuf,
+        /// The I/O error kind.
+        kind: io::ErrorKind,
+        /// The cause, lowercase.
+        cause: String,
+    },
+    /// Another writer held the lock for longer than the lock timeout.
+    #[error("cannot append to audit log `{path}`: lock not acquired within {waited_ms} ms")]
+    LockTimeout {
+        /// The log path.
+        path: PathBuf,
+        /// How long we waited.
+        waited_ms: u128,
+    },
+    /// The last line has no newline: a crash mid-write. Appending would
+    /// chain onto garbage, so it is refused until an operator repairs it.
+    #[error(
+        "audit log `{path}` ends with a torn line (a crash mid-write); run `tracegate audit verify` and repair it before appending"
+    )]
+    TornTail {
+        /// The log path.
+        path: PathBuf,
+    },
+    /// The file at the path is no longer the one this writer opened (it was
+    /// deleted or renamed). Nothing is written; reopen the log.
+    #[error("audit log `{path}` was {what} since it was opened; nothing written, reopen it")]
+    Replaced {
+        /// The log path.
+        path: PathBuf,
+        /// `deleted` or `replaced`.
+        what: &'static str,
+    },
+    /// The last line is not an audit entry, so its seq cannot be learnt.
+    #[error(
+        "audit log `{path}` ends with a line that is not an audit entry; run `tracegate audit verify`"
+    )]
+    CorruptTail {
+        /// The log path.
+        path: PathBuf,
+    },
+    /// The log does not agree with its checkpoint (truncated, edited tail,
+    /// forged or missing checkpoint); appending would launder that.
+    #[error(
+        "audit log `{path}` does not match its checkpoint ({detail}); run `tracegate audit verify`"
+    )]
+    CheckpointMismatch {
+        /// The log path.
+        path: PathBuf,
+        /// What disagrees.
+        detail: String,
+    },
+    /// The log's chain is broken (found while reading entries back).
+    #[error("audit log `{path}` is broken at seq {seq}: {kind}; run `tracegate audit verify`")]
+    Broken {
+        /// The log path.
+        path: PathBuf,
+        /// First seq that cannot be trusted.
+        seq: u64,
+        /// What kind of damage.
+        kind: TamperKind,
+    },
+    /// A line longer than [`super::MAX_LINE_BYTES`] would be written.
+    #[error("cannot append to audit log `{path}`: entry of {len} bytes exceeds the line limit")]
+    EntryTooLong {
+        /// The log path.
+        path: PathBuf,
+        /// The line's length.
+        len: usize,
+    },
+    /// The checkpoint says the log is keyed but no key was given.
+    #[error("audit log `{path}` is keyed; a key file is required to verify or append")]
+    KeyRequired {
+        /// The log path.
+        path: PathBuf,
+    },
+    /// The key file could not be read.
+    #[error("cannot read audit key file `{path}`: {cause}")]
+    Key {
+        /// The key file.
+        path: PathBuf,
+        /// The cause, lowercase.
+        cause: String,
+    },
+    /// The key is shorter than 32 bytes.
+    #[error("audit key{} is {len} bytes; at least 32 are required", .path.as_ref().map(|p| format!(" file `{}`", p.display())).unwrap_or_default())]
+    KeyTooShort {
+        /// The key file, when loaded from one.
+        path: Option<PathBuf>,
+        /// The key's length.
+        len: usize,
+    },
+}
+
+impl AuditError {
+    /// The I/O error kind behind this error, when there is one.
+    pub fn io_kind(&self) -> Option<io::ErrorKind> {
+        match self {
+            AuditError::Open { kind, .. }
+            | AuditError::Read { kind, .. }
+            | AuditError::Append { kind, .. }
+            | AuditError::Checkpoint { kind, .. } => Some(*kind),
+            _ => None,
+        }
+    }
+}
+
+/// A lowercase, one-line description of an I/O error, without the
+/// `(os error N)` suffix.
+pub(crate) fn io_cause(e: &io::Error) -> String {
+    let s = e.to_string();
+    let s = match s.find(" (os error ") {
+        Some(i) => &s[..i],
+        None => &s,
+    };
+    let mut out: String = s.replace(['\n', '\r'], " ");
+    if let Some(first) = out.get(..1)
+        && first.chars().all(|c| c.is_ascii_uppercase())
+    {
+        out.replace_range(..1, &first.to_ascii_lowercase());
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_causes_are_lowercase_without_os_error_suffix() {
+        let e = io::Error::from_raw_os_error(28);
+        assert_eq!(io_cause(&e), "no space left on device");
+        let msg = AuditError::Append {
+            path: "/x/audit.jsonl".into(),
+            kind: e.kind(),
+            cause: io_cause(&e),
+        }
+        .to_string();
+        assert_eq!(
+            msg,
+            "cannot append to audit log `/x/audit.jsonl`: no space left on device"
+        );
+    }
+}

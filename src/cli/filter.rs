@@ -1,0 +1,213 @@
+//! `tracegate filter`: stream records to stdout as one sink may receive them.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args;
+
+use super::input::{Inputs, is_broken_pipe};
+use super::{InputArgs, exit, load_policy};
+use crate::gate::{Gate, Level, Verdict};
+use crate::policy::{Policy, Sink};
+use crate::source::lines::Line;
+use crate::window::clock::SystemClock;
+use crate::window::runtime::Capture;
+
+/// `filter` options.
+#[derive(Debug, Args)]
+pub struct FilterArgs {
+    /// The policy: a TOML file or a folder of them.
+    #[arg(long, value_name = "PATH")]
+    pub policy: PathBuf,
+    /// The sink whose view of the records to write.
+    #[arg(long, value_name = "SINK")]
+    pub sink: String,
+    /// Input options.
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// What `filter` counts for its summary.
+#[derive(Debug, Default)]
+pub struct FilterTally {
+    /// Non-blank lines read.
+    pub records: u64,
+    /// Records written (verbatim or rebuilt).
+    pub passed: u64,
+    /// Of those, records written with fields removed.
+    pub stripped: u64,
+    /// Records written at full level.
+    pub full: u64,
+    /// Records not written: a constraint was broken.
+    pub dropped: u64,
+    /// Lines not written: malformed.
+    pub malformed: u64,
+    /// Findings by rule.
+    pub rules: BTreeMap<&'static str, u64>,
+}
+
+impl FilterTally {
+    /// The one-line summary printed on stderr.
+    pub fn summary(&self, sink: &str) -> String {
+        let mut s = format!(
+            "filter `{sink}`: {} records: {} passed ({} full, {} stripped), {} dropped, {} malformed",
+            self.records, self.passed, self.full, self.stripped, self.dropped, self.malformed
+        );
+        if !self.rules.is_empty() {
+            s.push_str("; findings:");
+            for (rule, n) in &self.rules {
+                s.push_str(&format!(" {rule} {n}"));
+            }
+        }
+        s
+    }
+}
+
+/// Find `name` among the policy's sinks, or report it (exit 2).
+pub fn resolve_sink<'p>(policy: &'p Policy, name: &str) -> Result<&'p Sink, u8> {
+    match policy.sink(name) {
+        Some(s) => Ok(s),
+        None => {
+            let names: Vec<&str> = policy.sinks.iter().map(|s| s.name.as_str()).collect();
+            let hint = crate::policy::schema::did_you_mean(name, &names)
+                .map(|k| format!(" (did you mean `{k}`?)"))
+                .unwrap_or_default();
+            if names.is_empty() {
+                eprintln!(
+                    "tracegate: unknown sink `{name}`: policy `{}` defines no [[sink]]",
+                    policy.source.display()
+                );
+            } else {
+                eprintln!(
+                    "tracegate: unknown sink `{name}`{hint}; the policy's sinks are: {}",
+                    names.join(", ")
+                );
+            }
+            Err(exit::ERROR)
+        }
+    }
+}
+
+/// Run `filter`; returns the exit code.
+pub fn run(args: &FilterArgs) -> u8 {
+    let Some(policy) = load_policy(&args.policy) else {
+        return exit::ERROR;
+    };
+    let policy = Arc::new(policy);
+    if let Err(code) = resolve_sink(&policy, &args.sink) {
+        return code;
+    }
+    let mut capture = match Capture::start(
+        Arc::clone(&policy),
+        Arc::new(SystemClock::new()),
+        &args.sink,
+    ) {
+        Ok(c) => c,
+        Err(e) => {
+            super::report_error(&e);
+            return exit::ERROR;
+        }
+    };
+    let mut gate = Gate::new(Arc::clone(&policy));
+    gate.force_format(args.input.input_format.forced());
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
+    let mut tally = FilterTally::default();
+    let inputs = Inputs::new(&args.input.files);
+    let result = inputs.for_each_line(policy.limits.max_line_bytes, |_, n, line| {
+        tally.records += 1;
+        let written = gate_one(&mut gate, &mut capture, n, line, &mut tally);
+        match written {
+            Some(Written::Line) => {
+                if let Line::Text(b) = line {
+                    out.write_all(b)?;
+                    out.write_all(b"\n")?;
+                }
+            }
+            Some(Written::Rebuilt) => {
+                out.write_all(gate.output())?;
+                out.write_all(b"\n")?;
+            }
+            None => {}
+        }
+        Ok(())
+    });
+    let result = result.and_then(|ok| out.flush().map(|()| ok));
+    capture.finish();
+    let all_read = match result {
+        Ok(ok) => ok,
+        // SPEC: a closed stdout ends the run quietly.
+        Err(e) if is_broken_pipe(&e) => return exit::OK,
+        Err(e) => {
+            super::report_error(&anyhow::Error::new(e).context("cannot write to stdout"));
+            return exit::ERROR;
+        }
+    };
+    eprintln!("{}", tally.summary(&args.sink));
+    if all_read { exit::OK } else { exit::ERROR }
+}
+
+/// What to write for one record.
+enum Written {
+    /// The input line, verbatim.
+    Line,
+    /// [`Gate::output`].
+    Rebuilt,
+}
+
+/// Judge one line for the sink: at full level when the capture allows it
+/// and the budget holds, else at standard level.
+fn gate_one(
+    gate: &mut Gate,
+    capture: &mut Capture,
+    n: u64,
+    line: &Line<'_>,
+    tally: &mut FilterTally,
+) -> Option<Written> {
+    let level = capture.level();
+    let mut judged = gate.judge(n, line, level, true);
+    let mut at = level;
+    if level == Level::Full && judged.has_content && judged.verdict != Verdict::Malformed {
+        let size = match judged.verdict {
+            Verdict::Verbatim => match line {
+                Line::Text(b) => b.len(),
+                Line::TooLong { .. } => 0,
+            },
+            _ => gate.output().len(),
+        };
+        if !capture.spend(size) {
+            // The budget is spent: this record and later ones go out standard.
+            judged = gate.judge(n, line, Level::Standard, true);
+            at = Level::Standard;
+        }
+    }
+    for f in gate.findings() {
+        *tally.rules.entry(f.rule).or_default() += 1;
+    }
+    match judged.verdict {
+        Verdict::Malformed => {
+            tally.malformed += 1;
+            None
+        }
+        Verdict::Dropped => {
+            tally.dropped += 1;
+            None
+        }
+        v => {
+            tally.passed += 1;
+            if at == Level::Full && judged.has_content {
+                tally.full += 1;
+            }
+            if judged.stripped > 0 {
+                tally.stripped += 1;
+            }
+            Some(if v == Verdict::Verbatim {
+                Written::Line
+            } else {
+                Written::Rebuilt
+            })
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The command line: one file per subcommand, thin glue over the library.
+
+pub mod audit_verify;
+pub mod check;
+pub mod filter;
+pub mod input;
+pub mod policy_cmd;
+pub mod window_cmd;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::record::Format;
+
+/// Exit codes shared by the commands (SPEC.md).
+pub mod exit {
+    /// Success.
+    pub const OK: u8 = 0;
+    /// Violations or malformed lines (`check`).
+    pub const FINDINGS: u8 = 1;
+    /// Usage, policy or I/O error.
+    pub const ERROR: u8 = 2;
+}
+
+/// tracegate: a privacy gate for LLM-inference trace records.
+///
+/// Standard-level records are proven content-free against an allowlist;
+/// full-level records reach only allowlisted sinks inside audited,
+/// time-boxed capture windows.
+#[derive(Debug, Parser)]
+#[command(name = "tracegate", version, about, long_about = None, max_term_width = 100)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Verify stored records: standard-clean, or (with --sink) inside a window.
+    ///
+    /// Exit 0 when all records are clean, 1 on any violation or malformed
+    /// line, 2 on a usage, policy or I/O error.
+    Check(check::CheckArgs),
+    /// Stream records to stdout as a sink may receive them.
+    ///
+    /// Reads FILEs (or stdin), writes each record's projection for the sink
+    /// to stdout and a summary to stderr. Exit 0 when the input was read to
+    /// the end, 2 on a usage, policy or I/O error.
+    Filter(filter::FilterArgs),
+    /// Validate a policy and list its sinks and windows.
+    Policy {
+        /// What to do with the policy.
+        #[command(subcommand)]
+        command: policy_cmd::PolicyCommand,
+    },
+    /// Open, close or list capture windows in a policy folder.
+    Window {
+        /// What to do with windows.
+        #[command(subcommand)]
+        command: window_cmd::WindowCommand,
+    },
+    /// Work with the audit log.
+    Audit {
+        /// What to do with the audit log.
+        #[command(subcommand)]
+        command: AuditCommand,
+    },
+}
+
+/// `audit` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// Check the audit log's hash chain and checkpoint.
+    ///
+    /// Exit 0 intact and vouched for by the checkpoint; 1 tampered (the
+    /// first bad seq is named); 2 usage or I/O error; 3 only a torn last
+    /// line (a crash mid-write); 4 intact but no checkpoint vouches for the
+    /// tail.
+    Verify(audit_verify::VerifyArgs),
+}
+
+/// `--format` of the commands that report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Lines for people (`FILE:LINE: rule: field: message` for findings).
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Options every record-reading command takes.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Record format: detect per line, or force one.
+    #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
+    pub input_format: InputFormat,
+    /// Input files (JSON Lines); stdin when none or `-`.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// `--input-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InputFormat {
+    /// Detect per line.
+    Auto,
+    /// The engine's flat records.
+    Cf,
+    /// OTLP/JSON.
+    Otlp,
+    /// latency-evidence.v1.
+    Evidence,
+}
+
+impl InputFormat {
+    /// The forced format, if any.
+    pub fn forced(self) -> Option<Format> {
+        match self {
+            InputFormat::Auto => None,
+            InputFormat::Cf => Some(Format::Cf),
+            InputFormat::Otlp => Some(Format::Otlp),
+            InputFormat::Evidence => Some(Format::Evidence),
+        }
+    }
+}
+
+/// Run the parsed command line.
+pub fn run(cli: Cli) -> ExitCode {
+    let code = match cli.command {
+        Command::Check(args) => check::run(&args),
+        Command::Filter(args) => filter::run(&args),
+        Command::Policy { command } => policy_cmd::run(&command),
+        Command::Window { command } => window_cmd::run(&command),
+        Command::Audit {
+            command: AuditCommand::Verify(args),
+        } => {
+            let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
+            audit_verify::run(&args, &mut out, &mut err)
+        }
+    };
+    ExitCode::from(code)
+}
+
+/// Print an error the way every command does: `tracegate: ...` on stderr.
+pub fn report_error(err: &anyhow::Error) {
+    let mut msg = format!("tracegate: {err}");
+    for cause in err.chain().skip(1) {
+        msg.push_str(&format!(": {cause}"));
+    }
+    eprintln!("{msg}");
+}
+
+/// Load a policy, printing every error on failure.
+pub fn load_policy(path: &std::path::Path) -> Option<crate::policy::Policy> {
+    match crate::policy::Policy::load(path) {
+        Ok(p) => Some(p),
+        Err(errors) => {
+            eprintln!("{errors}");
+            eprintln!(
+                "tracegate: policy `{}` is invalid ({} error{})",
+                path.display(),
+                errors.0.len(),
+                if errors.0.len() == 1 { "" } else { "s" }
+            );
+            None
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! `tracegate policy check`: validate a policy and show what it does.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use clap::Subcommand;
+
+use super::exit;
+use crate::policy::compile::friendly;
+use crate::policy::{Policy, SinkOutput};
+use crate::window::{CloseCause, WindowState, state_at, time_left};
+
+/// `policy` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Validate a policy; list its sinks and windows with their state.
+    ///
+    /// Exit 0 when valid, 2 when invalid (every error is listed).
+    Check {
+        /// The policy: a TOML file or a folder of them.
+        #[arg(value_name = "PATH")]
+        policy: PathBuf,
+    },
+}
+
+/// Run a `policy` subcommand; returns the exit code.
+pub fn run(cmd: &PolicyCommand) -> u8 {
+    match cmd {
+        PolicyCommand::Check { policy } => check(policy),
+    }
+}
+
+fn check(path: &std::path::Path) -> u8 {
+    let Some(policy) = super::load_policy(path) else {
+        return exit::ERROR;
+    };
+    print!(
+        "{}",
+        describe(&policy, jiff::Timestamp::now(), &closed_windows(&policy))
+    );
+    exit::OK
+}
+
+/// Windows the policy's audit log closed for good; empty when there is no
+/// log yet. A log that cannot be read is reported and treated as empty here
+/// (this command only displays; the gate itself fails closed).
+pub fn closed_windows(policy: &Policy) -> HashMap<String, CloseCause> {
+    let Some(audit) = &policy.audit else {
+        return HashMap::new();
+    };
+    if !audit.path.exists() {
+        return HashMap::new();
+    }
+    let key = match &audit.key_file {
+        Some(k) => match crate::audit::AuditKey::load(k) {
+            Ok(k) => Some(k),
+            Err(e) => {
+                eprintln!("tracegate: warning: {e}");
+                return HashMap::new();
+            }
+        },
+        None => None,
+    };
+    match crate::audit::closed_windows(&audit.path, key.as_ref()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("tracegate: warning: cannot read window closures from the audit log: {e}");
+            HashMap::new()
+        }
+    }
+}
+
+/// The human summary of a valid policy.
+pub fn describe(p: &Policy, now: jiff::Timestamp, closed: &HashMap<String, CloseCause>) -> String {
+    let mut s = format!("policy `{}` is valid\n", p.source.display());
+    s.push_str(&format!("  sha256  {}\n", p.sha256));
+    s.push_str(&format!(
+        "  files   {}\n",
+        p.files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    match &p.audit {
+        Some(a) => s.push_str(&format!("  audit   {}\n", a.path.display())),
+        None => s.push_str("  audit   none (full capture impossible)\n"),
+    }
+    s.push_str(&format!(
+        "  allowlist: {} cf fields, {} evidence fields, {} content fields, on_violation {}\n",
+        p.standard.fields.len(),
+        p.standard.evidence.len(),
+        p.full.content_fields.len(),
+        match p.standard.on_violation {
+            crate::policy::OnViolation::DropRecord => "drop_record",
+            crate::policy::OnViolation::DropField => "drop_field",
+        }
+    ));
+    if p.sinks.is_empty() {
+        s.push_str("sinks: none\n");
+    } else {
+        s.push_str("sinks:\n");
+        for sink in &p.sinks {
+            let level = if sink.full_allowed {
+                "full allowed"
+            } else {
+                "standard only"
+            };
+            let output = match &sink.output {
+                Some(SinkOutput::File(f)) => format!("file:{}", f.display()),
+                Some(SinkOutput::Stdout) => "stdout".to_string(),
+                Some(SinkOutput::OtlpHttp(u)) => format!("otlp {u}"),
+                None => "no output".to_string(),
+            };
+            s.push_str(&format!("  {:<24} {:<14} {}\n", sink.name, level, output));
+        }
+    }
+    s.push_str(&describe_windows(p, now, closed));
+    s
+}
+
+/// The windows of a policy with their state and time left.
+pub fn describe_windows(
+    p: &Policy,
+    now: jiff::Timestamp,
+    closed: &HashMap<String, CloseCause>,
+) -> String {
+    let mut s = String::new();
+    if p.windows.is_empty() {
+        s.push_str("windows: none\n");
+    } else {
+        s.push_str("windows:\n");
+        for w in &p.windows {
+            let state = state_at(w, now, closed);
+            let when = match (state, time_left(w, now)) {
+                (WindowState::Pending, Some(d)) => format!("starts in {}", friendly(round_secs(d))),
+                (WindowState::Active, Some(d)) => format!("{} left", friendly(round_secs(d))),
+                (WindowState::Closed(c), _) => format!("closed: {}", c.as_str()),
+                _ => String::new(),
+            };
+            s.push_str(&format!(
+                "  {:<24} sink {:<16} {} .. {}  {:<8} {}\n",
+                w.id,
+                w.sink,
+                w.start,
+                w.end,
+                state.as_str(),
+                when
+            ));
+            s.push_str(&format!("      by {}: {}\n", w.requested_by, w.reason));
+        }
+    }
+    s
+}
+
+fn round_secs(d: jiff::SignedDuration) -> jiff::SignedDuration {
+    jiff::SignedDuration::from_secs(d.as_secs())
+}

@@ -1,0 +1,222 @@
+//! Capture windows: when a sink may receive full records.
+//!
+//! This module holds the pure parts: a window's state at an instant, and
+//! where a stored record lies in time (for `check --sink`). The runtime that
+//! enables and closes windows against the audit log is [`runtime`].
+
+pub mod clock;
+pub mod runtime;
+
+use std::collections::HashMap;
+
+use jiff::{SignedDuration, Timestamp};
+
+pub use crate::audit::CloseCause;
+use crate::policy::Window;
+use crate::record::tape::{Kind, Tape, raw, string_value};
+
+/// A window's state at one instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowState {
+    /// Not started yet.
+    Pending,
+    /// Open now.
+    Active,
+    /// Its end has passed.
+    Expired,
+    /// Closed for good in the audit log (budget spent or removed).
+    Closed(CloseCause),
+}
+
+impl WindowState {
+    /// The name shown by `policy check` and `window list`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WindowState::Pending => "pending",
+            WindowState::Active => "active",
+            WindowState::Expired => "expired",
+            WindowState::Closed(_) => "closed",
+        }
+    }
+}
+
+/// The state of `w` at `now`, given the windows the audit log closed for good.
+pub fn state_at(w: &Window, now: Timestamp, closed: &HashMap<String, CloseCause>) -> WindowState {
+    if let Some(cause) = closed.get(&w.id) {
+        return WindowState::Closed(*cause);
+    }
+    if now < w.start {
+        WindowState::Pending
+    } else if now < w.end {
+        WindowState::Active
+    } else {
+        WindowState::Expired
+    }
+}
+
+/// How long until `w` changes state (starts or ends), if it will.
+pub fn time_left(w: &Window, now: Timestamp) -> Option<SignedDuration> {
+    if now < w.start {
+        Some(w.start.duration_since(now))
+    } else if now < w.end {
+        Some(w.end.duration_since(now))
+    } else {
+        None
+    }
+}
+
+/// When a stored record started and ended, by its own clock: a cf record's
+/// `t_arrival`..`t_completion` (Unix seconds), or a span's
+/// `startTimeUnixNano`..`endTimeUnixNano` (for an OTLP request: the earliest
+/// start and the latest end of all its spans and log records).
+pub fn record_span(line: &[u8]) -> Option<(Timestamp, Timestamp)> {
+    let mut tape = Tape::new();
+    let text = tape.scan(line).ok()?;
+    let mut span = TimeSpan::default();
+    collect_times(&tape, text, 0, &mut span);
+    match (span.start, span.end) {
+        (Some(s), Some(e)) => Some((s, e)),
+        _ => None,
+    }
+}
+
+#[derive(Default)]
+struct TimeSpan {
+    start: Option<Timestamp>,
+    end: Option<Timestamp>,
+}
+
+impl TimeSpan {
+    fn widen(&mut self, start: Option<Timestamp>, end: Option<Timestamp>) {
+        if let Some(s) = start {
+            self.start = Some(self.start.map_or(s, |o| o.min(s)));
+        }
+        if let Some(e) = end {
+            self.end = Some(self.end.map_or(e, |o| o.max(e)));
+        }
+    }
+}
+
+fn collect_times(tape: &Tape, text: &str, obj: usize, span: &mut TimeSpan) {
+    let tokens = tape.tokens();
+    let (mut start, mut end) = (None, None);
+    for (k, v) in tape.members(obj) {
+        let key = string_value(text, &tokens[k]);
+        let t = &tokens[v];
+        match (key.as_ref(), t.kind) {
+            ("t_arrival", Kind::Number) => start = unix_seconds(raw(text, t)),
+            ("t_completion", Kind::Number) => end = unix_seconds(raw(text, t)),
+            ("startTimeUnixNano" | "timeUnixNano", Kind::String | Kind::Number) => {
+                start = unix_nanos(&string_or_raw(text, t));
+                if key == "timeUnixNano" {
+                    end = start;
+                }
+            }
+            ("endTimeUnixNano", Kind::String | Kind::Number) => {
+                end = unix_nanos(&string_or_raw(text, t))
+            }
+            (
+                "resourceSpans" | "scopeSpans" | "spans" | "resourceLogs" | "scopeLogs"
+                | "logRecords",
+                Kind::Array,
+            ) => {
+                for el in tape.elements(v) {
+                    if tokens[el].kind == Kind::Object {
+                        collect_times(tape, text, el, span);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    span.widen(start, end);
+}
+
+fn string_or_raw(text: &str, t: &crate::record::tape::Token) -> String {
+    if t.kind == Kind::String {
+        string_value(text, t).into_owned()
+    } else {
+        raw(text, t).to_string()
+    }
+}
+
+fn unix_seconds(s: &str) -> Option<Timestamp> {
+    let f: f64 = s.parse().ok()?;
+    let d = SignedDuration::try_from_secs_f64(f).ok()?;
+    Timestamp::from_duration(d).ok()
+}
+
+fn unix_nanos(s: &str) -> Option<Timestamp> {
+    let n: i128 = s.parse().ok()?;
+    Timestamp::from_nanosecond(n).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ts(s: &str) -> Timestamp {
+        s.parse().unwrap()
+    }
+
+    fn window() -> Window {
+        Window {
+            id: "w".into(),
+            sink: "cap".into(),
+            start: ts("2026-12-01T10:00:00Z"),
+            end: ts("2026-12-01T12:00:00Z"),
+            reason: "r".into(),
+            requested_by: "me".into(),
+            max_records: None,
+            max_bytes: None,
+            file: "p.toml".into(),
+        }
+    }
+
+    #[test]
+    fn state_changes_exactly_at_start_and_end() {
+        let w = window();
+        let none = HashMap::new();
+        assert_eq!(
+            state_at(&w, ts("2026-12-01T09:59:59.999Z"), &none),
+            WindowState::Pending
+        );
+        assert_eq!(
+            state_at(&w, ts("2026-12-01T10:00:00Z"), &none),
+            WindowState::Active
+        );
+        assert_eq!(
+            state_at(&w, ts("2026-12-01T11:59:59.999999999Z"), &none),
+            WindowState::Active
+        );
+        assert_eq!(
+            state_at(&w, ts("2026-12-01T12:00:00Z"), &none),
+            WindowState::Expired
+        );
+        let closed = HashMap::from([("w".to_string(), CloseCause::BudgetSpent)]);
+        assert_eq!(
+            state_at(&w, ts("2026-12-01T11:00:00Z"), &closed),
+            WindowState::Closed(CloseCause::BudgetSpent)
+        );
+        assert_eq!(
+            time_left(&w, ts("2026-12-01T11:30:00Z")),
+            Some(SignedDuration::from_mins(30))
+        );
+    }
+
+    #[test]
+    fn records_are_placed_by_their_own_times() {
+        let cf = br#"{"t_arrival": 1789040231.522, "t_completion": 1789040235.108}"#;
+        let (s, e) = record_span(cf).unwrap();
+        assert_eq!(s.as_millisecond(), 1789040231522);
+        assert_eq!(e.as_millisecond(), 1789040235108);
+        let span = br#"{"name":"llm_request","startTimeUnixNano":"1788450022633673216","endTimeUnixNano":"1788450022799637248","attributes":[]}"#;
+        let (s, e) = record_span(span).unwrap();
+        assert_eq!(s.as_nanosecond(), 1788450022633673216);
+        assert_eq!(e.as_nanosecond(), 1788450022799637248);
+        let req = br#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"startTimeUnixNano":"5","endTimeUnixNano":"9"},{"startTimeUnixNano":"3","endTimeUnixNano":"7"}]}]}]}"#;
+        let (s, e) = record_span(req).unwrap();
+        assert_eq!((s.as_nanosecond(), e.as_nanosecond()), (3, 9));
+        assert!(record_span(br#"{"t_arrival": 1}"#).is_none());
+    }
+}

@@ -1,0 +1,260 @@
+//! Capture windows with a controllable clock: enablement only after the
+//! audit entry, expiry on either clock, budgets, fail-closed audit errors,
+//! and windows that stay closed across runs.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use tracegate::audit::{AuditEvent, CloseCause, read_entries, verify};
+use tracegate::gate::{Gate, Level, Verdict};
+use tracegate::policy::Policy;
+use tracegate::source::lines::Line;
+use tracegate::window::clock::ManualClock;
+use tracegate::window::runtime::Capture;
+
+fn ts(s: &str) -> Timestamp {
+    s.parse().unwrap()
+}
+
+/// A policy folder with one full sink, its audit log at `audit`, and one
+/// window 10:00..11:00 with the given extra keys.
+fn policy(dir: &Path, audit: &str, window_extra: &str) -> Arc<Policy> {
+    let text = format!(
+        "[audit]\npath = \"{audit}\"\nlock_timeout = \"200ms\"\n\
+         [[sink]]\nname = \"cap\"\nfull_allowed = true\n\
+         [[sink]]\nname = \"plain\"\n\
+         [[window]]\nid = \"w1\"\nsink = \"cap\"\nstart = \"2026-12-01T10:00:00Z\"\nend = \"2026-12-01T11:00:00Z\"\n\
+         reason = \"tune the ltr recipe\"\nrequested_by = \"sre-oncall\"\n{window_extra}"
+    );
+    let path = dir.join("policy.toml");
+    std::fs::write(&path, text).unwrap();
+    Arc::new(Policy::load(&path).unwrap())
+}
+
+fn events(log: &Path) -> Vec<String> {
+    read_entries(log, None)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            match e.event {
+                AuditEvent::WindowClosed { window, cause, .. } => {
+                    format!("window_closed {window} {}", cause.as_str())
+                }
+                AuditEvent::WindowEnabled { window, .. } => format!("window_enabled {window}"),
+                other => other.name().to_string(),
+            }
+        })
+        .collect()
+}
+
+fn audit_path(dir: &Path) -> PathBuf {
+    dir.join("audit.jsonl")
+}
+
+#[test]
+fn a_window_enables_only_inside_its_bounds_and_after_its_audit_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "audit.jsonl", "");
+    let clock = Arc::new(ManualClock::new(ts("2026-12-01T09:59:59Z")));
+    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    assert_eq!(cap.level(), Level::Standard, "before start");
+    clock.advance(Duration::from_secs(1));
+    // The enablement is on disk before `level()` returns Full.
+    assert_eq!(cap.level(), Level::Full);
+    assert_eq!(
+        events(&audit_path(dir.path())),
+        ["policy_loaded", "full_denied", "window_enabled w1"]
+    );
+    clock.advance(Duration::from_secs(3599));
+    assert_eq!(cap.level(), Level::Full, "one second before the end");
+    clock.advance(Duration::from_secs(1));
+    assert_eq!(cap.level(), Level::Standard, "exactly at the end");
+    assert_eq!(
+        events(&audit_path(dir.path())).last().unwrap(),
+        "window_closed w1 expired"
+    );
+    assert_eq!(
+        verify(&audit_path(dir.path()), None).unwrap().exit_code(),
+        0
+    );
+}
+
+#[test]
+fn a_wall_clock_jump_backwards_does_not_extend_a_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "audit.jsonl", "");
+    let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:30:00Z")));
+    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    assert_eq!(cap.level(), Level::Full);
+    clock.advance(Duration::from_secs(29 * 60));
+    // The wall clock is set back 20 minutes; only 1 minute of the window remains
+    // on the monotonic clock.
+    clock.set_utc(ts("2026-12-01T10:39:00Z"));
+    assert_eq!(cap.level(), Level::Full);
+    clock.advance(Duration::from_secs(60));
+    assert_eq!(
+        cap.level(),
+        Level::Standard,
+        "the monotonic deadline passed"
+    );
+    assert_eq!(
+        events(&audit_path(dir.path())).last().unwrap(),
+        "window_closed w1 expired"
+    );
+}
+
+#[test]
+fn budgets_close_the_window_at_their_edge_and_it_stays_closed_for_a_later_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(
+        dir.path(),
+        "audit.jsonl",
+        "max_records = 2\nmax_bytes = 1000\n",
+    );
+    let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:00:00Z")));
+    let mut cap = Capture::start(p.clone(), clock.clone(), "cap").unwrap();
+    assert_eq!(cap.level(), Level::Full);
+    assert!(cap.spend(100));
+    assert_eq!(cap.level(), Level::Full);
+    assert!(
+        cap.spend(100),
+        "the second record is within max_records = 2"
+    );
+    assert_eq!(cap.level(), Level::Standard, "spent: closed");
+    cap.finish();
+    let log = audit_path(dir.path());
+    assert_eq!(
+        events(&log).last().unwrap(),
+        "window_closed w1 budget_spent"
+    );
+
+    // A later run, still inside the window's time: it stays closed.
+    let mut again = Capture::start(p, clock, "cap").unwrap();
+    assert_eq!(again.level(), Level::Standard);
+    assert!(
+        !events(&log)
+            .iter()
+            .skip(4)
+            .any(|e| e.starts_with("window_enabled"))
+    );
+}
+
+#[test]
+fn a_byte_budget_refuses_the_record_that_would_exceed_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "audit.jsonl", "max_bytes = 250\n");
+    let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:00:00Z")));
+    let mut cap = Capture::start(p, clock, "cap").unwrap();
+    assert_eq!(cap.level(), Level::Full);
+    assert!(cap.spend(200));
+    assert!(!cap.spend(51), "200 + 51 > 250");
+    assert_eq!(cap.level(), Level::Standard);
+}
+
+#[test]
+fn a_shutdown_close_does_not_stop_a_later_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "audit.jsonl", "");
+    let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:10:00Z")));
+    let mut cap = Capture::start(p.clone(), clock.clone(), "cap").unwrap();
+    assert_eq!(cap.level(), Level::Full);
+    cap.finish();
+    let mut again = Capture::start(p, clock, "cap").unwrap();
+    assert_eq!(again.level(), Level::Full);
+    let ev = events(&audit_path(dir.path()));
+    assert!(
+        ev.contains(&"window_closed w1 shutdown".to_string()),
+        "{ev:?}"
+    );
+    assert_eq!(ev.iter().filter(|e| *e == "window_enabled w1").count(), 2);
+}
+
+#[test]
+fn a_window_removed_from_the_policy_between_runs_is_not_enabled() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:10:00Z")));
+    let p = policy(dir.path(), "audit.jsonl", "");
+    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    assert_eq!(cap.level(), Level::Full);
+    cap.finish();
+    // The next run's policy has no window.
+    std::fs::write(
+        dir.path().join("policy.toml"),
+        "[audit]\npath = \"audit.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\n",
+    )
+    .unwrap();
+    let p = Arc::new(Policy::load(&dir.path().join("policy.toml")).unwrap());
+    let mut cap = Capture::start(p, clock, "cap").unwrap();
+    assert_eq!(cap.level(), Level::Standard);
+}
+
+#[test]
+fn a_standard_sink_never_gets_full_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "audit.jsonl", "");
+    let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:10:00Z")));
+    let mut cap = Capture::start(p, clock, "plain").unwrap();
+    assert_eq!(cap.level(), Level::Standard);
+    assert!(
+        !audit_path(dir.path()).exists(),
+        "a standard sink needs no audit log"
+    );
+}
+
+/// SECURITY: when the audit log cannot be written, full capture stays off.
+#[test]
+fn full_capture_stays_off_when_the_audit_log_cannot_be_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let regular = dir.path().join("file.txt");
+    std::fs::write(&regular, "x").unwrap();
+    for audit in [
+        "/dev/full",
+        "file.txt/audit.jsonl",
+        "missing-dir/audit.jsonl",
+    ] {
+        let p = policy(dir.path(), audit, "");
+        let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:10:00Z")));
+        let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+        assert_eq!(cap.level(), Level::Standard, "{audit}");
+        clock.advance(Duration::from_secs(5));
+        assert_eq!(
+            cap.level(),
+            Level::Standard,
+            "{audit}: retried and still off"
+        );
+        assert!(cap.stats().audit_failures >= 2, "{audit}");
+    }
+}
+
+/// A full record through gate and capture: content flows only in the window,
+/// and the standard projection is used outside it.
+#[test]
+fn content_flows_only_while_the_window_is_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "audit.jsonl", "");
+    let clock = Arc::new(ManualClock::new(ts("2026-12-01T09:59:00Z")));
+    let mut cap = Capture::start(p.clone(), clock.clone(), "cap").unwrap();
+    let mut gate = Gate::new(p);
+    let line = br#"{"request_id":"chatcmpl-7d3fa9b2","prompt_text":"CANARY-content"}"#;
+    let mut outputs = Vec::new();
+    for _ in 0..3 {
+        let level = cap.level();
+        let j = gate.judge(1, &Line::Text(line), level, true);
+        let out = match j.verdict {
+            Verdict::Verbatim => String::from_utf8_lossy(line).into_owned(),
+            Verdict::Rewritten => String::from_utf8_lossy(gate.output()).into_owned(),
+            _ => String::new(),
+        };
+        outputs.push(out);
+        clock.advance(Duration::from_secs(60 * 31));
+    }
+    assert!(!outputs[0].contains("CANARY"), "before the window");
+    assert!(outputs[1].contains("CANARY"), "inside the window");
+    assert!(!outputs[2].contains("CANARY"), "after the window");
+    let log = std::fs::read_to_string(audit_path(dir.path())).unwrap();
+    assert!(!log.contains("CANARY"), "no content in the audit log");
+    let closed = tracegate::audit::closed_windows(&audit_path(dir.path()), None).unwrap();
+    assert!(!closed.contains_key("w1") || closed["w1"] != CloseCause::Shutdown);
+}
