@@ -32,5 +32,6 @@ pub mod finding;
 pub mod gate;
 pub mod policy;
 pub mod record;
+pub mod redact;
 pub mod source;
 pub mod window;

@@ -10,6 +10,7 @@
 //! verbatim pass happens only when every key of the record is allowlisted
 //! (or a content field at full level) and every value met its rule.
 
+pub mod fast;
 pub mod verify;
 
 use std::sync::Arc;
@@ -65,6 +66,9 @@ pub struct Gate {
     out: Vec<u8>,
     segs: Vec<Seg>,
     forced: Option<Format>,
+    /// The cf allowlist names no key that format detection looks at, so a
+    /// record that passes [`fast::clean_flat`] is certainly a cf record.
+    fast_cf: bool,
 }
 
 impl std::fmt::Debug for Gate {
@@ -76,7 +80,18 @@ impl std::fmt::Debug for Gate {
 impl Gate {
     /// A gate judging by `policy`.
     pub fn new(policy: Arc<Policy>) -> Gate {
+        let fields = &policy.standard.fields;
+        let fast_cf = [
+            "resourceSpans",
+            "resourceLogs",
+            "schema_version",
+            "name",
+            "attributes",
+        ]
+        .iter()
+        .all(|k| fields.lookup(k).is_none());
         Gate {
+            fast_cf,
             policy,
             tape: Tape::new(),
             findings: Vec::new(),
@@ -138,6 +153,17 @@ impl Gate {
                 return malformed;
             }
         };
+        if self.fast_cf
+            && self.forced.is_none_or(|f| f == Format::Cf)
+            && fast::clean_flat(&self.policy.standard.fields, bytes)
+        {
+            return Judgement {
+                verdict: Verdict::Verbatim,
+                format: Some(Format::Cf),
+                stripped: 0,
+                has_content: false,
+            };
+        }
         let text = match self.tape.scan(bytes) {
             Ok(t) => t,
             Err(m) => {

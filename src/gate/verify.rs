@@ -89,58 +89,15 @@ impl Walk<'_> {
         }
         match (t.kind, rule.ty) {
             (Kind::String, ValueType::String) => {
-                let s = string_value(self.text, &t);
-                if let Some(max) = rule.max_len
-                    && s.len() > max
-                {
-                    return self.fail(
-                        segs,
-                        "max_len",
-                        format!("string is longer than {max} bytes"),
-                        out,
-                    );
+                match rule.check_string(&string_value(self.text, &t)) {
+                    Ok(()) => c,
+                    Err(b) => self.fail(segs, b.rule(), b.message(), out),
                 }
-                if let Some(one_of) = &rule.one_of
-                    && !one_of.iter().any(|o| *o == s)
-                {
-                    return self.fail(
-                        segs,
-                        "one_of",
-                        "string is not one of the allowed values".into(),
-                        out,
-                    );
-                }
-                if let Some(re) = &rule.pattern
-                    && !re.is_match(&s)
-                {
-                    return self.fail(
-                        segs,
-                        "pattern",
-                        "string does not match the allowlisted pattern".into(),
-                        out,
-                    );
-                }
-                c
             }
-            (Kind::Number, ValueType::Number) => {
-                let n = raw(self.text, &t).parse::<f64>().unwrap_or(f64::NAN);
-                self.range(rule, n, segs, out)
-            }
-            (Kind::Number, ValueType::Integer) => {
-                let r = raw(self.text, &t);
-                if r.contains(['.', 'e', 'E']) {
-                    return self.fail(
-                        segs,
-                        "type",
-                        "expected an integer, found a number with a fraction or exponent".into(),
-                        out,
-                    );
-                }
-                match r.parse::<i64>() {
-                    Ok(n) => self.range(rule, n as f64, segs, out),
-                    Err(_) => {
-                        self.fail(segs, "range", "integer does not fit in 64 bits".into(), out)
-                    }
+            (Kind::Number, ValueType::Number | ValueType::Integer) => {
+                match rule.check_number(raw(self.text, &t)) {
+                    Ok(()) => c,
+                    Err(b) => self.fail(segs, b.rule(), b.message(), out),
                 }
             }
             (Kind::True | Kind::False, ValueType::Boolean) => c,
@@ -198,30 +155,6 @@ impl Walk<'_> {
             violated: true,
             stripped: 0,
         }
-    }
-
-    fn range(&self, rule: &FieldRule, n: f64, segs: &[Seg], out: &mut Vec<Finding>) -> Checked {
-        let bad = |msg: String, out: &mut Vec<Finding>| {
-            out.push(self.finding(segs, "range", msg));
-            Checked {
-                violated: true,
-                stripped: 0,
-            }
-        };
-        if !n.is_finite() {
-            return bad("number is out of range".into(), out);
-        }
-        if let Some(min) = rule.min
-            && n < min
-        {
-            return bad(format!("number is below the minimum {min}"), out);
-        }
-        if let Some(max) = rule.max
-            && n > max
-        {
-            return bad(format!("number is above the maximum {max}"), out);
-        }
-        Checked::default()
     }
 
     /// Check the members of a nested object: unknown ones are stripped,

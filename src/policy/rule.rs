@@ -94,6 +94,133 @@ impl PartialEq for FieldRule {
     }
 }
 
+/// How a value broke its rule; rendered into a finding by the gate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Broken {
+    /// Longer than `max_len` bytes.
+    MaxLen(usize),
+    /// Not one of `one_of`.
+    OneOf,
+    /// Does not match `pattern`.
+    Pattern,
+    /// An integer written with a fraction or exponent.
+    NotInteger,
+    /// An integer that does not fit in 64 bits, or a non-finite number.
+    OutOfRange,
+    /// Below `min`.
+    Below(f64),
+    /// Above `max`.
+    Above(f64),
+}
+
+impl Broken {
+    /// The stable rule name of SPEC.md.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Broken::MaxLen(_) => "max_len",
+            Broken::OneOf => "one_of",
+            Broken::Pattern => "pattern",
+            Broken::NotInteger => "type",
+            Broken::OutOfRange | Broken::Below(_) | Broken::Above(_) => "range",
+        }
+    }
+
+    /// A value-free message.
+    pub fn message(self) -> String {
+        match self {
+            Broken::MaxLen(max) => format!("string is longer than {max} bytes"),
+            Broken::OneOf => "string is not one of the allowed values".into(),
+            Broken::Pattern => "string does not match the allowlisted pattern".into(),
+            Broken::NotInteger => {
+                "expected an integer, found a number with a fraction or exponent".into()
+            }
+            Broken::OutOfRange => "number is out of range".into(),
+            Broken::Below(min) => format!("number is below the minimum {min}"),
+            Broken::Above(max) => format!("number is above the maximum {max}"),
+        }
+    }
+}
+
+impl FieldRule {
+    /// Hold a (decoded) string to `max_len`, `one_of` and `pattern`.
+    pub fn check_string(&self, s: &str) -> Result<(), Broken> {
+        if let Some(max) = self.max_len
+            && s.len() > max
+        {
+            return Err(Broken::MaxLen(max));
+        }
+        if let Some(one_of) = &self.one_of
+            && !one_of.iter().any(|o| o == s)
+        {
+            return Err(Broken::OneOf);
+        }
+        if let Some(re) = &self.pattern
+            && !re.is_match(s)
+        {
+            return Err(Broken::Pattern);
+        }
+        Ok(())
+    }
+
+    /// Hold a grammar-checked JSON number (its raw text) to the rule's type
+    /// (`number` or `integer`) and range.
+    pub fn check_number(&self, raw: &str) -> Result<(), Broken> {
+        let b = raw.as_bytes();
+        let fraction = b.contains(&b'.');
+        let exponent = b.iter().any(|&c| c == b'e' || c == b'E');
+        self.check_number_shaped(raw, fraction, exponent)
+    }
+
+    /// [`FieldRule::check_number`] when the scanner already knows whether
+    /// the literal has a fraction or an exponent.
+    pub fn check_number_shaped(
+        &self,
+        raw: &str,
+        fraction: bool,
+        exponent: bool,
+    ) -> Result<(), Broken> {
+        let integer = self.ty == ValueType::Integer;
+        let b = raw.as_bytes();
+        if integer && (exponent || fraction) {
+            return Err(Broken::NotInteger);
+        }
+        // Decide without parsing when the literal alone settles it: short
+        // enough to be finite (and to fit in i64), non-negative or unbounded
+        // below, and no upper bound. Parsing is most of a clean record's cost.
+        let short = if integer {
+            b.len() <= 18
+        } else {
+            !exponent && b.len() < 300
+        };
+        let negative = b.first() == Some(&b'-');
+        if short
+            && self.max.is_none()
+            && (self.min.is_none() || (!negative && self.min.is_some_and(|m| m <= 0.0)))
+        {
+            return Ok(());
+        }
+        let n = if integer {
+            raw.parse::<i64>().map_err(|_| Broken::OutOfRange)? as f64
+        } else {
+            raw.parse::<f64>().map_err(|_| Broken::OutOfRange)?
+        };
+        if !n.is_finite() {
+            return Err(Broken::OutOfRange);
+        }
+        if let Some(min) = self.min
+            && n < min
+        {
+            return Err(Broken::Below(min));
+        }
+        if let Some(max) = self.max
+            && n > max
+        {
+            return Err(Broken::Above(max));
+        }
+        Ok(())
+    }
+}
+
 /// An allowlist: names and their rules, looked up on the hot path.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FieldSet {
@@ -122,10 +249,16 @@ impl FieldSet {
     /// A linear scan comparing lengths first beats hashing for the ten-odd
     /// fields of an allowlist; sets are small by design.
     pub fn lookup(&self, name: &str) -> Option<(usize, &FieldRule)> {
-        let i = self
-            .names
-            .iter()
-            .position(|n| n.len() == name.len() && n.as_ref() == name)?;
+        self.lookup_bytes(name.as_bytes())
+    }
+
+    /// [`FieldSet::lookup`] by the name's bytes.
+    pub fn lookup_bytes(&self, name: &[u8]) -> Option<(usize, &FieldRule)> {
+        let i = self.names.iter().position(|n| {
+            let n = n.as_bytes();
+            // First byte before the full compare: most misses end there.
+            n.len() == name.len() && n.first() == name.first() && n == name
+        })?;
         Some((i, &self.rules[i]))
     }
 

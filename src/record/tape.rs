@@ -535,92 +535,159 @@ impl Parser<'_, '_> {
     }
 
     /// Scan a string starting at its opening quote; returns whether it holds
-    /// escapes. Checks control characters and escape syntax, including
-    /// surrogate pairs (a lone surrogate is not a valid string).
+    /// escapes.
     fn string(&mut self) -> Result<bool, Malformed> {
-        self.i += 1;
-        let mut escaped = false;
-        loop {
-            let rest = &self.b[self.i..];
-            let Some(pos) = memchr::memchr2(b'"', b'\\', rest) else {
-                self.i = self.b.len();
-                return Err(self.err("a closing `\"`"));
-            };
-            if let Some(c) = rest[..pos].iter().position(|&b| b < 0x20) {
-                self.i += c;
-                return Err(self.err("no control characters in a string"));
+        match scan_string(self.b, self.i) {
+            Ok((end, escaped)) => {
+                self.i = end;
+                Ok(escaped)
             }
-            self.i += pos;
-            if self.b[self.i] == b'"' {
-                self.i += 1;
-                return Ok(escaped);
+            Err((at, expected)) => {
+                self.i = at;
+                Err(self.err(expected))
             }
-            escaped = true;
-            self.escape()?;
-        }
-    }
-
-    fn escape(&mut self) -> Result<(), Malformed> {
-        match self.b.get(self.i + 1) {
-            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
-                self.i += 2;
-                Ok(())
-            }
-            Some(b'u') => {
-                let Some(cp) = hex4(self.b, self.i + 2) else {
-                    return Err(self.err("four hex digits after `\\u`"));
-                };
-                self.i += 6;
-                if (0xDC00..0xE000).contains(&cp) {
-                    return Err(self.err("no lone low surrogate"));
-                }
-                if (0xD800..0xDC00).contains(&cp) {
-                    let pair = self.b.get(self.i..self.i + 2) == Some(b"\\u");
-                    match hex4(self.b, self.i + 2) {
-                        Some(lo) if pair && (0xDC00..0xE000).contains(&lo) => self.i += 6,
-                        _ => return Err(self.err("a low surrogate after a high one")),
-                    }
-                }
-                Ok(())
-            }
-            _ => Err(self.err("a valid escape")),
         }
     }
 
     fn number(&mut self) -> Result<(), Malformed> {
-        if self.peek() == Some(b'-') {
-            self.i += 1;
-        }
-        match self.peek() {
-            Some(b'0') => self.i += 1,
-            Some(b'1'..=b'9') => self.digits(),
-            _ => return Err(self.err("a digit")),
-        }
-        if self.peek() == Some(b'.') {
-            self.i += 1;
-            if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                return Err(self.err("a digit after `.`"));
+        match scan_number(self.b, self.i) {
+            Ok(end) => {
+                self.i = end;
+                Ok(())
             }
-            self.digits();
-        }
-        if let Some(b'e' | b'E') = self.peek() {
-            self.i += 1;
-            if let Some(b'+' | b'-') = self.peek() {
-                self.i += 1;
+            Err((at, expected)) => {
+                self.i = at;
+                Err(self.err(expected))
             }
-            if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                return Err(self.err("a digit in the exponent"));
-            }
-            self.digits();
         }
-        Ok(())
     }
+}
 
-    fn digits(&mut self) {
-        while let Some(b'0'..=b'9') = self.peek() {
-            self.i += 1;
+/// Where a scan failed and what it expected there.
+pub(crate) type ScanError = (usize, &'static str);
+
+/// Scan the JSON string whose opening quote is at `i`: control characters
+/// and escape syntax are checked, including surrogate pairs (a lone
+/// surrogate is not a valid string). Returns the offset after the closing
+/// quote and whether the string holds escapes. UTF-8 is not checked here.
+pub(crate) fn scan_string(b: &[u8], mut i: usize) -> Result<(usize, bool), ScanError> {
+    i += 1;
+    let mut escaped = false;
+    loop {
+        let Some(pos) = find_special(b.get(i..).unwrap_or(&[])) else {
+            return Err((b.len(), "a closing `\"`"));
+        };
+        i += pos;
+        match b[i] {
+            b'"' => return Ok((i + 1, escaped)),
+            b'\\' => {
+                escaped = true;
+                i = scan_escape(b, i)?;
+            }
+            _ => return Err((i, "no control characters in a string")),
         }
     }
+}
+
+/// The index of the first `"`, `\\` or control character in `s`.
+///
+/// Eight bytes at a time (SWAR): for each word, flag bytes equal to `"` or
+/// `\\` (a zero after XOR) and bytes below 0x20; the lowest flagged byte is
+/// exact (borrows only ever propagate upwards).
+fn find_special(s: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = s.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let v = u64::from_le_bytes(word);
+        let q = v ^ (ONES * b'"' as u64);
+        let bs = v ^ (ONES * b'\\' as u64);
+        let zero_q = q.wrapping_sub(ONES) & !q;
+        let zero_bs = bs.wrapping_sub(ONES) & !bs;
+        let control = v.wrapping_sub(ONES * 0x20) & !v;
+        let mask = (zero_q | zero_bs | control) & HIGH;
+        if mask != 0 {
+            return Some(at + (mask.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+        .map(|p| at + p)
+}
+
+/// Scan the escape at `i` (a backslash); returns the offset after it.
+fn scan_escape(b: &[u8], i: usize) -> Result<usize, ScanError> {
+    match b.get(i + 1) {
+        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(i + 2),
+        Some(b'u') => {
+            let Some(cp) = hex4(b, i + 2) else {
+                return Err((i, "four hex digits after `\\u`"));
+            };
+            if (0xDC00..0xE000).contains(&cp) {
+                return Err((i, "no lone low surrogate"));
+            }
+            if (0xD800..0xDC00).contains(&cp) {
+                let pair = b.get(i + 6..i + 8) == Some(b"\\u");
+                return match hex4(b, i + 8) {
+                    Some(lo) if pair && (0xDC00..0xE000).contains(&lo) => Ok(i + 12),
+                    _ => Err((i, "a low surrogate after a high one")),
+                };
+            }
+            Ok(i + 6)
+        }
+        _ => Err((i, "a valid escape")),
+    }
+}
+
+/// Scan the JSON number starting at `i`; returns the offset after it.
+pub(crate) fn scan_number(b: &[u8], i: usize) -> Result<usize, ScanError> {
+    scan_number_shaped(b, i).map(|(end, _, _)| end)
+}
+
+/// [`scan_number`], also saying whether the number has a fraction and an
+/// exponent.
+pub(crate) fn scan_number_shaped(b: &[u8], mut i: usize) -> Result<(usize, bool, bool), ScanError> {
+    let (mut fraction, mut exponent) = (false, false);
+    let digits = |mut i: usize| {
+        while let Some(b'0'..=b'9') = b.get(i) {
+            i += 1;
+        }
+        i
+    };
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => i = digits(i + 1),
+        _ => return Err((i, "a digit")),
+    }
+    if b.get(i) == Some(&b'.') {
+        fraction = true;
+        i += 1;
+        if !matches!(b.get(i), Some(b'0'..=b'9')) {
+            return Err((i, "a digit after `.`"));
+        }
+        i = digits(i);
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        exponent = true;
+        i += 1;
+        if let Some(b'+' | b'-') = b.get(i) {
+            i += 1;
+        }
+        if !matches!(b.get(i), Some(b'0'..=b'9')) {
+            return Err((i, "a digit in the exponent"));
+        }
+        i = digits(i);
+    }
+    Ok((i, fraction, exponent))
 }
 
 #[cfg(test)]
@@ -736,6 +803,68 @@ mod tests {
         let text = t.scan(line.as_bytes()).unwrap();
         let v = string_value(text, &t.tokens()[2]);
         assert_eq!(v, "a\"b\\c/d\u{8}\u{c}\n\r\té😀");
+    }
+
+    #[test]
+    fn find_special_agrees_with_a_plain_scan() {
+        use proptest::prelude::*;
+        let naive = |s: &[u8]| s.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20);
+        proptest!(|(s in proptest::collection::vec(any::<u8>(), 0..80))| {
+            prop_assert_eq!(find_special(&s), naive(&s));
+        });
+        proptest!(|(s in "[ -~\\u{80}-\\u{10ffff}]{0,70}")| {
+            prop_assert_eq!(find_special(s.as_bytes()), naive(s.as_bytes()));
+        });
+    }
+
+    /// serde_json is the oracle for JSON syntax: whatever it rejects we
+    /// reject; what it accepts we accept unless one of our stricter rules
+    /// (an object at the top, no duplicate keys, depth) says otherwise.
+    #[test]
+    fn agrees_with_serde_json_on_mutated_json() {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(serde_json::Value::from),
+            "\\PC{0,12}".prop_map(serde_json::Value::from),
+        ];
+        let value = leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(serde_json::Value::from),
+                proptest::collection::btree_map("[a-c\\\\\"]{0,3}", inner, 0..5)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        });
+        let cfg = ProptestConfig {
+            cases: 2000,
+            ..ProptestConfig::default()
+        };
+        proptest!(cfg, |(v in value, flips in proptest::collection::vec((any::<usize>(), any::<u8>()), 0..3))| {
+            let mut bytes = serde_json::to_vec(&v).unwrap();
+            for (at, byte) in flips {
+                if !bytes.is_empty() {
+                    let n = bytes.len();
+                    bytes[at % n] = byte;
+                }
+            }
+            let theirs = serde_json::from_slice::<serde_json::Value>(&bytes);
+            // serde_json refuses numbers beyond f64; JSON's grammar does not,
+            // and the gate judges such a number by its rule (out of range).
+            if theirs.as_ref().is_err_and(|e| e.to_string().contains("number out of range")) {
+                return Ok(());
+            }
+            let mut t = Tape::new();
+            match t.scan(&bytes) {
+                Ok(_) => prop_assert!(matches!(theirs, Ok(serde_json::Value::Object(_)))),
+                Err(Malformed::InvalidJson { .. } | Malformed::InvalidUtf8 { .. }) => prop_assert!(theirs.is_err()),
+                Err(Malformed::NotObject) => prop_assert!(matches!(theirs, Ok(ref x) if !x.is_object())),
+                Err(Malformed::DuplicateKey { .. } | Malformed::TooDeep { .. }) => prop_assert!(theirs.is_ok()),
+            }
+        });
     }
 
     #[test]

@@ -1,0 +1,229 @@
+//! Redaction throughput on a generated chat-template corpus.
+//!
+//! ```text
+//! cargo bench --bench redact -- --measurement-time 5 --warm-up-time 1
+//! ```
+//!
+//! The corpus (~20 MB of 1-4 KB texts, with emails, cards, keys, phones and
+//! keyword hits sprinkled in) and the 1,000-word keyword list are generated
+//! here from a fixed seed; no data is committed.
+#![allow(missing_docs)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+use tracegate::redact::{Action, KeywordRule, RedactConfig, RedactKey, Redactor, builtin_names};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chars(&mut self, set: &[u8], n: usize) -> String {
+        (0..n)
+            .map(|_| char::from(set[self.below(set.len())]))
+            .collect()
+    }
+}
+
+const WORDS: &[&str] = &[
+    "the",
+    "invoice",
+    "is",
+    "overdue",
+    "please",
+    "check",
+    "my",
+    "dashboard",
+    "we",
+    "paid",
+    "it",
+    "three",
+    "weeks",
+    "ago",
+    "thanks",
+    "can",
+    "you",
+    "help",
+    "with",
+    "billing",
+    "sure",
+    "here",
+    "how",
+    "open",
+    "Settings",
+    "then",
+    "Invoices",
+    "context",
+    "answer",
+    "from",
+    "provided",
+    "only",
+    "issued",
+    "net-30",
+    "2026-08-01",
+    "12:30",
+    "v1.4.2",
+    "$1,299.00",
+    "order",
+    "#10234",
+    "fn main() {",
+    "}",
+    "let x = 5;",
+    "std::io::Error",
+    "->",
+    "café",
+    "naïve",
+    "日本語",
+    "and",
+    "of",
+    "to",
+    "a",
+    "in",
+    "for",
+    "on",
+    "that",
+    "this",
+    "record",
+    "scheduler",
+    "latency",
+];
+
+const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+fn keyword(i: usize) -> String {
+    let mut s = String::from("zq");
+    let mut n = i;
+    loop {
+        s.push(char::from(b'a' + (n % 26) as u8));
+        n /= 26;
+        if n == 0 {
+            break;
+        }
+    }
+    s.push_str("vex");
+    s
+}
+
+fn sprinkle(r: &mut Rng) -> String {
+    match r.below(6) {
+        0 => format!("{}@example.com", r.chars(b"abcdefghij", 6)),
+        1 => "4111 1111 1111 1111".to_string(),
+        2 => format!("sk-proj-{}", r.chars(ALNUM, 40)),
+        3 => format!("+1 (555) 123-{:04}", r.below(10_000)),
+        4 => keyword(r.below(1000)),
+        _ => format!("AKIA{}", r.chars(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)),
+    }
+}
+
+fn corpus(total: usize) -> Vec<String> {
+    let mut r = Rng(42);
+    let mut docs = Vec::new();
+    let mut size = 0;
+    while size < total {
+        let target = 1024 + r.below(3 * 1024);
+        let mut s = String::from(
+            "<|im_start|>system\nYou are the support assistant. Answer from the provided context only.<|im_end|>\n<|im_start|>user\n",
+        );
+        while s.len() < target {
+            s.push_str(if r.below(12) == 0 { "\n" } else { " " });
+            if r.below(60) == 0 {
+                s.push_str(&sprinkle(&mut r));
+            } else {
+                s.push_str(WORDS[r.below(WORDS.len())]);
+            }
+        }
+        s.push_str("<|im_end|>\n<|im_start|>assistant\n");
+        size += s.len();
+        docs.push(s);
+    }
+    docs
+}
+
+fn keywords(n: usize) -> KeywordRule {
+    KeywordRule {
+        name: "customer".into(),
+        words: (0..n).map(keyword).collect(),
+        case_insensitive: true,
+        whole_word: true,
+        action: Action::Hash,
+    }
+}
+
+fn builtins() -> Vec<String> {
+    builtin_names().iter().map(|s| s.to_string()).collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let docs = corpus(20 * 1024 * 1024);
+    let bytes: usize = docs.iter().map(String::len).sum();
+    let key = RedactKey::new(&[7; 32]).unwrap();
+
+    let one_pass = Redactor::compile(
+        &RedactConfig {
+            builtin: builtins(),
+            keywords: vec![keywords(1000)],
+            ..RedactConfig::default()
+        },
+        Some(key.clone()),
+    )
+    .unwrap();
+    let regex_only = one_pass.subset(&builtins()).unwrap();
+    let keywords_only = one_pass.subset(&["customer".into()]).unwrap();
+
+    let mut g = c.benchmark_group("redact");
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.sample_size(10);
+    let mut out = String::with_capacity(64 * 1024);
+    g.bench_function("builtin+1k_keywords", |b| {
+        b.iter(|| {
+            for d in &docs {
+                out.clear();
+                black_box(one_pass.redact(d, &mut out));
+            }
+        })
+    });
+    let mut mid = String::with_capacity(64 * 1024);
+    g.bench_function("two_pass_regex_then_keywords", |b| {
+        b.iter(|| {
+            for d in &docs {
+                mid.clear();
+                out.clear();
+                regex_only.redact(d, &mut mid);
+                black_box(keywords_only.redact(&mid, &mut out));
+            }
+        })
+    });
+    g.bench_function("builtin_only", |b| {
+        b.iter(|| {
+            for d in &docs {
+                out.clear();
+                black_box(regex_only.redact(d, &mut out));
+            }
+        })
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("compile");
+    g.sample_size(10);
+    let big = RedactConfig {
+        builtin: builtins(),
+        keywords: vec![keywords(100_000)],
+        ..RedactConfig::default()
+    };
+    g.bench_function("builtin+100k_keywords", |b| {
+        b.iter(|| black_box(Redactor::compile(&big, Some(key.clone())).is_ok()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Generate benchmark corpora (never committed): JSON Lines of trace records.
+
+usage: gen_corpus.py KIND COUNT OUT
+  KIND: standard (seed-000 records), full (with 1-4 KB chat-template content),
+        evidence (seed-002 records)
+Deterministic: a fixed seed, so runs compare like with like.
+"""
+import json, random, sys
+
+FAMILIES = ["ltr", "ltr-promptlen", "affinity", "trace", "tie", "hybrid", "fcfs"]
+WORDS = ("the invoice dashboard payment account billing support question answer "
+         "context receipt overdue paid terms console page row expands customer "
+         "order shipment refund policy plan upgrade renewal contract").split()
+
+
+def standard(r, i):
+    t = 1789040112.0 + i * 0.013
+    lat = round(r.uniform(0.05, 9.0), 3)
+    return {"request_id": "chatcmpl-%08x" % r.getrandbits(32), "t_arrival": round(t, 3),
+            "t_completion": round(t + lat, 3), "prompt_tokens": r.randint(16, 4096),
+            "output_tokens": r.randint(1, 1024), "e2e_latency_s": lat, "ttft_s": None,
+            "queue_wait_s": round(r.uniform(0, 2), 3), "scheduler_family": r.choice(FAMILIES),
+            "priority_score": round(r.uniform(-2000, 0), 1)}
+
+
+def text(r, lo, hi):
+    out, n = [], r.randint(lo, hi)
+    size = 0
+    while size < n:
+        w = r.choice(WORDS)
+        roll = r.random()
+        if roll < 0.01:
+            w = "jane.doe%d@example.com" % r.randint(1, 999)
+        elif roll < 0.015:
+            w = "4111 1111 1111 1111"
+        elif roll < 0.02:
+            w = "sk-proj-" + "".join(r.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(40))
+        out.append(w)
+        size += len(w) + 1
+    return " ".join(out)
+
+
+def full(r, i):
+    rec = standard(r, i)
+    rec["prompt_text"] = ("<|im_start|>system\nYou are the support assistant.<|im_end|>\n<|im_start|>user\n"
+                          + text(r, 800, 3000) + "<|im_end|>\n<|im_start|>assistant\n")
+    rec["output_text"] = text(r, 200, 900)
+    return rec
+
+
+def evidence(r, i):
+    base = 842001000000 + i * 1000000
+    d1, d2 = r.randint(50, 900), r.randint(100, 3000)
+    def ts(ms):
+        return "2026-09-08T10:%02d:%06.3fZ" % ((ms // 60000) % 60, (ms % 60000) / 1000)
+    t0 = 30120 + i
+    return {"schema_version": "latency-evidence.v1", "trace_id": "tr_%x" % i, "request_id": "req_%x" % i,
+            "attempt": 1, "span_id": "span_%x" % i, "route_id": "route_%d" % (i % 4),
+            "model_id": "model_%d" % (i % 3),
+            "events": [
+                {"stage": "upstream", "event_name": "provider_dispatch", "timestamp_utc": ts(t0),
+                 "monotonic_ns": base, "service": "gateway"},
+                {"stage": "upstream", "event_name": "first_output_token", "timestamp_utc": ts(t0 + d1),
+                 "monotonic_ns": base + d1 * 1000000, "service": "gateway"},
+                {"stage": "stream", "event_name": "final_output_token", "timestamp_utc": ts(t0 + d1 + d2),
+                 "monotonic_ns": base + (d1 + d2) * 1000000, "service": "gateway"}],
+            "derived_intervals": [
+                {"name": "gateway_observed_time_to_first_token", "start_event": "provider_dispatch",
+                 "end_event": "first_output_token", "duration": d1, "duration_unit": "ms"},
+                {"name": "token_streaming_time", "start_event": "first_output_token",
+                 "end_event": "final_output_token", "duration": d2, "duration_unit": "ms"}],
+            "clock_source": "local_monotonic", "sync_status": "ntp_synced", "status": "completed"}
+
+
+def main():
+    kind, count, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    make = {"standard": standard, "full": full, "evidence": evidence}[kind]
+    r = random.Random(20261129)
+    with open(out, "w") as f:
+        for i in range(count):
+            f.write(json.dumps(make(r, i), separators=(", ", ": ")))
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

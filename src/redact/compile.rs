@@ -1,0 +1,217 @@
+//! Turning a [`RedactConfig`] into a [`Redactor`]: every check, every error
+//! at once, then one multi-pattern regex and the keyword automata.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use regex_automata::meta;
+use regex_automata::{Input, MatchKind};
+
+use super::config::{closest, regex_error_line, shown};
+use super::detectors::{BUILTINS, Check, builtin};
+use super::keywords::KeywordSet;
+use super::token::valid_name;
+use super::{Action, Det, RedactConfig, RedactConfigError, RedactKey, Redactor};
+
+/// Upper bound on the compiled size of a regex (NFA and lazy-DFA cache):
+/// an untrusted-but-valid policy cannot make the gate allocate without bound.
+pub const REGEX_SIZE_LIMIT: usize = 10 * 1024 * 1024;
+
+fn meta_builder() -> meta::Builder {
+    meta_builder_with(regex_automata::MatchKind::LeftmostFirst)
+}
+
+fn meta_builder_with(kind: regex_automata::MatchKind) -> meta::Builder {
+    let mut b = meta::Regex::builder();
+    b.configure(
+        meta::Config::new()
+            .match_kind(kind)
+            .nfa_size_limit(Some(REGEX_SIZE_LIMIT))
+            .onepass_size_limit(Some(REGEX_SIZE_LIMIT))
+            .dfa_size_limit(Some(REGEX_SIZE_LIMIT)),
+    );
+    b
+}
+
+/// Texts on which a user pattern must not produce an empty match.
+const EMPTY_PROBES: &[&str] = &["", "a", " ", "a b", "0", "\n"];
+
+pub(crate) fn compile(
+    cfg: &RedactConfig,
+    key: Option<RedactKey>,
+) -> Result<Redactor, Vec<RedactConfigError>> {
+    let mut errors = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut dets: Vec<Det> = Vec::new();
+    // Per regex pattern: the cheap scan shape and the exact shape.
+    let mut scans: Vec<&str> = Vec::new();
+    let mut patterns: Vec<&str> = Vec::new();
+    let mut checks: Vec<(u32, Check)> = Vec::new();
+
+    // Built-ins, in their fixed priority order whatever order the policy uses.
+    let mut enabled = Vec::new();
+    for name in &cfg.builtin {
+        match builtin(name) {
+            Some((rank, b)) if seen.insert(b.name) => enabled.push((rank, b)),
+            Some(_) => errors.push(RedactConfigError::DuplicateName { name: shown(name) }),
+            None => errors.push(RedactConfigError::UnknownBuiltin {
+                name: shown(name),
+                suggestion: closest(name, BUILTINS.iter().map(|b| b.name)),
+            }),
+        }
+    }
+    enabled.sort_by_key(|(rank, _)| *rank);
+    for (_, b) in enabled {
+        let det = dets.len() as u32;
+        dets.push(Det {
+            name: Arc::from(b.name),
+            action: Action::Mask,
+        });
+        for (scan, p, c) in b.patterns {
+            scans.push(scan);
+            patterns.push(p);
+            checks.push((det, *c));
+        }
+    }
+
+    for p in &cfg.patterns {
+        let mut ok = check_name(&p.name, p.action, key.is_some(), &mut seen, &mut errors);
+        if let Some(error) = regex_error_line(&p.regex) {
+            errors.push(RedactConfigError::BadPattern {
+                name: shown(&p.name),
+                error,
+            });
+            continue;
+        }
+        match meta_builder().build(&p.regex) {
+            Ok(re) => {
+                let empty = EMPTY_PROBES
+                    .iter()
+                    .any(|t| re.find_iter(Input::new(t)).any(|m| m.is_empty()));
+                if empty {
+                    errors.push(RedactConfigError::EmptyMatch {
+                        name: shown(&p.name),
+                    });
+                    ok = false;
+                }
+            }
+            Err(e) => {
+                errors.push(match e.size_limit() {
+                    Some(limit) => RedactConfigError::PatternTooLarge {
+                        name: shown(&p.name),
+                        limit,
+                    },
+                    None => RedactConfigError::BadPattern {
+                        name: shown(&p.name),
+                        error: first_line(&e.to_string()),
+                    },
+                });
+                ok = false;
+            }
+        }
+        if ok {
+            let det = dets.len() as u32;
+            dets.push(Det {
+                name: Arc::from(p.name.as_str()),
+                action: p.action,
+            });
+            scans.push(&p.regex);
+            patterns.push(&p.regex);
+            checks.push((det, Check::None));
+        }
+    }
+
+    let mut kw_rules = Vec::new();
+    for k in &cfg.keywords {
+        let mut ok = check_name(&k.name, k.action, key.is_some(), &mut seen, &mut errors);
+        if k.words.is_empty() {
+            errors.push(RedactConfigError::EmptyKeywords {
+                name: shown(&k.name),
+            });
+            ok = false;
+        }
+        if let Some(i) = k.words.iter().position(String::is_empty) {
+            errors.push(RedactConfigError::EmptyKeyword {
+                name: shown(&k.name),
+                index: i + 1,
+            });
+            ok = false;
+        }
+        if ok {
+            let det = dets.len() as u32;
+            dets.push(Det {
+                name: Arc::from(k.name.as_str()),
+                action: k.action,
+            });
+            kw_rules.push((det, k));
+        }
+    }
+
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+
+    let regexes = if patterns.is_empty() {
+        None
+    } else {
+        Some(Box::new(super::Regexes {
+            scan: build_combined(&scans, MatchKind::LeftmostFirst)?,
+            scan_all: build_combined(&scans, MatchKind::All)?,
+            exact: build_combined(&patterns, MatchKind::LeftmostFirst)?,
+        }))
+    };
+    let keywords = KeywordSet::build(&kw_rules).map_err(|e| vec![e])?;
+    Ok(Redactor {
+        cfg: cfg.clone(),
+        key,
+        dets,
+        regexes,
+        checks,
+        keywords,
+    })
+}
+
+/// Checks a user rule's name and action; false when the rule must not be
+/// built.
+fn check_name<'a>(
+    name: &'a str,
+    action: Action,
+    has_key: bool,
+    seen: &mut HashSet<&'a str>,
+    errors: &mut Vec<RedactConfigError>,
+) -> bool {
+    let mut ok = true;
+    if !valid_name(name) {
+        errors.push(RedactConfigError::BadName { name: shown(name) });
+        ok = false;
+    } else if !seen.insert(name) {
+        errors.push(RedactConfigError::DuplicateName { name: shown(name) });
+        ok = false;
+    }
+    // SECURITY: an unkeyed hash of a low-entropy secret is reversible.
+    if action == Action::Hash && !has_key {
+        errors.push(RedactConfigError::HashWithoutKey { name: shown(name) });
+        ok = false;
+    }
+    ok
+}
+
+/// One multi-pattern regex over all of `patterns`.
+fn build_combined(
+    patterns: &[&str],
+    kind: MatchKind,
+) -> Result<meta::Regex, Vec<RedactConfigError>> {
+    meta_builder_with(kind).build_many(patterns).map_err(|e| {
+        vec![match e.size_limit() {
+            Some(limit) => RedactConfigError::PatternsTooLarge { limit },
+            None => RedactConfigError::BadPattern {
+                name: "(all patterns)".into(),
+                error: first_line(&e.to_string()),
+            },
+        }]
+    })
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or_default().to_string()
+}

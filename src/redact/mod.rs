@@ -1,0 +1,306 @@
+//! The redaction engine: finds secrets and personal data in content fields
+//! and replaces them before a full-level record reaches a sink.
+//!
+//! Pure: no file IO, no clock, no environment. The policy layer reads keyword
+//! files and keys and hands over a [`RedactConfig`] and a [`RedactKey`].
+//!
+//! ```
+//! use tracegate::redact::{Action, PatternRule, RedactConfig, Redactor};
+//!
+//! let cfg = RedactConfig {
+//!     builtin: vec!["email".into(), "credit_card".into()],
+//!     patterns: vec![PatternRule {
+//!         name: "invoice".into(),
+//!         regex: "INV-[0-9]{4}".into(),
+//!         action: Action::Mask,
+//!     }],
+//!     keywords: vec![],
+//! };
+//! let r = Redactor::compile(&cfg, None).map_err(|e| format!("{e:?}"))?;
+//! let mut out = String::new();
+//! let res = r.redact("mail ana@example.com about INV-2093", &mut out);
+//! assert_eq!(out, "mail [REDACTED:email] about [REDACTED:invoice]");
+//! assert!(res.changed && !res.drop_field);
+//! assert_eq!(res.hits.get("email"), 1);
+//! # Ok::<(), String>(())
+//! ```
+//!
+//! # How a text is scanned
+//!
+//! 1. **One regex pass** with a single multi-pattern regex
+//!    (`regex_automata::meta::Regex::new_many`) holding a short prefix of
+//!    every built-in shape (`\bsk-[A-Za-z0-9]`, 13 digits, …) and every user
+//!    pattern: small enough for the lazy DFA to stay in its cache. At each
+//!    leftmost start it reports, every exact shape is tried anchored; the longest candidate that passes its check (Luhn, mod-97,
+//!    ranges, context) wins. If none passes, scanning resumes one character
+//!    later, so a failed long candidate cannot hide a valid one starting
+//!    inside it; a failed card or IBAN candidate also tries its own prefixes
+//!    that end at a separator (`4111 1111 1111 1111 2024`).
+//! 2. **One keyword pass**: all keyword lists in at most two Aho-Corasick
+//!    automata (case-sensitive, ASCII case-insensitive), leftmost-longest.
+//! 3. **Overlaps** between all candidates are resolved leftmost, then
+//!    longest, then by priority:
+//!    `api_key > jwt > email > credit_card > iban > us_ssn > phone > ipv6 >
+//!    ipv4 > user patterns (policy order) > keyword lists (policy order)`.
+//!    A candidate that *partially* overlaps the winner is merged into the
+//!    winner's region (the region grows; its token names the winner), so no
+//!    tail of a detected secret is left in clear.
+//! 4. **Replace**: [`Action::Mask`] -> `[REDACTED:<name>]`, [`Action::Hash`]
+//!    -> `[<name>:<10 hex>]`, [`Action::Drop`] -> masked and
+//!    [`Redaction::drop_field`] set.
+//!
+//! # Guarantees
+//!
+//! - **Idempotent**: redacting output again changes nothing. No candidate
+//!   that overlaps an engine token (`[REDACTED:x]`, `[x:0123456789]`) is
+//!   used, and tokens start and end with brackets, which no built-in shape
+//!   can join across.
+//! - **Deterministic**: same text, config and key, same output.
+//! - **Prefix-stable** (multi-turn sessions, where turn *n+1*'s prompt starts
+//!   with turn *n*'s prompt and output): `redact(p2)` starts with
+//!   `redact(p1) + redact(o1)` whenever no candidate spans the boundary
+//!   between the embedded prefix and what follows. The one case where it
+//!   cannot hold is such a spanning candidate: a phone number or keyword
+//!   phrase split across the turn boundary, or a match whose word-boundary
+//!   context changes (a turn that ends in `4111 1111 1111 1111` followed by
+//!   a turn that starts with `2` makes a 17-digit run). Then the later turn's
+//!   redaction differs from the concatenation; it is still redacted with the
+//!   longer text in view, never less.
+//!
+//! # Untrusted input
+//!
+//! Record text is untrusted: scanning is linear in the text (lazy DFA and
+//! Aho-Corasick; per candidate start a bounded number of anchored searches)
+//! and never panics; an internal inconsistency fails closed
+//! (`drop_field`). Policy text is trusted but bounded: each regex and the
+//! combined one are limited to [`REGEX_SIZE_LIMIT`]. Built-in shapes use
+//! ASCII classes and ASCII `\b`; a user pattern with Unicode `\b` slows the
+//! whole pass (write `(?-u:\b)`).
+//!
+//! # Known gaps
+//!
+//! Email addresses with a non-ASCII local part (`josé@…`) or an IDN domain
+//! are not matched; national phone formats other than North American
+//! (`020 7946 0958`) are not matched without their `+` country code;
+//! 4-part dotted quads within 0-255 are redacted as `ipv4` even when they
+//! are version numbers (`version 1.2.3.4`; `v1.2.3.4` and `1.2.3.4.5` are
+//! left alone); keyword case folding is ASCII only.
+
+mod action;
+mod compile;
+mod config;
+mod detectors;
+mod keywords;
+mod pseudonym;
+mod scan;
+mod token;
+mod validate;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests;
+
+use std::fmt;
+use std::sync::Arc;
+
+use regex_automata::meta::Regex;
+
+pub use action::{Action, MIN_KEY_BYTES, RedactKey};
+pub use compile::REGEX_SIZE_LIMIT;
+pub use config::{KeywordRule, PatternRule, RedactConfig, RedactConfigError};
+pub use detectors::builtin_names;
+pub use pseudonym::pseudonymize;
+
+use detectors::Check;
+use keywords::KeywordSet;
+
+/// A detector of a compiled redactor.
+struct Det {
+    name: Arc<str>,
+    action: Action,
+}
+
+/// A compiled, immutable redaction config. `Send + Sync`; share it with an
+/// `Arc`.
+pub struct Redactor {
+    /// Kept for [`Redactor::subset`].
+    cfg: RedactConfig,
+    key: Option<RedactKey>,
+    /// Detectors in priority order; a detector's index is its rank.
+    dets: Vec<Det>,
+    /// `None` when there are no regex detectors.
+    regexes: Option<Box<Regexes>>,
+    /// Per regex pattern id: its detector and check.
+    checks: Vec<(u32, Check)>,
+    keywords: KeywordSet,
+}
+
+/// The regexes of the one regex pass; all three share pattern ids.
+struct Regexes {
+    /// The scanner: a cheap prefix of every shape (user patterns whole),
+    /// leftmost-first; finds where candidates may start.
+    scan: Regex,
+    /// The same prefixes with `MatchKind::All`: which shapes can start here.
+    scan_all: Regex,
+    /// The exact shapes, run anchored at each start for the shapes that can.
+    exact: Regex,
+}
+
+impl fmt::Debug for Redactor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Names only: keyword lists and keys stay out of debug output.
+        f.debug_struct("Redactor")
+            .field("detectors", &self.detector_names().collect::<Vec<_>>())
+            .field("keyed", &self.key.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Redactor {
+    /// Compiles `cfg`. Returns every config error found, not just the first.
+    /// `key` is required when any rule uses [`Action::Hash`].
+    pub fn compile(
+        cfg: &RedactConfig,
+        key: Option<RedactKey>,
+    ) -> Result<Redactor, Vec<RedactConfigError>> {
+        compile::compile(cfg, key)
+    }
+
+    /// A redactor with only the detectors named in `names` (a sink's own
+    /// `redact = [...]`), same key. Names must be detectors of `self`.
+    pub fn subset(&self, names: &[String]) -> Result<Redactor, Vec<RedactConfigError>> {
+        let defined: Vec<&str> = self.detector_names().collect();
+        let errors: Vec<RedactConfigError> = names
+            .iter()
+            .filter(|n| !defined.contains(&n.as_str()))
+            .map(|n| RedactConfigError::UnknownDetector {
+                name: config::shown(n),
+                suggestion: config::closest(n, defined.iter().copied()),
+            })
+            .collect();
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let wanted = |n: &str| names.iter().any(|w| w == n);
+        let cfg = RedactConfig {
+            builtin: self
+                .cfg
+                .builtin
+                .iter()
+                .filter(|n| wanted(n))
+                .cloned()
+                .collect(),
+            patterns: self
+                .cfg
+                .patterns
+                .iter()
+                .filter(|p| wanted(&p.name))
+                .cloned()
+                .collect(),
+            keywords: self
+                .cfg
+                .keywords
+                .iter()
+                .filter(|k| wanted(&k.name))
+                .cloned()
+                .collect(),
+        };
+        Redactor::compile(&cfg, self.key.clone())
+    }
+
+    /// The names of this redactor's detectors, in priority order.
+    pub fn detector_names(&self) -> impl Iterator<Item = &str> {
+        self.dets.iter().map(|d| &*d.name)
+    }
+
+    /// Redacts `text`, appending the result to `out`.
+    pub fn redact(&self, text: &str, out: &mut String) -> Redaction {
+        let regions = self.regions(text);
+        let mut res = Redaction::default();
+        if regions.is_empty() {
+            out.push_str(text);
+            return res;
+        }
+        let rollback = out.len();
+        let mut last = 0;
+        for r in &regions {
+            let det = &self.dets[r.det as usize];
+            let (Some(before), Some(matched)) = (text.get(last..r.start), text.get(r.start..r.end))
+            else {
+                // SECURITY: a region off a char boundary would be a bug;
+                // fail closed rather than emit a half-redacted field.
+                out.truncate(rollback);
+                return Redaction {
+                    changed: true,
+                    drop_field: true,
+                    hits: res.hits,
+                };
+            };
+            out.push_str(before);
+            action::write_token(out, det.action, &det.name, matched, self.key.as_ref());
+            res.hits.add(&det.name);
+            res.drop_field |= r.drop;
+            last = r.end;
+        }
+        out.push_str(text.get(last..).unwrap_or_default());
+        res.changed = true;
+        res
+    }
+
+    /// Convenience: [`redact`](Self::redact) into a new string.
+    pub fn redact_to_string(&self, text: &str) -> (String, Redaction) {
+        let mut out = String::with_capacity(text.len());
+        let res = self.redact(text, &mut out);
+        (out, res)
+    }
+}
+
+/// What [`Redactor::redact`] did to one text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Redaction {
+    /// Something was replaced.
+    pub changed: bool,
+    /// A `drop` detector matched: the caller removes the whole field and
+    /// marks the record. (The output is redacted all the same.)
+    pub drop_field: bool,
+    /// Replacements per detector.
+    pub hits: Hits,
+}
+
+/// Replacement counts by detector name (only detectors that replaced
+/// something). A candidate merged into an overlapping winner counts for the
+/// winner only.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hits(Vec<(Arc<str>, u32)>);
+
+impl Hits {
+    fn add(&mut self, name: &Arc<str>) {
+        match self.0.iter_mut().find(|(n, _)| Arc::ptr_eq(n, name)) {
+            Some((_, c)) => *c += 1,
+            None => self.0.push((Arc::clone(name), 1)),
+        }
+    }
+
+    /// Replacements made by detector `name`.
+    pub fn get(&self, name: &str) -> u32 {
+        self.0
+            .iter()
+            .find(|(n, _)| &**n == name)
+            .map_or(0, |(_, c)| *c)
+    }
+
+    /// `(name, count)` pairs, in order of first replacement.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u32)> {
+        self.0.iter().map(|(n, c)| (&**n, *c))
+    }
+
+    /// All replacements.
+    pub fn total(&self) -> u32 {
+        self.0.iter().map(|(_, c)| c).sum()
+    }
+
+    /// Nothing was replaced.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}

@@ -1,0 +1,206 @@
+//! Shape-keeping keyed pseudonyms for identifiers (request ids, user ids).
+//!
+//! The output has the input's shape so that joins inside one sink keep
+//! working and downstream validators (`^chatcmpl-[0-9a-f]+(-[0-9a-f]+)*$`)
+//! still accept it:
+//!
+//! - a leading type prefix is kept: the first run of letters/underscores
+//!   ending in `-` or `_` (`chatcmpl-`, `user_`), but only when the rest
+//!   contains a digit. The prefix is the *shortest* such run, so in
+//!   `user_john_smith4` only `user_` survives; a greedy prefix would keep a
+//!   name. An id with no digit after the prefix (`john-smith`) keeps nothing.
+//! - every other segment (split on ASCII punctuation, which is kept) is
+//!   mapped char by char from an HMAC stream: a segment that is all lowercase
+//!   hex stays lowercase hex, all uppercase hex stays uppercase hex; otherwise
+//!   digit -> digit, lower -> lower, upper -> upper; a non-ASCII char becomes
+//!   a lowercase ASCII letter (length in chars is kept, length in bytes is
+//!   not).
+//!
+//! Domain separation: the HMAC message starts with `\0pseudonym\0`, which no
+//! hash token message (`<name>\0<text>`, name non-empty) can start with.
+
+use super::RedactKey;
+
+/// Maps `id` to a keyed pseudonym of the same shape (see the module docs).
+///
+/// Deterministic for one key, unrelated under another; equal to the input
+/// only by chance (for an 8-hex-digit id, 1 in 2^32).
+pub fn pseudonymize(key: &RedactKey, id: &str) -> String {
+    let (prefix, rest) = split_prefix(id);
+    let mut stream = Stream::new(key, id);
+    let mut out = String::with_capacity(id.len());
+    out.push_str(prefix);
+    let mut seg_start = 0;
+    let bytes = rest.as_bytes();
+    for i in 0..=bytes.len() {
+        let at_sep = i == bytes.len() || bytes[i].is_ascii_punctuation();
+        if !at_sep {
+            continue;
+        }
+        if let Some(seg) = rest.get(seg_start..i) {
+            map_segment(seg, &mut stream, &mut out);
+        }
+        if i < bytes.len() {
+            out.push(char::from(bytes[i]));
+        }
+        seg_start = i + 1;
+    }
+    out
+}
+
+/// Splits off the kept prefix, if any.
+fn split_prefix(id: &str) -> (&str, &str) {
+    let b = id.as_bytes();
+    let letters = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
+    if letters > 0 && matches!(b.get(letters), Some(b'-' | b'_')) {
+        let (p, r) = id.split_at(letters + 1);
+        if r.bytes().any(|c| c.is_ascii_digit()) {
+            return (p, r);
+        }
+    }
+    ("", id)
+}
+
+fn map_segment(seg: &str, stream: &mut Stream, out: &mut String) {
+    const LOWER_HEX: &[u8] = b"0123456789abcdef";
+    const UPPER_HEX: &[u8] = b"0123456789ABCDEF";
+    let all = |f: fn(&u8) -> bool| !seg.is_empty() && seg.as_bytes().iter().all(f);
+    let pick = |set: &[u8], s: &mut Stream| char::from(set[s.below(set.len() as u8) as usize]);
+    if all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c)) {
+        seg.chars().for_each(|_| out.push(pick(LOWER_HEX, stream)));
+    } else if all(|c| c.is_ascii_digit() || (b'A'..=b'F').contains(c)) {
+        seg.chars().for_each(|_| out.push(pick(UPPER_HEX, stream)));
+    } else {
+        for c in seg.chars() {
+            let (base, n) = if c.is_ascii_digit() {
+                (b'0', 10)
+            } else if c.is_ascii_uppercase() {
+                (b'A', 26)
+            } else {
+                (b'a', 26)
+            };
+            out.push(char::from(base + stream.below(n)));
+        }
+    }
+}
+
+/// An endless byte stream: HMAC(key, `\0pseudonym\0` || counter || id).
+struct Stream<'a> {
+    key: &'a RedactKey,
+    id: &'a str,
+    block: [u8; 32],
+    used: usize,
+    counter: u32,
+}
+
+impl<'a> Stream<'a> {
+    fn new(key: &'a RedactKey, id: &'a str) -> Stream<'a> {
+        Stream {
+            key,
+            id,
+            block: [0; 32],
+            used: 32,
+            counter: 0,
+        }
+    }
+
+    fn byte(&mut self) -> u8 {
+        if self.used == self.block.len() {
+            self.block = self.key.mac(&[
+                b"\0pseudonym\0",
+                &self.counter.to_be_bytes(),
+                self.id.as_bytes(),
+            ]);
+            self.counter = self.counter.wrapping_add(1);
+            self.used = 0;
+        }
+        self.used += 1;
+        self.block[self.used - 1]
+    }
+
+    /// A uniform value in `0..n` (rejection sampling, no modulo bias).
+    fn below(&mut self, n: u8) -> u8 {
+        let n16 = u16::from(n.max(1));
+        let limit = 256 - 256 % n16;
+        loop {
+            let b = u16::from(self.byte());
+            if b < limit {
+                return (b % n16) as u8;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn key(b: u8) -> RedactKey {
+        RedactKey::new(&[b; 32]).unwrap()
+    }
+
+    fn is_hex(s: &str) -> bool {
+        s.bytes()
+            .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+    }
+
+    #[test]
+    fn chatcmpl_short_keeps_prefix_and_hex() {
+        let p = pseudonymize(&key(1), "chatcmpl-9f2c41d0");
+        let rest = p.strip_prefix("chatcmpl-").unwrap();
+        assert_eq!(rest.len(), 8);
+        assert!(is_hex(rest));
+        assert_ne!(p, "chatcmpl-9f2c41d0");
+    }
+
+    #[test]
+    fn chatcmpl_long_keeps_segments() {
+        let id = "chatcmpl-b8af6f4d128fdd4c-b31b5b1f";
+        let p = pseudonymize(&key(1), id);
+        let parts: Vec<&str> = p.split('-').collect();
+        assert_eq!(parts.len(), 3);
+        assert_eq!(parts[0], "chatcmpl");
+        assert_eq!((parts[1].len(), parts[2].len()), (16, 8));
+        assert!(is_hex(parts[1]) && is_hex(parts[2]));
+        assert_ne!(p, id);
+    }
+
+    #[test]
+    fn deterministic_per_key_and_different_across_keys() {
+        let id = "chatcmpl-850f15e9afd74036-82d9d8e1";
+        assert_eq!(pseudonymize(&key(1), id), pseudonymize(&key(1), id));
+        assert_ne!(pseudonymize(&key(1), id), pseudonymize(&key(2), id));
+        let a = pseudonymize(&key(1), "chatcmpl-93bcfebf2cf706f4-91470f16");
+        assert_ne!(pseudonymize(&key(1), id), a);
+    }
+
+    #[test]
+    fn class_preserving_for_other_ids() {
+        let p = pseudonymize(&key(3), "user_Ab9z-77Q");
+        let b = p.as_bytes();
+        assert!(p.starts_with("user_"));
+        assert_eq!(p.len(), "user_Ab9z-77Q".len());
+        assert!(b[5].is_ascii_uppercase() && b[6].is_ascii_lowercase());
+        assert!(b[7].is_ascii_digit() && b[8].is_ascii_lowercase());
+        assert_eq!(b[9], b'-');
+        assert!(b[10].is_ascii_digit() && b[11].is_ascii_digit() && b[12].is_ascii_uppercase());
+    }
+
+    #[test]
+    fn shortest_prefix_and_no_prefix_without_digits() {
+        let p = pseudonymize(&key(3), "user_john_smith4");
+        assert!(p.starts_with("user_") && !p.contains("john"));
+        let q = pseudonymize(&key(3), "john-smith");
+        assert!(!q.starts_with("john-"));
+        assert_eq!(q.len(), 10);
+        assert_eq!(q.as_bytes()[4], b'-');
+    }
+
+    #[test]
+    fn non_ascii_keeps_char_count() {
+        let p = pseudonymize(&key(3), "héllo");
+        assert_eq!(p.chars().count(), 5);
+        assert!(p.is_ascii());
+    }
+}

@@ -1,0 +1,924 @@
+//! Behaviour tests: detectors, actions, config errors, and the properties
+//! (idempotence, determinism, planted secrets, no false positives, prefix
+//! stability).
+
+use super::*;
+use proptest::prelude::*;
+
+// ---------------------------------------------------------------- helpers
+
+fn all_builtins() -> RedactConfig {
+    RedactConfig {
+        builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
+        ..RedactConfig::default()
+    }
+}
+
+fn key(b: u8) -> RedactKey {
+    RedactKey::new(&[b; 32]).unwrap()
+}
+
+fn with_keywords() -> RedactConfig {
+    let mut cfg = all_builtins();
+    cfg.patterns.push(PatternRule {
+        name: "invoice".into(),
+        regex: "INV-[0-9]{4}".into(),
+        action: Action::Mask,
+    });
+    cfg.keywords.push(KeywordRule {
+        name: "customer".into(),
+        words: vec!["Northwind Analytics".into(), "Contoso".into()],
+        case_insensitive: true,
+        whole_word: true,
+        action: Action::Hash,
+    });
+    cfg
+}
+
+fn red(r: &Redactor, text: &str) -> String {
+    r.redact_to_string(text).0
+}
+
+fn builtin_redactor() -> Redactor {
+    Redactor::compile(&all_builtins(), None).unwrap()
+}
+
+/// Asserts `text` is redacted to exactly `[REDACTED:<name>]` (or, for
+/// `expect`, to the given output).
+#[track_caller]
+fn positive(r: &Redactor, name: &str, text: &str) {
+    assert_eq!(red(r, text), format!("[REDACTED:{name}]"), "input: {text}");
+}
+
+#[track_caller]
+fn negative(r: &Redactor, text: &str) {
+    assert_eq!(red(r, text), text, "input: {text}");
+}
+
+// -------------------------------------------------------------- detectors
+
+#[test]
+fn email() {
+    let r = builtin_redactor();
+    for t in [
+        "ana@example.com",
+        "first.last+tag@sub.example.co.uk",
+        "x_y%z@a-b.io",
+    ] {
+        positive(&r, "email", t);
+    }
+    for t in [
+        "user@",
+        "@example.com",
+        "user@localhost",
+        "a@b.c",
+        "@app.route",
+    ] {
+        negative(&r, t);
+    }
+}
+
+#[test]
+fn non_ascii_text_around_an_email_is_kept() {
+    let r = builtin_redactor();
+    assert_eq!(
+        red(&r, "José 的邮箱是 jose@example.com，谢谢"),
+        "José 的邮箱是 [REDACTED:email]，谢谢"
+    );
+    assert_eq!(
+        red(&r, "請寄到jose@example.com謝謝 ünd café"),
+        "請寄到[REDACTED:email]謝謝 ünd café"
+    );
+}
+
+#[test]
+fn credit_card() {
+    let r = builtin_redactor();
+    for t in [
+        "4111 1111 1111 1111",
+        "4111-1111-1111-1111",
+        "4111111111111111",
+        "378282246310005",
+        "5555555555554444",
+        "6011111111111117",
+        "2223000048400011",
+    ] {
+        positive(&r, "credit_card", t);
+    }
+    for t in [
+        "4111 1111 1111 1112",  // Luhn fails: an order number
+        "4539148803436469",     // 16-digit order number, Luhn fails
+        "1789040231522",        // epoch ms: no issuer prefix
+        "0.4111111111111111",   // a decimal
+        "41111111111",          // too short
+        "4111  1111 1111 1111", // double space is not a separator
+    ] {
+        negative(&r, t);
+    }
+    // A valid card followed by a year is still found.
+    assert_eq!(
+        red(&r, "card 4111 1111 1111 1111 2024"),
+        "card [REDACTED:credit_card] 2024"
+    );
+    // And a number before it does not hide it.
+    assert_eq!(
+        red(&r, "ref 2024 4111 1111 1111 1111"),
+        "ref 2024 [REDACTED:credit_card]"
+    );
+}
+
+#[test]
+fn phone() {
+    let r = builtin_redactor();
+    for t in [
+        "+14155552671",
+        "+44 20 7946 0958",
+        "(555) 123-4567",
+        "555-123-4567",
+        "555.123.4567",
+        "+1 (555) 123-4567",
+        "+49 30 901820",
+    ] {
+        positive(&r, "phone", t);
+    }
+    for t in [
+        "2026-08-01",
+        "12:30:45",
+        "3.14159265",
+        "1234567890",
+        "555-123.4567",
+        "2+12345678",
+        "555-123-4567-89",
+        "+123",
+        "1.2.3",
+        "$1,299.99",
+    ] {
+        negative(&r, t);
+    }
+}
+
+#[test]
+fn ipv4() {
+    let r = builtin_redactor();
+    for t in ["192.168.1.20", "10.0.0.1", "255.255.255.255"] {
+        positive(&r, "ipv4", t);
+    }
+    // Decision: a bare 4-part dotted quad is an address even in `version
+    // 1.2.3.4`; `v1.2.3.4` and longer dotted runs are not.
+    assert_eq!(red(&r, "version 1.2.3.4"), "version [REDACTED:ipv4]");
+    for t in ["1.2.3.256", "1.2.3", "v1.2.3.4", "1.2.3.4.5", "999.1.1.1"] {
+        negative(&r, t);
+    }
+}
+
+#[test]
+fn ipv6() {
+    let r = builtin_redactor();
+    for t in [
+        "2001:db8::8a2e:370:7334",
+        "2001:0db8:85a3:0000:0000:8a2e:0370:7334",
+        "fe80::1",
+    ] {
+        positive(&r, "ipv6", t);
+    }
+    assert_eq!(red(&r, "gw fe80::1: down"), "gw [REDACTED:ipv6]: down");
+    for t in [
+        "std::io::Error",
+        "::",
+        "::1",
+        "12:30:45",
+        "Foo::Bar",
+        "a::b",
+        "00:1a:2b:3c:4d:5e",
+    ] {
+        negative(&r, t);
+    }
+}
+
+#[test]
+fn api_key() {
+    let r = builtin_redactor();
+    let a48 = "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5hJ7kL9mN1pQ3";
+    for t in [
+        format!("sk-{a48}"),
+        format!("sk-proj-{}", "Ab_9-".repeat(8)),
+        format!("sk-ant-api03-{}", "xY7_-".repeat(10)),
+        "AKIAIOSFODNN7EXAMPLE".to_string(),
+        "ASIAIOSFODNN7EXAMPLE".to_string(),
+        format!("ghp_{}", &a48[..36]),
+        format!("gho_{}", &a48[..36]),
+        format!("github_pat_11ABCDEFG0_{}", &a48[..30]),
+        "xoxb-123456789012-abcdefABCDEF".to_string(),
+        format!("AIza{}", &a48[..35]),
+        format!("sk_live_{}", &a48[..24]),
+        format!("rk_live_{}", &a48[..24]),
+        format!("sk_test_{}", &a48[..24]),
+    ] {
+        positive(&r, "api_key", &t);
+    }
+    assert_eq!(
+        red(&r, "Authorization: Bearer abc.DEF-ghi_12345"),
+        "Authorization: Bearer [REDACTED:api_key]"
+    );
+    assert_eq!(
+        red(&r, "authorization:bearer  tok3nValue99"),
+        "authorization:bearer  [REDACTED:api_key]"
+    );
+    for t in [
+        "sk-abc",
+        "sk-this-is-a-hyphenated-slug-not-a-key",
+        "AKIA123",
+        "ghp_short",
+        "task-123456789012345678901234",
+        "Authorization: Bearer short",
+    ] {
+        negative(&r, t);
+    }
+}
+
+#[test]
+fn jwt() {
+    let r = builtin_redactor();
+    positive(
+        &r,
+        "jwt",
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    );
+    for t in [
+        "eyJhbGciOiJIUzI1NiJ9",
+        "eyJ.a.b",
+        "abc.defghijklmnop.ghi",
+        "header.eyJhbGciOiJIUzI1NiJ9",
+    ] {
+        negative(&r, t);
+    }
+}
+
+#[test]
+fn iban() {
+    let r = builtin_redactor();
+    for t in [
+        "DE89 3704 0044 0532 0130 00",
+        "DE89370400440532013000",
+        "GB82 WEST 1234 5698 7654 32",
+        "GB82WEST12345698765432",
+        "FR14 2004 1010 0505 0001 3M02 606",
+    ] {
+        positive(&r, "iban", t);
+    }
+    for t in [
+        "DE88 3704 0044 0532 0130 00",
+        "DE89 3704",
+        "XX00 0000 0000 0000",
+    ] {
+        negative(&r, t);
+    }
+}
+
+#[test]
+fn us_ssn() {
+    let r = builtin_redactor();
+    for t in ["123-45-6789", "001-01-0001", "899-99-9999"] {
+        positive(&r, "us_ssn", t);
+    }
+    for t in [
+        "000-45-6789",
+        "666-45-6789",
+        "912-45-6789",
+        "123-00-6789",
+        "123-45-0000",
+        "123-45-67890",
+        "0123-45-6789",
+        "1.123-45-6789",
+    ] {
+        negative(&r, t);
+    }
+}
+
+#[test]
+fn only_selected_builtins_run() {
+    let cfg = RedactConfig {
+        builtin: vec!["email".into()],
+        ..RedactConfig::default()
+    };
+    let r = Redactor::compile(&cfg, None).unwrap();
+    assert_eq!(
+        red(&r, "ana@example.com 4111 1111 1111 1111"),
+        "[REDACTED:email] 4111 1111 1111 1111"
+    );
+}
+
+// ---------------------------------------------------------------- actions
+
+#[test]
+fn mask_hash_and_drop() {
+    let mut cfg = with_keywords();
+    cfg.patterns.push(PatternRule {
+        name: "secret_project".into(),
+        regex: "(?i)project bluebird".into(),
+        action: Action::Drop,
+    });
+    let r = Redactor::compile(&cfg, Some(key(1))).unwrap();
+    let (out, res) = r.redact_to_string("Northwind Analytics paid INV-2093.");
+    assert!(
+        out.starts_with("[customer:") && out.ends_with(" paid [REDACTED:invoice]."),
+        "{out}"
+    );
+    assert_eq!(
+        out.len(),
+        "[customer:0123456789] paid [REDACTED:invoice].".len()
+    );
+    assert!(res.changed && !res.drop_field);
+    assert_eq!(
+        (
+            res.hits.get("customer"),
+            res.hits.get("invoice"),
+            res.hits.total()
+        ),
+        (1, 1, 2)
+    );
+
+    // Same secret, same token, in another record and another case.
+    let (out2, _) = r.redact_to_string("ask NORTHWIND ANALYTICS");
+    let (out3, _) = r.redact_to_string("ask Northwind Analytics");
+    assert_ne!(out2, out3, "the token hashes the matched text as written");
+    let (out4, _) = r.redact_to_string("again: Northwind Analytics");
+    assert_eq!(out[..21], out4[7..28]);
+
+    // Another key, another token.
+    let r2 = Redactor::compile(&cfg, Some(key(2))).unwrap();
+    assert_ne!(
+        red(&r2, "Northwind Analytics"),
+        red(&r, "Northwind Analytics")
+    );
+
+    let (out, res) = r.redact_to_string("about Project Bluebird today");
+    assert!(res.drop_field && res.changed);
+    assert_eq!(out, "about [REDACTED:secret_project] today");
+}
+
+#[test]
+fn overlapping_keyword_and_email_merge() {
+    let cfg = RedactConfig {
+        builtin: vec!["email".into()],
+        keywords: vec![KeywordRule {
+            name: "person".into(),
+            words: vec!["example.com team".into()],
+            case_insensitive: false,
+            whole_word: true,
+            action: Action::Mask,
+        }],
+        ..RedactConfig::default()
+    };
+    let r = Redactor::compile(&cfg, None).unwrap();
+    let (out, res) = r.redact_to_string("ana@example.com team lead");
+    assert_eq!(out, "[REDACTED:email] lead");
+    assert_eq!(res.hits.get("email"), 1);
+}
+
+#[test]
+fn idempotent_on_tokens_even_with_hostile_user_rules() {
+    let cfg = RedactConfig {
+        builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
+        patterns: vec![PatternRule {
+            name: "hexish".into(),
+            regex: "[0-9a-f]{6,}".into(),
+            action: Action::Mask,
+        }],
+        keywords: vec![KeywordRule {
+            name: "word".into(),
+            words: vec!["REDACTED".into(), "email".into()],
+            case_insensitive: true,
+            whole_word: false,
+            action: Action::Hash,
+        }],
+    };
+    let r = Redactor::compile(&cfg, Some(key(9))).unwrap();
+    let once = red(&r, "mail ana@example.com deadbeef99 email");
+    let twice = red(&r, &once);
+    assert_eq!(once, twice);
+    assert!(!once.contains("deadbeef99"));
+}
+
+// ---------------------------------------------------------- config errors
+
+#[test]
+fn all_config_errors_at_once() {
+    let cfg = RedactConfig {
+        builtin: vec!["emial".into(), "email".into(), "email".into()],
+        patterns: vec![
+            PatternRule {
+                name: "bad".into(),
+                regex: "INV-(".into(),
+                action: Action::Mask,
+            },
+            PatternRule {
+                name: "email".into(),
+                regex: "x".into(),
+                action: Action::Mask,
+            },
+            PatternRule {
+                name: "Bad Name".into(),
+                regex: "x".into(),
+                action: Action::Mask,
+            },
+            PatternRule {
+                name: "empty".into(),
+                regex: "a*".into(),
+                action: Action::Mask,
+            },
+            PatternRule {
+                name: "huge".into(),
+                regex: r"(?:\w{100}){100}".into(),
+                action: Action::Mask,
+            },
+        ],
+        keywords: vec![
+            KeywordRule {
+                name: "nothing".into(),
+                words: vec![],
+                case_insensitive: false,
+                whole_word: true,
+                action: Action::Mask,
+            },
+            KeywordRule {
+                name: "hashed".into(),
+                words: vec!["x".into(), "".into()],
+                case_insensitive: false,
+                whole_word: true,
+                action: Action::Hash,
+            },
+        ],
+    };
+    let errs = Redactor::compile(&cfg, None).unwrap_err();
+    let msgs: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    let want = [
+        "unknown builtin detector `emial` (did you mean `email`?)",
+        "detector name `email` is used twice",
+        "pattern `bad` does not compile: unclosed group (at column 5)",
+        "detector name `email` is used twice",
+        "detector name `Bad Name` is invalid: use 1-64 characters of a-z, 0-9 and _",
+        "pattern `empty` matches the empty string",
+        "pattern `huge` is too large: its compiled form exceeds 10485760 bytes",
+        "keyword list `nothing` is empty",
+        "`hashed`: action `hash` needs [redact] key_file or TRACEGATE_REDACT_KEY: an unkeyed hash of a phone number can be reversed by brute force",
+        "keyword list `hashed` has an empty word (entry 2)",
+    ];
+    assert_eq!(msgs, want);
+    for m in &msgs {
+        assert!(!m.contains('\n'));
+        assert!(m.chars().next().is_some_and(|c| !c.is_uppercase()), "{m}");
+    }
+}
+
+#[test]
+fn subset_keeps_only_named_detectors() {
+    let r = Redactor::compile(&with_keywords(), Some(key(1))).unwrap();
+    let s = r.subset(&["email".into(), "invoice".into()]).unwrap();
+    assert_eq!(s.detector_names().collect::<Vec<_>>(), ["email", "invoice"]);
+    assert_eq!(
+        red(&s, "ana@example.com INV-1234 Contoso 4111 1111 1111 1111"),
+        "[REDACTED:email] [REDACTED:invoice] Contoso 4111 1111 1111 1111"
+    );
+    let e = r.subset(&["invoce".into()]).unwrap_err();
+    assert_eq!(
+        e[0].to_string(),
+        "unknown detector `invoce` in redact subset (did you mean `invoice`?)"
+    );
+}
+
+#[test]
+fn redactor_is_shareable_and_debug_is_clean() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<Redactor>();
+    let r = Redactor::compile(&with_keywords(), Some(key(1))).unwrap();
+    let d = format!("{r:?}");
+    assert!(d.contains("customer") && !d.contains("Northwind") && !d.contains("Contoso"));
+}
+
+#[test]
+fn hundred_thousand_keywords_compile_and_match() {
+    let words: Vec<String> = (0..100_000).map(textgen::keyword).collect();
+    let cfg = RedactConfig {
+        keywords: vec![KeywordRule {
+            name: "names".into(),
+            words,
+            case_insensitive: true,
+            whole_word: true,
+            action: Action::Mask,
+        }],
+        ..all_builtins()
+    };
+    let r = Redactor::compile(&cfg, None).unwrap();
+    let text = format!(
+        "hello {} and {} bye",
+        textgen::keyword(77_777),
+        textgen::keyword(3).to_uppercase()
+    );
+    assert_eq!(
+        red(&r, &text),
+        "hello [REDACTED:names] and [REDACTED:names] bye"
+    );
+}
+
+// -------------------------------------------------------------- properties
+
+/// Test-data generators: seeded, no committed data.
+pub(crate) mod textgen {
+    /// splitmix64.
+    pub struct Rng(pub u64);
+
+    impl Rng {
+        pub fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+        pub fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+            xs[self.below(xs.len())]
+        }
+        fn chars(&mut self, set: &[u8], n: usize) -> String {
+            (0..n)
+                .map(|_| char::from(set[self.below(set.len())]))
+                .collect()
+        }
+    }
+
+    const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    const UPPER_ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    const LOWER: &[u8] = b"abcdefghijklmnopqrstuvwxyz";
+
+    /// A keyword that does not occur in the prose vocabulary.
+    pub fn keyword(i: usize) -> String {
+        let mut s = String::from("zq");
+        let mut n = i;
+        loop {
+            s.push(char::from(b'a' + (n % 26) as u8));
+            n /= 26;
+            if n == 0 {
+                break;
+            }
+        }
+        s.push_str("vex");
+        s
+    }
+
+    const PROSE: &[&str] = &[
+        "the",
+        "invoice",
+        "is",
+        "overdue",
+        "please",
+        "check",
+        "my",
+        "dashboard",
+        "we",
+        "paid",
+        "it",
+        "three",
+        "weeks",
+        "ago",
+        "thanks!",
+        "Can",
+        "you",
+        "help",
+        "with",
+        "billing?",
+        "Sure,",
+        "here",
+        "is",
+        "how:",
+        "open",
+        "Settings",
+        "then",
+        "Invoices.",
+        "José",
+        "café",
+        "naïve",
+        "日本語の",
+        "テキスト",
+        "очень",
+        "хорошо",
+        "(see",
+        "above)",
+        "—",
+        "it's",
+        "fine.",
+        "@alice",
+        "user@",
+        "a.b",
+        "e.g.",
+        "i.e.",
+        "-",
+        "x",
+        "42%",
+        "#3",
+        "3/4",
+        "::",
+        "std::io::Error",
+        "Vec::new()",
+        "a::b",
+        "http://docs.example.com/path?q=1",
+        "fn",
+        "main()",
+        "{",
+        "}",
+        "let",
+        "x",
+        "=",
+        "5;",
+        "=>",
+        "->",
+        "[link](url)",
+        "[note]",
+        "ticket",
+        "order",
+        "at",
+        "on",
+        "v2.0.1",
+        "1.2.3",
+        "v1.2.3.4",
+        "node-18",
+        "sk-learn",
+        "risk-free",
+        "task-runner",
+        "AKIA",
+        "ghp_",
+        "eyJ",
+        "Bearer",
+        "token",
+    ];
+
+    /// One non-secret fragment: prose or a number-ish thing that must survive.
+    pub fn benign(r: &mut Rng) -> String {
+        match r.below(16) {
+            0 => format!("2026-{:02}-{:02}", 1 + r.below(12), 1 + r.below(28)),
+            1 => format!("{:02}:{:02}:{:02}", r.below(24), r.below(60), r.below(60)),
+            2 => format!("{}.{}.{}", r.below(20), r.below(30), r.below(100)),
+            3 => format!("ORD-2026-{:06}", r.below(1_000_000)),
+            4 => format!("#{}", 100_000 + r.below(900_000)),
+            5 => format!(
+                "${},{:03}.{:02}",
+                1 + r.below(99),
+                r.below(1000),
+                r.below(100)
+            ),
+            6 => format!("{}.{:05}", r.below(100), r.below(100_000)),
+            7 => {
+                // A 16-digit order number that fails Luhn.
+                let mut d: Vec<u8> = (0..16).map(|_| b'0' + r.below(10) as u8).collect();
+                d[0] = b'4';
+                if super::super::validate::luhn(&d) {
+                    d[15] = b'0' + (d[15] - b'0' + 1) % 10;
+                }
+                String::from_utf8(d).unwrap_or_default()
+            }
+            8 => format!(
+                "{}-{}-4{}-a{}-{}",
+                r.chars(b"0123456789abcdef", 8),
+                r.chars(b"0123456789abcdef", 4),
+                r.chars(b"0123456789abcdef", 3),
+                r.chars(b"0123456789abcdef", 3),
+                r.chars(b"0123456789abcdef", 12)
+            ),
+            9 => format!("17{}", r.chars(b"0123456789", 11)), // epoch ms
+            10 => format!("{}", r.below(10_000_000)),
+            11 => format!("{:07x}", r.next() & 0xFFF_FFFF), // git sha
+            12 => format!(
+                "{}/{}/{}",
+                1 + r.below(12),
+                1 + r.below(28),
+                2020 + r.below(8)
+            ),
+            _ => r.pick(PROSE).to_string(),
+        }
+    }
+
+    fn luhn_card(r: &mut Rng) -> String {
+        let mut d: Vec<u8> = (0..15).map(|_| r.below(10) as u8).collect();
+        d[0] = [4, 5, 6][r.below(3)];
+        if d[0] == 5 {
+            d[1] = 1 + r.below(5) as u8;
+        }
+        // Check digit: Luhn over the 15 digits as if followed by one more.
+        let sum: u32 = d
+            .iter()
+            .rev()
+            .enumerate()
+            .map(|(i, &x)| {
+                let x = u32::from(x);
+                if i % 2 == 0 {
+                    if x * 2 > 9 { x * 2 - 9 } else { x * 2 }
+                } else {
+                    x
+                }
+            })
+            .sum();
+        d.push(((10 - sum % 10) % 10) as u8);
+        let digits: String = d.iter().map(|x| char::from(b'0' + x)).collect();
+        let sep = ["", " ", "-"][r.below(3)];
+        digits
+            .as_bytes()
+            .chunks(4)
+            .map(|c| String::from_utf8_lossy(c).into_owned())
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+
+    /// A planted secret of a kind the property must remove.
+    pub fn secret(r: &mut Rng) -> String {
+        match r.below(11) {
+            0 | 1 => {
+                let (n1, n2) = (1 + r.below(8), 2 + r.below(8));
+                let local = r.chars(LOWER, n1);
+                let tag = ["", ".x", "+tag", "_9"][r.below(4)];
+                let domain = r.chars(LOWER, n2);
+                let tld = r.pick(&["com", "org", "io", "de", "co.uk"]);
+                format!("{local}{tag}@{domain}.{tld}")
+            }
+            2 | 3 => luhn_card(r),
+            4 => format!("sk-{}", r.chars(ALNUM, 48)),
+            5 => format!("sk-proj-{}", r.chars(ALNUM, 40)),
+            6 => format!("AKIA{}", r.chars(UPPER_ALNUM, 16)),
+            7 => format!("ghp_{}", r.chars(ALNUM, 36)),
+            8 => format!("AIza{}", r.chars(ALNUM, 35)),
+            9 => format!("sk_live_{}", r.chars(ALNUM, 24)),
+            _ => format!("xoxb-{}-{}", r.chars(b"0123456789", 12), r.chars(ALNUM, 24)),
+        }
+    }
+
+    /// Other detectable things, for idempotence (not asserted absent).
+    pub fn other(r: &mut Rng) -> String {
+        match r.below(7) {
+            0 => format!("+1 ({}) 555-{:04}", 200 + r.below(700), r.below(10_000)),
+            1 => format!(
+                "{}.{}.{}.{}",
+                r.below(256),
+                r.below(256),
+                r.below(256),
+                r.below(256)
+            ),
+            2 => "2001:db8::8a2e:370:7334".to_string(),
+            3 => "DE89 3704 0044 0532 0130 00".to_string(),
+            4 => format!(
+                "{}-{:02}-{:04}",
+                100 + r.below(500),
+                1 + r.below(98),
+                1 + r.below(9998)
+            ),
+            5 => "Authorization: Bearer abcDEF123.456".to_string(),
+            _ => "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2hlcmU".to_string(),
+        }
+    }
+
+    fn sep(r: &mut Rng) -> &'static str {
+        [" ", " ", " ", "\n", ", ", " (", ") ", ": ", "\t"][r.below(9)]
+    }
+
+    /// Text of about `words` fragments; returns the text and the planted
+    /// secrets.
+    pub fn text(r: &mut Rng, words: usize, secrets: bool) -> (String, Vec<String>) {
+        let mut s = String::new();
+        let mut planted = Vec::new();
+        for _ in 0..words {
+            s.push_str(sep(r));
+            let roll = r.below(30);
+            if secrets && roll == 0 {
+                let x = secret(r);
+                s.push_str(&x);
+                planted.push(x);
+            } else if secrets && roll == 1 {
+                s.push_str(&other(r));
+            } else if secrets && roll == 2 {
+                s.push_str(&keyword(r.below(50)));
+            } else {
+                s.push_str(&benign(r));
+            }
+        }
+        s.push(' ');
+        (s, planted)
+    }
+}
+
+fn full_redactor() -> Redactor {
+    let mut cfg = with_keywords();
+    cfg.keywords.push(KeywordRule {
+        name: "generated".into(),
+        words: (0..50).map(textgen::keyword).collect(),
+        case_insensitive: false,
+        whole_word: true,
+        action: Action::Mask,
+    });
+    Redactor::compile(&cfg, Some(key(5))).unwrap()
+}
+
+#[test]
+fn no_secret_corpus_is_unchanged() {
+    let r = full_redactor();
+    let mut rng = textgen::Rng(0xC0FFEE);
+    let mut false_positives = Vec::new();
+    let mut bytes = 0;
+    for _ in 0..3000 {
+        let (t, _) = textgen::text(&mut rng, 60, false);
+        bytes += t.len();
+        let (out, res) = r.redact_to_string(&t);
+        if res.changed {
+            // Report the detector and the first differing fragment; this is
+            // generated data, not a record.
+            let at = t
+                .bytes()
+                .zip(out.bytes())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            let from = t[..at].rfind(char::is_whitespace).map_or(0, |i| i + 1);
+            let frag: String = t[from..].chars().take(40).collect();
+            false_positives.push(format!("{:?}: {frag:?}", res.hits));
+        }
+    }
+    println!(
+        "no-secret corpus: {bytes} bytes, {} false positives",
+        false_positives.len()
+    );
+    assert!(false_positives.is_empty(), "{false_positives:#?}");
+}
+
+fn prop_config() -> ProptestConfig {
+    ProptestConfig {
+        cases: 256,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(prop_config())]
+
+    #[test]
+    fn planted_secrets_are_gone_and_redaction_is_idempotent(seed in any::<u64>()) {
+        let r = full_redactor();
+        let (t, planted) = textgen::text(&mut textgen::Rng(seed), 80, true);
+        let (once, _) = r.redact_to_string(&t);
+        for p in &planted {
+            prop_assert!(!once.contains(p.as_str()), "planted {p:?} survived in {once:?}");
+        }
+        let (twice, res) = r.redact_to_string(&once);
+        prop_assert_eq!(&twice, &once);
+        prop_assert!(!res.changed);
+        // Deterministic: a fresh compile gives the same bytes.
+        prop_assert_eq!(red(&full_redactor(), &t), once);
+    }
+
+    #[test]
+    fn sessions_keep_their_prefix_structure(seed in any::<u64>()) {
+        let r = full_redactor();
+        let mut rng = textgen::Rng(seed);
+        let turns = 5 + rng.below(6);
+        let mut prompt = String::from("system\nYou are the billing assistant. Be brief.\n");
+        let mut prev: Option<(String, String)> = None;
+        for _ in 0..turns {
+            let (u, _) = textgen::text(&mut rng, 15, true);
+            prompt.push_str("user\n");
+            prompt.push_str(u.trim());
+            prompt.push_str("\nassistant\n<think>\n\n</think>\n\n");
+            let (o, _) = textgen::text(&mut rng, 15, true);
+            let output = o.trim().to_string();
+            let rp = red(&r, &prompt);
+            if let Some((pp, po)) = &prev {
+                let want = format!("{}{}", red(&r, pp), red(&r, po));
+                prop_assert!(rp.starts_with(&want), "prefix broken:\n{rp:?}\nvs\n{want:?}");
+            }
+            prev = Some((prompt.clone(), output.clone()));
+            prompt.push_str(&output);
+            prompt.push('\n');
+        }
+    }
+}
+
+#[test]
+fn seed_billing_session_prefix() {
+    let r = full_redactor();
+    let p1 = "system\nYou are the billing assistant. Be brief.\nuser\nWhere do I find my invoice history? I am ana.lopez@example.com, card 4111 1111 1111 1111.\nassistant\n<think>\n\n</think>\n\n";
+    let o1 = "Billing > Invoices, top right of the console.";
+    let p2 =
+        format!("{p1}{o1}\nuser\nAnd past payment receipts?\nassistant\n<think>\n\n</think>\n\n");
+    let (r1, r2, ro) = (red(&r, p1), red(&r, &p2), red(&r, o1));
+    assert!(r2.starts_with(&format!("{r1}{ro}")));
+    assert!(r1.contains("I am [REDACTED:email], card [REDACTED:credit_card]."));
+    assert!(!r2.contains("ana.lopez") && !r2.contains("4111"));
+}
+
+#[test]
+fn a_match_across_the_boundary_breaks_the_prefix_but_is_redacted() {
+    let r = builtin_redactor();
+    let o1 = "call me at 555-123-";
+    let p2 = format!("{o1}4567 tomorrow");
+    let (ro, r2) = (red(&r, o1), red(&r, &p2));
+    assert_eq!(ro, o1);
+    assert!(!r2.starts_with(&ro));
+    assert_eq!(r2, "call me at [REDACTED:phone] tomorrow");
+}
