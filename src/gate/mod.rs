@@ -10,6 +10,7 @@
 //! verbatim pass happens only when every key of the record is allowlisted
 //! (or a content field at full level) and every value met its rule.
 
+pub mod otlp;
 pub mod verify;
 
 use std::sync::Arc;
@@ -152,21 +153,20 @@ impl Gate {
             // An evidence record is never full (SPEC.md): content is never allowed in it.
             Format::Evidence => self.judge_flat(line_no, text, format, Level::Standard, rebuild),
             Format::Otlp => {
-                // SECURITY: fail closed until the OTLP verifier exists: nothing passes.
-                self.findings.push(Finding {
+                let input = otlp::Input {
+                    policy: &self.policy,
+                    tape: &self.tape,
+                    text,
                     line: line_no,
-                    kind: FindingKind::Violation,
-                    rule: "unsupported_format",
-                    field: None,
-                    message: "otlp records are not verified by this version; the record is dropped"
-                        .into(),
-                });
-                Judgement {
-                    verdict: Verdict::Dropped,
-                    format: Some(format),
-                    stripped: 0,
-                    has_content: false,
-                }
+                    level,
+                };
+                otlp::judge(
+                    input,
+                    rebuild,
+                    &mut self.findings,
+                    &mut self.out,
+                    &mut self.segs,
+                )
             }
         }
     }
