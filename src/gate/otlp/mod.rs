@@ -81,10 +81,13 @@ pub fn judge(
         malformed: false,
         has_content: false,
         redacted: false,
+        bare: false,
+        unrecognisable: false,
     };
     let top = if is_request(input.tape, input.text) {
         &schema::REQUEST
     } else {
+        j.bare = true;
         &schema::SPAN
     };
     j.object(top, 0);
@@ -121,6 +124,11 @@ struct Judge<'a, 'b> {
     has_content: bool,
     /// Redaction changed a content string.
     redacted: bool,
+    /// The record is a bare span (the seeds' shape).
+    bare: bool,
+    /// A bare span lost its `name` or `attributes`: its projection would no
+    /// longer be recognised as OTLP.
+    unrecognisable: bool,
 }
 
 impl<'a> Judge<'a, '_> {
@@ -159,7 +167,10 @@ impl<'a> Judge<'a, '_> {
                 ..judged(Verdict::Malformed, 0)
             };
         }
-        if self.violated && self.policy.standard.on_violation == OnViolation::DropRecord {
+        // SECURITY: a projection must keep its format; a bare span without
+        // `name` or `attributes` would be judged as a cf record downstream.
+        let drop = self.policy.standard.on_violation == OnViolation::DropRecord;
+        if self.unrecognisable || (self.violated && drop) {
             keep_output(self.out, false);
             return judged(Verdict::Dropped, 0);
         }
@@ -220,6 +231,9 @@ impl<'a> Judge<'a, '_> {
                         first = false;
                     } else {
                         self.out.truncate(mark);
+                        self.unrecognisable |= self.bare
+                            && self.segs.len() == 1
+                            && matches!(field, Field::SpanName | Field::Attributes(_));
                     }
                 }
                 None => self.strip("unknown_field", "field is not part of the otlp schema"),
