@@ -65,6 +65,7 @@ pub struct Gate {
     findings: Vec<Finding>,
     out: Vec<u8>,
     segs: Vec<Seg>,
+    otlp: otlp::Scratch,
     forced: Option<Format>,
 }
 
@@ -83,6 +84,7 @@ impl Gate {
             findings: Vec::new(),
             out: Vec::new(),
             segs: Vec::new(),
+            otlp: otlp::Scratch::default(),
             forced: None,
         }
     }
@@ -160,13 +162,13 @@ impl Gate {
                     line: line_no,
                     level,
                 };
-                otlp::judge(
-                    input,
-                    rebuild,
-                    &mut self.findings,
-                    &mut self.out,
-                    &mut self.segs,
-                )
+                let buffers = otlp::Buffers {
+                    findings: &mut self.findings,
+                    out: &mut self.out,
+                    segs: &mut self.segs,
+                    scratch: &mut self.otlp,
+                };
+                otlp::judge(input, rebuild, buffers)
             }
         }
     }

@@ -291,39 +291,86 @@ impl<'a> Judge<'a, '_> {
 
     /// SECURITY: the same attribute key twice in one list is malformed
     /// (SPEC.md): consumers disagree on which value wins, so a second value
-    /// could slip past a check made on the first.
+    /// could slip past a check made on the first. Lists nested in
+    /// `kvlistValue`s are checked too, at any depth (bounded by the tape's
+    /// depth limit).
     fn duplicate_keys(&mut self, arr: usize) {
-        self.keys.clear();
+        let mut keys = std::mem::take(&mut self.scratch.keys);
+        keys.clear();
         for el in self.walk.tape.elements(arr) {
-            if self.tok(el).kind != Kind::Object {
-                continue;
-            }
-            for (k, v) in self.walk.tape.members(el) {
-                if self.tok(v).kind == Kind::String && self.decoded(k) == "key" {
-                    self.keys.push(self.decoded(v));
-                }
+            if let Some(k) = self.member_of(el, "key", Kind::String) {
+                keys.push(k);
             }
         }
-        if self.keys.len() < 2 {
+        let text = self.walk.text;
+        let tokens = self.walk.tape.tokens();
+        let key_of = |i: usize| string_value(text, &tokens[i]);
+        keys.sort_unstable_by(|&a, &b| key_of(a).cmp(&key_of(b)));
+        let dup = keys
+            .windows(2)
+            .find(|w| key_of(w[0]) == key_of(w[1]))
+            .map(|w| w[1]);
+        self.scratch.keys = keys;
+        if let Some(k) = dup {
+            self.report_duplicate(k);
             return;
         }
-        self.keys.sort_unstable();
-        let Some(dup) = self.keys.windows(2).position(|w| w[0] == w[1]) else {
+        for el in self.walk.tape.elements(arr) {
+            if self.malformed {
+                return;
+            }
+            if let Some(v) = self.member_of(el, "value", Kind::Object) {
+                self.nested_lists(v);
+            }
+        }
+    }
+
+    /// Check the key-value lists inside one AnyValue object.
+    fn nested_lists(&mut self, any: usize) {
+        let Some((k, v)) = self.walk.tape.members(any).next() else {
             return;
         };
-        let name = self.keys[dup].clone();
-        let field = format!(
-            "{}[\"{}\"]",
-            self.walk.path(self.segs),
-            crate::finding::escape_key(&name)
-        );
+        if self.tok(v).kind != Kind::Object {
+            return;
+        }
+        let Some(values) = self.member_of(v, "values", Kind::Array) else {
+            return;
+        };
+        match &*self.decoded(k) {
+            "kvlistValue" => self.duplicate_keys(values),
+            "arrayValue" => {
+                for el in self.walk.tape.elements(values) {
+                    if self.tok(el).kind == Kind::Object && !self.malformed {
+                        self.nested_lists(el);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The value token of member `name` of object `obj`, when it has `kind`.
+    fn member_of(&self, obj: usize, name: &str, kind: Kind) -> Option<usize> {
+        if self.tok(obj).kind != Kind::Object {
+            return None;
+        }
+        self.walk
+            .tape
+            .members(obj)
+            .find(|&(k, v)| self.tok(v).kind == kind && self.decoded(k) == name)
+            .map(|(_, v)| v)
+    }
+
+    fn report_duplicate(&mut self, key: usize) {
+        self.segs.push(Seg::Attr(key));
         self.findings.push(crate::finding::Finding {
             line: self.walk.line,
             kind: crate::finding::FindingKind::Malformed,
             rule: "duplicate_key",
-            field: Some(field),
+            field: Some(self.walk.path(self.segs)),
             message: "attribute key appears twice in one list, compared after unescaping".into(),
         });
+        self.segs.pop();
         self.malformed = true;
     }
 }

@@ -53,15 +53,49 @@ pub struct Input<'a> {
     pub level: Level,
 }
 
-/// Judge one OTLP line. Findings go to `findings`, the projection to `out`
-/// (left empty unless the verdict is [`Verdict::Rewritten`] and `rebuild`).
-pub fn judge(
-    input: Input<'_>,
-    rebuild: bool,
-    findings: &mut Vec<Finding>,
-    out: &mut Vec<u8>,
-    segs: &mut Vec<Seg>,
-) -> Judgement {
+/// Buffers the OTLP judge reuses from record to record, so a clean record
+/// allocates nothing once they have grown.
+#[derive(Default)]
+pub struct Scratch {
+    /// Key tokens of the attribute list being checked for duplicates.
+    keys: Vec<usize>,
+    /// Redaction output for one content string.
+    text: String,
+}
+
+impl std::fmt::Debug for Scratch {
+    // SECURITY: the buffers hold record text; Debug shows only sizes.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Scratch({} keys, {} bytes)",
+            self.keys.len(),
+            self.text.len()
+        )
+    }
+}
+
+/// Where the judge writes: findings, the projection and its reused buffers.
+pub struct Buffers<'b> {
+    /// Findings of the record.
+    pub findings: &'b mut Vec<Finding>,
+    /// The projection (left empty unless the verdict is
+    /// [`Verdict::Rewritten`] and `rebuild`).
+    pub out: &'b mut Vec<u8>,
+    /// The path of the value being checked.
+    pub segs: &'b mut Vec<Seg>,
+    /// Reused scratch space.
+    pub scratch: &'b mut Scratch,
+}
+
+/// Judge one OTLP line into `buffers`.
+pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement {
+    let Buffers {
+        findings,
+        out,
+        segs,
+        scratch,
+    } = buffers;
     segs.clear();
     let mut j = Judge {
         walk: Walk {
@@ -74,8 +108,7 @@ pub fn judge(
         segs,
         findings,
         out,
-        keys: Vec::new(),
-        scratch: String::new(),
+        scratch,
         stripped: 0,
         violated: false,
         malformed: false,
@@ -112,10 +145,8 @@ struct Judge<'a, 'b> {
     segs: &'b mut Vec<Seg>,
     findings: &'b mut Vec<Finding>,
     out: &'b mut Vec<u8>,
-    /// Decoded keys of the attribute list being checked for duplicates.
-    keys: Vec<Cow<'a, str>>,
-    /// Redaction output for one content string.
-    scratch: String,
+    /// Reused buffers.
+    scratch: &'b mut Scratch,
     stripped: u32,
     /// A structural field or allowlisted attribute broke its rule.
     violated: bool,
@@ -409,14 +440,14 @@ impl<'a> Judge<'a, '_> {
     /// redaction.
     fn content_string(&mut self, s: usize) {
         let decoded = self.decoded(s);
-        self.scratch.clear();
-        content::redact_content(&decoded, &mut self.scratch);
+        self.scratch.text.clear();
+        content::redact_content(&decoded, &mut self.scratch.text);
         self.out.extend_from_slice(b"{\"stringValue\":");
-        if self.scratch == decoded {
+        if self.scratch.text == decoded {
             self.out.extend_from_slice(self.raw(s).as_bytes());
         } else {
             self.redacted = true;
-            content::write_json_string(&self.scratch, self.out);
+            content::write_json_string(&self.scratch.text, self.out);
         }
         self.out.push(b'}');
     }
@@ -549,6 +580,20 @@ mod tests {
         assert!(out.is_empty());
         assert_eq!(f, vec![r#"duplicate_key@attributes["cf.queue_wait_s"]"#]);
         assert_eq!(g.findings()[0].kind, FindingKind::Malformed);
+    }
+
+    #[test]
+    fn duplicate_keys_in_nested_kvlists_are_malformed() {
+        let mut g = gate("");
+        let nested = r#"{"name":"llm_request","attributes":[{"key":"a","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"k","value":{"stringValue":"1"}},{"key":"k","value":{"stringValue":"2"}}]}}]}}}]}"#;
+        let (j, out, f) = run(&mut g, nested, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Malformed);
+        assert!(out.is_empty());
+        assert_eq!(f, vec![r#"duplicate_key@attributes["k"]"#]);
+        let distinct = nested.replacen(r#""key":"k""#, r#""key":"j""#, 1);
+        let (j, _, f) = run(&mut g, &distinct, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert_eq!(f, vec![r#"unknown_field@attributes["a"]"#]);
     }
 
     #[test]
