@@ -646,6 +646,27 @@ proptest! {
             }
         }
     }
+
+    #[test]
+    fn at_full_level_only_content_attributes_carry_the_canary(
+        spans in prop::collection::vec(prop::collection::vec(slot(), 0..4), 1..4)
+    ) {
+        // Slots 1 and 2 plant content attributes; every other slot is a
+        // place that stays allowlisted at full level too.
+        let content = spans
+            .iter()
+            .flatten()
+            .any(|s| matches!(s, Slot::Canary(1 | 2)));
+        let line = generated_request(spans).to_string();
+        for mut g in [gate(""), drop_field()] {
+            let r = run(&mut g, &line, Level::Full);
+            prop_assert!(!leaks(&r.findings), "canary in findings {}", r.findings);
+            if !content {
+                let out = delivered(&r, &line);
+                prop_assert!(!leaks(&out), "canary in full output {}", out);
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
