@@ -1,5 +1,6 @@
-//! OTLP/protobuf for traces: our own `prost` messages (field numbers of
-//! `opentelemetry/proto/trace/v1/trace.proto`, `common/v1`, `resource/v1`)
+//! OTLP/protobuf for traces and logs: our own `prost` messages (field numbers of
+//! `opentelemetry/proto/trace/v1/trace.proto`, `logs/v1/logs.proto`,
+//! `common/v1`, `resource/v1`)
 //! and conversions to and from the OTLP/JSON line the gate judges.
 //!
 //! The daemon receives `ExportTraceServiceRequest` bodies as protobuf,
@@ -21,6 +22,8 @@
 use std::fmt::Write as _;
 
 use prost::Message;
+
+use crate::gate::otlp::schema::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
 use serde_json::{Map, Value};
 
 /// Why a conversion failed. Never holds record content.
@@ -202,6 +205,80 @@ pub struct Status {
     pub code: i32,
 }
 
+/// `opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest`.
+#[derive(Clone, PartialEq, Message)]
+pub struct ExportLogsServiceRequest {
+    /// Log records grouped by resource.
+    #[prost(message, repeated, tag = "1")]
+    pub resource_logs: Vec<ResourceLogs>,
+}
+
+/// `ResourceLogs`.
+#[derive(Clone, PartialEq, Message)]
+pub struct ResourceLogs {
+    /// The resource.
+    #[prost(message, optional, tag = "1")]
+    pub resource: Option<Resource>,
+    /// Log records grouped by scope.
+    #[prost(message, repeated, tag = "2")]
+    pub scope_logs: Vec<ScopeLogs>,
+    /// Schema URL.
+    #[prost(string, tag = "3")]
+    pub schema_url: String,
+}
+
+/// `ScopeLogs`.
+#[derive(Clone, PartialEq, Message)]
+pub struct ScopeLogs {
+    /// The instrumentation scope.
+    #[prost(message, optional, tag = "1")]
+    pub scope: Option<InstrumentationScope>,
+    /// Log records.
+    #[prost(message, repeated, tag = "2")]
+    pub log_records: Vec<LogRecord>,
+    /// Schema URL.
+    #[prost(string, tag = "3")]
+    pub schema_url: String,
+}
+
+/// `LogRecord`.
+#[derive(Clone, PartialEq, Message)]
+pub struct LogRecord {
+    /// Event time.
+    #[prost(fixed64, tag = "1")]
+    pub time_unix_nano: u64,
+    /// Observation time.
+    #[prost(fixed64, tag = "11")]
+    pub observed_time_unix_nano: u64,
+    /// `SeverityNumber`.
+    #[prost(int32, tag = "2")]
+    pub severity_number: i32,
+    /// Severity text.
+    #[prost(string, tag = "3")]
+    pub severity_text: String,
+    /// Body: content.
+    #[prost(message, optional, tag = "5")]
+    pub body: Option<AnyValue>,
+    /// Attributes.
+    #[prost(message, repeated, tag = "6")]
+    pub attributes: Vec<KeyValue>,
+    /// Dropped attributes.
+    #[prost(uint32, tag = "7")]
+    pub dropped_attributes_count: u32,
+    /// Flags.
+    #[prost(fixed32, tag = "8")]
+    pub flags: u32,
+    /// 16 bytes or empty.
+    #[prost(bytes = "vec", tag = "9")]
+    pub trace_id: Vec<u8>,
+    /// 8 bytes or empty.
+    #[prost(bytes = "vec", tag = "10")]
+    pub span_id: Vec<u8>,
+    /// Event name.
+    #[prost(string, tag = "12")]
+    pub event_name: String,
+}
+
 /// `KeyValue`.
 #[derive(Clone, PartialEq, Message)]
 pub struct KeyValue {
@@ -285,6 +362,24 @@ pub fn encode_traces_protobuf(json_line: &str) -> Result<Vec<u8>, ProtoError> {
     Ok(req.encode_to_vec())
 }
 
+/// Decode a protobuf `ExportLogsServiceRequest` into one OTLP/JSON line.
+pub fn decode_logs_protobuf(body: &[u8]) -> Result<String, ProtoError> {
+    let req = ExportLogsServiceRequest::decode(body).map_err(|_| ProtoError::Decode)?;
+    let mut w = JsonWriter::default();
+    w.logs_request(&req);
+    Ok(w.out)
+}
+
+/// Encode an OTLP/JSON logs request line as a protobuf
+/// `ExportLogsServiceRequest`.
+pub fn encode_logs_protobuf(json_line: &str) -> Result<Vec<u8>, ProtoError> {
+    let v: Value = serde_json::from_str(json_line).map_err(|_| ProtoError::Json("invalid json"))?;
+    let req = ExportLogsServiceRequest {
+        resource_logs: list(obj(&v)?, "resourceLogs", resource_logs)?,
+    };
+    Ok(req.encode_to_vec())
+}
+
 // ---------------------------------------------------------------------------
 // JSON -> prost
 
@@ -352,14 +447,25 @@ fn hex_id(o: &Obj, key: &str) -> Result<Vec<u8>, ProtoError> {
     hex::decode(string(o, key)?).map_err(|_| ProtoError::Json("id is not hex"))
 }
 
+fn resource(r: &Obj) -> Result<Resource, ProtoError> {
+    Ok(Resource {
+        attributes: attributes(r)?,
+        dropped_attributes_count: u32_of(r, "droppedAttributesCount")?,
+    })
+}
+
+fn scope(s: &Obj) -> Result<InstrumentationScope, ProtoError> {
+    Ok(InstrumentationScope {
+        name: string(s, "name")?,
+        version: string(s, "version")?,
+        attributes: attributes(s)?,
+        dropped_attributes_count: u32_of(s, "droppedAttributesCount")?,
+    })
+}
+
 fn resource_spans(o: &Obj) -> Result<ResourceSpans, ProtoError> {
     Ok(ResourceSpans {
-        resource: opt(o, "resource", |r| {
-            Ok(Resource {
-                attributes: attributes(r)?,
-                dropped_attributes_count: u32_of(r, "droppedAttributesCount")?,
-            })
-        })?,
+        resource: opt(o, "resource", resource)?,
         scope_spans: list(o, "scopeSpans", scope_spans)?,
         schema_url: string(o, "schemaUrl")?,
     })
@@ -367,28 +473,43 @@ fn resource_spans(o: &Obj) -> Result<ResourceSpans, ProtoError> {
 
 fn scope_spans(o: &Obj) -> Result<ScopeSpans, ProtoError> {
     Ok(ScopeSpans {
-        scope: opt(o, "scope", |s| {
-            Ok(InstrumentationScope {
-                name: string(s, "name")?,
-                version: string(s, "version")?,
-                attributes: attributes(s)?,
-                dropped_attributes_count: u32_of(s, "droppedAttributesCount")?,
-            })
-        })?,
+        scope: opt(o, "scope", scope)?,
         spans: list(o, "spans", span)?,
         schema_url: string(o, "schemaUrl")?,
     })
 }
 
-const SPAN_KINDS: &[&str] = &[
-    "SPAN_KIND_UNSPECIFIED",
-    "SPAN_KIND_INTERNAL",
-    "SPAN_KIND_SERVER",
-    "SPAN_KIND_CLIENT",
-    "SPAN_KIND_PRODUCER",
-    "SPAN_KIND_CONSUMER",
-];
-const STATUS_CODES: &[&str] = &["STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"];
+fn resource_logs(o: &Obj) -> Result<ResourceLogs, ProtoError> {
+    Ok(ResourceLogs {
+        resource: opt(o, "resource", resource)?,
+        scope_logs: list(o, "scopeLogs", scope_logs)?,
+        schema_url: string(o, "schemaUrl")?,
+    })
+}
+
+fn scope_logs(o: &Obj) -> Result<ScopeLogs, ProtoError> {
+    Ok(ScopeLogs {
+        scope: opt(o, "scope", scope)?,
+        log_records: list(o, "logRecords", log_record)?,
+        schema_url: string(o, "schemaUrl")?,
+    })
+}
+
+fn log_record(o: &Obj) -> Result<LogRecord, ProtoError> {
+    Ok(LogRecord {
+        time_unix_nano: unsigned(o, "timeUnixNano")?,
+        observed_time_unix_nano: unsigned(o, "observedTimeUnixNano")?,
+        severity_number: enumeration(o, "severityNumber", SEVERITIES)?,
+        severity_text: string(o, "severityText")?,
+        body: opt(o, "body", any_value)?,
+        attributes: attributes(o)?,
+        dropped_attributes_count: u32_of(o, "droppedAttributesCount")?,
+        flags: u32_of(o, "flags")?,
+        trace_id: hex_id(o, "traceId")?,
+        span_id: hex_id(o, "spanId")?,
+        event_name: string(o, "eventName")?,
+    })
+}
 
 fn span(o: &Obj) -> Result<Span, ProtoError> {
     Ok(Span {
@@ -564,9 +685,48 @@ impl JsonWriter {
         self.close();
     }
 
-    fn resource_spans(&mut self, r: &ResourceSpans) {
+    fn logs_request(&mut self, r: &ExportLogsServiceRequest) {
         self.open();
-        if let Some(res) = &r.resource {
+        self.list("resourceLogs", &r.resource_logs, |w, rl| {
+            w.open();
+            w.resource(rl.resource.as_ref());
+            w.list("scopeLogs", &rl.scope_logs, |w, sl| {
+                w.open();
+                w.scope(sl.scope.as_ref());
+                w.list("logRecords", &sl.log_records, Self::log_record);
+                w.string("schemaUrl", &sl.schema_url);
+                w.close();
+            });
+            w.string("schemaUrl", &rl.schema_url);
+            w.close();
+        });
+        self.close();
+    }
+
+    fn log_record(&mut self, l: &LogRecord) {
+        self.open();
+        self.nanos("timeUnixNano", l.time_unix_nano);
+        self.nanos("observedTimeUnixNano", l.observed_time_unix_nano);
+        self.number(
+            "severityNumber",
+            u64::try_from(l.severity_number).unwrap_or(0),
+        );
+        self.string("severityText", &l.severity_text);
+        if let Some(body) = &l.body {
+            self.key("body");
+            self.any_value(body);
+        }
+        self.attributes(&l.attributes);
+        self.number("droppedAttributesCount", l.dropped_attributes_count.into());
+        self.number("flags", l.flags.into());
+        self.hex("traceId", &l.trace_id);
+        self.hex("spanId", &l.span_id);
+        self.string("eventName", &l.event_name);
+        self.close();
+    }
+
+    fn resource(&mut self, res: Option<&Resource>) {
+        if let Some(res) = res {
             self.key("resource");
             self.open();
             self.attributes(&res.attributes);
@@ -576,14 +736,10 @@ impl JsonWriter {
             );
             self.close();
         }
-        self.list("scopeSpans", &r.scope_spans, Self::scope_spans);
-        self.string("schemaUrl", &r.schema_url);
-        self.close();
     }
 
-    fn scope_spans(&mut self, s: &ScopeSpans) {
-        self.open();
-        if let Some(scope) = &s.scope {
+    fn scope(&mut self, scope: Option<&InstrumentationScope>) {
+        if let Some(scope) = scope {
             self.key("scope");
             self.open();
             self.string("name", &scope.name);
@@ -595,6 +751,19 @@ impl JsonWriter {
             );
             self.close();
         }
+    }
+
+    fn resource_spans(&mut self, r: &ResourceSpans) {
+        self.open();
+        self.resource(r.resource.as_ref());
+        self.list("scopeSpans", &r.scope_spans, Self::scope_spans);
+        self.string("schemaUrl", &r.schema_url);
+        self.close();
+    }
+
+    fn scope_spans(&mut self, s: &ScopeSpans) {
+        self.open();
+        self.scope(s.scope.as_ref());
         self.list("spans", &s.spans, Self::span);
         self.string("schemaUrl", &s.schema_url);
         self.close();
@@ -778,6 +947,13 @@ mod tests {
         let pb = encode_traces_protobuf(line).unwrap();
         let back = decode_traces_protobuf(&pb).unwrap();
         assert_eq!(back, line);
+    }
+
+    #[test]
+    fn logs_round_trip() {
+        let line = r#"{"resourceLogs":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc"}}]},"scopeLogs":[{"scope":{"name":"n"},"logRecords":[{"timeUnixNano":"1","observedTimeUnixNano":"2","severityNumber":9,"severityText":"INFO","body":{"stringValue":"hello"},"attributes":[{"key":"k","value":{"intValue":"3"}}],"droppedAttributesCount":1,"flags":1,"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","eventName":"e.v"}],"schemaUrl":"https://x"}]}]}"#;
+        let pb = encode_logs_protobuf(line).unwrap();
+        assert_eq!(decode_logs_protobuf(&pb).unwrap(), line);
     }
 
     #[test]

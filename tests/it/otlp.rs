@@ -675,7 +675,8 @@ proptest! {
 mod protobuf {
     use prost::Message;
     use tracegate::record::otlp_proto::{
-        ExportTraceServiceRequest, decode_traces_protobuf, encode_traces_protobuf,
+        ExportLogsServiceRequest, ExportTraceServiceRequest, decode_logs_protobuf,
+        decode_traces_protobuf, encode_logs_protobuf, encode_traces_protobuf,
     };
 
     use super::*;
@@ -736,6 +737,28 @@ mod protobuf {
             assert!(!leaks(&json), "{place}");
         }
         assert!(projected > 20, "{projected}");
+    }
+
+    #[test]
+    fn logs_round_trip_and_log_projections_decode() {
+        let line = lines("collector_export.jsonl")[1].clone();
+        let pb = encode_logs_protobuf(&line).unwrap();
+        let json = decode_logs_protobuf(&pb).unwrap();
+        let mut original: Value = serde_json::from_str(&line).unwrap();
+        strip_defaults(&mut original);
+        assert_eq!(original, serde_json::from_str::<Value>(&json).unwrap());
+        for (place, line) in hiding_places() {
+            if !line.contains("resourceLogs") {
+                continue;
+            }
+            let mut g = drop_field();
+            let r = run(&mut g, &line, Level::Standard);
+            assert_eq!(r.judged.verdict, Verdict::Rewritten, "{place}");
+            let pb = encode_logs_protobuf(&r.out).unwrap();
+            let req = ExportLogsServiceRequest::decode(pb.as_slice()).unwrap();
+            assert_eq!(req.resource_logs.len(), 1, "{place}");
+            assert!(!leaks(&decode_logs_protobuf(&pb).unwrap()), "{place}");
+        }
     }
 
     /// Remove what proto3 JSON omits: empty strings, zeros, empty arrays.

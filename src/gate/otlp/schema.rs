@@ -118,7 +118,8 @@ impl Schema {
     }
 }
 
-const SPAN_KINDS: &[&str] = &[
+/// `SpanKind` names, by number.
+pub const SPAN_KINDS: &[&str] = &[
     "SPAN_KIND_UNSPECIFIED",
     "SPAN_KIND_INTERNAL",
     "SPAN_KIND_SERVER",
@@ -127,9 +128,11 @@ const SPAN_KINDS: &[&str] = &[
     "SPAN_KIND_CONSUMER",
 ];
 
-const STATUS_CODES: &[&str] = &["STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"];
+/// `StatusCode` names, by number.
+pub const STATUS_CODES: &[&str] = &["STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"];
 
-const SEVERITIES: &[&str] = &[
+/// `SeverityNumber` names, by number.
+pub const SEVERITIES: &[&str] = &[
     "SEVERITY_NUMBER_UNSPECIFIED",
     "SEVERITY_NUMBER_TRACE",
     "SEVERITY_NUMBER_TRACE2",
