@@ -97,6 +97,7 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
         scratch,
     } = buffers;
     segs.clear();
+    let base = findings.len();
     let mut j = Judge {
         walk: Walk {
             text: input.text,
@@ -115,6 +116,7 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
         has_content: false,
         redacted: false,
         bare: false,
+        base,
         unrecognisable: false,
     };
     let top = if is_request(input.tape, input.text) {
@@ -157,6 +159,8 @@ struct Judge<'a, 'b> {
     redacted: bool,
     /// The record is a bare span (the seeds' shape).
     bare: bool,
+    /// Findings already in the buffer before this record.
+    base: usize,
     /// A bare span lost its `name` or `attributes`: its projection would no
     /// longer be recognised as OTLP.
     unrecognisable: bool,
@@ -191,7 +195,12 @@ impl<'a> Judge<'a, '_> {
         if self.malformed {
             // SECURITY: a list with a key twice is malformed: nothing goes
             // out, and only the malformation is reported.
-            self.findings.retain(|f| f.kind == FindingKind::Malformed);
+            let base = self.base;
+            let mut i = 0;
+            self.findings.retain(|f| {
+                i += 1;
+                i <= base || f.kind == FindingKind::Malformed
+            });
             keep_output(self.out, false);
             return Judgement {
                 format: None,
@@ -207,7 +216,7 @@ impl<'a> Judge<'a, '_> {
         }
         // SECURITY: verbatim only when nothing was left out (every omission
         // draws a finding) and no content string was changed by redaction.
-        if self.findings.is_empty() && !self.redacted {
+        if self.findings.len() == self.base && !self.redacted {
             keep_output(self.out, false);
             return judged(Verdict::Verbatim, 0);
         }
