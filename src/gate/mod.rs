@@ -11,6 +11,7 @@
 //! (or a content field at full level) and every value met its rule.
 
 pub mod fast;
+pub mod otlp;
 pub mod verify;
 
 use std::sync::Arc;
@@ -65,6 +66,7 @@ pub struct Gate {
     findings: Vec<Finding>,
     out: Vec<u8>,
     segs: Vec<Seg>,
+    otlp: otlp::Scratch,
     forced: Option<Format>,
     /// The cf allowlist names no key that format detection looks at, so a
     /// record that passes [`fast::clean_flat`] is certainly a cf record.
@@ -97,6 +99,7 @@ impl Gate {
             findings: Vec::new(),
             out: Vec::new(),
             segs: Vec::new(),
+            otlp: otlp::Scratch::default(),
             forced: None,
         }
     }
@@ -178,21 +181,20 @@ impl Gate {
             // An evidence record is never full (SPEC.md): content is never allowed in it.
             Format::Evidence => self.judge_flat(line_no, text, format, Level::Standard, rebuild),
             Format::Otlp => {
-                // SECURITY: fail closed until the OTLP verifier exists: nothing passes.
-                self.findings.push(Finding {
+                let input = otlp::Input {
+                    policy: &self.policy,
+                    tape: &self.tape,
+                    text,
                     line: line_no,
-                    kind: FindingKind::Violation,
-                    rule: "unsupported_format",
-                    field: None,
-                    message: "otlp records are not verified by this version; the record is dropped"
-                        .into(),
-                });
-                Judgement {
-                    verdict: Verdict::Dropped,
-                    format: Some(format),
-                    stripped: 0,
-                    has_content: false,
-                }
+                    level,
+                };
+                let buffers = otlp::Buffers {
+                    findings: &mut self.findings,
+                    out: &mut self.out,
+                    segs: &mut self.segs,
+                    scratch: &mut self.otlp,
+                };
+                otlp::judge(input, rebuild, buffers)
             }
         }
     }

@@ -18,6 +18,9 @@ pub enum Seg {
     Key(usize),
     /// An array element, by its index.
     Index(usize),
+    /// An OTLP attribute, by the token of its `key` string: shown as
+    /// `["name"]`, escaped and cut like any key.
+    Attr(usize),
 }
 
 /// The read-only context of one record's walk.
@@ -57,6 +60,11 @@ impl Walk<'_> {
                 }
                 Seg::Index(i) => {
                     let _ = write!(s, "[{i}]");
+                }
+                Seg::Attr(k) => {
+                    s.push_str("[\"");
+                    s.push_str(&escape_key(&string_value(self.text, self.tok(k))));
+                    s.push_str("\"]");
                 }
             }
         }
@@ -154,6 +162,14 @@ impl Walk<'_> {
         Checked {
             violated: true,
             stripped: 0,
+        }
+    }
+
+    /// Hold the number `n` (already converted) to `rule`'s bounds.
+    pub fn range(&self, rule: &FieldRule, n: f64, segs: &[Seg], out: &mut Vec<Finding>) -> Checked {
+        match rule.check_range(n) {
+            Ok(()) => Checked::default(),
+            Err(b) => self.fail(segs, b.rule(), b.message(), out),
         }
     }
 

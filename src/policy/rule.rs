@@ -204,6 +204,11 @@ impl FieldRule {
         } else {
             raw.parse::<f64>().map_err(|_| Broken::OutOfRange)?
         };
+        self.check_range(n)
+    }
+
+    /// Hold a converted number to the rule's bounds (non-finite is out of range).
+    pub fn check_range(&self, n: f64) -> Result<(), Broken> {
         if !n.is_finite() {
             return Err(Broken::OutOfRange);
         }

@@ -5,3 +5,4 @@ mod audit;
 mod capture;
 mod cli;
 mod evidence;
+mod otlp;

@@ -1,0 +1,54 @@
+//! Throughput of the OTLP gate on the test fixtures: a clean Collector
+//! export (verbatim), a seed span projected to standard, and the same span
+//! at full level. (`unsafe_code` is forbidden crate-wide, so no counting
+//! allocator here.)
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::Path;
+use std::sync::Arc;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tracegate::gate::{Gate, Level};
+use tracegate::policy::Policy;
+use tracegate::source::lines::Line;
+
+fn data(name: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/otlp")
+        .join(name);
+    std::fs::read_to_string(p)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+fn bench(c: &mut Criterion) {
+    let policy = Arc::new(Policy::from_toml(Path::new("p.toml"), "").unwrap());
+    let mut gate = Gate::new(policy);
+    let cases = [
+        (
+            "collector_export_clean_standard",
+            data("collector_export.jsonl"),
+            Level::Standard,
+        ),
+        (
+            "seed_full_standard_projection",
+            data("seed_full.jsonl"),
+            Level::Standard,
+        ),
+        ("seed_full_at_full", data("seed_full.jsonl"), Level::Full),
+    ];
+    let mut g = c.benchmark_group("otlp");
+    for (name, line, level) in &cases {
+        g.throughput(Throughput::Bytes(line.len() as u64));
+        g.bench_function(*name, |b| {
+            b.iter(|| gate.judge(1, &Line::Text(line.as_bytes()), *level, true))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

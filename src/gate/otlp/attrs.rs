@@ -1,0 +1,399 @@
+//! OTLP attribute lists: `[{"key": "...", "value": AnyValue}, ...]`.
+//!
+//! An attribute is allowlisted (held to its [`FieldRule`]), a content
+//! attribute (stripped at standard, a string at full), or unknown
+//! (stripped). The AnyValue maps to rule types as follows:
+//!
+//! | rule type | accepted AnyValue |
+//! |---|---|
+//! | `string` | `stringValue` |
+//! | `integer` | `intValue` (a JSON string of an i64, or a JSON integer) |
+//! | `number` | `doubleValue` (a JSON number) or `intValue` |
+//! | `boolean` | `boolValue` |
+//! | `null` / `nullable` | an empty AnyValue (`{}` or no `value`) |
+//!
+//! `arrayValue`, `kvlistValue` and `bytesValue` never satisfy a rule: they
+//! are a `type` violation under an allowlisted key, whatever the key.
+//! `doubleValue` written as a string (`"NaN"`, `"Infinity"`) is a `type`
+//! violation too.
+
+use std::borrow::Cow;
+
+use super::Judge;
+use super::content::is_content_attribute;
+use super::schema::Place;
+use crate::gate::Level;
+use crate::gate::verify::{Seg, Walk};
+use crate::policy::{FieldRule, FieldSet, ValueType};
+use crate::record::tape::{Kind, string_value};
+
+/// The value of an AnyValue object, by token index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Any {
+    /// No value (`{}`).
+    Empty,
+    /// `stringValue`.
+    String(usize),
+    /// `boolValue`.
+    Bool(usize),
+    /// `intValue`.
+    Int(usize),
+    /// `doubleValue`.
+    Double(usize),
+    /// `arrayValue`, `kvlistValue` or `bytesValue`: never a scalar.
+    Nested(&'static str),
+}
+
+/// Why an AnyValue object is not one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BadAny;
+
+/// Read the AnyValue object at `v`: exactly one known member, or none.
+pub fn any_value(walk: &Walk<'_>, v: usize) -> Result<Any, BadAny> {
+    let tokens = walk.tape.tokens();
+    if tokens.get(v).map(|t| t.kind) != Some(Kind::Object) {
+        return Err(BadAny);
+    }
+    let mut members = walk.tape.members(v);
+    let Some((k, val)) = members.next() else {
+        return Ok(Any::Empty);
+    };
+    if members.next().is_some() {
+        return Err(BadAny);
+    }
+    let kind = tokens[val].kind;
+    let any = match (&*string_value(walk.text, &tokens[k]), kind) {
+        ("stringValue", Kind::String) => Any::String(val),
+        ("boolValue", Kind::True | Kind::False) => Any::Bool(val),
+        ("intValue", Kind::String | Kind::Number) => Any::Int(val),
+        ("doubleValue", Kind::Number) => Any::Double(val),
+        ("arrayValue", _) => Any::Nested("a nested arrayValue"),
+        ("kvlistValue", _) => Any::Nested("a nested kvlistValue"),
+        ("bytesValue", _) => Any::Nested("a bytesValue"),
+        _ => return Err(BadAny),
+    };
+    Ok(any)
+}
+
+/// One attribute element, split into its parts.
+struct Attr {
+    /// The `key` string token.
+    key: usize,
+    /// The `value` token, when present.
+    value: Option<usize>,
+    /// Token of the `value` member's key, for copying it raw.
+    value_key: Option<usize>,
+}
+
+impl<'a> Judge<'a, '_> {
+    fn allowlist(&self, place: Place) -> &'a FieldSet {
+        let o = &self.policy.standard.otlp;
+        match place {
+            Place::Resource => &o.resource_attributes,
+            Place::Scope => &o.scope_attributes,
+            Place::Span => &o.span_attributes,
+            Place::Event => &o.event_attributes,
+            Place::Link => &o.link_attributes,
+            Place::Log => &o.log_attributes,
+        }
+    }
+
+    /// Check an attribute list and write its projection.
+    pub(super) fn attributes(&mut self, place: Place, arr: usize) {
+        self.duplicate_keys(arr);
+        self.out.push(b'[');
+        let mut first = true;
+        for (i, el) in self.walk.tape.elements(arr).enumerate() {
+            let mark = self.out.len();
+            if !first {
+                self.out.push(b',');
+            }
+            let Some(attr) = self.split(el, i) else {
+                self.out.truncate(mark);
+                continue;
+            };
+            self.segs.push(Seg::Attr(attr.key));
+            let keep = self.attribute(place, &attr);
+            self.segs.pop();
+            if keep {
+                first = false;
+            } else {
+                self.out.truncate(mark);
+            }
+        }
+        self.out.push(b']');
+    }
+
+    /// Split an attribute element; `None` (with a violation) when it is not
+    /// an object with a string `key`. Unknown members are stripped.
+    fn split(&mut self, el: usize, i: usize) -> Option<Attr> {
+        self.segs.push(Seg::Index(i));
+        let attr = self.split_inner(el);
+        self.segs.pop();
+        attr
+    }
+
+    fn split_inner(&mut self, el: usize) -> Option<Attr> {
+        if self.tok(el).kind != Kind::Object {
+            self.violation("type", "attribute must be an object with key and value");
+            return None;
+        }
+        let mut attr = Attr {
+            key: 0,
+            value: None,
+            value_key: None,
+        };
+        let mut key = None;
+        let mut unknown = 0u32;
+        for (k, v) in self.walk.tape.members(el) {
+            match (&*self.decoded(k), self.tok(v).kind) {
+                ("key", Kind::String) => key = Some(v),
+                ("value", _) => {
+                    attr.value = Some(v);
+                    attr.value_key = Some(k);
+                }
+                _ => unknown += 1,
+            }
+        }
+        let Some(key) = key else {
+            self.violation("type", "attribute must have a string key");
+            return None;
+        };
+        attr.key = key;
+        if unknown > 0 {
+            self.segs.push(Seg::Attr(key));
+            for _ in 0..unknown {
+                self.strip(
+                    "unknown_field",
+                    "attribute holds a member other than key and value",
+                );
+            }
+            self.segs.pop();
+        }
+        Some(attr)
+    }
+
+    /// Decide one attribute and append it when kept.
+    fn attribute(&mut self, place: Place, attr: &Attr) -> bool {
+        let key = self.decoded(attr.key);
+        let any = match attr.value {
+            None => Ok(Any::Empty),
+            Some(v) => any_value(&self.walk, v),
+        };
+        if let Some((_, rule)) = self.allowlist(place).lookup(&key) {
+            let Ok(any) = any else {
+                return self.violation("type", "attribute value is not a valid AnyValue");
+            };
+            if !self.check_any(rule, any) {
+                return false;
+            }
+            self.write_attr(attr, any);
+            return true;
+        }
+        if is_content_attribute(&self.policy.full.content_attributes, &key) {
+            self.has_content = true;
+            return self.content_attr(attr, any);
+        }
+        self.strip("unknown_field", unknown_message(place));
+        false
+    }
+
+    /// A content attribute: stripped at standard; a string at full.
+    fn content_attr(&mut self, attr: &Attr, any: Result<Any, BadAny>) -> bool {
+        if self.level == Level::Standard {
+            self.strip(
+                "content_field",
+                "content attribute is not allowed at standard level",
+            );
+            return false;
+        }
+        let Ok(Any::String(s)) = any else {
+            // SECURITY: content at full level is text; anything else is dropped.
+            self.strip("type", "content attribute must be a stringValue");
+            return false;
+        };
+        self.out.extend_from_slice(b"{\"key\":");
+        self.out.extend_from_slice(self.raw(attr.key).as_bytes());
+        self.out.extend_from_slice(b",\"value\":");
+        self.content_string(s);
+        self.out.push(b'}');
+        true
+    }
+
+    /// Append `{"key":K,"value":{M:V}}` from raw, verified tokens.
+    fn write_attr(&mut self, attr: &Attr, any: Any) {
+        self.out.extend_from_slice(b"{\"key\":");
+        self.out.extend_from_slice(self.raw(attr.key).as_bytes());
+        if let Some(vk) = attr.value_key {
+            self.out.push(b',');
+            self.out.extend_from_slice(self.raw(vk).as_bytes());
+            self.out.push(b':');
+            let inner = match any {
+                Any::String(t) | Any::Bool(t) | Any::Int(t) | Any::Double(t) => Some(t),
+                Any::Empty | Any::Nested(_) => None,
+            };
+            match (inner, attr.value) {
+                (Some(t), Some(v)) => {
+                    let member_key = self.walk.tape.members(v).next().map(|(k, _)| k);
+                    self.out.push(b'{');
+                    if let Some(mk) = member_key {
+                        self.out.extend_from_slice(self.raw(mk).as_bytes());
+                        self.out.push(b':');
+                    }
+                    self.out.extend_from_slice(self.raw(t).as_bytes());
+                    self.out.push(b'}');
+                }
+                _ => self.out.extend_from_slice(b"{}"),
+            }
+        }
+        self.out.push(b'}');
+    }
+
+    /// Hold an AnyValue to an allowlisted attribute's rule.
+    fn check_any(&mut self, rule: &FieldRule, any: Any) -> bool {
+        let checked = match (any, rule.ty) {
+            (Any::Empty, _) if rule.nullable || rule.ty == ValueType::Null => return true,
+            (Any::String(t), ValueType::String) | (Any::Double(t), ValueType::Number) => {
+                self.walk.check(rule, t, self.segs, self.findings)
+            }
+            (Any::Bool(_), ValueType::Boolean) => return true,
+            (Any::Int(t), ValueType::Integer | ValueType::Number) => {
+                return self.int_value(rule, t);
+            }
+            (any, ty) => return self.violation("type", type_message(any, ty)),
+        };
+        if checked.violated {
+            self.note_violation();
+        }
+        !checked.violated
+    }
+
+    /// An `intValue`: a JSON string of an i64, or a JSON integer.
+    fn int_value(&mut self, rule: &FieldRule, t: usize) -> bool {
+        let tok = self.tok(t);
+        let text = match tok.kind {
+            Kind::String => self.decoded(t),
+            _ => Cow::Borrowed(self.raw(t)),
+        };
+        let digits = text.strip_prefix('-').unwrap_or(&text);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return self.violation("type", "intValue must be an integer");
+        }
+        let Ok(n) = text.parse::<i64>() else {
+            return self.violation("range", "intValue does not fit in 64 bits");
+        };
+        let checked = self.walk.range(rule, n as f64, self.segs, self.findings);
+        if checked.violated {
+            self.note_violation();
+        }
+        !checked.violated
+    }
+
+    /// SECURITY: the same attribute key twice in one list is malformed
+    /// (SPEC.md): consumers disagree on which value wins, so a second value
+    /// could slip past a check made on the first. Lists nested in
+    /// `kvlistValue`s are checked too, at any depth (bounded by the tape's
+    /// depth limit).
+    fn duplicate_keys(&mut self, arr: usize) {
+        let mut keys = std::mem::take(&mut self.scratch.keys);
+        keys.clear();
+        for el in self.walk.tape.elements(arr) {
+            if let Some(k) = self.member_of(el, "key", Kind::String) {
+                keys.push(k);
+            }
+        }
+        let text = self.walk.text;
+        let tokens = self.walk.tape.tokens();
+        let key_of = |i: usize| string_value(text, &tokens[i]);
+        keys.sort_unstable_by(|&a, &b| key_of(a).cmp(&key_of(b)));
+        let dup = keys
+            .windows(2)
+            .find(|w| key_of(w[0]) == key_of(w[1]))
+            .map(|w| w[1]);
+        self.scratch.keys = keys;
+        if let Some(k) = dup {
+            self.report_duplicate(k);
+            return;
+        }
+        for el in self.walk.tape.elements(arr) {
+            if self.malformed {
+                return;
+            }
+            if let Some(v) = self.member_of(el, "value", Kind::Object) {
+                self.nested_lists(v);
+            }
+        }
+    }
+
+    /// Check the key-value lists inside one AnyValue object.
+    fn nested_lists(&mut self, any: usize) {
+        let Some((k, v)) = self.walk.tape.members(any).next() else {
+            return;
+        };
+        if self.tok(v).kind != Kind::Object {
+            return;
+        }
+        let Some(values) = self.member_of(v, "values", Kind::Array) else {
+            return;
+        };
+        match &*self.decoded(k) {
+            "kvlistValue" => self.duplicate_keys(values),
+            "arrayValue" => {
+                for el in self.walk.tape.elements(values) {
+                    if self.tok(el).kind == Kind::Object && !self.malformed {
+                        self.nested_lists(el);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The value token of member `name` of object `obj`, when it has `kind`.
+    fn member_of(&self, obj: usize, name: &str, kind: Kind) -> Option<usize> {
+        if self.tok(obj).kind != Kind::Object {
+            return None;
+        }
+        self.walk
+            .tape
+            .members(obj)
+            .find(|&(k, v)| self.tok(v).kind == kind && self.decoded(k) == name)
+            .map(|(_, v)| v)
+    }
+
+    fn report_duplicate(&mut self, key: usize) {
+        self.segs.push(Seg::Attr(key));
+        self.findings.push(crate::finding::Finding {
+            line: self.walk.line,
+            kind: crate::finding::FindingKind::Malformed,
+            rule: "duplicate_key",
+            field: Some(self.walk.path(self.segs)),
+            message: "attribute key appears twice in one list, compared after unescaping".into(),
+        });
+        self.segs.pop();
+        self.malformed = true;
+    }
+}
+
+fn unknown_message(place: Place) -> &'static str {
+    match place {
+        Place::Resource => "attribute is not on the resource_attributes allowlist",
+        Place::Scope => "attribute is not on the scope_attributes allowlist",
+        Place::Span => "attribute is not on the span_attributes allowlist",
+        Place::Event => "attribute is not on the event_attributes allowlist",
+        Place::Link => "attribute is not on the link_attributes allowlist",
+        Place::Log => "attribute is not on the log_attributes allowlist",
+    }
+}
+
+fn type_message(any: Any, ty: ValueType) -> &'static str {
+    match (any, ty) {
+        (Any::Nested(_), _) => "nested or bytes values are never allowed where a scalar is",
+        (_, ValueType::String) => "expected a stringValue",
+        (_, ValueType::Integer) => "expected an intValue",
+        (_, ValueType::Number) => "expected a doubleValue or intValue",
+        (_, ValueType::Boolean) => "expected a boolValue",
+        (Any::Empty, _) => "attribute value is empty",
+        _ => "attribute rules support string, integer, number and boolean types",
+    }
+}

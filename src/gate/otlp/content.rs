@@ -1,0 +1,123 @@
+//! Content attributes: which keys carry content, and the one place where
+//! redaction of a content string plugs in.
+
+/// Whether the attribute `key` is a content attribute under `patterns`
+/// (`[full] content_attributes`).
+///
+/// A pattern is an exact key, or `prefix.*`, which matches `prefix.` followed
+/// by a numeric index segment and optionally more segments:
+/// `gen_ai.prompt.*` matches `gen_ai.prompt.0` and `gen_ai.prompt.0.content`
+/// (OpenLLMetry), `llm.input_messages.*` matches
+/// `llm.input_messages.3.message.content` (OpenInference).
+///
+/// It does **not** match `gen_ai.prompt.name`: metadata beside the indexed
+/// messages is not content by this rule and, being unlisted, is an unknown
+/// attribute (stripped at standard level anyway).
+pub fn is_content_attribute(patterns: &[String], key: &str) -> bool {
+    patterns.iter().any(|p| matches_pattern(p, key))
+}
+
+fn matches_pattern(pattern: &str, key: &str) -> bool {
+    let Some(prefix) = pattern.strip_suffix(".*") else {
+        return pattern == key;
+    };
+    let Some(rest) = key.strip_prefix(prefix).and_then(|r| r.strip_prefix('.')) else {
+        return false;
+    };
+    let index_len = rest.bytes().take_while(u8::is_ascii_digit).count();
+    if index_len == 0 {
+        return false;
+    }
+    let after = &rest[index_len..];
+    after.is_empty() || after.starts_with('.')
+}
+
+/// REDACTION HOOK: append the redacted form of one content string (already
+/// unescaped) to `out`.
+///
+/// Every content string that leaves the gate at full level (content
+/// attributes, log bodies) passes through here exactly once. The redaction
+/// engine (`src/redact`) replaces this body; until then it copies the text
+/// unchanged. The caller compares the result with the input to decide
+/// whether the record is still verbatim, so a redaction that changes
+/// nothing keeps the line byte-for-byte.
+pub fn redact_content(text: &str, out: &mut String) {
+    out.push_str(text);
+}
+
+/// Append `s` as a JSON string literal (quotes included) to `out`.
+pub fn write_json_string(s: &str, out: &mut Vec<u8>) {
+    out.push(b'"');
+    let mut run = 0;
+    let bytes = s.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: Option<&[u8]> = match b {
+            b'"' => Some(b"\\\""),
+            b'\\' => Some(b"\\\\"),
+            b'\n' => Some(b"\\n"),
+            b'\r' => Some(b"\\r"),
+            b'\t' => Some(b"\\t"),
+            0..=0x1f => None,
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[run..i]);
+        match esc {
+            Some(e) => out.extend_from_slice(e),
+            None => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(b >> 4)]);
+                out.push(HEX[usize::from(b & 0xf)]);
+            }
+        }
+        run = i + 1;
+    }
+    out.extend_from_slice(&bytes[run..]);
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defaults() -> Vec<String> {
+        [
+            "gen_ai.prompt",
+            "gen_ai.completion",
+            "gen_ai.prompt.*",
+            "llm.input_messages.*",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    }
+
+    #[test]
+    fn indexed_keys_are_content_and_metadata_is_not() {
+        let p = defaults();
+        assert!(is_content_attribute(&p, "gen_ai.prompt"));
+        assert!(is_content_attribute(&p, "gen_ai.prompt.0"));
+        assert!(is_content_attribute(&p, "gen_ai.prompt.0.content"));
+        assert!(is_content_attribute(&p, "gen_ai.prompt.12.role"));
+        assert!(is_content_attribute(
+            &p,
+            "llm.input_messages.0.message.content"
+        ));
+        assert!(!is_content_attribute(&p, "gen_ai.prompt.name"));
+        assert!(!is_content_attribute(&p, "gen_ai.prompt."));
+        assert!(!is_content_attribute(&p, "gen_ai.prompt.0x"));
+        assert!(!is_content_attribute(&p, "gen_ai.promptx.0"));
+        assert!(!is_content_attribute(&p, "gen_ai.prompts"));
+        assert!(!is_content_attribute(&p, "llm.input_messages"));
+    }
+
+    #[test]
+    fn json_strings_round_trip_through_serde() {
+        for s in ["plain", "q\"b\\s", "nl\n\t\r", "\u{1}\u{1f}", "é😀", ""] {
+            let mut out = Vec::new();
+            write_json_string(s, &mut out);
+            let back: String = serde_json::from_slice(&out).unwrap();
+            assert_eq!(back, s);
+        }
+    }
+}

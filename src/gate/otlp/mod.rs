@@ -1,0 +1,717 @@
+//! Verification and projection of OTLP/JSON records on the tape.
+//!
+//! Three shapes are judged: an `ExportTraceServiceRequest`
+//! (`resourceSpans`), an `ExportLogsServiceRequest` (`resourceLogs`), and
+//! the bare span object of the seeds. The structure (resources, scopes,
+//! spans, ids, timestamps, kinds, statuses, events, links, log records) is
+//! declared in [`schema`]; attributes are held to the policy's
+//! `[standard.otlp]` allowlists by [`attrs`]; content attributes and log
+//! bodies are recognised by [`content`].
+//!
+//! One pass over the tape checks every member and writes the projection at
+//! the same time, copying only verified raw spans: each member is either
+//! copied (after its check passed), rebuilt from verified parts, or left
+//! out with a finding. Nothing is decoded into a `serde_json::Value`.
+//!
+//! **Invariant:** every member left out or changed draws a finding (or, for
+//! redacted content, sets a flag), and a record is passed verbatim only when
+//! neither happened. So the verbatim decision cannot disagree with the
+//! projection.
+//!
+//! Levels: at standard, content attributes and log bodies are stripped
+//! (`content_field`); at full they pass when they are strings (through
+//! [`content::redact_content`]) and are stripped with a `type` finding
+//! otherwise. Every other attribute and structural field is held to the
+//! same rules at both levels.
+
+pub mod attrs;
+pub mod content;
+pub mod schema;
+
+use std::borrow::Cow;
+
+use crate::finding::{Finding, FindingKind};
+use crate::gate::verify::{Seg, Walk};
+use crate::gate::{Judgement, Level, Verdict};
+use crate::policy::{OnViolation, Policy};
+use crate::record::Format;
+use crate::record::tape::{Kind, Tape, Token, raw, string_value};
+use schema::{Field, Schema, Text};
+
+/// What the OTLP judge reads: one scanned line and how to judge it.
+#[derive(Clone, Copy)]
+pub struct Input<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The scanned line's tape.
+    pub tape: &'a Tape,
+    /// The line's text.
+    pub text: &'a str,
+    /// The line number, for findings.
+    pub line: u64,
+    /// The level the sink receives.
+    pub level: Level,
+}
+
+/// Buffers the OTLP judge reuses from record to record, so a clean record
+/// allocates nothing once they have grown.
+#[derive(Default)]
+pub struct Scratch {
+    /// Key tokens of the attribute list being checked for duplicates.
+    keys: Vec<usize>,
+    /// Redaction output for one content string.
+    text: String,
+}
+
+impl std::fmt::Debug for Scratch {
+    // SECURITY: the buffers hold record text; Debug shows only sizes.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Scratch({} keys, {} bytes)",
+            self.keys.len(),
+            self.text.len()
+        )
+    }
+}
+
+/// Where the judge writes: findings, the projection and its reused buffers.
+pub struct Buffers<'b> {
+    /// Findings of the record.
+    pub findings: &'b mut Vec<Finding>,
+    /// The projection (left empty unless the verdict is
+    /// [`Verdict::Rewritten`] and `rebuild`).
+    pub out: &'b mut Vec<u8>,
+    /// The path of the value being checked.
+    pub segs: &'b mut Vec<Seg>,
+    /// Reused scratch space.
+    pub scratch: &'b mut Scratch,
+}
+
+/// Judge one OTLP line into `buffers`.
+pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement {
+    let Buffers {
+        findings,
+        out,
+        segs,
+        scratch,
+    } = buffers;
+    segs.clear();
+    let base = findings.len();
+    let mut j = Judge {
+        walk: Walk {
+            text: input.text,
+            tape: input.tape,
+            line: input.line,
+        },
+        policy: input.policy,
+        level: input.level,
+        segs,
+        findings,
+        out,
+        scratch,
+        stripped: 0,
+        violated: false,
+        malformed: false,
+        has_content: false,
+        redacted: false,
+        bare: false,
+        base,
+        unrecognisable: false,
+    };
+    let top = if is_request(input.tape, input.text) {
+        &schema::REQUEST
+    } else {
+        j.bare = true;
+        &schema::SPAN
+    };
+    j.object(top, 0);
+    j.finish(rebuild)
+}
+
+/// A request has `resourceSpans` or `resourceLogs` at the top; anything
+/// else detected as OTLP is a bare span.
+fn is_request(tape: &Tape, text: &str) -> bool {
+    tape.members(0).any(|(k, _)| {
+        tape.tokens()
+            .get(k)
+            .is_some_and(|t| matches!(&*string_value(text, t), "resourceSpans" | "resourceLogs"))
+    })
+}
+
+/// The state of one record's walk.
+struct Judge<'a, 'b> {
+    walk: Walk<'a>,
+    policy: &'a Policy,
+    level: Level,
+    segs: &'b mut Vec<Seg>,
+    findings: &'b mut Vec<Finding>,
+    out: &'b mut Vec<u8>,
+    /// Reused buffers.
+    scratch: &'b mut Scratch,
+    stripped: u32,
+    /// A structural field or allowlisted attribute broke its rule.
+    violated: bool,
+    /// An attribute list holds a key twice.
+    malformed: bool,
+    has_content: bool,
+    /// Redaction changed a content string.
+    redacted: bool,
+    /// The record is a bare span (the seeds' shape).
+    bare: bool,
+    /// Findings already in the buffer before this record.
+    base: usize,
+    /// A bare span lost its `name` or `attributes`: its projection would no
+    /// longer be recognised as OTLP.
+    unrecognisable: bool,
+}
+
+impl<'a> Judge<'a, '_> {
+    fn tok(&self, i: usize) -> Token {
+        self.walk.tape.tokens()[i]
+    }
+
+    fn raw(&self, i: usize) -> &'a str {
+        raw(self.walk.text, &self.walk.tape.tokens()[i])
+    }
+
+    fn decoded(&self, i: usize) -> Cow<'a, str> {
+        string_value(self.walk.text, &self.walk.tape.tokens()[i])
+    }
+
+    /// Decide from what the walk saw.
+    fn finish(self, rebuild: bool) -> Judgement {
+        let judged = |verdict, stripped| Judgement {
+            verdict,
+            format: Some(Format::Otlp),
+            stripped,
+            has_content: self.has_content,
+        };
+        let keep_output = |out: &mut Vec<u8>, keep: bool| {
+            if !keep {
+                out.clear();
+            }
+        };
+        if self.malformed {
+            // SECURITY: a list with a key twice is malformed: nothing goes
+            // out, and only the malformation is reported.
+            let base = self.base;
+            let mut i = 0;
+            self.findings.retain(|f| {
+                i += 1;
+                i <= base || f.kind == FindingKind::Malformed
+            });
+            keep_output(self.out, false);
+            return Judgement {
+                format: None,
+                ..judged(Verdict::Malformed, 0)
+            };
+        }
+        // SECURITY: a projection must keep its format; a bare span without
+        // `name` or `attributes` would be judged as a cf record downstream.
+        let drop = self.policy.standard.on_violation == OnViolation::DropRecord;
+        if self.unrecognisable || (self.violated && drop) {
+            keep_output(self.out, false);
+            return judged(Verdict::Dropped, 0);
+        }
+        // SECURITY: verbatim only when nothing was left out (every omission
+        // draws a finding) and no content string was changed by redaction.
+        if self.findings.len() == self.base && !self.redacted {
+            keep_output(self.out, false);
+            return judged(Verdict::Verbatim, 0);
+        }
+        keep_output(self.out, rebuild);
+        judged(Verdict::Rewritten, self.stripped)
+    }
+
+    /// A finding at the current path.
+    fn report(&mut self, rule: &'static str, message: &'static str) {
+        let f = self.walk.finding(self.segs, rule, message.into());
+        self.findings.push(f);
+    }
+
+    /// A removable member that is not allowed here (unknown or content).
+    fn strip(&mut self, rule: &'static str, message: &'static str) {
+        self.report(rule, message);
+        self.stripped += 1;
+    }
+
+    /// A structural field or allowlisted attribute broke its rule: report
+    /// it and count it (the record is dropped or the member removed).
+    fn violation(&mut self, rule: &'static str, message: &'static str) -> bool {
+        self.report(rule, message);
+        self.note_violation();
+        false
+    }
+
+    /// A violation already reported by [`Walk::check`].
+    fn note_violation(&mut self) {
+        self.violated = true;
+        if self.policy.standard.on_violation == OnViolation::DropField {
+            self.stripped += 1;
+        }
+    }
+
+    /// Check the object at `obj` against `schema` and write its projection.
+    fn object(&mut self, schema: &Schema, obj: usize) {
+        self.out.push(b'{');
+        let mut first = true;
+        for (k, v) in self.walk.tape.members(obj) {
+            let name = self.decoded(k);
+            self.segs.push(Seg::Key(k));
+            match schema.lookup(&name) {
+                Some(field) => {
+                    let mark = self.out.len();
+                    if !first {
+                        self.out.push(b',');
+                    }
+                    self.out.extend_from_slice(self.raw(k).as_bytes());
+                    self.out.push(b':');
+                    if self.member(field, v) {
+                        first = false;
+                    } else {
+                        self.out.truncate(mark);
+                        self.unrecognisable |= self.bare
+                            && self.segs.len() == 1
+                            && matches!(field, Field::SpanName | Field::Attributes(_));
+                    }
+                }
+                None => self.strip("unknown_field", "field is not part of the otlp schema"),
+            }
+            self.segs.pop();
+        }
+        self.out.push(b'}');
+    }
+
+    /// Check one structural member and append its projected value; `false`
+    /// when it is left out (the finding is already pushed).
+    fn member(&mut self, field: Field, v: usize) -> bool {
+        let t = self.tok(v);
+        match field {
+            Field::Hex(n) => self.hex(n, v),
+            Field::Nanos => self.unsigned(v, u64::MAX, "timestamp must be a u64 of nanoseconds"),
+            Field::Uint32 => self.unsigned(v, u64::from(u32::MAX), "value must be a u32"),
+            Field::Enum(names) => self.enumeration(names, v),
+            Field::Text(text) => self.text(text, v),
+            Field::SpanName => self.span_name(v),
+            Field::Attributes(place) if t.kind == Kind::Array => {
+                self.attributes(place, v);
+                true
+            }
+            Field::Body => self.body(v),
+            Field::Object(schema) if t.kind == Kind::Object => {
+                self.object(schema, v);
+                true
+            }
+            Field::Array(schema) if t.kind == Kind::Array => {
+                self.array(schema, v);
+                true
+            }
+            Field::Attributes(_) | Field::Array(_) => self.violation("type", "expected an array"),
+            Field::Object(_) => self.violation("type", "expected an object"),
+        }
+    }
+
+    /// A repeated message: each element must be an object of `schema`.
+    fn array(&mut self, schema: &Schema, arr: usize) {
+        self.out.push(b'[');
+        let mut first = true;
+        for (i, el) in self.walk.tape.elements(arr).enumerate() {
+            self.segs.push(Seg::Index(i));
+            if self.tok(el).kind == Kind::Object {
+                if !first {
+                    self.out.push(b',');
+                }
+                first = false;
+                self.object(schema, el);
+            } else {
+                self.violation("type", "expected an object");
+            }
+            self.segs.pop();
+        }
+        self.out.push(b']');
+    }
+
+    fn copy(&mut self, v: usize) -> bool {
+        self.out.extend_from_slice(self.raw(v).as_bytes());
+        true
+    }
+
+    fn hex(&mut self, digits: usize, v: usize) -> bool {
+        if self.tok(v).kind != Kind::String {
+            return self.violation("type", "id must be a hex string");
+        }
+        let s = self.decoded(v);
+        if s.is_empty() || (s.len() == digits && s.bytes().all(|b| b.is_ascii_hexdigit())) {
+            return self.copy(v);
+        }
+        let message = if digits == 32 {
+            "trace id must be 32 hex digits"
+        } else {
+            "span id must be 16 hex digits"
+        };
+        self.violation("pattern", message)
+    }
+
+    /// An unsigned integer up to `max`: a JSON integer or a string of digits.
+    fn unsigned(&mut self, v: usize, max: u64, message: &'static str) -> bool {
+        let t = self.tok(v);
+        let digits = match t.kind {
+            Kind::Number => self.raw(v),
+            Kind::String if !t.escaped => {
+                let r = self.raw(v);
+                r.get(1..r.len().saturating_sub(1)).unwrap_or("")
+            }
+            _ => return self.violation("type", message),
+        };
+        let ok = !digits.is_empty()
+            && digits.len() <= 20
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && digits.parse::<u64>().is_ok_and(|n| n <= max);
+        if ok {
+            self.copy(v)
+        } else {
+            self.violation("range", message)
+        }
+    }
+
+    fn enumeration(&mut self, names: &[&str], v: usize) -> bool {
+        let t = self.tok(v);
+        let ok = match t.kind {
+            Kind::Number => self.raw(v).parse::<usize>().is_ok_and(|n| n < names.len()),
+            Kind::String => {
+                let s = self.decoded(v);
+                names.contains(&s.as_ref())
+            }
+            _ => return self.violation("type", "enum must be an integer or an enum name"),
+        };
+        if ok {
+            self.copy(v)
+        } else {
+            self.violation("one_of", "enum value is not one of the defined values")
+        }
+    }
+
+    fn text(&mut self, rule: Text, v: usize) -> bool {
+        if self.tok(v).kind != Kind::String {
+            return self.violation("type", "expected a string");
+        }
+        let s = self.decoded(v);
+        if schema::text_ok(rule, &s) {
+            self.copy(v)
+        } else {
+            self.violation(
+                schema::text_rule_name(rule),
+                schema::text_rule_message(rule),
+            )
+        }
+    }
+
+    fn span_name(&mut self, v: usize) -> bool {
+        if self.tok(v).kind != Kind::String {
+            return self.violation("type", "span name must be a string");
+        }
+        let s = self.decoded(v);
+        if self.policy.standard.otlp.span_names.iter().any(|n| *n == s) {
+            self.copy(v)
+        } else {
+            self.violation("one_of", "span name is not in [standard.otlp] span_names")
+        }
+    }
+
+    /// A log body is content.
+    fn body(&mut self, v: usize) -> bool {
+        self.has_content = true;
+        if self.level == Level::Standard {
+            self.strip(
+                "content_field",
+                "log body is content, not allowed at standard level",
+            );
+            return false;
+        }
+        match attrs::any_value(&self.walk, v) {
+            Ok(attrs::Any::String(s)) => {
+                self.content_string(s);
+                true
+            }
+            _ => {
+                // SECURITY: content at full level is text; anything else is dropped.
+                self.strip(
+                    "type",
+                    "log body must be a stringValue to pass at full level",
+                );
+                false
+            }
+        }
+    }
+
+    /// Append `{"stringValue":...}` for a content string token `s`, after
+    /// redaction.
+    fn content_string(&mut self, s: usize) {
+        let decoded = self.decoded(s);
+        self.scratch.text.clear();
+        content::redact_content(&decoded, &mut self.scratch.text);
+        self.out.extend_from_slice(b"{\"stringValue\":");
+        if self.scratch.text == decoded {
+            self.out.extend_from_slice(self.raw(s).as_bytes());
+        } else {
+            self.redacted = true;
+            content::write_json_string(&self.scratch.text, self.out);
+        }
+        self.out.push(b'}');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::gate::Gate;
+    use crate::source::lines::Line;
+
+    const SEED_STANDARD: &str = r#"{"name": "llm_request", "kind": 1, "startTimeUnixNano": "1788450022633673216", "endTimeUnixNano": "1788450022799637248", "attributes": [{"key": "cf.request_id", "value": {"stringValue": "chatcmpl-b8af6f4d128fdd4c-b31b5b1f"}}, {"key": "gen_ai.usage.prompt_tokens", "value": {"intValue": "54"}}, {"key": "gen_ai.usage.completion_tokens", "value": {"intValue": "2"}}, {"key": "cf.e2e_latency_s", "value": {"doubleValue": 0.1659}}, {"key": "cf.queue_wait_s", "value": {"doubleValue": 0.0119}}, {"key": "cf.scheduler.family", "value": {"stringValue": "trace"}}]}"#;
+
+    fn gate(extra: &str) -> Gate {
+        let policy = Policy::from_toml(Path::new("p.toml"), extra).unwrap();
+        Gate::new(Arc::new(policy))
+    }
+
+    fn run(g: &mut Gate, line: &str, level: Level) -> (Judgement, String, Vec<String>) {
+        let j = g.judge(1, &Line::Text(line.as_bytes()), level, true);
+        let out = String::from_utf8(g.output().to_vec()).unwrap();
+        let f = g
+            .findings()
+            .iter()
+            .map(|f| format!("{}@{}", f.rule, f.field.as_deref().unwrap_or("-")))
+            .collect();
+        (j, out, f)
+    }
+
+    #[test]
+    fn seed_standard_span_passes_verbatim() {
+        let mut g = gate("");
+        let (j, out, f) = run(&mut g, SEED_STANDARD, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Verbatim, "{f:?}");
+        assert_eq!(j.format, Some(Format::Otlp));
+        assert!(out.is_empty());
+        assert!(!j.has_content);
+    }
+
+    #[test]
+    fn content_attribute_is_stripped_at_standard_and_kept_at_full() {
+        let line = r#"{"name":"llm_request","attributes":[{"key":"cf.queue_wait_s","value":{"doubleValue":0.01}},{"key":"gen_ai.prompt","value":{"stringValue":"secret"}}]}"#;
+        let mut g = gate("");
+        let (j, out, f) = run(&mut g, line, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert!(j.has_content);
+        assert_eq!(j.stripped, 1);
+        assert_eq!(
+            out,
+            r#"{"name":"llm_request","attributes":[{"key":"cf.queue_wait_s","value":{"doubleValue":0.01}}]}"#
+        );
+        assert_eq!(f, vec![r#"content_field@attributes["gen_ai.prompt"]"#]);
+        let (j, _, f) = run(&mut g, line, Level::Full);
+        assert_eq!(j.verdict, Verdict::Verbatim, "{f:?}");
+        assert!(j.has_content);
+    }
+
+    #[test]
+    fn paths_name_the_place_precisely() {
+        let line = r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{},{"events":[{},{"name":"e","attributes":[{"key":"gen_ai.prompt","value":{"stringValue":"x"}}]}]}]}]}]}"#;
+        let mut g = gate("");
+        let (j, out, f) = run(&mut g, line, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert_eq!(
+            f,
+            vec![
+                r#"content_field@resourceSpans[0].scopeSpans[0].spans[1].events[1].attributes["gen_ai.prompt"]"#
+            ]
+        );
+        assert_eq!(
+            out,
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{},{"events":[{},{"name":"e","attributes":[]}]}]}]}]}"#
+        );
+    }
+
+    #[test]
+    fn violations_drop_the_record_or_the_field() {
+        let line = r#"{"name":"llm_request","attributes":[{"key":"cf.request_id","value":{"stringValue":"a sentence"}},{"key":"cf.queue_wait_s","value":{"doubleValue":0.5}}]}"#;
+        let mut g = gate("");
+        let (j, out, f) = run(&mut g, line, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Dropped);
+        assert!(out.is_empty());
+        assert_eq!(f, vec![r#"pattern@attributes["cf.request_id"]"#]);
+        let mut g = gate("[standard]\non_violation = \"drop_field\"\n");
+        let (j, out, _) = run(&mut g, line, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert_eq!(j.stripped, 1);
+        assert_eq!(
+            out,
+            r#"{"name":"llm_request","attributes":[{"key":"cf.queue_wait_s","value":{"doubleValue":0.5}}]}"#
+        );
+    }
+
+    #[test]
+    fn attribute_types_map_to_rules() {
+        let mut g = gate("[standard]\non_violation = \"drop_field\"\n");
+        let cases = [
+            (r#"{"intValue":"54"}"#, true),
+            (r#"{"intValue":54}"#, true),
+            (r#"{"intValue":"-1"}"#, false),
+            (r#"{"intValue":"5.5"}"#, false),
+            (r#"{"intValue":"99999999999999999999"}"#, false),
+            (r#"{"doubleValue":54}"#, false),
+            (r#"{"stringValue":"54"}"#, false),
+            (r#"{"arrayValue":{"values":[{"intValue":"1"}]}}"#, false),
+            (r#"{"kvlistValue":{"values":[]}}"#, false),
+            (r#"{"bytesValue":"AAAA"}"#, false),
+            (r#"{}"#, false),
+            (r#"{"intValue":"1","stringValue":"x"}"#, false),
+        ];
+        for (value, ok) in cases {
+            let line = format!(
+                r#"{{"name":"llm_request","attributes":[{{"key":"gen_ai.usage.prompt_tokens","value":{value}}}]}}"#
+            );
+            let (j, _, f) = run(&mut g, &line, Level::Standard);
+            let passed = j.verdict == Verdict::Verbatim;
+            assert_eq!(passed, ok, "{value}: {f:?}");
+        }
+    }
+
+    #[test]
+    fn duplicate_attribute_key_is_malformed_even_when_escaped() {
+        let line = r#"{"name":"llm_request","attributes":[{"key":"cf.queue_wait_s","value":{"doubleValue":0.5}},{"key":"cf.queue\u005fwait_s","value":{"doubleValue":1}}]}"#;
+        let mut g = gate("");
+        let (j, out, f) = run(&mut g, line, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Malformed);
+        assert!(out.is_empty());
+        assert_eq!(f, vec![r#"duplicate_key@attributes["cf.queue_wait_s"]"#]);
+        assert_eq!(g.findings()[0].kind, FindingKind::Malformed);
+    }
+
+    #[test]
+    fn duplicate_keys_in_nested_kvlists_are_malformed() {
+        let mut g = gate("");
+        let nested = r#"{"name":"llm_request","attributes":[{"key":"a","value":{"arrayValue":{"values":[{"kvlistValue":{"values":[{"key":"k","value":{"stringValue":"1"}},{"key":"k","value":{"stringValue":"2"}}]}}]}}}]}"#;
+        let (j, out, f) = run(&mut g, nested, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Malformed);
+        assert!(out.is_empty());
+        assert_eq!(f, vec![r#"duplicate_key@attributes["k"]"#]);
+        let distinct = nested.replacen(r#""key":"k""#, r#""key":"j""#, 1);
+        let (j, _, f) = run(&mut g, &distinct, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert_eq!(f, vec![r#"unknown_field@attributes["a"]"#]);
+    }
+
+    #[test]
+    fn structural_fields_are_checked() {
+        let mut g = gate("[standard]\non_violation = \"drop_field\"\n");
+        let cases = [
+            (r#""traceId":"5b8efff798038103d269b633813fc60c""#, true),
+            (r#""traceId":"""#, true),
+            (r#""traceId":"5b8e""#, false),
+            (r#""spanId":"eee19b7ec3c1b174""#, true),
+            (r#""spanId":"zzzzzzzzzzzzzzzz""#, false),
+            (r#""startTimeUnixNano":"1544712660000000000""#, true),
+            (r#""startTimeUnixNano":1544712660000000000"#, true),
+            (r#""startTimeUnixNano":"-1""#, false),
+            (r#""startTimeUnixNano":"99999999999999999999""#, false),
+            (r#""kind":2"#, true),
+            (r#""kind":"SPAN_KIND_SERVER""#, true),
+            (r#""kind":6"#, false),
+            (r#""kind":"server""#, false),
+            (r#""status":{"code":2,"message":""}"#, true),
+            (r#""status":{"message":"boom"}"#, false),
+            (r#""traceState":"rojo=00f067aa0ba902b7""#, true),
+            (r#""traceState":"rojo=a b""#, false),
+            (r#""flags":257"#, true),
+            (r#""flags":-1"#, false),
+            (r#""droppedAttributesCount":"3""#, true),
+            (
+                r#""events":[{"name":"exception","timeUnixNano":"1"}]"#,
+                true,
+            ),
+            (r#""events":["x"]"#, false),
+            (
+                r#""links":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","flags":1}]"#,
+                true,
+            ),
+        ];
+        for (member, ok) in cases {
+            let line = format!(r#"{{"name":"llm_request","attributes":[],{member}}}"#);
+            let (j, _, f) = run(&mut g, &line, Level::Standard);
+            assert_eq!(j.verdict == Verdict::Verbatim, ok, "{member}: {f:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_structural_keys_and_span_names_are_handled() {
+        let mut g = gate("");
+        let line = r#"{"name":"llm_request","attributes":[],"note":"x"}"#;
+        let (j, out, f) = run(&mut g, line, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert_eq!(out, r#"{"name":"llm_request","attributes":[]}"#);
+        assert_eq!(f, vec!["unknown_field@note"]);
+        let line = r#"{"name":"other","attributes":[]}"#;
+        let (j, _, f) = run(&mut g, line, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Dropped);
+        assert_eq!(f, vec!["one_of@name"]);
+    }
+
+    #[test]
+    fn log_body_is_content() {
+        let line = r#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1","severityNumber":9,"severityText":"INFO","body":{"stringValue":"hello"}}]}]}]}"#;
+        let mut g = gate("");
+        let (j, out, f) = run(&mut g, line, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert!(j.has_content);
+        assert_eq!(
+            f,
+            vec!["content_field@resourceLogs[0].scopeLogs[0].logRecords[0].body"]
+        );
+        assert!(!out.contains("hello"));
+        let (j, _, _) = run(&mut g, line, Level::Full);
+        assert_eq!(j.verdict, Verdict::Verbatim);
+        let nested = line.replace(
+            r#"{"stringValue":"hello"}"#,
+            r#"{"kvlistValue":{"values":[]}}"#,
+        );
+        let (j, out, f) = run(&mut g, &nested, Level::Full);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert!(!out.contains("kvlist"));
+        assert_eq!(
+            f,
+            vec!["type@resourceLogs[0].scopeLogs[0].logRecords[0].body"]
+        );
+    }
+
+    #[test]
+    fn full_level_holds_non_content_attributes_to_the_allowlist() {
+        let line = r#"{"name":"llm_request","attributes":[{"key":"gen_ai.prompt.0.content","value":{"stringValue":"hi"}},{"key":"gen_ai.prompt.name","value":{"stringValue":"x"}},{"key":"gen_ai.completion","value":{"arrayValue":{"values":[]}}}]}"#;
+        let mut g = gate("");
+        let (j, out, f) = run(&mut g, line, Level::Full);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert_eq!(
+            out,
+            r#"{"name":"llm_request","attributes":[{"key":"gen_ai.prompt.0.content","value":{"stringValue":"hi"}}]}"#
+        );
+        assert_eq!(
+            f,
+            vec![
+                r#"unknown_field@attributes["gen_ai.prompt.name"]"#,
+                r#"type@attributes["gen_ai.completion"]"#
+            ]
+        );
+    }
+
+    #[test]
+    fn check_mode_leaves_output_empty() {
+        let mut g = gate("");
+        let line = r#"{"name":"llm_request","attributes":[],"note":"x"}"#;
+        let j = g.judge(1, &Line::Text(line.as_bytes()), Level::Standard, false);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert!(g.output().is_empty());
+    }
+}

@@ -1,0 +1,482 @@
+//! The structural skeleton of OTLP/JSON: which keys each message may hold
+//! and how each one is checked, as static data.
+//!
+//! Every key not listed here is an `unknown_field` (stripped). The rules
+//! for text-carrying structural fields are deliberately narrow, because
+//! free text is where content hides:
+//!
+//! | field | accepted |
+//! |---|---|
+//! | `traceId` | 32 hex digits, or empty |
+//! | `spanId`, `parentSpanId` | 16 hex digits, or empty |
+//! | `*UnixNano` | a JSON string of 1 to 20 digits, or a JSON integer, fitting in u64 |
+//! | `droppedAttributesCount`, `droppedEventsCount`, `droppedLinksCount`, `flags` | a u32 as JSON integer or string of digits |
+//! | `kind` | 0..=5 or `SPAN_KIND_*` |
+//! | `status.code` | 0..=2 or `STATUS_CODE_*` |
+//! | `severityNumber` | 0..=24 or `SEVERITY_NUMBER_*` |
+//! | `status.message` | empty only |
+//! | `traceState` | W3C `key=value` list (at most 32 members, 512 bytes) whose values hold no spaces |
+//! | `scope.name`, `scope.version` | `^[A-Za-z0-9_.:/@+-]{0,128}$` |
+//! | `events[].name`, `eventName` | `^[A-Za-z0-9_.:/-]{0,128}$` |
+//! | `severityText` | empty, or a level word (`TRACE`, `DEBUG`, `INFO`, `INFORMATION`, `NOTICE`, `WARN`, `WARNING`, `ERROR`, `CRITICAL`, `ALERT`, `FATAL`, `EMERGENCY`, any case) with an optional digit 2-4 |
+//! | `schemaUrl` | empty, or `http(s)://` followed by `[A-Za-z0-9_.:/@+~%-]`, at most 256 bytes |
+//! | span `name` | one of `[standard.otlp] span_names` |
+//!
+//! Enum names are accepted besides numbers because the protobuf JSON
+//! mapping allows them; they are a closed vocabulary and carry no text.
+//! Identifier-shaped strings (`CANARY-7f3a`) do satisfy the identifier
+//! patterns: a pattern bounds the *shape* of a value, not its meaning, so
+//! scope names and event names remain a narrow channel for short tokens.
+
+/// Which attribute allowlist applies to an attribute list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// `resource.attributes`.
+    Resource,
+    /// `scope.attributes`.
+    Scope,
+    /// A span's `attributes`.
+    Span,
+    /// A span event's `attributes`.
+    Event,
+    /// A span link's `attributes`.
+    Link,
+    /// A log record's `attributes`.
+    Log,
+}
+
+impl Place {
+    /// The allowlist's name in findings.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Place::Resource => "resource",
+            Place::Scope => "scope",
+            Place::Span => "span",
+            Place::Event => "event",
+            Place::Link => "link",
+            Place::Log => "log",
+        }
+    }
+}
+
+/// A constrained text field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Text {
+    /// Scope name and version.
+    ScopeName,
+    /// Event names.
+    Identifier,
+    /// W3C trace state.
+    TraceState,
+    /// Must be empty (status message).
+    Empty,
+    /// A log severity word.
+    Severity,
+    /// A schema URL.
+    SchemaUrl,
+}
+
+/// How one structural member is checked.
+#[derive(Debug, Clone, Copy)]
+pub enum Field {
+    /// Hex id of this many digits (or empty).
+    Hex(usize),
+    /// A `fixed64` nanosecond timestamp.
+    Nanos,
+    /// A `uint32` / `fixed32` (counts, flags).
+    Uint32,
+    /// An enum: an integer index into the names, or one of the names.
+    Enum(&'static [&'static str]),
+    /// A constrained string.
+    Text(Text),
+    /// A span name, held to `span_names`.
+    SpanName,
+    /// An attribute list under an allowlist.
+    Attributes(Place),
+    /// A log body: content.
+    Body,
+    /// A nested message.
+    Object(&'static Schema),
+    /// A repeated nested message.
+    Array(&'static Schema),
+}
+
+/// The keys of one OTLP message.
+#[derive(Debug)]
+pub struct Schema {
+    /// `(key, rule)` pairs; looked up linearly (a dozen at most).
+    pub fields: &'static [(&'static str, Field)],
+}
+
+impl Schema {
+    /// The rule of `key`.
+    pub fn lookup(&self, key: &str) -> Option<Field> {
+        self.fields
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|&(_, field)| field)
+    }
+}
+
+/// `SpanKind` names, by number.
+pub const SPAN_KINDS: &[&str] = &[
+    "SPAN_KIND_UNSPECIFIED",
+    "SPAN_KIND_INTERNAL",
+    "SPAN_KIND_SERVER",
+    "SPAN_KIND_CLIENT",
+    "SPAN_KIND_PRODUCER",
+    "SPAN_KIND_CONSUMER",
+];
+
+/// `StatusCode` names, by number.
+pub const STATUS_CODES: &[&str] = &["STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"];
+
+/// `SeverityNumber` names, by number.
+pub const SEVERITIES: &[&str] = &[
+    "SEVERITY_NUMBER_UNSPECIFIED",
+    "SEVERITY_NUMBER_TRACE",
+    "SEVERITY_NUMBER_TRACE2",
+    "SEVERITY_NUMBER_TRACE3",
+    "SEVERITY_NUMBER_TRACE4",
+    "SEVERITY_NUMBER_DEBUG",
+    "SEVERITY_NUMBER_DEBUG2",
+    "SEVERITY_NUMBER_DEBUG3",
+    "SEVERITY_NUMBER_DEBUG4",
+    "SEVERITY_NUMBER_INFO",
+    "SEVERITY_NUMBER_INFO2",
+    "SEVERITY_NUMBER_INFO3",
+    "SEVERITY_NUMBER_INFO4",
+    "SEVERITY_NUMBER_WARN",
+    "SEVERITY_NUMBER_WARN2",
+    "SEVERITY_NUMBER_WARN3",
+    "SEVERITY_NUMBER_WARN4",
+    "SEVERITY_NUMBER_ERROR",
+    "SEVERITY_NUMBER_ERROR2",
+    "SEVERITY_NUMBER_ERROR3",
+    "SEVERITY_NUMBER_ERROR4",
+    "SEVERITY_NUMBER_FATAL",
+    "SEVERITY_NUMBER_FATAL2",
+    "SEVERITY_NUMBER_FATAL3",
+    "SEVERITY_NUMBER_FATAL4",
+];
+
+/// `ExportTraceServiceRequest` / `ExportLogsServiceRequest` (one schema:
+/// a line may hold either array).
+pub static REQUEST: Schema = Schema {
+    fields: &[
+        ("resourceSpans", Field::Array(&RESOURCE_SPANS)),
+        ("resourceLogs", Field::Array(&RESOURCE_LOGS)),
+    ],
+};
+
+static RESOURCE: Schema = Schema {
+    fields: &[
+        ("attributes", Field::Attributes(Place::Resource)),
+        ("droppedAttributesCount", Field::Uint32),
+    ],
+};
+
+static SCOPE: Schema = Schema {
+    fields: &[
+        ("name", Field::Text(Text::ScopeName)),
+        ("version", Field::Text(Text::ScopeName)),
+        ("attributes", Field::Attributes(Place::Scope)),
+        ("droppedAttributesCount", Field::Uint32),
+    ],
+};
+
+static RESOURCE_SPANS: Schema = Schema {
+    fields: &[
+        ("resource", Field::Object(&RESOURCE)),
+        ("scopeSpans", Field::Array(&SCOPE_SPANS)),
+        ("schemaUrl", Field::Text(Text::SchemaUrl)),
+    ],
+};
+
+static SCOPE_SPANS: Schema = Schema {
+    fields: &[
+        ("scope", Field::Object(&SCOPE)),
+        ("spans", Field::Array(&SPAN)),
+        ("schemaUrl", Field::Text(Text::SchemaUrl)),
+    ],
+};
+
+/// A `Span`; also the bare span object of the seeds.
+pub static SPAN: Schema = Schema {
+    fields: &[
+        ("traceId", Field::Hex(32)),
+        ("spanId", Field::Hex(16)),
+        ("parentSpanId", Field::Hex(16)),
+        ("traceState", Field::Text(Text::TraceState)),
+        ("flags", Field::Uint32),
+        ("name", Field::SpanName),
+        ("kind", Field::Enum(SPAN_KINDS)),
+        ("startTimeUnixNano", Field::Nanos),
+        ("endTimeUnixNano", Field::Nanos),
+        ("attributes", Field::Attributes(Place::Span)),
+        ("droppedAttributesCount", Field::Uint32),
+        ("events", Field::Array(&EVENT)),
+        ("droppedEventsCount", Field::Uint32),
+        ("links", Field::Array(&LINK)),
+        ("droppedLinksCount", Field::Uint32),
+        ("status", Field::Object(&STATUS)),
+    ],
+};
+
+static EVENT: Schema = Schema {
+    fields: &[
+        ("timeUnixNano", Field::Nanos),
+        ("name", Field::Text(Text::Identifier)),
+        ("attributes", Field::Attributes(Place::Event)),
+        ("droppedAttributesCount", Field::Uint32),
+    ],
+};
+
+static LINK: Schema = Schema {
+    fields: &[
+        ("traceId", Field::Hex(32)),
+        ("spanId", Field::Hex(16)),
+        ("traceState", Field::Text(Text::TraceState)),
+        ("attributes", Field::Attributes(Place::Link)),
+        ("droppedAttributesCount", Field::Uint32),
+        ("flags", Field::Uint32),
+    ],
+};
+
+static STATUS: Schema = Schema {
+    fields: &[
+        ("code", Field::Enum(STATUS_CODES)),
+        ("message", Field::Text(Text::Empty)),
+    ],
+};
+
+static RESOURCE_LOGS: Schema = Schema {
+    fields: &[
+        ("resource", Field::Object(&RESOURCE)),
+        ("scopeLogs", Field::Array(&SCOPE_LOGS)),
+        ("schemaUrl", Field::Text(Text::SchemaUrl)),
+    ],
+};
+
+static SCOPE_LOGS: Schema = Schema {
+    fields: &[
+        ("scope", Field::Object(&SCOPE)),
+        ("logRecords", Field::Array(&LOG_RECORD)),
+        ("schemaUrl", Field::Text(Text::SchemaUrl)),
+    ],
+};
+
+static LOG_RECORD: Schema = Schema {
+    fields: &[
+        ("timeUnixNano", Field::Nanos),
+        ("observedTimeUnixNano", Field::Nanos),
+        ("severityNumber", Field::Enum(SEVERITIES)),
+        ("severityText", Field::Text(Text::Severity)),
+        ("body", Field::Body),
+        ("attributes", Field::Attributes(Place::Log)),
+        ("droppedAttributesCount", Field::Uint32),
+        ("flags", Field::Uint32),
+        ("traceId", Field::Hex(32)),
+        ("spanId", Field::Hex(16)),
+        ("eventName", Field::Text(Text::Identifier)),
+    ],
+};
+
+/// Whether `s` satisfies the text rule `t`.
+pub fn text_ok(t: Text, s: &str) -> bool {
+    match t {
+        Text::ScopeName => charset_ok(s, 128, |c| {
+            c.is_ascii_alphanumeric() || b"_.:/@+-".contains(&c)
+        }),
+        Text::Identifier => charset_ok(s, 128, |c| {
+            c.is_ascii_alphanumeric() || b"_.:/-".contains(&c)
+        }),
+        Text::TraceState => trace_state_ok(s),
+        Text::Empty => s.is_empty(),
+        Text::Severity => severity_ok(s),
+        Text::SchemaUrl => schema_url_ok(s),
+    }
+}
+
+/// The finding message for a text rule, free of the value.
+pub fn text_rule_message(t: Text) -> &'static str {
+    match t {
+        Text::ScopeName => "scope name or version must match ^[A-Za-z0-9_.:/@+-]{0,128}$",
+        Text::Identifier => "event name must match ^[A-Za-z0-9_.:/-]{0,128}$",
+        Text::TraceState => "trace state must be a W3C key=value list without spaces in values",
+        Text::Empty => "status message must be empty: free text can carry content",
+        Text::Severity => "severity text must be empty or a severity level word",
+        Text::SchemaUrl => "schema url must be empty or an http(s) url without spaces",
+    }
+}
+
+/// The SPEC rule name a failed text check reports.
+pub fn text_rule_name(t: Text) -> &'static str {
+    match t {
+        Text::Empty => "max_len",
+        Text::Severity => "one_of",
+        _ => "pattern",
+    }
+}
+
+fn charset_ok(s: &str, max: usize, ok: impl Fn(u8) -> bool) -> bool {
+    s.len() <= max && s.bytes().all(ok)
+}
+
+fn severity_ok(s: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "TRACE",
+        "DEBUG",
+        "INFO",
+        "INFORMATION",
+        "NOTICE",
+        "WARN",
+        "WARNING",
+        "ERROR",
+        "CRITICAL",
+        "ALERT",
+        "FATAL",
+        "EMERGENCY",
+    ];
+    if s.is_empty() {
+        return true;
+    }
+    let word = match s.as_bytes().last() {
+        Some(b'2'..=b'4') => &s[..s.len() - 1],
+        _ => s,
+    };
+    WORDS.iter().any(|w| w.eq_ignore_ascii_case(word))
+}
+
+fn schema_url_ok(s: &str) -> bool {
+    if s.is_empty() {
+        return true;
+    }
+    let rest = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"));
+    match rest {
+        Some(r) => {
+            !r.is_empty()
+                && charset_ok(s, 256, |c| {
+                    c.is_ascii_alphanumeric() || b"_.:/@+~%-".contains(&c)
+                })
+        }
+        None => false,
+    }
+}
+
+/// W3C trace-context `tracestate`, narrowed: values hold no spaces.
+///
+/// SECURITY: the W3C grammar lets a value hold spaces, which is room for a
+/// sentence; a vendor value is an opaque token and never needs one.
+fn trace_state_ok(s: &str) -> bool {
+    if s.is_empty() {
+        return true;
+    }
+    if s.len() > 512 {
+        return false;
+    }
+    let mut members = 0;
+    for member in s.split(',') {
+        let member = member.trim_matches([' ', '\t']);
+        if member.is_empty() {
+            // W3C allows empty list members (`a=1,,b=2`).
+            continue;
+        }
+        members += 1;
+        if members > 32 {
+            return false;
+        }
+        let Some((key, value)) = member.split_once('=') else {
+            return false;
+        };
+        if !trace_state_key_ok(key) || !trace_state_value_ok(value) {
+            return false;
+        }
+    }
+    true
+}
+
+fn trace_state_key_ok(key: &str) -> bool {
+    let simple = |k: &str, max: usize, first_digit: bool| {
+        let b = k.as_bytes();
+        !b.is_empty()
+            && b.len() <= max
+            && (b[0].is_ascii_lowercase() || (first_digit && b[0].is_ascii_digit()))
+            && b.iter()
+                .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || b"_-*/".contains(&c))
+    };
+    match key.split_once('@') {
+        Some((tenant, system)) => simple(tenant, 241, true) && simple(system, 14, false),
+        None => simple(key, 256, false),
+    }
+}
+
+fn trace_state_value_ok(value: &str) -> bool {
+    !value.is_empty()
+        && value.len() <= 256
+        && value
+            .bytes()
+            .all(|c| (0x21..=0x7e).contains(&c) && c != b',' && c != b'=')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trace_state_follows_w3c_without_spaces_in_values() {
+        assert!(text_ok(Text::TraceState, ""));
+        assert!(text_ok(Text::TraceState, "rojo=00f067aa0ba902b7"));
+        assert!(text_ok(
+            Text::TraceState,
+            "rojo=00f067aa0ba902b7,congo=t61rcWkgMzE"
+        ));
+        assert!(text_ok(Text::TraceState, "tenant1@vendor=v1, b=2"));
+        assert!(!text_ok(Text::TraceState, "rojo=a secret sentence"));
+        assert!(!text_ok(Text::TraceState, "Rojo=1"));
+        assert!(!text_ok(Text::TraceState, "novalue"));
+        assert!(!text_ok(Text::TraceState, "a=b=c"));
+        let many = (0..33).map(|i| format!("k{i}=v")).collect::<Vec<_>>();
+        assert!(!text_ok(Text::TraceState, &many.join(",")));
+    }
+
+    #[test]
+    fn identifier_rules_refuse_sentences() {
+        assert!(text_ok(
+            Text::ScopeName,
+            "opentelemetry.instrumentation.vllm"
+        ));
+        assert!(text_ok(Text::ScopeName, "@scope/pkg+1.2.3"));
+        assert!(text_ok(Text::ScopeName, ""));
+        assert!(!text_ok(Text::ScopeName, "hello world"));
+        assert!(!text_ok(Text::ScopeName, &"a".repeat(129)));
+        assert!(text_ok(Text::Identifier, "gen_ai.content.prompt"));
+        assert!(!text_ok(Text::Identifier, "tell me a secret"));
+    }
+
+    #[test]
+    fn severity_and_schema_url_are_closed() {
+        for ok in ["", "INFO", "info", "Warning", "ERROR3", "fatal4"] {
+            assert!(text_ok(Text::Severity, ok), "{ok}");
+        }
+        for bad in ["INFO5", "my text", "CANARY", "INFO 2"] {
+            assert!(!text_ok(Text::Severity, bad), "{bad}");
+        }
+        assert!(text_ok(
+            Text::SchemaUrl,
+            "https://opentelemetry.io/schemas/1.26.0"
+        ));
+        assert!(!text_ok(Text::SchemaUrl, "https://x.io/a b"));
+        assert!(!text_ok(Text::SchemaUrl, "ftp://x"));
+        assert!(!text_ok(Text::Empty, "x"));
+    }
+
+    #[test]
+    fn lookups_find_declared_keys_only() {
+        assert!(matches!(SPAN.lookup("traceId"), Some(Field::Hex(32))));
+        assert!(SPAN.lookup("traceid").is_none());
+        assert!(REQUEST.lookup("resourceSpans").is_some());
+    }
+}

@@ -1,0 +1,966 @@
+//! OTLP/protobuf for traces and logs: our own `prost` messages (field numbers of
+//! `opentelemetry/proto/trace/v1/trace.proto`, `logs/v1/logs.proto`,
+//! `common/v1`, `resource/v1`)
+//! and conversions to and from the OTLP/JSON line the gate judges.
+//!
+//! The daemon receives `ExportTraceServiceRequest` bodies as protobuf,
+//! turns each into one JSON line with [`decode_traces_protobuf`], gates it,
+//! and re-encodes the projection with [`encode_traces_protobuf`] for an
+//! OTLP sink. Own message types instead of `opentelemetry-proto` keep the
+//! dependency tree to `prost` alone (no tonic).
+//!
+//! The JSON written follows the OTLP/JSON mapping: camelCase keys, ids as
+//! lowercase hex, `intValue` and `*UnixNano` as strings, default values
+//! omitted. Encoding reads only the keys of that mapping and ignores any
+//! other, so it is meant for lines the gate has already verified.
+//!
+//! # Untrusted input
+//!
+//! Decoding is `prost`'s, bounded by its recursion limit. Errors are opaque
+//! and hold no byte of the input.
+
+use std::fmt::Write as _;
+
+use prost::Message;
+
+use crate::gate::otlp::schema::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
+use serde_json::{Map, Value};
+
+/// Why a conversion failed. Never holds record content.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProtoError {
+    /// The bytes are not a valid protobuf `ExportTraceServiceRequest`.
+    #[error("body is not a valid OTLP protobuf trace request")]
+    Decode,
+    /// The JSON line is not an OTLP/JSON trace request.
+    #[error("line is not an OTLP/JSON trace request: {0}")]
+    Json(&'static str),
+}
+
+/// `opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest`.
+#[derive(Clone, PartialEq, Message)]
+pub struct ExportTraceServiceRequest {
+    /// Spans grouped by resource.
+    #[prost(message, repeated, tag = "1")]
+    pub resource_spans: Vec<ResourceSpans>,
+}
+
+/// `ResourceSpans`.
+#[derive(Clone, PartialEq, Message)]
+pub struct ResourceSpans {
+    /// The resource.
+    #[prost(message, optional, tag = "1")]
+    pub resource: Option<Resource>,
+    /// Spans grouped by scope.
+    #[prost(message, repeated, tag = "2")]
+    pub scope_spans: Vec<ScopeSpans>,
+    /// Schema URL.
+    #[prost(string, tag = "3")]
+    pub schema_url: String,
+}
+
+/// `Resource`.
+#[derive(Clone, PartialEq, Message)]
+pub struct Resource {
+    /// Attributes.
+    #[prost(message, repeated, tag = "1")]
+    pub attributes: Vec<KeyValue>,
+    /// Dropped attributes.
+    #[prost(uint32, tag = "2")]
+    pub dropped_attributes_count: u32,
+}
+
+/// `ScopeSpans`.
+#[derive(Clone, PartialEq, Message)]
+pub struct ScopeSpans {
+    /// The instrumentation scope.
+    #[prost(message, optional, tag = "1")]
+    pub scope: Option<InstrumentationScope>,
+    /// Spans.
+    #[prost(message, repeated, tag = "2")]
+    pub spans: Vec<Span>,
+    /// Schema URL.
+    #[prost(string, tag = "3")]
+    pub schema_url: String,
+}
+
+/// `InstrumentationScope`.
+#[derive(Clone, PartialEq, Message)]
+pub struct InstrumentationScope {
+    /// Name.
+    #[prost(string, tag = "1")]
+    pub name: String,
+    /// Version.
+    #[prost(string, tag = "2")]
+    pub version: String,
+    /// Attributes.
+    #[prost(message, repeated, tag = "3")]
+    pub attributes: Vec<KeyValue>,
+    /// Dropped attributes.
+    #[prost(uint32, tag = "4")]
+    pub dropped_attributes_count: u32,
+}
+
+/// `Span`.
+#[derive(Clone, PartialEq, Message)]
+pub struct Span {
+    /// 16 bytes.
+    #[prost(bytes = "vec", tag = "1")]
+    pub trace_id: Vec<u8>,
+    /// 8 bytes.
+    #[prost(bytes = "vec", tag = "2")]
+    pub span_id: Vec<u8>,
+    /// W3C trace state.
+    #[prost(string, tag = "3")]
+    pub trace_state: String,
+    /// 8 bytes or empty.
+    #[prost(bytes = "vec", tag = "4")]
+    pub parent_span_id: Vec<u8>,
+    /// W3C trace flags and more.
+    #[prost(fixed32, tag = "16")]
+    pub flags: u32,
+    /// Name.
+    #[prost(string, tag = "5")]
+    pub name: String,
+    /// `SpanKind`.
+    #[prost(int32, tag = "6")]
+    pub kind: i32,
+    /// Start.
+    #[prost(fixed64, tag = "7")]
+    pub start_time_unix_nano: u64,
+    /// End.
+    #[prost(fixed64, tag = "8")]
+    pub end_time_unix_nano: u64,
+    /// Attributes.
+    #[prost(message, repeated, tag = "9")]
+    pub attributes: Vec<KeyValue>,
+    /// Dropped attributes.
+    #[prost(uint32, tag = "10")]
+    pub dropped_attributes_count: u32,
+    /// Events.
+    #[prost(message, repeated, tag = "11")]
+    pub events: Vec<Event>,
+    /// Dropped events.
+    #[prost(uint32, tag = "12")]
+    pub dropped_events_count: u32,
+    /// Links.
+    #[prost(message, repeated, tag = "13")]
+    pub links: Vec<Link>,
+    /// Dropped links.
+    #[prost(uint32, tag = "14")]
+    pub dropped_links_count: u32,
+    /// Status.
+    #[prost(message, optional, tag = "15")]
+    pub status: Option<Status>,
+}
+
+/// `Span.Event`.
+#[derive(Clone, PartialEq, Message)]
+pub struct Event {
+    /// Time.
+    #[prost(fixed64, tag = "1")]
+    pub time_unix_nano: u64,
+    /// Name.
+    #[prost(string, tag = "2")]
+    pub name: String,
+    /// Attributes.
+    #[prost(message, repeated, tag = "3")]
+    pub attributes: Vec<KeyValue>,
+    /// Dropped attributes.
+    #[prost(uint32, tag = "4")]
+    pub dropped_attributes_count: u32,
+}
+
+/// `Span.Link`.
+#[derive(Clone, PartialEq, Message)]
+pub struct Link {
+    /// 16 bytes.
+    #[prost(bytes = "vec", tag = "1")]
+    pub trace_id: Vec<u8>,
+    /// 8 bytes.
+    #[prost(bytes = "vec", tag = "2")]
+    pub span_id: Vec<u8>,
+    /// W3C trace state.
+    #[prost(string, tag = "3")]
+    pub trace_state: String,
+    /// Attributes.
+    #[prost(message, repeated, tag = "4")]
+    pub attributes: Vec<KeyValue>,
+    /// Dropped attributes.
+    #[prost(uint32, tag = "5")]
+    pub dropped_attributes_count: u32,
+    /// Flags.
+    #[prost(fixed32, tag = "6")]
+    pub flags: u32,
+}
+
+/// `Status`.
+#[derive(Clone, PartialEq, Message)]
+pub struct Status {
+    /// Message.
+    #[prost(string, tag = "2")]
+    pub message: String,
+    /// `StatusCode`.
+    #[prost(int32, tag = "3")]
+    pub code: i32,
+}
+
+/// `opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest`.
+#[derive(Clone, PartialEq, Message)]
+pub struct ExportLogsServiceRequest {
+    /// Log records grouped by resource.
+    #[prost(message, repeated, tag = "1")]
+    pub resource_logs: Vec<ResourceLogs>,
+}
+
+/// `ResourceLogs`.
+#[derive(Clone, PartialEq, Message)]
+pub struct ResourceLogs {
+    /// The resource.
+    #[prost(message, optional, tag = "1")]
+    pub resource: Option<Resource>,
+    /// Log records grouped by scope.
+    #[prost(message, repeated, tag = "2")]
+    pub scope_logs: Vec<ScopeLogs>,
+    /// Schema URL.
+    #[prost(string, tag = "3")]
+    pub schema_url: String,
+}
+
+/// `ScopeLogs`.
+#[derive(Clone, PartialEq, Message)]
+pub struct ScopeLogs {
+    /// The instrumentation scope.
+    #[prost(message, optional, tag = "1")]
+    pub scope: Option<InstrumentationScope>,
+    /// Log records.
+    #[prost(message, repeated, tag = "2")]
+    pub log_records: Vec<LogRecord>,
+    /// Schema URL.
+    #[prost(string, tag = "3")]
+    pub schema_url: String,
+}
+
+/// `LogRecord`.
+#[derive(Clone, PartialEq, Message)]
+pub struct LogRecord {
+    /// Event time.
+    #[prost(fixed64, tag = "1")]
+    pub time_unix_nano: u64,
+    /// Observation time.
+    #[prost(fixed64, tag = "11")]
+    pub observed_time_unix_nano: u64,
+    /// `SeverityNumber`.
+    #[prost(int32, tag = "2")]
+    pub severity_number: i32,
+    /// Severity text.
+    #[prost(string, tag = "3")]
+    pub severity_text: String,
+    /// Body: content.
+    #[prost(message, optional, tag = "5")]
+    pub body: Option<AnyValue>,
+    /// Attributes.
+    #[prost(message, repeated, tag = "6")]
+    pub attributes: Vec<KeyValue>,
+    /// Dropped attributes.
+    #[prost(uint32, tag = "7")]
+    pub dropped_attributes_count: u32,
+    /// Flags.
+    #[prost(fixed32, tag = "8")]
+    pub flags: u32,
+    /// 16 bytes or empty.
+    #[prost(bytes = "vec", tag = "9")]
+    pub trace_id: Vec<u8>,
+    /// 8 bytes or empty.
+    #[prost(bytes = "vec", tag = "10")]
+    pub span_id: Vec<u8>,
+    /// Event name.
+    #[prost(string, tag = "12")]
+    pub event_name: String,
+}
+
+/// `KeyValue`.
+#[derive(Clone, PartialEq, Message)]
+pub struct KeyValue {
+    /// Key.
+    #[prost(string, tag = "1")]
+    pub key: String,
+    /// Value.
+    #[prost(message, optional, tag = "2")]
+    pub value: Option<AnyValue>,
+}
+
+/// `AnyValue`.
+#[derive(Clone, PartialEq, Message)]
+pub struct AnyValue {
+    /// The one value.
+    #[prost(oneof = "any_value::Value", tags = "1, 2, 3, 4, 5, 6, 7")]
+    pub value: Option<any_value::Value>,
+}
+
+/// The `AnyValue` oneof.
+pub mod any_value {
+    /// One of the value kinds.
+    #[derive(Clone, PartialEq, prost::Oneof)]
+    pub enum Value {
+        /// `stringValue`.
+        #[prost(string, tag = "1")]
+        StringValue(String),
+        /// `boolValue`.
+        #[prost(bool, tag = "2")]
+        BoolValue(bool),
+        /// `intValue`.
+        #[prost(int64, tag = "3")]
+        IntValue(i64),
+        /// `doubleValue`.
+        #[prost(double, tag = "4")]
+        DoubleValue(f64),
+        /// `arrayValue`.
+        #[prost(message, tag = "5")]
+        ArrayValue(super::ArrayValue),
+        /// `kvlistValue`.
+        #[prost(message, tag = "6")]
+        KvlistValue(super::KeyValueList),
+        /// `bytesValue`.
+        #[prost(bytes = "vec", tag = "7")]
+        BytesValue(Vec<u8>),
+    }
+}
+
+/// `ArrayValue`.
+#[derive(Clone, PartialEq, Message)]
+pub struct ArrayValue {
+    /// Elements.
+    #[prost(message, repeated, tag = "1")]
+    pub values: Vec<AnyValue>,
+}
+
+/// `KeyValueList`.
+#[derive(Clone, PartialEq, Message)]
+pub struct KeyValueList {
+    /// Members.
+    #[prost(message, repeated, tag = "1")]
+    pub values: Vec<KeyValue>,
+}
+
+/// Decode a protobuf `ExportTraceServiceRequest` into one OTLP/JSON line
+/// (no line ending).
+pub fn decode_traces_protobuf(body: &[u8]) -> Result<String, ProtoError> {
+    let req = ExportTraceServiceRequest::decode(body).map_err(|_| ProtoError::Decode)?;
+    let mut w = JsonWriter::default();
+    w.request(&req);
+    Ok(w.out)
+}
+
+/// Encode an OTLP/JSON trace request line as a protobuf
+/// `ExportTraceServiceRequest`.
+pub fn encode_traces_protobuf(json_line: &str) -> Result<Vec<u8>, ProtoError> {
+    let v: Value = serde_json::from_str(json_line).map_err(|_| ProtoError::Json("invalid json"))?;
+    let req = ExportTraceServiceRequest {
+        resource_spans: list(obj(&v)?, "resourceSpans", resource_spans)?,
+    };
+    Ok(req.encode_to_vec())
+}
+
+/// Decode a protobuf `ExportLogsServiceRequest` into one OTLP/JSON line.
+pub fn decode_logs_protobuf(body: &[u8]) -> Result<String, ProtoError> {
+    let req = ExportLogsServiceRequest::decode(body).map_err(|_| ProtoError::Decode)?;
+    let mut w = JsonWriter::default();
+    w.logs_request(&req);
+    Ok(w.out)
+}
+
+/// Encode an OTLP/JSON logs request line as a protobuf
+/// `ExportLogsServiceRequest`.
+pub fn encode_logs_protobuf(json_line: &str) -> Result<Vec<u8>, ProtoError> {
+    let v: Value = serde_json::from_str(json_line).map_err(|_| ProtoError::Json("invalid json"))?;
+    let req = ExportLogsServiceRequest {
+        resource_logs: list(obj(&v)?, "resourceLogs", resource_logs)?,
+    };
+    Ok(req.encode_to_vec())
+}
+
+// ---------------------------------------------------------------------------
+// JSON -> prost
+
+type Obj = Map<String, Value>;
+
+fn obj(v: &Value) -> Result<&Obj, ProtoError> {
+    v.as_object().ok_or(ProtoError::Json("expected an object"))
+}
+
+fn list<T>(
+    o: &Obj,
+    key: &str,
+    f: impl Fn(&Obj) -> Result<T, ProtoError>,
+) -> Result<Vec<T>, ProtoError> {
+    match o.get(key) {
+        None => Ok(Vec::new()),
+        Some(Value::Array(a)) => a.iter().map(|e| f(obj(e)?)).collect(),
+        Some(_) => Err(ProtoError::Json("expected an array")),
+    }
+}
+
+fn opt<T>(
+    o: &Obj,
+    key: &str,
+    f: impl Fn(&Obj) -> Result<T, ProtoError>,
+) -> Result<Option<T>, ProtoError> {
+    o.get(key).map(|v| f(obj(v)?)).transpose()
+}
+
+fn string(o: &Obj, key: &str) -> Result<String, ProtoError> {
+    match o.get(key) {
+        None => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(ProtoError::Json("expected a string")),
+    }
+}
+
+fn unsigned(o: &Obj, key: &str) -> Result<u64, ProtoError> {
+    match o.get(key) {
+        None => Ok(0),
+        Some(Value::String(s)) => s
+            .parse()
+            .map_err(|_| ProtoError::Json("expected an integer")),
+        Some(Value::Number(n)) => n.as_u64().ok_or(ProtoError::Json("expected an integer")),
+        Some(_) => Err(ProtoError::Json("expected an integer")),
+    }
+}
+
+fn u32_of(o: &Obj, key: &str) -> Result<u32, ProtoError> {
+    u32::try_from(unsigned(o, key)?).map_err(|_| ProtoError::Json("expected a u32"))
+}
+
+fn enumeration(o: &Obj, key: &str, names: &[&str]) -> Result<i32, ProtoError> {
+    match o.get(key) {
+        Some(Value::String(s)) => names
+            .iter()
+            .position(|n| n == s)
+            .and_then(|i| i32::try_from(i).ok())
+            .ok_or(ProtoError::Json("unknown enum name")),
+        _ => i32::try_from(unsigned(o, key)?).map_err(|_| ProtoError::Json("enum out of range")),
+    }
+}
+
+fn hex_id(o: &Obj, key: &str) -> Result<Vec<u8>, ProtoError> {
+    hex::decode(string(o, key)?).map_err(|_| ProtoError::Json("id is not hex"))
+}
+
+fn resource(r: &Obj) -> Result<Resource, ProtoError> {
+    Ok(Resource {
+        attributes: attributes(r)?,
+        dropped_attributes_count: u32_of(r, "droppedAttributesCount")?,
+    })
+}
+
+fn scope(s: &Obj) -> Result<InstrumentationScope, ProtoError> {
+    Ok(InstrumentationScope {
+        name: string(s, "name")?,
+        version: string(s, "version")?,
+        attributes: attributes(s)?,
+        dropped_attributes_count: u32_of(s, "droppedAttributesCount")?,
+    })
+}
+
+fn resource_spans(o: &Obj) -> Result<ResourceSpans, ProtoError> {
+    Ok(ResourceSpans {
+        resource: opt(o, "resource", resource)?,
+        scope_spans: list(o, "scopeSpans", scope_spans)?,
+        schema_url: string(o, "schemaUrl")?,
+    })
+}
+
+fn scope_spans(o: &Obj) -> Result<ScopeSpans, ProtoError> {
+    Ok(ScopeSpans {
+        scope: opt(o, "scope", scope)?,
+        spans: list(o, "spans", span)?,
+        schema_url: string(o, "schemaUrl")?,
+    })
+}
+
+fn resource_logs(o: &Obj) -> Result<ResourceLogs, ProtoError> {
+    Ok(ResourceLogs {
+        resource: opt(o, "resource", resource)?,
+        scope_logs: list(o, "scopeLogs", scope_logs)?,
+        schema_url: string(o, "schemaUrl")?,
+    })
+}
+
+fn scope_logs(o: &Obj) -> Result<ScopeLogs, ProtoError> {
+    Ok(ScopeLogs {
+        scope: opt(o, "scope", scope)?,
+        log_records: list(o, "logRecords", log_record)?,
+        schema_url: string(o, "schemaUrl")?,
+    })
+}
+
+fn log_record(o: &Obj) -> Result<LogRecord, ProtoError> {
+    Ok(LogRecord {
+        time_unix_nano: unsigned(o, "timeUnixNano")?,
+        observed_time_unix_nano: unsigned(o, "observedTimeUnixNano")?,
+        severity_number: enumeration(o, "severityNumber", SEVERITIES)?,
+        severity_text: string(o, "severityText")?,
+        body: opt(o, "body", any_value)?,
+        attributes: attributes(o)?,
+        dropped_attributes_count: u32_of(o, "droppedAttributesCount")?,
+        flags: u32_of(o, "flags")?,
+        trace_id: hex_id(o, "traceId")?,
+        span_id: hex_id(o, "spanId")?,
+        event_name: string(o, "eventName")?,
+    })
+}
+
+fn span(o: &Obj) -> Result<Span, ProtoError> {
+    Ok(Span {
+        trace_id: hex_id(o, "traceId")?,
+        span_id: hex_id(o, "spanId")?,
+        trace_state: string(o, "traceState")?,
+        parent_span_id: hex_id(o, "parentSpanId")?,
+        flags: u32_of(o, "flags")?,
+        name: string(o, "name")?,
+        kind: enumeration(o, "kind", SPAN_KINDS)?,
+        start_time_unix_nano: unsigned(o, "startTimeUnixNano")?,
+        end_time_unix_nano: unsigned(o, "endTimeUnixNano")?,
+        attributes: attributes(o)?,
+        dropped_attributes_count: u32_of(o, "droppedAttributesCount")?,
+        events: list(o, "events", |e| {
+            Ok(Event {
+                time_unix_nano: unsigned(e, "timeUnixNano")?,
+                name: string(e, "name")?,
+                attributes: attributes(e)?,
+                dropped_attributes_count: u32_of(e, "droppedAttributesCount")?,
+            })
+        })?,
+        dropped_events_count: u32_of(o, "droppedEventsCount")?,
+        links: list(o, "links", |l| {
+            Ok(Link {
+                trace_id: hex_id(l, "traceId")?,
+                span_id: hex_id(l, "spanId")?,
+                trace_state: string(l, "traceState")?,
+                attributes: attributes(l)?,
+                dropped_attributes_count: u32_of(l, "droppedAttributesCount")?,
+                flags: u32_of(l, "flags")?,
+            })
+        })?,
+        dropped_links_count: u32_of(o, "droppedLinksCount")?,
+        status: opt(o, "status", |s| {
+            Ok(Status {
+                message: string(s, "message")?,
+                code: enumeration(s, "code", STATUS_CODES)?,
+            })
+        })?,
+    })
+}
+
+fn attributes(o: &Obj) -> Result<Vec<KeyValue>, ProtoError> {
+    list(o, "attributes", key_value)
+}
+
+fn key_value(o: &Obj) -> Result<KeyValue, ProtoError> {
+    Ok(KeyValue {
+        key: string(o, "key")?,
+        value: opt(o, "value", any_value)?,
+    })
+}
+
+fn any_value(o: &Obj) -> Result<AnyValue, ProtoError> {
+    use any_value::Value as V;
+    let Some((k, v)) = o.iter().next() else {
+        return Ok(AnyValue { value: None });
+    };
+    let bad = ProtoError::Json("invalid attribute value");
+    let value = match (k.as_str(), v) {
+        ("stringValue", Value::String(s)) => V::StringValue(s.clone()),
+        ("boolValue", Value::Bool(b)) => V::BoolValue(*b),
+        ("intValue", Value::String(s)) => V::IntValue(s.parse().map_err(|_| bad)?),
+        ("intValue", Value::Number(n)) => V::IntValue(n.as_i64().ok_or(bad)?),
+        ("doubleValue", Value::Number(n)) => V::DoubleValue(n.as_f64().ok_or(bad)?),
+        ("doubleValue", Value::String(s)) => V::DoubleValue(match s.as_str() {
+            "NaN" => f64::NAN,
+            "Infinity" => f64::INFINITY,
+            "-Infinity" => f64::NEG_INFINITY,
+            _ => return Err(bad),
+        }),
+        ("arrayValue", v) => V::ArrayValue(ArrayValue {
+            values: list(obj(v)?, "values", any_value)?,
+        }),
+        ("kvlistValue", v) => V::KvlistValue(KeyValueList {
+            values: list(obj(v)?, "values", key_value)?,
+        }),
+        ("bytesValue", Value::String(s)) => V::BytesValue(base64_decode(s).ok_or(bad)?),
+        _ => return Err(bad),
+    };
+    Ok(AnyValue { value: Some(value) })
+}
+
+// ---------------------------------------------------------------------------
+// prost -> JSON
+
+/// Writes compact OTLP/JSON, omitting default values.
+#[derive(Default)]
+struct JsonWriter {
+    out: String,
+    /// Whether the open object already has a member.
+    has_member: Vec<bool>,
+}
+
+impl JsonWriter {
+    fn open(&mut self) {
+        self.out.push('{');
+        self.has_member.push(false);
+    }
+
+    fn close(&mut self) {
+        self.out.push('}');
+        self.has_member.pop();
+    }
+
+    fn key(&mut self, k: &str) {
+        if let Some(h) = self.has_member.last_mut() {
+            if *h {
+                self.out.push(',');
+            }
+            *h = true;
+        }
+        self.out.push('"');
+        self.out.push_str(k);
+        self.out.push_str("\":");
+    }
+
+    fn string(&mut self, k: &str, s: &str) {
+        if !s.is_empty() {
+            self.key(k);
+            self.quoted(s);
+        }
+    }
+
+    fn quoted(&mut self, s: &str) {
+        let mut buf = Vec::with_capacity(s.len() + 2);
+        crate::gate::otlp::content::write_json_string(s, &mut buf);
+        self.out.push_str(&String::from_utf8_lossy(&buf));
+    }
+
+    fn hex(&mut self, k: &str, id: &[u8]) {
+        if !id.is_empty() {
+            self.key(k);
+            self.out.push('"');
+            self.out.push_str(&hex::encode(id));
+            self.out.push('"');
+        }
+    }
+
+    fn number(&mut self, k: &str, n: u64) {
+        if n != 0 {
+            self.key(k);
+            let _ = write!(self.out, "{n}");
+        }
+    }
+
+    fn nanos(&mut self, k: &str, n: u64) {
+        if n != 0 {
+            self.key(k);
+            let _ = write!(self.out, "\"{n}\"");
+        }
+    }
+
+    fn list<T>(&mut self, k: &str, items: &[T], mut f: impl FnMut(&mut Self, &T)) {
+        if items.is_empty() {
+            return;
+        }
+        self.key(k);
+        self.out.push('[');
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            f(self, item);
+        }
+        self.out.push(']');
+    }
+
+    fn request(&mut self, r: &ExportTraceServiceRequest) {
+        self.open();
+        self.list("resourceSpans", &r.resource_spans, Self::resource_spans);
+        self.close();
+    }
+
+    fn logs_request(&mut self, r: &ExportLogsServiceRequest) {
+        self.open();
+        self.list("resourceLogs", &r.resource_logs, |w, rl| {
+            w.open();
+            w.resource(rl.resource.as_ref());
+            w.list("scopeLogs", &rl.scope_logs, |w, sl| {
+                w.open();
+                w.scope(sl.scope.as_ref());
+                w.list("logRecords", &sl.log_records, Self::log_record);
+                w.string("schemaUrl", &sl.schema_url);
+                w.close();
+            });
+            w.string("schemaUrl", &rl.schema_url);
+            w.close();
+        });
+        self.close();
+    }
+
+    fn log_record(&mut self, l: &LogRecord) {
+        self.open();
+        self.nanos("timeUnixNano", l.time_unix_nano);
+        self.nanos("observedTimeUnixNano", l.observed_time_unix_nano);
+        self.number(
+            "severityNumber",
+            u64::try_from(l.severity_number).unwrap_or(0),
+        );
+        self.string("severityText", &l.severity_text);
+        if let Some(body) = &l.body {
+            self.key("body");
+            self.any_value(body);
+        }
+        self.attributes(&l.attributes);
+        self.number("droppedAttributesCount", l.dropped_attributes_count.into());
+        self.number("flags", l.flags.into());
+        self.hex("traceId", &l.trace_id);
+        self.hex("spanId", &l.span_id);
+        self.string("eventName", &l.event_name);
+        self.close();
+    }
+
+    fn resource(&mut self, res: Option<&Resource>) {
+        if let Some(res) = res {
+            self.key("resource");
+            self.open();
+            self.attributes(&res.attributes);
+            self.number(
+                "droppedAttributesCount",
+                res.dropped_attributes_count.into(),
+            );
+            self.close();
+        }
+    }
+
+    fn scope(&mut self, scope: Option<&InstrumentationScope>) {
+        if let Some(scope) = scope {
+            self.key("scope");
+            self.open();
+            self.string("name", &scope.name);
+            self.string("version", &scope.version);
+            self.attributes(&scope.attributes);
+            self.number(
+                "droppedAttributesCount",
+                scope.dropped_attributes_count.into(),
+            );
+            self.close();
+        }
+    }
+
+    fn resource_spans(&mut self, r: &ResourceSpans) {
+        self.open();
+        self.resource(r.resource.as_ref());
+        self.list("scopeSpans", &r.scope_spans, Self::scope_spans);
+        self.string("schemaUrl", &r.schema_url);
+        self.close();
+    }
+
+    fn scope_spans(&mut self, s: &ScopeSpans) {
+        self.open();
+        self.scope(s.scope.as_ref());
+        self.list("spans", &s.spans, Self::span);
+        self.string("schemaUrl", &s.schema_url);
+        self.close();
+    }
+
+    fn span(&mut self, s: &Span) {
+        self.open();
+        self.hex("traceId", &s.trace_id);
+        self.hex("spanId", &s.span_id);
+        self.string("traceState", &s.trace_state);
+        self.hex("parentSpanId", &s.parent_span_id);
+        self.number("flags", s.flags.into());
+        self.string("name", &s.name);
+        self.number("kind", u64::try_from(s.kind).unwrap_or(0));
+        self.nanos("startTimeUnixNano", s.start_time_unix_nano);
+        self.nanos("endTimeUnixNano", s.end_time_unix_nano);
+        self.attributes(&s.attributes);
+        self.number("droppedAttributesCount", s.dropped_attributes_count.into());
+        self.list("events", &s.events, |w, e| {
+            w.open();
+            w.nanos("timeUnixNano", e.time_unix_nano);
+            w.string("name", &e.name);
+            w.attributes(&e.attributes);
+            w.number("droppedAttributesCount", e.dropped_attributes_count.into());
+            w.close();
+        });
+        self.number("droppedEventsCount", s.dropped_events_count.into());
+        self.list("links", &s.links, |w, l| {
+            w.open();
+            w.hex("traceId", &l.trace_id);
+            w.hex("spanId", &l.span_id);
+            w.string("traceState", &l.trace_state);
+            w.attributes(&l.attributes);
+            w.number("droppedAttributesCount", l.dropped_attributes_count.into());
+            w.number("flags", l.flags.into());
+            w.close();
+        });
+        self.number("droppedLinksCount", s.dropped_links_count.into());
+        if let Some(st) = &s.status {
+            self.key("status");
+            self.open();
+            self.string("message", &st.message);
+            self.number("code", u64::try_from(st.code).unwrap_or(0));
+            self.close();
+        }
+        self.close();
+    }
+
+    fn attributes(&mut self, kvs: &[KeyValue]) {
+        self.list("attributes", kvs, Self::key_value);
+    }
+
+    fn key_value(&mut self, kv: &KeyValue) {
+        self.open();
+        self.key("key");
+        self.quoted(&kv.key);
+        if let Some(v) = &kv.value {
+            self.key("value");
+            self.any_value(v);
+        }
+        self.close();
+    }
+
+    fn any_value(&mut self, v: &AnyValue) {
+        use any_value::Value as V;
+        self.open();
+        match &v.value {
+            None => {}
+            Some(V::StringValue(s)) => {
+                self.key("stringValue");
+                self.quoted(s);
+            }
+            Some(V::BoolValue(b)) => {
+                self.key("boolValue");
+                let _ = write!(self.out, "{b}");
+            }
+            Some(V::IntValue(i)) => {
+                self.key("intValue");
+                let _ = write!(self.out, "\"{i}\"");
+            }
+            Some(V::DoubleValue(d)) => {
+                self.key("doubleValue");
+                match serde_json::Number::from_f64(*d) {
+                    Some(n) => self.out.push_str(&n.to_string()),
+                    None if d.is_nan() => self.out.push_str("\"NaN\""),
+                    None if *d > 0.0 => self.out.push_str("\"Infinity\""),
+                    None => self.out.push_str("\"-Infinity\""),
+                }
+            }
+            Some(V::ArrayValue(a)) => {
+                self.key("arrayValue");
+                self.open();
+                self.list("values", &a.values, Self::any_value);
+                self.close();
+            }
+            Some(V::KvlistValue(kv)) => {
+                self.key("kvlistValue");
+                self.open();
+                self.list("values", &kv.values, Self::key_value);
+                self.close();
+            }
+            Some(V::BytesValue(b)) => {
+                self.key("bytesValue");
+                self.out.push('"');
+                base64_encode(b, &mut self.out);
+                self.out.push('"');
+            }
+        }
+        self.close();
+    }
+}
+
+// ---------------------------------------------------------------------------
+// base64 (standard alphabet, padded), for `bytesValue`
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+fn base64_encode(data: &[u8], out: &mut String) {
+    for chunk in data.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(B64[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+}
+
+fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let s = s.trim_end_matches('=');
+    let mut out = Vec::with_capacity(s.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for c in s.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trips() {
+        for data in [&b""[..], b"f", b"fo", b"foo", b"foob", b"fooba", b"foobar"] {
+            let mut s = String::new();
+            base64_encode(data, &mut s);
+            assert_eq!(base64_decode(&s).unwrap(), data);
+        }
+        let mut s = String::new();
+        base64_encode(b"foobar", &mut s);
+        assert_eq!(s, "Zm9vYmFy");
+        assert!(base64_decode("a b").is_none());
+    }
+
+    #[test]
+    fn every_value_kind_round_trips() {
+        let line = r#"{"resourceSpans":[{"resource":{"attributes":[{"key":"s","value":{"stringValue":"a\"b\n"}},{"key":"b","value":{"boolValue":true}},{"key":"i","value":{"intValue":"-5"}},{"key":"d","value":{"doubleValue":0.25}},{"key":"a","value":{"arrayValue":{"values":[{"intValue":"1"},{}]}}},{"key":"k","value":{"kvlistValue":{"values":[{"key":"x","value":{"bytesValue":"Zm9v"}}]}}},{"key":"e"}],"droppedAttributesCount":1},"scopeSpans":[{"scope":{"name":"n","version":"v"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","traceState":"a=b","parentSpanId":"b7ad6b7169203331","flags":257,"name":"llm_request","kind":2,"startTimeUnixNano":"1","endTimeUnixNano":"2","events":[{"timeUnixNano":"3","name":"e"}],"links":[{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"00f067aa0ba902b7","flags":1}],"status":{"message":"m","code":2}}],"schemaUrl":"https://x"}]}]}"#;
+        let pb = encode_traces_protobuf(line).unwrap();
+        let back = decode_traces_protobuf(&pb).unwrap();
+        assert_eq!(back, line);
+    }
+
+    #[test]
+    fn logs_round_trip() {
+        let line = r#"{"resourceLogs":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc"}}]},"scopeLogs":[{"scope":{"name":"n"},"logRecords":[{"timeUnixNano":"1","observedTimeUnixNano":"2","severityNumber":9,"severityText":"INFO","body":{"stringValue":"hello"},"attributes":[{"key":"k","value":{"intValue":"3"}}],"droppedAttributesCount":1,"flags":1,"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","eventName":"e.v"}],"schemaUrl":"https://x"}]}]}"#;
+        let pb = encode_logs_protobuf(line).unwrap();
+        assert_eq!(decode_logs_protobuf(&pb).unwrap(), line);
+    }
+
+    #[test]
+    fn errors_hold_no_input() {
+        let e = decode_traces_protobuf(b"\xff\xff\xffCANARY").unwrap_err();
+        assert!(!e.to_string().contains("CANARY"));
+        let e = encode_traces_protobuf(r#"{"resourceSpans":"CANARY"}"#).unwrap_err();
+        assert!(!e.to_string().contains("CANARY"));
+    }
+}
