@@ -52,7 +52,7 @@ impl FilterTally {
     /// The one-line summary printed on stderr.
     pub fn summary(&self, sink: &str) -> String {
         let mut s = format!(
-            "filter `{sink}`: {} records: {} passed ({} full, {} stripped), {} dropped, {} malformed",
+            "{sink}: {} records: {} passed ({} full, {} stripped), {} dropped, {} malformed",
             self.records, self.passed, self.full, self.stripped, self.dropped, self.malformed
         );
         if !self.rules.is_empty() {
@@ -110,15 +110,47 @@ pub fn run(args: &FilterArgs) -> u8 {
             return exit::ERROR;
         }
     };
-    let mut gate = Gate::new(Arc::clone(&policy));
+    let mut gate = Gate::for_sink(Arc::clone(&policy), &args.sink);
     gate.force_format(args.input.input_format.forced());
+    let code = stream(
+        &mut gate,
+        &mut capture,
+        &args.input,
+        &format!("filter `{}`", args.sink),
+    );
+    capture.finish();
+    code
+}
+
+/// Where the level of each record comes from: a sink's capture windows, or
+/// (for `tracegate redact`) always full.
+pub trait LevelSource {
+    /// The level the next record may go out at.
+    fn level(&mut self) -> Level;
+    /// Account for a full record of `bytes`; `false` if the budget refuses it.
+    fn spend(&mut self, bytes: usize) -> bool;
+}
+
+impl LevelSource for Capture {
+    fn level(&mut self) -> Level {
+        Capture::level(self)
+    }
+    fn spend(&mut self, bytes: usize) -> bool {
+        Capture::spend(self, bytes)
+    }
+}
+
+/// Read the inputs, judge each record, write what may go out to stdout and
+/// the summary to stderr; returns the exit code.
+pub fn stream(gate: &mut Gate, levels: &mut dyn LevelSource, input: &InputArgs, name: &str) -> u8 {
+    let policy = Arc::clone(gate.policy());
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
     let mut tally = FilterTally::default();
-    let inputs = Inputs::new(&args.input.files);
+    let inputs = Inputs::new(&input.files);
     let result = inputs.for_each_line(policy.limits.max_line_bytes, |_, n, line| {
         tally.records += 1;
-        let written = gate_one(&mut gate, &mut capture, n, line, &mut tally);
+        let written = gate_one(gate, levels, n, line, &mut tally);
         match written {
             Some(Written::Line) => {
                 if let Line::Text(b) = line {
@@ -135,7 +167,6 @@ pub fn run(args: &FilterArgs) -> u8 {
         Ok(())
     });
     let result = result.and_then(|ok| out.flush().map(|()| ok));
-    capture.finish();
     let all_read = match result {
         Ok(ok) => ok,
         // SPEC: a closed stdout ends the run quietly.
@@ -145,7 +176,7 @@ pub fn run(args: &FilterArgs) -> u8 {
             return exit::ERROR;
         }
     };
-    eprintln!("{}", tally.summary(&args.sink));
+    eprintln!("{}", tally.summary(name));
     if all_read { exit::OK } else { exit::ERROR }
 }
 
@@ -161,7 +192,7 @@ enum Written {
 /// and the budget holds, else at standard level.
 fn gate_one(
     gate: &mut Gate,
-    capture: &mut Capture,
+    capture: &mut dyn LevelSource,
     n: u64,
     line: &Line<'_>,
     tally: &mut FilterTally,
@@ -169,7 +200,10 @@ fn gate_one(
     let level = capture.level();
     let mut judged = gate.judge(n, line, level, true);
     let mut at = level;
-    if level == Level::Full && judged.has_content && judged.verdict != Verdict::Malformed {
+    if level == Level::Full
+        && judged.has_content
+        && matches!(judged.verdict, Verdict::Verbatim | Verdict::Rewritten)
+    {
         let size = match judged.verdict {
             Verdict::Verbatim => match line {
                 Line::Text(b) => b.len(),

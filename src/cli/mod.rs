@@ -5,6 +5,7 @@ pub mod check;
 pub mod filter;
 pub mod input;
 pub mod policy_cmd;
+pub mod redact;
 pub mod window_cmd;
 
 use std::path::PathBuf;
@@ -51,6 +52,12 @@ pub enum Command {
     /// to stdout and a summary to stderr. Exit 0 when the input was read to
     /// the end, 2 on a usage, policy or I/O error.
     Filter(filter::FilterArgs),
+    /// Apply the redaction rules to the content of stored full records.
+    ///
+    /// Reads FILEs (or stdin) and writes each record at full level with its
+    /// content redacted (every other field still held to the allowlist);
+    /// counts on stderr. For cleaning a capture file after the fact.
+    Redact(redact::RedactArgs),
     /// Validate a policy and list its sinks and windows.
     Policy {
         /// What to do with the policy.
@@ -133,6 +140,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Filter(args) => filter::run(&args),
+        Command::Redact(args) => redact::run(&args),
         Command::Policy { command } => policy_cmd::run(&command),
         Command::Window { command } => window_cmd::run(&command),
         Command::Audit {

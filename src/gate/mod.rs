@@ -17,10 +17,12 @@ pub mod verify;
 use std::sync::Arc;
 
 use crate::finding::{Finding, FindingKind, escape_key};
+use crate::policy::redaction::SinkRedaction;
 use crate::policy::{OnViolation, Policy};
 use crate::record::tape::{Kind, Malformed, Tape, raw, string_value};
 use crate::record::{Format, detect};
 use crate::source::lines::Line;
+use otlp::content::write_json_string;
 use verify::{Seg, Walk};
 
 /// The level a sink receives a record at.
@@ -68,9 +70,24 @@ pub struct Gate {
     segs: Vec<Seg>,
     otlp: otlp::Scratch,
     forced: Option<Format>,
-    /// The cf allowlist names no key that format detection looks at, so a
-    /// record that passes [`fast::clean_flat`] is certainly a cf record.
+    /// The cf allowlist names no key that format detection looks at, and
+    /// the sink rewrites no identifier, so a record that passes
+    /// [`fast::clean_flat`] certainly goes out verbatim.
     fast_cf: bool,
+    /// The sink's redaction and pseudonyms.
+    redaction: SinkRedaction,
+    /// Redacted content of the record being judged, by value token.
+    content: Vec<(usize, Content)>,
+}
+
+/// What redaction made of one content value.
+enum Content {
+    /// Unchanged.
+    Same,
+    /// Replaced by this text.
+    Redacted(String),
+    /// A `drop` rule matched: the field goes out as `null`.
+    Dropped,
 }
 
 impl std::fmt::Debug for Gate {
@@ -80,20 +97,37 @@ impl std::fmt::Debug for Gate {
 }
 
 impl Gate {
-    /// A gate judging by `policy`.
+    /// A gate judging by `policy`, with no redaction or pseudonyms (as
+    /// `check` judges).
     pub fn new(policy: Arc<Policy>) -> Gate {
+        Gate::with_redaction(policy, SinkRedaction::default())
+    }
+
+    /// A gate for `sink`: its records are judged by `policy` and, at full
+    /// level, redacted by the sink's rules; its identifiers are pseudonymized
+    /// as the sink says.
+    pub fn for_sink(policy: Arc<Policy>, sink: &str) -> Gate {
+        let redaction = policy.redaction.sink(sink);
+        Gate::with_redaction(policy, redaction)
+    }
+
+    /// A gate applying `redaction` (see [`Gate::for_sink`]).
+    pub fn with_redaction(policy: Arc<Policy>, redaction: SinkRedaction) -> Gate {
         let fields = &policy.standard.fields;
-        let fast_cf = [
-            "resourceSpans",
-            "resourceLogs",
-            "schema_version",
-            "name",
-            "attributes",
-        ]
-        .iter()
-        .all(|k| fields.lookup(k).is_none());
+        let fast_cf = redaction.pseudonymize.is_empty()
+            && [
+                "resourceSpans",
+                "resourceLogs",
+                "schema_version",
+                "name",
+                "attributes",
+            ]
+            .iter()
+            .all(|k| fields.lookup(k).is_none());
         Gate {
             fast_cf,
+            redaction,
+            content: Vec::new(),
             policy,
             tape: Tape::new(),
             findings: Vec::new(),
@@ -187,6 +221,7 @@ impl Gate {
                     text,
                     line: line_no,
                     level,
+                    redactor: self.redaction.redactor.as_deref(),
                 };
                 let buffers = otlp::Buffers {
                     findings: &mut self.findings,
@@ -225,6 +260,7 @@ impl Gate {
         let mut has_content = false;
         let mut rewrite = false;
         let mut seen = 0u64;
+        self.content.clear();
         for (k, v) in self.tape.members(0) {
             let name = string_value(text, &tokens[k]);
             self.segs.clear();
@@ -232,6 +268,11 @@ impl Gate {
             if let Some((i, rule)) = fields.lookup(&name) {
                 if i < 64 {
                     seen |= 1 << i;
+                }
+                if tokens[v].kind == Kind::String
+                    && self.redaction.pseudonymize.iter().any(|p| *p == name)
+                {
+                    rewrite = true;
                 }
                 let c = walk.check(rule, v, &mut self.segs, &mut self.findings);
                 if c.violated {
@@ -260,6 +301,28 @@ impl Gate {
                         ));
                         stripped += 1;
                         rewrite = true;
+                    } else if kind == Kind::String
+                        && let Some(r) = &self.redaction.redactor
+                    {
+                        let original = string_value(text, &tokens[v]);
+                        let mut redacted = String::with_capacity(original.len());
+                        let result = r.redact(&original, &mut redacted);
+                        let content = if result.drop_field {
+                            self.findings.push(walk.finding(
+                                &self.segs,
+                                "redact_drop",
+                                "a redaction rule with action `drop` matched; the field goes out as null".into(),
+                            ));
+                            Content::Dropped
+                        } else if result.changed {
+                            Content::Redacted(redacted)
+                        } else {
+                            Content::Same
+                        };
+                        if !matches!(content, Content::Same) {
+                            rewrite = true;
+                        }
+                        self.content.push((v, content));
                     }
                 } else {
                     self.findings.push(walk.finding(
@@ -299,10 +362,28 @@ impl Gate {
             return judged(Verdict::Verbatim, 0);
         }
         if rebuild {
-            rebuild_flat(policy, &walk, fields, level, &mut self.out, &mut self.segs);
+            let extras = Extras {
+                content: &self.content,
+                redaction: &self.redaction,
+            };
+            rebuild_flat(
+                policy,
+                &walk,
+                fields,
+                level,
+                &extras,
+                &mut self.out,
+                &mut self.segs,
+            );
         }
         judged(Verdict::Rewritten, stripped)
     }
+}
+
+/// What the rebuild writes besides verified raw bytes.
+struct Extras<'a> {
+    content: &'a [(usize, Content)],
+    redaction: &'a SinkRedaction,
 }
 
 /// Write `{...}` holding only what the sink may receive.
@@ -311,6 +392,7 @@ fn rebuild_flat(
     walk: &Walk<'_>,
     fields: &crate::policy::FieldSet,
     level: Level,
+    extras: &Extras<'_>,
     out: &mut Vec<u8>,
     segs: &mut Vec<Seg>,
 ) {
@@ -329,17 +411,35 @@ fn rebuild_flat(
             if walk.check(rule, v, segs, &mut ignored).violated {
                 false
             } else {
-                walk.project(rule, v, &mut scratch);
+                match (&extras.redaction.key, tokens[v].kind) {
+                    (Some(key), Kind::String)
+                        if extras.redaction.pseudonymize.iter().any(|p| *p == name) =>
+                    {
+                        let id = string_value(walk.text, &tokens[v]);
+                        write_json_string(&crate::redact::pseudonymize(key, &id), &mut scratch);
+                    }
+                    _ => walk.project(rule, v, &mut scratch),
+                }
                 true
             }
         } else if level == Level::Full && policy.is_content_field(&name) {
             let kind = tokens[v].kind;
-            if kind == Kind::String || kind == Kind::Null {
-                scratch.clear();
-                scratch.extend_from_slice(raw(walk.text, &tokens[v]).as_bytes());
-                true
-            } else {
-                false
+            scratch.clear();
+            match extras.content.iter().find(|(t, _)| *t == v).map(|(_, c)| c) {
+                _ if kind != Kind::String && kind != Kind::Null => false,
+                Some(Content::Redacted(text)) => {
+                    write_json_string(text, &mut scratch);
+                    true
+                }
+                // SECURITY: a `drop` rule matched: the value is replaced by null.
+                Some(Content::Dropped) => {
+                    scratch.extend_from_slice(b"null");
+                    true
+                }
+                Some(Content::Same) | None => {
+                    scratch.extend_from_slice(raw(walk.text, &tokens[v]).as_bytes());
+                    true
+                }
             }
         } else {
             false

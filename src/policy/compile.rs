@@ -566,6 +566,7 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
         windows,
         audit,
         redact,
+        redaction: super::redaction::Redaction::default(),
     }
 }
 

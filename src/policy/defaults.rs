@@ -28,6 +28,8 @@ content_attributes = [
 max_window = "24h"
 [standard]
 on_violation = "drop_record"
+[redact]
+builtin = ["api_key", "jwt", "credit_card"]
 [standard.fields]
 request_id       = { type = "string", pattern = "chatcmpl-[0-9a-f]+(-[0-9a-f]+)*", max_len = 96 }
 t_arrival        = { type = "number", min = 0 }

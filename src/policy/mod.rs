@@ -10,6 +10,7 @@ pub mod defaults;
 pub mod error;
 pub mod load;
 pub mod raw;
+pub mod redaction;
 pub mod rule;
 pub mod schema;
 
@@ -46,15 +47,24 @@ pub struct Policy {
     pub windows: Vec<Window>,
     /// `[audit]`, when present.
     pub audit: Option<AuditSettings>,
-    /// `[redact]`, as configured (compiled by the redaction engine).
+    /// `[redact]`, as configured.
     pub redact: RedactSettings,
+    /// Each sink's compiled redaction (built by [`Policy::load`] and
+    /// [`Policy::from_toml`], which read keyword and key files).
+    pub redaction: redaction::Redaction,
 }
 
 impl Policy {
     /// Read and compile the policy at `path` (a file or a folder).
     pub fn load(path: &Path) -> Result<Policy, PolicyErrors> {
         let files = load::read_policy_files(path)?;
-        compile::compile(path, &files)
+        compile::compile(path, &files)?.with_redaction()
+    }
+
+    /// Build each sink's redaction (reads keyword and key files).
+    fn with_redaction(mut self) -> Result<Policy, PolicyErrors> {
+        self.redaction = redaction::build(&self)?;
+        Ok(self)
     }
 
     /// Compile a policy from one TOML text, as if read from `name`.
@@ -63,7 +73,7 @@ impl Policy {
             path: name.to_path_buf(),
             text: text.to_string(),
         }];
-        compile::compile(name, &files)
+        compile::compile(name, &files)?.with_redaction()
     }
 
     /// The sink called `name`.

@@ -66,6 +66,7 @@ pub(crate) fn compile(
         dets.push(Det {
             name: Arc::from(b.name),
             action: Action::Mask,
+            fold_case: false,
         });
         for (scan, p, c) in b.patterns {
             scans.push(scan);
@@ -114,6 +115,7 @@ pub(crate) fn compile(
             dets.push(Det {
                 name: Arc::from(p.name.as_str()),
                 action: p.action,
+                fold_case: false,
             });
             scans.push(&p.regex);
             patterns.push(&p.regex);
@@ -142,6 +144,7 @@ pub(crate) fn compile(
             dets.push(Det {
                 name: Arc::from(k.name.as_str()),
                 action: k.action,
+                fold_case: k.case_insensitive,
             });
             kw_rules.push((det, k));
         }

@@ -118,6 +118,9 @@ use keywords::KeywordSet;
 struct Det {
     name: Arc<str>,
     action: Action,
+    /// A case-insensitive keyword list: `hash` tokens are computed over the
+    /// ASCII-lowercased match, so `ACME` and `acme` join.
+    fold_case: bool,
 }
 
 /// A compiled, immutable redaction config. `Send + Sync`; share it with an
@@ -237,7 +240,12 @@ impl Redactor {
                 };
             };
             out.push_str(before);
-            action::write_token(out, det.action, &det.name, matched, self.key.as_ref());
+            if det.fold_case && det.action == Action::Hash {
+                let folded = matched.to_ascii_lowercase();
+                action::write_token(out, det.action, &det.name, &folded, self.key.as_ref());
+            } else {
+                action::write_token(out, det.action, &det.name, matched, self.key.as_ref());
+            }
             res.hits.add(&det.name);
             res.drop_field |= r.drop;
             last = r.end;

@@ -212,10 +212,14 @@ impl<'a> Judge<'a, '_> {
             self.strip("type", "content attribute must be a stringValue");
             return false;
         };
+        let mark = self.out.len();
         self.out.extend_from_slice(b"{\"key\":");
         self.out.extend_from_slice(self.raw(attr.key).as_bytes());
         self.out.extend_from_slice(b",\"value\":");
-        self.content_string(s);
+        if !self.content_string(s) {
+            self.out.truncate(mark);
+            return false;
+        }
         self.out.push(b'}');
         true
     }

@@ -1,6 +1,8 @@
 //! Content attributes: which keys carry content, and the one place where
 //! redaction of a content string plugs in.
 
+use crate::redact::Redactor;
+
 /// Whether the attribute `key` is a content attribute under `patterns`
 /// (`[full] content_attributes`).
 ///
@@ -32,17 +34,22 @@ fn matches_pattern(pattern: &str, key: &str) -> bool {
     after.is_empty() || after.starts_with('.')
 }
 
-/// REDACTION HOOK: append the redacted form of one content string (already
-/// unescaped) to `out`.
+/// Append the redacted form of one content string (already unescaped) to
+/// `out`; `true` when a `drop` rule matched and the value must not pass.
 ///
 /// Every content string that leaves the gate at full level (content
-/// attributes, log bodies) passes through here exactly once. The redaction
-/// engine (`src/redact`) replaces this body; until then it copies the text
-/// unchanged. The caller compares the result with the input to decide
-/// whether the record is still verbatim, so a redaction that changes
-/// nothing keeps the line byte-for-byte.
-pub fn redact_content(text: &str, out: &mut String) {
-    out.push_str(text);
+/// attributes, log bodies) passes through here exactly once. The caller
+/// compares the result with the input to decide whether the record is still
+/// verbatim, so a redaction that changes nothing keeps the line
+/// byte-for-byte.
+pub fn redact_content(redactor: Option<&Redactor>, text: &str, out: &mut String) -> bool {
+    match redactor {
+        Some(r) => r.redact(text, out).drop_field,
+        None => {
+            out.push_str(text);
+            false
+        }
+    }
 }
 
 /// Append `s` as a JSON string literal (quotes included) to `out`.

@@ -51,6 +51,8 @@ pub struct Input<'a> {
     pub line: u64,
     /// The level the sink receives.
     pub level: Level,
+    /// The sink's redaction of full-level content, if any.
+    pub redactor: Option<&'a crate::redact::Redactor>,
 }
 
 /// Buffers the OTLP judge reuses from record to record, so a clean record
@@ -105,6 +107,7 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
             line: input.line,
         },
         policy: input.policy,
+        redactor: input.redactor,
         level: input.level,
         segs,
         findings,
@@ -143,6 +146,7 @@ fn is_request(tape: &Tape, text: &str) -> bool {
 struct Judge<'a, 'b> {
     walk: Walk<'a>,
     policy: &'a Policy,
+    redactor: Option<&'a crate::redact::Redactor>,
     level: Level,
     segs: &'b mut Vec<Seg>,
     findings: &'b mut Vec<Finding>,
@@ -430,10 +434,7 @@ impl<'a> Judge<'a, '_> {
             return false;
         }
         match attrs::any_value(&self.walk, v) {
-            Ok(attrs::Any::String(s)) => {
-                self.content_string(s);
-                true
-            }
+            Ok(attrs::Any::String(s)) => self.content_string(s),
             _ => {
                 // SECURITY: content at full level is text; anything else is dropped.
                 self.strip(
@@ -446,11 +447,19 @@ impl<'a> Judge<'a, '_> {
     }
 
     /// Append `{"stringValue":...}` for a content string token `s`, after
-    /// redaction.
-    fn content_string(&mut self, s: usize) {
+    /// redaction; `false` (nothing appended, a finding) when a `drop` rule
+    /// matched and the value must not pass.
+    fn content_string(&mut self, s: usize) -> bool {
         let decoded = self.decoded(s);
         self.scratch.text.clear();
-        content::redact_content(&decoded, &mut self.scratch.text);
+        if content::redact_content(self.redactor, &decoded, &mut self.scratch.text) {
+            // SECURITY: a `drop` rule matched: the value does not pass.
+            self.strip(
+                "redact_drop",
+                "a redaction rule with action `drop` matched; the content is removed",
+            );
+            return false;
+        }
         self.out.extend_from_slice(b"{\"stringValue\":");
         if self.scratch.text == decoded {
             self.out.extend_from_slice(self.raw(s).as_bytes());
@@ -459,6 +468,7 @@ impl<'a> Judge<'a, '_> {
             content::write_json_string(&self.scratch.text, self.out);
         }
         self.out.push(b'}');
+        true
     }
 }
 

@@ -1,0 +1,227 @@
+//! Redaction and pseudonyms as a sink receives them: through the gate, the
+//! policy's `[redact]` section, `filter` in an open window and `redact`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use tracegate::gate::{Gate, Level, Verdict};
+use tracegate::policy::Policy;
+use tracegate::source::lines::Line;
+
+use super::cli::tracegate;
+
+const KEY: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+fn policy_in(dir: &Path, body: &str) -> Arc<Policy> {
+    std::fs::write(dir.join("key.hex"), KEY).unwrap();
+    let path = dir.join("policy.toml");
+    std::fs::write(&path, body).unwrap();
+    Arc::new(Policy::load(&path).unwrap())
+}
+
+fn judge(gate: &mut Gate, line: &str, level: Level) -> String {
+    let j = gate.judge(1, &Line::Text(line.as_bytes()), level, true);
+    match j.verdict {
+        Verdict::Verbatim => line.to_string(),
+        Verdict::Rewritten => String::from_utf8(gate.output().to_vec()).unwrap(),
+        _ => String::new(),
+    }
+}
+
+const REDACT_POLICY: &str = r#"
+[redact]
+builtin = ["email", "credit_card", "api_key"]
+key_file = "key.hex"
+[[redact.keywords]]
+name = "customer"
+words = ["Northwind Analytics"]
+case_insensitive = true
+action = "hash"
+[[sink]]
+name = "cap"
+full_allowed = true
+[audit]
+path = "audit.jsonl"
+"#;
+
+#[test]
+fn content_at_full_level_is_redacted_and_hash_tokens_are_stable() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy_in(dir.path(), REDACT_POLICY);
+    let mut gate = Gate::for_sink(p, "cap");
+    let a = judge(
+        &mut gate,
+        r#"{"request_id":"chatcmpl-1","prompt_text":"mail jane@example.com about northwind analytics, card 4111 1111 1111 1111"}"#,
+        Level::Full,
+    );
+    assert!(
+        !a.contains("jane@example.com") && !a.contains("4111"),
+        "{a}"
+    );
+    assert!(
+        a.contains("[REDACTED:email]") && a.contains("[REDACTED:credit_card]"),
+        "{a}"
+    );
+    let token = a.split("[customer:").nth(1).unwrap()[..10].to_string();
+    let b = judge(
+        &mut gate,
+        r#"{"request_id":"chatcmpl-2","output_text":"Northwind Analytics paid"}"#,
+        Level::Full,
+    );
+    assert!(
+        b.contains(&format!("[customer:{token}]")),
+        "same secret, same token: {b}"
+    );
+    // Standard level: no content at all, redacted or not.
+    let s = judge(
+        &mut gate,
+        r#"{"request_id":"chatcmpl-1","prompt_text":"x"}"#,
+        Level::Standard,
+    );
+    assert_eq!(s, r#"{"request_id":"chatcmpl-1"}"#);
+}
+
+#[test]
+fn a_drop_rule_sends_the_field_as_null() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy_in(
+        dir.path(),
+        "[redact]\nbuiltin = []\n[[redact.pattern]]\nname = \"invoice\"\nregex = \"INV-[0-9]{4}\"\naction = \"drop\"\n[[sink]]\nname = \"cap\"\n",
+    );
+    let mut gate = Gate::for_sink(p, "cap");
+    let out = judge(
+        &mut gate,
+        r#"{"request_id":"chatcmpl-1","prompt_text":"about INV-2093 please","output_text":"fine"}"#,
+        Level::Full,
+    );
+    assert_eq!(
+        out,
+        r#"{"request_id":"chatcmpl-1","prompt_text":null,"output_text":"fine"}"#
+    );
+    assert_eq!(gate.findings()[0].rule, "redact_drop");
+}
+
+#[test]
+fn otlp_content_attributes_are_redacted_at_full_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy_in(dir.path(), REDACT_POLICY);
+    let mut gate = Gate::for_sink(p, "cap");
+    let span = r#"{"name":"llm_request","attributes":[{"key":"cf.request_id","value":{"stringValue":"chatcmpl-93bcfebf"}},{"key":"gen_ai.prompt","value":{"stringValue":"write to bob@example.org"}}]}"#;
+    let out = judge(&mut gate, span, Level::Full);
+    assert!(
+        out.contains("[REDACTED:email]") && !out.contains("bob@example.org"),
+        "{out}"
+    );
+    assert!(out.contains("chatcmpl-93bcfebf"));
+}
+
+#[test]
+fn pseudonyms_keep_the_shape_and_join_within_a_sink() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy_in(
+        dir.path(),
+        "[redact]\nkey_file = \"key.hex\"\n[[sink]]\nname = \"plain\"\npseudonymize = [\"request_id\"]\n",
+    );
+    let mut gate = Gate::for_sink(p, "plain");
+    let line = r#"{"request_id":"chatcmpl-b8af6f4d128fdd4c-b31b5b1f","prompt_tokens":3}"#;
+    let a = judge(&mut gate, line, Level::Standard);
+    let b = judge(&mut gate, line, Level::Standard);
+    assert_eq!(a, b, "deterministic");
+    let v: serde_json::Value = serde_json::from_str(&a).unwrap();
+    let id = v["request_id"].as_str().unwrap();
+    assert_ne!(id, "chatcmpl-b8af6f4d128fdd4c-b31b5b1f");
+    assert!(
+        id.starts_with("chatcmpl-") && id.len() == 34 && id.as_bytes()[25] == b'-',
+        "{id}"
+    );
+    // The pseudonym still meets the allowlist's pattern for request_id.
+    let mut check = Gate::new(gate.policy().clone());
+    assert_eq!(
+        check
+            .judge(1, &Line::Text(a.as_bytes()), Level::Standard, false)
+            .verdict,
+        Verdict::Verbatim
+    );
+}
+
+#[test]
+fn weakening_redaction_needs_an_explicit_exception_and_hash_needs_a_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.toml");
+    std::fs::write(&path, "[[sink]]\nname = \"raw\"\nredact = false\n").unwrap();
+    let err = Policy::load(&path).unwrap_err().to_string();
+    assert!(
+        err.contains("sink `raw` weakens redaction but is not in [redact] allow_unredacted_sinks"),
+        "{err}"
+    );
+    std::fs::write(
+        &path,
+        "[redact]\nallow_unredacted_sinks = [\"raw\"]\n[[sink]]\nname = \"raw\"\nredact = false\n",
+    )
+    .unwrap();
+    assert!(Policy::load(&path).is_ok());
+    std::fs::write(
+        &path,
+        "[[redact.keywords]]\nname = \"customer\"\nwords = [\"x\"]\naction = \"hash\"\n[[sink]]\nname = \"s\"\n",
+    )
+    .unwrap();
+    let r = tracegate(&["policy", "check", path.to_str().unwrap()], b"");
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("TRACEGATE_REDACT_KEY"), "{}", r.stderr);
+}
+
+#[test]
+fn the_redact_command_cleans_a_capture_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("key.hex"), KEY).unwrap();
+    let policy = dir.path().join("policy.toml");
+    std::fs::write(&policy, REDACT_POLICY).unwrap();
+    let input = "{\"request_id\":\"chatcmpl-1\",\"prompt_text\":\"key sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD\"}\n{\"request_id\":\"chatcmpl-2\",\"prompt_tokens\":1}\n";
+    let r = tracegate(
+        &["redact", "--policy", policy.to_str().unwrap()],
+        input.as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines[0].contains("[REDACTED:api_key]") && !lines[0].contains("sk-proj-abc"),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(
+        lines[1],
+        "{\"request_id\":\"chatcmpl-2\",\"prompt_tokens\":1}"
+    );
+    assert!(
+        r.stderr.contains("redact: 2 records: 2 passed"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// Seed 003's two-turn session: after redaction, turn 2's prompt still starts
+/// with turn 1's redacted prompt and output (the prefix that lets sessions be
+/// reconstructed from a flat trace).
+#[test]
+fn the_session_prefix_survives_redaction_through_the_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy_in(dir.path(), REDACT_POLICY);
+    let mut gate = Gate::for_sink(p, "cap");
+    let p1 = "system\nYou are the billing assistant. Be brief.\nuser\nWhere do I find my invoice history? I am jane@example.com, card 4111 1111 1111 1111.\nassistant\n<think>\n\n</think>\n\n";
+    let o1 = "Billing > Invoices, top right of the console, Northwind Analytics.";
+    let p2 =
+        format!("{p1}{o1}\nuser\nAnd past payment receipts?\nassistant\n<think>\n\n</think>\n\n");
+    let field = |out: &str, f: &str| -> String {
+        let v: serde_json::Value = serde_json::from_str(out).unwrap();
+        v[f].as_str().unwrap().to_string()
+    };
+    let rec = |prompt: &str, output: &str| {
+        serde_json::json!({"request_id": "chatcmpl-1", "prompt_text": prompt, "output_text": output}).to_string()
+    };
+    let t1 = judge(&mut gate, &rec(p1, o1), Level::Full);
+    let t2 = judge(&mut gate, &rec(&p2, "Same page."), Level::Full);
+    let prefix = format!("{}{}", field(&t1, "prompt_text"), field(&t1, "output_text"));
+    assert!(field(&t2, "prompt_text").starts_with(&prefix), "{t1}\n{t2}");
+    assert!(!t2.contains("jane@example.com") && !t2.contains("Northwind"));
+}
