@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
+use jiff::Timestamp;
 use serde::Serialize;
 
 use super::input::{Inputs, is_broken_pipe};
@@ -37,6 +38,13 @@ pub struct CheckArgs {
     /// Print the latency-evidence summary table (per route and model).
     #[arg(long)]
     pub summary: bool,
+    /// With --sink: accept only windows whose enablement this audit log
+    /// records (its chain is verified while reading).
+    #[arg(long, value_name = "FILE", requires = "sink")]
+    pub audit: Option<PathBuf>,
+    /// Key file of a keyed audit log.
+    #[arg(long, value_name = "FILE", requires = "audit")]
+    pub audit_key_file: Option<PathBuf>,
     /// Input options.
     #[command(flatten)]
     pub input: InputArgs,
@@ -75,6 +83,13 @@ pub fn run(args: &CheckArgs) -> u8 {
         },
     };
     let sink_name = args.sink.clone().unwrap_or_default();
+    let windows = match allowed_windows(&policy, &sink_name, args) {
+        Ok(w) => w,
+        Err(e) => {
+            super::report_error(&e);
+            return exit::ERROR;
+        }
+    };
     let mut gate = Gate::new(Arc::clone(&policy));
     gate.force_format(args.input.input_format.forced());
     let stdout = io::stdout();
@@ -139,7 +154,8 @@ pub fn run(args: &CheckArgs) -> u8 {
                 &sink_name,
                 window_check == Some(true),
                 line,
-                &policy,
+                &windows,
+                args.audit.is_some(),
             ));
         }
         let privacy = gate.findings().iter().filter(|_| !args.evidence_only);
@@ -222,7 +238,8 @@ fn outside_window(
     sink: &str,
     full_allowed: bool,
     line: &Line<'_>,
-    policy: &crate::policy::Policy,
+    windows: &[(Timestamp, Timestamp)],
+    audited: bool,
 ) -> Option<Finding> {
     let finding = |message: String| {
         Some(Finding {
@@ -246,17 +263,59 @@ fn outside_window(
             "record holds content but has no start and end times to place it in a window".into(),
         );
     };
-    let inside = policy
-        .windows
-        .iter()
-        .any(|w| w.sink == sink && w.start <= start && end <= w.end);
+    let inside = windows.iter().any(|(s, e)| *s <= start && end <= *e);
     if inside {
         None
+    } else if audited {
+        finding(format!(
+            "record holds content outside every window of sink `{sink}` enabled in the audit log"
+        ))
     } else {
         finding(format!(
             "record holds content outside every window of sink `{sink}`"
         ))
     }
+}
+
+/// The windows a capture for `sink` may lie in: the policy's, or with
+/// `--audit` those whose `window_enabled` entry the (verified) log holds.
+fn allowed_windows(
+    policy: &crate::policy::Policy,
+    sink: &str,
+    args: &CheckArgs,
+) -> anyhow::Result<Vec<(Timestamp, Timestamp)>> {
+    use anyhow::Context;
+    let Some(log) = &args.audit else {
+        return Ok(policy
+            .windows
+            .iter()
+            .filter(|w| w.sink == sink)
+            .map(|w| (w.start, w.end))
+            .collect());
+    };
+    let key = args
+        .audit_key_file
+        .as_deref()
+        .map(crate::audit::AuditKey::load)
+        .transpose()?;
+    let mut out = Vec::new();
+    let entries = crate::audit::read_entries(log, key.as_ref())
+        .with_context(|| format!("cannot read audit log `{}`", log.display()))?;
+    for entry in entries {
+        let entry =
+            entry.with_context(|| format!("audit log `{}` cannot be trusted", log.display()))?;
+        if let crate::audit::AuditEvent::WindowEnabled {
+            sink: s,
+            start,
+            end,
+            ..
+        } = entry.event
+            && s == sink
+        {
+            out.push((start, end));
+        }
+    }
+    Ok(out)
 }
 
 fn write_finding(

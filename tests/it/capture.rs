@@ -258,3 +258,98 @@ fn content_flows_only_while_the_window_is_open() {
     let closed = tracegate::audit::closed_windows(&audit_path(dir.path()), None).unwrap();
     assert!(!closed.contains_key("w1") || closed["w1"] != CloseCause::Shutdown);
 }
+
+/// The README walkthrough as a test: open a window, capture, verify the
+/// audit log, check the capture; then scan everything for the canary.
+#[test]
+fn a_capture_session_end_to_end_leaks_content_only_to_the_capture() {
+    use super::cli::tracegate;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("policy.toml"),
+        "[audit]\npath = \"audit.jsonl\"\n[[sink]]\nname = \"trace-file\"\n[[sink]]\nname = \"replay-capture\"\nfull_allowed = true\n",
+    )
+    .unwrap();
+    let p = d.to_str().unwrap();
+    let open = tracegate(
+        &[
+            "window",
+            "open",
+            "--policy",
+            p,
+            "--sink",
+            "replay-capture",
+            "--for",
+            "30m",
+            "--reason",
+            "tune ltr",
+            "--by",
+            "sre-oncall",
+        ],
+        b"",
+    );
+    assert_eq!(open.code, 0, "{}", open.stderr);
+    let now = Timestamp::now().as_second();
+    let canary = "CANARY-walkthrough-3f9e";
+    let input = format!(
+        "{{\"request_id\":\"chatcmpl-7d3fa9b2\",\"t_arrival\":{now},\"t_completion\":{},\"prompt_text\":\"{canary}\",\"output_text\":\"ok\"}}\n",
+        now + 2
+    );
+    let capture = tracegate(
+        &["filter", "--policy", p, "--sink", "replay-capture"],
+        input.as_bytes(),
+    );
+    assert_eq!(capture.code, 0, "{}", capture.stderr);
+    assert!(
+        capture.stdout.contains(canary),
+        "inside the window the capture holds content"
+    );
+    assert!(capture.stderr.contains("1 full"), "{}", capture.stderr);
+    let standard = tracegate(
+        &["filter", "--policy", p, "--sink", "trace-file"],
+        input.as_bytes(),
+    );
+    assert!(!standard.stdout.contains(canary));
+
+    let log = d.join("audit.jsonl");
+    let verify = tracegate(&["audit", "verify", log.to_str().unwrap()], b"");
+    assert_eq!(verify.code, 0, "{}{}", verify.stdout, verify.stderr);
+
+    let capture_file = d.join("capture.jsonl");
+    std::fs::write(&capture_file, &capture.stdout).unwrap();
+    let cf = capture_file.to_str().unwrap();
+    let audited = tracegate(
+        &[
+            "check",
+            "--policy",
+            p,
+            "--sink",
+            "replay-capture",
+            "--audit",
+            log.to_str().unwrap(),
+            cf,
+        ],
+        b"",
+    );
+    assert_eq!(audited.code, 0, "{}{}", audited.stdout, audited.stderr);
+    // The same capture checked against a sink with no windows is flagged.
+    let other = tracegate(&["check", "--policy", p, "--sink", "trace-file", cf], b"");
+    assert_eq!(other.code, 1);
+    assert!(other.stdout.contains("outside_window"), "{}", other.stdout);
+
+    // SECURITY: the canary is nowhere but the capture.
+    for (what, text) in [
+        ("audit log", std::fs::read_to_string(&log).unwrap()),
+        (
+            "checkpoint",
+            std::fs::read_to_string(d.join("audit.jsonl.checkpoint")).unwrap(),
+        ),
+        ("capture stderr", capture.stderr.clone()),
+        ("standard stdout", standard.stdout.clone()),
+        ("standard stderr", standard.stderr.clone()),
+        ("check output", format!("{}{}", other.stdout, other.stderr)),
+    ] {
+        assert!(!text.contains(canary), "canary in the {what}");
+    }
+}
