@@ -145,6 +145,10 @@ pub fn compile(source: &Path, files: &[PolicyFile]) -> Result<Policy, PolicyErro
     if ctx.errors.is_empty() {
         Ok(policy)
     } else {
+        // In file order, then by position, whatever order the checks ran in.
+        let order = |p: &Path| files.iter().position(|f| f.path == p).unwrap_or(usize::MAX);
+        ctx.errors
+            .sort_by_key(|e| (order(&e.file), e.line, e.column));
         Err(PolicyErrors(ctx.errors))
     }
 }
@@ -177,6 +181,17 @@ fn parse_file(ctx: &mut Ctx<'_>, file: usize, text: &str) -> Option<RawPolicy> {
             None
         }
     }
+}
+
+/// The cause of a regex error without its multi-line drawing.
+fn regex_cause(e: &regex::Error) -> String {
+    let text = e.to_string();
+    let last = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("invalid regex");
+    last.trim().trim_start_matches("error: ").to_string()
 }
 
 fn first_line(s: &str) -> &str {
@@ -672,7 +687,7 @@ fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<
                     ctx.err(
                         file,
                         p.span(),
-                        format!("pattern does not compile: {}", first_line(&e.to_string())),
+                        format!("pattern does not compile: {}", regex_cause(&e)),
                     );
                     None
                 }

@@ -6,4 +6,6 @@ mod capture;
 mod cli;
 mod evidence;
 mod otlp;
+mod policy_errors;
 mod redaction;
+mod tidy;
