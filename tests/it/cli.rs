@@ -445,3 +445,154 @@ proptest! {
         }
     }
 }
+
+/// The seed 002 sample through `check`: it passes the privacy gate; alone in
+/// a file, its `attempt: 2` has no attempt 1, which the auditor reports.
+#[test]
+fn check_runs_the_evidence_auditor_and_prints_the_summary() {
+    let r = tracegate(
+        &[
+            "check",
+            "--policy",
+            DEFAULT,
+            "--summary",
+            "examples/traces/evidence.jsonl",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout
+            .starts_with("examples/traces/evidence.jsonl:1: attempts_not_sequential: attempt:"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("violation") && !r.stdout.contains("unknown_field"));
+    assert!(
+        r.stdout
+            .contains("route route_example_b  model model_alias_example  records 1"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("gateway_observed_time_to_first_token              1      290.000"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        r.stderr.trim(),
+        "1 records, 0 violations, 0 malformed, 1 evidence findings"
+    );
+
+    // --evidence-only hides privacy findings and keeps evidence ones.
+    let line = std::fs::read_to_string("examples/traces/evidence.jsonl").unwrap();
+    let tampered = line
+        .replace(
+            "\"status\": \"completed\"",
+            "\"status\": \"completed\", \"note\": \"free text\"",
+        )
+        .replace("\"duration\": 290", "\"duration\": 310");
+    let r = tracegate(
+        &[
+            "check",
+            "--policy",
+            DEFAULT,
+            "--evidence-only",
+            "--format",
+            "json",
+        ],
+        tampered.as_bytes(),
+    );
+    let rules: Vec<String> = r
+        .stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["rule"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        rules,
+        ["duration_mismatch", "attempts_not_sequential"],
+        "{}",
+        r.stdout
+    );
+    let r = tracegate(&["check", "--policy", DEFAULT], tampered.as_bytes());
+    assert!(r.stdout.contains("unknown_field: note"), "{}", r.stdout);
+    assert!(!r.stdout.contains("free text"));
+}
+
+/// Evidence identifiers are pseudonymized per sink: shape kept, value not.
+#[test]
+fn filter_pseudonymizes_evidence_identifiers() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("key"), "k".repeat(32)).unwrap();
+    let policy = write(
+        dir.path(),
+        "p.toml",
+        "[redact]\nkey_file = \"key\"\n[[sink]]\nname = \"evidence\"\npseudonymize = [\"trace_id\", \"request_id\", \"provider_request_id\", \"span_id\", \"parent_span_id\"]\n",
+    );
+    let line = std::fs::read("examples/traces/evidence.jsonl").unwrap();
+    let r = tracegate(
+        &[
+            "filter",
+            "--policy",
+            policy.to_str().unwrap(),
+            "--sink",
+            "evidence",
+        ],
+        &line,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    for (field, original) in [
+        ("trace_id", "tr_synthetic_8f31"),
+        ("request_id", "req_synthetic_2047"),
+        ("span_id", "span_upstream_02"),
+    ] {
+        let got = v[field].as_str().unwrap();
+        assert_ne!(got, original, "{field}");
+        assert_eq!(got.len(), original.len(), "{field} keeps its shape: {got}");
+    }
+    assert!(!r.stdout.contains("synthetic_8f31"));
+    assert_eq!(v["events"].as_array().unwrap().len(), 3);
+}
+
+/// OTLP lines go through the same commands: mixed files, detected per line.
+#[test]
+fn otlp_and_cf_lines_mix_in_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = standard_policy(dir.path(), "");
+    let mut input = std::fs::read_to_string("examples/traces/otlp-spans.jsonl").unwrap();
+    input.push_str(&std::fs::read_to_string("examples/traces/full.jsonl").unwrap());
+    let r = tracegate(
+        &[
+            "filter",
+            "--policy",
+            policy.to_str().unwrap(),
+            "--sink",
+            "trace-file",
+        ],
+        input.as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout.lines().count(), 4);
+    assert!(
+        !r.stdout.contains("gen_ai.prompt") && !r.stdout.contains("billing assistant"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("chatcmpl-850f15e9afd74036-82d9d8e1"));
+    let c = tracegate(
+        &["check", "--policy", DEFAULT, "--format", "json", "-"],
+        input.as_bytes(),
+    );
+    assert_eq!(c.code, 1);
+    let first: serde_json::Value = serde_json::from_str(c.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first["line"], 2);
+    assert_eq!(first["rule"], "content_field");
+    assert_eq!(first["field"], "attributes[\"gen_ai.prompt\"]");
+}
