@@ -162,4 +162,70 @@ mod tests {
             assert!(!clean_flat(&f, line), "{}", String::from_utf8_lossy(line));
         }
     }
+
+    /// The invariant: whenever the fast path says clean, the full path
+    /// passes the record verbatim with no finding.
+    #[test]
+    fn fast_clean_implies_full_path_verbatim() {
+        use proptest::prelude::*;
+        use std::sync::Arc;
+
+        use crate::gate::{Gate, Level, Verdict};
+        use crate::source::lines::Line;
+
+        let keys = prop_oneof![
+            Just("request_id"),
+            Just("t_arrival"),
+            Just("prompt_tokens"),
+            Just("ttft_s"),
+            Just("scheduler_family"),
+            Just("priority_score"),
+            Just("prompt_text"),
+            Just("x"),
+            Just("request\\u005fid"),
+        ];
+        let values = prop_oneof![
+            Just("\"chatcmpl-9f2c41d0\"".to_string()),
+            Just("\"fcfs\"".to_string()),
+            Just("\"a sentence\"".to_string()),
+            Just("null".to_string()),
+            Just("true".to_string()),
+            Just("-0".to_string()),
+            Just("1e400".to_string()),
+            Just("3".to_string()),
+            Just("-3.5".to_string()),
+            Just("12345678901234567890".to_string()),
+            Just("[1]".to_string()),
+            Just("{}".to_string()),
+            Just("\"chatcmpl-\\u0031\"".to_string()),
+            Just("0.5".to_string()),
+            Just("1.0".to_string()),
+        ];
+        let policy = Arc::new(Policy::from_toml(Path::new("p.toml"), "").unwrap());
+        let f = policy.standard.fields.clone();
+        let cfg = ProptestConfig {
+            cases: 3000,
+            ..ProptestConfig::default()
+        };
+        let clean = std::sync::atomic::AtomicUsize::new(0);
+        proptest!(cfg, |(members in proptest::collection::vec((keys, values, any::<bool>()), 0..6))| {
+            let mut line = String::from("{");
+            for (i, (k, v, spaced)) in members.iter().enumerate() {
+                if i > 0 { line.push(','); }
+                if *spaced { line.push(' '); }
+                line.push_str(&format!("\"{k}\":{}{v}", if *spaced { " " } else { "" }));
+            }
+            line.push('}');
+            if clean_flat(&f, line.as_bytes()) {
+                clean.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let mut fast_off = Gate::new(policy.clone());
+                fast_off.fast_cf = false;
+                let j = fast_off.judge(1, &Line::Text(line.as_bytes()), Level::Standard, true);
+                prop_assert_eq!(j.verdict, Verdict::Verbatim, "{}", line);
+                prop_assert!(fast_off.findings().is_empty(), "{}", line);
+            }
+        });
+        // Not vacuous: a good share of the generated records took the fast path.
+        assert!(clean.load(std::sync::atomic::Ordering::Relaxed) > 100);
+    }
 }
