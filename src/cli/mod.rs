@@ -155,9 +155,14 @@ pub fn run(cli: Cli) -> ExitCode {
 
 /// Print an error the way every command does: `tracegate: ...` on stderr.
 pub fn report_error(err: &anyhow::Error) {
-    let mut msg = format!("tracegate: {err}");
-    for cause in err.chain().skip(1) {
-        msg.push_str(&format!(": {cause}"));
+    let mut msg = String::from("tracegate");
+    for cause in err.chain() {
+        msg.push_str(": ");
+        match cause.downcast_ref::<std::io::Error>() {
+            // Lowercase, without the OS's "(os error N)".
+            Some(io) => msg.push_str(&crate::policy::load::io_cause(io)),
+            None => msg.push_str(&cause.to_string()),
+        }
     }
     eprintln!("{msg}");
 }

@@ -596,3 +596,35 @@ fn otlp_and_cf_lines_mix_in_one_file() {
     assert_eq!(first["rule"], "content_field");
     assert_eq!(first["field"], "attributes[\"gen_ai.prompt\"]");
 }
+
+/// A full disk on stdout is an I/O error (exit 2) named as such.
+#[test]
+fn a_full_disk_on_stdout_is_reported_with_exit_2() {
+    let bin = env!("CARGO_BIN_EXE_tracegate");
+    for args in [
+        vec![
+            "filter",
+            "--policy",
+            "examples/capture",
+            "--sink",
+            "trace-file",
+            "examples/traces/mixed.jsonl",
+        ],
+        vec!["check", "--policy", DEFAULT, "examples/traces/full.jsonl"],
+    ] {
+        let out = Command::new(bin)
+            .args(&args)
+            .current_dir(root())
+            .stdout(
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open("/dev/full")
+                    .unwrap(),
+            )
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("no space left on device"), "{stderr}");
+    }
+}
