@@ -353,3 +353,61 @@ fn a_capture_session_end_to_end_leaks_content_only_to_the_capture() {
         assert!(!text.contains(canary), "canary in the {what}");
     }
 }
+
+#[test]
+fn window_close_ends_an_active_window_and_removes_a_pending_one() {
+    use super::cli::tracegate;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("policy.toml"),
+        "[audit]\npath = \"audit.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\n",
+    )
+    .unwrap();
+    let p = d.to_str().unwrap();
+    let open = |id: &str, extra: &[&str]| {
+        let mut args = vec![
+            "window", "open", "--policy", p, "--sink", "cap", "--for", "30m", "--reason", "r",
+            "--by", "me", "--id", id,
+        ];
+        args.extend_from_slice(extra);
+        tracegate(&args, b"")
+    };
+    assert_eq!(open("now", &[]).code, 0);
+    assert_eq!(open("later", &["--start", "2099-01-01T00:00:00Z"]).code, 0);
+    // An overlapping window is refused and the refusal audited.
+    let overlap = open("overlap", &[]);
+    assert_eq!(overlap.code, 2);
+    assert!(
+        overlap.stderr.contains("overlaps window `now`"),
+        "{}",
+        overlap.stderr
+    );
+    let list = tracegate(&["window", "list", "--policy", p], b"");
+    assert!(
+        list.stdout.contains("now") && list.stdout.contains("active"),
+        "{}",
+        list.stdout
+    );
+    assert!(list.stdout.contains("pending"), "{}", list.stdout);
+    assert_eq!(
+        tracegate(&["window", "close", "--policy", p, "now"], b"").code,
+        0
+    );
+    assert_eq!(
+        tracegate(&["window", "close", "--policy", p, "later"], b"").code,
+        0
+    );
+    assert!(!d.join("windows/later.toml").exists());
+    let list = tracegate(&["window", "list", "--policy", p], b"");
+    assert!(list.stdout.contains("closed: removed"), "{}", list.stdout);
+    let log = std::fs::read_to_string(d.join("audit.jsonl")).unwrap();
+    assert!(
+        log.contains("\"event\":\"full_denied\"") && log.contains("\"why\":\"invalid_window\"")
+    );
+    assert_eq!(log.matches("\"cause\":\"removed\"").count(), 2);
+    // A window defined outside windows/ cannot be closed by the command.
+    let bad = tracegate(&["window", "close", "--policy", p, "nope"], b"");
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("no window `nope`"), "{}", bad.stderr);
+}
