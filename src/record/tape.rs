@@ -264,7 +264,7 @@ fn unescape_into(s: &[u8], out: &mut String) {
     let mut run = 0;
     while i < s.len() {
         if s[i] != b'\\' {
-            i += 1;
+            i = memchr::memchr(b'\\', &s[i..]).map_or(s.len(), |p| i + p);
             continue;
         }
         // Flush the unescaped run; it is valid UTF-8 because the whole line is
@@ -594,7 +594,7 @@ pub(crate) fn scan_string(b: &[u8], mut i: usize) -> Result<(usize, bool), ScanE
 /// Eight bytes at a time (SWAR): for each word, flag bytes equal to `"` or
 /// `\\` (a zero after XOR) and bytes below 0x20; the lowest flagged byte is
 /// exact (borrows only ever propagate upwards).
-fn find_special(s: &[u8]) -> Option<usize> {
+pub(crate) fn find_special(s: &[u8]) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut chunks = s.chunks_exact(8);

@@ -38,6 +38,9 @@ pub(crate) struct KeywordSet {
     rules: Vec<RuleRef>,
 }
 
+/// Above this many words the automaton runs without a prefilter.
+const PREFILTER_MAX_WORDS: usize = 64;
+
 impl KeywordSet {
     /// Builds the automata for `rules` (each with its detector index). Lists
     /// were checked for emptiness by the caller.
@@ -66,6 +69,10 @@ impl KeywordSet {
                 .match_kind(MatchKind::LeftmostLongest)
                 .ascii_case_insensitive(ci)
                 .kind(Some(kind))
+                // With hundreds of words nearly every letter starts one, so a
+                // start-byte prefilter fires at almost every byte and only
+                // slows the automaton down (measured: 30% of a redaction run).
+                .prefilter(words.len() <= PREFILTER_MAX_WORDS)
                 .build(&words)
                 .map_err(|e| RedactConfigError::Keywords {
                     error: e.to_string(),
