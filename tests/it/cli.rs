@@ -44,6 +44,12 @@ pub fn tracegate(args: &[&str], stdin: &[u8]) -> Run {
 
 const DEFAULT: &str = "policies/default.toml";
 
+/// `tracegate filter --policy POLICY --sink SINK` on `input`.
+pub fn filter(policy: &Path, sink: &str, input: impl AsRef<[u8]>) -> Run {
+    let p = policy.to_str().unwrap();
+    tracegate(&["filter", "--policy", p, "--sink", sink], input.as_ref())
+}
+
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
@@ -215,16 +221,7 @@ fn filter_strips_content_passes_clean_records_verbatim_and_counts() {
     let dir = tempfile::tempdir().unwrap();
     let policy = standard_policy(dir.path(), "");
     let input = std::fs::read("examples/traces/mixed.jsonl").unwrap();
-    let r = tracegate(
-        &[
-            "filter",
-            "--policy",
-            policy.to_str().unwrap(),
-            "--sink",
-            "trace-file",
-        ],
-        &input,
-    );
+    let r = filter(policy.as_path(), "trace-file", &input);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
     let original: Vec<&str> = std::str::from_utf8(&input).unwrap().lines().collect();
@@ -247,16 +244,7 @@ fn filter_drops_a_record_or_a_field_on_a_constraint_violation() {
     let dir = tempfile::tempdir().unwrap();
     let input = b"{\"request_id\":\"Dear support, my card is 4111\",\"prompt_tokens\":3}\n{\"request_id\":\"chatcmpl-ab\",\"prompt_tokens\":4}\n";
     let policy = standard_policy(dir.path(), "");
-    let r = tracegate(
-        &[
-            "filter",
-            "--policy",
-            policy.to_str().unwrap(),
-            "--sink",
-            "trace-file",
-        ],
-        input,
-    );
+    let r = filter(policy.as_path(), "trace-file", input);
     assert_eq!(r.code, 0);
     assert_eq!(
         r.stdout,
@@ -271,16 +259,7 @@ fn filter_drops_a_record_or_a_field_on_a_constraint_violation() {
         "p.toml",
         "[standard]\non_violation = \"drop_field\"\n[[sink]]\nname = \"trace-file\"\n",
     );
-    let r = tracegate(
-        &[
-            "filter",
-            "--policy",
-            policy.to_str().unwrap(),
-            "--sink",
-            "trace-file",
-        ],
-        input,
-    );
+    let r = filter(policy.as_path(), "trace-file", input);
     assert_eq!(
         r.stdout,
         "{\"prompt_tokens\":3}\n{\"request_id\":\"chatcmpl-ab\",\"prompt_tokens\":4}\n"
@@ -297,16 +276,7 @@ fn filter_drops_a_record_or_a_field_on_a_constraint_violation() {
 fn filter_refuses_an_unknown_sink_with_a_hint() {
     let dir = tempfile::tempdir().unwrap();
     let policy = standard_policy(dir.path(), "");
-    let r = tracegate(
-        &[
-            "filter",
-            "--policy",
-            policy.to_str().unwrap(),
-            "--sink",
-            "trace-fil",
-        ],
-        b"",
-    );
+    let r = filter(policy.as_path(), "trace-fil", b"");
     assert_eq!(r.code, 2);
     assert!(
         r.stderr
@@ -536,16 +506,7 @@ fn filter_pseudonymizes_evidence_identifiers() {
         "[redact]\nkey_file = \"key\"\n[[sink]]\nname = \"evidence\"\npseudonymize = [\"trace_id\", \"request_id\", \"provider_request_id\", \"span_id\", \"parent_span_id\"]\n",
     );
     let line = std::fs::read("examples/traces/evidence.jsonl").unwrap();
-    let r = tracegate(
-        &[
-            "filter",
-            "--policy",
-            policy.to_str().unwrap(),
-            "--sink",
-            "evidence",
-        ],
-        &line,
-    );
+    let r = filter(policy.as_path(), "evidence", &line);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).unwrap();
     for (field, original) in [
@@ -568,16 +529,7 @@ fn otlp_and_cf_lines_mix_in_one_file() {
     let policy = standard_policy(dir.path(), "");
     let mut input = std::fs::read_to_string("examples/traces/otlp-spans.jsonl").unwrap();
     input.push_str(&std::fs::read_to_string("examples/traces/full.jsonl").unwrap());
-    let r = tracegate(
-        &[
-            "filter",
-            "--policy",
-            policy.to_str().unwrap(),
-            "--sink",
-            "trace-file",
-        ],
-        input.as_bytes(),
-    );
+    let r = filter(policy.as_path(), "trace-file", input.as_bytes());
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.stdout.lines().count(), 4);
     assert!(
