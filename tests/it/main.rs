@@ -3,6 +3,7 @@
 
 mod audit;
 mod capture;
+mod cases;
 mod cli;
 mod evidence;
 mod otlp;
