@@ -5,6 +5,7 @@ pub mod check;
 pub mod filter;
 pub mod input;
 pub mod policy_cmd;
+pub mod serve;
 pub mod window_cmd;
 
 use std::path::PathBuf;
@@ -51,6 +52,12 @@ pub enum Command {
     /// to stdout and a summary to stderr. Exit 0 when the input was read to
     /// the end, 2 on a usage, policy or I/O error.
     Filter(filter::FilterArgs),
+    /// Run the daemon: receive records over HTTP, gate them per sink.
+    ///
+    /// Listens for OTLP/HTTP (`/v1/traces`, `/v1/logs`) and JSON Lines
+    /// (`/v1/records`), writes each sink's view to its `output`, hot-reloads
+    /// the policy. Exit 0 after SIGTERM/SIGINT, 2 when it cannot start.
+    Serve(serve::ServeArgs),
     /// Validate a policy and list its sinks and windows.
     Policy {
         /// What to do with the policy.
@@ -133,6 +140,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(&args),
         Command::Filter(args) => filter::run(&args),
+        Command::Serve(args) => serve::run_serve(&args),
         Command::Policy { command } => policy_cmd::run(&command),
         Command::Window { command } => window_cmd::run(&command),
         Command::Audit {

@@ -32,6 +32,24 @@ pub struct RawPolicy {
     pub window: Vec<Spanned<RawWindow>>,
     /// `[redact]`.
     pub redact: Option<Spanned<RawRedact>>,
+    /// `[server]`: settings of `serve`.
+    pub server: Option<Spanned<RawServer>>,
+}
+
+/// `[server]`: how `serve` listens and buffers.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawServer {
+    /// Socket address to listen on (`127.0.0.1:4318`).
+    pub listen: Option<Spanned<String>>,
+    /// Largest accepted request body, after decompression, in bytes.
+    pub max_body_bytes: Option<Spanned<i64>>,
+    /// Per-sink queue bound, in records.
+    pub queue_records: Option<Spanned<i64>>,
+    /// Per-sink queue bound, in bytes.
+    pub queue_bytes: Option<Spanned<i64>>,
+    /// How often file sinks are flushed (humantime).
+    pub flush_interval: Option<Spanned<String>>,
 }
 
 /// `[audit]`.

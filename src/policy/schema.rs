@@ -26,6 +26,7 @@ enum Node {
     Redact,
     RedactPattern,
     RedactKeywords,
+    Server,
     /// A value that is not a table of ours (strings, `redact = [..]`).
     Leaf,
 }
@@ -42,6 +43,7 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("sink", Sink),
             ("window", Window),
             ("redact", Redact),
+            ("server", Server),
         ],
         Audit => &[("path", Leaf), ("key_file", Leaf), ("lock_timeout", Leaf)],
         Limits => &[("max_line_bytes", Leaf)],
@@ -111,6 +113,13 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("case_insensitive", Leaf),
             ("whole_word", Leaf),
             ("action", Leaf),
+        ],
+        Server => &[
+            ("listen", Leaf),
+            ("max_body_bytes", Leaf),
+            ("queue_records", Leaf),
+            ("queue_bytes", Leaf),
+            ("flush_interval", Leaf),
         ],
         FieldMap | Leaf => &[],
     }
