@@ -485,3 +485,66 @@ async fn status(State(p): State<Arc<Pipeline>>) -> Response {
     )
         .into_response()
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+    use crate::policy::Policy;
+    use crate::window::clock::SystemClock;
+    use tower::ServiceExt;
+
+    #[test]
+    fn compaction_keeps_strings_and_duplicates_byte_for_byte() {
+        let pretty = b"{\n  \"a\" : \"x \\\" y\\n\",\n  \"a\": [1, 2]\r\n}";
+        assert_eq!(
+            compact_json(pretty),
+            b"{\"a\":\"x \\\" y\\n\",\"a\":[1,2]}".to_vec()
+        );
+        // One line already: untouched, spaces and all.
+        assert_eq!(compact_json(b"{ \"a\": 1 }"), b"{ \"a\": 1 }".to_vec());
+    }
+
+    fn app(dir: &std::path::Path) -> Router {
+        let path = dir.join("p.toml");
+        let text =
+            "[server]\nmax_body_bytes = 100\n[[sink]]\nname = \"s\"\noutput = \"file:s.jsonl\"\n";
+        std::fs::write(&path, text).unwrap();
+        let policy = Arc::new(Policy::load(&path).unwrap());
+        router(Pipeline::start(policy, path, Arc::new(SystemClock::new())))
+    }
+
+    async fn call(app: Router, ct: &str, body: &'static [u8]) -> (StatusCode, Vec<u8>) {
+        let req = axum::http::Request::post("/v1/traces")
+            .header(header::CONTENT_TYPE, ct)
+            .body(Body::from(body))
+            .unwrap();
+        let resp = app.oneshot(req).await.unwrap();
+        let status = resp.status();
+        let body = axum::body::to_bytes(resp.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        (status, body.to_vec())
+    }
+
+    #[tokio::test]
+    async fn status_codes_in_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let (s, _) = call(app(dir.path()), "text/plain", b"x").await;
+        assert_eq!(s, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        let (s, body) = call(app(dir.path()), "application/x-protobuf", b"\xff\xff").await;
+        assert_eq!(s, StatusCode::BAD_REQUEST);
+        assert_eq!(RpcStatus::decode(&body[..]).unwrap().code, 3);
+        let (s, _) = call(app(dir.path()), "application/json", &[b' '; 101]).await;
+        assert_eq!(s, StatusCode::PAYLOAD_TOO_LARGE);
+        let (s, body) = call(
+            app(dir.path()),
+            "application/json; charset=utf-8",
+            b"{\"resourceSpans\":[]}",
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK);
+        assert_eq!(body, b"{}");
+    }
+}

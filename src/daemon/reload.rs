@@ -117,18 +117,18 @@ fn apply(p: &Pipeline, policy: Policy) -> Attempt {
     }
     let sha = policy.sha256.clone();
     let active = p.build(Arc::new(policy), revision);
-    p.swap(active);
-    p.metrics.reloads_ok.fetch_add(1, Ordering::Relaxed);
+    // Status readers see the error cleared no later than the new revision.
     *p.last_reload_error
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    p.swap(active);
+    p.metrics.reloads_ok.fetch_add(1, Ordering::Relaxed);
     tracing::info!(revision, policy_sha256 = %sha, "policy reloaded");
     Attempt::Loaded(revision)
 }
 
 fn refuse(p: &Pipeline, cause: &str, sha: Option<String>) {
     let cause = cap(cause, CAUSE_CAP);
-    p.metrics.reloads_refused.fetch_add(1, Ordering::Relaxed);
     tracing::warn!(cause = %cause, "policy reload refused; the last good policy stays in force");
     let current = p.snapshot();
     if let Some(settings) = &current.policy.audit {
@@ -146,6 +146,8 @@ fn refuse(p: &Pipeline, cause: &str, sha: Option<String>) {
         at: p.clock().utc(),
         cause,
     });
+    // Counted last: whoever sees the count also sees the cause and the entry.
+    p.metrics.reloads_refused.fetch_add(1, Ordering::Relaxed);
 }
 
 fn append(settings: &AuditSettings, event: &AuditEvent, p: &Pipeline) -> anyhow::Result<()> {

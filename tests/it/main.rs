@@ -6,3 +6,4 @@ mod capture;
 mod cli;
 mod evidence;
 mod otlp;
+mod serve;
