@@ -726,3 +726,156 @@ fn the_core_never_imports_tokio() {
         }
     }
 }
+
+/// Kubernetes mounts a ConfigMap as `..data -> ..2024_x/` with
+/// `policy.toml -> ..data/policy.toml`, and updates it by swapping `..data`.
+#[cfg(unix)]
+#[test]
+fn a_configmap_style_data_symlink_swap_is_picked_up() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let v1 = d.join("..v1");
+    std::fs::create_dir(&v1).unwrap();
+    // Paths in the policy are relative to the file that names them: keep
+    // the audit log and sink files outside the versioned folders.
+    let text = |tag: &str| {
+        policy_text("")
+            .replace(
+                "\"audit.jsonl\"",
+                &format!("\"{}\"", d.join("audit.jsonl").display()),
+            )
+            .replace(
+                "file:std.jsonl",
+                &format!("file:{}", d.join("std.jsonl").display()),
+            )
+            .replace(
+                "file:cap.jsonl",
+                &format!("file:{}", d.join("cap.jsonl").display()),
+            )
+            + &format!("# {tag}\n")
+    };
+    std::fs::write(v1.join("policy.toml"), text("v1")).unwrap();
+    symlink("..v1", d.join("..data")).unwrap();
+    symlink("..data/policy.toml", d.join("policy.toml")).unwrap();
+    let daemon = Daemon::start(d);
+    let v2 = d.join("..v2");
+    std::fs::create_dir(&v2).unwrap();
+    std::fs::write(v2.join("policy.toml"), text("v2")).unwrap();
+    symlink("..v2", d.join("..data_tmp")).unwrap();
+    std::fs::rename(d.join("..data_tmp"), d.join("..data")).unwrap();
+    wait_revision(&daemon, 2);
+}
+
+#[test]
+fn nothing_acknowledged_is_lost_when_sigterm_arrives_under_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("policy.toml"),
+        policy_text("flush_interval = \"1h\""),
+    )
+    .unwrap();
+    let mut daemon = Daemon::start(d);
+    let addr = daemon.addr.clone();
+    let senders: Vec<_> = (0..3u32)
+        .map(|t| {
+            let addr = addr.clone();
+            std::thread::spawn(move || {
+                let mut acked = Vec::new();
+                for n in 0..100_000u32 {
+                    let id = format!("chatcmpl-{t:x}0{n:x}");
+                    let line = format!("{{\"request_id\":\"{id}\",\"prompt_tokens\":1}}\n");
+                    let Ok(mut s) = TcpStream::connect(&addr) else { break };
+                    s.set_read_timeout(Some(DEADLINE)).unwrap();
+                    let req = format!(
+                        "POST /v1/records HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{line}",
+                        line.len()
+                    );
+                    if s.write_all(req.as_bytes()).is_err() {
+                        break;
+                    }
+                    let mut raw = Vec::new();
+                    let _ = s.read_to_end(&mut raw);
+                    if raw.starts_with(b"HTTP/1.1 200") {
+                        acked.push(id);
+                    } else {
+                        break;
+                    }
+                }
+                acked
+            })
+        })
+        .collect();
+    poll("some traffic", || {
+        (daemon.status()["records"]["received"].as_u64().unwrap() > 200).then_some(())
+    });
+    daemon.terminate();
+    let acked: Vec<String> = senders
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .collect();
+    assert!(acked.len() > 200);
+    let written = std::fs::read_to_string(d.join("std.jsonl")).unwrap();
+    let ids: std::collections::HashSet<&str> = written
+        .lines()
+        .map(|l| l.split('"').nth(3).unwrap())
+        .collect();
+    for id in &acked {
+        assert!(ids.contains(id.as_str()), "acknowledged {id} is missing");
+    }
+}
+
+#[test]
+fn during_a_reload_storm_every_record_is_judged_by_exactly_one_policy_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // A allows both token counts; B allows neither. A record judged by a
+    // mix of the two would keep exactly one of them.
+    let a = policy_text("flush_interval = \"50ms\"")
+        + "[standard.fields]\nrequest_id = { type = \"string\" }\nprompt_tokens = { type = \"integer\" }\noutput_tokens = { type = \"integer\" }\n";
+    let b = policy_text("flush_interval = \"50ms\"")
+        + "[standard.fields]\nrequest_id = { type = \"string\" }\n";
+    std::fs::write(d.join("policy.toml"), &a).unwrap();
+    let mut daemon = Daemon::start(d);
+    let addr = daemon.addr.clone();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop2 = std::sync::Arc::clone(&stop);
+    let sender = std::thread::spawn(move || {
+        let mut body = String::new();
+        for n in 0..20 {
+            body +=
+                &format!("{{\"request_id\":\"r{n}\",\"prompt_tokens\":1,\"output_tokens\":2}}\n");
+        }
+        let mut sent = 0;
+        while !stop2.load(std::sync::atomic::Ordering::Relaxed) {
+            let r = http(&addr, "POST", "/v1/records", &[NDJSON], body.as_bytes());
+            assert_eq!(r.status, 200);
+            sent += 20;
+        }
+        sent
+    });
+    for i in 0..6u64 {
+        let text = if i % 2 == 0 { &b } else { &a };
+        replace_policy(d, &format!("# storm {i}\n{text}"));
+        wait_revision(&daemon, 2 + i);
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let sent = sender.join().unwrap();
+    daemon.terminate();
+    let out = std::fs::read_to_string(d.join("std.jsonl")).unwrap();
+    let (mut with_a, mut with_b) = (0, 0);
+    for line in out.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        match (
+            v.get("prompt_tokens").is_some(),
+            v.get("output_tokens").is_some(),
+        ) {
+            (true, true) => with_a += 1,
+            (false, false) => with_b += 1,
+            _ => panic!("a record judged by two policy versions: {line}"),
+        }
+    }
+    assert_eq!(with_a + with_b, sent);
+    assert!(with_a > 0 && with_b > 0, "a {with_a}, b {with_b}");
+}
