@@ -166,7 +166,9 @@ impl Pipeline {
 
     /// Build the sinks of `policy` as revision `revision`: captures carry
     /// over (adopting the policy, which closes removed or changed windows,
-    /// audited), queues carry over when output and bounds are unchanged.
+    /// audited); queues and their writers carry over while the output is
+    /// the same (`queue_records` and `flush_interval` of a running writer
+    /// change only at restart; `queue_bytes` changes at once).
     /// Captures of sinks the policy dropped are reloaded too (closing their
     /// windows) and then forgotten.
     pub fn build(&self, policy: Arc<Policy>, revision: u64) -> Active {
@@ -212,7 +214,10 @@ impl Pipeline {
                 None
             };
             let queue = match queues.remove(&s.name) {
-                Some(q) if q.output == output && q.max_records == settings.queue_records => q,
+                Some(q) if q.output == output => {
+                    q.set_max_bytes(settings.queue_bytes);
+                    q
+                }
                 _ => {
                     let (q, handle) = sink::spawn(
                         &s.name,

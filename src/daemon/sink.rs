@@ -8,7 +8,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use tokio::io::{AsyncWrite, AsyncWriteExt, BufWriter};
@@ -41,13 +41,12 @@ impl std::fmt::Debug for Rec {
 #[derive(Debug)]
 pub struct Queue {
     tx: mpsc::Sender<Rec>,
-    max_bytes: u64,
+    max_bytes: AtomicU64,
     counters: Arc<SinkCounters>,
-    /// The output this queue feeds (reloads reuse a queue only for the same
-    /// output and bounds).
+    /// The output this queue feeds (a reload reuses the queue, and its
+    /// writer, as long as the output is the same: two writers never append
+    /// to one file).
     pub output: SinkOutput,
-    /// The bound in records.
-    pub max_records: usize,
 }
 
 /// The queue refused a record: it is full (records or bytes) or closed.
@@ -61,7 +60,7 @@ impl Queue {
         let before = self.counters.queued_bytes.fetch_add(len, Ordering::AcqRel);
         // A record larger than the whole byte bound still goes into an
         // empty queue, or it could never be delivered at all.
-        if before > 0 && before + len > self.max_bytes {
+        if before > 0 && before + len > self.max_bytes.load(Ordering::Relaxed) {
             self.counters.queued_bytes.fetch_sub(len, Ordering::AcqRel);
             return Err(QueueFull);
         }
@@ -80,7 +79,14 @@ impl Queue {
     /// Whether the next record would certainly be refused.
     pub fn is_full(&self) -> bool {
         self.tx.capacity() == 0
-            || self.counters.queued_bytes.load(Ordering::Acquire) >= self.max_bytes
+            || self.counters.queued_bytes.load(Ordering::Acquire)
+                >= self.max_bytes.load(Ordering::Relaxed)
+    }
+
+    /// Apply a new byte bound (a reload); the record bound is fixed for
+    /// the writer's life.
+    pub fn set_max_bytes(&self, max: usize) {
+        self.max_bytes.store(max as u64, Ordering::Relaxed);
     }
 }
 
@@ -99,10 +105,9 @@ pub fn spawn(
     let (tx, rx) = mpsc::channel(max_records.max(1));
     let queue = Arc::new(Queue {
         tx,
-        max_bytes: max_bytes as u64,
+        max_bytes: AtomicU64::new(max_bytes as u64),
         counters: Arc::clone(&counters),
         output: output.clone(),
-        max_records,
     });
     let writer = Writer {
         name: name.to_string(),
