@@ -9,6 +9,7 @@
 //! **Invariant:** the core (record, gate, policy, redact, evidence) knows
 //! nothing of tokio; this module is the only async code.
 
+pub mod forward;
 pub mod http;
 pub mod metrics;
 pub mod pipeline;

@@ -15,6 +15,7 @@ use tokio::io::{AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
+use super::forward::Forwarder;
 use super::metrics::{DropReason, SinkCounters};
 use crate::policy::SinkOutput;
 
@@ -114,6 +115,7 @@ pub fn spawn(
         output,
         counters,
         out: None,
+        forward: None,
     };
     let handle = tokio::spawn(writer.run(rx, flush_every, shutdown));
     (queue, handle)
@@ -124,6 +126,7 @@ struct Writer {
     output: SinkOutput,
     counters: Arc<SinkCounters>,
     out: Option<BufWriter<Box<dyn AsyncWrite + Send + Unpin>>>,
+    forward: Option<Forwarder>,
 }
 
 impl Writer {
@@ -148,7 +151,7 @@ impl Writer {
                     None => break,
                 },
                 _ = tick.tick() => {
-                    if self.out.is_none() {
+                    if self.out.is_none() && self.forward.is_none() {
                         self.open().await;
                     }
                     if dirty {
@@ -181,8 +184,8 @@ impl Writer {
                     return;
                 }
             },
-            SinkOutput::OtlpHttp(_) => {
-                tracing::error!(sink = %self.name, "otlp+http outputs are not supported by this build; the sink's records are dropped");
+            SinkOutput::OtlpHttp(url) => {
+                self.forward = Some(Forwarder::new(url));
                 return;
             }
         };
@@ -193,8 +196,15 @@ impl Writer {
         let len = rec.bytes.len() as u64;
         self.counters.queued.fetch_sub(1, Ordering::AcqRel);
         self.counters.queued_bytes.fetch_sub(len, Ordering::AcqRel);
-        let ok = match &mut self.out {
-            Some(w) => match w.write_all(&rec.bytes).await {
+        let ok = match (&mut self.out, &self.forward) {
+            (_, Some(f)) => match f.send(&rec.bytes).await {
+                Ok(()) => true,
+                Err(e) => {
+                    tracing::warn!(sink = %self.name, error = %e, "record not forwarded");
+                    false
+                }
+            },
+            (Some(w), None) => match w.write_all(&rec.bytes).await {
                 Ok(()) => true,
                 Err(e) => {
                     tracing::error!(sink = %self.name, error = %e.kind(), "sink write failed; reopening");
@@ -202,7 +212,7 @@ impl Writer {
                     false
                 }
             },
-            None => false,
+            (None, None) => false,
         };
         if !ok {
             self.counters.drop_one(DropReason::SinkError);

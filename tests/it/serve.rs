@@ -879,3 +879,74 @@ fn during_a_reload_storm_every_record_is_judged_by_exactly_one_policy_version() 
     assert_eq!(with_a + with_b, sent);
     assert!(with_a > 0 && with_b > 0, "a {with_a}, b {with_b}");
 }
+
+#[test]
+fn an_otlp_sink_forwards_gated_protobuf_and_a_dead_receiver_only_costs_its_own_records() {
+    // B: the receiver, a plain standard file sink.
+    let dir_b = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir_b.path().join("policy.toml"),
+        "[server]\nflush_interval = \"50ms\"\n[[sink]]\nname = \"store\"\noutput = \"file:store.jsonl\"\n",
+    )
+    .unwrap();
+    let receiver = Daemon::start(dir_b.path());
+    // A dead receiver: a port that was bound and released.
+    let dead = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    // A: forwards its standard view to B, and to the dead one.
+    let dir_a = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir_a.path().join("policy.toml"),
+        format!(
+            "[[sink]]\nname = \"fwd\"\noutput = \"otlp+http://{}\"\n\
+             [[sink]]\nname = \"dead\"\noutput = \"otlp+http://{dead}\"\n",
+            receiver.addr
+        ),
+    )
+    .unwrap();
+    let mut sender = Daemon::start(dir_a.path());
+    let req = span_request(content_attrs(7));
+    let r = sender.post("/v1/traces", &[JSON], req.to_string().as_bytes());
+    assert_eq!(r.status, 200, "{}", r.text());
+    let r = sender.post(
+        "/v1/records",
+        &[NDJSON],
+        b"{\"request_id\":\"chatcmpl-1\"}\n",
+    );
+    assert_eq!(r.status, 200);
+    let stored = poll("the forwarded spans", || {
+        let s = std::fs::read_to_string(dir_b.path().join("store.jsonl")).unwrap_or_default();
+        (!s.is_empty()).then_some(s)
+    });
+    assert!(!stored.contains("CANARY"), "{stored}");
+    assert!(
+        stored.contains("\"gen_ai.usage.prompt_tokens\""),
+        "{stored}"
+    );
+    let st = poll("the dead sink's drops", || {
+        let s = sender.status();
+        let dead = s["sinks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["name"] == "dead")
+            .cloned()
+            .unwrap();
+        (dead["dropped"]["sink_error"] == 2).then_some(s)
+    });
+    let fwd = st["sinks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["name"] == "fwd")
+        .cloned()
+        .unwrap();
+    assert_eq!(fwd["records_out"]["standard"], 1, "{fwd}");
+    assert_eq!(
+        fwd["dropped"]["sink_error"], 1,
+        "a cf record cannot go to an OTLP sink: {fwd}"
+    );
+    sender.terminate();
+}
