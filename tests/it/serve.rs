@@ -950,3 +950,76 @@ fn an_otlp_sink_forwards_gated_protobuf_and_a_dead_receiver_only_costs_its_own_r
     );
     sender.terminate();
 }
+
+/// The Python interpreter that has `opentelemetry-sdk` and
+/// `opentelemetry-exporter-otlp-proto-http` (`scripts/otel-sdk-check.sh`
+/// makes a virtual environment and sets `TRACEGATE_OTEL_PYTHON`).
+fn otel_python() -> Option<String> {
+    let py = std::env::var("TRACEGATE_OTEL_PYTHON").ok()?;
+    let ok = Command::new(&py)
+        .args([
+            "-c",
+            "import opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http",
+        ])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "TRACEGATE_OTEL_PYTHON={py} lacks the OpenTelemetry SDK");
+    Some(py)
+}
+
+#[test]
+fn the_opentelemetry_python_sdk_exports_through_serve() {
+    let Some(py) = otel_python() else {
+        eprintln!("TRACEGATE_OTEL_PYTHON is not set: run scripts/otel-sdk-check.sh for this check");
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/otel_sdk/export_spans.py");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("policy.toml"),
+        policy_text("flush_interval = \"50ms\"") + &window("sdk", -60, 3),
+    )
+    .unwrap();
+    let mut daemon = Daemon::start(d);
+    let export = |tag: &str, gzip: bool| {
+        let mut c = Command::new(&py);
+        c.arg(&script).args([daemon.addr.as_str(), tag, "20"]);
+        if gzip {
+            c.arg("gzip");
+        }
+        let out = c.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    export("OPEN", false);
+    poll("window_closed expired", || {
+        events(d)
+            .iter()
+            .any(|(_, e)| {
+                matches!(
+                    e,
+                    AuditEvent::WindowClosed {
+                        cause: CloseCause::Expired,
+                        ..
+                    }
+                )
+            })
+            .then_some(())
+    });
+    export("CLOSED", true);
+    daemon.terminate();
+    let std_out = std::fs::read_to_string(d.join("std.jsonl")).unwrap();
+    let cap_out = std::fs::read_to_string(d.join("cap.jsonl")).unwrap();
+    assert_eq!(std_out.lines().count(), 2, "{std_out}");
+    assert!(!std_out.contains("CANARY"), "{std_out}");
+    assert!(
+        std_out.contains("chatcmpl-14"),
+        "standard attributes pass: {std_out}"
+    );
+    assert!(cap_out.contains("CANARY-OPEN-19"), "{cap_out}");
+    assert!(!cap_out.contains("CANARY-CLOSED"), "{cap_out}");
+}
