@@ -56,6 +56,9 @@ pub struct SinkCounters {
     pub queued: AtomicU64,
     /// Bytes in the queue now.
     pub queued_bytes: AtomicU64,
+    /// The last offer was refused and the writer has not taken a record
+    /// since: the queue counts as full.
+    pub saturated: std::sync::atomic::AtomicBool,
 }
 
 impl SinkCounters {

@@ -63,6 +63,7 @@ impl Queue {
         // empty queue, or it could never be delivered at all.
         if before > 0 && before + len > self.max_bytes.load(Ordering::Relaxed) {
             self.counters.queued_bytes.fetch_sub(len, Ordering::AcqRel);
+            self.counters.saturated.store(true, Ordering::Release);
             return Err(QueueFull);
         }
         match self.tx.try_send(rec) {
@@ -72,6 +73,7 @@ impl Queue {
             }
             Err(_) => {
                 self.counters.queued_bytes.fetch_sub(len, Ordering::AcqRel);
+                self.counters.saturated.store(true, Ordering::Release);
                 Err(QueueFull)
             }
         }
@@ -80,6 +82,7 @@ impl Queue {
     /// Whether the next record would certainly be refused.
     pub fn is_full(&self) -> bool {
         self.tx.capacity() == 0
+            || self.counters.saturated.load(Ordering::Acquire)
             || self.counters.queued_bytes.load(Ordering::Acquire)
                 >= self.max_bytes.load(Ordering::Relaxed)
     }
@@ -196,6 +199,7 @@ impl Writer {
         let len = rec.bytes.len() as u64;
         self.counters.queued.fetch_sub(1, Ordering::AcqRel);
         self.counters.queued_bytes.fetch_sub(len, Ordering::AcqRel);
+        self.counters.saturated.store(false, Ordering::Release);
         let ok = match (&mut self.out, &self.forward) {
             (_, Some(f)) => match f.send(&rec.bytes).await {
                 Ok(()) => true,

@@ -33,6 +33,11 @@ impl Drop for Daemon {
 impl Daemon {
     /// Start `tracegate serve` on the policy `dir/policy.toml`.
     fn start(dir: &Path) -> Daemon {
+        Daemon::start_with_stdout(dir, Stdio::null())
+    }
+
+    /// Likewise, with the daemon's stdout going to `stdout`.
+    fn start_with_stdout(dir: &Path, stdout: Stdio) -> Daemon {
         let ready = dir.join("ready");
         let _ = std::fs::remove_file(&ready);
         let log = std::fs::File::create(dir.join("serve.log")).unwrap();
@@ -43,7 +48,7 @@ impl Daemon {
             .arg(&ready)
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(stdout)
             .stderr(log)
             .spawn()
             .expect("spawn tracegate serve");
@@ -1022,4 +1027,64 @@ fn the_opentelemetry_python_sdk_exports_through_serve() {
     );
     assert!(cap_out.contains("CANARY-OPEN-19"), "{cap_out}");
     assert!(!cap_out.contains("CANARY-CLOSED"), "{cap_out}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_sink_whose_reader_stopped_keeps_memory_bounded_and_counts_its_drops() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // One sink, stdout, into a pipe nobody reads: its writer blocks once
+    // the pipe is full.
+    std::fs::write(
+        d.join("policy.toml"),
+        "[server]\nqueue_records = 1000000\nqueue_bytes = 1048576\nmax_body_bytes = 4194304\n\
+         [[sink]]\nname = \"out\"\noutput = \"stdout\"\n",
+    )
+    .unwrap();
+    let mut daemon = Daemon::start_with_stdout(d, Stdio::piped());
+    let mut body = String::new();
+    let mut n = 0u32;
+    while body.len() < 3 << 20 {
+        n += 1;
+        body += &format!("{{\"request_id\":\"chatcmpl-{n:x}\",\"prompt_tokens\":{n}}}\n");
+    }
+    let mut statuses = Vec::new();
+    for _ in 0..8 {
+        statuses.push(daemon.post("/v1/records", &[NDJSON], body.as_bytes()));
+    }
+    // Once the only queue is full, the daemon says so: 503 + Retry-After.
+    let refused = statuses
+        .iter()
+        .find(|r| r.status == 503)
+        .expect("a 503 once the queue is full");
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    let st = daemon.status();
+    let s = &st["sinks"][0];
+    let queued_bytes = s["queued_bytes"].as_u64().unwrap();
+    assert!(queued_bytes <= 1 << 20, "queue over its byte bound: {s}");
+    let dropped = s["dropped"]["queue_full"].as_u64().unwrap();
+    assert!(dropped > 0, "{s}");
+    let total =
+        s["records_out"]["standard"].as_u64().unwrap() + dropped + s["queued"].as_u64().unwrap();
+    // in = out + dropped + queued, give or take the one record the blocked
+    // writer holds between dequeue and write.
+    let records_in = s["records_in"].as_u64().unwrap();
+    assert!(
+        records_in - total <= 1,
+        "in {records_in}, out+dropped+queued {total}: {s}"
+    );
+    let rss_kib: u64 = std::fs::read_to_string(format!("/proc/{}/status", daemon.child.id()))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    // 24 MiB of records were offered; the queue holds at most 1 MiB.
+    assert!(rss_kib < 64 * 1024, "resident memory {rss_kib} KiB");
+    // Unblock the writer so shutdown can drain.
+    let mut out = daemon.child.stdout.take().unwrap();
+    let drain = std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()).unwrap());
+    daemon.terminate();
+    drain.join().unwrap();
 }
