@@ -116,6 +116,9 @@ fn apply(p: &Pipeline, policy: Policy) -> Attempt {
         }
     }
     let sha = policy.sha256.clone();
+    if policy.server.listen != current.policy.server.listen {
+        tracing::warn!(listen = %policy.server.listen, "`server.listen` changed: it takes effect at restart");
+    }
     let active = p.build(Arc::new(policy), revision);
     // Status readers see the error cleared no later than the new revision.
     *p.last_reload_error
