@@ -16,6 +16,7 @@ pub mod pipeline;
 pub mod reload;
 pub mod sink;
 pub mod status;
+pub mod tail;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -58,6 +59,15 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
         );
     }
     let pipeline = Pipeline::start(Arc::clone(&policy), opts.policy.clone(), clock);
+    // Sources are those of the policy at start; a reload does not change them.
+    let mut followers = Vec::new();
+    for src in &policy.sources {
+        let f = tail::Follower::start(Arc::clone(&pipeline), src.path.clone())
+            .context("cannot start a file source")?;
+        tracing::info!(path = %src.path.display(), "following file source");
+        followers.push(f);
+    }
+
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .with_context(|| format!("cannot listen on {listen}"))?;
@@ -94,6 +104,10 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
         } => tracing::warn!("in-flight requests did not finish in time"),
     }
     signals.abort();
+    // Sources hand over what they read before the sinks drain.
+    tokio::task::spawn_blocking(move || followers.into_iter().for_each(tail::Follower::stop))
+        .await
+        .context("cannot stop the file sources")?;
     let _ = reloader.await;
     let _ = ticker.await;
     pipeline.shutdown(SHUTDOWN_WITHIN).await;

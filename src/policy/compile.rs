@@ -58,6 +58,7 @@ struct Merged {
     log_attributes: Option<At<RawFields>>,
     evidence_fields: Option<At<RawFields>>,
     sinks: Vec<At<Spanned<RawSink>>>,
+    sources: Vec<At<Spanned<RawSource>>>,
     windows: Vec<At<Spanned<RawWindow>>>,
     redact_builtin: Option<At<Vec<Spanned<String>>>>,
     redact_key_file: Option<At<Spanned<String>>>,
@@ -470,6 +471,8 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
     // Sinks and windows are never defaulted: a policy without sinks has none.
     if user {
         m.sinks.extend(raw.sink.into_iter().map(|v| At { file, v }));
+        m.sources
+            .extend(raw.source.into_iter().map(|v| At { file, v }));
         m.windows
             .extend(raw.window.into_iter().map(|v| At { file, v }));
     }
@@ -482,6 +485,7 @@ fn strings(v: Option<At<Vec<Spanned<String>>>>) -> Vec<String> {
 
 fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
     let server = server_settings(ctx, &m);
+    let sources = sources(ctx, &m);
     if let Some(v) = &m.version
         && *v.v.get_ref() != 1
     {
@@ -621,7 +625,40 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
         audit,
         redact,
         server,
+        sources,
     }
+}
+
+/// `[[source]]`: only `kind = "file"` with a `path` exists.
+fn sources(ctx: &mut Ctx<'_>, m: &Merged) -> Vec<FileSource> {
+    let mut out = Vec::new();
+    for At { file, v } in &m.sources {
+        let s = v.get_ref();
+        match s.kind.as_ref().map(|k| k.get_ref().as_str()) {
+            Some("file") => {}
+            Some(other) => {
+                let span = s.kind.as_ref().map_or(v.span(), |k| k.span());
+                ctx.err_hint(
+                    *file,
+                    span,
+                    format!("unknown [[source]] kind `{other}`"),
+                    "the only kind is `file`",
+                );
+                continue;
+            }
+            None => {
+                ctx.err(*file, v.span(), "[[source]] has no `kind`");
+                continue;
+            }
+        }
+        match &s.path {
+            Some(p) if !p.get_ref().trim().is_empty() => out.push(FileSource {
+                path: ctx.resolve(*file, p.get_ref()),
+            }),
+            _ => ctx.err(*file, v.span(), "[[source]] has no `path`"),
+        }
+    }
+    out
 }
 
 /// `[server]`: every number positive and bounded, the address parseable.

@@ -50,6 +50,16 @@ pub struct Policy {
     pub redact: RedactSettings,
     /// `[server]`: settings of `serve`.
     pub server: ServerSettings,
+    /// `[[source]]`: files `serve` follows.
+    pub sources: Vec<FileSource>,
+}
+
+/// A `[[source]] kind = "file"`: a growing JSON Lines file that `serve`
+/// follows across rotation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileSource {
+    /// The file, resolved against the policy file.
+    pub path: PathBuf,
 }
 
 impl Policy {
@@ -320,6 +330,7 @@ mod tests {
         assert_eq!(empty.redact, shipped.redact);
         assert_eq!(empty.server, shipped.server);
         assert_eq!(empty.server, ServerSettings::default());
+        assert_eq!(empty.sources, shipped.sources);
         assert_eq!(empty.standard.fields.len(), 10);
     }
 

@@ -34,6 +34,19 @@ pub struct RawPolicy {
     pub redact: Option<Spanned<RawRedact>>,
     /// `[server]`: settings of `serve`.
     pub server: Option<Spanned<RawServer>>,
+    /// `[[source]]`: inputs `serve` follows besides HTTP.
+    #[serde(default)]
+    pub source: Vec<Spanned<RawSource>>,
+}
+
+/// `[[source]]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawSource {
+    /// `file`: follow a growing JSON Lines file across rotation.
+    pub kind: Option<Spanned<String>>,
+    /// The file, relative to the policy file that names it.
+    pub path: Option<Spanned<String>>,
 }
 
 /// `[server]`: how `serve` listens and buffers.

@@ -27,6 +27,7 @@ enum Node {
     RedactPattern,
     RedactKeywords,
     Server,
+    Source,
     /// A value that is not a table of ours (strings, `redact = [..]`).
     Leaf,
 }
@@ -44,6 +45,7 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("window", Window),
             ("redact", Redact),
             ("server", Server),
+            ("source", Source),
         ],
         Audit => &[("path", Leaf), ("key_file", Leaf), ("lock_timeout", Leaf)],
         Limits => &[("max_line_bytes", Leaf)],
@@ -121,13 +123,14 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("queue_bytes", Leaf),
             ("flush_interval", Leaf),
         ],
+        Source => &[("kind", Leaf), ("path", Leaf)],
         FieldMap | Leaf => &[],
     }
 }
 
 fn table_name(node: Node, path: &str) -> String {
     match node {
-        Node::Sink | Node::Window | Node::RedactPattern | Node::RedactKeywords => {
+        Node::Sink | Node::Window | Node::RedactPattern | Node::RedactKeywords | Node::Source => {
             format!("[[{path}]]")
         }
         Node::Root => "the top level".to_string(),

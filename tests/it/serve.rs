@@ -1088,3 +1088,68 @@ fn a_sink_whose_reader_stopped_keeps_memory_bounded_and_counts_its_drops() {
     daemon.terminate();
     drain.join().unwrap();
 }
+
+#[test]
+fn a_file_source_is_followed_across_rotation_and_truncation() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let input = d.join("engine.jsonl");
+    // Present at start: followed from its end, so this line is not shipped.
+    std::fs::write(&input, "{\"request_id\":\"chatcmpl-0\"}\n").unwrap();
+    std::fs::write(
+        d.join("policy.toml"),
+        "[server]\nflush_interval = \"20ms\"\n[[source]]\nkind = \"file\"\npath = \"engine.jsonl\"\n\
+         [[sink]]\nname = \"std\"\noutput = \"file:std.jsonl\"\n",
+    )
+    .unwrap();
+    let mut daemon = Daemon::start(d);
+    let append = |path: &Path, text: &str| {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .unwrap();
+        f.write_all(text.as_bytes()).unwrap();
+    };
+    let shipped = |n: usize| {
+        poll(&format!("{n} lines in the sink"), || {
+            let s = std::fs::read_to_string(d.join("std.jsonl")).unwrap_or_default();
+            (s.lines().count() >= n).then_some(s)
+        })
+    };
+    append(
+        &input,
+        "{\"request_id\":\"chatcmpl-1\",\"prompt_text\":\"CANARY\"}\n{\"request_id\":\"chatcmpl-2\"",
+    );
+    append(&input, "}\n");
+    shipped(2);
+    // Rotation: a last line into the old file, then a new file.
+    std::fs::rename(&input, d.join("engine.jsonl.1")).unwrap();
+    append(
+        &d.join("engine.jsonl.1"),
+        "{\"request_id\":\"chatcmpl-3\"}\n",
+    );
+    append(&input, "{\"request_id\":\"chatcmpl-4\"}\n");
+    shipped(4);
+    // Truncation: read again from the start (once the follower saw it).
+    std::fs::write(&input, "").unwrap();
+    poll("the truncation to be noticed", || {
+        let log = std::fs::read_to_string(d.join("serve.log")).unwrap_or_default();
+        log.contains("source truncated").then_some(())
+    });
+    append(&input, "{\"request_id\":\"chatcmpl-5\"}\n");
+    let s = shipped(5);
+    daemon.terminate();
+    let ids: Vec<&str> = s.lines().map(|l| l.split('"').nth(3).unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "chatcmpl-1",
+            "chatcmpl-2",
+            "chatcmpl-3",
+            "chatcmpl-4",
+            "chatcmpl-5"
+        ]
+    );
+    assert!(!s.contains("CANARY"));
+}
