@@ -59,6 +59,24 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
         );
     }
     let pipeline = Pipeline::start(Arc::clone(&policy), opts.policy.clone(), clock);
+    // Full sinks' captures record `policy_loaded` (revision 1) as they open
+    // the log; without one, the daemon records it itself.
+    if let Some(settings) = &policy.audit
+        && !pipeline
+            .snapshot()
+            .sinks
+            .iter()
+            .any(|s| s.capture.is_some())
+    {
+        let event = crate::audit::AuditEvent::PolicyLoaded {
+            policy_sha256: policy.sha256.clone(),
+            revision: 1,
+            source: policy.source.display().to_string(),
+        };
+        if let Err(e) = reload::append(settings, &event, &pipeline) {
+            tracing::error!(error = %e, "cannot audit the policy load");
+        }
+    }
     // Sources are those of the policy at start; a reload does not change them.
     let mut followers = Vec::new();
     for src in &policy.sources {

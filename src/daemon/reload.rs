@@ -153,7 +153,8 @@ fn refuse(p: &Pipeline, cause: &str, sha: Option<String>) {
     p.metrics.reloads_refused.fetch_add(1, Ordering::Relaxed);
 }
 
-fn append(settings: &AuditSettings, event: &AuditEvent, p: &Pipeline) -> anyhow::Result<()> {
+/// Append one entry to the log `settings` names (open, lock, append, fsync).
+pub fn append(settings: &AuditSettings, event: &AuditEvent, p: &Pipeline) -> anyhow::Result<()> {
     let key = match &settings.key_file {
         Some(k) => Some(AuditKey::load(k)?),
         None => None,
