@@ -378,6 +378,15 @@ fn every_content_type_reaches_each_sink_exactly_as_filter_would_and_sigterm_flus
     );
     expected_lines += &format!("{bad}\n");
 
+    // SECURITY: no operations surface echoes content.
+    for path in ["/metrics", "/v1/status", "/healthz"] {
+        let text = daemon.get(path).text();
+        assert!(!text.contains("CANARY"), "{path} echoes content");
+        assert!(
+            !text.contains("chatcmpl-"),
+            "{path} shows a record identifier"
+        );
+    }
     // Nothing on disk yet (flush_interval is an hour): then SIGTERM flushes.
     let status = daemon.status();
     assert_eq!(status["policy"]["revision"], 1);
@@ -388,6 +397,17 @@ fn every_content_type_reaches_each_sink_exactly_as_filter_would_and_sigterm_flus
     let cap_out = std::fs::read_to_string(d.join("cap.jsonl")).unwrap();
     assert!(!std_out.contains("CANARY"), "{std_out}");
     assert!(cap_out.contains("CANARY-PROMPT-1") && cap_out.contains("CANARY-CF"));
+    let log = std::fs::read_to_string(d.join("serve.log")).unwrap();
+    assert!(
+        !log.contains("CANARY") && !log.contains("chatcmpl-"),
+        "{log}"
+    );
+    assert!(
+        std::fs::read_to_string(d.join("audit.jsonl"))
+            .unwrap()
+            .lines()
+            .all(|l| !l.contains("CANARY"))
+    );
     let evs = events(d);
     assert!(
         evs.iter().any(|(_, e)| matches!(
