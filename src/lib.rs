@@ -27,6 +27,7 @@
 
 pub mod audit;
 pub mod cli;
+pub mod daemon;
 pub mod evidence;
 pub mod finding;
 pub mod gate;

@@ -9,10 +9,11 @@ use clap::Args;
 
 use super::input::{Inputs, is_broken_pipe};
 use super::{InputArgs, exit, load_policy};
-use crate::gate::{Gate, Level, Verdict};
+use crate::gate::{Gate, Verdict};
 use crate::policy::{Policy, Sink};
 use crate::source::lines::Line;
 use crate::window::clock::SystemClock;
+use crate::window::deliver::{LevelSource, Written, judge_for_sink};
 use crate::window::runtime::Capture;
 
 /// `filter` options.
@@ -122,24 +123,6 @@ pub fn run(args: &FilterArgs) -> u8 {
     code
 }
 
-/// Where the level of each record comes from: a sink's capture windows, or
-/// (for `tracegate redact`) always full.
-pub trait LevelSource {
-    /// The level the next record may go out at.
-    fn level(&mut self) -> Level;
-    /// Account for a full record of `bytes`; `false` if the budget refuses it.
-    fn spend(&mut self, bytes: usize) -> bool;
-}
-
-impl LevelSource for Capture {
-    fn level(&mut self) -> Level {
-        Capture::level(self)
-    }
-    fn spend(&mut self, bytes: usize) -> bool {
-        Capture::spend(self, bytes)
-    }
-}
-
 /// Read the inputs, judge each record, write what may go out to stdout and
 /// the summary to stderr; returns the exit code.
 pub fn stream(gate: &mut Gate, levels: &mut dyn LevelSource, input: &InputArgs, name: &str) -> u8 {
@@ -180,16 +163,8 @@ pub fn stream(gate: &mut Gate, levels: &mut dyn LevelSource, input: &InputArgs, 
     if all_read { exit::OK } else { exit::ERROR }
 }
 
-/// What to write for one record.
-enum Written {
-    /// The input line, verbatim.
-    Line,
-    /// [`Gate::output`].
-    Rebuilt,
-}
-
-/// Judge one line for the sink: at full level when the capture allows it
-/// and the budget holds, else at standard level.
+/// Judge one line for the sink (the shared decision of
+/// [`judge_for_sink`]) and count the outcome.
 fn gate_one(
     gate: &mut Gate,
     capture: &mut dyn LevelSource,
@@ -197,51 +172,22 @@ fn gate_one(
     line: &Line<'_>,
     tally: &mut FilterTally,
 ) -> Option<Written> {
-    let level = capture.level();
-    let mut judged = gate.judge(n, line, level, true);
-    let mut at = level;
-    if level == Level::Full
-        && judged.has_content
-        && matches!(judged.verdict, Verdict::Verbatim | Verdict::Rewritten)
-    {
-        let size = match judged.verdict {
-            Verdict::Verbatim => match line {
-                Line::Text(b) => b.len(),
-                Line::TooLong { .. } => 0,
-            },
-            _ => gate.output().len(),
-        };
-        if !capture.spend(size) {
-            // The budget is spent: this record and later ones go out standard.
-            judged = gate.judge(n, line, Level::Standard, true);
-            at = Level::Standard;
-        }
-    }
+    let d = judge_for_sink(gate, Some(capture), n, line);
     for f in gate.findings() {
         *tally.rules.entry(f.rule).or_default() += 1;
     }
-    match judged.verdict {
-        Verdict::Malformed => {
-            tally.malformed += 1;
-            None
-        }
-        Verdict::Dropped => {
-            tally.dropped += 1;
-            None
-        }
-        v => {
+    match d.judged.verdict {
+        Verdict::Malformed => tally.malformed += 1,
+        Verdict::Dropped => tally.dropped += 1,
+        _ => {
             tally.passed += 1;
-            if at == Level::Full && judged.has_content {
+            if d.is_full() {
                 tally.full += 1;
             }
-            if judged.stripped > 0 {
+            if d.judged.stripped > 0 {
                 tally.stripped += 1;
             }
-            Some(if v == Verdict::Verbatim {
-                Written::Line
-            } else {
-                Written::Rebuilt
-            })
         }
     }
+    d.written
 }

@@ -6,6 +6,7 @@ pub mod filter;
 pub mod input;
 pub mod policy_cmd;
 pub mod redact;
+pub mod serve;
 pub mod window_cmd;
 
 use std::path::PathBuf;
@@ -58,6 +59,12 @@ pub enum Command {
     /// content redacted (every other field still held to the allowlist);
     /// counts on stderr. For cleaning a capture file after the fact.
     Redact(redact::RedactArgs),
+    /// Run the daemon: receive records over HTTP, gate them per sink.
+    ///
+    /// Listens for OTLP/HTTP (`/v1/traces`, `/v1/logs`) and JSON Lines
+    /// (`/v1/records`), writes each sink's view to its `output`, hot-reloads
+    /// the policy. Exit 0 after SIGTERM/SIGINT, 2 when it cannot start.
+    Serve(serve::ServeArgs),
     /// Validate a policy and list its sinks and windows.
     Policy {
         /// What to do with the policy.
@@ -141,6 +148,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Filter(args) => filter::run(&args),
         Command::Redact(args) => redact::run(&args),
+        Command::Serve(args) => serve::run_serve(&args),
         Command::Policy { command } => policy_cmd::run(&command),
         Command::Window { command } => window_cmd::run(&command),
         Command::Audit {

@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use super::filter::{LevelSource, resolve_sink, stream};
+use super::filter::{resolve_sink, stream};
 use super::{InputArgs, exit, load_policy};
 use crate::gate::{Gate, Level};
+use crate::window::deliver::LevelSource;
 
 /// `redact` options.
 #[derive(Debug, Args)]

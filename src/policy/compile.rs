@@ -58,12 +58,18 @@ struct Merged {
     log_attributes: Option<At<RawFields>>,
     evidence_fields: Option<At<RawFields>>,
     sinks: Vec<At<Spanned<RawSink>>>,
+    sources: Vec<At<Spanned<RawSource>>>,
     windows: Vec<At<Spanned<RawWindow>>>,
     redact_builtin: Option<At<Vec<Spanned<String>>>>,
     redact_key_file: Option<At<Spanned<String>>>,
     allow_unredacted_sinks: Option<At<Vec<Spanned<String>>>>,
     patterns: Vec<At<Spanned<RawPattern>>>,
     keywords: Vec<At<Spanned<RawKeywords>>>,
+    listen: Option<At<Spanned<String>>>,
+    max_body_bytes: Option<At<Spanned<i64>>>,
+    queue_records: Option<At<Spanned<i64>>>,
+    queue_bytes: Option<At<Spanned<i64>>>,
+    flush_interval: Option<At<Spanned<String>>>,
 }
 
 /// Where errors go, with the files to resolve spans against.
@@ -254,6 +260,54 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
             user,
         );
     }
+    if let Some(sv) = raw.server {
+        let sv = sv.into_inner();
+        put(
+            ctx,
+            &mut m.listen,
+            file,
+            sv.listen,
+            "server.listen",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_body_bytes,
+            file,
+            sv.max_body_bytes,
+            "server.max_body_bytes",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.queue_records,
+            file,
+            sv.queue_records,
+            "server.queue_records",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.queue_bytes,
+            file,
+            sv.queue_bytes,
+            "server.queue_bytes",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.flush_interval,
+            file,
+            sv.flush_interval,
+            "server.flush_interval",
+            sp,
+            user,
+        );
+    }
     if let Some(l) = raw.limits {
         let l = l.into_inner();
         put(
@@ -432,6 +486,8 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
     // Sinks and windows are never defaulted: a policy without sinks has none.
     if user {
         m.sinks.extend(raw.sink.into_iter().map(|v| At { file, v }));
+        m.sources
+            .extend(raw.source.into_iter().map(|v| At { file, v }));
         m.windows
             .extend(raw.window.into_iter().map(|v| At { file, v }));
     }
@@ -443,6 +499,8 @@ fn strings(v: Option<At<Vec<Spanned<String>>>>) -> Vec<String> {
 }
 
 fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
+    let server = server_settings(ctx, &m);
+    let sources = sources(ctx, &m);
     if let Some(v) = &m.version
         && *v.v.get_ref() != 1
     {
@@ -582,12 +640,93 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
         audit,
         redact,
         redaction: super::redaction::Redaction::default(),
+        server,
+        sources,
+    }
+}
+
+/// `[[source]]`: only `kind = "file"` with a `path` exists.
+fn sources(ctx: &mut Ctx<'_>, m: &Merged) -> Vec<FileSource> {
+    let mut out = Vec::new();
+    for At { file, v } in &m.sources {
+        let s = v.get_ref();
+        match s.kind.as_ref().map(|k| k.get_ref().as_str()) {
+            Some("file") => {}
+            Some(other) => {
+                let span = s.kind.as_ref().map_or(v.span(), |k| k.span());
+                ctx.err_hint(
+                    *file,
+                    span,
+                    format!("unknown [[source]] kind `{other}`"),
+                    "the only kind is `file`",
+                );
+                continue;
+            }
+            None => {
+                ctx.err(*file, v.span(), "[[source]] has no `kind`");
+                continue;
+            }
+        }
+        match &s.path {
+            Some(p) if !p.get_ref().trim().is_empty() => out.push(FileSource {
+                path: ctx.resolve(*file, p.get_ref()),
+            }),
+            _ => ctx.err(*file, v.span(), "[[source]] has no `path`"),
+        }
+    }
+    out
+}
+
+/// `[server]`: every number positive and bounded, the address parseable.
+fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
+    let d = ServerSettings::default();
+    let listen = match &m.listen {
+        Some(At { file, v }) => match v.get_ref().parse::<std::net::SocketAddr>() {
+            Ok(a) => a,
+            Err(_) => {
+                ctx.err_hint(
+                    *file,
+                    v.span(),
+                    "`server.listen` is not a socket address",
+                    "write it like `127.0.0.1:4318` or `[::1]:4318`",
+                );
+                d.listen
+            }
+        },
+        None => d.listen,
+    };
+    let mut count = |slot: &Option<At<Spanned<i64>>>, key: &str, default: usize| match slot {
+        Some(At { file, v }) if !(1..=(1i64 << 40)).contains(v.get_ref()) => {
+            ctx.err(
+                *file,
+                v.span(),
+                format!("`server.{key}` must be between 1 and 1099511627776"),
+            );
+            default
+        }
+        Some(At { v, .. }) => usize::try_from(*v.get_ref()).unwrap_or(default),
+        None => default,
+    };
+    let max_body_bytes = count(&m.max_body_bytes, "max_body_bytes", d.max_body_bytes);
+    let queue_records = count(&m.queue_records, "queue_records", d.queue_records);
+    let queue_bytes = count(&m.queue_bytes, "queue_bytes", d.queue_bytes);
+    let flush_interval = m
+        .flush_interval
+        .as_ref()
+        .and_then(|a| duration(ctx, a.file, &a.v, "flush_interval"))
+        .map_or(d.flush_interval, |s| s.unsigned_abs());
+    ServerSettings {
+        listen,
+        max_body_bytes,
+        queue_records,
+        queue_bytes,
+        flush_interval,
     }
 }
 
 /// SHA-256 over each file's path and text, length-prefixed so that no two
 /// different policies hash alike.
-fn policy_digest(files: &[PolicyFile]) -> String {
+pub fn policy_digest(files: &[PolicyFile]) -> String {
     let mut h = Sha256::new();
     for f in files {
         let p = f.path.to_string_lossy();

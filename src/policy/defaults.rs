@@ -6,6 +6,12 @@
 
 /// The defaults, in policy TOML.
 pub const BUILTIN_DEFAULTS: &str = r#"version = 1
+[server]
+listen = "127.0.0.1:4318"
+max_body_bytes = 8388608
+queue_records = 10000
+queue_bytes = 67108864
+flush_interval = "1s"
 [limits]
 max_line_bytes = 16777216
 [full]

@@ -52,6 +52,18 @@ pub struct Policy {
     /// Each sink's compiled redaction (built by [`Policy::load`] and
     /// [`Policy::from_toml`], which read keyword and key files).
     pub redaction: redaction::Redaction,
+    /// `[server]`: settings of `serve`.
+    pub server: ServerSettings,
+    /// `[[source]]`: files `serve` follows.
+    pub sources: Vec<FileSource>,
+}
+
+/// A `[[source]] kind = "file"`: a growing JSON Lines file that `serve`
+/// follows across rotation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileSource {
+    /// The file, resolved against the policy file.
+    pub path: PathBuf,
 }
 
 impl Policy {
@@ -221,6 +233,34 @@ pub struct Window {
     pub file: PathBuf,
 }
 
+/// `[server]`: how `serve` listens and how much it buffers per sink.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerSettings {
+    /// The OTLP/HTTP listen address.
+    pub listen: std::net::SocketAddr,
+    /// Largest accepted request body, after decompression.
+    pub max_body_bytes: usize,
+    /// Per-sink queue bound in records.
+    pub queue_records: usize,
+    /// Per-sink queue bound in bytes.
+    pub queue_bytes: usize,
+    /// How often file sinks are flushed.
+    pub flush_interval: Duration,
+}
+
+impl Default for ServerSettings {
+    /// The built-in defaults (equal to `policies/default.toml`).
+    fn default() -> Self {
+        ServerSettings {
+            listen: std::net::SocketAddr::from(([127, 0, 0, 1], 4318)),
+            max_body_bytes: 8 * 1024 * 1024,
+            queue_records: 10_000,
+            queue_bytes: 64 * 1024 * 1024,
+            flush_interval: Duration::from_secs(1),
+        }
+    }
+}
+
 /// `[audit]`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AuditSettings {
@@ -298,6 +338,9 @@ mod tests {
         assert_eq!(empty.windows, shipped.windows);
         assert_eq!(empty.audit, shipped.audit);
         assert_eq!(empty.redact, shipped.redact);
+        assert_eq!(empty.server, shipped.server);
+        assert_eq!(empty.server, ServerSettings::default());
+        assert_eq!(empty.sources, shipped.sources);
         assert_eq!(empty.standard.fields.len(), 10);
     }
 

@@ -32,6 +32,37 @@ pub struct RawPolicy {
     pub window: Vec<Spanned<RawWindow>>,
     /// `[redact]`.
     pub redact: Option<Spanned<RawRedact>>,
+    /// `[server]`: settings of `serve`.
+    pub server: Option<Spanned<RawServer>>,
+    /// `[[source]]`: inputs `serve` follows besides HTTP.
+    #[serde(default)]
+    pub source: Vec<Spanned<RawSource>>,
+}
+
+/// `[[source]]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawSource {
+    /// `file`: follow a growing JSON Lines file across rotation.
+    pub kind: Option<Spanned<String>>,
+    /// The file, relative to the policy file that names it.
+    pub path: Option<Spanned<String>>,
+}
+
+/// `[server]`: how `serve` listens and buffers.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawServer {
+    /// Socket address to listen on (`127.0.0.1:4318`).
+    pub listen: Option<Spanned<String>>,
+    /// Largest accepted request body, after decompression, in bytes.
+    pub max_body_bytes: Option<Spanned<i64>>,
+    /// Per-sink queue bound, in records.
+    pub queue_records: Option<Spanned<i64>>,
+    /// Per-sink queue bound, in bytes.
+    pub queue_bytes: Option<Spanned<i64>>,
+    /// How often file sinks are flushed (humantime).
+    pub flush_interval: Option<Spanned<String>>,
 }
 
 /// `[audit]`.

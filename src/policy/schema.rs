@@ -26,6 +26,8 @@ enum Node {
     Redact,
     RedactPattern,
     RedactKeywords,
+    Server,
+    Source,
     /// A value that is not a table of ours (strings, `redact = [..]`).
     Leaf,
 }
@@ -42,6 +44,8 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("sink", Sink),
             ("window", Window),
             ("redact", Redact),
+            ("server", Server),
+            ("source", Source),
         ],
         Audit => &[("path", Leaf), ("key_file", Leaf), ("lock_timeout", Leaf)],
         Limits => &[("max_line_bytes", Leaf)],
@@ -112,13 +116,21 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("whole_word", Leaf),
             ("action", Leaf),
         ],
+        Server => &[
+            ("listen", Leaf),
+            ("max_body_bytes", Leaf),
+            ("queue_records", Leaf),
+            ("queue_bytes", Leaf),
+            ("flush_interval", Leaf),
+        ],
+        Source => &[("kind", Leaf), ("path", Leaf)],
         FieldMap | Leaf => &[],
     }
 }
 
 fn table_name(node: Node, path: &str) -> String {
     match node {
-        Node::Sink | Node::Window | Node::RedactPattern | Node::RedactKeywords => {
+        Node::Sink | Node::Window | Node::RedactPattern | Node::RedactKeywords | Node::Source => {
             format!("[[{path}]]")
         }
         Node::Root => "the top level".to_string(),

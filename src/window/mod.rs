@@ -5,6 +5,7 @@
 //! enables and closes windows against the audit log is [`runtime`].
 
 pub mod clock;
+pub mod deliver;
 pub mod runtime;
 
 use std::collections::HashMap;

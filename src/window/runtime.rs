@@ -161,6 +161,60 @@ impl Capture {
         self.stats
     }
 
+    /// Whether full capture could be enabled as far as the audit log goes:
+    /// `true` for a sink that is not `full_allowed` (it needs no log), else
+    /// whether the log is open and its last append succeeded.
+    pub fn audit_ready(&self) -> bool {
+        !self.full_allowed || self.audit.is_some()
+    }
+
+    /// The sink this capture decides for.
+    pub fn sink(&self) -> &str {
+        &self.sink
+    }
+
+    /// Adopt a new policy version (hot reload), audited first.
+    ///
+    /// The open window stays open only when the new policy still defines it
+    /// for this sink, unchanged (bounds, budgets, reason, requester) and the
+    /// sink is still `full_allowed`; spent budgets carry over. Otherwise it
+    /// is closed with cause `removed`, for good: a window id names one
+    /// definition, so changing a window (shortening, extending, new budget)
+    /// under the same id ends it, and reopening takes a new id. Windows that
+    /// were not open need no entry: the new policy's windows are enabled by
+    /// [`Capture::level`] as usual. When `[audit]` changed, the log is
+    /// reopened (and its closed windows read again) on the next call.
+    pub fn reload(&mut self, policy: Arc<Policy>) {
+        let full_allowed = policy.sink(&self.sink).is_some_and(|s| s.full_allowed);
+        if let Some(open) = &self.open {
+            let old = self.policy.windows.iter().find(|w| w.id == open.id);
+            let new = policy
+                .windows
+                .iter()
+                .find(|w| w.id == open.id && w.sink == self.sink);
+            let unchanged = match (old, new) {
+                (Some(a), Some(b)) => same_window(a, b),
+                _ => false,
+            };
+            if !full_allowed || !unchanged {
+                // SECURITY: the old log records the close before the new
+                // policy takes effect.
+                self.close(CloseCause::Removed);
+            }
+        }
+        let audit_changed = self.policy.audit != policy.audit;
+        self.policy = policy;
+        self.full_allowed = full_allowed;
+        if audit_changed {
+            if self.open.is_some() {
+                // The enablement was recorded in the old log: do not carry it.
+                self.close(CloseCause::Removed);
+            }
+            self.audit = None;
+            self.retry_at = None;
+        }
+    }
+
     /// The id of the window open now, if any.
     pub fn open_window(&self) -> Option<&str> {
         self.open.as_ref().map(|o| o.id.as_str())
@@ -305,6 +359,18 @@ impl Capture {
             }
         }
     }
+}
+
+/// The same window definition, wherever it is written.
+fn same_window(a: &Window, b: &Window) -> bool {
+    a.id == b.id
+        && a.sink == b.sink
+        && a.start == b.start
+        && a.end == b.end
+        && a.reason == b.reason
+        && a.requested_by == b.requested_by
+        && a.max_records == b.max_records
+        && a.max_bytes == b.max_bytes
 }
 
 fn is_missing(e: &crate::audit::AuditError) -> bool {

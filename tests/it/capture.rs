@@ -411,3 +411,56 @@ fn window_close_ends_an_active_window_and_removes_a_pending_one() {
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("no window `nope`"), "{}", bad.stderr);
 }
+
+#[test]
+fn a_reload_keeps_an_unchanged_window_and_closes_a_changed_or_removed_one_for_good() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "audit.jsonl", "max_records = 10\n");
+    let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:30:00Z")));
+    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    assert_eq!(cap.level(), Level::Full);
+    assert!(cap.spend(10));
+    // The same definition written again (another file, a comment): stays
+    // open, and the budget already spent carries over.
+    let same = policy(dir.path(), "audit.jsonl", "max_records = 10\n# touched\n");
+    cap.reload(same);
+    assert_eq!(cap.open_window(), Some("w1"));
+    assert_eq!(cap.level(), Level::Full);
+    for _ in 0..9 {
+        assert!(cap.spend(10));
+    }
+    assert_eq!(cap.open_window(), None, "the carried-over budget is spent");
+
+    // A changed window (here: shortened) under the same id closes for good.
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "audit.jsonl", "");
+    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    assert_eq!(cap.level(), Level::Full);
+    let shorter = policy(dir.path(), "audit.jsonl", "").as_ref().clone();
+    let mut shorter = shorter;
+    shorter.windows[0].end = ts("2026-12-01T10:45:00Z");
+    cap.reload(Arc::new(shorter.clone()));
+    assert_eq!(cap.open_window(), None);
+    assert_eq!(
+        events(&audit_path(dir.path())).last().unwrap(),
+        "window_closed w1 removed"
+    );
+    assert_eq!(cap.level(), Level::Standard, "closed for good in this run");
+    let again = Capture::start(Arc::new(shorter), clock.clone(), "cap").unwrap();
+    let mut again = again;
+    assert_eq!(again.level(), Level::Standard, "and in a later one");
+
+    // A removed window closes too.
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "audit.jsonl", "");
+    let mut cap = Capture::start(p.clone(), clock, "cap").unwrap();
+    assert_eq!(cap.level(), Level::Full);
+    let mut none = p.as_ref().clone();
+    none.windows.clear();
+    cap.reload(Arc::new(none));
+    assert_eq!(
+        events(&audit_path(dir.path())).last().unwrap(),
+        "window_closed w1 removed"
+    );
+    assert_eq!(cap.level(), Level::Standard);
+}

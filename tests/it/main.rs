@@ -9,4 +9,5 @@ mod evidence;
 mod otlp;
 mod policy_errors;
 mod redaction;
+mod serve;
 mod tidy;

@@ -1,0 +1,134 @@
+//! A load generator for `tracegate serve`: sustained OTLP/HTTP protobuf
+//! ingest over keep-alive connections, batches of N spans per request.
+//! Prints spans per second and request latency percentiles.
+//!
+//! `scripts/bench-serve.sh` starts the daemon, runs this, and times
+//! `tracegate filter` on the same spans in the same run.
+//!
+//! Run: `cargo run --release --example serve_bench -- ADDR SECONDS CONNECTIONS SPANS [JSONL_OUT LINES]`
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tracegate::record::otlp_proto::encode_traces_protobuf;
+
+/// One OTLP/JSON export request of `spans` spans, each with content.
+fn request(spans: usize) -> String {
+    let spans: Vec<Value> = (0..spans)
+        .map(|i| {
+            json!({
+                "traceId": format!("{:032x}", i + 1), "spanId": format!("{:016x}", i + 1),
+                "name": "llm_request", "kind": 1,
+                "startTimeUnixNano": "1700000000000000000", "endTimeUnixNano": "1700000001000000000",
+                "attributes": [
+                    {"key": "cf.request_id", "value": {"stringValue": format!("chatcmpl-{:x}", i + 1)}},
+                    {"key": "gen_ai.usage.prompt_tokens", "value": {"intValue": "412"}},
+                    {"key": "gen_ai.usage.completion_tokens", "value": {"intValue": "96"}},
+                    {"key": "cf.e2e_latency_s", "value": {"doubleValue": 1.25}},
+                    {"key": "cf.scheduler.family", "value": {"stringValue": "ltr"}},
+                    {"key": "gen_ai.prompt", "value": {"stringValue": "Summarise the quarterly report for the support team, keeping the figures."}},
+                    {"key": "gen_ai.completion", "value": {"stringValue": "Revenue grew 4% quarter on quarter; support tickets fell by a tenth."}}
+                ]
+            })
+        })
+        .collect();
+    json!({"resourceSpans": [{
+        "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "engine"}}]},
+        "scopeSpans": [{"spans": spans}]
+    }]})
+    .to_string()
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 5 {
+        return Err("usage: serve_bench ADDR SECONDS CONNECTIONS SPANS [JSONL_OUT LINES]".into());
+    }
+    let addr = args[1].clone();
+    let seconds: u64 = args[2].parse()?;
+    let conns: usize = args[3].parse()?;
+    let spans: usize = args[4].parse()?;
+    let line = request(spans);
+    if let (Some(out), Some(n)) = (args.get(5), args.get(6)) {
+        // The same spans as JSON Lines, for `filter`.
+        let mut f = std::io::BufWriter::new(std::fs::File::create(out)?);
+        for _ in 0..n.parse::<usize>()? {
+            f.write_all(line.as_bytes())?;
+            f.write_all(b"\n")?;
+        }
+        f.flush()?;
+    }
+    let body = encode_traces_protobuf(&line).map_err(|e| format!("{e:?}"))?;
+    let end = Instant::now() + Duration::from_secs(seconds);
+    let handles: Vec<_> = (0..conns)
+        .map(|_| {
+            let addr = addr.clone();
+            let body = body.clone();
+            std::thread::spawn(move || -> Result<(Vec<Duration>, u64), String> {
+                let s = TcpStream::connect(&addr).map_err(|e| e.to_string())?;
+                s.set_nodelay(true).map_err(|e| e.to_string())?;
+                let mut w = s.try_clone().map_err(|e| e.to_string())?;
+                let mut r = BufReader::new(s);
+                let head = format!(
+                    "POST /v1/traces HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/x-protobuf\r\ncontent-length: {}\r\n\r\n",
+                    body.len()
+                );
+                let mut lat = Vec::new();
+                let mut errors = 0;
+                while Instant::now() < end {
+                    let t = Instant::now();
+                    w.write_all(head.as_bytes()).map_err(|e| e.to_string())?;
+                    w.write_all(&body).map_err(|e| e.to_string())?;
+                    let mut status = String::new();
+                    r.read_line(&mut status).map_err(|e| e.to_string())?;
+                    let mut len = 0usize;
+                    loop {
+                        let mut h = String::new();
+                        r.read_line(&mut h).map_err(|e| e.to_string())?;
+                        if h == "\r\n" || h.is_empty() {
+                            break;
+                        }
+                        if let Some((k, v)) = h.split_once(':')
+                            && k.eq_ignore_ascii_case("content-length")
+                        {
+                            len = v.trim().parse().unwrap_or(0);
+                        }
+                    }
+                    let mut sink = vec![0u8; len];
+                    r.read_exact(&mut sink).map_err(|e| e.to_string())?;
+                    if status.starts_with("HTTP/1.1 200") {
+                        lat.push(t.elapsed());
+                    } else {
+                        errors += 1;
+                    }
+                }
+                Ok((lat, errors))
+            })
+        })
+        .collect();
+    let mut lat = Vec::new();
+    let mut errors = 0;
+    for h in handles {
+        let (l, e) = h.join().map_err(|_| "client thread panicked")??;
+        lat.extend(l);
+        errors += e;
+    }
+    lat.sort();
+    let n = lat.len();
+    let pct = |p: f64| {
+        lat.get(((n as f64 * p) as usize).min(n.saturating_sub(1)))
+            .copied()
+            .unwrap_or_default()
+    };
+    println!(
+        "serve: {n} requests ok, {errors} refused, {spans} spans each, {:.0} spans/s; latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; body {} bytes",
+        (n * spans) as f64 / seconds as f64,
+        pct(0.50).as_secs_f64() * 1e3,
+        pct(0.99).as_secs_f64() * 1e3,
+        lat.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
+        body.len()
+    );
+    Ok(())
+}

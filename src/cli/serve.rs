@@ -1,0 +1,67 @@
+//! `tracegate serve`: the daemon (see [`crate::daemon`]).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::{exit, load_policy};
+use crate::daemon::{ServeOptions, run};
+
+/// `serve` options.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The policy: a TOML file or a folder of them; hot-reloaded.
+    #[arg(long, value_name = "PATH")]
+    pub policy: PathBuf,
+    /// Listen here instead of the policy's `[server] listen`.
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<SocketAddr>,
+    /// Once listening, write the bound address (`HOST:PORT`) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub ready_file: Option<PathBuf>,
+}
+
+/// Run `serve`; returns the exit code (0 after a clean shutdown, 2 when it
+/// cannot start).
+pub fn run_serve(args: &ServeArgs) -> u8 {
+    init_logging();
+    let Some(policy) = load_policy(&args.policy) else {
+        return exit::ERROR;
+    };
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("tracegate-serve")
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            super::report_error(&anyhow::Error::new(e).context("cannot start the async runtime"));
+            return exit::ERROR;
+        }
+    };
+    let opts = ServeOptions {
+        policy: args.policy.clone(),
+        listen: args.listen,
+        ready_file: args.ready_file.clone(),
+    };
+    match rt.block_on(run(opts, policy)) {
+        Ok(()) => exit::OK,
+        Err(e) => {
+            super::report_error(&e);
+            exit::ERROR
+        }
+    }
+}
+
+/// Structured logs on stderr; level from `RUST_LOG` (default `info`).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
+}

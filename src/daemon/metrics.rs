@@ -1,0 +1,306 @@
+//! Counters of the daemon and their Prometheus text form.
+//!
+//! SECURITY: labels are sink names (policy identifiers) and fixed words;
+//! no metric ever carries a record value or a record identifier.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Why a record did not reach a sink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DropReason {
+    /// The record is not well formed (dropped for every sink).
+    Malformed,
+    /// An allowlisted field broke its rule (`on_violation = "drop_record"`).
+    Violation,
+    /// The sink's queue was full (records or bytes): the newest is dropped.
+    QueueFull,
+    /// The sink's output failed (open or write error).
+    SinkError,
+}
+
+impl DropReason {
+    /// The label value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DropReason::Malformed => "malformed",
+            DropReason::Violation => "violation",
+            DropReason::QueueFull => "queue_full",
+            DropReason::SinkError => "sink_error",
+        }
+    }
+
+    const ALL: [DropReason; 4] = [
+        DropReason::Malformed,
+        DropReason::Violation,
+        DropReason::QueueFull,
+        DropReason::SinkError,
+    ];
+}
+
+/// Counters of one sink. `in = out + dropped + queued` once quiet.
+#[derive(Debug, Default)]
+pub struct SinkCounters {
+    /// Records judged for the sink.
+    pub records_in: AtomicU64,
+    /// Records written at standard level.
+    pub out_standard: AtomicU64,
+    /// Records written at full level.
+    pub out_full: AtomicU64,
+    /// Records passed with fields removed.
+    pub stripped: AtomicU64,
+    dropped: [AtomicU64; 4],
+    /// Records in the queue now.
+    pub queued: AtomicU64,
+    /// Bytes in the queue now.
+    pub queued_bytes: AtomicU64,
+    /// The last offer was refused and the writer has not taken a record
+    /// since: the queue counts as full.
+    pub saturated: std::sync::atomic::AtomicBool,
+}
+
+impl SinkCounters {
+    /// Count one dropped record.
+    pub fn drop_one(&self, why: DropReason) {
+        self.dropped[why as usize].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Records dropped for `why`.
+    pub fn dropped(&self, why: DropReason) -> u64 {
+        self.dropped[why as usize].load(Ordering::Relaxed)
+    }
+}
+
+/// The daemon's counters.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    /// Records received (lines of `/v1/records`, OTLP requests).
+    pub records_in: AtomicU64,
+    /// Malformed records.
+    pub malformed: AtomicU64,
+    /// Requests refused: 400, 413, 415, 503.
+    pub refused_400: AtomicU64,
+    /// Requests over `max_body_bytes`.
+    pub refused_413: AtomicU64,
+    /// Requests with another content type or encoding.
+    pub refused_415: AtomicU64,
+    /// Requests refused because every queue was full.
+    pub refused_503: AtomicU64,
+    /// Policy reloads that took effect.
+    pub reloads_ok: AtomicU64,
+    /// Policy reloads refused.
+    pub reloads_refused: AtomicU64,
+    sinks: Mutex<BTreeMap<String, Arc<SinkCounters>>>,
+}
+
+/// Values read from the live state when rendering.
+#[derive(Debug, Default)]
+pub struct Gauges {
+    /// The policy revision in force.
+    pub revision: u64,
+    /// Windows enabled now.
+    pub windows_active: u64,
+    /// Failed audit appends so far.
+    pub audit_failures: u64,
+}
+
+impl Metrics {
+    /// The counters of sink `name`, created on first use; kept across
+    /// reloads so totals never go backwards.
+    pub fn sink(&self, name: &str) -> Arc<SinkCounters> {
+        match self.sinks.lock() {
+            Ok(mut m) => Arc::clone(m.entry(name.to_string()).or_default()),
+            // A poisoned map only loses metrics, never a privacy property.
+            Err(_) => Arc::new(SinkCounters::default()),
+        }
+    }
+
+    /// Every sink's counters, by name.
+    pub fn sinks(&self) -> Vec<(String, Arc<SinkCounters>)> {
+        match self.sinks.lock() {
+            Ok(m) => m.iter().map(|(k, v)| (k.clone(), Arc::clone(v))).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// The Prometheus text exposition.
+    pub fn render(&self, g: &Gauges) -> String {
+        let mut out = String::with_capacity(4096);
+        let ld = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        let mut one = |name: &str, kind: &str, help: &str, v: u64| {
+            let _ = writeln!(
+                out,
+                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}"
+            );
+        };
+        one(
+            "tracegate_records_received_total",
+            "counter",
+            "Records received (a line of /v1/records, an OTLP request).",
+            ld(&self.records_in),
+        );
+        one(
+            "tracegate_records_malformed_total",
+            "counter",
+            "Records that were not well formed.",
+            ld(&self.malformed),
+        );
+        one(
+            "tracegate_policy_reloads_ok_total",
+            "counter",
+            "Policy reloads that took effect.",
+            ld(&self.reloads_ok),
+        );
+        one(
+            "tracegate_policy_reloads_refused_total",
+            "counter",
+            "Policy reloads refused (invalid, half-written or deleted policy).",
+            ld(&self.reloads_refused),
+        );
+        one(
+            "tracegate_policy_revision",
+            "gauge",
+            "Revision of the policy in force (1 at start).",
+            g.revision,
+        );
+        one(
+            "tracegate_windows_active",
+            "gauge",
+            "Capture windows enabled now.",
+            g.windows_active,
+        );
+        one(
+            "tracegate_audit_failures_total",
+            "counter",
+            "Audit appends that failed (full capture stays off meanwhile).",
+            g.audit_failures,
+        );
+        let _ = writeln!(
+            out,
+            "# HELP tracegate_requests_refused_total Requests refused, by status code.\n\
+             # TYPE tracegate_requests_refused_total counter"
+        );
+        for (code, a) in [
+            ("400", &self.refused_400),
+            ("413", &self.refused_413),
+            ("415", &self.refused_415),
+            ("503", &self.refused_503),
+        ] {
+            let _ = writeln!(
+                out,
+                "tracegate_requests_refused_total{{code=\"{code}\"}} {}",
+                ld(a)
+            );
+        }
+        let sinks = self.sinks();
+        let mut family = |name: &str, kind: &str, help: &str, rows: &mut dyn FnMut(&mut String)| {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+            rows(&mut out);
+        };
+        family(
+            "tracegate_sink_records_in_total",
+            "counter",
+            "Records judged for each sink.",
+            &mut |o| {
+                for (s, c) in &sinks {
+                    let _ = writeln!(
+                        o,
+                        "tracegate_sink_records_in_total{{sink=\"{}\"}} {}",
+                        label(s),
+                        ld(&c.records_in)
+                    );
+                }
+            },
+        );
+        family(
+            "tracegate_sink_records_out_total",
+            "counter",
+            "Records written to each sink, by level.",
+            &mut |o| {
+                for (s, c) in &sinks {
+                    for (level, a) in [("standard", &c.out_standard), ("full", &c.out_full)] {
+                        let _ = writeln!(
+                            o,
+                            "tracegate_sink_records_out_total{{sink=\"{}\",level=\"{level}\"}} {}",
+                            label(s),
+                            ld(a)
+                        );
+                    }
+                }
+            },
+        );
+        family(
+            "tracegate_sink_records_stripped_total",
+            "counter",
+            "Records passed to each sink with fields removed.",
+            &mut |o| {
+                for (s, c) in &sinks {
+                    let _ = writeln!(
+                        o,
+                        "tracegate_sink_records_stripped_total{{sink=\"{}\"}} {}",
+                        label(s),
+                        ld(&c.stripped)
+                    );
+                }
+            },
+        );
+        family(
+            "tracegate_sink_records_dropped_total",
+            "counter",
+            "Records not written to each sink, by reason.",
+            &mut |o| {
+                for (s, c) in &sinks {
+                    for why in DropReason::ALL {
+                        let _ = writeln!(
+                            o,
+                            "tracegate_sink_records_dropped_total{{sink=\"{}\",reason=\"{}\"}} {}",
+                            label(s),
+                            why.as_str(),
+                            c.dropped(why)
+                        );
+                    }
+                }
+            },
+        );
+        family(
+            "tracegate_sink_queue_records",
+            "gauge",
+            "Records waiting in each sink's queue.",
+            &mut |o| {
+                for (s, c) in &sinks {
+                    let _ = writeln!(
+                        o,
+                        "tracegate_sink_queue_records{{sink=\"{}\"}} {}",
+                        label(s),
+                        ld(&c.queued)
+                    );
+                }
+            },
+        );
+        family(
+            "tracegate_sink_queue_bytes",
+            "gauge",
+            "Bytes waiting in each sink's queue.",
+            &mut |o| {
+                for (s, c) in &sinks {
+                    let _ = writeln!(
+                        o,
+                        "tracegate_sink_queue_bytes{{sink=\"{}\"}} {}",
+                        label(s),
+                        ld(&c.queued_bytes)
+                    );
+                }
+            },
+        );
+        out
+    }
+}
+
+/// A label value, escaped as the exposition format requires.
+fn label(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}

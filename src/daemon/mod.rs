@@ -1,0 +1,180 @@
+//! `tracegate serve`: the always-on gate.
+//!
+//! Bird's-eye view: [`http`] receives OTLP/HTTP and JSON Lines, bounds and
+//! decodes bodies; [`pipeline`] judges each record once per sink with the
+//! same decision as `filter` and queues the result; [`sink`] writers drain
+//! the queues to files or stdout; [`reload`] watches the policy and swaps
+//! it whole; [`metrics`] and [`status`] report without content.
+//!
+//! **Invariant:** the core (record, gate, policy, redact, evidence) knows
+//! nothing of tokio; this module is the only async code.
+
+pub mod forward;
+pub mod http;
+pub mod metrics;
+pub mod pipeline;
+pub mod reload;
+pub mod sink;
+pub mod status;
+pub mod tail;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::sync::watch;
+
+use crate::policy::Policy;
+use crate::window::clock::{Clock, SystemClock};
+use pipeline::Pipeline;
+
+/// How long shutdown may take before the process gives up waiting.
+pub const SHUTDOWN_WITHIN: Duration = Duration::from_secs(10);
+/// How often captures are asked for their level with no traffic, so that
+/// windows expire (audited) within a second of their end.
+pub const TICK_EVERY: Duration = Duration::from_millis(250);
+
+/// Options of [`run`].
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The policy file or folder.
+    pub policy: PathBuf,
+    /// Overrides `[server] listen`.
+    pub listen: Option<SocketAddr>,
+    /// Write the bound address here once listening.
+    pub ready_file: Option<PathBuf>,
+}
+
+/// Run the daemon until SIGTERM or SIGINT. `policy` is the compiled policy
+/// at `opts.policy` (loaded by the caller, which reports its errors).
+pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
+    let clock: Arc<dyn Clock> = Arc::new(SystemClock::new());
+    let listen = opts.listen.unwrap_or(policy.server.listen);
+    let policy = Arc::new(policy);
+    if !policy.sinks.iter().any(|s| s.output.is_some()) {
+        tracing::warn!(
+            "the policy defines no sink with an `output`: records are judged and discarded"
+        );
+    }
+    let pipeline = Pipeline::start(Arc::clone(&policy), opts.policy.clone(), clock);
+    // Full sinks' captures record `policy_loaded` (revision 1) as they open
+    // the log; without one, the daemon records it itself.
+    if let Some(settings) = &policy.audit
+        && !pipeline
+            .snapshot()
+            .sinks
+            .iter()
+            .any(|s| s.capture.is_some())
+    {
+        let event = crate::audit::AuditEvent::PolicyLoaded {
+            policy_sha256: policy.sha256.clone(),
+            revision: 1,
+            source: policy.source.display().to_string(),
+        };
+        if let Err(e) = reload::append(settings, &event, &pipeline) {
+            tracing::error!(error = %e, "cannot audit the policy load");
+        }
+    }
+    // Sources are those of the policy at start; a reload does not change them.
+    let mut followers = Vec::new();
+    for src in &policy.sources {
+        let f = tail::Follower::start(Arc::clone(&pipeline), src.path.clone())
+            .context("cannot start a file source")?;
+        tracing::info!(path = %src.path.display(), "following file source");
+        followers.push(f);
+    }
+
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .with_context(|| format!("cannot listen on {listen}"))?;
+    let local = listener
+        .local_addr()
+        .context("cannot read the bound address")?;
+    // Tests and supervisors read this line (or the ready file) for the port.
+    eprintln!("tracegate: listening on {local}");
+    if let Some(path) = &opts.ready_file {
+        write_ready_file(path, &local.to_string())?;
+    }
+    tracing::info!(%local, revision = 1, policy_sha256 = %policy.sha256, "serving");
+
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let reloader = tokio::spawn(reload::run(Arc::clone(&pipeline), stop_rx.clone()));
+    let ticker = tokio::spawn(tick(Arc::clone(&pipeline), stop_rx.clone()));
+
+    let app = http::router(Arc::clone(&pipeline));
+    let mut stop_for_server = stop_rx.clone();
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+        let _ = stop_for_server.wait_for(|s| *s).await;
+    });
+    let signals = tokio::spawn(async move {
+        wait_for_signal().await;
+        tracing::info!("stopping: no new requests; draining sinks");
+        let _ = stop_tx.send(true);
+    });
+    let mut stop_deadline = stop_rx.clone();
+    tokio::select! {
+        r = server => r.context("server failed")?,
+        _ = async {
+            let _ = stop_deadline.wait_for(|s| *s).await;
+            tokio::time::sleep(SHUTDOWN_WITHIN).await;
+        } => tracing::warn!("in-flight requests did not finish in time"),
+    }
+    signals.abort();
+    // Sources hand over what they read before the sinks drain.
+    tokio::task::spawn_blocking(move || followers.into_iter().for_each(tail::Follower::stop))
+        .await
+        .context("cannot stop the file sources")?;
+    let _ = reloader.await;
+    let _ = ticker.await;
+    pipeline.shutdown(SHUTDOWN_WITHIN).await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn tick(p: Arc<Pipeline>, mut stop: watch::Receiver<bool>) {
+    let mut every = tokio::time::interval(TICK_EVERY);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = stop.changed() => break,
+            _ = every.tick() => {
+                let p2 = Arc::clone(&p);
+                // Audit appends fsync: keep them off the async workers.
+                let _ = tokio::task::spawn_blocking(move || p2.tick()).await;
+            }
+        }
+    }
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for SIGTERM; only SIGINT stops");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+fn write_ready_file(path: &Path, addr: &str) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, format!("{addr}\n"))
+        .with_context(|| format!("cannot write `{}`", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write `{}`", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,494 @@
+//! The policy in force, each sink's capture state and queue, and the
+//! per-record path: judge every record once per sink, exactly as `filter`
+//! does, and hand the result to the sink's queue.
+//!
+//! **Invariant:** a request takes one snapshot of [`Active`]; every record
+//! of it is judged by that one policy version. A capture whose policy is
+//! newer than the snapshot (a reload landed mid-request) answers standard
+//! for that request: fail closed.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+
+use arc_swap::ArcSwap;
+use jiff::Timestamp;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use super::metrics::{DropReason, Gauges, Metrics, SinkCounters};
+use super::sink::{self, Queue, Rec};
+use crate::gate::{Gate, Level, Verdict};
+use crate::policy::Policy;
+use crate::source::lines::{Line, LineReader, is_blank};
+use crate::window::clock::Clock;
+use crate::window::deliver::{Written, judge_for_sink};
+use crate::window::runtime::Capture;
+
+/// A sink's capture state, tagged with the policy revision it follows.
+#[derive(Debug)]
+pub struct CaptureSlot {
+    /// The revision whose policy `capture` holds.
+    pub revision: u64,
+    /// The window state.
+    pub capture: Capture,
+}
+
+/// One sink of the policy in force.
+#[derive(Debug)]
+pub struct SinkRt {
+    /// The sink's name.
+    pub name: String,
+    /// Capture state, for `full_allowed` sinks.
+    pub capture: Option<Arc<Mutex<CaptureSlot>>>,
+    /// Where its records go.
+    pub queue: Arc<Queue>,
+    /// Its counters.
+    pub counters: Arc<SinkCounters>,
+}
+
+/// One policy version and the sinks built from it.
+#[derive(Debug)]
+pub struct Active {
+    /// The compiled policy.
+    pub policy: Arc<Policy>,
+    /// 1 at start, +1 per reload that took effect.
+    pub revision: u64,
+    /// When it took effect.
+    pub loaded_at: Timestamp,
+    /// The sinks that have an `output`, in policy order.
+    pub sinks: Vec<SinkRt>,
+    /// Pooled gate sets: one gate per sink (each with that sink's
+    /// redaction and pseudonyms), then one plain gate.
+    gates: Mutex<Vec<Vec<Gate>>>,
+}
+
+impl Active {
+    fn gate(&self) -> Vec<Gate> {
+        self.gates
+            .lock()
+            .ok()
+            .and_then(|mut g| g.pop())
+            .unwrap_or_else(|| {
+                self.sinks
+                    .iter()
+                    .map(|s| Gate::for_sink(Arc::clone(&self.policy), &s.name))
+                    .chain(std::iter::once(Gate::new(Arc::clone(&self.policy))))
+                    .collect()
+            })
+    }
+
+    fn put_gate(&self, gate: Vec<Gate>) {
+        if let Ok(mut g) = self.gates.lock()
+            && g.len() < 64
+        {
+            g.push(gate);
+        }
+    }
+}
+
+/// The last refused reload.
+#[derive(Debug, Clone)]
+pub struct ReloadError {
+    /// When.
+    pub at: Timestamp,
+    /// The first error line, capped.
+    pub cause: String,
+}
+
+/// What one request's records came to.
+#[derive(Debug, Default, Clone)]
+pub struct Tally {
+    /// Records read.
+    pub records: u64,
+    /// Malformed records.
+    pub malformed: u64,
+    /// Records dropped for a rule violation by every sink.
+    pub rejected: u64,
+    /// The first malformed record's rule and message (offsets only).
+    pub first_malformed: Option<String>,
+    /// The rule that rejected the first rejected record.
+    pub first_rejected_rule: Option<&'static str>,
+}
+
+/// The daemon's shared state.
+pub struct Pipeline {
+    active: ArcSwap<Active>,
+    /// The policy path being served.
+    pub policy_path: PathBuf,
+    clock: Arc<dyn Clock>,
+    /// Counters.
+    pub metrics: Arc<Metrics>,
+    captures: Mutex<HashMap<String, Arc<Mutex<CaptureSlot>>>>,
+    queues: Mutex<HashMap<String, Arc<Queue>>>,
+    writers: Mutex<Vec<JoinHandle<()>>>,
+    shutdown_tx: watch::Sender<bool>,
+    /// The last refused reload, until one succeeds.
+    pub last_reload_error: Mutex<Option<ReloadError>>,
+}
+
+impl std::fmt::Debug for Pipeline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Pipeline(revision {})", self.active.load().revision)
+    }
+}
+
+impl Pipeline {
+    /// Build the pipeline for `policy` (revision 1) and start its sink
+    /// writers. Must run inside a tokio runtime.
+    pub fn start(policy: Arc<Policy>, path: PathBuf, clock: Arc<dyn Clock>) -> Arc<Pipeline> {
+        let (shutdown_tx, _) = watch::channel(false);
+        let placeholder = Active {
+            policy: Arc::clone(&policy),
+            revision: 0,
+            loaded_at: clock.utc(),
+            sinks: Vec::new(),
+            gates: Mutex::new(Vec::new()),
+        };
+        let p = Arc::new(Pipeline {
+            active: ArcSwap::from_pointee(placeholder),
+            policy_path: path,
+            clock,
+            metrics: Arc::new(Metrics::default()),
+            captures: Mutex::new(HashMap::new()),
+            queues: Mutex::new(HashMap::new()),
+            writers: Mutex::new(Vec::new()),
+            shutdown_tx,
+            last_reload_error: Mutex::new(None),
+        });
+        let active = p.build(policy, 1);
+        p.active.store(Arc::new(active));
+        p
+    }
+
+    /// The policy version in force now.
+    pub fn snapshot(&self) -> Arc<Active> {
+        self.active.load_full()
+    }
+
+    /// The clock windows are judged by.
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.clock
+    }
+
+    /// Build the sinks of `policy` as revision `revision`: captures carry
+    /// over (adopting the policy, which closes removed or changed windows,
+    /// audited); queues and their writers carry over while the output is
+    /// the same (`queue_records` and `flush_interval` of a running writer
+    /// change only at restart; `queue_bytes` changes at once).
+    /// Captures of sinks the policy dropped are reloaded too (closing their
+    /// windows) and then forgotten.
+    pub fn build(&self, policy: Arc<Policy>, revision: u64) -> Active {
+        let settings = policy.server.clone();
+        let mut captures = lock(&self.captures);
+        let mut queues = lock(&self.queues);
+        let mut new_captures = HashMap::new();
+        let mut new_queues = HashMap::new();
+        let mut sinks = Vec::new();
+        for s in &policy.sinks {
+            let Some(output) = s.output.clone() else {
+                continue;
+            };
+            let counters = self.metrics.sink(&s.name);
+            let capture = if s.full_allowed {
+                let slot = match captures.remove(&s.name) {
+                    Some(slot) => {
+                        if let Ok(mut g) = slot.lock() {
+                            g.capture.reload(Arc::clone(&policy));
+                            g.revision = revision;
+                        }
+                        Some(slot)
+                    }
+                    None => {
+                        match Capture::start(Arc::clone(&policy), Arc::clone(&self.clock), &s.name)
+                        {
+                            Ok(capture) => {
+                                Some(Arc::new(Mutex::new(CaptureSlot { revision, capture })))
+                            }
+                            Err(e) => {
+                                // SECURITY: no capture state means standard only.
+                                tracing::error!(sink = %s.name, error = %e, "full capture stays off");
+                                None
+                            }
+                        }
+                    }
+                };
+                if let Some(slot) = &slot {
+                    new_captures.insert(s.name.clone(), Arc::clone(slot));
+                }
+                slot
+            } else {
+                None
+            };
+            let queue = match queues.remove(&s.name) {
+                Some(q) if q.output == output => {
+                    q.set_max_bytes(settings.queue_bytes);
+                    q
+                }
+                _ => {
+                    let (q, handle) = sink::spawn(
+                        &s.name,
+                        output,
+                        settings.queue_records,
+                        settings.queue_bytes,
+                        settings.flush_interval,
+                        Arc::clone(&counters),
+                        self.shutdown_tx.subscribe(),
+                    );
+                    lock(&self.writers).push(handle);
+                    q
+                }
+            };
+            new_queues.insert(s.name.clone(), Arc::clone(&queue));
+            sinks.push(SinkRt {
+                name: s.name.clone(),
+                capture,
+                queue,
+                counters,
+            });
+        }
+        // Sinks no longer full_allowed or gone: their open windows close
+        // (cause `removed`, audited) before the new version takes effect.
+        for (_, slot) in captures.drain() {
+            if let Ok(mut g) = slot.lock() {
+                g.capture.reload(Arc::clone(&policy));
+                g.capture.finish();
+            }
+        }
+        *captures = new_captures;
+        *queues = new_queues;
+        Active {
+            policy,
+            revision,
+            loaded_at: self.clock.utc(),
+            sinks,
+            gates: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Make `active` the version in force.
+    pub fn swap(&self, active: Active) {
+        self.active.store(Arc::new(active));
+    }
+
+    /// Judge one OTLP request (one OTLP/JSON line) for every sink.
+    pub fn ingest_line(&self, active: &Active, line: &[u8]) -> Tally {
+        let mut tally = Tally::default();
+        let mut gate = active.gate();
+        let max = active.policy.limits.max_line_bytes;
+        let line = if line.len() > max {
+            Line::TooLong {
+                len: line.len() as u64,
+            }
+        } else {
+            Line::Text(line)
+        };
+        self.judge_record(active, &mut gate, 1, &line, &mut tally);
+        active.put_gate(gate);
+        tally
+    }
+
+    /// Judge every non-blank line of a JSON Lines body for every sink, as
+    /// `filter` reads its input.
+    pub fn ingest_lines(&self, active: &Active, body: &[u8]) -> Tally {
+        let mut tally = Tally::default();
+        let mut gate = active.gate();
+        let mut reader = LineReader::new(body, active.policy.limits.max_line_bytes);
+        // Reading a byte slice cannot fail.
+        while let Ok(Some((n, line))) = reader.next_line() {
+            if let Line::Text(b) = &line
+                && is_blank(b)
+            {
+                continue;
+            }
+            self.judge_record(active, &mut gate, n, &line, &mut tally);
+        }
+        active.put_gate(gate);
+        tally
+    }
+
+    fn judge_record(
+        &self,
+        active: &Active,
+        gates: &mut [Gate],
+        n: u64,
+        line: &Line<'_>,
+        tally: &mut Tally,
+    ) {
+        tally.records += 1;
+        self.metrics.records_in.fetch_add(1, Ordering::Relaxed);
+        let mut malformed = false;
+        let mut violated_everywhere = true;
+        let mut rule = None;
+        // The plain gate is last; a sink's own gate sits at the sink's index.
+        let plain = gates.len().saturating_sub(1);
+        if active.sinks.is_empty()
+            && let Some(gate) = gates.get_mut(plain)
+        {
+            let j = gate.judge(n, line, Level::Standard, false);
+            malformed = j.verdict == Verdict::Malformed;
+            violated_everywhere = false;
+        }
+        let mut judged_by = plain;
+        for (i, s) in active.sinks.iter().enumerate() {
+            let Some(gate) = gates.get_mut(i) else {
+                continue;
+            };
+            judged_by = i;
+            s.counters.records_in.fetch_add(1, Ordering::Relaxed);
+            let d = match &s.capture {
+                Some(slot) => match slot.lock() {
+                    Ok(mut g) if g.revision == active.revision => {
+                        judge_for_sink(gate, Some(&mut g.capture), n, line)
+                    }
+                    // SECURITY: the capture follows another policy version
+                    // (or is poisoned): this record goes out standard.
+                    _ => judge_for_sink(gate, None, n, line),
+                },
+                None => judge_for_sink(gate, None, n, line),
+            };
+            match d.judged.verdict {
+                Verdict::Malformed => {
+                    malformed = true;
+                    s.counters.drop_one(DropReason::Malformed);
+                    continue;
+                }
+                Verdict::Dropped => {
+                    s.counters.drop_one(DropReason::Violation);
+                    if rule.is_none() {
+                        rule = gate.findings().first().map(|f| f.rule);
+                    }
+                    continue;
+                }
+                Verdict::Verbatim | Verdict::Rewritten => violated_everywhere = false,
+            }
+            if d.judged.stripped > 0 {
+                s.counters.stripped.fetch_add(1, Ordering::Relaxed);
+            }
+            let body: &[u8] = match (d.written, line) {
+                (Some(Written::Line), Line::Text(b)) => b,
+                (Some(Written::Rebuilt), _) => gate.output(),
+                _ => continue,
+            };
+            let mut bytes = Vec::with_capacity(body.len() + 1);
+            bytes.extend_from_slice(body);
+            bytes.push(b'\n');
+            let rec = Rec {
+                bytes,
+                full: d.is_full(),
+            };
+            if s.queue.offer(rec).is_err() {
+                s.counters.drop_one(DropReason::QueueFull);
+            }
+        }
+        if malformed {
+            tally.malformed += 1;
+            self.metrics.malformed.fetch_add(1, Ordering::Relaxed);
+            if tally.first_malformed.is_none()
+                && let Some(gate) = gates.get(judged_by)
+            {
+                // SECURITY: malformed findings carry offsets and fixed text only.
+                tally.first_malformed = gate
+                    .findings()
+                    .first()
+                    .map(|f| format!("line {}: {}: {}", f.line, f.rule, f.message));
+            }
+        } else if violated_everywhere {
+            tally.rejected += 1;
+            if tally.first_rejected_rule.is_none() {
+                tally.first_rejected_rule = rule;
+            }
+        }
+    }
+
+    /// Whether every sink's queue is full: then nothing could be accepted.
+    pub fn overloaded(&self, active: &Active) -> bool {
+        !active.sinks.is_empty() && active.sinks.iter().all(|s| s.queue.is_full())
+    }
+
+    /// Ask each capture for its level so that windows open and expire on
+    /// time with no traffic (and are audited when they do).
+    pub fn tick(&self) {
+        let active = self.snapshot();
+        for s in &active.sinks {
+            if let Some(slot) = &s.capture
+                && let Ok(mut g) = slot.lock()
+                && g.revision == active.revision
+            {
+                g.capture.level();
+            }
+        }
+    }
+
+    /// Live values for `/metrics` and `/v1/status`.
+    pub fn gauges(&self) -> Gauges {
+        let active = self.snapshot();
+        let mut g = Gauges {
+            revision: active.revision,
+            ..Gauges::default()
+        };
+        for s in &active.sinks {
+            if let Some(slot) = &s.capture
+                && let Ok(c) = slot.lock()
+            {
+                if c.capture.open_window().is_some() {
+                    g.windows_active += 1;
+                }
+                g.audit_failures += c.capture.stats().audit_failures;
+            }
+        }
+        g
+    }
+
+    /// `None` when ready; else why not, in one line.
+    pub fn not_ready(&self) -> Option<String> {
+        let active = self.snapshot();
+        if active.revision == 0 {
+            return Some("no valid policy is active".into());
+        }
+        for s in &active.sinks {
+            if let Some(slot) = &s.capture {
+                match slot.lock() {
+                    Ok(c) if c.capture.audit_ready() => {}
+                    _ => {
+                        return Some(format!(
+                            "the audit log is not writable: full capture for sink `{}` is off",
+                            s.name
+                        ));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Stop: writers drain their queues and flush, then open windows close
+    /// (`window_closed`, cause `shutdown`). Call after the server stopped
+    /// accepting.
+    pub async fn shutdown(&self, within: std::time::Duration) {
+        let _ = self.shutdown_tx.send(true);
+        let handles: Vec<JoinHandle<()>> = lock(&self.writers).drain(..).collect();
+        let drained = tokio::time::timeout(within, async {
+            for h in handles {
+                let _ = h.await;
+            }
+        })
+        .await;
+        if drained.is_err() {
+            tracing::warn!("sink writers did not finish in time");
+        }
+        let slots: Vec<_> = lock(&self.captures).values().cloned().collect();
+        for slot in slots {
+            if let Ok(mut g) = slot.lock() {
+                g.capture.finish();
+            }
+        }
+    }
+}
+
+/// Lock a mutex whose data stays consistent even if a holder panicked
+/// (maps of handles, replaced whole).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

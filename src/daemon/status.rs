@@ -1,0 +1,105 @@
+//! `GET /v1/status`: the policy in force, reloads, windows, audit health
+//! and drop counters, as JSON.
+//!
+//! SECURITY: policy identifiers (sink names, window ids, digests, paths of
+//! the policy) and numbers only; never a record value.
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use super::metrics::DropReason;
+use super::pipeline::Pipeline;
+use crate::audit::format_ts;
+use crate::window::state_at;
+
+/// The status document.
+pub fn status_json(p: &Pipeline) -> Value {
+    let active = p.snapshot();
+    let now = p.clock().utc();
+    let mut open: HashMap<String, String> = HashMap::new();
+    let mut audit_sinks = Vec::new();
+    let mut audit_failures = 0;
+    for s in &active.sinks {
+        if let Some(slot) = &s.capture
+            && let Ok(c) = slot.lock()
+        {
+            if let Some(w) = c.capture.open_window() {
+                open.insert(w.to_string(), s.name.clone());
+            }
+            audit_failures += c.capture.stats().audit_failures;
+            audit_sinks.push(json!({"sink": s.name, "ready": c.capture.audit_ready()}));
+        }
+    }
+    let none = HashMap::new();
+    let windows: Vec<Value> = active
+        .policy
+        .windows
+        .iter()
+        .map(|w| {
+            let state = if open.contains_key(&w.id) {
+                "enabled".to_string()
+            } else {
+                state_at(w, now, &none).as_str().to_string()
+            };
+            let left = w.end.duration_since(now).as_secs().max(0);
+            json!({
+                "id": w.id,
+                "sink": w.sink,
+                "state": state,
+                "start": format_ts(w.start),
+                "end": format_ts(w.end),
+                "seconds_left": left,
+            })
+        })
+        .collect();
+    let sinks: Vec<Value> = active
+        .sinks
+        .iter()
+        .map(|s| {
+            let c = &s.counters;
+            let ld =
+                |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+            json!({
+                "name": s.name,
+                "full_allowed": s.capture.is_some(),
+                "records_in": ld(&c.records_in),
+                "records_out": {"standard": ld(&c.out_standard), "full": ld(&c.out_full)},
+                "queued": ld(&c.queued),
+                "queued_bytes": ld(&c.queued_bytes),
+                "dropped": {
+                    "malformed": c.dropped(DropReason::Malformed),
+                    "violation": c.dropped(DropReason::Violation),
+                    "queue_full": c.dropped(DropReason::QueueFull),
+                    "sink_error": c.dropped(DropReason::SinkError),
+                },
+            })
+        })
+        .collect();
+    let last_error = p
+        .last_reload_error
+        .lock()
+        .ok()
+        .and_then(|e| e.clone())
+        .map(|e| json!({"at": format_ts(e.at), "cause": e.cause}));
+    let m = &p.metrics;
+    let ld = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+    json!({
+        "policy": {
+            "revision": active.revision,
+            "sha256": active.policy.sha256,
+            "source": active.policy.source.display().to_string(),
+            "loaded_at": format_ts(active.loaded_at),
+        },
+        "reloads": {"ok": ld(&m.reloads_ok), "refused": ld(&m.reloads_refused)},
+        "last_reload_error": last_error,
+        "windows": windows,
+        "audit": {
+            "ready": p.not_ready().is_none(),
+            "failures": audit_failures,
+            "sinks": audit_sinks,
+        },
+        "records": {"received": ld(&m.records_in), "malformed": ld(&m.malformed)},
+        "sinks": sinks,
+    })
+}
