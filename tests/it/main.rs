@@ -5,4 +5,6 @@ mod audit;
 mod capture;
 mod cli;
 mod evidence;
+mod fuzz_replay;
+mod otel_sdk;
 mod otlp;
