@@ -190,7 +190,17 @@ done
   echo "tracegate = \`check --policy policies/default.toml\`; for full: \`filter --sink capture\` inside an open window with [redact] builtin + 1,000 keywords."
   echo "tg/serde = tracegate throughput / serde_json IgnoredAny throughput (>1 means faster than the parse)."
   [ -n "$JQ_NOTE" ] && echo "$JQ_NOTE."
-  want full && echo "filter summary: $(tail -n 1 "$DATA/times/full.tracegate.stderr")"
+  if want full; then
+    echo "filter summary: $(tail -n 1 "$DATA/times/full.tracegate.stderr")"
+    # Is redaction actually applied? (`[redact]` is being wired into the
+    # gate; a build without it delivers full content unredacted.)
+    hits=$(head -n 2000 "$(file_of full)" | "$TG" filter --policy "$POL" --sink capture 2>/dev/null | grep -o '\[REDACTED:[a-z_]*\]' | wc -l || true)
+    if [ "$hits" -eq 0 ]; then
+      echo "NOTE: filter output of the first 2,000 full records holds no [REDACTED:...] token: this build does not apply [redact]; the full figure is the full-level gate path WITHOUT redaction."
+    else
+      echo "redaction active: $hits [REDACTED:...] tokens in the filter output of the first 2,000 full records."
+    fi
+  fi
   echo "raw times (s):"
   for t in "$DATA"/times/*; do
     case $t in *.stderr) continue ;; esac
