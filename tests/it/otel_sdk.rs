@@ -226,3 +226,21 @@ fn sdk_traces_through_the_binary() {
     assert!(!filter.stdout.contains(PROMPT_MARK) && !filter.stdout.contains("gen_ai.prompt"));
     assert!(filter.stdout.contains("chatcmpl-850f15e9afd74036-82d9d8e1"));
 }
+
+/// A content-free SDK span still draws findings under the default policy:
+/// only the SDK's own resource attributes (`telemetry.sdk.*`,
+/// `service.instance.id`), which the default allowlist does not name, so
+/// `check` exits 1 on a clean SDK export. Pinned here so that widening the
+/// default `[standard.otlp.resource_attributes]` shows up as a test change.
+#[test]
+fn sdk_clean_span_draws_only_the_sdk_resource_findings() {
+    let mut v: Value = serde_json::from_str(&json_line("traces.json")).unwrap();
+    v["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array_mut()
+        .unwrap()
+        .truncate(1);
+    let line = serde_json::to_string(&v).unwrap();
+    let (verdict, findings, _) = judge(&line, Level::Standard);
+    assert_eq!(verdict, Verdict::Rewritten);
+    assert_eq!(findings, pairs(&SDK_RESOURCE));
+}
