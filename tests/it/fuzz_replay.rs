@@ -9,10 +9,13 @@ mod invariants;
 
 use std::path::Path;
 
+/// A fuzz target's invariant function.
+type Check = fn(&[u8]);
+
 const SEEDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/seeds");
 
 /// Run `check` over every seed of `target`; there must be some.
-fn replay(target: &str, check: fn(&[u8])) {
+fn replay(target: &str, check: Check) {
     let dir = Path::new(SEEDS).join(target);
     let mut n = 0;
     let mut entries: Vec<_> = std::fs::read_dir(&dir)
@@ -66,6 +69,43 @@ fn gate_judge_example_traces() {
         for line in text.split(|&b| b == b'\n') {
             invariants::tape_scan(line);
             invariants::gate_judge(line);
+        }
+    }
+}
+
+/// Inputs the fuzzers found that still break an invariant, kept in
+/// `fuzz/known-failures/<target>/` (named after their cause) until the bug
+/// is fixed. This test asserts they still fail, so CI stays green while the
+/// bug stays visible and executable. **When it fails, the bug is fixed:**
+/// move the file into `fuzz/seeds/<target>/`, where it guards the fix.
+#[test]
+fn known_failures_still_fail() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/known-failures");
+    let targets: [(&str, Check); 4] = [
+        ("tape_scan", invariants::tape_scan),
+        ("gate_judge", invariants::gate_judge),
+        ("policy_compile", invariants::policy_compile),
+        ("redact", invariants::redact),
+    ];
+    for (target, check) in targets {
+        let Ok(entries) = std::fs::read_dir(dir.join(target)) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "md") {
+                continue;
+            }
+            let data = std::fs::read(&path).unwrap();
+            let prev = std::panic::take_hook();
+            std::panic::set_hook(Box::new(|_| {}));
+            let outcome = std::panic::catch_unwind(|| check(&data));
+            std::panic::set_hook(prev);
+            assert!(
+                outcome.is_err(),
+                "{target}/{}: no longer fails: the bug is fixed, move it to fuzz/seeds/{target}/",
+                path.display()
+            );
         }
     }
 }
