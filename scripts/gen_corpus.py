@@ -3,7 +3,8 @@
 
 usage: gen_corpus.py KIND COUNT OUT
   KIND: standard (seed-000 records), full (with 1-4 KB chat-template content),
-        evidence (seed-002 records)
+        evidence (seed-002 records), otlp (bare `llm_request` spans as in the
+        seeds, about half with gen_ai.prompt / gen_ai.completion content)
 Deterministic: a fixed seed, so runs compare like with like.
 """
 import json, random, sys
@@ -49,6 +50,25 @@ def full(r, i):
     return rec
 
 
+def otlp(r, i):
+    start = 1788450022633673216 + i * 13000000
+    dur = r.randint(50000000, 9000000000)
+    attrs = [
+        {"key": "cf.request_id", "value": {"stringValue": "chatcmpl-%016x-%08x" % (r.getrandbits(64), r.getrandbits(32))}},
+        {"key": "gen_ai.usage.prompt_tokens", "value": {"intValue": str(r.randint(16, 4096))}},
+        {"key": "gen_ai.usage.completion_tokens", "value": {"intValue": str(r.randint(1, 1024))}},
+        {"key": "cf.e2e_latency_s", "value": {"doubleValue": round(dur / 1e9, 4)}},
+        {"key": "cf.queue_wait_s", "value": {"doubleValue": round(r.uniform(0, 0.05), 4)}},
+        {"key": "cf.scheduler.family", "value": {"stringValue": r.choice(FAMILIES)}},
+    ]
+    if r.random() < 0.5:
+        attrs.append({"key": "gen_ai.prompt", "value": {"stringValue":
+            "system\nYou are the billing assistant. Be brief.\nuser\n" + text(r, 80, 400) + "\nassistant\n"}})
+        attrs.append({"key": "gen_ai.completion", "value": {"stringValue": text(r, 20, 200)}})
+    return {"name": "llm_request", "kind": 1, "startTimeUnixNano": str(start),
+            "endTimeUnixNano": str(start + dur), "attributes": attrs}
+
+
 def evidence(r, i):
     base = 842001000000 + i * 1000000
     d1, d2 = r.randint(50, 900), r.randint(100, 3000)
@@ -75,7 +95,7 @@ def evidence(r, i):
 
 def main():
     kind, count, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    make = {"standard": standard, "full": full, "evidence": evidence}[kind]
+    make = {"standard": standard, "full": full, "evidence": evidence, "otlp": otlp}[kind]
     r = random.Random(20261129)
     with open(out, "w") as f:
         for i in range(count):

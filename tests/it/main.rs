@@ -6,6 +6,8 @@ mod capture;
 mod cases;
 mod cli;
 mod evidence;
+mod fuzz_replay;
+mod otel_sdk;
 mod otlp;
 mod policy_errors;
 mod redaction;

@@ -1,0 +1,206 @@
+//! The invariants the fuzz targets check, as plain functions.
+//!
+//! One file, two users: the cargo-fuzz targets (through `fuzz/src/lib.rs`)
+//! and the main crate's integration test `tests/it/fuzz_replay.rs` (through
+//! `#[path]`), which replays `fuzz/seeds/<target>/*` on stable in CI. Keeping
+//! the checks here, rather than as a `pub` testing API of `tracegate`, keeps
+//! them out of the library's public surface while leaving one source of
+//! truth. The file may use only `tracegate`, `serde_json` and `std`, which
+//! both crates have.
+//!
+//! Every function panics (`assert!`) when an invariant breaks: that is how
+//! libFuzzer and the test harness learn of it.
+
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use tracegate::gate::{Gate, Level, Verdict};
+use tracegate::policy::Policy;
+use tracegate::record::tape::{Kind, Tape, string_value};
+use tracegate::redact::{Action, KeywordRule, PatternRule, RedactConfig, RedactKey, Redactor};
+use tracegate::source::lines::Line;
+
+/// `tape_scan`: scanning never panics; on success the text is the input,
+/// every token's span lies inside it, container links point forward and
+/// inside the tape, and decoding any string or key never panics.
+pub fn tape_scan(data: &[u8]) {
+    let mut tape = Tape::new();
+    let Ok(text) = tape.scan(data) else {
+        return;
+    };
+    assert_eq!(text.len(), data.len(), "scan returned a different text");
+    let tokens = tape.tokens();
+    assert!(!tokens.is_empty(), "an object scanned to no tokens");
+    assert_eq!(
+        tokens[0].kind,
+        Kind::Object,
+        "token 0 is not the top object"
+    );
+    for (i, t) in tokens.iter().enumerate() {
+        assert!(t.start <= t.end, "token {i}: start after end");
+        assert!(
+            t.end as usize <= data.len(),
+            "token {i}: span past the input"
+        );
+        assert!(
+            (t.next as usize) > i && (t.next as usize) <= tokens.len(),
+            "token {i}: next {} out of order",
+            t.next
+        );
+        assert!(
+            text.is_char_boundary(t.start as usize) && text.is_char_boundary(t.end as usize),
+            "token {i}: span cuts a UTF-8 sequence"
+        );
+        if matches!(t.kind, Kind::String | Kind::Key) {
+            let raw = &data[t.start as usize..t.end as usize];
+            assert!(
+                raw.len() >= 2 && raw[0] == b'"' && raw[raw.len() - 1] == b'"',
+                "token {i}: a string span without its quotes"
+            );
+            let _ = string_value(text, t);
+        }
+    }
+    // Members and elements iterate within the tape (bounded by its size).
+    let mut visited = 0usize;
+    for (i, t) in tokens.iter().enumerate() {
+        match t.kind {
+            Kind::Object => {
+                for (k, v) in tape.members(i) {
+                    assert_eq!(tokens[k].kind, Kind::Key, "member {k} is not a key");
+                    assert!(v < tokens.len());
+                    visited += 1;
+                    assert!(visited <= tokens.len(), "members loop");
+                }
+            }
+            Kind::Array => {
+                for e in tape.elements(i) {
+                    assert!(e < tokens.len());
+                    visited += 1;
+                    assert!(visited <= tokens.len(), "elements loop");
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn default_policy() -> Arc<Policy> {
+    static POLICY: OnceLock<Arc<Policy>> = OnceLock::new();
+    Arc::clone(POLICY.get_or_init(|| {
+        let policy = Policy::from_toml(Path::new("default.toml"), "");
+        Arc::new(policy.unwrap_or_else(|e| panic!("the built-in default policy is invalid: {e:?}")))
+    }))
+}
+
+/// What serde_json (the oracle) makes of `bytes` as a `Value`.
+enum Oracle {
+    Object,
+    /// Valid JSON whose number does not fit an f64 (`1e400`): serde_json
+    /// refuses it, the tape keeps numbers as text and accepts it.
+    OutOfRange,
+    Other,
+}
+
+fn oracle(bytes: &[u8]) -> Oracle {
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(serde_json::Value::Object(_)) => Oracle::Object,
+        Ok(_) => Oracle::Other,
+        Err(e) if e.to_string().contains("number out of range") => Oracle::OutOfRange,
+        Err(_) => Oracle::Other,
+    }
+}
+
+/// `gate_judge`: judging any bytes at either level never panics; a
+/// [`Verdict::Verbatim`] line is a JSON object by serde_json's account (or
+/// holds a number beyond f64 range); a [`Verdict::Rewritten`] output scans
+/// as a valid object again, by the tape and by serde_json.
+pub fn gate_judge(data: &[u8]) {
+    let mut gate = Gate::new(default_policy());
+    for level in [Level::Standard, Level::Full] {
+        for rebuild in [false, true] {
+            let judged = gate.judge(1, &Line::Text(data), level, rebuild);
+            match judged.verdict {
+                Verdict::Verbatim => {
+                    assert!(
+                        !matches!(oracle(data), Oracle::Other),
+                        "{level:?}: verbatim pass of a line serde_json rejects"
+                    );
+                }
+                Verdict::Rewritten if rebuild => {
+                    let out = gate.output().to_vec();
+                    let mut tape = Tape::new();
+                    assert!(
+                        tape.scan(&out).is_ok(),
+                        "{level:?}: rewritten output does not re-scan"
+                    );
+                    assert!(
+                        !matches!(oracle(&out), Oracle::Other),
+                        "{level:?}: rewritten output is not a JSON object for serde_json"
+                    );
+                    // A projection is a fixed point: judging it again at the
+                    // same level strips nothing more.
+                    let again = gate.judge(1, &Line::Text(&out), level, false);
+                    assert!(
+                        again.verdict == Verdict::Verbatim,
+                        "{level:?}: the projection is not clean on a second pass ({:?})",
+                        again.verdict
+                    );
+                }
+                Verdict::Rewritten | Verdict::Dropped | Verdict::Malformed => {}
+            }
+        }
+    }
+}
+
+/// `policy_compile`: compiling any text never panics (errors are fine).
+pub fn policy_compile(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = Policy::from_toml(Path::new("fuzz.toml"), text);
+}
+
+fn redactor() -> &'static Redactor {
+    static REDACTOR: OnceLock<Redactor> = OnceLock::new();
+    REDACTOR.get_or_init(|| {
+        let cfg = RedactConfig {
+            builtin: tracegate::redact::builtin_names()
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            patterns: vec![PatternRule {
+                name: "invoice".into(),
+                regex: "INV-[0-9]{4}".into(),
+                action: Action::Mask,
+            }],
+            keywords: vec![KeywordRule {
+                name: "customer".into(),
+                words: vec!["Northwind Analytics".into(), "Contoso".into()],
+                case_insensitive: true,
+                whole_word: true,
+                action: Action::Hash,
+            }],
+        };
+        let key = RedactKey::new(&[7; 32]).unwrap_or_else(|e| panic!("fuzz key: {e:?}"));
+        Redactor::compile(&cfg, Some(key)).unwrap_or_else(|e| panic!("fuzz redactor: {e:?}"))
+    })
+}
+
+/// `redact`: redaction with the whole built-in pack (plus a user pattern
+/// and a hashed keyword list) never panics, is idempotent (redacting the
+/// output again changes nothing) and deterministic.
+pub fn redact(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let r = redactor();
+    let (once, _) = r.redact_to_string(text);
+    let (twice, res) = r.redact_to_string(&once);
+    assert!(
+        twice == once && !res.changed,
+        "redaction is not idempotent (second pass changed {} detections)",
+        res.hits.total()
+    );
+    let (again, _) = r.redact_to_string(text);
+    assert!(again == once, "redaction is not deterministic");
+}
