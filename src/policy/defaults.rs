@@ -63,6 +63,10 @@ span_names = ["llm_request"]
 [standard.otlp.resource_attributes]
 "service.name"    = { type = "string", pattern = "[A-Za-z0-9_.-]{1,64}" }
 "service.version" = { type = "string", pattern = "[A-Za-z0-9_.+-]{1,64}" }
+"service.instance.id"    = { type = "string", pattern = "[A-Za-z0-9_.:-]{1,128}" }
+"telemetry.sdk.name"     = { type = "string", pattern = "[A-Za-z0-9_.-]{1,64}" }
+"telemetry.sdk.language" = { type = "string", pattern = "[a-z0-9_+-]{1,32}" }
+"telemetry.sdk.version"  = { type = "string", pattern = "[A-Za-z0-9_.+-]{1,64}" }
 [standard.otlp.scope_attributes]
 [standard.otlp.event_attributes]
 [standard.otlp.link_attributes]

@@ -123,6 +123,9 @@ struct Det {
     fold_case: bool,
 }
 
+/// Most extra passes [`Redactor::redact`] makes to reach a fixed point.
+const MAX_PASSES: usize = 4;
+
 /// A compiled, immutable redaction config. `Send + Sync`; share it with an
 /// `Arc`.
 pub struct Redactor {
@@ -218,6 +221,35 @@ impl Redactor {
 
     /// Redacts `text`, appending the result to `out`.
     pub fn redact(&self, text: &str, out: &mut String) -> Redaction {
+        let start = out.len();
+        let mut res = self.redact_once(text, out);
+        if !res.changed {
+            return res;
+        }
+        // A detector may judge a candidate by its neighbours (a phone number
+        // glued to a digit is not one); once a neighbour became a token, a
+        // second pass can see a new match. Redact to a fixed point, so that
+        // redacting the output again changes nothing (idempotence).
+        let mut scratch = String::new();
+        for _ in 0..MAX_PASSES {
+            let current = out.get(start..).unwrap_or_default();
+            if self.regions(current).is_empty() {
+                return res;
+            }
+            scratch.clear();
+            let again = self.redact_once(current, &mut scratch);
+            res.drop_field |= again.drop_field;
+            res.hits.merge(again.hits);
+            out.truncate(start);
+            out.push_str(&scratch);
+        }
+        // SECURITY: no fixed point within the bound: fail closed.
+        res.drop_field = true;
+        res
+    }
+
+    /// One pass of [`Redactor::redact`].
+    fn redact_once(&self, text: &str, out: &mut String) -> Redaction {
         let regions = self.regions(text);
         let mut res = Redaction::default();
         if regions.is_empty() {
@@ -282,6 +314,16 @@ pub struct Redaction {
 pub struct Hits(Vec<(Arc<str>, u32)>);
 
 impl Hits {
+    /// Add another pass's counts.
+    fn merge(&mut self, other: Hits) {
+        for (name, n) in other.0 {
+            match self.0.iter_mut().find(|(m, _)| *m == name) {
+                Some((_, c)) => *c += n,
+                None => self.0.push((name, n)),
+            }
+        }
+    }
+
     fn add(&mut self, name: &Arc<str>) {
         match self.0.iter_mut().find(|(n, _)| Arc::ptr_eq(n, name)) {
             Some((_, c)) => *c += 1,

@@ -60,35 +60,12 @@ fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Every SDK sets `telemetry.sdk.*` and (since 1.2x in Python)
-/// `service.instance.id` on the resource. The default allowlist does not
-/// name them, so they are stripped as unknown: the record still passes.
-const SDK_RESOURCE: [(&str, &str); 4] = [
-    (
-        "unknown_field",
-        "resourceSpans[0].resource.attributes[\"telemetry.sdk.language\"]",
-    ),
-    (
-        "unknown_field",
-        "resourceSpans[0].resource.attributes[\"telemetry.sdk.name\"]",
-    ),
-    (
-        "unknown_field",
-        "resourceSpans[0].resource.attributes[\"telemetry.sdk.version\"]",
-    ),
-    (
-        "unknown_field",
-        "resourceSpans[0].resource.attributes[\"service.instance.id\"]",
-    ),
-];
-
 #[test]
 fn sdk_traces_json_standard_projection_drops_content_and_names_the_place() {
     let line = json_line("traces.json");
     let (verdict, findings, out) = judge(&line, Level::Standard);
     assert_eq!(verdict, Verdict::Rewritten, "{findings:?}");
-    let mut want = pairs(&SDK_RESOURCE);
-    want.extend(pairs(&[
+    let want = pairs(&[
         (
             "content_field",
             "resourceSpans[0].scopeSpans[0].spans[1].attributes[\"gen_ai.prompt\"]",
@@ -97,7 +74,7 @@ fn sdk_traces_json_standard_projection_drops_content_and_names_the_place() {
             "content_field",
             "resourceSpans[0].scopeSpans[0].spans[1].attributes[\"gen_ai.completion\"]",
         ),
-    ]));
+    ]);
     assert_eq!(findings, want);
     for mark in [
         "gen_ai.prompt",
@@ -130,7 +107,18 @@ fn sdk_traces_json_standard_projection_drops_content_and_names_the_place() {
         .iter()
         .map(|a| a["key"].as_str().unwrap())
         .collect();
-    assert_eq!(keys, ["service.name", "service.version"]);
+    // The SDK's own resource attributes are on the default allowlist.
+    assert_eq!(
+        keys,
+        [
+            "telemetry.sdk.language",
+            "telemetry.sdk.name",
+            "telemetry.sdk.version",
+            "service.instance.id",
+            "service.name",
+            "service.version"
+        ]
+    );
     // The projection is clean on a second pass.
     let (again, f2, _) = judge(&out, Level::Standard);
     assert_eq!((again, f2), (Verdict::Verbatim, vec![]));
@@ -140,9 +128,9 @@ fn sdk_traces_json_standard_projection_drops_content_and_names_the_place() {
 fn sdk_traces_json_full_level_keeps_content() {
     let line = json_line("traces.json");
     let (verdict, findings, out) = judge(&line, Level::Full);
-    // Only the unknown resource attributes go; the content stays.
-    assert_eq!(verdict, Verdict::Rewritten);
-    assert_eq!(findings, pairs(&SDK_RESOURCE));
+    // Nothing to strip at full level: the SDK's output passes byte for byte.
+    assert_eq!(verdict, Verdict::Verbatim, "{findings:?}");
+    assert!(findings.is_empty());
     assert!(out.contains(PROMPT_MARK) && out.contains(COMPLETION_MARK));
 }
 
@@ -227,13 +215,10 @@ fn sdk_traces_through_the_binary() {
     assert!(filter.stdout.contains("chatcmpl-850f15e9afd74036-82d9d8e1"));
 }
 
-/// A content-free SDK span still draws findings under the default policy:
-/// only the SDK's own resource attributes (`telemetry.sdk.*`,
-/// `service.instance.id`), which the default allowlist does not name, so
-/// `check` exits 1 on a clean SDK export. Pinned here so that widening the
-/// default `[standard.otlp.resource_attributes]` shows up as a test change.
+/// A content-free SDK export passes the default policy byte for byte: every
+/// attribute the SDK adds on its own is on the default allowlist.
 #[test]
-fn sdk_clean_span_draws_only_the_sdk_resource_findings() {
+fn sdk_clean_span_passes_the_default_policy_verbatim() {
     let mut v: Value = serde_json::from_str(&json_line("traces.json")).unwrap();
     v["resourceSpans"][0]["scopeSpans"][0]["spans"]
         .as_array_mut()
@@ -241,6 +226,6 @@ fn sdk_clean_span_draws_only_the_sdk_resource_findings() {
         .truncate(1);
     let line = serde_json::to_string(&v).unwrap();
     let (verdict, findings, _) = judge(&line, Level::Standard);
-    assert_eq!(verdict, Verdict::Rewritten);
-    assert_eq!(findings, pairs(&SDK_RESOURCE));
+    assert_eq!(verdict, Verdict::Verbatim, "{findings:?}");
+    assert!(findings.is_empty());
 }
