@@ -106,7 +106,12 @@ pub fn run(args: &CheckArgs) -> u8 {
         Level::Standard
     };
     let result = inputs.for_each_line(policy.limits.max_line_bytes, |file, n, line| {
-        if tracker.as_ref().is_none_or(|(f, _)| f != file) {
+        // A new input starts a new attempt tracker. Names are compared by
+        // length first: a byte compare per record showed in profiles.
+        if tracker
+            .as_ref()
+            .is_none_or(|(f, _)| f.len() != file.len() || f != file)
+        {
             if let Some((f, t)) = tracker.take() {
                 flush_attempts(&mut out, &f, t, args.format, &mut tally)?;
             }

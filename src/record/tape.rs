@@ -654,11 +654,10 @@ pub(crate) fn scan_number(b: &[u8], i: usize) -> Result<usize, ScanError> {
 /// exponent.
 pub(crate) fn scan_number_shaped(b: &[u8], mut i: usize) -> Result<(usize, bool, bool), ScanError> {
     let (mut fraction, mut exponent) = (false, false);
-    let digits = |mut i: usize| {
-        while let Some(b'0'..=b'9') = b.get(i) {
-            i += 1;
-        }
-        i
+    let digits = |i: usize| {
+        i + b.get(i..).map_or(0, |rest| {
+            rest.iter().take_while(|c| c.is_ascii_digit()).count()
+        })
     };
     if b.get(i) == Some(&b'-') {
         i += 1;
