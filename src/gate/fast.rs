@@ -16,9 +16,29 @@
 use crate::policy::{FieldRule, FieldSet, ValueType};
 use crate::record::tape::{scan_number_shaped, scan_string};
 
+/// Key-order guesses: after the key at allowlist index `i` (or at the start,
+/// index [`KeyOrder::START`]), the key that followed it last time.
+#[derive(Debug, Clone)]
+pub struct KeyOrder([u8; 65]);
+
+impl KeyOrder {
+    const START: usize = 64;
+}
+
+impl Default for KeyOrder {
+    fn default() -> Self {
+        KeyOrder([0; 65])
+    }
+}
+
 /// Whether the flat record `line` is certainly clean against `fields`.
 pub fn clean_flat(fields: &FieldSet, line: &[u8]) -> bool {
-    scan(fields, line).is_some()
+    scan(fields, line, &mut KeyOrder::default()).is_some()
+}
+
+/// [`clean_flat`], learning and using the order of keys across records.
+pub fn clean_flat_ordered(fields: &FieldSet, line: &[u8], order: &mut KeyOrder) -> bool {
+    scan(fields, line, order).is_some()
 }
 
 fn ws(b: &[u8], mut i: usize) -> usize {
@@ -29,7 +49,7 @@ fn ws(b: &[u8], mut i: usize) -> usize {
 }
 
 /// `Some(())` when clean; `None` means "ask the full path".
-fn scan(fields: &FieldSet, b: &[u8]) -> Option<()> {
+fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
     // One UTF-8 check for the whole line; values are then sliced as `&str`.
     let text = std::str::from_utf8(b).ok()?;
     let mut i = ws(b, 0);
@@ -38,6 +58,7 @@ fn scan(fields: &FieldSet, b: &[u8]) -> Option<()> {
     }
     i = ws(b, i + 1);
     let mut seen: u64 = 0;
+    let mut prev = KeyOrder::START;
     if b.get(i) == Some(&b'}') {
         i += 1;
     } else {
@@ -49,12 +70,15 @@ fn scan(fields: &FieldSet, b: &[u8]) -> Option<()> {
             if escaped {
                 return None;
             }
-            let (idx, rule) = fields.lookup_bytes(b.get(i + 1..kend - 1)?)?;
+            let guess = usize::from(order.0[prev]);
+            let (idx, rule) = fields.lookup_guessed(b.get(i + 1..kend - 1)?, guess)?;
             // SECURITY: a key seen twice goes to the full path, which reports it.
             if idx >= 64 || seen & (1 << idx) != 0 {
                 return None;
             }
             seen |= 1 << idx;
+            order.0[prev] = idx as u8;
+            prev = idx;
             i = ws(b, kend);
             if b.get(i) != Some(&b':') {
                 return None;

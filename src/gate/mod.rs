@@ -78,6 +78,8 @@ pub struct Gate {
     redaction: SinkRedaction,
     /// Redacted content of the record being judged, by value token.
     content: Vec<(usize, Content)>,
+    /// Key order learned by the fast path.
+    order: fast::KeyOrder,
 }
 
 /// What redaction made of one content value.
@@ -128,6 +130,7 @@ impl Gate {
             fast_cf,
             redaction,
             content: Vec::new(),
+            order: fast::KeyOrder::default(),
             policy,
             tape: Tape::new(),
             findings: Vec::new(),
@@ -192,7 +195,7 @@ impl Gate {
         };
         if self.fast_cf
             && self.forced.is_none_or(|f| f == Format::Cf)
-            && fast::clean_flat(&self.policy.standard.fields, bytes)
+            && fast::clean_flat_ordered(&self.policy.standard.fields, bytes, &mut self.order)
         {
             return Judgement {
                 verdict: Verdict::Verbatim,

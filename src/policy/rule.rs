@@ -290,19 +290,38 @@ impl FieldSet {
 
     /// [`FieldSet::lookup`] by the name's bytes.
     pub fn lookup_bytes(&self, name: &[u8]) -> Option<(usize, &FieldRule)> {
-        let key = NameKey::of(name);
-        for (i, k) in self.keys.iter().enumerate() {
-            // Field by field: a derived `==` on the struct compiles to a
-            // `bcmp` call, which showed in profiles.
-            if k.head == key.head
+        self.lookup_key(&NameKey::of(name), name)
+    }
+
+    /// [`FieldSet::lookup_bytes`], trying index `guess` first. Records of one
+    /// producer list their keys in the same order, so a guess learned from
+    /// the previous record is nearly always right and saves the scan.
+    pub fn lookup_guessed(&self, name: &[u8], guess: usize) -> Option<(usize, &FieldRule)> {
+        // A length check then one compare: cheaper than building the key.
+        if let (Some(k), Some(n)) = (self.keys.get(guess), self.names.get(guess))
+            && k.len == name.len()
+            && n.as_bytes() == name
+        {
+            return self.rules.get(guess).map(|r| (guess, r));
+        }
+        self.lookup_bytes(name)
+    }
+
+    /// Whether entry `i` is `name` (whose key is `key`). Field by field: a
+    /// derived `==` on the struct compiles to a `bcmp` call, which showed in
+    /// profiles.
+    fn matches(&self, i: usize, key: &NameKey, name: &[u8]) -> bool {
+        self.keys.get(i).is_some_and(|k| {
+            k.head == key.head
                 && k.len == key.len
                 && k.tail == key.tail
                 && (key.len <= 16 || self.names.get(i).is_some_and(|n| n.as_bytes() == name))
-            {
-                return self.rules.get(i).map(|r| (i, r));
-            }
-        }
-        None
+        })
+    }
+
+    fn lookup_key(&self, key: &NameKey, name: &[u8]) -> Option<(usize, &FieldRule)> {
+        let i = (0..self.keys.len()).find(|&i| self.matches(i, key, name))?;
+        self.rules.get(i).map(|r| (i, r))
     }
 
     /// Number of fields.
