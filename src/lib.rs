@@ -31,6 +31,7 @@ pub mod daemon;
 pub mod evidence;
 pub mod finding;
 pub mod gate;
+pub mod io_text;
 pub mod policy;
 pub mod record;
 pub mod redact;

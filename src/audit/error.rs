@@ -166,22 +166,7 @@ impl AuditError {
     }
 }
 
-/// A lowercase, one-line description of an I/O error, without the
-/// `(os error N)` suffix.
-pub(crate) fn io_cause(e: &io::Error) -> String {
-    let s = e.to_string();
-    let s = match s.find(" (os error ") {
-        Some(i) => &s[..i],
-        None => &s,
-    };
-    let mut out: String = s.replace(['\n', '\r'], " ");
-    if let Some(first) = out.get(..1)
-        && first.chars().all(|c| c.is_ascii_uppercase())
-    {
-        out.replace_range(..1, &first.to_ascii_lowercase());
-    }
-    out
-}
+pub(crate) use crate::io_text::io_cause;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

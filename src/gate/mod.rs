@@ -19,10 +19,10 @@ use std::sync::Arc;
 use crate::finding::{Finding, FindingKind, escape_key};
 use crate::policy::redaction::SinkRedaction;
 use crate::policy::{OnViolation, Policy};
+use crate::record::escape::write_json_string;
 use crate::record::tape::{Kind, Malformed, Tape, raw, string_value};
 use crate::record::{Format, detect};
 use crate::source::lines::Line;
-use otlp::content::write_json_string;
 use verify::{Seg, Walk};
 
 /// The level a sink receives a record at.
@@ -80,6 +80,9 @@ pub struct Gate {
     content: Vec<(usize, Content)>,
     /// Key order learned by the fast path.
     order: fast::KeyOrder,
+    /// Value tokens of allowlisted fields that broke their rule (left out
+    /// of the rebuild under `drop_field`).
+    violated: Vec<usize>,
 }
 
 /// What redaction made of one content value.
@@ -131,6 +134,7 @@ impl Gate {
             redaction,
             content: Vec::new(),
             order: fast::KeyOrder::default(),
+            violated: Vec::new(),
             policy,
             tape: Tape::new(),
             findings: Vec::new(),
@@ -264,6 +268,7 @@ impl Gate {
         let mut rewrite = false;
         let mut seen = 0u64;
         self.content.clear();
+        self.violated.clear();
         for (k, v) in self.tape.members(0) {
             let name = string_value(text, &tokens[k]);
             self.segs.clear();
@@ -281,6 +286,7 @@ impl Gate {
                 if c.violated {
                     violated_any = true;
                     rewrite = true;
+                    self.violated.push(v);
                     if policy.standard.on_violation == OnViolation::DropField {
                         stripped += 1;
                     }
@@ -367,17 +373,10 @@ impl Gate {
         if rebuild {
             let extras = Extras {
                 content: &self.content,
+                violated: &self.violated,
                 redaction: &self.redaction,
             };
-            rebuild_flat(
-                policy,
-                &walk,
-                fields,
-                level,
-                &extras,
-                &mut self.out,
-                &mut self.segs,
-            );
+            rebuild_flat(policy, &walk, fields, level, &extras, &mut self.out);
         }
         judged(Verdict::Rewritten, stripped)
     }
@@ -386,6 +385,7 @@ impl Gate {
 /// What the rebuild writes besides verified raw bytes.
 struct Extras<'a> {
     content: &'a [(usize, Content)],
+    violated: &'a [usize],
     redaction: &'a SinkRedaction,
 }
 
@@ -397,7 +397,6 @@ fn rebuild_flat(
     level: Level,
     extras: &Extras<'_>,
     out: &mut Vec<u8>,
-    segs: &mut Vec<Seg>,
 ) {
     let tokens = walk.tape.tokens();
     out.push(b'{');
@@ -407,11 +406,8 @@ fn rebuild_flat(
         let name = string_value(walk.text, &tokens[k]);
         let keep = if let Some((_, rule)) = fields.lookup(&name) {
             scratch.clear();
-            segs.clear();
-            segs.push(Seg::Key(k));
-            let mut ignored = Vec::new();
-            // Re-checking is cheap and keeps one source of truth for what is violated.
-            if walk.check(rule, v, segs, &mut ignored).violated {
+            // The judgement already found which fields broke their rule.
+            if extras.violated.contains(&v) {
                 false
             } else {
                 match (&extras.redaction.key, tokens[v].kind) {

@@ -87,11 +87,4 @@ fn one(path: &Path, message: String) -> PolicyErrors {
     PolicyErrors(vec![PolicyError::whole(path, message)])
 }
 
-/// An io error's cause without the OS's "(os error N)" noise.
-pub fn io_cause(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_lowercase(),
-        None => s.to_lowercase(),
-    }
-}
+pub use crate::io_text::io_cause;

@@ -637,7 +637,7 @@ impl JsonWriter {
 
     fn quoted(&mut self, s: &str) {
         let mut buf = Vec::with_capacity(s.len() + 2);
-        crate::gate::otlp::content::write_json_string(s, &mut buf);
+        super::escape::write_json_string(s, &mut buf);
         self.out.push_str(&String::from_utf8_lossy(&buf));
     }
 

@@ -465,7 +465,7 @@ impl<'a> Judge<'a, '_> {
             self.out.extend_from_slice(self.raw(s).as_bytes());
         } else {
             self.redacted = true;
-            content::write_json_string(&self.scratch.text, self.out);
+            crate::record::escape::write_json_string(&self.scratch.text, self.out);
         }
         self.out.push(b'}');
         true
