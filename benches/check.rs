@@ -31,27 +31,9 @@ use tracegate::gate::{Gate, Level, Verdict};
 use tracegate::policy::Policy;
 use tracegate::source::lines::Line;
 
-/// splitmix64: small, seeded, good enough for shaping test data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-}
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 const FAMILIES: &[&str] = &[
     "ltr",

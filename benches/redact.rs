@@ -14,25 +14,9 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use tracegate::redact::{Action, KeywordRule, RedactConfig, RedactKey, Redactor, builtin_names};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chars(&mut self, set: &[u8], n: usize) -> String {
-        (0..n)
-            .map(|_| char::from(set[self.below(set.len())]))
-            .collect()
-    }
-}
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 const WORDS: &[&str] = &[
     "the",
@@ -114,12 +98,12 @@ fn keyword(i: usize) -> String {
 }
 
 fn sprinkle(r: &mut Rng) -> String {
-    match r.below(6) {
+    match r.index(6) {
         0 => format!("{}@example.com", r.chars(b"abcdefghij", 6)),
         1 => "4111 1111 1111 1111".to_string(),
         2 => format!("sk-proj-{}", r.chars(ALNUM, 40)),
-        3 => format!("+1 (555) 123-{:04}", r.below(10_000)),
-        4 => keyword(r.below(1000)),
+        3 => format!("+1 (555) 123-{:04}", r.index(10_000)),
+        4 => keyword(r.index(1000)),
         _ => format!("AKIA{}", r.chars(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16)),
     }
 }
@@ -129,16 +113,16 @@ fn corpus(total: usize) -> Vec<String> {
     let mut docs = Vec::new();
     let mut size = 0;
     while size < total {
-        let target = 1024 + r.below(3 * 1024);
+        let target = 1024 + r.index(3 * 1024);
         let mut s = String::from(
             "<|im_start|>system\nYou are the support assistant. Answer from the provided context only.<|im_end|>\n<|im_start|>user\n",
         );
         while s.len() < target {
-            s.push_str(if r.below(12) == 0 { "\n" } else { " " });
-            if r.below(60) == 0 {
+            s.push_str(if r.index(12) == 0 { "\n" } else { " " });
+            if r.index(60) == 0 {
                 s.push_str(&sprinkle(&mut r));
             } else {
-                s.push_str(WORDS[r.below(WORDS.len())]);
+                s.push_str(WORDS[r.index(WORDS.len())]);
             }
         }
         s.push_str("<|im_end|>\n<|im_start|>assistant\n");

@@ -205,21 +205,7 @@ fn default_policy_refuses_content_in_an_id_or_reason() {
 // ---------------------------------------------------------------------------
 // A seeded generator of clean records.
 
-/// SplitMix64: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use crate::rng::Rng;
 
 /// RFC 3339 UTC text of `ns` since the epoch, truncated to `digits`
 /// fractional digits.

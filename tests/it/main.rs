@@ -13,3 +13,6 @@ mod policy_errors;
 mod redaction;
 mod serve;
 mod tidy;
+
+#[path = "../support/rng.rs"]
+mod rng;
