@@ -157,10 +157,18 @@ pub(crate) fn compile(
     let regexes = if patterns.is_empty() {
         None
     } else {
+        let user: Vec<&str> = cfg.patterns.iter().map(|p| p.regex.as_str()).collect();
         Some(Box::new(super::Regexes {
-            scan: build_combined(&scans, MatchKind::LeftmostFirst)?,
+            builtins: user.len() < patterns.len(),
+            user_scan: if user.is_empty() {
+                None
+            } else {
+                Some(build_combined(&user, MatchKind::LeftmostFirst)?)
+            },
             scan_all: build_combined(&scans, MatchKind::All)?,
             exact: build_combined(&patterns, MatchKind::LeftmostFirst)?,
+            #[cfg(test)]
+            scan: build_combined(&scans, MatchKind::LeftmostFirst)?,
         }))
     };
     let keywords = KeywordSet::build(&kw_rules).map_err(|e| vec![e])?;

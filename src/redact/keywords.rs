@@ -1,5 +1,6 @@
-//! Keyword lists: every list of a redactor in at most two Aho-Corasick
-//! automata (one case-sensitive, one ASCII case-insensitive), leftmost-longest.
+//! Keyword lists: per case mode (case-sensitive, ASCII case-insensitive),
+//! words of four bytes or more in a [`PrefixIndex`] and shorter ones in an
+//! Aho-Corasick automaton; each leftmost-longest.
 //!
 //! Case folding is ASCII only (`Müller` does not match `MÜLLER`): that is
 //! what the automaton can do in one pass. `whole_word` means the characters
@@ -10,6 +11,7 @@
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
 
+use super::prefix_index::{MIN_WORD, PrefixIndex};
 use super::{KeywordRule, RedactConfigError};
 
 /// Up to this many words an automaton is built as a DFA (fastest scan, more
@@ -34,6 +36,9 @@ pub(crate) struct RuleRef {
 
 /// All keyword lists of one redactor.
 pub(crate) struct KeywordSet {
+    /// Per case mode, the words of at least [`MIN_WORD`] bytes.
+    indexes: Vec<PrefixIndex>,
+    /// Per case mode, the shorter words (or, in tests, all of them).
     automata: Vec<Automaton>,
     rules: Vec<RuleRef>,
 }
@@ -42,25 +47,51 @@ pub(crate) struct KeywordSet {
 const PREFILTER_MAX_WORDS: usize = 64;
 
 impl KeywordSet {
-    /// Builds the automata for `rules` (each with its detector index). Lists
+    /// Builds the indexes for `rules` (each with its detector index). Lists
     /// were checked for emptiness by the caller.
     pub(crate) fn build(rules: &[(u32, &KeywordRule)]) -> Result<KeywordSet, RedactConfigError> {
+        Self::build_with(rules, MIN_WORD)
+    }
+
+    /// [`KeywordSet::build`] with every word in Aho-Corasick: the reference
+    /// the prefix index is tested against.
+    #[cfg(test)]
+    pub(crate) fn build_aho_corasick_only(
+        rules: &[(u32, &KeywordRule)],
+    ) -> Result<KeywordSet, RedactConfigError> {
+        Self::build_with(rules, usize::MAX)
+    }
+
+    /// Words of at least `indexed_from` bytes go to the prefix index.
+    fn build_with(
+        rules: &[(u32, &KeywordRule)],
+        indexed_from: usize,
+    ) -> Result<KeywordSet, RedactConfigError> {
+        let mut indexes = Vec::new();
         let mut automata = Vec::new();
         for ci in [false, true] {
-            let mut words: Vec<&str> = Vec::new();
+            let mut long: Vec<(&str, u32)> = Vec::new();
+            let mut short: Vec<&str> = Vec::new();
             let mut rule_of = Vec::new();
             for (i, (_, r)) in rules.iter().enumerate() {
                 if r.case_insensitive == ci {
                     for w in &r.words {
-                        words.push(w);
-                        rule_of.push(i as u32);
+                        if w.len() >= indexed_from {
+                            long.push((w, i as u32));
+                        } else {
+                            short.push(w);
+                            rule_of.push(i as u32);
+                        }
                     }
                 }
             }
-            if words.is_empty() {
+            if let Some(index) = PrefixIndex::build(&long, ci) {
+                indexes.push(index);
+            }
+            if short.is_empty() {
                 continue;
             }
-            let kind = if words.len() <= DFA_MAX_WORDS {
+            let kind = if short.len() <= DFA_MAX_WORDS {
                 AhoCorasickKind::DFA
             } else {
                 AhoCorasickKind::ContiguousNFA
@@ -72,8 +103,8 @@ impl KeywordSet {
                 // With hundreds of words nearly every letter starts one, so a
                 // start-byte prefilter fires at almost every byte and only
                 // slows the automaton down (measured: 30% of a redaction run).
-                .prefilter(words.len() <= PREFILTER_MAX_WORDS)
-                .build(&words)
+                .prefilter(short.len() <= PREFILTER_MAX_WORDS)
+                .build(&short)
                 .map_err(|e| RedactConfigError::Keywords {
                     error: e.to_string(),
                 })?;
@@ -86,13 +117,17 @@ impl KeywordSet {
                 whole_word: r.whole_word,
             })
             .collect();
-        Ok(KeywordSet { automata, rules })
+        Ok(KeywordSet {
+            indexes,
+            automata,
+            rules,
+        })
     }
 
     /// Calls `found(start, end, det)` for each keyword match that `ok`
-    /// accepts, left to right per automaton (matches of the two automata may
-    /// overlap each other; the caller resolves that). A match `ok` refuses is
-    /// treated like one that fails `whole_word`.
+    /// accepts, left to right per index or automaton (matches of different
+    /// ones may overlap each other; the caller resolves that). A match `ok`
+    /// refuses is treated like one that fails `whole_word`.
     pub(crate) fn find(
         &self,
         text: &str,
@@ -100,6 +135,14 @@ impl KeywordSet {
         mut found: impl FnMut(usize, usize, u32),
     ) {
         let bytes = text.as_bytes();
+        for index in &self.indexes {
+            index.find(
+                bytes,
+                |s, e, rule| (!rule.whole_word || whole_word(text, s, e)) && ok(s, e),
+                &self.rules,
+                |s, e, rule| found(s, e, rule.det),
+            );
+        }
         for a in &self.automata {
             let mut pos = 0;
             'outer: while pos < bytes.len() {

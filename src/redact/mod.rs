@@ -91,9 +91,11 @@ mod compile;
 mod config;
 mod detectors;
 mod keywords;
+mod prefix_index;
 mod pseudonym;
 mod scan;
 mod token;
+mod trigger;
 mod validate;
 
 #[cfg(test)]
@@ -141,15 +143,24 @@ pub struct Redactor {
     keywords: KeywordSet,
 }
 
-/// The regexes of the one regex pass; all three share pattern ids.
+/// The regexes of the one regex pass; they share pattern ids (built-in
+/// shapes first, then user patterns).
 struct Regexes {
-    /// The scanner: a cheap prefix of every shape (user patterns whole),
-    /// leftmost-first; finds where candidates may start.
-    scan: Regex,
-    /// The same prefixes with `MatchKind::All`: which shapes can start here.
+    /// Built-in shapes are enabled: candidate starts come from
+    /// [`trigger::Starts`].
+    builtins: bool,
+    /// User patterns, whole, leftmost-first: where a user pattern's match
+    /// can start (arbitrary regexes have no trigger bytes).
+    user_scan: Option<Regex>,
+    /// A cheap prefix of every shape (user patterns whole) with
+    /// `MatchKind::All`: which shapes can start at a candidate.
     scan_all: Regex,
     /// The exact shapes, run anchored at each start for the shapes that can.
     exact: Regex,
+    /// The unanchored scan over every prefix that [`trigger::Starts`]
+    /// replaces: the reference it is tested against.
+    #[cfg(test)]
+    scan: Regex,
 }
 
 impl fmt::Debug for Redactor {

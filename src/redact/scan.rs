@@ -7,7 +7,8 @@ use regex_automata::{Anchored, Input, PatternSet};
 
 use super::keywords::char_width;
 use super::token::overlaps_token;
-use super::{Action, Redactor, validate};
+use super::trigger::Starts;
+use super::{Action, Redactor, Regexes, validate};
 
 /// A span to replace and the detector that wins it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,14 +61,83 @@ impl Redactor {
         regions
     }
 
-    /// One leftmost-first scan with the multi-pattern regex. At each start
-    /// it finds, every pattern is tried anchored there; the longest candidate
-    /// that passes its check wins (ties: priority). A start where nothing
-    /// passes is abandoned one character later, so a failed long candidate
-    /// never hides a valid one that starts inside it.
+    /// One leftmost-first pass over the regex shapes. Candidate starts come
+    /// from [`Starts`] (built-ins) and the user-pattern scan; at each, in
+    /// order, every shape that can start there is tried anchored; the
+    /// longest candidate that passes its check wins (ties: priority). A
+    /// start where nothing passes is abandoned one character later, so a
+    /// failed long candidate never hides a valid one that starts inside it.
     fn regex_pass(&self, text: &str, out: &mut Vec<Region>) {
         let Some(rx) = self.regexes.as_deref() else {
             return;
+        };
+        let mut can_start = PatternSet::new(rx.scan_all.pattern_len());
+        let bytes = text.as_bytes();
+        let len = bytes.len();
+        let mut starts = Starts::default();
+        if rx.builtins {
+            starts.find(bytes);
+        }
+        let (mut ai, mut ei) = (0, 0);
+        // The next user-pattern start at or after the position it was asked
+        // for; still right while it is not behind `pos`.
+        let mut user: Option<usize> = None;
+        let mut user_done = rx.user_scan.is_none();
+        let mut pos = 0;
+        while pos <= len {
+            while starts.at.get(ai).is_some_and(|&a| a < pos) {
+                ai += 1;
+            }
+            while starts.emails.get(ei).is_some_and(|&(_, at)| at <= pos) {
+                ei += 1;
+            }
+            if !user_done && user.is_none_or(|u| u < pos) {
+                user = rx
+                    .user_scan
+                    .as_ref()
+                    .and_then(|re| re.search(&Input::new(bytes).span(pos..len)))
+                    .map(|m| m.start());
+                user_done = user.is_none();
+            }
+            let email = starts.emails.get(ei).map(|&(run, _)| run.max(pos));
+            let Some(s) = [starts.at.get(ai).copied(), email, user]
+                .into_iter()
+                .flatten()
+                .min()
+            else {
+                break;
+            };
+            match self.best_at(rx, bytes, s, &mut can_start) {
+                Some((start, end, det)) => {
+                    out.push(Region {
+                        start,
+                        end,
+                        det,
+                        drop: false,
+                    });
+                    pos = end;
+                }
+                None => {
+                    // An email start that fails fails for the whole local
+                    // part before its `@` (the shape after `@` does not
+                    // depend on where the local part starts): skip that `@`
+                    // rather than retry at every byte of the run.
+                    if email == Some(s) {
+                        ei += 1;
+                    }
+                    pos = s + bytes.get(s).map_or(1, |&b| char_width(b));
+                }
+            }
+        }
+    }
+
+    /// The unanchored-regex pass that [`Redactor::regex_pass`] replaces,
+    /// kept as the reference it is tested against.
+    #[cfg(test)]
+    pub(crate) fn regex_pass_reference(&self, text: &str) -> Vec<Region> {
+        let mut out = Vec::new();
+        let Some(rx) = self.regexes.as_deref() else {
+            return out;
         };
         let mut can_start = PatternSet::new(rx.scan_all.pattern_len());
         let bytes = text.as_bytes();
@@ -78,38 +148,7 @@ impl Redactor {
                 break;
             };
             let s = m.start();
-            // (start, end, det) of the best candidate at `s`.
-            let mut best: Option<(usize, usize, u32)> = None;
-            can_start.clear();
-            let here = Input::new(bytes).span(s..len).anchored(Anchored::Yes);
-            rx.scan_all.which_overlapping_matches(&here, &mut can_start);
-            for pid in can_start.iter() {
-                let Some(&(det, check)) = self.checks.get(pid.as_usize()) else {
-                    continue;
-                };
-                let input = Input::new(bytes)
-                    .span(s..len)
-                    .anchored(Anchored::Pattern(pid));
-                let Some(end) = rx.exact.search(&input).map(|mm| mm.end()) else {
-                    continue;
-                };
-                // A check can only narrow a candidate, so one that is
-                // already beaten is not checked at all.
-                if end == s || best.is_some_and(|(_, be, bd)| be > end || (be == end && bd <= det))
-                {
-                    continue;
-                }
-                let Some((cs, ce)) = validate::check(check, bytes, s, end) else {
-                    continue;
-                };
-                if ce <= cs || overlaps_token(bytes, cs, ce) {
-                    continue;
-                }
-                if best.is_none_or(|(_, be, bd)| ce > be || (ce == be && det < bd)) {
-                    best = Some((cs, ce, det));
-                }
-            }
-            match best {
+            match self.best_at(rx, bytes, s, &mut can_start) {
                 Some((start, end, det)) => {
                     out.push(Region {
                         start,
@@ -122,5 +161,57 @@ impl Redactor {
                 None => pos = s + bytes.get(s).map_or(1, |&b| char_width(b)),
             }
         }
+        out
+    }
+
+    /// [`Redactor::regex_pass`] alone, for tests.
+    #[cfg(test)]
+    pub(crate) fn regex_regions(&self, text: &str) -> Vec<Region> {
+        let mut out = Vec::new();
+        self.regex_pass(text, &mut out);
+        out
+    }
+
+    /// The best candidate starting at `s`: `(start, end, det)` after its
+    /// check (which may narrow it), or `None` when no shape starts there or
+    /// none passes.
+    fn best_at(
+        &self,
+        rx: &Regexes,
+        bytes: &[u8],
+        s: usize,
+        can_start: &mut PatternSet,
+    ) -> Option<(usize, usize, u32)> {
+        let len = bytes.len();
+        let mut best: Option<(usize, usize, u32)> = None;
+        can_start.clear();
+        let here = Input::new(bytes).span(s..len).anchored(Anchored::Yes);
+        rx.scan_all.which_overlapping_matches(&here, can_start);
+        for pid in can_start.iter() {
+            let Some(&(det, check)) = self.checks.get(pid.as_usize()) else {
+                continue;
+            };
+            let input = Input::new(bytes)
+                .span(s..len)
+                .anchored(Anchored::Pattern(pid));
+            let Some(end) = rx.exact.search(&input).map(|mm| mm.end()) else {
+                continue;
+            };
+            // A check can only narrow a candidate, so one that is
+            // already beaten is not checked at all.
+            if end == s || best.is_some_and(|(_, be, bd)| be > end || (be == end && bd <= det)) {
+                continue;
+            }
+            let Some((cs, ce)) = validate::check(check, bytes, s, end) else {
+                continue;
+            };
+            if ce <= cs || overlaps_token(bytes, cs, ce) {
+                continue;
+            }
+            if best.is_none_or(|(_, be, bd)| ce > be || (ce == be && det < bd)) {
+                best = Some((cs, ce, det));
+            }
+        }
+        best
     }
 }

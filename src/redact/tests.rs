@@ -925,3 +925,94 @@ fn a_match_across_the_boundary_breaks_the_prefix_but_is_redacted() {
     assert!(!r2.starts_with(&ro));
     assert_eq!(r2, "call me at [REDACTED:phone] tomorrow");
 }
+
+// ------------------------------------- fast scanners against their references
+
+/// Text from an alphabet of the bytes the detectors care about, glued
+/// without separators as often as not.
+fn tricky_text(r: &mut textgen::Rng, n: usize) -> String {
+    const PIECES: &[&str] = &[
+        "0", "1", "4", "9", "12", "555", "2026", "4111", "@", "+", "-", ".", "_", "%", ":", "::",
+        "(", ")", " ", " ", "\n", "\t", "[", "]", "a", "e", "f", "x", "Z", "AB", "DE", "é", "日",
+        "sk-", "sk_live_", "AKIA", "ghp_", "github_pat_", "xoxb-", "AIza", "eyJ", "Bearer ",
+        "authorization: ", "AUTHORIZATION:", "a@b", "x.y@", "[REDACTED:email]", "INV-",
+    ];
+    let mut s = String::new();
+    for _ in 0..n {
+        s.push_str(r.pick(PIECES));
+    }
+    s
+}
+
+proptest! {
+    #![proptest_config(prop_config())]
+
+    /// The trigger loop finds every start the unanchored scan regex finds,
+    /// so the regions are the same.
+    #[test]
+    fn trigger_starts_agree_with_the_scan_regex(seed in any::<u64>()) {
+        let full = full_redactor();
+        let some = Redactor::compile(
+            &RedactConfig {
+                builtin: vec!["email".into(), "phone".into(), "ipv6".into()],
+                ..RedactConfig::default()
+            },
+            None,
+        )
+        .unwrap();
+        let mut rng = textgen::Rng(seed);
+        let texts = [
+            textgen::text(&mut rng, 60, true).0,
+            tricky_text(&mut rng, 40),
+            tricky_text(&mut rng, 200),
+        ];
+        for t in &texts {
+            for r in [&full, &some] {
+                let fast = r.regex_regions(t);
+                prop_assert_eq!(&fast, &r.regex_pass_reference(t), "text {:?}", t);
+            }
+        }
+    }
+
+    /// The prefix index finds the same keyword matches as Aho-Corasick.
+    #[test]
+    fn prefix_index_agrees_with_aho_corasick(seed in any::<u64>()) {
+        let mut rng = textgen::Rng(seed);
+        const ATOMS: &[&str] = &["ab", "AB", "cd", "Cd", "é", " ", "-", "x", "0", "_"];
+        let mut word = |rng: &mut textgen::Rng| {
+            let mut w = String::new();
+            while w.len() < 4 + rng.below(6) {
+                w.push_str(rng.pick(ATOMS));
+            }
+            w
+        };
+        let ci = KeywordRule {
+            name: "a".into(),
+            words: (0..1 + rng.below(12)).map(|_| word(&mut rng)).collect(),
+            case_insensitive: true,
+            whole_word: rng.below(2) == 0,
+            action: Action::Mask,
+        };
+        let cs = KeywordRule {
+            name: "b".into(),
+            words: (0..1 + rng.below(12)).map(|_| word(&mut rng)).collect(),
+            case_insensitive: false,
+            whole_word: rng.below(2) == 0,
+            action: Action::Mask,
+        };
+        let rules = [(0, &ci), (1, &cs)];
+        let fast = keywords::KeywordSet::build(&rules).unwrap();
+        let reference = keywords::KeywordSet::build_aho_corasick_only(&rules).unwrap();
+        let text: String = (0..60).map(|_| rng.pick(ATOMS)).collect();
+        // Refuse some matches, as a token overlap would, to exercise the
+        // fall-back to shorter words.
+        let ok = |s: usize, e: usize| (s * 7 + e) % 5 != 0;
+        let mut a = Vec::new();
+        fast.find(&text, ok, |s, e, d| a.push((s, e, d)));
+        let mut b = Vec::new();
+        reference.find(&text, ok, |s, e, d| b.push((s, e, d)));
+        a.sort_unstable();
+        b.sort_unstable();
+        prop_assert_eq!(a, b, "text {:?} words {:?} {:?}", text, ci.words, cs.words);
+    }
+}

@@ -1,0 +1,277 @@
+//! Where a built-in shape can start, found with one byte loop instead of an
+//! unanchored regex search.
+//!
+//! Every built-in scan shape (see [`super::detectors`]) starts at a place
+//! a plain byte loop can spot without running an automaton:
+//!
+//! | shape | where it starts |
+//! |---|---|
+//! | card, SSN, North American phone, IPv4, IPv6 from digits | a digit at an ASCII word start |
+//! | IBAN | `[A-Z]{2}` and a digit at an ASCII word start |
+//! | IPv6 from letters | a word of 1-4 hex letters/digits followed by `:` |
+//! | IPv6 `::x:y` | `::` |
+//! | API keys, JWT | a literal prefix (`sk-`, `AKIA`, `eyJ`, ...) at an ASCII word start |
+//! | bearer header | `authorization` (any case) at an ASCII word start |
+//! | phone `+…`, `(…)` | `+` followed by `1-9`; `(` followed by `2-9` |
+//! | email | the first byte of the run of local-part bytes before an `@` |
+//!
+//! The loop reports a **superset** of the positions where some built-in scan
+//! shape matches; [`super::scan`] confirms each with an anchored search, so a
+//! spurious start costs one short anchored search and changes nothing. A test
+//! holds this to the unanchored regex it replaces (`tests.rs`,
+//! `trigger_starts_agree_with_the_scan_regex`).
+//!
+//! Why: the unanchored multi-pattern search spent most of a redaction run
+//! walking ordinary prose byte by byte through a lazy DFA with look-around;
+//! this loop skips a word in a few instructions.
+
+/// Byte classes.
+const WORD: u8 = 1; // ASCII `[A-Za-z0-9_]`: regex `(?-u)\w`
+const LOCAL: u8 = 2; // may appear in an email local part: `\w` and `.%+-`
+const HEX: u8 = 4; // `[0-9A-Fa-f]`
+
+const fn classes() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut b = 0usize;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'_' {
+            t[b] |= WORD | LOCAL;
+        }
+        if matches!(c, b'.' | b'%' | b'+' | b'-') {
+            t[b] |= LOCAL;
+        }
+        if c.is_ascii_hexdigit() {
+            t[b] |= HEX;
+        }
+        b += 1;
+    }
+    t
+}
+
+static CLASS: [u8; 256] = classes();
+
+fn is_word(b: u8) -> bool {
+    CLASS[usize::from(b)] & WORD != 0
+}
+
+/// `at` is an ASCII word start: a word byte with no word byte before it.
+fn word_start(text: &[u8], at: usize) -> bool {
+    text.get(at).is_some_and(|&b| is_word(b)) && (at == 0 || !is_word(text[at - 1]))
+}
+
+/// Literal prefixes of the API-key and JWT shapes (case-sensitive), all
+/// anchored at an ASCII word start in their regexes, by the byte the loop
+/// stops at (each literal's first `-`, `_`, `A` or `J`) and that byte's
+/// offset in the literal.
+fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
+    match b {
+        b'-' => &[(b"sk-", 2), (b"xoxa-", 4), (b"xoxb-", 4), (b"xoxp-", 4), (b"xoxr-", 4), (b"xoxs-", 4)],
+        b'_' => &[
+            (b"sk_live_", 2),
+            (b"sk_test_", 2),
+            (b"rk_live_", 2),
+            (b"rk_test_", 2),
+            (b"ghp_", 3),
+            (b"gho_", 3),
+            (b"ghu_", 3),
+            (b"ghs_", 3),
+            (b"ghr_", 3),
+            (b"github_pat_", 6),
+        ],
+        b'A' => &[(b"AKIA", 0), (b"ASIA", 0), (b"AIza", 0)],
+        b'J' => &[(b"eyJ", 2)],
+        _ => &[],
+    }
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// High bit of each byte of `x` that lies strictly between `lo` and `hi`
+/// (exact per byte for `hi <= 128`; bytes >= 0x80 never count).
+#[inline(always)]
+fn between(x: u64, lo: u8, hi: u8) -> u64 {
+    let low7 = x & (ONES * 127);
+    (ONES * (127 + u64::from(hi)) - low7) & !x & (low7 + ONES * (127 - u64::from(lo))) & HIGH
+}
+
+/// High bit of each byte of `x` equal to `b` (exact per byte).
+#[inline(always)]
+fn equal(x: u64, b: u8) -> u64 {
+    let y = x ^ (ONES * u64::from(b));
+    !(((y & (ONES * 127)) + ONES * 127) | y) & HIGH
+}
+
+/// High bit of each byte that may start or mark a shape: `(` to `+`, `-`,
+/// digits and `:`, `@`, `A`, `J`, `_`.
+#[inline(always)]
+fn interesting(x: u64) -> u64 {
+    between(x, b'(' - 1, b'+' + 1)
+        | equal(x, b'-')
+        | between(x, b'0' - 1, b':' + 1)
+        | equal(x, b'@')
+        | equal(x, b'A')
+        | equal(x, b'J')
+        | equal(x, b'_')
+}
+
+/// Candidate starts of built-in shapes in `text`, in increasing order (no
+/// duplicates), except email starts, which go to `emails`.
+#[derive(Debug, Default)]
+pub(crate) struct Starts {
+    /// Positions where a non-email shape may start.
+    pub(crate) at: Vec<usize>,
+    /// Per `@` that may end an email's local part: `(run, at)`, the first
+    /// byte of the local-part run before it and the `@` itself. The email
+    /// scan shape matches at every position in `run..at`, so the leftmost
+    /// start at or after `pos` is `max(run, pos)` while `pos < at`.
+    pub(crate) emails: Vec<(usize, usize)>,
+}
+
+impl Starts {
+    /// Fills `self` with the candidate starts of `text`.
+    pub(crate) fn find(&mut self, text: &[u8]) {
+        self.at.clear();
+        self.emails.clear();
+        let mut chunks = text.chunks_exact(8);
+        let mut base = 0;
+        for chunk in chunks.by_ref() {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(chunk);
+            let mut hits = interesting(u64::from_le_bytes(w));
+            while hits != 0 {
+                let k = hits.trailing_zeros() as usize / 8;
+                self.visit(text, base + k);
+                hits &= hits - 1;
+            }
+            base += 8;
+        }
+        for k in 0..chunks.remainder().len() {
+            let mut w = [0u8; 8];
+            w[0] = chunks.remainder()[k];
+            if interesting(u64::from_le_bytes(w)) != 0 {
+                self.visit(text, base + k);
+            }
+        }
+        // Starts found by looking back (IBAN, literals, `authorization`,
+        // IPv6 hex words) can come after later ones.
+        self.at.sort_unstable();
+        self.at.dedup();
+    }
+
+    /// Records the starts that the interesting byte at `p` reveals.
+    #[inline]
+    fn visit(&mut self, text: &[u8], p: usize) {
+        let b = text[p];
+        match b {
+            b'0'..=b'9' => {
+                if p == 0 || !is_word(text[p - 1]) {
+                    self.at.push(p);
+                } else if p >= 2
+                    && text[p - 1].is_ascii_uppercase()
+                    && text[p - 2].is_ascii_uppercase()
+                    && word_start(text, p - 2)
+                {
+                    // IBAN: `[A-Z]{2}` then digits.
+                    self.at.push(p - 2);
+                }
+            }
+            b'@' => {
+                let next_ok = text
+                    .get(p + 1)
+                    .is_some_and(|&n| n.is_ascii_alphanumeric() || n == b'-');
+                if next_ok {
+                    let run = text[..p]
+                        .iter()
+                        .rposition(|&c| CLASS[usize::from(c)] & LOCAL == 0)
+                        .map_or(0, |i| i + 1);
+                    if run < p {
+                        self.emails.push((run, p));
+                    }
+                }
+            }
+            b'+' if text.get(p + 1).is_some_and(|n| (b'1'..=b'9').contains(n)) => {
+                self.at.push(p);
+            }
+            b'(' if text.get(p + 1).is_some_and(|n| (b'2'..=b'9').contains(n)) => {
+                self.at.push(p);
+            }
+            b':' => self.colon(text, p),
+            b'-' | b'_' | b'A' | b'J' => {
+                for &(lit, mark) in literals_marked_by(b) {
+                    if let Some(s) = p.checked_sub(mark)
+                        && text.get(s..s + lit.len()) == Some(lit)
+                        && word_start(text, s)
+                    {
+                        self.at.push(s);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Starts revealed by a `:` at `p`: `::`, an IPv6 hex word before it,
+    /// and an `authorization` header name.
+    fn colon(&mut self, text: &[u8], p: usize) {
+        if text.get(p + 1) == Some(&b':') {
+            self.at.push(p);
+        }
+        // A word of 1-4 hex digits right before: `fe80:`, `2001:`.
+        let mut s = p;
+        while s > 0 && p - s < 5 && is_word(text[s - 1]) {
+            s -= 1;
+        }
+        if s < p
+            && p - s <= 4
+            && word_start(text, s)
+            && text[s..p].iter().all(|&h| CLASS[usize::from(h)] & HEX != 0)
+        {
+            self.at.push(s);
+        }
+        // `authorization[ \t]*:`
+        let mut e = p;
+        while e > 0 && matches!(text[e - 1], b' ' | b'\t') {
+            e -= 1;
+        }
+        if let Some(s) = e.checked_sub(13)
+            && text[s..e].eq_ignore_ascii_case(b"authorization")
+            && word_start(text, s)
+        {
+            self.at.push(s);
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn starts(text: &str) -> (Vec<usize>, Vec<(usize, usize)>) {
+        let mut s = Starts::default();
+        s.find(text.as_bytes());
+        (s.at, s.emails)
+    }
+
+    #[test]
+    fn prose_starts_nothing() {
+        let (at, em) = starts("the invoice for the renewal, as agreed; see page two.");
+        assert!(at.is_empty() && em.is_empty());
+    }
+
+    #[test]
+    fn each_trigger_kind() {
+        assert_eq!(starts("card 4111 1111").0, vec![5, 10]);
+        assert_eq!(starts("x4111").0, Vec::<usize>::new());
+        assert_eq!(starts("ab DE89 3704").0, vec![3, 8]);
+        assert_eq!(starts("at fe80::1").0, vec![3, 7, 9]);
+        assert_eq!(starts("key sk-abc task-x").0, vec![4]);
+        assert_eq!(starts("AUTHORIZATION: Bearer x").0, vec![0]);
+        // `+0` starts no phone, but its `0` is a digit at a word start.
+        assert_eq!(starts("call +44 or (555) or +0").0, vec![5, 6, 12, 13, 22]);
+        assert_eq!(starts("mail a.b+c@x.io").1, vec![(5, 10)]);
+        assert_eq!(starts("@x a@ b@@c").1, Vec::<(usize, usize)>::new());
+    }
+}
