@@ -172,6 +172,20 @@ pub(crate) fn compile(
         }))
     };
     let keywords = KeywordSet::build(&kw_rules).map_err(|e| vec![e])?;
+    let longest_word = kw_rules
+        .iter()
+        .flat_map(|(_, k)| k.words.iter().map(String::len))
+        .max()
+        .unwrap_or(0);
+    let settle = cfg.patterns.is_empty().then(|| super::settle::Settle {
+        reach: super::settle::BOUNDED_REACH.max(longest_word + 4),
+        spaced_ok: !kw_rules.iter().any(|(_, k)| {
+            k.words.iter().any(|w| {
+                let edge = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_whitespace());
+                edge(w.bytes().next()) || edge(w.bytes().next_back())
+            })
+        }),
+    });
     Ok(Redactor {
         cfg: cfg.clone(),
         key,
@@ -179,6 +193,7 @@ pub(crate) fn compile(
         regexes,
         checks,
         keywords,
+        settle,
     })
 }
 

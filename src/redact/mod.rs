@@ -94,6 +94,7 @@ mod keywords;
 mod prefix_index;
 mod pseudonym;
 mod scan;
+mod settle;
 mod token;
 mod trigger;
 mod validate;
@@ -141,6 +142,10 @@ pub struct Redactor {
     /// Per regex pattern id: its detector and check.
     checks: Vec<(u32, Check)>,
     keywords: KeywordSet,
+    /// How far around a token a second pass can find something new, or
+    /// `None` (user patterns) when only a full second pass can tell; see
+    /// `settle.rs`.
+    settle: Option<settle::Settle>,
 }
 
 /// The regexes of the one regex pass; they share pattern ids (built-in
@@ -233,8 +238,9 @@ impl Redactor {
     /// Redacts `text`, appending the result to `out`.
     pub fn redact(&self, text: &str, out: &mut String) -> Redaction {
         let start = out.len();
-        let mut res = self.redact_once(text, out);
-        if !res.changed {
+        let mut tokens = Vec::new();
+        let mut res = self.redact_once(text, out, &mut tokens);
+        if !res.changed || self.settled(out.get(start..).unwrap_or_default(), &tokens) {
             return res;
         }
         // A detector may judge a candidate by its neighbours (a phone number
@@ -248,7 +254,7 @@ impl Redactor {
                 return res;
             }
             scratch.clear();
-            let again = self.redact_once(current, &mut scratch);
+            let again = self.redact_once(current, &mut scratch, &mut tokens);
             res.drop_field |= again.drop_field;
             res.hits.merge(again.hits);
             out.truncate(start);
@@ -259,8 +265,39 @@ impl Redactor {
         res
     }
 
-    /// One pass of [`Redactor::redact`].
-    fn redact_once(&self, text: &str, out: &mut String) -> Redaction {
+    /// [`Redactor::redact`] without the shortcut of [`Redactor::settled`]:
+    /// the reference it is tested against.
+    #[cfg(test)]
+    pub(crate) fn redact_with_full_passes(&self, text: &str) -> (String, Redaction) {
+        let mut out = String::new();
+        let mut tokens = Vec::new();
+        let mut res = self.redact_once(text, &mut out, &mut tokens);
+        if !res.changed {
+            return (out, res);
+        }
+        for _ in 0..MAX_PASSES {
+            if self.regions(&out).is_empty() {
+                return (out, res);
+            }
+            let mut again_out = String::new();
+            let again = self.redact_once(&out, &mut again_out, &mut tokens);
+            res.drop_field |= again.drop_field;
+            res.hits.merge(again.hits);
+            out = again_out;
+        }
+        res.drop_field = true;
+        (out, res)
+    }
+
+    /// One pass of [`Redactor::redact`]. `tokens` gets the spans of the
+    /// tokens written, relative to where `out` ended on entry.
+    fn redact_once(
+        &self,
+        text: &str,
+        out: &mut String,
+        tokens: &mut Vec<(usize, usize)>,
+    ) -> Redaction {
+        tokens.clear();
         let regions = self.regions(text);
         let mut res = Redaction::default();
         if regions.is_empty() {
@@ -276,6 +313,7 @@ impl Redactor {
                 // SECURITY: a region off a char boundary would be a bug;
                 // fail closed rather than emit a half-redacted field.
                 out.truncate(rollback);
+                tokens.clear();
                 return Redaction {
                     changed: true,
                     drop_field: true,
@@ -283,12 +321,14 @@ impl Redactor {
                 };
             };
             out.push_str(before);
+            let token_start = out.len() - rollback;
             if det.fold_case && det.action == Action::Hash {
                 let folded = matched.to_ascii_lowercase();
                 action::write_token(out, det.action, &det.name, &folded, self.key.as_ref());
             } else {
                 action::write_token(out, det.action, &det.name, matched, self.key.as_ref());
             }
+            tokens.push((token_start, out.len() - rollback));
             res.hits.add(&det.name);
             res.drop_field |= r.drop;
             last = r.end;

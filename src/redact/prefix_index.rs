@@ -96,7 +96,11 @@ impl PrefixIndex {
         } else {
             (1u64 << (8 * m)) - 1
         };
-        let or = if fold { 0x2020_2020_2020_2020 & mask } else { 0 };
+        let or = if fold {
+            0x2020_2020_2020_2020 & mask
+        } else {
+            0
+        };
         let mut lens: PrefixMap<Vec<u32>> = PrefixMap::default();
         let mut by_word = WordMap::with_capacity_and_hasher(words.len(), Default::default());
         for &(w, rule) in words {
@@ -116,7 +120,10 @@ impl PrefixIndex {
             l.sort_unstable_by(|a, b| b.cmp(a));
         }
         // About 16 bits per prefix, at least 64 Ki bits (8 KiB, L1-sized).
-        let bits_log2 = (lens.len() * 16).next_power_of_two().max(1 << 16).trailing_zeros();
+        let bits_log2 = (lens.len() * 16)
+            .next_power_of_two()
+            .max(1 << 16)
+            .trailing_zeros();
         let mut filter = vec![0u64; 1 << (bits_log2 - 6)];
         let shift = 64 - bits_log2;
         // A pair not in any prefix lets the window jump `m - 1` bytes; a

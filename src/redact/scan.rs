@@ -175,7 +175,7 @@ impl Redactor {
     /// The best candidate starting at `s`: `(start, end, det)` after its
     /// check (which may narrow it), or `None` when no shape starts there or
     /// none passes.
-    fn best_at(
+    pub(super) fn best_at(
         &self,
         rx: &Regexes,
         bytes: &[u8],

@@ -66,7 +66,14 @@ fn word_start(text: &[u8], at: usize) -> bool {
 /// offset in the literal.
 fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
     match b {
-        b'-' => &[(b"sk-", 2), (b"xoxa-", 4), (b"xoxb-", 4), (b"xoxp-", 4), (b"xoxr-", 4), (b"xoxs-", 4)],
+        b'-' => &[
+            (b"sk-", 2),
+            (b"xoxa-", 4),
+            (b"xoxb-", 4),
+            (b"xoxp-", 4),
+            (b"xoxr-", 4),
+            (b"xoxs-", 4),
+        ],
         b'_' => &[
             (b"sk_live_", 2),
             (b"sk_test_", 2),

@@ -1,0 +1,176 @@
+//! Whether a redacted text is already a fixed point, without scanning all
+//! of it again.
+//!
+//! [`Redactor::redact`] redacts to a fixed point because a detector may judge
+//! a candidate by its neighbours, and a replacement changes neighbours. A
+//! second pass over the whole output doubles the cost of every text with a
+//! secret in it; this module looks only where a second pass *can* find
+//! something, and answers "settled" only when it finds nothing there.
+//!
+//! # Why the windows suffice
+//!
+//! Call the output `S0 T1 S1 T2 ... Sk`: segments `Si` of the input and the
+//! tokens `Ti` that replaced the first pass's regions. No candidate of the
+//! second pass overlaps a token (no built-in class contains `[`; keyword
+//! and user matches that overlap a token are refused), so a new region `R`
+//! lies inside one segment. Everything the first pass computed for a start
+//! in that segment is a function of the bytes it *read*: the regex engine's
+//! walk from the start until its automaton dies, the check's context (at most
+//! two bytes either side, `validate.rs`) and, for keywords, one character on
+//! each side. If those bytes do not reach a token, the first pass saw the
+//! same bytes, reached the same start (the scan advances only over regions
+//! and failed starts) and decided the same way, and `R` would already be a
+//! region. So the reads of `R` reach a token, and then:
+//!
+//! - **bounded shapes** (cards, IBANs, SSNs, phones, IPs, fixed-length keys)
+//!   and **keywords** start within [`BOUNDED_REACH`] (or the longest keyword)
+//!   of a token and end within that of it too;
+//! - **unbounded shapes without a trailing assertion** (`sk-…`, JWT, bearer
+//!   tokens, `github_pat_…`) cannot be new on the left of a token: their
+//!   second-pass match is a match in the first pass too, which would have
+//!   been a region (a longer one would have been merged with the token's).
+//!   On the right of a token they can be new through their leading `\b`,
+//!   which reads only the byte before: starts right after a token are tried
+//!   on the whole text;
+//! - **emails** succeed or fail by what follows the `@` alone, so a new one
+//!   ends exactly at a token: the window is stretched back over its domain,
+//!   `@` and local part.
+//!
+//! User patterns are arbitrary regexes with no such bound: a redactor with
+//! any makes the full second pass, as before.
+//!
+//! Scanning a window as a text of its own loses context at its edges, which
+//! can only *add* matches there (a lost neighbour reads as a boundary), never
+//! hide one whose reads lie inside the window: any match at all sends the
+//! text to the full second pass, so extra ones cost time, not correctness.
+//! `tests.rs` (`settled_agrees_with_a_full_second_pass`) holds this to the
+//! full pass on adversarial text.
+
+use regex_automata::PatternSet;
+
+use super::Redactor;
+
+/// How far a bounded built-in shape, its check's context and the automaton's
+/// walk reach from a start: the longest bounded shape (an IBAN, 42 bytes, or
+/// a grouped phone number, 39) plus context, rounded up.
+pub(crate) const BOUNDED_REACH: usize = 56;
+
+/// What [`Redactor::settled`] needs to know about a redactor.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Settle {
+    /// How far from a token a second pass can find something new.
+    pub(crate) reach: usize,
+    /// No keyword starts or ends with ASCII whitespace, so [`spaced`] tokens
+    /// need no look at all.
+    pub(crate) spaced_ok: bool,
+}
+
+/// A token at `a..b` that nothing can notice: blanks on both sides and no
+/// capital, digit or `)` before the left one.
+///
+/// Why: a second-pass match that reads a token must read it through a
+/// neighbour. On the right, every start after the blank reads at most the
+/// blank (the checks' context looks past a byte before a start only when
+/// that byte is `.`, `,` or `-`; `\b` and `whole_word` read one byte), and
+/// none starts with a blank. On the left, a match that ends before the
+/// blank reads the blank at most (as `\b`, `whole_word` or context), as in
+/// the first pass; one that would end *at* the token ends in a blank, which
+/// only a keyword can ([`Settle::spaced_ok`] rules that out); and one whose
+/// first-pass walk went on through the blank into the replaced text was a
+/// card, IBAN or phone shape, which walk through a blank only after a
+/// digit, capital or `)`. (A keyword that went on through the blank was a
+/// first-pass match overlapping the replaced text, so merged into it.)
+fn spaced(bytes: &[u8], a: usize, b: usize) -> bool {
+    let blank = |i: usize| bytes.get(i).is_none_or(u8::is_ascii_whitespace);
+    let left = a == 0
+        || (blank(a - 1) && (a < 2 || !matches!(bytes[a - 2], b'A'..=b'Z' | b'0'..=b'9' | b')')));
+    left && blank(b)
+}
+
+/// `[A-Za-z0-9.-]`: a byte of an email domain.
+fn domain_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'.' || b == b'-'
+}
+
+/// `[A-Za-z0-9._%+-]`: a byte of an email local part.
+fn local_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'%' | b'+' | b'-')
+}
+
+impl Redactor {
+    /// True when redacting `text` (the output of one pass, whose tokens sit
+    /// at `tokens`, sorted) again would change nothing.
+    pub(crate) fn settled(&self, text: &str, tokens: &[(usize, usize)]) -> bool {
+        let Some(settle) = self.settle else {
+            return false;
+        };
+        let reach = settle.reach;
+        let bytes = text.as_bytes();
+        let len = bytes.len();
+        let mut open = Vec::new();
+        for &(a, b) in tokens {
+            if !(settle.spaced_ok && spaced(bytes, a, b)) {
+                open.push((a, b));
+            }
+        }
+        let tokens = open.as_slice();
+        if tokens.is_empty() {
+            return true;
+        }
+        // Starts right after a token, on the whole text (unbounded shapes
+        // whose leading `\b` now sees the token's `]`).
+        if let Some(rx) = self.regexes.as_deref() {
+            let mut can_start = PatternSet::new(rx.scan_all.pattern_len());
+            for &(_, b) in tokens {
+                for s in b..(b + 3).min(len + 1) {
+                    if text.is_char_boundary(s)
+                        && self.best_at(rx, bytes, s, &mut can_start).is_some()
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+        // Windows around the tokens, merged, each scanned as a text.
+        let mut window: Option<(usize, usize)> = None;
+        for &(a, b) in tokens {
+            let mut lo = a.saturating_sub(reach);
+            // An email ending at the token: its domain, `@` and local part.
+            let mut t = a;
+            while t > 0 && domain_byte(bytes[t - 1]) {
+                t -= 1;
+            }
+            if t > 0 && bytes[t - 1] == b'@' {
+                let mut r = t - 1;
+                while r > 0 && local_byte(bytes[r - 1]) {
+                    r -= 1;
+                }
+                lo = lo.min(r);
+            }
+            let hi = (b + reach).min(len);
+            window = match window {
+                Some((wl, wh)) if lo <= wh => Some((wl.min(lo), wh.max(hi))),
+                Some(w) => {
+                    if self.finds_any(text, w) {
+                        return false;
+                    }
+                    Some((lo, hi))
+                }
+                None => Some((lo, hi)),
+            };
+        }
+        !window.is_some_and(|w| self.finds_any(text, w))
+    }
+
+    /// Whether `text[lo..hi]` (widened to character boundaries), scanned as
+    /// a text of its own, has any region.
+    fn finds_any(&self, text: &str, (mut lo, mut hi): (usize, usize)) -> bool {
+        while !text.is_char_boundary(lo) {
+            lo -= 1;
+        }
+        while !text.is_char_boundary(hi) {
+            hi += 1;
+        }
+        text.get(lo..hi).is_none_or(|w| !self.regions(w).is_empty())
+    }
+}
