@@ -3,6 +3,10 @@
 
 use regex::Regex;
 
+mod pattern;
+
+use pattern::Simple;
+
 /// The JSON type a field must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueType {
@@ -267,6 +271,8 @@ pub struct FieldSet {
     keys: Vec<NameKey>,
     rules: Vec<FieldRule>,
     required: Vec<usize>,
+    /// Per rule: its pattern as a byte matcher, when it has that shape.
+    simple: Vec<Option<Simple>>,
 }
 
 /// A name's length and its first and last eight bytes (zero-padded when
@@ -313,6 +319,11 @@ impl FieldSet {
             key.plain = !name.bytes().any(|c| c == b'"' || c == b'\\' || c < 0x20);
             set.keys.push(key);
             set.names.push(name.into_boxed_str());
+            set.simple.push(
+                rule.pattern
+                    .as_ref()
+                    .and_then(|re| Simple::compile(re.as_str())),
+            );
             set.rules.push(rule);
         }
         set
@@ -393,7 +404,8 @@ impl FieldSet {
     /// [`FieldRule::check_string`] for the rule at `i` on raw string bytes:
     /// `true` exactly when that would return `Ok` on `s` as `&str`. The
     /// caller guarantees `s` is valid UTF-8 (the fast path checks strings
-    /// with non-ASCII bytes).
+    /// with non-ASCII bytes); the pattern is matched on bytes when it is
+    /// simple (module `pattern`), else by the regex.
     pub fn string_ok(&self, i: usize, s: &[u8]) -> bool {
         let Some(rule) = self.rules.get(i) else {
             return false;
@@ -406,9 +418,10 @@ impl FieldSet {
         {
             return false;
         }
-        match &rule.pattern {
-            Some(re) => std::str::from_utf8(s).is_ok_and(|s| re.is_match(s)),
-            None => true,
+        match (self.simple.get(i), &rule.pattern) {
+            (Some(Some(m)), _) => m.matches(s),
+            (_, Some(re)) => std::str::from_utf8(s).is_ok_and(|s| re.is_match(s)),
+            (_, None) => true,
         }
     }
 
