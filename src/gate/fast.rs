@@ -13,7 +13,7 @@
 //! [`super::Verdict::Verbatim`] with no finding. A property test holds the
 //! two paths to that.
 
-use crate::policy::{FieldRule, FieldSet, ValueType};
+use crate::policy::{FieldSet, ValueType};
 use crate::record::tape::{scan_number_shaped, scan_string};
 
 /// Key-order guesses: after the key at allowlist index `i` (or at the start,
@@ -50,8 +50,11 @@ fn ws(b: &[u8], mut i: usize) -> usize {
 
 /// `Some(())` when clean; `None` means "ask the full path".
 fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
-    // One UTF-8 check for the whole line; values are then sliced as `&str`.
-    let text = std::str::from_utf8(b).ok()?;
+    // SECURITY: UTF-8 is checked where it can fail, not over the whole line:
+    // every byte outside strings is matched against ASCII syntax below, a
+    // key is accepted only when its bytes equal an allowlisted name (valid
+    // UTF-8), and a string value with a non-ASCII byte is validated on its
+    // own. So a line that comes out clean is valid UTF-8.
     let mut i = ws(b, 0);
     if b.get(i) != Some(&b'{') {
         return None;
@@ -66,25 +69,31 @@ fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
             if b.get(i) != Some(&b'"') {
                 return None;
             }
-            let (kend, escaped) = scan_string(b, i).ok()?;
-            if escaped {
-                return None;
-            }
-            let guess = usize::from(order.0[prev]);
-            let (idx, rule) = fields.lookup_guessed(b.get(i + 1..kend - 1)?, guess)?;
+            let guess = usize::from(*order.0.get(prev)?);
+            let (idx, kend) = match fields.key_at(b, i + 1, guess) {
+                Some(kend) => (guess, kend),
+                None => {
+                    let (kend, escaped) = scan_string(b, i).ok()?;
+                    if escaped {
+                        return None;
+                    }
+                    let (idx, _) = fields.lookup_bytes(b.get(i + 1..kend - 1)?)?;
+                    (idx, kend)
+                }
+            };
             // SECURITY: a key seen twice goes to the full path, which reports it.
             if idx >= 64 || seen & (1 << idx) != 0 {
                 return None;
             }
             seen |= 1 << idx;
-            order.0[prev] = idx as u8;
+            *order.0.get_mut(prev)? = idx as u8;
             prev = idx;
             i = ws(b, kend);
             if b.get(i) != Some(&b':') {
                 return None;
             }
             i = ws(b, i + 1);
-            i = scalar(rule, text, i)?;
+            i = scalar(fields, idx, b, i)?;
             i = ws(b, i);
             match b.get(i) {
                 Some(b',') => i = ws(b, i + 1),
@@ -107,24 +116,28 @@ fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
     Some(())
 }
 
-/// Check the scalar value at `i` against `rule`; the offset after it.
-fn scalar(rule: &FieldRule, text: &str, i: usize) -> Option<usize> {
-    let b = text.as_bytes();
+/// Check the scalar value at `i` against the rule of field `idx`; the
+/// offset after it.
+fn scalar(fields: &FieldSet, idx: usize, b: &[u8], i: usize) -> Option<usize> {
+    let rule = fields.rule(idx)?;
     match b.get(i)? {
         b'"' => {
             let (end, escaped) = scan_string(b, i).ok()?;
             if escaped || rule.ty != ValueType::String {
                 return None;
             }
-            rule.check_string(text.get(i + 1..end - 1)?).ok()?;
-            Some(end)
+            let s = b.get(i + 1..end - 1)?;
+            if !s.is_ascii() && std::str::from_utf8(s).is_err() {
+                return None;
+            }
+            fields.string_ok(idx, s).then_some(end)
         }
         b'-' | b'0'..=b'9' => {
             let (end, fraction, exponent) = scan_number_shaped(b, i).ok()?;
             if !matches!(rule.ty, ValueType::Number | ValueType::Integer) {
                 return None;
             }
-            rule.check_number_shaped(text.get(i..end)?, fraction, exponent)
+            rule.check_number_bytes(b.get(i..end)?, fraction, exponent)
                 .ok()?;
             Some(end)
         }
@@ -185,6 +198,120 @@ mod tests {
         ] {
             assert!(!clean_flat(&f, line), "{}", String::from_utf8_lossy(line));
         }
+    }
+
+    /// A policy with free-form and patterned strings and awkward names, for
+    /// the UTF-8 and key-matching tests.
+    const ODD_POLICY: &str = r#"
+version = 1
+[standard.fields]
+note = { type = "string", max_len = 8 }
+tag = { type = "string", pattern = "[a-z]+(-[a-z]+)*" }
+"café" = { type = "number", nullable = true }
+"a\\b" = { type = "integer" }
+n = { type = "integer", min = 0 }
+a_name_longer_than_sixteen = { type = "boolean" }
+"#;
+
+    #[test]
+    fn utf8_is_checked_inside_strings_only_where_it_can_fail() {
+        let policy = Policy::from_toml(Path::new("p.toml"), ODD_POLICY).unwrap();
+        let f = &policy.standard.fields;
+        assert!(clean_flat(f, "{\"note\": \"café\"}".as_bytes()));
+        assert!(clean_flat(f, "{\"café\": 1}".as_bytes()));
+        assert!(clean_flat(
+            f,
+            br#"{"a_name_longer_than_sixteen": true, "tag": "a-b"}"#
+        ));
+        for line in [
+            &b"{\"note\": \"caf\xc3\"}"[..],
+            b"{\"note\": \"\xff\"}",
+            b"{\"note\": \"\xed\xa0\x80\"}",
+            b"{\"caf\xc3\": 1}",
+            b"{\"n\": 1\xa0}",
+            b"\xef\xbb\xbf{}",
+            // A name with a backslash is never matched raw: `\b` is an escape.
+            br#"{"a\b": 1}"#,
+            br#"{"tag": "a--b"}"#,
+            br#"{"note": "123456789"}"#,
+        ] {
+            assert!(!clean_flat(f, line), "{}", String::from_utf8_lossy(line));
+        }
+    }
+
+    /// The invariant on raw bytes, with key orders learned across records
+    /// (so guesses are right and wrong), non-ASCII and invalid UTF-8.
+    #[test]
+    fn fast_clean_implies_full_path_verbatim_on_bytes() {
+        use proptest::prelude::*;
+        use std::sync::Arc;
+
+        use crate::gate::{Gate, Level, Verdict};
+        use crate::source::lines::Line;
+
+        let keys: Vec<&[u8]> = vec![
+            b"note",
+            b"tag",
+            "café".as_bytes(),
+            b"caf\xc3",
+            b"a\\b",
+            b"n",
+            b"nn",
+            b"a_name_longer_than_sixteen",
+            b"a_name_longer_than_sixteeN",
+            b"no",
+            b"note\\u0020",
+        ];
+        let values: Vec<&[u8]> = vec![
+            b"\"caf\xc3\xa9\"",
+            b"\"\xff\"",
+            b"\"\xc3\"",
+            b"\"abc\"",
+            b"\"a-b-c\"",
+            b"\"a--b\"",
+            b"\"-a\"",
+            b"\"123456789\"",
+            b"\"12345678\"",
+            b"\"\\u00e9\"",
+            b"1",
+            b"-1",
+            b"1.5",
+            b"null",
+            b"true",
+            b"1\xa0",
+        ];
+        let policy = Arc::new(Policy::from_toml(Path::new("p.toml"), ODD_POLICY).unwrap());
+        let f = policy.standard.fields.clone();
+        let cfg = ProptestConfig {
+            cases: 3000,
+            ..ProptestConfig::default()
+        };
+        let clean = std::sync::atomic::AtomicUsize::new(0);
+        let order = std::sync::Mutex::new(KeyOrder::default());
+        proptest!(cfg, |(members in proptest::collection::vec((proptest::sample::select(keys), proptest::sample::select(values), any::<bool>()), 0..5))| {
+            let mut line = b"{".to_vec();
+            for (i, (k, v, spaced)) in members.iter().enumerate() {
+                if i > 0 { line.push(b','); }
+                if *spaced { line.push(b' '); }
+                line.push(b'"');
+                line.extend_from_slice(k);
+                line.extend_from_slice(if *spaced { b"\": " } else { b"\":" });
+                line.extend_from_slice(v);
+            }
+            line.push(b'}');
+            let mut order = order.lock().unwrap();
+            let ordered = clean_flat_ordered(&f, &line, &mut order);
+            prop_assert_eq!(ordered, clean_flat(&f, &line), "{}", String::from_utf8_lossy(&line));
+            if ordered {
+                clean.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let mut fast_off = Gate::new(policy.clone());
+                fast_off.fast_cf = false;
+                let j = fast_off.judge(1, &Line::Text(&line), Level::Standard, true);
+                prop_assert_eq!(j.verdict, Verdict::Verbatim, "{}", String::from_utf8_lossy(&line));
+                prop_assert!(fast_off.findings().is_empty(), "{}", String::from_utf8_lossy(&line));
+            }
+        });
+        assert!(clean.load(std::sync::atomic::Ordering::Relaxed) > 100);
     }
 
     /// The invariant: whenever the fast path says clean, the full path

@@ -3,6 +3,10 @@
 
 use regex::Regex;
 
+mod pattern;
+
+use pattern::Simple;
+
 /// The JSON type a field must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueType {
@@ -179,10 +183,37 @@ impl FieldRule {
         fraction: bool,
         exponent: bool,
     ) -> Result<(), Broken> {
+        match self.number_settled(raw.as_bytes(), fraction, exponent) {
+            Some(settled) => settled,
+            None => self.number_parsed(raw),
+        }
+    }
+
+    /// [`FieldRule::check_number_shaped`] on the literal's bytes, which the
+    /// fast path has as bytes: converting them to `&str` costs more than
+    /// the check, and is needed only when the literal must be parsed.
+    pub fn check_number_bytes(
+        &self,
+        raw: &[u8],
+        fraction: bool,
+        exponent: bool,
+    ) -> Result<(), Broken> {
+        match self.number_settled(raw, fraction, exponent) {
+            Some(settled) => settled,
+            None => self.number_parsed(std::str::from_utf8(raw).map_err(|_| Broken::OutOfRange)?),
+        }
+    }
+
+    /// The verdict on a number literal when its shape alone settles it.
+    fn number_settled(
+        &self,
+        b: &[u8],
+        fraction: bool,
+        exponent: bool,
+    ) -> Option<Result<(), Broken>> {
         let integer = self.ty == ValueType::Integer;
-        let b = raw.as_bytes();
         if integer && (exponent || fraction) {
-            return Err(Broken::NotInteger);
+            return Some(Err(Broken::NotInteger));
         }
         // Decide without parsing when the literal alone settles it: short
         // enough to be finite (and to fit in i64), non-negative or unbounded
@@ -197,9 +228,14 @@ impl FieldRule {
             && self.max.is_none()
             && (self.min.is_none() || (!negative && self.min.is_some_and(|m| m <= 0.0)))
         {
-            return Ok(());
+            return Some(Ok(()));
         }
-        let n = if integer {
+        None
+    }
+
+    /// Parse a number literal the shape did not settle and check its range.
+    fn number_parsed(&self, raw: &str) -> Result<(), Broken> {
+        let n = if self.ty == ValueType::Integer {
             raw.parse::<i64>().map_err(|_| Broken::OutOfRange)? as f64
         } else {
             raw.parse::<f64>().map_err(|_| Broken::OutOfRange)?
@@ -235,6 +271,8 @@ pub struct FieldSet {
     keys: Vec<NameKey>,
     rules: Vec<FieldRule>,
     required: Vec<usize>,
+    /// Per rule: its pattern as a byte matcher, when it has that shape.
+    simple: Vec<Option<Simple>>,
 }
 
 /// A name's length and its first and last eight bytes (zero-padded when
@@ -245,6 +283,9 @@ struct NameKey {
     len: usize,
     head: u64,
     tail: u64,
+    /// No `"`, `\\` or control byte: in a record the key is exactly these
+    /// bytes between quotes, so it can be compared without scanning it.
+    plain: bool,
 }
 
 impl NameKey {
@@ -260,6 +301,7 @@ impl NameKey {
             len: n,
             head: word(b),
             tail: if n > 8 { word(&b[n - 8..]) } else { 0 },
+            plain: false,
         }
     }
 }
@@ -273,8 +315,15 @@ impl FieldSet {
             if rule.required {
                 set.required.push(set.names.len());
             }
-            set.keys.push(NameKey::of(name.as_bytes()));
+            let mut key = NameKey::of(name.as_bytes());
+            key.plain = !name.bytes().any(|c| c == b'"' || c == b'\\' || c < 0x20);
+            set.keys.push(key);
             set.names.push(name.into_boxed_str());
+            set.simple.push(
+                rule.pattern
+                    .as_ref()
+                    .and_then(|re| Simple::compile(re.as_str())),
+            );
             set.rules.push(rule);
         }
         set
@@ -305,6 +354,75 @@ impl FieldSet {
             return self.rules.get(guess).map(|r| (guess, r));
         }
         self.lookup_bytes(name)
+    }
+
+    /// Whether the record bytes at `at` are entry `i`'s name and the key's
+    /// closing quote; the offset after the quote.
+    ///
+    /// This is the whole key scan of the fast path when its guess is right:
+    /// a plain name (no quote, backslash or control byte) followed by `"`
+    /// is exactly what a JSON string scan would find there, and the key's
+    /// bytes are then the name's, so valid UTF-8. Up to 16 bytes are
+    /// compared as two words, no `memcmp`.
+    pub fn key_at(&self, b: &[u8], at: usize, i: usize) -> Option<usize> {
+        let k = self.keys.get(i)?;
+        let n = k.len;
+        if !k.plain || b.get(at + n) != Some(&b'"') {
+            return None;
+        }
+        let word = |p: usize| {
+            b.get(p..p + 8)
+                .and_then(|w| <[u8; 8]>::try_from(w).ok())
+                .map(u64::from_le_bytes)
+        };
+        let same = if n > 16 {
+            self.names
+                .get(i)
+                .is_some_and(|name| b.get(at..at + n) == Some(name.as_bytes()))
+        } else if n > 8 {
+            word(at) == Some(k.head) && word(at + n - 8) == Some(k.tail)
+        } else if let Some(w) = word(at) {
+            let mask = if n == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * n)) - 1
+            };
+            w & mask == k.head
+        } else {
+            self.names
+                .get(i)
+                .is_some_and(|name| b.get(at..at + n) == Some(name.as_bytes()))
+        };
+        same.then_some(at + n + 1)
+    }
+
+    /// The rule at index `i`.
+    pub fn rule(&self, i: usize) -> Option<&FieldRule> {
+        self.rules.get(i)
+    }
+
+    /// [`FieldRule::check_string`] for the rule at `i` on raw string bytes:
+    /// `true` exactly when that would return `Ok` on `s` as `&str`. The
+    /// caller guarantees `s` is valid UTF-8 (the fast path checks strings
+    /// with non-ASCII bytes); the pattern is matched on bytes when it is
+    /// simple (module `pattern`), else by the regex.
+    pub fn string_ok(&self, i: usize, s: &[u8]) -> bool {
+        let Some(rule) = self.rules.get(i) else {
+            return false;
+        };
+        if rule.max_len.is_some_and(|max| s.len() > max) {
+            return false;
+        }
+        if let Some(one_of) = &rule.one_of
+            && !one_of.iter().any(|o| o.as_bytes() == s)
+        {
+            return false;
+        }
+        match (self.simple.get(i), &rule.pattern) {
+            (Some(Some(m)), _) => m.matches(s),
+            (_, Some(re)) => std::str::from_utf8(s).is_ok_and(|s| re.is_match(s)),
+            (_, None) => true,
+        }
     }
 
     /// Whether entry `i` is `name` (whose key is `key`). Field by field: a
@@ -399,6 +517,38 @@ mod tests {
             "\0",
         ] {
             assert!(set.lookup(miss).is_none(), "{miss:?}");
+        }
+    }
+
+    #[test]
+    fn key_at_matches_exactly_a_name_and_its_closing_quote() {
+        let names = [
+            "",
+            "a",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefghi",
+            "request_id",
+            "scheduler_family",
+            "a_very_long_field_name_over_sixteen_bytes",
+            "a\\b",
+            "caf\u{e9}",
+        ];
+        let set = FieldSet::new(names.iter().map(|n| (n.to_string(), rule())).collect());
+        for (i, n) in names.iter().enumerate() {
+            for pad in ["", "  : 1, \"more\": 2}"] {
+                let line = format!("{{\"{n}\"{pad}");
+                let b = line.as_bytes();
+                let want = (!n.contains('\\')).then_some(n.len() + 3);
+                assert_eq!(set.key_at(b, 2, i), want, "{n:?} {pad:?}");
+                // Any other name, a longer key or a missing quote: no.
+                for j in (0..names.len()).filter(|&j| j != i) {
+                    assert_eq!(set.key_at(b, 2, j), None, "{n:?} as {:?}", names[j]);
+                }
+                let longer = format!("{{\"{n}x\"{pad}");
+                assert_eq!(set.key_at(longer.as_bytes(), 2, i), None, "{n:?}");
+                assert_eq!(set.key_at(&b[..n.len() + 2], 2, i), None, "{n:?}");
+            }
         }
     }
 }
