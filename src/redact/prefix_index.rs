@@ -168,38 +168,64 @@ impl PrefixIndex {
         if n < self.m {
             return;
         }
+        // Candidate windows from two independent Wu-Manber lanes (the first
+        // and second half of the window starts): each lane's next step
+        // waits on two loads, and two lanes let the CPU overlap them.
+        let last = n - self.m;
+        let mid = last / 2 + 1;
+        let (mut lane_a, mut lane_b) = (Vec::new(), Vec::new());
+        let (mut a, mut b) = (0, mid);
+        while a < mid && b <= last {
+            a = self.step(text, a, &mut lane_a);
+            b = self.step(text, b, &mut lane_b);
+        }
+        while a < mid {
+            a = self.step(text, a, &mut lane_a);
+        }
+        while b <= last {
+            b = self.step(text, b, &mut lane_b);
+        }
+        // Lanes hold windows in order and lane a's all come before lane b's.
+        // Verify them in order, leftmost first, without overlaps: the same
+        // matches one lane would give.
         let mut scratch = Vec::new();
-        let or2 = (self.or & 0xFFFF) as u16;
-        let mut i = 0;
-        while i + self.m <= n {
-            // Wu-Manber: look at the pair ending the window first; most
-            // pairs of prose end no prefix and move the window on.
-            let j = i + self.m - 2;
-            let pair = u16::from_le_bytes([text[j], text[j + 1]]) | or2;
-            let step = self.skip[usize::from(pair)];
-            if step != 0 {
-                i += usize::from(step);
-                continue;
-            }
-            let head = usize::from(u16::from_le_bytes([text[i], text[i + 1]]) | or2);
-            if self.heads[head >> 6] & (1 << (head & 63)) == 0 {
-                i += 1;
+        let mut pos = 0;
+        for i in lane_a.into_iter().chain(lane_b) {
+            if i < pos {
                 continue;
             }
             let v = load(text, i) & self.mask;
-            let h = ((v | self.or).wrapping_mul(MUL) >> self.shift) as usize;
-            if self.filter[h >> 6] & (1 << (h & 63)) != 0
-                && let Some((end, rule)) = self.longest_at(text, i, v, &mut scratch, |e, r| {
-                    rules.get(r as usize).is_some_and(|&rr| accept(i, e, rr))
-                })
-                && let Some(&rr) = rules.get(rule as usize)
+            if let Some((end, rule)) = self.longest_at(text, i, v, &mut scratch, |e, r| {
+                rules.get(r as usize).is_some_and(|&rr| accept(i, e, rr))
+            }) && let Some(&rr) = rules.get(rule as usize)
             {
                 found(i, end, rr);
-                i = end;
-                continue;
+                pos = end;
             }
-            i += 1;
         }
+    }
+
+    /// One Wu-Manber step from window `i`: pushes `i` to `out` if a prefix
+    /// may start there (end pair, start pair and hashed prefix all allow
+    /// it), and returns the next window to look at.
+    #[inline(always)]
+    fn step(&self, text: &[u8], i: usize, out: &mut Vec<usize>) -> usize {
+        let or2 = self.or as u16;
+        let j = i + self.m - 2;
+        let pair = u16::from_le_bytes([text[j], text[j + 1]]) | or2;
+        let skip = self.skip[usize::from(pair)];
+        if skip != 0 {
+            return i + usize::from(skip);
+        }
+        let head = usize::from(u16::from_le_bytes([text[i], text[i + 1]]) | or2);
+        if self.heads[head >> 6] & (1 << (head & 63)) != 0 {
+            let v = load(text, i) & self.mask;
+            let h = ((v | self.or).wrapping_mul(MUL) >> self.shift) as usize;
+            if self.filter[h >> 6] & (1 << (h & 63)) != 0 {
+                out.push(i);
+            }
+        }
+        i + 1
     }
 
     /// The longest word at `text[at..]` that `accept` takes: its end and
