@@ -47,6 +47,7 @@ pub(crate) fn compile(
     let mut scans: Vec<&str> = Vec::new();
     let mut patterns: Vec<&str> = Vec::new();
     let mut checks: Vec<(u32, Check)> = Vec::new();
+    let mut email_pids = Vec::new();
 
     // Built-ins, in their fixed priority order whatever order the policy uses.
     let mut enabled = Vec::new();
@@ -69,6 +70,9 @@ pub(crate) fn compile(
             fold_case: false,
         });
         for (scan, p, c) in b.patterns {
+            if b.name == "email" {
+                email_pids.extend(regex_automata::PatternID::new(patterns.len()));
+            }
             scans.push(scan);
             patterns.push(p);
             checks.push((det, *c));
@@ -167,6 +171,7 @@ pub(crate) fn compile(
             },
             scan_all: build_combined(&scans, MatchKind::All)?,
             exact: build_combined(&patterns, MatchKind::LeftmostFirst)?,
+            email: email_pids,
             #[cfg(test)]
             scan: build_combined(&scans, MatchKind::LeftmostFirst)?,
         }))

@@ -162,6 +162,8 @@ struct Regexes {
     scan_all: Regex,
     /// The exact shapes, run anchored at each start for the shapes that can.
     exact: Regex,
+    /// Pattern ids of the email shape (empty when it is off).
+    email: Vec<regex_automata::PatternID>,
     /// The unanchored scan over every prefix that [`trigger::Starts`]
     /// replaces: the reference it is tested against.
     #[cfg(test)]

@@ -3,12 +3,25 @@
 
 use std::cmp::Reverse;
 
-use regex_automata::{Anchored, Input, PatternSet};
+use regex_automata::{Anchored, Input, PatternID, PatternSet};
 
 use super::keywords::char_width;
 use super::token::overlaps_token;
+use std::cell::RefCell;
+
 use super::trigger::Starts;
 use super::{Action, Redactor, Regexes, validate};
+
+/// Per-thread buffers of [`Redactor::regex_pass`].
+#[derive(Default)]
+struct PassScratch {
+    starts: Starts,
+    can_start: Option<PatternSet>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<PassScratch> = RefCell::new(PassScratch::default());
+}
 
 /// A span to replace and the detector that wins it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,12 +84,34 @@ impl Redactor {
         let Some(rx) = self.regexes.as_deref() else {
             return;
         };
-        let mut can_start = PatternSet::new(rx.scan_all.pattern_len());
+        // The candidate lists and pattern set are reused across calls on
+        // this thread: allocating them per text was a tenth of a run.
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => self.regex_pass_with(rx, text, &mut scratch, out),
+            Err(_) => self.regex_pass_with(rx, text, &mut PassScratch::default(), out),
+        });
+    }
+
+    fn regex_pass_with(
+        &self,
+        rx: &Regexes,
+        text: &str,
+        scratch: &mut PassScratch,
+        out: &mut Vec<Region>,
+    ) {
+        let PassScratch { starts, can_start } = scratch;
+        let patterns = rx.scan_all.pattern_len();
+        let can_start = match can_start {
+            Some(set) if set.capacity() == patterns => set,
+            _ => can_start.insert(PatternSet::new(patterns)),
+        };
         let bytes = text.as_bytes();
         let len = bytes.len();
-        let mut starts = Starts::default();
         if rx.builtins {
             starts.find(bytes);
+        } else {
+            starts.at.clear();
+            starts.emails.clear();
         }
         let (mut ai, mut ei) = (0, 0);
         // The next user-pattern start at or after the position it was asked
@@ -107,7 +142,17 @@ impl Redactor {
             else {
                 break;
             };
-            match self.best_at(rx, bytes, s, &mut can_start) {
+            // A start that only the email list gives can start no other
+            // built-in shape (the other list is a superset of their starts)
+            // and no user pattern: try the email shape alone, without asking
+            // the scan which shapes start here.
+            let email_only = starts.at.get(ai) != Some(&s) && user != Some(s);
+            let best = if email_only {
+                self.best_of(rx, bytes, s, rx.email.iter().copied())
+            } else {
+                self.best_at(rx, bytes, s, can_start)
+            };
+            match best {
                 Some((start, end, det)) => {
                     out.push(Region {
                         start,
@@ -182,12 +227,25 @@ impl Redactor {
         s: usize,
         can_start: &mut PatternSet,
     ) -> Option<(usize, usize, u32)> {
+        can_start.clear();
+        let here = Input::new(bytes)
+            .span(s..bytes.len())
+            .anchored(Anchored::Yes);
+        rx.scan_all.which_overlapping_matches(&here, can_start);
+        self.best_of(rx, bytes, s, can_start.iter())
+    }
+
+    /// The best candidate at `s` among the shapes `pids`.
+    fn best_of(
+        &self,
+        rx: &Regexes,
+        bytes: &[u8],
+        s: usize,
+        pids: impl Iterator<Item = PatternID>,
+    ) -> Option<(usize, usize, u32)> {
         let len = bytes.len();
         let mut best: Option<(usize, usize, u32)> = None;
-        can_start.clear();
-        let here = Input::new(bytes).span(s..len).anchored(Anchored::Yes);
-        rx.scan_all.which_overlapping_matches(&here, can_start);
-        for pid in can_start.iter() {
+        for pid in pids {
             let Some(&(det, check)) = self.checks.get(pid.as_usize()) else {
                 continue;
             };

@@ -103,8 +103,19 @@ pub(crate) fn luhn(s: &[u8]) -> bool {
 /// way cards are printed (one separator style; 4-4-4-…-tail, or 4-6-4/4-6-5
 /// for Amex and Diners), which keeps runs of unrelated numbers out.
 fn card_ok(s: &[u8]) -> bool {
-    let digits: Vec<u8> = s.iter().copied().filter(u8::is_ascii_digit).collect();
-    if !(13..=19).contains(&digits.len()) || s.last().is_some_and(|b| !b.is_ascii_digit()) {
+    // On the stack: this runs on every card-shaped candidate and each of its
+    // shorter prefixes.
+    let mut digits = [0u8; 19];
+    let mut n = 0;
+    for &b in s.iter().filter(|b| b.is_ascii_digit()) {
+        if n == digits.len() {
+            return false;
+        }
+        digits[n] = b;
+        n += 1;
+    }
+    let digits = &digits[..n];
+    if !(13..=19).contains(&n) || s.last().is_some_and(|b| !b.is_ascii_digit()) {
         return false;
     }
     if !card_grouping_ok(s) {
@@ -121,25 +132,34 @@ fn card_ok(s: &[u8]) -> bool {
         }
         _ => false,
     };
-    iin && luhn(&digits)
+    iin && luhn(digits)
 }
 
 /// No separators, or one separator style with card-like group lengths.
 fn card_grouping_ok(s: &[u8]) -> bool {
-    let seps: Vec<u8> = s.iter().copied().filter(|b| !b.is_ascii_digit()).collect();
-    let Some(&sep) = seps.first() else {
+    let Some(&sep) = s.iter().find(|b| !b.is_ascii_digit()) else {
         return true;
     };
-    if seps.iter().any(|&b| b != sep) {
+    if s.iter().any(|&b| !b.is_ascii_digit() && b != sep) {
         return false;
     }
-    let groups: Vec<usize> = s.split(|&b| b == sep).map(<[u8]>::len).collect();
+    // Group lengths; a card has at most 19 digits, so at most 19 groups.
+    let mut groups = [0usize; 19];
+    let mut count = 0;
+    for g in s.split(|&b| b == sep) {
+        if count == groups.len() {
+            return false;
+        }
+        groups[count] = g.len();
+        count += 1;
+    }
+    let groups = &groups[..count];
     let (last, body) = match groups.split_last() {
         Some(x) => x,
         None => return false,
     };
     let fours = body.iter().all(|&g| g == 4) && (1..=4).contains(last);
-    let amex_diners = matches!(groups.as_slice(), [4, 6, 4] | [4, 6, 5]);
+    let amex_diners = matches!(groups, [4, 6, 4] | [4, 6, 5]);
     fours || amex_diners
 }
 
