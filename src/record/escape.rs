@@ -3,6 +3,9 @@
 
 /// Append `s` as a JSON string literal (quotes included) to `out`.
 pub fn write_json_string(s: &str, out: &mut Vec<u8>) {
+    // Room for the text, its quotes and a few escapes up front: content runs
+    // to kilobytes, and growing by doubling cost a tenth of a redaction run.
+    out.reserve(s.len() + s.len() / 32 + 2);
     out.push(b'"');
     let bytes = s.as_bytes();
     let mut run = 0;

@@ -249,7 +249,7 @@ pub fn string_value<'a>(line: &'a str, t: &Token) -> Cow<'a, str> {
         return Cow::Borrowed(inner);
     }
     let mut out = String::with_capacity(inner.len());
-    unescape_into(inner.as_bytes(), &mut out);
+    unescape_into(inner, &mut out);
     Cow::Owned(out)
 }
 
@@ -259,7 +259,8 @@ pub fn raw<'a>(line: &'a str, t: &Token) -> &'a str {
 }
 
 /// Decode validated JSON string contents (between the quotes) into `out`.
-fn unescape_into(s: &[u8], out: &mut String) {
+fn unescape_into(text: &str, out: &mut String) {
+    let s = text.as_bytes();
     let mut i = 0;
     let mut run = 0;
     while i < s.len() {
@@ -267,9 +268,9 @@ fn unescape_into(s: &[u8], out: &mut String) {
             i = memchr::memchr(b'\\', &s[i..]).map_or(s.len(), |p| i + p);
             continue;
         }
-        // Flush the unescaped run; it is valid UTF-8 because the whole line is
-        // and a run never splits a character (escapes are ASCII).
-        out.push_str(std::str::from_utf8(&s[run..i]).unwrap_or(""));
+        // Flush the unescaped run: a slice of `text` between escapes, which
+        // are ASCII, so on character boundaries (no second UTF-8 pass).
+        out.push_str(text.get(run..i).unwrap_or(""));
         let Some(&e) = s.get(i + 1) else { return };
         i += 2;
         match e {
@@ -297,7 +298,7 @@ fn unescape_into(s: &[u8], out: &mut String) {
         }
         run = i;
     }
-    out.push_str(std::str::from_utf8(&s[run..]).unwrap_or(""));
+    out.push_str(text.get(run..).unwrap_or(""));
 }
 
 fn hex4(s: &[u8], at: usize) -> Option<u32> {
@@ -505,7 +506,9 @@ impl Parser<'_, '_> {
             &mut self.tape.scratch_a
         };
         buf.clear();
-        unescape_into(raw, buf);
+        // The line was checked as UTF-8 before parsing, and string bounds
+        // are quotes, so this cannot fail.
+        unescape_into(std::str::from_utf8(raw).unwrap_or(""), buf);
         Cow::Borrowed(buf.as_str())
     }
 
