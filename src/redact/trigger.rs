@@ -119,6 +119,34 @@ fn interesting(x: u64) -> u64 {
     between(x, b'(' - 1, b'A' + 1) | equal(x, b'J') | equal(x, b'_')
 }
 
+/// Bytes [`Starts::visit`] acts on (the range test also passes `*`, `,`,
+/// `.`, `/` and `;` to `?`).
+const fn visited() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0usize;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_digit()
+            || matches!(c, b'(' | b'+' | b'-' | b':' | b'@' | b'A' | b'J' | b'_');
+        b += 1;
+    }
+    t
+}
+
+static VISITED: [bool; 256] = visited();
+
+/// A cheap filter before [`Starts::visit`]: the byte is one it acts on, and
+/// a digit is not inside a lowercase word or number (where it starts
+/// nothing: not a word start, and IBAN needs two capitals before it).
+#[inline(always)]
+fn worth_a_visit(text: &[u8], p: usize) -> bool {
+    let b = text[p];
+    VISITED[usize::from(b)]
+        && !(b.is_ascii_digit()
+            && p > 0
+            && (text[p - 1].is_ascii_lowercase() || text[p - 1].is_ascii_digit()))
+}
+
 /// Candidate starts of built-in shapes in `text`, in increasing order (no
 /// duplicates), except email starts, which go to `emails`.
 #[derive(Debug, Default)]
@@ -144,8 +172,10 @@ impl Starts {
             w.copy_from_slice(chunk);
             let mut hits = interesting(u64::from_le_bytes(w));
             while hits != 0 {
-                let k = hits.trailing_zeros() as usize / 8;
-                self.visit(text, base + k);
+                let p = base + hits.trailing_zeros() as usize / 8;
+                if worth_a_visit(text, p) {
+                    self.visit(text, p);
+                }
                 hits &= hits - 1;
             }
             base += 8;
