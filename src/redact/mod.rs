@@ -27,17 +27,24 @@
 //!
 //! # How a text is scanned
 //!
-//! 1. **One regex pass** with a single multi-pattern regex
-//!    (`regex_automata::meta::Regex::new_many`) holding a short prefix of
-//!    every built-in shape (`\bsk-[A-Za-z0-9]`, 13 digits, …) and every user
-//!    pattern: small enough for the lazy DFA to stay in its cache. At each
-//!    leftmost start it reports, every exact shape is tried anchored; the longest candidate that passes its check (Luhn, mod-97,
-//!    ranges, context) wins. If none passes, scanning resumes one character
-//!    later, so a failed long candidate cannot hide a valid one starting
-//!    inside it; a failed card or IBAN candidate also tries its own prefixes
-//!    that end at a separator (`4111 1111 1111 1111 2024`).
-//! 2. **One keyword pass**: all keyword lists in at most two Aho-Corasick
-//!    automata (case-sensitive, ASCII case-insensitive), leftmost-longest.
+//! 1. **One regex pass.** A byte loop (`trigger.rs`, eight bytes at a time)
+//!    finds where a built-in shape can start: a digit at a word start, an
+//!    `@`, a literal key prefix (`sk-`, `AKIA`, `eyJ`, …), `+`, `(`, `::`.
+//!    User patterns have no such bytes; their starts come from one
+//!    multi-pattern regex over the user patterns alone. At each start, in
+//!    order, a multi-pattern regex of cheap shape prefixes says which shapes
+//!    can start there, and each of those is tried anchored; the longest
+//!    candidate that passes its check (Luhn, mod-97, ranges, context) wins.
+//!    If none passes, scanning resumes one character later, so a failed long
+//!    candidate cannot hide a valid one starting inside it; a failed card or
+//!    IBAN candidate also tries its own prefixes that end at a separator
+//!    (`4111 1111 1111 1111 2024`). A property test holds the starts to the
+//!    unanchored regex scan they replace.
+//! 2. **One keyword pass** per case mode (case-sensitive, ASCII
+//!    case-insensitive), leftmost-longest: words of four bytes or more in a
+//!    hashed-prefix index scanned the Wu-Manber way (`prefix_index.rs`),
+//!    shorter ones in an Aho-Corasick automaton. A property test holds the
+//!    index to Aho-Corasick.
 //! 3. **Overlaps** between all candidates are resolved leftmost, then
 //!    longest, then by priority:
 //!    `api_key > jwt > email > credit_card > iban > us_ssn > phone > ipv6 >
@@ -48,6 +55,12 @@
 //! 4. **Replace**: [`Action::Mask`] -> `[REDACTED:<name>]`, [`Action::Hash`]
 //!    -> `[<name>:<10 hex>]`, [`Action::Drop`] -> masked and
 //!    [`Redaction::drop_field`] set.
+//! 5. **Settle**: the output is redacted again until nothing changes (at
+//!    most four more passes, else the field is dropped), except where
+//!    `settle.rs` shows that no replacement can be noticed: a token with
+//!    blanks on both sides and a lowercase letter or punctuation before the
+//!    left one, or windows around the others in which nothing matches.
+//!    Redactors with user patterns always make the full second pass.
 //!
 //! # Guarantees
 //!
@@ -69,8 +82,9 @@
 //!
 //! # Untrusted input
 //!
-//! Record text is untrusted: scanning is linear in the text (lazy DFA and
-//! Aho-Corasick; per candidate start a bounded number of anchored searches)
+//! Record text is untrusted: scanning is linear in the text (a byte loop, a
+//! skip-table keyword scan, Aho-Corasick for short words; per candidate
+//! start a bounded number of anchored lazy-DFA searches)
 //! and never panics; an internal inconsistency fails closed
 //! (`drop_field`). Policy text is trusted but bounded: each regex and the
 //! combined one are limited to [`REGEX_SIZE_LIMIT`]. Built-in shapes use

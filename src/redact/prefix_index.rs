@@ -36,13 +36,18 @@ type PrefixMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<PrefixHasher>>
 /// fast unkeyed hash is fine: record text can only probe, not insert.
 type WordMap = HashMap<Box<[u8]>, Vec<u32>, std::hash::BuildHasherDefault<PrefixHasher>>;
 
-/// Hasher for [`PrefixMap`] keys: one multiply.
+/// Hasher for [`PrefixMap`] and [`WordMap`] keys: a multiply per word
+/// (or per byte) and a rotation.
 #[derive(Default)]
 struct PrefixHasher(u64);
 
 impl std::hash::Hasher for PrefixHasher {
     fn finish(&self) -> u64 {
-        self.0
+        // A product's low bits depend only on the factors' low bits, and
+        // hash maps index buckets by the low bits: rotate the well-mixed
+        // high bits down (as rustc-hash does). Without it, prefixes that
+        // share their first bytes (`zqa…`, `zqb…`) share a bucket chain.
+        self.0.rotate_left(26)
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {

@@ -147,6 +147,85 @@ fn worth_a_visit(text: &[u8], p: usize) -> bool {
             && (text[p - 1].is_ascii_lowercase() || text[p - 1].is_ascii_digit()))
 }
 
+/// Whether a shape that starts with a digit can *succeed* at the word
+/// start `p` (a digit): a start where every shape fails yields nothing
+/// whether or not it is tried, so only these need the anchored search.
+/// Each test is necessary for its shapes' exact pattern and check:
+///
+/// - card: 13 or more digits, single ` `/`-` between them;
+/// - SSN and dashed/dotted North American phone: `###-##-####`,
+///   `###-###-####` (or with dots);
+/// - IPv4: one to three digits, then a run of digits and dots with three dots;
+/// - IPv6: a run of hex digits and colons with `::` or seven colons (what
+///   `std`'s parser, which the check runs, needs).
+fn digits_may_match(text: &[u8], p: usize) -> bool {
+    let rest = &text[p..];
+    let d = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    let after = rest.get(d).copied();
+    // `#` is a digit, `~` is `-` or `.`.
+    let fits = |shape: &[u8]| {
+        rest.len() >= shape.len()
+            && rest.iter().zip(shape).all(|(&b, &s)| match s {
+                b'#' => b.is_ascii_digit(),
+                b'~' => b == b'-' || b == b'.',
+                _ => b == s,
+            })
+    };
+    if d == 3 && (fits(b"###-##-####") || fits(b"###~###~####")) {
+        return true;
+    }
+    // Digits with single separators, up to the longest card.
+    let mut digits = 0;
+    let mut i = 0;
+    while i < rest.len() && digits < 13 {
+        match rest[i] {
+            b'0'..=b'9' => digits += 1,
+            b' ' | b'-' if rest.get(i + 1).is_some_and(u8::is_ascii_digit) && i > 0 => {}
+            _ => break,
+        }
+        i += 1;
+    }
+    if digits >= 13 {
+        return true;
+    }
+    if (1..=3).contains(&d) && after == Some(b'.') {
+        let dots = rest
+            .iter()
+            .take(15)
+            .take_while(|b| b.is_ascii_digit() || **b == b'.')
+            .filter(|b| **b == b'.')
+            .count();
+        if dots >= 3 {
+            return true;
+        }
+    }
+    ipv6_like(rest)
+}
+
+/// Whether `rest` starts with a run of hex digits and colons that holds
+/// `::` or seven colons: necessary for an IPv6 address, which `std`'s parser
+/// (run by the check) accepts only so.
+fn ipv6_like(rest: &[u8]) -> bool {
+    let run = rest
+        .iter()
+        .take(40)
+        .take_while(|b| b.is_ascii_hexdigit() || **b == b':')
+        .count();
+    let run = &rest[..run];
+    run.windows(2).any(|w| w == b"::") || run.iter().filter(|b| **b == b':').count() >= 7
+}
+
+/// Digits in the run of phone bytes (digits, blanks, `.`, `-`, `(`, `)`)
+/// from `p`, looking no further than the longest grouped number.
+fn phone_digits(text: &[u8], p: usize) -> usize {
+    text[p..]
+        .iter()
+        .take(40)
+        .take_while(|b| b.is_ascii_digit() || matches!(b, b' ' | b'.' | b'-' | b'(' | b')'))
+        .filter(|b| b.is_ascii_digit())
+        .count()
+}
+
 /// Candidate starts of built-in shapes in `text`, in increasing order (no
 /// duplicates), except email starts, which go to `emails`.
 #[derive(Debug, Default)]
@@ -200,7 +279,9 @@ impl Starts {
         match b {
             b'0'..=b'9' => {
                 if p == 0 || !is_word(text[p - 1]) {
-                    self.at.push(p);
+                    if digits_may_match(text, p) {
+                        self.at.push(p);
+                    }
                 } else if p >= 2
                     && text[p - 1].is_ascii_uppercase()
                     && text[p - 2].is_ascii_uppercase()
@@ -224,10 +305,16 @@ impl Starts {
                     }
                 }
             }
-            b'+' if text.get(p + 1).is_some_and(|n| (b'1'..=b'9').contains(n)) => {
+            // Phone numbers: E.164 has 8-15 digits, a North American
+            // `(555) 123-4567` ten.
+            b'+' if text.get(p + 1).is_some_and(|n| (b'1'..=b'9').contains(n))
+                && phone_digits(text, p + 1) >= 8 =>
+            {
                 self.at.push(p);
             }
-            b'(' if text.get(p + 1).is_some_and(|n| (b'2'..=b'9').contains(n)) => {
+            b'(' if text.get(p + 1).is_some_and(|n| (b'2'..=b'9').contains(n))
+                && phone_digits(text, p + 1) >= 10 =>
+            {
                 self.at.push(p);
             }
             b':' => self.colon(text, p),
@@ -264,6 +351,7 @@ impl Starts {
             && p - s <= 4
             && word_start(text, s)
             && text[s..p].iter().all(|&h| CLASS[usize::from(h)] & HEX != 0)
+            && ipv6_like(&text[s..])
         {
             self.at.push(s);
         }
@@ -300,14 +388,25 @@ mod tests {
 
     #[test]
     fn each_trigger_kind() {
-        assert_eq!(starts("card 4111 1111").0, vec![5, 10]);
+        // A card: the first group starts it; later groups have too few
+        // digits after them to be one.
+        assert_eq!(starts("card 4111 1111 1111 1111").0, vec![5]);
         assert_eq!(starts("x4111").0, Vec::<usize>::new());
-        assert_eq!(starts("ab DE89 3704").0, vec![3, 8]);
-        assert_eq!(starts("at fe80::1").0, vec![3, 7, 9]);
+        // Times, versions, prices and dates start nothing.
+        assert!(
+            starts("at 12:30, v1.4.2, $1,299.00 on 2026-08-01")
+                .0
+                .is_empty()
+        );
+        assert_eq!(starts("ssn 123-45-6789 ip 10.0.0.1").0, vec![4, 19]);
+        assert_eq!(starts("ab DE89 3704").0, vec![3]);
+        assert_eq!(starts("at fe80::1").0, vec![3, 7]);
         assert_eq!(starts("key sk-abc task-x").0, vec![4]);
         assert_eq!(starts("AUTHORIZATION: Bearer x").0, vec![0]);
-        // `+0` starts no phone, but its `0` is a digit at a word start.
-        assert_eq!(starts("call +44 or (555) or +0").0, vec![5, 6, 12, 13, 22]);
+        assert_eq!(
+            starts("call +44 20 7946 0958 or (555) 123-4567 or +1 2").0,
+            vec![5, 25]
+        );
         assert_eq!(starts("mail a.b+c@x.io").1, vec![(5, 10)]);
         assert_eq!(starts("@x a@ b@@c").1, Vec::<(usize, usize)>::new());
     }
