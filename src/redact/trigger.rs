@@ -92,6 +92,14 @@ fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
     }
 }
 
+/// Eight bytes as a little-endian word (`bytes` has at least eight).
+#[inline(always)]
+fn word(bytes: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[..8]);
+    u64::from_le_bytes(w)
+}
+
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
@@ -244,25 +252,21 @@ impl Starts {
     pub(crate) fn find(&mut self, text: &[u8]) {
         self.at.clear();
         self.emails.clear();
-        let mut chunks = text.chunks_exact(8);
+        // Sixteen bytes a step: one branch when neither half has anything.
+        let mut chunks = text.chunks_exact(16);
         let mut base = 0;
         for chunk in chunks.by_ref() {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(chunk);
-            let mut hits = interesting(u64::from_le_bytes(w));
-            while hits != 0 {
-                let p = base + hits.trailing_zeros() as usize / 8;
-                if worth_a_visit(text, p) {
-                    self.visit(text, p);
-                }
-                hits &= hits - 1;
+            let (lo, hi) = chunk.split_at(8);
+            let hits_lo = interesting(word(lo));
+            let hits_hi = interesting(word(hi));
+            if hits_lo | hits_hi != 0 {
+                self.visit_hits(text, base, hits_lo);
+                self.visit_hits(text, base + 8, hits_hi);
             }
-            base += 8;
+            base += 16;
         }
-        for k in 0..chunks.remainder().len() {
-            let mut w = [0u8; 8];
-            w[0] = chunks.remainder()[k];
-            if interesting(u64::from_le_bytes(w)) != 0 {
+        for (k, &b) in chunks.remainder().iter().enumerate() {
+            if interesting(u64::from(b)) != 0 && worth_a_visit(text, base + k) {
                 self.visit(text, base + k);
             }
         }
@@ -270,6 +274,18 @@ impl Starts {
         // IPv6 hex words) can come after later ones.
         self.at.sort_unstable();
         self.at.dedup();
+    }
+
+    /// Visits the bytes flagged in `hits` (high bits) of the word at `base`.
+    #[inline(always)]
+    fn visit_hits(&mut self, text: &[u8], base: usize, mut hits: u64) {
+        while hits != 0 {
+            let p = base + hits.trailing_zeros() as usize / 8;
+            if worth_a_visit(text, p) {
+                self.visit(text, p);
+            }
+            hits &= hits - 1;
+        }
     }
 
     /// Records the starts that the interesting byte at `p` reveals.
