@@ -170,6 +170,22 @@ pub(crate) fn compile(
                 Some(build_combined(&user, MatchKind::LeftmostFirst)?)
             },
             scan_all: build_combined(&scans, MatchKind::All)?,
+            scan_others: {
+                // Same pattern ids, the email shape replaced by one that
+                // matches nothing (an empty class).
+                let others: Vec<&str> = scans
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| {
+                        if email_pids.iter().any(|e| e.as_usize() == i) {
+                            "[a&&b]"
+                        } else {
+                            p
+                        }
+                    })
+                    .collect();
+                build_combined(&others, MatchKind::All)?
+            },
             exact: build_combined(&patterns, MatchKind::LeftmostFirst)?,
             email: email_pids,
             #[cfg(test)]

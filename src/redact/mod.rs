@@ -174,6 +174,10 @@ struct Regexes {
     /// A cheap prefix of every shape (user patterns whole) with
     /// `MatchKind::All`: which shapes can start at a candidate.
     scan_all: Regex,
+    /// [`Regexes::scan_all`] without the email shape, for starts that are
+    /// not email starts. The email prefix walks a whole key or word before
+    /// it fails; the rest die within a few bytes.
+    scan_others: Regex,
     /// The exact shapes, run anchored at each start for the shapes that can.
     exact: Regex,
     /// Pattern ids of the email shape (empty when it is off).

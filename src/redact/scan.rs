@@ -150,7 +150,7 @@ impl Redactor {
             let best = if email_only {
                 self.best_of(rx, bytes, s, rx.email.iter().copied())
             } else {
-                self.best_at(rx, bytes, s, can_start)
+                self.best_at(rx, bytes, s, can_start, email == Some(s))
             };
             match best {
                 Some((start, end, det)) => {
@@ -193,7 +193,7 @@ impl Redactor {
                 break;
             };
             let s = m.start();
-            match self.best_at(rx, bytes, s, &mut can_start) {
+            match self.best_at(rx, bytes, s, &mut can_start, true) {
                 Some((start, end, det)) => {
                     out.push(Region {
                         start,
@@ -220,18 +220,28 @@ impl Redactor {
     /// The best candidate starting at `s`: `(start, end, det)` after its
     /// check (which may narrow it), or `None` when no shape starts there or
     /// none passes.
+    ///
+    /// `email_here`: `s` is where the email list says an email may start;
+    /// when it is not, no email can start at `s` that was not already tried
+    /// (see `trigger.rs`), and the email shape is left out of the question.
     pub(super) fn best_at(
         &self,
         rx: &Regexes,
         bytes: &[u8],
         s: usize,
         can_start: &mut PatternSet,
+        email_here: bool,
     ) -> Option<(usize, usize, u32)> {
         can_start.clear();
         let here = Input::new(bytes)
             .span(s..bytes.len())
             .anchored(Anchored::Yes);
-        rx.scan_all.which_overlapping_matches(&here, can_start);
+        let scan = if email_here {
+            &rx.scan_all
+        } else {
+            &rx.scan_others
+        };
+        scan.which_overlapping_matches(&here, can_start);
         self.best_of(rx, bytes, s, can_start.iter())
     }
 

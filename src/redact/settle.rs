@@ -124,7 +124,7 @@ impl Redactor {
             for &(_, b) in tokens {
                 for s in b..(b + 3).min(len + 1) {
                     if text.is_char_boundary(s)
-                        && self.best_at(rx, bytes, s, &mut can_start).is_some()
+                        && self.best_at(rx, bytes, s, &mut can_start, true).is_some()
                     {
                         return false;
                     }
