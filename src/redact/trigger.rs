@@ -6,20 +6,21 @@
 //!
 //! | shape | where it starts |
 //! |---|---|
-//! | card, SSN, North American phone, IPv4, IPv6 from digits | a digit at an ASCII word start |
+//! | card, SSN, North American phone, IPv4, IPv6 from digits | a digit at an ASCII word start, where the text after it could still be one (`digits_may_match`) |
 //! | IBAN | `[A-Z]{2}` and a digit at an ASCII word start |
-//! | IPv6 from letters | a word of 1-4 hex letters/digits followed by `:` |
+//! | IPv6 from letters | a word of 1-4 hex letters/digits followed by `:`, in a run with `::` or seven colons |
 //! | IPv6 `::x:y` | `::` |
 //! | API keys, JWT | a literal prefix (`sk-`, `AKIA`, `eyJ`, ...) at an ASCII word start |
-//! | bearer header | `authorization` (any case) at an ASCII word start |
-//! | phone `+…`, `(…)` | `+` followed by `1-9`; `(` followed by `2-9` |
+//! | bearer header | `authorization` (any case) at an ASCII word start, before a `:` |
+//! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits |
 //! | email | the first byte of the run of local-part bytes before an `@` |
 //!
-//! The loop reports a **superset** of the positions where some built-in scan
-//! shape matches; [`super::scan`] confirms each with an anchored search, so a
-//! spurious start costs one short anchored search and changes nothing. A test
-//! holds this to the unanchored regex it replaces (`tests.rs`,
-//! `trigger_starts_agree_with_the_scan_regex`).
+//! The loop reports a **superset** of the positions where some built-in
+//! shape can *succeed* (match and pass its check); [`super::scan`] confirms
+//! each with anchored searches. Leaving out a start where every shape fails
+//! changes nothing: the scan would only have moved on one character. A test
+//! holds the regions to those of the unanchored regex scan this replaces
+//! (`tests.rs`, `trigger_starts_agree_with_the_scan_regex`).
 //!
 //! Why: the unanchored multi-pattern search spent most of a redaction run
 //! walking ordinary prose byte by byte through a lazy DFA with look-around;
