@@ -257,10 +257,25 @@ impl Redactor {
 
     /// Redacts `text`, appending the result to `out`.
     pub fn redact(&self, text: &str, out: &mut String) -> Redaction {
+        self.redact_to_fixed_point(text, out, true)
+    }
+
+    /// [`Redactor::redact`] without the shortcut of [`Redactor::settled`]:
+    /// the reference it is tested against.
+    #[cfg(test)]
+    pub(crate) fn redact_with_full_passes(&self, text: &str) -> (String, Redaction) {
+        let mut out = String::new();
+        let res = self.redact_to_fixed_point(text, &mut out, false);
+        (out, res)
+    }
+
+    /// One pass, then more until nothing changes; `settle` allows skipping
+    /// them where [`Redactor::settled`] shows they would find nothing.
+    fn redact_to_fixed_point(&self, text: &str, out: &mut String, settle: bool) -> Redaction {
         let start = out.len();
         let mut tokens = Vec::new();
-        let mut res = self.redact_once(text, out, &mut tokens);
-        if !res.changed || self.settled(out.get(start..).unwrap_or_default(), &tokens) {
+        let mut res = self.redact_once(text, &self.regions(text), out, &mut tokens);
+        if !res.changed || (settle && self.settled(out.get(start..).unwrap_or_default(), &tokens)) {
             return res;
         }
         // A detector may judge a candidate by its neighbours (a phone number
@@ -270,11 +285,12 @@ impl Redactor {
         let mut scratch = String::new();
         for _ in 0..MAX_PASSES {
             let current = out.get(start..).unwrap_or_default();
-            if self.regions(current).is_empty() {
+            let regions = self.regions(current);
+            if regions.is_empty() {
                 return res;
             }
             scratch.clear();
-            let again = self.redact_once(current, &mut scratch, &mut tokens);
+            let again = self.redact_once(current, &regions, &mut scratch, &mut tokens);
             res.drop_field |= again.drop_field;
             res.hits.merge(again.hits);
             out.truncate(start);
@@ -285,40 +301,17 @@ impl Redactor {
         res
     }
 
-    /// [`Redactor::redact`] without the shortcut of [`Redactor::settled`]:
-    /// the reference it is tested against.
-    #[cfg(test)]
-    pub(crate) fn redact_with_full_passes(&self, text: &str) -> (String, Redaction) {
-        let mut out = String::new();
-        let mut tokens = Vec::new();
-        let mut res = self.redact_once(text, &mut out, &mut tokens);
-        if !res.changed {
-            return (out, res);
-        }
-        for _ in 0..MAX_PASSES {
-            if self.regions(&out).is_empty() {
-                return (out, res);
-            }
-            let mut again_out = String::new();
-            let again = self.redact_once(&out, &mut again_out, &mut tokens);
-            res.drop_field |= again.drop_field;
-            res.hits.merge(again.hits);
-            out = again_out;
-        }
-        res.drop_field = true;
-        (out, res)
-    }
-
-    /// One pass of [`Redactor::redact`]. `tokens` gets the spans of the
-    /// tokens written, relative to where `out` ended on entry.
+    /// One pass of [`Redactor::redact`]: replaces `regions` (those of
+    /// `text`). `tokens` gets the spans of the tokens written, relative to
+    /// where `out` ended on entry.
     fn redact_once(
         &self,
         text: &str,
+        regions: &[scan::Region],
         out: &mut String,
         tokens: &mut Vec<(usize, usize)>,
     ) -> Redaction {
         tokens.clear();
-        let regions = self.regions(text);
         let mut res = Redaction::default();
         if regions.is_empty() {
             out.push_str(text);
@@ -326,7 +319,7 @@ impl Redactor {
         }
         let rollback = out.len();
         let mut last = 0;
-        for r in &regions {
+        for r in regions {
             let det = &self.dets[r.det as usize];
             let (Some(before), Some(matched)) = (text.get(last..r.start), text.get(r.start..r.end))
             else {

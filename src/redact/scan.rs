@@ -12,6 +12,12 @@ use std::cell::RefCell;
 use super::trigger::Starts;
 use super::{Action, Redactor, Regexes, validate};
 
+/// The position one character after `s` (the end of the text counts as one
+/// byte): where a scan resumes after a start that yields nothing.
+fn next_char(bytes: &[u8], s: usize) -> usize {
+    s + bytes.get(s).map_or(1, |&b| char_width(b))
+}
+
 /// Per-thread buffers of [`Redactor::regex_pass`].
 #[derive(Default)]
 struct PassScratch {
@@ -153,14 +159,9 @@ impl Redactor {
                 self.best_at(rx, bytes, s, can_start, email == Some(s))
             };
             match best {
-                Some((start, end, det)) => {
-                    out.push(Region {
-                        start,
-                        end,
-                        det,
-                        drop: false,
-                    });
-                    pos = end;
+                Some(region) => {
+                    pos = region.end;
+                    out.push(region);
                 }
                 None => {
                     // An email start that fails fails for the whole local
@@ -170,7 +171,7 @@ impl Redactor {
                     if email == Some(s) {
                         ei += 1;
                     }
-                    pos = s + bytes.get(s).map_or(1, |&b| char_width(b));
+                    pos = next_char(bytes, s);
                 }
             }
         }
@@ -194,16 +195,11 @@ impl Redactor {
             };
             let s = m.start();
             match self.best_at(rx, bytes, s, &mut can_start, true) {
-                Some((start, end, det)) => {
-                    out.push(Region {
-                        start,
-                        end,
-                        det,
-                        drop: false,
-                    });
-                    pos = end;
+                Some(region) => {
+                    pos = region.end;
+                    out.push(region);
                 }
-                None => pos = s + bytes.get(s).map_or(1, |&b| char_width(b)),
+                None => pos = next_char(bytes, s),
             }
         }
         out
@@ -231,7 +227,7 @@ impl Redactor {
         s: usize,
         can_start: &mut PatternSet,
         email_here: bool,
-    ) -> Option<(usize, usize, u32)> {
+    ) -> Option<Region> {
         can_start.clear();
         let here = Input::new(bytes)
             .span(s..bytes.len())
@@ -252,7 +248,7 @@ impl Redactor {
         bytes: &[u8],
         s: usize,
         pids: impl Iterator<Item = PatternID>,
-    ) -> Option<(usize, usize, u32)> {
+    ) -> Option<Region> {
         let len = bytes.len();
         let mut best: Option<(usize, usize, u32)> = None;
         for pid in pids {
@@ -280,6 +276,11 @@ impl Redactor {
                 best = Some((cs, ce, det));
             }
         }
-        best
+        best.map(|(start, end, det)| Region {
+            start,
+            end,
+            det,
+            drop: false,
+        })
     }
 }

@@ -107,21 +107,21 @@ impl Redactor {
         let reach = settle.reach;
         let bytes = text.as_bytes();
         let len = bytes.len();
-        let mut open = Vec::new();
-        for &(a, b) in tokens {
-            if !(settle.spaced_ok && spaced(bytes, a, b)) {
-                open.push((a, b));
-            }
-        }
-        let tokens = open.as_slice();
-        if tokens.is_empty() {
+        // The tokens a second pass could notice.
+        let open = || {
+            tokens
+                .iter()
+                .copied()
+                .filter(move |&(a, b)| !(settle.spaced_ok && spaced(bytes, a, b)))
+        };
+        if open().next().is_none() {
             return true;
         }
         // Starts right after a token, on the whole text (unbounded shapes
         // whose leading `\b` now sees the token's `]`).
         if let Some(rx) = self.regexes.as_deref() {
             let mut can_start = PatternSet::new(rx.scan_all.pattern_len());
-            for &(_, b) in tokens {
+            for (_, b) in open() {
                 for s in b..(b + 3).min(len + 1) {
                     if text.is_char_boundary(s)
                         && self.best_at(rx, bytes, s, &mut can_start, true).is_some()
@@ -133,7 +133,7 @@ impl Redactor {
         }
         // Windows around the tokens, merged, each scanned as a text.
         let mut window: Option<(usize, usize)> = None;
-        for &(a, b) in tokens {
+        for (a, b) in open() {
             let mut lo = a.saturating_sub(reach);
             // An email ending at the token: its domain, `@` and local part.
             let mut t = a;

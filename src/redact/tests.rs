@@ -5,6 +5,9 @@
 use super::*;
 use proptest::prelude::*;
 
+#[path = "../../tests/support/rng.rs"]
+mod rng;
+
 // ---------------------------------------------------------------- helpers
 
 fn all_builtins() -> RedactConfig {
@@ -528,29 +531,7 @@ fn hundred_thousand_keywords_compile_and_match() {
 
 /// Test-data generators: seeded, no committed data.
 pub(crate) mod textgen {
-    /// splitmix64.
-    pub struct Rng(pub u64);
-
-    impl Rng {
-        pub fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-        pub fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-        pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-            xs[self.below(xs.len())]
-        }
-        fn chars(&mut self, set: &[u8], n: usize) -> String {
-            (0..n)
-                .map(|_| char::from(set[self.below(set.len())]))
-                .collect()
-        }
-    }
+    pub use super::rng::Rng;
 
     const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     const UPPER_ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -659,22 +640,22 @@ pub(crate) mod textgen {
 
     /// One non-secret fragment: prose or a number-ish thing that must survive.
     pub fn benign(r: &mut Rng) -> String {
-        match r.below(16) {
-            0 => format!("2026-{:02}-{:02}", 1 + r.below(12), 1 + r.below(28)),
-            1 => format!("{:02}:{:02}:{:02}", r.below(24), r.below(60), r.below(60)),
-            2 => format!("{}.{}.{}", r.below(20), r.below(30), r.below(100)),
-            3 => format!("ORD-2026-{:06}", r.below(1_000_000)),
-            4 => format!("#{}", 100_000 + r.below(900_000)),
+        match r.index(16) {
+            0 => format!("2026-{:02}-{:02}", 1 + r.index(12), 1 + r.index(28)),
+            1 => format!("{:02}:{:02}:{:02}", r.index(24), r.index(60), r.index(60)),
+            2 => format!("{}.{}.{}", r.index(20), r.index(30), r.index(100)),
+            3 => format!("ORD-2026-{:06}", r.index(1_000_000)),
+            4 => format!("#{}", 100_000 + r.index(900_000)),
             5 => format!(
                 "${},{:03}.{:02}",
-                1 + r.below(99),
-                r.below(1000),
-                r.below(100)
+                1 + r.index(99),
+                r.index(1000),
+                r.index(100)
             ),
-            6 => format!("{}.{:05}", r.below(100), r.below(100_000)),
+            6 => format!("{}.{:05}", r.index(100), r.index(100_000)),
             7 => {
                 // A 16-digit order number that fails Luhn.
-                let mut d: Vec<u8> = (0..16).map(|_| b'0' + r.below(10) as u8).collect();
+                let mut d: Vec<u8> = (0..16).map(|_| b'0' + r.index(10) as u8).collect();
                 d[0] = b'4';
                 if super::super::validate::luhn(&d) {
                     d[15] = b'0' + (d[15] - b'0' + 1) % 10;
@@ -690,23 +671,23 @@ pub(crate) mod textgen {
                 r.chars(b"0123456789abcdef", 12)
             ),
             9 => format!("17{}", r.chars(b"0123456789", 11)), // epoch ms
-            10 => format!("{}", r.below(10_000_000)),
+            10 => format!("{}", r.index(10_000_000)),
             11 => format!("{:07x}", r.next() & 0xFFF_FFFF), // git sha
             12 => format!(
                 "{}/{}/{}",
-                1 + r.below(12),
-                1 + r.below(28),
-                2020 + r.below(8)
+                1 + r.index(12),
+                1 + r.index(28),
+                2020 + r.index(8)
             ),
             _ => r.pick(PROSE).to_string(),
         }
     }
 
     fn luhn_card(r: &mut Rng) -> String {
-        let mut d: Vec<u8> = (0..15).map(|_| r.below(10) as u8).collect();
-        d[0] = [4, 5, 6][r.below(3)];
+        let mut d: Vec<u8> = (0..15).map(|_| r.index(10) as u8).collect();
+        d[0] = [4, 5, 6][r.index(3)];
         if d[0] == 5 {
-            d[1] = 1 + r.below(5) as u8;
+            d[1] = 1 + r.index(5) as u8;
         }
         // Check digit: Luhn over the 15 digits as if followed by one more.
         let sum: u32 = d
@@ -724,7 +705,7 @@ pub(crate) mod textgen {
             .sum();
         d.push(((10 - sum % 10) % 10) as u8);
         let digits: String = d.iter().map(|x| char::from(b'0' + x)).collect();
-        let sep = ["", " ", "-"][r.below(3)];
+        let sep = ["", " ", "-"][r.index(3)];
         digits
             .as_bytes()
             .chunks(4)
@@ -735,11 +716,11 @@ pub(crate) mod textgen {
 
     /// A planted secret of a kind the property must remove.
     pub fn secret(r: &mut Rng) -> String {
-        match r.below(11) {
+        match r.index(11) {
             0 | 1 => {
-                let (n1, n2) = (1 + r.below(8), 2 + r.below(8));
+                let (n1, n2) = (1 + r.index(8), 2 + r.index(8));
                 let local = r.chars(LOWER, n1);
-                let tag = ["", ".x", "+tag", "_9"][r.below(4)];
+                let tag = ["", ".x", "+tag", "_9"][r.index(4)];
                 let domain = r.chars(LOWER, n2);
                 let tld = r.pick(&["com", "org", "io", "de", "co.uk"]);
                 format!("{local}{tag}@{domain}.{tld}")
@@ -757,22 +738,22 @@ pub(crate) mod textgen {
 
     /// Other detectable things, for idempotence (not asserted absent).
     pub fn other(r: &mut Rng) -> String {
-        match r.below(7) {
-            0 => format!("+1 ({}) 555-{:04}", 200 + r.below(700), r.below(10_000)),
+        match r.index(7) {
+            0 => format!("+1 ({}) 555-{:04}", 200 + r.index(700), r.index(10_000)),
             1 => format!(
                 "{}.{}.{}.{}",
-                r.below(256),
-                r.below(256),
-                r.below(256),
-                r.below(256)
+                r.index(256),
+                r.index(256),
+                r.index(256),
+                r.index(256)
             ),
             2 => "2001:db8::8a2e:370:7334".to_string(),
             3 => "DE89 3704 0044 0532 0130 00".to_string(),
             4 => format!(
                 "{}-{:02}-{:04}",
-                100 + r.below(500),
-                1 + r.below(98),
-                1 + r.below(9998)
+                100 + r.index(500),
+                1 + r.index(98),
+                1 + r.index(9998)
             ),
             5 => "Authorization: Bearer abcDEF123.456".to_string(),
             _ => "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJlX2hlcmU".to_string(),
@@ -780,7 +761,7 @@ pub(crate) mod textgen {
     }
 
     fn sep(r: &mut Rng) -> &'static str {
-        [" ", " ", " ", "\n", ", ", " (", ") ", ": ", "\t"][r.below(9)]
+        [" ", " ", " ", "\n", ", ", " (", ") ", ": ", "\t"][r.index(9)]
     }
 
     /// Text of about `words` fragments; returns the text and the planted
@@ -790,7 +771,7 @@ pub(crate) mod textgen {
         let mut planted = Vec::new();
         for _ in 0..words {
             s.push_str(sep(r));
-            let roll = r.below(30);
+            let roll = r.index(30);
             if secrets && roll == 0 {
                 let x = secret(r);
                 s.push_str(&x);
@@ -798,7 +779,7 @@ pub(crate) mod textgen {
             } else if secrets && roll == 1 {
                 s.push_str(&other(r));
             } else if secrets && roll == 2 {
-                s.push_str(&keyword(r.below(50)));
+                s.push_str(&keyword(r.index(50)));
             } else {
                 s.push_str(&benign(r));
             }
@@ -880,7 +861,7 @@ proptest! {
     fn sessions_keep_their_prefix_structure(seed in any::<u64>()) {
         let r = full_redactor();
         let mut rng = textgen::Rng(seed);
-        let turns = 5 + rng.below(6);
+        let turns = 5 + rng.index(6);
         let mut prompt = String::from("system\nYou are the billing assistant. Be brief.\n");
         let mut prev: Option<(String, String)> = None;
         for _ in 0..turns {
@@ -1025,25 +1006,20 @@ proptest! {
         const ATOMS: &[&str] = &["ab", "AB", "cd", "Cd", "é", " ", "-", "x", "0", "_"];
         let word = |rng: &mut textgen::Rng| {
             let mut w = String::new();
-            while w.len() < 4 + rng.below(6) {
+            while w.len() < 4 + rng.index(6) {
                 w.push_str(rng.pick(ATOMS));
             }
             w
         };
-        let ci = KeywordRule {
-            name: "a".into(),
-            words: (0..1 + rng.below(12)).map(|_| word(&mut rng)).collect(),
-            case_insensitive: true,
-            whole_word: rng.below(2) == 0,
+        let mut rule = |name: &str, case_insensitive: bool| KeywordRule {
+            name: name.into(),
+            words: (0..1 + rng.index(12)).map(|_| word(&mut rng)).collect(),
+            case_insensitive,
+            whole_word: rng.index(2) == 0,
             action: Action::Mask,
         };
-        let cs = KeywordRule {
-            name: "b".into(),
-            words: (0..1 + rng.below(12)).map(|_| word(&mut rng)).collect(),
-            case_insensitive: false,
-            whole_word: rng.below(2) == 0,
-            action: Action::Mask,
-        };
+        let ci = rule("a", true);
+        let cs = rule("b", false);
         let rules = [(0, &ci), (1, &cs)];
         let fast = keywords::KeywordSet::build(&rules).unwrap();
         let reference = keywords::KeywordSet::build_aho_corasick_only(&rules).unwrap();
@@ -1069,10 +1045,10 @@ fn glued_text(r: &mut textgen::Rng, n: usize) -> String {
     ];
     let mut s = String::new();
     for _ in 0..n {
-        let piece = match r.below(6) {
+        let piece = match r.index(6) {
             0 => textgen::secret(r),
             1 => textgen::other(r),
-            2 => textgen::keyword(r.below(50)),
+            2 => textgen::keyword(r.index(50)),
             3 => [
                 "acme",
                 "ACME corp",
@@ -1082,7 +1058,7 @@ fn glued_text(r: &mut textgen::Rng, n: usize) -> String {
                 "x@y.co",
                 "corp ",
                 "1 2",
-            ][r.below(8)]
+            ][r.index(8)]
             .to_string(),
             4 => tricky_text(r, 3),
             _ => textgen::benign(r),

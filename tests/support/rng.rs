@@ -1,5 +1,6 @@
 //! SplitMix64: a small, seeded, dependency-free generator for shaping test
-//! and benchmark data. Shared by `tests/it` and `benches/` via `#[path]`.
+//! and benchmark data. Shared by `tests/it`, `benches/` and the redaction
+//! unit tests (`src/redact/tests.rs`) via `#[path]`.
 #![allow(dead_code)]
 
 /// A seeded generator.
@@ -33,6 +34,11 @@ impl Rng {
     /// A float in `[lo, hi)`.
     pub fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
         lo + (hi - lo) * self.unit()
+    }
+
+    /// One of `xs`.
+    pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.index(xs.len())]
     }
 
     /// `n` characters drawn from `set`.
