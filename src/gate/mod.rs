@@ -19,8 +19,10 @@ use std::sync::Arc;
 use crate::finding::{Finding, FindingKind, escape_key};
 use crate::policy::redaction::SinkRedaction;
 use crate::policy::{OnViolation, Policy};
-use crate::record::escape::write_json_string;
-use crate::record::tape::{Kind, Malformed, Tape, raw, string_value};
+use crate::record::escape::{write_edited_json_string, write_json_string};
+use crate::record::tape::{
+    Kind, Malformed, Tape, raw, raw_contents, string_value, string_value_in,
+};
 use crate::record::{Format, detect};
 use crate::source::lines::Line;
 use verify::{Seg, Walk};
@@ -78,6 +80,14 @@ pub struct Gate {
     redaction: SinkRedaction,
     /// Redacted content of the record being judged, by value token.
     content: Vec<(usize, Content)>,
+    /// The JSON string literals of [`Content::Redacted`], end to end: one
+    /// buffer reused across records instead of a `String` per field.
+    encoded: Vec<u8>,
+    /// The content value being redacted, decoded; reused across fields.
+    unescaped: String,
+    /// Its redaction, and where the replacements went; reused.
+    redacted: String,
+    edits: Vec<crate::redact::Edit>,
     /// Key order learned by the fast path.
     order: fast::KeyOrder,
     /// Value tokens of allowlisted fields that broke their rule (left out
@@ -89,8 +99,8 @@ pub struct Gate {
 enum Content {
     /// Unchanged.
     Same,
-    /// Replaced by this text.
-    Redacted(String),
+    /// Replaced by the JSON string literal `Gate::encoded[range]`.
+    Redacted(std::ops::Range<usize>),
     /// A `drop` rule matched: the field goes out as `null`.
     Dropped,
 }
@@ -133,6 +143,10 @@ impl Gate {
             fast_cf,
             redaction,
             content: Vec::new(),
+            encoded: Vec::new(),
+            unescaped: String::new(),
+            redacted: String::new(),
+            edits: Vec::new(),
             order: fast::KeyOrder::default(),
             violated: Vec::new(),
             policy,
@@ -268,6 +282,7 @@ impl Gate {
         let mut rewrite = false;
         let mut seen = 0u64;
         self.content.clear();
+        self.encoded.clear();
         self.violated.clear();
         for (k, v) in self.tape.members(0) {
             let name = string_value(text, &tokens[k]);
@@ -313,9 +328,10 @@ impl Gate {
                     } else if kind == Kind::String
                         && let Some(r) = &self.redaction.redactor
                     {
-                        let original = string_value(text, &tokens[v]);
-                        let mut redacted = String::with_capacity(original.len());
-                        let result = r.redact(&original, &mut redacted);
+                        let original = string_value_in(text, &tokens[v], &mut self.unescaped);
+                        self.redacted.clear();
+                        let result =
+                            r.redact_with_edits(original, &mut self.redacted, &mut self.edits);
                         let content = if result.drop_field {
                             self.findings.push(walk.finding(
                                 &self.segs,
@@ -324,7 +340,26 @@ impl Gate {
                             ));
                             Content::Dropped
                         } else if result.changed {
-                            Content::Redacted(redacted)
+                            let start = self.encoded.len();
+                            // The raw value is already escaped: copy it around
+                            // the edits rather than escape the whole text again.
+                            let redacted = &self.redacted;
+                            let edits = self.edits.iter().map(|e| {
+                                (
+                                    e.from.clone(),
+                                    redacted.get(e.to.clone()).unwrap_or_default(),
+                                )
+                            });
+                            if self.edits.is_empty()
+                                || !write_edited_json_string(
+                                    raw_contents(text, &tokens[v]),
+                                    edits,
+                                    &mut self.encoded,
+                                )
+                            {
+                                write_json_string(redacted, &mut self.encoded);
+                            }
+                            Content::Redacted(start..self.encoded.len())
                         } else {
                             Content::Same
                         };
@@ -373,6 +408,7 @@ impl Gate {
         if rebuild {
             let extras = Extras {
                 content: &self.content,
+                encoded: &self.encoded,
                 violated: &self.violated,
                 redaction: &self.redaction,
             };
@@ -385,6 +421,8 @@ impl Gate {
 /// What the rebuild writes besides verified raw bytes.
 struct Extras<'a> {
     content: &'a [(usize, Content)],
+    /// [`Gate::encoded`].
+    encoded: &'a [u8],
     violated: &'a [usize],
     redaction: &'a SinkRedaction,
 }
@@ -401,59 +439,71 @@ fn rebuild_flat(
     let tokens = walk.tape.tokens();
     out.push(b'{');
     let mut first = true;
-    let mut scratch = Vec::new();
     for (k, v) in walk.tape.members(0) {
         let name = string_value(walk.text, &tokens[k]);
-        let keep = if let Some((_, rule)) = fields.lookup(&name) {
-            scratch.clear();
+        let kind = tokens[v].kind;
+        // What goes out for this member, decided before anything is written
+        // so that values go straight into `out`.
+        let value = if let Some((_, rule)) = fields.lookup(&name) {
             // The judgement already found which fields broke their rule.
             if extras.violated.contains(&v) {
-                false
-            } else {
-                match (&extras.redaction.key, tokens[v].kind) {
-                    (Some(key), Kind::String)
-                        if extras.redaction.pseudonymize.iter().any(|p| *p == name) =>
-                    {
-                        let id = string_value(walk.text, &tokens[v]);
-                        write_json_string(&crate::redact::pseudonymize(key, &id), &mut scratch);
-                    }
-                    _ => walk.project(rule, v, &mut scratch),
+                continue;
+            }
+            match (&extras.redaction.key, kind) {
+                (Some(key), Kind::String)
+                    if extras.redaction.pseudonymize.iter().any(|p| *p == name) =>
+                {
+                    Value::Pseudonym(key)
                 }
-                true
+                _ => Value::Projected(rule),
             }
         } else if level == Level::Full && policy.is_content_field(&name) {
-            let kind = tokens[v].kind;
-            scratch.clear();
+            if kind != Kind::String && kind != Kind::Null {
+                continue;
+            }
             match extras.content.iter().find(|(t, _)| *t == v).map(|(_, c)| c) {
-                _ if kind != Kind::String && kind != Kind::Null => false,
-                Some(Content::Redacted(text)) => {
-                    write_json_string(text, &mut scratch);
-                    true
+                Some(Content::Redacted(range)) => {
+                    Value::Encoded(extras.encoded.get(range.clone()).unwrap_or(b"null"))
                 }
                 // SECURITY: a `drop` rule matched: the value is replaced by null.
-                Some(Content::Dropped) => {
-                    scratch.extend_from_slice(b"null");
-                    true
-                }
-                Some(Content::Same) | None => {
-                    scratch.extend_from_slice(raw(walk.text, &tokens[v]).as_bytes());
-                    true
-                }
+                Some(Content::Dropped) => Value::Null,
+                Some(Content::Same) | None => Value::Raw,
             }
         } else {
-            false
+            continue;
         };
-        if keep {
-            if !first {
-                out.push(b',');
+        if !first {
+            out.push(b',');
+        }
+        first = false;
+        out.extend_from_slice(raw(walk.text, &tokens[k]).as_bytes());
+        out.push(b':');
+        match value {
+            Value::Pseudonym(key) => {
+                let id = string_value(walk.text, &tokens[v]);
+                write_json_string(&crate::redact::pseudonymize(key, &id), out);
             }
-            first = false;
-            out.extend_from_slice(raw(walk.text, &tokens[k]).as_bytes());
-            out.push(b':');
-            out.extend_from_slice(&scratch);
+            Value::Projected(rule) => walk.project(rule, v, out),
+            Value::Encoded(json) => out.extend_from_slice(json),
+            Value::Null => out.extend_from_slice(b"null"),
+            Value::Raw => out.extend_from_slice(raw(walk.text, &tokens[v]).as_bytes()),
         }
     }
     out.push(b'}');
+}
+
+/// How [`rebuild_flat`] writes one kept member's value.
+enum Value<'a> {
+    /// A keyed pseudonym of the string.
+    Pseudonym(&'a crate::redact::RedactKey),
+    /// The allowlisted projection of the value.
+    Projected(&'a crate::policy::FieldRule),
+    /// Redacted content, a JSON string literal.
+    Encoded(&'a [u8]),
+    /// `null`.
+    Null,
+    /// The verified raw bytes.
+    Raw,
 }
 
 fn malformed_finding(

@@ -242,15 +242,33 @@ impl Iterator for Elements<'_> {
 /// the escapes, so decoding cannot fail; a token that is not a string yields
 /// an empty string rather than a panic.
 pub fn string_value<'a>(line: &'a str, t: &Token) -> Cow<'a, str> {
-    let inner = line
-        .get(t.start as usize + 1..(t.end as usize).saturating_sub(1))
-        .unwrap_or("");
+    let inner = raw_contents(line, t);
     if !t.escaped {
         return Cow::Borrowed(inner);
     }
     let mut out = String::with_capacity(inner.len());
     unescape_into(inner, &mut out);
     Cow::Owned(out)
+}
+
+/// Like [`string_value`], but an escaped string is decoded into `scratch`
+/// (cleared first) instead of a new `String`: for hot loops that decode
+/// kilobytes of content per record.
+pub fn string_value_in<'a>(line: &'a str, t: &Token, scratch: &'a mut String) -> &'a str {
+    let inner = raw_contents(line, t);
+    if !t.escaped {
+        return inner;
+    }
+    scratch.clear();
+    unescape_into(inner, scratch);
+    scratch
+}
+
+/// The raw contents of a string token, between its quotes, escapes as
+/// written.
+pub fn raw_contents<'a>(line: &'a str, t: &Token) -> &'a str {
+    line.get(t.start as usize + 1..(t.end as usize).saturating_sub(1))
+        .unwrap_or("")
 }
 
 /// The raw bytes of a token's span.
@@ -271,34 +289,96 @@ fn unescape_into(text: &str, out: &mut String) {
         // Flush the unescaped run: a slice of `text` between escapes, which
         // are ASCII, so on character boundaries (no second UTF-8 pass).
         out.push_str(text.get(run..i).unwrap_or(""));
-        let Some(&e) = s.get(i + 1) else { return };
-        i += 2;
-        match e {
-            b'"' => out.push('"'),
-            b'\\' => out.push('\\'),
-            b'/' => out.push('/'),
-            b'b' => out.push('\u{8}'),
-            b'f' => out.push('\u{c}'),
-            b'n' => out.push('\n'),
-            b'r' => out.push('\r'),
-            b't' => out.push('\t'),
-            b'u' => {
-                let hi = hex4(s, i).unwrap_or(0xFFFD);
-                i += 4;
-                let c = if (0xD800..0xDC00).contains(&hi) {
-                    let lo = hex4(s, i + 2).unwrap_or(0);
-                    i += 6;
-                    0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF)
-                } else {
-                    hi
-                };
-                out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
-            }
-            _ => {}
-        }
+        let (c, next) = decode_escape(s, i);
+        out.extend(c);
+        i = next;
         run = i;
     }
     out.push_str(text.get(run..).unwrap_or(""));
+}
+
+/// The escape at `s[i]` (a backslash) of validated string contents: the
+/// character it stands for (none for a truncated or unknown escape, which
+/// validation rules out) and the offset just past it. A `\u` high
+/// surrogate takes its low half with it; an unpaired or bad code point
+/// decodes as U+FFFD.
+fn decode_escape(s: &[u8], i: usize) -> (Option<char>, usize) {
+    let Some(&e) = s.get(i + 1) else {
+        return (None, s.len());
+    };
+    let c = match e {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => {
+            let hi = hex4(s, i + 2).unwrap_or(0xFFFD);
+            let (c, next) = if (0xD800..0xDC00).contains(&hi) {
+                let lo = hex4(s, i + 8).unwrap_or(0);
+                let c = 0x10000 + ((hi - 0xD800) << 10) + (lo.wrapping_sub(0xDC00) & 0x3FF);
+                (c, i + 12)
+            } else {
+                (hi, i + 6)
+            };
+            return (Some(char::from_u32(c).unwrap_or('\u{FFFD}')), next);
+        }
+        _ => return (None, i + 2),
+    };
+    (Some(c), i + 2)
+}
+
+/// Maps offsets in the decoded text of a JSON string to offsets in its
+/// raw, escaped contents (between the quotes), left to right: for copying
+/// the raw bytes around edits made to the decoded text.
+pub struct RawCursor<'a> {
+    raw: &'a [u8],
+    raw_pos: usize,
+    decoded_pos: usize,
+    /// The first backslash at or after `raw_pos` (`raw.len()` if none),
+    /// kept so that seeking through a long plain run searches it once.
+    next_escape: usize,
+}
+
+impl<'a> RawCursor<'a> {
+    /// A cursor at the start of `raw`, validated string contents.
+    pub fn new(raw: &'a str) -> RawCursor<'a> {
+        let raw = raw.as_bytes();
+        RawCursor {
+            raw,
+            raw_pos: 0,
+            decoded_pos: 0,
+            next_escape: memchr::memchr(b'\\', raw).unwrap_or(raw.len()),
+        }
+    }
+
+    /// The raw offset of decoded offset `decoded`, which must not be behind
+    /// the last one asked for. `None` when `decoded` falls inside the
+    /// character of an escape or past the end: not a character boundary.
+    pub fn seek(&mut self, decoded: usize) -> Option<usize> {
+        while self.decoded_pos < decoded && self.raw_pos < self.raw.len() {
+            let run = self.next_escape - self.raw_pos;
+            if self.decoded_pos + run >= decoded {
+                // Inside a run of plain bytes, decoded and raw are the same.
+                self.raw_pos += decoded - self.decoded_pos;
+                self.decoded_pos = decoded;
+                break;
+            }
+            self.decoded_pos += run;
+            let (c, next) = decode_escape(self.raw, self.next_escape);
+            self.decoded_pos += c.map_or(0, char::len_utf8);
+            self.raw_pos = next.min(self.raw.len());
+            self.next_escape = self
+                .raw
+                .get(self.raw_pos..)
+                .and_then(|rest| memchr::memchr(b'\\', rest))
+                .map_or(self.raw.len(), |p| self.raw_pos + p);
+        }
+        (self.decoded_pos == decoded).then_some(self.raw_pos)
+    }
 }
 
 fn hex4(s: &[u8], at: usize) -> Option<u32> {

@@ -257,7 +257,26 @@ impl Redactor {
 
     /// Redacts `text`, appending the result to `out`.
     pub fn redact(&self, text: &str, out: &mut String) -> Redaction {
-        self.redact_to_fixed_point(text, out, true)
+        self.redact_to_fixed_point(text, out, true, &mut Vec::new())
+    }
+
+    /// [`Redactor::redact`], also saying where the replacements went, so
+    /// that a caller holding `text` in another form (escaped JSON) can copy
+    /// the untouched parts from that form instead of re-encoding `out`.
+    ///
+    /// `edits` is cleared, then, when one pass settled the text, filled
+    /// with every replacement in order: what `out` holds (past where it
+    /// ended on entry) is exactly `text` with each `edit.from` replaced by
+    /// `out[edit.to]`. When a later pass changed the text too, `edits` is
+    /// left empty and only `out` tells the result; so is it when nothing
+    /// changed. Reuse `edits` across calls: it keeps its buffer.
+    pub fn redact_with_edits(
+        &self,
+        text: &str,
+        out: &mut String,
+        edits: &mut Vec<Edit>,
+    ) -> Redaction {
+        self.redact_to_fixed_point(text, out, true, edits)
     }
 
     /// [`Redactor::redact`] without the shortcut of [`Redactor::settled`]:
@@ -265,17 +284,23 @@ impl Redactor {
     #[cfg(test)]
     pub(crate) fn redact_with_full_passes(&self, text: &str) -> (String, Redaction) {
         let mut out = String::new();
-        let res = self.redact_to_fixed_point(text, &mut out, false);
+        let res = self.redact_to_fixed_point(text, &mut out, false, &mut Vec::new());
         (out, res)
     }
 
     /// One pass, then more until nothing changes; `settle` allows skipping
     /// them where [`Redactor::settled`] shows they would find nothing.
-    fn redact_to_fixed_point(&self, text: &str, out: &mut String, settle: bool) -> Redaction {
+    /// `edits` as for [`Redactor::redact_with_edits`].
+    fn redact_to_fixed_point(
+        &self,
+        text: &str,
+        out: &mut String,
+        settle: bool,
+        edits: &mut Vec<Edit>,
+    ) -> Redaction {
         let start = out.len();
-        let mut tokens = Vec::new();
-        let mut res = self.redact_once(text, &self.regions(text), out, &mut tokens);
-        if !res.changed || (settle && self.settled(out.get(start..).unwrap_or_default(), &tokens)) {
+        let mut res = self.redact_once(text, &self.regions(text), out, edits);
+        if !res.changed || (settle && self.settled(out.get(start..).unwrap_or_default(), edits)) {
             return res;
         }
         // A detector may judge a candidate by its neighbours (a phone number
@@ -289,8 +314,11 @@ impl Redactor {
             if regions.is_empty() {
                 return res;
             }
+            // The first pass's edits no longer describe the output.
+            edits.clear();
             scratch.clear();
-            let again = self.redact_once(current, &regions, &mut scratch, &mut tokens);
+            let again = self.redact_once(current, &regions, &mut scratch, edits);
+            edits.clear();
             res.drop_field |= again.drop_field;
             res.hits.merge(again.hits);
             out.truncate(start);
@@ -302,16 +330,16 @@ impl Redactor {
     }
 
     /// One pass of [`Redactor::redact`]: replaces `regions` (those of
-    /// `text`). `tokens` gets the spans of the tokens written, relative to
+    /// `text`). `edits` gets the replacements made, their `to` relative to
     /// where `out` ended on entry.
     fn redact_once(
         &self,
         text: &str,
         regions: &[scan::Region],
         out: &mut String,
-        tokens: &mut Vec<(usize, usize)>,
+        edits: &mut Vec<Edit>,
     ) -> Redaction {
-        tokens.clear();
+        edits.clear();
         let mut res = Redaction::default();
         if regions.is_empty() {
             out.push_str(text);
@@ -326,7 +354,7 @@ impl Redactor {
                 // SECURITY: a region off a char boundary would be a bug;
                 // fail closed rather than emit a half-redacted field.
                 out.truncate(rollback);
-                tokens.clear();
+                edits.clear();
                 return Redaction {
                     changed: true,
                     drop_field: true,
@@ -341,7 +369,10 @@ impl Redactor {
             } else {
                 action::write_token(out, det.action, &det.name, matched, self.key.as_ref());
             }
-            tokens.push((token_start, out.len() - rollback));
+            edits.push(Edit {
+                from: r.start..r.end,
+                to: token_start..out.len() - rollback,
+            });
             res.hits.add(&det.name);
             res.drop_field |= r.drop;
             last = r.end;
@@ -357,6 +388,17 @@ impl Redactor {
         let res = self.redact(text, &mut out);
         (out, res)
     }
+}
+
+/// One replacement made by [`Redactor::redact_with_edits`]: the input's
+/// bytes `from` became the output's bytes `to` (a token).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    /// The replaced span of the input.
+    pub from: std::ops::Range<usize>,
+    /// The token's span in the output, relative to where the output ended
+    /// when the call began.
+    pub to: std::ops::Range<usize>,
 }
 
 /// What [`Redactor::redact`] did to one text.

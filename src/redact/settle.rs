@@ -48,7 +48,7 @@
 
 use regex_automata::PatternSet;
 
-use super::Redactor;
+use super::{Edit, Redactor};
 
 /// How far a bounded built-in shape, its check's context and the automaton's
 /// walk reach from a start: the longest bounded shape (an IBAN, 42 bytes, or
@@ -99,8 +99,8 @@ fn local_byte(b: u8) -> bool {
 
 impl Redactor {
     /// True when redacting `text` (the output of one pass, whose tokens sit
-    /// at `tokens`, sorted) again would change nothing.
-    pub(crate) fn settled(&self, text: &str, tokens: &[(usize, usize)]) -> bool {
+    /// at `edits`' `to` spans, sorted) again would change nothing.
+    pub(crate) fn settled(&self, text: &str, edits: &[Edit]) -> bool {
         let Some(settle) = self.settle else {
             return false;
         };
@@ -109,9 +109,9 @@ impl Redactor {
         let len = bytes.len();
         // The tokens a second pass could notice.
         let open = || {
-            tokens
+            edits
                 .iter()
-                .copied()
+                .map(|e| (e.to.start, e.to.end))
                 .filter(move |&(a, b)| !(settle.spaced_ok && spaced(bytes, a, b)))
         };
         if open().next().is_none() {

@@ -82,6 +82,80 @@ fn content_at_full_level_is_redacted_and_hash_tokens_are_stable() {
 }
 
 #[test]
+fn escapes_around_redacted_content_keep_their_meaning() {
+    // The gate copies the raw, escaped text around each replacement rather
+    // than decoding and re-escaping it: escapes right next to a secret, a
+    // secret written with escapes, and characters beyond the BMP must all
+    // come out meaning what they meant.
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy_in(dir.path(), REDACT_POLICY);
+    let mut gate = Gate::for_sink(p, "cap");
+    let line = r#"{"request_id":"chatcmpl-1","prompt_text":"caf\u00e9\n\"jane@example.com\"\t\ud83d\ude00 b\u006fb@ex\u0061mple.com\\4111 1111 1111 1111\/end"}"#;
+    let out = judge(&mut gate, line, Level::Full);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["prompt_text"],
+        "café\n\"[REDACTED:email]\"\t😀 [REDACTED:email]\\[REDACTED:credit_card]/end",
+        "{out}"
+    );
+    assert!(
+        !out.contains("example") && !out.contains("ex\\u0061mple") && !out.contains("4111"),
+        "{out}"
+    );
+    // Unchanged bytes are copied as written, escapes included.
+    assert!(
+        out.contains(r#"caf\u00e9\n\""#) && out.contains(r#"\/end"#),
+        "{out}"
+    );
+}
+
+#[test]
+fn content_a_second_pass_rewrites_is_escaped_from_the_final_text() {
+    // `+44 20 7946 0958` glued to a keyword match is only a phone number
+    // once the keyword is a token (a second pass); the field then goes out
+    // escaped from the final text, not from the first pass's edits.
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy_in(
+        dir.path(),
+        "[redact]\nbuiltin = [\"phone\"]\n[[redact.keywords]]\nname = \"glued\"\nwords = [\"123456\"]\nwhole_word = false\n[[sink]]\nname = \"cap\"\nfull_allowed = true\n[audit]\npath = \"audit.jsonl\"\n",
+    );
+    let mut gate = Gate::for_sink(p, "cap");
+    let text = "\"call\"\n+44 20 7946 0958 123456 now\t\u{e9}";
+    let redactor = glued_phone_redactor();
+    let (mut direct, mut edits) = (String::new(), Vec::new());
+    let res = redactor.redact_with_edits(text, &mut direct, &mut edits);
+    assert!(
+        res.changed && edits.is_empty(),
+        "not a second-pass text: {edits:?}"
+    );
+    assert_eq!(
+        direct,
+        "\"call\"\n[REDACTED:phone] [REDACTED:glued] now\t\u{e9}"
+    );
+    let line = serde_json::json!({"request_id": "chatcmpl-1", "prompt_text": text}).to_string();
+    let out = judge(&mut gate, &line, Level::Full);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["prompt_text"], direct.as_str(), "{out}");
+}
+
+/// The redactor of `content_a_second_pass_rewrites_is_escaped_from_the_final_text`.
+fn glued_phone_redactor() -> tracegate::redact::Redactor {
+    use tracegate::redact::{Action, KeywordRule, RedactConfig, Redactor};
+    let cfg = RedactConfig {
+        builtin: vec!["phone".into()],
+        patterns: vec![],
+        keywords: vec![KeywordRule {
+            name: "glued".into(),
+            words: vec!["123456".into()],
+            case_insensitive: false,
+            whole_word: false,
+            action: Action::Mask,
+        }],
+    };
+    Redactor::compile(&cfg, None).unwrap()
+}
+
+#[test]
 fn a_drop_rule_sends_the_field_as_null() {
     let dir = tempfile::tempdir().unwrap();
     let p = policy_in(
