@@ -76,6 +76,10 @@ pub struct Gate {
     /// the sink rewrites no identifier, so a record that passes
     /// [`fast::clean_flat`] certainly goes out verbatim.
     fast_cf: bool,
+    /// The last cf record judged at full level held content: the fast path,
+    /// which gives up at the first content field, is likely wasted on the
+    /// next one too (a capture stream is all full records), so skip it.
+    content_streak: bool,
     /// The sink's redaction and pseudonyms.
     redaction: SinkRedaction,
     /// Redacted content of the record being judged, by value token.
@@ -141,6 +145,7 @@ impl Gate {
             .all(|k| fields.lookup(k).is_none());
         Gate {
             fast_cf,
+            content_streak: false,
             redaction,
             content: Vec::new(),
             encoded: Vec::new(),
@@ -212,6 +217,7 @@ impl Gate {
             }
         };
         if self.fast_cf
+            && !(level == Level::Full && self.content_streak)
             && self.forced.is_none_or(|f| f == Format::Cf)
             && fast::clean_flat_ordered(&self.policy.standard.fields, bytes, &mut self.order)
         {
@@ -232,7 +238,11 @@ impl Gate {
         };
         let format = self.forced.unwrap_or_else(|| detect(&self.tape, text));
         match format {
-            Format::Cf => self.judge_flat(line_no, text, format, level, rebuild),
+            Format::Cf => {
+                let j = self.judge_flat(line_no, text, format, level, rebuild);
+                self.content_streak = level == Level::Full && j.has_content;
+                j
+            }
             // An evidence record is never full (SPEC.md): content is never allowed in it.
             Format::Evidence => self.judge_flat(line_no, text, format, Level::Standard, rebuild),
             Format::Otlp => {

@@ -156,6 +156,35 @@ fn glued_phone_redactor() -> tracegate::redact::Redactor {
 }
 
 #[test]
+fn a_gate_judges_each_record_alone_whatever_came_before() {
+    // After a record with content at full level the gate skips its fast
+    // path for the next one; the verdicts must not depend on that.
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy_in(dir.path(), REDACT_POLICY);
+    let lines = [
+        r#"{"request_id":"chatcmpl-1","prompt_text":"mail jane@example.com"}"#,
+        r#"{"request_id":"chatcmpl-2","prompt_tokens":12}"#,
+        r#"{"request_id":"chatcmpl-3","prompt_tokens":-1}"#,
+        r#"{"request_id":"chatcmpl-4","prompt_text":"nothing here"}"#,
+        r#"{"request_id":"chatcmpl-5","unknown":1}"#,
+        r#"{"request_id":"chatcmpl-6"}"#,
+    ];
+    for level in [Level::Full, Level::Standard] {
+        let mut shared = Gate::for_sink(Arc::clone(&p), "cap");
+        for order in [lines.to_vec(), lines.iter().rev().copied().collect()] {
+            for line in order {
+                let mut fresh = Gate::for_sink(Arc::clone(&p), "cap");
+                let a = shared.judge(1, &Line::Text(line.as_bytes()), level, true);
+                let a_out = shared.output().to_vec();
+                let b = fresh.judge(1, &Line::Text(line.as_bytes()), level, true);
+                assert_eq!(a, b, "{line}");
+                assert_eq!(a_out, fresh.output(), "{line}");
+            }
+        }
+    }
+}
+
+#[test]
 fn a_drop_rule_sends_the_field_as_null() {
     let dir = tempfile::tempdir().unwrap();
     let p = policy_in(
