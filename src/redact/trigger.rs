@@ -175,6 +175,14 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
     let rest = &text[p..];
     let d = rest.iter().take_while(|b| b.is_ascii_digit()).count();
     let after = rest.get(d).copied();
+    match after {
+        // Separators: the full tests below.
+        Some(b' ' | b'-' | b'.' | b':') => {}
+        // Only a card written solid or an IPv6 group (`2001:db8…`) is left.
+        Some(b) if b.is_ascii_hexdigit() => return d >= 13 || ipv6_like(rest),
+        // Every shape but a solid card needs a separator right here.
+        _ => return d >= 13,
+    }
     // `#` is a digit, `~` is `-` or `.`.
     let fits = |shape: &[u8]| {
         rest.len() >= shape.len()
