@@ -46,7 +46,8 @@ gen() { # kind count file
 want standard && gen standard 1000000 "$DATA/standard-1m.jsonl"
 want otlp && gen otlp 1000000 "$DATA/otlp-1m.jsonl"
 want evidence && gen evidence 1000000 "$DATA/evidence-1m.jsonl"
-want full && gen full 100000 "$DATA/full-100k.jsonl"
+# v2: the content mentions names from the keyword list.
+want full && gen full 100000 "$DATA/full-100k.v2.jsonl"
 
 # The full-corpus policy: a sink with full capture, a window spanning now,
 # the built-in redaction pack and 1,000 keywords. Rewritten every run, since
@@ -54,16 +55,8 @@ want full && gen full 100000 "$DATA/full-100k.jsonl"
 POL=$DATA/bench-policy
 if want full; then
   mkdir -p "$POL"
-  if [ ! -s "$POL/keywords.txt" ]; then
-    python3 - "$POL/keywords.txt" <<'EOF'
-import random, sys
-r = random.Random(1000)
-with open(sys.argv[1], "w") as f:
-    for i in range(1000):
-        f.write("%s %s%d\n" % (r.choice(["Northwind", "Contoso", "Fabrikam", "Tailspin", "Litware"]),
-                               "".join(r.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(7)), i))
-EOF
-  fi
+  # The list whose names the full corpus mentions (gen_corpus.py).
+  python3 scripts/gen_corpus.py keywords 1000 "$POL/keywords.txt"
   rm -f "$POL/audit.jsonl" "$POL/audit.jsonl.checkpoint" "$POL/audit.jsonl.lock"
   START=$(date -u -d '-1 hour' +%Y-%m-%dT%H:%M:%SZ)
   END=$(date -u -d '+6 hours' +%Y-%m-%dT%H:%M:%SZ)
@@ -148,7 +141,7 @@ file_of() {
     standard) echo "$DATA/standard-1m.jsonl" ;;
     otlp) echo "$DATA/otlp-1m.jsonl" ;;
     evidence) echo "$DATA/evidence-1m.jsonl" ;;
-    full) echo "$DATA/full-100k.jsonl" ;;
+    full) echo "$DATA/full-100k.v2.jsonl" ;;
   esac
 }
 

@@ -2,9 +2,11 @@
 """Generate benchmark corpora (never committed): JSON Lines of trace records.
 
 usage: gen_corpus.py KIND COUNT OUT
-  KIND: standard (seed-000 records), full (with 1-4 KB chat-template content),
+  KIND: standard (seed-000 records), full (with 1-4 KB chat-template content
+        holding emails, cards, keys and names from the keyword list),
         evidence (seed-002 records), otlp (bare `llm_request` spans as in the
-        seeds, about half with gen_ai.prompt / gen_ai.completion content)
+        seeds, about half with gen_ai.prompt / gen_ai.completion content),
+        keywords (the bench policy's keyword list: customer names, one a line)
 Deterministic: a fixed seed, so runs compare like with like.
 """
 import json, random, sys
@@ -25,7 +27,18 @@ def standard(r, i):
             "priority_score": round(r.uniform(-2000, 0), 1)}
 
 
-def text(r, lo, hi):
+def keywords(count):
+    """The bench policy's keyword list (scripts/bench.sh), fixed by its seed."""
+    r = random.Random(1000)
+    return ["%s %s%d" % (r.choice(["Northwind", "Contoso", "Fabrikam", "Tailspin", "Litware"]),
+                         "".join(r.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(7)), i)
+            for i in range(count)]
+
+
+KEYWORDS = keywords(1000)
+
+
+def text(r, lo, hi, names=False):
     out, n = [], r.randint(lo, hi)
     size = 0
     while size < n:
@@ -37,6 +50,12 @@ def text(r, lo, hi):
             w = "4111 1111 1111 1111"
         elif roll < 0.02:
             w = "sk-proj-" + "".join(r.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(40))
+        elif names and roll < 0.0225:
+            # A listed customer name, in the list's case or lowercased (the
+            # list is case-insensitive): about one per record.
+            w = r.choice(KEYWORDS)
+            if r.random() < 0.5:
+                w = w.lower()
         out.append(w)
         size += len(w) + 1
     return " ".join(out)
@@ -45,8 +64,8 @@ def text(r, lo, hi):
 def full(r, i):
     rec = standard(r, i)
     rec["prompt_text"] = ("<|im_start|>system\nYou are the support assistant.<|im_end|>\n<|im_start|>user\n"
-                          + text(r, 800, 3000) + "<|im_end|>\n<|im_start|>assistant\n")
-    rec["output_text"] = text(r, 200, 900)
+                          + text(r, 800, 3000, names=True) + "<|im_end|>\n<|im_start|>assistant\n")
+    rec["output_text"] = text(r, 200, 900, names=True)
     return rec
 
 
@@ -95,6 +114,10 @@ def evidence(r, i):
 
 def main():
     kind, count, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    if kind == "keywords":
+        with open(out, "w") as f:
+            f.writelines(w + "\n" for w in keywords(count))
+        return
     make = {"standard": standard, "full": full, "evidence": evidence, "otlp": otlp}[kind]
     r = random.Random(20261129)
     with open(out, "w") as f:

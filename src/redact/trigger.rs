@@ -220,7 +220,7 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
             return true;
         }
     }
-    ipv6_like(rest)
+    after == Some(b':') && ipv6_like(rest)
 }
 
 /// Whether `rest` starts with a run of hex digits and colons that holds
