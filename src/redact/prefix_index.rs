@@ -1,22 +1,37 @@
 //! Keyword lists by hashed prefix: the fast path for lists whose words are
 //! all at least [`MIN_WORD`] bytes long.
 //!
-//! Every keyword's first `m` bytes (`m` = the shortest word, at most 8) are
-//! its *prefix*. The scan slides an `m`-byte window over the text the
-//! Wu-Manber way: the byte pair at the window's end indexes a skip table,
-//! and unless that pair ends some prefix the window jumps (up to `m - 1`
-//! bytes). Where it does not, a bit filter over hashed prefixes is tested,
-//! and only on a hit is the prefix looked up and whole words compared,
-//! longest first. On prose with a 1,000-word list most windows are skipped,
-//! where an Aho-Corasick DFA steps a state per byte through a table too big
-//! for the L1 cache; and building it is a hash-map insert per word, so 100k
-//! words load in milliseconds.
+//! The scan slides a *window* of `w` bytes over the text the Wu-Manber way,
+//! `w` being the shortest word's length, at most [`MAX_WINDOW`]. The byte
+//! triple at the window's end, hashed, indexes a skip table: unless that
+//! triple (or one hashing alike) occurs in the first `w` bytes of some word,
+//! the window jumps up to `w - 2` bytes. Where it may end a word's first `w`
+//! bytes the window is *looked at*: a bit set of the pairs that start words
+//! and a bit filter over hashed *prefixes* (a word's first `m` bytes, `m` =
+//! `min(w, 8)`) are tested, and only on a hit is the prefix looked up and
+//! whole words compared, longest first. After a look the window jumps by the
+//! shortest shift at which the triple occurs further left in some word,
+//! not by one: an end triple like `in ` or `re ` that ends several words
+//! but occurs nowhere else in them would otherwise cost a look and a
+//! one-byte step every time it shows up.
+//!
+//! Why triples and a window longer than the prefix: on English prose a byte
+//! pair is too common a key. With pairs, `e `, `in`, `th` and the like end
+//! a prefix of nearly any 1,000-word list and most windows advance by one;
+//! 2^15 hashed triples keep most text triples clear of a list's ~14,000 and
+//! let the window move `w - 2` bytes, up to 14, about 11 bytes a step on
+//! average for 1,000 words of 16 to 20 bytes (the textbook choice of `B =
+//! 3` for a thousand patterns). The table is 32 KiB, about the L1 cache.
+//! An Aho-Corasick DFA steps a state per byte through a table too big for
+//! the L1 cache; and building this index is a hash-map insert and a few
+//! table writes per word, so 100k words load in milliseconds.
 //!
 //! Semantics are those of the Aho-Corasick path it stands in for
 //! (leftmost-longest; on a `whole_word` or `ok` refusal the next shorter word
 //! at the same start; ASCII case folding), which a property test holds it to
 //! (`tests.rs`, `prefix_index_agrees_with_aho_corasick`).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::keywords::RuleRef;
@@ -25,8 +40,30 @@ use super::keywords::RuleRef;
 /// where a one- to three-byte prefix would fire on most positions.
 pub(crate) const MIN_WORD: usize = 4;
 
+/// Longest window. A longer one allows longer jumps, but every word puts
+/// `w - 2` triples in the skip table, which fills up.
+const MAX_WINDOW: usize = 16;
+
+/// Longest prefix: it is handled as a `u64`.
+const MAX_PREFIX: usize = 8;
+
 /// Multiplier of the filter hash (a 64-bit odd constant from splitmix64).
 const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Multiplier of the triple hash (the 32-bit golden-ratio constant, odd).
+const TRIPLE_MUL: u32 = 0x9E37_79B1;
+
+/// The skip table has `1 << SKIP_BITS` one-byte entries: 32 KiB, so that
+/// the entries prose keeps hitting stay in the L1 cache.
+const SKIP_BITS: u32 = 15;
+const SKIP_LEN: usize = 1 << SKIP_BITS;
+
+/// Skip-table flag: a word's window may end with this triple. The window
+/// is looked at, then moves by the entry's other bits.
+const LOOK: u8 = 0x80;
+
+/// Words of the bit set of start pairs, one bit per byte pair.
+const HEADS_LEN: usize = (1 << 16) / 64;
 
 /// A hash map keyed by `u64` prefixes, which are already well mixed by
 /// [`MUL`] before they get here.
@@ -59,26 +96,44 @@ impl std::hash::Hasher for PrefixHasher {
     }
 }
 
+/// Per-thread buffers of [`PrefixIndex::find`]: the two lanes' candidate
+/// windows and a folded word. `find` runs once per record text, and most
+/// texts are short, so allocating these per call would cost a malloc and
+/// a free on every text with a candidate.
+#[derive(Default)]
+struct FindScratch {
+    lane_a: Vec<usize>,
+    lane_b: Vec<usize>,
+    word: Vec<u8>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<FindScratch> = RefCell::new(FindScratch::default());
+}
+
 /// One case mode's words of length >= [`MIN_WORD`].
 pub(crate) struct PrefixIndex {
     /// ASCII case-insensitive.
     fold: bool,
-    /// Prefix length in bytes, 4..=8.
+    /// Window length in bytes, 4..=16: the shortest word, capped.
+    window: usize,
+    /// Prefix length in bytes, `min(window, 8)`.
     m: usize,
     /// Low `m` bytes of a `u64`.
     mask: u64,
     /// `0x20` in every prefix byte when folding: `OR`ing it maps `A-Z` to
-    /// `a-z` (and some other bytes elsewhere, which only makes the filter a
-    /// little less sharp; the lookup after it is exact).
+    /// `a-z` (and some other bytes elsewhere, which only makes the skip
+    /// table and filter a little less sharp; the lookup after them is
+    /// exact).
     or: u64,
-    /// Wu-Manber skip table, by the (OR-folded) byte pair at the end of an
-    /// `m`-byte window: how far the window may move before a prefix can
-    /// fit it. Zero means "a prefix may end here: look".
-    skip: Box<[u8]>,
-    /// Bit set of the (OR-folded) byte pairs that start a prefix: a window
-    /// whose end pair allows a prefix is looked at only if its start pair
+    /// Wu-Manber skip table, by the hashed (OR-folded) triple at the end of
+    /// a window: how far the window may move before a word's window can
+    /// fit it; with [`LOOK`] set, the window is looked at first.
+    skip: Box<[u8; SKIP_LEN]>,
+    /// Bit set of the (OR-folded) byte pairs that start a word: a window
+    /// whose end triple allows a word is looked at only if its start pair
     /// does too.
-    heads: Vec<u64>,
+    heads: Box<[u64; HEADS_LEN]>,
     /// Bit filter over hashed prefixes, `1 << bits_log2` bits.
     filter: Vec<u64>,
     shift: u32,
@@ -92,10 +147,12 @@ impl PrefixIndex {
     /// Builds the index over `words`, each with the index of its rule in the
     /// caller's rule table. Every word must be at least [`MIN_WORD`] bytes.
     pub(crate) fn build(words: &[(&str, u32)], fold: bool) -> Option<PrefixIndex> {
-        let m = words.iter().map(|(w, _)| w.len()).min()?.min(8);
-        if m < MIN_WORD {
+        let shortest = words.iter().map(|(w, _)| w.len()).min()?;
+        if shortest < MIN_WORD {
             return None;
         }
+        let window = shortest.min(MAX_WINDOW);
+        let m = shortest.min(MAX_PREFIX);
         let mask = if m == 8 {
             u64::MAX
         } else {
@@ -108,8 +165,10 @@ impl PrefixIndex {
         };
         let mut lens: PrefixMap<Vec<u32>> = PrefixMap::default();
         let mut by_word = WordMap::with_capacity_and_hasher(words.len(), Default::default());
+        let mut skip = SkipBuilder::new(window, or as u8);
         for &(w, rule) in words {
             let key = fold_bytes(w.as_bytes(), fold);
+            skip.add(&key[..window]);
             let p = prefix(&key, m);
             let l = lens.entry(p).or_default();
             let len = w.len() as u32;
@@ -131,27 +190,20 @@ impl PrefixIndex {
             .trailing_zeros();
         let mut filter = vec![0u64; 1 << (bits_log2 - 6)];
         let shift = 64 - bits_log2;
-        // A pair not in any prefix lets the window jump `m - 1` bytes; a
-        // pair ending a prefix at offset `j + 2` lets it jump `m - 2 - j`.
-        let mut skip = vec![(m - 1) as u8; 1 << 16].into_boxed_slice();
-        let mut heads = vec![0u64; (1 << 16) / 64];
+        let mut heads = Box::new([0u64; HEADS_LEN]);
         for &p in lens.keys() {
             let head = usize::from((p | or) as u16);
             heads[head >> 6] |= 1 << (head & 63);
             let h = ((p | or).wrapping_mul(MUL) >> shift) as usize;
             filter[h >> 6] |= 1 << (h & 63);
-            let bytes = (p | or).to_le_bytes();
-            for j in 0..m - 1 {
-                let pair = usize::from(u16::from_le_bytes([bytes[j], bytes[j + 1]]));
-                skip[pair] = skip[pair].min((m - 2 - j) as u8);
-            }
         }
         Some(PrefixIndex {
             fold,
+            window,
             m,
             mask,
             or,
-            skip,
+            skip: skip.finish(),
             heads,
             filter,
             shift,
@@ -165,42 +217,47 @@ impl PrefixIndex {
     pub(crate) fn find(
         &self,
         text: &[u8],
+        accept: impl FnMut(usize, usize, RuleRef) -> bool,
+        rules: &[RuleRef],
+        found: impl FnMut(usize, usize, RuleRef),
+    ) {
+        if text.len() < self.window {
+            return;
+        }
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => self.find_with(text, accept, rules, found, &mut scratch),
+            // Only if `accept` or `found` scanned again on this thread.
+            Err(_) => self.find_with(text, accept, rules, found, &mut FindScratch::default()),
+        });
+    }
+
+    /// [`PrefixIndex::find`] with buffers; `text` holds at least one window.
+    fn find_with(
+        &self,
+        text: &[u8],
         mut accept: impl FnMut(usize, usize, RuleRef) -> bool,
         rules: &[RuleRef],
         mut found: impl FnMut(usize, usize, RuleRef),
+        scratch: &mut FindScratch,
     ) {
-        let n = text.len();
-        if n < self.m {
-            return;
-        }
-        // Candidate windows from two independent Wu-Manber lanes (the first
-        // and second half of the window starts): each lane's next step
-        // waits on two loads, and two lanes let the CPU overlap them.
-        let last = n - self.m;
-        let mid = last / 2 + 1;
-        let (mut lane_a, mut lane_b) = (Vec::new(), Vec::new());
-        let (mut a, mut b) = (0, mid);
-        while a < mid && b <= last {
-            a = self.step(text, a, &mut lane_a);
-            b = self.step(text, b, &mut lane_b);
-        }
-        while a < mid {
-            a = self.step(text, a, &mut lane_a);
-        }
-        while b <= last {
-            b = self.step(text, b, &mut lane_b);
-        }
+        let FindScratch {
+            lane_a,
+            lane_b,
+            word,
+        } = scratch;
+        lane_a.clear();
+        lane_b.clear();
+        self.scan(text, lane_a, lane_b);
         // Lanes hold windows in order and lane a's all come before lane b's.
         // Verify them in order, leftmost first, without overlaps: the same
         // matches one lane would give.
-        let mut scratch = Vec::new();
         let mut pos = 0;
-        for i in lane_a.into_iter().chain(lane_b) {
+        for &i in lane_a.iter().chain(lane_b.iter()) {
             if i < pos {
                 continue;
             }
             let v = load(text, i) & self.mask;
-            if let Some((end, rule)) = self.longest_at(text, i, v, &mut scratch, |e, r| {
+            if let Some((end, rule)) = self.longest_at(text, i, v, word, |e, r| {
                 rules.get(r as usize).is_some_and(|&rr| accept(i, e, rr))
             }) && let Some(&rr) = rules.get(rule as usize)
             {
@@ -210,27 +267,93 @@ impl PrefixIndex {
         }
     }
 
-    /// One Wu-Manber step from window `i`: pushes `i` to `out` if a prefix
-    /// may start there (end pair, start pair and hashed prefix all allow
-    /// it), and returns the next window to look at.
-    #[inline(always)]
-    fn step(&self, text: &[u8], i: usize, out: &mut Vec<usize>) -> usize {
-        let or2 = self.or as u16;
-        let j = i + self.m - 2;
-        let pair = u16::from_le_bytes([text[j], text[j + 1]]) | or2;
-        let skip = self.skip[usize::from(pair)];
-        if skip != 0 {
-            return i + usize::from(skip);
+    /// The Wu-Manber scan: pushes the windows worth verifying to `lane_a`
+    /// and `lane_b`, in order, all of `lane_a`'s before `lane_b`'s.
+    ///
+    /// Two independent lanes, over the first and the second half of the
+    /// window starts: each step waits on a load, a multiply and a table
+    /// load, and two lanes let the CPU overlap them. Windows are tracked by
+    /// their end and each lane reads only a slice its windows fit in, so
+    /// the loop condition is also the bounds check of every load.
+    fn scan(&self, text: &[u8], lane_a: &mut Vec<usize>, lane_b: &mut Vec<usize>) {
+        let w = self.window;
+        let Some(last) = text.len().checked_sub(w) else {
+            return;
+        };
+        let mid = last / 2 + 1;
+        let (hay_a, hay_b) = (text.get(..mid - 1 + w).unwrap_or_default(), text);
+        let (mut a, mut b) = (w, mid + w);
+        while a <= hay_a.len() && b <= hay_b.len() {
+            // (`entry` is `None` only for a window before the text's
+            // start, which `w >= 4` rules out.)
+            let Some(ea) = self.entry(hay_a, a) else {
+                break;
+            };
+            let Some(eb) = self.entry(hay_b, b) else {
+                break;
+            };
+            if (ea | eb) & usize::from(LOOK) == 0 {
+                // Both lanes skip: the usual case, one branch for both.
+                a += ea;
+                b += eb;
+                continue;
+            }
+            a = self.advance(text, a, ea, lane_a);
+            b = self.advance(text, b, eb, lane_b);
         }
-        let head = usize::from(u16::from_le_bytes([text[i], text[i + 1]]) | or2);
-        if self.heads[head >> 6] & (1 << (head & 63)) != 0 {
-            let v = load(text, i) & self.mask;
-            let h = ((v | self.or).wrapping_mul(MUL) >> self.shift) as usize;
-            if self.filter[h >> 6] & (1 << (h & 63)) != 0 {
-                out.push(i);
+        while a <= hay_a.len() {
+            a = self.advance(text, a, self.entry(hay_a, a).unwrap_or(1), lane_a);
+        }
+        while b <= hay_b.len() {
+            b = self.advance(text, b, self.entry(hay_b, b).unwrap_or(1), lane_b);
+        }
+    }
+
+    /// Moves the window ending at `end`, whose skip-table entry is `e`,
+    /// looking at it first if `e` says so.
+    #[inline(always)]
+    fn advance(&self, text: &[u8], end: usize, e: usize, out: &mut Vec<usize>) -> usize {
+        if e & usize::from(LOOK) != 0 {
+            let start = end - self.window;
+            if self.may_start(text, start) {
+                self.look(text, start, out);
             }
         }
-        i + 1
+        end + (e & usize::from(!LOOK))
+    }
+
+    /// Whether the byte pair at `i` starts some word: the cheap first test
+    /// of a window that is looked at, most of which it ends.
+    #[inline(always)]
+    fn may_start(&self, text: &[u8], i: usize) -> bool {
+        let Some(pair) = text.get(i..).and_then(<[u8]>::first_chunk::<2>) else {
+            return false;
+        };
+        let head = usize::from(u16::from_le_bytes(*pair) | self.or as u16);
+        self.heads[head >> 6] & (1 << (head & 63)) != 0
+    }
+
+    /// The skip-table entry of the window ending at `end` in `hay`, by its
+    /// end triple: the top three of the four bytes that end the window (a
+    /// load that does not start before the window, as `w >= 4`).
+    #[inline(always)]
+    fn entry(&self, hay: &[u8], end: usize) -> Option<usize> {
+        let four = hay.get(..end)?.last_chunk::<4>()?;
+        let four = u32::from_le_bytes(*four) | self.or as u32;
+        Some(usize::from(self.skip[slot(four >> 8)]))
+    }
+
+    /// Pushes window `i`, whose start pair starts a word, to `out` if its
+    /// hashed prefix passes the filter. Kept out of the skip loop: few
+    /// windows get here.
+    #[cold]
+    #[inline(never)]
+    fn look(&self, text: &[u8], i: usize, out: &mut Vec<usize>) {
+        let v = load(text, i) & self.mask;
+        let h = ((v | self.or).wrapping_mul(MUL) >> self.shift) as usize;
+        if self.filter[h >> 6] & (1 << (h & 63)) != 0 {
+            out.push(i);
+        }
     }
 
     /// The longest word at `text[at..]` that `accept` takes: its end and
@@ -265,6 +388,64 @@ impl PrefixIndex {
         }
         None
     }
+}
+
+/// Builds the skip table: per slot, the least shift of any word-window
+/// triple hashing there (a triple at offset `j` of a `w`-byte window allows
+/// a shift of `w - 3 - j`), and the least non-zero one, which is how far a
+/// window may move once it has been looked at.
+struct SkipBuilder {
+    window: usize,
+    /// OR-fold byte: `0x20` when folding, else 0.
+    or: u8,
+    least: Box<[u8; SKIP_LEN]>,
+    again: Box<[u8; SKIP_LEN]>,
+}
+
+impl SkipBuilder {
+    fn new(window: usize, or: u8) -> SkipBuilder {
+        // A triple in no word lets the window move past it: `w - 2` bytes.
+        let far = (window - 2) as u8;
+        SkipBuilder {
+            window,
+            or,
+            least: Box::new([far; SKIP_LEN]),
+            again: Box::new([far; SKIP_LEN]),
+        }
+    }
+
+    /// Notes the triples of `head`, a (folded) word's first `w` bytes.
+    fn add(&mut self, head: &[u8]) {
+        for (j, t) in head.windows(3).enumerate() {
+            let s = slot(u32::from_le_bytes([
+                t[0] | self.or,
+                t[1] | self.or,
+                t[2] | self.or,
+                0,
+            ]));
+            let shift = (self.window - 3 - j) as u8;
+            self.least[s] = self.least[s].min(shift);
+            if shift > 0 {
+                self.again[s] = self.again[s].min(shift);
+            }
+        }
+    }
+
+    fn finish(self) -> Box<[u8; SKIP_LEN]> {
+        let mut table = self.least;
+        for (e, &again) in table.iter_mut().zip(self.again.iter()) {
+            if *e == 0 {
+                *e = LOOK | again;
+            }
+        }
+        table
+    }
+}
+
+/// Skip-table slot of a (folded) triple, three bytes little-endian.
+#[inline(always)]
+fn slot(triple: u32) -> usize {
+    (triple.wrapping_mul(TRIPLE_MUL) >> (32 - SKIP_BITS)) as usize
 }
 
 /// Up to 8 bytes of `text` from `at`, little-endian, zero-padded.

@@ -1035,6 +1035,69 @@ proptest! {
         b.sort_unstable();
         prop_assert_eq!(a, b, "text {:?} words {:?} {:?}", text, ci.words, cs.words);
     }
+
+    /// The same with the index's edges in play: windows longer than the
+    /// 8-byte prefix and up to the 16-byte cap, words exactly a window
+    /// long, texts shorter than a window, words at the very end, case
+    /// changes, and bytes the skip table's OR-fold confuses (`@` and `` `
+    /// ``, `[` and `{`, `É` and `é`, and `あ`, whose lead byte is `é`'s
+    /// folded).
+    #[test]
+    fn prefix_index_agrees_on_long_words_and_edges(seed in any::<u64>()) {
+        let mut rng = textgen::Rng(seed);
+        const ATOMS: &[&str] = &[
+            "ab", "AB", "cd", "Cd", "é", "É", "あ", " ", "-", "x", "0", "_", "@", "`", "[", "{",
+        ];
+        let shortest = [4, 5, 7, 8, 9, 12, 15, 16, 17, 20][rng.index(10)];
+        let word = |rng: &mut textgen::Rng, len: usize| {
+            let mut w = String::new();
+            while w.len() < len {
+                w.push_str(rng.pick(ATOMS));
+            }
+            w
+        };
+        let mut rule = |name: &str, case_insensitive: bool| KeywordRule {
+            name: name.into(),
+            words: (0..1 + rng.index(12))
+                .map(|_| {
+                    let len = shortest + rng.index(6);
+                    word(&mut rng, len)
+                })
+                .collect(),
+            case_insensitive,
+            whole_word: rng.index(2) == 0,
+            action: Action::Mask,
+        };
+        let ci = rule("a", true);
+        let mut cs = rule("b", false);
+        // A word in both lists, so both indexes see it.
+        cs.words.push(ci.words[0].clone());
+        let rules = [(0, &ci), (1, &cs)];
+        let fast = keywords::KeywordSet::build(&rules).unwrap();
+        let reference = keywords::KeywordSet::build_aho_corasick_only(&rules).unwrap();
+        // Listed words, whole, case-changed or cut short, between atoms;
+        // sometimes only a few pieces, shorter than any window.
+        let listed: Vec<&String> = ci.words.iter().chain(&cs.words).collect();
+        let mut text = String::new();
+        for _ in 0..rng.index(16) {
+            let w = listed[rng.index(listed.len())];
+            match rng.index(6) {
+                0 => text.push_str(w),
+                1 => text.push_str(&w.to_ascii_uppercase()),
+                2 => text.push_str(&w.to_ascii_lowercase()),
+                3 => text.push_str(&w[..w.char_indices().last().map_or(0, |(i, _)| i)]),
+                _ => text.push_str(rng.pick(ATOMS)),
+            }
+        }
+        let ok = |s: usize, e: usize| !(s * 7 + e).is_multiple_of(5);
+        let mut a = Vec::new();
+        fast.find(&text, ok, |s, e, d| a.push((s, e, d)));
+        let mut b = Vec::new();
+        reference.find(&text, ok, |s, e, d| b.push((s, e, d)));
+        a.sort_unstable();
+        b.sort_unstable();
+        prop_assert_eq!(a, b, "text {:?} words {:?} {:?}", text, ci.words, cs.words);
+    }
 }
 
 /// Secrets, near misses and keywords glued to each other and to digits,
