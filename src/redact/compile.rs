@@ -10,6 +10,7 @@ use regex_automata::{Input, MatchKind};
 use super::config::{closest, regex_error_line, shown};
 use super::detectors::{BUILTINS, Check, builtin};
 use super::keywords::KeywordSet;
+use super::shapes::{NEVER, Shapes, first_shape};
 use super::token::valid_name;
 use super::{Action, Det, RedactConfig, RedactConfigError, RedactKey, Redactor};
 
@@ -48,6 +49,8 @@ pub(crate) fn compile(
     let mut patterns: Vec<&str> = Vec::new();
     let mut checks: Vec<(u32, Check)> = Vec::new();
     let mut email_pids = Vec::new();
+    // Per built-in pattern: its shape's index in the built-in pack.
+    let mut pack_shapes: Vec<usize> = Vec::new();
 
     // Built-ins, in their fixed priority order whatever order the policy uses.
     let mut enabled = Vec::new();
@@ -62,14 +65,15 @@ pub(crate) fn compile(
         }
     }
     enabled.sort_by_key(|(rank, _)| *rank);
-    for (_, b) in enabled {
+    for (rank, b) in enabled {
         let det = dets.len() as u32;
         dets.push(Det {
             name: Arc::from(b.name),
             action: Action::Mask,
             fold_case: false,
         });
-        for (scan, p, c) in b.patterns {
+        for (j, (scan, p, c)) in b.patterns.iter().enumerate() {
+            pack_shapes.push(first_shape(rank) + j);
             if b.name == "email" {
                 email_pids.extend(regex_automata::PatternID::new(patterns.len()));
             }
@@ -163,7 +167,13 @@ pub(crate) fn compile(
     } else {
         let user: Vec<&str> = cfg.patterns.iter().map(|p| p.regex.as_str()).collect();
         Some(Box::new(super::Regexes {
-            builtins: user.len() < patterns.len(),
+            // Built-ins come first in pattern-id order, so their DFAs share
+            // the meta regexes' ids.
+            shapes: if pack_shapes.is_empty() {
+                None
+            } else {
+                Some(Shapes::new(&pack_shapes, &email_pids).map_err(|e| vec![e])?)
+            },
             user_scan: if user.is_empty() {
                 None
             } else {
@@ -178,7 +188,7 @@ pub(crate) fn compile(
                     .enumerate()
                     .map(|(i, p)| {
                         if email_pids.iter().any(|e| e.as_usize() == i) {
-                            "[a&&b]"
+                            NEVER
                         } else {
                             p
                         }

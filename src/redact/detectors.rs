@@ -1,9 +1,10 @@
 //! The built-in detector pack: names, shapes and the check that follows each
 //! shape.
 //!
-//! Every pattern is ASCII by nature and is written with `(?-u)` so the lazy
-//! DFA can run it (ASCII `\b` and byte classes; a Unicode `\b` would force the
-//! slow engines). The regex only proposes a *shape*; the [`Check`] decides
+//! Every pattern is ASCII by nature and is written with `(?-u)` so it
+//! compiles to a full DFA (`shapes.rs`) that no text can make quit (ASCII
+//! `\b` and byte classes; a Unicode `\b` would need quit bytes on non-ASCII
+//! text, or the slow engines). The regex only proposes a *shape*; the [`Check`] decides
 //! (Luhn, mod-97, octet ranges, numeric context), because "is this a card
 //! number" is not a regular language.
 //!
@@ -36,7 +37,7 @@ pub(crate) struct Builtin {
     pub(crate) name: &'static str,
     /// `(scan, exact, check)`: `scan` matches a prefix of every `exact`
     /// match that its check accepts (same leading boundary), cheap for the
-    /// one-pass DFA and tight enough that common text (times, code paths,
+    /// DFA and tight enough that common text (times, code paths,
     /// `+1`) starts few candidates: each start costs a few anchored searches.
     /// `exact` is run anchored at each start the scan finds.
     pub(crate) patterns: &'static [(&'static str, &'static str, Check)],

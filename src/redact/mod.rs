@@ -32,9 +32,11 @@
 //!    `@`, a literal key prefix (`sk-`, `AKIA`, `eyJ`, …), `+`, `(`, `::`.
 //!    User patterns have no such bytes; their starts come from one
 //!    multi-pattern regex over the user patterns alone. At each start, in
-//!    order, a multi-pattern regex of cheap shape prefixes says which shapes
-//!    can start there, and each of those is tried anchored; the longest
-//!    candidate that passes its check (Luhn, mod-97, ranges, context) wins.
+//!    order, an automaton of cheap shape prefixes says which shapes can
+//!    start there, and each of those is tried anchored (fully compiled DFAs
+//!    for built-in shapes, `shapes.rs`; meta regexes for user patterns);
+//!    the longest candidate that passes its check (Luhn, mod-97, ranges,
+//!    context) wins.
 //!    If none passes, scanning resumes one character later, so a failed long
 //!    candidate cannot hide a valid one starting inside it; a failed card or
 //!    IBAN candidate also tries its own prefixes that end at a separator
@@ -84,7 +86,7 @@
 //!
 //! Record text is untrusted: scanning is linear in the text (a byte loop, a
 //! skip-table keyword scan, Aho-Corasick for short words; per candidate
-//! start a bounded number of anchored lazy-DFA searches)
+//! start a bounded number of anchored DFA searches)
 //! and never panics; an internal inconsistency fails closed
 //! (`drop_field`). Policy text is trusted but bounded: each regex and the
 //! combined one are limited to [`REGEX_SIZE_LIMIT`]. Built-in shapes use
@@ -109,6 +111,7 @@ mod prefix_index;
 mod pseudonym;
 mod scan;
 mod settle;
+mod shapes;
 mod token;
 mod trigger;
 mod validate;
@@ -165,20 +168,25 @@ pub struct Redactor {
 /// The regexes of the one regex pass; they share pattern ids (built-in
 /// shapes first, then user patterns).
 struct Regexes {
-    /// Built-in shapes are enabled: candidate starts come from
-    /// [`trigger::Starts`].
-    builtins: bool,
+    /// The enabled built-in shapes as dense DFAs, `None` when none is
+    /// enabled. When present, candidate starts come from
+    /// [`trigger::Starts`], and the DFAs answer the built-in questions at
+    /// every start that no user pattern can start at; the meta regexes below
+    /// answer the rest (and stand in if a DFA search ever errs).
+    shapes: Option<shapes::Shapes>,
     /// User patterns, whole, leftmost-first: where a user pattern's match
     /// can start (arbitrary regexes have no trigger bytes).
     user_scan: Option<Regex>,
     /// A cheap prefix of every shape (user patterns whole) with
-    /// `MatchKind::All`: which shapes can start at a candidate.
+    /// `MatchKind::All`: which shapes can start at a candidate where a user
+    /// pattern may start, or where a DFA search failed.
     scan_all: Regex,
     /// [`Regexes::scan_all`] without the email shape, for starts that are
     /// not email starts. The email prefix walks a whole key or word before
     /// it fails; the rest die within a few bytes.
     scan_others: Regex,
-    /// The exact shapes, run anchored at each start for the shapes that can.
+    /// The exact shapes, run anchored at each start for the shapes that can:
+    /// user patterns, and built-in shapes where a DFA search failed.
     exact: Regex,
     /// Pattern ids of the email shape (empty when it is off).
     email: Vec<regex_automata::PatternID>,

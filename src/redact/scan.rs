@@ -113,7 +113,7 @@ impl Redactor {
         };
         let bytes = text.as_bytes();
         let len = bytes.len();
-        if rx.builtins {
+        if rx.shapes.is_some() {
             starts.find(bytes);
         } else {
             starts.at.clear();
@@ -152,11 +152,14 @@ impl Redactor {
             // built-in shape (the other list is a superset of their starts)
             // and no user pattern: try the email shape alone, without asking
             // the scan which shapes start here.
-            let email_only = starts.at.get(ai) != Some(&s) && user != Some(s);
+            let user_here = user == Some(s);
+            let email_only = starts.at.get(ai) != Some(&s) && !user_here;
             let best = if email_only {
-                self.best_of(rx, bytes, s, rx.email.iter().copied())
+                self.best_of(rx.email.iter().copied(), bytes, s, |pid| {
+                    rx.exact_end(bytes, s, pid)
+                })
             } else {
-                self.best_at(rx, bytes, s, can_start, email == Some(s))
+                self.best_at(rx, bytes, s, can_start, email == Some(s), user_here)
             };
             match best {
                 Some(region) => {
@@ -178,7 +181,8 @@ impl Redactor {
     }
 
     /// The unanchored-regex pass that [`Redactor::regex_pass`] replaces,
-    /// kept as the reference it is tested against.
+    /// with the meta regexes answering every question: the reference it is
+    /// tested against.
     #[cfg(test)]
     pub(crate) fn regex_pass_reference(&self, text: &str) -> Vec<Region> {
         let mut out = Vec::new();
@@ -194,7 +198,7 @@ impl Redactor {
                 break;
             };
             let s = m.start();
-            match self.best_at(rx, bytes, s, &mut can_start, true) {
+            match self.best_at_meta(rx, bytes, s, &mut can_start) {
                 Some(region) => {
                     pos = region.end;
                     out.push(region);
@@ -220,6 +224,12 @@ impl Redactor {
     /// `email_here`: `s` is where the email list says an email may start;
     /// when it is not, no email can start at `s` that was not already tried
     /// (see `trigger.rs`), and the email shape is left out of the question.
+    ///
+    /// `user_here`: a user pattern may start at `s`. The pass knows the
+    /// leftmost user-pattern start at or after its position, so anywhere
+    /// else no user pattern matches and the built-in DFAs alone say which
+    /// shapes start; here the meta scan, which also has the user patterns,
+    /// does.
     pub(super) fn best_at(
         &self,
         rx: &Regexes,
@@ -227,38 +237,58 @@ impl Redactor {
         s: usize,
         can_start: &mut PatternSet,
         email_here: bool,
+        user_here: bool,
     ) -> Option<Region> {
         can_start.clear();
-        let here = Input::new(bytes)
-            .span(s..bytes.len())
-            .anchored(Anchored::Yes);
-        let scan = if email_here {
-            &rx.scan_all
-        } else {
-            &rx.scan_others
-        };
-        scan.which_overlapping_matches(&here, can_start);
-        self.best_of(rx, bytes, s, can_start.iter())
+        let by_dfa = !user_here
+            && rx
+                .shapes
+                .as_ref()
+                .is_some_and(|d| d.which_start(bytes, s, email_here, can_start).is_ok());
+        if !by_dfa {
+            // SECURITY: a DFA search error (impossible for the ASCII pack,
+            // which sets no quit bytes) must not read as "no shape starts
+            // here": that would leave a secret in clear. Ask the meta scan
+            // instead, from scratch.
+            can_start.clear();
+            rx.meta_which_start(bytes, s, email_here, can_start);
+        }
+        self.best_of(can_start.iter(), bytes, s, |pid| {
+            rx.exact_end(bytes, s, pid)
+        })
     }
 
-    /// The best candidate at `s` among the shapes `pids`.
-    fn best_of(
+    /// [`Redactor::best_at`] with the meta regexes alone, for the reference.
+    #[cfg(test)]
+    fn best_at_meta(
         &self,
         rx: &Regexes,
         bytes: &[u8],
         s: usize,
-        pids: impl Iterator<Item = PatternID>,
+        can_start: &mut PatternSet,
     ) -> Option<Region> {
-        let len = bytes.len();
+        can_start.clear();
+        rx.meta_which_start(bytes, s, true, can_start);
+        self.best_of(can_start.iter(), bytes, s, |pid| {
+            rx.meta_exact_end(bytes, s, pid)
+        })
+    }
+
+    /// The best candidate at `s` among the shapes `pids`, whose anchored
+    /// match ends come from `exact_end`.
+    fn best_of(
+        &self,
+        pids: impl Iterator<Item = PatternID>,
+        bytes: &[u8],
+        s: usize,
+        exact_end: impl Fn(PatternID) -> Option<usize>,
+    ) -> Option<Region> {
         let mut best: Option<(usize, usize, u32)> = None;
         for pid in pids {
             let Some(&(det, check)) = self.checks.get(pid.as_usize()) else {
                 continue;
             };
-            let input = Input::new(bytes)
-                .span(s..len)
-                .anchored(Anchored::Pattern(pid));
-            let Some(end) = rx.exact.search(&input).map(|mm| mm.end()) else {
+            let Some(end) = exact_end(pid) else {
                 continue;
             };
             // A check can only narrow a candidate, so one that is
@@ -282,5 +312,52 @@ impl Redactor {
             det,
             drop: false,
         })
+    }
+}
+
+impl Regexes {
+    /// The end of shape `pid`'s leftmost-first match anchored at `s`: from
+    /// the built-in DFA when `pid` is a built-in shape, else (user patterns)
+    /// from the meta regex.
+    fn exact_end(&self, bytes: &[u8], s: usize, pid: PatternID) -> Option<usize> {
+        if let Some(d) = &self.shapes
+            && pid.as_usize() < d.pattern_len()
+        {
+            // SECURITY: a DFA search error (impossible for the ASCII pack)
+            // must not read as "no match", which would leave the candidate
+            // in clear: the meta regex answers instead.
+            if let Ok(end) = d.exact_end(bytes, s, pid) {
+                return end;
+            }
+        }
+        self.meta_exact_end(bytes, s, pid)
+    }
+
+    /// [`Regexes::exact_end`] by the meta regex, for any shape.
+    pub(super) fn meta_exact_end(&self, bytes: &[u8], s: usize, pid: PatternID) -> Option<usize> {
+        let input = Input::new(bytes)
+            .span(s..bytes.len())
+            .anchored(Anchored::Pattern(pid));
+        self.exact.search(&input).map(|m| m.end())
+    }
+
+    /// Adds to `set` every shape (user patterns included) whose scan matches
+    /// anchored at `s`, by the meta regexes.
+    pub(super) fn meta_which_start(
+        &self,
+        bytes: &[u8],
+        s: usize,
+        email_here: bool,
+        set: &mut PatternSet,
+    ) {
+        let here = Input::new(bytes)
+            .span(s..bytes.len())
+            .anchored(Anchored::Yes);
+        let scan = if email_here {
+            &self.scan_all
+        } else {
+            &self.scan_others
+        };
+        scan.which_overlapping_matches(&here, set);
     }
 }

@@ -121,10 +121,14 @@ impl Redactor {
         // whose leading `\b` now sees the token's `]`).
         if let Some(rx) = self.regexes.as_deref() {
             let mut can_start = PatternSet::new(rx.scan_all.pattern_len());
+            // Any start: a user pattern, if there are any, may start at one.
+            let user_here = rx.user_scan.is_some();
             for (_, b) in open() {
                 for s in b..(b + 3).min(len + 1) {
                     if text.is_char_boundary(s)
-                        && self.best_at(rx, bytes, s, &mut can_start, true).is_some()
+                        && self
+                            .best_at(rx, bytes, s, &mut can_start, true, user_here)
+                            .is_some()
                     {
                         return false;
                     }

@@ -1192,3 +1192,133 @@ fn a_walk_through_a_blank_is_settled_by_a_second_pass() {
     assert_eq!(red(&r, &out), out, "idempotent");
     assert_eq!(r.redact_with_full_passes(text).0, out);
 }
+
+// ------------------------------------------- built-in DFAs against the meta regexes
+
+#[test]
+fn the_builtin_pack_builds_as_dense_dfas() {
+    // Each built-in alone, and the whole pack (what `shapes.rs` assumes
+    // cannot fail: a fixed, ASCII pack within the size limit).
+    let mut configs: Vec<RedactConfig> = builtin_names()
+        .iter()
+        .map(|n| RedactConfig {
+            builtin: vec![n.to_string()],
+            ..RedactConfig::default()
+        })
+        .collect();
+    configs.push(all_builtins());
+    for cfg in &configs {
+        let r = Redactor::compile(cfg, None).unwrap();
+        let rx = r.regexes.as_deref().unwrap();
+        let shapes = rx.shapes.as_ref().expect("built-in DFAs");
+        assert_eq!(shapes.pattern_len(), rx.scan_all.pattern_len(), "{cfg:?}");
+    }
+    // User patterns alone: no DFAs.
+    let users = RedactConfig {
+        patterns: with_keywords().patterns,
+        ..RedactConfig::default()
+    };
+    let r = Redactor::compile(&users, None).unwrap();
+    assert!(r.regexes.as_deref().unwrap().shapes.is_none());
+}
+
+/// At every byte of `text`, the built-in DFAs give the same anchored ends
+/// as the meta regexes and the same which-shapes-start sets (restricted to
+/// the built-in ids; user patterns follow them), and always answer.
+///
+/// At an email start the DFAs add the email shape without asking its scan:
+/// the set is meta's without the email scan (`scan_others`), plus email;
+/// where meta's email scan does not match, neither does the exact email
+/// shape, so the extra shape changes no result.
+fn dfas_agree_with_meta(r: &Redactor, text: &str) -> Result<(), TestCaseError> {
+    use regex_automata::{PatternID, PatternSet};
+    let rx = r.regexes.as_deref().unwrap();
+    let shapes = rx.shapes.as_ref().unwrap();
+    let nb = shapes.pattern_len();
+    let bytes = text.as_bytes();
+    let cap = rx.scan_all.pattern_len();
+    let builtin =
+        |set: &PatternSet| -> Vec<PatternID> { set.iter().filter(|p| p.as_usize() < nb).collect() };
+    for s in 0..=bytes.len() {
+        for pid in (0..nb).map(|i| PatternID::new(i).unwrap()) {
+            let dfa = shapes.exact_end(bytes, s, pid);
+            prop_assert!(dfa.is_ok(), "{:?} at {} in {:?}", dfa, s, text);
+            let meta = rx.meta_exact_end(bytes, s, pid);
+            prop_assert_eq!(
+                dfa.ok().flatten(),
+                meta,
+                "pid {:?} at {} in {:?}",
+                pid,
+                s,
+                text
+            );
+        }
+        let (mut dfa, mut others, mut all) = (
+            PatternSet::new(cap),
+            PatternSet::new(cap),
+            PatternSet::new(cap),
+        );
+        prop_assert!(shapes.which_start(bytes, s, false, &mut dfa).is_ok());
+        rx.meta_which_start(bytes, s, false, &mut others);
+        prop_assert_eq!(builtin(&dfa), builtin(&others), "at {} in {:?}", s, text);
+
+        dfa.clear();
+        prop_assert!(shapes.which_start(bytes, s, true, &mut dfa).is_ok());
+        rx.meta_which_start(bytes, s, true, &mut all);
+        for &e in &rx.email {
+            let _ = others.try_insert(e);
+        }
+        prop_assert_eq!(
+            builtin(&dfa),
+            builtin(&others),
+            "email at {} in {:?}",
+            s,
+            text
+        );
+        for &e in &rx.email {
+            prop_assert!(
+                all.contains(e) || rx.meta_exact_end(bytes, s, e).is_none(),
+                "email at {} in {:?}",
+                s,
+                text
+            );
+        }
+        prop_assert!(builtin(&all).iter().all(|&p| dfa.contains(p)));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..prop_config() })]
+
+    /// The dense DFAs answer every built-in question as the meta regexes
+    /// do, at every start of adversarial texts.
+    #[test]
+    fn builtin_dfas_agree_with_the_meta_regexes(seed in any::<u64>()) {
+        // The whole pack with a user pattern and keywords; a subset, whose
+        // pattern ids differ. Compiled once: they do not depend on the seed.
+        static FULL: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(full_redactor);
+        static SOME: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(|| {
+            Redactor::compile(
+                &RedactConfig {
+                    builtin: vec!["email".into(), "credit_card".into(), "phone".into(), "ipv6".into()],
+                    ..RedactConfig::default()
+                },
+                None,
+            )
+            .unwrap()
+        });
+        let (full, some) = (&*FULL, &*SOME);
+        let mut rng = textgen::Rng(seed);
+        let texts = [
+            textgen::text(&mut rng, 20, true).0,
+            tricky_text(&mut rng, 40),
+            glued_text(&mut rng, 8),
+        ];
+        for t in &texts {
+            for r in [full, some] {
+                dfas_agree_with_meta(r, t)?;
+            }
+        }
+    }
+}

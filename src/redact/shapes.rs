@@ -1,0 +1,290 @@
+//! The built-in shapes as fully compiled dense DFAs, for the two questions
+//! the regex pass asks at every candidate start: which shapes can start
+//! here, and where does this shape's match end.
+//!
+//! Why: those questions are many (every digit at a word start asks them)
+//! and each match is a few bytes long, so a meta regex spent most of each
+//! call outside the automaton: strategy dispatch, a cache from its pool,
+//! and a reverse search for a start that the pass already knows. A dense
+//! DFA answers with a table walk and nothing else, and needs no cache.
+//!
+//! The DFAs are built from the whole fixed pack, once per process
+//! ([`Pack`]): they depend on nothing in a policy, and building them costs
+//! more than compiling the rest of a redactor. The exact shapes are built
+//! on first use: most texts never start most shapes (a trace without AWS
+//! keys never needs the AWS key DFA). Each redactor maps its enabled shapes
+//! onto the pack ([`Shapes`]). User patterns stay with the meta
+//! regexes: a full DFA of an arbitrary regex can be exponential in its
+//! size. The pack is ASCII with ASCII `\b` and no quit bytes are set, so no
+//! search here can return a [`MatchError`]; callers still handle one
+//! ([`Unanswered`]), failing closed.
+
+use std::sync::OnceLock;
+
+use regex_automata::dfa::{Automaton, OverlappingState, StartKind, dense};
+use regex_automata::nfa::thompson;
+use regex_automata::{Anchored, Input, MatchError, MatchKind, PatternID, PatternSet};
+
+use super::compile::REGEX_SIZE_LIMIT;
+use super::config::RedactConfigError;
+use super::detectors::BUILTINS;
+
+/// A DFA search could not answer: a [`MatchError`] (which the pack cannot
+/// cause; see the module docs) or a pattern set or id that does not fit
+/// (a bug). The caller must not read it as "no match": it asks the meta
+/// regexes instead.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Unanswered;
+
+impl From<MatchError> for Unanswered {
+    fn from(_: MatchError) -> Unanswered {
+        Unanswered
+    }
+}
+
+/// A pattern that matches nothing: stands in for the email shape in the
+/// scans (the meta `scan_others` and [`Pack::scan`]) so pattern ids stay
+/// the same.
+pub(super) const NEVER: &str = "[a&&b]";
+
+/// The DFAs of the whole pack. A shape's index here is its position in the
+/// pack, built-ins in [`BUILTINS`] order and each one's patterns in order.
+struct Pack {
+    /// Every scan shape but email's (replaced by [`NEVER`]),
+    /// `MatchKind::All`, anchored only: which shapes can start at a
+    /// position. The email scan is left out: it walks a whole word before
+    /// it fails, and the email shape needs no scan (see
+    /// [`Shapes::which_start`]).
+    scan: dense::DFA<Vec<u32>>,
+    /// The exact shapes, one anchored leftmost-first DFA each, built on
+    /// first use (`None`: the build failed). One DFA per shape rather than
+    /// one with a start state per pattern: the union start of a combined DFA
+    /// (never used, as each search names its shape) would be the product of
+    /// the shapes, five times the build time and seven times the memory,
+    /// and could not be built lazily.
+    exact: Vec<Exact>,
+}
+
+/// One exact shape's DFA, built on first use.
+struct Exact {
+    pattern: &'static str,
+    dfa: OnceLock<Option<dense::DFA<Vec<u32>>>>,
+}
+
+impl Exact {
+    /// The DFA, built on first use; `None` if it cannot be built (it can:
+    /// a test builds every one).
+    fn get(&self) -> Option<&dense::DFA<Vec<u32>>> {
+        self.dfa
+            .get_or_init(|| build(&[self.pattern], MatchKind::LeftmostFirst).ok())
+            .as_ref()
+    }
+}
+
+/// The pack's DFAs, built on first use.
+static PACK: OnceLock<Result<Pack, RedactConfigError>> = OnceLock::new();
+
+impl Pack {
+    /// The process's pack, built on first use.
+    fn get() -> Result<&'static Pack, RedactConfigError> {
+        PACK.get_or_init(Pack::build).as_ref().map_err(Clone::clone)
+    }
+
+    fn build() -> Result<Pack, RedactConfigError> {
+        let scans: Vec<&str> = BUILTINS
+            .iter()
+            .flat_map(|b| {
+                b.patterns
+                    .iter()
+                    .map(|&(scan, _, _)| if b.name == "email" { NEVER } else { scan })
+            })
+            .collect();
+        Ok(Pack {
+            scan: build(&scans, MatchKind::All)?,
+            exact: BUILTINS
+                .iter()
+                .flat_map(|b| b.patterns.iter())
+                .map(|&(_, pattern, _)| Exact {
+                    pattern,
+                    dfa: OnceLock::new(),
+                })
+                .collect(),
+        })
+    }
+}
+
+/// The index in the pack of the first shape of the built-in of rank
+/// `rank` (its position in [`BUILTINS`]).
+pub(super) fn first_shape(rank: usize) -> usize {
+    BUILTINS.iter().take(rank).map(|b| b.patterns.len()).sum()
+}
+
+/// A redactor's enabled built-in shapes: pattern ids `0..n` (the same ids
+/// as in its meta regexes, where user patterns follow them), each a shape
+/// of the [`Pack`].
+pub(crate) struct Shapes {
+    pack: &'static Pack,
+    /// Per pattern id, its shape's index in the pack.
+    shapes: Vec<usize>,
+    /// Per pack shape, its pattern id here, or `None` when it is off.
+    ids: Vec<Option<PatternID>>,
+    /// Pattern ids of the email shape (empty when it is off).
+    email: Vec<PatternID>,
+}
+
+impl Shapes {
+    /// The shapes at pack indexes `shapes` (in pattern-id order), the email
+    /// shape's pattern ids among them being `email`. Builds the pack on
+    /// first use.
+    pub(super) fn new(shapes: &[usize], email: &[PatternID]) -> Result<Shapes, RedactConfigError> {
+        let pack = Pack::get()?;
+        let mut ids = vec![None; pack.exact.len()];
+        for (i, &shape) in shapes.iter().enumerate() {
+            let slot = ids.get_mut(shape).ok_or_else(|| internal("shape index"))?;
+            *slot = Some(PatternID::new(i).map_err(|_| internal("pattern id"))?);
+        }
+        Ok(Shapes {
+            pack,
+            shapes: shapes.to_vec(),
+            ids,
+            email: email.to_vec(),
+        })
+    }
+
+    /// How many shapes (pattern ids `0..n`).
+    pub(super) fn pattern_len(&self) -> usize {
+        self.shapes.len()
+    }
+
+    /// Adds to `set` every shape that can start at `s`: those whose scan
+    /// matches anchored there and, when `email_here`, the email shape
+    /// without asking (its scan is a prefix of every match of its exact
+    /// shape, so the exact search alone decides, at the cost of one scan).
+    /// On an error `set` may hold some of the shapes: the caller clears it.
+    pub(super) fn which_start(
+        &self,
+        bytes: &[u8],
+        s: usize,
+        email_here: bool,
+        set: &mut PatternSet,
+    ) -> Result<(), Unanswered> {
+        let here = Input::new(bytes)
+            .span(s..bytes.len())
+            .anchored(Anchored::Yes);
+        let mut state = OverlappingState::start();
+        loop {
+            self.pack
+                .scan
+                .try_search_overlapping_fwd(&here, &mut state)?;
+            let Some(m) = state.get_match() else {
+                break;
+            };
+            // Shapes of built-ins that are off match too; they are skipped.
+            let id = self.ids.get(m.pattern().as_usize()).ok_or(Unanswered)?;
+            if let &Some(pid) = id {
+                set.try_insert(pid).map_err(|_| Unanswered)?;
+            }
+        }
+        if email_here {
+            for &pid in &self.email {
+                set.try_insert(pid).map_err(|_| Unanswered)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of shape `pid`'s leftmost-first match anchored at `s`, if it
+    /// matches there.
+    pub(super) fn exact_end(
+        &self,
+        bytes: &[u8],
+        s: usize,
+        pid: PatternID,
+    ) -> Result<Option<usize>, Unanswered> {
+        let shape = self.shapes.get(pid.as_usize()).ok_or(Unanswered)?;
+        let dfa = self
+            .pack
+            .exact
+            .get(*shape)
+            .and_then(Exact::get)
+            .ok_or(Unanswered)?;
+        let here = Input::new(bytes)
+            .span(s..bytes.len())
+            .anchored(Anchored::Yes);
+        Ok(dfa.try_search_fwd(&here)?.map(|m| m.offset()))
+    }
+}
+
+/// An error for a bug in how a redactor maps its shapes onto the pack.
+fn internal(what: &str) -> RedactConfigError {
+    RedactConfigError::BadPattern {
+        name: "(built-in patterns)".into(),
+        error: format!("internal error: bad {what}"),
+    }
+}
+
+/// One anchored dense DFA over `patterns`, within [`REGEX_SIZE_LIMIT`].
+fn build(patterns: &[&str], kind: MatchKind) -> Result<dense::DFA<Vec<u32>>, RedactConfigError> {
+    dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .match_kind(kind)
+                .start_kind(StartKind::Anchored)
+                .dfa_size_limit(Some(REGEX_SIZE_LIMIT))
+                .determinize_size_limit(Some(REGEX_SIZE_LIMIT)),
+        )
+        .thompson(thompson::Config::new().nfa_size_limit(Some(REGEX_SIZE_LIMIT)))
+        .build_many(patterns)
+        .map_err(|e| {
+            if e.is_size_limit_exceeded() {
+                RedactConfigError::PatternsTooLarge {
+                    limit: REGEX_SIZE_LIMIT,
+                }
+            } else {
+                RedactConfigError::BadPattern {
+                    name: "(built-in patterns)".into(),
+                    error: e.to_string().lines().next().unwrap_or_default().into(),
+                }
+            }
+        })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// The whole pack builds within the size limit (what the module assumes
+    /// cannot fail: a fixed, ASCII pack).
+    #[test]
+    fn the_pack_builds() {
+        let pack = Pack::get().unwrap();
+        let n: usize = BUILTINS.iter().map(|b| b.patterns.len()).sum();
+        assert_eq!(pack.exact.len(), n);
+        assert_eq!(pack.scan.pattern_len(), n);
+        assert_eq!(first_shape(BUILTINS.len()), n);
+        let mut bytes = pack.scan.memory_usage();
+        for e in &pack.exact {
+            // Built here to see the error; then the lazy build must agree.
+            bytes += build(&[e.pattern], MatchKind::LeftmostFirst)
+                .unwrap()
+                .memory_usage();
+            assert!(e.get().is_some(), "{}", e.pattern);
+        }
+        assert!(bytes < 1024 * 1024, "{bytes} bytes");
+    }
+
+    /// A shape index outside the pack is an error, not a panic.
+    #[test]
+    fn a_bad_shape_index_is_an_error() {
+        assert!(Shapes::new(&[usize::MAX], &[]).is_err());
+        let shapes = Shapes::new(&[0], &[]).unwrap();
+        let far = PatternID::new(5).unwrap();
+        assert_eq!(shapes.exact_end(b"sk-", 0, far), Err(Unanswered));
+        let mut small = PatternSet::new(0);
+        assert_eq!(
+            shapes.which_start(b"sk-abc", 0, false, &mut small),
+            Err(Unanswered)
+        );
+    }
+}
