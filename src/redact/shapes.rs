@@ -9,10 +9,12 @@
 //! DFA answers with a table walk and nothing else, and needs no cache.
 //!
 //! The DFAs are built from the whole fixed pack, once per process
-//! ([`Pack`]): they depend on nothing in a policy, and building them costs
-//! more than compiling the rest of a redactor. The exact shapes are built
-//! on first use: most texts never start most shapes (a trace without AWS
-//! keys never needs the AWS key DFA). Each redactor maps its enabled shapes
+//! ([`Pack`]), on the first search: they depend on nothing in a policy,
+//! building them costs more than compiling the rest of a redactor, and a
+//! command that only loads a policy (`check`, `policy check`) never needs
+//! them. The exact shapes are built on their own first use: most texts
+//! never start most shapes (a trace without AWS keys never needs the AWS
+//! key DFA). Each redactor maps its enabled shapes
 //! onto the pack ([`Shapes`]). User patterns stay with the meta
 //! regexes: a full DFA of an arbitrary regex can be exponential in its
 //! size. The pack is ASCII with ASCII `\b` and no quit bytes are set, so no
@@ -123,7 +125,6 @@ pub(super) fn first_shape(rank: usize) -> usize {
 /// as in its meta regexes, where user patterns follow them), each a shape
 /// of the [`Pack`].
 pub(crate) struct Shapes {
-    pack: &'static Pack,
     /// Per pattern id, its shape's index in the pack.
     shapes: Vec<usize>,
     /// Per pack shape, its pattern id here, or `None` when it is off.
@@ -134,21 +135,27 @@ pub(crate) struct Shapes {
 
 impl Shapes {
     /// The shapes at pack indexes `shapes` (in pattern-id order), the email
-    /// shape's pattern ids among them being `email`. Builds the pack on
-    /// first use.
+    /// shape's pattern ids among them being `email`. The pack itself is
+    /// built on the first search, not here: a command that loads a policy
+    /// but redacts nothing (`check`, `policy check`) never pays for it.
     pub(super) fn new(shapes: &[usize], email: &[PatternID]) -> Result<Shapes, RedactConfigError> {
-        let pack = Pack::get()?;
-        let mut ids = vec![None; pack.exact.len()];
+        let mut ids = vec![None; first_shape(BUILTINS.len())];
         for (i, &shape) in shapes.iter().enumerate() {
             let slot = ids.get_mut(shape).ok_or_else(|| internal("shape index"))?;
             *slot = Some(PatternID::new(i).map_err(|_| internal("pattern id"))?);
         }
         Ok(Shapes {
-            pack,
             shapes: shapes.to_vec(),
             ids,
             email: email.to_vec(),
         })
+    }
+
+    /// The process's pack; a pack that failed to build (which a test shows
+    /// it does not) leaves every question unanswered, so callers ask the
+    /// meta regexes instead.
+    fn pack(&self) -> Result<&'static Pack, Unanswered> {
+        Pack::get().map_err(|_| Unanswered)
     }
 
     /// How many shapes (pattern ids `0..n`).
@@ -171,11 +178,10 @@ impl Shapes {
         let here = Input::new(bytes)
             .span(s..bytes.len())
             .anchored(Anchored::Yes);
+        let pack = self.pack()?;
         let mut state = OverlappingState::start();
         loop {
-            self.pack
-                .scan
-                .try_search_overlapping_fwd(&here, &mut state)?;
+            pack.scan.try_search_overlapping_fwd(&here, &mut state)?;
             let Some(m) = state.get_match() else {
                 break;
             };
@@ -203,7 +209,7 @@ impl Shapes {
     ) -> Result<Option<usize>, Unanswered> {
         let shape = self.shapes.get(pid.as_usize()).ok_or(Unanswered)?;
         let dfa = self
-            .pack
+            .pack()?
             .exact
             .get(*shape)
             .and_then(Exact::get)
