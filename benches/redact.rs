@@ -176,7 +176,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     let mut mid = String::with_capacity(64 * 1024);
-    g.bench_function("two_pass_regex_then_keywords", |b| {
+    g.bench_function("builtin_then_keywords_as_two_redactors", |b| {
         b.iter(|| {
             for d in &docs {
                 mid.clear();

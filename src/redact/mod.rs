@@ -27,7 +27,7 @@
 //!
 //! # How a text is scanned
 //!
-//! 1. **One regex pass.** A byte loop (`trigger.rs`, eight bytes at a time)
+//! 1. **One regex pass.** A byte loop (`trigger.rs`, sixteen bytes a step)
 //!    finds where a built-in shape can start: a digit at a word start, an
 //!    `@`, a literal key prefix (`sk-`, `AKIA`, `eyJ`, …), `+`, `(`, `::`.
 //!    User patterns have no such bytes; their starts come from one

@@ -1024,16 +1024,11 @@ proptest! {
         let fast = keywords::KeywordSet::build(&rules).unwrap();
         let reference = keywords::KeywordSet::build_aho_corasick_only(&rules).unwrap();
         let text: String = (0..60).map(|_| rng.pick(ATOMS)).collect();
-        // Refuse some matches, as a token overlap would, to exercise the
-        // fall-back to shorter words.
-        let ok = |s: usize, e: usize| !(s * 7 + e).is_multiple_of(5);
-        let mut a = Vec::new();
-        fast.find(&text, ok, |s, e, d| a.push((s, e, d)));
-        let mut b = Vec::new();
-        reference.find(&text, ok, |s, e, d| b.push((s, e, d)));
-        a.sort_unstable();
-        b.sort_unstable();
-        prop_assert_eq!(a, b, "text {:?} words {:?} {:?}", text, ci.words, cs.words);
+        prop_assert_eq!(
+            keyword_matches(&fast, &text),
+            keyword_matches(&reference, &text),
+            "text {:?} words {:?} {:?}", text, ci.words, cs.words
+        );
     }
 
     /// The same with the index's edges in play: windows longer than the
@@ -1089,14 +1084,11 @@ proptest! {
                 _ => text.push_str(rng.pick(ATOMS)),
             }
         }
-        let ok = |s: usize, e: usize| !(s * 7 + e).is_multiple_of(5);
-        let mut a = Vec::new();
-        fast.find(&text, ok, |s, e, d| a.push((s, e, d)));
-        let mut b = Vec::new();
-        reference.find(&text, ok, |s, e, d| b.push((s, e, d)));
-        a.sort_unstable();
-        b.sort_unstable();
-        prop_assert_eq!(a, b, "text {:?} words {:?} {:?}", text, ci.words, cs.words);
+        prop_assert_eq!(
+            keyword_matches(&fast, &text),
+            keyword_matches(&reference, &text),
+            "text {:?} words {:?} {:?}", text, ci.words, cs.words
+        );
     }
 }
 
@@ -1130,6 +1122,16 @@ fn glued_text(r: &mut textgen::Rng, n: usize) -> String {
         s.push_str(r.pick(GLUE));
     }
     s
+}
+
+/// The sorted matches of `set` in `text`, refusing some as a token overlap
+/// would, to exercise the fall-back to shorter words.
+fn keyword_matches(set: &keywords::KeywordSet, text: &str) -> Vec<(usize, usize, u32)> {
+    let ok = |s: usize, e: usize| !(s * 7 + e).is_multiple_of(5);
+    let mut found = Vec::new();
+    set.find(text, ok, |s, e, d| found.push((s, e, d)));
+    found.sort_unstable();
+    found
 }
 
 fn substring_keyword_redactor(words: &[&str]) -> Redactor {
