@@ -353,6 +353,9 @@ impl Gate {
                             let start = self.encoded.len();
                             // The raw value is already escaped: copy it around
                             // the edits rather than escape the whole text again.
+                            // SECURITY: each edit's span is replaced; a token
+                            // span that did not exist (a bug) would put nothing
+                            // there, never the original text.
                             let redacted = &self.redacted;
                             let edits = self.edits.iter().map(|e| {
                                 (
