@@ -322,10 +322,9 @@ impl Redactor {
             if regions.is_empty() {
                 return res;
             }
-            // The first pass's edits no longer describe the output.
-            edits.clear();
             scratch.clear();
             let again = self.redact_once(current, &regions, &mut scratch, edits);
+            // These edits are of the first pass's output, not of `text`.
             edits.clear();
             res.drop_field |= again.drop_field;
             res.hits.merge(again.hits);

@@ -1,14 +1,13 @@
 //! Finding what to redact: one regex pass, one keyword pass, then overlap
 //! resolution into non-overlapping regions.
 
+use std::cell::RefCell;
 use std::cmp::Reverse;
 
 use regex_automata::{Anchored, Input, PatternID, PatternSet};
 
 use super::keywords::char_width;
 use super::token::overlaps_token;
-use std::cell::RefCell;
-
 use super::trigger::Starts;
 use super::{Action, Redactor, Regexes, validate};
 
@@ -25,8 +24,25 @@ struct PassScratch {
     can_start: Option<PatternSet>,
 }
 
+/// The pattern set in `slot`, sized for `patterns` shapes.
+fn sized(slot: &mut Option<PatternSet>, patterns: usize) -> &mut PatternSet {
+    if slot.as_ref().is_some_and(|set| set.capacity() != patterns) {
+        *slot = None;
+    }
+    slot.get_or_insert_with(|| PatternSet::new(patterns))
+}
+
 thread_local! {
     static SCRATCH: RefCell<PassScratch> = RefCell::new(PassScratch::default());
+}
+
+/// Runs `f` with this thread's [`PassScratch`] (fresh buffers if it is
+/// already in use further up the stack).
+fn with_scratch<R>(f: impl FnOnce(&mut PassScratch) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut PassScratch::default()),
+    })
 }
 
 /// A span to replace and the detector that wins it.
@@ -63,10 +79,12 @@ impl Redactor {
             // Leftmost, then longest, then highest priority.
             cands.sort_unstable_by_key(|c| (c.start, Reverse(c.end), c.det));
         }
-        let mut regions: Vec<Region> = Vec::with_capacity(cands.len());
-        for mut c in cands {
+        // Resolve overlaps in place: `kept` regions stand at the front.
+        let mut kept: usize = 0;
+        for i in 0..cands.len() {
+            let mut c = cands[i];
             c.drop = self.dets[c.det as usize].action == Action::Drop;
-            if let Some(last) = regions.last_mut()
+            if let Some(last) = kept.checked_sub(1).map(|k| &mut cands[k])
                 && c.start < last.end
             {
                 // SECURITY: a partial overlap is merged into the winner, not
@@ -75,9 +93,11 @@ impl Redactor {
                 last.drop |= c.drop;
                 continue;
             }
-            regions.push(c);
+            cands[kept] = c;
+            kept += 1;
         }
-        regions
+        cands.truncate(kept);
+        cands
     }
 
     /// One leftmost-first pass over the regex shapes. Candidate starts come
@@ -92,10 +112,20 @@ impl Redactor {
         };
         // The candidate lists and pattern set are reused across calls on
         // this thread: allocating them per text was a tenth of a run.
-        SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => self.regex_pass_with(rx, text, &mut scratch, out),
-            Err(_) => self.regex_pass_with(rx, text, &mut PassScratch::default(), out),
-        });
+        with_scratch(|scratch| self.regex_pass_with(rx, text, scratch, out));
+    }
+
+    /// Whether some regex shape matches and passes its check at `s`: the
+    /// question `settle.rs` asks right after a token. Only for redactors
+    /// without user patterns (those always make the full second pass).
+    pub(super) fn shape_at(&self, bytes: &[u8], s: usize) -> bool {
+        let Some(rx) = self.regexes.as_deref() else {
+            return false;
+        };
+        with_scratch(|scratch| {
+            let can_start = sized(&mut scratch.can_start, rx.scan_all.pattern_len());
+            self.best_at(rx, bytes, s, can_start, true, false).is_some()
+        })
     }
 
     fn regex_pass_with(
@@ -106,11 +136,7 @@ impl Redactor {
         out: &mut Vec<Region>,
     ) {
         let PassScratch { starts, can_start } = scratch;
-        let patterns = rx.scan_all.pattern_len();
-        let can_start = match can_start {
-            Some(set) if set.capacity() == patterns => set,
-            _ => can_start.insert(PatternSet::new(patterns)),
-        };
+        let can_start = sized(can_start, rx.scan_all.pattern_len());
         let bytes = text.as_bytes();
         let len = bytes.len();
         if rx.shapes.is_some() {

@@ -46,8 +46,6 @@
 //! `tests.rs` (`settled_agrees_with_a_full_second_pass`) holds this to the
 //! full pass on adversarial text.
 
-use regex_automata::PatternSet;
-
 use super::{Edit, Redactor};
 
 /// How far a bounded built-in shape, its check's context and the automaton's
@@ -119,19 +117,10 @@ impl Redactor {
         }
         // Starts right after a token, on the whole text (unbounded shapes
         // whose leading `\b` now sees the token's `]`).
-        if let Some(rx) = self.regexes.as_deref() {
-            let mut can_start = PatternSet::new(rx.scan_all.pattern_len());
-            // Any start: a user pattern, if there are any, may start at one.
-            let user_here = rx.user_scan.is_some();
-            for (_, b) in open() {
-                for s in b..(b + 3).min(len + 1) {
-                    if text.is_char_boundary(s)
-                        && self
-                            .best_at(rx, bytes, s, &mut can_start, true, user_here)
-                            .is_some()
-                    {
-                        return false;
-                    }
+        for (_, b) in open() {
+            for s in b..(b + 3).min(len + 1) {
+                if text.is_char_boundary(s) && self.shape_at(bytes, s) {
+                    return false;
                 }
             }
         }
