@@ -193,7 +193,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.jsonl");
         let mut c = LogCursor::new();
-        assert_eq!(c.read_new(&path, None, |_| {}).unwrap(), 0, "missing = empty");
+        assert_eq!(
+            c.read_new(&path, None, |_| {}).unwrap(),
+            0,
+            "missing = empty"
+        );
         let mut log = AuditLog::open(&path, None, Duration::from_secs(1)).unwrap();
         let t: jiff::Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
         log.append(&ev(1), t).unwrap();
@@ -204,7 +208,10 @@ mod tests {
         assert_eq!(c.read_new(&path, None, |e| seqs.push(e.seq)).unwrap(), 1);
         assert_eq!(seqs, [0, 1, 2]);
         // A torn tail (a write in progress) is left for later.
-        let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
         f.write_all(b"{\"seq\":3").unwrap();
         assert_eq!(c.read_new(&path, None, |_| {}).unwrap(), 0);
     }
@@ -224,7 +231,16 @@ mod tests {
         let first = bytes.iter().position(|&b| b == b'\n').unwrap() + 1;
         std::fs::write(&path, &bytes[..first]).unwrap();
         let e = c.clone().read_new(&path, None, |_| {}).unwrap_err();
-        assert!(matches!(e, AuditError::Broken { kind: TamperKind::Truncated, .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                AuditError::Broken {
+                    kind: TamperKind::Truncated,
+                    ..
+                }
+            ),
+            "{e}"
+        );
         // An appended line that does not link.
         let mut edited = bytes.clone();
         let mut third = bytes[first..].to_vec();
@@ -244,7 +260,16 @@ mod tests {
             .write_all(&third)
             .unwrap();
         let e = c2.read_new(&other, None, |_| {}).unwrap_err();
-        assert!(matches!(e, AuditError::Broken { kind: TamperKind::Edited, .. }), "{e}");
+        assert!(
+            matches!(
+                e,
+                AuditError::Broken {
+                    kind: TamperKind::Edited,
+                    ..
+                }
+            ),
+            "{e}"
+        );
         // Replaced by another file with as many bytes.
         let swap = dir.path().join("swap");
         std::fs::write(&swap, &edited).unwrap();
