@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod audit;
+mod budgets;
 mod capture;
 mod cases;
 mod cli;
