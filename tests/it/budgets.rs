@@ -2,7 +2,7 @@
 //! many runs, many processes at once, one OTLP request of many spans, a
 //! close while a gate runs, and logs written before leases existed.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

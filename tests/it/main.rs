@@ -4,6 +4,7 @@
 mod audit;
 mod budgets;
 mod capture;
+mod capture_serve;
 mod cases;
 mod cli;
 mod evidence;
