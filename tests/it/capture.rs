@@ -489,3 +489,65 @@ fn a_reload_keeps_an_unchanged_window_and_closes_a_changed_or_removed_one_for_go
     );
     assert_eq!(cap.level(), Level::Standard);
 }
+
+struct Nothing;
+impl tracegate::audit::Follow for Nothing {
+    fn seen(&mut self, _: &tracegate::audit::Entry) {}
+}
+
+/// Issue 22 item 1 (runtime part): `revoke` takes rights away at once even
+/// while the audit log cannot be written (here another process holds its
+/// lock); the `window_closed` entry is queued and written when the log is
+/// back, and the window is never enabled again by this capture.
+#[test]
+fn revoke_closes_at_once_without_the_log_and_audits_when_it_is_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "audit.jsonl", "");
+    let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:10:00Z")));
+    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    assert_eq!(cap.level(), Level::Full);
+    let (locked_tx, locked_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let log = audit_path(dir.path());
+    let holder = std::thread::spawn(move || {
+        let mut other =
+            tracegate::audit::AuditLog::open(&log, None, Duration::from_secs(5)).unwrap();
+        let mut cursor = tracegate::audit::LogCursor::new();
+        other
+            .transact(
+                &mut cursor,
+                &mut Nothing,
+                ts("2026-12-01T10:10:00Z"),
+                |_| {
+                    locked_tx.send(()).unwrap();
+                    let _ = release_rx.recv_timeout(Duration::from_secs(30));
+                    Vec::new()
+                },
+            )
+            .unwrap();
+    });
+    locked_rx.recv().unwrap();
+    cap.revoke(&|id| id != "w1");
+    assert_eq!(cap.open_window(), None, "closed at once");
+    assert_eq!(cap.level(), Level::Standard);
+    assert!(
+        !std::fs::read_to_string(audit_path(dir.path()))
+            .unwrap()
+            .contains("\"cause\":\"removed\""),
+        "the log could not be written"
+    );
+    release_tx.send(()).unwrap();
+    holder.join().unwrap();
+    clock.advance(Duration::from_secs(2));
+    assert_eq!(cap.level(), Level::Standard, "barred for good");
+    let ev = events(&audit_path(dir.path()));
+    assert!(
+        ev.contains(&"window_closed w1 removed".to_string()),
+        "{ev:?}"
+    );
+    assert!(ev.contains(&"window_released w1 0 0".to_string()), "{ev:?}");
+    assert_eq!(
+        verify(&audit_path(dir.path()), None).unwrap().exit_code(),
+        0
+    );
+}
