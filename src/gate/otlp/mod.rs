@@ -317,11 +317,13 @@ impl<'a> Judge<'a, '_> {
 
     /// Check the object at `obj` against `schema` and write its projection.
     fn object(&mut self, schema: &Schema, obj: usize) {
-        if self.level == Level::Full && !self.in_unit && schema::is_unit(schema) {
-            if let Some(allowance) = self.scratch.allowance {
-                self.unit(schema, obj, allowance);
-                return;
-            }
+        if self.level == Level::Full
+            && !self.in_unit
+            && schema::is_unit(schema)
+            && let Some(allowance) = self.scratch.allowance
+        {
+            self.unit(schema, obj, allowance);
+            return;
         }
         self.object_fields(schema, obj);
     }
