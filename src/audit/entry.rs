@@ -69,6 +69,8 @@ pub enum DenyWhy {
     AuditUnavailable,
     /// The window is invalid (refused policy, spent, removed, ...).
     InvalidWindow,
+    /// The window's budget is all leased by other gates right now.
+    BudgetLeased,
 }
 
 /// One auditable event. The API takes only these typed facts, never a
@@ -129,6 +131,46 @@ pub enum AuditEvent {
         /// Why it closed.
         cause: CloseCause,
     },
+    /// A gate took a share (a lease) of a window's budget before spending
+    /// any of it. What a window's gates may deliver is what they leased,
+    /// less what they gave back in [`AuditEvent::WindowReleased`]; a lease
+    /// never given back (a crashed gate) counts as spent.
+    BudgetLeased {
+        /// Window id.
+        window: String,
+        /// Sink name.
+        sink: String,
+        /// The gate that holds the lease (process id and a per-run nonce).
+        holder: String,
+        /// Records leased, when the window has a record budget.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        records: Option<u64>,
+        /// Bytes leased, when the window has a byte budget.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bytes: Option<u64>,
+    },
+    /// A gate stopped using a window (end of run, shutdown, reload, close):
+    /// what it delivered at full level since it enabled the window, and
+    /// what it gave back of its leases. Unlike `window_closed`, the window
+    /// itself may still be active for other gates.
+    WindowReleased {
+        /// Window id.
+        window: String,
+        /// Sink name.
+        sink: String,
+        /// The gate that used the window.
+        holder: String,
+        /// Full-level units delivered (cf records, OTLP spans and log records).
+        spent_records: u64,
+        /// Bytes of those units.
+        spent_bytes: u64,
+        /// Leased records given back unused.
+        #[serde(default)]
+        returned_records: u64,
+        /// Leased bytes given back unused.
+        #[serde(default)]
+        returned_bytes: u64,
+    },
     /// Full capture was refused to a sink.
     FullDenied {
         /// Sink name.
@@ -153,6 +195,8 @@ impl AuditEvent {
             AuditEvent::WindowEnabled { .. } => "window_enabled",
             AuditEvent::WindowClosed { .. } => "window_closed",
             AuditEvent::FullDenied { .. } => "full_denied",
+            AuditEvent::BudgetLeased { .. } => "budget_leased",
+            AuditEvent::WindowReleased { .. } => "window_released",
         }
     }
 

@@ -11,7 +11,9 @@
 //!   checkpoint; Ok only when all of it is durable (fail closed).
 //! - [`verify`] streams over a log and says intact, tampered (with the first
 //!   bad seq and the kind), torn tail or unvouched.
-//! - [`read_entries`] and [`closed_windows`] read entries back.
+//! - [`read_entries`] and [`closed_windows`] read entries back;
+//!   [`LogCursor`] reads only what was appended since its last call, and
+//!   [`AuditLog::transact`] does that under the append lock before appending.
 //!
 //! **Invariant:** no entry holds record content: the API takes typed facts
 //! ([`AuditEvent`]), never a record, and free text is capped.
@@ -28,6 +30,7 @@
 mod chain;
 mod checkpoint;
 mod closed;
+mod cursor;
 mod entry;
 mod error;
 mod lines;
@@ -38,13 +41,14 @@ mod writer;
 pub use chain::{AuditKey, MIN_KEY_LEN, ZERO_PREV, link_hash, sha256_hex};
 pub use checkpoint::{Checkpoint, CheckpointState, checkpoint_path, read_checkpoint};
 pub use closed::{Entries, closed_windows, read_entries};
+pub use cursor::LogCursor;
 pub use entry::{
     AuditEvent, CAUSE_CAP, CUT_MARKER, CloseCause, DenyWhy, Entry, REASON_CAP, SHORT_CAP, cap,
     format_ts,
 };
 pub use error::AuditError;
 pub use verify::{TamperKind, Unvouched, VerifyReport, VerifyStatus, verify};
-pub use writer::{AppendReceipt, AuditLog, LogSink};
+pub use writer::{AppendReceipt, AuditLog, Follow, LogSink};
 
 /// The longest line the writer writes and the readers accept (64 KiB). Real
 /// entries are a few hundred bytes; free-text facts are capped.

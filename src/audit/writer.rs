@@ -12,7 +12,8 @@ use jiff::Timestamp;
 use super::MAX_LINE_BYTES;
 use super::chain::{AuditKey, ZERO_PREV, link_hash, sha256_hex};
 use super::checkpoint::{Checkpoint, CheckpointState, read_checkpoint, write_checkpoint};
-use super::entry::{AuditEvent, render_line};
+use super::cursor::LogCursor;
+use super::entry::{AuditEvent, Entry, render_line};
 use super::error::{AuditError, io_cause};
 use super::tail::{Tail, TailError, read_tail};
 
@@ -38,6 +39,13 @@ impl LogSink for File {
     fn truncate(&mut self, len: u64) -> io::Result<()> {
         File::set_len(self, len)
     }
+}
+
+/// Something that folds audit entries into a state, one at a time, in log
+/// order (see [`AuditLog::transact`]).
+pub trait Follow {
+    /// Take one entry into account.
+    fn seen(&mut self, entry: &Entry);
 }
 
 /// What a successful append wrote.
@@ -168,7 +176,57 @@ impl<S: LogSink> AuditLog<S> {
         event: &AuditEvent,
         ts: Timestamp,
     ) -> Result<AppendReceipt, AuditError> {
-        let _lock = LockGuard::acquire(&self.file, &self.path, self.lock_timeout)?;
+        let handle = self.lock_handle()?;
+        let _lock = LockGuard::acquire(&handle, &self.path, self.lock_timeout)?;
+        self.append_locked(event, ts)
+    }
+
+    /// Under the append lock: bring `cursor` up to the end of the log
+    /// (handing each new entry to `state.seen`), then let `decide` look at
+    /// `state` and name the entries to append, and append them in order.
+    ///
+    /// This is the read-then-write step that makes a shared budget exact
+    /// across processes: nothing can be appended between what `decide`
+    /// saw and what it writes. The entries appended here are read back by
+    /// the cursor on the next call (so `state` counts them once, from the
+    /// log). Returns the receipts of the entries appended; on an error, the
+    /// entries before the failing one are durable and the rest are not.
+    pub fn transact<T: Follow + ?Sized>(
+        &mut self,
+        cursor: &mut LogCursor,
+        state: &mut T,
+        ts: Timestamp,
+        decide: impl FnOnce(&mut T) -> Vec<AuditEvent>,
+    ) -> Result<Vec<AppendReceipt>, AuditError> {
+        let handle = self.lock_handle()?;
+        let _lock = LockGuard::acquire(&handle, &self.path, self.lock_timeout)?;
+        self.check_same_file()?;
+        cursor.read_new(&self.path, self.key.as_ref(), |e| state.seen(e))?;
+        let events = decide(state);
+        let mut receipts = Vec::with_capacity(events.len());
+        for event in &events {
+            receipts.push(self.append_locked(event, ts)?);
+        }
+        Ok(receipts)
+    }
+
+    /// A second handle on the log's open file description, to hold the
+    /// lock on while `self` is borrowed mutably (the lock belongs to the
+    /// description, so it is the same lock).
+    fn lock_handle(&self) -> Result<File, AuditError> {
+        self.file.try_clone().map_err(|e| self.read_err(&e))
+    }
+
+    /// The key the log is chained under, if any.
+    pub fn key(&self) -> Option<&AuditKey> {
+        self.key.as_ref()
+    }
+
+    fn append_locked(
+        &mut self,
+        event: &AuditEvent,
+        ts: Timestamp,
+    ) -> Result<AppendReceipt, AuditError> {
         self.check_same_file()?;
         let size = self.file.metadata().map_err(|e| self.read_err(&e))?.len();
         let tail = read_tail(&self.file, size).map_err(|e| match e {

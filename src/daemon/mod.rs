@@ -144,6 +144,12 @@ async fn tick(p: Arc<Pipeline>, mut stop: watch::Receiver<bool>) {
                 // Audit appends fsync: keep them off the async workers.
                 let _ = tokio::task::spawn_blocking(move || p2.tick()).await;
             }
+            // A capture needs audit work (enable, lease): do it now.
+            _ = p.work_wanted() => {
+                let p2 = Arc::clone(&p);
+                // Audit appends fsync: keep them off the async workers.
+                let _ = tokio::task::spawn_blocking(move || p2.tick()).await;
+            }
         }
     }
 }

@@ -6,6 +6,12 @@
 //! of it is judged by that one policy version. A capture whose policy is
 //! newer than the snapshot (a reload landed mid-request) answers standard
 //! for that request: fail closed.
+//!
+//! **Invariant:** a record's path holds a sink's capture lock only to take
+//! a grant and to commit what the record carried, never while judging or
+//! redacting it and never while waiting for the audit log. Audit work
+//! (enabling, leasing, closes, following the log) runs on the ticker
+//! ([`Pipeline::tick`]), woken as soon as a capture asks for it.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -14,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 use arc_swap::ArcSwap;
 use jiff::Timestamp;
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
 use super::metrics::{DropReason, Gauges, Metrics, SinkCounters};
@@ -22,9 +28,10 @@ use super::sink::{self, Queue, Rec};
 use crate::gate::{Gate, Level, Verdict};
 use crate::policy::Policy;
 use crate::source::lines::{Line, LineReader, is_blank};
+use crate::window::budget::Units;
 use crate::window::clock::Clock;
-use crate::window::deliver::{Written, judge_for_sink};
-use crate::window::runtime::Capture;
+use crate::window::deliver::{LevelSource, Written, judge_for_sink};
+use crate::window::runtime::{Capture, Grant};
 
 /// A sink's capture state, tagged with the policy revision it follows.
 #[derive(Debug)]
@@ -126,6 +133,8 @@ pub struct Pipeline {
     shutdown_tx: watch::Sender<bool>,
     /// The last refused reload, until one succeeds.
     pub last_reload_error: Mutex<Option<ReloadError>>,
+    /// Wakes the ticker when a capture needs audit work.
+    work: Notify,
 }
 
 impl std::fmt::Debug for Pipeline {
@@ -156,6 +165,7 @@ impl Pipeline {
             writers: Mutex::new(Vec::new()),
             shutdown_tx,
             last_reload_error: Mutex::new(None),
+            work: Notify::new(),
         });
         let active = p.build(policy, 1);
         p.active.store(Arc::new(active));
@@ -201,17 +211,15 @@ impl Pipeline {
                         Some(slot)
                     }
                     None => {
-                        match Capture::start(Arc::clone(&policy), Arc::clone(&self.clock), &s.name)
-                        {
-                            Ok(capture) => {
-                                Some(Arc::new(Mutex::new(CaptureSlot { revision, capture })))
-                            }
-                            Err(e) => {
-                                // SECURITY: no capture state means standard only.
-                                tracing::error!(sink = %s.name, error = %e, "full capture stays off");
-                                None
-                            }
-                        }
+                        let mut capture = Capture::background(
+                            Arc::clone(&policy),
+                            Arc::clone(&self.clock),
+                            &s.name,
+                        );
+                        // No request can reach it yet: open the log and
+                        // enable what is active before it goes live.
+                        capture.service_now();
+                        Some(Arc::new(Mutex::new(CaptureSlot { revision, capture })))
                     }
                 };
                 if let Some(slot) = &slot {
@@ -258,6 +266,8 @@ impl Pipeline {
         }
         *captures = new_captures;
         *queues = new_queues;
+        // Closes and enablements of the new version: write them now.
+        self.work.notify_one();
         Active {
             policy,
             revision,
@@ -338,14 +348,14 @@ impl Pipeline {
             judged_by = i;
             s.counters.records_in.fetch_add(1, Ordering::Relaxed);
             let d = match &s.capture {
-                Some(slot) => match slot.lock() {
-                    Ok(mut g) if g.revision == active.revision => {
-                        judge_for_sink(gate, Some(&mut g.capture), n, line)
-                    }
-                    // SECURITY: the capture follows another policy version
-                    // (or is poisoned): this record goes out standard.
-                    _ => judge_for_sink(gate, None, n, line),
-                },
+                Some(slot) => {
+                    let mut source = SlotSource {
+                        slot,
+                        revision: active.revision,
+                        wake: &self.work,
+                    };
+                    judge_for_sink(gate, Some(&mut source), n, line)
+                }
                 None => judge_for_sink(gate, None, n, line),
             };
             match d.judged.verdict {
@@ -407,18 +417,30 @@ impl Pipeline {
         !active.sinks.is_empty() && active.sinks.iter().all(|s| s.queue.is_full())
     }
 
-    /// Ask each capture for its level so that windows open and expire on
-    /// time with no traffic (and are audited when they do).
+    /// Do each capture's audit work: open the log, enable windows that
+    /// started, lease budget, write closes and releases, follow what other
+    /// processes wrote. Windows open and expire on time with no traffic.
+    /// The capture lock is held only to take the job out and to put its
+    /// result back, never while the job waits for the audit log.
     pub fn tick(&self) {
         let active = self.snapshot();
         for s in &active.sinks {
-            if let Some(slot) = &s.capture
-                && let Ok(mut g) = slot.lock()
-                && g.revision == active.revision
-            {
-                g.capture.level();
+            let Some(slot) = &s.capture else { continue };
+            let job = match slot.lock() {
+                Ok(mut g) => g.capture.job(),
+                Err(_) => None,
+            };
+            let Some(job) = job else { continue };
+            let done = job.run();
+            if let Ok(mut g) = slot.lock() {
+                g.capture.apply(done);
             }
         }
+    }
+
+    /// Resolves when a capture asked for audit work (see [`Pipeline::tick`]).
+    pub async fn work_wanted(&self) {
+        self.work.notified().await;
     }
 
     /// Live values for `/metrics` and `/v1/status`.
@@ -484,6 +506,53 @@ impl Pipeline {
                 g.capture.finish();
             }
         }
+    }
+}
+
+/// A sink's capture behind its lock, as a record's path sees it: each call
+/// takes the lock briefly; no IO happens under it.
+struct SlotSource<'a> {
+    slot: &'a Mutex<CaptureSlot>,
+    revision: u64,
+    wake: &'a Notify,
+}
+
+impl SlotSource<'_> {
+    fn with<T>(&self, fail: T, f: impl FnOnce(&mut Capture) -> T) -> T {
+        match self.slot.lock() {
+            Ok(mut g) if g.revision == self.revision => {
+                let r = f(&mut g.capture);
+                if g.capture.wants_job() {
+                    self.wake.notify_one();
+                }
+                r
+            }
+            // SECURITY: the capture follows another policy version (or is
+            // poisoned): this record goes out standard.
+            _ => fail,
+        }
+    }
+}
+
+impl LevelSource for SlotSource<'_> {
+    fn level(&mut self) -> Level {
+        match self.grant() {
+            Some(_) => Level::Full,
+            None => Level::Standard,
+        }
+    }
+    fn spend(&mut self, _bytes: usize) -> bool {
+        // Every charge goes through `commit` with the grant it was judged under.
+        false
+    }
+    fn grant(&mut self) -> Option<Grant> {
+        self.with(None, Capture::grant)
+    }
+    fn refill(&mut self, grant: Grant, need: Units) -> Option<Grant> {
+        self.with(None, |c| c.refill(grant, need))
+    }
+    fn commit(&mut self, grant: Grant, spent: Units) -> bool {
+        self.with(false, |c| c.commit(grant, spent))
     }
 }
 

@@ -4,6 +4,7 @@
 //! where a stored record lies in time (for `check --sink`). The runtime that
 //! enables and closes windows against the audit log is [`runtime`].
 
+pub mod budget;
 pub mod clock;
 pub mod deliver;
 pub mod runtime;

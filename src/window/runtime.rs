@@ -1,41 +1,151 @@
-//! Enabling and closing capture windows for one sink, audited first.
+//! Enabling, spending and closing capture windows for one sink, audited
+//! first.
 //!
-//! A [`Capture`] answers, record by record, "at which level may this sink
-//! receive the next record?" It enables a window only after its
-//! `window_enabled` entry is durably in the audit log, checks expiry on every
-//! call (by the UTC clock *and* a monotonic deadline fixed at enablement),
-//! spends budgets, and writes `window_closed` when a window ends.
+//! A [`Capture`] answers, record by record, "may this sink receive the next
+//! record at full level, and how much of the window's budget may it carry?"
+//! ([`Capture::grant`]), and is told what a delivered record spent
+//! ([`Capture::commit`]). It enables a window only after its
+//! `window_enabled` entry is durably in the audit log, spends only what it
+//! leased there first (see [`super::budget`]), checks expiry on every call
+//! (by the UTC clock *and* a monotonic deadline fixed at enablement), and
+//! follows the log so that a close written by any process ends its use of
+//! the window within [`FOLLOW_EVERY`].
 //!
-//! **Invariant:** `level()` returns [`Level::Full`] only while an enabled
-//! window is open, its enablement was appended and fsynced, its budgets hold
-//! and neither clock says it has ended. Every failure path returns
-//! [`Level::Standard`].
+//! The state here does no IO. Audit work (opening the log, enabling,
+//! leasing, writing closes and releases, following) is a [`Job`] taken out
+//! of the capture, run, and applied back. `filter` runs jobs inline (it
+//! has nothing else to do); `serve` runs them on its ticker, so a request
+//! never waits for the audit log while holding a lock other sinks need: a
+//! full sink whose capture needs the log gets standard records until the
+//! job is done.
+//!
+//! **Invariant:** `grant()` returns an allowance only while an enabled
+//! window is open, its enablement (and the lease the allowance comes from)
+//! was appended and fsynced, and neither clock says it has ended. Every
+//! failure path returns `None` (standard).
+//!
+//! Taking rights away never waits for the log: a close (expiry, removal,
+//! [`Capture::revoke`]) takes effect at once and its entry is queued and
+//! written when the log can be written.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use jiff::Timestamp;
 
+use super::budget::{Budget, BudgetSource, Claim, Lease, Ledger, LogBudget, Units, busy_event};
 use super::clock::Clock;
 use super::{WindowState, state_at};
-use crate::audit::{AuditEvent, AuditKey, AuditLog, CloseCause, DenyWhy, closed_windows};
+use crate::audit::{AuditEvent, AuditKey, CloseCause, DenyWhy};
 use crate::gate::Level;
 use crate::policy::{Policy, Window};
 
-/// After an audit failure, wait this long before trying to enable again.
+/// After an audit failure, wait this long before trying the log again.
 const AUDIT_RETRY: Duration = Duration::from_secs(1);
+/// After a lease was refused (all leased by others), wait this long.
+const LEASE_RETRY: Duration = Duration::from_secs(1);
+/// How often a running gate reads what other processes appended (closes,
+/// leases) and, for `filter`, checks the open window's policy file.
+pub const FOLLOW_EVERY: Duration = Duration::from_millis(500);
+
+/// An allowance for one record: at full level it may carry at most
+/// `allowance` (see [`Units`]); what it carried is then [`Capture::commit`]ted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grant {
+    /// What the record may carry.
+    pub allowance: Units,
+    /// Which enablement this grant belongs to.
+    epoch: u64,
+}
+
+impl Grant {
+    /// A grant with no limit, outside any window (`tracegate redact`).
+    pub fn unlimited() -> Grant {
+        Grant {
+            allowance: Units::UNLIMITED,
+            epoch: 0,
+        }
+    }
+}
+
+/// The file that defines the open window, as it was when enabled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileStamp {
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+fn stamp(path: &std::path::Path) -> Option<FileStamp> {
+    let m = std::fs::metadata(path).ok()?;
+    Some(FileStamp {
+        len: m.len(),
+        modified: m.modified().ok(),
+    })
+}
 
 /// An enabled window.
 #[derive(Debug)]
 struct Open {
-    id: String,
-    end: Timestamp,
+    window: Window,
+    budget: Budget,
     deadline: Duration,
-    records: u64,
-    bytes: u64,
-    max_records: Option<u64>,
-    max_bytes: Option<u64>,
+    /// Leased in this use (bounded measures only).
+    leased: Units,
+    /// Spent in this use (both measures).
+    spent: Units,
+    last_lease: Units,
+    epoch: u64,
+    file: Option<FileStamp>,
+}
+
+impl Open {
+    fn free(&self) -> Units {
+        self.budget.unbounded_as_max(Units {
+            records: self.leased.records.saturating_sub(self.spent.records),
+            bytes: self.leased.bytes.saturating_sub(self.spent.bytes),
+        })
+    }
+}
+
+/// Audit work queued until the log can take it.
+#[derive(Debug, Clone)]
+enum Pending {
+    /// One entry.
+    Event(AuditEvent),
+    /// `window_released` (and `budget_spent` when that leaves nothing).
+    Release {
+        window: Window,
+        leased: Units,
+        spent: Units,
+    },
+}
+
+/// The log and the budget source, lent to a [`Job`] while it runs.
+struct Io {
+    ledger: Ledger,
+    source: Box<dyn BudgetSource>,
+}
+
+enum IoSlot {
+    Up(Box<Io>),
+    /// Out with a job.
+    Lent,
+    Down,
+}
+
+/// What a job should acquire.
+#[derive(Debug, Clone)]
+enum Acquire {
+    Enable(Window),
+    Refill {
+        window: Window,
+        leased: Units,
+        spent: Units,
+        need: Units,
+        epoch: u64,
+    },
 }
 
 /// Counters a caller may report.
@@ -43,10 +153,12 @@ struct Open {
 pub struct CaptureStats {
     /// Windows enabled in this run.
     pub enabled: u64,
-    /// Windows closed in this run.
+    /// Windows this run stopped using (closed or released).
     pub closed: u64,
     /// Audit appends that failed.
     pub audit_failures: u64,
+    /// Leases taken.
+    pub leases: u64,
 }
 
 /// The full-capture state of one sink.
@@ -55,13 +167,25 @@ pub struct Capture {
     clock: Arc<dyn Clock>,
     sink: String,
     full_allowed: bool,
-    audit: Option<AuditLog>,
+    holder: String,
+    /// Run audit jobs inside `grant` (`filter`), or leave them to a ticker.
+    inline_io: bool,
+    io: IoSlot,
     closed_for_good: HashMap<String, CloseCause>,
-    /// Windows this run enabled and then closed: not enabled again.
+    /// Windows this run used and stopped using: not enabled again.
     used: HashSet<String>,
     open: Option<Open>,
+    epoch: u64,
+    pending: VecDeque<Pending>,
+    /// Extra units the next lease must cover.
+    need: Option<Units>,
     denied_logged: bool,
+    busy_logged: HashSet<String>,
     retry_at: Option<Duration>,
+    lease_retry_at: Option<Duration>,
+    next_follow: Duration,
+    /// A job is wanted (for the ticker of `serve`).
+    wanted: bool,
     stats: CaptureStats,
 }
 
@@ -69,81 +193,64 @@ impl std::fmt::Debug for Capture {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Capture")
             .field("sink", &self.sink)
-            .field("open", &self.open.as_ref().map(|o| &o.id))
+            .field("open", &self.open.as_ref().map(|o| &o.window.id))
             .finish()
     }
 }
 
+/// A gate's name in `budget_leased` / `window_released`: the process id
+/// and a random per-capture nonce (pids are reused).
+fn new_holder() -> String {
+    let nonce = std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish();
+    format!("{}-{:08x}", std::process::id(), nonce as u32)
+}
+
 impl Capture {
-    /// Prepare capture for `sink`. For a `full_allowed` sink this opens the
-    /// audit log, reads which windows it closed for good, and records
-    /// `policy_loaded`. If the log is unusable, full capture stays off: the
-    /// failure is reported on stderr and the sink gets standard records.
+    /// Prepare capture for `sink`, running audit work inline (`filter`).
+    /// For a `full_allowed` sink this opens the audit log, reads it (closes
+    /// and leases of every process) and records `policy_loaded`. If the log
+    /// is unusable, full capture stays off: the failure is reported on
+    /// stderr and the sink gets standard records.
     pub fn start(
         policy: Arc<Policy>,
         clock: Arc<dyn Clock>,
         sink: &str,
     ) -> anyhow::Result<Capture> {
+        let mut c = Capture::background(policy, clock, sink);
+        c.inline_io = true;
+        c.service();
+        Ok(c)
+    }
+
+    /// Prepare capture for `sink` with audit work left to the caller's
+    /// ticker ([`Capture::job`], [`Job::run`], [`Capture::apply`]); nothing
+    /// is read or written until then.
+    pub fn background(policy: Arc<Policy>, clock: Arc<dyn Clock>, sink: &str) -> Capture {
         let full_allowed = policy.sink(sink).is_some_and(|s| s.full_allowed);
-        let mut c = Capture {
+        let next_follow = clock.monotonic() + FOLLOW_EVERY;
+        Capture {
             policy,
             clock,
             sink: sink.to_string(),
             full_allowed,
-            audit: None,
+            holder: new_holder(),
+            inline_io: false,
+            io: IoSlot::Down,
             closed_for_good: HashMap::new(),
             used: HashSet::new(),
             open: None,
+            epoch: 0,
+            pending: VecDeque::new(),
+            need: None,
             denied_logged: false,
+            busy_logged: HashSet::new(),
             retry_at: None,
+            lease_retry_at: None,
+            next_follow,
+            wanted: full_allowed,
             stats: CaptureStats::default(),
-        };
-        if full_allowed {
-            c.open_audit();
-        }
-        Ok(c)
-    }
-
-    fn open_audit(&mut self) {
-        let Some(settings) = self.policy.audit.clone() else {
-            return;
-        };
-        let key = match &settings.key_file {
-            Some(p) => match AuditKey::load(p) {
-                Ok(k) => Some(k),
-                Err(e) => {
-                    self.audit_failed(&e.to_string());
-                    return;
-                }
-            },
-            None => None,
-        };
-        // SECURITY: a log we cannot read back might hide a window closed for
-        // good; then no window is enabled at all.
-        let closed = match closed_windows(&settings.path, key.as_ref()) {
-            Ok(c) => c,
-            Err(e) if is_missing(&e) => HashMap::new(),
-            Err(e) => {
-                self.audit_failed(&e.to_string());
-                return;
-            }
-        };
-        match AuditLog::open(&settings.path, key, settings.lock_timeout) {
-            Ok(mut log) => {
-                let event = AuditEvent::PolicyLoaded {
-                    policy_sha256: self.policy.sha256.clone(),
-                    revision: 1,
-                    source: self.policy.source.display().to_string(),
-                };
-                match log.append(&event, self.clock.utc()) {
-                    Ok(_) => {
-                        self.closed_for_good = closed;
-                        self.audit = Some(log);
-                    }
-                    Err(e) => self.audit_failed(&e.to_string()),
-                }
-            }
-            Err(e) => self.audit_failed(&e.to_string()),
         }
     }
 
@@ -165,7 +272,7 @@ impl Capture {
     /// `true` for a sink that is not `full_allowed` (it needs no log), else
     /// whether the log is open and its last append succeeded.
     pub fn audit_ready(&self) -> bool {
-        !self.full_allowed || self.audit.is_some()
+        !self.full_allowed || !matches!(self.io, IoSlot::Down)
     }
 
     /// The sink this capture decides for.
@@ -173,89 +280,244 @@ impl Capture {
         &self.sink
     }
 
-    /// Adopt a new policy version (hot reload), audited first.
+    /// The id of the window open now, if any.
+    pub fn open_window(&self) -> Option<&str> {
+        self.open.as_ref().map(|o| o.window.id.as_str())
+    }
+
+    /// Whether audit work is waiting for a job (see [`Capture::job`]).
+    pub fn wants_job(&self) -> bool {
+        self.wanted
+    }
+
+    /// Whether this sink may be captured at all right now. The one place
+    /// to add a switch that turns capture off.
+    fn may_capture(&self) -> bool {
+        self.full_allowed
+    }
+
+    /// Adopt a new policy version (hot reload). Takes effect at once; the
+    /// entries it needs are queued (see [`Capture::job`]).
     ///
     /// The open window stays open only when the new policy still defines it
     /// for this sink, unchanged (bounds, budgets, reason, requester) and the
-    /// sink is still `full_allowed`; spent budgets carry over. Otherwise it
-    /// is closed with cause `removed`, for good: a window id names one
-    /// definition, so changing a window (shortening, extending, new budget)
-    /// under the same id ends it, and reopening takes a new id. Windows that
-    /// were not open need no entry: the new policy's windows are enabled by
-    /// [`Capture::level`] as usual. When `[audit]` changed, the log is
-    /// reopened (and its closed windows read again) on the next call.
+    /// sink is still `full_allowed`; its lease and what was spent carry over.
+    /// Otherwise it is closed with cause `removed`, for good: a window id
+    /// names one definition, so changing a window (shortening, extending,
+    /// new budget) under the same id ends it, and reopening takes a new id.
+    /// When `[audit]` changed, queued entries go to the old log first, and
+    /// the new log is opened by the next job.
     pub fn reload(&mut self, policy: Arc<Policy>) {
         let full_allowed = policy.sink(&self.sink).is_some_and(|s| s.full_allowed);
         if let Some(open) = &self.open {
-            let old = self.policy.windows.iter().find(|w| w.id == open.id);
             let new = policy
                 .windows
                 .iter()
-                .find(|w| w.id == open.id && w.sink == self.sink);
-            let unchanged = match (old, new) {
-                (Some(a), Some(b)) => same_window(a, b),
-                _ => false,
-            };
+                .find(|w| w.id == open.window.id && w.sink == self.sink);
+            let unchanged = new.is_some_and(|b| same_window(&open.window, b));
             if !full_allowed || !unchanged {
-                // SECURITY: the old log records the close before the new
-                // policy takes effect.
-                self.close(CloseCause::Removed);
+                // SECURITY: rights go at once; the entry follows.
+                self.close_local(CloseCause::Removed, true);
             }
         }
         let audit_changed = self.policy.audit != policy.audit;
-        self.policy = policy;
-        self.full_allowed = full_allowed;
         if audit_changed {
             if self.open.is_some() {
                 // The enablement was recorded in the old log: do not carry it.
-                self.close(CloseCause::Removed);
+                self.close_local(CloseCause::Removed, true);
             }
-            self.audit = None;
+            // The old log's entries go to the old log, now, best effort.
+            if self.inline_io || matches!(self.io, IoSlot::Up(_)) {
+                self.service_inline_pending();
+            }
+            self.io = IoSlot::Down;
             self.retry_at = None;
+        }
+        self.policy = policy;
+        self.full_allowed = full_allowed;
+        self.wanted = true;
+        if self.inline_io {
+            self.service();
         }
     }
 
-    /// The id of the window open now, if any.
-    pub fn open_window(&self) -> Option<&str> {
-        self.open.as_ref().map(|o| o.id.as_str())
+    /// Take rights away now: close the open window if `keep` rejects its
+    /// id, and bar every window of this sink whose id `keep` rejects for
+    /// the rest of this capture's life. Works when the audit log cannot be
+    /// written: the `window_closed` (`removed`) entry is queued and written
+    /// when the log is back.
+    pub fn revoke(&mut self, keep: &dyn Fn(&str) -> bool) {
+        if self.open.as_ref().is_some_and(|o| !keep(&o.window.id)) {
+            self.close_local(CloseCause::Removed, true);
+        }
+        for w in &self.policy.windows {
+            if w.sink == self.sink && !keep(&w.id) {
+                // SECURITY: barred locally whatever the log says.
+                self.closed_for_good
+                    .entry(w.id.clone())
+                    .or_insert(CloseCause::Removed);
+            }
+        }
+        if self.inline_io {
+            self.service();
+        }
     }
 
-    /// The level the sink may receive the next record at.
+    /// The level the sink may receive the next record at (see
+    /// [`Capture::grant`]).
     pub fn level(&mut self) -> Level {
-        if !self.full_allowed {
-            return Level::Standard;
+        match self.grant() {
+            Some(_) => Level::Full,
+            None => Level::Standard,
+        }
+    }
+
+    /// Whether the next record may go out at full level, and how much it
+    /// may carry. With inline audit work this enables windows and leases
+    /// budget as needed; otherwise it only asks for a job.
+    pub fn grant(&mut self) -> Option<Grant> {
+        if !self.may_capture() {
+            return None;
         }
         let now = self.clock.utc();
         let mono = self.clock.monotonic();
-        if let Some(open) = &self.open {
-            if now < open.end && mono < open.deadline {
-                return Level::Full;
-            }
-            self.close(CloseCause::Expired);
-        }
-        if self.audit.is_none() {
-            if self.retry_at.is_some_and(|t| mono < t) {
-                return Level::Standard;
-            }
-            self.retry_at = None;
-            self.open_audit();
-            if self.audit.is_none() {
-                return Level::Standard;
+        self.housekeeping(now, mono);
+        if self.job_due(now, mono) {
+            self.wanted = true;
+            if self.inline_io {
+                self.service();
             }
         }
-        let Some(w) = self.active_window(now).cloned() else {
-            if !self.denied_logged {
-                self.denied_logged = true;
-                self.append(&AuditEvent::FullDenied {
-                    sink: self.sink.clone(),
-                    window: None,
-                    why: DenyWhy::NoWindow,
-                    detail: None,
-                });
-            }
-            return Level::Standard;
+        let open = self.open.as_ref()?;
+        let free = open.free();
+        (free.records > 0 && free.bytes > 0).then_some(Grant {
+            allowance: free,
+            epoch: open.epoch,
+        })
+    }
+
+    /// The record needs `need` in all (more than `grant` allows): lease
+    /// more. Inline, the lease is taken now and the larger grant returned;
+    /// otherwise the lease is asked of the ticker and `None` returned.
+    pub fn refill(&mut self, grant: Grant, need: Units) -> Option<Grant> {
+        let open = self.open.as_ref()?;
+        if open.epoch != grant.epoch {
+            return None;
+        }
+        let free = open.free();
+        self.need = Some(Units {
+            records: need.records.saturating_sub(free.records),
+            bytes: need.bytes.saturating_sub(free.bytes),
+        });
+        self.wanted = true;
+        if !self.inline_io {
+            return None;
+        }
+        self.service();
+        let open = self.open.as_ref()?;
+        let free = open.free();
+        (open.epoch == grant.epoch && need.fits(free)).then_some(Grant {
+            allowance: free,
+            epoch: open.epoch,
+        })
+    }
+
+    /// A record judged under `grant` carried `spent`: charge it. `false`
+    /// when it no longer fits (the window closed or expired since, or the
+    /// allowance was spent by another record meanwhile): then the record
+    /// must go out at standard level.
+    pub fn commit(&mut self, grant: Grant, spent: Units) -> bool {
+        let now = self.clock.utc();
+        let mono = self.clock.monotonic();
+        let Some(open) = &mut self.open else {
+            return false;
         };
-        self.enable(&w, now, mono)
+        // SECURITY: a full record goes out only after it was charged to the
+        // lease of the window that is still open now.
+        if open.epoch != grant.epoch
+            || now >= open.window.end
+            || mono >= open.deadline
+            || !spent.fits(open.free())
+        {
+            return false;
+        }
+        open.spent.records = open.spent.records.saturating_add(spent.records);
+        open.spent.bytes = open.spent.bytes.saturating_add(spent.bytes);
+        true
+    }
+
+    /// Account for one full record of `bytes` (one unit), leasing more if
+    /// needed. `false` when the budget does not allow it: the record goes
+    /// out at standard level.
+    pub fn spend(&mut self, bytes: usize) -> bool {
+        let need = Units {
+            records: 1,
+            bytes: bytes as u64,
+        };
+        let Some(grant) = self.grant() else {
+            return false;
+        };
+        if need.fits(grant.allowance) {
+            return self.commit(grant, need);
+        }
+        match self.refill(grant, need) {
+            Some(g) => self.commit(g, need),
+            None => false,
+        }
+    }
+
+    /// Close the open window, if any, for `cause` (its entry and the
+    /// release are queued and written by the next job; inline, now). The
+    /// window closes even if the entries cannot be written.
+    pub fn close(&mut self, cause: CloseCause) {
+        self.close_local(cause, cause != CloseCause::Shutdown);
+        if self.inline_io {
+            self.service();
+        }
+    }
+
+    /// End of use (end of run, shutdown): release the open window (what
+    /// was spent, the rest of the lease given back) and write what is
+    /// queued, now. Blocks on the audit log.
+    pub fn finish(&mut self) {
+        self.close_local(CloseCause::Shutdown, false);
+        self.service_inline_pending();
+    }
+
+    /// Stop using the open window now. `write_close` queues a
+    /// `window_closed` entry for `cause`; the release is queued always.
+    fn close_local(&mut self, cause: CloseCause, write_close: bool) {
+        let Some(open) = self.open.take() else { return };
+        self.stats.closed += 1;
+        self.used.insert(open.window.id.clone());
+        if cause.is_permanent() {
+            self.closed_for_good.insert(open.window.id.clone(), cause);
+        }
+        if write_close {
+            self.pending
+                .push_back(Pending::Event(AuditEvent::WindowClosed {
+                    window: open.window.id.clone(),
+                    sink: self.sink.clone(),
+                    cause,
+                }));
+        }
+        self.pending.push_back(Pending::Release {
+            window: open.window,
+            leased: open.leased,
+            spent: open.spent,
+        });
+        self.wanted = true;
+    }
+
+    /// Expiry, closes seen in the log, a changed window file.
+    fn housekeeping(&mut self, now: Timestamp, mono: Duration) {
+        let Some(open) = &self.open else { return };
+        if now >= open.window.end || mono >= open.deadline {
+            self.close_local(CloseCause::Expired, true);
+        } else if let Some(cause) = self.closed_for_good.get(&open.window.id).copied() {
+            // Closed by another process: its entry is in the log already.
+            self.close_local(cause, false);
+        }
     }
 
     fn active_window(&self, now: Timestamp) -> Option<&Window> {
@@ -266,98 +528,487 @@ impl Capture {
         })
     }
 
-    fn enable(&mut self, w: &Window, now: Timestamp, mono: Duration) -> Level {
-        let event = AuditEvent::WindowEnabled {
-            window: w.id.clone(),
-            sink: w.sink.clone(),
-            start: w.start,
-            end: w.end,
-            reason: w.reason.clone(),
-            requested_by: w.requested_by.clone(),
-            max_records: w.max_records,
-            max_bytes: w.max_bytes,
-        };
-        // SECURITY: the enablement is durable before the first full record.
-        if !self.append(&event) {
-            return Level::Standard;
+    fn log_retry_due(&self, mono: Duration) -> bool {
+        match self.io {
+            IoSlot::Up(_) => true,
+            IoSlot::Lent => false,
+            IoSlot::Down => self.retry_at.is_none_or(|t| mono >= t),
         }
-        let left = w.end.duration_since(now).unsigned_abs();
-        self.stats.enabled += 1;
-        // Once a window was enabled, "no window" is no longer news.
-        self.denied_logged = true;
-        self.open = Some(Open {
-            id: w.id.clone(),
-            end: w.end,
-            deadline: mono + left,
-            records: 0,
-            bytes: 0,
-            max_records: w.max_records,
-            max_bytes: w.max_bytes,
-        });
-        Level::Full
     }
 
-    /// Account for one full record of `bytes` about to be delivered.
-    /// Returns `false` (and closes the window) when the budget does not
-    /// allow it; the caller then delivers the record at standard level.
-    pub fn spend(&mut self, bytes: usize) -> bool {
-        let Some(open) = &mut self.open else {
-            return false;
-        };
-        let bytes = bytes as u64;
-        let over_records = open.max_records.is_some_and(|m| open.records >= m);
-        let over_bytes = open.max_bytes.is_some_and(|m| open.bytes + bytes > m);
-        if over_records || over_bytes {
-            self.close(CloseCause::BudgetSpent);
+    fn lease_due(&self, mono: Duration) -> bool {
+        self.lease_retry_at.is_none_or(|t| mono >= t)
+    }
+
+    /// Whether a job would have work now.
+    fn job_due(&self, now: Timestamp, mono: Duration) -> bool {
+        if !self.log_retry_due(mono) {
             return false;
         }
-        open.records += 1;
-        open.bytes += bytes;
-        let spent = open.max_records.is_some_and(|m| open.records >= m)
-            || open.max_bytes.is_some_and(|m| open.bytes >= m);
-        if spent {
-            self.close(CloseCause::BudgetSpent);
+        if !self.pending.is_empty() || mono >= self.next_follow {
+            return true;
         }
-        true
-    }
-
-    /// Close the open window, if any, for `cause`. The window closes even if
-    /// the audit entry cannot be written (closing only takes rights away).
-    pub fn close(&mut self, cause: CloseCause) {
-        let Some(open) = self.open.take() else { return };
-        self.stats.closed += 1;
-        self.used.insert(open.id.clone());
-        if matches!(cause, CloseCause::BudgetSpent | CloseCause::Removed) {
-            self.closed_for_good.insert(open.id.clone(), cause);
-        }
-        self.append(&AuditEvent::WindowClosed {
-            window: open.id,
-            sink: self.sink.clone(),
-            cause,
-        });
-    }
-
-    /// End of run: close the open window for `shutdown`.
-    pub fn finish(&mut self) {
-        self.close(CloseCause::Shutdown);
-    }
-
-    /// Append an audit entry; `false` (reported, counted) when it failed.
-    fn append(&mut self, event: &AuditEvent) -> bool {
-        let ts = self.clock.utc();
-        let Some(log) = self.audit.as_mut() else {
+        if !self.full_allowed || self.policy.audit.is_none() {
             return false;
-        };
-        match log.append(event, ts) {
-            Ok(_) => true,
-            Err(e) => {
-                // SECURITY: a log that failed once is dropped: no full capture
-                // until it can be reopened and appended to again.
-                self.audit = None;
-                self.audit_failed(&e.to_string());
-                false
+        }
+        match &self.open {
+            Some(o) => self.lease_due(mono) && self.needs_refill(o),
+            None => {
+                matches!(self.io, IoSlot::Down)
+                    || (self.lease_due(mono)
+                        && (!self.denied_logged || self.active_window(now).is_some()))
             }
         }
+    }
+
+    fn needs_refill(&self, o: &Open) -> bool {
+        if !o.budget.is_bounded() {
+            return false;
+        }
+        let free = o.free();
+        if free.records == 0 || free.bytes == 0 || self.need.is_some() {
+            return true;
+        }
+        // Without inline IO, lease the next share before this one runs out,
+        // so that capture does not pause while the ticker leases.
+        !self.inline_io
+            && (free.records.saturating_mul(2) < o.last_lease.records
+                || free.bytes.saturating_mul(2) < o.last_lease.bytes)
+    }
+
+    /// Run the due audit work now, inline (blocks on the audit log). For
+    /// a capture no request can reach yet, or at the end of a run.
+    pub fn service_now(&mut self) {
+        self.service();
+    }
+
+    /// Run the due audit work now, inline.
+    fn service(&mut self) {
+        if let Some(job) = self.job() {
+            let done = job.run();
+            self.apply(done);
+        }
+    }
+
+    /// Write what is queued now (no enabling or leasing).
+    fn service_inline_pending(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let enable_retry = self.lease_retry_at;
+        // Suppress acquisition for this job.
+        self.lease_retry_at = Some(Duration::MAX);
+        self.retry_at = None;
+        self.service();
+        self.lease_retry_at = enable_retry;
+    }
+
+    /// The audit work due now, taken out of the capture (with the log) to
+    /// run where no lock is held that records need; `None` when there is
+    /// none or a job is already out. Hand the job's result to
+    /// [`Capture::apply`].
+    pub fn job(&mut self) -> Option<Job> {
+        let now = self.clock.utc();
+        let mono = self.clock.monotonic();
+        self.housekeeping(now, mono);
+        self.wanted = false;
+        let io = match std::mem::replace(&mut self.io, IoSlot::Lent) {
+            IoSlot::Up(io) => Some(io),
+            IoSlot::Lent => return None,
+            IoSlot::Down => None,
+        };
+        let settings = self.policy.audit.clone();
+        let reopen = io.is_none()
+            && settings.is_some()
+            && (self.full_allowed || !self.pending.is_empty())
+            && self.retry_at.is_none_or(|t| mono >= t);
+        if io.is_none() && !reopen {
+            self.io = IoSlot::Down;
+            return None;
+        }
+        let follow = mono >= self.next_follow;
+        if follow {
+            self.next_follow = mono + FOLLOW_EVERY;
+            if self.inline_io {
+                self.check_window_file();
+            }
+        }
+        let mut deny = None;
+        let acquire = if !self.full_allowed || !self.lease_due(mono) {
+            None
+        } else {
+            match &self.open {
+                Some(o) if self.needs_refill(o) => Some(Acquire::Refill {
+                    window: o.window.clone(),
+                    leased: o.leased,
+                    spent: o.spent,
+                    need: self.need.take().unwrap_or(Units {
+                        records: 1,
+                        bytes: 1,
+                    }),
+                    epoch: o.epoch,
+                }),
+                Some(_) => None,
+                None => match self.active_window(now) {
+                    Some(w) => Some(Acquire::Enable(w.clone())),
+                    None => {
+                        if !self.denied_logged {
+                            self.denied_logged = true;
+                            deny = Some(AuditEvent::FullDenied {
+                                sink: self.sink.clone(),
+                                window: None,
+                                why: DenyWhy::NoWindow,
+                                detail: None,
+                            });
+                        }
+                        None
+                    }
+                },
+            }
+        };
+        if let Some(d) = deny {
+            self.pending.push_back(Pending::Event(d));
+        }
+        if io.is_some() && !follow && acquire.is_none() && self.pending.is_empty() {
+            self.io = io.map_or(IoSlot::Down, IoSlot::Up);
+            return None;
+        }
+        Some(Job {
+            io,
+            settings: if reopen { settings } else { None },
+            policy_loaded: AuditEvent::PolicyLoaded {
+                policy_sha256: self.policy.sha256.clone(),
+                revision: 1,
+                source: self.policy.source.display().to_string(),
+            },
+            pending: self.pending.iter().cloned().collect(),
+            acquire,
+            follow,
+            holder: self.holder.clone(),
+            clock: Arc::clone(&self.clock),
+        })
+    }
+
+    /// `filter` only: the open window's file changed (a `window close`, an
+    /// edit): read the policy again and adopt it, which closes the window
+    /// unless its definition is unchanged. A policy that no longer loads
+    /// ends this run's use of the window (fail closed).
+    fn check_window_file(&mut self) {
+        let Some(open) = &self.open else { return };
+        if stamp(&open.window.file) == open.file {
+            return;
+        }
+        match Policy::load(&self.policy.source) {
+            Ok(p) => {
+                let policy = Arc::new(p);
+                let still = policy
+                    .windows
+                    .iter()
+                    .find(|w| w.id == open.window.id && w.sink == self.sink)
+                    .is_some_and(|w| same_window(&open.window, w));
+                if still {
+                    if let Some(o) = &mut self.open {
+                        o.file = stamp(&o.window.file);
+                    }
+                } else {
+                    self.close_local(CloseCause::Removed, true);
+                }
+            }
+            Err(_) => self.close_local(CloseCause::Shutdown, false),
+        }
+    }
+
+    /// Take back the result of a [`Job`]: the log, what was written, what
+    /// was leased, the closes the log holds.
+    pub fn apply(&mut self, done: Done) {
+        let mono = self.clock.monotonic();
+        let now = self.clock.utc();
+        for _ in 0..done.written.min(self.pending.len()) {
+            self.pending.pop_front();
+        }
+        match (done.io, &done.failure) {
+            (Some(io), None) => {
+                self.io = IoSlot::Up(io);
+                self.retry_at = None;
+            }
+            (_, failure) => {
+                self.io = IoSlot::Down;
+                if let Some(why) = failure {
+                    self.audit_failed(why);
+                }
+            }
+        }
+        for (id, cause) in done.closed {
+            self.closed_for_good.entry(id).or_insert(cause);
+        }
+        if let Some((acquire, lease)) = done.acquired {
+            self.acquired(acquire, lease, now, mono);
+        }
+        self.housekeeping(now, mono);
+    }
+
+    fn acquired(&mut self, acquire: Acquire, lease: Lease, now: Timestamp, mono: Duration) {
+        match (acquire, lease) {
+            (Acquire::Enable(w), Lease::Granted(units)) => {
+                let budget = Budget::of(&w);
+                let leased = bounded_part(budget, units);
+                let still = self.open.is_none()
+                    && self.may_capture()
+                    && self.active_window(now).is_some_and(|a| same_window(a, &w));
+                if !still {
+                    // Rights went while the job ran: give the lease back.
+                    self.pending.push_back(Pending::Release {
+                        window: w,
+                        leased,
+                        spent: Units::default(),
+                    });
+                    return;
+                }
+                let left = w.end.duration_since(now).unsigned_abs();
+                self.stats.enabled += 1;
+                if budget.is_bounded() {
+                    self.stats.leases += 1;
+                }
+                self.denied_logged = true;
+                self.epoch += 1;
+                let file = stamp(&w.file);
+                self.open = Some(Open {
+                    budget,
+                    deadline: mono + left,
+                    leased,
+                    spent: Units::default(),
+                    last_lease: leased,
+                    epoch: self.epoch,
+                    file,
+                    window: w,
+                });
+            }
+            (Acquire::Refill { window, epoch, .. }, Lease::Granted(units)) => {
+                let leased = bounded_part(Budget::of(&window), units);
+                self.stats.leases += 1;
+                match &mut self.open {
+                    Some(o) if o.epoch == epoch => {
+                        o.leased.records = o.leased.records.saturating_add(leased.records);
+                        o.leased.bytes = o.leased.bytes.saturating_add(leased.bytes);
+                        o.last_lease = leased;
+                    }
+                    _ => self.pending.push_back(Pending::Release {
+                        window,
+                        leased,
+                        spent: Units::default(),
+                    }),
+                }
+            }
+            (acquire, Lease::Busy) => {
+                self.lease_retry_at = Some(mono + LEASE_RETRY);
+                let w = match &acquire {
+                    Acquire::Enable(w) | Acquire::Refill { window: w, .. } => w,
+                };
+                if self.busy_logged.insert(w.id.clone()) {
+                    self.pending.push_back(Pending::Event(busy_event(w)));
+                    self.wanted = true;
+                }
+            }
+            (_, Lease::Short) => {}
+            (acquire, Lease::Spent) => {
+                let (w, epoch) = match acquire {
+                    Acquire::Enable(w) => (w, None),
+                    Acquire::Refill { window, epoch, .. } => (window, Some(epoch)),
+                };
+                self.closed_for_good
+                    .insert(w.id.clone(), CloseCause::BudgetSpent);
+                if let Some(o) = &self.open
+                    && Some(o.epoch) == epoch
+                {
+                    // The release and the close were written with the lease
+                    // request; nothing was spendable meanwhile.
+                    self.open = None;
+                    self.stats.closed += 1;
+                    self.used.insert(w.id);
+                }
+            }
+            (_, Lease::Closed(cause)) => {
+                // Recorded through `done.closed`; housekeeping ends the use.
+                let _ = cause;
+            }
+        }
+    }
+}
+
+fn bounded_part(budget: Budget, units: Units) -> Units {
+    Units {
+        records: if budget.records.is_some() {
+            units.records
+        } else {
+            0
+        },
+        bytes: if budget.bytes.is_some() {
+            units.bytes
+        } else {
+            0
+        },
+    }
+}
+
+/// Audit work taken out of a [`Capture`] by [`Capture::job`].
+pub struct Job {
+    io: Option<Box<Io>>,
+    settings: Option<crate::policy::AuditSettings>,
+    policy_loaded: AuditEvent,
+    pending: Vec<Pending>,
+    acquire: Option<Acquire>,
+    follow: bool,
+    holder: String,
+    clock: Arc<dyn Clock>,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Job")
+            .field("pending", &self.pending.len())
+            .field("follow", &self.follow)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The result of a [`Job`], for [`Capture::apply`].
+pub struct Done {
+    io: Option<Box<Io>>,
+    failure: Option<String>,
+    written: usize,
+    acquired: Option<(Acquire, Lease)>,
+    closed: HashMap<String, CloseCause>,
+}
+
+impl std::fmt::Debug for Done {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Done")
+            .field("written", &self.written)
+            .field("failed", &self.failure.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+fn open_io(settings: &crate::policy::AuditSettings) -> Result<Io, crate::audit::AuditError> {
+    let key = settings
+        .key_file
+        .as_deref()
+        .map(AuditKey::load)
+        .transpose()?;
+    let ledger = Ledger::open(settings.path.clone(), key, settings.lock_timeout)?;
+    Ok(Io {
+        ledger,
+        source: Box::new(LogBudget),
+    })
+}
+
+impl Job {
+    /// Do the work: blocks on the audit log (its lock, fsync). Run it where
+    /// no lock is held that a record's path needs.
+    pub fn run(self) -> Done {
+        let mut done = Done {
+            io: None,
+            failure: None,
+            written: 0,
+            acquired: None,
+            closed: HashMap::new(),
+        };
+        let clock = self.clock;
+        let mut io = match (self.io, &self.settings) {
+            (Some(io), _) => io,
+            (None, Some(settings)) => {
+                // SECURITY: a log we cannot read back might hide a close or
+                // a lease; then nothing is enabled.
+                let opened = open_io(settings).and_then(|mut io| {
+                    io.ledger.append(&self.policy_loaded, clock.utc())?;
+                    Ok(io)
+                });
+                match opened {
+                    Ok(io) => Box::new(io),
+                    Err(e) => {
+                        done.failure = Some(e.to_string());
+                        return done;
+                    }
+                }
+            }
+            (None, None) => return done,
+        };
+        for p in &self.pending {
+            let r = match p {
+                Pending::Event(e) => io.ledger.append(e, clock.utc()),
+                Pending::Release {
+                    window,
+                    leased,
+                    spent,
+                } => {
+                    let claim = Claim {
+                        window,
+                        holder: &self.holder,
+                        leased: *leased,
+                        spent: *spent,
+                    };
+                    io.source.release(&mut io.ledger, claim, clock.utc())
+                }
+            };
+            if let Err(e) = r {
+                // SECURITY: a log that failed once is dropped: no full
+                // capture until it can be reopened and appended to again.
+                done.failure = Some(e.to_string());
+                return done;
+            }
+            done.written += 1;
+        }
+        if self.follow
+            && let Err(e) = io.ledger.follow()
+        {
+            done.failure = Some(e.to_string());
+            return done;
+        }
+        if let Some(acquire) = self.acquire {
+            let result = match &acquire {
+                Acquire::Enable(w) => {
+                    let claim = Claim {
+                        window: w,
+                        holder: &self.holder,
+                        leased: Units::default(),
+                        spent: Units::default(),
+                    };
+                    let need = Units {
+                        records: 1,
+                        bytes: 1,
+                    };
+                    io.source
+                        .lease(&mut io.ledger, claim, need, true, clock.utc())
+                }
+                Acquire::Refill {
+                    window,
+                    leased,
+                    spent,
+                    need,
+                    ..
+                } => {
+                    let claim = Claim {
+                        window,
+                        holder: &self.holder,
+                        leased: *leased,
+                        spent: *spent,
+                    };
+                    io.source
+                        .lease(&mut io.ledger, claim, *need, false, clock.utc())
+                }
+            };
+            match result {
+                Ok(lease) => done.acquired = Some((acquire, lease)),
+                Err(e) => {
+                    done.failure = Some(e.to_string());
+                    done.closed = io.ledger.book().closed().clone();
+                    return done;
+                }
+            }
+        }
+        done.closed = io.ledger.book().closed().clone();
+        done.io = Some(io);
+        done
     }
 }
 
@@ -371,8 +1022,4 @@ fn same_window(a: &Window, b: &Window) -> bool {
         && a.requested_by == b.requested_by
         && a.max_records == b.max_records
         && a.max_bytes == b.max_bytes
-}
-
-fn is_missing(e: &crate::audit::AuditError) -> bool {
-    e.io_kind() == Some(std::io::ErrorKind::NotFound)
 }

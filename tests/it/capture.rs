@@ -43,6 +43,15 @@ fn events(log: &Path) -> Vec<String> {
                     format!("window_closed {window} {}", cause.as_str())
                 }
                 AuditEvent::WindowEnabled { window, .. } => format!("window_enabled {window}"),
+                AuditEvent::WindowReleased {
+                    window,
+                    spent_records,
+                    returned_records,
+                    ..
+                } => format!("window_released {window} {spent_records} {returned_records}"),
+                AuditEvent::BudgetLeased {
+                    window, records, ..
+                } => format!("budget_leased {window} {}", records.unwrap_or(0)),
                 other => other.name().to_string(),
             }
         })
@@ -72,8 +81,8 @@ fn a_window_enables_only_inside_its_bounds_and_after_its_audit_entry() {
     clock.advance(Duration::from_secs(1));
     assert_eq!(cap.level(), Level::Standard, "exactly at the end");
     assert_eq!(
-        events(&audit_path(dir.path())).last().unwrap(),
-        "window_closed w1 expired"
+        events(&audit_path(dir.path()))[3..],
+        ["window_closed w1 expired", "window_released w1 0 0"]
     );
     assert_eq!(
         verify(&audit_path(dir.path()), None).unwrap().exit_code(),
@@ -99,10 +108,7 @@ fn a_wall_clock_jump_backwards_does_not_extend_a_window() {
         Level::Standard,
         "the monotonic deadline passed"
     );
-    assert_eq!(
-        events(&audit_path(dir.path())).last().unwrap(),
-        "window_closed w1 expired"
-    );
+    assert!(events(&audit_path(dir.path())).contains(&"window_closed w1 expired".to_string()));
 }
 
 #[test]
@@ -150,11 +156,19 @@ fn a_byte_budget_refuses_the_record_that_would_exceed_it() {
     assert_eq!(cap.level(), Level::Full);
     assert!(cap.spend(200));
     assert!(!cap.spend(51), "200 + 51 > 250");
-    assert_eq!(cap.level(), Level::Standard);
+    // A smaller record still fits what is left, to the byte.
+    assert!(cap.spend(50));
+    assert_eq!(cap.level(), Level::Standard, "all 250 bytes spent");
+    assert_eq!(
+        events(&audit_path(dir.path())).last().unwrap(),
+        "window_closed w1 budget_spent"
+    );
 }
 
+/// Issue 13 item 6: a run that ends releases the window (it does not close
+/// it), and a later run enables it again.
 #[test]
-fn a_shutdown_close_does_not_stop_a_later_run() {
+fn a_release_does_not_stop_a_later_run() {
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "audit.jsonl", "");
     let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:10:00Z")));
@@ -164,10 +178,8 @@ fn a_shutdown_close_does_not_stop_a_later_run() {
     let mut again = Capture::start(p, clock, "cap").unwrap();
     assert_eq!(again.level(), Level::Full);
     let ev = events(&audit_path(dir.path()));
-    assert!(
-        ev.contains(&"window_closed w1 shutdown".to_string()),
-        "{ev:?}"
-    );
+    assert!(ev.contains(&"window_released w1 0 0".to_string()), "{ev:?}");
+    assert!(!ev.iter().any(|e| e.starts_with("window_closed")), "{ev:?}");
     assert_eq!(ev.iter().filter(|e| *e == "window_enabled w1").count(), 2);
 }
 
@@ -429,7 +441,12 @@ fn a_reload_keeps_an_unchanged_window_and_closes_a_changed_or_removed_one_for_go
     for _ in 0..9 {
         assert!(cap.spend(10));
     }
-    assert_eq!(cap.open_window(), None, "the carried-over budget is spent");
+    assert!(!cap.spend(10), "the carried-over budget is spent");
+    assert_eq!(cap.open_window(), None);
+    assert_eq!(
+        events(&audit_path(dir.path())).last().unwrap(),
+        "window_closed w1 budget_spent"
+    );
 
     // A changed window (here: shortened) under the same id closes for good.
     let dir = tempfile::tempdir().unwrap();
@@ -442,8 +459,12 @@ fn a_reload_keeps_an_unchanged_window_and_closes_a_changed_or_removed_one_for_go
     cap.reload(Arc::new(shorter.clone()));
     assert_eq!(cap.open_window(), None);
     assert_eq!(
-        events(&audit_path(dir.path())).last().unwrap(),
-        "window_closed w1 removed"
+        events(&audit_path(dir.path()))
+            .iter()
+            .rev()
+            .take(2)
+            .collect::<Vec<_>>(),
+        ["window_released w1 0 0", "window_closed w1 removed"]
     );
     assert_eq!(cap.level(), Level::Standard, "closed for good in this run");
     let again = Capture::start(Arc::new(shorter), clock.clone(), "cap").unwrap();
@@ -459,8 +480,74 @@ fn a_reload_keeps_an_unchanged_window_and_closes_a_changed_or_removed_one_for_go
     none.windows.clear();
     cap.reload(Arc::new(none));
     assert_eq!(
-        events(&audit_path(dir.path())).last().unwrap(),
-        "window_closed w1 removed"
+        events(&audit_path(dir.path()))
+            .iter()
+            .rev()
+            .take(2)
+            .collect::<Vec<_>>(),
+        ["window_released w1 0 0", "window_closed w1 removed"]
     );
     assert_eq!(cap.level(), Level::Standard);
+}
+
+struct Nothing;
+impl tracegate::audit::Follow for Nothing {
+    fn seen(&mut self, _: &tracegate::audit::Entry) {}
+}
+
+/// Issue 22 item 1 (runtime part): `revoke` takes rights away at once even
+/// while the audit log cannot be written (here another process holds its
+/// lock); the `window_closed` entry is queued and written when the log is
+/// back, and the window is never enabled again by this capture.
+#[test]
+fn revoke_closes_at_once_without_the_log_and_audits_when_it_is_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "audit.jsonl", "");
+    let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:10:00Z")));
+    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    assert_eq!(cap.level(), Level::Full);
+    let (locked_tx, locked_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    let log = audit_path(dir.path());
+    let holder = std::thread::spawn(move || {
+        let mut other =
+            tracegate::audit::AuditLog::open(&log, None, Duration::from_secs(5)).unwrap();
+        let mut cursor = tracegate::audit::LogCursor::new();
+        other
+            .transact(
+                &mut cursor,
+                &mut Nothing,
+                ts("2026-12-01T10:10:00Z"),
+                |_| {
+                    locked_tx.send(()).unwrap();
+                    let _ = release_rx.recv_timeout(Duration::from_secs(30));
+                    Vec::new()
+                },
+            )
+            .unwrap();
+    });
+    locked_rx.recv().unwrap();
+    cap.revoke(&|id| id != "w1");
+    assert_eq!(cap.open_window(), None, "closed at once");
+    assert_eq!(cap.level(), Level::Standard);
+    assert!(
+        !std::fs::read_to_string(audit_path(dir.path()))
+            .unwrap()
+            .contains("\"cause\":\"removed\""),
+        "the log could not be written"
+    );
+    release_tx.send(()).unwrap();
+    holder.join().unwrap();
+    clock.advance(Duration::from_secs(2));
+    assert_eq!(cap.level(), Level::Standard, "barred for good");
+    let ev = events(&audit_path(dir.path()));
+    assert!(
+        ev.contains(&"window_closed w1 removed".to_string()),
+        "{ev:?}"
+    );
+    assert!(ev.contains(&"window_released w1 0 0".to_string()), "{ev:?}");
+    assert_eq!(
+        verify(&audit_path(dir.path()), None).unwrap().exit_code(),
+        0
+    );
 }

@@ -2,7 +2,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod audit;
+mod budgets;
 mod capture;
+mod capture_serve;
 mod cases;
 mod cli;
 mod evidence;

@@ -410,14 +410,9 @@ fn every_content_type_reaches_each_sink_exactly_as_filter_would_and_sigterm_flus
     );
     let evs = events(d);
     assert!(
-        evs.iter().any(|(_, e)| matches!(
-            e,
-            AuditEvent::WindowClosed {
-                cause: CloseCause::Shutdown,
-                ..
-            }
-        )),
-        "window_closed shutdown is audited"
+        evs.iter()
+            .any(|(_, e)| matches!(e, AuditEvent::WindowReleased { .. })),
+        "the end of the daemon's use of the window is audited (window_released)"
     );
     // filter on the same records gives the same bytes, sink by sink.
     assert_eq!(std_out, filter(d, "std", &expected_lines));

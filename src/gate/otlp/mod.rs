@@ -63,6 +63,60 @@ pub struct Scratch {
     keys: Vec<usize>,
     /// Redaction output for one content string.
     text: String,
+    /// At full level, how many budget units (and bytes) this record may
+    /// carry; `None` is no limit (`check`, `redact`).
+    allowance: Option<Units>,
+    /// What the last OTLP record carried at full level.
+    captured: Units,
+    /// The allowance that would have admitted the first unit refused.
+    short: Option<Units>,
+}
+
+/// Budget units of full-level content: one unit is one OTLP span, one log
+/// record, or a resource or scope that carries content itself; `bytes` are
+/// the bytes of those units as written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Units {
+    /// Units (records).
+    pub records: u64,
+    /// Bytes.
+    pub bytes: u64,
+}
+
+impl Units {
+    /// No limit.
+    pub const UNLIMITED: Units = Units {
+        records: u64::MAX,
+        bytes: u64::MAX,
+    };
+
+    /// Whether `self` fits within `limit` in both measures.
+    pub fn fits(self, limit: Units) -> bool {
+        self.records <= limit.records && self.bytes <= limit.bytes
+    }
+}
+
+/// The budget hook of the OTLP judge (capture windows): set before judging
+/// a record at full level, read after.
+impl super::Gate {
+    /// Let the next OTLP records carry at most `allowance` at full level;
+    /// spans and log records past it are judged at standard level. `None`
+    /// lifts the limit.
+    pub fn set_allowance(&mut self, allowance: Option<Units>) {
+        self.otlp.allowance = allowance;
+    }
+
+    /// What the last OTLP record judged at full level carried in content
+    /// units (zero for any other record).
+    pub fn captured(&self) -> Units {
+        self.otlp.captured
+    }
+
+    /// When the last OTLP record had units judged at standard level for
+    /// want of allowance: the allowance that would have admitted the first.
+    pub fn shortfall(&self) -> Option<Units> {
+        self.otlp.short
+    }
 }
 
 impl std::fmt::Debug for Scratch {
@@ -99,6 +153,8 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
         scratch,
     } = buffers;
     segs.clear();
+    scratch.captured = Units::default();
+    scratch.short = None;
     let base = findings.len();
     let mut j = Judge {
         walk: Walk {
@@ -121,6 +177,7 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
         bare: false,
         base,
         unrecognisable: false,
+        in_unit: false,
     };
     let top = if is_request(input.tape, input.text) {
         &schema::REQUEST
@@ -168,6 +225,8 @@ struct Judge<'a, 'b> {
     /// A bare span lost its `name` or `attributes`: its projection would no
     /// longer be recognised as OTLP.
     unrecognisable: bool,
+    /// Inside a budget unit (units do not nest).
+    in_unit: bool,
 }
 
 impl<'a> Judge<'a, '_> {
@@ -258,6 +317,67 @@ impl<'a> Judge<'a, '_> {
 
     /// Check the object at `obj` against `schema` and write its projection.
     fn object(&mut self, schema: &Schema, obj: usize) {
+        if self.level == Level::Full
+            && !self.in_unit
+            && schema::is_unit(schema)
+            && let Some(allowance) = self.scratch.allowance
+        {
+            self.unit(schema, obj, allowance);
+            return;
+        }
+        self.object_fields(schema, obj);
+    }
+
+    /// One budget unit at full level: judged at full while it fits in the
+    /// allowance, else rolled back and judged again at standard level, and
+    /// so is every unit after it in the record.
+    fn unit(&mut self, schema: &Schema, obj: usize, allowance: Units) {
+        let out = self.out.len();
+        let findings = self.findings.len();
+        let saved = (
+            self.stripped,
+            self.violated,
+            self.malformed,
+            self.redacted,
+            self.unrecognisable,
+        );
+        let content_before = self.has_content;
+        self.has_content = false;
+        self.in_unit = true;
+        self.object_fields(schema, obj);
+        self.in_unit = false;
+        let content = self.has_content;
+        self.has_content |= content_before;
+        if !content {
+            return;
+        }
+        let bytes = (self.out.len() - out) as u64;
+        let got = self.scratch.captured;
+        let with = Units {
+            records: got.records.saturating_add(1),
+            bytes: got.bytes.saturating_add(bytes),
+        };
+        if with.fits(allowance) {
+            self.scratch.captured = with;
+            return;
+        }
+        // SECURITY: past the allowance no content may go out: forget what
+        // this unit wrote and judge it (and every later unit) at standard.
+        self.scratch.short.get_or_insert(with);
+        self.out.truncate(out);
+        self.findings.truncate(findings);
+        (
+            self.stripped,
+            self.violated,
+            self.malformed,
+            self.redacted,
+            self.unrecognisable,
+        ) = saved;
+        self.level = Level::Standard;
+        self.object_fields(schema, obj);
+    }
+
+    fn object_fields(&mut self, schema: &Schema, obj: usize) {
         self.out.push(b'{');
         let mut first = true;
         for (k, v) in self.walk.tape.members(obj) {
@@ -714,6 +834,78 @@ mod tests {
                 r#"type@attributes["gen_ai.completion"]"#
             ]
         );
+    }
+
+    /// SECURITY: an allowance of one unit lets exactly one span's content
+    /// out, whatever the number of spans in the request; bytes likewise.
+    #[test]
+    fn an_allowance_splits_a_request_by_span_and_by_bytes() {
+        let span = |i: usize| {
+            format!(
+                r#"{{"name":"llm_request","attributes":[{{"key":"gen_ai.prompt","value":{{"stringValue":"CANARY-{i}"}}}}]}}"#
+            )
+        };
+        let spans: Vec<String> = (0..5).map(span).collect();
+        let line = format!(
+            r#"{{"resource":{{"attributes":[]}},"resourceSpans":[{{"resource":{{"attributes":[{{"key":"gen_ai.prompt","value":{{"stringValue":"CANARY-r"}}}}]}},"scopeSpans":[{{"spans":[{}]}}]}}]}}"#,
+            spans.join(",")
+        );
+        let line = line.replacen(r#""resource":{"attributes":[]},"#, "", 1);
+        let mut g = gate("");
+        g.set_allowance(Some(Units {
+            records: 2,
+            bytes: u64::MAX,
+        }));
+        let (j, out, _) = run(&mut g, &line, Level::Full);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        // The resource carries content: it is the first unit, span 0 the second.
+        assert!(
+            out.contains("CANARY-r") && out.contains("CANARY-0"),
+            "{out}"
+        );
+        for i in 1..5 {
+            assert!(!out.contains(&format!("CANARY-{i}")), "{out}");
+        }
+        assert_eq!(g.captured().records, 2);
+        assert!(g.shortfall().is_some_and(|s| s.records == 3));
+        // By bytes: room for exactly one span object.
+        let one = span(0).len() as u64;
+        let bare = format!(
+            r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{}]}}]}}]}}"#,
+            spans.join(",")
+        );
+        g.set_allowance(Some(Units {
+            records: u64::MAX,
+            bytes: one + 5,
+        }));
+        let (_, out, _) = run(&mut g, &bare, Level::Full);
+        assert!(
+            out.contains("CANARY-0") && !out.contains("CANARY-1"),
+            "{out}"
+        );
+        assert_eq!(
+            g.captured(),
+            Units {
+                records: 1,
+                bytes: one
+            }
+        );
+        // No allowance: no limit; standard level: nothing captured.
+        g.set_allowance(None);
+        let (j, _, _) = run(&mut g, &bare, Level::Full);
+        assert_eq!(j.verdict, Verdict::Verbatim);
+        g.set_allowance(Some(Units::UNLIMITED));
+        let (_, out, _) = run(&mut g, &bare, Level::Standard);
+        assert!(!out.contains("CANARY"));
+        assert_eq!(g.captured(), Units::default());
+        // A bare span is one unit.
+        g.set_allowance(Some(Units {
+            records: 0,
+            bytes: 0,
+        }));
+        let (j, out, _) = run(&mut g, &span(7), Level::Full);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert!(!out.contains("CANARY"), "{out}");
     }
 
     #[test]

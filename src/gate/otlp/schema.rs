@@ -282,6 +282,15 @@ static LOG_RECORD: Schema = Schema {
     ],
 };
 
+/// Whether an object of `schema` is one unit of a capture budget: a span,
+/// a log record, or a resource or scope (which count as a unit of their
+/// own when they carry content).
+pub fn is_unit(schema: &Schema) -> bool {
+    [&SPAN, &LOG_RECORD, &RESOURCE, &SCOPE]
+        .iter()
+        .any(|u| std::ptr::eq(*u, schema))
+}
+
 /// Whether `s` satisfies the text rule `t`.
 pub fn text_ok(t: Text, s: &str) -> bool {
     match t {

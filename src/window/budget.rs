@@ -1,0 +1,537 @@
+//! Window budgets shared by every gate that uses one audit log: leases.
+//!
+//! A window's `max_records` / `max_bytes` bound what all gates sharing the
+//! audit log deliver at full level over the window's life, across runs,
+//! restarts and concurrent processes. The audit log itself is the ledger:
+//!
+//! - Before spending anything, a gate takes a **lease** under the log's
+//!   lock: it reads what was appended since it last looked (a
+//!   [`LogCursor`]), computes what is left of the budget (the budget less
+//!   every lease, plus what releases gave back), and appends a
+//!   `budget_leased` entry for its share. Only then does it spend from it.
+//! - A gate spends its lease locally, without IO.
+//! - When it stops using the window (end of run, shutdown, reload, close)
+//!   it appends `window_released` with what it spent and gives back the
+//!   rest. A lease never given back (a crashed gate) stays counted as
+//!   spent: fail closed.
+//! - Lease sizes adapt: half of what is left, at least what the record at
+//!   hand needs, at most [`LEASE_CAP_RECORDS`] / [`LEASE_CAP_BYTES`], so a
+//!   nearly spent budget is not stranded in one process.
+//! - When nothing is left in a dimension and no other gate holds any of
+//!   it, the window is spent for good: `window_closed` `budget_spent`.
+//!
+//! The lease step is behind [`BudgetSource`], so a fleet-wide store (or a
+//! fixed `floor(budget / replicas)` share) can replace the on-host one
+//! ([`LogBudget`]) without touching the runtime.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use jiff::Timestamp;
+
+use crate::audit::{
+    AuditError, AuditEvent, AuditKey, AuditLog, CloseCause, DenyWhy, Entry, Follow, LogCursor,
+};
+pub use crate::gate::otlp::Units;
+use crate::policy::Window;
+
+/// The most records one lease takes.
+pub const LEASE_CAP_RECORDS: u64 = 1024;
+/// The most bytes one lease takes (beyond what the record at hand needs).
+pub const LEASE_CAP_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A window's budget; `None` is unbounded in that measure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Budget {
+    /// `max_records`.
+    pub records: Option<u64>,
+    /// `max_bytes`.
+    pub bytes: Option<u64>,
+}
+
+impl Budget {
+    /// The budget of `w`.
+    pub fn of(w: &Window) -> Budget {
+        Budget {
+            records: w.max_records,
+            bytes: w.max_bytes,
+        }
+    }
+
+    /// Whether the window has any budget (then gates lease it).
+    pub fn is_bounded(self) -> bool {
+        self.records.is_some() || self.bytes.is_some()
+    }
+
+    /// `units` with the unbounded measures set to "no limit".
+    pub fn unbounded_as_max(self, units: Units) -> Units {
+        Units {
+            records: if self.records.is_some() {
+                units.records
+            } else {
+                u64::MAX
+            },
+            bytes: if self.bytes.is_some() {
+                units.bytes
+            } else {
+                u64::MAX
+            },
+        }
+    }
+}
+
+/// What the log says about one window's budget.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WindowBook {
+    /// Every lease taken.
+    pub leased: Units,
+    /// Given back by releases.
+    pub returned: Units,
+    /// Spent, as releases report it.
+    pub spent: Units,
+    /// A gate from before leases used the window (it wrote `window_closed`
+    /// `shutdown`): what it spent is unknown, so the budget counts as spent.
+    pub legacy: bool,
+}
+
+impl WindowBook {
+    /// Leased and not yet settled by a release (held by live gates, or by
+    /// crashed ones, which never give it back).
+    pub fn outstanding(&self) -> Units {
+        Units {
+            records: self
+                .leased
+                .records
+                .saturating_sub(self.returned.records + self.spent.records),
+            bytes: self
+                .leased
+                .bytes
+                .saturating_sub(self.returned.bytes + self.spent.bytes),
+        }
+    }
+
+    /// What is left to lease under `budget` (unbounded measures: no limit).
+    pub fn left(&self, budget: Budget) -> Units {
+        let left = |max: Option<u64>, leased: u64, returned: u64| match max {
+            None => u64::MAX,
+            // SECURITY: unknown spending by an old gate: nothing is left.
+            Some(_) if self.legacy => 0,
+            Some(m) => m.saturating_sub(leased.saturating_sub(returned)),
+        };
+        Units {
+            records: left(budget.records, self.leased.records, self.returned.records),
+            bytes: left(budget.bytes, self.leased.bytes, self.returned.bytes),
+        }
+    }
+}
+
+/// Budgets and closes as the log tells them, folded entry by entry.
+#[derive(Debug, Default, Clone)]
+pub struct Book {
+    windows: HashMap<String, WindowBook>,
+    closed: HashMap<String, CloseCause>,
+}
+
+impl Book {
+    /// One window's budget state.
+    pub fn window(&self, id: &str) -> WindowBook {
+        self.windows.get(id).copied().unwrap_or_default()
+    }
+
+    /// Windows closed for good, with the first such cause.
+    pub fn closed(&self) -> &HashMap<String, CloseCause> {
+        &self.closed
+    }
+}
+
+impl Follow for Book {
+    fn seen(&mut self, entry: &Entry) {
+        match &entry.event {
+            AuditEvent::BudgetLeased {
+                window,
+                records,
+                bytes,
+                ..
+            } => {
+                let w = self.windows.entry(window.clone()).or_default();
+                w.leased.records = w.leased.records.saturating_add(records.unwrap_or(0));
+                w.leased.bytes = w.leased.bytes.saturating_add(bytes.unwrap_or(0));
+            }
+            AuditEvent::WindowReleased {
+                window,
+                spent_records,
+                spent_bytes,
+                returned_records,
+                returned_bytes,
+                ..
+            } => {
+                let w = self.windows.entry(window.clone()).or_default();
+                w.spent.records = w.spent.records.saturating_add(*spent_records);
+                w.spent.bytes = w.spent.bytes.saturating_add(*spent_bytes);
+                w.returned.records = w.returned.records.saturating_add(*returned_records);
+                w.returned.bytes = w.returned.bytes.saturating_add(*returned_bytes);
+            }
+            AuditEvent::WindowClosed { window, cause, .. } => {
+                if *cause == CloseCause::Shutdown {
+                    self.windows.entry(window.clone()).or_default().legacy = true;
+                } else if cause.is_permanent() {
+                    self.closed.entry(window.clone()).or_insert(*cause);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The audit log a capture writes to, with its reader and the book it
+/// keeps from it.
+pub struct Ledger {
+    log: AuditLog,
+    path: PathBuf,
+    key: Option<AuditKey>,
+    cursor: LogCursor,
+    book: Book,
+}
+
+impl std::fmt::Debug for Ledger {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ledger")
+            .field("path", &self.path)
+            .field("read_to", &self.cursor.offset())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Ledger {
+    /// Open the log at `path` for appending and read it whole (checking its
+    /// chain): a log that cannot be read back might hide a close or a
+    /// lease, so it is an error (full capture stays off).
+    pub fn open(
+        path: PathBuf,
+        key: Option<AuditKey>,
+        lock_timeout: Duration,
+    ) -> Result<Ledger, AuditError> {
+        let log = AuditLog::open(&path, key.clone(), lock_timeout)?;
+        let mut ledger = Ledger {
+            log,
+            path,
+            key,
+            cursor: LogCursor::new(),
+            book: Book::default(),
+        };
+        ledger.follow()?;
+        Ok(ledger)
+    }
+
+    /// Read what other gates appended since the last read (no lock).
+    pub fn follow(&mut self) -> Result<u64, AuditError> {
+        let book = &mut self.book;
+        self.cursor
+            .read_new(&self.path, self.key.as_ref(), |e| book.seen(e))
+    }
+
+    /// Append one entry (durable when Ok).
+    pub fn append(&mut self, event: &AuditEvent, ts: Timestamp) -> Result<(), AuditError> {
+        self.log.append(event, ts).map(|_| ())
+    }
+
+    /// Under the log's lock: read what is new, let `decide` name entries
+    /// from the up-to-date book, append them.
+    pub fn transact<R>(
+        &mut self,
+        ts: Timestamp,
+        decide: impl FnOnce(&Book) -> (Vec<AuditEvent>, R),
+    ) -> Result<R, AuditError> {
+        let mut out = None;
+        self.log
+            .transact(&mut self.cursor, &mut self.book, ts, |book| {
+                let (events, r) = decide(book);
+                out = Some(r);
+                events
+            })?;
+        out.ok_or(AuditError::Replaced {
+            path: self.path.clone(),
+            what: "unreadable",
+        })
+    }
+
+    /// The book as last read.
+    pub fn book(&self) -> &Book {
+        &self.book
+    }
+}
+
+/// One gate's claim on a window, for a lease or a release.
+#[derive(Debug, Clone, Copy)]
+pub struct Claim<'a> {
+    /// The window.
+    pub window: &'a Window,
+    /// The gate (see [`AuditEvent::BudgetLeased`]'s `holder`).
+    pub holder: &'a str,
+    /// What this gate leased in its current use of the window.
+    pub leased: Units,
+    /// What it spent of that.
+    pub spent: Units,
+}
+
+impl Claim<'_> {
+    fn free(&self) -> Units {
+        Units {
+            records: self.leased.records.saturating_sub(self.spent.records),
+            bytes: self.leased.bytes.saturating_sub(self.spent.bytes),
+        }
+    }
+}
+
+/// The answer to a lease request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lease {
+    /// This much more may be spent (the lease is in the log).
+    Granted(Units),
+    /// Not now: what is left does not cover the need, and other gates
+    /// hold leases they may give back.
+    Busy,
+    /// What is left does not cover this need, and no other gate holds any:
+    /// a smaller record may still fit.
+    Short,
+    /// Nothing is left and no gate holds any: the window is spent for good
+    /// (its `window_closed` `budget_spent` is in the log).
+    Spent,
+    /// The log closed the window for good (any gate, any process).
+    Closed(CloseCause),
+}
+
+/// Where leases come from. The on-host source is the audit log itself
+/// ([`LogBudget`]); a fleet-wide store or a fixed per-replica share would
+/// be other implementations. Every method appends its audit entries to
+/// `ledger` before it returns Ok.
+pub trait BudgetSource: Send {
+    /// Lease at least `need` more for `claim` (and when `enable`, append
+    /// the window's `window_enabled` first, in the same step).
+    fn lease(
+        &mut self,
+        ledger: &mut Ledger,
+        claim: Claim<'_>,
+        need: Units,
+        enable: bool,
+        ts: Timestamp,
+    ) -> Result<Lease, AuditError>;
+
+    /// `claim`'s gate stops using the window: record what it spent and give
+    /// back the rest; close the window for good when that leaves nothing.
+    fn release(
+        &mut self,
+        ledger: &mut Ledger,
+        claim: Claim<'_>,
+        ts: Timestamp,
+    ) -> Result<(), AuditError>;
+}
+
+/// Leases from the audit log: exact across every process on one host that
+/// appends to the same log.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LogBudget;
+
+/// How much to lease in one measure: half of what is left, at least the
+/// need, at most the cap (unless the need is larger), never more than left.
+pub fn lease_size(left: u64, need: u64, cap: u64) -> u64 {
+    left.div_ceil(2).min(cap).max(need).min(left)
+}
+
+fn enabled(w: &Window) -> AuditEvent {
+    AuditEvent::WindowEnabled {
+        window: w.id.clone(),
+        sink: w.sink.clone(),
+        start: w.start,
+        end: w.end,
+        reason: w.reason.clone(),
+        requested_by: w.requested_by.clone(),
+        max_records: w.max_records,
+        max_bytes: w.max_bytes,
+    }
+}
+
+fn spent_for_good(w: &Window) -> AuditEvent {
+    AuditEvent::WindowClosed {
+        window: w.id.clone(),
+        sink: w.sink.clone(),
+        cause: CloseCause::BudgetSpent,
+    }
+}
+
+/// Whether some bounded measure has nothing left and nothing held by any
+/// gate but `mine`: no gate can ever spend in it again.
+fn exhausted(budget: Budget, left: Units, others: Units) -> bool {
+    (budget.records.is_some() && left.records == 0 && others.records == 0)
+        || (budget.bytes.is_some() && left.bytes == 0 && others.bytes == 0)
+}
+
+fn minus(a: Units, b: Units) -> Units {
+    Units {
+        records: a.records.saturating_sub(b.records),
+        bytes: a.bytes.saturating_sub(b.bytes),
+    }
+}
+
+impl BudgetSource for LogBudget {
+    fn lease(
+        &mut self,
+        ledger: &mut Ledger,
+        claim: Claim<'_>,
+        need: Units,
+        enable: bool,
+        ts: Timestamp,
+    ) -> Result<Lease, AuditError> {
+        let w = claim.window;
+        let budget = Budget::of(w);
+        ledger.transact(ts, |book| {
+            if let Some(cause) = book.closed().get(&w.id) {
+                return (Vec::new(), Lease::Closed(*cause));
+            }
+            let mut events = Vec::new();
+            if !budget.is_bounded() {
+                if enable {
+                    events.push(enabled(w));
+                }
+                return (events, Lease::Granted(Units::UNLIMITED));
+            }
+            let state = book.window(&w.id);
+            let left = state.left(budget);
+            let others = minus(state.outstanding(), claim.leased);
+            let fits = |left: u64, need: u64, bounded: bool| !bounded || need <= left;
+            let bounded = (budget.records.is_some(), budget.bytes.is_some());
+            if fits(left.records, need.records, bounded.0)
+                && fits(left.bytes, need.bytes, bounded.1)
+                && (!bounded.0 || left.records > 0)
+                && (!bounded.1 || left.bytes > 0)
+            {
+                let records = budget
+                    .records
+                    .map(|_| lease_size(left.records, need.records.max(1), LEASE_CAP_RECORDS));
+                let bytes = budget
+                    .bytes
+                    .map(|_| lease_size(left.bytes, need.bytes.max(1), LEASE_CAP_BYTES));
+                if enable {
+                    events.push(enabled(w));
+                }
+                events.push(AuditEvent::BudgetLeased {
+                    window: w.id.clone(),
+                    sink: w.sink.clone(),
+                    holder: claim.holder.to_owned(),
+                    records,
+                    bytes,
+                });
+                let granted = budget.unbounded_as_max(Units {
+                    records: records.unwrap_or(0),
+                    bytes: bytes.unwrap_or(0),
+                });
+                return (events, Lease::Granted(granted));
+            }
+            // SECURITY: with nothing held by anyone (this gate's own lease
+            // is spent in that measure too) no gate can ever spend again:
+            // the window is closed for good.
+            let mine = claim.free();
+            let mine_empty = (bounded.0 && mine.records == 0) || (bounded.1 && mine.bytes == 0);
+            if mine_empty && exhausted(budget, left, others) {
+                if !enable {
+                    events.push(release_event(claim));
+                }
+                events.push(spent_for_good(w));
+                return (events, Lease::Spent);
+            }
+            let held = (bounded.0 && others.records > 0) || (bounded.1 && others.bytes > 0);
+            (events, if held { Lease::Busy } else { Lease::Short })
+        })
+    }
+
+    fn release(
+        &mut self,
+        ledger: &mut Ledger,
+        claim: Claim<'_>,
+        ts: Timestamp,
+    ) -> Result<(), AuditError> {
+        let w = claim.window;
+        let budget = Budget::of(w);
+        ledger.transact(ts, |book| {
+            let mut events = vec![release_event(claim)];
+            if budget.is_bounded() && !book.closed().contains_key(&w.id) {
+                let state = book.window(&w.id);
+                // After this release: what is left gains what it gives back.
+                let free = claim.free();
+                let left = state.left(budget);
+                let left = Units {
+                    records: left.records.saturating_add(free.records),
+                    bytes: left.bytes.saturating_add(free.bytes),
+                };
+                let others = minus(state.outstanding(), claim.leased);
+                if exhausted(budget, left, others) {
+                    events.push(spent_for_good(w));
+                }
+            }
+            (events, ())
+        })
+    }
+}
+
+fn release_event(claim: Claim<'_>) -> AuditEvent {
+    let w = claim.window;
+    let budget = Budget::of(w);
+    let free = claim.free();
+    AuditEvent::WindowReleased {
+        window: w.id.clone(),
+        sink: w.sink.clone(),
+        holder: claim.holder.to_owned(),
+        spent_records: claim.spent.records,
+        spent_bytes: claim.spent.bytes,
+        returned_records: if budget.records.is_some() {
+            free.records
+        } else {
+            0
+        },
+        returned_bytes: if budget.bytes.is_some() {
+            free.bytes
+        } else {
+            0
+        },
+    }
+}
+
+/// The `full_denied` entry of a window whose budget is all leased.
+pub fn busy_event(w: &Window) -> AuditEvent {
+    AuditEvent::FullDenied {
+        sink: w.sink.clone(),
+        window: Some(w.id.clone()),
+        why: DenyWhy::BudgetLeased,
+        detail: None,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn lease_sizes_halve_what_is_left_within_need_and_cap() {
+        assert_eq!(lease_size(10, 1, 1024), 5);
+        assert_eq!(lease_size(1, 1, 1024), 1);
+        assert_eq!(lease_size(0, 1, 1024), 0);
+        assert_eq!(lease_size(100_000, 1, 1024), 1024);
+        assert_eq!(lease_size(100_000, 5000, 1024), 5000);
+        assert_eq!(lease_size(10, 50, 1024), 10);
+    }
+
+    proptest! {
+        /// A lease never exceeds what is left and never falls short of a
+        /// need that fits.
+        #[test]
+        fn lease_size_is_bounded(left in 0u64..1_000_000, need in 0u64..2_000_000, cap in 1u64..5000) {
+            let n = lease_size(left, need, cap);
+            prop_assert!(n <= left);
+            if need <= left { prop_assert!(n >= need); }
+            if left > 0 { prop_assert!(n >= 1 || need == 0 && left.div_ceil(2).min(cap) == 0); }
+        }
+    }
+}
