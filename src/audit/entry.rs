@@ -71,6 +71,10 @@ pub enum DenyWhy {
     InvalidWindow,
     /// The window's budget is all leased by other gates right now.
     BudgetLeased,
+    /// The fleet's budget store (`[fleet] budget_store`) could not grant a
+    /// lease: unreachable, too slow, or its answer made no sense. Full
+    /// capture stops once the lease in hand is spent.
+    BudgetStoreUnavailable,
 }
 
 /// One auditable event. The API takes only these typed facts, never a
@@ -261,6 +265,9 @@ struct EntryOut<'a> {
     ts: String,
     #[serde(flatten)]
     event: &'a AuditEvent,
+    /// The fleet replica that wrote the entry (`[fleet] replica_id`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replica_id: Option<&'a str>,
     prev: &'a str,
 }
 
@@ -268,10 +275,23 @@ struct EntryOut<'a> {
 ///
 /// The event is capped first. serde_json escapes control characters, so the
 /// only newline in the result is the final one.
+#[cfg(test)]
 pub fn render_line(
     seq: u64,
     ts: Timestamp,
     event: &AuditEvent,
+    prev: &str,
+) -> Result<Vec<u8>, serde_json::Error> {
+    render_line_as(seq, ts, event, None, prev)
+}
+
+/// [`render_line`] naming the fleet replica that writes the entry
+/// (`"replica_id"`, after the event's facts and before `prev`).
+pub fn render_line_as(
+    seq: u64,
+    ts: Timestamp,
+    event: &AuditEvent,
+    replica_id: Option<&str>,
     prev: &str,
 ) -> Result<Vec<u8>, serde_json::Error> {
     let capped = event.capped();
@@ -279,6 +299,7 @@ pub fn render_line(
         seq,
         ts: format_ts(ts),
         event: &capped,
+        replica_id,
         prev,
     };
     let mut line = serde_json::to_vec(&out)?;
@@ -320,6 +341,8 @@ pub struct Entry {
     pub ts: Timestamp,
     /// The event and its facts.
     pub event: AuditEvent,
+    /// The fleet replica that wrote it, when named (`[fleet] replica_id`).
+    pub replica_id: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -329,6 +352,8 @@ struct EntryIn {
     ts: Timestamp,
     #[allow(dead_code)]
     prev: String,
+    #[serde(default)]
+    replica_id: Option<String>,
     #[serde(flatten)]
     event: AuditEvent,
 }
@@ -341,6 +366,7 @@ pub(crate) fn parse_entry(line: &[u8]) -> Option<Entry> {
         seq: e.seq,
         ts: e.ts,
         event: e.event,
+        replica_id: e.replica_id,
     })
 }
 

@@ -262,8 +262,10 @@ fn audit(policy: &Policy, event: &AuditEvent) {
             return;
         }
     };
-    let result = AuditLog::open(&settings.path, key, settings.lock_timeout)
-        .and_then(|mut log| log.append(event, Timestamp::now()));
+    let result = AuditLog::open(&settings.path, key, settings.lock_timeout).and_then(|mut log| {
+        log.set_replica_id(Some(crate::fleet::replica_id(&policy.fleet)));
+        log.append(event, Timestamp::now())
+    });
     if let Err(e) = result {
         eprintln!("tracegate: warning: not audited: {e}");
     }

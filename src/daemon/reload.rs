@@ -160,6 +160,7 @@ pub fn append(settings: &AuditSettings, event: &AuditEvent, p: &Pipeline) -> any
         None => None,
     };
     let mut log = AuditLog::open(&settings.path, key, settings.lock_timeout)?;
+    log.set_replica_id(Some(crate::fleet::replica_id(&p.snapshot().policy.fleet)));
     log.append(event, p.clock().utc())?;
     Ok(())
 }

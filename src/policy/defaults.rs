@@ -12,6 +12,9 @@ max_body_bytes = 8388608
 queue_records = 10000
 queue_bytes = 67108864
 flush_interval = "1s"
+[fleet]
+replicas = 1
+store_timeout = "500ms"
 [limits]
 max_line_bytes = 16777216
 [full]

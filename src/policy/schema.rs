@@ -28,6 +28,7 @@ enum Node {
     RedactKeywords,
     Server,
     Source,
+    Fleet,
     /// A value that is not a table of ours (strings, `redact = [..]`).
     Leaf,
 }
@@ -46,6 +47,7 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("redact", Redact),
             ("server", Server),
             ("source", Source),
+            ("fleet", Fleet),
         ],
         Audit => &[("path", Leaf), ("key_file", Leaf), ("lock_timeout", Leaf)],
         Limits => &[("max_line_bytes", Leaf)],
@@ -124,6 +126,13 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("flush_interval", Leaf),
         ],
         Source => &[("kind", Leaf), ("path", Leaf)],
+        Fleet => &[
+            ("budget_store", Leaf),
+            ("password_file", Leaf),
+            ("replicas", Leaf),
+            ("replica_id", Leaf),
+            ("store_timeout", Leaf),
+        ],
         FieldMap | Leaf => &[],
     }
 }

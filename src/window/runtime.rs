@@ -35,7 +35,7 @@ use std::time::{Duration, SystemTime};
 
 use jiff::Timestamp;
 
-use super::budget::{Budget, BudgetSource, Claim, Lease, Ledger, LogBudget, Units, busy_event};
+use super::budget::{Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, busy_event};
 use super::clock::Clock;
 use super::{WindowState, state_at};
 use crate::audit::{AuditEvent, AuditKey, CloseCause, DenyWhy};
@@ -46,6 +46,9 @@ use crate::policy::{Policy, Window};
 const AUDIT_RETRY: Duration = Duration::from_secs(1);
 /// After a lease was refused (all leased by others), wait this long.
 const LEASE_RETRY: Duration = Duration::from_secs(1);
+/// After the fleet's budget store failed, wait this long before asking it
+/// again (so capture resumes within about this long of its return).
+const STORE_RETRY: Duration = Duration::from_secs(1);
 /// How often a running gate reads what other processes appended (closes,
 /// leases) and, for `filter`, checks the open window's policy file.
 pub const FOLLOW_EVERY: Duration = Duration::from_millis(500);
@@ -159,6 +162,8 @@ pub struct CaptureStats {
     pub audit_failures: u64,
     /// Leases taken.
     pub leases: u64,
+    /// Lease requests the fleet's budget store could not answer.
+    pub store_failures: u64,
 }
 
 /// The full-capture state of one sink.
@@ -187,6 +192,11 @@ pub struct Capture {
     /// A job is wanted (for the ticker of `serve`).
     wanted: bool,
     stats: CaptureStats,
+    /// The fleet's budget store, as the last job found it: `None` without
+    /// a store, `Some(None)` healthy, `Some(Some(fault))` failing.
+    store: Option<Option<StoreFault>>,
+    /// The store's failure was audited (`full_denied`) since it last worked.
+    store_denied_logged: bool,
 }
 
 impl std::fmt::Debug for Capture {
@@ -251,7 +261,16 @@ impl Capture {
             next_follow,
             wanted: full_allowed,
             stats: CaptureStats::default(),
+            store: None,
+            store_denied_logged: false,
         }
+    }
+
+    /// The fleet's budget store as the last job found it: `None` when the
+    /// policy names no store (or none was asked yet), `Some(None)` when it
+    /// answered, `Some(Some(fault))` when it did not.
+    pub fn store_state(&self) -> Option<Option<StoreFault>> {
+        self.store
     }
 
     fn audit_failed(&mut self, why: &str) {
@@ -319,6 +338,23 @@ impl Capture {
                 // SECURITY: rights go at once; the entry follows.
                 self.close_local(CloseCause::Removed, true);
             }
+        }
+        let fleet_changed = self.policy.fleet != policy.fleet;
+        if fleet_changed && !(self.policy.audit != policy.audit) {
+            // Another budget source: give the open lease back through the
+            // old one, then lease afresh (a new holder) through the new.
+            if let Some(open) = &self.open {
+                let id = open.window.id.clone();
+                self.close_local(CloseCause::Shutdown, false);
+                self.used.remove(&id);
+            }
+            if self.inline_io || matches!(self.io, IoSlot::Up(_)) {
+                self.service_inline_pending();
+            }
+            self.holder = new_holder();
+            self.io = IoSlot::Down;
+            self.retry_at = None;
+            self.store = None;
         }
         let audit_changed = self.policy.audit != policy.audit;
         if audit_changed {
@@ -676,6 +712,7 @@ impl Capture {
         Some(Job {
             io,
             settings: if reopen { settings } else { None },
+            fleet: self.policy.fleet.clone(),
             policy_loaded: AuditEvent::PolicyLoaded {
                 policy_sha256: self.policy.sha256.clone(),
                 revision: 1,
@@ -726,6 +763,9 @@ impl Capture {
         for _ in 0..done.written.min(self.pending.len()) {
             self.pending.pop_front();
         }
+        if done.store.is_some() {
+            self.store = done.store;
+        }
         match (done.io, &done.failure) {
             (Some(io), None) => {
                 self.io = IoSlot::Up(io);
@@ -748,6 +788,9 @@ impl Capture {
     }
 
     fn acquired(&mut self, acquire: Acquire, lease: Lease, now: Timestamp, mono: Duration) {
+        if !matches!(lease, Lease::Unavailable(_)) {
+            self.store_denied_logged = false;
+        }
         match (acquire, lease) {
             (Acquire::Enable(w), Lease::Granted(units)) => {
                 let budget = Budget::of(&w);
@@ -809,6 +852,39 @@ impl Capture {
                     self.wanted = true;
                 }
             }
+            (acquire, Lease::Unavailable(fault)) => {
+                // SECURITY: no lease; what is in hand may still be spent,
+                // nothing more. Audited once per outage, retried soon.
+                self.stats.store_failures += 1;
+                self.store = Some(Some(fault));
+                self.lease_retry_at = Some(mono + STORE_RETRY);
+                if !self.store_denied_logged {
+                    self.store_denied_logged = true;
+                    let w = match &acquire {
+                        Acquire::Enable(w) | Acquire::Refill { window: w, .. } => w,
+                    };
+                    self.pending
+                        .push_back(Pending::Event(AuditEvent::FullDenied {
+                            sink: self.sink.clone(),
+                            window: Some(w.id.clone()),
+                            why: DenyWhy::BudgetStoreUnavailable,
+                            detail: Some(fault.as_str().to_owned()),
+                        }));
+                    self.wanted = true;
+                }
+                eprintln!(
+                    "tracegate: no new lease for sink `{}`: the budget store is {}",
+                    self.sink,
+                    match fault {
+                        StoreFault::Timeout => "too slow (timeout)",
+                        StoreFault::Unreachable => "unreachable",
+                        StoreFault::Auth => "refusing our credentials",
+                        StoreFault::Nonsense => "answering nonsense",
+                        StoreFault::LostState => "missing leases it granted (lost state)",
+                        StoreFault::Conflict => "holding another definition of the window",
+                    }
+                );
+            }
             (_, Lease::Short) => {}
             (acquire, Lease::Spent) => {
                 let (w, epoch) = match acquire {
@@ -854,6 +930,7 @@ fn bounded_part(budget: Budget, units: Units) -> Units {
 pub struct Job {
     io: Option<Box<Io>>,
     settings: Option<crate::policy::AuditSettings>,
+    fleet: crate::policy::FleetSettings,
     policy_loaded: AuditEvent,
     pending: Vec<Pending>,
     acquire: Option<Acquire>,
@@ -878,6 +955,7 @@ pub struct Done {
     written: usize,
     acquired: Option<(Acquire, Lease)>,
     closed: HashMap<String, CloseCause>,
+    store: Option<Option<StoreFault>>,
 }
 
 impl std::fmt::Debug for Done {
@@ -889,17 +967,20 @@ impl std::fmt::Debug for Done {
     }
 }
 
-fn open_io(settings: &crate::policy::AuditSettings) -> Result<Io, crate::audit::AuditError> {
+fn open_io(
+    settings: &crate::policy::AuditSettings,
+    fleet: &crate::policy::FleetSettings,
+) -> Result<Io, crate::audit::AuditError> {
     let key = settings
         .key_file
         .as_deref()
         .map(AuditKey::load)
         .transpose()?;
-    let ledger = Ledger::open(settings.path.clone(), key, settings.lock_timeout)?;
-    Ok(Io {
-        ledger,
-        source: Box::new(LogBudget),
-    })
+    let mut ledger = Ledger::open(settings.path.clone(), key, settings.lock_timeout)?;
+    let replica_id = crate::fleet::replica_id(fleet);
+    let source = crate::fleet::budget_source(fleet, &replica_id);
+    ledger.set_replica_id(Some(replica_id));
+    Ok(Io { ledger, source })
 }
 
 impl Job {
@@ -912,6 +993,7 @@ impl Job {
             written: 0,
             acquired: None,
             closed: HashMap::new(),
+            store: None,
         };
         let clock = self.clock;
         let mut io = match (self.io, &self.settings) {
@@ -919,7 +1001,7 @@ impl Job {
             (None, Some(settings)) => {
                 // SECURITY: a log we cannot read back might hide a close or
                 // a lease; then nothing is enabled.
-                let opened = open_io(settings).and_then(|mut io| {
+                let opened = open_io(settings, &self.fleet).and_then(|mut io| {
                     io.ledger.append(&self.policy_loaded, clock.utc())?;
                     Ok(io)
                 });
@@ -997,6 +1079,7 @@ impl Job {
                         .lease(&mut io.ledger, claim, *need, false, clock.utc())
                 }
             };
+            done.store = io.source.store_state();
             match result {
                 Ok(lease) => done.acquired = Some((acquire, lease)),
                 Err(e) => {
@@ -1005,6 +1088,9 @@ impl Job {
                     return done;
                 }
             }
+        }
+        if done.store.is_none() {
+            done.store = io.source.store_state().filter(|_| !self.pending.is_empty());
         }
         done.closed = io.ledger.book().closed().clone();
         done.io = Some(io);
