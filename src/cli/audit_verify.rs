@@ -21,6 +21,12 @@ use crate::audit::{AuditKey, VerifyReport, VerifyStatus, verify};
 pub struct VerifyArgs {
     /// The audit log to verify.
     pub file: PathBuf,
+    /// More logs (a fleet's replicas each keep one), verified alike.
+    pub more: Vec<PathBuf>,
+    /// Also add up, per window, what every log's gates spent, and fail
+    /// (exit 1) when a window's total exceeds its budget.
+    #[arg(long)]
+    pub fleet: bool,
     /// Key file of a keyed log (`[audit] key_file`): raw bytes, or 64+ hex
     /// digits; one trailing newline is ignored; at least 32 bytes.
     #[arg(long)]
@@ -34,13 +40,90 @@ pub struct VerifyArgs {
 /// errors to `stderr` (and, with `--format json`, also a JSON object with
 /// `"status":"error"` to `stdout`).
 pub fn run(args: &VerifyArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
-    let file = args.file.display().to_string();
+    if args.more.is_empty() && !args.fleet {
+        return run_one(args, &args.file, stdout, stderr);
+    }
+    // Several logs: each verified on its own; the worst verdict wins
+    // (tampered, then error, then torn, then unvouched).
+    let files: Vec<PathBuf> = std::iter::once(args.file.clone())
+        .chain(args.more.iter().cloned())
+        .collect();
+    let rank = |c: u8| match c {
+        1 => 4,
+        2 => 3,
+        3 => 2,
+        4 => 1,
+        _ => 0,
+    };
+    let mut code = 0u8;
+    for f in &files {
+        let c = run_one(args, f, stdout, stderr);
+        if rank(c) > rank(code) {
+            code = c;
+        }
+    }
+    if args.fleet {
+        let c = run_fleet(args, &files, stdout, stderr);
+        if rank(c) > rank(code) {
+            code = c;
+        }
+    }
+    code
+}
+
+/// `--fleet`: per window, the total spent across every log.
+fn run_fleet(
+    args: &VerifyArgs,
+    files: &[PathBuf],
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> u8 {
+    let totals = args
+        .key_file
+        .as_deref()
+        .map(AuditKey::load)
+        .transpose()
+        .and_then(|key| super::audit_fleet::fleet_totals(files, key.as_ref()));
+    let totals = match totals {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: fleet totals: {e}");
+            return 2;
+        }
+    };
+    let mut code = 0;
+    for t in &totals {
+        let written = match args.format {
+            OutputFormat::Text => writeln!(stdout, "{}", super::audit_fleet::render(t)),
+            OutputFormat::Json => writeln!(
+                stdout,
+                "{}",
+                serde_json::json!({"type": "fleet_window", "total": t})
+            ),
+        };
+        if written.is_err() {
+            return 2;
+        }
+        if t.over {
+            code = 1;
+        }
+    }
+    code
+}
+
+fn run_one(
+    args: &VerifyArgs,
+    path: &std::path::Path,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> u8 {
+    let file = path.display().to_string();
     let result = args
         .key_file
         .as_deref()
         .map(AuditKey::load)
         .transpose()
-        .and_then(|key| verify(&args.file, key.as_ref()));
+        .and_then(|key| verify(path, key.as_ref()));
     let (code, written) = match result {
         Ok(report) => {
             let out = match args.format {
@@ -120,6 +203,8 @@ mod tests {
     fn missing_file_is_exit_2_with_a_named_path() {
         let args = VerifyArgs {
             file: "/nonexistent/audit.jsonl".into(),
+            more: Vec::new(),
+            fleet: false,
             key_file: None,
             format: OutputFormat::Text,
         };
