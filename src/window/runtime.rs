@@ -195,8 +195,9 @@ pub struct Capture {
     /// The fleet's budget store, as the last job found it: `None` without
     /// a store, `Some(None)` healthy, `Some(Some(fault))` failing.
     store: Option<Option<StoreFault>>,
-    /// The store's failure was audited (`full_denied`) since it last worked.
-    store_denied_logged: bool,
+    /// The store's failure audited (`full_denied`) since it last worked:
+    /// a different fault is audited again.
+    store_denied_logged: Option<StoreFault>,
 }
 
 impl std::fmt::Debug for Capture {
@@ -262,7 +263,7 @@ impl Capture {
             wanted: full_allowed,
             stats: CaptureStats::default(),
             store: None,
-            store_denied_logged: false,
+            store_denied_logged: None,
         }
     }
 
@@ -789,7 +790,7 @@ impl Capture {
 
     fn acquired(&mut self, acquire: Acquire, lease: Lease, now: Timestamp, mono: Duration) {
         if !matches!(lease, Lease::Unavailable(_)) {
-            self.store_denied_logged = false;
+            self.store_denied_logged = None;
         }
         match (acquire, lease) {
             (Acquire::Enable(w), Lease::Granted(units)) => {
@@ -858,8 +859,8 @@ impl Capture {
                 self.stats.store_failures += 1;
                 self.store = Some(Some(fault));
                 self.lease_retry_at = Some(mono + STORE_RETRY);
-                if !self.store_denied_logged {
-                    self.store_denied_logged = true;
+                if self.store_denied_logged != Some(fault) {
+                    self.store_denied_logged = Some(fault);
                     let w = match &acquire {
                         Acquire::Enable(w) | Acquire::Refill { window: w, .. } => w,
                     };

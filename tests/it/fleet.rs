@@ -523,3 +523,118 @@ fn replicas_without_a_store_each_get_the_floor_of_their_share() {
     assert_eq!(v.code, 1, "{}{}", v.stdout, v.stderr);
     assert!(v.stdout.contains("OVER BUDGET: 150"), "{}", v.stdout);
 }
+
+/// Issue 17 item 2, a store that lies: it comes back *empty* (restarted
+/// without its data). Its count would start again from zero and grant the
+/// whole budget a second time; the replicas know from their own logs what
+/// they leased, catch it, and lease nothing more (`lost_state`, audited).
+#[test]
+fn a_store_that_comes_back_empty_is_caught_and_grants_nothing() {
+    if !Redis::available() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "redis-server is not installed, and CI must run this test"
+        );
+        eprintln!("SKIPPED: redis-server is not installed; the lying-store test did not run");
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let mut redis = Redis::start(root.path());
+    let dirs = fleet_dirs(
+        root.path(),
+        &format!(
+            "budget_store = \"{}\"\nreplicas = 2\nstore_timeout = \"200ms\"",
+            redis.url()
+        ),
+        2,
+    );
+    let replicas: Vec<Replica> = dirs.iter().map(|d| Replica::start(d)).collect();
+    let mut next = 0;
+    round_robin(&replicas, &mut next, 3);
+    let leased: Vec<u64> = replicas
+        .iter()
+        .map(|r| r.leases().iter().sum::<u64>())
+        .collect();
+    assert!(leased.iter().all(|&l| l > 0));
+    // The store loses everything: killed, its data removed, started again.
+    redis.kill();
+    for f in std::fs::read_dir(root.path()).unwrap() {
+        let p = f.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("appendonly") {
+            if p.is_dir() {
+                std::fs::remove_dir_all(&p).unwrap();
+            } else {
+                std::fs::remove_file(&p).unwrap();
+            }
+        }
+    }
+    redis.restart();
+    // Plenty of traffic: nothing beyond what was leased before goes out.
+    for _ in 0..40 {
+        round_robin(&replicas, &mut next, 1);
+    }
+    for (i, r) in replicas.iter().enumerate() {
+        assert_eq!(
+            r.leases().iter().sum::<u64>(),
+            leased[i],
+            "no lease from a store that forgot the earlier ones"
+        );
+        assert!(r.delivered().1 as u64 <= leased[i]);
+        let detail = poll("full_denied lost_state", DEADLINE, || {
+            r.events().into_iter().find_map(|(_, _, e)| match e {
+                AuditEvent::FullDenied {
+                    why: DenyWhy::BudgetStoreUnavailable,
+                    detail: Some(d),
+                    ..
+                } if d == "lost_state" => Some(d),
+                _ => None,
+            })
+        });
+        assert_eq!(detail, "lost_state");
+        let status: serde_json::Value = serde_json::from_str(&r.get("/v1/status")).unwrap();
+        assert_eq!(status["fleet"]["store_fault"], "lost_state", "{status}");
+    }
+    for r in replicas {
+        r.stop();
+    }
+}
+
+/// `[fleet]` keys are checked like every other: a password in the store
+/// URL, a bad replica id, zero replicas, another scheme are refused with
+/// the file and line, and the secret is never echoed.
+#[test]
+fn bad_fleet_keys_are_refused_with_file_and_line_and_no_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("policy.toml");
+    for (fleet, says) in [
+        (
+            "budget_store = \"redis://user:hunter2-SECRET@10.0.0.5:6379\"",
+            "`fleet.budget_store` holds a password",
+        ),
+        (
+            "budget_store = \"http://10.0.0.5:6379\"",
+            "must start with `redis://` or `rediss://`",
+        ),
+        ("replica_id = \"r 1; drop\"", "`fleet.replica_id` is not a valid replica id"),
+        ("replicas = 0", "`fleet.replicas` must be between 1 and 100000"),
+        ("store_timeout = \"5m\"", "`fleet.store_timeout` must be more than 0 and at most 60s"),
+        ("password_file = \"pw\"", "`fleet.password_file` is set but `fleet.budget_store` is not"),
+        ("budget_stor = \"redis://h:1\"", "budget_stor"),
+    ] {
+        std::fs::write(&p, format!("version = 1\n[fleet]\n{fleet}\n")).unwrap();
+        let out = super::cli::tracegate(&["policy", "check", p.to_str().unwrap()], b"");
+        assert_eq!(out.code, 2, "{fleet}: {}{}", out.stdout, out.stderr);
+        let all = format!("{}{}", out.stdout, out.stderr);
+        assert!(all.contains(says), "{fleet}: {all}");
+        assert!(all.contains("policy.toml:3"), "{fleet}: {all}");
+        assert!(!all.contains("hunter2"), "{all}");
+    }
+    std::fs::write(
+        &p,
+        "version = 1\n[fleet]\nbudget_store = \"rediss://store.internal:6380/2\"\nreplicas = 4\nreplica_id = \"gate-1\"\n",
+    )
+    .unwrap();
+    let out = super::cli::tracegate(&["policy", "check", p.to_str().unwrap()], b"");
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+}
