@@ -570,8 +570,17 @@ fn a_store_that_comes_back_empty_is_caught_and_grants_nothing() {
         }
     }
     redis.restart();
-    // Plenty of traffic: nothing beyond what was leased before goes out.
-    for _ in 0..40 {
+    // Traffic until every replica asked the empty store for more (it
+    // either caught the lie or took a lease), bounded by the deadline.
+    let asked = |r: &Replica, before: u64| {
+        r.leases().iter().sum::<u64>() != before
+            || r.events().into_iter().any(|(_, _, e)| {
+                matches!(e, AuditEvent::FullDenied { detail: Some(d), .. } if d == "lost_state")
+            })
+    };
+    let end = Instant::now() + DEADLINE;
+    while !replicas.iter().zip(&leased).all(|(r, &l)| asked(r, l)) {
+        assert!(Instant::now() < end, "the replicas never asked the store again");
         round_robin(&replicas, &mut next, 1);
     }
     for (i, r) in replicas.iter().enumerate() {
