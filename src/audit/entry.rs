@@ -479,6 +479,34 @@ mod tests {
     }
 
     #[test]
+    fn a_replica_id_sits_before_prev_and_reads_back() {
+        let e = AuditEvent::WindowClosed {
+            window: "w1".into(),
+            sink: "s".into(),
+            cause: CloseCause::Expired,
+        };
+        let line = render_line_as(
+            1,
+            ts("2026-12-01T10:00:00Z"),
+            &e,
+            Some("gate-2"),
+            &"0".repeat(64),
+        )
+        .unwrap();
+        let s = std::str::from_utf8(&line).unwrap();
+        assert!(
+            s.contains("\"cause\":\"expired\",\"replica_id\":\"gate-2\",\"prev\""),
+            "{s}"
+        );
+        let parsed = parse_entry(&line[..line.len() - 1]).unwrap();
+        assert_eq!(parsed.replica_id.as_deref(), Some("gate-2"));
+        assert_eq!(parsed.event, e);
+        // Logs written before fleets have no replica id and still parse.
+        let old = render_line(0, ts("2026-12-01T10:00:00Z"), &e, &"0".repeat(64)).unwrap();
+        assert_eq!(parse_entry(&old[..old.len() - 1]).unwrap().replica_id, None);
+    }
+
+    #[test]
     fn entries_round_trip() {
         let e = AuditEvent::WindowEnabled {
             window: "w".into(),

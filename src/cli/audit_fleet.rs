@@ -79,71 +79,53 @@ pub fn fleet_totals(
     for (i, file) in files.iter().enumerate() {
         for entry in read_entries(file, key)? {
             let entry = entry?;
-            let replica = entry.replica_id.clone();
-            let (window, acc_update): (&str, Box<dyn FnOnce(&mut Acc)>) = match &entry.event {
+            let window = match &entry.event {
+                AuditEvent::WindowEnabled { window, .. }
+                | AuditEvent::BudgetLeased { window, .. }
+                | AuditEvent::WindowReleased { window, .. } => window,
+                _ => continue,
+            };
+            let acc = windows.entry(window.clone()).or_default();
+            if let Some(r) = &entry.replica_id {
+                acc.replicas.insert(r.clone());
+            }
+            match &entry.event {
                 AuditEvent::WindowEnabled {
-                    window,
                     max_records,
                     max_bytes,
                     ..
                 } => {
-                    let (r, b) = (*max_records, *max_bytes);
-                    (
-                        window,
-                        Box::new(move |a: &mut Acc| {
-                            a.max_records = min_opt(a.max_records, r);
-                            a.max_bytes = min_opt(a.max_bytes, b);
-                        }),
-                    )
+                    acc.max_records = min_opt(acc.max_records, *max_records);
+                    acc.max_bytes = min_opt(acc.max_bytes, *max_bytes);
                 }
                 AuditEvent::BudgetLeased {
-                    window,
                     holder,
                     records,
                     bytes,
                     ..
                 } => {
-                    let (holder, r, b) = (holder.clone(), *records, *bytes);
-                    (
-                        window,
-                        Box::new(move |a: &mut Acc| {
-                            let g = a.gates.entry((i, holder)).or_default();
-                            g.leased_records = g.leased_records.saturating_add(r.unwrap_or(0));
-                            g.leased_bytes = g.leased_bytes.saturating_add(b.unwrap_or(0));
-                            g.leases += 1;
-                        }),
-                    )
+                    let g = acc.gates.entry((i, holder.clone())).or_default();
+                    g.leased_records = g.leased_records.saturating_add(records.unwrap_or(0));
+                    g.leased_bytes = g.leased_bytes.saturating_add(bytes.unwrap_or(0));
+                    g.leases += 1;
                 }
                 AuditEvent::WindowReleased {
-                    window,
                     holder,
                     spent_records,
                     spent_bytes,
                     returned_records,
                     ..
                 } => {
-                    let (holder, sr, sb, rr) =
-                        (holder.clone(), *spent_records, *spent_bytes, *returned_records);
-                    (
-                        window,
-                        Box::new(move |a: &mut Acc| {
-                            let g = a.gates.entry((i, holder)).or_default();
-                            let prev = g.released.unwrap_or((0, 0, 0));
-                            g.released = Some((
-                                prev.0.saturating_add(sr),
-                                prev.1.saturating_add(sb),
-                                prev.2.saturating_add(rr),
-                            ));
-                        }),
-                    )
+                    let g = acc.gates.entry((i, holder.clone())).or_default();
+                    let prev = g.released.unwrap_or((0, 0, 0));
+                    g.released = Some((
+                        prev.0.saturating_add(*spent_records),
+                        prev.1.saturating_add(*spent_bytes),
+                        prev.2.saturating_add(*returned_records),
+                    ));
                 }
-                _ => continue,
-            };
-            let acc = windows.entry(window.to_owned()).or_default();
-            if let Some(r) = replica {
-                acc.replicas.insert(r);
+                _ => {}
             }
-            acc_update(acc);
         }
     }
     Ok(windows

@@ -723,8 +723,13 @@ mod tests {
         assert!(check_reply(Op::Release, bounded(50), need1(), lease_on_release).is_err());
         let release_on_lease = parse_reply(&reply("released", 1, 0)).unwrap();
         assert!(
-            check_reply(Op::Lease { enable: true }, bounded(50), need1(), release_on_lease)
-                .is_err()
+            check_reply(
+                Op::Lease { enable: true },
+                bounded(50),
+                need1(),
+                release_on_lease
+            )
+            .is_err()
         );
     }
 
@@ -744,7 +749,11 @@ mod tests {
         let base = definition_digest(&w);
         let mut other = w.clone();
         other.file = "b.toml".into();
-        assert_eq!(definition_digest(&other), base, "the file is not the definition");
+        assert_eq!(
+            definition_digest(&other),
+            base,
+            "the file is not the definition"
+        );
         for change in [
             |w: &mut Window| w.max_records = Some(51),
             |w: &mut Window| w.max_bytes = Some(1),

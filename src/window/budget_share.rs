@@ -101,7 +101,10 @@ mod tests {
         );
         assert_eq!(s.budget(&window(None, Some(2))).records, None);
         assert_eq!(s.budget(&window(Some(2), None)).records, Some(0));
-        assert_eq!(ShareBudget::new(0).budget(&window(Some(7), None)).records, Some(7));
+        assert_eq!(
+            ShareBudget::new(0).budget(&window(Some(7), None)).records,
+            Some(7)
+        );
     }
 
     proptest! {

@@ -76,7 +76,14 @@ impl Redis {
         let child = Command::new("redis-server")
             .args(["--bind", "127.0.0.1", "--port"])
             .arg(self.port.to_string())
-            .args(["--save", "", "--appendonly", "yes", "--appendfsync", "always"])
+            .args([
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+            ])
             .arg("--dir")
             .arg(&self.dir)
             .stdin(Stdio::null())
@@ -418,10 +425,7 @@ fn three_replicas_share_one_budget_through_a_real_redis_and_stop_when_it_dies() 
         });
         assert!(denied.0.as_deref().is_some_and(|id| id.starts_with('r')));
         assert!(
-            matches!(
-                denied.1.as_deref(),
-                Some("unreachable" | "timeout")
-            ),
+            matches!(denied.1.as_deref(), Some("unreachable" | "timeout")),
             "{denied:?}"
         );
         assert!(r.get("/healthz").contains("degraded: budget store"));
@@ -483,7 +487,8 @@ fn three_replicas_share_one_budget_through_a_real_redis_and_stop_when_it_dies() 
     let v = verify_fleet(&dirs);
     assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
     assert!(
-        v.stdout.contains("window `fleet-w1`: spent 50 of max_records 50"),
+        v.stdout
+            .contains("window `fleet-w1`: spent 50 of max_records 50"),
         "{}",
         v.stdout
     );
@@ -507,7 +512,11 @@ fn replicas_without_a_store_each_get_the_floor_of_their_share() {
     }
     let v = verify_fleet(&dirs);
     assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
-    assert!(v.stdout.contains("spent 48 of max_records 50"), "{}", v.stdout);
+    assert!(
+        v.stdout.contains("spent 48 of max_records 50"),
+        "{}",
+        v.stdout
+    );
 
     // Neither key: three gates, each with the whole budget. The fleet
     // spends 150 of 50, and the fleet check says so.
@@ -580,7 +589,10 @@ fn a_store_that_comes_back_empty_is_caught_and_grants_nothing() {
     };
     let end = Instant::now() + DEADLINE;
     while !replicas.iter().zip(&leased).all(|(r, &l)| asked(r, l)) {
-        assert!(Instant::now() < end, "the replicas never asked the store again");
+        assert!(
+            Instant::now() < end,
+            "the replicas never asked the store again"
+        );
         round_robin(&replicas, &mut next, 1);
     }
     for (i, r) in replicas.iter().enumerate() {
@@ -625,10 +637,22 @@ fn bad_fleet_keys_are_refused_with_file_and_line_and_no_secret() {
             "budget_store = \"http://10.0.0.5:6379\"",
             "must start with `redis://` or `rediss://`",
         ),
-        ("replica_id = \"r 1; drop\"", "`fleet.replica_id` is not a valid replica id"),
-        ("replicas = 0", "`fleet.replicas` must be between 1 and 100000"),
-        ("store_timeout = \"5m\"", "`fleet.store_timeout` must be more than 0 and at most 60s"),
-        ("password_file = \"pw\"", "`fleet.password_file` is set but `fleet.budget_store` is not"),
+        (
+            "replica_id = \"r 1; drop\"",
+            "`fleet.replica_id` is not a valid replica id",
+        ),
+        (
+            "replicas = 0",
+            "`fleet.replicas` must be between 1 and 100000",
+        ),
+        (
+            "store_timeout = \"5m\"",
+            "`fleet.store_timeout` must be more than 0 and at most 60s",
+        ),
+        (
+            "password_file = \"pw\"",
+            "`fleet.password_file` is set but `fleet.budget_store` is not",
+        ),
         ("budget_stor = \"redis://h:1\"", "budget_stor"),
     ] {
         std::fs::write(&p, format!("version = 1\n[fleet]\n{fleet}\n")).unwrap();
