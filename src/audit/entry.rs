@@ -23,7 +23,8 @@ pub const CUT_MARKER: &str = "…[cut]";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CloseCause {
-    /// The window's end passed.
+    /// The window's end passed; it stays closed for good, whatever the
+    /// clock says later.
     Expired,
     /// A record or byte budget was spent; the window stays closed for good.
     BudgetSpent,
@@ -45,9 +46,15 @@ impl CloseCause {
     }
 
     /// Whether a window closed for this cause must never be enabled again
-    /// by a later gate (`budget_spent`, `removed`).
+    /// by a later gate (`expired`, `budget_spent`, `removed`).
+    ///
+    /// SECURITY: `expired` is permanent so that a wall clock set back after
+    /// a window ran out cannot make the window look active again.
     pub fn is_permanent(self) -> bool {
-        matches!(self, CloseCause::BudgetSpent | CloseCause::Removed)
+        matches!(
+            self,
+            CloseCause::Expired | CloseCause::BudgetSpent | CloseCause::Removed
+        )
     }
 }
 
@@ -154,6 +161,18 @@ impl AuditEvent {
             AuditEvent::WindowClosed { .. } => "window_closed",
             AuditEvent::FullDenied { .. } => "full_denied",
         }
+    }
+
+    /// Whether the event only records rights being taken away (a close, a
+    /// refusal): such an entry is never refused for the clock, since losing
+    /// it would hide the fact, and it cannot enable anything.
+    pub fn only_takes_rights_away(&self) -> bool {
+        matches!(
+            self,
+            AuditEvent::WindowClosed { .. }
+                | AuditEvent::FullDenied { .. }
+                | AuditEvent::PolicyRejected { .. }
+        )
     }
 
     /// A copy with every free-text fact cut to its cap (and line breaks in

@@ -30,21 +30,24 @@ mod checkpoint;
 mod closed;
 mod entry;
 mod error;
+mod fsx;
 mod lines;
+mod lock;
 mod tail;
 mod verify;
 mod writer;
 
 pub use chain::{AuditKey, MIN_KEY_LEN, ZERO_PREV, link_hash, sha256_hex};
-pub use checkpoint::{Checkpoint, CheckpointState, checkpoint_path, read_checkpoint};
+pub use checkpoint::{Checkpoint, CheckpointState, checkpoint_path, read_anchor, read_checkpoint};
 pub use closed::{Entries, closed_windows, read_entries};
 pub use entry::{
     AuditEvent, CAUSE_CAP, CUT_MARKER, CloseCause, DenyWhy, Entry, REASON_CAP, SHORT_CAP, cap,
     format_ts,
 };
 pub use error::AuditError;
-pub use verify::{TamperKind, Unvouched, VerifyReport, VerifyStatus, verify};
-pub use writer::{AppendReceipt, AuditLog, LogSink};
+pub use lock::{lock_dir, lock_path};
+pub use verify::{TamperKind, Unvouched, VerifyReport, VerifyStatus, verify, verify_anchored};
+pub use writer::{AppendReceipt, AuditLog, CLOCK_SLACK, LogSink};
 
 /// The longest line the writer writes and the readers accept (64 KiB). Real
 /// entries are a few hundred bytes; free-text facts are capped.

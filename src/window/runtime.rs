@@ -62,6 +62,8 @@ pub struct Capture {
     open: Option<Open>,
     denied_logged: bool,
     retry_at: Option<Duration>,
+    /// An append was refused because the clock was behind the log.
+    clock_was_behind: bool,
     stats: CaptureStats,
 }
 
@@ -96,6 +98,7 @@ impl Capture {
             open: None,
             denied_logged: false,
             retry_at: None,
+            clock_was_behind: false,
             stats: CaptureStats::default(),
         };
         if full_allowed {
@@ -128,7 +131,9 @@ impl Capture {
                 return;
             }
         };
-        match AuditLog::open(&settings.path, key, settings.lock_timeout) {
+        let opened = AuditLog::open(&settings.path, key, settings.lock_timeout)
+            .and_then(|log| log.with_anchor(settings.anchor.clone()));
+        match opened {
             Ok(mut log) => {
                 let event = AuditEvent::PolicyLoaded {
                     policy_sha256: self.policy.sha256.clone(),
@@ -139,11 +144,38 @@ impl Capture {
                     Ok(_) => {
                         self.closed_for_good = closed;
                         self.audit = Some(log);
+                        self.note_clock_recovered();
                     }
-                    Err(e) => self.audit_failed(&e.to_string()),
+                    Err(e) => self.audit_error(&e),
                 }
             }
-            Err(e) => self.audit_failed(&e.to_string()),
+            Err(e) => self.audit_error(&e),
+        }
+    }
+
+    /// An audit error: remembered when it was the clock (see
+    /// [`Capture::note_clock_recovered`]), then reported.
+    fn audit_error(&mut self, e: &crate::audit::AuditError) {
+        if matches!(e, crate::audit::AuditError::ClockBehind { .. }) {
+            self.clock_was_behind = true;
+        }
+        self.audit_failed(&e.to_string());
+    }
+
+    /// SECURITY: full capture stayed off while the clock was behind the
+    /// log; once entries can be written again, say so in the log before
+    /// anything is enabled.
+    fn note_clock_recovered(&mut self) {
+        if std::mem::take(&mut self.clock_was_behind) {
+            self.append(&AuditEvent::FullDenied {
+                sink: self.sink.clone(),
+                window: None,
+                why: DenyWhy::AuditUnavailable,
+                detail: Some(
+                    "the clock was behind the audit log's last entry; full capture stayed off until it caught up"
+                        .to_owned(),
+                ),
+            });
         }
     }
 
@@ -327,7 +359,7 @@ impl Capture {
         let Some(open) = self.open.take() else { return };
         self.stats.closed += 1;
         self.used.insert(open.id.clone());
-        if matches!(cause, CloseCause::BudgetSpent | CloseCause::Removed) {
+        if cause.is_permanent() {
             self.closed_for_good.insert(open.id.clone(), cause);
         }
         self.append(&AuditEvent::WindowClosed {
@@ -354,7 +386,7 @@ impl Capture {
                 // SECURITY: a log that failed once is dropped: no full capture
                 // until it can be reopened and appended to again.
                 self.audit = None;
-                self.audit_failed(&e.to_string());
+                self.audit_error(&e);
                 false
             }
         }

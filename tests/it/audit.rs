@@ -414,12 +414,16 @@ fn truncation_with_a_rewritten_checkpoint_is_the_known_limit_without_a_key() {
 fn checkpoint_states_torn_and_unvouched() {
     let dir = tempfile::tempdir().unwrap();
     let base = &base_log().0;
-    // no checkpoint: unvouched (4)
+    // no checkpoint beside a log with entries: tampered (1), at the last seq
     let path = dir.path().join("audit.jsonl");
     fs::write(&path, base).unwrap();
     let r = verify(&path, None).unwrap();
-    assert_eq!(r.status, VerifyStatus::Unvouched(Unvouched::NoCheckpoint));
-    assert_eq!(r.exit_code(), 4);
+    assert_eq!(r.exit_code(), 1);
+    assert_eq!(tampered(&path, None), (19, TamperKind::Checkpoint));
+    // an empty log without one is intact
+    let empty = dir.path().join("empty.jsonl");
+    fs::write(&empty, b"").unwrap();
+    assert_eq!(status(&empty, None), VerifyStatus::Intact);
     // checkpoint one behind (crash between fsync and checkpoint): 4
     let lines = lines_of(base);
     let size19: usize = lines[..19].iter().map(Vec::len).sum();
@@ -455,9 +459,13 @@ fn checkpoint_states_torn_and_unvouched() {
         log.append(&event(20), ts(20)),
         Err(AuditError::TornTail { .. })
     ));
-    // a missing final newline without a checkpoint reads as a torn tail
+    // a missing final newline without a checkpoint: the complete lines
+    // before it have no checkpoint, which is tampering
     fs::remove_file(checkpoint_path(&path)).unwrap();
     fs::write(&path, &base[..base.len() - 1]).unwrap();
+    assert_eq!(tampered(&path, None).1, TamperKind::Checkpoint);
+    // a torn first line and nothing else is a crash in the first append
+    fs::write(&path, b"{\"seq\":0,\"ts\"").unwrap();
     assert!(matches!(status(&path, None), VerifyStatus::TornTail { .. }));
 }
 
@@ -501,7 +509,7 @@ proptest! {
 // ---------------------------------------------------------------- reading back
 
 #[test]
-fn closed_windows_reads_back_budget_spent_and_removed_only() {
+fn closed_windows_reads_back_expired_budget_spent_and_removed_only() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.jsonl");
     let mut log = AuditLog::open(&path, None, LOCK).unwrap();
@@ -539,6 +547,7 @@ fn closed_windows_reads_back_budget_spent_and_removed_only() {
     let expected: HashMap<String, CloseCause> = [
         ("a".to_owned(), CloseCause::BudgetSpent),
         ("b".to_owned(), CloseCause::Removed),
+        ("d".to_owned(), CloseCause::Expired),
     ]
     .into();
     assert_eq!(closed, expected);
@@ -639,7 +648,8 @@ fn four_processes_append_to_one_chain() {
 fn lock_timeout_is_bounded() {
     let dir = tempfile::tempdir().unwrap();
     let path = make_log(dir.path(), 1, None);
-    let holder = File::open(&path).unwrap();
+    // the writers' lock is its own file in a private folder, not the log
+    let holder = File::open(tracegate::audit::lock_path(&path)).unwrap();
     holder.lock().unwrap();
     let mut log = AuditLog::open(&path, None, Duration::from_millis(100)).unwrap();
     let start = Instant::now();
@@ -657,7 +667,11 @@ fn lock_timeout_is_bounded() {
 #[test]
 fn kill_9_mid_append_never_leaves_tampering() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("audit.jsonl");
+    // One entry first: a crash inside the very first append of a new log
+    // (after its fsync, before its first checkpoint) leaves one line and no
+    // checkpoint, which is tampering by rule (see SECURITY.md); every later
+    // crash must not be.
+    let path = make_log(dir.path(), 1, None);
     let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut seen: HashMap<&'static str, u32> = HashMap::new();
     for round in 0..24 {
@@ -701,7 +715,7 @@ fn kill_9_mid_append_never_leaves_tampering() {
     assert!(report.entries > 0, "no child ever appended: {seen:?}");
     // after all the kills the log still takes appends and verifies
     let mut log = AuditLog::open(&path, None, LOCK).unwrap();
-    log.append(&event(0), ts(0)).unwrap();
+    log.append(&event(0), ts(1_000_000)).unwrap();
     assert_eq!(status(&path, None), VerifyStatus::Intact);
 }
 
@@ -1056,11 +1070,22 @@ fn cli_reports_every_status_without_echoing_content() {
     assert_eq!(code, 3, "{out}");
     outputs.push(out);
 
+    // a checkpoint behind the tail (a crash between fsync and checkpoint)
     fs::write(&path, &bytes).unwrap();
-    fs::remove_file(checkpoint_path(&path)).unwrap();
+    let lines = lines_of(&bytes);
+    let size19: usize = lines[..19].iter().map(Vec::len).sum();
+    let behind = Checkpoint::new(18, size19 as u64, sha256_hex(&lines[18]), None);
+    fs::write(checkpoint_path(&path), serde_json::to_vec(&behind).unwrap()).unwrap();
     let (code, out, _) = cli(&path, None, Format::Json);
     assert_eq!(code, 4);
     assert!(out.contains("\"status\":\"unvouched\""), "{out}");
+    outputs.push(out);
+
+    // no checkpoint beside a log with entries: tampered
+    fs::remove_file(checkpoint_path(&path)).unwrap();
+    let (code, out, _) = cli(&path, None, Format::Json);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("\"kind\":\"checkpoint\""), "{out}");
     outputs.push(out);
 
     let (code, out, err) = cli(&dir.path().join("missing.jsonl"), None, Format::Text);
