@@ -136,6 +136,25 @@ pub enum AuditEvent {
         /// Why it closed.
         cause: CloseCause,
     },
+    /// An operator opened a window whose start lies in the past, on
+    /// purpose (`window open --backdate`). Written before the window file,
+    /// so a back-dated window never exists unrecorded. It enables nothing
+    /// by itself: auditors still count a window only from its
+    /// `window_enabled` entry.
+    WindowBackdated {
+        /// Window id.
+        window: String,
+        /// Sink name.
+        sink: String,
+        /// The window's (past) start (RFC 3339 UTC).
+        #[serde(with = "rfc3339")]
+        start: Timestamp,
+        /// Window end (RFC 3339 UTC).
+        #[serde(with = "rfc3339")]
+        end: Timestamp,
+        /// Who asked, cut to [`SHORT_CAP`] bytes.
+        requested_by: String,
+    },
     /// Full capture was refused to a sink.
     FullDenied {
         /// Sink name.
@@ -159,6 +178,7 @@ impl AuditEvent {
             AuditEvent::PolicyRejected { .. } => "policy_rejected",
             AuditEvent::WindowEnabled { .. } => "window_enabled",
             AuditEvent::WindowClosed { .. } => "window_closed",
+            AuditEvent::WindowBackdated { .. } => "window_backdated",
             AuditEvent::FullDenied { .. } => "full_denied",
         }
     }
@@ -188,6 +208,9 @@ impl AuditEvent {
                 ..
             } => {
                 *reason = cap(reason, REASON_CAP);
+                *requested_by = cap(requested_by, SHORT_CAP);
+            }
+            AuditEvent::WindowBackdated { requested_by, .. } => {
                 *requested_by = cap(requested_by, SHORT_CAP);
             }
             AuditEvent::FullDenied {

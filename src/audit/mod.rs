@@ -25,6 +25,7 @@
 //! [`MAX_LINE_BYTES`] are reported as edited and skipped, and no message
 //! quotes a byte of the log, only seqs, line numbers and sizes.
 
+mod anchor;
 mod chain;
 mod checkpoint;
 mod closed;
@@ -37,6 +38,7 @@ mod tail;
 mod verify;
 mod writer;
 
+pub use anchor::{AnchorInit, init_anchor};
 pub use chain::{AuditKey, MIN_KEY_LEN, ZERO_PREV, link_hash, sha256_hex};
 pub use checkpoint::{Checkpoint, CheckpointState, checkpoint_path, read_anchor, read_checkpoint};
 pub use closed::{Entries, closed_windows, read_entries};

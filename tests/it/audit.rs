@@ -995,6 +995,8 @@ fn cli(path: &Path, key_file: Option<PathBuf>, format: Format) -> (u8, String, S
     let args = VerifyArgs {
         file: path.to_path_buf(),
         key_file,
+        anchor: None,
+        init_anchor: false,
         format,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
