@@ -10,7 +10,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::chain::AuditKey;
-use super::checkpoint::{Checkpoint, CheckpointState, Mark, read_checkpoint, read_mark, write_mark};
+use super::checkpoint::{
+    Checkpoint, CheckpointState, Mark, read_checkpoint, read_mark, write_mark,
+};
 use super::error::{AuditError, io_cause};
 use super::lock::{LockGuard, open_lock};
 use super::verify::{VerifyReport, VerifyStatus, verify};

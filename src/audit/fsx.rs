@@ -223,10 +223,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("f");
         open_regular(&f, How::LogAppend).unwrap();
-        assert_eq!(fs::metadata(&f).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            fs::metadata(&f).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
         let d = dir.path().join("d");
         private_dir(&d).unwrap();
-        assert_eq!(fs::metadata(&d).unwrap().permissions().mode() & 0o777, 0o700);
+        assert_eq!(
+            fs::metadata(&d).unwrap().permissions().mode() & 0o777,
+            0o700
+        );
         // an open folder is refused, not silently fixed
         fs::set_permissions(&d, fs::Permissions::from_mode(0o755)).unwrap();
         assert!(private_dir(&d).unwrap_err().contains("mode 755"));
@@ -243,6 +249,10 @@ mod tests {
         let f = dir.path().join("f");
         fs::write(&f, vec![b'a'; 100]).unwrap();
         assert_eq!(read_small(&f, false, 10).unwrap().unwrap().len(), 11);
-        assert!(read_small(&dir.path().join("none"), false, 10).unwrap().is_none());
+        assert!(
+            read_small(&dir.path().join("none"), false, 10)
+                .unwrap()
+                .is_none()
+        );
     }
 }

@@ -5,13 +5,20 @@
 //! `prev` is the SHA-256 (or, with an [`AuditKey`], HMAC-SHA256) of the
 //! previous line's raw bytes including its `\n`, and 64 zeros for the first
 //! line. After each append, `FILE.checkpoint` is replaced atomically with
-//! the last seq, the size and the last line's hash.
+//! the last seq, the size and the last line's hash, and so is the anchor
+//! (`[audit] anchor`, outside the log's folder) when there is one.
 //!
-//! - [`AuditLog`] appends: lock, read the last line, chain, write, fsync,
-//!   checkpoint; Ok only when all of it is durable (fail closed).
-//! - [`verify`] streams over a log and says intact, tampered (with the first
-//!   bad seq and the kind), torn tail or unvouched.
+//! - [`AuditLog`] appends: lock (`FILE.lock.d/lock`, a private folder),
+//!   read the last line, check it against the checkpoint and the anchor,
+//!   stamp (time never runs backwards), chain, write, fsync, checkpoint,
+//!   anchor; Ok only when all of it is durable (fail closed).
+//! - [`verify`] / [`verify_anchored`] stream over a log and say intact,
+//!   tampered (with the first bad seq and the kind), torn tail or
+//!   unvouched; [`init_anchor`] starts an anchor for an intact log.
 //! - [`read_entries`] and [`closed_windows`] read entries back.
+//!
+//! Every file here is opened without blocking on a FIFO or device and
+//! created 0600 (`fsx`).
 //!
 //! **Invariant:** no entry holds record content: the API takes typed facts
 //! ([`AuditEvent`]), never a record, and free text is capped.

@@ -19,7 +19,9 @@ use clap::Args;
 
 use super::OutputFormat;
 
-use crate::audit::{AnchorInit, AuditKey, VerifyReport, VerifyStatus, init_anchor, verify_anchored};
+use crate::audit::{
+    AnchorInit, AuditKey, VerifyReport, VerifyStatus, init_anchor, verify_anchored,
+};
 
 /// How long `--init-anchor` waits for the writers' lock.
 const INIT_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -124,10 +126,7 @@ fn run_init(
             return 2;
         }
         Ok(AnchorInit::NotIntact(report)) => {
-            let _ = writeln!(
-                stderr,
-                "error: no anchor written: the log is not intact"
-            );
+            let _ = writeln!(stderr, "error: no anchor written: the log is not intact");
             (report.exit_code(), format!("{file}: {}", report.message()))
         }
         Err(e) => {

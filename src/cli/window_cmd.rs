@@ -302,11 +302,15 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     });
     if let Err(errors) = compile(&args.policy, &with_window) {
         eprintln!("{errors}");
-        let detail = errors
-            .0
-            .first()
-            .map_or_else(|| "the policy would be invalid".to_owned(), |e| e.message.clone());
-        return Ok(refusal.refuse(Some(&id), "the window would make the policy invalid", &detail));
+        let detail = errors.0.first().map_or_else(
+            || "the policy would be invalid".to_owned(),
+            |e| e.message.clone(),
+        );
+        return Ok(refusal.refuse(
+            Some(&id),
+            "the window would make the policy invalid",
+            &detail,
+        ));
     }
     if backdated {
         // SECURITY: the back-dating is on record before the window exists;
@@ -495,7 +499,13 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
             .unwrap_or_default(),
         std::process::id()
     ));
-    let mut f = std::fs::File::create(&tmp)?;
+    // SECURITY: a fresh temporary file, never one planted at the name (a
+    // symlink there would redirect the write).
+    let _ = std::fs::remove_file(&tmp);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)?;
     f.write_all(bytes)?;
     f.sync_all()?;
     std::fs::rename(&tmp, path)?;
