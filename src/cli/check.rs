@@ -313,9 +313,13 @@ fn allowed_windows(
 }
 
 /// The spans in which the audit log at `log` shows a window of `sink` in
-/// use: from each `window_enabled` entry (at its `ts`, or the window's start
-/// if later) to the window's first `window_closed` after it, of any cause
-/// (or the window's end if earlier).
+/// use: from each `window_enabled` entry (at its `ts` less
+/// [`crate::window::CLOCK_SKEW`], or the window's start if later) to the
+/// window's first `window_closed` after it, of any cause (at its `ts` plus
+/// the same skew, or the window's end if earlier). The skew allowance is
+/// there because a record is placed by its producer's clock, not the
+/// gate's, and always starts before the gate handles it: the first record
+/// of a window is what enables it.
 ///
 /// SECURITY: the log is verified (with its anchor when given) before it is
 /// read, and a tampered log is an error. Only entries up to the seq the
@@ -368,16 +372,24 @@ fn audited_windows(
                 end,
                 ..
             } if s == sink && is_vouched => {
-                let from = start.max(entry.ts);
+                let enabled = entry
+                    .ts
+                    .checked_sub(crate::window::CLOCK_SKEW)
+                    .unwrap_or(entry.ts);
+                let from = start.max(enabled);
                 if from < end {
                     open.entry(window).or_default().push(spans.len());
                     spans.push((from, end));
                 }
             }
             AuditEvent::WindowClosed { window, .. } => {
+                let closed = entry
+                    .ts
+                    .checked_add(crate::window::CLOCK_SKEW)
+                    .unwrap_or(entry.ts);
                 for i in open.remove(&window).unwrap_or_default() {
                     if let Some(span) = spans.get_mut(i) {
-                        span.1 = span.1.min(entry.ts);
+                        span.1 = span.1.min(closed);
                     }
                 }
             }

@@ -26,7 +26,7 @@ use crate::policy::{Policy, Window};
 /// How far in the past `--start` may lie without `--backdate`: clock skew
 /// between the operator's machine and the gate's, not a way to cover
 /// records captured before the window was opened.
-pub const START_SKEW: SignedDuration = SignedDuration::from_secs(60);
+pub const START_SKEW: SignedDuration = crate::window::CLOCK_SKEW;
 
 /// How long `window open` or `close` waits for another one on the same
 /// policy folder.
@@ -199,13 +199,36 @@ impl Refusal<'_> {
 fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     require_folder(&args.policy)?;
     let windows = args.policy.join("windows");
+    let current_policy = || -> anyhow::Result<(Vec<PolicyFile>, Policy)> {
+        let files = read_policy_files(&args.policy).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let current = compile(&args.policy, &files).map_err(|e| {
+            anyhow::anyhow!(
+                "{e}\nthe policy is invalid as it stands; fix it before opening a window"
+            )
+        })?;
+        Ok((files, current))
+    };
+    // Read once to know where refusals are audited...
+    let (_, before) = current_policy()?;
     // SECURITY: validation and the write happen under one lock, so two
     // opens cannot both pass the overlap check and both write.
-    let _lock = FolderLock::take(&windows)?;
-    let files = read_policy_files(&args.policy).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let current = compile(&args.policy, &files).map_err(|e| {
-        anyhow::anyhow!("{e}\nthe policy is invalid as it stands; fix it before opening a window")
-    })?;
+    let _lock = match FolderLock::take(&windows) {
+        Ok(l) => l,
+        Err(e) => {
+            let refusal = Refusal {
+                policy: &before,
+                sink: &args.sink,
+            };
+            return Ok(refusal.refuse(
+                args.id.as_deref(),
+                &e.to_string(),
+                "the policy folder is locked by another window command",
+            ));
+        }
+    };
+    // ...and again under the lock, which is what the window is checked
+    // against.
+    let (files, current) = current_policy()?;
     let refusal = Refusal {
         policy: &current,
         sink: &args.sink,

@@ -16,6 +16,13 @@ pub use crate::audit::CloseCause;
 use crate::policy::Window;
 use crate::record::tape::{Kind, Tape, raw, string_value};
 
+/// The clock skew tolerated between the machines whose clocks meet in a
+/// window: the operator's (`window open --start`), the gate's (audit
+/// entries) and the producers' (a record's own times). A `--start` further
+/// in the past than this is back-dating; a record that starts more than
+/// this before its window's enablement was not captured in it.
+pub const CLOCK_SKEW: SignedDuration = SignedDuration::from_secs(60);
+
 /// A window's state at one instant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WindowState {

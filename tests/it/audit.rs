@@ -1118,3 +1118,138 @@ fn cli_verifies_a_keyed_log_with_a_hex_key_file() {
     fs::write(&short, "abc").unwrap();
     assert_eq!(cli(&path, Some(short), Format::Text).0, 2);
 }
+
+// ---------------------------------------------------------------- anchor and clock
+
+#[test]
+fn every_older_state_put_back_is_behind_the_anchor() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let vault = dir.path().join("vault");
+    fs::create_dir(&state).unwrap();
+    fs::create_dir(&vault).unwrap();
+    let path = state.join("audit.jsonl");
+    let anchor = vault.join("anchor");
+    let mut log = AuditLog::open(&path, Some(key()), LOCK)
+        .unwrap()
+        .with_anchor(Some(anchor.clone()))
+        .unwrap();
+    // every authentic state the log went through: (log, checkpoint)
+    let mut states = Vec::new();
+    for i in 0..8 {
+        log.append(&event(i), ts(i)).unwrap();
+        states.push((
+            fs::read(&path).unwrap(),
+            fs::read(checkpoint_path(&path)).unwrap(),
+        ));
+    }
+    drop(log);
+    let k = key();
+    let anchored = |p: &Path| tracegate::audit::verify_anchored(p, Some(&k), Some(&anchor));
+    assert_eq!(anchored(&path).unwrap().status, VerifyStatus::Intact);
+    for (n, (old_log, old_cp)) in states.iter().enumerate().take(states.len() - 1) {
+        fs::write(&path, old_log).unwrap();
+        fs::write(checkpoint_path(&path), old_cp).unwrap();
+        // both are authentic: only the anchor tells
+        assert_eq!(status(&path, Some(&k)), VerifyStatus::Intact, "state {n}");
+        match anchored(&path).unwrap().status {
+            VerifyStatus::Tampered { kind, seq, .. } => {
+                assert_eq!(
+                    (kind, seq),
+                    (TamperKind::RolledBack, n as u64 + 1),
+                    "state {n}"
+                )
+            }
+            other => panic!("state {n}: {other:?}"),
+        }
+        let mut again = AuditLog::open(&path, Some(key()), LOCK)
+            .unwrap()
+            .with_anchor(Some(anchor.clone()))
+            .unwrap();
+        assert!(
+            matches!(
+                again.append(&event(9), ts(9)),
+                Err(AuditError::AnchorMismatch { .. })
+            ),
+            "state {n}"
+        );
+        assert_eq!(&fs::read(&path).unwrap(), old_log, "nothing appended");
+    }
+    // a different chain of the same length (same key) is not the anchored one
+    let other_dir = tempfile::tempdir().unwrap();
+    let other = other_dir.path().join("audit.jsonl");
+    let mut w = AuditLog::open(&other, Some(key()), LOCK).unwrap();
+    for i in 0..8 {
+        w.append(&event(i), ts(i + 1000)).unwrap();
+    }
+    fs::copy(&other, &path).unwrap();
+    fs::copy(checkpoint_path(&other), checkpoint_path(&path)).unwrap();
+    assert!(matches!(
+        anchored(&path).unwrap().status,
+        VerifyStatus::Tampered {
+            kind: TamperKind::RolledBack,
+            ..
+        }
+    ));
+    // an anchor may not live beside the log, below it, or reach it by `..`
+    // or a symlink
+    fs::create_dir(state.join("sub")).unwrap();
+    std::os::unix::fs::symlink(&state, vault.join("link")).unwrap();
+    for inside in [
+        state.join("anchor"),
+        state.join("sub/anchor"),
+        vault.join("../state/sub/../anchor"),
+        vault.join("link/anchor"),
+    ] {
+        let err = AuditLog::open(&path, Some(key()), LOCK)
+            .unwrap()
+            .with_anchor(Some(inside.clone()))
+            .unwrap_err();
+        assert!(
+            matches!(err, AuditError::AnchorPlacement { .. }),
+            "{}: {err}",
+            inside.display()
+        );
+    }
+}
+
+#[test]
+fn time_never_runs_backwards_in_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = make_log(dir.path(), 2, None);
+    let granting = AuditEvent::WindowEnabled {
+        window: "w".into(),
+        sink: "s".into(),
+        start: ts(0),
+        end: ts(100),
+        reason: "r".into(),
+        requested_by: "q".into(),
+        max_records: None,
+        max_bytes: None,
+    };
+    let mut log = AuditLog::open(&path, None, LOCK).unwrap();
+    // far behind: a grant is refused, nothing written
+    let before = fs::read(&path).unwrap();
+    let err = log.append(&granting, ts(1) - jiff::SignedDuration::from_secs(60));
+    assert!(
+        matches!(err, Err(AuditError::ClockBehind { last_seq: 1, .. })),
+        "{err:?}"
+    );
+    assert_eq!(fs::read(&path).unwrap(), before);
+    // a close is never lost: stamped with the last entry's time
+    let close = AuditEvent::WindowClosed {
+        window: "w".into(),
+        sink: "s".into(),
+        cause: CloseCause::Removed,
+    };
+    log.append(&close, ts(0)).unwrap();
+    // within the slack (two appenders racing for the lock): the last time
+    log.append(&granting, ts(1) - jiff::SignedDuration::from_millis(300))
+        .unwrap();
+    let stamps: Vec<Timestamp> = read_entries(&path, None)
+        .unwrap()
+        .map(|e| e.unwrap().ts)
+        .collect();
+    assert_eq!(stamps, [ts(0), ts(1), ts(1), ts(1)]);
+    assert_eq!(status(&path, None), VerifyStatus::Intact);
+}

@@ -778,9 +778,20 @@ fn the_auditor_ends_a_window_at_its_first_close_and_starts_it_at_its_enablement(
     let m = |mins: i64| t0 + SignedDuration::from_mins(mins);
     // bounds 09:00..12:00 (back-dated), enabled 10:00, closed 10:30
     auditor_log(&s.log, m(-60), m(120), t0, Some(m(30)));
-    let r = audit_check(&s, &[m(-30), m(10), m(45)]);
+    let sec = |s: i64| t0 + SignedDuration::from_secs(s);
+    let r = audit_check(
+        &s,
+        &[
+            m(-30),   // 1: inside the back-dated bounds, before the enablement
+            m(10),    // 2: in use
+            m(45),    // 3: after the close
+            sec(-30), // 4: within the clock skew before the enablement
+            sec(-90), // 5: beyond it
+            m(29),    // 6: just before the close
+        ],
+    );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert_eq!(flagged_lines(&r), ["1", "3"], "{}", r.stdout);
+    assert_eq!(flagged_lines(&r), ["1", "3", "5"], "{}", r.stdout);
 }
 
 #[test]
