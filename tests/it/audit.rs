@@ -1253,3 +1253,57 @@ fn time_never_runs_backwards_in_the_log() {
     assert_eq!(stamps, [ts(0), ts(1), ts(1), ts(1)]);
     assert_eq!(status(&path, None), VerifyStatus::Intact);
 }
+
+#[test]
+fn capture_stays_off_while_the_clock_is_behind_the_log_and_says_so_when_it_recovers() {
+    use std::sync::Arc;
+    use tracegate::gate::Level;
+    use tracegate::window::clock::ManualClock;
+    use tracegate::window::runtime::Capture;
+
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("policy.toml"),
+        "[audit]\npath = \"audit.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\n\
+         [[window]]\nid = \"w1\"\nsink = \"cap\"\nstart = \"2026-12-01T10:00:00Z\"\nend = \"2026-12-01T11:00:00Z\"\n\
+         reason = \"r\"\nrequested_by = \"q\"\n",
+    )
+    .unwrap();
+    let policy =
+        Arc::new(tracegate::policy::Policy::load(&dir.path().join("policy.toml")).unwrap());
+    let path = dir.path().join("audit.jsonl");
+    // the log's last entry is at 10:20; the clock was set back to 10:10
+    let mut log = AuditLog::open(&path, None, LOCK).unwrap();
+    log.append(&event(0), ts(20 * 60)).unwrap();
+    drop(log);
+    let clock = Arc::new(ManualClock::new(ts(10 * 60)));
+    let mut cap = Capture::start(policy, clock.clone(), "cap").unwrap();
+    assert_eq!(cap.level(), Level::Standard);
+    clock.advance(Duration::from_secs(5 * 60));
+    assert_eq!(cap.level(), Level::Standard, "still behind");
+    assert_eq!(
+        read_entries(&path, None).unwrap().count(),
+        1,
+        "nothing written"
+    );
+    clock.advance(Duration::from_secs(6 * 60));
+    assert_eq!(cap.level(), Level::Full, "caught up");
+    let events: Vec<AuditEvent> = read_entries(&path, None)
+        .unwrap()
+        .map(|e| e.unwrap().event)
+        .collect();
+    assert!(matches!(events[1], AuditEvent::PolicyLoaded { .. }));
+    assert!(
+        matches!(
+            &events[2],
+            AuditEvent::FullDenied {
+                why: DenyWhy::AuditUnavailable,
+                detail: Some(d),
+                ..
+            } if d.contains("clock")
+        ),
+        "{events:?}"
+    );
+    assert!(matches!(events[3], AuditEvent::WindowEnabled { .. }));
+    assert_eq!(status(&path, None), VerifyStatus::Intact);
+}
