@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use super::chain::{ANCHOR_MAC_DOMAIN, AuditKey, CHECKPOINT_MAC_DOMAIN, mark_mac, mark_mac_ok};
 use super::error::{AuditError, io_cause};
-use super::fsx::{How, MAX_SMALL_FILE, OpenFail, open_regular, read_small};
+use super::fsx::{How, MAX_SMALL_FILE, OpenFail, adopt_owner, open_regular, read_small};
 
 /// What a checkpoint (or an anchor) vouches for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,6 +250,7 @@ pub(crate) fn write_mark(path: &Path, cp: &Checkpoint) -> Result<(), (io::Error,
             OpenFail::Io(e) => e,
             OpenFail::NotRegular => io::Error::other("a non-regular file holds the temporary name"),
         })?;
+        adopt_owner(&tmp, parent_of(path));
         f.write_all(&body)?;
         f.sync_all()
     })();
@@ -266,13 +267,17 @@ pub(crate) fn write_mark(path: &Path, cp: &Checkpoint) -> Result<(), (io::Error,
     sync_dir(path).map_err(|e| (e, true))
 }
 
-/// fsync the folder holding `file`.
-pub(crate) fn sync_dir(file: &Path) -> io::Result<()> {
-    let dir = match file.parent() {
+/// The folder holding `file` (`.` for a bare name).
+fn parent_of(file: &Path) -> &Path {
+    match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    };
-    File::open(dir)?.sync_all()
+    }
+}
+
+/// fsync the folder holding `file`.
+pub(crate) fn sync_dir(file: &Path) -> io::Result<()> {
+    File::open(parent_of(file))?.sync_all()
 }
 
 #[cfg(test)]

@@ -120,13 +120,36 @@ pub(crate) fn read_small(path: &Path, follow: bool, max: u64) -> Result<Option<V
     Ok(Some(buf))
 }
 
+/// When this process runs as root (an operator's `sudo tracegate window
+/// close`), give what it just created to the owner of `like` (the log's
+/// folder), so the gate's own user can still read and replace it: a 0600
+/// checkpoint left owned by root would shut the gate out for good. A no-op
+/// for any other user. Best effort: a failure leaves root's ownership,
+/// which fails closed.
+pub(crate) fn adopt_owner(created: &Path, like: &Path) {
+    if !rustix::process::geteuid().is_root() {
+        return;
+    }
+    if let Ok(m) = fs::metadata(like) {
+        let _ = rustix::fs::chown(
+            created,
+            Some(rustix::fs::Uid::from_raw(m.uid())),
+            Some(rustix::fs::Gid::from_raw(m.gid())),
+        );
+    }
+}
+
 /// Make sure `dir` is a private folder of ours: create it 0700 when missing;
 /// when it exists it must be a real folder (not a symlink), owned by this
-/// process's user, and closed to group and others. `Err` holds a lowercase
-/// cause.
+/// process's user (or this process is root), and closed to group and
+/// others. `Err` holds a lowercase cause.
 pub(crate) fn private_dir(dir: &Path) -> Result<(), String> {
     match DirBuilder::new().mode(DIR_MODE).create(dir) {
-        Ok(()) => {}
+        Ok(()) => {
+            if let Some(parent) = dir.parent() {
+                adopt_owner(dir, parent);
+            }
+        }
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
         Err(e) => return Err(crate::io_text::io_cause(&e)),
     }
@@ -136,7 +159,8 @@ pub(crate) fn private_dir(dir: &Path) -> Result<(), String> {
     if !m.is_dir() {
         return Err("it is not a folder".to_owned());
     }
-    if m.uid() != rustix::process::geteuid().as_raw() {
+    let me = rustix::process::geteuid();
+    if !me.is_root() && m.uid() != me.as_raw() {
         return Err(format!(
             "it is owned by user {}, not by this process's user",
             m.uid()

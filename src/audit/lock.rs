@@ -15,7 +15,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::error::{AuditError, io_cause};
-use super::fsx::{How, OpenFail, open_regular, private_dir};
+use super::fsx::{How, OpenFail, adopt_owner, open_regular, private_dir};
 
 /// `FILE.lock.d` for a log at `FILE`.
 pub fn lock_dir(log: &Path) -> PathBuf {
@@ -38,13 +38,18 @@ pub(crate) fn open_lock(log: &Path) -> Result<File, AuditError> {
         cause,
     })?;
     let path = lock_path(log);
-    open_regular(&path, How::Lock).map_err(|e| AuditError::Lock {
-        path,
+    let existed = path.exists();
+    let file = open_regular(&path, How::Lock).map_err(|e| AuditError::Lock {
+        path: path.clone(),
         cause: match e {
             OpenFail::NotRegular => "not a regular file".to_owned(),
             OpenFail::Io(e) => io_cause(&e),
         },
-    })
+    })?;
+    if !existed {
+        adopt_owner(&path, &dir);
+    }
+    Ok(file)
 }
 
 /// The lock opened for a reader's shared lock, when this user can open it.

@@ -15,7 +15,7 @@ use super::checkpoint::{
 };
 use super::entry::{AuditEvent, render_line};
 use super::error::{AuditError, io_cause};
-use super::fsx::{How, OpenFail, open_regular};
+use super::fsx::{How, OpenFail, adopt_owner, open_regular};
 use super::lock::{LockGuard, open_lock};
 use super::tail::{Tail, TailError, read_tail};
 
@@ -127,6 +127,7 @@ impl<S: LogSink> AuditLog<S> {
         make_sink: impl FnOnce(File) -> S,
     ) -> Result<AuditLog<S>, AuditError> {
         let path = path.as_ref().to_path_buf();
+        let existed = path.exists();
         let open_err = |e: &io::Error| AuditError::Open {
             path: path.clone(),
             kind: e.kind(),
@@ -146,6 +147,9 @@ impl<S: LogSink> AuditLog<S> {
             }
             Err(OpenFail::Io(e)) => return Err(open_err(&e)),
         };
+        if !existed {
+            adopt_owner(&path, parent_or_dot(&path));
+        }
         let meta = file.metadata().map_err(|e| open_err(&e))?;
         let lock = open_lock(&path)?;
         let sink = make_sink(file.try_clone().map_err(|e| open_err(&e))?);

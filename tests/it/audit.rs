@@ -1307,3 +1307,34 @@ fn capture_stays_off_while_the_clock_is_behind_the_log_and_says_so_when_it_recov
     assert!(matches!(events[3], AuditEvent::WindowEnabled { .. }));
     assert_eq!(status(&path, None), VerifyStatus::Intact);
 }
+
+#[test]
+fn files_root_creates_or_replaces_go_to_the_log_folders_owner() {
+    use std::os::unix::fs::MetadataExt;
+    // Only root can give files away; as any other user this is moot.
+    if !rustix::process::geteuid().is_root() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    fs::create_dir(&state).unwrap();
+    let (uid, gid) = (54_321, 54_322);
+    rustix::fs::chown(
+        &state,
+        Some(rustix::fs::Uid::from_raw(uid)),
+        Some(rustix::fs::Gid::from_raw(gid)),
+    )
+    .unwrap();
+    let path = state.join("audit.jsonl");
+    let mut log = AuditLog::open(&path, None, LOCK).unwrap();
+    log.append(&event(0), ts(0)).unwrap();
+    for f in [
+        path.clone(),
+        checkpoint_path(&path),
+        tracegate::audit::lock_dir(&path),
+        tracegate::audit::lock_path(&path),
+    ] {
+        let m = fs::symlink_metadata(&f).unwrap();
+        assert_eq!((m.uid(), m.gid()), (uid, gid), "{}", f.display());
+    }
+}
