@@ -6,6 +6,11 @@
 //! (a crash mid-write); 4 chain intact but no checkpoint vouches for its
 //! tail. Output never holds a byte of the log's lines: only seqs, line
 //! numbers, sizes and kinds.
+//!
+//! With `--anchor PATH` the log is also checked against its anchor (a log
+//! or checkpoint behind it, or a missing anchor beside entries, is
+//! tampered); `--init-anchor` starts an anchor for a log that verifies
+//! intact and has none yet.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -14,7 +19,12 @@ use clap::Args;
 
 use super::OutputFormat;
 
-use crate::audit::{AuditKey, VerifyReport, VerifyStatus, verify};
+use crate::audit::{
+    AnchorInit, AuditKey, VerifyReport, VerifyStatus, init_anchor, verify_anchored,
+};
+
+/// How long `--init-anchor` waits for the writers' lock.
+const INIT_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Arguments of `audit verify`.
 #[derive(Debug, Clone, Args)]
@@ -25,6 +35,14 @@ pub struct VerifyArgs {
     /// digits; one trailing newline is ignored; at least 32 bytes.
     #[arg(long)]
     pub key_file: Option<PathBuf>,
+    /// The log's anchor (`[audit] anchor`): the log and its checkpoint must
+    /// reach it and hold the entry it vouches for.
+    #[arg(long, value_name = "FILE")]
+    pub anchor: Option<PathBuf>,
+    /// Start the anchor at `--anchor` for a log that verifies intact and has
+    /// no anchor yet (to add an anchor to an existing log).
+    #[arg(long, requires = "anchor")]
+    pub init_anchor: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
@@ -34,13 +52,18 @@ pub struct VerifyArgs {
 /// errors to `stderr` (and, with `--format json`, also a JSON object with
 /// `"status":"error"` to `stdout`).
 pub fn run(args: &VerifyArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+    if args.init_anchor
+        && let Some(anchor) = &args.anchor
+    {
+        return run_init(args, anchor, stdout, stderr);
+    }
     let file = args.file.display().to_string();
     let result = args
         .key_file
         .as_deref()
         .map(AuditKey::load)
         .transpose()
-        .and_then(|key| verify(&args.file, key.as_ref()));
+        .and_then(|key| verify_anchored(&args.file, key.as_ref(), args.anchor.as_deref()));
     let (code, written) = match result {
         Ok(report) => {
             let out = match args.format {
@@ -65,6 +88,53 @@ pub fn run(args: &VerifyArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
     match written {
         // A closed pipe is not an error of ours (as in ripgrep): the
         // verdict's code stands.
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => 2,
+        _ => code,
+    }
+}
+
+/// `--init-anchor`: 0 written (or nothing to anchor yet), the verdict's code
+/// when the log is not intact, 2 when an anchor exists or on error.
+fn run_init(
+    args: &VerifyArgs,
+    anchor: &std::path::Path,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> u8 {
+    let file = args.file.display().to_string();
+    let result = args
+        .key_file
+        .as_deref()
+        .map(AuditKey::load)
+        .transpose()
+        .and_then(|key| init_anchor(&args.file, key.as_ref(), anchor, INIT_LOCK_WAIT));
+    let (code, line) = match result {
+        Ok(AnchorInit::Written { seq }) => (
+            0,
+            format!("{file}: anchor `{}` started at seq {seq}", anchor.display()),
+        ),
+        Ok(AnchorInit::EmptyLog) => (
+            0,
+            format!("{file}: no entries yet; the first append writes the anchor"),
+        ),
+        Ok(AnchorInit::Exists) => {
+            let _ = writeln!(
+                stderr,
+                "error: anchor `{}` already exists; an anchor is never replaced by hand",
+                anchor.display()
+            );
+            return 2;
+        }
+        Ok(AnchorInit::NotIntact(report)) => {
+            let _ = writeln!(stderr, "error: no anchor written: the log is not intact");
+            (report.exit_code(), format!("{file}: {}", report.message()))
+        }
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {e}");
+            return 2;
+        }
+    };
+    match writeln!(stdout, "{line}") {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => 2,
         _ => code,
     }
@@ -121,6 +191,8 @@ mod tests {
         let args = VerifyArgs {
             file: "/nonexistent/audit.jsonl".into(),
             key_file: None,
+            anchor: None,
+            init_anchor: false,
             format: OutputFormat::Text,
         };
         let (code, out, err) = run_on(&args);

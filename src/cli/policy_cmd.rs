@@ -147,7 +147,12 @@ pub fn describe_windows(
                 state.as_str(),
                 when
             ));
-            s.push_str(&format!("      by {}: {}\n", w.requested_by, w.reason));
+            // SECURITY: free text from a window file, escaped for the terminal.
+            s.push_str(&format!(
+                "      by {}: {}\n",
+                crate::window::escape_display(&w.requested_by),
+                crate::window::escape_display(&w.reason)
+            ));
         }
     }
     s

@@ -159,7 +159,8 @@ pub fn append(settings: &AuditSettings, event: &AuditEvent, p: &Pipeline) -> any
         Some(k) => Some(AuditKey::load(k)?),
         None => None,
     };
-    let mut log = AuditLog::open(&settings.path, key, settings.lock_timeout)?;
+    let mut log = AuditLog::open(&settings.path, key, settings.lock_timeout)?
+        .with_anchor(settings.anchor.clone())?;
     log.append(event, p.clock().utc())?;
     Ok(())
 }

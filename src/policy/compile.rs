@@ -43,6 +43,7 @@ struct Merged {
     audit_path: Option<At<Spanned<String>>>,
     audit_key_file: Option<At<Spanned<String>>>,
     audit_lock_timeout: Option<At<Spanned<String>>>,
+    audit_anchor: Option<At<Spanned<String>>>,
     max_line_bytes: Option<At<Spanned<i64>>>,
     content_fields: Option<At<Vec<Spanned<String>>>>,
     content_attributes: Option<At<Vec<Spanned<String>>>>,
@@ -256,6 +257,15 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
             file,
             a.lock_timeout,
             "audit.lock_timeout",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.audit_anchor,
+            file,
+            a.anchor,
+            "audit.anchor",
             sp,
             user,
         );
@@ -567,7 +577,13 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
         log_attributes: field_set(ctx, m.log_attributes),
     };
     let evidence = field_set(ctx, m.evidence_fields);
-    let audit = audit_settings(ctx, m.audit_path, m.audit_key_file, m.audit_lock_timeout);
+    let audit = audit_settings(
+        ctx,
+        m.audit_path,
+        m.audit_key_file,
+        m.audit_lock_timeout,
+        m.audit_anchor,
+    );
     let sinks = sinks(ctx, m.sinks);
     let windows = windows(ctx, m.windows, &sinks, max_window);
     if audit.is_none() {
@@ -893,14 +909,31 @@ fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<
     })
 }
 
+/// The longest `[audit] lock_timeout`: an append holds up whatever waits on
+/// it, so a policy cannot make that wait unbounded.
+pub const MAX_LOCK_TIMEOUT: SignedDuration = SignedDuration::from_secs(30);
+
 fn audit_settings(
     ctx: &mut Ctx<'_>,
     path: Option<At<Spanned<String>>>,
     key_file: Option<At<Spanned<String>>>,
     lock_timeout: Option<At<Spanned<String>>>,
+    anchor: Option<At<Spanned<String>>>,
 ) -> Option<AuditSettings> {
     let timeout = lock_timeout
-        .and_then(|a| duration(ctx, a.file, &a.v, "lock_timeout"))
+        .and_then(|a| {
+            let d = duration(ctx, a.file, &a.v, "lock_timeout")?;
+            if d > MAX_LOCK_TIMEOUT {
+                ctx.err_hint(
+                    a.file,
+                    a.v.span(),
+                    "`audit.lock_timeout` is longer than 30s",
+                    "an append waits this long for another writer; keep it short (the default is 5s)",
+                );
+                return None;
+            }
+            Some(d)
+        })
         .unwrap_or(SignedDuration::from_secs(5));
     let key_file = key_file.map(|a| ctx.resolve(a.file, a.v.get_ref()));
     let path = path?;
@@ -908,11 +941,50 @@ fn audit_settings(
         ctx.err(path.file, path.v.span(), "`audit.path` is empty");
         return None;
     }
+    let log = ctx.resolve(path.file, path.v.get_ref());
+    let anchor = match anchor {
+        None => None,
+        Some(a) => {
+            let resolved = ctx.resolve(a.file, a.v.get_ref());
+            // SECURITY: an anchor beside the log falls with it; the lexical
+            // check here is repeated on resolved folders when the log opens.
+            if a.v.get_ref().trim().is_empty() {
+                ctx.err(a.file, a.v.span(), "`audit.anchor` is empty");
+            } else if resolved.is_absolute()
+                && log.is_absolute()
+                && lexical_parent(&resolved).starts_with(lexical_parent(&log))
+            {
+                ctx.err_hint(
+                    a.file,
+                    a.v.span(),
+                    "`audit.anchor` is inside the audit log's folder",
+                    "keep the anchor where whoever can rewrite the log cannot: another folder, disk or host",
+                );
+            }
+            Some(resolved)
+        }
+    };
     Some(AuditSettings {
-        path: ctx.resolve(path.file, path.v.get_ref()),
+        path: log,
         key_file,
         lock_timeout: timeout.unsigned_abs(),
+        anchor,
     })
+}
+
+/// The folder of `p` with `.` and `..` folded without touching the disk.
+fn lexical_parent(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.parent().unwrap_or(Path::new("")).components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn sinks(ctx: &mut Ctx<'_>, raw: Vec<At<Spanned<RawSink>>>) -> Vec<Sink> {

@@ -270,6 +270,8 @@ pub struct AuditSettings {
     pub key_file: Option<PathBuf>,
     /// Longest wait for the log's lock.
     pub lock_timeout: Duration,
+    /// The log's anchor: a high-water mark kept outside the log's folder.
+    pub anchor: Option<PathBuf>,
 }
 
 /// `[redact]`, uncompiled.

@@ -75,6 +75,8 @@ pub struct RawAudit {
     pub key_file: Option<Spanned<String>>,
     /// How long an append waits for the log's file lock (humantime).
     pub lock_timeout: Option<Spanned<String>>,
+    /// The log's anchor (a high-water mark), outside the log's folder.
+    pub anchor: Option<Spanned<String>>,
 }
 
 /// `[limits]`.

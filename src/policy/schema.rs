@@ -47,7 +47,12 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("server", Server),
             ("source", Source),
         ],
-        Audit => &[("path", Leaf), ("key_file", Leaf), ("lock_timeout", Leaf)],
+        Audit => &[
+            ("path", Leaf),
+            ("key_file", Leaf),
+            ("lock_timeout", Leaf),
+            ("anchor", Leaf),
+        ],
         Limits => &[("max_line_bytes", Leaf)],
         Full => &[
             ("content_fields", Leaf),

@@ -186,6 +186,8 @@ pub struct Capture {
     next_follow: Duration,
     /// A job is wanted (for the ticker of `serve`).
     wanted: bool,
+    /// An append was refused because the clock was behind the log.
+    clock_was_behind: bool,
     stats: CaptureStats,
 }
 
@@ -250,6 +252,7 @@ impl Capture {
             lease_retry_at: None,
             next_follow,
             wanted: full_allowed,
+            clock_was_behind: false,
             stats: CaptureStats::default(),
         }
     }
@@ -686,6 +689,15 @@ impl Capture {
             follow,
             holder: self.holder.clone(),
             clock: Arc::clone(&self.clock),
+            note_clock: self.clock_was_behind.then(|| AuditEvent::FullDenied {
+                sink: self.sink.clone(),
+                window: None,
+                why: DenyWhy::AuditUnavailable,
+                detail: Some(
+                    "the clock was behind the audit log's last entry; full capture stayed off until it caught up"
+                        .to_owned(),
+                ),
+            }),
         })
     }
 
@@ -725,6 +737,11 @@ impl Capture {
         let now = self.clock.utc();
         for _ in 0..done.written.min(self.pending.len()) {
             self.pending.pop_front();
+        }
+        if done.clock_behind {
+            self.clock_was_behind = true;
+        } else if done.noted_clock {
+            self.clock_was_behind = false;
         }
         match (done.io, &done.failure) {
             (Some(io), None) => {
@@ -860,6 +877,9 @@ pub struct Job {
     follow: bool,
     holder: String,
     clock: Arc<dyn Clock>,
+    /// The last job failed because the clock was behind the log: say in
+    /// the log that capture stayed off, before anything else is written.
+    note_clock: Option<AuditEvent>,
 }
 
 impl std::fmt::Debug for Job {
@@ -875,6 +895,10 @@ impl std::fmt::Debug for Job {
 pub struct Done {
     io: Option<Box<Io>>,
     failure: Option<String>,
+    /// The failure was a clock behind the log's last entry.
+    clock_behind: bool,
+    /// The clock-recovery note was written.
+    noted_clock: bool,
     written: usize,
     acquired: Option<(Acquire, Lease)>,
     closed: HashMap<String, CloseCause>,
@@ -895,11 +919,23 @@ fn open_io(settings: &crate::policy::AuditSettings) -> Result<Io, crate::audit::
         .as_deref()
         .map(AuditKey::load)
         .transpose()?;
-    let ledger = Ledger::open(settings.path.clone(), key, settings.lock_timeout)?;
+    let ledger = Ledger::open(
+        settings.path.clone(),
+        key,
+        settings.lock_timeout,
+        settings.anchor.clone(),
+    )?;
     Ok(Io {
         ledger,
         source: Box::new(LogBudget),
     })
+}
+
+impl Done {
+    fn fail(&mut self, e: &crate::audit::AuditError) {
+        self.clock_behind = matches!(e, crate::audit::AuditError::ClockBehind { .. });
+        self.failure = Some(e.to_string());
+    }
 }
 
 impl Job {
@@ -909,6 +945,8 @@ impl Job {
         let mut done = Done {
             io: None,
             failure: None,
+            clock_behind: false,
+            noted_clock: false,
             written: 0,
             acquired: None,
             closed: HashMap::new(),
@@ -926,13 +964,22 @@ impl Job {
                 match opened {
                     Ok(io) => Box::new(io),
                     Err(e) => {
-                        done.failure = Some(e.to_string());
+                        done.fail(&e);
                         return done;
                     }
                 }
             }
             (None, None) => return done,
         };
+        if let Some(note) = &self.note_clock {
+            // SECURITY: capture stayed off while the clock was behind the
+            // log; the log says so before anything else is written.
+            if let Err(e) = io.ledger.append(note, clock.utc()) {
+                done.fail(&e);
+                return done;
+            }
+            done.noted_clock = true;
+        }
         for p in &self.pending {
             let r = match p {
                 Pending::Event(e) => io.ledger.append(e, clock.utc()),
@@ -953,7 +1000,7 @@ impl Job {
             if let Err(e) = r {
                 // SECURITY: a log that failed once is dropped: no full
                 // capture until it can be reopened and appended to again.
-                done.failure = Some(e.to_string());
+                done.fail(&e);
                 return done;
             }
             done.written += 1;
@@ -961,7 +1008,7 @@ impl Job {
         if self.follow
             && let Err(e) = io.ledger.follow()
         {
-            done.failure = Some(e.to_string());
+            done.fail(&e);
             return done;
         }
         if let Some(acquire) = self.acquire {
@@ -1000,7 +1047,7 @@ impl Job {
             match result {
                 Ok(lease) => done.acquired = Some((acquire, lease)),
                 Err(e) => {
-                    done.failure = Some(e.to_string());
+                    done.fail(&e);
                     done.closed = io.ledger.book().closed().clone();
                     return done;
                 }

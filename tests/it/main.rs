@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod audit;
+mod audit_attacks;
 mod budgets;
 mod capture;
 mod capture_serve;
