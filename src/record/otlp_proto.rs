@@ -19,6 +19,8 @@
 //! Decoding is `prost`'s, bounded by its recursion limit. Errors are opaque
 //! and hold no byte of the input.
 
+pub mod bounds;
+
 use std::fmt::Write as _;
 
 use prost::Message;
