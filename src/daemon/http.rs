@@ -608,13 +608,22 @@ async fn records(State(ing): State<Ingest>, headers: HeaderMap, body: Body) -> R
 
 async fn healthz(State(ing): State<Ingest>) -> Response {
     let p2 = Arc::clone(&ing.p);
-    let why = tokio::task::spawn_blocking(move || p2.not_ready())
+    let why = tokio::task::spawn_blocking(move || p2.not_ready().or_else(|| sink_not_ready(&p2)))
         .await
         .unwrap_or_else(|_| Some("internal error".into()));
     match why {
         None => (StatusCode::OK, "ok\n").into_response(),
         Some(w) => (StatusCode::SERVICE_UNAVAILABLE, format!("{w}\n")).into_response(),
     }
+}
+
+/// The first sink of the policy in force that cannot write, and why.
+fn sink_not_ready(p: &Pipeline) -> Option<String> {
+    p.snapshot().sinks.iter().find_map(|s| {
+        s.counters
+            .health()
+            .map(|e| format!("sink `{}` cannot write its output: {e}", s.name))
+    })
 }
 
 async fn metrics(State(ing): State<Ingest>) -> Response {

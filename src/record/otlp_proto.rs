@@ -465,6 +465,49 @@ pub fn encode_logs_protobuf(json_line: &str) -> Result<Vec<u8>, ProtoError> {
     Ok(req.encode_to_vec())
 }
 
+/// A gated OTLP record as an export request, ready to batch and send.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Export {
+    /// Spans: from a trace export request, or a bare span wrapped in one.
+    Traces(ExportTraceServiceRequest),
+    /// Log records.
+    Logs(ExportLogsServiceRequest),
+}
+
+/// Turn one gated OTLP/JSON record into an export request, routed by what
+/// the record is (not by how its bytes start): a request with
+/// `resourceSpans` or `resourceLogs`, in any key order and spacing, or a
+/// bare span (`name` and an `attributes` array), wrapped into a request
+/// with one resource and one scope.
+pub fn export_from_json(line: &[u8]) -> Result<Export, ProtoError> {
+    let v: Value = serde_json::from_slice(line).map_err(|_| ProtoError::Json("invalid json"))?;
+    let o = obj(&v)?;
+    if o.contains_key("resourceSpans") {
+        return Ok(Export::Traces(ExportTraceServiceRequest {
+            resource_spans: list(o, "resourceSpans", resource_spans)?,
+        }));
+    }
+    if o.contains_key("resourceLogs") {
+        return Ok(Export::Logs(ExportLogsServiceRequest {
+            resource_logs: list(o, "resourceLogs", resource_logs)?,
+        }));
+    }
+    if o.contains_key("name") && matches!(o.get("attributes"), Some(Value::Array(_))) {
+        return Ok(Export::Traces(ExportTraceServiceRequest {
+            resource_spans: vec![ResourceSpans {
+                resource: None,
+                scope_spans: vec![ScopeSpans {
+                    scope: None,
+                    spans: vec![span(o)?],
+                    schema_url: String::new(),
+                }],
+                schema_url: String::new(),
+            }],
+        }));
+    }
+    Err(ProtoError::Json("not an OTLP record"))
+}
+
 // ---------------------------------------------------------------------------
 // JSON -> prost
 
