@@ -316,6 +316,12 @@ mod tests {
         assert_eq!(b.records(), 3);
         assert_eq!(b.traces.resource_spans.len(), 2);
         assert_eq!(b.logs.resource_logs.len(), 1);
-        assert_eq!(b.trace_records, Levels { standard: 1, full: 1 });
+        assert_eq!(
+            b.trace_records,
+            Levels {
+                standard: 1,
+                full: 1
+            }
+        );
     }
 }

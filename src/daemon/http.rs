@@ -46,7 +46,7 @@ pub fn router(ing: Ingest) -> Router {
 }
 
 /// How long a request waits for decode memory other requests hold.
-const BUDGET_WAIT: Duration = Duration::from_secs(5);
+const BUDGET_WAIT: Duration = Duration::from_secs(10);
 
 /// The state every handler shares: the pipeline and the memory budget of
 /// request bodies and decoding (sized at start; a change needs a restart).
@@ -258,7 +258,10 @@ async fn read_body(
             Ok(None) => break,
             // A broken connection: nobody is left to answer.
             Ok(Some(Err(_))) => {
-                return Err(Refusal::new(StatusCode::BAD_REQUEST, "request body broken off"));
+                return Err(Refusal::new(
+                    StatusCode::BAD_REQUEST,
+                    "request body broken off",
+                ));
             }
             Ok(Some(Ok(f))) => f,
         };
@@ -268,7 +271,12 @@ async fn read_body(
         if raw.len() + data.len() > max {
             return Err(too_large());
         }
-        ing.reserve(res, raw.len() + data.len(), deadline).await?;
+        if let Err(busy) = ing.reserve(res, raw.len() + data.len(), deadline).await {
+            // Read the rest without keeping it, so the client hears the
+            // 503 instead of a reset connection.
+            while let Ok(Some(Ok(_))) = tokio::time::timeout_at(deadline, body.frame()).await {}
+            return Err(busy);
+        }
         raw.extend_from_slice(&data);
     }
     if !gzip {
@@ -294,7 +302,8 @@ async fn read_body(
         if out.len() + n > max {
             return Err(too_large());
         }
-        ing.reserve(res, raw.len() + out.len() + n, deadline).await?;
+        ing.reserve(res, raw.len() + out.len() + n, deadline)
+            .await?;
         out.extend_from_slice(&chunk[..n]);
     }
     Ok(out)
@@ -379,7 +388,10 @@ fn json_refusal(m: &Malformed) -> Refusal {
     };
     Refusal::new(
         StatusCode::BAD_REQUEST,
-        format!("line 1: {}: request body is not a valid OTLP/JSON object{at}", m.rule()),
+        format!(
+            "line 1: {}: request body is not a valid OTLP/JSON object{at}",
+            m.rule()
+        ),
     )
 }
 

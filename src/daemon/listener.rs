@@ -111,7 +111,13 @@ pub async fn serve(
                 }
             },
         };
-        conns.spawn(connection(stream, app.clone(), limits, permit, stop.clone()));
+        conns.spawn(connection(
+            stream,
+            app.clone(),
+            limits,
+            permit,
+            stop.clone(),
+        ));
         while conns.try_join_next().is_some() {}
     }
     drop(listener);

@@ -79,7 +79,10 @@ impl SinkCounters {
     /// whether that changed. SECURITY: callers pass error kinds and fixed
     /// phrases, never a record or a path from one.
     pub fn set_health(&self, error: Option<String>) -> bool {
-        let mut h = self.health.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut h = self
+            .health
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let changed = *h != error;
         *h = error;
         changed

@@ -122,7 +122,7 @@ pub fn spawn(
         counters,
         out: None,
         buf: Vec::new(),
-        pending: Levels::default(),
+        pending: Vec::new(),
         forward: None,
         batch: Batch::default(),
         flush_every,
@@ -133,20 +133,59 @@ pub fn spawn(
 
 /// Where a writer's bytes go.
 enum Out {
-    File(tokio::fs::File),
+    /// Written on the blocking pool with plain `write` calls, so that the
+    /// bytes that reached the file are known exactly when a write fails.
+    File(Option<std::fs::File>),
     Stdout(tokio::io::Stdout),
 }
 
 impl Out {
-    async fn write_flush(&mut self, buf: &[u8]) -> std::io::Result<()> {
+    /// Write `buf`; how many bytes were written, and the error that stopped
+    /// the rest, if any.
+    async fn write_flush(&mut self, buf: Vec<u8>) -> (usize, Option<std::io::Error>, Vec<u8>) {
         match self {
-            Out::File(f) => {
-                f.write_all(buf).await?;
-                f.flush().await
+            Out::File(slot) => {
+                let Some(mut f) = slot.take() else {
+                    return (0, Some(std::io::ErrorKind::NotConnected.into()), buf);
+                };
+                let job = tokio::task::spawn_blocking(move || {
+                    use std::io::Write;
+                    let mut done = 0;
+                    let mut err = None;
+                    while done < buf.len() {
+                        match f.write(&buf[done..]) {
+                            Ok(0) => {
+                                err = Some(std::io::ErrorKind::WriteZero.into());
+                                break;
+                            }
+                            Ok(n) => done += n,
+                            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                            Err(e) => {
+                                err = Some(e);
+                                break;
+                            }
+                        }
+                    }
+                    (f, done, err, buf)
+                });
+                match job.await {
+                    Ok((f, done, err, buf)) => {
+                        *slot = Some(f);
+                        (done, err, buf)
+                    }
+                    Err(_) => (0, Some(std::io::ErrorKind::Other.into()), Vec::new()),
+                }
             }
             Out::Stdout(o) => {
-                o.write_all(buf).await?;
-                o.flush().await
+                let r = async {
+                    o.write_all(&buf).await?;
+                    o.flush().await
+                }
+                .await;
+                match r {
+                    Ok(()) => (buf.len(), None, buf),
+                    Err(e) => (0, Some(e), buf),
+                }
             }
         }
     }
@@ -158,9 +197,10 @@ struct Writer {
     counters: Arc<SinkCounters>,
     out: Option<Out>,
     /// Records written to `buf` and not yet flushed: counted as delivered
-    /// only once the flush that carries them succeeded.
+    /// only once the bytes that carry them reached the output. Each has
+    /// its end offset in `buf` and its level.
     buf: Vec<u8>,
-    pending: Levels,
+    pending: Vec<(usize, bool)>,
     forward: Option<Forwarder>,
     batch: Batch,
     flush_every: Duration,
@@ -215,11 +255,14 @@ impl Writer {
                 let path = path.clone();
                 match tokio::task::spawn_blocking(move || open_sink_file(&path)).await {
                     Ok(Ok(f)) => {
-                        self.out = Some(Out::File(tokio::fs::File::from_std(f)));
+                        self.out = Some(Out::File(Some(f)));
                         self.counters.set_health(None);
                     }
                     Ok(Err(e)) => {
-                        self.unhealthy(e.kind(), "cannot open sink output; its records are dropped");
+                        self.unhealthy(
+                            e.kind(),
+                            "cannot open sink output; its records are dropped",
+                        );
                     }
                     Err(_) => self.unhealthy(std::io::ErrorKind::Other, "cannot open sink output"),
                 }
@@ -257,46 +300,57 @@ impl Writer {
             return;
         }
         self.buf.extend_from_slice(&rec.bytes);
-        if rec.full {
-            self.pending.full += 1;
-        } else {
-            self.pending.standard += 1;
-        }
+        self.pending.push((self.buf.len(), rec.full));
         if self.buf.len() >= WRITE_BUFFER {
             self.flush().await;
         }
     }
 
-    /// Write and flush the buffer; count its records delivered only when
-    /// that succeeded, else dropped (a write that failed part-way may have
-    /// left a torn line: the next open ends it).
+    /// Write the buffer; count a record delivered only when all of its
+    /// bytes reached the output, else dropped (a write that failed part-way
+    /// leaves a torn line: the next open ends it).
     async fn flush(&mut self) {
         if self.buf.is_empty() {
             return;
         }
         let pending = std::mem::take(&mut self.pending);
-        let result = match &mut self.out {
-            Some(out) => out.write_flush(&self.buf).await,
-            None => Err(std::io::ErrorKind::NotConnected.into()),
+        let buf = std::mem::take(&mut self.buf);
+        let (written, err, mut buf) = match &mut self.out {
+            Some(out) => out.write_flush(buf).await,
+            None => (0, Some(std::io::ErrorKind::NotConnected.into()), buf),
         };
-        self.buf.clear();
-        match result {
-            Ok(()) => {
-                self.counters
-                    .out_standard
-                    .fetch_add(pending.standard, Ordering::Relaxed);
-                self.counters.out_full.fetch_add(pending.full, Ordering::Relaxed);
-                self.counters.set_health(None);
+        let mut done = Levels::default();
+        let mut lost = 0;
+        for (end, full) in pending {
+            if end <= written {
+                if full {
+                    done.full += 1;
+                } else {
+                    done.standard += 1;
+                }
+            } else {
+                lost += 1;
             }
-            Err(e) => {
-                self.counters
-                    .drop_n(DropReason::SinkError, pending.total());
-                self.unhealthy(e.kind(), "sink write failed; its records are dropped until it reopens");
+        }
+        let c = &self.counters;
+        c.out_standard.fetch_add(done.standard, Ordering::Relaxed);
+        c.out_full.fetch_add(done.full, Ordering::Relaxed);
+        c.drop_n(DropReason::SinkError, lost);
+        match err {
+            None => {
+                c.set_health(None);
+            }
+            Some(e) => {
+                self.unhealthy(
+                    e.kind(),
+                    "sink write failed; its records are dropped until it reopens",
+                );
                 self.out = None;
             }
         }
-        if self.buf.capacity() > 4 * WRITE_BUFFER {
-            self.buf = Vec::new();
+        buf.clear();
+        if buf.capacity() <= 4 * WRITE_BUFFER {
+            self.buf = buf;
         }
     }
 

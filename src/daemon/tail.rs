@@ -256,7 +256,10 @@ fn feed(p: &Pipeline, piece: Piece<'_>, stop: &AtomicBool) {
             match piece {
                 Piece::Lines(b) => p.ingest_lines(&active, b),
                 Piece::TooLong(len) => {
-                    tracing::warn!(len, "source line longer than limits.max_line_bytes; dropped");
+                    tracing::warn!(
+                        len,
+                        "source line longer than limits.max_line_bytes; dropped"
+                    );
                     p.ingest_too_long(&active, len)
                 }
             };

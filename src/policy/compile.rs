@@ -827,8 +827,8 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
         .map_or(d.flush_interval, |s| s.unsigned_abs());
     // Resource bounds of `serve`: each has an upper bound too, so that no
     // setting can switch a bound off.
-    let mut bounded = |slot: &Option<At<Spanned<i64>>>, key: &str, max: i64, default: usize| {
-        match slot {
+    let mut bounded =
+        |slot: &Option<At<Spanned<i64>>>, key: &str, max: i64, default: usize| match slot {
             Some(At { file, v }) if !(1..=max).contains(v.get_ref()) => {
                 ctx.err(
                     *file,
@@ -839,9 +839,13 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
             }
             Some(At { v, .. }) => usize::try_from(*v.get_ref()).unwrap_or(default),
             None => default,
-        }
-    };
-    let max_connections = bounded(&m.max_connections, "max_connections", 65_536, d.max_connections);
+        };
+    let max_connections = bounded(
+        &m.max_connections,
+        "max_connections",
+        65_536,
+        d.max_connections,
+    );
     let structure = crate::policy::StructureLimits {
         max_spans: bounded(&m.max_spans, "max_spans", 1 << 20, d.structure.max_spans),
         max_log_records: bounded(
@@ -866,27 +870,32 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
         1 << 40,
         d.decode_memory_bytes,
     );
-    let mut timeout = |slot: &Option<At<Spanned<String>>>, key: &str, default: std::time::Duration| {
-        let Some(a) = slot else { return default };
-        match duration(ctx, a.file, &a.v, key).map(|s| s.unsigned_abs()) {
-            Some(t) if t <= std::time::Duration::from_secs(3600) => t,
-            Some(_) => {
-                ctx.err(
-                    a.file,
-                    a.v.span(),
-                    format!("`server.{key}` must be at most 1h"),
-                );
-                default
+    let mut timeout =
+        |slot: &Option<At<Spanned<String>>>, key: &str, default: std::time::Duration| {
+            let Some(a) = slot else { return default };
+            match duration(ctx, a.file, &a.v, key).map(|s| s.unsigned_abs()) {
+                Some(t) if t <= std::time::Duration::from_secs(3600) => t,
+                Some(_) => {
+                    ctx.err(
+                        a.file,
+                        a.v.span(),
+                        format!("`server.{key}` must be at most 1h"),
+                    );
+                    default
+                }
+                None => default,
             }
-            None => default,
-        }
-    };
+        };
     let header_read_timeout = timeout(
         &m.header_read_timeout,
         "header_read_timeout",
         d.header_read_timeout,
     );
-    let body_read_timeout = timeout(&m.body_read_timeout, "body_read_timeout", d.body_read_timeout);
+    let body_read_timeout = timeout(
+        &m.body_read_timeout,
+        "body_read_timeout",
+        d.body_read_timeout,
+    );
     let idle_timeout = timeout(&m.idle_timeout, "idle_timeout", d.idle_timeout);
     ServerSettings {
         listen,

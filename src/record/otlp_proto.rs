@@ -1111,7 +1111,10 @@ mod tests {
             format!("{l:?}"),
             format!("{l:#?}"),
             format!("{:?}", t.resource_spans[0].scope_spans[0].spans[0]),
-            format!("{:?}", t.resource_spans[0].scope_spans[0].spans[0].attributes),
+            format!(
+                "{:?}",
+                t.resource_spans[0].scope_spans[0].spans[0].attributes
+            ),
             format!("{:?}", t.resource_spans[0].scope_spans[0].spans[0].status),
             format!("{:?}", l.resource_logs[0].scope_logs[0].log_records[0].body),
         ];
@@ -1120,7 +1123,11 @@ mod tests {
             assert!(!s.contains(b64), "Debug printed content: {s}");
         }
         // Still useful: the type and its size are there.
-        assert!(shown[0].contains("ExportTraceServiceRequest"), "{}", shown[0]);
+        assert!(
+            shown[0].contains("ExportTraceServiceRequest"),
+            "{}",
+            shown[0]
+        );
         assert!(shown[0].contains("encoded_len"), "{}", shown[0]);
         assert!(shown[7].contains("StringValue(11 bytes)"), "{}", shown[7]);
     }

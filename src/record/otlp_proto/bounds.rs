@@ -299,11 +299,7 @@ pub fn check_protobuf(
 /// Count the structure of a scanned OTLP/JSON line: an export request
 /// (`resourceSpans` or `resourceLogs`) or a bare span. Keys other than the
 /// OTLP/JSON ones are not descended into (the gate strips or refuses them).
-pub fn check_json(
-    tape: &Tape,
-    text: &str,
-    limits: &StructureLimits,
-) -> Result<Counts, BoundError> {
+pub fn check_json(tape: &Tape, text: &str, limits: &StructureLimits) -> Result<Counts, BoundError> {
     let mut w = JsonWalk {
         tape,
         text,
@@ -464,10 +460,16 @@ mod tests {
             )
         };
         for (set, bound) in [
-            (&(|l: &mut StructureLimits| l.max_spans = 1) as &dyn Fn(&mut _), Bound::Groups),
+            (
+                &(|l: &mut StructureLimits| l.max_spans = 1) as &dyn Fn(&mut _),
+                Bound::Groups,
+            ),
             (&|l: &mut StructureLimits| l.max_events = 0, Bound::Events),
             (&|l: &mut StructureLimits| l.max_links = 0, Bound::Links),
-            (&|l: &mut StructureLimits| l.max_attributes = 7, Bound::Attributes),
+            (
+                &|l: &mut StructureLimits| l.max_attributes = 7,
+                Bound::Attributes,
+            ),
             (&|l: &mut StructureLimits| l.max_nesting = 1, Bound::Nesting),
         ] {
             let (w, j) = at(set);
@@ -485,7 +487,10 @@ mod tests {
             ..limits()
         };
         let pb = encode_traces_protobuf(three).unwrap();
-        for r in [check_protobuf(&pb, Signal::Traces, &l), json_counts(three, &l)] {
+        for r in [
+            check_protobuf(&pb, Signal::Traces, &l),
+            json_counts(three, &l),
+        ] {
             assert_eq!(
                 r,
                 Err(BoundError::Exceeded {
@@ -509,7 +514,9 @@ mod tests {
     fn empty_spans_are_counted_without_decoding() {
         // The attack of issue 12: an 8 MiB body of empty spans.
         let mut body = vec![0x0a, 0, 0x12, 0];
-        let inner: Vec<u8> = std::iter::repeat_n([0x12u8, 0x00], 1 << 20).flatten().collect();
+        let inner: Vec<u8> = std::iter::repeat_n([0x12u8, 0x00], 1 << 20)
+            .flatten()
+            .collect();
         // ResourceSpans { ScopeSpans { Span{} x 2^20 } }
         let mut scope = vec![0x12];
         push_varint(&mut scope, inner.len() as u64);
