@@ -40,7 +40,7 @@ impl DropReason {
     ];
 }
 
-/// Counters of one sink. `in = out + dropped + queued` once quiet.
+/// Counters of one sink. `in = out + dropped + queued + unflushed`.
 #[derive(Debug, Default)]
 pub struct SinkCounters {
     /// Records judged for the sink.
@@ -56,6 +56,9 @@ pub struct SinkCounters {
     pub queued: AtomicU64,
     /// Bytes in the queue now.
     pub queued_bytes: AtomicU64,
+    /// Records the writer took from the queue and has not yet counted out
+    /// or dropped (in its write buffer or forwarding batch).
+    pub unflushed: AtomicU64,
     /// The last offer was refused and the writer has not taken a record
     /// since: the queue counts as full.
     pub saturated: std::sync::atomic::AtomicBool,

@@ -290,7 +290,10 @@ impl Writer {
             if self.batch.add(&rec.bytes, rec.full).is_err() {
                 // Not OTLP: nothing an OTLP receiver could take.
                 self.counters.drop_one(DropReason::SinkError);
-            } else if self.batch.due(self.flush_every) {
+                return;
+            }
+            self.counters.unflushed.fetch_add(1, Ordering::AcqRel);
+            if self.batch.due(self.flush_every) {
                 self.send_batch().await;
             }
             return;
@@ -301,6 +304,7 @@ impl Writer {
         }
         self.buf.extend_from_slice(&rec.bytes);
         self.pending.push((self.buf.len(), rec.full));
+        self.counters.unflushed.fetch_add(1, Ordering::AcqRel);
         if self.buf.len() >= WRITE_BUFFER {
             self.flush().await;
         }
@@ -336,6 +340,8 @@ impl Writer {
         c.out_standard.fetch_add(done.standard, Ordering::Relaxed);
         c.out_full.fetch_add(done.full, Ordering::Relaxed);
         c.drop_n(DropReason::SinkError, lost);
+        c.unflushed
+            .fetch_sub(done.standard + done.full + lost, Ordering::AcqRel);
         match err {
             None => {
                 c.set_health(None);
@@ -359,8 +365,10 @@ impl Writer {
         if self.batch.is_empty() {
             return;
         }
+        let records = self.batch.records();
         let sent = f.send(&mut self.batch).await;
         let c = &self.counters;
+        c.unflushed.fetch_sub(records, Ordering::AcqRel);
         c.out_standard
             .fetch_add(sent.delivered.standard, Ordering::Relaxed);
         c.out_full.fetch_add(sent.delivered.full, Ordering::Relaxed);

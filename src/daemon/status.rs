@@ -70,6 +70,7 @@ pub fn status_json(p: &Pipeline) -> Value {
                 "records_out": {"standard": ld(&c.out_standard), "full": ld(&c.out_full)},
                 "queued": ld(&c.queued),
                 "queued_bytes": ld(&c.queued_bytes),
+                "unflushed": ld(&c.unflushed),
                 "dropped": {
                     "malformed": c.dropped(DropReason::Malformed),
                     "violation": c.dropped(DropReason::Violation),

@@ -17,7 +17,7 @@ use tracegate::record::otlp_proto::{
 };
 
 use super::serve::{
-    DEADLINE, Daemon, JSON, NDJSON, PROTO, content_attrs, gzip, http, poll, replace_policy,
+    DEADLINE, Daemon, JSON, NDJSON, PROTO, content_attrs, gzip, http_within, poll, replace_policy,
     span_request,
 };
 
@@ -252,7 +252,11 @@ fn requests_the_default_limits_allow_stay_under_the_documented_memory_bounds() {
     let threads: Vec<_> = (0..16)
         .map(|_| {
             let (addr, body) = (addr.clone(), Arc::clone(&dense));
-            std::thread::spawn(move || http(&addr, "POST", "/v1/traces", &[PROTO], &body).status)
+            // A request may wait for the budget, then for its own decoding
+            // on a busy machine: a patient client.
+            std::thread::spawn(move || {
+                http_within(&addr, "POST", "/v1/traces", &[PROTO], &body, 4 * DEADLINE).status
+            })
         })
         .collect();
     let statuses: Vec<u16> = threads
