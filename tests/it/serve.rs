@@ -725,8 +725,10 @@ fn an_unwritable_audit_log_keeps_full_capture_off_and_healthz_says_why() {
 fn a_stopped_sink_drops_and_counts_without_blocking_others() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    // The std sink's output cannot be opened (its folder does not exist).
-    let text = policy_text("queue_records = 4").replace("file:std.jsonl", "file:missing/std.jsonl");
+    // The std sink's output cannot be opened: its "folder" is a file.
+    std::fs::write(d.join("not-a-folder"), "").unwrap();
+    let text =
+        policy_text("queue_records = 4").replace("file:std.jsonl", "file:not-a-folder/std.jsonl");
     std::fs::write(d.join("policy.toml"), text).unwrap();
     let mut daemon = Daemon::start(d);
     let mut body = String::new();
@@ -760,6 +762,8 @@ fn a_stopped_sink_drops_and_counts_without_blocking_others() {
     }
     let std_sink = &st["sinks"][0];
     assert_eq!(std_sink["records_out"]["standard"], 0);
+    assert_eq!(std_sink["healthy"], false, "{std_sink}");
+    assert_eq!(daemon.get("/healthz").status, 503);
     daemon.terminate();
     let cap = std::fs::read_to_string(d.join("cap.jsonl")).unwrap();
     assert!(!cap.is_empty(), "the healthy sink still gets records");
