@@ -299,6 +299,17 @@ impl Pipeline {
         tally
     }
 
+    /// Judge one line a file source found longer than
+    /// `limits.max_line_bytes`, of which only the length was kept: it is
+    /// malformed (`line_too_long`) for every sink.
+    pub fn ingest_too_long(&self, active: &Active, len: u64) -> Tally {
+        let mut tally = Tally::default();
+        let mut gate = active.gate();
+        self.judge_record(active, &mut gate, 1, &Line::TooLong { len }, &mut tally);
+        active.put_gate(gate);
+        tally
+    }
+
     /// Judge every non-blank line of a JSON Lines body for every sink, as
     /// `filter` reads its input.
     pub fn ingest_lines(&self, active: &Active, body: &[u8]) -> Tally {

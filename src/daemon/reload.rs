@@ -169,8 +169,9 @@ fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").to_string()
 }
 
-/// Watch the policy until `shutdown`, reloading on change.
-pub async fn run(p: Arc<Pipeline>, mut shutdown: watch::Receiver<bool>) {
+/// Watch the policy until `shutdown`, reloading on change, and whenever
+/// `reload_now` is notified (SIGHUP): the same attempt as a file change.
+pub async fn run(p: Arc<Pipeline>, mut shutdown: watch::Receiver<bool>, reload_now: Arc<Notify>) {
     let changed = Arc::new(Notify::new());
     // Without a watcher (none could be set up) only the poll finds changes.
     let watcher = start_watcher(&p.policy_path, Arc::clone(&changed));
@@ -186,6 +187,7 @@ pub async fn run(p: Arc<Pipeline>, mut shutdown: watch::Receiver<bool>) {
                 state = attempt(&p, state).await;
             }
             _ = poll.tick() => state = attempt(&p, state).await,
+            () = reload_now.notified() => state = attempt(&p, state).await,
         }
     }
     drop(watcher);

@@ -60,13 +60,17 @@ pub fn status_json(p: &Pipeline) -> Value {
             let c = &s.counters;
             let ld =
                 |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+            let error = c.health();
             json!({
                 "name": s.name,
                 "full_allowed": s.capture.is_some(),
+                "healthy": error.is_none(),
+                "error": error,
                 "records_in": ld(&c.records_in),
                 "records_out": {"standard": ld(&c.out_standard), "full": ld(&c.out_full)},
                 "queued": ld(&c.queued),
                 "queued_bytes": ld(&c.queued_bytes),
+                "unflushed": ld(&c.unflushed),
                 "dropped": {
                     "malformed": c.dropped(DropReason::Malformed),
                     "violation": c.dropped(DropReason::Violation),

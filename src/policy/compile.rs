@@ -71,6 +71,17 @@ struct Merged {
     queue_records: Option<At<Spanned<i64>>>,
     queue_bytes: Option<At<Spanned<i64>>>,
     flush_interval: Option<At<Spanned<String>>>,
+    max_connections: Option<At<Spanned<i64>>>,
+    max_spans: Option<At<Spanned<i64>>>,
+    max_log_records: Option<At<Spanned<i64>>>,
+    max_events: Option<At<Spanned<i64>>>,
+    max_links: Option<At<Spanned<i64>>>,
+    max_attributes: Option<At<Spanned<i64>>>,
+    max_nesting: Option<At<Spanned<i64>>>,
+    decode_memory_bytes: Option<At<Spanned<i64>>>,
+    header_read_timeout: Option<At<Spanned<String>>>,
+    body_read_timeout: Option<At<Spanned<String>>>,
+    idle_timeout: Option<At<Spanned<String>>>,
 }
 
 /// Where errors go, with the files to resolve spans against.
@@ -314,6 +325,105 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
             file,
             sv.flush_interval,
             "server.flush_interval",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_connections,
+            file,
+            sv.max_connections,
+            "server.max_connections",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_spans,
+            file,
+            sv.max_spans,
+            "server.max_spans",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_log_records,
+            file,
+            sv.max_log_records,
+            "server.max_log_records",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_events,
+            file,
+            sv.max_events,
+            "server.max_events",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_links,
+            file,
+            sv.max_links,
+            "server.max_links",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_attributes,
+            file,
+            sv.max_attributes,
+            "server.max_attributes",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_nesting,
+            file,
+            sv.max_nesting,
+            "server.max_nesting",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.decode_memory_bytes,
+            file,
+            sv.decode_memory_bytes,
+            "server.decode_memory_bytes",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.header_read_timeout,
+            file,
+            sv.header_read_timeout,
+            "server.header_read_timeout",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.body_read_timeout,
+            file,
+            sv.body_read_timeout,
+            "server.body_read_timeout",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.idle_timeout,
+            file,
+            sv.idle_timeout,
+            "server.idle_timeout",
             sp,
             user,
         );
@@ -731,12 +841,90 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
         .as_ref()
         .and_then(|a| duration(ctx, a.file, &a.v, "flush_interval"))
         .map_or(d.flush_interval, |s| s.unsigned_abs());
+    // Resource bounds of `serve`: each has an upper bound too, so that no
+    // setting can switch a bound off.
+    let mut bounded =
+        |slot: &Option<At<Spanned<i64>>>, key: &str, max: i64, default: usize| match slot {
+            Some(At { file, v }) if !(1..=max).contains(v.get_ref()) => {
+                ctx.err(
+                    *file,
+                    v.span(),
+                    format!("`server.{key}` must be between 1 and {max}"),
+                );
+                default
+            }
+            Some(At { v, .. }) => usize::try_from(*v.get_ref()).unwrap_or(default),
+            None => default,
+        };
+    let max_connections = bounded(
+        &m.max_connections,
+        "max_connections",
+        65_536,
+        d.max_connections,
+    );
+    let structure = crate::policy::StructureLimits {
+        max_spans: bounded(&m.max_spans, "max_spans", 1 << 20, d.structure.max_spans),
+        max_log_records: bounded(
+            &m.max_log_records,
+            "max_log_records",
+            1 << 20,
+            d.structure.max_log_records,
+        ),
+        max_events: bounded(&m.max_events, "max_events", 1 << 22, d.structure.max_events),
+        max_links: bounded(&m.max_links, "max_links", 1 << 22, d.structure.max_links),
+        max_attributes: bounded(
+            &m.max_attributes,
+            "max_attributes",
+            1 << 22,
+            d.structure.max_attributes,
+        ),
+        max_nesting: bounded(&m.max_nesting, "max_nesting", 16, d.structure.max_nesting),
+    };
+    let decode_memory_bytes = bounded(
+        &m.decode_memory_bytes,
+        "decode_memory_bytes",
+        1 << 40,
+        d.decode_memory_bytes,
+    );
+    let mut timeout =
+        |slot: &Option<At<Spanned<String>>>, key: &str, default: std::time::Duration| {
+            let Some(a) = slot else { return default };
+            match duration(ctx, a.file, &a.v, key).map(|s| s.unsigned_abs()) {
+                Some(t) if t <= std::time::Duration::from_secs(3600) => t,
+                Some(_) => {
+                    ctx.err(
+                        a.file,
+                        a.v.span(),
+                        format!("`server.{key}` must be at most 1h"),
+                    );
+                    default
+                }
+                None => default,
+            }
+        };
+    let header_read_timeout = timeout(
+        &m.header_read_timeout,
+        "header_read_timeout",
+        d.header_read_timeout,
+    );
+    let body_read_timeout = timeout(
+        &m.body_read_timeout,
+        "body_read_timeout",
+        d.body_read_timeout,
+    );
+    let idle_timeout = timeout(&m.idle_timeout, "idle_timeout", d.idle_timeout);
     ServerSettings {
         listen,
         max_body_bytes,
         queue_records,
         queue_bytes,
         flush_interval,
+        max_connections,
+        header_read_timeout,
+        body_read_timeout,
+        idle_timeout,
+        structure,
+        decode_memory_bytes,
     }
 }
 

@@ -246,6 +246,50 @@ pub struct ServerSettings {
     pub queue_bytes: usize,
     /// How often file sinks are flushed.
     pub flush_interval: Duration,
+    /// Most client connections held at once.
+    pub max_connections: usize,
+    /// Longest time to receive a request's header.
+    pub header_read_timeout: Duration,
+    /// Longest time to receive a request's body.
+    pub body_read_timeout: Duration,
+    /// Longest idle time of a connection between requests.
+    pub idle_timeout: Duration,
+    /// Structure bounds of one OTLP request.
+    pub structure: StructureLimits,
+    /// Memory budget of the requests being read and decoded at once.
+    pub decode_memory_bytes: usize,
+}
+
+/// Structure bounds of one OTLP export request (`[server] max_spans`, ...),
+/// checked before a request is decoded. Shared by every transport.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StructureLimits {
+    /// Most spans; also most resource and most scope groups.
+    pub max_spans: usize,
+    /// Most log records; also most resource and most scope groups.
+    pub max_log_records: usize,
+    /// Most span events.
+    pub max_events: usize,
+    /// Most span links.
+    pub max_links: usize,
+    /// Most attributes at any level, nested members and array values included.
+    pub max_attributes: usize,
+    /// Deepest nesting of array and key-value-list values.
+    pub max_nesting: usize,
+}
+
+impl Default for StructureLimits {
+    /// The built-in defaults (equal to `policies/default.toml`).
+    fn default() -> Self {
+        StructureLimits {
+            max_spans: 16_384,
+            max_log_records: 16_384,
+            max_events: 65_536,
+            max_links: 65_536,
+            max_attributes: 262_144,
+            max_nesting: 8,
+        }
+    }
 }
 
 impl Default for ServerSettings {
@@ -257,6 +301,12 @@ impl Default for ServerSettings {
             queue_records: 10_000,
             queue_bytes: 64 * 1024 * 1024,
             flush_interval: Duration::from_secs(1),
+            max_connections: 1024,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
+            structure: StructureLimits::default(),
+            decode_memory_bytes: 256 * 1024 * 1024,
         }
     }
 }

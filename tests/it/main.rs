@@ -15,6 +15,7 @@ mod otlp;
 mod policy_errors;
 mod redaction;
 mod serve;
+mod serve_hard;
 mod tidy;
 
 #[path = "../support/rng.rs"]
