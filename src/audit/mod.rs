@@ -39,8 +39,8 @@ pub use chain::{AuditKey, MIN_KEY_LEN, ZERO_PREV, link_hash, sha256_hex};
 pub use checkpoint::{Checkpoint, CheckpointState, checkpoint_path, read_checkpoint};
 pub use closed::{Entries, closed_windows, read_entries};
 pub use entry::{
-    AuditEvent, CAUSE_CAP, CUT_MARKER, CloseCause, DenyWhy, Entry, REASON_CAP, SHORT_CAP, cap,
-    format_ts,
+    AuditEvent, CAUSE_CAP, CUT_MARKER, CloseCause, DenyWhy, Entry, REASON_CAP, ReferencedFile,
+    SHORT_CAP, cap, format_ts,
 };
 pub use error::AuditError;
 pub use verify::{TamperKind, Unvouched, VerifyReport, VerifyStatus, verify};

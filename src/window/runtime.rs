@@ -25,6 +25,9 @@ use crate::policy::{Policy, Window};
 
 /// After an audit failure, wait this long before trying to enable again.
 const AUDIT_RETRY: Duration = Duration::from_secs(1);
+/// How often the kill switch is looked at (a `stat`), so that every gate
+/// honours it within a second.
+const KILL_SWITCH_EVERY: Duration = Duration::from_millis(250);
 
 /// An enabled window.
 #[derive(Debug)]
@@ -63,6 +66,8 @@ pub struct Capture {
     denied_logged: bool,
     retry_at: Option<Duration>,
     stats: CaptureStats,
+    /// When the kill switch was last looked at, and whether it was engaged.
+    kill_checked: Option<(Duration, bool)>,
 }
 
 impl std::fmt::Debug for Capture {
@@ -97,6 +102,7 @@ impl Capture {
             denied_logged: false,
             retry_at: None,
             stats: CaptureStats::default(),
+            kill_checked: None,
         };
         if full_allowed {
             c.open_audit();
@@ -105,7 +111,7 @@ impl Capture {
     }
 
     fn open_audit(&mut self) {
-        let Some(settings) = self.policy.audit.clone() else {
+        let Some(settings) = self.policy.audit().clone() else {
             return;
         };
         let key = match &settings.key_file {
@@ -130,11 +136,7 @@ impl Capture {
         };
         match AuditLog::open(&settings.path, key, settings.lock_timeout) {
             Ok(mut log) => {
-                let event = AuditEvent::PolicyLoaded {
-                    policy_sha256: self.policy.sha256.clone(),
-                    revision: 1,
-                    source: self.policy.source.display().to_string(),
-                };
+                let event = AuditEvent::policy_loaded(&self.policy, 1);
                 match log.append(&event, self.clock.utc()) {
                     Ok(_) => {
                         self.closed_for_good = closed;
@@ -187,9 +189,9 @@ impl Capture {
     pub fn reload(&mut self, policy: Arc<Policy>) {
         let full_allowed = policy.sink(&self.sink).is_some_and(|s| s.full_allowed);
         if let Some(open) = &self.open {
-            let old = self.policy.windows.iter().find(|w| w.id == open.id);
+            let old = self.policy.windows().iter().find(|w| w.id == open.id);
             let new = policy
-                .windows
+                .windows()
                 .iter()
                 .find(|w| w.id == open.id && w.sink == self.sink);
             let unchanged = match (old, new) {
@@ -202,7 +204,7 @@ impl Capture {
                 self.close(CloseCause::Removed);
             }
         }
-        let audit_changed = self.policy.audit != policy.audit;
+        let audit_changed = self.policy.audit() != policy.audit();
         self.policy = policy;
         self.full_allowed = full_allowed;
         if audit_changed {
@@ -227,6 +229,13 @@ impl Capture {
         }
         let now = self.clock.utc();
         let mono = self.clock.monotonic();
+        // SECURITY: the kill switch needs neither a valid policy nor a
+        // writable log: while it is engaged nothing goes out full, and the
+        // open window closes for good.
+        if self.kill_switch(mono) {
+            self.close(CloseCause::Removed);
+            return Level::Standard;
+        }
         if let Some(open) = &self.open {
             if now < open.end && mono < open.deadline {
                 return Level::Full;
@@ -259,7 +268,7 @@ impl Capture {
     }
 
     fn active_window(&self, now: Timestamp) -> Option<&Window> {
-        self.policy.windows.iter().find(|w| {
+        self.policy.windows().iter().find(|w| {
             w.sink == self.sink
                 && !self.used.contains(&w.id)
                 && state_at(w, now, &self.closed_for_good) == WindowState::Active
@@ -340,6 +349,43 @@ impl Capture {
     /// End of run: close the open window for `shutdown`.
     pub fn finish(&mut self) {
         self.close(CloseCause::Shutdown);
+    }
+
+    /// Whether the policy's kill switch is engaged, looked at no more often
+    /// than every [`KILL_SWITCH_EVERY`].
+    fn kill_switch(&mut self, mono: Duration) -> bool {
+        match self.kill_checked {
+            Some((at, engaged)) if mono.saturating_sub(at) < KILL_SWITCH_EVERY => engaged,
+            _ => {
+                let engaged = crate::policy::load::kill_switch_engaged(&self.policy.source);
+                self.kill_checked = Some((mono, engaged));
+                engaged
+            }
+        }
+    }
+
+    /// Close and bar every window whose id `keep` rejects: the open one is
+    /// closed (cause `removed`, for good) and no window of this sink that
+    /// `keep` rejects is enabled again by this capture. Used when a reload
+    /// is refused but what could be read of it only takes rights away.
+    ///
+    /// (A minimal version: the capture owner's fuller one also queues the
+    /// close entry while the audit log is down.)
+    pub fn revoke(&mut self, keep: &dyn Fn(&str) -> bool) {
+        if self.open.as_ref().is_some_and(|o| !keep(&o.id)) {
+            self.close(CloseCause::Removed);
+        }
+        let barred: Vec<String> = self
+            .policy
+            .windows()
+            .iter()
+            .filter(|w| w.sink == self.sink && !keep(&w.id))
+            .map(|w| w.id.clone())
+            .collect();
+        for id in barred {
+            self.used.insert(id.clone());
+            self.closed_for_good.entry(id).or_insert(CloseCause::Removed);
+        }
     }
 
     /// Append an audit entry; `false` (reported, counted) when it failed.
