@@ -33,7 +33,9 @@ use tokio::sync::{Notify, watch};
 use super::pipeline::{Pipeline, ReloadError};
 use crate::audit::{AuditEvent, AuditKey, AuditLog, CAUSE_CAP, cap};
 use crate::policy::compile::policy_digest;
-use crate::policy::load::{MAX_POLICY_FILE_BYTES, PolicyFile, SETTLE, read_policy, read_regular};
+use crate::policy::load::{
+    MAX_POLICY_FILE_BYTES, PolicyFile, SETTLE, read_policy, read_regular, young_files,
+};
 use crate::policy::redaction::rehash;
 use crate::policy::revoke::still_granted;
 use crate::policy::{AuditSettings, Policy};
@@ -120,7 +122,19 @@ pub fn try_reload(p: &Pipeline, state: &mut WatchState) -> Attempt {
     // SECURITY: judge only settled content. A file modified within SETTLE
     // may still be being written; it is judged once unchanged by its
     // modification time, or across two reads SETTLE apart.
-    if let Some((_, left)) = read.unsettled(SystemTime::now(), SETTLE) {
+    let referenced: Vec<PathBuf> = current
+        .policy
+        .referenced()
+        .iter()
+        .filter_map(|r| r.path.clone())
+        .collect();
+    let young = read
+        .unsettled(SystemTime::now(), SETTLE)
+        .map(|(_, d)| d)
+        .into_iter()
+        .chain(young_files(&referenced, SystemTime::now(), SETTLE))
+        .max();
+    if let Some(left) = young {
         let seen_long_enough = read.changed_while_read.is_none()
             && state
                 .pending

@@ -308,7 +308,7 @@ fn parse_file(ctx: &mut Ctx<'_>, file: usize, text: &str) -> Option<RawPolicy> {
                     file,
                     key.span(),
                     format!(
-                        "a file in windows/ may hold only [[window]] tables, not `{}`",
+                        "a file in windows/ may hold only [[window]] tables, not key `{}`",
                         crate::finding::escape_key(key.get_ref())
                     ),
                     "move this setting to the top-level policy",

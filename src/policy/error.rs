@@ -89,8 +89,13 @@ pub fn scrub(message: &str) -> String {
         match after.find(quote) {
             Some(close) => {
                 let inner = &after[..close];
+                // A key the message names as a key (`unknown key `x``) is
+                // structure, shown escaped and cut like a record's keys.
+                let named_key = quote == '`' && out.ends_with("key `");
                 if super::schema::is_key_name(inner) {
                     out.push_str(inner);
+                } else if named_key {
+                    out.push_str(&cut_chars(inner, 64));
                 } else {
                     out.push('…');
                 }
@@ -105,6 +110,13 @@ pub fn scrub(message: &str) -> String {
         }
     }
     out.replace(['\n', '\r'], " ")
+}
+
+fn cut_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
 }
 
 impl fmt::Display for PolicyError {
@@ -199,6 +211,10 @@ mod tests {
             "unknown `on_violation` value `…`; char '…' and `max_line_bytes`"
         );
         assert_eq!(scrub("cut `secret"), "cut `…");
+        assert_eq!(
+            scrub("unknown key `full_alowed` in [[sink]]"),
+            "unknown key `full_alowed` in [[sink]]"
+        );
         assert_eq!(scrub("plain"), "plain");
     }
 }

@@ -89,6 +89,19 @@ impl PolicyRead {
     }
 }
 
+/// How long until the youngest of `paths` is `settle` old (by its
+/// modification time) at `now`; `None` when all are (or cannot be read:
+/// the read that follows reports that).
+pub fn young_files(paths: &[PathBuf], now: SystemTime, settle: Duration) -> Option<Duration> {
+    paths
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok()?.modified().ok())
+        .map(|m| now.duration_since(m).unwrap_or(Duration::ZERO))
+        .filter(|age| *age < settle)
+        .map(|age| settle - age)
+        .max()
+}
+
 /// Read every file of the policy at `path`.
 pub fn read_policy_files(path: &Path) -> Result<Vec<PolicyFile>, PolicyErrors> {
     read_policy(path).map(|r| r.files)
