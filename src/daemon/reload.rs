@@ -302,7 +302,7 @@ pub fn append(settings: &AuditSettings, event: &AuditEvent, p: &Pipeline) -> any
 pub async fn run(p: Arc<Pipeline>, mut shutdown: watch::Receiver<bool>) {
     let changed = Arc::new(Notify::new());
     // Without a watcher (none could be set up) only the poll finds changes.
-    let mut watched = watched_folders(&p);
+    let mut watched = watched_files(&p);
     let mut watcher = start_watcher(&p.policy_path, &watched, Arc::clone(&changed));
     let mut poll = tokio::time::interval(POLL_EVERY);
     poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -333,8 +333,8 @@ pub async fn run(p: Arc<Pipeline>, mut shutdown: watch::Receiver<bool>) {
                 Some(Attempt::Later(d)) => Some(tokio::time::Instant::now() + d),
                 _ => None,
             };
-            // The folders of newly referenced keyword lists and keys.
-            let now_watched = watched_folders(&p);
+            // Newly referenced keyword lists and keys.
+            let now_watched = watched_files(&p);
             if now_watched != watched {
                 watched = now_watched;
                 watcher = start_watcher(&p.policy_path, &watched, Arc::clone(&changed));
@@ -344,18 +344,18 @@ pub async fn run(p: Arc<Pipeline>, mut shutdown: watch::Receiver<bool>) {
     drop(watcher);
 }
 
-/// The folders holding the files the policy in force refers to.
-fn watched_folders(p: &Pipeline) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = p
+/// The files the policy in force refers to (keyword lists, keys).
+fn watched_files(p: &Pipeline) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = p
         .snapshot()
         .policy
         .referenced()
         .iter()
-        .filter_map(|r| r.path.as_ref()?.parent().map(Path::to_path_buf))
+        .filter_map(|r| r.path.clone())
         .collect();
-    dirs.sort();
-    dirs.dedup();
-    dirs
+    files.sort();
+    files.dedup();
+    files
 }
 
 async fn attempt(p: &Arc<Pipeline>, state: Option<WatchState>) -> (Option<WatchState>, Option<Attempt>) {
@@ -391,23 +391,41 @@ fn start_watcher(
         (parent, RecursiveMode::NonRecursive)
     };
     let name = path.file_name().map(|n| n.to_os_string());
-    let extra: Vec<PathBuf> = referenced.to_vec();
+    let watch_root = dir.clone();
+    // Only the referenced files themselves matter in their folders: sink
+    // outputs and logs may live there and change all the time.
+    let extra: Vec<(PathBuf, std::ffi::OsString)> = referenced
+        .iter()
+        .filter_map(|f| Some((f.parent()?.to_path_buf(), f.file_name()?.to_os_string())))
+        .collect();
     let handler = move |res: notify::Result<notify::Event>| {
         let Ok(ev) = res else {
             changed.notify_one();
             return;
         };
+        // Reads (ours included) change nothing.
+        if matches!(ev.kind, notify::EventKind::Access(_)) {
+            return;
+        }
         // In a file's parent folder only the file itself and Kubernetes'
         // `..data` swaps matter; sink and audit files may live there too.
-        let relevant = is_dir
-            || ev.paths.is_empty()
-            || ev
-                .paths
-                .iter()
-                .any(|p| p.parent().is_some_and(|d| extra.iter().any(|e| e == d)))
-            || ev.paths.iter().any(|p| match p.file_name() {
-                Some(f) => Some(f) == name.as_deref() || f.to_string_lossy().starts_with(".."),
-                None => true,
+        // Likewise in the folders of referenced files.
+        let kube = |n: &std::ffi::OsStr| n.to_string_lossy().starts_with("..");
+        let relevant = ev.paths.is_empty()
+            || ev.paths.iter().any(|p| {
+                let in_policy = if is_dir {
+                    p.starts_with(&watch_root)
+                } else {
+                    match p.file_name() {
+                        Some(f) => Some(f) == name.as_deref() || kube(f),
+                        None => true,
+                    }
+                };
+                in_policy
+                    || extra.iter().any(|(dir, file)| {
+                        p.parent() == Some(dir.as_path())
+                            && p.file_name().is_some_and(|n| n == file.as_os_str() || kube(n))
+                    })
             });
         if relevant {
             changed.notify_one();
@@ -424,7 +442,10 @@ fn start_watcher(
         tracing::warn!(error = %e, folder = %dir.display(), "cannot watch the policy folder; polling only");
         return None;
     }
-    for d in referenced {
+    let mut dirs: Vec<&Path> = referenced.iter().filter_map(|f| f.parent()).collect();
+    dirs.sort();
+    dirs.dedup();
+    for d in dirs {
         // The poll still covers a folder that cannot be watched.
         if let Err(e) = w.watch(d, RecursiveMode::NonRecursive) {
             tracing::warn!(error = %e, folder = %d.display(), "cannot watch a referenced folder; polling only");

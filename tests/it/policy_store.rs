@@ -286,9 +286,9 @@ fn reloads_and_window_open_keep_every_sinks_redaction_and_pseudonyms() {
     let (line, id, email) = record(3);
     daemon.post(&line);
     assert_redacted(d, 3, &id, &email, &["cap"]);
-    let cap2 = wait_lines(&d.join("cap2.jsonl"), 1);
-    assert!(cap2[0].contains("[REDACTED:email]"), "{}", cap2[0]);
-    assert!(!cap2[0].contains(&email));
+    let cap2 = wait_lines(&d.join("cap2.jsonl"), 3);
+    assert!(cap2[2].contains("[REDACTED:email]"), "{}", cap2[2]);
+    assert!(!cap2[2].contains(&email));
 }
 
 #[test]
@@ -504,7 +504,7 @@ fn outputs_sources_and_the_audit_log_that_are_one_file_are_refused() {
     std::fs::write(&p, sinks).unwrap();
     let (code, msg) = check(&p);
     assert_eq!(code, 2, "{msg}");
-    assert!(msg.contains("p.toml:5:"), "names file and line: {msg}");
+    assert!(msg.contains("p.toml:6:"), "names file and line: {msg}");
     assert!(msg.contains("sink `b` writes to the same file as sink `a`"), "{msg}");
 
     std::fs::write(
@@ -559,7 +559,7 @@ fn window_files_hold_only_windows_and_need_an_explicit_budget() {
     for evil in [
         "[redact]\nbuiltin = []\n",
         "[[sink]]\nname = \"leak\"\nfull_allowed = true\nredact = false\n",
-        "[full]\nmax_window = \"300d\"\n",
+        "[full]\nmax_window = \"7200h\"\n",
         "[standard.fields]\nprompt_echo = { type = \"string\" }\n",
     ] {
         std::fs::write(&w, evil).unwrap();
@@ -680,9 +680,9 @@ fn smaller_holes_are_closed() {
 
     // Every size and time setting has an upper bound.
     for (setting, want) in [
-        ("[full]\nmax_window = \"300d\"\n", "upper bound"),
+        ("[full]\nmax_window = \"7200h\"\n", "upper bound"),
         ("[audit]\npath = \"a.jsonl\"\nlock_timeout = \"2h\"\n", "upper bound"),
-        ("[server]\nflush_interval = \"30d\"\n", "upper bound"),
+        ("[server]\nflush_interval = \"720h\"\n", "upper bound"),
         ("[limits]\nmax_line_bytes = 4294967295\n", "between 1 and"),
         ("[server]\nqueue_bytes = 1099511627776\n", "between 1 and"),
     ] {
