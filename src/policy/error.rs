@@ -194,6 +194,23 @@ mod tests {
         assert_eq!(line_col(src, src.rfind('=').unwrap()), (2, 4));
     }
 
+    proptest::proptest! {
+        /// Whatever value a message quotes, in whichever quotes, the public
+        /// form does not hold it.
+        #[test]
+        fn no_quoted_value_survives(
+            value in "[A-Za-z0-9 @._-]{3,40}",
+            quote in proptest::sample::select(vec!['`', '"', '\'']),
+            before in "[a-z ]{0,20}",
+        ) {
+            proptest::prop_assume!(!super::super::schema::is_key_name(&value));
+            proptest::prop_assume!(!before.ends_with("key "));
+            let msg = format!("{before}{quote}{value}{quote} and more");
+            let out = scrub(&msg);
+            proptest::prop_assert!(!out.contains(&value), "{out}");
+        }
+    }
+
     #[test]
     fn public_form_keeps_keys_and_cuts_values() {
         let e = PolicyError::at(

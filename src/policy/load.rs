@@ -441,3 +441,88 @@ pub use crate::io_text::io_cause;
 pub fn pause(d: Duration) {
     std::thread::sleep(d);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_young_or_changing_file_is_unsettled_and_an_old_one_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("p.toml");
+        std::fs::write(&p, "version = 1\n").unwrap();
+        let read = read_policy(&p).unwrap();
+        let now = SystemTime::now();
+        let (file, left) = read.unsettled(now, SETTLE).unwrap();
+        assert_eq!(file, p);
+        assert!(left <= SETTLE);
+        let old = now - Duration::from_secs(5);
+        File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        assert!(read_policy(&p).unwrap().unsettled(now, SETTLE).is_none());
+        // A modification time in the future is "now": it settles by content.
+        let future = now + Duration::from_secs(3600);
+        File::options()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_modified(future)
+            .unwrap();
+        let (_, left) = read_policy(&p).unwrap().unsettled(now, SETTLE).unwrap();
+        assert_eq!(left, SETTLE);
+        assert_eq!(young_files(&[p.clone()], now, SETTLE), Some(SETTLE));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("list.txt");
+        let ok = std::process::Command::new("mkfifo").arg(&p).status().unwrap();
+        assert!(ok.success());
+        let e = read_regular(&p, 10).unwrap_err();
+        assert!(e.contains("FIFO"), "{e}");
+        // Opening it non-blocking (as read_regular does after the first
+        // check) returns at once even with no writer.
+        let f = open_nonblocking(&p).unwrap();
+        assert!(!f.metadata().unwrap().is_file());
+    }
+
+    #[test]
+    fn size_caps_hold() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("k");
+        std::fs::write(&p, vec![b'k'; 11]).unwrap();
+        assert!(read_regular(&p, 10).unwrap_err().contains("larger than 10"));
+        assert_eq!(read_regular(&p, 11).unwrap().bytes.len(), 11);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn paths_that_do_not_exist_yet_resolve_through_symlinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        std::os::unix::fs::symlink(&real, dir.path().join("link")).unwrap();
+        assert_eq!(
+            canonical(&dir.path().join("link/new/x.jsonl")),
+            canonical(&real).join("new/x.jsonl")
+        );
+    }
+
+    #[test]
+    fn the_kill_switch_sits_beside_the_policy() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(kill_switch_path(dir.path()), dir.path().join("capture-off"));
+        let f = dir.path().join("p.toml");
+        std::fs::write(&f, "").unwrap();
+        assert_eq!(kill_switch_path(&f), dir.path().join("p.toml.capture-off"));
+        assert!(!kill_switch_engaged(&f));
+        std::fs::write(dir.path().join("p.toml.capture-off"), "").unwrap();
+        assert!(kill_switch_engaged(&f));
+    }
+}

@@ -685,6 +685,35 @@ requested_by = "me"
     }
 
     #[test]
+    fn referenced_files_are_in_the_digest_and_never_in_debug() {
+        let dir = tempfile::tempdir().unwrap();
+        let list = dir.path().join("customers.txt");
+        std::fs::write(&list, "Northwind Analytics\n").unwrap();
+        let p = dir.path().join("p.toml");
+        std::fs::write(
+            &p,
+            "[[redact.keywords]]\nname = \"c\"\nfile = \"customers.txt\"\nwords = [\"Contoso Bank\"]\n",
+        )
+        .unwrap();
+        let a = Policy::load(&p).unwrap();
+        std::fs::write(&list, "Northwind Analytics\nFabrikam\n").unwrap();
+        let b = Policy::load(&p).unwrap();
+        assert_ne!(a.sha256(), b.sha256(), "a changed list changes the digest");
+        assert_eq!(a.referenced().len(), 1);
+        assert_eq!(a.referenced()[0].kind, RefKind::KeywordList);
+        let debug = format!("{b:?}");
+        for word in ["Northwind", "Fabrikam", "Contoso"] {
+            assert!(!debug.contains(word), "{word} in Debug");
+        }
+    }
+
+    #[test]
+    fn an_unknown_sink_gets_the_policy_rules_never_none() {
+        let p = Policy::from_toml(Path::new("p.toml"), "[redact]\nbuiltin = [\"email\"]\n").unwrap();
+        assert!(p.redaction().sink("nosuch").redactor.is_some());
+    }
+
+    #[test]
     fn policy_is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<Policy>();

@@ -143,6 +143,19 @@ mod tests {
         Policy::from_files(Path::new("d"), &files).unwrap()
     }
 
+    proptest::proptest! {
+        /// Any text: no panic, and never a window that is not defined
+        /// unchanged.
+        #[test]
+        fn arbitrary_text_never_grants_more(text in "\\PC{0,200}") {
+            let p = current();
+            let files = [file("d/main.toml", MAIN), file("d/windows/w.toml", &text)];
+            let kept = still_granted(&p, &files);
+            proptest::prop_assert!(kept.is_empty() || text.contains("\"w\""));
+            let _ = read_window(&text, "w");
+        }
+    }
+
     #[test]
     fn an_unchanged_window_is_kept_even_beside_a_broken_file() {
         let p = current();
