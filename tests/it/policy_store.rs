@@ -216,7 +216,7 @@ fn redacting_policy(dir: &Path) -> PathBuf {
     .unwrap();
     std::fs::write(
         policy.join("windows/w1.toml"),
-        window("w1", "cap", "unbounded = true\n"),
+        window("w1", "cap", "max_records = 1000\n"),
     )
     .unwrap();
     policy
@@ -388,7 +388,7 @@ fn a_close_and_the_kill_switch_work_while_another_file_is_invalid() {
     let policy = redacting_policy(d);
     std::fs::write(
         policy.join("windows/w2.toml"),
-        window("w2", "cap2", "unbounded = true\n"),
+        window("w2", "cap2", "max_records = 1000\n"),
     )
     .unwrap();
     let daemon = Daemon::start(d, &policy);
