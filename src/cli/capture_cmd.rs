@@ -79,7 +79,13 @@ fn off(policy: &Path, reason: &str) -> anyhow::Result<u8> {
         .truncate(true)
         .write(true)
         .open(&path)
-        .map_err(|e| anyhow::anyhow!("cannot write `{}`: {}", path.display(), crate::io_text::io_cause(&e)))?;
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "cannot write `{}`: {}",
+                path.display(),
+                crate::io_text::io_cause(&e)
+            )
+        })?;
     let text = format!(
         "# Written by `tracegate capture off`: no gate delivers full records while this file exists.\nat = \"{}\"\nreason = {}\n",
         jiff::Timestamp::now(),

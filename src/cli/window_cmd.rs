@@ -274,7 +274,10 @@ fn close(dir: &Path, id: &str) -> anyhow::Result<u8> {
         std::fs::remove_file(&file)?;
         println!("removed pending window `{id}`");
     } else {
-        let body = format!("# Written by `tracegate window close`.\n{}", toml::to_string(&table)?);
+        let body = format!(
+            "# Written by `tracegate window close`.\n{}",
+            toml::to_string(&table)?
+        );
         write_atomically(&file, body.as_bytes())?;
         if pending {
             println!("removed pending window `{id}`");

@@ -427,7 +427,9 @@ impl Pipeline {
     pub fn revoke(&self, keep: &dyn Fn(&str) -> bool) {
         let slots: Vec<_> = lock(&self.captures).values().cloned().collect();
         for slot in slots {
-            let mut g = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut g = slot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             g.capture.revoke(keep);
         }
     }
@@ -438,7 +440,9 @@ impl Pipeline {
         slots
             .iter()
             .filter_map(|slot| {
-                let g = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let g = slot
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
                 g.capture.open_window().map(str::to_string)
             })
             .collect()

@@ -222,7 +222,10 @@ fn apply(p: &Pipeline, policy: Policy, state: &mut WatchState, digest: &str) -> 
                 })
             };
             p.revoke(&granted);
-            let wait = state.retry.as_ref().map_or(AUDIT_RETRY_FIRST, |(_, _, w)| *w);
+            let wait = state
+                .retry
+                .as_ref()
+                .map_or(AUDIT_RETRY_FIRST, |(_, _, w)| *w);
             state.retry = Some((
                 digest.to_string(),
                 Instant::now() + wait,
@@ -358,7 +361,10 @@ fn watched_files(p: &Pipeline) -> Vec<PathBuf> {
     files
 }
 
-async fn attempt(p: &Arc<Pipeline>, state: Option<WatchState>) -> (Option<WatchState>, Option<Attempt>) {
+async fn attempt(
+    p: &Arc<Pipeline>,
+    state: Option<WatchState>,
+) -> (Option<WatchState>, Option<Attempt>) {
     let p2 = Arc::clone(p);
     let mut s = state.unwrap_or_else(|| WatchState::new(p));
     match tokio::task::spawn_blocking(move || {
@@ -424,7 +430,8 @@ fn start_watcher(
                 in_policy
                     || extra.iter().any(|(dir, file)| {
                         p.parent() == Some(dir.as_path())
-                            && p.file_name().is_some_and(|n| n == file.as_os_str() || kube(n))
+                            && p.file_name()
+                                .is_some_and(|n| n == file.as_os_str() || kube(n))
                     })
             });
         if relevant {

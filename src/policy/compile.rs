@@ -937,7 +937,12 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
         d.queue_records,
         QUEUE_RECORDS_CAP,
     );
-    let queue_bytes = count(&m.queue_bytes, "queue_bytes", d.queue_bytes, QUEUE_BYTES_CAP);
+    let queue_bytes = count(
+        &m.queue_bytes,
+        "queue_bytes",
+        d.queue_bytes,
+        QUEUE_BYTES_CAP,
+    );
     let flush_interval = m
         .flush_interval
         .as_ref()

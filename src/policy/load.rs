@@ -110,8 +110,12 @@ pub fn read_policy_files(path: &Path) -> Result<Vec<PolicyFile>, PolicyErrors> {
 /// Read every file of the policy at `path`, with what was ignored and the
 /// files' modification times.
 pub fn read_policy(path: &Path) -> Result<PolicyRead, PolicyErrors> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| one(path, format!("cannot read policy: {}", missing_cause(path, &e))))?;
+    let meta = std::fs::metadata(path).map_err(|e| {
+        one(
+            path,
+            format!("cannot read policy: {}", missing_cause(path, &e)),
+        )
+    })?;
     let mut ignored = Vec::new();
     let mut errors = Vec::new();
     let paths = if meta.is_dir() {
@@ -121,7 +125,10 @@ pub fn read_policy(path: &Path) -> Result<PolicyRead, PolicyErrors> {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => errors.push(PolicyError::whole(
                 &windows,
-                format!("cannot read the windows folder: {}", crate::io_text::io_cause(&e)),
+                format!(
+                    "cannot read the windows folder: {}",
+                    crate::io_text::io_cause(&e)
+                ),
             )),
             Ok(_) => match std::fs::metadata(&windows) {
                 Ok(m) if m.is_dir() => {
@@ -136,7 +143,10 @@ pub fn read_policy(path: &Path) -> Result<PolicyRead, PolicyErrors> {
                 )),
                 Err(e) => errors.push(PolicyError::whole(
                     &windows,
-                    format!("cannot read the windows folder: {}", missing_cause(&windows, &e)),
+                    format!(
+                        "cannot read the windows folder: {}",
+                        missing_cause(&windows, &e)
+                    ),
                 )),
             },
         }
@@ -203,7 +213,10 @@ fn toml_files_in(
     let entries = std::fs::read_dir(dir).map_err(|e| {
         one(
             dir,
-            format!("cannot list policy folder: {}", crate::io_text::io_cause(&e)),
+            format!(
+                "cannot list policy folder: {}",
+                crate::io_text::io_cause(&e)
+            ),
         )
     })?;
     let mut out = Vec::new();
@@ -211,7 +224,10 @@ fn toml_files_in(
         let entry = entry.map_err(|e| {
             one(
                 dir,
-                format!("cannot list policy folder: {}", crate::io_text::io_cause(&e)),
+                format!(
+                    "cannot list policy folder: {}",
+                    crate::io_text::io_cause(&e)
+                ),
             )
         })?;
         let p = entry.path();
@@ -260,7 +276,10 @@ fn toml_files_in(
             Ok(m) if m.is_file() => out.push(p),
             Ok(m) => errors.push(PolicyError::whole(
                 &p,
-                format!("a policy entry must be a regular file, not {}", kind_name(&m)),
+                format!(
+                    "a policy entry must be a regular file, not {}",
+                    kind_name(&m)
+                ),
             )),
             Err(e) => errors.push(PolicyError::whole(
                 &p,
@@ -482,7 +501,10 @@ mod tests {
     fn a_fifo_is_refused_without_blocking() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("list.txt");
-        let ok = std::process::Command::new("mkfifo").arg(&p).status().unwrap();
+        let ok = std::process::Command::new("mkfifo")
+            .arg(&p)
+            .status()
+            .unwrap();
         assert!(ok.success());
         let e = read_regular(&p, 10).unwrap_err();
         assert!(e.contains("FIFO"), "{e}");

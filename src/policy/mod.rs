@@ -709,7 +709,8 @@ requested_by = "me"
 
     #[test]
     fn an_unknown_sink_gets_the_policy_rules_never_none() {
-        let p = Policy::from_toml(Path::new("p.toml"), "[redact]\nbuiltin = [\"email\"]\n").unwrap();
+        let p =
+            Policy::from_toml(Path::new("p.toml"), "[redact]\nbuiltin = [\"email\"]\n").unwrap();
         assert!(p.redaction().sink("nosuch").redactor.is_some());
     }
 

@@ -159,9 +159,12 @@ pub fn check(
         .iter()
         .map(|f| (canon.of(&f.path), "a policy file".to_string()))
         .chain(referenced.iter().filter_map(|r| {
-            r.path
-                .as_ref()
-                .map(|p| (canon.of(p), format!("a file the policy reads ({})", r.kind.as_str())))
+            r.path.as_ref().map(|p| {
+                (
+                    canon.of(p),
+                    format!("a file the policy reads ({})", r.kind.as_str()),
+                )
+            })
         }))
         .collect();
     for w in &written {
@@ -176,7 +179,11 @@ pub fn check(
             .path
             .parent()
             .is_some_and(|d| d == policy_dir || d == windows_dir);
-        if in_policy && w.path.extension().is_some_and(|e| e.eq_ignore_ascii_case("toml")) {
+        if in_policy
+            && w.path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+        {
             errors.push(error(
                 &w.at,
                 format!(

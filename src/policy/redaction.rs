@@ -105,7 +105,11 @@ pub(super) fn audit_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
     let Some(path) = draft.audit.as_ref().and_then(|a| a.key_file.as_ref()) else {
         return Ok(None);
     };
-    let origin = draft.files.first().cloned().unwrap_or_else(|| draft.source.clone());
+    let origin = draft
+        .files
+        .first()
+        .cloned()
+        .unwrap_or_else(|| draft.source.clone());
     match read_regular(path, MAX_KEY_FILE_BYTES) {
         Ok(r) => Ok(Some(Referenced {
             kind: RefKind::AuditKey,
@@ -319,8 +323,13 @@ fn read_words(path: &Path) -> Result<(Vec<String>, String), String> {
     let r = read_regular(path, MAX_KEYWORD_FILE_BYTES)
         .map_err(|cause| format!("cannot read `{}`: {cause}", path.display()))?;
     let sha256 = hex::encode(Sha256::digest(&r.bytes));
-    let text = String::from_utf8(r.bytes)
-        .map_err(|e| format!("`{}` is not valid UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))?;
+    let text = String::from_utf8(r.bytes).map_err(|e| {
+        format!(
+            "`{}` is not valid UTF-8 (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     let words = text
         .lines()
         .map(str::trim)

@@ -175,12 +175,18 @@ mod tests {
         let closed = W.replace("12:00:00Z", "10:30:00Z");
         let changed = [file("d/main.toml", MAIN), file("d/windows/w.toml", &closed)];
         assert!(still_granted(&p, &changed).is_empty());
-        let cut = [file("d/main.toml", MAIN), file("d/windows/w.toml", &W[..40])];
+        let cut = [
+            file("d/main.toml", MAIN),
+            file("d/windows/w.toml", &W[..40]),
+        ];
         assert!(still_granted(&p, &cut).is_empty());
         let main = MAIN.replace("full_allowed = true", "full_allowed = false");
         let unallowed = [file("d/main.toml", &main), file("d/windows/w.toml", W)];
         assert!(still_granted(&p, &unallowed).is_empty());
-        let broken_main = [file("d/main.toml", "[[sink]\n"), file("d/windows/w.toml", W)];
+        let broken_main = [
+            file("d/main.toml", "[[sink]\n"),
+            file("d/windows/w.toml", W),
+        ];
         assert!(still_granted(&p, &broken_main).is_empty());
         let twice = [
             file("d/main.toml", MAIN),

@@ -384,7 +384,9 @@ impl Capture {
             .collect();
         for id in barred {
             self.used.insert(id.clone());
-            self.closed_for_good.entry(id).or_insert(CloseCause::Removed);
+            self.closed_for_good
+                .entry(id)
+                .or_insert(CloseCause::Removed);
         }
     }
 

@@ -439,7 +439,11 @@ fn a_reload_keeps_an_unchanged_window_and_closes_a_changed_or_removed_one_for_go
     // (A policy is immutable outside `policy::`: edit the file instead.)
     let path = dir.path().join("policy.toml");
     let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, text.replace("2026-12-01T11:00:00Z", "2026-12-01T10:45:00Z")).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("2026-12-01T11:00:00Z", "2026-12-01T10:45:00Z"),
+    )
+    .unwrap();
     let shorter = Policy::load(&path).unwrap();
     cap.reload(Arc::new(shorter.clone()));
     assert_eq!(cap.open_window(), None);

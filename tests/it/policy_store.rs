@@ -238,7 +238,10 @@ fn assert_redacted(dir: &Path, n: usize, id: &str, email: &str, full: &[&str]) {
         let l = wait_lines(&dir.join(format!("{sink}.jsonl")), n);
         let line = &l[n - 1];
         assert!(line.contains("[REDACTED:email]"), "{sink} line {n}: {line}");
-        assert!(!line.contains(email), "{sink} line {n} leaks the email: {line}");
+        assert!(
+            !line.contains(email),
+            "{sink} line {n} leaks the email: {line}"
+        );
     }
     let l = wait_lines(&dir.join("std.jsonl"), n);
     let line = &l[n - 1];
@@ -336,9 +339,15 @@ fn a_refused_reload_never_quotes_policy_values() {
         ),
     );
     let st = daemon.wait_refused(1);
-    let cause = st["last_reload_error"]["cause"].as_str().unwrap().to_string();
+    let cause = st["last_reload_error"]["cause"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(!cause.contains("Northwind"), "{cause}");
-    assert!(cause.contains("policy.toml:"), "names the file and line: {cause}");
+    assert!(
+        cause.contains("policy.toml:"),
+        "names the file and line: {cause}"
+    );
     let audited: Vec<String> = events(&d.join("audit.jsonl"))
         .into_iter()
         .filter_map(|e| match e {
@@ -398,14 +407,24 @@ fn a_close_and_the_kill_switch_work_while_another_file_is_invalid() {
 
     // Another file turns invalid: refused; /healthz says so while windows
     // are open.
-    std::fs::write(policy.join("windows/typo.toml"), "[[window]]\nidd = \"x\"\n").unwrap();
+    std::fs::write(
+        policy.join("windows/typo.toml"),
+        "[[window]]\nidd = \"x\"\n",
+    )
+    .unwrap();
     daemon.wait_refused(1);
     let (code, why) = daemon.request("GET", "/healthz", b"");
     assert_eq!(code, 503, "{why}");
     assert!(why.contains("refused while window"), "{why}");
 
     // `window close` touches only its window and takes effect at once.
-    let out = tracegate(&["window", "close", "--policy", policy.to_str().unwrap(), "w1"]);
+    let out = tracegate(&[
+        "window",
+        "close",
+        "--policy",
+        policy.to_str().unwrap(),
+        "w1",
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     poll("w1 closed", || {
         events(&d.join("audit.jsonl"))
@@ -419,7 +438,11 @@ fn a_close_and_the_kill_switch_work_while_another_file_is_invalid() {
     let cap = wait_lines(&d.join("cap.jsonl"), 2);
     assert!(!cap[1].contains("prompt_text"), "w1 is closed: {}", cap[1]);
     let cap2 = wait_lines(&d.join("cap2.jsonl"), 2);
-    assert!(cap2[1].contains("prompt_text"), "w2 is untouched: {}", cap2[1]);
+    assert!(
+        cap2[1].contains("prompt_text"),
+        "w2 is untouched: {}",
+        cap2[1]
+    );
 
     // The kill switch needs no valid policy.
     let out = tracegate(&["capture", "off", "--policy", policy.to_str().unwrap()]);
@@ -505,7 +528,10 @@ fn outputs_sources_and_the_audit_log_that_are_one_file_are_refused() {
     let (code, msg) = check(&p);
     assert_eq!(code, 2, "{msg}");
     assert!(msg.contains("p.toml:6:"), "names file and line: {msg}");
-    assert!(msg.contains("sink `b` writes to the same file as sink `a`"), "{msg}");
+    assert!(
+        msg.contains("sink `b` writes to the same file as sink `a`"),
+        "{msg}"
+    );
 
     std::fs::write(
         &p,
@@ -520,11 +546,7 @@ fn outputs_sources_and_the_audit_log_that_are_one_file_are_refused() {
     assert!(msg.contains("is the file sink `a` writes"), "{msg}");
     assert!(msg.contains("is the file the audit log writes"), "{msg}");
 
-    std::fs::write(
-        &p,
-        "[[sink]]\nname = \"a\"\noutput = \"file:p.toml\"\n",
-    )
-    .unwrap();
+    std::fs::write(&p, "[[sink]]\nname = \"a\"\noutput = \"file:p.toml\"\n").unwrap();
     let (code, msg) = check(&p);
     assert_eq!(code, 2, "{msg}");
     assert!(msg.contains("writes to a policy file"), "{msg}");
@@ -570,7 +592,10 @@ fn window_files_hold_only_windows_and_need_an_explicit_budget() {
     std::fs::write(&w, window("w9", "cap2", "")).unwrap();
     let (code, msg) = check(&policy);
     assert_eq!(code, 2, "{msg}");
-    assert!(msg.contains("needs `max_records`, `max_bytes` or `unbounded = true`"), "{msg}");
+    assert!(
+        msg.contains("needs `max_records`, `max_bytes` or `unbounded = true`"),
+        "{msg}"
+    );
     std::fs::write(&w, window("w9", "cap2", "max_bytes = 10\n")).unwrap();
     let (code, msg) = check(&policy);
     assert_eq!(code, 0, "{msg}");
@@ -590,7 +615,10 @@ fn entries_that_look_like_policy_but_cannot_be_read_are_errors() {
     std::fs::write(policy.join("README.md"), "notes\n").unwrap();
     let (code, msg) = check(&policy);
     assert_eq!(code, 0, "{msg}");
-    assert!(msg.contains("README.md: not a `.toml` file"), "lists what it ignored: {msg}");
+    assert!(
+        msg.contains("README.md: not a `.toml` file"),
+        "lists what it ignored: {msg}"
+    );
 
     let cases: Vec<(&str, Box<dyn Fn(&Path)>, &str)> = vec![
         (
@@ -608,11 +636,7 @@ fn entries_that_look_like_policy_but_cannot_be_read_are_errors() {
             Box::new(|p: &Path| std::fs::write(p, "[redact]\nbuiltin = []\n").unwrap()),
             "lowercase `.toml`",
         ),
-        (
-            "fifo.toml",
-            Box::new(|p: &Path| mkfifo(p)),
-            "FIFO",
-        ),
+        ("fifo.toml", Box::new(|p: &Path| mkfifo(p)), "FIFO"),
     ];
     for (name, make, want) in cases {
         let p = policy.join(name);
@@ -681,7 +705,10 @@ fn smaller_holes_are_closed() {
     // Every size and time setting has an upper bound.
     for (setting, want) in [
         ("[full]\nmax_window = \"7200h\"\n", "upper bound"),
-        ("[audit]\npath = \"a.jsonl\"\nlock_timeout = \"2h\"\n", "upper bound"),
+        (
+            "[audit]\npath = \"a.jsonl\"\nlock_timeout = \"2h\"\n",
+            "upper bound",
+        ),
         ("[server]\nflush_interval = \"720h\"\n", "upper bound"),
         ("[limits]\nmax_line_bytes = 4294967295\n", "between 1 and"),
         ("[server]\nqueue_bytes = 1099511627776\n", "between 1 and"),
