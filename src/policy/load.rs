@@ -493,7 +493,10 @@ mod tests {
             .unwrap();
         let (_, left) = read_policy(&p).unwrap().unsettled(now, SETTLE).unwrap();
         assert_eq!(left, SETTLE);
-        assert_eq!(young_files(&[p.clone()], now, SETTLE), Some(SETTLE));
+        assert_eq!(
+            young_files(std::slice::from_ref(&p), now, SETTLE),
+            Some(SETTLE)
+        );
     }
 
     #[cfg(unix)]

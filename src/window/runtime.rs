@@ -111,7 +111,7 @@ impl Capture {
     }
 
     fn open_audit(&mut self) {
-        let Some(settings) = self.policy.audit().clone() else {
+        let Some(settings) = self.policy.audit().cloned() else {
             return;
         };
         let key = match &settings.key_file {

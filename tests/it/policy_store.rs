@@ -620,7 +620,7 @@ fn entries_that_look_like_policy_but_cannot_be_read_are_errors() {
         "lists what it ignored: {msg}"
     );
 
-    let cases: Vec<(&str, Box<dyn Fn(&Path)>, &str)> = vec![
+    let cases: Vec<(&str, Box<MakeEntry>, &str)> = vec![
         (
             "dangling.toml",
             Box::new(|p: &Path| std::os::unix::fs::symlink("/nonexistent/x.toml", p).unwrap()),
@@ -651,6 +651,9 @@ fn entries_that_look_like_policy_but_cannot_be_read_are_errors() {
         }
     }
 }
+
+/// Makes one folder entry at the path it is given.
+type MakeEntry = dyn Fn(&Path);
 
 fn mkfifo(p: &Path) {
     let ok = Command::new("mkfifo").arg(p).status().unwrap();
