@@ -97,6 +97,10 @@ pub enum AuditEvent {
         revision: u64,
         /// The policy path as given (a path, not record content).
         source: String,
+        /// The keyword lists and keys the policy refers to, by hash (a key
+        /// by its fingerprint, never the key itself).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        referenced: Vec<ReferencedFile>,
     },
     /// A new policy was refused; the last good one stays in force.
     PolicyRejected {
@@ -212,7 +216,38 @@ pub enum AuditEvent {
     },
 }
 
+/// A file a loaded policy refers to, as `policy_loaded` records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReferencedFile {
+    /// `keyword_list`, `redact_key` or `audit_key`.
+    pub kind: String,
+    /// The file; absent for a key taken from the environment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Hex SHA-256 of a list's bytes, or a key's fingerprint.
+    pub sha256: String,
+}
+
 impl AuditEvent {
+    /// `policy_loaded` for `policy` as revision `revision`, with the files
+    /// it refers to.
+    pub fn policy_loaded(policy: &crate::policy::Policy, revision: u64) -> AuditEvent {
+        AuditEvent::PolicyLoaded {
+            policy_sha256: policy.sha256().to_string(),
+            revision,
+            source: policy.source.display().to_string(),
+            referenced: policy
+                .referenced()
+                .iter()
+                .map(|r| ReferencedFile {
+                    kind: r.kind.as_str().to_string(),
+                    path: r.path.as_ref().map(|p| p.display().to_string()),
+                    sha256: r.sha256.clone(),
+                })
+                .collect(),
+        }
+    }
+
     /// The event's name as written in the `event` key.
     pub fn name(&self) -> &'static str {
         match self {

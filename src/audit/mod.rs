@@ -54,8 +54,8 @@ pub use checkpoint::{Checkpoint, CheckpointState, checkpoint_path, read_anchor, 
 pub use closed::{Entries, closed_windows, read_entries};
 pub use cursor::LogCursor;
 pub use entry::{
-    AuditEvent, CAUSE_CAP, CUT_MARKER, CloseCause, DenyWhy, Entry, REASON_CAP, SHORT_CAP, cap,
-    format_ts,
+    AuditEvent, CAUSE_CAP, CUT_MARKER, CloseCause, DenyWhy, Entry, REASON_CAP, ReferencedFile,
+    SHORT_CAP, cap, format_ts,
 };
 pub use error::AuditError;
 pub use lock::{lock_dir, lock_path};

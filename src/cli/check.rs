@@ -96,7 +96,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             return exit::ERROR;
         }
     };
-    let mut gate = Gate::new(Arc::clone(&policy));
+    let mut gate = Gate::for_check(Arc::clone(&policy));
     gate.force_format(args.input.input_format.forced());
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
@@ -298,7 +298,7 @@ fn allowed_windows(
 ) -> anyhow::Result<Vec<(Timestamp, Timestamp)>> {
     let Some(log) = &args.audit else {
         return Ok(policy
-            .windows
+            .windows()
             .iter()
             .filter(|w| w.sink == sink)
             .map(|w| (w.start, w.end))

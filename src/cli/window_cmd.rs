@@ -19,8 +19,9 @@ use sha2::{Digest, Sha256};
 
 use super::exit;
 use crate::audit::{AuditEvent, AuditLog, CloseCause, DenyWhy};
-use crate::policy::compile::{compile, parse_duration, valid_name};
-use crate::policy::load::{PolicyFile, read_policy_files};
+use crate::policy::compile::{parse_duration, valid_name};
+use crate::policy::load::{MAX_POLICY_FILE_BYTES, PolicyFile, read_policy_files, read_regular};
+use crate::policy::revoke::read_window;
 use crate::policy::{Policy, Window};
 
 /// How far in the past `--start` may lie without `--backdate`: clock skew
@@ -201,7 +202,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     let windows = args.policy.join("windows");
     let current_policy = || -> anyhow::Result<(Vec<PolicyFile>, Policy)> {
         let files = read_policy_files(&args.policy).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let current = compile(&args.policy, &files).map_err(|e| {
+        let current = Policy::from_files(&args.policy, &files).map_err(|e| {
             anyhow::anyhow!(
                 "{e}\nthe policy is invalid as it stands; fix it before opening a window"
             )
@@ -323,12 +324,13 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
         path: path.clone(),
         text: text.clone(),
     });
-    if let Err(errors) = compile(&args.policy, &with_window) {
+    if let Err(errors) = Policy::from_files(&args.policy, &with_window) {
         eprintln!("{errors}");
-        let detail = errors.0.first().map_or_else(
-            || "the policy would be invalid".to_owned(),
-            |e| e.message.clone(),
-        );
+        // SECURITY: the audit log gets the error without policy values.
+        let detail = errors
+            .0
+            .first()
+            .map_or_else(|| "the policy would be invalid".to_owned(), |e| e.public());
         return Ok(refusal.refuse(
             Some(&id),
             "the window would make the policy invalid",
@@ -443,50 +445,136 @@ fn render(w: &Window) -> String {
     if let Some(n) = w.max_bytes {
         t.push_str(&format!("max_bytes = {n}\n"));
     }
+    if w.max_records.is_none() && w.max_bytes.is_none() {
+        // A window file must say it has no budget: a file cut short before
+        // its budget lines is then refused, never enabled unbudgeted.
+        t.push_str("unbounded = true\n");
+    }
     t
 }
 
 fn close(dir: &Path, id: &str) -> anyhow::Result<u8> {
     require_folder(dir)?;
     let _lock = FolderLock::take(&dir.join("windows"))?;
-    let policy = Policy::load(dir).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let Some(w) = policy.windows.iter().find(|w| w.id == id) else {
-        anyhow::bail!("no window `{id}` in `{}`", dir.display());
-    };
+    // Only the window's own file is read and written: a close must work
+    // while another file of the folder is invalid (closing only takes
+    // rights away).
     let windows_dir = dir.join("windows");
-    if w.file.parent() != Some(windows_dir.as_path()) {
-        anyhow::bail!(
-            "window `{id}` is defined in `{}`, not in windows/; edit that file to change it",
-            w.file.display()
-        );
-    }
+    let Some((file, text, w)) = find_window_file(&windows_dir, id)? else {
+        if let Ok(policy) = Policy::load(dir)
+            && let Some(w) = policy.windows().iter().find(|w| w.id == id)
+        {
+            anyhow::bail!(
+                "window `{id}` is defined in `{}`, not in windows/; edit that file to change it",
+                w.file.display()
+            );
+        }
+        anyhow::bail!("no window `{id}` in `{}`", windows_dir.display());
+    };
     let now = Timestamp::now();
     if now >= w.end {
         println!("window `{id}` already ended at {}", w.end);
         return Ok(exit::OK);
     }
-    // Closing only takes rights away, so it goes ahead even if the audit
-    // entry cannot be written (that failure is reported).
-    if let Err(e) = audit(
-        &policy,
-        &AuditEvent::WindowClosed {
-            window: w.id.clone(),
-            sink: w.sink.clone(),
-            cause: CloseCause::Removed,
-        },
-    ) {
-        eprintln!("tracegate: warning: not audited: {e}");
+    // Audited when the policy is valid; otherwise the close still happens
+    // and every running gate closes the window (audited) when it sees the
+    // file change.
+    match Policy::load(dir) {
+        Ok(policy) => {
+            if let Err(e) = audit(
+                &policy,
+                &AuditEvent::WindowClosed {
+                    window: w.id.clone(),
+                    sink: w.sink.clone(),
+                    cause: CloseCause::Removed,
+                },
+            ) {
+                eprintln!("tracegate: warning: not audited: {e}");
+            }
+        }
+        Err(e) => eprintln!(
+            "tracegate: warning: the policy is invalid ({} errors), so this command cannot audit the close; running gates record it when they see the change",
+            e.0.len()
+        ),
     }
-    if now < w.start {
-        std::fs::remove_file(&w.file)?;
+    let mut table: toml::Table = text.parse()?;
+    let pending = now < w.start;
+    let end = now.max(w.start.checked_add(SignedDuration::from_secs(1))?);
+    if let Some(toml::Value::Array(items)) = table.get_mut("window") {
+        if pending {
+            items.retain(|t| {
+                t.as_table()
+                    .and_then(|t| t.get("id"))
+                    .and_then(toml::Value::as_str)
+                    != Some(id)
+            });
+        } else {
+            for t in items.iter_mut().filter_map(toml::Value::as_table_mut) {
+                if t.get("id").and_then(toml::Value::as_str) == Some(id) {
+                    t.insert("end".into(), toml::Value::String(end.to_string()));
+                    if !t.contains_key("max_records")
+                        && !t.contains_key("max_bytes")
+                        && !t.contains_key("unbounded")
+                    {
+                        t.insert("unbounded".into(), toml::Value::Boolean(true));
+                    }
+                }
+            }
+        }
+    }
+    let empty = matches!(table.get("window"), Some(toml::Value::Array(a)) if a.is_empty());
+    if pending && empty && table.len() == 1 {
+        std::fs::remove_file(&file)?;
         println!("removed pending window `{id}`");
     } else {
-        let end = now.max(w.start.checked_add(SignedDuration::from_secs(1))?);
-        let closed = Window { end, ..w.clone() };
-        write_atomically(&w.file, render(&closed).as_bytes())?;
-        println!("closed window `{id}` at {end}");
+        let body = format!(
+            "# Written by `tracegate window close`.\n{}",
+            toml::to_string(&table)?
+        );
+        write_atomically(&file, body.as_bytes())?;
+        if pending {
+            println!("removed pending window `{id}`");
+        } else {
+            println!("closed window `{id}` at {end}");
+        }
     }
     Ok(exit::OK)
+}
+
+/// The file of `windows_dir` that defines window `id` (its text and the
+/// window): `<id>.toml` first, then every other `*.toml` there.
+fn find_window_file(
+    windows_dir: &Path,
+    id: &str,
+) -> anyhow::Result<Option<(PathBuf, String, Window)>> {
+    let mut candidates = vec![windows_dir.join(format!("{id}.toml"))];
+    if let Ok(entries) = std::fs::read_dir(windows_dir) {
+        let mut others: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .filter(|p| !candidates.contains(p))
+            .collect();
+        others.sort();
+        candidates.extend(others);
+    }
+    for path in candidates {
+        let Ok(r) = read_regular(&path, MAX_POLICY_FILE_BYTES) else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(r.bytes) else {
+            continue;
+        };
+        match read_window(&text, id) {
+            Ok(Some(w)) => return Ok(Some((path, text, w))),
+            Ok(None) => {}
+            Err(e) if path.file_stem().is_some_and(|s| s == id) => {
+                anyhow::bail!("`{}`: {e}", path.display())
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(None)
 }
 
 fn list(path: &Path) -> anyhow::Result<u8> {
@@ -504,7 +592,7 @@ fn list(path: &Path) -> anyhow::Result<u8> {
 /// Append an audit entry from a command, to the log (with its key and
 /// anchor) the policy names. `Ok` when there is no `[audit]` at all.
 fn audit(policy: &Policy, event: &AuditEvent) -> Result<(), crate::audit::AuditError> {
-    let Some(settings) = &policy.audit else {
+    let Some(settings) = policy.audit() else {
         return Ok(());
     };
     AuditLog::open_configured(settings)?.append(event, Timestamp::now())?;

@@ -60,7 +60,7 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     let clock: Arc<dyn Clock> = Arc::new(SystemClock::new());
     let listen = opts.listen.unwrap_or(policy.server.listen);
     let policy = Arc::new(policy);
-    if !policy.sinks.iter().any(|s| s.output.is_some()) {
+    if !policy.sinks().iter().any(|s| s.output.is_some()) {
         tracing::warn!(
             "the policy defines no sink with an `output`: records are judged and discarded"
         );
@@ -68,25 +68,21 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     let pipeline = Pipeline::start(Arc::clone(&policy), opts.policy.clone(), clock);
     // Full sinks' captures record `policy_loaded` (revision 1) as they open
     // the log; without one, the daemon records it itself.
-    if let Some(settings) = &policy.audit
+    if let Some(settings) = &policy.audit()
         && !pipeline
             .snapshot()
             .sinks
             .iter()
             .any(|s| s.capture.is_some())
     {
-        let event = crate::audit::AuditEvent::PolicyLoaded {
-            policy_sha256: policy.sha256.clone(),
-            revision: 1,
-            source: policy.source.display().to_string(),
-        };
+        let event = crate::audit::AuditEvent::policy_loaded(&policy, 1);
         if let Err(e) = reload::append(settings, &event, &pipeline) {
             tracing::error!(error = %e, "cannot audit the policy load");
         }
     }
     // Sources are those of the policy at start; a reload does not change them.
     let mut followers = Vec::new();
-    for src in &policy.sources {
+    for src in policy.sources() {
         let f = tail::Follower::start(Arc::clone(&pipeline), src.path.clone())
             .context("cannot start a file source")?;
         tracing::info!(path = %src.path.display(), "following file source");
@@ -104,7 +100,7 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     if let Some(path) = &opts.ready_file {
         write_ready_file(path, &local.to_string())?;
     }
-    tracing::info!(%local, revision = 1, policy_sha256 = %policy.sha256, "serving");
+    tracing::info!(%local, revision = 1, policy_sha256 = %policy.sha256(), "serving");
 
     let (stop_tx, stop_rx) = watch::channel(false);
     let reloader = tokio::spawn(reload::run(

@@ -34,7 +34,7 @@ pub fn status_json(p: &Pipeline) -> Value {
     let none = HashMap::new();
     let windows: Vec<Value> = active
         .policy
-        .windows
+        .windows()
         .iter()
         .map(|w| {
             let state = if open.contains_key(&w.id) {
@@ -91,7 +91,7 @@ pub fn status_json(p: &Pipeline) -> Value {
     json!({
         "policy": {
             "revision": active.revision,
-            "sha256": active.policy.sha256,
+            "sha256": active.policy.sha256(),
             "source": active.policy.source.display().to_string(),
             "loaded_at": format_ts(active.loaded_at),
         },

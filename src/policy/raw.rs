@@ -228,6 +228,9 @@ pub struct RawWindow {
     pub max_records: Option<Spanned<i64>>,
     /// Budget: most bytes of full records delivered.
     pub max_bytes: Option<Spanned<i64>>,
+    /// `true`: no budget, said explicitly (required in `windows/` files
+    /// that set neither `max_records` nor `max_bytes`).
+    pub unbounded: Option<Spanned<bool>>,
 }
 
 /// A timestamp written as an RFC 3339 string or a TOML datetime.

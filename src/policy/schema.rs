@@ -104,6 +104,7 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("requested_by", Leaf),
             ("max_records", Leaf),
             ("max_bytes", Leaf),
+            ("unbounded", Leaf),
         ],
         Redact => &[
             ("builtin", Leaf),
@@ -142,6 +143,34 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
         Source => &[("kind", Leaf), ("path", Leaf)],
         FieldMap | Leaf => &[],
     }
+}
+
+/// Whether `s` is a key this schema defines, or a dotted path of such keys
+/// (`limits.max_line_bytes`): text that is policy structure, never a value.
+pub fn is_key_name(s: &str) -> bool {
+    use Node::*;
+    const ALL: [Node; 15] = [
+        Root,
+        Audit,
+        Limits,
+        Full,
+        Standard,
+        Field,
+        Otlp,
+        Evidence,
+        Sink,
+        Window,
+        Redact,
+        RedactPattern,
+        RedactKeywords,
+        Server,
+        Source,
+    ];
+    !s.is_empty()
+        && s.split('.').all(|part| {
+            ALL.iter()
+                .any(|n| children(*n).iter().any(|(k, _)| *k == part))
+        })
 }
 
 fn table_name(node: Node, path: &str) -> String {

@@ -44,6 +44,9 @@ use crate::policy::{Policy, Window};
 
 /// After an audit failure, wait this long before trying the log again.
 const AUDIT_RETRY: Duration = Duration::from_secs(1);
+/// How often the kill switch is looked at (a `stat`), so that every gate
+/// honours it within a second.
+const KILL_SWITCH_EVERY: Duration = Duration::from_millis(250);
 /// After a lease was refused (all leased by others), wait this long.
 const LEASE_RETRY: Duration = Duration::from_secs(1);
 /// How often a running gate reads what other processes appended (closes,
@@ -189,6 +192,8 @@ pub struct Capture {
     /// An append was refused because the clock was behind the log.
     clock_was_behind: bool,
     stats: CaptureStats,
+    /// When the kill switch was last looked at, and whether it was engaged.
+    kill_checked: Option<(Duration, bool)>,
 }
 
 impl std::fmt::Debug for Capture {
@@ -254,6 +259,7 @@ impl Capture {
             wanted: full_allowed,
             clock_was_behind: false,
             stats: CaptureStats::default(),
+            kill_checked: None,
         }
     }
 
@@ -296,7 +302,20 @@ impl Capture {
     /// Whether this sink may be captured at all right now. The one place
     /// to add a switch that turns capture off.
     fn may_capture(&self) -> bool {
-        self.full_allowed
+        self.full_allowed && !self.kill_checked.is_some_and(|(_, engaged)| engaged)
+    }
+
+    /// Whether the policy's kill switch is engaged, looked at no more often
+    /// than every [`KILL_SWITCH_EVERY`].
+    fn kill_switch(&mut self, mono: Duration) -> bool {
+        match self.kill_checked {
+            Some((at, engaged)) if mono.saturating_sub(at) < KILL_SWITCH_EVERY => engaged,
+            _ => {
+                let engaged = crate::policy::load::kill_switch_engaged(&self.policy.source);
+                self.kill_checked = Some((mono, engaged));
+                engaged
+            }
+        }
     }
 
     /// Adopt a new policy version (hot reload). Takes effect at once; the
@@ -314,7 +333,7 @@ impl Capture {
         let full_allowed = policy.sink(&self.sink).is_some_and(|s| s.full_allowed);
         if let Some(open) = &self.open {
             let new = policy
-                .windows
+                .windows()
                 .iter()
                 .find(|w| w.id == open.window.id && w.sink == self.sink);
             let unchanged = new.is_some_and(|b| same_window(&open.window, b));
@@ -323,7 +342,7 @@ impl Capture {
                 self.close_local(CloseCause::Removed, true);
             }
         }
-        let audit_changed = self.policy.audit != policy.audit;
+        let audit_changed = self.policy.audit() != policy.audit();
         if audit_changed {
             if self.open.is_some() {
                 // The enablement was recorded in the old log: do not carry it.
@@ -353,7 +372,7 @@ impl Capture {
         if self.open.as_ref().is_some_and(|o| !keep(&o.window.id)) {
             self.close_local(CloseCause::Removed, true);
         }
-        for w in &self.policy.windows {
+        for w in self.policy.windows() {
             if w.sink == self.sink && !keep(&w.id) {
                 // SECURITY: barred locally whatever the log says.
                 self.closed_for_good
@@ -379,11 +398,20 @@ impl Capture {
     /// may carry. With inline audit work this enables windows and leases
     /// budget as needed; otherwise it only asks for a job.
     pub fn grant(&mut self) -> Option<Grant> {
-        if !self.may_capture() {
+        if !self.full_allowed {
             return None;
         }
         let now = self.clock.utc();
         let mono = self.clock.monotonic();
+        // SECURITY: the kill switch needs neither a valid policy nor a
+        // writable log: while it is engaged nothing goes out full, and the
+        // open window closes for good (its entry follows when it can).
+        if self.kill_switch(mono) {
+            if self.open.is_some() {
+                self.close_local(CloseCause::Removed, true);
+            }
+            return None;
+        }
         self.housekeeping(now, mono);
         if self.job_due(now, mono) {
             self.wanted = true;
@@ -524,7 +552,7 @@ impl Capture {
     }
 
     fn active_window(&self, now: Timestamp) -> Option<&Window> {
-        self.policy.windows.iter().find(|w| {
+        self.policy.windows().iter().find(|w| {
             w.sink == self.sink
                 && !self.used.contains(&w.id)
                 && state_at(w, now, &self.closed_for_good) == WindowState::Active
@@ -551,7 +579,7 @@ impl Capture {
         if !self.pending.is_empty() || mono >= self.next_follow {
             return true;
         }
-        if !self.full_allowed || self.policy.audit.is_none() {
+        if !self.full_allowed || self.policy.audit().is_none() {
             return false;
         }
         match &self.open {
@@ -614,13 +642,18 @@ impl Capture {
         let now = self.clock.utc();
         let mono = self.clock.monotonic();
         self.housekeeping(now, mono);
+        // SECURITY: the kill switch is honoured with no traffic too (the
+        // ticker of `serve` asks for jobs): the open window closes for good.
+        if self.full_allowed && self.kill_switch(mono) && self.open.is_some() {
+            self.close_local(CloseCause::Removed, true);
+        }
         self.wanted = false;
         let io = match std::mem::replace(&mut self.io, IoSlot::Lent) {
             IoSlot::Up(io) => Some(io),
             IoSlot::Lent => return None,
             IoSlot::Down => None,
         };
-        let settings = self.policy.audit.clone();
+        let settings = self.policy.audit().cloned();
         let reopen = io.is_none()
             && settings.is_some()
             && (self.full_allowed || !self.pending.is_empty())
@@ -637,7 +670,7 @@ impl Capture {
             }
         }
         let mut deny = None;
-        let acquire = if !self.full_allowed || !self.lease_due(mono) {
+        let acquire = if !self.may_capture() || !self.lease_due(mono) {
             None
         } else {
             match &self.open {
@@ -679,11 +712,7 @@ impl Capture {
         Some(Job {
             io,
             settings: if reopen { settings } else { None },
-            policy_loaded: AuditEvent::PolicyLoaded {
-                policy_sha256: self.policy.sha256.clone(),
-                revision: 1,
-                source: self.policy.source.display().to_string(),
-            },
+            policy_loaded: AuditEvent::policy_loaded(&self.policy, 1),
             pending: self.pending.iter().cloned().collect(),
             acquire,
             follow,
@@ -714,7 +743,7 @@ impl Capture {
             Ok(p) => {
                 let policy = Arc::new(p);
                 let still = policy
-                    .windows
+                    .windows()
                     .iter()
                     .find(|w| w.id == open.window.id && w.sink == self.sink)
                     .is_some_and(|w| same_window(&open.window, w));

@@ -38,6 +38,7 @@ fn event(i: u64) -> AuditEvent {
             policy_sha256: "ab".repeat(32),
             revision: i,
             source: "policy/".into(),
+            referenced: Vec::new(),
         },
         1 => AuditEvent::WindowEnabled {
             window: format!("w{i}"),

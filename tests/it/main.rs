@@ -13,6 +13,7 @@ mod fuzz_replay;
 mod otel_sdk;
 mod otlp;
 mod policy_errors;
+mod policy_store;
 mod redaction;
 mod serve;
 mod serve_hard;
