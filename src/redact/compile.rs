@@ -49,6 +49,9 @@ pub(crate) fn compile(
     let mut patterns: Vec<&str> = Vec::new();
     let mut checks: Vec<(u32, Check)> = Vec::new();
     let mut email_pids = Vec::new();
+    // Per regex pattern: the run a failure at one start rules out for
+    // later starts (see `detectors::monotone_run`).
+    let mut runs: Vec<Option<super::detectors::Run>> = Vec::new();
     // Per built-in pattern: its shape's index in the built-in pack.
     let mut pack_shapes: Vec<usize> = Vec::new();
 
@@ -80,6 +83,7 @@ pub(crate) fn compile(
             scans.push(scan);
             patterns.push(p);
             checks.push((det, *c));
+            runs.push(super::detectors::monotone_run(b.name, j));
         }
     }
 
@@ -128,6 +132,7 @@ pub(crate) fn compile(
             scans.push(&p.regex);
             patterns.push(&p.regex);
             checks.push((det, Check::None));
+            runs.push(None);
         }
     }
 
@@ -198,6 +203,7 @@ pub(crate) fn compile(
             },
             exact: build_combined(&patterns, MatchKind::LeftmostFirst)?,
             email: email_pids,
+            runs,
             #[cfg(test)]
             scan: build_combined(&scans, MatchKind::LeftmostFirst)?,
         }))
@@ -225,6 +231,8 @@ pub(crate) fn compile(
         checks,
         keywords,
         settle,
+        #[cfg(test)]
+        test_limit: None,
     })
 }
 

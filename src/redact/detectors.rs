@@ -112,9 +112,11 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         name: "credit_card",
+        // Separators: blank, tab, `-`, `.`, `/`, `_`, no-break space, en
+        // dash (the check holds a candidate to one style).
         patterns: &[(
-            r"(?-u)\b[0-9](?:[ -]?[0-9]){12}",
-            r"(?-u)\b[0-9](?:[ -]?[0-9]){12,18}\b",
+            "(?-u)\\b[0-9](?:(?:[ \t./_-]|\u{a0}|\u{2013})?[0-9]){12}",
+            "(?-u)\\b[0-9](?:(?:[ \t./_-]|\u{a0}|\u{2013})?[0-9]){12,18}\\b",
             Check::Luhn,
         )],
     },
@@ -182,6 +184,47 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         )],
     },
 ];
+
+/// A shape whose failure at a start rules out every later start inside
+/// the same run: after `prefix` bytes, the longest run of `class` bytes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Run {
+    pub(crate) prefix: usize,
+    pub(crate) class: fn(u8) -> bool,
+}
+
+impl Run {
+    /// Where the run of a candidate that starts at `s` ends.
+    pub(crate) fn end(&self, bytes: &[u8], s: usize) -> usize {
+        let from = (s + self.prefix).min(bytes.len());
+        from + bytes[from..]
+            .iter()
+            .take_while(|&&b| (self.class)(b))
+            .count()
+    }
+}
+
+fn base64url(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+/// The run rule of shape `j` of built-in `name`, if it has one.
+///
+/// Why: a JWT's first segment is a run of base64url bytes that must end
+/// at a `.`; the class holds `-`, so `eyJ…-eyJ…-eyJ…` puts a word start
+/// (and so a JWT start) inside the run again and again, and each start
+/// would walk to the run's end: quadratic. A later start inside the run
+/// sees a shorter first segment followed by the same `.` and the same
+/// rest, so if the earlier start failed, it fails too, and is skipped.
+pub(crate) fn monotone_run(name: &str, j: usize) -> Option<Run> {
+    match (name, j) {
+        ("jwt", 0) => Some(Run {
+            prefix: 3,
+            class: base64url,
+        }),
+        _ => None,
+    }
+}
 
 /// The names of the built-in detectors, in priority order.
 const NAMES: &[&str] = &[

@@ -11,6 +11,7 @@
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
 
+use super::budget::Work;
 use super::prefix_index::{MIN_WORD, PrefixIndex};
 use super::{KeywordRule, RedactConfigError};
 
@@ -131,11 +132,15 @@ impl KeywordSet {
     pub(crate) fn find(
         &self,
         text: &str,
+        work: &Work,
         ok: impl Fn(usize, usize) -> bool,
         mut found: impl FnMut(usize, usize, u32),
     ) {
         let bytes = text.as_bytes();
         for index in &self.indexes {
+            // Linear in the text (a skip-table scan and, per look, a few
+            // word comparisons).
+            work.charge(bytes.len());
             index.find(
                 bytes,
                 |s, e, rule| (!rule.whole_word || whole_word(text, s, e)) && ok(s, e),
@@ -144,6 +149,7 @@ impl KeywordSet {
             );
         }
         for a in &self.automata {
+            work.charge(bytes.len());
             let mut pos = 0;
             'outer: while pos < bytes.len() {
                 let Some(m) = a.ac.find(Input::new(bytes).span(pos..bytes.len())) else {
@@ -212,7 +218,12 @@ mod tests {
 
     fn hits(set: &KeywordSet, text: &str) -> Vec<String> {
         let mut v = Vec::new();
-        set.find(text, |_, _| true, |s, e, _| v.push(text[s..e].to_string()));
+        set.find(
+            text,
+            &crate::redact::budget::Work::unlimited(),
+            |_, _| true,
+            |s, e, _| v.push(text[s..e].to_string()),
+        );
         v
     }
 

@@ -46,6 +46,7 @@
 //! `tests.rs` (`settled_agrees_with_a_full_second_pass`) holds this to the
 //! full pass on adversarial text.
 
+use super::budget::Work;
 use super::{Edit, Redactor};
 
 /// How far a bounded built-in shape, its check's context and the automaton's
@@ -98,7 +99,7 @@ fn local_byte(b: u8) -> bool {
 impl Redactor {
     /// True when redacting `text` (the output of one pass, whose tokens sit
     /// at `edits`' `to` spans, sorted) again would change nothing.
-    pub(crate) fn settled(&self, text: &str, edits: &[Edit]) -> bool {
+    pub(crate) fn settled(&self, text: &str, edits: &[Edit], work: &Work) -> bool {
         let Some(settle) = self.settle else {
             return false;
         };
@@ -119,7 +120,7 @@ impl Redactor {
         // whose leading `\b` now sees the token's `]`).
         for (_, b) in open() {
             for s in b..(b + 3).min(len + 1) {
-                if text.is_char_boundary(s) && self.shape_at(bytes, s) {
+                if text.is_char_boundary(s) && self.shape_at(bytes, s, work) {
                     return false;
                 }
             }
@@ -144,7 +145,7 @@ impl Redactor {
             window = match window {
                 Some((wl, wh)) if lo <= wh => Some((wl.min(lo), wh.max(hi))),
                 Some(w) => {
-                    if self.finds_any(text, w) {
+                    if self.finds_any(text, w, work) {
                         return false;
                     }
                     Some((lo, hi))
@@ -152,18 +153,19 @@ impl Redactor {
                 None => Some((lo, hi)),
             };
         }
-        !window.is_some_and(|w| self.finds_any(text, w))
+        !window.is_some_and(|w| self.finds_any(text, w, work))
     }
 
     /// Whether `text[lo..hi]` (widened to character boundaries), scanned as
     /// a text of its own, has any region.
-    fn finds_any(&self, text: &str, (mut lo, mut hi): (usize, usize)) -> bool {
+    fn finds_any(&self, text: &str, (mut lo, mut hi): (usize, usize), work: &Work) -> bool {
         while !text.is_char_boundary(lo) {
             lo -= 1;
         }
         while !text.is_char_boundary(hi) {
             hi += 1;
         }
-        text.get(lo..hi).is_none_or(|w| !self.regions(w).is_empty())
+        text.get(lo..hi)
+            .is_none_or(|w| !self.regions(w, work).is_empty())
     }
 }
