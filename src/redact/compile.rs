@@ -74,6 +74,7 @@ pub(crate) fn compile(
             name: Arc::from(b.name),
             action: Action::Mask,
             fold_case: false,
+            keyword: false,
         });
         for (j, (scan, p, c)) in b.patterns.iter().enumerate() {
             pack_shapes.push(first_shape(rank) + j);
@@ -128,6 +129,7 @@ pub(crate) fn compile(
                 name: Arc::from(p.name.as_str()),
                 action: p.action,
                 fold_case: false,
+                keyword: false,
             });
             scans.push(&p.regex);
             patterns.push(&p.regex);
@@ -158,6 +160,7 @@ pub(crate) fn compile(
                 name: Arc::from(k.name.as_str()),
                 action: k.action,
                 fold_case: k.case_insensitive,
+                keyword: true,
             });
             kw_rules.push((det, k));
         }
@@ -209,19 +212,10 @@ pub(crate) fn compile(
         }))
     };
     let keywords = KeywordSet::build(&kw_rules).map_err(|e| vec![e])?;
-    let longest_word = kw_rules
-        .iter()
-        .flat_map(|(_, k)| k.words.iter().map(String::len))
-        .max()
-        .unwrap_or(0);
     let settle = cfg.patterns.is_empty().then(|| super::settle::Settle {
-        reach: super::settle::BOUNDED_REACH.max(longest_word + 4),
-        spaced_ok: !kw_rules.iter().any(|(_, k)| {
-            k.words.iter().any(|w| {
-                let edge = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_whitespace());
-                edge(w.bytes().next()) || edge(w.bytes().next_back())
-            })
-        }),
+        reach: super::settle::BOUNDED_REACH.max(keywords.ascii_reach() + 4),
+        // Normalized keywords never start or end with a blank.
+        spaced_ok: true,
     });
     Ok(Redactor {
         cfg: cfg.clone(),

@@ -42,11 +42,15 @@
 //!    IBAN candidate also tries its own prefixes that end at a separator
 //!    (`4111 1111 1111 1111 2024`). A property test holds the starts to the
 //!    unanchored regex scan they replace.
-//! 2. **One keyword pass** per case mode (case-sensitive, ASCII
+//! 2. **One keyword pass** per case mode (case-sensitive,
 //!    case-insensitive), leftmost-longest: words of four bytes or more in a
 //!    hashed-prefix index scanned the Wu-Manber way (`prefix_index.rs`),
 //!    shorter ones in an Aho-Corasick automaton. A property test holds the
-//!    index to Aho-Corasick.
+//!    index to Aho-Corasick. Words and text are matched in a normalized view
+//!    (`fold.rs`: NFKC, full case folding, invisible characters dropped,
+//!    separator runs read as one blank) with offsets mapped back; ASCII text
+//!    with no separator but single blanks is its own view and is scanned as
+//!    it is.
 //! 3. **Overlaps** between all candidates are resolved leftmost, then
 //!    longest, then by priority:
 //!    `api_key > jwt > email > credit_card > iban > us_ssn > phone > ipv6 >
@@ -105,13 +109,14 @@
 //! (`020 7946 0958`) are not matched without their `+` country code;
 //! 4-part dotted quads within 0-255 are redacted as `ipv4` even when they
 //! are version numbers (`version 1.2.3.4`; `v1.2.3.4` and `1.2.3.4.5` are
-//! left alone); keyword case folding is ASCII only.
+//! left alone).
 
 mod action;
 mod budget;
 mod compile;
 mod config;
 mod detectors;
+mod fold;
 mod keywords;
 mod prefix_index;
 mod pseudonym;
@@ -128,6 +133,9 @@ mod tests;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_budget;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_keywords;
 
 use std::fmt;
 use std::sync::Arc;
@@ -148,9 +156,12 @@ use keywords::KeywordSet;
 struct Det {
     name: Arc<str>,
     action: Action,
-    /// A case-insensitive keyword list: `hash` tokens are computed over the
-    /// ASCII-lowercased match, so `ACME` and `acme` join.
+    /// A case-insensitive keyword list.
     fold_case: bool,
+    /// A keyword list: `hash` tokens are computed over the match's
+    /// normalized form (case-folded too for a case-insensitive list), so
+    /// `ACME`, `acme` and `Ａｃｍｅ` join.
+    keyword: bool,
 }
 
 /// Most extra passes [`Redactor::redact`] makes to reach a fixed point.
@@ -436,8 +447,8 @@ impl Redactor {
             };
             out.push_str(before);
             let token_start = out.len() - rollback;
-            if det.fold_case && det.action == Action::Hash {
-                let folded = matched.to_ascii_lowercase();
+            if det.keyword && det.action == Action::Hash {
+                let folded = fold::normalize(matched, det.fold_case);
                 action::write_token(out, det.action, &det.name, &folded, self.key.as_ref());
             } else {
                 action::write_token(out, det.action, &det.name, matched, self.key.as_ref());

@@ -103,6 +103,11 @@ impl Redactor {
         let Some(settle) = self.settle else {
             return false;
         };
+        // A keyword match in non-ASCII text can span any number of
+        // ignorables and combining marks: no window bounds it.
+        if !self.keywords.is_empty() && !text.is_ascii() {
+            return false;
+        }
         let reach = settle.reach;
         let bytes = text.as_bytes();
         let len = bytes.len();
