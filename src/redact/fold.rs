@@ -155,16 +155,14 @@ impl View {
             }
             // A cluster: this character and the combining marks after it.
             let mut end = i + c.len_utf8();
-            let mut marks = 0;
             // Ignorables inside the cluster go with it (`a`, ZWJ, a
             // combining diaeresis is `ä` with a ZWJ in it).
-            for m in text[end..].chars() {
+            for (marks, m) in text[end..].chars().enumerate() {
                 let ignorable = is_ignorable(m);
                 if (!ignorable && canonical_combining_class(m) == 0) || marks == MAX_MARKS {
                     break;
                 }
                 end += m.len_utf8();
-                marks += 1;
             }
             self.cluster(&text[i..end], i, fold);
             i = end;
@@ -198,10 +196,8 @@ impl View {
                     identity: true,
                 });
                 self.text.push_str(&text[i..j]);
-                if fold {
-                    if let Some(t) = self.text.get_mut(view..) {
-                        t.make_ascii_lowercase();
-                    }
+                if fold && let Some(t) = self.text.get_mut(view..) {
+                    t.make_ascii_lowercase();
                 }
             }
             if j < bytes.len() {
