@@ -135,6 +135,9 @@ mod tests;
 mod tests_budget;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_detectors;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_keywords;
 
 use std::fmt;

@@ -50,9 +50,10 @@ use super::budget::Work;
 use super::{Edit, Redactor};
 
 /// How far a bounded built-in shape, its check's context and the automaton's
-/// walk reach from a start: the longest bounded shape (an IBAN, 42 bytes, or
-/// a grouped phone number, 39) plus context, rounded up.
-pub(crate) const BOUNDED_REACH: usize = 56;
+/// walk reach from a start: the longest bounded shape (a password in a URL,
+/// 117 bytes; an AWS secret key with its name, 81) plus context, rounded
+/// up.
+pub(crate) const BOUNDED_REACH: usize = 128;
 
 /// What [`Redactor::settled`] needs to know about a redactor.
 #[derive(Clone, Copy, Debug)]

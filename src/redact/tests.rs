@@ -1047,9 +1047,10 @@ proptest! {
             "ab", "AB", "cd", "Cd", "é", "É", "あ", " ", "-", "x", "0", "_", "@", "`", "[", "{",
         ];
         let shortest = [4, 5, 7, 8, 9, 12, 15, 16, 17, 20][rng.index(10)];
+        // Lengths of the normalized word (what the index holds).
         let word = |rng: &mut textgen::Rng, len: usize| {
             let mut w = String::new();
-            while w.len() < len {
+            while super::fold::normalize(&w, true).len() < len {
                 w.push_str(rng.pick(ATOMS));
             }
             w

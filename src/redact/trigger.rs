@@ -69,6 +69,17 @@ fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
     match b {
         b'-' => &[
             (b"sk-", 2),
+            (b"glpat-", 5),
+            (b"glptt-", 5),
+            (b"gldt-", 4),
+            (b"glrt-", 4),
+            (b"glcbt-", 5),
+            (b"gloas-", 5),
+            (b"glsoat-", 6),
+            (b"glffct-", 6),
+            (b"xapp-", 4),
+            (b"pypi-", 4),
+            (b"GOCSPX-", 6),
             (b"xoxa-", 4),
             (b"xoxb-", 4),
             (b"xoxp-", 4),
@@ -86,7 +97,10 @@ fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"ghs_", 3),
             (b"ghr_", 3),
             (b"github_pat_", 6),
+            (b"hf_", 2),
+            (b"npm_", 3),
         ],
+        b'B' => &[(b"Bearer", 0)],
         b'A' => &[(b"AKIA", 0), (b"ASIA", 0), (b"AIza", 0)],
         b'J' => &[(b"eyJ", 2)],
         _ => &[],
@@ -129,7 +143,7 @@ fn equal(x: u64, b: u8) -> u64 {
 /// `Z`, `[` and `^`, which [`worth_a_visit`] turns away.
 #[inline(always)]
 fn interesting(x: u64) -> u64 {
-    between(x, b'(' - 1, b'A' + 1) | equal(x | (ONES * 0x15), b'_')
+    between(x, b'(' - 1, b'B' + 1) | equal(x | (ONES * 0x15), b'_')
 }
 
 /// Bytes [`Starts::visit`] acts on (the range test also passes `*`, `,`,
@@ -140,7 +154,10 @@ const fn visited() -> [bool; 256] {
     while b < 256 {
         let c = b as u8;
         t[b] = c.is_ascii_digit()
-            || matches!(c, b'(' | b'+' | b'-' | b':' | b'@' | b'A' | b'J' | b'_');
+            || matches!(
+                c,
+                b'(' | b'+' | b'-' | b':' | b'=' | b'@' | b'A' | b'B' | b'J' | b'_'
+            );
         b += 1;
     }
     t
@@ -382,7 +399,14 @@ impl Starts {
                 self.at.push(p);
             }
             b':' => self.colon(text, p),
-            b'-' | b'_' | b'A' | b'J' => {
+            b'=' => self.header_name_before(text, p),
+            b'-' | b'_' | b'A' | b'B' | b'J' => {
+                if b == b'-'
+                    && text[p..].starts_with(b"-----BEGIN")
+                    && (p == 0 || text[p - 1] != b'-')
+                {
+                    self.at.push(p);
+                }
                 for &(lit, mark) in literals_marked_by(b) {
                     // A byte loop: these are 3-11 bytes, and a `memcmp`
                     // call cost more than the comparison.
@@ -425,16 +449,69 @@ impl Starts {
         {
             self.at.push(s);
         }
-        // `authorization[ \t]*:`
+        self.header_name_before(text, p);
+        // `scheme://`: a password in the URL, or a Slack webhook.
+        if text.get(p + 1..p + 3) == Some(b"//") {
+            let rest = &text[p + 3..];
+            let userinfo = rest
+                .iter()
+                .take(200)
+                .take_while(|b| !b.is_ascii_whitespace() && **b != b'/')
+                .any(|&b| b == b'@');
+            if userinfo || rest.starts_with(b"hooks.slack.com/") {
+                let mut s = p;
+                while s > 0
+                    && p - s < 16
+                    && (text[s - 1].is_ascii_alphanumeric()
+                        || matches!(text[s - 1], b'+' | b'.' | b'-'))
+                {
+                    s -= 1;
+                }
+                // The scheme starts with a letter at a word start.
+                while s < p && !text[s].is_ascii_alphabetic() {
+                    s += 1;
+                }
+                if s < p && word_start(text, s) {
+                    self.at.push(s);
+                }
+            }
+        }
+    }
+
+    /// Starts revealed by an assignment (`:` or `=` at `p`): a credential
+    /// header or key name right before it, perhaps quoted
+    /// (`Authorization:`, `"x-api-key": `, `api_key=`,
+    /// `aws_secret_access_key =`).
+    fn header_name_before(&mut self, text: &[u8], p: usize) {
+        const NAMES: &[&[u8]] = &[
+            b"authorization",
+            b"x-api-key",
+            b"api-key",
+            b"apikey",
+            b"api_key",
+            b"x-auth-token",
+            b"private-token",
+            b"x-goog-api-key",
+            b"ocp-apim-subscription-key",
+            b"x-functions-key",
+            b"aws_secret_access_key",
+            b"secretaccesskey",
+            b"aws_secret_key",
+        ];
         let mut e = p;
         while e > 0 && matches!(text[e - 1], b' ' | b'\t') {
             e -= 1;
         }
-        if let Some(s) = e.checked_sub(13)
-            && text[s..e].eq_ignore_ascii_case(b"authorization")
-            && word_start(text, s)
-        {
-            self.at.push(s);
+        if e > 0 && matches!(text[e - 1], b'"' | b'\'') {
+            e -= 1;
+        }
+        for name in NAMES {
+            if let Some(s) = e.checked_sub(name.len())
+                && text[s..e].eq_ignore_ascii_case(name)
+                && word_start(text, s)
+            {
+                self.at.push(s);
+            }
         }
     }
 }
@@ -481,7 +558,7 @@ mod tests {
         assert_eq!(starts("4111\u{a0}1111\u{a0}1111\u{a0}1111").0, vec![0]);
         assert_eq!(starts("1.2.3.4.5 and 10.0.0.1").0, vec![14]);
         assert_eq!(starts("key sk-abc task-x").0, vec![4]);
-        assert_eq!(starts("AUTHORIZATION: Bearer x").0, vec![0]);
+        assert_eq!(starts("AUTHORIZATION: Bearer x").0, vec![0, 15]);
         assert_eq!(
             starts("call +44 20 7946 0958 or (555) 123-4567 or +1 2").0,
             vec![5, 25]

@@ -23,7 +23,33 @@ pub(crate) fn check(check: Check, text: &[u8], start: usize, end: usize) -> Opti
         Check::Bearer => {
             // The token is everything after the last blank of the header.
             let cut = s.iter().rposition(|&b| b == b' ' || b == b'\t')?;
-            Some((start + cut + 1, end))
+            (!placeholder(&s[cut + 1..])).then_some((start + cut + 1, end))
+        }
+        Check::BareBearer => {
+            let cut = s.iter().rposition(|&b| b == b' ' || b == b'\t')?;
+            let tok = &s[cut + 1..];
+            // Mixed case and a digit, as base62/base64 tokens have: a
+            // UUID or an order number after the word is an id, not one.
+            let looks = tok.len() >= 12
+                && tok.iter().any(u8::is_ascii_digit)
+                && tok.iter().any(u8::is_ascii_lowercase)
+                && tok.iter().any(u8::is_ascii_uppercase)
+                && !placeholder(tok);
+            looks.then_some((start + cut + 1, end))
+        }
+        Check::Value => {
+            let cut = s
+                .iter()
+                .rposition(|&b| matches!(b, b' ' | b'\t' | b':' | b'=' | b'"' | b'\''))?;
+            (!placeholder(&s[cut + 1..])).then_some((start + cut + 1, end))
+        }
+        Check::UrlPassword => {
+            // `scheme://user:password@`: between the last `:` and the `@`.
+            let at = end.checked_sub(1)?;
+            let colon = s.iter().rposition(|&b| b == b':')?;
+            let pass = &s[colon + 1..s.len() - 1];
+            (!pass.is_empty() && !placeholder(pass) && !pass.starts_with(b"//"))
+                .then_some((start + colon + 1, at))
         }
         Check::Luhn => card_span(text, start, end).map(|e| (start, e)),
         Check::Iban => longest_valid_prefix(text, start, end, b" ", |e| iban_ok(&text[start..e]))
@@ -31,12 +57,66 @@ pub(crate) fn check(check: Check, text: &[u8], start: usize, end: usize) -> Opti
         Check::Ssn => {
             (ssn_ok(s) && !joined_context(text, start, end, b"-.")).then_some((start, end))
         }
+        Check::Email => email_ok(text, end).then_some((start, end)),
         Check::Phone => phone_ok(text, start, end).then_some((start, end)),
         Check::Ipv4 => {
             (ipv4_ok(s) && !joined_context(text, start, end, b".")).then_some((start, end))
         }
         Check::Ipv6 => ipv6_ok(text, start, end).map(|e| (start, e)),
     }
+}
+
+/// Not an scp-style remote (`git@github.com:org/repo.git`: a `:` and a
+/// path right after the domain) and not an image at a pixel density
+/// (`logo@2x.png`: a file extension where the top-level domain would be).
+fn email_ok(text: &[u8], end: usize) -> bool {
+    let scp = text.get(end) == Some(&b':')
+        && text
+            .get(end + 1)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'~');
+    let dot = text[..end].iter().rposition(|&b| b == b'.').unwrap_or(0);
+    let tld = text[dot + 1..end].to_ascii_lowercase();
+    let image = matches!(
+        tld.as_slice(),
+        b"png" | b"jpg" | b"jpeg" | b"gif" | b"svg" | b"webp" | b"ico" | b"bmp" | b"avif"
+    );
+    !scp && !image
+}
+
+/// A value that stands for a credential rather than being one:
+/// `YOUR_API_KEY`, `<token>`, `xxxx`, `****`, `${TOKEN}`, `...`,
+/// `REPLACE_ME`, `changeme`, `example`.
+pub(crate) fn placeholder(v: &[u8]) -> bool {
+    let Some(&first) = v.first() else {
+        return true;
+    };
+    if v.iter().all(|&b| b == first) || v.windows(3).any(|w| w == b"...") {
+        return true;
+    }
+    let lower: Vec<u8> = v.iter().map(u8::to_ascii_lowercase).collect();
+    const WORDS: &[&[u8]] = &[
+        b"your_",
+        b"your-",
+        b"yourapi",
+        b"_here",
+        b"-here",
+        b"replace",
+        b"changeme",
+        b"example",
+        b"placeholder",
+        b"xxxx",
+        b"****",
+        b"dummy",
+        b"redacted",
+        b"<",
+        b"${",
+        b"{{",
+        b"token_goes",
+        b"insert",
+    ];
+    WORDS
+        .iter()
+        .any(|w| lower.windows(w.len()).any(|x| x == *w))
 }
 
 /// The candidate's end if `ok(end)`, else the longest prefix end just before
