@@ -53,8 +53,9 @@
 //!    it is.
 //! 3. **Overlaps** between all candidates are resolved leftmost, then
 //!    longest, then by priority:
-//!    `api_key > jwt > email > credit_card > iban > us_ssn > phone > ipv6 >
-//!    ipv4 > user patterns (policy order) > keyword lists (policy order)`.
+//!    `private_key > api_key > url_credentials > jwt > email > credit_card >
+//!    iban > us_ssn > phone > ipv6 > ipv4 > user patterns (policy order) >
+//!    keyword lists (policy order)`.
 //!    A candidate that *partially* overlaps the winner is merged into the
 //!    winner's region (the region grows; its token names the winner), so no
 //!    tail of a detected secret is left in clear.
@@ -106,7 +107,8 @@
 //!
 //! Email addresses with a non-ASCII local part (`josé@…`) or an IDN domain
 //! are not matched; national phone formats other than North American
-//! (`020 7946 0958`) are not matched without their `+` country code;
+//! (`020 7946 0958`) are not matched without their `+` country code; US
+//! SSNs are matched only as `###-##-####`;
 //! 4-part dotted quads within 0-255 are redacted as `ipv4` even when they
 //! are version numbers (`version 1.2.3.4`; `v1.2.3.4` and `1.2.3.4.5` are
 //! left alone).
