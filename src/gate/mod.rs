@@ -351,7 +351,16 @@ impl Gate {
                         self.redacted.clear();
                         let result =
                             r.redact_with_edits(original, &mut self.redacted, &mut self.edits);
-                        let content = if result.drop_field {
+                        let content = if result.over_budget {
+                            // SECURITY: the scan stopped before the end of
+                            // the text: the field does not pass.
+                            self.findings.push(walk.finding(
+                                &self.segs,
+                                "redact_budget",
+                                "redaction of this field ran out of its work budget; the field goes out as null".into(),
+                            ));
+                            Content::Dropped
+                        } else if result.drop_field {
                             self.findings.push(walk.finding(
                                 &self.segs,
                                 "redact_drop",

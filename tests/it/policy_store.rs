@@ -286,6 +286,14 @@ fn reloads_and_window_open_keep_every_sinks_redaction_and_pseudonyms() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     daemon.wait_revision(3);
+    // The daemon's ticker enables the new window off the record path.
+    poll("the new window of cap2 to be enabled", || {
+        let s = daemon.status();
+        let ws = s["windows"].as_array().cloned().unwrap_or_default();
+        ws.iter()
+            .any(|w| w["sink"] == "cap2" && w["state"] == "enabled")
+            .then_some(())
+    });
     let (line, id, email) = record(3);
     daemon.post(&line);
     assert_redacted(d, 3, &id, &email, &["cap"]);
