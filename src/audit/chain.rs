@@ -7,6 +7,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
 use super::error::{AuditError, io_cause};
+use super::fsx::{MAX_SMALL_FILE, OpenFail, read_small};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -18,7 +19,11 @@ pub const MIN_KEY_LEN: usize = 32;
 
 /// Domain-separation prefix of the checkpoint MAC, so a checkpoint MAC can
 /// never be mistaken for (or replayed as) a line's chain HMAC.
-const CHECKPOINT_MAC_DOMAIN: &[u8] = b"tracegate-audit-checkpoint-v1\n";
+pub(crate) const CHECKPOINT_MAC_DOMAIN: &[u8] = b"tracegate-audit-checkpoint-v1\n";
+
+/// Domain-separation prefix of the anchor MAC, so a checkpoint can never be
+/// passed off as an anchor or the other way round.
+pub(crate) const ANCHOR_MAC_DOMAIN: &[u8] = b"tracegate-audit-anchor-v1\n";
 
 /// The secret key of a keyed audit log (`[audit] key_file`).
 ///
@@ -56,10 +61,27 @@ impl AuditKey {
     /// `openssl rand -hex 32 > key` works; otherwise the bytes are the key
     /// as they are. Either way the key must be at least 32 bytes.
     pub fn load(path: &Path) -> Result<AuditKey, AuditError> {
-        let mut bytes = std::fs::read(path).map_err(|e| AuditError::Key {
+        let key_err = |cause: String| AuditError::Key {
             path: path.to_path_buf(),
-            cause: io_cause(&e),
-        })?;
+            cause,
+        };
+        // SECURITY: a FIFO or device at the key path must not hang or feed
+        // the gate; symlinks are followed (secret mounts are made of them).
+        let mut bytes = match read_small(path, true, MAX_SMALL_FILE) {
+            Ok(Some(b)) => b,
+            Ok(None) => return Err(key_err("no such file or directory".to_owned())),
+            Err(OpenFail::NotRegular) => {
+                return Err(key_err(
+                    "not a regular file (a FIFO, a device or a folder)".to_owned(),
+                ));
+            }
+            Err(OpenFail::Io(e)) => return Err(key_err(io_cause(&e))),
+        };
+        if bytes.len() as u64 > MAX_SMALL_FILE {
+            return Err(key_err(format!(
+                "longer than {MAX_SMALL_FILE} bytes; a key file holds one key"
+            )));
+        }
         if bytes.ends_with(b"\r\n") {
             bytes.truncate(bytes.len() - 2);
         } else if bytes.ends_with(b"\n") {
@@ -116,18 +138,26 @@ pub fn link_hash(key: Option<&AuditKey>, line: &[u8]) -> String {
     }
 }
 
-/// The MAC of a checkpoint's facts under `key`.
-pub(crate) fn checkpoint_mac(key: &AuditKey, seq: u64, size: u64, line_sha256: &str) -> String {
+/// The MAC of a checkpoint's or an anchor's facts under `key`, prefixed by
+/// the `domain` of the kind of mark.
+pub(crate) fn mark_mac(
+    key: &AuditKey,
+    domain: &[u8],
+    seq: u64,
+    size: u64,
+    line_sha256: &str,
+) -> String {
     let mut m = key.mac();
-    m.update(CHECKPOINT_MAC_DOMAIN);
+    m.update(domain);
     m.update(format!("{seq}\n{size}\n{line_sha256}").as_bytes());
     hex::encode(m.finalize().into_bytes())
 }
 
-/// Whether `mac_hex` is the checkpoint MAC of these facts, compared in
-/// constant time.
-pub(crate) fn checkpoint_mac_ok(
+/// Whether `mac_hex` is [`mark_mac`] of these facts, compared in constant
+/// time.
+pub(crate) fn mark_mac_ok(
     key: &AuditKey,
+    domain: &[u8],
     seq: u64,
     size: u64,
     line_sha256: &str,
@@ -137,7 +167,7 @@ pub(crate) fn checkpoint_mac_ok(
         return false;
     };
     let mut m = key.mac();
-    m.update(CHECKPOINT_MAC_DOMAIN);
+    m.update(domain);
     m.update(format!("{seq}\n{size}\n{line_sha256}").as_bytes());
     m.verify_slice(&given).is_ok()
 }
@@ -206,9 +236,12 @@ mod tests {
     #[test]
     fn checkpoint_mac_checks() {
         let key = AuditKey::from_bytes(vec![9u8; 32]).unwrap();
-        let mac = checkpoint_mac(&key, 4, 100, "ab");
-        assert!(checkpoint_mac_ok(&key, 4, 100, "ab", &mac));
-        assert!(!checkpoint_mac_ok(&key, 4, 101, "ab", &mac));
-        assert!(!checkpoint_mac_ok(&key, 4, 100, "ab", "zz"));
+        let d = CHECKPOINT_MAC_DOMAIN;
+        let mac = mark_mac(&key, d, 4, 100, "ab");
+        assert!(mark_mac_ok(&key, d, 4, 100, "ab", &mac));
+        assert!(!mark_mac_ok(&key, d, 4, 101, "ab", &mac));
+        assert!(!mark_mac_ok(&key, d, 4, 100, "ab", "zz"));
+        // a checkpoint's mac is not an anchor's
+        assert!(!mark_mac_ok(&key, ANCHOR_MAC_DOMAIN, 4, 100, "ab", &mac));
     }
 }

@@ -1,26 +1,27 @@
-//! The checkpoint beside the log (`FILE.checkpoint`): the seq, size and
+//! The checkpoint beside the log (`FILE.checkpoint`) and the anchor
+//! (`[audit] anchor`, kept outside the log's folder): the seq, size and
 //! SHA-256 of the last line, replaced atomically after every append, so a
-//! truncated tail or an edited last line is caught.
+//! truncated tail or an edited last line is caught (checkpoint) and so is a
+//! log put back to an older state together with its checkpoint (anchor).
 //!
-//! Form: `{"seq":N,"size":BYTES,"line_sha256":"<hex>"}`; a keyed log adds
-//! `"hmac":true,"mac":"<hex>"`, an HMAC-SHA256 under the log's key over a
-//! domain-separated `seq\nsize\nline_sha256`, so it cannot be forged without
-//! the key.
+//! Form of both: `{"seq":N,"size":BYTES,"line_sha256":"<hex>"}`; a keyed
+//! log adds `"hmac":true,"mac":"<hex>"`, an HMAC-SHA256 under the log's key
+//! over a domain-separated `seq\nsize\nline_sha256` (one domain for the
+//! checkpoint, another for the anchor), so neither can be forged without the
+//! key nor passed off as the other.
 
 use std::ffi::OsString;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::chain::{AuditKey, checkpoint_mac, checkpoint_mac_ok};
+use super::chain::{ANCHOR_MAC_DOMAIN, AuditKey, CHECKPOINT_MAC_DOMAIN, mark_mac, mark_mac_ok};
 use super::error::{AuditError, io_cause};
+use super::fsx::{How, MAX_SMALL_FILE, OpenFail, adopt_owner, open_regular, read_small};
 
-/// Largest checkpoint file we read; a real one is under 300 bytes.
-const MAX_CHECKPOINT_BYTES: u64 = 4096;
-
-/// What a checkpoint vouches for.
+/// What a checkpoint (or an anchor) vouches for.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Checkpoint {
@@ -38,10 +39,76 @@ pub struct Checkpoint {
     pub mac: Option<String>,
 }
 
+/// Which of the two marks of the log's tail a file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mark {
+    /// `FILE.checkpoint`, beside the log.
+    Checkpoint,
+    /// `[audit] anchor`, outside the log's folder.
+    Anchor,
+}
+
+impl Mark {
+    fn domain(self) -> &'static [u8] {
+        match self {
+            Mark::Checkpoint => CHECKPOINT_MAC_DOMAIN,
+            Mark::Anchor => ANCHOR_MAC_DOMAIN,
+        }
+    }
+
+    fn invalid(self, why: Invalid) -> &'static str {
+        match (self, why) {
+            (Mark::Checkpoint, Invalid::TooLarge) => "the checkpoint is too large",
+            (Mark::Checkpoint, Invalid::Malformed) => "the checkpoint is not valid",
+            (Mark::Checkpoint, Invalid::NoMac) => {
+                "the checkpoint has no mac but the log is verified with a key"
+            }
+            (Mark::Checkpoint, Invalid::BadMac) => "the checkpoint mac does not verify",
+            (Mark::Checkpoint, Invalid::NotRegular) => {
+                "the checkpoint is not a regular file (a FIFO, a device, a folder or a symlink)"
+            }
+            (Mark::Anchor, Invalid::TooLarge) => "the anchor is too large",
+            (Mark::Anchor, Invalid::Malformed) => "the anchor is not valid",
+            (Mark::Anchor, Invalid::NoMac) => {
+                "the anchor has no mac but the log is verified with a key"
+            }
+            (Mark::Anchor, Invalid::BadMac) => "the anchor mac does not verify",
+            (Mark::Anchor, Invalid::NotRegular) => {
+                "the anchor is not a regular file (a FIFO, a device, a folder or a symlink)"
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Invalid {
+    TooLarge,
+    Malformed,
+    NoMac,
+    BadMac,
+    NotRegular,
+}
+
 impl Checkpoint {
     /// A checkpoint for these facts, with a MAC when `key` is given.
     pub fn new(seq: u64, size: u64, line_sha256: String, key: Option<&AuditKey>) -> Checkpoint {
-        let mac = key.map(|k| checkpoint_mac(k, seq, size, &line_sha256));
+        Checkpoint::mark(Mark::Checkpoint, seq, size, line_sha256, key)
+    }
+
+    /// An anchor for these facts, with a MAC (in the anchor's domain) when
+    /// `key` is given.
+    pub fn anchor(seq: u64, size: u64, line_sha256: String, key: Option<&AuditKey>) -> Checkpoint {
+        Checkpoint::mark(Mark::Anchor, seq, size, line_sha256, key)
+    }
+
+    pub(crate) fn mark(
+        kind: Mark,
+        seq: u64,
+        size: u64,
+        line_sha256: String,
+        key: Option<&AuditKey>,
+    ) -> Checkpoint {
+        let mac = key.map(|k| mark_mac(k, kind.domain(), seq, size, &line_sha256));
         Checkpoint {
             seq,
             size,
@@ -52,13 +119,14 @@ impl Checkpoint {
     }
 }
 
-/// The state of the checkpoint file as read.
+/// The state of the checkpoint (or anchor) file as read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CheckpointState {
-    /// No checkpoint file.
+    /// No such file.
     Missing,
     /// The file exists but is not a checkpoint, or its MAC does not verify
-    /// under the given key, or a key was given and it has no MAC.
+    /// under the given key, or a key was given and it has no MAC, or it is
+    /// not a regular file.
     Invalid(&'static str),
     /// A checkpoint that is well formed (and authentic, when keyed).
     Valid(Checkpoint),
@@ -76,44 +144,56 @@ pub fn checkpoint_path(log: &Path) -> PathBuf {
 /// A keyed checkpoint read without a key is [`AuditError::KeyRequired`]:
 /// the chain cannot be checked without it.
 pub fn read_checkpoint(log: &Path, key: Option<&AuditKey>) -> Result<CheckpointState, AuditError> {
-    let path = checkpoint_path(log);
-    let bytes = match File::open(&path) {
-        Ok(f) => {
-            let mut buf = Vec::new();
-            io::Read::read_to_end(&mut io::Read::take(f, MAX_CHECKPOINT_BYTES + 1), &mut buf)
-                .map_err(|e| read_err(&path, &e))?;
-            buf
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(CheckpointState::Missing),
-        Err(e) => return Err(read_err(&path, &e)),
+    read_mark(Mark::Checkpoint, &checkpoint_path(log), log, key)
+}
+
+/// Read and authenticate the anchor at `anchor` of the log at `log`.
+pub fn read_anchor(
+    anchor: &Path,
+    log: &Path,
+    key: Option<&AuditKey>,
+) -> Result<CheckpointState, AuditError> {
+    read_mark(Mark::Anchor, anchor, log, key)
+}
+
+pub(crate) fn read_mark(
+    kind: Mark,
+    path: &Path,
+    log: &Path,
+    key: Option<&AuditKey>,
+) -> Result<CheckpointState, AuditError> {
+    let invalid = |why| Ok(CheckpointState::Invalid(kind.invalid(why)));
+    // SECURITY: never block on a FIFO planted at the path, and never read
+    // through a symlink: we only ever rename regular files into place.
+    let bytes = match read_small(path, false, MAX_SMALL_FILE) {
+        Ok(Some(b)) => b,
+        Ok(None) => return Ok(CheckpointState::Missing),
+        Err(OpenFail::NotRegular) => return invalid(Invalid::NotRegular),
+        Err(OpenFail::Io(e)) => return Err(read_err(path, &e)),
     };
-    if bytes.len() as u64 > MAX_CHECKPOINT_BYTES {
-        return Ok(CheckpointState::Invalid("the checkpoint is too large"));
+    if bytes.len() as u64 > MAX_SMALL_FILE {
+        return invalid(Invalid::TooLarge);
     }
     let Ok(cp) = serde_json::from_slice::<Checkpoint>(&bytes) else {
-        return Ok(CheckpointState::Invalid("the checkpoint is not valid"));
+        return invalid(Invalid::Malformed);
     };
     if cp.line_sha256.len() != 64 || !cp.line_sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Ok(CheckpointState::Invalid("the checkpoint is not valid"));
+        return invalid(Invalid::Malformed);
     }
-    // SECURITY: with a key, only a checkpoint whose MAC verifies vouches for
-    // anything; an unkeyed checkpoint under a keyed verify is a forgery.
+    // SECURITY: with a key, only a mark whose MAC verifies vouches for
+    // anything; an unkeyed mark under a keyed verify is a forgery.
     match (key, cp.hmac, cp.mac.as_deref()) {
         (None, false, None) => Ok(CheckpointState::Valid(cp)),
         (None, true, _) => Err(AuditError::KeyRequired {
             path: log.to_path_buf(),
         }),
-        (None, false, Some(_)) => Ok(CheckpointState::Invalid("the checkpoint is not valid")),
-        (Some(_), false, _) | (Some(_), true, None) => Ok(CheckpointState::Invalid(
-            "the checkpoint has no mac but the log is verified with a key",
-        )),
+        (None, false, Some(_)) => invalid(Invalid::Malformed),
+        (Some(_), false, _) | (Some(_), true, None) => invalid(Invalid::NoMac),
         (Some(k), true, Some(mac)) => {
-            if checkpoint_mac_ok(k, cp.seq, cp.size, &cp.line_sha256, mac) {
+            if mark_mac_ok(k, kind.domain(), cp.seq, cp.size, &cp.line_sha256, mac) {
                 Ok(CheckpointState::Valid(cp))
             } else {
-                Ok(CheckpointState::Invalid(
-                    "the checkpoint mac does not verify",
-                ))
+                invalid(Invalid::BadMac)
             }
         }
     }
@@ -140,49 +220,64 @@ pub(crate) struct CheckpointWriteError {
 /// Replace the checkpoint atomically: write `FILE.checkpoint.tmp.<pid>`,
 /// fsync it, rename it over `FILE.checkpoint`, fsync the folder.
 pub(crate) fn write_checkpoint(log: &Path, cp: &Checkpoint) -> Result<(), CheckpointWriteError> {
-    let path = checkpoint_path(log);
-    let mut tmp_os: OsString = path.as_os_str().to_owned();
-    tmp_os.push(format!(".tmp.{}", std::process::id()));
-    let tmp = PathBuf::from(tmp_os);
-    let fail = |e: io::Error, renamed: bool| CheckpointWriteError {
+    write_mark(&checkpoint_path(log), cp).map_err(|(e, renamed)| CheckpointWriteError {
         error: AuditError::Checkpoint {
-            path: path.clone(),
+            path: checkpoint_path(log),
             kind: e.kind(),
             cause: io_cause(&e),
         },
         renamed,
-    };
-    let mut body = serde_json::to_vec(cp).map_err(|e| fail(io::Error::other(e), false))?;
+    })
+}
+
+/// Replace the file at `path` atomically with `cp`: a fresh
+/// `PATH.tmp.<pid>` (created exclusively, 0600, never through a symlink),
+/// fsync, rename, fsync of the folder. On error, whether the rename already
+/// happened.
+pub(crate) fn write_mark(path: &Path, cp: &Checkpoint) -> Result<(), (io::Error, bool)> {
+    let mut tmp_os: OsString = path.as_os_str().to_owned();
+    tmp_os.push(format!(".tmp.{}", std::process::id()));
+    let tmp = PathBuf::from(tmp_os);
+    let mut body = serde_json::to_vec(cp).map_err(|e| (io::Error::other(e), false))?;
     body.push(b'\n');
     let written = (|| {
-        let mut f = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)?;
+        // A temporary file left by a crashed process of the same pid is
+        // ours to replace; anything else at the name is refused below.
+        if fs::symlink_metadata(&tmp).is_ok_and(|m| m.is_file()) {
+            fs::remove_file(&tmp)?;
+        }
+        let mut f = open_regular(&tmp, How::CreateNew).map_err(|e| match e {
+            OpenFail::Io(e) => e,
+            OpenFail::NotRegular => io::Error::other("a non-regular file holds the temporary name"),
+        })?;
+        adopt_owner(&tmp, parent_of(path));
         f.write_all(&body)?;
         f.sync_all()
     })();
     if let Err(e) = written {
         let _ = fs::remove_file(&tmp);
-        return Err(fail(e, false));
+        return Err((e, false));
     }
-    if let Err(e) = fs::rename(&tmp, &path) {
+    if let Err(e) = fs::rename(&tmp, path) {
         let _ = fs::remove_file(&tmp);
-        return Err(fail(e, false));
+        return Err((e, false));
     }
     // SECURITY: the rename is durable only once the folder is synced; until
     // then append has not returned Ok, so nothing relies on it.
-    sync_dir(log).map_err(|e| fail(e, true))
+    sync_dir(path).map_err(|e| (e, true))
 }
 
-/// fsync the folder holding `log`.
-pub(crate) fn sync_dir(log: &Path) -> io::Result<()> {
-    let dir = match log.parent() {
+/// The folder holding `file` (`.` for a bare name).
+fn parent_of(file: &Path) -> &Path {
+    match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    };
-    File::open(dir)?.sync_all()
+    }
+}
+
+/// fsync the folder holding `file`.
+pub(crate) fn sync_dir(file: &Path) -> io::Result<()> {
+    File::open(parent_of(file))?.sync_all()
 }
 
 #[cfg(test)]

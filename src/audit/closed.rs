@@ -11,7 +11,8 @@ use super::lines::Snapshot;
 use super::verify::TamperKind;
 
 /// An iterator over the entries of a log, checking the chain as it goes
-/// (seq continuity and `prev` links; not the checkpoint: a writer refuses
+/// (seq continuity, `prev` links and time never running backwards; not the
+/// checkpoint: a writer refuses
 /// to append to a log that disagrees with its checkpoint, which is what
 /// keeps a truncated log from enabling anything).
 ///
@@ -24,6 +25,7 @@ pub struct Entries<'k> {
     snap: Snapshot,
     expected: u64,
     link: String,
+    last_ts: Option<jiff::Timestamp>,
     done: bool,
 }
 
@@ -41,9 +43,10 @@ pub fn read_entries<'k>(path: &Path, key: Option<&'k AuditKey>) -> Result<Entrie
     Ok(Entries {
         path: path.to_path_buf(),
         key,
-        snap: Snapshot::take(path, key)?,
+        snap: Snapshot::take(path, key, None)?,
         expected: 0,
         link: ZERO_PREV.to_owned(),
+        last_ts: None,
         done: false,
     })
 }
@@ -109,6 +112,11 @@ impl Entries<'_> {
                 TamperKind::Edited,
             )));
         }
+        // SECURITY: time never runs backwards in a log a writer wrote.
+        if self.last_ts.is_some_and(|last| entry.ts < last) {
+            return Some(Err(broken(self.expected, TamperKind::Clock)));
+        }
+        self.last_ts = Some(entry.ts);
         self.link = link_hash(self.key, &line.bytes);
         self.expected += 1;
         Some(Ok(entry))
@@ -121,9 +129,10 @@ struct PrevOnly {
 }
 
 /// Windows closed for good: every window with a `window_closed` entry whose
-/// cause is `budget_spent` or `removed`, mapped to the first such cause. A
-/// later gate must not enable them again. `shutdown` (one process stopped)
-/// and `expired` (time closes the window anyway) do not count.
+/// cause is `expired`, `budget_spent` or `removed`, mapped to the first such
+/// cause. A later gate must not enable them again; an `expired` close
+/// counts so that a wall clock set back cannot re-enable a window that
+/// already ran out. `shutdown` (one process stopped) does not count.
 ///
 /// Deliberately "any permanent close", not "the last close": a correct gate
 /// never closes a permanently closed window again, so the two differ only

@@ -185,6 +185,7 @@ mod tests {
             policy_sha256: "ab".into(),
             revision: n,
             source: "p".into(),
+            referenced: Vec::new(),
         }
     }
 

@@ -23,7 +23,8 @@ pub const CUT_MARKER: &str = "…[cut]";
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CloseCause {
-    /// The window's end passed.
+    /// The window's end passed; it stays closed for good, whatever the
+    /// clock says later.
     Expired,
     /// A record or byte budget was spent; the window stays closed for good.
     BudgetSpent,
@@ -45,9 +46,15 @@ impl CloseCause {
     }
 
     /// Whether a window closed for this cause must never be enabled again
-    /// by a later gate (`budget_spent`, `removed`).
+    /// by a later gate (`expired`, `budget_spent`, `removed`).
+    ///
+    /// SECURITY: `expired` is permanent so that a wall clock set back after
+    /// a window ran out cannot make the window look active again.
     pub fn is_permanent(self) -> bool {
-        matches!(self, CloseCause::BudgetSpent | CloseCause::Removed)
+        matches!(
+            self,
+            CloseCause::Expired | CloseCause::BudgetSpent | CloseCause::Removed
+        )
     }
 }
 
@@ -94,6 +101,10 @@ pub enum AuditEvent {
         revision: u64,
         /// The policy path as given (a path, not record content).
         source: String,
+        /// The keyword lists and keys the policy refers to, by hash (a key
+        /// by its fingerprint, never the key itself).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        referenced: Vec<ReferencedFile>,
     },
     /// A new policy was refused; the last good one stays in force.
     PolicyRejected {
@@ -175,6 +186,25 @@ pub enum AuditEvent {
         #[serde(default)]
         returned_bytes: u64,
     },
+    /// An operator opened a window whose start lies in the past, on
+    /// purpose (`window open --backdate`). Written before the window file,
+    /// so a back-dated window never exists unrecorded. It enables nothing
+    /// by itself: auditors still count a window only from its
+    /// `window_enabled` entry.
+    WindowBackdated {
+        /// Window id.
+        window: String,
+        /// Sink name.
+        sink: String,
+        /// The window's (past) start (RFC 3339 UTC).
+        #[serde(with = "rfc3339")]
+        start: Timestamp,
+        /// Window end (RFC 3339 UTC).
+        #[serde(with = "rfc3339")]
+        end: Timestamp,
+        /// Who asked, cut to [`SHORT_CAP`] bytes.
+        requested_by: String,
+    },
     /// Full capture was refused to a sink.
     FullDenied {
         /// Sink name.
@@ -190,7 +220,38 @@ pub enum AuditEvent {
     },
 }
 
+/// A file a loaded policy refers to, as `policy_loaded` records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReferencedFile {
+    /// `keyword_list`, `redact_key` or `audit_key`.
+    pub kind: String,
+    /// The file; absent for a key taken from the environment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Hex SHA-256 of a list's bytes, or a key's fingerprint.
+    pub sha256: String,
+}
+
 impl AuditEvent {
+    /// `policy_loaded` for `policy` as revision `revision`, with the files
+    /// it refers to.
+    pub fn policy_loaded(policy: &crate::policy::Policy, revision: u64) -> AuditEvent {
+        AuditEvent::PolicyLoaded {
+            policy_sha256: policy.sha256().to_string(),
+            revision,
+            source: policy.source.display().to_string(),
+            referenced: policy
+                .referenced()
+                .iter()
+                .map(|r| ReferencedFile {
+                    kind: r.kind.as_str().to_string(),
+                    path: r.path.as_ref().map(|p| p.display().to_string()),
+                    sha256: r.sha256.clone(),
+                })
+                .collect(),
+        }
+    }
+
     /// The event's name as written in the `event` key.
     pub fn name(&self) -> &'static str {
         match self {
@@ -198,10 +259,23 @@ impl AuditEvent {
             AuditEvent::PolicyRejected { .. } => "policy_rejected",
             AuditEvent::WindowEnabled { .. } => "window_enabled",
             AuditEvent::WindowClosed { .. } => "window_closed",
+            AuditEvent::WindowBackdated { .. } => "window_backdated",
             AuditEvent::FullDenied { .. } => "full_denied",
             AuditEvent::BudgetLeased { .. } => "budget_leased",
             AuditEvent::WindowReleased { .. } => "window_released",
         }
+    }
+
+    /// Whether the event only records rights being taken away (a close, a
+    /// refusal): such an entry is never refused for the clock, since losing
+    /// it would hide the fact, and it cannot enable anything.
+    pub fn only_takes_rights_away(&self) -> bool {
+        matches!(
+            self,
+            AuditEvent::WindowClosed { .. }
+                | AuditEvent::FullDenied { .. }
+                | AuditEvent::PolicyRejected { .. }
+        )
     }
 
     /// A copy with every free-text fact cut to its cap (and line breaks in
@@ -217,6 +291,9 @@ impl AuditEvent {
                 ..
             } => {
                 *reason = cap(reason, REASON_CAP);
+                *requested_by = cap(requested_by, SHORT_CAP);
+            }
+            AuditEvent::WindowBackdated { requested_by, .. } => {
                 *requested_by = cap(requested_by, SHORT_CAP);
             }
             AuditEvent::FullDenied {

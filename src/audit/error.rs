@@ -143,6 +143,64 @@ pub enum AuditError {
         /// The cause, lowercase.
         cause: String,
     },
+    /// The lock's private folder or file cannot be used (created, owned
+    /// by another user, open to other users, not a regular file, ...).
+    #[error("cannot use the audit lock `{path}`: {cause}")]
+    Lock {
+        /// The lock folder or file.
+        path: PathBuf,
+        /// The cause, lowercase.
+        cause: String,
+    },
+    /// The log (or its checkpoint) is behind its anchor, or the anchor is
+    /// missing or not authentic: the log was rolled back, replaced or
+    /// deleted. Appending would launder that.
+    #[error(
+        "audit log `{path}` does not match its anchor `{anchor}` ({detail}); run `tracegate audit verify --anchor`"
+    )]
+    AnchorMismatch {
+        /// The log path.
+        path: PathBuf,
+        /// The anchor path.
+        anchor: PathBuf,
+        /// What disagrees.
+        detail: String,
+    },
+    /// Writing the anchor failed.
+    #[error("cannot write audit anchor `{path}`: {cause}")]
+    Anchor {
+        /// The anchor path.
+        path: PathBuf,
+        /// The I/O error kind.
+        kind: io::ErrorKind,
+        /// The cause, lowercase.
+        cause: String,
+    },
+    /// The anchor lies inside the log's folder, where whoever can roll the
+    /// log back can roll the anchor back too.
+    #[error(
+        "audit anchor `{anchor}` is inside the audit log's folder `{folder}`; keep it outside (another folder, disk or host)"
+    )]
+    AnchorPlacement {
+        /// The anchor path.
+        anchor: PathBuf,
+        /// The log's folder.
+        folder: PathBuf,
+    },
+    /// The clock says now is earlier than the log's last entry: an entry
+    /// stamped now would make time run backwards in the log, so nothing is
+    /// written (and nothing that needs an entry happens) until it catches up.
+    #[error(
+        "cannot append to audit log `{path}`: the clock is {behind_ms} ms behind its last entry (seq {last_seq}); nothing written until the clock catches up"
+    )]
+    ClockBehind {
+        /// The log path.
+        path: PathBuf,
+        /// Seq of the last entry.
+        last_seq: u64,
+        /// How far behind, in milliseconds.
+        behind_ms: i64,
+    },
     /// The key is shorter than 32 bytes.
     #[error("audit key{} is {len} bytes; at least 32 are required", .path.as_ref().map(|p| format!(" file `{}`", p.display())).unwrap_or_default())]
     KeyTooShort {
@@ -160,7 +218,8 @@ impl AuditError {
             AuditError::Open { kind, .. }
             | AuditError::Read { kind, .. }
             | AuditError::Append { kind, .. }
-            | AuditError::Checkpoint { kind, .. } => Some(*kind),
+            | AuditError::Checkpoint { kind, .. }
+            | AuditError::Anchor { kind, .. } => Some(*kind),
             _ => None,
         }
     }

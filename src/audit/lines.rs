@@ -2,16 +2,17 @@
 //! `read_entries`. Memory stays at one buffer plus one line of at most
 //! [`MAX_LINE_BYTES`], whatever the file size.
 
-use std::fs::{File, TryLockError};
+use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Take};
 use std::path::Path;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::MAX_LINE_BYTES;
 use super::chain::AuditKey;
-use super::checkpoint::{CheckpointState, read_checkpoint};
+use super::checkpoint::{CheckpointState, Mark, read_checkpoint, read_mark};
 use super::error::{AuditError, io_cause};
+use super::fsx::{How, OpenFail, open_regular};
+use super::lock::{LockGuard, open_lock_for_reading};
 
 /// How long a reader waits for a writer to finish its append before it
 /// takes its snapshot unlocked.
@@ -38,43 +39,60 @@ impl RawLine {
     }
 }
 
-/// A consistent view of the log: the checkpoint and the byte length,
-/// taken together, and a reader over exactly those bytes.
+/// A consistent view of the log: the anchor, the checkpoint and the byte
+/// length, taken together, and a reader over exactly those bytes.
 pub(crate) struct Snapshot {
+    /// The anchor's state, when an anchor was given.
+    pub(crate) anchor: Option<CheckpointState>,
     pub(crate) checkpoint: CheckpointState,
     pub(crate) size: u64,
     reader: BufReader<Take<File>>,
 }
 
 impl Snapshot {
-    /// Open the log and take the snapshot. The checkpoint and size are read
-    /// under a shared lock, so no append is half done between them; if a
-    /// writer holds the lock too long they are read unlocked, checkpoint
-    /// first (the file only grows, so the size is then at least what the
-    /// checkpoint vouches for).
-    pub(crate) fn take(path: &Path, key: Option<&AuditKey>) -> Result<Snapshot, AuditError> {
+    /// Open the log and take the snapshot. The anchor, checkpoint and size
+    /// are read under a shared lock (on `FILE.lock.d/lock`, when this user
+    /// can open it), so no append is half done between them; otherwise, or
+    /// if a writer holds the lock too long, they are read unlocked in the
+    /// order appends write them backwards: anchor, checkpoint, size (each
+    /// then vouches for no more than the next holds).
+    ///
+    /// A FIFO or device at the log path is refused without blocking.
+    pub(crate) fn take(
+        path: &Path,
+        key: Option<&AuditKey>,
+        anchor: Option<&Path>,
+    ) -> Result<Snapshot, AuditError> {
         let read_err = |e: &io::Error| AuditError::Read {
             path: path.to_path_buf(),
             kind: e.kind(),
             cause: io_cause(e),
         };
-        let file = File::open(path).map_err(|e| read_err(&e))?;
-        if !file.metadata().map_err(|e| read_err(&e))?.is_file() {
-            return Err(AuditError::NotRegularFile {
-                path: path.to_path_buf(),
-            });
-        }
-        let locked = lock_shared(&file);
+        let file = match open_regular(path, How::Read { follow: true }) {
+            Ok(f) => f,
+            Err(OpenFail::NotRegular) => {
+                return Err(AuditError::NotRegularFile {
+                    path: path.to_path_buf(),
+                });
+            }
+            Err(OpenFail::Io(e)) => return Err(read_err(&e)),
+        };
+        let lock = open_lock_for_reading(path);
+        let guard = lock
+            .as_ref()
+            .and_then(|l| LockGuard::shared(l, SNAPSHOT_LOCK_WAIT));
         let taken = (|| {
+            let anchor = anchor
+                .map(|a| read_mark(Mark::Anchor, a, path, key))
+                .transpose()?;
             let checkpoint = read_checkpoint(path, key)?;
             let size = file.metadata().map_err(|e| read_err(&e))?.len();
-            Ok::<_, AuditError>((checkpoint, size))
+            Ok::<_, AuditError>((anchor, checkpoint, size))
         })();
-        if locked {
-            let _ = file.unlock();
-        }
-        let (checkpoint, size) = taken?;
+        drop(guard);
+        let (anchor, checkpoint, size) = taken?;
         Ok(Snapshot {
+            anchor,
             checkpoint,
             size,
             reader: BufReader::with_capacity(64 * 1024, file.take(size)),
@@ -117,18 +135,5 @@ impl Snapshot {
             complete,
             too_long,
         }))
-    }
-}
-
-fn lock_shared(file: &File) -> bool {
-    let start = Instant::now();
-    loop {
-        match file.try_lock_shared() {
-            Ok(()) => return true,
-            Err(TryLockError::WouldBlock) if start.elapsed() < SNAPSHOT_LOCK_WAIT => {
-                thread::sleep(Duration::from_millis(5));
-            }
-            Err(_) => return false,
-        }
     }
 }

@@ -5,15 +5,22 @@
 //! `prev` is the SHA-256 (or, with an [`AuditKey`], HMAC-SHA256) of the
 //! previous line's raw bytes including its `\n`, and 64 zeros for the first
 //! line. After each append, `FILE.checkpoint` is replaced atomically with
-//! the last seq, the size and the last line's hash.
+//! the last seq, the size and the last line's hash, and so is the anchor
+//! (`[audit] anchor`, outside the log's folder) when there is one.
 //!
-//! - [`AuditLog`] appends: lock, read the last line, chain, write, fsync,
-//!   checkpoint; Ok only when all of it is durable (fail closed).
-//! - [`verify`] streams over a log and says intact, tampered (with the first
-//!   bad seq and the kind), torn tail or unvouched.
+//! - [`AuditLog`] appends: lock (`FILE.lock.d/lock`, a private folder),
+//!   read the last line, check it against the checkpoint and the anchor,
+//!   stamp (time never runs backwards), chain, write, fsync, checkpoint,
+//!   anchor; Ok only when all of it is durable (fail closed).
+//! - [`verify`] / [`verify_anchored`] stream over a log and say intact,
+//!   tampered (with the first bad seq and the kind), torn tail or
+//!   unvouched; [`init_anchor`] starts an anchor for an intact log.
 //! - [`read_entries`] and [`closed_windows`] read entries back;
 //!   [`LogCursor`] reads only what was appended since its last call, and
 //!   [`AuditLog::transact`] does that under the append lock before appending.
+//!
+//! Every file here is opened without blocking on a FIFO or device and
+//! created 0600 (`fsx`).
 //!
 //! **Invariant:** no entry holds record content: the API takes typed facts
 //! ([`AuditEvent`]), never a record, and free text is capped.
@@ -27,28 +34,33 @@
 //! [`MAX_LINE_BYTES`] are reported as edited and skipped, and no message
 //! quotes a byte of the log, only seqs, line numbers and sizes.
 
+mod anchor;
 mod chain;
 mod checkpoint;
 mod closed;
 mod cursor;
 mod entry;
 mod error;
+mod fsx;
 mod lines;
+mod lock;
 mod tail;
 mod verify;
 mod writer;
 
+pub use anchor::{AnchorInit, init_anchor};
 pub use chain::{AuditKey, MIN_KEY_LEN, ZERO_PREV, link_hash, sha256_hex};
-pub use checkpoint::{Checkpoint, CheckpointState, checkpoint_path, read_checkpoint};
+pub use checkpoint::{Checkpoint, CheckpointState, checkpoint_path, read_anchor, read_checkpoint};
 pub use closed::{Entries, closed_windows, read_entries};
 pub use cursor::LogCursor;
 pub use entry::{
-    AuditEvent, CAUSE_CAP, CUT_MARKER, CloseCause, DenyWhy, Entry, REASON_CAP, SHORT_CAP, cap,
-    format_ts,
+    AuditEvent, CAUSE_CAP, CUT_MARKER, CloseCause, DenyWhy, Entry, REASON_CAP, ReferencedFile,
+    SHORT_CAP, cap, format_ts,
 };
 pub use error::AuditError;
-pub use verify::{TamperKind, Unvouched, VerifyReport, VerifyStatus, verify};
-pub use writer::{AppendReceipt, AuditLog, Follow, LogSink};
+pub use lock::{lock_dir, lock_path};
+pub use verify::{TamperKind, Unvouched, VerifyReport, VerifyStatus, verify, verify_anchored};
+pub use writer::{AppendReceipt, AuditLog, CLOCK_SLACK, Follow, LogSink};
 
 /// The longest line the writer writes and the readers accept (64 KiB). Real
 /// entries are a few hundred bytes; free-text facts are capped.

@@ -4,6 +4,8 @@ use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
 
+use jiff::Timestamp;
+
 use super::MAX_LINE_BYTES;
 use super::entry::ChainFields;
 
@@ -18,6 +20,8 @@ pub(crate) enum Tail {
         line: Vec<u8>,
         /// Its seq.
         seq: u64,
+        /// Its timestamp.
+        ts: Timestamp,
     },
 }
 
@@ -59,9 +63,11 @@ pub(crate) fn read_tail(file: &File, size: u64) -> Result<Tail, TailError> {
                 return Err(TailError::Corrupt);
             }
             let fields = ChainFields::parse(&line[..line.len() - 1]).ok_or(TailError::Corrupt)?;
+            let ts = fields.ts.parse().map_err(|_| TailError::Corrupt)?;
             return Ok(Tail::Last {
                 line,
                 seq: fields.seq,
+                ts,
             });
         }
         if chunk > MAX_LINE_BYTES as u64 {

@@ -39,9 +39,24 @@
 //! - same seq as the last line but another hash or size: **edited** at
 //!   that seq;
 //! - an older seq whose line or size does not match: **edited** at it;
+//! - missing beside a log with at least one complete entry: **tampered**
+//!   (`checkpoint`) at the last seq (a log cut back and its checkpoint
+//!   deleted looks exactly like this);
 //! - otherwise: torn tail → **torn tail** (3); checkpoint at the last line
-//!   → **intact** (0); missing → **unvouched**, no checkpoint (4); older →
+//!   (or no checkpoint and no entry) → **intact** (0); older →
 //!   **unvouched**, checkpoint behind (4).
+//!
+//! Time: each intact line's `ts` must not be earlier than the line before
+//! it; one that is is **tampered** (`clock`) at its seq (a writer refuses
+//! to write such a line, so it was edited in or written by a clock set
+//! back).
+//!
+//! With an anchor (`--anchor`), once the above holds: a missing anchor
+//! beside a log with entries, or one that does not verify, is **tampered**
+//! (`anchor`); an anchor vouching for a seq or size the log does not reach,
+//! or whose seq is another line than the one in the log, or a checkpoint
+//! behind it, is **tampered** (`rolled_back`). A log missing altogether
+//! beside a valid anchor is **tampered** (`rolled_back`) at seq 0.
 //!
 //! So a changed byte anywhere is never intact: inside a line it breaks the
 //! next `prev` or, for the last line, the checkpoint hash; the final
@@ -53,14 +68,17 @@
 //!
 //! Without a key, an attacker who can write the log can rewrite the chain
 //! and the checkpoint together (e.g. truncate and write a matching
-//! checkpoint): verify then says intact. Only a key, or an anchor outside
-//! the attacker's reach (a copy of the checkpoint elsewhere), closes that.
+//! checkpoint): verify then says intact. With a key but no anchor, an older
+//! log and its older checkpoint put back together are both authentic. Only
+//! an anchor outside the attacker's reach closes these (see SECURITY.md).
 
 use std::fmt;
 use std::path::Path;
 
+use jiff::Timestamp;
+
 use super::chain::{AuditKey, ZERO_PREV, link_hash, sha256_hex};
-use super::checkpoint::CheckpointState;
+use super::checkpoint::{CheckpointState, Mark, read_mark};
 use super::entry::ChainFields;
 use super::error::{AuditError, io_cause};
 use super::lines::{RawLine, Snapshot};
@@ -80,8 +98,17 @@ pub enum TamperKind {
     Reordered,
     /// The checkpoint vouches for lines or bytes the file no longer has.
     Truncated,
-    /// The checkpoint is malformed or not authentic under the key.
+    /// The checkpoint is malformed, not authentic under the key, or
+    /// missing beside a log with entries.
     Checkpoint,
+    /// A line is stamped earlier than the line before it.
+    Clock,
+    /// The log or its checkpoint is behind its anchor, or the log is not the
+    /// one the anchor vouches for: rolled back, replaced or deleted.
+    RolledBack,
+    /// The anchor is missing beside a log with entries, malformed, or not
+    /// authentic under the key.
+    Anchor,
 }
 
 impl TamperKind {
@@ -95,6 +122,9 @@ impl TamperKind {
             TamperKind::Reordered => "reordered",
             TamperKind::Truncated => "truncated",
             TamperKind::Checkpoint => "checkpoint",
+            TamperKind::Clock => "clock",
+            TamperKind::RolledBack => "rolled_back",
+            TamperKind::Anchor => "anchor",
         }
     }
 }
@@ -108,7 +138,9 @@ impl fmt::Display for TamperKind {
 /// Why an intact chain is not vouched for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unvouched {
-    /// There is no checkpoint.
+    /// There is no checkpoint. (No longer reported: a missing checkpoint
+    /// beside a log with entries is tampering, and an empty log without one
+    /// is intact. Kept so callers that match on it still build.)
     NoCheckpoint,
     /// The checkpoint is older than the tail (a crash between the fsync of
     /// an entry and its checkpoint, or lines appended by something else).
@@ -164,6 +196,21 @@ impl VerifyReport {
         }
     }
 
+    /// The last seq that an intact chain *and* the checkpoint vouch for:
+    /// entries up to it can be trusted, later ones (unvouched, or past a
+    /// torn tail) cannot. `None` when tampered or when nothing is vouched.
+    pub fn vouched_seq(&self) -> Option<u64> {
+        match &self.status {
+            VerifyStatus::Intact | VerifyStatus::TornTail { .. } => self.last_seq,
+            VerifyStatus::Unvouched(Unvouched::CheckpointBehind { checkpoint_seq }) => {
+                Some(*checkpoint_seq)
+            }
+            VerifyStatus::Unvouched(Unvouched::NoCheckpoint) | VerifyStatus::Tampered { .. } => {
+                None
+            }
+        }
+    }
+
     /// The stable status name: `intact`, `tampered`, `torn_tail`,
     /// `unvouched`.
     pub fn status_name(&self) -> &'static str {
@@ -183,6 +230,7 @@ impl VerifyReport {
             None => "no entries".to_owned(),
         };
         match &self.status {
+            VerifyStatus::Intact if self.entries == 0 => "intact, no entries".to_owned(),
             VerifyStatus::Intact => format!(
                 "intact, {} entries, {last}, checkpoint matches",
                 self.entries
@@ -212,13 +260,46 @@ impl VerifyReport {
 /// `Err` means the log could not be read (exit 2): missing, unreadable,
 /// not a regular file, or keyed and no key given.
 pub fn verify(path: &Path, key: Option<&AuditKey>) -> Result<VerifyReport, AuditError> {
-    let mut snap = Snapshot::take(path, key)?;
+    verify_anchored(path, key, None)
+}
+
+/// [`verify`], and then against the anchor at `anchor` when given (see the
+/// module docs). A missing log beside a valid anchor is tampering, not an
+/// error.
+pub fn verify_anchored(
+    path: &Path,
+    key: Option<&AuditKey>,
+    anchor: Option<&Path>,
+) -> Result<VerifyReport, AuditError> {
+    if let Some(a) = anchor
+        && std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        && let CheckpointState::Valid(mark) = read_mark(Mark::Anchor, a, path, key)?
+    {
+        return Ok(VerifyReport {
+            status: VerifyStatus::Tampered {
+                seq: 0,
+                kind: TamperKind::RolledBack,
+                detail: format!(
+                    "the log is missing; its anchor vouches for seq {} at {} bytes",
+                    mark.seq, mark.size
+                ),
+            },
+            entries: 0,
+            last_seq: None,
+        });
+    }
+    let mut snap = Snapshot::take(path, key, anchor)?;
     let checkpoint = snap.checkpoint.clone();
+    let anchor_state = snap.anchor.clone();
     let cp_seq = match &checkpoint {
         CheckpointState::Valid(cp) => Some(cp.seq),
         _ => None,
     };
-    let mut scan = Scan::new(key, cp_seq);
+    let anchor_seq = match &anchor_state {
+        Some(CheckpointState::Valid(a)) => Some(a.seq),
+        _ => None,
+    };
+    let mut scan = Scan::new(key, cp_seq, anchor_seq);
     let read_err = |e: std::io::Error| AuditError::Read {
         path: path.to_path_buf(),
         kind: e.kind(),
@@ -243,7 +324,88 @@ pub fn verify(path: &Path, key: Option<&AuditKey>) -> Result<VerifyReport, Audit
         }
     }
     let status = judge_tail(&scan, &checkpoint, snap.size, torn);
+    if matches!(status, VerifyStatus::Tampered { .. }) {
+        return Ok(scan.report(status));
+    }
+    let status = match &anchor_state {
+        Some(a) => judge_anchor(&scan, a, &checkpoint).unwrap_or(status),
+        None => status,
+    };
     Ok(scan.report(status))
+}
+
+/// Judge an intact, checkpoint-consistent log against its anchor: `Some`
+/// when the anchor says it was rolled back (or the anchor is bad).
+fn judge_anchor(
+    scan: &Scan<'_>,
+    anchor: &CheckpointState,
+    checkpoint: &CheckpointState,
+) -> Option<VerifyStatus> {
+    let last = scan.last_seq();
+    let tampered = |seq: u64, kind: TamperKind, detail: String| {
+        Some(VerifyStatus::Tampered { seq, kind, detail })
+    };
+    let a = match anchor {
+        CheckpointState::Invalid(why) => {
+            return tampered(last.unwrap_or(0), TamperKind::Anchor, (*why).to_owned());
+        }
+        CheckpointState::Missing => {
+            // Nothing complete was ever written: a new log, or a crash in
+            // its very first append (the anchor is written last).
+            return if last.is_none() {
+                None
+            } else {
+                tampered(
+                    last.unwrap_or(0),
+                    TamperKind::Anchor,
+                    format!(
+                        "the anchor is missing beside a log of {} entries",
+                        scan.expected
+                    ),
+                )
+            };
+        }
+        CheckpointState::Valid(a) => a,
+    };
+    if last.is_none_or(|l| a.seq > l) || a.size > scan.offset {
+        return tampered(
+            scan.expected,
+            TamperKind::RolledBack,
+            format!(
+                "the log's entries end at {} bytes, {}; its anchor vouches for seq {} at {} bytes",
+                scan.offset,
+                last.map_or_else(|| "with none".to_owned(), |l| format!("with seq {l}")),
+                a.seq,
+                a.size
+            ),
+        );
+    }
+    match &scan.at_anchor {
+        Some((hash, end)) if *hash == a.line_sha256 && *end == a.size => {}
+        _ => {
+            return tampered(
+                a.seq,
+                TamperKind::RolledBack,
+                format!(
+                    "the entry with seq {} is not the one its anchor vouches for (the log was replaced)",
+                    a.seq
+                ),
+            );
+        }
+    }
+    if let CheckpointState::Valid(cp) = checkpoint
+        && cp.seq < a.seq
+    {
+        return tampered(
+            cp.seq + 1,
+            TamperKind::RolledBack,
+            format!(
+                "the checkpoint vouches for seq {}, behind its anchor at seq {}",
+                cp.seq, a.seq
+            ),
+        );
+    }
+    None
 }
 
 /// The chain state while scanning.
@@ -257,10 +419,15 @@ struct Scan<'k> {
     cp_seq: Option<u64>,
     /// SHA-256 and end offset of the line whose seq is the checkpoint's.
     at_cp: Option<(String, u64)>,
+    anchor_seq: Option<u64>,
+    /// SHA-256 and end offset of the line whose seq is the anchor's.
+    at_anchor: Option<(String, u64)>,
+    /// The timestamp of the last intact line.
+    last_ts: Option<Timestamp>,
 }
 
 impl<'k> Scan<'k> {
-    fn new(key: Option<&'k AuditKey>, cp_seq: Option<u64>) -> Self {
+    fn new(key: Option<&'k AuditKey>, cp_seq: Option<u64>, anchor_seq: Option<u64>) -> Self {
         Scan {
             key,
             expected: 0,
@@ -270,6 +437,9 @@ impl<'k> Scan<'k> {
             offset: 0,
             cp_seq,
             at_cp: None,
+            anchor_seq,
+            at_anchor: None,
+            last_ts: None,
         }
     }
 
@@ -393,10 +563,31 @@ impl<'k> Scan<'k> {
                 ),
             };
         }
-        // The line is intact and in place.
+        // The line is intact and in place; its time must not run backwards.
+        // (`ChainFields::parse` checked that `ts` parses.)
+        let ts: Option<Timestamp> = f.ts.parse().ok();
+        if let (Some(ts), Some(last)) = (ts, self.last_ts)
+            && ts < last
+        {
+            return tampered(
+                expected,
+                TamperKind::Clock,
+                format!(
+                    "line {n} (seq {expected}) is stamped earlier than seq {}",
+                    expected.saturating_sub(1)
+                ),
+            );
+        }
+        self.last_ts = ts.or(self.last_ts);
         self.offset += line.bytes.len() as u64;
-        if self.cp_seq == Some(f.seq) {
-            self.at_cp = Some((sha256_hex(&line.bytes), self.offset));
+        if self.cp_seq == Some(f.seq) || self.anchor_seq == Some(f.seq) {
+            let mark = (sha256_hex(&line.bytes), self.offset);
+            if self.anchor_seq == Some(f.seq) {
+                self.at_anchor = Some(mark.clone());
+            }
+            if self.cp_seq == Some(f.seq) {
+                self.at_cp = Some(mark);
+            }
         }
         self.link = link_hash(self.key, &line.bytes);
         self.prev_line.clone_from(&line.bytes);
@@ -421,9 +612,19 @@ fn judge_tail(
             return tampered(last.unwrap_or(0), TamperKind::Checkpoint, (*why).to_owned());
         }
         CheckpointState::Missing => {
-            return match torn {
-                Some(torn_bytes) => VerifyStatus::TornTail { torn_bytes },
-                None => VerifyStatus::Unvouched(Unvouched::NoCheckpoint),
+            return match (last, torn) {
+                // SECURITY: entries and no checkpoint is what a log cut back
+                // to its first lines with the checkpoint deleted looks like.
+                (Some(l), _) => tampered(
+                    l,
+                    TamperKind::Checkpoint,
+                    format!(
+                        "there is no checkpoint beside a log of {} entries",
+                        scan.expected
+                    ),
+                ),
+                (None, Some(torn_bytes)) => VerifyStatus::TornTail { torn_bytes },
+                (None, None) => VerifyStatus::Intact,
             };
         }
         CheckpointState::Valid(cp) => cp,

@@ -1,21 +1,32 @@
 //! The append side: lock, read the tail, chain, write, fsync, checkpoint.
 
-use std::fs::{self, File, OpenOptions, TryLockError};
+use std::fs::{self, File};
 use std::io::{self, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
 
 use super::MAX_LINE_BYTES;
 use super::chain::{AuditKey, ZERO_PREV, link_hash, sha256_hex};
-use super::checkpoint::{Checkpoint, CheckpointState, read_checkpoint, write_checkpoint};
+use super::checkpoint::{
+    Checkpoint, CheckpointState, Mark, read_checkpoint, read_mark, write_checkpoint, write_mark,
+};
 use super::cursor::LogCursor;
 use super::entry::{AuditEvent, Entry, render_line_as};
 use super::error::{AuditError, io_cause};
+use super::fsx::{How, OpenFail, adopt_owner, open_regular};
+use super::lock::{LockGuard, open_lock};
 use super::tail::{Tail, TailError, read_tail};
+
+/// How far behind the log's last entry a new entry's timestamp may be and
+/// still be written (stamped with the last entry's time instead), on top of
+/// the time this append waited for the lock. Appenders read the clock
+/// before they take the lock, so two processes that append at once can
+/// hold timestamps in the opposite order of their turns; anything further
+/// behind is a clock set back, and is refused.
+pub const CLOCK_SLACK: Duration = Duration::from_secs(1);
 
 /// The byte sink behind [`AuditLog`]: the log file itself in production, a
 /// fault-injecting wrapper in tests. It is handed a clone of the log's
@@ -58,8 +69,8 @@ pub struct AppendReceipt {
 }
 
 /// An open audit log, ready to append. Several `AuditLog`s, in one process
-/// or many, may append to one file: each append holds an exclusive file
-/// lock around read-last-line + write + checkpoint.
+/// or many, may append to one file: each append holds an exclusive lock on
+/// `FILE.lock.d/lock` around read-last-line + write + checkpoint + anchor.
 pub struct AuditLog<S: LogSink = File> {
     path: PathBuf,
     file: File,
@@ -70,6 +81,8 @@ pub struct AuditLog<S: LogSink = File> {
     ino: u64,
     /// Named in every entry this handle appends (`[fleet] replica_id`).
     replica_id: Option<String>,
+    lock: File,
+    anchor: Option<PathBuf>,
 }
 
 impl<S: LogSink> std::fmt::Debug for AuditLog<S> {
@@ -77,24 +90,40 @@ impl<S: LogSink> std::fmt::Debug for AuditLog<S> {
         f.debug_struct("AuditLog")
             .field("path", &self.path)
             .field("keyed", &self.key.is_some())
+            .field("anchor", &self.anchor)
             .finish_non_exhaustive()
     }
 }
 
 impl AuditLog<File> {
-    /// Open (or create) the log at `path` for appending.
+    /// Open (or create, 0600) the log at `path` for appending.
     ///
     /// The parent folder must exist ([`AuditError::MissingParent`]; it is
-    /// never created, so a typo fails closed). A path that exists but is not
-    /// a regular file (`/dev/full`, a FIFO, a folder) is refused with
-    /// [`AuditError::NotRegularFile`]. `lock_timeout` bounds how long an
-    /// append waits for another writer.
+    /// never created, so a typo fails closed). A path that is not a regular
+    /// file (`/dev/full`, a FIFO, a folder) is refused with
+    /// [`AuditError::NotRegularFile`], without blocking on it. The lock
+    /// (`FILE.lock.d/lock`, folder 0700) is created too. `lock_timeout`
+    /// bounds how long an append waits for another writer.
     pub fn open(
         path: impl AsRef<Path>,
         key: Option<AuditKey>,
         lock_timeout: Duration,
     ) -> Result<AuditLog<File>, AuditError> {
         AuditLog::open_with_sink(path, key, lock_timeout, |f| f)
+    }
+
+    /// Open the log an `[audit]` table names: its key loaded, its anchor
+    /// set. Every gate and command that appends should open it this way.
+    pub fn open_configured(
+        settings: &crate::policy::AuditSettings,
+    ) -> Result<AuditLog<File>, AuditError> {
+        let key = settings
+            .key_file
+            .as_deref()
+            .map(AuditKey::load)
+            .transpose()?;
+        AuditLog::open(&settings.path, key, settings.lock_timeout)?
+            .with_anchor(settings.anchor.clone())
     }
 }
 
@@ -108,6 +137,7 @@ impl<S: LogSink> AuditLog<S> {
         make_sink: impl FnOnce(File) -> S,
     ) -> Result<AuditLog<S>, AuditError> {
         let path = path.as_ref().to_path_buf();
+        let existed = path.exists();
         let open_err = |e: &io::Error| AuditError::Open {
             path: path.clone(),
             kind: e.kind(),
@@ -115,34 +145,23 @@ impl<S: LogSink> AuditLog<S> {
         };
         // SECURITY: never open a device or FIFO as the log: writes to
         // `/dev/null` would "succeed" and a FIFO could block forever.
-        if let Ok(m) = fs::metadata(&path)
-            && !m.is_file()
-        {
-            return Err(AuditError::NotRegularFile { path });
-        }
-        let file = match OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(&path)
-        {
+        let file = match open_regular(&path, How::LogAppend) {
             Ok(f) => f,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                let parent = match path.parent() {
-                    Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-                    _ => PathBuf::from("."),
-                };
+            Err(OpenFail::NotRegular) => return Err(AuditError::NotRegularFile { path }),
+            Err(OpenFail::Io(e)) if e.kind() == io::ErrorKind::NotFound => {
+                let parent = parent_or_dot(&path).to_path_buf();
                 if !parent.exists() {
                     return Err(AuditError::MissingParent { path, parent });
                 }
                 return Err(open_err(&e));
             }
-            Err(e) => return Err(open_err(&e)),
+            Err(OpenFail::Io(e)) => return Err(open_err(&e)),
         };
-        let meta = file.metadata().map_err(|e| open_err(&e))?;
-        if !meta.is_file() {
-            return Err(AuditError::NotRegularFile { path });
+        if !existed {
+            adopt_owner(&path, parent_or_dot(&path));
         }
+        let meta = file.metadata().map_err(|e| open_err(&e))?;
+        let lock = open_lock(&path)?;
         let sink = make_sink(file.try_clone().map_err(|e| open_err(&e))?);
         Ok(AuditLog {
             path,
@@ -153,6 +172,8 @@ impl<S: LogSink> AuditLog<S> {
             dev: meta.dev(),
             ino: meta.ino(),
             replica_id: None,
+            lock,
+            anchor: None,
         })
     }
 
@@ -160,6 +181,20 @@ impl<S: LogSink> AuditLog<S> {
     /// every entry this handle appends from now on.
     pub fn set_replica_id(&mut self, replica_id: Option<String>) {
         self.replica_id = replica_id;
+    }
+
+    /// Keep an anchor at `anchor` (when `Some`): a high-water mark of the
+    /// log written after every append, outside the log's folder. Appends
+    /// are refused while the log or its checkpoint is behind it.
+    ///
+    /// Refused ([`AuditError::AnchorPlacement`]) when the anchor's folder is
+    /// the log's folder or inside it; its folder must exist.
+    pub fn with_anchor(mut self, anchor: Option<PathBuf>) -> Result<AuditLog<S>, AuditError> {
+        if let Some(a) = &anchor {
+            check_anchor_placement(&self.path, a)?;
+        }
+        self.anchor = anchor;
+        Ok(self)
     }
 
     /// The log's path.
@@ -185,9 +220,11 @@ impl<S: LogSink> AuditLog<S> {
         event: &AuditEvent,
         ts: Timestamp,
     ) -> Result<AppendReceipt, AuditError> {
-        let handle = self.lock_handle()?;
-        let _lock = LockGuard::acquire(&handle, &self.path, self.lock_timeout)?;
-        self.append_locked(event, ts)
+        let asked = Instant::now();
+        let lock = self.lock_handle()?;
+        let _lock = LockGuard::exclusive(&lock, &self.path, self.lock_timeout)?;
+        let waited = asked.elapsed();
+        self.append_locked(event, ts, waited)
     }
 
     /// Under the append lock: bring `cursor` up to the end of the log
@@ -207,23 +244,25 @@ impl<S: LogSink> AuditLog<S> {
         ts: Timestamp,
         decide: impl FnOnce(&mut T) -> Vec<AuditEvent>,
     ) -> Result<Vec<AppendReceipt>, AuditError> {
-        let handle = self.lock_handle()?;
-        let _lock = LockGuard::acquire(&handle, &self.path, self.lock_timeout)?;
+        let asked = Instant::now();
+        let lock = self.lock_handle()?;
+        let _lock = LockGuard::exclusive(&lock, &self.path, self.lock_timeout)?;
+        let waited = asked.elapsed();
         self.check_same_file()?;
         cursor.read_new(&self.path, self.key.as_ref(), |e| state.seen(e))?;
         let events = decide(state);
         let mut receipts = Vec::with_capacity(events.len());
         for event in &events {
-            receipts.push(self.append_locked(event, ts)?);
+            receipts.push(self.append_locked(event, ts, waited)?);
         }
         Ok(receipts)
     }
 
-    /// A second handle on the log's open file description, to hold the
-    /// lock on while `self` is borrowed mutably (the lock belongs to the
-    /// description, so it is the same lock).
+    /// A second handle on the lock file's open file description, to hold
+    /// the lock on while `self` is borrowed mutably (the lock belongs to
+    /// the description, so it is the same lock).
     fn lock_handle(&self) -> Result<File, AuditError> {
-        self.file.try_clone().map_err(|e| self.read_err(&e))
+        self.lock.try_clone().map_err(|e| self.read_err(&e))
     }
 
     /// The key the log is chained under, if any.
@@ -231,10 +270,13 @@ impl<S: LogSink> AuditLog<S> {
         self.key.as_ref()
     }
 
+    /// The append itself; the caller holds the lock (and waited `waited`
+    /// for it).
     fn append_locked(
         &mut self,
         event: &AuditEvent,
         ts: Timestamp,
+        waited: Duration,
     ) -> Result<AppendReceipt, AuditError> {
         self.check_same_file()?;
         let size = self.file.metadata().map_err(|e| self.read_err(&e))?.len();
@@ -247,10 +289,14 @@ impl<S: LogSink> AuditLog<S> {
             },
             TailError::Io(e) => self.read_err(&e),
         })?;
-        self.check_checkpoint(&tail, size)?;
+        let cp_seq = self.check_checkpoint(&tail, size)?;
+        if let Some(anchor) = &self.anchor {
+            self.check_anchor(anchor, &tail, size, cp_seq)?;
+        }
+        let ts = self.stamp(&tail, event, ts, waited)?;
         let (seq, prev) = match &tail {
             Tail::Empty => (0, ZERO_PREV.to_owned()),
-            Tail::Last { line, seq } => (seq + 1, link_hash(self.key.as_ref(), line)),
+            Tail::Last { line, seq, .. } => (seq + 1, link_hash(self.key.as_ref(), line)),
         };
         let line =
             render_line_as(seq, ts, event, self.replica_id.as_deref(), &prev).map_err(|e| {
@@ -291,7 +337,126 @@ impl<S: LogSink> AuditLog<S> {
             }
             return Err(e.error);
         }
+        if let Some(anchor) = &self.anchor {
+            // SECURITY: the line is in and vouched for by the checkpoint, so
+            // it stays; but an anchor that could not follow fails the
+            // append, so nothing relies on an entry the anchor misses.
+            let mark = Checkpoint::anchor(seq, cp.size, cp.line_sha256, self.key.as_ref());
+            write_mark(anchor, &mark).map_err(|(e, _)| AuditError::Anchor {
+                path: anchor.clone(),
+                kind: e.kind(),
+                cause: io_cause(&e),
+            })?;
+        }
         Ok(AppendReceipt { seq, line_sha256 })
+    }
+
+    /// The timestamp to write: `ts`, or the last entry's when `ts` is behind
+    /// it and either the event only takes rights away or `ts` is behind by
+    /// no more than the lock wait plus [`CLOCK_SLACK`].
+    ///
+    /// SECURITY: time never runs backwards in the log. A clock set back
+    /// would otherwise let an entry claim an earlier time than the entries
+    /// before it (and a window that already expired look active again).
+    /// An entry that grants something (`policy_loaded`, `window_enabled`,
+    /// ...) is refused then, so full capture stays off until the clock
+    /// catches up; one that only takes rights away (`window_closed`,
+    /// `full_denied`, `policy_rejected`) is written at the last entry's time
+    /// instead, because losing it would hide a close from the auditor.
+    fn stamp(
+        &self,
+        tail: &Tail,
+        event: &AuditEvent,
+        ts: Timestamp,
+        waited: Duration,
+    ) -> Result<Timestamp, AuditError> {
+        let Tail::Last { ts: last, seq, .. } = tail else {
+            return Ok(ts);
+        };
+        if ts >= *last {
+            return Ok(ts);
+        }
+        let behind = last.duration_since(ts);
+        if event.only_takes_rights_away() || behind.unsigned_abs() <= waited + CLOCK_SLACK {
+            return Ok(*last);
+        }
+        Err(AuditError::ClockBehind {
+            path: self.path.clone(),
+            last_seq: *seq,
+            behind_ms: i64::try_from(behind.as_millis()).unwrap_or(i64::MAX),
+        })
+    }
+
+    /// SECURITY: a log (or checkpoint) behind its anchor was rolled back,
+    /// replaced or deleted; appending would rewrite the anchor and launder
+    /// that. So the tail must reach the anchor and hold the very line the
+    /// anchor vouches for.
+    fn check_anchor(
+        &self,
+        anchor: &Path,
+        tail: &Tail,
+        size: u64,
+        cp_seq: Option<u64>,
+    ) -> Result<(), AuditError> {
+        let mismatch = |detail: String| AuditError::AnchorMismatch {
+            path: self.path.clone(),
+            anchor: anchor.to_path_buf(),
+            detail,
+        };
+        let a = match read_mark(Mark::Anchor, anchor, &self.path, self.key.as_ref())? {
+            CheckpointState::Invalid(why) => return Err(mismatch(why.to_owned())),
+            CheckpointState::Missing => {
+                return match tail {
+                    Tail::Empty => Ok(()),
+                    Tail::Last { .. } => Err(mismatch(
+                        "the anchor is missing beside a non-empty log; to anchor an existing log, check it with `tracegate audit verify --anchor PATH --init-anchor`"
+                            .to_owned(),
+                    )),
+                };
+            }
+            CheckpointState::Valid(a) => a,
+        };
+        let Tail::Last { line, seq, .. } = tail else {
+            return Err(mismatch(format!(
+                "the log is empty; the anchor vouches for seq {}",
+                a.seq
+            )));
+        };
+        if *seq < a.seq || size < a.size {
+            return Err(mismatch(format!(
+                "the log ends at seq {seq}, {size} bytes; the anchor vouches for seq {}, {} bytes",
+                a.seq, a.size
+            )));
+        }
+        if let Some(c) = cp_seq
+            && c < a.seq
+        {
+            return Err(mismatch(format!(
+                "the checkpoint vouches for seq {c}, behind the anchor's seq {}",
+                a.seq
+            )));
+        }
+        let (at_seq, at_hash) = if a.size == size {
+            (*seq, sha256_hex(line))
+        } else {
+            match read_tail(&self.file, a.size) {
+                Ok(Tail::Last { line, seq, .. }) => (seq, sha256_hex(&line)),
+                Ok(Tail::Empty) | Err(TailError::Torn | TailError::Corrupt) => {
+                    return Err(mismatch(format!(
+                        "no entry of the log ends at byte {}, where the anchor's seq {} ends",
+                        a.size, a.seq
+                    )));
+                }
+                Err(TailError::Io(e)) => return Err(self.read_err(&e)),
+            }
+        };
+        if at_seq != a.seq || at_hash != a.line_sha256 {
+            return Err(mismatch(format!(
+                "the entry ending at byte {} is not the seq {} the anchor vouches for (the log was replaced)",
+                a.size, a.seq
+            )));
+        }
+        Ok(())
     }
 
     /// SECURITY: never write into a file that is no longer at the path
@@ -314,9 +479,10 @@ impl<S: LogSink> AuditLog<S> {
     /// SECURITY: appending rewrites the checkpoint, which would launder a
     /// truncated or edited tail; so the tail must agree with the current
     /// checkpoint first. A checkpoint behind the tail is allowed (a crash
-    /// between fsync and checkpoint), as is a missing checkpoint while the
-    /// log holds at most its first line.
-    fn check_checkpoint(&self, tail: &Tail, size: u64) -> Result<(), AuditError> {
+    /// between fsync and checkpoint); a missing checkpoint only beside an
+    /// empty log (anything else is a log cut back and its checkpoint
+    /// deleted). Returns the checkpoint's seq.
+    fn check_checkpoint(&self, tail: &Tail, size: u64) -> Result<Option<u64>, AuditError> {
         let mismatch = |detail: String| AuditError::CheckpointMismatch {
             path: self.path.clone(),
             detail,
@@ -324,16 +490,15 @@ impl<S: LogSink> AuditLog<S> {
         let state = read_checkpoint(&self.path, self.key.as_ref())?;
         match (state, tail) {
             (CheckpointState::Invalid(why), _) => Err(mismatch(why.to_owned())),
-            (CheckpointState::Missing, Tail::Empty) => Ok(()),
-            (CheckpointState::Missing, Tail::Last { seq: 0, .. }) => Ok(()),
-            (CheckpointState::Missing, Tail::Last { .. }) => {
-                Err(mismatch("the checkpoint is missing".to_owned()))
-            }
+            (CheckpointState::Missing, Tail::Empty) => Ok(None),
+            (CheckpointState::Missing, Tail::Last { .. }) => Err(mismatch(
+                "the checkpoint is missing beside a non-empty log".to_owned(),
+            )),
             (CheckpointState::Valid(cp), Tail::Empty) => Err(mismatch(format!(
                 "the log is empty but the checkpoint vouches for seq {}",
                 cp.seq
             ))),
-            (CheckpointState::Valid(cp), Tail::Last { line, seq }) => {
+            (CheckpointState::Valid(cp), Tail::Last { line, seq, .. }) => {
                 if cp.seq > *seq || cp.size > size {
                     Err(mismatch(format!(
                         "the log ends at seq {seq}, {size} bytes; the checkpoint vouches for seq {}, {} bytes",
@@ -350,7 +515,7 @@ impl<S: LogSink> AuditLog<S> {
                         cp.seq, cp.size
                     )))
                 } else {
-                    Ok(())
+                    Ok(Some(cp.seq))
                 }
             }
         }
@@ -373,46 +538,36 @@ fn roll_back<S: LogSink>(sink: &mut S, size: u64) {
     }
 }
 
-/// An exclusive lock on the log file, released on drop (and by the kernel
-/// if the process dies).
-struct LockGuard<'a>(&'a File);
-
-impl<'a> LockGuard<'a> {
-    fn acquire(
-        file: &'a File,
-        path: &Path,
-        timeout: Duration,
-    ) -> Result<LockGuard<'a>, AuditError> {
-        let start = Instant::now();
-        let mut nap = Duration::from_millis(1);
-        loop {
-            match file.try_lock() {
-                Ok(()) => return Ok(LockGuard(file)),
-                Err(TryLockError::WouldBlock) => {
-                    let waited = start.elapsed();
-                    if waited >= timeout {
-                        return Err(AuditError::LockTimeout {
-                            path: path.to_path_buf(),
-                            waited_ms: waited.as_millis(),
-                        });
-                    }
-                    thread::sleep(nap.min(timeout - waited));
-                    nap = (nap * 2).min(Duration::from_millis(20));
-                }
-                Err(TryLockError::Error(e)) => {
-                    return Err(AuditError::Append {
-                        path: path.to_path_buf(),
-                        kind: e.kind(),
-                        cause: format!("cannot lock: {}", io_cause(&e)),
-                    });
-                }
-            }
-        }
+/// The folder holding `path` (`.` for a bare file name).
+pub(crate) fn parent_or_dot(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
     }
 }
 
-impl Drop for LockGuard<'_> {
-    fn drop(&mut self) {
-        let _ = self.0.unlock();
+/// SECURITY: an anchor in the log's folder (or below it) falls to whoever
+/// can roll the log back; refuse it. Folders are compared after resolving
+/// symlinks and `..`, so a link cannot hide the anchor inside.
+pub(crate) fn check_anchor_placement(log: &Path, anchor: &Path) -> Result<(), AuditError> {
+    let folder = parent_or_dot(log);
+    let anchor_folder = parent_or_dot(anchor);
+    let anchor_err = |e: &io::Error| AuditError::Anchor {
+        path: anchor.to_path_buf(),
+        kind: e.kind(),
+        cause: format!("its folder: {}", io_cause(e)),
+    };
+    let log_real = fs::canonicalize(folder).map_err(|e| AuditError::Open {
+        path: log.to_path_buf(),
+        kind: e.kind(),
+        cause: io_cause(&e),
+    })?;
+    let anchor_real = fs::canonicalize(anchor_folder).map_err(|e| anchor_err(&e))?;
+    if anchor_real.starts_with(&log_real) {
+        return Err(AuditError::AnchorPlacement {
+            anchor: anchor.to_path_buf(),
+            folder: folder.to_path_buf(),
+        });
     }
+    Ok(())
 }

@@ -6,6 +6,11 @@
 //! (a crash mid-write); 4 chain intact but no checkpoint vouches for its
 //! tail. Output never holds a byte of the log's lines: only seqs, line
 //! numbers, sizes and kinds.
+//!
+//! With `--anchor PATH` the log is also checked against its anchor (a log
+//! or checkpoint behind it, or a missing anchor beside entries, is
+//! tampered); `--init-anchor` starts an anchor for a log that verifies
+//! intact and has none yet.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -14,7 +19,12 @@ use clap::Args;
 
 use super::OutputFormat;
 
-use crate::audit::{AuditKey, VerifyReport, VerifyStatus, verify};
+use crate::audit::{
+    AnchorInit, AuditKey, VerifyReport, VerifyStatus, init_anchor, verify_anchored,
+};
+
+/// How long `--init-anchor` waits for the writers' lock.
+const INIT_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Arguments of `audit verify`.
 #[derive(Debug, Clone, Args)]
@@ -31,6 +41,14 @@ pub struct VerifyArgs {
     /// digits; one trailing newline is ignored; at least 32 bytes.
     #[arg(long)]
     pub key_file: Option<PathBuf>,
+    /// The log's anchor (`[audit] anchor`): the log and its checkpoint must
+    /// reach it and hold the entry it vouches for.
+    #[arg(long, value_name = "FILE")]
+    pub anchor: Option<PathBuf>,
+    /// Start the anchor at `--anchor` for a log that verifies intact and has
+    /// no anchor yet (to add an anchor to an existing log).
+    #[arg(long, requires = "anchor")]
+    pub init_anchor: bool,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
@@ -40,6 +58,21 @@ pub struct VerifyArgs {
 /// errors to `stderr` (and, with `--format json`, also a JSON object with
 /// `"status":"error"` to `stdout`).
 pub fn run(args: &VerifyArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+    if args.anchor.is_some() && !args.more.is_empty() {
+        // An anchor belongs to one log (each replica keeps its own); one
+        // anchor cannot vouch for several logs, so refuse rather than check
+        // some logs against it and others against none.
+        let _ = writeln!(
+            stderr,
+            "error: --anchor names one log's anchor; verify each log with its own --anchor"
+        );
+        return 2;
+    }
+    if args.init_anchor
+        && let Some(anchor) = &args.anchor
+    {
+        return run_init(args, anchor, stdout, stderr);
+    }
     if args.more.is_empty() && !args.fleet {
         return run_one(args, &args.file, stdout, stderr);
     }
@@ -123,7 +156,7 @@ fn run_one(
         .as_deref()
         .map(AuditKey::load)
         .transpose()
-        .and_then(|key| verify(path, key.as_ref()));
+        .and_then(|key| verify_anchored(path, key.as_ref(), args.anchor.as_deref()));
     let (code, written) = match result {
         Ok(report) => {
             let out = match args.format {
@@ -148,6 +181,53 @@ fn run_one(
     match written {
         // A closed pipe is not an error of ours (as in ripgrep): the
         // verdict's code stands.
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => 2,
+        _ => code,
+    }
+}
+
+/// `--init-anchor`: 0 written (or nothing to anchor yet), the verdict's code
+/// when the log is not intact, 2 when an anchor exists or on error.
+fn run_init(
+    args: &VerifyArgs,
+    anchor: &std::path::Path,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> u8 {
+    let file = args.file.display().to_string();
+    let result = args
+        .key_file
+        .as_deref()
+        .map(AuditKey::load)
+        .transpose()
+        .and_then(|key| init_anchor(&args.file, key.as_ref(), anchor, INIT_LOCK_WAIT));
+    let (code, line) = match result {
+        Ok(AnchorInit::Written { seq }) => (
+            0,
+            format!("{file}: anchor `{}` started at seq {seq}", anchor.display()),
+        ),
+        Ok(AnchorInit::EmptyLog) => (
+            0,
+            format!("{file}: no entries yet; the first append writes the anchor"),
+        ),
+        Ok(AnchorInit::Exists) => {
+            let _ = writeln!(
+                stderr,
+                "error: anchor `{}` already exists; an anchor is never replaced by hand",
+                anchor.display()
+            );
+            return 2;
+        }
+        Ok(AnchorInit::NotIntact(report)) => {
+            let _ = writeln!(stderr, "error: no anchor written: the log is not intact");
+            (report.exit_code(), format!("{file}: {}", report.message()))
+        }
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {e}");
+            return 2;
+        }
+    };
+    match writeln!(stdout, "{line}") {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => 2,
         _ => code,
     }
@@ -206,6 +286,8 @@ mod tests {
             more: Vec::new(),
             fleet: false,
             key_file: None,
+            anchor: None,
+            init_anchor: false,
             format: OutputFormat::Text,
         };
         let (code, out, err) = run_on(&args);
@@ -219,5 +301,56 @@ mod tests {
         assert_eq!(code, 2);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["status"], "error");
+    }
+
+    /// One anchor vouches for one log: with several logs `--anchor` (and
+    /// `--init-anchor`) is refused, rather than checking the other logs
+    /// against the wrong anchor or against none at all.
+    #[test]
+    fn one_anchor_with_several_logs_is_refused() {
+        use crate::audit::{AuditEvent, AuditLog};
+        let logs = tempfile::tempdir().unwrap();
+        let anchors = tempfile::tempdir().unwrap();
+        let (a, b) = (logs.path().join("r1"), logs.path().join("r2"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        let (la, lb) = (a.join("audit.jsonl"), b.join("audit.jsonl"));
+        let anchor = anchors.path().join("r1.anchor");
+        let ev = AuditEvent::PolicyLoaded {
+            policy_sha256: "ab".into(),
+            revision: 1,
+            source: "p".into(),
+            referenced: Vec::new(),
+        };
+        let mut log = AuditLog::open(&la, None, std::time::Duration::from_secs(1))
+            .unwrap()
+            .with_anchor(Some(anchor.clone()))
+            .unwrap();
+        log.append(&ev, jiff::Timestamp::now()).unwrap();
+        AuditLog::open(&lb, None, std::time::Duration::from_secs(1))
+            .unwrap()
+            .append(&ev, jiff::Timestamp::now())
+            .unwrap();
+        let one = VerifyArgs {
+            file: la.clone(),
+            more: Vec::new(),
+            fleet: false,
+            key_file: None,
+            anchor: Some(anchor.clone()),
+            init_anchor: false,
+            format: OutputFormat::Text,
+        };
+        assert_eq!(run_on(&one).0, 0, "the anchor vouches for its own log");
+        for (fleet, init_anchor) in [(false, false), (true, false), (false, true)] {
+            let (code, out, err) = run_on(&VerifyArgs {
+                more: vec![lb.clone()],
+                fleet,
+                init_anchor,
+                ..one.clone()
+            });
+            assert_eq!(code, 2, "fleet {fleet} init {init_anchor}: {out}{err}");
+            assert!(out.is_empty(), "{out}");
+            assert!(err.contains("--anchor names one log's anchor"), "{err}");
+        }
     }
 }

@@ -39,12 +39,18 @@ pub struct CheckArgs {
     #[arg(long)]
     pub summary: bool,
     /// With --sink: accept only windows whose enablement this audit log
-    /// records (its chain is verified while reading).
+    /// records, from that enablement (never before it) to the window's
+    /// first close of any cause. The log is verified first; only entries
+    /// its checkpoint (and anchor) vouch for can enable anything.
     #[arg(long, value_name = "FILE", requires = "sink")]
     pub audit: Option<PathBuf>,
     /// Key file of a keyed audit log.
     #[arg(long, value_name = "FILE", requires = "audit")]
     pub audit_key_file: Option<PathBuf>,
+    /// The audit log's anchor (`[audit] anchor`): the log must not be
+    /// behind it.
+    #[arg(long, value_name = "FILE", requires = "audit")]
+    pub audit_anchor: Option<PathBuf>,
     /// Input options.
     #[command(flatten)]
     pub input: InputArgs,
@@ -90,7 +96,7 @@ pub fn run(args: &CheckArgs) -> u8 {
             return exit::ERROR;
         }
     };
-    let mut gate = Gate::new(Arc::clone(&policy));
+    let mut gate = Gate::for_check(Arc::clone(&policy));
     gate.force_format(args.input.input_format.forced());
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
@@ -283,16 +289,16 @@ fn outside_window(
 }
 
 /// The windows a capture for `sink` may lie in: the policy's, or with
-/// `--audit` those whose `window_enabled` entry the (verified) log holds.
+/// `--audit` the spans the audit log shows them in use (see
+/// [`audited_windows`]).
 fn allowed_windows(
     policy: &crate::policy::Policy,
     sink: &str,
     args: &CheckArgs,
 ) -> anyhow::Result<Vec<(Timestamp, Timestamp)>> {
-    use anyhow::Context;
     let Some(log) = &args.audit else {
         return Ok(policy
-            .windows
+            .windows()
             .iter()
             .filter(|w| w.sink == sink)
             .map(|w| (w.start, w.end))
@@ -303,24 +309,94 @@ fn allowed_windows(
         .as_deref()
         .map(crate::audit::AuditKey::load)
         .transpose()?;
-    let mut out = Vec::new();
-    let entries = crate::audit::read_entries(log, key.as_ref())
+    audited_windows(log, key.as_ref(), args.audit_anchor.as_deref(), sink)
+}
+
+/// The spans in which the audit log at `log` shows a window of `sink` in
+/// use: from each `window_enabled` entry (at its `ts` less
+/// [`crate::window::CLOCK_SKEW`], or the window's start if later) to the
+/// window's first `window_closed` after it, of any cause (at its `ts` plus
+/// the same skew, or the window's end if earlier). The skew allowance is
+/// there because a record is placed by its producer's clock, not the
+/// gate's, and always starts before the gate handles it: the first record
+/// of a window is what enables it.
+///
+/// SECURITY: the log is verified (with its anchor when given) before it is
+/// read, and a tampered log is an error. Only entries up to the seq the
+/// checkpoint vouches for can enable a window; a close anywhere in the
+/// intact chain ends one (a close only takes rights away). A window never
+/// covers time before its enablement, so a back-dated `start` cannot
+/// vouch for records captured before the gate enabled it.
+fn audited_windows(
+    log: &std::path::Path,
+    key: Option<&crate::audit::AuditKey>,
+    anchor: Option<&std::path::Path>,
+    sink: &str,
+) -> anyhow::Result<Vec<(Timestamp, Timestamp)>> {
+    use crate::audit::{AuditEvent, VerifyStatus};
+    use anyhow::Context;
+    let report = crate::audit::verify_anchored(log, key, anchor)
         .with_context(|| format!("cannot read audit log `{}`", log.display()))?;
+    if let VerifyStatus::Tampered { .. } = report.status {
+        anyhow::bail!(
+            "audit log `{}` cannot be trusted: {}",
+            log.display(),
+            report.message()
+        );
+    }
+    let vouched = report.vouched_seq();
+    let mut spans: Vec<(Timestamp, Timestamp)> = Vec::new();
+    // Window id -> the spans it opened that no close has ended yet.
+    let mut open: std::collections::HashMap<String, Vec<usize>> = Default::default();
+    let entries = crate::audit::read_entries(log, key)
+        .with_context(|| format!("cannot read audit log `{}`", log.display()))?;
+    let mut next_seq = 0u64;
     for entry in entries {
-        let entry =
-            entry.with_context(|| format!("audit log `{}` cannot be trusted", log.display()))?;
-        if let crate::audit::AuditEvent::WindowEnabled {
-            sink: s,
-            start,
-            end,
-            ..
-        } = entry.event
-            && s == sink
-        {
-            out.push((start, end));
+        let entry = match entry {
+            Ok(e) => e,
+            // Past what the checkpoint vouches for (a torn tail), a read
+            // error only ends the reading.
+            Err(_) if vouched.is_none_or(|v| next_seq > v) => break,
+            Err(e) => {
+                return Err(anyhow::Error::new(e)
+                    .context(format!("audit log `{}` cannot be trusted", log.display())));
+            }
+        };
+        next_seq = entry.seq + 1;
+        let is_vouched = vouched.is_some_and(|v| entry.seq <= v);
+        match entry.event {
+            AuditEvent::WindowEnabled {
+                window,
+                sink: s,
+                start,
+                end,
+                ..
+            } if s == sink && is_vouched => {
+                let enabled = entry
+                    .ts
+                    .checked_sub(crate::window::CLOCK_SKEW)
+                    .unwrap_or(entry.ts);
+                let from = start.max(enabled);
+                if from < end {
+                    open.entry(window).or_default().push(spans.len());
+                    spans.push((from, end));
+                }
+            }
+            AuditEvent::WindowClosed { window, .. } => {
+                let closed = entry
+                    .ts
+                    .checked_add(crate::window::CLOCK_SKEW)
+                    .unwrap_or(entry.ts);
+                for i in open.remove(&window).unwrap_or_default() {
+                    if let Some(span) = spans.get_mut(i) {
+                        span.1 = span.1.min(closed);
+                    }
+                }
+            }
+            _ => {}
         }
     }
-    Ok(out)
+    Ok(spans)
 }
 
 fn write_finding(

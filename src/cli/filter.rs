@@ -8,7 +8,7 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::input::{Inputs, is_broken_pipe};
-use super::{InputArgs, exit, load_policy};
+use super::{InputArgs, exit};
 use crate::gate::{Gate, Verdict};
 use crate::policy::{Policy, Sink};
 use crate::source::lines::Line;
@@ -71,7 +71,7 @@ pub fn resolve_sink<'p>(policy: &'p Policy, name: &str) -> Result<&'p Sink, u8> 
     match policy.sink(name) {
         Some(s) => Ok(s),
         None => {
-            let names: Vec<&str> = policy.sinks.iter().map(|s| s.name.as_str()).collect();
+            let names: Vec<&str> = policy.sinks().iter().map(|s| s.name.as_str()).collect();
             let hint = crate::policy::schema::did_you_mean(name, &names)
                 .map(|k| format!(" (did you mean `{k}`?)"))
                 .unwrap_or_default();
@@ -93,7 +93,7 @@ pub fn resolve_sink<'p>(policy: &'p Policy, name: &str) -> Result<&'p Sink, u8> 
 
 /// Run `filter`; returns the exit code.
 pub fn run(args: &FilterArgs) -> u8 {
-    let Some(policy) = load_policy(&args.policy) else {
+    let Some(policy) = super::load_policy_for_capture(&args.policy) else {
         return exit::ERROR;
     };
     let policy = Arc::new(policy);

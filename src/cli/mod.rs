@@ -2,6 +2,7 @@
 
 pub mod audit_fleet;
 pub mod audit_verify;
+pub mod capture_cmd;
 pub mod check;
 pub mod filter;
 pub mod input;
@@ -78,6 +79,12 @@ pub enum Command {
         #[command(subcommand)]
         command: window_cmd::WindowCommand,
     },
+    /// Stop or allow full capture for a policy (the kill switch).
+    Capture {
+        /// What to do.
+        #[command(subcommand)]
+        command: capture_cmd::CaptureCommand,
+    },
     /// Work with the audit log.
     Audit {
         /// What to do with the audit log.
@@ -152,6 +159,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Serve(args) => serve::run_serve(&args),
         Command::Policy { command } => policy_cmd::run(&command),
         Command::Window { command } => window_cmd::run(&command),
+        Command::Capture { command } => capture_cmd::run(&command),
         Command::Audit {
             command: AuditCommand::Verify(args),
         } => {
@@ -178,7 +186,22 @@ pub fn report_error(err: &anyhow::Error) {
 
 /// Load a policy, printing every error on failure.
 pub fn load_policy(path: &std::path::Path) -> Option<crate::policy::Policy> {
-    match crate::policy::Policy::load(path) {
+    report_policy(path, crate::policy::Policy::load(path))
+}
+
+/// Load a policy for a command that enables windows (`filter`, `serve`):
+/// once its files have settled ([`crate::policy::load::SETTLE`]), so that
+/// a window file caught mid-write is never enabled.
+pub fn load_policy_for_capture(path: &std::path::Path) -> Option<crate::policy::Policy> {
+    let settled = crate::policy::Policy::load_settled(path, crate::policy::load::SETTLE, 10);
+    report_policy(path, settled)
+}
+
+fn report_policy(
+    path: &std::path::Path,
+    loaded: Result<crate::policy::Policy, crate::policy::PolicyErrors>,
+) -> Option<crate::policy::Policy> {
+    match loaded {
         Ok(p) => Some(p),
         Err(errors) => {
             eprintln!("{errors}");

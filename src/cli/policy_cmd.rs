@@ -45,7 +45,7 @@ fn check(path: &std::path::Path) -> u8 {
 /// log yet. A log that cannot be read is reported and treated as empty here
 /// (this command only displays; the gate itself fails closed).
 pub fn closed_windows(policy: &Policy) -> HashMap<String, CloseCause> {
-    let Some(audit) = &policy.audit else {
+    let Some(audit) = &policy.audit() else {
         return HashMap::new();
     };
     if !audit.path.exists() {
@@ -73,16 +73,16 @@ pub fn closed_windows(policy: &Policy) -> HashMap<String, CloseCause> {
 /// The human summary of a valid policy.
 pub fn describe(p: &Policy, now: jiff::Timestamp, closed: &HashMap<String, CloseCause>) -> String {
     let mut s = format!("policy `{}` is valid\n", p.source.display());
-    s.push_str(&format!("  sha256  {}\n", p.sha256));
+    s.push_str(&format!("  sha256  {}\n", p.sha256()));
     s.push_str(&format!(
         "  files   {}\n",
-        p.files
+        p.files()
             .iter()
             .map(|f| f.display().to_string())
             .collect::<Vec<_>>()
             .join(", ")
     ));
-    match &p.audit {
+    match &p.audit() {
         Some(a) => s.push_str(&format!("  audit   {}\n", a.path.display())),
         None => s.push_str("  audit   none (full capture impossible)\n"),
     }
@@ -96,11 +96,11 @@ pub fn describe(p: &Policy, now: jiff::Timestamp, closed: &HashMap<String, Close
             crate::policy::OnViolation::DropField => "drop_field",
         }
     ));
-    if p.sinks.is_empty() {
+    if p.sinks().is_empty() {
         s.push_str("sinks: none\n");
     } else {
         s.push_str("sinks:\n");
-        for sink in &p.sinks {
+        for sink in p.sinks() {
             let level = if sink.full_allowed {
                 "full allowed"
             } else {
@@ -116,6 +116,47 @@ pub fn describe(p: &Policy, now: jiff::Timestamp, closed: &HashMap<String, Close
         }
     }
     s.push_str(&describe_windows(p, now, closed));
+    s.push_str(&describe_sources(p));
+    s
+}
+
+/// Where each key came from, the files the policy refers to, and what the
+/// folder held that is not policy.
+pub fn describe_sources(p: &Policy) -> String {
+    let mut s = String::new();
+    if p.referenced().is_empty() {
+        s.push_str("referenced files: none\n");
+    } else {
+        s.push_str("referenced files:\n");
+        for r in p.referenced() {
+            let what = match r.kind {
+                crate::policy::RefKind::KeywordList => "sha256",
+                _ => "fingerprint",
+            };
+            let path = r.path.as_ref().map_or_else(
+                || format!("${}", crate::policy::redaction::KEY_ENV),
+                |p| p.display().to_string(),
+            );
+            s.push_str(&format!(
+                "  {:<13} {path}  {what} {}\n",
+                r.kind.as_str(),
+                r.sha256
+            ));
+        }
+    }
+    s.push_str("set by file (every other key is a built-in default):\n");
+    if p.origins().is_empty() {
+        s.push_str("  nothing\n");
+    }
+    for o in p.origins() {
+        s.push_str(&format!("  {:<40} {}\n", o.key, o.file.display()));
+    }
+    if !p.ignored().is_empty() {
+        s.push_str("ignored entries of the policy folder:\n");
+        for i in p.ignored() {
+            s.push_str(&format!("  {}: {}\n", i.path.display(), i.why));
+        }
+    }
     s
 }
 
@@ -126,11 +167,11 @@ pub fn describe_windows(
     closed: &HashMap<String, CloseCause>,
 ) -> String {
     let mut s = String::new();
-    if p.windows.is_empty() {
+    if p.windows().is_empty() {
         s.push_str("windows: none\n");
     } else {
         s.push_str("windows:\n");
-        for w in &p.windows {
+        for w in p.windows() {
             let state = state_at(w, now, closed);
             let when = match (state, time_left(w, now)) {
                 (WindowState::Pending, Some(d)) => format!("starts in {}", friendly(round_secs(d))),
@@ -147,7 +188,12 @@ pub fn describe_windows(
                 state.as_str(),
                 when
             ));
-            s.push_str(&format!("      by {}: {}\n", w.requested_by, w.reason));
+            // SECURITY: free text from a window file, escaped for the terminal.
+            s.push_str(&format!(
+                "      by {}: {}\n",
+                crate::window::escape_display(&w.requested_by),
+                crate::window::escape_display(&w.reason)
+            ));
         }
     }
     s

@@ -47,12 +47,21 @@ pub fn run(args: &RedactArgs) -> u8 {
     let policy = Arc::new(policy);
     let redaction = match &args.sink {
         Some(name) => {
-            if let Err(code) = resolve_sink(&policy, name) {
-                return code;
+            match resolve_sink(&policy, name) {
+                Err(code) => return code,
+                // SECURITY: `redact` prints content; only a sink that may
+                // ever receive content may be named.
+                Ok(s) if !s.full_allowed => {
+                    eprintln!(
+                        "tracegate: sink `{name}` is not full_allowed: it never receives content, so there is no redaction of it to apply; leave out --sink to use the policy's [redact] rules"
+                    );
+                    return exit::ERROR;
+                }
+                Ok(_) => {}
             }
-            policy.redaction.sink(name)
+            policy.redaction().sink(name)
         }
-        None => policy.redaction.policy_rules(),
+        None => policy.redaction().policy_rules(),
     };
     if redaction.redactor.is_none() {
         eprintln!(

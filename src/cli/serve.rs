@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{exit, load_policy};
+use super::exit;
 use crate::daemon::{ServeOptions, run};
 
 /// `serve` options.
@@ -26,7 +26,7 @@ pub struct ServeArgs {
 /// cannot start).
 pub fn run_serve(args: &ServeArgs) -> u8 {
     init_logging();
-    let Some(policy) = load_policy(&args.policy) else {
+    let Some(policy) = super::load_policy_for_capture(&args.policy) else {
         return exit::ERROR;
     };
     let rt = match tokio::runtime::Builder::new_multi_thread()

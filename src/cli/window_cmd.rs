@@ -1,17 +1,37 @@
 //! `tracegate window open|close|list`: manage window files in a policy
 //! folder's `windows/`, validating against the whole policy first.
+//!
+//! `open` and `close` hold a lock on the `windows/` folder from reading the
+//! policy to writing the file, so two of them never validate against the
+//! same state and both write (two windows that overlap, each valid alone).
+//! A window file is created exclusively (a new name, never over another
+//! file), and every refusal after the current policy could be read is
+//! audited as `full_denied`.
 
-use std::io::Write;
+use std::fs::{File, TryLockError};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use jiff::{SignedDuration, Timestamp};
+use sha2::{Digest, Sha256};
 
 use super::exit;
-use crate::audit::{AuditEvent, AuditKey, AuditLog, CloseCause, DenyWhy};
-use crate::policy::compile::{compile, parse_duration, valid_name};
-use crate::policy::load::{PolicyFile, read_policy_files};
+use crate::audit::{AuditEvent, AuditLog, CloseCause, DenyWhy};
+use crate::policy::compile::{parse_duration, valid_name};
+use crate::policy::load::{MAX_POLICY_FILE_BYTES, PolicyFile, read_policy_files, read_regular};
+use crate::policy::revoke::read_window;
 use crate::policy::{Policy, Window};
+
+/// How far in the past `--start` may lie without `--backdate`: clock skew
+/// between the operator's machine and the gate's, not a way to cover
+/// records captured before the window was opened.
+pub const START_SKEW: SignedDuration = crate::window::CLOCK_SKEW;
+
+/// How long `window open` or `close` waits for another one on the same
+/// policy folder.
+const FOLDER_LOCK_WAIT: Duration = Duration::from_secs(10);
 
 /// `window` subcommands.
 #[derive(Debug, Subcommand)]
@@ -20,7 +40,8 @@ pub enum WindowCommand {
     ///
     /// Refused (exit 2, audited as `full_denied`) when the window would make
     /// the policy invalid: too long, a sink not on the full allowlist, an
-    /// overlap with another window of the sink.
+    /// overlap with another window of the sink; or when it starts more
+    /// than a minute in the past without `--backdate`.
     Open(OpenArgs),
     /// Close a window early by setting its end to now (a pending window's
     /// file is removed).
@@ -57,16 +78,23 @@ pub struct OpenArgs {
     /// Who asks for it.
     #[arg(long = "by", value_name = "WHO")]
     pub requested_by: String,
-    /// When it starts (RFC 3339); now when absent.
+    /// When it starts (RFC 3339); now when absent. At most a minute in the
+    /// past unless `--backdate` is given.
     #[arg(long, value_name = "TIME")]
     pub start: Option<String>,
+    /// Allow a `--start` further in the past, on purpose: recorded in the
+    /// audit log (`window_backdated`) before the window file is written,
+    /// and refused when that entry cannot be written. Auditors still count
+    /// the window only from the moment a gate enabled it.
+    #[arg(long, requires = "start")]
+    pub backdate: bool,
     /// Budget: most full records.
     #[arg(long)]
     pub max_records: Option<u64>,
     /// Budget: most bytes of full records.
     #[arg(long)]
     pub max_bytes: Option<u64>,
-    /// The window's id; `<sink>-<start time>` when absent.
+    /// The window's id; `<sink>-<start time>-<8 hex>` when absent.
     #[arg(long)]
     pub id: Option<String>,
 }
@@ -97,39 +125,179 @@ fn require_folder(dir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// An exclusive lock on a policy folder's `windows/` (the folder itself),
+/// released on drop.
+struct FolderLock(File);
+
+impl FolderLock {
+    fn take(windows: &Path) -> anyhow::Result<FolderLock> {
+        std::fs::create_dir_all(windows)?;
+        let dir = File::open(windows)?;
+        let start = Instant::now();
+        loop {
+            match dir.try_lock() {
+                Ok(()) => return Ok(FolderLock(dir)),
+                Err(TryLockError::WouldBlock) if start.elapsed() < FOLDER_LOCK_WAIT => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(TryLockError::WouldBlock) => anyhow::bail!(
+                    "`{}` is locked by another `tracegate window` command (waited {}s)",
+                    windows.display(),
+                    FOLDER_LOCK_WAIT.as_secs()
+                ),
+                Err(TryLockError::Error(e)) => {
+                    anyhow::bail!("cannot lock `{}`: {}", windows.display(), io_text(&e))
+                }
+            }
+        }
+    }
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        let _ = self.0.unlock();
+    }
+}
+
+fn io_text(e: &io::Error) -> String {
+    crate::io_text::io_cause(e)
+}
+
+/// A refusal of `window open`: printed, then audited as `full_denied`
+/// (with only fixed text and names, never the reason or requester).
+struct Refusal<'a> {
+    policy: &'a Policy,
+    sink: &'a str,
+}
+
+impl Refusal<'_> {
+    fn refuse(&self, id: Option<&str>, message: &str, detail: &str) -> u8 {
+        eprintln!("error: {message}");
+        match id {
+            Some(id) => eprintln!("tracegate: window `{id}` refused; the policy is unchanged"),
+            None => eprintln!("tracegate: window refused; the policy is unchanged"),
+        }
+        let sink = if valid_name(self.sink) {
+            self.sink.to_owned()
+        } else {
+            "(not a valid sink name)".to_owned()
+        };
+        if let Err(e) = audit(
+            self.policy,
+            &AuditEvent::FullDenied {
+                sink,
+                window: id.filter(|i| valid_name(i)).map(str::to_owned),
+                why: DenyWhy::InvalidWindow,
+                detail: Some(detail.to_owned()),
+            },
+        ) {
+            eprintln!("tracegate: warning: not audited: {e}");
+        }
+        exit::ERROR
+    }
+}
+
 fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     require_folder(&args.policy)?;
-    let files = read_policy_files(&args.policy).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let current = compile(&args.policy, &files).map_err(|e| {
-        anyhow::anyhow!("{e}\nthe policy is invalid as it stands; fix it before opening a window")
-    })?;
+    let windows = args.policy.join("windows");
+    let current_policy = || -> anyhow::Result<(Vec<PolicyFile>, Policy)> {
+        let files = read_policy_files(&args.policy).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let current = Policy::from_files(&args.policy, &files).map_err(|e| {
+            anyhow::anyhow!(
+                "{e}\nthe policy is invalid as it stands; fix it before opening a window"
+            )
+        })?;
+        Ok((files, current))
+    };
+    // Read once to know where refusals are audited...
+    let (_, before) = current_policy()?;
+    // SECURITY: validation and the write happen under one lock, so two
+    // opens cannot both pass the overlap check and both write.
+    let _lock = match FolderLock::take(&windows) {
+        Ok(l) => l,
+        Err(e) => {
+            let refusal = Refusal {
+                policy: &before,
+                sink: &args.sink,
+            };
+            return Ok(refusal.refuse(
+                args.id.as_deref(),
+                &e.to_string(),
+                "the policy folder is locked by another window command",
+            ));
+        }
+    };
+    // ...and again under the lock, which is what the window is checked
+    // against.
+    let (files, current) = current_policy()?;
+    let refusal = Refusal {
+        policy: &current,
+        sink: &args.sink,
+    };
+    let now = Timestamp::now();
     let Some(length) = parse_duration(&args.duration).filter(|d| d.is_positive()) else {
-        anyhow::bail!(
-            "`--for {}` is not a positive duration (write it like `30m` or `2h`)",
-            args.duration
-        );
+        return Ok(refusal.refuse(
+            args.id.as_deref(),
+            &format!(
+                "`--for {}` is not a positive duration (write it like `30m` or `2h`)",
+                args.duration
+            ),
+            "the duration is not a positive duration",
+        ));
     };
     let start = match &args.start {
-        Some(s) => s.parse::<Timestamp>().map_err(|_| {
-            anyhow::anyhow!(
-                "`--start {s}` is not an RFC 3339 time (write it like `2026-12-01T10:00:00Z`)"
-            )
-        })?,
-        None => Timestamp::now().round(
+        Some(s) => match s.parse::<Timestamp>() {
+            Ok(t) => t,
+            Err(_) => {
+                return Ok(refusal.refuse(
+                    args.id.as_deref(),
+                    &format!(
+                        "`--start {s}` is not an RFC 3339 time (write it like `2026-12-01T10:00:00Z`)"
+                    ),
+                    "the start is not an RFC 3339 time",
+                ));
+            }
+        },
+        None => now.round(
             jiff::TimestampRound::new()
                 .smallest(jiff::Unit::Second)
                 .mode(jiff::RoundMode::Trunc),
         )?,
     };
     let end = start.checked_add(length)?;
+    if !valid_name(&args.sink) {
+        return Ok(refusal.refuse(
+            args.id.as_deref(),
+            "`--sink` is not a valid sink name (letters, digits, `-`, `_`, `.`; at most 64)",
+            "the sink is not a valid name",
+        ));
+    }
     let id = match &args.id {
         Some(id) => id.clone(),
-        None => format!("{}-{}", args.sink, start.strftime("%Y%m%dT%H%M%SZ")),
+        None => generated_id(&args.sink, start),
     };
     if !valid_name(&id) {
-        anyhow::bail!(
-            "window id `{id}` is not a valid name (letters, digits, `-`, `_`, `.`; at most 64)"
-        );
+        return Ok(refusal.refuse(
+            None,
+            "the window id is not a valid name (letters, digits, `-`, `_`, `.`; at most 64)",
+            "the window id is not a valid name",
+        ));
+    }
+    // SECURITY: a start in the past would let `check --sink` accept records
+    // captured before anyone opened the window; only an explicit, audited
+    // `--backdate` allows it.
+    let past = now.duration_since(start);
+    let backdated = past > START_SKEW;
+    if backdated && !args.backdate {
+        return Ok(refusal.refuse(
+            Some(&id),
+            &format!(
+                "`--start` is {}s in the past (more than {}s of clock skew); pass --backdate to open a back-dated window on purpose (it is audited)",
+                past.as_secs(),
+                START_SKEW.as_secs()
+            ),
+            "the start is in the past and --backdate was not given",
+        ));
     }
     let window = Window {
         id: id.clone(),
@@ -142,9 +310,13 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
         max_bytes: args.max_bytes,
         file: PathBuf::new(),
     };
-    let path = args.policy.join("windows").join(format!("{id}.toml"));
-    if path.exists() {
-        anyhow::bail!("window file `{}` already exists", path.display());
+    let path = windows.join(format!("{id}.toml"));
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return Ok(refusal.refuse(
+            Some(&id),
+            &format!("window file `{}` already exists", path.display()),
+            "a window file with this id already exists",
+        ));
     }
     let text = render(&window);
     let mut with_window = files.clone();
@@ -152,22 +324,42 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
         path: path.clone(),
         text: text.clone(),
     });
-    if let Err(errors) = compile(&args.policy, &with_window) {
+    if let Err(errors) = Policy::from_files(&args.policy, &with_window) {
         eprintln!("{errors}");
-        eprintln!("tracegate: window `{id}` refused; the policy is unchanged");
-        let detail = errors.0.first().map(|e| e.message.clone());
-        audit(
-            &current,
-            &AuditEvent::FullDenied {
-                sink: args.sink.clone(),
-                window: Some(id),
-                why: DenyWhy::InvalidWindow,
-                detail,
-            },
-        );
-        return Ok(exit::ERROR);
+        // SECURITY: the audit log gets the error without policy values.
+        let detail = errors
+            .0
+            .first()
+            .map_or_else(|| "the policy would be invalid".to_owned(), |e| e.public());
+        return Ok(refusal.refuse(
+            Some(&id),
+            "the window would make the policy invalid",
+            &detail,
+        ));
     }
-    write_atomically(&path, text.as_bytes())?;
+    if backdated {
+        // SECURITY: the back-dating is on record before the window exists;
+        // if it cannot be recorded, the window is not opened.
+        let event = AuditEvent::WindowBackdated {
+            window: id.clone(),
+            sink: args.sink.clone(),
+            start,
+            end,
+            requested_by: args.requested_by.clone(),
+        };
+        if let Err(e) = audit(&current, &event) {
+            eprintln!("error: the back-dating could not be audited: {e}");
+            eprintln!("tracegate: window `{id}` refused; the policy is unchanged");
+            return Ok(exit::ERROR);
+        }
+    }
+    if !create_exclusive(&path, text.as_bytes())? {
+        return Ok(refusal.refuse(
+            Some(&id),
+            &format!("window file `{}` already exists", path.display()),
+            "a window file with this id already exists",
+        ));
+    }
     println!(
         "opened window `{id}` for sink `{}`: {start} .. {end} ({})",
         args.sink,
@@ -175,6 +367,64 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     );
     println!("  file {}", path.display());
     Ok(exit::OK)
+}
+
+/// `<sink>-<start>-<8 hex>`, at most 64 bytes: the suffix keeps two opens
+/// in the same second apart (distinct, not secret: a hash of the process
+/// id, the clock's nanoseconds and a counter), and the file is created
+/// exclusively anyway.
+fn generated_id(sink: &str, start: Timestamp) -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let stamp = start.strftime("%Y%m%dT%H%M%SZ").to_string();
+    let mut h = Sha256::new();
+    h.update(std::process::id().to_le_bytes());
+    h.update(Timestamp::now().as_nanosecond().to_le_bytes());
+    h.update(COUNTER.fetch_add(1, Ordering::Relaxed).to_le_bytes());
+    let digest = h.finalize();
+    let suffix = hex::encode(digest.get(..4).unwrap_or_default());
+    let room = 64usize.saturating_sub(stamp.len() + suffix.len() + 2);
+    // A valid sink name is ASCII, so cutting at a byte is cutting at a char.
+    let sink_part = sink.get(..sink.len().min(room)).unwrap_or(sink);
+    format!("{sink_part}-{stamp}-{suffix}")
+}
+
+/// Create `path` with `bytes`, only if nothing is at `path`: written to a
+/// temporary file, fsynced, then hard-linked to its name (which fails when
+/// the name exists, like `O_EXCL`, and never shows a half-written file),
+/// then the folder is fsynced. `Ok(false)` when the name was taken.
+fn create_exclusive(path: &Path, bytes: &[u8]) -> anyhow::Result<bool> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.tmp.{}",
+        path.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default(),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&tmp);
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e.into());
+    }
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => {
+            File::open(dir)?.sync_all()?;
+            Ok(true)
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The TOML of a window file.
@@ -195,47 +445,136 @@ fn render(w: &Window) -> String {
     if let Some(n) = w.max_bytes {
         t.push_str(&format!("max_bytes = {n}\n"));
     }
+    if w.max_records.is_none() && w.max_bytes.is_none() {
+        // A window file must say it has no budget: a file cut short before
+        // its budget lines is then refused, never enabled unbudgeted.
+        t.push_str("unbounded = true\n");
+    }
     t
 }
 
 fn close(dir: &Path, id: &str) -> anyhow::Result<u8> {
     require_folder(dir)?;
-    let policy = Policy::load(dir).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let Some(w) = policy.windows.iter().find(|w| w.id == id) else {
-        anyhow::bail!("no window `{id}` in `{}`", dir.display());
-    };
+    let _lock = FolderLock::take(&dir.join("windows"))?;
+    // Only the window's own file is read and written: a close must work
+    // while another file of the folder is invalid (closing only takes
+    // rights away).
     let windows_dir = dir.join("windows");
-    if w.file.parent() != Some(windows_dir.as_path()) {
-        anyhow::bail!(
-            "window `{id}` is defined in `{}`, not in windows/; edit that file to change it",
-            w.file.display()
-        );
-    }
+    let Some((file, text, w)) = find_window_file(&windows_dir, id)? else {
+        if let Ok(policy) = Policy::load(dir)
+            && let Some(w) = policy.windows().iter().find(|w| w.id == id)
+        {
+            anyhow::bail!(
+                "window `{id}` is defined in `{}`, not in windows/; edit that file to change it",
+                w.file.display()
+            );
+        }
+        anyhow::bail!("no window `{id}` in `{}`", windows_dir.display());
+    };
     let now = Timestamp::now();
     if now >= w.end {
         println!("window `{id}` already ended at {}", w.end);
         return Ok(exit::OK);
     }
-    // Closing only takes rights away, so it goes ahead even if the audit
-    // entry cannot be written (that failure is reported).
-    audit(
-        &policy,
-        &AuditEvent::WindowClosed {
-            window: w.id.clone(),
-            sink: w.sink.clone(),
-            cause: CloseCause::Removed,
-        },
-    );
-    if now < w.start {
-        std::fs::remove_file(&w.file)?;
+    // Audited when the policy is valid; otherwise the close still happens
+    // and every running gate closes the window (audited) when it sees the
+    // file change.
+    match Policy::load(dir) {
+        Ok(policy) => {
+            if let Err(e) = audit(
+                &policy,
+                &AuditEvent::WindowClosed {
+                    window: w.id.clone(),
+                    sink: w.sink.clone(),
+                    cause: CloseCause::Removed,
+                },
+            ) {
+                eprintln!("tracegate: warning: not audited: {e}");
+            }
+        }
+        Err(e) => eprintln!(
+            "tracegate: warning: the policy is invalid ({} errors), so this command cannot audit the close; running gates record it when they see the change",
+            e.0.len()
+        ),
+    }
+    let mut table: toml::Table = text.parse()?;
+    let pending = now < w.start;
+    let end = now.max(w.start.checked_add(SignedDuration::from_secs(1))?);
+    if let Some(toml::Value::Array(items)) = table.get_mut("window") {
+        if pending {
+            items.retain(|t| {
+                t.as_table()
+                    .and_then(|t| t.get("id"))
+                    .and_then(toml::Value::as_str)
+                    != Some(id)
+            });
+        } else {
+            for t in items.iter_mut().filter_map(toml::Value::as_table_mut) {
+                if t.get("id").and_then(toml::Value::as_str) == Some(id) {
+                    t.insert("end".into(), toml::Value::String(end.to_string()));
+                    if !t.contains_key("max_records")
+                        && !t.contains_key("max_bytes")
+                        && !t.contains_key("unbounded")
+                    {
+                        t.insert("unbounded".into(), toml::Value::Boolean(true));
+                    }
+                }
+            }
+        }
+    }
+    let empty = matches!(table.get("window"), Some(toml::Value::Array(a)) if a.is_empty());
+    if pending && empty && table.len() == 1 {
+        std::fs::remove_file(&file)?;
         println!("removed pending window `{id}`");
     } else {
-        let end = now.max(w.start.checked_add(SignedDuration::from_secs(1))?);
-        let closed = Window { end, ..w.clone() };
-        write_atomically(&w.file, render(&closed).as_bytes())?;
-        println!("closed window `{id}` at {end}");
+        let body = format!(
+            "# Written by `tracegate window close`.\n{}",
+            toml::to_string(&table)?
+        );
+        write_atomically(&file, body.as_bytes())?;
+        if pending {
+            println!("removed pending window `{id}`");
+        } else {
+            println!("closed window `{id}` at {end}");
+        }
     }
     Ok(exit::OK)
+}
+
+/// The file of `windows_dir` that defines window `id` (its text and the
+/// window): `<id>.toml` first, then every other `*.toml` there.
+fn find_window_file(
+    windows_dir: &Path,
+    id: &str,
+) -> anyhow::Result<Option<(PathBuf, String, Window)>> {
+    let mut candidates = vec![windows_dir.join(format!("{id}.toml"))];
+    if let Ok(entries) = std::fs::read_dir(windows_dir) {
+        let mut others: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .filter(|p| !candidates.contains(p))
+            .collect();
+        others.sort();
+        candidates.extend(others);
+    }
+    for path in candidates {
+        let Ok(r) = read_regular(&path, MAX_POLICY_FILE_BYTES) else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(r.bytes) else {
+            continue;
+        };
+        match read_window(&text, id) {
+            Ok(Some(w)) => return Ok(Some((path, text, w))),
+            Ok(None) => {}
+            Err(e) if path.file_stem().is_some_and(|s| s == id) => {
+                anyhow::bail!("`{}`: {e}", path.display())
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(None)
 }
 
 fn list(path: &Path) -> anyhow::Result<u8> {
@@ -250,25 +589,16 @@ fn list(path: &Path) -> anyhow::Result<u8> {
     Ok(exit::OK)
 }
 
-/// Best-effort audit entry from a command: reported on failure.
-fn audit(policy: &Policy, event: &AuditEvent) {
-    let Some(settings) = &policy.audit else {
-        return;
+/// Append an audit entry from a command, to the log (with its key and
+/// anchor) the policy names. `Ok` when there is no `[audit]` at all.
+fn audit(policy: &Policy, event: &AuditEvent) -> Result<(), crate::audit::AuditError> {
+    let Some(settings) = policy.audit() else {
+        return Ok(());
     };
-    let key = match settings.key_file.as_deref().map(AuditKey::load).transpose() {
-        Ok(k) => k,
-        Err(e) => {
-            eprintln!("tracegate: warning: not audited: {e}");
-            return;
-        }
-    };
-    let result = AuditLog::open(&settings.path, key, settings.lock_timeout).and_then(|mut log| {
-        log.set_replica_id(Some(crate::fleet::replica_id(&policy.fleet)));
-        log.append(event, Timestamp::now())
-    });
-    if let Err(e) = result {
-        eprintln!("tracegate: warning: not audited: {e}");
-    }
+    let mut log = AuditLog::open_configured(settings)?;
+    log.set_replica_id(Some(crate::fleet::replica_id(&policy.fleet)));
+    log.append(event, Timestamp::now())?;
+    Ok(())
 }
 
 /// Write `path` via a temporary file, fsync and rename, then fsync the folder.
@@ -282,7 +612,13 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
             .unwrap_or_default(),
         std::process::id()
     ));
-    let mut f = std::fs::File::create(&tmp)?;
+    // SECURITY: a fresh temporary file, never one planted at the name (a
+    // symlink there would redirect the write).
+    let _ = std::fs::remove_file(&tmp);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)?;
     f.write_all(bytes)?;
     f.sync_all()?;
     std::fs::rename(&tmp, path)?;

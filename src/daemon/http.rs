@@ -10,23 +10,29 @@
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use axum::Router;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use http_body_util::BodyExt;
 use prost::Message;
 
-use super::pipeline::{Pipeline, Tally};
+use super::budget::{BudgetError, MemoryBudget, Reservation, decode_estimate};
+use super::pipeline::Pipeline;
+use crate::policy::StructureLimits;
+use crate::record::otlp_proto::bounds::{BoundError, Counts, Signal, check_json, check_protobuf};
 use crate::record::otlp_proto::{decode_logs_protobuf, decode_traces_protobuf};
+use crate::record::tape::{Malformed, Tape};
 
 /// Seconds a client should wait after a 503.
 const RETRY_AFTER_SECS: &str = "1";
 
 /// The daemon's routes.
-pub fn router(p: Arc<Pipeline>) -> Router {
+pub fn router(ing: Ingest) -> Router {
     Router::new()
         .route("/v1/traces", post(traces))
         .route("/v1/logs", post(logs))
@@ -36,14 +42,45 @@ pub fn router(p: Arc<Pipeline>) -> Router {
         .route("/v1/status", get(status))
         // Bodies are bounded by the policy's `max_body_bytes`, below.
         .layer(DefaultBodyLimit::disable())
-        .with_state(p)
+        .with_state(ing)
 }
 
-/// OTLP signal of a request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Signal {
-    Traces,
-    Logs,
+/// How long a request waits for decode memory other requests hold.
+const BUDGET_WAIT: Duration = Duration::from_secs(10);
+
+/// The state every handler shares: the pipeline and the memory budget of
+/// request bodies and decoding (sized at start; a change needs a restart).
+#[derive(Debug, Clone)]
+pub struct Ingest {
+    /// The daemon's pipeline.
+    pub p: Arc<Pipeline>,
+    /// `[server] decode_memory_bytes`.
+    pub budget: MemoryBudget,
+}
+
+impl Ingest {
+    /// The state for `p`, its budget sized by the policy in force.
+    pub fn new(p: Arc<Pipeline>) -> Ingest {
+        let budget = MemoryBudget::new(p.snapshot().policy.server.decode_memory_bytes);
+        Ingest { p, budget }
+    }
+
+    /// Grow `res` to `bytes`, waiting until `deadline` at most.
+    async fn reserve(
+        &self,
+        res: &mut Reservation,
+        bytes: usize,
+        deadline: tokio::time::Instant,
+    ) -> Result<(), Refusal> {
+        let wait = deadline.saturating_duration_since(tokio::time::Instant::now());
+        self.budget
+            .reserve(res, bytes, wait)
+            .await
+            .map_err(|e| match e {
+                BudgetError::TooLarge => Refusal::new(StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
+                BudgetError::Busy => Refusal::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+            })
+    }
 }
 
 /// Request body encoding.
@@ -166,8 +203,16 @@ fn encoding_of(headers: &HeaderMap) -> Result<Encoding, Refusal> {
     }
 }
 
-/// Read the body, bounded by `max` bytes before and after gzip.
-async fn read_body(headers: &HeaderMap, body: Body, max: usize) -> Result<Vec<u8>, Refusal> {
+/// Read the body within `max` bytes (before and after gzip) and
+/// `timeout`, reserving its memory in the budget as the bytes arrive.
+async fn read_body(
+    ing: &Ingest,
+    headers: &HeaderMap,
+    body: Body,
+    max: usize,
+    timeout: Duration,
+    res: &mut Reservation,
+) -> Result<Vec<u8>, Refusal> {
     let too_large = || {
         Refusal::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -196,25 +241,70 @@ async fn read_body(headers: &HeaderMap, body: Body, max: usize) -> Result<Vec<u8
     {
         return Err(too_large());
     }
-    // An error here is the limit or a broken connection; either way the
-    // body is not taken, and 413 is the answer a client can act on.
-    let raw: Bytes = axum::body::to_bytes(body, max)
-        .await
-        .map_err(|_| too_large())?;
+    // SECURITY: a slow sender is cut off at the body deadline, and every
+    // byte held is reserved first, so slow or many bodies cannot take the
+    // daemon's memory.
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut raw: Vec<u8> = Vec::new();
+    let mut body = body;
+    loop {
+        let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
+            Err(_) => {
+                return Err(Refusal::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "request body not received within server.body_read_timeout",
+                ));
+            }
+            Ok(None) => break,
+            // A broken connection: nobody is left to answer.
+            Ok(Some(Err(_))) => {
+                return Err(Refusal::new(
+                    StatusCode::BAD_REQUEST,
+                    "request body broken off",
+                ));
+            }
+            Ok(Some(Ok(f))) => f,
+        };
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        if raw.len() + data.len() > max {
+            return Err(too_large());
+        }
+        if let Err(busy) = ing.reserve(res, raw.len() + data.len(), deadline).await {
+            // Read the rest without keeping it, so the client hears the
+            // 503 instead of a reset connection.
+            while let Ok(Some(Ok(_))) = tokio::time::timeout_at(deadline, body.frame()).await {}
+            return Err(busy);
+        }
+        raw.extend_from_slice(&data);
+    }
     if !gzip {
-        return Ok(raw.to_vec());
+        return Ok(raw);
     }
-    // SECURITY: bounded decompression: a gzip bomb stops at `max` bytes.
-    let mut out = Vec::new();
+    // SECURITY: bounded decompression: a gzip bomb stops at `max` bytes,
+    // and the inflated bytes are reserved before they are held.
+    let mut out: Vec<u8> = Vec::new();
     let mut dec = flate2::read::MultiGzDecoder::new(&raw[..]).take(max as u64 + 1);
-    if dec.read_to_end(&mut out).is_err() {
-        return Err(Refusal::new(
-            StatusCode::BAD_REQUEST,
-            "request body is not valid gzip",
-        ));
-    }
-    if out.len() > max {
-        return Err(too_large());
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let n = match dec.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => {
+                return Err(Refusal::new(
+                    StatusCode::BAD_REQUEST,
+                    "request body is not valid gzip",
+                ));
+            }
+        };
+        if out.len() + n > max {
+            return Err(too_large());
+        }
+        ing.reserve(res, raw.len() + out.len() + n, deadline)
+            .await?;
+        out.extend_from_slice(&chunk[..n]);
     }
     Ok(out)
 }
@@ -222,6 +312,10 @@ async fn read_body(headers: &HeaderMap, body: Body, max: usize) -> Result<Vec<u8
 /// One OTLP/JSON request as one line: whitespace outside strings removed.
 /// Bytes are never re-serialized, so a duplicate key stays visible to the
 /// gate (a `serde_json::Value` would silently keep only the last one).
+///
+/// SECURITY: only for a body that [`Tape::scan`] accepted as it was
+/// received: whitespace between tokens is then all this removes. On an
+/// unverified body it could join tokens (`1\n2` into `12`).
 pub fn compact_json(body: &[u8]) -> Vec<u8> {
     if !body.iter().any(|&b| b == b'\n' || b == b'\r') {
         return body.to_vec();
@@ -249,38 +343,89 @@ pub fn compact_json(body: &[u8]) -> Vec<u8> {
     out
 }
 
-async fn traces(State(p): State<Arc<Pipeline>>, headers: HeaderMap, body: Body) -> Response {
-    otlp(p, Signal::Traces, headers, body).await
+async fn traces(State(ing): State<Ingest>, headers: HeaderMap, body: Body) -> Response {
+    otlp(ing, Signal::Traces, headers, body).await
 }
 
-async fn logs(State(p): State<Arc<Pipeline>>, headers: HeaderMap, body: Body) -> Response {
-    otlp(p, Signal::Logs, headers, body).await
+async fn logs(State(ing): State<Ingest>, headers: HeaderMap, body: Body) -> Response {
+    otlp(ing, Signal::Logs, headers, body).await
 }
 
-async fn otlp(p: Arc<Pipeline>, signal: Signal, headers: HeaderMap, body: Body) -> Response {
+async fn otlp(ing: Ingest, signal: Signal, headers: HeaderMap, body: Body) -> Response {
     let enc = match encoding_of(&headers) {
         Ok(e) => e,
         Err(r) => {
-            count_refusal(&p, r.status);
+            count_refusal(&ing.p, r.status);
             return r.render(None);
         }
     };
-    match otlp_inner(&p, signal, enc, &headers, body).await {
+    match otlp_inner(&ing, signal, enc, &headers, body).await {
         Ok(resp) => resp,
         Err(r) => {
-            count_refusal(&p, r.status);
+            count_refusal(&ing.p, r.status);
             r.render(Some(enc))
         }
     }
 }
 
+/// Refusal for a request past a structure bound, or not well formed.
+fn bound_refusal(e: BoundError) -> Refusal {
+    match e {
+        BoundError::Exceeded { .. } => Refusal::new(StatusCode::PAYLOAD_TOO_LARGE, e.to_string()),
+        BoundError::Malformed => Refusal::new(StatusCode::BAD_REQUEST, e.to_string()),
+    }
+}
+
+/// Refusal for a JSON body that is not well formed, as received.
+/// SECURITY: the rule and a byte offset, never the bytes.
+fn json_refusal(m: &Malformed) -> Refusal {
+    let at = match *m {
+        Malformed::InvalidUtf8 { offset }
+        | Malformed::InvalidJson { offset, .. }
+        | Malformed::DuplicateKey { offset, .. }
+        | Malformed::TooDeep { offset } => format!(" at byte {}", offset + 1),
+        Malformed::NotObject => String::new(),
+    };
+    Refusal::new(
+        StatusCode::BAD_REQUEST,
+        format!(
+            "line 1: {}: request body is not a valid OTLP/JSON object{at}",
+            m.rule()
+        ),
+    )
+}
+
+/// Check a received body before anything is built from it: its structure
+/// against the bounds (on the protobuf wire, or on the JSON tape of the
+/// bytes as received), then the memory its decoding may take.
+/// Transport-independent but for the refusal type: a gRPC receiver calls
+/// the same [`check_protobuf`] and [`Ingest::reserve`].
+fn count_body(
+    bytes: &[u8],
+    signal: Signal,
+    enc: Encoding,
+    limits: &StructureLimits,
+) -> Result<Counts, Refusal> {
+    match enc {
+        Encoding::Protobuf => check_protobuf(bytes, signal, limits).map_err(bound_refusal),
+        Encoding::Json => {
+            // SECURITY: validate the bytes received; nothing is transformed
+            // before this scan accepted them.
+            let mut tape = Tape::new();
+            let text = tape.scan(bytes).map_err(|m| json_refusal(&m))?;
+            check_json(&tape, text, limits).map_err(bound_refusal)
+        }
+    }
+}
+
 async fn otlp_inner(
-    p: &Arc<Pipeline>,
+    ing: &Ingest,
     signal: Signal,
     enc: Encoding,
     headers: &HeaderMap,
     body: Body,
 ) -> Result<Response, Refusal> {
+    let p = &ing.p;
     // One snapshot per request: every record of it is judged by one policy.
     let active = p.snapshot();
     if p.overloaded(&active) {
@@ -289,9 +434,36 @@ async fn otlp_inner(
             "every sink queue is full; retry later",
         ));
     }
-    let bytes = read_body(headers, body, active.policy.server.max_body_bytes).await?;
+    let server = active.policy.server.clone();
+    let mut res = Reservation::default();
+    let bytes = read_body(
+        ing,
+        headers,
+        body,
+        server.max_body_bytes,
+        server.body_read_timeout,
+        &mut res,
+    )
+    .await?;
+    let deadline = tokio::time::Instant::now() + BUDGET_WAIT;
+    if enc == Encoding::Json {
+        // The validating scan's tape: at most one token per two bytes.
+        ing.reserve(&mut res, bytes.len() * 9, deadline).await?;
+    }
+    let (bytes, counts) = blocking(move || {
+        let counts = count_body(&bytes, signal, enc, &server.structure)?;
+        Ok((bytes, counts))
+    })
+    .await?;
+    // SECURITY: decoding starts only once its estimated memory is reserved.
+    ing.reserve(
+        &mut res,
+        bytes.len() + decode_estimate(bytes.len(), &counts, enc == Encoding::Protobuf),
+        deadline,
+    )
+    .await?;
     let p2 = Arc::clone(p);
-    let job = move || -> Result<(Tally, usize), Refusal> {
+    let tally = blocking(move || {
         let line = match enc {
             Encoding::Protobuf => {
                 let decoded = match signal {
@@ -309,20 +481,11 @@ async fn otlp_inner(
             }
             Encoding::Json => compact_json(&bytes),
         };
-        let tally = p2.ingest_line(&active, &line);
-        let items = if tally.rejected > 0 {
-            count_items(&line, signal)
-        } else {
-            0
-        };
-        Ok((tally, items))
-    };
-    let (tally, items) = tokio::task::spawn_blocking(job).await.map_err(|_| {
-        Refusal::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "internal error; retry later",
-        )
-    })??;
+        drop(bytes);
+        Ok(p2.ingest_line(&active, &line))
+    })
+    .await?;
+    drop(res);
     if tally.malformed > 0 {
         let why = tally
             .first_malformed
@@ -336,7 +499,12 @@ async fn otlp_inner(
         _ if tally.rejected > 0 => "dropped for every sink by the standard allowlist".into(),
         _ => String::new(),
     };
-    let rejected = items as i64;
+    // The items of a rejected request, as counted on its wire or tape.
+    let rejected = if tally.rejected > 0 {
+        i64::try_from(counts.export_items().max(1)).unwrap_or(i64::MAX)
+    } else {
+        0
+    };
     Ok(match enc {
         Encoding::Protobuf => {
             let resp = ExportResponse {
@@ -372,31 +540,20 @@ async fn otlp_inner(
     })
 }
 
-/// Spans (or log records) in an OTLP/JSON request; only on the rare path
-/// where the request was rejected.
-fn count_items(line: &[u8], signal: Signal) -> usize {
-    let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
-        return 1;
-    };
-    let (outer, mid, inner) = match signal {
-        Signal::Traces => ("resourceSpans", "scopeSpans", "spans"),
-        Signal::Logs => ("resourceLogs", "scopeLogs", "logRecords"),
-    };
-    let arr = |v: &serde_json::Value, k: &str| -> Vec<serde_json::Value> {
-        v.get(k)
-            .and_then(|a| a.as_array())
-            .cloned()
-            .unwrap_or_default()
-    };
-    let n: usize = arr(&v, outer)
-        .iter()
-        .flat_map(|r| arr(r, mid))
-        .map(|s| arr(&s, inner).len())
-        .sum();
-    n.max(1)
+/// Run `f` on the blocking pool; a panic there is a retryable 503.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, Refusal> + Send + 'static,
+) -> Result<T, Refusal> {
+    tokio::task::spawn_blocking(f).await.map_err(|_| {
+        Refusal::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "internal error; retry later",
+        )
+    })?
 }
 
-async fn records(State(p): State<Arc<Pipeline>>, headers: HeaderMap, body: Body) -> Response {
+async fn records(State(ing): State<Ingest>, headers: HeaderMap, body: Body) -> Response {
+    let p = &ing.p;
     let active = p.snapshot();
     let ok_type = matches!(
         media_type(&headers).as_deref(),
@@ -418,16 +575,28 @@ async fn records(State(p): State<Arc<Pipeline>>, headers: HeaderMap, body: Body)
                 "every sink queue is full; retry later",
             ));
         }
-        let bytes = read_body(&headers, body, active.policy.server.max_body_bytes).await?;
-        let p2 = Arc::clone(&p);
-        tokio::task::spawn_blocking(move || p2.ingest_lines(&active, &bytes))
-            .await
-            .map_err(|_| {
-                Refusal::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "internal error; retry later",
-                )
-            })
+        let server = &active.policy.server;
+        let mut res = Reservation::default();
+        let bytes = read_body(
+            &ing,
+            &headers,
+            body,
+            server.max_body_bytes,
+            server.body_read_timeout,
+            &mut res,
+        )
+        .await?;
+        // Lines are judged one at a time: a line's tape and output cost
+        // what a line is long, bounded by `limits.max_line_bytes`.
+        let line_cost = bytes.len().min(active.policy.limits.max_line_bytes);
+        let deadline = tokio::time::Instant::now() + BUDGET_WAIT;
+        ing.reserve(&mut res, bytes.len() + line_cost * 12, deadline)
+            .await?;
+        let p2 = Arc::clone(p);
+        let active2 = Arc::clone(&active);
+        let t = blocking(move || Ok(p2.ingest_lines(&active2, &bytes))).await;
+        drop(res);
+        t
     }
     .await;
     match result {
@@ -443,17 +612,17 @@ async fn records(State(p): State<Arc<Pipeline>>, headers: HeaderMap, body: Body)
         )
             .into_response(),
         Err(r) => {
-            count_refusal(&p, r.status);
+            count_refusal(p, r.status);
             r.render(Some(Encoding::Json))
         }
     }
 }
 
-async fn healthz(State(p): State<Arc<Pipeline>>) -> Response {
-    let p2 = Arc::clone(&p);
+async fn healthz(State(ing): State<Ingest>) -> Response {
+    let p2 = Arc::clone(&ing.p);
     let why = tokio::task::spawn_blocking(move || {
         let fault = p2.fleet_state().store_fault;
-        (p2.not_ready(), fault)
+        (p2.not_ready().or_else(|| sink_not_ready(&p2)), fault)
     })
     .await
     .unwrap_or_else(|_| (Some("internal error".into()), None));
@@ -475,8 +644,17 @@ async fn healthz(State(p): State<Arc<Pipeline>>) -> Response {
     }
 }
 
-async fn metrics(State(p): State<Arc<Pipeline>>) -> Response {
-    let p2 = Arc::clone(&p);
+/// The first sink of the policy in force that cannot write, and why.
+fn sink_not_ready(p: &Pipeline) -> Option<String> {
+    p.snapshot().sinks.iter().find_map(|s| {
+        s.counters
+            .health()
+            .map(|e| format!("sink `{}` cannot write its output: {e}", s.name))
+    })
+}
+
+async fn metrics(State(ing): State<Ingest>) -> Response {
+    let p2 = Arc::clone(&ing.p);
     let text = tokio::task::spawn_blocking(move || p2.metrics.render(&p2.gauges()))
         .await
         .unwrap_or_default();
@@ -488,8 +666,8 @@ async fn metrics(State(p): State<Arc<Pipeline>>) -> Response {
         .into_response()
 }
 
-async fn status(State(p): State<Arc<Pipeline>>) -> Response {
-    let p2 = Arc::clone(&p);
+async fn status(State(ing): State<Ingest>) -> Response {
+    let p2 = Arc::clone(&ing.p);
     let v = tokio::task::spawn_blocking(move || super::status::status_json(&p2))
         .await
         .unwrap_or_else(|_| serde_json::json!({"error": "internal error"}));
@@ -527,7 +705,11 @@ mod tests {
             "[server]\nmax_body_bytes = 100\n[[sink]]\nname = \"s\"\noutput = \"file:s.jsonl\"\n";
         std::fs::write(&path, text).unwrap();
         let policy = Arc::new(Policy::load(&path).unwrap());
-        router(Pipeline::start(policy, path, Arc::new(SystemClock::new())))
+        router(Ingest::new(Pipeline::start(
+            policy,
+            path,
+            Arc::new(SystemClock::new()),
+        )))
     }
 
     async fn call(app: Router, ct: &str, body: &'static [u8]) -> (StatusCode, Vec<u8>) {

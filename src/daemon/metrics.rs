@@ -40,7 +40,7 @@ impl DropReason {
     ];
 }
 
-/// Counters of one sink. `in = out + dropped + queued` once quiet.
+/// Counters of one sink. `in = out + dropped + queued + unflushed`.
 #[derive(Debug, Default)]
 pub struct SinkCounters {
     /// Records judged for the sink.
@@ -56,15 +56,47 @@ pub struct SinkCounters {
     pub queued: AtomicU64,
     /// Bytes in the queue now.
     pub queued_bytes: AtomicU64,
+    /// Records the writer took from the queue and has not yet counted out
+    /// or dropped (in its write buffer or forwarding batch).
+    pub unflushed: AtomicU64,
     /// The last offer was refused and the writer has not taken a record
     /// since: the queue counts as full.
     pub saturated: std::sync::atomic::AtomicBool,
+    /// Why the sink cannot write now (an error kind, a fixed phrase);
+    /// `None` while it can.
+    health: Mutex<Option<String>>,
 }
 
 impl SinkCounters {
     /// Count one dropped record.
     pub fn drop_one(&self, why: DropReason) {
         self.dropped[why as usize].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Count `n` dropped records.
+    pub fn drop_n(&self, why: DropReason, n: u64) {
+        self.dropped[why as usize].fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Record whether the sink can write (`None`) or why not; returns
+    /// whether that changed. SECURITY: callers pass error kinds and fixed
+    /// phrases, never a record or a path from one.
+    pub fn set_health(&self, error: Option<String>) -> bool {
+        let mut h = self
+            .health
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let changed = *h != error;
+        *h = error;
+        changed
+    }
+
+    /// Why the sink cannot write, or `None` while it can.
+    pub fn health(&self) -> Option<String> {
+        self.health
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     /// Records dropped for `why`.
@@ -287,6 +319,21 @@ impl Metrics {
                             c.dropped(why)
                         );
                     }
+                }
+            },
+        );
+        family(
+            "tracegate_sink_up",
+            "gauge",
+            "1 while each sink can write its output, 0 while it cannot.",
+            &mut |o| {
+                for (s, c) in &sinks {
+                    let _ = writeln!(
+                        o,
+                        "tracegate_sink_up{{sink=\"{}\"}} {}",
+                        label(s),
+                        u8::from(c.health().is_none())
+                    );
                 }
             },
         );

@@ -9,8 +9,10 @@
 //! **Invariant:** the core (record, gate, policy, redact, evidence) knows
 //! nothing of tokio; this module is the only async code.
 
+pub mod budget;
 pub mod forward;
 pub mod http;
+pub mod listener;
 pub mod metrics;
 pub mod pipeline;
 pub mod reload;
@@ -24,7 +26,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
 
 use crate::policy::Policy;
 use crate::window::clock::{Clock, SystemClock};
@@ -47,13 +49,18 @@ pub struct ServeOptions {
     pub ready_file: Option<PathBuf>,
 }
 
-/// Run the daemon until SIGTERM or SIGINT. `policy` is the compiled policy
-/// at `opts.policy` (loaded by the caller, which reports its errors).
+/// Run the daemon until SIGTERM or SIGINT; SIGHUP reloads the policy.
+/// `policy` is the compiled policy at `opts.policy` (loaded by the caller,
+/// which reports its errors).
 pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
+    // SIGHUP's default action ends the process: take it over before
+    // anything else, so that a reload request never kills the daemon.
+    let reload_now = Arc::new(Notify::new());
+    let hup = listen_for_hup(Arc::clone(&reload_now))?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock::new());
     let listen = opts.listen.unwrap_or(policy.server.listen);
     let policy = Arc::new(policy);
-    if !policy.sinks.iter().any(|s| s.output.is_some()) {
+    if !policy.sinks().iter().any(|s| s.output.is_some()) {
         tracing::warn!(
             "the policy defines no sink with an `output`: records are judged and discarded"
         );
@@ -61,25 +68,21 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     let pipeline = Pipeline::start(Arc::clone(&policy), opts.policy.clone(), clock);
     // Full sinks' captures record `policy_loaded` (revision 1) as they open
     // the log; without one, the daemon records it itself.
-    if let Some(settings) = &policy.audit
+    if let Some(settings) = &policy.audit()
         && !pipeline
             .snapshot()
             .sinks
             .iter()
             .any(|s| s.capture.is_some())
     {
-        let event = crate::audit::AuditEvent::PolicyLoaded {
-            policy_sha256: policy.sha256.clone(),
-            revision: 1,
-            source: policy.source.display().to_string(),
-        };
+        let event = crate::audit::AuditEvent::policy_loaded(&policy, 1);
         if let Err(e) = reload::append(settings, &event, &pipeline) {
             tracing::error!(error = %e, "cannot audit the policy load");
         }
     }
     // Sources are those of the policy at start; a reload does not change them.
     let mut followers = Vec::new();
-    for src in &policy.sources {
+    for src in policy.sources() {
         let f = tail::Follower::start(Arc::clone(&pipeline), src.path.clone())
             .context("cannot start a file source")?;
         tracing::info!(path = %src.path.display(), "following file source");
@@ -97,17 +100,27 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     if let Some(path) = &opts.ready_file {
         write_ready_file(path, &local.to_string())?;
     }
-    tracing::info!(%local, revision = 1, policy_sha256 = %policy.sha256, "serving");
+    tracing::info!(%local, revision = 1, policy_sha256 = %policy.sha256(), "serving");
 
     let (stop_tx, stop_rx) = watch::channel(false);
-    let reloader = tokio::spawn(reload::run(Arc::clone(&pipeline), stop_rx.clone()));
+    let reloader = tokio::spawn(reload::run(
+        Arc::clone(&pipeline),
+        stop_rx.clone(),
+        reload_now,
+    ));
     let ticker = tokio::spawn(tick(Arc::clone(&pipeline), stop_rx.clone()));
 
-    let app = http::router(Arc::clone(&pipeline));
-    let mut stop_for_server = stop_rx.clone();
-    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-        let _ = stop_for_server.wait_for(|s| *s).await;
-    });
+    let app = http::router(http::Ingest::new(Arc::clone(&pipeline)));
+    let server = listener::serve(
+        listener,
+        app,
+        listener::ConnLimits {
+            max_connections: policy.server.max_connections,
+            header_read_timeout: policy.server.header_read_timeout,
+            idle_timeout: policy.server.idle_timeout,
+        },
+        stop_rx.clone(),
+    );
     let signals = tokio::spawn(async move {
         wait_for_signal().await;
         tracing::info!("stopping: no new requests; draining sinks");
@@ -115,13 +128,14 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     });
     let mut stop_deadline = stop_rx.clone();
     tokio::select! {
-        r = server => r.context("server failed")?,
+        () = server => {}
         _ = async {
             let _ = stop_deadline.wait_for(|s| *s).await;
             tokio::time::sleep(SHUTDOWN_WITHIN).await;
         } => tracing::warn!("in-flight requests did not finish in time"),
     }
     signals.abort();
+    hup.abort();
     // Sources hand over what they read before the sinks drain.
     tokio::task::spawn_blocking(move || followers.into_iter().for_each(tail::Follower::stop))
         .await
@@ -151,6 +165,27 @@ async fn tick(p: Arc<Pipeline>, mut stop: watch::Receiver<bool>) {
                 let _ = tokio::task::spawn_blocking(move || p2.tick()).await;
             }
         }
+    }
+}
+
+/// Forward each SIGHUP to the reloader. Registered before the daemon
+/// listens, so a SIGHUP at any time after start reloads, never kills.
+fn listen_for_hup(reload_now: Arc<Notify>) -> anyhow::Result<tokio::task::JoinHandle<()>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut hup = signal(SignalKind::hangup()).context("cannot listen for SIGHUP")?;
+        Ok(tokio::spawn(async move {
+            while hup.recv().await.is_some() {
+                tracing::info!("SIGHUP: reloading the policy");
+                reload_now.notify_one();
+            }
+        }))
+    }
+    #[cfg(not(unix))]
+    {
+        drop(reload_now);
+        Ok(tokio::spawn(async {}))
     }
 }
 

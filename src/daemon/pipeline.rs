@@ -81,7 +81,7 @@ impl Active {
                 self.sinks
                     .iter()
                     .map(|s| Gate::for_sink(Arc::clone(&self.policy), &s.name))
-                    .chain(std::iter::once(Gate::new(Arc::clone(&self.policy))))
+                    .chain(std::iter::once(Gate::for_check(Arc::clone(&self.policy))))
                     .collect()
             })
     }
@@ -196,7 +196,7 @@ impl Pipeline {
         let mut new_captures = HashMap::new();
         let mut new_queues = HashMap::new();
         let mut sinks = Vec::new();
-        for s in &policy.sinks {
+        for s in policy.sinks() {
             let Some(output) = s.output.clone() else {
                 continue;
             };
@@ -295,6 +295,17 @@ impl Pipeline {
             Line::Text(line)
         };
         self.judge_record(active, &mut gate, 1, &line, &mut tally);
+        active.put_gate(gate);
+        tally
+    }
+
+    /// Judge one line a file source found longer than
+    /// `limits.max_line_bytes`, of which only the length was kept: it is
+    /// malformed (`line_too_long`) for every sink.
+    pub fn ingest_too_long(&self, active: &Active, len: u64) -> Tally {
+        let mut tally = Tally::default();
+        let mut gate = active.gate();
+        self.judge_record(active, &mut gate, 1, &Line::TooLong { len }, &mut tally);
         active.put_gate(gate);
         tally
     }
@@ -443,6 +454,33 @@ impl Pipeline {
         self.work.notified().await;
     }
 
+    /// Close and bar, on every sink, each window whose id `keep` rejects
+    /// (see [`Capture::revoke`]): a refused reload still takes effect where
+    /// it only takes rights away.
+    pub fn revoke(&self, keep: &dyn Fn(&str) -> bool) {
+        let slots: Vec<_> = lock(&self.captures).values().cloned().collect();
+        for slot in slots {
+            let mut g = slot
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            g.capture.revoke(keep);
+        }
+    }
+
+    /// The windows open now, by id.
+    pub fn open_windows(&self) -> Vec<String> {
+        let slots: Vec<_> = lock(&self.captures).values().cloned().collect();
+        slots
+            .iter()
+            .filter_map(|slot| {
+                let g = slot
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                g.capture.open_window().map(str::to_string)
+            })
+            .collect()
+    }
+
     /// Live values for `/metrics` and `/v1/status`.
     pub fn gauges(&self) -> Gauges {
         let active = self.snapshot();
@@ -498,6 +536,17 @@ impl Pipeline {
         let active = self.snapshot();
         if active.revision == 0 {
             return Some("no valid policy is active".into());
+        }
+        // A refused reload may have been meant to end capture: say so while
+        // a window is open, so that the operator looks.
+        let refused = lock(&self.last_reload_error).clone();
+        if let Some(err) = refused
+            && let Some(w) = self.open_windows().first()
+        {
+            return Some(format!(
+                "a policy reload was refused while window `{w}` is open: {}",
+                err.cause
+            ));
         }
         for s in &active.sinks {
             if let Some(slot) = &s.capture {

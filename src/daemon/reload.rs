@@ -4,46 +4,72 @@
 //! The watcher listens on the policy file's parent folder (editors replace
 //! a file by renaming a temporary over it; Kubernetes swaps a `..data`
 //! symlink in a ConfigMap volume), or on the policy folder itself,
-//! recursively. Events are debounced; a content-hash check every
-//! [`POLL_EVERY`] catches whatever events were lost.
+//! recursively, and on the folders of the keyword lists and keys the policy
+//! refers to. Events are debounced; a content-hash check every
+//! [`POLL_EVERY`] (over the policy files *and* the files they refer to)
+//! catches whatever events were lost.
 //!
-//! **Invariant:** a refused policy changes nothing: the last good one stays
-//! in force. A policy that takes effect was first audited `policy_loaded`
-//! (when it has an `[audit] path`); windows it removes or changes were
-//! closed, audited, before the swap.
+//! A change is judged only once it has settled ([`SETTLE`]): a file still
+//! being written (a window file without its budget lines yet) is never
+//! enabled with looser bounds than its final form.
+//!
+//! **Invariant:** a refused policy grants nothing new: the last good one
+//! stays in force, except that windows the refused content no longer
+//! grants (removed, closed early, on a sink no longer `full_allowed`, or
+//! unreadable) are closed and barred at once ([`Pipeline::revoke`]). A
+//! policy that takes effect was first audited `policy_loaded` (when it has
+//! an `[audit] path`); windows it removes or changes were closed, audited,
+//! before the swap. A reload refused because the audit log could not be
+//! written is tried again, with backoff.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant, SystemTime};
 
 use notify::{RecursiveMode, Watcher};
 use tokio::sync::{Notify, watch};
 
 use super::pipeline::{Pipeline, ReloadError};
 use crate::audit::{AuditEvent, AuditKey, AuditLog, CAUSE_CAP, cap};
-use crate::policy::compile::{compile, policy_digest};
-use crate::policy::load::read_policy_files;
+use crate::policy::compile::policy_digest;
+use crate::policy::load::{
+    MAX_POLICY_FILE_BYTES, PolicyFile, SETTLE, read_policy, read_regular, young_files,
+};
+use crate::policy::redaction::rehash;
+use crate::policy::revoke::still_granted;
 use crate::policy::{AuditSettings, Policy};
 
 /// Quiet time after the last file event before a reload is tried.
 pub const DEBOUNCE: Duration = Duration::from_millis(200);
 /// The fallback content-hash check.
 pub const POLL_EVERY: Duration = Duration::from_secs(2);
+/// First wait before a reload refused for the audit log is tried again;
+/// it doubles up to [`AUDIT_RETRY_MAX`].
+pub const AUDIT_RETRY_FIRST: Duration = Duration::from_secs(1);
+/// Longest wait between tries of a reload refused for the audit log.
+pub const AUDIT_RETRY_MAX: Duration = Duration::from_secs(60);
 
 /// What the watcher remembers between attempts.
 #[derive(Debug, Clone)]
 pub struct WatchState {
-    /// Digest (or read error) of the last content looked at, good or bad:
+    /// Digest (or read error) of the last content judged, good or bad:
     /// the same content is never judged (or audited) twice in a row.
     last: String,
+    /// Content first seen while still settling, and when.
+    pending: Option<(String, Instant)>,
+    /// A reload refused because the audit log could not be written: its
+    /// content, when to try again, and the wait after that.
+    retry: Option<(String, Instant, Duration)>,
 }
 
 impl WatchState {
     /// Start from the policy in force.
     pub fn new(p: &Pipeline) -> WatchState {
         WatchState {
-            last: p.snapshot().policy.sha256.clone(),
+            last: p.snapshot().policy.sha256().to_string(),
+            pending: None,
+            retry: None,
         }
     }
 }
@@ -57,65 +83,161 @@ pub enum Attempt {
     Loaded(u64),
     /// The new policy was refused; the last good one stays.
     Refused,
+    /// Try again after this long: the content is still settling, or the
+    /// audit log refused the load.
+    Later(Duration),
 }
 
 /// Read the policy and, when it changed, compile and apply or refuse it.
 /// Blocking (file IO, fsync): run it off the async workers.
 pub fn try_reload(p: &Pipeline, state: &mut WatchState) -> Attempt {
-    let files = match read_policy_files(&p.policy_path) {
-        Ok(f) => f,
+    let current = p.snapshot();
+    let read = match read_policy(&p.policy_path) {
+        Ok(r) => r,
         Err(e) => {
-            let cause = first_line(&e.to_string());
+            let cause = e.public_summary();
             let mark = format!("unreadable: {cause}");
             if mark == state.last {
                 return Attempt::Unchanged;
             }
             state.last = mark;
+            state.pending = None;
+            revoke_readable(p, &current.policy, &readable_files(&current.policy));
             refuse(p, &cause, None);
             return Attempt::Refused;
         }
     };
-    let digest = policy_digest(&files);
-    if digest == state.last {
+    let digest = policy_digest(&read.files, &rehash(current.policy.referenced()));
+    let now = Instant::now();
+    if let Some((d, at, _)) = &state.retry {
+        if *d == digest && now < *at {
+            return Attempt::Later(*at - now);
+        }
+        if *d != digest {
+            state.retry = None;
+        }
+    } else if digest == state.last {
         return Attempt::Unchanged;
     }
+    // SECURITY: judge only settled content. A file modified within SETTLE
+    // may still be being written; it is judged once unchanged by its
+    // modification time, or across two reads SETTLE apart.
+    let referenced: Vec<PathBuf> = current
+        .policy
+        .referenced()
+        .iter()
+        .filter_map(|r| r.path.clone())
+        .collect();
+    let young = read
+        .unsettled(SystemTime::now(), SETTLE)
+        .map(|(_, d)| d)
+        .into_iter()
+        .chain(young_files(&referenced, SystemTime::now(), SETTLE))
+        .max();
+    if let Some(left) = young {
+        let seen_long_enough = read.changed_while_read.is_none()
+            && state
+                .pending
+                .as_ref()
+                .is_some_and(|(d, at)| *d == digest && now.duration_since(*at) >= SETTLE);
+        if !seen_long_enough {
+            if state.pending.as_ref().is_none_or(|(d, _)| *d != digest) {
+                state.pending = Some((digest, now));
+            }
+            return Attempt::Later(left.clamp(SETTLE / 4, SETTLE));
+        }
+    }
+    state.pending = None;
     state.last = digest.clone();
-    if digest == p.snapshot().policy.sha256 {
+    if digest == current.policy.sha256() {
         // Back to the content in force (after a refused edit): nothing to do.
+        state.retry = None;
         *p.last_reload_error
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
         return Attempt::Unchanged;
     }
-    match compile(&p.policy_path, &files) {
-        Ok(policy) => apply(p, policy),
+    match Policy::from_files(&p.policy_path, &read.files) {
+        Ok(policy) => apply(p, policy, state, &digest),
         Err(errs) => {
-            let cause = first_line(&errs.to_string());
-            refuse(p, &cause, Some(digest));
+            state.retry = None;
+            revoke_readable(p, &current.policy, &read.files);
+            refuse(p, &errs.public_summary(), Some(digest));
             Attempt::Refused
         }
     }
 }
 
-fn apply(p: &Pipeline, policy: Policy) -> Attempt {
+/// The files of the policy in force that can still be read, for deciding
+/// what a policy that cannot be read whole still grants.
+fn readable_files(current: &Policy) -> Vec<PolicyFile> {
+    current
+        .files()
+        .iter()
+        .filter_map(|f| {
+            let r = read_regular(f, MAX_POLICY_FILE_BYTES).ok()?;
+            let text = String::from_utf8(r.bytes).ok()?;
+            Some(PolicyFile {
+                path: f.clone(),
+                text,
+            })
+        })
+        .collect()
+}
+
+/// Close and bar every window in force that `files` no longer grant.
+fn revoke_readable(p: &Pipeline, current: &Policy, files: &[PolicyFile]) {
+    let kept = still_granted(current, files);
+    let revoked: Vec<&str> = current
+        .windows()
+        .iter()
+        .map(|w| w.id.as_str())
+        .filter(|id| !kept.contains(*id))
+        .collect();
+    if !revoked.is_empty() {
+        tracing::warn!(windows = ?revoked, "the refused policy no longer grants these windows: closed");
+    }
+    // SECURITY: taking rights away never waits for a valid policy.
+    p.revoke(&|id| kept.contains(id));
+}
+
+fn apply(p: &Pipeline, policy: Policy, state: &mut WatchState, digest: &str) -> Attempt {
     let current = p.snapshot();
     let revision = current.revision + 1;
-    if let Some(settings) = &policy.audit {
-        let event = AuditEvent::PolicyLoaded {
-            policy_sha256: policy.sha256.clone(),
-            revision,
-            source: policy.source.display().to_string(),
-        };
+    if let Some(settings) = policy.audit() {
+        let event = AuditEvent::policy_loaded(&policy, revision);
         // SECURITY: the new policy takes effect only once its load is
         // durably in the audit log (SPEC: if the entry fails, the change
-        // does not happen).
+        // does not happen). What it takes away happens anyway.
         if let Err(e) = append(settings, &event, p) {
+            let granted = |id: &str| {
+                policy.windows().iter().any(|w| {
+                    w.id == id
+                        && policy.sink(&w.sink).is_some_and(|s| s.full_allowed)
+                        && current
+                            .policy
+                            .windows()
+                            .iter()
+                            .any(|o| o.id == id && same_window(o, w))
+                })
+            };
+            p.revoke(&granted);
+            let wait = state
+                .retry
+                .as_ref()
+                .map_or(AUDIT_RETRY_FIRST, |(_, _, w)| *w);
+            state.retry = Some((
+                digest.to_string(),
+                Instant::now() + wait,
+                (wait * 2).min(AUDIT_RETRY_MAX),
+            ));
             let cause = format!("audit log not writable: {e}");
-            refuse(p, &cause, Some(policy.sha256.clone()));
-            return Attempt::Refused;
+            refuse(p, &cause, Some(policy.sha256().to_string()));
+            return Attempt::Later(wait);
         }
     }
-    let sha = policy.sha256.clone();
+    state.retry = None;
+    let sha = policy.sha256().to_string();
     if policy.server.listen != current.policy.server.listen {
         tracing::warn!(listen = %policy.server.listen, "`server.listen` changed: it takes effect at restart");
     }
@@ -130,11 +252,26 @@ fn apply(p: &Pipeline, policy: Policy) -> Attempt {
     Attempt::Loaded(revision)
 }
 
+/// The same window definition, wherever it is written.
+fn same_window(a: &crate::policy::Window, b: &crate::policy::Window) -> bool {
+    a.id == b.id
+        && a.sink == b.sink
+        && a.start == b.start
+        && a.end == b.end
+        && a.reason == b.reason
+        && a.requested_by == b.requested_by
+        && a.max_records == b.max_records
+        && a.max_bytes == b.max_bytes
+}
+
+/// Record a refusal. `cause` must already be free of policy values (a
+/// [`crate::policy::PolicyErrors::public_summary`]): it goes to the audit
+/// log and the unauthenticated `/v1/status`.
 fn refuse(p: &Pipeline, cause: &str, sha: Option<String>) {
     let cause = cap(cause, CAUSE_CAP);
     tracing::warn!(cause = %cause, "policy reload refused; the last good policy stays in force");
     let current = p.snapshot();
-    if let Some(settings) = &current.policy.audit {
+    if let Some(settings) = current.policy.audit() {
         let event = AuditEvent::PolicyRejected {
             cause: cause.clone(),
             policy_sha256: sha,
@@ -159,56 +296,100 @@ pub fn append(settings: &AuditSettings, event: &AuditEvent, p: &Pipeline) -> any
         Some(k) => Some(AuditKey::load(k)?),
         None => None,
     };
-    let mut log = AuditLog::open(&settings.path, key, settings.lock_timeout)?;
+    let mut log = AuditLog::open(&settings.path, key, settings.lock_timeout)?
+        .with_anchor(settings.anchor.clone())?;
     log.set_replica_id(Some(crate::fleet::replica_id(&p.snapshot().policy.fleet)));
     log.append(event, p.clock().utc())?;
     Ok(())
 }
 
-fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").to_string()
-}
-
-/// Watch the policy until `shutdown`, reloading on change.
-pub async fn run(p: Arc<Pipeline>, mut shutdown: watch::Receiver<bool>) {
+/// Watch the policy until `shutdown`, reloading on change, and whenever
+/// `reload_now` is notified (SIGHUP): the same attempt as a file change.
+pub async fn run(p: Arc<Pipeline>, mut shutdown: watch::Receiver<bool>, reload_now: Arc<Notify>) {
     let changed = Arc::new(Notify::new());
     // Without a watcher (none could be set up) only the poll finds changes.
-    let watcher = start_watcher(&p.policy_path, Arc::clone(&changed));
+    let mut watched = watched_files(&p);
+    let mut watcher = start_watcher(&p.policy_path, &watched, Arc::clone(&changed));
     let mut poll = tokio::time::interval(POLL_EVERY);
     poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut state = Some(WatchState::new(&p));
+    // A settling change or a retry after an audit failure: when to look again.
+    let mut again: Option<tokio::time::Instant> = None;
     loop {
-        tokio::select! {
+        let retry = async {
+            match again {
+                Some(t) => tokio::time::sleep_until(t).await,
+                None => std::future::pending().await,
+            }
+        };
+        let attempt_now = tokio::select! {
             _ = shutdown.changed() => break,
             () = changed.notified() => {
                 // Debounce: wait until the folder is quiet.
                 while tokio::time::timeout(DEBOUNCE, changed.notified()).await.is_ok() {}
-                state = attempt(&p, state).await;
+                true
             }
-            _ = poll.tick() => state = attempt(&p, state).await,
+            _ = poll.tick() => true,
+            () = retry => true,
+            () = reload_now.notified() => true,
+        };
+        if attempt_now {
+            let (s, outcome) = attempt(&p, state).await;
+            state = s;
+            again = match outcome {
+                Some(Attempt::Later(d)) => Some(tokio::time::Instant::now() + d),
+                _ => None,
+            };
+            // Newly referenced keyword lists and keys.
+            let now_watched = watched_files(&p);
+            if now_watched != watched {
+                watched = now_watched;
+                watcher = start_watcher(&p.policy_path, &watched, Arc::clone(&changed));
+            }
         }
     }
     drop(watcher);
 }
 
-async fn attempt(p: &Arc<Pipeline>, state: Option<WatchState>) -> Option<WatchState> {
+/// The files the policy in force refers to (keyword lists, keys).
+fn watched_files(p: &Pipeline) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = p
+        .snapshot()
+        .policy
+        .referenced()
+        .iter()
+        .filter_map(|r| r.path.clone())
+        .collect();
+    files.sort();
+    files.dedup();
+    files
+}
+
+async fn attempt(
+    p: &Arc<Pipeline>,
+    state: Option<WatchState>,
+) -> (Option<WatchState>, Option<Attempt>) {
     let p2 = Arc::clone(p);
     let mut s = state.unwrap_or_else(|| WatchState::new(p));
     match tokio::task::spawn_blocking(move || {
-        try_reload(&p2, &mut s);
-        s
+        let a = try_reload(&p2, &mut s);
+        (s, a)
     })
     .await
     {
-        Ok(s) => Some(s),
+        Ok((s, a)) => (Some(s), Some(a)),
         Err(e) => {
             tracing::error!(error = %e, "policy reload task failed");
-            None
+            (None, None)
         }
     }
 }
 
-fn start_watcher(path: &Path, changed: Arc<Notify>) -> Option<notify::RecommendedWatcher> {
+fn start_watcher(
+    path: &Path,
+    referenced: &[PathBuf],
+    changed: Arc<Notify>,
+) -> Option<notify::RecommendedWatcher> {
     let is_dir = path.is_dir();
     let (dir, mode) = if is_dir {
         (path.to_path_buf(), RecursiveMode::Recursive)
@@ -220,18 +401,42 @@ fn start_watcher(path: &Path, changed: Arc<Notify>) -> Option<notify::Recommende
         (parent, RecursiveMode::NonRecursive)
     };
     let name = path.file_name().map(|n| n.to_os_string());
+    let watch_root = dir.clone();
+    // Only the referenced files themselves matter in their folders: sink
+    // outputs and logs may live there and change all the time.
+    let extra: Vec<(PathBuf, std::ffi::OsString)> = referenced
+        .iter()
+        .filter_map(|f| Some((f.parent()?.to_path_buf(), f.file_name()?.to_os_string())))
+        .collect();
     let handler = move |res: notify::Result<notify::Event>| {
         let Ok(ev) = res else {
             changed.notify_one();
             return;
         };
+        // Reads (ours included) change nothing.
+        if matches!(ev.kind, notify::EventKind::Access(_)) {
+            return;
+        }
         // In a file's parent folder only the file itself and Kubernetes'
         // `..data` swaps matter; sink and audit files may live there too.
-        let relevant = is_dir
-            || ev.paths.is_empty()
-            || ev.paths.iter().any(|p| match p.file_name() {
-                Some(f) => Some(f) == name.as_deref() || f.to_string_lossy().starts_with(".."),
-                None => true,
+        // Likewise in the folders of referenced files.
+        let kube = |n: &std::ffi::OsStr| n.to_string_lossy().starts_with("..");
+        let relevant = ev.paths.is_empty()
+            || ev.paths.iter().any(|p| {
+                let in_policy = if is_dir {
+                    p.starts_with(&watch_root)
+                } else {
+                    match p.file_name() {
+                        Some(f) => Some(f) == name.as_deref() || kube(f),
+                        None => true,
+                    }
+                };
+                in_policy
+                    || extra.iter().any(|(dir, file)| {
+                        p.parent() == Some(dir.as_path())
+                            && p.file_name()
+                                .is_some_and(|n| n == file.as_os_str() || kube(n))
+                    })
             });
         if relevant {
             changed.notify_one();
@@ -247,6 +452,15 @@ fn start_watcher(path: &Path, changed: Arc<Notify>) -> Option<notify::Recommende
     if let Err(e) = w.watch(&dir, mode) {
         tracing::warn!(error = %e, folder = %dir.display(), "cannot watch the policy folder; polling only");
         return None;
+    }
+    let mut dirs: Vec<&Path> = referenced.iter().filter_map(|f| f.parent()).collect();
+    dirs.sort();
+    dirs.dedup();
+    for d in dirs {
+        // The poll still covers a folder that cannot be watched.
+        if let Err(e) = w.watch(d, RecursiveMode::NonRecursive) {
+            tracing::warn!(error = %e, folder = %d.display(), "cannot watch a referenced folder; polling only");
+        }
     }
     Some(w)
 }

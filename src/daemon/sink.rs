@@ -2,20 +2,23 @@
 //! records and in bytes.
 //!
 //! Producers never wait: [`Queue::offer`] either takes the record or
-//! refuses it at once (the caller counts the drop). A writer that cannot
-//! open or write its output drops what it receives and counts it; it never
-//! hands content to another sink.
+//! refuses it at once (the caller counts the drop). A record counts as
+//! delivered only once the write and flush that carry it succeeded. A
+//! writer that cannot open or write its output drops what it receives and
+//! counts it, marks the sink unhealthy (`/healthz`, `/metrics`,
+//! `/v1/status`), and tries to reopen every flush interval; it never hands
+//! content to another sink.
 
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use tokio::io::{AsyncWrite, AsyncWriteExt, BufWriter};
+use tokio::io::AsyncWriteExt;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
-use super::forward::Forwarder;
+use super::forward::{Batch, Forwarder, Levels};
 use super::metrics::{DropReason, SinkCounters};
 use crate::policy::SinkOutput;
 
@@ -118,18 +121,89 @@ pub fn spawn(
         output,
         counters,
         out: None,
+        buf: Vec::new(),
+        pending: Vec::new(),
         forward: None,
+        batch: Batch::default(),
+        flush_every,
     };
     let handle = tokio::spawn(writer.run(rx, flush_every, shutdown));
     (queue, handle)
+}
+
+/// Where a writer's bytes go.
+enum Out {
+    /// Written on the blocking pool with plain `write` calls, so that the
+    /// bytes that reached the file are known exactly when a write fails.
+    File(Option<std::fs::File>),
+    Stdout(tokio::io::Stdout),
+}
+
+impl Out {
+    /// Write `buf`; how many bytes were written, and the error that stopped
+    /// the rest, if any.
+    async fn write_flush(&mut self, buf: Vec<u8>) -> (usize, Option<std::io::Error>, Vec<u8>) {
+        match self {
+            Out::File(slot) => {
+                let Some(mut f) = slot.take() else {
+                    return (0, Some(std::io::ErrorKind::NotConnected.into()), buf);
+                };
+                let job = tokio::task::spawn_blocking(move || {
+                    use std::io::Write;
+                    let mut done = 0;
+                    let mut err = None;
+                    while done < buf.len() {
+                        match f.write(&buf[done..]) {
+                            Ok(0) => {
+                                err = Some(std::io::ErrorKind::WriteZero.into());
+                                break;
+                            }
+                            Ok(n) => done += n,
+                            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                            Err(e) => {
+                                err = Some(e);
+                                break;
+                            }
+                        }
+                    }
+                    (f, done, err, buf)
+                });
+                match job.await {
+                    Ok((f, done, err, buf)) => {
+                        *slot = Some(f);
+                        (done, err, buf)
+                    }
+                    Err(_) => (0, Some(std::io::ErrorKind::Other.into()), Vec::new()),
+                }
+            }
+            Out::Stdout(o) => {
+                let r = async {
+                    o.write_all(&buf).await?;
+                    o.flush().await
+                }
+                .await;
+                match r {
+                    Ok(()) => (buf.len(), None, buf),
+                    Err(e) => (0, Some(e), buf),
+                }
+            }
+        }
+    }
 }
 
 struct Writer {
     name: String,
     output: SinkOutput,
     counters: Arc<SinkCounters>,
-    out: Option<BufWriter<Box<dyn AsyncWrite + Send + Unpin>>>,
+    out: Option<Out>,
+    /// Records written to `buf` and not yet flushed: counted as delivered
+    /// only once the bytes that carry them reached the output. Each has
+    /// its end offset in `buf` and its level.
+    buf: Vec<u8>,
+    pending: Vec<(usize, bool)>,
     forward: Option<Forwarder>,
+    batch: Batch,
+    flush_every: Duration,
 }
 
 impl Writer {
@@ -142,24 +216,20 @@ impl Writer {
         self.open().await;
         let mut tick = tokio::time::interval(flush_every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut dirty = false;
         loop {
             tokio::select! {
                 biased;
                 r = rx.recv() => match r {
-                    Some(rec) => {
-                        self.write(rec).await;
-                        dirty = true;
-                    }
+                    Some(rec) => self.write(rec).await,
                     None => break,
                 },
                 _ = tick.tick() => {
                     if self.out.is_none() && self.forward.is_none() {
                         self.open().await;
                     }
-                    if dirty {
-                        self.flush().await;
-                        dirty = false;
+                    self.flush().await;
+                    if self.batch.due(self.flush_every) {
+                        self.send_batch().await;
                     }
                 }
                 _ = shutdown.changed() => {
@@ -174,25 +244,41 @@ impl Writer {
             }
         }
         self.flush().await;
+        self.send_batch().await;
         tracing::debug!(sink = %self.name, "sink writer stopped");
     }
 
     async fn open(&mut self) {
-        let w: Box<dyn AsyncWrite + Send + Unpin> = match &self.output {
-            SinkOutput::Stdout => Box::new(tokio::io::stdout()),
-            SinkOutput::File(path) => match open_append(path).await {
-                Ok(f) => Box::new(f),
-                Err(e) => {
-                    tracing::error!(sink = %self.name, path = %path.display(), error = %e.kind(), "cannot open sink output; its records are dropped");
-                    return;
+        match &self.output {
+            SinkOutput::Stdout => self.out = Some(Out::Stdout(tokio::io::stdout())),
+            SinkOutput::File(path) => {
+                let path = path.clone();
+                match tokio::task::spawn_blocking(move || open_sink_file(&path)).await {
+                    Ok(Ok(f)) => {
+                        self.out = Some(Out::File(Some(f)));
+                        self.counters.set_health(None);
+                    }
+                    Ok(Err(e)) => {
+                        self.unhealthy(
+                            e.kind(),
+                            "cannot open sink output; its records are dropped",
+                        );
+                    }
+                    Err(_) => self.unhealthy(std::io::ErrorKind::Other, "cannot open sink output"),
                 }
-            },
+            }
             SinkOutput::OtlpHttp(url) => {
                 self.forward = Some(Forwarder::new(url));
-                return;
+                self.counters.set_health(None);
             }
-        };
-        self.out = Some(BufWriter::with_capacity(WRITE_BUFFER, w));
+        }
+    }
+
+    fn unhealthy(&self, kind: std::io::ErrorKind, what: &str) {
+        // Log once per change, not once per record.
+        if self.counters.set_health(Some(kind.to_string())) {
+            tracing::error!(sink = %self.name, error = %kind, "{what}");
+        }
     }
 
     async fn write(&mut self, rec: Rec) {
@@ -200,47 +286,128 @@ impl Writer {
         self.counters.queued.fetch_sub(1, Ordering::AcqRel);
         self.counters.queued_bytes.fetch_sub(len, Ordering::AcqRel);
         self.counters.saturated.store(false, Ordering::Release);
-        let ok = match (&mut self.out, &self.forward) {
-            (_, Some(f)) => match f.send(&rec.bytes).await {
-                Ok(()) => true,
-                Err(e) => {
-                    tracing::warn!(sink = %self.name, error = %e, "record not forwarded");
-                    false
-                }
-            },
-            (Some(w), None) => match w.write_all(&rec.bytes).await {
-                Ok(()) => true,
-                Err(e) => {
-                    tracing::error!(sink = %self.name, error = %e.kind(), "sink write failed; reopening");
-                    self.out = None;
-                    false
-                }
-            },
-            (None, None) => false,
-        };
-        if !ok {
+        if self.forward.is_some() {
+            if self.batch.add(&rec.bytes, rec.full).is_err() {
+                // Not OTLP: nothing an OTLP receiver could take.
+                self.counters.drop_one(DropReason::SinkError);
+                return;
+            }
+            self.counters.unflushed.fetch_add(1, Ordering::AcqRel);
+            if self.batch.due(self.flush_every) {
+                self.send_batch().await;
+            }
+            return;
+        }
+        if self.out.is_none() {
             self.counters.drop_one(DropReason::SinkError);
-        } else if rec.full {
-            self.counters.out_full.fetch_add(1, Ordering::Relaxed);
-        } else {
-            self.counters.out_standard.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        self.buf.extend_from_slice(&rec.bytes);
+        self.pending.push((self.buf.len(), rec.full));
+        self.counters.unflushed.fetch_add(1, Ordering::AcqRel);
+        if self.buf.len() >= WRITE_BUFFER {
+            self.flush().await;
         }
     }
 
+    /// Write the buffer; count a record delivered only when all of its
+    /// bytes reached the output, else dropped (a write that failed part-way
+    /// leaves a torn line: the next open ends it).
     async fn flush(&mut self) {
-        if let Some(w) = &mut self.out
-            && let Err(e) = w.flush().await
-        {
-            tracing::error!(sink = %self.name, error = %e.kind(), "sink flush failed; reopening");
-            self.out = None;
+        if self.buf.is_empty() {
+            return;
         }
+        let pending = std::mem::take(&mut self.pending);
+        let buf = std::mem::take(&mut self.buf);
+        let (written, err, mut buf) = match &mut self.out {
+            Some(out) => out.write_flush(buf).await,
+            None => (0, Some(std::io::ErrorKind::NotConnected.into()), buf),
+        };
+        let mut done = Levels::default();
+        let mut lost = 0;
+        for (end, full) in pending {
+            if end <= written {
+                if full {
+                    done.full += 1;
+                } else {
+                    done.standard += 1;
+                }
+            } else {
+                lost += 1;
+            }
+        }
+        let c = &self.counters;
+        c.out_standard.fetch_add(done.standard, Ordering::Relaxed);
+        c.out_full.fetch_add(done.full, Ordering::Relaxed);
+        c.drop_n(DropReason::SinkError, lost);
+        c.unflushed
+            .fetch_sub(done.standard + done.full + lost, Ordering::AcqRel);
+        match err {
+            None => {
+                c.set_health(None);
+            }
+            Some(e) => {
+                self.unhealthy(
+                    e.kind(),
+                    "sink write failed; its records are dropped until it reopens",
+                );
+                self.out = None;
+            }
+        }
+        buf.clear();
+        if buf.capacity() <= 4 * WRITE_BUFFER {
+            self.buf = buf;
+        }
+    }
+
+    async fn send_batch(&mut self) {
+        let Some(f) = &self.forward else { return };
+        if self.batch.is_empty() {
+            return;
+        }
+        let records = self.batch.records();
+        let sent = f.send(&mut self.batch).await;
+        let c = &self.counters;
+        c.unflushed.fetch_sub(records, Ordering::AcqRel);
+        c.out_standard
+            .fetch_add(sent.delivered.standard, Ordering::Relaxed);
+        c.out_full.fetch_add(sent.delivered.full, Ordering::Relaxed);
+        c.drop_n(DropReason::SinkError, sent.dropped);
+        c.set_health(sent.error.map(str::to_string));
     }
 }
 
-async fn open_append(path: &Path) -> std::io::Result<tokio::fs::File> {
-    tokio::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .await
+/// Open a file sink for appending: its folder created private (0700) when
+/// missing, the file created private (0600), and a torn last line (a write
+/// cut off by a full disk or a crash) ended, so that the next record
+/// starts on a line of its own.
+pub fn open_sink_file(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::io::{Read, Seek, SeekFrom, Write};
+    if let Some(dir) = path.parent()
+        && !dir.as_os_str().is_empty()
+        && !dir.exists()
+    {
+        let mut b = std::fs::DirBuilder::new();
+        b.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+        b.create(dir)?;
+    }
+    let mut o = std::fs::OpenOptions::new();
+    o.create(true).append(true).read(true);
+    // SECURITY: sink files hold records (capture files hold content):
+    // readable by the daemon's user only.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    let mut f = o.open(path)?;
+    let len = f.metadata()?.len();
+    if len > 0 {
+        let mut last = [0u8; 1];
+        f.seek(SeekFrom::Start(len - 1))?;
+        f.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            f.write_all(b"\n")?;
+        }
+    }
+    Ok(f)
 }

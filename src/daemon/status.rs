@@ -34,7 +34,7 @@ pub fn status_json(p: &Pipeline) -> Value {
     let none = HashMap::new();
     let windows: Vec<Value> = active
         .policy
-        .windows
+        .windows()
         .iter()
         .map(|w| {
             let state = if open.contains_key(&w.id) {
@@ -60,13 +60,17 @@ pub fn status_json(p: &Pipeline) -> Value {
             let c = &s.counters;
             let ld =
                 |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+            let error = c.health();
             json!({
                 "name": s.name,
                 "full_allowed": s.capture.is_some(),
+                "healthy": error.is_none(),
+                "error": error,
                 "records_in": ld(&c.records_in),
                 "records_out": {"standard": ld(&c.out_standard), "full": ld(&c.out_full)},
                 "queued": ld(&c.queued),
                 "queued_bytes": ld(&c.queued_bytes),
+                "unflushed": ld(&c.unflushed),
                 "dropped": {
                     "malformed": c.dropped(DropReason::Malformed),
                     "violation": c.dropped(DropReason::Violation),
@@ -102,7 +106,7 @@ pub fn status_json(p: &Pipeline) -> Value {
         "fleet": fleet,
         "policy": {
             "revision": active.revision,
-            "sha256": active.policy.sha256,
+            "sha256": active.policy.sha256(),
             "source": active.policy.source.display().to_string(),
             "loaded_at": format_ts(active.loaded_at),
         },

@@ -94,10 +94,109 @@ fn open(path: &Path, from_end: bool) -> Option<Open> {
     })
 }
 
+/// What the assembler hands over.
+#[derive(PartialEq, Eq)]
+enum Piece<'a> {
+    /// Complete lines, each ending in `\n`.
+    Lines(&'a [u8]),
+    /// A line longer than the limit, of which only the length was kept.
+    TooLong(u64),
+}
+
+impl std::fmt::Debug for Piece<'_> {
+    // SECURITY: sizes only, never line bytes.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Piece::Lines(b) => write!(f, "Lines({} bytes)", b.len()),
+            Piece::TooLong(n) => write!(f, "TooLong({n} bytes)"),
+        }
+    }
+}
+
+/// Splits a growing file's bytes into lines, holding at most `max` bytes
+/// of an unfinished line. SECURITY (memory): a line that passes `max` is
+/// not kept; only its length is counted until its newline, as
+/// [`crate::source::lines::LineReader`] does. Each byte is searched for a
+/// newline once, so a long line costs linear time.
+struct Assembler {
+    pending: Vec<u8>,
+    /// Length so far of a too-long line being skipped.
+    skipping: Option<u64>,
+    max: usize,
+}
+
+impl Assembler {
+    fn new(max: usize) -> Assembler {
+        Assembler {
+            pending: Vec::new(),
+            skipping: None,
+            max,
+        }
+    }
+
+    /// Take `chunk`, handing complete lines (and too-long ones) to `out`.
+    fn push(&mut self, mut chunk: &[u8], out: &mut dyn FnMut(Piece<'_>)) {
+        if let Some(len) = self.skipping {
+            match memchr::memchr(b'\n', chunk) {
+                None => {
+                    self.skipping = Some(len + chunk.len() as u64);
+                    return;
+                }
+                Some(i) => {
+                    out(Piece::TooLong(len + i as u64));
+                    self.skipping = None;
+                    chunk = &chunk[i + 1..];
+                }
+            }
+        }
+        match memchr::memrchr(b'\n', chunk) {
+            Some(i) => {
+                if self.pending.is_empty() {
+                    out(Piece::Lines(&chunk[..=i]));
+                } else {
+                    self.pending.extend_from_slice(&chunk[..=i]);
+                    out(Piece::Lines(&self.pending));
+                    self.pending.clear();
+                }
+                self.keep(&chunk[i + 1..]);
+            }
+            None => self.keep(chunk),
+        }
+    }
+
+    /// Keep the start of an unfinished line, or count it once too long.
+    fn keep(&mut self, rest: &[u8]) {
+        if self.pending.len() + rest.len() > self.max {
+            self.skipping = Some((self.pending.len() + rest.len()) as u64);
+            self.pending = Vec::new();
+        } else {
+            self.pending.extend_from_slice(rest);
+        }
+    }
+
+    /// The file ended for good (rotated away): its last line, if unfinished.
+    fn finish(&mut self, out: &mut dyn FnMut(Piece<'_>)) {
+        if let Some(len) = self.skipping.take() {
+            out(Piece::TooLong(len));
+        } else if !self.pending.is_empty() {
+            out(Piece::Lines(&self.pending));
+            self.pending.clear();
+        }
+    }
+
+    /// Forget an unfinished line (the file was truncated under it).
+    fn clear(&mut self) {
+        self.pending.clear();
+        self.skipping = None;
+    }
+}
+
 fn follow(p: &Pipeline, path: &Path, first: Option<Open>, stop: &AtomicBool) {
+    let max = p.snapshot().policy.limits.max_line_bytes;
     let mut cur = first;
-    let mut pending: Vec<u8> = Vec::new();
+    let mut asm = Assembler::new(max);
     let mut buf = vec![0u8; CHUNK];
+    let mut hand_over = |piece: Piece<'_>| feed(p, piece, stop);
     while !stop.load(Ordering::Relaxed) {
         let Some(o) = cur.as_mut() else {
             cur = open(path, false);
@@ -106,23 +205,29 @@ fn follow(p: &Pipeline, path: &Path, first: Option<Open>, stop: &AtomicBool) {
             }
             continue;
         };
-        let got = read_some(o, &mut buf, &mut pending);
-        feed(p, &mut pending, false, stop);
+        let got = read_some(o, &mut buf);
         if got > 0 {
+            asm.push(&buf[..got], &mut hand_over);
             continue;
         }
         // At the end: rotated, truncated, or just quiet?
         match std::fs::metadata(path) {
             Ok(m) if file_id(&m) != o.id => {
                 // Rotated: finish the old file, then the new one from its start.
-                while read_some(o, &mut buf, &mut pending) > 0 {}
-                feed(p, &mut pending, true, stop);
+                loop {
+                    let n = read_some(o, &mut buf);
+                    if n == 0 {
+                        break;
+                    }
+                    asm.push(&buf[..n], &mut hand_over);
+                }
+                asm.finish(&mut hand_over);
                 tracing::info!(path = %path.display(), "source rotated");
                 cur = open(path, false);
             }
             Ok(m) if m.len() < o.pos => {
                 tracing::info!(path = %path.display(), "source truncated; reading from its start");
-                pending.clear();
+                asm.clear();
                 if o.file.seek(SeekFrom::Start(0)).is_ok() {
                     o.pos = 0;
                 }
@@ -131,13 +236,11 @@ fn follow(p: &Pipeline, path: &Path, first: Option<Open>, stop: &AtomicBool) {
         }
     }
     // What was read is handed over; a torn last line waits for its end.
-    feed(p, &mut pending, false, stop);
 }
 
-fn read_some(o: &mut Open, buf: &mut [u8], pending: &mut Vec<u8>) -> usize {
+fn read_some(o: &mut Open, buf: &mut [u8]) -> usize {
     match o.file.read(buf) {
         Ok(n) => {
-            pending.extend_from_slice(&buf[..n]);
             o.pos += n as u64;
             n
         }
@@ -145,27 +248,73 @@ fn read_some(o: &mut Open, buf: &mut [u8], pending: &mut Vec<u8>) -> usize {
     }
 }
 
-/// Hand the complete lines of `pending` to the pipeline (all of it when
-/// `all`), waiting while every sink queue is full.
-fn feed(p: &Pipeline, pending: &mut Vec<u8>, all: bool, stop: &AtomicBool) {
-    let end = if all {
-        pending.len()
-    } else {
-        match memchr::memrchr(b'\n', pending) {
-            Some(i) => i + 1,
-            None => return,
-        }
-    };
-    if end == 0 {
-        return;
-    }
+/// Hand `piece` to the pipeline, waiting while every sink queue is full.
+fn feed(p: &Pipeline, piece: Piece<'_>, stop: &AtomicBool) {
     loop {
         let active = p.snapshot();
         if !p.overloaded(&active) || stop.load(Ordering::Relaxed) {
-            p.ingest_lines(&active, &pending[..end]);
+            match piece {
+                Piece::Lines(b) => p.ingest_lines(&active, b),
+                Piece::TooLong(len) => {
+                    tracing::warn!(
+                        len,
+                        "source line longer than limits.max_line_bytes; dropped"
+                    );
+                    p.ingest_too_long(&active, len)
+                }
+            };
             break;
         }
         std::thread::sleep(POLL);
     }
-    pending.drain(..end);
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+
+    fn run(max: usize, chunks: &[&[u8]]) -> Vec<String> {
+        let mut asm = Assembler::new(max);
+        let mut got = Vec::new();
+        let mut out = |p: Piece<'_>| {
+            got.push(match p {
+                Piece::Lines(b) => String::from_utf8(b.to_vec()).unwrap(),
+                Piece::TooLong(n) => format!("<{n}>"),
+            })
+        };
+        for c in chunks {
+            asm.push(c, &mut out);
+        }
+        asm.finish(&mut out);
+        got
+    }
+
+    #[test]
+    fn lines_are_joined_across_chunks_and_long_ones_only_counted() {
+        assert_eq!(run(8, &[b"ab", b"c\nd", b"e\n"]), ["abc\n", "de\n"]);
+        // 12 bytes without a newline, in pieces: counted, never kept.
+        assert_eq!(
+            run(8, &[b"0123", b"4567", b"89", b"ab\nok\n"]),
+            ["<12>", "ok\n"]
+        );
+        assert_eq!(run(8, &[b"x\n0123456789"]), ["x\n", "<10>"]);
+        assert_eq!(run(8, &[b"torn"]), ["torn"]);
+        // Exactly the limit is kept.
+        assert_eq!(run(4, &[b"ab", b"cd", b"\n"]), ["abcd\n"]);
+    }
+
+    #[test]
+    fn an_unterminated_line_never_holds_more_than_the_limit() {
+        let mut asm = Assembler::new(1024);
+        let chunk = vec![b'a'; 4096];
+        let mut seen = Vec::new();
+        for _ in 0..1000 {
+            asm.push(&chunk, &mut |p| seen.push(format!("{p:?}")));
+            assert!(asm.pending.capacity() <= 1024 + 4096);
+        }
+        assert!(seen.is_empty());
+        assert_eq!(asm.skipping, Some(4096 * 1000));
+    }
 }

@@ -111,22 +111,31 @@ enum Content {
 
 impl std::fmt::Debug for Gate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Gate(policy {})", self.policy.sha256)
+        write!(f, "Gate(policy {})", self.policy.sha256())
     }
 }
 
 impl Gate {
-    /// A gate judging by `policy`, with no redaction or pseudonyms (as
-    /// `check` judges).
+    /// A gate judging by `policy`; content it passes at full level goes
+    /// through the policy's own `[redact]` rules (no sink's pseudonyms).
+    /// A gate that delivers to a sink is made by [`Gate::for_sink`].
     pub fn new(policy: Arc<Policy>) -> Gate {
-        Gate::with_redaction(policy, SinkRedaction::default())
+        // SECURITY: the default redacts; only `for_check` redacts nothing.
+        let redaction = policy.redaction().policy_rules();
+        Gate::with_redaction(policy, redaction)
+    }
+
+    /// A gate that redacts nothing, for `check`: it judges and reports,
+    /// and never writes a record anywhere.
+    pub fn for_check(policy: Arc<Policy>) -> Gate {
+        Gate::with_redaction(policy, SinkRedaction::none_for_check())
     }
 
     /// A gate for `sink`: its records are judged by `policy` and, at full
     /// level, redacted by the sink's rules; its identifiers are pseudonymized
     /// as the sink says.
     pub fn for_sink(policy: Arc<Policy>, sink: &str) -> Gate {
-        let redaction = policy.redaction.sink(sink);
+        let redaction = policy.redaction().sink(sink);
         Gate::with_redaction(policy, redaction)
     }
 
@@ -342,7 +351,16 @@ impl Gate {
                         self.redacted.clear();
                         let result =
                             r.redact_with_edits(original, &mut self.redacted, &mut self.edits);
-                        let content = if result.drop_field {
+                        let content = if result.over_budget {
+                            // SECURITY: the scan stopped before the end of
+                            // the text: the field does not pass.
+                            self.findings.push(walk.finding(
+                                &self.segs,
+                                "redact_budget",
+                                "redaction of this field ran out of its work budget; the field goes out as null".into(),
+                            ));
+                            Content::Dropped
+                        } else if result.drop_field {
                             self.findings.push(walk.finding(
                                 &self.segs,
                                 "redact_drop",

@@ -3,7 +3,11 @@
 //! Steps: parse each file (syntax errors stop that file only), list every
 //! unknown key (with hints), deserialize the typed mirror, merge the files
 //! (a key set in two files is an error naming both), fill what is absent
-//! from the built-in defaults, then validate and build.
+//! from the built-in defaults, then validate and build a [`Draft`].
+//!
+//! A draft is not a policy: [`super::Policy::from_files`] turns it into
+//! one after the IO step (keyword lists, keys, canonical paths). This step
+//! does no IO.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -26,6 +30,105 @@ use super::*;
 /// Compiled regexes may use at most this much memory each.
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
+/// Upper bound of `full.max_window`: 31 days.
+pub const MAX_WINDOW_CAP: SignedDuration = SignedDuration::from_hours(31 * 24);
+/// Upper bound of `server.flush_interval`.
+pub const FLUSH_INTERVAL_CAP: SignedDuration = SignedDuration::from_hours(24);
+/// Upper bound of `limits.max_line_bytes`: 1 GiB.
+pub const MAX_LINE_BYTES_CAP: i64 = 1 << 30;
+/// Upper bound of `server.max_body_bytes`: 1 GiB.
+pub const MAX_BODY_BYTES_CAP: i64 = 1 << 30;
+/// Upper bound of `server.queue_records`.
+pub const QUEUE_RECORDS_CAP: i64 = 100_000_000;
+/// Upper bound of `server.queue_bytes`: 64 GiB.
+pub const QUEUE_BYTES_CAP: i64 = 64 << 30;
+
+/// A place in a policy file, kept for errors found after compile (in the
+/// IO step: two outputs that are one file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loc {
+    /// The file.
+    pub file: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+}
+
+impl Loc {
+    /// An error at this place.
+    pub fn error(&self, message: impl Into<String>) -> PolicyError {
+        PolicyError {
+            file: self.file.clone(),
+            line: self.line,
+            column: self.column,
+            message: message.into(),
+            hint: None,
+        }
+    }
+}
+
+/// A compiled policy before its IO step: everything a [`Policy`] holds but
+/// its redaction and the hashes of the files it refers to. Only
+/// [`Draft::finish`] (called by [`Policy::from_files`]) makes a `Policy`.
+#[derive(Debug)]
+pub struct Draft {
+    pub(super) source: PathBuf,
+    pub(super) files: Vec<PathBuf>,
+    pub(super) limits: Limits,
+    pub(super) full: FullRules,
+    pub(super) standard: StandardRules,
+    pub(super) sinks: Vec<Sink>,
+    pub(super) windows: Vec<Window>,
+    pub(super) audit: Option<AuditSettings>,
+    pub(super) redact: RedactSettings,
+    pub(super) server: ServerSettings,
+    pub(super) sources: Vec<FileSource>,
+    pub(super) fleet: FleetSettings,
+    pub(super) origins: Vec<KeyOrigin>,
+    /// Where each sink's `output` is written (same order as `sinks`).
+    pub(super) sink_at: Vec<Option<Loc>>,
+    /// Where each source is written (same order as `sources`).
+    pub(super) source_at: Vec<Loc>,
+    /// Where `audit.path` is written.
+    pub(super) audit_at: Option<Loc>,
+}
+
+impl Draft {
+    /// The sink called `name`.
+    pub(super) fn sink(&self, name: &str) -> Option<&Sink> {
+        self.sinks.iter().find(|s| s.name == name)
+    }
+
+    /// The policy, with its redaction and referenced files.
+    pub(super) fn finish(
+        self,
+        files: &[PolicyFile],
+        redaction: super::redaction::Redaction,
+        referenced: Vec<Referenced>,
+    ) -> Policy {
+        Policy {
+            sha256: policy_digest(files, &referenced),
+            source: self.source,
+            files: self.files,
+            limits: self.limits,
+            full: self.full,
+            standard: self.standard,
+            sinks: self.sinks,
+            windows: self.windows,
+            audit: self.audit,
+            redact: self.redact,
+            redaction,
+            server: self.server,
+            sources: self.sources,
+            fleet: self.fleet,
+            referenced,
+            origins: self.origins,
+            ignored: Vec::new(),
+        }
+    }
+}
+
 const DEFAULTS_NAME: &str = "<built-in defaults>";
 
 /// A value and the file it came from.
@@ -43,6 +146,7 @@ struct Merged {
     audit_path: Option<At<Spanned<String>>>,
     audit_key_file: Option<At<Spanned<String>>>,
     audit_lock_timeout: Option<At<Spanned<String>>>,
+    audit_anchor: Option<At<Spanned<String>>>,
     max_line_bytes: Option<At<Spanned<i64>>>,
     content_fields: Option<At<Vec<Spanned<String>>>>,
     content_attributes: Option<At<Vec<Spanned<String>>>>,
@@ -75,6 +179,17 @@ struct Merged {
     replicas: Option<At<Spanned<i64>>>,
     replica_id: Option<At<Spanned<String>>>,
     store_timeout: Option<At<Spanned<String>>>,
+    max_connections: Option<At<Spanned<i64>>>,
+    max_spans: Option<At<Spanned<i64>>>,
+    max_log_records: Option<At<Spanned<i64>>>,
+    max_events: Option<At<Spanned<i64>>>,
+    max_links: Option<At<Spanned<i64>>>,
+    max_attributes: Option<At<Spanned<i64>>>,
+    max_nesting: Option<At<Spanned<i64>>>,
+    decode_memory_bytes: Option<At<Spanned<i64>>>,
+    header_read_timeout: Option<At<Spanned<String>>>,
+    body_read_timeout: Option<At<Spanned<String>>>,
+    idle_timeout: Option<At<Spanned<String>>>,
 }
 
 /// Where errors go, with the files to resolve spans against.
@@ -82,6 +197,10 @@ struct Ctx<'f> {
     files: &'f [PolicyFile],
     defaults: PolicyFile,
     errors: Vec<PolicyError>,
+    /// Whether each file is in the policy folder's `windows/`.
+    window_file: Vec<bool>,
+    /// Keys set by the user's files, and by which.
+    origins: Vec<(String, usize)>,
 }
 
 impl Ctx<'_> {
@@ -105,6 +224,20 @@ impl Ctx<'_> {
         let f = self.file(file);
         let e = PolicyError::at(&f.path, &f.text, span.start, msg).with_hint(hint);
         self.errors.push(e);
+    }
+
+    fn loc(&self, file: usize, span: std::ops::Range<usize>) -> Loc {
+        let f = self.file(file);
+        let (line, column) = super::error::line_col(&f.text, span.start);
+        Loc {
+            file: f.path.clone(),
+            line,
+            column,
+        }
+    }
+
+    fn is_window_file(&self, file: usize) -> bool {
+        self.window_file.get(file).copied().unwrap_or(false)
     }
 
     fn whole(&mut self, msg: impl Into<String>) {
@@ -131,7 +264,8 @@ impl Ctx<'_> {
 /// Compile policy files (as read by [`super::load::read_policy_files`]).
 ///
 /// `source` is the path the user gave, kept for display and audit.
-pub fn compile(source: &Path, files: &[PolicyFile]) -> Result<Policy, PolicyErrors> {
+pub(super) fn compile(source: &Path, files: &[PolicyFile]) -> Result<Draft, PolicyErrors> {
+    let windows_dir = source.join("windows");
     let mut ctx = Ctx {
         files,
         defaults: PolicyFile {
@@ -139,6 +273,11 @@ pub fn compile(source: &Path, files: &[PolicyFile]) -> Result<Policy, PolicyErro
             text: BUILTIN_DEFAULTS.to_string(),
         },
         errors: Vec::new(),
+        window_file: files
+            .iter()
+            .map(|f| f.path.parent() == Some(windows_dir.as_path()))
+            .collect(),
+        origins: Vec::new(),
     };
     let mut merged = Merged::default();
     for (i, f) in files.iter().enumerate() {
@@ -174,6 +313,30 @@ fn parse_file(ctx: &mut Ctx<'_>, file: usize, text: &str) -> Option<RawPolicy> {
             return None;
         }
     };
+    if ctx.is_window_file(file) {
+        // SECURITY: a file in `windows/` opens windows and nothing else;
+        // redaction, sinks, limits and allowlists come only from the
+        // top-level policy, so whoever may write a window file cannot
+        // weaken them.
+        let mut other = false;
+        for (key, _) in root.get_ref() {
+            if key.get_ref() != "window" {
+                ctx.err_hint(
+                    file,
+                    key.span(),
+                    format!(
+                        "a file in windows/ may hold only [[window]] tables, not key `{}`",
+                        crate::finding::escape_key(key.get_ref())
+                    ),
+                    "move this setting to the top-level policy",
+                );
+                other = true;
+            }
+        }
+        if other {
+            return None;
+        }
+    }
     let unknown = unknown_keys(&root);
     if !unknown.is_empty() {
         for u in unknown {
@@ -222,7 +385,12 @@ fn put<T>(
 ) {
     let Some(v) = new else { return };
     match slot {
-        None => *slot = Some(At { file, v }),
+        None => {
+            if report {
+                ctx.origins.push((key.to_string(), file));
+            }
+            *slot = Some(At { file, v })
+        }
         Some(old) if report => {
             let other = ctx.file(old.file).path.display().to_string();
             let s = span(&v);
@@ -261,6 +429,15 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
             file,
             a.lock_timeout,
             "audit.lock_timeout",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.audit_anchor,
+            file,
+            a.anchor,
+            "audit.anchor",
             sp,
             user,
         );
@@ -309,6 +486,105 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
             file,
             sv.flush_interval,
             "server.flush_interval",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_connections,
+            file,
+            sv.max_connections,
+            "server.max_connections",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_spans,
+            file,
+            sv.max_spans,
+            "server.max_spans",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_log_records,
+            file,
+            sv.max_log_records,
+            "server.max_log_records",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_events,
+            file,
+            sv.max_events,
+            "server.max_events",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_links,
+            file,
+            sv.max_links,
+            "server.max_links",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_attributes,
+            file,
+            sv.max_attributes,
+            "server.max_attributes",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.max_nesting,
+            file,
+            sv.max_nesting,
+            "server.max_nesting",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.decode_memory_bytes,
+            file,
+            sv.decode_memory_bytes,
+            "server.decode_memory_bytes",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.header_read_timeout,
+            file,
+            sv.header_read_timeout,
+            "server.header_read_timeout",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.body_read_timeout,
+            file,
+            sv.body_read_timeout,
+            "server.body_read_timeout",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.idle_timeout,
+            file,
+            sv.idle_timeout,
+            "server.idle_timeout",
             sp,
             user,
         );
@@ -530,6 +806,17 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
             user,
         );
         if user {
+            let name = |n: &Option<Spanned<String>>| {
+                n.as_ref().map_or("?".to_string(), |n| n.get_ref().clone())
+            };
+            for p in &r.pattern {
+                let key = format!("[[redact.pattern]] {}", name(&p.get_ref().name));
+                ctx.origins.push((key, file));
+            }
+            for k in &r.keywords {
+                let key = format!("[[redact.keywords]] {}", name(&k.get_ref().name));
+                ctx.origins.push((key, file));
+            }
             m.patterns
                 .extend(r.pattern.into_iter().map(|v| At { file, v }));
             m.keywords
@@ -538,6 +825,21 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
     }
     // Sinks and windows are never defaulted: a policy without sinks has none.
     if user {
+        let name = |n: &Option<Spanned<String>>| {
+            n.as_ref().map_or("?".to_string(), |n| n.get_ref().clone())
+        };
+        for s in &raw.sink {
+            ctx.origins
+                .push((format!("[[sink]] {}", name(&s.get_ref().name)), file));
+        }
+        for w in &raw.window {
+            ctx.origins
+                .push((format!("[[window]] {}", name(&w.get_ref().id)), file));
+        }
+        for s in &raw.source {
+            ctx.origins
+                .push((format!("[[source]] {}", name(&s.get_ref().path)), file));
+        }
         m.sinks.extend(raw.sink.into_iter().map(|v| At { file, v }));
         m.sources
             .extend(raw.source.into_iter().map(|v| At { file, v }));
@@ -551,9 +853,9 @@ fn strings(v: Option<At<Vec<Spanned<String>>>>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
+fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
     let server = server_settings(ctx, &m);
-    let sources = sources(ctx, &m);
+    let (sources, source_at) = sources(ctx, &m);
     let fleet = fleet_settings(ctx, &m);
     if let Some(v) = &m.version
         && *v.v.get_ref() != 1
@@ -566,11 +868,11 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
         );
     }
     let max_line_bytes = match &m.max_line_bytes {
-        Some(At { file, v }) if !(1..=(u32::MAX as i64)).contains(v.get_ref()) => {
+        Some(At { file, v }) if !(1..=MAX_LINE_BYTES_CAP).contains(v.get_ref()) => {
             ctx.err(
                 *file,
                 v.span(),
-                "`max_line_bytes` must be between 1 and 4294967295",
+                format!("`max_line_bytes` must be between 1 and {MAX_LINE_BYTES_CAP}"),
             );
             DEFAULT_MAX_LINE_BYTES
         }
@@ -580,7 +882,7 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
     let max_window = m
         .max_window
         .as_ref()
-        .and_then(|a| duration(ctx, a.file, &a.v, "max_window"))
+        .and_then(|a| capped_duration(ctx, a.file, &a.v, "max_window", MAX_WINDOW_CAP))
         .unwrap_or(SignedDuration::from_hours(24));
     let on_violation = match &m.on_violation {
         Some(At { file, v }) => match v.get_ref().as_str() {
@@ -620,9 +922,36 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
         link_attributes: field_set(ctx, m.link_attributes),
         log_attributes: field_set(ctx, m.log_attributes),
     };
+    let content_attributes = strings(m.content_attributes);
+    // SECURITY: an attribute that is content at full level is never
+    // standard; allowlisting it would pass content to every sink.
+    for (table, set) in [
+        ("span_attributes", &otlp.span_attributes),
+        ("resource_attributes", &otlp.resource_attributes),
+        ("scope_attributes", &otlp.scope_attributes),
+        ("event_attributes", &otlp.event_attributes),
+        ("link_attributes", &otlp.link_attributes),
+        ("log_attributes", &otlp.log_attributes),
+    ] {
+        for (name, _) in set.iter() {
+            if crate::gate::otlp::content::is_content_attribute(&content_attributes, name) {
+                ctx.whole(format!(
+                    "`{}` in [standard.otlp.{table}] is a content attribute (`full.content_attributes`); content is never standard",
+                    crate::finding::escape_key(name)
+                ));
+            }
+        }
+    }
     let evidence = field_set(ctx, m.evidence_fields);
-    let audit = audit_settings(ctx, m.audit_path, m.audit_key_file, m.audit_lock_timeout);
-    let sinks = sinks(ctx, m.sinks);
+    let audit_at = m.audit_path.as_ref().map(|a| ctx.loc(a.file, a.v.span()));
+    let audit = audit_settings(
+        ctx,
+        m.audit_path,
+        m.audit_key_file,
+        m.audit_lock_timeout,
+        m.audit_anchor,
+    );
+    let (sinks, sink_at) = sinks(ctx, m.sinks);
     let windows = windows(ctx, m.windows, &sinks, max_window);
     if audit.is_none() {
         if let Some(s) = sinks.iter().find(|s| s.full_allowed) {
@@ -673,14 +1002,21 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
             })
             .collect(),
     };
-    Policy {
-        sha256: policy_digest(ctx.files),
+    let origins = ctx
+        .origins
+        .iter()
+        .map(|(key, file)| KeyOrigin {
+            key: key.clone(),
+            file: ctx.file(*file).path.clone(),
+        })
+        .collect();
+    Draft {
         source: source.to_path_buf(),
         files: ctx.files.iter().map(|f| f.path.clone()).collect(),
         limits: Limits { max_line_bytes },
         full: FullRules {
             content_fields,
-            content_attributes: strings(m.content_attributes),
+            content_attributes,
             max_window,
         },
         standard: StandardRules {
@@ -693,10 +1029,13 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
         windows,
         audit,
         redact,
-        redaction: super::redaction::Redaction::default(),
         server,
         sources,
         fleet,
+        origins,
+        sink_at,
+        source_at,
+        audit_at,
     }
 }
 
@@ -783,8 +1122,9 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: &Merged) -> FleetSettings {
 }
 
 /// `[[source]]`: only `kind = "file"` with a `path` exists.
-fn sources(ctx: &mut Ctx<'_>, m: &Merged) -> Vec<FileSource> {
+fn sources(ctx: &mut Ctx<'_>, m: &Merged) -> (Vec<FileSource>, Vec<Loc>) {
     let mut out = Vec::new();
+    let mut at = Vec::new();
     for At { file, v } in &m.sources {
         let s = v.get_ref();
         match s.kind.as_ref().map(|k| k.get_ref().as_str()) {
@@ -805,13 +1145,16 @@ fn sources(ctx: &mut Ctx<'_>, m: &Merged) -> Vec<FileSource> {
             }
         }
         match &s.path {
-            Some(p) if !p.get_ref().trim().is_empty() => out.push(FileSource {
-                path: ctx.resolve(*file, p.get_ref()),
-            }),
+            Some(p) if !p.get_ref().trim().is_empty() => {
+                at.push(ctx.loc(*file, p.span()));
+                out.push(FileSource {
+                    path: ctx.resolve(*file, p.get_ref()),
+                })
+            }
             _ => ctx.err(*file, v.span(), "[[source]] has no `path`"),
         }
     }
-    out
+    (out, at)
 }
 
 /// `[server]`: every number positive and bounded, the address parseable.
@@ -832,47 +1175,177 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
         },
         None => d.listen,
     };
-    let mut count = |slot: &Option<At<Spanned<i64>>>, key: &str, default: usize| match slot {
-        Some(At { file, v }) if !(1..=(1i64 << 40)).contains(v.get_ref()) => {
-            ctx.err(
-                *file,
-                v.span(),
-                format!("`server.{key}` must be between 1 and 1099511627776"),
-            );
-            default
-        }
-        Some(At { v, .. }) => usize::try_from(*v.get_ref()).unwrap_or(default),
-        None => default,
-    };
-    let max_body_bytes = count(&m.max_body_bytes, "max_body_bytes", d.max_body_bytes);
-    let queue_records = count(&m.queue_records, "queue_records", d.queue_records);
-    let queue_bytes = count(&m.queue_bytes, "queue_bytes", d.queue_bytes);
+    let mut count =
+        |slot: &Option<At<Spanned<i64>>>, key: &str, default: usize, cap: i64| match slot {
+            Some(At { file, v }) if !(1..=cap).contains(v.get_ref()) => {
+                ctx.err(
+                    *file,
+                    v.span(),
+                    format!("`server.{key}` must be between 1 and {cap}"),
+                );
+                default
+            }
+            Some(At { v, .. }) => usize::try_from(*v.get_ref()).unwrap_or(default),
+            None => default,
+        };
+    let max_body_bytes = count(
+        &m.max_body_bytes,
+        "max_body_bytes",
+        d.max_body_bytes,
+        MAX_BODY_BYTES_CAP,
+    );
+    let queue_records = count(
+        &m.queue_records,
+        "queue_records",
+        d.queue_records,
+        QUEUE_RECORDS_CAP,
+    );
+    let queue_bytes = count(
+        &m.queue_bytes,
+        "queue_bytes",
+        d.queue_bytes,
+        QUEUE_BYTES_CAP,
+    );
     let flush_interval = m
         .flush_interval
         .as_ref()
-        .and_then(|a| duration(ctx, a.file, &a.v, "flush_interval"))
+        .and_then(|a| capped_duration(ctx, a.file, &a.v, "flush_interval", FLUSH_INTERVAL_CAP))
         .map_or(d.flush_interval, |s| s.unsigned_abs());
+    // Resource bounds of `serve`: each has an upper bound too, so that no
+    // setting can switch a bound off.
+    let mut bounded =
+        |slot: &Option<At<Spanned<i64>>>, key: &str, max: i64, default: usize| match slot {
+            Some(At { file, v }) if !(1..=max).contains(v.get_ref()) => {
+                ctx.err(
+                    *file,
+                    v.span(),
+                    format!("`server.{key}` must be between 1 and {max}"),
+                );
+                default
+            }
+            Some(At { v, .. }) => usize::try_from(*v.get_ref()).unwrap_or(default),
+            None => default,
+        };
+    let max_connections = bounded(
+        &m.max_connections,
+        "max_connections",
+        65_536,
+        d.max_connections,
+    );
+    let structure = crate::policy::StructureLimits {
+        max_spans: bounded(&m.max_spans, "max_spans", 1 << 20, d.structure.max_spans),
+        max_log_records: bounded(
+            &m.max_log_records,
+            "max_log_records",
+            1 << 20,
+            d.structure.max_log_records,
+        ),
+        max_events: bounded(&m.max_events, "max_events", 1 << 22, d.structure.max_events),
+        max_links: bounded(&m.max_links, "max_links", 1 << 22, d.structure.max_links),
+        max_attributes: bounded(
+            &m.max_attributes,
+            "max_attributes",
+            1 << 22,
+            d.structure.max_attributes,
+        ),
+        max_nesting: bounded(&m.max_nesting, "max_nesting", 16, d.structure.max_nesting),
+    };
+    let decode_memory_bytes = bounded(
+        &m.decode_memory_bytes,
+        "decode_memory_bytes",
+        1 << 40,
+        d.decode_memory_bytes,
+    );
+    let mut timeout =
+        |slot: &Option<At<Spanned<String>>>, key: &str, default: std::time::Duration| {
+            let Some(a) = slot else { return default };
+            match duration(ctx, a.file, &a.v, key).map(|s| s.unsigned_abs()) {
+                Some(t) if t <= std::time::Duration::from_secs(3600) => t,
+                Some(_) => {
+                    ctx.err(
+                        a.file,
+                        a.v.span(),
+                        format!("`server.{key}` must be at most 1h"),
+                    );
+                    default
+                }
+                None => default,
+            }
+        };
+    let header_read_timeout = timeout(
+        &m.header_read_timeout,
+        "header_read_timeout",
+        d.header_read_timeout,
+    );
+    let body_read_timeout = timeout(
+        &m.body_read_timeout,
+        "body_read_timeout",
+        d.body_read_timeout,
+    );
+    let idle_timeout = timeout(&m.idle_timeout, "idle_timeout", d.idle_timeout);
     ServerSettings {
         listen,
         max_body_bytes,
         queue_records,
         queue_bytes,
         flush_interval,
+        max_connections,
+        header_read_timeout,
+        body_read_timeout,
+        idle_timeout,
+        structure,
+        decode_memory_bytes,
     }
 }
 
-/// SHA-256 over each file's path and text, length-prefixed so that no two
-/// different policies hash alike.
-pub fn policy_digest(files: &[PolicyFile]) -> String {
+/// SHA-256 over each file's path and text, then over each referenced
+/// file's kind, path and hash, length-prefixed so that no two different
+/// policies hash alike. A policy that refers to no file hashes as its
+/// files alone.
+pub fn policy_digest(files: &[PolicyFile], referenced: &[Referenced]) -> String {
     let mut h = Sha256::new();
+    let mut field = |b: &[u8]| {
+        h.update((b.len() as u64).to_le_bytes());
+        h.update(b);
+    };
     for f in files {
-        let p = f.path.to_string_lossy();
-        h.update((p.len() as u64).to_le_bytes());
-        h.update(p.as_bytes());
-        h.update((f.text.len() as u64).to_le_bytes());
-        h.update(f.text.as_bytes());
+        field(f.path.to_string_lossy().as_bytes());
+        field(f.text.as_bytes());
+    }
+    if !referenced.is_empty() {
+        field(b"referenced");
+        for r in referenced {
+            field(r.kind.as_str().as_bytes());
+            let p = r
+                .path
+                .as_ref()
+                .map_or_else(String::new, |p| p.to_string_lossy().into_owned());
+            field(p.as_bytes());
+            field(r.sha256.as_bytes());
+        }
     }
     hex::encode(h.finalize())
+}
+
+/// A positive duration no longer than `cap`.
+fn capped_duration(
+    ctx: &mut Ctx<'_>,
+    file: usize,
+    v: &Spanned<String>,
+    key: &str,
+    cap: SignedDuration,
+) -> Option<SignedDuration> {
+    let d = duration(ctx, file, v, key)?;
+    if d > cap {
+        ctx.err_hint(
+            file,
+            v.span(),
+            format!("`{key}` is longer than its upper bound ({})", friendly(cap)),
+            format!("the longest `{key}` allowed is {}", friendly(cap)),
+        );
+        return None;
+    }
+    Some(d)
 }
 
 fn duration(
@@ -1030,14 +1503,31 @@ fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<
     })
 }
 
+/// The longest `[audit] lock_timeout`: an append holds up whatever waits on
+/// it, so a policy cannot make that wait unbounded.
+pub const MAX_LOCK_TIMEOUT: SignedDuration = SignedDuration::from_secs(30);
+
 fn audit_settings(
     ctx: &mut Ctx<'_>,
     path: Option<At<Spanned<String>>>,
     key_file: Option<At<Spanned<String>>>,
     lock_timeout: Option<At<Spanned<String>>>,
+    anchor: Option<At<Spanned<String>>>,
 ) -> Option<AuditSettings> {
     let timeout = lock_timeout
-        .and_then(|a| duration(ctx, a.file, &a.v, "lock_timeout"))
+        .and_then(|a| {
+            let d = duration(ctx, a.file, &a.v, "lock_timeout")?;
+            if d > MAX_LOCK_TIMEOUT {
+                ctx.err_hint(
+                    a.file,
+                    a.v.span(),
+                    "`audit.lock_timeout` is over its upper bound of 30s",
+                    "an append waits this long for another writer; keep it short (the default is 5s)",
+                );
+                return None;
+            }
+            Some(d)
+        })
         .unwrap_or(SignedDuration::from_secs(5));
     let key_file = key_file.map(|a| ctx.resolve(a.file, a.v.get_ref()));
     let path = path?;
@@ -1045,15 +1535,55 @@ fn audit_settings(
         ctx.err(path.file, path.v.span(), "`audit.path` is empty");
         return None;
     }
+    let log = ctx.resolve(path.file, path.v.get_ref());
+    let anchor = match anchor {
+        None => None,
+        Some(a) => {
+            let resolved = ctx.resolve(a.file, a.v.get_ref());
+            // SECURITY: an anchor beside the log falls with it; the lexical
+            // check here is repeated on resolved folders when the log opens.
+            if a.v.get_ref().trim().is_empty() {
+                ctx.err(a.file, a.v.span(), "`audit.anchor` is empty");
+            } else if resolved.is_absolute()
+                && log.is_absolute()
+                && lexical_parent(&resolved).starts_with(lexical_parent(&log))
+            {
+                ctx.err_hint(
+                    a.file,
+                    a.v.span(),
+                    "`audit.anchor` is inside the audit log's folder",
+                    "keep the anchor where whoever can rewrite the log cannot: another folder, disk or host",
+                );
+            }
+            Some(resolved)
+        }
+    };
     Some(AuditSettings {
-        path: ctx.resolve(path.file, path.v.get_ref()),
+        path: log,
         key_file,
         lock_timeout: timeout.unsigned_abs(),
+        anchor,
     })
 }
 
-fn sinks(ctx: &mut Ctx<'_>, raw: Vec<At<Spanned<RawSink>>>) -> Vec<Sink> {
+/// The folder of `p` with `.` and `..` folded without touching the disk.
+fn lexical_parent(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.parent().unwrap_or(Path::new("")).components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn sinks(ctx: &mut Ctx<'_>, raw: Vec<At<Spanned<RawSink>>>) -> (Vec<Sink>, Vec<Option<Loc>>) {
     let mut out: Vec<Sink> = Vec::new();
+    let mut at = Vec::new();
     for At { file, v } in raw {
         let span = v.span();
         let s = v.into_inner();
@@ -1078,6 +1608,7 @@ fn sinks(ctx: &mut Ctx<'_>, raw: Vec<At<Spanned<RawSink>>>) -> Vec<Sink> {
             );
             continue;
         }
+        let output_at = s.output.as_ref().map(|o| ctx.loc(file, o.span()));
         let output = match s.output {
             Some(o) => match SinkOutput::parse(o.get_ref(), |p| ctx.resolve(file, p)) {
                 Some(out) => Some(out),
@@ -1113,6 +1644,7 @@ fn sinks(ctx: &mut Ctx<'_>, raw: Vec<At<Spanned<RawSink>>>) -> Vec<Sink> {
                 }
             },
         };
+        at.push(output_at);
         out.push(Sink {
             name: name.into_inner(),
             full_allowed: s.full_allowed.unwrap_or(false),
@@ -1124,7 +1656,7 @@ fn sinks(ctx: &mut Ctx<'_>, raw: Vec<At<Spanned<RawSink>>>) -> Vec<Sink> {
                 .unwrap_or_default(),
         });
     }
-    out
+    (out, at)
 }
 
 /// Names of sinks and windows: safe in file names, logs and metrics.
@@ -1270,8 +1802,32 @@ fn windows(
                 }
             }
         };
+        let has_budget = w.max_records.is_some() || w.max_bytes.is_some();
         let max_records = budget(ctx, w.max_records, "max_records");
         let max_bytes = budget(ctx, w.max_bytes, "max_bytes");
+        match w.unbounded.as_ref().map(|u| (*u.get_ref(), u.span())) {
+            Some((true, sp)) if has_budget => {
+                ctx.err(
+                    file,
+                    sp,
+                    "`unbounded = true` contradicts the window's `max_records`/`max_bytes`",
+                );
+                ok = false;
+            }
+            Some((true, _)) => {}
+            // SECURITY: a window file caught half-written may lack its
+            // budget lines; a window in windows/ must say it has none.
+            _ if !has_budget && ctx.is_window_file(file) => {
+                ctx.err_hint(
+                    file,
+                    span.clone(),
+                    "a window in windows/ needs `max_records`, `max_bytes` or `unbounded = true`",
+                    "say explicitly that the window has no budget, so that a file cut short is refused rather than enabled unbudgeted",
+                );
+                ok = false;
+            }
+            _ => {}
+        }
         let (Some(start), Some(end), Some(reason), Some(requested_by)) =
             (start, end, reason, requested_by)
         else {

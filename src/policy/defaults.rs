@@ -12,6 +12,17 @@ max_body_bytes = 8388608
 queue_records = 10000
 queue_bytes = 67108864
 flush_interval = "1s"
+max_connections = 1024
+header_read_timeout = "10s"
+body_read_timeout = "30s"
+idle_timeout = "60s"
+max_spans = 16384
+max_log_records = 16384
+max_events = 65536
+max_links = 65536
+max_attributes = 262144
+max_nesting = 8
+decode_memory_bytes = 268435456
 [fleet]
 replicas = 1
 store_timeout = "500ms"

@@ -49,6 +49,76 @@ impl PolicyError {
     }
 }
 
+impl PolicyError {
+    /// The error as it may leave the terminal (the audit log, `/v1/status`,
+    /// logs): file, line, column and the message with every quoted
+    /// segment that is not a policy key name replaced by `…`. Keyword
+    /// lists are customer lists and a misplaced value may be a secret, so
+    /// no value written in a policy survives here; the location names it.
+    pub fn public(&self) -> String {
+        let msg = scrub(&self.message);
+        if self.line > 0 {
+            format!(
+                "{}:{}:{}: {msg}",
+                self.file.display(),
+                self.line,
+                self.column
+            )
+        } else {
+            format!("{}: {msg}", self.file.display())
+        }
+    }
+}
+
+/// `message` with the text inside every pair of backticks, double quotes
+/// or single quotes replaced by `…`, unless it is a policy key name.
+// SECURITY: serde and our own messages quote the offending value
+// (`invalid type: string "Northwind", expected a sequence`); this is the
+// one place such text is cut before it leaves the terminal.
+pub fn scrub(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    loop {
+        let Some(open) = rest.find(['`', '"', '\'']) else {
+            out.push_str(rest);
+            break;
+        };
+        let quote = rest[open..].chars().next().unwrap_or('`');
+        out.push_str(&rest[..open + 1]);
+        let after = &rest[open + 1..];
+        match after.find(quote) {
+            Some(close) => {
+                let inner = &after[..close];
+                // A key the message names as a key (`unknown key `x``) is
+                // structure, shown escaped and cut like a record's keys.
+                let named_key = quote == '`' && out.ends_with("key `");
+                if super::schema::is_key_name(inner) {
+                    out.push_str(inner);
+                } else if named_key {
+                    out.push_str(&cut_chars(inner, 64));
+                } else {
+                    out.push('…');
+                }
+                out.push(quote);
+                rest = &after[close + 1..];
+            }
+            None => {
+                // An unpaired quote: whatever follows may be a value.
+                out.push('…');
+                break;
+            }
+        }
+    }
+    out.replace(['\n', '\r'], " ")
+}
+
+fn cut_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
 impl fmt::Display for PolicyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.line > 0 {
@@ -86,6 +156,19 @@ impl fmt::Display for PolicyErrors {
     }
 }
 
+impl PolicyErrors {
+    /// The first error in its public form ([`PolicyError::public`]), with
+    /// how many more there are: the one-line cause a refused reload
+    /// records.
+    pub fn public_summary(&self) -> String {
+        match self.0.first() {
+            None => "invalid policy".to_string(),
+            Some(e) if self.0.len() == 1 => e.public(),
+            Some(e) => format!("{} (and {} more errors)", e.public(), self.0.len() - 1),
+        }
+    }
+}
+
 /// 1-based line and column (in characters) of a byte offset.
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(src.len());
@@ -109,5 +192,46 @@ mod tests {
         assert_eq!(line_col(src, 6), (2, 1));
         assert_eq!(line_col(src, src.find('=').unwrap()), (1, 3));
         assert_eq!(line_col(src, src.rfind('=').unwrap()), (2, 4));
+    }
+
+    proptest::proptest! {
+        /// Whatever value a message quotes, in whichever quotes, the public
+        /// form does not hold it.
+        #[test]
+        fn no_quoted_value_survives(
+            value in "[A-Za-z0-9 @._-]{3,40}",
+            quote in proptest::sample::select(vec!['`', '"', '\'']),
+            before in "[a-z ]{0,20}",
+        ) {
+            proptest::prop_assume!(!super::super::schema::is_key_name(&value));
+            proptest::prop_assume!(!before.ends_with("key "));
+            let msg = format!("{before}{quote}{value}{quote} and more");
+            let out = scrub(&msg);
+            proptest::prop_assert!(!out.contains(&value), "{out}");
+        }
+    }
+
+    #[test]
+    fn public_form_keeps_keys_and_cuts_values() {
+        let e = PolicyError::at(
+            Path::new("p.toml"),
+            "a\nb",
+            2,
+            "invalid type: string \"Northwind Analytics\", expected a sequence for key `redact.keywords`",
+        );
+        assert_eq!(
+            e.public(),
+            "p.toml:2:1: invalid type: string \"…\", expected a sequence for key `redact.keywords`"
+        );
+        assert_eq!(
+            scrub("unknown `on_violation` value `drop_recrod`; char 'x' and `max_line_bytes`"),
+            "unknown `on_violation` value `…`; char '…' and `max_line_bytes`"
+        );
+        assert_eq!(scrub("cut `secret"), "cut `…");
+        assert_eq!(
+            scrub("unknown key `full_alowed` in [[sink]]"),
+            "unknown key `full_alowed` in [[sink]]"
+        );
+        assert_eq!(scrub("plain"), "plain");
     }
 }

@@ -9,8 +9,10 @@ pub mod compile;
 pub mod defaults;
 pub mod error;
 pub mod load;
+pub mod paths;
 pub mod raw;
 pub mod redaction;
+pub mod revoke;
 pub mod rule;
 pub mod schema;
 
@@ -25,39 +27,79 @@ pub use rule::{FieldRule, FieldSet, ValueType};
 /// The default `limits.max_line_bytes`: 16 MiB.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
+/// The kill switch's file name: `capture-off` in a policy folder, or
+/// `FILE.capture-off` beside a single policy file. While it exists no gate
+/// delivers a full record (see [`load::kill_switch_engaged`]).
+pub const KILL_SWITCH_NAME: &str = "capture-off";
+
 /// A compiled, validated policy. Immutable, `Send + Sync`; reloads build a
 /// new one and swap it whole.
+///
+/// **Invariant:** every `Policy` was built by [`Policy::from_files`] (which
+/// [`Policy::load`] and [`Policy::from_toml`] call): compiled, with each
+/// sink's redaction built and the files it names read and hashed. The
+/// fields that must agree with each other are private, so no half-made
+/// policy (one without its redaction, say) can be built or edited outside
+/// this module.
 #[derive(Debug, Clone)]
 pub struct Policy {
-    /// SHA-256 (hex) of the policy's files, names and texts.
-    pub sha256: String,
+    sha256: String,
     /// The path the policy was loaded from.
     pub source: PathBuf,
-    /// The files it was compiled from, in merge order.
-    pub files: Vec<PathBuf>,
+    files: Vec<PathBuf>,
     /// `[limits]`.
     pub limits: Limits,
     /// `[full]`.
     pub full: FullRules,
     /// `[standard]`.
     pub standard: StandardRules,
-    /// `[[sink]]`, in order.
-    pub sinks: Vec<Sink>,
-    /// `[[window]]`, in order.
-    pub windows: Vec<Window>,
-    /// `[audit]`, when present.
-    pub audit: Option<AuditSettings>,
-    /// `[redact]`, as configured.
-    pub redact: RedactSettings,
-    /// Each sink's compiled redaction (built by [`Policy::load`] and
-    /// [`Policy::from_toml`], which read keyword and key files).
-    pub redaction: redaction::Redaction,
+    sinks: Vec<Sink>,
+    windows: Vec<Window>,
+    audit: Option<AuditSettings>,
+    redact: RedactSettings,
+    redaction: redaction::Redaction,
     /// `[server]`: settings of `serve`.
     pub server: ServerSettings,
-    /// `[[source]]`: files `serve` follows.
-    pub sources: Vec<FileSource>,
+    sources: Vec<FileSource>,
+    referenced: Vec<Referenced>,
+    origins: Vec<KeyOrigin>,
+    ignored: Vec<load::Ignored>,
     /// `[fleet]`: how window budgets are shared by replicas.
     pub fleet: FleetSettings,
+}
+
+/// A file (or variable) the policy refers to, by its hash: keyword lists
+/// by the SHA-256 of their bytes, keys by a fingerprint (never the key).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Referenced {
+    /// What it is.
+    pub kind: RefKind,
+    /// The file; `None` for a key taken from [`redaction::KEY_ENV`].
+    pub path: Option<PathBuf>,
+    /// Hex SHA-256 of a list's bytes, or a key's fingerprint.
+    pub sha256: String,
+}
+
+/// What a [`Referenced`] file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefKind {
+    /// A `[[redact.keywords]] file`.
+    KeywordList,
+    /// `[redact] key_file` or the key variable.
+    RedactKey,
+    /// `[audit] key_file`.
+    AuditKey,
+}
+
+impl RefKind {
+    /// `keyword_list`, `redact_key`, `audit_key`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefKind::KeywordList => "keyword_list",
+            RefKind::RedactKey => "redact_key",
+            RefKind::AuditKey => "audit_key",
+        }
+    }
 }
 
 /// `[fleet]`: several `serve` replicas sharing window budgets.
@@ -183,6 +225,15 @@ impl std::fmt::Display for BudgetStoreUrl {
     }
 }
 
+/// Which file set a policy key (or defined a sink, window or rule).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyOrigin {
+    /// `limits.max_line_bytes`, `[[sink]] cap`, `[[window]] w1`, ...
+    pub key: String,
+    /// The file.
+    pub file: PathBuf,
+}
+
 /// A `[[source]] kind = "file"`: a growing JSON Lines file that `serve`
 /// follows across rotation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -194,14 +245,43 @@ pub struct FileSource {
 impl Policy {
     /// Read and compile the policy at `path` (a file or a folder).
     pub fn load(path: &Path) -> Result<Policy, PolicyErrors> {
-        let files = load::read_policy_files(path)?;
-        compile::compile(path, &files)?.with_redaction()
+        let read = load::read_policy(path)?;
+        let mut p = Policy::from_files(path, &read.files)?;
+        p.ignored = read.ignored;
+        Ok(p)
     }
 
-    /// Build each sink's redaction (reads keyword and key files).
-    fn with_redaction(mut self) -> Result<Policy, PolicyErrors> {
-        self.redaction = redaction::build(&self)?;
-        Ok(self)
+    /// Read and compile the policy at `path` once every file of it has
+    /// settled (see [`load::SETTLE`]): unchanged for `settle` by its
+    /// modification time, or unchanged across two reads `settle` apart.
+    /// Gives up after `tries` reads that kept changing. For the commands
+    /// that enable windows (`filter`, `serve`): a window file caught
+    /// mid-write must never be enabled with looser bounds than it ends up
+    /// with.
+    pub fn load_settled(path: &Path, settle: Duration, tries: u32) -> Result<Policy, PolicyErrors> {
+        let mut previous: Option<String> = None;
+        for _ in 0..tries.max(1) {
+            let read = load::read_policy(path)?;
+            let digest = compile::policy_digest(&read.files, &[]);
+            let young = read.unsettled(std::time::SystemTime::now(), settle);
+            let settled = young.is_none()
+                || (read.changed_while_read.is_none() && previous.as_deref() == Some(&digest));
+            if settled {
+                let mut p = Policy::from_files(path, &read.files)?;
+                p.ignored = read.ignored;
+                return Ok(p);
+            }
+            previous = Some(digest);
+            let wait = young.map_or(settle, |(_, d)| d.min(settle).max(settle / 4));
+            load::pause(wait);
+        }
+        Err(PolicyErrors(vec![PolicyError::whole(
+            path,
+            format!(
+                "the policy kept changing for {} reads; a file is still being written",
+                tries.max(1)
+            ),
+        )]))
     }
 
     /// Compile a policy from one TOML text, as if read from `name`.
@@ -210,7 +290,90 @@ impl Policy {
             path: name.to_path_buf(),
             text: text.to_string(),
         }];
-        compile::compile(name, &files)?.with_redaction()
+        Policy::from_files(name, &files)
+    }
+
+    /// The one constructor: compile `files` (read from `source`), build
+    /// every sink's redaction, read and hash the files the policy refers
+    /// to, and check that no two outputs, sources and the audit log are
+    /// one file. Every error of every step is reported at once.
+    pub fn from_files(source: &Path, files: &[load::PolicyFile]) -> Result<Policy, PolicyErrors> {
+        let draft = compile::compile(source, files)?;
+        let mut errors = Vec::new();
+        let (redaction, mut referenced) = match redaction::build(&draft) {
+            Ok(b) => (Some(b.redaction), b.referenced),
+            Err(e) => {
+                errors.extend(e.0);
+                (None, Vec::new())
+            }
+        };
+        match redaction::audit_key_reference(&draft) {
+            Ok(Some(r)) => referenced.push(r),
+            Ok(None) => {}
+            Err(e) => errors.push(e),
+        }
+        let canon = paths::Canon::resolve(&draft, files, &referenced, load::canonical);
+        errors.extend(paths::check(&draft, files, &referenced, &canon));
+        let Some(redaction) = redaction.filter(|_| errors.is_empty()) else {
+            return Err(PolicyErrors(errors));
+        };
+        Ok(draft.finish(files, redaction, referenced))
+    }
+
+    /// SHA-256 (hex) of the policy's files, names and texts, and of the
+    /// files it refers to ([`Policy::referenced`]).
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+
+    /// The files it was compiled from, in merge order.
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+
+    /// `[[sink]]`, in order.
+    pub fn sinks(&self) -> &[Sink] {
+        &self.sinks
+    }
+
+    /// `[[window]]`, in order.
+    pub fn windows(&self) -> &[Window] {
+        &self.windows
+    }
+
+    /// `[audit]`, when present.
+    pub fn audit(&self) -> Option<&AuditSettings> {
+        self.audit.as_ref()
+    }
+
+    /// `[redact]`, as configured.
+    pub fn redact(&self) -> &RedactSettings {
+        &self.redact
+    }
+
+    /// Each sink's compiled redaction.
+    pub fn redaction(&self) -> &redaction::Redaction {
+        &self.redaction
+    }
+
+    /// `[[source]]`: files `serve` follows.
+    pub fn sources(&self) -> &[FileSource] {
+        &self.sources
+    }
+
+    /// The keyword lists and keys the policy refers to, with their hashes.
+    pub fn referenced(&self) -> &[Referenced] {
+        &self.referenced
+    }
+
+    /// Which file set each key that is not a built-in default.
+    pub fn origins(&self) -> &[KeyOrigin] {
+        &self.origins
+    }
+
+    /// Entries of the policy folder that are not policy, and why.
+    pub fn ignored(&self) -> &[load::Ignored] {
+        &self.ignored
     }
 
     /// The sink called `name`.
@@ -371,6 +534,50 @@ pub struct ServerSettings {
     pub queue_bytes: usize,
     /// How often file sinks are flushed.
     pub flush_interval: Duration,
+    /// Most client connections held at once.
+    pub max_connections: usize,
+    /// Longest time to receive a request's header.
+    pub header_read_timeout: Duration,
+    /// Longest time to receive a request's body.
+    pub body_read_timeout: Duration,
+    /// Longest idle time of a connection between requests.
+    pub idle_timeout: Duration,
+    /// Structure bounds of one OTLP request.
+    pub structure: StructureLimits,
+    /// Memory budget of the requests being read and decoded at once.
+    pub decode_memory_bytes: usize,
+}
+
+/// Structure bounds of one OTLP export request (`[server] max_spans`, ...),
+/// checked before a request is decoded. Shared by every transport.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StructureLimits {
+    /// Most spans; also most resource and most scope groups.
+    pub max_spans: usize,
+    /// Most log records; also most resource and most scope groups.
+    pub max_log_records: usize,
+    /// Most span events.
+    pub max_events: usize,
+    /// Most span links.
+    pub max_links: usize,
+    /// Most attributes at any level, nested members and array values included.
+    pub max_attributes: usize,
+    /// Deepest nesting of array and key-value-list values.
+    pub max_nesting: usize,
+}
+
+impl Default for StructureLimits {
+    /// The built-in defaults (equal to `policies/default.toml`).
+    fn default() -> Self {
+        StructureLimits {
+            max_spans: 16_384,
+            max_log_records: 16_384,
+            max_events: 65_536,
+            max_links: 65_536,
+            max_attributes: 262_144,
+            max_nesting: 8,
+        }
+    }
 }
 
 impl Default for ServerSettings {
@@ -382,6 +589,12 @@ impl Default for ServerSettings {
             queue_records: 10_000,
             queue_bytes: 64 * 1024 * 1024,
             flush_interval: Duration::from_secs(1),
+            max_connections: 1024,
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
+            structure: StructureLimits::default(),
+            decode_memory_bytes: 256 * 1024 * 1024,
         }
     }
 }
@@ -395,6 +608,8 @@ pub struct AuditSettings {
     pub key_file: Option<PathBuf>,
     /// Longest wait for the log's lock.
     pub lock_timeout: Duration,
+    /// The log's anchor: a high-water mark kept outside the log's folder.
+    pub anchor: Option<PathBuf>,
 }
 
 /// `[redact]`, uncompiled.
@@ -423,8 +638,9 @@ pub struct PatternSetting {
     pub action: String,
 }
 
-/// `[[redact.keywords]]`.
-#[derive(Debug, Clone, PartialEq)]
+/// `[[redact.keywords]]`. Its `Debug` shows how many words, never which:
+/// a keyword list is a customer list.
+#[derive(Clone, PartialEq)]
 pub struct KeywordSetting {
     /// Name.
     pub name: String,
@@ -438,6 +654,20 @@ pub struct KeywordSetting {
     pub whole_word: bool,
     /// Action.
     pub action: String,
+}
+
+impl std::fmt::Debug for KeywordSetting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // SECURITY: the words are a customer list; count them only.
+        f.debug_struct("KeywordSetting")
+            .field("name", &self.name)
+            .field("words", &format_args!("<{} words>", self.words.len()))
+            .field("file", &self.file)
+            .field("case_insensitive", &self.case_insensitive)
+            .field("whole_word", &self.whole_word)
+            .field("action", &self.action)
+            .finish()
+    }
 }
 
 #[cfg(test)]
@@ -631,6 +861,36 @@ requested_by = "me"
         let re = rule.pattern.as_ref().unwrap();
         assert!(re.is_match("abc"));
         assert!(!re.is_match("xx abc yy"));
+    }
+
+    #[test]
+    fn referenced_files_are_in_the_digest_and_never_in_debug() {
+        let dir = tempfile::tempdir().unwrap();
+        let list = dir.path().join("customers.txt");
+        std::fs::write(&list, "Northwind Analytics\n").unwrap();
+        let p = dir.path().join("p.toml");
+        std::fs::write(
+            &p,
+            "[[redact.keywords]]\nname = \"c\"\nfile = \"customers.txt\"\nwords = [\"Contoso Bank\"]\n",
+        )
+        .unwrap();
+        let a = Policy::load(&p).unwrap();
+        std::fs::write(&list, "Northwind Analytics\nFabrikam\n").unwrap();
+        let b = Policy::load(&p).unwrap();
+        assert_ne!(a.sha256(), b.sha256(), "a changed list changes the digest");
+        assert_eq!(a.referenced().len(), 1);
+        assert_eq!(a.referenced()[0].kind, RefKind::KeywordList);
+        let debug = format!("{b:?}");
+        for word in ["Northwind", "Fabrikam", "Contoso"] {
+            assert!(!debug.contains(word), "{word} in Debug");
+        }
+    }
+
+    #[test]
+    fn an_unknown_sink_gets_the_policy_rules_never_none() {
+        let p =
+            Policy::from_toml(Path::new("p.toml"), "[redact]\nbuiltin = [\"email\"]\n").unwrap();
+        assert!(p.redaction().sink("nosuch").redactor.is_some());
     }
 
     #[test]

@@ -81,6 +81,28 @@ pub struct RawServer {
     pub queue_bytes: Option<Spanned<i64>>,
     /// How often file sinks are flushed (humantime).
     pub flush_interval: Option<Spanned<String>>,
+    /// Most client connections held at once (further ones wait in the kernel's backlog).
+    pub max_connections: Option<Spanned<i64>>,
+    /// Most spans in one request (and most resource or scope groups).
+    pub max_spans: Option<Spanned<i64>>,
+    /// Most log records in one request (and most resource or scope groups).
+    pub max_log_records: Option<Spanned<i64>>,
+    /// Most span events in one request.
+    pub max_events: Option<Spanned<i64>>,
+    /// Most span links in one request.
+    pub max_links: Option<Spanned<i64>>,
+    /// Most attributes in one request, at every level, nested values included.
+    pub max_attributes: Option<Spanned<i64>>,
+    /// Deepest nesting of `arrayValue`/`kvlistValue` in one attribute value.
+    pub max_nesting: Option<Spanned<i64>>,
+    /// Memory budget shared by the requests being read and decoded at once.
+    pub decode_memory_bytes: Option<Spanned<i64>>,
+    /// Longest time a client may take to send a request's header (humantime).
+    pub header_read_timeout: Option<Spanned<String>>,
+    /// Longest time a client may take to send a request's body (humantime).
+    pub body_read_timeout: Option<Spanned<String>>,
+    /// How long a connection may stay idle between requests (humantime).
+    pub idle_timeout: Option<Spanned<String>>,
 }
 
 /// `[audit]`.
@@ -93,6 +115,8 @@ pub struct RawAudit {
     pub key_file: Option<Spanned<String>>,
     /// How long an append waits for the log's file lock (humantime).
     pub lock_timeout: Option<Spanned<String>>,
+    /// The log's anchor (a high-water mark), outside the log's folder.
+    pub anchor: Option<Spanned<String>>,
 }
 
 /// `[limits]`.
@@ -222,6 +246,9 @@ pub struct RawWindow {
     pub max_records: Option<Spanned<i64>>,
     /// Budget: most bytes of full records delivered.
     pub max_bytes: Option<Spanned<i64>>,
+    /// `true`: no budget, said explicitly (required in `windows/` files
+    /// that set neither `max_records` nor `max_bytes`).
+    pub unbounded: Option<Spanned<bool>>,
 }
 
 /// A timestamp written as an RFC 3339 string or a TOML datetime.

@@ -2,16 +2,25 @@
 //! its sinks' `redact` / `pseudonymize` settings.
 //!
 //! This step reads files (keyword lists, the key) and the
-//! `TRACEGATE_REDACT_KEY` variable, so it runs in [`super::Policy::load`],
-//! after the pure compile. One [`Redactor`] is compiled per policy and
-//! shared; a sink with its own `redact = [...]` gets a subset.
+//! `TRACEGATE_REDACT_KEY` variable, so it runs in
+//! [`super::Policy::from_files`], after the pure compile. One [`Redactor`]
+//! is compiled per policy and shared; a sink with its own `redact = [...]`
+//! gets a subset. Every file read here is hashed into the policy's digest
+//! (a key by its fingerprint).
+//!
+//! There is no default [`Redaction`]: the only way to get one is
+//! [`build`], so a policy cannot be made without its sinks' redaction.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use sha2::{Digest, Sha256};
+
+use super::compile::Draft;
 use super::error::{PolicyError, PolicyErrors};
-use super::{Policy, SinkRedact};
+use super::load::{MAX_KEY_FILE_BYTES, MAX_KEYWORD_FILE_BYTES, read_regular};
+use super::{RefKind, Referenced, SinkRedact};
 use crate::redact::{Action, KeywordRule, PatternRule, RedactConfig, RedactKey, Redactor};
 
 /// The environment variable that may hold the redaction key (hex, or raw
@@ -19,7 +28,7 @@ use crate::redact::{Action, KeywordRule, PatternRule, RedactConfig, RedactKey, R
 pub const KEY_ENV: &str = "TRACEGATE_REDACT_KEY";
 
 /// What one sink applies to the records it receives.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct SinkRedaction {
     /// Applied to content delivered at full level; `None`: nothing to apply.
     pub redactor: Option<Arc<Redactor>>,
@@ -29,8 +38,22 @@ pub struct SinkRedaction {
     pub key: Option<RedactKey>,
 }
 
-/// The redaction of every sink of a policy.
-#[derive(Debug, Clone, Default)]
+impl SinkRedaction {
+    /// Nothing redacted, nothing pseudonymized: only for a gate whose
+    /// output never reaches a sink (`check` judges and reports, it never
+    /// writes a record). Every path that delivers records takes its
+    /// redaction from [`Redaction::sink`] instead.
+    pub fn none_for_check() -> SinkRedaction {
+        SinkRedaction {
+            redactor: None,
+            pseudonymize: Vec::new(),
+            key: None,
+        }
+    }
+}
+
+/// The redaction of every sink of a policy. Built only by [`build`].
+#[derive(Debug, Clone)]
 pub struct Redaction {
     sinks: HashMap<String, SinkRedaction>,
     policy: Option<Arc<Redactor>>,
@@ -42,18 +65,98 @@ impl Redaction {
     pub fn policy_rules(&self) -> SinkRedaction {
         SinkRedaction {
             redactor: self.policy.clone(),
-            ..SinkRedaction::default()
+            ..SinkRedaction::none_for_check()
         }
     }
 
-    /// The redaction of `sink` (none for an unknown sink).
+    /// The redaction of `sink`. For a sink the policy does not define, the
+    /// policy's own rules: never less than the policy asks for.
     pub fn sink(&self, sink: &str) -> SinkRedaction {
-        self.sinks.get(sink).cloned().unwrap_or_default()
+        // SECURITY: an unknown name gets the full rules, not "none".
+        self.sinks
+            .get(sink)
+            .cloned()
+            .unwrap_or_else(|| self.policy_rules())
     }
 }
 
-/// Build the redaction of every sink of `policy`, reporting every error.
-pub fn build(policy: &Policy) -> Result<Redaction, PolicyErrors> {
+/// What [`build`] made: the redaction and the files it read.
+#[derive(Debug)]
+pub struct Built {
+    /// Each sink's redaction.
+    pub redaction: Redaction,
+    /// Keyword lists and the key, with their hashes.
+    pub referenced: Vec<Referenced>,
+}
+
+/// The fingerprint of a key: a domain-separated SHA-256, so that the
+/// audit log and `policy check` can say which key was in force without
+/// holding it.
+pub fn key_fingerprint(bytes: &[u8]) -> String {
+    let mut h = Sha256::new();
+    h.update(b"tracegate key fingerprint v1\0");
+    h.update(bytes);
+    hex::encode(h.finalize())
+}
+
+/// `[audit] key_file` as a referenced file (its fingerprint), read as the
+/// policy is loaded so that a changed key changes the policy's digest.
+pub(super) fn audit_key_reference(draft: &Draft) -> Result<Option<Referenced>, PolicyError> {
+    let Some(path) = draft.audit.as_ref().and_then(|a| a.key_file.as_ref()) else {
+        return Ok(None);
+    };
+    let origin = draft
+        .files
+        .first()
+        .cloned()
+        .unwrap_or_else(|| draft.source.clone());
+    match read_regular(path, MAX_KEY_FILE_BYTES) {
+        Ok(r) => Ok(Some(Referenced {
+            kind: RefKind::AuditKey,
+            path: Some(path.clone()),
+            sha256: key_fingerprint(&r.bytes),
+        })),
+        Err(cause) => Err(PolicyError::whole(
+            &origin,
+            format!("cannot read [audit] key_file `{}`: {cause}", path.display()),
+        )),
+    }
+}
+
+/// The referenced files of a policy in force, hashed again as they are
+/// now: equal to `refs` exactly when none of them changed. A file that
+/// cannot be read hashes as its error, so that a reload is tried (and
+/// refused with the cause).
+pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
+    refs.iter()
+        .map(|r| {
+            let bytes = match &r.path {
+                Some(p) => {
+                    let max = match r.kind {
+                        RefKind::KeywordList => MAX_KEYWORD_FILE_BYTES,
+                        RefKind::RedactKey | RefKind::AuditKey => MAX_KEY_FILE_BYTES,
+                    };
+                    read_regular(p, max).map(|r| r.bytes)
+                }
+                None => std::env::var_os(KEY_ENV)
+                    .map(|v| v.into_encoded_bytes())
+                    .ok_or_else(|| "not set".to_string()),
+            };
+            let sha256 = match (bytes, r.kind) {
+                (Ok(b), RefKind::KeywordList) => hex::encode(Sha256::digest(&b)),
+                (Ok(b), _) => key_fingerprint(&b),
+                (Err(e), _) => format!("unreadable: {e}"),
+            };
+            Referenced {
+                sha256,
+                ..r.clone()
+            }
+        })
+        .collect()
+}
+
+/// Build the redaction of every sink of `draft`, reporting every error.
+pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
     let settings = &policy.redact;
     let origin = policy
         .files
@@ -63,12 +166,20 @@ pub fn build(policy: &Policy) -> Result<Redaction, PolicyErrors> {
     let mut errors = Vec::new();
     let mut err = |msg: String| errors.push(PolicyError::whole(&origin, msg));
 
+    let mut referenced = Vec::new();
     let mut keywords = Vec::new();
     for k in &settings.keywords {
         let mut words = k.words.clone();
         if let Some(file) = &k.file {
             match read_words(file) {
-                Ok(w) => words.extend(w),
+                Ok((w, sha256)) => {
+                    words.extend(w);
+                    referenced.push(Referenced {
+                        kind: RefKind::KeywordList,
+                        path: Some(file.clone()),
+                        sha256,
+                    });
+                }
                 Err(e) => err(format!("redact keywords `{}`: {e}", k.name)),
             }
         }
@@ -99,7 +210,11 @@ pub fn build(policy: &Policy) -> Result<Redaction, PolicyErrors> {
         || policy.sinks.iter().any(|s| !s.pseudonymize.is_empty());
     let key = if needs_key || settings.key_file.is_some() {
         match read_key(settings.key_file.as_deref()) {
-            Ok(k) => k,
+            Ok(Some((k, r))) => {
+                referenced.push(r);
+                Some(k)
+            }
+            Ok(None) => None,
             Err(e) => {
                 err(e);
                 None
@@ -177,9 +292,12 @@ pub fn build(policy: &Policy) -> Result<Redaction, PolicyErrors> {
         );
     }
     if errors.is_empty() {
-        Ok(Redaction {
-            sinks,
-            policy: full,
+        Ok(Built {
+            redaction: Redaction {
+                sinks,
+                policy: full,
+            },
+            referenced,
         })
     } else {
         Err(PolicyErrors(errors))
@@ -199,35 +317,39 @@ fn action(s: &str, name: &str, err: &mut impl FnMut(String)) -> Action {
     }
 }
 
-/// Words of a keyword file: one a line, blank lines and `#` comments skipped.
-fn read_words(path: &Path) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+/// Words of a keyword file: one a line, blank lines and `#` comments
+/// skipped; with the SHA-256 (hex) of the file's bytes.
+fn read_words(path: &Path) -> Result<(Vec<String>, String), String> {
+    let r = read_regular(path, MAX_KEYWORD_FILE_BYTES)
+        .map_err(|cause| format!("cannot read `{}`: {cause}", path.display()))?;
+    let sha256 = hex::encode(Sha256::digest(&r.bytes));
+    let text = String::from_utf8(r.bytes).map_err(|e| {
         format!(
-            "cannot read `{}`: {}",
+            "`{}` is not valid UTF-8 (byte {})",
             path.display(),
-            super::load::io_cause(&e)
+            e.utf8_error().valid_up_to()
         )
     })?;
-    Ok(text
+    let words = text
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(str::to_string)
-        .collect())
+        .collect();
+    Ok((words, sha256))
 }
 
-/// The key from `key_file`, else from [`KEY_ENV`]; `Ok(None)` when neither
-/// is set (the caller decides whether that is an error).
-fn read_key(key_file: Option<&Path>) -> Result<Option<RedactKey>, String> {
+/// The key from `key_file`, else from [`KEY_ENV`], with its fingerprint.
+/// An error when neither is set (the caller asks only when a key is
+/// needed or named).
+fn read_key(key_file: Option<&Path>) -> Result<Option<(RedactKey, Referenced)>, String> {
     let (bytes, from) = match key_file {
         Some(p) => (
-            std::fs::read(p).map_err(|e| {
-                format!(
-                    "cannot read [redact] key_file `{}`: {}",
-                    p.display(),
-                    super::load::io_cause(&e)
-                )
-            })?,
+            read_regular(p, MAX_KEY_FILE_BYTES)
+                .map_err(|cause| {
+                    format!("cannot read [redact] key_file `{}`: {cause}", p.display())
+                })?
+                .bytes,
             p.display().to_string(),
         ),
         None => match std::env::var_os(KEY_ENV) {
@@ -246,7 +368,12 @@ fn read_key(key_file: Option<&Path>) -> Result<Option<RedactKey>, String> {
         .filter(|s| s.len() >= 32 && s.bytes().all(|b| b.is_ascii_hexdigit()))
         .and_then(|s| hex::decode(s).ok());
     let key_bytes = decoded.as_deref().unwrap_or(trimmed);
+    let reference = Referenced {
+        kind: RefKind::RedactKey,
+        path: key_file.map(Path::to_path_buf),
+        sha256: key_fingerprint(&bytes),
+    };
     RedactKey::new(key_bytes)
-        .map(Some)
+        .map(|k| Some((k, reference)))
         .map_err(|e| format!("redaction key from {from}: {e}"))
 }

@@ -49,7 +49,12 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("source", Source),
             ("fleet", Fleet),
         ],
-        Audit => &[("path", Leaf), ("key_file", Leaf), ("lock_timeout", Leaf)],
+        Audit => &[
+            ("path", Leaf),
+            ("key_file", Leaf),
+            ("lock_timeout", Leaf),
+            ("anchor", Leaf),
+        ],
         Limits => &[("max_line_bytes", Leaf)],
         Full => &[
             ("content_fields", Leaf),
@@ -101,6 +106,7 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("requested_by", Leaf),
             ("max_records", Leaf),
             ("max_bytes", Leaf),
+            ("unbounded", Leaf),
         ],
         Redact => &[
             ("builtin", Leaf),
@@ -124,6 +130,17 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("queue_records", Leaf),
             ("queue_bytes", Leaf),
             ("flush_interval", Leaf),
+            ("max_connections", Leaf),
+            ("max_spans", Leaf),
+            ("max_log_records", Leaf),
+            ("max_events", Leaf),
+            ("max_links", Leaf),
+            ("max_attributes", Leaf),
+            ("max_nesting", Leaf),
+            ("decode_memory_bytes", Leaf),
+            ("header_read_timeout", Leaf),
+            ("body_read_timeout", Leaf),
+            ("idle_timeout", Leaf),
         ],
         Source => &[("kind", Leaf), ("path", Leaf)],
         Fleet => &[
@@ -135,6 +152,34 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
         ],
         FieldMap | Leaf => &[],
     }
+}
+
+/// Whether `s` is a key this schema defines, or a dotted path of such keys
+/// (`limits.max_line_bytes`): text that is policy structure, never a value.
+pub fn is_key_name(s: &str) -> bool {
+    use Node::*;
+    const ALL: [Node; 15] = [
+        Root,
+        Audit,
+        Limits,
+        Full,
+        Standard,
+        Field,
+        Otlp,
+        Evidence,
+        Sink,
+        Window,
+        Redact,
+        RedactPattern,
+        RedactKeywords,
+        Server,
+        Source,
+    ];
+    !s.is_empty()
+        && s.split('.').all(|part| {
+            ALL.iter()
+                .any(|n| children(*n).iter().any(|(k, _)| *k == part))
+        })
 }
 
 fn table_name(node: Node, path: &str) -> String {

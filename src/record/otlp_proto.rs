@@ -19,6 +19,8 @@
 //! Decoding is `prost`'s, bounded by its recursion limit. Errors are opaque
 //! and hold no byte of the input.
 
+pub mod bounds;
+
 use std::fmt::Write as _;
 
 use prost::Message;
@@ -39,6 +41,7 @@ pub enum ProtoError {
 
 /// `opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct ExportTraceServiceRequest {
     /// Spans grouped by resource.
     #[prost(message, repeated, tag = "1")]
@@ -47,6 +50,7 @@ pub struct ExportTraceServiceRequest {
 
 /// `ResourceSpans`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct ResourceSpans {
     /// The resource.
     #[prost(message, optional, tag = "1")]
@@ -61,6 +65,7 @@ pub struct ResourceSpans {
 
 /// `Resource`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct Resource {
     /// Attributes.
     #[prost(message, repeated, tag = "1")]
@@ -72,6 +77,7 @@ pub struct Resource {
 
 /// `ScopeSpans`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct ScopeSpans {
     /// The instrumentation scope.
     #[prost(message, optional, tag = "1")]
@@ -86,6 +92,7 @@ pub struct ScopeSpans {
 
 /// `InstrumentationScope`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct InstrumentationScope {
     /// Name.
     #[prost(string, tag = "1")]
@@ -103,6 +110,7 @@ pub struct InstrumentationScope {
 
 /// `Span`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct Span {
     /// 16 bytes.
     #[prost(bytes = "vec", tag = "1")]
@@ -156,6 +164,7 @@ pub struct Span {
 
 /// `Span.Event`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct Event {
     /// Time.
     #[prost(fixed64, tag = "1")]
@@ -173,6 +182,7 @@ pub struct Event {
 
 /// `Span.Link`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct Link {
     /// 16 bytes.
     #[prost(bytes = "vec", tag = "1")]
@@ -196,6 +206,7 @@ pub struct Link {
 
 /// `Status`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct Status {
     /// Message.
     #[prost(string, tag = "2")]
@@ -207,6 +218,7 @@ pub struct Status {
 
 /// `opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct ExportLogsServiceRequest {
     /// Log records grouped by resource.
     #[prost(message, repeated, tag = "1")]
@@ -215,6 +227,7 @@ pub struct ExportLogsServiceRequest {
 
 /// `ResourceLogs`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct ResourceLogs {
     /// The resource.
     #[prost(message, optional, tag = "1")]
@@ -229,6 +242,7 @@ pub struct ResourceLogs {
 
 /// `ScopeLogs`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct ScopeLogs {
     /// The instrumentation scope.
     #[prost(message, optional, tag = "1")]
@@ -243,6 +257,7 @@ pub struct ScopeLogs {
 
 /// `LogRecord`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct LogRecord {
     /// Event time.
     #[prost(fixed64, tag = "1")]
@@ -281,6 +296,7 @@ pub struct LogRecord {
 
 /// `KeyValue`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct KeyValue {
     /// Key.
     #[prost(string, tag = "1")]
@@ -292,6 +308,7 @@ pub struct KeyValue {
 
 /// `AnyValue`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct AnyValue {
     /// The one value.
     #[prost(oneof = "any_value::Value", tags = "1, 2, 3, 4, 5, 6, 7")]
@@ -302,6 +319,7 @@ pub struct AnyValue {
 pub mod any_value {
     /// One of the value kinds.
     #[derive(Clone, PartialEq, prost::Oneof)]
+    #[prost(skip_debug)]
     pub enum Value {
         /// `stringValue`.
         #[prost(string, tag = "1")]
@@ -329,6 +347,7 @@ pub mod any_value {
 
 /// `ArrayValue`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct ArrayValue {
     /// Elements.
     #[prost(message, repeated, tag = "1")]
@@ -337,10 +356,76 @@ pub struct ArrayValue {
 
 /// `KeyValueList`.
 #[derive(Clone, PartialEq, Message)]
+#[prost(skip_debug)]
 pub struct KeyValueList {
     /// Members.
     #[prost(message, repeated, tag = "1")]
     pub values: Vec<KeyValue>,
+}
+
+// SECURITY: every message above can hold record values (names, attribute
+// keys and values, log bodies, status messages), so none derives `Debug`
+// (`#[prost(skip_debug)]`). Their `Debug` shows the type, its encoded size
+// and the lengths of its repeated fields: enough to debug a size problem,
+// never a byte of content.
+macro_rules! sized_debug {
+    ($ty:ident $(, $field:ident)*) => {
+        impl std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($ty))
+                    .field("encoded_len", &self.encoded_len())
+                    $(.field(stringify!($field), &self.$field.len()))*
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+sized_debug!(ExportTraceServiceRequest, resource_spans);
+sized_debug!(ResourceSpans, scope_spans);
+sized_debug!(Resource, attributes);
+sized_debug!(ScopeSpans, spans);
+sized_debug!(InstrumentationScope, attributes);
+sized_debug!(Span, attributes, events, links);
+sized_debug!(Event, attributes);
+sized_debug!(Link, attributes);
+sized_debug!(Status);
+sized_debug!(ExportLogsServiceRequest, resource_logs);
+sized_debug!(ResourceLogs, scope_logs);
+sized_debug!(ScopeLogs, log_records);
+sized_debug!(LogRecord, attributes);
+
+impl std::fmt::Debug for KeyValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeyValue")
+            .field("key_len", &self.key.len())
+            .field("value", &self.value)
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for AnyValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("AnyValue").field(&self.value).finish()
+    }
+}
+sized_debug!(ArrayValue, values);
+sized_debug!(KeyValueList, values);
+
+impl std::fmt::Debug for any_value::Value {
+    // SECURITY: the kind of value and its size, never the value.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use any_value::Value as V;
+        match self {
+            V::StringValue(s) => write!(f, "StringValue({} bytes)", s.len()),
+            V::BoolValue(_) => f.write_str("BoolValue"),
+            V::IntValue(_) => f.write_str("IntValue"),
+            V::DoubleValue(_) => f.write_str("DoubleValue"),
+            V::ArrayValue(a) => write!(f, "ArrayValue({} values)", a.values.len()),
+            V::KvlistValue(kv) => write!(f, "KvlistValue({} values)", kv.values.len()),
+            V::BytesValue(b) => write!(f, "BytesValue({} bytes)", b.len()),
+        }
+    }
 }
 
 /// Decode a protobuf `ExportTraceServiceRequest` into one OTLP/JSON line
@@ -378,6 +463,49 @@ pub fn encode_logs_protobuf(json_line: &str) -> Result<Vec<u8>, ProtoError> {
         resource_logs: list(obj(&v)?, "resourceLogs", resource_logs)?,
     };
     Ok(req.encode_to_vec())
+}
+
+/// A gated OTLP record as an export request, ready to batch and send.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Export {
+    /// Spans: from a trace export request, or a bare span wrapped in one.
+    Traces(ExportTraceServiceRequest),
+    /// Log records.
+    Logs(ExportLogsServiceRequest),
+}
+
+/// Turn one gated OTLP/JSON record into an export request, routed by what
+/// the record is (not by how its bytes start): a request with
+/// `resourceSpans` or `resourceLogs`, in any key order and spacing, or a
+/// bare span (`name` and an `attributes` array), wrapped into a request
+/// with one resource and one scope.
+pub fn export_from_json(line: &[u8]) -> Result<Export, ProtoError> {
+    let v: Value = serde_json::from_slice(line).map_err(|_| ProtoError::Json("invalid json"))?;
+    let o = obj(&v)?;
+    if o.contains_key("resourceSpans") {
+        return Ok(Export::Traces(ExportTraceServiceRequest {
+            resource_spans: list(o, "resourceSpans", resource_spans)?,
+        }));
+    }
+    if o.contains_key("resourceLogs") {
+        return Ok(Export::Logs(ExportLogsServiceRequest {
+            resource_logs: list(o, "resourceLogs", resource_logs)?,
+        }));
+    }
+    if o.contains_key("name") && matches!(o.get("attributes"), Some(Value::Array(_))) {
+        return Ok(Export::Traces(ExportTraceServiceRequest {
+            resource_spans: vec![ResourceSpans {
+                resource: None,
+                scope_spans: vec![ScopeSpans {
+                    scope: None,
+                    spans: vec![span(o)?],
+                    schema_url: String::new(),
+                }],
+                schema_url: String::new(),
+            }],
+        }));
+    }
+    Err(ProtoError::Json("not an OTLP record"))
 }
 
 // ---------------------------------------------------------------------------
@@ -954,6 +1082,54 @@ mod tests {
         let line = r#"{"resourceLogs":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc"}}]},"scopeLogs":[{"scope":{"name":"n"},"logRecords":[{"timeUnixNano":"1","observedTimeUnixNano":"2","severityNumber":9,"severityText":"INFO","body":{"stringValue":"hello"},"attributes":[{"key":"k","value":{"intValue":"3"}}],"droppedAttributesCount":1,"flags":1,"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","eventName":"e.v"}],"schemaUrl":"https://x"}]}]}"#;
         let pb = encode_logs_protobuf(line).unwrap();
         assert_eq!(decode_logs_protobuf(&pb).unwrap(), line);
+    }
+
+    /// Regression (issue 12, item 12): the derived `Debug` printed every
+    /// string and byte of a decoded request.
+    #[test]
+    fn debug_of_decoded_requests_shows_sizes_never_content() {
+        // A canary in every place a value can hide: names, keys, string,
+        // bytes and nested values, trace state, status message, log body.
+        let c = "CANARY";
+        let b64 = "Q0FOQVJZ"; // "CANARY"
+        let attrs = format!(
+            r#"[{{"key":"{c}-k","value":{{"stringValue":"{c}-v"}}}},{{"key":"b","value":{{"bytesValue":"{b64}"}}}},{{"key":"n","value":{{"kvlistValue":{{"values":[{{"key":"{c}-nk","value":{{"arrayValue":{{"values":[{{"stringValue":"{c}-deep"}}]}}}}}}]}}}}}}]"#
+        );
+        let traces = format!(
+            r#"{{"resourceSpans":[{{"resource":{{"attributes":{attrs}}},"scopeSpans":[{{"scope":{{"name":"{c}-scope","version":"{c}","attributes":{attrs}}},"spans":[{{"traceState":"{c}=1","name":"{c}-name","attributes":{attrs},"events":[{{"name":"{c}-ev","attributes":{attrs}}}],"links":[{{"traceState":"{c}","attributes":{attrs}}}],"status":{{"message":"{c}-status"}}}}],"schemaUrl":"{c}"}}],"schemaUrl":"{c}"}}]}}"#
+        );
+        let logs = format!(
+            r#"{{"resourceLogs":[{{"scopeLogs":[{{"logRecords":[{{"severityText":"{c}","body":{{"stringValue":"{c}-body"}},"attributes":{attrs},"eventName":"{c}"}}]}}]}}]}}"#
+        );
+        let t = ExportTraceServiceRequest::decode(&encode_traces_protobuf(&traces).unwrap()[..])
+            .unwrap();
+        let l =
+            ExportLogsServiceRequest::decode(&encode_logs_protobuf(&logs).unwrap()[..]).unwrap();
+        let shown = [
+            format!("{t:?}"),
+            format!("{t:#?}"),
+            format!("{l:?}"),
+            format!("{l:#?}"),
+            format!("{:?}", t.resource_spans[0].scope_spans[0].spans[0]),
+            format!(
+                "{:?}",
+                t.resource_spans[0].scope_spans[0].spans[0].attributes
+            ),
+            format!("{:?}", t.resource_spans[0].scope_spans[0].spans[0].status),
+            format!("{:?}", l.resource_logs[0].scope_logs[0].log_records[0].body),
+        ];
+        for s in &shown {
+            assert!(!s.contains(c), "Debug printed content: {s}");
+            assert!(!s.contains(b64), "Debug printed content: {s}");
+        }
+        // Still useful: the type and its size are there.
+        assert!(
+            shown[0].contains("ExportTraceServiceRequest"),
+            "{}",
+            shown[0]
+        );
+        assert!(shown[0].contains("encoded_len"), "{}", shown[0]);
+        assert!(shown[7].contains("StringValue(11 bytes)"), "{}", shown[7]);
     }
 
     #[test]

@@ -49,6 +49,9 @@ pub(crate) fn compile(
     let mut patterns: Vec<&str> = Vec::new();
     let mut checks: Vec<(u32, Check)> = Vec::new();
     let mut email_pids = Vec::new();
+    // Per regex pattern: the run a failure at one start rules out for
+    // later starts (see `detectors::monotone_run`).
+    let mut runs: Vec<Option<super::detectors::Run>> = Vec::new();
     // Per built-in pattern: its shape's index in the built-in pack.
     let mut pack_shapes: Vec<usize> = Vec::new();
 
@@ -71,6 +74,7 @@ pub(crate) fn compile(
             name: Arc::from(b.name),
             action: Action::Mask,
             fold_case: false,
+            keyword: false,
         });
         for (j, (scan, p, c)) in b.patterns.iter().enumerate() {
             pack_shapes.push(first_shape(rank) + j);
@@ -80,6 +84,7 @@ pub(crate) fn compile(
             scans.push(scan);
             patterns.push(p);
             checks.push((det, *c));
+            runs.push(super::detectors::monotone_run(b.name, j));
         }
     }
 
@@ -124,10 +129,12 @@ pub(crate) fn compile(
                 name: Arc::from(p.name.as_str()),
                 action: p.action,
                 fold_case: false,
+                keyword: false,
             });
             scans.push(&p.regex);
             patterns.push(&p.regex);
             checks.push((det, Check::None));
+            runs.push(None);
         }
     }
 
@@ -153,6 +160,7 @@ pub(crate) fn compile(
                 name: Arc::from(k.name.as_str()),
                 action: k.action,
                 fold_case: k.case_insensitive,
+                keyword: true,
             });
             kw_rules.push((det, k));
         }
@@ -198,24 +206,16 @@ pub(crate) fn compile(
             },
             exact: build_combined(&patterns, MatchKind::LeftmostFirst)?,
             email: email_pids,
+            runs,
             #[cfg(test)]
             scan: build_combined(&scans, MatchKind::LeftmostFirst)?,
         }))
     };
     let keywords = KeywordSet::build(&kw_rules).map_err(|e| vec![e])?;
-    let longest_word = kw_rules
-        .iter()
-        .flat_map(|(_, k)| k.words.iter().map(String::len))
-        .max()
-        .unwrap_or(0);
     let settle = cfg.patterns.is_empty().then(|| super::settle::Settle {
-        reach: super::settle::BOUNDED_REACH.max(longest_word + 4),
-        spaced_ok: !kw_rules.iter().any(|(_, k)| {
-            k.words.iter().any(|w| {
-                let edge = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_whitespace());
-                edge(w.bytes().next()) || edge(w.bytes().next_back())
-            })
-        }),
+        reach: super::settle::BOUNDED_REACH.max(keywords.ascii_reach() + 4),
+        // Normalized keywords never start or end with a blank.
+        spaced_ok: true,
     });
     Ok(Redactor {
         cfg: cfg.clone(),
@@ -225,6 +225,8 @@ pub(crate) fn compile(
         checks,
         keywords,
         settle,
+        #[cfg(test)]
+        test_limit: None,
     })
 }
 

@@ -16,8 +16,17 @@
 pub(crate) enum Check {
     /// Accept as matched (user patterns, most api keys, jwt, email).
     None,
-    /// `Authorization: Bearer <token>`: redact only the token.
+    /// `Authorization: Bearer <token>`: redact only the token (after the
+    /// last blank); placeholders (`YOUR_API_KEY`, `xxxx`) are not tokens.
     Bearer,
+    /// A bare `Bearer <token>`: the token must look like one (12 or more
+    /// bytes, lower and upper case and a digit, no placeholder).
+    BareBearer,
+    /// `name: value` / `name = "value"` credentials: redact only the value
+    /// (after the last blank, `:`, `=` or quote); no placeholders.
+    Value,
+    /// `scheme://user:password@host`: redact only the password.
+    UrlPassword,
     /// 13-19 digits, issuer prefix, Luhn; may shrink to a separator boundary.
     Luhn,
     /// ISO 13616 length and mod-97; may shrink to a group boundary.
@@ -26,6 +35,9 @@ pub(crate) enum Check {
     Ssn,
     /// Digit count, consistent separators and numeric context.
     Phone,
+    /// Not an scp-style remote (`git@host:org/repo.git`) or an image name
+    /// (`logo@2x.png`).
+    Email,
     /// Octets 0-255 and numeric context (not part of a longer dotted run).
     Ipv4,
     /// A real IPv6 address by `std`'s parser, plus shape rules against code.
@@ -45,6 +57,20 @@ pub(crate) struct Builtin {
 
 /// The pack, in priority order.
 pub(crate) const BUILTINS: &[Builtin] = &[
+    Builtin {
+        name: "private_key",
+        // PEM private keys of every kind (PKCS#1 `RSA`, PKCS#8, `EC`, `DSA`,
+        // `OPENSSH`, `ENCRYPTED`), raw, with `\n` escapes (a service-account
+        // JSON pasted as text) or indented as a YAML block: the body class
+        // takes base64, blanks, backslashes, quotes and the `Proc-Type` /
+        // `DEK-Info` headers of encrypted keys. Up to the first END line; a
+        // key cut off before its END line is redacted to the end of its body.
+        patterns: &[(
+            r"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----",
+            r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s\\:,."'_-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,."'_]*)"#,
+            Check::None,
+        )],
+    },
     Builtin {
         name: "api_key",
         patterns: &[
@@ -87,12 +113,78 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r"(?-u)\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{10,}",
                 Check::None,
             ),
+            // Families after gitleaks' rule set (see policies/README.md):
+            // Hugging Face, GitLab, Slack app and webhook, npm, PyPI, Google
+            // OAuth client secret.
             (
-                r"(?i-u)\bauthorization[ \t]*:[ \t]*bearer[ \t]",
-                r"(?i-u)\bauthorization[ \t]*:[ \t]*bearer[ \t]+[A-Za-z0-9._~+/=-]{8,}",
+                r"(?-u)\bhf_[A-Za-z]",
+                r"(?-u)\bhf_[A-Za-z]{34}\b",
+                Check::None,
+            ),
+            (
+                r"(?-u)\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ffct)-",
+                r"(?-u)\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ffct)-[0-9A-Za-z_-]{20,}",
+                Check::None,
+            ),
+            (
+                r"(?-u)\bxapp-[0-9]",
+                r"(?-u)\bxapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]{20,}",
+                Check::None,
+            ),
+            (
+                r"(?-u)\bnpm_[A-Za-z0-9]",
+                r"(?-u)\bnpm_[A-Za-z0-9]{36}\b",
+                Check::None,
+            ),
+            (
+                r"(?-u)\bpypi-AgEIcHlwaS5vcmc",
+                r"(?-u)\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
+                Check::None,
+            ),
+            (
+                r"(?-u)\bGOCSPX-",
+                r"(?-u)\bGOCSPX-[A-Za-z0-9_-]{28}\b",
+                Check::None,
+            ),
+            (
+                r"(?-u)https://hooks\.slack\.com/",
+                r"(?-u)https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}",
+                Check::None,
+            ),
+            // Header credentials of every scheme, in header lines, JSON,
+            // dicts and `key=value`: the token only.
+            (
+                r#"(?i-u)\b(?:proxy-)?authorization["']?[ \t]{0,8}[:=]"#,
+                r#"(?i-u)\b(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:bearer|basic|token|digest|apikey|api-key|sso-key|dpop|negotiate|ntlm)[ \t]{1,8}[A-Za-z0-9._~+/=-]{8,}"#,
                 Check::Bearer,
             ),
+            (
+                r#"(?i-u)\b(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)["']?[ \t]{0,8}[:=]"#,
+                r#"(?i-u)\b(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{12,}"#,
+                Check::Value,
+            ),
+            // AWS secret access keys, known only by their context.
+            (
+                r#"(?i-u)\b(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=]"#,
+                r#"(?i-u)\b(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9/+]{40}\b"#,
+                Check::Value,
+            ),
+            // A bare `Bearer <token>` in prose or code.
+            (
+                r"(?-u)\bBearer[ \t]{1,8}[A-Za-z0-9]",
+                r"(?-u)\bBearer[ \t]{1,8}[A-Za-z0-9._~+/=-]{12,}",
+                Check::BareBearer,
+            ),
         ],
+    },
+    Builtin {
+        name: "url_credentials",
+        // `scheme://user:password@host`: the password only.
+        patterns: &[(
+            r"(?-u)\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:",
+            r"(?-u)\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
+            Check::UrlPassword,
+        )],
     },
     Builtin {
         name: "jwt",
@@ -107,14 +199,16 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         patterns: &[(
             r"(?-u)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]",
             r"(?-u)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b",
-            Check::None,
+            Check::Email,
         )],
     },
     Builtin {
         name: "credit_card",
+        // Separators: blank, tab, `-`, `.`, `/`, `_`, no-break space, en
+        // dash (the check holds a candidate to one style).
         patterns: &[(
-            r"(?-u)\b[0-9](?:[ -]?[0-9]){12}",
-            r"(?-u)\b[0-9](?:[ -]?[0-9]){12,18}\b",
+            "(?-u)\\b[0-9](?:(?:[ \t./_-]|\u{a0}|\u{2013})?[0-9]){12}",
+            "(?-u)\\b[0-9](?:(?:[ \t./_-]|\u{a0}|\u{2013})?[0-9]){12,18}\\b",
             Check::Luhn,
         )],
     },
@@ -183,9 +277,52 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
 ];
 
+/// A shape whose failure at a start rules out every later start inside
+/// the same run: after `prefix` bytes, the longest run of `class` bytes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Run {
+    pub(crate) prefix: usize,
+    pub(crate) class: fn(u8) -> bool,
+}
+
+impl Run {
+    /// Where the run of a candidate that starts at `s` ends.
+    pub(crate) fn end(&self, bytes: &[u8], s: usize) -> usize {
+        let from = (s + self.prefix).min(bytes.len());
+        from + bytes[from..]
+            .iter()
+            .take_while(|&&b| (self.class)(b))
+            .count()
+    }
+}
+
+fn base64url(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+/// The run rule of shape `j` of built-in `name`, if it has one.
+///
+/// Why: a JWT's first segment is a run of base64url bytes that must end
+/// at a `.`; the class holds `-`, so `eyJ…-eyJ…-eyJ…` puts a word start
+/// (and so a JWT start) inside the run again and again, and each start
+/// would walk to the run's end: quadratic. A later start inside the run
+/// sees a shorter first segment followed by the same `.` and the same
+/// rest, so if the earlier start failed, it fails too, and is skipped.
+pub(crate) fn monotone_run(name: &str, j: usize) -> Option<Run> {
+    match (name, j) {
+        ("jwt", 0) => Some(Run {
+            prefix: 3,
+            class: base64url,
+        }),
+        _ => None,
+    }
+}
+
 /// The names of the built-in detectors, in priority order.
 const NAMES: &[&str] = &[
+    "private_key",
     "api_key",
+    "url_credentials",
     "jwt",
     "email",
     "credit_card",

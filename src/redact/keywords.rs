@@ -1,9 +1,13 @@
-//! Keyword lists: per case mode (case-sensitive, ASCII case-insensitive),
-//! words of four bytes or more in a [`PrefixIndex`] and shorter ones in an
+//! Keyword lists: per case mode (case-sensitive, case-insensitive), words
+//! of four bytes or more in a [`PrefixIndex`] and shorter ones in an
 //! Aho-Corasick automaton; each leftmost-longest.
 //!
-//! Case folding is ASCII only (`Müller` does not match `MÜLLER`): that is
-//! what the automaton can do in one pass. `whole_word` means the characters
+//! Words and text are matched in their normalized form (`fold.rs`: NFKC,
+//! full case folding for case-insensitive lists, default-ignorable code
+//! points removed, separator runs read as one blank). ASCII text whose
+//! only separators are single blanks is its own view and is scanned as
+//! it is, the matchers folding ASCII case; other text is scanned through
+//! its view, and matches are mapped back. `whole_word` means the characters
 //! on either side of the match are not word characters (Unicode alphanumeric
 //! or `_`). When the longest keyword at a position fails that test, shorter
 //! keywords at the same position are tried before moving on, so `acme` still
@@ -11,6 +15,8 @@
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
 
+use super::budget::Work;
+use super::fold::{MAX_SEPARATOR_RUN, View, normalize, view_is_text};
 use super::prefix_index::{MIN_WORD, PrefixIndex};
 use super::{KeywordRule, RedactConfigError};
 
@@ -34,17 +40,34 @@ pub(crate) struct RuleRef {
     pub(crate) whole_word: bool,
 }
 
+/// The matchers of one case mode, over the words normalized for it.
+struct Mode {
+    /// Case-insensitive: words and views are case-folded.
+    fold: bool,
+    /// The words of at least [`MIN_WORD`] bytes.
+    index: Option<PrefixIndex>,
+    /// The shorter words (or, in tests, all of them).
+    automaton: Option<Automaton>,
+}
+
 /// All keyword lists of one redactor.
 pub(crate) struct KeywordSet {
-    /// Per case mode, the words of at least [`MIN_WORD`] bytes.
-    indexes: Vec<PrefixIndex>,
-    /// Per case mode, the shorter words (or, in tests, all of them).
-    automata: Vec<Automaton>,
+    /// Per case mode that some list uses.
+    modes: Vec<Mode>,
     rules: Vec<RuleRef>,
+    /// The longest normalized word, in bytes.
+    longest: usize,
+    /// The most separators in one normalized word.
+    most_separators: usize,
 }
 
 /// Above this many words the automaton runs without a prefilter.
 const PREFILTER_MAX_WORDS: usize = 64;
+
+thread_local! {
+    /// The view buffer, reused across texts on this thread.
+    static VIEW: std::cell::RefCell<View> = std::cell::RefCell::new(View::default());
+}
 
 impl KeywordSet {
     /// Builds the indexes for `rules` (each with its detector index). Lists
@@ -67,48 +90,78 @@ impl KeywordSet {
         rules: &[(u32, &KeywordRule)],
         indexed_from: usize,
     ) -> Result<KeywordSet, RedactConfigError> {
-        let mut indexes = Vec::new();
-        let mut automata = Vec::new();
-        for ci in [false, true] {
-            let mut long: Vec<(&str, u32)> = Vec::new();
-            let mut short: Vec<&str> = Vec::new();
-            let mut rule_of = Vec::new();
+        let mut modes = Vec::new();
+        let mut longest = 0;
+        let mut most_separators = 0;
+        for fold in [false, true] {
+            // SECURITY: words are matched in their normalized form, the
+            // form the view gives every spelling of them.
+            let mut words: Vec<(String, u32)> = Vec::new();
             for (i, (_, r)) in rules.iter().enumerate() {
-                if r.case_insensitive == ci {
+                if r.case_insensitive == fold {
                     for w in &r.words {
-                        if w.len() >= indexed_from {
-                            long.push((w, i as u32));
-                        } else {
-                            short.push(w);
-                            rule_of.push(i as u32);
+                        let n = normalize(w, fold);
+                        if n.is_empty() {
+                            return Err(RedactConfigError::Keywords {
+                                error: format!(
+                                    "keyword list `{}` has a word of separators and invisible characters only",
+                                    super::config::shown(&r.name)
+                                ),
+                            });
                         }
+                        longest = longest.max(n.len());
+                        most_separators =
+                            most_separators.max(n.bytes().filter(|&b| b == b' ').count());
+                        words.push((n, i as u32));
                     }
                 }
             }
-            if let Some(index) = PrefixIndex::build(&long, ci) {
-                indexes.push(index);
-            }
-            if short.is_empty() {
+            if words.is_empty() {
                 continue;
             }
-            let kind = if short.len() <= DFA_MAX_WORDS {
-                AhoCorasickKind::DFA
+            let long: Vec<(&str, u32)> = words
+                .iter()
+                .filter(|(w, _)| w.len() >= indexed_from)
+                .map(|(w, i)| (w.as_str(), *i))
+                .collect();
+            let short: Vec<&str> = words
+                .iter()
+                .filter(|(w, _)| w.len() < indexed_from)
+                .map(|(w, _)| w.as_str())
+                .collect();
+            let rule_of: Vec<u32> = words
+                .iter()
+                .filter(|(w, _)| w.len() < indexed_from)
+                .map(|(_, i)| *i)
+                .collect();
+            let automaton = if short.is_empty() {
+                None
             } else {
-                AhoCorasickKind::ContiguousNFA
+                let kind = if short.len() <= DFA_MAX_WORDS {
+                    AhoCorasickKind::DFA
+                } else {
+                    AhoCorasickKind::ContiguousNFA
+                };
+                let ac = AhoCorasick::builder()
+                    .match_kind(MatchKind::LeftmostLongest)
+                    .ascii_case_insensitive(fold)
+                    .kind(Some(kind))
+                    // With hundreds of words nearly every letter starts one,
+                    // so a start-byte prefilter fires at almost every byte
+                    // and only slows the automaton down (measured: 30% of a
+                    // redaction run).
+                    .prefilter(short.len() <= PREFILTER_MAX_WORDS)
+                    .build(&short)
+                    .map_err(|e| RedactConfigError::Keywords {
+                        error: e.to_string(),
+                    })?;
+                Some(Automaton { ac, rule_of })
             };
-            let ac = AhoCorasick::builder()
-                .match_kind(MatchKind::LeftmostLongest)
-                .ascii_case_insensitive(ci)
-                .kind(Some(kind))
-                // With hundreds of words nearly every letter starts one, so a
-                // start-byte prefilter fires at almost every byte and only
-                // slows the automaton down (measured: 30% of a redaction run).
-                .prefilter(short.len() <= PREFILTER_MAX_WORDS)
-                .build(&short)
-                .map_err(|e| RedactConfigError::Keywords {
-                    error: e.to_string(),
-                })?;
-            automata.push(Automaton { ac, rule_of });
+            modes.push(Mode {
+                fold,
+                index: PrefixIndex::build(&long, fold),
+                automaton,
+            });
         }
         let rules = rules
             .iter()
@@ -118,32 +171,101 @@ impl KeywordSet {
             })
             .collect();
         Ok(KeywordSet {
-            indexes,
-            automata,
+            modes,
             rules,
+            longest,
+            most_separators,
         })
+    }
+
+    /// How many bytes of ASCII text a match can span at most: the longest
+    /// word with each of its blanks grown to the longest separator run the
+    /// view reads as one (what `settle.rs` needs). Non-ASCII text has no
+    /// such small bound (ignorables, combining marks).
+    pub(crate) fn ascii_reach(&self) -> usize {
+        self.longest + self.most_separators * (MAX_SEPARATOR_RUN - 1)
+    }
+
+    /// Whether there are any keyword lists.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.modes.is_empty()
     }
 
     /// Calls `found(start, end, det)` for each keyword match that `ok`
     /// accepts, left to right per index or automaton (matches of different
     /// ones may overlap each other; the caller resolves that). A match `ok`
-    /// refuses is treated like one that fails `whole_word`.
+    /// refuses is treated like one that fails `whole_word`. Offsets are of
+    /// `text`; matching is on its normalized view (`fold.rs`), built only
+    /// when it differs from `text`.
     pub(crate) fn find(
         &self,
         text: &str,
+        work: &Work,
         ok: impl Fn(usize, usize) -> bool,
         mut found: impl FnMut(usize, usize, u32),
     ) {
-        let bytes = text.as_bytes();
-        for index in &self.indexes {
+        if self.modes.is_empty() {
+            return;
+        }
+        if view_is_text(text) {
+            for mode in &self.modes {
+                self.scan(mode, text, work, &ok, &mut found);
+            }
+            return;
+        }
+        VIEW.with(|cell| {
+            let mut fresh = View::default();
+            let mut guard = cell.try_borrow_mut();
+            let view: &mut View = match guard.as_deref_mut() {
+                Ok(v) => v,
+                Err(_) => &mut fresh,
+            };
+            for mode in &self.modes {
+                // Building the view reads the text once more.
+                work.charge(text.len());
+                view.build(text, mode.fold);
+                let v: &View = view;
+                self.scan(
+                    mode,
+                    &v.text,
+                    work,
+                    &|s, e| {
+                        let (a, b) = v.to_orig(s, e);
+                        ok(a, b)
+                    },
+                    &mut |s, e, det| {
+                        let (a, b) = v.to_orig(s, e);
+                        found(a, b, det)
+                    },
+                );
+            }
+        });
+    }
+
+    /// One mode's matchers over `hay` (the text or its view), offsets of
+    /// `hay`.
+    fn scan(
+        &self,
+        mode: &Mode,
+        hay: &str,
+        work: &Work,
+        ok: &dyn Fn(usize, usize) -> bool,
+        found: &mut dyn FnMut(usize, usize, u32),
+    ) {
+        let bytes = hay.as_bytes();
+        if let Some(index) = &mode.index {
+            // Linear in the text (a skip-table scan and, per look, a few
+            // word comparisons).
+            work.charge(bytes.len());
             index.find(
                 bytes,
-                |s, e, rule| (!rule.whole_word || whole_word(text, s, e)) && ok(s, e),
+                |s, e, rule| (!rule.whole_word || whole_word(hay, s, e)) && ok(s, e),
                 &self.rules,
                 |s, e, rule| found(s, e, rule.det),
             );
         }
-        for a in &self.automata {
+        if let Some(a) = &mode.automaton {
+            work.charge(bytes.len());
             let mut pos = 0;
             'outer: while pos < bytes.len() {
                 let Some(m) = a.ac.find(Input::new(bytes).span(pos..bytes.len())) else {
@@ -152,7 +274,7 @@ impl KeywordSet {
                 let (s, mut e, mut pid) = (m.start(), m.end(), m.pattern().as_usize());
                 loop {
                     let rule = self.rules[a.rule_of[pid] as usize];
-                    if (!rule.whole_word || whole_word(text, s, e)) && ok(s, e) {
+                    if (!rule.whole_word || whole_word(hay, s, e)) && ok(s, e) {
                         found(s, e, rule.det);
                         pos = e.max(s + 1);
                         continue 'outer;
@@ -212,7 +334,12 @@ mod tests {
 
     fn hits(set: &KeywordSet, text: &str) -> Vec<String> {
         let mut v = Vec::new();
-        set.find(text, |_, _| true, |s, e, _| v.push(text[s..e].to_string()));
+        set.find(
+            text,
+            &crate::redact::budget::Work::unlimited(),
+            |_, _| true,
+            |s, e, _| v.push(text[s..e].to_string()),
+        );
         v
     }
 

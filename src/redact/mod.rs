@@ -42,15 +42,20 @@
 //!    IBAN candidate also tries its own prefixes that end at a separator
 //!    (`4111 1111 1111 1111 2024`). A property test holds the starts to the
 //!    unanchored regex scan they replace.
-//! 2. **One keyword pass** per case mode (case-sensitive, ASCII
+//! 2. **One keyword pass** per case mode (case-sensitive,
 //!    case-insensitive), leftmost-longest: words of four bytes or more in a
 //!    hashed-prefix index scanned the Wu-Manber way (`prefix_index.rs`),
 //!    shorter ones in an Aho-Corasick automaton. A property test holds the
-//!    index to Aho-Corasick.
+//!    index to Aho-Corasick. Words and text are matched in a normalized view
+//!    (`fold.rs`: NFKC, full case folding, invisible characters dropped,
+//!    separator runs read as one blank) with offsets mapped back; ASCII text
+//!    with no separator but single blanks is its own view and is scanned as
+//!    it is.
 //! 3. **Overlaps** between all candidates are resolved leftmost, then
 //!    longest, then by priority:
-//!    `api_key > jwt > email > credit_card > iban > us_ssn > phone > ipv6 >
-//!    ipv4 > user patterns (policy order) > keyword lists (policy order)`.
+//!    `private_key > api_key > url_credentials > jwt > email > credit_card >
+//!    iban > us_ssn > phone > ipv6 > ipv4 > user patterns (policy order) >
+//!    keyword lists (policy order)`.
 //!    A candidate that *partially* overlaps the winner is merged into the
 //!    winner's region (the region grows; its token names the winner), so no
 //!    tail of a detected secret is left in clear.
@@ -86,9 +91,14 @@
 //!
 //! Record text is untrusted: scanning is linear in the text (a byte loop, a
 //! skip-table keyword scan, Aho-Corasick for short words; per candidate
-//! start a bounded number of anchored DFA searches)
+//! start a bounded number of anchored DFA searches, and starts that cannot
+//! succeed are refused by the byte loop in O(1))
 //! and never panics; an internal inconsistency fails closed
-//! (`drop_field`). Policy text is trusted but bounded: each regex and the
+//! (`drop_field`). Linear is also *enforced*: every call counts its work in
+//! steps against a budget of [`STEPS_PER_BYTE`] per byte plus
+//! [`STEPS_BASE`] (`budget.rs`); when it runs out the scan stops, the
+//! output is one `[REDACTED:over_budget]` token and
+//! [`Redaction::over_budget`] and [`Redaction::drop_field`] are set. Policy text is trusted but bounded: each regex and the
 //! combined one are limited to [`REGEX_SIZE_LIMIT`]. Built-in shapes use
 //! ASCII classes and ASCII `\b`; a user pattern with Unicode `\b` slows the
 //! whole pass (write `(?-u:\b)`).
@@ -97,15 +107,18 @@
 //!
 //! Email addresses with a non-ASCII local part (`josé@…`) or an IDN domain
 //! are not matched; national phone formats other than North American
-//! (`020 7946 0958`) are not matched without their `+` country code;
+//! (`020 7946 0958`) are not matched without their `+` country code; US
+//! SSNs are matched only as `###-##-####`;
 //! 4-part dotted quads within 0-255 are redacted as `ipv4` even when they
 //! are version numbers (`version 1.2.3.4`; `v1.2.3.4` and `1.2.3.4.5` are
-//! left alone); keyword case folding is ASCII only.
+//! left alone).
 
 mod action;
+mod budget;
 mod compile;
 mod config;
 mod detectors;
+mod fold;
 mod keywords;
 mod prefix_index;
 mod pseudonym;
@@ -119,6 +132,15 @@ mod validate;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_budget;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_detectors;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_keywords;
 
 use std::fmt;
 use std::sync::Arc;
@@ -126,6 +148,7 @@ use std::sync::Arc;
 use regex_automata::meta::Regex;
 
 pub use action::{Action, MIN_KEY_BYTES, RedactKey};
+pub use budget::{STEPS_BASE, STEPS_PER_BYTE};
 pub use compile::REGEX_SIZE_LIMIT;
 pub use config::{KeywordRule, PatternRule, RedactConfig, RedactConfigError};
 pub use detectors::builtin_names;
@@ -138,13 +161,20 @@ use keywords::KeywordSet;
 struct Det {
     name: Arc<str>,
     action: Action,
-    /// A case-insensitive keyword list: `hash` tokens are computed over the
-    /// ASCII-lowercased match, so `ACME` and `acme` join.
+    /// A case-insensitive keyword list.
     fold_case: bool,
+    /// A keyword list: `hash` tokens are computed over the match's
+    /// normalized form (case-folded too for a case-insensitive list), so
+    /// `ACME`, `acme` and `Ａｃｍｅ` join.
+    keyword: bool,
 }
 
 /// Most extra passes [`Redactor::redact`] makes to reach a fixed point.
 const MAX_PASSES: usize = 4;
+
+/// The detector name in the token that replaces a whole field whose
+/// redaction ran out of budget (see [`Redaction::over_budget`]).
+pub const OVER_BUDGET: &str = "over_budget";
 
 /// A compiled, immutable redaction config. `Send + Sync`; share it with an
 /// `Arc`.
@@ -163,6 +193,9 @@ pub struct Redactor {
     /// `None` (user patterns) when only a full second pass can tell; see
     /// `settle.rs`.
     settle: Option<settle::Settle>,
+    /// A smaller work budget for tests of the fail-closed path.
+    #[cfg(test)]
+    test_limit: Option<u64>,
 }
 
 /// The regexes of the one regex pass; they share pattern ids (built-in
@@ -190,6 +223,9 @@ struct Regexes {
     exact: Regex,
     /// Pattern ids of the email shape (empty when it is off).
     email: Vec<regex_automata::PatternID>,
+    /// Per pattern id, the run that a failure rules out for later starts
+    /// of the same shape (`detectors::monotone_run`).
+    runs: Vec<Option<detectors::Run>>,
     /// The unanchored scan over every prefix that [`trigger::Starts`]
     /// replaces: the reference it is tested against.
     #[cfg(test)]
@@ -306,9 +342,51 @@ impl Redactor {
         settle: bool,
         edits: &mut Vec<Edit>,
     ) -> Redaction {
+        let work = self.work_for(text.len());
         let start = out.len();
-        let mut res = self.redact_once(text, &self.regions(text), out, edits);
-        if !res.changed || (settle && self.settled(out.get(start..).unwrap_or_default(), edits)) {
+        let mut res = self.passes(text, out, settle, edits, &work);
+        res.steps = work.steps();
+        if work.spent() {
+            // SECURITY: the scan stopped before it saw the whole text, so
+            // what it did not reach may hold anything: mask the field whole
+            // and have the caller drop it. Nothing of the text is kept.
+            out.truncate(start);
+            edits.clear();
+            action::write_token(out, Action::Mask, OVER_BUDGET, "", None);
+            res.changed = true;
+            res.drop_field = true;
+            res.over_budget = true;
+        }
+        res
+    }
+
+    /// The budget for a text of `len` bytes.
+    fn work_for(&self, len: usize) -> budget::Work {
+        #[cfg(test)]
+        if let Some(limit) = self.test_limit {
+            return budget::Work::with_limit(limit);
+        }
+        budget::Work::for_len(len)
+    }
+
+    /// The passes of [`Redactor::redact_to_fixed_point`], charging `work`.
+    fn passes(
+        &self,
+        text: &str,
+        out: &mut String,
+        settle: bool,
+        edits: &mut Vec<Edit>,
+        work: &budget::Work,
+    ) -> Redaction {
+        let start = out.len();
+        let regions = self.regions(text, work);
+        if work.spent() {
+            return Redaction::default();
+        }
+        let mut res = self.redact_once(text, &regions, out, edits);
+        if !res.changed
+            || (settle && self.settled(out.get(start..).unwrap_or_default(), edits, work))
+        {
             return res;
         }
         // A detector may judge a candidate by its neighbours (a phone number
@@ -317,9 +395,12 @@ impl Redactor {
         // redacting the output again changes nothing (idempotence).
         let mut scratch = String::new();
         for _ in 0..MAX_PASSES {
+            if work.spent() {
+                return res;
+            }
             let current = out.get(start..).unwrap_or_default();
-            let regions = self.regions(current);
-            if regions.is_empty() {
+            let regions = self.regions(current, work);
+            if regions.is_empty() || work.spent() {
                 return res;
             }
             scratch.clear();
@@ -366,12 +447,13 @@ impl Redactor {
                     changed: true,
                     drop_field: true,
                     hits: res.hits,
+                    ..Redaction::default()
                 };
             };
             out.push_str(before);
             let token_start = out.len() - rollback;
-            if det.fold_case && det.action == Action::Hash {
-                let folded = matched.to_ascii_lowercase();
+            if det.keyword && det.action == Action::Hash {
+                let folded = fold::normalize(matched, det.fold_case);
                 action::write_token(out, det.action, &det.name, &folded, self.key.as_ref());
             } else {
                 action::write_token(out, det.action, &det.name, matched, self.key.as_ref());
@@ -409,7 +491,10 @@ pub struct Edit {
 }
 
 /// What [`Redactor::redact`] did to one text.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// Equality compares outcomes, not [`Redaction::steps`]: two ways to the
+/// same result (a settle shortcut and a full second pass) are equal.
+#[derive(Clone, Debug, Default)]
 pub struct Redaction {
     /// Something was replaced.
     pub changed: bool,
@@ -418,7 +503,27 @@ pub struct Redaction {
     pub drop_field: bool,
     /// Replacements per detector.
     pub hits: Hits,
+    /// The field's work budget ran out before the scan had seen all of it:
+    /// the output is one `[REDACTED:over_budget]` token, and
+    /// [`Redaction::drop_field`] is set too, so a caller that only looks
+    /// at that flag still drops the field. Callers report it (without
+    /// content) as `redact_budget`.
+    pub over_budget: bool,
+    /// Work steps this call charged (see the budget in the module docs):
+    /// what tests and benchmarks read to hold the cost to a bound.
+    pub steps: u64,
 }
+
+impl PartialEq for Redaction {
+    fn eq(&self, other: &Redaction) -> bool {
+        self.changed == other.changed
+            && self.drop_field == other.drop_field
+            && self.hits == other.hits
+            && self.over_budget == other.over_budget
+    }
+}
+
+impl Eq for Redaction {}
 
 /// Replacement counts by detector name (only detectors that replaced
 /// something). A candidate merged into an overlapping winner counts for the

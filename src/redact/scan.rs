@@ -6,6 +6,7 @@ use std::cmp::Reverse;
 
 use regex_automata::{Anchored, Input, PatternID, PatternSet};
 
+use super::budget::Work;
 use super::keywords::char_width;
 use super::token::overlaps_token;
 use super::trigger::Starts;
@@ -22,6 +23,9 @@ fn next_char(bytes: &[u8], s: usize) -> usize {
 struct PassScratch {
     starts: Starts,
     can_start: Option<PatternSet>,
+    /// Per pattern id: no start before this position can succeed (a
+    /// failed start of a monotone shape ruled them out).
+    dead: Vec<usize>,
 }
 
 /// The pattern set in `slot`, sized for `patterns` shapes.
@@ -58,13 +62,21 @@ pub(crate) struct Region {
 
 impl Redactor {
     /// The regions of `text` to replace, sorted and non-overlapping.
-    pub(crate) fn regions(&self, text: &str) -> Vec<Region> {
+    ///
+    /// Work is charged to `work`; when it is spent the scan stops early and
+    /// the regions are incomplete: the caller must check
+    /// [`Work::spent`] and fail closed.
+    pub(crate) fn regions(&self, text: &str, work: &Work) -> Vec<Region> {
         let mut cands = Vec::new();
-        self.regex_pass(text, &mut cands);
+        self.regex_pass(text, &mut cands, work);
         let regex_only = cands.len();
         let bytes = text.as_bytes();
+        if work.spent() {
+            return cands;
+        }
         self.keywords.find(
             text,
+            work,
             |s, e| !overlaps_token(bytes, s, e),
             |start, end, det| {
                 cands.push(Region {
@@ -106,25 +118,26 @@ impl Redactor {
     /// longest candidate that passes its check wins (ties: priority). A
     /// start where nothing passes is abandoned one character later, so a
     /// failed long candidate never hides a valid one that starts inside it.
-    fn regex_pass(&self, text: &str, out: &mut Vec<Region>) {
+    fn regex_pass(&self, text: &str, out: &mut Vec<Region>, work: &Work) {
         let Some(rx) = self.regexes.as_deref() else {
             return;
         };
         // The candidate lists and pattern set are reused across calls on
         // this thread: allocating them per text was a tenth of a run.
-        with_scratch(|scratch| self.regex_pass_with(rx, text, scratch, out));
+        with_scratch(|scratch| self.regex_pass_with(rx, text, scratch, out, work));
     }
 
     /// Whether some regex shape matches and passes its check at `s`: the
     /// question `settle.rs` asks right after a token. Only for redactors
     /// without user patterns (those always make the full second pass).
-    pub(super) fn shape_at(&self, bytes: &[u8], s: usize) -> bool {
+    pub(super) fn shape_at(&self, bytes: &[u8], s: usize, work: &Work) -> bool {
         let Some(rx) = self.regexes.as_deref() else {
             return false;
         };
         with_scratch(|scratch| {
             let can_start = sized(&mut scratch.can_start, rx.scan_all.pattern_len());
-            self.best_at(rx, bytes, s, can_start, true, false).is_some()
+            self.best_at(rx, bytes, s, can_start, true, false, work)
+                .is_some()
         })
     }
 
@@ -134,12 +147,21 @@ impl Redactor {
         text: &str,
         scratch: &mut PassScratch,
         out: &mut Vec<Region>,
+        work: &Work,
     ) {
-        let PassScratch { starts, can_start } = scratch;
+        let PassScratch {
+            starts,
+            can_start,
+            dead,
+        } = scratch;
         let can_start = sized(can_start, rx.scan_all.pattern_len());
+        dead.clear();
+        dead.resize(rx.runs.len(), 0);
+        let dead = std::cell::Cell::from_mut(dead.as_mut_slice()).as_slice_of_cells();
         let bytes = text.as_bytes();
         let len = bytes.len();
         if rx.shapes.is_some() {
+            work.charge(len);
             starts.find(bytes);
         } else {
             starts.at.clear();
@@ -152,6 +174,11 @@ impl Redactor {
         let mut user_done = rx.user_scan.is_none();
         let mut pos = 0;
         while pos <= len {
+            // SECURITY: the caller fails closed on a spent budget; stop
+            // here rather than finish an unbounded amount of work.
+            if work.spent() {
+                return;
+            }
             while starts.at.get(ai).is_some_and(|&a| a < pos) {
                 ai += 1;
             }
@@ -159,11 +186,12 @@ impl Redactor {
                 ei += 1;
             }
             if !user_done && user.is_none_or(|u| u < pos) {
-                user = rx
+                let found = rx
                     .user_scan
                     .as_ref()
-                    .and_then(|re| re.search(&Input::new(bytes).span(pos..len)))
-                    .map(|m| m.start());
+                    .and_then(|re| re.search(&Input::new(bytes).span(pos..len)));
+                work.charge(found.map_or(len, |m| m.end()) - pos + 1);
+                user = found.map(|m| m.start());
                 user_done = user.is_none();
             }
             let email = starts.emails.get(ei).map(|&(run, _)| run.max(pos));
@@ -181,11 +209,36 @@ impl Redactor {
             let user_here = user == Some(s);
             let email_only = starts.at.get(ai) != Some(&s) && !user_here;
             let best = if email_only {
-                self.best_of(rx.email.iter().copied(), bytes, s, |pid| {
-                    rx.exact_end(bytes, s, pid)
-                })
+                self.best_of(
+                    rx.email.iter().copied(),
+                    bytes,
+                    s,
+                    |pid| rx.exact_end(bytes, s, pid, work),
+                    work,
+                )
             } else {
-                self.best_at(rx, bytes, s, can_start, email == Some(s), user_here)
+                can_start.clear();
+                self.which_start(rx, bytes, s, can_start, email == Some(s), user_here, work);
+                // Shapes a failed earlier start ruled out here.
+                let live = can_start
+                    .iter()
+                    .filter(|pid| dead.get(pid.as_usize()).is_none_or(|d| s >= d.get()));
+                self.best_of(
+                    live,
+                    bytes,
+                    s,
+                    |pid| {
+                        let end = rx.exact_end(bytes, s, pid, work);
+                        if end.is_none()
+                            && let (Some(Some(run)), Some(d)) =
+                                (rx.runs.get(pid.as_usize()), dead.get(pid.as_usize()))
+                        {
+                            d.set(run.end(bytes, s));
+                        }
+                        end
+                    },
+                    work,
+                )
             };
             match best {
                 Some(region) => {
@@ -218,13 +271,14 @@ impl Redactor {
         let mut can_start = PatternSet::new(rx.scan_all.pattern_len());
         let bytes = text.as_bytes();
         let len = bytes.len();
+        let work = Work::unlimited();
         let mut pos = 0;
         while pos <= len {
             let Some(m) = rx.scan.search(&Input::new(bytes).span(pos..len)) else {
                 break;
             };
             let s = m.start();
-            match self.best_at_meta(rx, bytes, s, &mut can_start) {
+            match self.best_at_meta(rx, bytes, s, &mut can_start, &work) {
                 Some(region) => {
                     pos = region.end;
                     out.push(region);
@@ -239,7 +293,7 @@ impl Redactor {
     #[cfg(test)]
     pub(crate) fn regex_regions(&self, text: &str) -> Vec<Region> {
         let mut out = Vec::new();
-        self.regex_pass(text, &mut out);
+        self.regex_pass(text, &mut out, &Work::unlimited());
         out
     }
 
@@ -256,6 +310,7 @@ impl Redactor {
     /// else no user pattern matches and the built-in DFAs alone say which
     /// shapes start; here the meta scan, which also has the user patterns,
     /// does.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn best_at(
         &self,
         rx: &Regexes,
@@ -264,24 +319,46 @@ impl Redactor {
         can_start: &mut PatternSet,
         email_here: bool,
         user_here: bool,
+        work: &Work,
     ) -> Option<Region> {
         can_start.clear();
+        self.which_start(rx, bytes, s, can_start, email_here, user_here, work);
+        self.best_of(
+            can_start.iter(),
+            bytes,
+            s,
+            |pid| rx.exact_end(bytes, s, pid, work),
+            work,
+        )
+    }
+
+    /// Fills `can_start` (empty on entry) with the shapes that can start at
+    /// `s`; `email_here` and `user_here` as for [`Redactor::best_at`].
+    #[allow(clippy::too_many_arguments)]
+    fn which_start(
+        &self,
+        rx: &Regexes,
+        bytes: &[u8],
+        s: usize,
+        can_start: &mut PatternSet,
+        email_here: bool,
+        user_here: bool,
+        work: &Work,
+    ) {
         let by_dfa = !user_here
             && rx
                 .shapes
                 .as_ref()
-                .is_some_and(|d| d.which_start(bytes, s, email_here, can_start).is_ok());
+                .is_some_and(|d| d.which_start(bytes, s, email_here, can_start, work).is_ok());
         if !by_dfa {
             // SECURITY: a DFA search error (impossible for the ASCII pack,
             // which sets no quit bytes) must not read as "no shape starts
             // here": that would leave a secret in clear. Ask the meta scan
             // instead, from scratch.
             can_start.clear();
+            work.charge(super::budget::SCAN_REACH);
             rx.meta_which_start(bytes, s, email_here, can_start);
         }
-        self.best_of(can_start.iter(), bytes, s, |pid| {
-            rx.exact_end(bytes, s, pid)
-        })
     }
 
     /// [`Redactor::best_at`] with the meta regexes alone, for the reference.
@@ -292,12 +369,17 @@ impl Redactor {
         bytes: &[u8],
         s: usize,
         can_start: &mut PatternSet,
+        work: &Work,
     ) -> Option<Region> {
         can_start.clear();
         rx.meta_which_start(bytes, s, true, can_start);
-        self.best_of(can_start.iter(), bytes, s, |pid| {
-            rx.meta_exact_end(bytes, s, pid)
-        })
+        self.best_of(
+            can_start.iter(),
+            bytes,
+            s,
+            |pid| rx.meta_exact_end(bytes, s, pid, work),
+            work,
+        )
     }
 
     /// The best candidate at `s` among the shapes `pids`, whose anchored
@@ -308,6 +390,7 @@ impl Redactor {
         bytes: &[u8],
         s: usize,
         exact_end: impl Fn(PatternID) -> Option<usize>,
+        work: &Work,
     ) -> Option<Region> {
         let mut best: Option<(usize, usize, u32)> = None;
         for pid in pids {
@@ -322,6 +405,7 @@ impl Redactor {
             if end == s || best.is_some_and(|(_, be, bd)| be > end || (be == end && bd <= det)) {
                 continue;
             }
+            work.charge(end - s);
             let Some((cs, ce)) = validate::check(check, bytes, s, end) else {
                 continue;
             };
@@ -345,26 +429,36 @@ impl Regexes {
     /// The end of shape `pid`'s leftmost-first match anchored at `s`: from
     /// the built-in DFA when `pid` is a built-in shape, else (user patterns)
     /// from the meta regex.
-    fn exact_end(&self, bytes: &[u8], s: usize, pid: PatternID) -> Option<usize> {
+    fn exact_end(&self, bytes: &[u8], s: usize, pid: PatternID, work: &Work) -> Option<usize> {
         if let Some(d) = &self.shapes
             && pid.as_usize() < d.pattern_len()
         {
             // SECURITY: a DFA search error (impossible for the ASCII pack)
             // must not read as "no match", which would leave the candidate
             // in clear: the meta regex answers instead.
-            if let Ok(end) = d.exact_end(bytes, s, pid) {
+            if let Ok(end) = d.exact_end(bytes, s, pid, work) {
                 return end;
             }
         }
-        self.meta_exact_end(bytes, s, pid)
+        self.meta_exact_end(bytes, s, pid, work)
     }
 
     /// [`Regexes::exact_end`] by the meta regex, for any shape.
-    pub(super) fn meta_exact_end(&self, bytes: &[u8], s: usize, pid: PatternID) -> Option<usize> {
+    /// Charged as reading to the match's end, or to the end of the text
+    /// when there is none (the meta regex does not say how far it read).
+    pub(super) fn meta_exact_end(
+        &self,
+        bytes: &[u8],
+        s: usize,
+        pid: PatternID,
+        work: &Work,
+    ) -> Option<usize> {
         let input = Input::new(bytes)
             .span(s..bytes.len())
             .anchored(Anchored::Pattern(pid));
-        self.exact.search(&input).map(|m| m.end())
+        let end = self.exact.search(&input).map(|m| m.end());
+        work.charge(end.unwrap_or(bytes.len()) - s + 1);
+        end
     }
 
     /// Adds to `set` every shape (user patterns included) whose scan matches

@@ -46,12 +46,14 @@
 //! `tests.rs` (`settled_agrees_with_a_full_second_pass`) holds this to the
 //! full pass on adversarial text.
 
+use super::budget::Work;
 use super::{Edit, Redactor};
 
 /// How far a bounded built-in shape, its check's context and the automaton's
-/// walk reach from a start: the longest bounded shape (an IBAN, 42 bytes, or
-/// a grouped phone number, 39) plus context, rounded up.
-pub(crate) const BOUNDED_REACH: usize = 56;
+/// walk reach from a start: the longest bounded shape (a password in a URL,
+/// 117 bytes; an AWS secret key with its name, 81) plus context, rounded
+/// up.
+pub(crate) const BOUNDED_REACH: usize = 128;
 
 /// What [`Redactor::settled`] needs to know about a redactor.
 #[derive(Clone, Copy, Debug)]
@@ -98,10 +100,15 @@ fn local_byte(b: u8) -> bool {
 impl Redactor {
     /// True when redacting `text` (the output of one pass, whose tokens sit
     /// at `edits`' `to` spans, sorted) again would change nothing.
-    pub(crate) fn settled(&self, text: &str, edits: &[Edit]) -> bool {
+    pub(crate) fn settled(&self, text: &str, edits: &[Edit], work: &Work) -> bool {
         let Some(settle) = self.settle else {
             return false;
         };
+        // A keyword match in non-ASCII text can span any number of
+        // ignorables and combining marks: no window bounds it.
+        if !self.keywords.is_empty() && !text.is_ascii() {
+            return false;
+        }
         let reach = settle.reach;
         let bytes = text.as_bytes();
         let len = bytes.len();
@@ -119,7 +126,7 @@ impl Redactor {
         // whose leading `\b` now sees the token's `]`).
         for (_, b) in open() {
             for s in b..(b + 3).min(len + 1) {
-                if text.is_char_boundary(s) && self.shape_at(bytes, s) {
+                if text.is_char_boundary(s) && self.shape_at(bytes, s, work) {
                     return false;
                 }
             }
@@ -144,7 +151,7 @@ impl Redactor {
             window = match window {
                 Some((wl, wh)) if lo <= wh => Some((wl.min(lo), wh.max(hi))),
                 Some(w) => {
-                    if self.finds_any(text, w) {
+                    if self.finds_any(text, w, work) {
                         return false;
                     }
                     Some((lo, hi))
@@ -152,18 +159,19 @@ impl Redactor {
                 None => Some((lo, hi)),
             };
         }
-        !window.is_some_and(|w| self.finds_any(text, w))
+        !window.is_some_and(|w| self.finds_any(text, w, work))
     }
 
     /// Whether `text[lo..hi]` (widened to character boundaries), scanned as
     /// a text of its own, has any region.
-    fn finds_any(&self, text: &str, (mut lo, mut hi): (usize, usize)) -> bool {
+    fn finds_any(&self, text: &str, (mut lo, mut hi): (usize, usize), work: &Work) -> bool {
         while !text.is_char_boundary(lo) {
             lo -= 1;
         }
         while !text.is_char_boundary(hi) {
             hi += 1;
         }
-        text.get(lo..hi).is_none_or(|w| !self.regions(w).is_empty())
+        text.get(lo..hi)
+            .is_none_or(|w| !self.regions(w, work).is_empty())
     }
 }

@@ -1004,9 +1004,12 @@ proptest! {
     fn prefix_index_agrees_with_aho_corasick(seed in any::<u64>()) {
         let mut rng = textgen::Rng(seed);
         const ATOMS: &[&str] = &["ab", "AB", "cd", "Cd", "é", " ", "-", "x", "0", "_"];
+        // At least four bytes once normalized (trimmed, separator runs
+        // read as one blank), so every word goes to the index.
         let word = |rng: &mut textgen::Rng| {
             let mut w = String::new();
-            while w.len() < 4 + rng.index(6) {
+            let want = 4 + rng.index(6);
+            while super::fold::normalize(&w, true).len() < want {
                 w.push_str(rng.pick(ATOMS));
             }
             w
@@ -1044,9 +1047,10 @@ proptest! {
             "ab", "AB", "cd", "Cd", "é", "É", "あ", " ", "-", "x", "0", "_", "@", "`", "[", "{",
         ];
         let shortest = [4, 5, 7, 8, 9, 12, 15, 16, 17, 20][rng.index(10)];
+        // Lengths of the normalized word (what the index holds).
         let word = |rng: &mut textgen::Rng, len: usize| {
             let mut w = String::new();
-            while w.len() < len {
+            while super::fold::normalize(&w, true).len() < len {
                 w.push_str(rng.pick(ATOMS));
             }
             w
@@ -1129,7 +1133,12 @@ fn glued_text(r: &mut textgen::Rng, n: usize) -> String {
 fn keyword_matches(set: &keywords::KeywordSet, text: &str) -> Vec<(usize, usize, u32)> {
     let ok = |s: usize, e: usize| !(s * 7 + e).is_multiple_of(5);
     let mut found = Vec::new();
-    set.find(text, ok, |s, e, d| found.push((s, e, d)));
+    set.find(
+        text,
+        &crate::redact::budget::Work::unlimited(),
+        ok,
+        |s, e, d| found.push((s, e, d)),
+    );
     found.sort_unstable();
     found
 }
@@ -1243,9 +1252,9 @@ fn dfas_agree_with_meta(r: &Redactor, text: &str) -> Result<(), TestCaseError> {
         |set: &PatternSet| -> Vec<PatternID> { set.iter().filter(|p| p.as_usize() < nb).collect() };
     for s in 0..=bytes.len() {
         for pid in (0..nb).map(|i| PatternID::new(i).unwrap()) {
-            let dfa = shapes.exact_end(bytes, s, pid);
+            let dfa = shapes.exact_end(bytes, s, pid, &crate::redact::budget::Work::unlimited());
             prop_assert!(dfa.is_ok(), "{:?} at {} in {:?}", dfa, s, text);
-            let meta = rx.meta_exact_end(bytes, s, pid);
+            let meta = rx.meta_exact_end(bytes, s, pid, &crate::redact::budget::Work::unlimited());
             prop_assert_eq!(
                 dfa.ok().flatten(),
                 meta,
@@ -1260,12 +1269,32 @@ fn dfas_agree_with_meta(r: &Redactor, text: &str) -> Result<(), TestCaseError> {
             PatternSet::new(cap),
             PatternSet::new(cap),
         );
-        prop_assert!(shapes.which_start(bytes, s, false, &mut dfa).is_ok());
+        prop_assert!(
+            shapes
+                .which_start(
+                    bytes,
+                    s,
+                    false,
+                    &mut dfa,
+                    &crate::redact::budget::Work::unlimited()
+                )
+                .is_ok()
+        );
         rx.meta_which_start(bytes, s, false, &mut others);
         prop_assert_eq!(builtin(&dfa), builtin(&others), "at {} in {:?}", s, text);
 
         dfa.clear();
-        prop_assert!(shapes.which_start(bytes, s, true, &mut dfa).is_ok());
+        prop_assert!(
+            shapes
+                .which_start(
+                    bytes,
+                    s,
+                    true,
+                    &mut dfa,
+                    &crate::redact::budget::Work::unlimited()
+                )
+                .is_ok()
+        );
         rx.meta_which_start(bytes, s, true, &mut all);
         for &e in &rx.email {
             let _ = others.try_insert(e);
@@ -1279,7 +1308,10 @@ fn dfas_agree_with_meta(r: &Redactor, text: &str) -> Result<(), TestCaseError> {
         );
         for &e in &rx.email {
             prop_assert!(
-                all.contains(e) || rx.meta_exact_end(bytes, s, e).is_none(),
+                all.contains(e)
+                    || rx
+                        .meta_exact_end(bytes, s, e, &crate::redact::budget::Work::unlimited())
+                        .is_none(),
                 "email at {} in {:?}",
                 s,
                 text

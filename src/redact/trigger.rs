@@ -69,6 +69,17 @@ fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
     match b {
         b'-' => &[
             (b"sk-", 2),
+            (b"glpat-", 5),
+            (b"glptt-", 5),
+            (b"gldt-", 4),
+            (b"glrt-", 4),
+            (b"glcbt-", 5),
+            (b"gloas-", 5),
+            (b"glsoat-", 6),
+            (b"glffct-", 6),
+            (b"xapp-", 4),
+            (b"pypi-", 4),
+            (b"GOCSPX-", 6),
             (b"xoxa-", 4),
             (b"xoxb-", 4),
             (b"xoxp-", 4),
@@ -86,7 +97,10 @@ fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"ghs_", 3),
             (b"ghr_", 3),
             (b"github_pat_", 6),
+            (b"hf_", 2),
+            (b"npm_", 3),
         ],
+        b'B' => &[(b"Bearer", 0)],
         b'A' => &[(b"AKIA", 0), (b"ASIA", 0), (b"AIza", 0)],
         b'J' => &[(b"eyJ", 2)],
         _ => &[],
@@ -129,7 +143,7 @@ fn equal(x: u64, b: u8) -> u64 {
 /// `Z`, `[` and `^`, which [`worth_a_visit`] turns away.
 #[inline(always)]
 fn interesting(x: u64) -> u64 {
-    between(x, b'(' - 1, b'A' + 1) | equal(x | (ONES * 0x15), b'_')
+    between(x, b'(' - 1, b'B' + 1) | equal(x | (ONES * 0x15), b'_')
 }
 
 /// Bytes [`Starts::visit`] acts on (the range test also passes `*`, `,`,
@@ -140,7 +154,10 @@ const fn visited() -> [bool; 256] {
     while b < 256 {
         let c = b as u8;
         t[b] = c.is_ascii_digit()
-            || matches!(c, b'(' | b'+' | b'-' | b':' | b'@' | b'A' | b'J' | b'_');
+            || matches!(
+                c,
+                b'(' | b'+' | b'-' | b':' | b'=' | b'@' | b'A' | b'B' | b'J' | b'_'
+            );
         b += 1;
     }
     t
@@ -175,13 +192,26 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
     let rest = &text[p..];
     let d = rest.iter().take_while(|b| b.is_ascii_digit()).count();
     let after = rest.get(d).copied();
+    // A card printed with separators starts with a group of four (every
+    // printed grouping does: 4-4-4-4, 4-6-5, …); written solid it has 13
+    // or more digits. So `1 2 3 4 …` or `12 34 56 …` starts no card: each
+    // of those starts would cost an anchored walk for nothing.
+    if d >= 13 || (d == 4 && card_run(rest)) {
+        return true;
+    }
+    // After a `:` or `.` glued to a digit, no IPv4 or IPv6 address can
+    // start (both checks refuse such a left neighbour), and no SSN or
+    // phone shape is read as one either (their context checks refuse it).
+    let glued = p >= 2 && matches!(text[p - 1], b':' | b'.') && text[p - 2].is_ascii_hexdigit();
     match after {
         // Separators: the full tests below.
         Some(b' ' | b'-' | b'.' | b':') => {}
-        // Only a card written solid or an IPv6 group (`2001:db8…`) is left.
-        Some(b) if b.is_ascii_hexdigit() => return d >= 13 || ipv6_like(rest),
-        // Every shape but a solid card needs a separator right here.
-        _ => return d >= 13,
+        // Only an IPv6 group (`2001:db8…`) is left.
+        Some(b) if b.is_ascii_hexdigit() => return !glued && ipv6_like(rest),
+        _ => return false,
+    }
+    if glued {
+        return false;
     }
     // `#` is a digit, `~` is `-` or `.`.
     let fits = |shape: &[u8]| {
@@ -195,32 +225,54 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
     if d == 3 && (fits(b"###-##-####") || fits(b"###~###~####")) {
         return true;
     }
-    // Digits with single separators, up to the longest card.
+    if (1..=3).contains(&d) && after == Some(b'.') && ipv4_run(rest) {
+        return true;
+    }
+    after == Some(b':') && ipv6_like(rest)
+}
+
+/// Whether `rest` (which starts with four digits) goes on as a card
+/// printed in groups: 13 or more digits with single separators of one
+/// kind between them.
+fn card_run(rest: &[u8]) -> bool {
     let mut digits = 0;
     let mut i = 0;
+    let mut style = None;
     while i < rest.len() && digits < 13 {
+        if rest[i].is_ascii_digit() {
+            digits += 1;
+            i += 1;
+            continue;
+        }
+        match super::validate::card_sep(rest, i) {
+            Some((kind, len))
+                if style.is_none_or(|k| k == kind)
+                    && rest.get(i + len).is_some_and(u8::is_ascii_digit) =>
+            {
+                style = Some(kind);
+                i += len;
+            }
+            _ => break,
+        }
+    }
+    digits >= 13
+}
+
+/// Whether `rest` starts a run of digit groups with exactly three dots
+/// between them: an IPv4 address glued to no further `.digits` (which its
+/// check refuses: `1.2.3.4.5` is not one).
+fn ipv4_run(rest: &[u8]) -> bool {
+    let mut dots = 0;
+    let mut i = 0;
+    while i < rest.len() && i < 20 {
         match rest[i] {
-            b'0'..=b'9' => digits += 1,
-            b' ' | b'-' if rest.get(i + 1).is_some_and(u8::is_ascii_digit) && i > 0 => {}
+            b'0'..=b'9' => {}
+            b'.' if rest.get(i + 1).is_some_and(u8::is_ascii_digit) => dots += 1,
             _ => break,
         }
         i += 1;
     }
-    if digits >= 13 {
-        return true;
-    }
-    if (1..=3).contains(&d) && after == Some(b'.') {
-        let dots = rest
-            .iter()
-            .take(15)
-            .take_while(|b| b.is_ascii_digit() || **b == b'.')
-            .filter(|b| **b == b'.')
-            .count();
-        if dots >= 3 {
-            return true;
-        }
-    }
-    after == Some(b':') && ipv6_like(rest)
+    dots == 3
 }
 
 /// Whether `rest` starts with a run of hex digits and colons that holds
@@ -347,7 +399,14 @@ impl Starts {
                 self.at.push(p);
             }
             b':' => self.colon(text, p),
-            b'-' | b'_' | b'A' | b'J' => {
+            b'=' => self.header_name_before(text, p),
+            b'-' | b'_' | b'A' | b'B' | b'J' => {
+                if b == b'-'
+                    && text[p..].starts_with(b"-----BEGIN")
+                    && (p == 0 || text[p - 1] != b'-')
+                {
+                    self.at.push(p);
+                }
                 for &(lit, mark) in literals_marked_by(b) {
                     // A byte loop: these are 3-11 bytes, and a `memcmp`
                     // call cost more than the comparison.
@@ -368,7 +427,12 @@ impl Starts {
     /// Starts revealed by a `:` at `p`: `::`, an IPv6 hex word before it,
     /// and an `authorization` header name.
     fn colon(&mut self, text: &[u8], p: usize) {
-        if text.get(p + 1) == Some(&b':') {
+        // An IPv6 address has no word byte, `:` or `.` right before it
+        // (its check refuses one), so `ab::ab::…` starts nothing after
+        // its first address.
+        let free =
+            |i: usize| i == 0 || !(is_word(text[i - 1]) || matches!(text[i - 1], b':' | b'.'));
+        if text.get(p + 1) == Some(&b':') && free(p) {
             self.at.push(p);
         }
         // A word of 1-4 hex digits right before: `fe80:`, `2001:`.
@@ -379,21 +443,75 @@ impl Starts {
         if s < p
             && p - s <= 4
             && word_start(text, s)
+            && free(s)
             && text[s..p].iter().all(|&h| CLASS[usize::from(h)] & HEX != 0)
             && ipv6_like(&text[s..])
         {
             self.at.push(s);
         }
-        // `authorization[ \t]*:`
+        self.header_name_before(text, p);
+        // `scheme://`: a password in the URL, or a Slack webhook.
+        if text.get(p + 1..p + 3) == Some(b"//") {
+            let rest = &text[p + 3..];
+            let userinfo = rest
+                .iter()
+                .take(200)
+                .take_while(|b| !b.is_ascii_whitespace() && **b != b'/')
+                .any(|&b| b == b'@');
+            if userinfo || rest.starts_with(b"hooks.slack.com/") {
+                let mut s = p;
+                while s > 0
+                    && p - s < 16
+                    && (text[s - 1].is_ascii_alphanumeric()
+                        || matches!(text[s - 1], b'+' | b'.' | b'-'))
+                {
+                    s -= 1;
+                }
+                // The scheme starts with a letter at a word start.
+                while s < p && !text[s].is_ascii_alphabetic() {
+                    s += 1;
+                }
+                if s < p && word_start(text, s) {
+                    self.at.push(s);
+                }
+            }
+        }
+    }
+
+    /// Starts revealed by an assignment (`:` or `=` at `p`): a credential
+    /// header or key name right before it, perhaps quoted
+    /// (`Authorization:`, `"x-api-key": `, `api_key=`,
+    /// `aws_secret_access_key =`).
+    fn header_name_before(&mut self, text: &[u8], p: usize) {
+        const NAMES: &[&[u8]] = &[
+            b"authorization",
+            b"x-api-key",
+            b"api-key",
+            b"apikey",
+            b"api_key",
+            b"x-auth-token",
+            b"private-token",
+            b"x-goog-api-key",
+            b"ocp-apim-subscription-key",
+            b"x-functions-key",
+            b"aws_secret_access_key",
+            b"secretaccesskey",
+            b"aws_secret_key",
+        ];
         let mut e = p;
         while e > 0 && matches!(text[e - 1], b' ' | b'\t') {
             e -= 1;
         }
-        if let Some(s) = e.checked_sub(13)
-            && text[s..e].eq_ignore_ascii_case(b"authorization")
-            && word_start(text, s)
-        {
-            self.at.push(s);
+        if e > 0 && matches!(text[e - 1], b'"' | b'\'') {
+            e -= 1;
+        }
+        for name in NAMES {
+            if let Some(s) = e.checked_sub(name.len())
+                && text[s..e].eq_ignore_ascii_case(name)
+                && word_start(text, s)
+            {
+                self.at.push(s);
+            }
         }
     }
 }
@@ -429,9 +547,18 @@ mod tests {
         );
         assert_eq!(starts("ssn 123-45-6789 ip 10.0.0.1").0, vec![4, 19]);
         assert_eq!(starts("ab DE89 3704").0, vec![3]);
-        assert_eq!(starts("at fe80::1").0, vec![3, 7]);
+        // `::` glued to a word (`fe80::`) starts nothing of its own: no
+        // IPv6 address has a word byte before it.
+        assert_eq!(starts("at fe80::1").0, vec![3]);
+        assert_eq!(starts("at ::ffff:1 x").0, vec![3]);
+        // Digits split by blanks start no card (a printed card starts
+        // with a group of four); dotted runs glued to more dots no IPv4.
+        assert!(starts("1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6").0.is_empty());
+        assert_eq!(starts("4111 1111 1111 1111").0, vec![0]);
+        assert_eq!(starts("4111\u{a0}1111\u{a0}1111\u{a0}1111").0, vec![0]);
+        assert_eq!(starts("1.2.3.4.5 and 10.0.0.1").0, vec![14]);
         assert_eq!(starts("key sk-abc task-x").0, vec![4]);
-        assert_eq!(starts("AUTHORIZATION: Bearer x").0, vec![0]);
+        assert_eq!(starts("AUTHORIZATION: Bearer x").0, vec![0, 15]);
         assert_eq!(
             starts("call +44 20 7946 0958 or (555) 123-4567 or +1 2").0,
             vec![5, 25]

@@ -23,23 +23,100 @@ pub(crate) fn check(check: Check, text: &[u8], start: usize, end: usize) -> Opti
         Check::Bearer => {
             // The token is everything after the last blank of the header.
             let cut = s.iter().rposition(|&b| b == b' ' || b == b'\t')?;
-            Some((start + cut + 1, end))
+            (!placeholder(&s[cut + 1..])).then_some((start + cut + 1, end))
         }
-        Check::Luhn => longest_valid_prefix(text, start, end, b" -", |e| {
-            card_ok(&text[start..e]) && !decimal_context(text, start, e)
-        })
-        .map(|e| (start, e)),
+        Check::BareBearer => {
+            let cut = s.iter().rposition(|&b| b == b' ' || b == b'\t')?;
+            let tok = &s[cut + 1..];
+            // Mixed case and a digit, as base62/base64 tokens have: a
+            // UUID or an order number after the word is an id, not one.
+            let looks = tok.len() >= 12
+                && tok.iter().any(u8::is_ascii_digit)
+                && tok.iter().any(u8::is_ascii_lowercase)
+                && tok.iter().any(u8::is_ascii_uppercase)
+                && !placeholder(tok);
+            looks.then_some((start + cut + 1, end))
+        }
+        Check::Value => {
+            let cut = s
+                .iter()
+                .rposition(|&b| matches!(b, b' ' | b'\t' | b':' | b'=' | b'"' | b'\''))?;
+            (!placeholder(&s[cut + 1..])).then_some((start + cut + 1, end))
+        }
+        Check::UrlPassword => {
+            // `scheme://user:password@`: between the last `:` and the `@`.
+            let at = end.checked_sub(1)?;
+            let colon = s.iter().rposition(|&b| b == b':')?;
+            let pass = &s[colon + 1..s.len() - 1];
+            (!pass.is_empty() && !placeholder(pass) && !pass.starts_with(b"//"))
+                .then_some((start + colon + 1, at))
+        }
+        Check::Luhn => card_span(text, start, end).map(|e| (start, e)),
         Check::Iban => longest_valid_prefix(text, start, end, b" ", |e| iban_ok(&text[start..e]))
             .map(|e| (start, e)),
         Check::Ssn => {
             (ssn_ok(s) && !joined_context(text, start, end, b"-.")).then_some((start, end))
         }
+        Check::Email => email_ok(text, end).then_some((start, end)),
         Check::Phone => phone_ok(text, start, end).then_some((start, end)),
         Check::Ipv4 => {
             (ipv4_ok(s) && !joined_context(text, start, end, b".")).then_some((start, end))
         }
         Check::Ipv6 => ipv6_ok(text, start, end).map(|e| (start, e)),
     }
+}
+
+/// Not an scp-style remote (`git@github.com:org/repo.git`: a `:` and a
+/// path right after the domain) and not an image at a pixel density
+/// (`logo@2x.png`: a file extension where the top-level domain would be).
+fn email_ok(text: &[u8], end: usize) -> bool {
+    let scp = text.get(end) == Some(&b':')
+        && text
+            .get(end + 1)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'~');
+    let dot = text[..end].iter().rposition(|&b| b == b'.').unwrap_or(0);
+    let tld = text[dot + 1..end].to_ascii_lowercase();
+    let image = matches!(
+        tld.as_slice(),
+        b"png" | b"jpg" | b"jpeg" | b"gif" | b"svg" | b"webp" | b"ico" | b"bmp" | b"avif"
+    );
+    !scp && !image
+}
+
+/// A value that stands for a credential rather than being one:
+/// `YOUR_API_KEY`, `<token>`, `xxxx`, `****`, `${TOKEN}`, `...`,
+/// `REPLACE_ME`, `changeme`, `example`.
+pub(crate) fn placeholder(v: &[u8]) -> bool {
+    let Some(&first) = v.first() else {
+        return true;
+    };
+    if v.iter().all(|&b| b == first) || v.windows(3).any(|w| w == b"...") {
+        return true;
+    }
+    let lower: Vec<u8> = v.iter().map(u8::to_ascii_lowercase).collect();
+    const WORDS: &[&[u8]] = &[
+        b"your_",
+        b"your-",
+        b"yourapi",
+        b"_here",
+        b"-here",
+        b"replace",
+        b"changeme",
+        b"example",
+        b"placeholder",
+        b"xxxx",
+        b"****",
+        b"dummy",
+        b"redacted",
+        b"<",
+        b"${",
+        b"{{",
+        b"token_goes",
+        b"insert",
+    ];
+    WORDS
+        .iter()
+        .any(|w| lower.windows(w.len()).any(|x| x == *w))
 }
 
 /// The candidate's end if `ok(end)`, else the longest prefix end just before
@@ -94,73 +171,115 @@ pub(crate) fn luhn(s: &[u8]) -> bool {
     n > 0 && sum.is_multiple_of(10)
 }
 
-/// 13-19 digits, printed grouping, an issuer prefix of a card network, and
-/// Luhn.
-///
-/// The issuer prefix (3x but not 31-33, 4, 5, 6, 2221-2720) keeps the
-/// commonest Luhn-by-chance numbers out: epoch milliseconds (`17…`), and
-/// other ids starting 1, 7, 8, 9 or 0. A separated number must be grouped the
-/// way cards are printed (one separator style; 4-4-4-…-tail, or 4-6-4/4-6-5
-/// for Amex and Diners), which keeps runs of unrelated numbers out.
-fn card_ok(s: &[u8]) -> bool {
-    // On the stack: this runs on every card-shaped candidate and each of its
-    // shorter prefixes.
-    let mut digits = [0u8; 19];
-    let mut n = 0;
-    for &b in s.iter().filter(|b| b.is_ascii_digit()) {
-        if n == digits.len() {
-            return false;
-        }
-        digits[n] = b;
-        n += 1;
+/// The separator that starts at `s[i]`, as `(kind, length)`: the bytes a
+/// printed card number puts between its groups (blank, tab, `-`, `.`, `/`,
+/// `_`, no-break space, en dash). `kind` tells one style from another.
+pub(crate) fn card_sep(s: &[u8], i: usize) -> Option<(u8, usize)> {
+    match s.get(i)? {
+        b @ (b' ' | b'\t' | b'-' | b'.' | b'/' | b'_') => Some((*b, 1)),
+        0xC2 if s.get(i + 1) == Some(&0xA0) => Some((0xA0, 2)),
+        0xE2 if s.get(i + 1) == Some(&0x80) && s.get(i + 2) == Some(&0x93) => Some((0x93, 3)),
+        _ => None,
     }
-    let digits = &digits[..n];
-    if !(13..=19).contains(&n) || s.last().is_some_and(|b| !b.is_ascii_digit()) {
-        return false;
-    }
-    if !card_grouping_ok(s) {
-        return false;
-    }
-    let iin = match digits[0] {
-        b'4' | b'5' | b'6' => true,
-        b'3' => !matches!(digits[1], b'1'..=b'3'),
-        b'2' => {
-            let p = digits[..4]
-                .iter()
-                .fold(0u32, |a, &d| a * 10 + u32::from(d - b'0'));
-            (2221..=2720).contains(&p)
-        }
-        _ => false,
-    };
-    iin && luhn(digits)
 }
 
-/// No separators, or one separator style with card-like group lengths.
-fn card_grouping_ok(s: &[u8]) -> bool {
-    let Some(&sep) = s.iter().find(|b| !b.is_ascii_digit()) else {
-        return true;
-    };
-    if s.iter().any(|&b| !b.is_ascii_digit() && b != sep) {
-        return false;
-    }
-    // Group lengths; a card has at most 19 digits, so at most 19 groups.
-    let mut groups = [0usize; 19];
-    let mut count = 0;
-    for g in s.split(|&b| b == sep) {
-        if count == groups.len() {
-            return false;
+/// The longest card number that starts the candidate `text[start..end]`
+/// and ends at its end or at one of its own separators: its end, or `None`.
+///
+/// Linear in the candidate: its groups are read once, and only the few
+/// prefixes whose grouping is one a card is printed with are checked
+/// (13-19 digits written solid; groups of four and a last of one to four;
+/// Amex and Diners' 4-6-4 and 4-6-5; one separator style throughout).
+/// Each is then held to an issuer prefix (3x but not 31-33, 4, 5, 6,
+/// 2221-2720), an issuer length (Visa 13, 16, 19; Amex 15; Diners 14;
+/// Mastercard 16; others 16-19) and Luhn. The issuer rules keep the
+/// commonest Luhn-by-chance numbers out: epoch milliseconds (`17…`), other
+/// ids starting 1, 7, 8, 9 or 0, and digit runs of lengths no network uses.
+fn card_span(text: &[u8], start: usize, end: usize) -> Option<usize> {
+    let s = text.get(start..end)?;
+    // Per group: its digit count and the offset just past it.
+    let mut groups: [(usize, usize); 19] = [(0, 0); 19];
+    let mut n = 0;
+    let mut style = None;
+    let mut i = 0;
+    while i < s.len() && n < groups.len() {
+        let g = s[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+        if g == 0 {
+            break;
         }
-        groups[count] = g.len();
-        count += 1;
+        i += g;
+        groups[n] = (g, i);
+        n += 1;
+        match card_sep(s, i) {
+            Some((kind, len)) if style.is_none_or(|k| k == kind) => {
+                style = Some(kind);
+                i += len;
+            }
+            _ => break,
+        }
     }
-    let groups = &groups[..count];
-    let (last, body) = match groups.split_last() {
-        Some(x) => x,
-        None => return false,
-    };
-    let fours = body.iter().all(|&g| g == 4) && (1..=4).contains(last);
-    let amex_diners = matches!(groups, [4, 6, 4] | [4, 6, 5]);
-    fours || amex_diners
+    let groups = &groups[..n];
+    let mut digits = [0u8; 19];
+    for k in (1..=groups.len()).rev() {
+        let body = &groups[..k];
+        let total: usize = body.iter().map(|g| g.0).sum();
+        if !(13..=19).contains(&total) {
+            continue;
+        }
+        let lens = || body.iter().map(|g| g.0);
+        let printed = k == 1
+            || (lens().take(k - 1).all(|g| g == 4) && (1..=4).contains(&body[k - 1].0))
+            || matches!(body, [(4, _), (6, _), (4 | 5, _)]);
+        if !printed {
+            continue;
+        }
+        let e = start + body[k - 1].1;
+        let mut m = 0;
+        for &b in &text[start..e] {
+            if b.is_ascii_digit() {
+                digits[m] = b;
+                m += 1;
+            }
+        }
+        if issuer_ok(&digits[..m]) && luhn(&digits[..m]) && !decimal_context(text, start, e) {
+            return Some(e);
+        }
+    }
+    None
+}
+
+/// An issuer prefix and a length that issuer uses.
+fn issuer_ok(d: &[u8]) -> bool {
+    let n = d.len();
+    let two = u32::from(d[0] - b'0') * 10 + u32::from(d[1] - b'0');
+    match d[0] {
+        b'4' => matches!(n, 13 | 16 | 19),
+        b'3' => match two {
+            34 | 37 => n == 15,
+            36 | 38 | 39 | 30 => (14..=19).contains(&n),
+            35 => (16..=19).contains(&n),
+            _ => false,
+        },
+        b'5' => {
+            (51..=55).contains(&two) && n == 16
+                || (two == 50 || two >= 56) && (12..=19).contains(&n)
+        }
+        b'6' => (16..=19).contains(&n),
+        b'2' => {
+            let p = d[..4]
+                .iter()
+                .fold(0u32, |a, &x| a * 10 + u32::from(x - b'0'));
+            (2221..=2720).contains(&p) && n == 16
+        }
+        _ => false,
+    }
+}
+
+/// 13-19 digits, printed grouping, an issuer prefix of a card network, and
+/// Luhn (the whole of `s`).
+#[cfg(test)]
+fn card_ok(s: &[u8]) -> bool {
+    card_span(s, 0, s.len()) == Some(s.len())
 }
 
 /// ISO 13616: two letters, two check digits, 11-30 more alphanumerics, and

@@ -211,8 +211,9 @@ impl Ledger {
         path: PathBuf,
         key: Option<AuditKey>,
         lock_timeout: Duration,
+        anchor: Option<PathBuf>,
     ) -> Result<Ledger, AuditError> {
-        let log = AuditLog::open(&path, key.clone(), lock_timeout)?;
+        let log = AuditLog::open(&path, key.clone(), lock_timeout)?.with_anchor(anchor)?;
         let mut ledger = Ledger {
             log,
             path,

@@ -19,6 +19,13 @@ pub use crate::audit::CloseCause;
 use crate::policy::Window;
 use crate::record::tape::{Kind, Tape, raw, string_value};
 
+/// The clock skew tolerated between the machines whose clocks meet in a
+/// window: the operator's (`window open --start`), the gate's (audit
+/// entries) and the producers' (a record's own times). A `--start` further
+/// in the past than this is back-dating; a record that starts more than
+/// this before its window's enablement was not captured in it.
+pub const CLOCK_SKEW: SignedDuration = SignedDuration::from_secs(60);
+
 /// A window's state at one instant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WindowState {
@@ -67,6 +74,44 @@ pub fn time_left(w: &Window, now: Timestamp) -> Option<SignedDuration> {
     } else {
         None
     }
+}
+
+/// `s` made safe to print in an operator's terminal, for the free text of a
+/// window (`reason`, `requested_by`): control characters (C0, DEL, C1), the
+/// line and paragraph separators, bidi controls and invisible joiners are
+/// written as `\u{XXXX}`, and a backslash as `\\` so an escape cannot be
+/// faked.
+///
+/// SECURITY: without this a newline or a bidi override in a window file
+/// draws a fake line or reorders text in `window list` and `policy check`.
+/// (A local stand-in for the shared escaping in `io_text`.)
+pub fn escape_display(s: &str) -> std::borrow::Cow<'_, str> {
+    fn unsafe_char(c: char) -> bool {
+        c.is_control()
+            || matches!(
+                c,
+                '\\'
+                    | '\u{061C}'
+                    | '\u{200B}'..='\u{200F}'
+                    | '\u{2028}'..='\u{202E}'
+                    | '\u{2060}'..='\u{2069}'
+                    | '\u{FEFF}'
+            )
+    }
+    if !s.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c == '\\' {
+            out.push_str("\\\\");
+        } else if unsafe_char(c) {
+            out.push_str(&format!("\\u{{{:04X}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// When a stored record started and ended, by its own clock: a cf record's
@@ -206,6 +251,31 @@ mod tests {
             time_left(&w, ts("2026-12-01T11:30:00Z")),
             Some(SignedDuration::from_mins(30))
         );
+    }
+
+    #[test]
+    fn display_escaping_neutralizes_controls_and_bidi() {
+        assert_eq!(escape_display("plain text é"), "plain text é");
+        assert_eq!(
+            escape_display("a\nwindows:\r\u{1b}[2J"),
+            "a\\u{000A}windows:\\u{000D}\\u{001B}[2J"
+        );
+        assert_eq!(
+            escape_display("x\u{202E}y\u{2066}z\u{2028}\u{200D}\u{0085}"),
+            "x\\u{202E}y\\u{2066}z\\u{2028}\\u{200D}\\u{0085}"
+        );
+        // a literal backslash cannot fake an escape
+        assert_eq!(escape_display("\\u{000A}"), "\\\\u{000A}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn escaped_text_has_no_control_or_bidi_char(s in "\\PC*|[\\x00-\\x1f\\u{202a}-\\u{202e}\\u{2066}-\\u{2069}a\\\\]*") {
+            let e = escape_display(&s);
+            let bad = e.chars().any(|c| c.is_control()
+                || matches!(c, '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}'));
+            proptest::prop_assert!(!bad, "unescaped character left");
+        }
     }
 
     #[test]

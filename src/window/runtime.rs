@@ -44,6 +44,9 @@ use crate::policy::{Policy, Window};
 
 /// After an audit failure, wait this long before trying the log again.
 const AUDIT_RETRY: Duration = Duration::from_secs(1);
+/// How often the kill switch is looked at (a `stat`), so that every gate
+/// honours it within a second.
+const KILL_SWITCH_EVERY: Duration = Duration::from_millis(250);
 /// After a lease was refused (all leased by others), wait this long.
 const LEASE_RETRY: Duration = Duration::from_secs(1);
 /// After the fleet's budget store failed, wait this long before asking it
@@ -191,6 +194,8 @@ pub struct Capture {
     next_follow: Duration,
     /// A job is wanted (for the ticker of `serve`).
     wanted: bool,
+    /// An append was refused because the clock was behind the log.
+    clock_was_behind: bool,
     stats: CaptureStats,
     /// The fleet's budget store, as the last job found it: `None` without
     /// a store, `Some(None)` healthy, `Some(Some(fault))` failing.
@@ -198,6 +203,8 @@ pub struct Capture {
     /// The store's failure audited (`full_denied`) since it last worked:
     /// a different fault is audited again.
     store_denied_logged: Option<StoreFault>,
+    /// When the kill switch was last looked at, and whether it was engaged.
+    kill_checked: Option<(Duration, bool)>,
 }
 
 impl std::fmt::Debug for Capture {
@@ -261,9 +268,11 @@ impl Capture {
             lease_retry_at: None,
             next_follow,
             wanted: full_allowed,
+            clock_was_behind: false,
             stats: CaptureStats::default(),
             store: None,
             store_denied_logged: None,
+            kill_checked: None,
         }
     }
 
@@ -313,7 +322,20 @@ impl Capture {
     /// Whether this sink may be captured at all right now. The one place
     /// to add a switch that turns capture off.
     fn may_capture(&self) -> bool {
-        self.full_allowed
+        self.full_allowed && !self.kill_checked.is_some_and(|(_, engaged)| engaged)
+    }
+
+    /// Whether the policy's kill switch is engaged, looked at no more often
+    /// than every [`KILL_SWITCH_EVERY`].
+    fn kill_switch(&mut self, mono: Duration) -> bool {
+        match self.kill_checked {
+            Some((at, engaged)) if mono.saturating_sub(at) < KILL_SWITCH_EVERY => engaged,
+            _ => {
+                let engaged = crate::policy::load::kill_switch_engaged(&self.policy.source);
+                self.kill_checked = Some((mono, engaged));
+                engaged
+            }
+        }
     }
 
     /// Adopt a new policy version (hot reload). Takes effect at once; the
@@ -331,7 +353,7 @@ impl Capture {
         let full_allowed = policy.sink(&self.sink).is_some_and(|s| s.full_allowed);
         if let Some(open) = &self.open {
             let new = policy
-                .windows
+                .windows()
                 .iter()
                 .find(|w| w.id == open.window.id && w.sink == self.sink);
             let unchanged = new.is_some_and(|b| same_window(&open.window, b));
@@ -341,7 +363,7 @@ impl Capture {
             }
         }
         let fleet_changed = self.policy.fleet != policy.fleet;
-        if fleet_changed && !(self.policy.audit != policy.audit) {
+        if fleet_changed && self.policy.audit() == policy.audit() {
             // Another budget source: give the open lease back through the
             // old one, then lease afresh (a new holder) through the new.
             if let Some(open) = &self.open {
@@ -357,7 +379,7 @@ impl Capture {
             self.retry_at = None;
             self.store = None;
         }
-        let audit_changed = self.policy.audit != policy.audit;
+        let audit_changed = self.policy.audit() != policy.audit();
         if audit_changed {
             if self.open.is_some() {
                 // The enablement was recorded in the old log: do not carry it.
@@ -387,7 +409,7 @@ impl Capture {
         if self.open.as_ref().is_some_and(|o| !keep(&o.window.id)) {
             self.close_local(CloseCause::Removed, true);
         }
-        for w in &self.policy.windows {
+        for w in self.policy.windows() {
             if w.sink == self.sink && !keep(&w.id) {
                 // SECURITY: barred locally whatever the log says.
                 self.closed_for_good
@@ -413,11 +435,20 @@ impl Capture {
     /// may carry. With inline audit work this enables windows and leases
     /// budget as needed; otherwise it only asks for a job.
     pub fn grant(&mut self) -> Option<Grant> {
-        if !self.may_capture() {
+        if !self.full_allowed {
             return None;
         }
         let now = self.clock.utc();
         let mono = self.clock.monotonic();
+        // SECURITY: the kill switch needs neither a valid policy nor a
+        // writable log: while it is engaged nothing goes out full, and the
+        // open window closes for good (its entry follows when it can).
+        if self.kill_switch(mono) {
+            if self.open.is_some() {
+                self.close_local(CloseCause::Removed, true);
+            }
+            return None;
+        }
         self.housekeeping(now, mono);
         if self.job_due(now, mono) {
             self.wanted = true;
@@ -558,7 +589,7 @@ impl Capture {
     }
 
     fn active_window(&self, now: Timestamp) -> Option<&Window> {
-        self.policy.windows.iter().find(|w| {
+        self.policy.windows().iter().find(|w| {
             w.sink == self.sink
                 && !self.used.contains(&w.id)
                 && state_at(w, now, &self.closed_for_good) == WindowState::Active
@@ -585,7 +616,7 @@ impl Capture {
         if !self.pending.is_empty() || mono >= self.next_follow {
             return true;
         }
-        if !self.full_allowed || self.policy.audit.is_none() {
+        if !self.full_allowed || self.policy.audit().is_none() {
             return false;
         }
         match &self.open {
@@ -648,13 +679,18 @@ impl Capture {
         let now = self.clock.utc();
         let mono = self.clock.monotonic();
         self.housekeeping(now, mono);
+        // SECURITY: the kill switch is honoured with no traffic too (the
+        // ticker of `serve` asks for jobs): the open window closes for good.
+        if self.full_allowed && self.kill_switch(mono) && self.open.is_some() {
+            self.close_local(CloseCause::Removed, true);
+        }
         self.wanted = false;
         let io = match std::mem::replace(&mut self.io, IoSlot::Lent) {
             IoSlot::Up(io) => Some(io),
             IoSlot::Lent => return None,
             IoSlot::Down => None,
         };
-        let settings = self.policy.audit.clone();
+        let settings = self.policy.audit().cloned();
         let reopen = io.is_none()
             && settings.is_some()
             && (self.full_allowed || !self.pending.is_empty())
@@ -671,7 +707,7 @@ impl Capture {
             }
         }
         let mut deny = None;
-        let acquire = if !self.full_allowed || !self.lease_due(mono) {
+        let acquire = if !self.may_capture() || !self.lease_due(mono) {
             None
         } else {
             match &self.open {
@@ -714,16 +750,21 @@ impl Capture {
             io,
             settings: if reopen { settings } else { None },
             fleet: self.policy.fleet.clone(),
-            policy_loaded: AuditEvent::PolicyLoaded {
-                policy_sha256: self.policy.sha256.clone(),
-                revision: 1,
-                source: self.policy.source.display().to_string(),
-            },
+            policy_loaded: AuditEvent::policy_loaded(&self.policy, 1),
             pending: self.pending.iter().cloned().collect(),
             acquire,
             follow,
             holder: self.holder.clone(),
             clock: Arc::clone(&self.clock),
+            note_clock: self.clock_was_behind.then(|| AuditEvent::FullDenied {
+                sink: self.sink.clone(),
+                window: None,
+                why: DenyWhy::AuditUnavailable,
+                detail: Some(
+                    "the clock was behind the audit log's last entry; full capture stayed off until it caught up"
+                        .to_owned(),
+                ),
+            }),
         })
     }
 
@@ -740,7 +781,7 @@ impl Capture {
             Ok(p) => {
                 let policy = Arc::new(p);
                 let still = policy
-                    .windows
+                    .windows()
                     .iter()
                     .find(|w| w.id == open.window.id && w.sink == self.sink)
                     .is_some_and(|w| same_window(&open.window, w));
@@ -766,6 +807,11 @@ impl Capture {
         }
         if done.store.is_some() {
             self.store = done.store;
+        }
+        if done.clock_behind {
+            self.clock_was_behind = true;
+        } else if done.noted_clock {
+            self.clock_was_behind = false;
         }
         match (done.io, &done.failure) {
             (Some(io), None) => {
@@ -938,6 +984,9 @@ pub struct Job {
     follow: bool,
     holder: String,
     clock: Arc<dyn Clock>,
+    /// The last job failed because the clock was behind the log: say in
+    /// the log that capture stayed off, before anything else is written.
+    note_clock: Option<AuditEvent>,
 }
 
 impl std::fmt::Debug for Job {
@@ -953,6 +1002,10 @@ impl std::fmt::Debug for Job {
 pub struct Done {
     io: Option<Box<Io>>,
     failure: Option<String>,
+    /// The failure was a clock behind the log's last entry.
+    clock_behind: bool,
+    /// The clock-recovery note was written.
+    noted_clock: bool,
     written: usize,
     acquired: Option<(Acquire, Lease)>,
     closed: HashMap<String, CloseCause>,
@@ -977,11 +1030,23 @@ fn open_io(
         .as_deref()
         .map(AuditKey::load)
         .transpose()?;
-    let mut ledger = Ledger::open(settings.path.clone(), key, settings.lock_timeout)?;
+    let mut ledger = Ledger::open(
+        settings.path.clone(),
+        key,
+        settings.lock_timeout,
+        settings.anchor.clone(),
+    )?;
     let replica_id = crate::fleet::replica_id(fleet);
     let source = crate::fleet::budget_source(fleet, &replica_id);
     ledger.set_replica_id(Some(replica_id));
     Ok(Io { ledger, source })
+}
+
+impl Done {
+    fn fail(&mut self, e: &crate::audit::AuditError) {
+        self.clock_behind = matches!(e, crate::audit::AuditError::ClockBehind { .. });
+        self.failure = Some(e.to_string());
+    }
 }
 
 impl Job {
@@ -991,6 +1056,8 @@ impl Job {
         let mut done = Done {
             io: None,
             failure: None,
+            clock_behind: false,
+            noted_clock: false,
             written: 0,
             acquired: None,
             closed: HashMap::new(),
@@ -1009,13 +1076,22 @@ impl Job {
                 match opened {
                     Ok(io) => Box::new(io),
                     Err(e) => {
-                        done.failure = Some(e.to_string());
+                        done.fail(&e);
                         return done;
                     }
                 }
             }
             (None, None) => return done,
         };
+        if let Some(note) = &self.note_clock {
+            // SECURITY: capture stayed off while the clock was behind the
+            // log; the log says so before anything else is written.
+            if let Err(e) = io.ledger.append(note, clock.utc()) {
+                done.fail(&e);
+                return done;
+            }
+            done.noted_clock = true;
+        }
         for p in &self.pending {
             let r = match p {
                 Pending::Event(e) => io.ledger.append(e, clock.utc()),
@@ -1036,7 +1112,7 @@ impl Job {
             if let Err(e) = r {
                 // SECURITY: a log that failed once is dropped: no full
                 // capture until it can be reopened and appended to again.
-                done.failure = Some(e.to_string());
+                done.fail(&e);
                 return done;
             }
             done.written += 1;
@@ -1044,7 +1120,7 @@ impl Job {
         if self.follow
             && let Err(e) = io.ledger.follow()
         {
-            done.failure = Some(e.to_string());
+            done.fail(&e);
             return done;
         }
         if let Some(acquire) = self.acquire {
@@ -1084,7 +1160,7 @@ impl Job {
             match result {
                 Ok(lease) => done.acquired = Some((acquire, lease)),
                 Err(e) => {
-                    done.failure = Some(e.to_string());
+                    done.fail(&e);
                     done.closed = io.ledger.book().closed().clone();
                     return done;
                 }

@@ -38,6 +38,7 @@ fn event(i: u64) -> AuditEvent {
             policy_sha256: "ab".repeat(32),
             revision: i,
             source: "policy/".into(),
+            referenced: Vec::new(),
         },
         1 => AuditEvent::WindowEnabled {
             window: format!("w{i}"),
@@ -414,12 +415,16 @@ fn truncation_with_a_rewritten_checkpoint_is_the_known_limit_without_a_key() {
 fn checkpoint_states_torn_and_unvouched() {
     let dir = tempfile::tempdir().unwrap();
     let base = &base_log().0;
-    // no checkpoint: unvouched (4)
+    // no checkpoint beside a log with entries: tampered (1), at the last seq
     let path = dir.path().join("audit.jsonl");
     fs::write(&path, base).unwrap();
     let r = verify(&path, None).unwrap();
-    assert_eq!(r.status, VerifyStatus::Unvouched(Unvouched::NoCheckpoint));
-    assert_eq!(r.exit_code(), 4);
+    assert_eq!(r.exit_code(), 1);
+    assert_eq!(tampered(&path, None), (19, TamperKind::Checkpoint));
+    // an empty log without one is intact
+    let empty = dir.path().join("empty.jsonl");
+    fs::write(&empty, b"").unwrap();
+    assert_eq!(status(&empty, None), VerifyStatus::Intact);
     // checkpoint one behind (crash between fsync and checkpoint): 4
     let lines = lines_of(base);
     let size19: usize = lines[..19].iter().map(Vec::len).sum();
@@ -455,9 +460,13 @@ fn checkpoint_states_torn_and_unvouched() {
         log.append(&event(20), ts(20)),
         Err(AuditError::TornTail { .. })
     ));
-    // a missing final newline without a checkpoint reads as a torn tail
+    // a missing final newline without a checkpoint: the complete lines
+    // before it have no checkpoint, which is tampering
     fs::remove_file(checkpoint_path(&path)).unwrap();
     fs::write(&path, &base[..base.len() - 1]).unwrap();
+    assert_eq!(tampered(&path, None).1, TamperKind::Checkpoint);
+    // a torn first line and nothing else is a crash in the first append
+    fs::write(&path, b"{\"seq\":0,\"ts\"").unwrap();
     assert!(matches!(status(&path, None), VerifyStatus::TornTail { .. }));
 }
 
@@ -501,7 +510,7 @@ proptest! {
 // ---------------------------------------------------------------- reading back
 
 #[test]
-fn closed_windows_reads_back_budget_spent_and_removed_only() {
+fn closed_windows_reads_back_expired_budget_spent_and_removed_only() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("audit.jsonl");
     let mut log = AuditLog::open(&path, None, LOCK).unwrap();
@@ -539,6 +548,7 @@ fn closed_windows_reads_back_budget_spent_and_removed_only() {
     let expected: HashMap<String, CloseCause> = [
         ("a".to_owned(), CloseCause::BudgetSpent),
         ("b".to_owned(), CloseCause::Removed),
+        ("d".to_owned(), CloseCause::Expired),
     ]
     .into();
     assert_eq!(closed, expected);
@@ -639,7 +649,8 @@ fn four_processes_append_to_one_chain() {
 fn lock_timeout_is_bounded() {
     let dir = tempfile::tempdir().unwrap();
     let path = make_log(dir.path(), 1, None);
-    let holder = File::open(&path).unwrap();
+    // the writers' lock is its own file in a private folder, not the log
+    let holder = File::open(tracegate::audit::lock_path(&path)).unwrap();
     holder.lock().unwrap();
     let mut log = AuditLog::open(&path, None, Duration::from_millis(100)).unwrap();
     let start = Instant::now();
@@ -657,7 +668,11 @@ fn lock_timeout_is_bounded() {
 #[test]
 fn kill_9_mid_append_never_leaves_tampering() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("audit.jsonl");
+    // One entry first: a crash inside the very first append of a new log
+    // (after its fsync, before its first checkpoint) leaves one line and no
+    // checkpoint, which is tampering by rule (see SECURITY.md); every later
+    // crash must not be.
+    let path = make_log(dir.path(), 1, None);
     let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut seen: HashMap<&'static str, u32> = HashMap::new();
     for round in 0..24 {
@@ -701,7 +716,7 @@ fn kill_9_mid_append_never_leaves_tampering() {
     assert!(report.entries > 0, "no child ever appended: {seen:?}");
     // after all the kills the log still takes appends and verifies
     let mut log = AuditLog::open(&path, None, LOCK).unwrap();
-    log.append(&event(0), ts(0)).unwrap();
+    log.append(&event(0), ts(1_000_000)).unwrap();
     assert_eq!(status(&path, None), VerifyStatus::Intact);
 }
 
@@ -983,6 +998,8 @@ fn cli(path: &Path, key_file: Option<PathBuf>, format: Format) -> (u8, String, S
         more: Vec::new(),
         fleet: false,
         key_file,
+        anchor: None,
+        init_anchor: false,
         format,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -1058,11 +1075,22 @@ fn cli_reports_every_status_without_echoing_content() {
     assert_eq!(code, 3, "{out}");
     outputs.push(out);
 
+    // a checkpoint behind the tail (a crash between fsync and checkpoint)
     fs::write(&path, &bytes).unwrap();
-    fs::remove_file(checkpoint_path(&path)).unwrap();
+    let lines = lines_of(&bytes);
+    let size19: usize = lines[..19].iter().map(Vec::len).sum();
+    let behind = Checkpoint::new(18, size19 as u64, sha256_hex(&lines[18]), None);
+    fs::write(checkpoint_path(&path), serde_json::to_vec(&behind).unwrap()).unwrap();
     let (code, out, _) = cli(&path, None, Format::Json);
     assert_eq!(code, 4);
     assert!(out.contains("\"status\":\"unvouched\""), "{out}");
+    outputs.push(out);
+
+    // no checkpoint beside a log with entries: tampered
+    fs::remove_file(checkpoint_path(&path)).unwrap();
+    let (code, out, _) = cli(&path, None, Format::Json);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("\"kind\":\"checkpoint\""), "{out}");
     outputs.push(out);
 
     let (code, out, err) = cli(&dir.path().join("missing.jsonl"), None, Format::Text);
@@ -1092,4 +1120,224 @@ fn cli_verifies_a_keyed_log_with_a_hex_key_file() {
     let short = dir.path().join("short.key");
     fs::write(&short, "abc").unwrap();
     assert_eq!(cli(&path, Some(short), Format::Text).0, 2);
+}
+
+// ---------------------------------------------------------------- anchor and clock
+
+#[test]
+fn every_older_state_put_back_is_behind_the_anchor() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let vault = dir.path().join("vault");
+    fs::create_dir(&state).unwrap();
+    fs::create_dir(&vault).unwrap();
+    let path = state.join("audit.jsonl");
+    let anchor = vault.join("anchor");
+    let mut log = AuditLog::open(&path, Some(key()), LOCK)
+        .unwrap()
+        .with_anchor(Some(anchor.clone()))
+        .unwrap();
+    // every authentic state the log went through: (log, checkpoint)
+    let mut states = Vec::new();
+    for i in 0..8 {
+        log.append(&event(i), ts(i)).unwrap();
+        states.push((
+            fs::read(&path).unwrap(),
+            fs::read(checkpoint_path(&path)).unwrap(),
+        ));
+    }
+    drop(log);
+    let k = key();
+    let anchored = |p: &Path| tracegate::audit::verify_anchored(p, Some(&k), Some(&anchor));
+    assert_eq!(anchored(&path).unwrap().status, VerifyStatus::Intact);
+    for (n, (old_log, old_cp)) in states.iter().enumerate().take(states.len() - 1) {
+        fs::write(&path, old_log).unwrap();
+        fs::write(checkpoint_path(&path), old_cp).unwrap();
+        // both are authentic: only the anchor tells
+        assert_eq!(status(&path, Some(&k)), VerifyStatus::Intact, "state {n}");
+        match anchored(&path).unwrap().status {
+            VerifyStatus::Tampered { kind, seq, .. } => {
+                assert_eq!(
+                    (kind, seq),
+                    (TamperKind::RolledBack, n as u64 + 1),
+                    "state {n}"
+                )
+            }
+            other => panic!("state {n}: {other:?}"),
+        }
+        let mut again = AuditLog::open(&path, Some(key()), LOCK)
+            .unwrap()
+            .with_anchor(Some(anchor.clone()))
+            .unwrap();
+        assert!(
+            matches!(
+                again.append(&event(9), ts(9)),
+                Err(AuditError::AnchorMismatch { .. })
+            ),
+            "state {n}"
+        );
+        assert_eq!(&fs::read(&path).unwrap(), old_log, "nothing appended");
+    }
+    // a different chain of the same length (same key) is not the anchored one
+    let other_dir = tempfile::tempdir().unwrap();
+    let other = other_dir.path().join("audit.jsonl");
+    let mut w = AuditLog::open(&other, Some(key()), LOCK).unwrap();
+    for i in 0..8 {
+        w.append(&event(i), ts(i + 1000)).unwrap();
+    }
+    fs::copy(&other, &path).unwrap();
+    fs::copy(checkpoint_path(&other), checkpoint_path(&path)).unwrap();
+    assert!(matches!(
+        anchored(&path).unwrap().status,
+        VerifyStatus::Tampered {
+            kind: TamperKind::RolledBack,
+            ..
+        }
+    ));
+    // an anchor may not live beside the log, below it, or reach it by `..`
+    // or a symlink
+    fs::create_dir(state.join("sub")).unwrap();
+    std::os::unix::fs::symlink(&state, vault.join("link")).unwrap();
+    for inside in [
+        state.join("anchor"),
+        state.join("sub/anchor"),
+        vault.join("../state/sub/../anchor"),
+        vault.join("link/anchor"),
+    ] {
+        let err = AuditLog::open(&path, Some(key()), LOCK)
+            .unwrap()
+            .with_anchor(Some(inside.clone()))
+            .unwrap_err();
+        assert!(
+            matches!(err, AuditError::AnchorPlacement { .. }),
+            "{}: {err}",
+            inside.display()
+        );
+    }
+}
+
+#[test]
+fn time_never_runs_backwards_in_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = make_log(dir.path(), 2, None);
+    let granting = AuditEvent::WindowEnabled {
+        window: "w".into(),
+        sink: "s".into(),
+        start: ts(0),
+        end: ts(100),
+        reason: "r".into(),
+        requested_by: "q".into(),
+        max_records: None,
+        max_bytes: None,
+    };
+    let mut log = AuditLog::open(&path, None, LOCK).unwrap();
+    // far behind: a grant is refused, nothing written
+    let before = fs::read(&path).unwrap();
+    let err = log.append(&granting, ts(1) - jiff::SignedDuration::from_secs(60));
+    assert!(
+        matches!(err, Err(AuditError::ClockBehind { last_seq: 1, .. })),
+        "{err:?}"
+    );
+    assert_eq!(fs::read(&path).unwrap(), before);
+    // a close is never lost: stamped with the last entry's time
+    let close = AuditEvent::WindowClosed {
+        window: "w".into(),
+        sink: "s".into(),
+        cause: CloseCause::Removed,
+    };
+    log.append(&close, ts(0)).unwrap();
+    // within the slack (two appenders racing for the lock): the last time
+    log.append(&granting, ts(1) - jiff::SignedDuration::from_millis(300))
+        .unwrap();
+    let stamps: Vec<Timestamp> = read_entries(&path, None)
+        .unwrap()
+        .map(|e| e.unwrap().ts)
+        .collect();
+    assert_eq!(stamps, [ts(0), ts(1), ts(1), ts(1)]);
+    assert_eq!(status(&path, None), VerifyStatus::Intact);
+}
+
+#[test]
+fn capture_stays_off_while_the_clock_is_behind_the_log_and_says_so_when_it_recovers() {
+    use std::sync::Arc;
+    use tracegate::gate::Level;
+    use tracegate::window::clock::ManualClock;
+    use tracegate::window::runtime::Capture;
+
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(
+        dir.path().join("policy.toml"),
+        "[audit]\npath = \"audit.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\n\
+         [[window]]\nid = \"w1\"\nsink = \"cap\"\nstart = \"2026-12-01T10:00:00Z\"\nend = \"2026-12-01T11:00:00Z\"\n\
+         reason = \"r\"\nrequested_by = \"q\"\n",
+    )
+    .unwrap();
+    let policy =
+        Arc::new(tracegate::policy::Policy::load(&dir.path().join("policy.toml")).unwrap());
+    let path = dir.path().join("audit.jsonl");
+    // the log's last entry is at 10:20; the clock was set back to 10:10
+    let mut log = AuditLog::open(&path, None, LOCK).unwrap();
+    log.append(&event(0), ts(20 * 60)).unwrap();
+    drop(log);
+    let clock = Arc::new(ManualClock::new(ts(10 * 60)));
+    let mut cap = Capture::start(policy, clock.clone(), "cap").unwrap();
+    assert_eq!(cap.level(), Level::Standard);
+    clock.advance(Duration::from_secs(5 * 60));
+    assert_eq!(cap.level(), Level::Standard, "still behind");
+    assert_eq!(
+        read_entries(&path, None).unwrap().count(),
+        1,
+        "nothing written"
+    );
+    clock.advance(Duration::from_secs(6 * 60));
+    assert_eq!(cap.level(), Level::Full, "caught up");
+    let events: Vec<AuditEvent> = read_entries(&path, None)
+        .unwrap()
+        .map(|e| e.unwrap().event)
+        .collect();
+    assert!(matches!(events[1], AuditEvent::PolicyLoaded { .. }));
+    assert!(
+        matches!(
+            &events[2],
+            AuditEvent::FullDenied {
+                why: DenyWhy::AuditUnavailable,
+                detail: Some(d),
+                ..
+            } if d.contains("clock")
+        ),
+        "{events:?}"
+    );
+    assert!(matches!(events[3], AuditEvent::WindowEnabled { .. }));
+    assert_eq!(status(&path, None), VerifyStatus::Intact);
+}
+
+#[test]
+fn files_root_creates_or_replaces_go_to_the_log_folders_owner() {
+    use std::os::unix::fs::MetadataExt;
+    // Only root can give files away; as any other user this is moot.
+    if !rustix::process::geteuid().is_root() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    fs::create_dir(&state).unwrap();
+    let (uid, gid) = (54_321, 54_322);
+    rustix::fs::chown(
+        &state,
+        Some(rustix::fs::Uid::from_raw(uid)),
+        Some(rustix::fs::Gid::from_raw(gid)),
+    )
+    .unwrap();
+    let path = state.join("audit.jsonl");
+    let mut log = AuditLog::open(&path, None, LOCK).unwrap();
+    log.append(&event(0), ts(0)).unwrap();
+    for f in [
+        path.clone(),
+        checkpoint_path(&path),
+        tracegate::audit::lock_dir(&path),
+        tracegate::audit::lock_path(&path),
+    ] {
+        let m = fs::symlink_metadata(&f).unwrap();
+        assert_eq!((m.uid(), m.gid()), (uid, gid), "{}", f.display());
+    }
 }

@@ -284,7 +284,7 @@ fn poll<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
 fn window_close_stops_a_running_filter_within_a_second() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    folder(d, "");
+    folder(d, "unbounded = true\n");
     let canary = "CANARY-close";
     let mut child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
         .args(["filter", "--policy", d.to_str().unwrap(), "--sink", "cap"])
@@ -351,7 +351,7 @@ fn entries_if_any(dir: &Path) -> Vec<AuditEvent> {
 fn a_run_releases_the_window_and_old_shutdown_closes_still_read() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    folder(d, "");
+    folder(d, "unbounded = true\n");
     let canary = "CANARY-release";
     let run = filter_cap(d, &cf_lines(canary, 2));
     assert_eq!(run.stdout.matches(canary).count(), 2);
@@ -375,7 +375,7 @@ fn a_run_releases_the_window_and_old_shutdown_closes_still_read() {
     );
 
     // An old log: enabled, then `window_closed` `shutdown`, by an old gate.
-    for (budget, expect_full) in [("", true), ("max_records = 100\n", false)] {
+    for (budget, expect_full) in [("unbounded = true\n", true), ("max_records = 100\n", false)] {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         folder(d, budget);
@@ -383,7 +383,7 @@ fn a_run_releases_the_window_and_old_shutdown_closes_still_read() {
             tracegate::audit::AuditLog::open(d.join("audit.jsonl"), None, Duration::from_secs(1))
                 .unwrap();
         let now = Timestamp::now();
-        let w = tracegate::policy::Policy::load(d).unwrap().windows[0].clone();
+        let w = tracegate::policy::Policy::load(d).unwrap().windows()[0].clone();
         log.append(
             &AuditEvent::WindowEnabled {
                 window: "w1".into(),

@@ -453,9 +453,15 @@ fn a_reload_keeps_an_unchanged_window_and_closes_a_changed_or_removed_one_for_go
     let p = policy(dir.path(), "audit.jsonl", "");
     let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
     assert_eq!(cap.level(), Level::Full);
-    let shorter = policy(dir.path(), "audit.jsonl", "").as_ref().clone();
-    let mut shorter = shorter;
-    shorter.windows[0].end = ts("2026-12-01T10:45:00Z");
+    // (A policy is immutable outside `policy::`: edit the file instead.)
+    let path = dir.path().join("policy.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replace("2026-12-01T11:00:00Z", "2026-12-01T10:45:00Z"),
+    )
+    .unwrap();
+    let shorter = Policy::load(&path).unwrap();
     cap.reload(Arc::new(shorter.clone()));
     assert_eq!(cap.open_window(), None);
     assert_eq!(
@@ -476,8 +482,11 @@ fn a_reload_keeps_an_unchanged_window_and_closes_a_changed_or_removed_one_for_go
     let p = policy(dir.path(), "audit.jsonl", "");
     let mut cap = Capture::start(p.clone(), clock, "cap").unwrap();
     assert_eq!(cap.level(), Level::Full);
-    let mut none = p.as_ref().clone();
-    none.windows.clear();
+    let path = dir.path().join("policy.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let cut = text.find("[[window]]").unwrap();
+    std::fs::write(&path, &text[..cut]).unwrap();
+    let none = Policy::load(&path).unwrap();
     cap.reload(Arc::new(none));
     assert_eq!(
         events(&audit_path(dir.path()))

@@ -152,7 +152,7 @@ fn a_held_audit_lock_stalls_no_sink_and_capture_resumes_after() {
     let window_start = poll("the policy to load", DEADLINE, || {
         tracegate::policy::Policy::load(&d.join("policy.toml"))
             .ok()
-            .map(|p| p.windows[0].start)
+            .map(|p| p.windows()[0].start)
     });
     // Hold the audit lock from this process until told to let go.
     let (locked_tx, locked_rx) = mpsc::channel();

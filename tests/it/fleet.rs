@@ -181,6 +181,20 @@ impl Replica {
         assert_eq!(code, Some(0), "serve log:\n{log}");
     }
 
+    /// Wait until `/v1/status` shows the window `enabled`: the daemon
+    /// enables windows on its ticker, so records posted before that go out
+    /// standard.
+    fn wait_enabled(&self, window: &str) {
+        poll("the window to be enabled", DEADLINE, || {
+            let status: serde_json::Value = serde_json::from_str(&self.get("/v1/status")).ok()?;
+            status["windows"]
+                .as_array()?
+                .iter()
+                .any(|w| w["id"] == window && w["state"] == "enabled")
+                .then_some(())
+        });
+    }
+
     fn get(&self, path: &str) -> String {
         http(&self.addr, "GET", path, b"").1
     }
@@ -356,6 +370,9 @@ fn three_replicas_share_one_budget_through_a_real_redis_and_stop_when_it_dies() 
         3,
     );
     let replicas: Vec<Replica> = dirs.iter().map(|d| Replica::start(d)).collect();
+    for r in &replicas {
+        r.wait_enabled("fleet-w1");
+    }
     let mut next = 0;
 
     // Phase 1: some traffic with the store up.
@@ -504,6 +521,9 @@ fn replicas_without_a_store_each_get_the_floor_of_their_share() {
     let shared = root.path().join("shared");
     let dirs = fleet_dirs(&shared, "replicas = 3", 3);
     let replicas: Vec<Replica> = dirs.iter().map(|d| Replica::start(d)).collect();
+    for r in &replicas {
+        r.wait_enabled("fleet-w1");
+    }
     let mut next = 0;
     let per = until_stable(&replicas, &mut next, 16);
     assert_eq!(per, vec![16, 16, 16], "floor(50 / 3) each");
@@ -523,6 +543,9 @@ fn replicas_without_a_store_each_get_the_floor_of_their_share() {
     let alone = root.path().join("alone");
     let dirs = fleet_dirs(&alone, "", 3);
     let replicas: Vec<Replica> = dirs.iter().map(|d| Replica::start(d)).collect();
+    for r in &replicas {
+        r.wait_enabled("fleet-w1");
+    }
     let per = until_stable(&replicas, &mut next, 50);
     assert_eq!(per, vec![50, 50, 50]);
     for r in replicas {
@@ -558,6 +581,9 @@ fn a_store_that_comes_back_empty_is_caught_and_grants_nothing() {
         2,
     );
     let replicas: Vec<Replica> = dirs.iter().map(|d| Replica::start(d)).collect();
+    for r in &replicas {
+        r.wait_enabled("fleet-w1");
+    }
     let mut next = 0;
     round_robin(&replicas, &mut next, 3);
     let leased: Vec<u64> = replicas

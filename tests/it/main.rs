@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod audit;
+mod audit_attacks;
 mod budgets;
 mod capture;
 mod capture_serve;
@@ -13,8 +14,10 @@ mod fuzz_replay;
 mod otel_sdk;
 mod otlp;
 mod policy_errors;
+mod policy_store;
 mod redaction;
 mod serve;
+mod serve_hard;
 mod tidy;
 
 #[path = "../support/rng.rs"]

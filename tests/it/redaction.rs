@@ -328,3 +328,43 @@ fn the_session_prefix_survives_redaction_through_the_gate() {
     assert!(field(&t2, "prompt_text").starts_with(&prefix), "{t1}\n{t2}");
     assert!(!t2.contains("jane@example.com") && !t2.contains("Northwind"));
 }
+
+/// Issue 12 item 6: an 8 MB record of digits split by blanks (a shape start
+/// at every other byte) with cards and keys planted through it goes
+/// through the real binary, and nothing planted comes out. The cost bound
+/// itself is asserted on the engine's step count in the unit tests
+/// (`redact::tests_budget`); here the outcome.
+#[test]
+fn an_8_mb_adversarial_record_is_redacted_whole_by_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("key.hex"), KEY).unwrap();
+    let policy = dir.path().join("policy.toml");
+    std::fs::write(&policy, REDACT_POLICY).unwrap();
+    let card = "4111 1111 1111 1111";
+    let key = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
+    let mut text = String::with_capacity(8 << 20);
+    let mut planted = 0;
+    let mut i = 0u64;
+    while text.len() < 8 << 20 {
+        if i.is_multiple_of(1009) {
+            text.push_str(if i.is_multiple_of(2018) { card } else { key });
+            text.push(' ');
+            planted += 1;
+        }
+        text.push(char::from(b'0' + (i * 7 % 10) as u8));
+        text.push(' ');
+        i += 1;
+    }
+    let line = serde_json::json!({"request_id": "chatcmpl-1", "prompt_text": text}).to_string();
+    let r = tracegate(
+        &["redact", "--policy", policy.to_str().unwrap()],
+        format!("{line}\n").as_bytes(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains(card) && !r.stdout.contains("sk-proj"));
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim_end()).unwrap();
+    let out = v["prompt_text"].as_str().unwrap();
+    let tokens =
+        out.matches("[REDACTED:credit_card]").count() + out.matches("[REDACTED:api_key]").count();
+    assert_eq!(tokens, planted);
+}

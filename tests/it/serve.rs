@@ -14,13 +14,13 @@ use tracegate::record::otlp_proto::{
 };
 
 /// How long any poll may wait before the test fails.
-const DEADLINE: Duration = Duration::from_secs(15);
+pub(crate) const DEADLINE: Duration = Duration::from_secs(15);
 
 /// A running daemon; killed on drop if the test did not stop it.
-struct Daemon {
-    child: Child,
-    addr: String,
-    dir: PathBuf,
+pub(crate) struct Daemon {
+    pub(crate) child: Child,
+    pub(crate) addr: String,
+    pub(crate) dir: PathBuf,
 }
 
 impl Drop for Daemon {
@@ -32,16 +32,34 @@ impl Drop for Daemon {
 
 impl Daemon {
     /// Start `tracegate serve` on the policy `dir/policy.toml`.
-    fn start(dir: &Path) -> Daemon {
+    pub(crate) fn start(dir: &Path) -> Daemon {
         Daemon::start_with_stdout(dir, Stdio::null())
     }
 
     /// Likewise, with the daemon's stdout going to `stdout`.
-    fn start_with_stdout(dir: &Path, stdout: Stdio) -> Daemon {
+    pub(crate) fn start_with_stdout(dir: &Path, stdout: Stdio) -> Daemon {
+        Daemon::start_in(dir, stdout, None)
+    }
+
+    /// Likewise, started by `sh -c "{shell}; exec tracegate serve ..."`, to
+    /// run under process limits (`ulimit`, `trap`); the shell's process
+    /// becomes the daemon's.
+    pub(crate) fn start_in(dir: &Path, stdout: Stdio, shell: Option<&str>) -> Daemon {
         let ready = dir.join("ready");
         let _ = std::fs::remove_file(&ready);
         let log = std::fs::File::create(dir.join("serve.log")).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
+        let bin = env!("CARGO_BIN_EXE_tracegate");
+        let mut cmd = match shell {
+            None => Command::new(bin),
+            Some(sh) => {
+                let mut c = Command::new("sh");
+                c.arg("-c")
+                    .arg(format!("{sh}; exec \"$0\" \"$@\""))
+                    .arg(bin);
+                c
+            }
+        };
+        let child = cmd
             .args(["serve", "--policy"])
             .arg(dir.join("policy.toml"))
             .args(["--listen", "127.0.0.1:0", "--ready-file"])
@@ -67,20 +85,20 @@ impl Daemon {
         d
     }
 
-    fn post(&self, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Resp {
+    pub(crate) fn post(&self, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Resp {
         http(&self.addr, "POST", path, headers, body)
     }
 
-    fn get(&self, path: &str) -> Resp {
+    pub(crate) fn get(&self, path: &str) -> Resp {
         http(&self.addr, "GET", path, &[], b"")
     }
 
-    fn status(&self) -> Value {
+    pub(crate) fn status(&self) -> Value {
         serde_json::from_slice(&self.get("/v1/status").body).unwrap()
     }
 
     /// SIGTERM, then the exit code (bounded wait).
-    fn terminate(&mut self) -> i32 {
+    pub(crate) fn terminate(&mut self) -> i32 {
         let pid = self.child.id().to_string();
         let ok = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
         assert!(ok.success());
@@ -97,7 +115,7 @@ impl Daemon {
 }
 
 /// Poll `f` every 20 ms until it yields, or fail at the deadline.
-fn poll<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+pub(crate) fn poll<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
     let end = Instant::now() + DEADLINE;
     loop {
         if let Some(v) = f() {
@@ -108,29 +126,47 @@ fn poll<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
     }
 }
 
-struct Resp {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
+pub(crate) struct Resp {
+    pub(crate) status: u16,
+    pub(crate) headers: Vec<(String, String)>,
+    pub(crate) body: Vec<u8>,
 }
 
 impl Resp {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 }
 
 /// A minimal HTTP/1.1 client: one request per connection.
-fn http(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Resp {
+pub(crate) fn http(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> Resp {
+    http_within(addr, method, path, headers, body, DEADLINE)
+}
+
+/// Likewise, waiting up to `within` for the answer.
+pub(crate) fn http_within(
+    addr: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    within: Duration,
+) -> Resp {
     let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(DEADLINE)).unwrap();
-    s.set_write_timeout(Some(DEADLINE)).unwrap();
+    s.set_read_timeout(Some(within)).unwrap();
+    s.set_write_timeout(Some(within)).unwrap();
     let mut req = format!(
         "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\ncontent-length: {}\r\n",
         body.len()
@@ -176,7 +212,7 @@ fn http(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &[
     }
 }
 
-fn dechunk(mut b: &[u8]) -> Vec<u8> {
+pub(crate) fn dechunk(mut b: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     loop {
         let Some(i) = b.windows(2).position(|w| w == b"\r\n") else {
@@ -191,23 +227,23 @@ fn dechunk(mut b: &[u8]) -> Vec<u8> {
     }
 }
 
-fn gzip(b: &[u8]) -> Vec<u8> {
+pub(crate) fn gzip(b: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     e.write_all(b).unwrap();
     e.finish().unwrap()
 }
 
-const JSON: (&str, &str) = ("content-type", "application/json");
-const PROTO: (&str, &str) = ("content-type", "application/x-protobuf");
-const NDJSON: (&str, &str) = ("content-type", "application/x-ndjson");
+pub(crate) const JSON: (&str, &str) = ("content-type", "application/json");
+pub(crate) const PROTO: (&str, &str) = ("content-type", "application/x-protobuf");
+pub(crate) const NDJSON: (&str, &str) = ("content-type", "application/x-ndjson");
 
-fn ts(d: i64) -> String {
+pub(crate) fn ts(d: i64) -> String {
     let t = jiff::Timestamp::now() + jiff::SignedDuration::from_secs(d);
     t.round(jiff::Unit::Second).unwrap().to_string()
 }
 
 /// A policy: a standard sink, a full sink, optional extra TOML.
-fn policy_text(extra: &str) -> String {
+pub(crate) fn policy_text(extra: &str) -> String {
     format!(
         "[audit]\npath = \"audit.jsonl\"\nlock_timeout = \"2s\"\n\
          [server]\nmax_body_bytes = 65536\n{extra}\n\
@@ -216,7 +252,7 @@ fn policy_text(extra: &str) -> String {
     )
 }
 
-fn window(id: &str, start: i64, end: i64) -> String {
+pub(crate) fn window(id: &str, start: i64, end: i64) -> String {
     format!(
         "[[window]]\nid = \"{id}\"\nsink = \"cap\"\nstart = \"{}\"\nend = \"{}\"\n\
          reason = \"integration test\"\nrequested_by = \"tests\"\n",
@@ -226,13 +262,13 @@ fn window(id: &str, start: i64, end: i64) -> String {
 }
 
 /// Replace the policy the way editors do: write a temporary, rename it over.
-fn replace_policy(dir: &Path, text: &str) {
+pub(crate) fn replace_policy(dir: &Path, text: &str) {
     let tmp = dir.join(".policy.toml.swp");
     std::fs::write(&tmp, text).unwrap();
     std::fs::rename(&tmp, dir.join("policy.toml")).unwrap();
 }
 
-fn events(dir: &Path) -> Vec<(jiff::Timestamp, AuditEvent)> {
+pub(crate) fn events(dir: &Path) -> Vec<(jiff::Timestamp, AuditEvent)> {
     match read_entries(&dir.join("audit.jsonl"), None) {
         Ok(entries) => entries
             .filter_map(Result::ok)
@@ -242,7 +278,7 @@ fn events(dir: &Path) -> Vec<(jiff::Timestamp, AuditEvent)> {
     }
 }
 
-fn span_request(attrs: Value) -> Value {
+pub(crate) fn span_request(attrs: Value) -> Value {
     json!({"resourceSpans": [{
         "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "engine"}}]},
         "scopeSpans": [{"spans": [
@@ -258,7 +294,7 @@ fn span_request(attrs: Value) -> Value {
     }]})
 }
 
-fn content_attrs(n: u32) -> Value {
+pub(crate) fn content_attrs(n: u32) -> Value {
     json!([
         {"key": "gen_ai.prompt", "value": {"stringValue": format!("CANARY-PROMPT-{n}")}},
         {"key": "cf.request_id", "value": {"stringValue": format!("chatcmpl-{n:x}")}},
@@ -684,8 +720,10 @@ fn an_unwritable_audit_log_keeps_full_capture_off_and_healthz_says_why() {
 fn a_stopped_sink_drops_and_counts_without_blocking_others() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    // The std sink's output cannot be opened (its folder does not exist).
-    let text = policy_text("queue_records = 4").replace("file:std.jsonl", "file:missing/std.jsonl");
+    // The std sink's output cannot be opened: its "folder" is a file.
+    std::fs::write(d.join("not-a-folder"), "").unwrap();
+    let text =
+        policy_text("queue_records = 4").replace("file:std.jsonl", "file:not-a-folder/std.jsonl");
     std::fs::write(d.join("policy.toml"), text).unwrap();
     let mut daemon = Daemon::start(d);
     let mut body = String::new();
@@ -700,7 +738,7 @@ fn a_stopped_sink_drops_and_counts_without_blocking_others() {
             .as_array()
             .unwrap()
             .iter()
-            .all(|k| k["queued"] == 0);
+            .all(|k| k["queued"] == 0 && k["unflushed"] == 0);
         quiet.then_some(s)
     });
     for s in st["sinks"].as_array().unwrap() {
@@ -719,6 +757,8 @@ fn a_stopped_sink_drops_and_counts_without_blocking_others() {
     }
     let std_sink = &st["sinks"][0];
     assert_eq!(std_sink["records_out"]["standard"], 0);
+    assert_eq!(std_sink["healthy"], false, "{std_sink}");
+    assert_eq!(daemon.get("/healthz").status, 503);
     daemon.terminate();
     let cap = std::fs::read_to_string(d.join("cap.jsonl")).unwrap();
     assert!(!cap.is_empty(), "the healthy sink still gets records");
@@ -1085,10 +1125,12 @@ fn a_sink_whose_reader_stopped_keeps_memory_bounded_and_counts_its_drops() {
     assert!(queued_bytes <= 1 << 20, "queue over its byte bound: {s}");
     let dropped = s["dropped"]["queue_full"].as_u64().unwrap();
     assert!(dropped > 0, "{s}");
-    let total =
-        s["records_out"]["standard"].as_u64().unwrap() + dropped + s["queued"].as_u64().unwrap();
-    // in = out + dropped + queued, give or take the one record the blocked
-    // writer holds between dequeue and write.
+    let total = s["records_out"]["standard"].as_u64().unwrap()
+        + dropped
+        + s["queued"].as_u64().unwrap()
+        + s["unflushed"].as_u64().unwrap();
+    // in = out + dropped + queued + unflushed (the blocked writer's
+    // buffer), give or take the one record between dequeue and buffer.
     let records_in = s["records_in"].as_u64().unwrap();
     assert!(
         records_in - total <= 1,

@@ -35,20 +35,41 @@ fn matches_pattern(pattern: &str, key: &str) -> bool {
 }
 
 /// Append the redacted form of one content string (already unescaped) to
-/// `out`; `true` when a `drop` rule matched and the value must not pass.
+/// `out`; `Some((rule, message))` when the value must not pass: a `drop`
+/// rule matched (`redact_drop`), or the field's redaction ran out of its
+/// work budget (`redact_budget`).
 ///
 /// Every content string that leaves the gate at full level (content
 /// attributes, log bodies) passes through here exactly once. The caller
 /// compares the result with the input to decide whether the record is still
 /// verbatim, so a redaction that changes nothing keeps the line
 /// byte-for-byte.
-pub fn redact_content(redactor: Option<&Redactor>, text: &str, out: &mut String) -> bool {
-    match redactor {
-        Some(r) => r.redact(text, out).drop_field,
+pub fn redact_content(
+    redactor: Option<&Redactor>,
+    text: &str,
+    out: &mut String,
+) -> Option<(&'static str, &'static str)> {
+    let r = match redactor {
+        Some(r) => r.redact(text, out),
         None => {
             out.push_str(text);
-            false
+            return None;
         }
+    };
+    // SECURITY: over budget, the scan did not see the whole text: the value
+    // does not pass (the engine masked it whole as well).
+    if r.over_budget {
+        Some((
+            "redact_budget",
+            "redaction of this content ran out of its work budget; the content is removed",
+        ))
+    } else if r.drop_field {
+        Some((
+            "redact_drop",
+            "a redaction rule with action `drop` matched; the content is removed",
+        ))
+    } else {
+        None
     }
 }
 

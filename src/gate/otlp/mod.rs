@@ -572,12 +572,12 @@ impl<'a> Judge<'a, '_> {
     fn content_string(&mut self, s: usize) -> bool {
         let decoded = self.decoded(s);
         self.scratch.text.clear();
-        if content::redact_content(self.redactor, &decoded, &mut self.scratch.text) {
-            // SECURITY: a `drop` rule matched: the value does not pass.
-            self.strip(
-                "redact_drop",
-                "a redaction rule with action `drop` matched; the content is removed",
-            );
+        if let Some((rule, message)) =
+            content::redact_content(self.redactor, &decoded, &mut self.scratch.text)
+        {
+            // SECURITY: a `drop` rule matched or the redaction ran out of
+            // budget: the value does not pass.
+            self.strip(rule, message);
             return false;
         }
         self.out.extend_from_slice(b"{\"stringValue\":");

@@ -1,0 +1,123 @@
+//! `tracegate capture off|on|status`: the kill switch for full capture.
+//!
+//! `off` creates a marker beside the policy (`DIR/capture-off` for a
+//! folder, `FILE.capture-off` for a file). It needs neither a valid policy
+//! nor a writable audit log: it only takes rights away. Every gate
+//! (`filter`, `serve`) looks for the marker at least every 250 ms; while it
+//! exists no record goes out at full level and an open window closes for
+//! good (audited `window_closed`, cause `removed`, when the log is
+//! writable). `on` removes the marker; windows closed by it stay closed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+
+use super::exit;
+use crate::policy::load::{kill_switch_engaged, kill_switch_path};
+
+/// `capture` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum CaptureCommand {
+    /// Stop all full capture now (the kill switch), whatever the policy says.
+    ///
+    /// Works with an invalid policy and an unwritable audit log.
+    Off {
+        /// The policy (folder or file) whose gates stop capturing.
+        #[arg(long, value_name = "PATH")]
+        policy: PathBuf,
+        /// Why (kept in the marker file).
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
+    /// Release the kill switch; windows it closed stay closed.
+    On {
+        /// The policy (folder or file).
+        #[arg(long, value_name = "PATH")]
+        policy: PathBuf,
+    },
+    /// Say whether the kill switch is engaged (exit 0 released, 1 engaged).
+    Status {
+        /// The policy (folder or file).
+        #[arg(long, value_name = "PATH")]
+        policy: PathBuf,
+    },
+}
+
+/// Run a `capture` subcommand; returns the exit code.
+pub fn run(cmd: &CaptureCommand) -> u8 {
+    let result = match cmd {
+        CaptureCommand::Off { policy, reason } => off(policy, reason),
+        CaptureCommand::On { policy } => on(policy),
+        CaptureCommand::Status { policy } => {
+            let engaged = kill_switch_engaged(policy);
+            println!(
+                "capture is {} for `{}` ({})",
+                if engaged { "off" } else { "allowed" },
+                policy.display(),
+                kill_switch_path(policy).display()
+            );
+            return if engaged { exit::FINDINGS } else { exit::OK };
+        }
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            super::report_error(&e);
+            exit::ERROR
+        }
+    }
+}
+
+fn off(policy: &Path, reason: &str) -> anyhow::Result<u8> {
+    if !policy.exists() {
+        anyhow::bail!("no policy at `{}`", policy.display());
+    }
+    let path = kill_switch_path(policy);
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(true)
+        .write(true)
+        .open(&path)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "cannot write `{}`: {}",
+                path.display(),
+                crate::io_text::io_cause(&e)
+            )
+        })?;
+    let text = format!(
+        "# Written by `tracegate capture off`: no gate delivers full records while this file exists.\nat = \"{}\"\nreason = {}\n",
+        jiff::Timestamp::now(),
+        toml::Value::String(reason.to_string())
+    );
+    f.write_all(text.as_bytes())?;
+    f.sync_all()?;
+    if let Some(dir) = path.parent()
+        && let Ok(d) = std::fs::File::open(dir)
+    {
+        let _ = d.sync_all();
+    }
+    println!(
+        "full capture is off for `{}` (every gate honours it within a second)\n  marker {}",
+        policy.display(),
+        path.display()
+    );
+    Ok(exit::OK)
+}
+
+fn on(policy: &Path) -> anyhow::Result<u8> {
+    let path = kill_switch_path(policy);
+    match std::fs::remove_file(&path) {
+        Ok(()) => println!("the kill switch is released; windows it closed stay closed"),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            println!("the kill switch was not engaged")
+        }
+        Err(e) => anyhow::bail!(
+            "cannot remove `{}`: {}",
+            path.display(),
+            crate::io_text::io_cause(&e)
+        ),
+    }
+    Ok(exit::OK)
+}

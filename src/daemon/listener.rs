@@ -1,0 +1,239 @@
+//! Accepting connections with bounds: a connection cap that leaves a
+//! reserve of file descriptors, a header-read timeout, an idle timeout,
+//! and graceful shutdown. (The body-read timeout is the handler's, in
+//! [`super::http`], where the body is read.)
+//!
+//! A client that opens connections and sends half a header holds a slot
+//! for at most `header_read_timeout`; one that goes quiet between requests
+//! for at most `idle_timeout`. While every slot is taken, new connections
+//! wait in the kernel's backlog instead of being accepted, so the process
+//! never runs out of descriptors: the audit log, policy files and sink
+//! files always find one ([`FD_RESERVE`]).
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+
+/// File descriptors kept free of connections for everything else the
+/// daemon opens: the audit log, its lock and checkpoint, policy files and
+/// keyword lists on reload, sink outputs, file sources, forwarders.
+pub const FD_RESERVE: u64 = 64;
+
+/// The connection bounds, from `[server]` at start.
+#[derive(Debug, Clone, Copy)]
+pub struct ConnLimits {
+    /// `max_connections`.
+    pub max_connections: usize,
+    /// `header_read_timeout`.
+    pub header_read_timeout: Duration,
+    /// `idle_timeout`.
+    pub idle_timeout: Duration,
+}
+
+/// How many connections may be held at once: `max_connections`, lowered
+/// so that [`FD_RESERVE`] descriptors stay free under the process's
+/// open-file limit.
+pub fn connection_cap(max_connections: usize) -> usize {
+    let Some(limit) = open_file_limit() else {
+        return max_connections.max(1);
+    };
+    let room = limit.saturating_sub(open_fds().saturating_add(FD_RESERVE));
+    let cap = max_connections.min(usize::try_from(room).unwrap_or(usize::MAX));
+    if cap < max_connections {
+        tracing::warn!(
+            max_connections,
+            cap,
+            open_file_limit = limit,
+            "the open-file limit lowers the connection cap (raise `ulimit -n` / LimitNOFILE)"
+        );
+    }
+    cap.max(1)
+}
+
+#[cfg(unix)]
+fn open_file_limit() -> Option<u64> {
+    rustix::process::getrlimit(rustix::process::Resource::Nofile).current
+}
+
+#[cfg(not(unix))]
+fn open_file_limit() -> Option<u64> {
+    None
+}
+
+/// Descriptors open now (Linux); elsewhere a guess on the safe side.
+fn open_fds() -> u64 {
+    std::fs::read_dir("/proc/self/fd").map_or(32, |d| d.count() as u64)
+}
+
+/// Serve `app` on `listener` until `stop` turns true, then let open
+/// connections finish their requests.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: ConnLimits,
+    mut stop: watch::Receiver<bool>,
+) {
+    let cap = connection_cap(limits.max_connections);
+    tracing::info!(connections = cap, "accepting connections");
+    let slots = Arc::new(Semaphore::new(cap));
+    let mut conns = JoinSet::new();
+    loop {
+        // SECURITY: a slot first, then accept: past the cap, connections
+        // wait in the backlog and no descriptor is spent on them.
+        let permit = tokio::select! {
+            _ = stop.wait_for(|s| *s) => break,
+            p = Arc::clone(&slots).acquire_owned() => match p {
+                Ok(p) => p,
+                Err(_) => break,
+            },
+        };
+        let stream = tokio::select! {
+            _ = stop.wait_for(|s| *s) => break,
+            r = listener.accept() => match r {
+                Ok((s, _)) => s,
+                Err(e) => {
+                    // EMFILE and the like: back off instead of spinning.
+                    tracing::warn!(error = %e.kind(), "cannot accept a connection");
+                    drop(permit);
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+        };
+        conns.spawn(connection(
+            stream,
+            app.clone(),
+            limits,
+            permit,
+            stop.clone(),
+        ));
+        while conns.try_join_next().is_some() {}
+    }
+    drop(listener);
+    while conns.join_next().await.is_some() {}
+}
+
+async fn connection(
+    stream: TcpStream,
+    app: Router,
+    limits: ConnLimits,
+    _slot: OwnedSemaphorePermit,
+    mut stop: watch::Receiver<bool>,
+) {
+    let _ = stream.set_nodelay(true);
+    let born = Instant::now();
+    let last = Arc::new(AtomicU64::new(0));
+    let io = TokioIo::new(Tracked {
+        inner: stream,
+        born,
+        last: Arc::clone(&last),
+    });
+    let svc = TowerToHyperService::new(app);
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout)
+        .keep_alive(true)
+        .serve_connection(io, svc);
+    tokio::pin!(conn);
+    let every = (limits.idle_timeout / 4).clamp(Duration::from_millis(20), Duration::from_secs(1));
+    let mut check = tokio::time::interval(every);
+    check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut closing = false;
+    loop {
+        tokio::select! {
+            _ = conn.as_mut() => break,
+            _ = stop.wait_for(|s| *s), if !closing => {
+                conn.as_mut().graceful_shutdown();
+                closing = true;
+            }
+            _ = check.tick(), if !closing => {
+                let quiet = born.elapsed().saturating_sub(Duration::from_millis(last.load(Ordering::Relaxed)));
+                if quiet > limits.idle_timeout {
+                    // Ends the connection once no request is in flight; a
+                    // request in flight finishes first.
+                    conn.as_mut().graceful_shutdown();
+                    closing = true;
+                }
+            }
+        }
+    }
+}
+
+/// A stream that records when it last moved a byte.
+struct Tracked {
+    inner: TcpStream,
+    born: Instant,
+    /// Milliseconds after `born` of the last byte read or written.
+    last: Arc<AtomicU64>,
+}
+
+impl Tracked {
+    fn touch(&self) {
+        let ms = u64::try_from(self.born.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.last.store(ms, Ordering::Relaxed);
+    }
+}
+
+impl AsyncRead for Tracked {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let r = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if matches!(r, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            self.touch();
+        }
+        r
+    }
+}
+
+impl AsyncWrite for Tracked {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let r = Pin::new(&mut self.inner).poll_write(cx, buf);
+        if matches!(r, Poll::Ready(Ok(n)) if n > 0) {
+            self.touch();
+        }
+        r
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let r = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        if matches!(r, Poll::Ready(Ok(n)) if n > 0) {
+            self.touch();
+        }
+        r
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+}

@@ -1,0 +1,198 @@
+//! What a policy that cannot be loaded still says: which windows in force
+//! it keeps granting.
+//!
+//! A refused reload leaves the last good policy in force, but a change
+//! that only takes rights away (a window file removed or closed early, a
+//! sink losing `full_allowed`) must take effect anyway: the operator who
+//! closes a window while another file is broken must not capture on. So
+//! the files are read as far as they parse, file by file, and a window in
+//! force is kept only if some readable file still defines it, unchanged,
+//! for a sink that a readable file still marks `full_allowed`. Anything
+//! that cannot be read does not grant: fail closed.
+
+use std::collections::{HashMap, HashSet};
+
+use jiff::Timestamp;
+
+use super::load::PolicyFile;
+use super::{Policy, Window};
+
+/// Ids of the windows of `current` that `files` still grant.
+pub fn still_granted(current: &Policy, files: &[PolicyFile]) -> HashSet<String> {
+    let mut windows: HashMap<String, Vec<Option<Window>>> = HashMap::new();
+    let mut sinks: HashMap<String, Vec<bool>> = HashMap::new();
+    for f in files {
+        let Ok(table) = f.text.parse::<toml::Table>() else {
+            continue;
+        };
+        for s in tables(&table, "sink") {
+            if let Some(name) = s.get("name").and_then(toml::Value::as_str) {
+                let full = s
+                    .get("full_allowed")
+                    .and_then(toml::Value::as_bool)
+                    .unwrap_or(false);
+                sinks.entry(name.to_string()).or_default().push(full);
+            }
+        }
+        for w in tables(&table, "window") {
+            if let Some(id) = w.get("id").and_then(toml::Value::as_str) {
+                windows
+                    .entry(id.to_string())
+                    .or_default()
+                    .push(window(w, id));
+            }
+        }
+    }
+    let full_allowed = |sink: &str| sinks.get(sink).is_some_and(|v| v.as_slice() == [true]);
+    current
+        .windows()
+        .iter()
+        .filter(|w| {
+            let same = match windows.get(&w.id).map(Vec::as_slice) {
+                Some([Some(read)]) => same_definition(w, read),
+                _ => false,
+            };
+            same && full_allowed(&w.sink)
+        })
+        .map(|w| w.id.clone())
+        .collect()
+}
+
+/// The window `id` as the policy text `text` defines it: `Ok(None)` when
+/// the text does not define it, an error when the text does not parse or
+/// the window's fields do not read.
+pub fn read_window(text: &str, id: &str) -> Result<Option<Window>, String> {
+    let table = text
+        .parse::<toml::Table>()
+        .map_err(|e| format!("invalid TOML: {}", e.message()))?;
+    match tables(&table, "window")
+        .into_iter()
+        .find(|w| w.get("id").and_then(toml::Value::as_str) == Some(id))
+    {
+        None => Ok(None),
+        Some(w) => window(w, id)
+            .map(Some)
+            .ok_or_else(|| format!("window `{id}` has a field that does not read")),
+    }
+}
+
+fn tables<'t>(table: &'t toml::Table, key: &str) -> Vec<&'t toml::Table> {
+    match table.get(key) {
+        Some(toml::Value::Array(items)) => items.iter().filter_map(toml::Value::as_table).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The window a table defines, when every field reads.
+fn window(t: &toml::Table, id: &str) -> Option<Window> {
+    let text = |k: &str| t.get(k).and_then(toml::Value::as_str).map(str::to_string);
+    let time = |k: &str| -> Option<Timestamp> {
+        match t.get(k)? {
+            toml::Value::String(s) => s.parse().ok(),
+            toml::Value::Datetime(d) => d.to_string().parse().ok(),
+            _ => None,
+        }
+    };
+    let budget = |k: &str| -> Option<Option<u64>> {
+        match t.get(k) {
+            None => Some(None),
+            Some(v) => v.as_integer().and_then(|n| u64::try_from(n).ok()).map(Some),
+        }
+    };
+    Some(Window {
+        id: id.to_string(),
+        sink: text("sink")?,
+        start: time("start")?,
+        end: time("end")?,
+        reason: text("reason")?,
+        requested_by: text("requested_by")?,
+        max_records: budget("max_records")?,
+        max_bytes: budget("max_bytes")?,
+        file: Default::default(),
+    })
+}
+
+fn same_definition(a: &Window, b: &Window) -> bool {
+    a.id == b.id
+        && a.sink == b.sink
+        && a.start == b.start
+        && a.end == b.end
+        && a.reason == b.reason
+        && a.requested_by == b.requested_by
+        && a.max_records == b.max_records
+        && a.max_bytes == b.max_bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    const MAIN: &str = "[audit]\npath = \"a.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:cap.jsonl\"\n";
+    const W: &str = "[[window]]\nid = \"w\"\nsink = \"cap\"\nstart = \"2026-12-01T10:00:00Z\"\nend = \"2026-12-01T12:00:00Z\"\nreason = \"r\"\nrequested_by = \"me\"\nunbounded = true\n";
+
+    fn file(path: &str, text: &str) -> PolicyFile {
+        PolicyFile {
+            path: PathBuf::from(path),
+            text: text.to_string(),
+        }
+    }
+
+    fn current() -> Policy {
+        let files = [file("d/main.toml", MAIN), file("d/windows/w.toml", W)];
+        Policy::from_files(Path::new("d"), &files).unwrap()
+    }
+
+    proptest::proptest! {
+        /// Any text: no panic, and never a window that is not defined
+        /// unchanged.
+        #[test]
+        fn arbitrary_text_never_grants_more(text in "\\PC{0,200}") {
+            let p = current();
+            let files = [file("d/main.toml", MAIN), file("d/windows/w.toml", &text)];
+            let kept = still_granted(&p, &files);
+            proptest::prop_assert!(kept.is_empty() || text.contains("\"w\""));
+            let _ = read_window(&text, "w");
+        }
+    }
+
+    #[test]
+    fn an_unchanged_window_is_kept_even_beside_a_broken_file() {
+        let p = current();
+        let files = [
+            file("d/main.toml", MAIN),
+            file("d/windows/w.toml", W),
+            file("d/windows/x.toml", "[[window]\nbroken"),
+        ];
+        assert!(still_granted(&p, &files).contains("w"));
+    }
+
+    #[test]
+    fn removed_changed_unreadable_or_unallowed_windows_are_not_kept() {
+        let p = current();
+        let gone = [file("d/main.toml", MAIN)];
+        assert!(still_granted(&p, &gone).is_empty());
+        let closed = W.replace("12:00:00Z", "10:30:00Z");
+        let changed = [file("d/main.toml", MAIN), file("d/windows/w.toml", &closed)];
+        assert!(still_granted(&p, &changed).is_empty());
+        let cut = [
+            file("d/main.toml", MAIN),
+            file("d/windows/w.toml", &W[..40]),
+        ];
+        assert!(still_granted(&p, &cut).is_empty());
+        let main = MAIN.replace("full_allowed = true", "full_allowed = false");
+        let unallowed = [file("d/main.toml", &main), file("d/windows/w.toml", W)];
+        assert!(still_granted(&p, &unallowed).is_empty());
+        let broken_main = [
+            file("d/main.toml", "[[sink]\n"),
+            file("d/windows/w.toml", W),
+        ];
+        assert!(still_granted(&p, &broken_main).is_empty());
+        let twice = [
+            file("d/main.toml", MAIN),
+            file("d/windows/w.toml", W),
+            file("d/windows/v.toml", W),
+        ];
+        assert!(still_granted(&p, &twice).is_empty());
+    }
+}
