@@ -2,6 +2,7 @@
 
 pub mod audit_verify;
 pub mod check;
+mod check_par;
 pub mod filter;
 pub mod input;
 pub mod policy_cmd;

@@ -1,17 +1,27 @@
 //! The per-record auditor rules (see the table in the module docs).
+//!
+//! The rules read a [`Record`] (byte ranges of the line) through a [`View`]
+//! and keep their per-record state in a [`Work`] reused from record to
+//! record, so a clean record costs no allocation. Event names are matched
+//! by a linear scan while a record has few events (the common case, a
+//! handful) and through a hash map past [`LINEAR_EVENTS`], so a record with
+//! thousands of events stays linear in its size.
 
 use std::collections::HashMap;
 
-use super::model::{Event, Interval, Record};
+use super::model::{Event, Record, Str, Top};
 use super::{EvidenceFinding, EvidenceShapeError, SCHEMA_VERSION};
 
+/// Past this many events, names are looked up in a hash map.
+const LINEAR_EVENTS: usize = 32;
+
 /// Final boundary events: a completed record must hold one.
-const FINAL_EVENTS: &[&str] = &[
-    "final_output_token",
-    "final_response_byte",
-    "final_response_flush",
-    "stream_complete",
-    "upstream_completion",
+const FINAL_EVENTS: &[&[u8]] = &[
+    b"final_output_token",
+    b"final_response_byte",
+    b"final_response_flush",
+    b"stream_complete",
+    b"upstream_completion",
 ];
 
 /// `sync_status` values that mean "not synchronized" (compared ASCII
@@ -24,6 +34,31 @@ const UNSYNCED: &[&str] = &[
     "none",
 ];
 
+/// A record and the line its ranges point into.
+#[derive(Clone, Copy)]
+pub(crate) struct View<'a> {
+    pub rec: &'a Record,
+    pub line: &'a [u8],
+}
+
+impl<'a> View<'a> {
+    fn s(&self, s: Str) -> &'a [u8] {
+        self.rec.bytes(self.line, s)
+    }
+
+    fn top(&self, t: Top) -> Option<&'a [u8]> {
+        self.rec.top(t).map(|s| self.s(s))
+    }
+
+    fn events(&self) -> &'a [Event] {
+        &self.rec.events
+    }
+
+    fn service(&self, j: usize) -> Option<&'a [u8]> {
+        self.rec.events.get(j).and_then(|e| e.service).map(|s| self.s(s))
+    }
+}
+
 /// A UTC timestamp in nanoseconds since the epoch, with the resolution its
 /// text carried (1 ms for `.120Z`, 1 s for no fraction).
 #[derive(Clone, Copy)]
@@ -33,77 +68,196 @@ struct Utc {
 }
 
 /// The clocks one event carries.
+#[derive(Clone, Copy)]
 struct Timing {
     mono: Option<u64>,
     utc: Option<Utc>,
 }
 
-/// Runs every per-record rule. Returns, per derived interval, its computed
-/// duration in ms when it reproduced and drew no finding.
+/// Per-record state of the rules, reused from record to record.
+#[derive(Default)]
+pub(crate) struct Work {
+    timings: Vec<Timing>,
+    /// Per derived interval: its computed duration in ms when it reproduced
+    /// and drew no finding.
+    pub reproduced: Vec<Option<f64>>,
+}
+
+/// Where each event name first occurs.
+enum Names<'a> {
+    /// Few events: scan them.
+    Linear(View<'a>),
+    /// Many: a map from name to first index.
+    Map(HashMap<&'a [u8], usize>),
+}
+
+impl<'a> Names<'a> {
+    fn first(&self, name: &[u8]) -> Option<usize> {
+        match self {
+            Names::Linear(v) => v.events().iter().position(|e| v.s(e.name) == name),
+            Names::Map(m) => m.get(name).copied(),
+        }
+    }
+}
+
+/// Runs every per-record rule; fills `work.reproduced` with, per derived
+/// interval, its computed duration in ms when it reproduced and drew no
+/// finding.
 ///
 /// Timestamps are parsed first, so a shape error leaves `out` untouched.
 pub(crate) fn run(
-    rec: &Record<'_>,
+    v: View<'_>,
+    work: &mut Work,
     out: &mut Vec<EvidenceFinding>,
-) -> Result<Vec<Option<f64>>, EvidenceShapeError> {
-    let timings = parse_timings(&rec.events)?;
-    check_schema_version(rec, out);
-    let index = check_duplicates(&rec.events, out);
-    check_order(&rec.events, &timings, out);
+) -> Result<(), EvidenceShapeError> {
+    parse_timings(v, &mut work.timings)?;
+    check_schema_version(v, out);
+    let names = check_duplicates(v, out);
+    check_order(v, &work.timings, out);
     let ctx = Ctx {
-        events: &rec.events,
-        timings: &timings,
-        index: &index,
-        monotonic_only: rec.clock_source.as_deref().is_some_and(is_monotonic_only),
-        synced: rec.sync_status.as_deref().is_some_and(is_synced),
+        v,
+        timings: &work.timings,
+        names: &names,
+        monotonic_only: v.top(Top::ClockSource).is_some_and(is_monotonic_only),
+        synced: v.top(Top::SyncStatus).is_some_and(is_synced),
     };
-    let reproduced = rec
-        .derived_intervals
-        .iter()
-        .enumerate()
-        .map(|(i, iv)| ctx.check_interval(i, iv, out))
-        .collect();
-    check_status(rec, out);
-    Ok(reproduced)
+    work.reproduced.clear();
+    for (i, iv) in v.rec.intervals.iter().enumerate() {
+        let r = ctx.check_interval(i, iv, out);
+        work.reproduced.push(r);
+    }
+    check_status(v, out);
+    Ok(())
 }
 
-fn parse_timings(events: &[Event<'_>]) -> Result<Vec<Timing>, EvidenceShapeError> {
-    events
-        .iter()
-        .enumerate()
-        .map(|(j, ev)| {
-            let utc = match ev.timestamp_utc.as_deref() {
-                None => None,
-                Some(text) => Some(parse_utc(text).ok_or_else(|| EvidenceShapeError {
-                    path: format!("events[{j}].timestamp_utc"),
-                    message: "timestamp is not an rfc 3339 timestamp with an offset",
-                })?),
-            };
-            Ok(Timing {
-                mono: ev.monotonic_ns,
-                utc,
-            })
-        })
-        .collect()
+fn parse_timings(v: View<'_>, timings: &mut Vec<Timing>) -> Result<(), EvidenceShapeError> {
+    timings.clear();
+    for (j, ev) in v.events().iter().enumerate() {
+        let utc = match ev.utc {
+            None => None,
+            Some(s) => Some(parse_utc(v.s(s)).ok_or_else(|| EvidenceShapeError {
+                path: format!("events[{j}].timestamp_utc"),
+                message: "timestamp is not an rfc 3339 timestamp with an offset",
+            })?),
+        };
+        timings.push(Timing { mono: ev.mono, utc });
+    }
+    Ok(())
 }
 
-fn parse_utc(text: &str) -> Option<Utc> {
-    let ts: jiff::Timestamp = text.parse().ok()?;
+fn parse_utc(text: &[u8]) -> Option<Utc> {
+    let ns = match fast_utc_ns(text) {
+        Some(ns) => ns,
+        None => {
+            let ts: jiff::Timestamp = std::str::from_utf8(text).ok()?.parse().ok()?;
+            ts.as_nanosecond()
+        }
+    };
     Some(Utc {
-        ns: ts.as_nanosecond(),
+        ns,
         resolution_ns: resolution_ns(text),
     })
 }
 
+/// Two ASCII digits at `at`.
+fn two(b: &[u8], at: usize) -> Option<i64> {
+    match (b.get(at), b.get(at + 1)) {
+        (Some(&x @ b'0'..=b'9'), Some(&y @ b'0'..=b'9')) => {
+            Some(i64::from(x - b'0') * 10 + i64::from(y - b'0'))
+        }
+        _ => None,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+/// `days_from_civil`).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// The common form, `YYYY-MM-DDTHH:MM:SS[.f{1,9}](Z|+00:00)` with a year in
+/// 1000..=8999, in nanoseconds since the epoch, without the general
+/// parser; `None` for anything else (which jiff then decides).
+///
+/// **Invariant:** when this returns `Some`, jiff parses the same text to
+/// the same instant (a property test holds the two together).
+fn fast_utc_ns(b: &[u8]) -> Option<i128> {
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return None;
+    }
+    let year = two(b, 0)? * 100 + two(b, 2)?;
+    let (month, day) = (two(b, 5)?, two(b, 8)?);
+    let (hour, minute, second) = (two(b, 11)?, two(b, 14)?, two(b, 17)?);
+    if !(1000..=8999).contains(&year)
+        || !(1..=12).contains(&month)
+        || day < 1
+        || day > days_in_month(year, month)
+        || hour > 23
+        || minute > 59
+        || second > 59
+    {
+        return None;
+    }
+    let mut i = 19;
+    let mut frac: i128 = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 || digits > 9 {
+            return None;
+        }
+        for &c in &b[i..i + digits] {
+            frac = frac * 10 + i128::from(c - b'0');
+        }
+        for _ in digits..9 {
+            frac *= 10;
+        }
+        i += digits;
+    }
+    match &b[i..] {
+        b"Z" | b"+00:00" => {}
+        _ => return None,
+    }
+    let secs = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
+    Some(i128::from(secs) * 1_000_000_000 + frac)
+}
+
 /// The resolution implied by the fractional digits after the seconds.
-fn resolution_ns(text: &str) -> i128 {
-    let after_t = text.find(['T', 't', ' ']).map_or(text, |p| &text[p..]);
-    let digits = after_t.find(['.', ',']).map_or(0, |p| {
-        after_t[p + 1..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count()
-    });
+fn resolution_ns(text: &[u8]) -> i128 {
+    let after_t = text
+        .iter()
+        .position(|&c| matches!(c, b'T' | b't' | b' '))
+        .map_or(text, |p| &text[p..]);
+    let digits = after_t
+        .iter()
+        .position(|&c| c == b'.' || c == b',')
+        .map_or(0, |p| {
+            after_t[p + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count()
+        });
     let mut res: i128 = 1_000_000_000;
     for _ in 0..digits.min(9) {
         res /= 10;
@@ -111,59 +265,72 @@ fn resolution_ns(text: &str) -> i128 {
     res
 }
 
-fn unit_ns(unit: &str) -> Option<i128> {
+fn unit_ns(unit: &[u8]) -> Option<i128> {
     match unit {
-        "ns" => Some(1),
-        "us" => Some(1_000),
-        "ms" => Some(1_000_000),
-        "s" => Some(1_000_000_000),
+        b"ns" => Some(1),
+        b"us" => Some(1_000),
+        b"ms" => Some(1_000_000),
+        b"s" => Some(1_000_000_000),
         _ => None,
     }
 }
 
-fn words(name: &str) -> impl Iterator<Item = &str> {
-    name.split(['_', '-', '.'])
+fn words(name: &[u8]) -> impl Iterator<Item = &[u8]> {
+    name.split(|&c| matches!(c, b'_' | b'-' | b'.'))
 }
 
-fn says_token(name: &str) -> bool {
+fn says_token(name: &[u8]) -> bool {
     words(name).any(|w| {
-        w.eq_ignore_ascii_case("token")
-            || w.eq_ignore_ascii_case("tokens")
-            || w.eq_ignore_ascii_case("ttft")
+        w.eq_ignore_ascii_case(b"token")
+            || w.eq_ignore_ascii_case(b"tokens")
+            || w.eq_ignore_ascii_case(b"ttft")
     })
 }
 
-fn says_byte(name: &str) -> bool {
+fn says_byte(name: &[u8]) -> bool {
     words(name).any(|w| {
-        w.eq_ignore_ascii_case("byte")
-            || w.eq_ignore_ascii_case("bytes")
-            || w.eq_ignore_ascii_case("ttfb")
+        w.eq_ignore_ascii_case(b"byte")
+            || w.eq_ignore_ascii_case(b"bytes")
+            || w.eq_ignore_ascii_case(b"ttfb")
     })
 }
 
-fn is_first_response(name: &str) -> bool {
-    name.starts_with("first_") && words(name).any(|w| matches!(w, "token" | "byte" | "response"))
+fn is_first_response(name: &[u8]) -> bool {
+    name.starts_with(b"first_")
+        && words(name).any(|w| matches!(w, b"token" | b"byte" | b"response"))
+}
+
+/// `hay` holds `needle` (lowercase ASCII), ignoring ASCII case.
+fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// `clock_source` claims monotonic clocks and no UTC or wall correlation.
-fn is_monotonic_only(clock_source: &str) -> bool {
-    let lower = clock_source.to_ascii_lowercase();
-    lower.contains("monotonic") && !lower.contains("utc") && !lower.contains("wall")
+fn is_monotonic_only(clock_source: &[u8]) -> bool {
+    contains_ci(clock_source, b"monotonic")
+        && !contains_ci(clock_source, b"utc")
+        && !contains_ci(clock_source, b"wall")
 }
 
-fn is_synced(sync_status: &str) -> bool {
-    let s = sync_status.trim();
+/// Unicode-trimmed text of a value (the model's strings are valid UTF-8).
+fn trimmed(b: &[u8]) -> &str {
+    std::str::from_utf8(b).map_or("", str::trim)
+}
+
+fn is_synced(sync_status: &[u8]) -> bool {
+    let s = trimmed(sync_status);
     !s.is_empty() && !UNSYNCED.iter().any(|u| s.eq_ignore_ascii_case(u))
 }
 
-fn check_schema_version(rec: &Record<'_>, out: &mut Vec<EvidenceFinding>) {
-    match rec.schema_version.as_deref() {
+fn check_schema_version(v: View<'_>, out: &mut Vec<EvidenceFinding>) {
+    match v.top(Top::SchemaVersion) {
         None => out.push(EvidenceFinding::new(
             "missing_schema_version",
             "schema_version".to_owned(),
             "record has no schema version",
         )),
-        Some(SCHEMA_VERSION) => {}
+        Some(s) if s == SCHEMA_VERSION.as_bytes() => {}
         Some(_) => out.push(EvidenceFinding::new(
             "unknown_schema_version",
             "schema_version".to_owned(),
@@ -173,32 +340,44 @@ fn check_schema_version(rec: &Record<'_>, out: &mut Vec<EvidenceFinding>) {
 }
 
 /// Reports every repeated `event_name` (at its later position) and returns
-/// the index of each name's first occurrence, which intervals resolve to.
+/// where each name first occurs, which intervals resolve to.
 ///
 /// Decision: a duplicate is the same name regardless of service, because an
 /// interval names its events by `event_name` alone; a second event of that
 /// name makes every reference to it ambiguous.
-fn check_duplicates<'r>(
-    events: &'r [Event<'_>],
-    out: &mut Vec<EvidenceFinding>,
-) -> HashMap<&'r str, usize> {
-    let mut index: HashMap<&str, usize> = HashMap::with_capacity(events.len());
+fn check_duplicates<'a>(v: View<'a>, out: &mut Vec<EvidenceFinding>) -> Names<'a> {
+    let events = v.events();
+    let dup = |j: usize, out: &mut Vec<EvidenceFinding>| {
+        out.push(EvidenceFinding::new(
+            "duplicate_event",
+            format!("events[{j}]"),
+            "event name occurs earlier in this attempt's events",
+        ));
+    };
+    if events.len() <= LINEAR_EVENTS {
+        for (j, ev) in events.iter().enumerate() {
+            let name = v.s(ev.name);
+            if events[..j].iter().any(|e| v.s(e.name) == name) {
+                dup(j, out);
+            }
+        }
+        return Names::Linear(v);
+    }
+    let mut index: HashMap<&[u8], usize> = HashMap::with_capacity(events.len());
     for (j, ev) in events.iter().enumerate() {
-        if index.contains_key(ev.event_name.as_ref()) {
-            out.push(EvidenceFinding::new(
-                "duplicate_event",
-                format!("events[{j}]"),
-                "event name occurs earlier in this attempt's events",
-            ));
+        let name = v.s(ev.name);
+        if index.contains_key(name) {
+            dup(j, out);
         } else {
-            index.insert(ev.event_name.as_ref(), j);
+            index.insert(name, j);
         }
     }
-    index
+    Names::Map(index)
 }
 
-fn same_observer(a: &Event<'_>, b: &Event<'_>) -> bool {
-    a.service.is_some() && a.service == b.service
+fn same_observer(v: View<'_>, a: usize, b: usize) -> bool {
+    let sa = v.service(a);
+    sa.is_some() && sa == v.service(b)
 }
 
 /// `later` is certainly earlier than `earlier` by UTC, allowing for the
@@ -207,12 +386,20 @@ fn utc_before(later: Utc, earlier: Utc) -> bool {
     earlier.ns - later.ns >= later.resolution_ns.max(earlier.resolution_ns)
 }
 
-fn check_order(events: &[Event<'_>], timings: &[Timing], out: &mut Vec<EvidenceFinding>) {
-    let mut last_of_service: HashMap<&str, usize> = HashMap::new();
-    for (j, ev) in events.iter().enumerate() {
+/// The last event before `j` from the same service: a backward scan while
+/// the record is small, a map of services past [`LINEAR_EVENTS`].
+fn check_order(v: View<'_>, timings: &[Timing], out: &mut Vec<EvidenceFinding>) {
+    let n = v.events().len();
+    let mut last_of_service: HashMap<&[u8], usize> = HashMap::new();
+    for j in 0..n {
         let mut bad = false;
-        if let Some(svc) = ev.service.as_deref() {
-            if let Some(&p) = last_of_service.get(svc) {
+        if let Some(svc) = v.service(j) {
+            let prev = if n <= LINEAR_EVENTS {
+                (0..j).rev().find(|&p| v.service(p) == Some(svc))
+            } else {
+                last_of_service.insert(svc, j)
+            };
+            if let Some(p) = prev {
                 bad |= match (
                     timings[p].mono,
                     timings[j].mono,
@@ -224,10 +411,9 @@ fn check_order(events: &[Event<'_>], timings: &[Timing], out: &mut Vec<EvidenceF
                     _ => false,
                 };
             }
-            last_of_service.insert(svc, j);
         }
         if j > 0
-            && !same_observer(&events[j - 1], ev)
+            && !same_observer(v, j - 1, j)
             && let (Some(a), Some(b)) = (timings[j - 1].utc, timings[j].utc)
         {
             bad |= utc_before(b, a);
@@ -242,10 +428,10 @@ fn check_order(events: &[Event<'_>], timings: &[Timing], out: &mut Vec<EvidenceF
     }
 }
 
-struct Ctx<'c, 'r> {
-    events: &'c [Event<'r>],
+struct Ctx<'c, 'a> {
+    v: View<'a>,
     timings: &'c [Timing],
-    index: &'c HashMap<&'c str, usize>,
+    names: &'c Names<'a>,
     monotonic_only: bool,
     synced: bool,
 }
@@ -261,7 +447,7 @@ impl Ctx<'_, '_> {
     fn check_interval(
         &self,
         i: usize,
-        iv: &Interval<'_>,
+        iv: &super::model::Interval,
         out: &mut Vec<EvidenceFinding>,
     ) -> Option<f64> {
         let before = out.len();
@@ -270,8 +456,8 @@ impl Ctx<'_, '_> {
             out.push(EvidenceFinding::new(rule, path(), message));
         };
 
-        let name = iv.name.as_ref();
-        let ends = [iv.start_event.as_ref(), iv.end_event.as_ref()];
+        let name = self.v.s(iv.name);
+        let ends = [self.v.s(iv.start), self.v.s(iv.end)];
         let token_name = says_token(name) && !says_byte(name);
         let byte_name = says_byte(name) && !says_token(name);
         if (token_name && ends.iter().any(|e| says_byte(e) && !says_token(e)))
@@ -284,7 +470,7 @@ impl Ctx<'_, '_> {
             );
         }
 
-        let unit = iv.duration_unit.as_deref().and_then(unit_ns);
+        let unit = iv.unit.map(|u| self.v.s(u)).and_then(unit_ns);
         if unit.is_none() {
             push(
                 out,
@@ -293,8 +479,8 @@ impl Ctx<'_, '_> {
             );
         }
 
-        let start = self.index.get(ends[0]).copied();
-        let end = self.index.get(ends[1]).copied();
+        let start = self.names.first(ends[0]);
+        let end = self.names.first(ends[1]);
         if start.is_none() {
             push(out, "missing_event", "start event names no event in events");
         }
@@ -308,9 +494,8 @@ impl Ctx<'_, '_> {
             return None;
         };
 
-        let (se, ee) = (&self.events[s], &self.events[e]);
         let (st, et) = (&self.timings[s], &self.timings[e]);
-        let same = same_observer(se, ee);
+        let same = same_observer(self.v, s, e);
         let mono_diff = match (st.mono, et.mono) {
             (Some(a), Some(b)) => Some(i128::from(b) - i128::from(a)),
             _ => None,
@@ -397,32 +582,32 @@ impl Ctx<'_, '_> {
     }
 }
 
-fn nonempty(v: Option<&str>) -> bool {
-    v.is_some_and(|s| !s.trim().is_empty())
+fn nonempty(v: Option<&[u8]>) -> bool {
+    v.is_some_and(|s| !trimmed(s).is_empty())
 }
 
-fn check_status(rec: &Record<'_>, out: &mut Vec<EvidenceFinding>) {
-    if rec.status.as_deref() != Some("completed") {
+fn check_status(v: View<'_>, out: &mut Vec<EvidenceFinding>) {
+    if v.top(Top::Status) != Some(b"completed".as_slice()) {
         return;
     }
-    if nonempty(rec.error_reason.as_deref()) || nonempty(rec.cancellation_reason.as_deref()) {
+    if nonempty(v.top(Top::ErrorReason)) || nonempty(v.top(Top::CancellationReason)) {
         out.push(EvidenceFinding::new(
             "partial_marked_completed",
             "status".to_owned(),
             "status claims completion but the record carries an error or cancellation reason",
         ));
     }
-    let has_final = rec
-        .events
+    let events = v.events();
+    let has_final = events
         .iter()
-        .any(|ev| FINAL_EVENTS.contains(&ev.event_name.as_ref()));
+        .any(|ev| FINAL_EVENTS.contains(&v.s(ev.name)));
     if has_final {
         return;
     }
-    match rec.events.last() {
-        Some(last) if is_first_response(&last.event_name) => out.push(EvidenceFinding::new(
+    match events.last() {
+        Some(last) if is_first_response(v.s(last.name)) => out.push(EvidenceFinding::new(
             "partial_marked_completed",
-            format!("events[{}]", rec.events.len() - 1),
+            format!("events[{}]", events.len() - 1),
             "status claims completion but the events end at a first-response event with no final event",
         )),
         _ => out.push(EvidenceFinding::new(
