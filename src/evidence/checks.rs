@@ -623,7 +623,11 @@ fn check_status(v: View<'_>, out: &mut Vec<EvidenceFinding>) {
 mod tests {
     use serde_json::{Value, json};
 
-    use super::super::{EvidenceShapeError, audit};
+    use super::super::{Auditor, EvidenceFinding, EvidenceShapeError};
+
+    fn audit(line: &str, out: &mut Vec<EvidenceFinding>) -> Result<(), EvidenceShapeError> {
+        Auditor::new().audit_line(line, out).map(|_| ())
+    }
 
     /// The seed `002_*` sample record, verbatim.
     pub(crate) fn seed_sample() -> Value {
@@ -691,7 +695,7 @@ mod tests {
     fn shape_err(v: &Value) -> EvidenceShapeError {
         let line = v.to_string();
         let mut out = Vec::new();
-        let e = audit(&line, &mut out).unwrap_err();
+        let e = Auditor::new().audit_line(&line, &mut out).unwrap_err();
         assert!(out.is_empty());
         e
     }
@@ -707,17 +711,42 @@ mod tests {
         let v = seed_sample();
         let line = v.to_string();
         let mut out = Vec::new();
-        let facts = audit(&line, &mut out).unwrap();
+        let mut auditor = Auditor::new();
+        let facts = auditor.audit_line(&line, &mut out).unwrap();
         assert!(out.is_empty(), "{out:?}");
-        let got: Vec<_> = facts.intervals.iter().map(|i| i.reproduced_ms).collect();
+        let got: Vec<_> = facts.intervals().map(|(_, r)| r).collect();
         assert_eq!(got, vec![Some(290.0), Some(850.0)]);
-        assert_eq!(facts.route_id.as_deref(), Some("route_example_b"));
-        assert_eq!(facts.attempt, Some(2));
-        // Borrowed, not copied.
-        assert!(matches!(
-            facts.model_id,
-            Some(std::borrow::Cow::Borrowed(_))
-        ));
+        assert_eq!(facts.route_id(), Some("route_example_b"));
+        assert_eq!(facts.attempt(), Some(2));
+        // Borrowed from the line, not copied.
+        let model = facts.model_id().unwrap();
+        assert!(line.as_bytes().as_ptr_range().contains(&model.as_ptr()));
+    }
+
+    /// The common-form timestamp parser agrees with jiff wherever it
+    /// answers, and answers for the forms records use.
+    #[test]
+    fn fast_utc_agrees_with_jiff() {
+        use proptest::prelude::*;
+        let jiff_ns = |s: &str| s.parse::<jiff::Timestamp>().ok().map(|t| t.as_nanosecond());
+        let cfg = ProptestConfig { cases: 5000, ..ProptestConfig::default() };
+        proptest!(cfg, |(y in 900i64..9100, mo in 0i64..14, d in 0i64..33, h in 0i64..25, mi in 0i64..61,
+                         se in 0i64..62, frac in proptest::option::of("[0-9]{1,10}"),
+                         tz in prop::sample::select(vec!["Z", "+00:00", "z", "+01:00", "", "-00:00"]))| {
+            let f = frac.map(|f| format!(".{f}")).unwrap_or_default();
+            let s = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{se:02}{f}{tz}");
+            if let Some(ns) = super::fast_utc_ns(s.as_bytes()) {
+                prop_assert_eq!(Some(ns), jiff_ns(&s), "{}", s);
+            }
+        });
+        for s in ["2026-09-08T10:15:30.120Z", "2024-02-29T23:59:59+00:00", "2026-09-08T10:15:30Z",
+                  "2026-09-08T10:15:30.123456789Z"] {
+            assert_eq!(super::fast_utc_ns(s.as_bytes()), jiff_ns(s), "{s}");
+            assert!(super::fast_utc_ns(s.as_bytes()).is_some(), "{s}");
+        }
+        for s in ["2023-02-29T00:00:00Z", "2026-09-08T10:15:60Z", "2026-09-08 10:15:30Z"] {
+            assert!(super::fast_utc_ns(s.as_bytes()).is_none(), "{s}");
+        }
     }
 
     #[test]
@@ -951,9 +980,9 @@ mod tests {
 
     #[test]
     fn resolution_from_fraction_digits() {
-        assert_eq!(super::resolution_ns("2026-09-08T10:15:30Z"), 1_000_000_000);
-        assert_eq!(super::resolution_ns("2026-09-08T10:15:30.1Z"), 100_000_000);
-        assert_eq!(super::resolution_ns("2026-09-08T10:15:30.120Z"), 1_000_000);
-        assert_eq!(super::resolution_ns("2026-09-08T10:15:30.123456789Z"), 1);
+        assert_eq!(super::resolution_ns(b"2026-09-08T10:15:30Z"), 1_000_000_000);
+        assert_eq!(super::resolution_ns(b"2026-09-08T10:15:30.1Z"), 100_000_000);
+        assert_eq!(super::resolution_ns(b"2026-09-08T10:15:30.120Z"), 1_000_000);
+        assert_eq!(super::resolution_ns(b"2026-09-08T10:15:30.123456789Z"), 1);
     }
 }

@@ -468,3 +468,244 @@ impl Scan<'_, '_> {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use proptest::prelude::*;
+
+    use super::super::{Auditor, EvidenceFinding};
+    use super::*;
+    use crate::gate::{Gate, Level, Verdict};
+    use crate::policy::Policy;
+    use crate::record::Format;
+    use crate::source::lines::Line;
+
+    const SEED: &str = r#"{ "schema_version": "latency-evidence.v1", "trace_id": "tr_synthetic_8f31", "request_id": "req_synthetic_2047", "attempt": 2, "parent_span_id": "span_gateway_01", "span_id": "span_upstream_02", "route_id": "route_example_b", "model_id": "model_alias_example", "provider_request_id": "provider_ref_when_available", "deployment_id": "deployment_example", "region": "region_example", "events": [ { "stage": "upstream", "event_name": "provider_dispatch", "timestamp_utc": "2026-09-08T10:15:30.120Z", "monotonic_ns": 842001000000, "service": "gateway" }, { "stage": "upstream", "event_name": "first_output_token", "timestamp_utc": "2026-09-08T10:15:30.410Z", "monotonic_ns": 842291000000, "service": "stream_processor" }, { "stage": "stream", "event_name": "final_output_token", "timestamp_utc": "2026-09-08T10:15:31.260Z", "monotonic_ns": 843141000000, "service": "stream_processor" } ], "derived_intervals": [ { "name": "gateway_observed_time_to_first_token", "start_event": "provider_dispatch", "end_event": "first_output_token", "duration": 290, "duration_unit": "ms" }, { "name": "token_streaming_time", "start_event": "first_output_token", "end_event": "final_output_token", "duration": 850, "duration_unit": "ms" } ], "clock_source": "local_monotonic_with_utc_correlation", "sync_status": "documented_by_deployment", "status": "completed" }"#;
+
+    fn policy() -> Arc<Policy> {
+        Arc::new(Policy::from_toml(Path::new("p.toml"), "").unwrap())
+    }
+
+    /// What auditing gives, as comparable data: findings, or the shape
+    /// error, and the facts.
+    type Audited = Result<(Vec<EvidenceFinding>, Vec<(String, Option<f64>)>, [Option<String>; 4], Option<u64>), String>;
+
+    fn audited(a: &mut Auditor, gate: &Gate, line: &[u8]) -> Audited {
+        let mut out = Vec::new();
+        match a.audit_judged(gate, line, &mut out) {
+            Ok(f) => Ok((
+                out,
+                f.intervals().map(|(n, r)| (n.to_owned(), r)).collect(),
+                [f.trace_id(), f.request_id(), f.route_id(), f.model_id()].map(|x| x.map(str::to_owned)),
+                f.attempt(),
+            )),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    #[test]
+    fn the_seed_takes_the_fast_path() {
+        let p = policy();
+        let mut fp = FastPath::new(&p.standard.evidence).unwrap();
+        assert!(fp.clean(&p.standard.evidence, SEED.as_bytes(), false));
+        assert_eq!(fp.record().events.len(), 3);
+        assert_eq!(fp.record().intervals[1].duration, 850.0);
+        // Without its marker it is not evidence, unless forced.
+        let v2 = SEED.replace("latency-evidence.v1", "latency-evidence.v2");
+        assert!(!fp.clean(&p.standard.evidence, v2.as_bytes(), false));
+        let unmarked = SEED.replace("\"schema_version\": \"latency-evidence.v1\", ", "");
+        assert!(!fp.clean(&p.standard.evidence, unmarked.as_bytes(), false));
+        assert!(!fp.clean(&p.standard.evidence, unmarked.as_bytes(), true), "schema_version is required");
+    }
+
+    #[test]
+    fn anything_unusual_goes_to_the_full_path() {
+        let p = policy();
+        let f = &p.standard.evidence;
+        let mut fp = FastPath::new(f).unwrap();
+        for (from, to) in [
+            ("\"trace_id\"", "\"trace\\u005fid\""),
+            ("tr_synthetic_8f31", "tr\\u005fsynthetic"),
+            ("tr_synthetic_8f31", "a sentence"),
+            ("\"attempt\": 2", "\"attempt\": 0"),
+            ("\"attempt\": 2", "\"attempt\": 2.0"),
+            ("\"attempt\": 2", "\"attempt\": 2, \"attempt\": 3"),
+            ("\"stage\": \"stream\", ", "\"stage\": \"stream\", \"note\": \"x\", "),
+            ("\"duration\": 850", "\"duration\": \"850\""),
+            ("\"duration\": 850", "\"duration\": null"),
+            ("\"duration\": 850, ", ""),
+            ("\"monotonic_ns\": 842001000000", "\"monotonic_ns\": -1"),
+            ("\"status\": \"completed\"", "\"status\": \"completed\", \"prompt_text\": \"hi\""),
+            ("\"events\": [ {", "\"events\": [ 1, {"),
+        ] {
+            let line = SEED.replacen(from, to, 1);
+            assert_ne!(line, SEED, "{from}");
+            assert!(!fp.clean(f, line.as_bytes(), false), "{to}");
+        }
+        assert!(!fp.clean(f, format!("{SEED} x").as_bytes(), false));
+        assert!(fp.clean(f, format!(" {SEED} \t").as_bytes(), false));
+        assert!(!fp.clean(f, b"", false));
+        assert!(!fp.clean(f, b"[]", false));
+        let mut bad = SEED.as_bytes().to_vec();
+        let at = SEED.find("gateway\"").unwrap();
+        bad[at] = 0xff;
+        assert!(!fp.clean(f, &bad, false));
+    }
+
+    /// Pieces for generated records: keys (some not allowlisted, one
+    /// escaped) and values of every kind, a few of them not UTF-8.
+    const TOP_KEYS: &[&str] = &[
+        "schema_version", "trace_id", "request_id", "attempt", "parent_span_id", "span_id",
+        "route_id", "model_id", "region", "clock_source", "sync_status", "status",
+        "error_reason", "cancellation_reason", "events", "derived_intervals", "unknown_x",
+        "trace\\u005fid", "duration",
+    ];
+    const EVENT_KEYS: &[&str] = &["stage", "event_name", "timestamp_utc", "monotonic_ns", "service", "component", "x"];
+    const IV_KEYS: &[&str] = &["name", "start_event", "end_event", "duration", "duration_unit", "y"];
+    const VALUES: &[&[u8]] = &[
+        b"\"latency-evidence.v1\"", b"\"latency-evidence.v2\"", b"\"tr_1\"", b"\"a b\"",
+        b"\"t\\u005f1\"", b"\"caf\xc3\xa9\"", b"\"\xff\"", b"null", b"1", b"0", b"-1", b"1.5",
+        b"2e3", b"18446744073709551616", b"true", b"[]", b"{}", b"\"completed\"", b"\"ms\"",
+        b"\"2026-09-08T10:15:30.120Z\"", b"\"2026-09-08T10:15:31Z\"", b"\"local_monotonic\"",
+        b"\"ev_a\"", b"\"ev_b\"", b"\"first_output_token\"", b"290", b"842001000000",
+        b"\"gateway\"", b"\"unknown\"",
+    ];
+
+    fn good(key: &str) -> &'static [u8] {
+        match key {
+            "schema_version" => b"\"latency-evidence.v1\"",
+            "attempt" => b"1",
+            "status" => b"\"completed\"",
+            "timestamp_utc" => b"\"2026-09-08T10:15:30.120Z\"",
+            "monotonic_ns" => b"842001000000",
+            "duration" => b"290",
+            "duration_unit" => b"\"ms\"",
+            "event_name" | "start_event" => b"\"ev_a\"",
+            "end_event" => b"\"ev_b\"",
+            "service" | "component" => b"\"gateway\"",
+            _ => b"\"id_1\"",
+        }
+    }
+
+    fn object(members: &[(usize, usize)], keys: &[&str], nested: &dyn Fn(&str) -> Option<Vec<u8>>) -> Vec<u8> {
+        let mut out = b"{".to_vec();
+        for (i, &(k, v)) in members.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(b", ");
+            }
+            let key = keys[k % keys.len()];
+            out.push(b'"');
+            out.extend_from_slice(key.as_bytes());
+            out.extend_from_slice(b"\": ");
+            match (v, nested(key)) {
+                (0..6, Some(n)) => out.extend_from_slice(&n),
+                (0..6, None) => out.extend_from_slice(good(key)),
+                _ => out.extend_from_slice(VALUES[v % VALUES.len()]),
+            }
+        }
+        out.push(b'}');
+        out
+    }
+
+    fn array(items: &[Vec<(usize, usize)>], keys: &[&str]) -> Vec<u8> {
+        let mut out = b"[".to_vec();
+        for (i, m) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            // Every key once, in order, then the generated members: most
+            // items are complete, some have a wrong or repeated member.
+            let mut all: Vec<(usize, usize)> = (0..keys.len() - 1).map(|k| (k, 0)).collect();
+            if m.len() > 1 {
+                all = m.clone();
+            }
+            out.extend_from_slice(&object(&all, keys, &|_| None));
+        }
+        out.push(b']');
+        out
+    }
+
+    /// Members of an object: often none (the whole, good object), else a
+    /// few, mostly with good values.
+    fn members() -> impl Strategy<Value = Vec<(usize, usize)>> {
+        prop_oneof![
+            1 => Just(Vec::new()),
+            1 => prop::collection::vec((0usize..40, prop_oneof![4 => 0usize..6, 1 => 6usize..60]), 1..8),
+        ]
+    }
+
+    /// The invariant: a record the fast path calls clean is one the full
+    /// path passes verbatim with no finding, and the auditor reads the same
+    /// record from either. Off the fast path the gate is the full path.
+    #[test]
+    fn fast_clean_implies_full_path_verbatim_and_the_same_audit() {
+        let p = policy();
+        let hits = std::sync::atomic::AtomicUsize::new(0);
+        let cfg = ProptestConfig { cases: 3000, ..ProptestConfig::default() };
+        proptest!(cfg, |(
+            top in members(),
+            events in prop::collection::vec(members(), 0..4),
+            intervals in prop::collection::vec(members(), 0..3),
+            forced in any::<bool>(),
+        )| {
+            let ev = array(&events, EVENT_KEYS);
+            let iv = array(&intervals, IV_KEYS);
+            let nested = |k: &str| match k {
+                "events" => Some(ev.clone()),
+                "derived_intervals" => Some(iv.clone()),
+                _ => None,
+            };
+            // The required fields first (most records are whole), then the
+            // generated members; or only generated ones.
+            let mut all: Vec<(usize, usize)> = [0usize, 1, 2, 3, 11, 14, 15].iter().map(|&k| (k, 0)).collect();
+            if top.len() > 5 {
+                all = top.clone();
+            } else {
+                all.extend(top.iter().copied());
+            }
+            let line = object(&all, TOP_KEYS, &nested);
+            let mut fast = Gate::new(p.clone());
+            let mut slow = Gate::new(p.clone());
+            slow.disable_evidence_fast_path();
+            let forced = forced.then_some(Format::Evidence);
+            fast.force_format(forced);
+            slow.force_format(forced);
+            let jf = fast.judge(1, &Line::Text(&line), Level::Standard, false);
+            let js = slow.judge(1, &Line::Text(&line), Level::Standard, false);
+            let text = String::from_utf8_lossy(&line).into_owned();
+            prop_assert_eq!(jf, js, "{}", text);
+            prop_assert_eq!(fast.findings(), slow.findings(), "{}", text);
+            if fast.evidence_record().is_some() {
+                hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                prop_assert_eq!(js.verdict, Verdict::Verbatim, "{}", text);
+                prop_assert!(slow.findings().is_empty(), "{}", text);
+                let (mut a, mut b) = (Auditor::new(), Auditor::new());
+                prop_assert_eq!(audited(&mut a, &fast, &line), audited(&mut b, &slow, &line), "{}", text);
+            }
+        });
+        let hits = hits.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(hits > 300, "{hits} records took the fast path");
+    }
+
+    /// Not vacuous: the generator's records take the fast path often.
+    #[test]
+    fn generated_records_take_the_fast_path_often() {
+        let p = policy();
+        let f = &p.standard.evidence;
+        let mut fp = FastPath::new(f).unwrap();
+        let ev = array(&[vec![], vec![]], EVENT_KEYS);
+        let iv = array(&[vec![]], IV_KEYS);
+        let nested = |k: &str| match k {
+            "events" => Some(ev.clone()),
+            "derived_intervals" => Some(iv.clone()),
+            _ => None,
+        };
+        let all: Vec<(usize, usize)> = [0usize, 1, 2, 3, 11, 14, 15].iter().map(|&k| (k, 0)).collect();
+        let line = object(&all, TOP_KEYS, &nested);
+        assert!(fp.clean(f, &line, false), "{}", String::from_utf8_lossy(&line));
+    }
+}
