@@ -270,6 +270,7 @@ fn bench(crit: &mut Criterion) {
     }
     g.throughput(Throughput::Bytes(bytes(&evidence)));
     let mut found = Vec::new();
+    let mut auditor = tracegate::evidence::Auditor::new();
     g.bench_function("evidence_audit/tracegate", |b| {
         b.iter(|| {
             for (i, l) in evidence.iter().enumerate() {
@@ -280,7 +281,7 @@ fn bench(crit: &mut Criterion) {
                     false,
                 );
                 found.clear();
-                black_box(tracegate::evidence::audit(l, &mut found).is_ok());
+                black_box(auditor.audit_judged(&gate, l.as_bytes(), &mut found).is_ok());
             }
         })
     });
