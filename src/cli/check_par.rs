@@ -361,20 +361,21 @@ fn parallel<W: Write>(
     std::thread::scope(|scope| {
         let mut to_workers: Vec<SyncSender<Chunk>> = Vec::new();
         let mut from_workers: Vec<Receiver<io::Result<Done>>> = Vec::new();
+        let mut handles = Vec::new();
         for _ in 0..jobs {
             let (tx, rx) = sync_channel::<Chunk>(1);
             let (rtx, rrx) = sync_channel::<io::Result<Done>>(1);
             to_workers.push(tx);
             from_workers.push(rrx);
             let fp = fingerprints.clone();
-            scope.spawn(move || {
+            handles.push(scope.spawn(move || {
                 let mut worker = Worker::new(s, fp);
                 while let Ok(chunk) = rx.recv() {
                     if rtx.send(worker.judge(&chunk)).is_err() {
                         break;
                     }
                 }
-            });
+            }));
         }
         let reader = scope.spawn(move || {
             let mut k = 0usize;
@@ -401,7 +402,13 @@ fn parallel<W: Write>(
         let read = reader
             .join()
             .unwrap_or_else(|_| Err(io::Error::other("the input reader failed")));
+        // SECURITY: a worker that died took its chunks' findings with it:
+        // that is an error, never a shorter, clean-looking report.
+        let workers_ok = handles.into_iter().all(|h| h.join().is_ok());
         merged?;
+        if !workers_ok {
+            return Err(io::Error::other("a checking thread failed"));
+        }
         read
     })
 }

@@ -74,10 +74,46 @@ struct Timing {
     utc: Option<Utc>,
 }
 
+/// Longest name [`WordCache`] keeps.
+const CACHED_NAME: usize = 48;
+
+/// The token/byte words of the last few interval and event names: the
+/// same dozen names come back in every record of a producer.
+#[derive(Default)]
+struct WordCache {
+    entries: Vec<(u8, [u8; CACHED_NAME], (bool, bool))>,
+    next: usize,
+}
+
+impl WordCache {
+    fn token_byte(&mut self, name: &[u8]) -> (bool, bool) {
+        if name.len() > CACHED_NAME {
+            return token_byte(name);
+        }
+        let mut key = [0u8; CACHED_NAME];
+        if let Some(dst) = key.get_mut(..name.len()) {
+            dst.copy_from_slice(name);
+        }
+        let n = name.len() as u8;
+        if let Some(e) = self.entries.iter().find(|e| e.0 == n && e.1 == key) {
+            return e.2;
+        }
+        let flags = token_byte(name);
+        if self.entries.len() < 16 {
+            self.entries.push((n, key, flags));
+        } else if let Some(slot) = self.entries.get_mut(self.next % 16) {
+            *slot = (n, key, flags);
+            self.next = self.next.wrapping_add(1);
+        }
+        flags
+    }
+}
+
 /// Per-record state of the rules, reused from record to record.
 #[derive(Default)]
 pub(crate) struct Work {
     timings: Vec<Timing>,
+    words: WordCache,
     /// Per derived interval: its computed duration in ms when it reproduced
     /// and drew no finding.
     pub reproduced: Vec<Option<f64>>,
@@ -110,21 +146,26 @@ pub(crate) fn run(
     work: &mut Work,
     out: &mut Vec<EvidenceFinding>,
 ) -> Result<(), EvidenceShapeError> {
-    parse_timings(v, &mut work.timings)?;
+    let Work {
+        timings,
+        words,
+        reproduced,
+    } = work;
+    parse_timings(v, timings)?;
     check_schema_version(v, out);
     let names = check_duplicates(v, out);
-    check_order(v, &work.timings, out);
+    check_order(v, timings, out);
     let ctx = Ctx {
         v,
-        timings: &work.timings,
+        timings,
         names: &names,
         monotonic_only: v.top(Top::ClockSource).is_some_and(is_monotonic_only),
         synced: v.top(Top::SyncStatus).is_some_and(is_synced),
     };
-    work.reproduced.clear();
+    reproduced.clear();
     for (i, iv) in v.rec.intervals.iter().enumerate() {
-        let r = ctx.check_interval(i, iv, out);
-        work.reproduced.push(r);
+        let r = ctx.check_interval(i, iv, words, out);
+        reproduced.push(r);
     }
     check_status(v, out);
     Ok(())
@@ -258,11 +299,19 @@ fn resolution_ns(text: &[u8]) -> i128 {
                 .take_while(|c| c.is_ascii_digit())
                 .count()
         });
-    let mut res: i128 = 1_000_000_000;
-    for _ in 0..digits.min(9) {
-        res /= 10;
-    }
-    res
+    const RES: [i128; 10] = [
+        1_000_000_000,
+        100_000_000,
+        10_000_000,
+        1_000_000,
+        100_000,
+        10_000,
+        1_000,
+        100,
+        10,
+        1,
+    ];
+    RES[digits.min(9)]
 }
 
 fn unit_ns(unit: &[u8]) -> Option<i128> {
@@ -279,20 +328,26 @@ fn words(name: &[u8]) -> impl Iterator<Item = &[u8]> {
     name.split(|&c| matches!(c, b'_' | b'-' | b'.'))
 }
 
-fn says_token(name: &[u8]) -> bool {
-    words(name).any(|w| {
-        w.eq_ignore_ascii_case(b"token")
-            || w.eq_ignore_ascii_case(b"tokens")
-            || w.eq_ignore_ascii_case(b"ttft")
-    })
-}
-
-fn says_byte(name: &[u8]) -> bool {
-    words(name).any(|w| {
-        w.eq_ignore_ascii_case(b"byte")
-            || w.eq_ignore_ascii_case(b"bytes")
-            || w.eq_ignore_ascii_case(b"ttfb")
-    })
+/// Whether `name` has a token word (`token`, `tokens`, `ttft`) and a byte
+/// word (`byte`, `bytes`, `ttfb`), ASCII case-insensitively: one pass over
+/// the words, each compared only with the words of its length.
+fn token_byte(name: &[u8]) -> (bool, bool) {
+    let (mut token, mut byte) = (false, false);
+    for w in words(name) {
+        match w.len() {
+            4 => {
+                token |= w.eq_ignore_ascii_case(b"ttft");
+                byte |= w.eq_ignore_ascii_case(b"byte") || w.eq_ignore_ascii_case(b"ttfb");
+            }
+            5 => {
+                token |= w.eq_ignore_ascii_case(b"token");
+                byte |= w.eq_ignore_ascii_case(b"bytes");
+            }
+            6 => token |= w.eq_ignore_ascii_case(b"tokens"),
+            _ => {}
+        }
+    }
+    (token, byte)
 }
 
 fn is_first_response(name: &[u8]) -> bool {
@@ -448,6 +503,7 @@ impl Ctx<'_, '_> {
         &self,
         i: usize,
         iv: &super::model::Interval,
+        words: &mut WordCache,
         out: &mut Vec<EvidenceFinding>,
     ) -> Option<f64> {
         let before = out.len();
@@ -458,10 +514,14 @@ impl Ctx<'_, '_> {
 
         let name = self.v.s(iv.name);
         let ends = [self.v.s(iv.start), self.v.s(iv.end)];
-        let token_name = says_token(name) && !says_byte(name);
-        let byte_name = says_byte(name) && !says_token(name);
-        if (token_name && ends.iter().any(|e| says_byte(e) && !says_token(e)))
-            || (byte_name && ends.iter().any(|e| says_token(e) && !says_byte(e)))
+        let (t, b) = words.token_byte(name);
+        let (token_name, byte_name) = (t && !b, b && !t);
+        let mut only = |e: &[u8], want_token: bool| {
+            let (t, b) = words.token_byte(e);
+            if want_token { t && !b } else { b && !t }
+        };
+        if (token_name && (only(ends[0], false) || only(ends[1], false)))
+            || (byte_name && (only(ends[0], true) || only(ends[1], true)))
         {
             push(
                 out,
@@ -976,6 +1036,19 @@ mod tests {
         let e = shape_err(&v);
         assert_eq!(e.path, "events[2].timestamp_utc");
         assert!(!e.to_string().contains("secret"));
+    }
+
+    /// The word cache answers what the scan answers, for names in and out
+    /// of it, long and short.
+    #[test]
+    fn word_cache_agrees_with_the_scan() {
+        use proptest::prelude::*;
+        let cache = std::cell::RefCell::new(super::WordCache::default());
+        proptest!(|(names in prop::collection::vec("(ttft|TOKEN|bytes|byte|ttfb|tokens|first|x){1,12}([_.-](token|Byte|x|ttft)){0,4}", 1..40))| {
+            for n in &names {
+                prop_assert_eq!(cache.borrow_mut().token_byte(n.as_bytes()), super::token_byte(n.as_bytes()), "{}", n);
+            }
+        });
     }
 
     #[test]

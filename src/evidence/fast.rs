@@ -29,19 +29,248 @@ use super::model::{
     parse_f64, parse_u64,
 };
 
+/// The default evidence allowlist's UTC timestamp pattern, as the policy
+/// compiles it (anchored). A field with exactly this pattern (and no
+/// `max_len` or `one_of`) is matched by [`utc_shape`], not the regex.
+const UTC_PATTERN: &str = r"^(?:^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|\+00:00)$)$";
+
+/// Whether `s` matches [`UTC_PATTERN`]: a hand-written byte check, held to
+/// the regex by a property test. Timestamps are unique per event, so the
+/// memo below never helps them, and the regex was a tenth of the path.
+fn utc_shape(s: &[u8]) -> bool {
+    let digits = |r: std::ops::Range<usize>| s.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    if s.len() < 20
+        || !digits(0..4)
+        || s[4] != b'-'
+        || !digits(5..7)
+        || s[7] != b'-'
+        || !digits(8..10)
+        || s[10] != b'T'
+        || !digits(11..13)
+        || s[13] != b':'
+        || !digits(14..16)
+        || s[16] != b':'
+        || !digits(17..19)
+    {
+        return false;
+    }
+    let mut i = 19;
+    if s[i] == b'.' {
+        let n = s[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if !(1..=9).contains(&n) {
+            return false;
+        }
+        i += 1 + n;
+    }
+    matches!(&s[i..], b"Z" | b"+00:00")
+}
+
+/// Longest value the memo keeps.
+const MEMO_BYTES: usize = 32;
+
+/// The last few values a field accepted. Records of one producer repeat
+/// most of their values (stage, service, event and interval names, units,
+/// status, route and model): a repeated value is known to pass without
+/// running its pattern again (the check is a pure function of the bytes).
+#[derive(Clone, Copy)]
+struct Memo {
+    /// (length or `u8::MAX` for an empty slot, bytes).
+    slots: [(u8, [u8; MEMO_BYTES]); 4],
+    next: u8,
+}
+
+impl Default for Memo {
+    fn default() -> Self {
+        Memo {
+            slots: [(u8::MAX, [0; MEMO_BYTES]); 4],
+            next: 0,
+        }
+    }
+}
+
+// SECURITY: a memo holds record values; `{:?}` shows none of them.
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memo")
+    }
+}
+
+/// `s` zero-padded to [`MEMO_BYTES`] (the caller checked its length): a
+/// padded value and its length compare as two fixed-size values, without a
+/// call to `memcmp`.
+fn padded(s: &[u8]) -> [u8; MEMO_BYTES] {
+    let mut p = [0u8; MEMO_BYTES];
+    if let Some(dst) = p.get_mut(..s.len()) {
+        dst.copy_from_slice(s);
+    }
+    p
+}
+
+impl Memo {
+    fn hit(&self, s: &[u8]) -> bool {
+        if s.len() > MEMO_BYTES {
+            return false;
+        }
+        let (n, p) = (s.len() as u8, padded(s));
+        self.slots.iter().any(|(m, b)| *m == n && *b == p)
+    }
+
+    fn put(&mut self, s: &[u8]) {
+        if s.len() > MEMO_BYTES {
+            return;
+        }
+        if let Some(slot) = self.slots.get_mut(usize::from(self.next) % 4) {
+            *slot = (s.len() as u8, padded(s));
+        }
+        self.next = self.next.wrapping_add(1);
+    }
+}
+
+/// One piece of a [`Fused`] pattern: an ASCII class, `min..=max` times.
+#[derive(Clone)]
+struct Piece {
+    table: Box<[bool; 256]>,
+    min: usize,
+    max: usize,
+}
+
+/// A pattern that is a run of ASCII classes, every one a fixed number of
+/// times except the last (`[a-z][a-z0-9_]{0,63}`, `[A-Za-z0-9_.:-]{1,128}`),
+/// none holding `"`, `\` or a control byte. Such a pattern is decided by
+/// one greedy pass, and that pass can also find the end of the JSON string:
+/// the string's bytes are scanned once, for both. Anything the pass does not
+/// accept goes to the general check, so the fused scan only ever says yes
+/// early.
+#[derive(Clone)]
+struct Fused(Vec<Piece>);
+
+impl std::fmt::Debug for Fused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Fused({} pieces)", self.0.len())
+    }
+}
+
+impl Fused {
+    /// The fused form of an anchored policy pattern, when it has the shape.
+    fn compile(pattern: &str) -> Option<Fused> {
+        use regex_syntax::hir::{Class, HirKind, Look};
+        fn flat(h: &regex_syntax::hir::Hir, out: &mut Vec<regex_syntax::hir::Hir>) {
+            match h.kind() {
+                HirKind::Capture(c) => flat(&c.sub, out),
+                HirKind::Concat(xs) => xs.iter().for_each(|x| flat(x, out)),
+                _ => out.push(h.clone()),
+            }
+        }
+        let class = |h: &regex_syntax::hir::Hir| -> Option<Box<[bool; 256]>> {
+            let mut t = Box::new([false; 256]);
+            match h.kind() {
+                HirKind::Class(Class::Unicode(c)) => {
+                    for r in c.ranges() {
+                        let (a, b) = (u32::from(r.start()), u32::from(r.end()));
+                        if b > 0x7f {
+                            return None;
+                        }
+                        (a..=b).for_each(|x| t[x as usize] = true);
+                    }
+                }
+                HirKind::Class(Class::Bytes(c)) => {
+                    for r in c.ranges() {
+                        if r.end() > 0x7f {
+                            return None;
+                        }
+                        (r.start()..=r.end()).for_each(|x| t[usize::from(x)] = true);
+                    }
+                }
+                HirKind::Literal(l) if l.0.len() == 1 && l.0[0] <= 0x7f => t[usize::from(l.0[0])] = true,
+                _ => return None,
+            }
+            // The scan must stop at the string's end, so the class never
+            // holds what ends or escapes a string.
+            let special = (0..0x20).chain([b'"', b'\\']).any(|c| t[usize::from(c)]);
+            (!special).then_some(t)
+        };
+        let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+        let mut items = Vec::new();
+        flat(&hir, &mut items);
+        let is = |h: &regex_syntax::hir::Hir, l: Look| matches!(h.kind(), HirKind::Look(x) if *x == l);
+        let starts = items.iter().take_while(|h| is(h, Look::Start)).count();
+        let ends = items[starts..].iter().rev().take_while(|h| is(h, Look::End)).count();
+        if starts == 0 || ends == 0 {
+            return None;
+        }
+        let mut pieces = Vec::new();
+        for h in &items[starts..items.len() - ends] {
+            let piece = match h.kind() {
+                HirKind::Repetition(r) if r.greedy => Piece {
+                    table: class(&r.sub)?,
+                    min: usize::try_from(r.min).ok()?,
+                    max: r.max.map_or(Some(usize::MAX), |m| usize::try_from(m).ok())?,
+                },
+                _ => Piece { table: class(h)?, min: 1, max: 1 },
+            };
+            pieces.push(piece);
+        }
+        // Greedy is exact when only the last piece can vary.
+        let fixed = pieces.iter().rev().skip(1).all(|p| p.min == p.max);
+        (fixed && !pieces.is_empty()).then_some(Fused(pieces))
+    }
+
+    /// From `i`, just after an opening quote: the offset of the closing
+    /// quote when the string's bytes match, else `None` (undecided).
+    fn scan(&self, b: &[u8], i: usize) -> Option<usize> {
+        let mut j = i;
+        for p in &self.0 {
+            let start = j;
+            while j - start < p.max && b.get(j).is_some_and(|&c| p.table[usize::from(c)]) {
+                j += 1;
+            }
+            if j - start < p.min {
+                return None;
+            }
+        }
+        (b.get(j) == Some(&b'"')).then_some(j)
+    }
+}
+
+/// How a field's strings are checked.
+#[derive(Debug, Clone)]
+enum Check {
+    /// `FieldSet::string_ok`, with the memo.
+    Policy,
+    /// [`utc_shape`].
+    Utc,
+    /// [`Fused`], falling back to the memo and `string_ok`.
+    Fused(Fused),
+}
+
 /// How the fast path reads one allowlisted object: per allowlist index, the
 /// model slot it fills (if any), and the key order learned from the last
 /// record.
 #[derive(Debug, Clone, Default)]
 struct ObjPlan {
     slots: Vec<Option<(Want, Slot)>>,
+    checks: Vec<Check>,
+    memos: Vec<Memo>,
+    /// Allowlist bits of the fields the model requires here.
+    need: u64,
     /// After the key at index `i` (or at the start, index `len`), the index
     /// that followed it last time.
     order: Vec<u8>,
 }
 
 impl ObjPlan {
-    fn new(fields: &FieldSet, model: &[(&str, Want, Slot)]) -> ObjPlan {
+    /// `None` when a field the model requires is not allowlisted (among
+    /// the first 64): then no record can pass both.
+    fn new(fields: &FieldSet, model: &[(&str, Want, Slot)]) -> Option<ObjPlan> {
+        let mut need = 0u64;
+        for &(name, want, _) in model {
+            if matches!(want, Want::String | Want::Number | Want::Array) {
+                match fields.lookup(name) {
+                    Some((i, _)) if i < 64 => need |= 1 << i,
+                    _ => return None,
+                }
+            }
+        }
         let slots = (0..fields.len())
             .map(|i| {
                 let name = fields.name(i);
@@ -51,10 +280,30 @@ impl ObjPlan {
                     .map(|&(_, want, slot)| (want, slot))
             })
             .collect();
-        ObjPlan {
+        let checks = (0..fields.len())
+            .map(|i| match fields.rule(i) {
+                Some(r)
+                    if r.max_len.is_none()
+                        && r.one_of.is_none()
+                        && r.pattern.as_ref().is_some_and(|p| p.as_str() == UTC_PATTERN) =>
+                {
+                    Check::Utc
+                }
+                Some(r) if r.max_len.is_none() && r.one_of.is_none() => r
+                    .pattern
+                    .as_ref()
+                    .and_then(|p| Fused::compile(p.as_str()))
+                    .map_or(Check::Policy, Check::Fused),
+                _ => Check::Policy,
+            })
+            .collect();
+        Some(ObjPlan {
             slots,
+            checks,
+            memos: vec![Memo::default(); fields.len()],
+            need,
             order: vec![0; fields.len() + 1],
-        }
+        })
     }
 }
 
@@ -109,9 +358,9 @@ impl FastPath {
         let (events_at, ev) = fields.lookup("events")?;
         let (intervals_at, iv) = fields.lookup("derived_intervals")?;
         Some(FastPath {
-            top: ObjPlan::new(fields, RECORD_FIELDS),
-            event: ObjPlan::new(object_items(ev)?, EVENT_FIELDS),
-            interval: ObjPlan::new(object_items(iv)?, INTERVAL_FIELDS),
+            top: ObjPlan::new(fields, RECORD_FIELDS)?,
+            event: ObjPlan::new(object_items(ev)?, EVENT_FIELDS)?,
+            interval: ObjPlan::new(object_items(iv)?, INTERVAL_FIELDS)?,
             events_at,
             intervals_at,
             rec: Record::default(),
@@ -181,18 +430,7 @@ struct Scan<'b, 'p> {
 impl Scan<'_, '_> {
     fn top_object(&mut self, fields: &FieldSet) -> Option<usize> {
         let i = ws(self.b, 0);
-        let end = self.object(fields, i, 1, In::Top)?;
-        // The model needs both arrays.
-        let have = |slot| self.rec_has(slot);
-        (have(Slot::Events) && have(Slot::Intervals)).then_some(end)
-    }
-
-    /// Set by [`Scan::object`] for the top level: which arrays were read.
-    fn rec_has(&self, slot: Slot) -> bool {
-        match slot {
-            Slot::Events => self.rec.top_arrays & 1 != 0,
-            _ => self.rec.top_arrays & 2 != 0,
-        }
+        self.object(fields, i, 1, In::Top)
     }
 
     fn plan(&mut self, at: In) -> Option<&mut ObjPlan> {
@@ -257,19 +495,20 @@ impl Scan<'_, '_> {
                     .and_then(|p| p.slots.get(idx).copied().flatten());
                 i = match (at, slot) {
                     (In::Top, Some((Want::Array, Slot::Events))) if idx == self.events_at => {
-                        self.rec.top_arrays |= 1;
                         self.array(rule, i, depth + 1, In::Event)?
                     }
                     (In::Top, Some((Want::Array, Slot::Intervals)))
                         if idx == self.intervals_at =>
                     {
-                        self.rec.top_arrays |= 2;
                         self.array(rule, i, depth + 1, In::Interval)?
                     }
                     (_, Some((want, slot))) => {
-                        let (end, scalar) = self.scalar(Some((fields, idx)), rule, i)?;
+                        let (end, scalar) = self.checked_scalar(at, fields, idx, rule, i)?;
                         self.keep(want, slot, scalar)?;
                         end
+                    }
+                    (_, None) if self.b.get(i).is_some_and(|&c| c != b'[' && c != b'{') => {
+                        self.checked_scalar(at, fields, idx, rule, i)?.0
                     }
                     (_, None) => self.value(Some((fields, idx)), rule, i, depth)?,
                 };
@@ -289,19 +528,9 @@ impl Scan<'_, '_> {
                 return None;
             }
         }
-        // What the model requires of an event or an interval.
-        let need: &[&str] = match at {
-            In::Event => &["event_name"],
-            In::Interval => &["name", "start_event", "end_event", "duration"],
-            In::Top | In::Other => &[],
-        };
-        for name in need {
-            match fields.lookup(name) {
-                Some((r, _)) if r < 64 && seen & (1 << r) != 0 => {}
-                _ => return None,
-            }
-        }
-        Some(i)
+        // What the model requires (the top level's two arrays included).
+        let need = self.plan(at).map_or(0, |p| p.need);
+        (seen & need == need).then_some(i)
     }
 
     /// Keep a scalar in the model, if it has the type the model wants.
@@ -412,6 +641,55 @@ impl Scan<'_, '_> {
             }
             _ => self.scalar(at, rule, i).map(|(end, _)| end),
         }
+    }
+
+    /// [`Scan::scalar`] for field `idx` of `fields` in the object `at`, with
+    /// that field's string check and memo.
+    fn checked_scalar(
+        &mut self,
+        at: In,
+        fields: &FieldSet,
+        idx: usize,
+        rule: &FieldRule,
+        i: usize,
+    ) -> Option<(usize, Scalar)> {
+        let b = self.b;
+        let Some(plan) = self.plan(at) else {
+            return self.scalar(Some((fields, idx)), rule, i);
+        };
+        if b.get(i) != Some(&b'"') || rule.ty != ValueType::String {
+            return self.scalar(Some((fields, idx)), rule, i);
+        }
+        if let Some(Check::Fused(f)) = plan.checks.get(idx)
+            && let Some(q) = f.scan(b, i + 1)
+        {
+            return Some((q + 1, Scalar::Str(i + 1, q)));
+        }
+        let (end, escaped) = scan_string(b, i).ok()?;
+        if escaped {
+            return None;
+        }
+        let s = b.get(i + 1..end - 1)?;
+        // SECURITY: as in `scalar`: every string of a clean line is UTF-8.
+        if !s.is_ascii() && std::str::from_utf8(s).is_err() {
+            return None;
+        }
+        let ok = match plan.checks.get(idx) {
+            Some(Check::Utc) => utc_shape(s),
+            // The fused scan said no: the general check decides.
+            _ => match plan.memos.get_mut(idx) {
+                Some(memo) if memo.hit(s) => true,
+                Some(memo) => {
+                    let ok = fields.string_ok(idx, s);
+                    if ok {
+                        memo.put(s);
+                    }
+                    ok
+                }
+                None => fields.string_ok(idx, s),
+            },
+        };
+        ok.then_some((end, Scalar::Str(i + 1, end - 1)))
     }
 
     /// The scalar at `i` held to `rule`: as `Walk::check` would, without a
@@ -689,6 +967,95 @@ mod tests {
         });
         let hits = hits.load(std::sync::atomic::Ordering::Relaxed);
         assert!(hits > 300, "{hits} records took the fast path");
+    }
+
+    /// The hand-written timestamp check is the policy's regex.
+    #[test]
+    fn utc_shape_is_the_default_timestamp_pattern() {
+        let p = policy();
+        let (_, ev) = p.standard.evidence.lookup("events").unwrap();
+        let fields = object_items(ev).unwrap();
+        let (_, rule) = fields.lookup("timestamp_utc").unwrap();
+        let re = rule.pattern.as_ref().unwrap();
+        assert_eq!(re.as_str(), UTC_PATTERN, "the default pattern changed: update UTC_PATTERN");
+        let cfg = ProptestConfig { cases: 5000, ..ProptestConfig::default() };
+        proptest!(cfg, |(s in "[0-9]{2,5}-[0-9]{1,3}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{0,11})?(Z|\\+00:00|z|\\+01:00|)x?")| {
+            prop_assert_eq!(utc_shape(s.as_bytes()), re.is_match(&s), "{}", s);
+        });
+        proptest!(cfg, |(s in "\\PC{0,30}")| {
+            prop_assert_eq!(utc_shape(s.as_bytes()), re.is_match(&s), "{}", s);
+        });
+        for s in ["2026-09-08T10:15:30.120Z", "2026-09-08T10:15:30+00:00", "2026-09-08T10:15:30.123456789Z"] {
+            assert!(utc_shape(s.as_bytes()) && re.is_match(s), "{s}");
+        }
+    }
+
+    /// The fused scan accepts exactly the strings its pattern matches (of
+    /// the bytes it may scan), and ends at the closing quote; every string
+    /// rule of the default evidence allowlist but the timestamps fuses.
+    #[test]
+    fn fused_patterns_agree_with_the_regex() {
+        let p = policy();
+        let mut rules: Vec<&FieldRule> = Vec::new();
+        let top = &p.standard.evidence;
+        for (_, r) in top.iter() {
+            rules.push(r);
+            if let Some(items) = object_items(r) {
+                rules.extend(items.iter().map(|(_, r)| r));
+            }
+        }
+        let mut fused = 0;
+        for r in rules {
+            let Some(re) = r.pattern.as_ref() else { continue };
+            let Some(f) = Fused::compile(re.as_str()) else {
+                assert_eq!(re.as_str(), UTC_PATTERN, "only timestamps stay unfused");
+                continue;
+            };
+            fused += 1;
+            let cfg = ProptestConfig { cases: 400, ..ProptestConfig::default() };
+            proptest!(cfg, |(s in "[a-zA-Z0-9_.:/ -]{0,70}|[a-z][a-z0-9_]{0,70}|[A-Z\\\\\"é\\x01]{0,3}[a-z_]{0,5}", tail in "[\",}x]")| {
+                let line = format!("\"{s}\"{tail}");
+                let got = f.scan(line.as_bytes(), 1);
+                let plain = !s.bytes().any(|c| c == b'"' || c == b'\\' || c < 0x20 || c > 0x7f);
+                if let Some(q) = got {
+                    prop_assert_eq!(q, s.len() + 1);
+                    prop_assert!(plain && re.is_match(&s), "{}", s);
+                } else if plain && !s.contains('"') {
+                    prop_assert!(!re.is_match(&s) || !line[1..].starts_with(&format!("{s}\"")), "{}", s);
+                }
+            });
+        }
+        assert!(fused >= 15, "{fused}");
+        // Shapes that do not fuse: a variable piece before another, a
+        // class with a quote or non-ASCII, alternation.
+        for pat in [r"^(?:[a-z]+[0-9])$", r#"^(?:[a-z"]+)$"#, r"^(?:[a-zé]+)$", r"^(?:a|b)$", r"^(?:\w+)$", r"[a-z]+"] {
+            assert!(Fused::compile(pat).is_none(), "{pat}");
+        }
+    }
+
+    /// A memo hit is a value that passed before; a value that failed is
+    /// never remembered.
+    #[test]
+    fn the_memo_remembers_only_what_passed() {
+        let mut m = Memo::default();
+        assert!(!m.hit(b""));
+        m.put(b"gateway");
+        assert!(m.hit(b"gateway") && !m.hit(b"gatewa") && !m.hit(b"gatewayx") && !m.hit(b""));
+        for v in [&b"a"[..], b"b", b"c", b"d"] {
+            m.put(v);
+        }
+        assert!(!m.hit(b"gateway"), "four newer values pushed it out");
+        m.put(&[b'x'; 40]);
+        assert!(!m.hit(&[b'x'; 40]), "long values are not kept");
+        // Through the fast path: a value that failed stays failing.
+        let p = policy();
+        let f = &p.standard.evidence;
+        let mut fp = FastPath::new(f).unwrap();
+        assert!(fp.clean(f, SEED.as_bytes(), false));
+        let bad = SEED.replace("\"service\": \"gateway\"", "\"service\": \"Gateway\"");
+        assert!(!fp.clean(f, bad.as_bytes(), false));
+        assert!(!fp.clean(f, bad.as_bytes(), false));
+        assert!(fp.clean(f, SEED.as_bytes(), false));
     }
 
     /// Not vacuous: the generator's records take the fast path often.

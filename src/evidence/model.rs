@@ -149,8 +149,6 @@ pub struct Record {
     pub(crate) intervals: Vec<Interval>,
     /// Strings that held escapes, decoded, end to end.
     pub(crate) decoded: String,
-    /// Fast path only: bit 0 `events` was read, bit 1 `derived_intervals`.
-    pub(crate) top_arrays: u8,
 }
 
 // SECURITY: hand-written so that `{:?}` never prints anything of the record.
@@ -171,7 +169,6 @@ impl Record {
         self.events.clear();
         self.intervals.clear();
         self.decoded.clear();
-        self.top_arrays = 0;
     }
 
     /// The bytes of `s`: of `line`, or of the decode buffer.
