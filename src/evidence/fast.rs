@@ -220,13 +220,14 @@ impl Fused {
     fn scan(&self, b: &[u8], i: usize) -> Option<usize> {
         let mut j = i;
         for p in &self.0 {
-            let start = j;
-            while j - start < p.max && b.get(j).is_some_and(|&c| p.table[usize::from(c)]) {
-                j += 1;
-            }
-            if j - start < p.min {
+            let rest = b.get(j..)?;
+            let lim = rest.len().min(p.max);
+            let table: &[bool; 256] = &p.table;
+            let run = rest[..lim].iter().position(|&c| !table[usize::from(c)]).unwrap_or(lim);
+            if run < p.min {
                 return None;
             }
+            j += run;
         }
         (b.get(j) == Some(&b'"')).then_some(j)
     }
