@@ -228,7 +228,11 @@ impl<W: Write> Merger<'_, W> {
         Ok(())
     }
 
-    fn attempt_finding(&mut self, file: &str, a: crate::evidence::AttemptFinding) -> io::Result<()> {
+    fn attempt_finding(
+        &mut self,
+        file: &str,
+        a: crate::evidence::AttemptFinding,
+    ) -> io::Result<()> {
         self.tally.count(FindingKind::Evidence);
         let f = Finding {
             line: a.line,
@@ -242,7 +246,11 @@ impl<W: Write> Merger<'_, W> {
 
     fn merge(&mut self, done: Done) -> io::Result<()> {
         // A new input starts a new attempt tracker.
-        if self.tracker.as_ref().is_none_or(|(f, _, _)| *f != done.file) {
+        if self
+            .tracker
+            .as_ref()
+            .is_none_or(|(f, _, _)| *f != done.file)
+        {
             self.flush_attempts()?;
             self.tracker = Some((
                 done.file,
@@ -258,12 +266,14 @@ impl<W: Write> Merger<'_, W> {
                 None => None,
             };
             if let Some(a) = found {
-                self.out.write_all(done.out.get(from..o.at).unwrap_or_default())?;
+                self.out
+                    .write_all(done.out.get(from..o.at).unwrap_or_default())?;
                 from = o.at;
                 self.attempt_finding(&done.name, a)?;
             }
         }
-        self.out.write_all(done.out.get(from..).unwrap_or_default())?;
+        self.out
+            .write_all(done.out.get(from..).unwrap_or_default())?;
         if let (Some(summary), Some(batch)) = (self.summary.as_mut(), &done.summary) {
             summary.merge_batch(batch);
         }

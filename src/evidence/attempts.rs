@@ -270,7 +270,12 @@ impl AttemptTracker {
 
     /// [`AttemptTracker::observe`] by a fingerprint from this tracker's
     /// [`Fingerprinter`].
-    pub fn observe_fingerprint(&mut self, fp: u64, attempt: u64, line: u64) -> Option<AttemptFinding> {
+    pub fn observe_fingerprint(
+        &mut self,
+        fp: u64,
+        attempt: u64,
+        line: u64,
+    ) -> Option<AttemptFinding> {
         let seq = self.seq as u32;
         let keys = &self.keys;
         let state = self.live.entry(fp).or_insert(State {
@@ -303,7 +308,11 @@ impl AttemptTracker {
 
     /// Records one audited record; records without trace id, request id or
     /// attempt are skipped (the allowlist's `required` reports them).
-    pub fn observe_facts(&mut self, facts: &EvidenceFacts<'_>, line: u64) -> Option<AttemptFinding> {
+    pub fn observe_facts(
+        &mut self,
+        facts: &EvidenceFacts<'_>,
+        line: u64,
+    ) -> Option<AttemptFinding> {
         match (facts.trace_id(), facts.request_id(), facts.attempt()) {
             (Some(t), Some(r), Some(a)) => self.observe(t, r, a, line),
             _ => None,
@@ -336,7 +345,10 @@ mod tests {
     fn oracle(obs: &[(u8, u64)]) -> Vec<u64> {
         let mut seen: BTreeMap<u8, (u64, Vec<u64>)> = BTreeMap::new();
         for (i, &(req, a)) in obs.iter().enumerate() {
-            seen.entry(req).or_insert((i as u64 + 1, Vec::new())).1.push(a);
+            seen.entry(req)
+                .or_insert((i as u64 + 1, Vec::new()))
+                .1
+                .push(a);
         }
         let mut bad: Vec<u64> = seen
             .into_values()
@@ -354,7 +366,10 @@ mod tests {
         let mut t = AttemptTracker::new(horizon);
         let mut out = Vec::new();
         for (i, &(req, a)) in obs.iter().enumerate() {
-            out.extend(t.observe("t", &format!("r{req}"), a, i as u64 + 1).map(|f| f.line));
+            out.extend(
+                t.observe("t", &format!("r{req}"), a, i as u64 + 1)
+                    .map(|f| f.line),
+            );
         }
         out.extend(t.finish().into_iter().map(|f| f.line));
         out
@@ -411,7 +426,10 @@ mod tests {
         assert!(t.finish().is_empty());
         // 200 twice and no 201: count and max still agree.
         let mut t = AttemptTracker::new(1000);
-        for (i, a) in (1..=300).map(|a| if a == 201 { 200 } else { a }).enumerate() {
+        for (i, a) in (1..=300)
+            .map(|a| if a == 201 { 200 } else { a })
+            .enumerate()
+        {
             t.observe("t", "r", a, i as u64 + 1);
         }
         assert_eq!(t.finish().len(), 1);
@@ -456,7 +474,10 @@ mod tests {
             }
         }
         assert_eq!(streamed, vec![(5, 1)]);
-        assert_eq!(t.finish().iter().map(|f| f.line).collect::<Vec<_>>(), vec![6]);
+        assert_eq!(
+            t.finish().iter().map(|f| f.line).collect::<Vec<_>>(),
+            vec![6]
+        );
     }
 
     #[test]

@@ -55,7 +55,11 @@ impl<'a> View<'a> {
     }
 
     fn service(&self, j: usize) -> Option<&'a [u8]> {
-        self.rec.events.get(j).and_then(|e| e.service).map(|s| self.s(s))
+        self.rec
+            .events
+            .get(j)
+            .and_then(|e| e.service)
+            .map(|s| self.s(s))
     }
 }
 
@@ -658,9 +662,7 @@ fn check_status(v: View<'_>, out: &mut Vec<EvidenceFinding>) {
         ));
     }
     let events = v.events();
-    let has_final = events
-        .iter()
-        .any(|ev| FINAL_EVENTS.contains(&v.s(ev.name)));
+    let has_final = events.iter().any(|ev| FINAL_EVENTS.contains(&v.s(ev.name)));
     if has_final {
         return;
     }
@@ -789,7 +791,10 @@ mod tests {
     fn fast_utc_agrees_with_jiff() {
         use proptest::prelude::*;
         let jiff_ns = |s: &str| s.parse::<jiff::Timestamp>().ok().map(|t| t.as_nanosecond());
-        let cfg = ProptestConfig { cases: 5000, ..ProptestConfig::default() };
+        let cfg = ProptestConfig {
+            cases: 5000,
+            ..ProptestConfig::default()
+        };
         proptest!(cfg, |(y in 900i64..9100, mo in 0i64..14, d in 0i64..33, h in 0i64..25, mi in 0i64..61,
                          se in 0i64..62, frac in proptest::option::of("[0-9]{1,10}"),
                          tz in prop::sample::select(vec!["Z", "+00:00", "z", "+01:00", "", "-00:00"]))| {
@@ -799,12 +804,20 @@ mod tests {
                 prop_assert_eq!(Some(ns), jiff_ns(&s), "{}", s);
             }
         });
-        for s in ["2026-09-08T10:15:30.120Z", "2024-02-29T23:59:59+00:00", "2026-09-08T10:15:30Z",
-                  "2026-09-08T10:15:30.123456789Z"] {
+        for s in [
+            "2026-09-08T10:15:30.120Z",
+            "2024-02-29T23:59:59+00:00",
+            "2026-09-08T10:15:30Z",
+            "2026-09-08T10:15:30.123456789Z",
+        ] {
             assert_eq!(super::fast_utc_ns(s.as_bytes()), jiff_ns(s), "{s}");
             assert!(super::fast_utc_ns(s.as_bytes()).is_some(), "{s}");
         }
-        for s in ["2023-02-29T00:00:00Z", "2026-09-08T10:15:60Z", "2026-09-08 10:15:30Z"] {
+        for s in [
+            "2023-02-29T00:00:00Z",
+            "2026-09-08T10:15:60Z",
+            "2026-09-08 10:15:30Z",
+        ] {
             assert!(super::fast_utc_ns(s.as_bytes()).is_none(), "{s}");
         }
     }

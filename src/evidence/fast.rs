@@ -12,7 +12,7 @@
 //! **Invariant:** `FastPath::clean(line) == true` implies
 //! `Gate::judge` with the fast path off returns
 //! [`crate::gate::Verdict::Verbatim`] with no finding and format evidence,
-//! and `Record::from_tape` fills the same record. Property tests hold the
+//! and `Record::fill_from_tape` fills the same record. Property tests hold the
 //! two paths to that.
 //!
 //! # Untrusted input
@@ -32,13 +32,15 @@ use super::model::{
 /// The default evidence allowlist's UTC timestamp pattern, as the policy
 /// compiles it (anchored). A field with exactly this pattern (and no
 /// `max_len` or `one_of`) is matched by [`utc_shape`], not the regex.
-const UTC_PATTERN: &str = r"^(?:^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|\+00:00)$)$";
+const UTC_PATTERN: &str =
+    r"^(?:^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|\+00:00)$)$";
 
 /// Whether `s` matches [`UTC_PATTERN`]: a hand-written byte check, held to
 /// the regex by a property test. Timestamps are unique per event, so the
 /// memo below never helps them, and the regex was a tenth of the path.
 fn utc_shape(s: &[u8]) -> bool {
-    let digits = |r: std::ops::Range<usize>| s.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let digits =
+        |r: std::ops::Range<usize>| s.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
     if s.len() < 20
         || !digits(0..4)
         || s[4] != b'-'
@@ -181,7 +183,9 @@ impl Fused {
                         (r.start()..=r.end()).for_each(|x| t[usize::from(x)] = true);
                     }
                 }
-                HirKind::Literal(l) if l.0.len() == 1 && l.0[0] <= 0x7f => t[usize::from(l.0[0])] = true,
+                HirKind::Literal(l) if l.0.len() == 1 && l.0[0] <= 0x7f => {
+                    t[usize::from(l.0[0])] = true
+                }
                 _ => return None,
             }
             // The scan must stop at the string's end, so the class never
@@ -192,9 +196,14 @@ impl Fused {
         let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
         let mut items = Vec::new();
         flat(&hir, &mut items);
-        let is = |h: &regex_syntax::hir::Hir, l: Look| matches!(h.kind(), HirKind::Look(x) if *x == l);
+        let is =
+            |h: &regex_syntax::hir::Hir, l: Look| matches!(h.kind(), HirKind::Look(x) if *x == l);
         let starts = items.iter().take_while(|h| is(h, Look::Start)).count();
-        let ends = items[starts..].iter().rev().take_while(|h| is(h, Look::End)).count();
+        let ends = items[starts..]
+            .iter()
+            .rev()
+            .take_while(|h| is(h, Look::End))
+            .count();
         if starts == 0 || ends == 0 {
             return None;
         }
@@ -204,9 +213,15 @@ impl Fused {
                 HirKind::Repetition(r) if r.greedy => Piece {
                     table: class(&r.sub)?,
                     min: usize::try_from(r.min).ok()?,
-                    max: r.max.map_or(Some(usize::MAX), |m| usize::try_from(m).ok())?,
+                    max: r
+                        .max
+                        .map_or(Some(usize::MAX), |m| usize::try_from(m).ok())?,
                 },
-                _ => Piece { table: class(h)?, min: 1, max: 1 },
+                _ => Piece {
+                    table: class(h)?,
+                    min: 1,
+                    max: 1,
+                },
             };
             pieces.push(piece);
         }
@@ -223,7 +238,10 @@ impl Fused {
             let rest = b.get(j..)?;
             let lim = rest.len().min(p.max);
             let table: &[bool; 256] = &p.table;
-            let run = rest[..lim].iter().position(|&c| !table[usize::from(c)]).unwrap_or(lim);
+            let run = rest[..lim]
+                .iter()
+                .position(|&c| !table[usize::from(c)])
+                .unwrap_or(lim);
             if run < p.min {
                 return None;
             }
@@ -286,7 +304,9 @@ impl ObjPlan {
                 Some(r)
                     if r.max_len.is_none()
                         && r.one_of.is_none()
-                        && r.pattern.as_ref().is_some_and(|p| p.as_str() == UTC_PATTERN) =>
+                        && r.pattern
+                            .as_ref()
+                            .is_some_and(|p| p.as_str() == UTC_PATTERN) =>
                 {
                     Check::Utc
                 }
@@ -498,9 +518,7 @@ impl Scan<'_, '_> {
                     (In::Top, Some((Want::Array, Slot::Events))) if idx == self.events_at => {
                         self.array(rule, i, depth + 1, In::Event)?
                     }
-                    (In::Top, Some((Want::Array, Slot::Intervals)))
-                        if idx == self.intervals_at =>
-                    {
+                    (In::Top, Some((Want::Array, Slot::Intervals))) if idx == self.intervals_at => {
                         self.array(rule, i, depth + 1, In::Interval)?
                     }
                     (_, Some((want, slot))) => {
@@ -771,7 +789,15 @@ mod tests {
 
     /// What auditing gives, as comparable data: findings, or the shape
     /// error, and the facts.
-    type Audited = Result<(Vec<EvidenceFinding>, Vec<(String, Option<f64>)>, [Option<String>; 4], Option<u64>), String>;
+    type Audited = Result<
+        (
+            Vec<EvidenceFinding>,
+            Vec<(String, Option<f64>)>,
+            [Option<String>; 4],
+            Option<u64>,
+        ),
+        String,
+    >;
 
     fn audited(a: &mut Auditor, gate: &Gate, line: &[u8]) -> Audited {
         let mut out = Vec::new();
@@ -779,7 +805,8 @@ mod tests {
             Ok(f) => Ok((
                 out,
                 f.intervals().map(|(n, r)| (n.to_owned(), r)).collect(),
-                [f.trace_id(), f.request_id(), f.route_id(), f.model_id()].map(|x| x.map(str::to_owned)),
+                [f.trace_id(), f.request_id(), f.route_id(), f.model_id()]
+                    .map(|x| x.map(str::to_owned)),
                 f.attempt(),
             )),
             Err(e) => Err(e.to_string()),
@@ -798,7 +825,10 @@ mod tests {
         assert!(!fp.clean(&p.standard.evidence, v2.as_bytes(), false));
         let unmarked = SEED.replace("\"schema_version\": \"latency-evidence.v1\", ", "");
         assert!(!fp.clean(&p.standard.evidence, unmarked.as_bytes(), false));
-        assert!(!fp.clean(&p.standard.evidence, unmarked.as_bytes(), true), "schema_version is required");
+        assert!(
+            !fp.clean(&p.standard.evidence, unmarked.as_bytes(), true),
+            "schema_version is required"
+        );
     }
 
     #[test]
@@ -813,12 +843,18 @@ mod tests {
             ("\"attempt\": 2", "\"attempt\": 0"),
             ("\"attempt\": 2", "\"attempt\": 2.0"),
             ("\"attempt\": 2", "\"attempt\": 2, \"attempt\": 3"),
-            ("\"stage\": \"stream\", ", "\"stage\": \"stream\", \"note\": \"x\", "),
+            (
+                "\"stage\": \"stream\", ",
+                "\"stage\": \"stream\", \"note\": \"x\", ",
+            ),
             ("\"duration\": 850", "\"duration\": \"850\""),
             ("\"duration\": 850", "\"duration\": null"),
             ("\"duration\": 850, ", ""),
             ("\"monotonic_ns\": 842001000000", "\"monotonic_ns\": -1"),
-            ("\"status\": \"completed\"", "\"status\": \"completed\", \"prompt_text\": \"hi\""),
+            (
+                "\"status\": \"completed\"",
+                "\"status\": \"completed\", \"prompt_text\": \"hi\"",
+            ),
             ("\"events\": [ {", "\"events\": [ 1, {"),
         ] {
             let line = SEED.replacen(from, to, 1);
@@ -838,20 +874,73 @@ mod tests {
     /// Pieces for generated records: keys (some not allowlisted, one
     /// escaped) and values of every kind, a few of them not UTF-8.
     const TOP_KEYS: &[&str] = &[
-        "schema_version", "trace_id", "request_id", "attempt", "parent_span_id", "span_id",
-        "route_id", "model_id", "region", "clock_source", "sync_status", "status",
-        "error_reason", "cancellation_reason", "events", "derived_intervals", "unknown_x",
-        "trace\\u005fid", "duration",
+        "schema_version",
+        "trace_id",
+        "request_id",
+        "attempt",
+        "parent_span_id",
+        "span_id",
+        "route_id",
+        "model_id",
+        "region",
+        "clock_source",
+        "sync_status",
+        "status",
+        "error_reason",
+        "cancellation_reason",
+        "events",
+        "derived_intervals",
+        "unknown_x",
+        "trace\\u005fid",
+        "duration",
     ];
-    const EVENT_KEYS: &[&str] = &["stage", "event_name", "timestamp_utc", "monotonic_ns", "service", "component", "x"];
-    const IV_KEYS: &[&str] = &["name", "start_event", "end_event", "duration", "duration_unit", "y"];
+    const EVENT_KEYS: &[&str] = &[
+        "stage",
+        "event_name",
+        "timestamp_utc",
+        "monotonic_ns",
+        "service",
+        "component",
+        "x",
+    ];
+    const IV_KEYS: &[&str] = &[
+        "name",
+        "start_event",
+        "end_event",
+        "duration",
+        "duration_unit",
+        "y",
+    ];
     const VALUES: &[&[u8]] = &[
-        b"\"latency-evidence.v1\"", b"\"latency-evidence.v2\"", b"\"tr_1\"", b"\"a b\"",
-        b"\"t\\u005f1\"", b"\"caf\xc3\xa9\"", b"\"\xff\"", b"null", b"1", b"0", b"-1", b"1.5",
-        b"2e3", b"18446744073709551616", b"true", b"[]", b"{}", b"\"completed\"", b"\"ms\"",
-        b"\"2026-09-08T10:15:30.120Z\"", b"\"2026-09-08T10:15:31Z\"", b"\"local_monotonic\"",
-        b"\"ev_a\"", b"\"ev_b\"", b"\"first_output_token\"", b"290", b"842001000000",
-        b"\"gateway\"", b"\"unknown\"",
+        b"\"latency-evidence.v1\"",
+        b"\"latency-evidence.v2\"",
+        b"\"tr_1\"",
+        b"\"a b\"",
+        b"\"t\\u005f1\"",
+        b"\"caf\xc3\xa9\"",
+        b"\"\xff\"",
+        b"null",
+        b"1",
+        b"0",
+        b"-1",
+        b"1.5",
+        b"2e3",
+        b"18446744073709551616",
+        b"true",
+        b"[]",
+        b"{}",
+        b"\"completed\"",
+        b"\"ms\"",
+        b"\"2026-09-08T10:15:30.120Z\"",
+        b"\"2026-09-08T10:15:31Z\"",
+        b"\"local_monotonic\"",
+        b"\"ev_a\"",
+        b"\"ev_b\"",
+        b"\"first_output_token\"",
+        b"290",
+        b"842001000000",
+        b"\"gateway\"",
+        b"\"unknown\"",
     ];
 
     fn good(key: &str) -> &'static [u8] {
@@ -870,7 +959,11 @@ mod tests {
         }
     }
 
-    fn object(members: &[(usize, usize)], keys: &[&str], nested: &dyn Fn(&str) -> Option<Vec<u8>>) -> Vec<u8> {
+    fn object(
+        members: &[(usize, usize)],
+        keys: &[&str],
+        nested: &dyn Fn(&str) -> Option<Vec<u8>>,
+    ) -> Vec<u8> {
         let mut out = b"{".to_vec();
         for (i, &(k, v)) in members.iter().enumerate() {
             if i > 0 {
@@ -924,7 +1017,10 @@ mod tests {
     fn fast_clean_implies_full_path_verbatim_and_the_same_audit() {
         let p = policy();
         let hits = std::sync::atomic::AtomicUsize::new(0);
-        let cfg = ProptestConfig { cases: 3000, ..ProptestConfig::default() };
+        let cfg = ProptestConfig {
+            cases: 3000,
+            ..ProptestConfig::default()
+        };
         proptest!(cfg, |(
             top in members(),
             events in prop::collection::vec(members(), 0..4),
@@ -978,15 +1074,26 @@ mod tests {
         let fields = object_items(ev).unwrap();
         let (_, rule) = fields.lookup("timestamp_utc").unwrap();
         let re = rule.pattern.as_ref().unwrap();
-        assert_eq!(re.as_str(), UTC_PATTERN, "the default pattern changed: update UTC_PATTERN");
-        let cfg = ProptestConfig { cases: 5000, ..ProptestConfig::default() };
+        assert_eq!(
+            re.as_str(),
+            UTC_PATTERN,
+            "the default pattern changed: update UTC_PATTERN"
+        );
+        let cfg = ProptestConfig {
+            cases: 5000,
+            ..ProptestConfig::default()
+        };
         proptest!(cfg, |(s in "[0-9]{2,5}-[0-9]{1,3}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{0,11})?(Z|\\+00:00|z|\\+01:00|)x?")| {
             prop_assert_eq!(utc_shape(s.as_bytes()), re.is_match(&s), "{}", s);
         });
         proptest!(cfg, |(s in "\\PC{0,30}")| {
             prop_assert_eq!(utc_shape(s.as_bytes()), re.is_match(&s), "{}", s);
         });
-        for s in ["2026-09-08T10:15:30.120Z", "2026-09-08T10:15:30+00:00", "2026-09-08T10:15:30.123456789Z"] {
+        for s in [
+            "2026-09-08T10:15:30.120Z",
+            "2026-09-08T10:15:30+00:00",
+            "2026-09-08T10:15:30.123456789Z",
+        ] {
             assert!(utc_shape(s.as_bytes()) && re.is_match(s), "{s}");
         }
     }
@@ -1007,13 +1114,18 @@ mod tests {
         }
         let mut fused = 0;
         for r in rules {
-            let Some(re) = r.pattern.as_ref() else { continue };
+            let Some(re) = r.pattern.as_ref() else {
+                continue;
+            };
             let Some(f) = Fused::compile(re.as_str()) else {
                 assert_eq!(re.as_str(), UTC_PATTERN, "only timestamps stay unfused");
                 continue;
             };
             fused += 1;
-            let cfg = ProptestConfig { cases: 400, ..ProptestConfig::default() };
+            let cfg = ProptestConfig {
+                cases: 400,
+                ..ProptestConfig::default()
+            };
             // Strings without a quote or backslash: the JSON string is
             // exactly `s`; control bytes and non-ASCII must stop the scan.
             proptest!(cfg, |(s in "[a-zA-Z0-9_.:/ -]{0,70}|[a-z][a-z0-9_]{0,70}|[A-Zé\\x01]{0,3}[a-z_]{0,5}", tail in "[\",}x]")| {
@@ -1038,7 +1150,14 @@ mod tests {
         assert!(fused >= 15, "{fused}");
         // Shapes that do not fuse: a variable piece before another, a
         // class with a quote or non-ASCII, alternation.
-        for pat in [r"^(?:[a-z]+[0-9])$", r#"^(?:[a-z"]+)$"#, r"^(?:[a-zé]+)$", r"^(?:ab|cd)$", r"^(?:\w+)$", r"[a-z]+"] {
+        for pat in [
+            r"^(?:[a-z]+[0-9])$",
+            r#"^(?:[a-z"]+)$"#,
+            r"^(?:[a-zé]+)$",
+            r"^(?:ab|cd)$",
+            r"^(?:\w+)$",
+            r"[a-z]+",
+        ] {
             assert!(Fused::compile(pat).is_none(), "{pat}");
         }
     }
@@ -1081,8 +1200,15 @@ mod tests {
             "derived_intervals" => Some(iv.clone()),
             _ => None,
         };
-        let all: Vec<(usize, usize)> = [0usize, 1, 2, 3, 11, 14, 15].iter().map(|&k| (k, 0)).collect();
+        let all: Vec<(usize, usize)> = [0usize, 1, 2, 3, 11, 14, 15]
+            .iter()
+            .map(|&k| (k, 0))
+            .collect();
         let line = object(&all, TOP_KEYS, &nested);
-        assert!(fp.clean(f, &line, false), "{}", String::from_utf8_lossy(&line));
+        assert!(
+            fp.clean(f, &line, false),
+            "{}",
+            String::from_utf8_lossy(&line)
+        );
     }
 }

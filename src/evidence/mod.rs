@@ -76,7 +76,9 @@ use std::fmt;
 pub use attempts::{AttemptFinding, AttemptTracker, DEFAULT_HORIZON, Fingerprinter};
 pub use fast::FastPath;
 pub use model::Record;
-pub use summary::{MAX_CELLS, MAX_GROUPS, SKETCH_RELATIVE_ACCURACY, Summary, SummaryBatch, SummaryMode};
+pub use summary::{
+    MAX_CELLS, MAX_GROUPS, SKETCH_RELATIVE_ACCURACY, Summary, SummaryBatch, SummaryMode,
+};
 
 use crate::gate::Gate;
 use crate::record::tape::Tape;
@@ -155,7 +157,9 @@ impl<'a> EvidenceFacts<'a> {
     fn text(&self, t: model::Top) -> Option<&'a str> {
         // The model's strings are valid UTF-8 (a checked line, or decoded).
         let v = self.view;
-        v.rec.top(t).and_then(|s| std::str::from_utf8(v.rec.bytes(v.line, s)).ok())
+        v.rec
+            .top(t)
+            .and_then(|s| std::str::from_utf8(v.rec.bytes(v.line, s)).ok())
     }
 
     /// `trace_id`, when present.
@@ -192,7 +196,12 @@ impl<'a> EvidenceFacts<'a> {
             .intervals
             .iter()
             .zip(self.reproduced.iter().copied())
-            .map(move |(iv, r)| (std::str::from_utf8(v.rec.bytes(v.line, iv.name)).unwrap_or(""), r))
+            .map(move |(iv, r)| {
+                (
+                    std::str::from_utf8(v.rec.bytes(v.line, iv.name)).unwrap_or(""),
+                    r,
+                )
+            })
     }
 }
 
@@ -252,7 +261,7 @@ impl Auditor {
                 message: "line is not valid utf-8",
             });
         };
-        self.rec.from_tape(text, gate.tape())?;
+        self.rec.fill_from_tape(text, gate.tape())?;
         checks::run(
             View {
                 rec: &self.rec,
@@ -277,7 +286,7 @@ impl Auditor {
                 message: "line is not a well-formed json object",
             });
         }
-        self.rec.from_tape(line, &self.tape)?;
+        self.rec.fill_from_tape(line, &self.tape)?;
         checks::run(
             View {
                 rec: &self.rec,

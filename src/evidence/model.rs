@@ -3,7 +3,7 @@
 //!
 //! A [`Record`] is filled either by the evidence fast path
 //! ([`super::fast`], one pass over the bytes while the allowlist is
-//! checked) or from the tape the gate already built ([`Record::from_tape`]).
+//! checked) or from the tape the gate already built ([`Record::fill_from_tape`]).
 //! Neither parses the line a second time. Strings are [`Str`] ranges of the
 //! line; a string that held JSON escapes is decoded once into the record's
 //! own buffer and its range points there.
@@ -85,7 +85,11 @@ pub(crate) enum Slot {
 
 /// The record's own fields, in the order shape errors are looked for.
 pub(crate) const RECORD_FIELDS: &[(&str, Want, Slot)] = &[
-    ("schema_version", Want::OptString, Slot::Top(Top::SchemaVersion)),
+    (
+        "schema_version",
+        Want::OptString,
+        Slot::Top(Top::SchemaVersion),
+    ),
     ("trace_id", Want::OptString, Slot::Top(Top::TraceId)),
     ("request_id", Want::OptString, Slot::Top(Top::RequestId)),
     ("attempt", Want::OptU64, Slot::Attempt),
@@ -190,7 +194,7 @@ impl Record {
     /// left half-filled and must not be audited.
     // SECURITY: shape errors carry schema keys, positions and fixed
     // messages only; no value of the record reaches them.
-    pub(crate) fn from_tape(
+    pub(crate) fn fill_from_tape(
         &mut self,
         text: &str,
         tape: &Tape,
@@ -384,7 +388,7 @@ mod tests {
         let mut tape = Tape::new();
         let text = tape.scan(line.as_bytes()).unwrap();
         let mut rec = Record::default();
-        rec.from_tape(text, &tape).map(|()| rec)
+        rec.fill_from_tape(text, &tape).map(|()| rec)
     }
 
     /// Each case: (line, expected path): the paths the serde model and its

@@ -285,9 +285,10 @@ impl Summary {
                     group = match slot {
                         Some(Some(g)) => *g,
                         Some(slot) => {
-                            let (r, m) = batch.groups.get(local as usize).map_or((None, None), |k| {
-                                (k.0.as_deref(), k.1.as_deref())
-                            });
+                            let (r, m) = batch
+                                .groups
+                                .get(local as usize)
+                                .map_or((None, None), |k| (k.0.as_deref(), k.1.as_deref()));
                             let g = self.group(r, m);
                             *slot = Some(g);
                             g
@@ -427,7 +428,10 @@ impl SummaryBatch {
 
     /// Adds one audited record.
     pub fn add(&mut self, facts: &EvidenceFacts<'_>) {
-        let key: GroupKey = (facts.route_id().map(Box::from), facts.model_id().map(Box::from));
+        let key: GroupKey = (
+            facts.route_id().map(Box::from),
+            facts.model_id().map(Box::from),
+        );
         let g = match self.group_index.get(&key) {
             Some(&g) => g,
             None => {
@@ -462,7 +466,8 @@ mod tests {
     /// A record of `route`/`model` whose intervals reproduce the given ms
     /// (`None`: stated wrong, so not reproduced).
     fn line(route: Option<&str>, model: Option<&str>, ivs: &[(&str, Option<f64>)]) -> String {
-        let mut events = vec![serde_json::json!({"event_name": "e0", "monotonic_ns": 0, "service": "s"})];
+        let mut events =
+            vec![serde_json::json!({"event_name": "e0", "monotonic_ns": 0, "service": "s"})];
         let mut intervals = Vec::new();
         for (k, (name, v)) in ivs.iter().enumerate() {
             let ns = (v.unwrap_or(1.0) * 1e6) as u64;
