@@ -77,7 +77,8 @@ pub use attempts::{AttemptFinding, AttemptTracker, DEFAULT_HORIZON, Fingerprinte
 pub use fast::FastPath;
 pub use model::Record;
 pub use summary::{
-    MAX_CELLS, MAX_GROUPS, SKETCH_RELATIVE_ACCURACY, Summary, SummaryBatch, SummaryMode,
+    EXACT_UP_TO, MAX_CELLS, MAX_GROUPS, SKETCH_RELATIVE_ACCURACY, Summary, SummaryBatch,
+    SummaryMode,
 };
 
 use crate::gate::Gate;

@@ -7,15 +7,18 @@
 //!
 //! # Quantiles: a sketch by default, exact on request
 //!
-//! By default ([`SummaryMode::Sketch`]) each (group, interval) cell keeps a
-//! DDSketch (crate `sketches-ddsketch`) with relative accuracy
-//! [`SKETCH_RELATIVE_ACCURACY`] (1%): the median and p99 it reports are
-//! within 1% of the exact value at rank `floor(q * (n - 1))` (0-based) of
-//! the cell's reproduced values, as long as the cell's values span less
-//! than a factor of about 10^17 (2,048 bins; past that the lowest bins are
-//! merged). A cell costs about 1 KiB per 128 bins its values span (a cell
-//! of values between 50 ms and 3 s: 2 KiB), whatever the number of values,
-//! and sketches merge, so chunks checked in parallel add up exactly as one.
+//! By default ([`SummaryMode::Sketch`]) a (group, interval) cell keeps its
+//! first [`EXACT_UP_TO`] values, and reports exact quantiles while it has no
+//! more; past that it moves them into a DDSketch (crate `sketches-ddsketch`)
+//! with relative accuracy [`SKETCH_RELATIVE_ACCURACY`] (1%): the median and
+//! p99 it reports are then within 1% of the exact value at rank
+//! `floor(q * (n - 1))` (0-based) of the cell's reproduced values, as long
+//! as the cell's values span less than a factor of about 10^17 (2,048 bins;
+//! past that the lowest bins are merged). A sketched cell costs about 1 KiB
+//! per 128 bins its values span (values between 50 ms and 3 s: 2 KiB),
+//! whatever the number of values; an exact one at most 8 KiB. Cells are
+//! filled in input order, so chunks checked in parallel add up exactly as
+//! one.
 //!
 //! [`SummaryMode::Exact`] (`check --summary --exact`) keeps every value, 8
 //! bytes per reproduced interval, for exact ranks on small inputs: the
@@ -48,6 +51,9 @@ pub const MAX_GROUPS: usize = 1024;
 /// Most (group, interval name) cells broken out.
 pub const MAX_CELLS: usize = 1024;
 
+/// A sketched cell keeps exact values up to this many.
+pub const EXACT_UP_TO: usize = 1024;
+
 /// How quantiles are computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SummaryMode {
@@ -59,8 +65,18 @@ pub enum SummaryMode {
 }
 
 enum Values {
+    /// Sketch mode, few values so far: kept, for exact quantiles.
+    Small(Vec<f64>),
     Sketch(Box<DDSketch>),
     Exact(Vec<f64>),
+}
+
+fn sketch() -> Box<DDSketch> {
+    Box::new(DDSketch::new(Config::new(
+        SKETCH_RELATIVE_ACCURACY,
+        2048,
+        1.0e-9,
+    )))
 }
 
 struct Stats {
@@ -72,11 +88,7 @@ struct Stats {
 impl Stats {
     fn new(mode: SummaryMode) -> Stats {
         let values = match mode {
-            SummaryMode::Sketch => Values::Sketch(Box::new(DDSketch::new(Config::new(
-                SKETCH_RELATIVE_ACCURACY,
-                2048,
-                1.0e-9,
-            )))),
+            SummaryMode::Sketch => Values::Small(Vec::new()),
             SummaryMode::Exact => Values::Exact(Vec::new()),
         };
         Stats {
@@ -91,6 +103,13 @@ impl Stats {
             Some(v) => {
                 self.reproduced += 1;
                 match &mut self.values {
+                    Values::Small(few) if few.len() < EXACT_UP_TO => few.push(v),
+                    Values::Small(few) => {
+                        let mut s = sketch();
+                        few.iter().for_each(|&x| s.add(x));
+                        s.add(v);
+                        self.values = Values::Sketch(s);
+                    }
                     Values::Sketch(s) => s.add(v),
                     Values::Exact(all) => all.push(v),
                 }
@@ -106,7 +125,7 @@ impl Stats {
                 s.quantile(0.5).ok().flatten(),
                 s.quantile(0.99).ok().flatten(),
             ),
-            Values::Exact(all) => {
+            Values::Exact(all) | Values::Small(all) => {
                 let mut sorted = all.clone();
                 sorted.sort_unstable_by(f64::total_cmp);
                 (median(&sorted), p99(&sorted))
@@ -560,12 +579,17 @@ route route_a  model m1  records 5
         assert!(v.get("omitted").is_none());
     }
 
-    /// The sketch's quantiles are within the documented relative error of
-    /// the exact value at rank floor(q (n - 1)).
+    /// Exact while a cell holds at most `EXACT_UP_TO` values; past that
+    /// within the documented relative error of the exact value at rank
+    /// floor(q (n - 1)).
     #[test]
-    fn sketch_is_within_its_relative_error() {
+    fn sketch_is_exact_when_small_and_within_its_relative_error_past_that() {
         use proptest::prelude::*;
-        proptest!(|(values in prop::collection::vec(0.001f64..1.0e7, 1..400))| {
+        let cfg = ProptestConfig {
+            cases: 64,
+            ..ProptestConfig::default()
+        };
+        proptest!(cfg, |(values in prop::collection::vec(0.001f64..1.0e7, 1..3000))| {
             let mut s = Stats::new(SummaryMode::Sketch);
             for &v in &values {
                 s.add(Some(v));
@@ -573,10 +597,16 @@ route route_a  model m1  records 5
             let mut sorted = values.clone();
             sorted.sort_unstable_by(f64::total_cmp);
             let (m, p) = s.quantiles();
-            for (q, got) in [(0.5, m.unwrap()), (0.99, p.unwrap())] {
-                let exact = sorted[(q * (sorted.len() as f64 - 1.0)) as usize];
-                let err = (got - exact).abs() / exact;
-                prop_assert!(err <= SKETCH_RELATIVE_ACCURACY + 1e-12, "q {q}: {got} vs {exact}");
+            if values.len() <= EXACT_UP_TO {
+                prop_assert!(matches!(s.values, Values::Small(_)));
+                prop_assert_eq!((m, p), (median(&sorted), p99(&sorted)));
+            } else {
+                prop_assert!(matches!(s.values, Values::Sketch(_)));
+                for (q, got) in [(0.5, m.unwrap()), (0.99, p.unwrap())] {
+                    let exact = sorted[(q * (sorted.len() as f64 - 1.0)) as usize];
+                    let err = (got - exact).abs() / exact;
+                    prop_assert!(err <= SKETCH_RELATIVE_ACCURACY + 1e-12, "q {q}: {got} vs {exact}");
+                }
             }
         });
     }
