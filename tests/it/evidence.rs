@@ -676,21 +676,44 @@ fn attempts_past_the_horizon_behave_as_documented() {
     let rec = |rng: &mut Rng, req, a| clean_record(rng, req, a).to_string() + "\n";
     // Request 1: attempt 1, three others, attempt 2 (4 records apart).
     // Request 9: attempts 1 and 3 (a gap), then far from anything.
+    // Lines 4 and 6 also carry a per-record finding, to pin where a finding
+    // of a request leaving the horizon is printed: after line 5's.
     let mut text = rec(&mut rng, 9, 1) + &rec(&mut rng, 9, 3) + &rec(&mut rng, 1, 1);
-    for r in 2..5 {
-        text += &rec(&mut rng, r, 1);
-    }
+    let mut fourth = clean_record(&mut rng, 2, 1);
+    plant("missing_event", &mut fourth);
+    text += &(fourth.to_string() + "\n");
+    text += &rec(&mut rng, 3, 1);
+    let mut sixth = clean_record(&mut rng, 4, 1);
+    plant("duration_mismatch", &mut sixth);
+    text += &(sixth.to_string() + "\n");
     text += &rec(&mut rng, 1, 2);
     // Within a horizon of 4 everything of request 1 is linked: only 9's gap.
     let (_, within, _) = check(&["--attempt-horizon", "4"], text.as_bytes());
     assert_eq!(attempt_lines(&within), vec![1]);
+    assert!(within.lines().last().unwrap().contains("attempts_not_sequential"), "at the end");
     // With 3, request 1 is split: its late attempt 2 stands alone and is
     // reported at its own line (7), at the end; request 9 left the horizon
     // at line 5 and is reported right after line 5's findings (none), so
     // before the end-of-file findings.
-    let (code, past, err) = check(&["--attempt-horizon", "3"], text.as_bytes());
+    let (code, past, err) = check(&["--attempt-horizon", "3", "--jobs", "2"], text.as_bytes());
     assert_eq!(code, 1, "{err}");
-    assert_eq!(attempt_lines(&past), vec![1, 7]);
+    let order: Vec<(u64, &str)> = past
+        .lines()
+        .map(|l| {
+            let mut parts = l.split(": ");
+            let line = parts.next().unwrap().rsplit(':').next().unwrap().parse().unwrap();
+            (line, parts.next().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        order,
+        vec![
+            (4, "missing_event"),
+            (1, "attempts_not_sequential"),
+            (6, "duration_mismatch"),
+            (7, "attempts_not_sequential")
+        ]
+    );
     // A duplicate further apart than the horizon is missed (documented).
     let mut dup = rec(&mut rng, 5, 1);
     for r in 10..14 {
