@@ -270,7 +270,7 @@ struct ObjPlan {
     slots: Vec<Option<(Want, Slot)>>,
     checks: Vec<Check>,
     memos: Vec<Memo>,
-    /// Allowlist bits of the fields the model requires here.
+    /// Allowlist bits of the fields the allowlist and the model require here.
     need: u64,
     /// After the key at index `i` (or at the start, index `len`), the index
     /// that followed it last time.
@@ -281,7 +281,15 @@ impl ObjPlan {
     /// `None` when a field the model requires is not allowlisted (among
     /// the first 64): then no record can pass both.
     fn new(fields: &FieldSet, model: &[(&str, Want, Slot)]) -> Option<ObjPlan> {
+        // The allowlist's required fields, as bits (one past the first 64
+        // could never be checked here: then no fast path).
         let mut need = 0u64;
+        for &r in fields.required() {
+            if r >= 64 {
+                return None;
+            }
+            need |= 1 << r;
+        }
         for &(name, want, _) in model {
             if matches!(want, Want::String | Want::Number | Want::Array) {
                 match fields.lookup(name) {
@@ -542,14 +550,19 @@ impl Scan<'_, '_> {
                 }
             }
         }
-        for &r in fields.required() {
-            if r >= 64 || seen & (1 << r) == 0 {
-                return None;
+        // What the allowlist and the model require (the top level's two
+        // arrays included): one mask for the three planned objects.
+        match self.plan(at) {
+            Some(p) => (seen & p.need == p.need).then_some(i),
+            None => {
+                for &r in fields.required() {
+                    if r >= 64 || seen & (1 << r) == 0 {
+                        return None;
+                    }
+                }
+                Some(i)
             }
         }
-        // What the model requires (the top level's two arrays included).
-        let need = self.plan(at).map_or(0, |p| p.need);
-        (seen & need == need).then_some(i)
     }
 
     /// Keep a scalar in the model, if it has the type the model wants.

@@ -690,7 +690,14 @@ fn attempts_past_the_horizon_behave_as_documented() {
     // Within a horizon of 4 everything of request 1 is linked: only 9's gap.
     let (_, within, _) = check(&["--attempt-horizon", "4"], text.as_bytes());
     assert_eq!(attempt_lines(&within), vec![1]);
-    assert!(within.lines().last().unwrap().contains("attempts_not_sequential"), "at the end");
+    assert!(
+        within
+            .lines()
+            .last()
+            .unwrap()
+            .contains("attempts_not_sequential"),
+        "at the end"
+    );
     // With 3, request 1 is split: its late attempt 2 stands alone and is
     // reported at its own line (7), at the end; request 9 left the horizon
     // at line 5 and is reported right after line 5's findings (none), so
@@ -701,7 +708,14 @@ fn attempts_past_the_horizon_behave_as_documented() {
         .lines()
         .map(|l| {
             let mut parts = l.split(": ");
-            let line = parts.next().unwrap().rsplit(':').next().unwrap().parse().unwrap();
+            let line = parts
+                .next()
+                .unwrap()
+                .rsplit(':')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
             (line, parts.next().unwrap())
         })
         .collect();
