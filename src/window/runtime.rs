@@ -800,7 +800,9 @@ impl Capture {
                 let leased = bounded_part(budget, units);
                 let still = self.open.is_none()
                     && self.may_capture()
-                    && self.active_window(now).is_some_and(|a| a.same_definition(&w));
+                    && self
+                        .active_window(now)
+                        .is_some_and(|a| a.same_definition(&w));
                 if !still {
                     // Rights went while the job ran: give the lease back.
                     self.pending.push_back(Pending::Release {
