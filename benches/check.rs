@@ -14,8 +14,8 @@
 //! | `standard` | 50,000 clean seed-000 cf records | the flat fast path ([`tracegate::gate::fast`]) |
 //! | `full_at_standard` | 5,000 cf records with 1-4 KB prompt/output | tape scan, content stripped, record rebuilt (what `filter` does for a standard sink) |
 //! | `otlp` | 50,000 bare `llm_request` spans, ~50% with `gen_ai.prompt`/`gen_ai.completion` | the OTLP verifier (`check`: findings only) |
-//! | `evidence` | 50,000 seed-002 latency-evidence records | tape scan + nested allowlist |
-//! | `evidence_audit` | the same | the above plus `evidence::audit` (what `check` runs per evidence record) |
+//! | `evidence` | 50,000 seed-002 latency-evidence records | the nested evidence fast path ([`tracegate::evidence::FastPath`]): allowlist and auditor model in one pass |
+//! | `evidence_audit` | the same | the above plus `Auditor::audit_judged` on the gate's record (what `check` runs per evidence record; no second parse) |
 //!
 //! Each corpus is benched twice in one group: `<id>/tracegate` and
 //! `<id>/serde_ignored_any`; throughput is in input bytes.
@@ -270,6 +270,7 @@ fn bench(crit: &mut Criterion) {
     }
     g.throughput(Throughput::Bytes(bytes(&evidence)));
     let mut found = Vec::new();
+    let mut auditor = tracegate::evidence::Auditor::new();
     g.bench_function("evidence_audit/tracegate", |b| {
         b.iter(|| {
             for (i, l) in evidence.iter().enumerate() {
@@ -280,7 +281,11 @@ fn bench(crit: &mut Criterion) {
                     false,
                 );
                 found.clear();
-                black_box(tracegate::evidence::audit(l, &mut found).is_ok());
+                black_box(
+                    auditor
+                        .audit_judged(&gate, l.as_bytes(), &mut found)
+                        .is_ok(),
+                );
             }
         })
     });

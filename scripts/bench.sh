@@ -3,7 +3,13 @@
 # `IgnoredAny` parse of the same file (examples/json_baseline.rs) and jq,
 # in ONE run, interleaved, median of N repetitions (issues 2, 4, 5, 7).
 #
-# usage: scripts/bench.sh [--reps N] [--only standard,otlp,evidence,full]
+# usage: scripts/bench.sh [--reps N] [--only standard,otlp,evidence,full,evscale]
+#
+# evscale (issue 21): `check` on 500k seed-shaped evidence records with
+# retries and planted anomalies (examples/gen_evidence.rs), against the
+# serde baseline; then the peak RSS of `check` on 10 million such records
+# streamed from the generator on stdin (no 10 GB file), from
+# /usr/bin/time -v. Not in the default set: the 10M run takes minutes.
 #
 # Corpora go to bench-data/ (gitignored) and are generated once by
 # scripts/gen_corpus.py; delete a file to regenerate it. Every tool reads
@@ -24,7 +30,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --reps) REPS=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
-    *) echo "usage: $0 [--reps N] [--only standard,otlp,evidence,full]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--reps N] [--only standard,otlp,evidence,full,evscale]" >&2; exit 2 ;;
   esac
 done
 want() { [[ ",$ONLY," == *",$1,"* ]]; }
@@ -48,6 +54,11 @@ want otlp && gen otlp 1000000 "$DATA/otlp-1m.jsonl"
 want evidence && gen evidence 1000000 "$DATA/evidence-1m.jsonl"
 # v2: the content mentions names from the keyword list.
 want full && gen full 100000 "$DATA/full-100k.v2.jsonl"
+GEN=$ROOT/target/release/examples/gen_evidence
+if want evscale && [ ! -s "$DATA/evidence-gen-500k.jsonl" ]; then
+  echo "generating 500000 evidence records (gen_evidence --anomalies)" >&2
+  "$GEN" 500000 --anomalies > "$DATA/evidence-gen-500k.jsonl.tmp" && mv "$DATA/evidence-gen-500k.jsonl.tmp" "$DATA/evidence-gen-500k.jsonl"
+fi
 
 # The full-corpus policy: a sink with full capture, a window spanning now,
 # the built-in redaction pack and 1,000 keywords. Rewritten every run, since
@@ -136,12 +147,14 @@ want standard && CORPORA+=(standard)
 want otlp && CORPORA+=(otlp)
 want evidence && CORPORA+=(evidence)
 want full && CORPORA+=(full)
+want evscale && CORPORA+=(evscale)
 file_of() {
   case $1 in
     standard) echo "$DATA/standard-1m.jsonl" ;;
     otlp) echo "$DATA/otlp-1m.jsonl" ;;
     evidence) echo "$DATA/evidence-1m.jsonl" ;;
     full) echo "$DATA/full-100k.v2.jsonl" ;;
+    evscale) echo "$DATA/evidence-gen-500k.jsonl" ;;
   esac
 }
 
@@ -163,6 +176,18 @@ for rep in $(seq 1 "$REPS"); do
   done
 done
 
+# Peak memory of `check` on 10M evidence records streamed on stdin.
+RSS_NOTE=""
+if want evscale; then
+  echo "== 10M evidence records into check (peak RSS)" >&2
+  t0=$(now)
+  "$GEN" 10000000 --anomalies | /usr/bin/time -v "$TG" check --policy policies/default.toml \
+    > /dev/null 2> "$DATA/times/evscale-10m.stderr" || true
+  t1=$(now)
+  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$DATA/times/evscale-10m.stderr")
+  RSS_NOTE="10M evidence records (gen_evidence --anomalies | check, stdin): peak RSS $((rss / 1024)) MiB, $(printf '%.0f' "$(echo "$t1 - $t0" | bc -l)") s; $(grep ' records, ' "$DATA/times/evscale-10m.stderr")"
+fi
+
 # --- report -------------------------------------------------------------
 {
   echo "tracegate $(git rev-parse --short HEAD 2>/dev/null || echo '?') on $(nproc) cores, $(date -u +%FT%TZ); median of $REPS interleaved runs"
@@ -183,6 +208,7 @@ done
   echo "tracegate = \`check --policy policies/default.toml\`; for full: \`filter --sink capture\` inside an open window with [redact] builtin + 1,000 keywords."
   echo "tg/serde = tracegate throughput / serde_json IgnoredAny throughput (>1 means faster than the parse)."
   [ -n "$JQ_NOTE" ] && echo "$JQ_NOTE."
+  [ -n "$RSS_NOTE" ] && echo "$RSS_NOTE"
   if want full; then
     echo "filter summary: $(tail -n 1 "$DATA/times/full.tracegate.stderr")"
     # Is redaction actually applied? (`[redact]` is being wired into the

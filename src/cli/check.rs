@@ -8,16 +8,13 @@ use clap::Args;
 use jiff::Timestamp;
 use serde::Serialize;
 
-use super::input::{Inputs, is_broken_pipe};
+use super::check_par;
+use super::input::is_broken_pipe;
 use super::{InputArgs, OutputFormat, exit, load_policy};
-use crate::evidence::{self, AttemptTracker, Summary};
+use crate::evidence::{DEFAULT_HORIZON, SummaryMode};
 use crate::finding::{Finding, FindingKind};
-use crate::gate::{Gate, Level, Verdict};
-use crate::record::Format;
+use crate::gate::Level;
 use crate::source::lines::Line;
-
-/// Most distinct requests the attempt check tracks per file.
-const MAX_TRACKED_REQUESTS: usize = 1_000_000;
 
 /// `check` options.
 #[derive(Debug, Args)]
@@ -35,9 +32,24 @@ pub struct CheckArgs {
     /// Run only the latency-evidence auditor checks.
     #[arg(long)]
     pub evidence_only: bool,
-    /// Print the latency-evidence summary table (per route and model).
+    /// Print the latency-evidence summary table (per route and model):
+    /// median and p99 from a quantile sketch (1% relative error).
     #[arg(long)]
     pub summary: bool,
+    /// With --summary: exact quantiles, keeping every value (memory grows
+    /// with the input; for small inputs).
+    #[arg(long, requires = "summary")]
+    pub exact: bool,
+    /// Worker threads (0: one per core). Findings come out in input order
+    /// whatever the number.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub jobs: usize,
+    /// Records of one request are checked together (attempts_not_sequential)
+    /// while each follows the previous one by at most this many evidence
+    /// records; memory is about 72 bytes per record of horizon.
+    #[arg(long, value_name = "RECORDS", default_value_t = DEFAULT_HORIZON as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub attempt_horizon: u64,
     /// With --sink: accept only windows whose enablement this audit log
     /// records, from that enablement (never before it) to the window's
     /// first close of any cause. The log is verified first; only entries
@@ -67,12 +79,31 @@ struct JsonFinding<'a> {
 }
 
 /// Counts for the stderr summary.
-#[derive(Default)]
-struct Tally {
-    records: u64,
-    violations: u64,
-    malformed: u64,
-    evidence: u64,
+#[derive(Default, Clone, Copy)]
+pub(super) struct Tally {
+    pub records: u64,
+    pub violations: u64,
+    pub malformed: u64,
+    pub evidence: u64,
+}
+
+impl Tally {
+    /// Count one finding.
+    pub fn count(&mut self, kind: FindingKind) {
+        match kind {
+            FindingKind::Violation => self.violations += 1,
+            FindingKind::Malformed => self.malformed += 1,
+            FindingKind::Evidence => self.evidence += 1,
+        }
+    }
+
+    /// Add another tally.
+    pub fn add(&mut self, o: &Tally) {
+        self.records += o.records;
+        self.violations += o.violations;
+        self.malformed += o.malformed;
+        self.evidence += o.evidence;
+    }
 }
 
 /// Run `check`; returns the exit code.
@@ -96,109 +127,50 @@ pub fn run(args: &CheckArgs) -> u8 {
             return exit::ERROR;
         }
     };
-    let mut gate = Gate::for_check(Arc::clone(&policy));
-    gate.force_format(args.input.input_format.forced());
     let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(64 * 1024, stdout.lock());
-    let mut tally = Tally::default();
-    let mut summary = Summary::new();
-    let mut ev_findings = Vec::new();
-    let mut extra: Vec<Finding> = Vec::new();
-    let mut tracker: Option<(String, AttemptTracker)> = None;
-    let inputs = Inputs::new(&args.input.files);
+    let out = BufWriter::with_capacity(64 * 1024, stdout.lock());
     let level = if window_check == Some(true) {
         Level::Full
     } else {
         Level::Standard
     };
-    let result = inputs.for_each_line(policy.limits.max_line_bytes, |file, n, line| {
-        // A new input starts a new attempt tracker. Names are compared by
-        // length first: a byte compare per record showed in profiles.
-        if tracker
-            .as_ref()
-            .is_none_or(|(f, _)| f.len() != file.len() || f != file)
-        {
-            if let Some((f, t)) = tracker.take() {
-                flush_attempts(&mut out, &f, t, args.format, &mut tally)?;
-            }
-            tracker = Some((file.to_string(), AttemptTracker::new(MAX_TRACKED_REQUESTS)));
-        }
-        tally.records += 1;
-        let judged = gate.judge(n, line, level, false);
-        extra.clear();
-        if judged.verdict != Verdict::Malformed
-            && judged.format == Some(Format::Evidence)
-            && let (Line::Text(bytes), Some((_, t))) = (line, tracker.as_mut())
-        {
-            {
-                let text = std::str::from_utf8(bytes).unwrap_or("");
-                ev_findings.clear();
-                match evidence::audit(text, &mut ev_findings) {
-                    Ok(facts) => {
-                        t.observe_facts(&facts, n);
-                        // Only records that met the allowlist (so their ids
-                        // are identifiers, not text) reach the summary table.
-                        if args.summary && judged.verdict == Verdict::Verbatim {
-                            summary.add(&facts);
-                        }
-                    }
-                    Err(shape) => extra.push(Finding {
-                        line: n,
-                        kind: FindingKind::Evidence,
-                        rule: "evidence_shape",
-                        field: Some(shape.path.clone()).filter(|p| !p.is_empty()),
-                        message: shape.message.to_string(),
-                    }),
+    let jobs = match args.jobs {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    };
+    let settings = check_par::Settings {
+        policy: Arc::clone(&policy),
+        forced: args.input.input_format.forced(),
+        level,
+        window_check,
+        sink_name: &sink_name,
+        windows: &windows,
+        audited: args.audit.is_some(),
+        evidence_only: args.evidence_only,
+        summary: args.summary.then_some(if args.exact {
+            SummaryMode::Exact
+        } else {
+            SummaryMode::Sketch
+        }),
+        format: args.format,
+        horizon: usize::try_from(args.attempt_horizon).unwrap_or(usize::MAX),
+        jobs,
+    };
+    let result = check_par::run(&settings, &args.input, policy.limits.max_line_bytes, out)
+        .and_then(|outcome| {
+            if let Some(summary) = &outcome.summary {
+                let stdout = io::stdout();
+                let mut w = BufWriter::new(stdout.lock());
+                match args.format {
+                    OutputFormat::Text => summary.render_text(&mut w)?,
+                    OutputFormat::Json => summary.render_json(&mut w)?,
                 }
-                extra.extend(ev_findings.drain(..).map(|f| Finding {
-                    line: n,
-                    kind: FindingKind::Evidence,
-                    rule: f.rule,
-                    field: Some(f.path),
-                    message: f.message,
-                }));
+                w.flush()?;
             }
-        }
-        if window_check.is_some() && judged.has_content && judged.verdict != Verdict::Malformed {
-            extra.extend(outside_window(
-                n,
-                &sink_name,
-                window_check == Some(true),
-                line,
-                &windows,
-                args.audit.is_some(),
-            ));
-        }
-        let privacy = gate.findings().iter().filter(|_| !args.evidence_only);
-        for f in privacy.chain(
-            extra
-                .iter()
-                .filter(|f| !args.evidence_only || f.kind == FindingKind::Evidence),
-        ) {
-            match f.kind {
-                FindingKind::Violation => tally.violations += 1,
-                FindingKind::Malformed => tally.malformed += 1,
-                FindingKind::Evidence => tally.evidence += 1,
-            }
-            write_finding(&mut out, file, f, args.format)?;
-        }
-        Ok(())
-    });
-    let result = result.and_then(|ok| {
-        if let Some((f, t)) = tracker.take() {
-            flush_attempts(&mut out, &f, t, args.format, &mut tally)?;
-        }
-        if args.summary {
-            match args.format {
-                OutputFormat::Text => summary.render_text(&mut out)?,
-                OutputFormat::Json => summary.render_json(&mut out)?,
-            }
-        }
-        out.flush()?;
-        Ok(ok)
-    });
-    let all_read = match result {
-        Ok(ok) => ok,
+            Ok(outcome)
+        });
+    let (all_read, tally) = match result {
+        Ok(o) => (o.all_read, o.tally),
         Err(e) if is_broken_pipe(&e) => return exit::OK,
         Err(e) => {
             super::report_error(&anyhow::Error::new(e).context("cannot write findings"));
@@ -222,29 +194,8 @@ pub fn run(args: &CheckArgs) -> u8 {
     }
 }
 
-fn flush_attempts(
-    out: &mut impl Write,
-    file: &str,
-    tracker: AttemptTracker,
-    format: OutputFormat,
-    tally: &mut Tally,
-) -> io::Result<()> {
-    for a in tracker.finish() {
-        tally.evidence += 1;
-        let f = Finding {
-            line: a.line,
-            kind: FindingKind::Evidence,
-            rule: a.finding.rule,
-            field: Some(a.finding.path),
-            message: a.finding.message,
-        };
-        write_finding(out, file, &f, format)?;
-    }
-    Ok(())
-}
-
 /// A finding `outside_window` unless the record lies in a window of the sink.
-fn outside_window(
+pub(super) fn outside_window(
     n: u64,
     sink: &str,
     full_allowed: bool,
@@ -399,7 +350,7 @@ fn audited_windows(
     Ok(spans)
 }
 
-fn write_finding(
+pub(super) fn write_finding(
     out: &mut impl Write,
     file: &str,
     f: &Finding,

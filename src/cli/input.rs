@@ -40,8 +40,18 @@ impl Inputs {
         max_line: usize,
         mut each: impl FnMut(&str, u64, &Line<'_>) -> io::Result<()>,
     ) -> Result<bool, io::Error> {
+        self.for_each_line_of_input(max_line, |_, name, n, line| each(name, n, line))
+    }
+
+    /// [`Inputs::for_each_line`], also passing the index of the input (two
+    /// inputs may share a display name).
+    pub fn for_each_line_of_input(
+        &self,
+        max_line: usize,
+        mut each: impl FnMut(usize, &str, u64, &Line<'_>) -> io::Result<()>,
+    ) -> Result<bool, io::Error> {
         let mut all_ok = true;
-        for path in &self.paths {
+        for (index, path) in self.paths.iter().enumerate() {
             let (name, reader, size) = match open(path) {
                 Ok(x) => x,
                 Err(e) => {
@@ -69,7 +79,7 @@ impl Inputs {
                 {
                     continue;
                 }
-                each(&name, n, &line)?;
+                each(index, &name, n, &line)?;
                 since_tick += 1;
                 if since_tick == 4096 {
                     since_tick = 0;

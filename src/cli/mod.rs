@@ -4,6 +4,7 @@ pub mod audit_fleet;
 pub mod audit_verify;
 pub mod capture_cmd;
 pub mod check;
+mod check_par;
 pub mod filter;
 pub mod input;
 pub mod policy_cmd;

@@ -218,7 +218,7 @@ fn apply(p: &Pipeline, policy: Policy, state: &mut WatchState, digest: &str) -> 
                             .policy
                             .windows()
                             .iter()
-                            .any(|o| o.id == id && same_window(o, w))
+                            .any(|o| o.id == id && o.same_definition(w))
                 })
             };
             p.revoke(&granted);
@@ -250,18 +250,6 @@ fn apply(p: &Pipeline, policy: Policy, state: &mut WatchState, digest: &str) -> 
     p.metrics.reloads_ok.fetch_add(1, Ordering::Relaxed);
     tracing::info!(revision, policy_sha256 = %sha, "policy reloaded");
     Attempt::Loaded(revision)
-}
-
-/// The same window definition, wherever it is written.
-fn same_window(a: &crate::policy::Window, b: &crate::policy::Window) -> bool {
-    a.id == b.id
-        && a.sink == b.sink
-        && a.start == b.start
-        && a.end == b.end
-        && a.reason == b.reason
-        && a.requested_by == b.requested_by
-        && a.max_records == b.max_records
-        && a.max_bytes == b.max_bytes
 }
 
 /// Record a refusal. `cause` must already be free of policy values (a

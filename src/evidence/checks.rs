@@ -1,17 +1,27 @@
 //! The per-record auditor rules (see the table in the module docs).
+//!
+//! The rules read a [`Record`] (byte ranges of the line) through a [`View`]
+//! and keep their per-record state in a [`Work`] reused from record to
+//! record, so a clean record costs no allocation. Event names are matched
+//! by a linear scan while a record has few events (the common case, a
+//! handful) and through a hash map past [`LINEAR_EVENTS`], so a record with
+//! thousands of events stays linear in its size.
 
 use std::collections::HashMap;
 
-use super::model::{Event, Interval, Record};
+use super::model::{Event, Record, Str, Top};
 use super::{EvidenceFinding, EvidenceShapeError, SCHEMA_VERSION};
 
+/// Past this many events, names are looked up in a hash map.
+const LINEAR_EVENTS: usize = 32;
+
 /// Final boundary events: a completed record must hold one.
-const FINAL_EVENTS: &[&str] = &[
-    "final_output_token",
-    "final_response_byte",
-    "final_response_flush",
-    "stream_complete",
-    "upstream_completion",
+const FINAL_EVENTS: &[&[u8]] = &[
+    b"final_output_token",
+    b"final_response_byte",
+    b"final_response_flush",
+    b"stream_complete",
+    b"upstream_completion",
 ];
 
 /// `sync_status` values that mean "not synchronized" (compared ASCII
@@ -24,6 +34,35 @@ const UNSYNCED: &[&str] = &[
     "none",
 ];
 
+/// A record and the line its ranges point into.
+#[derive(Clone, Copy)]
+pub(crate) struct View<'a> {
+    pub rec: &'a Record,
+    pub line: &'a [u8],
+}
+
+impl<'a> View<'a> {
+    fn s(&self, s: Str) -> &'a [u8] {
+        self.rec.bytes(self.line, s)
+    }
+
+    fn top(&self, t: Top) -> Option<&'a [u8]> {
+        self.rec.top(t).map(|s| self.s(s))
+    }
+
+    fn events(&self) -> &'a [Event] {
+        &self.rec.events
+    }
+
+    fn service(&self, j: usize) -> Option<&'a [u8]> {
+        self.rec
+            .events
+            .get(j)
+            .and_then(|e| e.service)
+            .map(|s| self.s(s))
+    }
+}
+
 /// A UTC timestamp in nanoseconds since the epoch, with the resolution its
 /// text carried (1 ms for `.120Z`, 1 s for no fraction).
 #[derive(Clone, Copy)]
@@ -33,137 +72,324 @@ struct Utc {
 }
 
 /// The clocks one event carries.
+#[derive(Clone, Copy)]
 struct Timing {
     mono: Option<u64>,
     utc: Option<Utc>,
 }
 
-/// Runs every per-record rule. Returns, per derived interval, its computed
-/// duration in ms when it reproduced and drew no finding.
+/// Longest name [`WordCache`] keeps.
+const CACHED_NAME: usize = 48;
+
+/// The token/byte words of the last few interval and event names: the
+/// same dozen names come back in every record of a producer.
+#[derive(Default)]
+struct WordCache {
+    entries: Vec<(u8, [u8; CACHED_NAME], (bool, bool))>,
+    next: usize,
+}
+
+impl WordCache {
+    fn token_byte(&mut self, name: &[u8]) -> (bool, bool) {
+        if name.len() > CACHED_NAME {
+            return token_byte(name);
+        }
+        let mut key = [0u8; CACHED_NAME];
+        if let Some(dst) = key.get_mut(..name.len()) {
+            dst.copy_from_slice(name);
+        }
+        let n = name.len() as u8;
+        if let Some(e) = self.entries.iter().find(|e| e.0 == n && e.1 == key) {
+            return e.2;
+        }
+        let flags = token_byte(name);
+        if self.entries.len() < 16 {
+            self.entries.push((n, key, flags));
+        } else if let Some(slot) = self.entries.get_mut(self.next % 16) {
+            *slot = (n, key, flags);
+            self.next = self.next.wrapping_add(1);
+        }
+        flags
+    }
+}
+
+/// Per-record state of the rules, reused from record to record.
+#[derive(Default)]
+pub(crate) struct Work {
+    timings: Vec<Timing>,
+    words: WordCache,
+    /// Per derived interval: its computed duration in ms when it reproduced
+    /// and drew no finding.
+    pub reproduced: Vec<Option<f64>>,
+}
+
+/// Where each event name first occurs.
+enum Names<'a> {
+    /// Few events: scan them.
+    Linear(View<'a>),
+    /// Many: a map from name to first index.
+    Map(HashMap<&'a [u8], usize>),
+}
+
+impl<'a> Names<'a> {
+    fn first(&self, name: &[u8]) -> Option<usize> {
+        match self {
+            Names::Linear(v) => v.events().iter().position(|e| v.s(e.name) == name),
+            Names::Map(m) => m.get(name).copied(),
+        }
+    }
+}
+
+/// Runs every per-record rule; fills `work.reproduced` with, per derived
+/// interval, its computed duration in ms when it reproduced and drew no
+/// finding.
 ///
 /// Timestamps are parsed first, so a shape error leaves `out` untouched.
 pub(crate) fn run(
-    rec: &Record<'_>,
+    v: View<'_>,
+    work: &mut Work,
     out: &mut Vec<EvidenceFinding>,
-) -> Result<Vec<Option<f64>>, EvidenceShapeError> {
-    let timings = parse_timings(&rec.events)?;
-    check_schema_version(rec, out);
-    let index = check_duplicates(&rec.events, out);
-    check_order(&rec.events, &timings, out);
+) -> Result<(), EvidenceShapeError> {
+    let Work {
+        timings,
+        words,
+        reproduced,
+    } = work;
+    parse_timings(v, timings)?;
+    check_schema_version(v, out);
+    let names = check_duplicates(v, out);
+    check_order(v, timings, out);
     let ctx = Ctx {
-        events: &rec.events,
-        timings: &timings,
-        index: &index,
-        monotonic_only: rec.clock_source.as_deref().is_some_and(is_monotonic_only),
-        synced: rec.sync_status.as_deref().is_some_and(is_synced),
+        v,
+        timings,
+        names: &names,
+        monotonic_only: v.top(Top::ClockSource).is_some_and(is_monotonic_only),
+        synced: v.top(Top::SyncStatus).is_some_and(is_synced),
     };
-    let reproduced = rec
-        .derived_intervals
-        .iter()
-        .enumerate()
-        .map(|(i, iv)| ctx.check_interval(i, iv, out))
-        .collect();
-    check_status(rec, out);
-    Ok(reproduced)
+    reproduced.clear();
+    for (i, iv) in v.rec.intervals.iter().enumerate() {
+        let r = ctx.check_interval(i, iv, words, out);
+        reproduced.push(r);
+    }
+    check_status(v, out);
+    Ok(())
 }
 
-fn parse_timings(events: &[Event<'_>]) -> Result<Vec<Timing>, EvidenceShapeError> {
-    events
-        .iter()
-        .enumerate()
-        .map(|(j, ev)| {
-            let utc = match ev.timestamp_utc.as_deref() {
-                None => None,
-                Some(text) => Some(parse_utc(text).ok_or_else(|| EvidenceShapeError {
-                    path: format!("events[{j}].timestamp_utc"),
-                    message: "timestamp is not an rfc 3339 timestamp with an offset",
-                })?),
-            };
-            Ok(Timing {
-                mono: ev.monotonic_ns,
-                utc,
-            })
-        })
-        .collect()
+fn parse_timings(v: View<'_>, timings: &mut Vec<Timing>) -> Result<(), EvidenceShapeError> {
+    timings.clear();
+    for (j, ev) in v.events().iter().enumerate() {
+        let utc = match ev.utc {
+            None => None,
+            Some(s) => Some(parse_utc(v.s(s)).ok_or_else(|| EvidenceShapeError {
+                path: format!("events[{j}].timestamp_utc"),
+                message: "timestamp is not an rfc 3339 timestamp with an offset",
+            })?),
+        };
+        timings.push(Timing { mono: ev.mono, utc });
+    }
+    Ok(())
 }
 
-fn parse_utc(text: &str) -> Option<Utc> {
-    let ts: jiff::Timestamp = text.parse().ok()?;
+fn parse_utc(text: &[u8]) -> Option<Utc> {
+    let ns = match fast_utc_ns(text) {
+        Some(ns) => ns,
+        None => {
+            let ts: jiff::Timestamp = std::str::from_utf8(text).ok()?.parse().ok()?;
+            ts.as_nanosecond()
+        }
+    };
     Some(Utc {
-        ns: ts.as_nanosecond(),
+        ns,
         resolution_ns: resolution_ns(text),
     })
 }
 
-/// The resolution implied by the fractional digits after the seconds.
-fn resolution_ns(text: &str) -> i128 {
-    let after_t = text.find(['T', 't', ' ']).map_or(text, |p| &text[p..]);
-    let digits = after_t.find(['.', ',']).map_or(0, |p| {
-        after_t[p + 1..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count()
-    });
-    let mut res: i128 = 1_000_000_000;
-    for _ in 0..digits.min(9) {
-        res /= 10;
-    }
-    res
-}
-
-fn unit_ns(unit: &str) -> Option<i128> {
-    match unit {
-        "ns" => Some(1),
-        "us" => Some(1_000),
-        "ms" => Some(1_000_000),
-        "s" => Some(1_000_000_000),
+/// Two ASCII digits at `at`.
+fn two(b: &[u8], at: usize) -> Option<i64> {
+    match (b.get(at), b.get(at + 1)) {
+        (Some(&x @ b'0'..=b'9'), Some(&y @ b'0'..=b'9')) => {
+            Some(i64::from(x - b'0') * 10 + i64::from(y - b'0'))
+        }
         _ => None,
     }
 }
 
-fn words(name: &str) -> impl Iterator<Item = &str> {
-    name.split(['_', '-', '.'])
+/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's
+/// `days_from_civil`).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
-fn says_token(name: &str) -> bool {
-    words(name).any(|w| {
-        w.eq_ignore_ascii_case("token")
-            || w.eq_ignore_ascii_case("tokens")
-            || w.eq_ignore_ascii_case("ttft")
-    })
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
 }
 
-fn says_byte(name: &str) -> bool {
-    words(name).any(|w| {
-        w.eq_ignore_ascii_case("byte")
-            || w.eq_ignore_ascii_case("bytes")
-            || w.eq_ignore_ascii_case("ttfb")
-    })
+/// The common form, `YYYY-MM-DDTHH:MM:SS[.f{1,9}](Z|+00:00)` with a year in
+/// 1000..=8999, in nanoseconds since the epoch, without the general
+/// parser; `None` for anything else (which jiff then decides).
+///
+/// **Invariant:** when this returns `Some`, jiff parses the same text to
+/// the same instant (a property test holds the two together).
+fn fast_utc_ns(b: &[u8]) -> Option<i128> {
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || b[10] != b'T'
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return None;
+    }
+    let year = two(b, 0)? * 100 + two(b, 2)?;
+    let (month, day) = (two(b, 5)?, two(b, 8)?);
+    let (hour, minute, second) = (two(b, 11)?, two(b, 14)?, two(b, 17)?);
+    if !(1000..=8999).contains(&year)
+        || !(1..=12).contains(&month)
+        || day < 1
+        || day > days_in_month(year, month)
+        || hour > 23
+        || minute > 59
+        || second > 59
+    {
+        return None;
+    }
+    let mut i = 19;
+    let mut frac: i128 = 0;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 || digits > 9 {
+            return None;
+        }
+        for &c in &b[i..i + digits] {
+            frac = frac * 10 + i128::from(c - b'0');
+        }
+        for _ in digits..9 {
+            frac *= 10;
+        }
+        i += digits;
+    }
+    match &b[i..] {
+        b"Z" | b"+00:00" => {}
+        _ => return None,
+    }
+    let secs = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
+    Some(i128::from(secs) * 1_000_000_000 + frac)
 }
 
-fn is_first_response(name: &str) -> bool {
-    name.starts_with("first_") && words(name).any(|w| matches!(w, "token" | "byte" | "response"))
+/// The resolution implied by the fractional digits after the seconds.
+fn resolution_ns(text: &[u8]) -> i128 {
+    let after_t = text
+        .iter()
+        .position(|&c| matches!(c, b'T' | b't' | b' '))
+        .map_or(text, |p| &text[p..]);
+    let digits = after_t
+        .iter()
+        .position(|&c| c == b'.' || c == b',')
+        .map_or(0, |p| {
+            after_t[p + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count()
+        });
+    const RES: [i128; 10] = [
+        1_000_000_000,
+        100_000_000,
+        10_000_000,
+        1_000_000,
+        100_000,
+        10_000,
+        1_000,
+        100,
+        10,
+        1,
+    ];
+    RES[digits.min(9)]
+}
+
+fn unit_ns(unit: &[u8]) -> Option<i128> {
+    match unit {
+        b"ns" => Some(1),
+        b"us" => Some(1_000),
+        b"ms" => Some(1_000_000),
+        b"s" => Some(1_000_000_000),
+        _ => None,
+    }
+}
+
+fn words(name: &[u8]) -> impl Iterator<Item = &[u8]> {
+    name.split(|&c| matches!(c, b'_' | b'-' | b'.'))
+}
+
+/// Whether `name` has a token word (`token`, `tokens`, `ttft`) and a byte
+/// word (`byte`, `bytes`, `ttfb`), ASCII case-insensitively: one pass over
+/// the words, each compared only with the words of its length.
+fn token_byte(name: &[u8]) -> (bool, bool) {
+    let (mut token, mut byte) = (false, false);
+    for w in words(name) {
+        match w.len() {
+            4 => {
+                token |= w.eq_ignore_ascii_case(b"ttft");
+                byte |= w.eq_ignore_ascii_case(b"byte") || w.eq_ignore_ascii_case(b"ttfb");
+            }
+            5 => {
+                token |= w.eq_ignore_ascii_case(b"token");
+                byte |= w.eq_ignore_ascii_case(b"bytes");
+            }
+            6 => token |= w.eq_ignore_ascii_case(b"tokens"),
+            _ => {}
+        }
+    }
+    (token, byte)
+}
+
+fn is_first_response(name: &[u8]) -> bool {
+    name.starts_with(b"first_")
+        && words(name).any(|w| matches!(w, b"token" | b"byte" | b"response"))
+}
+
+/// `hay` holds `needle` (lowercase ASCII), ignoring ASCII case.
+fn contains_ci(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
 }
 
 /// `clock_source` claims monotonic clocks and no UTC or wall correlation.
-fn is_monotonic_only(clock_source: &str) -> bool {
-    let lower = clock_source.to_ascii_lowercase();
-    lower.contains("monotonic") && !lower.contains("utc") && !lower.contains("wall")
+fn is_monotonic_only(clock_source: &[u8]) -> bool {
+    contains_ci(clock_source, b"monotonic")
+        && !contains_ci(clock_source, b"utc")
+        && !contains_ci(clock_source, b"wall")
 }
 
-fn is_synced(sync_status: &str) -> bool {
-    let s = sync_status.trim();
+/// Unicode-trimmed text of a value (the model's strings are valid UTF-8).
+fn trimmed(b: &[u8]) -> &str {
+    std::str::from_utf8(b).map_or("", str::trim)
+}
+
+fn is_synced(sync_status: &[u8]) -> bool {
+    let s = trimmed(sync_status);
     !s.is_empty() && !UNSYNCED.iter().any(|u| s.eq_ignore_ascii_case(u))
 }
 
-fn check_schema_version(rec: &Record<'_>, out: &mut Vec<EvidenceFinding>) {
-    match rec.schema_version.as_deref() {
+fn check_schema_version(v: View<'_>, out: &mut Vec<EvidenceFinding>) {
+    match v.top(Top::SchemaVersion) {
         None => out.push(EvidenceFinding::new(
             "missing_schema_version",
             "schema_version".to_owned(),
             "record has no schema version",
         )),
-        Some(SCHEMA_VERSION) => {}
+        Some(s) if s == SCHEMA_VERSION.as_bytes() => {}
         Some(_) => out.push(EvidenceFinding::new(
             "unknown_schema_version",
             "schema_version".to_owned(),
@@ -173,32 +399,44 @@ fn check_schema_version(rec: &Record<'_>, out: &mut Vec<EvidenceFinding>) {
 }
 
 /// Reports every repeated `event_name` (at its later position) and returns
-/// the index of each name's first occurrence, which intervals resolve to.
+/// where each name first occurs, which intervals resolve to.
 ///
 /// Decision: a duplicate is the same name regardless of service, because an
 /// interval names its events by `event_name` alone; a second event of that
 /// name makes every reference to it ambiguous.
-fn check_duplicates<'r>(
-    events: &'r [Event<'_>],
-    out: &mut Vec<EvidenceFinding>,
-) -> HashMap<&'r str, usize> {
-    let mut index: HashMap<&str, usize> = HashMap::with_capacity(events.len());
+fn check_duplicates<'a>(v: View<'a>, out: &mut Vec<EvidenceFinding>) -> Names<'a> {
+    let events = v.events();
+    let dup = |j: usize, out: &mut Vec<EvidenceFinding>| {
+        out.push(EvidenceFinding::new(
+            "duplicate_event",
+            format!("events[{j}]"),
+            "event name occurs earlier in this attempt's events",
+        ));
+    };
+    if events.len() <= LINEAR_EVENTS {
+        for (j, ev) in events.iter().enumerate() {
+            let name = v.s(ev.name);
+            if events[..j].iter().any(|e| v.s(e.name) == name) {
+                dup(j, out);
+            }
+        }
+        return Names::Linear(v);
+    }
+    let mut index: HashMap<&[u8], usize> = HashMap::with_capacity(events.len());
     for (j, ev) in events.iter().enumerate() {
-        if index.contains_key(ev.event_name.as_ref()) {
-            out.push(EvidenceFinding::new(
-                "duplicate_event",
-                format!("events[{j}]"),
-                "event name occurs earlier in this attempt's events",
-            ));
+        let name = v.s(ev.name);
+        if index.contains_key(name) {
+            dup(j, out);
         } else {
-            index.insert(ev.event_name.as_ref(), j);
+            index.insert(name, j);
         }
     }
-    index
+    Names::Map(index)
 }
 
-fn same_observer(a: &Event<'_>, b: &Event<'_>) -> bool {
-    a.service.is_some() && a.service == b.service
+fn same_observer(v: View<'_>, a: usize, b: usize) -> bool {
+    let sa = v.service(a);
+    sa.is_some() && sa == v.service(b)
 }
 
 /// `later` is certainly earlier than `earlier` by UTC, allowing for the
@@ -207,12 +445,20 @@ fn utc_before(later: Utc, earlier: Utc) -> bool {
     earlier.ns - later.ns >= later.resolution_ns.max(earlier.resolution_ns)
 }
 
-fn check_order(events: &[Event<'_>], timings: &[Timing], out: &mut Vec<EvidenceFinding>) {
-    let mut last_of_service: HashMap<&str, usize> = HashMap::new();
-    for (j, ev) in events.iter().enumerate() {
+/// The last event before `j` from the same service: a backward scan while
+/// the record is small, a map of services past [`LINEAR_EVENTS`].
+fn check_order(v: View<'_>, timings: &[Timing], out: &mut Vec<EvidenceFinding>) {
+    let n = v.events().len();
+    let mut last_of_service: HashMap<&[u8], usize> = HashMap::new();
+    for j in 0..n {
         let mut bad = false;
-        if let Some(svc) = ev.service.as_deref() {
-            if let Some(&p) = last_of_service.get(svc) {
+        if let Some(svc) = v.service(j) {
+            let prev = if n <= LINEAR_EVENTS {
+                (0..j).rev().find(|&p| v.service(p) == Some(svc))
+            } else {
+                last_of_service.insert(svc, j)
+            };
+            if let Some(p) = prev {
                 bad |= match (
                     timings[p].mono,
                     timings[j].mono,
@@ -224,10 +470,9 @@ fn check_order(events: &[Event<'_>], timings: &[Timing], out: &mut Vec<EvidenceF
                     _ => false,
                 };
             }
-            last_of_service.insert(svc, j);
         }
         if j > 0
-            && !same_observer(&events[j - 1], ev)
+            && !same_observer(v, j - 1, j)
             && let (Some(a), Some(b)) = (timings[j - 1].utc, timings[j].utc)
         {
             bad |= utc_before(b, a);
@@ -242,10 +487,10 @@ fn check_order(events: &[Event<'_>], timings: &[Timing], out: &mut Vec<EvidenceF
     }
 }
 
-struct Ctx<'c, 'r> {
-    events: &'c [Event<'r>],
+struct Ctx<'c, 'a> {
+    v: View<'a>,
     timings: &'c [Timing],
-    index: &'c HashMap<&'c str, usize>,
+    names: &'c Names<'a>,
     monotonic_only: bool,
     synced: bool,
 }
@@ -261,7 +506,8 @@ impl Ctx<'_, '_> {
     fn check_interval(
         &self,
         i: usize,
-        iv: &Interval<'_>,
+        iv: &super::model::Interval,
+        words: &mut WordCache,
         out: &mut Vec<EvidenceFinding>,
     ) -> Option<f64> {
         let before = out.len();
@@ -270,12 +516,16 @@ impl Ctx<'_, '_> {
             out.push(EvidenceFinding::new(rule, path(), message));
         };
 
-        let name = iv.name.as_ref();
-        let ends = [iv.start_event.as_ref(), iv.end_event.as_ref()];
-        let token_name = says_token(name) && !says_byte(name);
-        let byte_name = says_byte(name) && !says_token(name);
-        if (token_name && ends.iter().any(|e| says_byte(e) && !says_token(e)))
-            || (byte_name && ends.iter().any(|e| says_token(e) && !says_byte(e)))
+        let name = self.v.s(iv.name);
+        let ends = [self.v.s(iv.start), self.v.s(iv.end)];
+        let (t, b) = words.token_byte(name);
+        let (token_name, byte_name) = (t && !b, b && !t);
+        let mut only = |e: &[u8], want_token: bool| {
+            let (t, b) = words.token_byte(e);
+            if want_token { t && !b } else { b && !t }
+        };
+        if (token_name && (only(ends[0], false) || only(ends[1], false)))
+            || (byte_name && (only(ends[0], true) || only(ends[1], true)))
         {
             push(
                 out,
@@ -284,7 +534,7 @@ impl Ctx<'_, '_> {
             );
         }
 
-        let unit = iv.duration_unit.as_deref().and_then(unit_ns);
+        let unit = iv.unit.map(|u| self.v.s(u)).and_then(unit_ns);
         if unit.is_none() {
             push(
                 out,
@@ -293,8 +543,8 @@ impl Ctx<'_, '_> {
             );
         }
 
-        let start = self.index.get(ends[0]).copied();
-        let end = self.index.get(ends[1]).copied();
+        let start = self.names.first(ends[0]);
+        let end = self.names.first(ends[1]);
         if start.is_none() {
             push(out, "missing_event", "start event names no event in events");
         }
@@ -308,9 +558,8 @@ impl Ctx<'_, '_> {
             return None;
         };
 
-        let (se, ee) = (&self.events[s], &self.events[e]);
         let (st, et) = (&self.timings[s], &self.timings[e]);
-        let same = same_observer(se, ee);
+        let same = same_observer(self.v, s, e);
         let mono_diff = match (st.mono, et.mono) {
             (Some(a), Some(b)) => Some(i128::from(b) - i128::from(a)),
             _ => None,
@@ -397,32 +646,30 @@ impl Ctx<'_, '_> {
     }
 }
 
-fn nonempty(v: Option<&str>) -> bool {
-    v.is_some_and(|s| !s.trim().is_empty())
+fn nonempty(v: Option<&[u8]>) -> bool {
+    v.is_some_and(|s| !trimmed(s).is_empty())
 }
 
-fn check_status(rec: &Record<'_>, out: &mut Vec<EvidenceFinding>) {
-    if rec.status.as_deref() != Some("completed") {
+fn check_status(v: View<'_>, out: &mut Vec<EvidenceFinding>) {
+    if v.top(Top::Status) != Some(b"completed".as_slice()) {
         return;
     }
-    if nonempty(rec.error_reason.as_deref()) || nonempty(rec.cancellation_reason.as_deref()) {
+    if nonempty(v.top(Top::ErrorReason)) || nonempty(v.top(Top::CancellationReason)) {
         out.push(EvidenceFinding::new(
             "partial_marked_completed",
             "status".to_owned(),
             "status claims completion but the record carries an error or cancellation reason",
         ));
     }
-    let has_final = rec
-        .events
-        .iter()
-        .any(|ev| FINAL_EVENTS.contains(&ev.event_name.as_ref()));
+    let events = v.events();
+    let has_final = events.iter().any(|ev| FINAL_EVENTS.contains(&v.s(ev.name)));
     if has_final {
         return;
     }
-    match rec.events.last() {
-        Some(last) if is_first_response(&last.event_name) => out.push(EvidenceFinding::new(
+    match events.last() {
+        Some(last) if is_first_response(v.s(last.name)) => out.push(EvidenceFinding::new(
             "partial_marked_completed",
-            format!("events[{}]", rec.events.len() - 1),
+            format!("events[{}]", events.len() - 1),
             "status claims completion but the events end at a first-response event with no final event",
         )),
         _ => out.push(EvidenceFinding::new(
@@ -438,7 +685,11 @@ fn check_status(rec: &Record<'_>, out: &mut Vec<EvidenceFinding>) {
 mod tests {
     use serde_json::{Value, json};
 
-    use super::super::{EvidenceShapeError, audit};
+    use super::super::{Auditor, EvidenceFinding, EvidenceShapeError};
+
+    fn audit(line: &str, out: &mut Vec<EvidenceFinding>) -> Result<(), EvidenceShapeError> {
+        Auditor::new().audit_line(line, out).map(|_| ())
+    }
 
     /// The seed `002_*` sample record, verbatim.
     pub(crate) fn seed_sample() -> Value {
@@ -506,7 +757,7 @@ mod tests {
     fn shape_err(v: &Value) -> EvidenceShapeError {
         let line = v.to_string();
         let mut out = Vec::new();
-        let e = audit(&line, &mut out).unwrap_err();
+        let e = Auditor::new().audit_line(&line, &mut out).unwrap_err();
         assert!(out.is_empty());
         e
     }
@@ -522,17 +773,53 @@ mod tests {
         let v = seed_sample();
         let line = v.to_string();
         let mut out = Vec::new();
-        let facts = audit(&line, &mut out).unwrap();
+        let mut auditor = Auditor::new();
+        let facts = auditor.audit_line(&line, &mut out).unwrap();
         assert!(out.is_empty(), "{out:?}");
-        let got: Vec<_> = facts.intervals.iter().map(|i| i.reproduced_ms).collect();
+        let got: Vec<_> = facts.intervals().map(|(_, r)| r).collect();
         assert_eq!(got, vec![Some(290.0), Some(850.0)]);
-        assert_eq!(facts.route_id.as_deref(), Some("route_example_b"));
-        assert_eq!(facts.attempt, Some(2));
-        // Borrowed, not copied.
-        assert!(matches!(
-            facts.model_id,
-            Some(std::borrow::Cow::Borrowed(_))
-        ));
+        assert_eq!(facts.route_id(), Some("route_example_b"));
+        assert_eq!(facts.attempt(), Some(2));
+        // Borrowed from the line, not copied.
+        let model = facts.model_id().unwrap();
+        assert!(line.as_bytes().as_ptr_range().contains(&model.as_ptr()));
+    }
+
+    /// The common-form timestamp parser agrees with jiff wherever it
+    /// answers, and answers for the forms records use.
+    #[test]
+    fn fast_utc_agrees_with_jiff() {
+        use proptest::prelude::*;
+        let jiff_ns = |s: &str| s.parse::<jiff::Timestamp>().ok().map(|t| t.as_nanosecond());
+        let cfg = ProptestConfig {
+            cases: 5000,
+            ..ProptestConfig::default()
+        };
+        proptest!(cfg, |(y in 900i64..9100, mo in 0i64..14, d in 0i64..33, h in 0i64..25, mi in 0i64..61,
+                         se in 0i64..62, frac in proptest::option::of("[0-9]{1,10}"),
+                         tz in prop::sample::select(vec!["Z", "+00:00", "z", "+01:00", "", "-00:00"]))| {
+            let f = frac.map(|f| format!(".{f}")).unwrap_or_default();
+            let s = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{se:02}{f}{tz}");
+            if let Some(ns) = super::fast_utc_ns(s.as_bytes()) {
+                prop_assert_eq!(Some(ns), jiff_ns(&s), "{}", s);
+            }
+        });
+        for s in [
+            "2026-09-08T10:15:30.120Z",
+            "2024-02-29T23:59:59+00:00",
+            "2026-09-08T10:15:30Z",
+            "2026-09-08T10:15:30.123456789Z",
+        ] {
+            assert_eq!(super::fast_utc_ns(s.as_bytes()), jiff_ns(s), "{s}");
+            assert!(super::fast_utc_ns(s.as_bytes()).is_some(), "{s}");
+        }
+        for s in [
+            "2023-02-29T00:00:00Z",
+            "2026-09-08T10:15:60Z",
+            "2026-09-08 10:15:30Z",
+        ] {
+            assert!(super::fast_utc_ns(s.as_bytes()).is_none(), "{s}");
+        }
     }
 
     #[test]
@@ -764,11 +1051,24 @@ mod tests {
         assert!(!e.to_string().contains("secret"));
     }
 
+    /// The word cache answers what the scan answers, for names in and out
+    /// of it, long and short.
+    #[test]
+    fn word_cache_agrees_with_the_scan() {
+        use proptest::prelude::*;
+        let cache = std::cell::RefCell::new(super::WordCache::default());
+        proptest!(|(names in prop::collection::vec("(ttft|TOKEN|bytes|byte|ttfb|tokens|first|x){1,12}([_.-](token|Byte|x|ttft)){0,4}", 1..40))| {
+            for n in &names {
+                prop_assert_eq!(cache.borrow_mut().token_byte(n.as_bytes()), super::token_byte(n.as_bytes()), "{}", n);
+            }
+        });
+    }
+
     #[test]
     fn resolution_from_fraction_digits() {
-        assert_eq!(super::resolution_ns("2026-09-08T10:15:30Z"), 1_000_000_000);
-        assert_eq!(super::resolution_ns("2026-09-08T10:15:30.1Z"), 100_000_000);
-        assert_eq!(super::resolution_ns("2026-09-08T10:15:30.120Z"), 1_000_000);
-        assert_eq!(super::resolution_ns("2026-09-08T10:15:30.123456789Z"), 1);
+        assert_eq!(super::resolution_ns(b"2026-09-08T10:15:30Z"), 1_000_000_000);
+        assert_eq!(super::resolution_ns(b"2026-09-08T10:15:30.1Z"), 100_000_000);
+        assert_eq!(super::resolution_ns(b"2026-09-08T10:15:30.120Z"), 1_000_000);
+        assert_eq!(super::resolution_ns(b"2026-09-08T10:15:30.123456789Z"), 1);
     }
 }

@@ -1,10 +1,13 @@
 //! Auditor checks for `latency-evidence.v1` records (seed `002_*`).
 //!
-//! [`audit`] reads one record that the decoder has already proven to be a
-//! well-formed JSON object, deserializes it into a borrowing model (no
-//! `serde_json::Value` on the hot path), runs the per-record rules and
-//! returns the [`EvidenceFacts`] that the [`Summary`] aggregates. The one
-//! cross-record rule, `attempts_not_sequential`, lives in [`AttemptTracker`].
+//! An [`Auditor`] reads one record the gate has already judged, **without
+//! parsing it again**: a clean record was read into the auditor's model by
+//! the evidence fast path ([`FastPath`], one pass that checks the allowlist
+//! and keeps byte ranges of the fields the rules read); any other record
+//! is read from the tape the gate built. The auditor runs the per-record
+//! rules and returns the [`EvidenceFacts`] that the [`Summary`] aggregates.
+//! The one cross-record rule, `attempts_not_sequential`, lives in
+//! [`AttemptTracker`], whose memory is bounded by a horizon (see there).
 //!
 //! # Rules
 //!
@@ -57,20 +60,30 @@
 //!
 //! # Untrusted input
 //!
-//! No input panics. Work per record is `O(events + intervals)` with hash
-//! lookups; memory is one small struct per event. The decoder bounds line size.
+//! No input panics. Work per record is `O(events + intervals)`: event names
+//! are matched by a short scan in small records and through a hash map in
+//! large ones; memory is one small struct per event, in buffers reused from
+//! record to record. The decoder bounds line size.
 
 mod attempts;
 mod checks;
+mod fast;
 mod model;
-mod shape;
 mod summary;
 
-use std::borrow::Cow;
 use std::fmt;
 
-pub use attempts::{AttemptFinding, AttemptTracker};
-pub use summary::Summary;
+pub use attempts::{AttemptFinding, AttemptTracker, DEFAULT_HORIZON, Fingerprinter};
+pub use fast::FastPath;
+pub use model::Record;
+pub use summary::{
+    EXACT_UP_TO, MAX_CELLS, MAX_GROUPS, SKETCH_RELATIVE_ACCURACY, Summary, SummaryBatch,
+    SummaryMode,
+};
+
+use crate::gate::Gate;
+use crate::record::tape::Tape;
+use checks::View;
 
 /// The schema version this module understands.
 pub const SCHEMA_VERSION: &str = "latency-evidence.v1";
@@ -121,97 +134,192 @@ impl fmt::Display for EvidenceShapeError {
 
 impl std::error::Error for EvidenceShapeError {}
 
-/// What the summary and the attempt tracker need from one audited record.
-/// Strings borrow from the line unless they held JSON escapes.
+/// What the summary and the attempt tracker need from one audited record:
+/// a view of the record's ranges and the rules' verdict per interval.
+#[derive(Clone, Copy)]
 pub struct EvidenceFacts<'a> {
-    /// `trace_id`, when present.
-    pub trace_id: Option<Cow<'a, str>>,
-    /// `request_id`, when present.
-    pub request_id: Option<Cow<'a, str>>,
-    /// `attempt`, when present.
-    pub attempt: Option<u64>,
-    /// `route_id`, when present.
-    pub route_id: Option<Cow<'a, str>>,
-    /// `model_id`, when present.
-    pub model_id: Option<Cow<'a, str>>,
-    /// One entry per derived interval, in record order.
-    pub intervals: Vec<IntervalFact<'a>>,
+    view: View<'a>,
+    reproduced: &'a [Option<f64>],
 }
 
 // SECURITY: hand-written so that `{:?}` never prints ids or names.
 impl fmt::Debug for EvidenceFacts<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("EvidenceFacts")
-            .field("has_trace_id", &self.trace_id.is_some())
-            .field("has_request_id", &self.request_id.is_some())
-            .field("has_attempt", &self.attempt.is_some())
-            .field("has_route_id", &self.route_id.is_some())
-            .field("has_model_id", &self.model_id.is_some())
-            .field("intervals", &self.intervals.len())
-            .finish()
-    }
-}
-
-/// One derived interval's outcome.
-pub struct IntervalFact<'a> {
-    /// The interval's `name`.
-    pub name: Cow<'a, str>,
-    /// The duration computed from the events, in milliseconds, when the
-    /// stated duration reproduced **and** no finding touches the interval;
-    /// `None` otherwise.
-    pub reproduced_ms: Option<f64>,
-}
-
-// SECURITY: hand-written so that `{:?}` never prints the name or duration.
-impl fmt::Debug for IntervalFact<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("IntervalFact")
-            .field("reproduced", &self.reproduced_ms.is_some())
+            .field("has_trace_id", &self.trace_id().is_some())
+            .field("has_request_id", &self.request_id().is_some())
+            .field("has_attempt", &self.attempt().is_some())
+            .field("intervals", &self.reproduced.len())
             .finish_non_exhaustive()
     }
 }
 
-/// Audits one evidence record: appends its findings to `out` and returns its
-/// facts, or a shape error (in which case nothing is appended).
+impl<'a> EvidenceFacts<'a> {
+    fn text(&self, t: model::Top) -> Option<&'a str> {
+        // The model's strings are valid UTF-8 (a checked line, or decoded).
+        let v = self.view;
+        v.rec
+            .top(t)
+            .and_then(|s| std::str::from_utf8(v.rec.bytes(v.line, s)).ok())
+    }
+
+    /// `trace_id`, when present.
+    pub fn trace_id(&self) -> Option<&'a str> {
+        self.text(model::Top::TraceId)
+    }
+
+    /// `request_id`, when present.
+    pub fn request_id(&self) -> Option<&'a str> {
+        self.text(model::Top::RequestId)
+    }
+
+    /// `attempt`, when present.
+    pub fn attempt(&self) -> Option<u64> {
+        self.view.rec.attempt
+    }
+
+    /// `route_id`, when present.
+    pub fn route_id(&self) -> Option<&'a str> {
+        self.text(model::Top::RouteId)
+    }
+
+    /// `model_id`, when present.
+    pub fn model_id(&self) -> Option<&'a str> {
+        self.text(model::Top::ModelId)
+    }
+
+    /// One entry per derived interval, in record order: its `name`, and the
+    /// duration computed from the events in milliseconds when the stated
+    /// duration reproduced **and** no finding touches the interval.
+    pub fn intervals(&self) -> impl Iterator<Item = (&'a str, Option<f64>)> + 'a {
+        let v = self.view;
+        v.rec
+            .intervals
+            .iter()
+            .zip(self.reproduced.iter().copied())
+            .map(move |(iv, r)| {
+                (
+                    std::str::from_utf8(v.rec.bytes(v.line, iv.name)).unwrap_or(""),
+                    r,
+                )
+            })
+    }
+}
+
+/// Runs the auditor rules on evidence records, with buffers reused from
+/// record to record.
 ///
 /// ```
-/// use tracegate::evidence::audit;
+/// use tracegate::evidence::Auditor;
 /// let line = r#"{"schema_version": "latency-evidence.v1",
 ///   "events": [{"event_name": "a", "monotonic_ns": 0, "service": "gw"},
 ///              {"event_name": "b", "monotonic_ns": 2000000, "service": "gw"}],
 ///   "derived_intervals": [{"name": "ab", "start_event": "a", "end_event": "b",
 ///                          "duration": 2, "duration_unit": "ms"}]}"#;
+/// let mut auditor = Auditor::new();
 /// let mut findings = Vec::new();
-/// let facts = audit(line, &mut findings).unwrap();
+/// let facts = auditor.audit_line(line, &mut findings).unwrap();
 /// assert!(findings.is_empty());
-/// assert_eq!(facts.intervals[0].reproduced_ms, Some(2.0));
+/// assert_eq!(facts.intervals().next(), Some(("ab", Some(2.0))));
 /// ```
-pub fn audit<'a>(
-    line: &'a str,
-    out: &mut Vec<EvidenceFinding>,
-) -> Result<EvidenceFacts<'a>, EvidenceShapeError> {
-    // SECURITY: serde_json's error text quotes values; it is dropped here and
-    // the shape error is rebuilt from positions by `shape::locate`.
-    let record: model::Record<'a> = match serde_json::from_str(line) {
-        Ok(r) => r,
-        Err(_) => return Err(shape::locate(line)),
-    };
-    let reproduced = checks::run(&record, out)?;
-    let intervals = record
-        .derived_intervals
-        .into_iter()
-        .zip(reproduced)
-        .map(|(iv, reproduced_ms)| IntervalFact {
-            name: iv.name,
-            reproduced_ms,
+#[derive(Default)]
+pub struct Auditor {
+    rec: Record,
+    tape: Tape,
+    work: checks::Work,
+}
+
+impl fmt::Debug for Auditor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Auditor")
+    }
+}
+
+impl Auditor {
+    /// An auditor with empty buffers.
+    pub fn new() -> Auditor {
+        Auditor::default()
+    }
+
+    /// Audits the evidence record `gate` judged last (the line `line`, whose
+    /// judgement had format evidence and was not malformed): appends its
+    /// findings to `out` and returns its facts, or a shape error (then
+    /// nothing is appended). Reads the record the gate's evidence fast path
+    /// kept, else the gate's tape: never a second parse.
+    pub fn audit_judged<'a>(
+        &'a mut self,
+        gate: &'a Gate,
+        line: &'a [u8],
+        out: &mut Vec<EvidenceFinding>,
+    ) -> Result<EvidenceFacts<'a>, EvidenceShapeError> {
+        if let Some(rec) = gate.evidence_record() {
+            return self.run(rec, line, out);
+        }
+        // The gate scanned this line into its tape, so it is UTF-8.
+        let Ok(text) = std::str::from_utf8(line) else {
+            return Err(EvidenceShapeError {
+                path: String::new(),
+                message: "line is not valid utf-8",
+            });
+        };
+        self.rec.fill_from_tape(text, gate.tape())?;
+        checks::run(
+            View {
+                rec: &self.rec,
+                line,
+            },
+            &mut self.work,
+            out,
+        )?;
+        Ok(self.facts(line))
+    }
+
+    /// Audits one line on its own (scanned into the auditor's own tape): for
+    /// callers without a gate, and tests.
+    pub fn audit_line<'a>(
+        &'a mut self,
+        line: &'a str,
+        out: &mut Vec<EvidenceFinding>,
+    ) -> Result<EvidenceFacts<'a>, EvidenceShapeError> {
+        if self.tape.scan(line.as_bytes()).is_err() {
+            return Err(EvidenceShapeError {
+                path: String::new(),
+                message: "line is not a well-formed json object",
+            });
+        }
+        self.rec.fill_from_tape(line, &self.tape)?;
+        checks::run(
+            View {
+                rec: &self.rec,
+                line: line.as_bytes(),
+            },
+            &mut self.work,
+            out,
+        )?;
+        Ok(self.facts(line.as_bytes()))
+    }
+
+    fn run<'a>(
+        &'a mut self,
+        rec: &'a Record,
+        line: &'a [u8],
+        out: &mut Vec<EvidenceFinding>,
+    ) -> Result<EvidenceFacts<'a>, EvidenceShapeError> {
+        let view = View { rec, line };
+        checks::run(view, &mut self.work, out)?;
+        Ok(EvidenceFacts {
+            view,
+            reproduced: &self.work.reproduced,
         })
-        .collect();
-    Ok(EvidenceFacts {
-        trace_id: record.trace_id,
-        request_id: record.request_id,
-        attempt: record.attempt,
-        route_id: record.route_id,
-        model_id: record.model_id,
-        intervals,
-    })
+    }
+
+    fn facts<'a>(&'a self, line: &'a [u8]) -> EvidenceFacts<'a> {
+        EvidenceFacts {
+            view: View {
+                rec: &self.rec,
+                line,
+            },
+            reproduced: &self.work.reproduced,
+        }
+    }
 }

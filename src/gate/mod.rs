@@ -97,6 +97,11 @@ pub struct Gate {
     /// Value tokens of allowlisted fields that broke their rule (left out
     /// of the rebuild under `drop_field`).
     violated: Vec<usize>,
+    /// The nested evidence fast path (`crate::evidence::FastPath`): `None`
+    /// when the sink rewrites identifiers or the allowlist rules it out.
+    evidence: Option<crate::evidence::FastPath>,
+    /// The last judged line took the evidence fast path.
+    evidence_hit: bool,
 }
 
 /// What redaction made of one content value.
@@ -152,6 +157,11 @@ impl Gate {
             ]
             .iter()
             .all(|k| fields.lookup(k).is_none());
+        let evidence = redaction
+            .pseudonymize
+            .is_empty()
+            .then(|| crate::evidence::FastPath::new(&policy.standard.evidence))
+            .flatten();
         Gate {
             fast_cf,
             content_streak: false,
@@ -163,6 +173,8 @@ impl Gate {
             edits: Vec::new(),
             order: fast::KeyOrder::default(),
             violated: Vec::new(),
+            evidence,
+            evidence_hit: false,
             policy,
             tape: Tape::new(),
             findings: Vec::new(),
@@ -193,6 +205,26 @@ impl Gate {
         &self.out
     }
 
+    /// The tape of the last line judged on the full path.
+    pub fn tape(&self) -> &Tape {
+        &self.tape
+    }
+
+    /// The record the evidence fast path read, when the last judged line
+    /// took it (then no tape was built for that line).
+    pub fn evidence_record(&self) -> Option<&crate::evidence::Record> {
+        self.evidence
+            .as_ref()
+            .filter(|_| self.evidence_hit)
+            .map(|e| e.record())
+    }
+
+    /// Turn the nested evidence fast path off (tests hold the two paths
+    /// to each other).
+    pub fn disable_evidence_fast_path(&mut self) {
+        self.evidence = None;
+    }
+
     /// Judge one line (numbered `line_no`) for a sink at `level`.
     ///
     /// With `rebuild = false` the gate only collects findings (as `check`
@@ -206,6 +238,7 @@ impl Gate {
     ) -> Judgement {
         self.findings.clear();
         self.out.clear();
+        self.evidence_hit = false;
         let malformed = Judgement {
             verdict: Verdict::Malformed,
             format: None,
@@ -233,6 +266,20 @@ impl Gate {
             return Judgement {
                 verdict: Verdict::Verbatim,
                 format: Some(Format::Cf),
+                stripped: 0,
+                has_content: false,
+            };
+        }
+        // Nested evidence records: one pass that checks the allowlist and
+        // keeps what the auditor reads (`crate::evidence::FastPath`).
+        if let Some(ev) = self.evidence.as_mut()
+            && self.forced.is_none_or(|f| f == Format::Evidence)
+            && ev.clean(&self.policy.standard.evidence, bytes, self.forced.is_some())
+        {
+            self.evidence_hit = true;
+            return Judgement {
+                verdict: Verdict::Verbatim,
+                format: Some(Format::Evidence),
                 stripped: 0,
                 has_content: false,
             };

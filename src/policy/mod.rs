@@ -521,6 +521,22 @@ pub struct Window {
     pub file: PathBuf,
 }
 
+impl Window {
+    /// The same window definition (id, sink, bounds, budgets, reason,
+    /// requester), wherever it is written. A window id names one
+    /// definition: a change under the same id ends the window.
+    pub fn same_definition(&self, other: &Window) -> bool {
+        self.id == other.id
+            && self.sink == other.sink
+            && self.start == other.start
+            && self.end == other.end
+            && self.reason == other.reason
+            && self.requested_by == other.requested_by
+            && self.max_records == other.max_records
+            && self.max_bytes == other.max_bytes
+    }
+}
+
 /// `[server]`: how `serve` listens and how much it buffers per sink.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerSettings {

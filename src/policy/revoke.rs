@@ -49,7 +49,7 @@ pub fn still_granted(current: &Policy, files: &[PolicyFile]) -> HashSet<String> 
         .iter()
         .filter(|w| {
             let same = match windows.get(&w.id).map(Vec::as_slice) {
-                Some([Some(read)]) => same_definition(w, read),
+                Some([Some(read)]) => w.same_definition(read),
                 _ => false,
             };
             same && full_allowed(&w.sink)
@@ -110,17 +110,6 @@ fn window(t: &toml::Table, id: &str) -> Option<Window> {
         max_bytes: budget("max_bytes")?,
         file: Default::default(),
     })
-}
-
-fn same_definition(a: &Window, b: &Window) -> bool {
-    a.id == b.id
-        && a.sink == b.sink
-        && a.start == b.start
-        && a.end == b.end
-        && a.reason == b.reason
-        && a.requested_by == b.requested_by
-        && a.max_records == b.max_records
-        && a.max_bytes == b.max_bytes
 }
 
 #[cfg(test)]

@@ -356,7 +356,7 @@ impl Capture {
                 .windows()
                 .iter()
                 .find(|w| w.id == open.window.id && w.sink == self.sink);
-            let unchanged = new.is_some_and(|b| same_window(&open.window, b));
+            let unchanged = new.is_some_and(|b| open.window.same_definition(b));
             if !full_allowed || !unchanged {
                 // SECURITY: rights go at once; the entry follows.
                 self.close_local(CloseCause::Removed, true);
@@ -784,7 +784,7 @@ impl Capture {
                     .windows()
                     .iter()
                     .find(|w| w.id == open.window.id && w.sink == self.sink)
-                    .is_some_and(|w| same_window(&open.window, w));
+                    .is_some_and(|w| open.window.same_definition(w));
                 if still {
                     if let Some(o) = &mut self.open {
                         o.file = stamp(&o.window.file);
@@ -844,7 +844,9 @@ impl Capture {
                 let leased = bounded_part(budget, units);
                 let still = self.open.is_none()
                     && self.may_capture()
-                    && self.active_window(now).is_some_and(|a| same_window(a, &w));
+                    && self
+                        .active_window(now)
+                        .is_some_and(|a| a.same_definition(&w));
                 if !still {
                     // Rights went while the job ran: give the lease back.
                     self.pending.push_back(Pending::Release {
@@ -1173,16 +1175,4 @@ impl Job {
         done.io = Some(io);
         done
     }
-}
-
-/// The same window definition, wherever it is written.
-fn same_window(a: &Window, b: &Window) -> bool {
-    a.id == b.id
-        && a.sink == b.sink
-        && a.start == b.start
-        && a.end == b.end
-        && a.reason == b.reason
-        && a.requested_by == b.requested_by
-        && a.max_records == b.max_records
-        && a.max_bytes == b.max_bytes
 }

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tracegate::evidence::{AttemptTracker, EvidenceFinding, Summary, audit};
+use tracegate::evidence::{AttemptTracker, Auditor, EvidenceFinding, Summary};
 
 const SEED_SAMPLE: &str = r#"{ "schema_version": "latency-evidence.v1", "trace_id": "tr_synthetic_8f31", "request_id": "req_synthetic_2047", "attempt": 2, "parent_span_id": "span_gateway_01", "span_id": "span_upstream_02", "route_id": "route_example_b", "model_id": "model_alias_example", "provider_request_id": "provider_ref_when_available", "deployment_id": "deployment_example", "region": "region_example", "events": [ { "stage": "upstream", "event_name": "provider_dispatch", "timestamp_utc": "2026-09-08T10:15:30.120Z", "monotonic_ns": 842001000000, "service": "gateway" }, { "stage": "upstream", "event_name": "first_output_token", "timestamp_utc": "2026-09-08T10:15:30.410Z", "monotonic_ns": 842291000000, "service": "stream_processor" }, { "stage": "stream", "event_name": "final_output_token", "timestamp_utc": "2026-09-08T10:15:31.260Z", "monotonic_ns": 843141000000, "service": "stream_processor" } ], "derived_intervals": [ { "name": "gateway_observed_time_to_first_token", "start_event": "provider_dispatch", "end_event": "first_output_token", "duration": 290, "duration_unit": "ms" }, { "name": "token_streaming_time", "start_event": "first_output_token", "end_event": "final_output_token", "duration": 850, "duration_unit": "ms" } ], "clock_source": "local_monotonic_with_utc_correlation", "sync_status": "documented_by_deployment", "status": "completed" }"#;
 
@@ -397,21 +397,22 @@ fn corpus_finds_every_planted_anomaly_and_nothing_else() {
     let mut tracker = AttemptTracker::new(1 << 20);
     let mut summary = Summary::new();
     let mut found_rules = BTreeSet::new();
+    let mut auditor = Auditor::new();
     for (n, (line, planted)) in lines.iter().enumerate() {
         let mut out: Vec<EvidenceFinding> = Vec::new();
-        let facts = audit(line, &mut out).unwrap();
+        let facts = auditor.audit_line(line, &mut out).unwrap();
         let rules: Vec<_> = out.iter().map(|f| f.rule).collect();
         match planted {
             None => {
                 assert!(out.is_empty(), "clean line {}: {out:?}", n + 1);
-                assert!(facts.intervals.iter().all(|i| i.reproduced_ms.is_some()));
+                assert!(facts.intervals().all(|(_, r)| r.is_some()));
             }
             Some(rule) => {
                 assert_eq!(rules, vec![*rule], "planted line {}", n + 1);
                 found_rules.insert(*rule);
             }
         }
-        tracker.observe_facts(&facts, n as u64 + 1);
+        assert!(tracker.observe_facts(&facts, n as u64 + 1).is_none());
         summary.add(&facts);
     }
     assert_eq!(found_rules.len(), PER_RECORD_RULES.len());
@@ -499,16 +500,319 @@ proptest! {
     ) {
         let line = consistent_record(&evs, &pairs, digits).to_string();
         let mut out = Vec::new();
-        let facts = audit(&line, &mut out).unwrap();
+        let mut auditor = Auditor::new();
+        let facts = auditor.audit_line(&line, &mut out).unwrap();
         prop_assert!(out.is_empty(), "{:?}", out);
-        prop_assert!(facts.intervals.iter().all(|i| i.reproduced_ms.is_some()));
+        prop_assert!(facts.intervals().all(|(_, r)| r.is_some()));
     }
 }
 
 #[test]
 fn seed_sample_line_is_clean() {
     let mut out = Vec::new();
-    let facts = audit(SEED_SAMPLE, &mut out).unwrap();
+    let mut auditor = Auditor::new();
+    let facts = auditor.audit_line(SEED_SAMPLE, &mut out).unwrap();
     assert!(out.is_empty());
-    assert_eq!(facts.intervals.len(), 2);
+    assert_eq!(facts.intervals().count(), 2);
+}
+
+// ---------------------------------------------------------------------------
+// `check` at archive scale, through the binary: chunks on several threads,
+// the attempt horizon, the summary modes.
+
+use std::process::{Command, Stdio};
+
+fn check(args: &[&str], stdin: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
+        .arg("check")
+        .args(["--policy", "policies/default.toml"])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// A corpus over several chunks: clean records, retries nearby, planted
+/// per-record anomalies, attempt gaps and duplicates, escaped ids (the slow
+/// path), malformed lines. Returns the text and, per line, the request and
+/// attempt (None for lines the tracker never sees).
+fn archive(seed: u64, n: usize) -> (String, Vec<Option<(u64, u64)>>) {
+    let mut rng = Rng(seed);
+    let mut text = String::new();
+    let mut seen = Vec::new();
+    let mut pending: Vec<(usize, u64, u64)> = Vec::new();
+    let mut next_req = 0u64;
+    for i in 0..n {
+        let (req, attempt) = match pending.iter().position(|p| p.0 <= i) {
+            Some(k) => {
+                let p = pending.remove(k);
+                (p.1, p.2)
+            }
+            None => {
+                next_req += 1;
+                match rng.below(20) {
+                    0 => pending.push((i + 1 + rng.below(30) as usize, next_req, 2)),
+                    1 => pending.push((i + 1 + rng.below(30) as usize, next_req, 3)),
+                    2 => pending.push((i + 1 + rng.below(30) as usize, next_req, 1)),
+                    _ => {}
+                }
+                (next_req, 1)
+            }
+        };
+        let mut rec = clean_record(&mut rng, req, attempt);
+        let roll = rng.below(40);
+        let line = if roll < 13 {
+            let rule = PER_RECORD_RULES[roll as usize];
+            plant(rule, &mut rec);
+            if rule.ends_with("schema_version") {
+                // Without the v1 marker the line is not evidence at all.
+                seen.push(None);
+                text.push_str(&rec.to_string());
+                text.push('\n');
+                continue;
+            }
+            rec.to_string()
+        } else if roll == 13 {
+            // Same ids, written with an escape: the full path decodes them.
+            rec.to_string().replace("\"tr_", "\"tr\\u005f")
+        } else if roll == 14 {
+            // Not JSON at all: never reaches the tracker.
+            seen.push(None);
+            text.push_str("{\"trace_id\": \n");
+            continue;
+        } else {
+            rec.to_string()
+        };
+        seen.push(Some((req, attempt)));
+        text.push_str(&line);
+        text.push('\n');
+    }
+    (text, seen)
+}
+
+/// The tracker before the horizon: every request of the file kept, exactly:
+/// the first lines of the requests not numbered 1..n, in line order.
+fn unbounded_attempt_lines(seen: &[Option<(u64, u64)>]) -> Vec<u64> {
+    let mut by_req: BTreeMap<u64, (u64, Vec<u64>)> = BTreeMap::new();
+    for (i, s) in seen.iter().enumerate() {
+        if let Some((req, a)) = s {
+            by_req
+                .entry(*req)
+                .or_insert((i as u64 + 1, Vec::new()))
+                .1
+                .push(*a);
+        }
+    }
+    let mut lines: Vec<u64> = by_req
+        .into_values()
+        .filter_map(|(line, mut a)| {
+            a.sort_unstable();
+            (!a.iter().zip(1u64..).all(|(&x, w)| x == w)).then_some(line)
+        })
+        .collect();
+    lines.sort_unstable();
+    lines
+}
+
+fn attempt_lines(stdout: &str) -> Vec<u64> {
+    stdout
+        .lines()
+        .filter(|l| l.contains(": attempts_not_sequential: "))
+        .map(|l| l.split(':').nth(1).unwrap().parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn parallel_check_prints_what_one_thread_prints_in_input_order() {
+    let (text, seen) = archive(0x00a5_c17e, 3000);
+    assert!(text.len() > 4 * 256 * 1024, "spans several chunks");
+    let (code1, one, err1) = check(&["--jobs", "1"], text.as_bytes());
+    assert_eq!(code1, 1, "{err1}");
+    for jobs in ["2", "3", "0"] {
+        let (code, many, err) = check(&["--jobs", jobs], text.as_bytes());
+        assert_eq!((code, &err), (code1, &err1));
+        assert_eq!(many, one, "--jobs {jobs}");
+    }
+    // Per-line findings in input order, then the end-of-file attempts.
+    let numbers: Vec<u64> = one
+        .lines()
+        .map(|l| l.split(':').nth(1).unwrap().parse().unwrap())
+        .collect();
+    let per_line = numbers.len() - attempt_lines(&one).len();
+    assert!(numbers[..per_line].windows(2).all(|w| w[0] <= w[1]));
+    // The file fits the horizon: the cross-record findings are exactly the
+    // unbounded tracker's, in its order.
+    let want = unbounded_attempt_lines(&seen);
+    assert!(want.len() > 50, "the corpus plants attempt problems");
+    assert_eq!(attempt_lines(&one), want);
+    assert!(
+        one.lines()
+            .rev()
+            .take(want.len())
+            .all(|l| l.contains("attempts_not_sequential"))
+    );
+    assert!(err1.starts_with("3000 records,"), "{err1}");
+}
+
+#[test]
+fn attempts_past_the_horizon_behave_as_documented() {
+    let mut rng = Rng(7);
+    let rec = |rng: &mut Rng, req, a| clean_record(rng, req, a).to_string() + "\n";
+    // Request 1: attempt 1, three others, attempt 2 (4 records apart).
+    // Request 9: attempts 1 and 3 (a gap), then far from anything.
+    // Lines 4 and 6 also carry a per-record finding, to pin where a finding
+    // of a request leaving the horizon is printed: after line 5's.
+    let mut text = rec(&mut rng, 9, 1) + &rec(&mut rng, 9, 3) + &rec(&mut rng, 1, 1);
+    let mut fourth = clean_record(&mut rng, 2, 1);
+    plant("missing_event", &mut fourth);
+    text += &(fourth.to_string() + "\n");
+    text += &rec(&mut rng, 3, 1);
+    let mut sixth = clean_record(&mut rng, 4, 1);
+    plant("duration_mismatch", &mut sixth);
+    text += &(sixth.to_string() + "\n");
+    text += &rec(&mut rng, 1, 2);
+    // Within a horizon of 4 everything of request 1 is linked: only 9's gap.
+    let (_, within, _) = check(&["--attempt-horizon", "4"], text.as_bytes());
+    assert_eq!(attempt_lines(&within), vec![1]);
+    assert!(
+        within
+            .lines()
+            .last()
+            .unwrap()
+            .contains("attempts_not_sequential"),
+        "at the end"
+    );
+    // With 3, request 1 is split: its late attempt 2 stands alone and is
+    // reported at its own line (7), at the end; request 9 left the horizon
+    // at line 5 and is reported right after line 5's findings (none), so
+    // before the end-of-file findings.
+    let (code, past, err) = check(&["--attempt-horizon", "3", "--jobs", "2"], text.as_bytes());
+    assert_eq!(code, 1, "{err}");
+    let order: Vec<(u64, &str)> = past
+        .lines()
+        .map(|l| {
+            let mut parts = l.split(": ");
+            let line = parts
+                .next()
+                .unwrap()
+                .rsplit(':')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            (line, parts.next().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        order,
+        vec![
+            (4, "missing_event"),
+            (1, "attempts_not_sequential"),
+            (6, "duration_mismatch"),
+            (7, "attempts_not_sequential")
+        ]
+    );
+    // A duplicate further apart than the horizon is missed (documented).
+    let mut dup = rec(&mut rng, 5, 1);
+    for r in 10..14 {
+        dup += &rec(&mut rng, r, 1);
+    }
+    dup += &rec(&mut rng, 5, 1);
+    let (code, out, _) = check(&["--attempt-horizon", "4"], dup.as_bytes());
+    assert_eq!((code, attempt_lines(&out)), (0, vec![]));
+    let (_, out, _) = check(&["--attempt-horizon", "5"], dup.as_bytes());
+    assert_eq!(attempt_lines(&out), vec![1]);
+    // The horizon must be at least one record.
+    let (code, _, _) = check(&["--attempt-horizon", "0"], b"");
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn each_input_has_its_own_attempt_tracker() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng(11);
+    let a = dir.path().join("a.jsonl");
+    std::fs::write(&a, clean_record(&mut rng, 1, 1).to_string() + "\n").unwrap();
+    // The same file twice: each copy is complete on its own.
+    let p = a.to_str().unwrap();
+    let (code, out, err) = check(&[p, p, "--jobs", "2"], b"");
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    let b = dir.path().join("b.jsonl");
+    std::fs::write(&b, clean_record(&mut rng, 1, 2).to_string() + "\n").unwrap();
+    let (code, out, _) = check(&[p, b.to_str().unwrap()], b"");
+    assert_eq!(code, 1);
+    assert_eq!(out.lines().count(), 1);
+    assert!(out.starts_with(&format!("{}:1: attempts_not_sequential", b.display())));
+}
+
+#[test]
+fn summary_modes() {
+    let (text, _) = archive(0x5011, 400);
+    let (_, sketch, _) = check(
+        &["--summary", "--format", "json", "--evidence-only"],
+        text.as_bytes(),
+    );
+    let (_, exact, _) = check(
+        &[
+            "--summary",
+            "--exact",
+            "--format",
+            "json",
+            "--evidence-only",
+            "--jobs",
+            "3",
+        ],
+        text.as_bytes(),
+    );
+    let last = |s: &str| serde_json::from_str::<Value>(s.lines().last().unwrap()).unwrap();
+    let (sk, ex) = (last(&sketch), last(&exact));
+    // Same groups, counts and names; quantiles close (rank conventions
+    // differ by at most one value; the sketch adds 1%).
+    assert_eq!(
+        sk["groups"].as_array().unwrap().len(),
+        ex["groups"].as_array().unwrap().len()
+    );
+    for (g, h) in sk["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(ex["groups"].as_array().unwrap())
+    {
+        assert_eq!(g["records"], h["records"]);
+        for (r, s) in g["intervals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(h["intervals"].as_array().unwrap())
+        {
+            assert_eq!(
+                (&r["name"], &r["reproduced"], &r["not_reproduced"]),
+                (&s["name"], &s["reproduced"], &s["not_reproduced"])
+            );
+            if let (Some(a), Some(b)) = (r["median_ms"].as_f64(), s["median_ms"].as_f64()) {
+                assert!((a - b).abs() / b < 0.25, "{a} vs {b}");
+            } else {
+                assert_eq!(r["median_ms"], s["median_ms"]);
+            }
+        }
+    }
+    // --exact needs --summary.
+    let (code, _, err) = check(&["--exact"], b"");
+    assert_eq!(code, 2, "{err}");
 }

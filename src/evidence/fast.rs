@@ -1,0 +1,1227 @@
+//! The clean-evidence fast path: one pass over a nested evidence record
+//! that checks it against the standard evidence allowlist **and** fills the
+//! auditor's [`Record`], with no tape and no allocation.
+//!
+//! Like the flat cf fast path (`gate::fast`), it answers `true` only when
+//! the full path (tape, allowlist walk) would pass the record verbatim with
+//! no finding, and the tape-built [`Record`] would be the same; on anything
+//! else (an unknown key, an escape, a value that breaks its rule, a shape
+//! the auditor's model does not take, a syntax error) it answers `false`
+//! and the full path judges the record and explains why.
+//!
+//! **Invariant:** `FastPath::clean(line) == true` implies
+//! `Gate::judge` with the fast path off returns
+//! [`crate::gate::Verdict::Verbatim`] with no finding and format evidence,
+//! and `Record::fill_from_tape` fills the same record. Property tests hold the
+//! two paths to that.
+//!
+//! # Untrusted input
+//!
+//! Iterative over bytes, recursive over nesting only as deep as the policy's
+//! rules nest (and never past the tape's depth limit); every value is
+//! scanned once. No input panics.
+
+use crate::policy::{FieldRule, FieldSet, ValueType};
+use crate::record::tape::{MAX_DEPTH, scan_number_shaped, scan_string};
+
+use super::model::{
+    EVENT_FIELDS, Event, INTERVAL_FIELDS, Interval, RECORD_FIELDS, Record, Slot, Str, Want,
+    parse_f64, parse_u64,
+};
+
+/// The default evidence allowlist's UTC timestamp pattern, as the policy
+/// compiles it (anchored). A field with exactly this pattern (and no
+/// `max_len` or `one_of`) is matched by [`utc_shape`], not the regex.
+const UTC_PATTERN: &str =
+    r"^(?:^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|\+00:00)$)$";
+
+/// Whether `s` matches [`UTC_PATTERN`]: a hand-written byte check, held to
+/// the regex by a property test. Timestamps are unique per event, so the
+/// memo below never helps them, and the regex was a tenth of the path.
+fn utc_shape(s: &[u8]) -> bool {
+    let digits =
+        |r: std::ops::Range<usize>| s.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    if s.len() < 20
+        || !digits(0..4)
+        || s[4] != b'-'
+        || !digits(5..7)
+        || s[7] != b'-'
+        || !digits(8..10)
+        || s[10] != b'T'
+        || !digits(11..13)
+        || s[13] != b':'
+        || !digits(14..16)
+        || s[16] != b':'
+        || !digits(17..19)
+    {
+        return false;
+    }
+    let mut i = 19;
+    if s[i] == b'.' {
+        let n = s[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if !(1..=9).contains(&n) {
+            return false;
+        }
+        i += 1 + n;
+    }
+    matches!(&s[i..], b"Z" | b"+00:00")
+}
+
+/// Longest value the memo keeps.
+const MEMO_BYTES: usize = 32;
+
+/// The last few values a field accepted. Records of one producer repeat
+/// most of their values (stage, service, event and interval names, units,
+/// status, route and model): a repeated value is known to pass without
+/// running its pattern again (the check is a pure function of the bytes).
+#[derive(Clone, Copy)]
+struct Memo {
+    /// (length or `u8::MAX` for an empty slot, bytes).
+    slots: [(u8, [u8; MEMO_BYTES]); 4],
+    next: u8,
+}
+
+impl Default for Memo {
+    fn default() -> Self {
+        Memo {
+            slots: [(u8::MAX, [0; MEMO_BYTES]); 4],
+            next: 0,
+        }
+    }
+}
+
+// SECURITY: a memo holds record values; `{:?}` shows none of them.
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Memo")
+    }
+}
+
+/// `s` zero-padded to [`MEMO_BYTES`] (the caller checked its length): a
+/// padded value and its length compare as two fixed-size values, without a
+/// call to `memcmp`.
+fn padded(s: &[u8]) -> [u8; MEMO_BYTES] {
+    let mut p = [0u8; MEMO_BYTES];
+    if let Some(dst) = p.get_mut(..s.len()) {
+        dst.copy_from_slice(s);
+    }
+    p
+}
+
+impl Memo {
+    fn hit(&self, s: &[u8]) -> bool {
+        if s.len() > MEMO_BYTES {
+            return false;
+        }
+        let (n, p) = (s.len() as u8, padded(s));
+        self.slots.iter().any(|(m, b)| *m == n && *b == p)
+    }
+
+    fn put(&mut self, s: &[u8]) {
+        if s.len() > MEMO_BYTES {
+            return;
+        }
+        if let Some(slot) = self.slots.get_mut(usize::from(self.next) % 4) {
+            *slot = (s.len() as u8, padded(s));
+        }
+        self.next = self.next.wrapping_add(1);
+    }
+}
+
+/// One piece of a [`Fused`] pattern: an ASCII class, `min..=max` times.
+#[derive(Clone)]
+struct Piece {
+    table: Box<[bool; 256]>,
+    min: usize,
+    max: usize,
+}
+
+/// A pattern that is a run of ASCII classes, every one a fixed number of
+/// times except the last (`[a-z][a-z0-9_]{0,63}`, `[A-Za-z0-9_.:-]{1,128}`),
+/// none holding `"`, `\` or a control byte. Such a pattern is decided by
+/// one greedy pass, and that pass can also find the end of the JSON string:
+/// the string's bytes are scanned once, for both. Anything the pass does not
+/// accept goes to the general check, so the fused scan only ever says yes
+/// early.
+#[derive(Clone)]
+struct Fused(Vec<Piece>);
+
+impl std::fmt::Debug for Fused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Fused({} pieces)", self.0.len())
+    }
+}
+
+impl Fused {
+    /// The fused form of an anchored policy pattern, when it has the shape.
+    fn compile(pattern: &str) -> Option<Fused> {
+        use regex_syntax::hir::{Class, HirKind, Look};
+        fn flat(h: &regex_syntax::hir::Hir, out: &mut Vec<regex_syntax::hir::Hir>) {
+            match h.kind() {
+                HirKind::Capture(c) => flat(&c.sub, out),
+                HirKind::Concat(xs) => xs.iter().for_each(|x| flat(x, out)),
+                _ => out.push(h.clone()),
+            }
+        }
+        let class = |h: &regex_syntax::hir::Hir| -> Option<Box<[bool; 256]>> {
+            let mut t = Box::new([false; 256]);
+            match h.kind() {
+                HirKind::Class(Class::Unicode(c)) => {
+                    for r in c.ranges() {
+                        let (a, b) = (u32::from(r.start()), u32::from(r.end()));
+                        if b > 0x7f {
+                            return None;
+                        }
+                        (a..=b).for_each(|x| t[x as usize] = true);
+                    }
+                }
+                HirKind::Class(Class::Bytes(c)) => {
+                    for r in c.ranges() {
+                        if r.end() > 0x7f {
+                            return None;
+                        }
+                        (r.start()..=r.end()).for_each(|x| t[usize::from(x)] = true);
+                    }
+                }
+                HirKind::Literal(l) if l.0.len() == 1 && l.0[0] <= 0x7f => {
+                    t[usize::from(l.0[0])] = true
+                }
+                _ => return None,
+            }
+            // The scan must stop at the string's end, so the class never
+            // holds what ends or escapes a string.
+            let special = (0..0x20).chain([b'"', b'\\']).any(|c| t[usize::from(c)]);
+            (!special).then_some(t)
+        };
+        let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+        let mut items = Vec::new();
+        flat(&hir, &mut items);
+        let is =
+            |h: &regex_syntax::hir::Hir, l: Look| matches!(h.kind(), HirKind::Look(x) if *x == l);
+        let starts = items.iter().take_while(|h| is(h, Look::Start)).count();
+        let ends = items[starts..]
+            .iter()
+            .rev()
+            .take_while(|h| is(h, Look::End))
+            .count();
+        if starts == 0 || ends == 0 {
+            return None;
+        }
+        let mut pieces = Vec::new();
+        for h in &items[starts..items.len() - ends] {
+            let piece = match h.kind() {
+                HirKind::Repetition(r) if r.greedy => Piece {
+                    table: class(&r.sub)?,
+                    min: usize::try_from(r.min).ok()?,
+                    max: r
+                        .max
+                        .map_or(Some(usize::MAX), |m| usize::try_from(m).ok())?,
+                },
+                _ => Piece {
+                    table: class(h)?,
+                    min: 1,
+                    max: 1,
+                },
+            };
+            pieces.push(piece);
+        }
+        // Greedy is exact when only the last piece can vary.
+        let fixed = pieces.iter().rev().skip(1).all(|p| p.min == p.max);
+        (fixed && !pieces.is_empty()).then_some(Fused(pieces))
+    }
+
+    /// From `i`, just after an opening quote: the offset of the closing
+    /// quote when the string's bytes match, else `None` (undecided).
+    fn scan(&self, b: &[u8], i: usize) -> Option<usize> {
+        let mut j = i;
+        for p in &self.0 {
+            let rest = b.get(j..)?;
+            let lim = rest.len().min(p.max);
+            let table: &[bool; 256] = &p.table;
+            let run = rest[..lim]
+                .iter()
+                .position(|&c| !table[usize::from(c)])
+                .unwrap_or(lim);
+            if run < p.min {
+                return None;
+            }
+            j += run;
+        }
+        (b.get(j) == Some(&b'"')).then_some(j)
+    }
+}
+
+/// How a field's strings are checked.
+#[derive(Debug, Clone)]
+enum Check {
+    /// `FieldSet::string_ok`, with the memo.
+    Policy,
+    /// [`utc_shape`].
+    Utc,
+    /// [`Fused`], falling back to the memo and `string_ok`.
+    Fused(Fused),
+}
+
+/// How the fast path reads one allowlisted object: per allowlist index, the
+/// model slot it fills (if any), and the key order learned from the last
+/// record.
+#[derive(Debug, Clone, Default)]
+struct ObjPlan {
+    slots: Vec<Option<(Want, Slot)>>,
+    checks: Vec<Check>,
+    memos: Vec<Memo>,
+    /// Allowlist bits of the fields the allowlist and the model require here.
+    need: u64,
+    /// After the key at index `i` (or at the start, index `len`), the index
+    /// that followed it last time.
+    order: Vec<u8>,
+}
+
+impl ObjPlan {
+    /// `None` when a field the model requires is not allowlisted (among
+    /// the first 64): then no record can pass both.
+    fn new(fields: &FieldSet, model: &[(&str, Want, Slot)]) -> Option<ObjPlan> {
+        // The allowlist's required fields, as bits (one past the first 64
+        // could never be checked here: then no fast path).
+        let mut need = 0u64;
+        for &r in fields.required() {
+            if r >= 64 {
+                return None;
+            }
+            need |= 1 << r;
+        }
+        for &(name, want, _) in model {
+            if matches!(want, Want::String | Want::Number | Want::Array) {
+                match fields.lookup(name) {
+                    Some((i, _)) if i < 64 => need |= 1 << i,
+                    _ => return None,
+                }
+            }
+        }
+        let slots = (0..fields.len())
+            .map(|i| {
+                let name = fields.name(i);
+                model
+                    .iter()
+                    .find(|m| m.0 == name)
+                    .map(|&(_, want, slot)| (want, slot))
+            })
+            .collect();
+        let checks = (0..fields.len())
+            .map(|i| match fields.rule(i) {
+                Some(r)
+                    if r.max_len.is_none()
+                        && r.one_of.is_none()
+                        && r.pattern
+                            .as_ref()
+                            .is_some_and(|p| p.as_str() == UTC_PATTERN) =>
+                {
+                    Check::Utc
+                }
+                Some(r) if r.max_len.is_none() && r.one_of.is_none() => r
+                    .pattern
+                    .as_ref()
+                    .and_then(|p| Fused::compile(p.as_str()))
+                    .map_or(Check::Policy, Check::Fused),
+                _ => Check::Policy,
+            })
+            .collect();
+        Some(ObjPlan {
+            slots,
+            checks,
+            memos: vec![Memo::default(); fields.len()],
+            need,
+            order: vec![0; fields.len() + 1],
+        })
+    }
+}
+
+/// Which object of the model a scan is in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum In {
+    Top,
+    Event,
+    Interval,
+    /// Anywhere else: validated, nothing kept.
+    Other,
+}
+
+/// The evidence fast path for one policy's evidence allowlist, with the
+/// record it last read.
+#[derive(Debug)]
+pub struct FastPath {
+    top: ObjPlan,
+    event: ObjPlan,
+    interval: ObjPlan,
+    /// Allowlist indexes of `events` and `derived_intervals`.
+    events_at: usize,
+    intervals_at: usize,
+    rec: Record,
+}
+
+/// An array or object rule's nested allowlist, when it has the shape the
+/// model reads: an array of objects with member rules.
+fn object_items(rule: &FieldRule) -> Option<&FieldSet> {
+    if rule.ty != ValueType::Array {
+        return None;
+    }
+    let items = rule.items.as_deref()?;
+    if items.ty != ValueType::Object {
+        return None;
+    }
+    items.fields.as_ref()
+}
+
+impl FastPath {
+    /// The fast path for the evidence allowlist `fields`, or `None` when it
+    /// cannot apply: `events` or `derived_intervals` are not allowlisted as
+    /// arrays of objects, or the allowlist names a key that format detection
+    /// reads for OTLP (then a clean-looking record might not be evidence).
+    pub fn new(fields: &FieldSet) -> Option<FastPath> {
+        if ["resourceSpans", "resourceLogs"]
+            .iter()
+            .any(|k| fields.lookup(k).is_some())
+        {
+            return None;
+        }
+        let (events_at, ev) = fields.lookup("events")?;
+        let (intervals_at, iv) = fields.lookup("derived_intervals")?;
+        Some(FastPath {
+            top: ObjPlan::new(fields, RECORD_FIELDS)?,
+            event: ObjPlan::new(object_items(ev)?, EVENT_FIELDS)?,
+            interval: ObjPlan::new(object_items(iv)?, INTERVAL_FIELDS)?,
+            events_at,
+            intervals_at,
+            rec: Record::default(),
+        })
+    }
+
+    /// Whether `line` is certainly a clean evidence record under `fields`
+    /// (the allowlist this path was built for). With `forced` the line is
+    /// judged as evidence whatever its `schema_version`; without, it must
+    /// carry the evidence marker, as format detection wants. On `true` the
+    /// record is in [`FastPath::record`].
+    pub fn clean(&mut self, fields: &FieldSet, line: &[u8], forced: bool) -> bool {
+        self.rec.clear();
+        let mut scan = Scan {
+            b: line,
+            rec: &mut self.rec,
+            top: &mut self.top,
+            event: &mut self.event,
+            interval: &mut self.interval,
+            events_at: self.events_at,
+            intervals_at: self.intervals_at,
+        };
+        let Some(end) = scan.top_object(fields) else {
+            return false;
+        };
+        if ws(line, end) != line.len() {
+            return false;
+        }
+        let rec = &self.rec;
+        let marked = rec
+            .top(super::model::Top::SchemaVersion)
+            .is_some_and(|s| rec.bytes(line, s) == super::SCHEMA_VERSION.as_bytes());
+        forced || marked
+    }
+
+    /// The record of the last line [`FastPath::clean`] accepted.
+    pub fn record(&self) -> &Record {
+        &self.rec
+    }
+}
+
+fn ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// A scalar as the scan met it.
+enum Scalar {
+    Str(usize, usize),
+    Num(usize, usize),
+    Null,
+    Other,
+}
+
+struct Scan<'b, 'p> {
+    b: &'b [u8],
+    rec: &'p mut Record,
+    top: &'p mut ObjPlan,
+    event: &'p mut ObjPlan,
+    interval: &'p mut ObjPlan,
+    events_at: usize,
+    intervals_at: usize,
+}
+
+impl Scan<'_, '_> {
+    fn top_object(&mut self, fields: &FieldSet) -> Option<usize> {
+        let i = ws(self.b, 0);
+        self.object(fields, i, 1, In::Top)
+    }
+
+    fn plan(&mut self, at: In) -> Option<&mut ObjPlan> {
+        match at {
+            In::Top => Some(self.top),
+            In::Event => Some(self.event),
+            In::Interval => Some(self.interval),
+            In::Other => None,
+        }
+    }
+
+    /// The object at `i` (its `{`), held to `fields`; the offset after it.
+    fn object(&mut self, fields: &FieldSet, i: usize, depth: usize, at: In) -> Option<usize> {
+        let b = self.b;
+        if depth > MAX_DEPTH || b.get(i) != Some(&b'{') {
+            return None;
+        }
+        let mut i = ws(b, i + 1);
+        let mut seen: u64 = 0;
+        let mut prev = fields.len();
+        if b.get(i) == Some(&b'}') {
+            i += 1;
+        } else {
+            loop {
+                if b.get(i) != Some(&b'"') {
+                    return None;
+                }
+                let guess = self
+                    .plan(at)
+                    .and_then(|p| p.order.get(prev).copied())
+                    .map_or(0, usize::from);
+                let (idx, kend) = match fields.key_at(b, i + 1, guess) {
+                    Some(kend) => (guess, kend),
+                    None => {
+                        let (kend, escaped) = scan_string(b, i).ok()?;
+                        if escaped {
+                            return None;
+                        }
+                        let (idx, _) = fields.lookup_bytes(b.get(i + 1..kend - 1)?)?;
+                        (idx, kend)
+                    }
+                };
+                // SECURITY: a key seen twice goes to the full path, which reports it.
+                if idx >= 64 || seen & (1 << idx) != 0 {
+                    return None;
+                }
+                seen |= 1 << idx;
+                if let Some(p) = self.plan(at)
+                    && let Some(slot) = p.order.get_mut(prev)
+                {
+                    *slot = u8::try_from(idx).unwrap_or(0);
+                }
+                prev = idx;
+                i = ws(b, kend);
+                if b.get(i) != Some(&b':') {
+                    return None;
+                }
+                i = ws(b, i + 1);
+                let rule = fields.rule(idx)?;
+                let slot = self
+                    .plan(at)
+                    .and_then(|p| p.slots.get(idx).copied().flatten());
+                i = match (at, slot) {
+                    (In::Top, Some((Want::Array, Slot::Events))) if idx == self.events_at => {
+                        self.array(rule, i, depth + 1, In::Event)?
+                    }
+                    (In::Top, Some((Want::Array, Slot::Intervals))) if idx == self.intervals_at => {
+                        self.array(rule, i, depth + 1, In::Interval)?
+                    }
+                    (_, Some((want, slot))) => {
+                        let (end, scalar) = self.checked_scalar(at, fields, idx, rule, i)?;
+                        self.keep(want, slot, scalar)?;
+                        end
+                    }
+                    (_, None) if self.b.get(i).is_some_and(|&c| c != b'[' && c != b'{') => {
+                        self.checked_scalar(at, fields, idx, rule, i)?.0
+                    }
+                    (_, None) => self.value(Some((fields, idx)), rule, i, depth)?,
+                };
+                i = ws(b, i);
+                match b.get(i) {
+                    Some(b',') => i = ws(b, i + 1),
+                    Some(b'}') => {
+                        i += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        // What the allowlist and the model require (the top level's two
+        // arrays included): one mask for the three planned objects.
+        match self.plan(at) {
+            Some(p) => (seen & p.need == p.need).then_some(i),
+            None => {
+                for &r in fields.required() {
+                    if r >= 64 || seen & (1 << r) == 0 {
+                        return None;
+                    }
+                }
+                Some(i)
+            }
+        }
+    }
+
+    /// Keep a scalar in the model, if it has the type the model wants.
+    fn keep(&mut self, want: Want, slot: Slot, scalar: Scalar) -> Option<()> {
+        let s = |a: usize, e: usize| Str {
+            start: a as u32,
+            end: e as u32,
+            decoded: false,
+        };
+        let b = self.b;
+        match (want, scalar) {
+            (Want::OptString | Want::OptU64, Scalar::Null) => return Some(()),
+            (Want::OptString | Want::String, Scalar::Str(a, e)) => {
+                let v = s(a, e);
+                match slot {
+                    Slot::Top(t) => self.rec.top[t as usize] = Some(v),
+                    Slot::EventName => self.rec.events.last_mut()?.name = v,
+                    Slot::EventUtc => self.rec.events.last_mut()?.utc = Some(v),
+                    Slot::EventService => self.rec.events.last_mut()?.service = Some(v),
+                    Slot::IvName => self.rec.intervals.last_mut()?.name = v,
+                    Slot::IvStart => self.rec.intervals.last_mut()?.start = v,
+                    Slot::IvEnd => self.rec.intervals.last_mut()?.end = v,
+                    Slot::IvUnit => self.rec.intervals.last_mut()?.unit = Some(v),
+                    _ => return None,
+                }
+            }
+            (Want::OptU64, Scalar::Num(a, e)) => {
+                let n = parse_u64(b.get(a..e)?)?;
+                match slot {
+                    Slot::Attempt => self.rec.attempt = Some(n),
+                    Slot::EventMono => self.rec.events.last_mut()?.mono = Some(n),
+                    _ => return None,
+                }
+            }
+            (Want::Number, Scalar::Num(a, e)) => {
+                let d = parse_f64(b.get(a..e)?)?;
+                match slot {
+                    Slot::IvDuration => self.rec.intervals.last_mut()?.duration = d,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    /// The array at `i` held to `rule`; its elements, when they are events
+    /// or intervals, read into the model.
+    fn array(&mut self, rule: &FieldRule, i: usize, depth: usize, at: In) -> Option<usize> {
+        let b = self.b;
+        if rule.ty != ValueType::Array || depth > MAX_DEPTH || b.get(i) != Some(&b'[') {
+            return None;
+        }
+        let items = rule.items.as_deref()?;
+        let mut i = ws(b, i + 1);
+        if b.get(i) == Some(&b']') {
+            return Some(i + 1);
+        }
+        let mut n = 0usize;
+        loop {
+            if rule.max_items.is_some_and(|max| n >= max) {
+                return None;
+            }
+            n += 1;
+            i = match at {
+                In::Event | In::Interval => {
+                    let fields = items.fields.as_ref()?;
+                    if items.ty != ValueType::Object {
+                        return None;
+                    }
+                    if at == In::Event {
+                        self.rec.events.push(Event::default());
+                    } else {
+                        self.rec.intervals.push(Interval::default());
+                    }
+                    self.object(fields, i, depth + 1, at)?
+                }
+                In::Top | In::Other => self.value(None, items, i, depth)?,
+            };
+            i = ws(b, i);
+            match b.get(i) {
+                Some(b',') => i = ws(b, i + 1),
+                Some(b']') => return Some(i + 1),
+                _ => return None,
+            }
+        }
+    }
+
+    /// Any value at `i` held to `rule` (the rule at `at` of a field set,
+    /// when there is one: its simple pattern matcher is used then); the
+    /// offset after it. `depth` is that of the enclosing container.
+    fn value(
+        &mut self,
+        at: Option<(&FieldSet, usize)>,
+        rule: &FieldRule,
+        i: usize,
+        depth: usize,
+    ) -> Option<usize> {
+        match self.b.get(i)? {
+            b'[' => self.array(rule, i, depth + 1, In::Other),
+            b'{' => {
+                if rule.ty != ValueType::Object {
+                    return None;
+                }
+                let empty = FieldSet::default();
+                let fields = rule.fields.as_ref().unwrap_or(&empty);
+                self.object(fields, i, depth + 1, In::Other)
+            }
+            _ => self.scalar(at, rule, i).map(|(end, _)| end),
+        }
+    }
+
+    /// [`Scan::scalar`] for field `idx` of `fields` in the object `at`, with
+    /// that field's string check and memo.
+    fn checked_scalar(
+        &mut self,
+        at: In,
+        fields: &FieldSet,
+        idx: usize,
+        rule: &FieldRule,
+        i: usize,
+    ) -> Option<(usize, Scalar)> {
+        let b = self.b;
+        let Some(plan) = self.plan(at) else {
+            return self.scalar(Some((fields, idx)), rule, i);
+        };
+        if b.get(i) != Some(&b'"') || rule.ty != ValueType::String {
+            return self.scalar(Some((fields, idx)), rule, i);
+        }
+        if let Some(Check::Fused(f)) = plan.checks.get(idx)
+            && let Some(q) = f.scan(b, i + 1)
+        {
+            return Some((q + 1, Scalar::Str(i + 1, q)));
+        }
+        let (end, escaped) = scan_string(b, i).ok()?;
+        if escaped {
+            return None;
+        }
+        let s = b.get(i + 1..end - 1)?;
+        // SECURITY: as in `scalar`: every string of a clean line is UTF-8.
+        if !s.is_ascii() && std::str::from_utf8(s).is_err() {
+            return None;
+        }
+        let ok = match plan.checks.get(idx) {
+            Some(Check::Utc) => utc_shape(s),
+            // The fused scan said no: the general check decides.
+            _ => match plan.memos.get_mut(idx) {
+                Some(memo) if memo.hit(s) => true,
+                Some(memo) => {
+                    let ok = fields.string_ok(idx, s);
+                    if ok {
+                        memo.put(s);
+                    }
+                    ok
+                }
+                None => fields.string_ok(idx, s),
+            },
+        };
+        ok.then_some((end, Scalar::Str(i + 1, end - 1)))
+    }
+
+    /// The scalar at `i` held to `rule`: as `Walk::check` would, without a
+    /// finding, or `None`.
+    fn scalar(
+        &self,
+        at: Option<(&FieldSet, usize)>,
+        rule: &FieldRule,
+        i: usize,
+    ) -> Option<(usize, Scalar)> {
+        let b = self.b;
+        match b.get(i)? {
+            b'"' => {
+                let (end, escaped) = scan_string(b, i).ok()?;
+                if escaped || rule.ty != ValueType::String {
+                    return None;
+                }
+                let s = b.get(i + 1..end - 1)?;
+                // SECURITY: a line that comes out clean is valid UTF-8:
+                // outside strings only ASCII syntax is accepted, keys equal
+                // allowlisted names, and each string is checked here.
+                if !s.is_ascii() && std::str::from_utf8(s).is_err() {
+                    return None;
+                }
+                let ok = match at {
+                    Some((fields, idx)) => fields.string_ok(idx, s),
+                    None => std::str::from_utf8(s)
+                        .ok()
+                        .is_some_and(|s| rule.check_string(s).is_ok()),
+                };
+                ok.then_some((end, Scalar::Str(i + 1, end - 1)))
+            }
+            b'-' | b'0'..=b'9' => {
+                let (end, fraction, exponent) = scan_number_shaped(b, i).ok()?;
+                if !matches!(rule.ty, ValueType::Number | ValueType::Integer) {
+                    return None;
+                }
+                rule.check_number_bytes(b.get(i..end)?, fraction, exponent)
+                    .ok()?;
+                Some((end, Scalar::Num(i, end)))
+            }
+            b't' if b.get(i..i + 4) == Some(b"true") && rule.ty == ValueType::Boolean => {
+                Some((i + 4, Scalar::Other))
+            }
+            b'f' if b.get(i..i + 5) == Some(b"false") && rule.ty == ValueType::Boolean => {
+                Some((i + 5, Scalar::Other))
+            }
+            b'n' if b.get(i..i + 4) == Some(b"null")
+                && (rule.nullable || rule.ty == ValueType::Null) =>
+            {
+                Some((i + 4, Scalar::Null))
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use proptest::prelude::*;
+
+    use super::super::{Auditor, EvidenceFinding};
+    use super::*;
+    use crate::gate::{Gate, Level, Verdict};
+    use crate::policy::Policy;
+    use crate::record::Format;
+    use crate::source::lines::Line;
+
+    const SEED: &str = r#"{ "schema_version": "latency-evidence.v1", "trace_id": "tr_synthetic_8f31", "request_id": "req_synthetic_2047", "attempt": 2, "parent_span_id": "span_gateway_01", "span_id": "span_upstream_02", "route_id": "route_example_b", "model_id": "model_alias_example", "provider_request_id": "provider_ref_when_available", "deployment_id": "deployment_example", "region": "region_example", "events": [ { "stage": "upstream", "event_name": "provider_dispatch", "timestamp_utc": "2026-09-08T10:15:30.120Z", "monotonic_ns": 842001000000, "service": "gateway" }, { "stage": "upstream", "event_name": "first_output_token", "timestamp_utc": "2026-09-08T10:15:30.410Z", "monotonic_ns": 842291000000, "service": "stream_processor" }, { "stage": "stream", "event_name": "final_output_token", "timestamp_utc": "2026-09-08T10:15:31.260Z", "monotonic_ns": 843141000000, "service": "stream_processor" } ], "derived_intervals": [ { "name": "gateway_observed_time_to_first_token", "start_event": "provider_dispatch", "end_event": "first_output_token", "duration": 290, "duration_unit": "ms" }, { "name": "token_streaming_time", "start_event": "first_output_token", "end_event": "final_output_token", "duration": 850, "duration_unit": "ms" } ], "clock_source": "local_monotonic_with_utc_correlation", "sync_status": "documented_by_deployment", "status": "completed" }"#;
+
+    fn policy() -> Arc<Policy> {
+        Arc::new(Policy::from_toml(Path::new("p.toml"), "").unwrap())
+    }
+
+    /// What auditing gives, as comparable data: findings, or the shape
+    /// error, and the facts.
+    type Audited = Result<
+        (
+            Vec<EvidenceFinding>,
+            Vec<(String, Option<f64>)>,
+            [Option<String>; 4],
+            Option<u64>,
+        ),
+        String,
+    >;
+
+    fn audited(a: &mut Auditor, gate: &Gate, line: &[u8]) -> Audited {
+        let mut out = Vec::new();
+        match a.audit_judged(gate, line, &mut out) {
+            Ok(f) => Ok((
+                out,
+                f.intervals().map(|(n, r)| (n.to_owned(), r)).collect(),
+                [f.trace_id(), f.request_id(), f.route_id(), f.model_id()]
+                    .map(|x| x.map(str::to_owned)),
+                f.attempt(),
+            )),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    #[test]
+    fn the_seed_takes_the_fast_path() {
+        let p = policy();
+        let mut fp = FastPath::new(&p.standard.evidence).unwrap();
+        assert!(fp.clean(&p.standard.evidence, SEED.as_bytes(), false));
+        assert_eq!(fp.record().events.len(), 3);
+        assert_eq!(fp.record().intervals[1].duration, 850.0);
+        // Without its marker it is not evidence, unless forced.
+        let v2 = SEED.replace("latency-evidence.v1", "latency-evidence.v2");
+        assert!(!fp.clean(&p.standard.evidence, v2.as_bytes(), false));
+        let unmarked = SEED.replace("\"schema_version\": \"latency-evidence.v1\", ", "");
+        assert!(!fp.clean(&p.standard.evidence, unmarked.as_bytes(), false));
+        assert!(
+            !fp.clean(&p.standard.evidence, unmarked.as_bytes(), true),
+            "schema_version is required"
+        );
+    }
+
+    #[test]
+    fn anything_unusual_goes_to_the_full_path() {
+        let p = policy();
+        let f = &p.standard.evidence;
+        let mut fp = FastPath::new(f).unwrap();
+        for (from, to) in [
+            ("\"trace_id\"", "\"trace\\u005fid\""),
+            ("tr_synthetic_8f31", "tr\\u005fsynthetic"),
+            ("tr_synthetic_8f31", "a sentence"),
+            ("\"attempt\": 2", "\"attempt\": 0"),
+            ("\"attempt\": 2", "\"attempt\": 2.0"),
+            ("\"attempt\": 2", "\"attempt\": 2, \"attempt\": 3"),
+            (
+                "\"stage\": \"stream\", ",
+                "\"stage\": \"stream\", \"note\": \"x\", ",
+            ),
+            ("\"duration\": 850", "\"duration\": \"850\""),
+            ("\"duration\": 850", "\"duration\": null"),
+            ("\"duration\": 850, ", ""),
+            ("\"monotonic_ns\": 842001000000", "\"monotonic_ns\": -1"),
+            (
+                "\"status\": \"completed\"",
+                "\"status\": \"completed\", \"prompt_text\": \"hi\"",
+            ),
+            ("\"events\": [ {", "\"events\": [ 1, {"),
+        ] {
+            let line = SEED.replacen(from, to, 1);
+            assert_ne!(line, SEED, "{from}");
+            assert!(!fp.clean(f, line.as_bytes(), false), "{to}");
+        }
+        assert!(!fp.clean(f, format!("{SEED} x").as_bytes(), false));
+        assert!(fp.clean(f, format!(" {SEED} \t").as_bytes(), false));
+        assert!(!fp.clean(f, b"", false));
+        assert!(!fp.clean(f, b"[]", false));
+        let mut bad = SEED.as_bytes().to_vec();
+        let at = SEED.find("gateway\"").unwrap();
+        bad[at] = 0xff;
+        assert!(!fp.clean(f, &bad, false));
+    }
+
+    /// Pieces for generated records: keys (some not allowlisted, one
+    /// escaped) and values of every kind, a few of them not UTF-8.
+    const TOP_KEYS: &[&str] = &[
+        "schema_version",
+        "trace_id",
+        "request_id",
+        "attempt",
+        "parent_span_id",
+        "span_id",
+        "route_id",
+        "model_id",
+        "region",
+        "clock_source",
+        "sync_status",
+        "status",
+        "error_reason",
+        "cancellation_reason",
+        "events",
+        "derived_intervals",
+        "unknown_x",
+        "trace\\u005fid",
+        "duration",
+    ];
+    const EVENT_KEYS: &[&str] = &[
+        "stage",
+        "event_name",
+        "timestamp_utc",
+        "monotonic_ns",
+        "service",
+        "component",
+        "x",
+    ];
+    const IV_KEYS: &[&str] = &[
+        "name",
+        "start_event",
+        "end_event",
+        "duration",
+        "duration_unit",
+        "y",
+    ];
+    const VALUES: &[&[u8]] = &[
+        b"\"latency-evidence.v1\"",
+        b"\"latency-evidence.v2\"",
+        b"\"tr_1\"",
+        b"\"a b\"",
+        b"\"t\\u005f1\"",
+        b"\"caf\xc3\xa9\"",
+        b"\"\xff\"",
+        b"null",
+        b"1",
+        b"0",
+        b"-1",
+        b"1.5",
+        b"2e3",
+        b"18446744073709551616",
+        b"true",
+        b"[]",
+        b"{}",
+        b"\"completed\"",
+        b"\"ms\"",
+        b"\"2026-09-08T10:15:30.120Z\"",
+        b"\"2026-09-08T10:15:31Z\"",
+        b"\"local_monotonic\"",
+        b"\"ev_a\"",
+        b"\"ev_b\"",
+        b"\"first_output_token\"",
+        b"290",
+        b"842001000000",
+        b"\"gateway\"",
+        b"\"unknown\"",
+    ];
+
+    fn good(key: &str) -> &'static [u8] {
+        match key {
+            "schema_version" => b"\"latency-evidence.v1\"",
+            "attempt" => b"1",
+            "status" => b"\"completed\"",
+            "timestamp_utc" => b"\"2026-09-08T10:15:30.120Z\"",
+            "monotonic_ns" => b"842001000000",
+            "duration" => b"290",
+            "duration_unit" => b"\"ms\"",
+            "event_name" | "start_event" => b"\"ev_a\"",
+            "end_event" => b"\"ev_b\"",
+            "service" | "component" => b"\"gateway\"",
+            _ => b"\"id_1\"",
+        }
+    }
+
+    fn object(
+        members: &[(usize, usize)],
+        keys: &[&str],
+        nested: &dyn Fn(&str) -> Option<Vec<u8>>,
+    ) -> Vec<u8> {
+        let mut out = b"{".to_vec();
+        for (i, &(k, v)) in members.iter().enumerate() {
+            if i > 0 {
+                out.extend_from_slice(b", ");
+            }
+            let key = keys[k % keys.len()];
+            out.push(b'"');
+            out.extend_from_slice(key.as_bytes());
+            out.extend_from_slice(b"\": ");
+            match (v, nested(key)) {
+                (0..6, Some(n)) => out.extend_from_slice(&n),
+                (0..6, None) => out.extend_from_slice(good(key)),
+                _ => out.extend_from_slice(VALUES[v % VALUES.len()]),
+            }
+        }
+        out.push(b'}');
+        out
+    }
+
+    fn array(items: &[Vec<(usize, usize)>], keys: &[&str]) -> Vec<u8> {
+        let mut out = b"[".to_vec();
+        for (i, m) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            // Every key once, in order, then the generated members: most
+            // items are complete, some have a wrong or repeated member.
+            let mut all: Vec<(usize, usize)> = (0..keys.len() - 1).map(|k| (k, 0)).collect();
+            if m.len() > 1 {
+                all = m.clone();
+            }
+            out.extend_from_slice(&object(&all, keys, &|_| None));
+        }
+        out.push(b']');
+        out
+    }
+
+    /// Members of an object: often none (the whole, good object), else a
+    /// few, mostly with good values.
+    fn members() -> impl Strategy<Value = Vec<(usize, usize)>> {
+        prop_oneof![
+            1 => Just(Vec::new()),
+            1 => prop::collection::vec((0usize..40, prop_oneof![4 => 0usize..6, 1 => 6usize..60]), 1..8),
+        ]
+    }
+
+    /// The invariant: a record the fast path calls clean is one the full
+    /// path passes verbatim with no finding, and the auditor reads the same
+    /// record from either. Off the fast path the gate is the full path.
+    #[test]
+    fn fast_clean_implies_full_path_verbatim_and_the_same_audit() {
+        let p = policy();
+        let hits = std::sync::atomic::AtomicUsize::new(0);
+        let cfg = ProptestConfig {
+            cases: 3000,
+            ..ProptestConfig::default()
+        };
+        proptest!(cfg, |(
+            top in members(),
+            events in prop::collection::vec(members(), 0..4),
+            intervals in prop::collection::vec(members(), 0..3),
+            forced in any::<bool>(),
+        )| {
+            let ev = array(&events, EVENT_KEYS);
+            let iv = array(&intervals, IV_KEYS);
+            let nested = |k: &str| match k {
+                "events" => Some(ev.clone()),
+                "derived_intervals" => Some(iv.clone()),
+                _ => None,
+            };
+            // The required fields first (most records are whole), then the
+            // generated members; or only generated ones.
+            let mut all: Vec<(usize, usize)> = [0usize, 1, 2, 3, 11, 14, 15].iter().map(|&k| (k, 0)).collect();
+            if top.len() > 5 {
+                all = top.clone();
+            } else {
+                all.extend(top.iter().copied());
+            }
+            let line = object(&all, TOP_KEYS, &nested);
+            let mut fast = Gate::new(p.clone());
+            let mut slow = Gate::new(p.clone());
+            slow.disable_evidence_fast_path();
+            let forced = forced.then_some(Format::Evidence);
+            fast.force_format(forced);
+            slow.force_format(forced);
+            let jf = fast.judge(1, &Line::Text(&line), Level::Standard, false);
+            let js = slow.judge(1, &Line::Text(&line), Level::Standard, false);
+            let text = String::from_utf8_lossy(&line).into_owned();
+            prop_assert_eq!(jf, js, "{}", text);
+            prop_assert_eq!(fast.findings(), slow.findings(), "{}", text);
+            if fast.evidence_record().is_some() {
+                hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                prop_assert_eq!(js.verdict, Verdict::Verbatim, "{}", text);
+                prop_assert!(slow.findings().is_empty(), "{}", text);
+                let (mut a, mut b) = (Auditor::new(), Auditor::new());
+                prop_assert_eq!(audited(&mut a, &fast, &line), audited(&mut b, &slow, &line), "{}", text);
+            }
+        });
+        let hits = hits.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(hits > 300, "{hits} records took the fast path");
+    }
+
+    /// The hand-written timestamp check is the policy's regex.
+    #[test]
+    fn utc_shape_is_the_default_timestamp_pattern() {
+        let p = policy();
+        let (_, ev) = p.standard.evidence.lookup("events").unwrap();
+        let fields = object_items(ev).unwrap();
+        let (_, rule) = fields.lookup("timestamp_utc").unwrap();
+        let re = rule.pattern.as_ref().unwrap();
+        assert_eq!(
+            re.as_str(),
+            UTC_PATTERN,
+            "the default pattern changed: update UTC_PATTERN"
+        );
+        let cfg = ProptestConfig {
+            cases: 5000,
+            ..ProptestConfig::default()
+        };
+        proptest!(cfg, |(s in "[0-9]{2,5}-[0-9]{1,3}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{0,11})?(Z|\\+00:00|z|\\+01:00|)x?")| {
+            prop_assert_eq!(utc_shape(s.as_bytes()), re.is_match(&s), "{}", s);
+        });
+        proptest!(cfg, |(s in "\\PC{0,30}")| {
+            prop_assert_eq!(utc_shape(s.as_bytes()), re.is_match(&s), "{}", s);
+        });
+        for s in [
+            "2026-09-08T10:15:30.120Z",
+            "2026-09-08T10:15:30+00:00",
+            "2026-09-08T10:15:30.123456789Z",
+        ] {
+            assert!(utc_shape(s.as_bytes()) && re.is_match(s), "{s}");
+        }
+    }
+
+    /// The fused scan accepts exactly the strings its pattern matches (of
+    /// the bytes it may scan), and ends at the closing quote; every string
+    /// rule of the default evidence allowlist but the timestamps fuses.
+    #[test]
+    fn fused_patterns_agree_with_the_regex() {
+        let p = policy();
+        let mut rules: Vec<&FieldRule> = Vec::new();
+        let top = &p.standard.evidence;
+        for (_, r) in top.iter() {
+            rules.push(r);
+            if let Some(items) = object_items(r) {
+                rules.extend(items.iter().map(|(_, r)| r));
+            }
+        }
+        let mut fused = 0;
+        for r in rules {
+            let Some(re) = r.pattern.as_ref() else {
+                continue;
+            };
+            let Some(f) = Fused::compile(re.as_str()) else {
+                assert_eq!(re.as_str(), UTC_PATTERN, "only timestamps stay unfused");
+                continue;
+            };
+            fused += 1;
+            let cfg = ProptestConfig {
+                cases: 400,
+                ..ProptestConfig::default()
+            };
+            // Strings without a quote or backslash: the JSON string is
+            // exactly `s`; control bytes and non-ASCII must stop the scan.
+            proptest!(cfg, |(s in "[a-zA-Z0-9_.:/ -]{0,70}|[a-z][a-z0-9_]{0,70}|[A-Zé\\x01]{0,3}[a-z_]{0,5}", tail in "[\",}x]")| {
+                let line = format!("\"{s}\"{tail}");
+                match f.scan(line.as_bytes(), 1) {
+                    Some(q) => {
+                        prop_assert_eq!(q, s.len() + 1);
+                        prop_assert!(re.is_match(&s) && s.is_ascii() && !s.bytes().any(|c| c < 0x20), "{}", s);
+                    }
+                    // Exact both ways on plain ASCII: a miss is a non-match.
+                    None if s.is_ascii() && !s.bytes().any(|c| c < 0x20) => prop_assert!(!re.is_match(&s), "{}", s),
+                    None => {}
+                }
+            });
+            // A quote ends the string where the tape's scan ends it; a
+            // backslash is never taken.
+            if let Some(q) = f.scan(b"\"ab\"cd\"", 1) {
+                assert_eq!(q, 3);
+            }
+            assert_eq!(f.scan(b"\"ab\\u0063\"", 1), None);
+        }
+        assert!(fused >= 15, "{fused}");
+        // Shapes that do not fuse: a variable piece before another, a
+        // class with a quote or non-ASCII, alternation.
+        for pat in [
+            r"^(?:[a-z]+[0-9])$",
+            r#"^(?:[a-z"]+)$"#,
+            r"^(?:[a-zé]+)$",
+            r"^(?:ab|cd)$",
+            r"^(?:\w+)$",
+            r"[a-z]+",
+        ] {
+            assert!(Fused::compile(pat).is_none(), "{pat}");
+        }
+    }
+
+    /// A memo hit is a value that passed before; a value that failed is
+    /// never remembered.
+    #[test]
+    fn the_memo_remembers_only_what_passed() {
+        let mut m = Memo::default();
+        assert!(!m.hit(b""));
+        m.put(b"gateway");
+        assert!(m.hit(b"gateway") && !m.hit(b"gatewa") && !m.hit(b"gatewayx") && !m.hit(b""));
+        for v in [&b"a"[..], b"b", b"c", b"d"] {
+            m.put(v);
+        }
+        assert!(!m.hit(b"gateway"), "four newer values pushed it out");
+        m.put(&[b'x'; 40]);
+        assert!(!m.hit(&[b'x'; 40]), "long values are not kept");
+        // Through the fast path: a value that failed stays failing.
+        let p = policy();
+        let f = &p.standard.evidence;
+        let mut fp = FastPath::new(f).unwrap();
+        assert!(fp.clean(f, SEED.as_bytes(), false));
+        let bad = SEED.replace("\"service\": \"gateway\"", "\"service\": \"Gateway\"");
+        assert!(!fp.clean(f, bad.as_bytes(), false));
+        assert!(!fp.clean(f, bad.as_bytes(), false));
+        assert!(fp.clean(f, SEED.as_bytes(), false));
+    }
+
+    /// Not vacuous: the generator's records take the fast path often.
+    #[test]
+    fn generated_records_take_the_fast_path_often() {
+        let p = policy();
+        let f = &p.standard.evidence;
+        let mut fp = FastPath::new(f).unwrap();
+        let ev = array(&[vec![], vec![]], EVENT_KEYS);
+        let iv = array(&[vec![]], IV_KEYS);
+        let nested = |k: &str| match k {
+            "events" => Some(ev.clone()),
+            "derived_intervals" => Some(iv.clone()),
+            _ => None,
+        };
+        let all: Vec<(usize, usize)> = [0usize, 1, 2, 3, 11, 14, 15]
+            .iter()
+            .map(|&k| (k, 0))
+            .collect();
+        let line = object(&all, TOP_KEYS, &nested);
+        assert!(
+            fp.clean(f, &line, false),
+            "{}",
+            String::from_utf8_lossy(&line)
+        );
+    }
+}
