@@ -620,12 +620,27 @@ async fn records(State(ing): State<Ingest>, headers: HeaderMap, body: Body) -> R
 
 async fn healthz(State(ing): State<Ingest>) -> Response {
     let p2 = Arc::clone(&ing.p);
-    let why = tokio::task::spawn_blocking(move || p2.not_ready().or_else(|| sink_not_ready(&p2)))
-        .await
-        .unwrap_or_else(|_| Some("internal error".into()));
+    let why = tokio::task::spawn_blocking(move || {
+        let fault = p2.fleet_state().store_fault;
+        (p2.not_ready().or_else(|| sink_not_ready(&p2)), fault)
+    })
+    .await
+    .unwrap_or_else(|_| (Some("internal error".into()), None));
     match why {
-        None => (StatusCode::OK, "ok\n").into_response(),
-        Some(w) => (StatusCode::SERVICE_UNAVAILABLE, format!("{w}\n")).into_response(),
+        // Ready: records flow. A failing budget store only pauses full
+        // capture (standard records still flow), so it degrades rather
+        // than fails readiness: taking every replica out of rotation
+        // would stop the standard path too.
+        (None, Some(fault)) => (
+            StatusCode::OK,
+            format!(
+                "ok\ndegraded: budget store {}: no new full-capture lease\n",
+                fault.as_str()
+            ),
+        )
+            .into_response(),
+        (None, None) => (StatusCode::OK, "ok\n").into_response(),
+        (Some(w), _) => (StatusCode::SERVICE_UNAVAILABLE, format!("{w}\n")).into_response(),
     }
 }
 

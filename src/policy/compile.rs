@@ -84,6 +84,7 @@ pub struct Draft {
     pub(super) redact: RedactSettings,
     pub(super) server: ServerSettings,
     pub(super) sources: Vec<FileSource>,
+    pub(super) fleet: FleetSettings,
     pub(super) origins: Vec<KeyOrigin>,
     /// Where each sink's `output` is written (same order as `sinks`).
     pub(super) sink_at: Vec<Option<Loc>>,
@@ -120,6 +121,7 @@ impl Draft {
             redaction,
             server: self.server,
             sources: self.sources,
+            fleet: self.fleet,
             referenced,
             origins: self.origins,
             ignored: Vec::new(),
@@ -172,6 +174,11 @@ struct Merged {
     queue_records: Option<At<Spanned<i64>>>,
     queue_bytes: Option<At<Spanned<i64>>>,
     flush_interval: Option<At<Spanned<String>>>,
+    budget_store: Option<At<Spanned<String>>>,
+    store_password_file: Option<At<Spanned<String>>>,
+    replicas: Option<At<Spanned<i64>>>,
+    replica_id: Option<At<Spanned<String>>>,
+    store_timeout: Option<At<Spanned<String>>>,
     max_connections: Option<At<Spanned<i64>>>,
     max_spans: Option<At<Spanned<i64>>>,
     max_log_records: Option<At<Spanned<i64>>>,
@@ -582,6 +589,54 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
             user,
         );
     }
+    if let Some(f) = raw.fleet {
+        let f = f.into_inner();
+        put(
+            ctx,
+            &mut m.budget_store,
+            file,
+            f.budget_store,
+            "fleet.budget_store",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.store_password_file,
+            file,
+            f.password_file,
+            "fleet.password_file",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.replicas,
+            file,
+            f.replicas,
+            "fleet.replicas",
+            spi,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.replica_id,
+            file,
+            f.replica_id,
+            "fleet.replica_id",
+            sp,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.store_timeout,
+            file,
+            f.store_timeout,
+            "fleet.store_timeout",
+            sp,
+            user,
+        );
+    }
     if let Some(l) = raw.limits {
         let l = l.into_inner();
         put(
@@ -801,6 +856,7 @@ fn strings(v: Option<At<Vec<Spanned<String>>>>) -> Vec<String> {
 fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
     let server = server_settings(ctx, &m);
     let (sources, source_at) = sources(ctx, &m);
+    let fleet = fleet_settings(ctx, &m);
     if let Some(v) = &m.version
         && *v.v.get_ref() != 1
     {
@@ -975,10 +1031,93 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
         redact,
         server,
         sources,
+        fleet,
         origins,
         sink_at,
         source_at,
         audit_at,
+    }
+}
+
+/// `[fleet]`: a store URL we can use (no password in it: that belongs in
+/// `password_file`, never in a policy file that is hashed, shown and
+/// copied), a replica count of at least 1, a replica id fit for an audit
+/// entry, a store timeout within reason.
+fn fleet_settings(ctx: &mut Ctx<'_>, m: &Merged) -> FleetSettings {
+    let d = FleetSettings::default();
+    let budget_store = m.budget_store.as_ref().and_then(|At { file, v }| {
+        match BudgetStoreUrl::parse(v.get_ref()) {
+            Ok(url) => Some(url),
+            Err(why) => {
+                ctx.err_hint(
+                    *file,
+                    v.span(),
+                    format!("`fleet.budget_store` {why}"),
+                    "write it like `redis://10.0.0.5:6379` or `rediss://store.internal:6380`; put a password in `fleet.password_file`",
+                );
+                None
+            }
+        }
+    });
+    let password_file = m
+        .store_password_file
+        .as_ref()
+        .map(|a| ctx.resolve(a.file, a.v.get_ref()));
+    if let (Some(a), None) = (&m.store_password_file, &m.budget_store) {
+        ctx.err(
+            a.file,
+            a.v.span(),
+            "`fleet.password_file` is set but `fleet.budget_store` is not",
+        );
+    }
+    let replicas = match &m.replicas {
+        Some(At { file, v }) if !(1..=100_000).contains(v.get_ref()) => {
+            ctx.err(
+                *file,
+                v.span(),
+                "`fleet.replicas` must be between 1 and 100000",
+            );
+            d.replicas
+        }
+        Some(At { v, .. }) => u64::try_from(*v.get_ref()).unwrap_or(d.replicas),
+        None => d.replicas,
+    };
+    let replica_id = m.replica_id.as_ref().and_then(|At { file, v }| {
+        let id = v.get_ref();
+        if is_replica_id(id) {
+            Some(id.clone())
+        } else {
+            ctx.err_hint(
+                *file,
+                v.span(),
+                "`fleet.replica_id` is not a valid replica id",
+                "use 1 to 64 of `A-Z a-z 0-9 . _ -`",
+            );
+            None
+        }
+    });
+    let store_timeout = m
+        .store_timeout
+        .as_ref()
+        .and_then(|a| {
+            let t = duration(ctx, a.file, &a.v, "store_timeout")?;
+            if t.is_zero() || t > SignedDuration::from_secs(60) {
+                ctx.err(
+                    a.file,
+                    a.v.span(),
+                    "`fleet.store_timeout` must be more than 0 and at most 60s",
+                );
+                return None;
+            }
+            Some(t.unsigned_abs())
+        })
+        .unwrap_or(d.store_timeout);
+    FleetSettings {
+        budget_store,
+        password_file,
+        replicas,
+        replica_id,
+        store_timeout,
     }
 }
 

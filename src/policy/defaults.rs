@@ -23,6 +23,9 @@ max_links = 65536
 max_attributes = 262144
 max_nesting = 8
 decode_memory_bytes = 268435456
+[fleet]
+replicas = 1
+store_timeout = "500ms"
 [limits]
 max_line_bytes = 16777216
 [full]

@@ -37,6 +37,24 @@ pub struct RawPolicy {
     /// `[[source]]`: inputs `serve` follows besides HTTP.
     #[serde(default)]
     pub source: Vec<Spanned<RawSource>>,
+    /// `[fleet]`: budgets shared by several `serve` replicas.
+    pub fleet: Option<Spanned<RawFleet>>,
+}
+
+/// `[fleet]`: how a window's budget is shared by a fleet of replicas.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawFleet {
+    /// `redis://HOST:PORT` or `rediss://HOST:PORT`: the shared budget store.
+    pub budget_store: Option<Spanned<String>>,
+    /// File holding the store's password, relative to the file naming it.
+    pub password_file: Option<Spanned<String>>,
+    /// How many replicas share each budget.
+    pub replicas: Option<Spanned<i64>>,
+    /// This replica's name in audit entries (default: the host name).
+    pub replica_id: Option<Spanned<String>>,
+    /// Longest wait for one store call (humantime).
+    pub store_timeout: Option<Spanned<String>>,
 }
 
 /// `[[source]]`.

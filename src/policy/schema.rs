@@ -28,6 +28,7 @@ enum Node {
     RedactKeywords,
     Server,
     Source,
+    Fleet,
     /// A value that is not a table of ours (strings, `redact = [..]`).
     Leaf,
 }
@@ -46,6 +47,7 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("redact", Redact),
             ("server", Server),
             ("source", Source),
+            ("fleet", Fleet),
         ],
         Audit => &[
             ("path", Leaf),
@@ -141,6 +143,13 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("idle_timeout", Leaf),
         ],
         Source => &[("kind", Leaf), ("path", Leaf)],
+        Fleet => &[
+            ("budget_store", Leaf),
+            ("password_file", Leaf),
+            ("replicas", Leaf),
+            ("replica_id", Leaf),
+            ("store_timeout", Leaf),
+        ],
         FieldMap | Leaf => &[],
     }
 }

@@ -9,6 +9,7 @@ mod capture_serve;
 mod cases;
 mod cli;
 mod evidence;
+mod fleet;
 mod fuzz_replay;
 mod otel_sdk;
 mod otlp;
