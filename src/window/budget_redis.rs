@@ -456,8 +456,15 @@ fn classify(e: &redis::RedisError) -> StoreFault {
     }
 }
 
+/// Longest password file read (a password, not a document).
+const MAX_PASSWORD_FILE_BYTES: u64 = 4096;
+
 fn read_password(path: &std::path::Path) -> Result<String, StoreFault> {
-    let text = std::fs::read_to_string(path).map_err(|_| StoreFault::Auth)?;
+    // SECURITY: never block on a FIFO or read a device planted at the
+    // path; the size is capped (the same reader as keyword lists and keys).
+    let read = crate::policy::load::read_regular(path, MAX_PASSWORD_FILE_BYTES)
+        .map_err(|_| StoreFault::Auth)?;
+    let text = String::from_utf8(read.bytes).map_err(|_| StoreFault::Auth)?;
     let pw = text.strip_suffix('\n').unwrap_or(&text);
     let pw = pw.strip_suffix('\r').unwrap_or(pw);
     if pw.is_empty() {
@@ -652,6 +659,31 @@ fn free(claim: Claim<'_>) -> Units {
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fifo_or_an_oversized_password_file_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("pw");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        // Read on another thread: a blocking open would never return.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let p = fifo.clone();
+        std::thread::spawn(move || tx.send(read_password(&p)).unwrap());
+        let got = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("reading a FIFO password file must not block");
+        assert_eq!(got, Err(StoreFault::Auth));
+        let big = dir.path().join("big");
+        std::fs::write(&big, vec![b'x'; 8192]).unwrap();
+        assert_eq!(read_password(&big), Err(StoreFault::Auth));
+        let ok = dir.path().join("ok");
+        std::fs::write(&ok, "s3cret\n").unwrap();
+        assert_eq!(read_password(&ok).unwrap(), "s3cret");
+    }
 
     fn bulk(s: &str) -> Value {
         Value::BulkString(s.as_bytes().to_vec())
