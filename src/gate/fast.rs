@@ -14,6 +14,7 @@
 //! two paths to that.
 
 use crate::policy::{FieldSet, ValueType};
+use crate::record::canonical::{has_separator, number_canonical, too_precise_for_a_double};
 use crate::record::tape::{scan_number_shaped, scan_string};
 
 /// Key-order guesses: after the key at allowlist index `i` (or at the start,
@@ -41,11 +42,26 @@ pub fn clean_flat_ordered(fields: &FieldSet, line: &[u8], order: &mut KeyOrder) 
     scan(fields, line, order).is_some()
 }
 
-fn ws(b: &[u8], mut i: usize) -> usize {
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
-        i += 1;
+/// Whitespace after a `,` or `:`, where the canonical form has none or
+/// one space, the same all through the line (`record::canonical`); the
+/// offset after it. `style` is 0 until the first separator, then 1
+/// (compact) or 2 (spaced). `None` when the line changes style.
+///
+/// Whitespace anywhere else is not canonical: the scan below meets it
+/// where it expects a quote, a value or a delimiter, and gives up.
+fn sep(b: &[u8], i: usize, style: &mut u8) -> Option<usize> {
+    let (this, next) = if b.get(i) == Some(&b' ') {
+        (2, i + 1)
+    } else {
+        (1, i)
+    };
+    if *style != this {
+        if *style != 0 {
+            return None;
+        }
+        *style = this;
     }
-    i
+    Some(next)
 }
 
 /// `Some(())` when clean; `None` means "ask the full path".
@@ -55,11 +71,12 @@ fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
     // key is accepted only when its bytes equal an allowlisted name (valid
     // UTF-8), and a string value with a non-ASCII byte is validated on its
     // own. So a line that comes out clean is valid UTF-8.
-    let mut i = ws(b, 0);
-    if b.get(i) != Some(&b'{') {
+    // SECURITY: only canonical whitespace passes (`record::canonical`).
+    if b.first() != Some(&b'{') {
         return None;
     }
-    i = ws(b, i + 1);
+    let mut i = 1;
+    let mut style = 0u8;
     let mut seen: u64 = 0;
     let mut prev = KeyOrder::START;
     if b.get(i) == Some(&b'}') {
@@ -88,15 +105,13 @@ fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
             seen |= 1 << idx;
             *order.0.get_mut(prev)? = idx as u8;
             prev = idx;
-            i = ws(b, kend);
-            if b.get(i) != Some(&b':') {
+            if b.get(kend) != Some(&b':') {
                 return None;
             }
-            i = ws(b, i + 1);
+            i = sep(b, kend + 1, &mut style)?;
             i = scalar(fields, idx, b, i)?;
-            i = ws(b, i);
             match b.get(i) {
-                Some(b',') => i = ws(b, i + 1),
+                Some(b',') => i = sep(b, i + 1, &mut style)?,
                 Some(b'}') => {
                     i += 1;
                     break;
@@ -105,7 +120,7 @@ fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
             }
         }
     }
-    if ws(b, i) != b.len() {
+    if i != b.len() {
         return None;
     }
     for &r in fields.required() {
@@ -127,7 +142,9 @@ fn scalar(fields: &FieldSet, idx: usize, b: &[u8], i: usize) -> Option<usize> {
                 return None;
             }
             let s = b.get(i + 1..end - 1)?;
-            if !s.is_ascii() && std::str::from_utf8(s).is_err() {
+            // SECURITY: raw U+2028/U+2029 are not canonical (the full path
+            // escapes them).
+            if !s.is_ascii() && (std::str::from_utf8(s).is_err() || has_separator(s)) {
                 return None;
             }
             fields.string_ok(idx, s).then_some(end)
@@ -137,9 +154,14 @@ fn scalar(fields: &FieldSet, idx: usize, b: &[u8], i: usize) -> Option<usize> {
             if !matches!(rule.ty, ValueType::Number | ValueType::Integer) {
                 return None;
             }
-            rule.check_number_bytes(b.get(i..end)?, fraction, exponent)
-                .ok()?;
-            Some(end)
+            let literal = b.get(i..end)?;
+            rule.check_number_bytes(literal, fraction, exponent).ok()?;
+            // SECURITY: only canonical spellings pass verbatim; a literal of
+            // up to 17 bytes without an exponent is one on sight.
+            let canonical = (end - i <= 17 && !exponent)
+                || (number_canonical(literal)
+                    && !(rule.ty == ValueType::Number && too_precise_for_a_double(literal)));
+            canonical.then_some(end)
         }
         b't' if b.get(i..i + 4) == Some(b"true") && rule.ty == ValueType::Boolean => Some(i + 4),
         b'f' if b.get(i..i + 5) == Some(b"false") && rule.ty == ValueType::Boolean => Some(i + 5),
@@ -171,7 +193,9 @@ mod tests {
         let f = fields();
         let line = br#"{"request_id": "chatcmpl-9f2c41d0", "t_arrival": 1789040112.104, "t_completion": 1789040114.312, "prompt_tokens": 412, "output_tokens": 128, "e2e_latency_s": 2.208, "ttft_s": null, "queue_wait_s": 0.004, "scheduler_family": "ltr-promptlen", "priority_score": -318.0}"#;
         assert!(clean_flat(&f, line));
-        assert!(clean_flat(&f, b" {} "));
+        assert!(clean_flat(&f, b"{}"));
+        // Not canonical: the full path rewrites these.
+        assert!(!clean_flat(&f, b" {} "));
     }
 
     #[test]
@@ -290,9 +314,14 @@ a_name_longer_than_sixteen = { type = "boolean" }
         let order = std::sync::Mutex::new(KeyOrder::default());
         proptest!(cfg, |(members in proptest::collection::vec((proptest::sample::select(keys), proptest::sample::select(values), any::<bool>()), 0..5))| {
             let mut line = b"{".to_vec();
-            for (i, (k, v, spaced)) in members.iter().enumerate() {
+            // One spacing style per record, as the canonical form has it
+            // (sometimes two, which the fast path refuses).
+            let style = members.first().is_some_and(|m| m.2);
+            for (i, (k, v, mixed)) in members.iter().enumerate() {
+                let spaced = if i == 1 { *mixed } else { style };
+                let spaced = &spaced;
                 if i > 0 { line.push(b','); }
-                if *spaced { line.push(b' '); }
+                if *spaced && i > 0 { line.push(b' '); }
                 line.push(b'"');
                 line.extend_from_slice(k);
                 line.extend_from_slice(if *spaced { b"\": " } else { b"\":" });
@@ -361,9 +390,12 @@ a_name_longer_than_sixteen = { type = "boolean" }
         let clean = std::sync::atomic::AtomicUsize::new(0);
         proptest!(cfg, |(members in proptest::collection::vec((keys, values, any::<bool>()), 0..6))| {
             let mut line = String::from("{");
-            for (i, (k, v, spaced)) in members.iter().enumerate() {
+            let style = members.first().is_some_and(|m| m.2);
+            for (i, (k, v, mixed)) in members.iter().enumerate() {
+                let spaced = if i == 1 { *mixed } else { style };
+                let spaced = &spaced;
                 if i > 0 { line.push(','); }
-                if *spaced { line.push(' '); }
+                if *spaced && i > 0 { line.push(' '); }
                 line.push_str(&format!("\"{k}\":{}{v}", if *spaced { " " } else { "" }));
             }
             line.push('}');

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use crate::finding::{Finding, FindingKind, escape_key};
 use crate::policy::redaction::SinkRedaction;
 use crate::policy::{OnViolation, Policy};
+use crate::record::canonical;
 use crate::record::escape::{write_edited_json_string, write_json_string};
 use crate::record::tape::{
     Kind, Malformed, Tape, raw, raw_contents, string_value, string_value_in,
@@ -290,6 +291,9 @@ impl Gate {
         let mut violated_any = false;
         let mut has_content = false;
         let mut rewrite = false;
+        // Non-canonical content strings at full level: content is content,
+        // its escapes included, so they do not force a rewrite.
+        let mut excused = 0u32;
         let mut seen = 0u64;
         self.content.clear();
         self.encoded.clear();
@@ -308,6 +312,7 @@ impl Gate {
                     rewrite = true;
                 }
                 let c = walk.check(rule, v, &mut self.segs, &mut self.findings);
+                rewrite |= c.rewrite;
                 if c.violated {
                     violated_any = true;
                     rewrite = true;
@@ -338,6 +343,9 @@ impl Gate {
                     } else if kind == Kind::String
                         && let Some(r) = &self.redaction.redactor
                     {
+                        if !tokens[v].canonical && !self.tape.separators() {
+                            excused += 1;
+                        }
                         let original = string_value_in(text, &tokens[v], &mut self.unescaped);
                         self.redacted.clear();
                         let result =
@@ -380,6 +388,11 @@ impl Gate {
                             rewrite = true;
                         }
                         self.content.push((v, content));
+                    } else if kind == Kind::String
+                        && !tokens[v].canonical
+                        && !self.tape.separators()
+                    {
+                        excused += 1;
                     }
                 } else {
                     self.findings.push(walk.finding(
@@ -415,7 +428,11 @@ impl Gate {
         if violated_any && (policy.standard.on_violation == OnViolation::DropRecord || c.violated) {
             return judged(Verdict::Dropped, 0);
         }
-        if !rewrite {
+        // SECURITY: verbatim only when every byte is canonical too
+        // (`record::canonical`): whitespace, number spellings and escapes
+        // are no channel.
+        let canonical = self.tape.ws_canonical() && self.tape.noncanonical() == excused;
+        if !rewrite && canonical {
             return judged(Verdict::Verbatim, 0);
         }
         if rebuild {
@@ -489,7 +506,7 @@ fn rebuild_flat(
             out.push(b',');
         }
         first = false;
-        out.extend_from_slice(raw(walk.text, &tokens[k]).as_bytes());
+        canonical::write_string(walk.text, &tokens[k], out);
         out.push(b':');
         match value {
             Value::Pseudonym(key) => {
@@ -499,6 +516,11 @@ fn rebuild_flat(
             Value::Projected(rule) => walk.project(rule, v, out),
             Value::Encoded(json) => out.extend_from_slice(json),
             Value::Null => out.extend_from_slice(b"null"),
+            // Content as written, escapes and all, unless the line holds a
+            // raw U+2028/U+2029, which output always escapes.
+            Value::Raw if walk.tape.separators() => {
+                canonical::write_scalar(walk.text, &tokens[v], out)
+            }
             Value::Raw => out.extend_from_slice(raw(walk.text, &tokens[v]).as_bytes()),
         }
     }

@@ -35,6 +35,7 @@ use crate::gate::verify::{Seg, Walk};
 use crate::gate::{Judgement, Level, Verdict};
 use crate::policy::{OnViolation, Policy};
 use crate::record::Format;
+use crate::record::canonical;
 use crate::record::tape::{Kind, Tape, Token, raw, string_value};
 use schema::{Field, Schema, Text};
 
@@ -121,6 +122,8 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
         bare: false,
         base,
         unrecognisable: false,
+        excused: 0,
+        recanon: false,
     };
     let top = if is_request(input.tape, input.text) {
         &schema::REQUEST
@@ -168,6 +171,13 @@ struct Judge<'a, 'b> {
     /// A bare span lost its `name` or `attributes`: its projection would no
     /// longer be recognised as OTLP.
     unrecognisable: bool,
+    /// Non-canonical content strings passed as written at full level
+    /// (content is content, escapes included).
+    excused: u32,
+    /// A value met its rule but the projection writes it in another,
+    /// canonical form (leading zeros, uppercase hex, digits a double cannot
+    /// hold): the record cannot go out verbatim.
+    recanon: bool,
 }
 
 impl<'a> Judge<'a, '_> {
@@ -219,8 +229,12 @@ impl<'a> Judge<'a, '_> {
             return judged(Verdict::Dropped, 0);
         }
         // SECURITY: verbatim only when nothing was left out (every omission
-        // draws a finding) and no content string was changed by redaction.
-        if self.findings.len() == self.base && !self.redacted {
+        // draws a finding), no content string was changed by redaction, and
+        // every byte is canonical (`record::canonical`).
+        let tape = self.walk.tape;
+        let canonical =
+            tape.ws_canonical() && tape.noncanonical() == self.excused && !self.recanon;
+        if self.findings.len() == self.base && !self.redacted && canonical {
             keep_output(self.out, false);
             return judged(Verdict::Verbatim, 0);
         }
@@ -269,7 +283,7 @@ impl<'a> Judge<'a, '_> {
                     if !first {
                         self.out.push(b',');
                     }
-                    self.out.extend_from_slice(self.raw(k).as_bytes());
+                    self.string(k);
                     self.out.push(b':');
                     if self.member(field, v) {
                         first = false;
@@ -336,9 +350,15 @@ impl<'a> Judge<'a, '_> {
         self.out.push(b']');
     }
 
+    /// Append verified scalar `v` in canonical form.
     fn copy(&mut self, v: usize) -> bool {
-        self.out.extend_from_slice(self.raw(v).as_bytes());
+        canonical::write_scalar(self.walk.text, &self.walk.tape.tokens()[v], self.out);
         true
+    }
+
+    /// Append string or key token `s` in canonical form.
+    fn string(&mut self, s: usize) {
+        canonical::write_string(self.walk.text, &self.walk.tape.tokens()[s], self.out);
     }
 
     fn hex(&mut self, digits: usize, v: usize) -> bool {
@@ -347,6 +367,15 @@ impl<'a> Judge<'a, '_> {
         }
         let s = self.decoded(v);
         if s.is_empty() || (s.len() == digits && s.bytes().all(|b| b.is_ascii_hexdigit())) {
+            if s.bytes().any(|b| b.is_ascii_uppercase()) {
+                // SECURITY: the case of each hex digit is a bit no rule
+                // reads; ids go out in lowercase (as OTLP/JSON writes them).
+                self.recanon = true;
+                self.out.push(b'"');
+                self.out.extend(s.bytes().map(|b| b.to_ascii_lowercase()));
+                self.out.push(b'"');
+                return true;
+            }
             return self.copy(v);
         }
         let message = if digits == 32 {
@@ -372,11 +401,26 @@ impl<'a> Judge<'a, '_> {
             && digits.len() <= 20
             && digits.bytes().all(|b| b.is_ascii_digit())
             && digits.parse::<u64>().is_ok_and(|n| n <= max);
-        if ok {
-            self.copy(v)
-        } else {
-            self.violation("range", message)
+        if !ok {
+            return self.violation("range", message);
         }
+        if digits.len() > 1 && digits.starts_with('0') {
+            // SECURITY: leading zeros are a channel no rule reads; write
+            // the number's one decimal spelling, in the same JSON kind.
+            self.recanon = true;
+            let n = digits.trim_start_matches('0');
+            let n = if n.is_empty() { "0" } else { n };
+            let quote = t.kind == Kind::String;
+            if quote {
+                self.out.push(b'"');
+            }
+            self.out.extend_from_slice(n.as_bytes());
+            if quote {
+                self.out.push(b'"');
+            }
+            return true;
+        }
+        self.copy(v)
     }
 
     fn enumeration(&mut self, names: &[&str], v: usize) -> bool {
@@ -462,7 +506,16 @@ impl<'a> Judge<'a, '_> {
         }
         self.out.extend_from_slice(b"{\"stringValue\":");
         if self.scratch.text == decoded {
-            self.out.extend_from_slice(self.raw(s).as_bytes());
+            let t = self.tok(s);
+            if self.walk.tape.separators() {
+                // Output escapes raw U+2028/U+2029, content included.
+                self.string(s);
+            } else {
+                if !t.canonical {
+                    self.excused += 1;
+                }
+                self.out.extend_from_slice(self.raw(s).as_bytes());
+            }
         } else {
             self.redacted = true;
             crate::record::escape::write_json_string(&self.scratch.text, self.out);
