@@ -14,6 +14,10 @@ pub mod fast;
 pub mod otlp;
 pub mod verify;
 
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod canonical_tests;
+
 use std::sync::Arc;
 
 use crate::finding::{Finding, FindingKind, escape_key};

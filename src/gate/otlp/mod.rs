@@ -390,11 +390,8 @@ impl<'a> Judge<'a, '_> {
     fn unsigned(&mut self, v: usize, max: u64, message: &'static str) -> bool {
         let t = self.tok(v);
         let digits = match t.kind {
-            Kind::Number => self.raw(v),
-            Kind::String if !t.escaped => {
-                let r = self.raw(v);
-                r.get(1..r.len().saturating_sub(1)).unwrap_or("")
-            }
+            Kind::Number => Cow::Borrowed(self.raw(v)),
+            Kind::String => self.decoded(v),
             _ => return self.violation("type", message),
         };
         let ok = !digits.is_empty()
