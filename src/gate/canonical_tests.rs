@@ -382,7 +382,7 @@ fn line_separators_are_escaped_in_output() {
     let policy = Arc::new(
         Policy::from_toml(
             Path::new("p.toml"),
-            "[standard.fields]\nnote = { type = \"string\", max_len = 64 }\n",
+            "[standard.fields]\nnote = { type = \"string\", max_len = 64, free_text = true }\n",
         )
         .unwrap(),
     );

@@ -229,7 +229,7 @@ mod tests {
     const ODD_POLICY: &str = r#"
 version = 1
 [standard.fields]
-note = { type = "string", max_len = 8 }
+note = { type = "string", max_len = 8, free_text = true }
 tag = { type = "string", pattern = "[a-z]+(-[a-z]+)*" }
 "café" = { type = "number", nullable = true }
 "a\\b" = { type = "integer" }

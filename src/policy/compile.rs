@@ -9,7 +9,6 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use jiff::{SignedDuration, Timestamp};
-use regex::RegexBuilder;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use toml::Spanned;
@@ -22,9 +21,6 @@ use super::raw::*;
 use super::rule::{FieldRule, FieldSet, ValueType};
 use super::schema::{did_you_mean, unknown_keys};
 use super::*;
-
-/// Compiled regexes may use at most this much memory each.
-const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
 const DEFAULTS_NAME: &str = "<built-in defaults>";
 
@@ -187,17 +183,6 @@ fn parse_file(ctx: &mut Ctx<'_>, file: usize, text: &str) -> Option<RawPolicy> {
             None
         }
     }
-}
-
-/// The cause of a regex error without its multi-line drawing.
-fn regex_cause(e: &regex::Error) -> String {
-    let text = e.to_string();
-    let last = text
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("invalid regex");
-    last.trim().trim_start_matches("error: ").to_string()
 }
 
 fn first_line(s: &str) -> &str {
@@ -808,32 +793,36 @@ fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<
         );
         return None;
     };
+    let unicode = r.unicode.unwrap_or(false);
+    let has_pattern = r.pattern.is_some();
     let pattern = match r.pattern {
         Some(p) if ty != ValueType::String => {
             ctx.err(file, p.span(), "`pattern` applies only to strings");
             None
         }
-        Some(p) => {
-            // SECURITY: anchor every pattern, so `abc` cannot match a sentence containing abc.
-            let anchored = format!("^(?:{})$", p.get_ref());
-            match RegexBuilder::new(&anchored)
-                .size_limit(REGEX_SIZE_LIMIT)
-                .dfa_size_limit(REGEX_SIZE_LIMIT)
-                .build()
-            {
-                Ok(re) => Some(re),
-                Err(e) => {
-                    ctx.err(
-                        file,
-                        p.span(),
-                        format!("pattern does not compile: {}", regex_cause(&e)),
-                    );
-                    None
-                }
+        Some(p) => match super::rule::Pattern::compile(p.get_ref(), unicode) {
+            Ok(re) => Some(re),
+            Err(e) => {
+                ctx.err(file, p.span(), e.to_string());
+                None
             }
-        }
+        },
         None => None,
     };
+    // SECURITY: a standard string with neither a pattern nor a list of
+    // values admits any sentence; the policy must say that is intended.
+    if ty == ValueType::String
+        && r.one_of.is_none()
+        && !has_pattern
+        && !r.free_text.unwrap_or(false)
+    {
+        ctx.err_hint(
+            file,
+            span.clone(),
+            "string field has no `pattern` or `one_of`: it admits free text",
+            "constrain it with `pattern` or `one_of`, or set `free_text = true` if free text is what it is for",
+        );
+    }
     let usize_of = |ctx: &mut Ctx<'_>, v: Option<Spanned<i64>>, key: &str| -> Option<usize> {
         let v = v?;
         match usize::try_from(*v.get_ref()) {
@@ -880,6 +869,7 @@ fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<
     };
     Some(FieldRule {
         ty,
+        free_text: r.free_text.unwrap_or(false),
         nullable: r.nullable.unwrap_or(false),
         pattern,
         one_of: r.one_of,

@@ -150,6 +150,12 @@ pub struct RawField {
     pub nullable: Option<bool>,
     /// Regex the whole string must match (anchored by tracegate).
     pub pattern: Option<Spanned<String>>,
+    /// Compile `pattern` Unicode-aware and admit non-ASCII values (the
+    /// default is ASCII-only).
+    pub unicode: Option<bool>,
+    /// A string with neither `pattern` nor `one_of` is free text, which a
+    /// standard allowlist refuses unless this says it is intended.
+    pub free_text: Option<bool>,
     /// The string must be one of these.
     pub one_of: Option<Vec<String>>,
     /// Lower bound for numbers (inclusive).

@@ -64,6 +64,8 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("type", Leaf),
             ("nullable", Leaf),
             ("pattern", Leaf),
+            ("unicode", Leaf),
+            ("free_text", Leaf),
             ("one_of", Leaf),
             ("min", Leaf),
             ("max", Leaf),

@@ -12,6 +12,7 @@ mod otlp;
 mod policy_errors;
 mod redaction;
 mod serve;
+mod standard;
 mod tidy;
 
 #[path = "../support/rng.rs"]
