@@ -13,6 +13,7 @@
 //! [`super::Verdict::Verbatim`] with no finding. A property test holds the
 //! two paths to that.
 
+use super::detect::Detectors;
 use crate::policy::{FieldSet, ValueType};
 use crate::record::canonical::{has_separator, number_canonical, too_precise_for_a_double};
 use crate::record::tape::{scan_number_shaped, scan_string};
@@ -32,14 +33,20 @@ impl Default for KeyOrder {
     }
 }
 
-/// Whether the flat record `line` is certainly clean against `fields`.
-pub fn clean_flat(fields: &FieldSet, line: &[u8]) -> bool {
-    scan(fields, line, &mut KeyOrder::default()).is_some()
+/// Whether the flat record `line` is certainly clean against `fields`,
+/// with `detectors` run over its pattern-checked strings.
+pub fn clean_flat(fields: &FieldSet, detectors: &Detectors, line: &[u8]) -> bool {
+    scan(fields, detectors, line, &mut KeyOrder::default()).is_some()
 }
 
 /// [`clean_flat`], learning and using the order of keys across records.
-pub fn clean_flat_ordered(fields: &FieldSet, line: &[u8], order: &mut KeyOrder) -> bool {
-    scan(fields, line, order).is_some()
+pub fn clean_flat_ordered(
+    fields: &FieldSet,
+    detectors: &Detectors,
+    line: &[u8],
+    order: &mut KeyOrder,
+) -> bool {
+    scan(fields, detectors, line, order).is_some()
 }
 
 /// Whitespace after a `,` or `:`, where the canonical form has none or
@@ -65,7 +72,7 @@ fn sep(b: &[u8], i: usize, style: &mut u8) -> Option<usize> {
 }
 
 /// `Some(())` when clean; `None` means "ask the full path".
-fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
+fn scan(fields: &FieldSet, detectors: &Detectors, b: &[u8], order: &mut KeyOrder) -> Option<()> {
     // SECURITY: UTF-8 is checked where it can fail, not over the whole line:
     // every byte outside strings is matched against ASCII syntax below, a
     // key is accepted only when its bytes equal an allowlisted name (valid
@@ -109,7 +116,7 @@ fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
                 return None;
             }
             i = sep(b, kend + 1, &mut style)?;
-            i = scalar(fields, idx, b, i)?;
+            i = scalar(fields, detectors, idx, b, i)?;
             match b.get(i) {
                 Some(b',') => i = sep(b, i + 1, &mut style)?,
                 Some(b'}') => {
@@ -133,7 +140,13 @@ fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
 
 /// Check the scalar value at `i` against the rule of field `idx`; the
 /// offset after it.
-fn scalar(fields: &FieldSet, idx: usize, b: &[u8], i: usize) -> Option<usize> {
+fn scalar(
+    fields: &FieldSet,
+    detectors: &Detectors,
+    idx: usize,
+    b: &[u8],
+    i: usize,
+) -> Option<usize> {
     let rule = fields.rule(idx)?;
     match b.get(i)? {
         b'"' => {
@@ -147,7 +160,15 @@ fn scalar(fields: &FieldSet, idx: usize, b: &[u8], i: usize) -> Option<usize> {
             if !s.is_ascii() && (std::str::from_utf8(s).is_err() || has_separator(s)) {
                 return None;
             }
-            fields.string_ok(idx, s).then_some(end)
+            if !fields.string_ok(idx, s) {
+                return None;
+            }
+            // SECURITY: the detectors run here as on the full path (one_of
+            // values are the policy's own words).
+            if rule.one_of.is_none() && detectors.hit(std::str::from_utf8(s).ok()?).is_some() {
+                return None;
+            }
+            Some(end)
         }
         b'-' | b'0'..=b'9' => {
             let (end, fraction, exponent) = scan_number_shaped(b, i).ok()?;
@@ -181,6 +202,10 @@ mod tests {
     use super::*;
     use crate::policy::Policy;
 
+    fn det() -> Detectors {
+        Detectors::new(&Policy::from_toml(Path::new("p.toml"), "").unwrap().standard.detectors)
+    }
+
     fn fields() -> FieldSet {
         Policy::from_toml(Path::new("p.toml"), "")
             .unwrap()
@@ -192,10 +217,10 @@ mod tests {
     fn clean_seed_records_take_the_fast_path() {
         let f = fields();
         let line = br#"{"request_id": "chatcmpl-9f2c41d0", "t_arrival": 1789040112.104, "t_completion": 1789040114.312, "prompt_tokens": 412, "output_tokens": 128, "e2e_latency_s": 2.208, "ttft_s": null, "queue_wait_s": 0.004, "scheduler_family": "ltr-promptlen", "priority_score": -318.0}"#;
-        assert!(clean_flat(&f, line));
-        assert!(clean_flat(&f, b"{}"));
+        assert!(clean_flat(&f, &det(), line));
+        assert!(clean_flat(&f, &det(), b"{}"));
         // Not canonical: the full path rewrites these.
-        assert!(!clean_flat(&f, b" {} "));
+        assert!(!clean_flat(&f, &det(), b" {} "));
     }
 
     #[test]
@@ -220,7 +245,7 @@ mod tests {
             b"[]",
             b"",
         ] {
-            assert!(!clean_flat(&f, line), "{}", String::from_utf8_lossy(line));
+            assert!(!clean_flat(&f, &det(), line), "{}", String::from_utf8_lossy(line));
         }
     }
 
@@ -241,10 +266,11 @@ a_name_longer_than_sixteen = { type = "boolean" }
     fn utf8_is_checked_inside_strings_only_where_it_can_fail() {
         let policy = Policy::from_toml(Path::new("p.toml"), ODD_POLICY).unwrap();
         let f = &policy.standard.fields;
-        assert!(clean_flat(f, "{\"note\": \"café\"}".as_bytes()));
-        assert!(clean_flat(f, "{\"café\": 1}".as_bytes()));
+        assert!(clean_flat(&f, &det(), "{\"note\": \"café\"}".as_bytes()));
+        assert!(clean_flat(&f, &det(), "{\"café\": 1}".as_bytes()));
         assert!(clean_flat(
             f,
+            &det(),
             br#"{"a_name_longer_than_sixteen": true, "tag": "a-b"}"#
         ));
         for line in [
@@ -259,7 +285,7 @@ a_name_longer_than_sixteen = { type = "boolean" }
             br#"{"tag": "a--b"}"#,
             br#"{"note": "123456789"}"#,
         ] {
-            assert!(!clean_flat(f, line), "{}", String::from_utf8_lossy(line));
+            assert!(!clean_flat(&f, &det(), line), "{}", String::from_utf8_lossy(line));
         }
     }
 
@@ -296,6 +322,7 @@ a_name_longer_than_sixteen = { type = "boolean" }
             b"\"-a\"",
             b"\"123456789\"",
             b"\"12345678\"",
+            b"\"a@b.io\"",
             b"\"\\u00e9\"",
             b"1",
             b"-1",
@@ -329,8 +356,8 @@ a_name_longer_than_sixteen = { type = "boolean" }
             }
             line.push(b'}');
             let mut order = order.lock().unwrap();
-            let ordered = clean_flat_ordered(&f, &line, &mut order);
-            prop_assert_eq!(ordered, clean_flat(&f, &line), "{}", String::from_utf8_lossy(&line));
+            let ordered = clean_flat_ordered(&f, &det(), &line, &mut order);
+            prop_assert_eq!(ordered, clean_flat(&f, &det(), &line), "{}", String::from_utf8_lossy(&line));
             if ordered {
                 clean.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let mut fast_off = Gate::new(policy.clone());
@@ -368,6 +395,7 @@ a_name_longer_than_sixteen = { type = "boolean" }
             Just("\"chatcmpl-9f2c41d0\"".to_string()),
             Just("\"fcfs\"".to_string()),
             Just("\"a sentence\"".to_string()),
+            Just("\"chatcmpl-4111111111111111\"".to_string()),
             Just("null".to_string()),
             Just("true".to_string()),
             Just("-0".to_string()),
@@ -399,7 +427,7 @@ a_name_longer_than_sixteen = { type = "boolean" }
                 line.push_str(&format!("\"{k}\":{}{v}", if *spaced { " " } else { "" }));
             }
             line.push('}');
-            if clean_flat(&f, line.as_bytes()) {
+            if clean_flat(&f, &det(), line.as_bytes()) {
                 clean.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let mut fast_off = Gate::new(policy.clone());
                 fast_off.fast_cf = false;

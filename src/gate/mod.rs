@@ -10,6 +10,7 @@
 //! verbatim pass happens only when every key of the record is allowlisted
 //! (or a content field at full level) and every value met its rule.
 
+pub mod detect;
 pub mod fast;
 pub mod otlp;
 pub mod verify;
@@ -87,6 +88,8 @@ pub struct Gate {
     content_streak: bool,
     /// The sink's redaction and pseudonyms.
     redaction: SinkRedaction,
+    /// The built-in detectors run over allowlisted strings.
+    detectors: detect::Detectors,
     /// Redacted content of the record being judged, by value token.
     content: Vec<(usize, Content)>,
     /// The JSON string literals of [`Content::Redacted`], end to end: one
@@ -150,6 +153,7 @@ impl Gate {
             .all(|k| fields.lookup(k).is_none());
         Gate {
             fast_cf,
+            detectors: detect::Detectors::new(&policy.standard.detectors),
             content_streak: false,
             redaction,
             content: Vec::new(),
@@ -224,7 +228,12 @@ impl Gate {
         if self.fast_cf
             && !(level == Level::Full && self.content_streak)
             && self.forced.is_none_or(|f| f == Format::Cf)
-            && fast::clean_flat_ordered(&self.policy.standard.fields, bytes, &mut self.order)
+            && fast::clean_flat_ordered(
+                &self.policy.standard.fields,
+                &self.detectors,
+                bytes,
+                &mut self.order,
+            )
         {
             return Judgement {
                 verdict: Verdict::Verbatim,
@@ -258,6 +267,7 @@ impl Gate {
                     line: line_no,
                     level,
                     redactor: self.redaction.redactor.as_deref(),
+                    detectors: &self.detectors,
                 };
                 let buffers = otlp::Buffers {
                     findings: &mut self.findings,
@@ -289,6 +299,7 @@ impl Gate {
             text,
             tape: &self.tape,
             line: line_no,
+            detectors: &self.detectors,
         };
         let tokens = self.tape.tokens();
         let mut stripped = 0u32;

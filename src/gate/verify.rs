@@ -32,6 +32,8 @@ pub struct Walk<'a> {
     pub tape: &'a Tape,
     /// The line number, for findings.
     pub line: u64,
+    /// The standard level's detectors, run over allowlisted strings.
+    pub detectors: &'a super::detect::Detectors,
 }
 
 /// What checking a value found.
@@ -102,8 +104,15 @@ impl Walk<'_> {
         }
         match (t.kind, rule.ty) {
             (Kind::String, ValueType::String) => {
-                match rule.check_string(&string_value(self.text, &t)) {
-                    Ok(()) => c,
+                let s = string_value(self.text, &t);
+                match rule.check_string(&s) {
+                    // SECURITY: a value that fits its pattern can still hold
+                    // a card number or an email; `one_of` values are the
+                    // policy's own words.
+                    Ok(()) => match rule.one_of.is_none().then(|| self.detectors.hit(&s)).flatten() {
+                        Some(hit) => self.fail(segs, hit, super::detect::message(hit), out),
+                        None => c,
+                    },
                     Err(b) => self.fail(segs, b.rule(), b.message(), out),
                 }
             }

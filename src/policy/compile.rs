@@ -44,6 +44,7 @@ struct Merged {
     content_attributes: Option<At<Vec<Spanned<String>>>>,
     max_window: Option<At<Spanned<String>>>,
     on_violation: Option<At<Spanned<String>>>,
+    detectors: Option<At<Vec<Spanned<String>>>>,
     fields: Option<At<RawFields>>,
     span_names: Option<At<Vec<Spanned<String>>>>,
     span_attributes: Option<At<RawFields>>,
@@ -348,6 +349,15 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
         );
         put(
             ctx,
+            &mut m.detectors,
+            file,
+            s.detectors,
+            "standard.detectors",
+            spv,
+            user,
+        );
+        put(
+            ctx,
             &mut m.fields,
             file,
             s.fields,
@@ -552,6 +562,7 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
         log_attributes: field_set(ctx, m.log_attributes),
     };
     let evidence = field_set(ctx, m.evidence_fields);
+    let detectors = standard_detectors(ctx, m.detectors);
     let audit = audit_settings(ctx, m.audit_path, m.audit_key_file, m.audit_lock_timeout);
     let sinks = sinks(ctx, m.sinks);
     let windows = windows(ctx, m.windows, &sinks, max_window);
@@ -616,6 +627,7 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
         },
         standard: StandardRules {
             on_violation,
+            detectors,
             fields,
             otlp,
             evidence,
@@ -628,6 +640,34 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
         server,
         sources,
     }
+}
+
+/// `[standard] detectors`: names of built-in detectors, each once.
+fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<At<Vec<Spanned<String>>>>) -> Vec<String> {
+    let Some(At { file, v }) = v else {
+        return Vec::new();
+    };
+    let names = crate::redact::builtin_names();
+    let mut out: Vec<String> = Vec::new();
+    for name in v {
+        if !names.contains(&name.get_ref().as_str()) {
+            let hint = did_you_mean(name.get_ref(), names).map_or_else(
+                || format!("the built-in detectors are {}", names.join(", ")),
+                |k| format!("did you mean `{k}`?"),
+            );
+            ctx.err_hint(
+                file,
+                name.span(),
+                format!("unknown detector `{}`", crate::finding::escape_key(name.get_ref())),
+                hint,
+            );
+        } else if out.contains(name.get_ref()) {
+            ctx.err(file, name.span(), format!("detector `{}` is listed twice", name.get_ref()));
+        } else {
+            out.push(name.into_inner());
+        }
+    }
+    out
 }
 
 /// `[[source]]`: only `kind = "file"` with a `path` exists.

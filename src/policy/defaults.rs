@@ -34,6 +34,7 @@ content_attributes = [
 max_window = "24h"
 [standard]
 on_violation = "drop_record"
+detectors = ["api_key", "jwt", "email", "credit_card", "iban", "us_ssn", "phone", "ipv6", "ipv4"]
 [redact]
 builtin = ["api_key", "jwt", "credit_card"]
 [standard.fields]

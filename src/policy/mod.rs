@@ -131,6 +131,9 @@ pub enum OnViolation {
 pub struct StandardRules {
     /// `on_violation`.
     pub on_violation: OnViolation,
+    /// Built-in detectors run over every allowlisted string value at
+    /// standard level; a hit is a violation (`detected_<name>`).
+    pub detectors: Vec<String>,
     /// The cf allowlist.
     pub fields: FieldSet,
     /// The OTLP allowlists.

@@ -103,6 +103,8 @@ pub struct RawFull {
 pub struct RawStandard {
     /// `drop_record` (default) or `drop_field`.
     pub on_violation: Option<Spanned<String>>,
+    /// Built-in detectors run over every allowlisted string value.
+    pub detectors: Option<Vec<Spanned<String>>>,
     /// The cf allowlist.
     pub fields: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
     /// OTLP allowlists.

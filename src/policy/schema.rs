@@ -56,6 +56,7 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
         ],
         Standard => &[
             ("on_violation", Leaf),
+            ("detectors", Leaf),
             ("fields", FieldMap),
             ("otlp", Otlp),
             ("evidence", Evidence),

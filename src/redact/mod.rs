@@ -105,6 +105,7 @@
 mod action;
 mod compile;
 mod config;
+mod detect;
 mod detectors;
 mod keywords;
 mod prefix_index;

@@ -54,6 +54,8 @@ pub struct Input<'a> {
     pub level: Level,
     /// The sink's redaction of full-level content, if any.
     pub redactor: Option<&'a crate::redact::Redactor>,
+    /// The standard level's detectors, run over allowlisted strings.
+    pub detectors: &'a crate::gate::detect::Detectors,
 }
 
 /// Buffers the OTLP judge reuses from record to record, so a clean record
@@ -106,6 +108,7 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
             text: input.text,
             tape: input.tape,
             line: input.line,
+            detectors: input.detectors,
         },
         policy: input.policy,
         redactor: input.redactor,
