@@ -141,6 +141,8 @@ mod gate_tests {
     #[test]
     fn a_value_that_fits_its_pattern_but_holds_a_secret_is_a_violation() {
         let loose = r#"
+[standard]
+detectors = ["api_key", "jwt", "email", "credit_card", "iban", "us_ssn", "phone", "ipv6", "ipv4"]
 [standard.fields]
 request_id = { type = "string", pattern = '[A-Za-z0-9_.@:+-]{1,96}' }
 "#;

@@ -53,6 +53,9 @@ struct Merged {
     event_attributes: Option<At<RawFields>>,
     link_attributes: Option<At<RawFields>>,
     log_attributes: Option<At<RawFields>>,
+    otlp_rules: [Option<At<Spanned<RawField>>>; 4],
+    trace_state: Option<At<RawFields>>,
+    otlp_limits: [Option<At<Spanned<i64>>>; 7],
     evidence_fields: Option<At<RawFields>>,
     sinks: Vec<At<Spanned<RawSink>>>,
     sources: Vec<At<Spanned<RawSource>>>,
@@ -429,6 +432,32 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
                 spm,
                 user,
             );
+            let spr = |v: &Spanned<RawField>| v.span();
+            let rules = [o.schema_url, o.scope_name, o.scope_version, o.event_name];
+            for ((slot, new), key) in m.otlp_rules.iter_mut().zip(rules).zip(OTLP_RULE_KEYS) {
+                put(ctx, slot, file, new, key, spr, user);
+            }
+            put(
+                ctx,
+                &mut m.trace_state,
+                file,
+                o.trace_state,
+                "standard.otlp.trace_state",
+                spm,
+                user,
+            );
+            let limits = [
+                o.max_resources,
+                o.max_scopes,
+                o.max_spans,
+                o.max_events,
+                o.max_links,
+                o.max_log_records,
+                o.max_attributes,
+            ];
+            for ((slot, new), key) in m.otlp_limits.iter_mut().zip(limits).zip(OTLP_LIMIT_KEYS) {
+                put(ctx, slot, file, new, key, spi, user);
+            }
         }
         if let Some(e) = s.evidence {
             put(
@@ -560,6 +589,9 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
         event_attributes: field_set(ctx, m.event_attributes),
         link_attributes: field_set(ctx, m.link_attributes),
         log_attributes: field_set(ctx, m.log_attributes),
+        structure: otlp_structure(ctx, m.otlp_rules),
+        trace_state: field_set(ctx, m.trace_state),
+        limits: otlp_limits(ctx, m.otlp_limits),
     };
     let evidence = field_set(ctx, m.evidence_fields);
     let detectors = standard_detectors(ctx, m.detectors);
@@ -639,6 +671,86 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
         redaction: super::redaction::Redaction::default(),
         server,
         sources,
+    }
+}
+
+/// The policy keys of the OTLP structural rules, in [`OtlpStructure`] order.
+const OTLP_RULE_KEYS: [&str; 4] = [
+    "standard.otlp.schema_url",
+    "standard.otlp.scope_name",
+    "standard.otlp.scope_version",
+    "standard.otlp.event_name",
+];
+
+/// The policy keys of the OTLP count limits, in [`OtlpLimits`] order.
+const OTLP_LIMIT_KEYS: [&str; 7] = [
+    "standard.otlp.max_resources",
+    "standard.otlp.max_scopes",
+    "standard.otlp.max_spans",
+    "standard.otlp.max_events",
+    "standard.otlp.max_links",
+    "standard.otlp.max_log_records",
+    "standard.otlp.max_attributes",
+];
+
+/// `[standard.otlp] schema_url`, `scope_name`, `scope_version`,
+/// `event_name`: string rules (the defaults always supply them).
+fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<At<Spanned<RawField>>>; 4]) -> OtlpStructure {
+    let [schema_url, scope_name, scope_version, event_name] = rules.map(|slot| {
+        let at = slot?;
+        let span = at.v.span();
+        let rule = field_rule(ctx, at.file, at.v)?;
+        if rule.ty != ValueType::String {
+            ctx.err(at.file, span, "an otlp structural rule must be `type = \"string\"`");
+            return None;
+        }
+        Some(rule)
+    });
+    let fallback = || FieldRule {
+        ty: ValueType::String,
+        free_text: false,
+        nullable: false,
+        pattern: None,
+        // SECURITY: a missing rule (only if the defaults were broken)
+        // admits nothing but the empty string.
+        one_of: Some(Vec::new()),
+        min: None,
+        max: None,
+        max_len: None,
+        required: false,
+        items: None,
+        max_items: None,
+        fields: None,
+    };
+    OtlpStructure {
+        schema_url: schema_url.unwrap_or_else(fallback),
+        scope_name: scope_name.unwrap_or_else(fallback),
+        scope_version: scope_version.unwrap_or_else(fallback),
+        event_name: event_name.unwrap_or_else(fallback),
+    }
+}
+
+/// `[standard.otlp] max_*`: each between 1 and 1,000,000.
+fn otlp_limits(ctx: &mut Ctx<'_>, limits: [Option<At<Spanned<i64>>>; 7]) -> OtlpLimits {
+    let mut n = limits.iter().zip(OTLP_LIMIT_KEYS).map(|(slot, key)| match slot {
+        Some(At { file, v }) if (1..=1_000_000).contains(v.get_ref()) => *v.get_ref() as usize,
+        Some(At { file, v }) => {
+            let key = key.rsplit('.').next().unwrap_or(key);
+            ctx.err(*file, v.span(), format!("`{key}` must be between 1 and 1000000"));
+            1
+        }
+        // Only if the defaults were broken: as tight as possible.
+        None => 1,
+    });
+    let mut next = || n.next().unwrap_or(1);
+    OtlpLimits {
+        resources: next(),
+        scopes: next(),
+        spans: next(),
+        events: next(),
+        links: next(),
+        log_records: next(),
+        attributes: next(),
     }
 }
 

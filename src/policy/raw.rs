@@ -131,6 +131,30 @@ pub struct RawOtlp {
     pub link_attributes: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
     /// Allowed log-record attributes.
     pub log_attributes: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+    /// The rule for `schemaUrl` (a string rule).
+    pub schema_url: Option<Spanned<RawField>>,
+    /// The rule for an instrumentation scope's `name`.
+    pub scope_name: Option<Spanned<RawField>>,
+    /// The rule for an instrumentation scope's `version`.
+    pub scope_version: Option<Spanned<RawField>>,
+    /// The rule for span event names and log `eventName`.
+    pub event_name: Option<Spanned<RawField>>,
+    /// `traceState` members kept at standard level: vendor key -> value rule.
+    pub trace_state: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+    /// Most `resourceSpans` / `resourceLogs` in one record.
+    pub max_resources: Option<Spanned<i64>>,
+    /// Most `scopeSpans` / `scopeLogs` per resource.
+    pub max_scopes: Option<Spanned<i64>>,
+    /// Most spans per scope.
+    pub max_spans: Option<Spanned<i64>>,
+    /// Most events per span.
+    pub max_events: Option<Spanned<i64>>,
+    /// Most links per span.
+    pub max_links: Option<Spanned<i64>>,
+    /// Most log records per scope.
+    pub max_log_records: Option<Spanned<i64>>,
+    /// Most attributes in one attribute list.
+    pub max_attributes: Option<Spanned<i64>>,
 }
 
 /// `[standard.evidence]`.

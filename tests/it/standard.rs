@@ -139,3 +139,37 @@ fn a_pattern_over_the_size_limit_is_named_as_such() {
     assert!(r.stderr.contains("pattern is too large"), "{}", r.stderr);
     assert!(r.stderr.contains("policy.toml:"), "{}", r.stderr);
 }
+
+#[test]
+fn evidence_reasons_and_statuses_are_closed_and_ids_tight() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "");
+    let record = |extra: &str| {
+        format!(
+            r#"{{"schema_version": "latency-evidence.v1", "trace_id": "tr_synthetic_8f31", "request_id": "req_synthetic_2047", "attempt": 1, "events": [], "derived_intervals": [], {extra}}}"#
+        )
+    };
+    let ok = check(
+        &p,
+        &record(
+            r#""clock_source": "local_monotonic_with_utc_correlation", "sync_status": "documented_by_deployment", "status": "cancelled", "cancellation_reason": "client_cancellation""#,
+        ),
+    );
+    assert!(!ok.stdout.contains("\"kind\":\"violation\""), "{}", ok.stdout);
+    for (extra, field) in [
+        (r#""status": "completed", "error_reason": "the_customer_ssn_is_one_two_three""#, "error_reason"),
+        (r#""status": "my_card_number_is_four_one_one_one""#, "status"),
+        (r#""status": "completed", "clock_source": "alice_smith_phoned_us""#, "clock_source"),
+        (r#""status": "completed", "sync_status": "please_call_me_back""#, "sync_status"),
+        (r#""status": "completed", "route_id": "my-card-is-4111-1111-1111-1111-call-me""#, "route_id"),
+        (r#""status": "completed", "span_id": "card_4111111111111111""#, "span_id"),
+    ] {
+        let c = check(&p, &record(extra));
+        assert_eq!(c.code, 1, "{extra}");
+        assert!(
+            c.stdout.contains(&format!("\"field\":\"{field}\"")) && c.stdout.contains("\"kind\":\"violation\""),
+            "{extra}: {}",
+            c.stdout
+        );
+    }
+}

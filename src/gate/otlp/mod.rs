@@ -28,7 +28,12 @@ pub mod attrs;
 pub mod content;
 pub mod schema;
 
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod structure_tests;
+
 use std::borrow::Cow;
+use std::io::Write as _;
 
 use crate::finding::{Finding, FindingKind};
 use crate::gate::verify::{Seg, Walk};
@@ -37,7 +42,7 @@ use crate::policy::{OnViolation, Policy};
 use crate::record::Format;
 use crate::record::canonical;
 use crate::record::tape::{Kind, Tape, Token, raw, string_value};
-use schema::{Field, Schema, Text};
+use schema::{Field, Repeated, Schema, Structural, Text};
 
 /// What the OTLP judge reads: one scanned line and how to judge it.
 #[derive(Clone, Copy)]
@@ -312,10 +317,16 @@ impl<'a> Judge<'a, '_> {
             Field::Hex(n) => self.hex(n, v),
             Field::Nanos => self.unsigned(v, u64::MAX, "timestamp must be a u64 of nanoseconds"),
             Field::Uint32 => self.unsigned(v, u64::from(u32::MAX), "value must be a u32"),
+            Field::Flags(mask) => self.flags(v, mask),
             Field::Enum(names) => self.enumeration(names, v),
             Field::Text(text) => self.text(text, v),
+            Field::Rule(which) => self.structural(which, v),
+            Field::TraceState => self.trace_state(v),
             Field::SpanName => self.span_name(v),
             Field::Attributes(place) if t.kind == Kind::Array => {
+                if !self.within(v, self.policy.standard.otlp.limits.attributes) {
+                    return false;
+                }
                 self.attributes(place, v);
                 true
             }
@@ -324,13 +335,162 @@ impl<'a> Judge<'a, '_> {
                 self.object(schema, v);
                 true
             }
-            Field::Array(schema) if t.kind == Kind::Array => {
+            Field::Array(schema, repeated) if t.kind == Kind::Array => {
+                if !self.within(v, self.limit(repeated)) {
+                    return false;
+                }
                 self.array(schema, v);
                 true
             }
-            Field::Attributes(_) | Field::Array(_) => self.violation("type", "expected an array"),
+            Field::Attributes(_) | Field::Array(..) => self.violation("type", "expected an array"),
             Field::Object(_) => self.violation("type", "expected an object"),
         }
+    }
+
+    /// The `[standard.otlp] max_*` limit of a repeated structure.
+    fn limit(&self, repeated: Repeated) -> usize {
+        let l = &self.policy.standard.otlp.limits;
+        match repeated {
+            Repeated::Resources => l.resources,
+            Repeated::Scopes => l.scopes,
+            Repeated::Spans => l.spans,
+            Repeated::Events => l.events,
+            Repeated::Links => l.links,
+            Repeated::LogRecords => l.log_records,
+        }
+    }
+
+    /// Whether array `arr` has at most `max` elements; a `max_items`
+    /// violation when not.
+    fn within(&mut self, arr: usize, max: usize) -> bool {
+        // SECURITY: every repeated structure is bounded, so no list can
+        // be made a channel by its length or its thousandth element.
+        if self.walk.tape.elements(arr).nth(max).is_some() {
+            return self.violation(
+                "max_items",
+                "array has more elements than its [standard.otlp] max_* limit",
+            );
+        }
+        true
+    }
+
+    /// A `fixed32` bit field: only the bits in `mask` are defined; the
+    /// others are cleared (a rewrite), never passed.
+    fn flags(&mut self, v: usize, mask: u32) -> bool {
+        let t = self.tok(v);
+        let digits = match t.kind {
+            Kind::Number => Cow::Borrowed(self.raw(v)),
+            Kind::String => self.decoded(v),
+            _ => return self.violation("type", "flags must be a u32"),
+        };
+        let Some(n) = (digits.len() <= 10 && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| digits.parse::<u32>().ok())
+            .flatten()
+        else {
+            return self.violation("range", "flags must be a u32");
+        };
+        let kept = n & mask;
+        if kept == n && (digits.len() == 1 || !digits.starts_with('0')) {
+            return self.copy(v);
+        }
+        // SECURITY: reserved bits (and leading zeros) carry data no rule
+        // reads: write only the defined bits, in the same JSON kind.
+        self.recanon = true;
+        let quote = t.kind == Kind::String;
+        if quote {
+            self.out.push(b'"');
+        }
+        let _ = write!(self.out, "{kept}");
+        if quote {
+            self.out.push(b'"');
+        }
+        true
+    }
+
+    /// A structural string held to its `[standard.otlp]` rule (through
+    /// [`Walk::check`]: pattern, `one_of`, `max_len`, detectors). The empty
+    /// string, the protobuf default, always passes.
+    fn structural(&mut self, which: Structural, v: usize) -> bool {
+        let t = self.tok(v);
+        if t.kind != Kind::String {
+            return self.violation("type", "expected a string");
+        }
+        if t.end - t.start == 2 {
+            return self.copy(v);
+        }
+        let s = &self.policy.standard.otlp.structure;
+        let rule = match which {
+            Structural::SchemaUrl => &s.schema_url,
+            Structural::ScopeName => &s.scope_name,
+            Structural::ScopeVersion => &s.scope_version,
+            Structural::EventName => &s.event_name,
+        };
+        let c = self.walk.check(rule, v, self.segs, self.findings);
+        if c.violated {
+            self.note_violation();
+            return false;
+        }
+        self.copy(v)
+    }
+
+    /// A W3C trace state. SECURITY: its values are free text a vendor
+    /// defines, so at standard level only members whose key is in
+    /// `[standard.otlp.trace_state]` stay, each held to its value rule;
+    /// every other member is stripped (with a finding).
+    fn trace_state(&mut self, v: usize) -> bool {
+        if self.tok(v).kind != Kind::String {
+            return self.violation("type", "trace state must be a string");
+        }
+        let s = self.decoded(v);
+        if s.is_empty() {
+            return self.copy(v);
+        }
+        if !schema::trace_state_ok(&s) {
+            return self.violation(
+                "pattern",
+                "trace state must be a W3C key=value list without spaces in values",
+            );
+        }
+        let allowed = &self.policy.standard.otlp.trace_state;
+        let mut kept = String::new();
+        let mut all = true;
+        for (key, value) in schema::trace_state_members(&s) {
+            let Some((_, rule)) = allowed.lookup(key) else {
+                all = false;
+                self.strip(
+                    "unknown_field",
+                    "trace state member is not on the [standard.otlp.trace_state] allowlist",
+                );
+                continue;
+            };
+            let broken = match rule.check_string(value) {
+                Err(b) => Some((b.rule(), b.message())),
+                Ok(()) => rule
+                    .one_of
+                    .is_none()
+                    .then(|| self.walk.detectors.hit(value))
+                    .flatten()
+                    .map(|hit| (hit, crate::gate::detect::message(hit))),
+            };
+            if let Some((rule, message)) = broken {
+                let f = self.walk.finding(self.segs, rule, message);
+                self.findings.push(f);
+                self.note_violation();
+                return false;
+            }
+            if !kept.is_empty() {
+                kept.push(',');
+            }
+            kept.push_str(key);
+            kept.push('=');
+            kept.push_str(value);
+        }
+        if all && kept.len() == s.len() {
+            return self.copy(v);
+        }
+        self.recanon = true;
+        crate::record::escape::write_json_string(&kept, self.out);
+        true
     }
 
     /// A repeated message: each element must be an object of `schema`.
@@ -687,7 +847,8 @@ mod tests {
             (r#""kind":"server""#, false),
             (r#""status":{"code":2,"message":""}"#, true),
             (r#""status":{"message":"boom"}"#, false),
-            (r#""traceState":"rojo=00f067aa0ba902b7""#, true),
+            // Stripped at standard unless [standard.otlp.trace_state] lists it.
+            (r#""traceState":"rojo=00f067aa0ba902b7""#, false),
             (r#""traceState":"rojo=a b""#, false),
             (r#""flags":257"#, true),
             (r#""flags":-1"#, false),
