@@ -268,6 +268,16 @@ impl Gate {
                     level,
                     redactor: self.redaction.redactor.as_deref(),
                     detectors: &self.detectors,
+                    pseudonyms: match &self.redaction.key {
+                        Some(key) if !self.redaction.pseudonymize.is_empty() => {
+                            Some(otlp::Pseudonyms {
+                                key,
+                                names: &self.redaction.pseudonymize,
+                                prefixes: &self.policy.redact.pseudonym_prefixes,
+                            })
+                        }
+                        _ => None,
+                    },
                 };
                 let buffers = otlp::Buffers {
                     findings: &mut self.findings,
@@ -526,7 +536,8 @@ fn rebuild_flat(
         match value {
             Value::Pseudonym(key) => {
                 let id = string_value(walk.text, &tokens[v]);
-                write_json_string(&crate::redact::pseudonymize(key, &id), out);
+                let prefixes = &policy.redact.pseudonym_prefixes;
+                write_json_string(&crate::redact::pseudonymize(key, &id, prefixes), out);
             }
             Value::Projected(rule) => walk.project(rule, v, out),
             Value::Encoded(json) => out.extend_from_slice(json),
@@ -581,6 +592,18 @@ fn describe_malformed(line: u64, m: &Malformed, tape: &Tape, bytes: &[u8]) -> Fi
             None,
             format!("line is not valid UTF-8 (byte {})", offset + 1),
         ),
+        // A UTF-8 byte order mark is not JSON whitespace; editors on some
+        // systems write one at the start of a file. Say so rather than
+        // leave "expected a value at byte 1" to puzzle over. The line is
+        // still malformed: nothing is forwarded on a guess.
+        Malformed::InvalidJson { offset: 0, .. } if bytes.starts_with(b"\xEF\xBB\xBF") => {
+            malformed_finding(
+                line,
+                m.rule(),
+                None,
+                "line starts with a UTF-8 byte order mark (BOM), which JSON does not allow; write the file without one".into(),
+            )
+        }
         Malformed::InvalidJson { offset, expected } => malformed_finding(
             line,
             m.rule(),

@@ -63,6 +63,7 @@ struct Merged {
     redact_builtin: Option<At<Vec<Spanned<String>>>>,
     redact_key_file: Option<At<Spanned<String>>>,
     allow_unredacted_sinks: Option<At<Vec<Spanned<String>>>>,
+    pseudonym_prefixes: Option<At<Vec<Spanned<String>>>>,
     patterns: Vec<At<Spanned<RawPattern>>>,
     keywords: Vec<At<Spanned<RawKeywords>>>,
     listen: Option<At<Spanned<String>>>,
@@ -500,6 +501,15 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
             spv,
             user,
         );
+        put(
+            ctx,
+            &mut m.pseudonym_prefixes,
+            file,
+            r.pseudonym_prefixes,
+            "redact.pseudonym_prefixes",
+            spv,
+            user,
+        );
         if user {
             m.patterns
                 .extend(r.pattern.into_iter().map(|v| At { file, v }));
@@ -596,7 +606,24 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
     let evidence = field_set(ctx, m.evidence_fields);
     let detectors = standard_detectors(ctx, m.detectors);
     let audit = audit_settings(ctx, m.audit_path, m.audit_key_file, m.audit_lock_timeout);
-    let sinks = sinks(ctx, m.sinks);
+    // SECURITY: a `pseudonymize` name must be a field some format
+    // allowlists (or an OTLP id), or the sink silently pseudonymizes nothing.
+    let pseudonymizable = |name: &str| {
+        fields.lookup(name).is_some()
+            || evidence.lookup(name).is_some()
+            || matches!(name, "traceId" | "spanId" | "parentSpanId")
+            || [
+                &otlp.span_attributes,
+                &otlp.resource_attributes,
+                &otlp.scope_attributes,
+                &otlp.event_attributes,
+                &otlp.link_attributes,
+                &otlp.log_attributes,
+            ]
+            .iter()
+            .any(|set| set.lookup(name).is_some())
+    };
+    let sinks = sinks(ctx, m.sinks, &pseudonymizable);
     let windows = windows(ctx, m.windows, &sinks, max_window);
     if audit.is_none() {
         if let Some(s) = sinks.iter().find(|s| s.full_allowed) {
@@ -614,6 +641,7 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Policy {
             .redact_key_file
             .map(|a| ctx.resolve(a.file, a.v.get_ref())),
         allow_unredacted_sinks: strings(m.allow_unredacted_sinks),
+        pseudonym_prefixes: strings(m.pseudonym_prefixes),
         patterns: m
             .patterns
             .into_iter()
@@ -1057,7 +1085,11 @@ fn audit_settings(
     })
 }
 
-fn sinks(ctx: &mut Ctx<'_>, raw: Vec<At<Spanned<RawSink>>>) -> Vec<Sink> {
+fn sinks(
+    ctx: &mut Ctx<'_>,
+    raw: Vec<At<Spanned<RawSink>>>,
+    pseudonymizable: &dyn Fn(&str) -> bool,
+) -> Vec<Sink> {
     let mut out: Vec<Sink> = Vec::new();
     for At { file, v } in raw {
         let span = v.span();
@@ -1118,15 +1150,28 @@ fn sinks(ctx: &mut Ctx<'_>, raw: Vec<At<Spanned<RawSink>>>) -> Vec<Sink> {
                 }
             },
         };
+        let mut pseudonymize = Vec::new();
+        for p in s.pseudonymize.unwrap_or_default() {
+            if pseudonymizable(p.get_ref()) {
+                pseudonymize.push(p.into_inner());
+            } else {
+                ctx.err_hint(
+                    file,
+                    p.span(),
+                    format!(
+                        "`pseudonymize` names `{}`, which no standard allowlist holds",
+                        crate::finding::escape_key(p.get_ref())
+                    ),
+                    "name a string field of [standard.fields], [standard.evidence.fields], an attribute of [standard.otlp.*_attributes], or traceId, spanId, parentSpanId",
+                );
+            }
+        }
         out.push(Sink {
             name: name.into_inner(),
             full_allowed: s.full_allowed.unwrap_or(false),
             output,
             redact,
-            pseudonymize: s
-                .pseudonymize
-                .map(|v| v.into_iter().map(Spanned::into_inner).collect())
-                .unwrap_or_default(),
+            pseudonymize,
         });
     }
     out

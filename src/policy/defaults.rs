@@ -37,6 +37,7 @@ on_violation = "drop_record"
 detectors = ["api_key", "jwt", "email", "credit_card", "iban", "us_ssn", "phone", "ipv6"]
 [redact]
 builtin = ["api_key", "jwt", "credit_card"]
+pseudonym_prefixes = ["chatcmpl-", "req_"]
 [standard.fields]
 request_id       = { type = "string", pattern = "chatcmpl-[0-9a-f]+(-[0-9a-f]+)*", max_len = 96 }
 t_arrival        = { type = "number", min = 0 }

@@ -325,6 +325,8 @@ pub struct RedactSettings {
     pub key_file: Option<PathBuf>,
     /// Sinks allowed to weaken redaction.
     pub allow_unredacted_sinks: Vec<String>,
+    /// Id prefixes a pseudonym keeps; any other prefix is rewritten too.
+    pub pseudonym_prefixes: Vec<String>,
     /// User patterns.
     pub patterns: Vec<PatternSetting>,
     /// Keyword lists.

@@ -258,6 +258,8 @@ pub struct RawRedact {
     pub key_file: Option<Spanned<String>>,
     /// Sinks allowed to set `redact = false` or a subset.
     pub allow_unredacted_sinks: Option<Vec<Spanned<String>>>,
+    /// Id prefixes a pseudonym keeps (`chatcmpl-`); any other is rewritten.
+    pub pseudonym_prefixes: Option<Vec<Spanned<String>>>,
     /// `[[redact.pattern]]`.
     #[serde(default)]
     pub pattern: Vec<Spanned<RawPattern>>,

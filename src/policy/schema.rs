@@ -119,6 +119,7 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("builtin", Leaf),
             ("key_file", Leaf),
             ("allow_unredacted_sinks", Leaf),
+            ("pseudonym_prefixes", Leaf),
             ("pattern", RedactPattern),
             ("keywords", RedactKeywords),
         ],

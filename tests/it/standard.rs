@@ -173,3 +173,65 @@ fn evidence_reasons_and_statuses_are_closed_and_ids_tight() {
         );
     }
 }
+
+#[test]
+fn a_byte_order_mark_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "");
+    let input = "\u{feff}{\"request_id\": \"chatcmpl-9f2c41d0\"}\n{\"request_id\": \"chatcmpl-1\"}\n";
+    let c = check(&p, input);
+    assert_eq!(c.code, 1);
+    assert!(c.stdout.contains("\"line\":1"), "{}", c.stdout);
+    assert!(c.stdout.contains("byte order mark"), "{}", c.stdout);
+    let f = filter(&p, input);
+    assert_eq!(f.stdout, "{\"request_id\": \"chatcmpl-1\"}\n");
+}
+
+#[test]
+fn pseudonyms_reach_otlp_attributes_and_ids_and_keep_only_listed_prefixes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("key"), "k".repeat(32)).unwrap();
+    let p = policy(
+        dir.path(),
+        "pseudonymize = [\"cf.request_id\", \"traceId\", \"spanId\", \"request_id\"]\n[redact]\nkey_file = \"key\"\n[standard.fields]\nrequest_id = { type = \"string\", pattern = '[a-z]+-[0-9]+' }\n",
+    );
+    let span = r#"{"name":"llm_request","traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","attributes":[{"key":"cf.request_id","value":{"stringValue":"chatcmpl-b8af6f4d128fdd4c-b31b5b1f"}}],"links":[{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"b7ad6b7169203331"}]}"#;
+    let r = filter(&p, &format!("{span}\n{{\"request_id\":\"alice-7\"}}\n"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut lines = r.stdout.lines();
+    let out: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    for original in [
+        "5b8efff798038103d269b633813fc60c",
+        "eee19b7ec3c1b174",
+        "b8af6f4d128fdd4c",
+        "0af7651916cd43dd8448eb211c80319c",
+        "b7ad6b7169203331",
+    ] {
+        assert!(!r.stdout.contains(original), "{original}: {}", r.stdout);
+    }
+    let id = out["attributes"][0]["value"]["stringValue"].as_str().unwrap();
+    assert!(id.starts_with("chatcmpl-") && id.len() == 34, "{id}");
+    for (ptr, len) in [("/traceId", 32), ("/spanId", 16), ("/links/0/traceId", 32), ("/links/0/spanId", 16)] {
+        let v = out.pointer(ptr).and_then(|v| v.as_str()).unwrap();
+        assert_eq!(v.len(), len, "{ptr}");
+        assert!(v.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()), "{ptr}: {v}");
+    }
+    // `alice-` is not a listed prefix: the name is rewritten too.
+    let cf: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let got = cf["request_id"].as_str().unwrap();
+    assert!(!got.starts_with("alice"), "{got}");
+    assert_eq!(got.len(), "alice-7".len());
+}
+
+#[test]
+fn a_pseudonymize_name_no_allowlist_holds_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("key"), "k".repeat(32)).unwrap();
+    let p = policy(
+        dir.path(),
+        "pseudonymize = [\"cf.requestid\"]\n[redact]\nkey_file = \"key\"\n",
+    );
+    let r = tracegate(&["policy", "check", p.to_str().unwrap()], b"");
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("`pseudonymize` names `cf.requestid`"), "{}", r.stderr);
+}

@@ -189,6 +189,21 @@ impl<'a> Judge<'a, '_> {
             if !self.check_any(rule, any) {
                 return false;
             }
+            if let Any::String(t) = any
+                && let Some(p) = self.pseudonyms
+                && p.names.iter().any(|n| *n == key)
+            {
+                // SECURITY: the sink pseudonymizes this attribute: a keyed
+                // pseudonym of the same shape goes out, never the value.
+                self.recanon = true;
+                let id = crate::redact::pseudonymize(p.key, &self.decoded(t), p.prefixes);
+                self.out.extend_from_slice(b"{\"key\":");
+                self.string(attr.key);
+                self.out.extend_from_slice(b",\"value\":{\"stringValue\":");
+                crate::record::escape::write_json_string(&id, self.out);
+                self.out.extend_from_slice(b"}}");
+                return true;
+            }
             self.write_attr(attr, any);
             return true;
         }

@@ -61,6 +61,20 @@ pub struct Input<'a> {
     pub redactor: Option<&'a crate::redact::Redactor>,
     /// The standard level's detectors, run over allowlisted strings.
     pub detectors: &'a crate::gate::detect::Detectors,
+    /// The sink's pseudonyms: attribute keys and id names (`traceId`,
+    /// `spanId`, `parentSpanId`) to rewrite, under this key.
+    pub pseudonyms: Option<Pseudonyms<'a>>,
+}
+
+/// What a sink pseudonymizes in OTLP records, and how.
+#[derive(Clone, Copy)]
+pub struct Pseudonyms<'a> {
+    /// The key.
+    pub key: &'a crate::redact::RedactKey,
+    /// Attribute keys and id names to rewrite.
+    pub names: &'a [String],
+    /// Prefixes a pseudonym keeps.
+    pub prefixes: &'a [String],
 }
 
 /// Buffers the OTLP judge reuses from record to record, so a clean record
@@ -132,6 +146,7 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
         unrecognisable: false,
         excused: 0,
         recanon: false,
+        pseudonyms: input.pseudonyms,
     };
     let top = if is_request(input.tape, input.text) {
         &schema::REQUEST
@@ -186,6 +201,8 @@ struct Judge<'a, 'b> {
     /// canonical form (leading zeros, uppercase hex, digits a double cannot
     /// hold): the record cannot go out verbatim.
     recanon: bool,
+    /// The sink's pseudonyms.
+    pseudonyms: Option<Pseudonyms<'a>>,
 }
 
 impl<'a> Judge<'a, '_> {
@@ -530,6 +547,19 @@ impl<'a> Judge<'a, '_> {
         }
         let s = self.decoded(v);
         if s.is_empty() || (s.len() == digits && s.bytes().all(|b| b.is_ascii_hexdigit())) {
+            if !s.is_empty()
+                && let Some(p) = self.pseudonyms
+                && let Some(&Seg::Key(k)) = self.segs.last()
+                && p.names.iter().any(|n| *n == self.decoded(k))
+            {
+                // SECURITY: a listed id goes out as a keyed pseudonym of the
+                // same shape (lowercase hex of the same length).
+                self.recanon = true;
+                let lower = s.to_ascii_lowercase();
+                let id = crate::redact::pseudonymize(p.key, &lower, p.prefixes);
+                crate::record::escape::write_json_string(&id, self.out);
+                return true;
+            }
             if s.bytes().any(|b| b.is_ascii_uppercase()) {
                 // SECURITY: the case of each hex digit is a bit no rule
                 // reads; ids go out in lowercase (as OTLP/JSON writes them).
