@@ -68,7 +68,10 @@ mod tests {
 
     #[test]
     fn terminal_text_escapes_controls_and_bidi_and_nothing_else() {
-        assert_eq!(escape_for_terminal("tune ltr recipe é"), "tune ltr recipe é");
+        assert_eq!(
+            escape_for_terminal("tune ltr recipe é"),
+            "tune ltr recipe é"
+        );
         assert_eq!(
             escape_for_terminal("ok\n  window  fake  active\r"),
             "ok\\u{a}  window  fake  active\\u{d}"
@@ -77,8 +80,14 @@ mod tests {
             escape_for_terminal("a\u{202e}dcba\u{2066}x\u{2069}\u{200f}"),
             "a\\u{202e}dcba\\u{2066}x\\u{2069}\\u{200f}"
         );
-        assert_eq!(escape_for_terminal("\u{1b}[2J\u{7f}\u{85}"), "\\u{1b}[2J\\u{7f}\\u{85}");
-        assert_eq!(escape_for_terminal("\u{2028}\u{2029}"), "\\u{2028}\\u{2029}");
+        assert_eq!(
+            escape_for_terminal("\u{1b}[2J\u{7f}\u{85}"),
+            "\\u{1b}[2J\\u{7f}\\u{85}"
+        );
+        assert_eq!(
+            escape_for_terminal("\u{2028}\u{2029}"),
+            "\\u{2028}\\u{2029}"
+        );
         // Unambiguous: a literal `\u{a}` in the input is not a newline.
         assert_eq!(escape_for_terminal("\\u{a}"), "\\\\u{a}");
         use proptest::prelude::*;

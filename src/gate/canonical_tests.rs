@@ -152,7 +152,11 @@ fn number(n: &serde_json::Number, how: u8) -> String {
     match how % 5 {
         0 => plain,
         1 => {
-            let base = if plain.contains('.') { plain } else { format!("{plain}.0") };
+            let base = if plain.contains('.') {
+                plain
+            } else {
+                format!("{plain}.0")
+            };
             format!("{base}{}", "0".repeat(40))
         }
         // The exact decimal expansion of the double: up to hundreds of digits.
@@ -215,7 +219,10 @@ fn emitted(gate: &mut Gate, line: &str) -> Option<(Verdict, String)> {
     let j = gate.judge(1, &Line::Text(line.as_bytes()), Level::Standard, true);
     match j.verdict {
         Verdict::Verbatim => Some((j.verdict, line.to_string())),
-        Verdict::Rewritten => Some((j.verdict, String::from_utf8(gate.output().to_vec()).unwrap())),
+        Verdict::Rewritten => Some((
+            j.verdict,
+            String::from_utf8(gate.output().to_vec()).unwrap(),
+        )),
         _ => None,
     }
 }
@@ -402,7 +409,12 @@ fn clean_example_records_pass_verbatim() {
     let mut gate = Gate::new(policy);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut verbatim = 0;
-    for name in ["standard.jsonl", "otlp-spans.jsonl", "evidence.jsonl", "mixed.jsonl"] {
+    for name in [
+        "standard.jsonl",
+        "otlp-spans.jsonl",
+        "evidence.jsonl",
+        "mixed.jsonl",
+    ] {
         let text = std::fs::read_to_string(root.join("examples/traces").join(name)).unwrap();
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let j = gate.judge(1, &Line::Text(line.as_bytes()), Level::Standard, true);

@@ -147,16 +147,34 @@ detectors = ["api_key", "jwt", "email", "credit_card", "iban", "us_ssn", "phone"
 request_id = { type = "string", pattern = '[A-Za-z0-9_.@:+-]{1,96}' }
 "#;
         for (line, rule) in [
-            (r#"{"request_id":"chatcmpl-4111111111111111"}"#, "detected_credit_card"),
-            (r#"{"request_id": "chatcmpl-4111111111111111"}"#, "detected_credit_card"),
+            (
+                r#"{"request_id":"chatcmpl-4111111111111111"}"#,
+                "detected_credit_card",
+            ),
+            (
+                r#"{"request_id": "chatcmpl-4111111111111111"}"#,
+                "detected_credit_card",
+            ),
             (r#"{"request_id":"jane.doe@example.com"}"#, "detected_email"),
             (r#"{"request_id":"ssn-123-45-6789"}"#, "detected_us_ssn"),
             (r#"{"request_id":"+14155550123"}"#, "detected_phone"),
-            (r#"{"request_id":"sk-proj-abcdefghijklmnopqrstuvwxyz0123"}"#, "detected_api_key"),
-            (r#"{"request_id":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig"}"#, "detected_jwt"),
+            (
+                r#"{"request_id":"sk-proj-abcdefghijklmnopqrstuvwxyz0123"}"#,
+                "detected_api_key",
+            ),
+            (
+                r#"{"request_id":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig"}"#,
+                "detected_jwt",
+            ),
             (r#"{"request_id":"10.1.2.3"}"#, "detected_ipv4"),
-            (r#"{"request_id":"req_4111111111111111"}"#, "detected_credit_card"),
-            (r#"{"request_id":"req_4111_1111_1111_1111"}"#, "detected_credit_card"),
+            (
+                r#"{"request_id":"req_4111111111111111"}"#,
+                "detected_credit_card",
+            ),
+            (
+                r#"{"request_id":"req_4111_1111_1111_1111"}"#,
+                "detected_credit_card",
+            ),
         ] {
             let (v, f) = judge(loose, line);
             assert_eq!(v, Verdict::Dropped, "{line}: {f:?}");
@@ -172,13 +190,19 @@ request_id = { type = "string", pattern = '[A-Za-z0-9_.@:+-]{1,96}' }
             r#"{"name":"llm_request","attributes":[{"key":"cf.request_id","value":{"stringValue":"chatcmpl-5555555555554444"}}]}"#,
         );
         assert_eq!(v, Verdict::Dropped);
-        assert_eq!(f, vec![r#"detected_credit_card@attributes["cf.request_id"]"#]);
+        assert_eq!(
+            f,
+            vec![r#"detected_credit_card@attributes["cf.request_id"]"#]
+        );
         let (v, f) = judge(
             "",
             r#"{"schema_version":"latency-evidence.v1","trace_id":"tr_4111111111111111","request_id":"r","attempt":1,"events":[],"derived_intervals":[],"status":"completed"}"#,
         );
         assert_eq!(v, Verdict::Dropped, "{f:?}");
-        assert!(f.contains(&"detected_credit_card@trace_id".to_string()), "{f:?}");
+        assert!(
+            f.contains(&"detected_credit_card@trace_id".to_string()),
+            "{f:?}"
+        );
         // Clean ids pass; with the detectors off, the card is not looked for.
         let (v, _) = judge("", r#"{"request_id":"chatcmpl-9f2c41d0"}"#);
         assert_eq!(v, Verdict::Verbatim);
@@ -194,6 +218,9 @@ request_id = { type = "string", pattern = '[A-Za-z0-9_.@:+-]{1,96}' }
         let e = Policy::from_toml(Path::new("p.toml"), "[standard]\ndetectors = [\"emial\"]\n")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("unknown detector `emial`") && e.contains("email"), "{e}");
+        assert!(
+            e.contains("unknown detector `emial`") && e.contains("email"),
+            "{e}"
+        );
     }
 }

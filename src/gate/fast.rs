@@ -203,7 +203,12 @@ mod tests {
     use crate::policy::Policy;
 
     fn det() -> Detectors {
-        Detectors::new(&Policy::from_toml(Path::new("p.toml"), "").unwrap().standard.detectors)
+        Detectors::new(
+            &Policy::from_toml(Path::new("p.toml"), "")
+                .unwrap()
+                .standard
+                .detectors,
+        )
     }
 
     fn fields() -> FieldSet {
@@ -245,7 +250,11 @@ mod tests {
             b"[]",
             b"",
         ] {
-            assert!(!clean_flat(&f, &det(), line), "{}", String::from_utf8_lossy(line));
+            assert!(
+                !clean_flat(&f, &det(), line),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
         }
     }
 
@@ -285,7 +294,11 @@ a_name_longer_than_sixteen = { type = "boolean" }
             br#"{"tag": "a--b"}"#,
             br#"{"note": "123456789"}"#,
         ] {
-            assert!(!clean_flat(&f, &det(), line), "{}", String::from_utf8_lossy(line));
+            assert!(
+                !clean_flat(&f, &det(), line),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
         }
     }
 

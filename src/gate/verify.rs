@@ -109,7 +109,12 @@ impl Walk<'_> {
                     // SECURITY: a value that fits its pattern can still hold
                     // a card number or an email; `one_of` values are the
                     // policy's own words.
-                    Ok(()) => match rule.one_of.is_none().then(|| self.detectors.hit(&s)).flatten() {
+                    Ok(()) => match rule
+                        .one_of
+                        .is_none()
+                        .then(|| self.detectors.hit(&s))
+                        .flatten()
+                    {
                         Some(hit) => self.fail(segs, hit, super::detect::message(hit), out),
                         None => c,
                     },

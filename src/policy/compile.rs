@@ -729,7 +729,11 @@ fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<At<Spanned<RawField>>>; 4]) 
         let span = at.v.span();
         let rule = field_rule(ctx, at.file, at.v)?;
         if rule.ty != ValueType::String {
-            ctx.err(at.file, span, "an otlp structural rule must be `type = \"string\"`");
+            ctx.err(
+                at.file,
+                span,
+                "an otlp structural rule must be `type = \"string\"`",
+            );
             return None;
         }
         Some(rule)
@@ -760,16 +764,23 @@ fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<At<Spanned<RawField>>>; 4]) 
 
 /// `[standard.otlp] max_*`: each between 1 and 1,000,000.
 fn otlp_limits(ctx: &mut Ctx<'_>, limits: [Option<At<Spanned<i64>>>; 7]) -> OtlpLimits {
-    let mut n = limits.iter().zip(OTLP_LIMIT_KEYS).map(|(slot, key)| match slot {
-        Some(At { file, v }) if (1..=1_000_000).contains(v.get_ref()) => *v.get_ref() as usize,
-        Some(At { file, v }) => {
-            let key = key.rsplit('.').next().unwrap_or(key);
-            ctx.err(*file, v.span(), format!("`{key}` must be between 1 and 1000000"));
-            1
-        }
-        // Only if the defaults were broken: as tight as possible.
-        None => 1,
-    });
+    let mut n = limits
+        .iter()
+        .zip(OTLP_LIMIT_KEYS)
+        .map(|(slot, key)| match slot {
+            Some(At { file, v }) if (1..=1_000_000).contains(v.get_ref()) => *v.get_ref() as usize,
+            Some(At { file, v }) => {
+                let key = key.rsplit('.').next().unwrap_or(key);
+                ctx.err(
+                    *file,
+                    v.span(),
+                    format!("`{key}` must be between 1 and 1000000"),
+                );
+                1
+            }
+            // Only if the defaults were broken: as tight as possible.
+            None => 1,
+        });
     let mut next = || n.next().unwrap_or(1);
     OtlpLimits {
         resources: next(),
@@ -798,11 +809,18 @@ fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<At<Vec<Spanned<String>>>>) ->
             ctx.err_hint(
                 file,
                 name.span(),
-                format!("unknown detector `{}`", crate::finding::escape_key(name.get_ref())),
+                format!(
+                    "unknown detector `{}`",
+                    crate::finding::escape_key(name.get_ref())
+                ),
                 hint,
             );
         } else if out.contains(name.get_ref()) {
-            ctx.err(file, name.span(), format!("detector `{}` is listed twice", name.get_ref()));
+            ctx.err(
+                file,
+                name.span(),
+                format!("detector `{}` is listed twice", name.get_ref()),
+            );
         } else {
             out.push(name.into_inner());
         }

@@ -130,8 +130,7 @@ pub fn escapes_canonical(raw: &[u8]) -> bool {
 
 /// Whether `b` holds a raw U+2028 or U+2029 (UTF-8 `E2 80 A8`/`E2 80 A9`).
 pub fn has_separator(b: &[u8]) -> bool {
-    memchr::memmem::find_iter(b, b"\xE2\x80")
-        .any(|at| matches!(b.get(at + 2), Some(0xA8 | 0xA9)))
+    memchr::memmem::find_iter(b, b"\xE2\x80").any(|at| matches!(b.get(at + 2), Some(0xA8 | 0xA9)))
 }
 
 /// Append the canonical form of the string or key token `t` of `text`:
@@ -254,7 +253,11 @@ mod tests {
             "123456789012345678901234567890".to_string(),
         ] {
             let mut out = Vec::new();
-            assert!(write_double(&raw, number_canonical(raw.as_bytes()), &mut out));
+            assert!(write_double(
+                &raw,
+                number_canonical(raw.as_bytes()),
+                &mut out
+            ));
             let back: f64 = std::str::from_utf8(&out).unwrap().parse().unwrap();
             assert_eq!(back, raw.parse::<f64>().unwrap());
             assert!(number_canonical(&out) && !too_precise_for_a_double(&out));

@@ -30,7 +30,9 @@ pub fn write_edited_json_string<'r>(
 ) -> bool {
     // SECURITY: raw U+2028/U+2029 are escaped in output; copying the raw
     // parts would keep them, so the caller escapes the whole text instead.
-    if memchr::memchr(0xE2, raw.as_bytes()).is_some() && super::canonical::has_separator(raw.as_bytes()) {
+    if memchr::memchr(0xE2, raw.as_bytes()).is_some()
+        && super::canonical::has_separator(raw.as_bytes())
+    {
         return false;
     }
     let rollback = out.len();

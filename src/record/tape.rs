@@ -159,7 +159,8 @@ impl Tape {
         // U+2028 and U+2029 are the only characters JSON leaves raw that a
         // JavaScript consumer reads as line ends: canonical strings escape
         // them. Only lines holding the lead byte 0xE2 are looked at closer.
-        self.separators = memchr::memchr(0xE2, line).is_some() && super::canonical::has_separator(line);
+        self.separators =
+            memchr::memchr(0xE2, line).is_some() && super::canonical::has_separator(line);
         if line.len() > u32::MAX as usize {
             // The reader caps lines far below this; guard the u32 spans anyway.
             return Err(Malformed::InvalidJson {
@@ -495,7 +496,13 @@ impl Parser<'_, '_> {
         self.push_canonical(kind, escaped, true, start)
     }
 
-    fn push_canonical(&mut self, kind: Kind, escaped: bool, canonical: bool, start: usize) -> usize {
+    fn push_canonical(
+        &mut self,
+        kind: Kind,
+        escaped: bool,
+        canonical: bool,
+        start: usize,
+    ) -> usize {
         if !canonical {
             self.tape.noncanonical += 1;
         }
@@ -527,8 +534,8 @@ impl Parser<'_, '_> {
                 let exponent = self.number()?;
                 let raw = self.b.get(start..self.i).unwrap_or_default();
                 // Short literals without an exponent are canonical on sight.
-                let canonical = (raw.len() <= 17 && !exponent)
-                    || super::canonical::number_canonical(raw);
+                let canonical =
+                    (raw.len() <= 17 && !exponent) || super::canonical::number_canonical(raw);
                 self.push_canonical(Kind::Number, false, canonical, start);
                 Ok(())
             }
@@ -693,7 +700,10 @@ impl Parser<'_, '_> {
         if !escaped && !self.tape.separators {
             return true;
         }
-        let raw = self.b.get(start + 1..self.i.saturating_sub(1)).unwrap_or_default();
+        let raw = self
+            .b
+            .get(start + 1..self.i.saturating_sub(1))
+            .unwrap_or_default();
         (!escaped || super::canonical::escapes_canonical(raw))
             && !(self.tape.separators && super::canonical::has_separator(raw))
     }

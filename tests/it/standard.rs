@@ -23,12 +23,18 @@ fn policy(dir: &Path, extra: &str) -> PathBuf {
 
 fn filter(policy: &Path, input: &str) -> super::cli::Run {
     let p = policy.to_str().unwrap();
-    tracegate(&["filter", "--policy", p, "--sink", "trace-file"], input.as_bytes())
+    tracegate(
+        &["filter", "--policy", p, "--sink", "trace-file"],
+        input.as_bytes(),
+    )
 }
 
 fn check(policy: &Path, input: &str) -> super::cli::Run {
     let p = policy.to_str().unwrap();
-    tracegate(&["check", "--policy", p, "--format", "json", "-"], input.as_bytes())
+    tracegate(
+        &["check", "--policy", p, "--format", "json", "-"],
+        input.as_bytes(),
+    )
 }
 
 #[test]
@@ -54,8 +60,8 @@ fn filter_rewrites_number_whitespace_and_escape_channels() {
 fn seed_style_records_pass_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "");
-    let text = std::fs::read_to_string(super::cli::root().join("examples/traces/standard.jsonl"))
-        .unwrap();
+    let text =
+        std::fs::read_to_string(super::cli::root().join("examples/traces/standard.jsonl")).unwrap();
     let r = filter(&p, &text);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let clean: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -67,7 +73,10 @@ fn seed_style_records_pass_byte_for_byte() {
 #[test]
 fn unconstrained_standard_strings_are_refused_unless_marked_free_text() {
     let dir = tempfile::tempdir().unwrap();
-    let p = policy(dir.path(), "[standard.fields]\nnote = { type = \"string\" }\n");
+    let p = policy(
+        dir.path(),
+        "[standard.fields]\nnote = { type = \"string\" }\n",
+    );
     let r = tracegate(&["policy", "check", p.to_str().unwrap()], b"");
     assert_eq!(r.code, 2, "{}", r.stdout);
     assert!(r.stderr.contains("admits free text"), "{}", r.stderr);
@@ -103,9 +112,18 @@ fn allowlist_patterns_are_ascii_only_unless_the_rule_opts_in() {
     );
     // Full-width digits (a card number) and a Cyrillic sentence in `\w`.
     for (line, field) in [
-        ("{\"request_id\":\"req_\u{ff14}\u{ff11}\u{ff11}\u{ff11}\u{ff11}\u{ff11}\u{ff11}\u{ff11}\"}", "request_id"),
-        ("{\"request_id\":\"req_\u{0664}\u{0661}\u{0661}\u{0661}\"}", "request_id"),
-        ("{\"name\":\"\u{043f}\u{0440}\u{0438}\u{0432}\u{0435}\u{0442}_\u{043c}\u{0438}\u{0440}\"}", "name"),
+        (
+            "{\"request_id\":\"req_\u{ff14}\u{ff11}\u{ff11}\u{ff11}\u{ff11}\u{ff11}\u{ff11}\u{ff11}\"}",
+            "request_id",
+        ),
+        (
+            "{\"request_id\":\"req_\u{0664}\u{0661}\u{0661}\u{0661}\"}",
+            "request_id",
+        ),
+        (
+            "{\"name\":\"\u{043f}\u{0440}\u{0438}\u{0432}\u{0435}\u{0442}_\u{043c}\u{0438}\u{0440}\"}",
+            "name",
+        ),
         ("{\"name\":\"\u{212a}elvin\"}", "name"),
     ] {
         let c = check(&p, line);
@@ -155,19 +173,42 @@ fn evidence_reasons_and_statuses_are_closed_and_ids_tight() {
             r#""clock_source": "local_monotonic_with_utc_correlation", "sync_status": "documented_by_deployment", "status": "cancelled", "cancellation_reason": "client_cancellation""#,
         ),
     );
-    assert!(!ok.stdout.contains("\"kind\":\"violation\""), "{}", ok.stdout);
+    assert!(
+        !ok.stdout.contains("\"kind\":\"violation\""),
+        "{}",
+        ok.stdout
+    );
     for (extra, field) in [
-        (r#""status": "completed", "error_reason": "the_customer_ssn_is_one_two_three""#, "error_reason"),
-        (r#""status": "my_card_number_is_four_one_one_one""#, "status"),
-        (r#""status": "completed", "clock_source": "alice_smith_phoned_us""#, "clock_source"),
-        (r#""status": "completed", "sync_status": "please_call_me_back""#, "sync_status"),
-        (r#""status": "completed", "route_id": "my-card-is-4111-1111-1111-1111-call-me""#, "route_id"),
-        (r#""status": "completed", "span_id": "card_4111111111111111""#, "span_id"),
+        (
+            r#""status": "completed", "error_reason": "the_customer_ssn_is_one_two_three""#,
+            "error_reason",
+        ),
+        (
+            r#""status": "my_card_number_is_four_one_one_one""#,
+            "status",
+        ),
+        (
+            r#""status": "completed", "clock_source": "alice_smith_phoned_us""#,
+            "clock_source",
+        ),
+        (
+            r#""status": "completed", "sync_status": "please_call_me_back""#,
+            "sync_status",
+        ),
+        (
+            r#""status": "completed", "route_id": "my-card-is-4111-1111-1111-1111-call-me""#,
+            "route_id",
+        ),
+        (
+            r#""status": "completed", "span_id": "card_4111111111111111""#,
+            "span_id",
+        ),
     ] {
         let c = check(&p, &record(extra));
         assert_eq!(c.code, 1, "{extra}");
         assert!(
-            c.stdout.contains(&format!("\"field\":\"{field}\"")) && c.stdout.contains("\"kind\":\"violation\""),
+            c.stdout.contains(&format!("\"field\":\"{field}\""))
+                && c.stdout.contains("\"kind\":\"violation\""),
             "{extra}: {}",
             c.stdout
         );
@@ -178,7 +219,8 @@ fn evidence_reasons_and_statuses_are_closed_and_ids_tight() {
 fn a_byte_order_mark_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "");
-    let input = "\u{feff}{\"request_id\": \"chatcmpl-9f2c41d0\"}\n{\"request_id\": \"chatcmpl-1\"}\n";
+    let input =
+        "\u{feff}{\"request_id\": \"chatcmpl-9f2c41d0\"}\n{\"request_id\": \"chatcmpl-1\"}\n";
     let c = check(&p, input);
     assert_eq!(c.code, 1);
     assert!(c.stdout.contains("\"line\":1"), "{}", c.stdout);
@@ -209,12 +251,23 @@ fn pseudonyms_reach_otlp_attributes_and_ids_and_keep_only_listed_prefixes() {
     ] {
         assert!(!r.stdout.contains(original), "{original}: {}", r.stdout);
     }
-    let id = out["attributes"][0]["value"]["stringValue"].as_str().unwrap();
+    let id = out["attributes"][0]["value"]["stringValue"]
+        .as_str()
+        .unwrap();
     assert!(id.starts_with("chatcmpl-") && id.len() == 34, "{id}");
-    for (ptr, len) in [("/traceId", 32), ("/spanId", 16), ("/links/0/traceId", 32), ("/links/0/spanId", 16)] {
+    for (ptr, len) in [
+        ("/traceId", 32),
+        ("/spanId", 16),
+        ("/links/0/traceId", 32),
+        ("/links/0/spanId", 16),
+    ] {
         let v = out.pointer(ptr).and_then(|v| v.as_str()).unwrap();
         assert_eq!(v.len(), len, "{ptr}");
-        assert!(v.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()), "{ptr}: {v}");
+        assert!(
+            v.bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
+            "{ptr}: {v}"
+        );
     }
     // `alice-` is not a listed prefix: the name is rewritten too.
     let cf: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
@@ -233,5 +286,9 @@ fn a_pseudonymize_name_no_allowlist_holds_is_refused() {
     );
     let r = tracegate(&["policy", "check", p.to_str().unwrap()], b"");
     assert_eq!(r.code, 2, "{}", r.stdout);
-    assert!(r.stderr.contains("`pseudonymize` names `cf.requestid`"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("`pseudonymize` names `cf.requestid`"),
+        "{}",
+        r.stderr
+    );
 }

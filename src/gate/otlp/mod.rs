@@ -257,8 +257,7 @@ impl<'a> Judge<'a, '_> {
         // draws a finding), no content string was changed by redaction, and
         // every byte is canonical (`record::canonical`).
         let tape = self.walk.tape;
-        let canonical =
-            tape.ws_canonical() && tape.noncanonical() == self.excused && !self.recanon;
+        let canonical = tape.ws_canonical() && tape.noncanonical() == self.excused && !self.recanon;
         if self.findings.len() == self.base && !self.redacted && canonical {
             keep_output(self.out, false);
             return judged(Verdict::Verbatim, 0);

@@ -220,8 +220,14 @@ pub const SEVERITIES: &[&str] = &[
 /// a line may hold either array).
 pub static REQUEST: Schema = Schema {
     fields: &[
-        ("resourceSpans", Field::Array(&RESOURCE_SPANS, Repeated::Resources)),
-        ("resourceLogs", Field::Array(&RESOURCE_LOGS, Repeated::Resources)),
+        (
+            "resourceSpans",
+            Field::Array(&RESOURCE_SPANS, Repeated::Resources),
+        ),
+        (
+            "resourceLogs",
+            Field::Array(&RESOURCE_LOGS, Repeated::Resources),
+        ),
     ],
 };
 
@@ -317,7 +323,10 @@ static RESOURCE_LOGS: Schema = Schema {
 static SCOPE_LOGS: Schema = Schema {
     fields: &[
         ("scope", Field::Object(&SCOPE)),
-        ("logRecords", Field::Array(&LOG_RECORD, Repeated::LogRecords)),
+        (
+            "logRecords",
+            Field::Array(&LOG_RECORD, Repeated::LogRecords),
+        ),
         ("schemaUrl", Field::Rule(Structural::SchemaUrl)),
     ],
 };

@@ -31,11 +31,26 @@ fn request(scope: &str, span_extra: &str, schema_url: &str) -> String {
 #[test]
 fn real_sdk_structure_passes_verbatim() {
     for (scope, extra) in [
-        (r#"{"name":"opentelemetry.instrumentation.openai","version":"0.47b0"}"#, ""),
-        (r#"{"name":"@opentelemetry/instrumentation-http","version":"0.53.0"}"#, ""),
-        (r#"{"name":"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp","version":"v0.53.0"}"#, ""),
-        (r#"{"name":"io.opentelemetry.spring-webmvc-6.0","version":"2.8.0-alpha"}"#, ""),
-        (r#"{"name":"OpenTelemetry.Instrumentation.AspNetCore","version":"1.9.0.0"}"#, ""),
+        (
+            r#"{"name":"opentelemetry.instrumentation.openai","version":"0.47b0"}"#,
+            "",
+        ),
+        (
+            r#"{"name":"@opentelemetry/instrumentation-http","version":"0.53.0"}"#,
+            "",
+        ),
+        (
+            r#"{"name":"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp","version":"v0.53.0"}"#,
+            "",
+        ),
+        (
+            r#"{"name":"io.opentelemetry.spring-webmvc-6.0","version":"2.8.0-alpha"}"#,
+            "",
+        ),
+        (
+            r#"{"name":"OpenTelemetry.Instrumentation.AspNetCore","version":"1.9.0.0"}"#,
+            "",
+        ),
         (
             r#"{"name":"vllm"}"#,
             r#","events":[{"name":"gen_ai.content.prompt"},{"name":"gen_ai.client.inference.operation.details"},{"name":"exception"},{"name":"first_scheduled"}],"flags":769"#,
@@ -52,7 +67,11 @@ fn text_in_structural_strings_is_a_violation() {
     let url = "https://opentelemetry.io/schemas/1.26.0";
     for (line, rule) in [
         (
-            request(r#"{"name":"x"}"#, "", "https://opentelemetry.io/schemas/my%20card%20is%204111"),
+            request(
+                r#"{"name":"x"}"#,
+                "",
+                "https://opentelemetry.io/schemas/my%20card%20is%204111",
+            ),
             "pattern@resourceSpans[0].schemaUrl",
         ),
         (
@@ -60,15 +79,27 @@ fn text_in_structural_strings_is_a_violation() {
             "pattern@resourceSpans[0].scopeSpans[0].scope.name",
         ),
         (
-            request(r#"{"name":"x","version":"aGVsbG8gd29ybGQgbXkgc2VjcmV0"}"#, "", url),
+            request(
+                r#"{"name":"x","version":"aGVsbG8gd29ybGQgbXkgc2VjcmV0"}"#,
+                "",
+                url,
+            ),
             "pattern@resourceSpans[0].scopeSpans[0].scope.version",
         ),
         (
-            request(r#"{"name":"x"}"#, r#","events":[{"name":"my-card-number-is-four-one-one"}]"#, url),
+            request(
+                r#"{"name":"x"}"#,
+                r#","events":[{"name":"my-card-number-is-four-one-one"}]"#,
+                url,
+            ),
             "pattern@resourceSpans[0].scopeSpans[0].spans[0].events[0].name",
         ),
         (
-            request(r#"{"name":"x"}"#, r#","events":[{"name":"call.me.at.five.five.five.one.two.three"}]"#, url),
+            request(
+                r#"{"name":"x"}"#,
+                r#","events":[{"name":"call.me.at.five.five.five.one.two.three"}]"#,
+                url,
+            ),
             "pattern@resourceSpans[0].scopeSpans[0].spans[0].events[0].name",
         ),
     ] {
@@ -83,19 +114,31 @@ fn text_in_structural_strings_is_a_violation() {
 
 #[test]
 fn trace_state_is_stripped_unless_its_keys_are_allowlisted() {
-    let line = |ts: &str| {
-        format!(r#"{{"name":"llm_request","attributes":[],"traceState":"{ts}"}}"#)
-    };
+    let line =
+        |ts: &str| format!(r#"{{"name":"llm_request","attributes":[],"traceState":"{ts}"}}"#);
     // Default: the whole state goes, with a finding per member.
-    let (v, out, f) = run("", &line("rojo=00f067aa0ba902b7,congo=jane.doe@example.com"));
+    let (v, out, f) = run(
+        "",
+        &line("rojo=00f067aa0ba902b7,congo=jane.doe@example.com"),
+    );
     assert_eq!(v, Verdict::Rewritten);
-    assert_eq!(out, r#"{"name":"llm_request","attributes":[],"traceState":""}"#);
-    assert_eq!(f, vec!["unknown_field@traceState", "unknown_field@traceState"]);
+    assert_eq!(
+        out,
+        r#"{"name":"llm_request","attributes":[],"traceState":""}"#
+    );
+    assert_eq!(
+        f,
+        vec!["unknown_field@traceState", "unknown_field@traceState"]
+    );
     // An allowlisted vendor key with a value rule stays; others go.
-    let policy = "[standard.otlp.trace_state]\nrojo = { type = \"string\", pattern = '[0-9a-f]{16}' }\n";
+    let policy =
+        "[standard.otlp.trace_state]\nrojo = { type = \"string\", pattern = '[0-9a-f]{16}' }\n";
     let (v, out, _) = run(policy, &line("rojo=00f067aa0ba902b7,congo=t61rcWkgMzE"));
     assert_eq!(v, Verdict::Rewritten);
-    assert_eq!(out, r#"{"name":"llm_request","attributes":[],"traceState":"rojo=00f067aa0ba902b7"}"#);
+    assert_eq!(
+        out,
+        r#"{"name":"llm_request","attributes":[],"traceState":"rojo=00f067aa0ba902b7"}"#
+    );
     let (v, _, f) = run(policy, &line("rojo=00f067aa0ba902b7"));
     assert_eq!(v, Verdict::Verbatim, "{f:?}");
     // A value that breaks the rule drops the record.
