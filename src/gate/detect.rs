@@ -59,6 +59,8 @@ impl Detectors {
     pub fn hit(&self, s: &str) -> Option<&'static str> {
         match self {
             Detectors::Off => None,
+            // The pre-test skips the scan where no built-in shape can be.
+            Detectors::On(r) if !r.may_match(s) => None,
             Detectors::On(r) => r
                 .first_match(s)
                 .or_else(|| {

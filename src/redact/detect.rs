@@ -8,7 +8,65 @@
 
 use super::Redactor;
 
+/// The fewest ASCII digits a match of built-in detector `name` holds when
+/// the text has none of `@ : + (` and no uppercase letter and none of the
+/// letter pairs in [`PAIRS`] (those cases are always scanned); `0` (always
+/// scan) for a name this table does not know, so a detector added to the
+/// pack later is never skipped.
+fn min_digits(name: &str) -> usize {
+    match name {
+        // `@` always; a key or JWT prefix: an uppercase letter or a pair.
+        "email" | "api_key" | "jwt" | "ipv6" | "iban" => usize::MAX,
+        "credit_card" => 13,
+        "us_ssn" => 9,
+        // `+…` and `(…)` forms are scanned on their byte; the rest have 10.
+        "phone" => 10,
+        "ipv4" => 4,
+        _ => 0,
+    }
+}
+
+/// Lowercase letter pairs that start a built-in key shape (`sk-`, `rk_`,
+/// `gh?_`, `github_pat_`, `xox?-`, `authorization`).
+const PAIRS: [[u8; 2]; 5] = [*b"sk", *b"rk", *b"gh", *b"xo", *b"ut"];
+
 impl Redactor {
+    /// A cheap, sound pre-test for [`Redactor::first_match`] with the
+    /// built-in detectors only: `false` means no detector can match in
+    /// `text`, so the scan is skipped. One pass over the bytes: a text
+    /// without `@ : + (`, uppercase letters or a key-prefix letter pair,
+    /// and with fewer digits than any enabled digit shape needs, cannot
+    /// hold any built-in shape. A redactor with user patterns or keywords
+    /// always scans.
+    pub fn may_match(&self, text: &str) -> bool {
+        if !self.cfg.patterns.is_empty() || !self.cfg.keywords.is_empty() {
+            return true;
+        }
+        let need = self
+            .cfg
+            .builtin
+            .iter()
+            .map(|n| min_digits(n))
+            .min()
+            .unwrap_or(usize::MAX);
+        let b = text.as_bytes();
+        let mut digits = 0usize;
+        let mut prev = 0u8;
+        for &c in b {
+            match c {
+                b'0'..=b'9' => digits += 1,
+                b'@' | b':' | b'+' | b'(' | b'A'..=b'Z' => return true,
+                _ => {
+                    if PAIRS.contains(&[prev, c]) {
+                        return true;
+                    }
+                }
+            }
+            prev = c;
+        }
+        digits >= need
+    }
+
     /// The name of a detector that matches somewhere in `text` (the
     /// leftmost region's winner), or `None` when redaction would leave
     /// `text` unchanged.
@@ -24,6 +82,80 @@ impl Redactor {
 mod tests {
     use super::super::{RedactConfig, builtin_names};
     use super::*;
+
+    /// Soundness of the pre-test: whenever a built-in detector matches,
+    /// `may_match` said so (texts rich in digits, separators and key
+    /// prefixes, with real secrets planted).
+    #[test]
+    fn may_match_never_hides_a_match() {
+        use proptest::prelude::*;
+        let all = RedactConfig {
+            builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
+            patterns: vec![],
+            keywords: vec![],
+        };
+        let some = RedactConfig {
+            builtin: vec!["credit_card".into(), "us_ssn".into(), "phone".into()],
+            patterns: vec![],
+            keywords: vec![],
+        };
+        let rs = [
+            Redactor::compile(&all, None).unwrap(),
+            Redactor::compile(&some, None).unwrap(),
+        ];
+        let parts = proptest::sample::select(vec![
+            "4111111111111111",
+            "4111 1111 1111 1111",
+            "123-45-6789",
+            "555-867-5309",
+            "+14155550123",
+            "(555) 867-5309",
+            "10.1.2.3",
+            "::1",
+            "fe80::1",
+            "jane@example.com",
+            "sk-proj-abcdefghijklmnopqrstuvwx",
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig",
+            "GB82WEST12345698765432",
+            "authorization: bearer abcdefgh12",
+            "xoxb-1234567890",
+            "chatcmpl-",
+            "9f2c41d0",
+            "-",
+            "_",
+            ".",
+            " ",
+            "0",
+            "12",
+            "a",
+            "req_",
+        ]);
+        proptest!(|(pieces in proptest::collection::vec(parts, 0..8))| {
+            let text: String = pieces.concat();
+            for r in &rs {
+                if r.first_match(&text).is_some() {
+                    prop_assert!(r.may_match(&text), "{:?}", text);
+                }
+            }
+        });
+        // And it does skip what it is for (the standard level's default
+        // pack leaves `ipv4` out).
+        let default = RedactConfig {
+            builtin: builtin_names()
+                .iter()
+                .filter(|n| **n != "ipv4")
+                .map(|s| s.to_string())
+                .collect(),
+            patterns: vec![],
+            keywords: vec![],
+        };
+        let d = Redactor::compile(&default, None).unwrap();
+        assert!(!d.may_match("chatcmpl-ac0504a5"));
+        assert!(!d.may_match("ltr-promptlen"));
+        assert!(d.may_match("chatcmpl-4111111111111"));
+        assert!(rs[0].may_match("chatcmpl-ac0504a5"));
+    }
 
     #[test]
     fn first_match_agrees_with_redaction() {
