@@ -20,8 +20,9 @@ use crate::redact::{RedactConfig, Redactor};
 pub enum Detectors {
     /// `[standard] detectors = []`.
     Off,
-    /// The built-in detectors the policy names.
-    On(Box<Redactor>),
+    /// The built-in detectors the policy names, and the digit threshold of
+    /// their pre-test (`Redactor::quick_threshold`).
+    On(Box<Redactor>, usize),
     /// They could not be built (a bug): every scanned value fails closed.
     Broken,
 }
@@ -30,7 +31,7 @@ impl std::fmt::Debug for Detectors {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Detectors::Off => write!(f, "Detectors::Off"),
-            Detectors::On(r) => write!(f, "Detectors::On({r:?})"),
+            Detectors::On(r, _) => write!(f, "Detectors::On({r:?})"),
             Detectors::Broken => write!(f, "Detectors::Broken"),
         }
     }
@@ -48,7 +49,10 @@ impl Detectors {
             keywords: Vec::new(),
         };
         match Redactor::compile(&cfg, None) {
-            Ok(r) => Detectors::On(Box::new(r)),
+            Ok(r) => {
+                let threshold = r.quick_threshold();
+                Detectors::On(Box::new(r), threshold)
+            }
             // SECURITY: fail closed; the policy compiler already refused
             // unknown names, so this is a bug, never a weaker gate.
             Err(_) => Detectors::Broken,
@@ -60,8 +64,8 @@ impl Detectors {
         match self {
             Detectors::Off => None,
             // The pre-test skips the scan where no built-in shape can be.
-            Detectors::On(r) if !r.may_match(s) => None,
-            Detectors::On(r) => r
+            Detectors::On(_, t) if !crate::redact::may_match_quick(s, *t) => None,
+            Detectors::On(r, _) => r
                 .first_match(s)
                 .or_else(|| {
                     // SECURITY: `_` is a word character to the detectors

@@ -30,41 +30,75 @@ fn min_digits(name: &str) -> usize {
 /// `gh?_`, `github_pat_`, `xox?-`, `authorization`).
 const PAIRS: [[u8; 2]; 5] = [*b"sk", *b"rk", *b"gh", *b"xo", *b"ut"];
 
-impl Redactor {
-    /// A cheap, sound pre-test for [`Redactor::first_match`] with the
-    /// built-in detectors only: `false` means no detector can match in
-    /// `text`, so the scan is skipped. One pass over the bytes: a text
-    /// without `@ : + (`, uppercase letters or a key-prefix letter pair,
-    /// and with fewer digits than any enabled digit shape needs, cannot
-    /// hold any built-in shape. A redactor with user patterns or keywords
-    /// always scans.
-    pub fn may_match(&self, text: &str) -> bool {
-        if !self.cfg.patterns.is_empty() || !self.cfg.keywords.is_empty() {
-            return true;
+/// Byte classes of the pre-test.
+const DIGIT: u8 = 1;
+/// `@ : + (` and uppercase letters: the text is always scanned.
+const ALWAYS: u8 = 2;
+/// The second letter of a pair in [`PAIRS`].
+const SECOND: u8 = 4;
+
+const fn classes() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut c = 0usize;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_digit() {
+            t[c] = DIGIT;
+        } else if b.is_ascii_uppercase() || matches!(b, b'@' | b':' | b'+' | b'(') {
+            t[c] = ALWAYS;
+        } else if matches!(b, b'k' | b'h' | b'o' | b't') {
+            t[c] = SECOND;
         }
-        let need = self
-            .cfg
+        c += 1;
+    }
+    t
+}
+
+static CLASS: [u8; 256] = classes();
+
+/// The pre-test of [`Redactor::may_match`] with a precomputed digit
+/// threshold ([`Redactor::quick_threshold`]).
+pub fn may_match_quick(text: &str, threshold: usize) -> bool {
+    let mut digits = 0usize;
+    let mut prev = 0u8;
+    for &c in text.as_bytes() {
+        match CLASS[usize::from(c)] {
+            DIGIT => digits += 1,
+            ALWAYS => return true,
+            SECOND if PAIRS.contains(&[prev, c]) => return true,
+            _ => {}
+        }
+        prev = c;
+    }
+    digits >= threshold
+}
+
+impl Redactor {
+    /// The digit threshold of the pre-test for this redactor: the fewest
+    /// digits any enabled built-in digit shape needs; `0` (always scan)
+    /// when it has user patterns or keywords, or a detector the table
+    /// does not know.
+    pub fn quick_threshold(&self) -> usize {
+        if !self.cfg.patterns.is_empty() || !self.cfg.keywords.is_empty() {
+            return 0;
+        }
+        self.cfg
             .builtin
             .iter()
             .map(|n| min_digits(n))
             .min()
-            .unwrap_or(usize::MAX);
-        let b = text.as_bytes();
-        let mut digits = 0usize;
-        let mut prev = 0u8;
-        for &c in b {
-            match c {
-                b'0'..=b'9' => digits += 1,
-                b'@' | b':' | b'+' | b'(' | b'A'..=b'Z' => return true,
-                _ => {
-                    if PAIRS.contains(&[prev, c]) {
-                        return true;
-                    }
-                }
-            }
-            prev = c;
-        }
-        digits >= need
+            .unwrap_or(usize::MAX)
+    }
+
+    /// A cheap, sound pre-test for [`Redactor::first_match`]: `false` means
+    /// no detector can match in `text`, so the scan can be skipped. One
+    /// pass over the bytes: a text without `@ : + (`, uppercase letters or
+    /// a key-prefix letter pair, and with fewer digits than any enabled
+    /// digit shape needs, cannot hold any built-in shape. A redactor with
+    /// user patterns or keywords always scans. Hot loops compute
+    /// [`Redactor::quick_threshold`] once and call [`may_match_quick`].
+    pub fn may_match(&self, text: &str) -> bool {
+        may_match_quick(text, self.quick_threshold())
     }
 
     /// The name of a detector that matches somewhere in `text` (the

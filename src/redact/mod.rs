@@ -129,6 +129,7 @@ use regex_automata::meta::Regex;
 pub use action::{Action, MIN_KEY_BYTES, RedactKey};
 pub use compile::REGEX_SIZE_LIMIT;
 pub use config::{KeywordRule, PatternRule, RedactConfig, RedactConfigError};
+pub use detect::may_match_quick;
 pub use detectors::builtin_names;
 pub use pseudonym::pseudonymize;
 
