@@ -13,7 +13,6 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use jiff::{SignedDuration, Timestamp};
-use regex::RegexBuilder;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use toml::Spanned;
@@ -26,9 +25,6 @@ use super::raw::*;
 use super::rule::{FieldRule, FieldSet, ValueType};
 use super::schema::{did_you_mean, unknown_keys};
 use super::*;
-
-/// Compiled regexes may use at most this much memory each.
-const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
 /// Upper bound of `full.max_window`: 31 days.
 pub const MAX_WINDOW_CAP: SignedDuration = SignedDuration::from_hours(31 * 24);
@@ -152,6 +148,7 @@ struct Merged {
     content_attributes: Option<At<Vec<Spanned<String>>>>,
     max_window: Option<At<Spanned<String>>>,
     on_violation: Option<At<Spanned<String>>>,
+    detectors: Option<At<Vec<Spanned<String>>>>,
     fields: Option<At<RawFields>>,
     span_names: Option<At<Vec<Spanned<String>>>>,
     span_attributes: Option<At<RawFields>>,
@@ -160,6 +157,9 @@ struct Merged {
     event_attributes: Option<At<RawFields>>,
     link_attributes: Option<At<RawFields>>,
     log_attributes: Option<At<RawFields>>,
+    otlp_rules: [Option<At<Spanned<RawField>>>; 4],
+    trace_state: Option<At<RawFields>>,
+    otlp_limits: [Option<At<Spanned<i64>>>; 7],
     evidence_fields: Option<At<RawFields>>,
     sinks: Vec<At<Spanned<RawSink>>>,
     sources: Vec<At<Spanned<RawSource>>>,
@@ -167,6 +167,7 @@ struct Merged {
     redact_builtin: Option<At<Vec<Spanned<String>>>>,
     redact_key_file: Option<At<Spanned<String>>>,
     allow_unredacted_sinks: Option<At<Vec<Spanned<String>>>>,
+    pseudonym_prefixes: Option<At<Vec<Spanned<String>>>>,
     patterns: Vec<At<Spanned<RawPattern>>>,
     keywords: Vec<At<Spanned<RawKeywords>>>,
     listen: Option<At<Spanned<String>>>,
@@ -355,17 +356,6 @@ fn parse_file(ctx: &mut Ctx<'_>, file: usize, text: &str) -> Option<RawPolicy> {
             None
         }
     }
-}
-
-/// The cause of a regex error without its multi-line drawing.
-fn regex_cause(e: &regex::Error) -> String {
-    let text = e.to_string();
-    let last = text
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("invalid regex");
-    last.trim().trim_start_matches("error: ").to_string()
 }
 
 fn first_line(s: &str) -> &str {
@@ -692,6 +682,15 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
         );
         put(
             ctx,
+            &mut m.detectors,
+            file,
+            s.detectors,
+            "standard.detectors",
+            spv,
+            user,
+        );
+        put(
+            ctx,
             &mut m.fields,
             file,
             s.fields,
@@ -763,6 +762,32 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
                 spm,
                 user,
             );
+            let spr = |v: &Spanned<RawField>| v.span();
+            let rules = [o.schema_url, o.scope_name, o.scope_version, o.event_name];
+            for ((slot, new), key) in m.otlp_rules.iter_mut().zip(rules).zip(OTLP_RULE_KEYS) {
+                put(ctx, slot, file, new, key, spr, user);
+            }
+            put(
+                ctx,
+                &mut m.trace_state,
+                file,
+                o.trace_state,
+                "standard.otlp.trace_state",
+                spm,
+                user,
+            );
+            let limits = [
+                o.max_resources,
+                o.max_scopes,
+                o.max_spans,
+                o.max_events,
+                o.max_links,
+                o.max_log_records,
+                o.max_attributes,
+            ];
+            for ((slot, new), key) in m.otlp_limits.iter_mut().zip(limits).zip(OTLP_LIMIT_KEYS) {
+                put(ctx, slot, file, new, key, spi, user);
+            }
         }
         if let Some(e) = s.evidence {
             put(
@@ -802,6 +827,15 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
             file,
             r.allow_unredacted_sinks,
             "redact.allow_unredacted_sinks",
+            spv,
+            user,
+        );
+        put(
+            ctx,
+            &mut m.pseudonym_prefixes,
+            file,
+            r.pseudonym_prefixes,
+            "redact.pseudonym_prefixes",
             spv,
             user,
         );
@@ -921,6 +955,9 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
         event_attributes: field_set(ctx, m.event_attributes),
         link_attributes: field_set(ctx, m.link_attributes),
         log_attributes: field_set(ctx, m.log_attributes),
+        structure: otlp_structure(ctx, m.otlp_rules),
+        trace_state: field_set(ctx, m.trace_state),
+        limits: otlp_limits(ctx, m.otlp_limits),
     };
     let content_attributes = strings(m.content_attributes);
     // SECURITY: an attribute that is content at full level is never
@@ -943,6 +980,7 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
         }
     }
     let evidence = field_set(ctx, m.evidence_fields);
+    let detectors = standard_detectors(ctx, m.detectors);
     let audit_at = m.audit_path.as_ref().map(|a| ctx.loc(a.file, a.v.span()));
     let audit = audit_settings(
         ctx,
@@ -951,7 +989,24 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
         m.audit_lock_timeout,
         m.audit_anchor,
     );
-    let (sinks, sink_at) = sinks(ctx, m.sinks);
+    // SECURITY: a `pseudonymize` name must be a field some format
+    // allowlists (or an OTLP id), or the sink silently pseudonymizes nothing.
+    let pseudonymizable = |name: &str| {
+        fields.lookup(name).is_some()
+            || evidence.lookup(name).is_some()
+            || matches!(name, "traceId" | "spanId" | "parentSpanId")
+            || [
+                &otlp.span_attributes,
+                &otlp.resource_attributes,
+                &otlp.scope_attributes,
+                &otlp.event_attributes,
+                &otlp.link_attributes,
+                &otlp.log_attributes,
+            ]
+            .iter()
+            .any(|set| set.lookup(name).is_some())
+    };
+    let (sinks, sink_at) = sinks(ctx, m.sinks, &pseudonymizable);
     let windows = windows(ctx, m.windows, &sinks, max_window);
     if audit.is_none() {
         if let Some(s) = sinks.iter().find(|s| s.full_allowed) {
@@ -969,6 +1024,7 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
             .redact_key_file
             .map(|a| ctx.resolve(a.file, a.v.get_ref())),
         allow_unredacted_sinks: strings(m.allow_unredacted_sinks),
+        pseudonym_prefixes: strings(m.pseudonym_prefixes),
         patterns: m
             .patterns
             .into_iter()
@@ -1021,6 +1077,7 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
         },
         standard: StandardRules {
             on_violation,
+            detectors,
             fields,
             otlp,
             evidence,
@@ -1119,6 +1176,132 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: &Merged) -> FleetSettings {
         replica_id,
         store_timeout,
     }
+}
+
+/// The policy keys of the OTLP structural rules, in [`OtlpStructure`] order.
+const OTLP_RULE_KEYS: [&str; 4] = [
+    "standard.otlp.schema_url",
+    "standard.otlp.scope_name",
+    "standard.otlp.scope_version",
+    "standard.otlp.event_name",
+];
+
+/// The policy keys of the OTLP count limits, in [`OtlpLimits`] order.
+const OTLP_LIMIT_KEYS: [&str; 7] = [
+    "standard.otlp.max_resources",
+    "standard.otlp.max_scopes",
+    "standard.otlp.max_spans",
+    "standard.otlp.max_events",
+    "standard.otlp.max_links",
+    "standard.otlp.max_log_records",
+    "standard.otlp.max_attributes",
+];
+
+/// `[standard.otlp] schema_url`, `scope_name`, `scope_version`,
+/// `event_name`: string rules (the defaults always supply them).
+fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<At<Spanned<RawField>>>; 4]) -> OtlpStructure {
+    let [schema_url, scope_name, scope_version, event_name] = rules.map(|slot| {
+        let at = slot?;
+        let span = at.v.span();
+        let rule = field_rule(ctx, at.file, at.v)?;
+        if rule.ty != ValueType::String {
+            ctx.err(
+                at.file,
+                span,
+                "an otlp structural rule must be `type = \"string\"`",
+            );
+            return None;
+        }
+        Some(rule)
+    });
+    let fallback = || FieldRule {
+        ty: ValueType::String,
+        free_text: false,
+        nullable: false,
+        pattern: None,
+        // SECURITY: a missing rule (only if the defaults were broken)
+        // admits nothing but the empty string.
+        one_of: Some(Vec::new()),
+        min: None,
+        max: None,
+        max_len: None,
+        required: false,
+        items: None,
+        max_items: None,
+        fields: None,
+    };
+    OtlpStructure {
+        schema_url: schema_url.unwrap_or_else(fallback),
+        scope_name: scope_name.unwrap_or_else(fallback),
+        scope_version: scope_version.unwrap_or_else(fallback),
+        event_name: event_name.unwrap_or_else(fallback),
+    }
+}
+
+/// `[standard.otlp] max_*`: each between 1 and 1,000,000.
+fn otlp_limits(ctx: &mut Ctx<'_>, limits: [Option<At<Spanned<i64>>>; 7]) -> OtlpLimits {
+    let mut n = limits
+        .iter()
+        .zip(OTLP_LIMIT_KEYS)
+        .map(|(slot, key)| match slot {
+            Some(At { file, v }) if (1..=1_000_000).contains(v.get_ref()) => *v.get_ref() as usize,
+            Some(At { file, v }) => {
+                let key = key.rsplit('.').next().unwrap_or(key);
+                ctx.err(
+                    *file,
+                    v.span(),
+                    format!("`{key}` must be between 1 and 1000000"),
+                );
+                1
+            }
+            // Only if the defaults were broken: as tight as possible.
+            None => 1,
+        });
+    let mut next = || n.next().unwrap_or(1);
+    OtlpLimits {
+        resources: next(),
+        scopes: next(),
+        spans: next(),
+        events: next(),
+        links: next(),
+        log_records: next(),
+        attributes: next(),
+    }
+}
+
+/// `[standard] detectors`: names of built-in detectors, each once.
+fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<At<Vec<Spanned<String>>>>) -> Vec<String> {
+    let Some(At { file, v }) = v else {
+        return Vec::new();
+    };
+    let names = crate::redact::builtin_names();
+    let mut out: Vec<String> = Vec::new();
+    for name in v {
+        if !names.contains(&name.get_ref().as_str()) {
+            let hint = did_you_mean(name.get_ref(), names).map_or_else(
+                || format!("the built-in detectors are {}", names.join(", ")),
+                |k| format!("did you mean `{k}`?"),
+            );
+            ctx.err_hint(
+                file,
+                name.span(),
+                format!(
+                    "unknown detector `{}`",
+                    crate::finding::escape_key(name.get_ref())
+                ),
+                hint,
+            );
+        } else if out.contains(name.get_ref()) {
+            ctx.err(
+                file,
+                name.span(),
+                format!("detector `{}` is listed twice", name.get_ref()),
+            );
+        } else {
+            out.push(name.into_inner());
+        }
+    }
+    out
 }
 
 /// `[[source]]`: only `kind = "file"` with a `path` exists.
@@ -1418,32 +1601,36 @@ fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<
         );
         return None;
     };
+    let unicode = r.unicode.unwrap_or(false);
+    let has_pattern = r.pattern.is_some();
     let pattern = match r.pattern {
         Some(p) if ty != ValueType::String => {
             ctx.err(file, p.span(), "`pattern` applies only to strings");
             None
         }
-        Some(p) => {
-            // SECURITY: anchor every pattern, so `abc` cannot match a sentence containing abc.
-            let anchored = format!("^(?:{})$", p.get_ref());
-            match RegexBuilder::new(&anchored)
-                .size_limit(REGEX_SIZE_LIMIT)
-                .dfa_size_limit(REGEX_SIZE_LIMIT)
-                .build()
-            {
-                Ok(re) => Some(re),
-                Err(e) => {
-                    ctx.err(
-                        file,
-                        p.span(),
-                        format!("pattern does not compile: {}", regex_cause(&e)),
-                    );
-                    None
-                }
+        Some(p) => match super::rule::Pattern::compile(p.get_ref(), unicode) {
+            Ok(re) => Some(re),
+            Err(e) => {
+                ctx.err(file, p.span(), e.to_string());
+                None
             }
-        }
+        },
         None => None,
     };
+    // SECURITY: a standard string with neither a pattern nor a list of
+    // values admits any sentence; the policy must say that is intended.
+    if ty == ValueType::String
+        && r.one_of.is_none()
+        && !has_pattern
+        && !r.free_text.unwrap_or(false)
+    {
+        ctx.err_hint(
+            file,
+            span.clone(),
+            "string field has no `pattern` or `one_of`: it admits free text",
+            "constrain it with `pattern` or `one_of`, or set `free_text = true` if free text is what it is for",
+        );
+    }
     let usize_of = |ctx: &mut Ctx<'_>, v: Option<Spanned<i64>>, key: &str| -> Option<usize> {
         let v = v?;
         match usize::try_from(*v.get_ref()) {
@@ -1490,6 +1677,7 @@ fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<
     };
     Some(FieldRule {
         ty,
+        free_text: r.free_text.unwrap_or(false),
         nullable: r.nullable.unwrap_or(false),
         pattern,
         one_of: r.one_of,
@@ -1581,7 +1769,11 @@ fn lexical_parent(p: &Path) -> PathBuf {
     out
 }
 
-fn sinks(ctx: &mut Ctx<'_>, raw: Vec<At<Spanned<RawSink>>>) -> (Vec<Sink>, Vec<Option<Loc>>) {
+fn sinks(
+    ctx: &mut Ctx<'_>,
+    raw: Vec<At<Spanned<RawSink>>>,
+    pseudonymizable: &dyn Fn(&str) -> bool,
+) -> (Vec<Sink>, Vec<Option<Loc>>) {
     let mut out: Vec<Sink> = Vec::new();
     let mut at = Vec::new();
     for At { file, v } in raw {
@@ -1645,15 +1837,28 @@ fn sinks(ctx: &mut Ctx<'_>, raw: Vec<At<Spanned<RawSink>>>) -> (Vec<Sink>, Vec<O
             },
         };
         at.push(output_at);
+        let mut pseudonymize = Vec::new();
+        for p in s.pseudonymize.unwrap_or_default() {
+            if pseudonymizable(p.get_ref()) {
+                pseudonymize.push(p.into_inner());
+            } else {
+                ctx.err_hint(
+                    file,
+                    p.span(),
+                    format!(
+                        "`pseudonymize` names `{}`, which no standard allowlist holds",
+                        crate::finding::escape_key(p.get_ref())
+                    ),
+                    "name a string field of [standard.fields], [standard.evidence.fields], an attribute of [standard.otlp.*_attributes], or traceId, spanId, parentSpanId",
+                );
+            }
+        }
         out.push(Sink {
             name: name.into_inner(),
             full_allowed: s.full_allowed.unwrap_or(false),
             output,
             redact,
-            pseudonymize: s
-                .pseudonymize
-                .map(|v| v.into_iter().map(Spanned::into_inner).collect())
-                .unwrap_or_default(),
+            pseudonymize,
         });
     }
     (out, at)

@@ -419,6 +419,9 @@ pub enum OnViolation {
 pub struct StandardRules {
     /// `on_violation`.
     pub on_violation: OnViolation,
+    /// Built-in detectors run over every allowlisted string value at
+    /// standard level; a hit is a violation (`detected_<name>`).
+    pub detectors: Vec<String>,
     /// The cf allowlist.
     pub fields: FieldSet,
     /// The OTLP allowlists.
@@ -444,6 +447,47 @@ pub struct OtlpRules {
     pub link_attributes: FieldSet,
     /// Allowed log-record attributes.
     pub log_attributes: FieldSet,
+    /// Rules for the structural strings that carry no attributes.
+    pub structure: OtlpStructure,
+    /// `traceState` members kept at standard level, by vendor key; any
+    /// other member is stripped.
+    pub trace_state: FieldSet,
+    /// Count limits on repeated structures.
+    pub limits: OtlpLimits,
+}
+
+/// `[standard.otlp]` rules for structural strings (an empty string, the
+/// protobuf default, always passes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtlpStructure {
+    /// `schemaUrl` of resources and scopes.
+    pub schema_url: FieldRule,
+    /// An instrumentation scope's `name`.
+    pub scope_name: FieldRule,
+    /// An instrumentation scope's `version`.
+    pub scope_version: FieldRule,
+    /// Span event names and log `eventName`.
+    pub event_name: FieldRule,
+}
+
+/// `[standard.otlp] max_*`: the most elements of each repeated structure
+/// in one record; more is a `max_items` violation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OtlpLimits {
+    /// `resourceSpans` / `resourceLogs`.
+    pub resources: usize,
+    /// `scopeSpans` / `scopeLogs` per resource.
+    pub scopes: usize,
+    /// Spans per scope.
+    pub spans: usize,
+    /// Events per span.
+    pub events: usize,
+    /// Links per span.
+    pub links: usize,
+    /// Log records per scope.
+    pub log_records: usize,
+    /// Attributes per list.
+    pub attributes: usize,
 }
 
 /// A `[[sink]]`.
@@ -637,6 +681,8 @@ pub struct RedactSettings {
     pub key_file: Option<PathBuf>,
     /// Sinks allowed to weaken redaction.
     pub allow_unredacted_sinks: Vec<String>,
+    /// Id prefixes a pseudonym keeps; any other prefix is rewritten too.
+    pub pseudonym_prefixes: Vec<String>,
     /// User patterns.
     pub patterns: Vec<PatternSetting>,
     /// Keyword lists.

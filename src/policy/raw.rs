@@ -145,6 +145,8 @@ pub struct RawFull {
 pub struct RawStandard {
     /// `drop_record` (default) or `drop_field`.
     pub on_violation: Option<Spanned<String>>,
+    /// Built-in detectors run over every allowlisted string value.
+    pub detectors: Option<Vec<Spanned<String>>>,
     /// The cf allowlist.
     pub fields: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
     /// OTLP allowlists.
@@ -171,6 +173,30 @@ pub struct RawOtlp {
     pub link_attributes: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
     /// Allowed log-record attributes.
     pub log_attributes: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+    /// The rule for `schemaUrl` (a string rule).
+    pub schema_url: Option<Spanned<RawField>>,
+    /// The rule for an instrumentation scope's `name`.
+    pub scope_name: Option<Spanned<RawField>>,
+    /// The rule for an instrumentation scope's `version`.
+    pub scope_version: Option<Spanned<RawField>>,
+    /// The rule for span event names and log `eventName`.
+    pub event_name: Option<Spanned<RawField>>,
+    /// `traceState` members kept at standard level: vendor key -> value rule.
+    pub trace_state: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+    /// Most `resourceSpans` / `resourceLogs` in one record.
+    pub max_resources: Option<Spanned<i64>>,
+    /// Most `scopeSpans` / `scopeLogs` per resource.
+    pub max_scopes: Option<Spanned<i64>>,
+    /// Most spans per scope.
+    pub max_spans: Option<Spanned<i64>>,
+    /// Most events per span.
+    pub max_events: Option<Spanned<i64>>,
+    /// Most links per span.
+    pub max_links: Option<Spanned<i64>>,
+    /// Most log records per scope.
+    pub max_log_records: Option<Spanned<i64>>,
+    /// Most attributes in one attribute list.
+    pub max_attributes: Option<Spanned<i64>>,
 }
 
 /// `[standard.evidence]`.
@@ -192,6 +218,12 @@ pub struct RawField {
     pub nullable: Option<bool>,
     /// Regex the whole string must match (anchored by tracegate).
     pub pattern: Option<Spanned<String>>,
+    /// Compile `pattern` Unicode-aware and admit non-ASCII values (the
+    /// default is ASCII-only).
+    pub unicode: Option<bool>,
+    /// A string with neither `pattern` nor `one_of` is free text, which a
+    /// standard allowlist refuses unless this says it is intended.
+    pub free_text: Option<bool>,
     /// The string must be one of these.
     pub one_of: Option<Vec<String>>,
     /// Lower bound for numbers (inclusive).
@@ -271,6 +303,8 @@ pub struct RawRedact {
     pub key_file: Option<Spanned<String>>,
     /// Sinks allowed to set `redact = false` or a subset.
     pub allow_unredacted_sinks: Option<Vec<Spanned<String>>>,
+    /// Id prefixes a pseudonym keeps (`chatcmpl-`); any other is rewritten.
+    pub pseudonym_prefixes: Option<Vec<Spanned<String>>>,
     /// `[[redact.pattern]]`.
     #[serde(default)]
     pub pattern: Vec<Spanned<RawPattern>>,

@@ -18,6 +18,7 @@ mod policy_store;
 mod redaction;
 mod serve;
 mod serve_hard;
+mod standard;
 mod tidy;
 
 #[path = "../support/rng.rs"]
