@@ -704,8 +704,7 @@ impl Scan<'_, '_> {
             // SECURITY: the detectors run on every string the full path
             // scans; the memo below holds only strings that passed them.
             let s = b.get(i + 1..q)?;
-            return detectors_pass(rule, detectors, s)?
-                .then_some((q + 1, Scalar::Str(i + 1, q)));
+            return detectors_pass(rule, detectors, s)?.then_some((q + 1, Scalar::Str(i + 1, q)));
         }
         let (end, escaped) = scan_string(b, i).ok()?;
         if escaped {
@@ -886,7 +885,10 @@ mod tests {
                 "\"status\": \"completed\", \"prompt_text\": \"hi\"",
             ),
             ("\"events\": [{", "\"events\": [1, {"),
-            ("\"duration\": 850", "\"duration\": 850.000000000000000000001"),
+            (
+                "\"duration\": 850",
+                "\"duration\": 850.000000000000000000001",
+            ),
             ("tr_synthetic_8f31", "tr_4111111111111111"),
         ] {
             let line = SEED.replacen(from, to, 1);
@@ -898,7 +900,12 @@ mod tests {
         // rewrites it.
         assert!(!fp.clean(f, &det(), format!(" {SEED} \t").as_bytes(), false));
         assert!(!fp.clean(f, &det(), SEED.replacen("{", "{ ", 1).as_bytes(), false));
-        assert!(!fp.clean(f, &det(), SEED.replace(", ", ",").replacen(",", ", ", 1).as_bytes(), false));
+        assert!(!fp.clean(
+            f,
+            &det(),
+            SEED.replace(", ", ",").replacen(",", ", ", 1).as_bytes(),
+            false
+        ));
         assert!(!fp.clean(f, &det(), b"", false));
         assert!(!fp.clean(f, &det(), b"[]", false));
         let mut bad = SEED.as_bytes().to_vec();

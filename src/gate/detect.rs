@@ -14,15 +14,33 @@
 //! digit runs that pass a Luhn check now and then, and an id is a 64- or
 //! 128-bit channel whatever its digits (pseudonymize it to close it).
 
+use std::sync::Arc;
+
 use crate::redact::{RedactConfig, Redactor};
 
-/// The standard level's detectors, built once per gate.
+/// Compile the built-in detectors `names`: `Ok(None)` for none, `Err` when
+/// they cannot be built (a bug: the policy compiler refuses unknown names).
+pub fn compile(names: &[String]) -> Result<Option<Arc<Redactor>>, ()> {
+    if names.is_empty() {
+        return Ok(None);
+    }
+    let cfg = RedactConfig {
+        builtin: names.to_vec(),
+        patterns: Vec::new(),
+        keywords: Vec::new(),
+    };
+    Redactor::compile(&cfg, None)
+        .map(|r| Some(Arc::new(r)))
+        .map_err(|_| ())
+}
+
+/// The standard level's detectors, compiled once per policy.
 pub enum Detectors {
     /// `[standard] detectors = []`.
     Off,
     /// The built-in detectors the policy names, and the digit threshold of
     /// their pre-test (`Redactor::quick_threshold`).
-    On(Box<Redactor>, usize),
+    On(Arc<Redactor>, usize),
     /// They could not be built (a bug): every scanned value fails closed.
     Broken,
 }
@@ -38,24 +56,26 @@ impl std::fmt::Debug for Detectors {
 }
 
 impl Detectors {
-    /// Build the detectors `names` (built-in detector names).
+    /// Build the detectors `names` (built-in detector names). Gates take
+    /// them from their policy ([`Detectors::shared`]), which compiles them
+    /// once: a detector automaton is megabytes, and `serve` makes a gate
+    /// per request.
     pub fn new(names: &[String]) -> Detectors {
-        if names.is_empty() {
-            return Detectors::Off;
-        }
-        let cfg = RedactConfig {
-            builtin: names.to_vec(),
-            patterns: Vec::new(),
-            keywords: Vec::new(),
-        };
-        match Redactor::compile(&cfg, None) {
-            Ok(r) => {
+        Detectors::shared(compile(names))
+    }
+
+    /// The detectors of a policy (`Redaction::standard_detectors`):
+    /// `Ok(None)` when the policy names none.
+    pub fn shared(compiled: Result<Option<Arc<Redactor>>, ()>) -> Detectors {
+        match compiled {
+            Ok(None) => Detectors::Off,
+            Ok(Some(r)) => {
                 let threshold = r.quick_threshold();
-                Detectors::On(Box::new(r), threshold)
+                Detectors::On(r, threshold)
             }
             // SECURITY: fail closed; the policy compiler already refused
             // unknown names, so this is a bug, never a weaker gate.
-            Err(_) => Detectors::Broken,
+            Err(()) => Detectors::Broken,
         }
     }
 
@@ -104,8 +124,7 @@ pub fn rule_name(name: &str) -> &'static str {
 pub fn message(rule: &str) -> String {
     match rule.strip_prefix("detected_") {
         Some("over_budget") => {
-            "string is too costly to scan within the detectors' work budget; it fails closed"
-                .into()
+            "string is too costly to scan within the detectors' work budget; it fails closed".into()
         }
         Some(name) => format!(
             "string matches the built-in `{name}` detector; an allowlisted value must not hold one"

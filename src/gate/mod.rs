@@ -172,7 +172,7 @@ impl Gate {
             .flatten();
         Gate {
             fast_cf,
-            detectors: detect::Detectors::new(&policy.standard.detectors),
+            detectors: detect::Detectors::shared(policy.redaction().standard_detectors()),
             content_streak: false,
             redaction,
             content: Vec::new(),
@@ -288,7 +288,12 @@ impl Gate {
         // keeps what the auditor reads (`crate::evidence::FastPath`).
         if let Some(ev) = self.evidence.as_mut()
             && self.forced.is_none_or(|f| f == Format::Evidence)
-            && ev.clean(&self.policy.standard.evidence, &self.detectors, bytes, self.forced.is_some())
+            && ev.clean(
+                &self.policy.standard.evidence,
+                &self.detectors,
+                bytes,
+                self.forced.is_some(),
+            )
         {
             self.evidence_hit = true;
             return Judgement {

@@ -37,8 +37,8 @@ fn min_digits(name: &str) -> usize {
 /// spelling with any uppercase letter is always scanned. The soundness
 /// test plants one of every family.
 const PAIRS: [[u8; 2]; 16] = [
-    *b"sk", *b"rk", *b"gh", *b"xo", *b"ut", *b"hf", *b"gl", *b"xa", *b"np", *b"py", *b"ap",
-    *b"au", *b"iv", *b"fu", *b"aw", *b"cc",
+    *b"sk", *b"rk", *b"gh", *b"xo", *b"ut", *b"hf", *b"gl", *b"xa", *b"np", *b"py", *b"ap", *b"au",
+    *b"iv", *b"fu", *b"aw", *b"cc",
 ];
 
 /// Whether `b` is the second letter of a pair in [`PAIRS`].
