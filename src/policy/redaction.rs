@@ -204,6 +204,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
         builtin: settings.builtin.clone(),
         patterns,
         keywords,
+        context: settings.context.clone(),
     };
     let needs_key = config.patterns.iter().any(|p| p.action == Action::Hash)
         || config.keywords.iter().any(|k| k.action == Action::Hash)

@@ -15,6 +15,7 @@
 //!         action: Action::Mask,
 //!     }],
 //!     keywords: vec![],
+//!     ..RedactConfig::default()
 //! };
 //! let r = Redactor::compile(&cfg, None).map_err(|e| format!("{e:?}"))?;
 //! let mut out = String::new();
@@ -117,6 +118,7 @@ mod action;
 mod budget;
 mod compile;
 mod config;
+mod context;
 mod detectors;
 mod fold;
 mod keywords;
@@ -151,6 +153,7 @@ pub use action::{Action, MIN_KEY_BYTES, RedactKey};
 pub use budget::{STEPS_BASE, STEPS_PER_BYTE};
 pub use compile::REGEX_SIZE_LIMIT;
 pub use config::{KeywordRule, PatternRule, RedactConfig, RedactConfigError};
+pub use context::{CONTEXT_DETECTORS, ContextRule, MAX_CONTEXT_WINDOW, default_context};
 pub use detectors::builtin_names;
 pub use pseudonym::pseudonymize;
 
@@ -189,6 +192,9 @@ pub struct Redactor {
     /// Per regex pattern id: its detector and check.
     checks: Vec<(u32, Check)>,
     keywords: KeywordSet,
+    /// Per detector (by index), its keyword-proximity context, if it has
+    /// one (`context.rs`).
+    contexts: Vec<Option<context::Compiled>>,
     /// How far around a token a second pass can find something new, or
     /// `None` (user patterns) when only a full second pass can tell; see
     /// `settle.rs`.
@@ -288,6 +294,13 @@ impl Redactor {
                 .keywords
                 .iter()
                 .filter(|k| wanted(&k.name))
+                .cloned()
+                .collect(),
+            context: self
+                .cfg
+                .context
+                .iter()
+                .filter(|c| wanted(&c.detector))
                 .cloned()
                 .collect(),
         };
