@@ -372,7 +372,25 @@ fn pieces_of_long_tracking_numbers_are_not_cards() {
     keeps(&r, "tracking 9400-4111-1111-1111-1111-90");
     // Without a shipping word, a card between two numbers is a card
     // (fail closed).
-    redacts(&r, "ref 1234 4111 1111 1111 1111 42", "4111 1111", "credit_card");
+    redacts(
+        &r,
+        "ref 1234 4111 1111 1111 1111 42",
+        "4111 1111",
+        "credit_card",
+    );
+    // Nor is one before a long number or between single digits.
+    redacts(
+        &r,
+        "4111 1111 1111 1111 1234567",
+        "4111 1111",
+        "credit_card",
+    );
+    redacts(
+        &r,
+        "7 4111 1111 1111 1111 0 1 2",
+        "4111 1111",
+        "credit_card",
+    );
     // A card followed by a year or a CVV is still a card.
     let (out, _) = r.redact_to_string("card 4111 1111 1111 1111 2024");
     assert_eq!(out, "card [REDACTED:credit_card] 2024");

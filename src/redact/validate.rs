@@ -295,12 +295,7 @@ pub(crate) fn card_sep(s: &[u8], i: usize) -> Option<(u8, usize)> {
 /// Mastercard 16; others 16-19) and Luhn. The issuer rules keep the
 /// commonest Luhn-by-chance numbers out: epoch milliseconds (`17…`), other
 /// ids starting 1, 7, 8, 9 or 0, and digit runs of lengths no network uses.
-fn card_span(
-    text: &[u8],
-    start: usize,
-    end: usize,
-    vetoed: impl Fn() -> bool,
-) -> Option<usize> {
+fn card_span(text: &[u8], start: usize, end: usize, vetoed: impl Fn() -> bool) -> Option<usize> {
     let s = text.get(start..end)?;
     // Per group: its digit count and the offset just past it.
     let mut groups: [(usize, usize); 19] = [(0, 0); 19];
@@ -365,8 +360,8 @@ fn card_span(
 /// Whether the card candidate `text[start..end]`, printed with separator
 /// kind `kind`, is a piece of a longer number printed the same way (a
 /// 20-22 digit tracking number grouped in fours, a UUID of digits): after
-/// it the separator and a group of five or more digits, or two more
-/// groups; or two groups of four before it. One group on one side alone is
+/// it two more groups, the first of four digits, or a dash and twelve
+/// digits; or two groups of four before it. One group on one side alone is
 /// a card next to a year or a CVV (`2024 4111 1111 1111 1111`,
 /// `4111 1111 1111 1111 123`); one on each side is [`Piece::Maybe`].
 fn piece_of_a_longer_run(text: &[u8], start: usize, end: usize, kind: u8) -> Piece {
@@ -392,7 +387,8 @@ fn piece_of_a_longer_run(text: &[u8], start: usize, end: usize, kind: u8) -> Pie
             let more = sep_at(end + len + g).is_some_and(|(_, l2)| {
                 text.get(end + len + g + l2).is_some_and(u8::is_ascii_digit)
             });
-            (g >= 1, g >= 5 || (g >= 1 && more))
+            // Two more groups in fours, or a UUID's last group of twelve.
+            (g >= 1, (g == 4 && more) || (kind == b'-' && g == 12))
         }
         None => (false, false),
     };
