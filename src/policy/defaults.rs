@@ -47,6 +47,21 @@ max_window = "24h"
 on_violation = "drop_record"
 [redact]
 builtin = ["api_key", "jwt", "credit_card"]
+[redact.context.us_ssn]
+words = ["ssn", "ss#", "ss #", "ss no", "social security", "social-security", "social_security", "soc sec", "soc. sec", "taxpayer id", "tax id", "itin", "tin:", "tin #"]
+window = 32
+[redact.context.phone]
+words = ["phone", "tel", "tél", "telefon", "telephone", "téléphone", "mobile", "mobil", "handy", "cell", "call", "ring", "fax", "whatsapp", "sms", "text me", "reach me", "contact", "number", "portable", "celular", "contato", "ph:", "ph.", "mob:", "mob.", "m:", "t:", "電話", "携帯"]
+window = 32
+[redact.context.api_key]
+words = ["openai", "api key", "api_key", "api-key", "apikey", "secret", "token", "key:", "key=", "key =", "key is", "bearer"]
+window = 32
+[redact.context.credit_card]
+not_words = ["tracking", "track", "usps", "ups", "fedex", "dhl", "parcel", "package", "shipment", "shipping", "waybill", "awb"]
+window = 32
+[redact.context.ipv4]
+not_words = ["version", "ver.", "ver ", "release", "build", "firmware", "fw ", "rev ", "revision", "sdk", "driver", "upgrade", "update", "patch", "bump", "pinned", "==", ">=", "<=", "~=", "^"]
+window = 24
 [standard.fields]
 request_id       = { type = "string", pattern = "chatcmpl-[0-9a-f]+(-[0-9a-f]+)*", max_len = 96 }
 t_arrival        = { type = "number", min = 0 }

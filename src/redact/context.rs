@@ -217,8 +217,10 @@ impl Compiled {
         let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80;
         ac.find_overlapping_iter(&text[from..start]).any(|m| {
             let at = from + m.start();
-            // A word starts at a boundary: "tel" is not in "hotel".
-            at == 0 || !word(text[at - 1]) || !word(text[at])
+            // A word starts at a boundary: "tel" is not in "hotel". Words
+            // that start with punctuation (`==`) or a non-ASCII letter
+            // (`電話`, in scripts written without blanks) need none.
+            at == 0 || !word(text[at - 1]) || !text[at].is_ascii_alphanumeric()
         })
     }
 }
@@ -324,6 +326,42 @@ mod tests {
         assert!(!c.confirms(b"the assn 123456789", 9));
         // Case does not matter.
         assert!(c.confirms(b"Social Security 123 45 6789", 16));
+    }
+
+    /// The shipped default policy spells out exactly these defaults.
+    #[test]
+    fn the_default_policy_lists_the_built_in_contexts() {
+        let p = crate::policy::Policy::from_toml(std::path::Path::new("empty.toml"), "").unwrap();
+        let rules = &p.redact().context;
+        let mut names: Vec<&str> = rules.iter().map(|r| r.detector.as_str()).collect();
+        names.sort_unstable();
+        let mut want = CONTEXT_DETECTORS.to_vec();
+        want.sort_unstable();
+        assert_eq!(names, want);
+        for r in rules {
+            let (words, not_words, window) = default_context(&r.detector).unwrap();
+            let own = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+            assert_eq!(
+                r.words.clone().unwrap_or_default(),
+                own(words),
+                "{}",
+                r.detector
+            );
+            assert_eq!(
+                r.not_words.clone().unwrap_or_default(),
+                own(not_words),
+                "{}",
+                r.detector
+            );
+            assert_eq!(r.window, Some(window), "{}", r.detector);
+        }
+    }
+
+    #[test]
+    fn cjk_words_match_glued_to_cjk_text() {
+        let c = ctx("phone");
+        let t = "請致電話 03-1234-5678".as_bytes();
+        assert!(c.confirms(t, t.len() - 12));
     }
 
     #[test]

@@ -143,6 +143,9 @@ mod tests_detectors;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_keywords;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_props;
 
 use std::fmt;
 use std::sync::Arc;
