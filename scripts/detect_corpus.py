@@ -314,7 +314,7 @@ def lookalike(r):
         "order_dashed", "order_digits9", "tracking_usps", "tracking_ups", "tracking_fedex", "git_remote",
         "image_2x", "placeholder_bearer", "placeholder_sk", "placeholder_env", "public_key", "epoch_ms",
         "luhn_bad_card", "iban_bad", "isbn", "port", "math_plus", "hex_hash", "sku", "ssn_like_ref",
-        "phone_like_noctx", "ip_like_oid", "cidr_like_version", "digits19",
+        "phone_like_noctx", "ip_like_oid", "cidr_like_version", "snowflake_id",
     ])
     d = lambda n: rs(r, string.digits, n)
     v = lambda: str(r.randint(0, 255))
@@ -358,12 +358,8 @@ def lookalike(r):
     if kind == "order_digits9":
         return r.choice(["order ", "invoice ", "customer id "]), "%d" % r.randint(100000000, 999999999), kind
     if kind == "tracking_usps":
-        # A 22-digit number grouped in fours, often with a card-valid run.
-        while True:
-            body = "9400" + d(18)
-            if any(luhn_ok(body[i:i + 16]) and body[i] in "3456" for i in (4, 8)):
-                break
-        return "tracking ", group4(body), kind
+        # A 22-digit number grouped in fours (some hold a card-valid run).
+        return r.choice(["tracking ", "USPS tracking ", "tracking number: "]), group4(r.choice(["9400", "9205", "9361"]) + d(18)), kind
     if kind == "tracking_ups":
         return "tracking ", "1Z%s%s" % (rs(r, string.ascii_uppercase + string.digits, 6), d(10)), kind
     if kind == "tracking_fedex":
@@ -409,7 +405,8 @@ def lookalike(r):
         return "OID ", "1.3.6.1.4.1.%d" % r.randint(1000, 99999), kind
     if kind == "cidr_like_version":
         return "Version: ", "%d.%d.%d.%d" % (r.randint(1, 9), r.randint(0, 9), r.randint(0, 9), r.randint(0, 255)), kind
-    return "id ", "%s%s" % (r.choice("3456"), d(18)), kind
+    # Snowflake-style ids (Twitter, Discord): 17-19 digits, starting with 1.
+    return "id ", "1%s" % d(r.choice([16, 17, 18])), kind
 
 
 # -------------------------------------------------------------- planting
@@ -500,7 +497,9 @@ def plant(r, doc):
         elif form == "json":
             doc.t('{"type": "service_account", "private_key": "')
             doc.item(k.replace("\n", "\\n"), "private_key", kind + "_json")
-            doc.t('\\n", "client_email": "svc@proj.iam.gserviceaccount.com"}')
+            doc.t('\\n", "client_email": "')
+            doc.item("svc-%d@proj-%d.iam.gserviceaccount.com" % (r.randint(1, 99), r.randint(100, 999)), "email", "service_account")
+            doc.t('"}')
         else:
             doc.t("tls:\n  key: |\n    ")
             doc.item(k.replace("\n", "\n    "), "private_key", kind + "_yaml")
@@ -509,7 +508,14 @@ def plant(r, doc):
         before, pw, after, scheme = url_credentials(r)
         doc.t(r.choice(["DATABASE_URL=", "connect with ", "url: ", ""]) + before)
         doc.item(pw, "url_credentials", scheme)
-        doc.t(after)
+        # A host given as an address is one too.
+        host = after[1:].split(":")[0].split("/")[0]
+        if all(p.isdigit() for p in host.split(".")) and host.count(".") == 3:
+            doc.t("@")
+            doc.item(host, "ipv4", "url_host")
+            doc.t(after[1 + len(host):])
+        else:
+            doc.t(after)
 
 
 def look(r, doc):

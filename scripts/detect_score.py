@@ -133,7 +133,7 @@ def report(tool, sc, timing):
     print("|---|---|---|---|---|---|---|")
     per_time = (timing or {}).get("per_detector") or (timing or {}).get("per_class") or {}
     mb = (timing or {}).get("bytes", 0) / 1e6
-    names = list(CLASSES) + sorted(set(sc["det_tp"]) | set(sc["det_fp"]) - set(CLASSES))
+    names = list(CLASSES) + sorted((set(sc["det_tp"]) | set(sc["det_fp"])) - set(CLASSES))
     for c in names:
         n = sc["items"][c]
         spans = sc["det_tp"][c] + sc["det_fp"][c]

@@ -51,7 +51,7 @@ builtin = ["api_key", "jwt", "credit_card"]
 words = ["ssn", "ss#", "ss #", "ss no", "social security", "social-security", "social_security", "soc sec", "soc. sec", "taxpayer id", "tax id", "itin", "tin:", "tin #"]
 window = 32
 [redact.context.phone]
-words = ["phone", "tel", "tél", "telefon", "telephone", "téléphone", "mobile", "mobil", "handy", "cell", "call", "ring", "fax", "whatsapp", "sms", "text me", "reach me", "contact", "number", "portable", "celular", "contato", "ph:", "ph.", "mob:", "mob.", "m:", "t:", "電話", "携帯"]
+words = ["phone", "tel", "tél", "telefon", "telephone", "téléphone", "mobile", "mobil", "handy", "cell", "call", "ring", "fax", "whatsapp", "sms", "text me", "reach me", "number", "portable", "celular", "contato", "ph:", "ph.", "mob:", "mob.", "m:", "t:", "電話", "携帯"]
 window = 32
 [redact.context.api_key]
 words = ["openai", "api key", "api_key", "api-key", "apikey", "secret", "token", "key:", "key=", "key =", "key is", "bearer"]
@@ -60,6 +60,7 @@ window = 32
 not_words = ["tracking", "track", "usps", "ups", "fedex", "dhl", "parcel", "package", "shipment", "shipping", "waybill", "awb"]
 window = 32
 [redact.context.ipv4]
+words = ["ip", "addr", "address", "host", "from", "client", "server", "remote", "connect", "peer", "src", "dst", "gateway", "@"]
 not_words = ["version", "ver.", "ver ", "release", "build", "firmware", "fw ", "rev ", "revision", "sdk", "driver", "upgrade", "update", "patch", "bump", "pinned", "==", ">=", "<=", "~=", "^"]
 window = 24
 [standard.fields]

@@ -107,7 +107,6 @@ pub fn default_context(
                 "sms",
                 "text me",
                 "reach me",
-                "contact",
                 "number",
                 "portable",
                 "celular",
@@ -145,9 +144,13 @@ pub fn default_context(
             ],
             32,
         ),
-        // Dotted quads right after a version word are versions.
+        // Dotted quads right after a version word are versions, unless an
+        // address word is nearer (`version 2 from 10.0.0.1`).
         "ipv4" => (
-            &[],
+            &[
+                "ip", "addr", "address", "host", "from", "client", "server", "remote", "connect",
+                "peer", "src", "dst", "gateway", "@",
+            ],
             &[
                 "version", "ver.", "ver ", "release", "build", "firmware", "fw ", "rev ",
                 "revision", "sdk", "driver", "upgrade", "update", "patch", "bump", "pinned", "==",
@@ -197,31 +200,52 @@ impl Compiled {
         self.window
     }
 
-    /// A confirming word occurs in the window before `start`.
+    /// A confirming word occurs in the window before `start` with no digit
+    /// (and no engine token) between it and `start`: in `SSN 123-45-6789
+    /// ref 123 45 6789` the word belongs to the first number, not the
+    /// second.
     pub(crate) fn confirms(&self, text: &[u8], start: usize) -> bool {
-        self.words
-            .as_ref()
-            .is_some_and(|ac| self.near(ac, text, start))
+        self.nearest(self.words.as_ref(), text, start)
+            .is_some_and(|end| {
+                // A token (`[REDACTED:x]`, ending in `]`) in between stands
+                // for what was there: a later pass judges as the first did.
+                !text[end..start.min(text.len())]
+                    .iter()
+                    .any(|&b| b.is_ascii_digit() || b == b']')
+            })
     }
 
-    /// A vetoing word occurs in the window before `start`.
+    /// A vetoing word occurs in the window before `start`, nearer to it
+    /// than any confirming word: `version 1.2.3.4` is a version, `version
+    /// 2 from 10.0.0.1` an address.
     pub(crate) fn vetoes(&self, text: &[u8], start: usize) -> bool {
-        self.not_words
-            .as_ref()
-            .is_some_and(|ac| self.near(ac, text, start))
+        match self.nearest(self.not_words.as_ref(), text, start) {
+            None => false,
+            Some(veto) => self
+                .nearest(self.words.as_ref(), text, start)
+                .is_none_or(|confirm| confirm < veto),
+        }
     }
 
-    fn near(&self, ac: &AhoCorasick, text: &[u8], start: usize) -> bool {
+    /// Where the last word of `ac` that occurs in the window before
+    /// `start`, at a word boundary, ends.
+    fn nearest(&self, ac: Option<&AhoCorasick>, text: &[u8], start: usize) -> Option<usize> {
+        let ac = ac?;
         let start = start.min(text.len());
         let from = start.saturating_sub(self.window);
-        let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80;
-        ac.find_overlapping_iter(&text[from..start]).any(|m| {
-            let at = from + m.start();
-            // A word starts at a boundary: "tel" is not in "hotel". Words
-            // that start with punctuation (`==`) or a non-ASCII letter
-            // (`電話`, in scripts written without blanks) need none.
-            at == 0 || !word(text[at - 1]) || !text[at].is_ascii_alphanumeric()
-        })
+        // `-` and `_` join words: "on-call" is not "call".
+        let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80 || b == b'-' || b == b'_';
+        ac.find_overlapping_iter(&text[from..start])
+            .filter(|m| {
+                let at = from + m.start();
+                // A word starts at a boundary: "tel" is not in "hotel".
+                // Words that start with punctuation (`==`) or a non-ASCII
+                // letter (`電話`, in scripts written without blanks) need
+                // none.
+                at == 0 || !word(text[at - 1]) || !text[at].is_ascii_alphanumeric()
+            })
+            .map(|m| from + m.end())
+            .max()
     }
 }
 
@@ -319,6 +343,9 @@ mod tests {
         let c = ctx("us_ssn");
         let t = b"my SSN: 123456789";
         assert!(c.confirms(t, 8));
+        // A number between the word and the candidate takes the word.
+        let t = b"SSN 123-45-6789 ref 123456789";
+        assert!(!c.confirms(t, t.len() - 9));
         // Outside the window.
         let far = format!("SSN {}123456789", "x ".repeat(30));
         assert!(!c.confirms(far.as_bytes(), far.len() - 9));

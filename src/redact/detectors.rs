@@ -190,7 +190,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             ),
             (
                 r"(?-u)\bGOCSPX-",
-                r"(?-u)\bGOCSPX-[A-Za-z0-9_-]{28}\b",
+                r"(?-u)\bGOCSPX-[A-Za-z0-9_-]{28}",
                 Check::None,
             ),
             (
@@ -222,7 +222,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // AWS secret access keys, known only by their context.
             (
                 r#"(?i-u)\b(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=]"#,
-                r#"(?i-u)\b(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9/+]{40}\b"#,
+                r#"(?i-u)\b(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9/+]{40,}"#,
                 Check::Value,
             ),
             // A bare `Bearer <token>` in prose or code.
@@ -311,14 +311,14 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // with the trunk `(0)` (`+44 (0)20 7946 0958`) and `/`.
             (
                 r"(?-u)\+[1-9][0-9]{0,2}[ .-]?\(?[0-9]",
-                r"(?-u)\+[1-9][0-9]{0,2}(?:[ .-]?\(0\))?(?:[ .-]?\([0-9]{1,4}\)|[ ./-]?[0-9]{1,6}){1,6}\b",
+                r"(?-u)\+[1-9][0-9]{0,2}(?:[ .-]?\(0\)[0-9]{1,5})?(?:[ .-]?\([0-9]{1,4}\)[0-9]{0,10}|[ ./-][0-9]{1,10}){1,6}\b",
                 Check::Phone,
             ),
             // National numbers with a trunk `0` (German, UK, French,
             // Japanese, Australian, Indian): only after a context word.
             (
                 r"(?-u)\(?0[1-9]",
-                r"(?-u)(?:\(0[1-9][0-9]{0,4}\)|\b0[1-9][0-9]{0,4})(?:[ ./-]?[0-9]{2,8}){1,4}\b",
+                r"(?-u)(?:\(0[1-9][0-9]{0,4}\)|\b0[1-9][0-9]{0,4})(?:[ ./-][0-9]{2,8}){1,4}\b|\b0[1-9][0-9]{7,10}\b",
                 Check::PhoneNational,
             ),
             // Brazilian `(11) 91234-5678` and Indian mobile `98765 43210`:

@@ -92,9 +92,12 @@ pub(crate) fn check(
             && confirmed())
         .then_some((start, end)),
         Check::Email => email_span(text, start, end),
-        Check::Phone => phone_ok(text, start, end).then_some((start, end)),
+        Check::Phone => phone_span(text, start, end, |e| phone_ok(text, start, e)),
         Check::PhoneNational => {
-            (national_phone_ok(text, start, end) && confirmed()).then_some((start, end))
+            if !confirmed() {
+                return None;
+            }
+            phone_span(text, start, end, |e| national_phone_ok(text, start, e))
         }
         Check::Ipv4 => (ipv4_ok(s)
             && !joined_context(text, start, end, b".")
@@ -132,7 +135,18 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
             .find(|&(_, c)| !unspaced_script(c))
             .map_or(rest.len(), |(i, _)| i);
     }
-    if from >= local.len() || !domain.chars().all(email_char) || !email_ok(text, end) {
+    // A domain ends at the first character no domain holds (`”` after
+    // `…@пример.рф`); what is left must still end in a dot and a label.
+    let cut = domain
+        .char_indices()
+        .find(|&(_, c)| !email_char(c))
+        .map_or(domain.len(), |(i, _)| i);
+    let kept = &domain[..cut];
+    let label_ok = kept
+        .rsplit_once('.')
+        .is_some_and(|(host, tld)| !host.is_empty() && tld.chars().count() >= 2);
+    let end = start + at + 1 + cut;
+    if from >= local.len() || !label_ok || !email_ok(text, end) {
         return None;
     }
     Some((start + from, end))
@@ -361,9 +375,10 @@ fn card_span(text: &[u8], start: usize, end: usize, vetoed: impl Fn() -> bool) -
 /// kind `kind`, is a piece of a longer number printed the same way (a
 /// 20-22 digit tracking number grouped in fours, a UUID of digits): after
 /// it two more groups, the first of four digits, or a dash and twelve
-/// digits; or two groups of four before it. One group on one side alone is
-/// a card next to a year or a CVV (`2024 4111 1111 1111 1111`,
-/// `4111 1111 1111 1111 123`); one on each side is [`Piece::Maybe`].
+/// digits; or two groups of four before it. One group before or after
+/// (`2024 4111 1111 1111 1111`, `4111 1111 1111 1111 123`) is
+/// [`Piece::Maybe`]: a card next to a year or a CVV, unless a shipping word
+/// says it is a tracking number.
 fn piece_of_a_longer_run(text: &[u8], start: usize, end: usize, kind: u8) -> Piece {
     let sep_at = |i: usize| card_sep(text, i).filter(|&(k, _)| k == kind);
     let digits_from = |i: usize| {
@@ -395,7 +410,7 @@ fn piece_of_a_longer_run(text: &[u8], start: usize, end: usize, kind: u8) -> Pie
     if long_after || two_before {
         return Piece::Yes;
     }
-    if before.is_some() && one_after {
+    if before.is_some() || one_after {
         Piece::Maybe
     } else {
         Piece::No
@@ -406,8 +421,8 @@ fn piece_of_a_longer_run(text: &[u8], start: usize, end: usize, kind: u8) -> Pie
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Piece {
     No,
-    /// Groups on both sides, one each: a piece of a tracking number
-    /// (`9400 4111 1111 1111 1111 90`) or a card between two numbers; the
+    /// A group on one side: a piece of a tracking number
+    /// (`9400 4111 1111 1111 1111 90`) or a card next to a number; the
     /// `credit_card` context's `not_words` (`tracking`, `usps`, ...) tell.
     Maybe,
     Yes,
@@ -488,6 +503,26 @@ fn ssn_ok(s: &[u8]) -> bool {
     let num = |r: std::ops::Range<usize>| d[r].iter().fold(0, |a, &x| a * 10 + x);
     let (area, group, serial) = (num(0..3), num(3..5), num(5..9));
     n == 9 && area != 0 && area != 666 && area < 900 && group != 0 && serial != 0
+}
+
+/// The longest phone number that starts the candidate and ends at its end
+/// or right before one of its blanks: a number followed by a date or
+/// another number (`+44 20 7946 0958 24.06.2026`) is walked into by the
+/// shape, and the check cuts it back at the blank.
+fn phone_span(
+    text: &[u8],
+    start: usize,
+    end: usize,
+    ok: impl Fn(usize) -> bool,
+) -> Option<(usize, usize)> {
+    if ok(end) {
+        return Some((start, end));
+    }
+    (start + 1..end)
+        .rev()
+        .filter(|&i| text[i] == b' ' && (text[i - 1].is_ascii_digit() || text[i - 1] == b')'))
+        .find(|&e| ok(e))
+        .map(|e| (start, e))
 }
 
 /// Digit count for international forms, one separator style for national
