@@ -46,7 +46,7 @@ max_window = "24h"
 [standard]
 on_violation = "drop_record"
 [redact]
-builtin = ["api_key", "jwt", "credit_card"]
+builtin = ["private_key", "api_key", "url_credentials", "jwt", "credit_card"]
 [redact.context.us_ssn]
 words = ["ssn", "ss#", "ss #", "ss no", "social security", "social-security", "social_security", "soc sec", "soc. sec", "taxpayer id", "tax id", "itin", "tin:", "tin #"]
 window = 32

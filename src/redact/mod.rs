@@ -104,15 +104,22 @@
 //! ASCII classes and ASCII `\b`; a user pattern with Unicode `\b` slows the
 //! whole pass (write `(?-u:\b)`).
 //!
+//! # Context
+//!
+//! Shapes that are ambiguous on their own consult the words just before
+//! them (`context.rs`, `[redact.context.<name>]`): spaced and solid SSNs,
+//! national phone numbers and unmarked `sk-` keys need a confirming word;
+//! a dotted quad after a version word and a card-shaped piece of a longer
+//! number after a shipping word are vetoed. A check reads at most its
+//! window (256 bytes at most) and is charged to the budget.
+//!
 //! # Known gaps
 //!
-//! Email addresses with a non-ASCII local part (`josé@…`) or an IDN domain
-//! are not matched; national phone formats other than North American
-//! (`020 7946 0958`) are not matched without their `+` country code; US
-//! SSNs are matched only as `###-##-####`;
-//! 4-part dotted quads within 0-255 are redacted as `ipv4` even when they
-//! are version numbers (`version 1.2.3.4`; `v1.2.3.4` and `1.2.3.4.5` are
-//! left alone).
+//! National phone numbers, spaced or solid SSNs and unmarked `sk-` keys
+//! that do not look random are not matched without a context word; a
+//! 19-digit number with a card issuer prefix that passes Luhn is a card; a
+//! four-part version with no version word before it is an `ipv4` address
+//! (`v1.2.3.4`, `pkg-1.2.3.4` and `1.2.3.4.5` are left alone).
 
 mod action;
 mod budget;

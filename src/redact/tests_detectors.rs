@@ -334,7 +334,7 @@ fn lcg(state: &mut u64) -> u64 {
 fn luhn_runs_in_uuids_and_hex_ids_are_not_cards() {
     let r = all();
     let mut s = 7u64;
-    let mut hex = |n: usize, s: &mut u64| -> String {
+    let hex = |n: usize, s: &mut u64| -> String {
         (0..n)
             .map(|_| {
                 // Digit-heavy, so Luhn runs are common.

@@ -6,14 +6,14 @@
 //!
 //! | shape | where it starts |
 //! |---|---|
-//! | card, SSN, North American phone, IPv4, IPv6 from digits | a digit at an ASCII word start, where the text after it could still be one (`digits_may_match`) |
+//! | card, SSN (dashed, spaced, solid), North American and national phone, IPv4, IPv6 from digits | a digit at an ASCII word start, where the text after it could still be one (`digits_may_match`) |
 //! | IBAN | `[A-Z]{2}` and a digit at an ASCII word start |
 //! | IPv6 from letters | a word of 1-4 hex letters/digits followed by `:`, in a run with `::` or seven colons |
 //! | IPv6 `::x:y` | `::` |
 //! | API keys, JWT | a literal prefix (`sk-`, `AKIA`, `eyJ`, ...) at an ASCII word start |
 //! | bearer header | `authorization` (any case) at an ASCII word start, before a `:` |
-//! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits |
-//! | email | the first byte of the run of local-part bytes before an `@` |
+//! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits, or `(0` or `(dd)` and 9 |
+//! | email | the first byte of the run of local-part bytes (ASCII or any non-ASCII byte) before an `@` |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
