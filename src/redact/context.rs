@@ -277,6 +277,23 @@ fn automaton(detector: &str, words: &[String]) -> Result<Option<AhoCorasick>, Re
         })
 }
 
+/// Every error in `rules` (unknown detectors, a detector twice, windows
+/// out of bounds, bad words), as [`Redactor::compile`](super::Redactor::compile)
+/// reports them: for a policy that enables no detector and so compiles no
+/// redactor, whose context must still be right.
+pub fn check_context(rules: &[ContextRule]) -> Vec<RedactConfigError> {
+    let mut errors = Vec::new();
+    validate(rules, &mut errors);
+    if errors.is_empty() {
+        for r in rules {
+            if let Err(e) = Compiled::build(&r.detector, Some(r)) {
+                errors.push(e);
+            }
+        }
+    }
+    errors
+}
+
 /// Checks the context rules of a config: known detectors with a context,
 /// no detector twice, windows within bounds.
 pub(crate) fn validate(rules: &[ContextRule], errors: &mut Vec<RedactConfigError>) {
@@ -382,6 +399,43 @@ mod tests {
             );
             assert_eq!(r.window, Some(window), "{}", r.detector);
         }
+    }
+
+    /// A policy's context mistakes are refused with a message that names
+    /// them, even when no detector is enabled; the words are not echoed.
+    #[test]
+    fn policy_context_mistakes_are_refused() {
+        let errs =
+            |src: &str| match crate::policy::Policy::from_toml(std::path::Path::new("p.toml"), src)
+            {
+                Ok(_) => Vec::new(),
+                Err(e) => e.0.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+            };
+        for (src, want) in [
+            (
+                "version = 1\n[redact]\nbuiltin = []\n[redact.context.fone]\nwords = [\"Northwind\"]\n",
+                "fone",
+            ),
+            (
+                "version = 1\n[redact]\nbuiltin = [\"phone\"]\n[redact.context.phone]\nwindow = 0\n",
+                "window",
+            ),
+            (
+                "version = 1\n[redact.context.phone]\nwindow = 9999\n",
+                "window",
+            ),
+            (
+                "version = 1\n[redact.context.phone]\nwordz = [\"x\"]\n",
+                "wordz",
+            ),
+        ] {
+            let e = errs(src);
+            assert!(e.iter().any(|m| m.contains(want)), "{src}: {e:?}");
+            assert!(e.iter().all(|m| !m.contains("Northwind")), "{e:?}");
+        }
+        assert!(
+            errs("version = 1\n[redact.context.phone]\nwords = [\"ruf\"]\nwindow = 8\n").is_empty()
+        );
     }
 
     #[test]

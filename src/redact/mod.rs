@@ -163,7 +163,9 @@ pub use action::{Action, MIN_KEY_BYTES, RedactKey};
 pub use budget::{STEPS_BASE, STEPS_PER_BYTE};
 pub use compile::REGEX_SIZE_LIMIT;
 pub use config::{KeywordRule, PatternRule, RedactConfig, RedactConfigError};
-pub use context::{CONTEXT_DETECTORS, ContextRule, MAX_CONTEXT_WINDOW, default_context};
+pub use context::{
+    CONTEXT_DETECTORS, ContextRule, MAX_CONTEXT_WINDOW, check_context, default_context,
+};
 pub use detectors::builtin_names;
 pub use pseudonym::pseudonymize;
 
