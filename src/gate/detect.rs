@@ -28,6 +28,7 @@ pub fn compile(names: &[String]) -> Result<Option<Arc<Redactor>>, ()> {
         builtin: names.to_vec(),
         patterns: Vec::new(),
         keywords: Vec::new(),
+        context: Vec::new(),
     };
     Redactor::compile(&cfg, None)
         .map(|r| Some(Arc::new(r)))

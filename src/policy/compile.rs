@@ -170,6 +170,9 @@ struct Merged {
     pseudonym_prefixes: Option<At<Vec<Spanned<String>>>>,
     patterns: Vec<At<Spanned<RawPattern>>>,
     keywords: Vec<At<Spanned<RawKeywords>>>,
+    /// Per detector, its context and the file that set it (user files
+    /// first, then the defaults fill in detectors they left out).
+    context: BTreeMap<String, At<Spanned<RawContext>>>,
     listen: Option<At<Spanned<String>>>,
     max_body_bytes: Option<At<Spanned<i64>>>,
     queue_records: Option<At<Spanned<i64>>>,
@@ -802,7 +805,30 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
         }
     }
     if let Some(r) = raw.redact {
-        let r = r.into_inner();
+        let mut r = r.into_inner();
+        for (name, c) in r.context.take().unwrap_or_default() {
+            match m.context.get(&name) {
+                None => {
+                    if user {
+                        ctx.origins.push((format!("redact.context.{name}"), file));
+                    }
+                    m.context.insert(name, At { file, v: c });
+                }
+                Some(old) if user => {
+                    let other = ctx.file(old.file).path.display().to_string();
+                    ctx.err_hint(
+                        file,
+                        c.span(),
+                        format!(
+                            "`[redact.context.{}]` is defined twice",
+                            crate::finding::escape_key(&name)
+                        ),
+                        format!("it is also set in {other}; keep one"),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
         put(
             ctx,
             &mut m.redact_builtin,
@@ -1018,7 +1044,35 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
             ctx.whole("the policy has windows but no [audit] path; full capture must be audited");
         }
     }
+    let mut context = Vec::new();
+    for (detector, a) in m.context {
+        let c = a.v.into_inner();
+        let window = match c.window {
+            None => None,
+            Some(w) => match usize::try_from(*w.get_ref()) {
+                Ok(v) if (1..=crate::redact::MAX_CONTEXT_WINDOW).contains(&v) => Some(v),
+                _ => {
+                    ctx.err(
+                        a.file,
+                        w.span(),
+                        format!(
+                            "`window` must be 1-{} bytes",
+                            crate::redact::MAX_CONTEXT_WINDOW
+                        ),
+                    );
+                    None
+                }
+            },
+        };
+        context.push(crate::redact::ContextRule {
+            detector,
+            words: c.words,
+            not_words: c.not_words,
+            window,
+        });
+    }
     let redact = RedactSettings {
+        context,
         builtin: strings(m.redact_builtin),
         key_file: m
             .redact_key_file

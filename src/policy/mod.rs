@@ -687,6 +687,8 @@ pub struct RedactSettings {
     pub patterns: Vec<PatternSetting>,
     /// Keyword lists.
     pub keywords: Vec<KeywordSetting>,
+    /// Keyword proximity of built-in detectors, one per detector.
+    pub context: Vec<crate::redact::ContextRule>,
 }
 
 /// `[[redact.pattern]]`.

@@ -311,6 +311,21 @@ pub struct RawRedact {
     /// `[[redact.keywords]]`.
     #[serde(default)]
     pub keywords: Vec<Spanned<RawKeywords>>,
+    /// `[redact.context.<detector>]`: keyword proximity per built-in
+    /// detector.
+    pub context: Option<BTreeMap<String, Spanned<RawContext>>>,
+}
+
+/// `[redact.context.<detector>]`.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RawContext {
+    /// Words that confirm an ambiguous shape.
+    pub words: Option<Vec<String>>,
+    /// Words that veto an ambiguous shape.
+    pub not_words: Option<Vec<String>>,
+    /// Bytes before the candidate that are searched.
+    pub window: Option<Spanned<i64>>,
 }
 
 /// `[[redact.pattern]]`.

@@ -212,6 +212,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
         builtin: settings.builtin.clone(),
         patterns,
         keywords,
+        context: settings.context.clone(),
     };
     let needs_key = config.patterns.iter().any(|p| p.action == Action::Hash)
         || config.keywords.iter().any(|k| k.action == Action::Hash)
@@ -234,6 +235,11 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
     let empty =
         config.builtin.is_empty() && config.patterns.is_empty() && config.keywords.is_empty();
     let full = if empty {
+        // No redactor is built, but a context the policy sets must still
+        // be one that could be used.
+        for e in crate::redact::check_context(&config.context) {
+            err(format!("[redact]: {e}"));
+        }
         None
     } else {
         match Redactor::compile(&config, key.clone()) {

@@ -26,6 +26,9 @@ enum Node {
     Redact,
     RedactPattern,
     RedactKeywords,
+    /// A map from built-in detector names to their context.
+    RedactContextMap,
+    RedactContext,
     Server,
     Source,
     Fleet,
@@ -130,7 +133,9 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("pseudonym_prefixes", Leaf),
             ("pattern", RedactPattern),
             ("keywords", RedactKeywords),
+            ("context", RedactContextMap),
         ],
+        RedactContext => &[("words", Leaf), ("not_words", Leaf), ("window", Leaf)],
         RedactPattern => &[("name", Leaf), ("regex", Leaf), ("action", Leaf)],
         RedactKeywords => &[
             ("name", Leaf),
@@ -166,7 +171,7 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("replica_id", Leaf),
             ("store_timeout", Leaf),
         ],
-        FieldMap | Leaf => &[],
+        FieldMap | RedactContextMap | Leaf => &[],
     }
 }
 
@@ -174,7 +179,7 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
 /// (`limits.max_line_bytes`): text that is policy structure, never a value.
 pub fn is_key_name(s: &str) -> bool {
     use Node::*;
-    const ALL: [Node; 15] = [
+    const ALL: [Node; 16] = [
         Root,
         Audit,
         Limits,
@@ -188,6 +193,7 @@ pub fn is_key_name(s: &str) -> bool {
         Redact,
         RedactPattern,
         RedactKeywords,
+        RedactContext,
         Server,
         Source,
     ];
@@ -237,6 +243,8 @@ fn walk_table(table: &DeTable<'_>, node: Node, path: &str, out: &mut Vec<Unknown
         };
         let child = if node == Node::FieldMap {
             Node::Field
+        } else if node == Node::RedactContextMap {
+            Node::RedactContext
         } else {
             match children(node).iter().find(|(k, _)| *k == name) {
                 Some((_, c)) => *c,

@@ -151,6 +151,7 @@ fn glued_phone_redactor() -> tracegate::redact::Redactor {
             whole_word: false,
             action: Action::Mask,
         }],
+        ..RedactConfig::default()
     };
     Redactor::compile(&cfg, None).unwrap()
 }
