@@ -267,9 +267,20 @@ impl Writer {
                     Err(_) => self.unhealthy(std::io::ErrorKind::Other, "cannot open sink output"),
                 }
             }
-            SinkOutput::OtlpHttp(url) => {
-                self.forward = Some(Forwarder::new(url));
-                self.counters.set_health(None);
+            SinkOutput::OtlpHttp(_) | SinkOutput::OtlpHttps(_) | SinkOutput::OtlpGrpc(_) => {
+                match Forwarder::new(&self.output) {
+                    Ok(f) => {
+                        self.forward = Some(f);
+                        self.counters.set_health(None);
+                    }
+                    Err(e) => {
+                        // SECURITY: fixed words from the TLS setup; its
+                        // records are dropped, never sent in the clear.
+                        if self.counters.set_health(Some(e.clone())) {
+                            tracing::error!(sink = %self.name, error = %e, "cannot set up the sink's exporter; its records are dropped");
+                        }
+                    }
+                }
             }
         }
     }
