@@ -209,12 +209,8 @@ impl Forwarder {
         };
         let connector = match tls {
             Some(t) => {
-                let mut cfg = crate::tls::client_config(t).map_err(|e| e.to_string())?;
-                cfg.alpn_protocols = if grpc {
-                    vec![b"h2".to_vec()]
-                } else {
-                    vec![b"h2".to_vec(), b"http/1.1".to_vec()]
-                };
+                // ALPN is the connector's to set (`h2` for gRPC).
+                let cfg = crate::tls::client_config(t).map_err(|e| e.to_string())?;
                 let b = HttpsConnectorBuilder::new()
                     .with_tls_config(cfg)
                     .https_only();

@@ -10,6 +10,7 @@ mod cases;
 mod cli;
 mod evidence;
 mod fuzz_replay;
+mod grpc;
 mod otel_sdk;
 mod otlp;
 mod policy_errors;
