@@ -360,3 +360,118 @@ impl Decoder for RawDecoder {
         Ok(Some(src.copy_to_bytes(n)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+    use crate::policy::Policy;
+    use crate::window::clock::SystemClock;
+    use std::io::Write;
+    use tower::ServiceExt;
+
+    fn ingest(dir: &std::path::Path) -> Ingest {
+        let path = dir.join("p.toml");
+        let text = "[server]\nmax_body_bytes = 1000\n[[sink]]\nname = \"s\"\noutput = \"file:s.jsonl\"\n";
+        std::fs::write(&path, text).unwrap();
+        let policy = Arc::new(Policy::load(&path).unwrap());
+        Ingest::new(super::super::pipeline::Pipeline::start(
+            policy,
+            path,
+            Arc::new(SystemClock::new()),
+        ))
+    }
+
+    /// One gRPC frame, built by hand: an attacker is not bound to tonic.
+    fn frame(compressed: bool, declared: u32, payload: &[u8]) -> Vec<u8> {
+        let mut f = vec![u8::from(compressed)];
+        f.extend_from_slice(&declared.to_be_bytes());
+        f.extend_from_slice(payload);
+        f
+    }
+
+    async fn send(ing: Ingest, body: Vec<u8>, gzip: bool) -> (Code, Option<std::time::Duration>) {
+        let mut req = axum::http::Request::post(TRACES_PATH)
+            .header("content-type", "application/grpc")
+            .header("te", "trailers");
+        if gzip {
+            req = req.header("grpc-encoding", "gzip");
+        }
+        let resp = router(ing)
+            .oneshot(req.body(Body::from(body)).unwrap())
+            .await
+            .unwrap();
+        let (parts, body) = resp.into_parts();
+        // Errors come as trailers-only responses: the status is in the
+        // headers; a success carries it in the trailers.
+        let mut status = Status::from_header_map(&parts.headers);
+        if status.is_none() {
+            let collected = http_body_util::BodyExt::collect(body).await.unwrap();
+            status = collected.trailers().and_then(Status::from_header_map);
+        }
+        let status = status.expect("a grpc-status");
+        (status.code(), retry_delay(&status))
+    }
+
+    #[tokio::test]
+    async fn what_tonic_refuses_is_answered_in_otlp_codes() {
+        let dir = tempfile::tempdir().unwrap();
+        let ing = ingest(dir.path());
+        // An empty request is a valid (empty) export.
+        assert_eq!(send(ing.clone(), frame(false, 0, b""), false).await.0, Code::Ok);
+        // Compressed bytes that are not gzip: malformed, not INTERNAL.
+        let bad = frame(true, 4, b"\x01\x02\x03\x04");
+        assert_eq!(send(ing.clone(), bad, true).await.0, Code::InvalidArgument);
+        // A frame that declares more than max_body_bytes: final, not the
+        // OUT_OF_RANGE that OTLP clients retry.
+        let lying = frame(false, 1_000_000, b"\x0a\x00");
+        assert_eq!(
+            send(ing.clone(), lying, false).await,
+            (Code::ResourceExhausted, None)
+        );
+        // A frame cut short: malformed.
+        let short = frame(false, 100, b"\x0a\x00");
+        assert_eq!(send(ing.clone(), short, false).await.0, Code::InvalidArgument);
+        // gzip that inflates past max_body_bytes: final.
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(&[0u8; 100_000]).unwrap();
+        let bomb = gz.finish().unwrap();
+        let bomb = frame(true, u32::try_from(bomb.len()).unwrap(), &bomb);
+        assert_eq!(send(ing.clone(), bomb, true).await, (Code::ResourceExhausted, None));
+        // Another encoding than gzip.
+        let mut req = axum::http::Request::post(TRACES_PATH)
+            .header("content-type", "application/grpc")
+            .header("grpc-encoding", "snappy");
+        req = req.header("te", "trailers");
+        let resp = router(ing.clone())
+            .oneshot(req.body(Body::from(frame(true, 2, b"\x0a\x00"))).unwrap())
+            .await
+            .unwrap();
+        let st = Status::from_header_map(resp.headers()).unwrap();
+        assert_eq!(st.code(), Code::Unimplemented);
+    }
+
+    #[tokio::test]
+    async fn while_draining_requests_are_unavailable_and_retryable() {
+        let dir = tempfile::tempdir().unwrap();
+        let ing = ingest(dir.path());
+        ing.draining.store(true, Ordering::Release);
+        let (code, delay) = send(ing, frame(false, 0, b""), false).await;
+        assert_eq!(code, Code::Unavailable);
+        assert_eq!(delay, Some(RETRY_AFTER));
+    }
+
+    #[test]
+    fn retry_info_round_trips_and_garbage_gives_none() {
+        let s = status_of(Refusal::new(RefusalKind::Overloaded, "full"));
+        assert_eq!(s.code(), Code::ResourceExhausted);
+        assert_eq!(retry_delay(&s), Some(RETRY_AFTER));
+        let s = Status::with_details(Code::ResourceExhausted, "x", Bytes::from_static(b"\xff"));
+        assert_eq!(retry_delay(&s), None);
+        assert_eq!(
+            retry_delay(&status_of(Refusal::new(RefusalKind::TooLarge, "big"))),
+            None
+        );
+    }
+}
