@@ -373,7 +373,8 @@ mod tests {
 
     fn ingest(dir: &std::path::Path) -> Ingest {
         let path = dir.join("p.toml");
-        let text = "[server]\nmax_body_bytes = 1000\n[[sink]]\nname = \"s\"\noutput = \"file:s.jsonl\"\n";
+        let text =
+            "[server]\nmax_body_bytes = 1000\n[[sink]]\nname = \"s\"\noutput = \"file:s.jsonl\"\n";
         std::fs::write(&path, text).unwrap();
         let policy = Arc::new(Policy::load(&path).unwrap());
         Ingest::new(super::super::pipeline::Pipeline::start(
@@ -419,7 +420,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let ing = ingest(dir.path());
         // An empty request is a valid (empty) export.
-        assert_eq!(send(ing.clone(), frame(false, 0, b""), false).await.0, Code::Ok);
+        assert_eq!(
+            send(ing.clone(), frame(false, 0, b""), false).await.0,
+            Code::Ok
+        );
         // Compressed bytes that are not gzip: malformed, not INTERNAL.
         let bad = frame(true, 4, b"\x01\x02\x03\x04");
         assert_eq!(send(ing.clone(), bad, true).await.0, Code::InvalidArgument);
@@ -432,13 +436,19 @@ mod tests {
         );
         // A frame cut short: malformed.
         let short = frame(false, 100, b"\x0a\x00");
-        assert_eq!(send(ing.clone(), short, false).await.0, Code::InvalidArgument);
+        assert_eq!(
+            send(ing.clone(), short, false).await.0,
+            Code::InvalidArgument
+        );
         // gzip that inflates past max_body_bytes: final.
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         gz.write_all(&[0u8; 100_000]).unwrap();
         let bomb = gz.finish().unwrap();
         let bomb = frame(true, u32::try_from(bomb.len()).unwrap(), &bomb);
-        assert_eq!(send(ing.clone(), bomb, true).await, (Code::ResourceExhausted, None));
+        assert_eq!(
+            send(ing.clone(), bomb, true).await,
+            (Code::ResourceExhausted, None)
+        );
         // Another encoding than gzip.
         let mut req = axum::http::Request::post(TRACES_PATH)
             .header("content-type", "application/grpc")

@@ -62,9 +62,9 @@ fn start_with(dir: &Path, stdout: Stdio) -> (Daemon, String) {
 /// How a test client calls.
 #[derive(Default, Clone)]
 pub(crate) struct Call {
-    gzip: bool,
-    token: Option<String>,
-    tls: Option<rustls::ClientConfig>,
+    pub(crate) gzip: bool,
+    pub(crate) token: Option<String>,
+    pub(crate) tls: Option<rustls::ClientConfig>,
 }
 
 /// One unary call to `path` on `addr` with `body` as the message.

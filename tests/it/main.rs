@@ -19,6 +19,7 @@ mod redaction;
 mod serve;
 mod serve_hard;
 mod tidy;
+mod tls;
 
 #[path = "../support/rng.rs"]
 mod rng;
