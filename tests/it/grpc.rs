@@ -421,3 +421,109 @@ fn serve_forwards_over_grpc_to_another_serve_and_every_record_arrives_once() {
         assert_eq!(got.matches(&id).count(), 1, "{id} in {got}");
     }
 }
+
+/// The Python interpreter that has the OpenTelemetry SDK's gRPC exporter
+/// (`.ci/run` installs it into the venv and sets `TRACEGATE_OTEL_PYTHON`).
+fn otel_grpc_python() -> Option<String> {
+    let Ok(py) = std::env::var("TRACEGATE_OTEL_PYTHON") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must run the OpenTelemetry SDK check: .ci/run sets TRACEGATE_OTEL_PYTHON"
+        );
+        eprintln!("TRACEGATE_OTEL_PYTHON is not set: run scripts/otel-sdk-check.sh for this check");
+        return None;
+    };
+    let ok = Command::new(&py)
+        .args([
+            "-c",
+            "import opentelemetry.exporter.otlp.proto.grpc.trace_exporter",
+        ])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok,
+        "TRACEGATE_OTEL_PYTHON={py} lacks opentelemetry-exporter-otlp-proto-grpc"
+    );
+    Some(py)
+}
+
+/// Standard sink `std`; full sinks `cap` (a window open now) and `later`
+/// (a window that opens in an hour).
+fn sdk_policy(server: &str) -> String {
+    use crate::serve::ts;
+    format!(
+        "[audit]\npath = \"audit.jsonl\"\n[server]\nflush_interval = \"50ms\"\n{server}\n\
+         [[sink]]\nname = \"std\"\noutput = \"file:std.jsonl\"\n\
+         [[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:cap.jsonl\"\n\
+         [[sink]]\nname = \"later\"\nfull_allowed = true\noutput = \"file:later.jsonl\"\n\
+         [[window]]\nid = \"now\"\nsink = \"cap\"\nstart = \"{}\"\nend = \"{}\"\nreason = \"sdk test\"\nrequested_by = \"tests\"\n\
+         [[window]]\nid = \"soon\"\nsink = \"later\"\nstart = \"{}\"\nend = \"{}\"\nreason = \"sdk test\"\nrequested_by = \"tests\"\n",
+        ts(-60),
+        ts(3600),
+        ts(3600),
+        ts(7200)
+    )
+}
+
+fn sdk_export(py: &str, addr: &str, tag: &str, ca: Option<&Path>) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/otel_sdk/export_spans_grpc.py");
+    let mut c = Command::new(py);
+    c.arg(&script).args([addr, tag, "20"]);
+    if let Some(ca) = ca {
+        c.arg(ca);
+    }
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn sdk_check(d: &Path, tag: &str) {
+    let std_out = std::fs::read_to_string(d.join("std.jsonl")).unwrap();
+    let cap_out = std::fs::read_to_string(d.join("cap.jsonl")).unwrap();
+    let later = std::fs::read_to_string(d.join("later.jsonl")).unwrap_or_default();
+    assert_eq!(std_out.lines().count(), 1, "{std_out}");
+    assert!(!std_out.contains("CANARY"), "{std_out}");
+    assert!(
+        std_out.contains("chatcmpl-14"),
+        "standard attributes pass: {std_out}"
+    );
+    for i in 0..20 {
+        assert!(cap_out.contains(&format!("CANARY-{tag}-{i} ")), "{cap_out}");
+    }
+    assert!(!later.contains("CANARY"), "outside its window: {later}");
+    assert!(later.contains("chatcmpl-14"), "{later}");
+}
+
+#[test]
+fn the_opentelemetry_python_sdk_exports_over_grpc_through_serve() {
+    let Some(py) = otel_grpc_python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("policy.toml"), sdk_policy("")).unwrap();
+    let (mut daemon, grpc) = start(d);
+    sdk_export(&py, &grpc, "GRPC", None);
+    daemon.terminate();
+    sdk_check(d, "GRPC");
+}
+
+#[test]
+fn the_opentelemetry_python_sdk_exports_over_grpc_with_tls_through_serve() {
+    let Some(py) = otel_grpc_python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pki = crate::tls::Pki::new(d, "main");
+    pki.leaf("server", &["127.0.0.1", "localhost"]);
+    std::fs::write(
+        d.join("policy.toml"),
+        sdk_policy("tls_cert_file = \"server.pem\"\ntls_key_file = \"server.key\""),
+    )
+    .unwrap();
+    let (mut daemon, grpc) = start(d);
+    // The CA travels to Python by file; the exporter trusts only it.
+    sdk_export(&py, &grpc, "TLS", Some(&d.join("main-ca.pem")));
+    daemon.terminate();
+    sdk_check(d, "TLS");
+}
