@@ -6,6 +6,7 @@
 
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -526,4 +527,246 @@ fn the_opentelemetry_python_sdk_exports_over_grpc_with_tls_through_serve() {
     sdk_export(&py, &grpc, "TLS", Some(&d.join("main-ca.pem")));
     daemon.terminate();
     sdk_check(d, "TLS");
+}
+
+/// What a scripted receiver answers to each call, in order; the last
+/// answer repeats.
+#[derive(Clone, Copy, Debug)]
+enum Reply {
+    Ok,
+    /// OK, with a partial success rejecting this many items.
+    Partial(i64),
+    /// RESOURCE_EXHAUSTED, with a RetryInfo delay (ms) or none.
+    Exhausted(Option<u64>),
+    Code(Code),
+}
+
+/// A gRPC receiver built on tonic and hyper that answers from a script and
+/// records when each call came. Stops when dropped.
+struct Scripted {
+    addr: String,
+    calls: Arc<Mutex<Vec<std::time::Instant>>>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Scripted {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+#[derive(Clone)]
+struct Answer(Bytes);
+
+impl tonic::server::UnaryService<Bytes> for Answer {
+    type Response = Bytes;
+    type Future = std::future::Ready<Result<tonic::Response<Bytes>, tonic::Status>>;
+    fn call(&mut self, _: tonic::Request<Bytes>) -> Self::Future {
+        std::future::ready(Ok(tonic::Response::new(self.0.clone())))
+    }
+}
+
+impl Scripted {
+    fn start(script: Vec<Reply>) -> Scripted {
+        let calls = Arc::new(Mutex::new(Vec::new()));
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let (tx, mut rx) = tokio::sync::oneshot::channel::<()>();
+        let seen = Arc::clone(&calls);
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+                let handler = move |req: axum::extract::Request| {
+                    let seen = Arc::clone(&seen);
+                    let script = script.clone();
+                    async move {
+                        let n = {
+                            let mut s = seen.lock().unwrap();
+                            s.push(std::time::Instant::now());
+                            s.len()
+                        };
+                        let reply = script[(n - 1).min(script.len() - 1)];
+                        let status = match reply {
+                            Reply::Ok | Reply::Partial(_) => {
+                                let rejected = match reply {
+                                    Reply::Partial(n) => n,
+                                    _ => 0,
+                                };
+                                let answer = ExportResponse {
+                                    partial_success: (rejected > 0).then_some(
+                                        tracegate::daemon::grpc::PartialSuccess {
+                                            rejected,
+                                            error_message: "scripted".into(),
+                                        },
+                                    ),
+                                };
+                                let mut g = tonic::server::Grpc::new(RawCodec);
+                                return g
+                                    .unary(Answer(Bytes::from(answer.encode_to_vec())), req)
+                                    .await
+                                    .map(axum::body::Body::new);
+                            }
+                            Reply::Exhausted(None) => tonic::Status::resource_exhausted("full"),
+                            Reply::Exhausted(Some(ms)) => {
+                                use tracegate::daemon::grpc::{
+                                    Any, ProtoDuration, RETRY_INFO_TYPE, RetryInfo, RpcStatus,
+                                };
+                                let info = RetryInfo {
+                                    retry_delay: Some(ProtoDuration {
+                                        seconds: (ms / 1000) as i64,
+                                        nanos: ((ms % 1000) * 1_000_000) as i32,
+                                    }),
+                                };
+                                let details = RpcStatus {
+                                    code: Code::ResourceExhausted as i32,
+                                    message: "full".into(),
+                                    details: vec![Any {
+                                        type_url: RETRY_INFO_TYPE.into(),
+                                        value: info.encode_to_vec(),
+                                    }],
+                                };
+                                tonic::Status::with_details(
+                                    Code::ResourceExhausted,
+                                    "full",
+                                    Bytes::from(details.encode_to_vec()),
+                                )
+                            }
+                            Reply::Code(c) => tonic::Status::new(c, "scripted"),
+                        };
+                        status.into_http()
+                    }
+                };
+                let app = axum::Router::new().fallback(handler);
+                loop {
+                    let (s, _) = tokio::select! {
+                        _ = &mut rx => break,
+                        r = listener.accept() => r.unwrap(),
+                    };
+                    let svc = hyper_util::service::TowerToHyperService::new(app.clone());
+                    tokio::spawn(async move {
+                        let _ = hyper::server::conn::http2::Builder::new(
+                            hyper_util::rt::TokioExecutor::new(),
+                        )
+                        .serve_connection(hyper_util::rt::TokioIo::new(s), svc)
+                        .await;
+                    });
+                }
+            });
+        });
+        Scripted {
+            addr,
+            calls,
+            stop: Some(tx),
+            thread: Some(thread),
+        }
+    }
+
+    fn calls(&self) -> Vec<std::time::Instant> {
+        self.calls.lock().unwrap().clone()
+    }
+}
+
+/// `serve` exporting to `receiver`; one request sent; the sink's status once
+/// the record is delivered or dropped.
+fn export_once(receiver: &Scripted) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("policy.toml"),
+        format!(
+            "[server]\nflush_interval = \"20ms\"\n[[sink]]\nname = \"fwd\"\noutput = \"otlp+grpc://{}\"\n",
+            receiver.addr
+        ),
+    )
+    .unwrap();
+    let (mut daemon, grpc) = start(d);
+    call(
+        &grpc,
+        TRACES_PATH,
+        traces(&span_request(content_attrs(1))),
+        &Call::default(),
+    )
+    .unwrap();
+    let sink = poll("the record delivered or dropped", || {
+        let s = daemon.status()["sinks"][0].clone();
+        let done = s["records_out"]["standard"].as_u64() == Some(1)
+            || s["dropped"]["sink_error"].as_u64() == Some(1);
+        done.then_some(s)
+    });
+    daemon.terminate();
+    sink
+}
+
+#[test]
+fn the_grpc_exporter_waits_as_retry_info_asks_then_delivers_once() {
+    let receiver = Scripted::start(vec![Reply::Exhausted(Some(1200)), Reply::Ok]);
+    let sink = export_once(&receiver);
+    assert_eq!(sink["records_out"]["standard"], 1, "{sink}");
+    let calls = receiver.calls();
+    assert_eq!(calls.len(), 2, "one retry");
+    // The backoff alone would have waited at most 100 ms.
+    assert!(
+        calls[1] - calls[0] >= Duration::from_millis(1200),
+        "{:?}",
+        calls[1] - calls[0]
+    );
+}
+
+#[test]
+fn the_grpc_exporter_gives_up_on_final_codes_at_once_and_counts_the_drop() {
+    for reply in [
+        Reply::Exhausted(None),
+        Reply::Code(Code::InvalidArgument),
+        Reply::Code(Code::Unauthenticated),
+    ] {
+        let receiver = Scripted::start(vec![reply, Reply::Ok]);
+        let sink = export_once(&receiver);
+        assert_eq!(sink["dropped"]["sink_error"], 1, "{reply:?}: {sink}");
+        assert_eq!(receiver.calls().len(), 1, "{reply:?} is not retried");
+    }
+}
+
+#[test]
+fn the_grpc_exporter_retries_retryable_codes_a_bounded_number_of_times() {
+    let receiver = Scripted::start(vec![Reply::Code(Code::Unavailable)]);
+    let sink = export_once(&receiver);
+    assert_eq!(sink["dropped"]["sink_error"], 1, "{sink}");
+    assert_eq!(
+        receiver.calls().len(),
+        tracegate::daemon::forward::ATTEMPTS as usize
+    );
+    let receiver = Scripted::start(vec![
+        Reply::Code(Code::Aborted),
+        Reply::Code(Code::DataLoss),
+        Reply::Ok,
+    ]);
+    let sink = export_once(&receiver);
+    assert_eq!(sink["records_out"]["standard"], 1, "{sink}");
+    assert_eq!(receiver.calls().len(), 3);
+}
+
+#[test]
+fn items_a_receiver_rejects_in_a_partial_success_are_counted_as_dropped() {
+    let receiver = Scripted::start(vec![Reply::Partial(5)]);
+    let sink = export_once(&receiver);
+    // One record (one export request) was sent; the receiver rejected its
+    // items: the record counts as dropped, never as delivered.
+    assert_eq!(sink["dropped"]["sink_error"], 1, "{sink}");
+    assert_eq!(sink["records_out"]["standard"], 0, "{sink}");
+    assert_eq!(
+        receiver.calls().len(),
+        1,
+        "a partial success is not retried"
+    );
 }
