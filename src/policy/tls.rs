@@ -161,10 +161,10 @@ pub(super) fn load(draft: &mut Draft) -> (Vec<Referenced>, Vec<PolicyError>) {
             err(format!("[server] TLS: {e}"));
         }
     }
-    if let Some(token) = &mut draft.server.bearer_token {
-        if let Err(e) = read_token(token, "server.bearer_token_file", &mut refs) {
-            err(e);
-        }
+    if let Some(token) = &mut draft.server.bearer_token
+        && let Err(e) = read_token(token, "server.bearer_token_file", &mut refs)
+    {
+        err(e);
     }
     for s in &mut draft.sinks {
         let name = s.name.clone();
