@@ -50,12 +50,13 @@ fn grpc_client(addr: String, body: Vec<u8>, end: Instant) -> Result<(Vec<Duratio
         .build()
         .map_err(|e| e.to_string())?;
     rt.block_on(async move {
-        let client = hyper_util::client::legacy::Client::builder(
-            hyper_util::rt::TokioExecutor::new(),
-        )
-        .http2_only(true)
-        .build_http::<tonic::body::Body>();
-        let origin: axum::http::Uri = format!("http://{addr}").parse().map_err(|_| "bad address")?;
+        let client =
+            hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+                .http2_only(true)
+                .build_http::<tonic::body::Body>();
+        let origin: axum::http::Uri = format!("http://{addr}")
+            .parse()
+            .map_err(|_| "bad address")?;
         let mut grpc = tonic::client::Grpc::with_origin(client, origin);
         let body = bytes::Bytes::from(body);
         let mut lat = Vec::new();

@@ -484,4 +484,42 @@ mod tests {
             None
         );
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Whatever bytes arrive as a gRPC body, compressed or not, the
+        /// answer is an OTLP status: accepted, malformed, too large or
+        /// unsupported; never a panic, nor a code that asks for a retry.
+        #[test]
+        fn any_body_gets_a_final_otlp_status(
+            body in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600),
+            gzip in proptest::prelude::any::<bool>(),
+            framed in proptest::prelude::any::<bool>(),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            let body = if framed {
+                frame(gzip, u32::try_from(body.len()).unwrap(), &body)
+            } else {
+                body
+            };
+            let (code, delay) = rt.block_on(async { send(ingest(dir.path()), body, gzip).await });
+            proptest::prop_assert!(
+                matches!(code, Code::Ok | Code::InvalidArgument | Code::ResourceExhausted),
+                "{:?}", code
+            );
+            proptest::prop_assert_eq!(delay, None);
+        }
+
+        /// A server's status details are untrusted: any bytes decode to a
+        /// delay or to none, never a panic.
+        #[test]
+        fn any_status_details_give_a_delay_or_none(
+            details in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
+        ) {
+            let s = Status::with_details(Code::ResourceExhausted, "x", Bytes::from(details));
+            let _ = retry_delay(&s);
+        }
+    }
 }

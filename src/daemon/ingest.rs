@@ -498,4 +498,22 @@ mod tests {
         }
         assert!(!bearer_matches(t, None));
     }
+
+    proptest::proptest! {
+        /// The configured token, sent as a bearer token, matches; any
+        /// other token does not.
+        #[test]
+        fn only_the_token_matches(
+            token in "[!-~]{16,64}",
+            other in "[!-~]{0,64}",
+        ) {
+            let sent = format!("Bearer {token}");
+            proptest::prop_assert!(bearer_matches(token.as_bytes(), Some(sent.as_bytes())));
+            let wrong = format!("Bearer {other}");
+            proptest::prop_assert_eq!(
+                bearer_matches(token.as_bytes(), Some(wrong.as_bytes())),
+                other == token
+            );
+        }
+    }
 }
