@@ -47,8 +47,10 @@ pub const TOTAL_TIME: Duration = Duration::from_secs(60);
 pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Most records in one export request.
 pub const BATCH_RECORDS: usize = 512;
-/// Most encoded bytes in one export request (a batch is sent once past it).
-pub const BATCH_BYTES: usize = 4 * 1024 * 1024;
+/// Most encoded bytes in one export request: under the 4 MiB message
+/// limit gRPC receivers (the Collector among them) apply by default, with
+/// room for framing. A batch goes before a record would take it past this.
+pub const BATCH_BYTES: usize = 4 * 1024 * 1024 - 64 * 1024;
 
 /// Why records were not forwarded. SECURITY: fixed words and status codes,
 /// never a byte of a record or of the receiver's answer.
@@ -104,8 +106,32 @@ pub struct Batch {
 impl Batch {
     /// Add one gated record; refuses what is not OTLP.
     pub fn add(&mut self, line: &[u8], full: bool) -> Result<(), ForwardError> {
+        let export = Batch::prepare(line)?;
+        self.push(export, full);
+        Ok(())
+    }
+
+    /// Decode one gated record into an export request; refuses what is not
+    /// OTLP.
+    pub fn prepare(line: &[u8]) -> Result<Export, ForwardError> {
         let line = line.strip_suffix(b"\n").unwrap_or(line);
-        let export = export_from_json(line).map_err(|_| ForwardError::NotOtlp)?;
+        export_from_json(line).map_err(|_| ForwardError::NotOtlp)
+    }
+
+    /// Whether adding `export` would take a non-empty batch past
+    /// [`BATCH_BYTES`]: then the batch goes first, so that no request is
+    /// larger than a receiver's usual 4 MiB message limit unless one
+    /// record alone is.
+    pub fn would_overflow(&self, export: &Export) -> bool {
+        let len = match export {
+            Export::Traces(r) => r.encoded_len(),
+            Export::Logs(r) => r.encoded_len(),
+        };
+        !self.is_empty() && self.bytes + len > BATCH_BYTES
+    }
+
+    /// Add a prepared record.
+    pub fn push(&mut self, export: Export, full: bool) {
         match export {
             Export::Traces(r) => {
                 self.bytes += r.encoded_len();
@@ -119,7 +145,6 @@ impl Batch {
             }
         }
         self.since.get_or_insert_with(Instant::now);
-        Ok(())
     }
 
     /// Whether the batch should go now: full, or older than `age`.
@@ -471,6 +496,31 @@ mod tests {
             let j = jitter(Duration::from_millis(400));
             assert!(j >= Duration::from_millis(200) && j <= Duration::from_millis(400));
         }
+    }
+
+    #[test]
+    fn a_batch_never_grows_past_the_byte_bound_unless_one_record_does() {
+        let big = format!(
+            r#"{{"name":"llm_request","attributes":[{{"key":"a","value":{{"stringValue":"{}"}}}}]}}"#,
+            "x".repeat(BATCH_BYTES / 3)
+        );
+        let mut b = Batch::default();
+        let mut sent = Vec::new();
+        for _ in 0..7 {
+            let e = Batch::prepare(big.as_bytes()).unwrap();
+            if b.would_overflow(&e) {
+                sent.push(std::mem::take(&mut b).bytes);
+            }
+            b.push(e, false);
+        }
+        sent.push(b.bytes);
+        assert!(sent.iter().all(|n| *n <= BATCH_BYTES), "{sent:?}");
+        assert_eq!(sent.len(), 4, "{sent:?}");
+        // One record larger than the bound still goes, alone.
+        let huge = big.replace(&"x".repeat(10), &"x".repeat(40));
+        let e = Batch::prepare(huge.as_bytes()).unwrap();
+        let b = Batch::default();
+        assert!(!b.would_overflow(&e));
     }
 
     #[test]

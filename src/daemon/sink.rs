@@ -298,11 +298,15 @@ impl Writer {
         self.counters.queued_bytes.fetch_sub(len, Ordering::AcqRel);
         self.counters.saturated.store(false, Ordering::Release);
         if self.forward.is_some() {
-            if self.batch.add(&rec.bytes, rec.full).is_err() {
+            let Ok(export) = Batch::prepare(&rec.bytes) else {
                 // Not OTLP: nothing an OTLP receiver could take.
                 self.counters.drop_one(DropReason::SinkError);
                 return;
+            };
+            if self.batch.would_overflow(&export) {
+                self.send_batch().await;
             }
+            self.batch.push(export, rec.full);
             self.counters.unflushed.fetch_add(1, Ordering::AcqRel);
             if self.batch.due(self.flush_every) {
                 self.send_batch().await;

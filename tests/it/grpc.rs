@@ -770,3 +770,53 @@ fn items_a_receiver_rejects_in_a_partial_success_are_counted_as_dropped() {
         "a partial success is not retried"
     );
 }
+
+/// Regression: a batch grew past 4 MiB before it was sent, and a gRPC
+/// receiver with the usual 4 MiB message limit (tonic's and the
+/// Collector's default) refused it whole: every record of it was dropped.
+#[test]
+fn batches_stay_under_the_usual_grpc_message_limit() {
+    let receiver = Scripted::start(vec![Reply::Ok]);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("policy.toml"),
+        format!(
+            "[server]\nflush_interval = \"5s\"\nmax_spans = 32768\n[[sink]]\nname = \"fwd\"\noutput = \"otlp+grpc://{}\"\n",
+            receiver.addr
+        ),
+    )
+    .unwrap();
+    let (mut daemon, _) = start(d);
+    // Two records of about 2.6 MB each (20,000 standard spans), sent
+    // within one flush interval: together past 4 MiB.
+    for i in 0..2u32 {
+        let spans: Vec<Value> = (0..20_000u32)
+            .map(|k| {
+                json!({"traceId": format!("{:032x}", k + 1), "spanId": format!("{:016x}", k + 1),
+                       "name": "llm_request", "startTimeUnixNano": "1700000000000000000",
+                       "endTimeUnixNano": "1700000001000000000",
+                       "attributes": [
+                           {"key": "cf.request_id", "value": {"stringValue": format!("chatcmpl-{i:x}-{k:x}")}},
+                           {"key": "gen_ai.usage.prompt_tokens", "value": {"intValue": "7"}}]})
+            })
+            .collect();
+        let req = json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]});
+        let body = encode_traces_protobuf(&req.to_string()).unwrap();
+        assert!(body.len() > 5 << 19, "{}", body.len());
+        let r = daemon.post(
+            "/v1/traces",
+            &[("content-type", "application/x-protobuf")],
+            &body,
+        );
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+    let sink = poll("both records delivered or dropped", || {
+        let s = daemon.status()["sinks"][0].clone();
+        let out = s["records_out"]["standard"].as_u64().unwrap_or(0);
+        let dropped = s["dropped"]["sink_error"].as_u64().unwrap_or(0);
+        (out + dropped == 2).then_some(s)
+    });
+    daemon.terminate();
+    assert_eq!(sink["records_out"]["standard"], 2, "{sink}");
+}
