@@ -14,7 +14,7 @@
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -203,7 +203,11 @@ async fn drive<I>(
 ) where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
-    let svc = TowerToHyperService::new(app);
+    let busy = Arc::new(AtomicUsize::new(0));
+    let svc = Counted {
+        inner: TowerToHyperService::new(app),
+        busy: Arc::clone(&busy),
+    };
     let mut conn: Pin<Box<dyn Graceful>> = match proto {
         Proto::Http1 => Box::pin(
             hyper::server::conn::http1::Builder::new()
@@ -231,13 +235,23 @@ async fn drive<I>(
                 conn.as_mut().graceful();
                 closing = true;
             }
-            _ = check.tick(), if !closing => {
+            _ = check.tick() => {
                 let quiet = born.elapsed().saturating_sub(Duration::from_millis(last.load(Ordering::Relaxed)));
-                if quiet > limits.idle_timeout {
+                if !closing && quiet > limits.idle_timeout {
                     // Ends the connection once no request is in flight; a
                     // request in flight finishes first.
                     conn.as_mut().graceful();
                     closing = true;
+                } else if closing
+                    && quiet > limits.idle_timeout * 2
+                    && busy.load(Ordering::Acquire) == 0
+                {
+                    // SECURITY: a graceful close needs the peer's help (an
+                    // HTTP/2 client that never sent its preface never
+                    // completes one): with no request in flight and still
+                    // silent a whole idle timeout later, the connection is
+                    // dropped and its slot freed.
+                    break;
                 }
             }
         }
@@ -251,7 +265,44 @@ trait Graceful: Future<Output = hyper::Result<()>> + Send {
     fn graceful(self: Pin<&mut Self>);
 }
 
-type Svc = TowerToHyperService<Router>;
+type Svc = Counted;
+
+/// The router, counting the requests of one connection in flight.
+#[derive(Clone)]
+struct Counted {
+    inner: TowerToHyperService<Router>,
+    busy: Arc<AtomicUsize>,
+}
+
+/// One request in flight; counted out when its future ends or is dropped.
+struct InFlight(Arc<AtomicUsize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+impl hyper::service::Service<hyper::Request<hyper::body::Incoming>> for Counted {
+    type Response = <TowerToHyperService<Router> as hyper::service::Service<
+        hyper::Request<hyper::body::Incoming>,
+    >>::Response;
+    type Error = <TowerToHyperService<Router> as hyper::service::Service<
+        hyper::Request<hyper::body::Incoming>,
+    >>::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Self::Error>> + Send>>;
+
+    fn call(&self, req: hyper::Request<hyper::body::Incoming>) -> Self::Future {
+        self.busy.fetch_add(1, Ordering::AcqRel);
+        let guard = InFlight(Arc::clone(&self.busy));
+        let fut = self.inner.call(req);
+        Box::pin(async move {
+            let r = fut.await;
+            drop(guard);
+            r
+        })
+    }
+}
 
 impl<I> Graceful for hyper::server::conn::http1::Connection<TokioIo<I>, Svc>
 where

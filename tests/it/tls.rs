@@ -424,3 +424,67 @@ fn policy_check_refuses_bad_tls_settings_and_warns_about_exposed_cleartext() {
     assert!(!text.contains("warning:"), "{text}");
     assert!(text.contains("otlp/grpc off"), "{text}");
 }
+
+#[test]
+fn keys_and_tokens_never_appear_in_debug_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pki = Pki::new(d, "main");
+    pki.leaf("server", &["127.0.0.1"]);
+    pki.leaf("client", &["up"]);
+    let token = "a-token-nobody-may-print-0123";
+    std::fs::write(d.join("token"), token).unwrap();
+    std::fs::write(
+        d.join("policy.toml"),
+        "[server]\ntls_cert_file = \"server.pem\"\ntls_key_file = \"server.key\"\nbearer_token_file = \"token\"\n\
+         [[sink]]\nname = \"x\"\noutput = \"otlp+grpcs://127.0.0.1:4317\"\ntls_ca_file = \"main-ca.pem\"\n\
+         tls_cert_file = \"client.pem\"\ntls_key_file = \"client.key\"\nbearer_token_file = \"token\"\n",
+    )
+    .unwrap();
+    let policy = tracegate::policy::Policy::load(&d.join("policy.toml")).unwrap();
+    let debug = format!("{policy:?}");
+    for key in ["server.key", "client.key"] {
+        let pem = std::fs::read_to_string(d.join(key)).unwrap();
+        let body = pem.lines().nth(1).unwrap();
+        assert!(!debug.contains(body), "{key} in Debug");
+    }
+    assert!(!debug.contains(token), "the token in Debug");
+}
+
+/// Slow clients on the gRPC port: a connection that never sends the
+/// HTTP/2 preface, or never finishes a TLS handshake, is closed within the
+/// policy's timeouts instead of holding a slot.
+#[test]
+fn silent_grpc_and_tls_connections_are_closed_on_time() {
+    use std::time::{Duration, Instant};
+    for tls in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let pki = Pki::new(d, "main");
+        pki.leaf("server", &["127.0.0.1"]);
+        let keys = if tls {
+            "tls_cert_file = \"server.pem\"\ntls_key_file = \"server.key\"\n"
+        } else {
+            ""
+        };
+        std::fs::write(
+            d.join("policy.toml"),
+            format!("[server]\nheader_read_timeout = \"1s\"\nidle_timeout = \"1s\"\n{keys}"),
+        )
+        .unwrap();
+        let (mut daemon, grpc) = start(d);
+        let mut s = std::net::TcpStream::connect(&grpc).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let t = Instant::now();
+        let mut buf = Vec::new();
+        // The server may send its own preface (SETTINGS) first; then EOF.
+        let r = s.read_to_end(&mut buf);
+        assert!(r.is_ok(), "tls {tls}: not closed: {r:?}");
+        assert!(
+            t.elapsed() < Duration::from_secs(8),
+            "tls {tls}: {:?}",
+            t.elapsed()
+        );
+        daemon.terminate();
+    }
+}
