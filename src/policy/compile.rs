@@ -194,6 +194,11 @@ struct Merged {
     header_read_timeout: Option<At<Spanned<String>>>,
     body_read_timeout: Option<At<Spanned<String>>>,
     idle_timeout: Option<At<Spanned<String>>>,
+    grpc_listen: Option<At<Spanned<String>>>,
+    tls_cert_file: Option<At<Spanned<String>>>,
+    tls_key_file: Option<At<Spanned<String>>>,
+    tls_client_ca_file: Option<At<Spanned<String>>>,
+    bearer_token_file: Option<At<Spanned<String>>>,
 }
 
 /// Where errors go, with the files to resolve spans against.
@@ -581,6 +586,27 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
             sp,
             user,
         );
+        for (slot, v, key) in [
+            (&mut m.grpc_listen, sv.grpc_listen, "server.grpc_listen"),
+            (
+                &mut m.tls_cert_file,
+                sv.tls_cert_file,
+                "server.tls_cert_file",
+            ),
+            (&mut m.tls_key_file, sv.tls_key_file, "server.tls_key_file"),
+            (
+                &mut m.tls_client_ca_file,
+                sv.tls_client_ca_file,
+                "server.tls_client_ca_file",
+            ),
+            (
+                &mut m.bearer_token_file,
+                sv.bearer_token_file,
+                "server.bearer_token_file",
+            ),
+        ] {
+            put(ctx, slot, file, v, key, sp, user);
+        }
     }
     if let Some(f) = raw.fleet {
         let f = f.into_inner();
@@ -1520,6 +1546,55 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
         d.body_read_timeout,
     );
     let idle_timeout = timeout(&m.idle_timeout, "idle_timeout", d.idle_timeout);
+    let grpc_listen = match &m.grpc_listen {
+        Some(At { v, .. }) if v.get_ref() == "off" => None,
+        Some(At { file, v }) => match v.get_ref().parse::<std::net::SocketAddr>() {
+            Ok(a) => Some(a),
+            Err(_) => {
+                ctx.err_hint(
+                    *file,
+                    v.span(),
+                    "`server.grpc_listen` is not a socket address",
+                    "write it like `127.0.0.1:4317` or `[::1]:4317`, or `off`",
+                );
+                d.grpc_listen
+            }
+        },
+        None => d.grpc_listen,
+    };
+    let path = |ctx: &Ctx<'_>, a: &At<Spanned<String>>| ctx.resolve(a.file, a.v.get_ref());
+    let tls = match (&m.tls_cert_file, &m.tls_key_file) {
+        (Some(c), Some(k)) => Some(crate::policy::tls::ServerTls {
+            cert: crate::policy::tls::LoadedFile::at(path(ctx, c)),
+            key: crate::policy::tls::LoadedFile::at(path(ctx, k)),
+            client_ca: m
+                .tls_client_ca_file
+                .as_ref()
+                .map(|a| crate::policy::tls::LoadedFile::at(path(ctx, a))),
+        }),
+        (None, None) => {
+            if let Some(a) = &m.tls_client_ca_file {
+                ctx.err(
+                    a.file,
+                    a.v.span(),
+                    "`server.tls_client_ca_file` needs `tls_cert_file` and `tls_key_file`",
+                );
+            }
+            None
+        }
+        (Some(a), None) | (None, Some(a)) => {
+            ctx.err(
+                a.file,
+                a.v.span(),
+                "`server.tls_cert_file` and `server.tls_key_file` go together",
+            );
+            None
+        }
+    };
+    let bearer_token = m
+        .bearer_token_file
+        .as_ref()
+        .map(|a| crate::policy::tls::Secret::at(path(ctx, a)));
     ServerSettings {
         listen,
         max_body_bytes,
@@ -1532,7 +1607,63 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
         idle_timeout,
         structure,
         decode_memory_bytes,
+        grpc_listen,
+        tls,
+        bearer_token,
     }
+}
+
+/// A sink's `tls_ca_file`, `tls_cert_file`, `tls_key_file` and
+/// `bearer_token_file`, put into its exporter; each needs a TLS output
+/// (`otlp+https://`, `otlp+grpcs://`).
+fn exporter_settings(
+    ctx: &mut Ctx<'_>,
+    file: usize,
+    output: Option<SinkOutput>,
+    [ca, cert, key, token]: [&Option<Spanned<String>>; 4],
+) -> Option<SinkOutput> {
+    use crate::policy::tls::{LoadedFile, Secret};
+    let mut output = output;
+    let exporter = match &mut output {
+        Some(SinkOutput::OtlpHttps(x) | SinkOutput::OtlpGrpc(x)) if x.tls.is_some() => x,
+        _ => {
+            // SECURITY: TLS keys on a cleartext output would be silently
+            // ignored, and a token sent in the clear: refuse both.
+            for (v, k) in [
+                (ca, "tls_ca_file"),
+                (cert, "tls_cert_file"),
+                (key, "tls_key_file"),
+                (token, "bearer_token_file"),
+            ] {
+                if let Some(v) = v {
+                    ctx.err_hint(
+                        file,
+                        v.span(),
+                        format!("sink `{k}` needs a TLS output"),
+                        "use `otlp+https://HOST:PORT` or `otlp+grpcs://HOST:PORT`",
+                    );
+                }
+            }
+            return output;
+        }
+    };
+    let at = |v: &Spanned<String>| LoadedFile::at(ctx.resolve(file, v.get_ref()));
+    if let Some(tls) = &mut exporter.tls {
+        tls.ca = ca.as_ref().map(at);
+        match (cert, key) {
+            (Some(c), Some(k)) => tls.identity = Some((at(c), at(k))),
+            (None, None) => {}
+            (Some(v), None) | (None, Some(v)) => ctx.err(
+                file,
+                v.span(),
+                "sink `tls_cert_file` and `tls_key_file` go together",
+            ),
+        }
+    }
+    exporter.bearer_token = token
+        .as_ref()
+        .map(|v| Secret::at(ctx.resolve(file, v.get_ref())));
+    output
 }
 
 /// SHA-256 over each file's path and text, then over each referenced
@@ -1863,13 +1994,24 @@ fn sinks(
                         file,
                         o.span(),
                         "unknown sink output",
-                        "use `file:PATH`, `stdout` or `otlp+http://HOST:PORT`",
+                        "use `file:PATH`, `stdout`, or `otlp+http://`, `otlp+https://`, `otlp+grpc://` or `otlp+grpcs://` and `HOST:PORT`",
                     );
                     None
                 }
             },
             None => None,
         };
+        let output = exporter_settings(
+            ctx,
+            file,
+            output,
+            [
+                &s.tls_ca_file,
+                &s.tls_cert_file,
+                &s.tls_key_file,
+                &s.bearer_token_file,
+            ],
+        );
         let redact = match s.redact {
             None => SinkRedact::Policy,
             Some(v) => match v.get_ref() {

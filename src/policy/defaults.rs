@@ -8,6 +8,7 @@
 pub const BUILTIN_DEFAULTS: &str = r#"version = 1
 [server]
 listen = "127.0.0.1:4318"
+grpc_listen = "127.0.0.1:4317"
 max_body_bytes = 8388608
 queue_records = 10000
 queue_bytes = 67108864

@@ -103,6 +103,16 @@ pub struct RawServer {
     pub body_read_timeout: Option<Spanned<String>>,
     /// How long a connection may stay idle between requests (humantime).
     pub idle_timeout: Option<Spanned<String>>,
+    /// OTLP/gRPC listen address (`127.0.0.1:4317`), or `"off"`.
+    pub grpc_listen: Option<Spanned<String>>,
+    /// PEM certificate chain of both receivers: with it they speak TLS only.
+    pub tls_cert_file: Option<Spanned<String>>,
+    /// PEM private key of `tls_cert_file`.
+    pub tls_key_file: Option<Spanned<String>>,
+    /// PEM CA certificates client certificates must chain to (mTLS).
+    pub tls_client_ca_file: Option<Spanned<String>>,
+    /// A file holding the token every ingest request must carry.
+    pub bearer_token_file: Option<Spanned<String>>,
 }
 
 /// `[audit]`.
@@ -250,12 +260,21 @@ pub struct RawSink {
     pub name: Option<Spanned<String>>,
     /// On the full allowlist.
     pub full_allowed: Option<bool>,
-    /// Where `serve` writes: `file:PATH`, `stdout`, `otlp+http://HOST:PORT`.
+    /// Where `serve` writes: `file:PATH`, `stdout`, `otlp+http://HOST:PORT`,
+    /// `otlp+https://`, `otlp+grpc://`, `otlp+grpcs://`.
     pub output: Option<Spanned<String>>,
     /// `false`, or the names of the detectors this sink applies.
     pub redact: Option<Spanned<toml::Value>>,
     /// Identifier fields rewritten as keyed pseudonyms for this sink.
     pub pseudonymize: Option<Vec<Spanned<String>>>,
+    /// PEM CA certificates the receiver must chain to (TLS outputs).
+    pub tls_ca_file: Option<Spanned<String>>,
+    /// PEM client certificate chain, for a receiver that asks (mTLS).
+    pub tls_cert_file: Option<Spanned<String>>,
+    /// PEM private key of `tls_cert_file`.
+    pub tls_key_file: Option<Spanned<String>>,
+    /// A file holding a token sent as `Authorization: Bearer` (TLS outputs).
+    pub bearer_token_file: Option<Spanned<String>>,
 }
 
 /// `[[window]]`.

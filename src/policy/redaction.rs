@@ -143,6 +143,8 @@ pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
                     let max = match r.kind {
                         RefKind::KeywordList => MAX_KEYWORD_FILE_BYTES,
                         RefKind::RedactKey | RefKind::AuditKey => MAX_KEY_FILE_BYTES,
+                        RefKind::TlsCert | RefKind::TlsKey => super::tls::MAX_PEM_FILE_BYTES,
+                        RefKind::BearerToken => super::tls::MAX_TOKEN_FILE_BYTES,
                     };
                     read_regular(p, max).map(|r| r.bytes)
                 }
@@ -152,6 +154,7 @@ pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
             };
             let sha256 = match (bytes, r.kind) {
                 (Ok(b), RefKind::KeywordList) => hex::encode(Sha256::digest(&b)),
+                (Ok(b), k @ (RefKind::TlsCert | RefKind::TlsKey)) => super::tls::fingerprint(k, &b),
                 (Ok(b), _) => key_fingerprint(&b),
                 (Err(e), _) => format!("unreadable: {e}"),
             };

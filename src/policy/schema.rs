@@ -114,6 +114,10 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("output", Leaf),
             ("redact", Leaf),
             ("pseudonymize", Leaf),
+            ("tls_ca_file", Leaf),
+            ("tls_cert_file", Leaf),
+            ("tls_key_file", Leaf),
+            ("bearer_token_file", Leaf),
         ],
         Window => &[
             ("id", Leaf),
@@ -162,6 +166,11 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("header_read_timeout", Leaf),
             ("body_read_timeout", Leaf),
             ("idle_timeout", Leaf),
+            ("grpc_listen", Leaf),
+            ("tls_cert_file", Leaf),
+            ("tls_key_file", Leaf),
+            ("tls_client_ca_file", Leaf),
+            ("bearer_token_file", Leaf),
         ],
         Source => &[("kind", Leaf), ("path", Leaf)],
         Fleet => &[

@@ -11,6 +11,7 @@ mod cli;
 mod evidence;
 mod fleet;
 mod fuzz_replay;
+mod grpc;
 mod otel_sdk;
 mod otlp;
 mod policy_errors;
@@ -20,6 +21,7 @@ mod serve;
 mod serve_hard;
 mod standard;
 mod tidy;
+mod tls;
 
 #[path = "../support/rng.rs"]
 mod rng;
