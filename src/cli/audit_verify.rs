@@ -79,7 +79,7 @@ pub fn run(args: &VerifyArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
                 OutputFormat::Json => writeln!(
                     stdout,
                     "{}",
-                    serde_json::json!({"file": file, "status": "error", "message": e.to_string()})
+                    serde_json::json!({"type": "verify", "file": file, "status": "error", "message": e.to_string()})
                 ),
             };
             (2, out)
@@ -143,6 +143,9 @@ fn run_init(
 /// The JSON verdict, keys in a fixed order.
 #[derive(serde::Serialize)]
 struct JsonReport<'a> {
+    /// `verify`: every JSON message says what it is.
+    #[serde(rename = "type")]
+    kind_of_message: &'static str,
     file: &'a str,
     status: &'static str,
     entries: u64,
@@ -158,6 +161,7 @@ fn json_report(file: &str, report: &VerifyReport) -> String {
         _ => (None, None),
     };
     let out = JsonReport {
+        kind_of_message: "verify",
         file,
         status: report.status_name(),
         entries: report.entries,
