@@ -145,7 +145,7 @@ pub fn run(args: &CheckArgs) -> u8 {
         }
     };
     let inputs = match Inputs::new(&args.input) {
-        Ok(i) => i,
+        Ok(i) => Arc::new(i),
         Err(e) => {
             super::report_error(&e);
             return exit::ERROR;

@@ -290,7 +290,12 @@ pub(super) struct Outcome {
 }
 
 /// Check every line of `inputs`, writing findings to `out` in input order.
-pub(super) fn run<W: Write>(s: &Settings<'_>, inputs: &Inputs, max_line: usize, out: W) -> Outcome {
+pub(super) fn run<W: Write>(
+    s: &Settings<'_>,
+    inputs: &Arc<Inputs>,
+    max_line: usize,
+    out: W,
+) -> Outcome {
     let fingerprints = Fingerprinter::new();
     let mut merger = Merger {
         s,

@@ -183,20 +183,19 @@ impl Inputs {
             }
         }
         let after = self.counts();
-        if after.files == before.files && after.failed == before.failed {
-            // SECURITY: a folder that yields nothing must not look like a
-            // folder of clean records.
+        let skipped = after.skipped - before.skipped;
+        if after.files == before.files && after.failed == before.failed && skipped > 0 {
+            // SECURITY: a folder of files none of which was read must not
+            // look like a folder of clean records: it is an input that
+            // was not read (exit 2), not an empty one.
             eprintln!(
-                "tracegate: warning: folder `{}` holds no file matching {} ({} other file{} skipped; --glob selects others)",
+                "tracegate: folder `{}` holds no file matching {}: {} other file{} not read (--glob selects them)",
                 dir.display(),
                 self.described_globs,
-                after.skipped - before.skipped,
-                if after.skipped - before.skipped == 1 {
-                    ""
-                } else {
-                    "s"
-                },
+                skipped,
+                if skipped == 1 { "" } else { "s" },
             );
+            self.stats.failed.fetch_add(1, Ordering::Relaxed);
         }
         Ok(())
     }

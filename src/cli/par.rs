@@ -72,9 +72,12 @@ pub(super) trait ChunkJudge {
 /// Cut the lines of `inputs` into chunks, judge them on `jobs` threads
 /// (each with a judge from `make`) and hand the results to `merge` in
 /// input order. Returns whether every input was read to its end. An error
-/// from `merge` (a closed output, say) stops the run and is returned.
+/// from `merge` (a closed output, `check -q`'s first finding) stops the
+/// run and is returned at once: the workers stop, and the reader is left
+/// to end on its own (it may be blocked on a stdin that never closes;
+/// the process exits without it).
 pub(super) fn run_ordered<J, M>(
-    inputs: &Inputs,
+    inputs: &Arc<Inputs>,
     max_line: usize,
     jobs: usize,
     make: M,
@@ -88,13 +91,29 @@ where
         let mut judge = make();
         return read_chunks(inputs, max_line, |chunk| merge(judge.judge(&chunk)?));
     }
+    // The reader owns its inputs and is not scoped: the scope below must
+    // be able to end while it is blocked in a read.
+    let (chunk_tx, chunks) = sync_channel::<Chunk>(jobs);
+    let reader = {
+        let inputs = Arc::clone(inputs);
+        std::thread::spawn(move || {
+            read_chunks(&inputs, max_line, |chunk| {
+                // The run stopped: stop reading.
+                chunk_tx
+                    .send(chunk)
+                    .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "stopped"))
+            })
+        })
+    };
     let make = &make;
-    std::thread::scope(|scope| {
+    let merged = std::thread::scope(|scope| -> io::Result<()> {
         let mut to_workers: Vec<SyncSender<Chunk>> = Vec::new();
         let mut from_workers: Vec<Receiver<io::Result<J::Done>>> = Vec::new();
         let mut handles = Vec::new();
         for _ in 0..jobs {
-            let (tx, rx) = sync_channel::<Chunk>(1);
+            // Two chunks per worker in flight: the one it judges and the
+            // next, so that it never waits for the merge.
+            let (tx, rx) = sync_channel::<Chunk>(2);
             let (rtx, rrx) = sync_channel::<io::Result<J::Done>>(1);
             to_workers.push(tx);
             from_workers.push(rrx);
@@ -107,31 +126,39 @@ where
                 }
             }));
         }
-        let reader = scope.spawn(move || {
-            let mut k = 0usize;
-            read_chunks(inputs, max_line, |chunk| {
-                let tx = &to_workers[k % jobs];
-                k += 1;
-                // The merge stopped (a closed output): stop reading.
-                tx.send(chunk)
-                    .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "stopped"))
-            })
-        });
-        let mut k = 0usize;
-        let merged: io::Result<()> = loop {
-            let Ok(done) = from_workers[k % jobs].recv() else {
+        // Chunk k goes to worker k % jobs and its result comes back from
+        // there: results in input order with no reorder buffer.
+        let (mut sent, mut received) = (0usize, 0usize);
+        let merged = loop {
+            while sent < received + 2 * jobs {
+                // Wait for the reader only when nothing is in flight: a
+                // judged chunk is merged (written, or stops a `-q` run)
+                // without waiting for more input, which may never come.
+                let next = if sent == received {
+                    chunks.recv().ok()
+                } else {
+                    chunks.try_recv().ok()
+                };
+                let Some(chunk) = next else { break };
+                if to_workers[sent % jobs].send(chunk).is_err() {
+                    break;
+                }
+                sent += 1;
+            }
+            if received == sent {
                 break Ok(());
+            }
+            let Ok(done) = from_workers[received % jobs].recv() else {
+                break Err(io::Error::other("a worker thread failed"));
             };
-            k += 1;
+            received += 1;
             if let Err(e) = done.and_then(&mut merge) {
                 break Err(e);
             }
         };
-        // Dropping the receivers stops the workers, which stops the reader.
+        // Closing the queues stops the workers.
+        drop(to_workers);
         drop(from_workers);
-        let read = reader
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the input reader failed")));
         // SECURITY: a worker that died took its chunks' output with it:
         // that is an error, never a shorter, clean-looking report.
         let workers_ok = handles.into_iter().all(|h| h.join().is_ok());
@@ -139,8 +166,15 @@ where
         if !workers_ok {
             return Err(io::Error::other("a worker thread failed"));
         }
-        read
-    })
+        Ok(())
+    });
+    // Closing the reader's queue stops it at its next chunk.
+    drop(chunks);
+    merged?;
+    // Every chunk was merged, so the reader has finished.
+    reader
+        .join()
+        .unwrap_or_else(|_| Err(io::Error::other("the input reader failed")))
 }
 
 /// Cut the inputs into chunks and hand each to `each`, in order.
@@ -183,5 +217,111 @@ pub(super) fn jobs(requested: usize) -> usize {
     match requested {
         0 => std::thread::available_parallelism().map_or(1, usize::from),
         n => n,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Echoes every line with its input index and number.
+    struct Echo;
+
+    impl ChunkJudge for Echo {
+        type Done = Vec<(usize, u64, Vec<u8>)>;
+        fn judge(&mut self, chunk: &Chunk) -> io::Result<Self::Done> {
+            Ok(chunk
+                .lines()
+                .map(|(n, l)| match l {
+                    Line::Text(b) => (chunk.file, n, b.to_vec()),
+                    Line::TooLong { len } => (chunk.file, n, format!("too long {len}").into()),
+                })
+                .collect())
+        }
+    }
+
+    fn inputs(paths: &[std::path::PathBuf]) -> Inputs {
+        Inputs::new(&super::super::InputArgs {
+            input_format: super::super::InputFormat::Auto,
+            globs: Vec::new(),
+            files: paths.to_vec(),
+        })
+        .unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Whatever the line sizes (over several chunks, some lines over
+        /// the limit) and the worker count, the merge sees every line
+        /// once, in input order, with its file and number.
+        #[test]
+        fn the_merge_sees_every_line_in_input_order(
+            files in proptest::collection::vec(
+                proptest::collection::vec(0usize..40_000, 0..40), 1..4),
+            jobs in 1usize..5,
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let mut paths = Vec::new();
+            let mut expected = Vec::new();
+            for (f, sizes) in files.iter().enumerate() {
+                let mut text = Vec::new();
+                for (i, &size) in sizes.iter().enumerate() {
+                    let n = i as u64 + 1;
+                    if size == 0 {
+                        // A blank line: skipped, but it keeps its number.
+                        text.push(b'\n');
+                        continue;
+                    }
+                    let line = format!("{f}:{n}:{}", "x".repeat(size));
+                    let got = if line.len() > 30_000 {
+                        format!("too long {}", line.len()).into_bytes()
+                    } else {
+                        line.clone().into_bytes()
+                    };
+                    expected.push((f, n, got));
+                    text.extend_from_slice(line.as_bytes());
+                    text.push(b'\n');
+                }
+                let p = dir.path().join(format!("{f}.jsonl"));
+                std::fs::write(&p, text).unwrap();
+                paths.push(p);
+            }
+            let inputs = Arc::new(inputs(&paths));
+            let mut seen = Vec::new();
+            let all = run_ordered(&inputs, 30_000, jobs, || Echo, |done| {
+                seen.extend(done);
+                Ok(())
+            })
+            .unwrap();
+            prop_assert!(all);
+            prop_assert_eq!(seen, expected);
+        }
+    }
+
+    /// An error from the merge (a closed stdout) stops the run and is
+    /// returned, with every worker stopped.
+    #[test]
+    fn an_error_of_the_merge_stops_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.jsonl");
+        std::fs::write(&p, "{}\n".repeat(400_000)).unwrap();
+        for jobs in [1, 3] {
+            let mut merged = 0;
+            let r = run_ordered(
+                &Arc::new(inputs(std::slice::from_ref(&p))),
+                1 << 20,
+                jobs,
+                || Echo,
+                |_| {
+                    merged += 1;
+                    Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
+                },
+            );
+            assert_eq!(r.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
+            assert_eq!(merged, 1);
+        }
     }
 }

@@ -8,6 +8,7 @@ mod capture;
 mod capture_serve;
 mod cases;
 mod cli;
+mod cli_first_hour;
 mod evidence;
 mod fuzz_replay;
 mod otel_sdk;
