@@ -15,6 +15,7 @@ mod otel_sdk;
 mod otlp;
 mod policy_errors;
 mod policy_store;
+mod readme;
 mod redaction;
 mod serve;
 mod serve_hard;
