@@ -2,16 +2,19 @@
 //! driver shared by `check` and `redact`.
 //!
 //! One thread reads the inputs and cuts them into chunks of whole lines
-//! (about [`CHUNK_BYTES`], never across two files). Chunk `k` goes to
-//! worker `k % jobs`; each worker has its own state (a [`ChunkJudge`]) and
-//! turns its chunk into a result, typically the chunk's output as bytes.
-//! The calling thread takes the results back in the same round-robin
-//! order, so they come out in input order without a reorder buffer, and
-//! hands each to the merge, which sees every chunk in order.
+//! (about [`CHUNK_BYTES`], never across two files). The calling thread
+//! hands chunk `k` to worker `k % jobs`; each worker has its own state (a
+//! [`ChunkJudge`]) and turns its chunk into a result, typically the
+//! chunk's output as bytes. The calling thread takes the results back in
+//! the same round-robin order, so they come out in input order without a
+//! reorder buffer, and hands each to the merge, which sees every chunk in
+//! order.
 //!
-//! Memory: each channel holds at most one chunk or result, so at most
-//! `2 * jobs + 1` chunks are alive at once; with lines near the policy's
-//! `limits.max_line_bytes` that many such lines.
+//! Memory: at most `2 * jobs` chunks are in flight (queued at a worker,
+//! being judged, or judged and waiting for the merge), `jobs` wait in the
+//! reader's queue, one is being cut and one merged: `3 * jobs + 2` at
+//! once; with lines near the policy's `limits.max_line_bytes` that many
+//! such lines.
 
 use std::io;
 use std::sync::Arc;
