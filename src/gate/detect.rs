@@ -18,9 +18,15 @@ use std::sync::Arc;
 
 use crate::redact::{RedactConfig, Redactor};
 
+/// The standard detectors could not be built (a bug: the policy compiler
+/// refuses unknown names). Gates then fail closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the standard level's detectors could not be built")]
+pub struct DetectorsBroken;
+
 /// Compile the built-in detectors `names`: `Ok(None)` for none, `Err` when
-/// they cannot be built (a bug: the policy compiler refuses unknown names).
-pub fn compile(names: &[String]) -> Result<Option<Arc<Redactor>>, ()> {
+/// they cannot be built.
+pub fn compile(names: &[String]) -> Result<Option<Arc<Redactor>>, DetectorsBroken> {
     if names.is_empty() {
         return Ok(None);
     }
@@ -32,7 +38,7 @@ pub fn compile(names: &[String]) -> Result<Option<Arc<Redactor>>, ()> {
     };
     Redactor::compile(&cfg, None)
         .map(|r| Some(Arc::new(r)))
-        .map_err(|_| ())
+        .map_err(|_| DetectorsBroken)
 }
 
 /// The standard level's detectors, compiled once per policy.
@@ -67,7 +73,7 @@ impl Detectors {
 
     /// The detectors of a policy (`Redaction::standard_detectors`):
     /// `Ok(None)` when the policy names none.
-    pub fn shared(compiled: Result<Option<Arc<Redactor>>, ()>) -> Detectors {
+    pub fn shared(compiled: Result<Option<Arc<Redactor>>, DetectorsBroken>) -> Detectors {
         match compiled {
             Ok(None) => Detectors::Off,
             Ok(Some(r)) => {
@@ -76,7 +82,7 @@ impl Detectors {
             }
             // SECURITY: fail closed; the policy compiler already refused
             // unknown names, so this is a bug, never a weaker gate.
-            Err(()) => Detectors::Broken,
+            Err(DetectorsBroken) => Detectors::Broken,
         }
     }
 

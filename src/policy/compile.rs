@@ -2268,6 +2268,39 @@ fn windows(
             );
             continue;
         }
+        // SECURITY: `max_window` bounds a sink's windows together
+        // (`policy::chain`), so back-to-back windows are not a longer one.
+        let same_sink: Vec<(Timestamp, Timestamp)> = out
+            .iter()
+            .filter(|o| o.sink == sink)
+            .map(|o| (o.start, o.end))
+            .collect();
+        if same_sink.len() >= super::chain::MAX_WINDOWS_PER_SINK {
+            ctx.err_hint(
+                file,
+                span.clone(),
+                format!(
+                    "sink `{sink}` has more than {} windows",
+                    super::chain::MAX_WINDOWS_PER_SINK
+                ),
+                "remove windows that have ended (`tracegate window close`, or delete their files)",
+            );
+            continue;
+        }
+        if let Some(open) = super::chain::too_much(&same_sink, (start, end), max) {
+            ctx.err_hint(
+                file,
+                span.clone(),
+                format!(
+                    "window `{id}` and the other windows of sink `{sink}` are open {} within {}, more than `max_window` ({})",
+                    friendly(open),
+                    friendly(max.checked_mul(2).unwrap_or(max)),
+                    friendly(max)
+                ),
+                "in any period of twice `max_window` a sink's windows together may be open at most `max_window`; space them out or shorten them",
+            );
+            continue;
+        }
         out.push(Window {
             id,
             sink,

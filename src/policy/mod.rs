@@ -5,6 +5,7 @@
 //! validates and builds, `defaults` holds what an absent section means,
 //! `load` is the only IO.
 
+mod chain;
 pub mod compile;
 pub mod defaults;
 pub mod error;

@@ -58,13 +58,15 @@ pub struct Redaction {
     sinks: HashMap<String, SinkRedaction>,
     policy: Option<Arc<Redactor>>,
     /// `[standard] detectors`, compiled once for every gate of the policy.
-    standard: Result<Option<Arc<Redactor>>, ()>,
+    standard: Result<Option<Arc<Redactor>>, crate::gate::detect::DetectorsBroken>,
 }
 
 impl Redaction {
     /// The standard level's detectors, compiled once (`Err` when they could
     /// not be built: gates then fail closed).
-    pub fn standard_detectors(&self) -> Result<Option<Arc<Redactor>>, ()> {
+    pub fn standard_detectors(
+        &self,
+    ) -> Result<Option<Arc<Redactor>>, crate::gate::detect::DetectorsBroken> {
         self.standard.clone()
     }
 

@@ -121,8 +121,7 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     // span: only a character that cannot be part of an address ends it.
     let mut from = local
         .char_indices()
-        .filter(|&(_, c)| !email_char(c))
-        .last()
+        .rfind(|&(_, c)| !email_char(c))
         .map_or(0, |(i, c)| i + c.len_utf8());
     // Scripts written without blanks (Chinese, Japanese, Thai) glue the
     // sentence to an address: `請寄到ana@example.com`. A local part with

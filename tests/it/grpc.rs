@@ -782,7 +782,7 @@ fn batches_stay_under_the_usual_grpc_message_limit() {
     std::fs::write(
         d.join("policy.toml"),
         format!(
-            "[server]\nflush_interval = \"5s\"\nmax_spans = 32768\n[[sink]]\nname = \"fwd\"\noutput = \"otlp+grpc://{}\"\n",
+            "[server]\nflush_interval = \"5s\"\nmax_spans = 32768\n[standard.otlp]\nmax_spans = 20000\n[[sink]]\nname = \"fwd\"\noutput = \"otlp+grpc://{}\"\n",
             receiver.addr
         ),
     )
