@@ -23,6 +23,21 @@ fn main() {
         _ => from_git(&pkg),
     };
     println!("cargo:rustc-env=TRACEGATE_VERSION={version}");
+    otel_sdk_cfg();
+}
+
+/// The tests that drive the real OpenTelemetry Python SDK run when
+/// `TRACEGATE_OTEL_PYTHON` names its interpreter, and under CI (which must
+/// set it: the test then fails without it); elsewhere they are reported
+/// as ignored, not passed.
+fn otel_sdk_cfg() {
+    println!("cargo:rerun-if-env-changed=TRACEGATE_OTEL_PYTHON");
+    println!("cargo:rerun-if-env-changed=CI");
+    println!("cargo:rustc-check-cfg=cfg(otel_sdk)");
+    let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
+    if set("TRACEGATE_OTEL_PYTHON") || set("CI") {
+        println!("cargo:rustc-cfg=otel_sdk");
+    }
 }
 
 fn from_git(pkg: &str) -> String {

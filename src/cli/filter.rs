@@ -111,6 +111,7 @@ pub fn resolve_sink<'p>(policy: &'p Policy, name: &str) -> Result<&'p Sink, u8> 
 
 /// Run `filter`; returns the exit code.
 pub fn run(args: &FilterArgs) -> u8 {
+    init_notices();
     let Some(policy) = super::load_policy_for_capture(&args.policy) else {
         return exit::ERROR;
     };
@@ -223,4 +224,18 @@ pub(super) fn gate_one(
         }
     }
     d.written
+}
+
+/// The library's warnings (full capture staying off, a budget store that
+/// does not answer) as plain lines on stderr: `filter`'s stdout is the
+/// record stream.
+fn init_notices() {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new("warn"))
+        .with_writer(std::io::stderr)
+        .without_time()
+        .with_target(false)
+        .with_level(false)
+        .with_ansi(false)
+        .try_init();
 }

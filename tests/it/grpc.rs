@@ -499,6 +499,10 @@ fn sdk_check(d: &Path, tag: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    not(otel_sdk),
+    ignore = "needs the OpenTelemetry Python SDK: set TRACEGATE_OTEL_PYTHON (scripts/otel-sdk-check.sh)"
+)]
 fn the_opentelemetry_python_sdk_exports_over_grpc_through_serve() {
     let Some(py) = otel_grpc_python() else { return };
     let dir = tempfile::tempdir().unwrap();
@@ -511,6 +515,10 @@ fn the_opentelemetry_python_sdk_exports_over_grpc_through_serve() {
 }
 
 #[test]
+#[cfg_attr(
+    not(otel_sdk),
+    ignore = "needs the OpenTelemetry Python SDK: set TRACEGATE_OTEL_PYTHON (scripts/otel-sdk-check.sh)"
+)]
 fn the_opentelemetry_python_sdk_exports_over_grpc_with_tls_through_serve() {
     let Some(py) = otel_grpc_python() else { return };
     let dir = tempfile::tempdir().unwrap();
