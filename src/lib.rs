@@ -26,7 +26,9 @@
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod audit;
+#[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "daemon")]
 pub mod daemon;
 pub mod evidence;
 pub mod finding;

@@ -119,17 +119,11 @@ pub fn run(args: &FilterArgs) -> u8 {
     if let Err(code) = resolve_sink(&policy, &args.sink) {
         return code;
     }
-    let mut capture = match Capture::start(
+    let mut capture = Capture::start(
         Arc::clone(&policy),
         Arc::new(SystemClock::new()),
         &args.sink,
-    ) {
-        Ok(c) => c,
-        Err(e) => {
-            super::report_error(&e);
-            return exit::ERROR;
-        }
-    };
+    );
     let mut gate = Gate::for_sink(Arc::clone(&policy), &args.sink);
     gate.force_format(args.input.input_format.forced());
     let code = stream(

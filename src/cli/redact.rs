@@ -3,7 +3,7 @@
 //!
 //! Records are independent here (no window, no budget: every record is
 //! judged at full level), so the inputs are redacted on every core through
-//! [`super::par`], the output in input order, byte for byte that of
+//! `cli::par`, the output in input order, byte for byte that of
 //! `--jobs 1`.
 
 use std::io::{self, BufWriter, Write};

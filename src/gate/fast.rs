@@ -19,7 +19,7 @@ use crate::record::canonical::{has_separator, number_canonical, too_precise_for_
 use crate::record::tape::{scan_number_shaped, scan_string};
 
 /// Key-order guesses: after the key at allowlist index `i` (or at the start,
-/// index [`KeyOrder::START`]), the key that followed it last time.
+/// index `KeyOrder::START`), the key that followed it last time.
 #[derive(Debug, Clone)]
 pub struct KeyOrder([u8; 65]);
 

@@ -66,7 +66,7 @@ impl Loc {
 
 /// A compiled policy before its IO step: everything a [`Policy`] holds but
 /// its redaction and the hashes of the files it refers to. Only
-/// [`Draft::finish`] (called by [`Policy::from_files`]) makes a `Policy`.
+/// `Draft::finish` (called by [`Policy::from_files`]) makes a `Policy`.
 #[derive(Debug)]
 pub struct Draft {
     pub(super) source: PathBuf,

@@ -9,7 +9,7 @@
 //! (a key by its fingerprint).
 //!
 //! There is no default [`Redaction`]: the only way to get one is
-//! [`build`], so a policy cannot be made without its sinks' redaction.
+//! `build`, so a policy cannot be made without its sinks' redaction.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -52,7 +52,7 @@ impl SinkRedaction {
     }
 }
 
-/// The redaction of every sink of a policy. Built only by [`build`].
+/// The redaction of every sink of a policy. Built only by `build`.
 #[derive(Debug, Clone)]
 pub struct Redaction {
     sinks: HashMap<String, SinkRedaction>,
@@ -90,7 +90,7 @@ impl Redaction {
     }
 }
 
-/// What [`build`] made: the redaction and the files it read.
+/// What `build` made: the redaction and the files it read.
 #[derive(Debug)]
 pub struct Built {
     /// Each sink's redaction.

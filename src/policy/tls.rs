@@ -2,7 +2,7 @@
 //! `bearer_token_file` for the receivers, a sink's `tls_*` and
 //! `bearer_token_file` for its exporter.
 //!
-//! Compile records the paths; [`load`] (the IO step, called by
+//! Compile records the paths; `load` (the IO step, called by
 //! [`super::Policy::from_files`]) reads each file, bounded, and checks that
 //! it makes a working TLS configuration ([`crate::tls`]), so that a bad
 //! certificate is refused at `policy check`, at start, and at reload (the
@@ -104,7 +104,7 @@ impl Secret {
     }
 
     /// The token. SECURITY: compare it only in constant time
-    /// ([`crate::daemon::ingest::bearer_matches`]); never log it.
+    /// (`daemon::ingest::bearer_matches`); never log it.
     pub fn expose(&self) -> &[u8] {
         token_of(&self.0.bytes)
     }

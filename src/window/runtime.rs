@@ -229,17 +229,14 @@ impl Capture {
     /// Prepare capture for `sink`, running audit work inline (`filter`).
     /// For a `full_allowed` sink this opens the audit log, reads it (closes
     /// and leases of every process) and records `policy_loaded`. If the log
-    /// is unusable, full capture stays off: the failure is reported on
-    /// stderr and the sink gets standard records.
-    pub fn start(
-        policy: Arc<Policy>,
-        clock: Arc<dyn Clock>,
-        sink: &str,
-    ) -> anyhow::Result<Capture> {
+    /// is unusable, full capture stays off: the failure is logged (a
+    /// `tracing` warning) and the sink gets standard records. It cannot
+    /// fail: what cannot be read does not grant.
+    pub fn start(policy: Arc<Policy>, clock: Arc<dyn Clock>, sink: &str) -> Capture {
         let mut c = Capture::background(policy, clock, sink);
         c.inline_io = true;
         c.service();
-        Ok(c)
+        c
     }
 
     /// Prepare capture for `sink` with audit work left to the caller's

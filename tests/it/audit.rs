@@ -1280,7 +1280,7 @@ fn capture_stays_off_while_the_clock_is_behind_the_log_and_says_so_when_it_recov
     log.append(&event(0), ts(20 * 60)).unwrap();
     drop(log);
     let clock = Arc::new(ManualClock::new(ts(10 * 60)));
-    let mut cap = Capture::start(policy, clock.clone(), "cap").unwrap();
+    let mut cap = Capture::start(policy, clock.clone(), "cap");
     assert_eq!(cap.level(), Level::Standard);
     clock.advance(Duration::from_secs(5 * 60));
     assert_eq!(cap.level(), Level::Standard, "still behind");

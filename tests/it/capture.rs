@@ -67,7 +67,7 @@ fn a_window_enables_only_inside_its_bounds_and_after_its_audit_entry() {
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "audit.jsonl", "");
     let clock = Arc::new(ManualClock::new(ts("2026-12-01T09:59:59Z")));
-    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    let mut cap = Capture::start(p, clock.clone(), "cap");
     assert_eq!(cap.level(), Level::Standard, "before start");
     clock.advance(Duration::from_secs(1));
     // The enablement is on disk before `level()` returns Full.
@@ -95,7 +95,7 @@ fn a_wall_clock_jump_backwards_does_not_extend_a_window() {
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "audit.jsonl", "");
     let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:30:00Z")));
-    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    let mut cap = Capture::start(p, clock.clone(), "cap");
     assert_eq!(cap.level(), Level::Full);
     clock.advance(Duration::from_secs(29 * 60));
     // The wall clock is set back 20 minutes; only 1 minute of the window remains
@@ -120,7 +120,7 @@ fn budgets_close_the_window_at_their_edge_and_it_stays_closed_for_a_later_run() 
         "max_records = 2\nmax_bytes = 1000\n",
     );
     let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:00:00Z")));
-    let mut cap = Capture::start(p.clone(), clock.clone(), "cap").unwrap();
+    let mut cap = Capture::start(p.clone(), clock.clone(), "cap");
     assert_eq!(cap.level(), Level::Full);
     assert!(cap.spend(100));
     assert_eq!(cap.level(), Level::Full);
@@ -137,7 +137,7 @@ fn budgets_close_the_window_at_their_edge_and_it_stays_closed_for_a_later_run() 
     );
 
     // A later run, still inside the window's time: it stays closed.
-    let mut again = Capture::start(p, clock, "cap").unwrap();
+    let mut again = Capture::start(p, clock, "cap");
     assert_eq!(again.level(), Level::Standard);
     assert!(
         !events(&log)
@@ -152,7 +152,7 @@ fn a_byte_budget_refuses_the_record_that_would_exceed_it() {
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "audit.jsonl", "max_bytes = 250\n");
     let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:00:00Z")));
-    let mut cap = Capture::start(p, clock, "cap").unwrap();
+    let mut cap = Capture::start(p, clock, "cap");
     assert_eq!(cap.level(), Level::Full);
     assert!(cap.spend(200));
     assert!(!cap.spend(51), "200 + 51 > 250");
@@ -172,10 +172,10 @@ fn a_release_does_not_stop_a_later_run() {
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "audit.jsonl", "");
     let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:10:00Z")));
-    let mut cap = Capture::start(p.clone(), clock.clone(), "cap").unwrap();
+    let mut cap = Capture::start(p.clone(), clock.clone(), "cap");
     assert_eq!(cap.level(), Level::Full);
     cap.finish();
-    let mut again = Capture::start(p, clock, "cap").unwrap();
+    let mut again = Capture::start(p, clock, "cap");
     assert_eq!(again.level(), Level::Full);
     let ev = events(&audit_path(dir.path()));
     assert!(ev.contains(&"window_released w1 0 0".to_string()), "{ev:?}");
@@ -188,7 +188,7 @@ fn a_window_removed_from_the_policy_between_runs_is_not_enabled() {
     let dir = tempfile::tempdir().unwrap();
     let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:10:00Z")));
     let p = policy(dir.path(), "audit.jsonl", "");
-    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    let mut cap = Capture::start(p, clock.clone(), "cap");
     assert_eq!(cap.level(), Level::Full);
     cap.finish();
     // The next run's policy has no window.
@@ -198,7 +198,7 @@ fn a_window_removed_from_the_policy_between_runs_is_not_enabled() {
     )
     .unwrap();
     let p = Arc::new(Policy::load(&dir.path().join("policy.toml")).unwrap());
-    let mut cap = Capture::start(p, clock, "cap").unwrap();
+    let mut cap = Capture::start(p, clock, "cap");
     assert_eq!(cap.level(), Level::Standard);
 }
 
@@ -207,7 +207,7 @@ fn a_standard_sink_never_gets_full_level() {
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "audit.jsonl", "");
     let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:10:00Z")));
-    let mut cap = Capture::start(p, clock, "plain").unwrap();
+    let mut cap = Capture::start(p, clock, "plain");
     assert_eq!(cap.level(), Level::Standard);
     assert!(
         !audit_path(dir.path()).exists(),
@@ -228,7 +228,7 @@ fn full_capture_stays_off_when_the_audit_log_cannot_be_written() {
     ] {
         let p = policy(dir.path(), audit, "");
         let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:10:00Z")));
-        let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+        let mut cap = Capture::start(p, clock.clone(), "cap");
         assert_eq!(cap.level(), Level::Standard, "{audit}");
         clock.advance(Duration::from_secs(5));
         assert_eq!(
@@ -247,7 +247,7 @@ fn content_flows_only_while_the_window_is_open() {
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "audit.jsonl", "");
     let clock = Arc::new(ManualClock::new(ts("2026-12-01T09:59:00Z")));
-    let mut cap = Capture::start(p.clone(), clock.clone(), "cap").unwrap();
+    let mut cap = Capture::start(p.clone(), clock.clone(), "cap");
     let mut gate = Gate::new(p);
     let line = br#"{"request_id":"chatcmpl-7d3fa9b2","prompt_text":"CANARY-content"}"#;
     let mut outputs = Vec::new();
@@ -429,7 +429,7 @@ fn a_reload_keeps_an_unchanged_window_and_closes_a_changed_or_removed_one_for_go
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "audit.jsonl", "max_records = 10\n");
     let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:30:00Z")));
-    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    let mut cap = Capture::start(p, clock.clone(), "cap");
     assert_eq!(cap.level(), Level::Full);
     assert!(cap.spend(10));
     // The same definition written again (another file, a comment): stays
@@ -451,7 +451,7 @@ fn a_reload_keeps_an_unchanged_window_and_closes_a_changed_or_removed_one_for_go
     // A changed window (here: shortened) under the same id closes for good.
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "audit.jsonl", "");
-    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    let mut cap = Capture::start(p, clock.clone(), "cap");
     assert_eq!(cap.level(), Level::Full);
     // (A policy is immutable outside `policy::`: edit the file instead.)
     let path = dir.path().join("policy.toml");
@@ -473,14 +473,14 @@ fn a_reload_keeps_an_unchanged_window_and_closes_a_changed_or_removed_one_for_go
         ["window_released w1 0 0", "window_closed w1 removed"]
     );
     assert_eq!(cap.level(), Level::Standard, "closed for good in this run");
-    let again = Capture::start(Arc::new(shorter), clock.clone(), "cap").unwrap();
+    let again = Capture::start(Arc::new(shorter), clock.clone(), "cap");
     let mut again = again;
     assert_eq!(again.level(), Level::Standard, "and in a later one");
 
     // A removed window closes too.
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "audit.jsonl", "");
-    let mut cap = Capture::start(p.clone(), clock, "cap").unwrap();
+    let mut cap = Capture::start(p.clone(), clock, "cap");
     assert_eq!(cap.level(), Level::Full);
     let path = dir.path().join("policy.toml");
     let text = std::fs::read_to_string(&path).unwrap();
@@ -513,7 +513,7 @@ fn revoke_closes_at_once_without_the_log_and_audits_when_it_is_back() {
     let dir = tempfile::tempdir().unwrap();
     let p = policy(dir.path(), "audit.jsonl", "");
     let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:10:00Z")));
-    let mut cap = Capture::start(p, clock.clone(), "cap").unwrap();
+    let mut cap = Capture::start(p, clock.clone(), "cap");
     assert_eq!(cap.level(), Level::Full);
     let (locked_tx, locked_rx) = std::sync::mpsc::channel();
     let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
