@@ -372,12 +372,11 @@ fn card_span(text: &[u8], start: usize, end: usize, vetoed: impl Fn() -> bool) -
 
 /// Whether the card candidate `text[start..end]`, printed with separator
 /// kind `kind`, is a piece of a longer number printed the same way (a
-/// 20-22 digit tracking number grouped in fours, a UUID of digits): after
-/// it two more groups, the first of four digits, or a dash and twelve
-/// digits; or two groups of four before it. One group before or after
-/// (`2024 4111 1111 1111 1111`, `4111 1111 1111 1111 123`) is
-/// [`Piece::Maybe`]: a card next to a year or a CVV, unless a shipping word
-/// says it is a tracking number.
+/// 20-22 digit tracking number grouped in fours, a UUID of digits): a dash
+/// and twelve digits after it is a UUID ([`Piece::Yes`]); any other group
+/// before or after (`2024 4111 1111 1111 1111`, `4111 1111 1111 1111 0925
+/// 123`) is [`Piece::Maybe`]: a card next to a year, an expiry or a CVV,
+/// unless a shipping word says it is a tracking number.
 fn piece_of_a_longer_run(text: &[u8], start: usize, end: usize, kind: u8) -> Piece {
     let sep_at = |i: usize| card_sep(text, i).filter(|&(k, _)| k == kind);
     let digits_from = |i: usize| {
@@ -394,21 +393,21 @@ fn piece_of_a_longer_run(text: &[u8], start: usize, end: usize, kind: u8) -> Pie
         })
     };
     let before = group_before(start);
-    let two_before = before.is_some_and(|g| group_before(g).is_some());
-    let (one_after, long_after) = match sep_at(end) {
+    let (one_after, uuid_tail) = match sep_at(end) {
         Some((_, len)) => {
             let g = digits_from(end + len);
-            let more = sep_at(end + len + g).is_some_and(|(_, l2)| {
-                text.get(end + len + g + l2).is_some_and(u8::is_ascii_digit)
-            });
-            // Two more groups in fours, or a UUID's last group of twelve.
-            (g >= 1, (g == 4 && more) || (kind == b'-' && g == 12))
+            // A UUID's last group of twelve: the digits are an id.
+            (g >= 1, kind == b'-' && g == 12)
         }
         None => (false, false),
     };
-    if long_after || two_before {
+    if uuid_tail {
         return Piece::Yes;
     }
+    // SECURITY: more groups after a card (`4111 1111 1111 1111 0925 123`:
+    // its expiry and CVV) or before it leave it a card unless a shipping
+    // word says the run is a tracking number: a leak costs more than a
+    // redacted tracking number.
     if before.is_some() || one_after {
         Piece::Maybe
     } else {
