@@ -1,14 +1,21 @@
 //! The policy: TOML in a file or a folder, compiled into an immutable
 //! [`Policy`] that the gate reads and never changes.
 //!
-//! `raw` mirrors the TOML, `schema` finds every unknown key, `compile`
-//! validates and builds, `defaults` holds what an absent section means,
-//! `load` is the only IO.
+//! `raw` mirrors the TOML and, through `keys`, is the key table;
+//! `schema` checks every key and type against it, `env` expands
+//! `${env:VAR}`, `merge` merges the files and lays the defaults under
+//! them, `compile` validates and builds, `defaults` holds what an absent
+//! section means, `json_schema` describes the file for editors, `load`
+//! (and `redaction`) do the IO.
 
 pub mod compile;
 pub mod defaults;
+pub mod env;
 pub mod error;
+pub mod json_schema;
+pub mod keys;
 pub mod load;
+pub mod merge;
 pub mod paths;
 pub mod raw;
 pub mod redaction;
@@ -67,14 +74,19 @@ pub struct Policy {
 }
 
 /// A file (or variable) the policy refers to, by its hash: keyword lists
-/// by the SHA-256 of their bytes, keys by a fingerprint (never the key).
+/// by the SHA-256 of their bytes, keys by a fingerprint (never the key),
+/// `${env:VAR}` variables by the SHA-256 of their value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Referenced {
     /// What it is.
     pub kind: RefKind,
-    /// The file; `None` for a key taken from [`redaction::KEY_ENV`].
+    /// The file; `None` for a key taken from [`redaction::KEY_ENV`] and
+    /// for a variable.
     pub path: Option<PathBuf>,
-    /// Hex SHA-256 of a list's bytes, or a key's fingerprint.
+    /// The variable, for [`RefKind::EnvVar`].
+    pub var: Option<String>,
+    /// Hex SHA-256 of a list's bytes or a variable's value, or a key's
+    /// fingerprint.
     pub sha256: String,
 }
 
@@ -87,6 +99,8 @@ pub enum RefKind {
     RedactKey,
     /// `[audit] key_file`.
     AuditKey,
+    /// An environment variable a `${env:VAR}` reference expanded.
+    EnvVar,
 }
 
 impl RefKind {
@@ -96,6 +110,7 @@ impl RefKind {
             RefKind::KeywordList => "keyword_list",
             RefKind::RedactKey => "redact_key",
             RefKind::AuditKey => "audit_key",
+            RefKind::EnvVar => "env_var",
         }
     }
 }
@@ -173,7 +188,17 @@ impl Policy {
     /// to, and check that no two outputs, sources and the audit log are
     /// one file. Every error of every step is reported at once.
     pub fn from_files(source: &Path, files: &[load::PolicyFile]) -> Result<Policy, PolicyErrors> {
-        let draft = compile::compile(source, files)?;
+        Policy::from_files_with_env(source, files, &load::process_env)
+    }
+
+    /// [`Policy::from_files`] with `${env:VAR}` looked up through `env`
+    /// instead of the process environment.
+    pub fn from_files_with_env(
+        source: &Path,
+        files: &[load::PolicyFile],
+        env: env::Lookup<'_>,
+    ) -> Result<Policy, PolicyErrors> {
+        let draft = compile::compile(source, files, env)?;
         let mut errors = Vec::new();
         let (redaction, mut referenced) = match redaction::build(&draft) {
             Ok(b) => (Some(b.redaction), b.referenced),
@@ -187,6 +212,7 @@ impl Policy {
             Ok(None) => {}
             Err(e) => errors.push(e),
         }
+        referenced.extend(redaction::env_references(&draft.env));
         let canon = paths::Canon::resolve(&draft, files, &referenced, load::canonical);
         errors.extend(paths::check(&draft, files, &referenced, &canon));
         let Some(redaction) = redaction.filter(|_| errors.is_empty()) else {
@@ -719,11 +745,12 @@ requested_by = "me"
                 text: "[limits]\nmax_line_bytes = 20\n".into(),
             },
         ];
-        let errs = compile::compile(Path::new("dir"), &files).unwrap_err();
+        let errs = compile::compile(Path::new("dir"), &files, &|_| env::EnvValue::Unset)
+            .unwrap_err();
         assert_eq!(errs.0.len(), 1);
         let e = errs.0[0].to_string();
         assert!(
-            e.starts_with("b.toml:2:18: key `limits.max_line_bytes` is defined twice"),
+            e.starts_with("b.toml:2:1: key `limits.max_line_bytes` is defined twice"),
             "{e}"
         );
         assert!(e.contains("also set in a.toml"), "{e}");
