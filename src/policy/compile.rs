@@ -144,6 +144,8 @@ pub struct Draft {
     pub(super) server: ServerSettings,
     pub(super) sources: Vec<FileSource>,
     pub(super) origins: Vec<KeyOrigin>,
+    /// The allowlists that replace the built-in rules.
+    pub(super) replaced: Vec<String>,
     /// Where each sink's `output` is written (same order as `sinks`).
     pub(super) sink_at: Vec<Option<Loc>>,
     /// Where each sink's table is (same order as `sinks`).
@@ -195,6 +197,7 @@ impl Draft {
             sources: self.sources,
             referenced,
             origins: self.origins,
+            replaced: self.replaced,
             ignored: Vec::new(),
         }
     }
@@ -338,14 +341,17 @@ impl Ctx<'_> {
 }
 
 /// Compile policy files (as read by [`super::load::read_policy_files`]),
-/// expanding `${env:VAR}` through `env`.
+/// expanding `${env:VAR}` through `env`: the draft (unless the files could
+/// not be read as a policy at all) and every error found. The draft is a
+/// policy only when there is no error; it is returned anyway so that the
+/// IO step can report its errors too.
 ///
 /// `source` is the path the user gave, kept for display and audit.
 pub(super) fn compile(
     source: &Path,
     files: &[PolicyFile],
     env: Lookup<'_>,
-) -> Result<Draft, PolicyErrors> {
+) -> (Option<Draft>, Vec<PolicyError>) {
     let n = files.len();
     let windows_dir = source.join("windows");
     let mut names: Vec<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
@@ -395,6 +401,9 @@ pub(super) fn compile(
             let mut problems = Vec::new();
             super::env::expand(&mut tree, env, &mut uses, &mut problems);
             for p in problems {
+                if p.removed {
+                    ctx.removed.push((p.span.clone(), p.key.clone()));
+                }
                 let e = ctx.error(p.span, p.message).with_hint(p.hint).with_key(p.key);
                 ctx.errors.push(e);
             }
@@ -442,17 +451,15 @@ pub(super) fn compile(
         }
     };
     let draft = raw.map(|raw| build(&mut ctx, source, raw, origins, uses));
-    match draft {
-        Some(d) if ctx.errors.is_empty() => Ok(d),
-        _ => {
-            // In file order, then by position, whatever order the checks ran in.
-            let order = |p: &Path| files.iter().position(|f| f.path == p).unwrap_or(usize::MAX);
-            ctx.errors
-                .sort_by_key(|e| (order(&e.file), e.line, e.column));
-            ctx.errors.dedup();
-            Err(PolicyErrors(ctx.errors))
-        }
-    }
+    (draft, ctx.errors)
+}
+
+/// Errors in file order, then by position, whatever order the checks ran in.
+pub(super) fn sorted(files: &[PolicyFile], mut errors: Vec<PolicyError>) -> PolicyErrors {
+    let order = |p: &Path| files.iter().position(|f| f.path == p).unwrap_or(usize::MAX);
+    errors.sort_by_key(|e| (order(&e.file), e.line, e.column));
+    errors.dedup();
+    PolicyErrors(errors)
 }
 
 /// A file in `windows/` opens windows and nothing else: every other key is
@@ -580,6 +587,17 @@ fn build(
         },
         None => OnViolation::DropRecord,
     };
+    let mut replaced = Vec::new();
+    let mut note = |path: &str, a: &Option<RawAllowlist>| {
+        if a
+            .as_ref()
+            .and_then(|a| a.replace_defaults.as_ref())
+            .is_some_and(|r| *r.get_ref())
+        {
+            replaced.push(path.to_string());
+        }
+    };
+    note("standard.fields", &standard.fields);
     let (fields, field_spans) = field_set(ctx, standard.fields);
     let content_fields = full.content_fields.unwrap_or_default();
     for name in &content_fields {
@@ -602,6 +620,16 @@ fn build(
     }
     let content_fields: Vec<String> = content_fields.into_iter().map(Spanned::into_inner).collect();
     let otlp_raw = standard.otlp.unwrap_or_default();
+    for (path, a) in [
+        ("standard.otlp.span_attributes", &otlp_raw.span_attributes),
+        ("standard.otlp.resource_attributes", &otlp_raw.resource_attributes),
+        ("standard.otlp.scope_attributes", &otlp_raw.scope_attributes),
+        ("standard.otlp.event_attributes", &otlp_raw.event_attributes),
+        ("standard.otlp.link_attributes", &otlp_raw.link_attributes),
+        ("standard.otlp.log_attributes", &otlp_raw.log_attributes),
+    ] {
+        note(path, a);
+    }
     let content_attr_spans = full.content_attributes.unwrap_or_default();
     let content_attributes: Vec<String> =
         content_attr_spans.iter().map(|s| s.get_ref().clone()).collect();
@@ -643,7 +671,9 @@ fn build(
         link_attributes: attrs(ctx, "link_attributes", otlp_raw.link_attributes),
         log_attributes: attrs(ctx, "log_attributes", otlp_raw.log_attributes),
     };
-    let (evidence, _) = field_set(ctx, standard.evidence.unwrap_or_default().fields);
+    let evidence_raw = standard.evidence.unwrap_or_default().fields;
+    note("standard.evidence.fields", &evidence_raw);
+    let (evidence, _) = field_set(ctx, evidence_raw);
     let (audit_raw, _) = inner(audit);
     let audit_at = audit_raw.path.as_ref().map(|a| ctx.loc(a.span()));
     let audit_key_at = audit_raw.key_file.as_ref().map(|a| ctx.loc(a.span()));
@@ -705,6 +735,7 @@ fn build(
         server,
         sources,
         origins,
+        replaced,
         sink_at,
         sink_table_at,
         source_at,

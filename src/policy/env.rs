@@ -78,6 +78,9 @@ pub struct EnvProblem {
     pub hint: String,
     /// The dotted key.
     pub key: String,
+    /// Whether the value was taken out (a reference that could not be
+    /// expanded: the key then takes its default, never the raw text).
+    pub removed: bool,
 }
 
 /// Expand every `${env:VAR}` of a file's tree, in place.
@@ -106,9 +109,21 @@ fn walk_table(
     uses: &mut Vec<EnvUse>,
     problems: &mut Vec<EnvProblem>,
 ) {
+    let mut failed = Vec::new();
     for (k, v) in t.iter_mut() {
         let sub = join(path, k.get_ref());
+        let before = problems.len();
         walk_value(v, &sub, full_sink, lookup, uses, problems);
+        // A string of an expandable key that did not expand is taken out.
+        if v.get_ref().is_str() && EXPANDABLE.contains(&sub.as_str()) && problems.len() > before {
+            failed.push(k.get_ref().to_string());
+            for p in &mut problems[before..] {
+                p.removed = true;
+            }
+        }
+    }
+    for k in failed {
+        t.remove(k.as_str());
     }
 }
 
@@ -162,6 +177,7 @@ fn expand_one(
             message,
             hint: hint.to_string(),
             key: path.to_string(),
+            removed: false,
         })
     };
     let allowed = EXPANDABLE.contains(&path);

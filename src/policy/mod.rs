@@ -70,6 +70,7 @@ pub struct Policy {
     sources: Vec<FileSource>,
     referenced: Vec<Referenced>,
     origins: Vec<KeyOrigin>,
+    replaced: Vec<String>,
     ignored: Vec<load::Ignored>,
 }
 
@@ -198,8 +199,13 @@ impl Policy {
         files: &[load::PolicyFile],
         env: env::Lookup<'_>,
     ) -> Result<Policy, PolicyErrors> {
-        let draft = compile::compile(source, files, env)?;
-        let mut errors = Vec::new();
+        // Every stage runs, even after another found errors, so that one
+        // run shows every error: a draft is built whenever the files could
+        // be read at all.
+        let (draft, mut errors) = compile::compile(source, files, env);
+        let Some(draft) = draft else {
+            return Err(compile::sorted(files, errors));
+        };
         let (redaction, mut referenced) = match redaction::build(&draft) {
             Ok(b) => (Some(b.redaction), b.referenced),
             Err(e) => {
@@ -216,7 +222,7 @@ impl Policy {
         let canon = paths::Canon::resolve(&draft, files, &referenced, load::canonical);
         errors.extend(paths::check(&draft, files, &referenced, &canon));
         let Some(redaction) = redaction.filter(|_| errors.is_empty()) else {
-            return Err(PolicyErrors(errors));
+            return Err(compile::sorted(files, errors));
         };
         Ok(draft.finish(files, redaction, referenced))
     }
@@ -270,6 +276,12 @@ impl Policy {
     /// Which file set each key that is not a built-in default.
     pub fn origins(&self) -> &[KeyOrigin] {
         &self.origins
+    }
+
+    /// The allowlists (`standard.fields`, ...) that say
+    /// `replace_defaults = true`: only their own rules apply.
+    pub fn replaced_allowlists(&self) -> &[String] {
+        &self.replaced
     }
 
     /// Entries of the policy folder that are not policy, and why.
@@ -326,6 +338,22 @@ pub struct StandardRules {
     pub otlp: OtlpRules,
     /// The latency-evidence allowlist.
     pub evidence: FieldSet,
+}
+
+impl StandardRules {
+    /// Every allowlist table, by its dotted key (`standard.fields`, ...).
+    pub fn allowlists(&self) -> [(&'static str, &FieldSet); 8] {
+        [
+            ("standard.fields", &self.fields),
+            ("standard.otlp.span_attributes", &self.otlp.span_attributes),
+            ("standard.otlp.resource_attributes", &self.otlp.resource_attributes),
+            ("standard.otlp.scope_attributes", &self.otlp.scope_attributes),
+            ("standard.otlp.event_attributes", &self.otlp.event_attributes),
+            ("standard.otlp.link_attributes", &self.otlp.link_attributes),
+            ("standard.otlp.log_attributes", &self.otlp.log_attributes),
+            ("standard.evidence.fields", &self.evidence),
+        ]
+    }
 }
 
 /// `[standard.otlp]`.
@@ -745,8 +773,7 @@ requested_by = "me"
                 text: "[limits]\nmax_line_bytes = 20\n".into(),
             },
         ];
-        let errs = compile::compile(Path::new("dir"), &files, &|_| env::EnvValue::Unset)
-            .unwrap_err();
+        let errs = Policy::from_files(Path::new("dir"), &files).unwrap_err();
         assert_eq!(errs.0.len(), 1);
         let e = errs.0[0].to_string();
         assert!(
