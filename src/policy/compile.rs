@@ -390,7 +390,15 @@ pub(super) fn compile(
         }
         let mut problems = Vec::new();
         super::schema::check(&mut tree, &mut problems, &mut ctx.index);
+        // Past a syntax error the parser guessed: what it read there is
+        // taken out like any mistake but not reported (the syntax error
+        // is), so that one missing `]` does not read as ten wrong keys.
+        let guessed = syntax.iter().filter_map(|e| e.span()).map(|s| s.start + base).min();
         for p in problems {
+            if guessed.is_some_and(|g| p.span.start >= g) {
+                ctx.removed.push((p.span, p.key));
+                continue;
+            }
             let mut e = ctx.error(p.span.clone(), p.message);
             e.hint = p.hint;
             e.key = Some(p.key.clone());

@@ -842,3 +842,59 @@ requested_by = "me"
         check::<Policy>();
     }
 }
+
+#[cfg(test)]
+mod untrusted_text {
+    use super::*;
+    use proptest::prelude::*;
+
+    const SEEDS: &[&str] = &[
+        defaults::BUILTIN_DEFAULTS,
+        "[audit]\npath = \"a.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:${env:D}/c\"\n[[window]]\nid = \"w\"\nsink = \"cap\"\nstart = 2026-12-01T10:00:00Z\nend = \"2026-12-01T11:00:00Z\"\nreason = \"r\"\nrequested_by = \"me\"\n",
+        "[standard.fields]\nreplace_defaults = true\nx = { type = \"array\", items = { type = \"object\", fields = { a = { type = \"string\" } } } }\n[redact]\nbuiltin = [\"email\"]\n[[redact.keywords]]\nname = \"k\"\nwords = [\"a\", \"b\"]\n",
+    ];
+    const TOKENS: &[&str] = &[
+        "[", "]", "[[", "=", "\"", "'", "\n", "{", "}", ",", "${env:D}", "${", "$$", ".", "x", "1",
+        "true", "é", "\u{0}", "replace_defaults", "type", "#",
+    ];
+
+    fn edited() -> impl Strategy<Value = String> {
+        (
+            0..SEEDS.len(),
+            proptest::collection::vec((any::<prop::sample::Index>(), 0..TOKENS.len(), any::<bool>()), 1..8),
+        )
+            .prop_map(|(seed, edits)| {
+                let mut s: Vec<char> = SEEDS[seed].chars().collect();
+                for (at, token, delete) in edits {
+                    let i = at.index(s.len() + 1);
+                    if delete && i < s.len() {
+                        let end = (i + 3).min(s.len());
+                        s.drain(i..end);
+                    } else {
+                        s.splice(i..i, TOKENS[token].chars());
+                    }
+                }
+                s.into_iter().collect()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+        /// Whatever a policy file holds, compiling it never panics, and
+        /// every error points at a line of its file.
+        #[test]
+        fn any_edit_of_a_policy_compiles_or_errs_with_places_in_its_file(text in edited()) {
+            let env = |n: &str| if n == "D" { env::EnvValue::Set("/tmp".into()) } else { env::EnvValue::Unset };
+            let files = [load::PolicyFile { path: "p.toml".into(), text: text.clone() }];
+            if let Err(errs) = Policy::from_files_with_env(Path::new("p.toml"), &files, &env) {
+                prop_assert!(!errs.0.is_empty());
+                let lines = text.split('\n').count();
+                for e in &errs.0 {
+                    prop_assert!(e.line <= lines, "{e} beyond line {lines}");
+                    let shown = e.to_string();
+                    prop_assert!(!shown.is_empty());
+                }
+            }
+        }
+    }
+}

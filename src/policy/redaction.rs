@@ -207,6 +207,8 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
 
     let mut referenced = Vec::new();
     let mut keywords = Vec::new();
+    // Rules whose list could not be read: already reported, not "empty" too.
+    let mut unread = Vec::new();
     for (i, k) in settings.keywords.iter().enumerate() {
         let locs = at.keywords.get(i);
         let mut words = k.words.clone();
@@ -221,10 +223,15 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                         sha256,
                     });
                 }
-                Err(e) => err(
-                    locs.map(|l| l.source()),
-                    format!("redact keywords `{}`: {e}", k.name),
-                ),
+                Err(e) => {
+                    unread.push(crate::redact::RedactConfigError::EmptyKeywords {
+                        name: k.name.chars().take(64).flat_map(char::escape_debug).collect(),
+                    });
+                    err(
+                        locs.map(|l| l.source()),
+                        format!("redact keywords `{}`: {e}", k.name),
+                    )
+                }
             }
         }
         keywords.push(KeywordRule {
@@ -279,7 +286,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
         match Redactor::compile(&config, key.clone()) {
             Ok(r) => Some(Arc::new(r)),
             Err(es) => {
-                for e in es {
+                for e in es.into_iter().filter(|e| !unread.contains(e)) {
                     let loc = config_error_loc(policy, &e);
                     err(loc, format!("[redact]: {e}"));
                 }

@@ -61,7 +61,7 @@ impl Index {
         self.keys
             .iter()
             .filter(|(r, _)| r.start <= offset && offset < r.end.max(r.start + 1))
-            .min_by_key(|(r, _)| r.end - r.start)
+            .min_by_key(|(r, _)| r.end.saturating_sub(r.start))
             .map(|(_, k)| k.as_str())
     }
 }
@@ -143,12 +143,20 @@ fn walk_value(
         | (Shape::BoolOrStrings, DeValue::Boolean(_)) => true,
         (Shape::BoolOrStrings, DeValue::Array(a)) => a.iter().all(|v| v.get_ref().is_str()),
         (Shape::List(inner), DeValue::Array(items)) => {
+            // Each bad element is reported and left out; the rest stays,
+            // so that later stages do not report an emptied list.
             let inner = inner();
-            let mut all = true;
+            let mut kept = toml::de::DeArray::new();
             for item in items.iter_mut() {
-                all &= walk_value(item, key, inner, path, problems, index);
+                if walk_value(item, key, inner, path, problems, index) {
+                    kept.push(std::mem::replace(
+                        item,
+                        Spanned::new(0..0, DeValue::Boolean(false)),
+                    ));
+                }
             }
-            return all;
+            *items = kept;
+            return true;
         }
         (Shape::Table(t), DeValue::Table(table)) => {
             walk_table(table, t, path, false, problems, index);

@@ -14,6 +14,7 @@ mod otel_sdk;
 mod otlp;
 mod policy_errors;
 mod policy_store;
+mod policy_ux;
 mod redaction;
 mod serve;
 mod serve_hard;
