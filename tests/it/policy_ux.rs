@@ -482,3 +482,86 @@ fn the_checked_in_json_schema_is_the_generated_one() {
         "policies/policy.schema.json is stale: run `tracegate policy schema > policies/policy.schema.json`"
     );
 }
+
+/// The key rows of `docs/policy.md`, by section title (`[server]`,
+/// `[[sink]]`, `` for the top level, `field rule`, `allowlist`): each key
+/// with its default cell.
+fn documented_keys() -> std::collections::BTreeMap<String, Vec<(String, String)>> {
+    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/policy.md"))
+        .unwrap();
+    let mut out: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
+    let mut current: Option<String> = None;
+    for line in doc.lines() {
+        if let Some(h) = line.strip_prefix("## ").or_else(|| line.strip_prefix("### ")) {
+            current = Some(match h.trim() {
+                "Top level" => String::new(),
+                "Field rules" => "field rule".to_string(),
+                "Allowlist tables" => "allowlist".to_string(),
+                other => other.trim_matches('`').to_string(),
+            });
+            continue;
+        }
+        if let (Some(section), true) = (&current, line.starts_with("| `")) {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let key = cells[1].trim_matches('`').to_string();
+            out.entry(section.clone())
+                .or_default()
+                .push((key, cells.get(3).unwrap_or(&"").to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_reference_documents_exactly_the_accepted_keys_and_the_shipped_defaults() {
+    use tracegate::policy::keys::{Shape, all_tables, find, table_title};
+    let docs = documented_keys();
+    let mut seen = Vec::new();
+    for (path, array, t) in all_tables(tracegate::policy::schema::root()) {
+        let title = match path.as_str() {
+            "" | "field rule" => path.clone(),
+            _ => table_title(&path, array),
+        };
+        let mut accepted: Vec<&str> = (t.keys)().iter().map(|k| k.name).collect();
+        accepted.sort_unstable();
+        let mut written: Vec<&str> = docs
+            .get(&title)
+            .map(|rows| rows.iter().map(|(k, _)| k.as_str()).collect())
+            .unwrap_or_default();
+        written.sort_unstable();
+        assert_eq!(written, accepted, "docs/policy.md, section `{title}`");
+        seen.push(title);
+    }
+    seen.push("allowlist".to_string());
+    let extra: Vec<&String> = docs.keys().filter(|k| !seen.contains(k)).collect();
+    assert!(extra.is_empty(), "docs/policy.md documents tables that do not exist: {extra:?}");
+    assert_eq!(docs["allowlist"][0].0, tracegate::policy::keys::REPLACE_DEFAULTS);
+
+    // Every plain value of the shipped defaults is the default the docs state.
+    let shipped: toml::Table = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("policies/default.toml"),
+    )
+    .unwrap()
+    .parse()
+    .unwrap();
+    let mut checked = 0;
+    let mut stack = vec![(String::new(), shipped, tracegate::policy::schema::root())];
+    while let Some((path, table, shape)) = stack.pop() {
+        for (k, v) in table {
+            let key = find((shape.keys)(), &k).unwrap_or_else(|| panic!("`{k}` in default.toml is not a key"));
+            let sub = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+            match ((key.shape)(), v) {
+                (Shape::Table(inner), toml::Value::Table(t)) => stack.push((sub, t, inner)),
+                (Shape::Allowlist(_), _) | (_, toml::Value::Array(_)) => {}
+                (_, scalar) => {
+                    let title = if path.is_empty() { String::new() } else { format!("[{path}]") };
+                    let cell = &docs[&title].iter().find(|(d, _)| *d == k).unwrap().1;
+                    let want = format!("`{scalar}`");
+                    assert!(cell.contains(&want), "docs/policy.md: `{sub}` defaults to {want}, docs say {cell}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} defaults checked");
+}
