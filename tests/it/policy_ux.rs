@@ -565,3 +565,44 @@ fn the_reference_documents_exactly_the_accepted_keys_and_the_shipped_defaults() 
     }
     assert!(checked >= 20, "only {checked} defaults checked");
 }
+
+/// The project points nowhere outside its repository: its contract is
+/// `docs/`, not a document beside the checkout.
+#[test]
+fn code_and_docs_cite_only_documents_in_the_repository() {
+    fn walk(p: &Path, out: &mut Vec<PathBuf>) {
+        if p.is_dir() {
+            for e in std::fs::read_dir(p).unwrap() {
+                walk(&e.unwrap().path(), out);
+            }
+        } else if p
+            .extension()
+            .is_some_and(|e| ["rs", "md", "toml", "py", "sh"].iter().any(|x| e == *x))
+        {
+            out.push(p.to_path_buf());
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for d in ["src", "docs", "policies", "scripts", "benches", "examples", "tests/it"] {
+        walk(&root.join(d), &mut files);
+    }
+    for f in ["README.md", "SECURITY.md", "ARCHITECTURE.md", "fuzz/README.md"] {
+        files.push(root.join(f));
+    }
+    let outside = ["../shared", "SPEC.md", "seed 000", "seed 002", "seed 003", "seed-000", "seed-002"];
+    let mut found = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            // This test's own list of what it looks for.
+            if line.contains("let outside = [") {
+                continue;
+            }
+            if outside.iter().any(|o| line.contains(o)) {
+                found.push(format!("{}:{}: {}", f.strip_prefix(root).unwrap().display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "references outside the repository:\n{}", found.join("\n"));
+}
