@@ -155,8 +155,7 @@ fn write_starter(dir: &Path, otel_genai: bool) -> anyhow::Result<Vec<&'static st
         .unwrap_or_else(|| "policy".to_string());
     let tmp = dir.with_file_name(format!(".{name}.init-{}", std::process::id()));
     let build = || -> anyhow::Result<Vec<&'static str>> {
-        std::fs::create_dir(&tmp)
-            .with_context(|| format!("cannot create `{}`", tmp.display()))?;
+        std::fs::create_dir(&tmp).with_context(|| format!("cannot create `{}`", tmp.display()))?;
         let mut files = vec![("policy.toml", STARTER)];
         if otel_genai {
             files.push(("otel-genai.toml", STARTER_OTEL_GENAI));

@@ -68,7 +68,7 @@ pub struct Loc {
     /// The dotted key there.
     pub key: Option<String>,
     /// The line, for the terminal.
-    pub snippet: Option<Snippet>,
+    pub snippet: Option<Box<Snippet>>,
 }
 
 impl Loc {
@@ -251,7 +251,9 @@ impl Ctx<'_> {
             line,
             column,
             key: self.index.key_at(span.start).map(str::to_string),
-            snippet: self.snippet(text, span.start - local, local_span),
+            snippet: self
+                .snippet(text, span.start - local, local_span)
+                .map(Box::new),
         }
     }
 
@@ -292,7 +294,9 @@ impl Ctx<'_> {
     /// when it was written but taken out for an error of its own.
     fn absent(&mut self, table: Range<usize>, key: &str, msg: &str, hint: Option<&str>) {
         let reported = self.removed.iter().any(|(span, k)| {
-            table.start <= span.start && span.end <= table.end.max(table.start + 1) && k.ends_with(key)
+            table.start <= span.start
+                && span.end <= table.end.max(table.start + 1)
+                && k.ends_with(key)
         });
         if reported {
             return;
@@ -393,7 +397,11 @@ pub(super) fn compile(
         // Past a syntax error the parser guessed: what it read there is
         // taken out like any mistake but not reported (the syntax error
         // is), so that one missing `]` does not read as ten wrong keys.
-        let guessed = syntax.iter().filter_map(|e| e.span()).map(|s| s.start + base).min();
+        let guessed = syntax
+            .iter()
+            .filter_map(|e| e.span())
+            .map(|s| s.start + base)
+            .min();
         for p in problems {
             if guessed.is_some_and(|g| p.span.start >= g) {
                 ctx.removed.push((p.span, p.key));
@@ -412,7 +420,10 @@ pub(super) fn compile(
                 if p.removed {
                     ctx.removed.push((p.span.clone(), p.key.clone()));
                 }
-                let e = ctx.error(p.span, p.message).with_hint(p.hint).with_key(p.key);
+                let e = ctx
+                    .error(p.span, p.message)
+                    .with_hint(p.hint)
+                    .with_key(p.key);
                 ctx.errors.push(e);
             }
         }
@@ -445,10 +456,8 @@ pub(super) fn compile(
         })
         .collect();
     merge::fill_defaults(&mut merged, defaults, root_shape);
-    let raw = match RawPolicy::deserialize(toml::de::Deserializer::from(Spanned::new(
-        0..0,
-        merged,
-    ))) {
+    let raw = match RawPolicy::deserialize(toml::de::Deserializer::from(Spanned::new(0..0, merged)))
+    {
         Ok(raw) => Some(raw),
         Err(e) => {
             // Every type was checked above; this is a value serde refuses
@@ -597,8 +606,7 @@ fn build(
     };
     let mut replaced = Vec::new();
     let mut note = |path: &str, a: &Option<RawAllowlist>| {
-        if a
-            .as_ref()
+        if a.as_ref()
             .and_then(|a| a.replace_defaults.as_ref())
             .is_some_and(|r| *r.get_ref())
         {
@@ -626,11 +634,17 @@ fn build(
             );
         }
     }
-    let content_fields: Vec<String> = content_fields.into_iter().map(Spanned::into_inner).collect();
+    let content_fields: Vec<String> = content_fields
+        .into_iter()
+        .map(Spanned::into_inner)
+        .collect();
     let otlp_raw = standard.otlp.unwrap_or_default();
     for (path, a) in [
         ("standard.otlp.span_attributes", &otlp_raw.span_attributes),
-        ("standard.otlp.resource_attributes", &otlp_raw.resource_attributes),
+        (
+            "standard.otlp.resource_attributes",
+            &otlp_raw.resource_attributes,
+        ),
         ("standard.otlp.scope_attributes", &otlp_raw.scope_attributes),
         ("standard.otlp.event_attributes", &otlp_raw.event_attributes),
         ("standard.otlp.link_attributes", &otlp_raw.link_attributes),
@@ -639,8 +653,10 @@ fn build(
         note(path, a);
     }
     let content_attr_spans = full.content_attributes.unwrap_or_default();
-    let content_attributes: Vec<String> =
-        content_attr_spans.iter().map(|s| s.get_ref().clone()).collect();
+    let content_attributes: Vec<String> = content_attr_spans
+        .iter()
+        .map(|s| s.get_ref().clone())
+        .collect();
     let check_content = |ctx: &mut Ctx<'_>, table: &str, spans: &[(String, Range<usize>)]| {
         // SECURITY: an attribute that is content at full level is never
         // standard; allowlisting it would pass content to every sink.
@@ -907,7 +923,12 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
         QUEUE_RECORDS_CAP,
         d.queue_records,
     );
-    let queue_bytes = bounded(&m.queue_bytes, "queue_bytes", QUEUE_BYTES_CAP, d.queue_bytes);
+    let queue_bytes = bounded(
+        &m.queue_bytes,
+        "queue_bytes",
+        QUEUE_BYTES_CAP,
+        d.queue_bytes,
+    );
     let max_connections = bounded(
         &m.max_connections,
         "max_connections",
@@ -1028,11 +1049,7 @@ fn capped_duration(
     Some(d)
 }
 
-fn duration(
-    ctx: &mut Ctx<'_>,
-    v: &Spanned<String>,
-    key: &str,
-) -> Option<SignedDuration> {
+fn duration(ctx: &mut Ctx<'_>, v: &Spanned<String>, key: &str) -> Option<SignedDuration> {
     match parse_duration(v.get_ref()) {
         Some(d) if d.is_positive() => Some(d),
         _ => {
@@ -1431,7 +1448,12 @@ fn windows(
                 s.into_inner()
             }
             None => {
-                ctx.absent(span.clone(), "window.sink", "[[window]] has no `sink`", None);
+                ctx.absent(
+                    span.clone(),
+                    "window.sink",
+                    "[[window]] has no `sink`",
+                    None,
+                );
                 ok = false;
                 String::new()
             }
@@ -1439,7 +1461,12 @@ fn windows(
         let start = match &w.start {
             Some(s) => timestamp(ctx, s, "start"),
             None => {
-                ctx.absent(span.clone(), "window.start", "[[window]] has no `start`", None);
+                ctx.absent(
+                    span.clone(),
+                    "window.start",
+                    "[[window]] has no `start`",
+                    None,
+                );
                 None
             }
         };
@@ -1535,11 +1562,7 @@ fn windows(
                 "window `{id}` overlaps window `{}` on sink `{sink}`",
                 other.id
             );
-            ctx.err_hint(
-                span.clone(),
-                msg,
-                "close one window before the next opens",
-            );
+            ctx.err_hint(span.clone(), msg, "close one window before the next opens");
             continue;
         }
         out.push(Window {

@@ -309,7 +309,10 @@ mod tests {
             &[("HOST", "127.0.0.1"), ("PORT", "${env:HOST}")],
         );
         assert!(problems.is_empty(), "{problems:?}");
-        assert_eq!(listen, "127.0.0.1:${env:HOST}", "values are not expanded again");
+        assert_eq!(
+            listen, "127.0.0.1:${env:HOST}",
+            "values are not expanded again"
+        );
         assert_eq!(uses.len(), 2);
         let (listen, _, problems) = run("[server]\nlisten = \"$${env:X}$5\"\n", &[]);
         assert!(problems.is_empty());

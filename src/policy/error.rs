@@ -21,7 +21,7 @@ pub struct PolicyError {
     pub key: Option<String>,
     /// The offending line, for the terminal; `None` for whole-policy
     /// errors and for lines that hold a customer list.
-    pub snippet: Option<Snippet>,
+    pub snippet: Option<Box<Snippet>>,
 }
 
 /// The line an error points at, with the columns to underline.

@@ -139,8 +139,7 @@ mod tests {
                 .ends_with("/field")
         );
         assert_eq!(
-            s["definitions"]["standard"]["properties"]["fields"]["properties"][REPLACE_DEFAULTS]
-                ["type"],
+            s["definitions"]["standard"]["properties"]["fields"]["properties"][REPLACE_DEFAULTS]["type"],
             json!("boolean")
         );
     }

@@ -233,11 +233,11 @@ fn walk_tables(
         // Allowlists and member maps hold field rules: described once.
         if let Shape::Allowlist(inner) | Shape::Map(inner) = shape {
             shape = inner();
-            if let Shape::Table(rule) = shape {
-                if !seen.contains(&rule.type_name) {
-                    seen.push(rule.type_name);
-                    walk_tables(rule, "field rule".to_string(), false, out, seen);
-                }
+            if let Shape::Table(rule) = shape
+                && !seen.contains(&rule.type_name)
+            {
+                seen.push(rule.type_name);
+                walk_tables(rule, "field rule".to_string(), false, out, seen);
             }
             continue;
         }

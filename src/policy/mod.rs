@@ -346,9 +346,18 @@ impl StandardRules {
         [
             ("standard.fields", &self.fields),
             ("standard.otlp.span_attributes", &self.otlp.span_attributes),
-            ("standard.otlp.resource_attributes", &self.otlp.resource_attributes),
-            ("standard.otlp.scope_attributes", &self.otlp.scope_attributes),
-            ("standard.otlp.event_attributes", &self.otlp.event_attributes),
+            (
+                "standard.otlp.resource_attributes",
+                &self.otlp.resource_attributes,
+            ),
+            (
+                "standard.otlp.scope_attributes",
+                &self.otlp.scope_attributes,
+            ),
+            (
+                "standard.otlp.event_attributes",
+                &self.otlp.event_attributes,
+            ),
             ("standard.otlp.link_attributes", &self.otlp.link_attributes),
             ("standard.otlp.log_attributes", &self.otlp.log_attributes),
             ("standard.evidence.fields", &self.evidence),
@@ -854,14 +863,37 @@ mod untrusted_text {
         "[standard.fields]\nreplace_defaults = true\nx = { type = \"array\", items = { type = \"object\", fields = { a = { type = \"string\" } } } }\n[redact]\nbuiltin = [\"email\"]\n[[redact.keywords]]\nname = \"k\"\nwords = [\"a\", \"b\"]\n",
     ];
     const TOKENS: &[&str] = &[
-        "[", "]", "[[", "=", "\"", "'", "\n", "{", "}", ",", "${env:D}", "${", "$$", ".", "x", "1",
-        "true", "é", "\u{0}", "replace_defaults", "type", "#",
+        "[",
+        "]",
+        "[[",
+        "=",
+        "\"",
+        "'",
+        "\n",
+        "{",
+        "}",
+        ",",
+        "${env:D}",
+        "${",
+        "$$",
+        ".",
+        "x",
+        "1",
+        "true",
+        "é",
+        "\u{0}",
+        "replace_defaults",
+        "type",
+        "#",
     ];
 
     fn edited() -> impl Strategy<Value = String> {
         (
             0..SEEDS.len(),
-            proptest::collection::vec((any::<prop::sample::Index>(), 0..TOKENS.len(), any::<bool>()), 1..8),
+            proptest::collection::vec(
+                (any::<prop::sample::Index>(), 0..TOKENS.len(), any::<bool>()),
+                1..8,
+            ),
         )
             .prop_map(|(seed, edits)| {
                 let mut s: Vec<char> = SEEDS[seed].chars().collect();

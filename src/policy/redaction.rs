@@ -225,7 +225,12 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                 }
                 Err(e) => {
                     unread.push(crate::redact::RedactConfigError::EmptyKeywords {
-                        name: k.name.chars().take(64).flat_map(char::escape_debug).collect(),
+                        name: k
+                            .name
+                            .chars()
+                            .take(64)
+                            .flat_map(char::escape_debug)
+                            .collect(),
                     });
                     err(
                         locs.map(|l| l.source()),
@@ -239,7 +244,9 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
             words,
             case_insensitive: k.case_insensitive,
             whole_word: k.whole_word,
-            action: action(&k.action, &k.name, &mut |m| err(locs.map(|l| l.action()), m)),
+            action: action(&k.action, &k.name, &mut |m| {
+                err(locs.map(|l| l.action()), m)
+            }),
         });
     }
     let patterns = settings
@@ -296,9 +303,10 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
     };
     for (i, name) in settings.allow_unredacted_sinks.iter().enumerate() {
         if policy.sink(name).is_none() {
-            err(at.allow_unredacted.get(i), format!(
-                "`allow_unredacted_sinks` names unknown sink `{name}`"
-            ));
+            err(
+                at.allow_unredacted.get(i),
+                format!("`allow_unredacted_sinks` names unknown sink `{name}`"),
+            );
         }
     }
     let mut sinks = HashMap::new();
@@ -308,10 +316,13 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
         let redactor = match &sink.redact {
             SinkRedact::Policy => full.clone(),
             SinkRedact::Off | SinkRedact::Only(_) if !allowed => {
-                err(here, format!(
-                    "sink `{}` weakens redaction but is not in [redact] allow_unredacted_sinks",
-                    sink.name
-                ));
+                err(
+                    here,
+                    format!(
+                        "sink `{}` weakens redaction but is not in [redact] allow_unredacted_sinks",
+                        sink.name
+                    ),
+                );
                 None
             }
             SinkRedact::Off => None,
@@ -327,10 +338,13 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                 },
                 None if names.is_empty() => None,
                 None => {
-                    err(here, format!(
-                        "sink `{}` names detectors but [redact] defines none",
-                        sink.name
-                    ));
+                    err(
+                        here,
+                        format!(
+                            "sink `{}` names detectors but [redact] defines none",
+                            sink.name
+                        ),
+                    );
                     None
                 }
             },
@@ -399,12 +413,20 @@ fn config_error_loc<'d>(policy: &'d Draft, e: &RedactConfigError) -> Option<&'d 
     // The redactor's errors show names escaped and cut to 64 characters.
     let shown = |n: &str| -> String { n.chars().take(64).flat_map(char::escape_debug).collect() };
     let pattern = |name: &str, last: bool| {
-        let mut it = s.patterns.iter().zip(&at.patterns).filter(|(p, _)| shown(&p.name) == name);
-        if last { it.last() } else { it.next() }.map(|(_, l)| l)
+        let mut it = s
+            .patterns
+            .iter()
+            .zip(&at.patterns)
+            .filter(|(p, _)| shown(&p.name) == name);
+        if last { it.next_back() } else { it.next() }.map(|(_, l)| l)
     };
     let keyword = |name: &str, last: bool| {
-        let mut it = s.keywords.iter().zip(&at.keywords).filter(|(k, _)| shown(&k.name) == name);
-        if last { it.last() } else { it.next() }.map(|(_, l)| l)
+        let mut it = s
+            .keywords
+            .iter()
+            .zip(&at.keywords)
+            .filter(|(k, _)| shown(&k.name) == name);
+        if last { it.next_back() } else { it.next() }.map(|(_, l)| l)
     };
     match e {
         RedactConfigError::UnknownBuiltin { name, .. } => at
@@ -415,9 +437,8 @@ fn config_error_loc<'d>(policy: &'d Draft, e: &RedactConfigError) -> Option<&'d 
         RedactConfigError::BadPattern { name, .. }
         | RedactConfigError::PatternTooLarge { name, .. }
         | RedactConfigError::EmptyMatch { name } => pattern(name, false).map(|l| l.source()),
-        RedactConfigError::EmptyKeywords { name } | RedactConfigError::EmptyKeyword { name, .. } => {
-            keyword(name, false).map(|l| &l.table)
-        }
+        RedactConfigError::EmptyKeywords { name }
+        | RedactConfigError::EmptyKeyword { name, .. } => keyword(name, false).map(|l| &l.table),
         RedactConfigError::DuplicateName { name } => pattern(name, true)
             .or_else(|| keyword(name, true))
             .map(|l| &l.table),

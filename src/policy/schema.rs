@@ -12,7 +12,7 @@ use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use super::keys::{Key, REPLACE_DEFAULTS, Shape, TableShape, table_title};
+use super::keys::{REPLACE_DEFAULTS, Shape, TableShape, table_title};
 use super::raw::RawPolicy;
 
 /// Values that may be a customer list: an error on their line is shown
@@ -94,7 +94,9 @@ fn walk_table(
     for (key, value) in table.iter_mut() {
         let name: &str = key.get_ref();
         let sub = join(path, &crate::finding::escape_key(name));
-        index.keys.push((key.span().start..value.span().end, sub.clone()));
+        index
+            .keys
+            .push((key.span().start..value.span().end, sub.clone()));
         let Some(k) = super::keys::find(keys, name) else {
             let known: Vec<&str> = keys.iter().map(|k| k.name).collect();
             problems.push(Problem {
@@ -112,7 +114,7 @@ fn walk_table(
             remove.push(name.to_string());
             continue;
         };
-        if !walk_value(value, k, (k.shape)(), &sub, problems, index) {
+        if !walk_value(value, (k.shape)(), &sub, problems, index) {
             remove.push(name.to_string());
         }
     }
@@ -124,7 +126,6 @@ fn walk_table(
 /// Check one value against its shape; `false` when it must be removed.
 fn walk_value(
     value: &mut Spanned<DeValue<'_>>,
-    key: &Key,
     shape: Shape,
     path: &str,
     problems: &mut Vec<Problem>,
@@ -148,7 +149,7 @@ fn walk_value(
             let inner = inner();
             let mut kept = toml::de::DeArray::new();
             for item in items.iter_mut() {
-                if walk_value(item, key, inner, path, problems, index) {
+                if walk_value(item, inner, path, problems, index) {
                     kept.push(std::mem::replace(
                         item,
                         Spanned::new(0..0, DeValue::Boolean(false)),
@@ -162,7 +163,9 @@ fn walk_value(
             walk_table(table, t, path, false, problems, index);
             true
         }
-        (Shape::Tables(t), DeValue::Array(items)) if items.iter().all(|i| i.get_ref().is_table()) => {
+        (Shape::Tables(t), DeValue::Array(items))
+            if items.iter().all(|i| i.get_ref().is_table()) =>
+        {
             for item in items.iter_mut() {
                 index.keys.push((item.span(), path.to_string()));
                 if let DeValue::Table(table) = item.get_mut() {
@@ -207,7 +210,9 @@ fn walk_rules(
     for (name, value) in rules.iter_mut() {
         let n: &str = name.get_ref();
         let sub = join(path, &crate::finding::escape_key(n));
-        index.keys.push((name.span().start..value.span().end, sub.clone()));
+        index
+            .keys
+            .push((name.span().start..value.span().end, sub.clone()));
         if allowlist && n == REPLACE_DEFAULTS {
             if !value.get_ref().is_bool() {
                 problems.push(Problem {

@@ -101,7 +101,10 @@ fn init_writes_a_policy_that_check_accepts_and_serve_runs_as_written() {
     let check = run(&["policy", "check", p(&dir)], &[], None);
     assert!(check.status.success(), "{}", text(&check.stderr));
     let shown = text(&check.stdout);
-    assert!(shown.contains("capture                  full allowed"), "{shown}");
+    assert!(
+        shown.contains("capture                  full allowed"),
+        "{shown}"
+    );
     assert!(shown.contains("gen_ai.request.model"), "{shown}");
 
     // The GenAI allowlist passes metadata and removes content.
@@ -127,8 +130,14 @@ fn init_writes_a_policy_that_check_accepts_and_serve_runs_as_written() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let got = text(&out.stdout);
-    assert!(got.contains("gen_ai.request.model") && got.contains("gpt-4o"), "{got}");
-    assert!(!got.contains("Contoso") && !got.contains("gen_ai.input.messages"), "{got}");
+    assert!(
+        got.contains("gen_ai.request.model") && got.contains("gpt-4o"),
+        "{got}"
+    );
+    assert!(
+        !got.contains("Contoso") && !got.contains("gen_ai.input.messages"),
+        "{got}"
+    );
 
     // `serve` runs the folder as written (only the port is the test's).
     let ready = tmp.path().join("ready");
@@ -148,7 +157,13 @@ fn init_writes_a_policy_that_check_accepts_and_serve_runs_as_written() {
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
     });
-    let resp = http(&addr, "POST", "/v1/records", &[], format!("{RECORD}\n").as_bytes());
+    let resp = http(
+        &addr,
+        "POST",
+        "/v1/records",
+        &[],
+        format!("{RECORD}\n").as_bytes(),
+    );
     assert!(resp.status < 300, "{} {}", resp.status, resp.text());
     let written = poll("the standard sink's file", || {
         std::fs::read_to_string(dir.join("data/standard.jsonl"))
@@ -178,7 +193,11 @@ fn init_never_writes_into_an_existing_folder_or_file() {
     std::fs::write(dir.join("policy.toml"), "version = 1\n# mine\n").unwrap();
     let out = run(&["policy", "init", "--dir", p(&dir)], &[], None);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("not an empty folder"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("not an empty folder"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(
         std::fs::read_to_string(dir.join("policy.toml")).unwrap(),
         "version = 1\n# mine\n"
@@ -207,14 +226,19 @@ fn init_never_writes_into_an_existing_folder_or_file() {
 fn print_default_prints_the_shipped_defaults_and_they_are_what_an_empty_policy_means() {
     let out = run(&["policy", "print-default"], &[], None);
     assert!(out.status.success());
-    let shipped =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("policies/default.toml"))
-            .unwrap();
+    let shipped = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("policies/default.toml"),
+    )
+    .unwrap();
     assert_eq!(text(&out.stdout), shipped);
     // Filtering with the printed defaults equals filtering with an empty policy.
     let tmp = tempfile::tempdir().unwrap();
     let printed = tmp.path().join("printed.toml");
-    std::fs::write(&printed, format!("{}\n[[sink]]\nname = \"s\"\n", text(&out.stdout))).unwrap();
+    std::fs::write(
+        &printed,
+        format!("{}\n[[sink]]\nname = \"s\"\n", text(&out.stdout)),
+    )
+    .unwrap();
     let empty = tmp.path().join("empty.toml");
     std::fs::write(&empty, "[[sink]]\nname = \"s\"\n").unwrap();
     assert_eq!(filtered(&printed, "s"), filtered(&empty, "s"));
@@ -230,7 +254,10 @@ fn a_field_added_to_an_allowlist_extends_the_defaults_unless_the_table_replaces_
     };
     let tier = "tenant_tier = { type = \"string\", one_of = [\"gold\", \"silver\"] }\n";
     // One field added: the ten defaults stay (this used to yield only it).
-    let added = filtered(&policy("added.toml", &format!("[standard.fields]\n{tier}")), "s");
+    let added = filtered(
+        &policy("added.toml", &format!("[standard.fields]\n{tier}")),
+        "s",
+    );
     assert_eq!(added.len(), 11, "{added:?}");
     assert_eq!(added["tenant_tier"], "gold");
     assert_eq!(added["request_id"], "chatcmpl-abc");
@@ -245,9 +272,10 @@ fn a_field_added_to_an_allowlist_extends_the_defaults_unless_the_table_replaces_
     );
     assert_eq!(replaced.keys().collect::<Vec<_>>(), vec!["tenant_tier"]);
     // A policy that lists the ten defaults itself still works.
-    let shipped =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("policies/default.toml"))
-            .unwrap();
+    let shipped = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("policies/default.toml"),
+    )
+    .unwrap();
     let all = filtered(&policy("all.toml", &format!("{shipped}\n")), "s");
     assert_eq!(all.len(), 10);
     // A user rule for a default name replaces that rule whole.
@@ -258,17 +286,25 @@ fn a_field_added_to_an_allowlist_extends_the_defaults_unless_the_table_replaces_
         ),
         "s",
     );
-    assert!(own.is_empty(), "the stricter user rule drops the record: {own:?}");
+    assert!(
+        own.is_empty(),
+        "the stricter user rule drops the record: {own:?}"
+    );
     // `policy check` says where each rule comes from.
     let f = policy(
         "shown.toml",
-        &format!("[standard.fields]\n{tier}[standard.otlp.span_attributes]\nreplace_defaults = true\n\"x.y\" = {{ type = \"integer\" }}\n"),
+        &format!(
+            "[standard.fields]\n{tier}[standard.otlp.span_attributes]\nreplace_defaults = true\n\"x.y\" = {{ type = \"integer\" }}\n"
+        ),
     );
     let out = run(&["policy", "check", p(&f)], &[], None);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let shown = text(&out.stdout);
     assert!(shown.contains("[standard.fields] 11 rules"), "{shown}");
-    assert!(shown.contains(&format!("{}: tenant_tier", f.display())), "{shown}");
+    assert!(
+        shown.contains(&format!("{}: tenant_tier", f.display())),
+        "{shown}"
+    );
     assert!(shown.contains("built-in: e2e_latency_s"), "{shown}");
     assert!(
         shown.contains("[standard.otlp.span_attributes] 1 rule, replacing the built-in rules"),
@@ -362,7 +398,11 @@ fn every_error_of_every_stage_is_shown_at_once_where_it_is() {
         (15, 1, "[[window]] has no `end`"),
         (22, 12, "unknown builtin detector"),
         (25, 9, "pattern `inv` does not compile"),
-        (28, 33, "`redact.keywords.words` must be a string, not an integer"),
+        (
+            28,
+            33,
+            "`redact.keywords.words` must be a string, not an integer",
+        ),
         (29, 10, "unknown action"),
         (32, 8, "redact keywords `list`: cannot read"),
     ] {
@@ -402,7 +442,10 @@ fn every_error_of_every_stage_is_shown_at_once_where_it_is() {
         .unwrap();
     assert_eq!(patern["type"], "error");
     assert_eq!(patern["file"], name.as_str());
-    assert_eq!((patern["line"].as_u64(), patern["column"].as_u64()), (Some(10), Some(24)));
+    assert_eq!(
+        (patern["line"].as_u64(), patern["column"].as_u64()),
+        (Some(10), Some(24))
+    );
     assert_eq!(patern["key"], "standard.fields.x.patern");
     assert_eq!(patern["hint"], "did you mean `pattern`?");
     assert!(!text(&out.stdout).contains("Northwind"));
@@ -410,7 +453,11 @@ fn every_error_of_every_stage_is_shown_at_once_where_it_is() {
     // A valid policy: one summary object with its digest.
     let ok = tmp.path().join("ok.toml");
     std::fs::write(&ok, "version = 1\n").unwrap();
-    let out = run(&["policy", "check", "--error-format", "json", p(&ok)], &[], None);
+    let out = run(
+        &["policy", "check", "--error-format", "json", p(&ok)],
+        &[],
+        None,
+    );
     assert!(out.status.success());
     let v: Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
     assert_eq!(v["valid"], true);
@@ -430,16 +477,30 @@ fn env_references_expand_where_safe_are_in_the_digest_and_are_refused_elsewhere(
     let a = check(&[("TG_PORT", "4444"), ("TG_OUT", "out-a")]);
     assert!(a.status.success(), "{}", text(&a.stderr));
     let shown = text(&a.stdout);
-    assert!(shown.contains(&format!("file:{}", tmp.path().join("out-a/s.jsonl").display())), "{shown}");
+    assert!(
+        shown.contains(&format!(
+            "file:{}",
+            tmp.path().join("out-a/s.jsonl").display()
+        )),
+        "{shown}"
+    );
     assert!(shown.contains("env_var"), "{shown}");
     let digest = |o: &Output| {
         text(&o.stdout)
             .lines()
-            .find_map(|l| l.trim().strip_prefix("sha256").map(|s| s.trim().to_string()))
+            .find_map(|l| {
+                l.trim()
+                    .strip_prefix("sha256")
+                    .map(|s| s.trim().to_string())
+            })
             .unwrap()
     };
     let b = check(&[("TG_PORT", "4444"), ("TG_OUT", "out-b")]);
-    assert_ne!(digest(&a), digest(&b), "a changed variable is a changed policy");
+    assert_ne!(
+        digest(&a),
+        digest(&b),
+        "a changed variable is a changed policy"
+    );
     let a2 = check(&[("TG_PORT", "4444"), ("TG_OUT", "out-a")]);
     assert_eq!(digest(&a), digest(&a2));
     // Unset: an error naming the variable and the key, never a raw path.
@@ -465,7 +526,11 @@ fn env_references_expand_where_safe_are_in_the_digest_and_are_refused_elsewhere(
         std::fs::write(&f, format!("{table}\n{key}\n")).unwrap();
         let out = check(&[("TG_OUT", "x")]);
         assert_eq!(out.status.code(), Some(2), "{table} {key}");
-        assert!(text(&out.stderr).contains("is not expanded"), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("is not expanded"),
+            "{}",
+            text(&out.stderr)
+        );
     }
 }
 
@@ -492,7 +557,10 @@ fn documented_keys() -> std::collections::BTreeMap<String, Vec<(String, String)>
     let mut out: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
     let mut current: Option<String> = None;
     for line in doc.lines() {
-        if let Some(h) = line.strip_prefix("## ").or_else(|| line.strip_prefix("### ")) {
+        if let Some(h) = line
+            .strip_prefix("## ")
+            .or_else(|| line.strip_prefix("### "))
+        {
             current = Some(match h.trim() {
                 "Top level" => String::new(),
                 "Field rules" => "field rule".to_string(),
@@ -534,8 +602,14 @@ fn the_reference_documents_exactly_the_accepted_keys_and_the_shipped_defaults() 
     }
     seen.push("allowlist".to_string());
     let extra: Vec<&String> = docs.keys().filter(|k| !seen.contains(k)).collect();
-    assert!(extra.is_empty(), "docs/policy.md documents tables that do not exist: {extra:?}");
-    assert_eq!(docs["allowlist"][0].0, tracegate::policy::keys::REPLACE_DEFAULTS);
+    assert!(
+        extra.is_empty(),
+        "docs/policy.md documents tables that do not exist: {extra:?}"
+    );
+    assert_eq!(
+        docs["allowlist"][0].0,
+        tracegate::policy::keys::REPLACE_DEFAULTS
+    );
 
     // Every plain value of the shipped defaults is the default the docs state.
     let shipped: toml::Table = std::fs::read_to_string(
@@ -548,16 +622,28 @@ fn the_reference_documents_exactly_the_accepted_keys_and_the_shipped_defaults() 
     let mut stack = vec![(String::new(), shipped, tracegate::policy::schema::root())];
     while let Some((path, table, shape)) = stack.pop() {
         for (k, v) in table {
-            let key = find((shape.keys)(), &k).unwrap_or_else(|| panic!("`{k}` in default.toml is not a key"));
-            let sub = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+            let key = find((shape.keys)(), &k)
+                .unwrap_or_else(|| panic!("`{k}` in default.toml is not a key"));
+            let sub = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
             match ((key.shape)(), v) {
                 (Shape::Table(inner), toml::Value::Table(t)) => stack.push((sub, t, inner)),
                 (Shape::Allowlist(_), _) | (_, toml::Value::Array(_)) => {}
                 (_, scalar) => {
-                    let title = if path.is_empty() { String::new() } else { format!("[{path}]") };
+                    let title = if path.is_empty() {
+                        String::new()
+                    } else {
+                        format!("[{path}]")
+                    };
                     let cell = &docs[&title].iter().find(|(d, _)| *d == k).unwrap().1;
                     let want = format!("`{scalar}`");
-                    assert!(cell.contains(&want), "docs/policy.md: `{sub}` defaults to {want}, docs say {cell}");
+                    assert!(
+                        cell.contains(&want),
+                        "docs/policy.md: `{sub}` defaults to {want}, docs say {cell}"
+                    );
                     checked += 1;
                 }
             }
@@ -584,13 +670,28 @@ fn code_and_docs_cite_only_documents_in_the_repository() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for d in ["src", "docs", "policies", "scripts", "benches", "examples", "tests/it"] {
+    for d in [
+        "src", "docs", "policies", "scripts", "benches", "examples", "tests/it",
+    ] {
         walk(&root.join(d), &mut files);
     }
-    for f in ["README.md", "SECURITY.md", "ARCHITECTURE.md", "fuzz/README.md"] {
+    for f in [
+        "README.md",
+        "SECURITY.md",
+        "ARCHITECTURE.md",
+        "fuzz/README.md",
+    ] {
         files.push(root.join(f));
     }
-    let outside = ["../shared", "SPEC.md", "seed 000", "seed 002", "seed 003", "seed-000", "seed-002"];
+    let outside = [
+        "../shared",
+        "SPEC.md",
+        "seed 000",
+        "seed 002",
+        "seed 003",
+        "seed-000",
+        "seed-002",
+    ];
     let mut found = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap_or_default();
@@ -600,9 +701,18 @@ fn code_and_docs_cite_only_documents_in_the_repository() {
                 continue;
             }
             if outside.iter().any(|o| line.contains(o)) {
-                found.push(format!("{}:{}: {}", f.strip_prefix(root).unwrap().display(), n + 1, line.trim()));
+                found.push(format!(
+                    "{}:{}: {}",
+                    f.strip_prefix(root).unwrap().display(),
+                    n + 1,
+                    line.trim()
+                ));
             }
         }
     }
-    assert!(found.is_empty(), "references outside the repository:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "references outside the repository:\n{}",
+        found.join("\n")
+    );
 }
