@@ -103,6 +103,10 @@ EOF
   "$TG" policy check "$POL" >&2
 fi
 
+# `filter` to a standard sink: the default policy and one standard sink.
+STDPOL=$DATA/standard-sink.toml
+printf 'version = 1\n[[sink]]\nname = "trace-file"\n' > "$STDPOL"
+
 # --- timing -------------------------------------------------------------
 now() { date +%s.%N; }
 # run_timed NAME CMD... : appends the wall time to $DATA/times/NAME
@@ -143,14 +147,14 @@ if want standard && command -v jq >/dev/null; then
 fi
 
 declare -a CORPORA=()
-want standard && CORPORA+=(standard)
+want standard && CORPORA+=(standard standard-filter)
 want otlp && CORPORA+=(otlp)
 want evidence && CORPORA+=(evidence)
 want full && CORPORA+=(full)
 want evscale && CORPORA+=(evscale)
 file_of() {
   case $1 in
-    standard) echo "$DATA/standard-1m.jsonl" ;;
+    standard|standard-filter) echo "$DATA/standard-1m.jsonl" ;;
     otlp) echo "$DATA/otlp-1m.jsonl" ;;
     evidence) echo "$DATA/evidence-1m.jsonl" ;;
     full) echo "$DATA/full-100k.v2.jsonl" ;;
@@ -166,6 +170,8 @@ for rep in $(seq 1 "$REPS"); do
     f=$(file_of "$c")
     if [ "$c" = full ]; then
       run_timed "$c.tracegate" "$TG" filter --policy "$POL" --sink capture "$f"
+    elif [ "$c" = standard-filter ]; then
+      run_timed "$c.tracegate" "$TG" filter --policy "$STDPOL" --sink trace-file "$f"
     else
       run_timed "$c.tracegate" "$TG" check --policy policies/default.toml "$f"
     fi
@@ -205,7 +211,7 @@ fi
       "$c" "$size" "$tg" "$sd" "$jq" "$(echo "$size / $tg" | bc -l)" "$(echo "$size / $sd" | bc -l)" \
       "$(echo "$sd / $tg" | bc -l)" "$vsjq"
   done
-  echo "tracegate = \`check --policy policies/default.toml\`; for full: \`filter --sink capture\` inside an open window with [redact] builtin + 1,000 keywords."
+  echo "tracegate = \`check --policy policies/default.toml\`; standard-filter: \`filter\` to a standard sink under the default policy; for full: \`filter --sink capture\` inside an open window with [redact] builtin + 1,000 keywords."
   echo "tg/serde = tracegate throughput / serde_json IgnoredAny throughput (>1 means faster than the parse)."
   [ -n "$JQ_NOTE" ] && echo "$JQ_NOTE."
   [ -n "$RSS_NOTE" ] && echo "$RSS_NOTE"

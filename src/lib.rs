@@ -30,6 +30,7 @@ pub mod cli;
 pub mod daemon;
 pub mod evidence;
 pub mod finding;
+pub mod fleet;
 pub mod gate;
 pub mod io_text;
 pub mod policy;

@@ -78,6 +78,10 @@ pub enum DenyWhy {
     InvalidWindow,
     /// The window's budget is all leased by other gates right now.
     BudgetLeased,
+    /// The fleet's budget store (`[fleet] budget_store`) could not grant a
+    /// lease: unreachable, too slow, or its answer made no sense. Full
+    /// capture stops once the lease in hand is spent.
+    BudgetStoreUnavailable,
 }
 
 /// One auditable event. The API takes only these typed facts, never a
@@ -338,6 +342,9 @@ struct EntryOut<'a> {
     ts: String,
     #[serde(flatten)]
     event: &'a AuditEvent,
+    /// The fleet replica that wrote the entry (`[fleet] replica_id`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replica_id: Option<&'a str>,
     prev: &'a str,
 }
 
@@ -345,10 +352,23 @@ struct EntryOut<'a> {
 ///
 /// The event is capped first. serde_json escapes control characters, so the
 /// only newline in the result is the final one.
+#[cfg(test)]
 pub fn render_line(
     seq: u64,
     ts: Timestamp,
     event: &AuditEvent,
+    prev: &str,
+) -> Result<Vec<u8>, serde_json::Error> {
+    render_line_as(seq, ts, event, None, prev)
+}
+
+/// [`render_line`] naming the fleet replica that writes the entry
+/// (`"replica_id"`, after the event's facts and before `prev`).
+pub fn render_line_as(
+    seq: u64,
+    ts: Timestamp,
+    event: &AuditEvent,
+    replica_id: Option<&str>,
     prev: &str,
 ) -> Result<Vec<u8>, serde_json::Error> {
     let capped = event.capped();
@@ -356,6 +376,7 @@ pub fn render_line(
         seq,
         ts: format_ts(ts),
         event: &capped,
+        replica_id,
         prev,
     };
     let mut line = serde_json::to_vec(&out)?;
@@ -397,6 +418,8 @@ pub struct Entry {
     pub ts: Timestamp,
     /// The event and its facts.
     pub event: AuditEvent,
+    /// The fleet replica that wrote it, when named (`[fleet] replica_id`).
+    pub replica_id: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -406,6 +429,8 @@ struct EntryIn {
     ts: Timestamp,
     #[allow(dead_code)]
     prev: String,
+    #[serde(default)]
+    replica_id: Option<String>,
     #[serde(flatten)]
     event: AuditEvent,
 }
@@ -418,6 +443,7 @@ pub(crate) fn parse_entry(line: &[u8]) -> Option<Entry> {
         seq: e.seq,
         ts: e.ts,
         event: e.event,
+        replica_id: e.replica_id,
     })
 }
 
@@ -527,6 +553,34 @@ mod tests {
         let line = render_line(0, ts("2026-12-01T10:00:00Z"), &r, &"0".repeat(64)).unwrap();
         let v: serde_json::Value = serde_json::from_slice(&line).unwrap();
         assert_eq!(v["cause"].as_str().unwrap().len(), CAUSE_CAP);
+    }
+
+    #[test]
+    fn a_replica_id_sits_before_prev_and_reads_back() {
+        let e = AuditEvent::WindowClosed {
+            window: "w1".into(),
+            sink: "s".into(),
+            cause: CloseCause::Expired,
+        };
+        let line = render_line_as(
+            1,
+            ts("2026-12-01T10:00:00Z"),
+            &e,
+            Some("gate-2"),
+            &"0".repeat(64),
+        )
+        .unwrap();
+        let s = std::str::from_utf8(&line).unwrap();
+        assert!(
+            s.contains("\"cause\":\"expired\",\"replica_id\":\"gate-2\",\"prev\""),
+            "{s}"
+        );
+        let parsed = parse_entry(&line[..line.len() - 1]).unwrap();
+        assert_eq!(parsed.replica_id.as_deref(), Some("gate-2"));
+        assert_eq!(parsed.event, e);
+        // Logs written before fleets have no replica id and still parse.
+        let old = render_line(0, ts("2026-12-01T10:00:00Z"), &e, &"0".repeat(64)).unwrap();
+        assert_eq!(parse_entry(&old[..old.len() - 1]).unwrap().replica_id, None);
     }
 
     #[test]

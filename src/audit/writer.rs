@@ -14,7 +14,7 @@ use super::checkpoint::{
     Checkpoint, CheckpointState, Mark, read_checkpoint, read_mark, write_checkpoint, write_mark,
 };
 use super::cursor::LogCursor;
-use super::entry::{AuditEvent, Entry, render_line};
+use super::entry::{AuditEvent, Entry, render_line_as};
 use super::error::{AuditError, io_cause};
 use super::fsx::{How, OpenFail, adopt_owner, open_regular};
 use super::lock::{LockGuard, open_lock};
@@ -79,6 +79,8 @@ pub struct AuditLog<S: LogSink = File> {
     lock_timeout: Duration,
     dev: u64,
     ino: u64,
+    /// Named in every entry this handle appends (`[fleet] replica_id`).
+    replica_id: Option<String>,
     lock: File,
     anchor: Option<PathBuf>,
 }
@@ -169,9 +171,16 @@ impl<S: LogSink> AuditLog<S> {
             lock_timeout,
             dev: meta.dev(),
             ino: meta.ino(),
+            replica_id: None,
             lock,
             anchor: None,
         })
+    }
+
+    /// Name `replica_id` (a policy identifier, never record content) in
+    /// every entry this handle appends from now on.
+    pub fn set_replica_id(&mut self, replica_id: Option<String>) {
+        self.replica_id = replica_id;
     }
 
     /// Keep an anchor at `anchor` (when `Some`): a high-water mark of the
@@ -289,11 +298,15 @@ impl<S: LogSink> AuditLog<S> {
             Tail::Empty => (0, ZERO_PREV.to_owned()),
             Tail::Last { line, seq, .. } => (seq + 1, link_hash(self.key.as_ref(), line)),
         };
-        let line = render_line(seq, ts, event, &prev).map_err(|e| AuditError::Append {
-            path: self.path.clone(),
-            kind: io::ErrorKind::InvalidData,
-            cause: format!("cannot serialize the entry ({:?} error)", e.classify()).to_lowercase(),
-        })?;
+        let line =
+            render_line_as(seq, ts, event, self.replica_id.as_deref(), &prev).map_err(|e| {
+                AuditError::Append {
+                    path: self.path.clone(),
+                    kind: io::ErrorKind::InvalidData,
+                    cause: format!("cannot serialize the entry ({:?} error)", e.classify())
+                        .to_lowercase(),
+                }
+            })?;
         if line.len() > MAX_LINE_BYTES {
             return Err(AuditError::EntryTooLong {
                 path: self.path.clone(),

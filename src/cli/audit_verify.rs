@@ -31,6 +31,12 @@ const INIT_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 pub struct VerifyArgs {
     /// The audit log to verify.
     pub file: PathBuf,
+    /// More logs (a fleet's replicas each keep one), verified alike.
+    pub more: Vec<PathBuf>,
+    /// Also add up, per window, what every log's gates spent, and fail
+    /// (exit 1) when a window's total exceeds its budget.
+    #[arg(long)]
+    pub fleet: bool,
     /// Key file of a keyed log (`[audit] key_file`): raw bytes, or 64+ hex
     /// digits; one trailing newline is ignored; at least 32 bytes.
     #[arg(long)]
@@ -52,18 +58,105 @@ pub struct VerifyArgs {
 /// errors to `stderr` (and, with `--format json`, also a JSON object with
 /// `"status":"error"` to `stdout`).
 pub fn run(args: &VerifyArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+    if args.anchor.is_some() && !args.more.is_empty() {
+        // An anchor belongs to one log (each replica keeps its own); one
+        // anchor cannot vouch for several logs, so refuse rather than check
+        // some logs against it and others against none.
+        let _ = writeln!(
+            stderr,
+            "error: --anchor names one log's anchor; verify each log with its own --anchor"
+        );
+        return 2;
+    }
     if args.init_anchor
         && let Some(anchor) = &args.anchor
     {
         return run_init(args, anchor, stdout, stderr);
     }
-    let file = args.file.display().to_string();
+    if args.more.is_empty() && !args.fleet {
+        return run_one(args, &args.file, stdout, stderr);
+    }
+    // Several logs: each verified on its own; the worst verdict wins
+    // (tampered, then error, then torn, then unvouched).
+    let files: Vec<PathBuf> = std::iter::once(args.file.clone())
+        .chain(args.more.iter().cloned())
+        .collect();
+    let rank = |c: u8| match c {
+        1 => 4,
+        2 => 3,
+        3 => 2,
+        4 => 1,
+        _ => 0,
+    };
+    let mut code = 0u8;
+    for f in &files {
+        let c = run_one(args, f, stdout, stderr);
+        if rank(c) > rank(code) {
+            code = c;
+        }
+    }
+    if args.fleet {
+        let c = run_fleet(args, &files, stdout, stderr);
+        if rank(c) > rank(code) {
+            code = c;
+        }
+    }
+    code
+}
+
+/// `--fleet`: per window, the total spent across every log.
+fn run_fleet(
+    args: &VerifyArgs,
+    files: &[PathBuf],
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> u8 {
+    let totals = args
+        .key_file
+        .as_deref()
+        .map(AuditKey::load)
+        .transpose()
+        .and_then(|key| super::audit_fleet::fleet_totals(files, key.as_ref()));
+    let totals = match totals {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: fleet totals: {e}");
+            return 2;
+        }
+    };
+    let mut code = 0;
+    for t in &totals {
+        let written = match args.format {
+            OutputFormat::Text => writeln!(stdout, "{}", super::audit_fleet::render(t)),
+            OutputFormat::Json => writeln!(
+                stdout,
+                "{}",
+                serde_json::json!({"type": "fleet_window", "total": t})
+            ),
+        };
+        if written.is_err() {
+            return 2;
+        }
+        if t.over {
+            code = 1;
+        }
+    }
+    code
+}
+
+fn run_one(
+    args: &VerifyArgs,
+    path: &std::path::Path,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> u8 {
+    let file = path.display().to_string();
     let result = args
         .key_file
         .as_deref()
         .map(AuditKey::load)
         .transpose()
-        .and_then(|key| verify_anchored(&args.file, key.as_ref(), args.anchor.as_deref()));
+        .and_then(|key| verify_anchored(path, key.as_ref(), args.anchor.as_deref()));
     let (code, written) = match result {
         Ok(report) => {
             let out = match args.format {
@@ -190,6 +283,8 @@ mod tests {
     fn missing_file_is_exit_2_with_a_named_path() {
         let args = VerifyArgs {
             file: "/nonexistent/audit.jsonl".into(),
+            more: Vec::new(),
+            fleet: false,
             key_file: None,
             anchor: None,
             init_anchor: false,
@@ -206,5 +301,56 @@ mod tests {
         assert_eq!(code, 2);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(v["status"], "error");
+    }
+
+    /// One anchor vouches for one log: with several logs `--anchor` (and
+    /// `--init-anchor`) is refused, rather than checking the other logs
+    /// against the wrong anchor or against none at all.
+    #[test]
+    fn one_anchor_with_several_logs_is_refused() {
+        use crate::audit::{AuditEvent, AuditLog};
+        let logs = tempfile::tempdir().unwrap();
+        let anchors = tempfile::tempdir().unwrap();
+        let (a, b) = (logs.path().join("r1"), logs.path().join("r2"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        let (la, lb) = (a.join("audit.jsonl"), b.join("audit.jsonl"));
+        let anchor = anchors.path().join("r1.anchor");
+        let ev = AuditEvent::PolicyLoaded {
+            policy_sha256: "ab".into(),
+            revision: 1,
+            source: "p".into(),
+            referenced: Vec::new(),
+        };
+        let mut log = AuditLog::open(&la, None, std::time::Duration::from_secs(1))
+            .unwrap()
+            .with_anchor(Some(anchor.clone()))
+            .unwrap();
+        log.append(&ev, jiff::Timestamp::now()).unwrap();
+        AuditLog::open(&lb, None, std::time::Duration::from_secs(1))
+            .unwrap()
+            .append(&ev, jiff::Timestamp::now())
+            .unwrap();
+        let one = VerifyArgs {
+            file: la.clone(),
+            more: Vec::new(),
+            fleet: false,
+            key_file: None,
+            anchor: Some(anchor.clone()),
+            init_anchor: false,
+            format: OutputFormat::Text,
+        };
+        assert_eq!(run_on(&one).0, 0, "the anchor vouches for its own log");
+        for (fleet, init_anchor) in [(false, false), (true, false), (false, true)] {
+            let (code, out, err) = run_on(&VerifyArgs {
+                more: vec![lb.clone()],
+                fleet,
+                init_anchor,
+                ..one.clone()
+            });
+            assert_eq!(code, 2, "fleet {fleet} init {init_anchor}: {out}{err}");
+            assert!(out.is_empty(), "{out}");
+            assert!(err.contains("--anchor names one log's anchor"), "{err}");
+        }
     }
 }

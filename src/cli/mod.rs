@@ -1,5 +1,6 @@
 //! The command line: one file per subcommand, thin glue over the library.
 
+pub mod audit_fleet;
 pub mod audit_verify;
 pub mod capture_cmd;
 pub mod check;

@@ -249,6 +249,16 @@ pub fn describe(p: &Policy, now: jiff::Timestamp, closed: &HashMap<String, Close
             crate::policy::OnViolation::DropField => "drop_field",
         }
     ));
+    // SECURITY: a standard field that admits free text is the policy's
+    // choice (`free_text = true`); say so, every time the policy is checked.
+    let free = free_text_fields(p);
+    if !free.is_empty() {
+        s.push_str(&format!(
+            "  free text: {} standard field(s) admit any string (free_text = true): {}\n",
+            free.len(),
+            free.join(", ")
+        ));
+    }
     if p.sinks().is_empty() {
         s.push_str("sinks: none\n");
     } else {
@@ -362,6 +372,40 @@ pub fn describe_sources(p: &Policy) -> String {
         }
     }
     s
+}
+
+/// Every standard field marked `free_text = true`, by allowlist.
+fn free_text_fields(p: &Policy) -> Vec<String> {
+    let mut out = Vec::new();
+    let o = &p.standard.otlp;
+    for (prefix, set) in [
+        ("", &p.standard.fields),
+        ("evidence.", &p.standard.evidence),
+        ("span_attributes.", &o.span_attributes),
+        ("resource_attributes.", &o.resource_attributes),
+        ("scope_attributes.", &o.scope_attributes),
+        ("event_attributes.", &o.event_attributes),
+        ("link_attributes.", &o.link_attributes),
+        ("log_attributes.", &o.log_attributes),
+        ("otlp.trace_state.", &o.trace_state),
+    ] {
+        set.free_text_paths(prefix, &mut out);
+    }
+    // The structural rules (`schema_url`, ...) may say `free_text` too.
+    let s = &o.structure;
+    let structure = crate::policy::rule::FieldSet::new(
+        [
+            ("schema_url", &s.schema_url),
+            ("scope_name", &s.scope_name),
+            ("scope_version", &s.scope_version),
+            ("event_name", &s.event_name),
+        ]
+        .into_iter()
+        .map(|(name, rule)| (name.to_string(), rule.clone()))
+        .collect(),
+    );
+    structure.free_text_paths("otlp.", &mut out);
+    out
 }
 
 /// The windows of a policy with their state and time left.

@@ -595,7 +595,9 @@ fn audit(policy: &Policy, event: &AuditEvent) -> Result<(), crate::audit::AuditE
     let Some(settings) = policy.audit() else {
         return Ok(());
     };
-    AuditLog::open_configured(settings)?.append(event, Timestamp::now())?;
+    let mut log = AuditLog::open_configured(settings)?;
+    log.set_replica_id(Some(crate::fleet::replica_id(&policy.fleet)));
+    log.append(event, Timestamp::now())?;
     Ok(())
 }
 

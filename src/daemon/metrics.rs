@@ -136,6 +136,12 @@ pub struct Gauges {
     pub windows_active: u64,
     /// Failed audit appends so far.
     pub audit_failures: u64,
+    /// `Some(up)` when a fleet budget store is configured.
+    pub store_up: Option<bool>,
+    /// Budget leases taken.
+    pub leases: u64,
+    /// Lease requests the budget store could not answer.
+    pub store_failures: u64,
 }
 
 impl Metrics {
@@ -209,6 +215,26 @@ impl Metrics {
             "Audit appends that failed (full capture stays off meanwhile).",
             g.audit_failures,
         );
+        one(
+            "tracegate_budget_leases_total",
+            "counter",
+            "Window budget leases this replica took.",
+            g.leases,
+        );
+        if let Some(up) = g.store_up {
+            one(
+                "tracegate_budget_store_up",
+                "gauge",
+                "1 when the fleet's budget store answered the last lease request, else 0.",
+                u64::from(up),
+            );
+            one(
+                "tracegate_budget_store_failures_total",
+                "counter",
+                "Lease requests the fleet's budget store could not answer.",
+                g.store_failures,
+            );
+        }
         let _ = writeln!(
             out,
             "# HELP tracegate_requests_refused_total Requests refused, by status code.\n\

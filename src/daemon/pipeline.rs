@@ -484,8 +484,12 @@ impl Pipeline {
     /// Live values for `/metrics` and `/v1/status`.
     pub fn gauges(&self) -> Gauges {
         let active = self.snapshot();
+        let f = self.fleet_state();
         let mut g = Gauges {
             revision: active.revision,
+            store_up: f.budget_store.as_ref().map(|_| f.store_fault.is_none()),
+            leases: f.leases,
+            store_failures: f.store_failures,
             ..Gauges::default()
         };
         for s in &active.sinks {
@@ -499,6 +503,32 @@ impl Pipeline {
             }
         }
         g
+    }
+
+    /// The fleet as this replica sees it: its id, its budget store and
+    /// whether the store answered the last lease request, leases taken.
+    pub fn fleet_state(&self) -> FleetState {
+        let active = self.snapshot();
+        let fleet = &active.policy.fleet;
+        let mut state = FleetState {
+            replica_id: crate::fleet::replica_id(fleet),
+            replicas: fleet.replicas,
+            budget_store: fleet.budget_store.as_ref().map(ToString::to_string),
+            ..FleetState::default()
+        };
+        for s in &active.sinks {
+            if let Some(slot) = &s.capture
+                && let Ok(c) = slot.lock()
+            {
+                let stats = c.capture.stats();
+                state.leases += stats.leases;
+                state.store_failures += stats.store_failures;
+                if let Some(Some(f)) = c.capture.store_state() {
+                    state.store_fault.get_or_insert(f);
+                }
+            }
+        }
+        state
     }
 
     /// `None` when ready; else why not, in one line.
@@ -556,6 +586,23 @@ impl Pipeline {
             }
         }
     }
+}
+
+/// See [`Pipeline::fleet_state`]. Identifiers and counts only.
+#[derive(Debug, Clone, Default)]
+pub struct FleetState {
+    /// `[fleet] replica_id` (or the host name).
+    pub replica_id: String,
+    /// `[fleet] replicas`.
+    pub replicas: u64,
+    /// The store's address (never a password), when one is configured.
+    pub budget_store: Option<String>,
+    /// Why the store failed the last lease request of some sink, if it did.
+    pub store_fault: Option<crate::window::budget::StoreFault>,
+    /// Leases taken by this replica's captures.
+    pub leases: u64,
+    /// Lease requests the store could not answer.
+    pub store_failures: u64,
 }
 
 /// A sink's capture behind its lock, as a record's path sees it: each call

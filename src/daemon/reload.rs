@@ -286,6 +286,7 @@ pub fn append(settings: &AuditSettings, event: &AuditEvent, p: &Pipeline) -> any
     };
     let mut log = AuditLog::open(&settings.path, key, settings.lock_timeout)?
         .with_anchor(settings.anchor.clone())?;
+    log.set_replica_id(Some(crate::fleet::replica_id(&p.snapshot().policy.fleet)));
     log.append(event, p.clock().utc())?;
     Ok(())
 }

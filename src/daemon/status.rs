@@ -88,7 +88,22 @@ pub fn status_json(p: &Pipeline) -> Value {
         .map(|e| json!({"at": format_ts(e.at), "cause": e.cause}));
     let m = &p.metrics;
     let ld = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+    let f = p.fleet_state();
+    let fleet = json!({
+        "replica_id": f.replica_id,
+        "replicas": f.replicas,
+        "budget_store": f.budget_store,
+        "store": match (&f.budget_store, f.store_fault) {
+            (None, _) => "none",
+            (Some(_), None) => "up",
+            (Some(_), Some(_)) => "down",
+        },
+        "store_fault": f.store_fault.map(|x| x.as_str()),
+        "leases": f.leases,
+        "store_failures": f.store_failures,
+    });
     json!({
+        "fleet": fleet,
         "policy": {
             "revision": active.revision,
             "sha256": active.policy.sha256(),

@@ -13,7 +13,9 @@
 //! [`super::Verdict::Verbatim`] with no finding. A property test holds the
 //! two paths to that.
 
-use crate::policy::{FieldSet, ValueType};
+use super::detect::Detectors;
+use crate::policy::{FieldRule, FieldSet, ValueType};
+use crate::record::canonical::{has_separator, number_canonical, too_precise_for_a_double};
 use crate::record::tape::{scan_number_shaped, scan_string};
 
 /// Key-order guesses: after the key at allowlist index `i` (or at the start,
@@ -31,35 +33,57 @@ impl Default for KeyOrder {
     }
 }
 
-/// Whether the flat record `line` is certainly clean against `fields`.
-pub fn clean_flat(fields: &FieldSet, line: &[u8]) -> bool {
-    scan(fields, line, &mut KeyOrder::default()).is_some()
+/// Whether the flat record `line` is certainly clean against `fields`,
+/// with `detectors` run over its pattern-checked strings.
+pub fn clean_flat(fields: &FieldSet, detectors: &Detectors, line: &[u8]) -> bool {
+    scan(fields, detectors, line, &mut KeyOrder::default()).is_some()
 }
 
 /// [`clean_flat`], learning and using the order of keys across records.
-pub fn clean_flat_ordered(fields: &FieldSet, line: &[u8], order: &mut KeyOrder) -> bool {
-    scan(fields, line, order).is_some()
+pub fn clean_flat_ordered(
+    fields: &FieldSet,
+    detectors: &Detectors,
+    line: &[u8],
+    order: &mut KeyOrder,
+) -> bool {
+    scan(fields, detectors, line, order).is_some()
 }
 
-fn ws(b: &[u8], mut i: usize) -> usize {
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
-        i += 1;
+/// Whitespace after a `,` or `:`, where the canonical form has none or
+/// one space, the same all through the line (`record::canonical`); the
+/// offset after it. `style` is 0 until the first separator, then 1
+/// (compact) or 2 (spaced). `None` when the line changes style.
+///
+/// Whitespace anywhere else is not canonical: the scan below meets it
+/// where it expects a quote, a value or a delimiter, and gives up.
+pub(crate) fn sep(b: &[u8], i: usize, style: &mut u8) -> Option<usize> {
+    let (this, next) = if b.get(i) == Some(&b' ') {
+        (2, i + 1)
+    } else {
+        (1, i)
+    };
+    if *style != this {
+        if *style != 0 {
+            return None;
+        }
+        *style = this;
     }
-    i
+    Some(next)
 }
 
 /// `Some(())` when clean; `None` means "ask the full path".
-fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
+fn scan(fields: &FieldSet, detectors: &Detectors, b: &[u8], order: &mut KeyOrder) -> Option<()> {
     // SECURITY: UTF-8 is checked where it can fail, not over the whole line:
     // every byte outside strings is matched against ASCII syntax below, a
     // key is accepted only when its bytes equal an allowlisted name (valid
     // UTF-8), and a string value with a non-ASCII byte is validated on its
     // own. So a line that comes out clean is valid UTF-8.
-    let mut i = ws(b, 0);
-    if b.get(i) != Some(&b'{') {
+    // SECURITY: only canonical whitespace passes (`record::canonical`).
+    if b.first() != Some(&b'{') {
         return None;
     }
-    i = ws(b, i + 1);
+    let mut i = 1;
+    let mut style = 0u8;
     let mut seen: u64 = 0;
     let mut prev = KeyOrder::START;
     if b.get(i) == Some(&b'}') {
@@ -88,15 +112,13 @@ fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
             seen |= 1 << idx;
             *order.0.get_mut(prev)? = idx as u8;
             prev = idx;
-            i = ws(b, kend);
-            if b.get(i) != Some(&b':') {
+            if b.get(kend) != Some(&b':') {
                 return None;
             }
-            i = ws(b, i + 1);
-            i = scalar(fields, idx, b, i)?;
-            i = ws(b, i);
+            i = sep(b, kend + 1, &mut style)?;
+            i = scalar(fields, detectors, idx, b, i)?;
             match b.get(i) {
-                Some(b',') => i = ws(b, i + 1),
+                Some(b',') => i = sep(b, i + 1, &mut style)?,
                 Some(b'}') => {
                     i += 1;
                     break;
@@ -105,7 +127,7 @@ fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
             }
         }
     }
-    if ws(b, i) != b.len() {
+    if i != b.len() {
         return None;
     }
     for &r in fields.required() {
@@ -116,9 +138,34 @@ fn scan(fields: &FieldSet, b: &[u8], order: &mut KeyOrder) -> Option<()> {
     Some(())
 }
 
+/// Whether a grammar-checked number literal that met `rule` may go out as
+/// written. SECURITY: only canonical spellings pass verbatim; a literal of
+/// up to 17 bytes without an exponent is one on sight.
+pub(crate) fn canonical_number(rule: &FieldRule, literal: &[u8], exponent: bool) -> bool {
+    (literal.len() <= 17 && !exponent)
+        || (number_canonical(literal)
+            && !(rule.ty == ValueType::Number && too_precise_for_a_double(literal)))
+}
+
+/// Whether a string value that met `rule` is one the detectors let pass
+/// (`one_of` values are the policy's own words and are not scanned).
+/// `None` when `s` is not UTF-8.
+pub(crate) fn detectors_pass(rule: &FieldRule, detectors: &Detectors, s: &[u8]) -> Option<bool> {
+    if rule.one_of.is_some() {
+        return Some(true);
+    }
+    Some(detectors.hit(std::str::from_utf8(s).ok()?).is_none())
+}
+
 /// Check the scalar value at `i` against the rule of field `idx`; the
 /// offset after it.
-fn scalar(fields: &FieldSet, idx: usize, b: &[u8], i: usize) -> Option<usize> {
+fn scalar(
+    fields: &FieldSet,
+    detectors: &Detectors,
+    idx: usize,
+    b: &[u8],
+    i: usize,
+) -> Option<usize> {
     let rule = fields.rule(idx)?;
     match b.get(i)? {
         b'"' => {
@@ -127,19 +174,29 @@ fn scalar(fields: &FieldSet, idx: usize, b: &[u8], i: usize) -> Option<usize> {
                 return None;
             }
             let s = b.get(i + 1..end - 1)?;
-            if !s.is_ascii() && std::str::from_utf8(s).is_err() {
+            // SECURITY: raw U+2028/U+2029 are not canonical (the full path
+            // escapes them).
+            if !s.is_ascii() && (std::str::from_utf8(s).is_err() || has_separator(s)) {
                 return None;
             }
-            fields.string_ok(idx, s).then_some(end)
+            if !fields.string_ok(idx, s) {
+                return None;
+            }
+            // SECURITY: the detectors run here as on the full path (one_of
+            // values are the policy's own words).
+            if !detectors_pass(rule, detectors, s)? {
+                return None;
+            }
+            Some(end)
         }
         b'-' | b'0'..=b'9' => {
             let (end, fraction, exponent) = scan_number_shaped(b, i).ok()?;
             if !matches!(rule.ty, ValueType::Number | ValueType::Integer) {
                 return None;
             }
-            rule.check_number_bytes(b.get(i..end)?, fraction, exponent)
-                .ok()?;
-            Some(end)
+            let literal = b.get(i..end)?;
+            rule.check_number_bytes(literal, fraction, exponent).ok()?;
+            canonical_number(rule, literal, exponent).then_some(end)
         }
         b't' if b.get(i..i + 4) == Some(b"true") && rule.ty == ValueType::Boolean => Some(i + 4),
         b'f' if b.get(i..i + 5) == Some(b"false") && rule.ty == ValueType::Boolean => Some(i + 5),
@@ -159,6 +216,15 @@ mod tests {
     use super::*;
     use crate::policy::Policy;
 
+    fn det() -> Detectors {
+        Detectors::new(
+            &Policy::from_toml(Path::new("p.toml"), "")
+                .unwrap()
+                .standard
+                .detectors,
+        )
+    }
+
     fn fields() -> FieldSet {
         Policy::from_toml(Path::new("p.toml"), "")
             .unwrap()
@@ -170,8 +236,10 @@ mod tests {
     fn clean_seed_records_take_the_fast_path() {
         let f = fields();
         let line = br#"{"request_id": "chatcmpl-9f2c41d0", "t_arrival": 1789040112.104, "t_completion": 1789040114.312, "prompt_tokens": 412, "output_tokens": 128, "e2e_latency_s": 2.208, "ttft_s": null, "queue_wait_s": 0.004, "scheduler_family": "ltr-promptlen", "priority_score": -318.0}"#;
-        assert!(clean_flat(&f, line));
-        assert!(clean_flat(&f, b" {} "));
+        assert!(clean_flat(&f, &det(), line));
+        assert!(clean_flat(&f, &det(), b"{}"));
+        // Not canonical: the full path rewrites these.
+        assert!(!clean_flat(&f, &det(), b" {} "));
     }
 
     #[test]
@@ -196,7 +264,11 @@ mod tests {
             b"[]",
             b"",
         ] {
-            assert!(!clean_flat(&f, line), "{}", String::from_utf8_lossy(line));
+            assert!(
+                !clean_flat(&f, &det(), line),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
         }
     }
 
@@ -205,7 +277,7 @@ mod tests {
     const ODD_POLICY: &str = r#"
 version = 1
 [standard.fields]
-note = { type = "string", max_len = 8 }
+note = { type = "string", max_len = 8, free_text = true }
 tag = { type = "string", pattern = "[a-z]+(-[a-z]+)*" }
 "café" = { type = "number", nullable = true }
 "a\\b" = { type = "integer" }
@@ -217,10 +289,11 @@ a_name_longer_than_sixteen = { type = "boolean" }
     fn utf8_is_checked_inside_strings_only_where_it_can_fail() {
         let policy = Policy::from_toml(Path::new("p.toml"), ODD_POLICY).unwrap();
         let f = &policy.standard.fields;
-        assert!(clean_flat(f, "{\"note\": \"café\"}".as_bytes()));
-        assert!(clean_flat(f, "{\"café\": 1}".as_bytes()));
+        assert!(clean_flat(f, &det(), "{\"note\": \"café\"}".as_bytes()));
+        assert!(clean_flat(f, &det(), "{\"café\": 1}".as_bytes()));
         assert!(clean_flat(
             f,
+            &det(),
             br#"{"a_name_longer_than_sixteen": true, "tag": "a-b"}"#
         ));
         for line in [
@@ -235,7 +308,11 @@ a_name_longer_than_sixteen = { type = "boolean" }
             br#"{"tag": "a--b"}"#,
             br#"{"note": "123456789"}"#,
         ] {
-            assert!(!clean_flat(f, line), "{}", String::from_utf8_lossy(line));
+            assert!(
+                !clean_flat(f, &det(), line),
+                "{}",
+                String::from_utf8_lossy(line)
+            );
         }
     }
 
@@ -272,6 +349,7 @@ a_name_longer_than_sixteen = { type = "boolean" }
             b"\"-a\"",
             b"\"123456789\"",
             b"\"12345678\"",
+            b"\"a@b.io\"",
             b"\"\\u00e9\"",
             b"1",
             b"-1",
@@ -290,9 +368,14 @@ a_name_longer_than_sixteen = { type = "boolean" }
         let order = std::sync::Mutex::new(KeyOrder::default());
         proptest!(cfg, |(members in proptest::collection::vec((proptest::sample::select(keys), proptest::sample::select(values), any::<bool>()), 0..5))| {
             let mut line = b"{".to_vec();
-            for (i, (k, v, spaced)) in members.iter().enumerate() {
+            // One spacing style per record, as the canonical form has it
+            // (sometimes two, which the fast path refuses).
+            let style = members.first().is_some_and(|m| m.2);
+            for (i, (k, v, mixed)) in members.iter().enumerate() {
+                let spaced = if i == 1 { *mixed } else { style };
+                let spaced = &spaced;
                 if i > 0 { line.push(b','); }
-                if *spaced { line.push(b' '); }
+                if *spaced && i > 0 { line.push(b' '); }
                 line.push(b'"');
                 line.extend_from_slice(k);
                 line.extend_from_slice(if *spaced { b"\": " } else { b"\":" });
@@ -300,8 +383,8 @@ a_name_longer_than_sixteen = { type = "boolean" }
             }
             line.push(b'}');
             let mut order = order.lock().unwrap();
-            let ordered = clean_flat_ordered(&f, &line, &mut order);
-            prop_assert_eq!(ordered, clean_flat(&f, &line), "{}", String::from_utf8_lossy(&line));
+            let ordered = clean_flat_ordered(&f, &det(), &line, &mut order);
+            prop_assert_eq!(ordered, clean_flat(&f, &det(), &line), "{}", String::from_utf8_lossy(&line));
             if ordered {
                 clean.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let mut fast_off = Gate::new(policy.clone());
@@ -339,6 +422,7 @@ a_name_longer_than_sixteen = { type = "boolean" }
             Just("\"chatcmpl-9f2c41d0\"".to_string()),
             Just("\"fcfs\"".to_string()),
             Just("\"a sentence\"".to_string()),
+            Just("\"chatcmpl-4111111111111111\"".to_string()),
             Just("null".to_string()),
             Just("true".to_string()),
             Just("-0".to_string()),
@@ -361,13 +445,16 @@ a_name_longer_than_sixteen = { type = "boolean" }
         let clean = std::sync::atomic::AtomicUsize::new(0);
         proptest!(cfg, |(members in proptest::collection::vec((keys, values, any::<bool>()), 0..6))| {
             let mut line = String::from("{");
-            for (i, (k, v, spaced)) in members.iter().enumerate() {
+            let style = members.first().is_some_and(|m| m.2);
+            for (i, (k, v, mixed)) in members.iter().enumerate() {
+                let spaced = if i == 1 { *mixed } else { style };
+                let spaced = &spaced;
                 if i > 0 { line.push(','); }
-                if *spaced { line.push(' '); }
+                if *spaced && i > 0 { line.push(' '); }
                 line.push_str(&format!("\"{k}\":{}{v}", if *spaced { " " } else { "" }));
             }
             line.push('}');
-            if clean_flat(&f, line.as_bytes()) {
+            if clean_flat(&f, &det(), line.as_bytes()) {
                 clean.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let mut fast_off = Gate::new(policy.clone());
                 fast_off.fast_cf = false;

@@ -10,15 +10,21 @@
 //! verbatim pass happens only when every key of the record is allowlisted
 //! (or a content field at full level) and every value met its rule.
 
+pub mod detect;
 pub mod fast;
 pub mod otlp;
 pub mod verify;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod canonical_tests;
 
 use std::sync::Arc;
 
 use crate::finding::{Finding, FindingKind, escape_key};
 use crate::policy::redaction::SinkRedaction;
 use crate::policy::{OnViolation, Policy};
+use crate::record::canonical;
 use crate::record::escape::{write_edited_json_string, write_json_string};
 use crate::record::tape::{
     Kind, Malformed, Tape, raw, raw_contents, string_value, string_value_in,
@@ -82,6 +88,8 @@ pub struct Gate {
     content_streak: bool,
     /// The sink's redaction and pseudonyms.
     redaction: SinkRedaction,
+    /// The built-in detectors run over allowlisted strings.
+    detectors: detect::Detectors,
     /// Redacted content of the record being judged, by value token.
     content: Vec<(usize, Content)>,
     /// The JSON string literals of [`Content::Redacted`], end to end: one
@@ -164,6 +172,7 @@ impl Gate {
             .flatten();
         Gate {
             fast_cf,
+            detectors: detect::Detectors::shared(policy.redaction().standard_detectors()),
             content_streak: false,
             redaction,
             content: Vec::new(),
@@ -261,7 +270,12 @@ impl Gate {
         if self.fast_cf
             && !(level == Level::Full && self.content_streak)
             && self.forced.is_none_or(|f| f == Format::Cf)
-            && fast::clean_flat_ordered(&self.policy.standard.fields, bytes, &mut self.order)
+            && fast::clean_flat_ordered(
+                &self.policy.standard.fields,
+                &self.detectors,
+                bytes,
+                &mut self.order,
+            )
         {
             return Judgement {
                 verdict: Verdict::Verbatim,
@@ -274,7 +288,12 @@ impl Gate {
         // keeps what the auditor reads (`crate::evidence::FastPath`).
         if let Some(ev) = self.evidence.as_mut()
             && self.forced.is_none_or(|f| f == Format::Evidence)
-            && ev.clean(&self.policy.standard.evidence, bytes, self.forced.is_some())
+            && ev.clean(
+                &self.policy.standard.evidence,
+                &self.detectors,
+                bytes,
+                self.forced.is_some(),
+            )
         {
             self.evidence_hit = true;
             return Judgement {
@@ -309,6 +328,17 @@ impl Gate {
                     line: line_no,
                     level,
                     redactor: self.redaction.redactor.as_deref(),
+                    detectors: &self.detectors,
+                    pseudonyms: match &self.redaction.key {
+                        Some(key) if !self.redaction.pseudonymize.is_empty() => {
+                            Some(otlp::Pseudonyms {
+                                key,
+                                names: &self.redaction.pseudonymize,
+                                prefixes: &self.policy.redact().pseudonym_prefixes,
+                            })
+                        }
+                        _ => None,
+                    },
                 };
                 let buffers = otlp::Buffers {
                     findings: &mut self.findings,
@@ -340,12 +370,16 @@ impl Gate {
             text,
             tape: &self.tape,
             line: line_no,
+            detectors: &self.detectors,
         };
         let tokens = self.tape.tokens();
         let mut stripped = 0u32;
         let mut violated_any = false;
         let mut has_content = false;
         let mut rewrite = false;
+        // Non-canonical content strings at full level: content is content,
+        // its escapes included, so they do not force a rewrite.
+        let mut excused = 0u32;
         let mut seen = 0u64;
         self.content.clear();
         self.encoded.clear();
@@ -364,6 +398,7 @@ impl Gate {
                     rewrite = true;
                 }
                 let c = walk.check(rule, v, &mut self.segs, &mut self.findings);
+                rewrite |= c.rewrite;
                 if c.violated {
                     violated_any = true;
                     rewrite = true;
@@ -394,6 +429,9 @@ impl Gate {
                     } else if kind == Kind::String
                         && let Some(r) = &self.redaction.redactor
                     {
+                        if !tokens[v].canonical && !self.tape.separators() {
+                            excused += 1;
+                        }
                         let original = string_value_in(text, &tokens[v], &mut self.unescaped);
                         self.redacted.clear();
                         let result =
@@ -445,6 +483,11 @@ impl Gate {
                             rewrite = true;
                         }
                         self.content.push((v, content));
+                    } else if kind == Kind::String
+                        && !tokens[v].canonical
+                        && !self.tape.separators()
+                    {
+                        excused += 1;
                     }
                 } else {
                     self.findings.push(walk.finding(
@@ -480,7 +523,11 @@ impl Gate {
         if violated_any && (policy.standard.on_violation == OnViolation::DropRecord || c.violated) {
             return judged(Verdict::Dropped, 0);
         }
-        if !rewrite {
+        // SECURITY: verbatim only when every byte is canonical too
+        // (`record::canonical`): whitespace, number spellings and escapes
+        // are no channel.
+        let canonical = self.tape.ws_canonical() && self.tape.noncanonical() == excused;
+        if !rewrite && canonical {
             return judged(Verdict::Verbatim, 0);
         }
         if rebuild {
@@ -554,16 +601,22 @@ fn rebuild_flat(
             out.push(b',');
         }
         first = false;
-        out.extend_from_slice(raw(walk.text, &tokens[k]).as_bytes());
+        canonical::write_string(walk.text, &tokens[k], out);
         out.push(b':');
         match value {
             Value::Pseudonym(key) => {
                 let id = string_value(walk.text, &tokens[v]);
-                write_json_string(&crate::redact::pseudonymize(key, &id), out);
+                let prefixes = &policy.redact().pseudonym_prefixes;
+                write_json_string(&crate::redact::pseudonymize(key, &id, prefixes), out);
             }
             Value::Projected(rule) => walk.project(rule, v, out),
             Value::Encoded(json) => out.extend_from_slice(json),
             Value::Null => out.extend_from_slice(b"null"),
+            // Content as written, escapes and all, unless the line holds a
+            // raw U+2028/U+2029, which output always escapes.
+            Value::Raw if walk.tape.separators() => {
+                canonical::write_scalar(walk.text, &tokens[v], out)
+            }
             Value::Raw => out.extend_from_slice(raw(walk.text, &tokens[v]).as_bytes()),
         }
     }
@@ -609,6 +662,18 @@ fn describe_malformed(line: u64, m: &Malformed, tape: &Tape, bytes: &[u8]) -> Fi
             None,
             format!("line is not valid UTF-8 (byte {})", offset + 1),
         ),
+        // A UTF-8 byte order mark is not JSON whitespace; editors on some
+        // systems write one at the start of a file. Say so rather than
+        // leave "expected a value at byte 1" to puzzle over. The line is
+        // still malformed: nothing is forwarded on a guess.
+        Malformed::InvalidJson { offset: 0, .. } if bytes.starts_with(b"\xEF\xBB\xBF") => {
+            malformed_finding(
+                line,
+                m.rule(),
+                None,
+                "line starts with a UTF-8 byte order mark (BOM), which JSON does not allow; write the file without one".into(),
+            )
+        }
         Malformed::InvalidJson { offset, expected } => malformed_finding(
             line,
             m.rule(),

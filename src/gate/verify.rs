@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 
 use crate::finding::{Finding, FindingKind, escape_key};
 use crate::policy::{FieldRule, FieldSet, ValueType};
+use crate::record::canonical;
 use crate::record::tape::{Kind, Tape, Token, raw, string_value};
 
 /// One step of a path from the record's top to a value.
@@ -31,6 +32,8 @@ pub struct Walk<'a> {
     pub tape: &'a Tape,
     /// The line number, for findings.
     pub line: u64,
+    /// The standard level's detectors, run over allowlisted strings.
+    pub detectors: &'a super::detect::Detectors,
 }
 
 /// What checking a value found.
@@ -40,6 +43,10 @@ pub struct Checked {
     pub violated: bool,
     /// Unknown members were found inside (they will be stripped).
     pub stripped: u32,
+    /// A value met its rule but is not written in its canonical form for
+    /// that rule (a plain integer too long for a double under
+    /// `type = "number"`): the record must be rewritten.
+    pub rewrite: bool,
 }
 
 impl Walk<'_> {
@@ -97,14 +104,33 @@ impl Walk<'_> {
         }
         match (t.kind, rule.ty) {
             (Kind::String, ValueType::String) => {
-                match rule.check_string(&string_value(self.text, &t)) {
-                    Ok(()) => c,
+                let s = string_value(self.text, &t);
+                match rule.check_string(&s) {
+                    // SECURITY: a value that fits its pattern can still hold
+                    // a card number or an email; `one_of` values are the
+                    // policy's own words.
+                    Ok(()) => match rule
+                        .one_of
+                        .is_none()
+                        .then(|| self.detectors.hit(&s))
+                        .flatten()
+                    {
+                        Some(hit) => self.fail(segs, hit, super::detect::message(hit), out),
+                        None => c,
+                    },
                     Err(b) => self.fail(segs, b.rule(), b.message(), out),
                 }
             }
             (Kind::Number, ValueType::Number | ValueType::Integer) => {
-                match rule.check_number(raw(self.text, &t)) {
-                    Ok(()) => c,
+                let literal = raw(self.text, &t);
+                match rule.check_number(literal) {
+                    Ok(()) => {
+                        // SECURITY: digits a double cannot hold are a channel
+                        // no rule reads; the projection writes the double.
+                        c.rewrite = rule.ty == ValueType::Number
+                            && canonical::too_precise_for_a_double(literal.as_bytes());
+                        c
+                    }
                     Err(b) => self.fail(segs, b.rule(), b.message(), out),
                 }
             }
@@ -130,6 +156,7 @@ impl Walk<'_> {
                     segs.pop();
                     c.violated |= e.violated;
                     c.stripped += e.stripped;
+                    c.rewrite |= e.rewrite;
                 }
                 c
             }
@@ -162,6 +189,7 @@ impl Walk<'_> {
         Checked {
             violated: true,
             stripped: 0,
+            rewrite: false,
         }
     }
 
@@ -195,6 +223,7 @@ impl Walk<'_> {
                     let e = self.check(rule, v, segs, out);
                     c.violated |= e.violated;
                     c.stripped += e.stripped;
+                    c.rewrite |= e.rewrite;
                 }
                 None => {
                     out.push(self.finding(
@@ -240,8 +269,9 @@ impl Walk<'_> {
     }
 
     /// Append the projection of the (verified, unviolated) value at `v`:
-    /// unknown object members are left out; everything else is copied from
-    /// the line's bytes.
+    /// unknown object members are left out; everything else is written in
+    /// canonical form (`record::canonical`), which is the line's own bytes
+    /// wherever those are canonical.
     pub fn project(&self, rule: &FieldRule, v: usize, out: &mut Vec<u8>) {
         let t = self.tok(v);
         match (t.kind, rule.ty, rule.fields.as_ref(), rule.items.as_deref()) {
@@ -258,7 +288,14 @@ impl Walk<'_> {
                 }
                 out.push(b']');
             }
-            _ => out.extend_from_slice(raw(self.text, t).as_bytes()),
+            (Kind::Number, ValueType::Number, _, _) => {
+                // SECURITY: a number that is no finite double broke its rule
+                // and is never projected; `null` only guards a bug.
+                if !canonical::write_double(raw(self.text, t), t.canonical, out) {
+                    out.extend_from_slice(b"null");
+                }
+            }
+            _ => canonical::write_scalar(self.text, t, out),
         }
     }
 
@@ -273,7 +310,7 @@ impl Walk<'_> {
                     out.push(b',');
                 }
                 first = false;
-                out.extend_from_slice(raw(self.text, self.tok(k)).as_bytes());
+                canonical::write_string(self.text, self.tok(k), out);
                 out.push(b':');
                 self.project(rule, v, out);
             }

@@ -22,7 +22,6 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use jiff::{SignedDuration, Timestamp};
-use regex::RegexBuilder;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use toml::Spanned;
@@ -37,9 +36,6 @@ use super::raw::*;
 use super::rule::{FieldRule, FieldSet, ValueType};
 use super::schema::{Index, did_you_mean};
 use super::*;
-
-/// Compiled regexes may use at most this much memory each.
-const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
 /// Upper bound of `full.max_window`: 31 days.
 pub const MAX_WINDOW_CAP: SignedDuration = SignedDuration::from_hours(31 * 24);
@@ -143,6 +139,7 @@ pub struct Draft {
     pub(super) redact: RedactSettings,
     pub(super) server: ServerSettings,
     pub(super) sources: Vec<FileSource>,
+    pub(super) fleet: FleetSettings,
     pub(super) origins: Vec<KeyOrigin>,
     /// The allowlists that replace the built-in rules.
     pub(super) replaced: Vec<String>,
@@ -195,6 +192,7 @@ impl Draft {
             redaction,
             server: self.server,
             sources: self.sources,
+            fleet: self.fleet,
             referenced,
             origins: self.origins,
             replaced: self.replaced,
@@ -506,17 +504,6 @@ fn window_file_only_windows(ctx: &mut Ctx<'_>, tree: &mut DeTable<'_>) {
     }
 }
 
-/// The cause of a regex error without its multi-line drawing.
-fn regex_cause(e: &regex::Error) -> String {
-    let text = e.to_string();
-    let last = text
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("invalid regex");
-    last.trim().trim_start_matches("error: ").to_string()
-}
-
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or(s).trim()
 }
@@ -554,9 +541,11 @@ fn build(
         redact,
         server,
         source: raw_sources,
+        fleet,
     } = raw;
     let server = server_settings(ctx, inner(server).0);
     let (sources, source_at) = sources(ctx, raw_sources.unwrap_or_default());
+    let fleet = fleet_settings(ctx, inner(fleet).0);
     if let Some(v) = &version
         && *v.get_ref() != 1
     {
@@ -694,10 +683,36 @@ fn build(
         event_attributes: attrs(ctx, "event_attributes", otlp_raw.event_attributes),
         link_attributes: attrs(ctx, "link_attributes", otlp_raw.link_attributes),
         log_attributes: attrs(ctx, "log_attributes", otlp_raw.log_attributes),
+        structure: otlp_structure(
+            ctx,
+            [
+                otlp_raw.schema_url,
+                otlp_raw.scope_name,
+                otlp_raw.scope_version,
+                otlp_raw.event_name,
+            ],
+        ),
+        trace_state: otlp_raw
+            .trace_state
+            .map(|t| field_map(ctx, t))
+            .unwrap_or_default(),
+        limits: otlp_limits(
+            ctx,
+            [
+                otlp_raw.max_resources,
+                otlp_raw.max_scopes,
+                otlp_raw.max_spans,
+                otlp_raw.max_events,
+                otlp_raw.max_links,
+                otlp_raw.max_log_records,
+                otlp_raw.max_attributes,
+            ],
+        ),
     };
     let evidence_raw = standard.evidence.unwrap_or_default().fields;
     note("standard.evidence.fields", &evidence_raw);
     let (evidence, _) = field_set(ctx, evidence_raw);
+    let detectors = standard_detectors(ctx, standard.detectors);
     let (audit_raw, _) = inner(audit);
     let audit_at = audit_raw.path.as_ref().map(|a| ctx.loc(a.span()));
     let audit_key_at = audit_raw.key_file.as_ref().map(|a| ctx.loc(a.span()));
@@ -710,7 +725,24 @@ fn build(
     );
     let raw_windows = window.unwrap_or_default();
     let first_window = raw_windows.first().map(Spanned::span);
-    let (sinks, sink_at, sink_table_at) = sinks(ctx, sink.unwrap_or_default());
+    // SECURITY: a `pseudonymize` name must be a field some format
+    // allowlists (or an OTLP id), or the sink silently pseudonymizes nothing.
+    let pseudonymizable = |name: &str| {
+        fields.lookup(name).is_some()
+            || evidence.lookup(name).is_some()
+            || matches!(name, "traceId" | "spanId" | "parentSpanId")
+            || [
+                &otlp.span_attributes,
+                &otlp.resource_attributes,
+                &otlp.scope_attributes,
+                &otlp.event_attributes,
+                &otlp.link_attributes,
+                &otlp.log_attributes,
+            ]
+            .iter()
+            .any(|set| set.lookup(name).is_some())
+    };
+    let (sinks, sink_at, sink_table_at) = sinks(ctx, sink.unwrap_or_default(), &pseudonymizable);
     let windows = windows(ctx, raw_windows, &sinks, max_window);
     if audit.is_none() {
         if let Some((s, at)) = sinks
@@ -748,6 +780,7 @@ fn build(
         },
         standard: StandardRules {
             on_violation,
+            detectors,
             fields,
             otlp,
             evidence,
@@ -758,6 +791,7 @@ fn build(
         redact,
         server,
         sources,
+        fleet,
         origins,
         replaced,
         sink_at,
@@ -838,10 +872,206 @@ fn redact_settings(
         builtin: strings(r.builtin),
         key_file,
         allow_unredacted_sinks: strings(r.allow_unredacted_sinks),
+        pseudonym_prefixes: strings(r.pseudonym_prefixes),
         patterns,
         keywords,
     };
     (settings, at)
+}
+
+/// `[fleet]`: a store URL we can use (no password in it: that belongs in
+/// `password_file`, never in a policy file that is hashed, shown and
+/// copied), a replica count of at least 1, a replica id fit for an audit
+/// entry, a store timeout within reason.
+fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> FleetSettings {
+    let d = FleetSettings::default();
+    let budget_store = m
+        .budget_store
+        .as_ref()
+        .and_then(|v| match BudgetStoreUrl::parse(v.get_ref()) {
+            Ok(url) => Some(url),
+            Err(why) => {
+                // SECURITY: `why` is a fixed phrase; the URL, which may
+                // hold a password, is never quoted.
+                ctx.err_hint(
+                    v.span(),
+                    format!("`fleet.budget_store` {why}"),
+                    "write it like `redis://10.0.0.5:6379` or `rediss://store.internal:6380`; put a password in `fleet.password_file`",
+                );
+                None
+            }
+        });
+    let password_file = m
+        .password_file
+        .as_ref()
+        .map(|v| ctx.resolve(v.span(), v.get_ref()));
+    if let (Some(v), None) = (&m.password_file, &m.budget_store) {
+        ctx.err(
+            v.span(),
+            "`fleet.password_file` is set but `fleet.budget_store` is not",
+        );
+    }
+    let replicas = match &m.replicas {
+        Some(v) if !(1..=100_000).contains(v.get_ref()) => {
+            ctx.err(v.span(), "`fleet.replicas` must be between 1 and 100000");
+            d.replicas
+        }
+        Some(v) => u64::try_from(*v.get_ref()).unwrap_or(d.replicas),
+        None => d.replicas,
+    };
+    let replica_id = m.replica_id.as_ref().and_then(|v| {
+        let id = v.get_ref();
+        if is_replica_id(id) {
+            Some(id.clone())
+        } else {
+            ctx.err_hint(
+                v.span(),
+                "`fleet.replica_id` is not a valid replica id",
+                "use 1 to 64 of `A-Z a-z 0-9 . _ -`",
+            );
+            None
+        }
+    });
+    let store_timeout = m
+        .store_timeout
+        .as_ref()
+        .and_then(|v| {
+            let t = duration(ctx, v, "store_timeout")?;
+            if t.is_zero() || t > SignedDuration::from_secs(60) {
+                ctx.err(
+                    v.span(),
+                    "`fleet.store_timeout` must be more than 0 and at most 60s",
+                );
+                return None;
+            }
+            Some(t.unsigned_abs())
+        })
+        .unwrap_or(d.store_timeout);
+    FleetSettings {
+        budget_store,
+        password_file,
+        replicas,
+        replica_id,
+        store_timeout,
+    }
+}
+
+/// `[standard.otlp] schema_url`, `scope_name`, `scope_version`,
+/// `event_name`: string rules (the defaults always supply them).
+fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<Spanned<RawRule>>; 4]) -> OtlpStructure {
+    let [schema_url, scope_name, scope_version, event_name] = rules.map(|slot| {
+        let slot = slot?;
+        let span = slot.span();
+        let rule = field_rule(ctx, Spanned::new(span.clone(), slot.into_inner().0))?;
+        if rule.ty != ValueType::String {
+            ctx.err(span, "an otlp structural rule must be `type = \"string\"`");
+            return None;
+        }
+        Some(rule)
+    });
+    let fallback = || FieldRule {
+        ty: ValueType::String,
+        free_text: false,
+        nullable: false,
+        pattern: None,
+        // SECURITY: a missing rule (only if the defaults were broken, or
+        // the user's rule was refused) admits nothing but the empty string.
+        one_of: Some(Vec::new()),
+        min: None,
+        max: None,
+        max_len: None,
+        required: false,
+        items: None,
+        max_items: None,
+        fields: None,
+    };
+    OtlpStructure {
+        schema_url: schema_url.unwrap_or_else(fallback),
+        scope_name: scope_name.unwrap_or_else(fallback),
+        scope_version: scope_version.unwrap_or_else(fallback),
+        event_name: event_name.unwrap_or_else(fallback),
+    }
+}
+
+/// `[standard.otlp] max_*`: each between 1 and 1,000,000.
+fn otlp_limits(ctx: &mut Ctx<'_>, limits: [Option<Spanned<i64>>; 7]) -> OtlpLimits {
+    const KEYS: [&str; 7] = [
+        "max_resources",
+        "max_scopes",
+        "max_spans",
+        "max_events",
+        "max_links",
+        "max_log_records",
+        "max_attributes",
+    ];
+    let [
+        resources,
+        scopes,
+        spans,
+        events,
+        links,
+        log_records,
+        attributes,
+    ] = {
+        let mut i = 0;
+        limits.map(|slot| {
+            let key = KEYS.get(i).copied().unwrap_or("max_*");
+            i += 1;
+            match slot {
+                Some(v) if (1..=1_000_000).contains(v.get_ref()) => {
+                    usize::try_from(*v.get_ref()).unwrap_or(1)
+                }
+                Some(v) => {
+                    ctx.err(v.span(), format!("`{key}` must be between 1 and 1000000"));
+                    1
+                }
+                // Only if the defaults were broken: as tight as possible.
+                None => 1,
+            }
+        })
+    };
+    OtlpLimits {
+        resources,
+        scopes,
+        spans,
+        events,
+        links,
+        log_records,
+        attributes,
+    }
+}
+
+/// `[standard] detectors`: names of built-in detectors, each once.
+fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<Vec<Spanned<String>>>) -> Vec<String> {
+    let Some(v) = v else {
+        return Vec::new();
+    };
+    let names = crate::redact::builtin_names();
+    let mut out: Vec<String> = Vec::new();
+    for name in v {
+        if !names.contains(&name.get_ref().as_str()) {
+            let hint = did_you_mean(name.get_ref(), names).map_or_else(
+                || format!("the built-in detectors are {}", names.join(", ")),
+                |k| format!("did you mean `{k}`?"),
+            );
+            ctx.err_hint(
+                name.span(),
+                format!(
+                    "unknown detector `{}`",
+                    crate::finding::escape_key(name.get_ref())
+                ),
+                hint,
+            );
+        } else if out.contains(name.get_ref()) {
+            ctx.err(
+                name.span(),
+                format!("detector `{}` is listed twice", name.get_ref()),
+            );
+        } else {
+            out.push(name.into_inner());
+        }
+    }
+    out
 }
 
 /// `[[source]]`: only `kind = "file"` with a `path` exists.
@@ -1121,31 +1351,46 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
         );
         return None;
     };
+    let unicode = r.unicode.unwrap_or(false);
+    let has_pattern = r.pattern.is_some();
     let pattern = match r.pattern {
         Some(p) if ty != ValueType::String => {
             ctx.err(p.span(), "`pattern` applies only to strings");
             None
         }
-        Some(p) => {
-            // SECURITY: anchor every pattern, so `abc` cannot match a sentence containing abc.
-            let anchored = format!("^(?:{})$", p.get_ref());
-            match RegexBuilder::new(&anchored)
-                .size_limit(REGEX_SIZE_LIMIT)
-                .dfa_size_limit(REGEX_SIZE_LIMIT)
-                .build()
-            {
-                Ok(re) => Some(re),
-                Err(e) => {
-                    ctx.err(
-                        p.span(),
-                        format!("pattern does not compile: {}", regex_cause(&e)),
-                    );
-                    None
-                }
+        // SECURITY: `Pattern::compile` anchors every pattern, so `abc`
+        // cannot match a sentence containing abc.
+        Some(p) => match super::rule::Pattern::compile(p.get_ref(), unicode) {
+            Ok(re) => Some(re),
+            Err(e) => {
+                ctx.err(p.span(), e.to_string());
+                None
             }
-        }
+        },
         None => None,
     };
+    // A key of this rule taken out for an error of its own (a `patern`
+    // typo, a `one_of` that is not a list) was most likely the constraint:
+    // that error is reported, this one would be its echo. The policy is
+    // refused either way.
+    let lost_a_key = ctx
+        .removed
+        .iter()
+        .any(|(s, _)| span.start <= s.start && s.end <= span.end);
+    // SECURITY: a standard string with neither a pattern nor a list of
+    // values admits any sentence; the policy must say that is intended.
+    if ty == ValueType::String
+        && r.one_of.is_none()
+        && !has_pattern
+        && !r.free_text.unwrap_or(false)
+        && !lost_a_key
+    {
+        ctx.err_hint(
+            span.clone(),
+            "string field has no `pattern` or `one_of`: it admits free text",
+            "constrain it with `pattern` or `one_of`, or set `free_text = true` if free text is what it is for",
+        );
+    }
     let usize_of = |ctx: &mut Ctx<'_>, v: Option<Spanned<i64>>, key: &str| -> Option<usize> {
         let v = v?;
         match usize::try_from(*v.get_ref()) {
@@ -1191,6 +1436,7 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
     };
     Some(FieldRule {
         ty,
+        free_text: r.free_text.unwrap_or(false),
         nullable: r.nullable.unwrap_or(false),
         pattern,
         one_of: r.one_of,
@@ -1280,7 +1526,11 @@ fn lexical_parent(p: &Path) -> PathBuf {
     out
 }
 
-fn sinks(ctx: &mut Ctx<'_>, raw: Vec<Spanned<RawSink>>) -> (Vec<Sink>, Vec<Option<Loc>>, Vec<Loc>) {
+fn sinks(
+    ctx: &mut Ctx<'_>,
+    raw: Vec<Spanned<RawSink>>,
+    pseudonymizable: &dyn Fn(&str) -> bool,
+) -> (Vec<Sink>, Vec<Option<Loc>>, Vec<Loc>) {
     let mut out: Vec<Sink> = Vec::new();
     let mut at = Vec::new();
     let mut table_at = Vec::new();
@@ -1342,15 +1592,27 @@ fn sinks(ctx: &mut Ctx<'_>, raw: Vec<Spanned<RawSink>>) -> (Vec<Sink>, Vec<Optio
         };
         at.push(output_at);
         table_at.push(ctx.loc(span.clone()));
+        let mut pseudonymize = Vec::new();
+        for p in s.pseudonymize.unwrap_or_default() {
+            if pseudonymizable(p.get_ref()) {
+                pseudonymize.push(p.into_inner());
+            } else {
+                ctx.err_hint(
+                    p.span(),
+                    format!(
+                        "`pseudonymize` names `{}`, which no standard allowlist holds",
+                        crate::finding::escape_key(p.get_ref())
+                    ),
+                    "name a string field of [standard.fields], [standard.evidence.fields], an attribute of [standard.otlp.*_attributes], or traceId, spanId, parentSpanId",
+                );
+            }
+        }
         out.push(Sink {
             name: name.into_inner(),
             full_allowed: s.full_allowed.unwrap_or(false),
             output,
             redact,
-            pseudonymize: s
-                .pseudonymize
-                .map(|v| v.into_iter().map(Spanned::into_inner).collect())
-                .unwrap_or_default(),
+            pseudonymize,
         });
     }
     (out, at, table_at)

@@ -23,6 +23,9 @@ max_links = 65536
 max_attributes = 262144
 max_nesting = 8
 decode_memory_bytes = 268435456
+[fleet]
+replicas = 1
+store_timeout = "500ms"
 [limits]
 max_line_bytes = 16777216
 [full]
@@ -45,8 +48,10 @@ content_attributes = [
 max_window = "24h"
 [standard]
 on_violation = "drop_record"
+detectors = ["api_key", "jwt", "email", "credit_card", "iban", "us_ssn", "phone", "ipv6"]
 [redact]
 builtin = ["api_key", "jwt", "credit_card"]
+pseudonym_prefixes = ["chatcmpl-", "req_"]
 [standard.fields]
 request_id       = { type = "string", pattern = "chatcmpl-[0-9a-f]+(-[0-9a-f]+)*", max_len = 96 }
 t_arrival        = { type = "number", min = 0 }
@@ -60,6 +65,17 @@ scheduler_family = { type = "string", one_of = ["ltr", "ltr-promptlen", "affinit
 priority_score   = { type = "number", nullable = true }
 [standard.otlp]
 span_names = ["llm_request"]
+schema_url    = { type = "string", pattern = 'https://opentelemetry\.io/schemas/[0-9]{1,2}\.[0-9]{1,3}\.[0-9]{1,3}' }
+scope_name    = { type = "string", pattern = '@?[A-Za-z][A-Za-z0-9_-]{0,63}([./][A-Za-z0-9_-]{1,64}){0,15}', max_len = 128 }
+scope_version = { type = "string", pattern = 'v?[0-9]{1,6}(\.[0-9]{1,6}){0,3}([a-z]{1,5}[0-9]{0,4})?([-+][0-9A-Za-z.]{1,32})?', max_len = 64 }
+event_name    = { type = "string", pattern = '[a-z]{1,16}([._][a-z]{1,16}){0,7}', max_len = 128 }
+max_resources   = 64
+max_scopes      = 64
+max_spans       = 2048
+max_events      = 128
+max_links       = 128
+max_log_records = 2048
+max_attributes  = 128
 [standard.otlp.span_attributes]
 "cf.request_id"                  = { type = "string", pattern = "chatcmpl-[0-9a-f]+(-[0-9a-f]+)*", max_len = 96 }
 "gen_ai.usage.prompt_tokens"     = { type = "integer", min = 0 }
@@ -82,17 +98,18 @@ span_names = ["llm_request"]
 [standard.otlp.event_attributes]
 [standard.otlp.link_attributes]
 [standard.otlp.log_attributes]
+[standard.otlp.trace_state]
 [standard.evidence.fields]
 schema_version = { type = "string", one_of = ["latency-evidence.v1"], required = true }
-trace_id = { type = "string", pattern = '^[A-Za-z0-9_.:-]{1,128}$', required = true }
-request_id = { type = "string", pattern = '^[A-Za-z0-9_.:-]{1,128}$', required = true }
+trace_id = { type = "string", pattern = '^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128, required = true }
+request_id = { type = "string", pattern = '^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128, required = true }
 attempt = { type = "integer", min = 1, max = 1000, required = true }
-parent_span_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9_.:-]{1,128}$' }
-span_id = { type = "string", pattern = '^[A-Za-z0-9_.:-]{1,128}$' }
-route_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9_.:-]{1,128}$' }
-model_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9_.:/-]{1,128}$' }
-provider_request_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9_.:-]{1,128}$' }
-deployment_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9_.:-]{1,128}$' }
+parent_span_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128 }
+span_id = { type = "string", pattern = '^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128 }
+route_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128 }
+model_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9]{1,64}([_.:/-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128 }
+provider_request_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128 }
+deployment_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128 }
 region = { type = "string", nullable = true, pattern = '^[a-z0-9_-]{1,64}$' }
 service = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_.-]{0,63}$' }
 component = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_.-]{0,63}$' }
@@ -102,11 +119,11 @@ start_timestamp_utc = { type = "string", nullable = true, pattern = '^[0-9]{4}-[
 end_timestamp_utc = { type = "string", nullable = true, pattern = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|\+00:00)$' }
 duration = { type = "number", nullable = true }
 duration_unit = { type = "string", nullable = true, one_of = ["ns", "us", "ms", "s"] }
-clock_source = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$' }
-sync_status = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_]{0,63}$' }
-status = { type = "string", pattern = '^[a-z][a-z0-9_]{0,31}$', required = true }
-error_reason = { type = "string", nullable = true, pattern = '^[a-z0-9_]{1,64}$' }
-cancellation_reason = { type = "string", nullable = true, pattern = '^[a-z0-9_]{1,64}$' }
+clock_source = { type = "string", one_of = ["local_monotonic", "local_monotonic_with_utc_correlation", "utc_wall_clock", "provider_native"] }
+sync_status = { type = "string", nullable = true, one_of = ["documented_by_deployment", "ntp_synchronized", "ntp_synced", "ptp_synchronized", "unsynchronized", "unknown"] }
+status = { type = "string", one_of = ["completed", "partial", "incomplete", "failed", "error", "cancelled", "timeout"], required = true }
+error_reason = { type = "string", nullable = true, one_of = ["provider_error", "gateway_error", "timeout", "connection_loss", "cache_error", "rate_limited", "internal_error"] }
+cancellation_reason = { type = "string", nullable = true, one_of = ["client_cancellation", "gateway_cancellation", "timeout", "connection_loss"] }
 [standard.evidence.fields.events]
 type = "array"
 required = true

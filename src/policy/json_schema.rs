@@ -115,6 +115,7 @@ fn shape(s: &Shape, defs: &mut Map<String, Value>) -> Value {
             },
             "additionalProperties": shape(&rule(), defs),
         }),
+        Shape::Rule(rule) => shape(&rule(), defs),
         Shape::Map(rule) => json!({
             "type": "object",
             "additionalProperties": shape(&rule(), defs),

@@ -39,6 +39,9 @@ pub enum Shape {
     Allowlist(fn() -> Shape),
     /// Names to field rules, replaced whole (an object rule's members).
     Map(fn() -> Shape),
+    /// One field rule standing alone, replaced whole (`[standard.otlp]
+    /// schema_url`).
+    Rule(fn() -> Shape),
 }
 
 /// A table's name (its Rust type, for the JSON Schema's definitions) and keys.
@@ -230,8 +233,8 @@ fn walk_tables(
             format!("{path}.{}", k.name)
         };
         let mut shape = (k.shape)();
-        // Allowlists and member maps hold field rules: described once.
-        if let Shape::Allowlist(inner) | Shape::Map(inner) = shape {
+        // Allowlists, member maps and lone rules hold field rules: described once.
+        if let Shape::Allowlist(inner) | Shape::Map(inner) | Shape::Rule(inner) = shape {
             shape = inner();
             if let Shape::Table(rule) = shape
                 && !seen.contains(&rule.type_name)

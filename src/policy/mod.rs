@@ -72,6 +72,8 @@ pub struct Policy {
     origins: Vec<KeyOrigin>,
     replaced: Vec<String>,
     ignored: Vec<load::Ignored>,
+    /// `[fleet]`: how window budgets are shared by replicas.
+    pub fleet: FleetSettings,
 }
 
 /// A file (or variable) the policy refers to, by its hash: keyword lists
@@ -112,6 +114,129 @@ impl RefKind {
             RefKind::RedactKey => "redact_key",
             RefKind::AuditKey => "audit_key",
             RefKind::EnvVar => "env_var",
+        }
+    }
+}
+
+/// `[fleet]`: several `serve` replicas sharing window budgets.
+///
+/// With a `budget_store`, budgets are leased from it (exact across the
+/// fleet); without one, `replicas = N` gives each replica
+/// `floor(budget / N)`; with neither (`replicas = 1`) this process is the
+/// only gate, as before fleets existed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FleetSettings {
+    /// The shared budget store.
+    pub budget_store: Option<BudgetStoreUrl>,
+    /// The store's password file (read when connecting, never kept here).
+    pub password_file: Option<PathBuf>,
+    /// How many replicas share each budget (at least 1).
+    pub replicas: u64,
+    /// This replica's name in audit entries; `None`: the host name.
+    pub replica_id: Option<String>,
+    /// Longest wait for one store call.
+    pub store_timeout: Duration,
+}
+
+impl Default for FleetSettings {
+    /// The built-in defaults (equal to `policies/default.toml`).
+    fn default() -> Self {
+        FleetSettings {
+            budget_store: None,
+            password_file: None,
+            replicas: 1,
+            replica_id: None,
+            store_timeout: Duration::from_millis(500),
+        }
+    }
+}
+
+impl FleetSettings {
+    /// The share of `max` one replica may spend without a store:
+    /// `floor(max / replicas)`. With a store (or one replica), all of it.
+    pub fn share(&self, max: u64) -> u64 {
+        if self.budget_store.is_some() {
+            max
+        } else {
+            max / self.replicas.max(1)
+        }
+    }
+}
+
+/// Whether `id` may name a replica: 1 to 64 of `A-Z a-z 0-9 . _ -`. It is
+/// written into every audit entry, so it must be a plain identifier.
+pub fn is_replica_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+/// A `[fleet] budget_store` address: `redis://[USER@]HOST[:PORT][/DB]` or
+/// `rediss://...` (TLS). Never holds a password.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BudgetStoreUrl {
+    /// `rediss://`: TLS, the server's certificate checked against the
+    /// system's and the bundled web PKI roots.
+    pub tls: bool,
+    /// Host name or address.
+    pub host: String,
+    /// Port (default 6379).
+    pub port: u16,
+    /// ACL user name, if any.
+    pub username: Option<String>,
+    /// Database number (default 0).
+    pub db: i64,
+}
+
+impl BudgetStoreUrl {
+    /// Parse a store address; the error is a short fixed phrase (it never
+    /// quotes the input, which might hold a secret).
+    pub fn parse(text: &str) -> Result<BudgetStoreUrl, &'static str> {
+        let url = url::Url::parse(text).map_err(|_| "is not a URL")?;
+        let tls = match url.scheme() {
+            "redis" => false,
+            "rediss" => true,
+            _ => return Err("must start with `redis://` or `rediss://`"),
+        };
+        // SECURITY: a password in the policy would be hashed, copied and
+        // shown; it belongs in `password_file`.
+        if url.password().is_some() {
+            return Err("holds a password");
+        }
+        if url.query().is_some() || url.fragment().is_some() {
+            return Err("has a query or fragment");
+        }
+        let host = match url.host_str() {
+            Some(h) if !h.is_empty() => h.trim_start_matches('[').trim_end_matches(']'),
+            _ => return Err("has no host"),
+        };
+        let db = match url.path().trim_start_matches('/') {
+            "" => 0,
+            n => n
+                .parse::<i64>()
+                .ok()
+                .filter(|n| (0..=1_000_000).contains(n))
+                .ok_or("has a path that is not a database number")?,
+        };
+        let username = (!url.username().is_empty()).then(|| url.username().to_string());
+        Ok(BudgetStoreUrl {
+            tls,
+            host: host.to_string(),
+            port: url.port().unwrap_or(6379),
+            username,
+            db,
+        })
+    }
+}
+
+impl std::fmt::Display for BudgetStoreUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let scheme = if self.tls { "rediss" } else { "redis" };
+        if self.host.contains(':') {
+            write!(f, "{scheme}://[{}]:{}", self.host, self.port)
+        } else {
+            write!(f, "{scheme}://{}:{}", self.host, self.port)
         }
     }
 }
@@ -332,6 +457,9 @@ pub enum OnViolation {
 pub struct StandardRules {
     /// `on_violation`.
     pub on_violation: OnViolation,
+    /// Built-in detectors run over every allowlisted string value at
+    /// standard level; a hit is a violation (`detected_<name>`).
+    pub detectors: Vec<String>,
     /// The cf allowlist.
     pub fields: FieldSet,
     /// The OTLP allowlists.
@@ -382,6 +510,47 @@ pub struct OtlpRules {
     pub link_attributes: FieldSet,
     /// Allowed log-record attributes.
     pub log_attributes: FieldSet,
+    /// Rules for the structural strings that carry no attributes.
+    pub structure: OtlpStructure,
+    /// `traceState` members kept at standard level, by vendor key; any
+    /// other member is stripped.
+    pub trace_state: FieldSet,
+    /// Count limits on repeated structures.
+    pub limits: OtlpLimits,
+}
+
+/// `[standard.otlp]` rules for structural strings (an empty string, the
+/// protobuf default, always passes).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtlpStructure {
+    /// `schemaUrl` of resources and scopes.
+    pub schema_url: FieldRule,
+    /// An instrumentation scope's `name`.
+    pub scope_name: FieldRule,
+    /// An instrumentation scope's `version`.
+    pub scope_version: FieldRule,
+    /// Span event names and log `eventName`.
+    pub event_name: FieldRule,
+}
+
+/// `[standard.otlp] max_*`: the most elements of each repeated structure
+/// in one record; more is a `max_items` violation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OtlpLimits {
+    /// `resourceSpans` / `resourceLogs`.
+    pub resources: usize,
+    /// `scopeSpans` / `scopeLogs` per resource.
+    pub scopes: usize,
+    /// Spans per scope.
+    pub spans: usize,
+    /// Events per span.
+    pub events: usize,
+    /// Links per span.
+    pub links: usize,
+    /// Log records per scope.
+    pub log_records: usize,
+    /// Attributes per list.
+    pub attributes: usize,
 }
 
 /// A `[[sink]]`.
@@ -575,6 +744,8 @@ pub struct RedactSettings {
     pub key_file: Option<PathBuf>,
     /// Sinks allowed to weaken redaction.
     pub allow_unredacted_sinks: Vec<String>,
+    /// Id prefixes a pseudonym keeps; any other prefix is rewritten too.
+    pub pseudonym_prefixes: Vec<String>,
     /// User patterns.
     pub patterns: Vec<PatternSetting>,
     /// Keyword lists.
@@ -649,6 +820,8 @@ mod tests {
         assert_eq!(empty.redact, shipped.redact);
         assert_eq!(empty.server, shipped.server);
         assert_eq!(empty.server, ServerSettings::default());
+        assert_eq!(empty.fleet, shipped.fleet);
+        assert_eq!(empty.fleet, FleetSettings::default());
         assert_eq!(empty.sources, shipped.sources);
         assert_eq!(empty.standard.fields.len(), 10);
     }

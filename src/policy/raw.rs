@@ -41,6 +41,24 @@ raw_table! {
         pub server: Option<Spanned<RawServer>>,
         /// `[[source]]`: inputs `serve` follows besides HTTP.
         pub source: Option<Vec<Spanned<RawSource>>>,
+        /// `[fleet]`: budgets shared by several `serve` replicas.
+        pub fleet: Option<Spanned<RawFleet>>,
+    }
+}
+
+raw_table! {
+    /// `[fleet]`: how a window's budget is shared by a fleet of replicas.
+    pub struct RawFleet {
+        /// `redis://HOST:PORT` or `rediss://HOST:PORT`: the shared budget store.
+        pub budget_store: Option<Spanned<String>>,
+        /// File holding the store's password, relative to the file naming it.
+        pub password_file: Option<Spanned<String>>,
+        /// How many replicas share each budget.
+        pub replicas: Option<Spanned<i64>>,
+        /// This replica's name in audit entries (default: the host name).
+        pub replica_id: Option<Spanned<String>>,
+        /// Longest wait for one store call (humantime).
+        pub store_timeout: Option<Spanned<String>>,
     }
 }
 
@@ -131,6 +149,8 @@ raw_table! {
     pub struct RawStandard {
         /// `drop_record` (default) or `drop_field`.
         pub on_violation: Option<Spanned<String>>,
+        /// Built-in detectors run over every allowlisted string value.
+        pub detectors: Option<Vec<Spanned<String>>>,
         /// The cf allowlist.
         pub fields: Option<RawAllowlist>,
         /// OTLP allowlists.
@@ -157,6 +177,30 @@ raw_table! {
         pub link_attributes: Option<RawAllowlist>,
         /// Allowed log-record attributes.
         pub log_attributes: Option<RawAllowlist>,
+        /// The rule for `schemaUrl` (a string rule).
+        pub schema_url: Option<Spanned<RawRule>>,
+        /// The rule for an instrumentation scope's `name`.
+        pub scope_name: Option<Spanned<RawRule>>,
+        /// The rule for an instrumentation scope's `version`.
+        pub scope_version: Option<Spanned<RawRule>>,
+        /// The rule for span event names and log `eventName`.
+        pub event_name: Option<Spanned<RawRule>>,
+        /// `traceState` members kept at standard level: vendor key -> value rule.
+        pub trace_state: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
+        /// Most `resourceSpans` / `resourceLogs` in one record.
+        pub max_resources: Option<Spanned<i64>>,
+        /// Most `scopeSpans` / `scopeLogs` per resource.
+        pub max_scopes: Option<Spanned<i64>>,
+        /// Most spans per scope.
+        pub max_spans: Option<Spanned<i64>>,
+        /// Most events per span.
+        pub max_events: Option<Spanned<i64>>,
+        /// Most links per span.
+        pub max_links: Option<Spanned<i64>>,
+        /// Most log records per scope.
+        pub max_log_records: Option<Spanned<i64>>,
+        /// Most attributes in one attribute list.
+        pub max_attributes: Option<Spanned<i64>>,
     }
 }
 
@@ -177,6 +221,12 @@ raw_table! {
         pub nullable: Option<bool>,
         /// Regex the whole string must match (anchored by tracegate).
         pub pattern: Option<Spanned<String>>,
+        /// Compile `pattern` Unicode-aware and admit non-ASCII values (the
+        /// default is ASCII-only).
+        pub unicode: Option<bool>,
+        /// A string with neither `pattern` nor `one_of` is free text, which a
+        /// standard allowlist refuses unless this says it is intended.
+        pub free_text: Option<bool>,
         /// The string must be one of these.
         pub one_of: Option<Vec<String>>,
         /// Lower bound for numbers (inclusive).
@@ -265,6 +315,20 @@ impl Describe for RawSinkRedact {
     }
 }
 
+/// One field rule that stands alone (`[standard.otlp] schema_url`): set in
+/// one file, replaced whole by a user's rule, never merged key by key with
+/// another file's or the defaults' (a default `pattern` must not creep into
+/// a user's `one_of` rule).
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(transparent)]
+pub struct RawRule(pub RawField);
+
+impl Describe for RawRule {
+    fn shape() -> Shape {
+        Shape::Rule(RawField::shape)
+    }
+}
+
 /// An allowlist table (`[standard.fields]`, `[standard.otlp.*_attributes]`,
 /// `[standard.evidence.fields]`): field rules by name, and whether the
 /// table replaces the built-in defaults instead of extending them.
@@ -319,6 +383,8 @@ raw_table! {
         pub key_file: Option<Spanned<String>>,
         /// Sinks allowed to set `redact = false` or a subset.
         pub allow_unredacted_sinks: Option<Vec<Spanned<String>>>,
+        /// Id prefixes a pseudonym keeps (`chatcmpl-`); any other is rewritten.
+        pub pseudonym_prefixes: Option<Vec<Spanned<String>>>,
         /// `[[redact.pattern]]`.
         pub pattern: Option<Vec<Spanned<RawPattern>>>,
         /// `[[redact.keywords]]`.

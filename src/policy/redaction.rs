@@ -60,9 +60,19 @@ impl SinkRedaction {
 pub struct Redaction {
     sinks: HashMap<String, SinkRedaction>,
     policy: Option<Arc<Redactor>>,
+    /// `[standard] detectors`, compiled once for every gate of the policy.
+    standard: Result<Option<Arc<Redactor>>, crate::gate::detect::Unavailable>,
 }
 
 impl Redaction {
+    /// The standard level's detectors, compiled once (`Err` when they could
+    /// not be built: gates then fail closed).
+    pub fn standard_detectors(
+        &self,
+    ) -> Result<Option<Arc<Redactor>>, crate::gate::detect::Unavailable> {
+        self.standard.clone()
+    }
+
     /// The policy's own `[redact]` rules, whatever the sinks say (for
     /// `tracegate redact`).
     pub fn policy_rules(&self) -> SinkRedaction {
@@ -367,6 +377,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
             redaction: Redaction {
                 sinks,
                 policy: full,
+                standard: crate::gate::detect::compile(&policy.standard.detectors),
             },
             referenced,
         })

@@ -1,11 +1,92 @@
 //! Compiled allowlist rules: a [`FieldSet`] maps field names to
 //! [`FieldRule`]s, each a type plus constraints.
 
-use regex::Regex;
-
 mod pattern;
 
 use pattern::Simple;
+
+/// Compiled allowlist patterns may use at most this much memory each.
+pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+
+/// An allowlist pattern, anchored, compiled ASCII-only unless the rule
+/// opts in to Unicode.
+///
+/// SECURITY: by default `\d`, `\w`, `\s` and `(?i)` mean their ASCII
+/// forms and a value with any non-ASCII character does not match, so
+/// `req_\d{1,16}` admits no full-width or Arabic-Indic digits and `\w+` no
+/// Cyrillic or Chinese sentence. `unicode = true` on the rule restores the
+/// Unicode meaning, for fields that really hold non-ASCII identifiers.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    re: regex::bytes::Regex,
+    unicode: bool,
+}
+
+/// Why an allowlist pattern does not compile.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PatternError {
+    /// The compiled pattern would exceed [`PATTERN_SIZE_LIMIT`].
+    #[error(
+        "pattern is too large: compiled, it exceeds the limit of {limit} bytes (large counted repetitions such as `{{1000}}` or Unicode classes grow it)"
+    )]
+    TooBig {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A syntax error, as one line.
+    #[error("pattern does not compile: {0}")]
+    Syntax(String),
+}
+
+impl Pattern {
+    /// Compile `pattern`, anchored at both ends (so `abc` cannot match a
+    /// sentence containing it), ASCII-only unless `unicode`.
+    pub fn compile(pattern: &str, unicode: bool) -> Result<Pattern, PatternError> {
+        // SECURITY: anchor every pattern, so `abc` cannot match a sentence containing abc.
+        let anchored = format!("^(?:{pattern})$");
+        regex::bytes::RegexBuilder::new(&anchored)
+            .unicode(unicode)
+            .size_limit(PATTERN_SIZE_LIMIT)
+            .dfa_size_limit(PATTERN_SIZE_LIMIT)
+            .build()
+            .map(|re| Pattern { re, unicode })
+            .map_err(|e| match e {
+                regex::Error::CompiledTooBig(limit) => PatternError::TooBig { limit },
+                other => PatternError::Syntax(syntax_cause(&other)),
+            })
+    }
+
+    /// Whether all of `s` matches (and, unless Unicode is on, `s` is ASCII).
+    pub fn is_match(&self, s: &str) -> bool {
+        self.is_match_bytes(s.as_bytes())
+    }
+
+    /// [`Pattern::is_match`] on the bytes of a valid UTF-8 string.
+    pub fn is_match_bytes(&self, s: &[u8]) -> bool {
+        (self.unicode || s.is_ascii()) && self.re.is_match(s)
+    }
+
+    /// The anchored pattern text.
+    pub fn as_str(&self) -> &str {
+        self.re.as_str()
+    }
+
+    /// Whether the rule opted in to Unicode.
+    pub fn unicode(&self) -> bool {
+        self.unicode
+    }
+}
+
+/// The cause of a regex error without its multi-line drawing.
+fn syntax_cause(e: &regex::Error) -> String {
+    let text = e.to_string();
+    let last = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("invalid regex");
+    last.trim().trim_start_matches("error: ").to_string()
+}
 
 /// The JSON type a field must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,10 +141,13 @@ impl ValueType {
 pub struct FieldRule {
     /// Required type.
     pub ty: ValueType,
+    /// The policy says this string is free text (no `pattern`, no
+    /// `one_of`): shown by `policy check`.
+    pub free_text: bool,
     /// `null` accepted besides `ty`.
     pub nullable: bool,
     /// Anchored pattern for strings.
-    pub pattern: Option<Regex>,
+    pub pattern: Option<Pattern>,
     /// Permitted strings.
     pub one_of: Option<Vec<String>>,
     /// Inclusive lower bound for numbers.
@@ -86,7 +170,9 @@ impl PartialEq for FieldRule {
     fn eq(&self, o: &FieldRule) -> bool {
         self.ty == o.ty
             && self.nullable == o.nullable
-            && self.pattern.as_ref().map(Regex::as_str) == o.pattern.as_ref().map(Regex::as_str)
+            && self.free_text == o.free_text
+            && self.pattern.as_ref().map(|p| (p.as_str(), p.unicode()))
+                == o.pattern.as_ref().map(|p| (p.as_str(), p.unicode()))
             && self.one_of == o.one_of
             && self.min == o.min
             && self.max == o.max
@@ -322,7 +408,7 @@ impl FieldSet {
             set.simple.push(
                 rule.pattern
                     .as_ref()
-                    .and_then(|re| Simple::compile(re.as_str())),
+                    .and_then(|re| Simple::compile(re.as_str(), re.unicode())),
             );
             set.rules.push(rule);
         }
@@ -420,7 +506,7 @@ impl FieldSet {
         }
         match (self.simple.get(i), &rule.pattern) {
             (Some(Some(m)), _) => m.matches(s),
-            (_, Some(re)) => std::str::from_utf8(s).is_ok_and(|s| re.is_match(s)),
+            (_, Some(re)) => re.is_match_bytes(s),
             (_, None) => true,
         }
     }
@@ -466,6 +552,30 @@ impl FieldSet {
     pub fn iter(&self) -> impl Iterator<Item = (&str, &FieldRule)> {
         self.names.iter().map(|n| n.as_ref()).zip(self.rules.iter())
     }
+
+    /// The paths (under `prefix`) of every string rule marked
+    /// `free_text = true`, nested rules included: what `policy check`
+    /// lists, since such a field can carry a sentence.
+    pub fn free_text_paths(&self, prefix: &str, out: &mut Vec<String>) {
+        for (name, rule) in self.iter() {
+            let path = format!("{prefix}{}", crate::finding::escape_key(name));
+            rule.free_text_paths(&path, out);
+        }
+    }
+}
+
+impl FieldRule {
+    fn free_text_paths(&self, path: &str, out: &mut Vec<String>) {
+        if self.free_text && self.pattern.is_none() && self.one_of.is_none() {
+            out.push(path.to_string());
+        }
+        if let Some(items) = &self.items {
+            items.free_text_paths(&format!("{path}[]"), out);
+        }
+        if let Some(fields) = &self.fields {
+            fields.free_text_paths(&format!("{path}."), out);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -475,6 +585,7 @@ mod tests {
     fn rule() -> FieldRule {
         FieldRule {
             ty: ValueType::Null,
+            free_text: false,
             nullable: false,
             pattern: None,
             one_of: None,

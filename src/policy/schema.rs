@@ -174,6 +174,12 @@ fn walk_value(
             }
             true
         }
+        (Shape::Rule(rule), DeValue::Table(table)) => {
+            if let Shape::Table(t) = rule() {
+                walk_table(table, t, path, false, problems, index);
+            }
+            true
+        }
         (Shape::Allowlist(rule) | Shape::Map(rule), DeValue::Table(rules)) => {
             let allowlist = matches!(shape, Shape::Allowlist(_));
             walk_rules(rules, rule(), path, allowlist, problems, index);
@@ -268,6 +274,7 @@ fn expected(shape: Shape) -> &'static str {
         Shape::Table(_) => "a table",
         Shape::Tables(_) => "an array of tables",
         Shape::Allowlist(_) | Shape::Map(_) => "a table of field rules",
+        Shape::Rule(_) => "a field rule",
     }
 }
 
@@ -281,6 +288,7 @@ fn example(shape: Shape) -> Option<&'static str> {
         Shape::BoolOrStrings => Some("write `false` or a list like `[\"email\"]`"),
         Shape::List(_) => Some("write a list like `[\"a\", \"b\"]`"),
         Shape::Tables(_) => Some("write each entry as its own `[[...]]` table"),
+        Shape::Rule(_) => Some("write it like `{ type = \"string\", pattern = \"[a-z]{1,16}\" }`"),
         _ => None,
     }
 }

@@ -28,6 +28,13 @@ pub fn write_edited_json_string<'r>(
     edits: impl IntoIterator<Item = (Range<usize>, &'r str)>,
     out: &mut Vec<u8>,
 ) -> bool {
+    // SECURITY: raw U+2028/U+2029 are escaped in output; copying the raw
+    // parts would keep them, so the caller escapes the whole text instead.
+    if memchr::memchr(0xE2, raw.as_bytes()).is_some()
+        && super::canonical::has_separator(raw.as_bytes())
+    {
+        return false;
+    }
     let rollback = out.len();
     out.reserve(raw.len() + 2);
     out.push(b'"');
@@ -47,8 +54,32 @@ pub fn write_edited_json_string<'r>(
     true
 }
 
-/// Append `s` escaped as the inside of a JSON string literal.
+/// Append `s` escaped as the inside of a JSON string literal, in the
+/// canonical form of `super::canonical`: short escapes where JSON has them,
+/// `\u00XX` for the other control characters, and `\u2028`/`\u2029` for
+/// the two line separators JavaScript reads as line ends.
 fn write_escaped(s: &str, out: &mut Vec<u8>) {
+    let bytes = s.as_bytes();
+    if memchr::memchr(0xE2, bytes).is_some() && super::canonical::has_separator(bytes) {
+        let mut last = 0;
+        for (at, c) in s.char_indices() {
+            let escape: &[u8] = match c {
+                '\u{2028}' => b"\\u2028",
+                '\u{2029}' => b"\\u2029",
+                _ => continue,
+            };
+            write_escaped_plain(s.get(last..at).unwrap_or_default(), out);
+            out.extend_from_slice(escape);
+            last = at + c.len_utf8();
+        }
+        write_escaped_plain(s.get(last..).unwrap_or_default(), out);
+    } else {
+        write_escaped_plain(s, out);
+    }
+}
+
+/// [`write_escaped`] for text without U+2028 or U+2029.
+fn write_escaped_plain(s: &str, out: &mut Vec<u8>) {
     let bytes = s.as_bytes();
     let mut run = 0;
     // Jump from one byte that needs escaping to the next (eight bytes at a
@@ -63,6 +94,8 @@ fn write_escaped(s: &str, out: &mut Vec<u8>) {
             b'\n' => out.extend_from_slice(b"\\n"),
             b'\r' => out.extend_from_slice(b"\\r"),
             b'\t' => out.extend_from_slice(b"\\t"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x0c => out.extend_from_slice(b"\\f"),
             _ => {
                 const HEX: &[u8; 16] = b"0123456789abcdef";
                 out.extend_from_slice(b"\\u00");

@@ -1,5 +1,6 @@
 //! Records: how a line is scanned ([`tape`]) and which format it is.
 
+pub mod canonical;
 pub mod escape;
 pub mod otlp_proto;
 pub mod tape;

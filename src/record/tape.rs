@@ -58,6 +58,11 @@ pub struct Token {
     pub kind: Kind,
     /// For strings and keys: the raw text holds at least one escape.
     pub escaped: bool,
+    /// The token is written in canonical form (`super::canonical`):
+    /// strings escape only what JSON requires, numbers have at most 17
+    /// significant digits and a short exponent. Containers are always
+    /// canonical (their members carry the flag).
+    pub canonical: bool,
     /// Byte offset of the first byte.
     pub start: u32,
     /// Byte offset one past the last byte.
@@ -114,6 +119,13 @@ impl Malformed {
 #[derive(Default)]
 pub struct Tape {
     tokens: Vec<Token>,
+    /// Insignificant whitespace follows one canonical style (see
+    /// `super::canonical`).
+    ws_canonical: bool,
+    /// Tokens not in canonical form.
+    noncanonical: u32,
+    /// The line holds a raw U+2028 or U+2029 somewhere.
+    separators: bool,
     /// Keys of the objects currently open, for duplicate detection.
     open_keys: Vec<(u32, u32, bool)>,
     /// Decoding buffers for escaped keys under comparison.
@@ -139,9 +151,16 @@ impl Tape {
     pub fn scan<'a>(&mut self, line: &'a [u8]) -> Result<&'a str, Malformed> {
         self.tokens.clear();
         self.open_keys.clear();
+        self.ws_canonical = true;
+        self.noncanonical = 0;
         let text = std::str::from_utf8(line).map_err(|e| Malformed::InvalidUtf8 {
             offset: e.valid_up_to(),
         })?;
+        // U+2028 and U+2029 are the only characters JSON leaves raw that a
+        // JavaScript consumer reads as line ends: canonical strings escape
+        // them. Only lines holding the lead byte 0xE2 are looked at closer.
+        self.separators =
+            memchr::memchr(0xE2, line).is_some() && super::canonical::has_separator(line);
         if line.len() > u32::MAX as usize {
             // The reader caps lines far below this; guard the u32 spans anyway.
             return Err(Malformed::InvalidJson {
@@ -152,6 +171,7 @@ impl Tape {
         let mut p = Parser {
             b: line,
             i: 0,
+            style: Style::Unknown,
             tape: self,
         };
         p.skip_ws();
@@ -173,6 +193,29 @@ impl Tape {
     /// The tokens of the last successful scan; index 0 is the top object.
     pub fn tokens(&self) -> &[Token] {
         &self.tokens
+    }
+
+    /// Whether the last scanned line is canonical as a whole: its
+    /// whitespace follows one canonical style and every token is canonical
+    /// (`super::canonical`). Such a line may go out byte for byte.
+    pub fn canonical(&self) -> bool {
+        self.ws_canonical && self.noncanonical == 0
+    }
+
+    /// Whether the whitespace of the last scanned line follows one
+    /// canonical style.
+    pub fn ws_canonical(&self) -> bool {
+        self.ws_canonical
+    }
+
+    /// Whether the last scanned line holds a raw U+2028 or U+2029.
+    pub fn separators(&self) -> bool {
+        self.separators
+    }
+
+    /// How many tokens of the last scanned line are not canonical.
+    pub fn noncanonical(&self) -> u32 {
+        self.noncanonical
     }
 
     /// Iterate the members of the object at token index `obj` as
@@ -390,9 +433,21 @@ fn hex4(s: &[u8], at: usize) -> Option<u32> {
     Some(v)
 }
 
+/// The spacing style of a line's separators (`super::canonical`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Style {
+    /// No separator seen yet.
+    Unknown,
+    /// `,` and `:` followed by nothing.
+    Compact,
+    /// `,` and `:` followed by one space.
+    Spaced,
+}
+
 struct Parser<'a, 't> {
     b: &'a [u8],
     i: usize,
+    style: Style,
     tape: &'t mut Tape,
 }
 
@@ -401,10 +456,33 @@ impl Parser<'_, '_> {
         self.b.get(self.i).copied()
     }
 
+    /// Skip whitespace where the canonical form has none.
     fn skip_ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+        if let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.tape.ws_canonical = false;
             self.i += 1;
+            while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+                self.i += 1;
+            }
         }
+    }
+
+    /// Skip whitespace after a `,` or `:`: the canonical form has none or
+    /// one space there, the same all through the line.
+    fn sep_ws(&mut self) {
+        let style = if self.peek() == Some(b' ') {
+            self.i += 1;
+            Style::Spaced
+        } else {
+            Style::Compact
+        };
+        if self.style != style {
+            if self.style != Style::Unknown {
+                self.tape.ws_canonical = false;
+            }
+            self.style = style;
+        }
+        self.skip_ws();
     }
 
     fn err(&self, expected: &'static str) -> Malformed {
@@ -415,10 +493,24 @@ impl Parser<'_, '_> {
     }
 
     fn push(&mut self, kind: Kind, escaped: bool, start: usize) -> usize {
+        self.push_canonical(kind, escaped, true, start)
+    }
+
+    fn push_canonical(
+        &mut self,
+        kind: Kind,
+        escaped: bool,
+        canonical: bool,
+        start: usize,
+    ) -> usize {
+        if !canonical {
+            self.tape.noncanonical += 1;
+        }
         let idx = self.tape.tokens.len();
         self.tape.tokens.push(Token {
             kind,
             escaped,
+            canonical,
             start: start as u32,
             end: self.i as u32,
             next: idx as u32 + 1,
@@ -433,13 +525,18 @@ impl Parser<'_, '_> {
             Some(b'"') => {
                 let start = self.i;
                 let escaped = self.string()?;
-                self.push(Kind::String, escaped, start);
+                let canonical = self.string_canonical(start, escaped);
+                self.push_canonical(Kind::String, escaped, canonical, start);
                 Ok(())
             }
             Some(b'-' | b'0'..=b'9') => {
                 let start = self.i;
-                self.number()?;
-                self.push(Kind::Number, false, start);
+                let exponent = self.number()?;
+                let raw = self.b.get(start..self.i).unwrap_or_default();
+                // Short literals without an exponent are canonical on sight.
+                let canonical =
+                    (raw.len() <= 17 && !exponent) || super::canonical::number_canonical(raw);
+                self.push_canonical(Kind::Number, false, canonical, start);
                 Ok(())
             }
             Some(b't') => self.literal(b"true", Kind::True),
@@ -495,18 +592,22 @@ impl Parser<'_, '_> {
             }
             let kstart = self.i;
             let escaped = self.string()?;
-            let kidx = self.push(Kind::Key, escaped, kstart);
+            let canonical = self.string_canonical(kstart, escaped);
+            let kidx = self.push_canonical(Kind::Key, escaped, canonical, kstart);
             self.check_duplicate(keys_base, &mut big, kstart, escaped, kidx)?;
             self.skip_ws();
             if self.peek() != Some(b':') {
                 return Err(self.err("`:` after a key"));
             }
             self.i += 1;
-            self.skip_ws();
+            self.sep_ws();
             self.value(depth)?;
             self.skip_ws();
             match self.peek() {
-                Some(b',') => self.i += 1,
+                Some(b',') => {
+                    self.i += 1;
+                    self.sep_ws();
+                }
                 Some(b'}') => {
                     self.i += 1;
                     break;
@@ -592,6 +693,21 @@ impl Parser<'_, '_> {
         Cow::Borrowed(buf.as_str())
     }
 
+    /// Whether the string token from `start` to the current offset is
+    /// canonical: its escapes are the ones JSON requires, written one way,
+    /// and it holds no raw U+2028 or U+2029.
+    fn string_canonical(&self, start: usize, escaped: bool) -> bool {
+        if !escaped && !self.tape.separators {
+            return true;
+        }
+        let raw = self
+            .b
+            .get(start + 1..self.i.saturating_sub(1))
+            .unwrap_or_default();
+        (!escaped || super::canonical::escapes_canonical(raw))
+            && !(self.tape.separators && super::canonical::has_separator(raw))
+    }
+
     fn array(&mut self, depth: usize) -> Result<(), Malformed> {
         let idx = self.open(Kind::Array, depth)?;
         self.skip_ws();
@@ -600,12 +716,15 @@ impl Parser<'_, '_> {
             self.close(idx);
             return Ok(());
         }
+        self.skip_ws();
         loop {
-            self.skip_ws();
             self.value(depth)?;
             self.skip_ws();
             match self.peek() {
-                Some(b',') => self.i += 1,
+                Some(b',') => {
+                    self.i += 1;
+                    self.sep_ws();
+                }
                 Some(b']') => {
                     self.i += 1;
                     break;
@@ -632,11 +751,12 @@ impl Parser<'_, '_> {
         }
     }
 
-    fn number(&mut self) -> Result<(), Malformed> {
-        match scan_number(self.b, self.i) {
-            Ok(end) => {
+    /// Scan a number; returns whether it has an exponent.
+    fn number(&mut self) -> Result<bool, Malformed> {
+        match scan_number_shaped(self.b, self.i) {
+            Ok((end, _, exponent)) => {
                 self.i = end;
-                Ok(())
+                Ok(exponent)
             }
             Err((at, expected)) => {
                 self.i = at;
@@ -741,13 +861,8 @@ fn scan_escape(b: &[u8], i: usize) -> Result<usize, ScanError> {
     }
 }
 
-/// Scan the JSON number starting at `i`; returns the offset after it.
-pub(crate) fn scan_number(b: &[u8], i: usize) -> Result<usize, ScanError> {
-    scan_number_shaped(b, i).map(|(end, _, _)| end)
-}
-
-/// [`scan_number`], also saying whether the number has a fraction and an
-/// exponent.
+/// Scan the JSON number starting at `i`; returns the offset after it and
+/// whether the number has a fraction and an exponent.
 pub(crate) fn scan_number_shaped(b: &[u8], mut i: usize) -> Result<(usize, bool, bool), ScanError> {
     let (mut fraction, mut exponent) = (false, false);
     let digits = |i: usize| {

@@ -117,6 +117,7 @@ mod action;
 mod budget;
 mod compile;
 mod config;
+mod detect;
 mod detectors;
 mod fold;
 mod keywords;
@@ -151,6 +152,7 @@ pub use action::{Action, MIN_KEY_BYTES, RedactKey};
 pub use budget::{STEPS_BASE, STEPS_PER_BYTE};
 pub use compile::REGEX_SIZE_LIMIT;
 pub use config::{KeywordRule, PatternRule, RedactConfig, RedactConfigError};
+pub use detect::may_match_quick;
 pub use detectors::builtin_names;
 pub use pseudonym::pseudonymize;
 

@@ -4,11 +4,11 @@
 //! working and downstream validators (`^chatcmpl-[0-9a-f]+(-[0-9a-f]+)*$`)
 //! still accept it:
 //!
-//! - a leading type prefix is kept: the first run of letters/underscores
-//!   ending in `-` or `_` (`chatcmpl-`, `user_`), but only when the rest
-//!   contains a digit. The prefix is the *shortest* such run, so in
-//!   `user_john_smith4` only `user_` survives; a greedy prefix would keep a
-//!   name. An id with no digit after the prefix (`john-smith`) keeps nothing.
+//! - a leading type prefix is kept only when it is on the configured list
+//!   (`[redact] pseudonym_prefixes`, by default `chatcmpl-` and `req_`):
+//!   the longest listed prefix the id starts with. Whatever letters come
+//!   first are *not* a prefix: `alice-7` must not become `alice-8`, a
+//!   name kept in clear.
 //! - every other segment (split on ASCII punctuation, which is kept) is
 //!   mapped char by char from an HMAC stream: a segment that is all lowercase
 //!   hex stays lowercase hex, all uppercase hex stays uppercase hex; otherwise
@@ -21,12 +21,13 @@
 
 use super::RedactKey;
 
-/// Maps `id` to a keyed pseudonym of the same shape (see the module docs).
+/// Maps `id` to a keyed pseudonym of the same shape (see the module docs),
+/// keeping a leading prefix only when it is one of `prefixes`.
 ///
 /// Deterministic for one key, unrelated under another; equal to the input
 /// only by chance (for an 8-hex-digit id, 1 in 2^32).
-pub fn pseudonymize(key: &RedactKey, id: &str) -> String {
-    let (prefix, rest) = split_prefix(id);
+pub fn pseudonymize(key: &RedactKey, id: &str, prefixes: &[String]) -> String {
+    let (prefix, rest) = split_prefix(id, prefixes);
     let mut stream = Stream::new(key, id);
     let mut out = String::with_capacity(id.len());
     out.push_str(prefix);
@@ -48,17 +49,16 @@ pub fn pseudonymize(key: &RedactKey, id: &str) -> String {
     out
 }
 
-/// Splits off the kept prefix, if any.
-fn split_prefix(id: &str) -> (&str, &str) {
-    let b = id.as_bytes();
-    let letters = b.iter().take_while(|c| c.is_ascii_alphabetic()).count();
-    if letters > 0 && matches!(b.get(letters), Some(b'-' | b'_')) {
-        let (p, r) = id.split_at(letters + 1);
-        if r.bytes().any(|c| c.is_ascii_digit()) {
-            return (p, r);
-        }
-    }
-    ("", id)
+/// Splits off the kept prefix: the longest of `prefixes` that `id`
+/// starts with (SECURITY: never letters that merely come first).
+fn split_prefix<'a>(id: &'a str, prefixes: &[String]) -> (&'a str, &'a str) {
+    let best = prefixes
+        .iter()
+        .filter(|p| !p.is_empty() && id.starts_with(p.as_str()))
+        .map(String::len)
+        .max()
+        .unwrap_or(0);
+    id.split_at_checked(best).unwrap_or(("", id))
 }
 
 fn map_segment(seg: &str, stream: &mut Stream, out: &mut String) {
@@ -136,6 +136,14 @@ impl<'a> Stream<'a> {
 mod tests {
     use super::*;
 
+    fn prefixes() -> Vec<String> {
+        vec!["chatcmpl-".into(), "req_".into(), "user_".into()]
+    }
+
+    fn pseudonymize(key: &RedactKey, id: &str) -> String {
+        super::pseudonymize(key, id, &prefixes())
+    }
+
     fn key(b: u8) -> RedactKey {
         RedactKey::new(&[b; 32]).unwrap()
     }
@@ -188,13 +196,19 @@ mod tests {
     }
 
     #[test]
-    fn shortest_prefix_and_no_prefix_without_digits() {
+    fn only_listed_prefixes_are_kept() {
         let p = pseudonymize(&key(3), "user_john_smith4");
         assert!(p.starts_with("user_") && !p.contains("john"));
-        let q = pseudonymize(&key(3), "john-smith");
-        assert!(!q.starts_with("john-"));
-        assert_eq!(q.len(), 10);
-        assert_eq!(q.as_bytes()[4], b'-');
+        // SECURITY: a name that comes first is not a type prefix.
+        for id in ["alice-7", "john-smith", "alice_7", "chatcmpl2-1"] {
+            let q = pseudonymize(&key(3), id);
+            let first = id.split(['-', '_']).next().unwrap();
+            assert!(!q.starts_with(first), "{id} -> {q}");
+            assert_eq!(q.len(), id.len());
+        }
+        // Without a list nothing is kept, not even `chatcmpl-`.
+        let r = super::pseudonymize(&key(3), "chatcmpl-9f2c", &[]);
+        assert!(!r.starts_with("chatcmpl-"), "{r}");
     }
 
     #[test]

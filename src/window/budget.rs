@@ -225,6 +225,11 @@ impl Ledger {
         Ok(ledger)
     }
 
+    /// Name `replica_id` in every entry appended from now on (`[fleet]`).
+    pub fn set_replica_id(&mut self, replica_id: Option<String>) {
+        self.log.set_replica_id(replica_id);
+    }
+
     /// Read what other gates appended since the last read (no lock).
     pub fn follow(&mut self) -> Result<u64, AuditError> {
         let book = &mut self.book;
@@ -301,6 +306,50 @@ pub enum Lease {
     Spent,
     /// The log closed the window for good (any gate, any process).
     Closed(CloseCause),
+    /// The fleet's budget store gave no usable answer: no lease now; ask
+    /// again later (the fault is audited and reported).
+    Unavailable(StoreFault),
+}
+
+/// Why the fleet's budget store granted nothing. Fixed words only: the
+/// store's own error text is never passed on (it may quote keys or
+/// values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StoreFault {
+    /// No connection could be made (refused, reset, DNS, TLS).
+    Unreachable,
+    /// No answer within `[fleet] store_timeout`.
+    Timeout,
+    /// The store refused our credentials, or the password file is unreadable.
+    Auth,
+    /// The answer was not one the lease script can give.
+    Nonsense,
+    /// The store no longer knows leases this replica took from it: it lost
+    /// its state (a restart without persistence) or lies. The window's
+    /// budget is frozen in the store until an operator intervenes.
+    LostState,
+    /// Another replica leases the same window id under another definition.
+    Conflict,
+}
+
+impl StoreFault {
+    /// The word used in audit details, metrics and status.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StoreFault::Unreachable => "unreachable",
+            StoreFault::Timeout => "timeout",
+            StoreFault::Auth => "auth",
+            StoreFault::Nonsense => "nonsense",
+            StoreFault::LostState => "lost_state",
+            StoreFault::Conflict => "conflict",
+        }
+    }
+}
+
+impl std::fmt::Display for StoreFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Where leases come from. The on-host source is the audit log itself
@@ -327,6 +376,12 @@ pub trait BudgetSource: Send {
         claim: Claim<'_>,
         ts: Timestamp,
     ) -> Result<(), AuditError>;
+
+    /// The state of a shared store behind this source, if there is one:
+    /// `Some(None)` healthy at the last call, `Some(Some(fault))` failing.
+    fn store_state(&self) -> Option<Option<StoreFault>> {
+        None
+    }
 }
 
 /// Leases from the audit log: exact across every process on one host that
@@ -340,7 +395,7 @@ pub fn lease_size(left: u64, need: u64, cap: u64) -> u64 {
     left.div_ceil(2).min(cap).max(need).min(left)
 }
 
-fn enabled(w: &Window) -> AuditEvent {
+pub(crate) fn enabled(w: &Window) -> AuditEvent {
     AuditEvent::WindowEnabled {
         window: w.id.clone(),
         sink: w.sink.clone(),
@@ -353,7 +408,7 @@ fn enabled(w: &Window) -> AuditEvent {
     }
 }
 
-fn spent_for_good(w: &Window) -> AuditEvent {
+pub(crate) fn spent_for_good(w: &Window) -> AuditEvent {
     AuditEvent::WindowClosed {
         window: w.id.clone(),
         sink: w.sink.clone(),
@@ -384,8 +439,31 @@ impl BudgetSource for LogBudget {
         enable: bool,
         ts: Timestamp,
     ) -> Result<Lease, AuditError> {
+        log_lease(ledger, claim, Budget::of(claim.window), need, enable, ts)
+    }
+
+    fn release(
+        &mut self,
+        ledger: &mut Ledger,
+        claim: Claim<'_>,
+        ts: Timestamp,
+    ) -> Result<(), AuditError> {
+        log_release(ledger, claim, Budget::of(claim.window), ts)
+    }
+}
+
+/// A lease from the audit log under `budget` (the window's own, or a
+/// replica's share of it: see [`super::budget_share`]).
+pub(crate) fn log_lease(
+    ledger: &mut Ledger,
+    claim: Claim<'_>,
+    budget: Budget,
+    need: Units,
+    enable: bool,
+    ts: Timestamp,
+) -> Result<Lease, AuditError> {
+    {
         let w = claim.window;
-        let budget = Budget::of(w);
         ledger.transact(ts, |book| {
             if let Some(cause) = book.closed().get(&w.id) {
                 return (Vec::new(), Lease::Closed(*cause));
@@ -445,15 +523,17 @@ impl BudgetSource for LogBudget {
             (events, if held { Lease::Busy } else { Lease::Short })
         })
     }
+}
 
-    fn release(
-        &mut self,
-        ledger: &mut Ledger,
-        claim: Claim<'_>,
-        ts: Timestamp,
-    ) -> Result<(), AuditError> {
+/// A release into the audit log under `budget` (see [`log_lease`]).
+pub(crate) fn log_release(
+    ledger: &mut Ledger,
+    claim: Claim<'_>,
+    budget: Budget,
+    ts: Timestamp,
+) -> Result<(), AuditError> {
+    {
         let w = claim.window;
-        let budget = Budget::of(w);
         ledger.transact(ts, |book| {
             let mut events = vec![release_event(claim)];
             if budget.is_bounded() && !book.closed().contains_key(&w.id) {
@@ -475,7 +555,7 @@ impl BudgetSource for LogBudget {
     }
 }
 
-fn release_event(claim: Claim<'_>) -> AuditEvent {
+pub(crate) fn release_event(claim: Claim<'_>) -> AuditEvent {
     let w = claim.window;
     let budget = Budget::of(w);
     let free = claim.free();

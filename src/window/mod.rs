@@ -5,6 +5,8 @@
 //! enables and closes windows against the audit log is [`runtime`].
 
 pub mod budget;
+pub mod budget_redis;
+pub mod budget_share;
 pub mod clock;
 pub mod deliver;
 pub mod runtime;

@@ -35,7 +35,7 @@ use std::time::{Duration, SystemTime};
 
 use jiff::Timestamp;
 
-use super::budget::{Budget, BudgetSource, Claim, Lease, Ledger, LogBudget, Units, busy_event};
+use super::budget::{Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, busy_event};
 use super::clock::Clock;
 use super::{WindowState, state_at};
 use crate::audit::{AuditEvent, AuditKey, CloseCause, DenyWhy};
@@ -49,6 +49,9 @@ const AUDIT_RETRY: Duration = Duration::from_secs(1);
 const KILL_SWITCH_EVERY: Duration = Duration::from_millis(250);
 /// After a lease was refused (all leased by others), wait this long.
 const LEASE_RETRY: Duration = Duration::from_secs(1);
+/// After the fleet's budget store failed, wait this long before asking it
+/// again (so capture resumes within about this long of its return).
+const STORE_RETRY: Duration = Duration::from_secs(1);
 /// How often a running gate reads what other processes appended (closes,
 /// leases) and, for `filter`, checks the open window's policy file.
 pub const FOLLOW_EVERY: Duration = Duration::from_millis(500);
@@ -162,6 +165,8 @@ pub struct CaptureStats {
     pub audit_failures: u64,
     /// Leases taken.
     pub leases: u64,
+    /// Lease requests the fleet's budget store could not answer.
+    pub store_failures: u64,
 }
 
 /// The full-capture state of one sink.
@@ -192,6 +197,12 @@ pub struct Capture {
     /// An append was refused because the clock was behind the log.
     clock_was_behind: bool,
     stats: CaptureStats,
+    /// The fleet's budget store, as the last job found it: `None` without
+    /// a store, `Some(None)` healthy, `Some(Some(fault))` failing.
+    store: Option<Option<StoreFault>>,
+    /// The store's failure audited (`full_denied`) since it last worked:
+    /// a different fault is audited again.
+    store_denied_logged: Option<StoreFault>,
     /// When the kill switch was last looked at, and whether it was engaged.
     kill_checked: Option<(Duration, bool)>,
 }
@@ -259,8 +270,17 @@ impl Capture {
             wanted: full_allowed,
             clock_was_behind: false,
             stats: CaptureStats::default(),
+            store: None,
+            store_denied_logged: None,
             kill_checked: None,
         }
+    }
+
+    /// The fleet's budget store as the last job found it: `None` when the
+    /// policy names no store (or none was asked yet), `Some(None)` when it
+    /// answered, `Some(Some(fault))` when it did not.
+    pub fn store_state(&self) -> Option<Option<StoreFault>> {
+        self.store
     }
 
     fn audit_failed(&mut self, why: &str) {
@@ -341,6 +361,23 @@ impl Capture {
                 // SECURITY: rights go at once; the entry follows.
                 self.close_local(CloseCause::Removed, true);
             }
+        }
+        let fleet_changed = self.policy.fleet != policy.fleet;
+        if fleet_changed && self.policy.audit() == policy.audit() {
+            // Another budget source: give the open lease back through the
+            // old one, then lease afresh (a new holder) through the new.
+            if let Some(open) = &self.open {
+                let id = open.window.id.clone();
+                self.close_local(CloseCause::Shutdown, false);
+                self.used.remove(&id);
+            }
+            if self.inline_io || matches!(self.io, IoSlot::Up(_)) {
+                self.service_inline_pending();
+            }
+            self.holder = new_holder();
+            self.io = IoSlot::Down;
+            self.retry_at = None;
+            self.store = None;
         }
         let audit_changed = self.policy.audit() != policy.audit();
         if audit_changed {
@@ -712,6 +749,7 @@ impl Capture {
         Some(Job {
             io,
             settings: if reopen { settings } else { None },
+            fleet: self.policy.fleet.clone(),
             policy_loaded: AuditEvent::policy_loaded(&self.policy, 1),
             pending: self.pending.iter().cloned().collect(),
             acquire,
@@ -767,6 +805,9 @@ impl Capture {
         for _ in 0..done.written.min(self.pending.len()) {
             self.pending.pop_front();
         }
+        if done.store.is_some() {
+            self.store = done.store;
+        }
         if done.clock_behind {
             self.clock_was_behind = true;
         } else if done.noted_clock {
@@ -794,6 +835,9 @@ impl Capture {
     }
 
     fn acquired(&mut self, acquire: Acquire, lease: Lease, now: Timestamp, mono: Duration) {
+        if !matches!(lease, Lease::Unavailable(_)) {
+            self.store_denied_logged = None;
+        }
         match (acquire, lease) {
             (Acquire::Enable(w), Lease::Granted(units)) => {
                 let budget = Budget::of(&w);
@@ -857,6 +901,39 @@ impl Capture {
                     self.wanted = true;
                 }
             }
+            (acquire, Lease::Unavailable(fault)) => {
+                // SECURITY: no lease; what is in hand may still be spent,
+                // nothing more. Audited once per outage, retried soon.
+                self.stats.store_failures += 1;
+                self.store = Some(Some(fault));
+                self.lease_retry_at = Some(mono + STORE_RETRY);
+                if self.store_denied_logged != Some(fault) {
+                    self.store_denied_logged = Some(fault);
+                    let w = match &acquire {
+                        Acquire::Enable(w) | Acquire::Refill { window: w, .. } => w,
+                    };
+                    self.pending
+                        .push_back(Pending::Event(AuditEvent::FullDenied {
+                            sink: self.sink.clone(),
+                            window: Some(w.id.clone()),
+                            why: DenyWhy::BudgetStoreUnavailable,
+                            detail: Some(fault.as_str().to_owned()),
+                        }));
+                    self.wanted = true;
+                }
+                eprintln!(
+                    "tracegate: no new lease for sink `{}`: the budget store is {}",
+                    self.sink,
+                    match fault {
+                        StoreFault::Timeout => "too slow (timeout)",
+                        StoreFault::Unreachable => "unreachable",
+                        StoreFault::Auth => "refusing our credentials",
+                        StoreFault::Nonsense => "answering nonsense",
+                        StoreFault::LostState => "missing leases it granted (lost state)",
+                        StoreFault::Conflict => "holding another definition of the window",
+                    }
+                );
+            }
             (_, Lease::Short) => {}
             (acquire, Lease::Spent) => {
                 let (w, epoch) = match acquire {
@@ -902,6 +979,7 @@ fn bounded_part(budget: Budget, units: Units) -> Units {
 pub struct Job {
     io: Option<Box<Io>>,
     settings: Option<crate::policy::AuditSettings>,
+    fleet: crate::policy::FleetSettings,
     policy_loaded: AuditEvent,
     pending: Vec<Pending>,
     acquire: Option<Acquire>,
@@ -933,6 +1011,7 @@ pub struct Done {
     written: usize,
     acquired: Option<(Acquire, Lease)>,
     closed: HashMap<String, CloseCause>,
+    store: Option<Option<StoreFault>>,
 }
 
 impl std::fmt::Debug for Done {
@@ -944,22 +1023,25 @@ impl std::fmt::Debug for Done {
     }
 }
 
-fn open_io(settings: &crate::policy::AuditSettings) -> Result<Io, crate::audit::AuditError> {
+fn open_io(
+    settings: &crate::policy::AuditSettings,
+    fleet: &crate::policy::FleetSettings,
+) -> Result<Io, crate::audit::AuditError> {
     let key = settings
         .key_file
         .as_deref()
         .map(AuditKey::load)
         .transpose()?;
-    let ledger = Ledger::open(
+    let mut ledger = Ledger::open(
         settings.path.clone(),
         key,
         settings.lock_timeout,
         settings.anchor.clone(),
     )?;
-    Ok(Io {
-        ledger,
-        source: Box::new(LogBudget),
-    })
+    let replica_id = crate::fleet::replica_id(fleet);
+    let source = crate::fleet::budget_source(fleet, &replica_id);
+    ledger.set_replica_id(Some(replica_id));
+    Ok(Io { ledger, source })
 }
 
 impl Done {
@@ -981,6 +1063,7 @@ impl Job {
             written: 0,
             acquired: None,
             closed: HashMap::new(),
+            store: None,
         };
         let clock = self.clock;
         let mut io = match (self.io, &self.settings) {
@@ -988,7 +1071,7 @@ impl Job {
             (None, Some(settings)) => {
                 // SECURITY: a log we cannot read back might hide a close or
                 // a lease; then nothing is enabled.
-                let opened = open_io(settings).and_then(|mut io| {
+                let opened = open_io(settings, &self.fleet).and_then(|mut io| {
                     io.ledger.append(&self.policy_loaded, clock.utc())?;
                     Ok(io)
                 });
@@ -1075,6 +1158,7 @@ impl Job {
                         .lease(&mut io.ledger, claim, *need, false, clock.utc())
                 }
             };
+            done.store = io.source.store_state();
             match result {
                 Ok(lease) => done.acquired = Some((acquire, lease)),
                 Err(e) => {
@@ -1083,6 +1167,9 @@ impl Job {
                     return done;
                 }
             }
+        }
+        if done.store.is_none() {
+            done.store = io.source.store_state().filter(|_| !self.pending.is_empty());
         }
         done.closed = io.ledger.book().closed().clone();
         done.io = Some(io);

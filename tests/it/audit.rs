@@ -995,6 +995,8 @@ fn a_failing_checkpoint_fails_the_append_and_rolls_back() {
 fn cli(path: &Path, key_file: Option<PathBuf>, format: Format) -> (u8, String, String) {
     let args = VerifyArgs {
         file: path.to_path_buf(),
+        more: Vec::new(),
+        fleet: false,
         key_file,
         anchor: None,
         init_anchor: false,

@@ -193,7 +193,13 @@ fn default_policy_refuses_content_in_an_id_or_reason() {
         sample[key] = value;
         let mut bad = Vec::new();
         violations(&p.fields, &sample, "", &mut bad);
-        assert_eq!(bad, vec![format!("{key}: pattern")]);
+        // Reasons and statuses are closed enumerations (issue 14 item 3).
+        let rule = if matches!(key, "error_reason" | "status") {
+            "one_of"
+        } else {
+            "pattern"
+        };
+        assert_eq!(bad, vec![format!("{key}: {rule}")]);
     }
     let mut sample: Value = serde_json::from_str(SEED_SAMPLE).unwrap();
     sample["events"][1]["event_name"] = json!("first token: Hello");

@@ -9,6 +9,7 @@ mod capture_serve;
 mod cases;
 mod cli;
 mod evidence;
+mod fleet;
 mod fuzz_replay;
 mod otel_sdk;
 mod otlp;
@@ -18,6 +19,7 @@ mod policy_ux;
 mod redaction;
 mod serve;
 mod serve_hard;
+mod standard;
 mod tidy;
 
 #[path = "../support/rng.rs"]

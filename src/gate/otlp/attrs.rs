@@ -18,6 +18,7 @@
 //! violation too.
 
 use std::borrow::Cow;
+use std::io::Write as _;
 
 use super::Judge;
 use super::content::is_content_attribute;
@@ -25,6 +26,7 @@ use super::schema::Place;
 use crate::gate::Level;
 use crate::gate::verify::{Seg, Walk};
 use crate::policy::{FieldRule, FieldSet, ValueType};
+use crate::record::canonical;
 use crate::record::tape::{Kind, string_value};
 
 /// The value of an AnyValue object, by token index.
@@ -187,6 +189,21 @@ impl<'a> Judge<'a, '_> {
             if !self.check_any(rule, any) {
                 return false;
             }
+            if let Any::String(t) = any
+                && let Some(p) = self.pseudonyms
+                && p.names.iter().any(|n| *n == key)
+            {
+                // SECURITY: the sink pseudonymizes this attribute: a keyed
+                // pseudonym of the same shape goes out, never the value.
+                self.recanon = true;
+                let id = crate::redact::pseudonymize(p.key, &self.decoded(t), p.prefixes);
+                self.out.extend_from_slice(b"{\"key\":");
+                self.string(attr.key);
+                self.out.extend_from_slice(b",\"value\":{\"stringValue\":");
+                crate::record::escape::write_json_string(&id, self.out);
+                self.out.extend_from_slice(b"}}");
+                return true;
+            }
             self.write_attr(attr, any);
             return true;
         }
@@ -214,7 +231,7 @@ impl<'a> Judge<'a, '_> {
         };
         let mark = self.out.len();
         self.out.extend_from_slice(b"{\"key\":");
-        self.out.extend_from_slice(self.raw(attr.key).as_bytes());
+        self.string(attr.key);
         self.out.extend_from_slice(b",\"value\":");
         if !self.content_string(s) {
             self.out.truncate(mark);
@@ -224,13 +241,14 @@ impl<'a> Judge<'a, '_> {
         true
     }
 
-    /// Append `{"key":K,"value":{M:V}}` from raw, verified tokens.
+    /// Append `{"key":K,"value":{M:V}}` from verified tokens, in canonical
+    /// form (`record::canonical`).
     fn write_attr(&mut self, attr: &Attr, any: Any) {
         self.out.extend_from_slice(b"{\"key\":");
-        self.out.extend_from_slice(self.raw(attr.key).as_bytes());
+        self.string(attr.key);
         if let Some(vk) = attr.value_key {
             self.out.push(b',');
-            self.out.extend_from_slice(self.raw(vk).as_bytes());
+            self.string(vk);
             self.out.push(b':');
             let inner = match any {
                 Any::String(t) | Any::Bool(t) | Any::Int(t) | Any::Double(t) => Some(t),
@@ -241,10 +259,10 @@ impl<'a> Judge<'a, '_> {
                     let member_key = self.walk.tape.members(v).next().map(|(k, _)| k);
                     self.out.push(b'{');
                     if let Some(mk) = member_key {
-                        self.out.extend_from_slice(self.raw(mk).as_bytes());
+                        self.string(mk);
                         self.out.push(b':');
                     }
-                    self.out.extend_from_slice(self.raw(t).as_bytes());
+                    self.write_any(any, t);
                     self.out.push(b'}');
                 }
                 _ => self.out.extend_from_slice(b"{}"),
@@ -253,12 +271,44 @@ impl<'a> Judge<'a, '_> {
         self.out.push(b'}');
     }
 
+    /// Append the verified value token `t` of `any` in canonical form.
+    fn write_any(&mut self, any: Any, t: usize) {
+        let tok = self.tok(t);
+        match any {
+            Any::Double(_) => {
+                // SECURITY: a number that is no finite double broke its rule
+                // and is never written; `null` only guards a bug.
+                if !canonical::write_double(self.raw(t), tok.canonical, self.out) {
+                    self.out.extend_from_slice(b"null");
+                }
+            }
+            Any::Int(_) => {
+                let text = self.decoded(t);
+                match text.parse::<i64>() {
+                    // SECURITY: an intValue has one decimal spelling
+                    // (leading zeros, `-0` are channels); same JSON kind.
+                    Ok(n) if tok.kind == Kind::String && !plain_decimal(&text) => {
+                        let _ = write!(self.out, "\"{n}\"");
+                    }
+                    _ => {
+                        self.copy(t);
+                    }
+                }
+            }
+            _ => {
+                self.copy(t);
+            }
+        }
+    }
+
     /// Hold an AnyValue to an allowlisted attribute's rule.
     fn check_any(&mut self, rule: &FieldRule, any: Any) -> bool {
         let checked = match (any, rule.ty) {
             (Any::Empty, _) if rule.nullable || rule.ty == ValueType::Null => return true,
             (Any::String(t), ValueType::String) | (Any::Double(t), ValueType::Number) => {
-                self.walk.check(rule, t, self.segs, self.findings)
+                let c = self.walk.check(rule, t, self.segs, self.findings);
+                self.recanon |= c.rewrite;
+                c
             }
             (Any::Bool(_), ValueType::Boolean) => return true,
             (Any::Int(t), ValueType::Integer | ValueType::Number) => {
@@ -286,6 +336,9 @@ impl<'a> Judge<'a, '_> {
         let Ok(n) = text.parse::<i64>() else {
             return self.violation("range", "intValue does not fit in 64 bits");
         };
+        if tok.kind == Kind::String && !plain_decimal(&text) {
+            self.recanon = true;
+        }
         let checked = self.walk.range(rule, n as f64, self.segs, self.findings);
         if checked.violated {
             self.note_violation();
@@ -376,6 +429,17 @@ impl<'a> Judge<'a, '_> {
         });
         self.segs.pop();
         self.malformed = true;
+    }
+}
+
+/// Whether an integer's text (already known to parse) is its one decimal
+/// spelling: no leading zeros, no `-0`.
+fn plain_decimal(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    match digits.as_bytes() {
+        [b'0'] => digits.len() == text.len(),
+        [b'0', ..] => false,
+        _ => true,
     }
 }
 

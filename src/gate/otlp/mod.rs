@@ -28,15 +28,21 @@ pub mod attrs;
 pub mod content;
 pub mod schema;
 
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod structure_tests;
+
 use std::borrow::Cow;
+use std::io::Write as _;
 
 use crate::finding::{Finding, FindingKind};
 use crate::gate::verify::{Seg, Walk};
 use crate::gate::{Judgement, Level, Verdict};
 use crate::policy::{OnViolation, Policy};
 use crate::record::Format;
+use crate::record::canonical;
 use crate::record::tape::{Kind, Tape, Token, raw, string_value};
-use schema::{Field, Schema, Text};
+use schema::{Field, Repeated, Schema, Structural, Text};
 
 /// What the OTLP judge reads: one scanned line and how to judge it.
 #[derive(Clone, Copy)]
@@ -53,6 +59,22 @@ pub struct Input<'a> {
     pub level: Level,
     /// The sink's redaction of full-level content, if any.
     pub redactor: Option<&'a crate::redact::Redactor>,
+    /// The standard level's detectors, run over allowlisted strings.
+    pub detectors: &'a crate::gate::detect::Detectors,
+    /// The sink's pseudonyms: attribute keys and id names (`traceId`,
+    /// `spanId`, `parentSpanId`) to rewrite, under this key.
+    pub pseudonyms: Option<Pseudonyms<'a>>,
+}
+
+/// What a sink pseudonymizes in OTLP records, and how.
+#[derive(Clone, Copy)]
+pub struct Pseudonyms<'a> {
+    /// The key.
+    pub key: &'a crate::redact::RedactKey,
+    /// Attribute keys and id names to rewrite.
+    pub names: &'a [String],
+    /// Prefixes a pseudonym keeps.
+    pub prefixes: &'a [String],
 }
 
 /// Buffers the OTLP judge reuses from record to record, so a clean record
@@ -161,6 +183,7 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
             text: input.text,
             tape: input.tape,
             line: input.line,
+            detectors: input.detectors,
         },
         policy: input.policy,
         redactor: input.redactor,
@@ -178,6 +201,9 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
         base,
         unrecognisable: false,
         in_unit: false,
+        excused: 0,
+        recanon: false,
+        pseudonyms: input.pseudonyms,
     };
     let top = if is_request(input.tape, input.text) {
         &schema::REQUEST
@@ -227,6 +253,15 @@ struct Judge<'a, 'b> {
     unrecognisable: bool,
     /// Inside a budget unit (units do not nest).
     in_unit: bool,
+    /// Non-canonical content strings passed as written at full level
+    /// (content is content, escapes included).
+    excused: u32,
+    /// A value met its rule but the projection writes it in another,
+    /// canonical form (leading zeros, uppercase hex, digits a double cannot
+    /// hold): the record cannot go out verbatim.
+    recanon: bool,
+    /// The sink's pseudonyms.
+    pseudonyms: Option<Pseudonyms<'a>>,
 }
 
 impl<'a> Judge<'a, '_> {
@@ -278,8 +313,11 @@ impl<'a> Judge<'a, '_> {
             return judged(Verdict::Dropped, 0);
         }
         // SECURITY: verbatim only when nothing was left out (every omission
-        // draws a finding) and no content string was changed by redaction.
-        if self.findings.len() == self.base && !self.redacted {
+        // draws a finding), no content string was changed by redaction, and
+        // every byte is canonical (`record::canonical`).
+        let tape = self.walk.tape;
+        let canonical = tape.ws_canonical() && tape.noncanonical() == self.excused && !self.recanon;
+        if self.findings.len() == self.base && !self.redacted && canonical {
             keep_output(self.out, false);
             return judged(Verdict::Verbatim, 0);
         }
@@ -389,7 +427,7 @@ impl<'a> Judge<'a, '_> {
                     if !first {
                         self.out.push(b',');
                     }
-                    self.out.extend_from_slice(self.raw(k).as_bytes());
+                    self.string(k);
                     self.out.push(b':');
                     if self.member(field, v) {
                         first = false;
@@ -415,10 +453,16 @@ impl<'a> Judge<'a, '_> {
             Field::Hex(n) => self.hex(n, v),
             Field::Nanos => self.unsigned(v, u64::MAX, "timestamp must be a u64 of nanoseconds"),
             Field::Uint32 => self.unsigned(v, u64::from(u32::MAX), "value must be a u32"),
+            Field::Flags(mask) => self.flags(v, mask),
             Field::Enum(names) => self.enumeration(names, v),
             Field::Text(text) => self.text(text, v),
+            Field::Rule(which) => self.structural(which, v),
+            Field::TraceState => self.trace_state(v),
             Field::SpanName => self.span_name(v),
             Field::Attributes(place) if t.kind == Kind::Array => {
+                if !self.within(v, self.policy.standard.otlp.limits.attributes) {
+                    return false;
+                }
                 self.attributes(place, v);
                 true
             }
@@ -427,13 +471,162 @@ impl<'a> Judge<'a, '_> {
                 self.object(schema, v);
                 true
             }
-            Field::Array(schema) if t.kind == Kind::Array => {
+            Field::Array(schema, repeated) if t.kind == Kind::Array => {
+                if !self.within(v, self.limit(repeated)) {
+                    return false;
+                }
                 self.array(schema, v);
                 true
             }
-            Field::Attributes(_) | Field::Array(_) => self.violation("type", "expected an array"),
+            Field::Attributes(_) | Field::Array(..) => self.violation("type", "expected an array"),
             Field::Object(_) => self.violation("type", "expected an object"),
         }
+    }
+
+    /// The `[standard.otlp] max_*` limit of a repeated structure.
+    fn limit(&self, repeated: Repeated) -> usize {
+        let l = &self.policy.standard.otlp.limits;
+        match repeated {
+            Repeated::Resources => l.resources,
+            Repeated::Scopes => l.scopes,
+            Repeated::Spans => l.spans,
+            Repeated::Events => l.events,
+            Repeated::Links => l.links,
+            Repeated::LogRecords => l.log_records,
+        }
+    }
+
+    /// Whether array `arr` has at most `max` elements; a `max_items`
+    /// violation when not.
+    fn within(&mut self, arr: usize, max: usize) -> bool {
+        // SECURITY: every repeated structure is bounded, so no list can
+        // be made a channel by its length or its thousandth element.
+        if self.walk.tape.elements(arr).nth(max).is_some() {
+            return self.violation(
+                "max_items",
+                "array has more elements than its [standard.otlp] max_* limit",
+            );
+        }
+        true
+    }
+
+    /// A `fixed32` bit field: only the bits in `mask` are defined; the
+    /// others are cleared (a rewrite), never passed.
+    fn flags(&mut self, v: usize, mask: u32) -> bool {
+        let t = self.tok(v);
+        let digits = match t.kind {
+            Kind::Number => Cow::Borrowed(self.raw(v)),
+            Kind::String => self.decoded(v),
+            _ => return self.violation("type", "flags must be a u32"),
+        };
+        let Some(n) = (digits.len() <= 10 && digits.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| digits.parse::<u32>().ok())
+            .flatten()
+        else {
+            return self.violation("range", "flags must be a u32");
+        };
+        let kept = n & mask;
+        if kept == n && (digits.len() == 1 || !digits.starts_with('0')) {
+            return self.copy(v);
+        }
+        // SECURITY: reserved bits (and leading zeros) carry data no rule
+        // reads: write only the defined bits, in the same JSON kind.
+        self.recanon = true;
+        let quote = t.kind == Kind::String;
+        if quote {
+            self.out.push(b'"');
+        }
+        let _ = write!(self.out, "{kept}");
+        if quote {
+            self.out.push(b'"');
+        }
+        true
+    }
+
+    /// A structural string held to its `[standard.otlp]` rule (through
+    /// [`Walk::check`]: pattern, `one_of`, `max_len`, detectors). The empty
+    /// string, the protobuf default, always passes.
+    fn structural(&mut self, which: Structural, v: usize) -> bool {
+        let t = self.tok(v);
+        if t.kind != Kind::String {
+            return self.violation("type", "expected a string");
+        }
+        if t.end - t.start == 2 {
+            return self.copy(v);
+        }
+        let s = &self.policy.standard.otlp.structure;
+        let rule = match which {
+            Structural::SchemaUrl => &s.schema_url,
+            Structural::ScopeName => &s.scope_name,
+            Structural::ScopeVersion => &s.scope_version,
+            Structural::EventName => &s.event_name,
+        };
+        let c = self.walk.check(rule, v, self.segs, self.findings);
+        if c.violated {
+            self.note_violation();
+            return false;
+        }
+        self.copy(v)
+    }
+
+    /// A W3C trace state. SECURITY: its values are free text a vendor
+    /// defines, so at standard level only members whose key is in
+    /// `[standard.otlp.trace_state]` stay, each held to its value rule;
+    /// every other member is stripped (with a finding).
+    fn trace_state(&mut self, v: usize) -> bool {
+        if self.tok(v).kind != Kind::String {
+            return self.violation("type", "trace state must be a string");
+        }
+        let s = self.decoded(v);
+        if s.is_empty() {
+            return self.copy(v);
+        }
+        if !schema::trace_state_ok(&s) {
+            return self.violation(
+                "pattern",
+                "trace state must be a W3C key=value list without spaces in values",
+            );
+        }
+        let allowed = &self.policy.standard.otlp.trace_state;
+        let mut kept = String::new();
+        let mut all = true;
+        for (key, value) in schema::trace_state_members(&s) {
+            let Some((_, rule)) = allowed.lookup(key) else {
+                all = false;
+                self.strip(
+                    "unknown_field",
+                    "trace state member is not on the [standard.otlp.trace_state] allowlist",
+                );
+                continue;
+            };
+            let broken = match rule.check_string(value) {
+                Err(b) => Some((b.rule(), b.message())),
+                Ok(()) => rule
+                    .one_of
+                    .is_none()
+                    .then(|| self.walk.detectors.hit(value))
+                    .flatten()
+                    .map(|hit| (hit, crate::gate::detect::message(hit))),
+            };
+            if let Some((rule, message)) = broken {
+                let f = self.walk.finding(self.segs, rule, message);
+                self.findings.push(f);
+                self.note_violation();
+                return false;
+            }
+            if !kept.is_empty() {
+                kept.push(',');
+            }
+            kept.push_str(key);
+            kept.push('=');
+            kept.push_str(value);
+        }
+        if all && kept.len() == s.len() {
+            return self.copy(v);
+        }
+        self.recanon = true;
+        crate::record::escape::write_json_string(&kept, self.out);
+        true
     }
 
     /// A repeated message: each element must be an object of `schema`.
@@ -456,9 +649,15 @@ impl<'a> Judge<'a, '_> {
         self.out.push(b']');
     }
 
+    /// Append verified scalar `v` in canonical form.
     fn copy(&mut self, v: usize) -> bool {
-        self.out.extend_from_slice(self.raw(v).as_bytes());
+        canonical::write_scalar(self.walk.text, &self.walk.tape.tokens()[v], self.out);
         true
+    }
+
+    /// Append string or key token `s` in canonical form.
+    fn string(&mut self, s: usize) {
+        canonical::write_string(self.walk.text, &self.walk.tape.tokens()[s], self.out);
     }
 
     fn hex(&mut self, digits: usize, v: usize) -> bool {
@@ -467,6 +666,28 @@ impl<'a> Judge<'a, '_> {
         }
         let s = self.decoded(v);
         if s.is_empty() || (s.len() == digits && s.bytes().all(|b| b.is_ascii_hexdigit())) {
+            if !s.is_empty()
+                && let Some(p) = self.pseudonyms
+                && let Some(&Seg::Key(k)) = self.segs.last()
+                && p.names.iter().any(|n| *n == self.decoded(k))
+            {
+                // SECURITY: a listed id goes out as a keyed pseudonym of the
+                // same shape (lowercase hex of the same length).
+                self.recanon = true;
+                let lower = s.to_ascii_lowercase();
+                let id = crate::redact::pseudonymize(p.key, &lower, p.prefixes);
+                crate::record::escape::write_json_string(&id, self.out);
+                return true;
+            }
+            if s.bytes().any(|b| b.is_ascii_uppercase()) {
+                // SECURITY: the case of each hex digit is a bit no rule
+                // reads; ids go out in lowercase (as OTLP/JSON writes them).
+                self.recanon = true;
+                self.out.push(b'"');
+                self.out.extend(s.bytes().map(|b| b.to_ascii_lowercase()));
+                self.out.push(b'"');
+                return true;
+            }
             return self.copy(v);
         }
         let message = if digits == 32 {
@@ -481,22 +702,34 @@ impl<'a> Judge<'a, '_> {
     fn unsigned(&mut self, v: usize, max: u64, message: &'static str) -> bool {
         let t = self.tok(v);
         let digits = match t.kind {
-            Kind::Number => self.raw(v),
-            Kind::String if !t.escaped => {
-                let r = self.raw(v);
-                r.get(1..r.len().saturating_sub(1)).unwrap_or("")
-            }
+            Kind::Number => Cow::Borrowed(self.raw(v)),
+            Kind::String => self.decoded(v),
             _ => return self.violation("type", message),
         };
         let ok = !digits.is_empty()
             && digits.len() <= 20
             && digits.bytes().all(|b| b.is_ascii_digit())
             && digits.parse::<u64>().is_ok_and(|n| n <= max);
-        if ok {
-            self.copy(v)
-        } else {
-            self.violation("range", message)
+        if !ok {
+            return self.violation("range", message);
         }
+        if digits.len() > 1 && digits.starts_with('0') {
+            // SECURITY: leading zeros are a channel no rule reads; write
+            // the number's one decimal spelling, in the same JSON kind.
+            self.recanon = true;
+            let n = digits.trim_start_matches('0');
+            let n = if n.is_empty() { "0" } else { n };
+            let quote = t.kind == Kind::String;
+            if quote {
+                self.out.push(b'"');
+            }
+            self.out.extend_from_slice(n.as_bytes());
+            if quote {
+                self.out.push(b'"');
+            }
+            return true;
+        }
+        self.copy(v)
     }
 
     fn enumeration(&mut self, names: &[&str], v: usize) -> bool {
@@ -582,7 +815,16 @@ impl<'a> Judge<'a, '_> {
         }
         self.out.extend_from_slice(b"{\"stringValue\":");
         if self.scratch.text == decoded {
-            self.out.extend_from_slice(self.raw(s).as_bytes());
+            let t = self.tok(s);
+            if self.walk.tape.separators() {
+                // Output escapes raw U+2028/U+2029, content included.
+                self.string(s);
+            } else {
+                if !t.canonical {
+                    self.excused += 1;
+                }
+                self.out.extend_from_slice(self.raw(s).as_bytes());
+            }
         } else {
             self.redacted = true;
             crate::record::escape::write_json_string(&self.scratch.text, self.out);
@@ -754,7 +996,8 @@ mod tests {
             (r#""kind":"server""#, false),
             (r#""status":{"code":2,"message":""}"#, true),
             (r#""status":{"message":"boom"}"#, false),
-            (r#""traceState":"rojo=00f067aa0ba902b7""#, true),
+            // Stripped at standard unless [standard.otlp.trace_state] lists it.
+            (r#""traceState":"rojo=00f067aa0ba902b7""#, false),
             (r#""traceState":"rojo=a b""#, false),
             (r#""flags":257"#, true),
             (r#""flags":-1"#, false),

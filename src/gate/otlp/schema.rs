@@ -10,21 +10,28 @@
 //! | `traceId` | 32 hex digits, or empty |
 //! | `spanId`, `parentSpanId` | 16 hex digits, or empty |
 //! | `*UnixNano` | a JSON string of 1 to 20 digits, or a JSON integer, fitting in u64 |
-//! | `droppedAttributesCount`, `droppedEventsCount`, `droppedLinksCount`, `flags` | a u32 as JSON integer or string of digits |
+//! | `droppedAttributesCount`, `droppedEventsCount`, `droppedLinksCount` | a u32 as JSON integer or string of digits |
+//! | span and link `flags` | a u32; bits other than those OTLP defines are cleared (see [`SPAN_FLAGS`]) |
+//! | log record `flags` | a u32; bits other than the W3C trace flags are cleared (see [`LOG_FLAGS`]) |
 //! | `kind` | 0..=5 or `SPAN_KIND_*` |
 //! | `status.code` | 0..=2 or `STATUS_CODE_*` |
 //! | `severityNumber` | 0..=24 or `SEVERITY_NUMBER_*` |
 //! | `status.message` | empty only |
-//! | `traceState` | W3C `key=value` list (at most 32 members, 512 bytes) whose values hold no spaces |
-//! | `scope.name`, `scope.version` | `^[A-Za-z0-9_.:/@+-]{0,128}$` |
-//! | `events[].name`, `eventName` | `^[A-Za-z0-9_.:/-]{0,128}$` |
+//! | `traceState` | W3C `key=value` list (at most 32 members, 512 bytes) whose values hold no spaces; members whose key is not in `[standard.otlp.trace_state]` are stripped, the others held to its value rule |
+//! | `scope.name`, `scope.version` | `[standard.otlp] scope_name`, `scope_version` |
+//! | `events[].name`, `eventName` | `[standard.otlp] event_name` |
 //! | `severityText` | empty, or a level word (`TRACE`, `DEBUG`, `INFO`, `INFORMATION`, `NOTICE`, `WARN`, `WARNING`, `ERROR`, `CRITICAL`, `ALERT`, `FATAL`, `EMERGENCY`, any case) with an optional digit 2-4 |
-//! | `schemaUrl` | empty, or `http(s)://` followed by `[A-Za-z0-9_.:/@+~%-]`, at most 256 bytes |
+//! | `schemaUrl` | `[standard.otlp] schema_url` |
 //! | span `name` | one of `[standard.otlp] span_names` |
+//! | `resourceSpans`, `scopeSpans`, `spans`, `events`, `links`, `resourceLogs`, `scopeLogs`, `logRecords`, attribute lists | at most `[standard.otlp] max_*` elements |
+//!
+//! The policy rules are string rules like any allowlisted attribute's:
+//! ASCII-only patterns, `one_of`, `max_len`, and the built-in detectors;
+//! an empty string (the protobuf default) always passes.
 //!
 //! Enum names are accepted besides numbers because the protobuf JSON
 //! mapping allows them; they are a closed vocabulary and carry no text.
-//! Identifier-shaped strings (`CANARY-7f3a`) do satisfy the identifier
+//! Identifier-shaped strings (`canary.token`) do satisfy the identifier
 //! patterns: a pattern bounds the *shape* of a value, not its meaning, so
 //! scope names and event names remain a narrow channel for short tokens.
 
@@ -59,22 +66,65 @@ impl Place {
     }
 }
 
-/// A constrained text field.
+/// A constrained text field with a fixed rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Text {
-    /// Scope name and version.
-    ScopeName,
-    /// Event names.
-    Identifier,
-    /// W3C trace state.
-    TraceState,
     /// Must be empty (status message).
     Empty,
     /// A log severity word.
     Severity,
-    /// A schema URL.
-    SchemaUrl,
 }
+
+/// A structural string held to a `[standard.otlp]` rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Structural {
+    /// `schemaUrl`.
+    SchemaUrl,
+    /// A scope's `name`.
+    ScopeName,
+    /// A scope's `version`.
+    ScopeVersion,
+    /// Span event names and log `eventName`.
+    EventName,
+}
+
+/// A repeated structure, for its `[standard.otlp] max_*` limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Repeated {
+    /// `resourceSpans` / `resourceLogs`.
+    Resources,
+    /// `scopeSpans` / `scopeLogs`.
+    Scopes,
+    /// `spans`.
+    Spans,
+    /// `events`.
+    Events,
+    /// `links`.
+    Links,
+    /// `logRecords`.
+    LogRecords,
+}
+
+/// The bits of `Span.flags` and `Span.Link.flags` that OTLP defines.
+///
+/// `opentelemetry/proto/trace/v1/trace.proto`, `enum SpanFlags`: bits 0-7
+/// are the W3C trace flags (`SPAN_FLAGS_TRACE_FLAGS_MASK = 0x000000FF`),
+/// bit 8 says whether the parent or link is known to be remote or not
+/// (`SPAN_FLAGS_CONTEXT_HAS_IS_REMOTE_MASK = 0x00000100`) and bit 9 that
+/// it is remote (`SPAN_FLAGS_CONTEXT_IS_REMOTE_MASK = 0x00000200`); the
+/// rest is reserved. Of the trace-flags byte, W3C Trace Context Level 2
+/// (<https://www.w3.org/TR/trace-context-2/#trace-flags>) defines only
+/// `sampled` (0x01) and `random` (0x02): "Vendors MUST set those to zero"
+/// for the others. So 0x303.
+pub const SPAN_FLAGS: u32 = 0x0000_0303;
+
+/// The bits of `LogRecord.flags` that OTLP defines.
+///
+/// `opentelemetry/proto/logs/v1/logs.proto`, `enum LogRecordFlags`: bits
+/// 0-7 are the W3C trace flags (`LOG_RECORD_FLAGS_TRACE_FLAGS_MASK =
+/// 0x000000FF`), bits 8-31 are reserved; of the trace flags, W3C defines
+/// 0x01 and 0x02 (see [`SPAN_FLAGS`]). So 0x03.
+pub const LOG_FLAGS: u32 = 0x0000_0003;
 
 /// How one structural member is checked.
 #[derive(Debug, Clone, Copy)]
@@ -83,12 +133,18 @@ pub enum Field {
     Hex(usize),
     /// A `fixed64` nanosecond timestamp.
     Nanos,
-    /// A `uint32` / `fixed32` (counts, flags).
+    /// A `uint32` / `fixed32` count.
     Uint32,
+    /// A `fixed32` bit field: bits outside the mask are cleared.
+    Flags(u32),
     /// An enum: an integer index into the names, or one of the names.
     Enum(&'static [&'static str]),
-    /// A constrained string.
+    /// A string with a fixed rule.
     Text(Text),
+    /// A string held to a `[standard.otlp]` rule.
+    Rule(Structural),
+    /// A W3C trace state, members held to `[standard.otlp.trace_state]`.
+    TraceState,
     /// A span name, held to `span_names`.
     SpanName,
     /// An attribute list under an allowlist.
@@ -97,8 +153,8 @@ pub enum Field {
     Body,
     /// A nested message.
     Object(&'static Schema),
-    /// A repeated nested message.
-    Array(&'static Schema),
+    /// A repeated nested message, with its count limit.
+    Array(&'static Schema, Repeated),
 }
 
 /// The keys of one OTLP message.
@@ -164,8 +220,14 @@ pub const SEVERITIES: &[&str] = &[
 /// a line may hold either array).
 pub static REQUEST: Schema = Schema {
     fields: &[
-        ("resourceSpans", Field::Array(&RESOURCE_SPANS)),
-        ("resourceLogs", Field::Array(&RESOURCE_LOGS)),
+        (
+            "resourceSpans",
+            Field::Array(&RESOURCE_SPANS, Repeated::Resources),
+        ),
+        (
+            "resourceLogs",
+            Field::Array(&RESOURCE_LOGS, Repeated::Resources),
+        ),
     ],
 };
 
@@ -178,8 +240,8 @@ static RESOURCE: Schema = Schema {
 
 static SCOPE: Schema = Schema {
     fields: &[
-        ("name", Field::Text(Text::ScopeName)),
-        ("version", Field::Text(Text::ScopeName)),
+        ("name", Field::Rule(Structural::ScopeName)),
+        ("version", Field::Rule(Structural::ScopeVersion)),
         ("attributes", Field::Attributes(Place::Scope)),
         ("droppedAttributesCount", Field::Uint32),
     ],
@@ -188,16 +250,16 @@ static SCOPE: Schema = Schema {
 static RESOURCE_SPANS: Schema = Schema {
     fields: &[
         ("resource", Field::Object(&RESOURCE)),
-        ("scopeSpans", Field::Array(&SCOPE_SPANS)),
-        ("schemaUrl", Field::Text(Text::SchemaUrl)),
+        ("scopeSpans", Field::Array(&SCOPE_SPANS, Repeated::Scopes)),
+        ("schemaUrl", Field::Rule(Structural::SchemaUrl)),
     ],
 };
 
 static SCOPE_SPANS: Schema = Schema {
     fields: &[
         ("scope", Field::Object(&SCOPE)),
-        ("spans", Field::Array(&SPAN)),
-        ("schemaUrl", Field::Text(Text::SchemaUrl)),
+        ("spans", Field::Array(&SPAN, Repeated::Spans)),
+        ("schemaUrl", Field::Rule(Structural::SchemaUrl)),
     ],
 };
 
@@ -207,17 +269,17 @@ pub static SPAN: Schema = Schema {
         ("traceId", Field::Hex(32)),
         ("spanId", Field::Hex(16)),
         ("parentSpanId", Field::Hex(16)),
-        ("traceState", Field::Text(Text::TraceState)),
-        ("flags", Field::Uint32),
+        ("traceState", Field::TraceState),
+        ("flags", Field::Flags(SPAN_FLAGS)),
         ("name", Field::SpanName),
         ("kind", Field::Enum(SPAN_KINDS)),
         ("startTimeUnixNano", Field::Nanos),
         ("endTimeUnixNano", Field::Nanos),
         ("attributes", Field::Attributes(Place::Span)),
         ("droppedAttributesCount", Field::Uint32),
-        ("events", Field::Array(&EVENT)),
+        ("events", Field::Array(&EVENT, Repeated::Events)),
         ("droppedEventsCount", Field::Uint32),
-        ("links", Field::Array(&LINK)),
+        ("links", Field::Array(&LINK, Repeated::Links)),
         ("droppedLinksCount", Field::Uint32),
         ("status", Field::Object(&STATUS)),
     ],
@@ -226,7 +288,7 @@ pub static SPAN: Schema = Schema {
 static EVENT: Schema = Schema {
     fields: &[
         ("timeUnixNano", Field::Nanos),
-        ("name", Field::Text(Text::Identifier)),
+        ("name", Field::Rule(Structural::EventName)),
         ("attributes", Field::Attributes(Place::Event)),
         ("droppedAttributesCount", Field::Uint32),
     ],
@@ -236,10 +298,10 @@ static LINK: Schema = Schema {
     fields: &[
         ("traceId", Field::Hex(32)),
         ("spanId", Field::Hex(16)),
-        ("traceState", Field::Text(Text::TraceState)),
+        ("traceState", Field::TraceState),
         ("attributes", Field::Attributes(Place::Link)),
         ("droppedAttributesCount", Field::Uint32),
-        ("flags", Field::Uint32),
+        ("flags", Field::Flags(SPAN_FLAGS)),
     ],
 };
 
@@ -253,16 +315,19 @@ static STATUS: Schema = Schema {
 static RESOURCE_LOGS: Schema = Schema {
     fields: &[
         ("resource", Field::Object(&RESOURCE)),
-        ("scopeLogs", Field::Array(&SCOPE_LOGS)),
-        ("schemaUrl", Field::Text(Text::SchemaUrl)),
+        ("scopeLogs", Field::Array(&SCOPE_LOGS, Repeated::Scopes)),
+        ("schemaUrl", Field::Rule(Structural::SchemaUrl)),
     ],
 };
 
 static SCOPE_LOGS: Schema = Schema {
     fields: &[
         ("scope", Field::Object(&SCOPE)),
-        ("logRecords", Field::Array(&LOG_RECORD)),
-        ("schemaUrl", Field::Text(Text::SchemaUrl)),
+        (
+            "logRecords",
+            Field::Array(&LOG_RECORD, Repeated::LogRecords),
+        ),
+        ("schemaUrl", Field::Rule(Structural::SchemaUrl)),
     ],
 };
 
@@ -275,10 +340,10 @@ static LOG_RECORD: Schema = Schema {
         ("body", Field::Body),
         ("attributes", Field::Attributes(Place::Log)),
         ("droppedAttributesCount", Field::Uint32),
-        ("flags", Field::Uint32),
+        ("flags", Field::Flags(LOG_FLAGS)),
         ("traceId", Field::Hex(32)),
         ("spanId", Field::Hex(16)),
-        ("eventName", Field::Text(Text::Identifier)),
+        ("eventName", Field::Rule(Structural::EventName)),
     ],
 };
 
@@ -294,28 +359,16 @@ pub fn is_unit(schema: &Schema) -> bool {
 /// Whether `s` satisfies the text rule `t`.
 pub fn text_ok(t: Text, s: &str) -> bool {
     match t {
-        Text::ScopeName => charset_ok(s, 128, |c| {
-            c.is_ascii_alphanumeric() || b"_.:/@+-".contains(&c)
-        }),
-        Text::Identifier => charset_ok(s, 128, |c| {
-            c.is_ascii_alphanumeric() || b"_.:/-".contains(&c)
-        }),
-        Text::TraceState => trace_state_ok(s),
         Text::Empty => s.is_empty(),
         Text::Severity => severity_ok(s),
-        Text::SchemaUrl => schema_url_ok(s),
     }
 }
 
 /// The finding message for a text rule, free of the value.
 pub fn text_rule_message(t: Text) -> &'static str {
     match t {
-        Text::ScopeName => "scope name or version must match ^[A-Za-z0-9_.:/@+-]{0,128}$",
-        Text::Identifier => "event name must match ^[A-Za-z0-9_.:/-]{0,128}$",
-        Text::TraceState => "trace state must be a W3C key=value list without spaces in values",
         Text::Empty => "status message must be empty: free text can carry content",
         Text::Severity => "severity text must be empty or a severity level word",
-        Text::SchemaUrl => "schema url must be empty or an http(s) url without spaces",
     }
 }
 
@@ -324,12 +377,7 @@ pub fn text_rule_name(t: Text) -> &'static str {
     match t {
         Text::Empty => "max_len",
         Text::Severity => "one_of",
-        _ => "pattern",
     }
-}
-
-fn charset_ok(s: &str, max: usize, ok: impl Fn(u8) -> bool) -> bool {
-    s.len() <= max && s.bytes().all(ok)
 }
 
 fn severity_ok(s: &str) -> bool {
@@ -357,29 +405,20 @@ fn severity_ok(s: &str) -> bool {
     WORDS.iter().any(|w| w.eq_ignore_ascii_case(word))
 }
 
-fn schema_url_ok(s: &str) -> bool {
-    if s.is_empty() {
-        return true;
-    }
-    let rest = s
-        .strip_prefix("https://")
-        .or_else(|| s.strip_prefix("http://"));
-    match rest {
-        Some(r) => {
-            !r.is_empty()
-                && charset_ok(s, 256, |c| {
-                    c.is_ascii_alphanumeric() || b"_.:/@+~%-".contains(&c)
-                })
-        }
-        None => false,
-    }
+/// The members of a trace state that [`trace_state_ok`] accepted, as
+/// `(key, value)`, empty members skipped.
+pub fn trace_state_members(s: &str) -> impl Iterator<Item = (&str, &str)> {
+    s.split(',')
+        .map(|m| m.trim_matches([' ', '\t']))
+        .filter(|m| !m.is_empty())
+        .filter_map(|m| m.split_once('='))
 }
 
 /// W3C trace-context `tracestate`, narrowed: values hold no spaces.
 ///
 /// SECURITY: the W3C grammar lets a value hold spaces, which is room for a
 /// sentence; a vendor value is an opaque token and never needs one.
-fn trace_state_ok(s: &str) -> bool {
+pub fn trace_state_ok(s: &str) -> bool {
     if s.is_empty() {
         return true;
     }
@@ -436,49 +475,28 @@ mod tests {
 
     #[test]
     fn trace_state_follows_w3c_without_spaces_in_values() {
-        assert!(text_ok(Text::TraceState, ""));
-        assert!(text_ok(Text::TraceState, "rojo=00f067aa0ba902b7"));
-        assert!(text_ok(
-            Text::TraceState,
-            "rojo=00f067aa0ba902b7,congo=t61rcWkgMzE"
-        ));
-        assert!(text_ok(Text::TraceState, "tenant1@vendor=v1, b=2"));
-        assert!(!text_ok(Text::TraceState, "rojo=a secret sentence"));
-        assert!(!text_ok(Text::TraceState, "Rojo=1"));
-        assert!(!text_ok(Text::TraceState, "novalue"));
-        assert!(!text_ok(Text::TraceState, "a=b=c"));
+        assert!(trace_state_ok(""));
+        assert!(trace_state_ok("rojo=00f067aa0ba902b7"));
+        assert!(trace_state_ok("rojo=00f067aa0ba902b7,congo=t61rcWkgMzE"));
+        assert!(trace_state_ok("tenant1@vendor=v1, b=2"));
+        assert!(!trace_state_ok("rojo=a secret sentence"));
+        assert!(!trace_state_ok("Rojo=1"));
+        assert!(!trace_state_ok("novalue"));
+        assert!(!trace_state_ok("a=b=c"));
         let many = (0..33).map(|i| format!("k{i}=v")).collect::<Vec<_>>();
-        assert!(!text_ok(Text::TraceState, &many.join(",")));
+        assert!(!trace_state_ok(&many.join(",")));
+        let members: Vec<_> = trace_state_members("a=1,, b=2 ").collect();
+        assert_eq!(members, vec![("a", "1"), ("b", "2")]);
     }
 
     #[test]
-    fn identifier_rules_refuse_sentences() {
-        assert!(text_ok(
-            Text::ScopeName,
-            "opentelemetry.instrumentation.vllm"
-        ));
-        assert!(text_ok(Text::ScopeName, "@scope/pkg+1.2.3"));
-        assert!(text_ok(Text::ScopeName, ""));
-        assert!(!text_ok(Text::ScopeName, "hello world"));
-        assert!(!text_ok(Text::ScopeName, &"a".repeat(129)));
-        assert!(text_ok(Text::Identifier, "gen_ai.content.prompt"));
-        assert!(!text_ok(Text::Identifier, "tell me a secret"));
-    }
-
-    #[test]
-    fn severity_and_schema_url_are_closed() {
+    fn severity_and_status_message_are_closed() {
         for ok in ["", "INFO", "info", "Warning", "ERROR3", "fatal4"] {
             assert!(text_ok(Text::Severity, ok), "{ok}");
         }
         for bad in ["INFO5", "my text", "CANARY", "INFO 2"] {
             assert!(!text_ok(Text::Severity, bad), "{bad}");
         }
-        assert!(text_ok(
-            Text::SchemaUrl,
-            "https://opentelemetry.io/schemas/1.26.0"
-        ));
-        assert!(!text_ok(Text::SchemaUrl, "https://x.io/a b"));
-        assert!(!text_ok(Text::SchemaUrl, "ftp://x"));
         assert!(!text_ok(Text::Empty, "x"));
     }
 

@@ -158,8 +158,18 @@ impl Simple {
     /// shares a byte with what may follow it, and a repeated group's first
     /// bytes never with what may follow the group; so the next byte alone
     /// says whether a repetition goes on.
-    pub fn compile(pattern: &str) -> Option<Simple> {
-        let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+    ///
+    /// With `unicode` off the pattern is read as the ASCII-only allowlist
+    /// pattern it is (`\d` is `[0-9]`, `(?i)k` is `[Kk]`); the matcher's
+    /// classes hold ASCII bytes only, so it refuses any non-ASCII value, as
+    /// [`super::Pattern::is_match`] does in that mode.
+    pub fn compile(pattern: &str, unicode: bool) -> Option<Simple> {
+        let hir = regex_syntax::ParserBuilder::new()
+            .unicode(unicode)
+            .utf8(unicode)
+            .build()
+            .parse(pattern)
+            .ok()?;
         let mut flat = Vec::new();
         flatten(&hir, &mut flat);
         // Anchors only at the two ends: `^` before anything, `$` after all.
@@ -471,18 +481,18 @@ mod tests {
     #[test]
     fn shapes_are_accepted_or_left_to_the_regex() {
         for p in SIMPLE {
-            assert!(Simple::compile(&anchored(p)).is_some(), "{p}");
+            assert!(Simple::compile(&anchored(p), true).is_some(), "{p}");
         }
         for p in NOT_SIMPLE {
-            assert!(Simple::compile(&anchored(p)).is_none(), "{p}");
+            assert!(Simple::compile(&anchored(p), true).is_none(), "{p}");
         }
         // Without the anchors the pattern would match inside a string.
-        assert!(Simple::compile("[a-z]+").is_none());
+        assert!(Simple::compile("[a-z]+", true).is_none());
     }
 
     #[test]
     fn request_id_pattern_examples() {
-        let m = Simple::compile(&anchored("chatcmpl-[0-9a-f]+(-[0-9a-f]+)*")).unwrap();
+        let m = Simple::compile(&anchored("chatcmpl-[0-9a-f]+(-[0-9a-f]+)*"), false).unwrap();
         for ok in ["chatcmpl-9f2c41d0", "chatcmpl-a-b-c", "chatcmpl-0"] {
             assert!(m.matches(ok.as_bytes()), "{ok}");
         }
@@ -505,12 +515,17 @@ mod tests {
     /// every string (strings drawn mostly from the pattern's own alphabet).
     #[test]
     fn agrees_with_the_regex() {
-        for p in SIMPLE.iter().chain(NOT_SIMPLE).chain(EITHER) {
+        for (p, unicode) in SIMPLE
+            .iter()
+            .chain(NOT_SIMPLE)
+            .chain(EITHER)
+            .flat_map(|p| [(p, true), (p, false)])
+        {
             let a = anchored(p);
-            let Some(m) = Simple::compile(&a) else {
+            let Some(m) = Simple::compile(&a, unicode) else {
                 continue;
             };
-            let re = regex::Regex::new(&a).unwrap();
+            let re = super::super::Pattern::compile(p, unicode).unwrap();
             let cfg = ProptestConfig {
                 cases: 2000,
                 ..ProptestConfig::default()

@@ -1,0 +1,269 @@
+//! "Does anything match?": the question the standard level asks of every
+//! allowlisted string (issue 14, item 4), cheaper than a redaction.
+//!
+//! A standard value is never rewritten, only judged: so no output is
+//! built, no second pass is made, and the first region found names the
+//! detector. The regions come from the same scan as [`Redactor::redact`],
+//! so a value this passes is one redaction would leave unchanged.
+
+use super::Redactor;
+
+/// The fewest ASCII digits a match of built-in detector `name` holds when
+/// the text has none of `@ : + (` and no uppercase letter and none of the
+/// letter pairs in [`PAIRS`] (those cases are always scanned); `0` (always
+/// scan) for a name this table does not know, so a detector added to the
+/// pack later is never skipped.
+fn min_digits(name: &str) -> usize {
+    match name {
+        // `@` always; a key or JWT prefix: an uppercase letter or a pair.
+        // `-----BEGIN` and `://` hold an uppercase letter or a `:`.
+        "email" | "api_key" | "jwt" | "ipv6" | "iban" | "private_key" | "url_credentials" => {
+            usize::MAX
+        }
+        "credit_card" => 13,
+        "us_ssn" => 9,
+        // `+…` and `(…)` forms are scanned on their byte; the rest have 10.
+        "phone" => 10,
+        "ipv4" => 4,
+        _ => 0,
+    }
+}
+
+/// Lowercase letter pairs, one inside every all-lowercase spelling of a
+/// built-in key shape: `sk-`, `rk_`, `gh?_`, `github_pat_`, `xox?-`, `hf_`,
+/// `gl…-`, `xapp-`, `npm_`, `pypi-`, `authorization`, `x-auth-token`, the
+/// `api…key` headers (`ap`), `private-token` (`iv`), `x-functions-key`
+/// (`fu`), `aws_secret_key` (`aw`) and `secretaccesskey` (`cc`). A
+/// spelling with any uppercase letter is always scanned. The soundness
+/// test plants one of every family.
+const PAIRS: [[u8; 2]; 16] = [
+    *b"sk", *b"rk", *b"gh", *b"xo", *b"ut", *b"hf", *b"gl", *b"xa", *b"np", *b"py", *b"ap", *b"au",
+    *b"iv", *b"fu", *b"aw", *b"cc",
+];
+
+/// Whether `b` is the second letter of a pair in [`PAIRS`].
+const fn second_of_pair(b: u8) -> bool {
+    let mut i = 0;
+    while i < PAIRS.len() {
+        if PAIRS[i][1] == b {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Byte classes of the pre-test.
+const DIGIT: u8 = 1;
+/// `@ : + (` and uppercase letters: the text is always scanned.
+const ALWAYS: u8 = 2;
+/// The second letter of a pair in [`PAIRS`].
+const SECOND: u8 = 4;
+
+const fn classes() -> [u8; 256] {
+    let mut t = [0u8; 256];
+    let mut c = 0usize;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_digit() {
+            t[c] = DIGIT;
+        } else if b.is_ascii_uppercase() || matches!(b, b'@' | b':' | b'+' | b'(') {
+            t[c] = ALWAYS;
+        } else if second_of_pair(b) {
+            t[c] = SECOND;
+        }
+        c += 1;
+    }
+    t
+}
+
+static CLASS: [u8; 256] = classes();
+
+/// The pre-test of [`Redactor::may_match`] with a precomputed digit
+/// threshold ([`Redactor::quick_threshold`]).
+pub fn may_match_quick(text: &str, threshold: usize) -> bool {
+    let mut digits = 0usize;
+    let mut prev = 0u8;
+    for &c in text.as_bytes() {
+        match CLASS[usize::from(c)] {
+            DIGIT => digits += 1,
+            ALWAYS => return true,
+            SECOND if PAIRS.contains(&[prev, c]) => return true,
+            _ => {}
+        }
+        prev = c;
+    }
+    digits >= threshold
+}
+
+impl Redactor {
+    /// The digit threshold of the pre-test for this redactor: the fewest
+    /// digits any enabled built-in digit shape needs; `0` (always scan)
+    /// when it has user patterns or keywords, or a detector the table
+    /// does not know.
+    pub fn quick_threshold(&self) -> usize {
+        if !self.cfg.patterns.is_empty() || !self.cfg.keywords.is_empty() {
+            return 0;
+        }
+        self.cfg
+            .builtin
+            .iter()
+            .map(|n| min_digits(n))
+            .min()
+            .unwrap_or(usize::MAX)
+    }
+
+    /// A cheap, sound pre-test for [`Redactor::first_match`]: `false` means
+    /// no detector can match in `text`, so the scan can be skipped. One
+    /// pass over the bytes: a text without `@ : + (`, uppercase letters or
+    /// a key-prefix letter pair, and with fewer digits than any enabled
+    /// digit shape needs, cannot hold any built-in shape. A redactor with
+    /// user patterns or keywords always scans. Hot loops compute
+    /// [`Redactor::quick_threshold`] once and call [`may_match_quick`].
+    pub fn may_match(&self, text: &str) -> bool {
+        may_match_quick(text, self.quick_threshold())
+    }
+
+    /// The name of a detector that matches somewhere in `text` (the
+    /// leftmost region's winner), or `None` when redaction would leave
+    /// `text` unchanged.
+    /// A text whose scan runs out of its work budget matches
+    /// [`OVER_BUDGET`](super::OVER_BUDGET): what was not scanned is not
+    /// passed as clean.
+    pub fn first_match(&self, text: &str) -> Option<&str> {
+        let work = self.work_for(text.len());
+        let regions = self.regions(text, &work);
+        match regions.first() {
+            Some(first) => self.dets.get(first.det as usize).map(|d| &*d.name),
+            None if work.spent() => Some(super::OVER_BUDGET),
+            None => None,
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::super::{RedactConfig, builtin_names};
+    use super::*;
+
+    /// Soundness of the pre-test: whenever a built-in detector matches,
+    /// `may_match` said so (texts rich in digits, separators and key
+    /// prefixes, with real secrets planted).
+    #[test]
+    fn may_match_never_hides_a_match() {
+        use proptest::prelude::*;
+        let all = RedactConfig {
+            builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
+            patterns: vec![],
+            keywords: vec![],
+        };
+        let some = RedactConfig {
+            builtin: vec!["credit_card".into(), "us_ssn".into(), "phone".into()],
+            patterns: vec![],
+            keywords: vec![],
+        };
+        let rs = [
+            Redactor::compile(&all, None).unwrap(),
+            Redactor::compile(&some, None).unwrap(),
+        ];
+        let parts = proptest::sample::select(vec![
+            "4111111111111111",
+            "4111 1111 1111 1111",
+            "123-45-6789",
+            "555-867-5309",
+            "+14155550123",
+            "(555) 867-5309",
+            "10.1.2.3",
+            "::1",
+            "fe80::1",
+            "jane@example.com",
+            "sk-proj-abcdefghijklmnopqrstuvwx",
+            "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig",
+            "GB82WEST12345698765432",
+            "authorization: bearer abcdefgh12",
+            "xoxb-1234567890",
+            "-----BEGIN PRIVATE KEY-----abc",
+            "postgres://u:secretpw@db",
+            "hf_abcdefghijklmnopqrstuvwxyzabcdefgh",
+            "glpat-abcdefghijklmnopqrstu",
+            "xapp-1-A1B2-123-abcdefghijklmnopqrstu",
+            "npm_abcdefghijklmnopqrstuvwxyz0123456789",
+            "pypi-AgEIcHlwaS5vcmcabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
+            "sk_live_abcdefghij",
+            "rk_test_abcdefghij",
+            "github_pat_abcdefghijklmnopqrstuvwxyz",
+            "apikey=abcdefghijklmnop",
+            "x-api-key: abcdefghijklmnop",
+            "api_key=abcdefghijklmnop",
+            "x-auth-token=abcdefghijklmnop",
+            "private-token=abcdefghijklmnop",
+            "x-functions-key=abcdefghijklmnop",
+            "ocp-apim-subscription-key=abcdefghijklmnop",
+            "aws_secret_access_key=abcdefghijklmnopqrstuvwxyz0123456789abcd",
+            "secretaccesskey=abcdefghijklmnopqrstuvwxyz0123456789abcd",
+            "aws_secret_key=abcdefghijklmnopqrstuvwxyz0123456789abcd",
+            "authorization=token abcdefgh12",
+            "proxy-authorization=basic abcdefgh12",
+            "chatcmpl-",
+            "9f2c41d0",
+            "-",
+            "_",
+            ".",
+            " ",
+            "0",
+            "12",
+            "a",
+            "req_",
+        ]);
+        proptest!(|(pieces in proptest::collection::vec(parts, 0..8))| {
+            let text: String = pieces.concat();
+            for r in &rs {
+                if r.first_match(&text).is_some() {
+                    prop_assert!(r.may_match(&text), "{:?}", text);
+                }
+            }
+        });
+        // And it does skip what it is for (the standard level's default
+        // pack leaves `ipv4` out).
+        let default = RedactConfig {
+            builtin: builtin_names()
+                .iter()
+                .filter(|n| **n != "ipv4")
+                .map(|s| s.to_string())
+                .collect(),
+            patterns: vec![],
+            keywords: vec![],
+        };
+        let d = Redactor::compile(&default, None).unwrap();
+        assert!(!d.may_match("chatcmpl-ac0504a5"));
+        assert!(!d.may_match("ltr-promptlen"));
+        assert!(d.may_match("chatcmpl-4111111111111"));
+        assert!(rs[0].may_match("chatcmpl-ac0504a5"));
+    }
+
+    #[test]
+    fn first_match_agrees_with_redaction() {
+        let cfg = RedactConfig {
+            builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
+            patterns: vec![],
+            keywords: vec![],
+        };
+        let r = Redactor::compile(&cfg, None).unwrap();
+        for (text, want) in [
+            ("chatcmpl-9f2c41d0", None),
+            ("req-jane.doe@example.com", Some("email")),
+            ("id-4111111111111111", Some("credit_card")),
+            ("x-123-45-6789", Some("us_ssn")),
+            ("sk-proj-abcdefghijklmnopqrstuvwxyz012345", Some("api_key")),
+            ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abc", Some("jwt")),
+            ("call-555-867-5309", Some("phone")),
+            ("", None),
+        ] {
+            assert_eq!(r.first_match(text), want, "{text}");
+            let (_, red) = r.redact_to_string(text);
+            assert_eq!(red.changed, want.is_some(), "{text}");
+        }
+    }
+}

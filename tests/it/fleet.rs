@@ -1,0 +1,699 @@
+//! A fleet of `serve` replicas sharing one window budget: through a real
+//! `redis-server` (`[fleet] budget_store`), and by fixed shares without a
+//! store (`[fleet] replicas = N`). Every wait is a bounded poll; every
+//! listener is on loopback.
+//!
+//! Without `redis-server` on the PATH the store test says it skipped,
+//! unless `CI` is set: then it fails (CI installs the package).
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use jiff::{SignedDuration, Timestamp};
+use tracegate::audit::{AuditEvent, DenyWhy, read_entries};
+
+const DEADLINE: Duration = Duration::from_secs(20);
+const CANARY: &str = "CANARY-fleet";
+
+fn poll<T>(what: &str, within: Duration, mut f: impl FnMut() -> Option<T>) -> T {
+    let end = Instant::now() + within;
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(Instant::now() < end, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A real `redis-server` on a loopback port, persisting to `dir` (AOF,
+/// fsync always), as a fleet's store must.
+struct Redis {
+    child: Option<Child>,
+    port: u16,
+    dir: PathBuf,
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+impl Redis {
+    /// `None` when `redis-server` is not installed.
+    fn available() -> bool {
+        Command::new("redis-server")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
+    fn start(dir: &Path) -> Redis {
+        // A port the kernel just handed out on loopback; redis binds it next.
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut r = Redis {
+            child: None,
+            port,
+            dir: dir.to_path_buf(),
+        };
+        r.restart();
+        r
+    }
+
+    fn restart(&mut self) {
+        assert!(self.child.is_none());
+        let log = std::fs::File::create(self.dir.join("redis.log")).unwrap();
+        let child = Command::new("redis-server")
+            .args(["--bind", "127.0.0.1", "--port"])
+            .arg(self.port.to_string())
+            .args([
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+            ])
+            .arg("--dir")
+            .arg(&self.dir)
+            .stdin(Stdio::null())
+            .stdout(log)
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn redis-server");
+        self.child = Some(child);
+        let port = self.port;
+        poll("redis-server to answer PING", DEADLINE, || {
+            ping(port).then_some(())
+        });
+    }
+
+    /// SIGKILL: the store dies mid-run, as a crashed host would.
+    fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+}
+
+fn ping(port: u16) -> bool {
+    let Ok(mut s) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(1)));
+    if s.write_all(b"PING\r\n").is_err() {
+        return false;
+    }
+    let mut buf = [0u8; 16];
+    matches!(s.read(&mut buf), Ok(n) if buf[..n].starts_with(b"+PONG"))
+}
+
+struct Replica {
+    child: Child,
+    addr: String,
+    dir: PathBuf,
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Replica {
+    /// `serve` on the policy folder `dir/policy` (shared file + own file).
+    fn start(dir: &Path) -> Replica {
+        let ready = dir.join("ready");
+        let _ = std::fs::remove_file(&ready);
+        let log = std::fs::File::create(dir.join("serve.log")).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
+            .args(["serve", "--policy"])
+            .arg(dir.join("policy"))
+            .args(["--listen", "127.0.0.1:0", "--ready-file"])
+            .arg(&ready)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let addr = poll("the ready file", DEADLINE, || {
+            std::fs::read_to_string(&ready)
+                .ok()
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+        });
+        Replica {
+            child,
+            addr,
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    fn stop(mut self) {
+        let pid = self.child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let code = poll("the replica to exit", DEADLINE, || {
+            self.child.try_wait().unwrap().map(|s| s.code())
+        });
+        let log = std::fs::read_to_string(self.dir.join("serve.log")).unwrap_or_default();
+        assert_eq!(code, Some(0), "serve log:\n{log}");
+    }
+
+    /// Wait until `/v1/status` shows the window `enabled`: the daemon
+    /// enables windows on its ticker, so records posted before that go out
+    /// standard.
+    fn wait_enabled(&self, window: &str) {
+        poll("the window to be enabled", DEADLINE, || {
+            let status: serde_json::Value = serde_json::from_str(&self.get("/v1/status")).ok()?;
+            status["windows"]
+                .as_array()?
+                .iter()
+                .any(|w| w["id"] == window && w["state"] == "enabled")
+                .then_some(())
+        });
+    }
+
+    fn get(&self, path: &str) -> String {
+        http(&self.addr, "GET", path, b"").1
+    }
+
+    /// POST one record; 200 expected.
+    fn send(&self, i: usize) {
+        let (code, _) = http(&self.addr, "POST", "/v1/records", record(i).as_bytes());
+        assert_eq!(code, 200);
+    }
+
+    /// Records written to the full sink so far, and how many carry content.
+    fn delivered(&self) -> (usize, usize) {
+        let text = std::fs::read_to_string(self.dir.join("cap.jsonl")).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        let full = lines.iter().filter(|l| l.contains(CANARY)).count();
+        (lines.len(), full)
+    }
+
+    fn events(&self) -> Vec<(Timestamp, Option<String>, AuditEvent)> {
+        read_entries(&self.dir.join("audit.jsonl"), None)
+            .map(|it| {
+                it.filter_map(Result::ok)
+                    .map(|e| (e.ts, e.replica_id, e.event))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn leases(&self) -> Vec<u64> {
+        self.events()
+            .into_iter()
+            .filter_map(|(_, _, e)| match e {
+                AuditEvent::BudgetLeased { records, .. } => records,
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+fn http(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(DEADLINE)).unwrap();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\
+         content-type: application/x-ndjson\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    s.write_all(body).unwrap();
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let code = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
+    (code, body)
+}
+
+fn record(i: usize) -> String {
+    let now = Timestamp::now().as_second();
+    format!(
+        "{{\"request_id\":\"chatcmpl-{i:x}\",\"t_arrival\":{now},\"t_completion\":{},\"prompt_text\":\"{CANARY}-{i}\"}}\n",
+        now + 1
+    )
+}
+
+/// Three replica folders sharing `shared.toml` (the same text in each),
+/// each with its own `replica.toml` naming it; each keeps its audit log
+/// and sink files in its own folder, as separate hosts would.
+fn fleet_dirs(root: &Path, fleet: &str, n: usize) -> Vec<PathBuf> {
+    let start = Timestamp::now() - SignedDuration::from_secs(60);
+    let end = start + SignedDuration::from_mins(30);
+    let shared = format!(
+        "[audit]\npath = \"../audit.jsonl\"\nlock_timeout = \"5s\"\n\
+         [server]\nflush_interval = \"20ms\"\n\
+         [fleet]\n{fleet}\n\
+         [[sink]]\nname = \"std\"\noutput = \"file:../std.jsonl\"\n\
+         [[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:../cap.jsonl\"\n\
+         [[window]]\nid = \"fleet-w1\"\nsink = \"cap\"\nstart = \"{}\"\nend = \"{}\"\n\
+         reason = \"fleet budget test\"\nrequested_by = \"tests\"\nmax_records = 50\n",
+        start.round(jiff::Unit::Second).unwrap(),
+        end.round(jiff::Unit::Second).unwrap()
+    );
+    (1..=n)
+        .map(|i| {
+            let dir = root.join(format!("r{i}"));
+            std::fs::create_dir_all(dir.join("policy")).unwrap();
+            std::fs::write(dir.join("policy/shared.toml"), &shared).unwrap();
+            std::fs::write(
+                dir.join("policy/replica.toml"),
+                format!("[fleet]\nreplica_id = \"r{i}\"\n"),
+            )
+            .unwrap();
+            dir
+        })
+        .collect()
+}
+
+/// Send one record to each replica in turn, `rounds` times; then wait
+/// until every record reached each replica's full sink (at some level).
+fn round_robin(replicas: &[Replica], next: &mut usize, rounds: usize) {
+    let before: Vec<usize> = replicas.iter().map(|r| r.delivered().0).collect();
+    for _ in 0..rounds {
+        for r in replicas {
+            r.send(*next);
+            *next += 1;
+        }
+    }
+    for (r, b) in replicas.iter().zip(before) {
+        poll("records to reach the sink", DEADLINE, || {
+            (r.delivered().0 == b + rounds).then_some(())
+        });
+    }
+}
+
+/// Round-robin traffic until every replica delivered `each` full records
+/// (or the round bound is hit), then 10 rounds more: what each delivered.
+fn until_stable(replicas: &[Replica], next: &mut usize, each: usize) -> Vec<usize> {
+    let per = |rs: &[Replica]| rs.iter().map(|r| r.delivered().1).collect::<Vec<_>>();
+    for _ in 0..400 {
+        if per(replicas).iter().all(|&n| n >= each) {
+            break;
+        }
+        round_robin(replicas, next, 1);
+    }
+    round_robin(replicas, next, 10);
+    per(replicas)
+}
+
+fn total_full(replicas: &[Replica]) -> usize {
+    replicas.iter().map(|r| r.delivered().1).sum()
+}
+
+fn verify_fleet(dirs: &[PathBuf]) -> super::cli::Run {
+    let mut args = vec!["audit", "verify", "--fleet"];
+    let logs: Vec<String> = dirs
+        .iter()
+        .map(|d| d.join("audit.jsonl").display().to_string())
+        .collect();
+    args.extend(logs.iter().map(String::as_str));
+    super::cli::tracegate(&args, b"")
+}
+
+/// Issue 17 items 1, 2, 4, 5: three replicas, one store, `max_records =
+/// 50`. Traffic spread over all three delivers exactly 50 full records;
+/// killing the store stops full capture once each replica's lease in hand
+/// is spent (no lease is taken while it is down, nothing goes over);
+/// restarting it resumes capture on its own.
+#[test]
+fn three_replicas_share_one_budget_through_a_real_redis_and_stop_when_it_dies() {
+    if !Redis::available() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "redis-server is not installed, and CI must run this test (apt-get install redis-server)"
+        );
+        eprintln!("SKIPPED: redis-server is not installed; the fleet store test did not run");
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let mut redis = Redis::start(root.path());
+    let dirs = fleet_dirs(
+        root.path(),
+        &format!(
+            "budget_store = \"{}\"\nreplicas = 3\nstore_timeout = \"200ms\"",
+            redis.url()
+        ),
+        3,
+    );
+    let replicas: Vec<Replica> = dirs.iter().map(|d| Replica::start(d)).collect();
+    for r in &replicas {
+        r.wait_enabled("fleet-w1");
+    }
+    let mut next = 0;
+
+    // Phase 1: some traffic with the store up.
+    round_robin(&replicas, &mut next, 4);
+    let phase1 = total_full(&replicas);
+    assert!(phase1 > 0 && phase1 <= 50, "{phase1}");
+    // Let lease requests already asked for land before the store dies
+    // (bounded: the logs stop growing).
+    let mut last = (Vec::new(), Instant::now());
+    poll("lease requests to settle", DEADLINE, || {
+        let now: Vec<Vec<u64>> = replicas.iter().map(Replica::leases).collect();
+        if now != last.0 {
+            last = (now, Instant::now());
+            return None;
+        }
+        (last.1.elapsed() > Duration::from_millis(600)).then_some(())
+    });
+    let leased_at_kill: Vec<u64> = replicas
+        .iter()
+        .map(|r| r.leases().iter().sum::<u64>())
+        .collect();
+    let full_at_kill: Vec<usize> = replicas.iter().map(|r| r.delivered().1).collect();
+
+    // Phase 2: the store dies. Each replica may spend what it holds, then
+    // only standard goes out.
+    let killed = Instant::now();
+    redis.kill();
+    let mut last_full_after_kill: Option<Duration> = None;
+    for _ in 0..30 {
+        let before = total_full(&replicas);
+        round_robin(&replicas, &mut next, 1);
+        if total_full(&replicas) > before {
+            last_full_after_kill = Some(killed.elapsed());
+        }
+    }
+    for (i, r) in replicas.iter().enumerate() {
+        let full = r.delivered().1;
+        let held = leased_at_kill[i] as usize - full_at_kill[i];
+        assert!(
+            full - full_at_kill[i] <= held,
+            "replica r{} spent {} after the store died, holding {held}",
+            i + 1,
+            full - full_at_kill[i]
+        );
+        assert_eq!(
+            r.leases().iter().sum::<u64>(),
+            leased_at_kill[i],
+            "no lease while the store is down"
+        );
+        assert!(full <= r.leases().iter().sum::<u64>() as usize);
+    }
+    // The last ten rounds went out standard everywhere.
+    let stalled = total_full(&replicas);
+    round_robin(&replicas, &mut next, 10);
+    assert_eq!(total_full(&replicas), stalled, "capture stopped");
+    // Audited with a cause, and shown in healthz, metrics and status.
+    for r in &replicas {
+        let denied = poll("full_denied budget_store_unavailable", DEADLINE, || {
+            r.events().into_iter().find_map(|(_, rid, e)| match e {
+                AuditEvent::FullDenied {
+                    why: DenyWhy::BudgetStoreUnavailable,
+                    detail,
+                    ..
+                } => Some((rid, detail)),
+                _ => None,
+            })
+        });
+        assert!(denied.0.as_deref().is_some_and(|id| id.starts_with('r')));
+        assert!(
+            matches!(denied.1.as_deref(), Some("unreachable" | "timeout")),
+            "{denied:?}"
+        );
+        assert!(r.get("/healthz").contains("degraded: budget store"));
+        assert!(r.get("/metrics").contains("tracegate_budget_store_up 0"));
+        let status: serde_json::Value = serde_json::from_str(&r.get("/v1/status")).unwrap();
+        assert_eq!(status["fleet"]["store"], "down", "{status}");
+    }
+    let stalled_at = stalled;
+
+    // Phase 3: the store returns (its AOF intact); capture resumes on its
+    // own, and the fleet delivers exactly the budget, never more.
+    redis.restart();
+    let resumed = Instant::now();
+    let mut resumed_after = None;
+    let mut rounds = 0;
+    while total_full(&replicas) < 50 {
+        rounds += 1;
+        assert!(rounds < 400, "capture did not reach the budget");
+        round_robin(&replicas, &mut next, 1);
+        if resumed_after.is_none() && total_full(&replicas) > stalled_at {
+            resumed_after = Some(resumed.elapsed());
+        }
+    }
+    round_robin(&replicas, &mut next, 20);
+    let per: Vec<usize> = replicas.iter().map(|r| r.delivered().1).collect();
+    let total: usize = per.iter().sum();
+    assert_eq!(total, 50, "exactly the budget across the fleet: {per:?}");
+    for r in &replicas {
+        assert!(r.get("/metrics").contains("tracegate_budget_store_up 1"));
+        let (lines, full) = r.delivered();
+        assert!(lines > full, "the rest went out standard");
+        // The standard sink never saw content.
+        let std = std::fs::read_to_string(r.dir.join("std.jsonl")).unwrap();
+        assert!(!std.contains(CANARY));
+    }
+    let leases: Vec<usize> = replicas.iter().map(|r| r.leases().len()).collect();
+    eprintln!(
+        "fleet figures: full per replica {per:?}, total {total}; leases per replica {leases:?}; \
+         last full record {:?} after the store died; capture resumed {:?} after it returned; \
+         records sent {next}",
+        last_full_after_kill, resumed_after
+    );
+    for r in replicas {
+        r.stop();
+    }
+    // Every entry names its replica; the fleet total is within budget.
+    for (i, d) in dirs.iter().enumerate() {
+        let entries: Vec<_> = read_entries(&d.join("audit.jsonl"), None)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let id = format!("r{}", i + 1);
+        assert!(
+            entries
+                .iter()
+                .all(|e| e.replica_id.as_deref() == Some(id.as_str()))
+        );
+    }
+    let v = verify_fleet(&dirs);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+    assert!(
+        v.stdout
+            .contains("window `fleet-w1`: spent 50 of max_records 50"),
+        "{}",
+        v.stdout
+    );
+}
+
+/// Issue 17 item 3: `replicas = 3` without a store gives each replica
+/// `floor(50 / 3) = 16`, so the fleet delivers 48; with neither key each
+/// replica spends the whole budget, and `audit verify --fleet` catches
+/// the fleet going over it.
+#[test]
+fn replicas_without_a_store_each_get_the_floor_of_their_share() {
+    let root = tempfile::tempdir().unwrap();
+    let shared = root.path().join("shared");
+    let dirs = fleet_dirs(&shared, "replicas = 3", 3);
+    let replicas: Vec<Replica> = dirs.iter().map(|d| Replica::start(d)).collect();
+    for r in &replicas {
+        r.wait_enabled("fleet-w1");
+    }
+    let mut next = 0;
+    let per = until_stable(&replicas, &mut next, 16);
+    assert_eq!(per, vec![16, 16, 16], "floor(50 / 3) each");
+    for r in replicas {
+        r.stop();
+    }
+    let v = verify_fleet(&dirs);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+    assert!(
+        v.stdout.contains("spent 48 of max_records 50"),
+        "{}",
+        v.stdout
+    );
+
+    // Neither key: three gates, each with the whole budget. The fleet
+    // spends 150 of 50, and the fleet check says so.
+    let alone = root.path().join("alone");
+    let dirs = fleet_dirs(&alone, "", 3);
+    let replicas: Vec<Replica> = dirs.iter().map(|d| Replica::start(d)).collect();
+    for r in &replicas {
+        r.wait_enabled("fleet-w1");
+    }
+    let per = until_stable(&replicas, &mut next, 50);
+    assert_eq!(per, vec![50, 50, 50]);
+    for r in replicas {
+        r.stop();
+    }
+    let v = verify_fleet(&dirs);
+    assert_eq!(v.code, 1, "{}{}", v.stdout, v.stderr);
+    assert!(v.stdout.contains("OVER BUDGET: 150"), "{}", v.stdout);
+}
+
+/// Issue 17 item 2, a store that lies: it comes back *empty* (restarted
+/// without its data). Its count would start again from zero and grant the
+/// whole budget a second time; the replicas know from their own logs what
+/// they leased, catch it, and lease nothing more (`lost_state`, audited).
+#[test]
+fn a_store_that_comes_back_empty_is_caught_and_grants_nothing() {
+    if !Redis::available() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "redis-server is not installed, and CI must run this test"
+        );
+        eprintln!("SKIPPED: redis-server is not installed; the lying-store test did not run");
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let mut redis = Redis::start(root.path());
+    let dirs = fleet_dirs(
+        root.path(),
+        &format!(
+            "budget_store = \"{}\"\nreplicas = 2\nstore_timeout = \"200ms\"",
+            redis.url()
+        ),
+        2,
+    );
+    let replicas: Vec<Replica> = dirs.iter().map(|d| Replica::start(d)).collect();
+    for r in &replicas {
+        r.wait_enabled("fleet-w1");
+    }
+    let mut next = 0;
+    round_robin(&replicas, &mut next, 3);
+    let leased: Vec<u64> = replicas
+        .iter()
+        .map(|r| r.leases().iter().sum::<u64>())
+        .collect();
+    assert!(leased.iter().all(|&l| l > 0));
+    // The store loses everything: killed, its data removed, started again.
+    redis.kill();
+    for f in std::fs::read_dir(root.path()).unwrap() {
+        let p = f.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with("appendonly") {
+            if p.is_dir() {
+                std::fs::remove_dir_all(&p).unwrap();
+            } else {
+                std::fs::remove_file(&p).unwrap();
+            }
+        }
+    }
+    redis.restart();
+    // Traffic until every replica asked the empty store for more (it
+    // either caught the lie or took a lease), bounded by the deadline.
+    let asked = |r: &Replica, before: u64| {
+        r.leases().iter().sum::<u64>() != before
+            || r.events().into_iter().any(|(_, _, e)| {
+                matches!(e, AuditEvent::FullDenied { detail: Some(d), .. } if d == "lost_state")
+            })
+    };
+    let end = Instant::now() + DEADLINE;
+    while !replicas.iter().zip(&leased).all(|(r, &l)| asked(r, l)) {
+        assert!(
+            Instant::now() < end,
+            "the replicas never asked the store again"
+        );
+        round_robin(&replicas, &mut next, 1);
+    }
+    for (i, r) in replicas.iter().enumerate() {
+        assert_eq!(
+            r.leases().iter().sum::<u64>(),
+            leased[i],
+            "no lease from a store that forgot the earlier ones"
+        );
+        assert!(r.delivered().1 as u64 <= leased[i]);
+        let detail = poll("full_denied lost_state", DEADLINE, || {
+            r.events().into_iter().find_map(|(_, _, e)| match e {
+                AuditEvent::FullDenied {
+                    why: DenyWhy::BudgetStoreUnavailable,
+                    detail: Some(d),
+                    ..
+                } if d == "lost_state" => Some(d),
+                _ => None,
+            })
+        });
+        assert_eq!(detail, "lost_state");
+        let status: serde_json::Value = serde_json::from_str(&r.get("/v1/status")).unwrap();
+        assert_eq!(status["fleet"]["store_fault"], "lost_state", "{status}");
+    }
+    for r in replicas {
+        r.stop();
+    }
+}
+
+/// `[fleet]` keys are checked like every other: a password in the store
+/// URL, a bad replica id, zero replicas, another scheme are refused with
+/// the file and line, and the secret is never echoed.
+#[test]
+fn bad_fleet_keys_are_refused_with_file_and_line_and_no_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("policy.toml");
+    for (fleet, says) in [
+        (
+            "budget_store = \"redis://user:hunter2-SECRET@10.0.0.5:6379\"",
+            "`fleet.budget_store` holds a password",
+        ),
+        (
+            "budget_store = \"http://10.0.0.5:6379\"",
+            "must start with `redis://` or `rediss://`",
+        ),
+        (
+            "replica_id = \"r 1; drop\"",
+            "`fleet.replica_id` is not a valid replica id",
+        ),
+        (
+            "replicas = 0",
+            "`fleet.replicas` must be between 1 and 100000",
+        ),
+        (
+            "store_timeout = \"5m\"",
+            "`fleet.store_timeout` must be more than 0 and at most 60s",
+        ),
+        (
+            "password_file = \"pw\"",
+            "`fleet.password_file` is set but `fleet.budget_store` is not",
+        ),
+        ("budget_stor = \"redis://h:1\"", "budget_stor"),
+    ] {
+        std::fs::write(&p, format!("version = 1\n[fleet]\n{fleet}\n")).unwrap();
+        let out = super::cli::tracegate(&["policy", "check", p.to_str().unwrap()], b"");
+        assert_eq!(out.code, 2, "{fleet}: {}{}", out.stdout, out.stderr);
+        let all = format!("{}{}", out.stdout, out.stderr);
+        assert!(all.contains(says), "{fleet}: {all}");
+        assert!(all.contains("policy.toml:3"), "{fleet}: {all}");
+        assert!(!all.contains("hunter2"), "{all}");
+    }
+    std::fs::write(
+        &p,
+        "version = 1\n[fleet]\nbudget_store = \"rediss://store.internal:6380/2\"\nreplicas = 4\nreplica_id = \"gate-1\"\n",
+    )
+    .unwrap();
+    let out = super::cli::tracegate(&["policy", "check", p.to_str().unwrap()], b"");
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+}
