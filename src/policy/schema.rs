@@ -15,11 +15,24 @@ use toml::de::{DeTable, DeValue};
 use super::keys::{REPLACE_DEFAULTS, Shape, TableShape, table_title};
 use super::raw::RawPolicy;
 
-/// Values that may be a customer list: an error on their line is shown
-/// without the line.
-// SECURITY: a keyword list is a customer list, and a redaction pattern
-// may spell one out (`Northwind|Contoso`).
-pub const SECRET_KEYS: &[&str] = &["redact.keywords.words", "redact.pattern.regex"];
+/// Values that may be a customer list or a credential: an error on their
+/// line is shown without the line. An unknown key in a table that holds
+/// one of them is treated alike (it may be one of them misspelt).
+// SECURITY: a keyword list is a customer list, a redaction pattern may
+// spell one out (`Northwind|Contoso`), and a budget store URL may hold a
+// password (refused, but the refusal must not print it).
+pub const SECRET_KEYS: &[&str] = &[
+    "redact.keywords.words",
+    "redact.pattern.regex",
+    "fleet.budget_store",
+];
+
+/// Whether the table at `path` holds a [`SECRET_KEYS`] key.
+fn holds_secrets(path: &str) -> bool {
+    SECRET_KEYS
+        .iter()
+        .any(|k| k.rsplit_once('.').is_some_and(|(table, _)| table == path))
+}
 
 /// The root of the key table.
 pub fn root() -> TableShape {
@@ -98,6 +111,11 @@ fn walk_table(
             .keys
             .push((key.span().start..value.span().end, sub.clone()));
         let Some(k) = super::keys::find(keys, name) else {
+            // SECURITY: `budget_stor = "redis://u:PASSWORD@h"` is a secret
+            // however its key is spelt.
+            if holds_secrets(path) {
+                index.secrets.push(key.span().start..value.span().end);
+            }
             let known: Vec<&str> = keys.iter().map(|k| k.name).collect();
             problems.push(Problem {
                 span: key.span(),

@@ -464,6 +464,51 @@ fn every_error_of_every_stage_is_shown_at_once_where_it_is() {
     assert_eq!(v["sha256"].as_str().unwrap().len(), 64);
 }
 
+/// An error on a line that may hold a credential (a budget store URL with
+/// a password) or a customer list (keywords) names the file and line but
+/// never shows the line, however the key is spelt and whatever is wrong
+/// with its value.
+#[test]
+fn a_line_that_may_hold_a_password_or_a_customer_list_is_never_shown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("policy.toml");
+    for (body, says) in [
+        (
+            "[fleet]\nbudget_store = \"redis://u:hunter2-SECRET@h:1\"\n",
+            "holds a password",
+        ),
+        (
+            "[fleet]\nbudget_stor = \"redis://u:hunter2-SECRET@h:1\"\n",
+            "unknown key `budget_stor` in [fleet]",
+        ),
+        (
+            "[fleet]\nstore = \"redis://u:hunter2-SECRET@h:1\"\n",
+            "unknown key `store` in [fleet]",
+        ),
+        (
+            "[fleet]\nbudget_store = [\"redis://u:hunter2-SECRET@h:1\"]\n",
+            "`fleet.budget_store` must be a string",
+        ),
+        (
+            "[[redact.keywords]]\nname = \"k\"\nword = [\"hunter2-SECRET\"]\n",
+            "unknown key `word` in [[redact.keywords]]",
+        ),
+    ] {
+        std::fs::write(&f, body).unwrap();
+        for format in ["text", "json"] {
+            let out = run(
+                &["policy", "check", "--error-format", format, p(&f)],
+                &[],
+                None,
+            );
+            assert_eq!(out.status.code(), Some(2), "{body}");
+            let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+            assert!(all.contains(says), "{body}: {all}");
+            assert!(!all.contains("hunter2"), "{body}: {all}");
+        }
+    }
+}
+
 #[test]
 fn env_references_expand_where_safe_are_in_the_digest_and_are_refused_elsewhere() {
     let tmp = tempfile::tempdir().unwrap();
