@@ -826,6 +826,49 @@ mod tests {
         assert_eq!(empty.standard.fields.len(), 10);
     }
 
+    /// A structural OTLP rule the user writes replaces the built-in one
+    /// whole: the default `pattern` and `max_len` must not creep into a
+    /// user's `one_of` rule (nor a user's `free_text` rule be tightened
+    /// behind its back); other structural rules keep their defaults.
+    #[test]
+    fn a_structural_otlp_rule_replaces_the_default_whole() {
+        let p = Policy::from_toml(
+            Path::new("p.toml"),
+            "[standard.otlp]\nscope_name = { type = \"string\", one_of = [\"my.scope\"] }\nevent_name = { type = \"string\", free_text = true }\n",
+        )
+        .unwrap();
+        let s = &p.standard.otlp.structure;
+        assert!(s.scope_name.pattern.is_none());
+        assert_eq!(s.scope_name.max_len, None);
+        assert_eq!(s.scope_name.one_of, Some(vec!["my.scope".to_string()]));
+        assert!(s.event_name.pattern.is_none() && s.event_name.free_text);
+        let shipped = Policy::from_toml(Path::new("e.toml"), "").unwrap();
+        assert_eq!(s.schema_url, shipped.standard.otlp.structure.schema_url);
+        assert!(shipped.standard.otlp.structure.scope_name.pattern.is_some());
+        // Refused: not a string rule; free text not said; set twice.
+        let e = errors("[standard.otlp]\nevent_name = { type = \"integer\" }\n");
+        assert!(e[0].contains("must be `type = \"string\"`"), "{e:?}");
+        let e = errors("[standard.otlp]\nscope_version = { type = \"string\" }\n");
+        assert!(e[0].contains("admits free text"), "{e:?}");
+        let files = [
+            load::PolicyFile {
+                path: "a.toml".into(),
+                text: "[standard.otlp]\nscope_name = { type = \"string\", one_of = [\"a\"] }\n".into(),
+            },
+            load::PolicyFile {
+                path: "b.toml".into(),
+                text: "[standard.otlp]\nscope_name = { type = \"string\", max_len = 3, free_text = true }\n".into(),
+            },
+        ];
+        let e = Policy::from_files(Path::new("."), &files).unwrap_err();
+        assert!(
+            e.0.iter().any(|e| e
+                .message
+                .contains("`standard.otlp.scope_name` is defined twice")),
+            "{e:?}"
+        );
+    }
+
     #[test]
     fn all_errors_are_reported_at_once() {
         let errs = errors(
