@@ -1,11 +1,12 @@
 //! A load generator for `tracegate serve`: sustained OTLP/HTTP protobuf
-//! ingest over keep-alive connections, batches of N spans per request.
-//! Prints spans per second and request latency percentiles.
+//! ingest over keep-alive connections (or, with `--grpc`, OTLP/gRPC
+//! `Export` calls, one HTTP/2 connection per client), batches of N spans
+//! per request. Prints spans per second and request latency percentiles.
 //!
 //! `scripts/bench-serve.sh` starts the daemon, runs this, and times
 //! `tracegate filter` on the same spans in the same run.
 //!
-//! Run: `cargo run --release --example serve_bench -- ADDR SECONDS CONNECTIONS SPANS [JSONL_OUT LINES]`
+//! Run: `cargo run --release --example serve_bench -- [--grpc] ADDR SECONDS CONNECTIONS SPANS [JSONL_OUT LINES]`
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -41,8 +42,50 @@ fn request(spans: usize) -> String {
     .to_string()
 }
 
+/// One client's OTLP/gRPC calls until `end`: latencies and refusals.
+fn grpc_client(addr: String, body: Vec<u8>, end: Instant) -> Result<(Vec<Duration>, u64), String> {
+    use tracegate::daemon::grpc::{RawCodec, TRACES_PATH};
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    rt.block_on(async move {
+        let client =
+            hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+                .http2_only(true)
+                .build_http::<tonic::body::Body>();
+        let origin: axum::http::Uri = format!("http://{addr}")
+            .parse()
+            .map_err(|_| "bad address")?;
+        let mut grpc = tonic::client::Grpc::with_origin(client, origin);
+        let body = bytes::Bytes::from(body);
+        let mut lat = Vec::new();
+        let mut errors = 0;
+        while Instant::now() < end {
+            let t = Instant::now();
+            grpc.ready().await.map_err(|e| e.to_string())?;
+            let r = grpc
+                .unary::<bytes::Bytes, bytes::Bytes, _>(
+                    tonic::Request::new(body.clone()),
+                    axum::http::uri::PathAndQuery::from_static(TRACES_PATH),
+                    RawCodec,
+                )
+                .await;
+            match r {
+                Ok(_) => lat.push(t.elapsed()),
+                Err(_) => errors += 1,
+            }
+        }
+        Ok((lat, errors))
+    })
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().collect();
+    let mut args: Vec<String> = std::env::args().collect();
+    let grpc = args.get(1).is_some_and(|a| a == "--grpc");
+    if grpc {
+        args.remove(1);
+    }
     if args.len() < 5 {
         return Err("usage: serve_bench ADDR SECONDS CONNECTIONS SPANS [JSONL_OUT LINES]".into());
     }
@@ -67,6 +110,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let addr = addr.clone();
             let body = body.clone();
             std::thread::spawn(move || -> Result<(Vec<Duration>, u64), String> {
+                if grpc {
+                    return grpc_client(addr, body, end);
+                }
                 let s = TcpStream::connect(&addr).map_err(|e| e.to_string())?;
                 s.set_nodelay(true).map_err(|e| e.to_string())?;
                 let mut w = s.try_clone().map_err(|e| e.to_string())?;
@@ -123,7 +169,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .unwrap_or_default()
     };
     println!(
-        "serve: {n} requests ok, {errors} refused, {spans} spans each, {:.0} spans/s; latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; body {} bytes",
+        "serve ({}): {n} requests ok, {errors} refused, {spans} spans each, {:.0} spans/s; latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; body {} bytes",
+        if grpc { "otlp/grpc" } else { "otlp/http" },
         (n * spans) as f64 / seconds as f64,
         pct(0.50).as_secs_f64() * 1e3,
         pct(0.99).as_secs_f64() * 1e3,

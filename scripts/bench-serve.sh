@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Benchmark `tracegate serve`: OTLP/HTTP protobuf ingest, batches of 512
-# spans, one standard and one full sink (window open), against `filter` on
-# the same spans in the same run. Usage: scripts/bench-serve.sh [SECONDS] [CONNECTIONS]
+# Benchmark `tracegate serve`: OTLP/HTTP protobuf (or OTLP/gRPC) ingest,
+# batches of 512 spans, one standard and one full sink (window open),
+# against `filter` on the same spans in the same run.
+# Usage: scripts/bench-serve.sh [SECONDS] [CONNECTIONS] [http|grpc]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
 conns=${2:-4}
+mode=${3:-http}
 spans=512
 cargo build --release --quiet --bin tracegate --example serve_bench
 bin=target/release/tracegate
@@ -33,11 +35,16 @@ end = "$end"
 reason = "benchmark"
 requested_by = "bench-serve.sh"
 TOML
-RUST_LOG=warn "$bin" serve --policy "$work/policy.toml" --listen 127.0.0.1:0 --ready-file "$work/ready" 2>"$work/serve.log" &
+RUST_LOG=warn "$bin" serve --policy "$work/policy.toml" --listen 127.0.0.1:0 --ready-file "$work/ready" \
+  --grpc-listen 127.0.0.1:0 --grpc-ready-file "$work/grpc-ready" 2>"$work/serve.log" &
 pid=$!
-for _ in $(seq 100); do [ -s "$work/ready" ] && break; sleep 0.1; done
+for _ in $(seq 100); do [ -s "$work/ready" ] && [ -s "$work/grpc-ready" ] && break; sleep 0.1; done
 addr=$(cat "$work/ready")
-target/release/examples/serve_bench "$addr" "$secs" "$conns" "$spans" "$work/spans.jsonl" 400
+case "$mode" in
+  http) target/release/examples/serve_bench "$addr" "$secs" "$conns" "$spans" "$work/spans.jsonl" 400 ;;
+  grpc) target/release/examples/serve_bench --grpc "$(cat "$work/grpc-ready")" "$secs" "$conns" "$spans" "$work/spans.jsonl" 400 ;;
+  *) echo "mode must be http or grpc" >&2; exit 2 ;;
+esac
 curl -s "http://$addr/metrics" | grep -E '^tracegate_sink_records_(out|dropped)_total' | grep -v ' 0$' || true
 kill -TERM "$pid"; wait "$pid" || true
 echo "sink files: std $(wc -c < "$work/std.jsonl") bytes, cap $(wc -c < "$work/cap.jsonl") bytes"

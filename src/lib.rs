@@ -37,4 +37,5 @@ pub mod policy;
 pub mod record;
 pub mod redact;
 pub mod source;
+pub mod tls;
 pub mod window;

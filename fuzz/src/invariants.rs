@@ -180,6 +180,7 @@ fn redactor() -> &'static Redactor {
                 whole_word: true,
                 action: Action::Hash,
             }],
+            ..RedactConfig::default()
         };
         let key = RedactKey::new(&[7; 32]).unwrap_or_else(|e| panic!("fuzz key: {e:?}"));
         Redactor::compile(&cfg, Some(key)).unwrap_or_else(|e| panic!("fuzz redactor: {e:?}"))

@@ -172,7 +172,7 @@ fn run_one(
                 OutputFormat::Json => writeln!(
                     stdout,
                     "{}",
-                    serde_json::json!({"file": file, "status": "error", "message": e.to_string()})
+                    serde_json::json!({"type": "verify", "file": file, "status": "error", "message": e.to_string()})
                 ),
             };
             (2, out)
@@ -236,6 +236,9 @@ fn run_init(
 /// The JSON verdict, keys in a fixed order.
 #[derive(serde::Serialize)]
 struct JsonReport<'a> {
+    /// `verify`: every JSON message says what it is.
+    #[serde(rename = "type")]
+    kind_of_message: &'static str,
     file: &'a str,
     status: &'static str,
     entries: u64,
@@ -251,6 +254,7 @@ fn json_report(file: &str, report: &VerifyReport) -> String {
         _ => (None, None),
     };
     let out = JsonReport {
+        kind_of_message: "verify",
         file,
         status: report.status_name(),
         entries: report.entries,

@@ -9,7 +9,8 @@ use jiff::Timestamp;
 use serde::Serialize;
 
 use super::check_par;
-use super::input::is_broken_pipe;
+use super::input::{Inputs, is_broken_pipe};
+use super::output::{ColorWhen, JsonSummary, Paint, write_json};
 use super::{InputArgs, OutputFormat, exit, load_policy};
 use crate::evidence::{DEFAULT_HORIZON, SummaryMode};
 use crate::finding::{Finding, FindingKind};
@@ -26,9 +27,18 @@ pub struct CheckArgs {
     /// inside one of the sink's windows (by its own start and end times).
     #[arg(long, value_name = "SINK")]
     pub sink: Option<String>,
-    /// Findings as text lines or JSON objects (one per line).
+    /// Findings as text lines or JSON objects (one per line, each with a
+    /// `type`: `finding`, then one closing `summary` with the totals).
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
+    /// Print nothing (errors aside) and stop at the first finding; the
+    /// exit code is the answer (0 clean, 1 a finding, 2 an error).
+    #[arg(short, long)]
+    pub quiet: bool,
+    /// Colour text findings: on a terminal unless NO_COLOR is set (auto),
+    /// always, or never.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
     /// Run only the latency-evidence auditor checks.
     #[arg(long)]
     pub evidence_only: bool,
@@ -70,6 +80,8 @@ pub struct CheckArgs {
 
 #[derive(Serialize)]
 struct JsonFinding<'a> {
+    #[serde(rename = "type")]
+    kind_of_message: &'static str,
     file: &'a str,
     line: u64,
     kind: &'static str,
@@ -95,6 +107,11 @@ impl Tally {
             FindingKind::Malformed => self.malformed += 1,
             FindingKind::Evidence => self.evidence += 1,
         }
+    }
+
+    /// Findings of every kind.
+    pub fn findings(&self) -> u64 {
+        self.violations + self.malformed + self.evidence
     }
 
     /// Add another tally.
@@ -127,16 +144,19 @@ pub fn run(args: &CheckArgs) -> u8 {
             return exit::ERROR;
         }
     };
+    let inputs = match Inputs::new(&args.input) {
+        Ok(i) => Arc::new(i),
+        Err(e) => {
+            super::report_error(&e);
+            return exit::ERROR;
+        }
+    };
     let stdout = io::stdout();
     let out = BufWriter::with_capacity(64 * 1024, stdout.lock());
     let level = if window_check == Some(true) {
         Level::Full
     } else {
         Level::Standard
-    };
-    let jobs = match args.jobs {
-        0 => std::thread::available_parallelism().map_or(1, usize::from),
-        n => n,
     };
     let settings = check_par::Settings {
         policy: Arc::clone(&policy),
@@ -147,36 +167,77 @@ pub fn run(args: &CheckArgs) -> u8 {
         windows: &windows,
         audited: args.audit.is_some(),
         evidence_only: args.evidence_only,
-        summary: args.summary.then_some(if args.exact {
+        summary: (args.summary && !args.quiet).then_some(if args.exact {
             SummaryMode::Exact
         } else {
             SummaryMode::Sketch
         }),
         format: args.format,
+        paint: Paint::new(args.format == OutputFormat::Text && args.color.for_stdout()),
+        quiet: args.quiet,
         horizon: usize::try_from(args.attempt_horizon).unwrap_or(usize::MAX),
-        jobs,
+        jobs: super::par::jobs(args.jobs),
     };
-    let result = check_par::run(&settings, &args.input, policy.limits.max_line_bytes, out)
-        .and_then(|outcome| {
-            if let Some(summary) = &outcome.summary {
-                let stdout = io::stdout();
-                let mut w = BufWriter::new(stdout.lock());
-                match args.format {
-                    OutputFormat::Text => summary.render_text(&mut w)?,
-                    OutputFormat::Json => summary.render_json(&mut w)?,
-                }
-                w.flush()?;
+    let outcome = check_par::run(&settings, &inputs, policy.limits.max_line_bytes, out);
+    let (tally, counts) = (outcome.tally, outcome.counts);
+    // SECURITY: a run cut short (a closed stdout, `-q`'s early stop) keeps
+    // the findings it saw: "findings" never turns into "clean" because the
+    // reader of the report went away.
+    let code = if args.quiet && tally.findings() > 0 {
+        exit::FINDINGS
+    } else if counts.failed > 0 {
+        exit::ERROR
+    } else if tally.findings() > 0 {
+        exit::FINDINGS
+    } else {
+        exit::OK
+    };
+    match outcome.error {
+        None => {}
+        Some(e) if is_broken_pipe(&e) || check_par::is_stopped(&e) => return code,
+        Some(e) => {
+            super::report_error(&anyhow::Error::new(e).context("cannot write findings"));
+            return exit::ERROR;
+        }
+    }
+    if args.quiet {
+        return code;
+    }
+    let closing = (|| -> io::Result<()> {
+        let stdout = io::stdout();
+        let mut w = BufWriter::new(stdout.lock());
+        if let Some(summary) = &outcome.summary {
+            match args.format {
+                OutputFormat::Text => summary.render_text(&mut w)?,
+                OutputFormat::Json => summary.render_json(&mut w)?,
             }
-            Ok(outcome)
-        });
-    let (all_read, tally) = match result {
-        Ok(o) => (o.all_read, o.tally),
-        Err(e) if is_broken_pipe(&e) => return exit::OK,
+        }
+        if args.format == OutputFormat::Json {
+            write_json(
+                &mut w,
+                &JsonSummary {
+                    kind: "summary",
+                    records: tally.records,
+                    findings: tally.findings(),
+                    violations: tally.violations,
+                    malformed: tally.malformed,
+                    evidence: tally.evidence,
+                    files: counts.files,
+                    unread: counts.failed,
+                    skipped: counts.skipped,
+                },
+            )?;
+        }
+        w.flush()
+    })();
+    match closing {
+        Ok(()) => {}
+        Err(e) if is_broken_pipe(&e) => return code,
         Err(e) => {
             super::report_error(&anyhow::Error::new(e).context("cannot write findings"));
             return exit::ERROR;
         }
-    };
+    }
     let mut line = format!(
         "{} records, {} violations, {} malformed",
         tally.records, tally.violations, tally.malformed
@@ -184,14 +245,18 @@ pub fn run(args: &CheckArgs) -> u8 {
     if tally.evidence > 0 {
         line.push_str(&format!(", {} evidence findings", tally.evidence));
     }
-    eprintln!("{line}");
-    if !all_read {
-        exit::ERROR
-    } else if tally.violations + tally.malformed + tally.evidence > 0 {
-        exit::FINDINGS
-    } else {
-        exit::OK
+    if counts.files > 1 {
+        line.push_str(&format!(", in {} files", counts.files));
     }
+    if counts.skipped > 0 {
+        line.push_str(&format!(
+            " ({} other file{} in the folders skipped)",
+            counts.skipped,
+            if counts.skipped == 1 { "" } else { "s" }
+        ));
+    }
+    eprintln!("{line}");
+    code
 }
 
 /// A finding `outside_window` unless the record lies in a window of the sink.
@@ -355,14 +420,25 @@ pub(super) fn write_finding(
     file: &str,
     f: &Finding,
     format: OutputFormat,
+    paint: Paint,
 ) -> io::Result<()> {
     match format {
-        OutputFormat::Text => match &f.field {
-            Some(field) => writeln!(out, "{file}:{}: {}: {field}: {}", f.line, f.rule, f.message),
-            None => writeln!(out, "{file}:{}: {}: {}", f.line, f.rule, f.message),
-        },
+        OutputFormat::Text => {
+            paint.path(out, file)?;
+            out.write_all(b":")?;
+            paint.line(out, f.line)?;
+            out.write_all(b": ")?;
+            paint.rule(out, f.rule)?;
+            out.write_all(b": ")?;
+            if let Some(field) = &f.field {
+                paint.field(out, field)?;
+                out.write_all(b": ")?;
+            }
+            writeln!(out, "{}", f.message)
+        }
         OutputFormat::Json => {
             let j = JsonFinding {
+                kind_of_message: "finding",
                 file,
                 line: f.line,
                 kind: f.kind.as_str(),
@@ -370,8 +446,7 @@ pub(super) fn write_finding(
                 field: f.field.as_deref(),
                 message: &f.message,
             };
-            serde_json::to_writer(&mut *out, &j).map_err(io::Error::other)?;
-            out.write_all(b"\n")
+            write_json(out, &j)
         }
     }
 }

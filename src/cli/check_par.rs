@@ -1,39 +1,30 @@
-//! `check`'s input side: lines in chunks, judged on every core, findings
-//! written in input order.
+//! `check`'s judging: every line through the gate and the auditor on
+//! every core ([`super::par`]), findings written in input order.
 //!
-//! One thread reads the inputs and cuts them into chunks of whole lines
-//! (about [`CHUNK_BYTES`], never across two files). Chunk `k` goes to
-//! worker `k % jobs`; each worker has its own [`Gate`] and [`Auditor`] and
-//! renders its chunk's findings into bytes. The calling thread takes the
-//! results back in the same round-robin order, so chunks come out in input
-//! order without a reorder buffer, and does the one thing that must see
-//! every record in order: the attempt tracker (fed fingerprints, with the
-//! offset in the chunk's output after which a finding it reports belongs)
-//! and the summary (fed per-chunk batches). The output is byte for byte
-//! that of `--jobs 1`.
-//!
-//! Memory: each channel holds at most one chunk or result, so at most
-//! `2 * jobs + 1` chunks are alive at once; with lines near the policy's
-//! `limits.max_line_bytes` that many such lines.
+//! Each worker has its own [`Gate`] and [`Auditor`] and renders its
+//! chunk's findings into bytes. The calling thread merges the chunks in
+//! input order and does the one thing that must see every record in
+//! order: the attempt tracker (fed fingerprints, with the offset in the
+//! chunk's output after which a finding it reports belongs) and the
+//! summary (fed per-chunk batches). The output is byte for byte that of
+//! `--jobs 1`.
 
 use std::io::{self, Write};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use jiff::Timestamp;
 
+use super::OutputFormat;
 use super::check::{Tally, outside_window, write_finding};
-use super::input::Inputs;
-use super::{InputArgs, OutputFormat};
+use super::input::{InputCounts, Inputs};
+use super::output::Paint;
+use super::par::{Chunk, ChunkJudge, run_ordered};
 use crate::evidence::{AttemptTracker, Auditor, Fingerprinter, Summary, SummaryBatch, SummaryMode};
 use crate::finding::{Finding, FindingKind};
 use crate::gate::{Gate, Level, Verdict};
 use crate::policy::Policy;
 use crate::record::Format;
 use crate::source::lines::Line;
-
-/// A chunk is sent once it holds this many bytes of lines.
-const CHUNK_BYTES: usize = 256 * 1024;
 
 /// What every worker needs to judge a line.
 pub(super) struct Settings<'a> {
@@ -48,33 +39,11 @@ pub(super) struct Settings<'a> {
     pub evidence_only: bool,
     pub summary: Option<SummaryMode>,
     pub format: OutputFormat,
+    pub paint: Paint,
+    /// `-q`: render nothing, stop at the first finding.
+    pub quiet: bool,
     pub horizon: usize,
     pub jobs: usize,
-}
-
-/// One line of a chunk.
-enum LineRef {
-    Text(usize, usize),
-    TooLong(u64),
-}
-
-/// Whole lines of one input.
-struct Chunk {
-    file: usize,
-    name: Arc<str>,
-    data: Vec<u8>,
-    lines: Vec<(u64, LineRef)>,
-}
-
-impl Chunk {
-    fn new(file: usize, name: Arc<str>) -> Chunk {
-        Chunk {
-            file,
-            name,
-            data: Vec::with_capacity(CHUNK_BYTES + 4096),
-            lines: Vec::new(),
-        }
-    }
 }
 
 /// An attempt observation: fingerprint, attempt, line, and the length of
@@ -120,7 +89,7 @@ impl<'s> Worker<'s> {
         }
     }
 
-    fn judge(&mut self, chunk: &Chunk) -> io::Result<Done> {
+    fn judge_chunk(&mut self, chunk: &Chunk) -> io::Result<Done> {
         let s = self.s;
         let mut done = Done {
             file: chunk.file,
@@ -130,12 +99,7 @@ impl<'s> Worker<'s> {
             obs: Vec::new(),
             summary: s.summary.map(|_| SummaryBatch::new()),
         };
-        for (n, l) in &chunk.lines {
-            let n = *n;
-            let line = match *l {
-                LineRef::Text(a, e) => Line::Text(chunk.data.get(a..e).unwrap_or_default()),
-                LineRef::TooLong(len) => Line::TooLong { len },
-            };
+        for (n, line) in chunk.lines() {
             done.tally.records += 1;
             let judged = self.gate.judge(n, &line, s.level, false);
             self.extra.clear();
@@ -192,7 +156,9 @@ impl<'s> Worker<'s> {
                     .filter(|f| !s.evidence_only || f.kind == FindingKind::Evidence),
             ) {
                 done.tally.count(f.kind);
-                write_finding(&mut done.out, &chunk.name, f, s.format)?;
+                if !s.quiet {
+                    write_finding(&mut done.out, &chunk.name, f, s.format, s.paint)?;
+                }
             }
             if let Some((fp, attempt)) = observed {
                 done.obs.push(Obs {
@@ -234,6 +200,9 @@ impl<W: Write> Merger<'_, W> {
         a: crate::evidence::AttemptFinding,
     ) -> io::Result<()> {
         self.tally.count(FindingKind::Evidence);
+        if self.s.quiet {
+            return Ok(());
+        }
         let f = Finding {
             line: a.line,
             kind: FindingKind::Evidence,
@@ -241,7 +210,7 @@ impl<W: Write> Merger<'_, W> {
             field: Some(a.finding.path),
             message: a.finding.message,
         };
-        write_finding(&mut self.out, file, &f, self.s.format)
+        write_finding(&mut self.out, file, &f, self.s.format, self.s.paint)
     }
 
     fn merge(&mut self, done: Done) -> io::Result<()> {
@@ -277,25 +246,56 @@ impl<W: Write> Merger<'_, W> {
         if let (Some(summary), Some(batch)) = (self.summary.as_mut(), &done.summary) {
             summary.merge_batch(batch);
         }
+        if self.s.quiet && self.tally.findings() > 0 {
+            // `-q` answers one question: is there any finding? Once there
+            // is, reading on changes nothing.
+            return Err(io::Error::other(Stopped));
+        }
         Ok(())
     }
 }
 
-/// What the run produced: whether every input was read, the totals and the
-/// summary.
-pub(super) struct Outcome {
-    pub all_read: bool,
-    pub tally: Tally,
-    pub summary: Option<Summary>,
+impl ChunkJudge for Worker<'_> {
+    type Done = Done;
+    fn judge(&mut self, chunk: &Chunk) -> io::Result<Done> {
+        self.judge_chunk(chunk)
+    }
 }
 
-/// Check every line of `input`, writing findings to `out` in input order.
+/// The run stopped on purpose (`-q` saw a finding).
+#[derive(Debug)]
+pub(super) struct Stopped;
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stopped at the first finding")
+    }
+}
+
+impl std::error::Error for Stopped {}
+
+/// Whether `e` is [`Stopped`].
+pub(super) fn is_stopped(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<Stopped>())
+}
+
+/// What the run produced: the totals and the summary so far, what was
+/// read, and the error that ended it early, if any (a closed stdout,
+/// [`Stopped`], a write error).
+pub(super) struct Outcome {
+    pub tally: Tally,
+    pub counts: InputCounts,
+    pub summary: Option<Summary>,
+    pub error: Option<io::Error>,
+}
+
+/// Check every line of `inputs`, writing findings to `out` in input order.
 pub(super) fn run<W: Write>(
     s: &Settings<'_>,
-    input: &InputArgs,
+    inputs: &Arc<Inputs>,
     max_line: usize,
     out: W,
-) -> io::Result<Outcome> {
+) -> Outcome {
     let fingerprints = Fingerprinter::new();
     let mut merger = Merger {
         s,
@@ -305,120 +305,19 @@ pub(super) fn run<W: Write>(
         tracker: None,
         summary: s.summary.map(Summary::with_mode),
     };
-    let inputs = Inputs::new(&input.files);
-    let all_read = if s.jobs <= 1 {
-        let mut worker = Worker::new(s, fingerprints);
-        read_chunks(&inputs, max_line, |chunk| {
-            let done = worker.judge(&chunk)?;
-            merger.merge(done)
-        })?
-    } else {
-        parallel(s, &inputs, max_line, fingerprints, &mut merger)?
-    };
-    merger.flush_attempts()?;
-    merger.out.flush()?;
-    Ok(Outcome {
-        all_read,
+    let result = run_ordered(
+        inputs,
+        max_line,
+        s.jobs,
+        || Worker::new(s, fingerprints.clone()),
+        |done| merger.merge(done),
+    )
+    .and_then(|_| merger.flush_attempts())
+    .and_then(|()| merger.out.flush());
+    Outcome {
         tally: merger.tally,
+        counts: inputs.counts(),
         summary: merger.summary,
-    })
-}
-
-/// Cut the inputs into chunks and hand each to `each`, in order.
-fn read_chunks(
-    inputs: &Inputs,
-    max_line: usize,
-    mut each: impl FnMut(Chunk) -> io::Result<()>,
-) -> io::Result<bool> {
-    let mut chunk: Option<Chunk> = None;
-    let all_read = inputs.for_each_line_of_input(max_line, |file, name, n, line| {
-        if chunk.as_ref().is_some_and(|c| c.file != file)
-            && let Some(c) = chunk.take()
-        {
-            each(c)?;
-        }
-        let c = chunk.get_or_insert_with(|| Chunk::new(file, Arc::from(name)));
-        match line {
-            Line::Text(b) => {
-                let a = c.data.len();
-                c.data.extend_from_slice(b);
-                c.lines.push((n, LineRef::Text(a, c.data.len())));
-            }
-            Line::TooLong { len } => c.lines.push((n, LineRef::TooLong(*len))),
-        }
-        if c.data.len() >= CHUNK_BYTES
-            && let Some(full) = chunk.take()
-        {
-            each(full)?;
-        }
-        Ok(())
-    })?;
-    if let Some(c) = chunk.take() {
-        each(c)?;
+        error: result.err(),
     }
-    Ok(all_read)
-}
-
-/// Reader, `s.jobs` workers and the in-order merge on this thread.
-fn parallel<W: Write>(
-    s: &Settings<'_>,
-    inputs: &Inputs,
-    max_line: usize,
-    fingerprints: Fingerprinter,
-    merger: &mut Merger<'_, W>,
-) -> io::Result<bool> {
-    let jobs = s.jobs;
-    std::thread::scope(|scope| {
-        let mut to_workers: Vec<SyncSender<Chunk>> = Vec::new();
-        let mut from_workers: Vec<Receiver<io::Result<Done>>> = Vec::new();
-        let mut handles = Vec::new();
-        for _ in 0..jobs {
-            let (tx, rx) = sync_channel::<Chunk>(1);
-            let (rtx, rrx) = sync_channel::<io::Result<Done>>(1);
-            to_workers.push(tx);
-            from_workers.push(rrx);
-            let fp = fingerprints.clone();
-            handles.push(scope.spawn(move || {
-                let mut worker = Worker::new(s, fp);
-                while let Ok(chunk) = rx.recv() {
-                    if rtx.send(worker.judge(&chunk)).is_err() {
-                        break;
-                    }
-                }
-            }));
-        }
-        let reader = scope.spawn(move || {
-            let mut k = 0usize;
-            read_chunks(inputs, max_line, |chunk| {
-                let tx = &to_workers[k % jobs];
-                k += 1;
-                // The merge stopped (a closed output): stop reading.
-                tx.send(chunk)
-                    .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "check stopped"))
-            })
-        });
-        let mut k = 0usize;
-        let merged: io::Result<()> = loop {
-            let Ok(done) = from_workers[k % jobs].recv() else {
-                break Ok(());
-            };
-            k += 1;
-            if let Err(e) = done.and_then(|d| merger.merge(d)) {
-                break Err(e);
-            }
-        };
-        // Dropping the receivers stops the workers, which stops the reader.
-        drop(from_workers);
-        let read = reader
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the input reader failed")));
-        // SECURITY: a worker that died took its chunks' findings with it:
-        // that is an error, never a shorter, clean-looking report.
-        let workers_ok = handles.into_iter().all(|h| h.join().is_ok());
-        merged?;
-        if !workers_ok {
-            return Err(io::Error::other("a checking thread failed"));
-        }
-        read
-    })
 }

@@ -25,6 +25,9 @@ pub struct FilterArgs {
     /// The sink whose view of the records to write.
     #[arg(long, value_name = "SINK")]
     pub sink: String,
+    /// No summary on stderr (errors are still reported).
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Input options.
     #[command(flatten)]
     pub input: InputArgs,
@@ -66,6 +69,21 @@ impl FilterTally {
     }
 }
 
+impl FilterTally {
+    /// Add the counts of another tally (a chunk judged on another thread).
+    pub fn add(&mut self, o: &FilterTally) {
+        self.records += o.records;
+        self.passed += o.passed;
+        self.stripped += o.stripped;
+        self.full += o.full;
+        self.dropped += o.dropped;
+        self.malformed += o.malformed;
+        for (rule, n) in &o.rules {
+            *self.rules.entry(rule).or_default() += n;
+        }
+    }
+}
+
 /// Find `name` among the policy's sinks, or report it (exit 2).
 pub fn resolve_sink<'p>(policy: &'p Policy, name: &str) -> Result<&'p Sink, u8> {
     match policy.sink(name) {
@@ -93,6 +111,7 @@ pub fn resolve_sink<'p>(policy: &'p Policy, name: &str) -> Result<&'p Sink, u8> 
 
 /// Run `filter`; returns the exit code.
 pub fn run(args: &FilterArgs) -> u8 {
+    init_notices();
     let Some(policy) = super::load_policy_for_capture(&args.policy) else {
         return exit::ERROR;
     };
@@ -118,6 +137,7 @@ pub fn run(args: &FilterArgs) -> u8 {
         &mut capture,
         &args.input,
         &format!("filter `{}`", args.sink),
+        args.quiet,
     );
     capture.finish();
     code
@@ -125,12 +145,24 @@ pub fn run(args: &FilterArgs) -> u8 {
 
 /// Read the inputs, judge each record, write what may go out to stdout and
 /// the summary to stderr; returns the exit code.
-pub fn stream(gate: &mut Gate, levels: &mut dyn LevelSource, input: &InputArgs, name: &str) -> u8 {
+pub fn stream(
+    gate: &mut Gate,
+    levels: &mut dyn LevelSource,
+    input: &InputArgs,
+    name: &str,
+    quiet: bool,
+) -> u8 {
     let policy = Arc::clone(gate.policy());
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
     let mut tally = FilterTally::default();
-    let inputs = Inputs::new(&input.files);
+    let inputs = match Inputs::new(input) {
+        Ok(i) => i,
+        Err(e) => {
+            super::report_error(&e);
+            return exit::ERROR;
+        }
+    };
     let result = inputs.for_each_line(policy.limits.max_line_bytes, |_, n, line| {
         tally.records += 1;
         let written = gate_one(gate, levels, n, line, &mut tally);
@@ -159,13 +191,15 @@ pub fn stream(gate: &mut Gate, levels: &mut dyn LevelSource, input: &InputArgs, 
             return exit::ERROR;
         }
     };
-    eprintln!("{}", tally.summary(name));
+    if !quiet {
+        eprintln!("{}", tally.summary(name));
+    }
     if all_read { exit::OK } else { exit::ERROR }
 }
 
 /// Judge one line for the sink (the shared decision of
 /// [`judge_for_sink`]) and count the outcome.
-fn gate_one(
+pub(super) fn gate_one(
     gate: &mut Gate,
     capture: &mut dyn LevelSource,
     n: u64,
@@ -190,4 +224,18 @@ fn gate_one(
         }
     }
     d.written
+}
+
+/// The library's warnings (full capture staying off, a budget store that
+/// does not answer) as plain lines on stderr: `filter`'s stdout is the
+/// record stream.
+fn init_notices() {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new("warn"))
+        .with_writer(std::io::stderr)
+        .without_time()
+        .with_target(false)
+        .with_level(false)
+        .with_ansi(false)
+        .try_init();
 }

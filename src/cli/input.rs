@@ -1,13 +1,17 @@
-//! Opening the inputs of `check` and `filter`, with a progress bar on large
-//! files when stderr is a terminal.
+//! Opening the inputs of `check`, `filter` and `redact`: files, stdin, and
+//! directories walked recursively in a stable order, with a progress bar on
+//! large files when stderr is a terminal.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Context;
+use globset::{GlobSet, GlobSetBuilder};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::InputArgs;
 use crate::source::lines::{Line, LineReader, is_blank};
 
 /// Files at least this large get a progress bar (when stderr is a terminal).
@@ -16,20 +20,97 @@ const PROGRESS_MIN_BYTES: u64 = 64 * 1024 * 1024;
 /// Read buffer size: large enough that syscalls are not the cost.
 const READ_BUFFER: usize = 256 * 1024;
 
-/// The display names and readers of the inputs, opened one at a time.
+/// The files read from a directory when no `--glob` is given: JSON Lines
+/// by the two extensions in use for it.
+pub const DEFAULT_GLOBS: [&str; 2] = ["*.jsonl", "*.ndjson"];
+
+/// The inputs named on the command line, opened one at a time: files as
+/// named (whatever their extension), `-` for stdin, and directories walked
+/// recursively.
+///
+/// A directory's entries are visited sorted by name (bytes), depth first,
+/// so two runs over the same tree read the same files in the same order.
+/// Only files whose name (a glob without `/`) or path below the directory
+/// (a glob with `/`) matches one of the globs are read; hidden files and
+/// folders are read like any other (a privacy check that skipped
+/// `.capture.jsonl` would call content it never read clean), and symbolic
+/// links are followed (a link loop is an error).
 pub struct Inputs {
-    paths: Vec<std::path::PathBuf>,
+    paths: Vec<PathBuf>,
+    globs: GlobSet,
+    described_globs: String,
+    stats: Stats,
+}
+
+/// What was read, counted as it happens (so it is known even when the run
+/// stops early).
+#[derive(Default)]
+struct Stats {
+    files: AtomicU64,
+    failed: AtomicU64,
+    skipped: AtomicU64,
+}
+
+/// Counts of an [`Inputs`] run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct InputCounts {
+    /// Inputs opened (files and stdin).
+    pub files: u64,
+    /// Inputs that could not be opened, walked or read to their end.
+    pub failed: u64,
+    /// Files in the named directories that the globs did not select.
+    pub skipped: u64,
 }
 
 impl Inputs {
-    /// Inputs from command-line FILE arguments (stdin when empty).
-    pub fn new(paths: &[std::path::PathBuf]) -> Inputs {
-        let paths = if paths.is_empty() {
-            vec![std::path::PathBuf::from("-")]
+    /// Inputs from command-line FILE arguments (stdin when empty) and the
+    /// `--glob` patterns (the defaults when none).
+    pub fn new(args: &InputArgs) -> anyhow::Result<Inputs> {
+        let paths = if args.files.is_empty() {
+            vec![PathBuf::from("-")]
         } else {
-            paths.to_vec()
+            args.files.clone()
         };
-        Inputs { paths }
+        let patterns: Vec<&str> = if args.globs.is_empty() {
+            DEFAULT_GLOBS.to_vec()
+        } else {
+            args.globs.iter().map(String::as_str).collect()
+        };
+        let mut set = GlobSetBuilder::new();
+        for p in &patterns {
+            // A glob without `/` names a file anywhere below the directory;
+            // with one it names a path from the directory down.
+            let pattern = if p.contains('/') {
+                (*p).to_string()
+            } else {
+                format!("**/{p}")
+            };
+            let glob = globset::GlobBuilder::new(&pattern)
+                .literal_separator(true)
+                .build()
+                .with_context(|| format!("invalid --glob `{p}`"))?;
+            set.add(glob);
+        }
+        let globs = set.build().context("invalid --glob")?;
+        Ok(Inputs {
+            paths,
+            globs,
+            described_globs: patterns
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            stats: Stats::default(),
+        })
+    }
+
+    /// Inputs read, failed and skipped so far.
+    pub fn counts(&self) -> InputCounts {
+        InputCounts {
+            files: self.stats.files.load(Ordering::Relaxed),
+            failed: self.stats.failed.load(Ordering::Relaxed),
+            skipped: self.stats.skipped.load(Ordering::Relaxed),
+        }
     }
 
     /// Run `each` on every non-blank line of every input, in order. An input
@@ -50,49 +131,124 @@ impl Inputs {
         max_line: usize,
         mut each: impl FnMut(usize, &str, u64, &Line<'_>) -> io::Result<()>,
     ) -> Result<bool, io::Error> {
-        let mut all_ok = true;
-        for (index, path) in self.paths.iter().enumerate() {
-            let (name, reader, size) = match open(path) {
-                Ok(x) => x,
+        let mut index = 0usize;
+        for path in &self.paths {
+            if path != Path::new("-") && path.is_dir() {
+                self.walk(path, &mut |file| {
+                    let r = self.read_one(file, index, max_line, &mut each);
+                    index += 1;
+                    r
+                })?;
+            } else {
+                self.read_one(path, index, max_line, &mut each)?;
+                index += 1;
+            }
+        }
+        Ok(self.counts().failed == 0)
+    }
+
+    /// Visit the selected files below `dir`, in order.
+    fn walk(&self, dir: &Path, visit: &mut dyn FnMut(&Path) -> io::Result<()>) -> io::Result<()> {
+        let before = self.counts();
+        let walker = walkdir::WalkDir::new(dir)
+            .follow_links(true)
+            .sort_by_file_name()
+            .into_iter();
+        for entry in walker {
+            let entry = match entry {
+                Ok(e) => e,
                 Err(e) => {
-                    super::report_error(&e);
-                    all_ok = false;
+                    let at = e.path().unwrap_or(dir).display().to_string();
+                    let cause = if e.loop_ancestor().is_some() {
+                        "a symbolic link loops back to a folder above it".to_string()
+                    } else {
+                        match e.io_error() {
+                            Some(io) => crate::policy::load::io_cause(io),
+                            None => e.to_string(),
+                        }
+                    };
+                    eprintln!("tracegate: cannot read `{at}`: {cause}");
+                    self.stats.failed.fetch_add(1, Ordering::Relaxed);
                     continue;
                 }
             };
-            let bar = progress_bar(size);
-            let mut lines = LineReader::new(reader, max_line);
-            let mut since_tick = 0u32;
-            loop {
-                let next = match lines.next_line() {
-                    Ok(n) => n,
-                    Err(e) => {
-                        let err = anyhow::Error::new(e).context(format!("cannot read `{name}`"));
-                        super::report_error(&err);
-                        all_ok = false;
-                        break;
-                    }
-                };
-                let Some((n, line)) = next else { break };
-                if let Line::Text(b) = &line
-                    && is_blank(b)
-                {
-                    continue;
-                }
-                each(index, &name, n, &line)?;
-                since_tick += 1;
-                if since_tick == 4096 {
-                    since_tick = 0;
-                    if let Some(bar) = &bar {
-                        bar.set_position(lines.bytes_read());
-                    }
-                }
+            if entry.file_type().is_dir() {
+                continue;
             }
-            if let Some(bar) = bar {
-                bar.finish_and_clear();
+            let below = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+            if self.globs.is_match(below) {
+                visit(entry.path())?;
+            } else {
+                self.stats.skipped.fetch_add(1, Ordering::Relaxed);
             }
         }
-        Ok(all_ok)
+        let after = self.counts();
+        let skipped = after.skipped - before.skipped;
+        if after.files == before.files && after.failed == before.failed && skipped > 0 {
+            // SECURITY: a folder of files none of which was read must not
+            // look like a folder of clean records: it is an input that
+            // was not read (exit 2), not an empty one.
+            eprintln!(
+                "tracegate: folder `{}` holds no file matching {}: {} other file{} not read (--glob selects them)",
+                dir.display(),
+                self.described_globs,
+                skipped,
+                if skipped == 1 { "" } else { "s" },
+            );
+            self.stats.failed.fetch_add(1, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    /// Read one file (or stdin), passing its lines to `each`.
+    fn read_one(
+        &self,
+        path: &Path,
+        index: usize,
+        max_line: usize,
+        each: &mut impl FnMut(usize, &str, u64, &Line<'_>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let (name, reader, size) = match open(path) {
+            Ok(x) => x,
+            Err(e) => {
+                super::report_error(&e);
+                self.stats.failed.fetch_add(1, Ordering::Relaxed);
+                return Ok(());
+            }
+        };
+        self.stats.files.fetch_add(1, Ordering::Relaxed);
+        let bar = progress_bar(size);
+        let mut lines = LineReader::new(reader, max_line);
+        let mut since_tick = 0u32;
+        loop {
+            let next = match lines.next_line() {
+                Ok(n) => n,
+                Err(e) => {
+                    let err = anyhow::Error::new(e).context(format!("cannot read `{name}`"));
+                    super::report_error(&err);
+                    self.stats.failed.fetch_add(1, Ordering::Relaxed);
+                    break;
+                }
+            };
+            let Some((n, line)) = next else { break };
+            if let Line::Text(b) = &line
+                && is_blank(b)
+            {
+                continue;
+            }
+            each(index, &name, n, &line)?;
+            since_tick += 1;
+            if since_tick == 4096 {
+                since_tick = 0;
+                if let Some(bar) = &bar {
+                    bar.set_position(lines.bytes_read());
+                }
+            }
+        }
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        Ok(())
     }
 }
 
@@ -136,4 +292,81 @@ fn progress_bar(size: Option<u64>) -> Option<ProgressBar> {
 /// Whether an error is a closed pipe on our output (then we end quietly).
 pub fn is_broken_pipe(e: &io::Error) -> bool {
     e.kind() == io::ErrorKind::BrokenPipe
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn args(files: &[&Path], globs: &[&str]) -> InputArgs {
+        InputArgs {
+            input_format: super::super::InputFormat::Auto,
+            globs: globs.iter().map(|g| g.to_string()).collect(),
+            files: files.iter().map(|p| p.to_path_buf()).collect(),
+        }
+    }
+
+    fn names(inputs: &Inputs, root: &Path) -> Vec<String> {
+        let mut seen = Vec::new();
+        inputs
+            .for_each_line(1 << 20, |name, _, _| {
+                let rel = Path::new(name)
+                    .strip_prefix(root)
+                    .unwrap()
+                    .display()
+                    .to_string();
+                if seen.last() != Some(&rel) {
+                    seen.push(rel);
+                }
+                Ok(())
+            })
+            .unwrap();
+        seen
+    }
+
+    #[test]
+    fn a_folder_is_walked_sorted_depth_first_with_hidden_files_and_default_globs() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("b/.hidden")).unwrap();
+        for f in [
+            "z.jsonl",
+            "a.ndjson",
+            "b/c.jsonl",
+            "b/.hidden/d.jsonl",
+            "notes.txt",
+            "b/e.json",
+        ] {
+            std::fs::write(d.join(f), "{}\n").unwrap();
+        }
+        let inputs = Inputs::new(&args(&[d], &[])).unwrap();
+        assert_eq!(
+            names(&inputs, d),
+            ["a.ndjson", "b/.hidden/d.jsonl", "b/c.jsonl", "z.jsonl"]
+        );
+        assert_eq!(
+            inputs.counts(),
+            InputCounts {
+                files: 4,
+                failed: 0,
+                skipped: 2
+            }
+        );
+    }
+
+    #[test]
+    fn globs_select_by_name_or_by_path_below_the_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("x/y")).unwrap();
+        for f in ["a.json", "x/b.json", "x/y/c.json", "x/y/d.jsonl"] {
+            std::fs::write(d.join(f), "{}\n").unwrap();
+        }
+        let by_name = Inputs::new(&args(&[d], &["*.json"])).unwrap();
+        assert_eq!(names(&by_name, d), ["a.json", "x/b.json", "x/y/c.json"]);
+        let by_path = Inputs::new(&args(&[d], &["x/*/*"])).unwrap();
+        assert_eq!(names(&by_path, d), ["x/y/c.json", "x/y/d.jsonl"]);
+        assert!(Inputs::new(&args(&[d], &["a[b"])).is_err());
+    }
 }

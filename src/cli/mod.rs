@@ -5,8 +5,11 @@ pub mod audit_verify;
 pub mod capture_cmd;
 pub mod check;
 mod check_par;
+pub mod completions;
 pub mod filter;
 pub mod input;
+pub mod output;
+mod par;
 pub mod policy_cmd;
 pub mod redact;
 pub mod serve;
@@ -29,13 +32,17 @@ pub mod exit {
     pub const ERROR: u8 = 2;
 }
 
+/// The version `--version` prints: the crate version and, when built from
+/// a git checkout, the commit (see `build.rs`).
+pub const VERSION: &str = env!("TRACEGATE_VERSION");
+
 /// tracegate: a privacy gate for LLM-inference trace records.
 ///
 /// Standard-level records are proven content-free against an allowlist;
 /// full-level records reach only allowlisted sinks inside audited,
 /// time-boxed capture windows.
 #[derive(Debug, Parser)]
-#[command(name = "tracegate", version, about, long_about = None, max_term_width = 100)]
+#[command(name = "tracegate", version = VERSION, about, long_about = None, max_term_width = 100)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -92,6 +99,17 @@ pub enum Command {
         #[command(subcommand)]
         command: AuditCommand,
     },
+    /// Print shell completions for tracegate.
+    ///
+    /// For example `tracegate completions bash > /etc/bash_completion.d/tracegate`,
+    /// `tracegate completions zsh > "${fpath[1]}/_tracegate"` or
+    /// `tracegate completions fish > ~/.config/fish/completions/tracegate.fish`.
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page (roff), or write one per command to a folder.
+    ///
+    /// `tracegate man | man -l -` reads it; `tracegate man --dir DIR`
+    /// writes `tracegate.1` and `tracegate-SUBCOMMAND.1` pages into DIR.
+    Man(completions::ManArgs),
 }
 
 /// `audit` subcommands.
@@ -121,8 +139,15 @@ pub struct InputArgs {
     /// Record format: detect per line, or force one.
     #[arg(long, value_enum, default_value_t = InputFormat::Auto)]
     pub input_format: InputFormat,
-    /// Input files (JSON Lines); stdin when none or `-`.
-    #[arg(value_name = "FILE")]
+    /// In folders, read only files matching GLOB (repeatable): a glob
+    /// without `/` matches the file name, one with `/` the path below the
+    /// folder. Default: `*.jsonl` and `*.ndjson`. Files named on the
+    /// command line are always read.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+    /// Input files (JSON Lines) or folders (walked recursively, sorted by
+    /// name); stdin when none or `-`.
+    #[arg(value_name = "PATH")]
     pub files: Vec<PathBuf>,
 }
 
@@ -167,6 +192,8 @@ pub fn run(cli: Cli) -> ExitCode {
             let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
             audit_verify::run(&args, &mut out, &mut err)
         }
+        Command::Completions(args) => completions::run_completions(&args),
+        Command::Man(args) => completions::run_man(&args),
     };
     ExitCode::from(code)
 }
@@ -214,5 +241,30 @@ fn report_policy(
             );
             None
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod version_tests {
+    include!("../../build/version.rs");
+
+    #[test]
+    fn the_version_names_a_commit_only_when_one_is_known() {
+        assert_eq!(
+            describe_version("0.1.0", Some("0123456789ab\n"), false),
+            "0.1.0 (commit 0123456789ab)"
+        );
+        assert_eq!(
+            describe_version("0.1.0", Some("0123456789ab"), true),
+            "0.1.0 (commit 0123456789ab, modified)"
+        );
+        // No git, or git saying something that is not a commit id.
+        assert_eq!(describe_version("0.1.0", None, true), "0.1.0");
+        assert_eq!(
+            describe_version("0.1.0", Some("fatal: not a git repository"), false),
+            "0.1.0"
+        );
+        assert_eq!(describe_version("0.1.0", Some(""), false), "0.1.0");
     }
 }

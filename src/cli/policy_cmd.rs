@@ -273,11 +273,18 @@ pub fn describe(p: &Policy, now: jiff::Timestamp, closed: &HashMap<String, Close
                 Some(SinkOutput::File(f)) => format!("file:{}", f.display()),
                 Some(SinkOutput::Stdout) => "stdout".to_string(),
                 Some(SinkOutput::OtlpHttp(u)) => format!("otlp {u}"),
+                Some(SinkOutput::OtlpHttps(x)) => format!("otlp {} (tls)", x.url),
+                Some(SinkOutput::OtlpGrpc(x)) => format!(
+                    "otlp+grpc {}{}",
+                    x.url,
+                    if x.tls.is_some() { " (tls)" } else { "" }
+                ),
                 None => "no output".to_string(),
             };
             s.push_str(&format!("  {:<24} {:<14} {}\n", sink.name, level, output));
         }
     }
+    s.push_str(&crate::policy::tls::describe_listeners(&p.server));
     s.push_str(&describe_windows(p, now, closed));
     s.push_str(&describe_allowlists(p));
     s.push_str(&describe_sources(p));

@@ -1,15 +1,25 @@
 //! `tracegate redact`: apply the policy's redaction rules to the content of
 //! stored full records (clean an existing capture file).
+//!
+//! Records are independent here (no window, no budget: every record is
+//! judged at full level), so the inputs are redacted on every core through
+//! [`super::par`], the output in input order, byte for byte that of
+//! `--jobs 1`.
 
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
 
-use super::filter::{resolve_sink, stream};
+use super::filter::{FilterTally, gate_one, resolve_sink};
+use super::input::{Inputs, is_broken_pipe};
+use super::par::{Chunk, ChunkJudge, run_ordered};
 use super::{InputArgs, exit, load_policy};
 use crate::gate::{Gate, Level};
-use crate::window::deliver::LevelSource;
+use crate::policy::redaction::SinkRedaction;
+use crate::source::lines::Line;
+use crate::window::deliver::{LevelSource, Written};
 
 /// `redact` options.
 #[derive(Debug, Args)]
@@ -21,6 +31,13 @@ pub struct RedactArgs {
     /// the policy's `[redact]` rules.
     #[arg(long, value_name = "SINK")]
     pub sink: Option<String>,
+    /// Worker threads (0: one per core). Records come out in input order
+    /// whatever the number.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub jobs: usize,
+    /// No summary on stderr (errors and warnings are still reported).
+    #[arg(short, long)]
+    pub quiet: bool,
     /// Input options.
     #[command(flatten)]
     pub input: InputArgs,
@@ -36,6 +53,44 @@ impl LevelSource for AlwaysFull {
     }
     fn spend(&mut self, _bytes: usize) -> bool {
         true
+    }
+}
+
+/// A worker: its own gate with the redaction.
+struct Redactor {
+    gate: Gate,
+}
+
+/// A redacted chunk: the bytes to write and the counts.
+struct Redacted {
+    out: Vec<u8>,
+    tally: FilterTally,
+}
+
+impl ChunkJudge for Redactor {
+    type Done = Redacted;
+    fn judge(&mut self, chunk: &Chunk) -> io::Result<Redacted> {
+        let mut done = Redacted {
+            out: Vec::with_capacity(super::par::CHUNK_BYTES + 4096),
+            tally: FilterTally::default(),
+        };
+        for (n, line) in chunk.lines() {
+            done.tally.records += 1;
+            match gate_one(&mut self.gate, &mut AlwaysFull, n, &line, &mut done.tally) {
+                Some(Written::Line) => {
+                    if let Line::Text(b) = line {
+                        done.out.extend_from_slice(b);
+                        done.out.push(b'\n');
+                    }
+                }
+                Some(Written::Rebuilt) => {
+                    done.out.extend_from_slice(self.gate.output());
+                    done.out.push(b'\n');
+                }
+                None => {}
+            }
+        }
+        Ok(done)
     }
 }
 
@@ -73,7 +128,44 @@ pub fn run(args: &RedactArgs) -> u8 {
                 .unwrap_or_default()
         );
     }
-    let mut gate = Gate::with_redaction(Arc::clone(&policy), redaction);
-    gate.force_format(args.input.input_format.forced());
-    stream(&mut gate, &mut AlwaysFull, &args.input, "redact")
+    let inputs = match Inputs::new(&args.input) {
+        Ok(i) => Arc::new(i),
+        Err(e) => {
+            super::report_error(&e);
+            return exit::ERROR;
+        }
+    };
+    let forced = args.input.input_format.forced();
+    let make = |redaction: &SinkRedaction| {
+        let mut gate = Gate::with_redaction(Arc::clone(&policy), redaction.clone());
+        gate.force_format(forced);
+        Redactor { gate }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
+    let mut tally = FilterTally::default();
+    let result = run_ordered(
+        &inputs,
+        policy.limits.max_line_bytes,
+        super::par::jobs(args.jobs),
+        || make(&redaction),
+        |done: Redacted| {
+            tally.add(&done.tally);
+            out.write_all(&done.out)
+        },
+    )
+    .and_then(|all_read| out.flush().map(|()| all_read));
+    let all_read = match result {
+        Ok(ok) => ok,
+        // Like `filter`: a closed stdout ends the run quietly.
+        Err(e) if is_broken_pipe(&e) => return exit::OK,
+        Err(e) => {
+            super::report_error(&anyhow::Error::new(e).context("cannot write to stdout"));
+            return exit::ERROR;
+        }
+    };
+    if !args.quiet {
+        eprintln!("{}", tally.summary("redact"));
+    }
+    if all_read { exit::OK } else { exit::ERROR }
 }

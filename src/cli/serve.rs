@@ -20,6 +20,12 @@ pub struct ServeArgs {
     /// Once listening, write the bound address (`HOST:PORT`) to this file.
     #[arg(long, value_name = "FILE")]
     pub ready_file: Option<PathBuf>,
+    /// Listen for OTLP/gRPC here instead of the policy's `[server] grpc_listen`.
+    #[arg(long, value_name = "ADDR")]
+    pub grpc_listen: Option<SocketAddr>,
+    /// Once listening, write the gRPC receiver's bound address to this file.
+    #[arg(long, value_name = "FILE")]
+    pub grpc_ready_file: Option<PathBuf>,
 }
 
 /// Run `serve`; returns the exit code (0 after a clean shutdown, 2 when it
@@ -44,6 +50,8 @@ pub fn run_serve(args: &ServeArgs) -> u8 {
         policy: args.policy.clone(),
         listen: args.listen,
         ready_file: args.ready_file.clone(),
+        grpc_listen: args.grpc_listen,
+        grpc_ready_file: args.grpc_ready_file.clone(),
     };
     match rt.block_on(run(opts, policy)) {
         Ok(()) => exit::OK,

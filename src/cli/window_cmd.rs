@@ -29,6 +29,10 @@ use crate::policy::{Policy, Window};
 /// records captured before the window was opened.
 pub const START_SKEW: SignedDuration = crate::window::CLOCK_SKEW;
 
+/// How far ahead `--start` may lie: a window is opened for work at hand,
+/// not scheduled for a later month (issue 22 item 12).
+pub const START_AHEAD: SignedDuration = SignedDuration::from_hours(7 * 24);
+
 /// How long `window open` or `close` waits for another one on the same
 /// policy folder.
 const FOLDER_LOCK_WAIT: Duration = Duration::from_secs(10);
@@ -297,6 +301,18 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
                 START_SKEW.as_secs()
             ),
             "the start is in the past and --backdate was not given",
+        ));
+    }
+    let ahead = start.duration_since(now);
+    if ahead > START_AHEAD {
+        return Ok(refusal.refuse(
+            Some(&id),
+            &format!(
+                "`--start` is {} ahead; a window may start at most {} from now",
+                crate::policy::compile::friendly(ahead),
+                crate::policy::compile::friendly(START_AHEAD)
+            ),
+            "the start is too far ahead",
         ));
     }
     let window = Window {

@@ -1,27 +1,34 @@
-//! `otlp+http://HOST:PORT` sinks: gated OTLP records are batched into
-//! OTLP/HTTP protobuf export requests and sent with bounded retries.
+//! OTLP sinks (`otlp+http://`, `otlp+https://`, `otlp+grpc://`,
+//! `otlp+grpcs://`): gated OTLP records are batched into protobuf export
+//! requests and sent over OTLP/HTTP or OTLP/gRPC with bounded retries.
 //!
 //! A record is routed by what it is, decoded ([`export_from_json`]): an
 //! export request in any key order or spacing, or a bare span wrapped into
 //! one. Records are batched per signal up to [`BATCH_RECORDS`] records or
 //! [`BATCH_BYTES`] encoded bytes, and a batch waits at most the sink's
 //! flush interval. A failed attempt is retried after the receiver's
-//! `Retry-After` (capped at [`MAX_RETRY_AFTER`]) or an exponential backoff
+//! `Retry-After` or gRPC `RetryInfo` (capped at [`MAX_RETRY_AFTER`]) or an
+//! exponential backoff
 //! with jitter, at most [`ATTEMPTS`] times and within [`TOTAL_TIME`]; then
 //! the batch's records are counted as dropped (`sink_error`). A request the
-//! receiver refuses for good (4xx other than 408/429) is not retried. A cf
+//! receiver refuses for good (4xx other than 408/429; a gRPC code the OTLP
+//! specification does not call retryable) is not retried. A cf
 //! or evidence record reaching an OTLP sink is dropped and counted.
 
 use std::time::Duration;
 
 use axum::body::Bytes;
+use axum::http::uri::PathAndQuery;
 use http_body_util::{BodyExt, Full};
+use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use prost::Message;
 use tokio::time::Instant;
 
+use crate::policy::SinkOutput;
+use crate::record::otlp_proto::bounds::Signal;
 use crate::record::otlp_proto::{
     Export, ExportLogsServiceRequest, ExportTraceServiceRequest, export_from_json,
 };
@@ -40,8 +47,10 @@ pub const TOTAL_TIME: Duration = Duration::from_secs(60);
 pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Most records in one export request.
 pub const BATCH_RECORDS: usize = 512;
-/// Most encoded bytes in one export request (a batch is sent once past it).
-pub const BATCH_BYTES: usize = 4 * 1024 * 1024;
+/// Most encoded bytes in one export request: under the 4 MiB message
+/// limit gRPC receivers (the Collector among them) apply by default, with
+/// room for framing. A batch goes before a record would take it past this.
+pub const BATCH_BYTES: usize = 4 * 1024 * 1024 - 64 * 1024;
 
 /// Why records were not forwarded. SECURITY: fixed words and status codes,
 /// never a byte of a record or of the receiver's answer.
@@ -97,8 +106,32 @@ pub struct Batch {
 impl Batch {
     /// Add one gated record; refuses what is not OTLP.
     pub fn add(&mut self, line: &[u8], full: bool) -> Result<(), ForwardError> {
+        let export = Batch::prepare(line)?;
+        self.push(export, full);
+        Ok(())
+    }
+
+    /// Decode one gated record into an export request; refuses what is not
+    /// OTLP.
+    pub fn prepare(line: &[u8]) -> Result<Export, ForwardError> {
         let line = line.strip_suffix(b"\n").unwrap_or(line);
-        let export = export_from_json(line).map_err(|_| ForwardError::NotOtlp)?;
+        export_from_json(line).map_err(|_| ForwardError::NotOtlp)
+    }
+
+    /// Whether adding `export` would take a non-empty batch past
+    /// [`BATCH_BYTES`]: then the batch goes first, so that no request is
+    /// larger than a receiver's usual 4 MiB message limit unless one
+    /// record alone is.
+    pub fn would_overflow(&self, export: &Export) -> bool {
+        let len = match export {
+            Export::Traces(r) => r.encoded_len(),
+            Export::Logs(r) => r.encoded_len(),
+        };
+        !self.is_empty() && self.bytes + len > BATCH_BYTES
+    }
+
+    /// Add a prepared record.
+    pub fn push(&mut self, export: Export, full: bool) {
         match export {
             Export::Traces(r) => {
                 self.bytes += r.encoded_len();
@@ -112,7 +145,6 @@ impl Batch {
             }
         }
         self.since.get_or_insert_with(Instant::now);
-        Ok(())
     }
 
     /// Whether the batch should go now: full, or older than `age`.
@@ -144,31 +176,114 @@ pub struct Sent {
     pub error: Option<&'static str>,
 }
 
-/// A client for one OTLP/HTTP receiver.
-#[derive(Debug, Clone)]
+/// A client for one OTLP receiver, over HTTP or gRPC, in the clear or
+/// over TLS.
+#[derive(Clone)]
 pub struct Forwarder {
-    client: Client<HttpConnector, Full<Bytes>>,
+    transport: Transport,
     base: String,
+    /// `Bearer TOKEN`, sent with every request. SECURITY: never logged.
+    authorization: Option<axum::http::HeaderValue>,
+}
+
+impl std::fmt::Debug for Forwarder {
+    // SECURITY: never the token.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Forwarder({})", self.base)
+    }
+}
+
+type Connector = HttpsConnector<HttpConnector>;
+
+#[derive(Clone)]
+enum Transport {
+    /// OTLP/HTTP protobuf, HTTP/1.1 (or HTTP/2 by ALPN over TLS).
+    Http(Client<Connector, Full<Bytes>>),
+    /// OTLP/gRPC: HTTP/2, tonic's framing.
+    Grpc(Client<Connector, tonic::body::Body>),
 }
 
 /// How an attempt failed.
 enum Fail {
     /// Retrying cannot help.
     Permanent(u16),
-    /// It might, after the receiver's `Retry-After` if it gave one.
+    /// It might, after the receiver's `Retry-After` or `RetryInfo` if it
+    /// gave one.
     Retry(Option<Duration>),
 }
 
 impl Forwarder {
-    /// A forwarder to `base` (`http://host:port`).
-    pub fn new(base: &str) -> Forwarder {
-        let client = Client::builder(TokioExecutor::new())
-            .pool_idle_timeout(Duration::from_secs(30))
-            .build_http();
-        Forwarder {
-            client,
+    /// A forwarder for a sink's OTLP `output`; an error (fixed words) when
+    /// its TLS configuration cannot be built, or the output is no OTLP one.
+    pub fn new(output: &SinkOutput) -> Result<Forwarder, String> {
+        let (grpc, base, tls, token) = match output {
+            SinkOutput::OtlpHttp(url) => (false, url.as_str(), None, None),
+            SinkOutput::OtlpHttps(x) => (
+                false,
+                x.url.as_str(),
+                x.tls.as_ref(),
+                x.bearer_token.as_ref(),
+            ),
+            SinkOutput::OtlpGrpc(x) => (
+                true,
+                x.url.as_str(),
+                x.tls.as_ref(),
+                x.bearer_token.as_ref(),
+            ),
+            SinkOutput::File(_) | SinkOutput::Stdout => return Err("not an OTLP output".into()),
+        };
+        let connector = match tls {
+            Some(t) => {
+                // ALPN is the connector's to set (`h2` for gRPC).
+                let cfg = crate::tls::client_config(t).map_err(|e| e.to_string())?;
+                let b = HttpsConnectorBuilder::new()
+                    .with_tls_config(cfg)
+                    .https_only();
+                if grpc {
+                    b.enable_http2().build()
+                } else {
+                    b.enable_all_versions().build()
+                }
+            }
+            None => {
+                // Cleartext: the TLS half is never used (the URL is http://).
+                let cfg = rustls::ClientConfig::builder_with_provider(crate::tls::provider())
+                    .with_safe_default_protocol_versions()
+                    .map_err(|e| e.to_string())?
+                    .with_root_certificates(rustls::RootCertStore::empty())
+                    .with_no_client_auth();
+                HttpsConnectorBuilder::new()
+                    .with_tls_config(cfg)
+                    .https_or_http()
+                    .enable_all_versions()
+                    .build()
+            }
+        };
+        let mut builder = Client::builder(TokioExecutor::new());
+        builder.pool_idle_timeout(Duration::from_secs(30));
+        let transport = if grpc {
+            // gRPC is HTTP/2 only; in the clear, with prior knowledge (h2c).
+            builder.http2_only(true);
+            Transport::Grpc(builder.build(connector))
+        } else {
+            Transport::Http(builder.build(connector))
+        };
+        let authorization = token
+            .map(|t| {
+                let mut v = b"Bearer ".to_vec();
+                v.extend_from_slice(t.expose());
+                axum::http::HeaderValue::from_bytes(&v).map(|mut v| {
+                    v.set_sensitive(true);
+                    v
+                })
+            })
+            .transpose()
+            .map_err(|_| "the bearer token is not a valid header value".to_string())?;
+        Ok(Forwarder {
+            transport,
             base: base.trim_end_matches('/').to_string(),
-        }
+            authorization,
+        })
     }
 
     /// Send `batch` (taking its records), each signal as one request.
@@ -177,22 +292,33 @@ impl Forwarder {
         let mut sent = Sent::default();
         let parts = [
             (
-                "/v1/traces",
+                Signal::Traces,
                 b.trace_records,
                 (!b.traces.resource_spans.is_empty()).then(|| b.traces.encode_to_vec()),
             ),
             (
-                "/v1/logs",
+                Signal::Logs,
                 b.log_records,
                 (!b.logs.resource_logs.is_empty()).then(|| b.logs.encode_to_vec()),
             ),
         ];
-        for (path, records, body) in parts {
+        for (signal, records, body) in parts {
             let Some(body) = body else { continue };
-            match self.post(path, Bytes::from(body)).await {
-                Ok(()) => {
-                    sent.delivered.standard += records.standard;
-                    sent.delivered.full += records.full;
+            match self.post(signal, Bytes::from(body)).await {
+                Ok(rejected) => {
+                    // A partial success: what the receiver rejected is
+                    // dropped, counted against standard records first.
+                    let rejected = rejected.min(records.total());
+                    let from_standard = rejected.min(records.standard);
+                    sent.delivered.standard += records.standard - from_standard;
+                    sent.delivered.full += records.full - (rejected - from_standard);
+                    sent.dropped += rejected;
+                    if rejected > 0 {
+                        tracing::warn!(
+                            records = rejected,
+                            "the receiver rejected records (partial success)"
+                        );
+                    }
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, records = records.total(), "records not forwarded");
@@ -207,14 +333,19 @@ impl Forwarder {
         sent
     }
 
-    /// Send one encoded request with retries.
-    async fn post(&self, path: &str, body: Bytes) -> Result<(), ForwardError> {
-        let url = format!("{}{path}", self.base);
+    /// Send one encoded request with retries: at most [`ATTEMPTS`] tries
+    /// within [`TOTAL_TIME`]. Returns how many items the receiver rejected
+    /// in a partial success.
+    async fn post(&self, signal: Signal, body: Bytes) -> Result<u64, ForwardError> {
         let start = Instant::now();
         let mut backoff = BACKOFF;
         for attempt in 1..=ATTEMPTS {
-            let wait = match self.attempt(&url, body.clone()).await {
-                Ok(()) => return Ok(()),
+            let tried = match &self.transport {
+                Transport::Http(c) => self.attempt_http(c, signal, body.clone()).await,
+                Transport::Grpc(c) => self.attempt_grpc(c, signal, body.clone()).await,
+            };
+            let wait = match tried {
+                Ok(rejected) => return Ok(rejected),
                 Err(Fail::Permanent(code)) => return Err(ForwardError::Refused(code)),
                 Err(Fail::Retry(Some(after))) => after.min(MAX_RETRY_AFTER),
                 Err(Fail::Retry(None)) => jitter(backoff),
@@ -228,12 +359,23 @@ impl Forwarder {
         Err(ForwardError::Unavailable)
     }
 
-    async fn attempt(&self, url: &str, body: Bytes) -> Result<(), Fail> {
-        let req = hyper::Request::post(url)
-            .header("content-type", "application/x-protobuf")
-            .body(Full::new(body))
-            .map_err(|_| Fail::Permanent(0))?;
-        let resp = match tokio::time::timeout(ATTEMPT_TIMEOUT, self.client.request(req)).await {
+    async fn attempt_http(
+        &self,
+        client: &Client<Connector, Full<Bytes>>,
+        signal: Signal,
+        body: Bytes,
+    ) -> Result<u64, Fail> {
+        let path = match signal {
+            Signal::Traces => "/v1/traces",
+            Signal::Logs => "/v1/logs",
+        };
+        let mut req = hyper::Request::post(format!("{}{path}", self.base))
+            .header("content-type", "application/x-protobuf");
+        if let Some(a) = &self.authorization {
+            req = req.header(hyper::header::AUTHORIZATION, a.clone());
+        }
+        let req = req.body(Full::new(body)).map_err(|_| Fail::Permanent(0))?;
+        let resp = match tokio::time::timeout(ATTEMPT_TIMEOUT, client.request(req)).await {
             Ok(Ok(r)) => r,
             _ => return Err(Fail::Retry(None)),
         };
@@ -248,12 +390,68 @@ impl Forwarder {
         let _ = tokio::time::timeout(ATTEMPT_TIMEOUT, resp.into_body().collect()).await;
         let code = status.as_u16();
         if status.is_success() {
-            Ok(())
+            Ok(0)
         } else if code == 408 || code == 429 || status.is_server_error() {
             Err(Fail::Retry(retry_after))
         } else {
             Err(Fail::Permanent(code))
         }
+    }
+
+    async fn attempt_grpc(
+        &self,
+        client: &Client<Connector, tonic::body::Body>,
+        signal: Signal,
+        body: Bytes,
+    ) -> Result<u64, Fail> {
+        let origin: axum::http::Uri = self.base.parse().map_err(|_| Fail::Permanent(0))?;
+        let mut grpc = tonic::client::Grpc::with_origin(client.clone(), origin);
+        let path = match signal {
+            Signal::Traces => PathAndQuery::from_static(super::grpc::TRACES_PATH),
+            Signal::Logs => PathAndQuery::from_static(super::grpc::LOGS_PATH),
+        };
+        let mut req = tonic::Request::new(body);
+        req.set_timeout(ATTEMPT_TIMEOUT);
+        if let Some(a) = &self.authorization
+            && let Ok(v) = tonic::metadata::AsciiMetadataValue::try_from(a.as_bytes())
+        {
+            req.metadata_mut().insert("authorization", v);
+        }
+        let call = async {
+            grpc.ready().await.map_err(|_| Fail::Retry(None))?;
+            grpc.unary::<Bytes, Bytes, _>(req, path, super::grpc::RawCodec)
+                .await
+                .map_err(|s| grpc_fail(&s))
+        };
+        let resp = match tokio::time::timeout(ATTEMPT_TIMEOUT, call).await {
+            Ok(r) => r?,
+            Err(_) => return Err(Fail::Retry(None)),
+        };
+        let rejected = super::grpc::ExportResponse::decode(resp.into_inner())
+            .ok()
+            .and_then(|r| r.partial_success)
+            .map_or(0, |p| u64::try_from(p.rejected).unwrap_or(0));
+        Ok(rejected)
+    }
+}
+
+/// What a gRPC status means for a retry, as the OTLP specification says:
+/// `CANCELLED`, `DEADLINE_EXCEEDED`, `ABORTED`, `OUT_OF_RANGE`,
+/// `UNAVAILABLE` and `DATA_LOSS` are retried; `RESOURCE_EXHAUSTED` only
+/// when the server sent `RetryInfo`; any other code is final. A
+/// `RetryInfo` delay is honoured (capped at [`MAX_RETRY_AFTER`]).
+fn grpc_fail(s: &tonic::Status) -> Fail {
+    use tonic::Code;
+    let info = super::grpc::retry_delay(s);
+    match s.code() {
+        Code::Cancelled
+        | Code::DeadlineExceeded
+        | Code::Aborted
+        | Code::OutOfRange
+        | Code::Unavailable
+        | Code::DataLoss => Fail::Retry(info),
+        Code::ResourceExhausted if info.is_some() => Fail::Retry(info),
+        c => Fail::Permanent(c as u16),
     }
 }
 
@@ -298,6 +496,31 @@ mod tests {
             let j = jitter(Duration::from_millis(400));
             assert!(j >= Duration::from_millis(200) && j <= Duration::from_millis(400));
         }
+    }
+
+    #[test]
+    fn a_batch_never_grows_past_the_byte_bound_unless_one_record_does() {
+        let big = format!(
+            r#"{{"name":"llm_request","attributes":[{{"key":"a","value":{{"stringValue":"{}"}}}}]}}"#,
+            "x".repeat(BATCH_BYTES / 3)
+        );
+        let mut b = Batch::default();
+        let mut sent = Vec::new();
+        for _ in 0..7 {
+            let e = Batch::prepare(big.as_bytes()).unwrap();
+            if b.would_overflow(&e) {
+                sent.push(std::mem::take(&mut b).bytes);
+            }
+            b.push(e, false);
+        }
+        sent.push(b.bytes);
+        assert!(sent.iter().all(|n| *n <= BATCH_BYTES), "{sent:?}");
+        assert_eq!(sent.len(), 4, "{sent:?}");
+        // One record larger than the bound still goes, alone.
+        let huge = big.replace(&"x".repeat(10), &"x".repeat(40));
+        let e = Batch::prepare(huge.as_bytes()).unwrap();
+        let b = Batch::default();
+        assert!(!b.would_overflow(&e));
     }
 
     #[test]

@@ -114,6 +114,8 @@ pub struct Metrics {
     pub malformed: AtomicU64,
     /// Requests refused: 400, 413, 415, 503.
     pub refused_400: AtomicU64,
+    /// Requests without the bearer token (`[server] bearer_token_file`).
+    pub refused_401: AtomicU64,
     /// Requests over `max_body_bytes`.
     pub refused_413: AtomicU64,
     /// Requests with another content type or encoding.
@@ -242,6 +244,7 @@ impl Metrics {
         );
         for (code, a) in [
             ("400", &self.refused_400),
+            ("401", &self.refused_401),
             ("413", &self.refused_413),
             ("415", &self.refused_415),
             ("503", &self.refused_503),

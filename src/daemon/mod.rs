@@ -1,7 +1,9 @@
 //! `tracegate serve`: the always-on gate.
 //!
-//! Bird's-eye view: [`http`] receives OTLP/HTTP and JSON Lines, bounds and
-//! decodes bodies; [`pipeline`] judges each record once per sink with the
+//! Bird's-eye view: [`http`] receives OTLP/HTTP and JSON Lines, [`grpc`]
+//! OTLP/gRPC, both on [`listener`] (connection bounds, [`tls`]); both hand
+//! each export request to [`ingest`], which bounds, decodes and judges it
+//! (one code path per decision); [`pipeline`] judges each record once per sink with the
 //! same decision as `filter` and queues the result; [`sink`] writers drain
 //! the queues to files or stdout; [`reload`] watches the policy and swaps
 //! it whole; [`metrics`] and [`status`] report without content.
@@ -11,7 +13,9 @@
 
 pub mod budget;
 pub mod forward;
+pub mod grpc;
 pub mod http;
+pub mod ingest;
 pub mod listener;
 pub mod metrics;
 pub mod pipeline;
@@ -19,6 +23,7 @@ pub mod reload;
 pub mod sink;
 pub mod status;
 pub mod tail;
+pub mod tls;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -47,6 +52,10 @@ pub struct ServeOptions {
     pub listen: Option<SocketAddr>,
     /// Write the bound address here once listening.
     pub ready_file: Option<PathBuf>,
+    /// Overrides `[server] grpc_listen`.
+    pub grpc_listen: Option<SocketAddr>,
+    /// Write the gRPC receiver's bound address here once listening.
+    pub grpc_ready_file: Option<PathBuf>,
 }
 
 /// Run the daemon until SIGTERM or SIGINT; SIGHUP reloads the policy.
@@ -95,12 +104,25 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     let local = listener
         .local_addr()
         .context("cannot read the bound address")?;
+    let grpc_listener = bind_grpc(&opts, &policy).await?;
     // Tests and supervisors read this line (or the ready file) for the port.
     eprintln!("tracegate: listening on {local}");
+    if let Some((_, addr)) = &grpc_listener {
+        eprintln!("tracegate: grpc listening on {addr}");
+        if let Some(path) = &opts.grpc_ready_file {
+            write_ready_file(path, &addr.to_string())?;
+        }
+    }
     if let Some(path) = &opts.ready_file {
         write_ready_file(path, &local.to_string())?;
     }
-    tracing::info!(%local, revision = 1, policy_sha256 = %policy.sha256(), "serving");
+    tracing::info!(%local, grpc = ?grpc_listener.as_ref().map(|g| g.1), revision = 1, policy_sha256 = %policy.sha256(), "serving");
+    let mut exposed = policy.server.clone();
+    exposed.listen = local;
+    exposed.grpc_listen = grpc_listener.as_ref().map(|g| g.1);
+    for w in crate::policy::tls::exposure_warnings(&exposed) {
+        tracing::warn!("{w}");
+    }
 
     let (stop_tx, stop_rx) = watch::channel(false);
     let reloader = tokio::spawn(reload::run(
@@ -110,17 +132,50 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     ));
     let ticker = tokio::spawn(tick(Arc::clone(&pipeline), stop_rx.clone()));
 
-    let app = http::router(http::Ingest::new(Arc::clone(&pipeline)));
+    let ing = ingest::Ingest::new(Arc::clone(&pipeline));
+    let limits = listener::ConnLimits {
+        max_connections: policy.server.max_connections,
+        header_read_timeout: policy.server.header_read_timeout,
+        idle_timeout: policy.server.idle_timeout,
+    };
     let server = listener::serve(
         listener,
-        app,
-        listener::ConnLimits {
-            max_connections: policy.server.max_connections,
-            header_read_timeout: policy.server.header_read_timeout,
-            idle_timeout: policy.server.idle_timeout,
-        },
+        http::router(ing.clone()),
+        limits,
         stop_rx.clone(),
+        listener::Proto::Http1,
+        Some(Arc::new(tls::TlsSource::new(
+            Arc::clone(&pipeline),
+            &[b"http/1.1"],
+        ))),
     );
+    let grpc_server = async {
+        if let Some((l, _)) = grpc_listener {
+            listener::serve(
+                l,
+                grpc::router(ing.clone()),
+                limits,
+                stop_rx.clone(),
+                listener::Proto::Http2,
+                Some(Arc::new(tls::TlsSource::new(
+                    Arc::clone(&pipeline),
+                    &[b"h2"],
+                ))),
+            )
+            .await;
+        }
+    };
+    let draining = Arc::clone(&ing.draining);
+    let mut drain_rx = stop_rx.clone();
+    let drain = tokio::spawn(async move {
+        let _ = drain_rx.wait_for(|s| *s).await;
+        // Requests that start from now on are refused as retryable
+        // (UNAVAILABLE / 503); those in flight finish.
+        draining.store(true, std::sync::atomic::Ordering::Release);
+    });
+    let servers = async {
+        tokio::join!(server, grpc_server);
+    };
     let signals = tokio::spawn(async move {
         wait_for_signal().await;
         tracing::info!("stopping: no new requests; draining sinks");
@@ -128,7 +183,7 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     });
     let mut stop_deadline = stop_rx.clone();
     tokio::select! {
-        () = server => {}
+        () = servers => {}
         _ = async {
             let _ = stop_deadline.wait_for(|s| *s).await;
             tokio::time::sleep(SHUTDOWN_WITHIN).await;
@@ -136,6 +191,7 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     }
     signals.abort();
     hup.abort();
+    drain.abort();
     // Sources hand over what they read before the sinks drain.
     tokio::task::spawn_blocking(move || followers.into_iter().for_each(tail::Follower::stop))
         .await
@@ -145,6 +201,34 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     pipeline.shutdown(SHUTDOWN_WITHIN).await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Bind the gRPC receiver: `--grpc-listen`, else `[server] grpc_listen`.
+/// An address that cannot be bound is a start-up error, but for the
+/// built-in default: another process (another tracegate, a Collector)
+/// holding 4317 then only turns the gRPC receiver off, with a warning.
+async fn bind_grpc(
+    opts: &ServeOptions,
+    policy: &Policy,
+) -> anyhow::Result<Option<(tokio::net::TcpListener, SocketAddr)>> {
+    let Some(addr) = opts.grpc_listen.or(policy.server.grpc_listen) else {
+        return Ok(None);
+    };
+    match tokio::net::TcpListener::bind(addr).await {
+        Ok(l) => {
+            let local = l.local_addr().context("cannot read the bound address")?;
+            Ok(Some((l, local)))
+        }
+        Err(e)
+            if opts.grpc_listen.is_none()
+                && addr == crate::policy::DEFAULT_GRPC_LISTEN
+                && e.kind() == std::io::ErrorKind::AddrInUse =>
+        {
+            tracing::warn!(%addr, "the default gRPC address is taken: the OTLP/gRPC receiver is off (set `server.grpc_listen`)");
+            Ok(None)
+        }
+        Err(e) => Err(e).with_context(|| format!("cannot listen on {addr} (server.grpc_listen)")),
+    }
 }
 
 async fn tick(p: Arc<Pipeline>, mut stop: watch::Receiver<bool>) {

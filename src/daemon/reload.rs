@@ -241,6 +241,9 @@ fn apply(p: &Pipeline, policy: Policy, state: &mut WatchState, digest: &str) -> 
     if policy.server.listen != current.policy.server.listen {
         tracing::warn!(listen = %policy.server.listen, "`server.listen` changed: it takes effect at restart");
     }
+    if policy.server.grpc_listen != current.policy.server.grpc_listen {
+        tracing::warn!("`server.grpc_listen` changed: it takes effect at restart");
+    }
     let active = p.build(Arc::new(policy), revision);
     // Status readers see the error cleared no later than the new revision.
     *p.last_reload_error

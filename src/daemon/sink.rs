@@ -267,9 +267,20 @@ impl Writer {
                     Err(_) => self.unhealthy(std::io::ErrorKind::Other, "cannot open sink output"),
                 }
             }
-            SinkOutput::OtlpHttp(url) => {
-                self.forward = Some(Forwarder::new(url));
-                self.counters.set_health(None);
+            SinkOutput::OtlpHttp(_) | SinkOutput::OtlpHttps(_) | SinkOutput::OtlpGrpc(_) => {
+                match Forwarder::new(&self.output) {
+                    Ok(f) => {
+                        self.forward = Some(f);
+                        self.counters.set_health(None);
+                    }
+                    Err(e) => {
+                        // SECURITY: fixed words from the TLS setup; its
+                        // records are dropped, never sent in the clear.
+                        if self.counters.set_health(Some(e.clone())) {
+                            tracing::error!(sink = %self.name, error = %e, "cannot set up the sink's exporter; its records are dropped");
+                        }
+                    }
+                }
             }
         }
     }
@@ -287,11 +298,15 @@ impl Writer {
         self.counters.queued_bytes.fetch_sub(len, Ordering::AcqRel);
         self.counters.saturated.store(false, Ordering::Release);
         if self.forward.is_some() {
-            if self.batch.add(&rec.bytes, rec.full).is_err() {
+            let Ok(export) = Batch::prepare(&rec.bytes) else {
                 // Not OTLP: nothing an OTLP receiver could take.
                 self.counters.drop_one(DropReason::SinkError);
                 return;
+            };
+            if self.batch.would_overflow(&export) {
+                self.send_batch().await;
             }
+            self.batch.push(export, rec.full);
             self.counters.unflushed.fetch_add(1, Ordering::AcqRel);
             if self.batch.due(self.flush_every) {
                 self.send_batch().await;

@@ -187,6 +187,9 @@ struct GroupOut<'s> {
 
 #[derive(Serialize)]
 struct Report<'s> {
+    /// `latency_summary`: every JSON message of `check` says what it is.
+    #[serde(rename = "type")]
+    kind: &'static str,
     groups: Vec<GroupOut<'s>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     omitted: Option<Omitted>,
@@ -360,7 +363,11 @@ impl Summary {
             records: self.omitted_records,
             intervals: self.omitted_intervals,
         });
-        Report { groups, omitted }
+        Report {
+            kind: "latency_summary",
+            groups,
+            omitted,
+        }
     }
 
     /// Renders the report as a text table.

@@ -19,14 +19,14 @@ use std::sync::Arc;
 use crate::redact::{RedactConfig, Redactor};
 
 /// The standard detectors could not be built (a bug: the policy compiler
-/// refuses unknown names); gates then fail closed.
+/// refuses unknown names). Gates then fail closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the standard detectors could not be built")]
-pub struct Unavailable;
+#[error("the standard level's detectors could not be built")]
+pub struct DetectorsBroken;
 
 /// Compile the built-in detectors `names`: `Ok(None)` for none, `Err` when
-/// they cannot be built (a bug: the policy compiler refuses unknown names).
-pub fn compile(names: &[String]) -> Result<Option<Arc<Redactor>>, Unavailable> {
+/// they cannot be built.
+pub fn compile(names: &[String]) -> Result<Option<Arc<Redactor>>, DetectorsBroken> {
     if names.is_empty() {
         return Ok(None);
     }
@@ -34,10 +34,11 @@ pub fn compile(names: &[String]) -> Result<Option<Arc<Redactor>>, Unavailable> {
         builtin: names.to_vec(),
         patterns: Vec::new(),
         keywords: Vec::new(),
+        context: Vec::new(),
     };
     Redactor::compile(&cfg, None)
         .map(|r| Some(Arc::new(r)))
-        .map_err(|_| Unavailable)
+        .map_err(|_| DetectorsBroken)
 }
 
 /// The standard level's detectors, compiled once per policy.
@@ -72,7 +73,7 @@ impl Detectors {
 
     /// The detectors of a policy (`Redaction::standard_detectors`):
     /// `Ok(None)` when the policy names none.
-    pub fn shared(compiled: Result<Option<Arc<Redactor>>, Unavailable>) -> Detectors {
+    pub fn shared(compiled: Result<Option<Arc<Redactor>>, DetectorsBroken>) -> Detectors {
         match compiled {
             Ok(None) => Detectors::Off,
             Ok(Some(r)) => {
@@ -81,7 +82,7 @@ impl Detectors {
             }
             // SECURITY: fail closed; the policy compiler already refused
             // unknown names, so this is a bug, never a weaker gate.
-            Err(Unavailable) => Detectors::Broken,
+            Err(DetectorsBroken) => Detectors::Broken,
         }
     }
 

@@ -868,7 +868,37 @@ fn redact_settings(
                 .map_or_else(|| "mask".to_string(), Spanned::into_inner),
         });
     }
+    // Per detector: the user's table where they wrote one, else the
+    // built-in one (`merge::fill_defaults`); detector names and word lists
+    // are checked where they are used (`redact::check_context`).
+    let mut context = Vec::new();
+    for (detector, c) in r.context.map(|c| c.0).unwrap_or_default() {
+        let c = c.into_inner();
+        let window = match c.window {
+            None => None,
+            Some(w) => match usize::try_from(*w.get_ref()) {
+                Ok(v) if (1..=crate::redact::MAX_CONTEXT_WINDOW).contains(&v) => Some(v),
+                _ => {
+                    ctx.err(
+                        w.span(),
+                        format!(
+                            "`window` must be 1-{} bytes",
+                            crate::redact::MAX_CONTEXT_WINDOW
+                        ),
+                    );
+                    None
+                }
+            },
+        };
+        context.push(crate::redact::ContextRule {
+            detector,
+            words: c.words,
+            not_words: c.not_words,
+            window,
+        });
+    }
     let settings = RedactSettings {
+        context,
         builtin: strings(r.builtin),
         key_file,
         allow_unredacted_sinks: strings(r.allow_unredacted_sinks),
@@ -1216,6 +1246,52 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
         d.body_read_timeout,
     );
     let idle_timeout = timeout(&m.idle_timeout, "idle_timeout", d.idle_timeout);
+    let grpc_listen = match &m.grpc_listen {
+        Some(v) if v.get_ref() == "off" => None,
+        Some(v) => match v.get_ref().parse::<std::net::SocketAddr>() {
+            Ok(a) => Some(a),
+            Err(_) => {
+                ctx.err_hint(
+                    v.span(),
+                    "`server.grpc_listen` is not a socket address",
+                    "write it like `127.0.0.1:4317` or `[::1]:4317`, or `off`",
+                );
+                d.grpc_listen
+            }
+        },
+        None => d.grpc_listen,
+    };
+    let path = |ctx: &Ctx<'_>, v: &Spanned<String>| ctx.resolve(v.span(), v.get_ref());
+    let tls = match (&m.tls_cert_file, &m.tls_key_file) {
+        (Some(c), Some(k)) => Some(crate::policy::tls::ServerTls {
+            cert: crate::policy::tls::LoadedFile::at(path(ctx, c)),
+            key: crate::policy::tls::LoadedFile::at(path(ctx, k)),
+            client_ca: m
+                .tls_client_ca_file
+                .as_ref()
+                .map(|v| crate::policy::tls::LoadedFile::at(path(ctx, v))),
+        }),
+        (None, None) => {
+            if let Some(v) = &m.tls_client_ca_file {
+                ctx.err(
+                    v.span(),
+                    "`server.tls_client_ca_file` needs `tls_cert_file` and `tls_key_file`",
+                );
+            }
+            None
+        }
+        (Some(v), None) | (None, Some(v)) => {
+            ctx.err(
+                v.span(),
+                "`server.tls_cert_file` and `server.tls_key_file` go together",
+            );
+            None
+        }
+    };
+    let bearer_token = m
+        .bearer_token_file
+        .as_ref()
+        .map(|v| crate::policy::tls::Secret::at(path(ctx, v)));
     ServerSettings {
         listen,
         max_body_bytes,
@@ -1228,7 +1304,60 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
         idle_timeout,
         structure,
         decode_memory_bytes,
+        grpc_listen,
+        tls,
+        bearer_token,
     }
+}
+
+/// A sink's `tls_ca_file`, `tls_cert_file`, `tls_key_file` and
+/// `bearer_token_file`, put into its exporter; each needs a TLS output
+/// (`otlp+https://`, `otlp+grpcs://`).
+fn exporter_settings(
+    ctx: &mut Ctx<'_>,
+    output: Option<SinkOutput>,
+    [ca, cert, key, token]: [&Option<Spanned<String>>; 4],
+) -> Option<SinkOutput> {
+    use crate::policy::tls::{LoadedFile, Secret};
+    let mut output = output;
+    let exporter = match &mut output {
+        Some(SinkOutput::OtlpHttps(x) | SinkOutput::OtlpGrpc(x)) if x.tls.is_some() => x,
+        _ => {
+            // SECURITY: TLS keys on a cleartext output would be silently
+            // ignored, and a token sent in the clear: refuse both.
+            for (v, k) in [
+                (ca, "tls_ca_file"),
+                (cert, "tls_cert_file"),
+                (key, "tls_key_file"),
+                (token, "bearer_token_file"),
+            ] {
+                if let Some(v) = v {
+                    ctx.err_hint(
+                        v.span(),
+                        format!("sink `{k}` needs a TLS output"),
+                        "use `otlp+https://HOST:PORT` or `otlp+grpcs://HOST:PORT`",
+                    );
+                }
+            }
+            return output;
+        }
+    };
+    let at = |v: &Spanned<String>| LoadedFile::at(ctx.resolve(v.span(), v.get_ref()));
+    if let Some(tls) = &mut exporter.tls {
+        tls.ca = ca.as_ref().map(at);
+        match (cert, key) {
+            (Some(c), Some(k)) => tls.identity = Some((at(c), at(k))),
+            (None, None) => {}
+            (Some(v), None) | (None, Some(v)) => ctx.err(
+                v.span(),
+                "sink `tls_cert_file` and `tls_key_file` go together",
+            ),
+        }
+    }
+    exporter.bearer_token = token
+        .as_ref()
+        .map(|v| Secret::at(ctx.resolve(v.span(), v.get_ref())));
+    output
 }
 
 /// SHA-256 over each file's path and text, then over each referenced
@@ -1564,13 +1693,23 @@ fn sinks(
                     ctx.err_hint(
                         o.span(),
                         "unknown sink output",
-                        "use `file:PATH`, `stdout` or `otlp+http://HOST:PORT`",
+                        "use `file:PATH`, `stdout`, or `otlp+http://`, `otlp+https://`, `otlp+grpc://` or `otlp+grpcs://` and `HOST:PORT`",
                     );
                     None
                 }
             },
             None => None,
         };
+        let output = exporter_settings(
+            ctx,
+            output,
+            [
+                &s.tls_ca_file,
+                &s.tls_cert_file,
+                &s.tls_key_file,
+                &s.bearer_token_file,
+            ],
+        );
         let redact = match s.redact {
             None => SinkRedact::Policy,
             Some(v) => match &v.get_ref().0 {
@@ -1825,6 +1964,37 @@ fn windows(
                 other.id
             );
             ctx.err_hint(span.clone(), msg, "close one window before the next opens");
+            continue;
+        }
+        // SECURITY: `max_window` bounds a sink's windows together
+        // (`policy::chain`), so back-to-back windows are not a longer one.
+        let same_sink: Vec<(Timestamp, Timestamp)> = out
+            .iter()
+            .filter(|o| o.sink == sink)
+            .map(|o| (o.start, o.end))
+            .collect();
+        if same_sink.len() >= super::chain::MAX_WINDOWS_PER_SINK {
+            ctx.err_hint(
+                span.clone(),
+                format!(
+                    "sink `{sink}` has more than {} windows",
+                    super::chain::MAX_WINDOWS_PER_SINK
+                ),
+                "remove windows that have ended (`tracegate window close`, or delete their files)",
+            );
+            continue;
+        }
+        if let Some(open) = super::chain::too_much(&same_sink, (start, end), max) {
+            ctx.err_hint(
+                span.clone(),
+                format!(
+                    "window `{id}` and the other windows of sink `{sink}` are open {} within {}, more than `max_window` ({})",
+                    friendly(open),
+                    friendly(max.checked_mul(2).unwrap_or(max)),
+                    friendly(max)
+                ),
+                "in any period of twice `max_window` a sink's windows together may be open at most `max_window`; space them out or shorten them",
+            );
             continue;
         }
         out.push(Window {

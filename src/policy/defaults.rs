@@ -8,6 +8,7 @@
 pub const BUILTIN_DEFAULTS: &str = r#"version = 1
 [server]
 listen = "127.0.0.1:4318"
+grpc_listen = "127.0.0.1:4317"
 max_body_bytes = 8388608
 queue_records = 10000
 queue_bytes = 67108864
@@ -48,10 +49,26 @@ content_attributes = [
 max_window = "24h"
 [standard]
 on_violation = "drop_record"
-detectors = ["api_key", "jwt", "email", "credit_card", "iban", "us_ssn", "phone", "ipv6"]
+detectors = ["private_key", "api_key", "url_credentials", "jwt", "email", "credit_card", "iban", "us_ssn", "phone", "ipv6"]
 [redact]
-builtin = ["api_key", "jwt", "credit_card"]
+builtin = ["private_key", "api_key", "url_credentials", "jwt", "credit_card"]
 pseudonym_prefixes = ["chatcmpl-", "req_"]
+[redact.context.us_ssn]
+words = ["ssn", "ss#", "ss #", "ss no", "social security", "social-security", "social_security", "soc sec", "soc. sec", "taxpayer id", "tax id", "itin", "tin:", "tin #"]
+window = 32
+[redact.context.phone]
+words = ["phone", "tel", "tél", "telefon", "telephone", "téléphone", "mobile", "mobil", "handy", "cell", "call", "ring", "fax", "whatsapp", "sms", "text me", "reach me", "number", "portable", "celular", "contato", "ph:", "ph.", "mob:", "mob.", "m:", "t:", "電話", "携帯"]
+window = 32
+[redact.context.api_key]
+words = ["openai", "api key", "api_key", "api-key", "apikey", "secret", "token", "key:", "key=", "key =", "key is", "bearer"]
+window = 32
+[redact.context.credit_card]
+not_words = ["tracking", "track", "usps", "ups", "fedex", "dhl", "parcel", "package", "shipment", "shipping", "waybill", "awb"]
+window = 32
+[redact.context.ipv4]
+words = ["ip", "addr", "address", "host", "from", "client", "server", "remote", "connect", "peer", "src", "dst", "gateway", "@"]
+not_words = ["version", "ver.", "ver ", "release", "build", "firmware", "fw ", "rev ", "revision", "sdk", "driver", "upgrade", "update", "patch", "bump", "pinned", "==", ">=", "<=", "~=", "^"]
+window = 24
 [standard.fields]
 request_id       = { type = "string", pattern = "chatcmpl-[0-9a-f]+(-[0-9a-f]+)*", max_len = 96 }
 t_arrival        = { type = "number", min = 0 }

@@ -44,6 +44,7 @@ pub type Lookup<'a> = &'a dyn Fn(&str) -> EnvValue;
 /// of `[[sink]]` is `sink.output`).
 pub const EXPANDABLE: &[&str] = &[
     "server.listen",
+    "server.grpc_listen",
     "server.flush_interval",
     "server.header_read_timeout",
     "server.body_read_timeout",

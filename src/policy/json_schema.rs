@@ -116,6 +116,10 @@ fn shape(s: &Shape, defs: &mut Map<String, Value>) -> Value {
             "additionalProperties": shape(&rule(), defs),
         }),
         Shape::Rule(rule) => shape(&rule(), defs),
+        Shape::Named(inner) => json!({
+            "type": "object",
+            "additionalProperties": shape(&inner(), defs),
+        }),
         Shape::Map(rule) => json!({
             "type": "object",
             "additionalProperties": shape(&rule(), defs),

@@ -42,6 +42,10 @@ pub enum Shape {
     /// One field rule standing alone, replaced whole (`[standard.otlp]
     /// schema_url`).
     Rule(fn() -> Shape),
+    /// Tables of one shape under names the user picks (`[redact.context.<detector>]`):
+    /// each name's table is replaced whole, a name set in two files is an
+    /// error, and the defaults fill in the names the user left out.
+    Named(fn() -> Shape),
 }
 
 /// A table's name (its Rust type, for the JSON Schema's definitions) and keys.
@@ -63,6 +67,10 @@ pub struct Key {
     /// What it holds.
     pub shape: fn() -> Shape,
 }
+
+/// How the key table and the docs write the name of a [`Shape::Named`]
+/// table: `[redact.context.<detector>]`.
+pub const NAMED_PLACEHOLDER: &str = "detector";
 
 /// The directive an allowlist table may hold besides its field rules.
 pub const REPLACE_DEFAULTS: &str = "replace_defaults";
@@ -245,6 +253,14 @@ fn walk_tables(
             continue;
         }
         match shape {
+            Shape::Named(inner) => {
+                if let Shape::Table(t) = inner()
+                    && !seen.contains(&t.type_name)
+                {
+                    seen.push(t.type_name);
+                    walk_tables(t, format!("{sub}.<{NAMED_PLACEHOLDER}>"), false, out, seen);
+                }
+            }
             Shape::Table(inner) if !seen.contains(&inner.type_name) => {
                 walk_tables(inner, sub, false, out, seen)
             }

@@ -15,6 +15,9 @@
 //!   whole, never merged with another; a name ruled in two files is an
 //!   error.
 //!
+//! - named tables (`[redact.context.<detector>]`) merge name by name; a
+//!   name set in two files is an error.
+//!
 //! The built-in defaults are then laid under the user's tree: whatever the
 //! user left out takes the default, and an allowlist *extends* the
 //! default rules unless it says `replace_defaults = true` (then only its
@@ -150,8 +153,12 @@ pub fn merge_user<'a>(
                     a.push(item.clone());
                 }
             }
-            (Some(Shape::Allowlist(_)), DeValue::Table(a), DeValue::Table(b)) => {
-                // Rules are atomic: a name ruled twice is a clash.
+            (
+                Some(Shape::Allowlist(_) | Shape::Named(_)),
+                DeValue::Table(a),
+                DeValue::Table(b),
+            ) => {
+                // Rules (and named tables) are atomic: a name set twice is a clash.
                 for (name, rule) in b {
                     let n: &str = name.get_ref();
                     match a.get_key_value(n) {
@@ -199,6 +206,17 @@ pub fn fill_defaults<'a>(user: &mut DeTable<'a>, defaults: DeTable<'a>, shape: T
                     }
                 }
             }
+            (Some(Shape::Named(_)), DeValue::Table(a), DeValue::Table(b)) => {
+                // A name the user set is theirs whole (a key they left out
+                // keeps its built-in value where it is used); the defaults
+                // add the names the user left out.
+                for (name, table) in b {
+                    let n: &str = name.get_ref();
+                    if !a.contains_key(n) {
+                        a.insert(name, table);
+                    }
+                }
+            }
             // The user's value stands.
             _ => {}
         }
@@ -243,7 +261,7 @@ fn walk_settings(t: &DeTable<'_>, shape: TableShape, path: &str, out: &mut Vec<S
                     });
                 }
             }
-            (Some(Shape::Allowlist(_)), DeValue::Table(rules)) => {
+            (Some(Shape::Allowlist(_) | Shape::Named(_)), DeValue::Table(rules)) => {
                 for (name, _) in rules {
                     out.push(Set {
                         key: join(&sub, name.get_ref()),

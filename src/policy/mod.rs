@@ -8,6 +8,7 @@
 //! section means, `json_schema` describes the file for editors, `load`
 //! (and `redaction`) do the IO.
 
+mod chain;
 pub mod compile;
 pub mod defaults;
 pub mod env;
@@ -22,6 +23,7 @@ pub mod redaction;
 pub mod revoke;
 pub mod rule;
 pub mod schema;
+pub mod tls;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -104,6 +106,13 @@ pub enum RefKind {
     AuditKey,
     /// An environment variable a `${env:VAR}` reference expanded.
     EnvVar,
+    /// A TLS certificate chain or CA bundle (`tls_cert_file`,
+    /// `tls_client_ca_file`, `tls_ca_file`).
+    TlsCert,
+    /// A TLS private key (`tls_key_file`).
+    TlsKey,
+    /// A bearer token (`bearer_token_file`).
+    BearerToken,
 }
 
 impl RefKind {
@@ -114,6 +123,9 @@ impl RefKind {
             RefKind::RedactKey => "redact_key",
             RefKind::AuditKey => "audit_key",
             RefKind::EnvVar => "env_var",
+            RefKind::TlsCert => "tls_cert",
+            RefKind::TlsKey => "tls_key",
+            RefKind::BearerToken => "bearer_token",
         }
     }
 }
@@ -328,9 +340,11 @@ impl Policy {
         // run shows every error: a draft is built whenever the files could
         // be read at all.
         let (draft, mut errors) = compile::compile(source, files, env);
-        let Some(draft) = draft else {
+        let Some(mut draft) = draft else {
             return Err(compile::sorted(files, errors));
         };
+        let (tls_refs, tls_errors) = tls::load(&mut draft);
+        errors.extend(tls_errors);
         let (redaction, mut referenced) = match redaction::build(&draft) {
             Ok(b) => (Some(b.redaction), b.referenced),
             Err(e) => {
@@ -344,6 +358,7 @@ impl Policy {
             Err(e) => errors.push(e),
         }
         referenced.extend(redaction::env_references(&draft.env));
+        referenced.extend(tls_refs);
         let canon = paths::Canon::resolve(&draft, files, &referenced, load::canonical);
         errors.extend(paths::check(&draft, files, &referenced, &canon));
         let Some(redaction) = redaction.filter(|_| errors.is_empty()) else {
@@ -577,21 +592,67 @@ pub enum SinkOutput {
     Stdout,
     /// `otlp+http://HOST:PORT`.
     OtlpHttp(String),
+    /// `otlp+https://HOST:PORT`: OTLP/HTTP over TLS.
+    OtlpHttps(Exporter),
+    /// `otlp+grpc://HOST:PORT` (cleartext HTTP/2) or `otlp+grpcs://HOST:PORT`
+    /// (over TLS): OTLP/gRPC.
+    OtlpGrpc(Exporter),
+}
+
+/// Where an `otlp+https` or `otlp+grpc(s)` sink sends, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exporter {
+    /// `http://HOST:PORT` or `https://HOST:PORT`.
+    pub url: String,
+    /// TLS settings; `Some` exactly when the URL is `https://`.
+    pub tls: Option<tls::ClientTls>,
+    /// A bearer token sent with every request (TLS outputs only).
+    pub bearer_token: Option<tls::Secret>,
 }
 
 impl SinkOutput {
     /// Parse an output string; `resolve` makes file paths absolute.
     pub fn parse(s: &str, resolve: impl FnOnce(&str) -> PathBuf) -> Option<SinkOutput> {
+        let exporter = |rest: &str, tls: bool| {
+            host_port(rest).then(|| Exporter {
+                url: format!("{}://{rest}", if tls { "https" } else { "http" }),
+                tls: tls.then(tls::ClientTls::default),
+                bearer_token: None,
+            })
+        };
         if s == "stdout" {
             Some(SinkOutput::Stdout)
         } else if let Some(p) = s.strip_prefix("file:") {
             (!p.is_empty()).then(|| SinkOutput::File(resolve(p)))
         } else if let Some(rest) = s.strip_prefix("otlp+http://") {
             (!rest.is_empty()).then(|| SinkOutput::OtlpHttp(format!("http://{rest}")))
+        } else if let Some(rest) = s.strip_prefix("otlp+https://") {
+            exporter(rest, true).map(SinkOutput::OtlpHttps)
+        } else if let Some(rest) = s.strip_prefix("otlp+grpc://") {
+            exporter(rest, false).map(SinkOutput::OtlpGrpc)
+        } else if let Some(rest) = s.strip_prefix("otlp+grpcs://") {
+            exporter(rest, true).map(SinkOutput::OtlpGrpc)
         } else {
             None
         }
     }
+}
+
+/// Whether `s` is `HOST:PORT` and nothing else (no path, user or query):
+/// what an exporter URL may name.
+fn host_port(s: &str) -> bool {
+    let Some((host, port)) = s.rsplit_once(':') else {
+        return false;
+    };
+    let host_ok = if let Some(v6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        v6.parse::<std::net::Ipv6Addr>().is_ok()
+    } else {
+        !host.is_empty()
+            && host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-')
+    };
+    host_ok && port.parse::<u16>().is_ok_and(|p| p > 0)
 }
 
 /// A sink's redaction setting.
@@ -669,7 +730,17 @@ pub struct ServerSettings {
     pub structure: StructureLimits,
     /// Memory budget of the requests being read and decoded at once.
     pub decode_memory_bytes: usize,
+    /// The OTLP/gRPC listen address; `None` when `grpc_listen = "off"`.
+    pub grpc_listen: Option<std::net::SocketAddr>,
+    /// TLS of both receivers; `None`: cleartext.
+    pub tls: Option<tls::ServerTls>,
+    /// The token every ingest request must carry (`Authorization: Bearer`).
+    pub bearer_token: Option<tls::Secret>,
 }
+
+/// The built-in `[server] grpc_listen`.
+pub const DEFAULT_GRPC_LISTEN: std::net::SocketAddr =
+    std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 4317);
 
 /// Structure bounds of one OTLP export request (`[server] max_spans`, ...),
 /// checked before a request is decoded. Shared by every transport.
@@ -718,6 +789,9 @@ impl Default for ServerSettings {
             idle_timeout: Duration::from_secs(60),
             structure: StructureLimits::default(),
             decode_memory_bytes: 256 * 1024 * 1024,
+            grpc_listen: Some(DEFAULT_GRPC_LISTEN),
+            tls: None,
+            bearer_token: None,
         }
     }
 }
@@ -750,6 +824,8 @@ pub struct RedactSettings {
     pub patterns: Vec<PatternSetting>,
     /// Keyword lists.
     pub keywords: Vec<KeywordSetting>,
+    /// Keyword proximity of built-in detectors, one per detector.
+    pub context: Vec<crate::redact::ContextRule>,
 }
 
 /// `[[redact.pattern]]`.

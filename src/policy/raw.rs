@@ -107,6 +107,16 @@ raw_table! {
         pub body_read_timeout: Option<Spanned<String>>,
         /// How long a connection may stay idle between requests (humantime).
         pub idle_timeout: Option<Spanned<String>>,
+        /// OTLP/gRPC listen address (`127.0.0.1:4317`), or `"off"`.
+        pub grpc_listen: Option<Spanned<String>>,
+        /// PEM certificate chain of both receivers: with it they speak TLS only.
+        pub tls_cert_file: Option<Spanned<String>>,
+        /// PEM private key of `tls_cert_file`.
+        pub tls_key_file: Option<Spanned<String>>,
+        /// PEM CA certificates client certificates must chain to (mTLS).
+        pub tls_client_ca_file: Option<Spanned<String>>,
+        /// A file holding the token every ingest request must carry.
+        pub bearer_token_file: Option<Spanned<String>>,
     }
 }
 
@@ -253,12 +263,21 @@ raw_table! {
         pub name: Option<Spanned<String>>,
         /// On the full allowlist.
         pub full_allowed: Option<bool>,
-        /// Where `serve` writes: `file:PATH`, `stdout`, `otlp+http://HOST:PORT`.
+        /// Where `serve` writes: `file:PATH`, `stdout`, `otlp+http://HOST:PORT`,
+        /// `otlp+https://`, `otlp+grpc://`, `otlp+grpcs://`.
         pub output: Option<Spanned<String>>,
         /// `false`, or the names of the detectors this sink applies.
         pub redact: Option<Spanned<RawSinkRedact>>,
         /// Identifier fields rewritten as keyed pseudonyms for this sink.
         pub pseudonymize: Option<Vec<Spanned<String>>>,
+        /// PEM CA certificates the receiver must chain to (TLS outputs).
+        pub tls_ca_file: Option<Spanned<String>>,
+        /// PEM client certificate chain, for a receiver that asks (mTLS).
+        pub tls_cert_file: Option<Spanned<String>>,
+        /// PEM private key of `tls_cert_file`.
+        pub tls_key_file: Option<Spanned<String>>,
+        /// A file holding a token sent as `Authorization: Bearer` (TLS outputs).
+        pub bearer_token_file: Option<Spanned<String>>,
     }
 }
 
@@ -389,6 +408,35 @@ raw_table! {
         pub pattern: Option<Vec<Spanned<RawPattern>>>,
         /// `[[redact.keywords]]`.
         pub keywords: Option<Vec<Spanned<RawKeywords>>>,
+        /// `[redact.context.<detector>]`: keyword proximity per built-in detector.
+        pub context: Option<RawContexts>,
+    }
+}
+
+raw_table! {
+    /// `[redact.context.<detector>]`: the words just before a shape that
+    /// is ambiguous on its own decide it. A key left out keeps the
+    /// built-in value.
+    pub struct RawContext {
+        /// Words that confirm an ambiguous shape.
+        pub words: Option<Vec<String>>,
+        /// Words that veto an ambiguous shape.
+        pub not_words: Option<Vec<String>>,
+        /// Bytes before the candidate that are searched (1-256).
+        pub window: Option<Spanned<i64>>,
+    }
+}
+
+/// `[redact.context]`: a [`RawContext`] per built-in detector name. A
+/// detector's table is replaced whole by a user's; the defaults fill in
+/// the detectors the user left out.
+#[derive(Debug, Default, Deserialize, PartialEq)]
+#[serde(transparent)]
+pub struct RawContexts(pub BTreeMap<String, Spanned<RawContext>>);
+
+impl Describe for RawContexts {
+    fn shape() -> Shape {
+        Shape::Named(RawContext::shape)
     }
 }
 

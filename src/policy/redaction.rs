@@ -61,7 +61,7 @@ pub struct Redaction {
     sinks: HashMap<String, SinkRedaction>,
     policy: Option<Arc<Redactor>>,
     /// `[standard] detectors`, compiled once for every gate of the policy.
-    standard: Result<Option<Arc<Redactor>>, crate::gate::detect::Unavailable>,
+    standard: Result<Option<Arc<Redactor>>, crate::gate::detect::DetectorsBroken>,
 }
 
 impl Redaction {
@@ -69,7 +69,7 @@ impl Redaction {
     /// not be built: gates then fail closed).
     pub fn standard_detectors(
         &self,
-    ) -> Result<Option<Arc<Redactor>>, crate::gate::detect::Unavailable> {
+    ) -> Result<Option<Arc<Redactor>>, crate::gate::detect::DetectorsBroken> {
         self.standard.clone()
     }
 
@@ -176,6 +176,8 @@ pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
                         RefKind::RedactKey | RefKind::AuditKey | RefKind::EnvVar => {
                             MAX_KEY_FILE_BYTES
                         }
+                        RefKind::TlsCert | RefKind::TlsKey => super::tls::MAX_PEM_FILE_BYTES,
+                        RefKind::BearerToken => super::tls::MAX_TOKEN_FILE_BYTES,
                     };
                     read_regular(p, max).map(|r| r.bytes)
                 }
@@ -185,6 +187,7 @@ pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
             };
             let sha256 = match (bytes, r.kind) {
                 (Ok(b), RefKind::KeywordList | RefKind::EnvVar) => hex::encode(Sha256::digest(&b)),
+                (Ok(b), k @ (RefKind::TlsCert | RefKind::TlsKey)) => super::tls::fingerprint(k, &b),
                 (Ok(b), _) => key_fingerprint(&b),
                 (Err(e), _) => format!("unreadable: {e}"),
             };
@@ -275,6 +278,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
         builtin: settings.builtin.clone(),
         patterns,
         keywords,
+        context: settings.context.clone(),
     };
     let needs_key = config.patterns.iter().any(|p| p.action == Action::Hash)
         || config.keywords.iter().any(|k| k.action == Action::Hash)
@@ -298,6 +302,12 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
     let empty =
         config.builtin.is_empty() && config.patterns.is_empty() && config.keywords.is_empty();
     let full = if empty {
+        // No redactor is built, but a context the policy sets must still
+        // be one that could be used.
+        for e in crate::redact::check_context(&config.context) {
+            let loc = config_error_loc(policy, &e);
+            err(loc, format!("[redact]: {e}"));
+        }
         None
     } else {
         match Redactor::compile(&config, key.clone()) {
@@ -460,6 +470,7 @@ fn config_error_loc<'d>(policy: &'d Draft, e: &RedactConfigError) -> Option<&'d 
             .or_else(|| keyword(name, false))
             .map(|l| l.action()),
         RedactConfigError::KeyTooShort { .. } => key_loc(policy),
+        RedactConfigError::BadContext { .. } => at.section.as_ref(),
         _ => None,
     }
 }

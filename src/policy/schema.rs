@@ -198,6 +198,10 @@ fn walk_value(
             }
             true
         }
+        (Shape::Named(inner), DeValue::Table(named)) => {
+            walk_named(named, inner(), path, problems, index);
+            true
+        }
         (Shape::Allowlist(rule) | Shape::Map(rule), DeValue::Table(rules)) => {
             let allowlist = matches!(shape, Shape::Allowlist(_));
             walk_rules(rules, rule(), path, allowlist, problems, index);
@@ -277,6 +281,42 @@ fn walk_rules(
     }
 }
 
+/// `[redact.context.<detector>]`: each name's value must be a table of
+/// the inner shape; a name's own validity is checked where it is used.
+fn walk_named(
+    named: &mut DeTable<'_>,
+    inner: Shape,
+    path: &str,
+    problems: &mut Vec<Problem>,
+    index: &mut Index,
+) {
+    let Shape::Table(t) = inner else { return };
+    let mut remove = Vec::new();
+    for (name, value) in named.iter_mut() {
+        let n: &str = name.get_ref();
+        let sub = join(path, &crate::finding::escape_key(n));
+        index
+            .keys
+            .push((name.span().start..value.span().end, sub.clone()));
+        let span = value.span();
+        match value.get_mut() {
+            DeValue::Table(table) => walk_table(table, t, &sub, false, problems, index),
+            other => {
+                problems.push(Problem {
+                    span,
+                    message: format!("`{sub}` must be a table, not {}", article(other.type_str())),
+                    hint: Some(format!("write it as its own table: `[{sub}]`")),
+                    key: sub,
+                });
+                remove.push(n.to_string());
+            }
+        }
+    }
+    for n in remove {
+        named.remove(n.as_str());
+    }
+}
+
 fn expected(shape: Shape) -> &'static str {
     match shape {
         Shape::Str => "a string",
@@ -293,6 +333,7 @@ fn expected(shape: Shape) -> &'static str {
         Shape::Tables(_) => "an array of tables",
         Shape::Allowlist(_) | Shape::Map(_) => "a table of field rules",
         Shape::Rule(_) => "a field rule",
+        Shape::Named(_) => "a table of tables, one per name",
     }
 }
 

@@ -166,6 +166,21 @@ pub(crate) fn compile(
         }
     }
 
+    super::context::validate(&cfg.context, &mut errors);
+    let mut contexts = Vec::with_capacity(dets.len());
+    for d in &dets {
+        let rule = cfg.context.iter().find(|c| *c.detector == *d.name);
+        let builtin = !d.keyword && builtin(&d.name).is_some();
+        match super::context::Compiled::build(&d.name, rule) {
+            Ok(c) if builtin => contexts.push(c),
+            Ok(_) => contexts.push(None),
+            Err(e) => {
+                errors.push(e);
+                contexts.push(None);
+            }
+        }
+    }
+
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -224,6 +239,7 @@ pub(crate) fn compile(
         regexes,
         checks,
         keywords,
+        contexts,
         settle,
         #[cfg(test)]
         test_limit: None,

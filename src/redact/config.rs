@@ -16,6 +16,10 @@ pub struct RedactConfig {
     pub patterns: Vec<PatternRule>,
     /// Keyword lists (`[[redact.keywords]]`).
     pub keywords: Vec<KeywordRule>,
+    /// Keyword proximity of built-in detectors (`[redact.context.<name>]`):
+    /// overrides of [`default_context`](super::default_context), at most one
+    /// per detector.
+    pub context: Vec<super::ContextRule>,
 }
 
 /// A user regex detector.
@@ -153,6 +157,14 @@ pub enum RedactConfigError {
     HashWithoutKey {
         /// Detector name.
         name: String,
+    },
+    /// A `[redact.context.<name>]` rule that cannot be used.
+    #[error("redact context `{name}`: {error}")]
+    BadContext {
+        /// The detector name as written (escaped, cut to 64 chars).
+        name: String,
+        /// What is wrong, without the words.
+        error: String,
     },
     /// The key is too short to be a secret.
     #[error("redact key is {len} bytes: at least 16 are needed")]

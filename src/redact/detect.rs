@@ -22,8 +22,9 @@ fn min_digits(name: &str) -> usize {
         }
         "credit_card" => 13,
         "us_ssn" => 9,
-        // `+…` and `(…)` forms are scanned on their byte; the rest have 10.
-        "phone" => 10,
+        // `+…` and `(…)` forms are scanned on their byte; national numbers
+        // after a context word have 9 to 12 digits, the rest 10.
+        "phone" => 9,
         "ipv4" => 4,
         _ => 0,
     }
@@ -33,7 +34,7 @@ fn min_digits(name: &str) -> usize {
 /// built-in key shape: `sk-`, `rk_`, `gh?_`, `github_pat_`, `xox?-`, `hf_`,
 /// `gl…-`, `xapp-`, `npm_`, `pypi-`, `authorization`, `x-auth-token`, the
 /// `api…key` headers (`ap`), `private-token` (`iv`), `x-functions-key`
-/// (`fu`), `aws_secret_key` (`aw`) and `secretaccesskey` (`cc`). A
+/// (`fu`), `pplx-` (`pl`), `shpat_` and kin (`hp`), `sntryu_` (`yu`), `aws_secret_key` (`aw`) and `secretaccesskey` (`cc`). A
 /// spelling with any uppercase letter is always scanned. The soundness
 /// test plants one of every family.
 const PAIRS: [[u8; 2]; 16] = [
@@ -157,11 +158,13 @@ mod tests {
             builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
             patterns: vec![],
             keywords: vec![],
+            context: vec![],
         };
         let some = RedactConfig {
             builtin: vec!["credit_card".into(), "us_ssn".into(), "phone".into()],
             patterns: vec![],
             keywords: vec![],
+            context: vec![],
         };
         let rs = [
             Redactor::compile(&all, None).unwrap(),
@@ -206,6 +209,19 @@ mod tests {
             "aws_secret_key=abcdefghijklmnopqrstuvwxyz0123456789abcd",
             "authorization=token abcdefgh12",
             "proxy-authorization=basic abcdefgh12",
+            "telefon 030 1234567",
+            "phone 020 7946 0958",
+            "ssn 123 45 6789",
+            "ssn 123456789",
+            "call 06 12 34 56 78",
+            "tel 030 123456",
+            "pplx-abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuv",
+            "shpat_0123456789abcdef0123456789abcdef",
+            "sntryu_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+            "lin_api_abcdefghijklmnopqrstuvwxyz0123456789abcd",
+            "api_org_abcdefghijklmnopqrstuvwxyzabcdefgh",
+            "xoxe-1234567890",
+            "sk_prod_abcdefghij",
             "chatcmpl-",
             "9f2c41d0",
             "-",
@@ -235,6 +251,7 @@ mod tests {
                 .collect(),
             patterns: vec![],
             keywords: vec![],
+            context: vec![],
         };
         let d = Redactor::compile(&default, None).unwrap();
         assert!(!d.may_match("chatcmpl-ac0504a5"));
@@ -249,6 +266,7 @@ mod tests {
             builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
             patterns: vec![],
             keywords: vec![],
+            context: vec![],
         };
         let r = Redactor::compile(&cfg, None).unwrap();
         for (text, want) in [

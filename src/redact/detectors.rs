@@ -14,8 +14,11 @@
 /// What runs on a regex candidate before it is accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Check {
-    /// Accept as matched (user patterns, most api keys, jwt, email).
+    /// Accept as matched (user patterns, most api keys, jwt).
     None,
+    /// An unmarked `sk-` key: random-looking (32 or more characters with
+    /// upper and lower case and a digit), or a confirming context word.
+    KeyLoose,
     /// `Authorization: Bearer <token>`: redact only the token (after the
     /// last blank); placeholders (`YOUR_API_KEY`, `xxxx`) are not tokens.
     Bearer,
@@ -33,12 +36,21 @@ pub(crate) enum Check {
     Iban,
     /// Area/group/serial ranges and numeric context.
     Ssn,
+    /// [`Check::Ssn`] for the spaced and solid forms, plus a confirming
+    /// context word.
+    SsnLoose,
     /// Digit count, consistent separators and numeric context.
     Phone,
+    /// A national number: 9-12 digits, one separator style, and a
+    /// confirming context word.
+    PhoneNational,
     /// Not an scp-style remote (`git@host:org/repo.git`) or an image name
-    /// (`logo@2x.png`).
+    /// (`logo@2x.png`); non-ASCII characters only letters, digits or
+    /// invisible ones (the local part is trimmed from the left to them).
     Email,
-    /// Octets 0-255 and numeric context (not part of a longer dotted run).
+    /// Octets 0-255 and numeric context (not part of a longer dotted run),
+    /// no vetoing context word (`version 1.2.3.4`) and no package-name or
+    /// file-name glue (`pkg-1.2.3.4`, `1.2.3.4-beta`, `1.2.3.4.tar.gz`).
     Ipv4,
     /// A real IPv6 address by `std`'s parser, plus shape rules against code.
     Ipv6,
@@ -82,10 +94,19 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r"(?-u)\bsk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_-]{20,}",
                 Check::None,
             ),
+            // The classic form with its `T3BlbkFJ` marker (base64 of
+            // "OpenAI"), as gitleaks' `openai-api-key` has it.
+            (
+                r"(?-u)\bsk-[A-Za-z0-9]",
+                r"(?-u)\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b",
+                Check::None,
+            ),
+            // Any other `sk-` + 20 or more base62: a key when it looks
+            // random or its context says so (`Check::KeyLoose`).
             (
                 r"(?-u)\bsk-[A-Za-z0-9]",
                 r"(?-u)\bsk-[A-Za-z0-9]{20,}",
-                Check::None,
+                Check::KeyLoose,
             ),
             (
                 r"(?-u)\b(?:AKIA|ASIA)[A-Z0-9]",
@@ -103,14 +124,14 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::None,
             ),
             (
-                r"(?-u)\bxox[abprs]-",
-                r"(?-u)\bxox[abprs]-[A-Za-z0-9-]{10,}",
+                r"(?-u)\bxox[abeoprs]-",
+                r"(?-u)\bxox[abeoprs]-[A-Za-z0-9-]{10,}",
                 Check::None,
             ),
             (r"(?-u)\bAIza", r"(?-u)\bAIza[0-9A-Za-z_-]{35}", Check::None),
             (
-                r"(?-u)\b(?:sk|rk)_(?:live|test)_",
-                r"(?-u)\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{10,}",
+                r"(?-u)\b(?:sk|rk)_(?:live|test|prod)_",
+                r"(?-u)\b(?:sk|rk)_(?:live|test|prod)_[0-9A-Za-z]{10,}",
                 Check::None,
             ),
             // Families after gitleaks' rule set (see policies/README.md):
@@ -122,8 +143,34 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::None,
             ),
             (
-                r"(?-u)\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ffct)-",
-                r"(?-u)\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ffct)-[0-9A-Za-z_-]{20,}",
+                r"(?-u)\bapi_org_[A-Za-z]",
+                r"(?-u)\bapi_org_[A-Za-z]{34}\b",
+                Check::None,
+            ),
+            (
+                r"(?-u)\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ffct|ft|imt|agent)-",
+                r"(?-u)\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ffct|ft|imt|agent)-[0-9A-Za-z_-]{20,}",
+                Check::None,
+            ),
+            // Perplexity, Shopify, Sentry user and Linear tokens.
+            (
+                r"(?-u)\bpplx-[A-Za-z0-9]",
+                r"(?-u)\bpplx-[A-Za-z0-9]{48}\b",
+                Check::None,
+            ),
+            (
+                r"(?-u)\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]",
+                r"(?-u)\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b",
+                Check::None,
+            ),
+            (
+                r"(?-u)\bsntryu_[a-f0-9]",
+                r"(?-u)\bsntryu_[a-f0-9]{64}\b",
+                Check::None,
+            ),
+            (
+                r"(?-u)\blin_api_[A-Za-z0-9]",
+                r"(?-u)\blin_api_[A-Za-z0-9]{40}\b",
                 Check::None,
             ),
             (
@@ -143,7 +190,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             ),
             (
                 r"(?-u)\bGOCSPX-",
-                r"(?-u)\bGOCSPX-[A-Za-z0-9_-]{28}\b",
+                r"(?-u)\bGOCSPX-[A-Za-z0-9_-]{28}",
                 Check::None,
             ),
             (
@@ -163,10 +210,19 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r#"(?i-u)\b(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{12,}"#,
                 Check::Value,
             ),
+            // Azure keys by the names they are stored under: Azure OpenAI
+            // keys (32 hex), Entra ID client secrets (`…8Q~…`), storage
+            // account keys in connection strings (`AccountKey=…==`), and
+            // the common `*_API_KEY` variables of model providers.
+            (
+                r#"(?i-u)\b(?:azure_openai_api_key|azure_openai_key|azure_api_key|azure_client_secret|client_secret|accountkey|sharedaccesskey|azure_storage_key|azure_storage_account_key|openai_api_key|anthropic_api_key)["']?[ \t]{0,8}[:=]"#,
+                r#"(?i-u)\b(?:azure_openai_api_key|azure_openai_key|azure_api_key|azure_client_secret|client_secret|accountkey|sharedaccesskey|azure_storage_key|azure_storage_account_key|openai_api_key|anthropic_api_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{16,}"#,
+                Check::Value,
+            ),
             // AWS secret access keys, known only by their context.
             (
                 r#"(?i-u)\b(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=]"#,
-                r#"(?i-u)\b(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9/+]{40}\b"#,
+                r#"(?i-u)\b(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9/+]{40,}"#,
                 Check::Value,
             ),
             // A bare `Bearer <token>` in prose or code.
@@ -196,9 +252,14 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         name: "email",
+        // Local parts and domain labels may hold any non-ASCII character
+        // (`josé@`, `用户@例子.广告`, `ana@bücher.de`): the check trims
+        // what is not a letter, digit or invisible character from the
+        // local part's left and refuses such a domain, so the whole
+        // address goes, never only its ASCII tail.
         patterns: &[(
-            r"(?-u)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]",
-            r"(?-u)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}\b",
+            r"(?-u)(?:[A-Za-z0-9._%+-]|(?u:[^\x00-\x7F]))+@(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))",
+            r"(?-u)(?:[A-Za-z0-9._%+-]|(?u:[^\x00-\x7F]))+@(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))+(?:\.(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))+)*\.(?:[A-Za-z]{2,24}\b|(?u:[^\x00-\x7F]){2,})",
             Check::Email,
         )],
     },
@@ -222,11 +283,20 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         name: "us_ssn",
-        patterns: &[(
-            r"(?-u)\b[0-9]{3}-[0-9]{2}-[0-9]{4}\b",
-            r"(?-u)\b[0-9]{3}-[0-9]{2}-[0-9]{4}\b",
-            Check::Ssn,
-        )],
+        patterns: &[
+            (
+                r"(?-u)\b[0-9]{3}-[0-9]{2}-[0-9]{4}\b",
+                r"(?-u)\b[0-9]{3}-[0-9]{2}-[0-9]{4}\b",
+                Check::Ssn,
+            ),
+            // Spaced and solid: only after a context word (`SSN:`).
+            (
+                r"(?-u)\b[0-9]{3} [0-9]{2} [0-9]{4}\b",
+                r"(?-u)\b[0-9]{3} [0-9]{2} [0-9]{4}\b",
+                Check::SsnLoose,
+            ),
+            (r"(?-u)\b[0-9]{9}\b", r"(?-u)\b[0-9]{9}\b", Check::SsnLoose),
+        ],
     },
     Builtin {
         name: "phone",
@@ -237,11 +307,31 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r"(?-u)\+[1-9][0-9]{7,14}\b",
                 Check::Phone,
             ),
-            // International, grouped: `+44 20 7946 0958`, `+1 (555) 123-4567`.
+            // International, grouped: `+44 20 7946 0958`, `+1 (555) 123-4567`,
+            // with the trunk `(0)` (`+44 (0)20 7946 0958`) and `/`.
             (
                 r"(?-u)\+[1-9][0-9]{0,2}[ .-]?\(?[0-9]",
-                r"(?-u)\+[1-9][0-9]{0,2}(?:[ .-]?\([0-9]{1,4}\)|[ .-][0-9]{1,6}){1,5}\b",
+                r"(?-u)\+[1-9][0-9]{0,2}(?:[ .-]?\(0\)[0-9]{1,5})?(?:[ .-]?\([0-9]{1,4}\)[0-9]{0,10}|[ ./-][0-9]{1,10}){1,6}\b",
                 Check::Phone,
+            ),
+            // National numbers with a trunk `0` (German, UK, French,
+            // Japanese, Australian, Indian): only after a context word.
+            (
+                r"(?-u)\(?0[1-9]",
+                r"(?-u)(?:\(0[1-9][0-9]{0,4}\)|\b0[1-9][0-9]{0,4})(?:[ ./-][0-9]{2,8}){1,4}\b|\b0[1-9][0-9]{7,10}\b",
+                Check::PhoneNational,
+            ),
+            // Brazilian `(11) 91234-5678` and Indian mobile `98765 43210`:
+            // only after a context word.
+            (
+                r"(?-u)\([1-9][0-9]\) ?[0-9]",
+                r"(?-u)\([1-9][0-9]\) ?9?[0-9]{4}-?[0-9]{4}\b",
+                Check::PhoneNational,
+            ),
+            (
+                r"(?-u)\b[6-9][0-9]{4} ?[0-9]",
+                r"(?-u)\b[6-9][0-9]{4} ?[0-9]{5}\b",
+                Check::PhoneNational,
             ),
             // North American national forms.
             (

@@ -15,6 +15,7 @@
 //!         action: Action::Mask,
 //!     }],
 //!     keywords: vec![],
+//!     ..RedactConfig::default()
 //! };
 //! let r = Redactor::compile(&cfg, None).map_err(|e| format!("{e:?}"))?;
 //! let mut out = String::new();
@@ -103,20 +104,28 @@
 //! ASCII classes and ASCII `\b`; a user pattern with Unicode `\b` slows the
 //! whole pass (write `(?-u:\b)`).
 //!
+//! # Context
+//!
+//! Shapes that are ambiguous on their own consult the words just before
+//! them (`context.rs`, `[redact.context.<name>]`): spaced and solid SSNs,
+//! national phone numbers and unmarked `sk-` keys need a confirming word;
+//! a dotted quad after a version word and a card-shaped piece of a longer
+//! number after a shipping word are vetoed. A check reads at most its
+//! window (256 bytes at most) and is charged to the budget.
+//!
 //! # Known gaps
 //!
-//! Email addresses with a non-ASCII local part (`josé@…`) or an IDN domain
-//! are not matched; national phone formats other than North American
-//! (`020 7946 0958`) are not matched without their `+` country code; US
-//! SSNs are matched only as `###-##-####`;
-//! 4-part dotted quads within 0-255 are redacted as `ipv4` even when they
-//! are version numbers (`version 1.2.3.4`; `v1.2.3.4` and `1.2.3.4.5` are
-//! left alone).
+//! National phone numbers, spaced or solid SSNs and unmarked `sk-` keys
+//! that do not look random are not matched without a context word; a
+//! 19-digit number with a card issuer prefix that passes Luhn is a card; a
+//! four-part version with no version word before it is an `ipv4` address
+//! (`v1.2.3.4`, `pkg-1.2.3.4` and `1.2.3.4.5` are left alone).
 
 mod action;
 mod budget;
 mod compile;
 mod config;
+mod context;
 mod detect;
 mod detectors;
 mod fold;
@@ -142,6 +151,9 @@ mod tests_detectors;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_keywords;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_props;
 
 use std::fmt;
 use std::sync::Arc;
@@ -152,6 +164,9 @@ pub use action::{Action, MIN_KEY_BYTES, RedactKey};
 pub use budget::{STEPS_BASE, STEPS_PER_BYTE};
 pub use compile::REGEX_SIZE_LIMIT;
 pub use config::{KeywordRule, PatternRule, RedactConfig, RedactConfigError};
+pub use context::{
+    CONTEXT_DETECTORS, ContextRule, MAX_CONTEXT_WINDOW, check_context, default_context,
+};
 pub use detect::may_match_quick;
 pub use detectors::builtin_names;
 pub use pseudonym::pseudonymize;
@@ -191,6 +206,9 @@ pub struct Redactor {
     /// Per regex pattern id: its detector and check.
     checks: Vec<(u32, Check)>,
     keywords: KeywordSet,
+    /// Per detector (by index), its keyword-proximity context, if it has
+    /// one (`context.rs`).
+    contexts: Vec<Option<context::Compiled>>,
     /// How far around a token a second pass can find something new, or
     /// `None` (user patterns) when only a full second pass can tell; see
     /// `settle.rs`.
@@ -290,6 +308,13 @@ impl Redactor {
                 .keywords
                 .iter()
                 .filter(|k| wanted(&k.name))
+                .cloned()
+                .collect(),
+            context: self
+                .cfg
+                .context
+                .iter()
+                .filter(|c| wanted(&c.detector))
                 .cloned()
                 .collect(),
         };

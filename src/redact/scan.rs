@@ -405,8 +405,10 @@ impl Redactor {
             if end == s || best.is_some_and(|(_, be, bd)| be > end || (be == end && bd <= det)) {
                 continue;
             }
-            work.charge(end - s);
-            let Some((cs, ce)) = validate::check(check, bytes, s, end) else {
+            let ctx = self.contexts.get(det as usize).and_then(Option::as_ref);
+            // A context check reads at most its window before `s`.
+            work.charge(end - s + ctx.map_or(0, |c| c.window()));
+            let Some((cs, ce)) = validate::check(check, bytes, s, end, ctx) else {
                 continue;
             };
             if ce <= cs || overlaps_token(bytes, cs, ce) {

@@ -166,9 +166,19 @@ fn ipv4() {
     for t in ["192.168.1.20", "10.0.0.1", "255.255.255.255"] {
         positive(&r, "ipv4", t);
     }
-    // Decision: a bare 4-part dotted quad is an address even in `version
-    // 1.2.3.4`; `v1.2.3.4` and longer dotted runs are not.
-    assert_eq!(red(&r, "version 1.2.3.4"), "version [REDACTED:ipv4]");
+    // A dotted quad right after a version word, or glued to a package or
+    // file name, is a version (the `ipv4` context's `not_words`).
+    for t in [
+        "version 1.2.3.4",
+        "\"version\": \"10.0.2.1\"",
+        "requests==2.31.0.1",
+        "pkg-1.2.3.4",
+        "1.2.3.4-beta",
+        "app-1.2.3.4.tar.gz",
+    ] {
+        negative(&r, t);
+    }
+    assert_eq!(red(&r, "from 10.0.0.1 ok"), "from [REDACTED:ipv4] ok");
     for t in ["1.2.3.256", "1.2.3", "v1.2.3.4", "1.2.3.4.5", "999.1.1.1"] {
         negative(&r, t);
     }
@@ -398,6 +408,7 @@ fn idempotent_on_tokens_even_with_hostile_user_rules() {
             whole_word: false,
             action: Action::Hash,
         }],
+        ..RedactConfig::default()
     };
     let r = Redactor::compile(&cfg, Some(key(9))).unwrap();
     let once = red(&r, "mail ana@example.com deadbeef99 email");
@@ -455,6 +466,7 @@ fn all_config_errors_at_once() {
                 action: Action::Hash,
             },
         ],
+        ..RedactConfig::default()
     };
     let errs = Redactor::compile(&cfg, None).unwrap_err();
     let msgs: Vec<String> = errs.iter().map(|e| e.to_string()).collect();

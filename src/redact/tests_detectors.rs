@@ -177,3 +177,343 @@ fn cards_with_every_separator_and_uuid_look_alikes() {
     // Luhn-valid runs of lengths no network issues: 17-digit Visa.
     keeps(&r, "id 41111111111111113");
 }
+
+// ------------------------------------------------------- second round (detect)
+
+#[test]
+fn ssns_spaced_or_solid_only_in_context() {
+    let r = all();
+    for text in [
+        "SSN: 123 45 6789",
+        "ssn 123456789",
+        "Social Security number 123-45-6789",
+        "\"ssn\": \"123456789\"",
+        "my social security is 123 45 6789.",
+    ] {
+        redacts(&r, text, "6789", "us_ssn");
+    }
+    for text in [
+        "order 123456789 shipped",
+        "call 123 45 6789 later",
+        "ref 123 45 6789",
+        "ssn 000 12 3456",
+        "ssn 666123456",
+        "ssn 1234567890",
+        "SSN 123456789.50",
+    ] {
+        keeps(&r, text);
+    }
+}
+
+#[test]
+fn emails_with_non_ascii_parts_go_whole() {
+    let r = all();
+    for (text, addr) in [
+        ("mail josé.garcía@correo.es today", "josé.garcía@correo.es"),
+        ("mail 用户@例子.广告 today", "用户@例子.广告"),
+        ("mail ana@bücher.de today", "ana@bücher.de"),
+        ("mail Pelé@exemplo.com.br today", "Pelé@exemplo.com.br"),
+        (
+            "mail δοκιμή@παράδειγμα.δοκιμή today",
+            "δοκιμή@παράδειγμα.δοκιμή",
+        ),
+        (
+            "mail an\u{200B}a@example.com today",
+            "an\u{200B}a@example.com",
+        ),
+        (
+            "mail jürgen\u{00AD}müller@firma.de today",
+            "jürgen\u{00AD}müller@firma.de",
+        ),
+    ] {
+        let (out, _) = r.redact_to_string(text);
+        assert_eq!(
+            out,
+            text.replace(addr, "[REDACTED:email]"),
+            "{text:?} -> {out:?}"
+        );
+    }
+    // What is not part of an address stays: quotes, dashes, a CJK
+    // sentence glued to an ASCII address.
+    for (text, want) in [
+        ("“ana@example.com”", "“[REDACTED:email]”"),
+        ("see—ana@example.com", "see—[REDACTED:email]"),
+        ("請寄到ana@example.com謝謝", "請寄到[REDACTED:email]謝謝"),
+    ] {
+        assert_eq!(r.redact_to_string(text).0, want, "{text:?}");
+    }
+}
+
+#[test]
+fn international_phone_numbers() {
+    let r = all();
+    for text in [
+        "+49 30 12345678",
+        "+49 (0)30 1234567",
+        "+44 (0)20 7946 0958",
+        "+44 7700 900123",
+        "+33 1 23 45 67 89",
+        "+33 (0)1 23 45 67 89",
+        "+91 98765 43210",
+        "+91-9876543210",
+        "+81 3-1234-5678",
+        "+55 11 91234-5678",
+        "+61 2 9876 5432",
+        "+61 412 345 678",
+        "+4915112345678",
+    ] {
+        let (out, _) = r.redact_to_string(&format!("reach {text} now"));
+        assert_eq!(out, "reach [REDACTED:phone] now", "{text}");
+    }
+    // National forms, after a context word.
+    for text in [
+        "Tel.: 030 12345678",
+        "Telefon 030/1234567",
+        "call 020 7946 0958",
+        "mobile 07700 900123",
+        "téléphone 01 23 45 67 89",
+        "tél. 01.23.45.67.89",
+        "phone: 03-1234-5678",
+        "携帯 090-1234-5678",
+        "celular (11) 91234-5678",
+        "ph: (02) 9876 5432",
+        "mobile 0412 345 678",
+        "call me on 98765 43210",
+    ] {
+        redacts(&r, text, "5", "phone");
+        let (out, _) = r.redact_to_string(text);
+        assert!(out.ends_with("[REDACTED:phone]"), "{text} -> {out}");
+    }
+    // Without context, and look-alikes: dates, prices, versions, ids.
+    for text in [
+        "030 12345678",
+        "order 0123-4567-89 shipped",
+        "on 01.02.2024 10:30",
+        "call on 15.03.2024 at 10",
+        "call 2024-03-15",
+        "costs $1,299.00 or €1.299,00",
+        "invoice 98765 43210",
+        "call at 12:30:45",
+    ] {
+        keeps(&r, text);
+    }
+}
+
+#[test]
+fn versions_are_not_addresses() {
+    let r = all();
+    for text in [
+        "version 1.2.3.4",
+        "Version: 10.0.2.1",
+        "upgraded to build 4.2.1.0",
+        "pip install foo==1.2.3.4",
+        "foo-1.2.3.4.tar.gz",
+        "release 2.0.0.1-rc1",
+    ] {
+        keeps(&r, text);
+    }
+    for text in [
+        "client 10.0.0.1",
+        "ssh root@10.1.2.3",
+        "X-Forwarded-For: 1.2.3.4",
+    ] {
+        redacts(&r, text, ".", "ipv4");
+    }
+}
+
+/// A tiny deterministic generator, so the look-alike sweeps are
+/// reproducible without a dependency.
+fn lcg(state: &mut u64) -> u64 {
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    *state >> 33
+}
+
+#[test]
+fn luhn_runs_in_uuids_and_hex_ids_are_not_cards() {
+    let r = all();
+    let mut s = 7u64;
+    let hex = |n: usize, s: &mut u64| -> String {
+        (0..n)
+            .map(|_| {
+                // Digit-heavy, so Luhn runs are common.
+                let v = lcg(s) % 20;
+                char::from_digit((if v < 14 { v % 10 } else { v - 4 }) as u32, 16).unwrap()
+            })
+            .collect()
+    };
+    for _ in 0..20_000 {
+        let u = format!(
+            "{}-{}-{}-{}-{}",
+            hex(8, &mut s),
+            hex(4, &mut s),
+            hex(4, &mut s),
+            hex(4, &mut s),
+            hex(12, &mut s)
+        );
+        let id = hex(32, &mut s);
+        let text = format!("trace {u} span {id} done");
+        let (_, res) = r.redact_to_string(&text);
+        assert_eq!(res.hits.get("credit_card"), 0, "{text}");
+    }
+    // A UUID made of a Visa test number's digits.
+    keeps(&r, "id 41111111-1111-1111-1111-111111111111");
+    keeps(&r, "id 4111-1111-1111-1111-111111111111");
+}
+
+#[test]
+fn pieces_of_long_tracking_numbers_are_not_cards() {
+    let r = all();
+    // A USPS-style 22-digit number grouped in fours, with a valid Visa
+    // number inside it or at its start.
+    keeps(&r, "tracking 9400 4111 1111 1111 1111 90");
+    keeps(&r, "tracking 4111 1111 1111 1111 0102 0000 11");
+    keeps(&r, "tracking 9400-4111-1111-1111-1111-90");
+    // Without a shipping word, a card between two numbers is a card
+    // (fail closed).
+    redacts(
+        &r,
+        "ref 1234 4111 1111 1111 1111 42",
+        "4111 1111",
+        "credit_card",
+    );
+    // Nor is one before a long number or between single digits.
+    redacts(
+        &r,
+        "4111 1111 1111 1111 1234567",
+        "4111 1111",
+        "credit_card",
+    );
+    redacts(
+        &r,
+        "7 4111 1111 1111 1111 0 1 2",
+        "4111 1111",
+        "credit_card",
+    );
+    // A card followed by a year or a CVV is still a card.
+    let (out, _) = r.redact_to_string("card 4111 1111 1111 1111 2024");
+    assert_eq!(out, "card [REDACTED:credit_card] 2024");
+    let (out, _) = r.redact_to_string("card 4111 1111 1111 1111 123");
+    assert_eq!(out, "card [REDACTED:credit_card] 123");
+}
+
+#[test]
+fn azure_keys_and_model_provider_keys() {
+    let r = all();
+    let storage = format!("{}==", "A1b2C3d4".repeat(10) + "Ab3D5f");
+    for (text, secret) in [
+        (
+            "AZURE_OPENAI_API_KEY=0123456789abcdef0123456789abcdef".to_string(),
+            "0123456789abcdef",
+        ),
+        (
+            "client_secret: abc8Q~abcdefghijklmnopqrstuvwxyz012345".to_string(),
+            "abc8Q~",
+        ),
+        (
+            format!(
+                "DefaultEndpointsProtocol=https;AccountName=x;AccountKey={storage};EndpointSuffix=core.windows.net"
+            ),
+            "A1b2C3d4",
+        ),
+        (
+            "\"azure_client_secret\": \"Zx9~Q.abcdEFGH1234ijklMNOP5678\"".to_string(),
+            "Zx9~Q",
+        ),
+        (
+            format!("sk-{}T3BlbkFJ{}", "a".repeat(20), "b".repeat(20)),
+            "T3BlbkFJ",
+        ),
+        (
+            "sk-ant-admin01-abcdefghijklmnopqrstuvwxyz0123456789".to_string(),
+            "admin01",
+        ),
+        (format!("pplx-{}", "aB3".repeat(16)), "pplx-"),
+        (format!("shpat_{}", "a1".repeat(16)), "shpat_"),
+        (format!("sntryu_{}", "0f".repeat(32)), "sntryu_"),
+        (format!("lin_api_{}", "Ab1".repeat(13) + "x"), "lin_api_"),
+        (
+            format!("api_org_{}", "abcDEFghiJ".repeat(3) + "klmn"),
+            "api_org_",
+        ),
+        ("glft-abcdefghij0123456789".to_string(), "glft-"),
+        ("xoxe-1-abcdefghij0123456789".to_string(), "xoxe-"),
+        ("sk_prod_abcdefghij0123456789".to_string(), "sk_prod_"),
+    ] {
+        redacts(&r, &format!("cfg {text} end"), secret, "api_key");
+    }
+}
+
+#[test]
+fn unmarked_openai_keys_need_to_look_random_or_a_context() {
+    let r = all();
+    // Random-looking: mixed case and digits, 32 or more.
+    redacts(
+        &r,
+        "sk-Ab3dEf5hIj7lMn9pQr1tUv3xYz5bCd7fGh9",
+        "Ab3dEf",
+        "api_key",
+    );
+    // Otherwise only with a context word.
+    redacts(
+        &r,
+        "OpenAI key: sk-abcdefghijklmnopqrstuvwxyz",
+        "abcdefghij",
+        "api_key",
+    );
+    keeps(&r, "the slug sk-abcdefghijklmnopqrstuvwxyz is a page");
+}
+
+#[test]
+fn context_words_and_window_are_configurable() {
+    let cfg = RedactConfig {
+        builtin: vec!["phone".into(), "us_ssn".into()],
+        context: vec![
+            ContextRule {
+                detector: "phone".into(),
+                words: Some(vec!["ruf".into()]),
+                not_words: None,
+                window: Some(8),
+            },
+            ContextRule {
+                detector: "us_ssn".into(),
+                words: None,
+                not_words: None,
+                window: Some(4),
+            },
+        ],
+        ..RedactConfig::default()
+    };
+    let r = Redactor::compile(&cfg, None).unwrap();
+    redacts(&r, "ruf 030 1234567", "1234567", "phone");
+    keeps(&r, "tel 030 1234567");
+    // Outside the 8-byte window.
+    keeps(&r, "ruf bitte an 030 1234567");
+    // Default words, a smaller window.
+    redacts(&r, "SSN 123456789", "6789", "us_ssn");
+    keeps(&r, "SSN is 123456789");
+    // A subset keeps its detectors' contexts.
+    let sub = r.subset(&["phone".into()]).unwrap();
+    redacts(&sub, "ruf 030 1234567", "1234567", "phone");
+    keeps(&sub, "tel 030 1234567");
+    // Unknown detectors and bad windows are config errors.
+    for bad in [
+        ContextRule {
+            detector: "email".into(),
+            ..ContextRule::default()
+        },
+        ContextRule {
+            detector: "phone".into(),
+            window: Some(MAX_CONTEXT_WINDOW + 1),
+            ..ContextRule::default()
+        },
+    ] {
+        let cfg = RedactConfig {
+            builtin: vec!["phone".into()],
+            context: vec![bad],
+            ..RedactConfig::default()
+        };
+        assert!(Redactor::compile(&cfg, None).is_err());
+    }
+}

@@ -6,14 +6,14 @@
 //!
 //! | shape | where it starts |
 //! |---|---|
-//! | card, SSN, North American phone, IPv4, IPv6 from digits | a digit at an ASCII word start, where the text after it could still be one (`digits_may_match`) |
+//! | card, SSN (dashed, spaced, solid), North American and national phone, IPv4, IPv6 from digits | a digit at an ASCII word start, where the text after it could still be one (`digits_may_match`) |
 //! | IBAN | `[A-Z]{2}` and a digit at an ASCII word start |
 //! | IPv6 from letters | a word of 1-4 hex letters/digits followed by `:`, in a run with `::` or seven colons |
 //! | IPv6 `::x:y` | `::` |
 //! | API keys, JWT | a literal prefix (`sk-`, `AKIA`, `eyJ`, ...) at an ASCII word start |
 //! | bearer header | `authorization` (any case) at an ASCII word start, before a `:` |
-//! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits |
-//! | email | the first byte of the run of local-part bytes before an `@` |
+//! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits, or `(0` or `(dd)` and 9 |
+//! | email | the first byte of the run of local-part bytes (ASCII or any non-ASCII byte) before an `@` |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
@@ -28,7 +28,7 @@
 
 /// Byte classes.
 const WORD: u8 = 1; // ASCII `[A-Za-z0-9_]`: regex `(?-u)\w`
-const LOCAL: u8 = 2; // may appear in an email local part: `\w` and `.%+-`
+const LOCAL: u8 = 2; // may appear in an email local part: `\w`, `.%+-` and non-ASCII
 const HEX: u8 = 4; // `[0-9A-Fa-f]`
 
 const fn classes() -> [u8; 256] {
@@ -39,7 +39,8 @@ const fn classes() -> [u8; 256] {
         if c.is_ascii_alphanumeric() || c == b'_' {
             t[b] |= WORD | LOCAL;
         }
-        if matches!(c, b'.' | b'%' | b'+' | b'-') {
+        // Non-ASCII bytes: a local part may hold any letter (`josé@`).
+        if matches!(c, b'.' | b'%' | b'+' | b'-') || c >= 0x80 {
             t[b] |= LOCAL;
         }
         if c.is_ascii_hexdigit() {
@@ -77,8 +78,14 @@ fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"gloas-", 5),
             (b"glsoat-", 6),
             (b"glffct-", 6),
+            (b"glft-", 4),
+            (b"glimt-", 5),
+            (b"glagent-", 7),
             (b"xapp-", 4),
             (b"pypi-", 4),
+            (b"pplx-", 4),
+            (b"xoxe-", 4),
+            (b"xoxo-", 4),
             (b"GOCSPX-", 6),
             (b"xoxa-", 4),
             (b"xoxb-", 4),
@@ -99,6 +106,15 @@ fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"github_pat_", 6),
             (b"hf_", 2),
             (b"npm_", 3),
+            (b"sk_prod_", 2),
+            (b"rk_prod_", 2),
+            (b"api_org_", 3),
+            (b"shpat_", 5),
+            (b"shpca_", 5),
+            (b"shppa_", 5),
+            (b"shpss_", 5),
+            (b"sntryu_", 6),
+            (b"lin_api_", 3),
         ],
         b'B' => &[(b"Bearer", 0)],
         b'A' => &[(b"AKIA", 0), (b"ASIA", 0), (b"AIza", 0)],
@@ -199,6 +215,20 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
     if d >= 13 || (d == 4 && card_run(rest)) {
         return true;
     }
+    // A solid SSN (nine digits) or Indian mobile (ten, from 6-9), or a
+    // national phone number written solid (`0301234567`).
+    let ends_word = after.is_none_or(|b| !is_word(b));
+    if ends_word && (d == 9 || (d == 10 && (b'6'..=b'9').contains(&rest[0]))) {
+        return true;
+    }
+    if rest[0] == b'0' && (9..=12).contains(&d) && ends_word {
+        return true;
+    }
+    // National phone numbers: a trunk `0` and 9 or more digits in the
+    // run of phone bytes (which `/` may group: `030/1234567`).
+    if rest[0] == b'0' && phone_digits(text, p) >= 9 {
+        return true;
+    }
     // After a `:` or `.` glued to a digit, no IPv4 or IPv6 address can
     // start (both checks refuse such a left neighbour), and no SSN or
     // phone shape is read as one either (their context checks refuse it).
@@ -222,7 +252,10 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
                 _ => b == s,
             })
     };
-    if d == 3 && (fits(b"###-##-####") || fits(b"###~###~####")) {
+    if d == 3 && (fits(b"###-##-####") || fits(b"###~###~####") || fits(b"### ## ####")) {
+        return true;
+    }
+    if d == 5 && (b'6'..=b'9').contains(&rest[0]) && fits(b"##### #####") {
         return true;
     }
     if (1..=3).contains(&d) && after == Some(b'.') && ipv4_run(rest) {
@@ -288,13 +321,13 @@ fn ipv6_like(rest: &[u8]) -> bool {
     run.windows(2).any(|w| w == b"::") || run.iter().filter(|b| **b == b':').count() >= 7
 }
 
-/// Digits in the run of phone bytes (digits, blanks, `.`, `-`, `(`, `)`)
+/// Digits in the run of phone bytes (digits, blanks, `.`, `-`, `/`, `(`, `)`)
 /// from `p`, looking no further than the longest grouped number.
 fn phone_digits(text: &[u8], p: usize) -> usize {
     text[p..]
         .iter()
         .take(40)
-        .take_while(|b| b.is_ascii_digit() || matches!(b, b' ' | b'.' | b'-' | b'(' | b')'))
+        .take_while(|b| b.is_ascii_digit() || matches!(b, b' ' | b'.' | b'-' | b'/' | b'(' | b')'))
         .filter(|b| b.is_ascii_digit())
         .count()
 }
@@ -375,7 +408,7 @@ impl Starts {
             b'@' => {
                 let next_ok = text
                     .get(p + 1)
-                    .is_some_and(|&n| n.is_ascii_alphanumeric() || n == b'-');
+                    .is_some_and(|&n| n.is_ascii_alphanumeric() || n == b'-' || n >= 0x80);
                 if next_ok {
                     let run = text[..p]
                         .iter()
@@ -395,6 +428,14 @@ impl Starts {
             }
             b'(' if text.get(p + 1).is_some_and(|n| (b'2'..=b'9').contains(n))
                 && phone_digits(text, p + 1) >= 10 =>
+            {
+                self.at.push(p);
+            }
+            // National numbers: `(030) 1234567`, `(11) 91234-5678` (9 or
+            // more digits; the check wants a context word too).
+            b'(' if (text.get(p + 1) == Some(&b'0') || text.get(p + 3) == Some(&b')'))
+                && text.get(p + 1).is_some_and(u8::is_ascii_digit)
+                && phone_digits(text, p + 1) >= 9 =>
             {
                 self.at.push(p);
             }
@@ -497,6 +538,17 @@ impl Starts {
             b"aws_secret_access_key",
             b"secretaccesskey",
             b"aws_secret_key",
+            b"azure_openai_api_key",
+            b"azure_openai_key",
+            b"azure_api_key",
+            b"azure_client_secret",
+            b"client_secret",
+            b"accountkey",
+            b"sharedaccesskey",
+            b"azure_storage_key",
+            b"azure_storage_account_key",
+            b"openai_api_key",
+            b"anthropic_api_key",
         ];
         let mut e = p;
         while e > 0 && matches!(text[e - 1], b' ' | b'\t') {

@@ -10,16 +10,37 @@
 //! hiding the card. Shorter candidates that *start* later inside a failed one
 //! are found by the scanner, which resumes one character after a failed start.
 
+use super::context::Compiled as Context;
 use super::detectors::Check;
 use std::net::Ipv6Addr;
 use std::str::FromStr;
 
 /// Runs `check` on the candidate `text[start..end]`; returns the span to
 /// redact, or `None` when the candidate is not what its shape suggests.
-pub(crate) fn check(check: Check, text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
+/// `ctx` is the detector's keyword-proximity context (`context.rs`), if it
+/// has one: shapes that are ambiguous on their own need a confirming word
+/// (none confirms when the detector has no context).
+pub(crate) fn check(
+    check: Check,
+    text: &[u8],
+    start: usize,
+    end: usize,
+    ctx: Option<&Context>,
+) -> Option<(usize, usize)> {
     let s = text.get(start..end)?;
+    let confirmed = || ctx.is_some_and(|c| c.confirms(text, start));
+    let vetoed = || ctx.is_some_and(|c| c.vetoes(text, start));
     match check {
         Check::None => Some((start, end)),
+        Check::KeyLoose => {
+            // `sk-` and the key: random-looking, or named by its context.
+            let key = s.get(3..)?;
+            let random = key.len() >= 32
+                && key.iter().any(u8::is_ascii_digit)
+                && key.iter().any(u8::is_ascii_lowercase)
+                && key.iter().any(u8::is_ascii_uppercase);
+            ((random || confirmed()) && !placeholder(key)).then_some((start, end))
+        }
         Check::Bearer => {
             // The token is everything after the last blank of the header.
             let cut = s.iter().rposition(|&b| b == b' ' || b == b'\t')?;
@@ -38,10 +59,18 @@ pub(crate) fn check(check: Check, text: &[u8], start: usize, end: usize) -> Opti
             looks.then_some((start + cut + 1, end))
         }
         Check::Value => {
-            let cut = s
-                .iter()
-                .rposition(|&b| matches!(b, b' ' | b'\t' | b':' | b'=' | b'"' | b'\''))?;
-            (!placeholder(&s[cut + 1..])).then_some((start + cut + 1, end))
+            // The value starts after the assignment (the first `:` or `=`:
+            // names hold neither) and the blanks and quote after it; it
+            // may end in `=` padding (`AccountKey=…==`).
+            let assign = s.iter().position(|&b| b == b':' || b == b'=')?;
+            let cut = assign
+                + 1
+                + s[assign + 1..]
+                    .iter()
+                    .take_while(|&&b| matches!(b, b' ' | b'\t' | b'"' | b'\''))
+                    .count();
+            let value = s.get(cut..)?;
+            (!value.is_empty() && !placeholder(value)).then_some((start + cut, end))
         }
         Check::UrlPassword => {
             // `scheme://user:password@`: between the last `:` and the `@`.
@@ -51,19 +80,103 @@ pub(crate) fn check(check: Check, text: &[u8], start: usize, end: usize) -> Opti
             (!pass.is_empty() && !placeholder(pass) && !pass.starts_with(b"//"))
                 .then_some((start + colon + 1, at))
         }
-        Check::Luhn => card_span(text, start, end).map(|e| (start, e)),
+        Check::Luhn => card_span(text, start, end, vetoed).map(|e| (start, e)),
         Check::Iban => longest_valid_prefix(text, start, end, b" ", |e| iban_ok(&text[start..e]))
             .map(|e| (start, e)),
         Check::Ssn => {
             (ssn_ok(s) && !joined_context(text, start, end, b"-.")).then_some((start, end))
         }
-        Check::Email => email_ok(text, end).then_some((start, end)),
-        Check::Phone => phone_ok(text, start, end).then_some((start, end)),
-        Check::Ipv4 => {
-            (ipv4_ok(s) && !joined_context(text, start, end, b".")).then_some((start, end))
+        Check::SsnLoose => (ssn_ok(s)
+            && !joined_context(text, start, end, b"-.,")
+            && !tail_of_a_run(text, start)
+            && confirmed())
+        .then_some((start, end)),
+        Check::Email => email_span(text, start, end),
+        Check::Phone => phone_span(text, start, end, |e| phone_ok(text, start, e)),
+        Check::PhoneNational => {
+            if !confirmed() {
+                return None;
+            }
+            phone_span(text, start, end, |e| national_phone_ok(text, start, e))
         }
+        Check::Ipv4 => (ipv4_ok(s)
+            && !joined_context(text, start, end, b".")
+            && !version_glue(text, start, end)
+            && !vetoed())
+        .then_some((start, end)),
         Check::Ipv6 => ipv6_ok(text, start, end).map(|e| (start, e)),
     }
+}
+
+/// The span of an email candidate, or `None`: its local part trimmed from
+/// the left to letters, digits, ASCII local-part punctuation and invisible
+/// characters (a quote or dash glued before an address is not part of it);
+/// refused when the domain holds any other non-ASCII character, when it is
+/// an scp-style remote or an image name ([`email_ok`]).
+fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
+    let s = std::str::from_utf8(text.get(start..end)?).ok()?;
+    let at = s.rfind('@')?;
+    let (local, domain) = (&s[..at], &s[at + 1..]);
+    // SECURITY: trimming keeps every letter of the local part inside the
+    // span: only a character that cannot be part of an address ends it.
+    let mut from = local
+        .char_indices()
+        .rfind(|&(_, c)| !email_char(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    // Scripts written without blanks (Chinese, Japanese, Thai) glue the
+    // sentence to an address: `請寄到ana@example.com`. A local part with
+    // ASCII letters or digits starts after such a run; one of those
+    // scripts alone (`用户@例子.广告`) is all local part.
+    let rest = &local[from..];
+    if rest.bytes().any(|b| b.is_ascii_alphanumeric()) {
+        from += rest
+            .char_indices()
+            .find(|&(_, c)| !unspaced_script(c))
+            .map_or(rest.len(), |(i, _)| i);
+    }
+    // A domain ends at the first character no domain holds (`”` after
+    // `…@пример.рф`); what is left must still end in a dot and a label.
+    let cut = domain
+        .char_indices()
+        .find(|&(_, c)| !email_char(c))
+        .map_or(domain.len(), |(i, _)| i);
+    let kept = &domain[..cut];
+    let label_ok = kept
+        .rsplit_once('.')
+        .is_some_and(|(host, tld)| !host.is_empty() && tld.chars().count() >= 2);
+    let end = start + at + 1 + cut;
+    if from >= local.len() || !label_ok || !email_ok(text, end) {
+        return None;
+    }
+    Some((start + from, end))
+}
+
+/// A letter of a script written without blanks between words: CJK
+/// ideographs, kana, Thai, Lao, Khmer, Myanmar.
+fn unspaced_script(c: char) -> bool {
+    matches!(c,
+        '\u{0E00}'..='\u{0EFF}'
+        | '\u{1000}'..='\u{109F}'
+        | '\u{1780}'..='\u{17FF}'
+        | '\u{3040}'..='\u{30FF}'
+        | '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{20000}'..='\u{2FFFF}')
+}
+
+/// A character an address may hold: ASCII local-part bytes, any letter,
+/// digit or combining mark, and the invisible characters (zero-width space,
+/// joiners, word joiner, BOM, soft hyphen) that a paste may put inside.
+fn email_char(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '%' | '+' | '-');
+    }
+    c.is_alphanumeric()
+        || matches!(
+            c,
+            '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}' | '\u{0300}'..='\u{036F}'
+        )
 }
 
 /// Not an scp-style remote (`git@github.com:org/repo.git`: a `:` and a
@@ -195,7 +308,7 @@ pub(crate) fn card_sep(s: &[u8], i: usize) -> Option<(u8, usize)> {
 /// Mastercard 16; others 16-19) and Luhn. The issuer rules keep the
 /// commonest Luhn-by-chance numbers out: epoch milliseconds (`17…`), other
 /// ids starting 1, 7, 8, 9 or 0, and digit runs of lengths no network uses.
-fn card_span(text: &[u8], start: usize, end: usize) -> Option<usize> {
+fn card_span(text: &[u8], start: usize, end: usize, vetoed: impl Fn() -> bool) -> Option<usize> {
     let s = text.get(start..end)?;
     // Per group: its digit count and the offset just past it.
     let mut groups: [(usize, usize); 19] = [(0, 0); 19];
@@ -242,10 +355,76 @@ fn card_span(text: &[u8], start: usize, end: usize) -> Option<usize> {
             }
         }
         if issuer_ok(&digits[..m]) && luhn(&digits[..m]) && !decimal_context(text, start, e) {
-            return Some(e);
+            // Precision: a piece of a longer number printed in
+            // the same grouping (a 20-22 digit tracking number, a UUID of
+            // digits) is not a card; a shorter prefix would be a piece too.
+            let piece = style.map_or(Piece::No, |k| piece_of_a_longer_run(text, start, e, k));
+            let ok = match piece {
+                Piece::No => true,
+                Piece::Maybe => !vetoed(),
+                Piece::Yes => false,
+            };
+            return ok.then_some(e);
         }
     }
     None
+}
+
+/// Whether the card candidate `text[start..end]`, printed with separator
+/// kind `kind`, is a piece of a longer number printed the same way (a
+/// 20-22 digit tracking number grouped in fours, a UUID of digits): after
+/// it two more groups, the first of four digits, or a dash and twelve
+/// digits; or two groups of four before it. One group before or after
+/// (`2024 4111 1111 1111 1111`, `4111 1111 1111 1111 123`) is
+/// [`Piece::Maybe`]: a card next to a year or a CVV, unless a shipping word
+/// says it is a tracking number.
+fn piece_of_a_longer_run(text: &[u8], start: usize, end: usize, kind: u8) -> Piece {
+    let sep_at = |i: usize| card_sep(text, i).filter(|&(k, _)| k == kind);
+    let digits_from = |i: usize| {
+        text.get(i..)
+            .map_or(0, |t| t.iter().take_while(|b| b.is_ascii_digit()).count())
+    };
+    // The start of a group of four digits and the separator before `at`.
+    let group_before = |at: usize| {
+        (1..=3).find_map(|len| {
+            let g = at.checked_sub(len + 4)?;
+            (sep_at(at - len) == Some((kind, len))
+                && text[g..at - len].iter().all(u8::is_ascii_digit))
+            .then_some(g)
+        })
+    };
+    let before = group_before(start);
+    let two_before = before.is_some_and(|g| group_before(g).is_some());
+    let (one_after, long_after) = match sep_at(end) {
+        Some((_, len)) => {
+            let g = digits_from(end + len);
+            let more = sep_at(end + len + g).is_some_and(|(_, l2)| {
+                text.get(end + len + g + l2).is_some_and(u8::is_ascii_digit)
+            });
+            // Two more groups in fours, or a UUID's last group of twelve.
+            (g >= 1, (g == 4 && more) || (kind == b'-' && g == 12))
+        }
+        None => (false, false),
+    };
+    if long_after || two_before {
+        return Piece::Yes;
+    }
+    if before.is_some() || one_after {
+        Piece::Maybe
+    } else {
+        Piece::No
+    }
+}
+
+/// Whether a card candidate is part of a longer number.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Piece {
+    No,
+    /// A group on one side: a piece of a tracking number
+    /// (`9400 4111 1111 1111 1111 90`) or a card next to a number; the
+    /// `credit_card` context's `not_words` (`tracking`, `usps`, ...) tell.
+    Maybe,
+    Yes,
 }
 
 /// An issuer prefix and a length that issuer uses.
@@ -279,7 +458,7 @@ fn issuer_ok(d: &[u8]) -> bool {
 /// Luhn (the whole of `s`).
 #[cfg(test)]
 fn card_ok(s: &[u8]) -> bool {
-    card_span(s, 0, s.len()) == Some(s.len())
+    card_span(s, 0, s.len(), || false) == Some(s.len())
 }
 
 /// ISO 13616: two letters, two check digits, 11-30 more alphanumerics, and
@@ -306,21 +485,43 @@ pub(crate) fn iban_ok(s: &[u8]) -> bool {
     rem == 1
 }
 
-/// `AAA-GG-SSSS` with area 000, 666 and 900-999, group 00 and serial 0000
-/// excluded (never issued).
+/// Nine digits `AAA GG SSSS` (any separators) with area 000, 666 and
+/// 900-999, group 00 and serial 0000 excluded (never issued).
 fn ssn_ok(s: &[u8]) -> bool {
-    let num = |r: std::ops::Range<usize>| {
-        s.get(r).map(|d| {
-            d.iter()
-                .fold(0u32, |a, &b| a * 10 + u32::from(b.wrapping_sub(b'0')))
-        })
-    };
-    match (num(0..3), num(4..6), num(7..11)) {
-        (Some(area), Some(group), Some(serial)) => {
-            area != 0 && area != 666 && area < 900 && group != 0 && serial != 0
+    let mut d = [0u32; 9];
+    let mut n = 0;
+    for &b in s {
+        if b.is_ascii_digit() {
+            if n == 9 {
+                return false;
+            }
+            d[n] = u32::from(b - b'0');
+            n += 1;
         }
-        _ => false,
     }
+    let num = |r: std::ops::Range<usize>| d[r].iter().fold(0, |a, &x| a * 10 + x);
+    let (area, group, serial) = (num(0..3), num(3..5), num(5..9));
+    n == 9 && area != 0 && area != 666 && area < 900 && group != 0 && serial != 0
+}
+
+/// The longest phone number that starts the candidate and ends at its end
+/// or right before one of its blanks: a number followed by a date or
+/// another number (`+44 20 7946 0958 24.06.2026`) is walked into by the
+/// shape, and the check cuts it back at the blank.
+fn phone_span(
+    text: &[u8],
+    start: usize,
+    end: usize,
+    ok: impl Fn(usize) -> bool,
+) -> Option<(usize, usize)> {
+    if ok(end) {
+        return Some((start, end));
+    }
+    (start + 1..end)
+        .rev()
+        .filter(|&i| text[i] == b' ' && (text[i - 1].is_ascii_digit() || text[i - 1] == b')'))
+        .find(|&e| ok(e))
+        .map(|e| (start, e))
 }
 
 /// Digit count for international forms, one separator style for national
@@ -344,6 +545,59 @@ fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
             same_seps && !joined_context(text, start, end, b"-.")
         }
     }
+}
+
+/// A national phone number: 9-12 digits, one separator style between its
+/// groups (after a parenthesised area code any), no numeric glue on either
+/// side. Dates (`01.02.2024 10`) fail on the count or the mixed style.
+fn national_phone_ok(text: &[u8], start: usize, end: usize) -> bool {
+    let Some(s) = text.get(start..end) else {
+        return false;
+    };
+    let digits = s.iter().filter(|b| b.is_ascii_digit()).count();
+    if !(9..=12).contains(&digits) || joined_context(text, start, end, b"-./") {
+        return false;
+    }
+    // Glued to a word or a `+` before, or the tail of a longer grouped
+    // number (`7946 0958 123456`): not a national number on its own.
+    if start > 0 && (text[start - 1].is_ascii_alphanumeric() || text[start - 1] == b'+')
+        || tail_of_a_run(text, start)
+    {
+        return false;
+    }
+    let body = match s.iter().position(|&b| b == b')') {
+        Some(close) => &s[close + 1..],
+        None => s,
+    };
+    let mut seps = body
+        .split(u8::is_ascii_digit)
+        .filter(|g| !g.is_empty())
+        .skip(usize::from(s.first() == Some(&b'(')));
+    match seps.next() {
+        Some(first) => seps.all(|g| g == first),
+        None => true,
+    }
+}
+
+/// The candidate at `start` continues a number before it: a digit and one
+/// separator (` `, `.`, `-`, `/`) right before it.
+fn tail_of_a_run(text: &[u8], start: usize) -> bool {
+    start >= 2
+        && matches!(text[start - 1], b' ' | b'.' | b'-' | b'/')
+        && text[start - 2].is_ascii_digit()
+}
+
+/// A dotted quad glued to a package or file name: `pkg-1.2.3.4`,
+/// `1.2.3.4-beta`, `1.2.3.4+build`, `1.2.3.4.tar.gz`: a version.
+fn version_glue(text: &[u8], start: usize, end: usize) -> bool {
+    let before = start >= 2
+        && matches!(text[start - 1], b'-' | b'_')
+        && text[start - 2].is_ascii_alphabetic();
+    let after = text
+        .get(end)
+        .is_some_and(|b| matches!(b, b'-' | b'+' | b'.' | b'_'))
+        && text.get(end + 1).is_some_and(u8::is_ascii_alphabetic);
+    before || after
 }
 
 /// Four dotted octets, each 0-255.
@@ -391,7 +645,7 @@ mod tests {
     use super::*;
 
     fn run(c: Check, s: &str) -> Option<String> {
-        check(c, s.as_bytes(), 0, s.len()).map(|(a, b)| s[a..b].to_string())
+        check(c, s.as_bytes(), 0, s.len(), None).map(|(a, b)| s[a..b].to_string())
     }
 
     #[test]

@@ -286,10 +286,8 @@ impl Capture {
     fn audit_failed(&mut self, why: &str) {
         self.stats.audit_failures += 1;
         self.retry_at = Some(self.clock.monotonic() + AUDIT_RETRY);
-        eprintln!(
-            "tracegate: full capture for sink `{}` stays off: {why}",
-            self.sink
-        );
+        // The library never prints: the binary's subscriber shows it.
+        tracing::warn!("full capture for sink `{}` stays off: {why}", self.sink);
     }
 
     /// Counters so far.
@@ -921,8 +919,8 @@ impl Capture {
                         }));
                     self.wanted = true;
                 }
-                eprintln!(
-                    "tracegate: no new lease for sink `{}`: the budget store is {}",
+                tracing::warn!(
+                    "no new lease for sink `{}`: the budget store is {}",
                     self.sink,
                     match fault {
                         StoreFault::Timeout => "too slow (timeout)",

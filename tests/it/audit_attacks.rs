@@ -825,3 +825,55 @@ fn the_auditor_trusts_no_enablement_the_checkpoint_does_not_vouch_for() {
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert_eq!(flagged_lines(&r), ["1"], "{}", r.stdout);
 }
+
+/// Issue 22 item 12: back-to-back windows, each within `max_window`, are
+/// not a longer window. Three 24-hour windows opened back to back used to
+/// give three days of capture; now the middle one is refused (a sink is
+/// open at most `max_window` in any period of twice `max_window`), while
+/// short windows a day apart all open, up to a week ahead.
+#[test]
+fn back_to_back_windows_are_bounded_by_max_window_together() {
+    let s = Setup::new(false, false);
+    let base = Timestamp::now() + SignedDuration::from_secs(120);
+    let open = |start: Timestamp, length: &str| {
+        tracegate(
+            &[
+                "window",
+                "open",
+                "--policy",
+                s.p(),
+                "--sink",
+                "cap",
+                "--for",
+                length,
+                "--reason",
+                "tune",
+                "--by",
+                "sre",
+                "--start",
+                &start.to_string(),
+            ],
+            b"",
+        )
+    };
+    let day = |d: i64| base + SignedDuration::from_hours(24 * d);
+    let codes: Vec<i32> = (0..3)
+        .map(|d| {
+            let r = open(day(d), "24h");
+            if r.code != 0 {
+                assert!(r.stderr.contains("more than `max_window`"), "{}", r.stderr);
+            }
+            r.code
+        })
+        .collect();
+    assert_eq!(codes, [0, 2, 0], "back-to-back full days");
+    // Half an hour a day once the last full day is a `max_window` behind.
+    for d in 4..7 {
+        let r = open(day(d), "30m");
+        assert_eq!(r.code, 0, "day {d}: {}", r.stderr);
+    }
+    // Further ahead than a week: refused.
+    let r = open(day(8), "30m");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("ahead"), "{}", r.stderr);
+}

@@ -108,12 +108,13 @@ fn check_json_findings_follow_the_spec_shape() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 3);
     assert_eq!(
         lines[0],
-        serde_json::json!({"file": "<stdin>", "line": 1, "kind": "violation", "rule": "content_field",
+        serde_json::json!({"type": "finding", "file": "<stdin>", "line": 1, "kind": "violation", "rule": "content_field",
             "field": "prompt_text", "message": "content field is not allowed at standard level"})
     );
+    assert_eq!(lines[2]["type"], "summary");
     assert_eq!(lines[1]["kind"], "malformed");
     assert_eq!(lines[1]["rule"], "invalid_json");
     assert_eq!(lines[1]["line"], 2);
@@ -477,6 +478,7 @@ fn check_runs_the_evidence_auditor_and_prints_the_summary() {
     let rules: Vec<String> = r
         .stdout
         .lines()
+        .filter(|l| !l.starts_with("{\"type\":\"summary\""))
         .map(|l| {
             serde_json::from_str::<serde_json::Value>(l).unwrap()["rule"]
                 .as_str()

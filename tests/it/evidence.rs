@@ -786,7 +786,16 @@ fn summary_modes() {
         ],
         text.as_bytes(),
     );
-    let last = |s: &str| serde_json::from_str::<Value>(s.lines().last().unwrap()).unwrap();
+    // The table is the `latency_summary` message, just before the closing
+    // `summary` totals.
+    let last = |s: &str| {
+        let lines: Vec<Value> = s
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.last().unwrap()["type"], "summary", "{s}");
+        lines[lines.len() - 2].clone()
+    };
     let (sk, ex) = (last(&sketch), last(&exact));
     // Same groups, counts and names; quantiles close (rank conventions
     // differ by at most one value; the sketch adds 1%).

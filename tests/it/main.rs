@@ -8,19 +8,23 @@ mod capture;
 mod capture_serve;
 mod cases;
 mod cli;
+mod cli_first_hour;
 mod evidence;
 mod fleet;
 mod fuzz_replay;
+mod grpc;
 mod otel_sdk;
 mod otlp;
 mod policy_errors;
 mod policy_store;
 mod policy_ux;
+mod readme;
 mod redaction;
 mod serve;
 mod serve_hard;
 mod standard;
 mod tidy;
+mod tls;
 
 #[path = "../support/rng.rs"]
 mod rng;

@@ -1028,6 +1028,10 @@ fn otel_python() -> Option<String> {
 }
 
 #[test]
+#[cfg_attr(
+    not(otel_sdk),
+    ignore = "needs the OpenTelemetry Python SDK: set TRACEGATE_OTEL_PYTHON (scripts/otel-sdk-check.sh)"
+)]
 fn the_opentelemetry_python_sdk_exports_through_serve() {
     let Some(py) = otel_python() else {
         // CI sets it up (.ci/run); a developer without the SDK is told how.

@@ -1,0 +1,330 @@
+//! Judging the inputs on every core with the output in input order: the
+//! driver shared by `check` and `redact`.
+//!
+//! One thread reads the inputs and cuts them into chunks of whole lines
+//! (about [`CHUNK_BYTES`], never across two files). The calling thread
+//! hands chunk `k` to worker `k % jobs`; each worker has its own state (a
+//! [`ChunkJudge`]) and turns its chunk into a result, typically the
+//! chunk's output as bytes. The calling thread takes the results back in
+//! the same round-robin order, so they come out in input order without a
+//! reorder buffer, and hands each to the merge, which sees every chunk in
+//! order.
+//!
+//! Memory: at most `2 * jobs` chunks are in flight (queued at a worker,
+//! being judged, or judged and waiting for the merge), `jobs` wait in the
+//! reader's queue, one is being cut and one merged: `3 * jobs + 2` at
+//! once; with lines near the policy's `limits.max_line_bytes` that many
+//! such lines.
+
+use std::io;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+use super::input::Inputs;
+use crate::source::lines::Line;
+
+/// A chunk is sent once it holds this many bytes of lines.
+pub(super) const CHUNK_BYTES: usize = 256 * 1024;
+
+/// One line of a chunk.
+enum LineRef {
+    Text(usize, usize),
+    TooLong(u64),
+}
+
+/// Whole lines of one input.
+pub(super) struct Chunk {
+    /// The index of the input (two inputs may share a name).
+    pub file: usize,
+    /// The input's display name.
+    pub name: Arc<str>,
+    data: Vec<u8>,
+    lines: Vec<(u64, LineRef)>,
+}
+
+impl Chunk {
+    fn new(file: usize, name: Arc<str>) -> Chunk {
+        Chunk {
+            file,
+            name,
+            data: Vec::with_capacity(CHUNK_BYTES + 4096),
+            lines: Vec::new(),
+        }
+    }
+
+    /// The chunk's lines with their numbers, in order.
+    pub fn lines(&self) -> impl Iterator<Item = (u64, Line<'_>)> {
+        self.lines.iter().map(|(n, l)| {
+            let line = match *l {
+                LineRef::Text(a, e) => Line::Text(self.data.get(a..e).unwrap_or_default()),
+                LineRef::TooLong(len) => Line::TooLong { len },
+            };
+            (*n, line)
+        })
+    }
+}
+
+/// A worker's state: judges chunks on its own thread.
+pub(super) trait ChunkJudge {
+    /// What a chunk becomes.
+    type Done: Send;
+    /// Judge one chunk.
+    fn judge(&mut self, chunk: &Chunk) -> io::Result<Self::Done>;
+}
+
+/// Cut the lines of `inputs` into chunks, judge them on `jobs` threads
+/// (each with a judge from `make`) and hand the results to `merge` in
+/// input order. Returns whether every input was read to its end. An error
+/// from `merge` (a closed output, `check -q`'s first finding) stops the
+/// run and is returned at once: the workers stop, and the reader is left
+/// to end on its own (it may be blocked on a stdin that never closes;
+/// the process exits without it).
+pub(super) fn run_ordered<J, M>(
+    inputs: &Arc<Inputs>,
+    max_line: usize,
+    jobs: usize,
+    make: M,
+    mut merge: impl FnMut(J::Done) -> io::Result<()>,
+) -> io::Result<bool>
+where
+    J: ChunkJudge,
+    M: Fn() -> J + Sync,
+{
+    if jobs <= 1 {
+        let mut judge = make();
+        return read_chunks(inputs, max_line, |chunk| merge(judge.judge(&chunk)?));
+    }
+    // The reader owns its inputs and is not scoped: the scope below must
+    // be able to end while it is blocked in a read.
+    let (chunk_tx, chunks) = sync_channel::<Chunk>(jobs);
+    let reader = {
+        let inputs = Arc::clone(inputs);
+        std::thread::spawn(move || {
+            read_chunks(&inputs, max_line, |chunk| {
+                // The run stopped: stop reading.
+                chunk_tx
+                    .send(chunk)
+                    .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "stopped"))
+            })
+        })
+    };
+    let make = &make;
+    let merged = std::thread::scope(|scope| -> io::Result<()> {
+        let mut to_workers: Vec<SyncSender<Chunk>> = Vec::new();
+        let mut from_workers: Vec<Receiver<io::Result<J::Done>>> = Vec::new();
+        let mut handles = Vec::new();
+        for _ in 0..jobs {
+            // Two chunks per worker in flight: the one it judges and the
+            // next, so that it never waits for the merge.
+            let (tx, rx) = sync_channel::<Chunk>(2);
+            let (rtx, rrx) = sync_channel::<io::Result<J::Done>>(1);
+            to_workers.push(tx);
+            from_workers.push(rrx);
+            handles.push(scope.spawn(move || {
+                let mut judge = make();
+                while let Ok(chunk) = rx.recv() {
+                    if rtx.send(judge.judge(&chunk)).is_err() {
+                        break;
+                    }
+                }
+            }));
+        }
+        // Chunk k goes to worker k % jobs and its result comes back from
+        // there: results in input order with no reorder buffer.
+        let (mut sent, mut received) = (0usize, 0usize);
+        let merged = loop {
+            while sent < received + 2 * jobs {
+                // Wait for the reader only when nothing is in flight: a
+                // judged chunk is merged (written, or stops a `-q` run)
+                // without waiting for more input, which may never come.
+                let next = if sent == received {
+                    chunks.recv().ok()
+                } else {
+                    chunks.try_recv().ok()
+                };
+                let Some(chunk) = next else { break };
+                if to_workers[sent % jobs].send(chunk).is_err() {
+                    break;
+                }
+                sent += 1;
+            }
+            if received == sent {
+                break Ok(());
+            }
+            let Ok(done) = from_workers[received % jobs].recv() else {
+                break Err(io::Error::other("a worker thread failed"));
+            };
+            received += 1;
+            if let Err(e) = done.and_then(&mut merge) {
+                break Err(e);
+            }
+        };
+        // Closing the queues stops the workers.
+        drop(to_workers);
+        drop(from_workers);
+        // SECURITY: a worker that died took its chunks' output with it:
+        // that is an error, never a shorter, clean-looking report.
+        let workers_ok = handles.into_iter().all(|h| h.join().is_ok());
+        merged?;
+        if !workers_ok {
+            return Err(io::Error::other("a worker thread failed"));
+        }
+        Ok(())
+    });
+    // Closing the reader's queue stops it at its next chunk.
+    drop(chunks);
+    merged?;
+    // Every chunk was merged, so the reader has finished.
+    reader
+        .join()
+        .unwrap_or_else(|_| Err(io::Error::other("the input reader failed")))
+}
+
+/// Cut the inputs into chunks and hand each to `each`, in order.
+fn read_chunks(
+    inputs: &Inputs,
+    max_line: usize,
+    mut each: impl FnMut(Chunk) -> io::Result<()>,
+) -> io::Result<bool> {
+    let mut chunk: Option<Chunk> = None;
+    let all_read = inputs.for_each_line_of_input(max_line, |file, name, n, line| {
+        if chunk.as_ref().is_some_and(|c| c.file != file)
+            && let Some(c) = chunk.take()
+        {
+            each(c)?;
+        }
+        let c = chunk.get_or_insert_with(|| Chunk::new(file, Arc::from(name)));
+        match line {
+            Line::Text(b) => {
+                let a = c.data.len();
+                c.data.extend_from_slice(b);
+                c.lines.push((n, LineRef::Text(a, c.data.len())));
+            }
+            Line::TooLong { len } => c.lines.push((n, LineRef::TooLong(*len))),
+        }
+        if c.data.len() >= CHUNK_BYTES
+            && let Some(full) = chunk.take()
+        {
+            each(full)?;
+        }
+        Ok(())
+    })?;
+    if let Some(c) = chunk.take() {
+        each(c)?;
+    }
+    Ok(all_read)
+}
+
+/// The worker count for `--jobs N` (0: one per core).
+pub(super) fn jobs(requested: usize) -> usize {
+    match requested {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Echoes every line with its input index and number.
+    struct Echo;
+
+    impl ChunkJudge for Echo {
+        type Done = Vec<(usize, u64, Vec<u8>)>;
+        fn judge(&mut self, chunk: &Chunk) -> io::Result<Self::Done> {
+            Ok(chunk
+                .lines()
+                .map(|(n, l)| match l {
+                    Line::Text(b) => (chunk.file, n, b.to_vec()),
+                    Line::TooLong { len } => (chunk.file, n, format!("too long {len}").into()),
+                })
+                .collect())
+        }
+    }
+
+    fn inputs(paths: &[std::path::PathBuf]) -> Inputs {
+        Inputs::new(&super::super::InputArgs {
+            input_format: super::super::InputFormat::Auto,
+            globs: Vec::new(),
+            files: paths.to_vec(),
+        })
+        .unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+
+        /// Whatever the line sizes (over several chunks, some lines over
+        /// the limit) and the worker count, the merge sees every line
+        /// once, in input order, with its file and number.
+        #[test]
+        fn the_merge_sees_every_line_in_input_order(
+            files in proptest::collection::vec(
+                proptest::collection::vec(0usize..40_000, 0..40), 1..4),
+            jobs in 1usize..5,
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let mut paths = Vec::new();
+            let mut expected = Vec::new();
+            for (f, sizes) in files.iter().enumerate() {
+                let mut text = Vec::new();
+                for (i, &size) in sizes.iter().enumerate() {
+                    let n = i as u64 + 1;
+                    if size == 0 {
+                        // A blank line: skipped, but it keeps its number.
+                        text.push(b'\n');
+                        continue;
+                    }
+                    let line = format!("{f}:{n}:{}", "x".repeat(size));
+                    let got = if line.len() > 30_000 {
+                        format!("too long {}", line.len()).into_bytes()
+                    } else {
+                        line.clone().into_bytes()
+                    };
+                    expected.push((f, n, got));
+                    text.extend_from_slice(line.as_bytes());
+                    text.push(b'\n');
+                }
+                let p = dir.path().join(format!("{f}.jsonl"));
+                std::fs::write(&p, text).unwrap();
+                paths.push(p);
+            }
+            let inputs = Arc::new(inputs(&paths));
+            let mut seen = Vec::new();
+            let all = run_ordered(&inputs, 30_000, jobs, || Echo, |done| {
+                seen.extend(done);
+                Ok(())
+            })
+            .unwrap();
+            prop_assert!(all);
+            prop_assert_eq!(seen, expected);
+        }
+    }
+
+    /// An error from the merge (a closed stdout) stops the run and is
+    /// returned, with every worker stopped.
+    #[test]
+    fn an_error_of_the_merge_stops_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.jsonl");
+        std::fs::write(&p, "{}\n".repeat(400_000)).unwrap();
+        for jobs in [1, 3] {
+            let mut merged = 0;
+            let r = run_ordered(
+                &Arc::new(inputs(std::slice::from_ref(&p))),
+                1 << 20,
+                jobs,
+                || Echo,
+                |_| {
+                    merged += 1;
+                    Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
+                },
+            );
+            assert_eq!(r.unwrap_err().kind(), io::ErrorKind::BrokenPipe);
+            assert_eq!(merged, 1);
+        }
+    }
+}

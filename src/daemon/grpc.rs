@@ -1,0 +1,525 @@
+//! The OTLP/gRPC receiver: `opentelemetry.proto.collector.trace.v1.
+//! TraceService/Export` and `...logs.v1.LogsService/Export` on `[server]
+//! grpc_listen`.
+//!
+//! Framing, compression (gzip) and status encoding are tonic's; the
+//! message is handed on as the raw protobuf bytes ([`RawCodec`]), so that
+//! [`super::ingest`] checks its structure on the wire before anything is
+//! decoded, exactly as for OTLP/HTTP. The body is read (bounded in size
+//! and time, reserved in the shared memory budget) before tonic sees it,
+//! and room for tonic's inflated copy is reserved too.
+//!
+//! Status codes, as the OTLP specification asks: `OK` with
+//! `partial_success` counting what every sink rejected;
+//! `INVALID_ARGUMENT` for a malformed request; `RESOURCE_EXHAUSTED`
+//! without retry information for a request past a bound (not retryable),
+//! and with `google.rpc.RetryInfo` when the queues or the memory budget are
+//! full (retry later); `UNAVAILABLE` while draining; `UNAUTHENTICATED`
+//! without the bearer token.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::response::Response;
+use axum::routing::post;
+use bytes::{Buf, BufMut, Bytes};
+use http_body_util::Full;
+use prost::Message;
+use tonic::codec::{Codec, CompressionEncoding, DecodeBuf, Decoder, EncodeBuf, Encoder};
+use tonic::{Code, Status};
+
+use super::budget::Reservation;
+use super::ingest::{Accepted, Encoding, Ingest, RETRY_AFTER, Refusal, RefusalKind};
+use super::pipeline::Active;
+use crate::record::otlp_proto::bounds::Signal;
+
+/// The trace service's `Export` method.
+pub const TRACES_PATH: &str = "/opentelemetry.proto.collector.trace.v1.TraceService/Export";
+/// The logs service's `Export` method.
+pub const LOGS_PATH: &str = "/opentelemetry.proto.collector.logs.v1.LogsService/Export";
+/// Bytes of gRPC framing before a message (flag and length).
+const FRAME_HEADER: usize = 5;
+
+/// The gRPC routes.
+pub fn router(ing: Ingest) -> Router {
+    Router::new()
+        .route(TRACES_PATH, post(traces))
+        .route(LOGS_PATH, post(logs))
+        .fallback(unimplemented)
+        .with_state(ing)
+}
+
+async fn unimplemented() -> Response {
+    Status::unimplemented("tracegate serves only the OTLP trace and logs services").into_http()
+}
+
+async fn traces(State(ing): State<Ingest>, req: Request) -> Response {
+    export(ing, Signal::Traces, req).await
+}
+
+async fn logs(State(ing): State<Ingest>, req: Request) -> Response {
+    export(ing, Signal::Logs, req).await
+}
+
+/// The gRPC code of a refusal.
+pub fn code_of(r: &Refusal) -> Code {
+    match r.kind {
+        RefusalKind::Malformed => Code::InvalidArgument,
+        RefusalKind::Timeout => Code::DeadlineExceeded,
+        RefusalKind::TooLarge | RefusalKind::Busy | RefusalKind::Overloaded => {
+            Code::ResourceExhausted
+        }
+        RefusalKind::Unsupported => Code::Unimplemented,
+        RefusalKind::Unauthorized => Code::Unauthenticated,
+        RefusalKind::Draining | RefusalKind::Internal => Code::Unavailable,
+    }
+}
+
+/// `google.rpc.Status`, carried in `grpc-status-details-bin`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct RpcStatus {
+    /// The code.
+    #[prost(int32, tag = "1")]
+    pub code: i32,
+    /// The message.
+    #[prost(string, tag = "2")]
+    pub message: String,
+    /// `google.protobuf.Any` details.
+    #[prost(message, repeated, tag = "3")]
+    pub details: Vec<Any>,
+}
+
+/// `google.protobuf.Any`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Any {
+    /// The type URL.
+    #[prost(string, tag = "1")]
+    pub type_url: String,
+    /// The encoded message.
+    #[prost(bytes = "vec", tag = "2")]
+    pub value: Vec<u8>,
+}
+
+/// `google.rpc.RetryInfo`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct RetryInfo {
+    /// How long to wait.
+    #[prost(message, optional, tag = "1")]
+    pub retry_delay: Option<ProtoDuration>,
+}
+
+/// `google.protobuf.Duration`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ProtoDuration {
+    /// Seconds.
+    #[prost(int64, tag = "1")]
+    pub seconds: i64,
+    /// Nanoseconds.
+    #[prost(int32, tag = "2")]
+    pub nanos: i32,
+}
+
+/// The type URL of [`RetryInfo`].
+pub const RETRY_INFO_TYPE: &str = "type.googleapis.com/google.rpc.RetryInfo";
+
+/// The status of a refusal: retryable overloads carry `RetryInfo`, as the
+/// OTLP specification asks of `RESOURCE_EXHAUSTED` that may be retried.
+pub fn status_of(r: Refusal) -> Status {
+    let code = code_of(&r);
+    if r.retryable() {
+        let info = RetryInfo {
+            retry_delay: Some(ProtoDuration {
+                seconds: i64::try_from(RETRY_AFTER.as_secs()).unwrap_or(1),
+                nanos: 0,
+            }),
+        };
+        let details = RpcStatus {
+            code: code as i32,
+            message: r.message.clone(),
+            details: vec![Any {
+                type_url: RETRY_INFO_TYPE.to_string(),
+                value: info.encode_to_vec(),
+            }],
+        };
+        Status::with_details(code, r.message, Bytes::from(details.encode_to_vec()))
+    } else {
+        Status::new(code, r.message)
+    }
+}
+
+/// The retry delay a status asks for, from its `RetryInfo`, if any.
+pub fn retry_delay(s: &Status) -> Option<std::time::Duration> {
+    let details = RpcStatus::decode(s.details()).ok()?;
+    let info = details
+        .details
+        .iter()
+        .find(|a| a.type_url == RETRY_INFO_TYPE)?;
+    let d = RetryInfo::decode(&info.value[..]).ok()?.retry_delay?;
+    let secs = u64::try_from(d.seconds).ok()?;
+    let nanos = u32::try_from(d.nanos).ok()?;
+    Some(std::time::Duration::new(secs, nanos.min(999_999_999)))
+}
+
+/// A refused request, counted, as a gRPC response.
+fn refuse(ing: &Ingest, r: Refusal) -> Response {
+    ing.count_refusal(&r);
+    status_of(r).into_http()
+}
+
+async fn export(ing: Ingest, signal: Signal, req: Request) -> Response {
+    // One snapshot per request: every record of it is judged by one policy.
+    let active = ing.p.snapshot();
+    let auth = req
+        .headers()
+        .get(axum::http::header::AUTHORIZATION)
+        .map(|v| v.as_bytes().to_vec());
+    if let Err(r) = ing.admit(&active, auth.as_deref()) {
+        return refuse(&ing, r);
+    }
+    let (parts, body) = req.into_parts();
+    let server = &active.policy.server;
+    let max = server.max_body_bytes;
+    let mut res = Reservation::default();
+    let raw = match ing
+        .read_body(body, max + FRAME_HEADER, server.body_read_timeout, &mut res)
+        .await
+    {
+        Ok(raw) => raw,
+        Err(r) => return refuse(&ing, r),
+    };
+    // tonic copies the message into its buffer and, for gzip, inflates it
+    // into another of at most `max` bytes: reserve both before it does.
+    let compressed = parts
+        .headers
+        .get("grpc-encoding")
+        .is_some_and(|v| v.as_bytes() != b"identity");
+    let deadline = tokio::time::Instant::now() + super::ingest::BUDGET_WAIT;
+    let need = raw.len() * 2 + if compressed { max } else { 0 };
+    if let Err(r) = ing.reserve(&mut res, need, deadline).await {
+        return refuse(&ing, r);
+    }
+    let req = axum::http::Request::from_parts(parts, Full::new(Bytes::from(raw)));
+    let called = Arc::new(AtomicBool::new(false));
+    let svc = Export {
+        ing: ing.clone(),
+        signal,
+        active: Some(active),
+        res: Some(res),
+        called: Arc::clone(&called),
+    };
+    let mut grpc = tonic::server::Grpc::new(RawCodec)
+        .accept_compressed(CompressionEncoding::Gzip)
+        .send_compressed(CompressionEncoding::Gzip)
+        .max_decoding_message_size(max);
+    let resp = grpc.unary(svc, req).await;
+    if called.load(Ordering::Acquire) {
+        return resp.map(Body::new);
+    }
+    // tonic refused the request before our service saw it: broken framing,
+    // bad gzip, a message past `max`, an encoding it does not take.
+    // SECURITY: say so in our own words and codes (tonic's `OUT_OF_RANGE`
+    // and `INTERNAL` would ask OTLP clients to retry a request that can
+    // never succeed, or to give up on one that is merely malformed).
+    let code = resp
+        .headers()
+        .get("grpc-status")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<i32>().ok())
+        .map_or(Code::Unknown, Code::from_i32);
+    let r = match code {
+        Code::ResourceExhausted | Code::OutOfRange => super::ingest::too_large(max),
+        Code::Unimplemented => Refusal::new(
+            RefusalKind::Unsupported,
+            "grpc-encoding must be gzip or identity",
+        ),
+        _ => Refusal::new(
+            RefusalKind::Malformed,
+            "request is not one valid gRPC message (framing or gzip)",
+        ),
+    };
+    refuse(&ing, r)
+}
+
+/// One `Export` call: the decoded message is judged by [`Ingest::export`].
+struct Export {
+    ing: Ingest,
+    signal: Signal,
+    active: Option<Arc<Active>>,
+    res: Option<Reservation>,
+    called: Arc<AtomicBool>,
+}
+
+/// `ExportTracePartialSuccess` / `ExportLogsPartialSuccess`: same shape.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct PartialSuccess {
+    /// Spans or log records rejected.
+    #[prost(int64, tag = "1")]
+    pub rejected: i64,
+    /// Why.
+    #[prost(string, tag = "2")]
+    pub error_message: String,
+}
+
+/// `ExportTraceServiceResponse` / `ExportLogsServiceResponse`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ExportResponse {
+    /// Present when some items were rejected.
+    #[prost(message, optional, tag = "1")]
+    pub partial_success: Option<PartialSuccess>,
+}
+
+type ExportFuture = Pin<Box<dyn Future<Output = Result<tonic::Response<Bytes>, Status>> + Send>>;
+
+impl tonic::server::UnaryService<Bytes> for Export {
+    type Response = Bytes;
+    type Future = ExportFuture;
+
+    fn call(&mut self, request: tonic::Request<Bytes>) -> ExportFuture {
+        self.called.store(true, Ordering::Release);
+        let ing = self.ing.clone();
+        let signal = self.signal;
+        let active = self.active.take();
+        let mut res = self.res.take().unwrap_or_default();
+        Box::pin(async move {
+            let Some(active) = active else {
+                return Err(Status::internal("called twice"));
+            };
+            let bytes = request.into_inner();
+            match ing
+                .export(active, signal, Encoding::Protobuf, bytes, &mut res)
+                .await
+            {
+                Ok(Accepted { rejected, message }) => {
+                    drop(res);
+                    let resp = ExportResponse {
+                        partial_success: (rejected > 0).then_some(PartialSuccess {
+                            rejected,
+                            error_message: message,
+                        }),
+                    };
+                    Ok(tonic::Response::new(Bytes::from(resp.encode_to_vec())))
+                }
+                Err(r) => {
+                    ing.count_refusal(&r);
+                    Err(status_of(r))
+                }
+            }
+        })
+    }
+}
+
+/// A codec that hands the message on as its bytes, both ways: decoding is
+/// ours, after the bounds check on the wire.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RawCodec;
+
+/// [`RawCodec`]'s encoder.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RawEncoder;
+
+/// [`RawCodec`]'s decoder.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RawDecoder;
+
+impl Codec for RawCodec {
+    type Encode = Bytes;
+    type Decode = Bytes;
+    type Encoder = RawEncoder;
+    type Decoder = RawDecoder;
+
+    fn encoder(&mut self) -> RawEncoder {
+        RawEncoder
+    }
+
+    fn decoder(&mut self) -> RawDecoder {
+        RawDecoder
+    }
+}
+
+impl Encoder for RawEncoder {
+    type Item = Bytes;
+    type Error = Status;
+
+    fn encode(&mut self, item: Bytes, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        dst.put(item);
+        Ok(())
+    }
+}
+
+impl Decoder for RawDecoder {
+    type Item = Bytes;
+    type Error = Status;
+
+    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Bytes>, Status> {
+        let n = src.remaining();
+        Ok(Some(src.copy_to_bytes(n)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+    use crate::policy::Policy;
+    use crate::window::clock::SystemClock;
+    use std::io::Write;
+    use tower::ServiceExt;
+
+    fn ingest(dir: &std::path::Path) -> Ingest {
+        let path = dir.join("p.toml");
+        let text =
+            "[server]\nmax_body_bytes = 1000\n[[sink]]\nname = \"s\"\noutput = \"file:s.jsonl\"\n";
+        std::fs::write(&path, text).unwrap();
+        let policy = Arc::new(Policy::load(&path).unwrap());
+        Ingest::new(super::super::pipeline::Pipeline::start(
+            policy,
+            path,
+            Arc::new(SystemClock::new()),
+        ))
+    }
+
+    /// One gRPC frame, built by hand: an attacker is not bound to tonic.
+    fn frame(compressed: bool, declared: u32, payload: &[u8]) -> Vec<u8> {
+        let mut f = vec![u8::from(compressed)];
+        f.extend_from_slice(&declared.to_be_bytes());
+        f.extend_from_slice(payload);
+        f
+    }
+
+    async fn send(ing: Ingest, body: Vec<u8>, gzip: bool) -> (Code, Option<std::time::Duration>) {
+        let mut req = axum::http::Request::post(TRACES_PATH)
+            .header("content-type", "application/grpc")
+            .header("te", "trailers");
+        if gzip {
+            req = req.header("grpc-encoding", "gzip");
+        }
+        let resp = router(ing)
+            .oneshot(req.body(Body::from(body)).unwrap())
+            .await
+            .unwrap();
+        let (parts, body) = resp.into_parts();
+        // Errors come as trailers-only responses: the status is in the
+        // headers; a success carries it in the trailers.
+        let mut status = Status::from_header_map(&parts.headers);
+        if status.is_none() {
+            let collected = http_body_util::BodyExt::collect(body).await.unwrap();
+            status = collected.trailers().and_then(Status::from_header_map);
+        }
+        let status = status.expect("a grpc-status");
+        (status.code(), retry_delay(&status))
+    }
+
+    #[tokio::test]
+    async fn what_tonic_refuses_is_answered_in_otlp_codes() {
+        let dir = tempfile::tempdir().unwrap();
+        let ing = ingest(dir.path());
+        // An empty request is a valid (empty) export.
+        assert_eq!(
+            send(ing.clone(), frame(false, 0, b""), false).await.0,
+            Code::Ok
+        );
+        // Compressed bytes that are not gzip: malformed, not INTERNAL.
+        let bad = frame(true, 4, b"\x01\x02\x03\x04");
+        assert_eq!(send(ing.clone(), bad, true).await.0, Code::InvalidArgument);
+        // A frame that declares more than max_body_bytes: final, not the
+        // OUT_OF_RANGE that OTLP clients retry.
+        let lying = frame(false, 1_000_000, b"\x0a\x00");
+        assert_eq!(
+            send(ing.clone(), lying, false).await,
+            (Code::ResourceExhausted, None)
+        );
+        // A frame cut short: malformed.
+        let short = frame(false, 100, b"\x0a\x00");
+        assert_eq!(
+            send(ing.clone(), short, false).await.0,
+            Code::InvalidArgument
+        );
+        // gzip that inflates past max_body_bytes: final.
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(&[0u8; 100_000]).unwrap();
+        let bomb = gz.finish().unwrap();
+        let bomb = frame(true, u32::try_from(bomb.len()).unwrap(), &bomb);
+        assert_eq!(
+            send(ing.clone(), bomb, true).await,
+            (Code::ResourceExhausted, None)
+        );
+        // Another encoding than gzip.
+        let mut req = axum::http::Request::post(TRACES_PATH)
+            .header("content-type", "application/grpc")
+            .header("grpc-encoding", "snappy");
+        req = req.header("te", "trailers");
+        let resp = router(ing.clone())
+            .oneshot(req.body(Body::from(frame(true, 2, b"\x0a\x00"))).unwrap())
+            .await
+            .unwrap();
+        let st = Status::from_header_map(resp.headers()).unwrap();
+        assert_eq!(st.code(), Code::Unimplemented);
+    }
+
+    #[tokio::test]
+    async fn while_draining_requests_are_unavailable_and_retryable() {
+        let dir = tempfile::tempdir().unwrap();
+        let ing = ingest(dir.path());
+        ing.draining.store(true, Ordering::Release);
+        let (code, delay) = send(ing, frame(false, 0, b""), false).await;
+        assert_eq!(code, Code::Unavailable);
+        assert_eq!(delay, Some(RETRY_AFTER));
+    }
+
+    #[test]
+    fn retry_info_round_trips_and_garbage_gives_none() {
+        let s = status_of(Refusal::new(RefusalKind::Overloaded, "full"));
+        assert_eq!(s.code(), Code::ResourceExhausted);
+        assert_eq!(retry_delay(&s), Some(RETRY_AFTER));
+        let s = Status::with_details(Code::ResourceExhausted, "x", Bytes::from_static(b"\xff"));
+        assert_eq!(retry_delay(&s), None);
+        assert_eq!(
+            retry_delay(&status_of(Refusal::new(RefusalKind::TooLarge, "big"))),
+            None
+        );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Whatever bytes arrive as a gRPC body, compressed or not, the
+        /// answer is an OTLP status: accepted, malformed, too large or
+        /// unsupported; never a panic, nor a code that asks for a retry.
+        #[test]
+        fn any_body_gets_a_final_otlp_status(
+            body in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600),
+            gzip in proptest::prelude::any::<bool>(),
+            framed in proptest::prelude::any::<bool>(),
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            let body = if framed {
+                frame(gzip, u32::try_from(body.len()).unwrap(), &body)
+            } else {
+                body
+            };
+            let (code, delay) = rt.block_on(async { send(ingest(dir.path()), body, gzip).await });
+            proptest::prop_assert!(
+                matches!(code, Code::Ok | Code::InvalidArgument | Code::ResourceExhausted),
+                "{:?}", code
+            );
+            proptest::prop_assert_eq!(delay, None);
+        }
+
+        /// A server's status details are untrusted: any bytes decode to a
+        /// delay or to none, never a panic.
+        #[test]
+        fn any_status_details_give_a_delay_or_none(
+            details in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
+        ) {
+            let s = Status::with_details(Code::ResourceExhausted, "x", Bytes::from(details));
+            let _ = retry_delay(&s);
+        }
+    }
+}

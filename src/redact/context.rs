@@ -1,0 +1,491 @@
+//! Keyword proximity: the words just before a candidate decide shapes that
+//! are ambiguous on their own.
+//!
+//! A solid nine-digit run is an SSN after "SSN:" and an order number
+//! elsewhere; `030 1234567` is a Berlin phone number after "Tel." and a
+//! pair of ids elsewhere; `1.2.3.4` is a version after "version" and an
+//! address elsewhere. Such a shape is accepted only when one of its
+//! detector's `words` occurs in the `window` bytes before it (a
+//! *confirming* context), or refused when one of its `not_words` does (a
+//! *vetoing* context). Which shapes consult which list is fixed per
+//! detector (`policies/README.md` lists them); the words and the window are
+//! policy (`[redact.context.<detector>]`), with built-in defaults
+//! ([`default_context`]).
+//!
+//! Matching is ASCII case-insensitive, a word must start at a word
+//! boundary (no letter or digit right before it), and the window is
+//! measured in bytes of the text before the candidate's first byte. The
+//! search is one Aho-Corasick pass over the window, so a candidate costs at
+//! most `window` steps whatever the number of words.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use super::config::RedactConfigError;
+
+/// Largest window a policy may set: the cost of every context check is
+/// bounded by it.
+pub const MAX_CONTEXT_WINDOW: usize = 256;
+
+/// Longest context word: a word is a phrase like "social security", not a
+/// sentence.
+const MAX_WORD_BYTES: usize = 64;
+
+/// Keyword proximity for one built-in detector (`[redact.context.<name>]`).
+/// A field left `None` keeps the built-in default ([`default_context`]).
+///
+/// `Debug` shows counts only: context words are policy text, but a policy
+/// may put names in them.
+#[derive(Clone, PartialEq, Eq, Default)]
+pub struct ContextRule {
+    /// The built-in detector this rule tunes.
+    pub detector: String,
+    /// Words that confirm an ambiguous shape.
+    pub words: Option<Vec<String>>,
+    /// Words that veto an ambiguous shape.
+    pub not_words: Option<Vec<String>>,
+    /// How many bytes before the candidate are searched (1-256).
+    pub window: Option<usize>,
+}
+
+impl std::fmt::Debug for ContextRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ContextRule")
+            .field("detector", &self.detector)
+            .field("words", &self.words.as_ref().map(Vec::len))
+            .field("not_words", &self.not_words.as_ref().map(Vec::len))
+            .field("window", &self.window)
+            .finish()
+    }
+}
+
+/// A built-in detector's default context: `(words, not_words, window)`.
+/// Detectors without an ambiguous shape have none.
+pub fn default_context(
+    detector: &str,
+) -> Option<(&'static [&'static str], &'static [&'static str], usize)> {
+    Some(match detector {
+        // Spaced (`123 45 6789`) and solid (`123456789`) SSNs.
+        "us_ssn" => (
+            &[
+                "ssn",
+                "ss#",
+                "ss #",
+                "ss no",
+                "social security",
+                "social-security",
+                "social_security",
+                "soc sec",
+                "soc. sec",
+                "taxpayer id",
+                "tax id",
+                "itin",
+                "tin:",
+                "tin #",
+            ],
+            &[],
+            32,
+        ),
+        // National numbers without a country code (`030 1234567`,
+        // `020 7946 0958`, `01 23 45 67 89`, `03-1234-5678`,
+        // `(11) 91234-5678`, `0412 345 678`, `98765 43210`).
+        "phone" => (
+            &[
+                "phone",
+                "tel",
+                "tél",
+                "telefon",
+                "telephone",
+                "téléphone",
+                "mobile",
+                "mobil",
+                "handy",
+                "cell",
+                "call",
+                "ring",
+                "fax",
+                "whatsapp",
+                "sms",
+                "text me",
+                "reach me",
+                "number",
+                "portable",
+                "celular",
+                "contato",
+                "ph:",
+                "ph.",
+                "mob:",
+                "mob.",
+                "m:",
+                "t:",
+                "電話",
+                "携帯",
+            ],
+            &[],
+            32,
+        ),
+        // `sk-` keys of the classic OpenAI form that are neither marked
+        // (`T3BlbkFJ`) nor random-looking.
+        "api_key" => (
+            &[
+                "openai", "api key", "api_key", "api-key", "apikey", "secret", "token", "key:",
+                "key=", "key =", "key is", "bearer",
+            ],
+            &[],
+            32,
+        ),
+        // A card number with a digit group on each side (`9400 4111 1111
+        // 1111 1111 90`) after a shipping word is a piece of a tracking
+        // number.
+        "credit_card" => (
+            &[],
+            &[
+                "tracking", "track", "usps", "ups", "fedex", "dhl", "parcel", "package",
+                "shipment", "shipping", "waybill", "awb",
+            ],
+            32,
+        ),
+        // Dotted quads right after a version word are versions, unless an
+        // address word is nearer (`version 2 from 10.0.0.1`).
+        "ipv4" => (
+            &[
+                "ip", "addr", "address", "host", "from", "client", "server", "remote", "connect",
+                "peer", "src", "dst", "gateway", "@",
+            ],
+            &[
+                "version", "ver.", "ver ", "release", "build", "firmware", "fw ", "rev ",
+                "revision", "sdk", "driver", "upgrade", "update", "patch", "bump", "pinned", "==",
+                ">=", "<=", "~=", "^",
+            ],
+            24,
+        ),
+        _ => return None,
+    })
+}
+
+/// A compiled context: where the words are searched.
+pub(crate) struct Compiled {
+    words: Option<AhoCorasick>,
+    not_words: Option<AhoCorasick>,
+    window: usize,
+}
+
+impl Compiled {
+    /// The context of built-in `detector`, its defaults overridden by
+    /// `rule`; `None` when the detector has no context.
+    pub(crate) fn build(
+        detector: &str,
+        rule: Option<&ContextRule>,
+    ) -> Result<Option<Compiled>, RedactConfigError> {
+        let Some((words, not_words, window)) = default_context(detector) else {
+            return Ok(None);
+        };
+        let list = |over: Option<&Vec<String>>, def: &[&str]| -> Vec<String> {
+            match over {
+                Some(v) => v.clone(),
+                None => def.iter().map(|s| s.to_string()).collect(),
+            }
+        };
+        let words = list(rule.and_then(|r| r.words.as_ref()), words);
+        let not_words = list(rule.and_then(|r| r.not_words.as_ref()), not_words);
+        let window = rule.and_then(|r| r.window).unwrap_or(window);
+        Ok(Some(Compiled {
+            words: automaton(detector, &words)?,
+            not_words: automaton(detector, &not_words)?,
+            window,
+        }))
+    }
+
+    /// The window in bytes: what one check may cost.
+    pub(crate) fn window(&self) -> usize {
+        self.window
+    }
+
+    /// A confirming word occurs in the window before `start` with no digit
+    /// (and no engine token) between it and `start`: in `SSN 123-45-6789
+    /// ref 123 45 6789` the word belongs to the first number, not the
+    /// second.
+    pub(crate) fn confirms(&self, text: &[u8], start: usize) -> bool {
+        self.nearest(self.words.as_ref(), text, start)
+            .is_some_and(|end| {
+                // A token (`[REDACTED:x]`, ending in `]`) in between stands
+                // for what was there: a later pass judges as the first did.
+                !text[end..start.min(text.len())]
+                    .iter()
+                    .any(|&b| b.is_ascii_digit() || b == b']')
+            })
+    }
+
+    /// A vetoing word occurs in the window before `start`, nearer to it
+    /// than any confirming word: `version 1.2.3.4` is a version, `version
+    /// 2 from 10.0.0.1` an address.
+    pub(crate) fn vetoes(&self, text: &[u8], start: usize) -> bool {
+        match self.nearest(self.not_words.as_ref(), text, start) {
+            None => false,
+            Some(veto) => self
+                .nearest(self.words.as_ref(), text, start)
+                .is_none_or(|confirm| confirm < veto),
+        }
+    }
+
+    /// Where the last word of `ac` that occurs in the window before
+    /// `start`, at a word boundary, ends.
+    fn nearest(&self, ac: Option<&AhoCorasick>, text: &[u8], start: usize) -> Option<usize> {
+        let ac = ac?;
+        let start = start.min(text.len());
+        let from = start.saturating_sub(self.window);
+        // `-` and `_` join words: "on-call" is not "call".
+        let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80 || b == b'-' || b == b'_';
+        ac.find_overlapping_iter(&text[from..start])
+            .filter(|m| {
+                let at = from + m.start();
+                // A word starts at a boundary: "tel" is not in "hotel".
+                // Words that start with punctuation (`==`) or a non-ASCII
+                // letter (`電話`, in scripts written without blanks) need
+                // none.
+                at == 0 || !word(text[at - 1]) || !text[at].is_ascii_alphanumeric()
+            })
+            .map(|m| from + m.end())
+            .max()
+    }
+}
+
+/// An ASCII-case-insensitive automaton over `words` (`None` when empty).
+fn automaton(detector: &str, words: &[String]) -> Result<Option<AhoCorasick>, RedactConfigError> {
+    if words.is_empty() {
+        return Ok(None);
+    }
+    if let Some(i) = words
+        .iter()
+        .position(|w| w.is_empty() || w.len() > MAX_WORD_BYTES)
+    {
+        return Err(RedactConfigError::BadContext {
+            name: detector.to_string(),
+            error: format!(
+                "word {} is empty or longer than {MAX_WORD_BYTES} bytes",
+                i + 1
+            ),
+        });
+    }
+    AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .build(words)
+        .map(Some)
+        .map_err(|e| RedactConfigError::BadContext {
+            name: detector.to_string(),
+            error: e.to_string(),
+        })
+}
+
+/// Every error in `rules` (unknown detectors, a detector twice, windows
+/// out of bounds, bad words), as [`Redactor::compile`](super::Redactor::compile)
+/// reports them: for a policy that enables no detector and so compiles no
+/// redactor, whose context must still be right.
+pub fn check_context(rules: &[ContextRule]) -> Vec<RedactConfigError> {
+    let mut errors = Vec::new();
+    validate(rules, &mut errors);
+    if errors.is_empty() {
+        for r in rules {
+            if let Err(e) = Compiled::build(&r.detector, Some(r)) {
+                errors.push(e);
+            }
+        }
+    }
+    errors
+}
+
+/// Checks the context rules of a config: known detectors with a context,
+/// no detector twice, windows within bounds.
+pub(crate) fn validate(rules: &[ContextRule], errors: &mut Vec<RedactConfigError>) {
+    let mut seen: Vec<&str> = Vec::new();
+    for r in rules {
+        let name = super::config::shown(&r.detector);
+        if default_context(&r.detector).is_none() {
+            errors.push(RedactConfigError::BadContext {
+                name,
+                error: format!(
+                    "no built-in detector with a context has this name (those with one: {})",
+                    CONTEXT_DETECTORS.join(", ")
+                ),
+            });
+            continue;
+        }
+        if seen.contains(&r.detector.as_str()) {
+            errors.push(RedactConfigError::BadContext {
+                name,
+                error: "set twice".into(),
+            });
+            continue;
+        }
+        seen.push(&r.detector);
+        if let Some(w) = r.window
+            && !(1..=MAX_CONTEXT_WINDOW).contains(&w)
+        {
+            errors.push(RedactConfigError::BadContext {
+                name,
+                error: format!("window must be 1-{MAX_CONTEXT_WINDOW} bytes, not {w}"),
+            });
+        }
+    }
+}
+
+/// The built-in detectors that have a context.
+pub const CONTEXT_DETECTORS: &[&str] = &["api_key", "credit_card", "us_ssn", "phone", "ipv4"];
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn ctx(name: &str) -> Compiled {
+        Compiled::build(name, None).unwrap().unwrap()
+    }
+
+    #[test]
+    fn every_context_detector_has_defaults_and_others_none() {
+        for d in CONTEXT_DETECTORS {
+            assert!(default_context(d).is_some(), "{d}");
+        }
+        for d in super::super::builtin_names() {
+            assert_eq!(
+                default_context(d).is_some(),
+                CONTEXT_DETECTORS.contains(d),
+                "{d}"
+            );
+        }
+    }
+
+    #[test]
+    fn words_in_the_window_at_a_boundary() {
+        let c = ctx("us_ssn");
+        let t = b"my SSN: 123456789";
+        assert!(c.confirms(t, 8));
+        // A number between the word and the candidate takes the word.
+        let t = b"SSN 123-45-6789 ref 123456789";
+        assert!(!c.confirms(t, t.len() - 9));
+        // Outside the window.
+        let far = format!("SSN {}123456789", "x ".repeat(30));
+        assert!(!c.confirms(far.as_bytes(), far.len() - 9));
+        // Not at a boundary: "assn" holds "ssn".
+        assert!(!c.confirms(b"the assn 123456789", 9));
+        // Case does not matter.
+        assert!(c.confirms(b"Social Security 123 45 6789", 16));
+    }
+
+    /// The shipped default policy spells out exactly these defaults.
+    #[test]
+    fn the_default_policy_lists_the_built_in_contexts() {
+        let p = crate::policy::Policy::from_toml(std::path::Path::new("empty.toml"), "").unwrap();
+        let rules = &p.redact().context;
+        let mut names: Vec<&str> = rules.iter().map(|r| r.detector.as_str()).collect();
+        names.sort_unstable();
+        let mut want = CONTEXT_DETECTORS.to_vec();
+        want.sort_unstable();
+        assert_eq!(names, want);
+        for r in rules {
+            let (words, not_words, window) = default_context(&r.detector).unwrap();
+            let own = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+            assert_eq!(
+                r.words.clone().unwrap_or_default(),
+                own(words),
+                "{}",
+                r.detector
+            );
+            assert_eq!(
+                r.not_words.clone().unwrap_or_default(),
+                own(not_words),
+                "{}",
+                r.detector
+            );
+            assert_eq!(r.window, Some(window), "{}", r.detector);
+        }
+    }
+
+    /// A policy's context mistakes are refused with a message that names
+    /// them, even when no detector is enabled; the words are not echoed.
+    #[test]
+    fn policy_context_mistakes_are_refused() {
+        let errs =
+            |src: &str| match crate::policy::Policy::from_toml(std::path::Path::new("p.toml"), src)
+            {
+                Ok(_) => Vec::new(),
+                Err(e) => e.0.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+            };
+        for (src, want) in [
+            (
+                "version = 1\n[redact]\nbuiltin = []\n[redact.context.fone]\nwords = [\"Northwind\"]\n",
+                "fone",
+            ),
+            (
+                "version = 1\n[redact]\nbuiltin = [\"phone\"]\n[redact.context.phone]\nwindow = 0\n",
+                "window",
+            ),
+            (
+                "version = 1\n[redact.context.phone]\nwindow = 9999\n",
+                "window",
+            ),
+            (
+                "version = 1\n[redact.context.phone]\nwordz = [\"x\"]\n",
+                "wordz",
+            ),
+        ] {
+            let e = errs(src);
+            assert!(e.iter().any(|m| m.contains(want)), "{src}: {e:?}");
+            assert!(e.iter().all(|m| !m.contains("Northwind")), "{e:?}");
+        }
+        assert!(
+            errs("version = 1\n[redact.context.phone]\nwords = [\"ruf\"]\nwindow = 8\n").is_empty()
+        );
+    }
+
+    #[test]
+    fn cjk_words_match_glued_to_cjk_text() {
+        let c = ctx("phone");
+        let t = "請致電話 03-1234-5678".as_bytes();
+        assert!(c.confirms(t, t.len() - 12));
+    }
+
+    #[test]
+    fn overrides_replace_the_defaults() {
+        let rule = ContextRule {
+            detector: "phone".into(),
+            words: Some(vec!["ruf".into()]),
+            not_words: None,
+            window: Some(8),
+        };
+        let c = Compiled::build("phone", Some(&rule)).unwrap().unwrap();
+        assert!(c.confirms(b"ruf 030 1234567", 4));
+        assert!(!c.confirms(b"tel 030 1234567", 4));
+        assert_eq!(c.window(), 8);
+    }
+
+    #[test]
+    fn bad_rules_are_errors() {
+        let mut errors = Vec::new();
+        validate(
+            &[
+                ContextRule {
+                    detector: "email".into(),
+                    ..ContextRule::default()
+                },
+                ContextRule {
+                    detector: "phone".into(),
+                    window: Some(0),
+                    ..ContextRule::default()
+                },
+                ContextRule {
+                    detector: "phone".into(),
+                    ..ContextRule::default()
+                },
+            ],
+            &mut errors,
+        );
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        let long = ContextRule {
+            detector: "phone".into(),
+            words: Some(vec!["x".repeat(65)]),
+            ..ContextRule::default()
+        };
+        assert!(Compiled::build("phone", Some(&long)).is_err());
+    }
+}
