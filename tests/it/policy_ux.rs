@@ -676,6 +676,17 @@ fn the_reference_documents_exactly_the_accepted_keys_and_the_shipped_defaults() 
             };
             match ((key.shape)(), v) {
                 (Shape::Table(inner), toml::Value::Table(t)) => stack.push((sub, t, inner)),
+                (Shape::Named(inner), toml::Value::Table(named)) => {
+                    let Shape::Table(inner) = inner() else {
+                        panic!("`{sub}` holds tables")
+                    };
+                    for (_, t) in named {
+                        let toml::Value::Table(t) = t else {
+                            panic!("`{sub}` holds tables")
+                        };
+                        stack.push((format!("{sub}.<detector>"), t, inner));
+                    }
+                }
                 (Shape::Allowlist(_) | Shape::Rule(_) | Shape::Map(_), _)
                 | (_, toml::Value::Array(_)) => {}
                 (_, scalar) => {
