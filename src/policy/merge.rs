@@ -153,11 +153,7 @@ pub fn merge_user<'a>(
                     a.push(item.clone());
                 }
             }
-            (
-                Some(Shape::Allowlist(_) | Shape::Named(_)),
-                DeValue::Table(a),
-                DeValue::Table(b),
-            ) => {
+            (Some(Shape::Allowlist(_) | Shape::Named(_)), DeValue::Table(a), DeValue::Table(b)) => {
                 // Rules (and named tables) are atomic: a name set twice is a clash.
                 for (name, rule) in b {
                     let n: &str = name.get_ref();
