@@ -1222,3 +1222,97 @@ mod untrusted_text {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod context_tests {
+    use super::*;
+
+    fn two(a: &str, b: &str) -> Result<Policy, Vec<String>> {
+        let files = vec![
+            load::PolicyFile {
+                path: "a.toml".into(),
+                text: a.into(),
+            },
+            load::PolicyFile {
+                path: "b.toml".into(),
+                text: b.into(),
+            },
+        ];
+        Policy::from_files(Path::new("dir"), &files)
+            .map_err(|e| e.0.iter().map(|e| e.to_string()).collect())
+    }
+
+    fn rule<'p>(p: &'p Policy, d: &str) -> &'p crate::redact::ContextRule {
+        p.redact().context.iter().find(|c| c.detector == d).unwrap()
+    }
+
+    /// A user's detector table replaces the built-in one whole (no default
+    /// `not_words` creep into it); the detectors it leaves out keep theirs.
+    #[test]
+    fn a_detector_table_replaces_its_default_and_the_others_stay() {
+        let p = two("[redact.context.ipv4]\nwords = [\"node\"]\n", "").unwrap();
+        let ipv4 = rule(&p, "ipv4");
+        assert_eq!(ipv4.words, Some(vec!["node".to_string()]));
+        assert_eq!(ipv4.not_words, None);
+        assert_eq!(ipv4.window, None);
+        let phone = rule(&p, "phone");
+        assert!(phone.words.as_ref().is_some_and(|w| w.len() > 5));
+        assert_eq!(phone.window, Some(32));
+        let empty = Policy::from_toml(Path::new("e.toml"), "").unwrap();
+        assert_eq!(empty.redact().context.len(), 5);
+    }
+
+    /// Two files setting one detector's context: an error naming both, not a
+    /// silent pick of either.
+    #[test]
+    fn a_detector_context_set_in_two_files_is_refused() {
+        let errs = two(
+            "[redact.context.us_ssn]\nwindow = 16\n",
+            "[redact.context.us_ssn]\nwords = [\"ssn\"]\n",
+        )
+        .unwrap_err();
+        assert!(
+            errs.iter()
+                .any(|e| e.starts_with("b.toml:") && e.contains("redact.context.us_ssn")),
+            "{errs:?}"
+        );
+        // Different detectors in two files add up.
+        let p = two(
+            "[redact.context.us_ssn]\nwindow = 16\n",
+            "[redact.context.phone]\nwindow = 8\n",
+        )
+        .unwrap();
+        assert_eq!(rule(&p, "us_ssn").window, Some(16));
+        assert_eq!(rule(&p, "phone").window, Some(8));
+    }
+
+    /// Mistakes are errors with a place: a window out of bounds, an unknown
+    /// key, a value that is not a table, a detector without a context.
+    #[test]
+    fn context_mistakes_are_refused() {
+        let errs = two("[redact.context.phone]\nwindow = 0\n", "").unwrap_err();
+        assert!(
+            errs.iter()
+                .any(|e| e.starts_with("a.toml:2:") && e.contains("`window` must be 1-256")),
+            "{errs:?}"
+        );
+        let errs = two("[redact.context.phone]\nwindw = 8\n", "").unwrap_err();
+        assert!(
+            errs.iter().any(|e| e.starts_with("a.toml:2:")
+                && e.contains("unknown key `windw` in [redact.context.phone]")),
+            "{errs:?}"
+        );
+        let errs = two("[redact]\ncontext = { phone = 3 }\n", "").unwrap_err();
+        assert!(
+            errs.iter()
+                .any(|e| e.contains("`redact.context.phone` must be a table")),
+            "{errs:?}"
+        );
+        let errs = two("[redact.context.jwt]\nwords = [\"x\"]\n", "").unwrap_err();
+        assert!(
+            errs.iter().any(|e| e.contains("redact context `jwt`")),
+            "{errs:?}"
+        );
+    }
+}
