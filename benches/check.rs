@@ -11,10 +11,10 @@
 //!
 //! | id | records | path through the gate |
 //! |---|---|---|
-//! | `standard` | 50,000 clean seed-000 cf records | the flat fast path ([`tracegate::gate::fast`]) |
+//! | `standard` | 50,000 clean cf records | the flat fast path ([`tracegate::gate::fast`]) |
 //! | `full_at_standard` | 5,000 cf records with 1-4 KB prompt/output | tape scan, content stripped, record rebuilt (what `filter` does for a standard sink) |
 //! | `otlp` | 50,000 bare `llm_request` spans, ~50% with `gen_ai.prompt`/`gen_ai.completion` | the OTLP verifier (`check`: findings only) |
-//! | `evidence` | 50,000 seed-002 latency-evidence records | the nested evidence fast path ([`tracegate::evidence::FastPath`]): allowlist and auditor model in one pass |
+//! | `evidence` | 50,000 latency-evidence records | the nested evidence fast path ([`tracegate::evidence::FastPath`]): allowlist and auditor model in one pass |
 //! | `evidence_audit` | the same | the above plus `Auditor::audit_judged` on the gate's record (what `check` runs per evidence record; no second parse) |
 //!
 //! Each corpus is benched twice in one group: `<id>/tracegate` and
@@ -130,7 +130,7 @@ fn full(r: &mut Rng, i: u64) -> String {
     rec
 }
 
-/// A bare `llm_request` span as in the seeds; about half carry content.
+/// A bare `llm_request` span as the engine exports it; about half carry content.
 fn otlp(r: &mut Rng, i: u64) -> String {
     let start = 1_788_450_022_633_673_216u64 + i * 13_000_000;
     let dur = 50_000_000 + r.below(9_000_000_000);

@@ -1,5 +1,5 @@
-//! A fast, seeded generator of `latency-evidence.v1` records (seed-002
-//! shaped, about 1 KB each), written to stdout: the corpus of the evidence
+//! A fast, seeded generator of `latency-evidence.v1` records (shaped
+//! like the schema's sample, about 1 KB each), written to stdout: the corpus of the evidence
 //! benchmarks, streamed into `tracegate check` so that a 10-million-record
 //! run needs no 10 GB file.
 //!

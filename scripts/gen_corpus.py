@@ -2,10 +2,10 @@
 """Generate benchmark corpora (never committed): JSON Lines of trace records.
 
 usage: gen_corpus.py KIND COUNT OUT
-  KIND: standard (seed-000 records), full (with 1-4 KB chat-template content
+  KIND: standard (cf records), full (with 1-4 KB chat-template content
         holding emails, cards, keys and names from the keyword list),
-        evidence (seed-002 records), otlp (bare `llm_request` spans as in the
-        seeds, about half with gen_ai.prompt / gen_ai.completion content),
+        evidence (latency-evidence records), otlp (bare `llm_request` spans as the
+        engine exports them, about half with gen_ai.prompt / gen_ai.completion content),
         keywords (the bench policy's keyword list: customer names, one a line)
 Deterministic: a fixed seed, so runs compare like with like.
 """

@@ -34,7 +34,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.sdk.trace.id_generator import IdGenerator
 from opentelemetry.trace import SpanKind
 
-T0 = 1788450022633673216  # ns; the seeds' first span start
+T0 = 1788450022633673216  # ns; the example traces' first span start
 
 
 class FixedIds(IdGenerator):
@@ -92,7 +92,7 @@ def traces():
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     tracer = provider.get_tracer("carbonforge.scheduler", "1.4.2")
 
-    # 1: a standard-level span, as seed 000's OTLP form.
+    # 1: a standard-level span, the cf record's OTLP form.
     s = tracer.start_span("llm_request", kind=SpanKind.INTERNAL, start_time=T0)
     s.set_attribute("cf.request_id", "chatcmpl-b8af6f4d128fdd4c-b31b5b1f")
     s.set_attribute("gen_ai.usage.prompt_tokens", 54)

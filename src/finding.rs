@@ -4,7 +4,7 @@
 //! message built only from policy facts and fixed text.
 //!
 //! **Invariant:** no finding holds a value from a record. Key names that are
-//! not on the allowlist are shown through [`escape_key`], as SPEC.md allows.
+//! not on the allowlist are shown through [`escape_key`], as docs/reference.md allows.
 
 use std::fmt::Write as _;
 
@@ -40,7 +40,7 @@ pub struct Finding {
     pub line: u64,
     /// Violation, malformed or evidence.
     pub kind: FindingKind,
-    /// Stable rule name (SPEC.md), e.g. `content_field`.
+    /// Stable rule name (docs/reference.md), e.g. `content_field`.
     pub rule: &'static str,
     /// Where: a field path such as `events[2].stage`, escaped and cut.
     pub field: Option<String>,

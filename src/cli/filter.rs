@@ -178,7 +178,7 @@ pub fn stream(
     let result = result.and_then(|ok| out.flush().map(|()| ok));
     let all_read = match result {
         Ok(ok) => ok,
-        // SPEC: a closed stdout ends the run quietly.
+        // docs/reference.md: a closed stdout ends the run quietly.
         Err(e) if is_broken_pipe(&e) => return exit::OK,
         Err(e) => {
             super::report_error(&anyhow::Error::new(e).context("cannot write to stdout"));

@@ -22,7 +22,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::record::Format;
 
-/// Exit codes shared by the commands (SPEC.md).
+/// Exit codes shared by the commands (docs/reference.md).
 pub mod exit {
     /// Success.
     pub const OK: u8 = 0;

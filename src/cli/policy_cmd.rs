@@ -1,12 +1,15 @@
-//! `tracegate policy check`: validate a policy and show what it does.
+//! `tracegate policy ...`: validate a policy and show what it does
+//! (`check`), start one (`init`), show the built-in defaults
+//! (`print-default`) and the policy file's JSON Schema (`schema`).
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use clap::Subcommand;
+use clap::{Subcommand, ValueEnum};
 
 use super::exit;
 use crate::policy::compile::friendly;
+use crate::policy::keys::REPLACE_DEFAULTS;
 use crate::policy::{Policy, SinkOutput};
 use crate::window::{CloseCause, WindowState, state_at, time_left};
 
@@ -20,14 +23,164 @@ pub enum PolicyCommand {
         /// The policy: a TOML file or a folder of them.
         #[arg(value_name = "PATH")]
         policy: PathBuf,
+        /// How to print errors: `text` (with the offending line) on
+        /// stderr, or `json` (one object per error, then a summary) on
+        /// stdout, for editors and CI.
+        #[arg(long, value_enum, default_value_t = ErrorFormat::Text)]
+        error_format: ErrorFormat,
     },
+    /// Write a commented starting policy folder that `serve` runs as written.
+    ///
+    /// A standard sink, a capture sink (full allowed, inside audited
+    /// windows only), the audit log and redaction of personal data and
+    /// credentials. Refuses to write into anything but a new or empty
+    /// folder. Exit 0 when written, 2 otherwise.
+    Init {
+        /// The policy folder to create.
+        #[arg(long, value_name = "DIR", default_value = "tracegate-policy")]
+        dir: PathBuf,
+        /// Also allow the OpenTelemetry GenAI metadata attributes
+        /// (operation, provider, model, token usage; never content).
+        #[arg(long)]
+        otel_genai: bool,
+    },
+    /// Print the built-in defaults: what every section a policy leaves out means.
+    PrintDefault,
+    /// Print the JSON Schema of a policy file, for editor completion.
+    Schema,
 }
+
+/// `--error-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ErrorFormat {
+    /// `FILE:LINE:COL: message`, the offending line, a hint.
+    Text,
+    /// One JSON object per error, then `{"type":"summary",...}`.
+    Json,
+}
+
+/// The built-in defaults, written out and commented (`policies/default.toml`;
+/// a test keeps it equal to the defaults tracegate applies).
+pub const DEFAULT_POLICY: &str = include_str!("../../policies/default.toml");
+
+/// What `policy init` writes (relative path, text).
+pub const STARTER: &str = include_str!("../../policies/starter/policy.toml");
+/// What `policy init --otel-genai` adds.
+pub const STARTER_OTEL_GENAI: &str = include_str!("../../policies/starter/otel-genai.toml");
 
 /// Run a `policy` subcommand; returns the exit code.
 pub fn run(cmd: &PolicyCommand) -> u8 {
     match cmd {
-        PolicyCommand::Check { policy } => check(policy),
+        PolicyCommand::Check {
+            policy,
+            error_format: ErrorFormat::Text,
+        } => check(policy),
+        PolicyCommand::Check {
+            policy,
+            error_format: ErrorFormat::Json,
+        } => check_json(policy),
+        PolicyCommand::Init { dir, otel_genai } => init(dir, *otel_genai),
+        PolicyCommand::PrintDefault => {
+            print!("{DEFAULT_POLICY}");
+            exit::OK
+        }
+        PolicyCommand::Schema => {
+            print!("{}", crate::policy::json_schema::policy_schema());
+            exit::OK
+        }
     }
+}
+
+/// `policy check --error-format json`: every error as one JSON object on
+/// stdout, then a summary object.
+fn check_json(path: &Path) -> u8 {
+    let (summary, code) = match Policy::load(path) {
+        Ok(p) => (
+            serde_json::json!({
+                "type": "summary", "valid": true, "errors": 0, "sha256": p.sha256(),
+            }),
+            exit::OK,
+        ),
+        Err(errors) => {
+            for e in &errors.0 {
+                println!("{}", e.to_json());
+            }
+            (
+                serde_json::json!({ "type": "summary", "valid": false, "errors": errors.0.len() }),
+                exit::ERROR,
+            )
+        }
+    };
+    println!("{summary}");
+    code
+}
+
+/// `policy init`: build the folder beside its destination, then rename it
+/// into place, so that a folder that exists (and is not empty) is never
+/// written into and a failure leaves nothing half-made.
+fn init(dir: &Path, otel_genai: bool) -> u8 {
+    match write_starter(dir, otel_genai) {
+        Ok(files) => {
+            println!("wrote a starting policy to `{}`:", dir.display());
+            for f in files {
+                println!("  {}", dir.join(f).display());
+            }
+            let d = dir.display();
+            println!("next:");
+            println!("  tracegate policy check {d}");
+            println!("  tracegate serve --policy {d}");
+            exit::OK
+        }
+        Err(e) => {
+            super::report_error(&e);
+            exit::ERROR
+        }
+    }
+}
+
+fn write_starter(dir: &Path, otel_genai: bool) -> anyhow::Result<Vec<&'static str>> {
+    use anyhow::Context;
+    match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("cannot use `{}`", dir.display())),
+        Ok(m) if m.is_dir() && std::fs::read_dir(dir)?.next().is_none() => {}
+        Ok(_) => anyhow::bail!(
+            "`{}` exists and is not an empty folder; init never writes into an existing policy (choose another --dir)",
+            dir.display()
+        ),
+    }
+    let name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "policy".to_string());
+    let tmp = dir.with_file_name(format!(".{name}.init-{}", std::process::id()));
+    let build = || -> anyhow::Result<Vec<&'static str>> {
+        std::fs::create_dir(&tmp).with_context(|| format!("cannot create `{}`", tmp.display()))?;
+        let mut files = vec![("policy.toml", STARTER)];
+        if otel_genai {
+            files.push(("otel-genai.toml", STARTER_OTEL_GENAI));
+        }
+        for (f, text) in &files {
+            std::fs::write(tmp.join(f), text)
+                .with_context(|| format!("cannot write `{}`", tmp.join(f).display()))?;
+        }
+        std::fs::create_dir(tmp.join("windows"))?;
+        Ok(files.iter().map(|(f, _)| *f).chain(["windows/"]).collect())
+    };
+    let written = build().and_then(|files| {
+        // Onto a missing or empty folder only: rename fails on any other.
+        std::fs::rename(&tmp, dir).with_context(|| {
+            format!(
+                "cannot create `{}` (it must not exist, or be an empty folder)",
+                dir.display()
+            )
+        })?;
+        Ok(files)
+    });
+    if written.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    written
 }
 
 fn check(path: &std::path::Path) -> u8 {
@@ -133,8 +286,54 @@ pub fn describe(p: &Policy, now: jiff::Timestamp, closed: &HashMap<String, Close
     }
     s.push_str(&crate::policy::tls::describe_listeners(&p.server));
     s.push_str(&describe_windows(p, now, closed));
+    s.push_str(&describe_allowlists(p));
     s.push_str(&describe_sources(p));
     s
+}
+
+/// The allowlists in force, each rule under the file that wrote it or
+/// `built-in`.
+pub fn describe_allowlists(p: &Policy) -> String {
+    let mut s = format!(
+        "effective allowlists (a table extends the built-in rules unless it says `{REPLACE_DEFAULTS} = true`):\n"
+    );
+    for (path, set) in p.standard.allowlists() {
+        let origin = |key: &str| {
+            p.origins()
+                .iter()
+                .find(|o| o.key == key)
+                .map(|o| o.file.display().to_string())
+        };
+        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+        for (name, _) in set.iter() {
+            let from = origin(&format!("{path}.{name}")).unwrap_or_else(|| "built-in".to_string());
+            let shown = crate::finding::escape_key(name);
+            match groups.iter_mut().find(|(f, _)| *f == from) {
+                Some((_, names)) => names.push(shown),
+                None => groups.push((from, vec![shown])),
+            }
+        }
+        let how = match origin(&format!("{path}.{REPLACE_DEFAULTS}")) {
+            Some(f) if set_replaces(p, path) => format!(", replacing the built-in rules ({f})"),
+            _ => String::new(),
+        };
+        let n = set.len();
+        s.push_str(&format!(
+            "  [{path}] {n} rule{}{how}\n",
+            if n == 1 { "" } else { "s" }
+        ));
+        groups.sort_by_key(|(f, _)| f != "built-in");
+        for (from, names) in groups {
+            s.push_str(&format!("    {from}: {}\n", names.join(", ")));
+        }
+    }
+    s
+}
+
+/// Whether the allowlist at `path` said `replace_defaults = true` (its
+/// origin is recorded either way; the value decides).
+fn set_replaces(p: &Policy, path: &str) -> bool {
+    p.replaced_allowlists().iter().any(|r| r == path)
 }
 
 /// Where each key came from, the files the policy refers to, and what the
@@ -165,7 +364,12 @@ pub fn describe_sources(p: &Policy) -> String {
     if p.origins().is_empty() {
         s.push_str("  nothing\n");
     }
+    // Allowlist rules are listed with the allowlists above.
+    let lists = p.standard.allowlists().map(|(path, _)| format!("{path}."));
     for o in p.origins() {
+        if lists.iter().any(|l| o.key.starts_with(l.as_str())) {
+            continue;
+        }
         s.push_str(&format!("  {:<40} {}\n", o.key, o.file.display()));
     }
     if !p.ignored().is_empty() {
@@ -190,9 +394,24 @@ fn free_text_fields(p: &Policy) -> Vec<String> {
         ("event_attributes.", &o.event_attributes),
         ("link_attributes.", &o.link_attributes),
         ("log_attributes.", &o.log_attributes),
+        ("otlp.trace_state.", &o.trace_state),
     ] {
         set.free_text_paths(prefix, &mut out);
     }
+    // The structural rules (`schema_url`, ...) may say `free_text` too.
+    let s = &o.structure;
+    let structure = crate::policy::rule::FieldSet::new(
+        [
+            ("schema_url", &s.schema_url),
+            ("scope_name", &s.scope_name),
+            ("scope_version", &s.scope_version),
+            ("event_name", &s.event_name),
+        ]
+        .into_iter()
+        .map(|(name, rule)| (name.to_string(), rule.clone()))
+        .collect(),
+    );
+    structure.free_text_paths("otlp.", &mut out);
     out
 }
 

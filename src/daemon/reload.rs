@@ -207,7 +207,7 @@ fn apply(p: &Pipeline, policy: Policy, state: &mut WatchState, digest: &str) -> 
     if let Some(settings) = policy.audit() {
         let event = AuditEvent::policy_loaded(&policy, revision);
         // SECURITY: the new policy takes effect only once its load is
-        // durably in the audit log (SPEC: if the entry fails, the change
+        // durably in the audit log (docs/reference.md: if the entry fails, the change
         // does not happen). What it takes away happens anyway.
         if let Err(e) = append(settings, &event, p) {
             let granted = |id: &str| {

@@ -11,7 +11,7 @@
 //!
 //! # Rules
 //!
-//! Each rule answers a question of the seed's *Auditor Checklist*.
+//! Each rule answers a question of the latency-evidence *auditor checklist*.
 //!
 //! | rule | what it catches | checklist question |
 //! |---|---|---|

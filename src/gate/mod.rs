@@ -1,4 +1,4 @@
-//! The per-record, per-sink decision (SPEC.md, gate semantics).
+//! The per-record, per-sink decision (docs/reference.md, "The gate").
 //!
 //! A [`Gate`] judges one line at a time at a [`Level`] chosen by the caller
 //! (the window logic decides the level per sink). It scans the line once,
@@ -318,7 +318,7 @@ impl Gate {
                 self.content_streak = level == Level::Full && j.has_content;
                 j
             }
-            // An evidence record is never full (SPEC.md): content is never allowed in it.
+            // An evidence record is never full (docs/reference.md): content is never allowed in it.
             Format::Evidence => self.judge_flat(line_no, text, format, Level::Standard, rebuild),
             Format::Otlp => {
                 let input = otlp::Input {
@@ -653,7 +653,7 @@ fn malformed_finding(
 }
 
 /// A finding for a malformed line. SECURITY: offsets and fixed text only;
-/// a duplicate key's name is shown escaped and cut, as SPEC.md allows.
+/// a duplicate key's name is shown escaped and cut, as docs/reference.md allows.
 fn describe_malformed(line: u64, m: &Malformed, tape: &Tape, bytes: &[u8]) -> Finding {
     match *m {
         Malformed::InvalidUtf8 { offset } => malformed_finding(

@@ -1,15 +1,24 @@
-//! From policy text to an immutable [`Policy`], reporting every error at once.
+//! From policy text to a [`Draft`], reporting every error of every stage
+//! at once.
 //!
-//! Steps: parse each file (syntax errors stop that file only), list every
-//! unknown key (with hints), deserialize the typed mirror, merge the files
-//! (a key set in two files is an error naming both), fill what is absent
-//! from the built-in defaults, then validate and build a [`Draft`].
+//! Steps: parse each file, recovering past syntax errors; in each file,
+//! check every key and value type against the key table
+//! ([`super::schema`]), keep `windows/` files to `[[window]]` tables and
+//! expand `${env:VAR}` ([`super::env`]); merge the files generically and
+//! lay the built-in defaults under them ([`super::merge`]); deserialize the
+//! merged tree once into [`RawPolicy`]; validate and build. A mistake found
+//! by one stage is reported and taken out, so that the later stages still
+//! run and report theirs: one run shows every error.
+//!
+//! Spans live in the merged address space ([`super::merge::Bases`]): a span
+//! alone says which file and where, so errors need no file bookkeeping.
 //!
 //! A draft is not a policy: [`super::Policy::from_files`] turns it into
 //! one after the IO step (keyword lists, keys, canonical paths). This step
 //! does no IO.
 
 use std::collections::{BTreeMap, HashSet};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use jiff::{SignedDuration, Timestamp};
@@ -19,11 +28,13 @@ use toml::Spanned;
 use toml::de::DeTable;
 
 use super::defaults::BUILTIN_DEFAULTS;
-use super::error::{PolicyError, PolicyErrors};
+use super::env::{EnvUse, Lookup};
+use super::error::{PolicyError, PolicyErrors, Snippet};
 use super::load::PolicyFile;
+use super::merge::Bases;
 use super::raw::*;
 use super::rule::{FieldRule, FieldSet, ValueType};
-use super::schema::{did_you_mean, unknown_keys};
+use super::schema::{Index, did_you_mean};
 use super::*;
 
 /// Upper bound of `full.max_window`: 31 days.
@@ -40,7 +51,8 @@ pub const QUEUE_RECORDS_CAP: i64 = 100_000_000;
 pub const QUEUE_BYTES_CAP: i64 = 64 << 30;
 
 /// A place in a policy file, kept for errors found after compile (in the
-/// IO step: two outputs that are one file).
+/// IO step: two outputs that are one file, a keyword list that cannot be
+/// read).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Loc {
     /// The file.
@@ -49,6 +61,10 @@ pub struct Loc {
     pub line: usize,
     /// 1-based column.
     pub column: usize,
+    /// The dotted key there.
+    pub key: Option<String>,
+    /// The line, for the terminal.
+    pub snippet: Option<Box<Snippet>>,
 }
 
 impl Loc {
@@ -60,7 +76,50 @@ impl Loc {
             column: self.column,
             message: message.into(),
             hint: None,
+            key: self.key.clone(),
+            snippet: self.snippet.clone(),
         }
+    }
+}
+
+/// Where the parts of `[redact]` are written, for the errors of the IO
+/// step that builds the redaction.
+#[derive(Debug, Clone, Default)]
+pub struct RedactLocs {
+    /// The `[redact]` table (or the first file when it is not written).
+    pub section: Option<Loc>,
+    /// Each `builtin` entry, with its name.
+    pub builtin: Vec<(String, Loc)>,
+    /// `key_file`.
+    pub key_file: Option<Loc>,
+    /// Each `allow_unredacted_sinks` entry.
+    pub allow_unredacted: Vec<Loc>,
+    /// Each `[[redact.pattern]]`: its table, its `regex`, its `action`.
+    pub patterns: Vec<RuleLocs>,
+    /// Each `[[redact.keywords]]`: its table, its `file`, its `action`.
+    pub keywords: Vec<RuleLocs>,
+}
+
+/// Where one redaction rule and its parts are written.
+#[derive(Debug, Clone)]
+pub struct RuleLocs {
+    /// The rule's table.
+    pub table: Loc,
+    /// Its `regex` (patterns) or `file` (keywords), when written.
+    pub source: Option<Loc>,
+    /// Its `action`, when written.
+    pub action: Option<Loc>,
+}
+
+impl RuleLocs {
+    /// The `action`'s place, else the table's.
+    pub fn action(&self) -> &Loc {
+        self.action.as_ref().unwrap_or(&self.table)
+    }
+
+    /// The `regex`'s or `file`'s place, else the table's.
+    pub fn source(&self) -> &Loc {
+        self.source.as_ref().unwrap_or(&self.table)
     }
 }
 
@@ -82,18 +141,34 @@ pub struct Draft {
     pub(super) sources: Vec<FileSource>,
     pub(super) fleet: FleetSettings,
     pub(super) origins: Vec<KeyOrigin>,
+    /// The allowlists that replace the built-in rules.
+    pub(super) replaced: Vec<String>,
     /// Where each sink's `output` is written (same order as `sinks`).
     pub(super) sink_at: Vec<Option<Loc>>,
+    /// Where each sink's table is (same order as `sinks`).
+    pub(super) sink_table_at: Vec<Loc>,
     /// Where each source is written (same order as `sources`).
     pub(super) source_at: Vec<Loc>,
     /// Where `audit.path` is written.
     pub(super) audit_at: Option<Loc>,
+    /// Where `audit.key_file` is written.
+    pub(super) audit_key_at: Option<Loc>,
+    /// Where the parts of `[redact]` are written.
+    pub(super) redact_at: RedactLocs,
+    /// The `${env:VAR}` expansions, for the digest.
+    pub(super) env: Vec<EnvUse>,
 }
 
 impl Draft {
     /// The sink called `name`.
     pub(super) fn sink(&self, name: &str) -> Option<&Sink> {
         self.sinks.iter().find(|s| s.name == name)
+    }
+
+    /// Where the sink called `name` is defined.
+    pub(super) fn sink_loc(&self, name: &str) -> Option<&Loc> {
+        let i = self.sinks.iter().position(|s| s.name == name)?;
+        self.sink_table_at.get(i)
     }
 
     /// The policy, with its redaction and referenced files.
@@ -120,249 +195,312 @@ impl Draft {
             fleet: self.fleet,
             referenced,
             origins: self.origins,
+            replaced: self.replaced,
             ignored: Vec::new(),
         }
     }
 }
 
-const DEFAULTS_NAME: &str = "<built-in defaults>";
-
-/// A value and the file it came from.
-struct At<T> {
-    file: usize,
-    v: T,
-}
+/// The name errors in the built-in defaults are reported under.
+pub const DEFAULTS_NAME: &str = "<built-in defaults>";
 
 type RawFields = BTreeMap<Spanned<String>, Spanned<RawField>>;
 
-/// The policy's files merged key by key.
-#[derive(Default)]
-struct Merged {
-    version: Option<At<Spanned<i64>>>,
-    audit_path: Option<At<Spanned<String>>>,
-    audit_key_file: Option<At<Spanned<String>>>,
-    audit_lock_timeout: Option<At<Spanned<String>>>,
-    audit_anchor: Option<At<Spanned<String>>>,
-    max_line_bytes: Option<At<Spanned<i64>>>,
-    content_fields: Option<At<Vec<Spanned<String>>>>,
-    content_attributes: Option<At<Vec<Spanned<String>>>>,
-    max_window: Option<At<Spanned<String>>>,
-    on_violation: Option<At<Spanned<String>>>,
-    detectors: Option<At<Vec<Spanned<String>>>>,
-    fields: Option<At<RawFields>>,
-    span_names: Option<At<Vec<Spanned<String>>>>,
-    span_attributes: Option<At<RawFields>>,
-    resource_attributes: Option<At<RawFields>>,
-    scope_attributes: Option<At<RawFields>>,
-    event_attributes: Option<At<RawFields>>,
-    link_attributes: Option<At<RawFields>>,
-    log_attributes: Option<At<RawFields>>,
-    otlp_rules: [Option<At<Spanned<RawField>>>; 4],
-    trace_state: Option<At<RawFields>>,
-    otlp_limits: [Option<At<Spanned<i64>>>; 7],
-    evidence_fields: Option<At<RawFields>>,
-    sinks: Vec<At<Spanned<RawSink>>>,
-    sources: Vec<At<Spanned<RawSource>>>,
-    windows: Vec<At<Spanned<RawWindow>>>,
-    redact_builtin: Option<At<Vec<Spanned<String>>>>,
-    redact_key_file: Option<At<Spanned<String>>>,
-    allow_unredacted_sinks: Option<At<Vec<Spanned<String>>>>,
-    pseudonym_prefixes: Option<At<Vec<Spanned<String>>>>,
-    patterns: Vec<At<Spanned<RawPattern>>>,
-    keywords: Vec<At<Spanned<RawKeywords>>>,
-    /// Per detector, its context and the file that set it (user files
-    /// first, then the defaults fill in detectors they left out).
-    context: BTreeMap<String, At<Spanned<RawContext>>>,
-    listen: Option<At<Spanned<String>>>,
-    max_body_bytes: Option<At<Spanned<i64>>>,
-    queue_records: Option<At<Spanned<i64>>>,
-    queue_bytes: Option<At<Spanned<i64>>>,
-    flush_interval: Option<At<Spanned<String>>>,
-    budget_store: Option<At<Spanned<String>>>,
-    store_password_file: Option<At<Spanned<String>>>,
-    replicas: Option<At<Spanned<i64>>>,
-    replica_id: Option<At<Spanned<String>>>,
-    store_timeout: Option<At<Spanned<String>>>,
-    max_connections: Option<At<Spanned<i64>>>,
-    max_spans: Option<At<Spanned<i64>>>,
-    max_log_records: Option<At<Spanned<i64>>>,
-    max_events: Option<At<Spanned<i64>>>,
-    max_links: Option<At<Spanned<i64>>>,
-    max_attributes: Option<At<Spanned<i64>>>,
-    max_nesting: Option<At<Spanned<i64>>>,
-    decode_memory_bytes: Option<At<Spanned<i64>>>,
-    header_read_timeout: Option<At<Spanned<String>>>,
-    body_read_timeout: Option<At<Spanned<String>>>,
-    idle_timeout: Option<At<Spanned<String>>>,
-    grpc_listen: Option<At<Spanned<String>>>,
-    tls_cert_file: Option<At<Spanned<String>>>,
-    tls_key_file: Option<At<Spanned<String>>>,
-    tls_client_ca_file: Option<At<Spanned<String>>>,
-    bearer_token_file: Option<At<Spanned<String>>>,
-}
-
 /// Where errors go, with the files to resolve spans against.
 struct Ctx<'f> {
-    files: &'f [PolicyFile],
-    defaults: PolicyFile,
+    /// The files' paths, then [`DEFAULTS_NAME`].
+    names: Vec<PathBuf>,
+    /// The files' texts, then the defaults'.
+    texts: Vec<&'f str>,
+    bases: Bases,
     errors: Vec<PolicyError>,
     /// Whether each file is in the policy folder's `windows/`.
     window_file: Vec<bool>,
-    /// Keys set by the user's files, and by which.
-    origins: Vec<(String, usize)>,
+    /// Every key's place and the values that may be a customer list.
+    index: Index,
+    /// Entries taken out after an error: (their span, dotted key).
+    removed: Vec<(Range<usize>, String)>,
 }
 
 impl Ctx<'_> {
-    fn file(&self, i: usize) -> &PolicyFile {
-        self.files.get(i).unwrap_or(&self.defaults)
+    fn file_of(&self, offset: usize) -> usize {
+        self.bases.locate(offset).0
     }
 
-    fn err(&mut self, file: usize, span: std::ops::Range<usize>, msg: impl Into<String>) {
-        let f = self.file(file);
-        let e = PolicyError::at(&f.path, &f.text, span.start, msg);
-        self.errors.push(e);
+    /// Whether `offset` is in one of the user's files (not the defaults).
+    fn is_user(&self, offset: usize) -> bool {
+        self.file_of(offset) + 1 < self.names.len()
     }
 
-    fn err_hint(
-        &mut self,
-        file: usize,
-        span: std::ops::Range<usize>,
-        msg: impl Into<String>,
-        hint: impl Into<String>,
-    ) {
-        let f = self.file(file);
-        let e = PolicyError::at(&f.path, &f.text, span.start, msg).with_hint(hint);
-        self.errors.push(e);
+    fn path_of(&self, offset: usize) -> PathBuf {
+        self.names
+            .get(self.file_of(offset))
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from(DEFAULTS_NAME))
     }
 
-    fn loc(&self, file: usize, span: std::ops::Range<usize>) -> Loc {
-        let f = self.file(file);
-        let (line, column) = super::error::line_col(&f.text, span.start);
+    fn loc(&self, span: Range<usize>) -> Loc {
+        let (i, local) = self.bases.locate(span.start);
+        let text = self.texts.get(i).copied().unwrap_or("");
+        let (line, column) = super::error::line_col(text, local);
+        let local_span = local..local + span.len();
         Loc {
-            file: f.path.clone(),
+            file: self.path_of(span.start),
             line,
             column,
+            key: self.index.key_at(span.start).map(str::to_string),
+            snippet: self
+                .snippet(text, span.start - local, local_span)
+                .map(Box::new),
         }
     }
 
-    fn is_window_file(&self, file: usize) -> bool {
-        self.window_file.get(file).copied().unwrap_or(false)
+    /// The line of an error, unless it holds (part of) a value that may be
+    /// a customer list.
+    fn snippet(&self, text: &str, base: usize, span: Range<usize>) -> Option<Snippet> {
+        let at = span.start.min(text.len());
+        let line_start = text.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text.get(at..)?.find('\n').map_or(text.len(), |i| at + i);
+        let line = base + line_start..base + line_end + 1;
+        // SECURITY: never print a line of a keyword list or a pattern.
+        let secret = self
+            .index
+            .secrets
+            .iter()
+            .any(|s| s.start < line.end && line.start < s.end.max(s.start + 1));
+        if secret {
+            return None;
+        }
+        Snippet::of(text, span)
     }
 
+    fn error(&self, span: Range<usize>, msg: impl Into<String>) -> PolicyError {
+        self.loc(span).error(msg)
+    }
+
+    fn err(&mut self, span: Range<usize>, msg: impl Into<String>) {
+        let e = self.error(span, msg);
+        self.errors.push(e);
+    }
+
+    fn err_hint(&mut self, span: Range<usize>, msg: impl Into<String>, hint: impl Into<String>) {
+        let e = self.error(span, msg).with_hint(hint);
+        self.errors.push(e);
+    }
+
+    /// A required key is missing from the table at `table`; not reported
+    /// when it was written but taken out for an error of its own.
+    fn absent(&mut self, table: Range<usize>, key: &str, msg: &str, hint: Option<&str>) {
+        let reported = self.removed.iter().any(|(span, k)| {
+            table.start <= span.start
+                && span.end <= table.end.max(table.start + 1)
+                && k.ends_with(key)
+        });
+        if reported {
+            return;
+        }
+        match hint {
+            Some(h) => self.err_hint(table, msg, h),
+            None => self.err(table, msg),
+        }
+    }
+
+    /// Whether an entry under `prefix` (`sink`) was taken out for an error.
+    fn removed_under(&self, prefix: &str) -> bool {
+        self.removed
+            .iter()
+            .any(|(_, k)| k == prefix || k.starts_with(&format!("{prefix}.")))
+    }
+
+    fn is_window_file(&self, offset: usize) -> bool {
+        self.window_file
+            .get(self.file_of(offset))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// An error about the policy as a whole, reported on its first file.
     fn whole(&mut self, msg: impl Into<String>) {
         let path = self
-            .files
+            .names
             .first()
-            .map_or_else(|| PathBuf::from(DEFAULTS_NAME), |f| f.path.clone());
+            .cloned()
+            .unwrap_or_else(|| PathBuf::from(DEFAULTS_NAME));
         self.errors.push(PolicyError::whole(&path, msg));
     }
 
-    /// Resolve a path named in file `file` relative to that file's folder.
-    fn resolve(&self, file: usize, p: &str) -> PathBuf {
+    /// Resolve a path written at `span` relative to its file's folder.
+    fn resolve(&self, span: Range<usize>, p: &str) -> PathBuf {
         let p = Path::new(p);
         if p.is_absolute() {
             return p.to_path_buf();
         }
-        match self.file(file).path.parent() {
+        match self.path_of(span.start).parent() {
             Some(dir) => dir.join(p),
             None => p.to_path_buf(),
         }
     }
 }
 
-/// Compile policy files (as read by [`super::load::read_policy_files`]).
+/// Compile policy files (as read by [`super::load::read_policy_files`]),
+/// expanding `${env:VAR}` through `env`: the draft (unless the files could
+/// not be read as a policy at all) and every error found. The draft is a
+/// policy only when there is no error; it is returned anyway so that the
+/// IO step can report its errors too.
 ///
 /// `source` is the path the user gave, kept for display and audit.
-pub(super) fn compile(source: &Path, files: &[PolicyFile]) -> Result<Draft, PolicyErrors> {
+pub(super) fn compile(
+    source: &Path,
+    files: &[PolicyFile],
+    env: Lookup<'_>,
+) -> (Option<Draft>, Vec<PolicyError>) {
+    let n = files.len();
     let windows_dir = source.join("windows");
+    let mut names: Vec<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
+    names.push(PathBuf::from(DEFAULTS_NAME));
+    let mut texts: Vec<&str> = files.iter().map(|f| f.text.as_str()).collect();
+    texts.push(BUILTIN_DEFAULTS);
     let mut ctx = Ctx {
-        files,
-        defaults: PolicyFile {
-            path: PathBuf::from(DEFAULTS_NAME),
-            text: BUILTIN_DEFAULTS.to_string(),
-        },
+        bases: Bases::new(texts.iter().map(|t| t.len())),
+        names,
+        texts: texts.clone(),
         errors: Vec::new(),
         window_file: files
             .iter()
             .map(|f| f.path.parent() == Some(windows_dir.as_path()))
             .collect(),
-        origins: Vec::new(),
+        index: Index::default(),
+        removed: Vec::new(),
     };
-    let mut merged = Merged::default();
-    for (i, f) in files.iter().enumerate() {
-        if let Some(raw) = parse_file(&mut ctx, i, &f.text) {
-            merge(&mut ctx, &mut merged, i, raw, true);
+    let root_shape = super::schema::root();
+    let mut uses = Vec::new();
+    let mut trees = Vec::with_capacity(n + 1);
+    for (i, text) in texts.iter().enumerate() {
+        let base = ctx.bases.base(i);
+        let (tree, syntax) = DeTable::parse_recoverable(text);
+        if i == n && !syntax.is_empty() {
+            ctx.whole("the built-in defaults do not parse (a bug in tracegate)");
         }
-    }
-    let defaults_index = files.len();
-    let defaults_text = ctx.defaults.text.clone();
-    match parse_file(&mut ctx, defaults_index, &defaults_text) {
-        Some(raw) => merge(&mut ctx, &mut merged, defaults_index, raw, false),
-        None => ctx.whole("the built-in defaults do not parse (a bug in tracegate)"),
-    }
-    let policy = build(&mut ctx, source, merged);
-    if ctx.errors.is_empty() {
-        Ok(policy)
-    } else {
-        // In file order, then by position, whatever order the checks ran in.
-        let order = |p: &Path| files.iter().position(|f| f.path == p).unwrap_or(usize::MAX);
-        ctx.errors
-            .sort_by_key(|e| (order(&e.file), e.line, e.column));
-        Err(PolicyErrors(ctx.errors))
-    }
-}
-
-fn parse_file(ctx: &mut Ctx<'_>, file: usize, text: &str) -> Option<RawPolicy> {
-    let root = match DeTable::parse(text) {
-        Ok(r) => r,
-        Err(e) => {
+        for e in &syntax {
             let span = e.span().unwrap_or(0..0);
             let msg = format!("invalid TOML: {}", first_line(e.message()));
-            ctx.err(file, span, msg);
-            return None;
+            ctx.err(span.start + base..span.end + base, msg);
+        }
+        let mut tree = merge::shift(tree, base).into_inner();
+        if ctx.window_file.get(i).copied().unwrap_or(false) {
+            window_file_only_windows(&mut ctx, &mut tree);
+        }
+        let mut problems = Vec::new();
+        super::schema::check(&mut tree, &mut problems, &mut ctx.index);
+        // Past a syntax error the parser guessed: what it read there is
+        // taken out like any mistake but not reported (the syntax error
+        // is), so that one missing `]` does not read as ten wrong keys.
+        let guessed = syntax
+            .iter()
+            .filter_map(|e| e.span())
+            .map(|s| s.start + base)
+            .min();
+        for p in problems {
+            if guessed.is_some_and(|g| p.span.start >= g) {
+                ctx.removed.push((p.span, p.key));
+                continue;
+            }
+            let mut e = ctx.error(p.span.clone(), p.message);
+            e.hint = p.hint;
+            e.key = Some(p.key.clone());
+            ctx.errors.push(e);
+            ctx.removed.push((p.span, p.key));
+        }
+        if i < n {
+            let mut problems = Vec::new();
+            super::env::expand(&mut tree, env, &mut uses, &mut problems);
+            for p in problems {
+                if p.removed {
+                    ctx.removed.push((p.span.clone(), p.key.clone()));
+                }
+                let e = ctx
+                    .error(p.span, p.message)
+                    .with_hint(p.hint)
+                    .with_key(p.key);
+                ctx.errors.push(e);
+            }
+        }
+        trees.push(tree);
+    }
+    let defaults = trees.pop().unwrap_or_default();
+    let mut merged = DeTable::new();
+    let mut clashes = Vec::new();
+    for tree in trees {
+        merge::merge_user(&mut merged, tree, root_shape, "", &mut clashes);
+    }
+    for c in clashes {
+        let first = ctx.loc(c.first.clone());
+        let e = ctx
+            .error(c.span, format!("key `{}` is defined twice", c.key))
+            .with_hint(format!(
+                "it is also set in {}:{}:{}; keep one",
+                first.file.display(),
+                first.line,
+                first.column
+            ))
+            .with_key(c.key);
+        ctx.errors.push(e);
+    }
+    let origins = merge::settings(&merged, root_shape)
+        .into_iter()
+        .map(|s| KeyOrigin {
+            key: s.key,
+            file: ctx.path_of(s.span.start),
+        })
+        .collect();
+    merge::fill_defaults(&mut merged, defaults, root_shape);
+    let raw = match RawPolicy::deserialize(toml::de::Deserializer::from(Spanned::new(0..0, merged)))
+    {
+        Ok(raw) => Some(raw),
+        Err(e) => {
+            // Every type was checked above; this is a value serde refuses
+            // for another reason (an integer out of range, say).
+            let span = e.span().unwrap_or(0..0);
+            ctx.err(span, first_line(e.message()).to_string());
+            None
         }
     };
-    if ctx.is_window_file(file) {
+    let draft = raw.map(|raw| build(&mut ctx, source, raw, origins, uses));
+    (draft, ctx.errors)
+}
+
+/// Errors in file order, then by position, whatever order the checks ran in.
+pub(super) fn sorted(files: &[PolicyFile], mut errors: Vec<PolicyError>) -> PolicyErrors {
+    let order = |p: &Path| files.iter().position(|f| f.path == p).unwrap_or(usize::MAX);
+    errors.sort_by_key(|e| (order(&e.file), e.line, e.column));
+    errors.dedup();
+    PolicyErrors(errors)
+}
+
+/// A file in `windows/` opens windows and nothing else: every other key is
+/// an error, and taken out.
+fn window_file_only_windows(ctx: &mut Ctx<'_>, tree: &mut DeTable<'_>) {
+    let mut other = Vec::new();
+    for (key, _) in tree.iter() {
+        if key.get_ref() != "window" {
+            other.push((key.get_ref().to_string(), key.span()));
+        }
+    }
+    for (name, span) in other {
         // SECURITY: a file in `windows/` opens windows and nothing else;
         // redaction, sinks, limits and allowlists come only from the
         // top-level policy, so whoever may write a window file cannot
         // weaken them.
-        let mut other = false;
-        for (key, _) in root.get_ref() {
-            if key.get_ref() != "window" {
-                ctx.err_hint(
-                    file,
-                    key.span(),
-                    format!(
-                        "a file in windows/ may hold only [[window]] tables, not key `{}`",
-                        crate::finding::escape_key(key.get_ref())
-                    ),
-                    "move this setting to the top-level policy",
-                );
-                other = true;
-            }
-        }
-        if other {
-            return None;
-        }
-    }
-    let unknown = unknown_keys(&root);
-    if !unknown.is_empty() {
-        for u in unknown {
-            match u.hint {
-                Some(h) => ctx.err_hint(file, u.span, u.message, h),
-                None => ctx.err(file, u.span, u.message),
-            }
-        }
-        return None;
-    }
-    match RawPolicy::deserialize(toml::de::Deserializer::from(root)) {
-        Ok(raw) => Some(raw),
-        Err(e) => {
-            let span = e.span().unwrap_or(0..0);
-            ctx.err(file, span, first_line(e.message()).to_string());
-            None
-        }
+        ctx.err_hint(
+            span.clone(),
+            format!(
+                "a file in windows/ may hold only [[window]] tables, not key `{}`",
+                crate::finding::escape_key(&name)
+            ),
+            "move this setting to the top-level policy",
+        );
+        ctx.removed.push((span, name.clone()));
+        tree.remove(name.as_str());
     }
 }
 
@@ -370,608 +508,74 @@ fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or(s).trim()
 }
 
-/// Put `new` into `slot`, or report that the key is set twice. The defaults
-/// layer (`report = false`) only fills what is still empty.
-fn put<T>(
-    ctx: &mut Ctx<'_>,
-    slot: &mut Option<At<T>>,
-    file: usize,
-    new: Option<T>,
-    key: &str,
-    span: impl Fn(&T) -> std::ops::Range<usize>,
-    report: bool,
-) {
-    let Some(v) = new else { return };
-    match slot {
-        None => {
-            if report {
-                ctx.origins.push((key.to_string(), file));
-            }
-            *slot = Some(At { file, v })
-        }
-        Some(old) if report => {
-            let other = ctx.file(old.file).path.display().to_string();
-            let s = span(&v);
-            ctx.err_hint(
-                file,
-                s,
-                format!("key `{key}` is defined twice"),
-                format!("it is also set in {other}; keep one"),
-            );
-        }
-        Some(_) => {}
-    }
-}
-
-fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: bool) {
-    let sp = |s: &Spanned<String>| s.span();
-    let spi = |s: &Spanned<i64>| s.span();
-    let spv = |v: &Vec<Spanned<String>>| v.first().map_or(0..0, |s| s.span());
-    let spm = |v: &RawFields| v.keys().next().map_or(0..0, |s| s.span());
-    put(ctx, &mut m.version, file, raw.version, "version", spi, user);
-    if let Some(a) = raw.audit {
-        let a = a.into_inner();
-        put(ctx, &mut m.audit_path, file, a.path, "audit.path", sp, user);
-        put(
-            ctx,
-            &mut m.audit_key_file,
-            file,
-            a.key_file,
-            "audit.key_file",
-            sp,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.audit_lock_timeout,
-            file,
-            a.lock_timeout,
-            "audit.lock_timeout",
-            sp,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.audit_anchor,
-            file,
-            a.anchor,
-            "audit.anchor",
-            sp,
-            user,
-        );
-    }
-    if let Some(sv) = raw.server {
-        let sv = sv.into_inner();
-        put(
-            ctx,
-            &mut m.listen,
-            file,
-            sv.listen,
-            "server.listen",
-            sp,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.max_body_bytes,
-            file,
-            sv.max_body_bytes,
-            "server.max_body_bytes",
-            spi,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.queue_records,
-            file,
-            sv.queue_records,
-            "server.queue_records",
-            spi,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.queue_bytes,
-            file,
-            sv.queue_bytes,
-            "server.queue_bytes",
-            spi,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.flush_interval,
-            file,
-            sv.flush_interval,
-            "server.flush_interval",
-            sp,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.max_connections,
-            file,
-            sv.max_connections,
-            "server.max_connections",
-            spi,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.max_spans,
-            file,
-            sv.max_spans,
-            "server.max_spans",
-            spi,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.max_log_records,
-            file,
-            sv.max_log_records,
-            "server.max_log_records",
-            spi,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.max_events,
-            file,
-            sv.max_events,
-            "server.max_events",
-            spi,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.max_links,
-            file,
-            sv.max_links,
-            "server.max_links",
-            spi,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.max_attributes,
-            file,
-            sv.max_attributes,
-            "server.max_attributes",
-            spi,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.max_nesting,
-            file,
-            sv.max_nesting,
-            "server.max_nesting",
-            spi,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.decode_memory_bytes,
-            file,
-            sv.decode_memory_bytes,
-            "server.decode_memory_bytes",
-            spi,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.header_read_timeout,
-            file,
-            sv.header_read_timeout,
-            "server.header_read_timeout",
-            sp,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.body_read_timeout,
-            file,
-            sv.body_read_timeout,
-            "server.body_read_timeout",
-            sp,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.idle_timeout,
-            file,
-            sv.idle_timeout,
-            "server.idle_timeout",
-            sp,
-            user,
-        );
-        for (slot, v, key) in [
-            (&mut m.grpc_listen, sv.grpc_listen, "server.grpc_listen"),
-            (
-                &mut m.tls_cert_file,
-                sv.tls_cert_file,
-                "server.tls_cert_file",
-            ),
-            (&mut m.tls_key_file, sv.tls_key_file, "server.tls_key_file"),
-            (
-                &mut m.tls_client_ca_file,
-                sv.tls_client_ca_file,
-                "server.tls_client_ca_file",
-            ),
-            (
-                &mut m.bearer_token_file,
-                sv.bearer_token_file,
-                "server.bearer_token_file",
-            ),
-        ] {
-            put(ctx, slot, file, v, key, sp, user);
-        }
-    }
-    if let Some(f) = raw.fleet {
-        let f = f.into_inner();
-        put(
-            ctx,
-            &mut m.budget_store,
-            file,
-            f.budget_store,
-            "fleet.budget_store",
-            sp,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.store_password_file,
-            file,
-            f.password_file,
-            "fleet.password_file",
-            sp,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.replicas,
-            file,
-            f.replicas,
-            "fleet.replicas",
-            spi,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.replica_id,
-            file,
-            f.replica_id,
-            "fleet.replica_id",
-            sp,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.store_timeout,
-            file,
-            f.store_timeout,
-            "fleet.store_timeout",
-            sp,
-            user,
-        );
-    }
-    if let Some(l) = raw.limits {
-        let l = l.into_inner();
-        put(
-            ctx,
-            &mut m.max_line_bytes,
-            file,
-            l.max_line_bytes,
-            "limits.max_line_bytes",
-            spi,
-            user,
-        );
-    }
-    if let Some(f) = raw.full {
-        let f = f.into_inner();
-        put(
-            ctx,
-            &mut m.content_fields,
-            file,
-            f.content_fields,
-            "full.content_fields",
-            spv,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.content_attributes,
-            file,
-            f.content_attributes,
-            "full.content_attributes",
-            spv,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.max_window,
-            file,
-            f.max_window,
-            "full.max_window",
-            sp,
-            user,
-        );
-    }
-    if let Some(s) = raw.standard {
-        let s = s.into_inner();
-        put(
-            ctx,
-            &mut m.on_violation,
-            file,
-            s.on_violation,
-            "standard.on_violation",
-            sp,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.detectors,
-            file,
-            s.detectors,
-            "standard.detectors",
-            spv,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.fields,
-            file,
-            s.fields,
-            "standard.fields",
-            spm,
-            user,
-        );
-        if let Some(o) = s.otlp {
-            put(
-                ctx,
-                &mut m.span_names,
-                file,
-                o.span_names,
-                "standard.otlp.span_names",
-                spv,
-                user,
-            );
-            put(
-                ctx,
-                &mut m.span_attributes,
-                file,
-                o.span_attributes,
-                "standard.otlp.span_attributes",
-                spm,
-                user,
-            );
-            put(
-                ctx,
-                &mut m.resource_attributes,
-                file,
-                o.resource_attributes,
-                "standard.otlp.resource_attributes",
-                spm,
-                user,
-            );
-            put(
-                ctx,
-                &mut m.scope_attributes,
-                file,
-                o.scope_attributes,
-                "standard.otlp.scope_attributes",
-                spm,
-                user,
-            );
-            put(
-                ctx,
-                &mut m.event_attributes,
-                file,
-                o.event_attributes,
-                "standard.otlp.event_attributes",
-                spm,
-                user,
-            );
-            put(
-                ctx,
-                &mut m.link_attributes,
-                file,
-                o.link_attributes,
-                "standard.otlp.link_attributes",
-                spm,
-                user,
-            );
-            put(
-                ctx,
-                &mut m.log_attributes,
-                file,
-                o.log_attributes,
-                "standard.otlp.log_attributes",
-                spm,
-                user,
-            );
-            let spr = |v: &Spanned<RawField>| v.span();
-            let rules = [o.schema_url, o.scope_name, o.scope_version, o.event_name];
-            for ((slot, new), key) in m.otlp_rules.iter_mut().zip(rules).zip(OTLP_RULE_KEYS) {
-                put(ctx, slot, file, new, key, spr, user);
-            }
-            put(
-                ctx,
-                &mut m.trace_state,
-                file,
-                o.trace_state,
-                "standard.otlp.trace_state",
-                spm,
-                user,
-            );
-            let limits = [
-                o.max_resources,
-                o.max_scopes,
-                o.max_spans,
-                o.max_events,
-                o.max_links,
-                o.max_log_records,
-                o.max_attributes,
-            ];
-            for ((slot, new), key) in m.otlp_limits.iter_mut().zip(limits).zip(OTLP_LIMIT_KEYS) {
-                put(ctx, slot, file, new, key, spi, user);
-            }
-        }
-        if let Some(e) = s.evidence {
-            put(
-                ctx,
-                &mut m.evidence_fields,
-                file,
-                e.fields,
-                "standard.evidence.fields",
-                spm,
-                user,
-            );
-        }
-    }
-    if let Some(r) = raw.redact {
-        let mut r = r.into_inner();
-        for (name, c) in r.context.take().unwrap_or_default() {
-            match m.context.get(&name) {
-                None => {
-                    if user {
-                        ctx.origins.push((format!("redact.context.{name}"), file));
-                    }
-                    m.context.insert(name, At { file, v: c });
-                }
-                Some(old) if user => {
-                    let other = ctx.file(old.file).path.display().to_string();
-                    ctx.err_hint(
-                        file,
-                        c.span(),
-                        format!(
-                            "`[redact.context.{}]` is defined twice",
-                            crate::finding::escape_key(&name)
-                        ),
-                        format!("it is also set in {other}; keep one"),
-                    );
-                }
-                Some(_) => {}
-            }
-        }
-        put(
-            ctx,
-            &mut m.redact_builtin,
-            file,
-            r.builtin,
-            "redact.builtin",
-            spv,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.redact_key_file,
-            file,
-            r.key_file,
-            "redact.key_file",
-            sp,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.allow_unredacted_sinks,
-            file,
-            r.allow_unredacted_sinks,
-            "redact.allow_unredacted_sinks",
-            spv,
-            user,
-        );
-        put(
-            ctx,
-            &mut m.pseudonym_prefixes,
-            file,
-            r.pseudonym_prefixes,
-            "redact.pseudonym_prefixes",
-            spv,
-            user,
-        );
-        if user {
-            let name = |n: &Option<Spanned<String>>| {
-                n.as_ref().map_or("?".to_string(), |n| n.get_ref().clone())
-            };
-            for p in &r.pattern {
-                let key = format!("[[redact.pattern]] {}", name(&p.get_ref().name));
-                ctx.origins.push((key, file));
-            }
-            for k in &r.keywords {
-                let key = format!("[[redact.keywords]] {}", name(&k.get_ref().name));
-                ctx.origins.push((key, file));
-            }
-            m.patterns
-                .extend(r.pattern.into_iter().map(|v| At { file, v }));
-            m.keywords
-                .extend(r.keywords.into_iter().map(|v| At { file, v }));
-        }
-    }
-    // Sinks and windows are never defaulted: a policy without sinks has none.
-    if user {
-        let name = |n: &Option<Spanned<String>>| {
-            n.as_ref().map_or("?".to_string(), |n| n.get_ref().clone())
-        };
-        for s in &raw.sink {
-            ctx.origins
-                .push((format!("[[sink]] {}", name(&s.get_ref().name)), file));
-        }
-        for w in &raw.window {
-            ctx.origins
-                .push((format!("[[window]] {}", name(&w.get_ref().id)), file));
-        }
-        for s in &raw.source {
-            ctx.origins
-                .push((format!("[[source]] {}", name(&s.get_ref().path)), file));
-        }
-        m.sinks.extend(raw.sink.into_iter().map(|v| At { file, v }));
-        m.sources
-            .extend(raw.source.into_iter().map(|v| At { file, v }));
-        m.windows
-            .extend(raw.window.into_iter().map(|v| At { file, v }));
-    }
-}
-
-fn strings(v: Option<At<Vec<Spanned<String>>>>) -> Vec<String> {
-    v.map(|a| a.v.into_iter().map(Spanned::into_inner).collect())
+fn strings(v: Option<Vec<Spanned<String>>>) -> Vec<String> {
+    v.map(|a| a.into_iter().map(Spanned::into_inner).collect())
         .unwrap_or_default()
 }
 
-fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
-    let server = server_settings(ctx, &m);
-    let (sources, source_at) = sources(ctx, &m);
-    let fleet = fleet_settings(ctx, &m);
-    if let Some(v) = &m.version
-        && *v.v.get_ref() != 1
+fn inner<T: Default>(v: Option<Spanned<T>>) -> (T, Option<Range<usize>>) {
+    match v {
+        Some(s) => {
+            let span = s.span();
+            (s.into_inner(), Some(span))
+        }
+        None => (T::default(), None),
+    }
+}
+
+fn build(
+    ctx: &mut Ctx<'_>,
+    source: &Path,
+    raw: RawPolicy,
+    origins: Vec<KeyOrigin>,
+    env: Vec<EnvUse>,
+) -> Draft {
+    let RawPolicy {
+        version,
+        audit,
+        limits,
+        full,
+        standard,
+        sink,
+        window,
+        redact,
+        server,
+        source: raw_sources,
+        fleet,
+    } = raw;
+    let server = server_settings(ctx, inner(server).0);
+    let (sources, source_at) = sources(ctx, raw_sources.unwrap_or_default());
+    let fleet = fleet_settings(ctx, inner(fleet).0);
+    if let Some(v) = &version
+        && *v.get_ref() != 1
     {
         ctx.err_hint(
-            v.file,
-            v.v.span(),
+            v.span(),
             "unsupported policy version",
             "this tracegate reads `version = 1`",
         );
     }
-    let max_line_bytes = match &m.max_line_bytes {
-        Some(At { file, v }) if !(1..=MAX_LINE_BYTES_CAP).contains(v.get_ref()) => {
+    let (limits, _) = inner(limits);
+    let max_line_bytes = match &limits.max_line_bytes {
+        Some(v) if !(1..=MAX_LINE_BYTES_CAP).contains(v.get_ref()) => {
             ctx.err(
-                *file,
                 v.span(),
                 format!("`max_line_bytes` must be between 1 and {MAX_LINE_BYTES_CAP}"),
             );
             DEFAULT_MAX_LINE_BYTES
         }
-        Some(At { v, .. }) => *v.get_ref() as usize,
+        Some(v) => usize::try_from(*v.get_ref()).unwrap_or(DEFAULT_MAX_LINE_BYTES),
         None => DEFAULT_MAX_LINE_BYTES,
     };
-    let max_window = m
+    let (full, _) = inner(full);
+    let max_window = full
         .max_window
         .as_ref()
-        .and_then(|a| capped_duration(ctx, a.file, &a.v, "max_window", MAX_WINDOW_CAP))
+        .and_then(|v| capped_duration(ctx, v, "max_window", MAX_WINDOW_CAP))
         .unwrap_or(SignedDuration::from_hours(24));
-    let on_violation = match &m.on_violation {
-        Some(At { file, v }) => match v.get_ref().as_str() {
+    let (standard, _) = inner(standard);
+    let on_violation = match &standard.on_violation {
+        Some(v) => match v.get_ref().as_str() {
             "drop_record" => OnViolation::DropRecord,
             "drop_field" => OnViolation::DropField,
             other => {
@@ -980,7 +584,6 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
                         format!("did you mean `{k}`?")
                     });
                 ctx.err_hint(
-                    *file,
                     v.span(),
                     format!("unknown `on_violation` value `{other}`"),
                     hint,
@@ -990,57 +593,138 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
         },
         None => OnViolation::DropRecord,
     };
-    let fields = field_set(ctx, m.fields);
-    let content_fields = strings(m.content_fields);
+    let mut replaced = Vec::new();
+    let mut note = |path: &str, a: &Option<RawAllowlist>| {
+        if a.as_ref()
+            .and_then(|a| a.replace_defaults.as_ref())
+            .is_some_and(|r| *r.get_ref())
+        {
+            replaced.push(path.to_string());
+        }
+    };
+    note("standard.fields", &standard.fields);
+    let (fields, field_spans) = field_set(ctx, standard.fields);
+    let content_fields = full.content_fields.unwrap_or_default();
     for name in &content_fields {
-        if fields.lookup(name).is_some() {
-            ctx.whole(format!(
-                "`{name}` is both a content field and on the standard allowlist; content is never standard"
-            ));
+        if let Some((_, at)) = field_spans.iter().find(|(n, _)| n == name.get_ref()) {
+            // Point at whichever of the two the user wrote.
+            let span = if ctx.is_user(at.start) {
+                at.clone()
+            } else {
+                name.span()
+            };
+            ctx.err_hint(
+                span,
+                format!(
+                    "`{}` is both a content field and on the standard allowlist; content is never standard",
+                    crate::finding::escape_key(name.get_ref())
+                ),
+                "take it off one list (to drop a built-in rule, write the allowlist with `replace_defaults = true`)",
+            );
         }
     }
-    let otlp = OtlpRules {
-        span_names: strings(m.span_names),
-        span_attributes: field_set(ctx, m.span_attributes),
-        resource_attributes: field_set(ctx, m.resource_attributes),
-        scope_attributes: field_set(ctx, m.scope_attributes),
-        event_attributes: field_set(ctx, m.event_attributes),
-        link_attributes: field_set(ctx, m.link_attributes),
-        log_attributes: field_set(ctx, m.log_attributes),
-        structure: otlp_structure(ctx, m.otlp_rules),
-        trace_state: field_set(ctx, m.trace_state),
-        limits: otlp_limits(ctx, m.otlp_limits),
-    };
-    let content_attributes = strings(m.content_attributes);
-    // SECURITY: an attribute that is content at full level is never
-    // standard; allowlisting it would pass content to every sink.
-    for (table, set) in [
-        ("span_attributes", &otlp.span_attributes),
-        ("resource_attributes", &otlp.resource_attributes),
-        ("scope_attributes", &otlp.scope_attributes),
-        ("event_attributes", &otlp.event_attributes),
-        ("link_attributes", &otlp.link_attributes),
-        ("log_attributes", &otlp.log_attributes),
+    let content_fields: Vec<String> = content_fields
+        .into_iter()
+        .map(Spanned::into_inner)
+        .collect();
+    let otlp_raw = standard.otlp.unwrap_or_default();
+    for (path, a) in [
+        ("standard.otlp.span_attributes", &otlp_raw.span_attributes),
+        (
+            "standard.otlp.resource_attributes",
+            &otlp_raw.resource_attributes,
+        ),
+        ("standard.otlp.scope_attributes", &otlp_raw.scope_attributes),
+        ("standard.otlp.event_attributes", &otlp_raw.event_attributes),
+        ("standard.otlp.link_attributes", &otlp_raw.link_attributes),
+        ("standard.otlp.log_attributes", &otlp_raw.log_attributes),
     ] {
-        for (name, _) in set.iter() {
+        note(path, a);
+    }
+    let content_attr_spans = full.content_attributes.unwrap_or_default();
+    let content_attributes: Vec<String> = content_attr_spans
+        .iter()
+        .map(|s| s.get_ref().clone())
+        .collect();
+    let check_content = |ctx: &mut Ctx<'_>, table: &str, spans: &[(String, Range<usize>)]| {
+        // SECURITY: an attribute that is content at full level is never
+        // standard; allowlisting it would pass content to every sink.
+        for (name, at) in spans {
             if crate::gate::otlp::content::is_content_attribute(&content_attributes, name) {
-                ctx.whole(format!(
-                    "`{}` in [standard.otlp.{table}] is a content attribute (`full.content_attributes`); content is never standard",
-                    crate::finding::escape_key(name)
-                ));
+                let span = if ctx.is_user(at.start) {
+                    at.clone()
+                } else {
+                    content_attr_spans
+                        .iter()
+                        .find(|c| ctx.is_user(c.span().start))
+                        .map_or(at.clone(), |c| c.span())
+                };
+                ctx.err_hint(
+                    span,
+                    format!(
+                        "`{}` in [standard.otlp.{table}] is a content attribute (`full.content_attributes`); content is never standard",
+                        crate::finding::escape_key(name)
+                    ),
+                    "take it off one list",
+                );
             }
         }
-    }
-    let evidence = field_set(ctx, m.evidence_fields);
-    let detectors = standard_detectors(ctx, m.detectors);
-    let audit_at = m.audit_path.as_ref().map(|a| ctx.loc(a.file, a.v.span()));
+    };
+    let attrs = |ctx: &mut Ctx<'_>, table: &str, v: Option<RawAllowlist>| {
+        let (set, spans) = field_set(ctx, v);
+        check_content(ctx, table, &spans);
+        set
+    };
+    let otlp = OtlpRules {
+        span_names: strings(otlp_raw.span_names),
+        span_attributes: attrs(ctx, "span_attributes", otlp_raw.span_attributes),
+        resource_attributes: attrs(ctx, "resource_attributes", otlp_raw.resource_attributes),
+        scope_attributes: attrs(ctx, "scope_attributes", otlp_raw.scope_attributes),
+        event_attributes: attrs(ctx, "event_attributes", otlp_raw.event_attributes),
+        link_attributes: attrs(ctx, "link_attributes", otlp_raw.link_attributes),
+        log_attributes: attrs(ctx, "log_attributes", otlp_raw.log_attributes),
+        structure: otlp_structure(
+            ctx,
+            [
+                otlp_raw.schema_url,
+                otlp_raw.scope_name,
+                otlp_raw.scope_version,
+                otlp_raw.event_name,
+            ],
+        ),
+        trace_state: otlp_raw
+            .trace_state
+            .map(|t| field_map(ctx, t))
+            .unwrap_or_default(),
+        limits: otlp_limits(
+            ctx,
+            [
+                otlp_raw.max_resources,
+                otlp_raw.max_scopes,
+                otlp_raw.max_spans,
+                otlp_raw.max_events,
+                otlp_raw.max_links,
+                otlp_raw.max_log_records,
+                otlp_raw.max_attributes,
+            ],
+        ),
+    };
+    let evidence_raw = standard.evidence.unwrap_or_default().fields;
+    note("standard.evidence.fields", &evidence_raw);
+    let (evidence, _) = field_set(ctx, evidence_raw);
+    let detectors = standard_detectors(ctx, standard.detectors);
+    let (audit_raw, _) = inner(audit);
+    let audit_at = audit_raw.path.as_ref().map(|a| ctx.loc(a.span()));
+    let audit_key_at = audit_raw.key_file.as_ref().map(|a| ctx.loc(a.span()));
     let audit = audit_settings(
         ctx,
-        m.audit_path,
-        m.audit_key_file,
-        m.audit_lock_timeout,
-        m.audit_anchor,
+        audit_raw.path,
+        audit_raw.key_file,
+        audit_raw.lock_timeout,
+        audit_raw.anchor,
     );
+    let raw_windows = window.unwrap_or_default();
+    let first_window = raw_windows.first().map(Spanned::span);
     // SECURITY: a `pseudonymize` name must be a field some format
     // allowlists (or an OTLP id), or the sink silently pseudonymizes nothing.
     let pseudonymizable = |name: &str| {
@@ -1058,97 +742,36 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
             .iter()
             .any(|set| set.lookup(name).is_some())
     };
-    let (sinks, sink_at) = sinks(ctx, m.sinks, &pseudonymizable);
-    let windows = windows(ctx, m.windows, &sinks, max_window);
+    let (sinks, sink_at, sink_table_at) = sinks(ctx, sink.unwrap_or_default(), &pseudonymizable);
+    let windows = windows(ctx, raw_windows, &sinks, max_window);
     if audit.is_none() {
-        if let Some(s) = sinks.iter().find(|s| s.full_allowed) {
-            ctx.whole(format!(
+        if let Some((s, at)) = sinks
+            .iter()
+            .zip(&sink_table_at)
+            .find(|(s, _)| s.full_allowed)
+        {
+            let e = at.error(format!(
                 "sink `{}` is full_allowed but the policy has no [audit] path; full capture must be audited",
                 s.name
-            ));
-        } else if !windows.is_empty() {
-            ctx.whole("the policy has windows but no [audit] path; full capture must be audited");
+            )).with_hint("add `[audit] path = \"audit.jsonl\"`");
+            ctx.errors.push(e);
+        } else if let Some(span) = first_window {
+            ctx.err_hint(
+                span,
+                "the policy has windows but no [audit] path; full capture must be audited",
+                "add `[audit] path = \"audit.jsonl\"`",
+            );
         }
     }
-    let mut context = Vec::new();
-    for (detector, a) in m.context {
-        let c = a.v.into_inner();
-        let window = match c.window {
-            None => None,
-            Some(w) => match usize::try_from(*w.get_ref()) {
-                Ok(v) if (1..=crate::redact::MAX_CONTEXT_WINDOW).contains(&v) => Some(v),
-                _ => {
-                    ctx.err(
-                        a.file,
-                        w.span(),
-                        format!(
-                            "`window` must be 1-{} bytes",
-                            crate::redact::MAX_CONTEXT_WINDOW
-                        ),
-                    );
-                    None
-                }
-            },
-        };
-        context.push(crate::redact::ContextRule {
-            detector,
-            words: c.words,
-            not_words: c.not_words,
-            window,
-        });
-    }
-    let redact = RedactSettings {
-        context,
-        builtin: strings(m.redact_builtin),
-        key_file: m
-            .redact_key_file
-            .map(|a| ctx.resolve(a.file, a.v.get_ref())),
-        allow_unredacted_sinks: strings(m.allow_unredacted_sinks),
-        pseudonym_prefixes: strings(m.pseudonym_prefixes),
-        patterns: m
-            .patterns
-            .into_iter()
-            .map(|a| {
-                let p = a.v.into_inner();
-                PatternSetting {
-                    name: p.name.map(Spanned::into_inner).unwrap_or_default(),
-                    regex: p.regex.map(Spanned::into_inner).unwrap_or_default(),
-                    action: p
-                        .action
-                        .map_or_else(|| "mask".to_string(), Spanned::into_inner),
-                }
-            })
-            .collect(),
-        keywords: m
-            .keywords
-            .into_iter()
-            .map(|a| {
-                let file = a.file;
-                let k = a.v.into_inner();
-                KeywordSetting {
-                    name: k.name.map(Spanned::into_inner).unwrap_or_default(),
-                    words: k.words.unwrap_or_default(),
-                    file: k.file.map(|f| ctx.resolve(file, f.get_ref())),
-                    case_insensitive: k.case_insensitive.unwrap_or(false),
-                    whole_word: k.whole_word.unwrap_or(false),
-                    action: k
-                        .action
-                        .map_or_else(|| "mask".to_string(), Spanned::into_inner),
-                }
-            })
-            .collect(),
-    };
-    let origins = ctx
-        .origins
-        .iter()
-        .map(|(key, file)| KeyOrigin {
-            key: key.clone(),
-            file: ctx.file(*file).path.clone(),
-        })
-        .collect();
+    let (redact, redact_at) = redact_settings(ctx, redact);
     Draft {
         source: source.to_path_buf(),
-        files: ctx.files.iter().map(|f| f.path.clone()).collect(),
+        files: ctx
+            .names
+            .iter()
+            .take(ctx.names.len().saturating_sub(1))
+            .cloned()
+            .collect(),
         limits: Limits { max_line_bytes },
         full: FullRules {
             content_fields,
@@ -1170,62 +793,168 @@ fn build(ctx: &mut Ctx<'_>, source: &Path, m: Merged) -> Draft {
         sources,
         fleet,
         origins,
+        replaced,
         sink_at,
+        sink_table_at,
         source_at,
         audit_at,
+        audit_key_at,
+        redact_at,
+        env,
     }
+}
+
+fn redact_settings(
+    ctx: &mut Ctx<'_>,
+    redact: Option<Spanned<RawRedact>>,
+) -> (RedactSettings, RedactLocs) {
+    let section = redact
+        .as_ref()
+        .map(|r| ctx.loc(r.span()))
+        .or_else(|| (ctx.names.len() > 1).then(|| ctx.loc(0..0)));
+    let (r, _) = inner(redact);
+    let mut at = RedactLocs {
+        section,
+        builtin: r
+            .builtin
+            .iter()
+            .flatten()
+            .map(|b| (b.get_ref().clone(), ctx.loc(b.span())))
+            .collect(),
+        key_file: r.key_file.as_ref().map(|k| ctx.loc(k.span())),
+        allow_unredacted: r
+            .allow_unredacted_sinks
+            .iter()
+            .flatten()
+            .map(|s| ctx.loc(s.span()))
+            .collect(),
+        ..RedactLocs::default()
+    };
+    let key_file = r.key_file.map(|k| ctx.resolve(k.span(), k.get_ref()));
+    let mut patterns = Vec::new();
+    for p in r.pattern.unwrap_or_default() {
+        let table = ctx.loc(p.span());
+        let p = p.into_inner();
+        at.patterns.push(RuleLocs {
+            table,
+            source: p.regex.as_ref().map(|s| ctx.loc(s.span())),
+            action: p.action.as_ref().map(|s| ctx.loc(s.span())),
+        });
+        patterns.push(PatternSetting {
+            name: p.name.map(Spanned::into_inner).unwrap_or_default(),
+            regex: p.regex.map(Spanned::into_inner).unwrap_or_default(),
+            action: p
+                .action
+                .map_or_else(|| "mask".to_string(), Spanned::into_inner),
+        });
+    }
+    let mut keywords = Vec::new();
+    for k in r.keywords.unwrap_or_default() {
+        let table = ctx.loc(k.span());
+        let k = k.into_inner();
+        at.keywords.push(RuleLocs {
+            table,
+            source: k.file.as_ref().map(|s| ctx.loc(s.span())),
+            action: k.action.as_ref().map(|s| ctx.loc(s.span())),
+        });
+        keywords.push(KeywordSetting {
+            name: k.name.map(Spanned::into_inner).unwrap_or_default(),
+            words: k.words.unwrap_or_default(),
+            file: k.file.map(|f| ctx.resolve(f.span(), f.get_ref())),
+            case_insensitive: k.case_insensitive.unwrap_or(false),
+            whole_word: k.whole_word.unwrap_or(false),
+            action: k
+                .action
+                .map_or_else(|| "mask".to_string(), Spanned::into_inner),
+        });
+    }
+    // Per detector: the user's table where they wrote one, else the
+    // built-in one (`merge::fill_defaults`); detector names and word lists
+    // are checked where they are used (`redact::check_context`).
+    let mut context = Vec::new();
+    for (detector, c) in r.context.map(|c| c.0).unwrap_or_default() {
+        let c = c.into_inner();
+        let window = match c.window {
+            None => None,
+            Some(w) => match usize::try_from(*w.get_ref()) {
+                Ok(v) if (1..=crate::redact::MAX_CONTEXT_WINDOW).contains(&v) => Some(v),
+                _ => {
+                    ctx.err(
+                        w.span(),
+                        format!(
+                            "`window` must be 1-{} bytes",
+                            crate::redact::MAX_CONTEXT_WINDOW
+                        ),
+                    );
+                    None
+                }
+            },
+        };
+        context.push(crate::redact::ContextRule {
+            detector,
+            words: c.words,
+            not_words: c.not_words,
+            window,
+        });
+    }
+    let settings = RedactSettings {
+        context,
+        builtin: strings(r.builtin),
+        key_file,
+        allow_unredacted_sinks: strings(r.allow_unredacted_sinks),
+        pseudonym_prefixes: strings(r.pseudonym_prefixes),
+        patterns,
+        keywords,
+    };
+    (settings, at)
 }
 
 /// `[fleet]`: a store URL we can use (no password in it: that belongs in
 /// `password_file`, never in a policy file that is hashed, shown and
 /// copied), a replica count of at least 1, a replica id fit for an audit
 /// entry, a store timeout within reason.
-fn fleet_settings(ctx: &mut Ctx<'_>, m: &Merged) -> FleetSettings {
+fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> FleetSettings {
     let d = FleetSettings::default();
-    let budget_store = m.budget_store.as_ref().and_then(|At { file, v }| {
-        match BudgetStoreUrl::parse(v.get_ref()) {
+    let budget_store = m
+        .budget_store
+        .as_ref()
+        .and_then(|v| match BudgetStoreUrl::parse(v.get_ref()) {
             Ok(url) => Some(url),
             Err(why) => {
+                // SECURITY: `why` is a fixed phrase; the URL, which may
+                // hold a password, is never quoted.
                 ctx.err_hint(
-                    *file,
                     v.span(),
                     format!("`fleet.budget_store` {why}"),
                     "write it like `redis://10.0.0.5:6379` or `rediss://store.internal:6380`; put a password in `fleet.password_file`",
                 );
                 None
             }
-        }
-    });
+        });
     let password_file = m
-        .store_password_file
+        .password_file
         .as_ref()
-        .map(|a| ctx.resolve(a.file, a.v.get_ref()));
-    if let (Some(a), None) = (&m.store_password_file, &m.budget_store) {
+        .map(|v| ctx.resolve(v.span(), v.get_ref()));
+    if let (Some(v), None) = (&m.password_file, &m.budget_store) {
         ctx.err(
-            a.file,
-            a.v.span(),
+            v.span(),
             "`fleet.password_file` is set but `fleet.budget_store` is not",
         );
     }
     let replicas = match &m.replicas {
-        Some(At { file, v }) if !(1..=100_000).contains(v.get_ref()) => {
-            ctx.err(
-                *file,
-                v.span(),
-                "`fleet.replicas` must be between 1 and 100000",
-            );
+        Some(v) if !(1..=100_000).contains(v.get_ref()) => {
+            ctx.err(v.span(), "`fleet.replicas` must be between 1 and 100000");
             d.replicas
         }
-        Some(At { v, .. }) => u64::try_from(*v.get_ref()).unwrap_or(d.replicas),
+        Some(v) => u64::try_from(*v.get_ref()).unwrap_or(d.replicas),
         None => d.replicas,
     };
-    let replica_id = m.replica_id.as_ref().and_then(|At { file, v }| {
+    let replica_id = m.replica_id.as_ref().and_then(|v| {
         let id = v.get_ref();
         if is_replica_id(id) {
             Some(id.clone())
         } else {
             ctx.err_hint(
-                *file,
                 v.span(),
                 "`fleet.replica_id` is not a valid replica id",
                 "use 1 to 64 of `A-Z a-z 0-9 . _ -`",
@@ -1236,12 +965,11 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: &Merged) -> FleetSettings {
     let store_timeout = m
         .store_timeout
         .as_ref()
-        .and_then(|a| {
-            let t = duration(ctx, a.file, &a.v, "store_timeout")?;
+        .and_then(|v| {
+            let t = duration(ctx, v, "store_timeout")?;
             if t.is_zero() || t > SignedDuration::from_secs(60) {
                 ctx.err(
-                    a.file,
-                    a.v.span(),
+                    v.span(),
                     "`fleet.store_timeout` must be more than 0 and at most 60s",
                 );
                 return None;
@@ -1258,38 +986,15 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: &Merged) -> FleetSettings {
     }
 }
 
-/// The policy keys of the OTLP structural rules, in [`OtlpStructure`] order.
-const OTLP_RULE_KEYS: [&str; 4] = [
-    "standard.otlp.schema_url",
-    "standard.otlp.scope_name",
-    "standard.otlp.scope_version",
-    "standard.otlp.event_name",
-];
-
-/// The policy keys of the OTLP count limits, in [`OtlpLimits`] order.
-const OTLP_LIMIT_KEYS: [&str; 7] = [
-    "standard.otlp.max_resources",
-    "standard.otlp.max_scopes",
-    "standard.otlp.max_spans",
-    "standard.otlp.max_events",
-    "standard.otlp.max_links",
-    "standard.otlp.max_log_records",
-    "standard.otlp.max_attributes",
-];
-
 /// `[standard.otlp] schema_url`, `scope_name`, `scope_version`,
 /// `event_name`: string rules (the defaults always supply them).
-fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<At<Spanned<RawField>>>; 4]) -> OtlpStructure {
+fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<Spanned<RawRule>>; 4]) -> OtlpStructure {
     let [schema_url, scope_name, scope_version, event_name] = rules.map(|slot| {
-        let at = slot?;
-        let span = at.v.span();
-        let rule = field_rule(ctx, at.file, at.v)?;
+        let slot = slot?;
+        let span = slot.span();
+        let rule = field_rule(ctx, Spanned::new(span.clone(), slot.into_inner().0))?;
         if rule.ty != ValueType::String {
-            ctx.err(
-                at.file,
-                span,
-                "an otlp structural rule must be `type = \"string\"`",
-            );
+            ctx.err(span, "an otlp structural rule must be `type = \"string\"`");
             return None;
         }
         Some(rule)
@@ -1299,8 +1004,8 @@ fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<At<Spanned<RawField>>>; 4]) 
         free_text: false,
         nullable: false,
         pattern: None,
-        // SECURITY: a missing rule (only if the defaults were broken)
-        // admits nothing but the empty string.
+        // SECURITY: a missing rule (only if the defaults were broken, or
+        // the user's rule was refused) admits nothing but the empty string.
         one_of: Some(Vec::new()),
         min: None,
         max: None,
@@ -1319,39 +1024,56 @@ fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<At<Spanned<RawField>>>; 4]) 
 }
 
 /// `[standard.otlp] max_*`: each between 1 and 1,000,000.
-fn otlp_limits(ctx: &mut Ctx<'_>, limits: [Option<At<Spanned<i64>>>; 7]) -> OtlpLimits {
-    let mut n = limits
-        .iter()
-        .zip(OTLP_LIMIT_KEYS)
-        .map(|(slot, key)| match slot {
-            Some(At { file, v }) if (1..=1_000_000).contains(v.get_ref()) => *v.get_ref() as usize,
-            Some(At { file, v }) => {
-                let key = key.rsplit('.').next().unwrap_or(key);
-                ctx.err(
-                    *file,
-                    v.span(),
-                    format!("`{key}` must be between 1 and 1000000"),
-                );
-                1
+fn otlp_limits(ctx: &mut Ctx<'_>, limits: [Option<Spanned<i64>>; 7]) -> OtlpLimits {
+    const KEYS: [&str; 7] = [
+        "max_resources",
+        "max_scopes",
+        "max_spans",
+        "max_events",
+        "max_links",
+        "max_log_records",
+        "max_attributes",
+    ];
+    let [
+        resources,
+        scopes,
+        spans,
+        events,
+        links,
+        log_records,
+        attributes,
+    ] = {
+        let mut i = 0;
+        limits.map(|slot| {
+            let key = KEYS.get(i).copied().unwrap_or("max_*");
+            i += 1;
+            match slot {
+                Some(v) if (1..=1_000_000).contains(v.get_ref()) => {
+                    usize::try_from(*v.get_ref()).unwrap_or(1)
+                }
+                Some(v) => {
+                    ctx.err(v.span(), format!("`{key}` must be between 1 and 1000000"));
+                    1
+                }
+                // Only if the defaults were broken: as tight as possible.
+                None => 1,
             }
-            // Only if the defaults were broken: as tight as possible.
-            None => 1,
-        });
-    let mut next = || n.next().unwrap_or(1);
+        })
+    };
     OtlpLimits {
-        resources: next(),
-        scopes: next(),
-        spans: next(),
-        events: next(),
-        links: next(),
-        log_records: next(),
-        attributes: next(),
+        resources,
+        scopes,
+        spans,
+        events,
+        links,
+        log_records,
+        attributes,
     }
 }
 
 /// `[standard] detectors`: names of built-in detectors, each once.
-fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<At<Vec<Spanned<String>>>>) -> Vec<String> {
-    let Some(At { file, v }) = v else {
+fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<Vec<Spanned<String>>>) -> Vec<String> {
+    let Some(v) = v else {
         return Vec::new();
     };
     let names = crate::redact::builtin_names();
@@ -1363,7 +1085,6 @@ fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<At<Vec<Spanned<String>>>>) ->
                 |k| format!("did you mean `{k}`?"),
             );
             ctx.err_hint(
-                file,
                 name.span(),
                 format!(
                     "unknown detector `{}`",
@@ -1373,7 +1094,6 @@ fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<At<Vec<Spanned<String>>>>) ->
             );
         } else if out.contains(name.get_ref()) {
             ctx.err(
-                file,
                 name.span(),
                 format!("detector `{}` is listed twice", name.get_ref()),
             );
@@ -1385,17 +1105,16 @@ fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<At<Vec<Spanned<String>>>>) ->
 }
 
 /// `[[source]]`: only `kind = "file"` with a `path` exists.
-fn sources(ctx: &mut Ctx<'_>, m: &Merged) -> (Vec<FileSource>, Vec<Loc>) {
+fn sources(ctx: &mut Ctx<'_>, raw: Vec<Spanned<RawSource>>) -> (Vec<FileSource>, Vec<Loc>) {
     let mut out = Vec::new();
     let mut at = Vec::new();
-    for At { file, v } in &m.sources {
+    for v in &raw {
         let s = v.get_ref();
         match s.kind.as_ref().map(|k| k.get_ref().as_str()) {
             Some("file") => {}
             Some(other) => {
                 let span = s.kind.as_ref().map_or(v.span(), |k| k.span());
                 ctx.err_hint(
-                    *file,
                     span,
                     format!("unknown [[source]] kind `{other}`"),
                     "the only kind is `file`",
@@ -1403,32 +1122,32 @@ fn sources(ctx: &mut Ctx<'_>, m: &Merged) -> (Vec<FileSource>, Vec<Loc>) {
                 continue;
             }
             None => {
-                ctx.err(*file, v.span(), "[[source]] has no `kind`");
+                ctx.absent(v.span(), "source.kind", "[[source]] has no `kind`", None);
                 continue;
             }
         }
         match &s.path {
             Some(p) if !p.get_ref().trim().is_empty() => {
-                at.push(ctx.loc(*file, p.span()));
+                at.push(ctx.loc(p.span()));
                 out.push(FileSource {
-                    path: ctx.resolve(*file, p.get_ref()),
+                    path: ctx.resolve(p.span(), p.get_ref()),
                 })
             }
-            _ => ctx.err(*file, v.span(), "[[source]] has no `path`"),
+            Some(p) => ctx.err(p.span(), "[[source]] has an empty `path`"),
+            None => ctx.absent(v.span(), "source.path", "[[source]] has no `path`", None),
         }
     }
     (out, at)
 }
 
 /// `[server]`: every number positive and bounded, the address parseable.
-fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
+fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
     let d = ServerSettings::default();
     let listen = match &m.listen {
-        Some(At { file, v }) => match v.get_ref().parse::<std::net::SocketAddr>() {
+        Some(v) => match v.get_ref().parse::<std::net::SocketAddr>() {
             Ok(a) => a,
             Err(_) => {
                 ctx.err_hint(
-                    *file,
                     v.span(),
                     "`server.listen` is not a socket address",
                     "write it like `127.0.0.1:4318` or `[::1]:4318`",
@@ -1438,57 +1157,38 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
         },
         None => d.listen,
     };
-    let mut count =
-        |slot: &Option<At<Spanned<i64>>>, key: &str, default: usize, cap: i64| match slot {
-            Some(At { file, v }) if !(1..=cap).contains(v.get_ref()) => {
-                ctx.err(
-                    *file,
-                    v.span(),
-                    format!("`server.{key}` must be between 1 and {cap}"),
-                );
-                default
-            }
-            Some(At { v, .. }) => usize::try_from(*v.get_ref()).unwrap_or(default),
-            None => default,
-        };
-    let max_body_bytes = count(
-        &m.max_body_bytes,
-        "max_body_bytes",
-        d.max_body_bytes,
-        MAX_BODY_BYTES_CAP,
-    );
-    let queue_records = count(
-        &m.queue_records,
-        "queue_records",
-        d.queue_records,
-        QUEUE_RECORDS_CAP,
-    );
-    let queue_bytes = count(
-        &m.queue_bytes,
-        "queue_bytes",
-        d.queue_bytes,
-        QUEUE_BYTES_CAP,
-    );
-    let flush_interval = m
-        .flush_interval
-        .as_ref()
-        .and_then(|a| capped_duration(ctx, a.file, &a.v, "flush_interval", FLUSH_INTERVAL_CAP))
-        .map_or(d.flush_interval, |s| s.unsigned_abs());
     // Resource bounds of `serve`: each has an upper bound too, so that no
     // setting can switch a bound off.
-    let mut bounded =
-        |slot: &Option<At<Spanned<i64>>>, key: &str, max: i64, default: usize| match slot {
-            Some(At { file, v }) if !(1..=max).contains(v.get_ref()) => {
-                ctx.err(
-                    *file,
-                    v.span(),
-                    format!("`server.{key}` must be between 1 and {max}"),
-                );
-                default
-            }
-            Some(At { v, .. }) => usize::try_from(*v.get_ref()).unwrap_or(default),
-            None => default,
-        };
+    let mut bounded = |slot: &Option<Spanned<i64>>, key: &str, max: i64, default: usize| match slot
+    {
+        Some(v) if !(1..=max).contains(v.get_ref()) => {
+            ctx.err(
+                v.span(),
+                format!("`server.{key}` must be between 1 and {max}"),
+            );
+            default
+        }
+        Some(v) => usize::try_from(*v.get_ref()).unwrap_or(default),
+        None => default,
+    };
+    let max_body_bytes = bounded(
+        &m.max_body_bytes,
+        "max_body_bytes",
+        MAX_BODY_BYTES_CAP,
+        d.max_body_bytes,
+    );
+    let queue_records = bounded(
+        &m.queue_records,
+        "queue_records",
+        QUEUE_RECORDS_CAP,
+        d.queue_records,
+    );
+    let queue_bytes = bounded(
+        &m.queue_bytes,
+        "queue_bytes",
+        QUEUE_BYTES_CAP,
+        d.queue_bytes,
+    );
     let max_connections = bounded(
         &m.max_connections,
         "max_connections",
@@ -1519,22 +1219,22 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
         1 << 40,
         d.decode_memory_bytes,
     );
-    let mut timeout =
-        |slot: &Option<At<Spanned<String>>>, key: &str, default: std::time::Duration| {
-            let Some(a) = slot else { return default };
-            match duration(ctx, a.file, &a.v, key).map(|s| s.unsigned_abs()) {
-                Some(t) if t <= std::time::Duration::from_secs(3600) => t,
-                Some(_) => {
-                    ctx.err(
-                        a.file,
-                        a.v.span(),
-                        format!("`server.{key}` must be at most 1h"),
-                    );
-                    default
-                }
-                None => default,
+    let flush_interval = m
+        .flush_interval
+        .as_ref()
+        .and_then(|v| capped_duration(ctx, v, "flush_interval", FLUSH_INTERVAL_CAP))
+        .map_or(d.flush_interval, |s| s.unsigned_abs());
+    let mut timeout = |slot: &Option<Spanned<String>>, key: &str, default: std::time::Duration| {
+        let Some(v) = slot else { return default };
+        match duration(ctx, v, key).map(|s| s.unsigned_abs()) {
+            Some(t) if t <= std::time::Duration::from_secs(3600) => t,
+            Some(_) => {
+                ctx.err(v.span(), format!("`server.{key}` must be at most 1h"));
+                default
             }
-        };
+            None => default,
+        }
+    };
     let header_read_timeout = timeout(
         &m.header_read_timeout,
         "header_read_timeout",
@@ -1547,12 +1247,11 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
     );
     let idle_timeout = timeout(&m.idle_timeout, "idle_timeout", d.idle_timeout);
     let grpc_listen = match &m.grpc_listen {
-        Some(At { v, .. }) if v.get_ref() == "off" => None,
-        Some(At { file, v }) => match v.get_ref().parse::<std::net::SocketAddr>() {
+        Some(v) if v.get_ref() == "off" => None,
+        Some(v) => match v.get_ref().parse::<std::net::SocketAddr>() {
             Ok(a) => Some(a),
             Err(_) => {
                 ctx.err_hint(
-                    *file,
                     v.span(),
                     "`server.grpc_listen` is not a socket address",
                     "write it like `127.0.0.1:4317` or `[::1]:4317`, or `off`",
@@ -1562,7 +1261,7 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
         },
         None => d.grpc_listen,
     };
-    let path = |ctx: &Ctx<'_>, a: &At<Spanned<String>>| ctx.resolve(a.file, a.v.get_ref());
+    let path = |ctx: &Ctx<'_>, v: &Spanned<String>| ctx.resolve(v.span(), v.get_ref());
     let tls = match (&m.tls_cert_file, &m.tls_key_file) {
         (Some(c), Some(k)) => Some(crate::policy::tls::ServerTls {
             cert: crate::policy::tls::LoadedFile::at(path(ctx, c)),
@@ -1570,22 +1269,20 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
             client_ca: m
                 .tls_client_ca_file
                 .as_ref()
-                .map(|a| crate::policy::tls::LoadedFile::at(path(ctx, a))),
+                .map(|v| crate::policy::tls::LoadedFile::at(path(ctx, v))),
         }),
         (None, None) => {
-            if let Some(a) = &m.tls_client_ca_file {
+            if let Some(v) = &m.tls_client_ca_file {
                 ctx.err(
-                    a.file,
-                    a.v.span(),
+                    v.span(),
                     "`server.tls_client_ca_file` needs `tls_cert_file` and `tls_key_file`",
                 );
             }
             None
         }
-        (Some(a), None) | (None, Some(a)) => {
+        (Some(v), None) | (None, Some(v)) => {
             ctx.err(
-                a.file,
-                a.v.span(),
+                v.span(),
                 "`server.tls_cert_file` and `server.tls_key_file` go together",
             );
             None
@@ -1594,7 +1291,7 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
     let bearer_token = m
         .bearer_token_file
         .as_ref()
-        .map(|a| crate::policy::tls::Secret::at(path(ctx, a)));
+        .map(|v| crate::policy::tls::Secret::at(path(ctx, v)));
     ServerSettings {
         listen,
         max_body_bytes,
@@ -1618,7 +1315,6 @@ fn server_settings(ctx: &mut Ctx<'_>, m: &Merged) -> ServerSettings {
 /// (`otlp+https://`, `otlp+grpcs://`).
 fn exporter_settings(
     ctx: &mut Ctx<'_>,
-    file: usize,
     output: Option<SinkOutput>,
     [ca, cert, key, token]: [&Option<Spanned<String>>; 4],
 ) -> Option<SinkOutput> {
@@ -1637,7 +1333,6 @@ fn exporter_settings(
             ] {
                 if let Some(v) = v {
                     ctx.err_hint(
-                        file,
                         v.span(),
                         format!("sink `{k}` needs a TLS output"),
                         "use `otlp+https://HOST:PORT` or `otlp+grpcs://HOST:PORT`",
@@ -1647,14 +1342,13 @@ fn exporter_settings(
             return output;
         }
     };
-    let at = |v: &Spanned<String>| LoadedFile::at(ctx.resolve(file, v.get_ref()));
+    let at = |v: &Spanned<String>| LoadedFile::at(ctx.resolve(v.span(), v.get_ref()));
     if let Some(tls) = &mut exporter.tls {
         tls.ca = ca.as_ref().map(at);
         match (cert, key) {
             (Some(c), Some(k)) => tls.identity = Some((at(c), at(k))),
             (None, None) => {}
             (Some(v), None) | (None, Some(v)) => ctx.err(
-                file,
                 v.span(),
                 "sink `tls_cert_file` and `tls_key_file` go together",
             ),
@@ -1662,7 +1356,7 @@ fn exporter_settings(
     }
     exporter.bearer_token = token
         .as_ref()
-        .map(|v| Secret::at(ctx.resolve(file, v.get_ref())));
+        .map(|v| Secret::at(ctx.resolve(v.span(), v.get_ref())));
     output
 }
 
@@ -1698,15 +1392,13 @@ pub fn policy_digest(files: &[PolicyFile], referenced: &[Referenced]) -> String 
 /// A positive duration no longer than `cap`.
 fn capped_duration(
     ctx: &mut Ctx<'_>,
-    file: usize,
     v: &Spanned<String>,
     key: &str,
     cap: SignedDuration,
 ) -> Option<SignedDuration> {
-    let d = duration(ctx, file, v, key)?;
+    let d = duration(ctx, v, key)?;
     if d > cap {
         ctx.err_hint(
-            file,
             v.span(),
             format!("`{key}` is longer than its upper bound ({})", friendly(cap)),
             format!("the longest `{key}` allowed is {}", friendly(cap)),
@@ -1716,17 +1408,11 @@ fn capped_duration(
     Some(d)
 }
 
-fn duration(
-    ctx: &mut Ctx<'_>,
-    file: usize,
-    v: &Spanned<String>,
-    key: &str,
-) -> Option<SignedDuration> {
+fn duration(ctx: &mut Ctx<'_>, v: &Spanned<String>, key: &str) -> Option<SignedDuration> {
     match parse_duration(v.get_ref()) {
         Some(d) if d.is_positive() => Some(d),
         _ => {
             ctx.err_hint(
-                file,
                 v.span(),
                 format!("`{key}` is not a positive duration"),
                 "write it like `30m`, `2h` or `24h`",
@@ -1741,32 +1427,41 @@ pub fn parse_duration(s: &str) -> Option<SignedDuration> {
     s.trim().parse::<SignedDuration>().ok()
 }
 
-fn field_set(ctx: &mut Ctx<'_>, fields: Option<At<RawFields>>) -> FieldSet {
-    let Some(At { file, v }) = fields else {
-        return FieldSet::default();
+/// An allowlist's rules, with each name and where it is written.
+fn field_set(
+    ctx: &mut Ctx<'_>,
+    fields: Option<RawAllowlist>,
+) -> (FieldSet, Vec<(String, Range<usize>)>) {
+    let Some(a) = fields else {
+        return (FieldSet::default(), Vec::new());
     };
-    field_map(ctx, file, v)
+    let spans = a
+        .fields
+        .keys()
+        .map(|k| (k.get_ref().clone(), k.span()))
+        .collect();
+    (field_map(ctx, a.fields), spans)
 }
 
-fn field_map(ctx: &mut Ctx<'_>, file: usize, v: RawFields) -> FieldSet {
+fn field_map(ctx: &mut Ctx<'_>, v: RawFields) -> FieldSet {
     let mut entries = Vec::with_capacity(v.len());
     for (name, rule) in v {
-        if let Some(r) = field_rule(ctx, file, rule) {
+        if let Some(r) = field_rule(ctx, rule) {
             entries.push((name.into_inner(), r));
         }
     }
     FieldSet::new(entries)
 }
 
-fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<FieldRule> {
+fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
     let span = raw.span();
     let r = raw.into_inner();
-    let Some(ty_name) = r.ty else {
-        ctx.err_hint(
-            file,
+    let Some(ty_name) = r.r#type else {
+        ctx.absent(
             span,
+            ".type",
             "field rule has no `type`",
-            "add `type = \"string\"` (or number, integer, boolean, null, array, object)",
+            Some("add `type = \"string\"` (or number, integer, boolean, null, array, object)"),
         );
         return None;
     };
@@ -1779,7 +1474,6 @@ fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<
             |k| format!("did you mean `{k}`?"),
         );
         ctx.err_hint(
-            file,
             ty_name.span(),
             format!("unknown type `{}`", ty_name.get_ref()),
             hint,
@@ -1790,27 +1484,37 @@ fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<
     let has_pattern = r.pattern.is_some();
     let pattern = match r.pattern {
         Some(p) if ty != ValueType::String => {
-            ctx.err(file, p.span(), "`pattern` applies only to strings");
+            ctx.err(p.span(), "`pattern` applies only to strings");
             None
         }
+        // SECURITY: `Pattern::compile` anchors every pattern, so `abc`
+        // cannot match a sentence containing abc.
         Some(p) => match super::rule::Pattern::compile(p.get_ref(), unicode) {
             Ok(re) => Some(re),
             Err(e) => {
-                ctx.err(file, p.span(), e.to_string());
+                ctx.err(p.span(), e.to_string());
                 None
             }
         },
         None => None,
     };
+    // A key of this rule taken out for an error of its own (a `patern`
+    // typo, a `one_of` that is not a list) was most likely the constraint:
+    // that error is reported, this one would be its echo. The policy is
+    // refused either way.
+    let lost_a_key = ctx
+        .removed
+        .iter()
+        .any(|(s, _)| span.start <= s.start && s.end <= span.end);
     // SECURITY: a standard string with neither a pattern nor a list of
     // values admits any sentence; the policy must say that is intended.
     if ty == ValueType::String
         && r.one_of.is_none()
         && !has_pattern
         && !r.free_text.unwrap_or(false)
+        && !lost_a_key
     {
         ctx.err_hint(
-            file,
             span.clone(),
             "string field has no `pattern` or `one_of`: it admits free text",
             "constrain it with `pattern` or `one_of`, or set `free_text = true` if free text is what it is for",
@@ -1821,7 +1525,7 @@ fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<
         match usize::try_from(*v.get_ref()) {
             Ok(n) => Some(n),
             Err(_) => {
-                ctx.err(file, v.span(), format!("`{key}` must not be negative"));
+                ctx.err(v.span(), format!("`{key}` must not be negative"));
                 None
             }
         }
@@ -1831,17 +1535,16 @@ fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<
     if let (Some(lo), Some(hi)) = (r.min, r.max)
         && lo > hi
     {
-        ctx.err(file, span.clone(), "`min` is greater than `max`");
+        ctx.err(span.clone(), "`min` is greater than `max`");
     }
     let items = match r.items {
-        Some(i) if ty == ValueType::Array => field_rule(ctx, file, *i).map(Box::new),
+        Some(i) if ty == ValueType::Array => field_rule(ctx, *i).map(Box::new),
         Some(i) => {
-            ctx.err(file, i.span(), "`items` applies only to arrays");
+            ctx.err(i.span(), "`items` applies only to arrays");
             None
         }
         None if ty == ValueType::Array => {
             ctx.err_hint(
-                file,
                 span.clone(),
                 "array field has no `items` rule",
                 "say what every element must be, e.g. `items = { type = \"string\" }`",
@@ -1851,10 +1554,10 @@ fn field_rule(ctx: &mut Ctx<'_>, file: usize, raw: Spanned<RawField>) -> Option<
         None => None,
     };
     let fields = match r.fields {
-        Some(f) if ty == ValueType::Object => Some(field_map(ctx, file, f)),
+        Some(f) if ty == ValueType::Object => Some(field_map(ctx, f)),
         Some(f) => {
             let s = f.keys().next().map_or(span.clone(), |k| k.span());
-            ctx.err(file, s, "`fields` applies only to objects");
+            ctx.err(s, "`fields` applies only to objects");
             None
         }
         None if ty == ValueType::Object => Some(FieldSet::default()),
@@ -1882,18 +1585,17 @@ pub const MAX_LOCK_TIMEOUT: SignedDuration = SignedDuration::from_secs(30);
 
 fn audit_settings(
     ctx: &mut Ctx<'_>,
-    path: Option<At<Spanned<String>>>,
-    key_file: Option<At<Spanned<String>>>,
-    lock_timeout: Option<At<Spanned<String>>>,
-    anchor: Option<At<Spanned<String>>>,
+    path: Option<Spanned<String>>,
+    key_file: Option<Spanned<String>>,
+    lock_timeout: Option<Spanned<String>>,
+    anchor: Option<Spanned<String>>,
 ) -> Option<AuditSettings> {
     let timeout = lock_timeout
         .and_then(|a| {
-            let d = duration(ctx, a.file, &a.v, "lock_timeout")?;
+            let d = duration(ctx, &a, "lock_timeout")?;
             if d > MAX_LOCK_TIMEOUT {
                 ctx.err_hint(
-                    a.file,
-                    a.v.span(),
+                    a.span(),
                     "`audit.lock_timeout` is over its upper bound of 30s",
                     "an append waits this long for another writer; keep it short (the default is 5s)",
                 );
@@ -1902,28 +1604,27 @@ fn audit_settings(
             Some(d)
         })
         .unwrap_or(SignedDuration::from_secs(5));
-    let key_file = key_file.map(|a| ctx.resolve(a.file, a.v.get_ref()));
+    let key_file = key_file.map(|a| ctx.resolve(a.span(), a.get_ref()));
     let path = path?;
-    if path.v.get_ref().trim().is_empty() {
-        ctx.err(path.file, path.v.span(), "`audit.path` is empty");
+    if path.get_ref().trim().is_empty() {
+        ctx.err(path.span(), "`audit.path` is empty");
         return None;
     }
-    let log = ctx.resolve(path.file, path.v.get_ref());
+    let log = ctx.resolve(path.span(), path.get_ref());
     let anchor = match anchor {
         None => None,
         Some(a) => {
-            let resolved = ctx.resolve(a.file, a.v.get_ref());
+            let resolved = ctx.resolve(a.span(), a.get_ref());
             // SECURITY: an anchor beside the log falls with it; the lexical
             // check here is repeated on resolved folders when the log opens.
-            if a.v.get_ref().trim().is_empty() {
-                ctx.err(a.file, a.v.span(), "`audit.anchor` is empty");
+            if a.get_ref().trim().is_empty() {
+                ctx.err(a.span(), "`audit.anchor` is empty");
             } else if resolved.is_absolute()
                 && log.is_absolute()
                 && lexical_parent(&resolved).starts_with(lexical_parent(&log))
             {
                 ctx.err_hint(
-                    a.file,
-                    a.v.span(),
+                    a.span(),
                     "`audit.anchor` is inside the audit log's folder",
                     "keep the anchor where whoever can rewrite the log cannot: another folder, disk or host",
                 );
@@ -1956,21 +1657,21 @@ fn lexical_parent(p: &Path) -> PathBuf {
 
 fn sinks(
     ctx: &mut Ctx<'_>,
-    raw: Vec<At<Spanned<RawSink>>>,
+    raw: Vec<Spanned<RawSink>>,
     pseudonymizable: &dyn Fn(&str) -> bool,
-) -> (Vec<Sink>, Vec<Option<Loc>>) {
+) -> (Vec<Sink>, Vec<Option<Loc>>, Vec<Loc>) {
     let mut out: Vec<Sink> = Vec::new();
     let mut at = Vec::new();
-    for At { file, v } in raw {
+    let mut table_at = Vec::new();
+    for v in raw {
         let span = v.span();
         let s = v.into_inner();
         let Some(name) = s.name else {
-            ctx.err(file, span, "[[sink]] has no `name`");
+            ctx.absent(span, "sink.name", "[[sink]] has no `name`", None);
             continue;
         };
         if !valid_name(name.get_ref()) {
             ctx.err_hint(
-                file,
                 name.span(),
                 "sink name is not a valid name",
                 "use letters, digits, `-`, `_` and `.`, at most 64",
@@ -1979,19 +1680,17 @@ fn sinks(
         }
         if out.iter().any(|o| o.name == *name.get_ref()) {
             ctx.err(
-                file,
                 name.span(),
                 format!("sink `{}` is defined twice", name.get_ref()),
             );
             continue;
         }
-        let output_at = s.output.as_ref().map(|o| ctx.loc(file, o.span()));
+        let output_at = s.output.as_ref().map(|o| ctx.loc(o.span()));
         let output = match s.output {
-            Some(o) => match SinkOutput::parse(o.get_ref(), |p| ctx.resolve(file, p)) {
+            Some(o) => match SinkOutput::parse(o.get_ref(), |p| ctx.resolve(o.span(), p)) {
                 Some(out) => Some(out),
                 None => {
                     ctx.err_hint(
-                        file,
                         o.span(),
                         "unknown sink output",
                         "use `file:PATH`, `stdout`, or `otlp+http://`, `otlp+https://`, `otlp+grpc://` or `otlp+grpcs://` and `HOST:PORT`",
@@ -2003,7 +1702,6 @@ fn sinks(
         };
         let output = exporter_settings(
             ctx,
-            file,
             output,
             [
                 &s.tls_ca_file,
@@ -2014,7 +1712,7 @@ fn sinks(
         );
         let redact = match s.redact {
             None => SinkRedact::Policy,
-            Some(v) => match v.get_ref() {
+            Some(v) => match &v.get_ref().0 {
                 toml::Value::Boolean(true) => SinkRedact::Policy,
                 toml::Value::Boolean(false) => SinkRedact::Off,
                 toml::Value::Array(a) if a.iter().all(|x| x.is_str()) => SinkRedact::Only(
@@ -2024,7 +1722,6 @@ fn sinks(
                 ),
                 _ => {
                     ctx.err(
-                        file,
                         v.span(),
                         "sink `redact` must be `false` or a list of detector names",
                     );
@@ -2033,13 +1730,13 @@ fn sinks(
             },
         };
         at.push(output_at);
+        table_at.push(ctx.loc(span.clone()));
         let mut pseudonymize = Vec::new();
         for p in s.pseudonymize.unwrap_or_default() {
             if pseudonymizable(p.get_ref()) {
                 pseudonymize.push(p.into_inner());
             } else {
                 ctx.err_hint(
-                    file,
                     p.span(),
                     format!(
                         "`pseudonymize` names `{}`, which no standard allowlist holds",
@@ -2057,7 +1754,7 @@ fn sinks(
             pseudonymize,
         });
     }
-    (out, at)
+    (out, at, table_at)
 }
 
 /// Names of sinks and windows: safe in file names, logs and metrics.
@@ -2069,7 +1766,7 @@ pub fn valid_name(s: &str) -> bool {
         && !s.starts_with('.')
 }
 
-fn timestamp(ctx: &mut Ctx<'_>, file: usize, v: &Spanned<RawTime>, key: &str) -> Option<Timestamp> {
+fn timestamp(ctx: &mut Ctx<'_>, v: &Spanned<RawTime>, key: &str) -> Option<Timestamp> {
     let text = match v.get_ref() {
         RawTime::Text(s) => s.clone(),
         RawTime::Toml(d) => d.to_string(),
@@ -2078,7 +1775,6 @@ fn timestamp(ctx: &mut Ctx<'_>, file: usize, v: &Spanned<RawTime>, key: &str) ->
         Ok(t) => Some(t),
         Err(_) => {
             ctx.err_hint(
-                file,
                 v.span(),
                 format!("`{key}` is not an RFC 3339 time with an offset"),
                 "write it like `2026-12-01T10:00:00Z`",
@@ -2090,13 +1786,13 @@ fn timestamp(ctx: &mut Ctx<'_>, file: usize, v: &Spanned<RawTime>, key: &str) ->
 
 fn windows(
     ctx: &mut Ctx<'_>,
-    raw: Vec<At<Spanned<RawWindow>>>,
+    raw: Vec<Spanned<RawWindow>>,
     sinks: &[Sink],
     max: SignedDuration,
 ) -> Vec<Window> {
     let mut out: Vec<Window> = Vec::new();
     let mut ids = HashSet::new();
-    for At { file, v } in raw {
+    for v in raw {
         let span = v.span();
         let w = v.into_inner();
         let mut ok = true;
@@ -2104,7 +1800,6 @@ fn windows(
             Some(id) if valid_name(id.get_ref()) => {
                 if !ids.insert(id.get_ref().clone()) {
                     ctx.err(
-                        file,
                         id.span(),
                         format!("window id `{}` is used twice", id.get_ref()),
                     );
@@ -2114,7 +1809,6 @@ fn windows(
             }
             Some(id) => {
                 ctx.err_hint(
-                    file,
                     id.span(),
                     "window id is not a valid name",
                     "use letters, digits, `-`, `_` and `.`, at most 64",
@@ -2123,7 +1817,7 @@ fn windows(
                 String::new()
             }
             None => {
-                ctx.err(file, span.clone(), "[[window]] has no `id`");
+                ctx.absent(span.clone(), "window.id", "[[window]] has no `id`", None);
                 ok = false;
                 String::new()
             }
@@ -2131,6 +1825,8 @@ fn windows(
         let sink = match w.sink {
             Some(s) => {
                 match sinks.iter().find(|k| k.name == *s.get_ref()) {
+                    // A sink entry already reported broken: not a second error.
+                    None if ctx.removed_under("sink") => ok = false,
                     None => {
                         let names: Vec<&str> = sinks.iter().map(|k| k.name.as_str()).collect();
                         let hint = did_you_mean(s.get_ref(), &names).map_or_else(
@@ -2138,7 +1834,6 @@ fn windows(
                             |k| format!("did you mean `{k}`?"),
                         );
                         ctx.err_hint(
-                            file,
                             s.span(),
                             format!("window names unknown sink `{}`", s.get_ref()),
                             hint,
@@ -2146,7 +1841,7 @@ fn windows(
                         ok = false;
                     }
                     Some(k) if !k.full_allowed => {
-                        ctx.err_hint(file, s.span(), format!("sink `{}` is not full_allowed", s.get_ref()), "a window opens only a sink on the full allowlist (`full_allowed = true`)");
+                        ctx.err_hint(s.span(), format!("sink `{}` is not full_allowed", s.get_ref()), "a window opens only a sink on the full allowlist (`full_allowed = true`)");
                         ok = false;
                     }
                     Some(_) => {}
@@ -2154,26 +1849,36 @@ fn windows(
                 s.into_inner()
             }
             None => {
-                ctx.err(file, span.clone(), "[[window]] has no `sink`");
+                ctx.absent(
+                    span.clone(),
+                    "window.sink",
+                    "[[window]] has no `sink`",
+                    None,
+                );
                 ok = false;
                 String::new()
             }
         };
         let start = match &w.start {
-            Some(s) => timestamp(ctx, file, s, "start"),
+            Some(s) => timestamp(ctx, s, "start"),
             None => {
-                ctx.err(file, span.clone(), "[[window]] has no `start`");
+                ctx.absent(
+                    span.clone(),
+                    "window.start",
+                    "[[window]] has no `start`",
+                    None,
+                );
                 None
             }
         };
         let end = match &w.end {
-            Some(e) => timestamp(ctx, file, e, "end"),
+            Some(e) => timestamp(ctx, e, "end"),
             None => {
-                ctx.err_hint(
-                    file,
+                ctx.absent(
                     span.clone(),
+                    "window.end",
                     "[[window]] has no `end`",
-                    "an unbounded window is not allowed; set `end`",
+                    Some("an unbounded window is not allowed; set `end`"),
                 );
                 None
             }
@@ -2182,11 +1887,12 @@ fn windows(
             match v {
                 Some(s) if !s.get_ref().trim().is_empty() => Some(s.into_inner()),
                 Some(s) => {
-                    ctx.err(file, s.span(), format!("window `{key}` is empty"));
+                    ctx.err(s.span(), format!("window `{key}` is empty"));
                     None
                 }
                 None => {
-                    ctx.err(file, span.clone(), format!("[[window]] has no `{key}`"));
+                    let msg = format!("[[window]] has no `{key}`");
+                    ctx.absent(span.clone(), &format!("window.{key}"), &msg, None);
                     None
                 }
             }
@@ -2198,7 +1904,7 @@ fn windows(
             match u64::try_from(*v.get_ref()) {
                 Ok(n) if n > 0 => Some(n),
                 _ => {
-                    ctx.err(file, v.span(), format!("`{key}` must be positive"));
+                    ctx.err(v.span(), format!("`{key}` must be positive"));
                     None
                 }
             }
@@ -2209,7 +1915,6 @@ fn windows(
         match w.unbounded.as_ref().map(|u| (*u.get_ref(), u.span())) {
             Some((true, sp)) if has_budget => {
                 ctx.err(
-                    file,
                     sp,
                     "`unbounded = true` contradicts the window's `max_records`/`max_bytes`",
                 );
@@ -2218,9 +1923,8 @@ fn windows(
             Some((true, _)) => {}
             // SECURITY: a window file caught half-written may lack its
             // budget lines; a window in windows/ must say it has none.
-            _ if !has_budget && ctx.is_window_file(file) => {
+            _ if !has_budget && ctx.is_window_file(span.start) => {
                 ctx.err_hint(
-                    file,
                     span.clone(),
                     "a window in windows/ needs `max_records`, `max_bytes` or `unbounded = true`",
                     "say explicitly that the window has no budget, so that a file cut short is refused rather than enabled unbudgeted",
@@ -2236,13 +1940,12 @@ fn windows(
         };
         let end_span = w.end.as_ref().map_or(span.clone(), |e| e.span());
         if end <= start {
-            ctx.err(file, end_span, "window ends before it starts");
+            ctx.err(end_span, "window ends before it starts");
             continue;
         }
         let length = end.duration_since(start);
         if length > max {
             ctx.err_hint(
-                file,
                 end_span,
                 format!("window is longer than `max_window` ({})", friendly(length)),
                 format!("the longest window allowed is {}", friendly(max)),
@@ -2260,12 +1963,7 @@ fn windows(
                 "window `{id}` overlaps window `{}` on sink `{sink}`",
                 other.id
             );
-            ctx.err_hint(
-                file,
-                span.clone(),
-                msg,
-                "close one window before the next opens",
-            );
+            ctx.err_hint(span.clone(), msg, "close one window before the next opens");
             continue;
         }
         // SECURITY: `max_window` bounds a sink's windows together
@@ -2277,7 +1975,6 @@ fn windows(
             .collect();
         if same_sink.len() >= super::chain::MAX_WINDOWS_PER_SINK {
             ctx.err_hint(
-                file,
                 span.clone(),
                 format!(
                     "sink `{sink}` has more than {} windows",
@@ -2289,7 +1986,6 @@ fn windows(
         }
         if let Some(open) = super::chain::too_much(&same_sink, (start, end), max) {
             ctx.err_hint(
-                file,
                 span.clone(),
                 format!(
                     "window `{id}` and the other windows of sink `{sink}` are open {} within {}, more than `max_window` ({})",
@@ -2310,7 +2006,7 @@ fn windows(
             requested_by,
             max_records,
             max_bytes,
-            file: ctx.file(file).path.clone(),
+            file: ctx.path_of(span.start),
         });
     }
     out

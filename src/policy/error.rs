@@ -16,6 +16,67 @@ pub struct PolicyError {
     pub message: String,
     /// What to do about it.
     pub hint: Option<String>,
+    /// The dotted policy key it concerns (`server.listen`,
+    /// `standard.fields.request_id`), when one does.
+    pub key: Option<String>,
+    /// The offending line, for the terminal; `None` for whole-policy
+    /// errors and for lines that hold a customer list.
+    pub snippet: Option<Box<Snippet>>,
+}
+
+/// The line an error points at, with the columns to underline.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snippet {
+    /// The line, control characters escaped, cut around the error.
+    pub text: String,
+    /// 1-based first column of the underline, in `text`.
+    pub column: usize,
+    /// How many columns to underline (at least 1).
+    pub width: usize,
+}
+
+impl Snippet {
+    /// The line of `src` that byte `span.start` is on, underlined from
+    /// there to `span.end` (or the end of the line).
+    pub fn of(src: &str, span: std::ops::Range<usize>) -> Option<Snippet> {
+        let start = span.start.min(src.len());
+        let line_start = src.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
+        let line_end = src
+            .get(start..)?
+            .find('\n')
+            .map_or(src.len(), |i| start + i);
+        let line = src.get(line_start..line_end)?.trim_end_matches('\r');
+        let before = src.get(line_start..start)?.chars().count();
+        let end = span.end.clamp(start, line_start + line.len());
+        let width = src.get(start..end).map_or(1, |s| s.chars().count()).max(1);
+        // A long line (a minified policy) is cut to a window around the error.
+        const WIDE: usize = 120;
+        let chars: Vec<char> = line.chars().collect();
+        let from = before.saturating_sub(WIDE / 2);
+        let to = (from + WIDE).min(chars.len());
+        let mut text = String::new();
+        if from > 0 {
+            text.push('…');
+        }
+        // SECURITY: the line is shown on a terminal: control characters
+        // (an escape sequence in a window file) are escaped, and every
+        // character keeps one column so that the caret still points.
+        for c in &chars[from..to] {
+            match c {
+                '\t' => text.push(' '),
+                c if c.is_control() => text.push('�'),
+                c => text.push(*c),
+            }
+        }
+        if to < chars.len() {
+            text.push('…');
+        }
+        Some(Snippet {
+            text,
+            column: before - from + 1 + usize::from(from > 0),
+            width: width.min(WIDE),
+        })
+    }
 }
 
 impl PolicyError {
@@ -28,6 +89,8 @@ impl PolicyError {
             column,
             message: message.into(),
             hint: None,
+            key: None,
+            snippet: None,
         }
     }
 
@@ -39,7 +102,15 @@ impl PolicyError {
             column: 0,
             message: message.into(),
             hint: None,
+            key: None,
+            snippet: None,
         }
+    }
+
+    /// The same error naming the policy key it concerns.
+    pub fn with_key(mut self, key: impl Into<String>) -> PolicyError {
+        self.key = Some(key.into());
+        self
     }
 
     /// The same error with a hint.
@@ -133,10 +204,37 @@ impl fmt::Display for PolicyError {
         } else {
             write!(f, "{}: {}", self.file.display(), self.message)?;
         }
+        if let Some(s) = &self.snippet {
+            let n = self.line.to_string();
+            let pad = " ".repeat(n.len());
+            write!(
+                f,
+                "\n {pad} |\n {n} | {}\n {pad} | {}{}",
+                s.text,
+                " ".repeat(s.column.saturating_sub(1)),
+                "^".repeat(s.width)
+            )?;
+        }
         if let Some(h) = &self.hint {
             write!(f, "\n  help: {h}")?;
         }
         Ok(())
+    }
+}
+
+impl PolicyError {
+    /// The error as one JSON object (`--error-format json`): `file`,
+    /// `line`, `column` (0 for the whole policy), `message`, `hint`, `key`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "type": "error",
+            "file": self.file.display().to_string(),
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "hint": self.hint,
+            "key": self.key,
+        })
     }
 }
 

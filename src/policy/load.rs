@@ -386,6 +386,18 @@ pub fn canonical(path: &Path) -> PathBuf {
     path.to_path_buf()
 }
 
+/// A variable of the process environment, for `${env:VAR}` in a policy
+/// ([`super::env`]).
+pub fn process_env(name: &str) -> super::env::EnvValue {
+    match std::env::var_os(name) {
+        None => super::env::EnvValue::Unset,
+        Some(v) => match v.into_string() {
+            Ok(s) => super::env::EnvValue::Set(s),
+            Err(_) => super::env::EnvValue::NotUnicode,
+        },
+    }
+}
+
 /// Where the kill switch of the policy at `policy` is: `DIR/capture-off`
 /// for a folder, `FILE.capture-off` beside a single file.
 pub fn kill_switch_path(policy: &Path) -> PathBuf {

@@ -1,15 +1,22 @@
 //! The policy: TOML in a file or a folder, compiled into an immutable
 //! [`Policy`] that the gate reads and never changes.
 //!
-//! `raw` mirrors the TOML, `schema` finds every unknown key, `compile`
-//! validates and builds, `defaults` holds what an absent section means,
-//! `load` is the only IO.
+//! `raw` mirrors the TOML and, through `keys`, is the key table;
+//! `schema` checks every key and type against it, `env` expands
+//! `${env:VAR}`, `merge` merges the files and lays the defaults under
+//! them, `compile` validates and builds, `defaults` holds what an absent
+//! section means, `json_schema` describes the file for editors, `load`
+//! (and `redaction`) do the IO.
 
 mod chain;
 pub mod compile;
 pub mod defaults;
+pub mod env;
 pub mod error;
+pub mod json_schema;
+pub mod keys;
 pub mod load;
+pub mod merge;
 pub mod paths;
 pub mod raw;
 pub mod redaction;
@@ -65,20 +72,26 @@ pub struct Policy {
     sources: Vec<FileSource>,
     referenced: Vec<Referenced>,
     origins: Vec<KeyOrigin>,
+    replaced: Vec<String>,
     ignored: Vec<load::Ignored>,
     /// `[fleet]`: how window budgets are shared by replicas.
     pub fleet: FleetSettings,
 }
 
 /// A file (or variable) the policy refers to, by its hash: keyword lists
-/// by the SHA-256 of their bytes, keys by a fingerprint (never the key).
+/// by the SHA-256 of their bytes, keys by a fingerprint (never the key),
+/// `${env:VAR}` variables by the SHA-256 of their value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Referenced {
     /// What it is.
     pub kind: RefKind,
-    /// The file; `None` for a key taken from [`redaction::KEY_ENV`].
+    /// The file; `None` for a key taken from [`redaction::KEY_ENV`] and
+    /// for a variable.
     pub path: Option<PathBuf>,
-    /// Hex SHA-256 of a list's bytes, or a key's fingerprint.
+    /// The variable, for [`RefKind::EnvVar`].
+    pub var: Option<String>,
+    /// Hex SHA-256 of a list's bytes or a variable's value, or a key's
+    /// fingerprint.
     pub sha256: String,
 }
 
@@ -91,6 +104,8 @@ pub enum RefKind {
     RedactKey,
     /// `[audit] key_file`.
     AuditKey,
+    /// An environment variable a `${env:VAR}` reference expanded.
+    EnvVar,
     /// A TLS certificate chain or CA bundle (`tls_cert_file`,
     /// `tls_client_ca_file`, `tls_ca_file`).
     TlsCert,
@@ -107,6 +122,7 @@ impl RefKind {
             RefKind::KeywordList => "keyword_list",
             RefKind::RedactKey => "redact_key",
             RefKind::AuditKey => "audit_key",
+            RefKind::EnvVar => "env_var",
             RefKind::TlsCert => "tls_cert",
             RefKind::TlsKey => "tls_key",
             RefKind::BearerToken => "bearer_token",
@@ -310,8 +326,23 @@ impl Policy {
     /// to, and check that no two outputs, sources and the audit log are
     /// one file. Every error of every step is reported at once.
     pub fn from_files(source: &Path, files: &[load::PolicyFile]) -> Result<Policy, PolicyErrors> {
-        let mut draft = compile::compile(source, files)?;
-        let mut errors = Vec::new();
+        Policy::from_files_with_env(source, files, &load::process_env)
+    }
+
+    /// [`Policy::from_files`] with `${env:VAR}` looked up through `env`
+    /// instead of the process environment.
+    pub fn from_files_with_env(
+        source: &Path,
+        files: &[load::PolicyFile],
+        env: env::Lookup<'_>,
+    ) -> Result<Policy, PolicyErrors> {
+        // Every stage runs, even after another found errors, so that one
+        // run shows every error: a draft is built whenever the files could
+        // be read at all.
+        let (draft, mut errors) = compile::compile(source, files, env);
+        let Some(mut draft) = draft else {
+            return Err(compile::sorted(files, errors));
+        };
         let (tls_refs, tls_errors) = tls::load(&mut draft);
         errors.extend(tls_errors);
         let (redaction, mut referenced) = match redaction::build(&draft) {
@@ -326,11 +357,12 @@ impl Policy {
             Ok(None) => {}
             Err(e) => errors.push(e),
         }
+        referenced.extend(redaction::env_references(&draft.env));
         referenced.extend(tls_refs);
         let canon = paths::Canon::resolve(&draft, files, &referenced, load::canonical);
         errors.extend(paths::check(&draft, files, &referenced, &canon));
         let Some(redaction) = redaction.filter(|_| errors.is_empty()) else {
-            return Err(PolicyErrors(errors));
+            return Err(compile::sorted(files, errors));
         };
         Ok(draft.finish(files, redaction, referenced))
     }
@@ -384,6 +416,12 @@ impl Policy {
     /// Which file set each key that is not a built-in default.
     pub fn origins(&self) -> &[KeyOrigin] {
         &self.origins
+    }
+
+    /// The allowlists (`standard.fields`, ...) that say
+    /// `replace_defaults = true`: only their own rules apply.
+    pub fn replaced_allowlists(&self) -> &[String] {
+        &self.replaced
     }
 
     /// Entries of the policy folder that are not policy, and why.
@@ -443,6 +481,31 @@ pub struct StandardRules {
     pub otlp: OtlpRules,
     /// The latency-evidence allowlist.
     pub evidence: FieldSet,
+}
+
+impl StandardRules {
+    /// Every allowlist table, by its dotted key (`standard.fields`, ...).
+    pub fn allowlists(&self) -> [(&'static str, &FieldSet); 8] {
+        [
+            ("standard.fields", &self.fields),
+            ("standard.otlp.span_attributes", &self.otlp.span_attributes),
+            (
+                "standard.otlp.resource_attributes",
+                &self.otlp.resource_attributes,
+            ),
+            (
+                "standard.otlp.scope_attributes",
+                &self.otlp.scope_attributes,
+            ),
+            (
+                "standard.otlp.event_attributes",
+                &self.otlp.event_attributes,
+            ),
+            ("standard.otlp.link_attributes", &self.otlp.link_attributes),
+            ("standard.otlp.log_attributes", &self.otlp.log_attributes),
+            ("standard.evidence.fields", &self.evidence),
+        ]
+    }
 }
 
 /// `[standard.otlp]`.
@@ -839,6 +902,49 @@ mod tests {
         assert_eq!(empty.standard.fields.len(), 10);
     }
 
+    /// A structural OTLP rule the user writes replaces the built-in one
+    /// whole: the default `pattern` and `max_len` must not creep into a
+    /// user's `one_of` rule (nor a user's `free_text` rule be tightened
+    /// behind its back); other structural rules keep their defaults.
+    #[test]
+    fn a_structural_otlp_rule_replaces_the_default_whole() {
+        let p = Policy::from_toml(
+            Path::new("p.toml"),
+            "[standard.otlp]\nscope_name = { type = \"string\", one_of = [\"my.scope\"] }\nevent_name = { type = \"string\", free_text = true }\n",
+        )
+        .unwrap();
+        let s = &p.standard.otlp.structure;
+        assert!(s.scope_name.pattern.is_none());
+        assert_eq!(s.scope_name.max_len, None);
+        assert_eq!(s.scope_name.one_of, Some(vec!["my.scope".to_string()]));
+        assert!(s.event_name.pattern.is_none() && s.event_name.free_text);
+        let shipped = Policy::from_toml(Path::new("e.toml"), "").unwrap();
+        assert_eq!(s.schema_url, shipped.standard.otlp.structure.schema_url);
+        assert!(shipped.standard.otlp.structure.scope_name.pattern.is_some());
+        // Refused: not a string rule; free text not said; set twice.
+        let e = errors("[standard.otlp]\nevent_name = { type = \"integer\" }\n");
+        assert!(e[0].contains("must be `type = \"string\"`"), "{e:?}");
+        let e = errors("[standard.otlp]\nscope_version = { type = \"string\" }\n");
+        assert!(e[0].contains("admits free text"), "{e:?}");
+        let files = [
+            load::PolicyFile {
+                path: "a.toml".into(),
+                text: "[standard.otlp]\nscope_name = { type = \"string\", one_of = [\"a\"] }\n".into(),
+            },
+            load::PolicyFile {
+                path: "b.toml".into(),
+                text: "[standard.otlp]\nscope_name = { type = \"string\", max_len = 3, free_text = true }\n".into(),
+            },
+        ];
+        let e = Policy::from_files(Path::new("."), &files).unwrap_err();
+        assert!(
+            e.0.iter().any(|e| e
+                .message
+                .contains("`standard.otlp.scope_name` is defined twice")),
+            "{e:?}"
+        );
+    }
+
     #[test]
     fn all_errors_are_reported_at_once() {
         let errs = errors(
@@ -968,11 +1074,11 @@ requested_by = "me"
                 text: "[limits]\nmax_line_bytes = 20\n".into(),
             },
         ];
-        let errs = compile::compile(Path::new("dir"), &files).unwrap_err();
+        let errs = Policy::from_files(Path::new("dir"), &files).unwrap_err();
         assert_eq!(errs.0.len(), 1);
         let e = errs.0[0].to_string();
         assert!(
-            e.starts_with("b.toml:2:18: key `limits.max_line_bytes` is defined twice"),
+            e.starts_with("b.toml:2:1: key `limits.max_line_bytes` is defined twice"),
             "{e}"
         );
         assert!(e.contains("also set in a.toml"), "{e}");
@@ -1035,5 +1141,178 @@ requested_by = "me"
     fn policy_is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<Policy>();
+    }
+}
+
+#[cfg(test)]
+mod untrusted_text {
+    use super::*;
+    use proptest::prelude::*;
+
+    const SEEDS: &[&str] = &[
+        defaults::BUILTIN_DEFAULTS,
+        "[audit]\npath = \"a.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:${env:D}/c\"\n[[window]]\nid = \"w\"\nsink = \"cap\"\nstart = 2026-12-01T10:00:00Z\nend = \"2026-12-01T11:00:00Z\"\nreason = \"r\"\nrequested_by = \"me\"\n",
+        "[standard.fields]\nreplace_defaults = true\nx = { type = \"array\", items = { type = \"object\", fields = { a = { type = \"string\" } } } }\n[redact]\nbuiltin = [\"email\"]\n[[redact.keywords]]\nname = \"k\"\nwords = [\"a\", \"b\"]\n",
+    ];
+    const TOKENS: &[&str] = &[
+        "[",
+        "]",
+        "[[",
+        "=",
+        "\"",
+        "'",
+        "\n",
+        "{",
+        "}",
+        ",",
+        "${env:D}",
+        "${",
+        "$$",
+        ".",
+        "x",
+        "1",
+        "true",
+        "é",
+        "\u{0}",
+        "replace_defaults",
+        "type",
+        "#",
+    ];
+
+    fn edited() -> impl Strategy<Value = String> {
+        (
+            0..SEEDS.len(),
+            proptest::collection::vec(
+                (any::<prop::sample::Index>(), 0..TOKENS.len(), any::<bool>()),
+                1..8,
+            ),
+        )
+            .prop_map(|(seed, edits)| {
+                let mut s: Vec<char> = SEEDS[seed].chars().collect();
+                for (at, token, delete) in edits {
+                    let i = at.index(s.len() + 1);
+                    if delete && i < s.len() {
+                        let end = (i + 3).min(s.len());
+                        s.drain(i..end);
+                    } else {
+                        s.splice(i..i, TOKENS[token].chars());
+                    }
+                }
+                s.into_iter().collect()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+        /// Whatever a policy file holds, compiling it never panics, and
+        /// every error points at a line of its file.
+        #[test]
+        fn any_edit_of_a_policy_compiles_or_errs_with_places_in_its_file(text in edited()) {
+            let env = |n: &str| if n == "D" { env::EnvValue::Set("/tmp".into()) } else { env::EnvValue::Unset };
+            let files = [load::PolicyFile { path: "p.toml".into(), text: text.clone() }];
+            if let Err(errs) = Policy::from_files_with_env(Path::new("p.toml"), &files, &env) {
+                prop_assert!(!errs.0.is_empty());
+                let lines = text.split('\n').count();
+                for e in &errs.0 {
+                    prop_assert!(e.line <= lines, "{e} beyond line {lines}");
+                    let shown = e.to_string();
+                    prop_assert!(!shown.is_empty());
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod context_tests {
+    use super::*;
+
+    fn two(a: &str, b: &str) -> Result<Policy, Vec<String>> {
+        let files = vec![
+            load::PolicyFile {
+                path: "a.toml".into(),
+                text: a.into(),
+            },
+            load::PolicyFile {
+                path: "b.toml".into(),
+                text: b.into(),
+            },
+        ];
+        Policy::from_files(Path::new("dir"), &files)
+            .map_err(|e| e.0.iter().map(|e| e.to_string()).collect())
+    }
+
+    fn rule<'p>(p: &'p Policy, d: &str) -> &'p crate::redact::ContextRule {
+        p.redact().context.iter().find(|c| c.detector == d).unwrap()
+    }
+
+    /// A user's detector table replaces the built-in one whole (no default
+    /// `not_words` creep into it); the detectors it leaves out keep theirs.
+    #[test]
+    fn a_detector_table_replaces_its_default_and_the_others_stay() {
+        let p = two("[redact.context.ipv4]\nwords = [\"node\"]\n", "").unwrap();
+        let ipv4 = rule(&p, "ipv4");
+        assert_eq!(ipv4.words, Some(vec!["node".to_string()]));
+        assert_eq!(ipv4.not_words, None);
+        assert_eq!(ipv4.window, None);
+        let phone = rule(&p, "phone");
+        assert!(phone.words.as_ref().is_some_and(|w| w.len() > 5));
+        assert_eq!(phone.window, Some(32));
+        let empty = Policy::from_toml(Path::new("e.toml"), "").unwrap();
+        assert_eq!(empty.redact().context.len(), 5);
+    }
+
+    /// Two files setting one detector's context: an error naming both, not a
+    /// silent pick of either.
+    #[test]
+    fn a_detector_context_set_in_two_files_is_refused() {
+        let errs = two(
+            "[redact.context.us_ssn]\nwindow = 16\n",
+            "[redact.context.us_ssn]\nwords = [\"ssn\"]\n",
+        )
+        .unwrap_err();
+        assert!(
+            errs.iter()
+                .any(|e| e.starts_with("b.toml:") && e.contains("redact.context.us_ssn")),
+            "{errs:?}"
+        );
+        // Different detectors in two files add up.
+        let p = two(
+            "[redact.context.us_ssn]\nwindow = 16\n",
+            "[redact.context.phone]\nwindow = 8\n",
+        )
+        .unwrap();
+        assert_eq!(rule(&p, "us_ssn").window, Some(16));
+        assert_eq!(rule(&p, "phone").window, Some(8));
+    }
+
+    /// Mistakes are errors with a place: a window out of bounds, an unknown
+    /// key, a value that is not a table, a detector without a context.
+    #[test]
+    fn context_mistakes_are_refused() {
+        let errs = two("[redact.context.phone]\nwindow = 0\n", "").unwrap_err();
+        assert!(
+            errs.iter()
+                .any(|e| e.starts_with("a.toml:2:") && e.contains("`window` must be 1-256")),
+            "{errs:?}"
+        );
+        let errs = two("[redact.context.phone]\nwindw = 8\n", "").unwrap_err();
+        assert!(
+            errs.iter().any(|e| e.starts_with("a.toml:2:")
+                && e.contains("unknown key `windw` in [redact.context.phone]")),
+            "{errs:?}"
+        );
+        let errs = two("[redact]\ncontext = { phone = 3 }\n", "").unwrap_err();
+        assert!(
+            errs.iter()
+                .any(|e| e.contains("`redact.context.phone` must be a table")),
+            "{errs:?}"
+        );
+        let errs = two("[redact.context.jwt]\nwords = [\"x\"]\n", "").unwrap_err();
+        assert!(
+            errs.iter().any(|e| e.contains("redact context `jwt`")),
+            "{errs:?}"
+        );
     }
 }

@@ -17,11 +17,14 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
-use super::compile::Draft;
+use super::compile::{Draft, Loc};
+use super::env::EnvUse;
 use super::error::{PolicyError, PolicyErrors};
 use super::load::{MAX_KEY_FILE_BYTES, MAX_KEYWORD_FILE_BYTES, read_regular};
 use super::{RefKind, Referenced, SinkRedact};
-use crate::redact::{Action, KeywordRule, PatternRule, RedactConfig, RedactKey, Redactor};
+use crate::redact::{
+    Action, KeywordRule, PatternRule, RedactConfig, RedactConfigError, RedactKey, Redactor,
+};
 
 /// The environment variable that may hold the redaction key (hex, or raw
 /// text of at least 16 bytes) when `[redact] key_file` is not set.
@@ -124,13 +127,36 @@ pub(super) fn audit_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
         Ok(r) => Ok(Some(Referenced {
             kind: RefKind::AuditKey,
             path: Some(path.clone()),
+            var: None,
             sha256: key_fingerprint(&r.bytes),
         })),
-        Err(cause) => Err(PolicyError::whole(
-            &origin,
-            format!("cannot read [audit] key_file `{}`: {cause}", path.display()),
-        )),
+        Err(cause) => {
+            let msg = format!("cannot read [audit] key_file `{}`: {cause}", path.display());
+            Err(match &draft.audit_key_at {
+                Some(at) => at.error(msg),
+                None => PolicyError::whole(&origin, msg),
+            })
+        }
     }
+}
+
+/// The variables `${env:VAR}` expanded, each once, by the SHA-256 of its
+/// value: part of the policy's digest, so a changed variable is a changed
+/// policy.
+pub(super) fn env_references(uses: &[EnvUse]) -> Vec<Referenced> {
+    let mut out: Vec<Referenced> = Vec::new();
+    for u in uses {
+        if out.iter().any(|r| r.var.as_deref() == Some(u.var.as_str())) {
+            continue;
+        }
+        out.push(Referenced {
+            kind: RefKind::EnvVar,
+            path: None,
+            var: Some(u.var.clone()),
+            sha256: hex::encode(Sha256::digest(u.value.as_bytes())),
+        });
+    }
+    out
 }
 
 /// The referenced files of a policy in force, hashed again as they are
@@ -140,22 +166,27 @@ pub(super) fn audit_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
 pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
     refs.iter()
         .map(|r| {
-            let bytes = match &r.path {
-                Some(p) => {
+            let bytes = match (&r.path, &r.var) {
+                (_, Some(var)) => std::env::var_os(var)
+                    .map(|v| v.into_encoded_bytes())
+                    .ok_or_else(|| "not set".to_string()),
+                (Some(p), None) => {
                     let max = match r.kind {
                         RefKind::KeywordList => MAX_KEYWORD_FILE_BYTES,
-                        RefKind::RedactKey | RefKind::AuditKey => MAX_KEY_FILE_BYTES,
+                        RefKind::RedactKey | RefKind::AuditKey | RefKind::EnvVar => {
+                            MAX_KEY_FILE_BYTES
+                        }
                         RefKind::TlsCert | RefKind::TlsKey => super::tls::MAX_PEM_FILE_BYTES,
                         RefKind::BearerToken => super::tls::MAX_TOKEN_FILE_BYTES,
                     };
                     read_regular(p, max).map(|r| r.bytes)
                 }
-                None => std::env::var_os(KEY_ENV)
+                (None, None) => std::env::var_os(KEY_ENV)
                     .map(|v| v.into_encoded_bytes())
                     .ok_or_else(|| "not set".to_string()),
             };
             let sha256 = match (bytes, r.kind) {
-                (Ok(b), RefKind::KeywordList) => hex::encode(Sha256::digest(&b)),
+                (Ok(b), RefKind::KeywordList | RefKind::EnvVar) => hex::encode(Sha256::digest(&b)),
                 (Ok(b), k @ (RefKind::TlsCert | RefKind::TlsKey)) => super::tls::fingerprint(k, &b),
                 (Ok(b), _) => key_fingerprint(&b),
                 (Err(e), _) => format!("unreadable: {e}"),
@@ -176,12 +207,23 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
         .first()
         .cloned()
         .unwrap_or_else(|| policy.source.clone());
+    let at = &policy.redact_at;
     let mut errors = Vec::new();
-    let mut err = |msg: String| errors.push(PolicyError::whole(&origin, msg));
+    // Every error names the line it is about; the whole policy only when
+    // nothing in it is to blame.
+    let mut err = |loc: Option<&Loc>, msg: String| {
+        errors.push(match loc.or(at.section.as_ref()) {
+            Some(l) => l.error(msg),
+            None => PolicyError::whole(&origin, msg),
+        })
+    };
 
     let mut referenced = Vec::new();
     let mut keywords = Vec::new();
-    for k in &settings.keywords {
+    // Rules whose list could not be read: already reported, not "empty" too.
+    let mut unread = Vec::new();
+    for (i, k) in settings.keywords.iter().enumerate() {
+        let locs = at.keywords.get(i);
         let mut words = k.words.clone();
         if let Some(file) = &k.file {
             match read_words(file) {
@@ -190,10 +232,24 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                     referenced.push(Referenced {
                         kind: RefKind::KeywordList,
                         path: Some(file.clone()),
+                        var: None,
                         sha256,
                     });
                 }
-                Err(e) => err(format!("redact keywords `{}`: {e}", k.name)),
+                Err(e) => {
+                    unread.push(crate::redact::RedactConfigError::EmptyKeywords {
+                        name: k
+                            .name
+                            .chars()
+                            .take(64)
+                            .flat_map(char::escape_debug)
+                            .collect(),
+                    });
+                    err(
+                        locs.map(|l| l.source()),
+                        format!("redact keywords `{}`: {e}", k.name),
+                    )
+                }
             }
         }
         keywords.push(KeywordRule {
@@ -201,16 +257,21 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
             words,
             case_insensitive: k.case_insensitive,
             whole_word: k.whole_word,
-            action: action(&k.action, &k.name, &mut err),
+            action: action(&k.action, &k.name, &mut |m| {
+                err(locs.map(|l| l.action()), m)
+            }),
         });
     }
     let patterns = settings
         .patterns
         .iter()
-        .map(|p| PatternRule {
+        .enumerate()
+        .map(|(i, p)| PatternRule {
             name: p.name.clone(),
             regex: p.regex.clone(),
-            action: action(&p.action, &p.name, &mut err),
+            action: action(&p.action, &p.name, &mut |m| {
+                err(at.patterns.get(i).map(|l| l.action()), m)
+            }),
         })
         .collect();
     let config = RedactConfig {
@@ -230,7 +291,8 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
             }
             Ok(None) => None,
             Err(e) => {
-                err(e);
+                // At `key_file`, else at what needs the key.
+                err(key_loc(policy), e);
                 None
             }
         }
@@ -243,37 +305,44 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
         // No redactor is built, but a context the policy sets must still
         // be one that could be used.
         for e in crate::redact::check_context(&config.context) {
-            err(format!("[redact]: {e}"));
+            let loc = config_error_loc(policy, &e);
+            err(loc, format!("[redact]: {e}"));
         }
         None
     } else {
         match Redactor::compile(&config, key.clone()) {
             Ok(r) => Some(Arc::new(r)),
             Err(es) => {
-                for e in es {
-                    err(format!("[redact]: {e}"));
+                for e in es.into_iter().filter(|e| !unread.contains(e)) {
+                    let loc = config_error_loc(policy, &e);
+                    err(loc, format!("[redact]: {e}"));
                 }
                 None
             }
         }
     };
-    for name in &settings.allow_unredacted_sinks {
+    for (i, name) in settings.allow_unredacted_sinks.iter().enumerate() {
         if policy.sink(name).is_none() {
-            err(format!(
-                "`allow_unredacted_sinks` names unknown sink `{name}`"
-            ));
+            err(
+                at.allow_unredacted.get(i),
+                format!("`allow_unredacted_sinks` names unknown sink `{name}`"),
+            );
         }
     }
     let mut sinks = HashMap::new();
     for sink in &policy.sinks {
         let allowed = settings.allow_unredacted_sinks.contains(&sink.name);
+        let here = policy.sink_loc(&sink.name);
         let redactor = match &sink.redact {
             SinkRedact::Policy => full.clone(),
             SinkRedact::Off | SinkRedact::Only(_) if !allowed => {
-                err(format!(
-                    "sink `{}` weakens redaction but is not in [redact] allow_unredacted_sinks",
-                    sink.name
-                ));
+                err(
+                    here,
+                    format!(
+                        "sink `{}` weakens redaction but is not in [redact] allow_unredacted_sinks",
+                        sink.name
+                    ),
+                );
                 None
             }
             SinkRedact::Off => None,
@@ -282,17 +351,20 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                     Ok(sub) => Some(Arc::new(sub)),
                     Err(es) => {
                         for e in es {
-                            err(format!("sink `{}` redact: {e}", sink.name));
+                            err(here, format!("sink `{}` redact: {e}", sink.name));
                         }
                         None
                     }
                 },
                 None if names.is_empty() => None,
                 None => {
-                    err(format!(
-                        "sink `{}` names detectors but [redact] defines none",
-                        sink.name
-                    ));
+                    err(
+                        here,
+                        format!(
+                            "sink `{}` names detectors but [redact] defines none",
+                            sink.name
+                        ),
+                    );
                     None
                 }
             },
@@ -321,6 +393,85 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
         })
     } else {
         Err(PolicyErrors(errors))
+    }
+}
+
+/// Where a missing or bad redaction key is to blame: `key_file`, else
+/// the first rule or sink that needs a key.
+fn key_loc(policy: &Draft) -> Option<&Loc> {
+    let at = &policy.redact_at;
+    if let Some(k) = &at.key_file {
+        return Some(k);
+    }
+    let s = &policy.redact;
+    let hash = |a: &str| a == "hash";
+    s.patterns
+        .iter()
+        .zip(&at.patterns)
+        .find(|(p, _)| hash(&p.action))
+        .map(|(_, l)| l.action())
+        .or_else(|| {
+            s.keywords
+                .iter()
+                .zip(&at.keywords)
+                .find(|(k, _)| hash(&k.action))
+                .map(|(_, l)| l.action())
+        })
+        .or_else(|| {
+            policy
+                .sinks
+                .iter()
+                .find(|k| !k.pseudonymize.is_empty())
+                .and_then(|k| policy.sink_loc(&k.name))
+        })
+}
+
+/// The place a redaction config error is about, found by the detector
+/// name it carries.
+fn config_error_loc<'d>(policy: &'d Draft, e: &RedactConfigError) -> Option<&'d Loc> {
+    let at = &policy.redact_at;
+    let s = &policy.redact;
+    // The redactor's errors show names escaped and cut to 64 characters.
+    let shown = |n: &str| -> String { n.chars().take(64).flat_map(char::escape_debug).collect() };
+    let pattern = |name: &str, last: bool| {
+        let mut it = s
+            .patterns
+            .iter()
+            .zip(&at.patterns)
+            .filter(|(p, _)| shown(&p.name) == name);
+        if last { it.next_back() } else { it.next() }.map(|(_, l)| l)
+    };
+    let keyword = |name: &str, last: bool| {
+        let mut it = s
+            .keywords
+            .iter()
+            .zip(&at.keywords)
+            .filter(|(k, _)| shown(&k.name) == name);
+        if last { it.next_back() } else { it.next() }.map(|(_, l)| l)
+    };
+    match e {
+        RedactConfigError::UnknownBuiltin { name, .. } => at
+            .builtin
+            .iter()
+            .find(|(b, _)| shown(b) == *name)
+            .map(|(_, l)| l),
+        RedactConfigError::BadPattern { name, .. }
+        | RedactConfigError::PatternTooLarge { name, .. }
+        | RedactConfigError::EmptyMatch { name } => pattern(name, false).map(|l| l.source()),
+        RedactConfigError::EmptyKeywords { name }
+        | RedactConfigError::EmptyKeyword { name, .. } => keyword(name, false).map(|l| &l.table),
+        RedactConfigError::DuplicateName { name } => pattern(name, true)
+            .or_else(|| keyword(name, true))
+            .map(|l| &l.table),
+        RedactConfigError::BadName { name } => pattern(name, false)
+            .or_else(|| keyword(name, false))
+            .map(|l| &l.table),
+        RedactConfigError::HashWithoutKey { name } => pattern(name, false)
+            .or_else(|| keyword(name, false))
+            .map(|l| l.action()),
+        RedactConfigError::KeyTooShort { .. } => key_loc(policy),
+        RedactConfigError::BadContext { .. } => at.section.as_ref(),
+        _ => None,
     }
 }
 
@@ -391,6 +542,7 @@ fn read_key(key_file: Option<&Path>) -> Result<Option<(RedactKey, Referenced)>, 
     let reference = Referenced {
         kind: RefKind::RedactKey,
         path: key_file.map(Path::to_path_buf),
+        var: None,
         sha256: key_fingerprint(&bytes),
     };
     RedactKey::new(key_bytes)

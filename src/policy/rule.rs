@@ -204,7 +204,7 @@ pub enum Broken {
 }
 
 impl Broken {
-    /// The stable rule name of SPEC.md.
+    /// The stable rule name (docs/reference.md).
     pub fn rule(self) -> &'static str {
         match self {
             Broken::MaxLen(_) => "max_len",

@@ -1,298 +1,376 @@
-//! The set of keys each policy table accepts, used to report *every* unknown
-//! key at once with a "did you mean" hint (serde stops at the first one).
+//! Every key and every value's type checked at once, against the key
+//! table that the `Raw*` types declare ([`super::keys`]).
 //!
-//! **Invariant:** this table and the `Raw*` structs accept exactly the same
-//! keys; `policies/reference.toml` uses every key and a test checks that both
-//! accept it, so the two cannot drift apart silently.
+//! serde stops at the first unknown key or mistyped value; this walk
+//! finds all of them in one pass, with a "did you mean" hint, and removes
+//! each offending entry from the tree so that the later stages (merge,
+//! deserialize, validate) still run and report their own errors. The
+//! table is the `Raw*` types' own, so the two cannot drift apart.
+
+use std::ops::Range;
 
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-/// A kind of table in the policy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Node {
-    Root,
-    Audit,
-    Limits,
-    Full,
-    Standard,
-    /// A map from field names to field rules.
-    FieldMap,
-    Field,
-    Otlp,
-    Evidence,
-    Sink,
-    Window,
-    Redact,
-    RedactPattern,
-    RedactKeywords,
-    /// A map from built-in detector names to their context.
-    RedactContextMap,
-    RedactContext,
-    Server,
-    Source,
-    Fleet,
-    /// A value that is not a table of ours (strings, `redact = [..]`).
-    Leaf,
+use super::keys::{REPLACE_DEFAULTS, Shape, TableShape, table_title};
+use super::raw::RawPolicy;
+
+/// Values that may be a customer list or a credential: an error on their
+/// line is shown without the line. An unknown key in a table that holds
+/// one of them is treated alike (it may be one of them misspelt).
+// SECURITY: a keyword list is a customer list, a redaction pattern may
+// spell one out (`Northwind|Contoso`), and a budget store URL may hold a
+// password (refused, but the refusal must not print it).
+pub const SECRET_KEYS: &[&str] = &[
+    "redact.keywords.words",
+    "redact.pattern.regex",
+    "fleet.budget_store",
+];
+
+/// Whether the table at `path` holds a [`SECRET_KEYS`] key.
+fn holds_secrets(path: &str) -> bool {
+    SECRET_KEYS
+        .iter()
+        .any(|k| k.rsplit_once('.').is_some_and(|(table, _)| table == path))
 }
 
-fn children(node: Node) -> &'static [(&'static str, Node)] {
-    use Node::*;
-    match node {
-        Root => &[
-            ("version", Leaf),
-            ("audit", Audit),
-            ("limits", Limits),
-            ("full", Full),
-            ("standard", Standard),
-            ("sink", Sink),
-            ("window", Window),
-            ("redact", Redact),
-            ("server", Server),
-            ("source", Source),
-            ("fleet", Fleet),
-        ],
-        Audit => &[
-            ("path", Leaf),
-            ("key_file", Leaf),
-            ("lock_timeout", Leaf),
-            ("anchor", Leaf),
-        ],
-        Limits => &[("max_line_bytes", Leaf)],
-        Full => &[
-            ("content_fields", Leaf),
-            ("content_attributes", Leaf),
-            ("max_window", Leaf),
-        ],
-        Standard => &[
-            ("on_violation", Leaf),
-            ("detectors", Leaf),
-            ("fields", FieldMap),
-            ("otlp", Otlp),
-            ("evidence", Evidence),
-        ],
-        Field => &[
-            ("type", Leaf),
-            ("nullable", Leaf),
-            ("pattern", Leaf),
-            ("unicode", Leaf),
-            ("free_text", Leaf),
-            ("one_of", Leaf),
-            ("min", Leaf),
-            ("max", Leaf),
-            ("max_len", Leaf),
-            ("required", Leaf),
-            ("items", Field),
-            ("max_items", Leaf),
-            ("fields", FieldMap),
-        ],
-        Otlp => &[
-            ("span_names", Leaf),
-            ("span_attributes", FieldMap),
-            ("resource_attributes", FieldMap),
-            ("scope_attributes", FieldMap),
-            ("event_attributes", FieldMap),
-            ("link_attributes", FieldMap),
-            ("log_attributes", FieldMap),
-            ("schema_url", Field),
-            ("scope_name", Field),
-            ("scope_version", Field),
-            ("event_name", Field),
-            ("trace_state", FieldMap),
-            ("max_resources", Leaf),
-            ("max_scopes", Leaf),
-            ("max_spans", Leaf),
-            ("max_events", Leaf),
-            ("max_links", Leaf),
-            ("max_log_records", Leaf),
-            ("max_attributes", Leaf),
-        ],
-        Evidence => &[("fields", FieldMap)],
-        Sink => &[
-            ("name", Leaf),
-            ("full_allowed", Leaf),
-            ("output", Leaf),
-            ("redact", Leaf),
-            ("pseudonymize", Leaf),
-            ("tls_ca_file", Leaf),
-            ("tls_cert_file", Leaf),
-            ("tls_key_file", Leaf),
-            ("bearer_token_file", Leaf),
-        ],
-        Window => &[
-            ("id", Leaf),
-            ("sink", Leaf),
-            ("start", Leaf),
-            ("end", Leaf),
-            ("reason", Leaf),
-            ("requested_by", Leaf),
-            ("max_records", Leaf),
-            ("max_bytes", Leaf),
-            ("unbounded", Leaf),
-        ],
-        Redact => &[
-            ("builtin", Leaf),
-            ("key_file", Leaf),
-            ("allow_unredacted_sinks", Leaf),
-            ("pseudonym_prefixes", Leaf),
-            ("pattern", RedactPattern),
-            ("keywords", RedactKeywords),
-            ("context", RedactContextMap),
-        ],
-        RedactContext => &[("words", Leaf), ("not_words", Leaf), ("window", Leaf)],
-        RedactPattern => &[("name", Leaf), ("regex", Leaf), ("action", Leaf)],
-        RedactKeywords => &[
-            ("name", Leaf),
-            ("words", Leaf),
-            ("file", Leaf),
-            ("case_insensitive", Leaf),
-            ("whole_word", Leaf),
-            ("action", Leaf),
-        ],
-        Server => &[
-            ("listen", Leaf),
-            ("max_body_bytes", Leaf),
-            ("queue_records", Leaf),
-            ("queue_bytes", Leaf),
-            ("flush_interval", Leaf),
-            ("max_connections", Leaf),
-            ("max_spans", Leaf),
-            ("max_log_records", Leaf),
-            ("max_events", Leaf),
-            ("max_links", Leaf),
-            ("max_attributes", Leaf),
-            ("max_nesting", Leaf),
-            ("decode_memory_bytes", Leaf),
-            ("header_read_timeout", Leaf),
-            ("body_read_timeout", Leaf),
-            ("idle_timeout", Leaf),
-            ("grpc_listen", Leaf),
-            ("tls_cert_file", Leaf),
-            ("tls_key_file", Leaf),
-            ("tls_client_ca_file", Leaf),
-            ("bearer_token_file", Leaf),
-        ],
-        Source => &[("kind", Leaf), ("path", Leaf)],
-        Fleet => &[
-            ("budget_store", Leaf),
-            ("password_file", Leaf),
-            ("replicas", Leaf),
-            ("replica_id", Leaf),
-            ("store_timeout", Leaf),
-        ],
-        FieldMap | RedactContextMap | Leaf => &[],
+/// The root of the key table.
+pub fn root() -> TableShape {
+    match <RawPolicy as super::keys::Describe>::shape() {
+        Shape::Table(t) => t,
+        // `RawPolicy` is declared by `raw_table!`, which always gives a table.
+        _ => TableShape {
+            type_name: "RawPolicy",
+            keys: RawPolicy::keys,
+        },
     }
 }
 
-/// Whether `s` is a key this schema defines, or a dotted path of such keys
+/// A problem with one key or value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    /// Byte span of the key (unknown keys) or value (wrong types).
+    pub span: Range<usize>,
+    /// `unknown key `x` in [sink]`, `...must be an integer, not a string`.
+    pub message: String,
+    /// `did you mean `y`?` or what the value should look like.
+    pub hint: Option<String>,
+    /// The dotted key.
+    pub key: String,
+}
+
+/// What the walk learnt about a file besides its problems.
+#[derive(Debug, Default, Clone)]
+pub struct Index {
+    /// Each key's place (key through value) and dotted name.
+    pub keys: Vec<(Range<usize>, String)>,
+    /// Values that may hold a customer list.
+    pub secrets: Vec<Range<usize>>,
+}
+
+impl Index {
+    /// The innermost key whose place holds `offset`.
+    pub fn key_at(&self, offset: usize) -> Option<&str> {
+        self.keys
+            .iter()
+            .filter(|(r, _)| r.start <= offset && offset < r.end.max(r.start + 1))
+            .min_by_key(|(r, _)| r.end.saturating_sub(r.start))
+            .map(|(_, k)| k.as_str())
+    }
+}
+
+/// Check every key and value of one file's tree; remove what is wrong.
+pub fn check(root: &mut DeTable<'_>, problems: &mut Vec<Problem>, index: &mut Index) {
+    let shape = self::root();
+    walk_table(root, shape, "", false, problems, index);
+    problems.sort_by_key(|p| p.span.start);
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn walk_table(
+    table: &mut DeTable<'_>,
+    shape: TableShape,
+    path: &str,
+    array: bool,
+    problems: &mut Vec<Problem>,
+    index: &mut Index,
+) {
+    let keys = (shape.keys)();
+    let mut remove = Vec::new();
+    for (key, value) in table.iter_mut() {
+        let name: &str = key.get_ref();
+        let sub = join(path, &crate::finding::escape_key(name));
+        index
+            .keys
+            .push((key.span().start..value.span().end, sub.clone()));
+        let Some(k) = super::keys::find(keys, name) else {
+            // SECURITY: `budget_stor = "redis://u:PASSWORD@h"` is a secret
+            // however its key is spelt.
+            if holds_secrets(path) {
+                index.secrets.push(key.span().start..value.span().end);
+            }
+            let known: Vec<&str> = keys.iter().map(|k| k.name).collect();
+            problems.push(Problem {
+                span: key.span(),
+                message: format!(
+                    "unknown key `{}` in {}",
+                    crate::finding::escape_key(name),
+                    table_title(path, array)
+                ),
+                hint: did_you_mean(name, &known)
+                    .map(|k| format!("did you mean `{k}`?"))
+                    .or_else(|| Some(format!("known keys: {}", known.join(", ")))),
+                key: sub,
+            });
+            remove.push(name.to_string());
+            continue;
+        };
+        if !walk_value(value, (k.shape)(), &sub, problems, index) {
+            remove.push(name.to_string());
+        }
+    }
+    for name in remove {
+        table.remove(name.as_str());
+    }
+}
+
+/// Check one value against its shape; `false` when it must be removed.
+fn walk_value(
+    value: &mut Spanned<DeValue<'_>>,
+    shape: Shape,
+    path: &str,
+    problems: &mut Vec<Problem>,
+    index: &mut Index,
+) -> bool {
+    if SECRET_KEYS.contains(&path) {
+        index.secrets.push(value.span());
+    }
+    let span = value.span();
+    let ok = match (shape, value.get_mut()) {
+        (Shape::Str, DeValue::String(_))
+        | (Shape::Int, DeValue::Integer(_))
+        | (Shape::Float, DeValue::Integer(_) | DeValue::Float(_))
+        | (Shape::Bool, DeValue::Boolean(_))
+        | (Shape::Time, DeValue::String(_) | DeValue::Datetime(_))
+        | (Shape::BoolOrStrings, DeValue::Boolean(_)) => true,
+        (Shape::BoolOrStrings, DeValue::Array(a)) => a.iter().all(|v| v.get_ref().is_str()),
+        (Shape::List(inner), DeValue::Array(items)) => {
+            // Each bad element is reported and left out; the rest stays,
+            // so that later stages do not report an emptied list.
+            let inner = inner();
+            let mut kept = toml::de::DeArray::new();
+            for item in items.iter_mut() {
+                if walk_value(item, inner, path, problems, index) {
+                    kept.push(std::mem::replace(
+                        item,
+                        Spanned::new(0..0, DeValue::Boolean(false)),
+                    ));
+                }
+            }
+            *items = kept;
+            return true;
+        }
+        (Shape::Table(t), DeValue::Table(table)) => {
+            walk_table(table, t, path, false, problems, index);
+            true
+        }
+        (Shape::Tables(t), DeValue::Array(items))
+            if items.iter().all(|i| i.get_ref().is_table()) =>
+        {
+            for item in items.iter_mut() {
+                index.keys.push((item.span(), path.to_string()));
+                if let DeValue::Table(table) = item.get_mut() {
+                    walk_table(table, t, path, true, problems, index);
+                }
+            }
+            true
+        }
+        (Shape::Rule(rule), DeValue::Table(table)) => {
+            if let Shape::Table(t) = rule() {
+                walk_table(table, t, path, false, problems, index);
+            }
+            true
+        }
+        (Shape::Named(inner), DeValue::Table(named)) => {
+            walk_named(named, inner(), path, problems, index);
+            true
+        }
+        (Shape::Allowlist(rule) | Shape::Map(rule), DeValue::Table(rules)) => {
+            let allowlist = matches!(shape, Shape::Allowlist(_));
+            walk_rules(rules, rule(), path, allowlist, problems, index);
+            true
+        }
+        _ => false,
+    };
+    if !ok {
+        let found = value.get_ref().type_str();
+        problems.push(Problem {
+            span,
+            message: format!(
+                "`{path}` must be {}, not {}",
+                expected(shape),
+                article(found)
+            ),
+            hint: example(shape).map(str::to_string),
+            key: path.to_string(),
+        });
+    }
+    ok
+}
+
+fn walk_rules(
+    rules: &mut DeTable<'_>,
+    rule: Shape,
+    path: &str,
+    allowlist: bool,
+    problems: &mut Vec<Problem>,
+    index: &mut Index,
+) {
+    let Shape::Table(rule) = rule else { return };
+    let mut remove = Vec::new();
+    for (name, value) in rules.iter_mut() {
+        let n: &str = name.get_ref();
+        let sub = join(path, &crate::finding::escape_key(n));
+        index
+            .keys
+            .push((name.span().start..value.span().end, sub.clone()));
+        if allowlist && n == REPLACE_DEFAULTS {
+            if !value.get_ref().is_bool() {
+                problems.push(Problem {
+                    span: value.span(),
+                    message: format!(
+                        "`{REPLACE_DEFAULTS}` in [{path}] must be true or false, not {}",
+                        article(value.get_ref().type_str())
+                    ),
+                    hint: Some(format!(
+                        "`{REPLACE_DEFAULTS} = true` makes this table replace the built-in rules instead of extending them; it cannot name a field"
+                    )),
+                    key: sub,
+                });
+                remove.push(n.to_string());
+            }
+            continue;
+        }
+        let span = value.span();
+        match value.get_mut() {
+            DeValue::Table(t) => walk_table(t, rule, &sub, false, problems, index),
+            other => {
+                problems.push(Problem {
+                    span,
+                    message: format!(
+                        "the rule for `{}` must be a table, not {}",
+                        crate::finding::escape_key(n),
+                        article(other.type_str())
+                    ),
+                    hint: Some("write it like `{ type = \"string\", max_len = 64 }`".to_string()),
+                    key: sub,
+                });
+                remove.push(n.to_string());
+            }
+        }
+    }
+    for n in remove {
+        rules.remove(n.as_str());
+    }
+}
+
+/// `[redact.context.<detector>]`: each name's value must be a table of
+/// the inner shape; a name's own validity is checked where it is used.
+fn walk_named(
+    named: &mut DeTable<'_>,
+    inner: Shape,
+    path: &str,
+    problems: &mut Vec<Problem>,
+    index: &mut Index,
+) {
+    let Shape::Table(t) = inner else { return };
+    let mut remove = Vec::new();
+    for (name, value) in named.iter_mut() {
+        let n: &str = name.get_ref();
+        let sub = join(path, &crate::finding::escape_key(n));
+        index
+            .keys
+            .push((name.span().start..value.span().end, sub.clone()));
+        let span = value.span();
+        match value.get_mut() {
+            DeValue::Table(table) => walk_table(table, t, &sub, false, problems, index),
+            other => {
+                problems.push(Problem {
+                    span,
+                    message: format!("`{sub}` must be a table, not {}", article(other.type_str())),
+                    hint: Some(format!("write it as its own table: `[{sub}]`")),
+                    key: sub,
+                });
+                remove.push(n.to_string());
+            }
+        }
+    }
+    for n in remove {
+        named.remove(n.as_str());
+    }
+}
+
+fn expected(shape: Shape) -> &'static str {
+    match shape {
+        Shape::Str => "a string",
+        Shape::Int => "an integer",
+        Shape::Float => "a number",
+        Shape::Bool => "true or false",
+        Shape::Time => "an RFC 3339 time",
+        Shape::BoolOrStrings => "true, false or a list of detector names",
+        Shape::List(inner) => match inner() {
+            Shape::Str => "a list of strings",
+            _ => "a list",
+        },
+        Shape::Table(_) => "a table",
+        Shape::Tables(_) => "an array of tables",
+        Shape::Allowlist(_) | Shape::Map(_) => "a table of field rules",
+        Shape::Rule(_) => "a field rule",
+        Shape::Named(_) => "a table of tables, one per name",
+    }
+}
+
+fn example(shape: Shape) -> Option<&'static str> {
+    match shape {
+        Shape::Str => Some("quote it: `key = \"value\"`"),
+        Shape::Int => Some("write a whole number without quotes, like `1024`"),
+        Shape::Float => Some("write a number without quotes, like `0.5`"),
+        Shape::Bool => Some("write `true` or `false` without quotes"),
+        Shape::Time => Some("write it like `2026-12-01T10:00:00Z`"),
+        Shape::BoolOrStrings => Some("write `false` or a list like `[\"email\"]`"),
+        Shape::List(_) => Some("write a list like `[\"a\", \"b\"]`"),
+        Shape::Tables(_) => Some("write each entry as its own `[[...]]` table"),
+        Shape::Rule(_) => Some("write it like `{ type = \"string\", pattern = \"[a-z]{1,16}\" }`"),
+        _ => None,
+    }
+}
+
+fn article(type_str: &str) -> String {
+    match type_str {
+        "integer" | "array" => format!("an {type_str}"),
+        "float" => "a float".to_string(),
+        other => format!("a {other}"),
+    }
+}
+
+/// Whether `s` is a key the policy defines, or a dotted path of such keys
 /// (`limits.max_line_bytes`): text that is policy structure, never a value.
 pub fn is_key_name(s: &str) -> bool {
-    use Node::*;
-    const ALL: [Node; 16] = [
-        Root,
-        Audit,
-        Limits,
-        Full,
-        Standard,
-        Field,
-        Otlp,
-        Evidence,
-        Sink,
-        Window,
-        Redact,
-        RedactPattern,
-        RedactKeywords,
-        RedactContext,
-        Server,
-        Source,
-    ];
+    let tables = super::keys::all_tables(root());
     !s.is_empty()
         && s.split('.').all(|part| {
-            ALL.iter()
-                .any(|n| children(*n).iter().any(|(k, _)| *k == part))
+            part == REPLACE_DEFAULTS
+                || tables
+                    .iter()
+                    .any(|(_, _, t)| (t.keys)().iter().any(|k| k.name == part))
         })
-}
-
-fn table_name(node: Node, path: &str) -> String {
-    match node {
-        Node::Sink | Node::Window | Node::RedactPattern | Node::RedactKeywords | Node::Source => {
-            format!("[[{path}]]")
-        }
-        Node::Root => "the top level".to_string(),
-        _ => format!("[{path}]"),
-    }
-}
-
-/// An unknown key: where it is and what to say.
-#[derive(Debug, Clone, PartialEq)]
-pub struct UnknownKey {
-    /// Byte span of the key in its file.
-    pub span: std::ops::Range<usize>,
-    /// `unknown key `x` in [sink]`.
-    pub message: String,
-    /// `did you mean `y`?`, when a known key is close.
-    pub hint: Option<String>,
-}
-
-/// Every key of `root` that no table accepts.
-pub fn unknown_keys(root: &Spanned<DeTable<'_>>) -> Vec<UnknownKey> {
-    let mut out = Vec::new();
-    walk_table(root.get_ref(), Node::Root, "", &mut out);
-    out.sort_by_key(|u| u.span.start);
-    out
-}
-
-fn walk_table(table: &DeTable<'_>, node: Node, path: &str, out: &mut Vec<UnknownKey>) {
-    for (key, value) in table {
-        let name: &str = key.get_ref();
-        let sub = if path.is_empty() {
-            name.to_string()
-        } else {
-            format!("{path}.{name}")
-        };
-        let child = if node == Node::FieldMap {
-            Node::Field
-        } else if node == Node::RedactContextMap {
-            Node::RedactContext
-        } else {
-            match children(node).iter().find(|(k, _)| *k == name) {
-                Some((_, c)) => *c,
-                None => {
-                    let known: Vec<&str> = children(node).iter().map(|(k, _)| *k).collect();
-                    out.push(UnknownKey {
-                        span: key.span(),
-                        message: format!(
-                            "unknown key `{}` in {}",
-                            crate::finding::escape_key(name),
-                            table_name(node, path)
-                        ),
-                        hint: did_you_mean(name, &known)
-                            .map(|k| format!("did you mean `{k}`?"))
-                            .or_else(|| Some(format!("known keys: {}", known.join(", ")))),
-                    });
-                    continue;
-                }
-            }
-        };
-        walk_value(value, child, &sub, out);
-    }
-}
-
-fn walk_value(value: &Spanned<DeValue<'_>>, node: Node, path: &str, out: &mut Vec<UnknownKey>) {
-    if node == Node::Leaf {
-        return;
-    }
-    match value.get_ref() {
-        DeValue::Table(t) => walk_table(t, node, path, out),
-        DeValue::Array(items) => {
-            for item in items.iter() {
-                if let DeValue::Table(t) = item.get_ref() {
-                    walk_table(t, node, path, out);
-                }
-            }
-        }
-        _ => {}
-    }
 }
 
 /// The closest of `candidates` to `word`, if it is close enough to be a typo.
@@ -337,6 +415,13 @@ fn edit_distance(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
 
+    fn problems(src: &str) -> Vec<Problem> {
+        let mut root = DeTable::parse(src).unwrap().into_inner();
+        let mut out = Vec::new();
+        check(&mut root, &mut out, &mut Index::default());
+        out
+    }
+
     #[test]
     fn typos_get_hints() {
         assert_eq!(
@@ -354,8 +439,7 @@ mod tests {
     #[test]
     fn every_unknown_key_is_reported_with_its_place() {
         let src = "versio = 1\n[[sink]]\nname = \"a\"\nfull_alowed = true\n[standard.fields]\nx = { type = \"string\", patern = \"a\" }\n";
-        let root = DeTable::parse(src).unwrap();
-        let keys = unknown_keys(&root);
+        let keys = problems(src);
         let msgs: Vec<_> = keys.iter().map(|k| k.message.as_str()).collect();
         assert_eq!(
             msgs,
@@ -370,5 +454,42 @@ mod tests {
             Some("did you mean `full_allowed`?")
         );
         assert_eq!(&src[keys[1].span.clone()], "full_alowed");
+        assert_eq!(keys[2].key, "standard.fields.x.patern");
+    }
+
+    #[test]
+    fn every_mistyped_value_is_reported_and_removed() {
+        let src = "[server]\nmax_spans = \"many\"\nlisten = 4318\n[limits]\nmax_line_bytes = true\n[[sink]]\nname = 3\nfull_allowed = \"yes\"\n[standard.fields]\nreplace_defaults = \"yes\"\na = 5\n";
+        let mut root = DeTable::parse(src).unwrap().into_inner();
+        let mut out = Vec::new();
+        check(&mut root, &mut out, &mut Index::default());
+        let keys: Vec<_> = out.iter().map(|p| p.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            vec![
+                "server.max_spans",
+                "server.listen",
+                "limits.max_line_bytes",
+                "sink.name",
+                "sink.full_allowed",
+                "standard.fields.replace_defaults",
+                "standard.fields.a",
+            ]
+        );
+        assert!(out[0].message.contains("must be an integer, not a string"));
+        // What is left deserializes.
+        let raw = <RawPolicy as serde::Deserialize>::deserialize(toml::de::Deserializer::from(
+            Spanned::new(0..0, root),
+        ));
+        assert!(raw.is_ok(), "{raw:?}");
+    }
+
+    #[test]
+    fn the_key_table_is_the_raw_types() {
+        let keys: Vec<&str> = RawPolicy::keys().iter().map(|k| k.name).collect();
+        assert!(keys.contains(&"server") && keys.contains(&"sink"));
+        assert!(is_key_name("limits.max_line_bytes"));
+        assert!(is_key_name("type"));
+        assert!(!is_key_name("Northwind"));
     }
 }

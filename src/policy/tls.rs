@@ -210,6 +210,7 @@ fn read(
             refs.push(Referenced {
                 kind,
                 path: Some(f.path.clone()),
+                var: None,
                 sha256: fingerprint(kind, &r.bytes),
             });
             f.bytes = r.bytes;
@@ -248,6 +249,7 @@ fn read_file_token(
             refs.push(Referenced {
                 kind: RefKind::BearerToken,
                 path: Some(f.path.clone()),
+                var: None,
                 sha256: key_fingerprint(&r.bytes),
             });
             f.bytes = r.bytes;

@@ -7,14 +7,14 @@ pub mod tape;
 
 use tape::{Kind, Tape, string_value};
 
-/// A record format (SPEC.md, Records).
+/// A record format (docs/reference.md, Records).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// The engine's own flat record (seed 000 / 003).
+    /// The engine's own flat record (`cf`).
     Cf,
     /// OpenTelemetry: an OTLP/JSON export request or a bare span.
     Otlp,
-    /// A `latency-evidence.v1` record (seed 002).
+    /// A `latency-evidence.v1` record.
     Evidence,
 }
 

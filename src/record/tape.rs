@@ -2,7 +2,7 @@
 //! tokens with byte spans, instead of building a `serde_json::Value`.
 //!
 //! The tape is the only representation of a record the gate ever looks at:
-//! one pass checks everything SPEC.md calls malformed (UTF-8, JSON syntax,
+//! one pass checks everything docs/reference.md calls malformed (UTF-8, JSON syntax,
 //! a non-object top level, duplicate keys at any depth *after* unescaping,
 //! nesting deeper than [`MAX_DEPTH`]) and records where every key and value
 //! lies, so later stages can copy verified bytes verbatim and decode only the
@@ -103,7 +103,7 @@ pub enum Malformed {
 }
 
 impl Malformed {
-    /// The stable rule name of SPEC.md for this kind of malformation.
+    /// The stable rule name (docs/reference.md) for this kind of malformation.
     pub fn rule(&self) -> &'static str {
         match self {
             Malformed::InvalidUtf8 { .. } => "invalid_utf8",

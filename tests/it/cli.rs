@@ -417,7 +417,7 @@ proptest! {
     }
 }
 
-/// The seed 002 sample through `check`: it passes the privacy gate; alone in
+/// The latency-evidence sample through `check`: it passes the privacy gate; alone in
 /// a file, its `attempt: 2` has no attempt 1, which the auditor reports.
 #[test]
 fn check_runs_the_evidence_auditor_and_prints_the_summary() {

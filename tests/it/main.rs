@@ -17,6 +17,7 @@ mod otel_sdk;
 mod otlp;
 mod policy_errors;
 mod policy_store;
+mod policy_ux;
 mod readme;
 mod redaction;
 mod serve;

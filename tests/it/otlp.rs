@@ -1,4 +1,4 @@
-//! OTLP/JSON through the gate: the seeds' spans, a Collector file-exporter
+//! OTLP/JSON through the gate: the example spans, a Collector file-exporter
 //! sample, a canary planted in every hiding place, and a property test
 //! planting canaries at random places.
 
@@ -686,7 +686,7 @@ mod protobuf {
 
     use super::*;
 
-    /// Wrap a bare span (the seeds' shape) into a request.
+    /// Wrap a bare span into a request.
     fn wrap(span: &str) -> String {
         let span: Value = serde_json::from_str(span).unwrap();
         json!({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}).to_string()

@@ -893,9 +893,9 @@ fn during_a_reload_storm_every_record_is_judged_by_exactly_one_policy_version() 
     // A allows both token counts; B allows neither. A record judged by a
     // mix of the two would keep exactly one of them.
     let a = policy_text("flush_interval = \"50ms\"")
-        + "[standard.fields]\nrequest_id = { type = \"string\", free_text = true }\nprompt_tokens = { type = \"integer\" }\noutput_tokens = { type = \"integer\" }\n";
+        + "[standard.fields]\nreplace_defaults = true\nrequest_id = { type = \"string\", free_text = true }\nprompt_tokens = { type = \"integer\" }\noutput_tokens = { type = \"integer\" }\n";
     let b = policy_text("flush_interval = \"50ms\"")
-        + "[standard.fields]\nrequest_id = { type = \"string\", free_text = true }\n";
+        + "[standard.fields]\nreplace_defaults = true\nrequest_id = { type = \"string\", free_text = true }\n";
     std::fs::write(d.join("policy.toml"), &a).unwrap();
     let mut daemon = Daemon::start(d);
     let addr = daemon.addr.clone();

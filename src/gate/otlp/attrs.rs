@@ -347,7 +347,7 @@ impl<'a> Judge<'a, '_> {
     }
 
     /// SECURITY: the same attribute key twice in one list is malformed
-    /// (SPEC.md): consumers disagree on which value wins, so a second value
+    /// (docs/reference.md): consumers disagree on which value wins, so a second value
     /// could slip past a check made on the first. Lists nested in
     /// `kvlistValue`s are checked too, at any depth (bounded by the tape's
     /// depth limit).

@@ -2,7 +2,7 @@
 //!
 //! Three shapes are judged: an `ExportTraceServiceRequest`
 //! (`resourceSpans`), an `ExportLogsServiceRequest` (`resourceLogs`), and
-//! the bare span object of the seeds. The structure (resources, scopes,
+//! a bare span object. The structure (resources, scopes,
 //! spans, ids, timestamps, kinds, statuses, events, links, log records) is
 //! declared in [`schema`]; attributes are held to the policy's
 //! `[standard.otlp]` allowlists by [`attrs`]; content attributes and log
@@ -244,7 +244,7 @@ struct Judge<'a, 'b> {
     has_content: bool,
     /// Redaction changed a content string.
     redacted: bool,
-    /// The record is a bare span (the seeds' shape).
+    /// The record is a bare span object.
     bare: bool,
     /// Findings already in the buffer before this record.
     base: usize,

@@ -263,7 +263,7 @@ static SCOPE_SPANS: Schema = Schema {
     ],
 };
 
-/// A `Span`; also the bare span object of the seeds.
+/// A `Span`; also a bare span object.
 pub static SPAN: Schema = Schema {
     fields: &[
         ("traceId", Field::Hex(32)),
@@ -372,7 +372,7 @@ pub fn text_rule_message(t: Text) -> &'static str {
     }
 }
 
-/// The SPEC rule name a failed text check reports.
+/// The stable rule name a failed text check reports.
 pub fn text_rule_name(t: Text) -> &'static str {
     match t {
         Text::Empty => "max_len",
