@@ -92,6 +92,11 @@ pub struct Scratch {
     captured: Units,
     /// The allowance that would have admitted the first unit refused.
     short: Option<Units>,
+    /// Ordinals (in walk order, from 0) of the spans and log records of the
+    /// last OTLP request that were dropped on their own for a violation.
+    rejected: Vec<u32>,
+    /// How many spans and log records the last OTLP request held.
+    items: u32,
 }
 
 /// Budget units of full-level content: one unit is one OTLP span, one log
@@ -139,6 +144,20 @@ impl super::Gate {
     pub fn shortfall(&self) -> Option<Units> {
         self.otlp.short
     }
+
+    /// The spans and log records of the last record that were dropped on
+    /// their own for a violation (the rest of the request went through):
+    /// their ordinals in the request, in walk order from 0. Empty for any
+    /// other record, and when the whole record was dropped.
+    pub fn rejected_items(&self) -> &[u32] {
+        &self.otlp.rejected
+    }
+
+    /// Forget what the last record's judgement left (called before each).
+    pub(crate) fn reset_otlp(&mut self) {
+        self.otlp.rejected.clear();
+        self.otlp.items = 0;
+    }
 }
 
 impl std::fmt::Debug for Scratch {
@@ -177,6 +196,8 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
     segs.clear();
     scratch.captured = Units::default();
     scratch.short = None;
+    scratch.rejected.clear();
+    scratch.items = 0;
     let base = findings.len();
     let mut j = Judge {
         walk: Walk {
@@ -308,7 +329,11 @@ impl<'a> Judge<'a, '_> {
         // SECURITY: a projection must keep its format; a bare span without
         // `name` or `attributes` would be judged as a cf record downstream.
         let drop = self.policy.standard.on_violation == OnViolation::DropRecord;
-        if self.unrecognisable || (self.violated && drop) {
+        // A request whose every span and log record was dropped on its own
+        // carries nothing: it is dropped whole, as before isolation.
+        let emptied = self.scratch.items > 0 && self.scratch.rejected.len() == self.scratch.items as usize;
+        if self.unrecognisable || (self.violated && drop) || emptied {
+            self.scratch.rejected.clear();
             keep_output(self.out, false);
             return judged(Verdict::Dropped, 0);
         }
@@ -633,20 +658,63 @@ impl<'a> Judge<'a, '_> {
     fn array(&mut self, schema: &Schema, arr: usize) {
         self.out.push(b'[');
         let mut first = true;
+        let items = schema::is_item(schema);
         for (i, el) in self.walk.tape.elements(arr).enumerate() {
             self.segs.push(Seg::Index(i));
-            if self.tok(el).kind == Kind::Object {
-                if !first {
-                    self.out.push(b',');
-                }
-                first = false;
+            let mark = self.out.len();
+            if !first {
+                self.out.push(b',');
+            }
+            let kept = if items {
+                self.item(schema, el)
+            } else if self.tok(el).kind == Kind::Object {
                 self.object(schema, el);
+                true
             } else {
-                self.violation("type", "expected an object");
+                self.violation("type", "expected an object")
+            };
+            if kept {
+                first = false;
+            } else {
+                self.out.truncate(mark);
             }
             self.segs.pop();
         }
         self.out.push(b']');
+    }
+
+    /// One span or log record of a request, judged on its own: under
+    /// `drop_record`, a violation inside it (its structure, attributes,
+    /// events, links) drops this item alone and records its ordinal for
+    /// `partialSuccess`; `false` when it was dropped.
+    fn item(&mut self, schema: &Schema, el: usize) -> bool {
+        let ordinal = self.scratch.items;
+        self.scratch.items = self.scratch.items.saturating_add(1);
+        let outer = std::mem::replace(&mut self.violated, false);
+        // Nothing is written for an element that is not an object.
+        let object = self.tok(el).kind == Kind::Object;
+        if object {
+            self.object(schema, el);
+        } else {
+            self.violation("type", "expected an object");
+        }
+        let broke = std::mem::replace(&mut self.violated, outer);
+        if !broke {
+            return true;
+        }
+        if self.policy.standard.on_violation == OnViolation::DropField {
+            // The violating members are already left out; the item stays
+            // (if it is an item at all).
+            self.violated = true;
+            return object;
+        }
+        // SECURITY: the violation is attributed to this item alone: nothing
+        // of it goes out (its findings, which name the rule and the path but
+        // no value, stay); the record is still dropped whole for anything
+        // outside an item (resource, scope, limits, malformation).
+        self.scratch.rejected.push(ordinal);
+        self.stripped += 1;
+        false
     }
 
     /// Append verified scalar `v` in canonical form.
@@ -1149,6 +1217,84 @@ mod tests {
         let (j, out, _) = run(&mut g, &span(7), Level::Full);
         assert_eq!(j.verdict, Verdict::Rewritten);
         assert!(!out.contains("CANARY"), "{out}");
+    }
+
+    /// SECURITY: one bad span (or log record) is dropped on its own and
+    /// none of its bytes go out; the good ones pass; a violation outside
+    /// any item (the resource) still drops the whole request.
+    #[test]
+    fn a_bad_item_is_dropped_alone() {
+        let good = |i: usize| {
+            format!(
+                r#"{{"name":"llm_request","attributes":[{{"key":"cf.queue_wait_s","value":{{"doubleValue":0.{i}}}}}]}}"#
+            )
+        };
+        let bad = r#"{"name":"llm_request","attributes":[{"key":"cf.request_id","value":{"stringValue":"CANARY-bad sentence"}},{"key":"cf.queue_wait_s","value":{"doubleValue":0.9}}]}"#;
+        let bad_name = r#"{"name":"CANARY-name","attributes":[]}"#;
+        let line = format!(
+            r#"{{"resourceSpans":[{{"resource":{{"attributes":[]}},"scopeSpans":[{{"spans":[{},{bad},{},{bad_name}]}}]}}]}}"#,
+            good(1),
+            good(2)
+        );
+        let mut g = gate("");
+        for level in [Level::Standard, Level::Full] {
+            let (j, out, f) = run(&mut g, &line, level);
+            assert_eq!(j.verdict, Verdict::Rewritten, "{f:?}");
+            assert!(!out.contains("CANARY"), "{out}");
+            assert!(!out.contains("0.9"), "{out}");
+            assert_eq!(
+                out,
+                format!(
+                    r#"{{"resourceSpans":[{{"resource":{{"attributes":[]}},"scopeSpans":[{{"spans":[{},{}]}}]}}]}}"#,
+                    good(1),
+                    good(2)
+                )
+            );
+            assert_eq!(g.rejected_items(), &[1, 3]);
+            assert_eq!(
+                f,
+                vec![
+                    r#"pattern@resourceSpans[0].scopeSpans[0].spans[1].attributes["cf.request_id"]"#,
+                    "one_of@resourceSpans[0].scopeSpans[0].spans[3].name"
+                ]
+            );
+        }
+        // Log records likewise.
+        let logs = r#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1"},{"timeUnixNano":"CANARY"},{"timeUnixNano":"2"}]}]}]}"#;
+        let (j, out, _) = run(&mut g, logs, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert_eq!(
+            out,
+            r#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1"},{"timeUnixNano":"2"}]}]}]}"#
+        );
+        assert_eq!(g.rejected_items(), &[1]);
+        // Every item bad: the request is dropped whole.
+        let all_bad = format!(r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{bad},{bad}]}}]}}]}}"#);
+        let (j, out, _) = run(&mut g, &all_bad, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Dropped);
+        assert!(out.is_empty());
+        assert!(g.rejected_items().is_empty());
+        // A violation in the resource cannot be attributed to one span.
+        let bad_resource = line.replacen(
+            r#""resource":{"attributes":[]}"#,
+            r#""resource":{"attributes":[{"key":"service.name","value":{"stringValue":"CANARY resource"}}]}"#,
+            1,
+        );
+        let (j, out, _) = run(&mut g, &bad_resource, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Dropped);
+        assert!(out.is_empty());
+        // A malformation anywhere still refuses the whole request.
+        let dup = line.replacen(
+            r#"{"key":"cf.queue_wait_s","value":{"doubleValue":0.1}}"#,
+            r#"{"key":"cf.queue_wait_s","value":{"doubleValue":0.1}},{"key":"cf.queue_wait_s","value":{"doubleValue":0.1}}"#,
+            1,
+        );
+        let (j, _, _) = run(&mut g, &dup, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Malformed);
+        // A clean record after a partial one reports no rejected items.
+        let (j, _, _) = run(&mut g, &good(3), Level::Standard);
+        assert_eq!(j.verdict, Verdict::Verbatim);
+        assert!(g.rejected_items().is_empty());
     }
 
     #[test]
