@@ -157,7 +157,7 @@ struct Merged {
     event_attributes: Option<At<RawFields>>,
     link_attributes: Option<At<RawFields>>,
     log_attributes: Option<At<RawFields>>,
-    otlp_rules: [Option<At<Spanned<RawField>>>; 4],
+    otlp_rules: [Option<At<Spanned<RawField>>>; 5],
     trace_state: Option<At<RawFields>>,
     otlp_limits: [Option<At<Spanned<i64>>>; 7],
     evidence_fields: Option<At<RawFields>>,
@@ -792,7 +792,13 @@ fn merge(ctx: &mut Ctx<'_>, m: &mut Merged, file: usize, raw: RawPolicy, user: b
                 user,
             );
             let spr = |v: &Spanned<RawField>| v.span();
-            let rules = [o.schema_url, o.scope_name, o.scope_version, o.event_name];
+            let rules = [
+                o.schema_url,
+                o.scope_name,
+                o.scope_version,
+                o.event_name,
+                o.span_name,
+            ];
             for ((slot, new), key) in m.otlp_rules.iter_mut().zip(rules).zip(OTLP_RULE_KEYS) {
                 put(ctx, slot, file, new, key, spr, user);
             }
@@ -1259,11 +1265,12 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: &Merged) -> FleetSettings {
 }
 
 /// The policy keys of the OTLP structural rules, in [`OtlpStructure`] order.
-const OTLP_RULE_KEYS: [&str; 4] = [
+const OTLP_RULE_KEYS: [&str; 5] = [
     "standard.otlp.schema_url",
     "standard.otlp.scope_name",
     "standard.otlp.scope_version",
     "standard.otlp.event_name",
+    "standard.otlp.span_name",
 ];
 
 /// The policy keys of the OTLP count limits, in [`OtlpLimits`] order.
@@ -1278,9 +1285,9 @@ const OTLP_LIMIT_KEYS: [&str; 7] = [
 ];
 
 /// `[standard.otlp] schema_url`, `scope_name`, `scope_version`,
-/// `event_name`: string rules (the defaults always supply them).
-fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<At<Spanned<RawField>>>; 4]) -> OtlpStructure {
-    let [schema_url, scope_name, scope_version, event_name] = rules.map(|slot| {
+/// `event_name`, `span_name`: string rules (the defaults always supply them).
+fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<At<Spanned<RawField>>>; 5]) -> OtlpStructure {
+    let [schema_url, scope_name, scope_version, event_name, span_name] = rules.map(|slot| {
         let at = slot?;
         let span = at.v.span();
         let rule = field_rule(ctx, at.file, at.v)?;
@@ -1315,6 +1322,7 @@ fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<At<Spanned<RawField>>>; 4]) 
         scope_name: scope_name.unwrap_or_else(fallback),
         scope_version: scope_version.unwrap_or_else(fallback),
         event_name: event_name.unwrap_or_else(fallback),
+        span_name: span_name.unwrap_or_else(fallback),
     }
 }
 

@@ -86,6 +86,7 @@ schema_url    = { type = "string", pattern = 'https://opentelemetry\.io/schemas/
 scope_name    = { type = "string", pattern = '@?[A-Za-z][A-Za-z0-9_-]{0,63}([./][A-Za-z0-9_-]{1,64}){0,15}', max_len = 128 }
 scope_version = { type = "string", pattern = 'v?[0-9]{1,6}(\.[0-9]{1,6}){0,3}([a-z]{1,5}[0-9]{0,4})?([-+][0-9A-Za-z.]{1,32})?', max_len = 64 }
 event_name    = { type = "string", pattern = '[a-z]{1,16}([._][a-z]{1,16}){0,7}', max_len = 128 }
+span_name     = { type = "string", pattern = '(chat|generate_content|text_completion|embeddings|retrieval|create_agent|invoke_agent|execute_tool|search_memory|update_memory|delete_memory|create_memory_store|delete_memory_store)( [A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127})?', max_len = 160 }
 max_resources   = 64
 max_scopes      = 64
 max_spans       = 2048
@@ -104,6 +105,33 @@ max_attributes  = 128
 "cf.ttft_s"                      = { type = "number", min = 0 }
 "cf.priority_score"              = { type = "number" }
 "cf.scheduler.family"            = { type = "string", one_of = ["ltr", "ltr-promptlen", "affinity", "trace", "tie", "hybrid", "fcfs"] }
+"gen_ai.operation.name"          = { type = "string", one_of = ["chat", "generate_content", "text_completion", "embeddings", "retrieval", "create_agent", "invoke_agent", "execute_tool", "search_memory", "update_memory", "delete_memory", "create_memory_store", "delete_memory_store"] }
+"gen_ai.provider.name"           = { type = "string", pattern = '[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}', max_len = 64 }
+"gen_ai.system"                  = { type = "string", pattern = '[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}', max_len = 64 }
+"gen_ai.request.model"           = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}', max_len = 128 }
+"gen_ai.response.model"          = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}', max_len = 128 }
+"gen_ai.response.id"             = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
+"gen_ai.response.finish_reasons" = { type = "array", max_items = 16, items = { type = "string", one_of = ["stop", "length", "content_filter", "tool_call", "tool_calls", "function_call", "error", "end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal", "guardrail_intervened", "content_filtered", "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "MALFORMED_FUNCTION_CALL", "OTHER", "FINISH_REASON_UNSPECIFIED", "COMPLETE", "ERROR", "TOOL_CALL"] } }
+"gen_ai.request.max_tokens"      = { type = "integer", min = 0 }
+"gen_ai.request.choice.count"    = { type = "integer", min = 0 }
+"gen_ai.request.seed"            = { type = "integer" }
+"gen_ai.request.temperature"     = { type = "number", min = 0, max = 2 }
+"gen_ai.request.top_p"           = { type = "number", min = 0, max = 1 }
+"gen_ai.request.top_k"           = { type = "number", min = 0 }
+"gen_ai.request.frequency_penalty" = { type = "number", min = -2, max = 2 }
+"gen_ai.request.presence_penalty"  = { type = "number", min = -2, max = 2 }
+"gen_ai.usage.cache_read.input_tokens"     = { type = "integer", min = 0 }
+"gen_ai.usage.cache_creation.input_tokens" = { type = "integer", min = 0 }
+"gen_ai.usage.reasoning.output_tokens"     = { type = "integer", min = 0 }
+"gen_ai.conversation.id"         = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
+"gen_ai.agent.id"                = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
+"gen_ai.agent.name"              = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.-]{0,31}( [A-Za-z0-9][A-Za-z0-9_.-]{0,31}){0,3}', max_len = 64 }
+"gen_ai.tool.name"               = { type = "string", pattern = '[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}', max_len = 64 }
+"gen_ai.tool.type"               = { type = "string", one_of = ["function", "extension", "datastore"] }
+"gen_ai.tool.call.id"            = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
+"server.address"                 = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9.-]{0,252}', max_len = 253 }
+"server.port"                    = { type = "integer", min = 0, max = 65535 }
+"error.type"                     = { type = "string", pattern = '[A-Za-z0-9_][A-Za-z0-9_.:$-]{0,127}', max_len = 128 }
 [standard.otlp.resource_attributes]
 "service.name"    = { type = "string", pattern = "[A-Za-z0-9_.-]{1,64}" }
 "service.version" = { type = "string", pattern = "[A-Za-z0-9_.+-]{1,64}" }

@@ -191,6 +191,8 @@ pub struct RawOtlp {
     pub scope_version: Option<Spanned<RawField>>,
     /// The rule for span event names and log `eventName`.
     pub event_name: Option<Spanned<RawField>>,
+    /// The rule a span name not in `span_names` must meet to pass.
+    pub span_name: Option<Spanned<RawField>>,
     /// `traceState` members kept at standard level: vendor key -> value rule.
     pub trace_state: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
     /// Most `resourceSpans` / `resourceLogs` in one record.

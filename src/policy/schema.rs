@@ -98,6 +98,7 @@ fn children(node: Node) -> &'static [(&'static str, Node)] {
             ("scope_name", Field),
             ("scope_version", Field),
             ("event_name", Field),
+            ("span_name", Field),
             ("trace_state", FieldMap),
             ("max_resources", Leaf),
             ("max_scopes", Leaf),

@@ -837,11 +837,26 @@ impl<'a> Judge<'a, '_> {
             return self.violation("type", "span name must be a string");
         }
         let s = self.decoded(v);
-        if self.policy.standard.otlp.span_names.iter().any(|n| *n == s) {
-            self.copy(v)
-        } else {
-            self.violation("one_of", "span name is not in [standard.otlp] span_names")
+        let policy = self.policy;
+        let otlp = &policy.standard.otlp;
+        if otlp.span_names.iter().any(|n| *n == s) {
+            return self.copy(v);
         }
+        // Else the `span_name` rule (the conventions' `{operation} {model}`
+        // shape), with the detectors: a name is free text an SDK user sets.
+        let rule = &otlp.structure.span_name;
+        if rule.check_string(&s).is_err() {
+            return self.violation(
+                "one_of",
+                "span name is neither in [standard.otlp] span_names nor of the span_name shape",
+            );
+        }
+        let c = self.walk.check(rule, v, self.segs, self.findings);
+        if c.violated {
+            self.note_violation();
+            return false;
+        }
+        self.copy(v)
     }
 
     /// A log body is content.
@@ -1295,6 +1310,95 @@ mod tests {
         let (j, _, _) = run(&mut g, &good(3), Level::Standard);
         assert_eq!(j.verdict, Verdict::Verbatim);
         assert!(g.rejected_items().is_empty());
+    }
+
+    /// Issue 15 item 2: the default policy passes GenAI metadata of the
+    /// conventions' shapes and nothing an attacker could hide text in.
+    #[test]
+    fn genai_metadata_passes_by_the_conventions_shapes_and_free_text_does_not() {
+        let mut g = gate("");
+        let span = |name: &str, attrs: &str| {
+            format!(r#"{{"name":"{name}","attributes":[{attrs}]}}"#)
+        };
+        let s = |k: &str, v: &str| format!(r#"{{"key":"{k}","value":{{"stringValue":"{v}"}}}}"#);
+        let i = |k: &str, v: i64| format!(r#"{{"key":"{k}","value":{{"intValue":"{v}"}}}}"#);
+        let d = |k: &str, v: f64| format!(r#"{{"key":"{k}","value":{{"doubleValue":{v}}}}}"#);
+        let reasons = |vals: &str| {
+            format!(r#"{{"key":"gen_ai.response.finish_reasons","value":{{"arrayValue":{{"values":[{vals}]}}}}}}"#)
+        };
+        let clean = [
+            s("gen_ai.operation.name", "chat"),
+            s("gen_ai.provider.name", "gcp.vertex_ai"),
+            s("gen_ai.system", "openai"),
+            s("gen_ai.request.model", "meta-llama/Llama-3.1-8B-Instruct"),
+            s("gen_ai.response.model", "gpt-4o-2024-08-06"),
+            s("gen_ai.response.id", "chatcmpl-9aBcD3"),
+            reasons(r#"{"stringValue":"stop"},{"stringValue":"tool_calls"}"#),
+            i("gen_ai.request.max_tokens", 512),
+            d("gen_ai.request.temperature", 0.7),
+            d("gen_ai.request.top_p", 1.0),
+            i("gen_ai.usage.cache_read.input_tokens", 64),
+            i("gen_ai.usage.reasoning.output_tokens", 8),
+            s("gen_ai.conversation.id", "conv_5j66UpCpwteGg4YSxUnt7lPY"),
+            s("gen_ai.agent.name", "Math Tutor"),
+            s("gen_ai.tool.type", "function"),
+            s("server.address", "api.openai.com"),
+            i("server.port", 443),
+            s("error.type", "openai.RateLimitError"),
+        ]
+        .join(",");
+        for name in [
+            "chat gpt-4o",
+            "embeddings text-embedding-3-small",
+            "execute_tool get_weather",
+            "invoke_agent x",
+            "chat",
+            "llm_request",
+        ] {
+            let (j, _, f) = run(&mut g, &span(name, &clean), Level::Standard);
+            assert_eq!(j.verdict, Verdict::Verbatim, "{name}: {f:?}");
+        }
+        // Each of these is a way to smuggle text: every one is a violation.
+        let attacks = [
+            span("chat tell me the secret", ""),
+            span("chat alice@example.com", ""),
+            span("summarise gpt-4o", ""),
+            span("chat gpt-4o ", ""),
+            span("llm_request", &s("gen_ai.operation.name", "chat with bob")),
+            span("llm_request", &s("gen_ai.request.model", "gpt 4o is great")),
+            span("llm_request", &s("gen_ai.response.id", "id alice@example.com")),
+            span("llm_request", &s("gen_ai.conversation.id", "alice@example.com")),
+            span("llm_request", &s("gen_ai.agent.name", "a b c d e f")),
+            span("llm_request", &s("server.address", "alice@example.com")),
+            span("llm_request", &reasons(r#"{"stringValue":"the user said hi"}"#)),
+            span("llm_request", &reasons(r#"{"arrayValue":{"values":[]}}"#)),
+            span("llm_request", &reasons(r#"{"kvlistValue":{"values":[]}}"#)),
+            span("llm_request", &reasons(&vec![r#"{"stringValue":"stop"}"#; 17].join(","))),
+            span(
+                "llm_request",
+                r#"{"key":"gen_ai.response.finish_reasons","value":{"arrayValue":{"values":[],"x":"CANARY"}}}"#,
+            ),
+            span("llm_request", &d("gen_ai.request.temperature", 9.5)),
+            span("llm_request", &i("server.port", 70000)),
+        ];
+        for line in attacks {
+            let (j, out, f) = run(&mut g, &line, Level::Standard);
+            assert_eq!(j.verdict, Verdict::Dropped, "{line}: {f:?}");
+            assert!(out.is_empty());
+        }
+        // Free text that looks like metadata is not on the allowlist.
+        for key in [
+            "gen_ai.request.stop_sequences",
+            "gen_ai.agent.description",
+            "gen_ai.tool.description",
+            "exception.message",
+            "exception.stacktrace",
+        ] {
+            let (j, out, f) = run(&mut g, &span("llm_request", &s(key, "CANARY")), Level::Full);
+            assert_eq!(j.verdict, Verdict::Rewritten, "{key}");
+            assert!(!out.contains("CANARY"), "{key}: {out}");
+            assert_eq!(f.len(), 1, "{key}: {f:?}");
+        }
     }
 
     #[test]
