@@ -227,16 +227,33 @@ impl<'a> Judge<'a, '_> {
             );
             return false;
         }
-        let Ok(Any::String(s)) = any else {
-            // SECURITY: content at full level is text; anything else is dropped.
-            self.strip("type", "content attribute must be a stringValue");
-            return false;
-        };
         let mark = self.out.len();
-        self.out.extend_from_slice(b"{\"key\":");
-        self.string(attr.key);
-        self.out.extend_from_slice(b",\"value\":");
-        if !self.content_string(s) {
+        let written = match (any, attr.value) {
+            (Ok(Any::String(s)), _) => {
+                self.out.extend_from_slice(b"{\"key\":");
+                self.string(attr.key);
+                self.out.extend_from_slice(b",\"value\":");
+                self.content_string(s)
+            }
+            // Structured content (arrays of messages, kvlists): captured
+            // whole, every string redacted (`structured`).
+            (Ok(Any::Nested(_)), Some(v)) => {
+                self.out.extend_from_slice(b"{\"key\":");
+                self.string(attr.key);
+                self.out.extend_from_slice(b",\"value\":");
+                self.structured_content(v)
+            }
+            _ => {
+                // SECURITY: content at full level is text or a structure of
+                // text; anything else is dropped.
+                self.strip(
+                    "type",
+                    "content attribute must be a stringValue, arrayValue or kvlistValue",
+                );
+                return false;
+            }
+        };
+        if !written {
             self.out.truncate(mark);
             return false;
         }
@@ -275,7 +292,7 @@ impl<'a> Judge<'a, '_> {
     }
 
     /// Append the verified value token `t` of `any` in canonical form.
-    fn write_any(&mut self, any: Any, t: usize) {
+    pub(super) fn write_any(&mut self, any: Any, t: usize) {
         let tok = self.tok(t);
         match any {
             Any::Double(_) => {

@@ -27,6 +27,7 @@
 pub mod attrs;
 pub mod content;
 pub mod schema;
+mod structured;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -871,11 +872,15 @@ impl<'a> Judge<'a, '_> {
         }
         match attrs::any_value(&self.walk, v) {
             Ok(attrs::Any::String(s)) => self.content_string(s),
+            // An event body as a kvlist (or array): captured whole, every
+            // string redacted (`structured`).
+            Ok(attrs::Any::Nested(_)) => self.structured_content(v),
             _ => {
-                // SECURITY: content at full level is text; anything else is dropped.
+                // SECURITY: content at full level is text or a structure of
+                // text; anything else is dropped.
                 self.strip(
                     "type",
-                    "log body must be a stringValue to pass at full level",
+                    "log body must be a stringValue, arrayValue or kvlistValue to pass at full level",
                 );
                 false
             }
@@ -1130,13 +1135,18 @@ mod tests {
         assert!(!out.contains("hello"));
         let (j, _, _) = run(&mut g, line, Level::Full);
         assert_eq!(j.verdict, Verdict::Verbatim);
+        // A kvlist body (an event's) is captured whole at full level...
         let nested = line.replace(
             r#"{"stringValue":"hello"}"#,
             r#"{"kvlistValue":{"values":[]}}"#,
         );
-        let (j, out, f) = run(&mut g, &nested, Level::Full);
+        let (j, _, f) = run(&mut g, &nested, Level::Full);
+        assert_eq!(j.verdict, Verdict::Verbatim, "{f:?}");
+        // ...but a bytesValue, which no redactor reads, is not.
+        let bytes = line.replace(r#"{"stringValue":"hello"}"#, r#"{"bytesValue":"aGVsbG8="}"#);
+        let (j, out, f) = run(&mut g, &bytes, Level::Full);
         assert_eq!(j.verdict, Verdict::Rewritten);
-        assert!(!out.contains("kvlist"));
+        assert!(!out.contains("aGVsbG8"));
         assert_eq!(
             f,
             vec!["type@resourceLogs[0].scopeLogs[0].logRecords[0].body"]
@@ -1145,7 +1155,7 @@ mod tests {
 
     #[test]
     fn full_level_holds_non_content_attributes_to_the_allowlist() {
-        let line = r#"{"name":"llm_request","attributes":[{"key":"gen_ai.prompt.0.content","value":{"stringValue":"hi"}},{"key":"gen_ai.prompt.name","value":{"stringValue":"x"}},{"key":"gen_ai.completion","value":{"arrayValue":{"values":[]}}}]}"#;
+        let line = r#"{"name":"llm_request","attributes":[{"key":"gen_ai.prompt.0.content","value":{"stringValue":"hi"}},{"key":"gen_ai.prompt.name","value":{"stringValue":"x"}},{"key":"gen_ai.completion","value":{"bytesValue":"aGk="}}]}"#;
         let mut g = gate("");
         let (j, out, f) = run(&mut g, line, Level::Full);
         assert_eq!(j.verdict, Verdict::Rewritten);
@@ -1310,6 +1320,72 @@ mod tests {
         let (j, _, _) = run(&mut g, &good(3), Level::Standard);
         assert_eq!(j.verdict, Verdict::Verbatim);
         assert!(g.rejected_items().is_empty());
+    }
+
+    /// SECURITY (issue 15 item 5): structured content at full level keeps
+    /// its structure and every string in it, kvlist keys included, goes
+    /// through the sink's redactor; at standard level it is stripped; a
+    /// structure deeper than max_nesting, or holding bytes, is dropped
+    /// whole.
+    #[test]
+    fn structured_content_is_captured_whole_and_redacted() {
+        let policy = Policy::from_toml(
+            Path::new("p.toml"),
+            "[audit]\npath = \"audit.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"stdout\"\n",
+        )
+        .unwrap();
+        let mut g = Gate::for_sink(Arc::new(policy), "cap");
+        let card = "4111 1111 1111 1111";
+        let messages = format!(
+            r#"{{"arrayValue":{{"values":[{{"kvlistValue":{{"values":[{{"key":"role","value":{{"stringValue":"user"}}}},{{"key":"parts","value":{{"arrayValue":{{"values":[{{"kvlistValue":{{"values":[{{"key":"type","value":{{"stringValue":"text"}}}},{{"key":"content","value":{{"stringValue":"CANARY card {card} ok"}}}}]}}}}]}}}}}},{{"key":"n","value":{{"intValue":"3"}}}},{{"key":"{card}","value":{{"boolValue":true}}}}]}}}}]}}}}"#
+        );
+        let line = format!(
+            r#"{{"name":"llm_request","attributes":[{{"key":"gen_ai.input.messages","value":{messages}}}]}}"#
+        );
+        let (j, out, f) = run(&mut g, &line, Level::Full);
+        assert_eq!(j.verdict, Verdict::Rewritten, "{f:?}");
+        assert!(f.is_empty(), "{f:?}");
+        assert!(!out.contains("4111"), "{out}");
+        assert!(out.contains("CANARY card "), "{out}");
+        // The structure is kept: the same shape with the card redacted.
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let msg = &v["attributes"][0]["value"]["arrayValue"]["values"][0]["kvlistValue"]["values"];
+        assert_eq!(msg[0]["key"], "role");
+        assert_eq!(msg[0]["value"]["stringValue"], "user");
+        let part = &msg[1]["value"]["arrayValue"]["values"][0]["kvlistValue"]["values"];
+        assert_eq!(part[0]["value"]["stringValue"], "text");
+        assert!(part[1]["value"]["stringValue"].as_str().unwrap().starts_with("CANARY card "));
+        assert_eq!(msg[2]["value"]["intValue"], "3");
+        assert!(!msg[3]["key"].as_str().unwrap().contains("4111"));
+        // Without anything to redact it goes out verbatim.
+        let clean = line.replace(card, "nothing");
+        let (j, _, f) = run(&mut g, &clean, Level::Full);
+        assert_eq!(j.verdict, Verdict::Verbatim, "{f:?}");
+        // Standard level: stripped as before.
+        let (j, out, f) = run(&mut g, &line, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert!(!out.contains("CANARY"), "{out}");
+        assert_eq!(f, vec![r#"content_field@attributes["gen_ai.input.messages"]"#]);
+        // Too deep (max_nesting = 8): dropped whole, one finding.
+        let mut deep = r#"{"stringValue":"CANARY-deep"}"#.to_string();
+        for _ in 0..9 {
+            deep = format!(r#"{{"arrayValue":{{"values":[{deep}]}}}}"#);
+        }
+        let line = format!(
+            r#"{{"name":"llm_request","attributes":[{{"key":"gen_ai.output.messages","value":{deep}}}]}}"#
+        );
+        let (_, out, f) = run(&mut g, &line, Level::Full);
+        assert!(!out.contains("CANARY"), "{out}");
+        assert_eq!(f, vec![r#"max_nesting@attributes["gen_ai.output.messages"]"#]);
+        // Bytes anywhere inside: dropped whole.
+        let line = r#"{"name":"llm_request","attributes":[{"key":"gen_ai.output.messages","value":{"arrayValue":{"values":[{"stringValue":"CANARY-b"},{"bytesValue":"AAAA"}]}}}]}"#;
+        let (_, out, f) = run(&mut g, line, Level::Full);
+        assert!(!out.contains("CANARY"), "{out}");
+        assert_eq!(f, vec![r#"type@attributes["gen_ai.output.messages"]"#]);
+        // A kvlist element with an extra member: not an AnyValue list.
+        let line = r#"{"name":"llm_request","attributes":[{"key":"gen_ai.output.messages","value":{"kvlistValue":{"values":[{"key":"a","value":{"stringValue":"CANARY-x"},"extra":1}]}}}]}"#;
+        let (_, out, _) = run(&mut g, line, Level::Full);
+        assert!(!out.contains("CANARY"), "{out}");
     }
 
     /// Issue 15 item 2: the default policy passes GenAI metadata of the
