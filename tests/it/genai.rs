@@ -8,7 +8,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::serve::{Daemon, JSON, PROTO, events, poll, policy_text, window};
+use crate::serve::{Daemon, JSON, PROTO, events, policy_text, poll, window};
 use tracegate::audit::AuditEvent;
 use tracegate::record::otlp_proto::{decode_traces_protobuf, encode_traces_protobuf};
 
@@ -41,19 +41,31 @@ fn read(d: &Path, name: &str) -> String {
 fn one_bad_span_is_rejected_alone_and_counted() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("policy.toml"), policy_text("flush_interval = \"50ms\"")).unwrap();
+    std::fs::write(
+        d.join("policy.toml"),
+        policy_text("flush_interval = \"50ms\""),
+    )
+    .unwrap();
     let daemon = Daemon::start(d);
     let good = |id: &str, n: &str| {
-        span(id, "llm_request", json!([
-            {"key": "gen_ai.usage.input_tokens", "value": {"intValue": n}}
-        ]))
+        span(
+            id,
+            "llm_request",
+            json!([
+                {"key": "gen_ai.usage.input_tokens", "value": {"intValue": n}}
+            ]),
+        )
     };
     // The bad span breaks an allowlisted rule with a value an attacker
     // chose; a good attribute of it must not leak either.
-    let bad = span("0a0a0a0a0a0a0a0a", "llm_request", json!([
-        {"key": "cf.request_id", "value": {"stringValue": "CANARY-ID not an id"}},
-        {"key": "gen_ai.usage.output_tokens", "value": {"intValue": "424242"}}
-    ]));
+    let bad = span(
+        "0a0a0a0a0a0a0a0a",
+        "llm_request",
+        json!([
+            {"key": "cf.request_id", "value": {"stringValue": "CANARY-ID not an id"}},
+            {"key": "gen_ai.usage.output_tokens", "value": {"intValue": "424242"}}
+        ]),
+    );
     let req = request(vec![
         good("0101010101010101", "11"),
         bad,
@@ -69,7 +81,12 @@ fn one_bad_span_is_rejected_alone_and_counted() {
     let pb = encode_traces_protobuf(&req.to_string()).unwrap();
     let r = daemon.post("/v1/traces", &[PROTO], &pb);
     assert_eq!(r.status, 200, "{}", r.text());
-    assert_eq!(r.body.get(..4), Some(&[0x0a, r.body[1], 0x08, 0x01][..]), "{:?}", r.body);
+    assert_eq!(
+        r.body.get(..4),
+        Some(&[0x0a, r.body[1], 0x08, 0x01][..]),
+        "{:?}",
+        r.body
+    );
     let lines = poll("both requests in the standard sink", || {
         let s = read(d, "std.jsonl");
         (s.lines().count() == 2).then_some(s)
@@ -85,7 +102,9 @@ fn one_bad_span_is_rejected_alone_and_counted() {
             .collect();
         assert_eq!(ids, ["0101010101010101", "0202020202020202"], "{line}");
     }
-    poll("the capture sink", || (read(d, "cap.jsonl").lines().count() == 2).then_some(()));
+    poll("the capture sink", || {
+        (read(d, "cap.jsonl").lines().count() == 2).then_some(())
+    });
     for text in [
         read(d, "std.jsonl"),
         read(d, "cap.jsonl"),
@@ -103,7 +122,10 @@ fn one_bad_span_is_rejected_alone_and_counted() {
 fn otel_python() -> Option<String> {
     let py = std::env::var("TRACEGATE_OTEL_PYTHON").ok()?;
     let ok = Command::new(&py)
-        .args(["-c", "import opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http"])
+        .args([
+            "-c",
+            "import opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http",
+        ])
         .status()
         .is_ok_and(|s| s.success());
     assert!(ok, "TRACEGATE_OTEL_PYTHON={py} lacks the OpenTelemetry SDK");
@@ -145,7 +167,11 @@ fn genai_telemetry_from_the_python_sdk_fits_the_default_policy() {
         .arg(d)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     // The clean spans, as the SDK encoded them, pass `check` with no finding.
     let clean = decode_traces_protobuf(&std::fs::read(d.join("clean.pb")).unwrap()).unwrap();
@@ -186,12 +212,25 @@ fn genai_telemetry_from_the_python_sdk_fits_the_default_policy() {
     assert!(!std_out.contains("4111"), "{std_out}");
     // Capture: content kept, card numbers redacted everywhere.
     assert!(!cap_out.contains("4111"), "{cap_out}");
-    for text in ["CANARY-IN pay with", "CANARY-OUT-1", "CANARY-OUT-2", "CANARY-SYS", "CANARY-EVENT card", "CANARY-EVENT-REPLY"] {
+    for text in [
+        "CANARY-IN pay with",
+        "CANARY-OUT-1",
+        "CANARY-OUT-2",
+        "CANARY-SYS",
+        "CANARY-EVENT card",
+        "CANARY-EVENT-REPLY",
+    ] {
         assert!(cap_out.contains(text), "{text} missing: {cap_out}");
     }
     // Free text that is not on the allowlist and not a content key never
     // passes, not even inside a window.
-    for text in ["CANARY-STOP", "CANARY-AGENT-DESC", "CANARY-TOOL-DESC", "CANARY-EXC", "CANARY-STACK"] {
+    for text in [
+        "CANARY-STOP",
+        "CANARY-AGENT-DESC",
+        "CANARY-TOOL-DESC",
+        "CANARY-EXC",
+        "CANARY-STACK",
+    ] {
         assert!(!cap_out.contains(text), "{text} leaked: {cap_out}");
     }
     // The structure is kept: the event body is a kvlist of arrays of
@@ -201,10 +240,18 @@ fn genai_telemetry_from_the_python_sdk_fits_the_default_policy() {
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .find(|v| v.get("resourceLogs").is_some())
         .unwrap();
-    let body = &logs["resourceLogs"][0]["scopeLogs"][0]["logRecords"][0]["body"]["kvlistValue"]["values"];
+    let body =
+        &logs["resourceLogs"][0]["scopeLogs"][0]["logRecords"][0]["body"]["kvlistValue"]["values"];
     assert_eq!(body[0]["key"], "gen_ai.input.messages", "{logs}");
     let message = &body[0]["value"]["arrayValue"]["values"][0]["kvlistValue"]["values"];
-    assert!(message.as_array().unwrap().iter().any(|kv| kv["key"] == "parts"), "{logs}");
+    assert!(
+        message
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|kv| kv["key"] == "parts"),
+        "{logs}"
+    );
     let spans: Value = cap_out
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
@@ -217,7 +264,10 @@ fn genai_telemetry_from_the_python_sdk_fits_the_default_policy() {
         .flat_map(|s| s["attributes"].as_array().unwrap().iter())
         .find(|a| a["key"] == "gen_ai.output.messages")
         .unwrap();
-    assert_eq!(out_messages["value"]["arrayValue"]["values"][0]["stringValue"], "CANARY-OUT-1");
+    assert_eq!(
+        out_messages["value"]["arrayValue"]["values"][0]["stringValue"],
+        "CANARY-OUT-1"
+    );
 }
 
 /// Issue 15 item 3: every key of the content-key table in

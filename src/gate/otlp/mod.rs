@@ -332,7 +332,8 @@ impl<'a> Judge<'a, '_> {
         let drop = self.policy.standard.on_violation == OnViolation::DropRecord;
         // A request whose every span and log record was dropped on its own
         // carries nothing: it is dropped whole, as before isolation.
-        let emptied = self.scratch.items > 0 && self.scratch.rejected.len() == self.scratch.items as usize;
+        let emptied =
+            self.scratch.items > 0 && self.scratch.rejected.len() == self.scratch.items as usize;
         if self.unrecognisable || (self.violated && drop) || emptied {
             self.scratch.rejected.clear();
             keep_output(self.out, false);
@@ -1294,7 +1295,8 @@ mod tests {
         );
         assert_eq!(g.rejected_items(), &[1]);
         // Every item bad: the request is dropped whole.
-        let all_bad = format!(r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{bad},{bad}]}}]}}]}}"#);
+        let all_bad =
+            format!(r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{bad},{bad}]}}]}}]}}"#);
         let (j, out, _) = run(&mut g, &all_bad, Level::Standard);
         assert_eq!(j.verdict, Verdict::Dropped);
         assert!(out.is_empty());
@@ -1354,7 +1356,12 @@ mod tests {
         assert_eq!(msg[0]["value"]["stringValue"], "user");
         let part = &msg[1]["value"]["arrayValue"]["values"][0]["kvlistValue"]["values"];
         assert_eq!(part[0]["value"]["stringValue"], "text");
-        assert!(part[1]["value"]["stringValue"].as_str().unwrap().starts_with("CANARY card "));
+        assert!(
+            part[1]["value"]["stringValue"]
+                .as_str()
+                .unwrap()
+                .starts_with("CANARY card ")
+        );
         assert_eq!(msg[2]["value"]["intValue"], "3");
         assert!(!msg[3]["key"].as_str().unwrap().contains("4111"));
         // Without anything to redact it goes out verbatim.
@@ -1365,7 +1372,10 @@ mod tests {
         let (j, out, f) = run(&mut g, &line, Level::Standard);
         assert_eq!(j.verdict, Verdict::Rewritten);
         assert!(!out.contains("CANARY"), "{out}");
-        assert_eq!(f, vec![r#"content_field@attributes["gen_ai.input.messages"]"#]);
+        assert_eq!(
+            f,
+            vec![r#"content_field@attributes["gen_ai.input.messages"]"#]
+        );
         // Too deep (max_nesting = 8): dropped whole, one finding.
         let mut deep = r#"{"stringValue":"CANARY-deep"}"#.to_string();
         for _ in 0..9 {
@@ -1376,7 +1386,10 @@ mod tests {
         );
         let (_, out, f) = run(&mut g, &line, Level::Full);
         assert!(!out.contains("CANARY"), "{out}");
-        assert_eq!(f, vec![r#"max_nesting@attributes["gen_ai.output.messages"]"#]);
+        assert_eq!(
+            f,
+            vec![r#"max_nesting@attributes["gen_ai.output.messages"]"#]
+        );
         // Bytes anywhere inside: dropped whole.
         let line = r#"{"name":"llm_request","attributes":[{"key":"gen_ai.output.messages","value":{"arrayValue":{"values":[{"stringValue":"CANARY-b"},{"bytesValue":"AAAA"}]}}}]}"#;
         let (_, out, f) = run(&mut g, line, Level::Full);
@@ -1393,14 +1406,15 @@ mod tests {
     #[test]
     fn genai_metadata_passes_by_the_conventions_shapes_and_free_text_does_not() {
         let mut g = gate("");
-        let span = |name: &str, attrs: &str| {
-            format!(r#"{{"name":"{name}","attributes":[{attrs}]}}"#)
-        };
+        let span =
+            |name: &str, attrs: &str| format!(r#"{{"name":"{name}","attributes":[{attrs}]}}"#);
         let s = |k: &str, v: &str| format!(r#"{{"key":"{k}","value":{{"stringValue":"{v}"}}}}"#);
         let i = |k: &str, v: i64| format!(r#"{{"key":"{k}","value":{{"intValue":"{v}"}}}}"#);
         let d = |k: &str, v: f64| format!(r#"{{"key":"{k}","value":{{"doubleValue":{v}}}}}"#);
         let reasons = |vals: &str| {
-            format!(r#"{{"key":"gen_ai.response.finish_reasons","value":{{"arrayValue":{{"values":[{vals}]}}}}}}"#)
+            format!(
+                r#"{{"key":"gen_ai.response.finish_reasons","value":{{"arrayValue":{{"values":[{vals}]}}}}}}"#
+            )
         };
         let clean = [
             s("gen_ai.operation.name", "chat"),
@@ -1442,14 +1456,26 @@ mod tests {
             span("chat gpt-4o ", ""),
             span("llm_request", &s("gen_ai.operation.name", "chat with bob")),
             span("llm_request", &s("gen_ai.request.model", "gpt 4o is great")),
-            span("llm_request", &s("gen_ai.response.id", "id alice@example.com")),
-            span("llm_request", &s("gen_ai.conversation.id", "alice@example.com")),
+            span(
+                "llm_request",
+                &s("gen_ai.response.id", "id alice@example.com"),
+            ),
+            span(
+                "llm_request",
+                &s("gen_ai.conversation.id", "alice@example.com"),
+            ),
             span("llm_request", &s("gen_ai.agent.name", "a b c d e f")),
             span("llm_request", &s("server.address", "alice@example.com")),
-            span("llm_request", &reasons(r#"{"stringValue":"the user said hi"}"#)),
+            span(
+                "llm_request",
+                &reasons(r#"{"stringValue":"the user said hi"}"#),
+            ),
             span("llm_request", &reasons(r#"{"arrayValue":{"values":[]}}"#)),
             span("llm_request", &reasons(r#"{"kvlistValue":{"values":[]}}"#)),
-            span("llm_request", &reasons(&vec![r#"{"stringValue":"stop"}"#; 17].join(","))),
+            span(
+                "llm_request",
+                &reasons(&vec![r#"{"stringValue":"stop"}"#; 17].join(",")),
+            ),
             span(
                 "llm_request",
                 r#"{"key":"gen_ai.response.finish_reasons","value":{"arrayValue":{"values":[],"x":"CANARY"}}}"#,

@@ -139,7 +139,9 @@ impl Judge<'_, '_> {
         let mut members = self.walk.tape.members(inner);
         let values = match members.next() {
             None => None,
-            Some((vk, arr)) if self.decoded(vk) == "values" && self.tok(arr).kind == Kind::Array => {
+            Some((vk, arr))
+                if self.decoded(vk) == "values" && self.tok(arr).kind == Kind::Array =>
+            {
                 Some(arr)
             }
             Some(_) => return Err(NOT_ANY),
