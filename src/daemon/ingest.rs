@@ -327,13 +327,22 @@ impl Ingest {
                 format!("dropped for every sink by the standard allowlist (rule `{rule}`)")
             }
             _ if tally.rejected > 0 => "dropped for every sink by the standard allowlist".into(),
+            Some(rule) if tally.rejected_items > 0 => format!(
+                "{} item(s) dropped for every sink by the standard allowlist (first rule `{rule}`); the rest was accepted",
+                tally.rejected_items
+            ),
+            _ if tally.rejected_items > 0 => format!(
+                "{} item(s) dropped for every sink by the standard allowlist; the rest was accepted",
+                tally.rejected_items
+            ),
             _ => String::new(),
         };
-        // The items of a rejected request, as counted on its wire or tape.
+        // The items of a rejected request, as counted on its wire or tape;
+        // else the spans or log records dropped on their own.
         let rejected = if tally.rejected > 0 {
             i64::try_from(counts.export_items().max(1)).unwrap_or(i64::MAX)
         } else {
-            0
+            i64::try_from(tally.rejected_items).unwrap_or(i64::MAX)
         };
         Ok(Accepted { rejected, message })
     }

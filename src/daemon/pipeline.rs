@@ -117,6 +117,9 @@ pub struct Tally {
     pub first_malformed: Option<String>,
     /// The rule that rejected the first rejected record.
     pub first_rejected_rule: Option<&'static str>,
+    /// Spans and log records dropped on their own by every sink, in
+    /// records that otherwise went through (`partialSuccess`).
+    pub rejected_items: u64,
 }
 
 /// The daemon's shared state.
@@ -342,6 +345,9 @@ impl Pipeline {
         let mut malformed = false;
         let mut violated_everywhere = true;
         let mut rule = None;
+        // The items (spans, log records) every sink that took the record
+        // dropped on its own; `None` until a sink took it.
+        let mut items_everywhere: Option<Vec<u32>> = None;
         // The plain gate is last; a sink's own gate sits at the sink's index.
         let plain = gates.len().saturating_sub(1);
         if active.sinks.is_empty()
@@ -382,7 +388,17 @@ impl Pipeline {
                     }
                     continue;
                 }
-                Verdict::Verbatim | Verdict::Rewritten => violated_everywhere = false,
+                Verdict::Verbatim | Verdict::Rewritten => {
+                    violated_everywhere = false;
+                    let here = gate.rejected_items();
+                    if !here.is_empty() && rule.is_none() {
+                        rule = gate.findings().first().map(|f| f.rule);
+                    }
+                    match &mut items_everywhere {
+                        None => items_everywhere = Some(here.to_vec()),
+                        Some(all) => all.retain(|i| here.contains(i)),
+                    }
+                }
             }
             if d.judged.stripped > 0 {
                 s.counters.stripped.fetch_add(1, Ordering::Relaxed);
@@ -417,6 +433,11 @@ impl Pipeline {
             }
         } else if violated_everywhere {
             tally.rejected += 1;
+            if tally.first_rejected_rule.is_none() {
+                tally.first_rejected_rule = rule;
+            }
+        } else if let Some(items) = items_everywhere.filter(|i| !i.is_empty()) {
+            tally.rejected_items += items.len() as u64;
             if tally.first_rejected_rule.is_none() {
                 tally.first_rejected_rule = rule;
             }

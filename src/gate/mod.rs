@@ -248,6 +248,7 @@ impl Gate {
         self.findings.clear();
         self.out.clear();
         self.evidence_hit = false;
+        self.reset_otlp();
         let malformed = Judgement {
             verdict: Verdict::Malformed,
             format: None,

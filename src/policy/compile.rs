@@ -690,6 +690,7 @@ fn build(
                 otlp_raw.scope_name,
                 otlp_raw.scope_version,
                 otlp_raw.event_name,
+                otlp_raw.span_name,
             ],
         ),
         trace_state: otlp_raw
@@ -987,9 +988,9 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> FleetSettings {
 }
 
 /// `[standard.otlp] schema_url`, `scope_name`, `scope_version`,
-/// `event_name`: string rules (the defaults always supply them).
-fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<Spanned<RawRule>>; 4]) -> OtlpStructure {
-    let [schema_url, scope_name, scope_version, event_name] = rules.map(|slot| {
+/// `event_name`, `span_name`: string rules (the defaults always supply them).
+fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<Spanned<RawRule>>; 5]) -> OtlpStructure {
+    let [schema_url, scope_name, scope_version, event_name, span_name] = rules.map(|slot| {
         let slot = slot?;
         let span = slot.span();
         let rule = field_rule(ctx, Spanned::new(span.clone(), slot.into_inner().0))?;
@@ -1020,6 +1021,7 @@ fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<Spanned<RawRule>>; 4]) -> Ot
         scope_name: scope_name.unwrap_or_else(fallback),
         scope_version: scope_version.unwrap_or_else(fallback),
         event_name: event_name.unwrap_or_else(fallback),
+        span_name: span_name.unwrap_or_else(fallback),
     }
 }
 

@@ -34,17 +34,72 @@ content_fields = ["prompt_text", "output_text"]
 content_attributes = [
   "gen_ai.prompt",
   "gen_ai.completion",
+  "gen_ai.prompt.*",
+  "gen_ai.completion.*",
   "gen_ai.input.messages",
   "gen_ai.output.messages",
   "gen_ai.system_instructions",
+  "gen_ai.tool.definitions",
   "gen_ai.tool.call.arguments",
   "gen_ai.tool.call.result",
+  "gen_ai.retrieval.query.text",
+  "gen_ai.retrieval.documents",
+  "gen_ai.memory.query.text",
+  "gen_ai.memory.query",
+  "gen_ai.memory.records",
+  "gen_ai.memory.content",
+  "gen_ai.evaluation.explanation",
+  "gen_ai.event.content",
+  "gen_ai.input.messages_ref",
+  "gen_ai.output.messages_ref",
+  "gen_ai.system_instructions_ref",
+  "gen_ai.tool.definitions_ref",
   "input.value",
   "output.value",
   "llm.input_messages.*",
   "llm.output_messages.*",
-  "gen_ai.prompt.*",
-  "gen_ai.completion.*",
+  "llm.prompts.*",
+  "llm.choices.*",
+  "llm.tools.*",
+  "llm.prompt_template.**",
+  "llm.invocation_parameters",
+  "llm.function_call",
+  "tool.parameters",
+  "tool_call.function.arguments",
+  "retrieval.documents.*",
+  "reranker.**",
+  "embedding.embeddings.*",
+  "traceloop.entity.input",
+  "traceloop.entity.output",
+  "traceloop.prompt.**",
+  "llm.request.functions.*",
+  "traceloop.association.properties.**",
+  "langsmith.metadata.**",
+  "langsmith.request.headers",
+  "gen_ai.request.extra_query",
+  "gen_ai.request.extra_body",
+  "gen_ai.serialized.doc",
+  "gen_ai.serialized.signature",
+  "mlflow.spanInputs",
+  "mlflow.spanOutputs",
+  "mlflow.traceInputs",
+  "mlflow.traceOutputs",
+  "mlflow.chat.tools",
+  "pydantic_ai.all_messages",
+  "all_messages_events",
+  "final_result",
+  "tool_arguments",
+  "tool_response",
+  "request_data",
+  "response_data",
+  "langfuse.trace.input",
+  "langfuse.trace.output",
+  "langfuse.observation.input",
+  "langfuse.observation.output",
+  "langfuse.trace.metadata",
+  "langfuse.trace.metadata.**",
+  "langfuse.observation.metadata",
+  "langfuse.observation.metadata.**",
 ]
 max_window = "24h"
 [standard]
@@ -86,6 +141,7 @@ schema_url    = { type = "string", pattern = 'https://opentelemetry\.io/schemas/
 scope_name    = { type = "string", pattern = '@?[A-Za-z][A-Za-z0-9_-]{0,63}([./][A-Za-z0-9_-]{1,64}){0,15}', max_len = 128 }
 scope_version = { type = "string", pattern = 'v?[0-9]{1,6}(\.[0-9]{1,6}){0,3}([a-z]{1,5}[0-9]{0,4})?([-+][0-9A-Za-z.]{1,32})?', max_len = 64 }
 event_name    = { type = "string", pattern = '[a-z]{1,16}([._][a-z]{1,16}){0,7}', max_len = 128 }
+span_name     = { type = "string", pattern = '(chat|generate_content|text_completion|embeddings|retrieval|create_agent|invoke_agent|execute_tool|search_memory|update_memory|delete_memory|create_memory_store|delete_memory_store)( [A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127})?', max_len = 160 }
 max_resources   = 64
 max_scopes      = 64
 max_spans       = 2048
@@ -104,6 +160,33 @@ max_attributes  = 128
 "cf.ttft_s"                      = { type = "number", min = 0 }
 "cf.priority_score"              = { type = "number" }
 "cf.scheduler.family"            = { type = "string", one_of = ["ltr", "ltr-promptlen", "affinity", "trace", "tie", "hybrid", "fcfs"] }
+"gen_ai.operation.name"          = { type = "string", one_of = ["chat", "generate_content", "text_completion", "embeddings", "retrieval", "create_agent", "invoke_agent", "execute_tool", "search_memory", "update_memory", "delete_memory", "create_memory_store", "delete_memory_store"] }
+"gen_ai.provider.name"           = { type = "string", pattern = '[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}', max_len = 64 }
+"gen_ai.system"                  = { type = "string", pattern = '[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}', max_len = 64 }
+"gen_ai.request.model"           = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}', max_len = 128 }
+"gen_ai.response.model"          = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}', max_len = 128 }
+"gen_ai.response.id"             = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
+"gen_ai.response.finish_reasons" = { type = "array", max_items = 16, items = { type = "string", one_of = ["stop", "length", "content_filter", "tool_call", "tool_calls", "function_call", "error", "end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal", "guardrail_intervened", "content_filtered", "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "MALFORMED_FUNCTION_CALL", "OTHER", "FINISH_REASON_UNSPECIFIED", "COMPLETE", "ERROR", "TOOL_CALL"] } }
+"gen_ai.request.max_tokens"      = { type = "integer", min = 0 }
+"gen_ai.request.choice.count"    = { type = "integer", min = 0 }
+"gen_ai.request.seed"            = { type = "integer" }
+"gen_ai.request.temperature"     = { type = "number", min = 0, max = 2 }
+"gen_ai.request.top_p"           = { type = "number", min = 0, max = 1 }
+"gen_ai.request.top_k"           = { type = "number", min = 0 }
+"gen_ai.request.frequency_penalty" = { type = "number", min = -2, max = 2 }
+"gen_ai.request.presence_penalty"  = { type = "number", min = -2, max = 2 }
+"gen_ai.usage.cache_read.input_tokens"     = { type = "integer", min = 0 }
+"gen_ai.usage.cache_creation.input_tokens" = { type = "integer", min = 0 }
+"gen_ai.usage.reasoning.output_tokens"     = { type = "integer", min = 0 }
+"gen_ai.conversation.id"         = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
+"gen_ai.agent.id"                = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
+"gen_ai.agent.name"              = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.-]{0,31}( [A-Za-z0-9][A-Za-z0-9_.-]{0,31}){0,3}', max_len = 64 }
+"gen_ai.tool.name"               = { type = "string", pattern = '[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}', max_len = 64 }
+"gen_ai.tool.type"               = { type = "string", one_of = ["function", "extension", "datastore"] }
+"gen_ai.tool.call.id"            = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
+"server.address"                 = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9.-]{0,252}', max_len = 253 }
+"server.port"                    = { type = "integer", min = 0, max = 65535 }
+"error.type"                     = { type = "string", pattern = '[A-Za-z0-9_][A-Za-z0-9_.:$-]{0,127}', max_len = 128 }
 [standard.otlp.resource_attributes]
 "service.name"    = { type = "string", pattern = "[A-Za-z0-9_.-]{1,64}" }
 "service.version" = { type = "string", pattern = "[A-Za-z0-9_.+-]{1,64}" }

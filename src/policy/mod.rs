@@ -546,6 +546,9 @@ pub struct OtlpStructure {
     pub scope_version: FieldRule,
     /// Span event names and log `eventName`.
     pub event_name: FieldRule,
+    /// Span names not in `span_names` that may pass: by the GenAI
+    /// conventions' `{operation} {model}` shape (`span_name`).
+    pub span_name: FieldRule,
 }
 
 /// `[standard.otlp] max_*`: the most elements of each repeated structure

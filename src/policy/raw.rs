@@ -195,6 +195,9 @@ raw_table! {
         pub scope_version: Option<Spanned<RawRule>>,
         /// The rule for span event names and log `eventName`.
         pub event_name: Option<Spanned<RawRule>>,
+        /// The rule for span names not in `span_names` (the GenAI
+        /// conventions' `{operation} {model}` shape).
+        pub span_name: Option<Spanned<RawRule>>,
         /// `traceState` members kept at standard level: vendor key -> value rule.
         pub trace_state: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
         /// Most `resourceSpans` / `resourceLogs` in one record.

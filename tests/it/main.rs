@@ -12,6 +12,7 @@ mod cli_first_hour;
 mod evidence;
 mod fleet;
 mod fuzz_replay;
+mod genai;
 mod grpc;
 mod otel_sdk;
 mod otlp;

@@ -80,12 +80,15 @@ fn a_json_body_is_validated_as_received_so_a_newline_never_joins_tokens() {
     let pretty = serde_json::to_string_pretty(&span_request(content_attrs(1))).unwrap();
     let r = daemon.post("/v1/traces", &[JSON], pretty.as_bytes());
     assert_eq!(r.status, 200, "{}", r.text());
-    // A pretty request every sink rejects: its three spans are counted.
-    let rejected = serde_json::to_string_pretty(&json!({"resourceSpans": [{"scopeSpans": [{"spans": [
-        {"name": "llm_request", "attributes": [{"key": "cf.request_id", "value": {"stringValue": "a sentence"}}]},
-        {"name": "llm_request"}, {"name": "llm_request"}
-    ]}]}]}))
-    .unwrap();
+    // A pretty request every sink rejects (every span breaks a rule; one
+    // bad span alone would be dropped on its own): its three spans are
+    // counted.
+    let bad = json!({"name": "llm_request", "attributes": [{"key": "cf.request_id", "value": {"stringValue": "a sentence"}}]});
+    let rejected =
+        serde_json::to_string_pretty(&json!({"resourceSpans": [{"scopeSpans": [{"spans": [
+            bad, bad, bad
+        ]}]}]}))
+        .unwrap();
     let r = daemon.post("/v1/traces", &[JSON], rejected.as_bytes());
     assert_eq!(r.status, 200, "{}", r.text());
     let v: Value = serde_json::from_slice(&r.body).unwrap();

@@ -183,6 +183,9 @@ impl<'a> Judge<'a, '_> {
             Some(v) => any_value(&self.walk, v),
         };
         if let Some((_, rule)) = self.allowlist(place).lookup(&key) {
+            if rule.ty == ValueType::Array {
+                return self.array_attr(rule, attr);
+            }
             let Ok(any) = any else {
                 return self.violation("type", "attribute value is not a valid AnyValue");
             };
@@ -224,16 +227,33 @@ impl<'a> Judge<'a, '_> {
             );
             return false;
         }
-        let Ok(Any::String(s)) = any else {
-            // SECURITY: content at full level is text; anything else is dropped.
-            self.strip("type", "content attribute must be a stringValue");
-            return false;
-        };
         let mark = self.out.len();
-        self.out.extend_from_slice(b"{\"key\":");
-        self.string(attr.key);
-        self.out.extend_from_slice(b",\"value\":");
-        if !self.content_string(s) {
+        let written = match (any, attr.value) {
+            (Ok(Any::String(s)), _) => {
+                self.out.extend_from_slice(b"{\"key\":");
+                self.string(attr.key);
+                self.out.extend_from_slice(b",\"value\":");
+                self.content_string(s)
+            }
+            // Structured content (arrays of messages, kvlists): captured
+            // whole, every string redacted (`structured`).
+            (Ok(Any::Nested(_)), Some(v)) => {
+                self.out.extend_from_slice(b"{\"key\":");
+                self.string(attr.key);
+                self.out.extend_from_slice(b",\"value\":");
+                self.structured_content(v)
+            }
+            _ => {
+                // SECURITY: content at full level is text or a structure of
+                // text; anything else is dropped.
+                self.strip(
+                    "type",
+                    "content attribute must be a stringValue, arrayValue or kvlistValue",
+                );
+                return false;
+            }
+        };
+        if !written {
             self.out.truncate(mark);
             return false;
         }
@@ -272,7 +292,7 @@ impl<'a> Judge<'a, '_> {
     }
 
     /// Append the verified value token `t` of `any` in canonical form.
-    fn write_any(&mut self, any: Any, t: usize) {
+    pub(super) fn write_any(&mut self, any: Any, t: usize) {
         let tok = self.tok(t);
         match any {
             Any::Double(_) => {
@@ -320,6 +340,92 @@ impl<'a> Judge<'a, '_> {
             self.note_violation();
         }
         !checked.violated
+    }
+
+    /// An allowlisted `type = "array"` attribute (`string[]`, `int[]`...
+    /// of the conventions): an `arrayValue` whose `values` are at most
+    /// `max_items` scalar AnyValues, each held to the rule's `items`.
+    /// Written in canonical form; `false` (a violation) otherwise.
+    fn array_attr(&mut self, rule: &FieldRule, attr: &Attr) -> bool {
+        let Some(v) = attr.value else {
+            if rule.nullable {
+                self.write_attr(attr, Any::Empty);
+                return true;
+            }
+            return self.violation("type", "attribute value is empty");
+        };
+        // SECURITY: only scalars held to `items` pass; an array of arrays or
+        // kvlists, or an item rule that is itself an array, is a violation.
+        let Some(items) = rule.items.as_deref().filter(|i| i.ty != ValueType::Array) else {
+            return self.violation("type", "an array attribute rule needs scalar `items`");
+        };
+        let Some(values) = self.array_values(v) else {
+            return self.violation("type", "expected an arrayValue of scalar values");
+        };
+        let max = rule.max_items.unwrap_or(usize::MAX);
+        if self.walk.tape.elements(values).nth(max).is_some() {
+            return self.violation("max_items", "array attribute has more items than max_items");
+        }
+        let mark = self.out.len();
+        self.out.extend_from_slice(b"{\"key\":");
+        self.string(attr.key);
+        self.out.extend_from_slice(b",\"value\":");
+        let start = self.out.len();
+        self.out.extend_from_slice(b"{\"arrayValue\":{\"values\":[");
+        for (i, el) in self.walk.tape.elements(values).enumerate() {
+            let any = match any_value(&self.walk, el) {
+                Ok(a @ (Any::String(_) | Any::Int(_) | Any::Double(_) | Any::Bool(_))) => a,
+                _ => {
+                    self.out.truncate(mark);
+                    return self.violation("type", "array items must be scalar AnyValues");
+                }
+            };
+            self.segs.push(Seg::Index(i));
+            let ok = self.check_any(items, any);
+            self.segs.pop();
+            if !ok {
+                self.out.truncate(mark);
+                return false;
+            }
+            if i > 0 {
+                self.out.push(b',');
+            }
+            let (name, t) = match any {
+                Any::String(t) => ("stringValue", t),
+                Any::Int(t) => ("intValue", t),
+                Any::Double(t) => ("doubleValue", t),
+                Any::Bool(t) => ("boolValue", t),
+                Any::Empty | Any::Nested(_) => return false,
+            };
+            let _ = write!(self.out, "{{\"{name}\":");
+            self.write_any(any, t);
+            self.out.push(b'}');
+        }
+        self.out.extend_from_slice(b"]}}");
+        // Verbatim only when the value was written exactly so (whitespace
+        // and escapes are the tape's own checks).
+        if self.out.get(start..) != Some(self.raw(v).as_bytes()) {
+            self.recanon = true;
+        }
+        self.out.push(b'}');
+        true
+    }
+
+    /// The `values` array of `{"arrayValue":{"values":[...]}}` at `v` (an
+    /// absent `values` is the empty array of protobuf: `None` here, a
+    /// violation, as nothing else would be written for it).
+    fn array_values(&self, v: usize) -> Option<usize> {
+        let mut members = self.walk.tape.members(v);
+        let (k, inner) = members.next()?;
+        if members.next().is_some() || self.decoded(k) != "arrayValue" {
+            return None;
+        }
+        let mut members = self.walk.tape.members(inner);
+        let (k, values) = members.next()?;
+        if members.next().is_some() || self.decoded(k) != "values" {
+            return None;
+        }
+        (self.tok(values).kind == Kind::Array).then_some(values)
     }
 
     /// An `intValue`: a JSON string of an i64, or a JSON integer.

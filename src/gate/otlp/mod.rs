@@ -27,6 +27,7 @@
 pub mod attrs;
 pub mod content;
 pub mod schema;
+mod structured;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -92,6 +93,11 @@ pub struct Scratch {
     captured: Units,
     /// The allowance that would have admitted the first unit refused.
     short: Option<Units>,
+    /// Ordinals (in walk order, from 0) of the spans and log records of the
+    /// last OTLP request that were dropped on their own for a violation.
+    rejected: Vec<u32>,
+    /// How many spans and log records the last OTLP request held.
+    items: u32,
 }
 
 /// Budget units of full-level content: one unit is one OTLP span, one log
@@ -139,6 +145,20 @@ impl super::Gate {
     pub fn shortfall(&self) -> Option<Units> {
         self.otlp.short
     }
+
+    /// The spans and log records of the last record that were dropped on
+    /// their own for a violation (the rest of the request went through):
+    /// their ordinals in the request, in walk order from 0. Empty for any
+    /// other record, and when the whole record was dropped.
+    pub fn rejected_items(&self) -> &[u32] {
+        &self.otlp.rejected
+    }
+
+    /// Forget what the last record's judgement left (called before each).
+    pub(crate) fn reset_otlp(&mut self) {
+        self.otlp.rejected.clear();
+        self.otlp.items = 0;
+    }
 }
 
 impl std::fmt::Debug for Scratch {
@@ -177,6 +197,8 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
     segs.clear();
     scratch.captured = Units::default();
     scratch.short = None;
+    scratch.rejected.clear();
+    scratch.items = 0;
     let base = findings.len();
     let mut j = Judge {
         walk: Walk {
@@ -308,7 +330,12 @@ impl<'a> Judge<'a, '_> {
         // SECURITY: a projection must keep its format; a bare span without
         // `name` or `attributes` would be judged as a cf record downstream.
         let drop = self.policy.standard.on_violation == OnViolation::DropRecord;
-        if self.unrecognisable || (self.violated && drop) {
+        // A request whose every span and log record was dropped on its own
+        // carries nothing: it is dropped whole, as before isolation.
+        let emptied =
+            self.scratch.items > 0 && self.scratch.rejected.len() == self.scratch.items as usize;
+        if self.unrecognisable || (self.violated && drop) || emptied {
+            self.scratch.rejected.clear();
             keep_output(self.out, false);
             return judged(Verdict::Dropped, 0);
         }
@@ -633,20 +660,63 @@ impl<'a> Judge<'a, '_> {
     fn array(&mut self, schema: &Schema, arr: usize) {
         self.out.push(b'[');
         let mut first = true;
+        let items = schema::is_item(schema);
         for (i, el) in self.walk.tape.elements(arr).enumerate() {
             self.segs.push(Seg::Index(i));
-            if self.tok(el).kind == Kind::Object {
-                if !first {
-                    self.out.push(b',');
-                }
-                first = false;
+            let mark = self.out.len();
+            if !first {
+                self.out.push(b',');
+            }
+            let kept = if items {
+                self.item(schema, el)
+            } else if self.tok(el).kind == Kind::Object {
                 self.object(schema, el);
+                true
             } else {
-                self.violation("type", "expected an object");
+                self.violation("type", "expected an object")
+            };
+            if kept {
+                first = false;
+            } else {
+                self.out.truncate(mark);
             }
             self.segs.pop();
         }
         self.out.push(b']');
+    }
+
+    /// One span or log record of a request, judged on its own: under
+    /// `drop_record`, a violation inside it (its structure, attributes,
+    /// events, links) drops this item alone and records its ordinal for
+    /// `partialSuccess`; `false` when it was dropped.
+    fn item(&mut self, schema: &Schema, el: usize) -> bool {
+        let ordinal = self.scratch.items;
+        self.scratch.items = self.scratch.items.saturating_add(1);
+        let outer = std::mem::replace(&mut self.violated, false);
+        // Nothing is written for an element that is not an object.
+        let object = self.tok(el).kind == Kind::Object;
+        if object {
+            self.object(schema, el);
+        } else {
+            self.violation("type", "expected an object");
+        }
+        let broke = std::mem::replace(&mut self.violated, outer);
+        if !broke {
+            return true;
+        }
+        if self.policy.standard.on_violation == OnViolation::DropField {
+            // The violating members are already left out; the item stays
+            // (if it is an item at all).
+            self.violated = true;
+            return object;
+        }
+        // SECURITY: the violation is attributed to this item alone: nothing
+        // of it goes out (its findings, which name the rule and the path but
+        // no value, stay); the record is still dropped whole for anything
+        // outside an item (resource, scope, limits, malformation).
+        self.scratch.rejected.push(ordinal);
+        self.stripped += 1;
+        false
     }
 
     /// Append verified scalar `v` in canonical form.
@@ -769,11 +839,26 @@ impl<'a> Judge<'a, '_> {
             return self.violation("type", "span name must be a string");
         }
         let s = self.decoded(v);
-        if self.policy.standard.otlp.span_names.iter().any(|n| *n == s) {
-            self.copy(v)
-        } else {
-            self.violation("one_of", "span name is not in [standard.otlp] span_names")
+        let policy = self.policy;
+        let otlp = &policy.standard.otlp;
+        if otlp.span_names.iter().any(|n| *n == s) {
+            return self.copy(v);
         }
+        // Else the `span_name` rule (the conventions' `{operation} {model}`
+        // shape), with the detectors: a name is free text an SDK user sets.
+        let rule = &otlp.structure.span_name;
+        if rule.check_string(&s).is_err() {
+            return self.violation(
+                "one_of",
+                "span name is neither in [standard.otlp] span_names nor of the span_name shape",
+            );
+        }
+        let c = self.walk.check(rule, v, self.segs, self.findings);
+        if c.violated {
+            self.note_violation();
+            return false;
+        }
+        self.copy(v)
     }
 
     /// A log body is content.
@@ -788,11 +873,15 @@ impl<'a> Judge<'a, '_> {
         }
         match attrs::any_value(&self.walk, v) {
             Ok(attrs::Any::String(s)) => self.content_string(s),
+            // An event body as a kvlist (or array): captured whole, every
+            // string redacted (`structured`).
+            Ok(attrs::Any::Nested(_)) => self.structured_content(v),
             _ => {
-                // SECURITY: content at full level is text; anything else is dropped.
+                // SECURITY: content at full level is text or a structure of
+                // text; anything else is dropped.
                 self.strip(
                     "type",
-                    "log body must be a stringValue to pass at full level",
+                    "log body must be a stringValue, arrayValue or kvlistValue to pass at full level",
                 );
                 false
             }
@@ -1047,13 +1136,18 @@ mod tests {
         assert!(!out.contains("hello"));
         let (j, _, _) = run(&mut g, line, Level::Full);
         assert_eq!(j.verdict, Verdict::Verbatim);
+        // A kvlist body (an event's) is captured whole at full level...
         let nested = line.replace(
             r#"{"stringValue":"hello"}"#,
             r#"{"kvlistValue":{"values":[]}}"#,
         );
-        let (j, out, f) = run(&mut g, &nested, Level::Full);
+        let (j, _, f) = run(&mut g, &nested, Level::Full);
+        assert_eq!(j.verdict, Verdict::Verbatim, "{f:?}");
+        // ...but a bytesValue, which no redactor reads, is not.
+        let bytes = line.replace(r#"{"stringValue":"hello"}"#, r#"{"bytesValue":"aGVsbG8="}"#);
+        let (j, out, f) = run(&mut g, &bytes, Level::Full);
         assert_eq!(j.verdict, Verdict::Rewritten);
-        assert!(!out.contains("kvlist"));
+        assert!(!out.contains("aGVsbG8"));
         assert_eq!(
             f,
             vec!["type@resourceLogs[0].scopeLogs[0].logRecords[0].body"]
@@ -1062,7 +1156,7 @@ mod tests {
 
     #[test]
     fn full_level_holds_non_content_attributes_to_the_allowlist() {
-        let line = r#"{"name":"llm_request","attributes":[{"key":"gen_ai.prompt.0.content","value":{"stringValue":"hi"}},{"key":"gen_ai.prompt.name","value":{"stringValue":"x"}},{"key":"gen_ai.completion","value":{"arrayValue":{"values":[]}}}]}"#;
+        let line = r#"{"name":"llm_request","attributes":[{"key":"gen_ai.prompt.0.content","value":{"stringValue":"hi"}},{"key":"gen_ai.prompt.name","value":{"stringValue":"x"}},{"key":"gen_ai.completion","value":{"bytesValue":"aGk="}}]}"#;
         let mut g = gate("");
         let (j, out, f) = run(&mut g, line, Level::Full);
         assert_eq!(j.verdict, Verdict::Rewritten);
@@ -1149,6 +1243,264 @@ mod tests {
         let (j, out, _) = run(&mut g, &span(7), Level::Full);
         assert_eq!(j.verdict, Verdict::Rewritten);
         assert!(!out.contains("CANARY"), "{out}");
+    }
+
+    /// SECURITY: one bad span (or log record) is dropped on its own and
+    /// none of its bytes go out; the good ones pass; a violation outside
+    /// any item (the resource) still drops the whole request.
+    #[test]
+    fn a_bad_item_is_dropped_alone() {
+        let good = |i: usize| {
+            format!(
+                r#"{{"name":"llm_request","attributes":[{{"key":"cf.queue_wait_s","value":{{"doubleValue":0.{i}}}}}]}}"#
+            )
+        };
+        let bad = r#"{"name":"llm_request","attributes":[{"key":"cf.request_id","value":{"stringValue":"CANARY-bad sentence"}},{"key":"cf.queue_wait_s","value":{"doubleValue":0.9}}]}"#;
+        let bad_name = r#"{"name":"CANARY-name","attributes":[]}"#;
+        let line = format!(
+            r#"{{"resourceSpans":[{{"resource":{{"attributes":[]}},"scopeSpans":[{{"spans":[{},{bad},{},{bad_name}]}}]}}]}}"#,
+            good(1),
+            good(2)
+        );
+        let mut g = gate("");
+        for level in [Level::Standard, Level::Full] {
+            let (j, out, f) = run(&mut g, &line, level);
+            assert_eq!(j.verdict, Verdict::Rewritten, "{f:?}");
+            assert!(!out.contains("CANARY"), "{out}");
+            assert!(!out.contains("0.9"), "{out}");
+            assert_eq!(
+                out,
+                format!(
+                    r#"{{"resourceSpans":[{{"resource":{{"attributes":[]}},"scopeSpans":[{{"spans":[{},{}]}}]}}]}}"#,
+                    good(1),
+                    good(2)
+                )
+            );
+            assert_eq!(g.rejected_items(), &[1, 3]);
+            assert_eq!(
+                f,
+                vec![
+                    r#"pattern@resourceSpans[0].scopeSpans[0].spans[1].attributes["cf.request_id"]"#,
+                    "one_of@resourceSpans[0].scopeSpans[0].spans[3].name"
+                ]
+            );
+        }
+        // Log records likewise.
+        let logs = r#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1"},{"timeUnixNano":"CANARY"},{"timeUnixNano":"2"}]}]}]}"#;
+        let (j, out, _) = run(&mut g, logs, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert_eq!(
+            out,
+            r#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1"},{"timeUnixNano":"2"}]}]}]}"#
+        );
+        assert_eq!(g.rejected_items(), &[1]);
+        // Every item bad: the request is dropped whole.
+        let all_bad =
+            format!(r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{bad},{bad}]}}]}}]}}"#);
+        let (j, out, _) = run(&mut g, &all_bad, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Dropped);
+        assert!(out.is_empty());
+        assert!(g.rejected_items().is_empty());
+        // A violation in the resource cannot be attributed to one span.
+        let bad_resource = line.replacen(
+            r#""resource":{"attributes":[]}"#,
+            r#""resource":{"attributes":[{"key":"service.name","value":{"stringValue":"CANARY resource"}}]}"#,
+            1,
+        );
+        let (j, out, _) = run(&mut g, &bad_resource, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Dropped);
+        assert!(out.is_empty());
+        // A malformation anywhere still refuses the whole request.
+        let dup = line.replacen(
+            r#"{"key":"cf.queue_wait_s","value":{"doubleValue":0.1}}"#,
+            r#"{"key":"cf.queue_wait_s","value":{"doubleValue":0.1}},{"key":"cf.queue_wait_s","value":{"doubleValue":0.1}}"#,
+            1,
+        );
+        let (j, _, _) = run(&mut g, &dup, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Malformed);
+        // A clean record after a partial one reports no rejected items.
+        let (j, _, _) = run(&mut g, &good(3), Level::Standard);
+        assert_eq!(j.verdict, Verdict::Verbatim);
+        assert!(g.rejected_items().is_empty());
+    }
+
+    /// SECURITY (issue 15 item 5): structured content at full level keeps
+    /// its structure and every string in it, kvlist keys included, goes
+    /// through the sink's redactor; at standard level it is stripped; a
+    /// structure deeper than max_nesting, or holding bytes, is dropped
+    /// whole.
+    #[test]
+    fn structured_content_is_captured_whole_and_redacted() {
+        let policy = Policy::from_toml(
+            Path::new("p.toml"),
+            "[audit]\npath = \"audit.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"stdout\"\n",
+        )
+        .unwrap();
+        let mut g = Gate::for_sink(Arc::new(policy), "cap");
+        let card = "4111 1111 1111 1111";
+        let messages = format!(
+            r#"{{"arrayValue":{{"values":[{{"kvlistValue":{{"values":[{{"key":"role","value":{{"stringValue":"user"}}}},{{"key":"parts","value":{{"arrayValue":{{"values":[{{"kvlistValue":{{"values":[{{"key":"type","value":{{"stringValue":"text"}}}},{{"key":"content","value":{{"stringValue":"CANARY card {card} ok"}}}}]}}}}]}}}}}},{{"key":"n","value":{{"intValue":"3"}}}},{{"key":"{card}","value":{{"boolValue":true}}}}]}}}}]}}}}"#
+        );
+        let line = format!(
+            r#"{{"name":"llm_request","attributes":[{{"key":"gen_ai.input.messages","value":{messages}}}]}}"#
+        );
+        let (j, out, f) = run(&mut g, &line, Level::Full);
+        assert_eq!(j.verdict, Verdict::Rewritten, "{f:?}");
+        assert!(f.is_empty(), "{f:?}");
+        assert!(!out.contains("4111"), "{out}");
+        assert!(out.contains("CANARY card "), "{out}");
+        // The structure is kept: the same shape with the card redacted.
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let msg = &v["attributes"][0]["value"]["arrayValue"]["values"][0]["kvlistValue"]["values"];
+        assert_eq!(msg[0]["key"], "role");
+        assert_eq!(msg[0]["value"]["stringValue"], "user");
+        let part = &msg[1]["value"]["arrayValue"]["values"][0]["kvlistValue"]["values"];
+        assert_eq!(part[0]["value"]["stringValue"], "text");
+        assert!(
+            part[1]["value"]["stringValue"]
+                .as_str()
+                .unwrap()
+                .starts_with("CANARY card ")
+        );
+        assert_eq!(msg[2]["value"]["intValue"], "3");
+        assert!(!msg[3]["key"].as_str().unwrap().contains("4111"));
+        // Without anything to redact it goes out verbatim.
+        let clean = line.replace(card, "nothing");
+        let (j, _, f) = run(&mut g, &clean, Level::Full);
+        assert_eq!(j.verdict, Verdict::Verbatim, "{f:?}");
+        // Standard level: stripped as before.
+        let (j, out, f) = run(&mut g, &line, Level::Standard);
+        assert_eq!(j.verdict, Verdict::Rewritten);
+        assert!(!out.contains("CANARY"), "{out}");
+        assert_eq!(
+            f,
+            vec![r#"content_field@attributes["gen_ai.input.messages"]"#]
+        );
+        // Too deep (max_nesting = 8): dropped whole, one finding.
+        let mut deep = r#"{"stringValue":"CANARY-deep"}"#.to_string();
+        for _ in 0..9 {
+            deep = format!(r#"{{"arrayValue":{{"values":[{deep}]}}}}"#);
+        }
+        let line = format!(
+            r#"{{"name":"llm_request","attributes":[{{"key":"gen_ai.output.messages","value":{deep}}}]}}"#
+        );
+        let (_, out, f) = run(&mut g, &line, Level::Full);
+        assert!(!out.contains("CANARY"), "{out}");
+        assert_eq!(
+            f,
+            vec![r#"max_nesting@attributes["gen_ai.output.messages"]"#]
+        );
+        // Bytes anywhere inside: dropped whole.
+        let line = r#"{"name":"llm_request","attributes":[{"key":"gen_ai.output.messages","value":{"arrayValue":{"values":[{"stringValue":"CANARY-b"},{"bytesValue":"AAAA"}]}}}]}"#;
+        let (_, out, f) = run(&mut g, line, Level::Full);
+        assert!(!out.contains("CANARY"), "{out}");
+        assert_eq!(f, vec![r#"type@attributes["gen_ai.output.messages"]"#]);
+        // A kvlist element with an extra member: not an AnyValue list.
+        let line = r#"{"name":"llm_request","attributes":[{"key":"gen_ai.output.messages","value":{"kvlistValue":{"values":[{"key":"a","value":{"stringValue":"CANARY-x"},"extra":1}]}}}]}"#;
+        let (_, out, _) = run(&mut g, line, Level::Full);
+        assert!(!out.contains("CANARY"), "{out}");
+    }
+
+    /// Issue 15 item 2: the default policy passes GenAI metadata of the
+    /// conventions' shapes and nothing an attacker could hide text in.
+    #[test]
+    fn genai_metadata_passes_by_the_conventions_shapes_and_free_text_does_not() {
+        let mut g = gate("");
+        let span =
+            |name: &str, attrs: &str| format!(r#"{{"name":"{name}","attributes":[{attrs}]}}"#);
+        let s = |k: &str, v: &str| format!(r#"{{"key":"{k}","value":{{"stringValue":"{v}"}}}}"#);
+        let i = |k: &str, v: i64| format!(r#"{{"key":"{k}","value":{{"intValue":"{v}"}}}}"#);
+        let d = |k: &str, v: f64| format!(r#"{{"key":"{k}","value":{{"doubleValue":{v}}}}}"#);
+        let reasons = |vals: &str| {
+            format!(
+                r#"{{"key":"gen_ai.response.finish_reasons","value":{{"arrayValue":{{"values":[{vals}]}}}}}}"#
+            )
+        };
+        let clean = [
+            s("gen_ai.operation.name", "chat"),
+            s("gen_ai.provider.name", "gcp.vertex_ai"),
+            s("gen_ai.system", "openai"),
+            s("gen_ai.request.model", "meta-llama/Llama-3.1-8B-Instruct"),
+            s("gen_ai.response.model", "gpt-4o-2024-08-06"),
+            s("gen_ai.response.id", "chatcmpl-9aBcD3"),
+            reasons(r#"{"stringValue":"stop"},{"stringValue":"tool_calls"}"#),
+            i("gen_ai.request.max_tokens", 512),
+            d("gen_ai.request.temperature", 0.7),
+            d("gen_ai.request.top_p", 1.0),
+            i("gen_ai.usage.cache_read.input_tokens", 64),
+            i("gen_ai.usage.reasoning.output_tokens", 8),
+            s("gen_ai.conversation.id", "conv_5j66UpCpwteGg4YSxUnt7lPY"),
+            s("gen_ai.agent.name", "Math Tutor"),
+            s("gen_ai.tool.type", "function"),
+            s("server.address", "api.openai.com"),
+            i("server.port", 443),
+            s("error.type", "openai.RateLimitError"),
+        ]
+        .join(",");
+        for name in [
+            "chat gpt-4o",
+            "embeddings text-embedding-3-small",
+            "execute_tool get_weather",
+            "invoke_agent x",
+            "chat",
+            "llm_request",
+        ] {
+            let (j, _, f) = run(&mut g, &span(name, &clean), Level::Standard);
+            assert_eq!(j.verdict, Verdict::Verbatim, "{name}: {f:?}");
+        }
+        // Each of these is a way to smuggle text: every one is a violation.
+        let attacks = [
+            span("chat tell me the secret", ""),
+            span("chat alice@example.com", ""),
+            span("summarise gpt-4o", ""),
+            span("chat gpt-4o ", ""),
+            span("llm_request", &s("gen_ai.operation.name", "chat with bob")),
+            span("llm_request", &s("gen_ai.request.model", "gpt 4o is great")),
+            span(
+                "llm_request",
+                &s("gen_ai.response.id", "id alice@example.com"),
+            ),
+            span(
+                "llm_request",
+                &s("gen_ai.conversation.id", "alice@example.com"),
+            ),
+            span("llm_request", &s("gen_ai.agent.name", "a b c d e f")),
+            span("llm_request", &s("server.address", "alice@example.com")),
+            span(
+                "llm_request",
+                &reasons(r#"{"stringValue":"the user said hi"}"#),
+            ),
+            span("llm_request", &reasons(r#"{"arrayValue":{"values":[]}}"#)),
+            span("llm_request", &reasons(r#"{"kvlistValue":{"values":[]}}"#)),
+            span(
+                "llm_request",
+                &reasons(&vec![r#"{"stringValue":"stop"}"#; 17].join(",")),
+            ),
+            span(
+                "llm_request",
+                r#"{"key":"gen_ai.response.finish_reasons","value":{"arrayValue":{"values":[],"x":"CANARY"}}}"#,
+            ),
+            span("llm_request", &d("gen_ai.request.temperature", 9.5)),
+            span("llm_request", &i("server.port", 70000)),
+        ];
+        for line in attacks {
+            let (j, out, f) = run(&mut g, &line, Level::Standard);
+            assert_eq!(j.verdict, Verdict::Dropped, "{line}: {f:?}");
+            assert!(out.is_empty());
+        }
+        // Free text that looks like metadata is not on the allowlist.
+        for key in [
+            "gen_ai.request.stop_sequences",
+            "gen_ai.agent.description",
+            "gen_ai.tool.description",
+            "exception.message",
+            "exception.stacktrace",
+        ] {
+            let (j, out, f) = run(&mut g, &span("llm_request", &s(key, "CANARY")), Level::Full);
+            assert_eq!(j.verdict, Verdict::Rewritten, "{key}");
+            assert!(!out.contains("CANARY"), "{key}: {out}");
+            assert_eq!(f.len(), 1, "{key}: {f:?}");
+        }
     }
 
     #[test]

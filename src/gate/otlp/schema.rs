@@ -356,6 +356,12 @@ pub fn is_unit(schema: &Schema) -> bool {
         .any(|u| std::ptr::eq(*u, schema))
 }
 
+/// Whether an object of `schema` is one item of an export request that a
+/// violation drops on its own: a span or a log record.
+pub fn is_item(schema: &Schema) -> bool {
+    std::ptr::eq(schema, &SPAN) || std::ptr::eq(schema, &LOG_RECORD)
+}
+
 /// Whether `s` satisfies the text rule `t`.
 pub fn text_ok(t: Text, s: &str) -> bool {
     match t {
