@@ -22,7 +22,7 @@
 //! scanned once. No input panics.
 
 use crate::gate::detect::Detectors;
-use crate::gate::fast::{canonical_number, detectors_pass, sep};
+use crate::gate::fast::{canonical_number, detectors_pass, next_key, sep};
 use crate::policy::{FieldRule, FieldSet, ValueType};
 use crate::record::canonical::has_separator;
 use crate::record::tape::{MAX_DEPTH, scan_number_shaped, scan_string};
@@ -498,22 +498,7 @@ impl Scan<'_, '_> {
                     .plan(at)
                     .and_then(|p| p.order.get(prev).copied())
                     .map_or(0, usize::from);
-                let (idx, kend) = match fields.key_at(b, i + 1, guess) {
-                    Some(kend) => (guess, kend),
-                    None => {
-                        let (kend, escaped) = scan_string(b, i).ok()?;
-                        if escaped {
-                            return None;
-                        }
-                        let (idx, _) = fields.lookup_bytes(b.get(i + 1..kend - 1)?)?;
-                        (idx, kend)
-                    }
-                };
-                // SECURITY: a key seen twice goes to the full path, which reports it.
-                if idx >= 64 || seen & (1 << idx) != 0 {
-                    return None;
-                }
-                seen |= 1 << idx;
+                let (idx, kend) = next_key(fields, b, i, guess, &mut seen)?;
                 if let Some(p) = self.plan(at)
                     && let Some(slot) = p.order.get_mut(prev)
                 {

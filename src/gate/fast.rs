@@ -71,6 +71,38 @@ pub(crate) fn sep(b: &[u8], i: usize, style: &mut u8) -> Option<usize> {
     Some(next)
 }
 
+/// The allowlisted key whose quoted name starts at `i` (its `"`), tried
+/// first as field `guess` (the one that followed the previous key last
+/// time): its index and the offset after its closing quote, marked in
+/// `seen`. `None` for an escaped, unknown or repeated key: the full path
+/// judges those. Shared by this path and the nested evidence one.
+#[inline]
+pub(crate) fn next_key(
+    fields: &FieldSet,
+    b: &[u8],
+    i: usize,
+    guess: usize,
+    seen: &mut u64,
+) -> Option<(usize, usize)> {
+    let (idx, kend) = match fields.key_at(b, i + 1, guess) {
+        Some(kend) => (guess, kend),
+        None => {
+            let (kend, escaped) = scan_string(b, i).ok()?;
+            if escaped {
+                return None;
+            }
+            let (idx, _) = fields.lookup_bytes(b.get(i + 1..kend - 1)?)?;
+            (idx, kend)
+        }
+    };
+    // SECURITY: a key seen twice goes to the full path, which reports it.
+    if idx >= 64 || *seen & (1 << idx) != 0 {
+        return None;
+    }
+    *seen |= 1 << idx;
+    Some((idx, kend))
+}
+
 /// `Some(())` when clean; `None` means "ask the full path".
 fn scan(fields: &FieldSet, detectors: &Detectors, b: &[u8], order: &mut KeyOrder) -> Option<()> {
     // SECURITY: UTF-8 is checked where it can fail, not over the whole line:
@@ -94,22 +126,7 @@ fn scan(fields: &FieldSet, detectors: &Detectors, b: &[u8], order: &mut KeyOrder
                 return None;
             }
             let guess = usize::from(*order.0.get(prev)?);
-            let (idx, kend) = match fields.key_at(b, i + 1, guess) {
-                Some(kend) => (guess, kend),
-                None => {
-                    let (kend, escaped) = scan_string(b, i).ok()?;
-                    if escaped {
-                        return None;
-                    }
-                    let (idx, _) = fields.lookup_bytes(b.get(i + 1..kend - 1)?)?;
-                    (idx, kend)
-                }
-            };
-            // SECURITY: a key seen twice goes to the full path, which reports it.
-            if idx >= 64 || seen & (1 << idx) != 0 {
-                return None;
-            }
-            seen |= 1 << idx;
+            let (idx, kend) = next_key(fields, b, i, guess, &mut seen)?;
             *order.0.get_mut(prev)? = idx as u8;
             prev = idx;
             if b.get(kend) != Some(&b':') {

@@ -423,31 +423,6 @@ fn serve_forwards_over_grpc_to_another_serve_and_every_record_arrives_once() {
     }
 }
 
-/// The Python interpreter that has the OpenTelemetry SDK's gRPC exporter
-/// (`.ci/run` installs it into the venv and sets `TRACEGATE_OTEL_PYTHON`).
-fn otel_grpc_python() -> Option<String> {
-    let Ok(py) = std::env::var("TRACEGATE_OTEL_PYTHON") else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must run the OpenTelemetry SDK check: .ci/run sets TRACEGATE_OTEL_PYTHON"
-        );
-        eprintln!("TRACEGATE_OTEL_PYTHON is not set: run scripts/otel-sdk-check.sh for this check");
-        return None;
-    };
-    let ok = Command::new(&py)
-        .args([
-            "-c",
-            "import opentelemetry.exporter.otlp.proto.grpc.trace_exporter",
-        ])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok,
-        "TRACEGATE_OTEL_PYTHON={py} lacks opentelemetry-exporter-otlp-proto-grpc"
-    );
-    Some(py)
-}
-
 /// Standard sink `std`; full sinks `cap` (a window open now) and `later`
 /// (a window that opens in an hour).
 fn sdk_policy(server: &str) -> String {
@@ -504,7 +479,11 @@ fn sdk_check(d: &Path, tag: &str) {
     ignore = "needs the OpenTelemetry Python SDK: set TRACEGATE_OTEL_PYTHON (scripts/otel-sdk-check.sh)"
 )]
 fn the_opentelemetry_python_sdk_exports_over_grpc_through_serve() {
-    let Some(py) = otel_grpc_python() else { return };
+    let Some(py) =
+        crate::otel_sdk::python_with("opentelemetry.exporter.otlp.proto.grpc.trace_exporter")
+    else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("policy.toml"), sdk_policy("")).unwrap();
@@ -520,7 +499,11 @@ fn the_opentelemetry_python_sdk_exports_over_grpc_through_serve() {
     ignore = "needs the OpenTelemetry Python SDK: set TRACEGATE_OTEL_PYTHON (scripts/otel-sdk-check.sh)"
 )]
 fn the_opentelemetry_python_sdk_exports_over_grpc_with_tls_through_serve() {
-    let Some(py) = otel_grpc_python() else { return };
+    let Some(py) =
+        crate::otel_sdk::python_with("opentelemetry.exporter.otlp.proto.grpc.trace_exporter")
+    else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let pki = crate::tls::Pki::new(d, "main");

@@ -20,6 +20,27 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/otel-sdk");
 const PROMPT_MARK: &str = "Where do I find my invoice history?";
 const COMPLETION_MARK: &str = "top right of the console";
 
+/// The interpreter named by `TRACEGATE_OTEL_PYTHON`, checked to import
+/// `modules` (a Python import list). `None` when it is not set, which CI
+/// never accepts (`.ci/run` sets it; elsewhere the tests that need it are
+/// reported ignored, see `build.rs`).
+pub fn python_with(modules: &str) -> Option<String> {
+    let Ok(py) = std::env::var("TRACEGATE_OTEL_PYTHON") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must run the OpenTelemetry SDK checks: .ci/run sets TRACEGATE_OTEL_PYTHON"
+        );
+        eprintln!("TRACEGATE_OTEL_PYTHON is not set: run scripts/otel-sdk-check.sh for this check");
+        return None;
+    };
+    let ok = std::process::Command::new(&py)
+        .args(["-c", &format!("import {modules}")])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "TRACEGATE_OTEL_PYTHON={py} cannot import {modules}");
+    Some(py)
+}
+
 fn read(name: &str) -> Vec<u8> {
     std::fs::read(Path::new(DATA).join(name)).unwrap()
 }

@@ -1012,35 +1012,15 @@ fn an_otlp_sink_forwards_gated_protobuf_and_a_dead_receiver_only_costs_its_own_r
     sender.terminate();
 }
 
-/// The Python interpreter that has `opentelemetry-sdk` and
-/// `opentelemetry-exporter-otlp-proto-http` (`scripts/otel-sdk-check.sh`
-/// makes a virtual environment and sets `TRACEGATE_OTEL_PYTHON`).
-fn otel_python() -> Option<String> {
-    let py = std::env::var("TRACEGATE_OTEL_PYTHON").ok()?;
-    let ok = Command::new(&py)
-        .args([
-            "-c",
-            "import opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http",
-        ])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(ok, "TRACEGATE_OTEL_PYTHON={py} lacks the OpenTelemetry SDK");
-    Some(py)
-}
-
 #[test]
 #[cfg_attr(
     not(otel_sdk),
     ignore = "needs the OpenTelemetry Python SDK: set TRACEGATE_OTEL_PYTHON (scripts/otel-sdk-check.sh)"
 )]
 fn the_opentelemetry_python_sdk_exports_through_serve() {
-    let Some(py) = otel_python() else {
-        // CI sets it up (.ci/run); a developer without the SDK is told how.
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must run the OpenTelemetry SDK check: .ci/run sets TRACEGATE_OTEL_PYTHON"
-        );
-        eprintln!("TRACEGATE_OTEL_PYTHON is not set: run scripts/otel-sdk-check.sh for this check");
+    let Some(py) =
+        crate::otel_sdk::python_with("opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http")
+    else {
         return;
     };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/otel_sdk/export_spans.py");
