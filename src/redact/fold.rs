@@ -90,9 +90,47 @@ fn ascii_separator(b: u8) -> bool {
 /// case in its matchers).
 pub(crate) fn view_is_text(text: &str) -> bool {
     let b = text.as_bytes();
-    b.is_ascii()
-        && !b.iter().any(|&c| ascii_separator(c))
-        && memchr::memmem::find(b, b"  ").is_none()
+    b.is_ascii() && next_stop(b, 0) == b.len()
+}
+
+/// Whether byte `j` of ASCII `bytes` ends a run the view copies as it is:
+/// a separator other than the blank, or a blank followed by another.
+fn is_stop(bytes: &[u8], j: usize) -> bool {
+    let b = bytes[j];
+    ascii_separator(b) || (b == b' ' && bytes.get(j + 1) == Some(&b' '))
+}
+
+/// The first stop ([`is_stop`]) at or after `from` in ASCII `bytes`, or
+/// `bytes.len()`.
+///
+/// A block of 32 bytes at a time: a block with no byte below 14 (the
+/// control separators are 9..=13, and the others below them are rare), no
+/// `-` and no blank followed by a blank is skipped whole; a block that may
+/// hold a stop is read byte by byte. The block test is branch-free compares
+/// OR-ed together, which the compiler turns into vector instructions.
+fn next_stop(bytes: &[u8], from: usize) -> usize {
+    const BLOCK: usize = 32;
+    let mut j = from;
+    // `j + BLOCK + 1 <= len`: the byte after the block exists for the
+    // blank pairs.
+    while let (Some(block), Some(after)) =
+        (bytes.get(j..j + BLOCK), bytes.get(j + 1..j + BLOCK + 1))
+    {
+        let hit = block.iter().zip(after).fold(0u8, |acc, (&b, &n)| {
+            acc | u8::from(b < 14)
+                | u8::from(b == b'-')
+                | (u8::from(b == b' ') & u8::from(n == b' '))
+        });
+        if hit != 0 {
+            if let Some(k) = (j..j + BLOCK).find(|&k| is_stop(bytes, k)) {
+                return k;
+            }
+        }
+        j += BLOCK;
+    }
+    (j..bytes.len())
+        .find(|&k| is_stop(bytes, k))
+        .unwrap_or(bytes.len())
 }
 
 /// `word` normalized as the view normalizes text, with separators at its
@@ -177,13 +215,7 @@ impl View {
         let mut i = 0;
         while i < bytes.len() {
             // The next separator other than a single blank.
-            let mut j = i;
-            while j < bytes.len()
-                && !ascii_separator(bytes[j])
-                && !(bytes[j] == b' ' && bytes.get(j + 1) == Some(&b' '))
-            {
-                j += 1;
-            }
+            let mut j = next_stop(bytes, i);
             // A blank right before a separator run belongs to the run.
             if j < bytes.len() && j > i && bytes[j - 1] == b' ' {
                 j -= 1;
@@ -338,6 +370,22 @@ mod tests {
         let mut v = View::default();
         v.build(t, fold);
         v
+    }
+
+    proptest::proptest! {
+        /// The word-at-a-time stop search finds what a byte loop finds, on
+        /// ASCII made mostly of the bytes it tests for (blank pairs across
+        /// word edges included).
+        #[test]
+        fn next_stop_is_the_first_stop(
+            text in "[ a\\-\t\n\r\x0b\x0c\x01\x0e,]{0,120}",
+            from in 0usize..121,
+        ) {
+            let b = text.as_bytes();
+            let from = from.min(b.len());
+            let naive = (from..b.len()).find(|&k| is_stop(b, k)).unwrap_or(b.len());
+            proptest::prop_assert_eq!(next_stop(b, from), naive);
+        }
     }
 
     #[test]
