@@ -121,10 +121,10 @@ fn next_stop(bytes: &[u8], from: usize) -> usize {
                 | u8::from(b == b'-')
                 | (u8::from(b == b' ') & u8::from(n == b' '))
         });
-        if hit != 0 {
-            if let Some(k) = (j..j + BLOCK).find(|&k| is_stop(bytes, k)) {
-                return k;
-            }
+        if hit != 0
+            && let Some(k) = (j..j + BLOCK).find(|&k| is_stop(bytes, k))
+        {
+            return k;
         }
         j += BLOCK;
     }
