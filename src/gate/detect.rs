@@ -88,22 +88,36 @@ impl Detectors {
 
     /// The rule a string value breaks, when a detector matches in it.
     pub fn hit(&self, s: &str) -> Option<&'static str> {
+        match self.hit_bytes(s.as_bytes()) {
+            Ok(hit) => hit,
+            // A `&str` is UTF-8; were it not, fail closed.
+            Err(_) => Some("detected"),
+        }
+    }
+
+    /// [`Detectors::hit`] on raw string bytes, with the UTF-8 check only
+    /// where the scan needs it: the pre-test passes only ASCII bytes
+    /// ([`may_match_quick_bytes`](crate::redact::may_match_quick_bytes)),
+    /// so what it skips is UTF-8 already. An error when `s` is not UTF-8.
+    pub fn hit_bytes(&self, s: &[u8]) -> Result<Option<&'static str>, std::str::Utf8Error> {
         match self {
-            Detectors::Off => None,
+            Detectors::Off => std::str::from_utf8(s).map(|_| None),
             // The pre-test skips the scan where no built-in shape can be.
-            Detectors::On(_, t) if !crate::redact::may_match_quick(s, *t) => None,
-            Detectors::On(r, _) => r
-                .first_match(s)
-                .or_else(|| {
-                    // SECURITY: `_` is a word character to the detectors
-                    // (`\b` does not hold between `req_` and a card number),
-                    // but ids use it as a separator: look again with it read
-                    // as one.
-                    memchr::memchr(b'_', s.as_bytes())
-                        .and_then(|_| r.first_match(&s.replace('_', " ")))
-                })
-                .map(rule_name),
-            Detectors::Broken => Some("detected"),
+            Detectors::On(_, t) if !crate::redact::may_match_quick_bytes(s, *t) => Ok(None),
+            Detectors::On(r, _) => {
+                let s = std::str::from_utf8(s)?;
+                Ok(r.first_match(s)
+                    .or_else(|| {
+                        // SECURITY: `_` is a word character to the detectors
+                        // (`\b` does not hold between `req_` and a card
+                        // number), but ids use it as a separator: look again
+                        // with it read as one.
+                        memchr::memchr(b'_', s.as_bytes())
+                            .and_then(|_| r.first_match(&s.replace('_', " ")))
+                    })
+                    .map(rule_name))
+            }
+            Detectors::Broken => std::str::from_utf8(s).map(|_| Some("detected")),
         }
     }
 }

@@ -56,6 +56,7 @@ pub fn clean_flat_ordered(
 ///
 /// Whitespace anywhere else is not canonical: the scan below meets it
 /// where it expects a quote, a value or a delimiter, and gives up.
+#[inline(always)]
 pub(crate) fn sep(b: &[u8], i: usize, style: &mut u8) -> Option<usize> {
     let (this, next) = if b.get(i) == Some(&b' ') {
         (2, i + 1)
@@ -76,7 +77,8 @@ pub(crate) fn sep(b: &[u8], i: usize, style: &mut u8) -> Option<usize> {
 /// time): its index and the offset after its closing quote, marked in
 /// `seen`. `None` for an escaped, unknown or repeated key: the full path
 /// judges those. Shared by this path and the nested evidence one.
-#[inline]
+/// Always inlined: a call per key cost a tenth of a clean record.
+#[inline(always)]
 pub(crate) fn next_key(
     fields: &FieldSet,
     b: &[u8],
@@ -171,7 +173,7 @@ pub(crate) fn detectors_pass(rule: &FieldRule, detectors: &Detectors, s: &[u8]) 
     if rule.one_of.is_some() {
         return Some(true);
     }
-    Some(detectors.hit(std::str::from_utf8(s).ok()?).is_none())
+    Some(detectors.hit_bytes(s).ok()?.is_none())
 }
 
 /// Check the scalar value at `i` against the rule of field `idx`; the

@@ -450,6 +450,7 @@ impl FieldSet {
     /// is exactly what a JSON string scan would find there, and the key's
     /// bytes are then the name's, so valid UTF-8. Up to 16 bytes are
     /// compared as two words, no `memcmp`.
+    #[inline(always)]
     pub fn key_at(&self, b: &[u8], at: usize, i: usize) -> Option<usize> {
         let k = self.keys.get(i)?;
         let n = k.len;

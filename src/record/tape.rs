@@ -863,12 +863,14 @@ fn scan_escape(b: &[u8], i: usize) -> Result<usize, ScanError> {
 
 /// Scan the JSON number starting at `i`; returns the offset after it and
 /// whether the number has a fraction and an exponent.
+#[inline]
 pub(crate) fn scan_number_shaped(b: &[u8], mut i: usize) -> Result<(usize, bool, bool), ScanError> {
     let (mut fraction, mut exponent) = (false, false);
-    let digits = |i: usize| {
-        i + b.get(i..).map_or(0, |rest| {
-            rest.iter().take_while(|c| c.is_ascii_digit()).count()
-        })
+    let digits = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
     };
     if b.get(i) == Some(&b'-') {
         i += 1;

@@ -31,16 +31,34 @@ fn min_digits(name: &str) -> usize {
 }
 
 /// Lowercase letter pairs, one inside every all-lowercase spelling of a
-/// built-in key shape: `sk-`, `rk_`, `gh?_`, `github_pat_`, `xox?-`, `hf_`,
-/// `gl…-`, `xapp-`, `npm_`, `pypi-`, `authorization`, `x-auth-token`, the
-/// `api…key` headers (`ap`), `private-token` (`iv`), `x-functions-key`
-/// (`fu`), `pplx-` (`pl`), `shpat_` and kin (`hp`), `sntryu_` (`yu`), `aws_secret_key` (`aw`) and `secretaccesskey` (`cc`). A
-/// spelling with any uppercase letter is always scanned. The soundness
-/// test plants one of every family.
-const PAIRS: [[u8; 2]; 16] = [
+/// built-in key shape: `sk-`, `rk_`, `gh?_`, `github_pat_` (`hu`), `xox?-`,
+/// `hf_`, `gl…-`, `xapp-`, `npm_`, `pypi-`, `authorization`,
+/// `x-auth-token`, the `api…key` headers (`ap`), `private-token` (`iv`),
+/// `x-functions-key` (`fu`), `pplx-` (`pp`), `shpat_` and kin (`hp`),
+/// `sntryu_` (`yu`), `aws_secret_key` (`aw`) and `secretaccesskey` (`cc`).
+/// A spelling with any uppercase letter is always scanned. Two tests plant
+/// one of every family: in busy text, and after a body of one letter that
+/// makes no pair.
+const PAIRS: [[u8; 2]; 20] = [
     *b"sk", *b"rk", *b"gh", *b"xo", *b"ut", *b"hf", *b"gl", *b"xa", *b"np", *b"py", *b"ap", *b"au",
-    *b"iv", *b"fu", *b"aw", *b"cc",
+    *b"iv", *b"fu", *b"aw", *b"cc", *b"hu", *b"pp", *b"hp", *b"yu",
 ];
+
+/// For each first byte, the second letters that complete a pair in
+/// [`PAIRS`], as bits `0..26` (`a`..`z`): one load and a shift per letter
+/// instead of a search of the list.
+const fn pair_masks() -> [u32; 256] {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < PAIRS.len() {
+        let [a, b] = PAIRS[i];
+        t[a as usize] |= 1 << (b - b'a');
+        i += 1;
+    }
+    t
+}
+
+static PAIR_MASK: [u32; 256] = pair_masks();
 
 /// Whether `b` is the second letter of a pair in [`PAIRS`].
 const fn second_of_pair(b: u8) -> bool {
@@ -56,7 +74,8 @@ const fn second_of_pair(b: u8) -> bool {
 
 /// Byte classes of the pre-test.
 const DIGIT: u8 = 1;
-/// `@ : + (` and uppercase letters: the text is always scanned.
+/// `@ : + (`, uppercase letters and bytes that are not ASCII: the text is
+/// always scanned.
 const ALWAYS: u8 = 2;
 /// The second letter of a pair in [`PAIRS`].
 const SECOND: u8 = 4;
@@ -68,7 +87,8 @@ const fn classes() -> [u8; 256] {
         let b = c as u8;
         if b.is_ascii_digit() {
             t[c] = DIGIT;
-        } else if b.is_ascii_uppercase() || matches!(b, b'@' | b':' | b'+' | b'(') {
+        } else if b.is_ascii_uppercase() || !b.is_ascii() || matches!(b, b'@' | b':' | b'+' | b'(')
+        {
             t[c] = ALWAYS;
         } else if second_of_pair(b) {
             t[c] = SECOND;
@@ -83,13 +103,20 @@ static CLASS: [u8; 256] = classes();
 /// The pre-test of [`Redactor::may_match`] with a precomputed digit
 /// threshold ([`Redactor::quick_threshold`]).
 pub fn may_match_quick(text: &str, threshold: usize) -> bool {
+    may_match_quick_bytes(text.as_bytes(), threshold)
+}
+
+/// [`may_match_quick`] on bytes. A byte that is not ASCII always asks for
+/// the scan, so bytes this says `false` of are ASCII, hence UTF-8: a
+/// caller may skip both the UTF-8 check and the scan on `false`.
+pub fn may_match_quick_bytes(text: &[u8], threshold: usize) -> bool {
     let mut digits = 0usize;
     let mut prev = 0u8;
-    for &c in text.as_bytes() {
+    for &c in text {
         match CLASS[usize::from(c)] {
             DIGIT => digits += 1,
             ALWAYS => return true,
-            SECOND if PAIRS.contains(&[prev, c]) => return true,
+            SECOND if PAIR_MASK[usize::from(prev)] & (1 << (c - b'a')) != 0 => return true,
             _ => {}
         }
         prev = c;
@@ -147,6 +174,53 @@ impl Redactor {
 mod tests {
     use super::super::{RedactConfig, builtin_names};
     use super::*;
+
+    /// Every lowercase key prefix, followed by a body of one letter that
+    /// makes no pair and no digit (so only the prefix can tell the
+    /// pre-test): whenever the detectors find a key there, `may_match`
+    /// said so. Fillers full of pairs (`abcdefgh…` holds `gh`) hid three
+    /// families from the soundness test below.
+    #[test]
+    fn may_match_sees_every_lowercase_key_prefix_on_a_neutral_body() {
+        let all = RedactConfig {
+            builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
+            patterns: vec![],
+            keywords: vec![],
+            context: vec![],
+        };
+        let r = Redactor::compile(&all, None).unwrap();
+        let mut checked = 0;
+        let mut hidden = vec![];
+        for marker in [b'-', b'_'] {
+            for (prefix, _) in super::super::trigger::literals_marked_by(marker) {
+                let Ok(prefix) = std::str::from_utf8(prefix) else {
+                    continue;
+                };
+                if prefix.bytes().any(|b| b.is_ascii_uppercase()) {
+                    continue;
+                }
+                for (body, len) in ["e", "z"]
+                    .into_iter()
+                    .flat_map(|b| (8..=80).map(move |n| (b, n)))
+                {
+                    let text = format!("{prefix}{}", body.repeat(len));
+                    let text = text.as_str();
+                    if r.first_match(text).is_some() {
+                        checked += 1;
+                        if !r.may_match(text) {
+                            hidden.push(prefix);
+                        }
+                    }
+                }
+            }
+        }
+        hidden.dedup();
+        assert!(hidden.is_empty(), "hidden from the pre-test: {hidden:?}");
+        assert!(
+            checked >= 30,
+            "only {checked} keys matched: the bodies no longer fit"
+        );
+    }
 
     /// Soundness of the pre-test: whenever a built-in detector matches,
     /// `may_match` said so (texts rich in digits, separators and key

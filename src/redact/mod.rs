@@ -167,7 +167,7 @@ pub use config::{KeywordRule, PatternRule, RedactConfig, RedactConfigError};
 pub use context::{
     CONTEXT_DETECTORS, ContextRule, MAX_CONTEXT_WINDOW, check_context, default_context,
 };
-pub use detect::may_match_quick;
+pub use detect::{may_match_quick, may_match_quick_bytes};
 pub use detectors::builtin_names;
 pub use pseudonym::pseudonymize;
 

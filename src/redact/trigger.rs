@@ -66,7 +66,7 @@ fn word_start(text: &[u8], at: usize) -> bool {
 /// anchored at an ASCII word start in their regexes, by the byte the loop
 /// stops at (each literal's first `-`, `_`, `A` or `J`) and that byte's
 /// offset in the literal.
-fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
+pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
     match b {
         b'-' => &[
             (b"sk-", 2),
