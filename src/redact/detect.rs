@@ -110,18 +110,23 @@ pub fn may_match_quick(text: &str, threshold: usize) -> bool {
 /// the scan, so bytes this says `false` of are ASCII, hence UTF-8: a
 /// caller may skip both the UTF-8 check and the scan on `false`.
 pub fn may_match_quick_bytes(text: &[u8], threshold: usize) -> bool {
+    // Branch-free: which bytes come is data, and a branch per byte on it
+    // was mispredicted often enough to cost more than the loop's work.
     let mut digits = 0usize;
+    let mut always = 0u32;
     let mut prev = 0u8;
     for &c in text {
-        match CLASS[usize::from(c)] {
-            DIGIT => digits += 1,
-            ALWAYS => return true,
-            SECOND if PAIR_MASK[usize::from(prev)] & (1 << (c - b'a')) != 0 => return true,
-            _ => {}
-        }
+        let class = CLASS[usize::from(c)];
+        digits += usize::from(class & DIGIT);
+        always |= u32::from(class & ALWAYS);
+        // The pair bit of `prev` then `c`, kept only when `c` is a second
+        // letter (then `c - b'a'` is its bit; otherwise the shift is noise
+        // the mask throws away).
+        let pair = PAIR_MASK[usize::from(prev)] >> (u32::from(c.wrapping_sub(b'a')) & 31);
+        always |= pair & u32::from(class >> 2) & 1;
         prev = c;
     }
-    digits >= threshold
+    always != 0 || digits >= threshold
 }
 
 impl Redactor {
