@@ -27,9 +27,10 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::de::IgnoredAny;
-use tracegate::gate::{Gate, Level, Verdict};
+use tracegate::gate::{Gate, Verdict};
 use tracegate::policy::Policy;
 use tracegate::source::lines::Line;
+use tracegate::window::Level;
 
 #[path = "../tests/support/rng.rs"]
 mod rng;

@@ -4,9 +4,10 @@
 
 use std::sync::Arc;
 
-use tracegate::gate::{Gate, Level, Verdict};
+use tracegate::gate::{Gate, Verdict};
 use tracegate::policy::Policy;
 use tracegate::source::lines::Line;
+use tracegate::window::Level;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let policy = Policy::load("policies/default.toml".as_ref())?;

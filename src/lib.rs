@@ -10,7 +10,8 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use tracegate::gate::{Gate, Level, Verdict};
+//! use tracegate::gate::{Gate, Verdict};
+//! use tracegate::window::Level;
 //! use tracegate::policy::Policy;
 //! use tracegate::source::lines::Line;
 //!
@@ -30,6 +31,7 @@ pub mod audit;
 pub mod cli;
 #[cfg(feature = "daemon")]
 pub mod daemon;
+pub mod decision;
 pub mod evidence;
 pub mod finding;
 pub mod fleet;
@@ -38,6 +40,7 @@ pub mod io_text;
 pub mod policy;
 pub mod record;
 pub mod redact;
+pub mod sink;
 pub mod source;
 pub mod tls;
 pub mod window;

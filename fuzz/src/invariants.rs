@@ -14,11 +14,12 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use tracegate::gate::{Gate, Level, Verdict};
+use tracegate::gate::{Gate, Verdict};
 use tracegate::policy::Policy;
 use tracegate::record::tape::{Kind, Tape, string_value};
 use tracegate::redact::{Action, KeywordRule, PatternRule, RedactConfig, RedactKey, Redactor};
 use tracegate::source::lines::Line;
+use tracegate::window::Level;
 
 /// `tape_scan`: scanning never panics; on success the text is the input,
 /// every token's span lies inside it, container links point forward and

@@ -340,8 +340,9 @@ a_name_longer_than_sixteen = { type = "boolean" }
         use proptest::prelude::*;
         use std::sync::Arc;
 
-        use crate::gate::{Gate, Level, Verdict};
+        use crate::gate::{Gate, Verdict};
         use crate::source::lines::Line;
+        use crate::window::Level;
 
         let keys: Vec<&[u8]> = vec![
             b"note",
@@ -421,8 +422,9 @@ a_name_longer_than_sixteen = { type = "boolean" }
         use proptest::prelude::*;
         use std::sync::Arc;
 
-        use crate::gate::{Gate, Level, Verdict};
+        use crate::gate::{Gate, Verdict};
         use crate::source::lines::Line;
+        use crate::window::Level;
 
         let keys = prop_oneof![
             Just("request_id"),

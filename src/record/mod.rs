@@ -2,6 +2,7 @@
 
 pub mod canonical;
 pub mod escape;
+pub mod otlp_enums;
 pub mod otlp_proto;
 pub mod tape;
 

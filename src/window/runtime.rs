@@ -35,11 +35,11 @@ use std::time::{Duration, SystemTime};
 
 use jiff::Timestamp;
 
+use super::Level;
 use super::budget::{Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, busy_event};
 use super::clock::Clock;
 use super::{WindowState, state_at};
 use crate::audit::{AuditEvent, AuditKey, CloseCause, DenyWhy};
-use crate::gate::Level;
 use crate::policy::{Policy, Window};
 
 /// After an audit failure, wait this long before trying the log again.

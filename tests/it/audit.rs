@@ -1260,7 +1260,7 @@ fn time_never_runs_backwards_in_the_log() {
 #[test]
 fn capture_stays_off_while_the_clock_is_behind_the_log_and_says_so_when_it_recovers() {
     use std::sync::Arc;
-    use tracegate::gate::Level;
+    use tracegate::window::Level;
     use tracegate::window::clock::ManualClock;
     use tracegate::window::runtime::Capture;
 

@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 use tracegate::audit::{AuditEvent, CloseCause, read_entries, verify};
-use tracegate::gate::{Gate, Level, Verdict};
+use tracegate::gate::{Gate, Verdict};
 use tracegate::policy::Policy;
 use tracegate::source::lines::Line;
+use tracegate::window::Level;
 use tracegate::window::clock::ManualClock;
 use tracegate::window::runtime::Capture;
 

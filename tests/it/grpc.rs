@@ -735,7 +735,7 @@ fn the_grpc_exporter_retries_retryable_codes_a_bounded_number_of_times() {
     assert_eq!(sink["dropped"]["sink_error"], 1, "{sink}");
     assert_eq!(
         receiver.calls().len(),
-        tracegate::daemon::forward::ATTEMPTS as usize
+        tracegate::sink::otlp::ATTEMPTS as usize
     );
     let receiver = Scripted::start(vec![
         Reply::Code(Code::Aborted),

@@ -9,11 +9,12 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use tracegate::gate::{Gate, Judgement, Level, Verdict};
+use tracegate::gate::{Gate, Judgement, Verdict};
 use tracegate::policy::Policy;
 use tracegate::record::Format;
 use tracegate::record::tape::Tape;
 use tracegate::source::lines::Line;
+use tracegate::window::Level;
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/otlp");
 

@@ -4,9 +4,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use tracegate::gate::{Gate, Level, Verdict};
+use tracegate::gate::{Gate, Verdict};
 use tracegate::policy::Policy;
 use tracegate::source::lines::Line;
+use tracegate::window::Level;
 
 use super::cli::tracegate;
 
