@@ -61,6 +61,7 @@ impl LevelSource for Capture {
 
 /// What to write for one record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Written {
     /// The input line, verbatim.
     Line,

@@ -36,6 +36,7 @@ use verify::{Seg, Walk};
 
 /// What happens to a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// The line goes out byte for byte.
     Verbatim,

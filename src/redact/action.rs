@@ -10,6 +10,7 @@ use super::RedactConfigError;
 
 /// What a detector does with a match.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Action {
     /// Replace the match with `[REDACTED:<name>]` (the default).
     #[default]

@@ -160,13 +160,9 @@ use std::sync::Arc;
 
 use regex_automata::meta::Regex;
 
-pub use action::{Action, MIN_KEY_BYTES, RedactKey};
-pub use budget::{STEPS_BASE, STEPS_PER_BYTE};
-pub use compile::REGEX_SIZE_LIMIT;
+pub use action::{Action, RedactKey};
 pub use config::{KeywordRule, PatternRule, RedactConfig, RedactConfigError};
-pub use context::{
-    CONTEXT_DETECTORS, ContextRule, MAX_CONTEXT_WINDOW, check_context, default_context,
-};
+pub use context::{ContextRule, MAX_CONTEXT_WINDOW, check_context};
 pub use detect::may_match_quick;
 pub use detectors::builtin_names;
 pub use pseudonym::pseudonymize;

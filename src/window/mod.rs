@@ -28,6 +28,7 @@ pub const CLOCK_SKEW: SignedDuration = SignedDuration::from_secs(60);
 /// The level a sink receives a record at: what its capture windows allow
 /// now ([`runtime::Capture::level`]), judged by the gate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Level {
     /// Content and unknown fields removed.
     Standard,

@@ -54,20 +54,6 @@ pub enum Place {
     Log,
 }
 
-impl Place {
-    /// The allowlist's name in findings.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Place::Resource => "resource",
-            Place::Scope => "scope",
-            Place::Span => "span",
-            Place::Event => "event",
-            Place::Link => "link",
-            Place::Log => "log",
-        }
-    }
-}
-
 /// A constrained text field with a fixed rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Text {
