@@ -53,8 +53,8 @@
 //! ```
 //! use std::sync::Arc;
 //! use tracegate::{
-//!     Capture, Gate, JsonLines, Line, ManualClock, Policy, VerifyStatus, judge_for_sink, send,
-//!     verify_audit_log,
+//!     AuditEvent, Capture, Gate, JsonLines, Line, ManualClock, Policy, VerifyStatus, judge_for_sink,
+//!     read_audit_log, send, verify_audit_log,
 //! };
 //!
 //! let dir = tempfile::tempdir().unwrap();
@@ -84,15 +84,21 @@
 //! let mut gate = Gate::for_sink(Arc::clone(&policy), "debug");
 //! let mut out = JsonLines(Vec::new());
 //!
-//! let line = Line::Text(br#"{"request_id":"r-1","prompt_text":"hello"}"#);
+//! let line = Line::Text(br#"{"request_id":"chatcmpl-9f2c41d0","prompt_text":"hello"}"#);
 //! let delivery = judge_for_sink(&mut gate, Some(&mut capture), 1, &line);
 //! assert!(delivery.is_full(), "the window is open: content goes out");
 //! assert!(send(&mut out, &gate, &line, &delivery).unwrap());
 //! capture.finish();
 //!
-//! assert_eq!(out.0, b"{\"request_id\":\"r-1\",\"prompt_text\":\"hello\"}\n");
-//! // The enablement, the lease and the release are in a log that verifies.
-//! let report = verify_audit_log(&dir.path().join("audit.jsonl"), None).unwrap();
+//! assert_eq!(out.0, b"{\"request_id\":\"chatcmpl-9f2c41d0\",\"prompt_text\":\"hello\"}\n");
+//! // The window's enablement was audited, and the log verifies.
+//! let log = dir.path().join("audit.jsonl");
+//! let enabled = read_audit_log(&log, None)
+//!     .unwrap()
+//!     .filter_map(Result::ok)
+//!     .any(|e| matches!(e.event, AuditEvent::WindowEnabled { .. }));
+//! assert!(enabled);
+//! let report = verify_audit_log(&log, None).unwrap();
 //! assert_eq!(report.status, VerifyStatus::Intact);
 //! ```
 //!
@@ -121,6 +127,7 @@ pub(crate) mod audit;
 /// integration tests that drive a command in-process. Not part of the API.
 #[cfg(feature = "cli")]
 #[doc(hidden)]
+#[allow(rustdoc::private_intra_doc_links)]
 pub mod cli;
 #[cfg(feature = "daemon")]
 pub(crate) mod daemon;
@@ -164,6 +171,7 @@ pub use window::runtime::{Capture, Grant};
 /// plumbing, the daemon's gRPC codec). Not part of the API: no semver
 /// promise, hidden from the docs.
 #[doc(hidden)]
+#[allow(rustdoc::private_intra_doc_links)]
 pub mod internals {
     /// The audit log's files and entries, for forensics tests.
     pub mod audit {

@@ -280,7 +280,7 @@ impl Policy {
     }
 
     /// Read and compile the policy at `path` once every file of it has
-    /// settled (see [`load::SETTLE`]): unchanged for `settle` by its
+    /// settled (see `load::SETTLE`): unchanged for `settle` by its
     /// modification time, or unchanged across two reads `settle` apart.
     /// Gives up after `tries` reads that kept changing. For the commands
     /// that enable windows (`filter`, `serve`): a window file caught

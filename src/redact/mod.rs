@@ -5,7 +5,7 @@
 //! files and keys and hands over a [`RedactConfig`] and a [`RedactKey`].
 //!
 //! ```
-//! use tracegate::redact::{Action, PatternRule, RedactConfig, Redactor};
+//! use tracegate::{Action, PatternRule, RedactConfig, Redactor};
 //!
 //! let cfg = RedactConfig {
 //!     builtin: vec!["email".into(), "credit_card".into()],

@@ -240,7 +240,7 @@ impl Capture {
     }
 
     /// Prepare capture for `sink` with audit work left to the caller's
-    /// ticker ([`Capture::job`], [`Job::run`], [`Capture::apply`]); nothing
+    /// ticker ([`Capture::job`], `Job::run`, [`Capture::apply`]); nothing
     /// is read or written until then.
     pub fn background(policy: Arc<Policy>, clock: Arc<dyn Clock>, sink: &str) -> Capture {
         let full_allowed = policy.sink(sink).is_some_and(|s| s.full_allowed);
@@ -792,7 +792,7 @@ impl Capture {
         }
     }
 
-    /// Take back the result of a [`Job`]: the log, what was written, what
+    /// Take back the result of a `Job`: the log, what was written, what
     /// was leased, the closes the log holds.
     pub fn apply(&mut self, done: Done) {
         let mono = self.clock.monotonic();
