@@ -265,7 +265,7 @@ fn the_content_key_table_and_the_default_policy_agree() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let policy = tracegate::Policy::load(&root.join("policies/default.toml")).unwrap();
     let listed: std::collections::BTreeSet<String> =
-        policy.full.content_attributes.iter().cloned().collect();
+        policy.full().content_attributes.iter().cloned().collect();
     let doc = std::fs::read_to_string(root.join("policies/README.md")).unwrap();
     let table = doc
         .split("Content keys (`[full] content_attributes`)")
