@@ -14,7 +14,7 @@
 //! | load a policy (every constructor compiles and checks it) | [`Policy`], [`PolicyErrors`], [`PolicyError`] |
 //! | judge one line for one sink at one level | [`Gate`], [`Line`], [`Level`], [`Verdict`], [`Judgement`], [`Format`], [`Finding`], [`FindingKind`] |
 //! | the per-record, per-sink decision: the level a sink's capture windows allow, then the gate's verdict | [`judge_for_sink`], [`Delivery`], [`Written`], [`LevelSource`] |
-//! | capture windows and their clock | [`Capture`], [`Grant`], [`Units`], [`Clock`], [`SystemClock`], [`ManualClock`] |
+//! | capture windows and their clock (audit work inline, or on your own ticker: [`Capture::background`], [`CaptureJob`], [`CaptureDone`]) | [`Capture`], [`CaptureJob`], [`CaptureDone`], [`CaptureStats`], [`Grant`], [`Units`], [`Clock`], [`SystemClock`], [`ManualClock`] |
 //! | write what a sink receives | [`RecordSink`], [`send`], [`JsonLines`] |
 //! | redact a text | [`Redactor`], [`RedactConfig`], [`PatternRule`], [`KeywordRule`], [`Action`], [`RedactKey`], [`Redaction`], [`ContextRule`], [`Hits`], [`Edit`], [`RedactConfigError`], [`builtin_detectors`] |
 //! | the audit log and its verification | [`AuditLog`], [`AuditKey`], [`AuditEvent`], [`AuditEntry`], [`CloseCause`], [`DenyWhy`], [`AuditError`], [`read_audit_log`], [`verify_audit_log`], [`VerifyReport`], [`VerifyStatus`], [`TamperKind`] |
@@ -164,7 +164,7 @@ pub use source::lines::Line;
 pub use window::Level;
 pub use window::budget::Units;
 pub use window::clock::{Clock, ManualClock, SystemClock};
-pub use window::runtime::{Capture, Grant};
+pub use window::runtime::{Capture, CaptureStats, Done as CaptureDone, Grant, Job as CaptureJob};
 
 /// Internals the benches, the fuzz targets, the examples and the
 /// integration tests reach into (the tape, OTLP encoding, audit-log
