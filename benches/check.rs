@@ -11,10 +11,10 @@
 //!
 //! | id | records | path through the gate |
 //! |---|---|---|
-//! | `standard` | 50,000 clean cf records | the flat fast path ([`tracegate::gate::fast`]) |
+//! | `standard` | 50,000 clean cf records | the flat fast path (`gate::fast`) |
 //! | `full_at_standard` | 5,000 cf records with 1-4 KB prompt/output | tape scan, content stripped, record rebuilt (what `filter` does for a standard sink) |
 //! | `otlp` | 50,000 bare `llm_request` spans, ~50% with `gen_ai.prompt`/`gen_ai.completion` | the OTLP verifier (`check`: findings only) |
-//! | `evidence` | 50,000 latency-evidence records | the nested evidence fast path ([`tracegate::evidence::FastPath`]): allowlist and auditor model in one pass |
+//! | `evidence` | 50,000 latency-evidence records | the nested evidence fast path (`evidence::FastPath`): allowlist and auditor model in one pass |
 //! | `evidence_audit` | the same | the above plus `Auditor::audit_judged` on the gate's record (what `check` runs per evidence record; no second parse) |
 //!
 //! Each corpus is benched twice in one group: `<id>/tracegate` and
@@ -27,9 +27,10 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use serde::de::IgnoredAny;
-use tracegate::gate::{Gate, Level, Verdict};
-use tracegate::policy::Policy;
-use tracegate::source::lines::Line;
+use tracegate::Level;
+use tracegate::Line;
+use tracegate::Policy;
+use tracegate::{Gate, Verdict};
 
 #[path = "../tests/support/rng.rs"]
 mod rng;
@@ -270,7 +271,7 @@ fn bench(crit: &mut Criterion) {
     }
     g.throughput(Throughput::Bytes(bytes(&evidence)));
     let mut found = Vec::new();
-    let mut auditor = tracegate::evidence::Auditor::new();
+    let mut auditor = tracegate::internals::evidence::Auditor::new();
     g.bench_function("evidence_audit/tracegate", |b| {
         b.iter(|| {
             for (i, l) in evidence.iter().enumerate() {

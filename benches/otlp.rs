@@ -8,9 +8,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tracegate::gate::{Gate, Level};
-use tracegate::policy::Policy;
-use tracegate::source::lines::Line;
+use tracegate::Gate;
+use tracegate::Level;
+use tracegate::Line;
+use tracegate::Policy;
 
 fn data(name: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))

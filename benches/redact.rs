@@ -12,7 +12,9 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use tracegate::redact::{Action, KeywordRule, RedactConfig, RedactKey, Redactor, builtin_names};
+use tracegate::{
+    Action, KeywordRule, RedactConfig, RedactKey, Redactor, builtin_detectors as builtin_names,
+};
 
 #[path = "../tests/support/rng.rs"]
 mod rng;

@@ -23,7 +23,7 @@ fn cpu_now() -> Duration {
     )
 }
 
-use tracegate::redact::{Edit, RedactConfig, Redactor, builtin_names};
+use tracegate::{Edit, RedactConfig, Redactor, builtin_detectors as builtin_names};
 
 fn redactor(names: &[&str]) -> Result<Redactor, String> {
     let cfg = RedactConfig {

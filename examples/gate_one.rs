@@ -4,9 +4,10 @@
 
 use std::sync::Arc;
 
-use tracegate::gate::{Gate, Level, Verdict};
-use tracegate::policy::Policy;
-use tracegate::source::lines::Line;
+use tracegate::Level;
+use tracegate::Line;
+use tracegate::Policy;
+use tracegate::{Gate, Verdict};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let policy = Policy::load("policies/default.toml".as_ref())?;
@@ -19,7 +20,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     match judged.verdict {
         Verdict::Verbatim => println!("{}", String::from_utf8_lossy(record)),
         Verdict::Rewritten => println!("{}", String::from_utf8_lossy(gate.output())),
-        Verdict::Dropped | Verdict::Malformed => println!("(nothing forwarded)"),
+        // Dropped, Malformed (and any verdict added later): nothing goes out.
+        _ => println!("(nothing forwarded)"),
     }
     for f in gate.findings() {
         // Findings never hold record values: field names and rules only.

@@ -13,7 +13,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tracegate::record::otlp_proto::encode_traces_protobuf;
+use tracegate::internals::record::otlp_proto::encode_traces_protobuf;
 
 /// One OTLP/JSON export request of `spans` spans, each with content.
 fn request(spans: usize) -> String {
@@ -44,7 +44,7 @@ fn request(spans: usize) -> String {
 
 /// One client's OTLP/gRPC calls until `end`: latencies and refusals.
 fn grpc_client(addr: String, body: Vec<u8>, end: Instant) -> Result<(Vec<Duration>, u64), String> {
-    use tracegate::daemon::grpc::{RawCodec, TRACES_PATH};
+    use tracegate::internals::grpc::{RawCodec, TRACES_PATH};
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

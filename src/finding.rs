@@ -13,6 +13,7 @@ pub const MAX_SHOWN_KEY: usize = 64;
 
 /// What sort of problem a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FindingKind {
     /// The record breaks the standard allowlist (or a window rule).
     Violation,

@@ -14,11 +14,12 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use tracegate::gate::{Gate, Level, Verdict};
-use tracegate::policy::Policy;
-use tracegate::record::tape::{Kind, Tape, string_value};
-use tracegate::redact::{Action, KeywordRule, PatternRule, RedactConfig, RedactKey, Redactor};
-use tracegate::source::lines::Line;
+use tracegate::Level;
+use tracegate::Line;
+use tracegate::Policy;
+use tracegate::internals::record::tape::{Kind, Tape, string_value};
+use tracegate::{Action, KeywordRule, PatternRule, RedactConfig, RedactKey, Redactor};
+use tracegate::{Gate, Verdict};
 
 /// `tape_scan`: scanning never panics; on success the text is the input,
 /// every token's span lies inside it, container links point forward and
@@ -146,7 +147,8 @@ pub fn gate_judge(data: &[u8]) {
                         again.verdict
                     );
                 }
-                Verdict::Rewritten | Verdict::Dropped | Verdict::Malformed => {}
+                // Rewritten without a rebuild, Dropped, Malformed.
+                _ => {}
             }
         }
     }
@@ -164,7 +166,7 @@ fn redactor() -> &'static Redactor {
     static REDACTOR: OnceLock<Redactor> = OnceLock::new();
     REDACTOR.get_or_init(|| {
         let cfg = RedactConfig {
-            builtin: tracegate::redact::builtin_names()
+            builtin: tracegate::builtin_detectors()
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),

@@ -22,6 +22,7 @@ pub const CUT_MARKER: &str = "…[cut]";
 /// Why a capture window was closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum CloseCause {
     /// The window's end passed; it stays closed for good, whatever the
     /// clock says later.
@@ -67,6 +68,7 @@ impl fmt::Display for CloseCause {
 /// Why full capture was refused to a sink.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum DenyWhy {
     /// The sink is not on the full allowlist.
     NotAllowlisted,
@@ -92,6 +94,7 @@ pub enum DenyWhy {
 /// their caps when written (see [`AuditEvent::capped`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum AuditEvent {
     /// A policy was loaded and is now in force.
     PolicyLoaded {

@@ -85,6 +85,7 @@ use super::lines::{RawLine, Snapshot};
 
 /// The kind of tampering found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TamperKind {
     /// A line's bytes changed (or it is not an entry).
     Edited,
@@ -152,6 +153,7 @@ pub enum Unvouched {
 
 /// The outcome of [`verify`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum VerifyStatus {
     /// Chain intact and the checkpoint vouches for the tail (exit 0).
     Intact,

@@ -14,8 +14,8 @@ use super::output::{ColorWhen, JsonSummary, Paint, write_json};
 use super::{InputArgs, OutputFormat, exit, load_policy};
 use crate::evidence::{DEFAULT_HORIZON, SummaryMode};
 use crate::finding::{Finding, FindingKind};
-use crate::gate::Level;
 use crate::source::lines::Line;
+use crate::window::Level;
 
 /// `check` options.
 #[derive(Debug, Args)]

@@ -21,10 +21,11 @@ use super::output::Paint;
 use super::par::{Chunk, ChunkJudge, run_ordered};
 use crate::evidence::{AttemptTracker, Auditor, Fingerprinter, Summary, SummaryBatch, SummaryMode};
 use crate::finding::{Finding, FindingKind};
-use crate::gate::{Gate, Level, Verdict};
+use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
 use crate::record::Format;
 use crate::source::lines::Line;
+use crate::window::Level;
 
 /// What every worker needs to judge a line.
 pub(super) struct Settings<'a> {

@@ -9,11 +9,12 @@ use clap::Args;
 
 use super::input::{Inputs, is_broken_pipe};
 use super::{InputArgs, exit};
+use crate::decision::{Delivery, LevelSource, judge_for_sink};
 use crate::gate::{Gate, Verdict};
 use crate::policy::{Policy, Sink};
+use crate::sink::Lines;
 use crate::source::lines::Line;
 use crate::window::clock::SystemClock;
-use crate::window::deliver::{LevelSource, Written, judge_for_sink};
 use crate::window::runtime::Capture;
 
 /// `filter` options.
@@ -148,7 +149,7 @@ pub fn stream(
 ) -> u8 {
     let policy = Arc::clone(gate.policy());
     let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
+    let mut out = Lines(BufWriter::with_capacity(256 * 1024, stdout.lock()));
     let mut tally = FilterTally::default();
     let inputs = match Inputs::new(input) {
         Ok(i) => i,
@@ -159,23 +160,11 @@ pub fn stream(
     };
     let result = inputs.for_each_line(policy.limits.max_line_bytes, |_, n, line| {
         tally.records += 1;
-        let written = gate_one(gate, levels, n, line, &mut tally);
-        match written {
-            Some(Written::Line) => {
-                if let Line::Text(b) = line {
-                    out.write_all(b)?;
-                    out.write_all(b"\n")?;
-                }
-            }
-            Some(Written::Rebuilt) => {
-                out.write_all(gate.output())?;
-                out.write_all(b"\n")?;
-            }
-            None => {}
-        }
+        let d = gate_one(gate, levels, n, line, &mut tally);
+        crate::sink::send(&mut out, gate, line, &d)?;
         Ok(())
     });
-    let result = result.and_then(|ok| out.flush().map(|()| ok));
+    let result = result.and_then(|ok| out.0.flush().map(|()| ok));
     let all_read = match result {
         Ok(ok) => ok,
         // docs/reference.md: a closed stdout ends the run quietly.
@@ -199,7 +188,7 @@ pub(super) fn gate_one(
     n: u64,
     line: &Line<'_>,
     tally: &mut FilterTally,
-) -> Option<Written> {
+) -> Delivery {
     let d = judge_for_sink(gate, Some(capture), n, line);
     for f in gate.findings() {
         *tally.rules.entry(f.rule).or_default() += 1;
@@ -217,7 +206,7 @@ pub(super) fn gate_one(
             }
         }
     }
-    d.written
+    d
 }
 
 /// The library's warnings (full capture staying off, a budget store that

@@ -163,7 +163,7 @@ impl Inputs {
                         "a symbolic link loops back to a folder above it".to_string()
                     } else {
                         match e.io_error() {
-                            Some(io) => crate::policy::load::io_cause(io),
+                            Some(io) => crate::io_text::io_cause(io),
                             None => e.to_string(),
                         }
                     };

@@ -205,7 +205,7 @@ pub fn report_error(err: &anyhow::Error) {
         msg.push_str(": ");
         match cause.downcast_ref::<std::io::Error>() {
             // Lowercase, without the OS's "(os error N)".
-            Some(io) => msg.push_str(&crate::policy::load::io_cause(io)),
+            Some(io) => msg.push_str(&crate::io_text::io_cause(io)),
             None => msg.push_str(&cause.to_string()),
         }
     }

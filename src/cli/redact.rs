@@ -16,10 +16,11 @@ use super::filter::{FilterTally, gate_one, resolve_sink};
 use super::input::{Inputs, is_broken_pipe};
 use super::par::{Chunk, ChunkJudge, run_ordered};
 use super::{InputArgs, exit, load_policy};
-use crate::gate::{Gate, Level};
+use crate::decision::LevelSource;
+use crate::gate::Gate;
 use crate::policy::redaction::SinkRedaction;
-use crate::source::lines::Line;
-use crate::window::deliver::{LevelSource, Written};
+use crate::sink::Lines;
+use crate::window::Level;
 
 /// `redact` options.
 #[derive(Debug, Args)]
@@ -71,25 +72,16 @@ impl ChunkJudge for Redactor {
     type Done = Redacted;
     fn judge(&mut self, chunk: &Chunk) -> io::Result<Redacted> {
         let mut done = Redacted {
-            out: Vec::with_capacity(super::par::CHUNK_BYTES + 4096),
+            out: Vec::new(),
             tally: FilterTally::default(),
         };
+        let mut out = Lines(Vec::with_capacity(super::par::CHUNK_BYTES + 4096));
         for (n, line) in chunk.lines() {
             done.tally.records += 1;
-            match gate_one(&mut self.gate, &mut AlwaysFull, n, &line, &mut done.tally) {
-                Some(Written::Line) => {
-                    if let Line::Text(b) = line {
-                        done.out.extend_from_slice(b);
-                        done.out.push(b'\n');
-                    }
-                }
-                Some(Written::Rebuilt) => {
-                    done.out.extend_from_slice(self.gate.output());
-                    done.out.push(b'\n');
-                }
-                None => {}
-            }
+            let d = gate_one(&mut self.gate, &mut AlwaysFull, n, &line, &mut done.tally);
+            crate::sink::send(&mut out, &self.gate, &line, &d)?;
         }
+        done.out = out.0;
         Ok(done)
     }
 }

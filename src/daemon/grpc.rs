@@ -4,7 +4,7 @@
 //!
 //! Framing, compression (gzip) and status encoding are tonic's; the
 //! message is handed on as the raw protobuf bytes ([`RawCodec`]), so that
-//! [`super::ingest`] checks its structure on the wire before anything is
+//! `super::ingest` checks its structure on the wire before anything is
 //! decoded, exactly as for OTLP/HTTP. The body is read (bounded in size
 //! and time, reserved in the shared memory budget) before tonic sees it,
 //! and room for tonic's inflated copy is reserved too.

@@ -24,8 +24,8 @@ use bytes::Bytes;
 use prost::Message;
 
 use super::budget::Reservation;
+pub use super::ingest::Ingest;
 use super::ingest::{Accepted, Encoding, Refusal, RefusalKind, blocking, too_large};
-pub use super::ingest::{Ingest, compact_json};
 use super::pipeline::Pipeline;
 use crate::record::otlp_proto::bounds::Signal;
 

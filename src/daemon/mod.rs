@@ -4,7 +4,7 @@
 //! OTLP/gRPC, both on [`listener`] (connection bounds, [`tls`]); both hand
 //! each export request to [`ingest`], which bounds, decodes and judges it
 //! (one code path per decision); [`pipeline`] judges each record once per sink with the
-//! same decision as `filter` and queues the result; [`sink`] writers drain
+//! same decision as `filter` and queues the result; [`crate::sink`] writers drain
 //! the queues to files or stdout; [`reload`] watches the policy and swaps
 //! it whole; [`metrics`] and [`status`] report without content.
 //!
@@ -12,7 +12,6 @@
 //! nothing of tokio; this module is the only async code.
 
 pub mod budget;
-pub mod forward;
 pub mod grpc;
 pub mod http;
 pub mod ingest;
@@ -20,9 +19,7 @@ pub mod listener;
 pub mod metrics;
 pub mod pipeline;
 pub mod reload;
-pub mod sink;
 pub mod status;
-pub mod tail;
 pub mod tls;
 
 use std::net::SocketAddr;
@@ -34,6 +31,7 @@ use anyhow::Context;
 use tokio::sync::{Notify, watch};
 
 use crate::policy::Policy;
+use crate::source::follow::{Feed, Follower, Piece};
 use crate::window::clock::{Clock, SystemClock};
 use pipeline::Pipeline;
 
@@ -92,7 +90,7 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     // Sources are those of the policy at start; a reload does not change them.
     let mut followers = Vec::new();
     for src in policy.sources() {
-        let f = tail::Follower::start(Arc::clone(&pipeline), src.path.clone())
+        let f = Follower::start(Arc::clone(&pipeline), src.path.clone())
             .context("cannot start a file source")?;
         tracing::info!(path = %src.path.display(), "following file source");
         followers.push(f);
@@ -193,7 +191,7 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     hup.abort();
     drain.abort();
     // Sources hand over what they read before the sinks drain.
-    tokio::task::spawn_blocking(move || followers.into_iter().for_each(tail::Follower::stop))
+    tokio::task::spawn_blocking(move || followers.into_iter().for_each(Follower::stop))
         .await
         .context("cannot stop the file sources")?;
     let _ = reloader.await;
@@ -302,4 +300,23 @@ fn write_ready_file(path: &Path, addr: &str) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write `{}`", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot write `{}`", path.display()))?;
     Ok(())
+}
+
+/// File sources (`[[source]] kind = "file"`) feed the pipeline: each piece
+/// judged under one policy snapshot, refused while every sink is full.
+impl Feed for Pipeline {
+    fn max_line_bytes(&self) -> usize {
+        self.snapshot().policy.limits.max_line_bytes
+    }
+    fn offer(&self, piece: Piece<'_>, force: bool) -> bool {
+        let active = self.snapshot();
+        if self.overloaded(&active) && !force {
+            return false;
+        }
+        match piece {
+            Piece::Lines(b) => self.ingest_lines(&active, b),
+            Piece::TooLong(len) => self.ingest_too_long(&active, len),
+        };
+        true
+    }
 }

@@ -24,13 +24,14 @@ use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
 use super::metrics::{DropReason, Gauges, Metrics, SinkCounters};
-use super::sink::{self, Queue, Rec};
-use crate::gate::{Gate, Level, Verdict};
+use crate::decision::{LevelSource, judge_for_sink};
+use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
+use crate::sink::writer::{self as sink, Queue};
 use crate::source::lines::{Line, LineReader, is_blank};
+use crate::window::Level;
 use crate::window::budget::Units;
 use crate::window::clock::Clock;
-use crate::window::deliver::{LevelSource, Written, judge_for_sink};
 use crate::window::runtime::{Capture, Grant};
 
 /// A sink's capture state, tagged with the policy revision it follows.
@@ -403,19 +404,8 @@ impl Pipeline {
             if d.judged.stripped > 0 {
                 s.counters.stripped.fetch_add(1, Ordering::Relaxed);
             }
-            let body: &[u8] = match (d.written, line) {
-                (Some(Written::Line), Line::Text(b)) => b,
-                (Some(Written::Rebuilt), _) => gate.output(),
-                _ => continue,
-            };
-            let mut bytes = Vec::with_capacity(body.len() + 1);
-            bytes.extend_from_slice(body);
-            bytes.push(b'\n');
-            let rec = Rec {
-                bytes,
-                full: d.is_full(),
-            };
-            if s.queue.offer(rec).is_err() {
+            let mut queue: &Queue = &s.queue;
+            if crate::sink::send(&mut queue, gate, line, &d).is_err() {
                 s.counters.drop_one(DropReason::QueueFull);
             }
         }

@@ -802,10 +802,11 @@ mod tests {
 
     use super::super::{Auditor, EvidenceFinding};
     use super::*;
-    use crate::gate::{Gate, Level, Verdict};
+    use crate::gate::{Gate, Verdict};
     use crate::policy::Policy;
     use crate::record::Format;
     use crate::source::lines::Line;
+    use crate::window::Level;
 
     /// The seed record in its canonical spacing (one space after `,` and
     /// `:`, none inside brackets), as producers write it.

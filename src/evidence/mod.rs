@@ -210,7 +210,7 @@ impl<'a> EvidenceFacts<'a> {
 /// record to record.
 ///
 /// ```
-/// use tracegate::evidence::Auditor;
+/// use tracegate::internals::evidence::Auditor;
 /// let line = r#"{"schema_version": "latency-evidence.v1",
 ///   "events": [{"event_name": "a", "monotonic_ns": 0, "service": "gw"},
 ///              {"event_name": "b", "monotonic_ns": 2000000, "service": "gw"}],

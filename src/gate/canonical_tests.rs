@@ -10,10 +10,11 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use serde_json::Value;
 
-use super::{Gate, Level, Verdict};
+use super::{Gate, Verdict};
 use crate::policy::Policy;
 use crate::record::tape::Tape;
 use crate::source::lines::Line;
+use crate::window::Level;
 
 /// One way of writing a JSON text: where whitespace goes, how numbers and
 /// strings are spelt.

@@ -173,9 +173,10 @@ mod gate_tests {
     use std::path::Path;
     use std::sync::Arc;
 
-    use crate::gate::{Gate, Level, Verdict};
+    use crate::gate::{Gate, Verdict};
     use crate::policy::Policy;
     use crate::source::lines::Line;
+    use crate::window::Level;
 
     fn judge(policy: &str, line: &str) -> (Verdict, Vec<String>) {
         let p = Arc::new(Policy::from_toml(Path::new("p.toml"), policy).unwrap());

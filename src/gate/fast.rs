@@ -35,6 +35,7 @@ impl Default for KeyOrder {
 
 /// Whether the flat record `line` is certainly clean against `fields`,
 /// with `detectors` run over its pattern-checked strings.
+#[cfg(test)]
 pub fn clean_flat(fields: &FieldSet, detectors: &Detectors, line: &[u8]) -> bool {
     scan(fields, detectors, line, &mut KeyOrder::default()).is_some()
 }
@@ -342,8 +343,9 @@ a_name_longer_than_sixteen = { type = "boolean" }
         use proptest::prelude::*;
         use std::sync::Arc;
 
-        use crate::gate::{Gate, Level, Verdict};
+        use crate::gate::{Gate, Verdict};
         use crate::source::lines::Line;
+        use crate::window::Level;
 
         let keys: Vec<&[u8]> = vec![
             b"note",
@@ -423,8 +425,9 @@ a_name_longer_than_sixteen = { type = "boolean" }
         use proptest::prelude::*;
         use std::sync::Arc;
 
-        use crate::gate::{Gate, Level, Verdict};
+        use crate::gate::{Gate, Verdict};
         use crate::source::lines::Line;
+        use crate::window::Level;
 
         let keys = prop_oneof![
             Just("request_id"),

@@ -31,19 +31,12 @@ use crate::record::tape::{
 };
 use crate::record::{Format, detect};
 use crate::source::lines::Line;
+use crate::window::Level;
 use verify::{Seg, Walk};
-
-/// The level a sink receives a record at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
-    /// Content and unknown fields removed.
-    Standard,
-    /// Content fields pass (after redaction); the rest is still allowlisted.
-    Full,
-}
 
 /// What happens to a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// The line goes out byte for byte.
     Verbatim,

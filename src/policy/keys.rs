@@ -1,6 +1,6 @@
 //! The policy's key table, derived from the `Raw*` types themselves.
 //!
-//! Every `Raw*` table in [`super::raw`] is declared through the
+//! Every `Raw*` table in `super::raw` is declared through the
 //! `raw_table!` macro, which writes the serde struct *and* its
 //! [`Describe`] impl from one list of fields: the key's name (serde's,
 //! `r#type` reads as `type`), its doc comment and its shape (from the

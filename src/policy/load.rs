@@ -466,8 +466,6 @@ fn one(path: &Path, message: String) -> PolicyErrors {
     PolicyErrors(vec![PolicyError::whole(path, message)])
 }
 
-pub use crate::io_text::io_cause;
-
 /// Wait `d` (between reads of a policy that is still settling).
 pub fn pause(d: Duration) {
     std::thread::sleep(d);

@@ -49,33 +49,33 @@ pub const KILL_SWITCH_NAME: &str = "capture-off";
 /// sink's redaction built and the files it names read and hashed. The
 /// fields that must agree with each other are private, so no half-made
 /// policy (one without its redaction, say) can be built or edited outside
-/// this module.
+/// this module. The rest are read-only outside the crate (accessors).
 #[derive(Debug, Clone)]
 pub struct Policy {
     sha256: String,
     /// The path the policy was loaded from.
-    pub source: PathBuf,
+    pub(crate) source: PathBuf,
     files: Vec<PathBuf>,
     /// `[limits]`.
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// `[full]`.
-    pub full: FullRules,
+    pub(crate) full: FullRules,
     /// `[standard]`.
-    pub standard: StandardRules,
+    pub(crate) standard: StandardRules,
     sinks: Vec<Sink>,
     windows: Vec<Window>,
     audit: Option<AuditSettings>,
     redact: RedactSettings,
     redaction: redaction::Redaction,
     /// `[server]`: settings of `serve`.
-    pub server: ServerSettings,
+    pub(crate) server: ServerSettings,
     sources: Vec<FileSource>,
     referenced: Vec<Referenced>,
     origins: Vec<KeyOrigin>,
     replaced: Vec<String>,
     ignored: Vec<load::Ignored>,
     /// `[fleet]`: how window budgets are shared by replicas.
-    pub fleet: FleetSettings,
+    pub(crate) fleet: FleetSettings,
 }
 
 /// A file (or variable) the policy refers to, by its hash: keyword lists
@@ -280,7 +280,7 @@ impl Policy {
     }
 
     /// Read and compile the policy at `path` once every file of it has
-    /// settled (see [`load::SETTLE`]): unchanged for `settle` by its
+    /// settled (see `load::SETTLE`): unchanged for `settle` by its
     /// modification time, or unchanged across two reads `settle` apart.
     /// Gives up after `tries` reads that kept changing. For the commands
     /// that enable windows (`filter`, `serve`): a window file caught
@@ -406,6 +406,36 @@ impl Policy {
     /// `[[source]]`: files `serve` follows.
     pub fn sources(&self) -> &[FileSource] {
         &self.sources
+    }
+
+    /// The path the policy was loaded from.
+    pub fn source(&self) -> &Path {
+        &self.source
+    }
+
+    /// `[limits]`.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// `[full]`.
+    pub fn full(&self) -> &FullRules {
+        &self.full
+    }
+
+    /// `[standard]`.
+    pub fn standard(&self) -> &StandardRules {
+        &self.standard
+    }
+
+    /// `[server]`: settings of `serve`.
+    pub fn server(&self) -> &ServerSettings {
+        &self.server
+    }
+
+    /// `[fleet]`: how window budgets are shared by replicas.
+    pub fn fleet(&self) -> &FleetSettings {
+        &self.fleet
     }
 
     /// The keyword lists and keys the policy refers to, with their hashes.

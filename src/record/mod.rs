@@ -2,6 +2,7 @@
 
 pub mod canonical;
 pub mod escape;
+pub mod otlp_enums;
 pub mod otlp_proto;
 pub mod tape;
 
@@ -9,6 +10,7 @@ use tape::{Kind, Tape, string_value};
 
 /// A record format (docs/reference.md, Records).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// The engine's own flat record (`cf`).
     Cf,

@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 
 use prost::Message;
 
-use crate::gate::otlp::schema::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
+use super::otlp_enums::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
 use serde_json::{Map, Value};
 
 /// Why a conversion failed. Never holds record content.

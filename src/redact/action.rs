@@ -10,6 +10,7 @@ use super::RedactConfigError;
 
 /// What a detector does with a match.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Action {
     /// Replace the match with `[REDACTED:<name>]` (the default).
     #[default]
@@ -39,7 +40,7 @@ impl FromStr for Action {
     }
 }
 
-/// The secret key for `hash` tokens and [`pseudonymize`](super::pseudonymize).
+/// The secret key for `hash` tokens and `pseudonymize`.
 ///
 /// Holds the keyed HMAC state, not the key bytes. `Debug` prints nothing
 /// about the key.
@@ -53,7 +54,7 @@ pub const MIN_KEY_BYTES: usize = 16;
 
 impl RedactKey {
     /// Makes a key from raw bytes (as read from `[redact] key_file` or
-    /// `TRACEGATE_REDACT_KEY`); at least [`MIN_KEY_BYTES`] long.
+    /// `TRACEGATE_REDACT_KEY`); at least `MIN_KEY_BYTES` long.
     pub fn new(bytes: &[u8]) -> Result<RedactKey, RedactConfigError> {
         if bytes.len() < MIN_KEY_BYTES {
             return Err(RedactConfigError::KeyTooShort { len: bytes.len() });

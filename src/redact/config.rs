@@ -17,8 +17,8 @@ pub struct RedactConfig {
     /// Keyword lists (`[[redact.keywords]]`).
     pub keywords: Vec<KeywordRule>,
     /// Keyword proximity of built-in detectors (`[redact.context.<name>]`):
-    /// overrides of [`default_context`](super::default_context), at most one
-    /// per detector.
+    /// overrides of the built-in defaults (the policy reference lists them),
+    /// at most one per detector.
     pub context: Vec<super::ContextRule>,
 }
 

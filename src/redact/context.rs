@@ -31,7 +31,7 @@ pub const MAX_CONTEXT_WINDOW: usize = 256;
 const MAX_WORD_BYTES: usize = 64;
 
 /// Keyword proximity for one built-in detector (`[redact.context.<name>]`).
-/// A field left `None` keeps the built-in default ([`default_context`]).
+/// A field left `None` keeps the built-in default (`default_context`).
 ///
 /// `Debug` shows counts only: context words are policy text, but a policy
 /// may put names in them.

@@ -152,7 +152,7 @@ impl Redactor {
     /// a key-prefix letter pair, and with fewer digits than any enabled
     /// digit shape needs, cannot hold any built-in shape. A redactor with
     /// user patterns or keywords always scans. Hot loops compute
-    /// [`Redactor::quick_threshold`] once and call [`may_match_quick`].
+    /// [`Redactor::quick_threshold`] once and call `may_match_quick`.
     pub fn may_match(&self, text: &str) -> bool {
         may_match_quick(text, self.quick_threshold())
     }
@@ -161,7 +161,7 @@ impl Redactor {
     /// leftmost region's winner), or `None` when redaction would leave
     /// `text` unchanged.
     /// A text whose scan runs out of its work budget matches
-    /// [`OVER_BUDGET`](super::OVER_BUDGET): what was not scanned is not
+    /// `OVER_BUDGET`: what was not scanned is not
     /// passed as clean.
     pub fn first_match(&self, text: &str) -> Option<&str> {
         let work = self.work_for(text.len());

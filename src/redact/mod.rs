@@ -5,7 +5,7 @@
 //! files and keys and hands over a [`RedactConfig`] and a [`RedactKey`].
 //!
 //! ```
-//! use tracegate::redact::{Action, PatternRule, RedactConfig, Redactor};
+//! use tracegate::{Action, PatternRule, RedactConfig, Redactor};
 //!
 //! let cfg = RedactConfig {
 //!     builtin: vec!["email".into(), "credit_card".into()],
@@ -160,14 +160,10 @@ use std::sync::Arc;
 
 use regex_automata::meta::Regex;
 
-pub use action::{Action, MIN_KEY_BYTES, RedactKey};
-pub use budget::{STEPS_BASE, STEPS_PER_BYTE};
-pub use compile::REGEX_SIZE_LIMIT;
+pub use action::{Action, RedactKey};
 pub use config::{KeywordRule, PatternRule, RedactConfig, RedactConfigError};
-pub use context::{
-    CONTEXT_DETECTORS, ContextRule, MAX_CONTEXT_WINDOW, check_context, default_context,
-};
-pub use detect::{may_match_quick, may_match_quick_bytes};
+pub use context::{ContextRule, MAX_CONTEXT_WINDOW, check_context};
+pub use detect::may_match_quick_bytes;
 pub use detectors::builtin_names;
 pub use pseudonym::pseudonymize;
 

@@ -7,6 +7,7 @@
 use std::io::{self, BufRead};
 
 /// One line read from the input.
+#[non_exhaustive]
 pub enum Line<'a> {
     /// A line within the limit, without its `\n` or `\r\n`.
     Text(&'a [u8]),

@@ -1,3 +1,6 @@
-//! Where records come from: files and stdin, split into lines.
+//! Where records come from, split into lines with bounded memory: input
+//! bytes ([`lines`], for files, stdin and request bodies) and growing files
+//! followed across rotation ([`follow`], `serve`'s `[[source]]`).
 
+pub mod follow;
 pub mod lines;

@@ -33,8 +33,31 @@ use jiff::Timestamp;
 use crate::audit::{
     AuditError, AuditEvent, AuditKey, AuditLog, CloseCause, DenyWhy, Entry, Follow, LogCursor,
 };
-pub use crate::gate::otlp::Units;
 use crate::policy::Window;
+
+/// Budget units of full-level content: one unit is one OTLP span, one log
+/// record, or a resource or scope that carries content itself; `bytes` are
+/// the bytes of those units as written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Units {
+    /// Units (records).
+    pub records: u64,
+    /// Bytes.
+    pub bytes: u64,
+}
+
+impl Units {
+    /// No limit.
+    pub const UNLIMITED: Units = Units {
+        records: u64::MAX,
+        bytes: u64::MAX,
+    };
+
+    /// Whether `self` fits within `limit` in both measures.
+    pub fn fits(self, limit: Units) -> bool {
+        self.records <= limit.records && self.bytes <= limit.bytes
+    }
+}
 
 /// The most records one lease takes.
 pub const LEASE_CAP_RECORDS: u64 = 1024;

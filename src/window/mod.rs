@@ -8,7 +8,6 @@ pub mod budget;
 pub mod budget_redis;
 pub mod budget_share;
 pub mod clock;
-pub mod deliver;
 pub mod runtime;
 
 use std::collections::HashMap;
@@ -25,6 +24,17 @@ use crate::record::tape::{Kind, Tape, raw, string_value};
 /// in the past than this is back-dating; a record that starts more than
 /// this before its window's enablement was not captured in it.
 pub const CLOCK_SKEW: SignedDuration = SignedDuration::from_secs(60);
+
+/// The level a sink receives a record at: what its capture windows allow
+/// now ([`runtime::Capture::level`]), judged by the gate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Level {
+    /// Content and unknown fields removed.
+    Standard,
+    /// Content fields pass (after redaction); the rest is still allowlisted.
+    Full,
+}
 
 /// A window's state at one instant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

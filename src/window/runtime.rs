@@ -35,11 +35,11 @@ use std::time::{Duration, SystemTime};
 
 use jiff::Timestamp;
 
+use super::Level;
 use super::budget::{Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, busy_event};
 use super::clock::Clock;
 use super::{WindowState, state_at};
 use crate::audit::{AuditEvent, AuditKey, CloseCause, DenyWhy};
-use crate::gate::Level;
 use crate::policy::{Policy, Window};
 
 /// After an audit failure, wait this long before trying the log again.
@@ -240,7 +240,7 @@ impl Capture {
     }
 
     /// Prepare capture for `sink` with audit work left to the caller's
-    /// ticker ([`Capture::job`], [`Job::run`], [`Capture::apply`]); nothing
+    /// ticker ([`Capture::job`], `Job::run`, [`Capture::apply`]); nothing
     /// is read or written until then.
     pub fn background(policy: Arc<Policy>, clock: Arc<dyn Clock>, sink: &str) -> Capture {
         let full_allowed = policy.sink(sink).is_some_and(|s| s.full_allowed);
@@ -792,7 +792,7 @@ impl Capture {
         }
     }
 
-    /// Take back the result of a [`Job`]: the log, what was written, what
+    /// Take back the result of a `Job`: the log, what was written, what
     /// was leased, the closes the log holds.
     pub fn apply(&mut self, done: Done) {
         let mono = self.clock.monotonic();

@@ -15,12 +15,12 @@ use hmac::{Hmac, KeyInit, Mac};
 use jiff::Timestamp;
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
-use tracegate::audit::{
+use tracegate::cli::OutputFormat as Format;
+use tracegate::cli::audit_verify::{VerifyArgs, run};
+use tracegate::internals::audit::{
     AuditError, AuditEvent, AuditKey, AuditLog, Checkpoint, CloseCause, DenyWhy, LogSink,
     TamperKind, Unvouched, VerifyStatus, checkpoint_path, closed_windows, read_entries, verify,
 };
-use tracegate::cli::OutputFormat as Format;
-use tracegate::cli::audit_verify::{VerifyArgs, run};
 
 const LOCK: Duration = Duration::from_secs(10);
 const CANARY: &str = "CANARY-7f3a-do-not-echo";
@@ -650,7 +650,7 @@ fn lock_timeout_is_bounded() {
     let dir = tempfile::tempdir().unwrap();
     let path = make_log(dir.path(), 1, None);
     // the writers' lock is its own file in a private folder, not the log
-    let holder = File::open(tracegate::audit::lock_path(&path)).unwrap();
+    let holder = File::open(tracegate::internals::audit::lock_path(&path)).unwrap();
     holder.lock().unwrap();
     let mut log = AuditLog::open(&path, None, Duration::from_millis(100)).unwrap();
     let start = Instant::now();
@@ -708,7 +708,8 @@ fn kill_9_mid_append_never_leaves_tampering() {
                     .set_len(len - torn_bytes)
                     .unwrap();
             }
-            VerifyStatus::Tampered { .. } => panic!("round {round}: {}", report.message()),
+            // Tampered, or a status this test does not know.
+            _ => panic!("round {round}: {}", report.message()),
         }
     }
     eprintln!("kill -9 outcomes: {seen:?}");
@@ -1148,7 +1149,8 @@ fn every_older_state_put_back_is_behind_the_anchor() {
     }
     drop(log);
     let k = key();
-    let anchored = |p: &Path| tracegate::audit::verify_anchored(p, Some(&k), Some(&anchor));
+    let anchored =
+        |p: &Path| tracegate::internals::audit::verify_anchored(p, Some(&k), Some(&anchor));
     assert_eq!(anchored(&path).unwrap().status, VerifyStatus::Intact);
     for (n, (old_log, old_cp)) in states.iter().enumerate().take(states.len() - 1) {
         fs::write(&path, old_log).unwrap();
@@ -1260,9 +1262,9 @@ fn time_never_runs_backwards_in_the_log() {
 #[test]
 fn capture_stays_off_while_the_clock_is_behind_the_log_and_says_so_when_it_recovers() {
     use std::sync::Arc;
-    use tracegate::gate::Level;
-    use tracegate::window::clock::ManualClock;
-    use tracegate::window::runtime::Capture;
+    use tracegate::Capture;
+    use tracegate::Level;
+    use tracegate::ManualClock;
 
     let dir = tempfile::tempdir().unwrap();
     fs::write(
@@ -1272,8 +1274,7 @@ fn capture_stays_off_while_the_clock_is_behind_the_log_and_says_so_when_it_recov
          reason = \"r\"\nrequested_by = \"q\"\n",
     )
     .unwrap();
-    let policy =
-        Arc::new(tracegate::policy::Policy::load(&dir.path().join("policy.toml")).unwrap());
+    let policy = Arc::new(tracegate::Policy::load(&dir.path().join("policy.toml")).unwrap());
     let path = dir.path().join("audit.jsonl");
     // the log's last entry is at 10:20; the clock was set back to 10:10
     let mut log = AuditLog::open(&path, None, LOCK).unwrap();
@@ -1334,8 +1335,8 @@ fn files_root_creates_or_replaces_go_to_the_log_folders_owner() {
     for f in [
         path.clone(),
         checkpoint_path(&path),
-        tracegate::audit::lock_dir(&path),
-        tracegate::audit::lock_path(&path),
+        tracegate::internals::audit::lock_dir(&path),
+        tracegate::internals::audit::lock_path(&path),
     ] {
         let m = fs::symlink_metadata(&f).unwrap();
         assert_eq!((m.uid(), m.gid()), (uid, gid), "{}", f.display());

@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
-use tracegate::audit::{
+use tracegate::internals::audit::{
     AuditEvent, AuditLog, Checkpoint, CloseCause, DenyWhy, checkpoint_path, link_hash, read_entries,
 };
 
@@ -113,7 +113,7 @@ impl Setup {
     }
 
     fn events(&self, keyed: bool) -> Vec<String> {
-        let key = keyed.then(|| tracegate::audit::AuditKey::load(&self.key).unwrap());
+        let key = keyed.then(|| tracegate::internals::audit::AuditKey::load(&self.key).unwrap());
         read_entries(&self.log, key.as_ref())
             .unwrap()
             .map(|e| {
@@ -414,7 +414,7 @@ fn verify_reports_a_timestamp_running_backwards_as_tampering_at_its_seq() {
     let cp = Checkpoint::new(
         3,
         bytes.len() as u64,
-        tracegate::audit::sha256_hex(&last),
+        tracegate::internals::audit::sha256_hex(&last),
         None,
     );
     fs::write(checkpoint_path(&path), serde_json::to_vec(&cp).unwrap()).unwrap();

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
-use tracegate::audit::{AuditEvent, CloseCause, read_entries};
+use tracegate::{AuditEvent, CloseCause, read_audit_log as read_entries};
 
 use super::cli::tracegate;
 
@@ -380,10 +380,9 @@ fn a_run_releases_the_window_and_old_shutdown_closes_still_read() {
         let d = dir.path();
         folder(d, budget);
         let mut log =
-            tracegate::audit::AuditLog::open(d.join("audit.jsonl"), None, Duration::from_secs(1))
-                .unwrap();
+            tracegate::AuditLog::open(d.join("audit.jsonl"), None, Duration::from_secs(1)).unwrap();
         let now = Timestamp::now();
-        let w = tracegate::policy::Policy::load(d).unwrap().windows()[0].clone();
+        let w = tracegate::Policy::load(d).unwrap().windows()[0].clone();
         log.append(
             &AuditEvent::WindowEnabled {
                 window: "w1".into(),

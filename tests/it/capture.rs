@@ -7,12 +7,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use jiff::Timestamp;
-use tracegate::audit::{AuditEvent, CloseCause, read_entries, verify};
-use tracegate::gate::{Gate, Level, Verdict};
-use tracegate::policy::Policy;
-use tracegate::source::lines::Line;
-use tracegate::window::clock::ManualClock;
-use tracegate::window::runtime::Capture;
+use tracegate::Capture;
+use tracegate::Level;
+use tracegate::Line;
+use tracegate::ManualClock;
+use tracegate::Policy;
+use tracegate::{
+    AuditEvent, CloseCause, read_audit_log as read_entries, verify_audit_log as verify,
+};
+use tracegate::{Gate, Verdict};
 
 fn ts(s: &str) -> Timestamp {
     s.parse().unwrap()
@@ -267,7 +270,8 @@ fn content_flows_only_while_the_window_is_open() {
     assert!(!outputs[2].contains("CANARY"), "after the window");
     let log = std::fs::read_to_string(audit_path(dir.path())).unwrap();
     assert!(!log.contains("CANARY"), "no content in the audit log");
-    let closed = tracegate::audit::closed_windows(&audit_path(dir.path()), None).unwrap();
+    let closed =
+        tracegate::internals::audit::closed_windows(&audit_path(dir.path()), None).unwrap();
     assert!(!closed.contains_key("w1") || closed["w1"] != CloseCause::Shutdown);
 }
 
@@ -502,8 +506,8 @@ fn a_reload_keeps_an_unchanged_window_and_closes_a_changed_or_removed_one_for_go
 }
 
 struct Nothing;
-impl tracegate::audit::Follow for Nothing {
-    fn seen(&mut self, _: &tracegate::audit::Entry) {}
+impl tracegate::internals::audit::Follow for Nothing {
+    fn seen(&mut self, _: &tracegate::internals::audit::Entry) {}
 }
 
 /// Issue 22 item 1 (runtime part): `revoke` takes rights away at once even
@@ -521,9 +525,8 @@ fn revoke_closes_at_once_without_the_log_and_audits_when_it_is_back() {
     let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
     let log = audit_path(dir.path());
     let holder = std::thread::spawn(move || {
-        let mut other =
-            tracegate::audit::AuditLog::open(&log, None, Duration::from_secs(5)).unwrap();
-        let mut cursor = tracegate::audit::LogCursor::new();
+        let mut other = tracegate::AuditLog::open(&log, None, Duration::from_secs(5)).unwrap();
+        let mut cursor = tracegate::internals::audit::LogCursor::new();
         other
             .transact(
                 &mut cursor,

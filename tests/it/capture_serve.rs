@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
-use tracegate::audit::{AuditEvent, AuditLog, Follow, LogCursor, read_entries};
+use tracegate::internals::audit::{AuditEvent, AuditLog, Follow, LogCursor, read_entries};
 
 const DEADLINE: Duration = Duration::from_secs(15);
 
@@ -133,7 +133,7 @@ fn lines(path: &PathBuf) -> Vec<String> {
 
 struct Nothing;
 impl Follow for Nothing {
-    fn seen(&mut self, _: &tracegate::audit::Entry) {}
+    fn seen(&mut self, _: &tracegate::internals::audit::Entry) {}
 }
 
 /// Issue 22 item 2 and issue 12 item 6: while another process holds the
@@ -150,7 +150,7 @@ fn a_held_audit_lock_stalls_no_sink_and_capture_resumes_after() {
     policy(d, "30s", 3, "");
     let daemon = start(d);
     let window_start = poll("the policy to load", DEADLINE, || {
-        tracegate::policy::Policy::load(&d.join("policy.toml"))
+        tracegate::Policy::load(&d.join("policy.toml"))
             .ok()
             .map(|p| p.windows()[0].start)
     });

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tracegate::evidence::{AttemptTracker, Auditor, EvidenceFinding, Summary};
+use tracegate::internals::evidence::{AttemptTracker, Auditor, EvidenceFinding, Summary};
 
 const SEED_SAMPLE: &str = r#"{ "schema_version": "latency-evidence.v1", "trace_id": "tr_synthetic_8f31", "request_id": "req_synthetic_2047", "attempt": 2, "parent_span_id": "span_gateway_01", "span_id": "span_upstream_02", "route_id": "route_example_b", "model_id": "model_alias_example", "provider_request_id": "provider_ref_when_available", "deployment_id": "deployment_example", "region": "region_example", "events": [ { "stage": "upstream", "event_name": "provider_dispatch", "timestamp_utc": "2026-09-08T10:15:30.120Z", "monotonic_ns": 842001000000, "service": "gateway" }, { "stage": "upstream", "event_name": "first_output_token", "timestamp_utc": "2026-09-08T10:15:30.410Z", "monotonic_ns": 842291000000, "service": "stream_processor" }, { "stage": "stream", "event_name": "final_output_token", "timestamp_utc": "2026-09-08T10:15:31.260Z", "monotonic_ns": 843141000000, "service": "stream_processor" } ], "derived_intervals": [ { "name": "gateway_observed_time_to_first_token", "start_event": "provider_dispatch", "end_event": "first_output_token", "duration": 290, "duration_unit": "ms" }, { "name": "token_streaming_time", "start_event": "first_output_token", "end_event": "final_output_token", "duration": 850, "duration_unit": "ms" } ], "clock_source": "local_monotonic_with_utc_correlation", "sync_status": "documented_by_deployment", "status": "completed" }"#;
 

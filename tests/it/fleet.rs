@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
-use tracegate::audit::{AuditEvent, DenyWhy, read_entries};
+use tracegate::{AuditEvent, DenyWhy, read_audit_log as read_entries};
 
 const DEADLINE: Duration = Duration::from_secs(20);
 const CANARY: &str = "CANARY-fleet";

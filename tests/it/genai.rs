@@ -9,8 +9,8 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 use crate::serve::{Daemon, JSON, PROTO, events, policy_text, poll, window};
-use tracegate::audit::AuditEvent;
-use tracegate::record::otlp_proto::{decode_traces_protobuf, encode_traces_protobuf};
+use tracegate::AuditEvent;
+use tracegate::internals::record::otlp_proto::{decode_traces_protobuf, encode_traces_protobuf};
 
 /// A span of the conventions' shape with `attrs`.
 fn span(span_id: &str, name: &str, attrs: Value) -> Value {
@@ -263,9 +263,9 @@ fn genai_telemetry_from_the_python_sdk_fits_the_default_policy() {
 #[test]
 fn the_content_key_table_and_the_default_policy_agree() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let policy = tracegate::policy::Policy::load(&root.join("policies/default.toml")).unwrap();
+    let policy = tracegate::Policy::load(&root.join("policies/default.toml")).unwrap();
     let listed: std::collections::BTreeSet<String> =
-        policy.full.content_attributes.iter().cloned().collect();
+        policy.full().content_attributes.iter().cloned().collect();
     let doc = std::fs::read_to_string(root.join("policies/README.md")).unwrap();
     let table = doc
         .split("Content keys (`[full] content_attributes`)")

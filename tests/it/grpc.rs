@@ -16,8 +16,8 @@ use tonic::Code;
 use tonic::codec::CompressionEncoding;
 
 use crate::serve::{Daemon, content_attrs, policy_text, poll, span_request, window};
-use tracegate::daemon::grpc::{ExportResponse, LOGS_PATH, RawCodec, TRACES_PATH, retry_delay};
-use tracegate::record::otlp_proto::{encode_logs_protobuf, encode_traces_protobuf};
+use tracegate::internals::grpc::{ExportResponse, LOGS_PATH, RawCodec, TRACES_PATH, retry_delay};
+use tracegate::internals::record::otlp_proto::{encode_logs_protobuf, encode_traces_protobuf};
 
 /// Start `tracegate serve` on `dir/policy.toml` with both receivers on
 /// loopback port 0; the daemon and its gRPC address.
@@ -82,7 +82,7 @@ pub(crate) fn call(
     rt.block_on(async {
         let scheme = if how.tls.is_some() { "https" } else { "http" };
         let cfg = how.tls.clone().unwrap_or_else(|| {
-            rustls::ClientConfig::builder_with_provider(tracegate::tls::provider())
+            rustls::ClientConfig::builder_with_provider(tracegate::internals::tls_provider())
                 .with_safe_default_protocol_versions()
                 .unwrap()
                 .with_root_certificates(rustls::RootCertStore::empty())
@@ -596,7 +596,7 @@ impl Scripted {
                                 };
                                 let answer = ExportResponse {
                                     partial_success: (rejected > 0).then_some(
-                                        tracegate::daemon::grpc::PartialSuccess {
+                                        tracegate::internals::grpc::PartialSuccess {
                                             rejected,
                                             error_message: "scripted".into(),
                                         },
@@ -610,7 +610,7 @@ impl Scripted {
                             }
                             Reply::Exhausted(None) => tonic::Status::resource_exhausted("full"),
                             Reply::Exhausted(Some(ms)) => {
-                                use tracegate::daemon::grpc::{
+                                use tracegate::internals::grpc::{
                                     Any, ProtoDuration, RETRY_INFO_TYPE, RetryInfo, RpcStatus,
                                 };
                                 let info = RetryInfo {
@@ -735,7 +735,7 @@ fn the_grpc_exporter_retries_retryable_codes_a_bounded_number_of_times() {
     assert_eq!(sink["dropped"]["sink_error"], 1, "{sink}");
     assert_eq!(
         receiver.calls().len(),
-        tracegate::daemon::forward::ATTEMPTS as usize
+        tracegate::internals::sink::otlp::ATTEMPTS as usize
     );
     let receiver = Scripted::start(vec![
         Reply::Code(Code::Aborted),

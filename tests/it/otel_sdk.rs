@@ -7,10 +7,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::Value;
-use tracegate::gate::{Gate, Level, Verdict};
-use tracegate::policy::Policy;
-use tracegate::record::otlp_proto::{decode_logs_protobuf, decode_traces_protobuf};
-use tracegate::source::lines::Line;
+use tracegate::Level;
+use tracegate::Line;
+use tracegate::Policy;
+use tracegate::internals::record::otlp_proto::{decode_logs_protobuf, decode_traces_protobuf};
+use tracegate::{Gate, Verdict};
 
 use crate::cli::tracegate;
 

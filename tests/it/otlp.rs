@@ -9,11 +9,12 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use tracegate::gate::{Gate, Judgement, Level, Verdict};
-use tracegate::policy::Policy;
-use tracegate::record::Format;
-use tracegate::record::tape::Tape;
-use tracegate::source::lines::Line;
+use tracegate::Format;
+use tracegate::Level;
+use tracegate::Line;
+use tracegate::Policy;
+use tracegate::internals::record::tape::Tape;
+use tracegate::{Gate, Judgement, Verdict};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/otlp");
 
@@ -68,7 +69,8 @@ fn delivered(r: &Run, line: &str) -> String {
     match r.judged.verdict {
         Verdict::Verbatim => line.to_string(),
         Verdict::Rewritten => r.out.clone(),
-        Verdict::Dropped | Verdict::Malformed => String::new(),
+        // Dropped, Malformed: nothing goes out.
+        _ => String::new(),
     }
 }
 
@@ -679,7 +681,7 @@ proptest! {
 
 mod protobuf {
     use prost::Message;
-    use tracegate::record::otlp_proto::{
+    use tracegate::internals::record::otlp_proto::{
         ExportLogsServiceRequest, ExportTraceServiceRequest, decode_logs_protobuf,
         decode_traces_protobuf, encode_logs_protobuf, encode_traces_protobuf,
     };

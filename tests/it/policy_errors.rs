@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use tracegate::policy::Policy;
+use tracegate::Policy;
 
 fn render(name: &str) -> String {
     let path = Path::new("tests/data/policies").join(format!("{name}.toml"));

@@ -10,7 +10,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use tracegate::audit::{AuditEvent, CloseCause, read_entries};
+use tracegate::{AuditEvent, CloseCause, read_audit_log as read_entries};
 
 const DEADLINE: Duration = Duration::from_secs(20);
 const NDJSON: (&str, &str) = ("content-type", "application/x-ndjson");

@@ -627,10 +627,10 @@ fn documented_keys() -> std::collections::BTreeMap<String, Vec<(String, String)>
 
 #[test]
 fn the_reference_documents_exactly_the_accepted_keys_and_the_shipped_defaults() {
-    use tracegate::policy::keys::{Shape, all_tables, find, table_title};
+    use tracegate::internals::policy::keys::{Shape, all_tables, find, table_title};
     let docs = documented_keys();
     let mut seen = Vec::new();
-    for (path, array, t) in all_tables(tracegate::policy::schema::root()) {
+    for (path, array, t) in all_tables(tracegate::internals::policy::schema::root()) {
         let title = match path.as_str() {
             "" | "field rule" => path.clone(),
             _ => table_title(&path, array),
@@ -653,7 +653,7 @@ fn the_reference_documents_exactly_the_accepted_keys_and_the_shipped_defaults() 
     );
     assert_eq!(
         docs["allowlist"][0].0,
-        tracegate::policy::keys::REPLACE_DEFAULTS
+        tracegate::internals::policy::keys::REPLACE_DEFAULTS
     );
 
     // Every plain value of the shipped defaults is the default the docs state.
@@ -664,7 +664,11 @@ fn the_reference_documents_exactly_the_accepted_keys_and_the_shipped_defaults() 
     .parse()
     .unwrap();
     let mut checked = 0;
-    let mut stack = vec![(String::new(), shipped, tracegate::policy::schema::root())];
+    let mut stack = vec![(
+        String::new(),
+        shipped,
+        tracegate::internals::policy::schema::root(),
+    )];
     while let Some((path, table, shape)) = stack.pop() {
         for (k, v) in table {
             let key = find((shape.keys)(), &k)

@@ -4,9 +4,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use tracegate::gate::{Gate, Level, Verdict};
-use tracegate::policy::Policy;
-use tracegate::source::lines::Line;
+use tracegate::Level;
+use tracegate::Line;
+use tracegate::Policy;
+use tracegate::{Gate, Verdict};
 
 use super::cli::tracegate;
 
@@ -139,8 +140,8 @@ fn content_a_second_pass_rewrites_is_escaped_from_the_final_text() {
 }
 
 /// The redactor of `content_a_second_pass_rewrites_is_escaped_from_the_final_text`.
-fn glued_phone_redactor() -> tracegate::redact::Redactor {
-    use tracegate::redact::{Action, KeywordRule, RedactConfig, Redactor};
+fn glued_phone_redactor() -> tracegate::Redactor {
+    use tracegate::{Action, KeywordRule, RedactConfig, Redactor};
     let cfg = RedactConfig {
         builtin: vec!["phone".into()],
         patterns: vec![],

@@ -8,10 +8,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tracegate::audit::{AuditEvent, CloseCause, read_entries};
-use tracegate::record::otlp_proto::{
+use tracegate::internals::record::otlp_proto::{
     decode_logs_protobuf, decode_traces_protobuf, encode_logs_protobuf, encode_traces_protobuf,
 };
+use tracegate::{AuditEvent, CloseCause, read_audit_log as read_entries};
 
 /// How long any poll may wait before the test fails.
 pub(crate) const DEADLINE: Duration = Duration::from_secs(15);

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use prost::Message;
 use serde_json::{Value, json};
-use tracegate::record::otlp_proto::{
+use tracegate::internals::record::otlp_proto::{
     AnyValue, Event, ExportTraceServiceRequest, KeyValue, Link, ResourceSpans, ScopeSpans, Span,
     any_value,
 };

@@ -86,12 +86,12 @@ fn test_items_are_cut_and_nothing_else() {
 }
 
 /// The core does no IO and never imports tokio (ARCHITECTURE.md): record
-/// decoding, the policy model, verification, redaction and the evidence
-/// auditor are pure, so they can be tested and fuzzed without a world.
+/// decoding, the policy model, verification, redaction, the evidence
+/// auditor and the per-sink decision are pure, so they can be tested and fuzzed without a world.
 #[test]
 fn the_core_does_no_io() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
+    let mut files = vec![root.join("decision.rs"), root.join("finding.rs")];
     for dir in ["record", "gate", "redact", "evidence", "policy"] {
         rust_files(&root.join(dir), &mut files);
     }
@@ -129,6 +129,160 @@ fn the_core_does_no_io() {
         }
     }
     assert!(offences.is_empty(), "IO in the core: {offences:#?}");
+}
+
+/// The allowed edges between the crate's top-level modules: `(from, to)`
+/// means code in `src/<from>` may name `crate::<to>`. The layout follows
+/// the data path (ARCHITECTURE.md): `source` -> `record` -> `gate` (with
+/// `policy`, `redact`, `window`) -> `decision` -> `sink`, with `cli` and
+/// `daemon` on top. A new edge is a design decision: add it here, in the
+/// same change, and say why in the commit.
+const ALLOWED_EDGES: &[(&str, &[&str])] = &[
+    ("audit", &["io_text", "policy"]),
+    (
+        "cli",
+        &[
+            "audit", "daemon", "decision", "evidence", "finding", "fleet", "gate", "io_text",
+            "policy", "record", "sink", "source", "window",
+        ],
+    ),
+    (
+        "daemon",
+        &[
+            "audit", "decision", "fleet", "gate", "policy", "record", "sink", "source", "tls",
+            "window",
+        ],
+    ),
+    ("decision", &["gate", "record", "source", "window"]),
+    (
+        "evidence",
+        &["gate", "policy", "record", "source", "window"],
+    ),
+    ("finding", &[]),
+    ("fleet", &["policy", "window"]),
+    (
+        "gate",
+        &[
+            "evidence", "finding", "policy", "record", "redact", "source", "window",
+        ],
+    ),
+    ("io_text", &[]),
+    // `gate`: the content-attribute matcher and the detector set a policy
+    // compiles; `audit`: the policy's audit settings name the key type.
+    (
+        "policy",
+        &["audit", "finding", "gate", "io_text", "redact", "tls"],
+    ),
+    // `policy`: the structure limits OTLP bounds are counted against.
+    ("record", &["policy"]),
+    ("redact", &["policy"]),
+    // `daemon`: the OTLP exporters share the gRPC codec and the sink
+    // counters with the receivers.
+    (
+        "sink",
+        &[
+            "daemon", "decision", "gate", "policy", "record", "source", "tls",
+        ],
+    ),
+    ("source", &[]),
+    ("tls", &["policy"]),
+    ("window", &["audit", "fleet", "policy", "record"]),
+];
+
+/// The top-level modules a piece of code names as `crate::X` (also inside
+/// `use crate::{X::.., Y::..}`).
+fn crate_edges(code: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (at, _) in code.match_indices("crate::") {
+        // `tracegate::crate::` cannot occur; `$crate::` is a macro's own.
+        if code[..at].ends_with('$') {
+            continue;
+        }
+        let rest = &code[at + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 0usize;
+            let mut start = 0;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        out.insert(ident(&group[start..i]));
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        out.insert(ident(&group[start..i]));
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+        } else {
+            out.insert(ident(rest));
+        }
+    }
+    out.remove("");
+    out
+}
+
+#[test]
+fn crate_edges_reads_paths_and_groups() {
+    let code = "use crate::gate::Gate;\nuse crate::{policy::Policy, window::{Level, clock}};\nlet x = crate::record::detect(l);\n$crate::finding";
+    let got: Vec<String> = crate_edges(code).into_iter().collect();
+    assert_eq!(got, ["gate", "policy", "record", "window"]);
+}
+
+/// Every `crate::X` a top-level module's non-test code names is an edge
+/// of [`ALLOWED_EDGES`], and every top-level module is in the table.
+#[test]
+fn module_edges_are_the_ones_in_the_table() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut offences = Vec::new();
+    let mut seen = Vec::new();
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_stem().unwrap().to_string_lossy().to_string();
+        if matches!(name.as_str(), "lib" | "main") {
+            continue;
+        }
+        let mut files = Vec::new();
+        if p.is_dir() {
+            rust_files(&p, &mut files);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            files.push(p.clone());
+        } else {
+            continue;
+        }
+        seen.push(name.clone());
+        let Some((_, allowed)) = ALLOWED_EDGES.iter().find(|(m, _)| *m == name) else {
+            offences.push(format!(
+                "src/{name}: a top-level module missing from ALLOWED_EDGES"
+            ));
+            continue;
+        };
+        let test_only = test_only_files(&root);
+        for f in files.iter().filter(|f| !test_only.contains(f)) {
+            let code = without_test_items(&std::fs::read_to_string(f).unwrap());
+            for to in crate_edges(&code) {
+                if to != name && !allowed.contains(&to.as_str()) {
+                    let rel = f.strip_prefix(&root).unwrap().display().to_string();
+                    offences.push(format!("{rel}: {name} -> {to} is not an allowed edge"));
+                }
+            }
+        }
+    }
+    for (m, _) in ALLOWED_EDGES {
+        if !seen.iter().any(|s| s == m) {
+            offences.push(format!("ALLOWED_EDGES names `{m}`, which is not a module"));
+        }
+    }
+    assert!(offences.is_empty(), "module edges: {offences:#?}");
 }
 
 /// Library code marks where it enforces a privacy guarantee.

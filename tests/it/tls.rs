@@ -12,8 +12,8 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
 use crate::grpc::{Call, call, start};
 use crate::serve::{content_attrs, poll, replace_policy, span_request};
-use tracegate::daemon::grpc::TRACES_PATH;
-use tracegate::record::otlp_proto::encode_traces_protobuf;
+use tracegate::internals::grpc::TRACES_PATH;
+use tracegate::internals::record::otlp_proto::encode_traces_protobuf;
 
 /// A CA and the certificates it signed, as PEM files in a folder.
 pub(crate) struct Pki {
@@ -60,7 +60,7 @@ pub(crate) fn client(dir: &Path, ca: &str, identity: Option<&str>) -> rustls::Cl
     for c in CertificateDer::pem_file_iter(dir.join(ca)).unwrap() {
         roots.add(c.unwrap()).unwrap();
     }
-    let b = rustls::ClientConfig::builder_with_provider(tracegate::tls::provider())
+    let b = rustls::ClientConfig::builder_with_provider(tracegate::internals::tls_provider())
         .with_safe_default_protocol_versions()
         .unwrap()
         .with_root_certificates(roots);
@@ -441,7 +441,7 @@ fn keys_and_tokens_never_appear_in_debug_output() {
          tls_cert_file = \"client.pem\"\ntls_key_file = \"client.key\"\nbearer_token_file = \"token\"\n",
     )
     .unwrap();
-    let policy = tracegate::policy::Policy::load(&d.join("policy.toml")).unwrap();
+    let policy = tracegate::Policy::load(&d.join("policy.toml")).unwrap();
     let debug = format!("{policy:?}");
     for key in ["server.key", "client.key"] {
         let pem = std::fs::read_to_string(d.join(key)).unwrap();

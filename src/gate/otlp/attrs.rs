@@ -23,11 +23,11 @@ use std::io::Write as _;
 use super::Judge;
 use super::content::is_content_attribute;
 use super::schema::Place;
-use crate::gate::Level;
 use crate::gate::verify::{Seg, Walk};
 use crate::policy::{FieldRule, FieldSet, ValueType};
 use crate::record::canonical;
 use crate::record::tape::{Kind, string_value};
+use crate::window::Level;
 
 /// The value of an AnyValue object, by token index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

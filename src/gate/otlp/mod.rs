@@ -38,11 +38,13 @@ use std::io::Write as _;
 
 use crate::finding::{Finding, FindingKind};
 use crate::gate::verify::{Seg, Walk};
-use crate::gate::{Judgement, Level, Verdict};
+use crate::gate::{Judgement, Verdict};
 use crate::policy::{OnViolation, Policy};
 use crate::record::Format;
 use crate::record::canonical;
 use crate::record::tape::{Kind, Tape, Token, raw, string_value};
+use crate::window::Level;
+use crate::window::budget::Units;
 use schema::{Field, Repeated, Schema, Structural, Text};
 
 /// What the OTLP judge reads: one scanned line and how to judge it.
@@ -98,30 +100,6 @@ pub struct Scratch {
     rejected: Vec<u32>,
     /// How many spans and log records the last OTLP request held.
     items: u32,
-}
-
-/// Budget units of full-level content: one unit is one OTLP span, one log
-/// record, or a resource or scope that carries content itself; `bytes` are
-/// the bytes of those units as written.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Units {
-    /// Units (records).
-    pub records: u64,
-    /// Bytes.
-    pub bytes: u64,
-}
-
-impl Units {
-    /// No limit.
-    pub const UNLIMITED: Units = Units {
-        records: u64::MAX,
-        bytes: u64::MAX,
-    };
-
-    /// Whether `self` fits within `limit` in both measures.
-    pub fn fits(self, limit: Units) -> bool {
-        self.records <= limit.records && self.bytes <= limit.bytes
-    }
 }
 
 /// The budget hook of the OTLP judge (capture windows): set before judging

@@ -35,6 +35,8 @@
 //! patterns: a pattern bounds the *shape* of a value, not its meaning, so
 //! scope names and event names remain a narrow channel for short tokens.
 
+use crate::record::otlp_enums::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
+
 /// Which attribute allowlist applies to an attribute list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Place {
@@ -50,20 +52,6 @@ pub enum Place {
     Link,
     /// A log record's `attributes`.
     Log,
-}
-
-impl Place {
-    /// The allowlist's name in findings.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Place::Resource => "resource",
-            Place::Scope => "scope",
-            Place::Span => "span",
-            Place::Event => "event",
-            Place::Link => "link",
-            Place::Log => "log",
-        }
-    }
 }
 
 /// A constrained text field with a fixed rule.
@@ -173,48 +161,6 @@ impl Schema {
             .map(|&(_, field)| field)
     }
 }
-
-/// `SpanKind` names, by number.
-pub const SPAN_KINDS: &[&str] = &[
-    "SPAN_KIND_UNSPECIFIED",
-    "SPAN_KIND_INTERNAL",
-    "SPAN_KIND_SERVER",
-    "SPAN_KIND_CLIENT",
-    "SPAN_KIND_PRODUCER",
-    "SPAN_KIND_CONSUMER",
-];
-
-/// `StatusCode` names, by number.
-pub const STATUS_CODES: &[&str] = &["STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"];
-
-/// `SeverityNumber` names, by number.
-pub const SEVERITIES: &[&str] = &[
-    "SEVERITY_NUMBER_UNSPECIFIED",
-    "SEVERITY_NUMBER_TRACE",
-    "SEVERITY_NUMBER_TRACE2",
-    "SEVERITY_NUMBER_TRACE3",
-    "SEVERITY_NUMBER_TRACE4",
-    "SEVERITY_NUMBER_DEBUG",
-    "SEVERITY_NUMBER_DEBUG2",
-    "SEVERITY_NUMBER_DEBUG3",
-    "SEVERITY_NUMBER_DEBUG4",
-    "SEVERITY_NUMBER_INFO",
-    "SEVERITY_NUMBER_INFO2",
-    "SEVERITY_NUMBER_INFO3",
-    "SEVERITY_NUMBER_INFO4",
-    "SEVERITY_NUMBER_WARN",
-    "SEVERITY_NUMBER_WARN2",
-    "SEVERITY_NUMBER_WARN3",
-    "SEVERITY_NUMBER_WARN4",
-    "SEVERITY_NUMBER_ERROR",
-    "SEVERITY_NUMBER_ERROR2",
-    "SEVERITY_NUMBER_ERROR3",
-    "SEVERITY_NUMBER_ERROR4",
-    "SEVERITY_NUMBER_FATAL",
-    "SEVERITY_NUMBER_FATAL2",
-    "SEVERITY_NUMBER_FATAL3",
-    "SEVERITY_NUMBER_FATAL4",
-];
 
 /// `ExportTraceServiceRequest` / `ExportLogsServiceRequest` (one schema:
 /// a line may hold either array).

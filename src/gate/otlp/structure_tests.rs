@@ -5,9 +5,10 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::gate::{Gate, Level, Verdict};
+use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
 use crate::source::lines::Line;
+use crate::window::Level;
 
 fn run(policy: &str, line: &str) -> (Verdict, String, Vec<String>) {
     let p = Arc::new(Policy::from_toml(Path::new("p.toml"), policy).unwrap());

@@ -9,7 +9,6 @@
 //! `/v1/status`), and tries to reopen every flush interval; it never hands
 //! content to another sink.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -18,8 +17,9 @@ use tokio::io::AsyncWriteExt;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
-use super::forward::{Batch, Forwarder, Levels};
-use super::metrics::{DropReason, SinkCounters};
+use super::file::open_sink_file;
+use super::otlp::{Batch, Forwarder, Levels};
+use crate::daemon::metrics::{DropReason, SinkCounters};
 use crate::policy::SinkOutput;
 
 /// Write buffer of a sink writer.
@@ -94,6 +94,18 @@ impl Queue {
     /// the writer's life.
     pub fn set_max_bytes(&self, max: usize) {
         self.max_bytes.store(max as u64, Ordering::Relaxed);
+    }
+}
+
+/// `serve`'s side of the seam: a record is copied into the queue, or
+/// refused at once when it is full.
+impl super::RecordSink for &Queue {
+    type Error = QueueFull;
+    fn put(&mut self, record: &[u8], full: bool) -> Result<(), QueueFull> {
+        let mut bytes = Vec::with_capacity(record.len() + 1);
+        bytes.extend_from_slice(record);
+        bytes.push(b'\n');
+        self.offer(Rec { bytes, full })
     }
 }
 
@@ -390,39 +402,4 @@ impl Writer {
         c.drop_n(DropReason::SinkError, sent.dropped);
         c.set_health(sent.error.map(str::to_string));
     }
-}
-
-/// Open a file sink for appending: its folder created private (0700) when
-/// missing, the file created private (0600), and a torn last line (a write
-/// cut off by a full disk or a crash) ended, so that the next record
-/// starts on a line of its own.
-pub fn open_sink_file(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::io::{Read, Seek, SeekFrom, Write};
-    if let Some(dir) = path.parent()
-        && !dir.as_os_str().is_empty()
-        && !dir.exists()
-    {
-        let mut b = std::fs::DirBuilder::new();
-        b.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-        b.create(dir)?;
-    }
-    let mut o = std::fs::OpenOptions::new();
-    o.create(true).append(true).read(true);
-    // SECURITY: sink files hold records (capture files hold content):
-    // readable by the daemon's user only.
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-    let mut f = o.open(path)?;
-    let len = f.metadata()?.len();
-    if len > 0 {
-        let mut last = [0u8; 1];
-        f.seek(SeekFrom::Start(len - 1))?;
-        f.read_exact(&mut last)?;
-        if last[0] != b'\n' {
-            f.write_all(b"\n")?;
-        }
-    }
-    Ok(f)
 }

@@ -10,6 +10,9 @@
 //! two looks (100 ms) is indistinguishable from growth, as with `tail -F`:
 //! rotate by rename instead. A source never drops for a full queue as long as some
 //! sink can take records: while every queue is full it waits.
+//!
+//! What takes the lines is a [`Feed`] (`serve`'s pipeline), so that this
+//! module knows nothing of the daemon.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -18,12 +21,20 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use super::pipeline::Pipeline;
-
 /// How often a quiet file is looked at again.
 pub const POLL: Duration = Duration::from_millis(100);
 /// Read this much at a time.
 const CHUNK: usize = 256 * 1024;
+
+/// What a follower hands its lines to.
+pub trait Feed: Send + Sync + 'static {
+    /// The longest line to hold (`limits.max_line_bytes` of the policy in
+    /// force when the follower starts).
+    fn max_line_bytes(&self) -> usize;
+    /// Take `piece` unless every sink is full; `force`: take it anyway
+    /// (the follower is stopping). `false`: not taken, offer it again.
+    fn offer(&self, piece: Piece<'_>, force: bool) -> bool;
+}
 
 /// A running follower; stops when dropped or [`Follower::stop`]ped.
 #[derive(Debug)]
@@ -36,13 +47,13 @@ impl Follower {
     /// Follow `path`, feeding complete lines to `p`. A file present now is
     /// opened (at its end) before this returns, so whatever is appended
     /// after it returns is shipped.
-    pub fn start(p: Arc<Pipeline>, path: PathBuf) -> std::io::Result<Follower> {
+    pub fn start<P: Feed>(p: Arc<P>, path: PathBuf) -> std::io::Result<Follower> {
         let stop = Arc::new(AtomicBool::new(false));
         let stop2 = Arc::clone(&stop);
         let first = open(&path, true);
         let thread = std::thread::Builder::new()
             .name("tracegate-tail".into())
-            .spawn(move || follow(&p, &path, first, &stop2))?;
+            .spawn(move || follow(&*p, &path, first, &stop2))?;
         Ok(Follower {
             stop,
             thread: Some(thread),
@@ -95,8 +106,8 @@ fn open(path: &Path, from_end: bool) -> Option<Open> {
 }
 
 /// What the assembler hands over.
-#[derive(PartialEq, Eq)]
-enum Piece<'a> {
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Piece<'a> {
     /// Complete lines, each ending in `\n`.
     Lines(&'a [u8]),
     /// A line longer than the limit, of which only the length was kept.
@@ -191,8 +202,8 @@ impl Assembler {
     }
 }
 
-fn follow(p: &Pipeline, path: &Path, first: Option<Open>, stop: &AtomicBool) {
-    let max = p.snapshot().policy.limits.max_line_bytes;
+fn follow<P: Feed>(p: &P, path: &Path, first: Option<Open>, stop: &AtomicBool) {
+    let max = p.max_line_bytes();
     let mut cur = first;
     let mut asm = Assembler::new(max);
     let mut buf = vec![0u8; CHUNK];
@@ -248,23 +259,15 @@ fn read_some(o: &mut Open, buf: &mut [u8]) -> usize {
     }
 }
 
-/// Hand `piece` to the pipeline, waiting while every sink queue is full.
-fn feed(p: &Pipeline, piece: Piece<'_>, stop: &AtomicBool) {
-    loop {
-        let active = p.snapshot();
-        if !p.overloaded(&active) || stop.load(Ordering::Relaxed) {
-            match piece {
-                Piece::Lines(b) => p.ingest_lines(&active, b),
-                Piece::TooLong(len) => {
-                    tracing::warn!(
-                        len,
-                        "source line longer than limits.max_line_bytes; dropped"
-                    );
-                    p.ingest_too_long(&active, len)
-                }
-            };
-            break;
-        }
+/// Hand `piece` to the feed, waiting while every sink queue is full.
+fn feed<P: Feed>(p: &P, piece: Piece<'_>, stop: &AtomicBool) {
+    if let Piece::TooLong(len) = piece {
+        tracing::warn!(
+            len,
+            "source line longer than limits.max_line_bytes; dropped"
+        );
+    }
+    while !p.offer(piece, stop.load(Ordering::Relaxed)) {
         std::thread::sleep(POLL);
     }
 }

@@ -10,12 +10,13 @@
 //! allowance go out at standard level. What the record carried is then
 //! committed to the budget; only a committed record goes out full.
 
-use crate::gate::{Gate, Judgement, Level, Verdict};
+use crate::gate::{Gate, Judgement, Verdict};
 use crate::record::Format;
 use crate::source::lines::Line;
+use crate::window::Level;
 
-use super::budget::Units;
-use super::runtime::{Capture, Grant};
+use crate::window::budget::Units;
+use crate::window::runtime::{Capture, Grant};
 
 /// Where the level of each record comes from: a sink's capture windows
 /// ([`Capture`]), or, for `tracegate redact`, always full.
@@ -60,6 +61,7 @@ impl LevelSource for Capture {
 
 /// What to write for one record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Written {
     /// The input line, verbatim.
     Line,
