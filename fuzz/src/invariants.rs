@@ -168,7 +168,7 @@ fn redacting_policy() -> Arc<Policy> {
             .map(|n| format!("\"{n}\""))
             .collect();
         let text = format!(
-            "[redact]\nkey_file = \"key\"\nbuiltin = [{}]\n\
+            "[audit]\npath = \"audit.jsonl\"\n[redact]\nkey_file = \"key\"\nbuiltin = [{}]\n\
              [[redact.pattern]]\nname = \"invoice\"\nregex = 'INV-[0-9]{{4}}'\n\
              [[sink]]\nname = \"capture\"\nfull_allowed = true\n\
              pseudonymize = [\"request_id\", \"trace_id\", \"traceId\", \"spanId\", \"parentSpanId\"]\n",
