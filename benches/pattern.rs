@@ -18,6 +18,9 @@ use regex_automata::util::start;
 use regex_automata::{Anchored, nfa::thompson, util::syntax};
 use std::hint::black_box;
 
+// Its unit tests are compiled out here (`#[test]` needs the test harness);
+// their imports are then unused when clippy checks this bench.
+#[allow(unused_imports)]
 #[path = "../src/policy/rule/pattern.rs"]
 mod pattern;
 
