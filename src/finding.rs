@@ -8,6 +8,10 @@
 
 use std::fmt::Write as _;
 
+mod rule;
+
+pub use rule::{Detector, Rule};
+
 /// The longest key name shown in a finding, in characters.
 pub const MAX_SHOWN_KEY: usize = 64;
 
@@ -41,8 +45,8 @@ pub struct Finding {
     pub line: u64,
     /// Violation, malformed or evidence.
     pub kind: FindingKind,
-    /// Stable rule name (docs/reference.md), e.g. `content_field`.
-    pub rule: &'static str,
+    /// The stable rule (docs/reference.md), e.g. [`Rule::ContentField`].
+    pub rule: Rule,
     /// Where: a field path such as `events[2].stage`, escaped and cut.
     pub field: Option<String>,
     /// One lowercase line, free of record values.

@@ -151,7 +151,7 @@ pub use audit::{
     verify as verify_audit_log,
 };
 pub use decision::{Delivery, LevelSource, Written, judge_for_sink};
-pub use finding::{Finding, FindingKind};
+pub use finding::{Detector, Finding, FindingKind, Rule};
 pub use gate::{Gate, Judgement, Verdict};
 pub use policy::{Policy, PolicyError, PolicyErrors};
 pub use record::Format;

@@ -152,6 +152,102 @@ pub fn gate_judge(data: &[u8]) {
             }
         }
     }
+    gate_judge_redacting(data);
+}
+
+/// A policy whose `capture` sink redacts content with every built-in
+/// detector, a user pattern and a keyword list, and pseudonymizes ids under
+/// a key. The key is a file, as users give it: written once per process
+/// into a private folder of the temporary directory.
+fn redacting_policy() -> Arc<Policy> {
+    static POLICY: OnceLock<Arc<Policy>> = OnceLock::new();
+    Arc::clone(POLICY.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("tracegate-fuzz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("fuzz dir: {e}"));
+        std::fs::write(dir.join("key"), [0x5a; 32]).unwrap_or_else(|e| panic!("fuzz key: {e}"));
+        let builtin: Vec<String> = tracegate::builtin_detectors()
+            .iter()
+            .map(|n| format!("\"{n}\""))
+            .collect();
+        let text = format!(
+            "[audit]\npath = \"audit.jsonl\"\n[redact]\nkey_file = \"key\"\nbuiltin = [{}]\n\
+             [[redact.pattern]]\nname = \"invoice\"\nregex = 'INV-[0-9]{{4}}'\n\
+             [[sink]]\nname = \"capture\"\nfull_allowed = true\n\
+             pseudonymize = [\"request_id\", \"trace_id\", \"traceId\", \"spanId\", \"parentSpanId\"]\n",
+            builtin.join(", ")
+        );
+        let policy = Policy::from_toml(&dir.join("fuzz.toml"), &text);
+        Arc::new(policy.unwrap_or_else(|e| panic!("the fuzz redaction policy is invalid: {e:?}")))
+    }))
+}
+
+/// The top-level `request_id` string of a JSON object line, when it has
+/// 16 or more characters past the prefix a pseudonym keeps (a shorter one
+/// may map to itself by chance: a pseudonym keeps the shape).
+fn request_id(bytes: &[u8]) -> Option<String> {
+    let id = match serde_json::from_slice::<serde_json::Value>(bytes).ok()? {
+        serde_json::Value::Object(m) => m.get("request_id")?.as_str()?.to_owned(),
+        _ => return None,
+    };
+    let rest = ["chatcmpl-", "req_"]
+        .iter()
+        .find_map(|p| id.strip_prefix(p))
+        .unwrap_or(&id);
+    (rest.chars().count() >= 16).then_some(id)
+}
+
+/// `gate_judge`, second half: the gate of a sink that redacts content and
+/// pseudonymizes ids, at standard and full level. Judging never panics; a
+/// rewritten output scans as an object (tape and serde_json); a line
+/// holding a long top-level `request_id` (a pseudonymized field)
+/// never passes verbatim; and judging is deterministic (a fresh gate gives
+/// the same verdict and bytes: keyed pseudonyms and redaction depend on
+/// nothing but the key and the input).
+pub fn gate_judge_redacting(data: &[u8]) {
+    let policy = redacting_policy();
+    let mut gate = Gate::for_sink(Arc::clone(&policy), "capture");
+    let mut fresh = Gate::for_sink(policy, "capture");
+    for level in [Level::Standard, Level::Full] {
+        let judged = gate.judge(1, &Line::Text(data), level, true);
+        let out = gate.output().to_vec();
+        let again = fresh.judge(1, &Line::Text(data), level, true);
+        assert!(
+            again.verdict == judged.verdict && fresh.output() == out.as_slice(),
+            "{level:?}: judging is not deterministic"
+        );
+        match judged.verdict {
+            Verdict::Verbatim => {
+                assert!(
+                    !matches!(oracle(data), Oracle::Other),
+                    "{level:?}: verbatim pass of a line serde_json rejects"
+                );
+                assert!(
+                    request_id(data).is_none(),
+                    "{level:?}: a pseudonymized request_id passed verbatim"
+                );
+            }
+            Verdict::Rewritten => {
+                let mut tape = Tape::new();
+                assert!(
+                    tape.scan(&out).is_ok(),
+                    "{level:?}: rewritten output does not re-scan"
+                );
+                assert!(
+                    !matches!(oracle(&out), Oracle::Other),
+                    "{level:?}: rewritten output is not a JSON object for serde_json"
+                );
+                if let (Some(before), Some(after)) = (request_id(data), request_id(&out)) {
+                    assert!(
+                        before != after,
+                        "{level:?}: a pseudonymized request_id went out unchanged"
+                    );
+                }
+            }
+            // Dropped, Malformed and any later verdict: nothing went out
+            // to check.
+            _ => {}
+        }
+    }
 }
 
 /// `policy_compile`: compiling any text never panics (errors are fine).

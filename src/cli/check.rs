@@ -1,5 +1,6 @@
 //! `tracegate check`: verify stored records and report findings.
 
+use crate::finding::Rule;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -272,7 +273,7 @@ pub(super) fn outside_window(
         Some(Finding {
             line: n,
             kind: FindingKind::Violation,
-            rule: "outside_window",
+            rule: Rule::OutsideWindow,
             field: None,
             message,
         })
@@ -428,7 +429,7 @@ pub(super) fn write_finding(
             out.write_all(b":")?;
             paint.line(out, f.line)?;
             out.write_all(b": ")?;
-            paint.rule(out, f.rule)?;
+            paint.rule(out, f.rule.as_str())?;
             out.write_all(b": ")?;
             if let Some(field) = &f.field {
                 paint.field(out, field)?;
@@ -442,7 +443,7 @@ pub(super) fn write_finding(
                 file,
                 line: f.line,
                 kind: f.kind.as_str(),
-                rule: f.rule,
+                rule: f.rule.as_str(),
                 field: f.field.as_deref(),
                 message: &f.message,
             };

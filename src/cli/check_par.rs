@@ -9,6 +9,7 @@
 //! summary (fed per-chunk batches). The output is byte for byte that of
 //! `--jobs 1`.
 
+use crate::finding::Rule;
 use std::io::{self, Write};
 use std::sync::Arc;
 
@@ -124,7 +125,7 @@ impl<'s> Worker<'s> {
                     Err(shape) => self.extra.push(Finding {
                         line: n,
                         kind: FindingKind::Evidence,
-                        rule: "evidence_shape",
+                        rule: Rule::EvidenceShape,
                         field: Some(shape.path.clone()).filter(|p| !p.is_empty()),
                         message: shape.message.to_string(),
                     }),

@@ -191,7 +191,7 @@ pub(super) fn gate_one(
 ) -> Delivery {
     let d = judge_for_sink(gate, Some(capture), n, line);
     for f in gate.findings() {
-        *tally.rules.entry(f.rule).or_default() += 1;
+        *tally.rules.entry(f.rule.as_str()).or_default() += 1;
     }
     match d.judged.verdict {
         Verdict::Malformed => tally.malformed += 1,

@@ -12,6 +12,8 @@
 //! nothing of tokio; this module is the only async code.
 
 pub mod budget;
+#[cfg(test)]
+mod clock_tests;
 pub mod grpc;
 pub mod http;
 pub mod ingest;

@@ -385,7 +385,7 @@ impl Pipeline {
                 Verdict::Dropped => {
                     s.counters.drop_one(DropReason::Violation);
                     if rule.is_none() {
-                        rule = gate.findings().first().map(|f| f.rule);
+                        rule = gate.findings().first().map(|f| f.rule.as_str());
                     }
                     continue;
                 }
@@ -393,7 +393,7 @@ impl Pipeline {
                     violated_everywhere = false;
                     let here = gate.rejected_items();
                     if !here.is_empty() && rule.is_none() {
-                        rule = gate.findings().first().map(|f| f.rule);
+                        rule = gate.findings().first().map(|f| f.rule.as_str());
                     }
                     match &mut items_everywhere {
                         None => items_everywhere = Some(here.to_vec()),

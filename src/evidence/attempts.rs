@@ -59,6 +59,7 @@ use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 
 use super::{EvidenceFacts, EvidenceFinding};
+use crate::finding::Rule;
 
 /// The default horizon, in observed records.
 pub const DEFAULT_HORIZON: usize = 200_000;
@@ -193,7 +194,7 @@ fn finding(line: u64) -> AttemptFinding {
     AttemptFinding {
         line,
         finding: EvidenceFinding::new(
-            "attempts_not_sequential",
+            Rule::AttemptsNotSequential,
             "attempt".to_owned(),
             "attempts of this trace and request are not numbered 1..n (gap, duplicate or not starting at 1)",
         ),

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use super::model::{Event, Record, Str, Top};
 use super::{EvidenceFinding, EvidenceShapeError, SCHEMA_VERSION};
+use crate::finding::Rule;
 
 /// Past this many events, names are looked up in a hash map.
 const LINEAR_EVENTS: usize = 32;
@@ -385,13 +386,13 @@ fn is_synced(sync_status: &[u8]) -> bool {
 fn check_schema_version(v: View<'_>, out: &mut Vec<EvidenceFinding>) {
     match v.top(Top::SchemaVersion) {
         None => out.push(EvidenceFinding::new(
-            "missing_schema_version",
+            Rule::MissingSchemaVersion,
             "schema_version".to_owned(),
             "record has no schema version",
         )),
         Some(s) if s == SCHEMA_VERSION.as_bytes() => {}
         Some(_) => out.push(EvidenceFinding::new(
-            "unknown_schema_version",
+            Rule::UnknownSchemaVersion,
             "schema_version".to_owned(),
             "schema version is not latency-evidence.v1; checked as v1",
         )),
@@ -408,7 +409,7 @@ fn check_duplicates<'a>(v: View<'a>, out: &mut Vec<EvidenceFinding>) -> Names<'a
     let events = v.events();
     let dup = |j: usize, out: &mut Vec<EvidenceFinding>| {
         out.push(EvidenceFinding::new(
-            "duplicate_event",
+            Rule::DuplicateEvent,
             format!("events[{j}]"),
             "event name occurs earlier in this attempt's events",
         ));
@@ -479,7 +480,7 @@ fn check_order(v: View<'_>, timings: &[Timing], out: &mut Vec<EvidenceFinding>) 
         }
         if bad {
             out.push(EvidenceFinding::new(
-                "events_out_of_order",
+                Rule::EventsOutOfOrder,
                 format!("events[{j}]"),
                 "event is earlier than an event listed before it (same service by monotonic clock, across services by utc)",
             ));
@@ -529,7 +530,7 @@ impl Ctx<'_, '_> {
         {
             push(
                 out,
-                "token_byte_mismatch",
+                Rule::TokenByteMismatch,
                 "interval named for tokens starts or ends at a byte event, or the reverse",
             );
         }
@@ -538,7 +539,7 @@ impl Ctx<'_, '_> {
         if unit.is_none() {
             push(
                 out,
-                "unknown_duration_unit",
+                Rule::UnknownDurationUnit,
                 "duration unit is absent or not one of ns, us, ms, s",
             );
         }
@@ -546,14 +547,22 @@ impl Ctx<'_, '_> {
         let start = self.names.first(ends[0]);
         let end = self.names.first(ends[1]);
         if start.is_none() {
-            push(out, "missing_event", "start event names no event in events");
+            push(
+                out,
+                Rule::MissingEvent,
+                "start event names no event in events",
+            );
         }
         if end.is_none() {
-            push(out, "missing_event", "end event names no event in events");
+            push(
+                out,
+                Rule::MissingEvent,
+                "end event names no event in events",
+            );
         }
         let (Some(s), Some(e)) = (start, end) else {
             if iv.duration < 0.0 {
-                push(out, "negative_duration", "stated duration is negative");
+                push(out, Rule::NegativeDuration, "stated duration is negative");
             }
             return None;
         };
@@ -575,11 +584,11 @@ impl Ctx<'_, '_> {
         if !same && self.monotonic_only {
             push(
                 out,
-                "cross_clock_monotonic",
+                Rule::CrossClockMonotonic,
                 "interval spans two services but the clock source is monotonic only: two clock domains",
             );
             if iv.duration < 0.0 {
-                push(out, "negative_duration", "stated duration is negative");
+                push(out, Rule::NegativeDuration, "stated duration is negative");
             }
             return None;
         }
@@ -597,18 +606,18 @@ impl Ctx<'_, '_> {
             if !same && mono_diff.is_some_and(|d| matches(d, 0)) {
                 push(
                     out,
-                    "cross_clock_monotonic",
+                    Rule::CrossClockMonotonic,
                     "duration reproduces only by subtracting monotonic clocks of two services",
                 );
             } else {
                 push(
                     out,
-                    "duration_mismatch",
+                    Rule::DurationMismatch,
                     "derived duration cannot be reproduced: its events share no usable clock",
                 );
             }
             if iv.duration < 0.0 {
-                push(out, "negative_duration", "stated duration is negative");
+                push(out, Rule::NegativeDuration, "stated duration is negative");
             }
             return None;
         };
@@ -616,7 +625,7 @@ impl Ctx<'_, '_> {
         if iv.duration < 0.0 || computed < 0 {
             push(
                 out,
-                "negative_duration",
+                Rule::NegativeDuration,
                 "stated or computed duration is negative",
             );
         }
@@ -624,13 +633,13 @@ impl Ctx<'_, '_> {
             if !same && mono_diff.is_some_and(|d| matches(d, 0)) {
                 push(
                     out,
-                    "cross_clock_monotonic",
+                    Rule::CrossClockMonotonic,
                     "duration reproduces only by subtracting monotonic clocks of two services, not from utc",
                 );
             } else {
                 push(
                     out,
-                    "duration_mismatch",
+                    Rule::DurationMismatch,
                     "derived duration does not reproduce from its start and end events (differs by more than the unit's precision)",
                 );
             }
@@ -638,7 +647,7 @@ impl Ctx<'_, '_> {
         if clock == Clock::Utc && !same && !self.synced {
             push(
                 out,
-                "unsynced_cross_observer",
+                Rule::UnsyncedCrossObserver,
                 "interval spans two services and is computed from utc without a synchronization status",
             );
         }
@@ -656,7 +665,7 @@ fn check_status(v: View<'_>, out: &mut Vec<EvidenceFinding>) {
     }
     if nonempty(v.top(Top::ErrorReason)) || nonempty(v.top(Top::CancellationReason)) {
         out.push(EvidenceFinding::new(
-            "partial_marked_completed",
+            Rule::PartialMarkedCompleted,
             "status".to_owned(),
             "status claims completion but the record carries an error or cancellation reason",
         ));
@@ -668,12 +677,12 @@ fn check_status(v: View<'_>, out: &mut Vec<EvidenceFinding>) {
     }
     match events.last() {
         Some(last) if is_first_response(v.s(last.name)) => out.push(EvidenceFinding::new(
-            "partial_marked_completed",
+            Rule::PartialMarkedCompleted,
             format!("events[{}]", events.len() - 1),
             "status claims completion but the events end at a first-response event with no final event",
         )),
         _ => out.push(EvidenceFinding::new(
-            "completed_without_final_event",
+            Rule::CompletedWithoutFinalEvent,
             "events".to_owned(),
             "status claims completion but the events hold no final boundary event",
         )),
@@ -720,7 +729,7 @@ mod tests {
         let mut out = Vec::new();
         audit(&line, &mut out).unwrap();
         assert_value_free(v, &out);
-        out.into_iter().map(|f| (f.rule, f.path)).collect()
+        out.into_iter().map(|f| (f.rule.as_str(), f.path)).collect()
     }
 
     fn rules(v: &Value) -> Vec<&'static str> {

@@ -81,6 +81,7 @@ pub use summary::{
     SummaryMode,
 };
 
+use crate::finding::Rule;
 use crate::gate::Gate;
 use crate::record::tape::Tape;
 use checks::View;
@@ -93,8 +94,8 @@ pub const SCHEMA_VERSION: &str = "latency-evidence.v1";
 /// **Invariant:** neither `path` nor `message` holds a value of the record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EvidenceFinding {
-    /// Stable snake_case rule name, e.g. `duration_mismatch`.
-    pub rule: &'static str,
+    /// The stable rule, e.g. [`Rule::DurationMismatch`].
+    pub rule: Rule,
     /// Where: a schema key and positions, e.g. `derived_intervals[1]`.
     pub path: String,
     /// Lowercase one-line explanation.
@@ -102,7 +103,7 @@ pub struct EvidenceFinding {
 }
 
 impl EvidenceFinding {
-    pub(crate) fn new(rule: &'static str, path: String, message: &'static str) -> Self {
+    pub(crate) fn new(rule: Rule, path: String, message: &'static str) -> Self {
         Self {
             rule,
             path,

@@ -16,6 +16,7 @@
 
 use std::sync::Arc;
 
+use crate::finding::{Detector, Rule};
 use crate::redact::{RedactConfig, Redactor};
 
 /// The standard detectors could not be built (a bug: the policy compiler
@@ -87,11 +88,11 @@ impl Detectors {
     }
 
     /// The rule a string value breaks, when a detector matches in it.
-    pub fn hit(&self, s: &str) -> Option<&'static str> {
+    pub fn hit(&self, s: &str) -> Option<Rule> {
         match self.hit_bytes(s.as_bytes()) {
             Ok(hit) => hit,
             // A `&str` is UTF-8; were it not, fail closed.
-            Err(_) => Some("detected"),
+            Err(_) => Some(Rule::DetectorsBroken),
         }
     }
 
@@ -99,7 +100,7 @@ impl Detectors {
     /// where the scan needs it: the pre-test passes only ASCII bytes
     /// ([`may_match_quick_bytes`](crate::redact::may_match_quick_bytes)),
     /// so what it skips is UTF-8 already. An error when `s` is not UTF-8.
-    pub fn hit_bytes(&self, s: &[u8]) -> Result<Option<&'static str>, std::str::Utf8Error> {
+    pub fn hit_bytes(&self, s: &[u8]) -> Result<Option<Rule>, std::str::Utf8Error> {
         match self {
             Detectors::Off => std::str::from_utf8(s).map(|_| None),
             // The pre-test skips the scan where no built-in shape can be.
@@ -117,40 +118,29 @@ impl Detectors {
                     })
                     .map(rule_name))
             }
-            Detectors::Broken => std::str::from_utf8(s).map(|_| Some("detected")),
+            Detectors::Broken => std::str::from_utf8(s).map(|_| Some(Rule::DetectorsBroken)),
         }
     }
 }
 
-/// The stable rule name of a hit by detector `name`.
-pub fn rule_name(name: &str) -> &'static str {
-    match name {
-        "api_key" => "detected_api_key",
-        "jwt" => "detected_jwt",
-        "email" => "detected_email",
-        "credit_card" => "detected_credit_card",
-        "iban" => "detected_iban",
-        "us_ssn" => "detected_us_ssn",
-        "phone" => "detected_phone",
-        "ipv6" => "detected_ipv6",
-        "ipv4" => "detected_ipv4",
-        "private_key" => "detected_private_key",
-        "url_credentials" => "detected_url_credentials",
-        crate::redact::OVER_BUDGET => "detected_over_budget",
-        _ => "detected",
-    }
+/// The rule of a hit by detector `name` (a built-in detector name or the
+/// over-budget marker); [`Rule::DetectorsBroken`] for a name the redactor
+/// should never report (fail closed: it is still a violation).
+pub fn rule_name(name: &str) -> Rule {
+    Detector::from_name(name).map_or(Rule::DetectorsBroken, Rule::Detected)
 }
 
 /// The finding message of a hit under `rule`: names the detector only.
-pub fn message(rule: &str) -> String {
-    match rule.strip_prefix("detected_") {
-        Some("over_budget") => {
+pub fn message(rule: Rule) -> String {
+    match rule {
+        Rule::Detected(Detector::OverBudget) => {
             "string is too costly to scan within the detectors' work budget; it fails closed".into()
         }
-        Some(name) => format!(
-            "string matches the built-in `{name}` detector; an allowlisted value must not hold one"
+        Rule::Detected(d) => format!(
+            "string matches the built-in `{}` detector; an allowlisted value must not hold one",
+            d.name()
         ),
-        None => "the built-in detectors could not be built; string values fail closed".into(),
+        _ => "the built-in detectors could not be built; string values fail closed".into(),
     }
 }
 
@@ -162,7 +152,7 @@ mod tests {
     #[test]
     fn every_builtin_has_its_own_rule_name() {
         for name in crate::redact::builtin_names() {
-            assert_eq!(rule_name(name), format!("detected_{name}"));
+            assert_eq!(rule_name(name).as_str(), format!("detected_{name}"));
         }
     }
 }

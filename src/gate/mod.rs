@@ -21,7 +21,7 @@ mod canonical_tests;
 
 use std::sync::Arc;
 
-use crate::finding::{Finding, FindingKind, escape_key};
+use crate::finding::{Finding, FindingKind, Rule, escape_key};
 use crate::policy::redaction::SinkRedaction;
 use crate::policy::{OnViolation, Policy};
 use crate::record::canonical;
@@ -254,7 +254,7 @@ impl Gate {
                 let max = self.policy.limits.max_line_bytes;
                 self.findings.push(malformed_finding(
                     line_no,
-                    "line_too_long",
+                    Rule::LineTooLong,
                     None,
                     format!("line is {len} bytes, longer than limits.max_line_bytes ({max})"),
                 ));
@@ -412,7 +412,7 @@ impl Gate {
                         // SECURITY: content at full level is text; anything else is dropped.
                         self.findings.push(walk.finding(
                             &self.segs,
-                            "type",
+                            Rule::Type,
                             format!(
                                 "content field must be a string, found {}",
                                 verify::kind_name(kind)
@@ -435,14 +435,14 @@ impl Gate {
                             // the text: the field does not pass.
                             self.findings.push(walk.finding(
                                 &self.segs,
-                                "redact_budget",
+                                Rule::RedactBudget,
                                 "redaction of this field ran out of its work budget; the field goes out as null".into(),
                             ));
                             Content::Dropped
                         } else if result.drop_field {
                             self.findings.push(walk.finding(
                                 &self.segs,
-                                "redact_drop",
+                                Rule::RedactDrop,
                                 "a redaction rule with action `drop` matched; the field goes out as null".into(),
                             ));
                             Content::Dropped
@@ -486,7 +486,7 @@ impl Gate {
                 } else {
                     self.findings.push(walk.finding(
                         &self.segs,
-                        "content_field",
+                        Rule::ContentField,
                         "content field is not allowed at standard level".into(),
                     ));
                     stripped += 1;
@@ -495,7 +495,7 @@ impl Gate {
             } else {
                 self.findings.push(walk.finding(
                     &self.segs,
-                    "unknown_field",
+                    Rule::UnknownField,
                     "field is not on the standard allowlist".into(),
                 ));
                 stripped += 1;
@@ -631,12 +631,7 @@ enum Value<'a> {
     Raw,
 }
 
-fn malformed_finding(
-    line: u64,
-    rule: &'static str,
-    field: Option<String>,
-    message: String,
-) -> Finding {
+fn malformed_finding(line: u64, rule: Rule, field: Option<String>, message: String) -> Finding {
     Finding {
         line,
         kind: FindingKind::Malformed,

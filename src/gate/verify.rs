@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use crate::finding::{Finding, FindingKind, escape_key};
+use crate::finding::{Finding, FindingKind, Rule, escape_key};
 use crate::policy::{FieldRule, FieldSet, ValueType};
 use crate::record::canonical;
 use crate::record::tape::{Kind, Tape, Token, raw, string_value};
@@ -79,7 +79,7 @@ impl Walk<'_> {
     }
 
     /// A violation finding at `segs`.
-    pub fn finding(&self, segs: &[Seg], rule: &'static str, message: String) -> Finding {
+    pub fn finding(&self, segs: &[Seg], rule: Rule, message: String) -> Finding {
         Finding {
             line: self.line,
             kind: FindingKind::Violation,
@@ -138,7 +138,7 @@ impl Walk<'_> {
             (Kind::Null, ValueType::Null) => c,
             (Kind::Array, ValueType::Array) => {
                 let Some(items) = rule.items.as_deref() else {
-                    return self.fail(segs, "type", "array has no element rule".into(), out);
+                    return self.fail(segs, Rule::Type, "array has no element rule".into(), out);
                 };
                 for (i, el) in self.tape.elements(v).enumerate() {
                     if let Some(max) = rule.max_items
@@ -146,7 +146,7 @@ impl Walk<'_> {
                     {
                         return self.fail(
                             segs,
-                            "max_items",
+                            Rule::MaxItems,
                             format!("array has more than {max} elements"),
                             out,
                         );
@@ -167,7 +167,7 @@ impl Walk<'_> {
             }
             (kind, ty) => self.fail(
                 segs,
-                "type",
+                Rule::Type,
                 format!(
                     "expected {}, found {}",
                     article(ty.as_str()),
@@ -178,13 +178,7 @@ impl Walk<'_> {
         }
     }
 
-    fn fail(
-        &self,
-        segs: &[Seg],
-        rule: &'static str,
-        msg: String,
-        out: &mut Vec<Finding>,
-    ) -> Checked {
+    fn fail(&self, segs: &[Seg], rule: Rule, msg: String, out: &mut Vec<Finding>) -> Checked {
         out.push(self.finding(segs, rule, msg));
         Checked {
             violated: true,
@@ -228,7 +222,7 @@ impl Walk<'_> {
                 None => {
                     out.push(self.finding(
                         segs,
-                        "unknown_field",
+                        Rule::UnknownField,
                         "field is not on the standard allowlist".into(),
                     ));
                     c.stripped += 1;
@@ -259,7 +253,7 @@ impl Walk<'_> {
                 out.push(Finding {
                     line: self.line,
                     kind: FindingKind::Violation,
-                    rule: "required",
+                    rule: Rule::Required,
                     field: Some(path),
                     message: "required field is missing".into(),
                 });

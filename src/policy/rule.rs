@@ -3,6 +3,7 @@
 
 mod pattern;
 
+use crate::finding::Rule;
 use pattern::Simple;
 
 /// Compiled allowlist patterns may use at most this much memory each.
@@ -205,13 +206,13 @@ pub enum Broken {
 
 impl Broken {
     /// The stable rule name (docs/reference.md).
-    pub fn rule(self) -> &'static str {
+    pub fn rule(self) -> Rule {
         match self {
-            Broken::MaxLen(_) => "max_len",
-            Broken::OneOf => "one_of",
-            Broken::Pattern => "pattern",
-            Broken::NotInteger => "type",
-            Broken::OutOfRange | Broken::Below(_) | Broken::Above(_) => "range",
+            Broken::MaxLen(_) => Rule::MaxLen,
+            Broken::OneOf => Rule::OneOf,
+            Broken::Pattern => Rule::Pattern,
+            Broken::NotInteger => Rule::Type,
+            Broken::OutOfRange | Broken::Below(_) | Broken::Above(_) => Rule::Range,
         }
     }
 

@@ -23,6 +23,10 @@ pub mod bounds;
 
 use std::fmt::Write as _;
 
+use base64::Engine as _;
+use base64::alphabet;
+use base64::engine::general_purpose::STANDARD;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use prost::Message;
 
 use super::otlp_enums::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
@@ -1005,51 +1009,30 @@ impl JsonWriter {
 }
 
 // ---------------------------------------------------------------------------
-// base64 (standard alphabet, padded), for `bytesValue`
+// base64 for `bytesValue`, by the `base64` crate
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/// Padding optional on decode: proto3's JSON mapping accepts both.
+const ANY_PADDING: GeneralPurposeConfig =
+    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
+/// The standard alphabet (`+/`), padded or not.
+const STANDARD_ANY_PADDING: GeneralPurpose = GeneralPurpose::new(&alphabet::STANDARD, ANY_PADDING);
+/// The URL-safe alphabet (`-_`), padded or not.
+const URL_SAFE_ANY_PADDING: GeneralPurpose = GeneralPurpose::new(&alphabet::URL_SAFE, ANY_PADDING);
 
+/// Standard alphabet, padded: what proto3's JSON mapping writes.
 fn base64_encode(data: &[u8], out: &mut String) {
-    for chunk in data.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(B64[((n >> (18 - 6 * i)) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
+    STANDARD.encode_string(data, out);
 }
 
+/// A `bytesValue` as proto3's JSON mapping reads it: standard or URL-safe
+/// base64, padded or not. SECURITY: one alphabet per value; a mix, a
+/// leftover character, stray trailing bits or misplaced padding is refused
+/// (the request is malformed) rather than decoded to a guess.
 fn base64_decode(s: &str) -> Option<Vec<u8>> {
-    let s = s.trim_end_matches('=');
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for c in s.bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
+    STANDARD_ANY_PADDING
+        .decode(s)
+        .or_else(|_| URL_SAFE_ANY_PADDING.decode(s))
+        .ok()
 }
 
 #[cfg(test)]
@@ -1067,6 +1050,60 @@ mod tests {
         base64_encode(b"foobar", &mut s);
         assert_eq!(s, "Zm9vYmFy");
         assert!(base64_decode("a b").is_none());
+    }
+
+    /// proto3's JSON mapping takes `bytes` as standard or URL-safe base64,
+    /// padded or not: one alphabet per value. An attacker mixing both (or
+    /// writing a lone trailing character, stray bits or padding in the
+    /// middle) gets a refusal, never a guess at what was meant.
+    #[test]
+    fn base64_refuses_mixed_alphabets_and_malformed_input() {
+        // Each alphabet alone, padded or not: 0xfb 0xff 0xbf.
+        for ok in ["+/+/", "-_-_", "Zm8=", "Zm8", "Zg==", "Zg"] {
+            assert!(base64_decode(ok).is_some(), "{ok}");
+        }
+        assert_eq!(base64_decode("-_-_"), base64_decode("+/+/"));
+        for bad in [
+            "+_+_", // standard and URL-safe in one value
+            "-/-/",
+            "ab+_",
+            "Zm9v-/==",
+            "Z",    // one character left over: no whole byte
+            "Zh==", // non-zero bits after the last byte
+            "Zg=a", // padding in the middle
+            "Zg===",
+            "=",
+            "Zm9v=Zm9v",
+        ] {
+            assert!(base64_decode(bad).is_none(), "{bad} was accepted");
+        }
+    }
+
+    proptest::proptest! {
+        /// Whatever the bytes, both alphabets and both padding styles
+        /// decode to them, and swapping one character of the other
+        /// alphabet in is refused.
+        #[test]
+        fn base64_decodes_each_alphabet_and_refuses_a_mix(
+            data in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+        ) {
+            let mut std = String::new();
+            base64_encode(&data, &mut std);
+            let url = std.replace('+', "-").replace('/', "_");
+            for s in [std.clone(), std.trim_end_matches('=').to_owned(), url.clone(), url.trim_end_matches('=').to_owned()] {
+                let got = base64_decode(&s);
+                proptest::prop_assert_eq!(got.as_deref(), Some(&data[..]));
+            }
+            if let Some(i) = std.find(['+', '/']) {
+                let mut mixed = url.clone().into_bytes();
+                mixed[i] = std.as_bytes()[i];
+                let mixed = String::from_utf8(mixed).unwrap_or_default();
+                // Only a mix when a URL-safe character is still there.
+                if mixed.contains(['-', '_']) && mixed.contains(['+', '/']) {
+                    proptest::prop_assert_eq!(base64_decode(&mixed), None);
+                }
+            }
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@
 //! ones, so an object with a million keys costs time proportional to its
 //! size. Errors carry a byte offset and a kind, never the bytes themselves.
 
+use crate::finding::Rule;
 use std::borrow::Cow;
 use std::collections::HashSet;
 
@@ -104,13 +105,13 @@ pub enum Malformed {
 
 impl Malformed {
     /// The stable rule name (docs/reference.md) for this kind of malformation.
-    pub fn rule(&self) -> &'static str {
+    pub fn rule(&self) -> Rule {
         match self {
-            Malformed::InvalidUtf8 { .. } => "invalid_utf8",
-            Malformed::InvalidJson { .. } => "invalid_json",
-            Malformed::NotObject => "not_object",
-            Malformed::DuplicateKey { .. } => "duplicate_key",
-            Malformed::TooDeep { .. } => "too_deep",
+            Malformed::InvalidUtf8 { .. } => Rule::InvalidUtf8,
+            Malformed::InvalidJson { .. } => Rule::InvalidJson,
+            Malformed::NotObject => Rule::NotObject,
+            Malformed::DuplicateKey { .. } => Rule::DuplicateKey,
+            Malformed::TooDeep { .. } => Rule::TooDeep,
         }
     }
 }
@@ -915,7 +916,7 @@ mod tests {
         let mut t = Tape::new();
         match t.scan(s) {
             Ok(_) => "ok",
-            Err(m) => m.rule(),
+            Err(m) => m.rule().as_str(),
         }
     }
 

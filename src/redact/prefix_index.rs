@@ -39,6 +39,8 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use rustc_hash::FxBuildHasher;
+
 use super::keywords::RuleRef;
 
 /// Shortest word this index takes; shorter words stay in Aho-Corasick,
@@ -75,35 +77,14 @@ const LANES: usize = 4;
 const HEADS_LEN: usize = (1 << 16) / 64;
 
 /// A hash map keyed by `u64` prefixes, which are already well mixed by
-/// [`MUL`] before they get here.
-type PrefixMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<PrefixHasher>>;
+/// [`MUL`] before they get here. `FxHasher` (rustc-hash): a multiply per
+/// word and a rotation of the well-mixed high bits down to the low bits
+/// hash maps index buckets by.
+type PrefixMap<V> = HashMap<u64, V, FxBuildHasher>;
 
 /// Whole words to the rules that list them. Keys come from the policy, so a
 /// fast unkeyed hash is fine: record text can only probe, not insert.
-type WordMap = HashMap<Box<[u8]>, Vec<u32>, std::hash::BuildHasherDefault<PrefixHasher>>;
-
-/// Hasher for [`PrefixMap`] and [`WordMap`] keys: a multiply per word
-/// (or per byte) and a rotation.
-#[derive(Default)]
-struct PrefixHasher(u64);
-
-impl std::hash::Hasher for PrefixHasher {
-    fn finish(&self) -> u64 {
-        // A product's low bits depend only on the factors' low bits, and
-        // hash maps index buckets by the low bits: rotate the well-mixed
-        // high bits down (as rustc-hash does). Without it, prefixes that
-        // share their first bytes (`zqa…`, `zqb…`) share a bucket chain.
-        self.0.rotate_left(26)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(MUL);
-        }
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = v.wrapping_mul(MUL);
-    }
-}
+type WordMap = HashMap<Box<[u8]>, Vec<u32>, FxBuildHasher>;
 
 /// Per-thread buffers of [`PrefixIndex::find`]: each lane's candidate
 /// windows and a folded word. `find` runs once per record text, and most

@@ -23,6 +23,7 @@ use std::io::Write as _;
 use super::Judge;
 use super::content::is_content_attribute;
 use super::schema::Place;
+use crate::finding::Rule;
 use crate::gate::verify::{Seg, Walk};
 use crate::policy::{FieldRule, FieldSet, ValueType};
 use crate::record::canonical;
@@ -137,7 +138,7 @@ impl<'a> Judge<'a, '_> {
 
     fn split_inner(&mut self, el: usize) -> Option<Attr> {
         if self.tok(el).kind != Kind::Object {
-            self.violation("type", "attribute must be an object with key and value");
+            self.violation(Rule::Type, "attribute must be an object with key and value");
             return None;
         }
         let mut attr = Attr {
@@ -158,7 +159,7 @@ impl<'a> Judge<'a, '_> {
             }
         }
         let Some(key) = key else {
-            self.violation("type", "attribute must have a string key");
+            self.violation(Rule::Type, "attribute must have a string key");
             return None;
         };
         attr.key = key;
@@ -166,7 +167,7 @@ impl<'a> Judge<'a, '_> {
             self.segs.push(Seg::Attr(key));
             for _ in 0..unknown {
                 self.strip(
-                    "unknown_field",
+                    Rule::UnknownField,
                     "attribute holds a member other than key and value",
                 );
             }
@@ -187,7 +188,7 @@ impl<'a> Judge<'a, '_> {
                 return self.array_attr(rule, attr);
             }
             let Ok(any) = any else {
-                return self.violation("type", "attribute value is not a valid AnyValue");
+                return self.violation(Rule::Type, "attribute value is not a valid AnyValue");
             };
             if !self.check_any(rule, any) {
                 return false;
@@ -214,7 +215,7 @@ impl<'a> Judge<'a, '_> {
             self.has_content = true;
             return self.content_attr(attr, any);
         }
-        self.strip("unknown_field", unknown_message(place));
+        self.strip(Rule::UnknownField, unknown_message(place));
         false
     }
 
@@ -222,7 +223,7 @@ impl<'a> Judge<'a, '_> {
     fn content_attr(&mut self, attr: &Attr, any: Result<Any, BadAny>) -> bool {
         if self.level == Level::Standard {
             self.strip(
-                "content_field",
+                Rule::ContentField,
                 "content attribute is not allowed at standard level",
             );
             return false;
@@ -247,7 +248,7 @@ impl<'a> Judge<'a, '_> {
                 // SECURITY: content at full level is text or a structure of
                 // text; anything else is dropped.
                 self.strip(
-                    "type",
+                    Rule::Type,
                     "content attribute must be a stringValue, arrayValue or kvlistValue",
                 );
                 return false;
@@ -334,7 +335,7 @@ impl<'a> Judge<'a, '_> {
             (Any::Int(t), ValueType::Integer | ValueType::Number) => {
                 return self.int_value(rule, t);
             }
-            (any, ty) => return self.violation("type", type_message(any, ty)),
+            (any, ty) => return self.violation(Rule::Type, type_message(any, ty)),
         };
         if checked.violated {
             self.note_violation();
@@ -352,19 +353,22 @@ impl<'a> Judge<'a, '_> {
                 self.write_attr(attr, Any::Empty);
                 return true;
             }
-            return self.violation("type", "attribute value is empty");
+            return self.violation(Rule::Type, "attribute value is empty");
         };
         // SECURITY: only scalars held to `items` pass; an array of arrays or
         // kvlists, or an item rule that is itself an array, is a violation.
         let Some(items) = rule.items.as_deref().filter(|i| i.ty != ValueType::Array) else {
-            return self.violation("type", "an array attribute rule needs scalar `items`");
+            return self.violation(Rule::Type, "an array attribute rule needs scalar `items`");
         };
         let Some(values) = self.array_values(v) else {
-            return self.violation("type", "expected an arrayValue of scalar values");
+            return self.violation(Rule::Type, "expected an arrayValue of scalar values");
         };
         let max = rule.max_items.unwrap_or(usize::MAX);
         if self.walk.tape.elements(values).nth(max).is_some() {
-            return self.violation("max_items", "array attribute has more items than max_items");
+            return self.violation(
+                Rule::MaxItems,
+                "array attribute has more items than max_items",
+            );
         }
         let mark = self.out.len();
         self.out.extend_from_slice(b"{\"key\":");
@@ -377,7 +381,7 @@ impl<'a> Judge<'a, '_> {
                 Ok(a @ (Any::String(_) | Any::Int(_) | Any::Double(_) | Any::Bool(_))) => a,
                 _ => {
                     self.out.truncate(mark);
-                    return self.violation("type", "array items must be scalar AnyValues");
+                    return self.violation(Rule::Type, "array items must be scalar AnyValues");
                 }
             };
             self.segs.push(Seg::Index(i));
@@ -437,10 +441,10 @@ impl<'a> Judge<'a, '_> {
         };
         let digits = text.strip_prefix('-').unwrap_or(&text);
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return self.violation("type", "intValue must be an integer");
+            return self.violation(Rule::Type, "intValue must be an integer");
         }
         let Ok(n) = text.parse::<i64>() else {
-            return self.violation("range", "intValue does not fit in 64 bits");
+            return self.violation(Rule::Range, "intValue does not fit in 64 bits");
         };
         if tok.kind == Kind::String && !plain_decimal(&text) {
             self.recanon = true;
@@ -529,7 +533,7 @@ impl<'a> Judge<'a, '_> {
         self.findings.push(crate::finding::Finding {
             line: self.walk.line,
             kind: crate::finding::FindingKind::Malformed,
-            rule: "duplicate_key",
+            rule: Rule::DuplicateKey,
             field: Some(self.walk.path(self.segs)),
             message: "attribute key appears twice in one list, compared after unescaping".into(),
         });

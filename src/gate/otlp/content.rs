@@ -1,6 +1,7 @@
 //! Content attributes: which keys carry content, and the one place where
 //! redaction of a content string plugs in.
 
+use crate::finding::Rule;
 use crate::redact::Redactor;
 
 /// Whether the attribute `key` is a content attribute under `patterns`
@@ -61,7 +62,7 @@ pub fn redact_content(
     redactor: Option<&Redactor>,
     text: &str,
     out: &mut String,
-) -> Option<(&'static str, &'static str)> {
+) -> Option<(Rule, &'static str)> {
     let r = match redactor {
         Some(r) => r.redact(text, out),
         None => {
@@ -73,12 +74,12 @@ pub fn redact_content(
     // does not pass (the engine masked it whole as well).
     if r.over_budget {
         Some((
-            "redact_budget",
+            Rule::RedactBudget,
             "redaction of this content ran out of its work budget; the content is removed",
         ))
     } else if r.drop_field {
         Some((
-            "redact_drop",
+            Rule::RedactDrop,
             "a redaction rule with action `drop` matched; the content is removed",
         ))
     } else {

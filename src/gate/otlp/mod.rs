@@ -36,7 +36,7 @@ mod structure_tests;
 use std::borrow::Cow;
 use std::io::Write as _;
 
-use crate::finding::{Finding, FindingKind};
+use crate::finding::{Finding, FindingKind, Rule};
 use crate::gate::verify::{Seg, Walk};
 use crate::gate::{Judgement, Verdict};
 use crate::policy::{OnViolation, Policy};
@@ -331,20 +331,20 @@ impl<'a> Judge<'a, '_> {
     }
 
     /// A finding at the current path.
-    fn report(&mut self, rule: &'static str, message: &'static str) {
+    fn report(&mut self, rule: Rule, message: &'static str) {
         let f = self.walk.finding(self.segs, rule, message.into());
         self.findings.push(f);
     }
 
     /// A removable member that is not allowed here (unknown or content).
-    fn strip(&mut self, rule: &'static str, message: &'static str) {
+    fn strip(&mut self, rule: Rule, message: &'static str) {
         self.report(rule, message);
         self.stripped += 1;
     }
 
     /// A structural field or allowlisted attribute broke its rule: report
     /// it and count it (the record is dropped or the member removed).
-    fn violation(&mut self, rule: &'static str, message: &'static str) -> bool {
+    fn violation(&mut self, rule: Rule, message: &'static str) -> bool {
         self.report(rule, message);
         self.note_violation();
         false
@@ -443,7 +443,7 @@ impl<'a> Judge<'a, '_> {
                             && matches!(field, Field::SpanName | Field::Attributes(_));
                     }
                 }
-                None => self.strip("unknown_field", "field is not part of the otlp schema"),
+                None => self.strip(Rule::UnknownField, "field is not part of the otlp schema"),
             }
             self.segs.pop();
         }
@@ -483,8 +483,10 @@ impl<'a> Judge<'a, '_> {
                 self.array(schema, v);
                 true
             }
-            Field::Attributes(_) | Field::Array(..) => self.violation("type", "expected an array"),
-            Field::Object(_) => self.violation("type", "expected an object"),
+            Field::Attributes(_) | Field::Array(..) => {
+                self.violation(Rule::Type, "expected an array")
+            }
+            Field::Object(_) => self.violation(Rule::Type, "expected an object"),
         }
     }
 
@@ -508,7 +510,7 @@ impl<'a> Judge<'a, '_> {
         // be made a channel by its length or its thousandth element.
         if self.walk.tape.elements(arr).nth(max).is_some() {
             return self.violation(
-                "max_items",
+                Rule::MaxItems,
                 "array has more elements than its [standard.otlp] max_* limit",
             );
         }
@@ -522,13 +524,13 @@ impl<'a> Judge<'a, '_> {
         let digits = match t.kind {
             Kind::Number => Cow::Borrowed(self.raw(v)),
             Kind::String => self.decoded(v),
-            _ => return self.violation("type", "flags must be a u32"),
+            _ => return self.violation(Rule::Type, "flags must be a u32"),
         };
         let Some(n) = (digits.len() <= 10 && digits.bytes().all(|b| b.is_ascii_digit()))
             .then(|| digits.parse::<u32>().ok())
             .flatten()
         else {
-            return self.violation("range", "flags must be a u32");
+            return self.violation(Rule::Range, "flags must be a u32");
         };
         let kept = n & mask;
         if kept == n && (digits.len() == 1 || !digits.starts_with('0')) {
@@ -554,7 +556,7 @@ impl<'a> Judge<'a, '_> {
     fn structural(&mut self, which: Structural, v: usize) -> bool {
         let t = self.tok(v);
         if t.kind != Kind::String {
-            return self.violation("type", "expected a string");
+            return self.violation(Rule::Type, "expected a string");
         }
         if t.end - t.start == 2 {
             return self.copy(v);
@@ -580,7 +582,7 @@ impl<'a> Judge<'a, '_> {
     /// every other member is stripped (with a finding).
     fn trace_state(&mut self, v: usize) -> bool {
         if self.tok(v).kind != Kind::String {
-            return self.violation("type", "trace state must be a string");
+            return self.violation(Rule::Type, "trace state must be a string");
         }
         let s = self.decoded(v);
         if s.is_empty() {
@@ -588,7 +590,7 @@ impl<'a> Judge<'a, '_> {
         }
         if !schema::trace_state_ok(&s) {
             return self.violation(
-                "pattern",
+                Rule::Pattern,
                 "trace state must be a W3C key=value list without spaces in values",
             );
         }
@@ -599,7 +601,7 @@ impl<'a> Judge<'a, '_> {
             let Some((_, rule)) = allowed.lookup(key) else {
                 all = false;
                 self.strip(
-                    "unknown_field",
+                    Rule::UnknownField,
                     "trace state member is not on the [standard.otlp.trace_state] allowlist",
                 );
                 continue;
@@ -651,7 +653,7 @@ impl<'a> Judge<'a, '_> {
                 self.object(schema, el);
                 true
             } else {
-                self.violation("type", "expected an object")
+                self.violation(Rule::Type, "expected an object")
             };
             if kept {
                 first = false;
@@ -676,7 +678,7 @@ impl<'a> Judge<'a, '_> {
         if object {
             self.object(schema, el);
         } else {
-            self.violation("type", "expected an object");
+            self.violation(Rule::Type, "expected an object");
         }
         let broke = std::mem::replace(&mut self.violated, outer);
         if !broke {
@@ -710,7 +712,7 @@ impl<'a> Judge<'a, '_> {
 
     fn hex(&mut self, digits: usize, v: usize) -> bool {
         if self.tok(v).kind != Kind::String {
-            return self.violation("type", "id must be a hex string");
+            return self.violation(Rule::Type, "id must be a hex string");
         }
         let s = self.decoded(v);
         if s.is_empty() || (s.len() == digits && s.bytes().all(|b| b.is_ascii_hexdigit())) {
@@ -743,7 +745,7 @@ impl<'a> Judge<'a, '_> {
         } else {
             "span id must be 16 hex digits"
         };
-        self.violation("pattern", message)
+        self.violation(Rule::Pattern, message)
     }
 
     /// An unsigned integer up to `max`: a JSON integer or a string of digits.
@@ -752,14 +754,14 @@ impl<'a> Judge<'a, '_> {
         let digits = match t.kind {
             Kind::Number => Cow::Borrowed(self.raw(v)),
             Kind::String => self.decoded(v),
-            _ => return self.violation("type", message),
+            _ => return self.violation(Rule::Type, message),
         };
         let ok = !digits.is_empty()
             && digits.len() <= 20
             && digits.bytes().all(|b| b.is_ascii_digit())
             && digits.parse::<u64>().is_ok_and(|n| n <= max);
         if !ok {
-            return self.violation("range", message);
+            return self.violation(Rule::Range, message);
         }
         if digits.len() > 1 && digits.starts_with('0') {
             // SECURITY: leading zeros are a channel no rule reads; write
@@ -788,18 +790,18 @@ impl<'a> Judge<'a, '_> {
                 let s = self.decoded(v);
                 names.contains(&s.as_ref())
             }
-            _ => return self.violation("type", "enum must be an integer or an enum name"),
+            _ => return self.violation(Rule::Type, "enum must be an integer or an enum name"),
         };
         if ok {
             self.copy(v)
         } else {
-            self.violation("one_of", "enum value is not one of the defined values")
+            self.violation(Rule::OneOf, "enum value is not one of the defined values")
         }
     }
 
     fn text(&mut self, rule: Text, v: usize) -> bool {
         if self.tok(v).kind != Kind::String {
-            return self.violation("type", "expected a string");
+            return self.violation(Rule::Type, "expected a string");
         }
         let s = self.decoded(v);
         if schema::text_ok(rule, &s) {
@@ -814,7 +816,7 @@ impl<'a> Judge<'a, '_> {
 
     fn span_name(&mut self, v: usize) -> bool {
         if self.tok(v).kind != Kind::String {
-            return self.violation("type", "span name must be a string");
+            return self.violation(Rule::Type, "span name must be a string");
         }
         let s = self.decoded(v);
         let policy = self.policy;
@@ -827,7 +829,7 @@ impl<'a> Judge<'a, '_> {
         let rule = &otlp.structure.span_name;
         if rule.check_string(&s).is_err() {
             return self.violation(
-                "one_of",
+                Rule::OneOf,
                 "span name is neither in [standard.otlp] span_names nor of the span_name shape",
             );
         }
@@ -844,7 +846,7 @@ impl<'a> Judge<'a, '_> {
         self.has_content = true;
         if self.level == Level::Standard {
             self.strip(
-                "content_field",
+                Rule::ContentField,
                 "log body is content, not allowed at standard level",
             );
             return false;
@@ -858,7 +860,7 @@ impl<'a> Judge<'a, '_> {
                 // SECURITY: content at full level is text or a structure of
                 // text; anything else is dropped.
                 self.strip(
-                    "type",
+                    Rule::Type,
                     "log body must be a stringValue, arrayValue or kvlistValue to pass at full level",
                 );
                 false

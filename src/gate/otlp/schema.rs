@@ -325,10 +325,11 @@ pub fn text_rule_message(t: Text) -> &'static str {
 }
 
 /// The stable rule name a failed text check reports.
-pub fn text_rule_name(t: Text) -> &'static str {
+pub fn text_rule_name(t: Text) -> crate::finding::Rule {
+    use crate::finding::Rule;
     match t {
-        Text::Empty => "max_len",
-        Text::Severity => "one_of",
+        Text::Empty => Rule::MaxLen,
+        Text::Severity => Rule::OneOf,
     }
 }
 

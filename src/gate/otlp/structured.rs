@@ -15,22 +15,23 @@
 
 use super::Judge;
 use super::attrs::{Any, any_value};
+use crate::finding::Rule;
 use crate::record::tape::Kind;
 
 /// Why a structured value cannot be captured (the finding's rule and text;
 /// never a value).
-type Refusal = (&'static str, &'static str);
+type Refusal = (Rule, &'static str);
 
 const NOT_ANY: Refusal = (
-    "type",
+    Rule::Type,
     "structured content holds a value that is not a valid AnyValue",
 );
 const BYTES: Refusal = (
-    "type",
+    Rule::Type,
     "structured content holds a bytesValue, which cannot be redacted",
 );
 const TOO_DEEP: Refusal = (
-    "max_nesting",
+    Rule::MaxNesting,
     "structured content is nested deeper than [server] max_nesting",
 );
 
@@ -74,12 +75,12 @@ impl Judge<'_, '_> {
                     // content_string reported why; the caller reports once.
                     let rule = self.findings.get(findings).map(|f| f.rule);
                     return Err(match rule {
-                        Some("redact_budget") => (
-                            "redact_budget",
+                        Some(Rule::RedactBudget) => (
+                            Rule::RedactBudget,
                             "redaction of this content ran out of its work budget; the content is removed",
                         ),
                         _ => (
-                            "redact_drop",
+                            Rule::RedactDrop,
                             "a redaction rule with action `drop` matched; the content is removed",
                         ),
                     });
