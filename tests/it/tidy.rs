@@ -156,9 +156,11 @@ const ALLOWED_EDGES: &[(&str, &[&str])] = &[
     ("decision", &["gate", "record", "source", "window"]),
     (
         "evidence",
-        &["gate", "policy", "record", "source", "window"],
+        &["finding", "gate", "policy", "record", "source", "window"],
     ),
-    ("finding", &[]),
+    // `redact`: the name of the over-budget pseudo-detector, which the
+    // scan reports and `Rule` names.
+    ("finding", &["redact"]),
     ("fleet", &["policy", "window"]),
     (
         "gate",
@@ -174,7 +176,8 @@ const ALLOWED_EDGES: &[(&str, &[&str])] = &[
         &["audit", "finding", "gate", "io_text", "redact", "tls"],
     ),
     // `policy`: the structure limits OTLP bounds are counted against.
-    ("record", &["policy"]),
+    // `finding`: a malformed line names its `Rule`.
+    ("record", &["finding", "policy"]),
     ("redact", &["policy"]),
     // `daemon`: the OTLP exporters share the gRPC codec and the sink
     // counters with the receivers.
