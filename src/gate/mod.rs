@@ -148,7 +148,16 @@ impl Gate {
     /// A gate applying `redaction` (see [`Gate::for_sink`]).
     pub fn with_redaction(policy: Arc<Policy>, redaction: SinkRedaction) -> Gate {
         let fields = &policy.standard.fields;
-        let fast_cf = redaction.pseudonymize.is_empty()
+        // SECURITY: a fast path passes records verbatim, so it is off for a
+        // format whose (top-level) fields the sink pseudonymizes; names of
+        // other formats (an OTLP attribute) leave it on.
+        let pseudonymizes = |set: &crate::policy::FieldSet| {
+            redaction
+                .pseudonymize
+                .iter()
+                .any(|n| set.lookup(n).is_some())
+        };
+        let fast_cf = !pseudonymizes(fields)
             && [
                 "resourceSpans",
                 "resourceLogs",
@@ -158,9 +167,7 @@ impl Gate {
             ]
             .iter()
             .all(|k| fields.lookup(k).is_none());
-        let evidence = redaction
-            .pseudonymize
-            .is_empty()
+        let evidence = (!pseudonymizes(&policy.standard.evidence))
             .then(|| crate::evidence::FastPath::new(&policy.standard.evidence))
             .flatten();
         Gate {

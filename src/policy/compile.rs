@@ -1734,7 +1734,7 @@ fn sinks(
         at.push(output_at);
         table_at.push(ctx.loc(span.clone()));
         let mut pseudonymize = Vec::new();
-        for p in s.pseudonymize.unwrap_or_default() {
+        for p in s.pseudonymize.clone().unwrap_or_default() {
             if pseudonymizable(p.get_ref()) {
                 pseudonymize.push(p.into_inner());
             } else {
@@ -1748,16 +1748,34 @@ fn sinks(
                 );
             }
         }
+        // A sink that says nothing about pseudonyms gets the identifiers
+        // the defaults name, wherever a redaction key is set (decided with
+        // the key, in `redaction.rs`); `pseudonymize = []` opts out.
+        let pseudonymize_by_default = if s.pseudonymize.is_none() {
+            DEFAULT_PSEUDONYMIZED
+                .iter()
+                .filter(|n| pseudonymizable(n))
+                .map(|n| n.to_string())
+                .collect()
+        } else {
+            Vec::new()
+        };
         out.push(Sink {
             name: name.into_inner(),
             full_allowed: s.full_allowed.unwrap_or(false),
             output,
             redact,
             pseudonymize,
+            pseudonymize_by_default,
         });
     }
     (out, at, table_at)
 }
+
+/// Identifiers a sink without a `pseudonymize` key pseudonymizes when a
+/// redaction key is set: ids that link a person's conversations across
+/// requests, which a standard sink needs to group by but not to read.
+pub const DEFAULT_PSEUDONYMIZED: &[&str] = &["gen_ai.conversation.id"];
 
 /// Names of sinks and windows: safe in file names, logs and metrics.
 pub fn valid_name(s: &str) -> bool {

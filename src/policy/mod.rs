@@ -614,6 +614,10 @@ pub struct Sink {
     pub redact: SinkRedact,
     /// Identifier fields rewritten as keyed pseudonyms.
     pub pseudonymize: Vec<String>,
+    /// What it pseudonymizes when it names nothing and a redaction key is
+    /// set ([`compile::DEFAULT_PSEUDONYMIZED`] that the allowlists hold);
+    /// empty when the sink has a `pseudonymize` key, even `[]`.
+    pub pseudonymize_by_default: Vec<String>,
 }
 
 /// A sink's `output`.

@@ -283,7 +283,13 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
     let needs_key = config.patterns.iter().any(|p| p.action == Action::Hash)
         || config.keywords.iter().any(|k| k.action == Action::Hash)
         || policy.sinks.iter().any(|s| !s.pseudonymize.is_empty());
-    let key = if needs_key || settings.key_file.is_some() {
+    // A key set only in the environment still turns on the sinks' default
+    // pseudonyms: look for one whenever a sink would take them.
+    let wants_default = policy
+        .sinks
+        .iter()
+        .any(|s| s.pseudonymize.is_empty() && !s.pseudonymize_by_default.is_empty());
+    let key = if needs_key || settings.key_file.is_some() || wants_default {
         match read_key(settings.key_file.as_deref()) {
             Ok(Some((k, r))) => {
                 referenced.push(r);
@@ -369,16 +375,23 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                 }
             },
         };
+        // SECURITY: with a key, a sink that names nothing pseudonymizes the
+        // default identifiers; without one they pass as the allowlist says.
+        let pseudonymize = if sink.pseudonymize.is_empty() && key.is_some() {
+            sink.pseudonymize_by_default.clone()
+        } else {
+            sink.pseudonymize.clone()
+        };
         sinks.insert(
             sink.name.clone(),
             SinkRedaction {
                 redactor,
-                pseudonymize: sink.pseudonymize.clone(),
-                key: if sink.pseudonymize.is_empty() {
+                key: if pseudonymize.is_empty() {
                     None
                 } else {
                     key.clone()
                 },
+                pseudonymize,
             },
         );
     }

@@ -2,7 +2,9 @@
 //! 11), through the real binary: canonical bytes, allowlist strings that
 //! must be constrained, ASCII-only patterns.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 use super::cli::tracegate;
 
@@ -274,6 +276,72 @@ fn pseudonyms_reach_otlp_attributes_and_ids_and_keep_only_listed_prefixes() {
     let got = cf["request_id"].as_str().unwrap();
     assert!(!got.starts_with("alice"), "{got}");
     assert_eq!(got.len(), "alice-7".len());
+}
+
+/// SECURITY (issue 15): `gen_ai.conversation.id` links one person's
+/// requests; where a redaction key is set (a file or the environment), a
+/// sink that names no `pseudonymize` list gets it as a keyed pseudonym,
+/// while `pseudonymize = []` opts out and a policy without a key passes it
+/// as the allowlist says.
+#[test]
+fn a_conversation_id_is_pseudonymized_by_default_where_a_key_is_set() {
+    let canary = "conv-8c1f0a77d2";
+    let span = format!(
+        r#"{{"name":"chat gpt-4o","traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","attributes":[{{"key":"gen_ai.conversation.id","value":{{"stringValue":"{canary}"}}}},{{"key":"gen_ai.operation.name","value":{{"stringValue":"chat"}}}}]}}"#
+    );
+    let run = |dir: &Path, text: &str, sink: &str, env_key: Option<&str>| {
+        let p = write(dir, "policy.toml", text);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tracegate"));
+        cmd.args(["filter", "--policy", p.to_str().unwrap(), "--sink", sink])
+            .env_remove("TRACEGATE_REDACT_KEY")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(k) = env_key {
+            cmd.env("TRACEGATE_REDACT_KEY", k);
+        }
+        let mut child = cmd.spawn().unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(format!("{span}\n").as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+        let id = v["attributes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["key"] == "gen_ai.conversation.id")
+            .map(|a| a["value"]["stringValue"].as_str().unwrap().to_string())
+            .expect("the conversation id is allowlisted");
+        (stdout, id)
+    };
+    let sinks =
+        "version = 1\n[[sink]]\nname = \"std\"\n[[sink]]\nname = \"optout\"\npseudonymize = []\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("key"), "k".repeat(32)).unwrap();
+    let keyed = format!("{sinks}[redact]\nkey_file = \"key\"\n");
+    let (out, id) = run(dir.path(), &keyed, "std", None);
+    assert!(!out.contains(canary), "{out}");
+    assert_eq!(id.len(), canary.len(), "{id}");
+    // The same id, the same pseudonym: conversations still group.
+    assert_eq!(run(dir.path(), &keyed, "std", None).1, id);
+    assert_eq!(run(dir.path(), &keyed, "optout", None).1, canary);
+    // A key from the environment only.
+    let (out, env_id) = run(dir.path(), sinks, "std", Some(&"e".repeat(32)));
+    assert!(!out.contains(canary), "{out}");
+    assert_ne!(env_id, id, "another key, another pseudonym");
+    // No key anywhere: the id passes as its allowlist rule says.
+    assert_eq!(run(dir.path(), sinks, "std", None).1, canary);
 }
 
 #[test]
