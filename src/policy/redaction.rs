@@ -289,7 +289,10 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
         .sinks
         .iter()
         .any(|s| s.pseudonymize.is_empty() && !s.pseudonymize_by_default.is_empty());
-    let key = if needs_key || settings.key_file.is_some() || wants_default {
+    let key = if needs_key
+        || settings.key_file.is_some()
+        || (wants_default && std::env::var_os(KEY_ENV).is_some())
+    {
         match read_key(settings.key_file.as_deref()) {
             Ok(Some((k, r))) => {
                 referenced.push(r);
