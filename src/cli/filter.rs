@@ -8,12 +8,14 @@ use std::sync::Arc;
 use clap::Args;
 
 use super::input::{Inputs, is_broken_pipe};
+use super::par::{Chunk, ChunkJudge, run_ordered};
 use super::{InputArgs, exit};
 use crate::decision::{Delivery, LevelSource, judge_for_sink};
 use crate::gate::{Gate, Verdict};
 use crate::policy::{Policy, Sink};
 use crate::sink::Lines;
 use crate::source::lines::Line;
+use crate::window::Level;
 use crate::window::clock::SystemClock;
 use crate::window::runtime::Capture;
 
@@ -29,6 +31,11 @@ pub struct FilterArgs {
     /// No summary on stderr (errors are still reported).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Worker threads for a sink that is never full (0: one per core); the
+    /// output is in input order whatever the number. A `full_allowed` sink
+    /// is filtered on one thread, as its windows and budgets require.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub jobs: usize,
     /// Input options.
     #[command(flatten)]
     pub input: InputArgs,
@@ -117,8 +124,29 @@ pub fn run(args: &FilterArgs) -> u8 {
         return exit::ERROR;
     };
     let policy = Arc::new(policy);
-    if let Err(code) = resolve_sink(&policy, &args.sink) {
-        return code;
+    let full_allowed = match resolve_sink(&policy, &args.sink) {
+        Ok(s) => s.full_allowed,
+        Err(code) => return code,
+    };
+    if !full_allowed {
+        // A sink off the full allowlist has no window and no budget: every
+        // record is judged at standard level on its own, so on every core.
+        let forced = args.input.input_format.forced();
+        return stream_ordered(
+            &policy,
+            &args.input,
+            super::par::jobs(args.jobs),
+            || {
+                let mut gate = Gate::for_sink(Arc::clone(&policy), &args.sink);
+                gate.force_format(forced);
+                ChunkGate {
+                    gate,
+                    level: FixedLevel(Level::Standard),
+                }
+            },
+            &format!("filter `{}`", args.sink),
+            args.quiet,
+        );
     }
     let mut capture = Capture::start(
         Arc::clone(&policy),
@@ -165,6 +193,94 @@ pub fn stream(
         Ok(())
     });
     let result = result.and_then(|ok| out.0.flush().map(|()| ok));
+    let all_read = match result {
+        Ok(ok) => ok,
+        // docs/reference.md: a closed stdout ends the run quietly.
+        Err(e) if is_broken_pipe(&e) => return exit::OK,
+        Err(e) => {
+            super::report_error(&anyhow::Error::new(e).context("cannot write to stdout"));
+            return exit::ERROR;
+        }
+    };
+    if !quiet {
+        eprintln!("{}", tally.summary(name));
+    }
+    if all_read { exit::OK } else { exit::ERROR }
+}
+
+/// A level that never changes: `redact` judges every record at full level,
+/// `filter` for a sink that is never full at standard level.
+pub(super) struct FixedLevel(pub(super) Level);
+
+impl LevelSource for FixedLevel {
+    fn level(&mut self) -> Level {
+        self.0
+    }
+    fn spend(&mut self, _bytes: usize) -> bool {
+        true
+    }
+}
+
+/// One worker of [`stream_ordered`]: its own gate, a fixed level.
+pub(super) struct ChunkGate {
+    pub(super) gate: Gate,
+    pub(super) level: FixedLevel,
+}
+
+/// What a worker made of one chunk: the bytes to write and the counts.
+pub(super) struct Judged {
+    out: Vec<u8>,
+    tally: FilterTally,
+}
+
+impl ChunkJudge for ChunkGate {
+    type Done = Judged;
+
+    fn judge(&mut self, chunk: &Chunk) -> io::Result<Judged> {
+        let mut tally = FilterTally::default();
+        let mut out = Lines(Vec::with_capacity(super::par::CHUNK_BYTES + 4096));
+        for (n, line) in chunk.lines() {
+            tally.records += 1;
+            let d = gate_one(&mut self.gate, &mut self.level, n, &line, &mut tally);
+            crate::sink::send(&mut out, &self.gate, &line, &d)?;
+        }
+        Ok(Judged { out: out.0, tally })
+    }
+}
+
+/// Judge the inputs on `jobs` workers made by `make` (records independent
+/// of each other: no window, no budget) and write what goes out to stdout
+/// in input order, byte for byte what one worker writes; the summary on
+/// stderr as `name`. Returns the exit code.
+pub(super) fn stream_ordered(
+    policy: &Policy,
+    input: &InputArgs,
+    jobs: usize,
+    make: impl Fn() -> ChunkGate + Sync,
+    name: &str,
+    quiet: bool,
+) -> u8 {
+    let inputs = match Inputs::new(input) {
+        Ok(i) => Arc::new(i),
+        Err(e) => {
+            super::report_error(&e);
+            return exit::ERROR;
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
+    let mut tally = FilterTally::default();
+    let result = run_ordered(
+        &inputs,
+        policy.limits.max_line_bytes,
+        jobs,
+        make,
+        |done: Judged| {
+            tally.add(&done.tally);
+            out.write_all(&done.out)
+        },
+    )
+    .and_then(|all_read| out.flush().map(|()| all_read));
     let all_read = match result {
         Ok(ok) => ok,
         // docs/reference.md: a closed stdout ends the run quietly.

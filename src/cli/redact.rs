@@ -6,20 +6,14 @@
 //! `cli::par`, the output in input order, byte for byte that of
 //! `--jobs 1`.
 
-use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
 
-use super::filter::{FilterTally, gate_one, resolve_sink};
-use super::input::{Inputs, is_broken_pipe};
-use super::par::{Chunk, ChunkJudge, run_ordered};
+use super::filter::{ChunkGate, FixedLevel, resolve_sink, stream_ordered};
 use super::{InputArgs, exit, load_policy};
-use crate::decision::LevelSource;
 use crate::gate::Gate;
-use crate::policy::redaction::SinkRedaction;
-use crate::sink::Lines;
 use crate::window::Level;
 
 /// `redact` options.
@@ -42,48 +36,6 @@ pub struct RedactArgs {
     /// Input options.
     #[command(flatten)]
     pub input: InputArgs,
-}
-
-/// Every record is judged at full level: no window applies, since this
-/// rewrites records that were already captured.
-struct AlwaysFull;
-
-impl LevelSource for AlwaysFull {
-    fn level(&mut self) -> Level {
-        Level::Full
-    }
-    fn spend(&mut self, _bytes: usize) -> bool {
-        true
-    }
-}
-
-/// A worker: its own gate with the redaction.
-struct Redactor {
-    gate: Gate,
-}
-
-/// A redacted chunk: the bytes to write and the counts.
-struct Redacted {
-    out: Vec<u8>,
-    tally: FilterTally,
-}
-
-impl ChunkJudge for Redactor {
-    type Done = Redacted;
-    fn judge(&mut self, chunk: &Chunk) -> io::Result<Redacted> {
-        let mut done = Redacted {
-            out: Vec::new(),
-            tally: FilterTally::default(),
-        };
-        let mut out = Lines(Vec::with_capacity(super::par::CHUNK_BYTES + 4096));
-        for (n, line) in chunk.lines() {
-            done.tally.records += 1;
-            let d = gate_one(&mut self.gate, &mut AlwaysFull, n, &line, &mut done.tally);
-            crate::sink::send(&mut out, &self.gate, &line, &d)?;
-        }
-        done.out = out.0;
-        Ok(done)
-    }
 }
 
 /// Run `redact`; returns the exit code.
@@ -120,44 +72,22 @@ pub fn run(args: &RedactArgs) -> u8 {
                 .unwrap_or_default()
         );
     }
-    let inputs = match Inputs::new(&args.input) {
-        Ok(i) => Arc::new(i),
-        Err(e) => {
-            super::report_error(&e);
-            return exit::ERROR;
-        }
-    };
     let forced = args.input.input_format.forced();
-    let make = |redaction: &SinkRedaction| {
-        let mut gate = Gate::with_redaction(Arc::clone(&policy), redaction.clone());
-        gate.force_format(forced);
-        Redactor { gate }
-    };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());
-    let mut tally = FilterTally::default();
-    let result = run_ordered(
-        &inputs,
-        policy.limits.max_line_bytes,
+    // Every record is judged at full level: no window applies, since this
+    // rewrites records that were already captured.
+    stream_ordered(
+        &policy,
+        &args.input,
         super::par::jobs(args.jobs),
-        || make(&redaction),
-        |done: Redacted| {
-            tally.add(&done.tally);
-            out.write_all(&done.out)
+        || {
+            let mut gate = Gate::with_redaction(Arc::clone(&policy), redaction.clone());
+            gate.force_format(forced);
+            ChunkGate {
+                gate,
+                level: FixedLevel(Level::Full),
+            }
         },
+        "redact",
+        args.quiet,
     )
-    .and_then(|all_read| out.flush().map(|()| all_read));
-    let all_read = match result {
-        Ok(ok) => ok,
-        // Like `filter`: a closed stdout ends the run quietly.
-        Err(e) if is_broken_pipe(&e) => return exit::OK,
-        Err(e) => {
-            super::report_error(&anyhow::Error::new(e).context("cannot write to stdout"));
-            return exit::ERROR;
-        }
-    };
-    if !args.quiet {
-        eprintln!("{}", tally.summary("redact"));
-    }
-    if all_read { exit::OK } else { exit::ERROR }
 }

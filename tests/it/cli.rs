@@ -240,6 +240,65 @@ fn filter_strips_content_passes_clean_records_verbatim_and_counts() {
     );
 }
 
+/// `filter` to a sink that is never full runs on every core: whatever
+/// `--jobs`, the output is byte for byte that of one worker, in input
+/// order, and the summary counts the same (clean, stripped, dropped and
+/// malformed lines over many chunks, with a content canary that must never
+/// come out).
+#[test]
+fn filter_to_a_standard_sink_is_the_same_on_every_number_of_workers() {
+    let dir = tempfile::tempdir().unwrap();
+    let policy = standard_policy(dir.path(), "");
+    let mut input = String::new();
+    for i in 0..40_000u32 {
+        match i % 5 {
+            0 => input.push_str(&format!(
+                "{{\"request_id\": \"chatcmpl-{i:08x}\", \"prompt_tokens\": {i}}}\n"
+            )),
+            1 => input.push_str(&format!(
+                "{{\"request_id\": \"chatcmpl-{i:08x}\", \"prompt_text\": \"canary-{i} secret\"}}\n"
+            )),
+            2 => input.push_str(&format!(
+                "{{\"request_id\": \"chatcmpl-{i:08x}\", \"prompt_tokens\": -{i}}}\n"
+            )),
+            3 => input.push_str("{\"request_id\": \n"),
+            _ => input.push_str(&format!(
+                "{{\"request_id\":\"chatcmpl-{i:x}\",\"t_arrival\":1e1}}\n"
+            )),
+        }
+    }
+    let runs: Vec<_> = ["1", "2", "4"]
+        .iter()
+        .map(|jobs| {
+            let p = policy.to_str().unwrap();
+            tracegate(
+                &[
+                    "filter",
+                    "--policy",
+                    p,
+                    "--sink",
+                    "trace-file",
+                    "--jobs",
+                    jobs,
+                ],
+                input.as_bytes(),
+            )
+        })
+        .collect();
+    let one = &runs[0];
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert!(
+        !one.stdout.contains("canary"),
+        "content reached a standard sink"
+    );
+    assert!(one.stdout.lines().count() > 20_000, "{}", one.stderr);
+    for r in &runs[1..] {
+        assert_eq!(r.code, one.code);
+        assert!(r.stdout == one.stdout, "output differs from --jobs 1");
+        assert_eq!(r.stderr, one.stderr);
+    }
+}
+
 #[test]
 fn filter_drops_a_record_or_a_field_on_a_constraint_violation() {
     let dir = tempfile::tempdir().unwrap();
