@@ -155,6 +155,22 @@ pub use finding::{Detector, Finding, FindingKind, Rule};
 pub use gate::{Gate, Judgement, Verdict};
 pub use policy::{Policy, PolicyError, PolicyErrors};
 pub use record::Format;
+
+/// The parts of a compiled [`Policy`], as its accessors return them
+/// (limits, sinks, windows, the standard and full rules, redaction and
+/// server settings). Read-only views: a [`Policy`] is built only by its
+/// constructors, which run the whole compile step, so nothing here can
+/// make or change one.
+pub mod settings {
+    pub use crate::policy::rule::{Broken, FieldRule, FieldSet, Pattern, PatternError, ValueType};
+    pub use crate::policy::{
+        AuditSettings, BudgetStoreUrl, FileSource, FleetSettings, FullRules, KeyOrigin,
+        KeywordSetting, Limits, OnViolation, OtlpLimits, OtlpRules, OtlpStructure, PatternSetting,
+        RedactSettings, RefKind, Referenced, ServerSettings, Sink, SinkOutput, SinkRedact,
+        StandardRules, StructureLimits, Window,
+    };
+    pub use crate::window::budget::StoreFault;
+}
 pub use redact::{
     Action, ContextRule, Edit, Hits, KeywordRule, PatternRule, RedactConfig, RedactConfigError,
     RedactKey, Redaction, Redactor, builtin_names as builtin_detectors,
