@@ -85,7 +85,7 @@ pub struct Policy {
 pub struct Referenced {
     /// What it is.
     pub kind: RefKind,
-    /// The file; `None` for a key taken from [`redaction::KEY_ENV`] and
+    /// The file; `None` for a key taken from `TRACEGATE_REDACT_KEY` and
     /// for a variable.
     pub path: Option<PathBuf>,
     /// The variable, for [`RefKind::EnvVar`].
@@ -615,7 +615,7 @@ pub struct Sink {
     /// Identifier fields rewritten as keyed pseudonyms.
     pub pseudonymize: Vec<String>,
     /// What it pseudonymizes when it names nothing and a redaction key is
-    /// set ([`compile::DEFAULT_PSEUDONYMIZED`] that the allowlists hold);
+    /// set (`gen_ai.conversation.id`, of those that the allowlists hold);
     /// empty when the sink has a `pseudonymize` key, even `[]`.
     pub pseudonymize_by_default: Vec<String>,
 }

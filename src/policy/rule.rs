@@ -26,7 +26,7 @@ pub struct Pattern {
 /// Why an allowlist pattern does not compile.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PatternError {
-    /// The compiled pattern would exceed [`PATTERN_SIZE_LIMIT`].
+    /// The compiled pattern would exceed `PATTERN_SIZE_LIMIT`.
     #[error(
         "pattern is too large: compiled, it exceeds the limit of {limit} bytes (large counted repetitions such as `{{1000}}` or Unicode classes grow it)"
     )]
