@@ -116,8 +116,11 @@ impl Memo {
         if s.len() > MEMO_BYTES {
             return false;
         }
-        let (n, p) = (s.len() as u8, padded(s));
-        self.slots.iter().any(|(m, b)| *m == n && *b == p)
+        // The length first, then only that many bytes: no padded copy.
+        let n = s.len() as u8;
+        self.slots
+            .iter()
+            .any(|(m, b)| *m == n && b.get(..s.len()) == Some(s))
     }
 
     fn put(&mut self, s: &[u8]) {
