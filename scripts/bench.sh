@@ -3,13 +3,17 @@
 # `IgnoredAny` parse of the same file (examples/json_baseline.rs) and jq,
 # in ONE run, interleaved, median of N repetitions (issues 2, 4, 5, 7).
 #
-# usage: scripts/bench.sh [--reps N] [--only standard,otlp,evidence,full,evscale]
+# usage: scripts/bench.sh [--reps N] [--only standard,otlp,evidence,full,evscale,otlpsdk]
 #
 # evscale (issue 21): `check` on 500k seed-shaped evidence records with
 # retries and planted anomalies (examples/gen_evidence.rs), against the
 # serde baseline; then the peak RSS of `check` on 10 million such records
 # streamed from the generator on stdin (no 10 GB file), from
 # /usr/bin/time -v. Not in the default set: the 10M run takes minutes.
+#
+# otlpsdk (issue 16): `check` on 30,000 OTLP/JSON export requests shaped as
+# an SDK's batches (1-8 GenAI spans each, half with content), against the
+# serde baseline. Not in the default set.
 #
 # Corpora go to bench-data/ (gitignored) and are generated once by
 # scripts/gen_corpus.py; delete a file to regenerate it. Every tool reads
@@ -30,7 +34,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --reps) REPS=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
-    *) echo "usage: $0 [--reps N] [--only standard,otlp,evidence,full,evscale]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--reps N] [--only standard,otlp,evidence,full,evscale,otlpsdk]" >&2; exit 2 ;;
   esac
 done
 want() { [[ ",$ONLY," == *",$1,"* ]]; }
@@ -54,6 +58,7 @@ want otlp && gen otlp 1000000 "$DATA/otlp-1m.jsonl"
 want evidence && gen evidence 1000000 "$DATA/evidence-1m.jsonl"
 # v2: the content mentions names from the keyword list.
 want full && gen full 100000 "$DATA/full-100k.v2.jsonl"
+want otlpsdk && gen otlp-sdk 30000 "$DATA/otlp-sdk-30k.jsonl"
 GEN=$ROOT/target/release/examples/gen_evidence
 if want evscale && [ ! -s "$DATA/evidence-gen-500k.jsonl" ]; then
   echo "generating 500000 evidence records (gen_evidence --anomalies)" >&2
@@ -152,6 +157,7 @@ want otlp && CORPORA+=(otlp)
 want evidence && CORPORA+=(evidence)
 want full && CORPORA+=(full)
 want evscale && CORPORA+=(evscale)
+want otlpsdk && CORPORA+=(otlpsdk)
 file_of() {
   case $1 in
     standard|standard-filter) echo "$DATA/standard-1m.jsonl" ;;
@@ -159,6 +165,7 @@ file_of() {
     evidence) echo "$DATA/evidence-1m.jsonl" ;;
     full) echo "$DATA/full-100k.v2.jsonl" ;;
     evscale) echo "$DATA/evidence-gen-500k.jsonl" ;;
+    otlpsdk) echo "$DATA/otlp-sdk-30k.jsonl" ;;
   esac
 }
 

@@ -6,6 +6,7 @@ usage: gen_corpus.py KIND COUNT OUT
         holding emails, cards, keys and names from the keyword list),
         evidence (latency-evidence records), otlp (bare `llm_request` spans as the
         engine exports them, about half with gen_ai.prompt / gen_ai.completion content),
+        otlp-sdk (OTLP/JSON export requests of 1-8 GenAI spans, as an SDK batches them),
         keywords (the bench policy's keyword list: customer names, one a line)
 Deterministic: a fixed seed, so runs compare like with like.
 """
@@ -88,6 +89,48 @@ def otlp(r, i):
             "endTimeUnixNano": str(start + dur), "attributes": attrs}
 
 
+def otlp_sdk(r, i):
+    """One OTLP/JSON export request as an SDK's batch processor sends it:
+    1-8 GenAI spans under one resource and scope, about half of the spans
+    with gen_ai.prompt / gen_ai.completion content."""
+    spans = []
+    for k in range(r.randint(1, 8)):
+        start = 1788450022633673216 + i * 13000000 + k * 1000
+        dur = r.randint(50000000, 9000000000)
+        model = r.choice(["gpt-4o", "gpt-4o-mini", "claude-sonnet-4", "llama-3.1-8b"])
+        attrs = [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+            {"key": "gen_ai.provider.name", "value": {"stringValue": "openai"}},
+            {"key": "gen_ai.request.model", "value": {"stringValue": model}},
+            {"key": "gen_ai.response.model", "value": {"stringValue": model}},
+            {"key": "gen_ai.response.id", "value": {"stringValue": "chatcmpl-%016x" % r.getrandbits(64)}},
+            {"key": "gen_ai.request.max_tokens", "value": {"intValue": str(r.choice([256, 512, 1024]))}},
+            {"key": "gen_ai.request.temperature", "value": {"doubleValue": r.choice([0.0, 0.2, 0.7, 1.0])}},
+            {"key": "gen_ai.usage.input_tokens", "value": {"intValue": str(r.randint(16, 4096))}},
+            {"key": "gen_ai.usage.output_tokens", "value": {"intValue": str(r.randint(1, 1024))}},
+            {"key": "server.address", "value": {"stringValue": "api.openai.com"}},
+            {"key": "server.port", "value": {"intValue": "443"}},
+        ]
+        if r.random() < 0.5:
+            attrs.append({"key": "gen_ai.prompt", "value": {"stringValue":
+                "system\nYou are the billing assistant. Be brief.\nuser\n" + text(r, 80, 400)}})
+            attrs.append({"key": "gen_ai.completion", "value": {"stringValue": text(r, 20, 200)}})
+        spans.append({"traceId": "%032x" % r.getrandbits(128), "spanId": "%016x" % r.getrandbits(64),
+                      "name": "chat " + model, "kind": 3, "startTimeUnixNano": str(start),
+                      "endTimeUnixNano": str(start + dur), "attributes": attrs,
+                      "status": {}})
+    resource = [
+        {"key": "service.name", "value": {"stringValue": "chat-gateway"}},
+        {"key": "telemetry.sdk.language", "value": {"stringValue": "python"}},
+        {"key": "telemetry.sdk.name", "value": {"stringValue": "opentelemetry"}},
+        {"key": "telemetry.sdk.version", "value": {"stringValue": "1.45.2"}},
+    ]
+    return {"resourceSpans": [{"resource": {"attributes": resource},
+                               "scopeSpans": [{"scope": {"name": "opentelemetry.instrumentation.openai_v2",
+                                                         "version": "2.1b0"},
+                                               "spans": spans}]}]}
+
+
 def evidence(r, i):
     base = 842001000000 + i * 1000000
     d1, d2 = r.randint(50, 900), r.randint(100, 3000)
@@ -118,7 +161,8 @@ def main():
         with open(out, "w") as f:
             f.writelines(w + "\n" for w in keywords(count))
         return
-    make = {"standard": standard, "full": full, "evidence": evidence, "otlp": otlp}[kind]
+    make = {"standard": standard, "full": full, "evidence": evidence, "otlp": otlp,
+            "otlp-sdk": otlp_sdk}[kind]
     r = random.Random(20261129)
     with open(out, "w") as f:
         for i in range(count):
