@@ -193,6 +193,13 @@ pub fn stream(
         Ok(())
     });
     let result = result.and_then(|ok| out.0.flush().map(|()| ok));
+    finish(result, &tally, name, quiet)
+}
+
+/// The end of a `filter` or `redact` run: `result` says whether every
+/// input was read (or why writing stopped); the summary on stderr unless
+/// `quiet`. Returns the exit code.
+fn finish(result: io::Result<bool>, tally: &FilterTally, name: &str, quiet: bool) -> u8 {
     let all_read = match result {
         Ok(ok) => ok,
         // docs/reference.md: a closed stdout ends the run quietly.
@@ -281,19 +288,7 @@ pub(super) fn stream_ordered(
         },
     )
     .and_then(|all_read| out.flush().map(|()| all_read));
-    let all_read = match result {
-        Ok(ok) => ok,
-        // docs/reference.md: a closed stdout ends the run quietly.
-        Err(e) if is_broken_pipe(&e) => return exit::OK,
-        Err(e) => {
-            super::report_error(&anyhow::Error::new(e).context("cannot write to stdout"));
-            return exit::ERROR;
-        }
-    };
-    if !quiet {
-        eprintln!("{}", tally.summary(name));
-    }
-    if all_read { exit::OK } else { exit::ERROR }
+    finish(result, &tally, name, quiet)
 }
 
 /// Judge one line for the sink (the shared decision of

@@ -1123,13 +1123,8 @@ mod tests {
     /// digits).
     #[test]
     fn no_detector_finds_anything_in_a_utc_timestamp() {
-        use crate::redact::{RedactConfig, Redactor, builtin_names};
-        let all = RedactConfig {
-            builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
-            patterns: vec![],
-            keywords: vec![],
-            context: vec![],
-        };
+        use crate::redact::{RedactConfig, Redactor};
+        let all = RedactConfig::every_builtin();
         let r = Redactor::compile(&all, None).unwrap();
         for t in [
             "4111-11-11T11:11:11.111111111Z",
@@ -1278,6 +1273,24 @@ mod tests {
         assert!(!fp.clean(f, &det(), bad.as_bytes(), false));
         assert!(!fp.clean(f, &det(), bad.as_bytes(), false));
         assert!(fp.clean(f, &det(), SEED.as_bytes(), false));
+        // SECURITY: a value that fits its fused pattern but holds a card
+        // number is refused by the detectors, every time: the memo keeps
+        // only what passed both, so a repeat is no way past them.
+        let card = SEED.replace(
+            "\"service\": \"gateway\"",
+            "\"service\": \"x-4111-1111-1111-1111\"",
+        );
+        for _ in 0..3 {
+            assert!(!fp.clean(f, &det(), card.as_bytes(), false));
+        }
+        let mut gate = Gate::new(policy());
+        gate.judge(1, &Line::Text(card.as_bytes()), Level::Standard, false);
+        assert!(
+            gate.findings()
+                .iter()
+                .any(|x| x.rule == "detected_credit_card"),
+            "the detectors, not the pattern, refuse it"
+        );
     }
 
     /// Not vacuous: the generator's records take the fast path often.

@@ -288,7 +288,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
     let wants_default = policy
         .sinks
         .iter()
-        .any(|s| s.pseudonymize.is_empty() && !s.pseudonymize_by_default.is_empty());
+        .any(|s| !s.pseudonymize_by_default.is_empty());
     let key = if needs_key
         || settings.key_file.is_some()
         || (wants_default && std::env::var_os(KEY_ENV).is_some())

@@ -22,6 +22,21 @@ pub struct RedactConfig {
     pub context: Vec<super::ContextRule>,
 }
 
+#[cfg(test)]
+impl RedactConfig {
+    /// Every built-in detector, nothing else: the configuration most tests
+    /// redact with.
+    pub(crate) fn every_builtin() -> Self {
+        RedactConfig {
+            builtin: super::builtin_names()
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            ..RedactConfig::default()
+        }
+    }
+}
+
 /// A user regex detector.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternRule {

@@ -187,12 +187,7 @@ mod tests {
     /// families from the soundness test below.
     #[test]
     fn may_match_sees_every_lowercase_key_prefix_on_a_neutral_body() {
-        let all = RedactConfig {
-            builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
-            patterns: vec![],
-            keywords: vec![],
-            context: vec![],
-        };
+        let all = RedactConfig::every_builtin();
         let r = Redactor::compile(&all, None).unwrap();
         let mut checked = 0;
         let mut hidden = vec![];
@@ -233,12 +228,7 @@ mod tests {
     #[test]
     fn may_match_never_hides_a_match() {
         use proptest::prelude::*;
-        let all = RedactConfig {
-            builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
-            patterns: vec![],
-            keywords: vec![],
-            context: vec![],
-        };
+        let all = RedactConfig::every_builtin();
         let some = RedactConfig {
             builtin: vec!["credit_card".into(), "us_ssn".into(), "phone".into()],
             patterns: vec![],
@@ -341,12 +331,7 @@ mod tests {
 
     #[test]
     fn first_match_agrees_with_redaction() {
-        let cfg = RedactConfig {
-            builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
-            patterns: vec![],
-            keywords: vec![],
-            context: vec![],
-        };
+        let cfg = RedactConfig::every_builtin();
         let r = Redactor::compile(&cfg, None).unwrap();
         for (text, want) in [
             ("chatcmpl-9f2c41d0", None),

@@ -11,10 +11,7 @@ mod rng;
 // ---------------------------------------------------------------- helpers
 
 fn all_builtins() -> RedactConfig {
-    RedactConfig {
-        builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
-        ..RedactConfig::default()
-    }
+    RedactConfig::every_builtin()
 }
 
 fn key(b: u8) -> RedactKey {

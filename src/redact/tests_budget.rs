@@ -5,10 +5,7 @@ use super::*;
 use proptest::prelude::*;
 
 fn all() -> Redactor {
-    let cfg = RedactConfig {
-        builtin: builtin_names().iter().map(|s| s.to_string()).collect(),
-        ..RedactConfig::default()
-    };
+    let cfg = RedactConfig::every_builtin();
     Redactor::compile(&cfg, None).unwrap()
 }
 
