@@ -103,6 +103,8 @@ pub struct Gate {
     evidence: Option<crate::evidence::FastPath>,
     /// The last judged line took the evidence fast path.
     evidence_hit: bool,
+    /// The OTLP fast path (`otlp::fast`): `None` when turned off (tests).
+    otlp_fast: Option<otlp::fast::FastOtlp>,
 }
 
 /// What redaction made of one content value.
@@ -184,6 +186,7 @@ impl Gate {
             violated: Vec::new(),
             evidence,
             evidence_hit: false,
+            otlp_fast: Some(otlp::fast::FastOtlp::default()),
             policy,
             tape: Tape::new(),
             findings: Vec::new(),
@@ -192,6 +195,12 @@ impl Gate {
             otlp: otlp::Scratch::default(),
             forced: None,
         }
+    }
+
+    /// Judge every OTLP line on the tape (tests compare the two paths).
+    #[cfg(test)]
+    pub(crate) fn disable_otlp_fast_path(&mut self) {
+        self.otlp_fast = None;
     }
 
     /// Treat every line as `format` instead of detecting it.
@@ -303,6 +312,34 @@ impl Gate {
                 stripped: 0,
                 has_content: false,
             };
+        }
+        // OTLP export requests at standard level: one pass that checks the
+        // structure and strips content and unknown attributes
+        // (`otlp::fast`), for a sink that pseudonymizes nothing.
+        if level == Level::Standard
+            && self.forced.is_none_or(|f| f == Format::Otlp)
+            && (self.redaction.key.is_none() || self.redaction.pseudonymize.is_empty())
+            && let Some(fast) = self.otlp_fast.as_mut()
+        {
+            let cx = otlp::fast::Context {
+                policy: &self.policy,
+                detectors: &self.detectors,
+                line: line_no,
+                verbatim_only: rebuild,
+            };
+            if let Some(taken) = fast.judge(cx, bytes, &mut self.findings) {
+                self.otlp.begin();
+                return Judgement {
+                    verdict: if taken.stripped == 0 {
+                        Verdict::Verbatim
+                    } else {
+                        Verdict::Rewritten
+                    },
+                    format: Some(Format::Otlp),
+                    stripped: taken.stripped,
+                    has_content: taken.has_content,
+                };
+            }
         }
         let text = match self.tape.scan(bytes) {
             Ok(t) => t,

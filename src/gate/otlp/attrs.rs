@@ -544,7 +544,7 @@ impl<'a> Judge<'a, '_> {
 
 /// Whether an integer's text (already known to parse) is its one decimal
 /// spelling: no leading zeros, no `-0`.
-fn plain_decimal(text: &str) -> bool {
+pub(super) fn plain_decimal(text: &str) -> bool {
     let digits = text.strip_prefix('-').unwrap_or(text);
     match digits.as_bytes() {
         [b'0'] => digits.len() == text.len(),
@@ -553,7 +553,7 @@ fn plain_decimal(text: &str) -> bool {
     }
 }
 
-fn unknown_message(place: Place) -> &'static str {
+pub(super) fn unknown_message(place: Place) -> &'static str {
     match place {
         Place::Resource => "attribute is not on the resource_attributes allowlist",
         Place::Scope => "attribute is not on the scope_attributes allowlist",

@@ -26,12 +26,17 @@
 
 pub mod attrs;
 pub mod content;
+pub(crate) mod fast;
 pub mod schema;
 mod structured;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod structure_tests;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod fast_tests;
 
 use std::borrow::Cow;
 use std::io::Write as _;
@@ -139,6 +144,16 @@ impl super::Gate {
     }
 }
 
+impl Scratch {
+    /// Forget what the last record left, before judging the next.
+    pub(crate) fn begin(&mut self) {
+        self.captured = Units::default();
+        self.short = None;
+        self.rejected.clear();
+        self.items = 0;
+    }
+}
+
 impl std::fmt::Debug for Scratch {
     // SECURITY: the buffers hold record text; Debug shows only sizes.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -173,10 +188,7 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
         scratch,
     } = buffers;
     segs.clear();
-    scratch.captured = Units::default();
-    scratch.short = None;
-    scratch.rejected.clear();
-    scratch.items = 0;
+    scratch.begin();
     let base = findings.len();
     let mut j = Judge {
         walk: Walk {

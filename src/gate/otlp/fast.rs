@@ -1,0 +1,617 @@
+//! The OTLP fast path: one pass over an export request's bytes, no tape.
+//!
+//! An SDK's export request is a tree of a few fixed messages (resources,
+//! scopes, spans or log records) whose leaves are ids, timestamps, enums
+//! and attribute lists. At standard level nearly every such request passes
+//! as it is, or with its content attributes (`gen_ai.prompt`, ...) and
+//! unknown attributes stripped. [`FastOtlp::judge`] walks the request's
+//! bytes once, with the same [`Schema`] tables the full path reads, checks
+//! every member as it meets it, and produces the same findings for those
+//! two kinds of strip. On anything else (a violation, an escape where a
+//! value is checked, a nested attribute value, a duplicate key, a member
+//! it does not read, whitespace other than the canonical separators, a
+//! syntax error) it gives up, forgets its findings, and the full path
+//! judges the line and explains why.
+//!
+//! **Invariant:** when [`FastOtlp::judge`] answers, the full path
+//! ([`super::judge`] on the tape) gives the same verdict, the same findings
+//! in the same order, the same `stripped` count and the same `has_content`.
+//! A property test (`fast_tests`) holds the two paths to that on generated
+//! and mutated requests.
+//!
+//! It answers only at standard level, for a sink that pseudonymizes
+//! nothing, and, when the caller wants a projection (`rebuild`), only for
+//! records that pass verbatim (the projection is then the line itself).
+
+use std::fmt::Write as _;
+
+use super::attrs::{plain_decimal, unknown_message};
+use super::content::is_content_attribute;
+use super::schema::{Field, Place, Repeated, Schema, Structural, Text, text_ok};
+use crate::finding::{Finding, FindingKind, Rule, escape_key};
+use crate::gate::detect::Detectors;
+use crate::gate::fast::{canonical_number, detectors_pass, sep};
+use crate::policy::{FieldRule, FieldSet, Policy, ValueType};
+use crate::record::canonical::has_separator;
+use crate::record::tape::{scan_number_shaped, scan_string};
+
+/// The most attributes one list may hold for this path: keys are compared
+/// pairwise for duplicates, so a longer list goes to the full path (which
+/// sorts them).
+const MAX_FAST_ATTRIBUTES: usize = 32;
+
+/// One step of the path to the member being read, for findings.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    /// A member of a message (a schema name: plain ASCII, shown as is).
+    Key(&'static str),
+    /// An element of a repeated message.
+    Index(usize),
+}
+
+/// Buffers the fast path reuses from record to record.
+#[derive(Debug, Default)]
+pub struct FastOtlp {
+    /// The path to the member being read.
+    path: Vec<Step>,
+    /// Byte spans of the keys of the attribute list being read.
+    keys: Vec<(usize, usize)>,
+}
+
+/// What the fast path decided for a record it judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Taken {
+    /// Members stripped (each with a finding); zero means verbatim.
+    pub stripped: u32,
+    /// The record holds content attributes or log bodies.
+    pub has_content: bool,
+}
+
+/// What the fast path reads besides the line.
+#[derive(Clone, Copy)]
+pub struct Context<'a> {
+    /// The policy.
+    pub policy: &'a Policy,
+    /// The standard level's detectors.
+    pub detectors: &'a Detectors,
+    /// The line number, for findings.
+    pub line: u64,
+    /// Give up at the first finding: the caller needs a projection, which
+    /// only the full path writes.
+    pub verbatim_only: bool,
+}
+
+impl FastOtlp {
+    /// Judge the OTLP request `b` at standard level, pushing findings onto
+    /// `findings`; `None` (with `findings` as it was) when the full path
+    /// must judge it.
+    pub fn judge(
+        &mut self,
+        cx: Context<'_>,
+        b: &[u8],
+        findings: &mut Vec<Finding>,
+    ) -> Option<Taken> {
+        let base = findings.len();
+        self.path.clear();
+        let mut w = Walker {
+            b,
+            cx,
+            style: 0,
+            path: &mut self.path,
+            keys: &mut self.keys,
+            findings,
+            stripped: 0,
+            has_content: false,
+        };
+        let taken = w.request().map(|()| Taken {
+            stripped: w.stripped,
+            has_content: w.has_content,
+        });
+        if taken.is_none() {
+            findings.truncate(base);
+        }
+        taken
+    }
+}
+
+/// The value of an AnyValue object, as the fast path reads it.
+#[derive(Debug, Clone, Copy)]
+enum Any<'a> {
+    /// `{}` (or no `value` member).
+    Empty,
+    /// `stringValue`: its raw bytes and whether they hold escapes.
+    Str(&'a [u8], bool),
+    /// `boolValue`.
+    Bool,
+    /// `intValue` as a JSON string (raw, escape-free).
+    IntText(&'a [u8]),
+    /// `intValue` or `doubleValue` as a JSON number: the literal, whether
+    /// it has a fraction, an exponent.
+    Num(&'a [u8], bool, bool, bool),
+}
+
+/// One walk over one line.
+struct Walker<'a, 'b> {
+    b: &'a [u8],
+    cx: Context<'a>,
+    /// The whitespace style of the separators (`gate::fast::sep`).
+    style: u8,
+    path: &'b mut Vec<Step>,
+    keys: &'b mut Vec<(usize, usize)>,
+    findings: &'b mut Vec<Finding>,
+    stripped: u32,
+    has_content: bool,
+}
+
+impl<'a> Walker<'a, '_> {
+    /// The whole line: a request object with `resourceSpans` or
+    /// `resourceLogs` (what `record::detect` calls OTLP), nothing after it.
+    fn request(&mut self) -> Option<()> {
+        if self.b.first() != Some(&b'{') {
+            return None;
+        }
+        let (end, seen) = self.object(&super::schema::REQUEST, 0)?;
+        (end == self.b.len() && seen != 0).then_some(())
+    }
+
+    /// The string whose quote is at `i`, when it holds no escape: its
+    /// bytes and the offset after it. UTF-8 is not checked.
+    #[inline(always)]
+    fn plain_string(&self, i: usize) -> Option<(&'a [u8], usize)> {
+        if self.b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let (end, escaped) = scan_string(self.b, i).ok()?;
+        if escaped {
+            return None;
+        }
+        Some((self.b.get(i + 1..end - 1)?, end))
+    }
+
+    /// After a member or element: the offset of the next one, or `None`
+    /// for the closing `close` (returned as `Err` with the offset after it).
+    #[inline(always)]
+    fn next(&mut self, i: usize, close: u8) -> Option<Result<usize, usize>> {
+        match self.b.get(i) {
+            Some(b',') => sep(self.b, i + 1, &mut self.style).map(Ok),
+            Some(&c) if c == close => Some(Err(i + 1)),
+            _ => None,
+        }
+    }
+
+    /// The key whose quote is at `i` and its `:`: the key's bytes (escape
+    /// free) and the offset of the value.
+    #[inline(always)]
+    fn key(&mut self, i: usize) -> Option<(&'a [u8], usize)> {
+        let (name, end) = self.plain_string(i)?;
+        if self.b.get(end) != Some(&b':') {
+            return None;
+        }
+        Some((name, sep(self.b, end + 1, &mut self.style)?))
+    }
+
+    /// The message object at `i` (its `{`) under `schema`: the offset after
+    /// it and the set of members seen (bit per schema entry).
+    fn object(&mut self, schema: &'static Schema, i: usize) -> Option<(usize, u32)> {
+        if self.b.get(i) != Some(&b'{') {
+            return None;
+        }
+        let mut i = i + 1;
+        let mut seen = 0u32;
+        if self.b.get(i) == Some(&b'}') {
+            return Some((i + 1, 0));
+        }
+        loop {
+            let (name, at) = self.key(i)?;
+            // A member the schema does not list is a finding the full path
+            // words; a member seen twice makes the line malformed.
+            let (idx, &(static_name, field)) = schema
+                .fields
+                .iter()
+                .enumerate()
+                .find(|(_, (k, _))| k.as_bytes() == name)?;
+            let bit = 1u32.checked_shl(idx as u32)?;
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+            self.path.push(Step::Key(static_name));
+            let end = self.member(field, at)?;
+            self.path.pop();
+            match self.next(end, b'}')? {
+                Ok(n) => i = n,
+                Err(after) => return Some((after, seen)),
+            }
+        }
+    }
+
+    /// One structural member's value at `i`; the offset after it.
+    fn member(&mut self, field: Field, i: usize) -> Option<usize> {
+        match field {
+            Field::Hex(n) => {
+                let (s, end) = self.plain_string(i)?;
+                // SECURITY: uppercase digits are rewritten by the full path
+                // (a bit no rule reads), so only lowercase ids pass here.
+                let ok = s.is_empty()
+                    || (s.len() == n && s.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')));
+                ok.then_some(end)
+            }
+            Field::Nanos => self.unsigned(i, u64::MAX),
+            Field::Uint32 => self.unsigned(i, u64::from(u32::MAX)),
+            Field::Flags(mask) => {
+                let (digits, end) = self.digits(i)?;
+                let n = parse_u64(digits).filter(|_| digits.len() <= 10)?;
+                (n <= u64::from(mask) && n & u64::from(mask) == n).then_some(end)
+            }
+            Field::Enum(names) => {
+                // Enum names (strings) are rare in OTLP/JSON: the full path
+                // reads them.
+                if self.b.get(i) == Some(&b'"') {
+                    return None;
+                }
+                let (digits, end) = self.digits(i)?;
+                let n = parse_u64(digits)?;
+                (n < names.len() as u64).then_some(end)
+            }
+            Field::Text(Text::Empty) => (self.b.get(i..i + 2) == Some(b"\"\"")).then_some(i + 2),
+            Field::Text(rule) => {
+                let (s, end) = self.plain_string(i)?;
+                text_ok(rule, std::str::from_utf8(s).ok()?).then_some(end)
+            }
+            Field::Rule(which) => {
+                let (s, end) = self.plain_string(i)?;
+                if s.is_empty() {
+                    return Some(end);
+                }
+                let st = &self.cx.policy.standard.otlp.structure;
+                let rule = match which {
+                    Structural::SchemaUrl => &st.schema_url,
+                    Structural::ScopeName => &st.scope_name,
+                    Structural::ScopeVersion => &st.scope_version,
+                    Structural::EventName => &st.event_name,
+                };
+                self.rule_string(rule, s).then_some(end)
+            }
+            // A non-empty trace state is read member by member on the full
+            // path.
+            Field::TraceState => (self.b.get(i..i + 2) == Some(b"\"\"")).then_some(i + 2),
+            Field::SpanName => {
+                let (s, end) = self.plain_string(i)?;
+                if !self.text_ok(s) {
+                    return None;
+                }
+                let otlp = &self.cx.policy.standard.otlp;
+                if otlp.span_names.iter().any(|n| n.as_bytes() == s) {
+                    return Some(end);
+                }
+                self.rule_string(&otlp.structure.span_name, s)
+                    .then_some(end)
+            }
+            Field::Attributes(place) => self.attributes(place, i),
+            Field::Body => {
+                // A log body is content: stripped at standard level,
+                // whatever it holds (but it must be a valid value).
+                let (_, end) = self.any_value(i)?;
+                self.has_content = true;
+                self.strip(
+                    None,
+                    Rule::ContentField,
+                    "log body is content, not allowed at standard level",
+                )?;
+                Some(end)
+            }
+            Field::Object(schema) => self.object(schema, i).map(|(end, _)| end),
+            Field::Array(schema, repeated) => self.array(schema, repeated, i),
+        }
+    }
+
+    /// A non-empty, escape-free structural string held to `rule` and the
+    /// detectors, as `Walk::check` holds it.
+    fn rule_string(&self, rule: &FieldRule, s: &[u8]) -> bool {
+        if rule.ty != ValueType::String || !self.text_ok(s) {
+            return false;
+        }
+        let Ok(text) = std::str::from_utf8(s) else {
+            return false;
+        };
+        rule.check_string(text).is_ok() && detectors_pass(rule, self.cx.detectors, s) == Some(true)
+    }
+
+    /// Whether an escape-free string's bytes are valid UTF-8 and canonical
+    /// (no raw U+2028/U+2029, which the full path escapes).
+    #[inline(always)]
+    fn text_ok(&self, s: &[u8]) -> bool {
+        s.is_ascii() || (std::str::from_utf8(s).is_ok() && !has_separator(s))
+    }
+
+    /// Digits of an unsigned integer at `i`, written as a JSON string or a
+    /// JSON number, in canonical form (no leading zero, a number of at
+    /// most 17 digits); the offset after it.
+    fn digits(&self, i: usize) -> Option<(&'a [u8], usize)> {
+        let (digits, end) = match self.b.get(i)? {
+            b'"' => self.plain_string(i)?,
+            b'0'..=b'9' => {
+                let (end, fraction, exponent) = scan_number_shaped(self.b, i).ok()?;
+                let literal = self.b.get(i..end)?;
+                if fraction || exponent || literal.len() > 17 {
+                    return None;
+                }
+                (literal, end)
+            }
+            _ => return None,
+        };
+        let canonical = !digits.is_empty()
+            && digits.iter().all(u8::is_ascii_digit)
+            && (digits.len() == 1 || digits[0] != b'0');
+        canonical.then_some((digits, end))
+    }
+
+    /// An unsigned integer up to `max`.
+    fn unsigned(&self, i: usize, max: u64) -> Option<usize> {
+        let (digits, end) = self.digits(i)?;
+        if digits.len() > 20 {
+            return None;
+        }
+        (parse_u64(digits)? <= max).then_some(end)
+    }
+
+    /// A repeated message at `i` (its `[`), at most its `max_*` elements.
+    fn array(&mut self, schema: &'static Schema, repeated: Repeated, i: usize) -> Option<usize> {
+        if self.b.get(i) != Some(&b'[') {
+            return None;
+        }
+        let l = &self.cx.policy.standard.otlp.limits;
+        let max = match repeated {
+            Repeated::Resources => l.resources,
+            Repeated::Scopes => l.scopes,
+            Repeated::Spans => l.spans,
+            Repeated::Events => l.events,
+            Repeated::Links => l.links,
+            Repeated::LogRecords => l.log_records,
+        };
+        let mut i = i + 1;
+        if self.b.get(i) == Some(&b']') {
+            return Some(i + 1);
+        }
+        let mut n = 0;
+        loop {
+            // One element more than the limit is a violation.
+            if n >= max {
+                return None;
+            }
+            self.path.push(Step::Index(n));
+            let (end, _) = self.object(schema, i)?;
+            self.path.pop();
+            n += 1;
+            match self.next(end, b']')? {
+                Ok(next) => i = next,
+                Err(after) => return Some(after),
+            }
+        }
+    }
+
+    /// An attribute list at `i` (its `[`) for `place`.
+    fn attributes(&mut self, place: Place, i: usize) -> Option<usize> {
+        if self.b.get(i) != Some(&b'[') {
+            return None;
+        }
+        let max = self
+            .cx
+            .policy
+            .standard
+            .otlp
+            .limits
+            .attributes
+            .min(MAX_FAST_ATTRIBUTES);
+        self.keys.clear();
+        let mut i = i + 1;
+        if self.b.get(i) == Some(&b']') {
+            return Some(i + 1);
+        }
+        loop {
+            if self.keys.len() >= max {
+                return None;
+            }
+            let end = self.attribute(place, i)?;
+            match self.next(end, b']')? {
+                Ok(next) => i = next,
+                Err(after) => return Some(after),
+            }
+        }
+    }
+
+    /// One attribute `{"key": K, "value": V}` at `i`; the offset after it.
+    fn attribute(&mut self, place: Place, i: usize) -> Option<usize> {
+        if self.b.get(i) != Some(&b'{') {
+            return None;
+        }
+        let mut i = i + 1;
+        let mut key: Option<(usize, usize)> = None;
+        let mut value: Option<Any<'a>> = None;
+        let end = loop {
+            let (name, at) = self.key(i)?;
+            let after = match name {
+                b"key" if key.is_none() => {
+                    let (_, end) = self.plain_string(at)?;
+                    key = Some((at + 1, end - 1));
+                    end
+                }
+                b"value" if value.is_none() => {
+                    let (any, end) = self.any_value(at)?;
+                    value = Some(any);
+                    end
+                }
+                // Another member, or one twice: the full path.
+                _ => return None,
+            };
+            match self.next(after, b'}')? {
+                Ok(n) => i = n,
+                Err(after) => break after,
+            }
+        };
+        let (ks, ke) = key?;
+        let k = self.b.get(ks..ke)?;
+        if !self.text_ok(k) {
+            return None;
+        }
+        // SECURITY: the same key twice in one list is malformed; the full
+        // path reports it.
+        if self
+            .keys
+            .iter()
+            .any(|&(s, e)| e - s == k.len() && self.b.get(s..e) == Some(k))
+        {
+            return None;
+        }
+        self.keys.push((ks, ke));
+        let any = value.unwrap_or(Any::Empty);
+        let o = &self.cx.policy.standard.otlp;
+        let set = match place {
+            Place::Resource => &o.resource_attributes,
+            Place::Scope => &o.scope_attributes,
+            Place::Span => &o.span_attributes,
+            Place::Event => &o.event_attributes,
+            Place::Link => &o.link_attributes,
+            Place::Log => &o.log_attributes,
+        };
+        if let Some((idx, rule)) = set.lookup_bytes(k) {
+            return self.allowed(set, idx, rule, any).then_some(end);
+        }
+        let key = std::str::from_utf8(k).ok()?;
+        if is_content_attribute(&self.cx.policy.full.content_attributes, key) {
+            self.has_content = true;
+            self.strip(
+                Some(key),
+                Rule::ContentField,
+                "content attribute is not allowed at standard level",
+            )?;
+        } else {
+            self.strip(Some(key), Rule::UnknownField, unknown_message(place))?;
+        }
+        Some(end)
+    }
+
+    /// An AnyValue object at `i` holding a scalar (or nothing); the offset
+    /// after it. Nested values go to the full path.
+    fn any_value(&mut self, i: usize) -> Option<(Any<'a>, usize)> {
+        if self.b.get(i) != Some(&b'{') {
+            return None;
+        }
+        if self.b.get(i + 1) == Some(&b'}') {
+            return Some((Any::Empty, i + 2));
+        }
+        let (name, at) = self.key(i + 1)?;
+        let b = self.b;
+        let (any, end) = match (name, b.get(at)?) {
+            (b"stringValue", b'"') => {
+                let (end, escaped) = scan_string(b, at).ok()?;
+                let s = b.get(at + 1..end - 1)?;
+                // SECURITY: a line that is not UTF-8 is malformed, content
+                // or not.
+                if !s.is_ascii() && std::str::from_utf8(s).is_err() {
+                    return None;
+                }
+                (Any::Str(s, escaped), end)
+            }
+            (b"boolValue", b't') if b.get(at..at + 4) == Some(b"true") => (Any::Bool, at + 4),
+            (b"boolValue", b'f') if b.get(at..at + 5) == Some(b"false") => (Any::Bool, at + 5),
+            (b"intValue", b'"') => {
+                let (s, end) = self.plain_string(at)?;
+                (Any::IntText(s), end)
+            }
+            (b"intValue" | b"doubleValue", b'-' | b'0'..=b'9') => {
+                let (end, fraction, exponent) = scan_number_shaped(b, at).ok()?;
+                let literal = b.get(at..end)?;
+                (
+                    Any::Num(literal, fraction, exponent, name == b"intValue"),
+                    end,
+                )
+            }
+            _ => return None,
+        };
+        // A second member is no AnyValue: the full path.
+        (b.get(end) == Some(&b'}')).then_some((any, end + 1))
+    }
+
+    /// Whether an allowlisted attribute's value passes its rule as it is
+    /// (`Judge::check_any`); `false` sends the line to the full path.
+    fn allowed(&self, set: &FieldSet, idx: usize, rule: &FieldRule, any: Any<'_>) -> bool {
+        match (any, rule.ty) {
+            (_, ValueType::Array) => false,
+            (Any::Empty, ty) => rule.nullable || ty == ValueType::Null,
+            (Any::Str(s, false), ValueType::String) => {
+                self.text_ok(s)
+                    && set.string_ok(idx, s)
+                    && detectors_pass(rule, self.cx.detectors, s) == Some(true)
+            }
+            (Any::Num(literal, fraction, exponent, false), ValueType::Number) => {
+                rule.check_number_bytes(literal, fraction, exponent).is_ok()
+                    && canonical_number(rule, literal, exponent)
+            }
+            (Any::Bool, ValueType::Boolean) => true,
+            (Any::IntText(text), ValueType::Integer | ValueType::Number) => int_ok(rule, text),
+            (Any::Num(literal, false, false, true), ValueType::Integer | ValueType::Number) => {
+                literal.len() <= 17 && int_ok(rule, literal)
+            }
+            _ => false,
+        }
+    }
+
+    /// A member stripped with a finding at the current path (and, for an
+    /// attribute, `["key"]` after it). `Some` unless the caller wants
+    /// verbatim records only.
+    fn strip(&mut self, attr: Option<&str>, rule: Rule, message: &'static str) -> Option<()> {
+        if self.cx.verbatim_only {
+            return None;
+        }
+        let mut path = String::new();
+        for step in self.path.iter() {
+            match *step {
+                Step::Key(k) => {
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(k);
+                }
+                Step::Index(i) => {
+                    let _ = write!(path, "[{i}]");
+                }
+            }
+        }
+        if let Some(key) = attr {
+            path.push_str("[\"");
+            path.push_str(&escape_key(key));
+            path.push_str("\"]");
+        }
+        self.findings.push(Finding {
+            line: self.cx.line,
+            kind: FindingKind::Violation,
+            rule,
+            field: Some(path),
+            message: message.into(),
+        });
+        self.stripped += 1;
+        Some(())
+    }
+}
+
+/// An `intValue`'s text in its one decimal spelling, within `rule`'s range.
+fn int_ok(rule: &FieldRule, text: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(text) else {
+        return false;
+    };
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || !plain_decimal(text) {
+        return false;
+    }
+    text.parse::<i64>()
+        .is_ok_and(|n| rule.check_range(n as f64).is_ok())
+}
+
+/// Digits (already checked) as a u64; `None` past its range.
+fn parse_u64(digits: &[u8]) -> Option<u64> {
+    digits.iter().try_fold(0u64, |n, &d| {
+        n.checked_mul(10)?
+            .checked_add(u64::from(d.wrapping_sub(b'0')))
+    })
+}

@@ -1,0 +1,374 @@
+//! The OTLP fast path against the full path: generated export requests,
+//! with the mutations an attacker (or an odd SDK) would try, must get the
+//! same judgement, findings and projection either way.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use proptest::prelude::*;
+
+use super::fast::{Context, FastOtlp};
+use crate::gate::detect::Detectors;
+use crate::gate::{Gate, Verdict};
+use crate::policy::Policy;
+use crate::source::lines::Line;
+use crate::window::Level;
+
+fn policy() -> Arc<Policy> {
+    Arc::new(Policy::from_toml(Path::new("p.toml"), "version = 1\n").unwrap())
+}
+
+/// What the fast path alone makes of `line` (a fresh one each time).
+fn fast_alone(p: &Policy, line: &[u8], verbatim_only: bool) -> Option<(u32, bool, Vec<String>)> {
+    let detectors = Detectors::shared(p.redaction().standard_detectors());
+    let mut findings = Vec::new();
+    let cx = Context {
+        policy: p,
+        detectors: &detectors,
+        line: 7,
+        verbatim_only,
+    };
+    let taken = FastOtlp::default().judge(cx, line, &mut findings)?;
+    let shown = findings.iter().map(|f| format!("{f:?}")).collect();
+    Some((taken.stripped, taken.has_content, shown))
+}
+
+/// An SDK's batch: one resource, one scope, a span with content.
+const SDK: &str = r#"{"resourceSpans": [{"resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "chat-gateway"}}, {"key": "telemetry.sdk.language", "value": {"stringValue": "python"}}]}, "scopeSpans": [{"scope": {"name": "opentelemetry.instrumentation.openai_v2", "version": "2.1b0"}, "spans": [{"traceId": "f4aea2076618ad4584a288e97cab3d90", "spanId": "8032c115fe5d2a15", "name": "chat gpt-4o", "kind": 3, "startTimeUnixNano": "1788450022633673216", "endTimeUnixNano": "1788450023952915767", "attributes": [{"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}}, {"key": "gen_ai.request.model", "value": {"stringValue": "gpt-4o"}}, {"key": "gen_ai.request.temperature", "value": {"doubleValue": 0.2}}, {"key": "gen_ai.usage.input_tokens", "value": {"intValue": "811"}}, {"key": "server.port", "value": {"intValue": 443}}, {"key": "gen_ai.prompt", "value": {"stringValue": "system\nYou are the billing assistant.\nuser\nmy card is 4111 1111 1111 1111"}}, {"key": "gen_ai.completion", "value": {"stringValue": "Sure."}}], "status": {}}]}]}]}"#;
+
+#[test]
+fn an_sdk_batch_with_content_is_judged_in_one_pass() {
+    let p = policy();
+    let (stripped, has_content, findings) = fast_alone(&p, SDK.as_bytes(), false).unwrap();
+    assert_eq!((stripped, has_content), (2, true));
+    assert_eq!(findings.len(), 2);
+    assert!(
+        findings[0]
+            .contains(r#"resourceSpans[0].scopeSpans[0].spans[0].attributes["gen_ai.prompt"]"#),
+        "{findings:?}"
+    );
+    // Never the value: the canary in the prompt is nowhere in a finding.
+    assert!(findings.iter().all(|f| !f.contains("4111")));
+    // A caller that needs the projection gets the full path.
+    assert_eq!(fast_alone(&p, SDK.as_bytes(), true), None);
+    // Without the content, it passes verbatim, projection or not.
+    let clean = SDK.replace(r#", {"key": "gen_ai.prompt", "value": {"stringValue": "system\nYou are the billing assistant.\nuser\nmy card is 4111 1111 1111 1111"}}, {"key": "gen_ai.completion", "value": {"stringValue": "Sure."}}"#, "");
+    assert_eq!(
+        fast_alone(&p, clean.as_bytes(), true),
+        Some((0, false, vec![]))
+    );
+}
+
+#[test]
+fn what_the_fast_path_does_not_read_goes_to_the_full_path() {
+    let p = policy();
+    for (from, to) in [
+        // A value that breaks its rule, or that the detectors flag.
+        (r#""gpt-4o"}"#, r#""gpt 4o!"}"#),
+        (r#""chat"}"#, r#""4111 1111 1111 1111"}"#),
+        // Escapes where a value is checked; an escaped key.
+        (r#""chat"}"#, r#""ch\u0061t"}"#),
+        (r#""key": "server.port""#, r#""key": "server\u002eport""#),
+        // Uppercase hex (rewritten), a leading zero (rewritten).
+        (
+            "f4aea2076618ad4584a288e97cab3d90",
+            "F4AEA2076618AD4584A288E97CAB3D90",
+        ),
+        (r#""811""#, r#""0811""#),
+        (r#""kind": 3"#, r#""kind": 03"#),
+        (r#""kind": 3"#, r#""kind": "SPAN_KIND_CLIENT""#),
+        // A duplicate attribute key; a duplicate member.
+        (
+            r#""key": "gen_ai.request.model""#,
+            r#""key": "gen_ai.operation.name""#,
+        ),
+        (r#""kind": 3"#, r#""kind": 3, "kind": 3"#),
+        // A member the schema does not list, or a nested value.
+        (r#""status": {}"#, r#""status": {}, "extra": 1"#),
+        (r#"{"intValue": 443}"#, r#"{"arrayValue": {"values": []}}"#),
+        // Whitespace the canonical form does not have; a trailing byte.
+        (r#""kind": 3"#, r#""kind" : 3"#),
+        (r#"}]}]}]}"#, r#"}]}]}]} "#),
+        // Not UTF-8 inside content.
+        ("Sure.", "Sure\u{fffd}"),
+    ] {
+        let line = SDK.replacen(from, to, 1);
+        assert_ne!(line, SDK, "{from}");
+        let mut bytes = line.into_bytes();
+        if to.contains('\u{fffd}') {
+            let at = bytes
+                .windows(3)
+                .position(|w| w == "\u{fffd}".as_bytes())
+                .unwrap();
+            bytes.splice(at..at + 3, [0xff]);
+        }
+        assert_eq!(fast_alone(&p, &bytes, false), None, "{to}");
+    }
+}
+
+// --- generated requests ------------------------------------------------
+
+const KEYS: &[&str] = &[
+    "gen_ai.operation.name",
+    "gen_ai.request.model",
+    "gen_ai.response.id",
+    "gen_ai.usage.input_tokens",
+    "gen_ai.request.temperature",
+    "server.port",
+    "server.address",
+    "error.type",
+    "gen_ai.prompt",
+    "gen_ai.completion",
+    "gen_ai.prompt.0.content",
+    "input.value",
+    "x.custom",
+    "caf\u{e9}.key",
+    "k\u{2028}",
+    "gen_ai\\u002eprompt",
+    "gen_ai.operation.name",
+];
+
+const VALUES: &[&str] = &[
+    r#"{"stringValue": "chat"}"#,
+    r#"{"stringValue": "gpt-4o"}"#,
+    r#"{"stringValue": "chatcmpl-4e6980ee651011cb"}"#,
+    r#"{"stringValue": "4111 1111 1111 1111"}"#,
+    r#"{"stringValue": "jane.doe@example.com"}"#,
+    r#"{"stringValue": "a\nb \"q\""}"#,
+    "{\"stringValue\": \"caf\u{e9}\"}",
+    "{\"stringValue\": \"a\u{2028}b\"}",
+    r#"{"stringValue": ""}"#,
+    r#"{"intValue": "443"}"#,
+    r#"{"intValue": "0443"}"#,
+    r#"{"intValue": 443}"#,
+    r#"{"intValue": -1}"#,
+    r#"{"intValue": "-0"}"#,
+    r#"{"intValue": 1.5}"#,
+    r#"{"intValue": "99999999999999999999"}"#,
+    r#"{"doubleValue": 0.2}"#,
+    r#"{"doubleValue": 0.30000000000000004}"#,
+    r#"{"doubleValue": 1e400}"#,
+    r#"{"doubleValue": "NaN"}"#,
+    r#"{"boolValue": true}"#,
+    r#"{}"#,
+    r#"{"arrayValue": {"values": [{"stringValue": "a"}]}}"#,
+    r#"{"stringValue": "a", "intValue": "1"}"#,
+];
+
+const SPAN_MEMBERS: &[&str] = &[
+    r#""traceId": "f4aea2076618ad4584a288e97cab3d90""#,
+    r#""traceId": "F4AEA2076618AD4584A288E97CAB3D90""#,
+    r#""traceId": """#,
+    r#""traceId": "f4aea2""#,
+    r#""spanId": "8032c115fe5d2a15""#,
+    r#""parentSpanId": "8032c115fe5d2a16""#,
+    r#""name": "chat gpt-4o""#,
+    r#""name": "llm_request""#,
+    r#""name": "a sentence with words""#,
+    r#""name": "chat gpt\u002d4o""#,
+    r#""kind": 3"#,
+    r#""kind": 9"#,
+    r#""kind": 6"#,
+    r#""kind": 5"#,
+    r#""kind": "SPAN_KIND_CLIENT""#,
+    r#""startTimeUnixNano": "1788450022633673216""#,
+    r#""startTimeUnixNano": "0123""#,
+    r#""endTimeUnixNano": 1788450022633673"#,
+    r#""endTimeUnixNano": 17884500226336732160"#,
+    r#""status": {}"#,
+    r#""status": {"code": 2}"#,
+    r#""status": {"code": 3}"#,
+    r#""status": {"message": ""}"#,
+    r#""status": {"message": "boom"}"#,
+    r#""flags": 769"#,
+    r#""flags": 1024"#,
+    r#""flags": "0""#,
+    r#""events": []"#,
+    r#""events": [{"name": "exception", "timeUnixNano": "1"}]"#,
+    r#""events": [{"name": "gen_ai.content.prompt", "attributes": [{"key": "gen_ai.prompt", "value": {"stringValue": "hi"}}]}]"#,
+    r#""links": [{"traceId": "f4aea2076618ad4584a288e97cab3d90", "spanId": "8032c115fe5d2a15"}]"#,
+    r#""traceState": """#,
+    r#""traceState": "a=b""#,
+    r#""droppedAttributesCount": 0"#,
+    r#""foo": 1"#,
+];
+
+/// Key and value pairs an SDK sends (indexes into `KEYS`, `VALUES`): they
+/// pass, or are content.
+const SDK_PAIRS: &[(usize, usize)] = &[
+    (0, 0),
+    (1, 1),
+    (2, 2),
+    (3, 9),
+    (4, 16),
+    (5, 11),
+    (8, 5),
+    (9, 6),
+];
+
+/// An attribute list from (key, value, shape) picks: an SDK's pair for a
+/// key index past `KEYS`, else the key and value picked.
+fn attributes(picks: &[(usize, usize, u8)]) -> String {
+    let items: Vec<String> = picks
+        .iter()
+        .enumerate()
+        .map(|(at, &(k, v, shape))| {
+            // An SDK's pairs in list order: no key twice in a list of eight.
+            // Past four times `KEYS`: only the pairs that pass (the first
+            // six), for lines that are clean but for one odd member.
+            let pairs = if k >= KEYS.len() * 4 {
+                &SDK_PAIRS[..6]
+            } else {
+                SDK_PAIRS
+            };
+            let (k, v) = if k >= KEYS.len() {
+                pairs[(at + picks.first().map_or(0, |p| p.1)) % pairs.len()]
+            } else {
+                (k, v)
+            };
+            let (k, v) = (KEYS[k], VALUES[v % VALUES.len()]);
+            match shape % 16 {
+                0 => format!(r#"{{"value": {v}, "key": "{k}"}}"#),
+                1 => format!(r#"{{"key": "{k}"}}"#),
+                2 => format!(r#"{{"key": "{k}", "value": {v}, "x": 1}}"#),
+                _ => format!(r#"{{"key": "{k}", "value": {v}}}"#),
+            }
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The members an SDK sends (indexes into `SPAN_MEMBERS`).
+const SDK_SPAN: &[usize] = &[0, 4, 6, 10, 15, 19];
+
+/// A span: an SDK's members, with member `odd` (if any) put in place of
+/// the one of the same name or added.
+fn span(odd: Option<usize>, attrs: &[(usize, usize, u8)]) -> String {
+    let mut parts: Vec<&str> = SDK_SPAN.iter().map(|&m| SPAN_MEMBERS[m]).collect();
+    if let Some(m) = odd {
+        let m = SPAN_MEMBERS[m % SPAN_MEMBERS.len()];
+        let name = |s: &str| s.split(':').next().unwrap_or("").to_string();
+        match parts.iter().position(|p| name(p) == name(m)) {
+            Some(at) => parts[at] = m,
+            None => parts.push(m),
+        }
+    }
+    let mut parts: Vec<String> = parts.into_iter().map(str::to_string).collect();
+    parts.push(format!(r#""attributes": {}"#, attributes(attrs)));
+    format!("{{{}}}", parts.join(", "))
+}
+
+type Picks = Vec<(usize, usize, u8)>;
+
+fn picks() -> impl Strategy<Value = Picks> {
+    // Mostly an SDK's pairs (a key index past `KEYS`), some of anything.
+    prop::collection::vec((0..KEYS.len() * 5, 0..VALUES.len(), any::<u8>()), 0..8)
+}
+
+fn request(
+    resource: &Picks,
+    spans: &[(Option<usize>, Picks)],
+    logs: bool,
+    scope: u8,
+    mutation: u8,
+) -> String {
+    let spans: Vec<String> = spans.iter().map(|(m, a)| span(*m, a)).collect();
+    let scope = match scope % 4 {
+        0 => r#"{"name": "opentelemetry.instrumentation.openai_v2", "version": "2.1b0"}"#,
+        1 => r#"{"name": "my scope with spaces"}"#,
+        2 => r#"{}"#,
+        _ => r#"{"name": "vllm", "attributes": [{"key": "x", "value": {}}]}"#,
+    };
+    let mut line = if logs {
+        format!(
+            r#"{{"resourceLogs": [{{"resource": {{"attributes": {}}}, "scopeLogs": [{{"scope": {scope}, "logRecords": [{{"timeUnixNano": "1", "severityNumber": 9, "severityText": "INFO", "body": {{"stringValue": "hello"}}, "attributes": {}}}]}}]}}]}}"#,
+            attributes(resource),
+            attributes(resource),
+        )
+    } else {
+        format!(
+            r#"{{"resourceSpans": [{{"resource": {{"attributes": {}}}, "scopeSpans": [{{"scope": {scope}, "spans": [{}]}}]}}]}}"#,
+            attributes(resource),
+            spans.join(", ")
+        )
+    };
+    match mutation % 24 {
+        // The compact style, all through.
+        0 | 1 => line = line.replace(", ", ",").replace(": ", ":"),
+        // The two styles mixed; whitespace where the canonical form has none.
+        2 => line = line.replacen(", ", ",", 1),
+        3 => line = line.replacen(": ", " : ", 1),
+        4 => line.push(' '),
+        5 => line = format!(r#"{}, "extra": 1}}"#, &line[..line.len() - 1]),
+        6 => line = line.replacen("[{", "[ {", 1),
+        _ => {}
+    }
+    line
+}
+
+/// The invariant: wherever the fast path answers, the full path says the
+/// same (verdict, findings, counts); and a gate with the fast path judges
+/// every line exactly as one without it, projection included.
+#[test]
+fn the_fast_path_answers_as_the_full_path_does() {
+    let p = policy();
+    let hits = std::sync::atomic::AtomicUsize::new(0);
+    let stripped_hits = std::sync::atomic::AtomicUsize::new(0);
+    let cfg = ProptestConfig {
+        cases: if cfg!(debug_assertions) { 1500 } else { 6000 },
+        ..ProptestConfig::default()
+    };
+    proptest!(cfg, |(
+        resource in picks(),
+        spans in prop::collection::vec((prop::option::weighted(0.6, 0..SPAN_MEMBERS.len()), picks()), 0..4),
+        logs in prop::bool::weighted(0.2),
+        scope in any::<u8>(),
+        mutation in any::<u8>(),
+        clean in prop::bool::weighted(0.4),
+    )| {
+        // Clean but for (at most) one odd span member: where a wrong
+        // "verbatim" would show.
+        let (resource, spans, scope, mutation) = if clean {
+            let sdk = |p: Picks| -> Picks { p.into_iter().take(6).map(|(_, v, _)| (KEYS.len() * 4, v, 5)).collect() };
+            let spans: Vec<(Option<usize>, Picks)> = spans.into_iter().map(|(m, a)| (m, sdk(a))).collect();
+            (sdk(resource), spans, scope & !1, mutation | 8)
+        } else {
+            (resource, spans, scope, mutation)
+        };
+        let line = request(&resource, &spans, logs, scope, mutation);
+        let bytes = line.as_bytes();
+        let mut fast = Gate::new(p.clone());
+        let mut slow = Gate::new(p.clone());
+        slow.disable_otlp_fast_path();
+        for rebuild in [false, true] {
+            let jf = fast.judge(3, &Line::Text(bytes), Level::Standard, rebuild);
+            let js = slow.judge(3, &Line::Text(bytes), Level::Standard, rebuild);
+            prop_assert_eq!(jf, js, "{}", line);
+            prop_assert_eq!(fast.findings(), slow.findings(), "{}", line);
+            prop_assert_eq!(fast.output(), slow.output(), "{}", line);
+        }
+        if let Some((stripped, has_content, _)) = fast_alone(&p, bytes, false) {
+            hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let js = slow.judge(7, &Line::Text(bytes), Level::Standard, false);
+            let shown: Vec<String> = slow.findings().iter().map(|f| format!("{f:?}")).collect();
+            prop_assert_eq!(Some((stripped, has_content, shown)), fast_alone(&p, bytes, false), "{}", line);
+            prop_assert_eq!(js.stripped, stripped, "{}", line);
+            prop_assert_eq!(js.has_content, has_content, "{}", line);
+            prop_assert_eq!(js.verdict == Verdict::Verbatim, stripped == 0, "{}", line);
+            if stripped > 0 {
+                stripped_hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    });
+    // Not vacuous: the fast path answers for a good share of the lines,
+    // with and without strips.
+    let (hits, stripped) = (
+        hits.load(std::sync::atomic::Ordering::Relaxed),
+        stripped_hits.load(std::sync::atomic::Ordering::Relaxed),
+    );
+    eprintln!("{hits} answered, {stripped} with strips");
+    assert!(
+        hits > 300 && stripped > 100,
+        "{hits} answered, {stripped} with strips"
+    );
+}
