@@ -49,14 +49,50 @@ enum Step {
     Index(usize),
 }
 
-/// Buffers the fast path reuses from record to record.
-#[derive(Debug, Default)]
+/// Slots of the memo of passed values (a power of two).
+const MEMO_SLOTS: usize = 512;
+
+/// Values longer than this are not remembered.
+const MEMO_BYTES: usize = 96;
+
+/// Buffers the fast path reuses from record to record, and what it learns.
+///
+/// It lives in a [`crate::gate::Gate`], which judges by one policy: what
+/// the memo remembers (that a value passed its rule and the detectors
+/// under that policy) stays true for the gate's life.
+#[derive(Debug)]
 pub struct FastOtlp {
     /// The path to the member being read.
     path: Vec<Step>,
-    /// Byte spans of the keys of the attribute list being read.
+    /// Byte spans of the keys, not on the allowlist, of the attribute list
+    /// being read.
     keys: Vec<(usize, usize)>,
+    /// Allowlist indexes seen in the attribute list being read, a bit each.
+    seen: Vec<u64>,
+    /// Allowlist index guesses: the index of the attribute at each
+    /// position of the last list at each place (producers keep an order).
+    guesses: [[u16; MAX_FAST_ATTRIBUTES]; 6],
+    /// Strings that passed their rule and the detectors: a direct-mapped
+    /// cache by hash of (rule, bytes); a slot holds the rule's tag and the
+    /// bytes. SECURITY: a hit needs the same rule and the same bytes.
+    memo: Vec<(u32, Vec<u8>)>,
 }
+
+impl Default for FastOtlp {
+    fn default() -> Self {
+        FastOtlp {
+            path: Vec::new(),
+            keys: Vec::new(),
+            seen: Vec::new(),
+            guesses: [[0; MAX_FAST_ATTRIBUTES]; 6],
+            memo: vec![(u32::MAX, Vec::new()); MEMO_SLOTS],
+        }
+    }
+}
+
+/// The memo tag of a structural string rule (attribute rules are tagged
+/// by place and allowlist index, below `1 << 24`).
+const TAG_SPAN_NAME: u32 = 1 << 24;
 
 /// What the fast path decided for a record it judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,6 +135,9 @@ impl FastOtlp {
             style: 0,
             path: &mut self.path,
             keys: &mut self.keys,
+            seen: &mut self.seen,
+            guesses: &mut self.guesses,
+            memo: &mut self.memo,
             findings,
             stripped: 0,
             has_content: false,
@@ -138,6 +177,9 @@ struct Walker<'a, 'b> {
     style: u8,
     path: &'b mut Vec<Step>,
     keys: &'b mut Vec<(usize, usize)>,
+    seen: &'b mut Vec<u64>,
+    guesses: &'b mut [[u16; MAX_FAST_ATTRIBUTES]; 6],
+    memo: &'b mut Vec<(u32, Vec<u8>)>,
     findings: &'b mut Vec<Finding>,
     stripped: u32,
     has_content: bool,
@@ -179,15 +221,40 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// The key whose quote is at `i` and its `:`: the key's bytes (escape
-    /// free) and the offset of the value.
+    /// The schema member whose key's quote is at `i`, and the offset of
+    /// its value. A schema name is plain ASCII (no quote, backslash or
+    /// control byte), so its bytes followed by `"` are exactly what a JSON
+    /// string scan would find: no scan is needed.
     #[inline(always)]
-    fn key(&mut self, i: usize) -> Option<(&'a [u8], usize)> {
-        let (name, end) = self.plain_string(i)?;
+    fn schema_key(
+        &mut self,
+        schema: &'static Schema,
+        i: usize,
+    ) -> Option<(usize, &'static str, Field, usize)> {
+        if self.b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let rest = self.b.get(i + 1..)?;
+        let (idx, &(name, field)) = schema.fields.iter().enumerate().find(|(_, (k, _))| {
+            rest.len() > k.len() && rest[k.len()] == b'"' && rest.starts_with(k.as_bytes())
+        })?;
+        let end = i + 1 + name.len() + 1;
         if self.b.get(end) != Some(&b':') {
             return None;
         }
-        Some((name, sep(self.b, end + 1, &mut self.style)?))
+        Some((idx, name, field, sep(self.b, end + 1, &mut self.style)?))
+    }
+
+    /// The fixed key `name` (plain ASCII) with its quote at `i`: the offset
+    /// of its value, or `None` when another key is there.
+    #[inline(always)]
+    fn fixed_key(&mut self, name: &[u8], i: usize) -> Option<usize> {
+        let n = name.len();
+        let here = self.b.get(i..i + n + 3)?;
+        if here[0] != b'"' || &here[1..=n] != name || here[n + 1] != b'"' || here[n + 2] != b':' {
+            return None;
+        }
+        sep(self.b, i + n + 3, &mut self.style)
     }
 
     /// The message object at `i` (its `{`) under `schema`: the offset after
@@ -202,14 +269,9 @@ impl<'a> Walker<'a, '_> {
             return Some((i + 1, 0));
         }
         loop {
-            let (name, at) = self.key(i)?;
             // A member the schema does not list is a finding the full path
             // words; a member seen twice makes the line malformed.
-            let (idx, &(static_name, field)) = schema
-                .fields
-                .iter()
-                .enumerate()
-                .find(|(_, (k, _))| k.as_bytes() == name)?;
+            let (idx, static_name, field, at) = self.schema_key(schema, i)?;
             let bit = 1u32.checked_shl(idx as u32)?;
             if seen & bit != 0 {
                 return None;
@@ -281,11 +343,11 @@ impl<'a> Walker<'a, '_> {
                     return None;
                 }
                 let otlp = &self.cx.policy.standard.otlp;
-                if otlp.span_names.iter().any(|n| n.as_bytes() == s) {
-                    return Some(end);
-                }
-                self.rule_string(&otlp.structure.span_name, s)
-                    .then_some(end)
+                let named = |w: &Self| {
+                    otlp.span_names.iter().any(|n| n.as_bytes() == s)
+                        || w.rule_string(&otlp.structure.span_name, s)
+                };
+                self.memo_pass(TAG_SPAN_NAME, s, named).then_some(end)
             }
             Field::Attributes(place) => self.attributes(place, i),
             Field::Body => {
@@ -404,15 +466,18 @@ impl<'a> Walker<'a, '_> {
             .attributes
             .min(MAX_FAST_ATTRIBUTES);
         self.keys.clear();
+        self.seen.clear();
         let mut i = i + 1;
         if self.b.get(i) == Some(&b']') {
             return Some(i + 1);
         }
+        let mut n = 0;
         loop {
-            if self.keys.len() >= max {
+            if n >= max {
                 return None;
             }
-            let end = self.attribute(place, i)?;
+            let end = self.attribute(place, n, i)?;
+            n += 1;
             match self.next(end, b']')? {
                 Ok(next) => i = next,
                 Err(after) => return Some(after),
@@ -420,8 +485,9 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// One attribute `{"key": K, "value": V}` at `i`; the offset after it.
-    fn attribute(&mut self, place: Place, i: usize) -> Option<usize> {
+    /// One attribute `{"key": K, "value": V}` at `i`, the `at`-th of its
+    /// list; the offset after it.
+    fn attribute(&mut self, place: Place, at: usize, i: usize) -> Option<usize> {
         if self.b.get(i) != Some(&b'{') {
             return None;
         }
@@ -429,20 +495,22 @@ impl<'a> Walker<'a, '_> {
         let mut key: Option<(usize, usize)> = None;
         let mut value: Option<Any<'a>> = None;
         let end = loop {
-            let (name, at) = self.key(i)?;
-            let after = match name {
-                b"key" if key.is_none() => {
-                    let (_, end) = self.plain_string(at)?;
-                    key = Some((at + 1, end - 1));
-                    end
-                }
-                b"value" if value.is_none() => {
-                    let (any, end) = self.any_value(at)?;
-                    value = Some(any);
-                    end
-                }
+            // Key first, as producers write it; else value first.
+            let after = if key.is_none()
+                && let Some(v) = self.fixed_key(b"key", i)
+            {
+                let (_, end) = self.plain_string(v)?;
+                key = Some((v + 1, end - 1));
+                end
+            } else if value.is_none()
+                && let Some(v) = self.fixed_key(b"value", i)
+            {
+                let (any, end) = self.any_value(v)?;
+                value = Some(any);
+                end
+            } else {
                 // Another member, or one twice: the full path.
-                _ => return None,
+                return None;
             };
             match self.next(after, b'}')? {
                 Ok(n) => i = n,
@@ -454,8 +522,35 @@ impl<'a> Walker<'a, '_> {
         if !self.text_ok(k) {
             return None;
         }
-        // SECURITY: the same key twice in one list is malformed; the full
-        // path reports it.
+        let any = value.unwrap_or(Any::Empty);
+        let o = &self.cx.policy.standard.otlp;
+        let (set, p) = match place {
+            Place::Resource => (&o.resource_attributes, 0),
+            Place::Scope => (&o.scope_attributes, 1),
+            Place::Span => (&o.span_attributes, 2),
+            Place::Event => (&o.event_attributes, 3),
+            Place::Link => (&o.link_attributes, 4),
+            Place::Log => (&o.log_attributes, 5),
+        };
+        let guess = self.guesses[p].get(at).copied().unwrap_or(0);
+        if let Some((idx, rule)) = set.lookup_guessed(k, usize::from(guess)) {
+            if let Some(g) = self.guesses[p].get_mut(at) {
+                *g = u16::try_from(idx).ok()?;
+            }
+            // SECURITY: the same key twice in one list is malformed; the
+            // full path reports it. Equal keys have equal indexes.
+            let (word, bit) = (idx / 64, 1u64 << (idx % 64));
+            if self.seen.len() <= word {
+                self.seen.resize(word + 1, 0);
+            }
+            if self.seen[word] & bit != 0 {
+                return None;
+            }
+            self.seen[word] |= bit;
+            let tag = (p as u32) << 16 | u32::from(u16::try_from(idx).ok()?);
+            return self.allowed(set, idx, rule, any, tag).then_some(end);
+        }
+        // Keys off the allowlist: compared with each other.
         if self
             .keys
             .iter()
@@ -464,19 +559,6 @@ impl<'a> Walker<'a, '_> {
             return None;
         }
         self.keys.push((ks, ke));
-        let any = value.unwrap_or(Any::Empty);
-        let o = &self.cx.policy.standard.otlp;
-        let set = match place {
-            Place::Resource => &o.resource_attributes,
-            Place::Scope => &o.scope_attributes,
-            Place::Span => &o.span_attributes,
-            Place::Event => &o.event_attributes,
-            Place::Link => &o.link_attributes,
-            Place::Log => &o.log_attributes,
-        };
-        if let Some((idx, rule)) = set.lookup_bytes(k) {
-            return self.allowed(set, idx, rule, any).then_some(end);
-        }
         let key = std::str::from_utf8(k).ok()?;
         if is_content_attribute(&self.cx.policy.full.content_attributes, key) {
             self.has_content = true;
@@ -491,6 +573,33 @@ impl<'a> Walker<'a, '_> {
         Some(end)
     }
 
+    /// Whether the string `s` is remembered as having passed the rule
+    /// tagged `tag`; else `pass` decides, and a pass is remembered.
+    fn memo_pass(&mut self, tag: u32, s: &[u8], pass: impl FnOnce(&Self) -> bool) -> bool {
+        if s.len() > MEMO_BYTES {
+            return pass(self);
+        }
+        let mut h = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write(&mut h, s);
+        std::hash::Hasher::write_u32(&mut h, tag);
+        let slot = (std::hash::Hasher::finish(&h) as usize) & (MEMO_SLOTS - 1);
+        if let Some((t, bytes)) = self.memo.get(slot)
+            && *t == tag
+            && bytes.as_slice() == s
+        {
+            return true;
+        }
+        if !pass(self) {
+            return false;
+        }
+        if let Some((t, bytes)) = self.memo.get_mut(slot) {
+            *t = tag;
+            bytes.clear();
+            bytes.extend_from_slice(s);
+        }
+        true
+    }
+
     /// An AnyValue object at `i` holding a scalar (or nothing); the offset
     /// after it. Nested values go to the full path.
     fn any_value(&mut self, i: usize) -> Option<(Any<'a>, usize)> {
@@ -500,50 +609,71 @@ impl<'a> Walker<'a, '_> {
         if self.b.get(i + 1) == Some(&b'}') {
             return Some((Any::Empty, i + 2));
         }
-        let (name, at) = self.key(i + 1)?;
         let b = self.b;
-        let (any, end) = match (name, b.get(at)?) {
-            (b"stringValue", b'"') => {
-                let (end, escaped) = scan_string(b, at).ok()?;
-                let s = b.get(at + 1..end - 1)?;
-                // SECURITY: a line that is not UTF-8 is malformed, content
-                // or not.
-                if !s.is_ascii() && std::str::from_utf8(s).is_err() {
-                    return None;
+        let (any, end) = if let Some(at) = self.fixed_key(b"stringValue", i + 1) {
+            if b.get(at) != Some(&b'"') {
+                return None;
+            }
+            let (end, escaped) = scan_string(b, at).ok()?;
+            let s = b.get(at + 1..end - 1)?;
+            // SECURITY: a line that is not UTF-8 is malformed, content or
+            // not.
+            if !s.is_ascii() && std::str::from_utf8(s).is_err() {
+                return None;
+            }
+            (Any::Str(s, escaped), end)
+        } else if let Some(at) = self.fixed_key(b"intValue", i + 1) {
+            match b.get(at)? {
+                b'"' => {
+                    let (s, end) = self.plain_string(at)?;
+                    (Any::IntText(s), end)
                 }
-                (Any::Str(s, escaped), end)
+                _ => self.number(at, true)?,
             }
-            (b"boolValue", b't') if b.get(at..at + 4) == Some(b"true") => (Any::Bool, at + 4),
-            (b"boolValue", b'f') if b.get(at..at + 5) == Some(b"false") => (Any::Bool, at + 5),
-            (b"intValue", b'"') => {
-                let (s, end) = self.plain_string(at)?;
-                (Any::IntText(s), end)
+        } else if let Some(at) = self.fixed_key(b"doubleValue", i + 1) {
+            self.number(at, false)?
+        } else if let Some(at) = self.fixed_key(b"boolValue", i + 1) {
+            if b.get(at..at + 4) == Some(b"true") {
+                (Any::Bool, at + 4)
+            } else if b.get(at..at + 5) == Some(b"false") {
+                (Any::Bool, at + 5)
+            } else {
+                return None;
             }
-            (b"intValue" | b"doubleValue", b'-' | b'0'..=b'9') => {
-                let (end, fraction, exponent) = scan_number_shaped(b, at).ok()?;
-                let literal = b.get(at..end)?;
-                (
-                    Any::Num(literal, fraction, exponent, name == b"intValue"),
-                    end,
-                )
-            }
-            _ => return None,
+        } else {
+            return None;
         };
         // A second member is no AnyValue: the full path.
         (b.get(end) == Some(&b'}')).then_some((any, end + 1))
     }
 
+    /// A JSON number at `i` as an `intValue` (`int`) or a `doubleValue`.
+    fn number(&self, i: usize, int: bool) -> Option<(Any<'a>, usize)> {
+        if !matches!(self.b.get(i)?, b'-' | b'0'..=b'9') {
+            return None;
+        }
+        let (end, fraction, exponent) = scan_number_shaped(self.b, i).ok()?;
+        Some((Any::Num(self.b.get(i..end)?, fraction, exponent, int), end))
+    }
+
     /// Whether an allowlisted attribute's value passes its rule as it is
     /// (`Judge::check_any`); `false` sends the line to the full path.
-    fn allowed(&self, set: &FieldSet, idx: usize, rule: &FieldRule, any: Any<'_>) -> bool {
+    fn allowed(
+        &mut self,
+        set: &FieldSet,
+        idx: usize,
+        rule: &FieldRule,
+        any: Any<'_>,
+        tag: u32,
+    ) -> bool {
         match (any, rule.ty) {
             (_, ValueType::Array) => false,
             (Any::Empty, ty) => rule.nullable || ty == ValueType::Null,
-            (Any::Str(s, false), ValueType::String) => {
-                self.text_ok(s)
+            (Any::Str(s, false), ValueType::String) => self.memo_pass(tag, s, |w| {
+                w.text_ok(s)
                     && set.string_ok(idx, s)
-                    && detectors_pass(rule, self.cx.detectors, s) == Some(true)
-            }
+                    && detectors_pass(rule, w.cx.detectors, s) == Some(true)
+            }),
             (Any::Num(literal, fraction, exponent, false), ValueType::Number) => {
                 rule.check_number_bytes(literal, fraction, exponent).is_ok()
                     && canonical_number(rule, literal, exponent)

@@ -106,6 +106,53 @@ fn what_the_fast_path_does_not_read_goes_to_the_full_path() {
     }
 }
 
+/// The memo of passed values remembers a value for the rule it passed,
+/// not for another key's rule, across lines and within one.
+#[test]
+fn the_memo_remembers_a_value_for_its_rule_only() {
+    let p = policy();
+    let detectors = Detectors::shared(p.redaction().standard_detectors());
+    let cx = Context {
+        policy: &p,
+        detectors: &detectors,
+        line: 1,
+        verbatim_only: false,
+    };
+    let line = |attrs: &str| {
+        format!(
+            r#"{{"resourceSpans": [{{"scopeSpans": [{{"spans": [{{"name": "chat gpt-4o", "attributes": [{attrs}]}}]}}]}}]}}"#
+        )
+    };
+    let model = r#"{"key": "gen_ai.request.model", "value": {"stringValue": "gpt-4o"}}"#;
+    let port = r#"{"key": "server.address", "value": {"stringValue": "gpt-4o"}}"#;
+    let op = r#"{"key": "gen_ai.operation.name", "value": {"stringValue": "gpt-4o"}}"#;
+    let mut fast = FastOtlp::default();
+    let mut findings = Vec::new();
+    // gpt-4o passes as a model and a server address...
+    assert!(
+        fast.judge(cx, line(model).as_bytes(), &mut findings)
+            .is_some()
+    );
+    assert!(
+        fast.judge(cx, line(port).as_bytes(), &mut findings)
+            .is_some()
+    );
+    // ... but it is no operation name (a closed list): remembered or not,
+    // it goes to the full path, on a later line or after a pass in the
+    // same one.
+    assert!(fast.judge(cx, line(op).as_bytes(), &mut findings).is_none());
+    let both = format!("{model}, {op}");
+    assert!(
+        fast.judge(cx, line(&both).as_bytes(), &mut findings)
+            .is_none()
+    );
+    let mut slow = Gate::new(p.clone());
+    slow.disable_otlp_fast_path();
+    let j = slow.judge(1, &Line::Text(line(op).as_bytes()), Level::Standard, false);
+    assert_eq!(j.verdict, Verdict::Dropped, "{:?}", slow.findings());
+    assert!(findings.is_empty());
+}
+
 // --- generated requests ------------------------------------------------
 
 const KEYS: &[&str] = &[
