@@ -364,7 +364,7 @@ fn three_replicas_share_one_budget_through_a_real_redis_and_stop_when_it_dies() 
     let dirs = fleet_dirs(
         root.path(),
         &format!(
-            "budget_store = \"{}\"\nreplicas = 3\nstore_timeout = \"200ms\"",
+            "budget_store = \"{}\"\nreplicas = 3\nstore_timeout = \"2s\"",
             redis.url()
         ),
         3,
@@ -575,7 +575,7 @@ fn a_store_that_comes_back_empty_is_caught_and_grants_nothing() {
     let dirs = fleet_dirs(
         root.path(),
         &format!(
-            "budget_store = \"{}\"\nreplicas = 2\nstore_timeout = \"200ms\"",
+            "budget_store = \"{}\"\nreplicas = 2\nstore_timeout = \"2s\"",
             redis.url()
         ),
         2,
