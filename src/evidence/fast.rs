@@ -146,6 +146,7 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 }
 
 impl Memo {
+    #[cfg(test)]
     fn hit(&self, s: &[u8]) -> bool {
         if s.len() > MEMO_BYTES {
             return false;
@@ -155,6 +156,26 @@ impl Memo {
         self.slots
             .iter()
             .any(|(m, b)| *m == n && b.get(..s.len()).is_some_and(|b| same(b, s)))
+    }
+
+    /// The length of the kept value that the string from `j` (just after
+    /// its opening quote) is, when it is one: the value's bytes, then the
+    /// closing quote. Sound because no kept value holds a quote or a
+    /// backslash (each was a whole unescaped string): the scan of the JSON
+    /// string would end at that quote, with exactly those bytes. Checked
+    /// before any scan, so a repeated value costs a few word compares, not
+    /// a pass over its bytes.
+    #[inline]
+    fn at(&self, b: &[u8], j: usize) -> Option<usize> {
+        self.slots.iter().find_map(|(m, v)| {
+            let n = usize::from(*m);
+            (n <= MEMO_BYTES
+                && b.get(j + n) == Some(&b'"')
+                && v.get(..n)
+                    .zip(b.get(j..j + n))
+                    .is_some_and(|(v, s)| same(v, s)))
+            .then_some(n)
+        })
     }
 
     fn put(&mut self, s: &[u8]) {
@@ -381,8 +402,6 @@ impl Fused {
 /// decides it. Anything else goes to the general check.
 #[derive(Clone)]
 struct OneOf {
-    /// The bytes the values hold.
-    table: Box<[bool; 256]>,
     values: Vec<Box<[u8]>>,
 }
 
@@ -409,24 +428,19 @@ impl OneOf {
             .filter(plain)
             .map(|v| v.as_bytes().into())
             .collect();
-        let mut table = Box::new([false; 256]);
-        for v in &values {
-            v.iter().for_each(|&c| table[usize::from(c)] = true);
-        }
-        (!values.is_empty()).then_some(OneOf { table, values })
+        (!values.is_empty()).then_some(OneOf { values })
     }
 
     /// From `i`, just after an opening quote: the offset of the closing
     /// quote when the string is one of the values, else `None` (undecided).
+    /// A value's bytes then a quote: no value holds a quote or a
+    /// backslash, so the JSON string is exactly that value.
     #[inline]
     fn scan(&self, b: &[u8], i: usize) -> Option<usize> {
-        let rest = b.get(i..)?;
-        let n = rest
-            .iter()
-            .position(|&c| !self.table[usize::from(c)])
-            .unwrap_or(rest.len());
-        let s = rest.get(..n)?;
-        (rest.get(n) == Some(&b'"') && self.values.iter().any(|v| same(v, s))).then_some(i + n)
+        self.values.iter().find_map(|v| {
+            let q = i + v.len();
+            (b.get(q) == Some(&b'"') && b.get(i..q).is_some_and(|s| same(v, s))).then_some(q)
+        })
     }
 }
 
@@ -869,6 +883,11 @@ impl Scan<'_, '_> {
         {
             return Some((q + 1, Scalar::Str(i + 1, q)));
         }
+        // A value this field passed lately (its pattern, its detectors):
+        // found without a scan.
+        if let Some(n) = plan.memos.get(idx).and_then(|m| m.at(b, i + 1)) {
+            return Some((i + n + 2, Scalar::Str(i + 1, i + 1 + n)));
+        }
         if let Some(Check::Fused(f)) = plan.checks.get(idx)
             && let Some(q) = f.scan(b, i + 1)
         {
@@ -877,10 +896,8 @@ impl Scan<'_, '_> {
             // fused pattern), so a hit needs neither again.
             let s = b.get(i + 1..q)?;
             let found = (q + 1, Scalar::Str(i + 1, q));
+            // (Not a memo hit: `Memo::at` above would have found it.)
             let memo = plan.memos.get_mut(idx);
-            if memo.as_ref().is_some_and(|m| m.hit(s)) {
-                return Some(found);
-            }
             if !detectors_pass(rule, detectors, s)? {
                 return None;
             }
@@ -908,8 +925,8 @@ impl Scan<'_, '_> {
             // and keeps this path equal to the full one.
             Some(Check::Utc) => utc_shape(s),
             // The fused scan said no: the general check decides.
+            // Not a memo hit (`Memo::at` above).
             _ => match plan.memos.get_mut(idx) {
-                Some(memo) if memo.hit(s) => true,
                 Some(memo) => {
                     let ok = fields.string_ok(idx, s) && detectors_pass(rule, detectors, s)?;
                     if ok {
@@ -1538,6 +1555,15 @@ mod tests {
         assert!(!m.hit(b""));
         m.put(b"gateway");
         assert!(m.hit(b"gateway") && !m.hit(b"gatewa") && !m.hit(b"gatewayx") && !m.hit(b""));
+        // Found where a string starts: the value, then its closing quote.
+        assert_eq!(m.at(b"gateway\", 1", 0), Some(7));
+        assert_eq!(m.at(b"\"gateway\"", 1), Some(7));
+        assert_eq!(m.at(b"gatewayx\"", 0), None);
+        assert_eq!(m.at(b"gatewa\"", 0), None);
+        assert_eq!(m.at(b"gateway", 0), None);
+        assert_eq!(m.at(b"\"", 0), None, "the empty string was not kept");
+        m.put(b"");
+        assert_eq!(m.at(b"\"", 0), Some(0));
         for v in [&b"a"[..], b"b", b"c", b"d"] {
             m.put(v);
         }
