@@ -860,6 +860,7 @@ impl Scan<'_, '_> {
 
     /// [`Scan::scalar`] for field `idx` of `fields` in the object `at`, with
     /// that field's string check and memo.
+    #[inline(always)]
     fn checked_scalar(
         &mut self,
         at: In,
