@@ -231,6 +231,14 @@ impl<W: Write> Merger<'_, W> {
         }
         self.tally.add(&done.tally);
         let mut from = 0;
+        // The chunk's lookups first, independent of each other: their
+        // cache misses overlap, and the pass below finds the memory there
+        // (a chunk's few hundred observations touch tens of kilobytes).
+        if let Some((_, _, t)) = self.tracker.as_ref() {
+            for (k, o) in done.obs.iter().enumerate() {
+                t.warm(o.fp, k);
+            }
+        }
         for o in &done.obs {
             let found = match self.tracker.as_mut() {
                 Some((_, _, t)) => t.observe_fingerprint(o.fp, o.attempt, o.line),

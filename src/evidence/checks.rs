@@ -192,15 +192,15 @@ fn parse_timings(v: View<'_>, timings: &mut Vec<Timing>) -> Result<(), EvidenceS
 }
 
 fn parse_utc(text: &[u8]) -> Option<Utc> {
-    let ns = match fast_utc_ns(text) {
-        Some(ns) => ns,
-        None => {
-            let ts: jiff::Timestamp = std::str::from_utf8(text).ok()?.parse().ok()?;
-            ts.as_nanosecond()
-        }
-    };
+    if let Some((ns, digits)) = fast_utc(text) {
+        return Some(Utc {
+            ns,
+            resolution_ns: RESOLUTION_NS[digits.min(9)],
+        });
+    }
+    let ts: jiff::Timestamp = std::str::from_utf8(text).ok()?.parse().ok()?;
     Some(Utc {
-        ns,
+        ns: ts.as_nanosecond(),
         resolution_ns: resolution_ns(text),
     })
 }
@@ -242,7 +242,15 @@ fn days_in_month(y: i64, m: i64) -> i64 {
 ///
 /// **Invariant:** when this returns `Some`, jiff parses the same text to
 /// the same instant (a property test holds the two together).
+#[cfg(test)]
 fn fast_utc_ns(b: &[u8]) -> Option<i128> {
+    fast_utc(b).map(|(ns, _)| ns)
+}
+
+/// [`fast_utc_ns`] and the number of fractional digits, whose resolution
+/// ([`RESOLUTION_NS`]) is then that of [`resolution_ns`] (a property test
+/// holds them together).
+fn fast_utc(b: &[u8]) -> Option<(i128, usize)> {
     if b.len() < 20
         || b[4] != b'-'
         || b[7] != b'-'
@@ -266,19 +274,19 @@ fn fast_utc_ns(b: &[u8]) -> Option<i128> {
         return None;
     }
     let mut i = 19;
-    let mut frac: i128 = 0;
+    let mut frac: i64 = 0;
+    let mut digits = 0;
     if b.get(i) == Some(&b'.') {
         i += 1;
-        let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
         if digits == 0 || digits > 9 {
             return None;
         }
+        // At most nine digits: an i64, scaled to nanoseconds at once.
         for &c in &b[i..i + digits] {
-            frac = frac * 10 + i128::from(c - b'0');
+            frac = frac * 10 + i64::from(c - b'0');
         }
-        for _ in digits..9 {
-            frac *= 10;
-        }
+        frac *= i64::try_from(RESOLUTION_NS[digits]).ok()?;
         i += digits;
     }
     match &b[i..] {
@@ -286,8 +294,33 @@ fn fast_utc_ns(b: &[u8]) -> Option<i128> {
         _ => return None,
     }
     let secs = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
-    Some(i128::from(secs) * 1_000_000_000 + frac)
+    Some((i128::from(secs) * 1_000_000_000 + i128::from(frac), digits))
 }
+
+/// `x as f64`, through an `i64` when it fits: the same rounding (to
+/// nearest, of the same integer), without the 128-bit conversion routine,
+/// which showed in profiles.
+#[inline]
+fn f64_of(x: i128) -> f64 {
+    match i64::try_from(x) {
+        Ok(v) => v as f64,
+        Err(_) => x as f64,
+    }
+}
+
+/// The resolution of a timestamp with 0..=9 fractional digits.
+const RESOLUTION_NS: [i128; 10] = [
+    1_000_000_000,
+    100_000_000,
+    10_000_000,
+    1_000_000,
+    100_000,
+    10_000,
+    1_000,
+    100,
+    10,
+    1,
+];
 
 /// The resolution implied by the fractional digits after the seconds.
 fn resolution_ns(text: &[u8]) -> i128 {
@@ -304,19 +337,7 @@ fn resolution_ns(text: &[u8]) -> i128 {
                 .take_while(|c| c.is_ascii_digit())
                 .count()
         });
-    const RES: [i128; 10] = [
-        1_000_000_000,
-        100_000_000,
-        10_000_000,
-        1_000_000,
-        100_000,
-        10_000,
-        1_000,
-        100,
-        10,
-        1,
-    ];
-    RES[digits.min(9)]
+    RESOLUTION_NS[digits.min(9)]
 }
 
 fn unit_ns(unit: &[u8]) -> Option<i128> {
@@ -576,8 +597,8 @@ impl Ctx<'_, '_> {
         // Does the stated duration match `computed` within one unit plus `slack`?
         let matches = |computed: i128, slack: i128| {
             unit.is_some_and(|u| {
-                let diff = iv.duration * u as f64 - computed as f64;
-                diff.abs() <= (u + slack) as f64
+                let diff = iv.duration * f64_of(u) - f64_of(computed);
+                diff.abs() <= f64_of(u + slack)
             })
         };
 
@@ -651,7 +672,7 @@ impl Ctx<'_, '_> {
                 "interval spans two services and is computed from utc without a synchronization status",
             );
         }
-        (out.len() == before).then_some(computed as f64 / 1_000_000.0)
+        (out.len() == before).then_some(f64_of(computed) / 1_000_000.0)
     }
 }
 
@@ -797,6 +818,26 @@ mod tests {
     /// The common-form timestamp parser agrees with jiff wherever it
     /// answers, and answers for the forms records use.
     #[test]
+    fn f64_of_is_the_cast() {
+        use proptest::prelude::*;
+        proptest!(|(x in any::<i128>(), y in any::<i64>(), shift in 0u32..70)| {
+            prop_assert_eq!(super::f64_of(x).to_bits(), (x as f64).to_bits());
+            let z = i128::from(y) << shift.min(63);
+            prop_assert_eq!(super::f64_of(z).to_bits(), (z as f64).to_bits());
+            let w = i128::from(y);
+            prop_assert_eq!(super::f64_of(w).to_bits(), (w as f64).to_bits());
+        });
+        for x in [
+            i128::from(i64::MAX),
+            i128::from(i64::MIN),
+            (1i128 << 53) + 1,
+            -(1i128 << 60) - 3,
+        ] {
+            assert_eq!(super::f64_of(x).to_bits(), (x as f64).to_bits());
+        }
+    }
+
+    #[test]
     fn fast_utc_agrees_with_jiff() {
         use proptest::prelude::*;
         let jiff_ns = |s: &str| s.parse::<jiff::Timestamp>().ok().map(|t| t.as_nanosecond());
@@ -809,8 +850,9 @@ mod tests {
                          tz in prop::sample::select(vec!["Z", "+00:00", "z", "+01:00", "", "-00:00"]))| {
             let f = frac.map(|f| format!(".{f}")).unwrap_or_default();
             let s = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{se:02}{f}{tz}");
-            if let Some(ns) = super::fast_utc_ns(s.as_bytes()) {
+            if let Some((ns, digits)) = super::fast_utc(s.as_bytes()) {
                 prop_assert_eq!(Some(ns), jiff_ns(&s), "{}", s);
+                prop_assert_eq!(super::RESOLUTION_NS[digits], super::resolution_ns(s.as_bytes()), "{}", s);
             }
         });
         for s in [

@@ -111,7 +111,42 @@ fn padded(s: &[u8]) -> [u8; MEMO_BYTES] {
     p
 }
 
+/// `a == b`, compared in words with no call to `memcmp` (values here are
+/// short: a call and its dispatch cost more than the compare).
+#[inline(always)]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n >= 8 {
+        let w = |x: &[u8], at: usize| {
+            x.get(at..at + 8)
+                .and_then(|w| <[u8; 8]>::try_from(w).ok())
+                .map(u64::from_le_bytes)
+        };
+        let mut at = 0;
+        while at + 8 < n {
+            if w(a, at) != w(b, at) {
+                return false;
+            }
+            at += 8;
+        }
+        w(a, n - 8) == w(b, n - 8)
+    } else if n >= 4 {
+        let w = |x: &[u8], at: usize| {
+            x.get(at..at + 4)
+                .and_then(|w| <[u8; 4]>::try_from(w).ok())
+                .map(u32::from_le_bytes)
+        };
+        w(a, 0) == w(b, 0) && w(a, n - 4) == w(b, n - 4)
+    } else {
+        a.iter().zip(b).all(|(x, y)| x == y)
+    }
+}
+
 impl Memo {
+    #[cfg(test)]
     fn hit(&self, s: &[u8]) -> bool {
         if s.len() > MEMO_BYTES {
             return false;
@@ -120,7 +155,27 @@ impl Memo {
         let n = s.len() as u8;
         self.slots
             .iter()
-            .any(|(m, b)| *m == n && b.get(..s.len()) == Some(s))
+            .any(|(m, b)| *m == n && b.get(..s.len()).is_some_and(|b| same(b, s)))
+    }
+
+    /// The length of the kept value that the string from `j` (just after
+    /// its opening quote) is, when it is one: the value's bytes, then the
+    /// closing quote. Sound because no kept value holds a quote or a
+    /// backslash (each was a whole unescaped string): the scan of the JSON
+    /// string would end at that quote, with exactly those bytes. Checked
+    /// before any scan, so a repeated value costs a few word compares, not
+    /// a pass over its bytes.
+    #[inline]
+    fn at(&self, b: &[u8], j: usize) -> Option<usize> {
+        self.slots.iter().find_map(|(m, v)| {
+            let n = usize::from(*m);
+            (n <= MEMO_BYTES
+                && b.get(j + n) == Some(&b'"')
+                && v.get(..n)
+                    .zip(b.get(j..j + n))
+                    .is_some_and(|(v, s)| same(v, s)))
+            .then_some(n)
+        })
     }
 
     fn put(&mut self, s: &[u8]) {
@@ -142,34 +197,90 @@ struct Piece {
     max: usize,
 }
 
-/// A pattern that is a run of ASCII classes, every one a fixed number of
-/// times except the last (`[a-z][a-z0-9_]{0,63}`, `[A-Za-z0-9_.:-]{1,128}`),
-/// none holding `"`, `\` or a control byte. Such a pattern is decided by
-/// one greedy pass, and that pass can also find the end of the JSON string:
-/// the string's bytes are scanned once, for both. Anything the pass does not
-/// accept goes to the general check, so the fused scan only ever says yes
-/// early.
+/// A pattern that is a run of ASCII classes, each `min..=max` times,
+/// optionally ending in a repeated group of such classes (the ids'
+/// `[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}`), none holding `"`,
+/// `\` or a control byte, with the rule's `max_len` if it has one. Such a
+/// pattern is decided by one greedy pass when every class that may repeat
+/// is disjoint from every class that may come right after it (then each
+/// run must end at the first byte outside its class), and that pass can
+/// also find the end of the JSON string: the string's bytes are scanned
+/// once, for both. Whatever the pass accepts is a match (it found one);
+/// anything it does not accept goes to the general check, so the fused scan
+/// only ever says yes early.
 #[derive(Clone)]
-struct Fused(Vec<Piece>);
+struct Fused {
+    pieces: Vec<Piece>,
+    /// A trailing `(pieces){min,max}`; its first piece is at least once.
+    group: Option<(Vec<Piece>, usize, usize)>,
+    /// The rule's `max_len` (bytes; the classes are ASCII).
+    max_len: usize,
+}
 
 impl std::fmt::Debug for Fused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Fused({} pieces)", self.0.len())
+        write!(
+            f,
+            "Fused({} pieces, group: {})",
+            self.pieces.len(),
+            self.group.is_some()
+        )
     }
 }
 
+/// Whether greedy runs over `pieces` are the only way to match them when
+/// `next` (if any) may follow the last: each piece that may repeat is
+/// disjoint from each piece that may come right after it.
+fn greedy_exact(pieces: &[Piece], next: Option<&Piece>) -> bool {
+    let disjoint = |a: &Piece, b: &Piece| !(0..256).any(|c| a.table[c] && b.table[c]);
+    pieces.iter().enumerate().all(|(k, p)| {
+        if p.min == p.max {
+            return true;
+        }
+        for q in &pieces[k + 1..] {
+            if !disjoint(p, q) {
+                return false;
+            }
+            if q.min >= 1 {
+                return true;
+            }
+        }
+        next.is_none_or(|q| disjoint(p, q))
+    })
+}
+
+/// The greedy run of `pieces` from `j`: the offset after it, or `None`.
+#[inline(always)]
+fn run_pieces(pieces: &[Piece], b: &[u8], mut j: usize) -> Option<usize> {
+    for p in pieces {
+        let rest = b.get(j..)?;
+        let lim = rest.len().min(p.max);
+        let table: &[bool; 256] = &p.table;
+        let run = rest[..lim]
+            .iter()
+            .position(|&c| !table[usize::from(c)])
+            .unwrap_or(lim);
+        if run < p.min {
+            return None;
+        }
+        j += run;
+    }
+    Some(j)
+}
+
 impl Fused {
-    /// The fused form of an anchored policy pattern, when it has the shape.
-    fn compile(pattern: &str) -> Option<Fused> {
-        use regex_syntax::hir::{Class, HirKind, Look};
-        fn flat(h: &regex_syntax::hir::Hir, out: &mut Vec<regex_syntax::hir::Hir>) {
+    /// The fused form of an anchored policy pattern, when it has the shape,
+    /// for strings of at most `max_len` bytes.
+    fn compile(pattern: &str, max_len: Option<usize>) -> Option<Fused> {
+        use regex_syntax::hir::{Class, Hir, HirKind, Look};
+        fn flat(h: &Hir, out: &mut Vec<Hir>) {
             match h.kind() {
                 HirKind::Capture(c) => flat(&c.sub, out),
                 HirKind::Concat(xs) => xs.iter().for_each(|x| flat(x, out)),
                 _ => out.push(h.clone()),
             }
         }
-        let class = |h: &regex_syntax::hir::Hir| -> Option<Box<[bool; 256]>> {
+        fn class(h: &Hir) -> Option<Box<[bool; 256]>> {
             let mut t = Box::new([false; 256]);
             match h.kind() {
                 HirKind::Class(Class::Unicode(c)) => {
@@ -198,24 +309,9 @@ impl Fused {
             // holds what ends or escapes a string.
             let special = (0..0x20).chain([b'"', b'\\']).any(|c| t[usize::from(c)]);
             (!special).then_some(t)
-        };
-        let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
-        let mut items = Vec::new();
-        flat(&hir, &mut items);
-        let is =
-            |h: &regex_syntax::hir::Hir, l: Look| matches!(h.kind(), HirKind::Look(x) if *x == l);
-        let starts = items.iter().take_while(|h| is(h, Look::Start)).count();
-        let ends = items[starts..]
-            .iter()
-            .rev()
-            .take_while(|h| is(h, Look::End))
-            .count();
-        if starts == 0 || ends == 0 {
-            return None;
         }
-        let mut pieces = Vec::new();
-        for h in &items[starts..items.len() - ends] {
-            let piece = match h.kind() {
+        fn piece(h: &Hir) -> Option<Piece> {
+            Some(match h.kind() {
                 HirKind::Repetition(r) if r.greedy => Piece {
                     table: class(&r.sub)?,
                     min: usize::try_from(r.min).ok()?,
@@ -228,38 +324,131 @@ impl Fused {
                     min: 1,
                     max: 1,
                 },
-            };
-            pieces.push(piece);
+            })
         }
-        // Greedy is exact when only the last piece can vary.
-        let fixed = pieces.iter().rev().skip(1).all(|p| p.min == p.max);
-        (fixed && !pieces.is_empty()).then_some(Fused(pieces))
+        let hir = regex_syntax::Parser::new().parse(pattern).ok()?;
+        let mut items = Vec::new();
+        flat(&hir, &mut items);
+        let is = |h: &Hir, l: Look| matches!(h.kind(), HirKind::Look(x) if *x == l);
+        let starts = items.iter().take_while(|h| is(h, Look::Start)).count();
+        let ends = items[starts..]
+            .iter()
+            .rev()
+            .take_while(|h| is(h, Look::End))
+            .count();
+        if starts == 0 || ends == 0 {
+            return None;
+        }
+        let mut body = &items[starts..items.len() - ends];
+        // A last item that repeats a sequence of classes is the group.
+        let mut group = None;
+        if let Some((last, rest)) = body.split_last()
+            && let HirKind::Repetition(r) = last.kind()
+            && r.greedy
+            && piece(last).is_none()
+        {
+            let mut sub = Vec::new();
+            flat(&r.sub, &mut sub);
+            let gp = sub.iter().map(piece).collect::<Option<Vec<Piece>>>()?;
+            if gp.first().is_none_or(|p| p.min == 0) {
+                return None;
+            }
+            let max = r
+                .max
+                .map_or(Some(usize::MAX), |m| usize::try_from(m).ok())?;
+            group = Some((gp, usize::try_from(r.min).ok()?, max));
+            body = rest;
+        }
+        let pieces = body.iter().map(piece).collect::<Option<Vec<Piece>>>()?;
+        let first = group.as_ref().and_then(|(g, _, _)| g.first());
+        let exact = greedy_exact(&pieces, first)
+            && group
+                .as_ref()
+                .is_none_or(|(g, _, _)| greedy_exact(g, first));
+        (exact && !pieces.is_empty()).then_some(Fused {
+            pieces,
+            group,
+            max_len: max_len.unwrap_or(usize::MAX),
+        })
     }
 
     /// From `i`, just after an opening quote: the offset of the closing
     /// quote when the string's bytes match, else `None` (undecided).
+    #[inline]
     fn scan(&self, b: &[u8], i: usize) -> Option<usize> {
-        let mut j = i;
-        for p in &self.0 {
-            let rest = b.get(j..)?;
-            let lim = rest.len().min(p.max);
-            let table: &[bool; 256] = &p.table;
-            let run = rest[..lim]
-                .iter()
-                .position(|&c| !table[usize::from(c)])
-                .unwrap_or(lim);
-            if run < p.min {
+        let mut j = run_pieces(&self.pieces, b, i)?;
+        if let Some((g, min, max)) = &self.group {
+            let mut n = 0usize;
+            // Enter the group on a byte of its first class (never `"`):
+            // not entering would need the closing quote there.
+            while n < *max
+                && let Some(first) = g.first()
+                && b.get(j).is_some_and(|&c| first.table[usize::from(c)])
+            {
+                j = run_pieces(g, b, j)?;
+                n += 1;
+            }
+            if n < *min {
                 return None;
             }
-            j += run;
         }
-        (b.get(j) == Some(&b'"')).then_some(j)
+        (j - i <= self.max_len && b.get(j) == Some(&b'"')).then_some(j)
+    }
+}
+
+/// A `one_of` rule's values that are plain ASCII (no quote, backslash or
+/// control byte, within `max_len`): a string is one of them exactly when
+/// its bytes up to the closing quote are, so one pass finds its end and
+/// decides it. Anything else goes to the general check.
+#[derive(Clone)]
+struct OneOf {
+    values: Vec<Box<[u8]>>,
+}
+
+impl std::fmt::Debug for OneOf {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "OneOf({} values)", self.values.len())
+    }
+}
+
+impl OneOf {
+    fn new(rule: &FieldRule) -> Option<OneOf> {
+        if rule.pattern.is_some() {
+            return None;
+        }
+        let plain = |v: &&String| {
+            rule.max_len.is_none_or(|m| v.len() <= m)
+                && v.bytes()
+                    .all(|c| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\')
+        };
+        let values: Vec<Box<[u8]>> = rule
+            .one_of
+            .as_ref()?
+            .iter()
+            .filter(plain)
+            .map(|v| v.as_bytes().into())
+            .collect();
+        (!values.is_empty()).then_some(OneOf { values })
+    }
+
+    /// From `i`, just after an opening quote: the offset of the closing
+    /// quote when the string is one of the values, else `None` (undecided).
+    /// A value's bytes then a quote: no value holds a quote or a
+    /// backslash, so the JSON string is exactly that value.
+    #[inline]
+    fn scan(&self, b: &[u8], i: usize) -> Option<usize> {
+        self.values.iter().find_map(|v| {
+            let q = i + v.len();
+            (b.get(q) == Some(&b'"') && b.get(i..q).is_some_and(|s| same(v, s))).then_some(q)
+        })
     }
 }
 
 /// How a field's strings are checked.
 #[derive(Debug, Clone)]
 enum Check {
+    /// [`OneOf`], falling back to the memo and `string_ok`.
+    OneOf(OneOf),
     /// `FieldSet::string_ok`, with the memo.
     Policy,
     /// [`utc_shape`].
@@ -324,10 +513,11 @@ impl ObjPlan {
                 {
                     Check::Utc
                 }
-                Some(r) if r.max_len.is_none() && r.one_of.is_none() => r
+                Some(r) if r.one_of.is_some() => OneOf::new(r).map_or(Check::Policy, Check::OneOf),
+                Some(r) => r
                     .pattern
                     .as_ref()
-                    .and_then(|p| Fused::compile(p.as_str()))
+                    .and_then(|p| Fused::compile(p.as_str(), r.max_len))
                     .map_or(Check::Policy, Check::Fused),
                 _ => Check::Policy,
             })
@@ -670,6 +860,7 @@ impl Scan<'_, '_> {
 
     /// [`Scan::scalar`] for field `idx` of `fields` in the object `at`, with
     /// that field's string check and memo.
+    #[inline(always)]
     fn checked_scalar(
         &mut self,
         at: In,
@@ -686,6 +877,18 @@ impl Scan<'_, '_> {
         if b.get(i) != Some(&b'"') || rule.ty != ValueType::String {
             return self.scalar(Some((fields, idx)), rule, i);
         }
+        // A value of a `one_of` list: the policy's own words, which the
+        // detectors do not scan (`detectors_pass`).
+        if let Some(Check::OneOf(o)) = plan.checks.get(idx)
+            && let Some(q) = o.scan(b, i + 1)
+        {
+            return Some((q + 1, Scalar::Str(i + 1, q)));
+        }
+        // A value this field passed lately (its pattern, its detectors):
+        // found without a scan.
+        if let Some(n) = plan.memos.get(idx).and_then(|m| m.at(b, i + 1)) {
+            return Some((i + n + 2, Scalar::Str(i + 1, i + 1 + n)));
+        }
         if let Some(Check::Fused(f)) = plan.checks.get(idx)
             && let Some(q) = f.scan(b, i + 1)
         {
@@ -694,10 +897,8 @@ impl Scan<'_, '_> {
             // fused pattern), so a hit needs neither again.
             let s = b.get(i + 1..q)?;
             let found = (q + 1, Scalar::Str(i + 1, q));
+            // (Not a memo hit: `Memo::at` above would have found it.)
             let memo = plan.memos.get_mut(idx);
-            if memo.as_ref().is_some_and(|m| m.hit(s)) {
-                return Some(found);
-            }
             if !detectors_pass(rule, detectors, s)? {
                 return None;
             }
@@ -725,8 +926,8 @@ impl Scan<'_, '_> {
             // and keeps this path equal to the full one.
             Some(Check::Utc) => utc_shape(s),
             // The fused scan said no: the general check decides.
+            // Not a memo hit (`Memo::at` above).
             _ => match plan.memos.get_mut(idx) {
-                Some(memo) if memo.hit(s) => true,
                 Some(memo) => {
                     let ok = fields.string_ok(idx, s) && detectors_pass(rule, detectors, s)?;
                     if ok {
@@ -1179,9 +1380,10 @@ mod tests {
         }
     }
 
-    /// The fused scan accepts exactly the strings its pattern matches (of
-    /// the bytes it may scan), and ends at the closing quote; every string
-    /// rule of the default evidence allowlist but the timestamps fuses.
+    /// The fused scan accepts exactly the strings its rule accepts (of the
+    /// bytes it may scan: pattern and `max_len`), and ends at the closing
+    /// quote; every string rule of the default evidence allowlist but the
+    /// timestamps fuses, the ids' repeated segments included.
     #[test]
     fn fused_patterns_agree_with_the_regex() {
         let p = policy();
@@ -1193,38 +1395,40 @@ mod tests {
                 rules.extend(items.iter().map(|(_, r)| r));
             }
         }
-        let mut fused = 0;
+        let (mut fused, mut grouped) = (0, 0);
         for r in rules {
             let Some(re) = r.pattern.as_ref() else {
                 continue;
             };
-            let Some(f) = Fused::compile(re.as_str()) else {
-                // Timestamps have their own shape check; ids of up to six
-                // segments (a repeated group) are checked by the regex,
-                // behind the memo.
+            let Some(f) = Fused::compile(re.as_str(), r.max_len) else {
+                // Timestamps have their own shape check.
                 assert!(
-                    re.as_str() == UTC_PATTERN || re.as_str().contains("){0,5}$"),
+                    re.as_str() == UTC_PATTERN,
                     "unexpected unfused pattern {}",
                     re.as_str()
                 );
                 continue;
             };
             fused += 1;
+            grouped += usize::from(f.group.is_some());
             let cfg = ProptestConfig {
-                cases: 400,
+                cases: 600,
                 ..ProptestConfig::default()
             };
+            let accepts = |s: &str| re.is_match(s) && r.max_len.is_none_or(|m| s.len() <= m);
             // Strings without a quote or backslash: the JSON string is
             // exactly `s`; control bytes and non-ASCII must stop the scan.
-            proptest!(cfg, |(s in "[a-zA-Z0-9_.:/ -]{0,70}|[a-z][a-z0-9_]{0,70}|[A-Zé\\x01]{0,3}[a-z_]{0,5}", tail in "[\",}x]")| {
+            // Segment-shaped ids around the limits (64-byte segments, six
+            // segments, 128 bytes).
+            proptest!(cfg, |(s in "[a-zA-Z0-9_.:/ -]{0,70}|[a-z][a-z0-9_]{0,70}|[A-Zé\\x01]{0,3}[a-z_]{0,5}|[A-Za-z0-9]{0,66}([_.:/ -]{1,2}[A-Za-z0-9]{0,66}){0,7}|[a-z0-9]{1,3}([_.:-][a-z0-9]{1,3}){3,8}", tail in "[\",}x]")| {
                 let line = format!("\"{s}\"{tail}");
                 match f.scan(line.as_bytes(), 1) {
                     Some(q) => {
                         prop_assert_eq!(q, s.len() + 1);
-                        prop_assert!(re.is_match(&s) && s.is_ascii() && !s.bytes().any(|c| c < 0x20), "{}", s);
+                        prop_assert!(accepts(&s) && s.is_ascii() && !s.bytes().any(|c| c < 0x20), "{}", s);
                     }
                     // Exact both ways on plain ASCII: a miss is a non-match.
-                    None if s.is_ascii() && !s.bytes().any(|c| c < 0x20) => prop_assert!(!re.is_match(&s), "{}", s),
+                    None if s.is_ascii() && !s.bytes().any(|c| c < 0x20) => prop_assert!(!accepts(&s), "{}", s),
                     None => {}
                 }
             });
@@ -1235,19 +1439,113 @@ mod tests {
             }
             assert_eq!(f.scan(b"\"ab\\u0063\"", 1), None);
         }
-        assert!(fused >= 10, "{fused}");
-        // Shapes that do not fuse: a variable piece before another, a
-        // class with a quote or non-ASCII, alternation.
+        assert!(fused >= 20, "{fused}");
+        assert!(grouped >= 8, "{grouped}");
+        // The id shape at its limits: six 64-byte segments are too long
+        // for `max_len = 128`, two are not; a seventh segment is refused.
+        let id = r"^(?:^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$)$";
+        let f = Fused::compile(id, Some(128)).unwrap();
+        let q = |s: String| f.scan(format!("\"{s}\"").as_bytes(), 1);
+        let seg = "a".repeat(64);
+        assert_eq!(q(format!("{seg}_{}", "b".repeat(63))), Some(129));
+        assert_eq!(q(format!("{seg}_{seg}")), None);
+        assert_eq!(q(["a"; 6].join("-")), Some(12));
+        assert_eq!(q(["a"; 7].join("-")), None);
+        assert_eq!(q("a--b".into()), None);
+        assert_eq!(q("a-".into()), None);
+        assert_eq!(q(format!("{seg}a")), None);
+        // Shapes that do not fuse: a variable piece before an overlapping
+        // one (also through an optional piece, or into a group), a group
+        // that may start empty, a class with a quote or non-ASCII,
+        // alternation.
         for pat in [
-            r"^(?:[a-z]+[0-9])$",
+            r"^(?:[a-z0-9]+[0-9])$",
+            r"^(?:[a-z]+[0-9]?[a-c])$",
+            r"^(?:[a-z]+([a-z_][a-z]+){0,3})$",
+            r"^(?:[a-z]([_-][a-z_]+){0,3})$",
+            r"^(?:[a-z]([_-]?[a-z]+){0,3})$",
             r#"^(?:[a-z"]+)$"#,
             r"^(?:[a-zé]+)$",
             r"^(?:ab|cd)$",
             r"^(?:\w+)$",
             r"[a-z]+",
         ] {
-            assert!(Fused::compile(pat).is_none(), "{pat}");
+            assert!(Fused::compile(pat, None).is_none(), "{pat}");
         }
+    }
+
+    /// The word compare is `==`, at every length around its word sizes.
+    #[test]
+    fn same_is_equality() {
+        let cfg = ProptestConfig {
+            cases: 3000,
+            ..ProptestConfig::default()
+        };
+        proptest!(cfg, |(a in prop::collection::vec(0u8..3, 0..50), flip in any::<prop::sample::Index>(), grow in any::<bool>())| {
+            prop_assert!(same(&a, &a.clone()));
+            let mut b = a.clone();
+            if grow {
+                b.push(0);
+            } else if !b.is_empty() {
+                let k = flip.index(b.len());
+                b[k] ^= 0x80;
+            }
+            prop_assert_eq!(same(&a, &b), a == b);
+            prop_assert_eq!(same(&b, &a), a == b);
+        });
+    }
+
+    /// A `one_of` rule's scan accepts exactly its values (of the strings it
+    /// may scan) and ends at the closing quote; every `one_of` of the
+    /// default evidence allowlist has one.
+    #[test]
+    fn one_of_scan_is_the_rule() {
+        let p = policy();
+        let top = &p.standard.evidence;
+        let mut sets: Vec<(&FieldSet, usize)> = Vec::new();
+        for (i, (_, r)) in top.iter().enumerate() {
+            sets.push((top, i));
+            if let Some(items) = object_items(r) {
+                sets.extend((0..items.len()).map(|j| (items, j)));
+            }
+        }
+        let mut seen = 0;
+        for (fields, idx) in sets {
+            let rule = fields.rule(idx).unwrap();
+            let Some(values) = rule.one_of.as_ref() else {
+                continue;
+            };
+            let o = OneOf::new(rule).expect("plain values");
+            seen += 1;
+            let mut cases: Vec<String> = values.clone();
+            for v in values {
+                cases.push(format!("{v}x"));
+                cases.push(v[..v.len() - 1].to_string());
+                cases.push(v.to_uppercase());
+                cases.push(format!(" {v}"));
+                cases.push(format!("{v}\\u0041"));
+            }
+            cases.extend(["".into(), "x".into(), "é".into()]);
+            for s in cases {
+                for tail in ["\"", "\", ", "\"}"] {
+                    let line = format!("\"{s}{tail}");
+                    let got = o.scan(line.as_bytes(), 1);
+                    if got.is_some() {
+                        assert_eq!(got, Some(s.len() + 1), "{s}");
+                        assert!(fields.string_ok(idx, s.as_bytes()), "{s}");
+                    } else if tail.starts_with('"') && !s.contains('\\') {
+                        assert!(!fields.string_ok(idx, s.as_bytes()), "{s}");
+                    }
+                }
+            }
+        }
+        assert!(seen >= 6, "{seen}");
+        // Values that are not plain are left to the general check.
+        let mut weird = top.lookup("status").unwrap().1.clone();
+        weird.one_of = Some(vec!["a\"b".into(), "c".into()]);
+        let o = OneOf::new(&weird).unwrap();
+        assert_eq!(o.scan(b"\"c\"", 1), Some(2));
+        assert_eq!(o.scan(b"\"a\"b\"", 1), None);
     }
 
     /// A memo hit is a value that passed before; a value that failed is
@@ -1258,6 +1556,15 @@ mod tests {
         assert!(!m.hit(b""));
         m.put(b"gateway");
         assert!(m.hit(b"gateway") && !m.hit(b"gatewa") && !m.hit(b"gatewayx") && !m.hit(b""));
+        // Found where a string starts: the value, then its closing quote.
+        assert_eq!(m.at(b"gateway\", 1", 0), Some(7));
+        assert_eq!(m.at(b"\"gateway\"", 1), Some(7));
+        assert_eq!(m.at(b"gatewayx\"", 0), None);
+        assert_eq!(m.at(b"gatewa\"", 0), None);
+        assert_eq!(m.at(b"gateway", 0), None);
+        assert_eq!(m.at(b"\"", 0), None, "the empty string was not kept");
+        m.put(b"");
+        assert_eq!(m.at(b"\"", 0), Some(0));
         for v in [&b"a"[..], b"b", b"c", b"d"] {
             m.put(v);
         }
