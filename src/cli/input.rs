@@ -3,8 +3,9 @@
 //! large files when stderr is a terminal.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, IsTerminal};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Context;
@@ -12,6 +13,7 @@ use globset::{GlobSet, GlobSetBuilder};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::InputArgs;
+use crate::source::blocks::{Block, BlockReader};
 use crate::source::lines::{Line, LineReader, is_blank};
 
 /// Files at least this large get a progress bar (when stderr is a terminal).
@@ -131,20 +133,104 @@ impl Inputs {
         max_line: usize,
         mut each: impl FnMut(usize, &str, u64, &Line<'_>) -> io::Result<()>,
     ) -> Result<bool, io::Error> {
+        self.for_each_input(|path, index| self.read_one(path, index, max_line, &mut each))
+    }
+
+    /// Every input's non-blank lines in blocks of about `want` bytes of
+    /// whole lines (never two inputs in one block), read into blocks that
+    /// `spare` hands out (a block back from a finished run, or a new one),
+    /// and given to `each` with the input's index and display name. Errors
+    /// and counts as [`Inputs::for_each_line`].
+    pub fn for_each_block_of_input(
+        &self,
+        max_line: usize,
+        want: usize,
+        mut spare: impl FnMut() -> Block,
+        mut each: impl FnMut(usize, &Arc<str>, Block) -> io::Result<()>,
+    ) -> Result<bool, io::Error> {
+        self.for_each_input(|path, index| {
+            let Some((name, reader, bar)) = self.open_counted(path, open_raw) else {
+                return Ok(());
+            };
+            let name: Arc<str> = Arc::from(name);
+            let mut blocks = BlockReader::new(reader, max_line);
+            let mut block: Option<Block> = None;
+            loop {
+                let filling = block.get_or_insert_with(&mut spare);
+                match blocks.fill(filling, want) {
+                    // Only blank lines: the block is filled again.
+                    Ok(true) if filling.is_empty() => {}
+                    Ok(true) => {
+                        if let Some(full) = block.take() {
+                            each(index, &name, full)?;
+                        }
+                    }
+                    Ok(false) => break,
+                    Err(e) => {
+                        self.read_failed(&name, e);
+                        break;
+                    }
+                }
+                if let Some(bar) = &bar {
+                    bar.set_position(blocks.bytes_read());
+                }
+            }
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+            Ok(())
+        })
+    }
+
+    /// Visit every input in order with its index: files and stdin as
+    /// named, the selected files of folders. Whether every input was read
+    /// to its end.
+    fn for_each_input(
+        &self,
+        mut visit: impl FnMut(&Path, usize) -> io::Result<()>,
+    ) -> Result<bool, io::Error> {
         let mut index = 0usize;
         for path in &self.paths {
             if path != Path::new("-") && path.is_dir() {
                 self.walk(path, &mut |file| {
-                    let r = self.read_one(file, index, max_line, &mut each);
+                    let r = visit(file, index);
                     index += 1;
                     r
                 })?;
             } else {
-                self.read_one(path, index, max_line, &mut each)?;
+                visit(path, index)?;
                 index += 1;
             }
         }
         Ok(self.counts().failed == 0)
+    }
+
+    /// `opener` on `path`, counted: the input's name, reader and progress
+    /// bar, or `None` (reported and counted as failed) when it cannot be
+    /// opened.
+    fn open_counted<T>(
+        &self,
+        path: &Path,
+        opener: fn(&Path) -> anyhow::Result<(String, T, Option<u64>)>,
+    ) -> Option<(String, T, Option<ProgressBar>)> {
+        match opener(path) {
+            Ok((name, reader, size)) => {
+                self.stats.files.fetch_add(1, Ordering::Relaxed);
+                Some((name, reader, progress_bar(size)))
+            }
+            Err(e) => {
+                super::report_error(&e);
+                self.stats.failed.fetch_add(1, Ordering::Relaxed);
+                None
+            }
+        }
+    }
+
+    /// An input that failed part way: reported and counted.
+    fn read_failed(&self, name: &str, e: io::Error) {
+        let err = anyhow::Error::new(e).context(format!("cannot read `{name}`"));
+        super::report_error(&err);
+        self.stats.failed.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Visit the selected files below `dir`, in order.
@@ -208,25 +294,16 @@ impl Inputs {
         max_line: usize,
         each: &mut impl FnMut(usize, &str, u64, &Line<'_>) -> io::Result<()>,
     ) -> io::Result<()> {
-        let (name, reader, size) = match open(path) {
-            Ok(x) => x,
-            Err(e) => {
-                super::report_error(&e);
-                self.stats.failed.fetch_add(1, Ordering::Relaxed);
-                return Ok(());
-            }
+        let Some((name, reader, bar)) = self.open_counted(path, open) else {
+            return Ok(());
         };
-        self.stats.files.fetch_add(1, Ordering::Relaxed);
-        let bar = progress_bar(size);
         let mut lines = LineReader::new(reader, max_line);
         let mut since_tick = 0u32;
         loop {
             let next = match lines.next_line() {
                 Ok(n) => n,
                 Err(e) => {
-                    let err = anyhow::Error::new(e).context(format!("cannot read `{name}`"));
-                    super::report_error(&err);
-                    self.stats.failed.fetch_add(1, Ordering::Relaxed);
+                    self.read_failed(&name, e);
                     break;
                 }
             };
@@ -253,13 +330,16 @@ impl Inputs {
 }
 
 fn open(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead>, Option<u64>)> {
+    let (name, raw, size) = open_raw(path)?;
+    Ok((name, Box::new(BufReader::with_capacity(READ_BUFFER, raw)), size))
+}
+
+/// The input at `path` unbuffered (for [`BlockReader`], which reads into
+/// its own blocks): its display name, reader and size when it is a file.
+fn open_raw(path: &Path) -> anyhow::Result<(String, Box<dyn Read>, Option<u64>)> {
     if path == Path::new("-") {
         let stdin = io::stdin().lock();
-        return Ok((
-            "<stdin>".to_string(),
-            Box::new(BufReader::with_capacity(READ_BUFFER, stdin)),
-            None,
-        ));
+        return Ok(("<stdin>".to_string(), Box::new(stdin), None));
     }
     let name = path.display().to_string();
     let file = File::open(path).with_context(|| format!("cannot open `{name}`"))?;
@@ -268,11 +348,7 @@ fn open(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead>, Option<u64>)> 
         .ok()
         .filter(|m| m.is_file())
         .map(|m| m.len());
-    Ok((
-        name,
-        Box::new(BufReader::with_capacity(READ_BUFFER, file)),
-        size,
-    ))
+    Ok((name, Box::new(file), size))
 }
 
 fn progress_bar(size: Option<u64>) -> Option<ProgressBar> {

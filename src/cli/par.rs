@@ -21,16 +21,11 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use super::input::Inputs;
+use crate::source::blocks::Block;
 use crate::source::lines::Line;
 
 /// A chunk is sent once it holds this many bytes of lines.
 pub(super) const CHUNK_BYTES: usize = 256 * 1024;
-
-/// One line of a chunk.
-enum LineRef {
-    Text(usize, usize),
-    TooLong(u64),
-}
 
 /// Whole lines of one input.
 pub(super) struct Chunk {
@@ -38,29 +33,42 @@ pub(super) struct Chunk {
     pub file: usize,
     /// The input's display name.
     pub name: Arc<str>,
-    data: Vec<u8>,
-    lines: Vec<(u64, LineRef)>,
+    block: Block,
 }
 
 impl Chunk {
-    fn new(file: usize, name: Arc<str>) -> Chunk {
-        Chunk {
-            file,
-            name,
-            data: Vec::with_capacity(CHUNK_BYTES + 4096),
-            lines: Vec::new(),
-        }
-    }
-
     /// The chunk's lines with their numbers, in order.
     pub fn lines(&self) -> impl Iterator<Item = (u64, Line<'_>)> {
-        self.lines.iter().map(|(n, l)| {
-            let line = match *l {
-                LineRef::Text(a, e) => Line::Text(self.data.get(a..e).unwrap_or_default()),
-                LineRef::TooLong(len) => Line::TooLong { len },
-            };
-            (*n, line)
-        })
+        self.block.lines()
+    }
+}
+
+/// Judged chunks' blocks, back to the reader to be filled again: a new
+/// buffer per chunk costs a page fault per page on first touch, and with
+/// every core busy the allocator does not hand the same memory back.
+struct Spares {
+    tx: SyncSender<Block>,
+    rx: Receiver<Block>,
+}
+
+impl Spares {
+    fn new(keep: usize) -> Spares {
+        let (tx, rx) = sync_channel(keep);
+        Spares { tx, rx }
+    }
+
+    /// A block to fill: one given back, else a new one.
+    fn take(rx: &Receiver<Block>) -> Block {
+        rx.try_recv().unwrap_or_else(|_| Block::new(CHUNK_BYTES))
+    }
+
+    /// Give a judged chunk's block back, unless it grew for a long line
+    /// (then it is freed: kept blocks stay near [`CHUNK_BYTES`]) or enough
+    /// are kept already.
+    fn give(tx: &SyncSender<Block>, chunk: Chunk) {
+        if chunk.block.capacity() <= 2 * CHUNK_BYTES {
+            let _ = tx.try_send(chunk.block);
+        }
     }
 }
 
@@ -92,15 +100,28 @@ where
 {
     if jobs <= 1 {
         let mut judge = make();
-        return read_chunks(inputs, max_line, |chunk| merge(judge.judge(&chunk)?));
+        let spares = Spares::new(1);
+        return read_chunks(
+            inputs,
+            max_line,
+            || Spares::take(&spares.rx),
+            |chunk| {
+                let done = judge.judge(&chunk)?;
+                Spares::give(&spares.tx, chunk);
+                merge(done)
+            },
+        );
     }
+    // Every chunk alive may be given back (see the module's count).
+    let spares = Spares::new(3 * jobs + 2);
     // The reader owns its inputs and is not scoped: the scope below must
     // be able to end while it is blocked in a read.
     let (chunk_tx, chunks) = sync_channel::<Chunk>(jobs);
     let reader = {
         let inputs = Arc::clone(inputs);
+        let rx = spares.rx;
         std::thread::spawn(move || {
-            read_chunks(&inputs, max_line, |chunk| {
+            read_chunks(&inputs, max_line, || Spares::take(&rx), |chunk| {
                 // The run stopped: stop reading.
                 chunk_tx
                     .send(chunk)
@@ -120,10 +141,13 @@ where
             let (rtx, rrx) = sync_channel::<io::Result<J::Done>>(1);
             to_workers.push(tx);
             from_workers.push(rrx);
+            let give_back = spares.tx.clone();
             handles.push(scope.spawn(move || {
                 let mut judge = make();
                 while let Ok(chunk) = rx.recv() {
-                    if rtx.send(judge.judge(&chunk)).is_err() {
+                    let done = judge.judge(&chunk);
+                    Spares::give(&give_back, chunk);
+                    if rtx.send(done).is_err() {
                         break;
                     }
                 }
@@ -180,39 +204,21 @@ where
         .unwrap_or_else(|_| Err(io::Error::other("the input reader failed")))
 }
 
-/// Cut the inputs into chunks and hand each to `each`, in order.
+/// Cut the inputs into chunks, in blocks from `spare`, and hand each to
+/// `each`, in order.
 fn read_chunks(
     inputs: &Inputs,
     max_line: usize,
+    spare: impl FnMut() -> Block,
     mut each: impl FnMut(Chunk) -> io::Result<()>,
 ) -> io::Result<bool> {
-    let mut chunk: Option<Chunk> = None;
-    let all_read = inputs.for_each_line_of_input(max_line, |file, name, n, line| {
-        if chunk.as_ref().is_some_and(|c| c.file != file)
-            && let Some(c) = chunk.take()
-        {
-            each(c)?;
-        }
-        let c = chunk.get_or_insert_with(|| Chunk::new(file, Arc::from(name)));
-        match line {
-            Line::Text(b) => {
-                let a = c.data.len();
-                c.data.extend_from_slice(b);
-                c.lines.push((n, LineRef::Text(a, c.data.len())));
-            }
-            Line::TooLong { len } => c.lines.push((n, LineRef::TooLong(*len))),
-        }
-        if c.data.len() >= CHUNK_BYTES
-            && let Some(full) = chunk.take()
-        {
-            each(full)?;
-        }
-        Ok(())
-    })?;
-    if let Some(c) = chunk.take() {
-        each(c)?;
-    }
-    Ok(all_read)
+    inputs.for_each_block_of_input(max_line, CHUNK_BYTES, spare, |file, name, block| {
+        each(Chunk {
+            file,
+            name: Arc::clone(name),
+            block,
+        })
+    })
 }
 
 /// The worker count for `--jobs N` (0: one per core).
