@@ -153,15 +153,27 @@ impl Fingerprinter {
     /// The fingerprint of (`trace_id`, `request_id`): the pair is hashed as
     /// two length-delimited strings, so no two pairs are joined alike.
     pub fn fingerprint(&self, trace_id: &str, request_id: &str) -> u64 {
+        self.fingerprint_bytes(trace_id.as_bytes(), request_id.as_bytes())
+    }
+
+    /// [`Fingerprinter::fingerprint`] of the ids' bytes (each ended by
+    /// `0xff`, which no UTF-8 text holds).
+    fn fingerprint_bytes(&self, trace_id: &[u8], request_id: &[u8]) -> u64 {
         // SECURITY: only this keyed fingerprint of the ids is kept.
-        self.0.hash_one((trace_id, request_id))
+        let mut h = self.0.build_hasher();
+        h.write(trace_id);
+        h.write_u8(0xff);
+        h.write(request_id);
+        h.write_u8(0xff);
+        h.finish()
     }
 
     /// The fingerprint of an audited record that has a trace id, a request
     /// id and an attempt, with the attempt.
     pub fn of_facts(&self, facts: &EvidenceFacts<'_>) -> Option<(u64, u64)> {
-        match (facts.trace_id(), facts.request_id(), facts.attempt()) {
-            (Some(t), Some(r), Some(a)) => Some((self.fingerprint(t, r), a)),
+        let (t, r) = facts.id_bytes();
+        match (t, r, facts.attempt()) {
+            (Some(t), Some(r), Some(a)) => Some((self.fingerprint_bytes(t, r), a)),
             _ => None,
         }
     }

@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 
+use super::fast::same;
 use super::model::{Event, Record, Str, Top};
 use super::{EvidenceFinding, EvidenceShapeError, SCHEMA_VERSION};
 use crate::finding::Rule;
@@ -95,13 +96,17 @@ impl WordCache {
         if name.len() > CACHED_NAME {
             return token_byte(name);
         }
+        let n = name.len() as u8;
+        if let Some(e) = self
+            .entries
+            .iter()
+            .find(|e| e.0 == n && e.1.get(..name.len()).is_some_and(|k| same(k, name)))
+        {
+            return e.2;
+        }
         let mut key = [0u8; CACHED_NAME];
         if let Some(dst) = key.get_mut(..name.len()) {
             dst.copy_from_slice(name);
-        }
-        let n = name.len() as u8;
-        if let Some(e) = self.entries.iter().find(|e| e.0 == n && e.1 == key) {
-            return e.2;
         }
         let flags = token_byte(name);
         if self.entries.len() < 16 {
@@ -114,11 +119,56 @@ impl WordCache {
     }
 }
 
+/// The answer of a test on a value for the last value it was asked of:
+/// `clock_source` and `sync_status` are the same in every record of a
+/// producer.
+#[derive(Default)]
+struct LastAnswer {
+    value: Vec<u8>,
+    answer: Option<bool>,
+}
+
+impl LastAnswer {
+    fn of(&mut self, value: &[u8], test: fn(&[u8]) -> bool) -> bool {
+        match self.answer {
+            Some(a) if same(&self.value, value) => a,
+            _ => {
+                let a = test(value);
+                self.value.clear();
+                self.value.extend_from_slice(value);
+                self.answer = Some(a);
+                a
+            }
+        }
+    }
+}
+
+/// Days since the epoch of the last date [`fast_utc`] converted: the events
+/// of a record, and records in a row, share their date.
+#[derive(Default, Clone, Copy)]
+struct LastDay {
+    ymd: Option<(i64, i64, i64)>,
+    days: i64,
+}
+
+impl LastDay {
+    fn days(&mut self, y: i64, m: i64, d: i64) -> i64 {
+        if self.ymd != Some((y, m, d)) {
+            self.ymd = Some((y, m, d));
+            self.days = days_from_civil(y, m, d);
+        }
+        self.days
+    }
+}
+
 /// Per-record state of the rules, reused from record to record.
 #[derive(Default)]
 pub(crate) struct Work {
     timings: Vec<Timing>,
     words: WordCache,
+    day: LastDay,
+    monotonic_only: LastAnswer,
+    synced: LastAnswer,
     /// Per derived interval: its computed duration in ms when it reproduced
     /// and drew no finding.
     pub reproduced: Vec<Option<f64>>,
@@ -135,7 +185,7 @@ enum Names<'a> {
 impl<'a> Names<'a> {
     fn first(&self, name: &[u8]) -> Option<usize> {
         match self {
-            Names::Linear(v) => v.events().iter().position(|e| v.s(e.name) == name),
+            Names::Linear(v) => v.events().iter().position(|e| same(v.s(e.name), name)),
             Names::Map(m) => m.get(name).copied(),
         }
     }
@@ -154,9 +204,12 @@ pub(crate) fn run(
     let Work {
         timings,
         words,
+        day,
+        monotonic_only,
+        synced,
         reproduced,
     } = work;
-    parse_timings(v, timings)?;
+    parse_timings(v, timings, day)?;
     check_schema_version(v, out);
     let names = check_duplicates(v, out);
     check_order(v, timings, out);
@@ -164,8 +217,12 @@ pub(crate) fn run(
         v,
         timings,
         names: &names,
-        monotonic_only: v.top(Top::ClockSource).is_some_and(is_monotonic_only),
-        synced: v.top(Top::SyncStatus).is_some_and(is_synced),
+        monotonic_only: v
+            .top(Top::ClockSource)
+            .is_some_and(|c| monotonic_only.of(c, is_monotonic_only)),
+        synced: v
+            .top(Top::SyncStatus)
+            .is_some_and(|c| synced.of(c, is_synced)),
     };
     reproduced.clear();
     for (i, iv) in v.rec.intervals.iter().enumerate() {
@@ -176,12 +233,16 @@ pub(crate) fn run(
     Ok(())
 }
 
-fn parse_timings(v: View<'_>, timings: &mut Vec<Timing>) -> Result<(), EvidenceShapeError> {
+fn parse_timings(
+    v: View<'_>,
+    timings: &mut Vec<Timing>,
+    day: &mut LastDay,
+) -> Result<(), EvidenceShapeError> {
     timings.clear();
     for (j, ev) in v.events().iter().enumerate() {
         let utc = match ev.utc {
             None => None,
-            Some(s) => Some(parse_utc(v.s(s)).ok_or_else(|| EvidenceShapeError {
+            Some(s) => Some(parse_utc(v.s(s), day).ok_or_else(|| EvidenceShapeError {
                 path: format!("events[{j}].timestamp_utc"),
                 message: "timestamp is not an rfc 3339 timestamp with an offset",
             })?),
@@ -191,8 +252,8 @@ fn parse_timings(v: View<'_>, timings: &mut Vec<Timing>) -> Result<(), EvidenceS
     Ok(())
 }
 
-fn parse_utc(text: &[u8]) -> Option<Utc> {
-    if let Some((ns, digits)) = fast_utc(text) {
+fn parse_utc(text: &[u8], day: &mut LastDay) -> Option<Utc> {
+    if let Some((ns, digits)) = fast_utc(text, day) {
         return Some(Utc {
             ns,
             resolution_ns: RESOLUTION_NS[digits.min(9)],
@@ -244,13 +305,13 @@ fn days_in_month(y: i64, m: i64) -> i64 {
 /// the same instant (a property test holds the two together).
 #[cfg(test)]
 fn fast_utc_ns(b: &[u8]) -> Option<i128> {
-    fast_utc(b).map(|(ns, _)| ns)
+    fast_utc(b, &mut LastDay::default()).map(|(ns, _)| ns)
 }
 
 /// [`fast_utc_ns`] and the number of fractional digits, whose resolution
 /// ([`RESOLUTION_NS`]) is then that of [`resolution_ns`] (a property test
 /// holds them together).
-fn fast_utc(b: &[u8]) -> Option<(i128, usize)> {
+fn fast_utc(b: &[u8], days: &mut LastDay) -> Option<(i128, usize)> {
     if b.len() < 20
         || b[4] != b'-'
         || b[7] != b'-'
@@ -293,7 +354,7 @@ fn fast_utc(b: &[u8]) -> Option<(i128, usize)> {
         b"Z" | b"+00:00" => {}
         _ => return None,
     }
-    let secs = days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
+    let secs = days.days(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
     Some((i128::from(secs) * 1_000_000_000 + i128::from(frac), digits))
 }
 
@@ -303,7 +364,9 @@ fn fast_utc(b: &[u8]) -> Option<(i128, usize)> {
 #[inline]
 fn f64_of(x: i128) -> f64 {
     match i64::try_from(x) {
-        Ok(v) => v as f64,
+        // Opaque to the optimizer, which otherwise sees that this arm is
+        // `x as f64` too and calls the 128-bit routine for both.
+        Ok(v) => std::hint::black_box(v) as f64,
         Err(_) => x as f64,
     }
 }
@@ -438,7 +501,7 @@ fn check_duplicates<'a>(v: View<'a>, out: &mut Vec<EvidenceFinding>) -> Names<'a
     if events.len() <= LINEAR_EVENTS {
         for (j, ev) in events.iter().enumerate() {
             let name = v.s(ev.name);
-            if events[..j].iter().any(|e| v.s(e.name) == name) {
+            if events[..j].iter().any(|e| same(v.s(e.name), name)) {
                 dup(j, out);
             }
         }
@@ -692,7 +755,9 @@ fn check_status(v: View<'_>, out: &mut Vec<EvidenceFinding>) {
         ));
     }
     let events = v.events();
-    let has_final = events.iter().any(|ev| FINAL_EVENTS.contains(&v.s(ev.name)));
+    let has_final = events
+        .iter()
+        .any(|ev| FINAL_EVENTS.iter().any(|f| same(f, v.s(ev.name))));
     if has_final {
         return;
     }
@@ -850,7 +915,7 @@ mod tests {
                          tz in prop::sample::select(vec!["Z", "+00:00", "z", "+01:00", "", "-00:00"]))| {
             let f = frac.map(|f| format!(".{f}")).unwrap_or_default();
             let s = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{se:02}{f}{tz}");
-            if let Some((ns, digits)) = super::fast_utc(s.as_bytes()) {
+            if let Some((ns, digits)) = super::fast_utc(s.as_bytes(), &mut super::LastDay::default()) {
                 prop_assert_eq!(Some(ns), jiff_ns(&s), "{}", s);
                 prop_assert_eq!(super::RESOLUTION_NS[digits], super::resolution_ns(s.as_bytes()), "{}", s);
             }

@@ -42,6 +42,14 @@ const UTC_PATTERN: &str =
 /// the regex by a property test. Timestamps are unique per event, so the
 /// memo below never helps them, and the regex was a tenth of the path.
 fn utc_shape(s: &[u8]) -> bool {
+    utc_len(s) == Some(s.len())
+}
+
+/// The length of the strict UTC timestamp `s` starts with
+/// (`YYYY-MM-DDTHH:MM:SS`, an optional `.` and 1 to 9 digits, `Z` or
+/// `+00:00`), if it starts with one.
+#[inline]
+fn utc_len(s: &[u8]) -> Option<usize> {
     let digits =
         |r: std::ops::Range<usize>| s.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
     if s.len() < 20
@@ -57,17 +65,67 @@ fn utc_shape(s: &[u8]) -> bool {
         || s[16] != b':'
         || !digits(17..19)
     {
-        return false;
+        return None;
     }
     let mut i = 19;
     if s[i] == b'.' {
         let n = s[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
         if !(1..=9).contains(&n) {
-            return false;
+            return None;
         }
         i += 1 + n;
     }
-    matches!(&s[i..], b"Z" | b"+00:00")
+    match s.get(i..) {
+        Some([b'Z', ..]) => Some(i + 1),
+        Some([b'+', b'0', b'0', b':', b'0', b'0', ..]) => Some(i + 6),
+        _ => None,
+    }
+}
+
+/// [`utc_shape`] on the string whose bytes start at `j` (just after its
+/// opening quote): the offset of its closing quote when it is a strict
+/// UTC timestamp and ends there.
+#[inline]
+fn utc_end(b: &[u8], j: usize) -> Option<usize> {
+    let n = utc_len(b.get(j..)?)?;
+    (b.get(j + n) == Some(&b'"')).then_some(j + n)
+}
+
+/// A non-negative integer literal at `i` of at most 17 digits, with no
+/// fraction and no exponent (the next byte is none of `.`, `e`, `E`, or a
+/// digit after a leading `0`): the offset after it and its value.
+///
+/// Such a literal is canonical as written (`gate::fast::canonical_number`
+/// passes up to 17 bytes without an exponent), its value is below 2^57,
+/// so `n as f64` is the correctly rounded value the rule's bounds are
+/// compared with (what parsing the literal as `i64` or `f64` gives), and
+/// the model keeps `n` as `parse_u64` and `parse_f64` would read it.
+/// Anything else is `None` and goes the general way.
+#[inline(always)]
+fn plain_uint(b: &[u8], i: usize) -> Option<(usize, u64)> {
+    let first = b.get(i)?.wrapping_sub(b'0');
+    if first > 9 {
+        return None;
+    }
+    let mut n = u64::from(first);
+    let mut j = i + 1;
+    if first != 0 {
+        while let Some(&c) = b.get(j) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            if j - i == 17 {
+                return None;
+            }
+            n = n * 10 + u64::from(d);
+            j += 1;
+        }
+    }
+    match b.get(j) {
+        Some(b'.' | b'e' | b'E' | b'0'..=b'9') => None,
+        _ => Some((j, n)),
+    }
 }
 
 /// Longest value the memo keeps.
@@ -114,7 +172,7 @@ fn padded(s: &[u8]) -> [u8; MEMO_BYTES] {
 /// `a == b`, compared in words with no call to `memcmp` (values here are
 /// short: a call and its dispatch cost more than the compare).
 #[inline(always)]
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;
@@ -165,7 +223,7 @@ impl Memo {
     /// string would end at that quote, with exactly those bytes. Checked
     /// before any scan, so a repeated value costs a few word compares, not
     /// a pass over its bytes.
-    #[inline]
+    #[inline(always)]
     fn at(&self, b: &[u8], j: usize) -> Option<usize> {
         self.slots.iter().find_map(|(m, v)| {
             let n = usize::from(*m);
@@ -479,8 +537,11 @@ const LIT_BYTES: usize = 32;
 #[derive(Clone, Copy)]
 struct Step {
     /// The separator before the key (none for the first member), the key's
-    /// quoted name, `:` and the separator after it.
-    lit: [u8; LIT_BYTES],
+    /// quoted name, `:` and the separator after it, as little-endian words
+    /// zero-padded to [`LIT_BYTES`].
+    words: [u64; LIT_BYTES / 8],
+    /// Per word, the bytes that belong to the member.
+    masks: [u64; LIT_BYTES / 8],
     len: u8,
     idx: u8,
 }
@@ -518,20 +579,98 @@ impl Step {
     fn new(bytes: &[u8], idx: usize) -> Option<Step> {
         let mut lit = [0u8; LIT_BYTES];
         lit.get_mut(..bytes.len())?.copy_from_slice(bytes);
+        let mut words = [0u64; LIT_BYTES / 8];
+        let mut masks = [0u64; LIT_BYTES / 8];
+        for (w, (word, mask)) in words.iter_mut().zip(masks.iter_mut()).enumerate() {
+            let mut m = [0u8; 8];
+            for (k, b) in m.iter_mut().enumerate() {
+                if w * 8 + k < bytes.len() {
+                    *b = 0xff;
+                }
+            }
+            *word = u64::from_le_bytes(lit.get(w * 8..w * 8 + 8)?.try_into().ok()?);
+            *mask = u64::from_le_bytes(m);
+        }
         Some(Step {
-            lit,
+            words,
+            masks,
             len: u8::try_from(bytes.len()).ok()?,
             idx: u8::try_from(idx).ok()?,
         })
     }
 
-    /// Whether the record's bytes at `i` are this step's.
+    /// Whether the record's bytes at `i` are this step's: four masked word
+    /// compares, no loop and no branch per byte.
     #[inline(always)]
     fn at(&self, b: &[u8], i: usize) -> bool {
-        let n = usize::from(self.len);
-        match (b.get(i..i + n), self.lit.get(..n)) {
-            (Some(s), Some(lit)) => same(s, lit),
-            _ => false,
+        if b.len() < i + usize::from(self.len) {
+            return false;
+        }
+        let word = |k: usize| word_at(b, i + k * 8);
+        let diff = ((word(0) ^ self.words[0]) & self.masks[0])
+            | ((word(1) ^ self.words[1]) & self.masks[1])
+            | ((word(2) ^ self.words[2]) & self.masks[2])
+            | ((word(3) ^ self.words[3]) & self.masks[3]);
+        diff == 0
+    }
+}
+
+/// The eight bytes of `b` at `at` as a little-endian word, zero-padded past
+/// its end.
+#[inline(always)]
+fn word_at(b: &[u8], at: usize) -> u64 {
+    match b.get(at..at + 8) {
+        Some(w) => <[u8; 8]>::try_from(w).map_or(0, u64::from_le_bytes),
+        None => {
+            let mut w = [0u8; 8];
+            let rest = b.get(at..).unwrap_or_default();
+            if let Some(dst) = w.get_mut(..rest.len()) {
+                dst.copy_from_slice(rest);
+            }
+            u64::from_le_bytes(w)
+        }
+    }
+}
+
+/// How the fast path reads one field of an allowlisted object.
+#[derive(Debug, Clone)]
+struct FieldPlan {
+    act: Act,
+    check: Check,
+    memo: Memo,
+    /// Memo lookups in a row that missed (see [`COLD`]).
+    misses: u8,
+    /// Values read while the memo rests.
+    rested: u8,
+}
+
+/// Memo misses in a row after which a field's memo rests (for 256
+/// values): a field whose values seldom repeat (ids, where only retries
+/// repeat) stops paying for lookups that miss and copies that are never
+/// looked up again.
+const COLD: u8 = 32;
+
+impl FieldPlan {
+    /// The memo's answer for the string at `j`, when the memo is in use.
+    #[inline(always)]
+    fn remembered(&mut self, b: &[u8], j: usize) -> Option<usize> {
+        if self.misses >= COLD {
+            self.rested = self.rested.wrapping_add(1);
+            if self.rested == 0 {
+                self.misses = 0;
+            }
+            return None;
+        }
+        let found = self.memo.at(b, j);
+        self.misses = if found.is_some() { 0 } else { self.misses + 1 };
+        found
+    }
+
+    /// Keep a value that passed, when the memo is in use.
+    #[inline(always)]
+    fn remember(&mut self, s: &[u8]) {
+        if self.misses < COLD {
+            self.memo.put(s);
         }
     }
 }
@@ -541,9 +680,7 @@ impl Step {
 /// the last such object.
 #[derive(Debug, Clone, Default)]
 struct ObjPlan {
-    acts: Vec<Act>,
-    checks: Vec<Check>,
-    memos: Vec<Memo>,
+    fields: Vec<FieldPlan>,
     /// Allowlist bits of the fields the allowlist and the model require here.
     need: u64,
     template: Template,
@@ -570,41 +707,43 @@ impl ObjPlan {
                 }
             }
         }
-        let acts = (0..fields.len())
-            .map(|i| {
-                let name = fields.name(i);
-                match model.iter().find(|m| m.0 == name) {
-                    Some(&(_, Want::Array, Slot::Events)) => Act::Events,
-                    Some(&(_, Want::Array, Slot::Intervals)) => Act::Intervals,
-                    Some(&(_, want, slot)) => Act::Keep(want, slot),
-                    None => Act::Check,
-                }
-            })
-            .collect();
-        let checks = (0..fields.len())
-            .map(|i| match fields.rule(i) {
-                Some(r)
-                    if r.max_len.is_none()
-                        && r.one_of.is_none()
-                        && r.pattern
-                            .as_ref()
-                            .is_some_and(|p| p.as_str() == UTC_PATTERN) =>
-                {
-                    Check::Utc
-                }
-                Some(r) if r.one_of.is_some() => OneOf::new(r).map_or(Check::Policy, Check::OneOf),
-                Some(r) => r
-                    .pattern
-                    .as_ref()
-                    .and_then(|p| Fused::compile(p.as_str(), r.max_len))
-                    .map_or(Check::Policy, Check::Fused),
-                _ => Check::Policy,
-            })
-            .collect();
+        let act = |i: usize| {
+            let name = fields.name(i);
+            match model.iter().find(|m| m.0 == name) {
+                Some(&(_, Want::Array, Slot::Events)) => Act::Events,
+                Some(&(_, Want::Array, Slot::Intervals)) => Act::Intervals,
+                Some(&(_, want, slot)) => Act::Keep(want, slot),
+                None => Act::Check,
+            }
+        };
+        let check = |i: usize| match fields.rule(i) {
+            Some(r)
+                if r.max_len.is_none()
+                    && r.one_of.is_none()
+                    && r.pattern
+                        .as_ref()
+                        .is_some_and(|p| p.as_str() == UTC_PATTERN) =>
+            {
+                Check::Utc
+            }
+            Some(r) if r.one_of.is_some() => OneOf::new(r).map_or(Check::Policy, Check::OneOf),
+            Some(r) => r
+                .pattern
+                .as_ref()
+                .and_then(|p| Fused::compile(p.as_str(), r.max_len))
+                .map_or(Check::Policy, Check::Fused),
+            _ => Check::Policy,
+        };
         Some(ObjPlan {
-            acts,
-            checks,
-            memos: vec![Memo::default(); fields.len()],
+            fields: (0..fields.len())
+                .map(|i| FieldPlan {
+                    act: act(i),
+                    check: check(i),
+                    memo: Memo::default(),
+                    misses: 0,
+                    rested: 0,
+                })
+                .collect(),
             need,
             template: Template::default(),
         })
@@ -706,6 +845,8 @@ impl FastPath {
 enum Scalar {
     Str(usize, usize),
     Num(usize, usize),
+    /// A non-negative integer of at most 17 digits, read by [`plain_uint`].
+    Uint(u64),
     Null,
     Other,
 }
@@ -811,7 +952,8 @@ impl Scan<'_, '_> {
             }
             prev = idx;
             let rule = fields.rule(idx)?;
-            i = match plan.acts.get(idx)? {
+            let field = plan.fields.get_mut(idx)?;
+            i = match field.act {
                 Act::Events => {
                     let inner = inner.as_deref_mut()?;
                     self.items(rule, &mut inner.event, true, v, depth + 1)?
@@ -820,13 +962,13 @@ impl Scan<'_, '_> {
                     let inner = inner.as_deref_mut()?;
                     self.items(rule, &mut inner.interval, false, v, depth + 1)?
                 }
-                &Act::Keep(want, slot) => {
-                    let (end, scalar) = self.checked_scalar(plan, fields, idx, rule, v)?;
+                Act::Keep(want, slot) => {
+                    let (end, scalar) = self.checked_scalar(field, fields, idx, rule, v)?;
                     self.keep(want, slot, scalar)?;
                     end
                 }
                 Act::Check if b.get(v).is_some_and(|&c| c != b'[' && c != b'{') => {
-                    self.checked_scalar(plan, fields, idx, rule, v)?.0
+                    self.checked_scalar(field, fields, idx, rule, v)?.0
                 }
                 Act::Check => self.value(Some((fields, idx)), rule, v, depth)?,
             };
@@ -906,6 +1048,15 @@ impl Scan<'_, '_> {
                     _ => return None,
                 }
             }
+            (Want::OptU64, Scalar::Uint(n)) => match slot {
+                Slot::Attempt => self.rec.attempt = Some(n),
+                Slot::EventMono => self.rec.events.last_mut()?.mono = Some(n),
+                _ => return None,
+            },
+            (Want::Number, Scalar::Uint(n)) => match slot {
+                Slot::IvDuration => self.rec.intervals.last_mut()?.duration = n as f64,
+                _ => return None,
+            },
             (Want::OptU64, Scalar::Num(a, e)) => {
                 let n = parse_u64(b.get(a..e)?)?;
                 match slot {
@@ -1019,12 +1170,12 @@ impl Scan<'_, '_> {
         }
     }
 
-    /// [`Scan::scalar`] for field `idx` of `fields` read by `plan`, with
-    /// that field's string check and memo.
+    /// [`Scan::scalar`] for field `idx` of `fields`, read as `field` says,
+    /// with that field's string check and memo.
     #[inline(always)]
     fn checked_scalar(
         &mut self,
-        plan: &mut ObjPlan,
+        field: &mut FieldPlan,
         fields: &FieldSet,
         idx: usize,
         rule: &FieldRule,
@@ -1032,38 +1183,59 @@ impl Scan<'_, '_> {
     ) -> Option<(usize, Scalar)> {
         let b = self.b;
         let detectors = self.detectors;
-        if b.get(i) != Some(&b'"') || rule.ty != ValueType::String {
-            return self.scalar(Some((fields, idx)), rule, i);
+        match b.get(i) {
+            Some(b'"') if rule.ty == ValueType::String => {}
+            Some(b'0'..=b'9') if matches!(rule.ty, ValueType::Integer | ValueType::Number) => {
+                // A short non-negative integer: checked and kept from one
+                // pass over its digits (`plain_uint` says why it is exact).
+                if let Some((end, n)) = plain_uint(b, i) {
+                    rule.check_range(n as f64).ok()?;
+                    return Some((end, Scalar::Uint(n)));
+                }
+                return self.scalar(Some((fields, idx)), rule, i);
+            }
+            _ => return self.scalar(Some((fields, idx)), rule, i),
         }
-        // A value of a `one_of` list: the policy's own words, which the
-        // detectors do not scan (`detectors_pass`).
-        if let Some(Check::OneOf(o)) = plan.checks.get(idx)
-            && let Some(q) = o.scan(b, i + 1)
-        {
-            return Some((q + 1, Scalar::Str(i + 1, q)));
+        match &field.check {
+            // A value of a `one_of` list: the policy's own words, which the
+            // detectors do not scan (`detectors_pass`).
+            Check::OneOf(o) => {
+                if let Some(q) = o.scan(b, i + 1) {
+                    return Some((q + 1, Scalar::Str(i + 1, q)));
+                }
+            }
+            // SECURITY: a strict UTC timestamp holds no shape a built-in
+            // detector finds (its free bytes are digits in fixed runs of at
+            // most nine, between `-`, `T`, `:` and `.`), so the scan, which
+            // costs as much as the rest of the record, is skipped; a
+            // property test runs every detector over generated timestamps
+            // and keeps this path equal to the full one. None of its bytes
+            // ends or escapes a string, so the string is exactly them.
+            Check::Utc => {
+                if let Some(q) = utc_end(b, i + 1) {
+                    return Some((q + 1, Scalar::Str(i + 1, q)));
+                }
+            }
+            Check::Fused(_) | Check::Policy => {}
         }
         // A value this field passed lately (its pattern, its detectors):
         // found without a scan.
-        if let Some(n) = plan.memos.get(idx).and_then(|m| m.at(b, i + 1)) {
+        if let Some(n) = field.remembered(b, i + 1) {
             return Some((i + n + 2, Scalar::Str(i + 1, i + 1 + n)));
         }
-        if let Some(Check::Fused(f)) = plan.checks.get(idx)
+        if let Check::Fused(f) = &field.check
             && let Some(q) = f.scan(b, i + 1)
         {
             // SECURITY: the detectors run on every string the full path
             // scans; the memo holds only strings that passed them (and the
             // fused pattern), so a hit needs neither again.
             let s = b.get(i + 1..q)?;
-            let found = (q + 1, Scalar::Str(i + 1, q));
             // (Not a memo hit: `Memo::at` above would have found it.)
-            let memo = plan.memos.get_mut(idx);
             if !detectors_pass(rule, detectors, s)? {
                 return None;
             }
-            if let Some(memo) = memo {
-                memo.put(s);
-            }
-            return Some(found);
+            field.remember(s);
+            return Some((q + 1, Scalar::Str(i + 1, q)));
         }
         let (end, escaped) = scan_string(b, i).ok()?;
         if escaped {
@@ -1075,26 +1247,17 @@ impl Scan<'_, '_> {
         if !s.is_ascii() && (std::str::from_utf8(s).is_err() || has_separator(s)) {
             return None;
         }
-        let ok = match plan.checks.get(idx) {
-            // SECURITY: a strict UTC timestamp holds no shape a built-in
-            // detector finds (its free bytes are digits in fixed runs of at
-            // most nine, between `-`, `T`, `:` and `.`), so the scan, which
-            // costs as much as the rest of the record, is skipped; a
-            // property test runs every detector over generated timestamps
-            // and keeps this path equal to the full one.
-            Some(Check::Utc) => utc_shape(s),
+        let ok = match field.check {
+            Check::Utc => utc_shape(s),
             // The fused scan said no: the general check decides.
             // Not a memo hit (`Memo::at` above).
-            _ => match plan.memos.get_mut(idx) {
-                Some(memo) => {
-                    let ok = fields.string_ok(idx, s) && detectors_pass(rule, detectors, s)?;
-                    if ok {
-                        memo.put(s);
-                    }
-                    ok
+            _ => {
+                let ok = fields.string_ok(idx, s) && detectors_pass(rule, detectors, s)?;
+                if ok {
+                    field.remember(s);
                 }
-                None => fields.string_ok(idx, s) && detectors_pass(rule, detectors, s)?,
-            },
+                ok
+            }
         };
         ok.then_some((end, Scalar::Str(i + 1, end - 1)))
     }
@@ -1824,6 +1987,50 @@ mod tests {
                 .any(|x| x.rule == "detected_credit_card"),
             "the detectors, not the pattern, refuse it"
         );
+    }
+
+    /// A memo that rests (a field whose values do not repeat) and wakes
+    /// again changes no verdict: a long run of unique ids, with ids that
+    /// fit the pattern but hold a card number, bad spacing or an escape
+    /// now and then, and repeats of earlier ones, is judged alike by the
+    /// fast and the full path.
+    #[test]
+    fn a_resting_memo_changes_no_verdict() {
+        let p = policy();
+        let mut fast = Gate::new(p.clone());
+        let mut slow = Gate::new(p.clone());
+        slow.disable_evidence_fast_path();
+        let mut fast_hits = 0;
+        for n in 0..1200u32 {
+            let id = match n % 97 {
+                13 => "tr_4111111111111111".to_string(),
+                29 => format!("tr_{}", n / 3),
+                41 => "tr\\u005f1".to_string(),
+                _ => format!("tr_{n:x}"),
+            };
+            let line = SEED.replace("tr_synthetic_8f31", &id);
+            let line = if n % 89 == 7 {
+                line.replacen(", ", ",", 1)
+            } else {
+                line
+            };
+            let jf = fast.judge(
+                u64::from(n),
+                &Line::Text(line.as_bytes()),
+                Level::Standard,
+                false,
+            );
+            let js = slow.judge(
+                u64::from(n),
+                &Line::Text(line.as_bytes()),
+                Level::Standard,
+                false,
+            );
+            assert_eq!(jf, js, "{line}");
+            assert_eq!(fast.findings(), slow.findings(), "{line}");
+            fast_hits += usize::from(fast.evidence_record().is_some());
+        }
+        assert!(fast_hits > 1000, "{fast_hits}");
     }
 
     /// Not vacuous: the generator's records take the fast path often.

@@ -164,6 +164,14 @@ impl<'a> EvidenceFacts<'a> {
             .and_then(|s| std::str::from_utf8(v.rec.bytes(v.line, s)).ok())
     }
 
+    /// `trace_id` and `request_id` as the record's bytes (valid UTF-8),
+    /// when present: what the attempt tracker fingerprints.
+    pub(crate) fn id_bytes(&self) -> (Option<&'a [u8]>, Option<&'a [u8]>) {
+        let v = self.view;
+        let get = |t| v.rec.top(t).map(|s| v.rec.bytes(v.line, s));
+        (get(model::Top::TraceId), get(model::Top::RequestId))
+    }
+
     /// `trace_id`, when present.
     pub fn trace_id(&self) -> Option<&'a str> {
         self.text(model::Top::TraceId)
