@@ -182,6 +182,28 @@ impl Inputs {
         })
     }
 
+    /// Whether every input is named as a regular file (no stdin, folder,
+    /// pipe or device): then no read can block for long, and the workers
+    /// of the parallel driver may read their blocks themselves
+    /// ([`Inputs::blocks`]).
+    pub fn all_plain_files(&self) -> bool {
+        self.paths
+            .iter()
+            .all(|p| p != Path::new("-") && std::fs::metadata(p).is_ok_and(|m| m.is_file()))
+    }
+
+    /// The inputs' blocks, pulled one at a time ([`Blocks::next`]): for
+    /// inputs that are all plain files ([`Inputs::all_plain_files`]).
+    pub fn blocks(&self, max_line: usize, want: usize) -> Blocks<'_> {
+        Blocks {
+            inputs: self,
+            at: 0,
+            open: None,
+            max_line,
+            want,
+        }
+    }
+
     /// Visit every input in order with its index: files and stdin as
     /// named, the selected files of folders. Whether every input was read
     /// to its end.
@@ -329,9 +351,104 @@ impl Inputs {
     }
 }
 
+/// The blocks of inputs that are plain files, read on demand: opening,
+/// errors, counts and progress as [`Inputs::for_each_block_of_input`].
+pub struct Blocks<'a> {
+    inputs: &'a Inputs,
+    /// The next path to open.
+    at: usize,
+    open: Option<OpenInput>,
+    max_line: usize,
+    want: usize,
+}
+
+/// The input being read.
+struct OpenInput {
+    index: usize,
+    name: Arc<str>,
+    reader: BlockReader<Box<dyn Read + Send>>,
+    bar: Option<ProgressBar>,
+}
+
+impl Blocks<'_> {
+    /// The next block of whole non-blank lines of one input, read into
+    /// `block`, with that input's index and display name; `None` after the
+    /// last input.
+    pub fn next(&mut self, block: &mut Block) -> Option<(usize, Arc<str>)> {
+        loop {
+            if self.open.is_none() {
+                let index = self.at;
+                let path = self.inputs.paths.get(index)?;
+                self.at += 1;
+                let Some((name, reader, bar)) = self.inputs.open_counted(path, open_plain) else {
+                    continue;
+                };
+                self.open = Some(OpenInput {
+                    index,
+                    name: Arc::from(name),
+                    reader: BlockReader::new(reader, self.max_line),
+                    bar,
+                });
+            }
+            let input = self.open.as_mut()?;
+            match input.reader.fill(block, self.want) {
+                // Only blank lines: the block is filled again.
+                Ok(true) if block.is_empty() => {}
+                Ok(true) => {
+                    if let Some(bar) = &input.bar {
+                        bar.set_position(input.reader.bytes_read());
+                    }
+                    return Some((input.index, Arc::clone(&input.name)));
+                }
+                Ok(false) => self.close(),
+                Err(e) => {
+                    self.inputs.read_failed(&input.name, e);
+                    self.close();
+                }
+            }
+        }
+    }
+
+    fn close(&mut self) {
+        if let Some(bar) = self.open.take().and_then(|i| i.bar) {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A plain file (not stdin) unbuffered, for [`Blocks`], which may be read
+/// from any thread. Opened without blocking and refused unless it is still
+/// a regular file: a path swapped for a pipe since
+/// [`Inputs::all_plain_files`] looked would block a worker that others
+/// wait on.
+fn open_plain(path: &Path) -> anyhow::Result<(String, Box<dyn Read + Send>, Option<u64>)> {
+    let name = path.display().to_string();
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options
+        .open(path)
+        .with_context(|| format!("cannot open `{name}`"))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot open `{name}`"))?;
+    if !meta.is_file() {
+        anyhow::bail!("cannot read `{name}`: it is no longer a regular file");
+    }
+    Ok((name, Box::new(file), Some(meta.len())))
+}
+
 fn open(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead>, Option<u64>)> {
     let (name, raw, size) = open_raw(path)?;
-    Ok((name, Box::new(BufReader::with_capacity(READ_BUFFER, raw)), size))
+    Ok((
+        name,
+        Box::new(BufReader::with_capacity(READ_BUFFER, raw)),
+        size,
+    ))
 }
 
 /// The input at `path` unbuffered (for [`BlockReader`], which reads into
