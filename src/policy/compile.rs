@@ -17,7 +17,7 @@
 //! one after the IO step (keyword lists, keys, canonical paths). This step
 //! does no IO.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -220,6 +220,9 @@ struct Ctx<'f> {
     index: Index,
     /// Entries taken out after an error: (their span, dotted key).
     removed: Vec<(Range<usize>, String)>,
+    /// Allowlist patterns compiled so far, by text and Unicode flag: the
+    /// defaults use one id pattern for a dozen fields.
+    patterns: HashMap<(String, bool), super::rule::Pattern>,
 }
 
 impl Ctx<'_> {
@@ -371,6 +374,7 @@ pub(super) fn compile(
             .collect(),
         index: Index::default(),
         removed: Vec::new(),
+        patterns: HashMap::new(),
     };
     let root_shape = super::schema::root();
     let mut uses = Vec::new();
@@ -1491,13 +1495,23 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
         }
         // SECURITY: `Pattern::compile` anchors every pattern, so `abc`
         // cannot match a sentence containing abc.
-        Some(p) => match super::rule::Pattern::compile(p.get_ref(), unicode) {
-            Ok(re) => Some(re),
-            Err(e) => {
-                ctx.err(p.span(), e.to_string());
-                None
+        Some(p) => {
+            let key = (p.get_ref().clone(), unicode);
+            let compiled = match ctx.patterns.get(&key) {
+                Some(re) => Ok(re.clone()),
+                None => super::rule::Pattern::compile(p.get_ref(), unicode),
+            };
+            match compiled {
+                Ok(re) => {
+                    ctx.patterns.insert(key, re.clone());
+                    Some(re)
+                }
+                Err(e) => {
+                    ctx.err(p.span(), e.to_string());
+                    None
+                }
             }
-        },
+        }
         None => None,
     };
     // A key of this rule taken out for an error of its own (a `patern`

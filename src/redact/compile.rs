@@ -200,9 +200,13 @@ pub(crate) fn compile(
             user_scan: if user.is_empty() {
                 None
             } else {
-                Some(build_combined(&user, MatchKind::LeftmostFirst)?)
+                Some(build_combined(
+                    &user,
+                    MatchKind::LeftmostFirst,
+                    Searched::Anywhere,
+                )?)
             },
-            scan_all: build_combined(&scans, MatchKind::All)?,
+            scan_all: build_combined(&scans, MatchKind::All, Searched::Anchored)?,
             scan_others: {
                 // Same pattern ids, the email shape replaced by one that
                 // matches nothing (an empty class).
@@ -217,13 +221,13 @@ pub(crate) fn compile(
                         }
                     })
                     .collect();
-                build_combined(&others, MatchKind::All)?
+                build_combined(&others, MatchKind::All, Searched::Anchored)?
             },
-            exact: build_combined(&patterns, MatchKind::LeftmostFirst)?,
+            exact: build_combined(&patterns, MatchKind::LeftmostFirst, Searched::Anchored)?,
             email: email_pids,
             runs,
             #[cfg(test)]
-            scan: build_combined(&scans, MatchKind::LeftmostFirst)?,
+            scan: build_combined(&scans, MatchKind::LeftmostFirst, Searched::Anywhere)?,
         }))
     };
     let keywords = KeywordSet::build(&kw_rules).map_err(|e| vec![e])?;
@@ -271,12 +275,33 @@ fn check_name<'a>(
     ok
 }
 
+/// How a combined regex is searched.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Searched {
+    /// From any position (a user pattern's scan): with a prefilter.
+    Anywhere,
+    /// Only anchored at a start the trigger found, for where a match ends
+    /// or which shapes start there: no prefilter (an anchored search never
+    /// uses one) and no capture groups (only whole matches are asked for).
+    /// Building those was most of a policy's start-up.
+    Anchored,
+}
+
 /// One multi-pattern regex over all of `patterns`.
 fn build_combined(
     patterns: &[&str],
     kind: MatchKind,
+    searched: Searched,
 ) -> Result<meta::Regex, Vec<RedactConfigError>> {
-    meta_builder_with(kind).build_many(patterns).map_err(|e| {
+    let mut builder = meta_builder_with(kind);
+    if searched == Searched::Anchored {
+        builder.configure(
+            meta::Config::new()
+                .which_captures(regex_automata::nfa::thompson::WhichCaptures::Implicit)
+                .auto_prefilter(false),
+        );
+    }
+    builder.build_many(patterns).map_err(|e| {
         vec![match e.size_limit() {
             Some(limit) => RedactConfigError::PatternsTooLarge { limit },
             None => RedactConfigError::BadPattern {

@@ -66,9 +66,7 @@ impl Block {
     pub fn lines(&self) -> impl Iterator<Item = (u64, Line<'_>)> {
         self.lines.iter().map(|&(n, span)| {
             let line = match span {
-                Span::Text(a, e) => {
-                    Line::Text(self.data.get(a..e).unwrap_or_default())
-                }
+                Span::Text(a, e) => Line::Text(self.data.get(a..e).unwrap_or_default()),
                 Span::TooLong(len) => Line::TooLong { len },
             };
             (n, line)
@@ -155,7 +153,10 @@ impl<R: Read> BlockReader<R> {
                 block.data.resize(grown, 0);
             }
             let from = block.filled;
-            let n = match self.inner.read(block.data.get_mut(from..).unwrap_or_default()) {
+            let n = match self
+                .inner
+                .read(block.data.get_mut(from..).unwrap_or_default())
+            {
                 Ok(0) => {
                     self.eof = true;
                     break;
@@ -358,7 +359,12 @@ mod tests {
     fn overlong_lines_are_counted_not_kept_and_numbering_continues() {
         for step in [1, 3, 4096] {
             assert_eq!(
-                by_blocks(b"12345\n123456\n1234567\r\n123456\r\nok\n12345678", 6, step, 2),
+                by_blocks(
+                    b"12345\n123456\n1234567\r\n123456\r\nok\n12345678",
+                    6,
+                    step,
+                    2
+                ),
                 vec![
                     (1, Ok(b"12345".to_vec())),
                     (2, Ok(b"123456".to_vec())),
