@@ -233,7 +233,7 @@ impl Inputs {
     fn open_counted<T>(
         &self,
         path: &Path,
-        opener: fn(&Path) -> anyhow::Result<(String, T, Option<u64>)>,
+        opener: fn(&Path) -> anyhow::Result<Opened<T>>,
     ) -> Option<(String, T, Option<ProgressBar>)> {
         match opener(path) {
             Ok((name, reader, size)) => {
@@ -421,7 +421,7 @@ impl Blocks<'_> {
 /// a regular file: a path swapped for a pipe since
 /// [`Inputs::all_plain_files`] looked would block a worker that others
 /// wait on.
-fn open_plain(path: &Path) -> anyhow::Result<(String, Box<dyn Read + Send>, Option<u64>)> {
+fn open_plain(path: &Path) -> anyhow::Result<Opened<Box<dyn Read + Send>>> {
     let name = path.display().to_string();
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -442,7 +442,11 @@ fn open_plain(path: &Path) -> anyhow::Result<(String, Box<dyn Read + Send>, Opti
     Ok((name, Box::new(file), Some(meta.len())))
 }
 
-fn open(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead>, Option<u64>)> {
+/// An opened input: its display name, its reader, and its size when it
+/// is a file.
+type Opened<R> = (String, R, Option<u64>);
+
+fn open(path: &Path) -> anyhow::Result<Opened<Box<dyn BufRead>>> {
     let (name, raw, size) = open_raw(path)?;
     Ok((
         name,
@@ -453,7 +457,7 @@ fn open(path: &Path) -> anyhow::Result<(String, Box<dyn BufRead>, Option<u64>)> 
 
 /// The input at `path` unbuffered (for [`BlockReader`], which reads into
 /// its own blocks): its display name, reader and size when it is a file.
-fn open_raw(path: &Path) -> anyhow::Result<(String, Box<dyn Read>, Option<u64>)> {
+fn open_raw(path: &Path) -> anyhow::Result<Opened<Box<dyn Read>>> {
     if path == Path::new("-") {
         let stdin = io::stdin().lock();
         return Ok(("<stdin>".to_string(), Box::new(stdin), None));

@@ -544,6 +544,9 @@ struct Step {
     masks: [u64; LIT_BYTES / 8],
     len: u8,
     idx: u8,
+    /// What the field's plan does with its value (kept here: the step is
+    /// in hand when it matches, the plan entry is one more load away).
+    act: Act,
 }
 
 /// The keys of the last object of one kind, in order, as the bytes that
@@ -576,7 +579,7 @@ impl std::fmt::Debug for Template {
 }
 
 impl Step {
-    fn new(bytes: &[u8], idx: usize) -> Option<Step> {
+    fn new(bytes: &[u8], idx: usize, act: Act) -> Option<Step> {
         let mut lit = [0u8; LIT_BYTES];
         lit.get_mut(..bytes.len())?.copy_from_slice(bytes);
         let mut words = [0u64; LIT_BYTES / 8];
@@ -596,6 +599,7 @@ impl Step {
             masks,
             len: u8::try_from(bytes.len()).ok()?,
             idx: u8::try_from(idx).ok()?,
+            act,
         })
     }
 
@@ -893,13 +897,15 @@ impl Scan<'_, '_> {
             // `i` is where member `k` starts: its key's quote for the first,
             // else the `,` after the previous value.
             let step = match plan.template.steps.get(k) {
-                Some(s) if follow && s.at(b, i) => Some((usize::from(s.idx), usize::from(s.len))),
+                Some(s) if follow && s.at(b, i) => {
+                    Some((usize::from(s.idx), usize::from(s.len), s.act))
+                }
                 _ => None,
             };
-            let (idx, v) = match step {
-                Some((idx, len)) => {
+            let (idx, v, act) = match step {
+                Some((idx, len, act)) => {
                     self.style = plan.template.style;
-                    (idx, i + len)
+                    (idx, i + len, act)
                 }
                 None => {
                     follow = false;
@@ -927,10 +933,11 @@ impl Scan<'_, '_> {
                         return None;
                     }
                     let v = sep(b, kend + 1, &mut self.style)?;
+                    let act = plan.fields.get(idx)?.act;
                     // Learn the member in the template's place `k`.
                     if learn {
                         plan.template.steps.truncate(k);
-                        match b.get(i..v).and_then(|lit| Step::new(lit, idx)) {
+                        match b.get(i..v).and_then(|lit| Step::new(lit, idx, act)) {
                             Some(s) => {
                                 plan.template.steps.push(s);
                                 plan.template.style = self.style;
@@ -938,7 +945,7 @@ impl Scan<'_, '_> {
                             None => learn = false,
                         }
                     }
-                    (idx, v)
+                    (idx, v, act)
                 }
             };
             if step.is_some() {
@@ -953,7 +960,7 @@ impl Scan<'_, '_> {
             prev = idx;
             let rule = fields.rule(idx)?;
             let field = plan.fields.get_mut(idx)?;
-            i = match field.act {
+            i = match act {
                 Act::Events => {
                     let inner = inner.as_deref_mut()?;
                     self.items(rule, &mut inner.event, true, v, depth + 1)?

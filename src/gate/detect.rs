@@ -47,8 +47,8 @@ pub enum Detectors {
     /// `[standard] detectors = []`.
     Off,
     /// The built-in detectors the policy names, and the digit threshold of
-    /// their pre-test (`Redactor::quick_threshold`).
-    On(Arc<Redactor>, usize),
+    /// the parameters of their pre-test (`Redactor::quick`).
+    On(Arc<Redactor>, crate::redact::Quick),
     /// They could not be built (a bug): every scanned value fails closed.
     Broken,
 }
@@ -78,8 +78,8 @@ impl Detectors {
         match compiled {
             Ok(None) => Detectors::Off,
             Ok(Some(r)) => {
-                let threshold = r.quick_threshold();
-                Detectors::On(r, threshold)
+                let quick = r.quick();
+                Detectors::On(r, quick)
             }
             // SECURITY: fail closed; the policy compiler already refused
             // unknown names, so this is a bug, never a weaker gate.

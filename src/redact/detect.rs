@@ -30,6 +30,41 @@ fn min_digits(name: &str) -> usize {
     }
 }
 
+/// Built-in detectors with no digit bound (`min_digits` is `usize::MAX`)
+/// whose every match holds a byte the pre-test always scans for (`@ : + (`,
+/// an uppercase letter, a byte that is not ASCII), with that byte: so the
+/// letter pairs are not what stands between them and a skipped scan. A
+/// digit-free detector not named here (`api_key`, or one added later)
+/// bounds [`Quick::short`].
+fn needs_an_always_byte(name: &str) -> bool {
+    matches!(
+        name,
+        // `@`.
+        "email"
+        // `eyJ`.
+        | "jwt"
+        // `:`.
+        | "ipv6"
+        // `[A-Z]{2}` first.
+        | "iban"
+        // `-----BEGIN`.
+        | "private_key"
+        // `://`.
+        | "url_credentials"
+    )
+}
+
+/// The pre-test's parameters for one redactor ([`Redactor::quick`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quick {
+    /// The fewest digits any enabled digit shape needs (`0`: always scan).
+    pub digits: usize,
+    /// No match of an enabled detector that the letter pairs guard (a key
+    /// family) is shorter than this: a shorter text is decided by its
+    /// digits and its always-scanned bytes alone, a word at a time.
+    pub short: usize,
+}
+
 /// Lowercase letter pairs, one inside every all-lowercase spelling of a
 /// built-in key shape: `sk-`, `rk_`, `gh?_`, `github_pat_` (`hu`), `xox?-`,
 /// `hf_`, `gl…-`, `xapp-`, `npm_`, `pypi-`, `authorization`,
@@ -72,6 +107,18 @@ const fn second_of_pair(b: u8) -> bool {
     false
 }
 
+/// The fewest bytes a match of `pattern` has (`0` when it cannot be
+/// parsed: then no text is short enough to skip).
+fn min_match_len(pattern: &str) -> usize {
+    regex_syntax::ParserBuilder::new()
+        .utf8(false)
+        .build()
+        .parse(pattern)
+        .ok()
+        .and_then(|h| h.properties().minimum_len())
+        .unwrap_or(0)
+}
+
 /// Byte classes of the pre-test.
 const DIGIT: u8 = 1;
 /// `@ : + (`, uppercase letters and bytes that are not ASCII: the text is
@@ -100,16 +147,65 @@ const fn classes() -> [u8; 256] {
 
 static CLASS: [u8; 256] = classes();
 
-/// The pre-test of [`Redactor::may_match`] with a precomputed digit
-/// threshold ([`Redactor::quick_threshold`]).
-pub fn may_match_quick(text: &str, threshold: usize) -> bool {
-    may_match_quick_bytes(text.as_bytes(), threshold)
+/// The pre-test of [`Redactor::may_match`] with its parameters computed
+/// once ([`Redactor::quick`]).
+pub fn may_match_quick(text: &str, quick: Quick) -> bool {
+    may_match_quick_bytes(text.as_bytes(), quick)
 }
 
 /// [`may_match_quick`] on bytes. A byte that is not ASCII always asks for
 /// the scan, so bytes this says `false` of are ASCII, hence UTF-8: a
 /// caller may skip both the UTF-8 check and the scan on `false`.
-pub fn may_match_quick_bytes(text: &[u8], threshold: usize) -> bool {
+#[inline]
+pub fn may_match_quick_bytes(text: &[u8], quick: Quick) -> bool {
+    if text.len() < quick.short && text.len() <= 16 {
+        return short_may_match(text, quick.digits);
+    }
+    pairs_may_match(text, quick.digits)
+}
+
+/// Bytes `0x80..` of each byte of `w`, set where its low seven bits lie in
+/// `lo..=hi` (both below `0x80`): two adds that cannot carry into the next
+/// byte.
+#[inline(always)]
+fn in_range(low7: u64, lo: u8, hi: u8) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let at_least_lo = low7 + ONES * u64::from(0x80 - lo);
+    let above_hi = low7 + ONES * u64::from(0x7f - hi);
+    at_least_lo & !above_hi & HIGH
+}
+
+/// [`pairs_may_match`] for a text of at most 16 bytes that no pair-guarded
+/// detector can match (shorter than [`Quick::short`]): any always-scanned
+/// byte, or at least `threshold` digits. Two words, no loop over bytes.
+#[inline]
+fn short_may_match(text: &[u8], threshold: usize) -> bool {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut words = [0u8; 16];
+    if let Some(dst) = words.get_mut(..text.len()) {
+        dst.copy_from_slice(text);
+    }
+    let mut digits = 0u32;
+    let mut always = 0u64;
+    for half in words.chunks_exact(8) {
+        let w = <[u8; 8]>::try_from(half).map_or(0, u64::from_le_bytes);
+        let low7 = w & LOW7;
+        // Zero padding is none of these.
+        digits += (in_range(low7, b'0', b'9') & !w & HIGH).count_ones();
+        always |= w & HIGH
+            | in_range(low7, b'@', b'Z')
+            | in_range(low7, b':', b':')
+            | in_range(low7, b'+', b'+')
+            | in_range(low7, b'(', b'(');
+    }
+    always != 0 || digits as usize >= threshold
+}
+
+/// The pre-test over every byte: an always-scanned byte, a letter pair,
+/// or at least `threshold` digits.
+fn pairs_may_match(text: &[u8], threshold: usize) -> bool {
     // Branch-free: which bytes come is data, and a branch per byte on it
     // was mispredicted often enough to cost more than the loop's work.
     let mut digits = 0usize;
@@ -146,15 +242,42 @@ impl Redactor {
             .unwrap_or(usize::MAX)
     }
 
+    /// The pre-test's parameters: [`Redactor::quick_threshold`], and the
+    /// shortest match of any enabled detector the letter pairs guard
+    /// (every digit-free detector but those of [`needs_an_always_byte`]),
+    /// from its patterns' minimum match length.
+    pub fn quick(&self) -> Quick {
+        let short = self
+            .cfg
+            .builtin
+            .iter()
+            .filter(|n| min_digits(n) == usize::MAX && !needs_an_always_byte(n))
+            .map(|n| match super::detectors::builtin(n) {
+                Some((_, b)) => b
+                    .patterns
+                    .iter()
+                    .map(|(_, exact, _)| min_match_len(exact))
+                    .min()
+                    .unwrap_or(0),
+                None => 0,
+            })
+            .min()
+            .unwrap_or(usize::MAX);
+        Quick {
+            digits: self.quick_threshold(),
+            short,
+        }
+    }
+
     /// A cheap, sound pre-test for [`Redactor::first_match`]: `false` means
     /// no detector can match in `text`, so the scan can be skipped. One
     /// pass over the bytes: a text without `@ : + (`, uppercase letters or
     /// a key-prefix letter pair, and with fewer digits than any enabled
     /// digit shape needs, cannot hold any built-in shape. A redactor with
     /// user patterns or keywords always scans. Hot loops compute
-    /// [`Redactor::quick_threshold`] once and call `may_match_quick`.
+    /// [`Redactor::quick`] once and call `may_match_quick`.
     pub fn may_match(&self, text: &str) -> bool {
-        may_match_quick(text, self.quick_threshold())
+        may_match_quick(text, self.quick())
     }
 
     /// The name of a detector that matches somewhere in `text` (the
@@ -220,6 +343,99 @@ mod tests {
             checked >= 30,
             "only {checked} keys matched: the bodies no longer fit"
         );
+    }
+
+    /// The short-text pre-test (two words, no letter pairs) applies where
+    /// it is sound: below the shortest match of a key family, which for
+    /// the packs in use is long enough to matter; and on short texts it
+    /// never hides a match, whatever the bytes (key prefixes with short
+    /// bodies, digits, every always-scanned byte, non-ASCII).
+    #[test]
+    fn short_texts_are_judged_without_pairs_and_never_hide_a_match() {
+        use proptest::prelude::*;
+        let standard: Vec<String> = [
+            "private_key",
+            "api_key",
+            "url_credentials",
+            "jwt",
+            "email",
+            "credit_card",
+            "iban",
+            "us_ssn",
+            "phone",
+            "ipv6",
+        ]
+        .map(String::from)
+        .to_vec();
+        let configs = [
+            RedactConfig::every_builtin(),
+            RedactConfig {
+                builtin: standard,
+                patterns: vec![],
+                keywords: vec![],
+                context: vec![],
+            },
+            RedactConfig {
+                builtin: vec!["api_key".into()],
+                patterns: vec![],
+                keywords: vec![],
+                context: vec![],
+            },
+        ];
+        let rs: Vec<Redactor> = configs
+            .iter()
+            .map(|c| Redactor::compile(c, None).unwrap())
+            .collect();
+        for r in &rs {
+            let q = r.quick();
+            assert!((12..usize::MAX).contains(&q.short), "{q:?}");
+        }
+        let without_keys = RedactConfig {
+            builtin: vec!["email".into(), "credit_card".into()],
+            patterns: vec![],
+            keywords: vec![],
+            context: vec![],
+        };
+        let q = Redactor::compile(&without_keys, None).unwrap().quick();
+        assert_eq!(q.short, usize::MAX, "no key family: pairs never matter");
+        let prefix = proptest::sample::select(vec![
+            "",
+            "sk-",
+            "sk_live_",
+            "rk_",
+            "ghp_",
+            "gho_",
+            "hf_",
+            "glpat-",
+            "xoxb-",
+            "xapp-",
+            "npm_",
+            "pypi-",
+            "pplx-",
+            "shpat_",
+            "sntryu_",
+            "apikey=",
+            "api_key:",
+            "x-api-key=",
+            "authorization:",
+            "github_pat_",
+            "eyJ",
+            "a@b.",
+            "::",
+            "+1",
+            "(5",
+        ]);
+        proptest!(ProptestConfig::with_cases(3000), |(
+            p in prefix,
+            body in "[a-z-]{6,14}|[a-z0-9_.=:/+@ -]{0,18}|[a-zA-Z0-9]{0,18}|[0-9 .-]{0,18}|\\PC{0,6}",
+        )| {
+            let text = format!("{p}{body}");
+            for r in &rs {
+                if r.first_match(&text).is_some() {
+                    prop_assert!(r.may_match(&text), "{:?}", text);
+                }
+            }
+        });
     }
 
     /// Soundness of the pre-test: whenever a built-in detector matches,

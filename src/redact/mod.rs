@@ -163,7 +163,7 @@ use regex_automata::meta::Regex;
 pub use action::{Action, RedactKey};
 pub use config::{KeywordRule, PatternRule, RedactConfig, RedactConfigError};
 pub use context::{ContextRule, MAX_CONTEXT_WINDOW, check_context};
-pub use detect::may_match_quick_bytes;
+pub use detect::{Quick, may_match_quick_bytes};
 pub use detectors::builtin_names;
 pub use pseudonym::pseudonymize;
 
