@@ -79,6 +79,10 @@ pub struct Gate {
     /// which gives up at the first content field, is likely wasted on the
     /// next one too (a capture stream is all full records), so skip it.
     content_streak: bool,
+    /// The last record took the evidence fast path: the next one is likely
+    /// evidence too, so that path is tried before the flat one (the two
+    /// take disjoint records, so the order changes no verdict).
+    evidence_streak: bool,
     /// The sink's redaction and pseudonyms.
     redaction: SinkRedaction,
     /// The built-in detectors run over allowlisted strings.
@@ -176,6 +180,7 @@ impl Gate {
             fast_cf,
             detectors: detect::Detectors::shared(policy.redaction().standard_detectors()),
             content_streak: false,
+            evidence_streak: false,
             redaction,
             content: Vec::new(),
             encoded: Vec::new(),
@@ -243,6 +248,34 @@ impl Gate {
         self.evidence = None;
     }
 
+    /// A clean record the fast path passes as it is.
+    fn verbatim(format: Format) -> Judgement {
+        Judgement {
+            verdict: Verdict::Verbatim,
+            format: Some(format),
+            stripped: 0,
+            has_content: false,
+        }
+    }
+
+    /// Nested evidence records: one pass that checks the allowlist and
+    /// keeps what the auditor reads (`crate::evidence::FastPath`). Whether
+    /// `bytes` is a clean evidence record; remembered for the next one.
+    fn evidence_fast(&mut self, bytes: &[u8]) -> bool {
+        let hit = match self.evidence.as_mut() {
+            Some(ev) if self.forced.is_none_or(|f| f == Format::Evidence) => ev.clean(
+                &self.policy.standard.evidence,
+                &self.detectors,
+                bytes,
+                self.forced.is_some(),
+            ),
+            _ => false,
+        };
+        self.evidence_hit = hit;
+        self.evidence_streak = hit;
+        hit
+    }
+
     /// Judge one line (numbered `line_no`) for a sink at `level`.
     ///
     /// With `rebuild = false` the gate only collects findings (as `check`
@@ -277,6 +310,10 @@ impl Gate {
                 return malformed;
             }
         };
+        let evidence_first = self.evidence_streak;
+        if evidence_first && self.evidence_fast(bytes) {
+            return Self::verbatim(Format::Evidence);
+        }
         if self.fast_cf
             && !(level == Level::Full && self.content_streak)
             && self.forced.is_none_or(|f| f == Format::Cf)
@@ -287,31 +324,11 @@ impl Gate {
                 &mut self.order,
             )
         {
-            return Judgement {
-                verdict: Verdict::Verbatim,
-                format: Some(Format::Cf),
-                stripped: 0,
-                has_content: false,
-            };
+            self.evidence_streak = false;
+            return Self::verbatim(Format::Cf);
         }
-        // Nested evidence records: one pass that checks the allowlist and
-        // keeps what the auditor reads (`crate::evidence::FastPath`).
-        if let Some(ev) = self.evidence.as_mut()
-            && self.forced.is_none_or(|f| f == Format::Evidence)
-            && ev.clean(
-                &self.policy.standard.evidence,
-                &self.detectors,
-                bytes,
-                self.forced.is_some(),
-            )
-        {
-            self.evidence_hit = true;
-            return Judgement {
-                verdict: Verdict::Verbatim,
-                format: Some(Format::Evidence),
-                stripped: 0,
-                has_content: false,
-            };
+        if !evidence_first && self.evidence_fast(bytes) {
+            return Self::verbatim(Format::Evidence);
         }
         // OTLP export requests at standard level: one pass that checks the
         // structure and strips content and unknown attributes
