@@ -2,8 +2,8 @@
 //! driver shared by `check`, `redact` and `filter` to a sink that is never
 //! full.
 //!
-//! The inputs are cut into chunks of whole lines (about [`CHUNK_BYTES`],
-//! never across two files); each worker has its own state (a
+//! The inputs are cut into chunks of whole lines (about [`CHUNK_BYTES`] or
+//! [`STREAM_CHUNK_BYTES`], never across two files); each worker has its own state (a
 //! [`ChunkJudge`]) and turns a chunk into a result, typically the chunk's
 //! output as bytes; the calling thread hands the results to the merge in
 //! input order, so the merge sees every chunk in order. Who reads depends
@@ -37,12 +37,17 @@ use super::input::Inputs;
 use crate::source::blocks::Block;
 use crate::source::lines::Line;
 
-/// A chunk is sent once it holds this many bytes of lines. Each chunk is
-/// a hand-off between threads (a wake-up across cores, dear in a virtual
-/// machine): 1 MiB took about a tenth less CPU than 256 KiB on the
-/// evidence and OTLP corpora, and at `3 * jobs + 2` chunks it is still a
-/// few megabytes.
+/// A chunk is judged once it holds this many bytes of lines, when the
+/// workers read (plain files). Each chunk is a hand-off between threads
+/// (a wake-up across cores, dear in a virtual machine): 1 MiB took about
+/// a tenth less CPU than 256 KiB on the evidence and OTLP corpora, and
+/// only `jobs` chunks are alive at once.
 pub(super) const CHUNK_BYTES: usize = 1024 * 1024;
+
+/// The chunk size when one reader thread feeds the workers (stdin, pipes,
+/// folders): `3 * jobs + 2` chunks may be alive, so they stay small (a
+/// stream of 10 million evidence records peaks under 64 MiB).
+const STREAM_CHUNK_BYTES: usize = 256 * 1024;
 
 /// Whole lines of one input.
 pub(super) struct Chunk {
@@ -76,14 +81,15 @@ impl Spares {
 
     /// A block to fill: one given back, else a new one.
     fn take(rx: &Receiver<Block>) -> Block {
-        rx.try_recv().unwrap_or_else(|_| Block::new(CHUNK_BYTES))
+        rx.try_recv()
+            .unwrap_or_else(|_| Block::new(STREAM_CHUNK_BYTES))
     }
 
     /// Give a judged chunk's block back, unless it grew for a long line
-    /// (then it is freed: kept blocks stay near [`CHUNK_BYTES`]) or enough
+    /// (then it is freed: kept blocks stay near [`STREAM_CHUNK_BYTES`]) or enough
     /// are kept already.
     fn give(tx: &SyncSender<Block>, chunk: Chunk) {
-        if chunk.block.capacity() <= 2 * CHUNK_BYTES {
+        if chunk.block.capacity() <= 2 * STREAM_CHUNK_BYTES {
             let _ = tx.try_send(chunk.block);
         }
     }
@@ -360,7 +366,7 @@ fn read_chunks(
     spare: impl FnMut() -> Block,
     mut each: impl FnMut(Chunk) -> io::Result<()>,
 ) -> io::Result<bool> {
-    inputs.for_each_block_of_input(max_line, CHUNK_BYTES, spare, |file, name, block| {
+    inputs.for_each_block_of_input(max_line, STREAM_CHUNK_BYTES, spare, |file, name, block| {
         each(Chunk {
             file,
             name: Arc::clone(name),

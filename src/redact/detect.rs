@@ -244,7 +244,7 @@ impl Redactor {
 
     /// The pre-test's parameters: [`Redactor::quick_threshold`], and the
     /// shortest match of any enabled detector the letter pairs guard
-    /// (every digit-free detector but those of [`needs_an_always_byte`]),
+    /// (every digit-free detector but those that need an always-scanned byte),
     /// from its patterns' minimum match length.
     pub fn quick(&self) -> Quick {
         let short = self
