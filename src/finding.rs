@@ -73,6 +73,42 @@ impl std::fmt::Debug for Finding {
 /// SECURITY: this is the only way a record's key text reaches output.
 pub fn escape_key(key: &str) -> String {
     let mut out = String::with_capacity(key.len().min(MAX_SHOWN_KEY + 8));
+    escape_key_into(&mut out, key);
+    out
+}
+
+/// `n` in decimal, in `buf` (no formatting machinery: paths and line
+/// numbers are written for every finding).
+pub fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
+    let mut at = buf.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[at..]).unwrap_or_default()
+}
+
+/// [`decimal`], appended to `out`.
+pub fn push_decimal(out: &mut String, n: u64) {
+    out.push_str(decimal(n, &mut [0; 20]));
+}
+
+/// [`escape_key`], appended to `out`.
+pub fn escape_key_into(out: &mut String, key: &str) {
+    // Most keys are short and plain: as they are.
+    if key.len() <= MAX_SHOWN_KEY
+        && key
+            .bytes()
+            .all(|b| (b.is_ascii_graphic() || b == b' ') && !matches!(b, b'\\' | b'`' | b'"'))
+    {
+        out.push_str(key);
+        return;
+    }
     for (n, c) in key.chars().enumerate() {
         if n == MAX_SHOWN_KEY {
             out.push('…');
@@ -87,12 +123,45 @@ pub fn escape_key(key: &str) -> String {
             let _ = write!(out, "\\u{{{:x}}}", c as u32);
         }
     }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The plain-key shortcut gives what the character loop gives.
+    #[test]
+    fn plain_keys_come_out_as_the_loop_writes_them() {
+        use proptest::prelude::*;
+        let by_chars = |key: &str| {
+            let mut out = String::new();
+            for (n, c) in key.chars().enumerate() {
+                if n == MAX_SHOWN_KEY {
+                    out.push('…');
+                    break;
+                }
+                if c.is_ascii_graphic() || c == ' ' {
+                    if c == '\\' || c == '`' || c == '"' {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                } else {
+                    out.push_str(&format!("\\u{{{:x}}}", c as u32));
+                }
+            }
+            out
+        };
+        proptest!(|(key in "[ -~]{0,90}|\\PC{0,20}")| {
+            prop_assert_eq!(escape_key(&key), by_chars(&key));
+        });
+    }
+
+    #[test]
+    fn decimals_are_display() {
+        for n in [0, 1, 9, 10, 99, 100, 12345, u64::from(u32::MAX), u64::MAX] {
+            assert_eq!(decimal(n, &mut [0; 20]), n.to_string());
+        }
+    }
 
     #[test]
     fn keys_are_escaped_and_cut() {

@@ -435,7 +435,8 @@ pub(super) fn write_finding(
                 paint.field(out, field)?;
                 out.write_all(b": ")?;
             }
-            writeln!(out, "{}", f.message)
+            out.write_all(f.message.as_bytes())?;
+            out.write_all(b"\n")
         }
         OutputFormat::Json => {
             let j = JsonFinding {

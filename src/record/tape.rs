@@ -798,7 +798,9 @@ pub(crate) fn scan_string(b: &[u8], mut i: usize) -> Result<(usize, bool), ScanE
 /// Sixteen bytes a step, as two eight-byte words (SWAR): for each word,
 /// flag bytes equal to `"` or `\\` (a zero after XOR) and bytes below 0x20;
 /// the lowest flagged byte is exact (borrows only ever propagate upwards).
-/// One branch per step: content runs to kilobytes between specials.
+/// One branch per step. (Measured against a vector skip of 32-byte blocks
+/// and against `memchr` past the first 32 bytes: both cost more on the
+/// OTLP corpus, whose prompts hold an escape every few dozen bytes.)
 pub(crate) fn find_special(s: &[u8]) -> Option<usize> {
     let mut chunks = s.chunks_exact(16);
     let mut at = 0;
@@ -1023,6 +1025,15 @@ mod tests {
         use proptest::prelude::*;
         let naive = |s: &[u8]| s.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20);
         proptest!(|(s in proptest::collection::vec(any::<u8>(), 0..80))| {
+            prop_assert_eq!(find_special(&s), naive(&s));
+        });
+        // Long runs of plain bytes with one special anywhere: every block
+        // boundary and tail length.
+        proptest!(|(len in 0usize..300, at in any::<prop::sample::Index>(), special in prop::sample::select(vec![b'"', b'\\', 0u8, 0x1f, b'\n']), planted in any::<bool>())| {
+            let mut s = vec![b'a'; len];
+            if planted && len > 0 {
+                s[at.index(len)] = special;
+            }
             prop_assert_eq!(find_special(&s), naive(&s));
         });
         proptest!(|(s in "[ -~\\u{80}-\\u{10ffff}]{0,70}")| {

@@ -23,12 +23,10 @@
 //! nothing, and, when the caller wants a projection (`rebuild`), only for
 //! records that pass verbatim (the projection is then the line itself).
 
-use std::fmt::Write as _;
-
 use super::attrs::{plain_decimal, unknown_message};
 use super::content::is_content_attribute;
 use super::schema::{Field, Place, Repeated, Schema, Structural, Text, text_ok};
-use crate::finding::{Finding, FindingKind, Rule, escape_key};
+use crate::finding::{Finding, FindingKind, Rule, escape_key_into, push_decimal};
 use crate::gate::detect::Detectors;
 use crate::gate::fast::{canonical_number, detectors_pass, sep};
 use crate::policy::{FieldRule, FieldSet, Policy, ValueType};
@@ -76,6 +74,8 @@ pub struct FastOtlp {
     /// cache by hash of (rule, bytes); a slot holds the rule's tag and the
     /// bytes. SECURITY: a hit needs the same rule and the same bytes.
     memo: Vec<(u32, Vec<u8>)>,
+    /// Where a finding's path is written before it is copied out.
+    scratch: String,
 }
 
 impl Default for FastOtlp {
@@ -86,6 +86,7 @@ impl Default for FastOtlp {
             seen: Vec::new(),
             guesses: [[0; MAX_FAST_ATTRIBUTES]; 6],
             memo: vec![(u32::MAX, Vec::new()); MEMO_SLOTS],
+            scratch: String::new(),
         }
     }
 }
@@ -138,6 +139,7 @@ impl FastOtlp {
             seen: &mut self.seen,
             guesses: &mut self.guesses,
             memo: &mut self.memo,
+            scratch: &mut self.scratch,
             findings,
             stripped: 0,
             has_content: false,
@@ -180,6 +182,7 @@ struct Walker<'a, 'b> {
     seen: &'b mut Vec<u64>,
     guesses: &'b mut [[u16; MAX_FAST_ATTRIBUTES]; 6],
     memo: &'b mut Vec<(u32, Vec<u8>)>,
+    scratch: &'b mut String,
     findings: &'b mut Vec<Finding>,
     stripped: u32,
     has_content: bool,
@@ -698,7 +701,9 @@ impl<'a> Walker<'a, '_> {
         if self.cx.verbatim_only {
             return None;
         }
-        let mut path = String::new();
+        // Built in the walker's buffer, then copied once at its size.
+        let path = &mut *self.scratch;
+        path.clear();
         for step in self.path.iter() {
             match *step {
                 Step::Key(k) => {
@@ -708,15 +713,18 @@ impl<'a> Walker<'a, '_> {
                     path.push_str(k);
                 }
                 Step::Index(i) => {
-                    let _ = write!(path, "[{i}]");
+                    path.push('[');
+                    push_decimal(path, i as u64);
+                    path.push(']');
                 }
             }
         }
         if let Some(key) = attr {
             path.push_str("[\"");
-            path.push_str(&escape_key(key));
+            escape_key_into(path, key);
             path.push_str("\"]");
         }
+        let path = path.as_str().to_owned();
         self.findings.push(Finding {
             line: self.cx.line,
             kind: FindingKind::Violation,
