@@ -109,6 +109,12 @@ pub fn escape_key_into(out: &mut String, key: &str) {
         out.push_str(key);
         return;
     }
+    escape_chars(out, key);
+}
+
+/// [`escape_key`] a character at a time: what the plain-key shortcut of
+/// [`escape_key_into`] must agree with.
+fn escape_chars(out: &mut String, key: &str) {
     for (n, c) in key.chars().enumerate() {
         if n == MAX_SHOWN_KEY {
             out.push('…');
@@ -135,20 +141,7 @@ mod tests {
         use proptest::prelude::*;
         let by_chars = |key: &str| {
             let mut out = String::new();
-            for (n, c) in key.chars().enumerate() {
-                if n == MAX_SHOWN_KEY {
-                    out.push('…');
-                    break;
-                }
-                if c.is_ascii_graphic() || c == ' ' {
-                    if c == '\\' || c == '`' || c == '"' {
-                        out.push('\\');
-                    }
-                    out.push(c);
-                } else {
-                    out.push_str(&format!("\\u{{{:x}}}", c as u32));
-                }
-            }
+            escape_chars(&mut out, key);
             out
         };
         proptest!(|(key in "[ -~]{0,90}|\\PC{0,20}")| {

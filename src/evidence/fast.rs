@@ -1103,6 +1103,25 @@ impl Scan<'_, '_> {
         if items.ty != ValueType::Object {
             return None;
         }
+        self.elements(rule, i, |scan, i| {
+            if events {
+                scan.rec.events.push(Event::default());
+            } else {
+                scan.rec.intervals.push(Interval::default());
+            }
+            scan.planned(plan, None, fields, i, depth + 1)
+        })
+    }
+
+    /// The elements of the array at `i` (just after its checks), each read
+    /// by `element`, within the rule's `max_items`; the offset after it.
+    fn elements(
+        &mut self,
+        rule: &FieldRule,
+        i: usize,
+        mut element: impl FnMut(&mut Self, usize) -> Option<usize>,
+    ) -> Option<usize> {
+        let b = self.b;
         let mut i = i + 1;
         if b.get(i) == Some(&b']') {
             return Some(i + 1);
@@ -1113,12 +1132,7 @@ impl Scan<'_, '_> {
                 return None;
             }
             n += 1;
-            if events {
-                self.rec.events.push(Event::default());
-            } else {
-                self.rec.intervals.push(Interval::default());
-            }
-            i = self.planned(plan, None, fields, i, depth + 1)?;
+            i = element(self, i)?;
             match b.get(i) {
                 Some(b',') => i = sep(b, i + 1, &mut self.style)?,
                 Some(b']') => return Some(i + 1),
@@ -1129,28 +1143,11 @@ impl Scan<'_, '_> {
 
     /// An array anywhere the model does not read, held to `rule`.
     fn array(&mut self, rule: &FieldRule, i: usize, depth: usize) -> Option<usize> {
-        let b = self.b;
-        if rule.ty != ValueType::Array || depth > MAX_DEPTH || b.get(i) != Some(&b'[') {
+        if rule.ty != ValueType::Array || depth > MAX_DEPTH || self.b.get(i) != Some(&b'[') {
             return None;
         }
         let items = rule.items.as_deref()?;
-        let mut i = i + 1;
-        if b.get(i) == Some(&b']') {
-            return Some(i + 1);
-        }
-        let mut n = 0usize;
-        loop {
-            if rule.max_items.is_some_and(|max| n >= max) {
-                return None;
-            }
-            n += 1;
-            i = self.value(None, items, i, depth)?;
-            match b.get(i) {
-                Some(b',') => i = sep(b, i + 1, &mut self.style)?,
-                Some(b']') => return Some(i + 1),
-                _ => return None,
-            }
-        }
+        self.elements(rule, i, |scan, i| scan.value(None, items, i, depth))
     }
 
     /// Any value at `i` held to `rule` (the rule at `at` of a field set,
