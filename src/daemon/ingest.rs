@@ -21,7 +21,7 @@ use super::budget::{BudgetError, MemoryBudget, Reservation, decode_estimate};
 use super::pipeline::{Active, Pipeline};
 use crate::policy::StructureLimits;
 use crate::record::otlp_proto::bounds::{BoundError, Counts, Signal, check_json, check_protobuf};
-use crate::record::otlp_proto::{decode_logs_protobuf, decode_traces_protobuf};
+use crate::record::otlp_proto::{decode_logs_protobuf_bytes, decode_traces_protobuf_bytes};
 use crate::record::tape::{Malformed, Tape};
 
 /// How long a request waits for decode memory other requests hold.
@@ -298,8 +298,8 @@ impl Ingest {
             let line = match enc {
                 Encoding::Protobuf => {
                     let decoded = match signal {
-                        Signal::Traces => decode_traces_protobuf(&bytes),
-                        Signal::Logs => decode_logs_protobuf(&bytes),
+                        Signal::Traces => decode_traces_protobuf_bytes(&bytes),
+                        Signal::Logs => decode_logs_protobuf_bytes(&bytes),
                     };
                     decoded
                         .map_err(|_| {
@@ -308,7 +308,6 @@ impl Ingest {
                                 "request body is not a valid OTLP protobuf export request",
                             )
                         })?
-                        .into_bytes()
                 }
                 Encoding::Json => compact_json(&bytes),
             };

@@ -25,7 +25,9 @@ use tokio::task::JoinHandle;
 
 use super::metrics::{DropReason, Gauges, Metrics, SinkCounters};
 use crate::decision::{LevelSource, judge_for_sink};
+use crate::gate::shared::SharedScan;
 use crate::gate::{Gate, Verdict};
+use crate::record::tape::Tape;
 use crate::policy::Policy;
 use crate::sink::writer::{self as sink, Queue};
 use crate::source::lines::{Line, LineReader, is_blank};
@@ -67,27 +69,37 @@ pub struct Active {
     pub loaded_at: Timestamp,
     /// The sinks that have an `output`, in policy order.
     pub sinks: Vec<SinkRt>,
-    /// Pooled gate sets: one gate per sink (each with that sink's
-    /// redaction and pseudonyms), then one plain gate.
-    gates: Mutex<Vec<Vec<Gate>>>,
+    /// Pooled gate sets.
+    gates: Mutex<Vec<GateSet>>,
+}
+
+/// What judging one request takes: one gate per sink (each with that
+/// sink's redaction and pseudonyms), then one plain gate; and the buffers
+/// of the tape the sinks' gates share (see [`SharedScan`]).
+#[derive(Debug)]
+struct GateSet {
+    gates: Vec<Gate>,
+    tape: Tape,
 }
 
 impl Active {
-    fn gate(&self) -> Vec<Gate> {
+    fn gate(&self) -> GateSet {
         self.gates
             .lock()
             .ok()
             .and_then(|mut g| g.pop())
-            .unwrap_or_else(|| {
-                self.sinks
+            .unwrap_or_else(|| GateSet {
+                gates: self
+                    .sinks
                     .iter()
                     .map(|s| Gate::for_sink(Arc::clone(&self.policy), &s.name))
                     .chain(std::iter::once(Gate::for_check(Arc::clone(&self.policy))))
-                    .collect()
+                    .collect(),
+                tape: Tape::new(),
             })
     }
 
-    fn put_gate(&self, gate: Vec<Gate>) {
+    fn put_gate(&self, gate: GateSet) {
         if let Ok(mut g) = self.gates.lock()
             && g.len() < 64
         {
@@ -336,11 +348,21 @@ impl Pipeline {
     fn judge_record(
         &self,
         active: &Active,
-        gates: &mut [Gate],
+        set: &mut GateSet,
         n: u64,
         line: &Line<'_>,
         tally: &mut Tally,
     ) {
+        // Every sink's gate judges this one line: the first that needs its
+        // tape builds it, the others reuse it.
+        let mut scan = SharedScan::new(
+            match line {
+                Line::Text(b) => b,
+                Line::TooLong { .. } => &[],
+            },
+            std::mem::take(&mut set.tape),
+        );
+        let gates = &mut set.gates[..];
         tally.records += 1;
         self.metrics.records_in.fetch_add(1, Ordering::Relaxed);
         let mut malformed = false;
@@ -365,7 +387,7 @@ impl Pipeline {
             };
             judged_by = i;
             s.counters.records_in.fetch_add(1, Ordering::Relaxed);
-            let d = match &s.capture {
+            let d = gate.with_shared_scan(&mut scan, |gate| match &s.capture {
                 Some(slot) => {
                     let mut source = SlotSource {
                         slot,
@@ -375,7 +397,7 @@ impl Pipeline {
                     judge_for_sink(gate, Some(&mut source), n, line)
                 }
                 None => judge_for_sink(gate, None, n, line),
-            };
+            });
             match d.judged.verdict {
                 Verdict::Malformed => {
                     malformed = true;
@@ -409,6 +431,7 @@ impl Pipeline {
                 s.counters.drop_one(DropReason::QueueFull);
             }
         }
+        set.tape = scan.into_tape();
         if malformed {
             tally.malformed += 1;
             self.metrics.malformed.fetch_add(1, Ordering::Relaxed);

@@ -13,6 +13,7 @@
 pub mod detect;
 pub mod fast;
 pub mod otlp;
+pub mod shared;
 pub mod verify;
 
 #[cfg(test)]
@@ -109,6 +110,8 @@ pub struct Gate {
     evidence_hit: bool,
     /// The OTLP fast path (`otlp::fast`): `None` when turned off (tests).
     otlp_fast: Option<otlp::fast::FastOtlp>,
+    /// Set while `tape` is a [`shared::SharedScan`]'s.
+    lent: Option<shared::Lent>,
 }
 
 /// What redaction made of one content value.
@@ -192,6 +195,7 @@ impl Gate {
             evidence,
             evidence_hit: false,
             otlp_fast: Some(otlp::fast::FastOtlp::default()),
+            lent: None,
             policy,
             tape: Tape::new(),
             findings: Vec::new(),
@@ -358,7 +362,7 @@ impl Gate {
                 };
             }
         }
-        let text = match self.tape.scan(bytes) {
+        let text = match self.scan(bytes) {
             Ok(t) => t,
             Err(m) => {
                 let f = describe_malformed(line_no, &m, &self.tape, bytes);
@@ -404,6 +408,26 @@ impl Gate {
                 otlp::judge(input, rebuild, buffers)
             }
         }
+    }
+
+    /// The tape of `bytes`: as a shared scan already built it for these
+    /// very bytes (see [`shared`]), else scanned now.
+    fn scan<'b>(&mut self, bytes: &'b [u8]) -> Result<&'b str, Malformed> {
+        if let Some(lent) = &mut self.lent {
+            if lent.built && lent.is_of(bytes) {
+                // The scan accepted these bytes: they are UTF-8.
+                return std::str::from_utf8(bytes).map_err(|e| Malformed::InvalidUtf8 {
+                    offset: e.valid_up_to(),
+                });
+            }
+            // The tape is about to describe these bytes (or nothing).
+            lent.built = false;
+        }
+        let scanned = self.tape.scan(bytes);
+        if let Some(lent) = &mut self.lent {
+            lent.built = scanned.is_ok() && lent.is_of(bytes);
+        }
+        scanned
     }
 
     /// Judge a flat record (cf or evidence): top-level allowlist, content

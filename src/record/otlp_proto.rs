@@ -21,7 +21,6 @@
 
 pub mod bounds;
 
-use std::fmt::Write as _;
 
 use base64::Engine as _;
 use base64::alphabet;
@@ -435,8 +434,14 @@ impl std::fmt::Debug for any_value::Value {
 /// Decode a protobuf `ExportTraceServiceRequest` into one OTLP/JSON line
 /// (no line ending).
 pub fn decode_traces_protobuf(body: &[u8]) -> Result<String, ProtoError> {
+    String::from_utf8(decode_traces_protobuf_bytes(body)?).map_err(|_| ProtoError::Decode)
+}
+
+/// [`decode_traces_protobuf`], as bytes: the line `serve` hands the gate,
+/// whose scan validates it again (so it is not checked twice here).
+pub fn decode_traces_protobuf_bytes(body: &[u8]) -> Result<Vec<u8>, ProtoError> {
     let req = ExportTraceServiceRequest::decode(body).map_err(|_| ProtoError::Decode)?;
-    let mut w = JsonWriter::default();
+    let mut w = JsonWriter::sized(body.len());
     w.request(&req);
     Ok(w.out)
 }
@@ -453,8 +458,13 @@ pub fn encode_traces_protobuf(json_line: &str) -> Result<Vec<u8>, ProtoError> {
 
 /// Decode a protobuf `ExportLogsServiceRequest` into one OTLP/JSON line.
 pub fn decode_logs_protobuf(body: &[u8]) -> Result<String, ProtoError> {
+    String::from_utf8(decode_logs_protobuf_bytes(body)?).map_err(|_| ProtoError::Decode)
+}
+
+/// [`decode_logs_protobuf`], as bytes (see [`decode_traces_protobuf_bytes`]).
+pub fn decode_logs_protobuf_bytes(body: &[u8]) -> Result<Vec<u8>, ProtoError> {
     let req = ExportLogsServiceRequest::decode(body).map_err(|_| ProtoError::Decode)?;
-    let mut w = JsonWriter::default();
+    let mut w = JsonWriter::sized(body.len());
     w.logs_request(&req);
     Ok(w.out)
 }
@@ -729,35 +739,50 @@ fn any_value(o: &Obj) -> Result<AnyValue, ProtoError> {
 // ---------------------------------------------------------------------------
 // prost -> JSON
 
-/// Writes compact OTLP/JSON, omitting default values.
+/// Writes compact OTLP/JSON, omitting default values. Everything it
+/// appends is UTF-8: JSON string literals of `&str`, ASCII otherwise.
 #[derive(Default)]
 struct JsonWriter {
-    out: String,
+    out: Vec<u8>,
     /// Whether the open object already has a member.
     has_member: Vec<bool>,
 }
 
 impl JsonWriter {
+    /// A writer with room for the JSON of a `body_len`-byte protobuf
+    /// message (keys and hex ids make it about twice as long).
+    fn sized(body_len: usize) -> JsonWriter {
+        JsonWriter {
+            out: Vec::with_capacity(body_len.saturating_mul(2).saturating_add(64)),
+            has_member: Vec::new(),
+        }
+    }
+
     fn open(&mut self) {
-        self.out.push('{');
+        self.out.push(b'{');
         self.has_member.push(false);
     }
 
     fn close(&mut self) {
-        self.out.push('}');
+        self.out.push(b'}');
         self.has_member.pop();
     }
 
     fn key(&mut self, k: &str) {
         if let Some(h) = self.has_member.last_mut() {
             if *h {
-                self.out.push(',');
+                self.out.push(b',');
             }
             *h = true;
         }
-        self.out.push('"');
-        self.out.push_str(k);
-        self.out.push_str("\":");
+        self.out.push(b'"');
+        self.out.extend_from_slice(k.as_bytes());
+        self.out.extend_from_slice(b"\":");
+    }
+
+    fn decimal(&mut self, n: u64) {
+        self.out
+            .extend_from_slice(crate::finding::decimal(n, &mut [0; 20]).as_bytes());
     }
 
     fn string(&mut self, k: &str, s: &str) {
@@ -768,31 +793,34 @@ impl JsonWriter {
     }
 
     fn quoted(&mut self, s: &str) {
-        let mut buf = Vec::with_capacity(s.len() + 2);
-        super::escape::write_json_string(s, &mut buf);
-        self.out.push_str(&String::from_utf8_lossy(&buf));
+        super::escape::write_json_string(s, &mut self.out);
     }
 
     fn hex(&mut self, k: &str, id: &[u8]) {
         if !id.is_empty() {
             self.key(k);
-            self.out.push('"');
-            self.out.push_str(&hex::encode(id));
-            self.out.push('"');
+            self.out.push(b'"');
+            let at = self.out.len();
+            self.out.resize(at + id.len() * 2, 0);
+            // The length is exactly twice the input's: it cannot fail.
+            let _ = hex::encode_to_slice(id, &mut self.out[at..]);
+            self.out.push(b'"');
         }
     }
 
     fn number(&mut self, k: &str, n: u64) {
         if n != 0 {
             self.key(k);
-            let _ = write!(self.out, "{n}");
+            self.decimal(n);
         }
     }
 
     fn nanos(&mut self, k: &str, n: u64) {
         if n != 0 {
             self.key(k);
-            let _ = write!(self.out, "\"{n}\"");
+            self.out.push(b'"');
+            self.decimal(n);
+            self.out.push(b'"');
         }
     }
 
@@ -801,14 +829,14 @@ impl JsonWriter {
             return;
         }
         self.key(k);
-        self.out.push('[');
+        self.out.push(b'[');
         for (i, item) in items.iter().enumerate() {
             if i > 0 {
-                self.out.push(',');
+                self.out.push(b',');
             }
             f(self, item);
         }
-        self.out.push(']');
+        self.out.push(b']');
     }
 
     fn request(&mut self, r: &ExportTraceServiceRequest) {
@@ -970,20 +998,27 @@ impl JsonWriter {
             }
             Some(V::BoolValue(b)) => {
                 self.key("boolValue");
-                let _ = write!(self.out, "{b}");
+                self.out
+                    .extend_from_slice(if *b { b"true" } else { b"false" });
             }
             Some(V::IntValue(i)) => {
                 self.key("intValue");
-                let _ = write!(self.out, "\"{i}\"");
+                self.out.push(b'"');
+                if *i < 0 {
+                    self.out.push(b'-');
+                }
+                self.decimal(i.unsigned_abs());
+                self.out.push(b'"');
             }
             Some(V::DoubleValue(d)) => {
                 self.key("doubleValue");
-                match serde_json::Number::from_f64(*d) {
-                    Some(n) => self.out.push_str(&n.to_string()),
-                    None if d.is_nan() => self.out.push_str("\"NaN\""),
-                    None if *d > 0.0 => self.out.push_str("\"Infinity\""),
-                    None => self.out.push_str("\"-Infinity\""),
-                }
+                let text = match serde_json::Number::from_f64(*d) {
+                    Some(n) => n.to_string(),
+                    None if d.is_nan() => "\"NaN\"".into(),
+                    None if *d > 0.0 => "\"Infinity\"".into(),
+                    None => "\"-Infinity\"".into(),
+                };
+                self.out.extend_from_slice(text.as_bytes());
             }
             Some(V::ArrayValue(a)) => {
                 self.key("arrayValue");
@@ -999,9 +1034,11 @@ impl JsonWriter {
             }
             Some(V::BytesValue(b)) => {
                 self.key("bytesValue");
-                self.out.push('"');
-                base64_encode(b, &mut self.out);
-                self.out.push('"');
+                self.out.push(b'"');
+                let mut text = String::new();
+                base64_encode(b, &mut text);
+                self.out.extend_from_slice(text.as_bytes());
+                self.out.push(b'"');
             }
         }
         self.close();
