@@ -303,3 +303,32 @@ pub fn redact(data: &[u8]) {
     let (again, _) = r.redact_to_string(text);
     assert!(again == once, "redaction is not deterministic");
 }
+
+/// `otlp_protobuf`: any bytes as an OTLP/protobuf export request (traces
+/// and logs). The wire walk that writes OTLP/JSON without prost's
+/// structures never panics, and when it writes a line it is the line the
+/// prost path writes, byte for byte; a request prost refuses is never
+/// written. The line the serve path judges (`decode_*_protobuf_bytes`) is
+/// the prost path's, whichever way it was made.
+pub fn otlp_protobuf(data: &[u8]) {
+    use tracegate::internals::record::otlp_proto::{
+        decode_logs_prost, decode_logs_protobuf_bytes, decode_traces_prost,
+        decode_traces_protobuf_bytes, transcode,
+    };
+    let prost = decode_traces_prost(data).ok();
+    if let Some(walked) = transcode::traces(data) {
+        assert!(
+            prost.as_ref() == Some(&walked),
+            "the wire walk wrote a trace request other than prost did"
+        );
+    }
+    assert!(decode_traces_protobuf_bytes(data).ok() == prost);
+    let prost = decode_logs_prost(data).ok();
+    if let Some(walked) = transcode::logs(data) {
+        assert!(
+            prost.as_ref() == Some(&walked),
+            "the wire walk wrote a logs request other than prost did"
+        );
+    }
+    assert!(decode_logs_protobuf_bytes(data).ok() == prost);
+}

@@ -301,13 +301,12 @@ impl Ingest {
                         Signal::Traces => decode_traces_protobuf_bytes(&bytes),
                         Signal::Logs => decode_logs_protobuf_bytes(&bytes),
                     };
-                    decoded
-                        .map_err(|_| {
-                            Refusal::new(
-                                RefusalKind::Malformed,
-                                "request body is not a valid OTLP protobuf export request",
-                            )
-                        })?
+                    decoded.map_err(|_| {
+                        Refusal::new(
+                            RefusalKind::Malformed,
+                            "request body is not a valid OTLP protobuf export request",
+                        )
+                    })?
                 }
                 Encoding::Json => compact_json(&bytes),
             };

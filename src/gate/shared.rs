@@ -159,7 +159,10 @@ full_allowed = true
         let line = WITH_CONTENT;
         let mut scan = SharedScan::new(line, Tape::new());
         a.with_shared_scan(&mut scan, |g| judged(g, line, Level::Standard));
-        assert!(scan.built, "the full path scanned the line into the shared tape");
+        assert!(
+            scan.built,
+            "the full path scanned the line into the shared tape"
+        );
         // The same content at another address: scanned afresh, and the
         // shared tape no longer describes the lent line.
         let copy = line.to_vec();

@@ -20,7 +20,7 @@
 //! and hold no byte of the input.
 
 pub mod bounds;
-
+pub mod transcode;
 
 use base64::Engine as _;
 use base64::alphabet;
@@ -440,6 +440,16 @@ pub fn decode_traces_protobuf(body: &[u8]) -> Result<String, ProtoError> {
 /// [`decode_traces_protobuf`], as bytes: the line `serve` hands the gate,
 /// whose scan validates it again (so it is not checked twice here).
 pub fn decode_traces_protobuf_bytes(body: &[u8]) -> Result<Vec<u8>, ProtoError> {
+    match transcode::traces(body) {
+        Some(line) => Ok(line),
+        None => decode_traces_prost(body),
+    }
+}
+
+/// [`decode_traces_protobuf_bytes`] through prost's structures: the
+/// reference [`transcode`] is held to, and the decoder of every request it
+/// leaves alone.
+pub fn decode_traces_prost(body: &[u8]) -> Result<Vec<u8>, ProtoError> {
     let req = ExportTraceServiceRequest::decode(body).map_err(|_| ProtoError::Decode)?;
     let mut w = JsonWriter::sized(body.len());
     w.request(&req);
@@ -463,6 +473,14 @@ pub fn decode_logs_protobuf(body: &[u8]) -> Result<String, ProtoError> {
 
 /// [`decode_logs_protobuf`], as bytes (see [`decode_traces_protobuf_bytes`]).
 pub fn decode_logs_protobuf_bytes(body: &[u8]) -> Result<Vec<u8>, ProtoError> {
+    match transcode::logs(body) {
+        Some(line) => Ok(line),
+        None => decode_logs_prost(body),
+    }
+}
+
+/// [`decode_logs_protobuf_bytes`] through prost's structures.
+pub fn decode_logs_prost(body: &[u8]) -> Result<Vec<u8>, ProtoError> {
     let req = ExportLogsServiceRequest::decode(body).map_err(|_| ProtoError::Decode)?;
     let mut w = JsonWriter::sized(body.len());
     w.logs_request(&req);
@@ -1057,7 +1075,7 @@ const STANDARD_ANY_PADDING: GeneralPurpose = GeneralPurpose::new(&alphabet::STAN
 const URL_SAFE_ANY_PADDING: GeneralPurpose = GeneralPurpose::new(&alphabet::URL_SAFE, ANY_PADDING);
 
 /// Standard alphabet, padded: what proto3's JSON mapping writes.
-fn base64_encode(data: &[u8], out: &mut String) {
+pub(crate) fn base64_encode(data: &[u8], out: &mut String) {
     STANDARD.encode_string(data, out);
 }
 

@@ -60,6 +60,11 @@ fn redact_seeds() {
     replay("redact", invariants::redact);
 }
 
+#[test]
+fn otlp_protobuf_seeds() {
+    replay("otlp_protobuf", invariants::otlp_protobuf);
+}
+
 /// Every line of the shipped example traces holds the gate invariants too.
 #[test]
 fn gate_judge_example_traces() {
