@@ -798,11 +798,6 @@ impl JsonWriter {
         self.out.extend_from_slice(b"\":");
     }
 
-    fn decimal(&mut self, n: u64) {
-        self.out
-            .extend_from_slice(crate::finding::decimal(n, &mut [0; 20]).as_bytes());
-    }
-
     fn string(&mut self, k: &str, s: &str) {
         if !s.is_empty() {
             self.key(k);
@@ -817,28 +812,21 @@ impl JsonWriter {
     fn hex(&mut self, k: &str, id: &[u8]) {
         if !id.is_empty() {
             self.key(k);
-            self.out.push(b'"');
-            let at = self.out.len();
-            self.out.resize(at + id.len() * 2, 0);
-            // The length is exactly twice the input's: it cannot fail.
-            let _ = hex::encode_to_slice(id, &mut self.out[at..]);
-            self.out.push(b'"');
+            push_hex(&mut self.out, id);
         }
     }
 
     fn number(&mut self, k: &str, n: u64) {
         if n != 0 {
             self.key(k);
-            self.decimal(n);
+            push_decimal(&mut self.out, n);
         }
     }
 
     fn nanos(&mut self, k: &str, n: u64) {
         if n != 0 {
             self.key(k);
-            self.out.push(b'"');
-            self.decimal(n);
-            self.out.push(b'"');
+            push_quoted_decimal(&mut self.out, n);
         }
     }
 
@@ -1021,22 +1009,11 @@ impl JsonWriter {
             }
             Some(V::IntValue(i)) => {
                 self.key("intValue");
-                self.out.push(b'"');
-                if *i < 0 {
-                    self.out.push(b'-');
-                }
-                self.decimal(i.unsigned_abs());
-                self.out.push(b'"');
+                push_int64(&mut self.out, *i);
             }
             Some(V::DoubleValue(d)) => {
                 self.key("doubleValue");
-                let text = match serde_json::Number::from_f64(*d) {
-                    Some(n) => n.to_string(),
-                    None if d.is_nan() => "\"NaN\"".into(),
-                    None if *d > 0.0 => "\"Infinity\"".into(),
-                    None => "\"-Infinity\"".into(),
-                };
-                self.out.extend_from_slice(text.as_bytes());
+                push_double(&mut self.out, *d);
             }
             Some(V::ArrayValue(a)) => {
                 self.key("arrayValue");
@@ -1052,11 +1029,7 @@ impl JsonWriter {
             }
             Some(V::BytesValue(b)) => {
                 self.key("bytesValue");
-                self.out.push(b'"');
-                let mut text = String::new();
-                base64_encode(b, &mut text);
-                self.out.extend_from_slice(text.as_bytes());
-                self.out.push(b'"');
+                push_base64(&mut self.out, b);
             }
         }
         self.close();
@@ -1075,8 +1048,64 @@ const STANDARD_ANY_PADDING: GeneralPurpose = GeneralPurpose::new(&alphabet::STAN
 const URL_SAFE_ANY_PADDING: GeneralPurpose = GeneralPurpose::new(&alphabet::URL_SAFE, ANY_PADDING);
 
 /// Standard alphabet, padded: what proto3's JSON mapping writes.
-pub(crate) fn base64_encode(data: &[u8], out: &mut String) {
+fn base64_encode(data: &[u8], out: &mut String) {
     STANDARD.encode_string(data, out);
+}
+
+// The OTLP/JSON spelling of protobuf values, shared by the prost path's
+// writer and the wire walk (`transcode`), which must write the same bytes.
+
+/// `n` in decimal.
+fn push_decimal(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(crate::finding::decimal(n, &mut [0; 20]).as_bytes());
+}
+
+/// A 64-bit integer as OTLP/JSON writes it: a decimal string.
+fn push_quoted_decimal(out: &mut Vec<u8>, n: u64) {
+    out.push(b'"');
+    push_decimal(out, n);
+    out.push(b'"');
+}
+
+/// An `intValue`: a signed decimal string.
+fn push_int64(out: &mut Vec<u8>, i: i64) {
+    out.push(b'"');
+    if i < 0 {
+        out.push(b'-');
+    }
+    push_decimal(out, i.unsigned_abs());
+    out.push(b'"');
+}
+
+/// A `doubleValue`: a JSON number, or proto3's strings for NaN and the
+/// infinities.
+fn push_double(out: &mut Vec<u8>, d: f64) {
+    let text = match serde_json::Number::from_f64(d) {
+        Some(n) => n.to_string(),
+        None if d.is_nan() => "\"NaN\"".into(),
+        None if d > 0.0 => "\"Infinity\"".into(),
+        None => "\"-Infinity\"".into(),
+    };
+    out.extend_from_slice(text.as_bytes());
+}
+
+/// Bytes (trace and span ids) as a quoted lowercase hex string.
+fn push_hex(out: &mut Vec<u8>, id: &[u8]) {
+    out.push(b'"');
+    let at = out.len();
+    out.resize(at + id.len() * 2, 0);
+    // The room is exactly twice the input's length: it cannot fail.
+    let _ = hex::encode_to_slice(id, &mut out[at..]);
+    out.push(b'"');
+}
+
+/// A `bytesValue`: quoted standard base64.
+fn push_base64(out: &mut Vec<u8>, data: &[u8]) {
+    let mut text = String::new();
+    base64_encode(data, &mut text);
+    out.push(b'"');
+    out.extend_from_slice(text.as_bytes());
+    out.push(b'"');
 }
 
 /// A `bytesValue` as proto3's JSON mapping reads it: standard or URL-safe

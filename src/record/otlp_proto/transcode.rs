@@ -14,6 +14,7 @@
 //! two paths to the same bytes on generated and mutated requests.
 
 use super::super::escape::write_json_string;
+use super::{push_base64, push_decimal, push_double, push_hex, push_int64, push_quoted_decimal};
 
 /// Values nested deeper than this are left to prost. Each level is two or
 /// three prost messages (`AnyValue`, `KeyValueList`, `KeyValue`) below the
@@ -193,10 +194,6 @@ fn key(out: &mut Vec<u8>, first: &mut bool, k: &str) {
     out.extend_from_slice(b"\":");
 }
 
-fn decimal(out: &mut Vec<u8>, n: u64) {
-    out.extend_from_slice(crate::finding::decimal(n, &mut [0; 20]).as_bytes());
-}
-
 impl Out {
     fn string(&mut self, first: &mut bool, k: &str, s: &str) {
         if !s.is_empty() {
@@ -208,27 +205,21 @@ impl Out {
     fn hex(&mut self, first: &mut bool, k: &str, id: &[u8]) {
         if !id.is_empty() {
             key(&mut self.out, first, k);
-            self.out.push(b'"');
-            let at = self.out.len();
-            self.out.resize(at + id.len() * 2, 0);
-            let _ = hex::encode_to_slice(id, &mut self.out[at..]);
-            self.out.push(b'"');
+            push_hex(&mut self.out, id);
         }
     }
 
     fn number(&mut self, first: &mut bool, k: &str, n: u64) {
         if n != 0 {
             key(&mut self.out, first, k);
-            decimal(&mut self.out, n);
+            push_decimal(&mut self.out, n);
         }
     }
 
     fn nanos(&mut self, first: &mut bool, k: &str, n: u64) {
         if n != 0 {
             key(&mut self.out, first, k);
-            self.out.push(b'"');
-            decimal(&mut self.out, n);
-            self.out.push(b'"');
+            push_quoted_decimal(&mut self.out, n);
         }
     }
 
@@ -675,24 +666,12 @@ impl Out {
                 });
             }
             3 => {
-                let i = varint(w)? as i64;
-                self.out.extend_from_slice(b"\"intValue\":\"");
-                if i < 0 {
-                    self.out.push(b'-');
-                }
-                decimal(&mut self.out, i.unsigned_abs());
-                self.out.push(b'"');
+                self.out.extend_from_slice(b"\"intValue\":");
+                push_int64(&mut self.out, varint(w)? as i64);
             }
             4 => {
-                let d = f64::from_bits(fixed64(w)?);
                 self.out.extend_from_slice(b"\"doubleValue\":");
-                let text = match serde_json::Number::from_f64(d) {
-                    Some(n) => n.to_string(),
-                    None if d.is_nan() => "\"NaN\"".into(),
-                    None if d > 0.0 => "\"Infinity\"".into(),
-                    None => "\"-Infinity\"".into(),
-                };
-                self.out.extend_from_slice(text.as_bytes());
+                push_double(&mut self.out, f64::from_bits(fixed64(w)?));
             }
             5 | 6 => {
                 let inner = bytes(w)?;
@@ -722,11 +701,8 @@ impl Out {
                 self.out.push(b'}');
             }
             7 => {
-                self.out.extend_from_slice(b"\"bytesValue\":\"");
-                let mut text = String::new();
-                super::base64_encode(bytes(w)?, &mut text);
-                self.out.extend_from_slice(text.as_bytes());
-                self.out.push(b'"');
+                self.out.extend_from_slice(b"\"bytesValue\":");
+                push_base64(&mut self.out, bytes(w)?);
             }
             _ => return Err(()),
         }
