@@ -315,20 +315,34 @@ pub fn otlp_protobuf(data: &[u8]) {
         decode_logs_prost, decode_logs_protobuf_bytes, decode_traces_prost,
         decode_traces_protobuf_bytes, transcode,
     };
-    let prost = decode_traces_prost(data).ok();
-    if let Some(walked) = transcode::traces(data) {
+    type Decode =
+        fn(&[u8]) -> Result<Vec<u8>, tracegate::internals::record::otlp_proto::ProtoError>;
+    type Walk = fn(&[u8]) -> Option<Vec<u8>>;
+    let signals: [(&str, Decode, Walk, Decode); 2] = [
+        (
+            "trace",
+            decode_traces_prost,
+            transcode::traces,
+            decode_traces_protobuf_bytes,
+        ),
+        (
+            "logs",
+            decode_logs_prost,
+            transcode::logs,
+            decode_logs_protobuf_bytes,
+        ),
+    ];
+    for (signal, prost, walk, serve) in signals {
+        let by_prost = prost(data).ok();
+        if let Some(walked) = walk(data) {
+            assert!(
+                by_prost.as_ref() == Some(&walked),
+                "the wire walk wrote a {signal} request other than prost did"
+            );
+        }
         assert!(
-            prost.as_ref() == Some(&walked),
-            "the wire walk wrote a trace request other than prost did"
+            serve(data).ok() == by_prost,
+            "serve's {signal} decode is not prost's"
         );
     }
-    assert!(decode_traces_protobuf_bytes(data).ok() == prost);
-    let prost = decode_logs_prost(data).ok();
-    if let Some(walked) = transcode::logs(data) {
-        assert!(
-            prost.as_ref() == Some(&walked),
-            "the wire walk wrote a logs request other than prost did"
-        );
-    }
-    assert!(decode_logs_protobuf_bytes(data).ok() == prost);
 }

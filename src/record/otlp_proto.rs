@@ -440,19 +440,24 @@ pub fn decode_traces_protobuf(body: &[u8]) -> Result<String, ProtoError> {
 /// [`decode_traces_protobuf`], as bytes: the line `serve` hands the gate,
 /// whose scan validates it again (so it is not checked twice here).
 pub fn decode_traces_protobuf_bytes(body: &[u8]) -> Result<Vec<u8>, ProtoError> {
-    match transcode::traces(body) {
-        Some(line) => Ok(line),
-        None => decode_traces_prost(body),
-    }
+    transcode::traces(body).map_or_else(|| decode_traces_prost(body), Ok)
 }
 
 /// [`decode_traces_protobuf_bytes`] through prost's structures: the
 /// reference [`transcode`] is held to, and the decoder of every request it
 /// leaves alone.
 pub fn decode_traces_prost(body: &[u8]) -> Result<Vec<u8>, ProtoError> {
-    let req = ExportTraceServiceRequest::decode(body).map_err(|_| ProtoError::Decode)?;
+    through_prost(body, JsonWriter::request)
+}
+
+/// Decode `body` as an `M` and write it with `write`.
+fn through_prost<M: Message + Default>(
+    body: &[u8],
+    write: fn(&mut JsonWriter, &M),
+) -> Result<Vec<u8>, ProtoError> {
+    let req = M::decode(body).map_err(|_| ProtoError::Decode)?;
     let mut w = JsonWriter::sized(body.len());
-    w.request(&req);
+    write(&mut w, &req);
     Ok(w.out)
 }
 
@@ -473,18 +478,12 @@ pub fn decode_logs_protobuf(body: &[u8]) -> Result<String, ProtoError> {
 
 /// [`decode_logs_protobuf`], as bytes (see [`decode_traces_protobuf_bytes`]).
 pub fn decode_logs_protobuf_bytes(body: &[u8]) -> Result<Vec<u8>, ProtoError> {
-    match transcode::logs(body) {
-        Some(line) => Ok(line),
-        None => decode_logs_prost(body),
-    }
+    transcode::logs(body).map_or_else(|| decode_logs_prost(body), Ok)
 }
 
 /// [`decode_logs_protobuf_bytes`] through prost's structures.
 pub fn decode_logs_prost(body: &[u8]) -> Result<Vec<u8>, ProtoError> {
-    let req = ExportLogsServiceRequest::decode(body).map_err(|_| ProtoError::Decode)?;
-    let mut w = JsonWriter::sized(body.len());
-    w.logs_request(&req);
-    Ok(w.out)
+    through_prost(body, JsonWriter::logs_request)
 }
 
 /// Encode an OTLP/JSON logs request line as a protobuf

@@ -32,32 +32,50 @@ enum Wire<'a> {
     Len(&'a [u8]),
 }
 
-/// The fields of one message, in wire order. `None` from [`Fields::next`]
-/// ends the message; a malformed or non-canonical encoding sets `bad`.
+/// The fields of one message, in wire order (see [`Fields::next`]).
 struct Fields<'a> {
     buf: &'a [u8],
     at: usize,
+    /// Where the field last read starts (its key).
+    field_start: usize,
     last: u32,
 }
-
-/// Whether field `n` of a message may occur more than once (in one run).
-type Repeated = fn(u32) -> bool;
 
 impl<'a> Fields<'a> {
     fn new(buf: &'a [u8]) -> Fields<'a> {
         Fields {
             buf,
             at: 0,
+            field_start: 0,
             last: 0,
         }
     }
 
+    /// Grow `run` by the field just read, `w`, an occurrence of a repeated
+    /// message field: the ordering rule of [`Fields::next`] keeps a
+    /// repeated field's occurrences next to each other.
+    fn repeat(&self, run: &mut Run<'a>, w: Wire<'_>) -> Result<(), ()> {
+        bytes(w)?;
+        if run.is_empty() {
+            *run = Run {
+                buf: self.buf,
+                from: self.field_start,
+                to: self.at,
+            };
+        } else {
+            run.to = self.at;
+        }
+        Ok(())
+    }
+
     /// The next field, `Ok(None)` at the end, `Err` on anything the prost
-    /// path must judge instead.
-    fn next(&mut self, repeated: Repeated) -> Result<Option<(u32, Wire<'a>)>, ()> {
+    /// path must judge instead. `repeated` says which field numbers may occur more than once (in
+    /// one run).
+    fn next(&mut self, repeated: impl Fn(u32) -> bool) -> Result<Option<(u32, Wire<'a>)>, ()> {
         if self.at == self.buf.len() {
             return Ok(None);
         }
+        self.field_start = self.at;
         let key = self.varint()?;
         let number = u32::try_from(key >> 3).map_err(|_| ())?;
         if number < self.last || (number == self.last && !repeated(number)) {
@@ -145,28 +163,19 @@ fn enum_value(w: Wire<'_>) -> Result<u64, ()> {
     Ok(u64::try_from(v).unwrap_or(0))
 }
 
-/// The messages a run of one repeated field holds: each occurrence's bytes.
+/// The occurrences of one repeated message field: `buf[from..to]`, from
+/// the first one's key to the last one's end (already walked once).
 #[derive(Clone, Copy, Default)]
 struct Run<'a> {
-    /// The message bytes from the run's first key to its last value.
-    span: &'a [u8],
-    number: u32,
+    buf: &'a [u8],
+    from: usize,
+    to: usize,
 }
 
 impl<'a> Run<'a> {
-    /// Extend the run (or start it) with an occurrence ending at `end`.
-    fn extend(&mut self, msg: &'a [u8], start: usize, end: usize, number: u32) {
-        if self.span.is_empty() {
-            self.number = number;
-            self.span = msg.get(start..end).unwrap_or_default();
-        } else {
-            let begin = self.span.as_ptr() as usize - msg.as_ptr() as usize;
-            self.span = msg.get(begin..end).unwrap_or_default();
-        }
-    }
-
+    /// Each occurrence's message bytes.
     fn items(self) -> impl Iterator<Item = &'a [u8]> {
-        let mut f = Fields::new(self.span);
+        let mut f = Fields::new(self.buf.get(self.from..self.to).unwrap_or_default());
         std::iter::from_fn(move || match f.next(|_| true) {
             Ok(Some((_, Wire::Len(b)))) => Some(b),
             _ => None,
@@ -174,9 +183,26 @@ impl<'a> Run<'a> {
     }
 
     fn is_empty(&self) -> bool {
-        self.span.is_empty()
+        self.from == self.to
     }
 }
+
+/// The run of field `number`, the only field `msg` may hold (an export
+/// request's groups, an array's or a key-value list's values).
+fn only_run(msg: &[u8], number: u32) -> Result<Run<'_>, ()> {
+    let mut f = Fields::new(msg);
+    let mut run = Run::default();
+    while let Some((n, w)) = f.next(|m| m == number)? {
+        if n != number {
+            return Err(());
+        }
+        f.repeat(&mut run, w)?;
+    }
+    Ok(run)
+}
+
+/// Writes one message (at value depth `depth`).
+type Item = fn(&mut Out, &[u8], u32) -> Result<(), ()>;
 
 /// The JSON being written.
 struct Out {
@@ -230,7 +256,7 @@ impl Out {
         k: &str,
         run: Run<'_>,
         depth: u32,
-        item: fn(&mut Out, &[u8], u32) -> Result<(), ()>,
+        item: Item,
     ) -> Result<(), ()> {
         if run.is_empty() {
             return Ok(());
@@ -247,120 +273,40 @@ impl Out {
         Ok(())
     }
 
-    fn export_traces(&mut self, msg: &[u8]) -> Result<(), ()> {
-        let mut f = Fields::new(msg);
-        let mut run = Run::default();
-        let mut start = 0;
-        while let Some((n, w)) = f.next(|n| n == 1)? {
-            match n {
-                1 => {
-                    bytes(w)?;
-                    run.extend(msg, start, f.at, n);
-                }
-                _ => return Err(()),
-            }
-            start = f.at;
-        }
+    /// An export request: its groups (1), written by `group`.
+    fn export(&mut self, msg: &[u8], groups: &str, group: Item) -> Result<(), ()> {
+        let run = only_run(msg, 1)?;
         self.out.push(b'{');
-        let mut first = true;
-        self.list(&mut first, "resourceSpans", run, 0, |o, m, d| {
-            o.resource_group(m, d, "scopeSpans", |o, m, d| {
-                o.scope_group(m, d, "spans", Out::span)
-            })
-        })?;
+        self.list(&mut true, groups, run, 0, group)?;
         self.out.push(b'}');
         Ok(())
     }
 
-    fn export_logs(&mut self, msg: &[u8]) -> Result<(), ()> {
-        let mut f = Fields::new(msg);
-        let mut run = Run::default();
-        let mut start = 0;
-        while let Some((n, w)) = f.next(|n| n == 1)? {
-            match n {
-                1 => {
-                    bytes(w)?;
-                    run.extend(msg, start, f.at, n);
-                }
-                _ => return Err(()),
-            }
-            start = f.at;
-        }
-        self.out.push(b'{');
-        let mut first = true;
-        self.list(&mut first, "resourceLogs", run, 0, |o, m, d| {
-            o.resource_group(m, d, "scopeLogs", |o, m, d| {
-                o.scope_group(m, d, "logRecords", Out::log_record)
-            })
-        })?;
-        self.out.push(b'}');
-        Ok(())
-    }
-
-    /// `ResourceSpans` / `ResourceLogs`: resource (1), the scope groups
-    /// (2), schema URL (3).
-    fn resource_group(
+    /// `ResourceSpans`, `ResourceLogs`, `ScopeSpans`, `ScopeLogs`: a head
+    /// message (1: the resource or the scope, written by `head_item`), the
+    /// items (2), the schema URL (3).
+    fn group(
         &mut self,
         msg: &[u8],
         depth: u32,
-        scopes: &str,
-        scope: fn(&mut Out, &[u8], u32) -> Result<(), ()>,
+        (head, head_item): (&str, Item),
+        (items, item): (&str, Item),
     ) -> Result<(), ()> {
         let mut f = Fields::new(msg);
-        let (mut resource, mut run, mut schema) = (None, Run::default(), "");
-        let mut start = 0;
+        let (mut head_msg, mut run, mut schema) = (None, Run::default(), "");
         while let Some((n, w)) = f.next(|n| n == 2)? {
             match n {
-                1 => resource = Some(bytes(w)?),
-                2 => {
-                    bytes(w)?;
-                    run.extend(msg, start, f.at, n);
-                }
+                1 => head_msg = Some(bytes(w)?),
+                2 => f.repeat(&mut run, w)?,
                 3 => schema = string(w)?,
                 _ => return Err(()),
             }
-            start = f.at;
         }
         self.out.push(b'{');
         let mut first = true;
-        if let Some(r) = resource {
-            key(&mut self.out, &mut first, "resource");
-            self.resource(r, depth)?;
-        }
-        self.list(&mut first, scopes, run, depth, scope)?;
-        self.string(&mut first, "schemaUrl", schema);
-        self.out.push(b'}');
-        Ok(())
-    }
-
-    /// `ScopeSpans` / `ScopeLogs`: scope (1), the items (2), schema URL (3).
-    fn scope_group(
-        &mut self,
-        msg: &[u8],
-        depth: u32,
-        items: &str,
-        item: fn(&mut Out, &[u8], u32) -> Result<(), ()>,
-    ) -> Result<(), ()> {
-        let mut f = Fields::new(msg);
-        let (mut scope, mut run, mut schema) = (None, Run::default(), "");
-        let mut start = 0;
-        while let Some((n, w)) = f.next(|n| n == 2)? {
-            match n {
-                1 => scope = Some(bytes(w)?),
-                2 => {
-                    bytes(w)?;
-                    run.extend(msg, start, f.at, n);
-                }
-                3 => schema = string(w)?,
-                _ => return Err(()),
-            }
-            start = f.at;
-        }
-        self.out.push(b'{');
-        let mut first = true;
-        if let Some(s) = scope {
-            key(&mut self.out, &mut first, "scope");
-            self.scope(s, depth)?;
+        if let Some(m) = head_msg {
+            key(&mut self.out, &mut first, head);
+            head_item(self, m, depth)?;
         }
         self.list(&mut first, items, run, depth, item)?;
         self.string(&mut first, "schemaUrl", schema);
@@ -372,17 +318,12 @@ impl Out {
     fn resource(&mut self, msg: &[u8], depth: u32) -> Result<(), ()> {
         let mut f = Fields::new(msg);
         let (mut attrs, mut dropped) = (Run::default(), 0);
-        let mut start = 0;
         while let Some((n, w)) = f.next(|n| n == 1)? {
             match n {
-                1 => {
-                    bytes(w)?;
-                    attrs.extend(msg, start, f.at, n);
-                }
+                1 => f.repeat(&mut attrs, w)?,
                 2 => dropped = varint(w)? as u32,
                 _ => return Err(()),
             }
-            start = f.at;
         }
         self.out.push(b'{');
         let mut first = true;
@@ -397,19 +338,14 @@ impl Out {
     fn scope(&mut self, msg: &[u8], depth: u32) -> Result<(), ()> {
         let mut f = Fields::new(msg);
         let (mut name, mut version, mut attrs, mut dropped) = ("", "", Run::default(), 0);
-        let mut start = 0;
         while let Some((n, w)) = f.next(|n| n == 3)? {
             match n {
                 1 => name = string(w)?,
                 2 => version = string(w)?,
-                3 => {
-                    bytes(w)?;
-                    attrs.extend(msg, start, f.at, n);
-                }
+                3 => f.repeat(&mut attrs, w)?,
                 4 => dropped = varint(w)? as u32,
                 _ => return Err(()),
             }
-            start = f.at;
         }
         self.out.push(b'{');
         let mut first = true;
@@ -431,7 +367,6 @@ impl Out {
         let (mut attrs, mut events, mut links) = (Run::default(), Run::default(), Run::default());
         let (mut dropped_attrs, mut dropped_events, mut dropped_links) = (0u32, 0u32, 0u32);
         let mut status = None;
-        let mut start = 0;
         while let Some((n, w)) = f.next(|n| matches!(n, 9 | 11 | 13))? {
             match n {
                 1 => trace_id = bytes(w)?,
@@ -442,15 +377,9 @@ impl Out {
                 6 => kind = enum_value(w)?,
                 7 => start_time = fixed64(w)?,
                 8 => end_time = fixed64(w)?,
-                9 | 11 | 13 => {
-                    bytes(w)?;
-                    let run = match n {
-                        9 => &mut attrs,
-                        11 => &mut events,
-                        _ => &mut links,
-                    };
-                    run.extend(msg, start, f.at, n);
-                }
+                9 => f.repeat(&mut attrs, w)?,
+                11 => f.repeat(&mut events, w)?,
+                13 => f.repeat(&mut links, w)?,
                 10 => dropped_attrs = varint(w)? as u32,
                 12 => dropped_events = varint(w)? as u32,
                 14 => dropped_links = varint(w)? as u32,
@@ -458,7 +387,6 @@ impl Out {
                 16 => flags = fixed32(w)?,
                 _ => return Err(()),
             }
-            start = f.at;
         }
         self.out.push(b'{');
         let mut first = true;
@@ -489,19 +417,14 @@ impl Out {
     fn event(&mut self, msg: &[u8], depth: u32) -> Result<(), ()> {
         let mut f = Fields::new(msg);
         let (mut time, mut name, mut attrs, mut dropped) = (0, "", Run::default(), 0u32);
-        let mut start = 0;
         while let Some((n, w)) = f.next(|n| n == 3)? {
             match n {
                 1 => time = fixed64(w)?,
                 2 => name = string(w)?,
-                3 => {
-                    bytes(w)?;
-                    attrs.extend(msg, start, f.at, n);
-                }
+                3 => f.repeat(&mut attrs, w)?,
                 4 => dropped = varint(w)? as u32,
                 _ => return Err(()),
             }
-            start = f.at;
         }
         self.out.push(b'{');
         let mut first = true;
@@ -520,21 +443,16 @@ impl Out {
         let mut trace_id: &[u8] = &[];
         let mut span_id: &[u8] = &[];
         let (mut state, mut attrs, mut dropped, mut flags) = ("", Run::default(), 0u32, 0u32);
-        let mut start = 0;
         while let Some((n, w)) = f.next(|n| n == 4)? {
             match n {
                 1 => trace_id = bytes(w)?,
                 2 => span_id = bytes(w)?,
                 3 => state = string(w)?,
-                4 => {
-                    bytes(w)?;
-                    attrs.extend(msg, start, f.at, n);
-                }
+                4 => f.repeat(&mut attrs, w)?,
                 5 => dropped = varint(w)? as u32,
                 6 => flags = fixed32(w)?,
                 _ => return Err(()),
             }
-            start = f.at;
         }
         self.out.push(b'{');
         let mut first = true;
@@ -575,17 +493,13 @@ impl Out {
         let (mut attrs, mut dropped, mut flags) = (Run::default(), 0u32, 0u32);
         let mut trace_id: &[u8] = &[];
         let mut span_id: &[u8] = &[];
-        let mut start = 0;
         while let Some((n, w)) = f.next(|n| n == 6)? {
             match n {
                 1 => time = fixed64(w)?,
                 2 => severity = enum_value(w)?,
                 3 => severity_text = string(w)?,
                 5 => body = Some(bytes(w)?),
-                6 => {
-                    bytes(w)?;
-                    attrs.extend(msg, start, f.at, n);
-                }
+                6 => f.repeat(&mut attrs, w)?,
                 7 => dropped = varint(w)? as u32,
                 8 => flags = fixed32(w)?,
                 9 => trace_id = bytes(w)?,
@@ -594,7 +508,6 @@ impl Out {
                 12 => event_name = string(w)?,
                 _ => return Err(()),
             }
-            start = f.at;
         }
         self.out.push(b'{');
         let mut first = true;
@@ -680,24 +593,13 @@ impl Out {
                 } else {
                     b"\"kvlistValue\":{"
                 });
-                let mut g = Fields::new(inner);
-                let mut run = Run::default();
-                let mut start = 0;
-                while let Some((m, v)) = g.next(|m| m == 1)? {
-                    if m != 1 {
-                        return Err(());
-                    }
-                    bytes(v)?;
-                    run.extend(inner, start, g.at, m);
-                    start = g.at;
-                }
-                let mut first = true;
-                let item: fn(&mut Out, &[u8], u32) -> Result<(), ()> = if n == 5 {
+                let run = only_run(inner, 1)?;
+                let item: Item = if n == 5 {
                     |o, m, d| o.any_value(m, d + 1)
                 } else {
                     Out::key_value
                 };
-                self.list(&mut first, "values", run, depth, item)?;
+                self.list(&mut true, "values", run, depth, item)?;
                 self.out.push(b'}');
             }
             7 => {
@@ -717,7 +619,18 @@ pub fn traces(body: &[u8]) -> Option<Vec<u8>> {
     let mut o = Out {
         out: Vec::with_capacity(body.len().saturating_mul(2).saturating_add(64)),
     };
-    o.export_traces(body).ok().map(|()| o.out)
+    o.export(body, "resourceSpans", |o, m, d| {
+        o.group(
+            m,
+            d,
+            ("resource", Out::resource),
+            ("scopeSpans", |o, m, d| {
+                o.group(m, d, ("scope", Out::scope), ("spans", Out::span))
+            }),
+        )
+    })
+    .ok()
+    .map(|()| o.out)
 }
 
 /// An `ExportLogsServiceRequest` as one OTLP/JSON line, or `None`.
@@ -725,7 +638,18 @@ pub fn logs(body: &[u8]) -> Option<Vec<u8>> {
     let mut o = Out {
         out: Vec::with_capacity(body.len().saturating_mul(2).saturating_add(64)),
     };
-    o.export_logs(body).ok().map(|()| o.out)
+    o.export(body, "resourceLogs", |o, m, d| {
+        o.group(
+            m,
+            d,
+            ("resource", Out::resource),
+            ("scopeLogs", |o, m, d| {
+                o.group(m, d, ("scope", Out::scope), ("logRecords", Out::log_record))
+            }),
+        )
+    })
+    .ok()
+    .map(|()| o.out)
 }
 
 #[cfg(test)]
