@@ -1,5 +1,5 @@
-//! The README's walkthroughs, run exactly as written, so that they cannot
-//! drift from the binary again.
+//! The walkthroughs of the README and of every page in `docs/`, run
+//! exactly as written, so that they cannot drift from the binary again.
 //!
 //! Every fenced block whose info string is `sh` runs with `bash -e`, in a
 //! fresh folder holding a copy of the repository's `examples/` and
@@ -23,8 +23,8 @@ use super::cli::root;
 /// lines aside): building, installing, and writing completions or manual
 /// pages outside the work folder.
 const NOT_RUN: &[&str] = &[
-    "cargo install --path .",
-    "cargo run --release -- filter --policy examples/capture --sink trace-file examples/traces/mixed.jsonl",
+    "cargo install --locked --path .",
+    "cargo run --locked --release -- filter --policy examples/capture --sink trace-file examples/traces/mixed.jsonl",
     "cargo test",
     "tracegate completions bash > ~/.local/share/bash-completion/completions/tracegate",
     "tracegate completions zsh > ~/.zfunc/_tracegate",
@@ -132,10 +132,17 @@ fn run_block(text: &str) -> (Option<i32>, String, String) {
     (status, read("stdout"), read("stderr"))
 }
 
-#[test]
-fn the_readme_walkthroughs_run_as_written() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let blocks = blocks(&readme);
+/// What one page's walkthroughs ran: sh blocks run, output blocks checked.
+struct Ran {
+    blocks: usize,
+    outputs: usize,
+}
+
+/// Run every `sh` block of one page (a path below the repository root)
+/// and check every output block against the block above it.
+fn run_page(page: &str) -> Ran {
+    let text = std::fs::read_to_string(root().join(page)).unwrap();
+    let blocks = blocks(&text);
     let mut ran = 0;
     let mut checked_outputs = 0;
     let mut commands_run: Vec<String> = Vec::new();
@@ -151,10 +158,10 @@ fn the_readme_walkthroughs_run_as_written() {
                 let command = l.split(" #").next().unwrap().trim();
                 assert!(
                     NOT_RUN.contains(&command),
-                    "README.md:{}: `{command}` is in a no-run block; run it in an `sh` block, or list it in NOT_RUN with a reason",
+                    "{page}:{}: `{command}` is in a no-run block; run it in an `sh` block, or list it in NOT_RUN with a reason",
                     b.line
                 );
-                if let Some(args) = command.strip_prefix("cargo run --release -- ") {
+                if let Some(args) = command.strip_prefix("cargo run --locked --release -- ") {
                     not_run_cargo.push((b.line, args.to_string()));
                 }
             }
@@ -163,7 +170,7 @@ fn the_readme_walkthroughs_run_as_written() {
             assert_eq!(
                 code,
                 Some(0),
-                "README.md:{}: the block failed (or took over {BLOCK_DEADLINE:?}):\n{}\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
+                "{page}:{}: the block failed (or took over {BLOCK_DEADLINE:?}):\n{}\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
                 b.line,
                 b.text
             );
@@ -173,7 +180,7 @@ fn the_readme_walkthroughs_run_as_written() {
         } else if is_output {
             let Some((at, stdout, stderr)) = &last else {
                 panic!(
-                    "README.md:{}: an output block with no sh block above it",
+                    "{page}:{}: an output block with no sh block above it",
                     b.line
                 );
             };
@@ -183,7 +190,7 @@ fn the_readme_walkthroughs_run_as_written() {
                         .lines()
                         .chain(stderr.lines())
                         .any(|got| got.contains(want)),
-                    "README.md:{}: the block at line {at} did not print\n  {want}\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
+                    "{page}:{}: the block at line {at} did not print\n  {want}\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
                     b.line
                 );
             }
@@ -197,16 +204,43 @@ fn the_readme_walkthroughs_run_as_written() {
             commands_run
                 .iter()
                 .any(|c| *c == format!("tracegate {args}")),
-            "README.md:{line}: `tracegate {args}` is never run by an sh block"
+            "{page}:{line}: `tracegate {args}` is never run by an sh block"
         );
     }
+    Ran {
+        blocks: ran,
+        outputs: checked_outputs,
+    }
+}
+
+#[test]
+fn the_readme_walkthroughs_run_as_written() {
+    let ran = run_page("README.md");
     // The README has walkthroughs, and their output is checked: this test
     // cannot pass by finding nothing to run.
-    assert!(ran >= 4, "only {ran} sh blocks ran");
-    assert!(
-        checked_outputs >= 4,
-        "only {checked_outputs} output blocks checked"
-    );
+    assert!(ran.blocks >= 4, "only {} sh blocks ran", ran.blocks);
+    assert!(ran.outputs >= 4, "only {} output blocks checked", ran.outputs);
+}
+
+/// Every command example of the user documentation runs as written: each
+/// page of `docs/` and the deployment guide.
+#[test]
+fn the_docs_walkthroughs_run_as_written() {
+    let mut pages: Vec<String> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md"))
+        .map(|n| format!("docs/{n}"))
+        .collect();
+    pages.sort();
+    pages.push("examples/deploy/README.md".to_string());
+    let mut total = 0;
+    for page in &pages {
+        total += run_page(page).blocks;
+    }
+    // The capture walkthrough and the command examples live in docs/: a
+    // docs tree with nothing to run is a broken test, not a clean one.
+    assert!(total >= 4, "only {total} sh blocks ran in {pages:?}");
 }
 
 /// The block parser the test relies on: info strings, flags, and text.
