@@ -23,7 +23,7 @@ case "$out" in
   file) std_out='file:std.jsonl'; cap_out='file:cap.jsonl' ;;
   *) echo "the output must be null or file" >&2; exit 2 ;;
 esac
-cargo build --release --quiet --bin tracegate --example serve_bench
+cargo build --locked --release --quiet --bin tracegate --example serve_bench
 bin=target/release/tracegate
 work=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -42,7 +42,7 @@ want() { [[ ",$ONLY," == *",$1,"* ]]; }
 mkdir -p "$DATA"
 
 echo "== build (release)" >&2
-cargo build --release --examples --bins >&2
+cargo build --locked --release --examples --bins >&2
 TG=$ROOT/target/release/tracegate
 BASE=$ROOT/target/release/examples/json_baseline
 

@@ -41,7 +41,7 @@ if [ ! -s "$CORPUS" ]; then
 fi
 
 echo "== tracegate" >&2
-cargo build --release --example detect_quality >&2
+cargo build --locked --release --example detect_quality >&2
 target/release/examples/detect_quality "$CORPUS" "$OUT/tracegate.jsonl" "$REPS" > "$OUT/tracegate.json"
 TOOLS=("tracegate=$OUT/tracegate.jsonl:$OUT/tracegate.json")
 
