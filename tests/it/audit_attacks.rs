@@ -453,7 +453,7 @@ fn a_gate_whose_clock_is_behind_the_files_cannot_reopen_a_window_that_ended() {
     let mut first = tracegate::Capture::start(policy, clock, "cap");
     assert!(first.spend(100), "the first use, inside the window by its clock");
     first.finish();
-    let stamped = std::time::SystemTime::from(host);
+    let stamped = std::time::UNIX_EPOCH + Duration::from_millis(host.as_millisecond() as u64);
     let mark = PathBuf::from(format!("{}.clock", s.log.display()));
     for f in [s.log.clone(), checkpoint_path(&s.log), mark] {
         if !f.exists() {
