@@ -784,6 +784,60 @@ fn a_back_dated_start_is_refused_and_audited_unless_asked_for_and_then_audited()
 }
 
 #[test]
+fn a_clock_set_back_cannot_pass_a_start_in_the_past_off_as_present() {
+    // The log's newest entry is ten minutes "later" than this clock: the
+    // clock was set back. A start at the clock's "now" is ten minutes in
+    // the past by what the log vouches for, so it needs `--backdate`.
+    let s = Setup::new(false, false);
+    let mut log = AuditLog::open(&s.log, None, Duration::from_secs(5)).unwrap();
+    log.append(
+        &AuditEvent::FullDenied {
+            sink: "cap".into(),
+            window: None,
+            why: DenyWhy::NoWindow,
+            detail: None,
+        },
+        Timestamp::now() + SignedDuration::from_mins(10),
+    )
+    .unwrap();
+    drop(log);
+    let start = Timestamp::now().to_string();
+    let r = tracegate(
+        &[
+            "window", "open", "--policy", s.p(), "--sink", "cap", "--for", "1h", "--reason",
+            "tune", "--by", "sre", "--id", "now", "--start", &start,
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2, "a start behind the log's time passed: {}", r.stdout);
+    assert!(r.stderr.contains("--backdate"), "{}", r.stderr);
+    assert!(!s.policy.join("windows/now.toml").exists());
+}
+
+#[test]
+fn window_close_of_a_window_the_clock_says_ended_still_closes_it_for_good() {
+    // A clock set ahead makes an open window look ended; `window close`
+    // must still close it, in the log, so it stays closed when the clock
+    // is put right.
+    let s = Setup::new(false, false);
+    let now = Timestamp::now();
+    s.window_file(
+        "w1",
+        now - SignedDuration::from_hours(2),
+        now - SignedDuration::from_secs(5),
+        "tune",
+        "sre",
+    );
+    let r = tracegate(&["window", "close", "--policy", s.p(), "w1"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        s.events(false).contains(&"window_closed w1 removed".to_owned()),
+        "{:?}",
+        s.events(false)
+    );
+}
+
+#[test]
 fn window_list_escapes_newlines_and_bidi_overrides() {
     let s = Setup::new(false, false);
     let now = Timestamp::now();
@@ -900,6 +954,43 @@ fn the_auditor_ends_a_window_at_its_first_close_and_starts_it_at_its_enablement(
     );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert_eq!(flagged_lines(&r), ["1", "3", "5"], "{}", r.stdout);
+}
+
+#[test]
+fn the_auditor_ignores_an_enablement_after_the_window_expired_for_good() {
+    // Enabled 10:00 and closed `expired` at 10:05 by a gate whose clock was
+    // behind the files (its close is stamped with that clock), then enabled
+    // again at 10:10 by a gate that did not honour the close: the second
+    // use vouches for nothing.
+    let s = Setup::new(false, false);
+    let t0: Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    let m = |mins: i64| t0 + SignedDuration::from_mins(mins);
+    let mut log = AuditLog::open(&s.log, None, Duration::from_secs(5)).unwrap();
+    let enabled = AuditEvent::WindowEnabled {
+        window: "w1".into(),
+        sink: "cap".into(),
+        start: t0,
+        end: m(60),
+        reason: "r".into(),
+        requested_by: "q".into(),
+        max_records: None,
+        max_bytes: None,
+    };
+    log.append(&enabled, t0).unwrap();
+    log.append(
+        &AuditEvent::WindowClosed {
+            window: "w1".into(),
+            sink: "cap".into(),
+            cause: CloseCause::Expired,
+        },
+        m(5),
+    )
+    .unwrap();
+    log.append(&enabled, m(10)).unwrap();
+    drop(log);
+    let r = audit_check(&s, &[m(3), m(20)]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(flagged_lines(&r), ["2"], "{}", r.stdout);
 }
 
 #[test]
