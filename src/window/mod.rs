@@ -301,7 +301,10 @@ mod tests {
             state_with_floor(&w, ts("2026-12-01T09:00:00Z"), early, &none),
             WindowState::Pending
         );
-        assert_eq!(latest(ts("2026-12-01T09:00:00Z"), early), early.unwrap());
+        assert_eq!(
+            latest(ts("2026-12-01T09:00:00Z"), early),
+            ts("2026-12-01T11:30:00Z")
+        );
         assert_eq!(
             latest(ts("2026-12-01T11:45:00Z"), early),
             ts("2026-12-01T11:45:00Z")

@@ -416,6 +416,9 @@ impl Capture {
             }
             self.io = IoSlot::Down;
             self.retry_at = None;
+            // Another log: its clock mark is raised on its first job. The
+            // floor stays: a time that has passed has passed.
+            self.marked = None;
         }
         self.policy = policy;
         self.full_allowed = full_allowed;
@@ -642,9 +645,7 @@ impl Capture {
     ///
     /// SECURITY: the window is barred here at once; the entry follows.
     fn close_ended(&mut self, now: Timestamp) {
-        if !self.full_allowed
-            || self.policy.audit().is_none()
-            || !matches!(self.io, IoSlot::Up(_))
+        if !self.full_allowed || self.policy.audit().is_none() || !matches!(self.io, IoSlot::Up(_))
         {
             return;
         }

@@ -451,7 +451,10 @@ fn a_gate_whose_clock_is_behind_the_files_cannot_reopen_a_window_that_ended() {
     let policy = Arc::new(tracegate::Policy::load(&s.policy).unwrap());
     let clock = Arc::new(tracegate::ManualClock::new(ago(170)));
     let mut first = tracegate::Capture::start(policy, clock, "cap");
-    assert!(first.spend(100), "the first use, inside the window by its clock");
+    assert!(
+        first.spend(100),
+        "the first use, inside the window by its clock"
+    );
     first.finish();
     let stamped = std::time::UNIX_EPOCH + Duration::from_millis(host.as_millisecond() as u64);
     let mark = PathBuf::from(format!("{}.clock", s.log.display()));
@@ -478,7 +481,10 @@ fn a_gate_whose_clock_is_behind_the_files_cannot_reopen_a_window_that_ended() {
         1,
         "{ev:?}"
     );
-    assert!(ev.contains(&"window_closed w1 expired".to_owned()), "{ev:?}");
+    assert!(
+        ev.contains(&"window_closed w1 expired".to_owned()),
+        "{ev:?}"
+    );
     let list = tracegate(&["window", "list", "--policy", s.p()], b"");
     assert!(list.stdout.contains("closed: expired"), "{}", list.stdout);
 }
@@ -804,12 +810,30 @@ fn a_clock_set_back_cannot_pass_a_start_in_the_past_off_as_present() {
     let start = Timestamp::now().to_string();
     let r = tracegate(
         &[
-            "window", "open", "--policy", s.p(), "--sink", "cap", "--for", "1h", "--reason",
-            "tune", "--by", "sre", "--id", "now", "--start", &start,
+            "window",
+            "open",
+            "--policy",
+            s.p(),
+            "--sink",
+            "cap",
+            "--for",
+            "1h",
+            "--reason",
+            "tune",
+            "--by",
+            "sre",
+            "--id",
+            "now",
+            "--start",
+            &start,
         ],
         b"",
     );
-    assert_eq!(r.code, 2, "a start behind the log's time passed: {}", r.stdout);
+    assert_eq!(
+        r.code, 2,
+        "a start behind the log's time passed: {}",
+        r.stdout
+    );
     assert!(r.stderr.contains("--backdate"), "{}", r.stderr);
     assert!(!s.policy.join("windows/now.toml").exists());
 }
@@ -831,7 +855,8 @@ fn window_close_of_a_window_the_clock_says_ended_still_closes_it_for_good() {
     let r = tracegate(&["window", "close", "--policy", s.p(), "w1"], b"");
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        s.events(false).contains(&"window_closed w1 removed".to_owned()),
+        s.events(false)
+            .contains(&"window_closed w1 removed".to_owned()),
         "{:?}",
         s.events(false)
     );

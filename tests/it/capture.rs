@@ -613,7 +613,10 @@ fn a_clock_set_back_cannot_reopen_a_window_another_gate_saw_end() {
         1,
         "{ev:?}"
     );
-    assert!(ev.contains(&"window_closed w1 expired".to_string()), "{ev:?}");
+    assert!(
+        ev.contains(&"window_closed w1 expired".to_string()),
+        "{ev:?}"
+    );
     // The expiry is in the log itself: losing the clock mark changes nothing.
     let mark = PathBuf::from(format!("{}.clock", log.display()));
     std::fs::remove_file(&mark).unwrap();
@@ -653,7 +656,10 @@ fn a_clock_mark_past_the_end_ends_the_window_and_a_rolled_back_one_does_not_reop
     std::fs::write(&mark, "garbage").unwrap();
     let mut gate = Capture::start(p, clock, "cap2");
     assert_eq!(gate.level(), Level::Standard);
-    assert!(!gate.audit_ready(), "an unreadable clock mark must fail closed");
+    assert!(
+        !gate.audit_ready(),
+        "an unreadable clock mark must fail closed"
+    );
 }
 
 #[test]
@@ -685,5 +691,8 @@ fn a_process_clock_behind_the_file_system_cannot_use_a_window_that_ended() {
     second.finish();
     let ev = events(&audit_path(dir.path()));
     assert!(!ev.contains(&"window_enabled w1".to_string()), "{ev:?}");
-    assert!(ev.contains(&"window_closed w1 expired".to_string()), "{ev:?}");
+    assert!(
+        ev.contains(&"window_closed w1 expired".to_string()),
+        "{ev:?}"
+    );
 }
