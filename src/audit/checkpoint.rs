@@ -235,11 +235,17 @@ pub(crate) fn write_checkpoint(log: &Path, cp: &Checkpoint) -> Result<(), Checkp
 /// fsync, rename, fsync of the folder. On error, whether the rename already
 /// happened.
 pub(crate) fn write_mark(path: &Path, cp: &Checkpoint) -> Result<(), (io::Error, bool)> {
+    let mut body = serde_json::to_vec(cp).map_err(|e| (io::Error::other(e), false))?;
+    body.push(b'\n');
+    write_file_atomically(path, &body)
+}
+
+/// Replace the file at `path` atomically with `body`, as [`write_mark`]
+/// does (the checkpoint, the anchor, the clock's high-water mark).
+pub(crate) fn write_file_atomically(path: &Path, body: &[u8]) -> Result<(), (io::Error, bool)> {
     let mut tmp_os: OsString = path.as_os_str().to_owned();
     tmp_os.push(format!(".tmp.{}", std::process::id()));
     let tmp = PathBuf::from(tmp_os);
-    let mut body = serde_json::to_vec(cp).map_err(|e| (io::Error::other(e), false))?;
-    body.push(b'\n');
     let written = (|| {
         // A temporary file left by a crashed process of the same pid is
         // ours to replace; anything else at the name is refused below.
@@ -251,7 +257,7 @@ pub(crate) fn write_mark(path: &Path, cp: &Checkpoint) -> Result<(), (io::Error,
             OpenFail::NotRegular => io::Error::other("a non-regular file holds the temporary name"),
         })?;
         adopt_owner(&tmp, parent_of(path));
-        f.write_all(&body)?;
+        f.write_all(body)?;
         f.sync_all()
     })();
     if let Err(e) = written {

@@ -452,15 +452,15 @@ pub(crate) fn parse_entry(line: &[u8]) -> Option<Entry> {
 
 /// serde glue for [`Timestamp`] as an RFC 3339 string (jiff's serde feature
 /// is not enabled in this crate).
-mod rfc3339 {
+pub(crate) mod rfc3339 {
     use jiff::Timestamp;
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub(super) fn serialize<S: Serializer>(ts: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(ts: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(ts)
     }
 
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Timestamp, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Timestamp, D::Error> {
         let s = String::deserialize(d)?;
         // SECURITY: the jiff error quotes the input; map it to a fixed text.
         s.parse()

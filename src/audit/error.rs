@@ -201,6 +201,29 @@ pub enum AuditError {
         /// How far behind, in milliseconds.
         behind_ms: i64,
     },
+    /// The clock's high-water mark beside the log (`FILE.clock`) is not
+    /// one (not a regular file, or not a mark), or could not be written:
+    /// full capture stays off until it is fixed or removed.
+    #[error("audit clock mark `{path}` cannot be used: {detail}")]
+    HighWater {
+        /// The mark's path.
+        path: PathBuf,
+        /// What is wrong, lowercase.
+        detail: String,
+    },
+    /// A `window_enabled` entry would be stamped at or after the window's
+    /// end, or the log already vouches for a time at or past it (its newest
+    /// entry, its clock mark): the window has ended, whatever the clock
+    /// says, so it is not enabled.
+    #[error(
+        "cannot append to audit log `{path}`: window `{window}` has ended (the log vouches for a time at or past its end); not enabled"
+    )]
+    WindowEnded {
+        /// The log path.
+        path: PathBuf,
+        /// The window id (a policy identifier).
+        window: String,
+    },
     /// The key is shorter than 32 bytes.
     #[error("audit key{} is {len} bytes; at least 32 are required", .path.as_ref().map(|p| format!(" file `{}`", p.display())).unwrap_or_default())]
     KeyTooShort {

@@ -15,6 +15,9 @@
 //! - [`verify`] / [`verify_anchored`] stream over a log and say intact,
 //!   tampered (with the first bad seq and the kind), torn tail or
 //!   unvouched; [`init_anchor`] starts an anchor for an intact log.
+//! - [`AuditLog::time_floor`] says what time has surely passed (the newest
+//!   entry, the clock's high-water mark `FILE.clock`, the files' times);
+//!   gates judge a window's end by it as well as by their clock.
 //! - [`read_entries`] and [`closed_windows`] read entries back;
 //!   [`LogCursor`] reads only what was appended since its last call, and
 //!   [`AuditLog::transact`] does that under the append lock before appending.
@@ -42,6 +45,7 @@ mod cursor;
 mod entry;
 mod error;
 mod fsx;
+mod highwater;
 mod lines;
 mod lock;
 mod tail;
@@ -58,6 +62,7 @@ pub use entry::{
     SHORT_CAP, cap, format_ts,
 };
 pub use error::AuditError;
+pub use highwater::{high_water_path, read_high_water, time_floor};
 pub use lock::{lock_dir, lock_path};
 pub use verify::{TamperKind, Unvouched, VerifyReport, VerifyStatus, verify, verify_anchored};
 pub use writer::{AppendReceipt, AuditLog, CLOCK_SLACK, Follow, LogSink};

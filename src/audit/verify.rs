@@ -49,7 +49,10 @@
 //! Time: each intact line's `ts` must not be earlier than the line before
 //! it; one that is is **tampered** (`clock`) at its seq (a writer refuses
 //! to write such a line, so it was edited in or written by a clock set
-//! back).
+//! back). Likewise a `window_enabled` stamped at or after the end of the
+//! window it enables is **tampered** (`clock`) at its seq: a writer
+//! refuses to enable a window once its own clock, the log's newest entry
+//! or its clock mark is past the end.
 //!
 //! With an anchor (`--anchor`), once the above holds: a missing anchor
 //! beside a log with entries, or one that does not verify, is **tampered**
@@ -79,7 +82,7 @@ use jiff::Timestamp;
 
 use super::chain::{AuditKey, ZERO_PREV, link_hash, sha256_hex};
 use super::checkpoint::{CheckpointState, Mark, read_mark};
-use super::entry::ChainFields;
+use super::entry::{AuditEvent, ChainFields, parse_entry};
 use super::error::{AuditError, io_cause};
 use super::lines::{RawLine, Snapshot};
 
@@ -102,7 +105,8 @@ pub enum TamperKind {
     /// The checkpoint is malformed, not authentic under the key, or
     /// missing beside a log with entries.
     Checkpoint,
-    /// A line is stamped earlier than the line before it.
+    /// A line is stamped earlier than the line before it, or enables a
+    /// window at or after the window's own end.
     Clock,
     /// The log or its checkpoint is behind its anchor, or the log is not the
     /// one the anchor vouches for: rolled back, replaced or deleted.
@@ -577,6 +581,22 @@ impl<'k> Scan<'k> {
                 format!(
                     "line {n} (seq {expected}) is stamped earlier than seq {}",
                     expected.saturating_sub(1)
+                ),
+            );
+        }
+        // SECURITY: a writer never enables a window at or after its end
+        // (it refuses to), so such an entry was written by a clock set
+        // back past the window's end, or edited in.
+        if f.event == "window_enabled"
+            && let (Some(ts), Some(e)) = (ts, parse_entry(line.body()))
+            && let AuditEvent::WindowEnabled { end, .. } = e.event
+            && ts >= end
+        {
+            return tampered(
+                expected,
+                TamperKind::Clock,
+                format!(
+                    "line {n} (seq {expected}) enables a window at or after its own end; a writer refuses to"
                 ),
             );
         }

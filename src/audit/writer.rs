@@ -17,6 +17,7 @@ use super::cursor::LogCursor;
 use super::entry::{AuditEvent, Entry, render_line_as};
 use super::error::{AuditError, io_cause};
 use super::fsx::{How, OpenFail, adopt_owner, open_regular};
+use super::highwater::{files_floor, raise_high_water, read_high_water};
 use super::lock::{LockGuard, open_lock};
 use super::tail::{Tail, TailError, read_tail};
 
@@ -294,6 +295,19 @@ impl<S: LogSink> AuditLog<S> {
             self.check_anchor(anchor, &tail, size, cp_seq)?;
         }
         let ts = self.stamp(&tail, event, ts, waited)?;
+        if let AuditEvent::WindowEnabled { window, end, .. } = event {
+            // SECURITY: never enable a window the log already vouches has
+            // ended (the newest entry, the clock mark): a clock set back
+            // must not reopen it. Checked under the lock, so no other gate
+            // can move the log past the end between the check and the line.
+            let mark = read_high_water(&self.path)?;
+            if ts >= *end || mark.is_some_and(|m| m >= *end) {
+                return Err(AuditError::WindowEnded {
+                    path: self.path.clone(),
+                    window: window.clone(),
+                });
+            }
+        }
         let (seq, prev) = match &tail {
             Tail::Empty => (0, ZERO_PREV.to_owned()),
             Tail::Last { line, seq, .. } => (seq + 1, link_hash(self.key.as_ref(), line)),
@@ -349,6 +363,40 @@ impl<S: LogSink> AuditLog<S> {
             })?;
         }
         Ok(AppendReceipt { seq, line_sha256 })
+    }
+
+    /// The latest time the log vouches has passed, whatever the clock says:
+    /// its newest entry's `ts`, its clock mark (`FILE.clock`) and the
+    /// modification times of the log, its checkpoint, the mark and the
+    /// anchor, each placed on the caller's clock by `file_time` (`None`
+    /// for a time it cannot place). `None` for an empty log with no such
+    /// time. Reads without the lock: a floor only ever rises.
+    ///
+    /// A mark that is not one is an error (the caller fails closed).
+    pub fn time_floor(
+        &self,
+        file_time: &dyn Fn(std::time::SystemTime) -> Option<Timestamp>,
+    ) -> Result<Option<Timestamp>, AuditError> {
+        let size = self.file.metadata().map_err(|e| self.read_err(&e))?.len();
+        let newest = match read_tail(&self.file, size) {
+            Ok(Tail::Last { ts, .. }) => Some(ts),
+            // A torn or broken tail is refused by every append; here it
+            // only vouches for nothing.
+            Ok(Tail::Empty) | Err(TailError::Torn | TailError::Corrupt) => None,
+            Err(TailError::Io(e)) => return Err(self.read_err(&e)),
+        };
+        let files = files_floor(&self.path, self.anchor.as_deref(), file_time)?;
+        Ok(newest.max(files))
+    }
+
+    /// Raise the clock's high-water mark (`FILE.clock`) to `ts`, under the
+    /// append lock; a mark already past `ts` stays (it never goes back).
+    /// Returns the mark in place.
+    pub fn raise_high_water(&mut self, ts: Timestamp) -> Result<Timestamp, AuditError> {
+        let lock = self.lock_handle()?;
+        let _lock = LockGuard::exclusive(&lock, &self.path, self.lock_timeout)?;
+        self.check_same_file()?;
+        raise_high_water(&self.path, ts)
     }
 
     /// The timestamp to write: `ts`, or the last entry's when `ts` is behind

@@ -333,7 +333,8 @@ fn allowed_windows(
 /// use: from each `window_enabled` entry (at its `ts` less
 /// [`crate::window::CLOCK_SKEW`], or the window's start if later) to the
 /// window's first `window_closed` after it, of any cause (at its `ts` plus
-/// the same skew, or the window's end if earlier). The skew allowance is
+/// the same skew, or the window's end if earlier); an enablement after the
+/// window's first permanent close opens nothing. The skew allowance is
 /// there because a record is placed by its producer's clock, not the
 /// gate's, and always starts before the gate handles it: the first record
 /// of a window is what enables it.
@@ -365,6 +366,10 @@ fn audited_windows(
     let mut spans: Vec<(Timestamp, Timestamp)> = Vec::new();
     // Window id -> the spans it opened that no close has ended yet.
     let mut open: std::collections::HashMap<String, Vec<usize>> = Default::default();
+    // Windows closed for good (`expired`, `budget_spent`, `removed`): an
+    // enablement after that vouches for nothing (a writer refuses it; one
+    // in the log was written by a clock set back or a broken writer).
+    let mut closed_for_good: std::collections::HashSet<String> = Default::default();
     let entries = crate::audit::read_entries(log, key)
         .with_context(|| format!("cannot read audit log `{}`", log.display()))?;
     let mut next_seq = 0u64;
@@ -388,7 +393,7 @@ fn audited_windows(
                 start,
                 end,
                 ..
-            } if s == sink && is_vouched => {
+            } if s == sink && is_vouched && !closed_for_good.contains(&window) => {
                 let enabled = entry
                     .ts
                     .checked_sub(crate::window::CLOCK_SKEW)
@@ -399,7 +404,10 @@ fn audited_windows(
                     spans.push((from, end));
                 }
             }
-            AuditEvent::WindowClosed { window, .. } => {
+            AuditEvent::WindowClosed { window, cause, .. } => {
+                if cause.is_permanent() {
+                    closed_for_good.insert(window.clone());
+                }
                 let closed = entry
                     .ts
                     .checked_add(crate::window::CLOCK_SKEW)

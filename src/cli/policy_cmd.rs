@@ -11,7 +11,8 @@ use super::exit;
 use crate::policy::compile::friendly;
 use crate::policy::keys::REPLACE_DEFAULTS;
 use crate::policy::{Policy, SinkOutput};
-use crate::window::{CloseCause, WindowState, state_at, time_left};
+use crate::window::clock::Clock;
+use crate::window::{CloseCause, WindowState, state_with_floor, time_left};
 
 /// `policy` subcommands.
 #[derive(Debug, Subcommand)]
@@ -189,9 +190,47 @@ fn check(path: &std::path::Path) -> u8 {
     };
     print!(
         "{}",
-        describe(&policy, jiff::Timestamp::now(), &closed_windows(&policy))
+        describe(&policy, jiff::Timestamp::now(), &audit_view(&policy))
     );
     exit::OK
+}
+
+/// What the policy's audit log says about its windows, for display.
+#[derive(Debug, Default)]
+pub struct AuditView {
+    /// Windows the log closed for good.
+    pub closed: HashMap<String, CloseCause>,
+    /// The latest time the log vouches has passed (see
+    /// [`crate::audit::time_floor`]): a window that ended by it is shown
+    /// expired whatever the clock says, as a gate judges it.
+    pub floor: Option<jiff::Timestamp>,
+}
+
+/// [`AuditView`] of the policy's audit log: empty when there is no log yet.
+/// A log that cannot be read is reported and treated as empty here (this
+/// command only displays; the gate itself fails closed).
+pub fn audit_view(policy: &Policy) -> AuditView {
+    AuditView {
+        closed: closed_windows(policy),
+        floor: log_floor(policy),
+    }
+}
+
+/// The latest time the policy's audit log vouches has passed, if any. A
+/// log that cannot be read is reported and vouches for nothing here.
+fn log_floor(policy: &Policy) -> Option<jiff::Timestamp> {
+    let a = policy.audit()?;
+    let clock = crate::window::clock::SystemClock::new();
+    crate::audit::time_floor(&a.path, a.anchor.as_deref(), &|t| clock.file_time(t))
+        .inspect_err(|e| eprintln!("tracegate: warning: {e}"))
+        .ok()
+        .flatten()
+}
+
+/// The clock, or what the policy's audit log vouches has passed when that
+/// is later (see [`AuditView::floor`]).
+pub fn trusted_now(policy: &Policy) -> jiff::Timestamp {
+    crate::window::latest(jiff::Timestamp::now(), log_floor(policy))
 }
 
 /// Windows the policy's audit log closed for good; empty when there is no
@@ -224,7 +263,7 @@ pub fn closed_windows(policy: &Policy) -> HashMap<String, CloseCause> {
 }
 
 /// The human summary of a valid policy.
-pub fn describe(p: &Policy, now: jiff::Timestamp, closed: &HashMap<String, CloseCause>) -> String {
+pub fn describe(p: &Policy, now: jiff::Timestamp, log: &AuditView) -> String {
     let mut s = format!("policy `{}` is valid\n", p.source.display());
     s.push_str(&format!("  sha256  {}\n", p.sha256()));
     s.push_str(&format!(
@@ -285,7 +324,7 @@ pub fn describe(p: &Policy, now: jiff::Timestamp, closed: &HashMap<String, Close
         }
     }
     s.push_str(&crate::policy::tls::describe_listeners(&p.server));
-    s.push_str(&describe_windows(p, now, closed));
+    s.push_str(&describe_windows(p, now, log));
     s.push_str(&describe_allowlists(p));
     s.push_str(&describe_sources(p));
     s
@@ -416,19 +455,19 @@ fn free_text_fields(p: &Policy) -> Vec<String> {
 }
 
 /// The windows of a policy with their state and time left.
-pub fn describe_windows(
-    p: &Policy,
-    now: jiff::Timestamp,
-    closed: &HashMap<String, CloseCause>,
-) -> String {
+pub fn describe_windows(p: &Policy, now: jiff::Timestamp, log: &AuditView) -> String {
     let mut s = String::new();
     if p.windows().is_empty() {
         s.push_str("windows: none\n");
     } else {
         s.push_str("windows:\n");
         for w in p.windows() {
-            let state = state_at(w, now, closed);
-            let when = match (state, time_left(w, now)) {
+            let state = state_with_floor(w, now, log.floor, &log.closed);
+            let judged = match state {
+                WindowState::Active => crate::window::latest(now, log.floor),
+                _ => now,
+            };
+            let when = match (state, time_left(w, judged)) {
                 (WindowState::Pending, Some(d)) => format!("starts in {}", friendly(round_secs(d))),
                 (WindowState::Active, Some(d)) => format!("{} left", friendly(round_secs(d))),
                 (WindowState::Closed(c), _) => format!("closed: {}", c.as_str()),

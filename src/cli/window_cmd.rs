@@ -238,7 +238,10 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
         policy: &current,
         sink: &args.sink,
     };
-    let now = Timestamp::now();
+    // SECURITY: "now" is the latest of the clock and what the audit log
+    // vouches has passed, so a clock set back cannot pass a start in the
+    // past off as present (and dodge `--backdate`, which is audited).
+    let now = super::policy_cmd::trusted_now(&current);
     let Some(length) = parse_duration(&args.duration).filter(|d| d.is_positive()) else {
         return Ok(refusal.refuse(
             args.id.as_deref(),
@@ -489,6 +492,20 @@ fn close(dir: &Path, id: &str) -> anyhow::Result<u8> {
     };
     let now = Timestamp::now();
     if now >= w.end {
+        // The clock may be ahead: the close is audited all the same, so the
+        // window stays closed for good when the clock is put right.
+        if let Ok(policy) = Policy::load(dir)
+            && let Err(e) = audit(
+                &policy,
+                &AuditEvent::WindowClosed {
+                    window: w.id.clone(),
+                    sink: w.sink.clone(),
+                    cause: CloseCause::Removed,
+                },
+            )
+        {
+            eprintln!("tracegate: warning: not audited: {e}");
+        }
         println!("window `{id}` already ended at {}", w.end);
         return Ok(exit::OK);
     }
@@ -597,10 +614,10 @@ fn list(path: &Path) -> anyhow::Result<u8> {
     let Some(policy) = super::load_policy(path) else {
         return Ok(exit::ERROR);
     };
-    let closed = super::policy_cmd::closed_windows(&policy);
+    let view = super::policy_cmd::audit_view(&policy);
     print!(
         "{}",
-        super::policy_cmd::describe_windows(&policy, Timestamp::now(), &closed)
+        super::policy_cmd::describe_windows(&policy, Timestamp::now(), &view)
     );
     Ok(exit::OK)
 }

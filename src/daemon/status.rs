@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use super::metrics::DropReason;
 use super::pipeline::Pipeline;
 use crate::audit::format_ts;
-use crate::window::state_at;
+use crate::window::{latest, state_with_floor};
 
 /// The status document.
 pub fn status_json(p: &Pipeline) -> Value {
@@ -20,10 +20,12 @@ pub fn status_json(p: &Pipeline) -> Value {
     let mut open: HashMap<String, String> = HashMap::new();
     let mut audit_sinks = Vec::new();
     let mut audit_failures = 0;
+    let mut floor = None;
     for s in &active.sinks {
         if let Some(slot) = &s.capture
             && let Ok(c) = slot.lock()
         {
+            floor = floor.max(c.capture.time_floor());
             if let Some(w) = c.capture.open_window() {
                 open.insert(w.to_string(), s.name.clone());
             }
@@ -40,9 +42,9 @@ pub fn status_json(p: &Pipeline) -> Value {
             let state = if open.contains_key(&w.id) {
                 "enabled".to_string()
             } else {
-                state_at(w, now, &none).as_str().to_string()
+                state_with_floor(w, now, floor, &none).as_str().to_string()
             };
-            let left = w.end.duration_since(now).as_secs().max(0);
+            let left = w.end.duration_since(latest(now, floor)).as_secs().max(0);
             json!({
                 "id": w.id,
                 "sink": w.sink,

@@ -289,6 +289,19 @@ impl Ledger {
     pub fn book(&self) -> &Book {
         &self.book
     }
+
+    /// What time the log vouches has passed ([`AuditLog::time_floor`]).
+    pub fn time_floor(
+        &self,
+        file_time: &dyn Fn(std::time::SystemTime) -> Option<Timestamp>,
+    ) -> Result<Option<Timestamp>, AuditError> {
+        self.log.time_floor(file_time)
+    }
+
+    /// Raise the log's clock mark ([`AuditLog::raise_high_water`]).
+    pub fn raise_high_water(&mut self, ts: Timestamp) -> Result<Timestamp, AuditError> {
+        self.log.raise_high_water(ts)
+    }
 }
 
 /// One gate's claim on a window, for a lease or a release.

@@ -61,18 +61,35 @@ impl WindowState {
     }
 }
 
-/// The state of `w` at `now`, given the windows the audit log closed for good.
-pub fn state_at(w: &Window, now: Timestamp, closed: &HashMap<String, CloseCause>) -> WindowState {
+/// The state of `w` by the clock reading `now`, when `floor` is a time
+/// known to have passed already (see [`crate::audit::AuditLog::time_floor`]),
+/// given the windows the audit log closed for good.
+///
+/// SECURITY: the end is judged by `max(now, floor)`, so a clock set back
+/// cannot bring back a window that a trusted time has seen end; the start
+/// by `now` alone, so a floor (a file time someone set ahead, say) can
+/// only end a window early, never open one early.
+pub fn state_with_floor(
+    w: &Window,
+    now: Timestamp,
+    floor: Option<Timestamp>,
+    closed: &HashMap<String, CloseCause>,
+) -> WindowState {
     if let Some(cause) = closed.get(&w.id) {
         return WindowState::Closed(*cause);
     }
-    if now < w.start {
-        WindowState::Pending
-    } else if now < w.end {
-        WindowState::Active
-    } else {
+    if latest(now, floor) >= w.end {
         WindowState::Expired
+    } else if now < w.start {
+        WindowState::Pending
+    } else {
+        WindowState::Active
     }
+}
+
+/// `max(now, floor)`: the gate's trusted "now" for a window's end.
+pub fn latest(now: Timestamp, floor: Option<Timestamp>) -> Timestamp {
+    floor.map_or(now, |f| now.max(f))
 }
 
 /// How long until `w` changes state (starts or ends), if it will.
@@ -237,29 +254,60 @@ mod tests {
         let w = window();
         let none = HashMap::new();
         assert_eq!(
-            state_at(&w, ts("2026-12-01T09:59:59.999Z"), &none),
+            state_with_floor(&w, ts("2026-12-01T09:59:59.999Z"), None, &none),
             WindowState::Pending
         );
         assert_eq!(
-            state_at(&w, ts("2026-12-01T10:00:00Z"), &none),
+            state_with_floor(&w, ts("2026-12-01T10:00:00Z"), None, &none),
             WindowState::Active
         );
         assert_eq!(
-            state_at(&w, ts("2026-12-01T11:59:59.999999999Z"), &none),
+            state_with_floor(&w, ts("2026-12-01T11:59:59.999999999Z"), None, &none),
             WindowState::Active
         );
         assert_eq!(
-            state_at(&w, ts("2026-12-01T12:00:00Z"), &none),
+            state_with_floor(&w, ts("2026-12-01T12:00:00Z"), None, &none),
             WindowState::Expired
         );
         let closed = HashMap::from([("w".to_string(), CloseCause::BudgetSpent)]);
         assert_eq!(
-            state_at(&w, ts("2026-12-01T11:00:00Z"), &closed),
+            state_with_floor(&w, ts("2026-12-01T11:00:00Z"), None, &closed),
             WindowState::Closed(CloseCause::BudgetSpent)
         );
         assert_eq!(
             time_left(&w, ts("2026-12-01T11:30:00Z")),
             Some(SignedDuration::from_mins(30))
+        );
+    }
+
+    #[test]
+    fn a_floor_ends_a_window_early_but_never_starts_one_early() {
+        let w = window();
+        let none = HashMap::new();
+        let floor = Some(ts("2026-12-01T12:00:00Z"));
+        // the clock says 11:00 (set back); a trusted time says 12:00
+        assert_eq!(
+            state_with_floor(&w, ts("2026-12-01T11:00:00Z"), floor, &none),
+            WindowState::Expired
+        );
+        // a floor before the end changes nothing
+        let early = Some(ts("2026-12-01T11:30:00Z"));
+        assert_eq!(
+            state_with_floor(&w, ts("2026-12-01T11:00:00Z"), early, &none),
+            WindowState::Active
+        );
+        // a floor past the start does not open a window the clock says is pending
+        assert_eq!(
+            state_with_floor(&w, ts("2026-12-01T09:00:00Z"), early, &none),
+            WindowState::Pending
+        );
+        assert_eq!(
+            latest(ts("2026-12-01T09:00:00Z"), early),
+            ts("2026-12-01T11:30:00Z")
+        );
+        assert_eq!(
+            latest(ts("2026-12-01T11:45:00Z"), early),
+            ts("2026-12-01T11:45:00Z")
         );
     }
 

@@ -38,7 +38,7 @@ use jiff::Timestamp;
 use super::Level;
 use super::budget::{Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, busy_event};
 use super::clock::Clock;
-use super::{WindowState, state_at};
+use super::{WindowState, latest, state_with_floor};
 use crate::audit::{AuditEvent, AuditKey, CloseCause, DenyWhy};
 use crate::policy::{Policy, Window};
 
@@ -52,6 +52,9 @@ const LEASE_RETRY: Duration = Duration::from_secs(1);
 /// After the fleet's budget store failed, wait this long before asking it
 /// again (so capture resumes within about this long of its return).
 const STORE_RETRY: Duration = Duration::from_secs(1);
+/// How often a running gate raises the audit log's clock mark while time
+/// passes (it also does at every window end and at the end of a run).
+pub const MARK_EVERY: Duration = Duration::from_secs(30);
 /// How often a running gate reads what other processes appended (closes,
 /// leases) and, for `filter`, checks the open window's policy file.
 pub const FOLLOW_EVERY: Duration = Duration::from_millis(500);
@@ -120,6 +123,14 @@ impl Open {
 enum Pending {
     /// One entry.
     Event(AuditEvent),
+    /// `window_closed` `expired`, unless the log holds a permanent close of
+    /// the window by then.
+    Expire {
+        /// The window id.
+        window: String,
+        /// Its sink.
+        sink: String,
+    },
     /// `window_released` (and `budget_spent` when that leaves nothing).
     Release {
         window: Window,
@@ -205,6 +216,15 @@ pub struct Capture {
     store_denied_logged: Option<StoreFault>,
     /// When the kill switch was last looked at, and whether it was engaged.
     kill_checked: Option<(Duration, bool)>,
+    /// The latest time the audit log vouches has passed (its newest entry,
+    /// its clock mark, its files' times), as the last job read it; never
+    /// lowered. A window's end is judged by `max(clock, floor)`.
+    floor: Option<Timestamp>,
+    /// The clock mark as this capture last left it.
+    marked: Option<Timestamp>,
+    /// Raise the clock mark in the next job whatever else is due (the end
+    /// of a run).
+    mark_now: bool,
 }
 
 impl std::fmt::Debug for Capture {
@@ -270,6 +290,9 @@ impl Capture {
             store: None,
             store_denied_logged: None,
             kill_checked: None,
+            floor: None,
+            marked: None,
+            mark_now: false,
         }
     }
 
@@ -302,6 +325,13 @@ impl Capture {
     /// The sink this capture decides for.
     pub fn sink(&self) -> &str {
         &self.sink
+    }
+
+    /// The latest time the audit log vouches has passed, as last read:
+    /// windows whose end is at or before it are expired whatever the clock
+    /// says (see [`super::state_with_floor`]).
+    pub fn time_floor(&self) -> Option<Timestamp> {
+        self.floor
     }
 
     /// The id of the window open now, if any.
@@ -386,6 +416,9 @@ impl Capture {
             }
             self.io = IoSlot::Down;
             self.retry_at = None;
+            // Another log: its clock mark is raised on its first job. The
+            // floor stays: a time that has passed has passed.
+            self.marked = None;
         }
         self.policy = policy;
         self.full_allowed = full_allowed;
@@ -490,7 +523,7 @@ impl Capture {
     /// allowance was spent by another record meanwhile): then the record
     /// must go out at standard level.
     pub fn commit(&mut self, grant: Grant, spent: Units) -> bool {
-        let now = self.clock.utc();
+        let now = latest(self.clock.utc(), self.floor);
         let mono = self.clock.monotonic();
         let Some(open) = &mut self.open else {
             return false;
@@ -544,6 +577,8 @@ impl Capture {
     /// queued, now. Blocks on the audit log.
     pub fn finish(&mut self) {
         self.close_local(CloseCause::Shutdown, false);
+        // The clock mark keeps the last time this run saw, for later gates.
+        self.mark_now = self.full_allowed && matches!(self.io, IoSlot::Up(_));
         self.service_inline_pending();
     }
 
@@ -556,7 +591,13 @@ impl Capture {
         if cause.is_permanent() {
             self.closed_for_good.insert(open.window.id.clone(), cause);
         }
-        if write_close {
+        if write_close && cause == CloseCause::Expired {
+            // Another gate may have written it already (see `close_ended`).
+            self.pending.push_back(Pending::Expire {
+                window: open.window.id.clone(),
+                sink: self.sink.clone(),
+            });
+        } else if write_close {
             self.pending
                 .push_back(Pending::Event(AuditEvent::WindowClosed {
                     window: open.window.id.clone(),
@@ -574,8 +615,9 @@ impl Capture {
 
     /// Expiry, closes seen in the log, a changed window file.
     fn housekeeping(&mut self, now: Timestamp, mono: Duration) {
+        let late = latest(now, self.floor);
         let Some(open) = &self.open else { return };
-        if now >= open.window.end || mono >= open.deadline {
+        if late >= open.window.end || mono >= open.deadline {
             self.close_local(CloseCause::Expired, true);
         } else if let Some(cause) = self.closed_for_good.get(&open.window.id).copied() {
             // Closed by another process: its entry is in the log already.
@@ -587,8 +629,65 @@ impl Capture {
         self.policy.windows().iter().find(|w| {
             w.sink == self.sink
                 && !self.used.contains(&w.id)
-                && state_at(w, now, &self.closed_for_good) == WindowState::Active
+                && state_with_floor(w, now, self.floor, &self.closed_for_good)
+                    == WindowState::Active
         })
+    }
+
+    /// Close for good, in the log, every window of the policy (of any
+    /// sink) that has ended by `max(now, floor)` and that the log does not
+    /// hold closed yet, enabled or not: from then on its expiry is in the
+    /// hash-chained log, and no clock set back (nor a lost clock mark) can
+    /// bring it back. Only once the log was read (so its closes are known);
+    /// the entry is written only if no gate wrote a close for the window
+    /// meanwhile (checked under the log's lock), so gates that see the same
+    /// end write it once.
+    ///
+    /// SECURITY: the window is barred here at once; the entry follows.
+    fn close_ended(&mut self, now: Timestamp) {
+        if !self.full_allowed || self.policy.audit().is_none() || !matches!(self.io, IoSlot::Up(_))
+        {
+            return;
+        }
+        let late = latest(now, self.floor);
+        let open = self.open.as_ref().map(|o| o.window.id.clone());
+        let ended: Vec<(String, String)> = self
+            .policy
+            .windows()
+            .iter()
+            .filter(|w| {
+                late >= w.end
+                    && open.as_deref() != Some(w.id.as_str())
+                    && !self.closed_for_good.contains_key(&w.id)
+            })
+            .map(|w| (w.id.clone(), w.sink.clone()))
+            .collect();
+        for (window, sink) in ended {
+            self.closed_for_good
+                .insert(window.clone(), CloseCause::Expired);
+            self.pending.push_back(Pending::Expire { window, sink });
+            self.wanted = true;
+        }
+    }
+
+    /// Whether the next job should raise the clock mark: at the end of a
+    /// run, the first time, every [`MARK_EVERY`], and whenever a window's
+    /// end passed since the mark.
+    fn mark_due(&self, now: Timestamp) -> bool {
+        let late = latest(now, self.floor);
+        self.mark_now
+            || match self.marked {
+                None => true,
+                Some(m) if late <= m => false,
+                Some(m) => {
+                    late.duration_since(m).unsigned_abs() >= MARK_EVERY
+                        || self
+                            .policy
+                            .windows()
+                            .iter()
+                            .any(|w| m < w.end && w.end <= late)
+                }
+            }
     }
 
     fn log_retry_due(&self, mono: Duration) -> bool {
@@ -655,7 +754,9 @@ impl Capture {
 
     /// Write what is queued now (no enabling or leasing).
     fn service_inline_pending(&mut self) {
-        if self.pending.is_empty() {
+        let now = self.clock.utc();
+        self.close_ended(now);
+        if self.pending.is_empty() && !self.mark_now {
             return;
         }
         let enable_retry = self.lease_retry_at;
@@ -679,6 +780,7 @@ impl Capture {
         if self.full_allowed && self.kill_switch(mono) && self.open.is_some() {
             self.close_local(CloseCause::Removed, true);
         }
+        self.close_ended(now);
         self.wanted = false;
         let io = match std::mem::replace(&mut self.io, IoSlot::Lent) {
             IoSlot::Up(io) => Some(io),
@@ -737,7 +839,8 @@ impl Capture {
         if let Some(d) = deny {
             self.pending.push_back(Pending::Event(d));
         }
-        if io.is_some() && !follow && acquire.is_none() && self.pending.is_empty() {
+        let mark = self.full_allowed && self.mark_due(now);
+        if io.is_some() && !follow && acquire.is_none() && self.pending.is_empty() && !mark {
             self.io = io.map_or(IoSlot::Down, IoSlot::Up);
             return None;
         }
@@ -751,6 +854,7 @@ impl Capture {
             follow,
             holder: self.holder.clone(),
             clock: Arc::clone(&self.clock),
+            mark,
             note_clock: self.clock_was_behind.then(|| AuditEvent::FullDenied {
                 sink: self.sink.clone(),
                 window: None,
@@ -808,6 +912,13 @@ impl Capture {
         } else if done.noted_clock {
             self.clock_was_behind = false;
         }
+        if let Some(f) = done.floor {
+            self.floor = Some(latest(f, self.floor));
+        }
+        if let Some(m) = done.marked {
+            self.marked = Some(m);
+            self.mark_now = false;
+        }
         match (done.io, &done.failure) {
             (Some(io), None) => {
                 self.io = IoSlot::Up(io);
@@ -851,7 +962,9 @@ impl Capture {
                     });
                     return;
                 }
-                let left = w.end.duration_since(now).unsigned_abs();
+                // SECURITY: the monotonic deadline counts from the trusted
+                // "now", so a clock set back does not lengthen it either.
+                let left = w.end.duration_since(latest(now, self.floor)).unsigned_abs();
                 self.stats.enabled += 1;
                 if budget.is_bounded() {
                     self.stats.leases += 1;
@@ -981,6 +1094,8 @@ pub struct Job {
     follow: bool,
     holder: String,
     clock: Arc<dyn Clock>,
+    /// Raise the log's clock mark to the trusted "now".
+    mark: bool,
     /// The last job failed because the clock was behind the log: say in
     /// the log that capture stayed off, before anything else is written.
     note_clock: Option<AuditEvent>,
@@ -1007,6 +1122,10 @@ pub struct Done {
     acquired: Option<(Acquire, Lease)>,
     closed: HashMap<String, CloseCause>,
     store: Option<Option<StoreFault>>,
+    /// The time floor the log vouches for, read after its new entries.
+    floor: Option<Timestamp>,
+    /// The clock mark as left by this job, when it raised it.
+    marked: Option<Timestamp>,
 }
 
 impl std::fmt::Debug for Done {
@@ -1059,6 +1178,8 @@ impl Job {
             acquired: None,
             closed: HashMap::new(),
             store: None,
+            floor: None,
+            marked: None,
         };
         let clock = self.clock;
         let mut io = match (self.io, &self.settings) {
@@ -1092,6 +1213,17 @@ impl Job {
         for p in &self.pending {
             let r = match p {
                 Pending::Event(e) => io.ledger.append(e, clock.utc()),
+                Pending::Expire { window, sink } => io.ledger.transact(clock.utc(), |book| {
+                    if book.closed().contains_key(window) {
+                        return (Vec::new(), ());
+                    }
+                    let close = AuditEvent::WindowClosed {
+                        window: window.clone(),
+                        sink: sink.clone(),
+                        cause: CloseCause::Expired,
+                    };
+                    (vec![close], ())
+                }),
                 Pending::Release {
                     window,
                     leased,
@@ -1120,7 +1252,24 @@ impl Job {
             done.fail(&e);
             return done;
         }
-        if let Some(acquire) = self.acquire {
+        // SECURITY: what time has surely passed, read before anything is
+        // enabled or leased: a window that ended by it is not, whatever
+        // the clock says. A clock mark that cannot be read fails closed.
+        let floor = match io.ledger.time_floor(&|t| clock.file_time(t)) {
+            Ok(f) => f,
+            Err(e) => {
+                done.fail(&e);
+                return done;
+            }
+        };
+        done.floor = floor;
+        let late = latest(clock.utc(), floor);
+        let ended = self.acquire.as_ref().is_some_and(|a| match a {
+            Acquire::Enable(w) | Acquire::Refill { window: w, .. } => late >= w.end,
+        });
+        if ended && let Some(acquire) = self.acquire {
+            done.acquired = Some((acquire, Lease::Closed(CloseCause::Expired)));
+        } else if let Some(acquire) = self.acquire {
             let result = match &acquire {
                 Acquire::Enable(w) => {
                     let claim = Claim {
@@ -1165,6 +1314,18 @@ impl Job {
         }
         if done.store.is_none() {
             done.store = io.source.store_state().filter(|_| !self.pending.is_empty());
+        }
+        if self.mark {
+            match io.ledger.raise_high_water(latest(clock.utc(), floor)) {
+                Ok(m) => done.marked = Some(m),
+                Err(e) => {
+                    // SECURITY: a mark that cannot be kept fails closed,
+                    // as the log itself does.
+                    done.fail(&e);
+                    done.closed = io.ledger.book().closed().clone();
+                    return done;
+                }
+            }
         }
         done.closed = io.ledger.book().closed().clone();
         done.io = Some(io);

@@ -1342,3 +1342,41 @@ fn files_root_creates_or_replaces_go_to_the_log_folders_owner() {
         assert_eq!((m.uid(), m.gid()), (uid, gid), "{}", f.display());
     }
 }
+
+#[test]
+fn the_writer_never_enables_a_window_the_log_says_has_ended() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let mut log = AuditLog::open(&path, None, LOCK).unwrap();
+    let enable = |end: Timestamp| AuditEvent::WindowEnabled {
+        window: "w".into(),
+        sink: "cap".into(),
+        start: ts(0),
+        end,
+        reason: "r".into(),
+        requested_by: "q".into(),
+        max_records: None,
+        max_bytes: None,
+    };
+    let ended = |r: Result<_, AuditError>| matches!(r, Err(AuditError::WindowEnded { .. }));
+    // stamped at its own end
+    assert!(ended(log.append(&enable(ts(60)), ts(60))));
+    // the clock is half a second behind the log's newest entry (within the
+    // slack, so it would be stamped with that entry's time, the window's end)
+    log.append(&event(0), ts(61)).unwrap();
+    assert!(ended(log.append(
+        &enable(ts(61)),
+        ts(60) + jiff::SignedDuration::from_millis(500)
+    )));
+    // the clock mark beside the log is past the end
+    fs::write(
+        format!("{}.clock", path.display()),
+        format!("{{\"high_water\":\"{}\"}}\n", ts(200)),
+    )
+    .unwrap();
+    assert!(ended(log.append(&enable(ts(150)), ts(100))));
+    // a window that ends after all of them is enabled
+    log.append(&enable(ts(300)), ts(100)).unwrap();
+    assert_eq!(read_entries(&path, None).unwrap().count(), 2);
+    assert_eq!(verify(&path, None).unwrap().exit_code(), 0);
+}

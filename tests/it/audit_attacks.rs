@@ -434,6 +434,113 @@ fn verify_reports_a_timestamp_running_backwards_as_tampering_at_its_seq() {
     assert_eq!(v["kind"], "clock");
 }
 
+#[test]
+fn a_gate_whose_clock_is_behind_the_files_cannot_reopen_a_window_that_ended() {
+    // A two-minute window that ended a minute ago by the host's clock, used
+    // once by a gate whose clock was 170 s back, then `filter` with its
+    // clock 100 s back. The binary cannot fake its clock, so it runs on the
+    // real one (R) and the host's time is T = R + 100 s: the window is
+    // [T-180, T-60]. The first use is a library gate on a clock reading
+    // T-170; the files it wrote are then stamped T, as the host stamps the
+    // files of a process whose clock alone was moved.
+    use std::sync::Arc;
+    let s = Setup::new(false, false);
+    let host = Timestamp::now() + SignedDuration::from_secs(100);
+    let ago = |secs: i64| host - SignedDuration::from_secs(secs);
+    s.window_file("w1", ago(180), ago(60), "tune the ltr recipe", "sre-oncall");
+    let policy = Arc::new(tracegate::Policy::load(&s.policy).unwrap());
+    let clock = Arc::new(tracegate::ManualClock::new(ago(170)));
+    let mut first = tracegate::Capture::start(policy, clock, "cap");
+    assert!(
+        first.spend(100),
+        "the first use, inside the window by its clock"
+    );
+    first.finish();
+    let stamped = std::time::UNIX_EPOCH + Duration::from_millis(host.as_millisecond() as u64);
+    let mark = PathBuf::from(format!("{}.clock", s.log.display()));
+    for f in [s.log.clone(), checkpoint_path(&s.log), mark] {
+        if !f.exists() {
+            continue;
+        }
+        fs::File::options()
+            .write(true)
+            .open(&f)
+            .unwrap()
+            .set_modified(stamped)
+            .unwrap();
+    }
+    let r = s.capture();
+    assert!(
+        !captured(&r),
+        "a window that ended by the files' clock went out full with the gate's clock 100 s back"
+    );
+    assert_eq!(s.verify(&[]).code, 0);
+    let ev = s.events(false);
+    assert_eq!(
+        ev.iter().filter(|e| *e == "window_enabled w1").count(),
+        1,
+        "{ev:?}"
+    );
+    assert!(
+        ev.contains(&"window_closed w1 expired".to_owned()),
+        "{ev:?}"
+    );
+    let list = tracegate(&["window", "list", "--policy", s.p()], b"");
+    assert!(list.stdout.contains("closed: expired"), "{}", list.stdout);
+}
+
+#[test]
+fn verify_reports_an_enablement_stamped_at_or_after_its_window_end() {
+    // A chain that links, is vouched for and never runs backwards, but
+    // enables window `w` (ending 10:02) at 10:03: what a gate with its
+    // clock set back past the end, or an edited log, leaves.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let enabled = "\"event\":\"window_enabled\",\"window\":\"w\",\"sink\":\"cap\",\"start\":\"2026-12-01T10:00:00Z\",\"end\":\"2026-12-01T10:02:00Z\",\"reason\":\"r\",\"requested_by\":\"q\"";
+    let denied = "\"event\":\"full_denied\",\"sink\":\"cap\",\"why\":\"no_window\"";
+    let lines = [
+        ("2026-12-01T10:00:30.000000Z", enabled),
+        ("2026-12-01T10:01:00.000000Z", denied),
+        ("2026-12-01T10:03:00.000000Z", enabled),
+    ];
+    let mut bytes = Vec::new();
+    let mut prev = "0".repeat(64);
+    let mut last = Vec::new();
+    for (i, (ts, facts)) in lines.iter().enumerate() {
+        let line = format!("{{\"seq\":{i},\"ts\":\"{ts}\",{facts},\"prev\":\"{prev}\"}}\n");
+        prev = link_hash(None, line.as_bytes());
+        bytes.extend_from_slice(line.as_bytes());
+        last = line.into_bytes();
+    }
+    fs::write(&path, &bytes).unwrap();
+    let cp = Checkpoint::new(
+        2,
+        bytes.len() as u64,
+        tracegate::internals::audit::sha256_hex(&last),
+        None,
+    );
+    fs::write(checkpoint_path(&path), serde_json::to_vec(&cp).unwrap()).unwrap();
+    // The entries themselves are well formed: the reader takes them.
+    assert_eq!(read_entries(&path, None).unwrap().count(), 3);
+    let r = tracegate(
+        &[
+            "audit",
+            "verify",
+            path.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["first_bad_seq"], 2, "{}", r.stdout);
+    assert_eq!(v["kind"], "clock");
+    let text = tracegate(&["audit", "verify", path.to_str().unwrap()], b"");
+    assert!(text.stdout.contains("seq 2"), "{}", text.stdout);
+    assert!(text.stdout.contains("its own end"), "{}", text.stdout);
+}
+
 // ---------------------------------------------------------------- local users
 
 #[test]
@@ -683,6 +790,79 @@ fn a_back_dated_start_is_refused_and_audited_unless_asked_for_and_then_audited()
 }
 
 #[test]
+fn a_clock_set_back_cannot_pass_a_start_in_the_past_off_as_present() {
+    // The log's newest entry is ten minutes "later" than this clock: the
+    // clock was set back. A start at the clock's "now" is ten minutes in
+    // the past by what the log vouches for, so it needs `--backdate`.
+    let s = Setup::new(false, false);
+    let mut log = AuditLog::open(&s.log, None, Duration::from_secs(5)).unwrap();
+    log.append(
+        &AuditEvent::FullDenied {
+            sink: "cap".into(),
+            window: None,
+            why: DenyWhy::NoWindow,
+            detail: None,
+        },
+        Timestamp::now() + SignedDuration::from_mins(10),
+    )
+    .unwrap();
+    drop(log);
+    let start = Timestamp::now().to_string();
+    let r = tracegate(
+        &[
+            "window",
+            "open",
+            "--policy",
+            s.p(),
+            "--sink",
+            "cap",
+            "--for",
+            "1h",
+            "--reason",
+            "tune",
+            "--by",
+            "sre",
+            "--id",
+            "now",
+            "--start",
+            &start,
+        ],
+        b"",
+    );
+    assert_eq!(
+        r.code, 2,
+        "a start behind the log's time passed: {}",
+        r.stdout
+    );
+    assert!(r.stderr.contains("--backdate"), "{}", r.stderr);
+    assert!(!s.policy.join("windows/now.toml").exists());
+}
+
+#[test]
+fn window_close_of_a_window_the_clock_says_ended_still_closes_it_for_good() {
+    // A clock set ahead makes an open window look ended; `window close`
+    // must still close it, in the log, so it stays closed when the clock
+    // is put right.
+    let s = Setup::new(false, false);
+    let now = Timestamp::now();
+    s.window_file(
+        "w1",
+        now - SignedDuration::from_hours(2),
+        now - SignedDuration::from_secs(5),
+        "tune",
+        "sre",
+    );
+    let r = tracegate(&["window", "close", "--policy", s.p(), "w1"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        s.events(false)
+            .contains(&"window_closed w1 removed".to_owned()),
+        "{:?}",
+        s.events(false)
+    );
+}
+
+#[test]
 fn window_list_escapes_newlines_and_bidi_overrides() {
     let s = Setup::new(false, false);
     let now = Timestamp::now();
@@ -799,6 +979,43 @@ fn the_auditor_ends_a_window_at_its_first_close_and_starts_it_at_its_enablement(
     );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert_eq!(flagged_lines(&r), ["1", "3", "5"], "{}", r.stdout);
+}
+
+#[test]
+fn the_auditor_ignores_an_enablement_after_the_window_expired_for_good() {
+    // Enabled 10:00 and closed `expired` at 10:05 by a gate whose clock was
+    // behind the files (its close is stamped with that clock), then enabled
+    // again at 10:10 by a gate that did not honour the close: the second
+    // use vouches for nothing.
+    let s = Setup::new(false, false);
+    let t0: Timestamp = "2026-12-01T10:00:00Z".parse().unwrap();
+    let m = |mins: i64| t0 + SignedDuration::from_mins(mins);
+    let mut log = AuditLog::open(&s.log, None, Duration::from_secs(5)).unwrap();
+    let enabled = AuditEvent::WindowEnabled {
+        window: "w1".into(),
+        sink: "cap".into(),
+        start: t0,
+        end: m(60),
+        reason: "r".into(),
+        requested_by: "q".into(),
+        max_records: None,
+        max_bytes: None,
+    };
+    log.append(&enabled, t0).unwrap();
+    log.append(
+        &AuditEvent::WindowClosed {
+            window: "w1".into(),
+            sink: "cap".into(),
+            cause: CloseCause::Expired,
+        },
+        m(5),
+    )
+    .unwrap();
+    log.append(&enabled, m(10)).unwrap();
+    drop(log);
+    let r = audit_check(&s, &[m(3), m(20)]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(flagged_lines(&r), ["2"], "{}", r.stdout);
 }
 
 #[test]

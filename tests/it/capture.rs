@@ -565,3 +565,134 @@ fn revoke_closes_at_once_without_the_log_and_audits_when_it_is_back() {
         0
     );
 }
+
+// ---------------------------------------------------------------- clock set back
+
+/// Two full sinks, `cap` with the two-minute window `w1` (10:00..10:02 on
+/// 2030-01-01) and `cap2` with none.
+fn two_sinks(dir: &Path) -> Arc<Policy> {
+    let text = "[audit]\npath = \"audit.jsonl\"\nlock_timeout = \"500ms\"\n\
+         [[sink]]\nname = \"cap\"\nfull_allowed = true\n\
+         [[sink]]\nname = \"cap2\"\nfull_allowed = true\n\
+         [[window]]\nid = \"w1\"\nsink = \"cap\"\nstart = \"2030-01-01T10:00:00Z\"\nend = \"2030-01-01T10:02:00Z\"\n\
+         reason = \"clock test\"\nrequested_by = \"tests\"\n";
+    let path = dir.join("policy.toml");
+    std::fs::write(&path, text).unwrap();
+    Arc::new(Policy::load(&path).unwrap())
+}
+
+#[test]
+fn a_clock_set_back_cannot_reopen_a_window_another_gate_saw_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = two_sinks(dir.path());
+    let log = audit_path(dir.path());
+    let clock = Arc::new(ManualClock::new(ts("2030-01-01T10:00:10Z")));
+    // w1 is used once, inside its bounds.
+    let mut first = Capture::start(p.clone(), clock.clone(), "cap");
+    assert!(first.spend(10), "w1 is open at 10:00:10");
+    first.finish();
+    // Another gate (sink `cap2`, no window of its own) runs past w1's end
+    // with nothing of its own to audit.
+    let mut other = Capture::start(p.clone(), clock.clone(), "cap2");
+    assert_eq!(other.level(), Level::Standard);
+    clock.advance(Duration::from_secs(5 * 60));
+    assert_eq!(other.level(), Level::Standard, "10:05:10");
+    // The clock is set back into w1 and a new gate starts for its sink.
+    clock.set_utc(ts("2030-01-01T10:01:30Z"));
+    let mut again = Capture::start(p.clone(), clock.clone(), "cap");
+    assert_eq!(
+        again.level(),
+        Level::Standard,
+        "a window another gate saw end was enabled again with the clock set back"
+    );
+    assert!(!again.spend(10));
+    again.finish();
+    let ev = events(&log);
+    assert_eq!(
+        ev.iter().filter(|e| *e == "window_enabled w1").count(),
+        1,
+        "{ev:?}"
+    );
+    assert!(
+        ev.contains(&"window_closed w1 expired".to_string()),
+        "{ev:?}"
+    );
+    // The expiry is in the log itself: losing the clock mark changes nothing.
+    let mark = PathBuf::from(format!("{}.clock", log.display()));
+    std::fs::remove_file(&mark).unwrap();
+    let mut after = Capture::start(p, clock.clone(), "cap");
+    assert_eq!(after.level(), Level::Standard, "clock mark deleted");
+    after.finish();
+    assert_eq!(verify(&log, None).unwrap().exit_code(), 0);
+}
+
+#[test]
+fn a_clock_mark_past_the_end_ends_the_window_and_a_rolled_back_one_does_not_reopen_it() {
+    use tracegate::internals::audit::high_water_path;
+    let dir = tempfile::tempdir().unwrap();
+    let p = two_sinks(dir.path());
+    let log = audit_path(dir.path());
+    let clock = Arc::new(ManualClock::new(ts("2030-01-01T10:00:10Z")));
+    let mut first = Capture::start(p.clone(), clock.clone(), "cap");
+    assert!(first.spend(10));
+    first.finish();
+    let mark = high_water_path(&log);
+    let marked = std::fs::read_to_string(&mark).unwrap();
+    assert!(marked.contains("2030-01-01T10:00:10"), "{marked}");
+    // The mark says time reached 10:03 (a gate saw it and could not write
+    // its close); the log's newest entry is from 10:00:10.
+    std::fs::write(&mark, "{\"high_water\":\"2030-01-01T10:03:00Z\"}\n").unwrap();
+    clock.set_utc(ts("2030-01-01T10:01:00Z"));
+    let mut gate = Capture::start(p.clone(), clock.clone(), "cap");
+    assert_eq!(gate.level(), Level::Standard, "the mark is past w1's end");
+    gate.finish();
+    assert!(events(&log).contains(&"window_closed w1 expired".to_string()));
+    // Rolled back to before the end: the log's close holds.
+    std::fs::write(&mark, "{\"high_water\":\"2030-01-01T10:00:00Z\"}\n").unwrap();
+    let mut gate = Capture::start(p.clone(), clock.clone(), "cap");
+    assert_eq!(gate.level(), Level::Standard, "mark rolled back");
+    gate.finish();
+    // A mark that is not one keeps full capture off (fail closed).
+    std::fs::write(&mark, "garbage").unwrap();
+    let mut gate = Capture::start(p, clock, "cap2");
+    assert_eq!(gate.level(), Level::Standard);
+    assert!(
+        !gate.audit_ready(),
+        "an unreadable clock mark must fail closed"
+    );
+}
+
+#[test]
+fn a_process_clock_behind_the_file_system_cannot_use_a_window_that_ended() {
+    // This process's clock alone is set back (the host's, which stamps the
+    // files, is right): 170 s, then 100 s. The window lasted two minutes
+    // and ended a minute ago by the host's clock.
+    let dir = tempfile::tempdir().unwrap();
+    let now = Timestamp::now();
+    let at = |secs: i64| now + jiff::SignedDuration::from_secs(secs);
+    let text = format!(
+        "[audit]\npath = \"audit.jsonl\"\nlock_timeout = \"500ms\"\n\
+         [[sink]]\nname = \"cap\"\nfull_allowed = true\n\
+         [[window]]\nid = \"w1\"\nsink = \"cap\"\nstart = \"{}\"\nend = \"{}\"\n\
+         reason = \"r\"\nrequested_by = \"q\"\n",
+        at(-180),
+        at(-60)
+    );
+    let path = dir.path().join("policy.toml");
+    std::fs::write(&path, text).unwrap();
+    let p = Arc::new(Policy::load(&path).unwrap());
+    let clock = Arc::new(ManualClock::with_file_times(at(-170)));
+    let mut first = Capture::start(p.clone(), clock.clone(), "cap");
+    assert_eq!(first.level(), Level::Standard, "clock 170 s back");
+    first.finish();
+    clock.set_utc(at(-100));
+    let mut second = Capture::start(p, clock, "cap");
+    assert_eq!(second.level(), Level::Standard, "clock 100 s back");
+    second.finish();
+    let ev = events(&audit_path(dir.path()));
+    assert!(!ev.contains(&"window_enabled w1".to_string()), "{ev:?}");
+    assert!(
+        ev.contains(&"window_closed w1 expired".to_string()),
+        "{ev:?}"
+    );
+}
