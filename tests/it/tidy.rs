@@ -449,3 +449,33 @@ fn policy_syntax_in_messages_keeps_its_quotes() {
         "policy syntax the public form of an error hides (add it to POLICY_SYNTAX in src/policy/error.rs): {hidden:?}"
     );
 }
+
+/// Issue 30 item 8: docs/reference.md lists the `window_closed` causes a
+/// gate writes, exactly, before the `;` of its parenthesis (it once
+/// promised `shutdown`, which gates stopped writing when `window_released`
+/// came), and says when the others appear.
+#[test]
+fn the_reference_lists_the_close_causes_a_gate_writes() {
+    use tracegate::CloseCause;
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/reference.md"))
+            .unwrap();
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let at = text.find("`window_closed` (with `cause`:").unwrap() + 30;
+    let par = &text[at..at + text[at..].find(')').unwrap()];
+    let (written, rest) = par.split_once(';').unwrap_or((par, ""));
+    let listed: Vec<&str> = written.split('`').skip(1).step_by(2).collect();
+    let want: Vec<&str> = CloseCause::ALL
+        .iter()
+        .filter(|c| c.is_written())
+        .map(|c| c.as_str())
+        .collect();
+    assert_eq!(listed, want, "docs/reference.md: {par}");
+    for c in CloseCause::ALL.iter().filter(|c| !c.is_written()) {
+        assert!(
+            rest.contains(&format!("`{}` only in logs written before", c.as_str())),
+            "docs/reference.md must say where `{}` comes from: {par}",
+            c.as_str()
+        );
+    }
+}
