@@ -193,9 +193,10 @@ pub mod internals {
     pub mod audit {
         pub use crate::audit::*;
     }
-    /// The record layer: the tape and OTLP protobuf messages (fixtures).
+    /// The record layer: the tape, OTLP protobuf messages (fixtures) and
+    /// the OTLP enums' values (the fuzz invariants).
     pub mod record {
-        pub use crate::record::{otlp_proto, tape};
+        pub use crate::record::{otlp_enums, otlp_proto, tape};
     }
     /// The policy's key table and schema (documentation tests).
     pub mod policy {

@@ -31,7 +31,11 @@ pub enum CloseCause {
     BudgetSpent,
     /// The window was removed from the policy; it stays closed for good.
     Removed,
-    /// This process stopped using the window; a later gate may use it again.
+    /// This process stopped using the window; a later gate may use it
+    /// again. Read from logs written before `window_released` existed
+    /// (then a budgeted window counts as spent: what that gate delivered is
+    /// unknown); a gate now writes `window_released` instead, because the
+    /// window did not end (see [`CloseCause::is_written`]).
     Shutdown,
 }
 
@@ -44,6 +48,22 @@ impl CloseCause {
             CloseCause::Removed => "removed",
             CloseCause::Shutdown => "shutdown",
         }
+    }
+
+    /// Every cause, in the order the log's documentation lists them.
+    pub const ALL: [CloseCause; 4] = [
+        CloseCause::Expired,
+        CloseCause::BudgetSpent,
+        CloseCause::Removed,
+        CloseCause::Shutdown,
+    ];
+
+    /// Whether a gate writes a `window_closed` entry for this cause. Not
+    /// for `shutdown`: a gate that stops using a window (shutdown, end of
+    /// input) writes `window_released`, so the log does not read as if the
+    /// window ended while it goes on for other gates (issue 13 item 6).
+    pub fn is_written(self) -> bool {
+        self != CloseCause::Shutdown
     }
 
     /// Whether a window closed for this cause must never be enabled again

@@ -598,8 +598,10 @@ impl Pipeline {
         None
     }
 
-    /// Stop: writers drain their queues and flush, then open windows close
-    /// (`window_closed`, cause `shutdown`). Call after the server stopped
+    /// Stop: writers drain their queues and flush, then each open window is
+    /// released (`window_released`: what this process spent, the rest of
+    /// its lease given back). No `window_closed`: the window goes on for
+    /// other gates and the next run. Call after the server stopped
     /// accepting.
     pub async fn shutdown(&self, within: std::time::Duration) {
         let _ = self.shutdown_tx.send(true);

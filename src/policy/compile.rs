@@ -29,7 +29,7 @@ use toml::de::DeTable;
 
 use super::defaults::BUILTIN_DEFAULTS;
 use super::env::{EnvUse, Lookup};
-use super::error::{PolicyError, PolicyErrors, Snippet};
+use super::error::{PolicyError, PolicyErrors, Snippet, shown};
 use super::load::PolicyFile;
 use super::merge::Bases;
 use super::raw::*;
@@ -440,7 +440,7 @@ pub(super) fn compile(
     for c in clashes {
         let first = ctx.loc(c.first.clone());
         let e = ctx
-            .error(c.span, format!("key `{}` is defined twice", c.key))
+            .error(c.span, format!("key `{}` is defined twice", shown(&c.key)))
             .with_hint(format!(
                 "it is also set in {}:{}:{}; keep one",
                 first.file.display(),
@@ -589,7 +589,7 @@ fn build(
                     });
                 ctx.err_hint(
                     v.span(),
-                    format!("unknown `on_violation` value `{other}`"),
+                    format!("unknown `on_violation` value `{}`", shown(other)),
                     hint,
                 );
                 OnViolation::DropRecord
@@ -757,7 +757,7 @@ fn build(
         {
             let e = at.error(format!(
                 "sink `{}` is full_allowed but the policy has no [audit] path; full capture must be audited",
-                s.name
+                shown(&s.name)
             )).with_hint("add `[audit] path = \"audit.jsonl\"`");
             ctx.errors.push(e);
         } else if let Some(span) = first_window {
@@ -1101,7 +1101,7 @@ fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<Vec<Spanned<String>>>) -> Vec
         } else if out.contains(name.get_ref()) {
             ctx.err(
                 name.span(),
-                format!("detector `{}` is listed twice", name.get_ref()),
+                format!("detector `{}` is listed twice", shown(name.get_ref())),
             );
         } else {
             out.push(name.into_inner());
@@ -1122,7 +1122,7 @@ fn sources(ctx: &mut Ctx<'_>, raw: Vec<Spanned<RawSource>>) -> (Vec<FileSource>,
                 let span = s.kind.as_ref().map_or(v.span(), |k| k.span());
                 ctx.err_hint(
                     span,
-                    format!("unknown [[source]] kind `{other}`"),
+                    format!("unknown [[source]] kind `{}`", shown(other)),
                     "the only kind is `file`",
                 );
                 continue;
@@ -1340,7 +1340,7 @@ fn exporter_settings(
                 if let Some(v) = v {
                     ctx.err_hint(
                         v.span(),
-                        format!("sink `{k}` needs a TLS output"),
+                        format!("sink `{}` needs a TLS output", shown(k)),
                         "use `otlp+https://HOST:PORT` or `otlp+grpcs://HOST:PORT`",
                     );
                 }
@@ -1481,7 +1481,7 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
         );
         ctx.err_hint(
             ty_name.span(),
-            format!("unknown type `{}`", ty_name.get_ref()),
+            format!("unknown type `{}`", shown(ty_name.get_ref())),
             hint,
         );
         return None;
@@ -1697,7 +1697,7 @@ fn sinks(
         if out.iter().any(|o| o.name == *name.get_ref()) {
             ctx.err(
                 name.span(),
-                format!("sink `{}` is defined twice", name.get_ref()),
+                format!("sink `{}` is defined twice", shown(name.get_ref())),
             );
             continue;
         }
@@ -1835,7 +1835,7 @@ fn windows(
                 if !ids.insert(id.get_ref().clone()) {
                     ctx.err(
                         id.span(),
-                        format!("window id `{}` is used twice", id.get_ref()),
+                        format!("window id `{}` is used twice", shown(id.get_ref())),
                     );
                     ok = false;
                 }
@@ -1869,13 +1869,13 @@ fn windows(
                         );
                         ctx.err_hint(
                             s.span(),
-                            format!("window names unknown sink `{}`", s.get_ref()),
+                            format!("window names unknown sink `{}`", shown(s.get_ref())),
                             hint,
                         );
                         ok = false;
                     }
                     Some(k) if !k.full_allowed => {
-                        ctx.err_hint(s.span(), format!("sink `{}` is not full_allowed", s.get_ref()), "a window opens only a sink on the full allowlist (`full_allowed = true`)");
+                        ctx.err_hint(s.span(), format!("sink `{}` is not full_allowed", shown(s.get_ref())), "a window opens only a sink on the full allowlist (`full_allowed = true`)");
                         ok = false;
                     }
                     Some(_) => {}
@@ -1994,8 +1994,10 @@ fn windows(
             .find(|o| o.sink == sink && o.start < end && start < o.end)
         {
             let msg = format!(
-                "window `{id}` overlaps window `{}` on sink `{sink}`",
-                other.id
+                "window `{}` overlaps window `{}` on sink `{}`",
+                shown(&id),
+                shown(&other.id),
+                shown(&sink)
             );
             ctx.err_hint(span.clone(), msg, "close one window before the next opens");
             continue;
@@ -2011,7 +2013,8 @@ fn windows(
             ctx.err_hint(
                 span.clone(),
                 format!(
-                    "sink `{sink}` has more than {} windows",
+                    "sink `{}` has more than {} windows",
+                    shown(&sink),
                     super::chain::MAX_WINDOWS_PER_SINK
                 ),
                 "remove windows that have ended (`tracegate window close`, or delete their files)",
@@ -2022,7 +2025,9 @@ fn windows(
             ctx.err_hint(
                 span.clone(),
                 format!(
-                    "window `{id}` and the other windows of sink `{sink}` are open {} within {}, more than `max_window` ({})",
+                    "window `{}` and the other windows of sink `{}` are open {} within {}, more than `max_window` ({})",
+                    shown(&id),
+                    shown(&sink),
                     friendly(open),
                     friendly(max.checked_mul(2).unwrap_or(max)),
                     friendly(max)

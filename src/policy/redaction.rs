@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 
 use super::compile::{Draft, Loc};
 use super::env::EnvUse;
-use super::error::{PolicyError, PolicyErrors};
+use super::error::{PolicyError, PolicyErrors, shown};
 use super::load::{MAX_KEY_FILE_BYTES, MAX_KEYWORD_FILE_BYTES, read_regular};
 use super::{RefKind, Referenced, SinkRedact};
 use crate::redact::{
@@ -131,7 +131,10 @@ pub(super) fn audit_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
             sha256: key_fingerprint(&r.bytes),
         })),
         Err(cause) => {
-            let msg = format!("cannot read [audit] key_file `{}`: {cause}", path.display());
+            let msg = format!(
+                "cannot read [audit] key_file `{}`: {cause}",
+                shown(&path.display().to_string())
+            );
             Err(match &draft.audit_key_at {
                 Some(at) => at.error(msg),
                 None => PolicyError::whole(&origin, msg),
@@ -247,7 +250,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                     });
                     err(
                         locs.map(|l| l.source()),
-                        format!("redact keywords `{}`: {e}", k.name),
+                        format!("redact keywords `{}`: {e}", shown(&k.name)),
                     )
                 }
             }
@@ -334,7 +337,10 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
         if policy.sink(name).is_none() {
             err(
                 at.allow_unredacted.get(i),
-                format!("`allow_unredacted_sinks` names unknown sink `{name}`"),
+                format!(
+                    "`allow_unredacted_sinks` names unknown sink `{}`",
+                    shown(name)
+                ),
             );
         }
     }
@@ -349,7 +355,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                     here,
                     format!(
                         "sink `{}` weakens redaction but is not in [redact] allow_unredacted_sinks",
-                        sink.name
+                        shown(&sink.name)
                     ),
                 );
                 None
@@ -360,7 +366,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                     Ok(sub) => Some(Arc::new(sub)),
                     Err(es) => {
                         for e in es {
-                            err(here, format!("sink `{}` redact: {e}", sink.name));
+                            err(here, format!("sink `{}` redact: {e}", shown(&sink.name)));
                         }
                         None
                     }
@@ -371,7 +377,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                         here,
                         format!(
                             "sink `{}` names detectors but [redact] defines none",
-                            sink.name
+                            shown(&sink.name)
                         ),
                     );
                     None
@@ -496,7 +502,9 @@ fn action(s: &str, name: &str, err: &mut impl FnMut(String)) -> Action {
         Ok(a) => a,
         Err(()) => {
             err(format!(
-                "redact rule `{name}`: unknown action `{s}` (use mask, hash or drop)"
+                "redact rule `{}`: unknown action `{}` (use mask, hash or drop)",
+                shown(name),
+                shown(s)
             ));
             // SECURITY: an unreadable action drops the field rather than weakening.
             Action::Drop
@@ -507,13 +515,17 @@ fn action(s: &str, name: &str, err: &mut impl FnMut(String)) -> Action {
 /// Words of a keyword file: one a line, blank lines and `#` comments
 /// skipped; with the SHA-256 (hex) of the file's bytes.
 fn read_words(path: &Path) -> Result<(Vec<String>, String), String> {
-    let r = read_regular(path, MAX_KEYWORD_FILE_BYTES)
-        .map_err(|cause| format!("cannot read `{}`: {cause}", path.display()))?;
+    let r = read_regular(path, MAX_KEYWORD_FILE_BYTES).map_err(|cause| {
+        format!(
+            "cannot read `{}`: {cause}",
+            shown(&path.display().to_string())
+        )
+    })?;
     let sha256 = hex::encode(Sha256::digest(&r.bytes));
     let text = String::from_utf8(r.bytes).map_err(|e| {
         format!(
             "`{}` is not valid UTF-8 (byte {})",
-            path.display(),
+            shown(&path.display().to_string()),
             e.utf8_error().valid_up_to()
         )
     })?;
@@ -534,7 +546,10 @@ fn read_key(key_file: Option<&Path>) -> Result<Option<(RedactKey, Referenced)>, 
         Some(p) => (
             read_regular(p, MAX_KEY_FILE_BYTES)
                 .map_err(|cause| {
-                    format!("cannot read [redact] key_file `{}`: {cause}", p.display())
+                    format!(
+                        "cannot read [redact] key_file `{}`: {cause}",
+                        shown(&p.display().to_string())
+                    )
                 })?
                 .bytes,
             p.display().to_string(),

@@ -16,7 +16,7 @@
 use std::path::PathBuf;
 
 use super::compile::Draft;
-use super::error::PolicyError;
+use super::error::{PolicyError, shown};
 use super::load::read_regular;
 use super::redaction::key_fingerprint;
 use super::{RefKind, Referenced, SinkOutput};
@@ -167,7 +167,7 @@ pub(super) fn load(draft: &mut Draft) -> (Vec<Referenced>, Vec<PolicyError>) {
         err(e);
     }
     for s in &mut draft.sinks {
-        let name = s.name.clone();
+        let name = shown(&s.name);
         let Some(SinkOutput::OtlpHttps(x) | SinkOutput::OtlpGrpc(x)) = &mut s.output else {
             continue;
         };
@@ -216,7 +216,10 @@ fn read(
             f.bytes = r.bytes;
             Ok(())
         }
-        Err(cause) => Err(format!("cannot read {key} `{}`: {cause}", f.path.display())),
+        Err(cause) => Err(format!(
+            "cannot read {key} `{}`: {cause}",
+            shown(&f.path.display().to_string())
+        )),
     }
 }
 
@@ -226,14 +229,14 @@ fn read_token(t: &mut Secret, key: &str, refs: &mut Vec<Referenced>) -> Result<(
     if len < MIN_TOKEN_BYTES {
         return Err(format!(
             "{key} `{}` holds a token of {len} bytes; at least {MIN_TOKEN_BYTES} are needed",
-            t.0.path.display()
+            shown(&t.0.path.display().to_string())
         ));
     }
     if !t.expose().iter().all(|b| b.is_ascii_graphic()) {
         // A header value must be visible ASCII.
         return Err(format!(
             "{key} `{}`: the token must be printable ASCII without blanks",
-            t.0.path.display()
+            shown(&t.0.path.display().to_string())
         ));
     }
     Ok(())
@@ -255,7 +258,10 @@ fn read_file_token(
             f.bytes = r.bytes;
             Ok(())
         }
-        Err(cause) => Err(format!("cannot read {key} `{}`: {cause}", f.path.display())),
+        Err(cause) => Err(format!(
+            "cannot read {key} `{}`: {cause}",
+            shown(&f.path.display().to_string())
+        )),
     }
 }
 

@@ -562,19 +562,21 @@ impl Capture {
         }
     }
 
-    /// Close the open window, if any, for `cause` (its entry and the
-    /// release are queued and written by the next job; inline, now). The
-    /// window closes even if the entries cannot be written.
+    /// Close the open window, if any, for `cause` (its entry, when the
+    /// cause is one a gate writes, and the release are queued and written
+    /// by the next job; inline, now). The window closes even if the
+    /// entries cannot be written.
     pub fn close(&mut self, cause: CloseCause) {
-        self.close_local(cause, cause != CloseCause::Shutdown);
+        self.close_local(cause, cause.is_written());
         if self.inline_io {
             self.service();
         }
     }
 
     /// End of use (end of run, shutdown): release the open window (what
-    /// was spent, the rest of the lease given back) and write what is
-    /// queued, now. Blocks on the audit log.
+    /// was spent, the rest of the lease given back; no `window_closed`,
+    /// the window goes on) and write what is queued, now. Blocks on the
+    /// audit log.
     pub fn finish(&mut self) {
         self.close_local(CloseCause::Shutdown, false);
         // The clock mark keeps the last time this run saw, for later gates.
@@ -583,8 +585,11 @@ impl Capture {
     }
 
     /// Stop using the open window now. `write_close` queues a
-    /// `window_closed` entry for `cause`; the release is queued always.
+    /// `window_closed` entry for `cause` (never for `shutdown`, which no
+    /// gate writes: see [`CloseCause::is_written`]); the release is queued
+    /// always.
     fn close_local(&mut self, cause: CloseCause, write_close: bool) {
+        let write_close = write_close && cause.is_written();
         let Some(open) = self.open.take() else { return };
         self.stats.closed += 1;
         self.used.insert(open.window.id.clone());

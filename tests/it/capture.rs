@@ -424,7 +424,7 @@ fn window_close_ends_an_active_window_and_removes_a_pending_one() {
         log.contains("\"event\":\"full_denied\"") && log.contains("\"why\":\"invalid_window\"")
     );
     assert_eq!(log.matches("\"cause\":\"removed\"").count(), 2);
-    // A window defined outside windows/ cannot be closed by the command.
+    // An id no file defines.
     let bad = tracegate(&["window", "close", "--policy", p, "nope"], b"");
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("no window `nope`"), "{}", bad.stderr);
