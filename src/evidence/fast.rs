@@ -455,7 +455,7 @@ impl Fused {
 }
 
 /// A `one_of` rule's values that are plain ASCII (no quote, backslash or
-/// control byte, within `max_len`): a string is one of them exactly when
+/// control byte, within `max_len` and the segment bounds): a string is one of them exactly when
 /// its bytes up to the closing quote are, so one pass finds its end and
 /// decides it. Anything else goes to the general check.
 #[derive(Clone)]
@@ -476,6 +476,7 @@ impl OneOf {
         }
         let plain = |v: &&String| {
             rule.max_len.is_none_or(|m| v.len() <= m)
+                && rule.check_segments(v.as_bytes()).is_ok()
                 && v.bytes()
                     .all(|c| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\')
         };
@@ -723,6 +724,7 @@ impl ObjPlan {
         let check = |i: usize| match fields.rule(i) {
             Some(r)
                 if r.max_len.is_none()
+                    && r.segments.is_none()
                     && r.one_of.is_none()
                     && r.pattern
                         .as_ref()
@@ -1234,8 +1236,10 @@ impl Scan<'_, '_> {
             // scans; the memo holds only strings that passed them (and the
             // fused pattern), so a hit needs neither again.
             let s = b.get(i + 1..q)?;
+            // The pattern matched; its segment bounds are the rule's too
+            // (a value that breaks them goes to the full path).
             // (Not a memo hit: `Memo::at` above would have found it.)
-            if !detectors_pass(rule, detectors, s)? {
+            if rule.check_segments(s).is_err() || !detectors_pass(rule, detectors, s)? {
                 return None;
             }
             field.remember(s);
