@@ -140,7 +140,7 @@ span_names = ["llm_request"]
 schema_url    = { type = "string", pattern = 'https://opentelemetry\.io/schemas/[0-9]{1,2}\.[0-9]{1,3}\.[0-9]{1,3}' }
 scope_name    = { type = "string", pattern = '@?[A-Za-z][A-Za-z0-9_-]{0,63}([./][A-Za-z0-9_-]{1,64}){0,15}', max_len = 128, max_segments = 14, max_segment_len = 32, max_words = 10 }
 scope_version = { type = "string", pattern = 'v?[0-9]{1,6}(\.[0-9]{1,6}){0,3}([a-z]{1,5}[0-9]{0,4})?([-+][0-9A-Za-z.]{1,32})?', max_len = 64, max_words = 2 }
-event_name    = { type = "string", one_of = ["exception", "gen_ai.client.inference.operation.details", "gen_ai.evaluation.result", "gen_ai.content.prompt", "gen_ai.content.completion", "gen_ai.system.message", "gen_ai.user.message", "gen_ai.assistant.message", "gen_ai.tool.message", "gen_ai.choice", "rpc.message", "message", "first_scheduled", "first_token"] }
+event_name    = { type = "string", one_of = ["exception", "gen_ai.client.inference.operation.details", "gen_ai.evaluation.result", "gen_ai.content.prompt", "gen_ai.content.completion", "gen_ai.system.message", "gen_ai.user.message", "gen_ai.assistant.message", "gen_ai.tool.message", "gen_ai.choice", "rpc.message", "message", "first_scheduled", "first_token", "scheduler.admit"] }
 span_name     = { type = "string", pattern = '(chat|generate_content|text_completion|embeddings|retrieval|create_agent|invoke_agent|execute_tool|search_memory|update_memory|delete_memory|create_memory_store|delete_memory_store)( [A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127})?', max_len = 160, max_segments = 15, max_segment_len = 32, max_words = 7 }
 max_resources   = 64
 max_scopes      = 64

@@ -204,6 +204,10 @@ impl Segments {
         let max_segments = self.max_segments.unwrap_or(usize::MAX);
         let max_len = self.max_segment_len.unwrap_or(usize::MAX);
         let max_words = self.max_words.unwrap_or(usize::MAX);
+        // Every value, the empty one too, is at least one segment.
+        if max_segments == 0 {
+            return Err(Broken::Segments(0));
+        }
         let (mut segments, mut len, mut words, mut digit) = (1usize, 0usize, 0usize, false);
         // One segment ends at each separator and at the end of the value.
         let end = |len: usize, digit: bool, words: &mut usize| {
@@ -773,6 +777,95 @@ mod tests {
             max_items: None,
             fields: None,
         }
+    }
+
+    /// (value, segments, longest segment, words) under the default
+    /// separators.
+    const SEGMENTED: &[(&str, usize, usize, usize)] = &[
+        ("", 1, 0, 0),
+        ("gpt-4o", 2, 3, 1),
+        ("a--b", 3, 1, 2),
+        ("-", 2, 0, 0),
+        ("Jane Doe HIV positive", 4, 8, 4),
+        ("customer$jane$doe", 3, 8, 3),
+        ("claude-3-5-sonnet-20241022", 5, 8, 2),
+        ("x_y", 2, 1, 2),
+        ("v2.0-rc1", 3, 3, 0),
+        ("caf\u{e9} au lait", 3, 5, 3),
+        ("tab\there\nnow", 3, 4, 3),
+    ];
+
+    fn bounds(segments: Option<usize>, len: Option<usize>, words: Option<usize>) -> Segments {
+        Segments::new(None, segments, len, words).unwrap()
+    }
+
+    /// Each count is exact: the bound at it passes, one below breaks it.
+    #[test]
+    fn segments_count_every_separator_and_words_have_no_digit() {
+        for &(v, segments, longest, words) in SEGMENTED {
+            let s = v.as_bytes();
+            assert_eq!(bounds(Some(segments), None, None).check(s), Ok(()), "{v:?}");
+            assert_eq!(
+                bounds(Some(segments - 1), None, None).check(s),
+                Err(Broken::Segments(segments - 1)),
+                "{v:?}"
+            );
+            assert_eq!(bounds(None, Some(longest), None).check(s), Ok(()), "{v:?}");
+            if longest > 0 {
+                assert_eq!(
+                    bounds(None, Some(longest - 1), None).check(s),
+                    Err(Broken::SegmentLen(longest - 1)),
+                    "{v:?}"
+                );
+            }
+            assert_eq!(bounds(None, None, Some(words)).check(s), Ok(()), "{v:?}");
+            if words > 0 {
+                assert_eq!(
+                    bounds(None, None, Some(words - 1)).check(s),
+                    Err(Broken::Words(words - 1)),
+                    "{v:?}"
+                );
+            }
+        }
+        // Listed separators only: `-` joins, `.` cuts.
+        let dot = Segments::new(Some(b"."), Some(2), None, Some(2)).unwrap();
+        assert_eq!(dot.check(b"a-b.c"), Ok(()));
+        assert_eq!(dot.check(b"a.b.c"), Err(Broken::Segments(2)));
+        assert_eq!(dot.separators().collect::<Vec<u8>>(), b".".to_vec());
+        assert!(Segments::new(Some("\u{e9}".as_bytes()), Some(1), None, None).is_none());
+    }
+
+    /// The one-pass check agrees with splitting the value (an oracle
+    /// written the obvious way), for any string, separators and bounds.
+    #[test]
+    fn segments_agree_with_splitting() {
+        use proptest::prelude::*;
+        let cfg = ProptestConfig {
+            cases: 2000,
+            ..ProptestConfig::default()
+        };
+        proptest!(cfg, |(
+            v in "[a-c0-2 ._\\-$\u{e9}]{0,24}",
+            listed in proptest::option::of("[ ._\\-$]{1,3}"),
+            max in proptest::option::of(0usize..8),
+            len in proptest::option::of(0usize..6),
+            words in proptest::option::of(0usize..6),
+        )| {
+            let sep = |c: char| match &listed {
+                Some(l) => l.contains(c),
+                None => c.is_ascii() && !c.is_ascii_alphanumeric(),
+            };
+            let parts: Vec<&str> = v.split(sep).collect();
+            let n_words = parts
+                .iter()
+                .filter(|p| !p.is_empty() && !p.bytes().any(|b| b.is_ascii_digit()))
+                .count();
+            let want = max.is_none_or(|m| parts.len() <= m)
+                && len.is_none_or(|m| parts.iter().all(|p| p.len() <= m))
+                && words.is_none_or(|m| n_words <= m);
+            let seg = Segments::new(listed.as_deref().map(str::as_bytes), max, len, words).unwrap();
+            prop_assert_eq!(seg.check(v.as_bytes()).is_ok(), want, "{:?}", v);
+        });
     }
 
     #[test]
