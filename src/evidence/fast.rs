@@ -1521,6 +1521,14 @@ mod tests {
         b"842001000000",
         b"\"gateway\"",
         b"\"unknown\"",
+        // Fit the patterns; break or keep the segment and word bounds
+        // (issue 30): 7 words, 6 words, 9 segments of no word, 4 and 5
+        // words for `model_id`.
+        b"\"jane_doe_asked_to_cancel_her_chemo\"",
+        b"\"gateway_observed_time_to_first_token\"",
+        b"\"a1_b2_c3_d4_e5_f6_g7_h8_i9\"",
+        b"\"x-y-z-w\"",
+        b"\"x-y-z-w-v\"",
     ];
 
     fn good(key: &str) -> &'static [u8] {

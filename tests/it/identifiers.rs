@@ -338,11 +338,42 @@ fn violating_lines(policy: &str, input: &str) -> std::collections::BTreeSet<u64>
 fn identifier_fields_refuse_sentences_and_keep_real_names() {
     let dir = tempfile::tempdir().unwrap();
     let policy = default_policy(dir.path());
-    let attacks = sentences();
-    let input: String = attacks.iter().map(|(_, r, _)| format!("{r}\n")).collect();
+    assert_sentences_refused(&policy, "trace-file");
+
+    let real = real_values();
+    let input: String = real.iter().map(|r| format!("{r}\n")).collect();
     let refused = violating_lines(&policy, &input);
+    let shown: Vec<&String> = refused.iter().map(|&l| &real[l as usize - 1]).collect();
+    assert!(refused.is_empty(), "real values refused: {shown:#?}");
     let f = tracegate(
         &["filter", "--policy", &policy, "--sink", "trace-file"],
+        input.as_bytes(),
+    );
+    assert_eq!(f.code, 0, "{}", f.stderr);
+    assert_eq!(f.stdout, input);
+}
+
+/// SECURITY (issue 30): the GenAI file `policy init --otel-genai` writes
+/// extends the defaults; a rule it wrote for a built-in name would replace
+/// the built-in one whole, so it must not loosen any of them.
+#[test]
+fn the_otel_genai_starter_keeps_the_identifier_rules() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("policy");
+    let dir = dir.to_str().unwrap();
+    let init = tracegate(&["policy", "init", "--otel-genai", "--dir", dir], b"");
+    assert_eq!(init.code, 0, "{}", init.stderr);
+    assert_sentences_refused(dir, "traces");
+}
+
+/// Every case of [`sentences`] is refused by `check` under `policy` and
+/// none of its text reaches `sink` through `filter`.
+fn assert_sentences_refused(policy: &str, sink: &str) {
+    let attacks = sentences();
+    let input: String = attacks.iter().map(|(_, r, _)| format!("{r}\n")).collect();
+    let refused = violating_lines(policy, &input);
+    let f = tracegate(
+        &["filter", "--policy", policy, "--sink", sink],
         input.as_bytes(),
     );
     assert_eq!(f.code, 0, "{}", f.stderr);
@@ -356,18 +387,6 @@ fn identifier_fields_refuse_sentences_and_keep_real_names() {
         }
     }
     assert!(passed.is_empty(), "{passed:#?}");
-
-    let real = real_values();
-    let input: String = real.iter().map(|r| format!("{r}\n")).collect();
-    let refused = violating_lines(&policy, &input);
-    let shown: Vec<&String> = refused.iter().map(|&l| &real[l as usize - 1]).collect();
-    assert!(refused.is_empty(), "real values refused: {shown:#?}");
-    let f = tracegate(
-        &["filter", "--policy", &policy, "--sink", "trace-file"],
-        input.as_bytes(),
-    );
-    assert_eq!(f.code, 0, "{}", f.stderr);
-    assert_eq!(f.stdout, input);
 }
 
 /// A span with `n` events named by `name(i)` and `links` links.

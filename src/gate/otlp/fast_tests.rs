@@ -173,6 +173,9 @@ const KEYS: &[&str] = &[
     "k\u{2028}",
     "gen_ai\\u002eprompt",
     "gen_ai.operation.name",
+    "gen_ai.agent.name",
+    "gen_ai.tool.name",
+    "service.name",
 ];
 
 const VALUES: &[&str] = &[
@@ -200,6 +203,15 @@ const VALUES: &[&str] = &[
     r#"{}"#,
     r#"{"arrayValue": {"values": [{"stringValue": "a"}]}}"#,
     r#"{"stringValue": "a", "intValue": "1"}"#,
+    // Names that fit a pattern and break (or just keep) their segment and
+    // word bounds (issue 30).
+    r#"{"stringValue": "patient-jane-doe-dob-1970-01-01-diagnosis-hiv-positive"}"#,
+    r#"{"stringValue": "us.anthropic.claude-3-5-sonnet-20241022-v2:0"}"#,
+    r#"{"stringValue": "Jane Doe HIV"}"#,
+    r#"{"stringValue": "Jane Doe HIV positive"}"#,
+    r#"{"stringValue": "jane_doe_asked_to_cancel_her_chemo"}"#,
+    r#"{"stringValue": "mcp__github__create_pull_request"}"#,
+    r#"{"stringValue": "jane.doe.hiv.positive.lives.at.elm"}"#,
 ];
 
 const SPAN_MEMBERS: &[&str] = &[
@@ -213,6 +225,9 @@ const SPAN_MEMBERS: &[&str] = &[
     r#""name": "llm_request""#,
     r#""name": "a sentence with words""#,
     r#""name": "chat gpt\u002d4o""#,
+    r#""name": "chat jane.doe.hiv.positive.lives.at.12.elm.street""#,
+    r#""name": "chat global.anthropic.claude-sonnet-4-5-20250929-v1:0""#,
+    r#""name": "execute_tool jane_doe_asked_to_cancel_her_chemo""#,
     r#""kind": 3"#,
     r#""kind": 9"#,
     r#""kind": 6"#,
@@ -233,6 +248,8 @@ const SPAN_MEMBERS: &[&str] = &[
     r#""events": []"#,
     r#""events": [{"name": "exception", "timeUnixNano": "1"}]"#,
     r#""events": [{"name": "gen_ai.content.prompt", "attributes": [{"key": "gen_ai.prompt", "value": {"stringValue": "hi"}}]}]"#,
+    r#""events": [{"name": "my.card.number.is.four", "timeUnixNano": "1"}]"#,
+    r#""events": [{"name": "gen_ai.user.message"}, {"name": "first_token"}]"#,
     r#""links": [{"traceId": "f4aea2076618ad4584a288e97cab3d90", "spanId": "8032c115fe5d2a15"}]"#,
     r#""traceState": """#,
     r#""traceState": "a=b""#,
@@ -320,10 +337,14 @@ fn request(
     mutation: u8,
 ) -> String {
     let spans: Vec<String> = spans.iter().map(|(m, a)| span(*m, a)).collect();
-    let scope = match scope % 4 {
+    let scope = match scope % 6 {
         0 => r#"{"name": "opentelemetry.instrumentation.openai_v2", "version": "2.1b0"}"#,
         1 => r#"{"name": "my scope with spaces"}"#,
         2 => r#"{}"#,
+        3 => r#"{"name": "openai", "version": "1.0.0-jane.doe.has.hiv"}"#,
+        4 => {
+            r#"{"name": "go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp", "version": "0.53.0"}"#
+        }
         _ => r#"{"name": "vllm", "attributes": [{"key": "x", "value": {}}]}"#,
     };
     let mut line = if logs {
