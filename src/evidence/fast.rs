@@ -1531,7 +1531,27 @@ mod tests {
         b"\"x-y-z-w-v\"",
     ];
 
-    fn good(key: &str) -> &'static [u8] {
+    /// A value that passes for `key`; for the keys with segment bounds,
+    /// `v` 4 is one at the bounds and `v` 5 one just past them (it fits the
+    /// pattern: only the segment check refuses it).
+    fn good(key: &str, v: usize) -> &'static [u8] {
+        match (key, v) {
+            ("event_name" | "start_event" | "end_event" | "name", 4) => {
+                return b"\"gateway_observed_time_to_first_token\"";
+            }
+            ("stage", 4) => return b"\"a_b_c_d\"",
+            ("service" | "component", 4) => return b"\"stream_processor_a_b\"",
+            ("region", 4) => return b"\"us-east-1\"",
+            ("region", 5) => return b"\"us_east_one_two\"",
+            ("model_id", 4) => return b"\"x-y-z-w\"",
+            ("model_id", 5) => return b"\"x-y-z-w-v\"",
+            (
+                "event_name" | "start_event" | "end_event" | "name" | "stage" | "service"
+                | "component",
+                5,
+            ) => return b"\"jane_doe_asked_to_cancel_her_chemo\"",
+            _ => {}
+        }
         match key {
             "schema_version" => b"\"latency-evidence.v1\"",
             "attempt" => b"1",
@@ -1563,7 +1583,7 @@ mod tests {
             out.extend_from_slice(b"\": ");
             match (v, nested(key)) {
                 (0..6, Some(n)) => out.extend_from_slice(&n),
-                (0..6, None) => out.extend_from_slice(good(key)),
+                (0..6, None) => out.extend_from_slice(good(key, v)),
                 _ => out.extend_from_slice(VALUES[v % VALUES.len()]),
             }
         }
