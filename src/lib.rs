@@ -162,7 +162,9 @@ pub use record::Format;
 /// constructors, which run the whole compile step, so nothing here can
 /// make or change one.
 pub mod settings {
-    pub use crate::policy::rule::{Broken, FieldRule, FieldSet, Pattern, PatternError, ValueType};
+    pub use crate::policy::rule::{
+        Broken, FieldRule, FieldSet, Pattern, PatternError, Segments, ValueType,
+    };
     pub use crate::policy::{
         AuditSettings, BudgetStoreUrl, FileSource, FleetSettings, FullRules, KeyOrigin,
         KeywordSetting, Limits, OnViolation, OtlpLimits, OtlpRules, OtlpStructure, PatternSetting,

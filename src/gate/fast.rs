@@ -297,8 +297,8 @@ mod tests {
     const ODD_POLICY: &str = r#"
 version = 1
 [standard.fields]
-note = { type = "string", max_len = 8, free_text = true }
-tag = { type = "string", pattern = "[a-z]+(-[a-z]+)*" }
+note = { type = "string", max_len = 8, free_text = true, max_words = 1 }
+tag = { type = "string", pattern = "[a-z]+(-[a-z]+)*", max_segments = 2, max_segment_len = 3 }
 "café" = { type = "number", nullable = true }
 "a\\b" = { type = "integer" }
 n = { type = "integer", min = 0 }
@@ -366,6 +366,10 @@ a_name_longer_than_sixteen = { type = "boolean" }
             b"\"\xc3\"",
             b"\"abc\"",
             b"\"a-b-c\"",
+            b"\"ab-cd\"",
+            b"\"abcd\"",
+            b"\"a b\"",
+            b"\"a1 b\"",
             b"\"a--b\"",
             b"\"-a\"",
             b"\"123456789\"",

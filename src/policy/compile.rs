@@ -33,7 +33,7 @@ use super::error::{PolicyError, PolicyErrors, Snippet, shown};
 use super::load::PolicyFile;
 use super::merge::Bases;
 use super::raw::*;
-use super::rule::{FieldRule, FieldSet, ValueType};
+use super::rule::{FieldRule, FieldSet, Segments, ValueType};
 use super::schema::{Index, did_you_mean};
 use super::*;
 
@@ -1015,6 +1015,7 @@ fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<Spanned<RawRule>>; 5]) -> Ot
         min: None,
         max: None,
         max_len: None,
+        segments: None,
         required: false,
         items: None,
         max_items: None,
@@ -1546,6 +1547,12 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
             }
         }
     };
+    let segments = segments(
+        ctx,
+        ty,
+        [r.max_segments, r.max_segment_len, r.max_words],
+        r.separators,
+    );
     let max_len = usize_of(ctx, r.max_len, "max_len");
     let max_items = usize_of(ctx, r.max_items, "max_items");
     if let (Some(lo), Some(hi)) = (r.min, r.max)
@@ -1588,11 +1595,88 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
         min: r.min,
         max: r.max,
         max_len,
+        segments,
         required: r.required.unwrap_or(false),
         items,
         max_items,
         fields,
     })
+}
+
+/// A string rule's segment bounds (`max_segments`, `max_segment_len`,
+/// `max_words`, `separators`), checked: `None` when it sets none of them
+/// (or they are refused, with an error).
+fn segments(
+    ctx: &mut Ctx<'_>,
+    ty: ValueType,
+    values: [Option<Spanned<i64>>; 3],
+    separators: Option<Spanned<String>>,
+) -> Option<Segments> {
+    let keys = [
+        ("max_segments", 1),
+        ("max_segment_len", 1),
+        ("max_words", 0),
+    ];
+    let mut bounds = [None; 3];
+    let mut ok = true;
+    for (((key, least), value), bound) in keys.into_iter().zip(values).zip(bounds.iter_mut()) {
+        let Some(v) = value else { continue };
+        if ty != ValueType::String {
+            ctx.err(v.span(), format!("`{key}` applies only to strings"));
+            ok = false;
+            continue;
+        }
+        match usize::try_from(*v.get_ref()) {
+            Ok(n) if n >= least => *bound = Some(n),
+            _ => {
+                ctx.err(v.span(), format!("`{key}` must be at least {least}"));
+                ok = false;
+            }
+        }
+    }
+    let separators = match separators {
+        None => None,
+        Some(s) if ty != ValueType::String => {
+            ctx.err(s.span(), "`separators` applies only to strings");
+            return None;
+        }
+        // Only punctuation and space separate: a segment then stays a run
+        // of letters, digits and non-ASCII text, and a word one without a
+        // digit, whatever the policy lists (a digit that separated could
+        // not also make its segment no word).
+        Some(s)
+            if s.get_ref().is_empty()
+                || !s
+                    .get_ref()
+                    .bytes()
+                    .all(|b| b == b' ' || b.is_ascii_punctuation()) =>
+        {
+            ctx.err_hint(
+                s.span(),
+                "`separators` must hold ASCII punctuation or space, and at least one",
+                "list punctuation such as `._-`, or leave the key out: then every ASCII byte that is not a letter or digit separates",
+            );
+            return None;
+        }
+        Some(s) => Some(s),
+    };
+    if bounds.iter().all(Option::is_none) {
+        if let (Some(s), true) = (&separators, ok) {
+            ctx.err_hint(
+                s.span(),
+                "`separators` without a bound does nothing",
+                "add `max_segments`, `max_segment_len` or `max_words`",
+            );
+        }
+        return None;
+    }
+    let [max_segments, max_segment_len, max_words] = bounds;
+    Segments::new(
+        separators.as_ref().map(|s| s.get_ref().as_bytes()),
+        max_segments,
+        max_segment_len,
+        max_words,
+    )
 }
 
 /// The longest `[audit] lock_timeout`: an append holds up whatever waits on

@@ -943,6 +943,85 @@ mod tests {
     /// whole: the default `pattern` and `max_len` must not creep into a
     /// user's `one_of` rule (nor a user's `free_text` rule be tightened
     /// behind its back); other structural rules keep their defaults.
+    /// Issue 30: a string rule's segment bounds compile to what they say,
+    /// and every mistake in them is refused with its key named.
+    #[test]
+    fn segment_bounds_compile_and_their_mistakes_are_refused() {
+        let p = Policy::from_toml(
+            Path::new("p.toml"),
+            "[standard.fields]\nx = { type = \"string\", pattern = '[a-z. ]+', max_segments = 3, max_segment_len = 8, max_words = 0, separators = \". \" }\ny = { type = \"string\", pattern = '[a-z]+', max_words = 2 }\n",
+        )
+        .unwrap();
+        let seg = |name: &str| {
+            let (_, r) = p.standard.fields.lookup(name).unwrap();
+            r.segments.clone().unwrap()
+        };
+        let x = seg("x");
+        assert_eq!(
+            (x.max_segments, x.max_segment_len, x.max_words),
+            (Some(3), Some(8), Some(0))
+        );
+        assert_eq!(x.separators().collect::<Vec<u8>>(), b" .".to_vec());
+        let y = seg("y");
+        assert_eq!(
+            (y.max_segments, y.max_segment_len, y.max_words),
+            (None, None, Some(2))
+        );
+        let defaults: Vec<u8> = y.separators().collect();
+        assert!(defaults.contains(&b' ') && defaults.contains(&b'_') && defaults.contains(&0));
+        assert!(!defaults.iter().any(u8::is_ascii_alphanumeric));
+        let s = "type = \"string\", pattern = 'a+'";
+        for (rule, want) in [
+            (
+                "type = \"integer\", max_segments = 2".to_string(),
+                "`max_segments` applies only to strings",
+            ),
+            (
+                "type = \"number\", max_words = 2".to_string(),
+                "`max_words` applies only to strings",
+            ),
+            (
+                format!("{s}, max_segments = 0"),
+                "`max_segments` must be at least 1",
+            ),
+            (
+                format!("{s}, max_segment_len = 0"),
+                "`max_segment_len` must be at least 1",
+            ),
+            (
+                format!("{s}, max_words = -1"),
+                "`max_words` must be at least 0",
+            ),
+            (
+                format!("{s}, max_words = 1, separators = \"a\""),
+                "`separators` must hold ASCII punctuation or space",
+            ),
+            (
+                format!("{s}, max_words = 1, separators = \"\""),
+                "`separators` must hold ASCII punctuation or space",
+            ),
+            (
+                format!("{s}, max_words = 1, separators = \"\\u00e9\""),
+                "`separators` must hold ASCII punctuation or space",
+            ),
+            (
+                format!("{s}, max_words = 1, separators = \"\\t\""),
+                "`separators` must hold ASCII punctuation or space",
+            ),
+            (
+                format!("{s}, separators = \".\""),
+                "`separators` without a bound does nothing",
+            ),
+            (
+                "type = \"integer\", separators = \".\"".to_string(),
+                "`separators` applies only to strings",
+            ),
+        ] {
+            let e = errors(&format!("[standard.fields]\nx = {{ {rule} }}\n"));
+            assert!(e.iter().any(|e| e.contains(want)), "{rule}: {e:?}");
+        }
+    }
+
     #[test]
     fn a_structural_otlp_rule_replaces_the_default_whole() {
         let p = Policy::from_toml(
@@ -953,6 +1032,7 @@ mod tests {
         let s = &p.standard.otlp.structure;
         assert!(s.scope_name.pattern.is_none());
         assert_eq!(s.scope_name.max_len, None);
+        assert_eq!(s.scope_name.segments, None);
         assert_eq!(s.scope_name.one_of, Some(vec!["my.scope".to_string()]));
         assert!(s.event_name.pattern.is_none() && s.event_name.free_text);
         let shipped = Policy::from_toml(Path::new("e.toml"), "").unwrap();

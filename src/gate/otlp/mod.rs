@@ -972,7 +972,7 @@ mod tests {
 
     #[test]
     fn paths_name_the_place_precisely() {
-        let line = r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{},{"events":[{},{"name":"e","attributes":[{"key":"gen_ai.prompt","value":{"stringValue":"x"}}]}]}]}]}]}"#;
+        let line = r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{},{"events":[{},{"name":"exception","attributes":[{"key":"gen_ai.prompt","value":{"stringValue":"x"}}]}]}]}]}]}"#;
         let mut g = gate("");
         let (j, out, f) = run(&mut g, line, Level::Standard);
         assert_eq!(j.verdict, Verdict::Rewritten);
@@ -984,7 +984,7 @@ mod tests {
         );
         assert_eq!(
             out,
-            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{},{"events":[{},{"name":"e","attributes":[]}]}]}]}]}"#
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{},{"events":[{},{"name":"exception","attributes":[]}]}]}]}]}"#
         );
     }
 
