@@ -182,6 +182,20 @@ struct Det {
     keyword: bool,
 }
 
+/// How the candidates of one regex pattern are judged.
+#[derive(Clone, Copy, Debug)]
+struct ShapeRule {
+    /// The detector (its index, which is its rank).
+    det: u32,
+    /// What runs on a candidate.
+    check: Check,
+    /// What may stand before a candidate (user patterns: anything).
+    lead: detectors::Lead,
+    /// The pattern ends in [`detectors::END`]: a trailing `_` of a match is
+    /// the edge, not part of it.
+    trim: bool,
+}
+
 /// Most extra passes [`Redactor::redact`] makes to reach a fixed point.
 const MAX_PASSES: usize = 4;
 
@@ -199,8 +213,8 @@ pub struct Redactor {
     dets: Vec<Det>,
     /// `None` when there are no regex detectors.
     regexes: Option<Box<Regexes>>,
-    /// Per regex pattern id: its detector and check.
-    checks: Vec<(u32, Check)>,
+    /// Per regex pattern id: its detector, check and edges.
+    checks: Vec<ShapeRule>,
     keywords: KeywordSet,
     /// Per detector (by index), its keyword-proximity context, if it has
     /// one (`context.rs`).
