@@ -111,10 +111,12 @@ fn credit_card() {
         "1789040231522",        // epoch ms: no issuer prefix
         "0.4111111111111111",   // a decimal
         "41111111111",          // too short
-        "4111  1111 1111 1111", // double space is not a separator
+        "4111     1111 1111 1111", // five blanks are no gap
     ] {
         negative(&r, t);
     }
+    // A run of up to four gap bytes is one gap (issue 30, item 3).
+    positive(&r, "credit_card", "4111  1111 1111 1111");
     // A valid card followed by a year is still found.
     assert_eq!(
         red(&r, "card 4111 1111 1111 1111 2024"),
@@ -735,7 +737,9 @@ pub(crate) mod textgen {
                 format!("{local}{tag}@{domain}.{tld}")
             }
             2 | 3 => luhn_card(r),
-            4 => format!("sk-{}", r.chars(ALNUM, 48)),
+            // Random as real keys are: both cases and a digit (a body of
+            // letters only is an unmarked key that needs a context word).
+            4 => format!("sk-{}aZ{}", r.chars(ALNUM, 45), r.index(10)),
             5 => format!("sk-proj-{}", r.chars(ALNUM, 40)),
             6 => format!("AKIA{}", r.chars(UPPER_ALNUM, 16)),
             7 => format!("ghp_{}", r.chars(ALNUM, 36)),
