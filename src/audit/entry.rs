@@ -33,6 +33,10 @@ pub enum CloseCause {
     Removed,
     /// This process stopped using the window; a later gate may use it again.
     Shutdown,
+    /// The fleet's budget store could not be trusted (a state that failed
+    /// its seal, lost this replica's leases, went backwards or adds up past
+    /// the budget); the window stays closed for good.
+    BudgetStoreUntrusted,
 }
 
 impl CloseCause {
@@ -43,18 +47,23 @@ impl CloseCause {
             CloseCause::BudgetSpent => "budget_spent",
             CloseCause::Removed => "removed",
             CloseCause::Shutdown => "shutdown",
+            CloseCause::BudgetStoreUntrusted => "budget_store_untrusted",
         }
     }
 
     /// Whether a window closed for this cause must never be enabled again
-    /// by a later gate (`expired`, `budget_spent`, `removed`).
+    /// by a later gate (`expired`, `budget_spent`, `removed`,
+    /// `budget_store_untrusted`).
     ///
     /// SECURITY: `expired` is permanent so that a wall clock set back after
     /// a window ran out cannot make the window look active again.
     pub fn is_permanent(self) -> bool {
         matches!(
             self,
-            CloseCause::Expired | CloseCause::BudgetSpent | CloseCause::Removed
+            CloseCause::Expired
+                | CloseCause::BudgetSpent
+                | CloseCause::Removed
+                | CloseCause::BudgetStoreUntrusted
         )
     }
 }
