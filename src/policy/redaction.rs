@@ -229,9 +229,7 @@ pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
                         RefKind::RedactKey
                         | RefKind::AuditKey
                         | RefKind::StoreKey
-                        | RefKind::EnvVar => {
-                            MAX_KEY_FILE_BYTES
-                        }
+                        | RefKind::EnvVar => MAX_KEY_FILE_BYTES,
                         RefKind::TlsCert | RefKind::TlsKey => super::tls::MAX_PEM_FILE_BYTES,
                         RefKind::BearerToken => super::tls::MAX_TOKEN_FILE_BYTES,
                     };

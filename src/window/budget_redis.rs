@@ -82,9 +82,6 @@ use crate::policy::{BudgetStoreUrl, FleetSettings, Window};
 /// The store key of a window: this prefix and the window id.
 pub const KEY_PREFIX: &str = "tracegate:window:";
 
-/// The hash field that holds a window's sealed state.
-pub const STATE_FIELD: &str = "state";
-
 /// How long past a window's end its key is kept in the store.
 const KEEP_AFTER_END: Duration = Duration::from_secs(7 * 24 * 3600);
 
@@ -290,13 +287,7 @@ impl RedisBudget {
             .arg(expire_at);
         match invocation.invoke::<Value>(conn as &mut dyn ConnectionLike) {
             Ok(Value::Int(1)) => {
-                self.seen.insert(
-                    w.id.clone(),
-                    Seen {
-                        seq: next.seq,
-                        mac,
-                    },
-                );
+                self.seen.insert(w.id.clone(), Seen { seq: next.seq, mac });
                 Ok(true)
             }
             Ok(Value::Int(0)) => Ok(false),
@@ -379,8 +370,7 @@ impl RedisBudget {
         {
             let state = read.opened.ok().flatten().map(|s| s.state);
             if state.as_ref().is_none_or(|s| s.def == def) {
-                let halt =
-                    fleet_state::halted(state.as_ref(), &def, self.seen.get(&w.id), fault);
+                let halt = fleet_state::halted(state.as_ref(), &def, self.seen.get(&w.id), fault);
                 let _ = self.swap(w, &key, read.raw.as_deref(), &halt);
             }
             self.fault = Some(fault);

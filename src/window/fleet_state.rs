@@ -73,6 +73,7 @@ impl StoreKey {
     }
 
     /// A key from raw bytes (at least 32).
+    #[cfg(test)]
     pub fn from_bytes(bytes: Vec<u8>) -> Result<StoreKey, AuditError> {
         AuditKey::from_bytes(bytes).map(StoreKey)
     }
@@ -268,7 +269,10 @@ fn parse(body: &str) -> Option<FleetState> {
         return None;
     }
     let field = |line: Option<&str>, name: &str| -> Option<String> {
-        line?.strip_prefix(name)?.strip_prefix(' ').map(str::to_owned)
+        line?
+            .strip_prefix(name)?
+            .strip_prefix(' ')
+            .map(str::to_owned)
     };
     let def = field(lines.next(), "def")?;
     if def.len() != 64 || !def.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -351,10 +355,7 @@ pub struct Known<'a> {
 /// window (a policy mistake); every other error is one of the faults
 /// [`StoreFault::is_integrity`] names.
 pub fn check(read: Option<&Sealed>, known: Known<'_>, budget: Budget) -> Result<(), StoreFault> {
-    let leased_any = known
-        .own
-        .iter()
-        .any(|(_, u)| u.records > 0 || u.bytes > 0);
+    let leased_any = known.own.iter().any(|(_, u)| u.records > 0 || u.bytes > 0);
     let Some(sealed) = read else {
         // SECURITY: a store without the state forgot every lease in it.
         if leased_any {
@@ -384,7 +385,8 @@ pub fn check(read: Option<&Sealed>, known: Known<'_>, budget: Budget) -> Result<
     // SECURITY: never an older state than one seen, nor another at the
     // same point (a fork).
     if let Some(seen) = known.seen
-        && (s.seq < seen.seq || (s.seq == seen.seq && !same(sealed.mac.as_bytes(), seen.mac.as_bytes())))
+        && (s.seq < seen.seq
+            || (s.seq == seen.seq && !same(sealed.mac.as_bytes(), seen.mac.as_bytes())))
     {
         return Err(StoreFault::Rollback);
     }
@@ -452,7 +454,9 @@ pub fn lease(state: Option<&FleetState>, def: &str, ask: Ask<'_>) -> LeaseStep {
     let bounded = (b.records.is_some(), b.bytes.is_some());
     let (taken, _) = s.totals();
     let fleet_left = Units {
-        records: b.records.map_or(u64::MAX, |m| m.saturating_sub(taken.records)),
+        records: b
+            .records
+            .map_or(u64::MAX, |m| m.saturating_sub(taken.records)),
         bytes: b.bytes.map_or(u64::MAX, |m| m.saturating_sub(taken.bytes)),
     };
     // SECURITY: never more than what is left of the whole budget by this
@@ -475,7 +479,8 @@ pub fn lease(state: Option<&FleetState>, def: &str, ask: Ask<'_>) -> LeaseStep {
         return LeaseStep::Spent(Some(s));
     }
     let fits = |bounded: bool, need: u64, left: u64| !bounded || (need <= left && left > 0);
-    if fits(bounded.0, ask.need.records, left.records) && fits(bounded.1, ask.need.bytes, left.bytes)
+    if fits(bounded.0, ask.need.records, left.records)
+        && fits(bounded.1, ask.need.bytes, left.bytes)
     {
         let size = |bounded: bool, left: u64, need: u64, cap: u64| {
             if bounded {
@@ -580,7 +585,12 @@ pub fn unlease(state: &FleetState, holder: &str, granted: Units) -> FleetState {
 /// The state that tells every replica to stop leasing this window: the
 /// state read (when it verified and is of this definition) or a fresh
 /// one, marked halted for `why`, past every sequence number seen.
-pub fn halted(read: Option<&FleetState>, def: &str, seen: Option<&Seen>, why: StoreFault) -> FleetState {
+pub fn halted(
+    read: Option<&FleetState>,
+    def: &str,
+    seen: Option<&Seen>,
+    why: StoreFault,
+) -> FleetState {
     let mut s = match read {
         Some(s) if s.def == def => s.clone(),
         _ => FleetState::new(def),
@@ -834,15 +844,7 @@ mod tests {
             },
         )];
         let known = |own: &[(String, Units)], seen: Option<&Seen>| -> Result<(), StoreFault> {
-            check(
-                Some(&s),
-                Known {
-                    def: &d,
-                    own,
-                    seen,
-                },
-                b,
-            )
+            check(Some(&s), Known { def: &d, own, seen }, b)
         };
         assert_eq!(known(&own, None), Ok(()));
         // The store forgot one of this replica's leases.
@@ -854,10 +856,24 @@ mod tests {
             },
         )];
         assert_eq!(known(&more, None), Err(StoreFault::LostState));
-        let gone = vec![("r1/99-ff".to_owned(), Units { records: 1, bytes: 0 })];
+        let gone = vec![(
+            "r1/99-ff".to_owned(),
+            Units {
+                records: 1,
+                bytes: 0,
+            },
+        )];
         assert_eq!(known(&gone, None), Err(StoreFault::LostState));
         assert_eq!(
-            check(None, Known { def: &d, own: &own, seen: None }, b),
+            check(
+                None,
+                Known {
+                    def: &d,
+                    own: &own,
+                    seen: None
+                },
+                b
+            ),
             Err(StoreFault::LostState)
         );
         // Older than seen, or the same point with other contents.
@@ -877,19 +893,43 @@ mod tests {
         };
         assert_eq!(known(&own, Some(&same_point)), Ok(()));
         assert_eq!(
-            check(None, Known { def: &d, own: &[], seen: Some(&same_point) }, b),
+            check(
+                None,
+                Known {
+                    def: &d,
+                    own: &[],
+                    seen: Some(&same_point)
+                },
+                b
+            ),
             Err(StoreFault::Rollback)
         );
         // Halted by another replica.
         let h = sealed(&halted(Some(&s.state), &d, None, StoreFault::Forged));
         assert_eq!(h.state.seq, 4);
         assert_eq!(
-            check(Some(&h), Known { def: &d, own: &own, seen: None }, b),
+            check(
+                Some(&h),
+                Known {
+                    def: &d,
+                    own: &own,
+                    seen: None
+                },
+                b
+            ),
             Err(StoreFault::Halted)
         );
         // More held than the budget.
         assert_eq!(
-            check(Some(&s), Known { def: &d, own: &own, seen: None }, budget(1)),
+            check(
+                Some(&s),
+                Known {
+                    def: &d,
+                    own: &own,
+                    seen: None
+                },
+                budget(1)
+            ),
             Err(StoreFault::OverBudget)
         );
         // Another definition: a conflict, unless our leases were in it.
@@ -899,11 +939,27 @@ mod tests {
             sealed(&o)
         };
         assert_eq!(
-            check(Some(&other), Known { def: &d, own: &[], seen: None }, b),
+            check(
+                Some(&other),
+                Known {
+                    def: &d,
+                    own: &[],
+                    seen: None
+                },
+                b
+            ),
             Err(StoreFault::Conflict)
         );
         assert_eq!(
-            check(Some(&other), Known { def: &d, own: &own, seen: None }, b),
+            check(
+                Some(&other),
+                Known {
+                    def: &d,
+                    own: &own,
+                    seen: None
+                },
+                b
+            ),
             Err(StoreFault::LostState)
         );
     }

@@ -151,7 +151,10 @@ fn redis_cmd(port: u16, args: &[&[u8]]) -> Vec<u8> {
 fn bulk(reply: &[u8]) -> Option<Vec<u8>> {
     assert_eq!(reply[0], b'$', "{}", String::from_utf8_lossy(reply));
     let eol = reply.windows(2).position(|w| w == b"\r\n").unwrap();
-    let len: i64 = std::str::from_utf8(&reply[1..eol]).unwrap().parse().unwrap();
+    let len: i64 = std::str::from_utf8(&reply[1..eol])
+        .unwrap()
+        .parse()
+        .unwrap();
     (len >= 0).then(|| reply[eol + 2..eol + 2 + len as usize].to_vec())
 }
 
@@ -690,7 +693,11 @@ fn bad_fleet_keys_are_refused_with_file_and_line_and_no_secret() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("policy.toml");
     // A key of 31 bytes: one short. Its bytes must never be echoed.
-    std::fs::write(dir.path().join("short.key"), "hunter2-KEY-hunter2-KEY-hunter2").unwrap();
+    std::fs::write(
+        dir.path().join("short.key"),
+        "hunter2-KEY-hunter2-KEY-hunter2",
+    )
+    .unwrap();
     std::fs::write(dir.path().join("store.key"), "a".repeat(64)).unwrap();
     for (fleet, says) in [
         (
@@ -809,21 +816,34 @@ fn one_forged_counter_in_the_store_does_not_lift_the_fleet_budget() {
     let mut next = 0;
     round_robin(&replicas, &mut next, 1);
     poll("both replicas to lease", DEADLINE, || {
-        replicas.iter().all(|r| !r.leases().is_empty()).then_some(())
+        replicas
+            .iter()
+            .all(|r| !r.leases().is_empty())
+            .then_some(())
     });
     // The attacker's one write; it lands (the store accepts it).
     let reply = redis_cmd(redis.port, &[b"HSET", WINDOW_KEY, b"rr", b"14"]);
-    assert!(reply.starts_with(b":"), "{}", String::from_utf8_lossy(&reply));
+    assert!(
+        reply.starts_with(b":"),
+        "{}",
+        String::from_utf8_lossy(&reply)
+    );
     // Plenty of traffic to both, long enough for every lease to be asked.
     for _ in 0..40 {
         round_robin(&replicas, &mut next, 1);
     }
     let per: Vec<usize> = replicas.iter().map(|r| r.delivered().1).collect();
     let total: usize = per.iter().sum();
-    assert!(total <= 4, "the fleet delivered {total} full records for max_records = 4: {per:?}");
+    assert!(
+        total <= 4,
+        "the fleet delivered {total} full records for max_records = 4: {per:?}"
+    );
     for r in &replicas {
         let leased: u64 = r.leases().iter().sum();
-        assert!(leased <= 4, "one replica leased {leased} of 4 by its own log");
+        assert!(
+            leased <= 4,
+            "one replica leased {leased} of 4 by its own log"
+        );
     }
     for r in replicas {
         r.stop();
@@ -995,12 +1015,18 @@ fn a_replayed_older_state_is_caught_by_the_replica_whose_leases_it_lacks() {
     a.cap.finish();
     drop(a);
     // The older state goes back, and r1 starts again.
-    let reply = redis_cmd(redis.port, &[b"RESTORE", WINDOW_KEY, b"0", &old, b"REPLACE"]);
+    let reply = redis_cmd(
+        redis.port,
+        &[b"RESTORE", WINDOW_KEY, b"0", &old, b"REPLACE"],
+    );
     assert_eq!(reply, b"+OK\r\n");
     let mut a2 = fleet.gate("r1");
     let later = fleet.rounds(&mut [&mut a2, &mut b], 20);
     let total = got_a[0] + later.iter().sum::<u64>();
-    assert!(total <= 6, "the fleet delivered {total} of 6: r1 {got_a:?} then {later:?}");
+    assert!(
+        total <= 6,
+        "the fleet delivered {total} of 6: r1 {got_a:?} then {later:?}"
+    );
     assert_eq!(later[0], 0, "the restarted replica took nothing");
     assert!(a2.closed_untrusted(), "{:?}", a2.events());
     assert_eq!(a2.store_faults(), vec!["lost_state"]);
@@ -1038,12 +1064,19 @@ fn a_state_forged_without_the_key_stops_every_replica() {
         })
         .collect();
     assert_ne!(forged, text, "the attacker changed a count");
-    redis_cmd(redis.port, &[b"HSET", WINDOW_KEY, b"state", forged.as_bytes()]);
+    redis_cmd(
+        redis.port,
+        &[b"HSET", WINDOW_KEY, b"state", forged.as_bytes()],
+    );
     let more = fleet.rounds(&mut [&mut a, &mut b], 20);
     let total: u64 = first.iter().chain(&more).sum();
     assert!(total <= 4, "{first:?} {more:?}");
     assert!(a.closed_untrusted() && b.closed_untrusted());
-    let faults: Vec<String> = a.store_faults().into_iter().chain(b.store_faults()).collect();
+    let faults: Vec<String> = a
+        .store_faults()
+        .into_iter()
+        .chain(b.store_faults())
+        .collect();
     assert!(faults.iter().any(|f| f == "forged"), "{faults:?}");
     // A replica that starts afterwards finds the window halted.
     let mut c = fleet.gate("r3");
@@ -1113,7 +1146,11 @@ fn a_store_that_hides_leases_costs_at_most_one_budget_per_replica() {
     redis_cmd(redis.port, &[b"DEL", WINDOW_KEY]);
     let mut b = fleet.gate("r2");
     let got_b = fleet.rounds(&mut [&mut b], 10);
-    assert_eq!(got_b, vec![4], "the budget again, never more, by its own log");
+    assert_eq!(
+        got_b,
+        vec![4],
+        "the budget again, never more, by its own log"
+    );
     assert!(b.leased() <= 4);
     a.cap.finish();
     b.cap.finish();
