@@ -367,7 +367,8 @@ pub enum StoreFault {
     Timeout,
     /// The store refused our credentials, or the password file is unreadable.
     Auth,
-    /// The answer was not one the lease script can give.
+    /// The answer was not one the store's scripts give (a wrong type
+    /// under the key, an error, a reply of the wrong shape).
     Nonsense,
     /// The store no longer holds leases this replica's log records: it
     /// lost its state (flushed, the key deleted, a restart without
@@ -406,22 +407,23 @@ impl StoreFault {
         }
     }
 
+    /// Every fault.
+    pub const ALL: [StoreFault; 10] = [
+        StoreFault::Unreachable,
+        StoreFault::Timeout,
+        StoreFault::Auth,
+        StoreFault::Nonsense,
+        StoreFault::LostState,
+        StoreFault::Conflict,
+        StoreFault::Forged,
+        StoreFault::Rollback,
+        StoreFault::OverBudget,
+        StoreFault::Halted,
+    ];
+
     /// The fault named by [`StoreFault::as_str`]'s word.
     pub fn from_word(word: &str) -> Option<StoreFault> {
-        [
-            StoreFault::Unreachable,
-            StoreFault::Timeout,
-            StoreFault::Auth,
-            StoreFault::Nonsense,
-            StoreFault::LostState,
-            StoreFault::Conflict,
-            StoreFault::Forged,
-            StoreFault::Rollback,
-            StoreFault::OverBudget,
-            StoreFault::Halted,
-        ]
-        .into_iter()
-        .find(|f| f.as_str() == word)
+        StoreFault::ALL.into_iter().find(|f| f.as_str() == word)
     }
 
     /// Whether the fault is evidence that the store's counts cannot be
@@ -721,6 +723,30 @@ mod tests {
         assert_eq!(lease_size(100_000, 1, 1024), 1024);
         assert_eq!(lease_size(100_000, 5000, 1024), 5000);
         assert_eq!(lease_size(10, 50, 1024), 10);
+    }
+
+    #[test]
+    fn every_store_fault_has_its_own_word_and_reads_back() {
+        let mut words = std::collections::HashSet::new();
+        for f in StoreFault::ALL {
+            // Exhaustive: a new fault stops this compiling until it is
+            // listed here, and so reminds that it belongs in `ALL` too.
+            match f {
+                StoreFault::Unreachable
+                | StoreFault::Timeout
+                | StoreFault::Auth
+                | StoreFault::Nonsense
+                | StoreFault::LostState
+                | StoreFault::Conflict
+                | StoreFault::Forged
+                | StoreFault::Rollback
+                | StoreFault::OverBudget
+                | StoreFault::Halted => {}
+            }
+            assert!(words.insert(f.as_str()), "{f:?}");
+            assert_eq!(StoreFault::from_word(f.as_str()), Some(f));
+        }
+        assert_eq!(StoreFault::from_word("lost"), None);
     }
 
     proptest! {
