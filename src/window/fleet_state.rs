@@ -32,7 +32,13 @@
 //! deliver at most N budgets, never more, and `audit verify --fleet` shows
 //! it afterwards.
 //!
-//! This module does no IO: text in, text out, decisions as values.
+//! Why one sealed state per window rather than a sealed record per
+//! replica: a store can then only replay or withhold whole states, never
+//! pair one replica's current record with another's older one, and every
+//! decision is taken from one snapshot that was verified as a whole.
+//!
+//! Besides loading the key, this module does no IO: text in, text out,
+//! decisions as values.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -721,6 +727,22 @@ mod tests {
             let i = i % bytes.len();
             bytes[i] ^= x;
             prop_assert_eq!(FleetState::open(&bytes, &key(), KEY_NAME), Err(StoreFault::Forged));
+        }
+
+        /// Whatever the store holds under the field, it never opens
+        /// without the key, and reading it never panics.
+        #[test]
+        fn arbitrary_bytes_never_open(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+            prop_assert_eq!(FleetState::open(&bytes, &key(), KEY_NAME), Err(StoreFault::Forged));
+        }
+
+        /// The body parser (reached only past the seal) takes any text,
+        /// holder lines among junk, without panicking.
+        #[test]
+        fn the_body_parser_takes_any_text(text in "(h [a-z/0-9]{1,5}( [0-9]{1,3}){7}\\n|[a-z0-9 \\n-]{0,20}){0,6}") {
+            let _ = parse(&text);
+            let framed = format!("{FORMAT}\ndef {}\nseq 1\nclosed 0\nhalt -\n{text}", def());
+            let _ = parse(&framed);
         }
 
         /// Whatever a verified state says, a grant never makes what the
