@@ -157,8 +157,9 @@ pub(super) fn store_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
         None => PolicyError::whole(&origin, msg),
     };
     // SECURITY: the same rules as an audit key (at least 32 bytes; a FIFO
-    // or device is refused); no error quotes the key.
-    match crate::window::fleet_state::StoreKey::load(path) {
+    // or device is refused), the ones the replica loads it with
+    // (`StoreKey::load`); no error quotes the key.
+    match crate::audit::AuditKey::load(path) {
         Ok(_) => {}
         Err(crate::audit::AuditError::KeyTooShort { len, .. }) => {
             return Err(err(format!(
