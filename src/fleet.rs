@@ -3,7 +3,7 @@
 //!
 //! | `[fleet]` | budgets come from |
 //! |---|---|
-//! | `budget_store = "redis://..."` | the shared store, exact for the fleet ([`RedisBudget`]) |
+//! | `budget_store = "redis://..."` + `store_key_file` | the shared store, its counts sealed with the key, exact for the fleet ([`RedisBudget`]) |
 //! | `replicas = N` (N > 1), no store | this replica's own log, `floor(budget / N)` ([`ShareBudget`]) |
 //! | neither | this host's audit log, the whole budget ([`LogBudget`]) |
 

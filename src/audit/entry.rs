@@ -37,6 +37,10 @@ pub enum CloseCause {
     /// unknown); a gate now writes `window_released` instead, because the
     /// window did not end (see [`CloseCause::is_written`]).
     Shutdown,
+    /// The fleet's budget store could not be trusted (a state that failed
+    /// its seal, lost this replica's leases, went backwards or adds up past
+    /// the budget); the window stays closed for good.
+    BudgetStoreUntrusted,
 }
 
 impl CloseCause {
@@ -47,14 +51,16 @@ impl CloseCause {
             CloseCause::BudgetSpent => "budget_spent",
             CloseCause::Removed => "removed",
             CloseCause::Shutdown => "shutdown",
+            CloseCause::BudgetStoreUntrusted => "budget_store_untrusted",
         }
     }
 
     /// Every cause, in the order the log's documentation lists them.
-    pub const ALL: [CloseCause; 4] = [
+    pub const ALL: [CloseCause; 5] = [
         CloseCause::Expired,
         CloseCause::BudgetSpent,
         CloseCause::Removed,
+        CloseCause::BudgetStoreUntrusted,
         CloseCause::Shutdown,
     ];
 
@@ -67,14 +73,18 @@ impl CloseCause {
     }
 
     /// Whether a window closed for this cause must never be enabled again
-    /// by a later gate (`expired`, `budget_spent`, `removed`).
+    /// by a later gate (`expired`, `budget_spent`, `removed`,
+    /// `budget_store_untrusted`).
     ///
     /// SECURITY: `expired` is permanent so that a wall clock set back after
     /// a window ran out cannot make the window look active again.
     pub fn is_permanent(self) -> bool {
         matches!(
             self,
-            CloseCause::Expired | CloseCause::BudgetSpent | CloseCause::Removed
+            CloseCause::Expired
+                | CloseCause::BudgetSpent
+                | CloseCause::Removed
+                | CloseCause::BudgetStoreUntrusted
         )
     }
 }

@@ -153,6 +153,8 @@ pub struct Draft {
     pub(super) audit_at: Option<Loc>,
     /// Where `audit.key_file` is written.
     pub(super) audit_key_at: Option<Loc>,
+    /// Where `fleet.store_key_file` is written.
+    pub(super) store_key_at: Option<Loc>,
     /// Where the parts of `[redact]` are written.
     pub(super) redact_at: RedactLocs,
     /// The `${env:VAR}` expansions, for the digest.
@@ -549,7 +551,7 @@ fn build(
     } = raw;
     let server = server_settings(ctx, inner(server).0);
     let (sources, source_at) = sources(ctx, raw_sources.unwrap_or_default());
-    let fleet = fleet_settings(ctx, inner(fleet).0);
+    let (fleet, store_key_at) = fleet_settings(ctx, inner(fleet).0);
     if let Some(v) = &version
         && *v.get_ref() != 1
     {
@@ -804,6 +806,7 @@ fn build(
         source_at,
         audit_at,
         audit_key_at,
+        store_key_at,
         redact_at,
         env,
     }
@@ -917,8 +920,9 @@ fn redact_settings(
 /// `[fleet]`: a store URL we can use (no password in it: that belongs in
 /// `password_file`, never in a policy file that is hashed, shown and
 /// copied), a replica count of at least 1, a replica id fit for an audit
-/// entry, a store timeout within reason.
-fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> FleetSettings {
+/// entry, a store timeout within reason, and a store key whenever there is
+/// a store (with where it is written).
+fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> (FleetSettings, Option<Loc>) {
     let d = FleetSettings::default();
     let budget_store = m
         .budget_store
@@ -945,6 +949,25 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> FleetSettings {
             v.span(),
             "`fleet.password_file` is set but `fleet.budget_store` is not",
         );
+    }
+    let store_key_file = m
+        .store_key_file
+        .as_ref()
+        .map(|v| ctx.resolve(v.span(), v.get_ref()));
+    let store_key_at = m.store_key_file.as_ref().map(|v| ctx.loc(v.span()));
+    match (&m.store_key_file, &m.budget_store) {
+        (Some(v), None) => ctx.err(
+            v.span(),
+            "`fleet.store_key_file` is set but `fleet.budget_store` is not",
+        ),
+        // SECURITY: a store whose counts are not sealed can be raised by
+        // anyone who can write to it.
+        (None, Some(v)) => ctx.err_hint(
+            v.span(),
+            "`fleet.budget_store` needs `fleet.store_key_file`",
+            "the replicas seal the budget counts in the store with a key the store never sees: write one with `openssl rand -hex 32 > store.key`, give every replica the same file and name it in `fleet.store_key_file`",
+        ),
+        _ => {}
     }
     let replicas = match &m.replicas {
         Some(v) if !(1..=100_000).contains(v.get_ref()) => {
@@ -982,13 +1005,15 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> FleetSettings {
             Some(t.unsigned_abs())
         })
         .unwrap_or(d.store_timeout);
-    FleetSettings {
+    let settings = FleetSettings {
         budget_store,
         password_file,
+        store_key_file,
         replicas,
         replica_id,
         store_timeout,
-    }
+    };
+    (settings, store_key_at)
 }
 
 /// `[standard.otlp] schema_url`, `scope_name`, `scope_version`,

@@ -113,6 +113,8 @@ pub enum RefKind {
     TlsKey,
     /// A bearer token (`bearer_token_file`).
     BearerToken,
+    /// `[fleet] store_key_file`.
+    StoreKey,
 }
 
 impl RefKind {
@@ -126,6 +128,7 @@ impl RefKind {
             RefKind::TlsCert => "tls_cert",
             RefKind::TlsKey => "tls_key",
             RefKind::BearerToken => "bearer_token",
+            RefKind::StoreKey => "store_key",
         }
     }
 }
@@ -142,6 +145,9 @@ pub struct FleetSettings {
     pub budget_store: Option<BudgetStoreUrl>,
     /// The store's password file (read when connecting, never kept here).
     pub password_file: Option<PathBuf>,
+    /// The key that seals each window's state in the store, shared by the
+    /// replicas and never given to the store (required with a store).
+    pub store_key_file: Option<PathBuf>,
     /// How many replicas share each budget (at least 1).
     pub replicas: u64,
     /// This replica's name in audit entries; `None`: the host name.
@@ -156,6 +162,7 @@ impl Default for FleetSettings {
         FleetSettings {
             budget_store: None,
             password_file: None,
+            store_key_file: None,
             replicas: 1,
             replica_id: None,
             store_timeout: Duration::from_millis(500),
@@ -353,6 +360,11 @@ impl Policy {
             }
         };
         match redaction::audit_key_reference(&draft) {
+            Ok(Some(r)) => referenced.push(r),
+            Ok(None) => {}
+            Err(e) => errors.push(e),
+        }
+        match redaction::store_key_reference(&draft) {
             Ok(Some(r)) => referenced.push(r),
             Ok(None) => {}
             Err(e) => errors.push(e),

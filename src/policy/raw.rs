@@ -53,6 +53,8 @@ raw_table! {
         pub budget_store: Option<Spanned<String>>,
         /// File holding the store's password, relative to the file naming it.
         pub password_file: Option<Spanned<String>>,
+        /// Key the replicas seal the store's budget counts with (never given to the store), relative to the file naming it.
+        pub store_key_file: Option<Spanned<String>>,
         /// How many replicas share each budget.
         pub replicas: Option<Spanned<i64>>,
         /// This replica's name in audit entries (default: the host name).

@@ -143,6 +143,60 @@ pub(super) fn audit_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
     }
 }
 
+/// `[fleet] store_key_file` as a referenced file (its fingerprint), read
+/// and checked as the policy is loaded: a key a replica cannot use would
+/// otherwise only show as a store fault once it leases.
+pub(super) fn store_key_reference(draft: &Draft) -> Result<Option<Referenced>, PolicyError> {
+    let Some(path) = draft.fleet.store_key_file.as_ref() else {
+        return Ok(None);
+    };
+    let origin = draft
+        .files
+        .first()
+        .cloned()
+        .unwrap_or_else(|| draft.source.clone());
+    let err = |msg: String| match &draft.store_key_at {
+        Some(at) => at.error(msg),
+        None => PolicyError::whole(&origin, msg),
+    };
+    // SECURITY: the same rules as an audit key (at least 32 bytes; a FIFO
+    // or device is refused), the ones the replica loads it with
+    // (`StoreKey::load`); no error quotes the key.
+    match crate::audit::AuditKey::load(path) {
+        Ok(_) => {}
+        Err(crate::audit::AuditError::KeyTooShort { len, .. }) => {
+            return Err(err(format!(
+                "[fleet] store_key_file `{}` holds {len} bytes; at least 32 are required",
+                path.display()
+            )));
+        }
+        Err(crate::audit::AuditError::Key { cause, .. }) => {
+            return Err(err(format!(
+                "cannot read [fleet] store_key_file `{}`: {cause}",
+                path.display()
+            )));
+        }
+        Err(_) => {
+            return Err(err(format!(
+                "cannot read [fleet] store_key_file `{}`",
+                path.display()
+            )));
+        }
+    }
+    match read_regular(path, MAX_KEY_FILE_BYTES) {
+        Ok(r) => Ok(Some(Referenced {
+            kind: RefKind::StoreKey,
+            path: Some(path.clone()),
+            var: None,
+            sha256: key_fingerprint(&r.bytes),
+        })),
+        Err(cause) => Err(err(format!(
+            "cannot read [fleet] store_key_file `{}`: {cause}",
+            path.display()
+        ))),
+    }
+}
+
 /// The variables `${env:VAR}` expanded, each once, by the SHA-256 of its
 /// value: part of the policy's digest, so a changed variable is a changed
 /// policy.
@@ -176,9 +230,10 @@ pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
                 (Some(p), None) => {
                     let max = match r.kind {
                         RefKind::KeywordList => MAX_KEYWORD_FILE_BYTES,
-                        RefKind::RedactKey | RefKind::AuditKey | RefKind::EnvVar => {
-                            MAX_KEY_FILE_BYTES
-                        }
+                        RefKind::RedactKey
+                        | RefKind::AuditKey
+                        | RefKind::StoreKey
+                        | RefKind::EnvVar => MAX_KEY_FILE_BYTES,
                         RefKind::TlsCert | RefKind::TlsKey => super::tls::MAX_PEM_FILE_BYTES,
                         RefKind::BearerToken => super::tls::MAX_TOKEN_FILE_BYTES,
                     };

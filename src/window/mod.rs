@@ -8,6 +8,7 @@ pub mod budget;
 pub mod budget_redis;
 pub mod budget_share;
 pub mod clock;
+pub mod fleet_state;
 pub mod runtime;
 
 use std::collections::HashMap;

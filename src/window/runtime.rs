@@ -1037,14 +1037,7 @@ impl Capture {
                 tracing::warn!(
                     "no new lease for sink `{}`: the budget store is {}",
                     self.sink,
-                    match fault {
-                        StoreFault::Timeout => "too slow (timeout)",
-                        StoreFault::Unreachable => "unreachable",
-                        StoreFault::Auth => "refusing our credentials",
-                        StoreFault::Nonsense => "answering nonsense",
-                        StoreFault::LostState => "missing leases it granted (lost state)",
-                        StoreFault::Conflict => "holding another definition of the window",
-                    }
+                    fault.describe()
                 );
             }
             (_, Lease::Short) => {}
