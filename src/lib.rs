@@ -137,11 +137,14 @@ pub(crate) mod finding;
 pub(crate) mod fleet;
 pub(crate) mod gate;
 pub(crate) mod io_text;
+#[cfg(feature = "daemon")]
+pub(crate) mod otlp_grpc;
 pub(crate) mod policy;
 pub(crate) mod record;
 pub(crate) mod redact;
 pub(crate) mod sink;
 pub(crate) mod source;
+#[cfg(feature = "daemon")]
 pub(crate) mod tls;
 pub(crate) mod window;
 
@@ -210,9 +213,12 @@ pub mod internals {
     pub mod sink {
         pub use crate::sink::otlp;
     }
-    /// The daemon's OTLP/gRPC codec and paths (gRPC clients in tests).
+    /// OTLP/gRPC's codec, paths and status details (gRPC clients in tests).
     #[cfg(feature = "daemon")]
-    pub use crate::daemon::grpc;
+    pub mod grpc {
+        pub use crate::otlp_grpc::*;
+    }
     /// The rustls crypto provider the receivers and exporters use.
+    #[cfg(feature = "daemon")]
     pub use crate::tls::provider as tls_provider;
 }

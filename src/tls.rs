@@ -3,9 +3,12 @@
 //! bytes were read by the policy's load step; nothing here does IO (but
 //! reading the system's trust store when an exporter names no CA).
 //!
-//! The policy's load step calls both to refuse a policy whose certificates
-//! do not make a working configuration; the daemon calls them again to
-//! build what it serves with.
+//! [`PemCheck`] runs both while a policy loads (the library's
+//! `policy::tls::TlsCheck` hook: the `tracegate` commands, `serve` at
+//! start and on reload), to refuse a policy whose certificates do not make
+//! a working configuration; the daemon calls them again to build what it
+//! serves with. On the daemon's floor (feature `daemon`): the library never
+//! links rustls.
 //!
 //! SECURITY: errors name the file and what is wrong with it, never a byte
 //! of a key.
@@ -18,7 +21,7 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::server::WebPkiClientVerifier;
 use rustls::{ClientConfig, RootCertStore, ServerConfig};
 
-use crate::policy::tls::{ClientTls, LoadedFile, ServerTls};
+use crate::policy::tls::{ClientTls, LoadedFile, ServerTls, TlsCheck, TlsRefused};
 
 /// Why a TLS configuration cannot be built. Never holds key material.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -122,5 +125,26 @@ pub fn client_config(t: &ClientTls) -> Result<ClientConfig, TlsError> {
             .with_client_auth_cert(certs(cert)?, key(k)?)
             .map_err(refused),
         None => Ok(builder.with_no_client_auth()),
+    }
+}
+
+/// The policy's TLS check with rustls: the files a policy names make the
+/// configurations [`server_config`] and [`client_config`] build, or the
+/// policy is refused with their error (`[server] TLS: ...`,
+/// ``sink `NAME` TLS: ...``).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PemCheck;
+
+impl TlsCheck for PemCheck {
+    fn server(&self, tls: &ServerTls) -> Result<(), TlsRefused> {
+        server_config(tls)
+            .map(drop)
+            .map_err(|e| TlsRefused(e.to_string()))
+    }
+
+    fn client(&self, tls: &ClientTls) -> Result<(), TlsRefused> {
+        client_config(tls)
+            .map(drop)
+            .map_err(|e| TlsRefused(e.to_string()))
     }
 }

@@ -30,6 +30,29 @@ use crate::redact::{
 /// text of at least 16 bytes) when `[redact] key_file` is not set.
 pub const KEY_ENV: &str = "TRACEGATE_REDACT_KEY";
 
+/// The standard detectors could not be built (a bug: the policy compiler
+/// refuses unknown names). Gates then fail closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the standard level's detectors could not be built")]
+pub struct DetectorsBroken;
+
+/// Compile the built-in detectors `names` (`[standard] detectors`): `Ok(None)` for none, `Err` when
+/// they cannot be built.
+pub fn compile_detectors(names: &[String]) -> Result<Option<Arc<Redactor>>, DetectorsBroken> {
+    if names.is_empty() {
+        return Ok(None);
+    }
+    let cfg = RedactConfig {
+        builtin: names.to_vec(),
+        patterns: Vec::new(),
+        keywords: Vec::new(),
+        context: Vec::new(),
+    };
+    Redactor::compile(&cfg, None)
+        .map(|r| Some(Arc::new(r)))
+        .map_err(|_| DetectorsBroken)
+}
+
 /// What one sink applies to the records it receives.
 #[derive(Debug, Clone)]
 pub struct SinkRedaction {
@@ -61,15 +84,13 @@ pub struct Redaction {
     sinks: HashMap<String, SinkRedaction>,
     policy: Option<Arc<Redactor>>,
     /// `[standard] detectors`, compiled once for every gate of the policy.
-    standard: Result<Option<Arc<Redactor>>, crate::gate::detect::DetectorsBroken>,
+    standard: Result<Option<Arc<Redactor>>, DetectorsBroken>,
 }
 
 impl Redaction {
     /// The standard level's detectors, compiled once (`Err` when they could
     /// not be built: gates then fail closed).
-    pub fn standard_detectors(
-        &self,
-    ) -> Result<Option<Arc<Redactor>>, crate::gate::detect::DetectorsBroken> {
+    pub fn standard_detectors(&self) -> Result<Option<Arc<Redactor>>, DetectorsBroken> {
         self.standard.clone()
     }
 
@@ -403,7 +424,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
             redaction: Redaction {
                 sinks,
                 policy: full,
-                standard: crate::gate::detect::compile(&policy.standard.detectors),
+                standard: compile_detectors(&policy.standard.detectors),
             },
             referenced,
         })
