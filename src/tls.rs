@@ -148,3 +148,51 @@ impl TlsCheck for PemCheck {
             .map_err(|e| TlsRefused(e.to_string()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+    use crate::policy::{Policy, RefKind};
+
+    /// The library reads, bounds and fingerprints a policy's TLS files but
+    /// parses none (it links no rustls); the daemon's check refuses a
+    /// broken one with the words `policy check` has always shown, naming
+    /// the file and no byte of a key.
+    #[test]
+    fn the_library_reads_tls_files_and_the_daemons_check_refuses_a_broken_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let key = "-----BEGIN PRIVATE KEY-----\nQUFBQUFBQUFBQUFB\n-----END PRIVATE KEY-----\n";
+        std::fs::write(d.join("broken.pem"), "not a certificate\n").unwrap();
+        std::fs::write(d.join("server.key"), key).unwrap();
+        let path = d.join("policy.toml");
+        std::fs::write(
+            &path,
+            "[server]\ntls_cert_file = \"broken.pem\"\ntls_key_file = \"server.key\"\n\
+             [[sink]]\nname = \"up\"\noutput = \"otlp+grpcs://127.0.0.1:4317\"\ntls_ca_file = \"broken.pem\"\n",
+        )
+        .unwrap();
+        let p = Policy::load(&path).unwrap();
+        let kinds: Vec<RefKind> = p.referenced().iter().map(|r| r.kind).collect();
+        assert!(kinds.contains(&RefKind::TlsCert) && kinds.contains(&RefKind::TlsKey));
+        let e = Policy::load_checked(&path, &PemCheck)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[server] TLS: `"), "{e}");
+        assert!(e.contains("sink `up` TLS: `"), "{e}");
+        assert_eq!(
+            e.matches("broken.pem` holds no PEM certificate").count(),
+            2,
+            "{e}"
+        );
+        assert!(!e.contains("QUFB"), "{e}");
+        // A file that cannot be read is refused either way.
+        std::fs::remove_file(d.join("server.key")).unwrap();
+        for r in [Policy::load(&path), Policy::load_checked(&path, &PemCheck)] {
+            let e = r.unwrap_err().to_string();
+            assert!(e.contains("cannot read server.tls_key_file"), "{e}");
+        }
+    }
+}

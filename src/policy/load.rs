@@ -1,6 +1,6 @@
 //! Reading a policy path: one file, or a folder of `*.toml` files plus its
-//! `windows/` subfolder, in name order; and the TLS files and bearer tokens
-//! a policy names. This file and `redaction.rs` are the policy's only IO.
+//! `windows/` subfolder, in name order. This file and `redaction.rs` are
+//! the policy's only IO.
 //!
 //! Every file the policy reads (policy files, keyword lists, keys) goes
 //! through [`read_regular`]: it must be a regular file (a FIFO would block
@@ -19,13 +19,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::compile::Draft;
 use super::error::{PolicyError, PolicyErrors};
-use super::redaction::key_fingerprint;
-use super::tls::{
-    self, LoadedFile, MAX_PEM_FILE_BYTES, MAX_TOKEN_FILE_BYTES, MIN_TOKEN_BYTES, Secret, TlsCheck,
-};
-use super::{RefKind, Referenced, SinkOutput};
 
 /// Largest policy file read, in bytes.
 pub const MAX_POLICY_FILE_BYTES: u64 = 4 * 1024 * 1024;
@@ -475,148 +469,6 @@ fn one(path: &Path, message: String) -> PolicyErrors {
 /// Wait `d` (between reads of a policy that is still settling).
 pub fn pause(d: Duration) {
     std::thread::sleep(d);
-}
-
-// TLS files and bearer tokens (`policy::tls` holds their types): read
-// here, with every other file the policy refers to.
-
-/// Read every TLS file and token `draft` names, bounded, filling in their
-/// bytes; with `check`, check that each set makes a working configuration.
-/// Returns the files as referenced files, and every error.
-pub(super) fn tls_files(
-    draft: &mut Draft,
-    check: Option<&dyn TlsCheck>,
-) -> (Vec<Referenced>, Vec<PolicyError>) {
-    let origin = draft
-        .files
-        .first()
-        .cloned()
-        .unwrap_or_else(|| draft.source.clone());
-    let mut refs = Vec::new();
-    let mut errors = Vec::new();
-    let mut err = |msg: String| errors.push(PolicyError::whole(&origin, msg));
-    if let Some(tls) = &mut draft.server.tls {
-        let ok = read_tls(
-            &mut tls.cert,
-            "server.tls_cert_file",
-            RefKind::TlsCert,
-            &mut refs,
-        )
-        .map_err(&mut err)
-        .is_ok()
-            & read_tls(
-                &mut tls.key,
-                "server.tls_key_file",
-                RefKind::TlsKey,
-                &mut refs,
-            )
-            .map_err(&mut err)
-            .is_ok()
-            & tls.client_ca.as_mut().is_none_or(|ca| {
-                read_tls(ca, "server.tls_client_ca_file", RefKind::TlsCert, &mut refs)
-                    .map_err(&mut err)
-                    .is_ok()
-            });
-        if ok && let Some(Err(e)) = check.map(|c| c.server(tls)) {
-            err(format!("[server] TLS: {e}"));
-        }
-    }
-    if let Some(token) = &mut draft.server.bearer_token
-        && let Err(e) = read_token(token, "server.bearer_token_file", &mut refs)
-    {
-        err(e);
-    }
-    for s in &mut draft.sinks {
-        let name = s.name.clone();
-        let Some(SinkOutput::OtlpHttps(x) | SinkOutput::OtlpGrpc(x)) = &mut s.output else {
-            continue;
-        };
-        if let Some(tls) = &mut x.tls {
-            let mut ok = true;
-            if let Some(ca) = &mut tls.ca {
-                ok &= read_tls(ca, "tls_ca_file", RefKind::TlsCert, &mut refs)
-                    .map_err(|e| err(format!("sink `{name}`: {e}")))
-                    .is_ok();
-            }
-            if let Some((cert, key)) = &mut tls.identity {
-                ok &= read_tls(cert, "tls_cert_file", RefKind::TlsCert, &mut refs)
-                    .map_err(|e| err(format!("sink `{name}`: {e}")))
-                    .is_ok();
-                ok &= read_tls(key, "tls_key_file", RefKind::TlsKey, &mut refs)
-                    .map_err(|e| err(format!("sink `{name}`: {e}")))
-                    .is_ok();
-            }
-            if ok && let Some(Err(e)) = check.map(|c| c.client(tls)) {
-                err(format!("sink `{name}` TLS: {e}"));
-            }
-        }
-        if let Some(token) = &mut x.bearer_token
-            && let Err(e) = read_token(token, "bearer_token_file", &mut refs)
-        {
-            err(format!("sink `{name}`: {e}"));
-        }
-    }
-    (refs, errors)
-}
-
-fn read_tls(
-    f: &mut LoadedFile,
-    key: &str,
-    kind: RefKind,
-    refs: &mut Vec<Referenced>,
-) -> Result<(), String> {
-    match read_regular(&f.path, MAX_PEM_FILE_BYTES) {
-        Ok(r) => {
-            refs.push(Referenced {
-                kind,
-                path: Some(f.path.clone()),
-                var: None,
-                sha256: tls::fingerprint(kind, &r.bytes),
-            });
-            f.set_bytes(r.bytes);
-            Ok(())
-        }
-        Err(cause) => Err(format!("cannot read {key} `{}`: {cause}", f.path.display())),
-    }
-}
-
-fn read_token(t: &mut Secret, key: &str, refs: &mut Vec<Referenced>) -> Result<(), String> {
-    read_token_file(t.file_mut(), key, refs)?;
-    let len = t.expose().len();
-    if len < MIN_TOKEN_BYTES {
-        return Err(format!(
-            "{key} `{}` holds a token of {len} bytes; at least {MIN_TOKEN_BYTES} are needed",
-            t.path().display()
-        ));
-    }
-    if !t.expose().iter().all(|b| b.is_ascii_graphic()) {
-        // A header value must be visible ASCII.
-        return Err(format!(
-            "{key} `{}`: the token must be printable ASCII without blanks",
-            t.path().display()
-        ));
-    }
-    Ok(())
-}
-
-fn read_token_file(
-    f: &mut LoadedFile,
-    key: &str,
-    refs: &mut Vec<Referenced>,
-) -> Result<(), String> {
-    match read_regular(&f.path, MAX_TOKEN_FILE_BYTES) {
-        Ok(r) => {
-            refs.push(Referenced {
-                kind: RefKind::BearerToken,
-                path: Some(f.path.clone()),
-                var: None,
-                sha256: key_fingerprint(&r.bytes),
-            });
-            f.set_bytes(r.bytes);
-            Ok(())
-        }
-        Err(cause) => Err(format!("cannot read {key} `{}`: {cause}", f.path.display())),
-    }
 }
 
 #[cfg(test)]

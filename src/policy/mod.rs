@@ -393,7 +393,7 @@ impl Policy {
         let Some(mut draft) = draft else {
             return Err(compile::sorted(files, errors));
         };
-        let (tls_refs, tls_errors) = load::tls_files(&mut draft, tls);
+        let (tls_refs, tls_errors) = redaction::tls_files(&mut draft, tls);
         errors.extend(tls_errors);
         let (redaction, mut referenced) = match redaction::build(&draft) {
             Ok(b) => (Some(b.redaction), b.referenced),

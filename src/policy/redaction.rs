@@ -1,5 +1,7 @@
 //! Each sink's redaction, built from the policy's `[redact]` section and
-//! its sinks' `redact` / `pseudonymize` settings.
+//! its sinks' `redact` / `pseudonymize` settings; and the other files a
+//! policy refers to, read and hashed: the audit key, the TLS files and
+//! bearer tokens (`tls_files`), and all of them again (`rehash`).
 //!
 //! This step reads files (keyword lists, the key) and the
 //! `TRACEGATE_REDACT_KEY` variable, so it runs in
@@ -21,7 +23,10 @@ use super::compile::{Draft, Loc};
 use super::env::EnvUse;
 use super::error::{PolicyError, PolicyErrors};
 use super::load::{MAX_KEY_FILE_BYTES, MAX_KEYWORD_FILE_BYTES, read_regular};
-use super::{RefKind, Referenced, SinkRedact};
+use super::tls::{
+    LoadedFile, MAX_PEM_FILE_BYTES, MAX_TOKEN_FILE_BYTES, MIN_TOKEN_BYTES, Secret, TlsCheck,
+};
+use super::{RefKind, Referenced, SinkOutput, SinkRedact};
 use crate::redact::{
     Action, KeywordRule, PatternRule, RedactConfig, RedactConfigError, RedactKey, Redactor,
 };
@@ -180,6 +185,15 @@ pub(super) fn env_references(uses: &[EnvUse]) -> Vec<Referenced> {
     out
 }
 
+/// A certificate's SHA-256; a key's or a token's fingerprint (never the
+/// plain hash of a secret).
+pub fn tls_fingerprint(kind: RefKind, bytes: &[u8]) -> String {
+    match kind {
+        RefKind::TlsCert => hex::encode(Sha256::digest(bytes)),
+        _ => key_fingerprint(bytes),
+    }
+}
+
 /// The referenced files of a policy in force, hashed again as they are
 /// now: equal to `refs` exactly when none of them changed. A file that
 /// cannot be read hashes as its error, so that a reload is tried (and
@@ -208,7 +222,7 @@ pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
             };
             let sha256 = match (bytes, r.kind) {
                 (Ok(b), RefKind::KeywordList | RefKind::EnvVar) => hex::encode(Sha256::digest(&b)),
-                (Ok(b), k @ (RefKind::TlsCert | RefKind::TlsKey)) => super::tls::fingerprint(k, &b),
+                (Ok(b), k @ (RefKind::TlsCert | RefKind::TlsKey)) => tls_fingerprint(k, &b),
                 (Ok(b), _) => key_fingerprint(&b),
                 (Err(e), _) => format!("unreadable: {e}"),
             };
@@ -218,6 +232,145 @@ pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
             }
         })
         .collect()
+}
+
+/// Read every TLS file and token `draft` names, bounded, filling in their
+/// bytes; with `check`, check that each set makes a working configuration.
+/// Returns the files as referenced files, and every error.
+pub(super) fn tls_files(
+    draft: &mut Draft,
+    check: Option<&dyn TlsCheck>,
+) -> (Vec<Referenced>, Vec<PolicyError>) {
+    let origin = draft
+        .files
+        .first()
+        .cloned()
+        .unwrap_or_else(|| draft.source.clone());
+    let mut refs = Vec::new();
+    let mut errors = Vec::new();
+    let mut err = |msg: String| errors.push(PolicyError::whole(&origin, msg));
+    if let Some(tls) = &mut draft.server.tls {
+        let ok = read_tls(
+            &mut tls.cert,
+            "server.tls_cert_file",
+            RefKind::TlsCert,
+            &mut refs,
+        )
+        .map_err(&mut err)
+        .is_ok()
+            & read_tls(
+                &mut tls.key,
+                "server.tls_key_file",
+                RefKind::TlsKey,
+                &mut refs,
+            )
+            .map_err(&mut err)
+            .is_ok()
+            & tls.client_ca.as_mut().is_none_or(|ca| {
+                read_tls(ca, "server.tls_client_ca_file", RefKind::TlsCert, &mut refs)
+                    .map_err(&mut err)
+                    .is_ok()
+            });
+        if ok && let Some(Err(e)) = check.map(|c| c.server(tls)) {
+            err(format!("[server] TLS: {e}"));
+        }
+    }
+    if let Some(token) = &mut draft.server.bearer_token
+        && let Err(e) = read_token(token, "server.bearer_token_file", &mut refs)
+    {
+        err(e);
+    }
+    for s in &mut draft.sinks {
+        let name = s.name.clone();
+        let Some(SinkOutput::OtlpHttps(x) | SinkOutput::OtlpGrpc(x)) = &mut s.output else {
+            continue;
+        };
+        if let Some(tls) = &mut x.tls {
+            let mut ok = true;
+            if let Some(ca) = &mut tls.ca {
+                ok &= read_tls(ca, "tls_ca_file", RefKind::TlsCert, &mut refs)
+                    .map_err(|e| err(format!("sink `{name}`: {e}")))
+                    .is_ok();
+            }
+            if let Some((cert, key)) = &mut tls.identity {
+                ok &= read_tls(cert, "tls_cert_file", RefKind::TlsCert, &mut refs)
+                    .map_err(|e| err(format!("sink `{name}`: {e}")))
+                    .is_ok();
+                ok &= read_tls(key, "tls_key_file", RefKind::TlsKey, &mut refs)
+                    .map_err(|e| err(format!("sink `{name}`: {e}")))
+                    .is_ok();
+            }
+            if ok && let Some(Err(e)) = check.map(|c| c.client(tls)) {
+                err(format!("sink `{name}` TLS: {e}"));
+            }
+        }
+        if let Some(token) = &mut x.bearer_token
+            && let Err(e) = read_token(token, "bearer_token_file", &mut refs)
+        {
+            err(format!("sink `{name}`: {e}"));
+        }
+    }
+    (refs, errors)
+}
+
+fn read_tls(
+    f: &mut LoadedFile,
+    key: &str,
+    kind: RefKind,
+    refs: &mut Vec<Referenced>,
+) -> Result<(), String> {
+    match read_regular(&f.path, MAX_PEM_FILE_BYTES) {
+        Ok(r) => {
+            refs.push(Referenced {
+                kind,
+                path: Some(f.path.clone()),
+                var: None,
+                sha256: tls_fingerprint(kind, &r.bytes),
+            });
+            f.set_bytes(r.bytes);
+            Ok(())
+        }
+        Err(cause) => Err(format!("cannot read {key} `{}`: {cause}", f.path.display())),
+    }
+}
+
+fn read_token(t: &mut Secret, key: &str, refs: &mut Vec<Referenced>) -> Result<(), String> {
+    read_token_file(t.file_mut(), key, refs)?;
+    let len = t.expose().len();
+    if len < MIN_TOKEN_BYTES {
+        return Err(format!(
+            "{key} `{}` holds a token of {len} bytes; at least {MIN_TOKEN_BYTES} are needed",
+            t.path().display()
+        ));
+    }
+    if !t.expose().iter().all(|b| b.is_ascii_graphic()) {
+        // A header value must be visible ASCII.
+        return Err(format!(
+            "{key} `{}`: the token must be printable ASCII without blanks",
+            t.path().display()
+        ));
+    }
+    Ok(())
+}
+
+fn read_token_file(
+    f: &mut LoadedFile,
+    key: &str,
+    refs: &mut Vec<Referenced>,
+) -> Result<(), String> {
+    match read_regular(&f.path, MAX_TOKEN_FILE_BYTES) {
+        Ok(r) => {
+            refs.push(Referenced {
+                kind: RefKind::BearerToken,
+                path: Some(f.path.clone()),
+                var: None,
+                sha256: key_fingerprint(&r.bytes),
+            });
+            f.set_bytes(r.bytes);
+            Ok(())
+        }
+        Err(cause) => Err(format!("cannot read {key} `{}`: {cause}", f.path.display())),
+    }
 }
 
 /// Build the redaction of every sink of `draft`, reporting every error.

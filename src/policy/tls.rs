@@ -2,7 +2,7 @@
 //! `bearer_token_file` for the receivers, a sink's `tls_*` and
 //! `bearer_token_file` for its exporter.
 //!
-//! Compile records the paths; the IO step (`load::tls_files`, called by
+//! Compile records the paths; the IO step (`redaction::tls_files`, called by
 //! [`super::Policy::from_files`]) reads each file, bounded, and
 //! fingerprints it; with a [`TlsCheck`] (the daemon's, rustls) it also
 //! checks that the files make a working TLS configuration, so that a bad
@@ -15,9 +15,6 @@
 //! or the audit log; a file's fingerprint says which one is in force.
 
 use std::path::PathBuf;
-
-use super::RefKind;
-use super::redaction::key_fingerprint;
 
 /// Largest PEM file (certificate chain, key, CA bundle) read: 1 MiB.
 pub const MAX_PEM_FILE_BYTES: u64 = 1024 * 1024;
@@ -134,7 +131,7 @@ fn token_of(bytes: &[u8]) -> &[u8] {
 /// Whether the TLS material a policy names makes a working configuration:
 /// certificates and keys parse, each key is its certificate's, a CA file
 /// holds a usable trust anchor. The library reads, bounds and fingerprints
-/// these files (`load::tls_files`) but never builds a TLS configuration,
+/// these files (`redaction::tls_files`) but never builds a TLS configuration,
 /// so it holds no such check; the daemon's (rustls) is handed to the
 /// loaders that `policy check`, every other command and `serve` (at start
 /// and on reload) use ([`super::Policy::load_checked`]), so a bad
@@ -153,16 +150,6 @@ pub trait TlsCheck: Send + Sync {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct TlsRefused(pub String);
-
-/// A certificate's SHA-256; a key's or a token's fingerprint (never the
-/// plain hash of a secret).
-pub fn fingerprint(kind: RefKind, bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    match kind {
-        RefKind::TlsCert => hex::encode(Sha256::digest(bytes)),
-        _ => key_fingerprint(bytes),
-    }
-}
 
 /// Warnings about how the receivers are exposed: each address that is not
 /// loopback and has no TLS (allowed, but content then crosses the network
