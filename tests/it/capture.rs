@@ -588,15 +588,15 @@ fn a_capture_without_a_store_client_never_reaches_the_store_and_grants_nothing()
         assert!(cap.grant().is_none());
         clock.advance(Duration::from_secs(2));
     }
-    assert_eq!(
-        cap.store_state(),
-        Some(Some(tracegate::settings::StoreFault::Unreachable))
-    );
     match store.accept() {
         Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
         Ok(_) => panic!("a capture without a store client connected to the store"),
         Err(e) => panic!("{e}"),
     }
+    assert_eq!(
+        cap.store_state(),
+        Some(Some(tracegate::settings::StoreFault::Unreachable))
+    );
     let seen = events(&audit_path(dir.path()));
     assert!(
         !seen
