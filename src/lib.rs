@@ -187,7 +187,7 @@ pub use window::runtime::{Capture, CaptureStats, Done as CaptureDone, Grant, Job
 
 /// Internals the benches, the fuzz targets, the examples and the
 /// integration tests reach into (the tape, OTLP encoding, audit-log
-/// plumbing, the daemon's gRPC codec). Not part of the API: no semver
+/// plumbing, OTLP/gRPC's codec). Not part of the API: no semver
 /// promise, hidden from the docs.
 #[doc(hidden)]
 #[allow(rustdoc::private_intra_doc_links)]

@@ -273,13 +273,24 @@ pub struct FileSource {
 
 impl Policy {
     /// Read and compile the policy at `path` (a file or a folder).
+    ///
+    /// The TLS files and bearer tokens it names are read (bounded) and
+    /// fingerprinted into its digest, but not parsed: the library links no
+    /// TLS. The `tracegate` commands and `serve` load with the daemon's
+    /// check, which refuses a certificate or key that makes no working
+    /// configuration.
     pub fn load(path: &Path) -> Result<Policy, PolicyErrors> {
         Policy::load_with(path, None)
     }
 
     /// [`Policy::load`], with the TLS files also held to `tls` (see
-    /// [`tls::TlsCheck`]): how the `tracegate` commands load a policy.
-    pub fn load_checked(path: &Path, tls: &dyn tls::TlsCheck) -> Result<Policy, PolicyErrors> {
+    /// `tls::TlsCheck`): how the `tracegate` commands load a policy.
+    /// Crate-private until the daemon is a crate of its own, which will
+    /// name it.
+    pub(crate) fn load_checked(
+        path: &Path,
+        tls: &dyn tls::TlsCheck,
+    ) -> Result<Policy, PolicyErrors> {
         Policy::load_with(path, Some(tls))
     }
 
@@ -302,7 +313,7 @@ impl Policy {
     }
 
     /// [`Policy::load_settled`], with the TLS files also held to `tls`.
-    pub fn load_settled_checked(
+    pub(crate) fn load_settled_checked(
         path: &Path,
         settle: Duration,
         tries: u32,
@@ -360,7 +371,7 @@ impl Policy {
     }
 
     /// [`Policy::from_files`], with the TLS files also held to `tls`.
-    pub fn from_files_checked(
+    pub(crate) fn from_files_checked(
         source: &Path,
         files: &[load::PolicyFile],
         tls: &dyn tls::TlsCheck,

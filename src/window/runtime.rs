@@ -253,7 +253,8 @@ impl Capture {
     /// fail: what cannot be read does not grant.
     ///
     /// A policy that names `[fleet] budget_store` grants nothing here: the
-    /// library has no client of the store ([`Capture::start_with`]).
+    /// library has no client of the store (`filter` hands its capture the
+    /// daemon's).
     pub fn start(policy: Arc<Policy>, clock: Arc<dyn Clock>, sink: &str) -> Capture {
         Capture::start_with(policy, clock, sink, Extensions::default())
     }
