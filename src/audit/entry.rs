@@ -266,25 +266,6 @@ pub struct ReferencedFile {
 }
 
 impl AuditEvent {
-    /// `policy_loaded` for `policy` as revision `revision`, with the files
-    /// it refers to.
-    pub fn policy_loaded(policy: &crate::policy::Policy, revision: u64) -> AuditEvent {
-        AuditEvent::PolicyLoaded {
-            policy_sha256: policy.sha256().to_string(),
-            revision,
-            source: policy.source.display().to_string(),
-            referenced: policy
-                .referenced()
-                .iter()
-                .map(|r| ReferencedFile {
-                    kind: r.kind.as_str().to_string(),
-                    path: r.path.as_ref().map(|p| p.display().to_string()),
-                    sha256: r.sha256.clone(),
-                })
-                .collect(),
-        }
-    }
-
     /// The event's name as written in the `event` key.
     pub fn name(&self) -> &'static str {
         match self {

@@ -112,20 +112,6 @@ impl AuditLog<File> {
     ) -> Result<AuditLog<File>, AuditError> {
         AuditLog::open_with_sink(path, key, lock_timeout, |f| f)
     }
-
-    /// Open the log an `[audit]` table names: its key loaded, its anchor
-    /// set. Every gate and command that appends should open it this way.
-    pub fn open_configured(
-        settings: &crate::policy::AuditSettings,
-    ) -> Result<AuditLog<File>, AuditError> {
-        let key = settings
-            .key_file
-            .as_deref()
-            .map(AuditKey::load)
-            .transpose()?;
-        AuditLog::open(&settings.path, key, settings.lock_timeout)?
-            .with_anchor(settings.anchor.clone())
-    }
 }
 
 impl<S: LogSink> AuditLog<S> {

@@ -18,11 +18,12 @@ use jiff::{SignedDuration, Timestamp};
 use sha2::{Digest, Sha256};
 
 use super::exit;
-use crate::audit::{AuditEvent, AuditLog, CloseCause, DenyWhy};
+use crate::audit::{AuditEvent, AuditKey, AuditLog, CloseCause, DenyWhy};
 use crate::policy::compile::{parse_duration, valid_name};
 use crate::policy::load::{MAX_POLICY_FILE_BYTES, PolicyFile, read_policy_files, read_regular};
 use crate::policy::revoke::read_window;
 use crate::policy::{Policy, Window};
+use crate::tls::PemCheck;
 
 /// How far in the past `--start` may lie without `--backdate`: clock skew
 /// between the operator's machine and the gate's, not a way to cover
@@ -209,7 +210,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     let windows = args.policy.join("windows");
     let current_policy = || -> anyhow::Result<(Vec<PolicyFile>, Policy)> {
         let files = read_policy_files(&args.policy).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let current = Policy::from_files(&args.policy, &files).map_err(|e| {
+        let current = Policy::from_files_checked(&args.policy, &files, &PemCheck).map_err(|e| {
             anyhow::anyhow!(
                 "{e}\nthe policy is invalid as it stands; fix it before opening a window"
             )
@@ -346,7 +347,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
         path: path.clone(),
         text: text.clone(),
     });
-    if let Err(errors) = Policy::from_files(&args.policy, &with_window) {
+    if let Err(errors) = Policy::from_files_checked(&args.policy, &with_window, &PemCheck) {
         eprintln!("{errors}");
         // SECURITY: the audit log gets the error without policy values.
         let detail = errors
@@ -510,7 +511,7 @@ fn close(path: &Path, id: &str) -> anyhow::Result<u8> {
     // Audited when the policy is valid; otherwise the close still happens
     // and every running gate closes the window (audited) when it sees the
     // file change.
-    match Policy::load(dir) {
+    match Policy::load_checked(dir, &PemCheck) {
         Ok(policy) => {
             if let Err(e) = audit(
                 &policy,
@@ -709,7 +710,13 @@ fn audit(policy: &Policy, event: &AuditEvent) -> Result<(), crate::audit::AuditE
     let Some(settings) = policy.audit() else {
         return Ok(());
     };
-    let mut log = AuditLog::open_configured(settings)?;
+    let key = settings
+        .key_file
+        .as_deref()
+        .map(AuditKey::load)
+        .transpose()?;
+    let mut log = AuditLog::open(&settings.path, key, settings.lock_timeout)?
+        .with_anchor(settings.anchor.clone())?;
     log.set_replica_id(Some(crate::fleet::replica_id(&policy.fleet)));
     log.append(event, Timestamp::now())?;
     Ok(())

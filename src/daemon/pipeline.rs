@@ -23,12 +23,13 @@ use jiff::Timestamp;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
-use super::metrics::{DropReason, Gauges, Metrics, SinkCounters};
+use super::metrics::{Gauges, Metrics};
 use crate::decision::{LevelSource, judge_for_sink};
 use crate::gate::shared::SharedScan;
 use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
 use crate::record::tape::Tape;
+use crate::sink::counters::{DropReason, SinkCounters};
 use crate::sink::writer::{self as sink, Queue};
 use crate::source::lines::{Line, LineReader, is_blank};
 use crate::window::Level;
@@ -227,10 +228,11 @@ impl Pipeline {
                         Some(slot)
                     }
                     None => {
-                        let mut capture = Capture::background(
+                        let mut capture = Capture::background_with(
                             Arc::clone(&policy),
                             Arc::clone(&self.clock),
                             &s.name,
+                            super::capture_extensions(),
                         );
                         // No request can reach it yet: open the log and
                         // enable what is active before it goes live.

@@ -11,7 +11,7 @@
 //!
 //! **Invariant:** `FastPath::clean(line) == true` implies
 //! `Gate::judge` with the fast path off returns
-//! [`crate::gate::Verdict::Verbatim`] with no finding and format evidence,
+//! `Verdict::Verbatim` with no finding and format evidence,
 //! and `Record::fill_from_tape` fills the same record. Property tests hold the
 //! two paths to that.
 //!

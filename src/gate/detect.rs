@@ -22,30 +22,8 @@
 use std::sync::Arc;
 
 use crate::finding::{Detector, Rule};
-use crate::redact::{RedactConfig, Redactor};
-
-/// The standard detectors could not be built (a bug: the policy compiler
-/// refuses unknown names). Gates then fail closed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the standard level's detectors could not be built")]
-pub struct DetectorsBroken;
-
-/// Compile the built-in detectors `names`: `Ok(None)` for none, `Err` when
-/// they cannot be built.
-pub fn compile(names: &[String]) -> Result<Option<Arc<Redactor>>, DetectorsBroken> {
-    if names.is_empty() {
-        return Ok(None);
-    }
-    let cfg = RedactConfig {
-        builtin: names.to_vec(),
-        patterns: Vec::new(),
-        keywords: Vec::new(),
-        context: Vec::new(),
-    };
-    Redactor::compile(&cfg, None)
-        .map(|r| Some(Arc::new(r)))
-        .map_err(|_| DetectorsBroken)
-}
+use crate::policy::redaction::{DetectorsBroken, compile_detectors};
+use crate::redact::Redactor;
 
 /// The standard level's detectors, compiled once per policy.
 pub enum Detectors {
@@ -74,7 +52,7 @@ impl Detectors {
     /// once: a detector automaton is megabytes, and `serve` makes a gate
     /// per request.
     pub fn new(names: &[String]) -> Detectors {
-        Detectors::shared(compile(names))
+        Detectors::shared(compile_detectors(names))
     }
 
     /// The detectors of a policy (`Redaction::standard_detectors`):

@@ -10,7 +10,7 @@
 //! it answers `false` and the full path judges the record and explains why.
 //!
 //! **Invariant:** `clean_flat(line) == true` implies the full path returns
-//! [`super::Verdict::Verbatim`] with no finding. A property test holds the
+//! `Verdict::Verbatim` with no finding. A property test holds the
 //! two paths to that.
 
 use super::detect::Detectors;

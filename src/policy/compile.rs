@@ -656,7 +656,7 @@ fn build(
         // SECURITY: an attribute that is content at full level is never
         // standard; allowlisting it would pass content to every sink.
         for (name, at) in spans {
-            if crate::gate::otlp::content::is_content_attribute(&content_attributes, name) {
+            if super::content::is_content_attribute(&content_attributes, name) {
                 let span = if ctx.is_user(at.start) {
                     at.clone()
                 } else {

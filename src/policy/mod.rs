@@ -10,6 +10,7 @@
 
 mod chain;
 pub mod compile;
+pub mod content;
 pub mod defaults;
 pub mod env;
 pub mod error;
@@ -279,9 +280,30 @@ pub struct FileSource {
 
 impl Policy {
     /// Read and compile the policy at `path` (a file or a folder).
+    ///
+    /// The TLS files and bearer tokens it names are read (bounded) and
+    /// fingerprinted into its digest, but not parsed: the library links no
+    /// TLS. The `tracegate` commands and `serve` load with the daemon's
+    /// check, which refuses a certificate or key that makes no working
+    /// configuration.
     pub fn load(path: &Path) -> Result<Policy, PolicyErrors> {
+        Policy::load_with(path, None)
+    }
+
+    /// [`Policy::load`], with the TLS files also held to `tls` (see
+    /// `tls::TlsCheck`): how the `tracegate` commands load a policy.
+    /// Crate-private until the daemon is a crate of its own, which will
+    /// name it.
+    pub(crate) fn load_checked(
+        path: &Path,
+        tls: &dyn tls::TlsCheck,
+    ) -> Result<Policy, PolicyErrors> {
+        Policy::load_with(path, Some(tls))
+    }
+
+    fn load_with(path: &Path, tls: Option<&dyn tls::TlsCheck>) -> Result<Policy, PolicyErrors> {
         let read = load::read_policy(path)?;
-        let mut p = Policy::from_files(path, &read.files)?;
+        let mut p = Policy::build(path, &read.files, &load::process_env, tls)?;
         p.ignored = read.ignored;
         Ok(p)
     }
@@ -294,6 +316,25 @@ impl Policy {
     /// mid-write must never be enabled with looser bounds than it ends up
     /// with.
     pub fn load_settled(path: &Path, settle: Duration, tries: u32) -> Result<Policy, PolicyErrors> {
+        Policy::settled(path, settle, tries, None)
+    }
+
+    /// [`Policy::load_settled`], with the TLS files also held to `tls`.
+    pub(crate) fn load_settled_checked(
+        path: &Path,
+        settle: Duration,
+        tries: u32,
+        tls: &dyn tls::TlsCheck,
+    ) -> Result<Policy, PolicyErrors> {
+        Policy::settled(path, settle, tries, Some(tls))
+    }
+
+    fn settled(
+        path: &Path,
+        settle: Duration,
+        tries: u32,
+        tls: Option<&dyn tls::TlsCheck>,
+    ) -> Result<Policy, PolicyErrors> {
         let mut previous: Option<String> = None;
         for _ in 0..tries.max(1) {
             let read = load::read_policy(path)?;
@@ -302,7 +343,7 @@ impl Policy {
             let settled = young.is_none()
                 || (read.changed_while_read.is_none() && previous.as_deref() == Some(&digest));
             if settled {
-                let mut p = Policy::from_files(path, &read.files)?;
+                let mut p = Policy::build(path, &read.files, &load::process_env, tls)?;
                 p.ignored = read.ignored;
                 return Ok(p);
             }
@@ -333,7 +374,16 @@ impl Policy {
     /// to, and check that no two outputs, sources and the audit log are
     /// one file. Every error of every step is reported at once.
     pub fn from_files(source: &Path, files: &[load::PolicyFile]) -> Result<Policy, PolicyErrors> {
-        Policy::from_files_with_env(source, files, &load::process_env)
+        Policy::build(source, files, &load::process_env, None)
+    }
+
+    /// [`Policy::from_files`], with the TLS files also held to `tls`.
+    pub(crate) fn from_files_checked(
+        source: &Path,
+        files: &[load::PolicyFile],
+        tls: &dyn tls::TlsCheck,
+    ) -> Result<Policy, PolicyErrors> {
+        Policy::build(source, files, &load::process_env, Some(tls))
     }
 
     /// [`Policy::from_files`] with `${env:VAR}` looked up through `env`
@@ -343,6 +393,17 @@ impl Policy {
         files: &[load::PolicyFile],
         env: env::Lookup<'_>,
     ) -> Result<Policy, PolicyErrors> {
+        Policy::build(source, files, env, None)
+    }
+
+    /// Every constructor ends here: compile, the IO step (TLS files held to
+    /// `tls` when given), `Draft::finish`.
+    fn build(
+        source: &Path,
+        files: &[load::PolicyFile],
+        env: env::Lookup<'_>,
+        tls: Option<&dyn tls::TlsCheck>,
+    ) -> Result<Policy, PolicyErrors> {
         // Every stage runs, even after another found errors, so that one
         // run shows every error: a draft is built whenever the files could
         // be read at all.
@@ -350,7 +411,7 @@ impl Policy {
         let Some(mut draft) = draft else {
             return Err(compile::sorted(files, errors));
         };
-        let (tls_refs, tls_errors) = tls::load(&mut draft);
+        let (tls_refs, tls_errors) = redaction::tls_files(&mut draft, tls);
         errors.extend(tls_errors);
         let (redaction, mut referenced) = match redaction::build(&draft) {
             Ok(b) => (Some(b.redaction), b.referenced),
@@ -377,6 +438,25 @@ impl Policy {
             return Err(compile::sorted(files, errors));
         };
         Ok(draft.finish(files, redaction, referenced))
+    }
+
+    /// The audit log's `policy_loaded` entry for this policy as revision
+    /// `revision`, with the files it refers to.
+    pub fn loaded_event(&self, revision: u64) -> crate::audit::AuditEvent {
+        crate::audit::AuditEvent::PolicyLoaded {
+            policy_sha256: self.sha256().to_string(),
+            revision,
+            source: self.source.display().to_string(),
+            referenced: self
+                .referenced()
+                .iter()
+                .map(|r| crate::audit::ReferencedFile {
+                    kind: r.kind.as_str().to_string(),
+                    path: r.path.as_ref().map(|p| p.display().to_string()),
+                    sha256: r.sha256.clone(),
+                })
+                .collect(),
+        }
     }
 
     /// SHA-256 (hex) of the policy's files, names and texts, and of the
