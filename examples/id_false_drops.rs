@@ -59,7 +59,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let j = gate.judge(1, &Line::Text(line.as_bytes()), Level::Standard, true);
             if j.verdict != Verdict::Verbatim {
                 any = true;
-                let rules: Vec<String> = gate.findings().iter().map(|f| f.rule.as_str().to_string()).collect();
+                let rules: Vec<String> = gate
+                    .findings()
+                    .iter()
+                    .map(|f| f.rule.as_str().to_string())
+                    .collect();
                 *drops.entry((form, rules.join("+"))).or_default() += 1;
             }
         }

@@ -361,7 +361,10 @@ mod issue30_tests {
             let (v, f) = judge(&mut g, &otlp("cf.request_id", &id));
             assert_eq!(v, Verdict::Verbatim, "{id}: {f:?}");
             // The same digits on their own in the id: a card.
-            let (v, _) = judge(&mut g, &otlp("cf.request_id", &format!("chatcmpl-{segment}")));
+            let (v, _) = judge(
+                &mut g,
+                &otlp("cf.request_id", &format!("chatcmpl-{segment}")),
+            );
             assert_eq!(v, Verdict::Dropped, "{segment}");
         }
     }
@@ -369,13 +372,61 @@ mod issue30_tests {
     /// Pieces of text that make the edges and gaps matter.
     fn piece() -> impl Strategy<Value = &'static str> {
         proptest::sample::select(vec![
-            "4111", "1111", "4111111111111111", "5555555555554444", "078", "05", "1120",
-            "078051120", "415", "555", "0132", "4155550132", "030", "1234567", "+44", "20",
-            "7946", "0958", "de89", "3704", "0044", "0532", "0130", "00", "DE89", "gb82",
-            "west", "12345698765432", "_", "-", ".", ":", "/", " ", "  ", "--", "__", "x",
-            "ab", "cafe", "b31b5b1f", "tel", "ssn", "call", "phone", "card", "iban",
-            "chatcmpl", "req", "sk-proj-abcdefghijklmnopqrstuvwxyz0123", "AKIAIOSFODNN7EXAMPLE",
-            "jane@example.com", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig", "9", "0",
+            "4111",
+            "1111",
+            "4111111111111111",
+            "5555555555554444",
+            "078",
+            "05",
+            "1120",
+            "078051120",
+            "415",
+            "555",
+            "0132",
+            "4155550132",
+            "030",
+            "1234567",
+            "+44",
+            "20",
+            "7946",
+            "0958",
+            "de89",
+            "3704",
+            "0044",
+            "0532",
+            "0130",
+            "00",
+            "DE89",
+            "gb82",
+            "west",
+            "12345698765432",
+            "_",
+            "-",
+            ".",
+            ":",
+            "/",
+            " ",
+            "  ",
+            "--",
+            "__",
+            "x",
+            "ab",
+            "cafe",
+            "b31b5b1f",
+            "tel",
+            "ssn",
+            "call",
+            "phone",
+            "card",
+            "iban",
+            "chatcmpl",
+            "req",
+            "sk-proj-abcdefghijklmnopqrstuvwxyz0123",
+            "AKIAIOSFODNN7EXAMPLE",
+            "jane@example.com",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig",
+            "9",
+            "0",
         ])
     }
 

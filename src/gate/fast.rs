@@ -391,6 +391,8 @@ a_name_longer_than_sixteen = { type = "boolean" }
         };
         let clean = std::sync::atomic::AtomicUsize::new(0);
         let order = std::sync::Mutex::new(KeyOrder::default());
+        // Built once: a policy's detectors cost far more than a case.
+        let det = det();
         proptest!(cfg, |(members in proptest::collection::vec((proptest::sample::select(keys), proptest::sample::select(values), any::<bool>()), 0..5))| {
             let mut line = b"{".to_vec();
             // One spacing style per record, as the canonical form has it
@@ -408,8 +410,8 @@ a_name_longer_than_sixteen = { type = "boolean" }
             }
             line.push(b'}');
             let mut order = order.lock().unwrap();
-            let ordered = clean_flat_ordered(&f, &det(), &line, &mut order);
-            prop_assert_eq!(ordered, clean_flat(&f, &det(), &line), "{}", String::from_utf8_lossy(&line));
+            let ordered = clean_flat_ordered(&f, &det, &line, &mut order);
+            prop_assert_eq!(ordered, clean_flat(&f, &det, &line), "{}", String::from_utf8_lossy(&line));
             if ordered {
                 clean.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let mut fast_off = Gate::new(policy.clone());
@@ -469,6 +471,8 @@ a_name_longer_than_sixteen = { type = "boolean" }
             ..ProptestConfig::default()
         };
         let clean = std::sync::atomic::AtomicUsize::new(0);
+        // Built once: a policy's detectors cost far more than a case.
+        let det = det();
         proptest!(cfg, |(members in proptest::collection::vec((keys, values, any::<bool>()), 0..6))| {
             let mut line = String::from("{");
             let style = members.first().is_some_and(|m| m.2);
@@ -480,7 +484,7 @@ a_name_longer_than_sixteen = { type = "boolean" }
                 line.push_str(&format!("\"{k}\":{}{v}", if *spaced { " " } else { "" }));
             }
             line.push('}');
-            if clean_flat(&f, &det(), line.as_bytes()) {
+            if clean_flat(&f, &det, line.as_bytes()) {
                 clean.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let mut fast_off = Gate::new(policy.clone());
                 fast_off.fast_cf = false;

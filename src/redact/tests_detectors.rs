@@ -550,11 +550,19 @@ fn digit_shapes_with_any_gap_or_glued_to_their_word() {
         ("de89370400440532013000", "370400440532013000", "iban"),
         // Siblings: every gap byte, runs of them, mixed, solid after a word.
         ("card 4111/1111/1111/1111", "1111/1111", "credit_card"),
-        ("card 4111 - 1111 - 1111 - 1111", "1111 - 1111", "credit_card"),
+        (
+            "card 4111 - 1111 - 1111 - 1111",
+            "1111 - 1111",
+            "credit_card",
+        ),
         ("card 4111--1111__1111..1111", "1111__1111", "credit_card"),
         ("card 4111-1111 1111.1111", "1111 1111", "credit_card"),
         ("card4111111111111111", "4111111111111111", "credit_card"),
-        ("order_4111111111111111_exp", "4111111111111111", "credit_card"),
+        (
+            "order_4111111111111111_exp",
+            "4111111111111111",
+            "credit_card",
+        ),
         ("ssn078051120", "078051120", "us_ssn"),
         ("ssn 078/05/1120", "078", "us_ssn"),
         ("SSN: 078 - 05 - 1120", "078", "us_ssn"),
@@ -581,16 +589,14 @@ fn digit_shapes_with_any_gap_or_glued_to_their_word() {
         r.redact_to_string("x_4111_1111_1111_1111_y").0,
         "x_[REDACTED:credit_card]_y"
     );
-    assert_eq!(
-        r.redact_to_string("tel4155550132").0,
-        "tel[REDACTED:phone]"
-    );
+    assert_eq!(r.redact_to_string("tel4155550132").0, "tel[REDACTED:phone]");
     assert_eq!(
         r.redact_to_string("AKIAIOSFODNN7EXAMPLE_prod").0,
         "[REDACTED:api_key]_prod"
     );
     assert_eq!(
-        r.redact_to_string("key_sk-proj-abcdefghijklmnopqrstuvwxyz012345").0,
+        r.redact_to_string("key_sk-proj-abcdefghijklmnopqrstuvwxyz012345")
+            .0,
         "key_[REDACTED:api_key]"
     );
     assert_eq!(

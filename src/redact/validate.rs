@@ -124,7 +124,8 @@ pub(crate) fn lead_ok(lead: Lead, text: &[u8], start: usize) -> bool {
         Lead::Any => true,
         Lead::Token => !prev.is_ascii_alphanumeric(),
         Lead::Number => {
-            !prev.is_ascii_digit() && !(prev.is_ascii_alphabetic() && hex_letters_before(text, start))
+            !prev.is_ascii_digit()
+                && !(prev.is_ascii_alphabetic() && hex_letters_before(text, start))
         }
     }
 }
@@ -452,7 +453,11 @@ fn hex_id_segment(text: &[u8], start: usize, end: usize) -> bool {
     };
     let alnum_run_after = |b: usize| {
         let t = text.get(b..).unwrap_or_default();
-        let n = t.iter().take(65).take_while(|b| b.is_ascii_alphanumeric()).count();
+        let n = t
+            .iter()
+            .take(65)
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
         &t[..n]
     };
     let before = start >= 2 && joint(text[start - 1]) && hex(alnum_run_before(start - 1));
@@ -552,21 +557,95 @@ fn card_ok(s: &[u8]) -> bool {
 /// The IBAN length of each country in the IBAN registry (ISO 13616, as
 /// SWIFT publishes it), by country code.
 const IBAN_LENGTHS: &[([u8; 2], usize)] = &[
-    (*b"AD", 24), (*b"AE", 23), (*b"AL", 28), (*b"AT", 20), (*b"AZ", 28), (*b"BA", 20),
-    (*b"BE", 16), (*b"BG", 22), (*b"BH", 22), (*b"BI", 27), (*b"BR", 29), (*b"BY", 28),
-    (*b"CH", 21), (*b"CR", 22), (*b"CY", 28), (*b"CZ", 24), (*b"DE", 22), (*b"DJ", 27),
-    (*b"DK", 18), (*b"DO", 28), (*b"EE", 20), (*b"EG", 29), (*b"ES", 24), (*b"FI", 18),
-    (*b"FK", 18), (*b"FO", 18), (*b"FR", 27), (*b"GB", 22), (*b"GE", 22), (*b"GI", 23),
-    (*b"GL", 18), (*b"GR", 27), (*b"GT", 28), (*b"HN", 28), (*b"HR", 21), (*b"HU", 28),
-    (*b"IE", 22), (*b"IL", 23), (*b"IQ", 23), (*b"IS", 26), (*b"IT", 27), (*b"JO", 30),
-    (*b"KW", 30), (*b"KZ", 20), (*b"LB", 28), (*b"LC", 32), (*b"LI", 21), (*b"LT", 20),
-    (*b"LU", 20), (*b"LV", 21), (*b"LY", 25), (*b"MC", 27), (*b"MD", 24), (*b"ME", 22),
-    (*b"MK", 19), (*b"MN", 20), (*b"MR", 27), (*b"MT", 31), (*b"MU", 30), (*b"NI", 28),
-    (*b"NL", 18), (*b"NO", 15), (*b"OM", 23), (*b"PK", 24), (*b"PL", 28), (*b"PS", 29),
-    (*b"PT", 25), (*b"QA", 29), (*b"RO", 24), (*b"RS", 22), (*b"RU", 33), (*b"SA", 24),
-    (*b"SC", 31), (*b"SD", 18), (*b"SE", 24), (*b"SI", 19), (*b"SK", 24), (*b"SM", 27),
-    (*b"SO", 23), (*b"ST", 25), (*b"SV", 28), (*b"TL", 23), (*b"TN", 24), (*b"TR", 26),
-    (*b"UA", 29), (*b"VA", 22), (*b"VG", 24), (*b"XK", 20), (*b"YE", 30),
+    (*b"AD", 24),
+    (*b"AE", 23),
+    (*b"AL", 28),
+    (*b"AT", 20),
+    (*b"AZ", 28),
+    (*b"BA", 20),
+    (*b"BE", 16),
+    (*b"BG", 22),
+    (*b"BH", 22),
+    (*b"BI", 27),
+    (*b"BR", 29),
+    (*b"BY", 28),
+    (*b"CH", 21),
+    (*b"CR", 22),
+    (*b"CY", 28),
+    (*b"CZ", 24),
+    (*b"DE", 22),
+    (*b"DJ", 27),
+    (*b"DK", 18),
+    (*b"DO", 28),
+    (*b"EE", 20),
+    (*b"EG", 29),
+    (*b"ES", 24),
+    (*b"FI", 18),
+    (*b"FK", 18),
+    (*b"FO", 18),
+    (*b"FR", 27),
+    (*b"GB", 22),
+    (*b"GE", 22),
+    (*b"GI", 23),
+    (*b"GL", 18),
+    (*b"GR", 27),
+    (*b"GT", 28),
+    (*b"HN", 28),
+    (*b"HR", 21),
+    (*b"HU", 28),
+    (*b"IE", 22),
+    (*b"IL", 23),
+    (*b"IQ", 23),
+    (*b"IS", 26),
+    (*b"IT", 27),
+    (*b"JO", 30),
+    (*b"KW", 30),
+    (*b"KZ", 20),
+    (*b"LB", 28),
+    (*b"LC", 32),
+    (*b"LI", 21),
+    (*b"LT", 20),
+    (*b"LU", 20),
+    (*b"LV", 21),
+    (*b"LY", 25),
+    (*b"MC", 27),
+    (*b"MD", 24),
+    (*b"ME", 22),
+    (*b"MK", 19),
+    (*b"MN", 20),
+    (*b"MR", 27),
+    (*b"MT", 31),
+    (*b"MU", 30),
+    (*b"NI", 28),
+    (*b"NL", 18),
+    (*b"NO", 15),
+    (*b"OM", 23),
+    (*b"PK", 24),
+    (*b"PL", 28),
+    (*b"PS", 29),
+    (*b"PT", 25),
+    (*b"QA", 29),
+    (*b"RO", 24),
+    (*b"RS", 22),
+    (*b"RU", 33),
+    (*b"SA", 24),
+    (*b"SC", 31),
+    (*b"SD", 18),
+    (*b"SE", 24),
+    (*b"SI", 19),
+    (*b"SK", 24),
+    (*b"SM", 27),
+    (*b"SO", 23),
+    (*b"ST", 25),
+    (*b"SV", 28),
+    (*b"TL", 23),
+    (*b"TN", 24),
+    (*b"TR", 26),
+    (*b"UA", 29),
+    (*b"VA", 22),
+    (*b"VG", 24),
+    (*b"XK", 20),
+    (*b"YE", 30),
 ];
 
 /// ISO 13616: two letters, two check digits, 11-30 more alphanumerics, and

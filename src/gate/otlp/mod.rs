@@ -1431,7 +1431,12 @@ mod tests {
             let (j, out, f) = run(&mut g, &line, Level::Full);
             assert_eq!(j.verdict, Verdict::Rewritten, "{any}: {f:?}");
             assert!(f.is_empty(), "{any}: {f:?}");
-            for digits in ["4111111111111111", "111111111111", "5555555555554444", "4.111"] {
+            for digits in [
+                "4111111111111111",
+                "111111111111",
+                "5555555555554444",
+                "4.111",
+            ] {
                 assert!(!out.contains(digits), "{any}: {out}");
             }
             // A masked number is a string holding the marker (a minus
@@ -1442,7 +1447,10 @@ mod tests {
                 "{out}"
             );
             // Everything else keeps its type and spelling.
-            assert!(out.contains(r#"{"key":"n","value":{"intValue":"3"}}"#), "{out}");
+            assert!(
+                out.contains(r#"{"key":"n","value":{"intValue":"3"}}"#),
+                "{out}"
+            );
             let v: serde_json::Value = serde_json::from_str(&out).unwrap();
             assert_eq!(
                 v["attributes"][0]["value"]["kvlistValue"]["values"][0]["value"]["stringValue"],

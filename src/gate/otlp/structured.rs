@@ -268,7 +268,11 @@ fn decimal_form(any: Any, text: &str) -> Option<String> {
         Any::Double(_) => {
             let x = text.parse::<f64>().ok().filter(|x| x.is_finite())?;
             let plain = x == 0.0 || (1e-7..1e21).contains(&x.abs());
-            Some(if plain { x.to_string() } else { format!("{x:e}") })
+            Some(if plain {
+                x.to_string()
+            } else {
+                format!("{x:e}")
+            })
         }
         _ => None,
     }
