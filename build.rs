@@ -24,6 +24,7 @@ fn main() {
     };
     println!("cargo:rustc-env=TRACEGATE_VERSION={version}");
     otel_sdk_cfg();
+    redis_server_cfg();
 }
 
 /// The tests that drive the real OpenTelemetry Python SDK run when
@@ -37,6 +38,22 @@ fn otel_sdk_cfg() {
     let set = |k: &str| std::env::var_os(k).is_some_and(|v| !v.is_empty());
     if set("TRACEGATE_OTEL_PYTHON") || set("CI") {
         println!("cargo:rustc-cfg=otel_sdk");
+    }
+}
+
+/// The tests that start a real `redis-server` (the fleet's shared budget
+/// store) run when the build finds one on `PATH`, and under CI (which
+/// installs it: the test then fails without it); elsewhere they are
+/// reported as ignored with the reason, not passed.
+fn redis_server_cfg() {
+    println!("cargo:rerun-if-env-changed=PATH");
+    println!("cargo:rerun-if-env-changed=CI");
+    println!("cargo:rustc-check-cfg=cfg(redis_server)");
+    let ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join("redis-server").is_file()));
+    if ci || on_path {
+        println!("cargo:rustc-cfg=redis_server");
     }
 }
 

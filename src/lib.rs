@@ -224,4 +224,21 @@ pub mod internals {
     /// The rustls crypto provider the receivers and exporters use.
     #[cfg(feature = "daemon")]
     pub use crate::tls::provider as tls_provider;
+
+    /// A capture as `filter` starts one: with the daemon's client of the
+    /// fleet's budget store and its TLS check (the fleet tests drive
+    /// replicas in one process with an injected clock).
+    #[cfg(feature = "daemon")]
+    pub fn capture_with_daemon(
+        policy: std::sync::Arc<crate::Policy>,
+        clock: std::sync::Arc<dyn crate::Clock>,
+        sink: &str,
+    ) -> crate::window::runtime::Capture {
+        crate::window::runtime::Capture::start_with(
+            policy,
+            clock,
+            sink,
+            crate::daemon::capture_extensions(),
+        )
+    }
 }

@@ -201,6 +201,8 @@ pub const POLICY_SYNTAX: &[&str] = &[
     "rediss://",
     "redis://10.0.0.5:6379",
     "rediss://store.internal:6380",
+    "openssl rand -hex 32 > store.key",
+    "._-",
     "127.0.0.1:4317",
     "127.0.0.1:4318",
     "[::1]:4317",

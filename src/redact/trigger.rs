@@ -657,7 +657,7 @@ mod tests {
         assert_eq!(starts("x_sk-proj-abc").0, vec![2]);
         assert_eq!(starts("tel4155550132").0, vec![3]);
         assert_eq!(
-            starts("ab4111111111111111 cafe078051120").0,
+            starts("abc4111111111111111 cafe078051120").0,
             Vec::<usize>::new()
         );
         assert_eq!(starts("de89370400440532013000").0, vec![0]);

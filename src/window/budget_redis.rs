@@ -68,13 +68,13 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 use redis::{ConnectionAddr, ConnectionLike, IntoConnectionInfo, RedisConnectionInfo, Value};
-use sha2::{Digest, Sha256};
 
 use super::budget::{
     Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, enabled, spent_for_good,
 };
 use super::fleet_state::{
     self, Ask, FleetState, Known, LeaseStep, MAX_STATE_BYTES, Sealed, Seen, StoreKey,
+    definition_digest,
 };
 use crate::audit::{AuditError, AuditEvent, CloseCause, DenyWhy};
 use crate::policy::{BudgetStoreUrl, FleetSettings, Window};
@@ -456,26 +456,6 @@ fn read_password(path: &std::path::Path) -> Result<String, StoreFault> {
         return Err(StoreFault::Auth);
     }
     Ok(pw.to_owned())
-}
-
-/// A digest of everything that defines a window: two replicas lease from
-/// one state only when they agree on all of it.
-pub fn definition_digest(w: &Window) -> String {
-    let mut h = Sha256::new();
-    for part in [
-        w.id.as_str(),
-        w.sink.as_str(),
-        &w.start.to_string(),
-        &w.end.to_string(),
-        w.reason.as_str(),
-        w.requested_by.as_str(),
-        &format!("{:?}", w.max_records),
-        &format!("{:?}", w.max_bytes),
-    ] {
-        h.update((part.len() as u64).to_le_bytes());
-        h.update(part.as_bytes());
-    }
-    hex::encode(h.finalize())
 }
 
 fn leased_event(claim: Claim<'_>, budget: Budget, granted: Units) -> AuditEvent {

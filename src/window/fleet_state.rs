@@ -27,8 +27,8 @@
 //! It cannot catch a store that shows it a consistent older state that
 //! holds all of *its own* leases and none of what others did since it last
 //! looked. That is why a replica also never takes more than the whole
-//! budget over its own leases, by its own log (see
-//! [`super::budget_redis`]): a lying store can make a fleet of N replicas
+//! budget over its own leases, by its own log (see the store's client,
+//! `budget_redis.rs`): a lying store can make a fleet of N replicas
 //! deliver at most N budgets, never more, and `audit verify --fleet` shows
 //! it afterwards.
 //!
@@ -47,6 +47,8 @@ use super::budget::{
     Budget, LEASE_CAP_BYTES, LEASE_CAP_RECORDS, StoreFault, Units, lease_size_among,
 };
 use crate::audit::{AuditError, AuditKey, link_hash};
+use crate::policy::Window;
+use sha2::{Digest, Sha256};
 
 /// The first line of every state: the format and its version.
 pub const FORMAT: &str = "tracegate-fleet-state 1";
@@ -133,7 +135,7 @@ impl Holder {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FleetState {
     /// Digest of the window's definition
-    /// ([`super::budget_redis::definition_digest`]).
+    /// ([`definition_digest`]).
     pub def: String,
     /// Raised by one on every change: a replica that saw `n` never accepts
     /// less.
@@ -605,6 +607,26 @@ pub fn halted(
     s.seq = s.seq.max(floor).saturating_add(1);
     s.halt = Some(why);
     s
+}
+
+/// A digest of everything that defines a window: two replicas lease from
+/// one state only when they agree on all of it.
+pub fn definition_digest(w: &Window) -> String {
+    let mut h = Sha256::new();
+    for part in [
+        w.id.as_str(),
+        w.sink.as_str(),
+        &w.start.to_string(),
+        &w.end.to_string(),
+        w.reason.as_str(),
+        w.requested_by.as_str(),
+        &format!("{:?}", w.max_records),
+        &format!("{:?}", w.max_bytes),
+    ] {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    hex::encode(h.finalize())
 }
 
 #[cfg(test)]

@@ -707,10 +707,15 @@ fn a_capture_without_a_store_client_never_reaches_the_store_and_grants_nothing()
     let store = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     store.set_nonblocking(true).unwrap();
     let fleet = format!(
-        "max_records = 10\n[fleet]\nbudget_store = \"redis://{}\"\nstore_timeout = \"200ms\"\n",
+        "max_records = 10\n[fleet]\nbudget_store = \"redis://{}\"\nstore_key_file = \"store.key\"\nstore_timeout = \"200ms\"\n",
         store.local_addr().unwrap()
     );
     let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("store.key"),
+        format!("{}\n", "5e".repeat(32)),
+    )
+    .unwrap();
     let p = policy(dir.path(), "audit.jsonl", &fleet);
     let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:30:00Z")));
     let mut cap = Capture::start(p, clock.clone(), "cap");

@@ -25,7 +25,7 @@ use super::cli::root;
 const NOT_RUN: &[&str] = &[
     "cargo install --locked --path .",
     "cargo run --locked --release -- filter --policy examples/capture --sink trace-file examples/traces/mixed.jsonl",
-    "cargo test",
+    "scripts/test.sh",
     "tracegate completions bash > ~/.local/share/bash-completion/completions/tracegate",
     "tracegate completions zsh > ~/.zfunc/_tracegate",
     "tracegate man | man -l -",

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The whole test suite, exactly as CI runs it (`.ci/run` calls this after
+# fmt, clippy and the build checks). It first makes sure the real servers
+# and clients some tests drive are here:
+#   - redis-server (the fleet's shared budget store), from the system's
+#     packages when missing and this runs as root;
+#   - the OpenTelemetry Python SDK in a virtual environment (target/otel-venv),
+#     from PyPI, pinned.
+# What cannot be installed is said here, and `cargo test` then reports the
+# tests that need it as ignored, with the reason; under CI (CI=1) they fail.
+# Extra arguments go to `cargo test` (e.g. `scripts/test.sh --test it fleet`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v redis-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq redis-server >/dev/null
+  else
+    echo "test.sh: redis-server is missing and cannot be installed here (needs root and apt-get); the fleet store tests will show as ignored" >&2
+  fi
+fi
+
+# Pinned: the gRPC exporter's version matches the SDK's, grpcio the one the
+# gRPC tests were written against (tests/it/grpc.rs).
+venv=${OTEL_VENV:-target/otel-venv}
+pins=(opentelemetry-sdk==1.45.2 opentelemetry-exporter-otlp-proto-http==1.45.2
+  opentelemetry-exporter-otlp-proto-grpc==1.45.2 grpcio==1.85.3)
+modules="opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, opentelemetry.exporter.otlp.proto.grpc"
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import $modules" 2>/dev/null; then
+  if python3 -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check "${pins[@]}"; then
+    :
+  else
+    echo "test.sh: could not install the OpenTelemetry Python SDK into $venv; the SDK tests will show as ignored" >&2
+  fi
+fi
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import $modules" 2>/dev/null; then
+  export TRACEGATE_OTEL_PYTHON="$PWD/$venv/bin/python"
+fi
+
+exec cargo test "$@"
