@@ -5,14 +5,14 @@
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use jiff::{SignedDuration, Timestamp};
 use tracegate::{AuditEvent, CloseCause, read_audit_log as read_entries};
 
 use super::cli::tracegate;
+use crate::wait::poll;
 
-const DEADLINE: Duration = Duration::from_secs(20);
 
 /// A policy folder: one full sink `cap`, one standard sink `plain`, the
 /// audit log `audit.jsonl`, and window `w1` open now for 30 minutes with
@@ -266,17 +266,6 @@ fn one_otlp_request_is_split_by_span() {
     );
 }
 
-/// Poll `f` until it yields or the deadline passes.
-fn poll<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
-    let end = Instant::now() + DEADLINE;
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(Instant::now() < end, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 /// Issue 13 item 3: a `filter` that is already running learns of a
 /// `window close` (written by another process) within one second.

@@ -7,10 +7,11 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use jiff::{SignedDuration, Timestamp};
 use tracegate::internals::audit::{AuditEvent, AuditLog, Follow, LogCursor, read_entries};
+use crate::wait::poll_within as poll;
 
 const DEADLINE: Duration = Duration::from_secs(15);
 
@@ -26,16 +27,6 @@ impl Drop for Daemon {
     }
 }
 
-fn poll<T>(what: &str, within: Duration, mut f: impl FnMut() -> Option<T>) -> T {
-    let end = Instant::now() + within;
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(Instant::now() < end, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 fn start(dir: &Path) -> Daemon {
     let ready = dir.join("ready");

@@ -17,20 +17,11 @@ use jiff::{SignedDuration, Timestamp};
 use tracegate::{
     AuditEvent, Capture, Clock, DenyWhy, ManualClock, Policy, read_audit_log as read_entries,
 };
+use crate::wait::poll_within as poll;
 
 const DEADLINE: Duration = Duration::from_secs(20);
 const CANARY: &str = "CANARY-fleet";
 
-fn poll<T>(what: &str, within: Duration, mut f: impl FnMut() -> Option<T>) -> T {
-    let end = Instant::now() + within;
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(Instant::now() < end, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 /// A real `redis-server` on a loopback port, persisting to `dir` (AOF,
 /// fsync always), as a fleet's store must.

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tracegate::{AuditEvent, CloseCause, read_audit_log as read_entries};
+use crate::wait::poll;
 
 const DEADLINE: Duration = Duration::from_secs(20);
 const NDJSON: (&str, &str) = ("content-type", "application/x-ndjson");
@@ -109,16 +110,6 @@ impl Daemon {
     }
 }
 
-fn poll<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
-    let end = Instant::now() + DEADLINE;
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(Instant::now() < end, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 fn tracegate(args: &[&str]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tracegate"))

@@ -5,13 +5,14 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 use tracegate::internals::record::otlp_proto::{
     decode_logs_protobuf, decode_traces_protobuf, encode_logs_protobuf, encode_traces_protobuf,
 };
 use tracegate::{AuditEvent, CloseCause, read_audit_log as read_entries};
+pub(crate) use crate::wait::poll;
 
 /// How long any poll may wait before the test fails.
 pub(crate) const DEADLINE: Duration = Duration::from_secs(15);
@@ -114,17 +115,6 @@ impl Daemon {
     }
 }
 
-/// Poll `f` every 20 ms until it yields, or fail at the deadline.
-pub(crate) fn poll<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
-    let end = Instant::now() + DEADLINE;
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(Instant::now() < end, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 pub(crate) struct Resp {
     pub(crate) status: u16,
