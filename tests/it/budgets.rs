@@ -13,7 +13,6 @@ use tracegate::{AuditEvent, CloseCause, read_audit_log as read_entries};
 use super::cli::tracegate;
 use crate::wait::poll;
 
-
 /// A policy folder: one full sink `cap`, one standard sink `plain`, the
 /// audit log `audit.jsonl`, and window `w1` open now for 30 minutes with
 /// `budget` keys.
@@ -265,7 +264,6 @@ fn one_otlp_request_is_split_by_span() {
         "not stranded: {spent} for {n} spans"
     );
 }
-
 
 /// Issue 13 item 3: a `filter` that is already running learns of a
 /// `window close` (written by another process) within one second.

@@ -9,9 +9,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::wait::poll_within as poll;
 use jiff::{SignedDuration, Timestamp};
 use tracegate::internals::audit::{AuditEvent, AuditLog, Follow, LogCursor, read_entries};
-use crate::wait::poll_within as poll;
 
 const DEADLINE: Duration = Duration::from_secs(15);
 
@@ -26,7 +26,6 @@ impl Drop for Daemon {
         let _ = self.child.wait();
     }
 }
-
 
 fn start(dir: &Path) -> Daemon {
     let ready = dir.join("ready");

@@ -13,15 +13,14 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::wait::poll_within as poll;
 use jiff::{SignedDuration, Timestamp};
 use tracegate::{
     AuditEvent, Capture, Clock, DenyWhy, ManualClock, Policy, read_audit_log as read_entries,
 };
-use crate::wait::poll_within as poll;
 
 const DEADLINE: Duration = Duration::from_secs(20);
 const CANARY: &str = "CANARY-fleet";
-
 
 /// A real `redis-server` on a loopback port, persisting to `dir` (AOF,
 /// fsync always), as a fleet's store must.

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::wait::poll;
 use serde_json::Value;
 use tracegate::{AuditEvent, CloseCause, read_audit_log as read_entries};
-use crate::wait::poll;
 
 const DEADLINE: Duration = Duration::from_secs(20);
 const NDJSON: (&str, &str) = ("content-type", "application/x-ndjson");
@@ -109,7 +109,6 @@ impl Daemon {
         })
     }
 }
-
 
 fn tracegate(args: &[&str]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
