@@ -890,9 +890,9 @@ proptest! {
             prompt.push_str("\nassistant\n<think>\n\n</think>\n\n");
             let (o, _) = textgen::text(&mut rng, 15, true);
             let output = o.trim().to_string();
-            let rp = red(&r, &prompt);
+            let rp = red(r, &prompt);
             if let Some((pp, po)) = &prev {
-                let want = format!("{}{}", red(&r, pp), red(&r, po));
+                let want = format!("{}{}", red(r, pp), red(r, po));
                 prop_assert!(rp.starts_with(&want), "prefix broken:\n{rp:?}\nvs\n{want:?}");
             }
             prev = Some((prompt.clone(), output.clone()));

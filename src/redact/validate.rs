@@ -124,8 +124,11 @@ pub(crate) fn lead_ok(lead: Lead, text: &[u8], start: usize) -> bool {
         Lead::Any => true,
         Lead::Token => !prev.is_ascii_alphanumeric(),
         Lead::Number => {
-            !prev.is_ascii_digit()
-                && !(prev.is_ascii_alphabetic() && hex_letters_before(text, start))
+            // After a digit the number goes on; after a word of hex letters
+            // the digits are part of a hex id.
+            let glued = prev.is_ascii_digit()
+                || (prev.is_ascii_alphabetic() && hex_letters_before(text, start));
+            !glued
         }
     }
 }
