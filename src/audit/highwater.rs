@@ -107,7 +107,7 @@ pub(crate) fn raise_high_water(log: &Path, ts: Timestamp) -> Result<Timestamp, A
 
 /// The latest time the log at `log` vouches has passed, read without
 /// writing anything (for commands that only look, such as `policy check`):
-/// its newest entry's `ts` and [`files_floor`]. A missing log vouches for
+/// its newest entry's `ts` and `files_floor`. A missing log vouches for
 /// nothing; a torn or broken tail only for what its files do.
 pub fn time_floor(
     log: &Path,

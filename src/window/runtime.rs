@@ -374,7 +374,7 @@ impl Capture {
 
     /// The latest time the audit log vouches has passed, as last read:
     /// windows whose end is at or before it are expired whatever the clock
-    /// says (see [`super::state_with_floor`]).
+    /// says (see `window::state_with_floor`).
     pub fn time_floor(&self) -> Option<Timestamp> {
         self.floor
     }
