@@ -1379,7 +1379,10 @@ fn export_retry(ctx: &mut Ctx<'_>, m: &RawServer, d: ExportRetry) -> ExportRetry
         ),
     };
     if r.initial_interval > r.max_interval
-        && let Some(v) = m.retry_initial_interval.as_ref().or(m.retry_max_interval.as_ref())
+        && let Some(v) = m
+            .retry_initial_interval
+            .as_ref()
+            .or(m.retry_max_interval.as_ref())
     {
         ctx.err_hint(
             v.span(),

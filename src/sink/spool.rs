@@ -421,14 +421,22 @@ mod tests {
                 s.push(Signal::Traces, 2, 0, &[i; 64]).unwrap();
             }
         }
-        let files: Vec<String> = names(&dir).into_iter().filter(|n| n.ends_with(".otlp")).collect();
+        let files: Vec<String> = names(&dir)
+            .into_iter()
+            .filter(|n| n.ends_with(".otlp"))
+            .collect();
         assert_eq!(files.len(), 4);
         // The last entry cut short (a crash mid-write on a disk that
         // reordered), the second with one byte changed, and a write that
         // never reached its rename.
         let last = dir.join(&files[3]);
         let len = fs::metadata(&last).unwrap().len();
-        fs::OpenOptions::new().write(true).open(&last).unwrap().set_len(len - 10).unwrap();
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&last)
+            .unwrap()
+            .set_len(len - 10)
+            .unwrap();
         let second = dir.join(&files[1]);
         let mut b = fs::read(&second).unwrap();
         b[HEADER + 3] ^= 1;
@@ -457,7 +465,10 @@ mod tests {
         let (mut s, _) = Spool::open(&dir, 2 * one).unwrap();
         s.push(Signal::Traces, 1, 0, &[1; 100]).unwrap();
         s.push(Signal::Traces, 1, 0, &[2; 100]).unwrap();
-        assert_eq!(s.push(Signal::Traces, 1, 0, &[3; 100]), Err(SpoolError::Full));
+        assert_eq!(
+            s.push(Signal::Traces, 1, 0, &[3; 100]),
+            Err(SpoolError::Full)
+        );
         assert_eq!(s.bytes(), 2 * one);
         s.pop();
         s.push(Signal::Traces, 1, 0, &[3; 100]).unwrap();

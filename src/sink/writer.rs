@@ -31,8 +31,8 @@ use tokio::task::JoinHandle;
 use super::counters::{DropReason, SinkCounters};
 use super::file::open_sink_file;
 use super::otlp::{
-    ATTEMPT_TIMEOUT, Batch, Fail, ForwardError, Forwarder, Levels, Part,
-    STOPPING_ATTEMPT_TIMEOUT, backoff_wait, grow,
+    ATTEMPT_TIMEOUT, Batch, Fail, ForwardError, Forwarder, Levels, Part, STOPPING_ATTEMPT_TIMEOUT,
+    backoff_wait, grow,
 };
 use super::spool::{Spool, SpoolError};
 use crate::policy::{ExportRetry, SinkOutput, SpoolSettings};
@@ -559,6 +559,7 @@ impl Writer {
             }
             Err(ForwardError::Refused(code)) => refused(&c, &self.name, n, code),
             Err(_) => {
+                let stopping = *self.stop.borrow();
                 c.drop_n(DropReason::SinkError, n);
                 c.set_health(Some("receiver unavailable".to_string()));
                 // SECURITY: counts and fixed words.
@@ -587,7 +588,12 @@ impl Writer {
             return;
         };
         sp.set_max_bytes(st.max_bytes.load(Ordering::Relaxed));
-        match sp.push(part.signal, part.records.standard, part.records.full, &part.body) {
+        match sp.push(
+            part.signal,
+            part.records.standard,
+            part.records.full,
+            &part.body,
+        ) {
             Ok(()) => {
                 if c.set_health(Some(
                     "receiver unavailable; exports wait in the spool".to_string(),
@@ -698,9 +704,7 @@ impl Writer {
         let c = Arc::clone(&self.counters);
         let opened = tokio::task::spawn_blocking(move || Spool::open(&dir, max))
             .await
-            .unwrap_or_else(|_| {
-                Err(SpoolError::Io(std::io::ErrorKind::Other.to_string()))
-            });
+            .unwrap_or_else(|_| Err(SpoolError::Io(std::io::ErrorKind::Other.to_string())));
         match opened {
             Ok((sp, found)) => {
                 if found.torn_entries > 0 {
