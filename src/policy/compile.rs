@@ -1425,7 +1425,7 @@ fn spool_settings(
         ctx.err_hint(
             dir.span(),
             "sink `spool_dir` is for OTLP outputs",
-            "a `file:` or `stdout` output does not retry: remove `spool_dir`",
+            "a `file:PATH` or `stdout` output does not retry: remove `spool_dir`",
         );
         ok = false;
     }
