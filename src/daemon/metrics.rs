@@ -276,7 +276,7 @@ impl Metrics {
             },
         );
         // Exports: retries, and the spool of OTLP sinks that have one.
-        let per_sink: [(&str, &str, &str, fn(&SinkCounters) -> &AtomicU64); 4] = [
+        let per_sink: [(&str, &str, &str, Counter); 4] = [
             (
                 "tracegate_sink_export_retries_total",
                 "counter",
@@ -312,6 +312,9 @@ impl Metrics {
         out
     }
 }
+
+/// Which counter of a sink a metric family reads.
+type Counter = fn(&SinkCounters) -> &AtomicU64;
 
 /// A label value, escaped as the exposition format requires.
 fn label(s: &str) -> String {

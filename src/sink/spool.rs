@@ -38,6 +38,9 @@ const HEADER: usize = 8 + 1 + 8 + 8;
 const DIGEST: usize = 32;
 const SUFFIX: &str = "otlp";
 const LOCK: &str = "lock";
+/// Entries up to this size are read at open even when `spool_max_bytes`
+/// was lowered below them since they were written.
+const MIN_READ: u64 = 64 << 20;
 
 /// Why the spool cannot take or give an entry. SECURITY: fixed words and
 /// error kinds.
@@ -190,7 +193,7 @@ impl Spool {
         let mut opened = Opened::default();
         for seq in found {
             let path = spool.path(seq);
-            match read_entry(&path) {
+            match read_entry(&path, spool.max_bytes.max(MIN_READ)) {
                 Ok((e, bytes)) => {
                     spool.entries.push_back(Meta {
                         seq,
@@ -280,7 +283,7 @@ impl Spool {
     /// with [`Spool::pop`].
     pub fn front(&self) -> Option<Result<Entry, u64>> {
         let m = self.entries.front()?;
-        Some(read_entry(&self.path(m.seq)).map(|(e, _)| e))
+        Some(read_entry(&self.path(m.seq), m.bytes).map(|(e, _)| e))
     }
 
     /// Remove the oldest entry; the records it held.
@@ -315,15 +318,30 @@ impl Spool {
     }
 }
 
-/// Read and check one entry; `Err(records)` when it is torn or changed.
-fn read_entry(path: &Path) -> Result<(Entry, u64), u64> {
-    let mut f = OpenOptions::new()
+/// Read and check one entry, at most `max` bytes (no entry the spool
+/// wrote is larger than its bound, so a larger file is not one of them:
+/// it is never read into memory); `Err(records)` when it is torn or
+/// changed.
+fn read_entry(path: &Path, max: u64) -> Result<(Entry, u64), u64> {
+    let f = OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NOFOLLOW)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
         .map_err(|_| 0u64)?;
+    let meta = f.metadata().map_err(|_| 0u64)?;
+    if !meta.is_file() || meta.len() > max {
+        return Err(0);
+    }
     let mut data = Vec::new();
-    f.read_to_end(&mut data).map_err(|_| 0u64)?;
+    f.take(max.saturating_add(1))
+        .read_to_end(&mut data)
+        .map_err(|_| 0u64)?;
+    parse_entry(&data)
+}
+
+/// Check one entry's bytes; `Err(records)` when they are not a whole,
+/// unchanged entry.
+fn parse_entry(data: &[u8]) -> Result<(Entry, u64), u64> {
     let bytes = data.len() as u64;
     if data.len() < HEADER + DIGEST || &data[..8] != MAGIC {
         return Err(0);
@@ -476,6 +494,51 @@ mod tests {
             s.push(Signal::Traces, 0, 1, b"content"),
             Err(SpoolError::Content)
         );
+    }
+
+    /// Any bytes at all: no panic, and a whole entry only when the bytes
+    /// are one; any change to a whole entry (a byte flipped, a cut, bytes
+    /// added) is found.
+    #[test]
+    fn entry_bytes_are_checked_whatever_they_hold() {
+        use proptest::prelude::*;
+        let whole = |body: &[u8]| {
+            let tmp = tempfile::tempdir().unwrap();
+            let (mut s, _) = Spool::open(&tmp.path().join("s"), 1 << 20).unwrap();
+            s.push(Signal::Logs, 3, 0, body).unwrap();
+            fs::read(tmp.path().join("s/00000000000000000001.otlp")).unwrap()
+        };
+        let good = whole(b"an export request");
+        assert!(parse_entry(&good).is_ok());
+        proptest!(|(junk in prop::collection::vec(any::<u8>(), 0..128))| {
+            prop_assert!(parse_entry(&junk).is_err() || junk == good);
+        });
+        proptest!(|(at in 0usize..good.len(), flip in 1u8..=255, cut in 0usize..good.len(), extra in prop::collection::vec(any::<u8>(), 1..8))| {
+            let mut b = good.clone();
+            b[at] ^= flip;
+            prop_assert!(parse_entry(&b).is_err());
+            prop_assert!(parse_entry(&good[..cut]).is_err());
+            let mut longer = good.clone();
+            longer.extend_from_slice(&extra);
+            prop_assert!(parse_entry(&longer).is_err());
+        });
+    }
+
+    #[test]
+    fn a_file_larger_than_the_bound_is_never_read_and_counts_as_torn() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("spool");
+        {
+            let (mut s, _) = Spool::open(&dir, 1 << 20).unwrap();
+            s.push(Signal::Traces, 1, 0, b"ok").unwrap();
+        }
+        let big = dir.join("00000000000000000002.otlp");
+        let f = fs::File::create(&big).unwrap();
+        f.set_len(MIN_READ + 1).unwrap();
+        let (s, opened) = Spool::open(&dir, 1 << 20).unwrap();
+        assert_eq!((opened.entries, opened.torn_entries), (1, 1));
+        assert!(!big.exists());
+        assert_eq!(s.front().unwrap().unwrap().body, b"ok");
     }
 
     #[test]

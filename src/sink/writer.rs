@@ -202,6 +202,8 @@ pub fn spawn(
             error: None,
             next_try: tokio::time::Instant::now(),
             interval: None,
+            warned: None,
+            unlogged: 0,
         }),
     };
     let handle = tokio::spawn(writer.run(rx, settings.flush_every, shutdown));
@@ -219,7 +221,14 @@ struct SpoolState {
     next_try: tokio::time::Instant,
     /// The backoff interval of the next failure; `None`: the initial one.
     interval: Option<Duration>,
+    /// When a refused export was last logged, and how many were refused
+    /// since without a line of their own.
+    warned: Option<tokio::time::Instant>,
+    unlogged: u64,
 }
+
+/// At most one log line per this long for exports a spool refuses.
+const SPOOL_WARN_EVERY: Duration = Duration::from_secs(10);
 
 /// Where a writer's bytes go.
 enum Out {
@@ -608,8 +617,15 @@ impl Writer {
                     _ => DropReason::SinkError,
                 };
                 c.drop_n(why, n);
-                // SECURITY: fixed words, an error kind, counts.
-                tracing::warn!(sink = %self.name, records = n, error = %e, "an export could not be spooled; its records are dropped");
+                // Rate-limited: a full spool refuses every export.
+                st.unlogged += n;
+                let now = tokio::time::Instant::now();
+                if st.warned.is_none_or(|t| now >= t + SPOOL_WARN_EVERY) {
+                    // SECURITY: fixed words, an error kind, counts.
+                    tracing::warn!(sink = %self.name, records = st.unlogged, error = %e, "exports could not be spooled; their records are dropped");
+                    st.warned = Some(now);
+                    st.unlogged = 0;
+                }
             }
         }
         spool_gauges(&c, sp);

@@ -349,7 +349,7 @@ fn a_full_or_unusable_spool_drops_counted_and_logged() {
     sender.terminate();
     let log = std::fs::read_to_string(tx.path().join("serve.log")).unwrap();
     assert!(
-        log.contains("could not be spooled") && log.contains("the spool is full"),
+        log.contains("exports could not be spooled") && log.contains("the spool is full"),
         "{log}"
     );
 
