@@ -521,6 +521,29 @@ mod tests {
     }
 
     #[test]
+    fn backoff_grows_by_half_to_its_cap_and_a_longer_retry_after_wins_up_to_30s() {
+        let max = Duration::from_secs(30);
+        let mut i = Duration::from_secs(5);
+        let mut seen = Vec::new();
+        for _ in 0..8 {
+            seen.push(i.as_millis());
+            i = grow(i, max);
+        }
+        assert_eq!(seen, [5000, 7500, 11250, 16875, 25312, 30000, 30000, 30000]);
+        for _ in 0..100 {
+            let w = backoff_wait(Duration::from_secs(4), None);
+            assert!(w >= Duration::from_secs(2) && w <= Duration::from_secs(4));
+            // A receiver asking for less than the backoff gets the backoff.
+            let w = backoff_wait(Duration::from_secs(4), Some(Duration::from_millis(10)));
+            assert!(w >= Duration::from_secs(2));
+            let w = backoff_wait(Duration::from_millis(100), Some(Duration::from_secs(3)));
+            assert_eq!(w, Duration::from_secs(3));
+            let w = backoff_wait(Duration::from_millis(100), Some(Duration::from_secs(3600)));
+            assert_eq!(w, MAX_RETRY_AFTER);
+        }
+    }
+
+    #[test]
     fn jitter_stays_between_half_and_all() {
         for _ in 0..1000 {
             let j = jitter(Duration::from_millis(400));

@@ -617,6 +617,11 @@ impl Writer {
                     _ => DropReason::SinkError,
                 };
                 c.drop_n(why, n);
+                if let SpoolError::Io(_) = e {
+                    // A disk that cannot take the entry: say so where an
+                    // operator looks (a full spool is not a fault).
+                    c.set_health(Some(e.to_string()));
+                }
                 // Rate-limited: a full spool refuses every export.
                 st.unlogged += n;
                 let now = tokio::time::Instant::now();
