@@ -447,3 +447,56 @@ fn spool_and_retry_keys_are_refused_where_they_cannot_hold() {
         )
     );
 }
+
+/// Attacker's view: an entry of the spool changed on disk between two
+/// runs (a torn write, or someone with the daemon's user editing it) is
+/// never sent: it is removed, counted and logged, and the entries around
+/// it still go, in order.
+#[test]
+fn a_spool_entry_changed_on_disk_is_counted_and_never_sent() {
+    let port = free_port();
+    let rx = receiver_dir();
+    let tx = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tx.path().join("policy.toml"),
+        sender_policy(&port, "", "spool_dir = \"spool\""),
+    )
+    .unwrap();
+    let mut sender = Daemon::start(tx.path());
+    for n in 1..=3 {
+        post_span(&sender, n);
+        poll("the export spooled", || {
+            (sink(&sender)["spooled"].as_u64() == Some(u64::from(n))).then_some(())
+        });
+    }
+    sender.terminate();
+    let mut entries: Vec<_> = std::fs::read_dir(tx.path().join("spool"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "otlp"))
+        .collect();
+    entries.sort();
+    assert_eq!(entries.len(), 3);
+    // The second entry's span id, changed: 2 becomes 7.
+    let mut b = std::fs::read(&entries[1]).unwrap();
+    let at = b.windows(8).position(|w| w == 2u64.to_be_bytes()).unwrap();
+    b[at + 7] = 7;
+    std::fs::write(&entries[1], &b).unwrap();
+    let mut receiver = start_at(rx.path(), &port);
+    let mut sender = Daemon::start(tx.path());
+    let s = poll("the spool replayed", || {
+        let s = sink(&sender);
+        (s["records_out"]["standard"] == 2 && s["spooled"] == 0).then_some(s)
+    });
+    assert_eq!(s["dropped"]["sink_error"], 1, "{s}");
+    assert_eq!(s["recovered"], 2, "{s}");
+    let ids = poll("both good entries stored", || {
+        let ids = stored_ids(rx.path());
+        (ids.len() >= 2).then_some(ids)
+    });
+    assert_eq!(ids, vec![1, 3]);
+    sender.terminate();
+    receiver.terminate();
+    let log = std::fs::read_to_string(tx.path().join("serve.log")).unwrap();
+    assert!(log.contains("torn or changed on disk"), "{log}");
+}
