@@ -319,21 +319,22 @@ impl Forwarder {
         })
     }
 
-    /// Send one export request, retrying as `retry` says until it is
-    /// taken, refused for good, `retry.max_elapsed` has passed, or `stop`
-    /// turns true (then one last attempt is made at once). `on_retry` is
-    /// called before each wait (to mark the sink unhealthy and count the
-    /// retry). Returns how many items the receiver rejected in a partial
-    /// success.
+    /// Send one export request, retrying as `retry()` says (read before
+    /// every wait, so that a reload applies to an export being retried)
+    /// until it is taken, refused for good, `max_elapsed` has passed, or
+    /// `stop` turns true (then one last attempt is made at once).
+    /// `on_retry` is called before each wait (to mark the sink unhealthy
+    /// and count the retry). Returns how many items the receiver rejected
+    /// in a partial success.
     pub async fn post(
         &self,
         part: &Part,
-        retry: ExportRetry,
+        retry: impl Fn() -> ExportRetry,
         stop: &mut tokio::sync::watch::Receiver<bool>,
         mut on_retry: impl FnMut(),
     ) -> Result<u64, ForwardError> {
         let start = Instant::now();
-        let mut interval = retry.initial_interval;
+        let mut interval = retry().initial_interval;
         loop {
             let stopping = *stop.borrow();
             let timeout = if stopping {
@@ -346,6 +347,7 @@ impl Forwarder {
                 Err(Fail::Permanent(code)) => return Err(ForwardError::Refused(code)),
                 Err(Fail::Retry(after)) => backoff_wait(interval, after),
             };
+            let retry = retry();
             if stopping || start.elapsed() + wait > retry.max_elapsed {
                 return Err(ForwardError::Unavailable);
             }

@@ -554,11 +554,17 @@ impl Writer {
             return;
         }
         let mut stop = self.stop.clone();
+        let shared = Arc::clone(&self.retry);
         let sent = f
-            .post(&part, retry, &mut stop, || {
-                c.retries.fetch_add(1, Ordering::Relaxed);
-                c.set_health(Some("receiver unavailable; retrying".to_string()));
-            })
+            .post(
+                &part,
+                || *lock(&shared),
+                &mut stop,
+                || {
+                    c.retries.fetch_add(1, Ordering::Relaxed);
+                    c.set_health(Some("receiver unavailable; retrying".to_string()));
+                },
+            )
             .await;
         c.unflushed.fetch_sub(n, Ordering::AcqRel);
         match sent {
@@ -575,7 +581,7 @@ impl Writer {
                 tracing::warn!(
                     sink = %self.name,
                     records = n,
-                    retry_max_elapsed = %humantime_secs(retry.max_elapsed),
+                    retry_max_elapsed = %humantime_secs(lock(&self.retry).max_elapsed),
                     stopping,
                     "the receiver did not take an export within retry_max_elapsed (or before shutdown); its records are dropped"
                 );

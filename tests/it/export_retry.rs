@@ -500,3 +500,34 @@ fn a_spool_entry_changed_on_disk_is_counted_and_never_sent() {
     let log = std::fs::read_to_string(tx.path().join("serve.log")).unwrap();
     assert!(log.contains("torn or changed on disk"), "{log}");
 }
+
+/// An operator who shortens `retry_max_elapsed` during an outage gets it
+/// at once, for the export being retried too (not after the old budget).
+#[test]
+fn a_reload_shortens_the_retry_budget_of_an_export_being_retried() {
+    let dead = free_port();
+    let tx = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tx.path().join("policy.toml"),
+        sender_policy(&dead, "retry_max_elapsed = \"1h\"", ""),
+    )
+    .unwrap();
+    let mut sender = Daemon::start(tx.path());
+    post_span(&sender, 1);
+    poll("a retried export", || {
+        (sink(&sender)["export_retries"].as_u64() > Some(1)).then_some(())
+    });
+    crate::serve::replace_policy(
+        tx.path(),
+        &sender_policy(&dead, "retry_max_elapsed = \"300ms\"", ""),
+    );
+    poll("the new policy", || {
+        (sender.status()["policy"]["revision"] == 2).then_some(())
+    });
+    let s = poll("the drop", || {
+        let s = sink(&sender);
+        (s["dropped"]["sink_error"] == 1).then_some(s)
+    });
+    assert_eq!(s["records_out"]["standard"], 0, "{s}");
+    sender.terminate();
+}
