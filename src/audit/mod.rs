@@ -44,7 +44,7 @@ mod closed;
 mod cursor;
 mod entry;
 mod error;
-mod fsx;
+pub(crate) mod fsx;
 mod highwater;
 mod lines;
 mod lock;

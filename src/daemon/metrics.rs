@@ -275,9 +275,46 @@ impl Metrics {
                 }
             },
         );
+        // Exports: retries, and the spool of OTLP sinks that have one.
+        let per_sink: [(&str, &str, &str, Counter); 4] = [
+            (
+                "tracegate_sink_export_retries_total",
+                "counter",
+                "Export attempts to each OTLP sink's receiver that failed and are tried again.",
+                |c| &c.retries,
+            ),
+            (
+                "tracegate_sink_spool_records",
+                "gauge",
+                "Records waiting in each sink's spool (spool_dir).",
+                |c| &c.spooled,
+            ),
+            (
+                "tracegate_sink_spool_bytes",
+                "gauge",
+                "Bytes of the entries in each sink's spool.",
+                |c| &c.spooled_bytes,
+            ),
+            (
+                "tracegate_sink_records_recovered_total",
+                "counter",
+                "Records found in each sink's spool at start, left by an earlier run.",
+                |c| &c.recovered,
+            ),
+        ];
+        for (name, kind, help, get) in per_sink {
+            family(name, kind, help, &mut |o| {
+                for (s, c) in &sinks {
+                    let _ = writeln!(o, "{name}{{sink=\"{}\"}} {}", label(s), ld(get(c)));
+                }
+            });
+        }
         out
     }
 }
+
+/// Which counter of a sink a metric family reads.
+type Counter = fn(&SinkCounters) -> &AtomicU64;
 
 /// A label value, escaped as the exposition format requires.
 fn label(s: &str) -> String {

@@ -247,18 +247,24 @@ impl Pipeline {
             } else {
                 None
             };
+            let spool_dir = s.spool.as_ref().map(|x| x.dir.clone());
             let queue = match queues.remove(&s.name) {
-                Some(q) if q.output == output => {
+                Some(q) if q.output == output && q.spool_dir == spool_dir => {
                     q.set_max_bytes(settings.queue_bytes);
+                    q.set_export(settings.retry, s.spool.as_ref());
                     q
                 }
                 _ => {
                     let (q, handle) = sink::spawn(
                         &s.name,
                         output,
-                        settings.queue_records,
-                        settings.queue_bytes,
-                        settings.flush_interval,
+                        sink::WriterSettings {
+                            max_records: settings.queue_records,
+                            max_bytes: settings.queue_bytes,
+                            flush_every: settings.flush_interval,
+                            retry: settings.retry,
+                            spool: s.spool.clone(),
+                        },
                         Arc::clone(&counters),
                         self.shutdown_tx.subscribe(),
                     );

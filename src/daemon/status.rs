@@ -73,6 +73,10 @@ pub fn status_json(p: &Pipeline) -> Value {
                 "queued": ld(&c.queued),
                 "queued_bytes": ld(&c.queued_bytes),
                 "unflushed": ld(&c.unflushed),
+                "spooled": ld(&c.spooled),
+                "spooled_bytes": ld(&c.spooled_bytes),
+                "recovered": ld(&c.recovered),
+                "export_retries": ld(&c.retries),
                 "dropped": {
                     "malformed": c.dropped(DropReason::Malformed),
                     "violation": c.dropped(DropReason::Violation),

@@ -45,6 +45,12 @@ pub const FLUSH_INTERVAL_CAP: SignedDuration = SignedDuration::from_hours(24);
 pub const MAX_LINE_BYTES_CAP: i64 = 1 << 30;
 /// Upper bound of `server.max_body_bytes`: 1 GiB.
 pub const MAX_BODY_BYTES_CAP: i64 = 1 << 30;
+/// Upper bound of `server.retry_initial_interval` and `retry_max_interval`.
+pub const RETRY_INTERVAL_CAP: SignedDuration = SignedDuration::from_hours(1);
+/// Upper bound of `server.retry_max_elapsed`.
+pub const RETRY_ELAPSED_CAP: SignedDuration = SignedDuration::from_hours(24);
+/// Upper bound of a sink's `spool_max_bytes`: 1 TiB.
+pub const SPOOL_MAX_BYTES_CAP: i64 = 1 << 40;
 /// Upper bound of `server.queue_records`.
 pub const QUEUE_RECORDS_CAP: i64 = 100_000_000;
 /// Upper bound of `server.queue_bytes`: 64 GiB.
@@ -1256,6 +1262,7 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
         .as_ref()
         .and_then(|v| capped_duration(ctx, v, "flush_interval", FLUSH_INTERVAL_CAP))
         .map_or(d.flush_interval, |s| s.unsigned_abs());
+    let retry = export_retry(ctx, &m, d.retry);
     let mut timeout = |slot: &Option<Spanned<String>>, key: &str, default: std::time::Duration| {
         let Some(v) = slot else { return default };
         match duration(ctx, v, key).map(|s| s.unsigned_abs()) {
@@ -1330,6 +1337,7 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
         queue_records,
         queue_bytes,
         flush_interval,
+        retry,
         max_connections,
         header_read_timeout,
         body_read_timeout,
@@ -1340,6 +1348,107 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
         tls,
         bearer_token,
     }
+}
+
+/// `[server] retry_*`: positive durations, each at most its cap, the
+/// first wait no longer than the longest.
+fn export_retry(ctx: &mut Ctx<'_>, m: &RawServer, d: ExportRetry) -> ExportRetry {
+    let mut get = |slot: &Option<Spanned<String>>, key: &str, cap: SignedDuration, default| {
+        slot.as_ref()
+            .and_then(|v| capped_duration(ctx, v, key, cap))
+            .map_or(default, |s| s.unsigned_abs())
+    };
+    let r = ExportRetry {
+        initial_interval: get(
+            &m.retry_initial_interval,
+            "retry_initial_interval",
+            RETRY_INTERVAL_CAP,
+            d.initial_interval,
+        ),
+        max_interval: get(
+            &m.retry_max_interval,
+            "retry_max_interval",
+            RETRY_INTERVAL_CAP,
+            d.max_interval,
+        ),
+        max_elapsed: get(
+            &m.retry_max_elapsed,
+            "retry_max_elapsed",
+            RETRY_ELAPSED_CAP,
+            d.max_elapsed,
+        ),
+    };
+    if r.initial_interval > r.max_interval
+        && let Some(v) = m
+            .retry_initial_interval
+            .as_ref()
+            .or(m.retry_max_interval.as_ref())
+    {
+        ctx.err_hint(
+            v.span(),
+            "`server.retry_initial_interval` is longer than `server.retry_max_interval`",
+            "the first wait cannot be longer than the longest",
+        );
+    }
+    r
+}
+
+/// A sink's `spool_dir` and `spool_max_bytes`: an OTLP output of a
+/// standard sink only.
+fn spool_settings(
+    ctx: &mut Ctx<'_>,
+    dir: Option<&Spanned<String>>,
+    max_bytes_v: Option<&Spanned<i64>>,
+    full_allowed: Option<bool>,
+    output: Option<&SinkOutput>,
+) -> Option<SpoolSettings> {
+    let Some(dir) = dir else {
+        if let Some(v) = max_bytes_v {
+            ctx.err(v.span(), "sink `spool_max_bytes` needs `spool_dir`");
+        }
+        return None;
+    };
+    let mut ok = true;
+    if full_allowed == Some(true) {
+        // SECURITY: a spool is a store of what the sink receives, in the
+        // clear on this host's disk; a full sink receives content. Content
+        // is kept only where the policy's sinks and windows say, so it is
+        // never spooled.
+        ctx.err_hint(
+            dir.span(),
+            "sink `spool_dir` on a `full_allowed` sink would keep content on disk",
+            "spool only standard sinks; a full sink's exports that the receiver does not take are dropped and counted",
+        );
+        ok = false;
+    }
+    if let Some(SinkOutput::File(_) | SinkOutput::Stdout) = output {
+        ctx.err_hint(
+            dir.span(),
+            "sink `spool_dir` is for OTLP outputs",
+            "a `file:PATH` or `stdout` output does not retry: remove `spool_dir`",
+        );
+        ok = false;
+    }
+    if dir.get_ref().is_empty() {
+        ctx.err(dir.span(), "sink `spool_dir` is empty");
+        ok = false;
+    }
+    let max_bytes = match max_bytes_v {
+        Some(v) if !(1..=SPOOL_MAX_BYTES_CAP).contains(v.get_ref()) => {
+            ctx.err(
+                v.span(),
+                format!("sink `spool_max_bytes` must be between 1 and {SPOOL_MAX_BYTES_CAP}"),
+            );
+            ok = false;
+            0
+        }
+        Some(v) => v.get_ref().unsigned_abs(),
+        None => DEFAULT_SPOOL_MAX_BYTES,
+    };
+    ok.then(|| SpoolSettings {
+        dir: ctx.resolve(dir.span(), dir.get_ref()),
+        max_bytes,
+    })
 }
 
 /// A sink's `tls_ca_file`, `tls_cert_file`, `tls_key_file` and
@@ -1825,6 +1934,27 @@ fn sinks(
             },
             None => None,
         };
+        let spool = spool_settings(
+            ctx,
+            s.spool_dir.as_ref(),
+            s.spool_max_bytes.as_ref(),
+            s.full_allowed,
+            output.as_ref(),
+        );
+        if let (Some(sp), Some(v)) = (&spool, &s.spool_dir)
+            && let Some(other) = out
+                .iter()
+                .find(|o| o.spool.as_ref().is_some_and(|x| x.dir == sp.dir))
+        {
+            // Each spool has one writer: its entries are one sink's queue.
+            ctx.err(
+                v.span(),
+                format!(
+                    "sink `spool_dir` is the spool of sink `{}` too",
+                    shown(&other.name)
+                ),
+            );
+        }
         let output = exporter_settings(
             ctx,
             output,
@@ -1890,6 +2020,7 @@ fn sinks(
             redact,
             pseudonymize,
             pseudonymize_by_default,
+            spool,
         });
     }
     (out, at, table_at)

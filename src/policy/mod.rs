@@ -710,7 +710,22 @@ pub struct Sink {
     /// set (`gen_ai.conversation.id`, of those that the allowlists hold);
     /// empty when the sink has a `pseudonymize` key, even `[]`.
     pub pseudonymize_by_default: Vec<String>,
+    /// Where exports its receiver did not take wait on disk (OTLP
+    /// outputs of standard sinks only).
+    pub spool: Option<SpoolSettings>,
 }
+
+/// A sink's `spool_dir` and `spool_max_bytes`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpoolSettings {
+    /// The folder, resolved against the policy file naming it.
+    pub dir: PathBuf,
+    /// Most bytes of entries it holds.
+    pub max_bytes: u64,
+}
+
+/// The built-in `spool_max_bytes`: 256 MiB.
+pub const DEFAULT_SPOOL_MAX_BYTES: u64 = 256 * 1024 * 1024;
 
 /// A sink's `output`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -847,6 +862,8 @@ pub struct ServerSettings {
     pub queue_bytes: usize,
     /// How often file sinks are flushed.
     pub flush_interval: Duration,
+    /// How OTLP sinks retry a failed export.
+    pub retry: ExportRetry,
     /// Most client connections held at once.
     pub max_connections: usize,
     /// Longest time to receive a request's header.
@@ -865,6 +882,34 @@ pub struct ServerSettings {
     pub tls: Option<tls::ServerTls>,
     /// The token every ingest request must carry (`Authorization: Bearer`).
     pub bearer_token: Option<tls::Secret>,
+}
+
+/// `[server] retry_*`: how an OTLP sink retries an export the receiver
+/// did not take, as the OpenTelemetry Collector's `retry_on_failure` does:
+/// waits grow from `initial_interval` by half each time up to
+/// `max_interval` (each one between half and all of that, at random),
+/// and after `max_elapsed` the export's records are dropped (or, with a
+/// spool, kept on disk).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExportRetry {
+    /// Wait before the first retry.
+    pub initial_interval: Duration,
+    /// Longest wait between two attempts.
+    pub max_interval: Duration,
+    /// How long one export is retried, waits included.
+    pub max_elapsed: Duration,
+}
+
+impl Default for ExportRetry {
+    /// The built-in defaults (equal to `policies/default.toml`): the
+    /// Collector's.
+    fn default() -> Self {
+        ExportRetry {
+            initial_interval: Duration::from_secs(5),
+            max_interval: Duration::from_secs(30),
+            max_elapsed: Duration::from_secs(300),
+        }
+    }
 }
 
 /// The built-in `[server] grpc_listen`.
@@ -912,6 +957,7 @@ impl Default for ServerSettings {
             queue_records: 10_000,
             queue_bytes: 64 * 1024 * 1024,
             flush_interval: Duration::from_secs(1),
+            retry: ExportRetry::default(),
             max_connections: 1024,
             header_read_timeout: Duration::from_secs(10),
             body_read_timeout: Duration::from_secs(30),

@@ -87,6 +87,12 @@ raw_table! {
         pub queue_bytes: Option<Spanned<i64>>,
         /// How often file sinks are flushed (humantime).
         pub flush_interval: Option<Spanned<String>>,
+        /// OTLP sinks: wait before the first retry of a failed export (humantime).
+        pub retry_initial_interval: Option<Spanned<String>>,
+        /// OTLP sinks: longest wait between two attempts (humantime).
+        pub retry_max_interval: Option<Spanned<String>>,
+        /// OTLP sinks: how long one export is retried before its records are dropped (humantime).
+        pub retry_max_elapsed: Option<Spanned<String>>,
         /// Most client connections held at once (further ones wait in the kernel's backlog).
         pub max_connections: Option<Spanned<i64>>,
         /// Most spans in one request (and most resource or scope groups).
@@ -293,6 +299,11 @@ raw_table! {
         pub tls_key_file: Option<Spanned<String>>,
         /// A file holding a token sent as `Authorization: Bearer` (TLS outputs).
         pub bearer_token_file: Option<Spanned<String>>,
+        /// OTLP outputs: a folder where exports the receiver did not take
+        /// wait, across restarts (standard sinks only).
+        pub spool_dir: Option<Spanned<String>>,
+        /// Most bytes the spool holds.
+        pub spool_max_bytes: Option<Spanned<i64>>,
     }
 }
 

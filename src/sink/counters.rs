@@ -40,7 +40,8 @@ impl DropReason {
     ];
 }
 
-/// Counters of one sink. `in = out + dropped + queued + unflushed`.
+/// Counters of one sink. `in + recovered = out + dropped + queued +
+/// unflushed + spooled`.
 #[derive(Debug, Default)]
 pub struct SinkCounters {
     /// Records judged for the sink.
@@ -59,6 +60,17 @@ pub struct SinkCounters {
     /// Records the writer took from the queue and has not yet counted out
     /// or dropped (in its write buffer or forwarding batch).
     pub unflushed: AtomicU64,
+    /// Records waiting in the sink's spool now (OTLP sinks with
+    /// `spool_dir`).
+    pub spooled: AtomicU64,
+    /// Bytes of the spool's entries now.
+    pub spooled_bytes: AtomicU64,
+    /// Records found in the spool when it was opened (left by an earlier
+    /// run): not judged by this process, delivered or dropped by it.
+    pub recovered: AtomicU64,
+    /// Export attempts that failed and were retried (or spooled for a
+    /// later attempt).
+    pub retries: AtomicU64,
     /// The last offer was refused and the writer has not taken a record
     /// since: the queue counts as full.
     pub saturated: std::sync::atomic::AtomicBool,

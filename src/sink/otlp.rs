@@ -1,19 +1,22 @@
 //! OTLP sinks (`otlp+http://`, `otlp+https://`, `otlp+grpc://`,
 //! `otlp+grpcs://`): gated OTLP records are batched into protobuf export
-//! requests and sent over OTLP/HTTP or OTLP/gRPC with bounded retries.
+//! requests and sent over OTLP/HTTP or OTLP/gRPC, retried as the policy's
+//! `[server] retry_*` keys say.
 //!
 //! A record is routed by what it is, decoded ([`export_from_json`]): an
 //! export request in any key order or spacing, or a bare span wrapped into
 //! one. Records are batched per signal up to [`BATCH_RECORDS`] records or
 //! [`BATCH_BYTES`] encoded bytes, and a batch waits at most the sink's
-//! flush interval. A failed attempt is retried after the receiver's
-//! `Retry-After` or gRPC `RetryInfo` (capped at [`MAX_RETRY_AFTER`]) or an
-//! exponential backoff
-//! with jitter, at most [`ATTEMPTS`] times and within [`TOTAL_TIME`]; then
-//! the batch's records are counted as dropped (`sink_error`). A request the
-//! receiver refuses for good (4xx other than 408/429; a gRPC code the OTLP
-//! specification does not call retryable) is not retried. A cf
-//! or evidence record reaching an OTLP sink is dropped and counted.
+//! flush interval. A failed attempt is retried after an exponential
+//! backoff with jitter ([`ExportRetry`]: from `retry_initial_interval`,
+//! growing by half each time up to `retry_max_interval`), or after the
+//! receiver's `Retry-After` or gRPC `RetryInfo` when longer (capped at
+//! [`MAX_RETRY_AFTER`]), until `retry_max_elapsed` has passed; then the
+//! request's records are counted as dropped (`sink_error`) and logged
+//! (the writer spools them instead when the sink has a spool). A request
+//! the receiver refuses for good (4xx other than 408/429; a gRPC code the
+//! OTLP specification does not call retryable) is not retried. A cf or
+//! evidence record reaching an OTLP sink is dropped and counted.
 
 use std::time::Duration;
 
@@ -27,24 +30,19 @@ use hyper_util::rt::TokioExecutor;
 use prost::Message;
 use tokio::time::Instant;
 
-use crate::policy::SinkOutput;
+use crate::policy::{ExportRetry, SinkOutput};
 use crate::record::otlp_proto::bounds::Signal;
 use crate::record::otlp_proto::{
     Export, ExportLogsServiceRequest, ExportTraceServiceRequest, export_from_json,
 };
 
-/// Attempts per batch (the first try and the retries).
-pub const ATTEMPTS: u32 = 6;
-/// Backoff before the first retry; doubles each time, up to [`MAX_BACKOFF`].
-pub const BACKOFF: Duration = Duration::from_millis(100);
-/// Longest backoff between two attempts.
-pub const MAX_BACKOFF: Duration = Duration::from_secs(5);
 /// Longest wait a receiver's `Retry-After` can ask for.
 pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
-/// Longest time spent on one batch, waits included.
-pub const TOTAL_TIME: Duration = Duration::from_secs(60);
 /// Time limit of one attempt.
 pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Time limit of an attempt made while `serve` stops: shutdown must end
+/// within its own bound (`daemon::SHUTDOWN_WITHIN`).
+pub const STOPPING_ATTEMPT_TIMEOUT: Duration = Duration::from_secs(2);
 /// Most records in one export request.
 pub const BATCH_RECORDS: usize = 512;
 /// Most encoded bytes in one export request: under the 4 MiB message
@@ -62,8 +60,8 @@ pub enum ForwardError {
     /// The receiver refused it for good.
     #[error("receiver refused the request with status {0}")]
     Refused(u16),
-    /// Every attempt failed (connection, timeout, 5xx, 408, 429), or the
-    /// time for the batch ran out.
+    /// Every attempt failed (connection, timeout, 5xx, 408, 429) until
+    /// `retry_max_elapsed` ran out, or `serve` is stopping.
     #[error("receiver unavailable after retries")]
     Unavailable,
 }
@@ -163,17 +161,51 @@ impl Batch {
     pub fn is_empty(&self) -> bool {
         self.records() == 0
     }
+
+    /// Take the batch's records as export requests, one per signal.
+    pub fn take_parts(&mut self) -> Vec<Part> {
+        let b = std::mem::take(self);
+        let mut parts = Vec::with_capacity(2);
+        if !b.traces.resource_spans.is_empty() {
+            parts.push(Part {
+                signal: Signal::Traces,
+                records: b.trace_records,
+                body: Bytes::from(b.traces.encode_to_vec()),
+            });
+        }
+        if !b.logs.resource_logs.is_empty() {
+            parts.push(Part {
+                signal: Signal::Logs,
+                records: b.log_records,
+                body: Bytes::from(b.logs.encode_to_vec()),
+            });
+        }
+        parts
+    }
 }
 
-/// What sending a batch came to, per part.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Sent {
-    /// Records the receiver accepted.
-    pub delivered: Levels,
-    /// Records finally dropped.
-    pub dropped: u64,
-    /// The last failure, if any part failed.
-    pub error: Option<&'static str>,
+/// One encoded export request and the records it carries.
+#[derive(Clone)]
+pub struct Part {
+    /// Traces or logs.
+    pub signal: Signal,
+    /// Its records, by level.
+    pub records: Levels,
+    /// The encoded `Export*ServiceRequest`.
+    pub body: Bytes,
+}
+
+impl std::fmt::Debug for Part {
+    // SECURITY: never the body.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Part({:?}, {} records, {} bytes)",
+            self.signal,
+            self.records.total(),
+            self.body.len()
+        )
+    }
 }
 
 /// A client for one OTLP receiver, over HTTP or gRPC, in the clear or
@@ -204,7 +236,8 @@ enum Transport {
 }
 
 /// How an attempt failed.
-enum Fail {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fail {
     /// Retrying cannot help.
     Permanent(u16),
     /// It might, after the receiver's `Retry-After` or `RetryInfo` if it
@@ -286,77 +319,58 @@ impl Forwarder {
         })
     }
 
-    /// Send `batch` (taking its records), each signal as one request.
-    pub async fn send(&self, batch: &mut Batch) -> Sent {
-        let b = std::mem::take(batch);
-        let mut sent = Sent::default();
-        let parts = [
-            (
-                Signal::Traces,
-                b.trace_records,
-                (!b.traces.resource_spans.is_empty()).then(|| b.traces.encode_to_vec()),
-            ),
-            (
-                Signal::Logs,
-                b.log_records,
-                (!b.logs.resource_logs.is_empty()).then(|| b.logs.encode_to_vec()),
-            ),
-        ];
-        for (signal, records, body) in parts {
-            let Some(body) = body else { continue };
-            match self.post(signal, Bytes::from(body)).await {
-                Ok(rejected) => {
-                    // A partial success: what the receiver rejected is
-                    // dropped, counted against standard records first.
-                    let rejected = rejected.min(records.total());
-                    let from_standard = rejected.min(records.standard);
-                    sent.delivered.standard += records.standard - from_standard;
-                    sent.delivered.full += records.full - (rejected - from_standard);
-                    sent.dropped += rejected;
-                    if rejected > 0 {
-                        tracing::warn!(
-                            records = rejected,
-                            "the receiver rejected records (partial success)"
-                        );
-                    }
-                }
-                Err(e) => {
-                    tracing::warn!(error = %e, records = records.total(), "records not forwarded");
-                    sent.dropped += records.total();
-                    sent.error = Some(match e {
-                        ForwardError::Refused(_) => "receiver refused the request",
-                        _ => "receiver unavailable",
-                    });
-                }
-            }
-        }
-        sent
-    }
-
-    /// Send one encoded request with retries: at most [`ATTEMPTS`] tries
-    /// within [`TOTAL_TIME`]. Returns how many items the receiver rejected
+    /// Send one export request, retrying as `retry()` says (read before
+    /// every wait, so that a reload applies to an export being retried)
+    /// until it is taken, refused for good, `max_elapsed` has passed, or
+    /// `stop` turns true (then one last attempt is made at once).
+    /// `on_retry` is called before each wait (to mark the sink unhealthy
+    /// and count the retry). Returns how many items the receiver rejected
     /// in a partial success.
-    async fn post(&self, signal: Signal, body: Bytes) -> Result<u64, ForwardError> {
+    pub async fn post(
+        &self,
+        part: &Part,
+        retry: impl Fn() -> ExportRetry,
+        stop: &mut tokio::sync::watch::Receiver<bool>,
+        mut on_retry: impl FnMut(),
+    ) -> Result<u64, ForwardError> {
         let start = Instant::now();
-        let mut backoff = BACKOFF;
-        for attempt in 1..=ATTEMPTS {
-            let tried = match &self.transport {
-                Transport::Http(c) => self.attempt_http(c, signal, body.clone()).await,
-                Transport::Grpc(c) => self.attempt_grpc(c, signal, body.clone()).await,
+        let mut interval = retry().initial_interval;
+        loop {
+            let stopping = *stop.borrow();
+            let timeout = if stopping {
+                STOPPING_ATTEMPT_TIMEOUT
+            } else {
+                ATTEMPT_TIMEOUT
             };
-            let wait = match tried {
+            let wait = match self.attempt(part, timeout).await {
                 Ok(rejected) => return Ok(rejected),
                 Err(Fail::Permanent(code)) => return Err(ForwardError::Refused(code)),
-                Err(Fail::Retry(Some(after))) => after.min(MAX_RETRY_AFTER),
-                Err(Fail::Retry(None)) => jitter(backoff),
+                Err(Fail::Retry(after)) => backoff_wait(interval, after),
             };
-            backoff = (backoff * 2).min(MAX_BACKOFF);
-            if attempt == ATTEMPTS || start.elapsed() + wait > TOTAL_TIME {
-                break;
+            let retry = retry();
+            if stopping || start.elapsed() + wait > retry.max_elapsed {
+                return Err(ForwardError::Unavailable);
             }
-            tokio::time::sleep(wait).await;
+            on_retry();
+            interval = grow(interval, retry.max_interval);
+            let sleep = tokio::time::sleep(wait);
+            tokio::pin!(sleep);
+            tokio::select! {
+                _ = &mut sleep => {}
+                // Stopping: no more waiting; the loop tries once more. (No
+                // one left to say stop: wait as planned.)
+                gone = async { stop.wait_for(|s| *s).await.is_err() } => if gone { sleep.await },
+            }
         }
-        Err(ForwardError::Unavailable)
+    }
+
+    /// One attempt at sending `part`, within `timeout`.
+    pub async fn attempt(&self, part: &Part, timeout: Duration) -> Result<u64, Fail> {
+        let body = part.body.clone();
+        match &self.transport {
+            Transport::Http(c) => self.attempt_http(c, part.signal, body, timeout).await,
+            Transport::Grpc(c) => self.attempt_grpc(c, part.signal, body, timeout).await,
+        }
     }
 
     async fn attempt_http(
@@ -364,6 +378,7 @@ impl Forwarder {
         client: &Client<Connector, Full<Bytes>>,
         signal: Signal,
         body: Bytes,
+        timeout: Duration,
     ) -> Result<u64, Fail> {
         let path = match signal {
             Signal::Traces => "/v1/traces",
@@ -375,7 +390,7 @@ impl Forwarder {
             req = req.header(hyper::header::AUTHORIZATION, a.clone());
         }
         let req = req.body(Full::new(body)).map_err(|_| Fail::Permanent(0))?;
-        let resp = match tokio::time::timeout(ATTEMPT_TIMEOUT, client.request(req)).await {
+        let resp = match tokio::time::timeout(timeout, client.request(req)).await {
             Ok(Ok(r)) => r,
             _ => return Err(Fail::Retry(None)),
         };
@@ -387,7 +402,7 @@ impl Forwarder {
             .and_then(parse_retry_after);
         // Read the answer so the connection can be reused; its content is
         // not looked at.
-        let _ = tokio::time::timeout(ATTEMPT_TIMEOUT, resp.into_body().collect()).await;
+        let _ = tokio::time::timeout(timeout, resp.into_body().collect()).await;
         let code = status.as_u16();
         if status.is_success() {
             Ok(0)
@@ -403,6 +418,7 @@ impl Forwarder {
         client: &Client<Connector, tonic::body::Body>,
         signal: Signal,
         body: Bytes,
+        timeout: Duration,
     ) -> Result<u64, Fail> {
         let origin: axum::http::Uri = self.base.parse().map_err(|_| Fail::Permanent(0))?;
         let mut grpc = tonic::client::Grpc::with_origin(client.clone(), origin);
@@ -411,7 +427,7 @@ impl Forwarder {
             Signal::Logs => PathAndQuery::from_static(crate::otlp_grpc::LOGS_PATH),
         };
         let mut req = tonic::Request::new(body);
-        req.set_timeout(ATTEMPT_TIMEOUT);
+        req.set_timeout(timeout);
         if let Some(a) = &self.authorization
             && let Ok(v) = tonic::metadata::AsciiMetadataValue::try_from(a.as_bytes())
         {
@@ -423,7 +439,7 @@ impl Forwarder {
                 .await
                 .map_err(|s| grpc_fail(&s))
         };
-        let resp = match tokio::time::timeout(ATTEMPT_TIMEOUT, call).await {
+        let resp = match tokio::time::timeout(timeout, call).await {
             Ok(r) => r?,
             Err(_) => return Err(Fail::Retry(None)),
         };
@@ -453,6 +469,22 @@ fn grpc_fail(s: &tonic::Status) -> Fail {
         Code::ResourceExhausted if info.is_some() => Fail::Retry(info),
         c => Fail::Permanent(c as u16),
     }
+}
+
+/// The wait before the next attempt: the backoff `interval` with jitter,
+/// or the receiver's `Retry-After`/`RetryInfo` (capped at
+/// [`MAX_RETRY_AFTER`]) when that is longer.
+pub fn backoff_wait(interval: Duration, after: Option<Duration>) -> Duration {
+    let backoff = jitter(interval);
+    match after {
+        Some(a) => a.min(MAX_RETRY_AFTER).max(backoff),
+        None => backoff,
+    }
+}
+
+/// The next backoff interval: half as long again, at most `max`.
+pub fn grow(interval: Duration, max: Duration) -> Duration {
+    (interval + interval / 2).min(max)
 }
 
 /// Between half and all of `d`, at random: retries of many senders spread
@@ -488,6 +520,29 @@ mod tests {
             Some(Duration::ZERO)
         );
         assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn backoff_grows_by_half_to_its_cap_and_a_longer_retry_after_wins_up_to_30s() {
+        let max = Duration::from_secs(30);
+        let mut i = Duration::from_secs(5);
+        let mut seen = Vec::new();
+        for _ in 0..8 {
+            seen.push(i.as_millis());
+            i = grow(i, max);
+        }
+        assert_eq!(seen, [5000, 7500, 11250, 16875, 25312, 30000, 30000, 30000]);
+        for _ in 0..100 {
+            let w = backoff_wait(Duration::from_secs(4), None);
+            assert!(w >= Duration::from_secs(2) && w <= Duration::from_secs(4));
+            // A receiver asking for less than the backoff gets the backoff.
+            let w = backoff_wait(Duration::from_secs(4), Some(Duration::from_millis(10)));
+            assert!(w >= Duration::from_secs(2));
+            let w = backoff_wait(Duration::from_millis(100), Some(Duration::from_secs(3)));
+            assert_eq!(w, Duration::from_secs(3));
+            let w = backoff_wait(Duration::from_millis(100), Some(Duration::from_secs(3600)));
+            assert_eq!(w, MAX_RETRY_AFTER);
+        }
     }
 
     #[test]

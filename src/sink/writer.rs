@@ -8,9 +8,20 @@
 //! counts it, marks the sink unhealthy (`/healthz`, `/metrics`,
 //! `/v1/status`), and tries to reopen every flush interval; it never hands
 //! content to another sink.
+//!
+//! An OTLP writer retries a failed export as `[server] retry_*` says,
+//! holding its queue meanwhile (new records wait there, up to its bounds);
+//! when `retry_max_elapsed` has passed the export's records are dropped,
+//! counted and logged. With a spool (`[[sink]] spool_dir`) it makes one
+//! attempt and puts what failed on disk instead ([`super::spool`]); while
+//! the spool holds anything, newer exports go behind it, so the receiver
+//! gets them in order, and the spool is replayed with the same backoff.
+//! When `serve` stops, an export gets one short attempt, then goes to the
+//! spool, or is dropped and counted.
 
-use std::sync::Arc;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
@@ -19,8 +30,12 @@ use tokio::task::JoinHandle;
 
 use super::counters::{DropReason, SinkCounters};
 use super::file::open_sink_file;
-use super::otlp::{Batch, Forwarder, Levels};
-use crate::policy::SinkOutput;
+use super::otlp::{
+    ATTEMPT_TIMEOUT, Batch, Fail, ForwardError, Forwarder, Levels, Part, STOPPING_ATTEMPT_TIMEOUT,
+    backoff_wait, grow,
+};
+use super::spool::{Spool, SpoolError};
+use crate::policy::{ExportRetry, SinkOutput, SpoolSettings};
 
 /// Write buffer of a sink writer.
 const WRITE_BUFFER: usize = 256 * 1024;
@@ -51,6 +66,13 @@ pub struct Queue {
     /// writer, as long as the output is the same: two writers never append
     /// to one file).
     pub output: SinkOutput,
+    /// The spool folder its writer uses, if any (likewise: a reload reuses
+    /// the writer only while this is the same).
+    pub spool_dir: Option<PathBuf>,
+    /// How the writer retries exports (a reload changes it at once).
+    retry: Arc<Mutex<ExportRetry>>,
+    /// The spool's byte bound (a reload changes it at once).
+    spool_max_bytes: Arc<AtomicU64>,
 }
 
 /// The queue refused a record: it is full (records or bytes) or closed.
@@ -95,6 +117,33 @@ impl Queue {
     pub fn set_max_bytes(&self, max: usize) {
         self.max_bytes.store(max as u64, Ordering::Relaxed);
     }
+
+    /// Apply new retry settings and spool bound (a reload).
+    pub fn set_export(&self, retry: ExportRetry, spool: Option<&SpoolSettings>) {
+        *lock(&self.retry) = retry;
+        if let Some(s) = spool {
+            self.spool_max_bytes.store(s.max_bytes, Ordering::Relaxed);
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// What a sink writer needs besides its output: see [`spawn`].
+#[derive(Debug, Clone)]
+pub struct WriterSettings {
+    /// Queue bound in records (fixed for the writer's life).
+    pub max_records: usize,
+    /// Queue bound in bytes.
+    pub max_bytes: usize,
+    /// How often the output is flushed (and an OTLP batch sent).
+    pub flush_every: Duration,
+    /// How OTLP exports are retried.
+    pub retry: ExportRetry,
+    /// The OTLP sink's spool, if it has one.
+    pub spool: Option<SpoolSettings>,
 }
 
 /// `serve`'s side of the seam: a record is copied into the queue, or
@@ -111,22 +160,28 @@ impl super::RecordSink for &Queue {
 
 /// Start the writer of one sink. Its task ends when every [`Queue`] handle
 /// is dropped, or when `shutdown` turns true; either way it first writes
-/// what is queued and flushes.
+/// what is queued and flushes (an OTLP writer: one short attempt per
+/// export, then its spool or a counted drop).
 pub fn spawn(
     name: &str,
     output: SinkOutput,
-    max_records: usize,
-    max_bytes: usize,
-    flush_every: Duration,
+    settings: WriterSettings,
     counters: Arc<SinkCounters>,
     shutdown: watch::Receiver<bool>,
 ) -> (Arc<Queue>, JoinHandle<()>) {
-    let (tx, rx) = mpsc::channel(max_records.max(1));
+    let (tx, rx) = mpsc::channel(settings.max_records.max(1));
+    let retry = Arc::new(Mutex::new(settings.retry));
+    let spool_max_bytes = Arc::new(AtomicU64::new(
+        settings.spool.as_ref().map_or(0, |s| s.max_bytes),
+    ));
     let queue = Arc::new(Queue {
         tx,
-        max_bytes: AtomicU64::new(max_bytes as u64),
+        max_bytes: AtomicU64::new(settings.max_bytes as u64),
         counters: Arc::clone(&counters),
         output: output.clone(),
+        spool_dir: settings.spool.as_ref().map(|s| s.dir.clone()),
+        retry: Arc::clone(&retry),
+        spool_max_bytes: Arc::clone(&spool_max_bytes),
     });
     let writer = Writer {
         name: name.to_string(),
@@ -137,11 +192,43 @@ pub fn spawn(
         pending: Vec::new(),
         forward: None,
         batch: Batch::default(),
-        flush_every,
+        flush_every: settings.flush_every,
+        retry,
+        stop: shutdown.clone(),
+        spool: settings.spool.map(|s| SpoolState {
+            dir: s.dir,
+            max_bytes: spool_max_bytes,
+            open: None,
+            error: None,
+            next_try: tokio::time::Instant::now(),
+            interval: None,
+            warned: None,
+            unlogged: 0,
+        }),
     };
-    let handle = tokio::spawn(writer.run(rx, flush_every, shutdown));
+    let handle = tokio::spawn(writer.run(rx, settings.flush_every, shutdown));
     (queue, handle)
 }
+
+/// A writer's spool: the folder, and the spool once it could be opened.
+struct SpoolState {
+    dir: PathBuf,
+    max_bytes: Arc<AtomicU64>,
+    open: Option<Spool>,
+    /// Why it cannot be opened (logged once per change).
+    error: Option<String>,
+    /// When the oldest entry is tried next.
+    next_try: tokio::time::Instant,
+    /// The backoff interval of the next failure; `None`: the initial one.
+    interval: Option<Duration>,
+    /// When a refused export was last logged, and how many were refused
+    /// since without a line of their own.
+    warned: Option<tokio::time::Instant>,
+    unlogged: u64,
+}
+
+/// At most one log line per this long for exports a spool refuses.
+const SPOOL_WARN_EVERY: Duration = Duration::from_secs(10);
 
 /// Where a writer's bytes go.
 enum Out {
@@ -216,6 +303,10 @@ struct Writer {
     forward: Option<Forwarder>,
     batch: Batch,
     flush_every: Duration,
+    retry: Arc<Mutex<ExportRetry>>,
+    /// `serve` is stopping: no more waits between attempts.
+    stop: watch::Receiver<bool>,
+    spool: Option<SpoolState>,
 }
 
 impl Writer {
@@ -229,8 +320,14 @@ impl Writer {
         let mut tick = tokio::time::interval(flush_every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
+            let replay_at = self.replay_at();
             tokio::select! {
                 biased;
+                // The spool first: what waits there is older than anything
+                // in the queue, which holds meanwhile.
+                _ = tokio::time::sleep_until(replay_at.unwrap_or_else(tokio::time::Instant::now)), if replay_at.is_some() => {
+                    self.replay().await;
+                }
                 r = rx.recv() => match r {
                     Some(rec) => self.write(rec).await,
                     None => break,
@@ -238,6 +335,9 @@ impl Writer {
                 _ = tick.tick() => {
                     if self.out.is_none() && self.forward.is_none() {
                         self.open().await;
+                    }
+                    if self.spool.as_ref().is_some_and(|s| s.open.is_none()) {
+                        self.open_spool().await;
                     }
                     self.flush().await;
                     if self.batch.due(self.flush_every) {
@@ -284,6 +384,9 @@ impl Writer {
                     Ok(f) => {
                         self.forward = Some(f);
                         self.counters.set_health(None);
+                        if self.spool.is_some() {
+                            self.open_spool().await;
+                        }
                     }
                     Err(e) => {
                         // SECURITY: fixed words from the TLS setup; its
@@ -398,20 +501,302 @@ impl Writer {
     }
 
     async fn send_batch(&mut self) {
-        let Some(f) = &self.forward else { return };
+        let Some(f) = self.forward.clone() else {
+            return;
+        };
         if self.batch.is_empty() {
             return;
         }
-        let records = self.batch.records();
-        let sent = f.send(&mut self.batch).await;
-        let c = &self.counters;
-        c.unflushed.fetch_sub(records, Ordering::AcqRel);
-        c.out_standard
-            .fetch_add(sent.delivered.standard, Ordering::Relaxed);
-        c.out_full.fetch_add(sent.delivered.full, Ordering::Relaxed);
-        c.drop_n(DropReason::SinkError, sent.dropped);
-        c.set_health(sent.error.map(str::to_string));
+        for part in self.batch.take_parts() {
+            self.export(&f, part).await;
+        }
     }
+
+    /// Send one export request; count where its records went.
+    async fn export(&mut self, f: &Forwarder, part: Part) {
+        let n = part.records.total();
+        let c = Arc::clone(&self.counters);
+        let stopping = *self.stop.borrow();
+        let retry = *lock(&self.retry);
+        if let Some(st) = self.spool.as_mut()
+            && st.open.is_some()
+        {
+            // Behind what waits in the spool, or one attempt, then the
+            // spool: the receiver gets exports in order.
+            if st.open.as_ref().is_some_and(Spool::is_empty) {
+                let timeout = if stopping {
+                    STOPPING_ATTEMPT_TIMEOUT
+                } else {
+                    ATTEMPT_TIMEOUT
+                };
+                match f.attempt(&part, timeout).await {
+                    Ok(rejected) => {
+                        c.unflushed.fetch_sub(n, Ordering::AcqRel);
+                        delivered(&c, part.records, rejected);
+                        c.set_health(None);
+                        return;
+                    }
+                    Err(Fail::Permanent(code)) => {
+                        c.unflushed.fetch_sub(n, Ordering::AcqRel);
+                        refused(&c, &self.name, n, code);
+                        return;
+                    }
+                    Err(Fail::Retry(after)) => {
+                        c.retries.fetch_add(1, Ordering::Relaxed);
+                        let interval = retry.initial_interval;
+                        st.next_try = tokio::time::Instant::now() + backoff_wait(interval, after);
+                        st.interval = Some(grow(interval, retry.max_interval));
+                    }
+                }
+            }
+            c.unflushed.fetch_sub(n, Ordering::AcqRel);
+            self.spool_part(part);
+            return;
+        }
+        let mut stop = self.stop.clone();
+        let shared = Arc::clone(&self.retry);
+        let sent = f
+            .post(
+                &part,
+                || *lock(&shared),
+                &mut stop,
+                || {
+                    c.retries.fetch_add(1, Ordering::Relaxed);
+                    c.set_health(Some("receiver unavailable; retrying".to_string()));
+                },
+            )
+            .await;
+        c.unflushed.fetch_sub(n, Ordering::AcqRel);
+        match sent {
+            Ok(rejected) => {
+                delivered(&c, part.records, rejected);
+                c.set_health(self.spool.as_ref().and_then(|s| s.error.clone()));
+            }
+            Err(ForwardError::Refused(code)) => refused(&c, &self.name, n, code),
+            Err(_) => {
+                let stopping = *self.stop.borrow();
+                c.drop_n(DropReason::SinkError, n);
+                c.set_health(Some("receiver unavailable".to_string()));
+                // SECURITY: counts and fixed words.
+                tracing::warn!(
+                    sink = %self.name,
+                    records = n,
+                    retry_max_elapsed = %humantime_secs(lock(&self.retry).max_elapsed),
+                    stopping,
+                    "the receiver did not take an export within retry_max_elapsed (or before shutdown); its records are dropped"
+                );
+            }
+        }
+    }
+
+    /// Put an export the receiver did not take into the spool; when the
+    /// spool refuses it, its records are dropped, counted and logged.
+    fn spool_part(&mut self, part: Part) {
+        let n = part.records.total();
+        let c = Arc::clone(&self.counters);
+        let Some(st) = self.spool.as_mut() else {
+            c.drop_n(DropReason::SinkError, n);
+            return;
+        };
+        let Some(sp) = st.open.as_mut() else {
+            c.drop_n(DropReason::SinkError, n);
+            return;
+        };
+        sp.set_max_bytes(st.max_bytes.load(Ordering::Relaxed));
+        match sp.push(
+            part.signal,
+            part.records.standard,
+            part.records.full,
+            &part.body,
+        ) {
+            Ok(()) => {
+                if c.set_health(Some(
+                    "receiver unavailable; exports wait in the spool".to_string(),
+                )) {
+                    tracing::warn!(sink = %self.name, "the receiver did not take an export; exports wait in the spool until it does");
+                }
+            }
+            Err(e) => {
+                // `Full` drops the newest, as a full queue does.
+                let why = match e {
+                    SpoolError::Full => DropReason::QueueFull,
+                    _ => DropReason::SinkError,
+                };
+                c.drop_n(why, n);
+                if let SpoolError::Io(_) = e {
+                    // A disk that cannot take the entry: say so where an
+                    // operator looks (a full spool is not a fault).
+                    c.set_health(Some(e.to_string()));
+                }
+                // Rate-limited: a full spool refuses every export.
+                st.unlogged += n;
+                let now = tokio::time::Instant::now();
+                if st.warned.is_none_or(|t| now >= t + SPOOL_WARN_EVERY) {
+                    // SECURITY: fixed words, an error kind, counts.
+                    tracing::warn!(sink = %self.name, records = st.unlogged, error = %e, "exports could not be spooled; their records are dropped");
+                    st.warned = Some(now);
+                    st.unlogged = 0;
+                }
+            }
+        }
+        spool_gauges(&c, sp);
+    }
+
+    /// When the spool's oldest entry is tried next, if it holds any.
+    fn replay_at(&self) -> Option<tokio::time::Instant> {
+        let st = self.spool.as_ref()?;
+        if self.forward.is_none() || st.open.as_ref().is_none_or(Spool::is_empty) {
+            return None;
+        }
+        Some(st.next_try)
+    }
+
+    /// Try the spool's oldest entry once.
+    async fn replay(&mut self) {
+        let Some(f) = self.forward.clone() else {
+            return;
+        };
+        let c = Arc::clone(&self.counters);
+        let retry = *lock(&self.retry);
+        let stopping = *self.stop.borrow();
+        let Some(st) = self.spool.as_mut() else {
+            return;
+        };
+        let Some(sp) = st.open.as_mut() else {
+            return;
+        };
+        let now = tokio::time::Instant::now();
+        match sp.front() {
+            None => return,
+            Some(Err(_)) => {
+                let n = sp.pop();
+                c.drop_n(DropReason::SinkError, n);
+                // SECURITY: counts only.
+                tracing::warn!(sink = %self.name, records = n, "a spool entry was torn or changed on disk; it is removed, not sent");
+                st.next_try = now;
+            }
+            Some(Ok(e)) => {
+                let part = Part {
+                    signal: e.signal,
+                    records: Levels {
+                        standard: e.records,
+                        full: 0,
+                    },
+                    body: axum::body::Bytes::from(e.body),
+                };
+                let timeout = if stopping {
+                    STOPPING_ATTEMPT_TIMEOUT
+                } else {
+                    ATTEMPT_TIMEOUT
+                };
+                match f.attempt(&part, timeout).await {
+                    Ok(rejected) => {
+                        sp.pop();
+                        delivered(&c, part.records, rejected);
+                        st.interval = None;
+                        st.next_try = tokio::time::Instant::now();
+                        if sp.is_empty() {
+                            c.set_health(None);
+                            tracing::info!(sink = %self.name, "the spool is replayed");
+                        }
+                    }
+                    Err(Fail::Permanent(code)) => {
+                        let n = sp.pop();
+                        refused(&c, &self.name, n, code);
+                        st.next_try = tokio::time::Instant::now();
+                    }
+                    Err(Fail::Retry(after)) => {
+                        c.retries.fetch_add(1, Ordering::Relaxed);
+                        let interval = st.interval.unwrap_or(retry.initial_interval);
+                        st.next_try = tokio::time::Instant::now() + backoff_wait(interval, after);
+                        st.interval = Some(grow(interval, retry.max_interval));
+                        c.set_health(Some(
+                            "receiver unavailable; exports wait in the spool".to_string(),
+                        ));
+                    }
+                }
+            }
+        }
+        spool_gauges(&c, sp);
+    }
+
+    /// Open the spool (at start, and every flush interval while it cannot
+    /// be): what an earlier run left is counted and replayed first.
+    async fn open_spool(&mut self) {
+        let Some(st) = self.spool.as_mut() else {
+            return;
+        };
+        let dir = st.dir.clone();
+        let max = st.max_bytes.load(Ordering::Relaxed);
+        let c = Arc::clone(&self.counters);
+        let opened = tokio::task::spawn_blocking(move || Spool::open(&dir, max))
+            .await
+            .unwrap_or_else(|_| Err(SpoolError::Io(std::io::ErrorKind::Other.to_string())));
+        match opened {
+            Ok((sp, found)) => {
+                if found.torn_entries > 0 {
+                    c.drop_n(DropReason::SinkError, found.torn_records);
+                    tracing::warn!(sink = %self.name, entries = found.torn_entries, records = found.torn_records, "spool entries were torn or changed on disk; they are removed, not sent");
+                }
+                if found.entries > 0 {
+                    c.recovered.fetch_add(found.records, Ordering::AcqRel);
+                    tracing::info!(sink = %self.name, entries = found.entries, records = found.records, "exports wait in the spool from an earlier run; replaying them first");
+                }
+                spool_gauges(&c, &sp);
+                st.open = Some(sp);
+                st.next_try = tokio::time::Instant::now();
+                if st.error.take().is_some() {
+                    c.set_health(None);
+                }
+            }
+            Err(e) => {
+                let e = e.to_string();
+                if st.error.as_ref() != Some(&e) {
+                    // SECURITY: the folder (the policy's) and an error
+                    // kind. Exports go on without a spool: retried in
+                    // memory, then dropped and counted.
+                    tracing::error!(sink = %self.name, error = %e, "the sink's spool cannot be used; exports the receiver does not take are dropped");
+                }
+                c.set_health(Some(e.clone()));
+                st.error = Some(e);
+            }
+        }
+    }
+}
+
+/// Count an export the receiver took: what it rejected in a partial
+/// success is dropped, counted against standard records first.
+fn delivered(c: &SinkCounters, records: Levels, rejected: u64) {
+    let rejected = rejected.min(records.total());
+    let from_standard = rejected.min(records.standard);
+    c.out_standard
+        .fetch_add(records.standard - from_standard, Ordering::Relaxed);
+    c.out_full
+        .fetch_add(records.full - (rejected - from_standard), Ordering::Relaxed);
+    c.drop_n(DropReason::SinkError, rejected);
+    if rejected > 0 {
+        tracing::warn!(
+            records = rejected,
+            "the receiver rejected records (partial success)"
+        );
+    }
+}
+
+/// Count an export the receiver refused for good.
+fn refused(c: &SinkCounters, sink: &str, n: u64, code: u16) {
+    c.drop_n(DropReason::SinkError, n);
+    c.set_health(Some("receiver refused the request".to_string()));
+    tracing::warn!(sink = %sink, records = n, status = code, "the receiver refused an export; its records are dropped");
+}
+
+fn spool_gauges(c: &SinkCounters, sp: &Spool) {
+    c.spooled.store(sp.records(), Ordering::Release);
+    c.spooled_bytes.store(sp.bytes(), Ordering::Release);
+}
+
+/// `300s`, for log lines.
+fn humantime_secs(d: Duration) -> String {
+    format!("{}s", d.as_secs_f64())
 }
 
 #[cfg(test)]
@@ -431,9 +816,13 @@ mod tests {
         let (queue, handle) = spawn(
             "s",
             SinkOutput::File(path.clone()),
-            64,
-            64 << 20,
-            Duration::from_millis(10),
+            WriterSettings {
+                max_records: 64,
+                max_bytes: 64 << 20,
+                flush_every: Duration::from_millis(10),
+                retry: ExportRetry::default(),
+                spool: None,
+            },
             Arc::clone(&counters),
             stop,
         );

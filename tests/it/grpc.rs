@@ -668,6 +668,10 @@ impl Scripted {
     }
 }
 
+/// Quick retries for a scripted receiver: 20 ms growing to 100 ms, for
+/// at most 3 s.
+const RETRY: &str = "retry_initial_interval = \"20ms\"\nretry_max_interval = \"100ms\"\nretry_max_elapsed = \"3s\"\n";
+
 /// `serve` exporting to `receiver`; one request sent; the sink's status once
 /// the record is delivered or dropped.
 fn export_once(receiver: &Scripted) -> Value {
@@ -676,7 +680,7 @@ fn export_once(receiver: &Scripted) -> Value {
     std::fs::write(
         d.join("policy.toml"),
         format!(
-            "[server]\nflush_interval = \"20ms\"\n[[sink]]\nname = \"fwd\"\noutput = \"otlp+grpc://{}\"\n",
+            "[server]\nflush_interval = \"20ms\"\n{RETRY}[[sink]]\nname = \"fwd\"\noutput = \"otlp+grpc://{}\"\n",
             receiver.addr
         ),
     )
@@ -706,7 +710,7 @@ fn the_grpc_exporter_waits_as_retry_info_asks_then_delivers_once() {
     assert_eq!(sink["records_out"]["standard"], 1, "{sink}");
     let calls = receiver.calls();
     assert_eq!(calls.len(), 2, "one retry");
-    // The backoff alone would have waited at most 100 ms.
+    // The backoff alone would have waited at most 20 ms.
     assert!(
         calls[1] - calls[0] >= Duration::from_millis(1200),
         "{:?}",
@@ -729,14 +733,20 @@ fn the_grpc_exporter_gives_up_on_final_codes_at_once_and_counts_the_drop() {
 }
 
 #[test]
-fn the_grpc_exporter_retries_retryable_codes_a_bounded_number_of_times() {
+fn the_grpc_exporter_retries_retryable_codes_for_retry_max_elapsed() {
     let receiver = Scripted::start(vec![Reply::Code(Code::Unavailable)]);
     let sink = export_once(&receiver);
     assert_eq!(sink["dropped"]["sink_error"], 1, "{sink}");
-    assert_eq!(
-        receiver.calls().len(),
-        tracegate::internals::sink::otlp::ATTEMPTS as usize
+    let calls = receiver.calls();
+    // Waits of 10-20 ms growing to 50-100 ms, for at most 3 s: many
+    // attempts, all within the budget.
+    assert!(calls.len() >= 10, "{} attempts", calls.len());
+    assert!(
+        calls[calls.len() - 1] - calls[0] <= Duration::from_secs(3),
+        "{:?}",
+        calls[calls.len() - 1] - calls[0]
     );
+    assert_eq!(sink["export_retries"], calls.len() as u64 - 1, "{sink}");
     let receiver = Scripted::start(vec![
         Reply::Code(Code::Aborted),
         Reply::Code(Code::DataLoss),

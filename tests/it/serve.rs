@@ -950,7 +950,8 @@ fn an_otlp_sink_forwards_gated_protobuf_and_a_dead_receiver_only_costs_its_own_r
     std::fs::write(
         dir_a.path().join("policy.toml"),
         format!(
-            "[[sink]]\nname = \"fwd\"\noutput = \"otlp+http://{}\"\n\
+            "[server]\nretry_initial_interval = \"20ms\"\nretry_max_elapsed = \"500ms\"\n\
+             [[sink]]\nname = \"fwd\"\noutput = \"otlp+http://{}\"\n\
              [[sink]]\nname = \"dead\"\noutput = \"otlp+http://{dead}\"\n",
             receiver.addr
         ),

@@ -250,7 +250,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("library", &["sink"]),
     // The daemon's floor (feature `daemon`): rustls configurations and the
     // policy's TLS check, OTLP/gRPC on the wire, the fleet's Redis store,
-    // a sink's files and counters; then the exporters, the sink writers,
+    // a sink's files, spool and counters; then the exporters, the sink writers,
     // `serve`.
     (
         "daemon",
@@ -258,6 +258,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "otlp_grpc",
             "sink::counters",
             "sink::file",
+            "sink::spool",
             "tls",
             "window::budget_redis",
         ],
