@@ -19,6 +19,7 @@ use subtle::ConstantTimeEq;
 
 use super::budget::{BudgetError, MemoryBudget, Reservation, decode_estimate};
 use super::pipeline::{Active, Pipeline};
+use crate::gate::otlp::shape::check_request;
 use crate::policy::StructureLimits;
 use crate::record::otlp_proto::bounds::{BoundError, Counts, Signal, check_json, check_protobuf};
 use crate::record::otlp_proto::{decode_logs_protobuf_bytes, decode_traces_protobuf_bytes};
@@ -285,7 +286,20 @@ impl Ingest {
             let counts = count_body(&bytes, signal, enc, &structure)?;
             Ok((bytes, counts))
         })
-        .await?;
+        .await
+        .inspect_err(|r| {
+            if r.kind == RefusalKind::Malformed {
+                self.p.metrics.malformed.fetch_add(1, Ordering::Relaxed);
+            }
+        })?;
+        if counts.export_items() == 0 {
+            // An empty export request is valid and carries nothing: no sink
+            // receives a line for it.
+            return Ok(Accepted {
+                rejected: 0,
+                message: String::new(),
+            });
+        }
         // SECURITY: decoding starts only once its estimated memory is reserved.
         self.reserve(
             res,
@@ -302,6 +316,7 @@ impl Ingest {
                         Signal::Logs => decode_logs_protobuf_bytes(&bytes),
                     };
                     decoded.map_err(|_| {
+                        p2.metrics.malformed.fetch_add(1, Ordering::Relaxed);
                         Refusal::new(
                             RefusalKind::Malformed,
                             "request body is not a valid OTLP protobuf export request",
@@ -417,6 +432,15 @@ fn count_body(
             // before this scan accepted them.
             let mut tape = Tape::new();
             let text = tape.scan(bytes).map_err(|m| json_refusal(&m))?;
+            // SECURITY: a body that is not this signal's export request is
+            // refused whole (the OTLP specification's 400), never judged as
+            // a record with members to strip.
+            check_request(&tape, text, Some(signal)).map_err(|e| {
+                Refusal::new(
+                    RefusalKind::Malformed,
+                    format!("request body is not an OTLP/JSON export request: {e}"),
+                )
+            })?;
             check_json(&tape, text, limits).map_err(bound_refusal)
         }
     }

@@ -27,6 +27,7 @@ mod serve_hard;
 mod standard;
 mod tidy;
 mod tls;
+mod visible;
 
 #[path = "../support/rng.rs"]
 mod rng;

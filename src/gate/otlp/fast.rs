@@ -196,7 +196,9 @@ impl<'a> Walker<'a, '_> {
             return None;
         }
         let (end, seen) = self.object(&super::schema::REQUEST, 0)?;
-        (end == self.b.len() && seen != 0).then_some(())
+        // One signal per request: a line holding both lists is not an
+        // export request (`shape`), which the full path says.
+        (end == self.b.len() && seen.count_ones() == 1).then_some(())
     }
 
     /// The string whose quote is at `i`, when it holds no escape: its

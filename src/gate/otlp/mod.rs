@@ -28,6 +28,7 @@ pub mod attrs;
 pub mod content;
 pub(crate) mod fast;
 pub mod schema;
+pub mod shape;
 mod structured;
 
 #[cfg(test)]
@@ -218,6 +219,24 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
         pseudonyms: input.pseudonyms,
     };
     let top = if is_request(input.tape, input.text) {
+        // SECURITY: a line that names an export request's list but is not
+        // the shape of one is malformed for every sink, not a record with
+        // members to strip (`{"resourceSpans": 5}` would go out as `{}`).
+        if let Err(e) = shape::check_request(input.tape, input.text, None) {
+            j.findings.push(Finding {
+                line: input.line,
+                kind: FindingKind::Malformed,
+                rule: Rule::OtlpShape,
+                field: (!e.path.is_empty()).then_some(e.path),
+                message: format!("not an OTLP export request: {}", e.problem),
+            });
+            return Judgement {
+                verdict: Verdict::Malformed,
+                format: None,
+                stripped: 0,
+                has_content: false,
+            };
+        }
         &schema::REQUEST
     } else {
         j.bare = true;

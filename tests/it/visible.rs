@@ -1,0 +1,309 @@
+//! Issue 35 items 1 and 4: nothing the daemon throws away disappears
+//! without a trace, and nothing that is not an OTLP export request is
+//! taken for one. The real binary on loopback ports; every wait is a
+//! bounded poll.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{Value, json};
+use tonic::Code;
+
+use crate::grpc::{Call, call, start};
+use crate::serve::{JSON, PROTO, policy_text, poll, span_request};
+use tracegate::internals::grpc::{LOGS_PATH, TRACES_PATH};
+use tracegate::internals::record::otlp_proto::{encode_logs_protobuf, encode_traces_protobuf};
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_default()
+}
+
+/// A metric's value in a Prometheus exposition (the whole sample line
+/// before the value must match `series`); 0 when absent.
+pub(crate) fn metric(text: &str, series: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Bodies that name an export request's list but are not one, or are no
+/// export request at all: (what, signal path, body).
+fn wrong_shapes() -> Vec<(&'static str, &'static str, Vec<u8>)> {
+    let span = |s: Value| {
+        json!({"resourceSpans": [{"scopeSpans": [{"spans": [s]}]}]})
+            .to_string()
+            .into_bytes()
+    };
+    vec![
+        (
+            "a number for the list",
+            "/v1/traces",
+            b"{\"resourceSpans\": 5}".to_vec(),
+        ),
+        (
+            "a misspelt list",
+            "/v1/traces",
+            b"{\"resourceSpan\": []}".to_vec(),
+        ),
+        (
+            "the list and a stray member",
+            "/v1/traces",
+            b"{\"resourceSpans\": [], \"x\": 1}".to_vec(),
+        ),
+        (
+            "logs on the traces path",
+            "/v1/traces",
+            b"{\"resourceLogs\": []}".to_vec(),
+        ),
+        (
+            "traces on the logs path",
+            "/v1/logs",
+            b"{\"resourceSpans\": []}".to_vec(),
+        ),
+        (
+            "a misspelt logs list",
+            "/v1/logs",
+            b"{\"resourceLog\": []}".to_vec(),
+        ),
+        (
+            "a number for the logs list",
+            "/v1/logs",
+            b"{\"resourceLogs\": 5}".to_vec(),
+        ),
+        (
+            "null for the list",
+            "/v1/traces",
+            b"{\"resourceSpans\": null}".to_vec(),
+        ),
+        (
+            "a bare span",
+            "/v1/traces",
+            b"{\"name\": \"llm_request\", \"attributes\": []}".to_vec(),
+        ),
+        (
+            "a number for a resource",
+            "/v1/traces",
+            b"{\"resourceSpans\": [5]}".to_vec(),
+        ),
+        (
+            "an array for scopeSpans' element",
+            "/v1/traces",
+            b"{\"resourceSpans\": [{\"scopeSpans\": [[]]}]}".to_vec(),
+        ),
+        (
+            "a string for spans",
+            "/v1/traces",
+            b"{\"resourceSpans\": [{\"scopeSpans\": [{\"spans\": \"x\"}]}]}".to_vec(),
+        ),
+        (
+            "a number for a span name",
+            "/v1/traces",
+            span(json!({"name": 5})),
+        ),
+        (
+            "an object for attributes",
+            "/v1/traces",
+            span(json!({"name": "llm_request", "attributes": {}})),
+        ),
+        (
+            "a list for an attribute's string value",
+            "/v1/traces",
+            span(
+                json!({"name": "llm_request", "attributes": [{"key": "service.name", "value": {"stringValue": ["x"]}}]}),
+            ),
+        ),
+        (
+            "a string for a log record list",
+            "/v1/logs",
+            b"{\"resourceLogs\": [{\"scopeLogs\": [{\"logRecords\": \"x\"}]}]}".to_vec(),
+        ),
+    ]
+}
+
+/// Issue 35 item 4: wrong-shaped OTLP/JSON and protobuf bodies that are
+/// not an export request are refused with 400, counted as malformed, and
+/// nothing of them reaches a sink; an empty request is accepted and writes
+/// nothing. Before the fix, `{"resourceSpans": 5}` and its siblings were
+/// answered 200 and wrote `{}` to every sink.
+#[test]
+fn wrong_shaped_otlp_is_refused_over_http_counted_and_never_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("policy.toml"),
+        policy_text("flush_interval = \"20ms\""),
+    )
+    .unwrap();
+    let daemon = crate::serve::Daemon::start(d);
+    let shapes = wrong_shapes();
+    for (what, path, body) in &shapes {
+        let r = daemon.post(path, &[JSON], body);
+        assert_eq!(r.status, 400, "{what}: {}", r.text());
+        assert!(
+            r.text().contains("not an OTLP/JSON export request"),
+            "{what}: {}",
+            r.text()
+        );
+    }
+    // Protobuf: a logs request on the traces path, a body whose top level
+    // holds another field (protobuf would skip it and read an empty
+    // request), a wire type that fits no message.
+    let logs = encode_logs_protobuf(
+        &json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [
+            {"timeUnixNano": "1700000000000000000", "severityNumber": 9}]}]}]})
+        .to_string(),
+    )
+    .unwrap();
+    let pb: [(&str, &str, Vec<u8>); 3] = [
+        ("a logs request on the traces path", "/v1/traces", logs),
+        (
+            "a stray top-level field",
+            "/v1/traces",
+            b"\x12\x03abc".to_vec(),
+        ),
+        ("a stray top-level field", "/v1/logs", b"\x1a\x01x".to_vec()),
+    ];
+    for (what, path, body) in &pb {
+        let r = daemon.post(path, &[PROTO], body);
+        assert_eq!(r.status, 400, "{what}: {}", r.text());
+    }
+    // Empty requests are valid and carry nothing: 200, nothing written.
+    for (ct, path, body) in [
+        (JSON, "/v1/traces", b"{}".to_vec()),
+        (JSON, "/v1/traces", b"{\"resourceSpans\": []}".to_vec()),
+        (
+            JSON,
+            "/v1/logs",
+            b"{\"resourceLogs\": [{\"scopeLogs\": []}]}".to_vec(),
+        ),
+        (PROTO, "/v1/traces", Vec::new()),
+    ] {
+        let r = daemon.post(path, &[ct], &body);
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+    // One good request, the marker that the sink was flushed.
+    let good = span_request(json!([]));
+    let r = daemon.post("/v1/traces", &[JSON], good.to_string().as_bytes());
+    assert_eq!(r.status, 200, "{}", r.text());
+    let std_out = poll("the good request in the standard sink", || {
+        let s = read(&d.join("std.jsonl"));
+        (!s.is_empty()).then_some(s)
+    });
+    assert_eq!(std_out.lines().count(), 1, "{std_out}");
+    assert!(std_out.contains("llm_request"), "{std_out}");
+    let m = daemon.get("/metrics").text();
+    let bad = (shapes.len() + pb.len()) as u64;
+    assert_eq!(metric(&m, "tracegate_records_malformed_total"), bad, "{m}");
+    assert_eq!(
+        metric(&m, "tracegate_requests_refused_total{code=\"400\"}"),
+        bad,
+        "{m}"
+    );
+    let status = daemon.status();
+    assert_eq!(status["records"]["malformed"], bad, "{status}");
+    // The capture sink (no window: standard) holds the good request alone.
+    let cap = poll("the good request in the capture sink", || {
+        let s = read(&d.join("cap.jsonl"));
+        (!s.is_empty()).then_some(s)
+    });
+    assert_eq!(cap, std_out);
+}
+
+/// Issue 35 item 4 over gRPC: the same bodies, as protobuf where they can
+/// be, answer `INVALID_ARGUMENT` through the one ingest path.
+#[test]
+fn wrong_shaped_otlp_is_refused_over_grpc_with_invalid_argument() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("policy.toml"),
+        policy_text("flush_interval = \"20ms\""),
+    )
+    .unwrap();
+    let (daemon, grpc) = start(d);
+    let plain = Call::default();
+    let logs = encode_logs_protobuf(
+        &json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [
+            {"timeUnixNano": "1700000000000000000", "severityNumber": 9}]}]}]})
+        .to_string(),
+    )
+    .unwrap();
+    let spans = encode_traces_protobuf(&span_request(json!([])).to_string()).unwrap();
+    for (what, path, body) in [
+        ("a logs request on the traces service", TRACES_PATH, logs),
+        (
+            "a traces request on the logs service",
+            LOGS_PATH,
+            spans.clone(),
+        ),
+        (
+            "a stray top-level field",
+            TRACES_PATH,
+            b"\x12\x03abc".to_vec(),
+        ),
+    ] {
+        let e = call(&grpc, path, body, &plain).unwrap_err();
+        assert_eq!(e.code(), Code::InvalidArgument, "{what}: {e:?}");
+    }
+    // An empty request: accepted, nothing written; then a good one.
+    call(&grpc, TRACES_PATH, Vec::new(), &plain).unwrap();
+    call(&grpc, TRACES_PATH, spans, &plain).unwrap();
+    let std_out = poll("the good request in the standard sink", || {
+        let s = read(&d.join("std.jsonl"));
+        (!s.is_empty()).then_some(s)
+    });
+    assert_eq!(std_out.lines().count(), 1, "{std_out}");
+    let m = daemon.get("/metrics").text();
+    assert_eq!(metric(&m, "tracegate_records_malformed_total"), 3, "{m}");
+}
+
+/// Issue 35 item 4 in the command line: `check` and `filter` call such a
+/// line malformed (`otlp_shape`, exit 1 and nothing written), not a record
+/// with an unknown field to strip. Before the fix `filter` wrote `{}`.
+#[test]
+fn check_and_filter_call_wrong_shaped_otlp_lines_malformed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("policy.toml"), policy_text("")).unwrap();
+    let lines: Vec<String> = wrong_shapes()
+        .into_iter()
+        // In a file, a line that names no export request's list is a
+        // record of its own (a bare span; a cf record whose unknown fields
+        // are stripped); a request holding only the other signal's list
+        // is fine on a line of its own.
+        .filter(|(what, _, _)| {
+            !what.contains("bare span") && !what.contains(" path") && !what.contains("misspelt")
+        })
+        .map(|(_, _, b)| String::from_utf8(b).unwrap())
+        .chain([r#"{"resourceSpans":[],"resourceLogs":[]}"#.to_string()])
+        .collect();
+    let input = d.join("in.jsonl");
+    std::fs::write(&input, lines.join("\n") + "\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tracegate"))
+        .args(["filter", "--policy"])
+        .arg(d.join("policy.toml"))
+        .args(["--sink", "std"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "", "nothing passes");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("{} malformed", lines.len())), "{err}");
+    let out = Command::new(env!("CARGO_BIN_EXE_tracegate"))
+        .args(["check", "--format", "json", "--policy"])
+        .arg(d.join("policy.toml"))
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let findings: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &Value| v["type"] == "finding")
+        .collect();
+    assert_eq!(findings.len(), lines.len(), "{findings:?}");
+    for f in &findings {
+        assert_eq!(f["kind"], "malformed", "{f}");
+        assert_eq!(f["rule"], "otlp_shape", "{f}");
+    }
+}
