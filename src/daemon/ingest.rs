@@ -326,7 +326,7 @@ impl Ingest {
                 Encoding::Json => compact_json(&bytes),
             };
             drop(bytes);
-            Ok(p2.ingest_line(&active, &line))
+            Ok(p2.ingest_line(&active, signal, &line))
         })
         .await?;
         if tally.malformed > 0 {

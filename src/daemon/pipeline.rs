@@ -25,11 +25,13 @@ use tokio::task::JoinHandle;
 
 use super::metrics::{Gauges, Metrics};
 use crate::decision::{LevelSource, judge_for_sink};
+use crate::finding::{Finding, FindingKind};
 use crate::gate::shared::SharedScan;
 use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
+use crate::record::otlp_proto::bounds::Signal;
 use crate::record::tape::Tape;
-use crate::sink::counters::{DropReason, SinkCounters};
+use crate::sink::counters::{DropReason, ItemSignal, SinkCounters};
 use crate::sink::writer::{self as sink, Queue};
 use crate::source::lines::{Line, LineReader, is_blank};
 use crate::window::Level;
@@ -134,7 +136,38 @@ pub struct Tally {
     /// Spans and log records dropped on their own by every sink, in
     /// records that otherwise went through (`partialSuccess`).
     pub rejected_items: u64,
+    /// The signal of an OTLP request, when the endpoint says which;
+    /// `None` for JSON Lines (each line says what it is).
+    pub signal: Option<Signal>,
 }
+
+/// The first drop of one record, for the log line and `/v1/status`.
+/// SECURITY: a sink name, fixed words, a rule name and a finding's path
+/// (keys escaped as findings escape them); never a value.
+#[derive(Debug, Clone)]
+pub struct DropNote {
+    /// When.
+    pub at: Timestamp,
+    /// The sink.
+    pub sink: String,
+    /// What was dropped.
+    pub signal: ItemSignal,
+    /// Why.
+    pub reason: DropReason,
+    /// The finding rule, or `""`.
+    pub rule: &'static str,
+    /// Where in the record, when a finding says.
+    pub path: Option<String>,
+    /// How many items.
+    pub items: u64,
+}
+
+/// The drop log's rate limit: one line per reason and rule per this long.
+pub const DROP_LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// When a drop of each (reason, rule) was last logged, and how many drops
+/// since then went unlogged.
+type DropLog = HashMap<(DropReason, &'static str), (Timestamp, u64)>;
 
 /// The daemon's shared state.
 pub struct Pipeline {
@@ -150,6 +183,9 @@ pub struct Pipeline {
     shutdown_tx: watch::Sender<bool>,
     /// The last refused reload, until one succeeds.
     pub last_reload_error: Mutex<Option<ReloadError>>,
+    /// The last item dropped, for `/v1/status`.
+    pub last_drop: Mutex<Option<DropNote>>,
+    drop_log: Mutex<DropLog>,
     /// Wakes the ticker when a capture needs audit work.
     work: Notify,
 }
@@ -182,6 +218,8 @@ impl Pipeline {
             writers: Mutex::new(Vec::new()),
             shutdown_tx,
             last_reload_error: Mutex::new(None),
+            last_drop: Mutex::new(None),
+            drop_log: Mutex::new(HashMap::new()),
             work: Notify::new(),
         });
         let active = p.build(policy, 1);
@@ -300,9 +338,13 @@ impl Pipeline {
         self.active.store(Arc::new(active));
     }
 
-    /// Judge one OTLP request (one OTLP/JSON line) for every sink.
-    pub fn ingest_line(&self, active: &Active, line: &[u8]) -> Tally {
-        let mut tally = Tally::default();
+    /// Judge one OTLP request (one OTLP/JSON line) of `signal` for every
+    /// sink.
+    pub fn ingest_line(&self, active: &Active, signal: Signal, line: &[u8]) -> Tally {
+        let mut tally = Tally {
+            signal: Some(signal),
+            ..Tally::default()
+        };
         let mut gate = active.gate();
         let max = active.policy.limits.max_line_bytes;
         let line = if line.len() > max {
@@ -383,6 +425,11 @@ impl Pipeline {
             violated_everywhere = false;
         }
         let mut judged_by = plain;
+        let bytes = match line {
+            Line::Text(b) => *b,
+            Line::TooLong { .. } => &[][..],
+        };
+        let mut note: Option<DropNote> = None;
         for (i, s) in active.sinks.iter().enumerate() {
             let Some(gate) = gates.get_mut(i) else {
                 continue;
@@ -400,10 +447,29 @@ impl Pipeline {
                 }
                 None => judge_for_sink(gate, None, n, line),
             });
+            let what = item_signal(tally.signal, d.judged.format, bytes);
+            // SECURITY: what is counted and logged of a drop is the rule and
+            // the path of a finding, never a value.
+            let mut noted = |reason: DropReason, f: Option<&Finding>, items: u64| {
+                let rule = f.map_or("", |f| f.rule.as_str());
+                s.counters.drop_items(what, reason, rule, items);
+                if note.is_none() {
+                    note = Some(DropNote {
+                        at: self.clock.utc(),
+                        sink: s.name.clone(),
+                        signal: what,
+                        reason,
+                        rule,
+                        path: f.and_then(|f| f.field.clone()),
+                        items,
+                    });
+                }
+            };
             match d.judged.verdict {
                 Verdict::Malformed => {
                     malformed = true;
                     s.counters.drop_one(DropReason::Malformed);
+                    noted(DropReason::Malformed, gate.findings().first(), 1);
                     continue;
                 }
                 Verdict::Dropped => {
@@ -411,9 +477,30 @@ impl Pipeline {
                     if rule.is_none() {
                         rule = gate.findings().first().map(|f| f.rule.as_str());
                     }
+                    // Each item under the rule that dropped it, when every
+                    // one was dropped on its own; else all of them under the
+                    // first violation (a resource's, a bare span's).
+                    let items = u64::from(gate.otlp_items());
+                    let each: Vec<Option<&Finding>> =
+                        gate.item_drops().map(first_violation).collect();
+                    if items > 0 && each.len() as u64 == items {
+                        for f in each {
+                            noted(DropReason::Violation, f, 1);
+                        }
+                    } else {
+                        noted(
+                            DropReason::Violation,
+                            first_violation(gate.findings()),
+                            items.max(1),
+                        );
+                    }
                     continue;
                 }
                 Verdict::Verbatim | Verdict::Rewritten => {
+                    for f in gate.item_drops() {
+                        noted(DropReason::Violation, first_violation(f), 1);
+                    }
+                    count_strips(gate, &s.counters, what);
                     violated_everywhere = false;
                     let here = gate.rejected_items();
                     if !here.is_empty() && rule.is_none() {
@@ -431,9 +518,19 @@ impl Pipeline {
             let mut queue: &Queue = &s.queue;
             if crate::sink::send(&mut queue, gate, line, &d).is_err() {
                 s.counters.drop_one(DropReason::QueueFull);
+                let kept = match d.judged.format {
+                    Some(crate::record::Format::Otlp) => u64::from(gate.otlp_items())
+                        .saturating_sub(gate.rejected_items().len() as u64)
+                        .max(1),
+                    _ => 1,
+                };
+                noted(DropReason::QueueFull, None, kept);
             }
         }
         set.tape = scan.into_tape();
+        if let Some(n) = note {
+            self.log_drop(n);
+        }
         if malformed {
             tally.malformed += 1;
             self.metrics.malformed.fetch_add(1, Ordering::Relaxed);
@@ -457,6 +554,43 @@ impl Pipeline {
                 tally.first_rejected_rule = rule;
             }
         }
+    }
+
+    /// Log a drop, at most one line per reason and rule per
+    /// [`DROP_LOG_EVERY`] (the next line says how many went unlogged), and
+    /// keep it as the last drop for `/v1/status`.
+    fn log_drop(&self, n: DropNote) {
+        let quiet = {
+            let mut log = lock(&self.drop_log);
+            let key = (n.reason, n.rule);
+            match log.get_mut(&key) {
+                Some((last, unlogged))
+                    if n.at.duration_since(*last).unsigned_abs() < DROP_LOG_EVERY =>
+                {
+                    *unlogged += 1;
+                    None
+                }
+                _ => {
+                    let unlogged = log.insert(key, (n.at, 0)).map_or(0, |(_, u)| u);
+                    Some(unlogged)
+                }
+            }
+        };
+        if let Some(unlogged) = quiet {
+            // SECURITY: the path is a finding's, its keys escaped as
+            // findings escape them; no value is in it.
+            tracing::warn!(
+                sink = %n.sink,
+                signal = n.signal.as_str(),
+                reason = n.reason.as_str(),
+                rule = n.rule,
+                path = n.path.as_deref().unwrap_or("-"),
+                items = n.items,
+                unlogged_since_last = unlogged,
+                "dropped: not written to the sink (`tracegate explain` on the request shows why, per span)"
+            );
+        }
+        *lock(&self.last_drop) = Some(n);
     }
 
     /// Whether every sink's queue is full: then nothing could be accepted.
@@ -687,6 +821,61 @@ impl LevelSource for SlotSource<'_> {
     }
     fn commit(&mut self, grant: Grant, spent: Units) -> bool {
         self.with(false, |c| c.commit(grant, spent))
+    }
+}
+
+/// The first violation among `findings` (a dropped item's or record's:
+/// the reason it was dropped), else the first finding.
+fn first_violation(findings: &[Finding]) -> Option<&Finding> {
+    findings
+        .iter()
+        .find(|f| f.kind == FindingKind::Violation)
+        .or_else(|| findings.first())
+}
+
+/// Count the fields `gate` removed from the record it just passed: every
+/// finding that no dropped item accounts for.
+fn count_strips(gate: &Gate, counters: &SinkCounters, what: ItemSignal) {
+    let findings = gate.findings();
+    if findings.is_empty() {
+        return;
+    }
+    let mut dropped = vec![false; findings.len()];
+    for &(a, b) in gate.item_drop_ranges() {
+        for d in dropped.iter_mut().take(b as usize).skip(a as usize) {
+            *d = true;
+        }
+    }
+    for (f, in_dropped) in findings.iter().zip(dropped) {
+        if !in_dropped {
+            counters.strip_fields(what, f.rule.as_str(), 1);
+        }
+    }
+}
+
+/// What the items of a judged record are: the endpoint's signal, else, for
+/// an OTLP line, the request's list (its first member), else records.
+fn item_signal(
+    signal: Option<Signal>,
+    format: Option<crate::record::Format>,
+    bytes: &[u8],
+) -> ItemSignal {
+    match signal {
+        Some(Signal::Traces) => ItemSignal::Traces,
+        Some(Signal::Logs) => ItemSignal::Logs,
+        None if format == Some(crate::record::Format::Otlp) => {
+            let rest = bytes
+                .iter()
+                .position(|b| !matches!(b, b'{' | b' ' | b'\t' | b'\n' | b'\r'))
+                .and_then(|i| bytes.get(i..))
+                .unwrap_or_default();
+            if rest.starts_with(b"\"resourceLogs\"") {
+                ItemSignal::Logs
+            } else {
+                ItemSignal::Traces
+            }
+        }
+        None => ItemSignal::Records,
     }
 }
 

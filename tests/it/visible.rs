@@ -307,3 +307,142 @@ fn check_and_filter_call_wrong_shaped_otlp_lines_malformed() {
         assert_eq!(f["rule"], "otlp_shape", "{f}");
     }
 }
+
+/// `tracegate serve` on a policy folder, with both receivers on loopback
+/// port 0: the daemon, its HTTP and its gRPC address.
+fn serve_folder(folder: &Path) -> (crate::serve::Daemon, String) {
+    let ready = folder.join("ready");
+    let grpc_ready = folder.join("grpc-ready");
+    let log = std::fs::File::create(folder.join("serve.log")).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
+        .args(["serve", "--policy"])
+        .arg(folder)
+        .args(["--listen", "127.0.0.1:0", "--ready-file"])
+        .arg(&ready)
+        .args(["--grpc-listen", "127.0.0.1:0", "--grpc-ready-file"])
+        .arg(&grpc_ready)
+        .env("RUST_LOG", "info")
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let mut d = crate::serve::Daemon {
+        child,
+        addr: String::new(),
+        dir: folder.to_path_buf(),
+    };
+    let read = |p: &Path| {
+        std::fs::read_to_string(p)
+            .ok()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+    };
+    d.addr = poll("the ready file", || read(&ready));
+    let grpc = poll("the gRPC ready file", || read(&grpc_ready));
+    (d, grpc)
+}
+
+/// A `policy init` folder.
+fn init_folder(parent: &Path) -> std::path::PathBuf {
+    let folder = parent.join("pol");
+    let out = Command::new(env!("CARGO_BIN_EXE_tracegate"))
+        .args(["policy", "init", "--dir"])
+        .arg(&folder)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    folder
+}
+
+/// Issue 35 item 1, the issue's own repro: with a `policy init` folder, the
+/// real OpenTelemetry Python SDK exports `chat gpt-4o` and `retrieve_docs`
+/// (with `db.system`) in one batch, over OTLP/HTTP and then OTLP/gRPC. The
+/// SDK hears success both times and only the chat span reaches the
+/// standard sink; the drop of `retrieve_docs` must show in `/metrics` (by
+/// sink, signal, reason and rule), in `/v1/status` (counts and the last
+/// drop's rule and path) and in the log (rule and path, never a value).
+/// Before the fix none of the three said anything.
+#[test]
+#[cfg_attr(
+    not(otel_sdk),
+    ignore = "needs the OpenTelemetry Python SDK: set TRACEGATE_OTEL_PYTHON (scripts/otel-sdk-check.sh)"
+)]
+fn a_span_the_policy_drops_shows_in_metrics_status_and_log_over_http_and_grpc() {
+    let Some(py) = crate::otel_sdk::python_with(
+        "opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, opentelemetry.exporter.otlp.proto.grpc.trace_exporter",
+    ) else {
+        eprintln!("skipped: the OpenTelemetry Python SDK is not available");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let folder = init_folder(dir.path());
+    let (daemon, grpc) = serve_folder(&folder);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/otel_sdk/dropped_span.py");
+    for (mode, addr) in [("http", daemon.addr.clone()), ("grpc", grpc.clone())] {
+        let out = Command::new(&py)
+            .arg(&script)
+            .args([mode, &addr])
+            .arg(dir.path().join(format!("{mode}.pb")))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{mode}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let std_out = poll("both chat spans in the standard sink", || {
+        let s = read(&folder.join("data/standard.jsonl"));
+        (s.lines().count() == 2).then_some(s)
+    });
+    assert!(std_out.contains("chat gpt-4o"), "{std_out}");
+    assert!(!std_out.contains("retrieve_docs"), "{std_out}");
+
+    let m = daemon.get("/metrics").text();
+    for sink in ["traces", "capture"] {
+        let series = format!(
+            "tracegate_items_dropped_total{{sink=\"{sink}\",signal=\"traces\",reason=\"violation\",rule=\"one_of\"}}"
+        );
+        assert_eq!(metric(&m, &series), 2, "{series} in\n{m}");
+    }
+    let status = daemon.status();
+    let sinks = status["sinks"].as_array().unwrap();
+    let traces = sinks.iter().find(|s| s["name"] == "traces").unwrap();
+    assert_eq!(
+        traces["items_dropped"],
+        json!([{"signal": "traces", "reason": "violation", "rule": "one_of", "count": 2}]),
+        "{status}"
+    );
+    let last = &status["last_drop"];
+    assert_eq!(last["rule"], "one_of", "{status}");
+    assert_eq!(
+        last["path"], "resourceSpans[0].scopeSpans[0].spans[1].name",
+        "{status}"
+    );
+    assert_eq!(last["signal"], "traces", "{status}");
+
+    let log = read(&folder.join("serve.log"));
+    let line = log
+        .lines()
+        .find(|l| l.contains("dropped:"))
+        .unwrap_or_else(|| panic!("no drop in the log:\n{log}"));
+    for want in [
+        "rule=\"one_of\"",
+        "path=\"resourceSpans[0].scopeSpans[0].spans[1].name\"",
+        "signal=\"traces\"",
+        "reason=\"violation\"",
+    ] {
+        assert!(line.contains(want), "{want} missing: {line}");
+    }
+    // SECURITY: the rule and the path; never the span's name or values.
+    for text in [&log, &m, &status.to_string()] {
+        assert!(!text.contains("retrieve_docs"), "{text}");
+        assert!(!text.contains("postgresql"), "{text}");
+    }
+}

@@ -102,6 +102,8 @@ pub struct Taken {
     pub stripped: u32,
     /// The record holds content attributes or log bodies.
     pub has_content: bool,
+    /// Spans and log records in the request.
+    pub items: u32,
 }
 
 /// What the fast path reads besides the line.
@@ -143,10 +145,12 @@ impl FastOtlp {
             findings,
             stripped: 0,
             has_content: false,
+            items: 0,
         };
         let taken = w.request().map(|()| Taken {
             stripped: w.stripped,
             has_content: w.has_content,
+            items: w.items,
         });
         if taken.is_none() {
             findings.truncate(base);
@@ -186,6 +190,8 @@ struct Walker<'a, 'b> {
     findings: &'b mut Vec<Finding>,
     stripped: u32,
     has_content: bool,
+    /// Spans and log records read.
+    items: u32,
 }
 
 impl<'a> Walker<'a, '_> {
@@ -454,6 +460,9 @@ impl<'a> Walker<'a, '_> {
             let (end, _) = self.object(schema, i)?;
             self.path.pop();
             n += 1;
+            if super::schema::is_item(schema) {
+                self.items = self.items.saturating_add(1);
+            }
             match self.next(end, b']')? {
                 Ok(next) => i = next,
                 Err(after) => return Some(after),
