@@ -309,22 +309,9 @@ impl Ingest {
         .await?;
         let p2 = Arc::clone(&self.p);
         let tally = blocking(move || {
-            let line = match enc {
-                Encoding::Protobuf => {
-                    let decoded = match signal {
-                        Signal::Traces => decode_traces_protobuf_bytes(&bytes),
-                        Signal::Logs => decode_logs_protobuf_bytes(&bytes),
-                    };
-                    decoded.map_err(|_| {
-                        p2.metrics.malformed.fetch_add(1, Ordering::Relaxed);
-                        Refusal::new(
-                            RefusalKind::Malformed,
-                            "request body is not a valid OTLP protobuf export request",
-                        )
-                    })?
-                }
-                Encoding::Json => compact_json(&bytes),
-            };
+            let line = body_line(&bytes, signal, enc).inspect_err(|_| {
+                p2.metrics.malformed.fetch_add(1, Ordering::Relaxed);
+            })?;
             drop(bytes);
             Ok(p2.ingest_line(&active, signal, &line))
         })
@@ -416,10 +403,30 @@ fn json_refusal(m: &Malformed) -> Refusal {
     )
 }
 
+/// The one OTLP/JSON line the gate judges for a body [`count_body`]
+/// accepted: the protobuf request decoded, or the JSON compacted.
+pub fn body_line(bytes: &[u8], signal: Signal, enc: Encoding) -> Result<Vec<u8>, Refusal> {
+    match enc {
+        Encoding::Protobuf => {
+            let decoded = match signal {
+                Signal::Traces => decode_traces_protobuf_bytes(bytes),
+                Signal::Logs => decode_logs_protobuf_bytes(bytes),
+            };
+            decoded.map_err(|_| {
+                Refusal::new(
+                    RefusalKind::Malformed,
+                    "request body is not a valid OTLP protobuf export request",
+                )
+            })
+        }
+        Encoding::Json => Ok(compact_json(bytes)),
+    }
+}
+
 /// Check a received body before anything is built from it: its structure
 /// against the bounds (on the protobuf wire, or on the JSON tape of the
-/// bytes as received).
-fn count_body(
+/// bytes as received), and that it is an export request of `signal`.
+pub fn count_body(
     bytes: &[u8],
     signal: Signal,
     enc: Encoding,

@@ -440,8 +440,36 @@ fn a_span_the_policy_drops_shows_in_metrics_status_and_log_over_http_and_grpc() 
     ] {
         assert!(line.contains(want), "{want} missing: {line}");
     }
+    // `explain` on the very body the SDK sent says which span and why.
+    let out = Command::new(env!("CARGO_BIN_EXE_tracegate"))
+        .args(["explain", "--policy"])
+        .arg(&folder)
+        .arg(dir.path().join("http.pb"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "a span is dropped");
+    let explained = String::from_utf8_lossy(&out.stdout).to_string();
+    let lines: Vec<&str> = explained.lines().collect();
+    assert!(
+        lines[0].ends_with("traces request: accepted: 2 spans, 1 written, 1 dropped"),
+        "{explained}"
+    );
+    assert!(lines[1].starts_with("  span 0 (trace "), "{explained}");
+    assert!(lines[1].ends_with("): written"), "{explained}");
+    assert!(lines[2].starts_with("  span 1 (trace "), "{explained}");
+    assert!(lines[2].ends_with("): dropped"), "{explained}");
+    assert!(
+        lines[3].starts_with("    one_of: resourceSpans[0].scopeSpans[0].spans[1].name: "),
+        "{explained}"
+    );
+    assert!(
+        explained.contains(
+            "unknown_field: resourceSpans[0].scopeSpans[0].spans[1].attributes[\"db.system\"]"
+        ),
+        "{explained}"
+    );
     // SECURITY: the rule and the path; never the span's name or values.
-    for text in [&log, &m, &status.to_string()] {
+    for text in [&log, &m, &status.to_string(), &explained] {
         assert!(!text.contains("retrieve_docs"), "{text}");
         assert!(!text.contains("postgresql"), "{text}");
     }
