@@ -529,7 +529,7 @@ impl Pipeline {
         }
         set.tape = scan.into_tape();
         if let Some(n) = note {
-            self.log_drop(n);
+            let _logged = self.log_drop(n);
         }
         if malformed {
             tally.malformed += 1;
@@ -559,7 +559,7 @@ impl Pipeline {
     /// Log a drop, at most one line per reason and rule per
     /// [`DROP_LOG_EVERY`] (the next line says how many went unlogged), and
     /// keep it as the last drop for `/v1/status`.
-    fn log_drop(&self, n: DropNote) {
+    fn log_drop(&self, n: DropNote) -> Option<u64> {
         let quiet = {
             let mut log = lock(&self.drop_log);
             let key = (n.reason, n.rule);
@@ -591,6 +591,7 @@ impl Pipeline {
             );
         }
         *lock(&self.last_drop) = Some(n);
+        quiet
     }
 
     /// Whether every sink's queue is full: then nothing could be accepted.
@@ -883,4 +884,103 @@ fn item_signal(
 /// (maps of handles, replaced whole).
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use std::time::Duration;
+
+    use super::*;
+    use crate::window::clock::ManualClock;
+
+    const POLICY: &str = "[audit]\npath = \"audit.jsonl\"\n[server]\nflush_interval = \"10ms\"\n\
+         [[sink]]\nname = \"std\"\noutput = \"file:std.jsonl\"\n";
+
+    fn start(dir: &std::path::Path, clock: Arc<ManualClock>) -> Arc<Pipeline> {
+        let path = dir.join("policy.toml");
+        std::fs::write(&path, POLICY).unwrap();
+        let policy = Arc::new(Policy::load(&path).unwrap());
+        Pipeline::start(policy, path, clock)
+    }
+
+    /// Every signal is counted under its own label, items dropped under
+    /// the rule that dropped them and fields stripped under theirs; no key
+    /// or note holds a value of the records.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn drops_and_strips_are_counted_per_signal_reason_and_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = Arc::new(ManualClock::new("2030-01-01T10:00:00Z".parse().unwrap()));
+        let p = start(dir.path(), clock);
+        let active = p.snapshot();
+        let logs = br#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"severityText":"CANARY words","severityNumber":9},{"severityNumber":9,"attributes":[{"key":"gen_ai.prompt","value":{"stringValue":"CANARY-PROMPT"}}]}]}]}]}"#;
+        let t = p.ingest_line(&active, Signal::Logs, logs);
+        assert_eq!((t.records, t.rejected_items), (1, 1));
+        let lines = b"{\"request_id\":\"chatcmpl-1\",\"prompt_tokens\":\"CANARY\"}\n\
+                      {\"request_id\":\"chatcmpl-2\",\"zzz\":\"CANARY\"}\n\
+                      not json CANARY\n\
+                      {\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"name\":\"CANARY span\"},{\"name\":\"llm_request\"}]}]}]}\n";
+        let t = p.ingest_lines(&active, lines);
+        assert_eq!((t.records, t.malformed), (4, 1));
+        let c = p.metrics.sink("std");
+        assert_eq!(
+            c.items_dropped(),
+            vec![
+                ((ItemSignal::Traces, DropReason::Violation, "one_of"), 1),
+                ((ItemSignal::Logs, DropReason::Violation, "one_of"), 1),
+                (
+                    (ItemSignal::Records, DropReason::Malformed, "invalid_json"),
+                    1
+                ),
+                ((ItemSignal::Records, DropReason::Violation, "type"), 1),
+            ]
+        );
+        assert_eq!(
+            c.fields_stripped(),
+            vec![
+                ((ItemSignal::Logs, "content_field"), 1),
+                ((ItemSignal::Records, "unknown_field"), 1),
+            ]
+        );
+        let last = lock(&p.last_drop).clone().unwrap();
+        assert_eq!((last.reason, last.rule), (DropReason::Violation, "one_of"));
+        assert_eq!(
+            last.path.as_deref(),
+            Some("resourceSpans[0].scopeSpans[0].spans[0].name")
+        );
+        // SECURITY: nothing counted or kept holds a value.
+        let shown = format!("{:?} {:?} {last:?}", c.items_dropped(), c.fields_stripped());
+        assert!(!shown.contains("CANARY"), "{shown}");
+        p.shutdown(Duration::from_secs(5)).await;
+    }
+
+    /// One log line per reason and rule per `DROP_LOG_EVERY`; the next
+    /// says how many went unlogged; another rule is not held back.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_drop_log_is_rate_limited_per_reason_and_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let t0: Timestamp = "2030-01-01T10:00:00Z".parse().unwrap();
+        let clock = Arc::new(ManualClock::new(t0));
+        let p = start(dir.path(), Arc::clone(&clock));
+        let note = |rule: &'static str| DropNote {
+            at: clock.utc(),
+            sink: "std".into(),
+            signal: ItemSignal::Records,
+            reason: DropReason::Violation,
+            rule,
+            path: Some("prompt_tokens".into()),
+            items: 1,
+        };
+        assert_eq!(p.log_drop(note("type")), Some(0));
+        assert_eq!(p.log_drop(note("type")), None);
+        assert_eq!(p.log_drop(note("type")), None);
+        assert_eq!(p.log_drop(note("one_of")), Some(0), "another rule");
+        clock.advance(DROP_LOG_EVERY - Duration::from_millis(1));
+        assert_eq!(p.log_drop(note("type")), None);
+        clock.advance(Duration::from_millis(1));
+        assert_eq!(p.log_drop(note("type")), Some(3));
+        assert_eq!(p.log_drop(note("type")), None);
+        p.shutdown(Duration::from_secs(5)).await;
+    }
 }
