@@ -474,3 +474,82 @@ fn a_span_the_policy_drops_shows_in_metrics_status_and_log_over_http_and_grpc() 
         assert!(!text.contains("postgresql"), "{text}");
     }
 }
+
+/// `explain` reads what `serve` receives: protobuf (traces or logs), JSON
+/// pretty or on one line, gzip or not, and refuses what `serve` refuses
+/// with its status code; it shows items by index and ids only.
+#[test]
+fn explain_reads_protobuf_json_and_gzip_bodies_and_never_prints_a_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let policy = Path::new(env!("CARGO_MANIFEST_DIR")).join("policies/default.toml");
+    let logs = json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [
+        {"timeUnixNano": "1700000000000000000", "severityNumber": 9,
+         "severityText": "CANARY free text"},
+        {"timeUnixNano": "1700000000000000000", "severityNumber": 9,
+         "traceId": "0102030405060708090a0b0c0d0e0f10", "spanId": "0102030405060708",
+         "body": {"stringValue": "CANARY-BODY"}}
+    ]}]}]});
+    let spans = span_request(json!([
+        {"key": "gen_ai.prompt", "value": {"stringValue": "CANARY-PROMPT"}}
+    ]));
+    std::fs::write(
+        d.join("logs.pb"),
+        encode_logs_protobuf(&logs.to_string()).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("spans.json.gz"),
+        crate::serve::gzip(serde_json::to_string_pretty(&spans).unwrap().as_bytes()),
+    )
+    .unwrap();
+    std::fs::write(d.join("bad.json"), b"{\"resourceSpans\": 5}").unwrap();
+    std::fs::write(d.join("junk.pb"), b"\x12\x03abc").unwrap();
+    let run = |file: &str, extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_tracegate"))
+            .args(["explain", "--policy"])
+            .arg(&policy)
+            .args(extra)
+            .arg(d.join(file))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(!text.contains("CANARY"), "{text}");
+        (out.status.code(), text)
+    };
+    let (code, text) = run("logs.pb", &[]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("logs request: accepted: 2 log records, 1 written, 1 dropped"),
+        "{text}"
+    );
+    // No ids: none shown.
+    assert!(
+        text.contains("  log record 0 (trace -, span -): dropped"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  log record 1 (trace 0102030405060708090a0b0c0d0e0f10, span 0102030405060708): written, fields removed"),
+        "{text}"
+    );
+    let (code, text) = run("spans.json.gz", &["--format", "json"]);
+    assert_eq!(code, Some(0), "content stripped, nothing dropped: {text}");
+    let items: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(items.len(), 3, "{text}");
+    assert_eq!(items[1]["outcome"], "written, fields removed", "{text}");
+    assert_eq!(items[1]["findings"][0]["rule"], "content_field", "{text}");
+    assert_eq!(items[2]["outcome"], "written", "{text}");
+    let (code, text) = run("bad.json", &[]);
+    assert_eq!(code, Some(1));
+    assert!(text.contains("traces request: refused (400)"), "{text}");
+    assert!(
+        text.contains("`resourceSpans`: expected an array, found number"),
+        "{text}"
+    );
+    let (code, text) = run("junk.pb", &[]);
+    assert_eq!(code, Some(1));
+    assert!(text.contains("refused (400)"), "{text}");
+}
