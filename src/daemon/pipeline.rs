@@ -25,7 +25,7 @@ use tokio::task::JoinHandle;
 
 use super::metrics::{Gauges, Metrics};
 use crate::decision::{LevelSource, judge_for_sink};
-use crate::finding::{Finding, FindingKind};
+use crate::finding::{Finding, FindingKind, Rule};
 use crate::gate::shared::SharedScan;
 use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
@@ -825,33 +825,44 @@ impl LevelSource for SlotSource<'_> {
     }
 }
 
-/// The first violation among `findings` (a dropped item's or record's:
-/// the reason it was dropped), else the first finding.
+/// Why a dropped item or record was dropped, among its `findings`: the
+/// first violation of a rule that drops (a field that breaks its rule),
+/// not a strip that merely preceded it (an unknown or content field, a
+/// redaction); else the first finding.
 fn first_violation(findings: &[Finding]) -> Option<&Finding> {
+    let strips_only = |r: Rule| {
+        matches!(
+            r,
+            Rule::UnknownField | Rule::ContentField | Rule::RedactDrop | Rule::RedactBudget
+        )
+    };
     findings
         .iter()
-        .find(|f| f.kind == FindingKind::Violation)
+        .find(|f| f.kind != FindingKind::Evidence && !strips_only(f.rule))
         .or_else(|| findings.first())
 }
 
 /// Count the fields `gate` removed from the record it just passed: every
-/// finding that no dropped item accounts for.
+/// finding that no dropped item accounts for (one lock per record).
 fn count_strips(gate: &Gate, counters: &SinkCounters, what: ItemSignal) {
     let findings = gate.findings();
     if findings.is_empty() {
         return;
     }
-    let mut dropped = vec![false; findings.len()];
-    for &(a, b) in gate.item_drop_ranges() {
-        for d in dropped.iter_mut().take(b as usize).skip(a as usize) {
-            *d = true;
-        }
-    }
-    for (f, in_dropped) in findings.iter().zip(dropped) {
-        if !in_dropped {
-            counters.strip_fields(what, f.rule.as_str(), 1);
-        }
-    }
+    let ranges = gate.item_drop_ranges();
+    let in_dropped = |i: usize| {
+        ranges
+            .iter()
+            .any(|&(a, b)| (a as usize..b as usize).contains(&i))
+    };
+    counters.strip_fields(
+        what,
+        findings
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !in_dropped(*i))
+            .map(|(_, f)| f.rule.as_str()),
+    );
 }
 
 /// What the items of a judged record are: the endpoint's signal, else, for
@@ -917,10 +928,11 @@ mod tests {
         let logs = br#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"severityText":"CANARY words","severityNumber":9},{"severityNumber":9,"attributes":[{"key":"gen_ai.prompt","value":{"stringValue":"CANARY-PROMPT"}}]}]}]}]}"#;
         let t = p.ingest_line(&active, Signal::Logs, logs);
         assert_eq!((t.records, t.rejected_items), (1, 1));
-        let lines = b"{\"request_id\":\"chatcmpl-1\",\"prompt_tokens\":\"CANARY\"}\n\
+        // Strips before the rule that drops: the drop is the rule's.
+        let lines = b"{\"zzz\":1,\"request_id\":\"chatcmpl-1\",\"prompt_tokens\":\"CANARY\"}\n\
                       {\"request_id\":\"chatcmpl-2\",\"zzz\":\"CANARY\"}\n\
                       not json CANARY\n\
-                      {\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"name\":\"CANARY span\"},{\"name\":\"llm_request\"}]}]}]}\n";
+                      {\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"attributes\":[{\"key\":\"zzz\",\"value\":{\"stringValue\":\"CANARY\"}}],\"name\":\"CANARY span\"},{\"name\":\"llm_request\"}]}]}]}\n";
         let t = p.ingest_lines(&active, lines);
         assert_eq!((t.records, t.malformed), (4, 1));
         let c = p.metrics.sink("std");

@@ -150,17 +150,16 @@ impl SinkCounters {
         *m.entry((signal, why, rule)).or_default() += n;
     }
 
-    /// Count `n` fields removed under `rule` from items of `signal` that
-    /// were written.
-    pub fn strip_fields(&self, signal: ItemSignal, rule: &'static str, n: u64) {
-        if n == 0 {
-            return;
-        }
+    /// Count one field removed under each of `rules` (stable finding rule
+    /// names) from items of `signal` that were written.
+    pub fn strip_fields(&self, signal: ItemSignal, rules: impl Iterator<Item = &'static str>) {
         let mut m = self
             .fields_stripped
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        *m.entry((signal, rule)).or_default() += n;
+        for rule in rules {
+            *m.entry((signal, rule)).or_default() += 1;
+        }
     }
 
     /// Every item count so far, in key order.
