@@ -587,7 +587,7 @@ impl Pipeline {
                 path = n.path.as_deref().unwrap_or("-"),
                 items = n.items,
                 unlogged_since_last = unlogged,
-                "dropped: not written to the sink (`tracegate explain` on the request shows why, per span)"
+                "dropped: not written to the sink (`tracegate explain` on an OTLP request body, `tracegate check` on a record, shows why)"
             );
         }
         *lock(&self.last_drop) = Some(n);
