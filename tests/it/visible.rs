@@ -553,3 +553,42 @@ fn explain_reads_protobuf_json_and_gzip_bodies_and_never_prints_a_value() {
     assert_eq!(code, Some(1));
     assert!(text.contains("refused (400)"), "{text}");
 }
+
+/// Issue 35 item 1 without the SDK (so it runs everywhere): the same
+/// batch over OTLP/HTTP JSON, OTLP/HTTP protobuf and OTLP/gRPC is counted
+/// once per request on each sink under the same labels, and the standard
+/// sink holds the chat spans alone.
+#[test]
+fn drops_over_http_json_protobuf_and_grpc_are_counted_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = init_folder(dir.path());
+    let (daemon, grpc) = serve_folder(&folder);
+    let body = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/requests/rag-batch.json"),
+    )
+    .unwrap();
+    let r = daemon.post("/v1/traces", &[JSON], &body);
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.text().contains("\"rejectedSpans\":1"), "{}", r.text());
+    let compact: Value = serde_json::from_slice(&body).unwrap();
+    let pb = encode_traces_protobuf(&compact.to_string()).unwrap();
+    let r = daemon.post("/v1/traces", &[PROTO], &pb);
+    assert_eq!(r.status, 200, "{}", r.text());
+    call(&grpc, TRACES_PATH, pb, &Call::default()).unwrap();
+    let std_out = poll("three chat spans in the standard sink", || {
+        let s = read(&folder.join("data/standard.jsonl"));
+        (s.lines().count() == 3).then_some(s)
+    });
+    assert!(!std_out.contains("retrieve_docs"), "{std_out}");
+    let m = daemon.get("/metrics").text();
+    for sink in ["traces", "capture"] {
+        let series = format!(
+            "tracegate_items_dropped_total{{sink=\"{sink}\",signal=\"traces\",reason=\"violation\",rule=\"one_of\"}}"
+        );
+        assert_eq!(metric(&m, &series), 3, "{series} in\n{m}");
+    }
+    assert!(
+        !m.contains("postgresql") && !m.contains("retrieve_docs"),
+        "{m}"
+    );
+}
