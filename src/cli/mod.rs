@@ -6,6 +6,7 @@ pub mod capture_cmd;
 pub mod check;
 mod check_par;
 pub mod completions;
+pub mod explain;
 pub mod filter;
 pub mod input;
 pub mod output;
@@ -57,6 +58,16 @@ pub enum Command {
     /// Exit 0 when all records are clean, 1 on any violation or malformed
     /// line, 2 on a usage, policy or I/O error.
     Check(check::CheckArgs),
+    /// Show why each span or log record of a captured OTLP request is
+    /// written or dropped.
+    ///
+    /// Reads request bodies (OTLP/protobuf or OTLP/JSON, as `serve`
+    /// receives them), judges each as `serve` does at standard level, and
+    /// lists every span or log record by index and ids with the rule and
+    /// path that dropped it or removed its fields. Exit 0 when every item
+    /// would be written, 1 when one would be dropped or a body refused, 2
+    /// on a usage, policy or I/O error.
+    Explain(explain::ExplainArgs),
     /// Stream records to stdout as a sink may receive them.
     ///
     /// Reads FILEs (or stdin), writes each record's projection for the sink
@@ -180,6 +191,7 @@ impl InputFormat {
 pub fn run(cli: Cli) -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(&args),
+        Command::Explain(args) => explain::run(&args),
         Command::Filter(args) => filter::run(&args),
         Command::Redact(args) => redact::run(&args),
         Command::Serve(args) => serve::run_serve(&args),

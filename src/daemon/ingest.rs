@@ -19,6 +19,7 @@ use subtle::ConstantTimeEq;
 
 use super::budget::{BudgetError, MemoryBudget, Reservation, decode_estimate};
 use super::pipeline::{Active, Pipeline};
+use crate::gate::otlp::shape::check_request;
 use crate::policy::StructureLimits;
 use crate::record::otlp_proto::bounds::{BoundError, Counts, Signal, check_json, check_protobuf};
 use crate::record::otlp_proto::{decode_logs_protobuf_bytes, decode_traces_protobuf_bytes};
@@ -285,7 +286,20 @@ impl Ingest {
             let counts = count_body(&bytes, signal, enc, &structure)?;
             Ok((bytes, counts))
         })
-        .await?;
+        .await
+        .inspect_err(|r| {
+            if r.kind == RefusalKind::Malformed {
+                self.p.metrics.malformed.fetch_add(1, Ordering::Relaxed);
+            }
+        })?;
+        if counts.export_items() == 0 {
+            // An empty export request is valid and carries nothing: no sink
+            // receives a line for it.
+            return Ok(Accepted {
+                rejected: 0,
+                message: String::new(),
+            });
+        }
         // SECURITY: decoding starts only once its estimated memory is reserved.
         self.reserve(
             res,
@@ -295,23 +309,11 @@ impl Ingest {
         .await?;
         let p2 = Arc::clone(&self.p);
         let tally = blocking(move || {
-            let line = match enc {
-                Encoding::Protobuf => {
-                    let decoded = match signal {
-                        Signal::Traces => decode_traces_protobuf_bytes(&bytes),
-                        Signal::Logs => decode_logs_protobuf_bytes(&bytes),
-                    };
-                    decoded.map_err(|_| {
-                        Refusal::new(
-                            RefusalKind::Malformed,
-                            "request body is not a valid OTLP protobuf export request",
-                        )
-                    })?
-                }
-                Encoding::Json => compact_json(&bytes),
-            };
+            let line = body_line(&bytes, signal, enc).inspect_err(|_| {
+                p2.metrics.malformed.fetch_add(1, Ordering::Relaxed);
+            })?;
             drop(bytes);
-            Ok(p2.ingest_line(&active, &line))
+            Ok(p2.ingest_line(&active, signal, &line))
         })
         .await?;
         if tally.malformed > 0 {
@@ -401,10 +403,30 @@ fn json_refusal(m: &Malformed) -> Refusal {
     )
 }
 
+/// The one OTLP/JSON line the gate judges for a body [`count_body`]
+/// accepted: the protobuf request decoded, or the JSON compacted.
+pub fn body_line(bytes: &[u8], signal: Signal, enc: Encoding) -> Result<Vec<u8>, Refusal> {
+    match enc {
+        Encoding::Protobuf => {
+            let decoded = match signal {
+                Signal::Traces => decode_traces_protobuf_bytes(bytes),
+                Signal::Logs => decode_logs_protobuf_bytes(bytes),
+            };
+            decoded.map_err(|_| {
+                Refusal::new(
+                    RefusalKind::Malformed,
+                    "request body is not a valid OTLP protobuf export request",
+                )
+            })
+        }
+        Encoding::Json => Ok(compact_json(bytes)),
+    }
+}
+
 /// Check a received body before anything is built from it: its structure
 /// against the bounds (on the protobuf wire, or on the JSON tape of the
-/// bytes as received).
-fn count_body(
+/// bytes as received), and that it is an export request of `signal`.
+pub fn count_body(
     bytes: &[u8],
     signal: Signal,
     enc: Encoding,
@@ -417,6 +439,15 @@ fn count_body(
             // before this scan accepted them.
             let mut tape = Tape::new();
             let text = tape.scan(bytes).map_err(|m| json_refusal(&m))?;
+            // SECURITY: a body that is not this signal's export request is
+            // refused whole (the OTLP specification's 400), never judged as
+            // a record with members to strip.
+            check_request(&tape, text, Some(signal)).map_err(|e| {
+                Refusal::new(
+                    RefusalKind::Malformed,
+                    format!("request body is not an OTLP/JSON export request: {e}"),
+                )
+            })?;
             check_json(&tape, text, limits).map_err(bound_refusal)
         }
     }

@@ -231,6 +231,45 @@ impl Metrics {
             },
         );
         family(
+            "tracegate_items_dropped_total",
+            "counter",
+            "Spans (signal traces), log records (logs) and other records (records) not written to each sink, by reason and by the finding rule that dropped them.",
+            &mut |o| {
+                for (s, c) in &sinks {
+                    for ((signal, why, rule), n) in c.items_dropped() {
+                        let _ = write!(
+                            o,
+                            "tracegate_items_dropped_total{{sink=\"{}\",signal=\"{}\",reason=\"{}\"",
+                            label(s),
+                            signal.as_str(),
+                            why.as_str()
+                        );
+                        if !rule.is_empty() {
+                            let _ = write!(o, ",rule=\"{rule}\"");
+                        }
+                        let _ = writeln!(o, "}} {n}");
+                    }
+                }
+            },
+        );
+        family(
+            "tracegate_fields_stripped_total",
+            "counter",
+            "Fields removed from spans, log records and records written to each sink, by the finding rule that removed them.",
+            &mut |o| {
+                for (s, c) in &sinks {
+                    for ((signal, rule), n) in c.fields_stripped() {
+                        let _ = writeln!(
+                            o,
+                            "tracegate_fields_stripped_total{{sink=\"{}\",signal=\"{}\",rule=\"{rule}\"}} {n}",
+                            label(s),
+                            signal.as_str(),
+                        );
+                    }
+                }
+            },
+        );
+        family(
             "tracegate_sink_up",
             "gauge",
             "1 while each sink can write its output, 0 while it cannot.",

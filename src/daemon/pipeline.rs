@@ -25,11 +25,13 @@ use tokio::task::JoinHandle;
 
 use super::metrics::{Gauges, Metrics};
 use crate::decision::{LevelSource, judge_for_sink};
+use crate::finding::{Finding, FindingKind, Rule};
 use crate::gate::shared::SharedScan;
 use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
+use crate::record::otlp_proto::bounds::Signal;
 use crate::record::tape::Tape;
-use crate::sink::counters::{DropReason, SinkCounters};
+use crate::sink::counters::{DropReason, ItemSignal, SinkCounters};
 use crate::sink::writer::{self as sink, Queue};
 use crate::source::lines::{Line, LineReader, is_blank};
 use crate::window::Level;
@@ -134,7 +136,38 @@ pub struct Tally {
     /// Spans and log records dropped on their own by every sink, in
     /// records that otherwise went through (`partialSuccess`).
     pub rejected_items: u64,
+    /// The signal of an OTLP request, when the endpoint says which;
+    /// `None` for JSON Lines (each line says what it is).
+    pub signal: Option<Signal>,
 }
+
+/// The first drop of one record, for the log line and `/v1/status`.
+/// SECURITY: a sink name, fixed words, a rule name and a finding's path
+/// (keys escaped as findings escape them); never a value.
+#[derive(Debug, Clone)]
+pub struct DropNote {
+    /// When.
+    pub at: Timestamp,
+    /// The sink.
+    pub sink: String,
+    /// What was dropped.
+    pub signal: ItemSignal,
+    /// Why.
+    pub reason: DropReason,
+    /// The finding rule, or `""`.
+    pub rule: &'static str,
+    /// Where in the record, when a finding says.
+    pub path: Option<String>,
+    /// How many items.
+    pub items: u64,
+}
+
+/// The drop log's rate limit: one line per reason and rule per this long.
+pub const DROP_LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// When a drop of each (reason, rule) was last logged, and how many drops
+/// since then went unlogged.
+type DropLog = HashMap<(DropReason, &'static str), (Timestamp, u64)>;
 
 /// The daemon's shared state.
 pub struct Pipeline {
@@ -150,6 +183,9 @@ pub struct Pipeline {
     shutdown_tx: watch::Sender<bool>,
     /// The last refused reload, until one succeeds.
     pub last_reload_error: Mutex<Option<ReloadError>>,
+    /// The last item dropped, for `/v1/status`.
+    pub last_drop: Mutex<Option<DropNote>>,
+    drop_log: Mutex<DropLog>,
     /// Wakes the ticker when a capture needs audit work.
     work: Notify,
 }
@@ -182,6 +218,8 @@ impl Pipeline {
             writers: Mutex::new(Vec::new()),
             shutdown_tx,
             last_reload_error: Mutex::new(None),
+            last_drop: Mutex::new(None),
+            drop_log: Mutex::new(HashMap::new()),
             work: Notify::new(),
         });
         let active = p.build(policy, 1);
@@ -306,9 +344,13 @@ impl Pipeline {
         self.active.store(Arc::new(active));
     }
 
-    /// Judge one OTLP request (one OTLP/JSON line) for every sink.
-    pub fn ingest_line(&self, active: &Active, line: &[u8]) -> Tally {
-        let mut tally = Tally::default();
+    /// Judge one OTLP request (one OTLP/JSON line) of `signal` for every
+    /// sink.
+    pub fn ingest_line(&self, active: &Active, signal: Signal, line: &[u8]) -> Tally {
+        let mut tally = Tally {
+            signal: Some(signal),
+            ..Tally::default()
+        };
         let mut gate = active.gate();
         let max = active.policy.limits.max_line_bytes;
         let line = if line.len() > max {
@@ -389,6 +431,11 @@ impl Pipeline {
             violated_everywhere = false;
         }
         let mut judged_by = plain;
+        let bytes = match line {
+            Line::Text(b) => *b,
+            Line::TooLong { .. } => &[][..],
+        };
+        let mut note: Option<DropNote> = None;
         for (i, s) in active.sinks.iter().enumerate() {
             let Some(gate) = gates.get_mut(i) else {
                 continue;
@@ -406,10 +453,29 @@ impl Pipeline {
                 }
                 None => judge_for_sink(gate, None, n, line),
             });
+            let what = item_signal(tally.signal, d.judged.format, bytes);
+            // SECURITY: what is counted and logged of a drop is the rule and
+            // the path of a finding, never a value.
+            let mut noted = |reason: DropReason, f: Option<&Finding>, items: u64| {
+                let rule = f.map_or("", |f| f.rule.as_str());
+                s.counters.drop_items(what, reason, rule, items);
+                if note.is_none() {
+                    note = Some(DropNote {
+                        at: self.clock.utc(),
+                        sink: s.name.clone(),
+                        signal: what,
+                        reason,
+                        rule,
+                        path: f.and_then(|f| f.field.clone()),
+                        items,
+                    });
+                }
+            };
             match d.judged.verdict {
                 Verdict::Malformed => {
                     malformed = true;
                     s.counters.drop_one(DropReason::Malformed);
+                    noted(DropReason::Malformed, gate.findings().first(), 1);
                     continue;
                 }
                 Verdict::Dropped => {
@@ -417,9 +483,30 @@ impl Pipeline {
                     if rule.is_none() {
                         rule = gate.findings().first().map(|f| f.rule.as_str());
                     }
+                    // Each item under the rule that dropped it, when every
+                    // one was dropped on its own; else all of them under the
+                    // first violation (a resource's, a bare span's).
+                    let items = u64::from(gate.otlp_items());
+                    let each: Vec<Option<&Finding>> =
+                        gate.item_drops().map(first_violation).collect();
+                    if items > 0 && each.len() as u64 == items {
+                        for f in each {
+                            noted(DropReason::Violation, f, 1);
+                        }
+                    } else {
+                        noted(
+                            DropReason::Violation,
+                            first_violation(gate.findings()),
+                            items.max(1),
+                        );
+                    }
                     continue;
                 }
                 Verdict::Verbatim | Verdict::Rewritten => {
+                    for f in gate.item_drops() {
+                        noted(DropReason::Violation, first_violation(f), 1);
+                    }
+                    count_strips(gate, &s.counters, what);
                     violated_everywhere = false;
                     let here = gate.rejected_items();
                     if !here.is_empty() && rule.is_none() {
@@ -437,9 +524,19 @@ impl Pipeline {
             let mut queue: &Queue = &s.queue;
             if crate::sink::send(&mut queue, gate, line, &d).is_err() {
                 s.counters.drop_one(DropReason::QueueFull);
+                let kept = match d.judged.format {
+                    Some(crate::record::Format::Otlp) => u64::from(gate.otlp_items())
+                        .saturating_sub(gate.rejected_items().len() as u64)
+                        .max(1),
+                    _ => 1,
+                };
+                noted(DropReason::QueueFull, None, kept);
             }
         }
         set.tape = scan.into_tape();
+        if let Some(n) = note {
+            let _logged = self.log_drop(n);
+        }
         if malformed {
             tally.malformed += 1;
             self.metrics.malformed.fetch_add(1, Ordering::Relaxed);
@@ -463,6 +560,44 @@ impl Pipeline {
                 tally.first_rejected_rule = rule;
             }
         }
+    }
+
+    /// Log a drop, at most one line per reason and rule per
+    /// [`DROP_LOG_EVERY`] (the next line says how many went unlogged), and
+    /// keep it as the last drop for `/v1/status`.
+    fn log_drop(&self, n: DropNote) -> Option<u64> {
+        let quiet = {
+            let mut log = lock(&self.drop_log);
+            let key = (n.reason, n.rule);
+            match log.get_mut(&key) {
+                Some((last, unlogged))
+                    if n.at.duration_since(*last).unsigned_abs() < DROP_LOG_EVERY =>
+                {
+                    *unlogged += 1;
+                    None
+                }
+                _ => {
+                    let unlogged = log.insert(key, (n.at, 0)).map_or(0, |(_, u)| u);
+                    Some(unlogged)
+                }
+            }
+        };
+        if let Some(unlogged) = quiet {
+            // SECURITY: the path is a finding's, its keys escaped as
+            // findings escape them; no value is in it.
+            tracing::warn!(
+                sink = %n.sink,
+                signal = n.signal.as_str(),
+                reason = n.reason.as_str(),
+                rule = n.rule,
+                path = n.path.as_deref().unwrap_or("-"),
+                items = n.items,
+                unlogged_since_last = unlogged,
+                "dropped: not written to the sink (`tracegate explain` on an OTLP request body, `tracegate check` on a record, shows why)"
+            );
+        }
+        *lock(&self.last_drop) = Some(n);
+        quiet
     }
 
     /// Whether every sink's queue is full: then nothing could be accepted.
@@ -696,8 +831,174 @@ impl LevelSource for SlotSource<'_> {
     }
 }
 
+/// Why a dropped item or record was dropped, among its `findings`: the
+/// first violation of a rule that drops (a field that breaks its rule),
+/// not a strip that merely preceded it (an unknown or content field, a
+/// redaction); else the first finding.
+fn first_violation(findings: &[Finding]) -> Option<&Finding> {
+    let strips_only = |r: Rule| {
+        matches!(
+            r,
+            Rule::UnknownField | Rule::ContentField | Rule::RedactDrop | Rule::RedactBudget
+        )
+    };
+    findings
+        .iter()
+        .find(|f| f.kind != FindingKind::Evidence && !strips_only(f.rule))
+        .or_else(|| findings.first())
+}
+
+/// Count the fields `gate` removed from the record it just passed: every
+/// finding that no dropped item accounts for (one lock per record).
+fn count_strips(gate: &Gate, counters: &SinkCounters, what: ItemSignal) {
+    let findings = gate.findings();
+    if findings.is_empty() {
+        return;
+    }
+    let ranges = gate.item_drop_ranges();
+    let in_dropped = |i: usize| {
+        ranges
+            .iter()
+            .any(|&(a, b)| (a as usize..b as usize).contains(&i))
+    };
+    counters.strip_fields(
+        what,
+        findings
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !in_dropped(*i))
+            .map(|(_, f)| f.rule.as_str()),
+    );
+}
+
+/// What the items of a judged record are: the endpoint's signal, else, for
+/// an OTLP line, the request's list (its first member), else records.
+fn item_signal(
+    signal: Option<Signal>,
+    format: Option<crate::record::Format>,
+    bytes: &[u8],
+) -> ItemSignal {
+    match signal {
+        Some(Signal::Traces) => ItemSignal::Traces,
+        Some(Signal::Logs) => ItemSignal::Logs,
+        None if format == Some(crate::record::Format::Otlp) => {
+            let rest = bytes
+                .iter()
+                .position(|b| !matches!(b, b'{' | b' ' | b'\t' | b'\n' | b'\r'))
+                .and_then(|i| bytes.get(i..))
+                .unwrap_or_default();
+            if rest.starts_with(b"\"resourceLogs\"") {
+                ItemSignal::Logs
+            } else {
+                ItemSignal::Traces
+            }
+        }
+        None => ItemSignal::Records,
+    }
+}
+
 /// Lock a mutex whose data stays consistent even if a holder panicked
 /// (maps of handles, replaced whole).
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use std::time::Duration;
+
+    use super::*;
+    use crate::window::clock::ManualClock;
+
+    const POLICY: &str = "[audit]\npath = \"audit.jsonl\"\n[server]\nflush_interval = \"10ms\"\n\
+         [[sink]]\nname = \"std\"\noutput = \"file:std.jsonl\"\n";
+
+    fn start(dir: &std::path::Path, clock: Arc<ManualClock>) -> Arc<Pipeline> {
+        let path = dir.join("policy.toml");
+        std::fs::write(&path, POLICY).unwrap();
+        let policy = Arc::new(Policy::load(&path).unwrap());
+        Pipeline::start(policy, path, clock)
+    }
+
+    /// Every signal is counted under its own label, items dropped under
+    /// the rule that dropped them and fields stripped under theirs; no key
+    /// or note holds a value of the records.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn drops_and_strips_are_counted_per_signal_reason_and_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = Arc::new(ManualClock::new("2030-01-01T10:00:00Z".parse().unwrap()));
+        let p = start(dir.path(), clock);
+        let active = p.snapshot();
+        let logs = br#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"severityText":"CANARY words","severityNumber":9},{"severityNumber":9,"attributes":[{"key":"gen_ai.prompt","value":{"stringValue":"CANARY-PROMPT"}}]}]}]}]}"#;
+        let t = p.ingest_line(&active, Signal::Logs, logs);
+        assert_eq!((t.records, t.rejected_items), (1, 1));
+        // Strips before the rule that drops: the drop is the rule's.
+        let lines = b"{\"zzz\":1,\"request_id\":\"chatcmpl-1\",\"prompt_tokens\":\"CANARY\"}\n\
+                      {\"request_id\":\"chatcmpl-2\",\"zzz\":\"CANARY\"}\n\
+                      not json CANARY\n\
+                      {\"resourceSpans\":[{\"scopeSpans\":[{\"spans\":[{\"attributes\":[{\"key\":\"zzz\",\"value\":{\"stringValue\":\"CANARY\"}}],\"name\":\"CANARY span\"},{\"name\":\"llm_request\"}]}]}]}\n";
+        let t = p.ingest_lines(&active, lines);
+        assert_eq!((t.records, t.malformed), (4, 1));
+        let c = p.metrics.sink("std");
+        assert_eq!(
+            c.items_dropped(),
+            vec![
+                ((ItemSignal::Traces, DropReason::Violation, "one_of"), 1),
+                ((ItemSignal::Logs, DropReason::Violation, "one_of"), 1),
+                (
+                    (ItemSignal::Records, DropReason::Malformed, "invalid_json"),
+                    1
+                ),
+                ((ItemSignal::Records, DropReason::Violation, "type"), 1),
+            ]
+        );
+        assert_eq!(
+            c.fields_stripped(),
+            vec![
+                ((ItemSignal::Logs, "content_field"), 1),
+                ((ItemSignal::Records, "unknown_field"), 1),
+            ]
+        );
+        let last = lock(&p.last_drop).clone().unwrap();
+        assert_eq!((last.reason, last.rule), (DropReason::Violation, "one_of"));
+        assert_eq!(
+            last.path.as_deref(),
+            Some("resourceSpans[0].scopeSpans[0].spans[0].name")
+        );
+        // SECURITY: nothing counted or kept holds a value.
+        let shown = format!("{:?} {:?} {last:?}", c.items_dropped(), c.fields_stripped());
+        assert!(!shown.contains("CANARY"), "{shown}");
+        p.shutdown(Duration::from_secs(5)).await;
+    }
+
+    /// One log line per reason and rule per `DROP_LOG_EVERY`; the next
+    /// says how many went unlogged; another rule is not held back.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_drop_log_is_rate_limited_per_reason_and_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let t0: Timestamp = "2030-01-01T10:00:00Z".parse().unwrap();
+        let clock = Arc::new(ManualClock::new(t0));
+        let p = start(dir.path(), Arc::clone(&clock));
+        let note = |rule: &'static str| DropNote {
+            at: clock.utc(),
+            sink: "std".into(),
+            signal: ItemSignal::Records,
+            reason: DropReason::Violation,
+            rule,
+            path: Some("prompt_tokens".into()),
+            items: 1,
+        };
+        assert_eq!(p.log_drop(note("type")), Some(0));
+        assert_eq!(p.log_drop(note("type")), None);
+        assert_eq!(p.log_drop(note("type")), None);
+        assert_eq!(p.log_drop(note("one_of")), Some(0), "another rule");
+        clock.advance(DROP_LOG_EVERY - Duration::from_millis(1));
+        assert_eq!(p.log_drop(note("type")), None);
+        clock.advance(Duration::from_millis(1));
+        assert_eq!(p.log_drop(note("type")), Some(3));
+        assert_eq!(p.log_drop(note("type")), None);
+        p.shutdown(Duration::from_secs(5)).await;
+    }
 }

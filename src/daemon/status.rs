@@ -83,6 +83,12 @@ pub fn status_json(p: &Pipeline) -> Value {
                     "queue_full": c.dropped(DropReason::QueueFull),
                     "sink_error": c.dropped(DropReason::SinkError),
                 },
+                "items_dropped": c.items_dropped().into_iter().map(|((signal, why, rule), n)| {
+                    json!({"signal": signal.as_str(), "reason": why.as_str(), "rule": (!rule.is_empty()).then_some(rule), "count": n})
+                }).collect::<Vec<_>>(),
+                "fields_stripped": c.fields_stripped().into_iter().map(|((signal, rule), n)| {
+                    json!({"signal": signal.as_str(), "rule": rule, "count": n})
+                }).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -108,8 +114,21 @@ pub fn status_json(p: &Pipeline) -> Value {
         "leases": f.leases,
         "store_failures": f.store_failures,
     });
+    // SECURITY: a sink name, fixed words, a rule and a finding's path.
+    let last_drop = p.last_drop.lock().ok().and_then(|d| d.clone()).map(|d| {
+        json!({
+            "at": format_ts(d.at),
+            "sink": d.sink,
+            "signal": d.signal.as_str(),
+            "reason": d.reason.as_str(),
+            "rule": (!d.rule.is_empty()).then_some(d.rule),
+            "path": d.path,
+            "items": d.items,
+        })
+    });
     json!({
         "fleet": fleet,
+        "last_drop": last_drop,
         "policy": {
             "revision": active.revision,
             "sha256": active.policy.sha256(),

@@ -72,6 +72,10 @@ rules! {
     TooDeep => "too_deep", Malformed;
     /// The line is longer than `limits.max_line_bytes`.
     LineTooLong => "line_too_long", Malformed;
+    /// The line names an OTLP export request's list (`resourceSpans`,
+    /// `resourceLogs`) but is not the shape of one: another top-level
+    /// member, or a known member of the wrong JSON type.
+    OtlpShape => "otlp_shape", Malformed;
     /// A content field (prompt, completion, ...) at standard level.
     ContentField => "content_field", Violation;
     /// A field that is not on the allowlist.

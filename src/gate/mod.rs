@@ -350,6 +350,7 @@ impl Gate {
             };
             if let Some(taken) = fast.judge(cx, bytes, &mut self.findings) {
                 self.otlp.begin();
+                self.otlp_taken_items(taken.items);
                 return Judgement {
                     verdict: if taken.stripped == 0 {
                         Verdict::Verbatim

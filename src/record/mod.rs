@@ -43,7 +43,9 @@ pub fn detect(tape: &Tape, text: &str) -> Format {
         let key = string_value(text, &tokens[k]);
         let kind = tokens[v].kind;
         match key.as_ref() {
-            "resourceSpans" | "resourceLogs" if kind == Kind::Array => return Format::Otlp,
+            // Whatever its value: a line naming an export request's list is
+            // judged (and refused, when it is not one) as a request.
+            "resourceSpans" | "resourceLogs" => return Format::Otlp,
             "schema_version"
                 if kind == Kind::String && string_value(text, &tokens[v]) == EVIDENCE_SCHEMA =>
             {
@@ -88,6 +90,6 @@ mod tests {
             fmt(r#"{"schema_version":"latency-evidence.v2"}"#),
             Format::Cf
         );
-        assert_eq!(fmt(r#"{"resourceSpans":"x"}"#), Format::Cf);
+        assert_eq!(fmt(r#"{"resourceSpans":"x"}"#), Format::Otlp);
     }
 }

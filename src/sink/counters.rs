@@ -4,11 +4,12 @@
 //!
 //! SECURITY: counts, fixed words and error kinds; never a record value.
 
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Why a record did not reach a sink.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum DropReason {
     /// The record is not well formed (dropped for every sink).
     Malformed,
@@ -39,6 +40,33 @@ impl DropReason {
         DropReason::SinkError,
     ];
 }
+
+/// What a counted item is: a span (`traces`), a log record (`logs`), or a
+/// JSON Lines record that is not OTLP (`records`: cf, evidence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ItemSignal {
+    /// Spans.
+    Traces,
+    /// Log records.
+    Logs,
+    /// Records of `/v1/records` and file sources that are not OTLP.
+    Records,
+}
+
+impl ItemSignal {
+    /// The label value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ItemSignal::Traces => "traces",
+            ItemSignal::Logs => "logs",
+            ItemSignal::Records => "records",
+        }
+    }
+}
+
+/// The key of an item count: its signal, why, and the finding rule that
+/// said so (`""` for a reason without one: a full queue, a sink error).
+pub type ItemKey = (ItemSignal, DropReason, &'static str);
 
 /// Counters of one sink. `in + recovered = out + dropped + queued +
 /// unflushed + spooled`.
@@ -77,6 +105,11 @@ pub struct SinkCounters {
     /// Why the sink cannot write now (an error kind, a fixed phrase);
     /// `None` while it can.
     health: Mutex<Option<String>>,
+    /// Items (spans, log records, records) not written, by signal, reason
+    /// and rule. SECURITY: keys are fixed words and stable rule names.
+    items_dropped: Mutex<BTreeMap<ItemKey, u64>>,
+    /// Fields removed from items that were written, by signal and rule.
+    fields_stripped: Mutex<BTreeMap<(ItemSignal, &'static str), u64>>,
 }
 
 impl SinkCounters {
@@ -114,5 +147,50 @@ impl SinkCounters {
     /// Records dropped for `why`.
     pub fn dropped(&self, why: DropReason) -> u64 {
         self.dropped[why as usize].load(Ordering::Relaxed)
+    }
+
+    /// Count `n` items of `signal` not written for `why`, under `rule`
+    /// (a stable finding rule name, or `""`).
+    pub fn drop_items(&self, signal: ItemSignal, why: DropReason, rule: &'static str, n: u64) {
+        if n == 0 {
+            return;
+        }
+        let mut m = self
+            .items_dropped
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *m.entry((signal, why, rule)).or_default() += n;
+    }
+
+    /// Count one field removed under each of `rules` (stable finding rule
+    /// names) from items of `signal` that were written.
+    pub fn strip_fields(&self, signal: ItemSignal, rules: impl Iterator<Item = &'static str>) {
+        let mut m = self
+            .fields_stripped
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for rule in rules {
+            *m.entry((signal, rule)).or_default() += 1;
+        }
+    }
+
+    /// Every item count so far, in key order.
+    pub fn items_dropped(&self) -> Vec<(ItemKey, u64)> {
+        self.items_dropped
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .map(|(k, v)| (*k, *v))
+            .collect()
+    }
+
+    /// Every stripped-field count so far, in key order.
+    pub fn fields_stripped(&self) -> Vec<((ItemSignal, &'static str), u64)> {
+        self.fields_stripped
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .map(|(k, v)| (*k, *v))
+            .collect()
     }
 }

@@ -28,6 +28,7 @@ mod serve_hard;
 mod standard;
 mod tidy;
 mod tls;
+mod visible;
 mod wait;
 
 #[path = "../support/rng.rs"]

@@ -102,6 +102,8 @@ pub struct Taken {
     pub stripped: u32,
     /// The record holds content attributes or log bodies.
     pub has_content: bool,
+    /// Spans and log records in the request.
+    pub items: u32,
 }
 
 /// What the fast path reads besides the line.
@@ -143,10 +145,12 @@ impl FastOtlp {
             findings,
             stripped: 0,
             has_content: false,
+            items: 0,
         };
         let taken = w.request().map(|()| Taken {
             stripped: w.stripped,
             has_content: w.has_content,
+            items: w.items,
         });
         if taken.is_none() {
             findings.truncate(base);
@@ -186,6 +190,8 @@ struct Walker<'a, 'b> {
     findings: &'b mut Vec<Finding>,
     stripped: u32,
     has_content: bool,
+    /// Spans and log records read.
+    items: u32,
 }
 
 impl<'a> Walker<'a, '_> {
@@ -196,7 +202,9 @@ impl<'a> Walker<'a, '_> {
             return None;
         }
         let (end, seen) = self.object(&super::schema::REQUEST, 0)?;
-        (end == self.b.len() && seen != 0).then_some(())
+        // One signal per request: a line holding both lists is not an
+        // export request (`shape`), which the full path says.
+        (end == self.b.len() && seen.count_ones() == 1).then_some(())
     }
 
     /// The string whose quote is at `i`, when it holds no escape: its
@@ -452,6 +460,9 @@ impl<'a> Walker<'a, '_> {
             let (end, _) = self.object(schema, i)?;
             self.path.pop();
             n += 1;
+            if super::schema::is_item(schema) {
+                self.items = self.items.saturating_add(1);
+            }
             match self.next(end, b']')? {
                 Ok(next) => i = next,
                 Err(after) => return Some(after),

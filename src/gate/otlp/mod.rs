@@ -28,6 +28,7 @@ pub mod attrs;
 pub mod content;
 pub(crate) mod fast;
 pub mod schema;
+pub mod shape;
 mod structured;
 
 #[cfg(test)]
@@ -105,6 +106,10 @@ pub struct Scratch {
     rejected: Vec<u32>,
     /// How many spans and log records the last OTLP request held.
     items: u32,
+    /// For each item a violation inside it dropped, in walk order: the
+    /// range of the findings its judgement pushed. Kept when the whole
+    /// record is dropped (unlike `rejected`), to explain each item.
+    causes: Vec<(u32, u32)>,
 }
 
 /// The budget hook of the OTLP judge (capture windows): set before judging
@@ -137,9 +142,37 @@ impl super::Gate {
         &self.otlp.rejected
     }
 
+    /// How many spans and log records the last OTLP record held (zero for
+    /// any other record).
+    pub fn otlp_items(&self) -> u32 {
+        self.otlp.items
+    }
+
+    /// The spans and log records of the last OTLP record that a violation
+    /// inside them dropped, each as the findings that explain it, in walk
+    /// order. Unlike [`Gate::rejected_items`], kept when every item was
+    /// dropped and the record with them.
+    pub fn item_drops(&self) -> impl Iterator<Item = &[Finding]> {
+        self.item_drop_ranges()
+            .iter()
+            .filter_map(|&(a, b)| self.findings.get(a as usize..b as usize))
+    }
+
+    /// [`Gate::item_drops`] as ranges of indexes into [`Gate::findings`].
+    pub fn item_drop_ranges(&self) -> &[(u32, u32)] {
+        &self.otlp.causes
+    }
+
+    /// The fast path judged the last record: it held `items` spans and
+    /// log records.
+    pub(crate) fn otlp_taken_items(&mut self, items: u32) {
+        self.otlp.items = items;
+    }
+
     /// Forget what the last record's judgement left (called before each).
     pub(crate) fn reset_otlp(&mut self) {
         self.otlp.rejected.clear();
+        self.otlp.causes.clear();
         self.otlp.items = 0;
     }
 }
@@ -150,6 +183,7 @@ impl Scratch {
         self.captured = Units::default();
         self.short = None;
         self.rejected.clear();
+        self.causes.clear();
         self.items = 0;
     }
 }
@@ -218,6 +252,24 @@ pub fn judge(input: Input<'_>, rebuild: bool, buffers: Buffers<'_>) -> Judgement
         pseudonyms: input.pseudonyms,
     };
     let top = if is_request(input.tape, input.text) {
+        // SECURITY: a line that names an export request's list but is not
+        // the shape of one is malformed for every sink, not a record with
+        // members to strip (`{"resourceSpans": 5}` would go out as `{}`).
+        if let Err(e) = shape::check_request(input.tape, input.text, None) {
+            j.findings.push(Finding {
+                line: input.line,
+                kind: FindingKind::Malformed,
+                rule: Rule::OtlpShape,
+                field: (!e.path.is_empty()).then_some(e.path),
+                message: format!("not an OTLP export request: {}", e.problem),
+            });
+            return Judgement {
+                verdict: Verdict::Malformed,
+                format: None,
+                stripped: 0,
+                has_content: false,
+            };
+        }
         &schema::REQUEST
     } else {
         j.bare = true;
@@ -684,6 +736,7 @@ impl<'a> Judge<'a, '_> {
     fn item(&mut self, schema: &Schema, el: usize) -> bool {
         let ordinal = self.scratch.items;
         self.scratch.items = self.scratch.items.saturating_add(1);
+        let first_finding = u32::try_from(self.findings.len()).unwrap_or(u32::MAX);
         let outer = std::mem::replace(&mut self.violated, false);
         // Nothing is written for an element that is not an object.
         let object = self.tok(el).kind == Kind::Object;
@@ -707,6 +760,8 @@ impl<'a> Judge<'a, '_> {
         // no value, stay); the record is still dropped whole for anything
         // outside an item (resource, scope, limits, malformation).
         self.scratch.rejected.push(ordinal);
+        let end = u32::try_from(self.findings.len()).unwrap_or(u32::MAX);
+        self.scratch.causes.push((first_finding, end));
         self.stripped += 1;
         false
     }

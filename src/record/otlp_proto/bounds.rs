@@ -287,6 +287,11 @@ pub fn check_protobuf(
             }
             // A message field with another wire type: prost would refuse it.
             Some(_) => return Err(BoundError::Malformed),
+            // SECURITY: an export request holds one field; a body whose top
+            // level holds another (another message, a stray payload) is not
+            // an export request, though protobuf would skip the field and
+            // read it as an empty one.
+            None if stack.len() == 1 => return Err(BoundError::Malformed),
             None => pos = next,
         }
     }
@@ -348,7 +353,8 @@ impl JsonWalk<'_> {
     /// own object: a bare span has no `resourceSpans`.
     fn object(&mut self, at: usize, m: Msg, nest: usize, top: bool) -> Result<(), BoundError> {
         let tokens = self.tape.tokens();
-        let mut bare_span = top;
+        // `{}` is an empty export request, not a span.
+        let mut bare_span = top && self.tape.members(at).next().is_some();
         for (k, v) in self.tape.members(at) {
             let key = string_value(self.text, &tokens[k]);
             if top && matches!(key.as_ref(), "resourceSpans" | "resourceLogs") {
