@@ -1,16 +1,8 @@
-//! A fleet of `serve` replicas: which replica this process is, and which
-//! budget source its captures lease from (`[fleet]`).
-//!
-//! | `[fleet]` | budgets come from |
-//! |---|---|
-//! | `budget_store = "redis://..."` | the shared store, exact for the fleet ([`RedisBudget`]) |
-//! | `replicas = N` (N > 1), no store | this replica's own log, `floor(budget / N)` ([`ShareBudget`]) |
-//! | neither | this host's audit log, the whole budget ([`LogBudget`]) |
+//! A fleet of `serve` replicas: which replica this process is (`[fleet]
+//! replica_id`). Which budget source its captures lease from is the
+//! window's (`window::budget_source`).
 
 use crate::policy::{FleetSettings, is_replica_id};
-use crate::window::budget::{BudgetSource, LogBudget};
-use crate::window::budget_redis::RedisBudget;
-use crate::window::budget_share::ShareBudget;
 
 /// This replica's name in audit entries: `[fleet] replica_id`, else the
 /// host name (cut to a valid id), else `unknown-host`.
@@ -45,15 +37,6 @@ fn sanitize(h: &str) -> String {
         })
         .take(64)
         .collect()
-}
-
-/// The budget source `[fleet]` asks for (see the module table).
-pub fn budget_source(fleet: &FleetSettings, replica_id: &str) -> Box<dyn BudgetSource> {
-    match &fleet.budget_store {
-        Some(url) => Box::new(RedisBudget::new(url.clone(), fleet, replica_id)),
-        None if fleet.replicas > 1 => Box::new(ShareBudget::new(fleet.replicas)),
-        None => Box::new(LogBudget),
-    }
 }
 
 #[cfg(test)]

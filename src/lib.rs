@@ -137,11 +137,14 @@ pub(crate) mod finding;
 pub(crate) mod fleet;
 pub(crate) mod gate;
 pub(crate) mod io_text;
+#[cfg(feature = "daemon")]
+pub(crate) mod otlp_grpc;
 pub(crate) mod policy;
 pub(crate) mod record;
 pub(crate) mod redact;
 pub(crate) mod sink;
 pub(crate) mod source;
+#[cfg(feature = "daemon")]
 pub(crate) mod tls;
 pub(crate) mod window;
 
@@ -162,7 +165,9 @@ pub use record::Format;
 /// constructors, which run the whole compile step, so nothing here can
 /// make or change one.
 pub mod settings {
-    pub use crate::policy::rule::{Broken, FieldRule, FieldSet, Pattern, PatternError, ValueType};
+    pub use crate::policy::rule::{
+        Broken, FieldRule, FieldSet, Pattern, PatternError, Segments, ValueType,
+    };
     pub use crate::policy::{
         AuditSettings, BudgetStoreUrl, FileSource, FleetSettings, FullRules, KeyOrigin,
         KeywordSetting, Limits, OnViolation, OtlpLimits, OtlpRules, OtlpStructure, PatternSetting,
@@ -184,7 +189,7 @@ pub use window::runtime::{Capture, CaptureStats, Done as CaptureDone, Grant, Job
 
 /// Internals the benches, the fuzz targets, the examples and the
 /// integration tests reach into (the tape, OTLP encoding, audit-log
-/// plumbing, the daemon's gRPC codec). Not part of the API: no semver
+/// plumbing, OTLP/gRPC's codec). Not part of the API: no semver
 /// promise, hidden from the docs.
 #[doc(hidden)]
 #[allow(rustdoc::private_intra_doc_links)]
@@ -193,9 +198,10 @@ pub mod internals {
     pub mod audit {
         pub use crate::audit::*;
     }
-    /// The record layer: the tape and OTLP protobuf messages (fixtures).
+    /// The record layer: the tape, OTLP protobuf messages (fixtures) and
+    /// the OTLP enums' values (the fuzz invariants).
     pub mod record {
-        pub use crate::record::{otlp_proto, tape};
+        pub use crate::record::{otlp_enums, otlp_proto, tape};
     }
     /// The policy's key table and schema (documentation tests).
     pub mod policy {
@@ -210,9 +216,12 @@ pub mod internals {
     pub mod sink {
         pub use crate::sink::otlp;
     }
-    /// The daemon's OTLP/gRPC codec and paths (gRPC clients in tests).
+    /// OTLP/gRPC's codec, paths and status details (gRPC clients in tests).
     #[cfg(feature = "daemon")]
-    pub use crate::daemon::grpc;
+    pub mod grpc {
+        pub use crate::otlp_grpc::*;
+    }
     /// The rustls crypto provider the receivers and exporters use.
+    #[cfg(feature = "daemon")]
     pub use crate::tls::provider as tls_provider;
 }

@@ -3,9 +3,12 @@
 //! bytes were read by the policy's load step; nothing here does IO (but
 //! reading the system's trust store when an exporter names no CA).
 //!
-//! The policy's load step calls both to refuse a policy whose certificates
-//! do not make a working configuration; the daemon calls them again to
-//! build what it serves with.
+//! [`PemCheck`] runs both while a policy loads (the library's
+//! `policy::tls::TlsCheck` hook: the `tracegate` commands, `serve` at
+//! start and on reload), to refuse a policy whose certificates do not make
+//! a working configuration; the daemon calls them again to build what it
+//! serves with. On the daemon's floor (feature `daemon`): the library never
+//! links rustls.
 //!
 //! SECURITY: errors name the file and what is wrong with it, never a byte
 //! of a key.
@@ -18,7 +21,7 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::server::WebPkiClientVerifier;
 use rustls::{ClientConfig, RootCertStore, ServerConfig};
 
-use crate::policy::tls::{ClientTls, LoadedFile, ServerTls};
+use crate::policy::tls::{ClientTls, LoadedFile, ServerTls, TlsCheck, TlsRefused};
 
 /// Why a TLS configuration cannot be built. Never holds key material.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -122,5 +125,74 @@ pub fn client_config(t: &ClientTls) -> Result<ClientConfig, TlsError> {
             .with_client_auth_cert(certs(cert)?, key(k)?)
             .map_err(refused),
         None => Ok(builder.with_no_client_auth()),
+    }
+}
+
+/// The policy's TLS check with rustls: the files a policy names make the
+/// configurations [`server_config`] and [`client_config`] build, or the
+/// policy is refused with their error (`[server] TLS: ...`,
+/// ``sink `NAME` TLS: ...``).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PemCheck;
+
+impl TlsCheck for PemCheck {
+    fn server(&self, tls: &ServerTls) -> Result<(), TlsRefused> {
+        server_config(tls)
+            .map(drop)
+            .map_err(|e| TlsRefused(e.to_string()))
+    }
+
+    fn client(&self, tls: &ClientTls) -> Result<(), TlsRefused> {
+        client_config(tls)
+            .map(drop)
+            .map_err(|e| TlsRefused(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+    use crate::policy::{Policy, RefKind};
+
+    /// The library reads, bounds and fingerprints a policy's TLS files but
+    /// parses none (it links no rustls); the daemon's check refuses a
+    /// broken one with the words `policy check` has always shown, naming
+    /// the file and no byte of a key.
+    #[test]
+    fn the_library_reads_tls_files_and_the_daemons_check_refuses_a_broken_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let key = "-----BEGIN PRIVATE KEY-----\nQUFBQUFBQUFBQUFB\n-----END PRIVATE KEY-----\n";
+        std::fs::write(d.join("broken.pem"), "not a certificate\n").unwrap();
+        std::fs::write(d.join("server.key"), key).unwrap();
+        let path = d.join("policy.toml");
+        std::fs::write(
+            &path,
+            "[server]\ntls_cert_file = \"broken.pem\"\ntls_key_file = \"server.key\"\n\
+             [[sink]]\nname = \"up\"\noutput = \"otlp+grpcs://127.0.0.1:4317\"\ntls_ca_file = \"broken.pem\"\n",
+        )
+        .unwrap();
+        let p = Policy::load(&path).unwrap();
+        let kinds: Vec<RefKind> = p.referenced().iter().map(|r| r.kind).collect();
+        assert!(kinds.contains(&RefKind::TlsCert) && kinds.contains(&RefKind::TlsKey));
+        let e = Policy::load_checked(&path, &PemCheck)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[server] TLS: `"), "{e}");
+        assert!(e.contains("sink `up` TLS: `"), "{e}");
+        assert_eq!(
+            e.matches("broken.pem` holds no PEM certificate").count(),
+            2,
+            "{e}"
+        );
+        assert!(!e.contains("QUFB"), "{e}");
+        // A file that cannot be read is refused either way.
+        std::fs::remove_file(d.join("server.key")).unwrap();
+        for r in [Policy::load(&path), Policy::load_checked(&path, &PemCheck)] {
+            let e = r.unwrap_err().to_string();
+            assert!(e.contains("cannot read server.tls_key_file"), "{e}");
+        }
     }
 }

@@ -309,7 +309,10 @@ pub fn redact(data: &[u8]) {
 /// structures never panics, and when it writes a line it is the line the
 /// prost path writes, byte for byte; a request prost refuses is never
 /// written. The line the serve path judges (`decode_*_protobuf_bytes`) is
-/// the prost path's, whichever way it was made.
+/// the prost path's, whichever way it was made. Its enum members (`kind`,
+/// `status.code`, `severityNumber`) are int32 numbers, never a written 0,
+/// and a line holding one outside the enum's values never passes the
+/// default gate verbatim.
 pub fn otlp_protobuf(data: &[u8]) {
     use tracegate::internals::record::otlp_proto::{
         decode_logs_prost, decode_logs_protobuf_bytes, decode_traces_prost,
@@ -343,6 +346,60 @@ pub fn otlp_protobuf(data: &[u8]) {
         assert!(
             serve(data).ok() == by_prost,
             "serve's {signal} decode is not prost's"
+        );
+        if let Some(line) = by_prost {
+            enums_are_judged(&line, signal);
+        }
+    }
+}
+
+/// The enum members of a decoded line, each a non-zero int32 (a zero is
+/// omitted); when one lies outside its enum's values, the default gate
+/// does not pass the line verbatim (a number the conventions do not
+/// define is refused, as in OTLP/JSON).
+fn enums_are_judged(line: &[u8], signal: &str) {
+    use tracegate::internals::record::otlp_enums::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
+        panic!("the {signal} decode wrote a line that is not JSON");
+    };
+    // Only the enums' own members carry these keys: attribute keys are
+    // values of `"key"`, never object keys.
+    fn walk(v: &serde_json::Value, out: &mut Vec<(String, i64)>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    if let ("kind" | "code" | "severityNumber", Some(n)) = (k.as_str(), x.as_i64())
+                    {
+                        out.push((k.clone(), n));
+                    }
+                    walk(x, out);
+                }
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    walk(&v, &mut found);
+    let mut undefined = false;
+    for (key, n) in &found {
+        assert!(
+            *n != 0 && i32::try_from(*n).is_ok(),
+            "{signal}: `{key}` written as {n}, not a non-zero int32"
+        );
+        let names = match key.as_str() {
+            "kind" => SPAN_KINDS,
+            "code" => STATUS_CODES,
+            _ => SEVERITIES,
+        };
+        undefined |= usize::try_from(*n).map_or(true, |i| i >= names.len());
+    }
+    if undefined {
+        let mut gate = Gate::new(default_policy());
+        let judged = gate.judge(1, &Line::Text(line), Level::Standard, true);
+        assert!(
+            judged.verdict != Verdict::Verbatim,
+            "{signal}: an undefined enum number passed the gate verbatim"
         );
     }
 }

@@ -31,8 +31,16 @@ pub enum CloseCause {
     BudgetSpent,
     /// The window was removed from the policy; it stays closed for good.
     Removed,
-    /// This process stopped using the window; a later gate may use it again.
+    /// This process stopped using the window; a later gate may use it
+    /// again. Read from logs written before `window_released` existed
+    /// (then a budgeted window counts as spent: what that gate delivered is
+    /// unknown); a gate now writes `window_released` instead, because the
+    /// window did not end (see [`CloseCause::is_written`]).
     Shutdown,
+    /// The fleet's budget store could not be trusted (a state that failed
+    /// its seal, lost this replica's leases, went backwards or adds up past
+    /// the budget); the window stays closed for good.
+    BudgetStoreUntrusted,
 }
 
 impl CloseCause {
@@ -43,18 +51,40 @@ impl CloseCause {
             CloseCause::BudgetSpent => "budget_spent",
             CloseCause::Removed => "removed",
             CloseCause::Shutdown => "shutdown",
+            CloseCause::BudgetStoreUntrusted => "budget_store_untrusted",
         }
     }
 
+    /// Every cause, in the order the log's documentation lists them.
+    pub const ALL: [CloseCause; 5] = [
+        CloseCause::Expired,
+        CloseCause::BudgetSpent,
+        CloseCause::Removed,
+        CloseCause::BudgetStoreUntrusted,
+        CloseCause::Shutdown,
+    ];
+
+    /// Whether a gate writes a `window_closed` entry for this cause. Not
+    /// for `shutdown`: a gate that stops using a window (shutdown, end of
+    /// input) writes `window_released`, so the log does not read as if the
+    /// window ended while it goes on for other gates (issue 13 item 6).
+    pub fn is_written(self) -> bool {
+        self != CloseCause::Shutdown
+    }
+
     /// Whether a window closed for this cause must never be enabled again
-    /// by a later gate (`expired`, `budget_spent`, `removed`).
+    /// by a later gate (`expired`, `budget_spent`, `removed`,
+    /// `budget_store_untrusted`).
     ///
     /// SECURITY: `expired` is permanent so that a wall clock set back after
     /// a window ran out cannot make the window look active again.
     pub fn is_permanent(self) -> bool {
         matches!(
             self,
-            CloseCause::Expired | CloseCause::BudgetSpent | CloseCause::Removed
+            CloseCause::Expired
+                | CloseCause::BudgetSpent
+                | CloseCause::Removed
+                | CloseCause::BudgetStoreUntrusted
         )
     }
 }
@@ -289,25 +319,6 @@ pub struct ReferencedFile {
 }
 
 impl AuditEvent {
-    /// `policy_loaded` for `policy` as revision `revision`, with the files
-    /// it refers to.
-    pub fn policy_loaded(policy: &crate::policy::Policy, revision: u64) -> AuditEvent {
-        AuditEvent::PolicyLoaded {
-            policy_sha256: policy.sha256().to_string(),
-            revision,
-            source: policy.source.display().to_string(),
-            referenced: policy
-                .referenced()
-                .iter()
-                .map(|r| ReferencedFile {
-                    kind: r.kind.as_str().to_string(),
-                    path: r.path.as_ref().map(|p| p.display().to_string()),
-                    sha256: r.sha256.clone(),
-                })
-                .collect(),
-        }
-    }
-
     /// The event's name as written in the `event` key.
     pub fn name(&self) -> &'static str {
         match self {

@@ -101,7 +101,12 @@ impl Head {
 
     /// The checkpoint text: origin, size, base64 hash, one a line.
     pub fn text(&self) -> String {
-        format!("{}\n{}\n{}\n", self.origin, self.size, B64.encode(self.hash))
+        format!(
+            "{}\n{}\n{}\n",
+            self.origin,
+            self.size,
+            B64.encode(self.hash)
+        )
     }
 
     /// Parse a checkpoint text: exactly three lines, a size without
@@ -207,7 +212,11 @@ impl Note {
         let text = &s[..=split];
         let sigs_text = &s[split + 2..];
         let mut sigs = Vec::new();
-        for line in sigs_text.strip_suffix('\n').unwrap_or(sigs_text).split('\n') {
+        for line in sigs_text
+            .strip_suffix('\n')
+            .unwrap_or(sigs_text)
+            .split('\n')
+        {
             let rest = line.strip_prefix(SIG_PREFIX).ok_or(NoteError::Malformed)?;
             let (name, b64) = rest.split_once(' ').ok_or(NoteError::Malformed)?;
             check_name(name).map_err(|_| NoteError::Malformed)?;
@@ -379,14 +388,16 @@ mod tests {
         let v = VerifierKey::parse(PETER_VKEY).unwrap();
         let both = Note::parse(format!("{TEXT}\n{peter_sig}{enoch_sig}").as_bytes()).unwrap();
         assert_eq!(both.signed_by(&v), Some(true));
-        let enoch = VerifierKey::parse("EnochRoot+af0cfe78+ATtqJ7zOtqQtYqOo0CpvDXNlMhV3HeJDpjrASKGLWdop")
-            .unwrap();
+        let enoch =
+            VerifierKey::parse("EnochRoot+af0cfe78+ATtqJ7zOtqQtYqOo0CpvDXNlMhV3HeJDpjrASKGLWdop")
+                .unwrap();
         assert_eq!(both.signed_by(&enoch), Some(true));
         let only_enoch = Note::parse(format!("{TEXT}\n{enoch_sig}").as_bytes()).unwrap();
         assert_eq!(only_enoch.signed_by(&v), None);
         // A changed text: the signature no longer verifies.
-        let other = Note::parse(format!("{}\n{peter_sig}", TEXT.replace("answer", "answers")).as_bytes())
-            .unwrap();
+        let other =
+            Note::parse(format!("{}\n{peter_sig}", TEXT.replace("answer", "answers")).as_bytes())
+                .unwrap();
         assert_eq!(other.signed_by(&v), Some(false));
     }
 
@@ -403,7 +414,11 @@ mod tests {
             format!("{TEXT}\n{sig_line}Unexpected line.\n"),
             format!("{TEXT}\n{}", sig_line.repeat(17)),
         ] {
-            assert_eq!(Note::parse(bad.as_bytes()), Err(NoteError::Malformed), "{bad:?}");
+            assert_eq!(
+                Note::parse(bad.as_bytes()),
+                Err(NoteError::Malformed),
+                "{bad:?}"
+            );
         }
         assert!(Note::parse(b"\xff\n\n").is_err());
     }
@@ -448,7 +463,8 @@ mod tests {
         let bare = PublishedHead::parse(h.text().as_bytes()).unwrap();
         assert_eq!(bare.head, h);
         assert!(bare.note.is_none());
-        let signed = PublishedHead::parse(sign_checkpoint(&h, &peter()).render().as_bytes()).unwrap();
+        let signed =
+            PublishedHead::parse(sign_checkpoint(&h, &peter()).render().as_bytes()).unwrap();
         assert_eq!(signed.head, h);
         assert!(signed.note.is_some());
         // Another program's checkpoint is not one of ours.

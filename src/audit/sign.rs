@@ -215,9 +215,7 @@ impl VerifierKey {
             return Err(KeyFormatError::VerifierForm);
         }
         let id = u32::from_str_radix(id, 16).map_err(|_| KeyFormatError::VerifierForm)?;
-        let raw = B64
-            .decode(key)
-            .map_err(|_| KeyFormatError::VerifierForm)?;
+        let raw = B64.decode(key).map_err(|_| KeyFormatError::VerifierForm)?;
         let Some((&ALG_ED25519, public)) = raw.split_first() else {
             return Err(KeyFormatError::NotEd25519);
         };
@@ -331,7 +329,11 @@ fn key_id(name: &str, public: &[u8; 32]) -> u32 {
 
 /// A key name: non-empty, no Unicode space, no `+`, no control character.
 pub(crate) fn check_name(name: &str) -> Result<(), KeyFormatError> {
-    if name.is_empty() || name.chars().any(|c| c.is_whitespace() || c == '+' || c.is_control()) {
+    if name.is_empty()
+        || name
+            .chars()
+            .any(|c| c.is_whitespace() || c == '+' || c.is_control())
+    {
         return Err(KeyFormatError::Name);
     }
     Ok(())
@@ -374,7 +376,7 @@ fn pem_text(der: &[u8]) -> String {
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
 

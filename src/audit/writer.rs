@@ -122,26 +122,6 @@ impl AuditLog<File> {
     ) -> Result<AuditLog<File>, AuditError> {
         AuditLog::open_with_sink(path, key, lock_timeout, |f| f)
     }
-
-    /// Open the log an `[audit]` table names: its key loaded, its anchor
-    /// set, its signing key loaded. Every gate and command that appends
-    /// should open it this way.
-    ///
-    /// A signing key that cannot be loaded is an error, like a log that
-    /// cannot be opened: the caller keeps full capture off.
-    pub fn open_configured(
-        settings: &crate::policy::AuditSettings,
-    ) -> Result<AuditLog<File>, AuditError> {
-        let key = settings
-            .key_file
-            .as_deref()
-            .map(AuditKey::load)
-            .transpose()?;
-        let signer = load_signer(settings)?;
-        Ok(AuditLog::open(&settings.path, key, settings.lock_timeout)?
-            .with_anchor(settings.anchor.clone())?
-            .with_signer(signer))
-    }
 }
 
 impl<S: LogSink> AuditLog<S> {
@@ -747,7 +727,10 @@ impl<S: LogSink> AuditLog<S> {
                 ),
             });
         }
-        self.write_note_file(&note_path(&self.path), &sign_checkpoint(head, signer).render())?;
+        self.write_note_file(
+            &note_path(&self.path),
+            &sign_checkpoint(head, signer).render(),
+        )?;
         Ok(head.origin.clone())
     }
 
@@ -828,17 +811,6 @@ impl<S: LogSink> AuditLog<S> {
             cause: io_cause(e),
         }
     }
-}
-
-/// The signing key an `[audit]` table names, loaded (`None` without one).
-pub fn load_signer(
-    settings: &crate::policy::AuditSettings,
-) -> Result<Option<Arc<SigningKey>>, AuditError> {
-    settings
-        .signing_key
-        .as_deref()
-        .map(|p| SigningKey::load(p).map(Arc::new))
-        .transpose()
 }
 
 /// The head of a log whose last line (seq `seq`) has these raw bytes.

@@ -1,21 +1,17 @@
 //! `tracegate check`: verify stored records and report findings.
 
-use crate::finding::Rule;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
 use jiff::Timestamp;
-use serde::Serialize;
 
 use super::check_par;
 use super::input::{Inputs, is_broken_pipe};
 use super::output::{ColorWhen, JsonSummary, Paint, write_json};
 use super::{InputArgs, OutputFormat, exit, load_policy};
 use crate::evidence::{DEFAULT_HORIZON, SummaryMode};
-use crate::finding::{Finding, FindingKind};
-use crate::source::lines::Line;
 use crate::window::Level;
 
 /// `check` options.
@@ -77,51 +73,6 @@ pub struct CheckArgs {
     /// Input options.
     #[command(flatten)]
     pub input: InputArgs,
-}
-
-#[derive(Serialize)]
-struct JsonFinding<'a> {
-    #[serde(rename = "type")]
-    kind_of_message: &'static str,
-    file: &'a str,
-    line: u64,
-    kind: &'static str,
-    rule: &'static str,
-    field: Option<&'a str>,
-    message: &'a str,
-}
-
-/// Counts for the stderr summary.
-#[derive(Default, Clone, Copy)]
-pub(super) struct Tally {
-    pub records: u64,
-    pub violations: u64,
-    pub malformed: u64,
-    pub evidence: u64,
-}
-
-impl Tally {
-    /// Count one finding.
-    pub fn count(&mut self, kind: FindingKind) {
-        match kind {
-            FindingKind::Violation => self.violations += 1,
-            FindingKind::Malformed => self.malformed += 1,
-            FindingKind::Evidence => self.evidence += 1,
-        }
-    }
-
-    /// Findings of every kind.
-    pub fn findings(&self) -> u64 {
-        self.violations + self.malformed + self.evidence
-    }
-
-    /// Add another tally.
-    pub fn add(&mut self, o: &Tally) {
-        self.records += o.records;
-        self.violations += o.violations;
-        self.malformed += o.malformed;
-        self.evidence += o.evidence;
-    }
 }
 
 /// Run `check`; returns the exit code.
@@ -260,51 +211,6 @@ pub fn run(args: &CheckArgs) -> u8 {
     code
 }
 
-/// A finding `outside_window` unless the record lies in a window of the sink.
-pub(super) fn outside_window(
-    n: u64,
-    sink: &str,
-    full_allowed: bool,
-    line: &Line<'_>,
-    windows: &[(Timestamp, Timestamp)],
-    audited: bool,
-) -> Option<Finding> {
-    let finding = |message: String| {
-        Some(Finding {
-            line: n,
-            kind: FindingKind::Violation,
-            rule: Rule::OutsideWindow,
-            field: None,
-            message,
-        })
-    };
-    if !full_allowed {
-        return finding(format!(
-            "record holds content but sink `{sink}` is not full_allowed"
-        ));
-    }
-    let Line::Text(bytes) = line else {
-        return finding("record cannot be placed in time".into());
-    };
-    let Some((start, end)) = crate::window::record_span(bytes) else {
-        return finding(
-            "record holds content but has no start and end times to place it in a window".into(),
-        );
-    };
-    let inside = windows.iter().any(|(s, e)| *s <= start && end <= *e);
-    if inside {
-        None
-    } else if audited {
-        finding(format!(
-            "record holds content outside every window of sink `{sink}` enabled in the audit log"
-        ))
-    } else {
-        finding(format!(
-            "record holds content outside every window of sink `{sink}`"
-        ))
-    }
-}
-
 /// The windows a capture for `sink` may lie in: the policy's, or with
 /// `--audit` the spans the audit log shows them in use (see
 /// [`audited_windows`]).
@@ -422,41 +328,4 @@ fn audited_windows(
         }
     }
     Ok(spans)
-}
-
-pub(super) fn write_finding(
-    out: &mut impl Write,
-    file: &str,
-    f: &Finding,
-    format: OutputFormat,
-    paint: Paint,
-) -> io::Result<()> {
-    match format {
-        OutputFormat::Text => {
-            paint.path(out, file)?;
-            out.write_all(b":")?;
-            paint.line(out, f.line)?;
-            out.write_all(b": ")?;
-            paint.rule(out, f.rule.as_str())?;
-            out.write_all(b": ")?;
-            if let Some(field) = &f.field {
-                paint.field(out, field)?;
-                out.write_all(b": ")?;
-            }
-            out.write_all(f.message.as_bytes())?;
-            out.write_all(b"\n")
-        }
-        OutputFormat::Json => {
-            let j = JsonFinding {
-                kind_of_message: "finding",
-                file,
-                line: f.line,
-                kind: f.kind.as_str(),
-                rule: f.rule.as_str(),
-                field: f.field.as_deref(),
-                message: &f.message,
-            };
-            write_json(out, &j)
-        }
-    }
 }

@@ -14,11 +14,11 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use jiff::Timestamp;
+use serde::Serialize;
 
 use super::OutputFormat;
-use super::check::{Tally, outside_window, write_finding};
 use super::input::{InputCounts, Inputs};
-use super::output::Paint;
+use super::output::{Paint, write_json};
 use super::par::{Chunk, ChunkJudge, run_ordered};
 use crate::evidence::{AttemptTracker, Auditor, Fingerprinter, Summary, SummaryBatch, SummaryMode};
 use crate::finding::{Finding, FindingKind};
@@ -27,6 +27,133 @@ use crate::policy::Policy;
 use crate::record::Format;
 use crate::source::lines::Line;
 use crate::window::Level;
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    #[serde(rename = "type")]
+    kind_of_message: &'static str,
+    file: &'a str,
+    line: u64,
+    kind: &'static str,
+    rule: &'static str,
+    field: Option<&'a str>,
+    message: &'a str,
+}
+
+/// Counts for the stderr summary.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Tally {
+    pub records: u64,
+    pub violations: u64,
+    pub malformed: u64,
+    pub evidence: u64,
+}
+
+impl Tally {
+    /// Count one finding.
+    pub fn count(&mut self, kind: FindingKind) {
+        match kind {
+            FindingKind::Violation => self.violations += 1,
+            FindingKind::Malformed => self.malformed += 1,
+            FindingKind::Evidence => self.evidence += 1,
+        }
+    }
+
+    /// Findings of every kind.
+    pub fn findings(&self) -> u64 {
+        self.violations + self.malformed + self.evidence
+    }
+
+    /// Add another tally.
+    pub fn add(&mut self, o: &Tally) {
+        self.records += o.records;
+        self.violations += o.violations;
+        self.malformed += o.malformed;
+        self.evidence += o.evidence;
+    }
+}
+
+/// A finding `outside_window` unless the record lies in a window of the sink.
+pub(super) fn outside_window(
+    n: u64,
+    sink: &str,
+    full_allowed: bool,
+    line: &Line<'_>,
+    windows: &[(Timestamp, Timestamp)],
+    audited: bool,
+) -> Option<Finding> {
+    let finding = |message: String| {
+        Some(Finding {
+            line: n,
+            kind: FindingKind::Violation,
+            rule: Rule::OutsideWindow,
+            field: None,
+            message,
+        })
+    };
+    if !full_allowed {
+        return finding(format!(
+            "record holds content but sink `{sink}` is not full_allowed"
+        ));
+    }
+    let Line::Text(bytes) = line else {
+        return finding("record cannot be placed in time".into());
+    };
+    let Some((start, end)) = crate::window::record_span(bytes) else {
+        return finding(
+            "record holds content but has no start and end times to place it in a window".into(),
+        );
+    };
+    let inside = windows.iter().any(|(s, e)| *s <= start && end <= *e);
+    if inside {
+        None
+    } else if audited {
+        finding(format!(
+            "record holds content outside every window of sink `{sink}` enabled in the audit log"
+        ))
+    } else {
+        finding(format!(
+            "record holds content outside every window of sink `{sink}`"
+        ))
+    }
+}
+
+pub(super) fn write_finding(
+    out: &mut impl Write,
+    file: &str,
+    f: &Finding,
+    format: OutputFormat,
+    paint: Paint,
+) -> io::Result<()> {
+    match format {
+        OutputFormat::Text => {
+            paint.path(out, file)?;
+            out.write_all(b":")?;
+            paint.line(out, f.line)?;
+            out.write_all(b": ")?;
+            paint.rule(out, f.rule.as_str())?;
+            out.write_all(b": ")?;
+            if let Some(field) = &f.field {
+                paint.field(out, field)?;
+                out.write_all(b": ")?;
+            }
+            out.write_all(f.message.as_bytes())?;
+            out.write_all(b"\n")
+        }
+        OutputFormat::Json => {
+            let j = JsonFinding {
+                kind_of_message: "finding",
+                file,
+                line: f.line,
+                kind: f.kind.as_str(),
+                rule: f.rule.as_str(),
+                field: f.field.as_deref(),
+                message: &f.message,
+            };
+            write_json(out, &j)
+        }
+    }
+}
 
 /// What every worker needs to judge a line.
 pub(super) struct Settings<'a> {

@@ -148,10 +148,11 @@ pub fn run(args: &FilterArgs) -> u8 {
             args.quiet,
         );
     }
-    let mut capture = Capture::start(
+    let mut capture = Capture::start_with(
         Arc::clone(&policy),
         Arc::new(SystemClock::new()),
         &args.sink,
+        crate::daemon::capture_extensions(),
     );
     let mut gate = Gate::for_sink(Arc::clone(&policy), &args.sink);
     gate.force_format(args.input.input_format.forced());

@@ -214,14 +214,22 @@ pub fn report_error(err: &anyhow::Error) {
 
 /// Load a policy, printing every error on failure.
 pub fn load_policy(path: &std::path::Path) -> Option<crate::policy::Policy> {
-    report_policy(path, crate::policy::Policy::load(path))
+    report_policy(
+        path,
+        crate::policy::Policy::load_checked(path, &crate::tls::PemCheck),
+    )
 }
 
 /// Load a policy for a command that enables windows (`filter`, `serve`):
 /// once its files have settled ([`crate::policy::load::SETTLE`]), so that
 /// a window file caught mid-write is never enabled.
 pub fn load_policy_for_capture(path: &std::path::Path) -> Option<crate::policy::Policy> {
-    let settled = crate::policy::Policy::load_settled(path, crate::policy::load::SETTLE, 10);
+    let settled = crate::policy::Policy::load_settled_checked(
+        path,
+        crate::policy::load::SETTLE,
+        10,
+        &crate::tls::PemCheck,
+    );
     report_policy(path, settled)
 }
 

@@ -95,7 +95,7 @@ pub fn run(cmd: &PolicyCommand) -> u8 {
 /// `policy check --error-format json`: every error as one JSON object on
 /// stdout, then a summary object.
 fn check_json(path: &Path) -> u8 {
-    let (summary, code) = match Policy::load(path) {
+    let (summary, code) = match Policy::load_checked(path, &crate::tls::PemCheck) {
         Ok(p) => (
             serde_json::json!({
                 "type": "summary", "valid": true, "errors": 0, "sha256": p.sha256(),

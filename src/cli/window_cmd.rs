@@ -18,11 +18,12 @@ use jiff::{SignedDuration, Timestamp};
 use sha2::{Digest, Sha256};
 
 use super::exit;
-use crate::audit::{AuditEvent, AuditLog, CloseCause, DenyWhy};
+use crate::audit::{AuditEvent, AuditKey, AuditLog, CloseCause, DenyWhy};
 use crate::policy::compile::{parse_duration, valid_name};
 use crate::policy::load::{MAX_POLICY_FILE_BYTES, PolicyFile, read_policy_files, read_regular};
 use crate::policy::revoke::read_window;
 use crate::policy::{Policy, Window};
+use crate::tls::PemCheck;
 
 /// How far in the past `--start` may lie without `--backdate`: clock skew
 /// between the operator's machine and the gate's, not a way to cover
@@ -47,11 +48,14 @@ pub enum WindowCommand {
     /// overlap with another window of the sink; or when it starts more
     /// than a minute in the past without `--backdate`.
     Open(OpenArgs),
-    /// Close a window early by setting its end to now (a pending window's
-    /// file is removed).
+    /// Close a window early: a window file in windows/ gets its end set to
+    /// now (a pending window's file is removed); a window written in a
+    /// policy file itself is closed for good in the audit log
+    /// (`window_closed`, cause `removed`) and the command says where it is
+    /// written.
     Close {
-        /// The policy folder.
-        #[arg(long, value_name = "DIR")]
+        /// The policy (folder or file).
+        #[arg(long, value_name = "PATH")]
         policy: PathBuf,
         /// The window's id.
         id: String,
@@ -206,7 +210,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     let windows = args.policy.join("windows");
     let current_policy = || -> anyhow::Result<(Vec<PolicyFile>, Policy)> {
         let files = read_policy_files(&args.policy).map_err(|e| anyhow::anyhow!("{e}"))?;
-        let current = Policy::from_files(&args.policy, &files).map_err(|e| {
+        let current = Policy::from_files_checked(&args.policy, &files, &PemCheck).map_err(|e| {
             anyhow::anyhow!(
                 "{e}\nthe policy is invalid as it stands; fix it before opening a window"
             )
@@ -343,7 +347,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
         path: path.clone(),
         text: text.clone(),
     });
-    if let Err(errors) = Policy::from_files(&args.policy, &with_window) {
+    if let Err(errors) = Policy::from_files_checked(&args.policy, &with_window, &PemCheck) {
         eprintln!("{errors}");
         // SECURITY: the audit log gets the error without policy values.
         let detail = errors
@@ -472,23 +476,18 @@ fn render(w: &Window) -> String {
     t
 }
 
-fn close(dir: &Path, id: &str) -> anyhow::Result<u8> {
-    require_folder(dir)?;
+fn close(path: &Path, id: &str) -> anyhow::Result<u8> {
+    if !path.is_dir() {
+        return close_in_policy_file(path, id);
+    }
+    let dir = path;
     let _lock = FolderLock::take(&dir.join("windows"))?;
     // Only the window's own file is read and written: a close must work
     // while another file of the folder is invalid (closing only takes
     // rights away).
     let windows_dir = dir.join("windows");
     let Some((file, text, w)) = find_window_file(&windows_dir, id)? else {
-        if let Ok(policy) = Policy::load(dir)
-            && let Some(w) = policy.windows().iter().find(|w| w.id == id)
-        {
-            anyhow::bail!(
-                "window `{id}` is defined in `{}`, not in windows/; edit that file to change it",
-                w.file.display()
-            );
-        }
-        anyhow::bail!("no window `{id}` in `{}`", windows_dir.display());
+        return close_in_policy_file(dir, id);
     };
     let now = Timestamp::now();
     if now >= w.end {
@@ -512,7 +511,7 @@ fn close(dir: &Path, id: &str) -> anyhow::Result<u8> {
     // Audited when the policy is valid; otherwise the close still happens
     // and every running gate closes the window (audited) when it sees the
     // file change.
-    match Policy::load(dir) {
+    match Policy::load_checked(dir, &PemCheck) {
         Ok(policy) => {
             if let Err(e) = audit(
                 &policy,
@@ -574,6 +573,89 @@ fn close(dir: &Path, id: &str) -> anyhow::Result<u8> {
     Ok(exit::OK)
 }
 
+/// Close window `id` written in a policy file itself (the main file of a
+/// folder, or a policy that is one file), not in windows/.
+///
+/// The operator's file is not rewritten (it is theirs: comments, layout,
+/// perhaps under version control); the close is a `window_closed` entry
+/// with cause `removed`, which is permanent for the window id: every
+/// running gate follows the log and stops using the window within a
+/// second, and every later gate reads it and never enables the window
+/// again. Closing early must always be possible, so when the entry cannot
+/// be written the command names the two ways that need no audit log: the
+/// kill switch and deleting the window from its file.
+fn close_in_policy_file(path: &Path, id: &str) -> anyhow::Result<u8> {
+    let files = read_policy_files(path).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let windows_dir = path.join("windows");
+    let Some((file, line)) = files
+        .iter()
+        .filter(|f| !f.path.starts_with(&windows_dir))
+        .find_map(|f| {
+            crate::policy::revoke::window_line(&f.text, id).map(|line| (f.path.clone(), line))
+        })
+    else {
+        anyhow::bail!(
+            "no window `{id}` in `{}`{}",
+            path.display(),
+            if path.is_dir() {
+                " (neither in windows/ nor in a policy file)"
+            } else {
+                ""
+            }
+        );
+    };
+    let at = format!("{}:{line}", file.display());
+    let other_ways = format!(
+        "to stop full capture now without the audit log, run `tracegate capture off --policy {}` (the kill switch); to close the window, delete it from {at} (a change that only takes rights away applies even while the policy is invalid)",
+        path.display()
+    );
+    let policy = match Policy::load(path) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            anyhow::bail!(
+                "window `{id}` is written at {at}, and the policy is invalid, so its close cannot be audited; {other_ways}"
+            );
+        }
+    };
+    let Some(w) = policy.windows().iter().find(|w| w.id == id).cloned() else {
+        anyhow::bail!("window `{id}` at {at} is not in the policy as loaded");
+    };
+    if Timestamp::now() >= w.end {
+        println!("window `{id}` already ended at {} ({at})", w.end);
+        return Ok(exit::OK);
+    }
+    if let Some(cause) = super::policy_cmd::closed_windows(&policy).get(id) {
+        println!("window `{id}` is already closed for good ({cause}); it is written at {at}");
+        return Ok(exit::OK);
+    }
+    if policy.audit().is_none() {
+        // A valid policy with a window has an audit log; this is defence.
+        anyhow::bail!(
+            "window `{id}` is written at {at} and the policy has no [audit] path; {other_ways}"
+        );
+    }
+    // SECURITY: the close is on record before the command says it is done;
+    // every gate honours it from the log (a permanent cause).
+    if let Err(e) = audit(
+        &policy,
+        &AuditEvent::WindowClosed {
+            window: w.id.clone(),
+            sink: w.sink.clone(),
+            cause: CloseCause::Removed,
+        },
+    ) {
+        anyhow::bail!("the close of window `{id}` could not be audited: {e}; {other_ways}");
+    }
+    println!(
+        "closed window `{id}` for good (audited as `window_closed`, cause `removed`): running gates stop using it within a second and no gate enables it again"
+    );
+    println!(
+        "  it is still written at {at}; delete it there when convenient (its id cannot be opened again)"
+    );
+    Ok(exit::OK)
+}
+
 /// The file of `windows_dir` that defines window `id` (its text and the
 /// window): `<id>.toml` first, then every other `*.toml` there.
 fn find_window_file(
@@ -628,7 +710,13 @@ fn audit(policy: &Policy, event: &AuditEvent) -> Result<(), crate::audit::AuditE
     let Some(settings) = policy.audit() else {
         return Ok(());
     };
-    let mut log = AuditLog::open_configured(settings)?;
+    let key = settings
+        .key_file
+        .as_deref()
+        .map(AuditKey::load)
+        .transpose()?;
+    let mut log = AuditLog::open(&settings.path, key, settings.lock_timeout)?
+        .with_anchor(settings.anchor.clone())?;
     log.set_replica_id(Some(crate::fleet::replica_id(&policy.fleet)));
     log.append(event, Timestamp::now())?;
     Ok(())

@@ -3,7 +3,7 @@
 //! grpc_listen`.
 //!
 //! Framing, compression (gzip) and status encoding are tonic's; the
-//! message is handed on as the raw protobuf bytes ([`RawCodec`]), so that
+//! message is handed on as the raw protobuf bytes (`otlp_grpc::RawCodec`), so that
 //! `super::ingest` checks its structure on the wire before anything is
 //! decoded, exactly as for OTLP/HTTP. The body is read (bounded in size
 //! and time, reserved in the shared memory budget) before tonic sees it,
@@ -27,21 +27,20 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::Response;
 use axum::routing::post;
-use bytes::{Buf, BufMut, Bytes};
+use bytes::Bytes;
 use http_body_util::Full;
 use prost::Message;
-use tonic::codec::{Codec, CompressionEncoding, DecodeBuf, Decoder, EncodeBuf, Encoder};
+use tonic::codec::CompressionEncoding;
 use tonic::{Code, Status};
 
 use super::budget::Reservation;
 use super::ingest::{Accepted, Encoding, Ingest, RETRY_AFTER, Refusal, RefusalKind};
 use super::pipeline::Active;
+use crate::otlp_grpc::{
+    ExportResponse, LOGS_PATH, PartialSuccess, RawCodec, TRACES_PATH, retry_status,
+};
 use crate::record::otlp_proto::bounds::Signal;
 
-/// The trace service's `Export` method.
-pub const TRACES_PATH: &str = "/opentelemetry.proto.collector.trace.v1.TraceService/Export";
-/// The logs service's `Export` method.
-pub const LOGS_PATH: &str = "/opentelemetry.proto.collector.logs.v1.LogsService/Export";
 /// Bytes of gRPC framing before a message (flag and length).
 const FRAME_HEADER: usize = 5;
 
@@ -80,89 +79,15 @@ pub fn code_of(r: &Refusal) -> Code {
     }
 }
 
-/// `google.rpc.Status`, carried in `grpc-status-details-bin`.
-#[derive(Clone, PartialEq, prost::Message)]
-pub struct RpcStatus {
-    /// The code.
-    #[prost(int32, tag = "1")]
-    pub code: i32,
-    /// The message.
-    #[prost(string, tag = "2")]
-    pub message: String,
-    /// `google.protobuf.Any` details.
-    #[prost(message, repeated, tag = "3")]
-    pub details: Vec<Any>,
-}
-
-/// `google.protobuf.Any`.
-#[derive(Clone, PartialEq, prost::Message)]
-pub struct Any {
-    /// The type URL.
-    #[prost(string, tag = "1")]
-    pub type_url: String,
-    /// The encoded message.
-    #[prost(bytes = "vec", tag = "2")]
-    pub value: Vec<u8>,
-}
-
-/// `google.rpc.RetryInfo`.
-#[derive(Clone, PartialEq, prost::Message)]
-pub struct RetryInfo {
-    /// How long to wait.
-    #[prost(message, optional, tag = "1")]
-    pub retry_delay: Option<ProtoDuration>,
-}
-
-/// `google.protobuf.Duration`.
-#[derive(Clone, PartialEq, prost::Message)]
-pub struct ProtoDuration {
-    /// Seconds.
-    #[prost(int64, tag = "1")]
-    pub seconds: i64,
-    /// Nanoseconds.
-    #[prost(int32, tag = "2")]
-    pub nanos: i32,
-}
-
-/// The type URL of [`RetryInfo`].
-pub const RETRY_INFO_TYPE: &str = "type.googleapis.com/google.rpc.RetryInfo";
-
 /// The status of a refusal: retryable overloads carry `RetryInfo`, as the
 /// OTLP specification asks of `RESOURCE_EXHAUSTED` that may be retried.
 pub fn status_of(r: Refusal) -> Status {
     let code = code_of(&r);
     if r.retryable() {
-        let info = RetryInfo {
-            retry_delay: Some(ProtoDuration {
-                seconds: i64::try_from(RETRY_AFTER.as_secs()).unwrap_or(1),
-                nanos: 0,
-            }),
-        };
-        let details = RpcStatus {
-            code: code as i32,
-            message: r.message.clone(),
-            details: vec![Any {
-                type_url: RETRY_INFO_TYPE.to_string(),
-                value: info.encode_to_vec(),
-            }],
-        };
-        Status::with_details(code, r.message, Bytes::from(details.encode_to_vec()))
+        retry_status(code, r.message, RETRY_AFTER)
     } else {
         Status::new(code, r.message)
     }
-}
-
-/// The retry delay a status asks for, from its `RetryInfo`, if any.
-pub fn retry_delay(s: &Status) -> Option<std::time::Duration> {
-    let details = RpcStatus::decode(s.details()).ok()?;
-    let info = details
-        .details
-        .iter()
-        .find(|a| a.type_url == RETRY_INFO_TYPE)?;
-    let d = RetryInfo::decode(&info.value[..]).ok()?.retry_delay?;
-    let secs = u64::try_from(d.seconds).ok()?;
-    let nanos = u32::try_from(d.nanos).ok()?;
-    Some(std::time::Duration::new(secs, nanos.min(999_999_999)))
 }
 
 /// A refused request, counted, as a gRPC response.
@@ -254,25 +179,6 @@ struct Export {
     called: Arc<AtomicBool>,
 }
 
-/// `ExportTracePartialSuccess` / `ExportLogsPartialSuccess`: same shape.
-#[derive(Clone, PartialEq, prost::Message)]
-pub struct PartialSuccess {
-    /// Spans or log records rejected.
-    #[prost(int64, tag = "1")]
-    pub rejected: i64,
-    /// Why.
-    #[prost(string, tag = "2")]
-    pub error_message: String,
-}
-
-/// `ExportTraceServiceResponse` / `ExportLogsServiceResponse`.
-#[derive(Clone, PartialEq, prost::Message)]
-pub struct ExportResponse {
-    /// Present when some items were rejected.
-    #[prost(message, optional, tag = "1")]
-    pub partial_success: Option<PartialSuccess>,
-}
-
 type ExportFuture = Pin<Box<dyn Future<Output = Result<tonic::Response<Bytes>, Status>> + Send>>;
 
 impl tonic::server::UnaryService<Bytes> for Export {
@@ -313,59 +219,12 @@ impl tonic::server::UnaryService<Bytes> for Export {
     }
 }
 
-/// A codec that hands the message on as its bytes, both ways: decoding is
-/// ours, after the bounds check on the wire.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct RawCodec;
-
-/// [`RawCodec`]'s encoder.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct RawEncoder;
-
-/// [`RawCodec`]'s decoder.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct RawDecoder;
-
-impl Codec for RawCodec {
-    type Encode = Bytes;
-    type Decode = Bytes;
-    type Encoder = RawEncoder;
-    type Decoder = RawDecoder;
-
-    fn encoder(&mut self) -> RawEncoder {
-        RawEncoder
-    }
-
-    fn decoder(&mut self) -> RawDecoder {
-        RawDecoder
-    }
-}
-
-impl Encoder for RawEncoder {
-    type Item = Bytes;
-    type Error = Status;
-
-    fn encode(&mut self, item: Bytes, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        dst.put(item);
-        Ok(())
-    }
-}
-
-impl Decoder for RawDecoder {
-    type Item = Bytes;
-    type Error = Status;
-
-    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Bytes>, Status> {
-        let n = src.remaining();
-        Ok(Some(src.copy_to_bytes(n)))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use super::*;
+    use crate::otlp_grpc::retry_delay;
     use crate::policy::Policy;
     use crate::window::clock::SystemClock;
     use std::io::Write;
@@ -510,16 +369,6 @@ mod tests {
                 "{:?}", code
             );
             proptest::prop_assert_eq!(delay, None);
-        }
-
-        /// A server's status details are untrusted: any bytes decode to a
-        /// delay or to none, never a panic.
-        #[test]
-        fn any_status_details_give_a_delay_or_none(
-            details in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200),
-        ) {
-            let s = Status::with_details(Code::ResourceExhausted, "x", Bytes::from(details));
-            let _ = retry_delay(&s);
         }
     }
 }

@@ -43,6 +43,22 @@ pub const SHUTDOWN_WITHIN: Duration = Duration::from_secs(10);
 /// windows expire (audited) within a second of their end.
 pub const TICK_EVERY: Duration = Duration::from_millis(250);
 
+/// What the daemon's floor lends every capture of `serve` and `filter`:
+/// the fleet's Redis budget store and the rustls check of a policy's TLS
+/// files (the library has neither).
+pub(crate) fn capture_extensions() -> crate::window::runtime::Extensions {
+    crate::window::runtime::Extensions {
+        budget_store: Some(|url, fleet, replica_id| {
+            Box::new(crate::window::budget_redis::RedisBudget::new(
+                url.clone(),
+                fleet,
+                replica_id,
+            ))
+        }),
+        tls_check: Some(&crate::tls::PemCheck),
+    }
+}
+
 /// Options of [`run`].
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
@@ -84,7 +100,7 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
             .iter()
             .any(|s| s.capture.is_some())
     {
-        let event = crate::audit::AuditEvent::policy_loaded(&policy, 1);
+        let event = policy.loaded_event(1);
         if let Err(e) = reload::append(settings, &event, &pipeline) {
             tracing::error!(error = %e, "cannot audit the policy load");
         }

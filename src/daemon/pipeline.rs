@@ -23,12 +23,13 @@ use jiff::Timestamp;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
-use super::metrics::{DropReason, Gauges, Metrics, SinkCounters};
+use super::metrics::{Gauges, Metrics};
 use crate::decision::{LevelSource, judge_for_sink};
 use crate::gate::shared::SharedScan;
 use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
 use crate::record::tape::Tape;
+use crate::sink::counters::{DropReason, SinkCounters};
 use crate::sink::writer::{self as sink, Queue};
 use crate::source::lines::{Line, LineReader, is_blank};
 use crate::window::Level;
@@ -227,10 +228,11 @@ impl Pipeline {
                         Some(slot)
                     }
                     None => {
-                        let mut capture = Capture::background(
+                        let mut capture = Capture::background_with(
                             Arc::clone(&policy),
                             Arc::clone(&self.clock),
                             &s.name,
+                            super::capture_extensions(),
                         );
                         // No request can reach it yet: open the log and
                         // enable what is active before it goes live.
@@ -598,8 +600,10 @@ impl Pipeline {
         None
     }
 
-    /// Stop: writers drain their queues and flush, then open windows close
-    /// (`window_closed`, cause `shutdown`). Call after the server stopped
+    /// Stop: writers drain their queues and flush, then each open window is
+    /// released (`window_released`: what this process spent, the rest of
+    /// its lease given back). No `window_closed`: the window goes on for
+    /// other gates and the next run. Call after the server stopped
     /// accepting.
     pub async fn shutdown(&self, within: std::time::Duration) {
         let _ = self.shutdown_tx.send(true);

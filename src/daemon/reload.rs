@@ -157,7 +157,7 @@ pub fn try_reload(p: &Pipeline, state: &mut WatchState) -> Attempt {
             .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
         return Attempt::Unchanged;
     }
-    match Policy::from_files(&p.policy_path, &read.files) {
+    match Policy::from_files_checked(&p.policy_path, &read.files, &crate::tls::PemCheck) {
         Ok(policy) => apply(p, policy, state, &digest),
         Err(errs) => {
             state.retry = None;
@@ -205,7 +205,7 @@ fn apply(p: &Pipeline, policy: Policy, state: &mut WatchState, digest: &str) -> 
     let current = p.snapshot();
     let revision = current.revision + 1;
     if let Some(settings) = policy.audit() {
-        let event = AuditEvent::policy_loaded(&policy, revision);
+        let event = policy.loaded_event(revision);
         // SECURITY: the new policy takes effect only once its load is
         // durably in the audit log (docs/reference.md: if the entry fails, the change
         // does not happen). What it takes away happens anyway.

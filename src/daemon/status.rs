@@ -8,9 +8,9 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use super::metrics::DropReason;
 use super::pipeline::Pipeline;
 use crate::audit::format_ts;
+use crate::sink::counters::DropReason;
 use crate::window::{latest, state_with_floor};
 
 /// The status document.

@@ -11,7 +11,7 @@
 //!
 //! **Invariant:** `FastPath::clean(line) == true` implies
 //! `Gate::judge` with the fast path off returns
-//! [`crate::gate::Verdict::Verbatim`] with no finding and format evidence,
+//! `Verdict::Verbatim` with no finding and format evidence,
 //! and `Record::fill_from_tape` fills the same record. Property tests hold the
 //! two paths to that.
 //!
@@ -455,7 +455,7 @@ impl Fused {
 }
 
 /// A `one_of` rule's values that are plain ASCII (no quote, backslash or
-/// control byte, within `max_len`): a string is one of them exactly when
+/// control byte, within `max_len` and the segment bounds): a string is one of them exactly when
 /// its bytes up to the closing quote are, so one pass finds its end and
 /// decides it. Anything else goes to the general check.
 #[derive(Clone)]
@@ -476,6 +476,7 @@ impl OneOf {
         }
         let plain = |v: &&String| {
             rule.max_len.is_none_or(|m| v.len() <= m)
+                && rule.check_segments(v.as_bytes()).is_ok()
                 && v.bytes()
                     .all(|c| (0x20..0x7f).contains(&c) && c != b'"' && c != b'\\')
         };
@@ -723,6 +724,7 @@ impl ObjPlan {
         let check = |i: usize| match fields.rule(i) {
             Some(r)
                 if r.max_len.is_none()
+                    && r.segments.is_none()
                     && r.one_of.is_none()
                     && r.pattern
                         .as_ref()
@@ -1234,8 +1236,10 @@ impl Scan<'_, '_> {
             // scans; the memo holds only strings that passed them (and the
             // fused pattern), so a hit needs neither again.
             let s = b.get(i + 1..q)?;
+            // The pattern matched; its segment bounds are the rule's too
+            // (a value that breaks them goes to the full path).
             // (Not a memo hit: `Memo::at` above would have found it.)
-            if !detectors_pass(rule, detectors, s)? {
+            if rule.check_segments(s).is_err() || !detectors_pass(rule, detectors, s)? {
                 return None;
             }
             field.remember(s);
@@ -1517,9 +1521,37 @@ mod tests {
         b"842001000000",
         b"\"gateway\"",
         b"\"unknown\"",
+        // Fit the patterns; break or keep the segment and word bounds
+        // (issue 30): 7 words, 6 words, 9 segments of no word, 4 and 5
+        // words for `model_id`.
+        b"\"jane_doe_asked_to_cancel_her_chemo\"",
+        b"\"gateway_observed_time_to_first_token\"",
+        b"\"a1_b2_c3_d4_e5_f6_g7_h8_i9\"",
+        b"\"x-y-z-w\"",
+        b"\"x-y-z-w-v\"",
     ];
 
-    fn good(key: &str) -> &'static [u8] {
+    /// A value that passes for `key`; for the keys with segment bounds,
+    /// `v` 4 is one at the bounds and `v` 5 one just past them (it fits the
+    /// pattern: only the segment check refuses it).
+    fn good(key: &str, v: usize) -> &'static [u8] {
+        match (key, v) {
+            ("event_name" | "start_event" | "end_event" | "name", 4) => {
+                return b"\"gateway_observed_time_to_first_token\"";
+            }
+            ("stage", 4) => return b"\"a_b_c_d\"",
+            ("service" | "component", 4) => return b"\"stream_processor_a_b\"",
+            ("region", 4) => return b"\"us-east-1\"",
+            ("region", 5) => return b"\"us_east_one_two\"",
+            ("model_id", 4) => return b"\"x-y-z-w\"",
+            ("model_id", 5) => return b"\"x-y-z-w-v\"",
+            (
+                "event_name" | "start_event" | "end_event" | "name" | "stage" | "service"
+                | "component",
+                5,
+            ) => return b"\"jane_doe_asked_to_cancel_her_chemo\"",
+            _ => {}
+        }
         match key {
             "schema_version" => b"\"latency-evidence.v1\"",
             "attempt" => b"1",
@@ -1551,7 +1583,7 @@ mod tests {
             out.extend_from_slice(b"\": ");
             match (v, nested(key)) {
                 (0..6, Some(n)) => out.extend_from_slice(&n),
-                (0..6, None) => out.extend_from_slice(good(key)),
+                (0..6, None) => out.extend_from_slice(good(key, v)),
                 _ => out.extend_from_slice(VALUES[v % VALUES.len()]),
             }
         }

@@ -82,7 +82,6 @@ pub use summary::{
 };
 
 use crate::finding::Rule;
-use crate::gate::Gate;
 use crate::record::tape::Tape;
 use checks::View;
 
@@ -134,6 +133,18 @@ impl fmt::Display for EvidenceShapeError {
 }
 
 impl std::error::Error for EvidenceShapeError {}
+
+/// What the auditor reads of the line a gate judged last
+/// ([`Auditor::audit_judged`]): the record the gate's evidence fast path
+/// filled, else the tape the gate scanned the line into. The gate
+/// implements it; the auditor names this trait rather than the gate, so
+/// that it sits below the gate (which holds the evidence fast path).
+pub trait Judged {
+    /// The record the evidence fast path read, when it judged the line.
+    fn evidence_record(&self) -> Option<&Record>;
+    /// The tape the line was scanned into otherwise.
+    fn tape(&self) -> &Tape;
+}
 
 /// What the summary and the attempt tracker need from one audited record:
 /// a view of the record's ranges and the rules' verdict per interval.
@@ -257,7 +268,7 @@ impl Auditor {
     /// kept, else the gate's tape: never a second parse.
     pub fn audit_judged<'a>(
         &'a mut self,
-        gate: &'a Gate,
+        gate: &'a (impl Judged + ?Sized),
         line: &'a [u8],
         out: &mut Vec<EvidenceFinding>,
     ) -> Result<EvidenceFacts<'a>, EvidenceShapeError> {

@@ -86,6 +86,9 @@ rules! {
     Range => "range", Violation;
     /// A string longer than its rule's `max_len`.
     MaxLen => "max_len", Violation;
+    /// A string with more segments, a longer segment or more words than
+    /// its rule's `max_segments`, `max_segment_len` or `max_words`.
+    Segments => "segments", Violation;
     /// An array with more elements than its rule's (or an OTLP bound's)
     /// `max_items`.
     MaxItems => "max_items", Violation;

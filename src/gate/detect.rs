@@ -9,38 +9,21 @@
 //! `filter` summaries say which shape was found; the message names the
 //! detector and never the value. Values from `one_of` lists are not
 //! scanned: they are the policy's own words, so they carry no record
-//! text. An `_` is read as a separator too (`req_4111111111111111`).
-//! Hex trace and span ids are not scanned either: random hex holds
+//! text. The engine is the one redaction uses at full level, with the
+//! same edges (an `_` separates tokens: `req_4111111111111111`; a number
+//! may be glued to the word that names it: `tel4155550132`), so the two
+//! levels agree on what a detector finds (a property test holds them to
+//! it). Hex trace and span ids are not scanned either: random hex holds
 //! digit runs that pass a Luhn check now and then, and an id is a 64- or
-//! 128-bit channel whatever its digits (pseudonymize it to close it).
+//! 128-bit channel whatever its digits (pseudonymize it to close it); for
+//! the same reason a solid 13-19 digit segment of a hex id
+//! (`chatcmpl-<16 hex>-<8 hex>`) is not read as a card.
 
 use std::sync::Arc;
 
 use crate::finding::{Detector, Rule};
-use crate::redact::{RedactConfig, Redactor};
-
-/// The standard detectors could not be built (a bug: the policy compiler
-/// refuses unknown names). Gates then fail closed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the standard level's detectors could not be built")]
-pub struct DetectorsBroken;
-
-/// Compile the built-in detectors `names`: `Ok(None)` for none, `Err` when
-/// they cannot be built.
-pub fn compile(names: &[String]) -> Result<Option<Arc<Redactor>>, DetectorsBroken> {
-    if names.is_empty() {
-        return Ok(None);
-    }
-    let cfg = RedactConfig {
-        builtin: names.to_vec(),
-        patterns: Vec::new(),
-        keywords: Vec::new(),
-        context: Vec::new(),
-    };
-    Redactor::compile(&cfg, None)
-        .map(|r| Some(Arc::new(r)))
-        .map_err(|_| DetectorsBroken)
-}
+use crate::policy::redaction::{DetectorsBroken, compile_detectors};
+use crate::redact::Redactor;
 
 /// The standard level's detectors, compiled once per policy.
 pub enum Detectors {
@@ -69,7 +52,7 @@ impl Detectors {
     /// once: a detector automaton is megabytes, and `serve` makes a gate
     /// per request.
     pub fn new(names: &[String]) -> Detectors {
-        Detectors::shared(compile(names))
+        Detectors::shared(compile_detectors(names))
     }
 
     /// The detectors of a policy (`Redaction::standard_detectors`):
@@ -107,16 +90,10 @@ impl Detectors {
             Detectors::On(_, t) if !crate::redact::may_match_quick_bytes(s, *t) => Ok(None),
             Detectors::On(r, _) => {
                 let s = std::str::from_utf8(s)?;
-                Ok(r.first_match(s)
-                    .or_else(|| {
-                        // SECURITY: `_` is a word character to the detectors
-                        // (`\b` does not hold between `req_` and a card
-                        // number), but ids use it as a separator: look again
-                        // with it read as one.
-                        memchr::memchr(b'_', s.as_bytes())
-                            .and_then(|_| r.first_match(&s.replace('_', " ")))
-                    })
-                    .map(rule_name))
+                // SECURITY: the same engine and edges as redaction at full
+                // level (`_` separates ids' tokens there too), so a value
+                // this passes is one redaction leaves unchanged.
+                Ok(r.first_match(s).map(rule_name))
             }
             Detectors::Broken => std::str::from_utf8(s).map(|_| Some(Rule::DetectorsBroken)),
         }
@@ -266,5 +243,248 @@ request_id = { type = "string", pattern = '[A-Za-z0-9_.@:+-]{1,96}' }
             e.contains("unknown detector `emial`") && e.contains("email"),
             "{e}"
         );
+    }
+}
+
+/// Issue 30, items 3 and 4: the standard detectors and redaction at full
+/// level are one engine with one set of edges.
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod issue30_tests {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use proptest::prelude::*;
+
+    use super::Detectors;
+    use crate::gate::{Gate, Verdict};
+    use crate::policy::Policy;
+    use crate::redact::{RedactConfig, Redactor, builtin_names};
+    use crate::source::lines::Line;
+    use crate::window::Level;
+
+    fn otlp(key: &str, value: &str) -> String {
+        format!(
+            r#"{{"name":"chat","attributes":[{{"key":"{key}","value":{{"stringValue":"{value}"}}}}]}}"#
+        )
+    }
+
+    fn judge(g: &mut Gate, line: &str) -> (Verdict, Vec<String>) {
+        let j = g.judge(1, &Line::Text(line.as_bytes()), Level::Standard, true);
+        let f = g.findings().iter().map(|f| f.rule.to_string()).collect();
+        (j.verdict, f)
+    }
+
+    /// SECURITY (issue 30, item 3): under the default policy, each of
+    /// these fits `gen_ai.conversation.id`'s pattern and holds a secret
+    /// written with an unusual gap, glued to its word, or in lower case;
+    /// each passed verbatim.
+    #[test]
+    fn secrets_in_id_fields_with_unusual_gaps_are_violations() {
+        let mut g = Gate::new(Arc::new(
+            Policy::from_toml(Path::new("p.toml"), "").unwrap(),
+        ));
+        for (id, rule) in [
+            ("x:4111:1111:1111:1111", "detected_credit_card"),
+            ("x_4111_1111_1111_1111", "detected_credit_card"),
+            ("x.4111.1111.1111.1111", "detected_credit_card"),
+            ("x-4111--1111__1111..1111", "detected_credit_card"),
+            ("card4111111111111111", "detected_credit_card"),
+            ("ssn.078.05.1120", "detected_us_ssn"),
+            ("078_05_1120", "detected_us_ssn"),
+            ("ssn:078:05:1120", "detected_us_ssn"),
+            ("ssn078051120", "detected_us_ssn"),
+            ("u_ssn_078_05_1120", "detected_us_ssn"),
+            ("call:4155550132", "detected_phone"),
+            ("tel4155550132", "detected_phone"),
+            ("tel_1_415_555_0132", "detected_phone"),
+            ("phone.415.555.0132", "detected_phone"),
+            ("de89370400440532013000", "detected_iban"),
+            ("iban_gb82west12345698765432", "detected_iban"),
+        ] {
+            let (v, f) = judge(&mut g, &otlp("gen_ai.conversation.id", id));
+            assert_eq!(v, Verdict::Dropped, "{id}: {f:?}");
+            assert_eq!(f, vec![rule.to_string()], "{id}");
+        }
+        // Ids of ordinary shapes still pass.
+        for id in [
+            "conv_2024_06_15_0001",
+            "thread.abc123.v2",
+            "c0ffee00-1234-4abc-8def-0123456789ab",
+            "session:42:retry:3",
+        ] {
+            let (v, f) = judge(&mut g, &otlp("gen_ai.conversation.id", id));
+            assert_eq!(v, Verdict::Verbatim, "{id}: {f:?}");
+        }
+    }
+
+    /// SECURITY (issue 30, item 4): seed-format ids whose random 16-hex
+    /// segment is all decimal digits passing the issuer and Luhn rules
+    /// were dropped as cards (about one id in 20,000); such a segment is
+    /// hex. Every such id of a sweep passes, in a cf record and an OTLP
+    /// span; a card written into the id on its own is still dropped.
+    #[test]
+    fn seed_format_ids_with_a_luhn_segment_pass() {
+        let mut g = Gate::new(Arc::new(
+            Policy::from_toml(Path::new("p.toml"), "").unwrap(),
+        ));
+        let cards = Redactor::compile(
+            &RedactConfig {
+                builtin: vec!["credit_card".into()],
+                ..RedactConfig::default()
+            },
+            None,
+        )
+        .unwrap();
+        let mut state = 30u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            state >> 33
+        };
+        let mut swept = 0;
+        while swept < 300 {
+            let segment: String = (0..16)
+                .map(|_| char::from(b'0' + (next() % 10) as u8))
+                .collect();
+            // Only segments that are cards on their own.
+            if cards.first_match(&segment).is_none() {
+                continue;
+            }
+            swept += 1;
+            let tail = format!("{:08x}", next() as u32 | 0xa000_0000);
+            let id = format!("chatcmpl-{segment}-{tail}");
+            let cf = format!(r#"{{"request_id": "{id}", "prompt_tokens": 4}}"#);
+            let (v, f) = judge(&mut g, &cf);
+            assert_eq!(v, Verdict::Verbatim, "{id}: {f:?}");
+            let (v, f) = judge(&mut g, &otlp("cf.request_id", &id));
+            assert_eq!(v, Verdict::Verbatim, "{id}: {f:?}");
+            // The same digits on their own in the id: a card.
+            let (v, _) = judge(
+                &mut g,
+                &otlp("cf.request_id", &format!("chatcmpl-{segment}")),
+            );
+            assert_eq!(v, Verdict::Dropped, "{segment}");
+        }
+    }
+
+    /// Pieces of text that make the edges and gaps matter.
+    fn piece() -> impl Strategy<Value = &'static str> {
+        proptest::sample::select(vec![
+            "4111",
+            "1111",
+            "4111111111111111",
+            "5555555555554444",
+            "078",
+            "05",
+            "1120",
+            "078051120",
+            "415",
+            "555",
+            "0132",
+            "4155550132",
+            "030",
+            "1234567",
+            "+44",
+            "20",
+            "7946",
+            "0958",
+            "de89",
+            "3704",
+            "0044",
+            "0532",
+            "0130",
+            "00",
+            "DE89",
+            "gb82",
+            "west",
+            "12345698765432",
+            "_",
+            "-",
+            ".",
+            ":",
+            "/",
+            " ",
+            "  ",
+            "--",
+            "__",
+            "x",
+            "ab",
+            "cafe",
+            "b31b5b1f",
+            "tel",
+            "ssn",
+            "call",
+            "phone",
+            "card",
+            "iban",
+            "chatcmpl",
+            "req",
+            "sk-proj-abcdefghijklmnopqrstuvwxyz0123",
+            "AKIAIOSFODNN7EXAMPLE",
+            "jane@example.com",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig",
+            "9",
+            "0",
+        ])
+    }
+
+    /// The standard level's packs, and every built-in.
+    fn packs() -> &'static [(Detectors, Redactor)] {
+        static P: std::sync::OnceLock<Vec<(Detectors, Redactor)>> = std::sync::OnceLock::new();
+        P.get_or_init(|| {
+            let standard: Vec<String> = builtin_names()
+                .iter()
+                .filter(|n| **n != "ipv4")
+                .map(|s| s.to_string())
+                .collect();
+            let every: Vec<String> = builtin_names().iter().map(|s| s.to_string()).collect();
+            let digits: Vec<String> = ["credit_card", "us_ssn", "phone", "iban"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            [standard, every, digits]
+                .into_iter()
+                .map(|names| {
+                    let full = Redactor::compile(
+                        &RedactConfig {
+                            builtin: names.clone(),
+                            ..RedactConfig::default()
+                        },
+                        None,
+                    )
+                    .unwrap();
+                    (Detectors::new(&names), full)
+                })
+                .collect()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// SECURITY (issue 30, item 3): with the same detectors, a value
+        /// the standard level flags is one redaction at full level
+        /// changes, and a value it passes is one redaction leaves as it
+        /// is. (The standard level used to look again with `_` read as a
+        /// blank, so `x_4111_1111_1111_1111` was flagged there and left in
+        /// clear by redaction.)
+        #[test]
+        fn standard_detectors_and_full_redaction_agree(
+            pieces in proptest::collection::vec(piece(), 1..10),
+        ) {
+            let text: String = pieces.concat();
+            for (standard, full) in packs() {
+                let flagged = standard.hit(&text);
+                let (out, res) = full.redact_to_string(&text);
+                prop_assert_eq!(flagged.is_some(), res.changed, "{:?} -> {:?}", text, out);
+                if let Some(rule) = flagged {
+                    // The rule names a detector that redacted something.
+                    let name = rule.as_str().trim_start_matches("detected_");
+                    prop_assert!(res.hits.get(name) >= 1, "{:?} -> {:?} {:?}", text, out, rule);
+                }
+            }
+        }
     }
 }

@@ -622,6 +622,16 @@ impl Gate {
     }
 }
 
+impl crate::evidence::Judged for Gate {
+    fn evidence_record(&self) -> Option<&crate::evidence::Record> {
+        Gate::evidence_record(self)
+    }
+
+    fn tape(&self) -> &Tape {
+        Gate::tape(self)
+    }
+}
+
 /// What the rebuild writes besides verified raw bytes.
 struct Extras<'a> {
     content: &'a [(usize, Content)],

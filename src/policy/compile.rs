@@ -29,11 +29,11 @@ use toml::de::DeTable;
 
 use super::defaults::BUILTIN_DEFAULTS;
 use super::env::{EnvUse, Lookup};
-use super::error::{PolicyError, PolicyErrors, Snippet};
+use super::error::{PolicyError, PolicyErrors, Snippet, shown};
 use super::load::PolicyFile;
 use super::merge::Bases;
 use super::raw::*;
-use super::rule::{FieldRule, FieldSet, ValueType};
+use super::rule::{FieldRule, FieldSet, Segments, ValueType};
 use super::schema::{Index, did_you_mean};
 use super::*;
 
@@ -153,6 +153,8 @@ pub struct Draft {
     pub(super) audit_at: Option<Loc>,
     /// Where `audit.key_file` is written.
     pub(super) audit_key_at: Option<Loc>,
+    /// Where `fleet.store_key_file` is written.
+    pub(super) store_key_at: Option<Loc>,
     /// Where the parts of `[redact]` are written.
     pub(super) redact_at: RedactLocs,
     /// The `${env:VAR}` expansions, for the digest.
@@ -440,7 +442,7 @@ pub(super) fn compile(
     for c in clashes {
         let first = ctx.loc(c.first.clone());
         let e = ctx
-            .error(c.span, format!("key `{}` is defined twice", c.key))
+            .error(c.span, format!("key `{}` is defined twice", shown(&c.key)))
             .with_hint(format!(
                 "it is also set in {}:{}:{}; keep one",
                 first.file.display(),
@@ -549,7 +551,7 @@ fn build(
     } = raw;
     let server = server_settings(ctx, inner(server).0);
     let (sources, source_at) = sources(ctx, raw_sources.unwrap_or_default());
-    let fleet = fleet_settings(ctx, inner(fleet).0);
+    let (fleet, store_key_at) = fleet_settings(ctx, inner(fleet).0);
     if let Some(v) = &version
         && *v.get_ref() != 1
     {
@@ -589,7 +591,7 @@ fn build(
                     });
                 ctx.err_hint(
                     v.span(),
-                    format!("unknown `on_violation` value `{other}`"),
+                    format!("unknown `on_violation` value `{}`", shown(other)),
                     hint,
                 );
                 OnViolation::DropRecord
@@ -654,7 +656,7 @@ fn build(
         // SECURITY: an attribute that is content at full level is never
         // standard; allowlisting it would pass content to every sink.
         for (name, at) in spans {
-            if crate::gate::otlp::content::is_content_attribute(&content_attributes, name) {
+            if super::content::is_content_attribute(&content_attributes, name) {
                 let span = if ctx.is_user(at.start) {
                     at.clone()
                 } else {
@@ -727,6 +729,7 @@ fn build(
         audit_raw.key_file,
         audit_raw.lock_timeout,
         audit_raw.anchor,
+        audit_raw.signing_key,
     );
     let raw_windows = window.unwrap_or_default();
     let first_window = raw_windows.first().map(Spanned::span);
@@ -757,7 +760,7 @@ fn build(
         {
             let e = at.error(format!(
                 "sink `{}` is full_allowed but the policy has no [audit] path; full capture must be audited",
-                s.name
+                shown(&s.name)
             )).with_hint("add `[audit] path = \"audit.jsonl\"`");
             ctx.errors.push(e);
         } else if let Some(span) = first_window {
@@ -804,6 +807,7 @@ fn build(
         source_at,
         audit_at,
         audit_key_at,
+        store_key_at,
         redact_at,
         env,
     }
@@ -917,8 +921,9 @@ fn redact_settings(
 /// `[fleet]`: a store URL we can use (no password in it: that belongs in
 /// `password_file`, never in a policy file that is hashed, shown and
 /// copied), a replica count of at least 1, a replica id fit for an audit
-/// entry, a store timeout within reason.
-fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> FleetSettings {
+/// entry, a store timeout within reason, and a store key whenever there is
+/// a store (with where it is written).
+fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> (FleetSettings, Option<Loc>) {
     let d = FleetSettings::default();
     let budget_store = m
         .budget_store
@@ -945,6 +950,25 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> FleetSettings {
             v.span(),
             "`fleet.password_file` is set but `fleet.budget_store` is not",
         );
+    }
+    let store_key_file = m
+        .store_key_file
+        .as_ref()
+        .map(|v| ctx.resolve(v.span(), v.get_ref()));
+    let store_key_at = m.store_key_file.as_ref().map(|v| ctx.loc(v.span()));
+    match (&m.store_key_file, &m.budget_store) {
+        (Some(v), None) => ctx.err(
+            v.span(),
+            "`fleet.store_key_file` is set but `fleet.budget_store` is not",
+        ),
+        // SECURITY: a store whose counts are not sealed can be raised by
+        // anyone who can write to it.
+        (None, Some(v)) => ctx.err_hint(
+            v.span(),
+            "`fleet.budget_store` needs `fleet.store_key_file`",
+            "the replicas seal the budget counts in the store with a key the store never sees: write one with `openssl rand -hex 32 > store.key`, give every replica the same file and name it in `fleet.store_key_file`",
+        ),
+        _ => {}
     }
     let replicas = match &m.replicas {
         Some(v) if !(1..=100_000).contains(v.get_ref()) => {
@@ -982,13 +1006,15 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> FleetSettings {
             Some(t.unsigned_abs())
         })
         .unwrap_or(d.store_timeout);
-    FleetSettings {
+    let settings = FleetSettings {
         budget_store,
         password_file,
+        store_key_file,
         replicas,
         replica_id,
         store_timeout,
-    }
+    };
+    (settings, store_key_at)
 }
 
 /// `[standard.otlp] schema_url`, `scope_name`, `scope_version`,
@@ -1015,6 +1041,7 @@ fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<Spanned<RawRule>>; 5]) -> Ot
         min: None,
         max: None,
         max_len: None,
+        segments: None,
         required: false,
         items: None,
         max_items: None,
@@ -1101,7 +1128,7 @@ fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<Vec<Spanned<String>>>) -> Vec
         } else if out.contains(name.get_ref()) {
             ctx.err(
                 name.span(),
-                format!("detector `{}` is listed twice", name.get_ref()),
+                format!("detector `{}` is listed twice", shown(name.get_ref())),
             );
         } else {
             out.push(name.into_inner());
@@ -1122,7 +1149,7 @@ fn sources(ctx: &mut Ctx<'_>, raw: Vec<Spanned<RawSource>>) -> (Vec<FileSource>,
                 let span = s.kind.as_ref().map_or(v.span(), |k| k.span());
                 ctx.err_hint(
                     span,
-                    format!("unknown [[source]] kind `{other}`"),
+                    format!("unknown [[source]] kind `{}`", shown(other)),
                     "the only kind is `file`",
                 );
                 continue;
@@ -1340,7 +1367,7 @@ fn exporter_settings(
                 if let Some(v) = v {
                     ctx.err_hint(
                         v.span(),
-                        format!("sink `{k}` needs a TLS output"),
+                        format!("sink `{}` needs a TLS output", shown(k)),
                         "use `otlp+https://HOST:PORT` or `otlp+grpcs://HOST:PORT`",
                     );
                 }
@@ -1481,7 +1508,7 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
         );
         ctx.err_hint(
             ty_name.span(),
-            format!("unknown type `{}`", ty_name.get_ref()),
+            format!("unknown type `{}`", shown(ty_name.get_ref())),
             hint,
         );
         return None;
@@ -1546,6 +1573,12 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
             }
         }
     };
+    let segments = segments(
+        ctx,
+        ty,
+        [r.max_segments, r.max_segment_len, r.max_words],
+        r.separators,
+    );
     let max_len = usize_of(ctx, r.max_len, "max_len");
     let max_items = usize_of(ctx, r.max_items, "max_items");
     if let (Some(lo), Some(hi)) = (r.min, r.max)
@@ -1588,11 +1621,88 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
         min: r.min,
         max: r.max,
         max_len,
+        segments,
         required: r.required.unwrap_or(false),
         items,
         max_items,
         fields,
     })
+}
+
+/// A string rule's segment bounds (`max_segments`, `max_segment_len`,
+/// `max_words`, `separators`), checked: `None` when it sets none of them
+/// (or they are refused, with an error).
+fn segments(
+    ctx: &mut Ctx<'_>,
+    ty: ValueType,
+    values: [Option<Spanned<i64>>; 3],
+    separators: Option<Spanned<String>>,
+) -> Option<Segments> {
+    let keys = [
+        ("max_segments", 1),
+        ("max_segment_len", 1),
+        ("max_words", 0),
+    ];
+    let mut bounds = [None; 3];
+    let mut ok = true;
+    for (((key, least), value), bound) in keys.into_iter().zip(values).zip(bounds.iter_mut()) {
+        let Some(v) = value else { continue };
+        if ty != ValueType::String {
+            ctx.err(v.span(), format!("`{key}` applies only to strings"));
+            ok = false;
+            continue;
+        }
+        match usize::try_from(*v.get_ref()) {
+            Ok(n) if n >= least => *bound = Some(n),
+            _ => {
+                ctx.err(v.span(), format!("`{key}` must be at least {least}"));
+                ok = false;
+            }
+        }
+    }
+    let separators = match separators {
+        None => None,
+        Some(s) if ty != ValueType::String => {
+            ctx.err(s.span(), "`separators` applies only to strings");
+            return None;
+        }
+        // Only punctuation and space separate: a segment then stays a run
+        // of letters, digits and non-ASCII text, and a word one without a
+        // digit, whatever the policy lists (a digit that separated could
+        // not also make its segment no word).
+        Some(s)
+            if s.get_ref().is_empty()
+                || !s
+                    .get_ref()
+                    .bytes()
+                    .all(|b| b == b' ' || b.is_ascii_punctuation()) =>
+        {
+            ctx.err_hint(
+                s.span(),
+                "`separators` must hold ASCII punctuation or space, and at least one",
+                "list punctuation such as `._-`, or leave the key out: then every ASCII byte that is not a letter or digit separates",
+            );
+            return None;
+        }
+        Some(s) => Some(s),
+    };
+    if bounds.iter().all(Option::is_none) {
+        if let (Some(s), true) = (&separators, ok) {
+            ctx.err_hint(
+                s.span(),
+                "`separators` without a bound does nothing",
+                "add `max_segments`, `max_segment_len` or `max_words`",
+            );
+        }
+        return None;
+    }
+    let [max_segments, max_segment_len, max_words] = bounds;
+    Segments::new(
+        separators.as_ref().map(|s| s.get_ref().as_bytes()),
+        max_segments,
+        max_segment_len,
+        max_words,
+    )
 }
 
 /// The longest `[audit] lock_timeout`: an append holds up whatever waits on
@@ -1605,6 +1715,7 @@ fn audit_settings(
     key_file: Option<Spanned<String>>,
     lock_timeout: Option<Spanned<String>>,
     anchor: Option<Spanned<String>>,
+    signing_key: Option<Spanned<String>>,
 ) -> Option<AuditSettings> {
     let timeout = lock_timeout
         .and_then(|a| {
@@ -1621,6 +1732,13 @@ fn audit_settings(
         })
         .unwrap_or(SignedDuration::from_secs(5));
     let key_file = key_file.map(|a| ctx.resolve(a.span(), a.get_ref()));
+    let signing_key = signing_key.and_then(|a| {
+        if a.get_ref().trim().is_empty() {
+            ctx.err(a.span(), "`audit.signing_key` is empty");
+            return None;
+        }
+        Some(ctx.resolve(a.span(), a.get_ref()))
+    });
     let path = path?;
     if path.get_ref().trim().is_empty() {
         ctx.err(path.span(), "`audit.path` is empty");
@@ -1653,6 +1771,7 @@ fn audit_settings(
         key_file,
         lock_timeout: timeout.unsigned_abs(),
         anchor,
+        signing_key,
     })
 }
 
@@ -1697,7 +1816,7 @@ fn sinks(
         if out.iter().any(|o| o.name == *name.get_ref()) {
             ctx.err(
                 name.span(),
-                format!("sink `{}` is defined twice", name.get_ref()),
+                format!("sink `{}` is defined twice", shown(name.get_ref())),
             );
             continue;
         }
@@ -1835,7 +1954,7 @@ fn windows(
                 if !ids.insert(id.get_ref().clone()) {
                     ctx.err(
                         id.span(),
-                        format!("window id `{}` is used twice", id.get_ref()),
+                        format!("window id `{}` is used twice", shown(id.get_ref())),
                     );
                     ok = false;
                 }
@@ -1869,13 +1988,13 @@ fn windows(
                         );
                         ctx.err_hint(
                             s.span(),
-                            format!("window names unknown sink `{}`", s.get_ref()),
+                            format!("window names unknown sink `{}`", shown(s.get_ref())),
                             hint,
                         );
                         ok = false;
                     }
                     Some(k) if !k.full_allowed => {
-                        ctx.err_hint(s.span(), format!("sink `{}` is not full_allowed", s.get_ref()), "a window opens only a sink on the full allowlist (`full_allowed = true`)");
+                        ctx.err_hint(s.span(), format!("sink `{}` is not full_allowed", shown(s.get_ref())), "a window opens only a sink on the full allowlist (`full_allowed = true`)");
                         ok = false;
                     }
                     Some(_) => {}
@@ -1994,8 +2113,10 @@ fn windows(
             .find(|o| o.sink == sink && o.start < end && start < o.end)
         {
             let msg = format!(
-                "window `{id}` overlaps window `{}` on sink `{sink}`",
-                other.id
+                "window `{}` overlaps window `{}` on sink `{}`",
+                shown(&id),
+                shown(&other.id),
+                shown(&sink)
             );
             ctx.err_hint(span.clone(), msg, "close one window before the next opens");
             continue;
@@ -2011,7 +2132,8 @@ fn windows(
             ctx.err_hint(
                 span.clone(),
                 format!(
-                    "sink `{sink}` has more than {} windows",
+                    "sink `{}` has more than {} windows",
+                    shown(&sink),
                     super::chain::MAX_WINDOWS_PER_SINK
                 ),
                 "remove windows that have ended (`tracegate window close`, or delete their files)",
@@ -2022,7 +2144,9 @@ fn windows(
             ctx.err_hint(
                 span.clone(),
                 format!(
-                    "window `{id}` and the other windows of sink `{sink}` are open {} within {}, more than `max_window` ({})",
+                    "window `{}` and the other windows of sink `{}` are open {} within {}, more than `max_window` ({})",
+                    shown(&id),
+                    shown(&sink),
                     friendly(open),
                     friendly(max.checked_mul(2).unwrap_or(max)),
                     friendly(max)

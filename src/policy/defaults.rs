@@ -138,15 +138,15 @@ priority_score   = { type = "number", nullable = true }
 [standard.otlp]
 span_names = ["llm_request"]
 schema_url    = { type = "string", pattern = 'https://opentelemetry\.io/schemas/[0-9]{1,2}\.[0-9]{1,3}\.[0-9]{1,3}' }
-scope_name    = { type = "string", pattern = '@?[A-Za-z][A-Za-z0-9_-]{0,63}([./][A-Za-z0-9_-]{1,64}){0,15}', max_len = 128 }
-scope_version = { type = "string", pattern = 'v?[0-9]{1,6}(\.[0-9]{1,6}){0,3}([a-z]{1,5}[0-9]{0,4})?([-+][0-9A-Za-z.]{1,32})?', max_len = 64 }
-event_name    = { type = "string", pattern = '[a-z]{1,16}([._][a-z]{1,16}){0,7}', max_len = 128 }
-span_name     = { type = "string", pattern = '(chat|generate_content|text_completion|embeddings|retrieval|create_agent|invoke_agent|execute_tool|search_memory|update_memory|delete_memory|create_memory_store|delete_memory_store)( [A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127})?', max_len = 160 }
+scope_name    = { type = "string", pattern = '@?[A-Za-z][A-Za-z0-9_-]{0,63}([./][A-Za-z0-9_-]{1,64}){0,15}', max_len = 128, max_segments = 14, max_segment_len = 32, max_words = 10 }
+scope_version = { type = "string", pattern = 'v?[0-9]{1,6}(\.[0-9]{1,6}){0,3}([a-z]{1,5}[0-9]{0,4})?([-+][0-9A-Za-z.]{1,32})?', max_len = 64, max_words = 2 }
+event_name    = { type = "string", one_of = ["exception", "gen_ai.client.inference.operation.details", "gen_ai.evaluation.result", "gen_ai.content.prompt", "gen_ai.content.completion", "gen_ai.system.message", "gen_ai.user.message", "gen_ai.assistant.message", "gen_ai.tool.message", "gen_ai.choice", "rpc.message", "message", "first_scheduled", "first_token", "scheduler.admit"] }
+span_name     = { type = "string", pattern = '(chat|generate_content|text_completion|embeddings|retrieval|create_agent|invoke_agent|execute_tool|search_memory|update_memory|delete_memory|create_memory_store|delete_memory_store)( [A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127})?', max_len = 160, max_segments = 15, max_segment_len = 32, max_words = 7 }
 max_resources   = 64
 max_scopes      = 64
 max_spans       = 2048
-max_events      = 128
-max_links       = 128
+max_events      = 32
+max_links       = 8
 max_log_records = 2048
 max_attributes  = 128
 [standard.otlp.span_attributes]
@@ -161,10 +161,10 @@ max_attributes  = 128
 "cf.priority_score"              = { type = "number" }
 "cf.scheduler.family"            = { type = "string", one_of = ["ltr", "ltr-promptlen", "affinity", "trace", "tie", "hybrid", "fcfs"] }
 "gen_ai.operation.name"          = { type = "string", one_of = ["chat", "generate_content", "text_completion", "embeddings", "retrieval", "create_agent", "invoke_agent", "execute_tool", "search_memory", "update_memory", "delete_memory", "create_memory_store", "delete_memory_store"] }
-"gen_ai.provider.name"           = { type = "string", pattern = '[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}', max_len = 64 }
-"gen_ai.system"                  = { type = "string", pattern = '[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}', max_len = 64 }
-"gen_ai.request.model"           = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}', max_len = 128 }
-"gen_ai.response.model"          = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}', max_len = 128 }
+"gen_ai.provider.name"           = { type = "string", pattern = '[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}', max_len = 64, max_segments = 4, max_segment_len = 16, max_words = 3 }
+"gen_ai.system"                  = { type = "string", pattern = '[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}', max_len = 64, max_segments = 4, max_segment_len = 16, max_words = 3 }
+"gen_ai.request.model"           = { type = "string", pattern = '[A-Za-z0-9@][A-Za-z0-9._:/@+-]{0,127}', max_len = 128, max_segments = 12, max_segment_len = 32, max_words = 6 }
+"gen_ai.response.model"          = { type = "string", pattern = '[A-Za-z0-9@][A-Za-z0-9._:/@+-]{0,127}', max_len = 128, max_segments = 12, max_segment_len = 32, max_words = 6 }
 "gen_ai.response.id"             = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
 "gen_ai.response.finish_reasons" = { type = "array", max_items = 16, items = { type = "string", one_of = ["stop", "length", "content_filter", "tool_call", "tool_calls", "function_call", "error", "end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal", "guardrail_intervened", "content_filtered", "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "MALFORMED_FUNCTION_CALL", "OTHER", "FINISH_REASON_UNSPECIFIED", "COMPLETE", "ERROR", "TOOL_CALL"] } }
 "gen_ai.request.max_tokens"      = { type = "integer", min = 0 }
@@ -180,20 +180,20 @@ max_attributes  = 128
 "gen_ai.usage.reasoning.output_tokens"     = { type = "integer", min = 0 }
 "gen_ai.conversation.id"         = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
 "gen_ai.agent.id"                = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
-"gen_ai.agent.name"              = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.-]{0,31}( [A-Za-z0-9][A-Za-z0-9_.-]{0,31}){0,3}', max_len = 64 }
-"gen_ai.tool.name"               = { type = "string", pattern = '[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}', max_len = 64 }
+"gen_ai.agent.name"              = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.-]{0,31}( [A-Za-z0-9][A-Za-z0-9_.-]{0,31}){0,2}', max_len = 64, max_segments = 4, max_segment_len = 24, max_words = 3 }
+"gen_ai.tool.name"               = { type = "string", pattern = '[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}', max_len = 64, max_segments = 8, max_segment_len = 32, max_words = 5 }
 "gen_ai.tool.type"               = { type = "string", one_of = ["function", "extension", "datastore"] }
 "gen_ai.tool.call.id"            = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
-"server.address"                 = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9.-]{0,252}', max_len = 253 }
+"server.address"                 = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9.-]{0,127}', max_len = 128, max_segments = 10, max_segment_len = 32, max_words = 8 }
 "server.port"                    = { type = "integer", min = 0, max = 65535 }
-"error.type"                     = { type = "string", pattern = '[A-Za-z0-9_][A-Za-z0-9_.:$-]{0,127}', max_len = 128 }
+"error.type"                     = { type = "string", pattern = '[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}(\$[A-Za-z0-9_]{1,64}){0,2}', max_len = 128, max_segments = 10, max_segment_len = 48, max_words = 7 }
 [standard.otlp.resource_attributes]
-"service.name"    = { type = "string", pattern = "[A-Za-z0-9_.-]{1,64}" }
-"service.version" = { type = "string", pattern = "[A-Za-z0-9_.+-]{1,64}" }
-"service.instance.id"    = { type = "string", pattern = "[A-Za-z0-9_.:-]{1,128}" }
-"telemetry.sdk.name"     = { type = "string", pattern = "[A-Za-z0-9_.-]{1,64}" }
-"telemetry.sdk.language" = { type = "string", pattern = "[a-z0-9_+-]{1,32}" }
-"telemetry.sdk.version"  = { type = "string", pattern = "[A-Za-z0-9_.+-]{1,64}" }
+"service.name"    = { type = "string", pattern = "[A-Za-z0-9_.-]{1,64}", max_segments = 6, max_segment_len = 32, max_words = 4 }
+"service.version" = { type = "string", pattern = "[A-Za-z0-9_.+-]{1,64}", max_segments = 8, max_segment_len = 40, max_words = 2 }
+"service.instance.id"    = { type = "string", pattern = "[A-Za-z0-9_.:-]{1,128}", max_segments = 10, max_segment_len = 40, max_words = 5 }
+"telemetry.sdk.name"     = { type = "string", pattern = "[A-Za-z0-9_.-]{1,64}", max_segments = 3, max_segment_len = 24, max_words = 3 }
+"telemetry.sdk.language" = { type = "string", one_of = ["cpp", "dotnet", "erlang", "go", "java", "nodejs", "php", "python", "ruby", "rust", "swift", "webjs"] }
+"telemetry.sdk.version"  = { type = "string", pattern = "[A-Za-z0-9_.+-]{1,64}", max_segments = 6, max_segment_len = 24, max_words = 2 }
 [standard.otlp.scope_attributes]
 [standard.otlp.event_attributes]
 [standard.otlp.link_attributes]
@@ -207,14 +207,14 @@ attempt = { type = "integer", min = 1, max = 1000, required = true }
 parent_span_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128 }
 span_id = { type = "string", pattern = '^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128 }
 route_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128 }
-model_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9]{1,64}([_.:/-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128 }
+model_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9]{1,64}([_.:/-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128, max_words = 4 }
 provider_request_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128 }
 deployment_id = { type = "string", nullable = true, pattern = '^[A-Za-z0-9]{1,64}([_.:-][A-Za-z0-9]{1,64}){0,5}$', max_len = 128 }
-region = { type = "string", nullable = true, pattern = '^[a-z0-9_-]{1,64}$' }
-service = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_.-]{0,63}$' }
-component = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_.-]{0,63}$' }
-stage = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_]{0,63}$' }
-event_name = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_]{0,63}$' }
+region = { type = "string", nullable = true, pattern = '^[a-z0-9_-]{1,64}$', max_segments = 4, max_words = 3 }
+service = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_.-]{0,63}$', max_segments = 6, max_words = 4 }
+component = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_.-]{0,63}$', max_segments = 6, max_words = 4 }
+stage = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_]{0,63}$', max_segments = 6, max_words = 4 }
+event_name = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_]{0,63}$', max_segments = 8, max_words = 6 }
 start_timestamp_utc = { type = "string", nullable = true, pattern = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|\+00:00)$' }
 end_timestamp_utc = { type = "string", nullable = true, pattern = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|\+00:00)$' }
 duration = { type = "number", nullable = true }
@@ -231,12 +231,12 @@ max_items = 256
 [standard.evidence.fields.events.items]
 type = "object"
 [standard.evidence.fields.events.items.fields]
-stage = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$' }
-event_name = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', required = true }
+stage = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', max_segments = 6, max_words = 4 }
+event_name = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', max_segments = 8, max_words = 6, required = true }
 timestamp_utc = { type = "string", pattern = '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|\+00:00)$' }
 monotonic_ns = { type = "integer", min = 0 }
-service = { type = "string", pattern = '^[a-z][a-z0-9_.-]{0,63}$' }
-component = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_.-]{0,63}$' }
+service = { type = "string", pattern = '^[a-z][a-z0-9_.-]{0,63}$', max_segments = 6, max_words = 4 }
+component = { type = "string", nullable = true, pattern = '^[a-z][a-z0-9_.-]{0,63}$', max_segments = 6, max_words = 4 }
 [standard.evidence.fields.derived_intervals]
 type = "array"
 required = true
@@ -244,9 +244,9 @@ max_items = 64
 [standard.evidence.fields.derived_intervals.items]
 type = "object"
 [standard.evidence.fields.derived_intervals.items.fields]
-name = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', required = true }
-start_event = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', required = true }
-end_event = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', required = true }
+name = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', max_segments = 8, max_words = 6, required = true }
+start_event = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', max_segments = 8, max_words = 6, required = true }
+end_event = { type = "string", pattern = '^[a-z][a-z0-9_]{0,63}$', max_segments = 8, max_words = 6, required = true }
 duration = { type = "number", required = true }
 duration_unit = { type = "string", one_of = ["ns", "us", "ms", "s"], required = true }
 "#;

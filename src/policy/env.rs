@@ -188,7 +188,10 @@ fn expand_one(
             // how it is redacted or audited is never taken from the
             // environment.
             problem(
-                format!("`${{env:...}}` is not expanded in `{path}`"),
+                format!(
+                    "`${{env:...}}` is not expanded in `{}`",
+                    super::error::shown(path)
+                ),
                 &format!(
                     "only where the environment cannot widen what reaches a sink: {}",
                     EXPANDABLE.join(", ")

@@ -141,29 +141,119 @@ impl PolicyError {
     }
 }
 
+/// A value from a policy (a name, a path, a word it wrote) as a message
+/// quotes it in backticks: a backslash, backtick or double quote gets a
+/// backslash before it and a control character is written `\u{..}`, so the
+/// value ends only at its closing backtick, on the terminal and for
+/// [`scrub`], which hides it whole in the public form.
+pub fn shown(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' | '`' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Policy syntax the messages and hints of policy errors quote: keys with
+/// a value (`unbounded = true`), enum words, schemes, examples. Our own
+/// text, never a value from a policy, so the public form keeps it (key
+/// names alone are kept by [`super::schema::is_key_name`]); a value that
+/// happens to equal one of these reveals only this public text.
+///
+/// Complete by test: `policy_syntax_in_messages_keeps_its_quotes` (tests/it/tidy.rs)
+/// reads every quoted literal in `src/policy` and fails on one the public
+/// form would hide.
+pub const POLICY_SYNTAX: &[&str] = &[
+    "unbounded = true",
+    "full_allowed = true",
+    "replace_defaults = true",
+    "free_text = true",
+    "version = 1",
+    "type = \"string\"",
+    "key = \"value\"",
+    "[audit] path = \"audit.jsonl\"",
+    "[[...]]",
+    "[\"a\", \"b\"]",
+    "[\"email\"]",
+    "true",
+    "false",
+    "drop_record",
+    "drop_field",
+    "hash",
+    "off",
+    "stdout",
+    "file:PATH",
+    "HOST:PORT",
+    "otlp+http://",
+    "otlp+https://",
+    "otlp+https://HOST:PORT",
+    "otlp+grpc://",
+    "otlp+grpcs://",
+    "otlp+grpcs://HOST:PORT",
+    "redis://",
+    "rediss://",
+    "redis://10.0.0.5:6379",
+    "rediss://store.internal:6380",
+    "127.0.0.1:4317",
+    "127.0.0.1:4318",
+    "[::1]:4317",
+    "[::1]:4318",
+    "2026-12-01T10:00:00Z",
+    "30m",
+    "2h",
+    "24h",
+    "0.5",
+    "1024",
+    "{1000}",
+    "${",
+    "${...}",
+    "${env:...}",
+    "*.toml",
+    ".toml",
+    "windows/",
+    "windows",
+    "A-Z a-z 0-9 . _ -",
+    "-",
+    "_",
+    ".",
+    "tracegate window close",
+];
+
 /// `message` with the text inside every pair of backticks, double quotes
-/// or single quotes replaced by `…`, unless it is a policy key name.
+/// or single quotes replaced by `…`, unless it is a policy key name or
+/// policy syntax ([`POLICY_SYNTAX`]). Inside quotes a backslash escapes the
+/// next character, as in Rust's `Debug` strings (serde's messages) and
+/// [`crate::finding::escape_key`] (ours): a quote inside a value never ends
+/// it early, so no part of the value falls outside the quotes.
 // SECURITY: serde and our own messages quote the offending value
 // (`invalid type: string "Northwind", expected a sequence`); this is the
-// one place such text is cut before it leaves the terminal.
+// one place such text is cut before it leaves the terminal. An unpaired
+// quote hides everything after it.
 pub fn scrub(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
     loop {
-        let Some(open) = rest.find(['`', '"', '\'']) else {
+        let Some(open) = opening(rest) else {
             out.push_str(rest);
             break;
         };
         let quote = rest[open..].chars().next().unwrap_or('`');
         out.push_str(&rest[..open + 1]);
         let after = &rest[open + 1..];
-        match after.find(quote) {
+        match closing(after, quote) {
             Some(close) => {
                 let inner = &after[..close];
                 // A key the message names as a key (`unknown key `x``) is
                 // structure, shown escaped and cut like a record's keys.
                 let named_key = quote == '`' && out.ends_with("key `");
-                if super::schema::is_key_name(inner) {
+                if super::schema::is_key_name(inner) || POLICY_SYNTAX.contains(&inner) {
                     out.push_str(inner);
                 } else if named_key {
                     out.push_str(&cut_chars(inner, 64));
@@ -181,6 +271,38 @@ pub fn scrub(message: &str) -> String {
         }
     }
     out.replace(['\n', '\r'], " ")
+}
+
+/// The byte offset in `s` of the first opening quote: a backtick, a double
+/// quote, or a single quote that is not an apostrophe between two letters
+/// (`the window's`), which would otherwise hide the rest of our own text.
+fn opening(s: &str) -> Option<usize> {
+    let mut prev = None;
+    let mut chars = s.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let apostrophe = c == '\''
+            && prev.is_some_and(char::is_alphanumeric)
+            && chars.peek().is_some_and(|(_, n)| n.is_alphanumeric());
+        if matches!(c, '`' | '"' | '\'') && !apostrophe {
+            return Some(i);
+        }
+        prev = Some(c);
+    }
+    None
+}
+
+/// The byte offset in `s` of the first `quote` not escaped by a backslash.
+fn closing(s: &str, quote: char) -> Option<usize> {
+    let mut escaped = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            c if c == quote => return Some(i),
+            _ => {}
+        }
+    }
+    None
 }
 
 fn cut_chars(s: &str, max: usize) -> String {
@@ -293,20 +415,63 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Whatever value a message quotes, in whichever quotes, the public
-        /// form does not hold it.
+        /// Whatever value a message quotes, in whichever quotes, escaped as
+        /// its writer escapes it (ours: [`shown`]; serde's: `Debug`), the
+        /// public form hides it whole: exactly one `…` between its quotes,
+        /// whatever quotes and backslashes the value holds.
         #[test]
         fn no_quoted_value_survives(
-            value in "[A-Za-z0-9 @._-]{3,40}",
+            value in "[A-Za-z0-9 @._`\"'\\\\-]{3,40}",
             quote in proptest::sample::select(vec!['`', '"', '\'']),
-            before in "[a-z ]{0,20}",
+            // Messages put a space before a quote (a quote right after a
+            // letter reads as an apostrophe: `the window's`).
+            before in "([a-z ]{0,20} )?",
         ) {
             proptest::prop_assume!(!super::super::schema::is_key_name(&value));
+            proptest::prop_assume!(!POLICY_SYNTAX.contains(&value.as_str()));
             proptest::prop_assume!(!before.ends_with("key "));
-            let msg = format!("{before}{quote}{value}{quote} and more");
+            let escaped = match quote {
+                '`' => shown(&value),
+                '"' => {
+                    let debug = format!("{value:?}");
+                    debug[1..debug.len() - 1].to_string()
+                }
+                _ => value.replace('\\', "\\\\").replace('\'', "\\'"),
+            };
+            let msg = format!("{before}{quote}{escaped}{quote} and `max_records`");
             let out = scrub(&msg);
-            proptest::prop_assert!(!out.contains(&value), "{out}");
+            proptest::prop_assert_eq!(out, format!("{before}{quote}…{quote} and `max_records`"));
         }
+    }
+
+    #[test]
+    fn syntax_and_apostrophes_stay_and_escaped_quotes_do_not_end_a_value() {
+        assert_eq!(
+            scrub("a window in windows/ needs `max_records`, `max_bytes` or `unbounded = true`"),
+            "a window in windows/ needs `max_records`, `max_bytes` or `unbounded = true`"
+        );
+        assert_eq!(
+            scrub("`unbounded = true` contradicts the window's `max_records`"),
+            "`unbounded = true` contradicts the window's `max_records`"
+        );
+        assert_eq!(
+            scrub(r#"invalid type: string "Acme \"Widgets\" Inc", expected a sequence"#),
+            r#"invalid type: string "…", expected a sequence"#
+        );
+        assert_eq!(
+            scrub(&format!(
+                "unknown `on_violation` value `{}`",
+                shown("drop`me` now")
+            )),
+            "unknown `on_violation` value `…`"
+        );
+        // A raw backslash at a value's end escapes its closing quote: the
+        // value runs on to the next quote and stays hidden (fail closed).
+        assert_eq!(
+            scrub(r"path `C:\dir\` and `max_records`"),
+            "path `…`max_records`…"
+        );
+        assert_eq!(shown("a`b\"c\\d\u{1b}"), "a\\`b\\\"c\\\\d\\u{1b}");
     }
 
     #[test]

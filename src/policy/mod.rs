@@ -10,6 +10,7 @@
 
 mod chain;
 pub mod compile;
+pub mod content;
 pub mod defaults;
 pub mod env;
 pub mod error;
@@ -113,6 +114,8 @@ pub enum RefKind {
     TlsKey,
     /// A bearer token (`bearer_token_file`).
     BearerToken,
+    /// `[fleet] store_key_file`.
+    StoreKey,
 }
 
 impl RefKind {
@@ -126,6 +129,7 @@ impl RefKind {
             RefKind::TlsCert => "tls_cert",
             RefKind::TlsKey => "tls_key",
             RefKind::BearerToken => "bearer_token",
+            RefKind::StoreKey => "store_key",
         }
     }
 }
@@ -142,6 +146,9 @@ pub struct FleetSettings {
     pub budget_store: Option<BudgetStoreUrl>,
     /// The store's password file (read when connecting, never kept here).
     pub password_file: Option<PathBuf>,
+    /// The key that seals each window's state in the store, shared by the
+    /// replicas and never given to the store (required with a store).
+    pub store_key_file: Option<PathBuf>,
     /// How many replicas share each budget (at least 1).
     pub replicas: u64,
     /// This replica's name in audit entries; `None`: the host name.
@@ -156,6 +163,7 @@ impl Default for FleetSettings {
         FleetSettings {
             budget_store: None,
             password_file: None,
+            store_key_file: None,
             replicas: 1,
             replica_id: None,
             store_timeout: Duration::from_millis(500),
@@ -272,9 +280,30 @@ pub struct FileSource {
 
 impl Policy {
     /// Read and compile the policy at `path` (a file or a folder).
+    ///
+    /// The TLS files and bearer tokens it names are read (bounded) and
+    /// fingerprinted into its digest, but not parsed: the library links no
+    /// TLS. The `tracegate` commands and `serve` load with the daemon's
+    /// check, which refuses a certificate or key that makes no working
+    /// configuration.
     pub fn load(path: &Path) -> Result<Policy, PolicyErrors> {
+        Policy::load_with(path, None)
+    }
+
+    /// [`Policy::load`], with the TLS files also held to `tls` (see
+    /// `tls::TlsCheck`): how the `tracegate` commands load a policy.
+    /// Crate-private until the daemon is a crate of its own, which will
+    /// name it.
+    pub(crate) fn load_checked(
+        path: &Path,
+        tls: &dyn tls::TlsCheck,
+    ) -> Result<Policy, PolicyErrors> {
+        Policy::load_with(path, Some(tls))
+    }
+
+    fn load_with(path: &Path, tls: Option<&dyn tls::TlsCheck>) -> Result<Policy, PolicyErrors> {
         let read = load::read_policy(path)?;
-        let mut p = Policy::from_files(path, &read.files)?;
+        let mut p = Policy::build(path, &read.files, &load::process_env, tls)?;
         p.ignored = read.ignored;
         Ok(p)
     }
@@ -287,6 +316,25 @@ impl Policy {
     /// mid-write must never be enabled with looser bounds than it ends up
     /// with.
     pub fn load_settled(path: &Path, settle: Duration, tries: u32) -> Result<Policy, PolicyErrors> {
+        Policy::settled(path, settle, tries, None)
+    }
+
+    /// [`Policy::load_settled`], with the TLS files also held to `tls`.
+    pub(crate) fn load_settled_checked(
+        path: &Path,
+        settle: Duration,
+        tries: u32,
+        tls: &dyn tls::TlsCheck,
+    ) -> Result<Policy, PolicyErrors> {
+        Policy::settled(path, settle, tries, Some(tls))
+    }
+
+    fn settled(
+        path: &Path,
+        settle: Duration,
+        tries: u32,
+        tls: Option<&dyn tls::TlsCheck>,
+    ) -> Result<Policy, PolicyErrors> {
         let mut previous: Option<String> = None;
         for _ in 0..tries.max(1) {
             let read = load::read_policy(path)?;
@@ -295,7 +343,7 @@ impl Policy {
             let settled = young.is_none()
                 || (read.changed_while_read.is_none() && previous.as_deref() == Some(&digest));
             if settled {
-                let mut p = Policy::from_files(path, &read.files)?;
+                let mut p = Policy::build(path, &read.files, &load::process_env, tls)?;
                 p.ignored = read.ignored;
                 return Ok(p);
             }
@@ -326,7 +374,16 @@ impl Policy {
     /// to, and check that no two outputs, sources and the audit log are
     /// one file. Every error of every step is reported at once.
     pub fn from_files(source: &Path, files: &[load::PolicyFile]) -> Result<Policy, PolicyErrors> {
-        Policy::from_files_with_env(source, files, &load::process_env)
+        Policy::build(source, files, &load::process_env, None)
+    }
+
+    /// [`Policy::from_files`], with the TLS files also held to `tls`.
+    pub(crate) fn from_files_checked(
+        source: &Path,
+        files: &[load::PolicyFile],
+        tls: &dyn tls::TlsCheck,
+    ) -> Result<Policy, PolicyErrors> {
+        Policy::build(source, files, &load::process_env, Some(tls))
     }
 
     /// [`Policy::from_files`] with `${env:VAR}` looked up through `env`
@@ -336,6 +393,17 @@ impl Policy {
         files: &[load::PolicyFile],
         env: env::Lookup<'_>,
     ) -> Result<Policy, PolicyErrors> {
+        Policy::build(source, files, env, None)
+    }
+
+    /// Every constructor ends here: compile, the IO step (TLS files held to
+    /// `tls` when given), `Draft::finish`.
+    fn build(
+        source: &Path,
+        files: &[load::PolicyFile],
+        env: env::Lookup<'_>,
+        tls: Option<&dyn tls::TlsCheck>,
+    ) -> Result<Policy, PolicyErrors> {
         // Every stage runs, even after another found errors, so that one
         // run shows every error: a draft is built whenever the files could
         // be read at all.
@@ -343,7 +411,7 @@ impl Policy {
         let Some(mut draft) = draft else {
             return Err(compile::sorted(files, errors));
         };
-        let (tls_refs, tls_errors) = tls::load(&mut draft);
+        let (tls_refs, tls_errors) = redaction::tls_files(&mut draft, tls);
         errors.extend(tls_errors);
         let (redaction, mut referenced) = match redaction::build(&draft) {
             Ok(b) => (Some(b.redaction), b.referenced),
@@ -357,6 +425,11 @@ impl Policy {
             Ok(None) => {}
             Err(e) => errors.push(e),
         }
+        match redaction::store_key_reference(&draft) {
+            Ok(Some(r)) => referenced.push(r),
+            Ok(None) => {}
+            Err(e) => errors.push(e),
+        }
         referenced.extend(redaction::env_references(&draft.env));
         referenced.extend(tls_refs);
         let canon = paths::Canon::resolve(&draft, files, &referenced, load::canonical);
@@ -365,6 +438,25 @@ impl Policy {
             return Err(compile::sorted(files, errors));
         };
         Ok(draft.finish(files, redaction, referenced))
+    }
+
+    /// The audit log's `policy_loaded` entry for this policy as revision
+    /// `revision`, with the files it refers to.
+    pub fn loaded_event(&self, revision: u64) -> crate::audit::AuditEvent {
+        crate::audit::AuditEvent::PolicyLoaded {
+            policy_sha256: self.sha256().to_string(),
+            revision,
+            source: self.source.display().to_string(),
+            referenced: self
+                .referenced()
+                .iter()
+                .map(|r| crate::audit::ReferencedFile {
+                    kind: r.kind.as_str().to_string(),
+                    path: r.path.as_ref().map(|p| p.display().to_string()),
+                    sha256: r.sha256.clone(),
+                })
+                .collect(),
+        }
     }
 
     /// SHA-256 (hex) of the policy's files, names and texts, and of the
@@ -945,6 +1037,85 @@ mod tests {
     /// whole: the default `pattern` and `max_len` must not creep into a
     /// user's `one_of` rule (nor a user's `free_text` rule be tightened
     /// behind its back); other structural rules keep their defaults.
+    /// Issue 30: a string rule's segment bounds compile to what they say,
+    /// and every mistake in them is refused with its key named.
+    #[test]
+    fn segment_bounds_compile_and_their_mistakes_are_refused() {
+        let p = Policy::from_toml(
+            Path::new("p.toml"),
+            "[standard.fields]\nx = { type = \"string\", pattern = '[a-z. ]+', max_segments = 3, max_segment_len = 8, max_words = 0, separators = \". \" }\ny = { type = \"string\", pattern = '[a-z]+', max_words = 2 }\n",
+        )
+        .unwrap();
+        let seg = |name: &str| {
+            let (_, r) = p.standard.fields.lookup(name).unwrap();
+            r.segments.clone().unwrap()
+        };
+        let x = seg("x");
+        assert_eq!(
+            (x.max_segments, x.max_segment_len, x.max_words),
+            (Some(3), Some(8), Some(0))
+        );
+        assert_eq!(x.separators().collect::<Vec<u8>>(), b" .".to_vec());
+        let y = seg("y");
+        assert_eq!(
+            (y.max_segments, y.max_segment_len, y.max_words),
+            (None, None, Some(2))
+        );
+        let defaults: Vec<u8> = y.separators().collect();
+        assert!(defaults.contains(&b' ') && defaults.contains(&b'_') && defaults.contains(&0));
+        assert!(!defaults.iter().any(u8::is_ascii_alphanumeric));
+        let s = "type = \"string\", pattern = 'a+'";
+        for (rule, want) in [
+            (
+                "type = \"integer\", max_segments = 2".to_string(),
+                "`max_segments` applies only to strings",
+            ),
+            (
+                "type = \"number\", max_words = 2".to_string(),
+                "`max_words` applies only to strings",
+            ),
+            (
+                format!("{s}, max_segments = 0"),
+                "`max_segments` must be at least 1",
+            ),
+            (
+                format!("{s}, max_segment_len = 0"),
+                "`max_segment_len` must be at least 1",
+            ),
+            (
+                format!("{s}, max_words = -1"),
+                "`max_words` must be at least 0",
+            ),
+            (
+                format!("{s}, max_words = 1, separators = \"a\""),
+                "`separators` must hold ASCII punctuation or space",
+            ),
+            (
+                format!("{s}, max_words = 1, separators = \"\""),
+                "`separators` must hold ASCII punctuation or space",
+            ),
+            (
+                format!("{s}, max_words = 1, separators = \"\\u00e9\""),
+                "`separators` must hold ASCII punctuation or space",
+            ),
+            (
+                format!("{s}, max_words = 1, separators = \"\\t\""),
+                "`separators` must hold ASCII punctuation or space",
+            ),
+            (
+                format!("{s}, separators = \".\""),
+                "`separators` without a bound does nothing",
+            ),
+            (
+                "type = \"integer\", separators = \".\"".to_string(),
+                "`separators` applies only to strings",
+            ),
+        ] {
+            let e = errors(&format!("[standard.fields]\nx = {{ {rule} }}\n"));
+            assert!(e.iter().any(|e| e.contains(want)), "{rule}: {e:?}");
+        }
+    }
+
     #[test]
     fn a_structural_otlp_rule_replaces_the_default_whole() {
         let p = Policy::from_toml(
@@ -955,6 +1126,7 @@ mod tests {
         let s = &p.standard.otlp.structure;
         assert!(s.scope_name.pattern.is_none());
         assert_eq!(s.scope_name.max_len, None);
+        assert_eq!(s.scope_name.segments, None);
         assert_eq!(s.scope_name.one_of, Some(vec!["my.scope".to_string()]));
         assert!(s.event_name.pattern.is_none() && s.event_name.free_text);
         let shipped = Policy::from_toml(Path::new("e.toml"), "").unwrap();

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::compile::{Draft, Loc};
-use super::error::PolicyError;
+use super::error::{PolicyError, shown};
 use super::load::PolicyFile;
 use super::{Referenced, SinkOutput};
 
@@ -92,7 +92,7 @@ pub fn check(
         if let Some(SinkOutput::File(p)) = &s.output {
             written.push(Written {
                 path: canon.of(p),
-                what: format!("sink `{}`", s.name),
+                what: format!("sink `{}`", shown(&s.name)),
                 at: draft.sink_at.get(i).cloned().flatten(),
             });
         }
@@ -120,7 +120,7 @@ pub fn check(
                     "{} writes to the same file as {} (`{}`)",
                     w.what,
                     first.what,
-                    w.path.display()
+                    shown(&w.path.display().to_string())
                 ),
             ));
         }
@@ -136,7 +136,7 @@ pub fn check(
                 &at,
                 format!(
                     "[[source]] `{}` is the file {} writes; tracegate would read its own output",
-                    s.path.display(),
+                    shown(&s.path.display().to_string()),
                     w.what
                 ),
             ));
@@ -146,7 +146,7 @@ pub fn check(
                 &at,
                 format!(
                     "[[source]] `{}` is followed twice; every record would be judged twice",
-                    s.path.display()
+                    shown(&s.path.display().to_string())
                 ),
             ));
         }
@@ -171,7 +171,11 @@ pub fn check(
         if let Some((_, what)) = inputs.iter().find(|(p, _)| *p == w.path) {
             errors.push(error(
                 &w.at,
-                format!("{} writes to {what} (`{}`)", w.what, w.path.display()),
+                format!(
+                    "{} writes to {what} (`{}`)",
+                    w.what,
+                    shown(&w.path.display().to_string())
+                ),
             ));
             continue;
         }
@@ -189,7 +193,7 @@ pub fn check(
                 format!(
                     "{} writes a `*.toml` file into the policy folder (`{}`); it would become policy",
                     w.what,
-                    w.path.display()
+                    shown(&w.path.display().to_string())
                 ),
             ));
         }

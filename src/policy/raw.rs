@@ -53,6 +53,8 @@ raw_table! {
         pub budget_store: Option<Spanned<String>>,
         /// File holding the store's password, relative to the file naming it.
         pub password_file: Option<Spanned<String>>,
+        /// Key the replicas seal the store's budget counts with (never given to the store), relative to the file naming it.
+        pub store_key_file: Option<Spanned<String>>,
         /// How many replicas share each budget.
         pub replicas: Option<Spanned<i64>>,
         /// This replica's name in audit entries (default: the host name).
@@ -251,6 +253,16 @@ raw_table! {
         pub max: Option<f64>,
         /// Longest string, in bytes after unescaping.
         pub max_len: Option<Spanned<i64>>,
+        /// Most segments of a string: it is cut at every separator byte,
+        /// so `k` separators make `k + 1` segments (at least 1).
+        pub max_segments: Option<Spanned<i64>>,
+        /// Most bytes in one segment of a string (at least 1).
+        pub max_segment_len: Option<Spanned<i64>>,
+        /// Most words in a string: non-empty segments without an ASCII digit.
+        pub max_words: Option<Spanned<i64>>,
+        /// The bytes that cut a string into segments: ASCII punctuation or
+        /// space (default: every ASCII byte that is not a letter or digit).
+        pub separators: Option<Spanned<String>>,
         /// The field must be present.
         pub required: Option<bool>,
         /// For arrays: the rule every element follows.

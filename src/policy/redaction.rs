@@ -1,5 +1,7 @@
 //! Each sink's redaction, built from the policy's `[redact]` section and
-//! its sinks' `redact` / `pseudonymize` settings.
+//! its sinks' `redact` / `pseudonymize` settings; and the other files a
+//! policy refers to, read and hashed: the audit key, the TLS files and
+//! bearer tokens (`tls_files`), and all of them again (`rehash`).
 //!
 //! This step reads files (keyword lists, the key) and the
 //! `TRACEGATE_REDACT_KEY` variable, so it runs in
@@ -19,9 +21,12 @@ use sha2::{Digest, Sha256};
 
 use super::compile::{Draft, Loc};
 use super::env::EnvUse;
-use super::error::{PolicyError, PolicyErrors};
+use super::error::{PolicyError, PolicyErrors, shown};
 use super::load::{MAX_KEY_FILE_BYTES, MAX_KEYWORD_FILE_BYTES, read_regular};
-use super::{RefKind, Referenced, SinkRedact};
+use super::tls::{
+    LoadedFile, MAX_PEM_FILE_BYTES, MAX_TOKEN_FILE_BYTES, MIN_TOKEN_BYTES, Secret, TlsCheck,
+};
+use super::{RefKind, Referenced, SinkOutput, SinkRedact};
 use crate::redact::{
     Action, KeywordRule, PatternRule, RedactConfig, RedactConfigError, RedactKey, Redactor,
 };
@@ -29,6 +34,29 @@ use crate::redact::{
 /// The environment variable that may hold the redaction key (hex, or raw
 /// text of at least 16 bytes) when `[redact] key_file` is not set.
 pub const KEY_ENV: &str = "TRACEGATE_REDACT_KEY";
+
+/// The standard detectors could not be built (a bug: the policy compiler
+/// refuses unknown names). Gates then fail closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the standard level's detectors could not be built")]
+pub struct DetectorsBroken;
+
+/// Compile the built-in detectors `names` (`[standard] detectors`): `Ok(None)` for none, `Err` when
+/// they cannot be built.
+pub fn compile_detectors(names: &[String]) -> Result<Option<Arc<Redactor>>, DetectorsBroken> {
+    if names.is_empty() {
+        return Ok(None);
+    }
+    let cfg = RedactConfig {
+        builtin: names.to_vec(),
+        patterns: Vec::new(),
+        keywords: Vec::new(),
+        context: Vec::new(),
+    };
+    Redactor::compile(&cfg, None)
+        .map(|r| Some(Arc::new(r)))
+        .map_err(|_| DetectorsBroken)
+}
 
 /// What one sink applies to the records it receives.
 #[derive(Debug, Clone)]
@@ -61,15 +89,13 @@ pub struct Redaction {
     sinks: HashMap<String, SinkRedaction>,
     policy: Option<Arc<Redactor>>,
     /// `[standard] detectors`, compiled once for every gate of the policy.
-    standard: Result<Option<Arc<Redactor>>, crate::gate::detect::DetectorsBroken>,
+    standard: Result<Option<Arc<Redactor>>, DetectorsBroken>,
 }
 
 impl Redaction {
     /// The standard level's detectors, compiled once (`Err` when they could
     /// not be built: gates then fail closed).
-    pub fn standard_detectors(
-        &self,
-    ) -> Result<Option<Arc<Redactor>>, crate::gate::detect::DetectorsBroken> {
+    pub fn standard_detectors(&self) -> Result<Option<Arc<Redactor>>, DetectorsBroken> {
         self.standard.clone()
     }
 
@@ -131,12 +157,69 @@ pub(super) fn audit_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
             sha256: key_fingerprint(&r.bytes),
         })),
         Err(cause) => {
-            let msg = format!("cannot read [audit] key_file `{}`: {cause}", path.display());
+            let msg = format!(
+                "cannot read [audit] key_file `{}`: {cause}",
+                shown(&path.display().to_string())
+            );
             Err(match &draft.audit_key_at {
                 Some(at) => at.error(msg),
                 None => PolicyError::whole(&origin, msg),
             })
         }
+    }
+}
+
+/// `[fleet] store_key_file` as a referenced file (its fingerprint), read
+/// and checked as the policy is loaded: a key a replica cannot use would
+/// otherwise only show as a store fault once it leases.
+pub(super) fn store_key_reference(draft: &Draft) -> Result<Option<Referenced>, PolicyError> {
+    let Some(path) = draft.fleet.store_key_file.as_ref() else {
+        return Ok(None);
+    };
+    let origin = draft
+        .files
+        .first()
+        .cloned()
+        .unwrap_or_else(|| draft.source.clone());
+    let err = |msg: String| match &draft.store_key_at {
+        Some(at) => at.error(msg),
+        None => PolicyError::whole(&origin, msg),
+    };
+    // SECURITY: the same rules as an audit key (at least 32 bytes; a FIFO
+    // or device is refused), the ones the replica loads it with
+    // (`StoreKey::load`); no error quotes the key.
+    match crate::audit::AuditKey::load(path) {
+        Ok(_) => {}
+        Err(crate::audit::AuditError::KeyTooShort { len, .. }) => {
+            return Err(err(format!(
+                "[fleet] store_key_file `{}` holds {len} bytes; at least 32 are required",
+                path.display()
+            )));
+        }
+        Err(crate::audit::AuditError::Key { cause, .. }) => {
+            return Err(err(format!(
+                "cannot read [fleet] store_key_file `{}`: {cause}",
+                path.display()
+            )));
+        }
+        Err(_) => {
+            return Err(err(format!(
+                "cannot read [fleet] store_key_file `{}`",
+                path.display()
+            )));
+        }
+    }
+    match read_regular(path, MAX_KEY_FILE_BYTES) {
+        Ok(r) => Ok(Some(Referenced {
+            kind: RefKind::StoreKey,
+            path: Some(path.clone()),
+            var: None,
+            sha256: key_fingerprint(&r.bytes),
+        })),
+        Err(cause) => Err(err(format!(
+            "cannot read [fleet] store_key_file `{}`: {cause}",
+            path.display()
+        ))),
     }
 }
 
@@ -159,6 +242,15 @@ pub(super) fn env_references(uses: &[EnvUse]) -> Vec<Referenced> {
     out
 }
 
+/// A certificate's SHA-256; a key's or a token's fingerprint (never the
+/// plain hash of a secret).
+pub fn tls_fingerprint(kind: RefKind, bytes: &[u8]) -> String {
+    match kind {
+        RefKind::TlsCert => hex::encode(Sha256::digest(bytes)),
+        _ => key_fingerprint(bytes),
+    }
+}
+
 /// The referenced files of a policy in force, hashed again as they are
 /// now: equal to `refs` exactly when none of them changed. A file that
 /// cannot be read hashes as its error, so that a reload is tried (and
@@ -173,9 +265,10 @@ pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
                 (Some(p), None) => {
                     let max = match r.kind {
                         RefKind::KeywordList => MAX_KEYWORD_FILE_BYTES,
-                        RefKind::RedactKey | RefKind::AuditKey | RefKind::EnvVar => {
-                            MAX_KEY_FILE_BYTES
-                        }
+                        RefKind::RedactKey
+                        | RefKind::AuditKey
+                        | RefKind::StoreKey
+                        | RefKind::EnvVar => MAX_KEY_FILE_BYTES,
                         RefKind::TlsCert | RefKind::TlsKey => super::tls::MAX_PEM_FILE_BYTES,
                         RefKind::BearerToken => super::tls::MAX_TOKEN_FILE_BYTES,
                     };
@@ -187,7 +280,7 @@ pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
             };
             let sha256 = match (bytes, r.kind) {
                 (Ok(b), RefKind::KeywordList | RefKind::EnvVar) => hex::encode(Sha256::digest(&b)),
-                (Ok(b), k @ (RefKind::TlsCert | RefKind::TlsKey)) => super::tls::fingerprint(k, &b),
+                (Ok(b), k @ (RefKind::TlsCert | RefKind::TlsKey)) => tls_fingerprint(k, &b),
                 (Ok(b), _) => key_fingerprint(&b),
                 (Err(e), _) => format!("unreadable: {e}"),
             };
@@ -197,6 +290,151 @@ pub fn rehash(refs: &[Referenced]) -> Vec<Referenced> {
             }
         })
         .collect()
+}
+
+/// Read every TLS file and token `draft` names, bounded, filling in their
+/// bytes; with `check`, check that each set makes a working configuration.
+/// Returns the files as referenced files, and every error.
+pub(super) fn tls_files(
+    draft: &mut Draft,
+    check: Option<&dyn TlsCheck>,
+) -> (Vec<Referenced>, Vec<PolicyError>) {
+    let origin = draft
+        .files
+        .first()
+        .cloned()
+        .unwrap_or_else(|| draft.source.clone());
+    let mut refs = Vec::new();
+    let mut errors = Vec::new();
+    let mut err = |msg: String| errors.push(PolicyError::whole(&origin, msg));
+    if let Some(tls) = &mut draft.server.tls {
+        let ok = read_tls(
+            &mut tls.cert,
+            "server.tls_cert_file",
+            RefKind::TlsCert,
+            &mut refs,
+        )
+        .map_err(&mut err)
+        .is_ok()
+            & read_tls(
+                &mut tls.key,
+                "server.tls_key_file",
+                RefKind::TlsKey,
+                &mut refs,
+            )
+            .map_err(&mut err)
+            .is_ok()
+            & tls.client_ca.as_mut().is_none_or(|ca| {
+                read_tls(ca, "server.tls_client_ca_file", RefKind::TlsCert, &mut refs)
+                    .map_err(&mut err)
+                    .is_ok()
+            });
+        if ok && let Some(Err(e)) = check.map(|c| c.server(tls)) {
+            err(format!("[server] TLS: {e}"));
+        }
+    }
+    if let Some(token) = &mut draft.server.bearer_token
+        && let Err(e) = read_token(token, "server.bearer_token_file", &mut refs)
+    {
+        err(e);
+    }
+    for s in &mut draft.sinks {
+        let name = shown(&s.name);
+        let Some(SinkOutput::OtlpHttps(x) | SinkOutput::OtlpGrpc(x)) = &mut s.output else {
+            continue;
+        };
+        if let Some(tls) = &mut x.tls {
+            let mut ok = true;
+            if let Some(ca) = &mut tls.ca {
+                ok &= read_tls(ca, "tls_ca_file", RefKind::TlsCert, &mut refs)
+                    .map_err(|e| err(format!("sink `{name}`: {e}")))
+                    .is_ok();
+            }
+            if let Some((cert, key)) = &mut tls.identity {
+                ok &= read_tls(cert, "tls_cert_file", RefKind::TlsCert, &mut refs)
+                    .map_err(|e| err(format!("sink `{name}`: {e}")))
+                    .is_ok();
+                ok &= read_tls(key, "tls_key_file", RefKind::TlsKey, &mut refs)
+                    .map_err(|e| err(format!("sink `{name}`: {e}")))
+                    .is_ok();
+            }
+            if ok && let Some(Err(e)) = check.map(|c| c.client(tls)) {
+                err(format!("sink `{name}` TLS: {e}"));
+            }
+        }
+        if let Some(token) = &mut x.bearer_token
+            && let Err(e) = read_token(token, "bearer_token_file", &mut refs)
+        {
+            err(format!("sink `{name}`: {e}"));
+        }
+    }
+    (refs, errors)
+}
+
+fn read_tls(
+    f: &mut LoadedFile,
+    key: &str,
+    kind: RefKind,
+    refs: &mut Vec<Referenced>,
+) -> Result<(), String> {
+    match read_regular(&f.path, MAX_PEM_FILE_BYTES) {
+        Ok(r) => {
+            refs.push(Referenced {
+                kind,
+                path: Some(f.path.clone()),
+                var: None,
+                sha256: tls_fingerprint(kind, &r.bytes),
+            });
+            f.set_bytes(r.bytes);
+            Ok(())
+        }
+        Err(cause) => Err(format!(
+            "cannot read {key} `{}`: {cause}",
+            shown(&f.path.display().to_string())
+        )),
+    }
+}
+
+fn read_token(t: &mut Secret, key: &str, refs: &mut Vec<Referenced>) -> Result<(), String> {
+    read_token_file(t.file_mut(), key, refs)?;
+    let len = t.expose().len();
+    if len < MIN_TOKEN_BYTES {
+        return Err(format!(
+            "{key} `{}` holds a token of {len} bytes; at least {MIN_TOKEN_BYTES} are needed",
+            shown(&t.path().display().to_string())
+        ));
+    }
+    if !t.expose().iter().all(|b| b.is_ascii_graphic()) {
+        // A header value must be visible ASCII.
+        return Err(format!(
+            "{key} `{}`: the token must be printable ASCII without blanks",
+            shown(&t.path().display().to_string())
+        ));
+    }
+    Ok(())
+}
+
+fn read_token_file(
+    f: &mut LoadedFile,
+    key: &str,
+    refs: &mut Vec<Referenced>,
+) -> Result<(), String> {
+    match read_regular(&f.path, MAX_TOKEN_FILE_BYTES) {
+        Ok(r) => {
+            refs.push(Referenced {
+                kind: RefKind::BearerToken,
+                path: Some(f.path.clone()),
+                var: None,
+                sha256: key_fingerprint(&r.bytes),
+            });
+            f.set_bytes(r.bytes);
+            Ok(())
+        }
+        Err(cause) => Err(format!(
+            "cannot read {key} `{}`: {cause}",
+            shown(&f.path.display().to_string())
+        )),
+    }
 }
 
 /// Build the redaction of every sink of `draft`, reporting every error.
@@ -247,7 +485,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                     });
                     err(
                         locs.map(|l| l.source()),
-                        format!("redact keywords `{}`: {e}", k.name),
+                        format!("redact keywords `{}`: {e}", shown(&k.name)),
                     )
                 }
             }
@@ -334,7 +572,10 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
         if policy.sink(name).is_none() {
             err(
                 at.allow_unredacted.get(i),
-                format!("`allow_unredacted_sinks` names unknown sink `{name}`"),
+                format!(
+                    "`allow_unredacted_sinks` names unknown sink `{}`",
+                    shown(name)
+                ),
             );
         }
     }
@@ -349,7 +590,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                     here,
                     format!(
                         "sink `{}` weakens redaction but is not in [redact] allow_unredacted_sinks",
-                        sink.name
+                        shown(&sink.name)
                     ),
                 );
                 None
@@ -360,7 +601,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                     Ok(sub) => Some(Arc::new(sub)),
                     Err(es) => {
                         for e in es {
-                            err(here, format!("sink `{}` redact: {e}", sink.name));
+                            err(here, format!("sink `{}` redact: {e}", shown(&sink.name)));
                         }
                         None
                     }
@@ -371,7 +612,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
                         here,
                         format!(
                             "sink `{}` names detectors but [redact] defines none",
-                            sink.name
+                            shown(&sink.name)
                         ),
                     );
                     None
@@ -403,7 +644,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
             redaction: Redaction {
                 sinks,
                 policy: full,
-                standard: crate::gate::detect::compile(&policy.standard.detectors),
+                standard: compile_detectors(&policy.standard.detectors),
             },
             referenced,
         })
@@ -496,7 +737,9 @@ fn action(s: &str, name: &str, err: &mut impl FnMut(String)) -> Action {
         Ok(a) => a,
         Err(()) => {
             err(format!(
-                "redact rule `{name}`: unknown action `{s}` (use mask, hash or drop)"
+                "redact rule `{}`: unknown action `{}` (use mask, hash or drop)",
+                shown(name),
+                shown(s)
             ));
             // SECURITY: an unreadable action drops the field rather than weakening.
             Action::Drop
@@ -507,13 +750,17 @@ fn action(s: &str, name: &str, err: &mut impl FnMut(String)) -> Action {
 /// Words of a keyword file: one a line, blank lines and `#` comments
 /// skipped; with the SHA-256 (hex) of the file's bytes.
 fn read_words(path: &Path) -> Result<(Vec<String>, String), String> {
-    let r = read_regular(path, MAX_KEYWORD_FILE_BYTES)
-        .map_err(|cause| format!("cannot read `{}`: {cause}", path.display()))?;
+    let r = read_regular(path, MAX_KEYWORD_FILE_BYTES).map_err(|cause| {
+        format!(
+            "cannot read `{}`: {cause}",
+            shown(&path.display().to_string())
+        )
+    })?;
     let sha256 = hex::encode(Sha256::digest(&r.bytes));
     let text = String::from_utf8(r.bytes).map_err(|e| {
         format!(
             "`{}` is not valid UTF-8 (byte {})",
-            path.display(),
+            shown(&path.display().to_string()),
             e.utf8_error().valid_up_to()
         )
     })?;
@@ -534,7 +781,10 @@ fn read_key(key_file: Option<&Path>) -> Result<Option<(RedactKey, Referenced)>, 
         Some(p) => (
             read_regular(p, MAX_KEY_FILE_BYTES)
                 .map_err(|cause| {
-                    format!("cannot read [redact] key_file `{}`: {cause}", p.display())
+                    format!(
+                        "cannot read [redact] key_file `{}`: {cause}",
+                        shown(&p.display().to_string())
+                    )
                 })?
                 .bytes,
             p.display().to_string(),

@@ -76,6 +76,25 @@ pub fn read_window(text: &str, id: &str) -> Result<Option<Window>, String> {
     }
 }
 
+/// The 1-based line of `text` where window `id` is defined (its `id`
+/// key), for a message that sends the operator there; `None` when the
+/// text does not parse or does not define it.
+pub fn window_line(text: &str, id: &str) -> Option<usize> {
+    use toml::de::{DeTable, DeValue};
+    let tree = DeTable::parse(text).ok()?;
+    let Some(DeValue::Array(items)) = tree.get_ref().get("window").map(|v| v.get_ref()) else {
+        return None;
+    };
+    items.iter().find_map(|item| {
+        let DeValue::Table(t) = item.get_ref() else {
+            return None;
+        };
+        let (key, value) = t.get_key_value("id")?;
+        (value.get_ref().as_str() == Some(id))
+            .then(|| super::error::line_col(text, key.span().start).0)
+    })
+}
+
 fn tables<'t>(table: &'t toml::Table, key: &str) -> Vec<&'t toml::Table> {
     match table.get(key) {
         Some(toml::Value::Array(items)) => items.iter().filter_map(toml::Value::as_table).collect(),
@@ -130,6 +149,16 @@ mod tests {
     fn current() -> Policy {
         let files = [file("d/main.toml", MAIN), file("d/windows/w.toml", W)];
         Policy::from_files(Path::new("d"), &files).unwrap()
+    }
+
+    #[test]
+    fn a_window_is_found_at_the_line_of_its_id() {
+        let text = format!("{MAIN}\n# comment\n{W}[[window]]\nid = \"x\"\n");
+        assert_eq!(window_line(&text, "w"), Some(10));
+        assert_eq!(window_line(&text, "x"), Some(18));
+        assert_eq!(window_line(&text, "nope"), None);
+        assert_eq!(window_line("[[window]\n", "w"), None);
+        assert_eq!(window_line(MAIN, "w"), None);
     }
 
     proptest::proptest! {

@@ -116,6 +116,129 @@ fn syntax_cause(text: &str) -> String {
     last.trim().trim_start_matches("error: ").to_string()
 }
 
+/// How a string rule bounds the "words" of a value, so that an identifier
+/// rule admits identifiers and not sentences (`max_segments`,
+/// `max_segment_len`, `max_words`, `separators` in the policy).
+///
+/// A value is cut at **every** separator byte: `k` separators make `k + 1`
+/// segments, empty ones included (`a--b` has three). A **word** is a
+/// non-empty segment without an ASCII digit (`Jane`, `positive`; not
+/// `4o`, `v2`, `20241022`): what spells natural language. By default the
+/// separators are every ASCII byte that is not a letter or a digit, so a
+/// segment is a run of letters, digits and non-ASCII characters.
+///
+/// Everything a capacity bound needs is readable here and on the rule: a
+/// value holds at most `max_len` bytes, in at most `max_segments`
+/// segments of at most `max_segment_len` bytes, of which at most
+/// `max_words` are words; segments draw from the `pattern`'s alphabet
+/// less [`Segments::separators`], separators from the separators.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segments {
+    /// The separator bytes, as a set of ASCII bytes (bit `b` is byte `b`).
+    separators: u128,
+    /// Most segments of one value.
+    pub max_segments: Option<usize>,
+    /// Most bytes in one segment.
+    pub max_segment_len: Option<usize>,
+    /// Most words (non-empty segments without an ASCII digit).
+    pub max_words: Option<usize>,
+}
+
+impl Segments {
+    /// The default separators: every ASCII byte that is not a letter or a
+    /// digit (space, punctuation, control bytes).
+    pub const DEFAULT_SEPARATORS: u128 = {
+        let mut set = 0u128;
+        let mut b = 0u8;
+        while b < 128 {
+            if !b.is_ascii_alphanumeric() {
+                set |= 1 << b;
+            }
+            b += 1;
+        }
+        set
+    };
+
+    /// Bounds with the given separator bytes (`None`: the default ones).
+    /// `None` when a separator is not an ASCII byte.
+    pub fn new(
+        separators: Option<&[u8]>,
+        max_segments: Option<usize>,
+        max_segment_len: Option<usize>,
+        max_words: Option<usize>,
+    ) -> Option<Segments> {
+        let separators = match separators {
+            None => Self::DEFAULT_SEPARATORS,
+            Some(bytes) => {
+                let mut set = 0u128;
+                for &b in bytes {
+                    if !b.is_ascii() {
+                        return None;
+                    }
+                    set |= 1 << b;
+                }
+                set
+            }
+        };
+        Some(Segments {
+            separators,
+            max_segments,
+            max_segment_len,
+            max_words,
+        })
+    }
+
+    /// Whether `b` is a separator.
+    #[inline(always)]
+    pub fn is_separator(&self, b: u8) -> bool {
+        b < 128 && (self.separators >> b) & 1 == 1
+    }
+
+    /// The separator bytes, in byte order.
+    pub fn separators(&self) -> impl Iterator<Item = u8> + '_ {
+        (0u8..128).filter(|&b| self.is_separator(b))
+    }
+
+    /// Hold `s` to the bounds: the first one broken, reading left to right.
+    pub fn check(&self, s: &[u8]) -> Result<(), Broken> {
+        let max_segments = self.max_segments.unwrap_or(usize::MAX);
+        let max_len = self.max_segment_len.unwrap_or(usize::MAX);
+        let max_words = self.max_words.unwrap_or(usize::MAX);
+        // Every value, the empty one too, is at least one segment.
+        if max_segments == 0 {
+            return Err(Broken::Segments(0));
+        }
+        let (mut segments, mut len, mut words, mut digit) = (1usize, 0usize, 0usize, false);
+        // One segment ends at each separator and at the end of the value.
+        let end = |len: usize, digit: bool, words: &mut usize| {
+            if len > 0 && !digit {
+                *words += 1;
+                if *words > max_words {
+                    return Err(Broken::Words(max_words));
+                }
+            }
+            Ok(())
+        };
+        for &c in s {
+            if self.is_separator(c) {
+                end(len, digit, &mut words)?;
+                segments += 1;
+                if segments > max_segments {
+                    return Err(Broken::Segments(max_segments));
+                }
+                (len, digit) = (0, false);
+            } else {
+                len += 1;
+                if len > max_len {
+                    return Err(Broken::SegmentLen(max_len));
+                }
+                digit |= c.is_ascii_digit();
+            }
+        }
+        end(len, digit, &mut words)
+    }
+}
+
 /// The JSON type a field must have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueType {
@@ -184,6 +307,9 @@ pub struct FieldRule {
     pub max: Option<f64>,
     /// Longest string in bytes.
     pub max_len: Option<usize>,
+    /// How a string's segments and words are bounded (`max_segments`,
+    /// `max_segment_len`, `max_words`, `separators`).
+    pub segments: Option<Segments>,
     /// Must be present.
     pub required: bool,
     /// Element rule for arrays.
@@ -205,6 +331,7 @@ impl PartialEq for FieldRule {
             && self.min == o.min
             && self.max == o.max
             && self.max_len == o.max_len
+            && self.segments == o.segments
             && self.required == o.required
             && self.items == o.items
             && self.max_items == o.max_items
@@ -217,6 +344,12 @@ impl PartialEq for FieldRule {
 pub enum Broken {
     /// Longer than `max_len` bytes.
     MaxLen(usize),
+    /// More than `max_segments` segments.
+    Segments(usize),
+    /// A segment longer than `max_segment_len` bytes.
+    SegmentLen(usize),
+    /// More than `max_words` words.
+    Words(usize),
     /// Not one of `one_of`.
     OneOf,
     /// Does not match `pattern`.
@@ -236,6 +369,7 @@ impl Broken {
     pub fn rule(self) -> Rule {
         match self {
             Broken::MaxLen(_) => Rule::MaxLen,
+            Broken::Segments(_) | Broken::SegmentLen(_) | Broken::Words(_) => Rule::Segments,
             Broken::OneOf => Rule::OneOf,
             Broken::Pattern => Rule::Pattern,
             Broken::NotInteger => Rule::Type,
@@ -247,6 +381,11 @@ impl Broken {
     pub fn message(self) -> String {
         match self {
             Broken::MaxLen(max) => format!("string is longer than {max} bytes"),
+            Broken::Segments(max) => format!("string has more than {max} segments"),
+            Broken::SegmentLen(max) => {
+                format!("string has a segment longer than {max} bytes")
+            }
+            Broken::Words(max) => format!("string has more than {max} words"),
             Broken::OneOf => "string is not one of the allowed values".into(),
             Broken::Pattern => "string does not match the allowlisted pattern".into(),
             Broken::NotInteger => {
@@ -260,7 +399,8 @@ impl Broken {
 }
 
 impl FieldRule {
-    /// Hold a (decoded) string to `max_len`, `one_of` and `pattern`.
+    /// Hold a (decoded) string to `max_len`, `one_of`, `pattern` and
+    /// its segment bounds.
     pub fn check_string(&self, s: &str) -> Result<(), Broken> {
         if let Some(max) = self.max_len
             && s.len() > max
@@ -277,7 +417,16 @@ impl FieldRule {
         {
             return Err(Broken::Pattern);
         }
-        Ok(())
+        self.check_segments(s.as_bytes())
+    }
+
+    /// Hold a string's bytes to the rule's segment bounds (none: `Ok`).
+    #[inline]
+    pub fn check_segments(&self, s: &[u8]) -> Result<(), Broken> {
+        match &self.segments {
+            Some(seg) => seg.check(s),
+            None => Ok(()),
+        }
     }
 
     /// Hold a grammar-checked JSON number (its raw text) to the rule's type
@@ -533,11 +682,12 @@ impl FieldSet {
         {
             return false;
         }
-        match (self.simple.get(i), &rule.pattern) {
+        let pattern = match (self.simple.get(i), &rule.pattern) {
             (Some(Some(m)), _) => m.matches(s),
             (_, Some(re)) => re.is_match_bytes(s),
             (_, None) => true,
-        }
+        };
+        pattern && rule.check_segments(s).is_ok()
     }
 
     /// Whether entry `i` is `name` (whose key is `key`). Field by field: a
@@ -621,11 +771,101 @@ mod tests {
             min: None,
             max: None,
             max_len: None,
+            segments: None,
             required: false,
             items: None,
             max_items: None,
             fields: None,
         }
+    }
+
+    /// (value, segments, longest segment, words) under the default
+    /// separators.
+    const SEGMENTED: &[(&str, usize, usize, usize)] = &[
+        ("", 1, 0, 0),
+        ("gpt-4o", 2, 3, 1),
+        ("a--b", 3, 1, 2),
+        ("-", 2, 0, 0),
+        ("Jane Doe HIV positive", 4, 8, 4),
+        ("customer$jane$doe", 3, 8, 3),
+        ("claude-3-5-sonnet-20241022", 5, 8, 2),
+        ("x_y", 2, 1, 2),
+        ("v2.0-rc1", 3, 3, 0),
+        ("caf\u{e9} au lait", 3, 5, 3),
+        ("tab\there\nnow", 3, 4, 3),
+    ];
+
+    fn bounds(segments: Option<usize>, len: Option<usize>, words: Option<usize>) -> Segments {
+        Segments::new(None, segments, len, words).unwrap()
+    }
+
+    /// Each count is exact: the bound at it passes, one below breaks it.
+    #[test]
+    fn segments_count_every_separator_and_words_have_no_digit() {
+        for &(v, segments, longest, words) in SEGMENTED {
+            let s = v.as_bytes();
+            assert_eq!(bounds(Some(segments), None, None).check(s), Ok(()), "{v:?}");
+            assert_eq!(
+                bounds(Some(segments - 1), None, None).check(s),
+                Err(Broken::Segments(segments - 1)),
+                "{v:?}"
+            );
+            assert_eq!(bounds(None, Some(longest), None).check(s), Ok(()), "{v:?}");
+            if longest > 0 {
+                assert_eq!(
+                    bounds(None, Some(longest - 1), None).check(s),
+                    Err(Broken::SegmentLen(longest - 1)),
+                    "{v:?}"
+                );
+            }
+            assert_eq!(bounds(None, None, Some(words)).check(s), Ok(()), "{v:?}");
+            if words > 0 {
+                assert_eq!(
+                    bounds(None, None, Some(words - 1)).check(s),
+                    Err(Broken::Words(words - 1)),
+                    "{v:?}"
+                );
+            }
+        }
+        // Listed separators only: `-` joins, `.` cuts.
+        let dot = Segments::new(Some(b"."), Some(2), None, Some(2)).unwrap();
+        assert_eq!(dot.check(b"a-b.c"), Ok(()));
+        assert_eq!(dot.check(b"a.b.c"), Err(Broken::Segments(2)));
+        assert_eq!(dot.separators().collect::<Vec<u8>>(), b".".to_vec());
+        assert!(Segments::new(Some("\u{e9}".as_bytes()), Some(1), None, None).is_none());
+    }
+
+    /// The one-pass check agrees with splitting the value (an oracle
+    /// written the obvious way), for any string, separators and bounds.
+    #[test]
+    fn segments_agree_with_splitting() {
+        use proptest::prelude::*;
+        let cfg = ProptestConfig {
+            cases: 2000,
+            ..ProptestConfig::default()
+        };
+        proptest!(cfg, |(
+            v in "[a-c0-2 ._\\-$\u{e9}]{0,24}",
+            listed in proptest::option::of("[ ._\\-$]{1,3}"),
+            max in proptest::option::of(0usize..8),
+            len in proptest::option::of(0usize..6),
+            words in proptest::option::of(0usize..6),
+        )| {
+            let sep = |c: char| match &listed {
+                Some(l) => l.contains(c),
+                None => c.is_ascii() && !c.is_ascii_alphanumeric(),
+            };
+            let parts: Vec<&str> = v.split(sep).collect();
+            let n_words = parts
+                .iter()
+                .filter(|p| !p.is_empty() && !p.bytes().any(|b| b.is_ascii_digit()))
+                .count();
+            let want = max.is_none_or(|m| parts.len() <= m)
+                && len.is_none_or(|m| parts.iter().all(|p| p.len() <= m))
+                && words.is_none_or(|m| n_words <= m);
+            let seg = Segments::new(listed.as_deref().map(str::as_bytes), max, len, words).unwrap();
+            prop_assert_eq!(seg.check(v.as_bytes()).is_ok(), want, "{:?}", v);
+        });
     }
 
     #[test]

@@ -214,7 +214,8 @@ fn walk_value(
         problems.push(Problem {
             span,
             message: format!(
-                "`{path}` must be {}, not {}",
+                "`{}` must be {}, not {}",
+                super::error::shown(path),
                 expected(shape),
                 article(found)
             ),
@@ -304,7 +305,11 @@ fn walk_named(
             other => {
                 problems.push(Problem {
                     span,
-                    message: format!("`{sub}` must be a table, not {}", article(other.type_str())),
+                    message: format!(
+                        "`{}` must be a table, not {}",
+                        super::error::shown(&sub),
+                        article(other.type_str())
+                    ),
                     hint: Some(format!("write it as its own table: `[{sub}]`")),
                     key: sub,
                 });

@@ -2,24 +2,19 @@
 //! `bearer_token_file` for the receivers, a sink's `tls_*` and
 //! `bearer_token_file` for its exporter.
 //!
-//! Compile records the paths; `load` (the IO step, called by
-//! [`super::Policy::from_files`]) reads each file, bounded, and checks that
-//! it makes a working TLS configuration ([`crate::tls`]), so that a bad
+//! Compile records the paths; the IO step (`redaction::tls_files`, called by
+//! [`super::Policy::from_files`]) reads each file, bounded, and
+//! fingerprints it; with a [`TlsCheck`] (the daemon's, rustls) it also
+//! checks that the files make a working TLS configuration, so that a bad
 //! certificate is refused at `policy check`, at start, and at reload (the
 //! last good policy, and its certificates, stay). The files are referenced
 //! files: a change to one reloads the policy, so certificates rotate with
-//! it.
+//! it. Nothing here does IO.
 //!
 //! SECURITY: private keys and tokens never appear in `Debug`, errors, logs
 //! or the audit log; a file's fingerprint says which one is in force.
 
 use std::path::PathBuf;
-
-use super::compile::Draft;
-use super::error::PolicyError;
-use super::load::read_regular;
-use super::redaction::key_fingerprint;
-use super::{RefKind, Referenced, SinkOutput};
 
 /// Largest PEM file (certificate chain, key, CA bundle) read: 1 MiB.
 pub const MAX_PEM_FILE_BYTES: u64 = 1024 * 1024;
@@ -48,6 +43,11 @@ impl LoadedFile {
     /// The bytes read at load.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
+    }
+
+    /// Keep the bytes the IO step read.
+    pub(super) fn set_bytes(&mut self, bytes: Vec<u8>) {
+        self.bytes = bytes;
     }
 }
 
@@ -103,6 +103,11 @@ impl Secret {
         &self.0.path
     }
 
+    /// The token's file, for the IO step to fill in.
+    pub(super) fn file_mut(&mut self) -> &mut LoadedFile {
+        &mut self.0
+    }
+
     /// The token. SECURITY: compare it only in constant time
     /// (`daemon::ingest::bearer_matches`); never log it.
     pub fn expose(&self) -> &[u8] {
@@ -123,151 +128,28 @@ fn token_of(bytes: &[u8]) -> &[u8] {
     line.trim_ascii()
 }
 
-/// Read every TLS file and token `draft` names, filling in their bytes, and
-/// check that each makes a working configuration. Returns the files as
-/// referenced files, and every error.
-pub(super) fn load(draft: &mut Draft) -> (Vec<Referenced>, Vec<PolicyError>) {
-    let origin = draft
-        .files
-        .first()
-        .cloned()
-        .unwrap_or_else(|| draft.source.clone());
-    let mut refs = Vec::new();
-    let mut errors = Vec::new();
-    let mut err = |msg: String| errors.push(PolicyError::whole(&origin, msg));
-    if let Some(tls) = &mut draft.server.tls {
-        let ok = read(
-            &mut tls.cert,
-            "server.tls_cert_file",
-            RefKind::TlsCert,
-            &mut refs,
-        )
-        .map_err(&mut err)
-        .is_ok()
-            & read(
-                &mut tls.key,
-                "server.tls_key_file",
-                RefKind::TlsKey,
-                &mut refs,
-            )
-            .map_err(&mut err)
-            .is_ok()
-            & tls.client_ca.as_mut().is_none_or(|ca| {
-                read(ca, "server.tls_client_ca_file", RefKind::TlsCert, &mut refs)
-                    .map_err(&mut err)
-                    .is_ok()
-            });
-        if ok && let Err(e) = crate::tls::server_config(tls) {
-            err(format!("[server] TLS: {e}"));
-        }
-    }
-    if let Some(token) = &mut draft.server.bearer_token
-        && let Err(e) = read_token(token, "server.bearer_token_file", &mut refs)
-    {
-        err(e);
-    }
-    for s in &mut draft.sinks {
-        let name = s.name.clone();
-        let Some(SinkOutput::OtlpHttps(x) | SinkOutput::OtlpGrpc(x)) = &mut s.output else {
-            continue;
-        };
-        if let Some(tls) = &mut x.tls {
-            let mut ok = true;
-            if let Some(ca) = &mut tls.ca {
-                ok &= read(ca, "tls_ca_file", RefKind::TlsCert, &mut refs)
-                    .map_err(|e| err(format!("sink `{name}`: {e}")))
-                    .is_ok();
-            }
-            if let Some((cert, key)) = &mut tls.identity {
-                ok &= read(cert, "tls_cert_file", RefKind::TlsCert, &mut refs)
-                    .map_err(|e| err(format!("sink `{name}`: {e}")))
-                    .is_ok();
-                ok &= read(key, "tls_key_file", RefKind::TlsKey, &mut refs)
-                    .map_err(|e| err(format!("sink `{name}`: {e}")))
-                    .is_ok();
-            }
-            if ok && let Err(e) = crate::tls::client_config(tls) {
-                err(format!("sink `{name}` TLS: {e}"));
-            }
-        }
-        if let Some(token) = &mut x.bearer_token
-            && let Err(e) = read_token(token, "bearer_token_file", &mut refs)
-        {
-            err(format!("sink `{name}`: {e}"));
-        }
-    }
-    (refs, errors)
+/// Whether the TLS material a policy names makes a working configuration:
+/// certificates and keys parse, each key is its certificate's, a CA file
+/// holds a usable trust anchor. The library reads, bounds and fingerprints
+/// these files (`redaction::tls_files`) but never builds a TLS configuration,
+/// so it holds no such check; the daemon's (rustls) is handed to the
+/// loaders that `policy check`, every other command and `serve` (at start
+/// and on reload) use ([`super::Policy::load_checked`]), so a bad
+/// certificate is refused there as one more policy error.
+pub trait TlsCheck: Send + Sync {
+    /// The receivers' certificate chain, key and client CA.
+    fn server(&self, tls: &ServerTls) -> Result<(), TlsRefused>;
+    /// An exporter's CA and client identity.
+    fn client(&self, tls: &ClientTls) -> Result<(), TlsRefused>;
 }
 
-fn read(
-    f: &mut LoadedFile,
-    key: &str,
-    kind: RefKind,
-    refs: &mut Vec<Referenced>,
-) -> Result<(), String> {
-    match read_regular(&f.path, MAX_PEM_FILE_BYTES) {
-        Ok(r) => {
-            refs.push(Referenced {
-                kind,
-                path: Some(f.path.clone()),
-                var: None,
-                sha256: fingerprint(kind, &r.bytes),
-            });
-            f.bytes = r.bytes;
-            Ok(())
-        }
-        Err(cause) => Err(format!("cannot read {key} `{}`: {cause}", f.path.display())),
-    }
-}
-
-fn read_token(t: &mut Secret, key: &str, refs: &mut Vec<Referenced>) -> Result<(), String> {
-    read_file_token(&mut t.0, key, refs)?;
-    let len = t.expose().len();
-    if len < MIN_TOKEN_BYTES {
-        return Err(format!(
-            "{key} `{}` holds a token of {len} bytes; at least {MIN_TOKEN_BYTES} are needed",
-            t.0.path.display()
-        ));
-    }
-    if !t.expose().iter().all(|b| b.is_ascii_graphic()) {
-        // A header value must be visible ASCII.
-        return Err(format!(
-            "{key} `{}`: the token must be printable ASCII without blanks",
-            t.0.path.display()
-        ));
-    }
-    Ok(())
-}
-
-fn read_file_token(
-    f: &mut LoadedFile,
-    key: &str,
-    refs: &mut Vec<Referenced>,
-) -> Result<(), String> {
-    match read_regular(&f.path, MAX_TOKEN_FILE_BYTES) {
-        Ok(r) => {
-            refs.push(Referenced {
-                kind: RefKind::BearerToken,
-                path: Some(f.path.clone()),
-                var: None,
-                sha256: key_fingerprint(&r.bytes),
-            });
-            f.bytes = r.bytes;
-            Ok(())
-        }
-        Err(cause) => Err(format!("cannot read {key} `{}`: {cause}", f.path.display())),
-    }
-}
-
-/// A certificate's SHA-256; a key's or a token's fingerprint (never the
-/// plain hash of a secret).
-pub fn fingerprint(kind: RefKind, bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    match kind {
-        RefKind::TlsCert => hex::encode(Sha256::digest(bytes)),
-        _ => key_fingerprint(bytes),
-    }
-}
+/// Why a [`TlsCheck`] refused a policy's TLS files: one line naming the
+/// file and what is wrong with it.
+///
+/// SECURITY: never a byte of a key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct TlsRefused(pub String);
 
 /// Warnings about how the receivers are exposed: each address that is not
 /// loopback and has no TLS (allowed, but content then crosses the network

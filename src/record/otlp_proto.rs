@@ -10,8 +10,9 @@
 //! dependency tree to `prost` alone (no tonic).
 //!
 //! The JSON written follows the OTLP/JSON mapping: camelCase keys, ids as
-//! lowercase hex, `intValue` and `*UnixNano` as strings, default values
-//! omitted. Encoding reads only the keys of that mapping and ignores any
+//! lowercase hex, `intValue` and `*UnixNano` as strings, enums as numbers
+//! (signed, even outside the enum's values: the gate judges them), default
+//! values omitted. Encoding reads only the keys of that mapping and ignores any
 //! other, so it is meant for lines the gate has already verified.
 //!
 //! # Untrusted input
@@ -829,6 +830,13 @@ impl JsonWriter {
         }
     }
 
+    fn enumeration(&mut self, k: &str, n: i32) {
+        if n != 0 {
+            self.key(k);
+            push_enum(&mut self.out, n);
+        }
+    }
+
     fn list<T>(&mut self, k: &str, items: &[T], mut f: impl FnMut(&mut Self, &T)) {
         if items.is_empty() {
             return;
@@ -872,10 +880,7 @@ impl JsonWriter {
         self.open();
         self.nanos("timeUnixNano", l.time_unix_nano);
         self.nanos("observedTimeUnixNano", l.observed_time_unix_nano);
-        self.number(
-            "severityNumber",
-            u64::try_from(l.severity_number).unwrap_or(0),
-        );
+        self.enumeration("severityNumber", l.severity_number);
         self.string("severityText", &l.severity_text);
         if let Some(body) = &l.body {
             self.key("body");
@@ -942,7 +947,7 @@ impl JsonWriter {
         self.hex("parentSpanId", &s.parent_span_id);
         self.number("flags", s.flags.into());
         self.string("name", &s.name);
-        self.number("kind", u64::try_from(s.kind).unwrap_or(0));
+        self.enumeration("kind", s.kind);
         self.nanos("startTimeUnixNano", s.start_time_unix_nano);
         self.nanos("endTimeUnixNano", s.end_time_unix_nano);
         self.attributes(&s.attributes);
@@ -971,7 +976,7 @@ impl JsonWriter {
             self.key("status");
             self.open();
             self.string("message", &st.message);
-            self.number("code", u64::try_from(st.code).unwrap_or(0));
+            self.enumeration("code", st.code);
             self.close();
         }
         self.close();
@@ -1064,6 +1069,19 @@ fn push_quoted_decimal(out: &mut Vec<u8>, n: u64) {
     out.push(b'"');
     push_decimal(out, n);
     out.push(b'"');
+}
+
+/// An enum (`kind`, `status.code`, `severityNumber`): the number as
+/// protobuf holds it, signed. SECURITY: a number outside the enum's values
+/// (negative, or past the last name) is written as it is, never as the
+/// default 0, so the gate refuses it (`one_of`) exactly as it refuses the
+/// same number in OTLP/JSON; a 0 would pass and hide that the producer
+/// sent something the conventions do not define.
+fn push_enum(out: &mut Vec<u8>, n: i32) {
+    if n < 0 {
+        out.push(b'-');
+    }
+    push_decimal(out, u64::from(n.unsigned_abs()));
 }
 
 /// An `intValue`: a signed decimal string.

@@ -8,11 +8,11 @@ use regex_automata::meta;
 use regex_automata::{Input, MatchKind};
 
 use super::config::{closest, regex_error_line, shown};
-use super::detectors::{BUILTINS, Check, builtin};
+use super::detectors::{BUILTINS, Check, END, Lead, builtin};
 use super::keywords::KeywordSet;
 use super::shapes::{NEVER, Shapes, first_shape};
 use super::token::valid_name;
-use super::{Action, Det, RedactConfig, RedactConfigError, RedactKey, Redactor};
+use super::{Action, Det, RedactConfig, RedactConfigError, RedactKey, Redactor, ShapeRule};
 
 /// Upper bound on the compiled size of a regex (NFA and lazy-DFA cache):
 /// an untrusted-but-valid policy cannot make the gate allocate without bound.
@@ -47,7 +47,7 @@ pub(crate) fn compile(
     // Per regex pattern: the cheap scan shape and the exact shape.
     let mut scans: Vec<&str> = Vec::new();
     let mut patterns: Vec<&str> = Vec::new();
-    let mut checks: Vec<(u32, Check)> = Vec::new();
+    let mut checks: Vec<ShapeRule> = Vec::new();
     let mut email_pids = Vec::new();
     // Per regex pattern: the run a failure at one start rules out for
     // later starts (see `detectors::monotone_run`).
@@ -76,14 +76,19 @@ pub(crate) fn compile(
             fold_case: false,
             keyword: false,
         });
-        for (j, (scan, p, c)) in b.patterns.iter().enumerate() {
+        for (j, &(scan, p, check, lead)) in b.patterns.iter().enumerate() {
             pack_shapes.push(first_shape(rank) + j);
             if b.name == "email" {
                 email_pids.extend(regex_automata::PatternID::new(patterns.len()));
             }
             scans.push(scan);
             patterns.push(p);
-            checks.push((det, *c));
+            checks.push(ShapeRule {
+                det,
+                check,
+                lead,
+                trim: p.contains(END),
+            });
             runs.push(super::detectors::monotone_run(b.name, j));
         }
     }
@@ -133,7 +138,12 @@ pub(crate) fn compile(
             });
             scans.push(&p.regex);
             patterns.push(&p.regex);
-            checks.push((det, Check::None));
+            checks.push(ShapeRule {
+                det,
+                check: Check::None,
+                lead: Lead::Any,
+                trim: false,
+            });
             runs.push(None);
         }
     }

@@ -194,9 +194,19 @@ fn did_you_mean(s: Option<&str>) -> String {
         .unwrap_or_default()
 }
 
-/// A name for an error message: escaped and cut to 64 chars.
+/// A name for an error message: escaped and cut to 64 chars. A backtick
+/// is escaped too (`escape_debug` leaves it), so the name ends only at the
+/// message's closing backtick: the public form of a policy error hides it
+/// whole (`policy::error::scrub`).
 pub(crate) fn shown(name: &str) -> String {
-    name.chars().take(64).flat_map(char::escape_debug).collect()
+    let mut out = String::new();
+    for c in name.chars().take(64) {
+        if c == '`' {
+            out.push('\\');
+        }
+        out.extend(c.escape_debug());
+    }
+    out
 }
 
 /// The candidate closest to `name` by edit distance, if within 2 edits.

@@ -235,14 +235,23 @@ impl Compiled {
         let from = start.saturating_sub(self.window);
         // `-` and `_` join words: "on-call" is not "call".
         let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80 || b == b'-' || b == b'_';
+        // Gap bytes that are not blanks: what joins the tokens of an id.
+        let joint = |b: &u8| matches!(b, b'_' | b'-' | b'.' | b':' | b'/');
         ac.find_overlapping_iter(&text[from..start])
             .filter(|m| {
                 let at = from + m.start();
                 // A word starts at a boundary: "tel" is not in "hotel".
                 // Words that start with punctuation (`==`) or a non-ASCII
                 // letter (`電話`, in scripts written without blanks) need
-                // none.
-                at == 0 || !word(text[at - 1]) || !text[at].is_ascii_alphanumeric()
+                // none. After a `-` or `_`, a word glued to the shape by
+                // joints alone is one token of an id that names it
+                // (`user_ssn_078051120`, `x-tel-4155550132`, issue 30
+                // item 3); "on-call 030 …" is not.
+                at == 0
+                    || !word(text[at - 1])
+                    || !text[at].is_ascii_alphanumeric()
+                    || (matches!(text[at - 1], b'-' | b'_')
+                        && text[from + m.end()..start].iter().all(joint))
             })
             .map(|m| from + m.end())
             .max()

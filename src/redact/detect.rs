@@ -17,11 +17,13 @@ fn min_digits(name: &str) -> usize {
     match name {
         // `@` always; a key or JWT prefix: an uppercase letter or a pair.
         // `-----BEGIN` and `://` hold an uppercase letter or a `:`.
-        "email" | "api_key" | "jwt" | "ipv6" | "iban" | "private_key" | "url_credentials" => {
-            usize::MAX
-        }
+        "email" | "api_key" | "jwt" | "ipv6" | "private_key" | "url_credentials" => usize::MAX,
         "credit_card" => 13,
         "us_ssn" => 9,
+        // An IBAN with no capital (`de89…`): two check digits and a
+        // registered country's length (15 or more) with letters only in
+        // its four-character bank code, so 9 or more digits.
+        "iban" => 9,
         // `+…` and `(…)` forms are scanned on their byte; national numbers
         // after a context word have 9 to 12 digits, the rest 10.
         "phone" => 9,
@@ -45,8 +47,6 @@ fn needs_an_always_byte(name: &str) -> bool {
         | "jwt"
         // `:`.
         | "ipv6"
-        // `[A-Z]{2}` first.
-        | "iban"
         // `-----BEGIN`.
         | "private_key"
         // `://`.
@@ -256,7 +256,7 @@ impl Redactor {
                 Some((_, b)) => b
                     .patterns
                     .iter()
-                    .map(|(_, exact, _)| min_match_len(exact))
+                    .map(|(_, exact, _, _)| min_match_len(exact))
                     .min()
                     .unwrap_or(0),
                 None => 0,

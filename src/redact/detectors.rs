@@ -10,6 +10,70 @@
 //!
 //! The order of [`BUILTINS`] is the tie-break priority documented in the
 //! module docs: on equal start and length the earlier detector wins.
+//!
+//! # Edges
+//!
+//! A shape's left edge is not a regex `\b` but a [`Lead`], tested in code
+//! before the shape is tried, and its right edge is `(?:\b|_)` ([`END`]),
+//! whose `_` the scan trims off again. Why: to a regex `\b`, `_` is a
+//! word character, so `req_4111111111111111` and `AKIA…_prod` held no
+//! boundary, while ids use `_` as a separator; and a number glued to the
+//! word that names it (`tel4155550132`, `ssn078051120`) starts no word at
+//! all. The same edges hold for the standard level's detectors and for
+//! redaction at full level: there is one engine.
+//!
+//! # Gaps
+//!
+//! Cards, SSNs and phone numbers are written with any gap between their
+//! digit groups ([`gap!`]): a run of one to four blanks, tabs, `.`, `_`,
+//! `/`, `:` or `-`, or one no-break space or en dash, or none. The run is
+//! bounded so that every digit shape stays within the reach that
+//! `settle.rs` and the scan's start question rely on; a longer run ends
+//! the number.
+
+/// A gap between the digit groups of a card, SSN or phone number (see the
+/// module docs); `validate::gap_len` reads the same gaps.
+macro_rules! gap {
+    () => {
+        "(?:[ \t._/:-]{1,4}|\u{a0}|\u{2013})"
+    };
+}
+
+/// The first byte (or character) of a [`gap!`].
+macro_rules! gap_start {
+    () => {
+        "(?:[ \t._/:-]|\u{a0}|\u{2013})"
+    };
+}
+
+/// The right edge of a shape: an ASCII word boundary, or an `_`, which the
+/// scan trims from the match (`AKIA…_prod`, `4111…_exp`).
+macro_rules! end {
+    () => {
+        r"(?:\b|_)"
+    };
+}
+
+/// The right edge every built-in shape that ends at a boundary uses
+/// ([`end!`]): a shape whose exact pattern holds it has a trailing `_`
+/// trimmed from its matches. No built-in shape can end in `_` otherwise
+/// where it holds this (a test checks the classes before it).
+pub(crate) const END: &str = end!();
+
+/// What may stand right before a shape's first byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lead {
+    /// Anything: the shape starts with punctuation (`+`, `(`, `-----`,
+    /// `https://`), or its check judges the left edge (email, IPv6).
+    Any,
+    /// Not an ASCII letter or digit: the shape starts a token, and `_`
+    /// separates tokens (`x_sk-proj-…`).
+    Token,
+    /// A number: not a digit; a letter only when the run of letters glued
+    /// before it holds one that is not a hex digit (`tel4155550132`,
+    /// `card4111…`, not `ab4111…`: digits inside a hex string are hex).
+    Number,
+}
 
 /// What runs on a regex candidate before it is accepted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,20 +94,26 @@ pub(crate) enum Check {
     Value,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
-    /// 13-19 digits, issuer prefix, Luhn; may shrink to a separator boundary.
+    /// 13-19 digits in a printed grouping, issuer prefix and length, Luhn;
+    /// may shrink to a gap; not one segment of a hex id.
     Luhn,
-    /// ISO 13616 length and mod-97; may shrink to a group boundary.
+    /// A registered country's length (any country in capitals), mod-97;
+    /// may shrink to a group boundary.
     Iban,
     /// Area/group/serial ranges and numeric context.
     Ssn,
-    /// [`Check::Ssn`] for the spaced and solid forms, plus a confirming
-    /// context word.
+    /// [`Check::Ssn`] for every other gap and the solid form, plus a
+    /// confirming context word.
     SsnLoose,
     /// Digit count, consistent separators and numeric context.
     Phone,
-    /// A national number: 9-12 digits, one separator style, and a
-    /// confirming context word.
+    /// A national number: 9-12 digits, one gap style, and a confirming
+    /// context word.
     PhoneNational,
+    /// A North American number written with any gaps or solid (`415 555
+    /// 0132`, `4155550132`, `1-415-555-0132`), and a confirming context
+    /// word.
+    PhoneNanp,
     /// Not an scp-style remote (`git@host:org/repo.git`) or an image name
     /// (`logo@2x.png`); non-ASCII characters only letters, digits or
     /// invisible ones (the local part is trimmed from the left to them).
@@ -56,15 +126,17 @@ pub(crate) enum Check {
     Ipv6,
 }
 
+/// One shape of a built-in: `(scan, exact, check, lead)`. `scan` matches a
+/// prefix of every `exact` match that its check accepts, cheap for the
+/// DFA and tight enough that common text (times, code paths, `+1`) starts
+/// few candidates: each start costs a few anchored searches. `exact` is
+/// run anchored at each start the scan finds whose `lead` holds.
+pub(crate) type Shape = (&'static str, &'static str, Check, Lead);
+
 /// One built-in detector: its name and the shapes that propose candidates.
 pub(crate) struct Builtin {
     pub(crate) name: &'static str,
-    /// `(scan, exact, check)`: `scan` matches a prefix of every `exact`
-    /// match that its check accepts (same leading boundary), cheap for the
-    /// DFA and tight enough that common text (times, code paths,
-    /// `+1`) starts few candidates: each start costs a few anchored searches.
-    /// `exact` is run anchored at each start the scan finds.
-    pub(crate) patterns: &'static [(&'static str, &'static str, Check)],
+    pub(crate) patterns: &'static [Shape],
 }
 
 /// The pack, in priority order.
@@ -81,6 +153,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             r"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----",
             r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s\\:,."'_-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,."'_]*)"#,
             Check::None,
+            Lead::Any,
         )],
     },
     Builtin {
@@ -90,146 +163,176 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // the classic OpenAI form is plain base62, which keeps prose
             // like `sk-this-is-a-slug` out.
             (
-                r"(?-u)\bsk-[A-Za-z0-9]",
-                r"(?-u)\bsk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_-]{20,}",
+                r"(?-u)sk-[A-Za-z0-9]",
+                r"(?-u)sk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_-]{20,}",
                 Check::None,
+                Lead::Token,
             ),
             // The classic form with its `T3BlbkFJ` marker (base64 of
             // "OpenAI"), as gitleaks' `openai-api-key` has it.
             (
-                r"(?-u)\bsk-[A-Za-z0-9]",
-                r"(?-u)\bsk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}\b",
+                r"(?-u)sk-[A-Za-z0-9]",
+                concat!(r"(?-u)sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}", end!()),
                 Check::None,
+                Lead::Token,
             ),
             // Any other `sk-` + 20 or more base62: a key when it looks
             // random or its context says so (`Check::KeyLoose`).
             (
-                r"(?-u)\bsk-[A-Za-z0-9]",
-                r"(?-u)\bsk-[A-Za-z0-9]{20,}",
+                r"(?-u)sk-[A-Za-z0-9]",
+                r"(?-u)sk-[A-Za-z0-9]{20,}",
                 Check::KeyLoose,
+                Lead::Token,
             ),
             (
-                r"(?-u)\b(?:AKIA|ASIA)[A-Z0-9]",
-                r"(?-u)\b(?:AKIA|ASIA)[A-Z0-9]{16}\b",
+                r"(?-u)(?:AKIA|ASIA)[A-Z0-9]",
+                concat!(r"(?-u)(?:AKIA|ASIA)[A-Z0-9]{16}", end!()),
                 Check::None,
+                Lead::Token,
             ),
             (
-                r"(?-u)\bgh[pousr]_[A-Za-z0-9]",
-                r"(?-u)\bgh[pousr]_[A-Za-z0-9]{36}\b",
+                r"(?-u)gh[pousr]_[A-Za-z0-9]",
+                concat!(r"(?-u)gh[pousr]_[A-Za-z0-9]{36}", end!()),
                 Check::None,
+                Lead::Token,
             ),
             (
-                r"(?-u)\bgithub_pat_",
-                r"(?-u)\bgithub_pat_[A-Za-z0-9_]{22,}",
+                r"(?-u)github_pat_",
+                r"(?-u)github_pat_[A-Za-z0-9_]{22,}",
                 Check::None,
+                Lead::Token,
             ),
             (
-                r"(?-u)\bxox[abeoprs]-",
-                r"(?-u)\bxox[abeoprs]-[A-Za-z0-9-]{10,}",
+                r"(?-u)xox[abeoprs]-",
+                r"(?-u)xox[abeoprs]-[A-Za-z0-9-]{10,}",
                 Check::None,
+                Lead::Token,
             ),
-            (r"(?-u)\bAIza", r"(?-u)\bAIza[0-9A-Za-z_-]{35}", Check::None),
             (
-                r"(?-u)\b(?:sk|rk)_(?:live|test|prod)_",
-                r"(?-u)\b(?:sk|rk)_(?:live|test|prod)_[0-9A-Za-z]{10,}",
+                r"(?-u)AIza",
+                r"(?-u)AIza[0-9A-Za-z_-]{35}",
                 Check::None,
+                Lead::Token,
+            ),
+            (
+                r"(?-u)(?:sk|rk)_(?:live|test|prod)_",
+                r"(?-u)(?:sk|rk)_(?:live|test|prod)_[0-9A-Za-z]{10,}",
+                Check::None,
+                Lead::Token,
             ),
             // Families after gitleaks' rule set (see policies/README.md):
             // Hugging Face, GitLab, Slack app and webhook, npm, PyPI, Google
             // OAuth client secret.
             (
-                r"(?-u)\bhf_[A-Za-z]",
-                r"(?-u)\bhf_[A-Za-z]{34}\b",
+                r"(?-u)hf_[A-Za-z]",
+                concat!(r"(?-u)hf_[A-Za-z]{34}", end!()),
                 Check::None,
+                Lead::Token,
             ),
             (
-                r"(?-u)\bapi_org_[A-Za-z]",
-                r"(?-u)\bapi_org_[A-Za-z]{34}\b",
+                r"(?-u)api_org_[A-Za-z]",
+                concat!(r"(?-u)api_org_[A-Za-z]{34}", end!()),
                 Check::None,
+                Lead::Token,
             ),
             (
-                r"(?-u)\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ffct|ft|imt|agent)-",
-                r"(?-u)\bgl(?:pat|ptt|dt|rt|cbt|oas|soat|ffct|ft|imt|agent)-[0-9A-Za-z_-]{20,}",
+                r"(?-u)gl(?:pat|ptt|dt|rt|cbt|oas|soat|ffct|ft|imt|agent)-",
+                r"(?-u)gl(?:pat|ptt|dt|rt|cbt|oas|soat|ffct|ft|imt|agent)-[0-9A-Za-z_-]{20,}",
                 Check::None,
+                Lead::Token,
             ),
             // Perplexity, Shopify, Sentry user and Linear tokens.
             (
-                r"(?-u)\bpplx-[A-Za-z0-9]",
-                r"(?-u)\bpplx-[A-Za-z0-9]{48}\b",
+                r"(?-u)pplx-[A-Za-z0-9]",
+                concat!(r"(?-u)pplx-[A-Za-z0-9]{48}", end!()),
                 Check::None,
+                Lead::Token,
             ),
             (
-                r"(?-u)\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]",
-                r"(?-u)\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b",
+                r"(?-u)shp(?:at|ca|pa|ss)_[a-fA-F0-9]",
+                concat!(r"(?-u)shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", end!()),
                 Check::None,
+                Lead::Token,
             ),
             (
-                r"(?-u)\bsntryu_[a-f0-9]",
-                r"(?-u)\bsntryu_[a-f0-9]{64}\b",
+                r"(?-u)sntryu_[a-f0-9]",
+                concat!(r"(?-u)sntryu_[a-f0-9]{64}", end!()),
                 Check::None,
+                Lead::Token,
             ),
             (
-                r"(?-u)\blin_api_[A-Za-z0-9]",
-                r"(?-u)\blin_api_[A-Za-z0-9]{40}\b",
+                r"(?-u)lin_api_[A-Za-z0-9]",
+                concat!(r"(?-u)lin_api_[A-Za-z0-9]{40}", end!()),
                 Check::None,
+                Lead::Token,
             ),
             (
-                r"(?-u)\bxapp-[0-9]",
-                r"(?-u)\bxapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]{20,}",
+                r"(?-u)xapp-[0-9]",
+                r"(?-u)xapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]{20,}",
                 Check::None,
+                Lead::Token,
             ),
             (
-                r"(?-u)\bnpm_[A-Za-z0-9]",
-                r"(?-u)\bnpm_[A-Za-z0-9]{36}\b",
+                r"(?-u)npm_[A-Za-z0-9]",
+                concat!(r"(?-u)npm_[A-Za-z0-9]{36}", end!()),
                 Check::None,
+                Lead::Token,
             ),
             (
-                r"(?-u)\bpypi-AgEIcHlwaS5vcmc",
-                r"(?-u)\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
+                r"(?-u)pypi-AgEIcHlwaS5vcmc",
+                r"(?-u)pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}",
                 Check::None,
+                Lead::Token,
             ),
             (
-                r"(?-u)\bGOCSPX-",
-                r"(?-u)\bGOCSPX-[A-Za-z0-9_-]{28}",
+                r"(?-u)GOCSPX-",
+                r"(?-u)GOCSPX-[A-Za-z0-9_-]{28}",
                 Check::None,
+                Lead::Token,
             ),
             (
                 r"(?-u)https://hooks\.slack\.com/",
                 r"(?-u)https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}",
                 Check::None,
+                Lead::Any,
             ),
             // Header credentials of every scheme, in header lines, JSON,
             // dicts and `key=value`: the token only.
             (
-                r#"(?i-u)\b(?:proxy-)?authorization["']?[ \t]{0,8}[:=]"#,
-                r#"(?i-u)\b(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:bearer|basic|token|digest|apikey|api-key|sso-key|dpop|negotiate|ntlm)[ \t]{1,8}[A-Za-z0-9._~+/=-]{8,}"#,
+                r#"(?i-u)(?:proxy-)?authorization["']?[ \t]{0,8}[:=]"#,
+                r#"(?i-u)(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:bearer|basic|token|digest|apikey|api-key|sso-key|dpop|negotiate|ntlm)[ \t]{1,8}[A-Za-z0-9._~+/=-]{8,}"#,
                 Check::Bearer,
+                Lead::Token,
             ),
             (
-                r#"(?i-u)\b(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)["']?[ \t]{0,8}[:=]"#,
-                r#"(?i-u)\b(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{12,}"#,
+                r#"(?i-u)(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)["']?[ \t]{0,8}[:=]"#,
+                r#"(?i-u)(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{12,}"#,
                 Check::Value,
+                Lead::Token,
             ),
             // Azure keys by the names they are stored under: Azure OpenAI
             // keys (32 hex), Entra ID client secrets (`…8Q~…`), storage
             // account keys in connection strings (`AccountKey=…==`), and
             // the common `*_API_KEY` variables of model providers.
             (
-                r#"(?i-u)\b(?:azure_openai_api_key|azure_openai_key|azure_api_key|azure_client_secret|client_secret|accountkey|sharedaccesskey|azure_storage_key|azure_storage_account_key|openai_api_key|anthropic_api_key)["']?[ \t]{0,8}[:=]"#,
-                r#"(?i-u)\b(?:azure_openai_api_key|azure_openai_key|azure_api_key|azure_client_secret|client_secret|accountkey|sharedaccesskey|azure_storage_key|azure_storage_account_key|openai_api_key|anthropic_api_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{16,}"#,
+                r#"(?i-u)(?:azure_openai_api_key|azure_openai_key|azure_api_key|azure_client_secret|client_secret|accountkey|sharedaccesskey|azure_storage_key|azure_storage_account_key|openai_api_key|anthropic_api_key)["']?[ \t]{0,8}[:=]"#,
+                r#"(?i-u)(?:azure_openai_api_key|azure_openai_key|azure_api_key|azure_client_secret|client_secret|accountkey|sharedaccesskey|azure_storage_key|azure_storage_account_key|openai_api_key|anthropic_api_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{16,}"#,
                 Check::Value,
+                Lead::Token,
             ),
             // AWS secret access keys, known only by their context.
             (
-                r#"(?i-u)\b(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=]"#,
-                r#"(?i-u)\b(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9/+]{40,}"#,
+                r#"(?i-u)(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=]"#,
+                r#"(?i-u)(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9/+]{40,}"#,
                 Check::Value,
+                Lead::Token,
             ),
             // A bare `Bearer <token>` in prose or code.
             (
-                r"(?-u)\bBearer[ \t]{1,8}[A-Za-z0-9]",
-                r"(?-u)\bBearer[ \t]{1,8}[A-Za-z0-9._~+/=-]{12,}",
+                r"(?-u)Bearer[ \t]{1,8}[A-Za-z0-9]",
+                r"(?-u)Bearer[ \t]{1,8}[A-Za-z0-9._~+/=-]{12,}",
                 Check::BareBearer,
+                Lead::Token,
             ),
         ],
     },
@@ -237,17 +340,19 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         name: "url_credentials",
         // `scheme://user:password@host`: the password only.
         patterns: &[(
-            r"(?-u)\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:",
-            r"(?-u)\b[A-Za-z][A-Za-z0-9+.-]{1,15}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
+            r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,15}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:",
+            r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,15}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
             Check::UrlPassword,
+            Lead::Token,
         )],
     },
     Builtin {
         name: "jwt",
         patterns: &[(
-            r"(?-u)\beyJ[A-Za-z0-9_-]",
-            r"(?-u)\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*",
+            r"(?-u)eyJ[A-Za-z0-9_-]",
+            r"(?-u)eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*",
             Check::None,
+            Lead::Token,
         )],
     },
     Builtin {
@@ -259,43 +364,64 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         // address goes, never only its ASCII tail.
         patterns: &[(
             r"(?-u)(?:[A-Za-z0-9._%+-]|(?u:[^\x00-\x7F]))+@(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))",
-            r"(?-u)(?:[A-Za-z0-9._%+-]|(?u:[^\x00-\x7F]))+@(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))+(?:\.(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))+)*\.(?:[A-Za-z]{2,24}\b|(?u:[^\x00-\x7F]){2,})",
+            concat!(
+                r"(?-u)(?:[A-Za-z0-9._%+-]|(?u:[^\x00-\x7F]))+@(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))+(?:\.(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))+)*\.(?:[A-Za-z]{2,24}",
+                end!(),
+                r"|(?u:[^\x00-\x7F]){2,})"
+            ),
             Check::Email,
+            Lead::Any,
         )],
     },
     Builtin {
         name: "credit_card",
-        // Separators: blank, tab, `-`, `.`, `/`, `_`, no-break space, en
-        // dash (the check holds a candidate to one style).
+        // Written solid or in groups with any gaps (the check holds a
+        // candidate to a printed grouping).
         patterns: &[(
-            "(?-u)\\b[0-9](?:(?:[ \t./_-]|\u{a0}|\u{2013})?[0-9]){12}",
-            "(?-u)\\b[0-9](?:(?:[ \t./_-]|\u{a0}|\u{2013})?[0-9]){12,18}\\b",
+            concat!("(?-u)[0-9]{4}(?:[0-9]|", gap_start!(), ")"),
+            concat!("(?-u)[0-9](?:", gap!(), "?[0-9]){12,18}", end!()),
             Check::Luhn,
+            Lead::Number,
         )],
     },
     Builtin {
         name: "iban",
+        // In any case (`de89…`): the check holds a candidate with no
+        // capital to a registered country and its length.
         patterns: &[(
-            r"(?-u)\b[A-Z]{2}[0-9]{2} ?[A-Z0-9]{4}",
-            r"(?-u)\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b",
+            r"(?i-u)[A-Z]{2}[0-9]{2}",
+            concat!(
+                r"(?i-u)[A-Z]{2}[0-9]{2}(?:[ \t._/:-]?[A-Z0-9]{4}){2,7}(?:[ \t._/:-]?[A-Z0-9]{1,3})?",
+                end!()
+            ),
             Check::Iban,
+            Lead::Token,
         )],
     },
     Builtin {
         name: "us_ssn",
         patterns: &[
+            // Dashed (or with `_`, as ids are written): anywhere.
             (
-                r"(?-u)\b[0-9]{3}-[0-9]{2}-[0-9]{4}\b",
-                r"(?-u)\b[0-9]{3}-[0-9]{2}-[0-9]{4}\b",
+                r"(?-u)[0-9]{3}[-_]",
+                concat!("(?-u)[0-9]{3}[-_]{1,4}[0-9]{2}[-_]{1,4}[0-9]{4}", end!()),
                 Check::Ssn,
+                Lead::Number,
             ),
-            // Spaced and solid: only after a context word (`SSN:`).
+            // Any other gap, or solid: only after a context word (`SSN:`).
             (
-                r"(?-u)\b[0-9]{3} [0-9]{2} [0-9]{4}\b",
-                r"(?-u)\b[0-9]{3} [0-9]{2} [0-9]{4}\b",
+                concat!("(?-u)[0-9]{3}(?:[0-9]|", gap_start!(), ")"),
+                concat!(
+                    "(?-u)[0-9]{3}",
+                    gap!(),
+                    "?[0-9]{2}",
+                    gap!(),
+                    "?[0-9]{4}",
+                    end!()
+                ),
                 Check::SsnLoose,
+                Lead::Number,
             ),
-            (r"(?-u)\b[0-9]{9}\b", r"(?-u)\b[0-9]{9}\b", Check::SsnLoose),
         ],
     },
     Builtin {
@@ -304,45 +430,100 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // E.164 written solid: `+` and 8-15 digits.
             (
                 r"(?-u)\+[1-9][0-9]{7}",
-                r"(?-u)\+[1-9][0-9]{7,14}\b",
+                concat!(r"(?-u)\+[1-9][0-9]{7,14}", end!()),
                 Check::Phone,
+                Lead::Any,
             ),
             // International, grouped: `+44 20 7946 0958`, `+1 (555) 123-4567`,
-            // with the trunk `(0)` (`+44 (0)20 7946 0958`) and `/`.
+            // with the trunk `(0)` (`+44 (0)20 7946 0958`), any gaps.
             (
-                r"(?-u)\+[1-9][0-9]{0,2}[ .-]?\(?[0-9]",
-                r"(?-u)\+[1-9][0-9]{0,2}(?:[ .-]?\(0\)[0-9]{1,5})?(?:[ .-]?\([0-9]{1,4}\)[0-9]{0,10}|[ ./-][0-9]{1,10}){1,6}\b",
+                concat!(
+                    r"(?-u)\+[1-9][0-9]{0,2}(?:",
+                    "[ \t._/:-]{0,4}|\u{a0}|\u{2013}",
+                    r")\(?[0-9]"
+                ),
+                concat!(
+                    r"(?-u)\+[1-9][0-9]{0,2}(?:",
+                    gap!(),
+                    r"?\(0\)[0-9]{1,5})?(?:",
+                    gap!(),
+                    r"?\([0-9]{1,4}\)[0-9]{0,10}|",
+                    gap!(),
+                    r"[0-9]{1,10}){1,6}",
+                    end!()
+                ),
                 Check::Phone,
+                Lead::Any,
             ),
             // National numbers with a trunk `0` (German, UK, French,
             // Japanese, Australian, Indian): only after a context word.
             (
-                r"(?-u)\(?0[1-9]",
-                r"(?-u)(?:\(0[1-9][0-9]{0,4}\)|\b0[1-9][0-9]{0,4})(?:[ ./-][0-9]{2,8}){1,4}\b|\b0[1-9][0-9]{7,10}\b",
+                r"(?-u)\(0[1-9]",
+                concat!(
+                    r"(?-u)\(0[1-9][0-9]{0,4}\)(?:",
+                    gap!(),
+                    "[0-9]{2,8}){1,4}",
+                    end!()
+                ),
                 Check::PhoneNational,
+                Lead::Any,
+            ),
+            (
+                r"(?-u)0[1-9]",
+                concat!(
+                    "(?-u)0[1-9][0-9]{0,4}(?:",
+                    gap!(),
+                    "[0-9]{2,8}){1,4}",
+                    end!(),
+                    "|0[1-9][0-9]{7,10}",
+                    end!()
+                ),
+                Check::PhoneNational,
+                Lead::Number,
             ),
             // Brazilian `(11) 91234-5678` and Indian mobile `98765 43210`:
             // only after a context word.
             (
                 r"(?-u)\([1-9][0-9]\) ?[0-9]",
-                r"(?-u)\([1-9][0-9]\) ?9?[0-9]{4}-?[0-9]{4}\b",
+                concat!(r"(?-u)\([1-9][0-9]\) ?9?[0-9]{4}-?[0-9]{4}", end!()),
                 Check::PhoneNational,
+                Lead::Any,
             ),
             (
-                r"(?-u)\b[6-9][0-9]{4} ?[0-9]",
-                r"(?-u)\b[6-9][0-9]{4} ?[0-9]{5}\b",
+                concat!("(?-u)[6-9][0-9]{4}(?:[0-9]|", gap_start!(), ")"),
+                concat!("(?-u)[6-9][0-9]{4}", gap!(), "?[0-9]{5}", end!()),
                 Check::PhoneNational,
+                Lead::Number,
             ),
             // North American national forms.
             (
                 r"(?-u)\([2-9][0-9]{2}\)",
-                r"(?-u)\([2-9][0-9]{2}\) ?[0-9]{3}[-. ][0-9]{4}\b",
+                concat!(r"(?-u)\([2-9][0-9]{2}\) ?[0-9]{3}[-. ][0-9]{4}", end!()),
                 Check::Phone,
+                Lead::Any,
             ),
             (
-                r"(?-u)\b[2-9][0-9]{2}[-.][0-9]{3}[-.]",
-                r"(?-u)\b[2-9][0-9]{2}[-.][0-9]{3}[-.][0-9]{4}\b",
+                r"(?-u)[2-9][0-9]{2}[-._][0-9]{3}[-._]",
+                concat!("(?-u)[2-9][0-9]{2}[-._][0-9]{3}[-._][0-9]{4}", end!()),
                 Check::Phone,
+                Lead::Number,
+            ),
+            // Any other gaps, solid, or after a country code `1`: only
+            // after a context word (`call 415 555 0132`, `tel4155550132`).
+            (
+                concat!("(?-u)1(?:[2-9]|", gap_start!(), ")|[2-9][0-9]{2}"),
+                concat!(
+                    "(?-u)(?:1",
+                    gap!(),
+                    "?)?[2-9][0-9]{2}",
+                    gap!(),
+                    "?[2-9][0-9]{2}",
+                    gap!(),
+                    "?[0-9]{4}",
+                    end!()
+                ),
+                Check::PhoneNanp,
+                Lead::Number,
             ),
         ],
     },
@@ -355,14 +536,16 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             r"(?-u)\b[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){0,5}::|\b[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){3}:|::[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]",
             r"(?-u)(?:[0-9A-Fa-f]{1,4})?(?::[0-9A-Fa-f]{0,4}){2,7}",
             Check::Ipv6,
+            Lead::Any,
         )],
     },
     Builtin {
         name: "ipv4",
         patterns: &[(
-            r"(?-u)\b[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]",
-            r"(?-u)\b(?:[0-9]{1,3}\.){3}[0-9]{1,3}\b",
+            r"(?-u)[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]",
+            concat!(r"(?-u)(?:[0-9]{1,3}\.){3}[0-9]{1,3}", end!()),
             Check::Ipv4,
+            Lead::Token,
         )],
     },
 ];
@@ -450,9 +633,35 @@ mod tests {
     #[test]
     fn every_builtin_pattern_compiles_on_its_own() {
         for b in BUILTINS {
-            for (scan, exact, _) in b.patterns {
+            for (scan, exact, _, _) in b.patterns {
                 assert!(Regex::new(scan).is_ok(), "{}: {scan}", b.name);
                 assert!(Regex::new(exact).is_ok(), "{}: {exact}", b.name);
+            }
+        }
+    }
+
+    /// Edges are [`Lead`]s and [`END`], never a bare `\b` at either end
+    /// of a shape: a `\b` reads `_` as part of a word (issue 30, item 3).
+    /// (IPv6's scan keeps its own: its check refuses a word byte, `_`
+    /// included, before an address.) And where a shape ends in [`END`],
+    /// nothing else in it can end a match with `_`, so trimming one is
+    /// right: the class right before [`END`] holds no `_`.
+    #[test]
+    fn shapes_have_no_word_boundary_at_their_edges() {
+        for b in BUILTINS {
+            for (scan, exact, _, _) in b.patterns {
+                for p in [scan, exact] {
+                    let body = p.trim_start_matches("(?-u)").trim_start_matches("(?i-u)");
+                    if b.name != "ipv6" {
+                        assert!(!body.starts_with(r"\b"), "{}: {p}", b.name);
+                    }
+                    assert!(!p.ends_with(r"\b"), "{}: {p}", b.name);
+                }
+                for (i, _) in exact.match_indices(END) {
+                    let before = &exact[..i];
+                    let class = before.rfind('[').map(|j| &before[j..]).unwrap_or("");
+                    assert!(!class.contains('_'), "{}: {exact}", b.name);
+                }
             }
         }
     }

@@ -29,12 +29,15 @@
 //! # How a text is scanned
 //!
 //! 1. **One regex pass.** A byte loop (`trigger.rs`, sixteen bytes a step)
-//!    finds where a built-in shape can start: a digit at a word start, an
-//!    `@`, a literal key prefix (`sk-`, `AKIA`, `eyJ`, …), `+`, `(`, `::`.
+//!    finds where a built-in shape can start: a digit not glued to another
+//!    digit or to a hex word, an `@`, a literal key prefix (`sk-`, `AKIA`,
+//!    `eyJ`, …) at a token start (`_` separates tokens), `+`, `(`, `::`.
 //!    User patterns have no such bytes; their starts come from one
 //!    multi-pattern regex over the user patterns alone. At each start, in
 //!    order, an automaton of cheap shape prefixes says which shapes can
-//!    start there, and each of those is tried anchored (fully compiled DFAs
+//!    start there, the shape's left edge is tested in code (a `Lead`,
+//!    `detectors.rs`: what a regex `\b` cannot say, since to it `_` is a
+//!    word byte), and each of those is tried anchored (fully compiled DFAs
 //!    for built-in shapes, `shapes.rs`; meta regexes for user patterns);
 //!    the longest candidate that passes its check (Luhn, mod-97, ranges,
 //!    context) wins.
@@ -115,11 +118,17 @@
 //!
 //! # Known gaps
 //!
-//! National phone numbers, spaced or solid SSNs and unmarked `sk-` keys
-//! that do not look random are not matched without a context word; a
-//! 19-digit number with a card issuer prefix that passes Luhn is a card; a
-//! four-part version with no version word before it is an `ipv4` address
-//! (`v1.2.3.4`, `pkg-1.2.3.4` and `1.2.3.4.5` are left alone).
+//! National phone numbers, North American numbers written solid or with
+//! blanks, SSNs with gaps other than `-` and `_` or solid, and unmarked
+//! `sk-` keys that do not look random are not matched without a context
+//! word; a 19-digit number with a card issuer prefix that passes Luhn is a
+//! card; a four-part version with no version word before it is an `ipv4`
+//! address (`v1.2.3.4`, `pkg-1.2.3.4` and `1.2.3.4.5` are left alone).
+//! Digits glued to an all-hex word (`cc4111…`) are hex, and so is a solid
+//! card-shaped segment of a hex id next to a hex segment with a letter
+//! (`chatcmpl-<16 digits>-b31b5b1f`); gaps between digit groups are runs
+//! of at most four bytes (a longer run ends a number: the bound keeps
+//! every digit shape within `settle.rs`'s reach).
 
 mod action;
 mod budget;
@@ -182,6 +191,20 @@ struct Det {
     keyword: bool,
 }
 
+/// How the candidates of one regex pattern are judged.
+#[derive(Clone, Copy, Debug)]
+struct ShapeRule {
+    /// The detector (its index, which is its rank).
+    det: u32,
+    /// What runs on a candidate.
+    check: Check,
+    /// What may stand before a candidate (user patterns: anything).
+    lead: detectors::Lead,
+    /// The pattern ends in [`detectors::END`]: a trailing `_` of a match is
+    /// the edge, not part of it.
+    trim: bool,
+}
+
 /// Most extra passes [`Redactor::redact`] makes to reach a fixed point.
 const MAX_PASSES: usize = 4;
 
@@ -199,8 +222,8 @@ pub struct Redactor {
     dets: Vec<Det>,
     /// `None` when there are no regex detectors.
     regexes: Option<Box<Regexes>>,
-    /// Per regex pattern id: its detector and check.
-    checks: Vec<(u32, Check)>,
+    /// Per regex pattern id: its detector, check and edges.
+    checks: Vec<ShapeRule>,
     keywords: KeywordSet,
     /// Per detector (by index), its keyword-proximity context, if it has
     /// one (`context.rs`).

@@ -394,12 +394,27 @@ impl Redactor {
     ) -> Option<Region> {
         let mut best: Option<(usize, usize, u32)> = None;
         for pid in pids {
-            let Some(&(det, check)) = self.checks.get(pid.as_usize()) else {
+            let Some(&super::ShapeRule {
+                det,
+                check,
+                lead,
+                trim,
+            }) = self.checks.get(pid.as_usize())
+            else {
                 continue;
             };
-            let Some(end) = exact_end(pid) else {
+            // The left edge, in code (`detectors::Lead`): before the walk,
+            // which it saves where it fails.
+            if !validate::lead_ok(lead, bytes, s) {
+                continue;
+            }
+            let Some(mut end) = exact_end(pid) else {
                 continue;
             };
+            // An `_` that ended the match as its right edge is not part of it.
+            if trim && end > s && bytes.get(end - 1) == Some(&b'_') {
+                end -= 1;
+            }
             // A check can only narrow a candidate, so one that is
             // already beaten is not checked at all.
             if end == s || best.is_some_and(|(_, be, bd)| be > end || (be == end && bd <= det)) {

@@ -47,6 +47,7 @@
 //! full pass on adversarial text.
 
 use super::budget::Work;
+use super::validate::{GAP_BYTES, MAX_GAP};
 use super::{Edit, Redactor};
 
 /// How far a bounded built-in shape, its check's context and the automaton's
@@ -66,24 +67,39 @@ pub(crate) struct Settle {
 }
 
 /// A token at `a..b` that nothing can notice: blanks on both sides and no
-/// capital, digit or `)` before the left one.
+/// capital, digit or `)` before the gap that ends in the left one.
 ///
 /// Why: a second-pass match that reads a token must read it through a
 /// neighbour. On the right, every start after the blank reads at most the
-/// blank (the checks' context looks past a byte before a start only when
-/// that byte is `.`, `,` or `-`; `\b` and `whole_word` read one byte), and
-/// none starts with a blank. On the left, a match that ends before the
-/// blank reads the blank at most (as `\b`, `whole_word` or context), as in
-/// the first pass; one that would end *at* the token ends in a blank, which
-/// only a keyword can ([`Settle::spaced_ok`] rules that out); and one whose
-/// first-pass walk went on through the blank into the replaced text was a
-/// card, IBAN or phone shape, which walk through a blank only after a
-/// digit, capital or `)`. (A keyword that went on through the blank was a
-/// first-pass match overlapping the replaced text, so merged into it.)
+/// blank (edges and `whole_word` read one byte; the checks look back past
+/// a gap (at most five bytes) or `,` for a digit, which a token's `]` is
+/// not, or only in shapes that need a context word, which no token lets
+/// through), and none starts with a blank. On the left, a match that ends before the
+/// blank reads the blank at most (as an edge, `whole_word` or context), as
+/// in the first pass; one that would end *at* the token ends in a blank,
+/// which only a keyword can ([`Settle::spaced_ok`] rules that out); and one
+/// whose first-pass walk went on through the blank into the replaced text
+/// was a card, SSN, phone or IBAN shape, which walk through a gap (a run
+/// of up to four gap bytes ending in the blank) only after a digit, a
+/// letter or `)`. After a lowercase letter only an IBAN does, and the
+/// IBAN check reads nothing past its candidate's end: the first pass tried
+/// the prefix that ends before the gap (its shrink rule), which is all the
+/// second pass's walk can match. (A keyword that went on through the blank
+/// was a first-pass match overlapping the replaced text, so merged into
+/// it.)
 fn spaced(bytes: &[u8], a: usize, b: usize) -> bool {
     let blank = |i: usize| bytes.get(i).is_none_or(u8::is_ascii_whitespace);
     let left = a == 0
-        || (blank(a - 1) && (a < 2 || !matches!(bytes[a - 2], b'A'..=b'Z' | b'0'..=b'9' | b')')));
+        || (blank(a - 1) && {
+            let gap = bytes[..a]
+                .iter()
+                .rev()
+                .take(MAX_GAP)
+                .take_while(|b| GAP_BYTES.contains(b))
+                .count();
+            let i = a - gap;
+            i == 0 || !matches!(bytes[i - 1], b'A'..=b'Z' | b'0'..=b'9' | b')')
+        });
     left && blank(b)
 }
 

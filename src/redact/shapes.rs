@@ -99,7 +99,7 @@ impl Pack {
             .flat_map(|b| {
                 b.patterns
                     .iter()
-                    .map(|&(scan, _, _)| if b.name == "email" { NEVER } else { scan })
+                    .map(|&(scan, _, _, _)| if b.name == "email" { NEVER } else { scan })
             })
             .collect();
         Ok(Pack {
@@ -107,7 +107,7 @@ impl Pack {
             exact: BUILTINS
                 .iter()
                 .flat_map(|b| b.patterns.iter())
-                .map(|&(_, pattern, _)| Exact {
+                .map(|&(_, pattern, _, _)| Exact {
                     pattern,
                     dfa: OnceLock::new(),
                 })

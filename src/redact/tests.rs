@@ -106,15 +106,17 @@ fn credit_card() {
         positive(&r, "credit_card", t);
     }
     for t in [
-        "4111 1111 1111 1112",  // Luhn fails: an order number
-        "4539148803436469",     // 16-digit order number, Luhn fails
-        "1789040231522",        // epoch ms: no issuer prefix
-        "0.4111111111111111",   // a decimal
-        "41111111111",          // too short
-        "4111  1111 1111 1111", // double space is not a separator
+        "4111 1111 1111 1112",     // Luhn fails: an order number
+        "4539148803436469",        // 16-digit order number, Luhn fails
+        "1789040231522",           // epoch ms: no issuer prefix
+        "0.4111111111111111",      // a decimal
+        "41111111111",             // too short
+        "4111     1111 1111 1111", // five blanks are no gap
     ] {
         negative(&r, t);
     }
+    // A run of up to four gap bytes is one gap (issue 30, item 3).
+    positive(&r, "credit_card", "4111  1111 1111 1111");
     // A valid card followed by a year is still found.
     assert_eq!(
         red(&r, "card 4111 1111 1111 1111 2024"),
@@ -735,7 +737,9 @@ pub(crate) mod textgen {
                 format!("{local}{tag}@{domain}.{tld}")
             }
             2 | 3 => luhn_card(r),
-            4 => format!("sk-{}", r.chars(ALNUM, 48)),
+            // Random as real keys are: both cases and a digit (a body of
+            // letters only is an unmarked key that needs a context word).
+            4 => format!("sk-{}aZ{}", r.chars(ALNUM, 45), r.index(10)),
             5 => format!("sk-proj-{}", r.chars(ALNUM, 40)),
             6 => format!("AKIA{}", r.chars(UPPER_ALNUM, 16)),
             7 => format!("ghp_{}", r.chars(ALNUM, 36)),
@@ -868,7 +872,9 @@ proptest! {
 
     #[test]
     fn sessions_keep_their_prefix_structure(seed in any::<u64>()) {
-        let r = full_redactor();
+        // Compiled once for every case: the cases test redaction, not compiling.
+        static FULL: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(full_redactor);
+        let r: &Redactor = &FULL;
         let mut rng = textgen::Rng(seed);
         let turns = 5 + rng.index(6);
         let mut prompt = String::from("system\nYou are the billing assistant. Be brief.\n");
@@ -1187,9 +1193,15 @@ proptest! {
         ];
         // Inner blanks only (so `spaced` tokens are skipped), then a word
         // that ends in a blank (so every token is looked at).
-        let inner = substring_keyword_redactor(&["acme", "acme corp", "zq", "7a", "1 2"]);
-        let edge = substring_keyword_redactor(&["acme", "corp ", "zq", "7a"]);
-        for r in [&inner, &edge, &builtin_redactor()] {
+        // Compiled once for every case: the cases test redaction, not compiling.
+        static INNER: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(|| {
+            substring_keyword_redactor(&["acme", "acme corp", "zq", "7a", "1 2"])
+        });
+        static EDGE: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(|| {
+            substring_keyword_redactor(&["acme", "corp ", "zq", "7a"])
+        });
+        static BUILTIN: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(builtin_redactor);
+        for r in [&*INNER, &*EDGE, &*BUILTIN] {
             for t in &texts {
                 let fast = r.redact_to_string(t);
                 let full = r.redact_with_full_passes(t);

@@ -169,8 +169,10 @@ fn cards_with_every_separator_and_uuid_look_alikes() {
         let (out, _) = r.redact_to_string(&format!("card {card} ok"));
         assert_eq!(out, "card [REDACTED:credit_card] ok", "{sep:?}");
     }
-    // Mixed separators are not a printed card.
-    keeps(&r, "4111 1111-1111.1111");
+    // Gaps may mix and run (issue 30, item 3): the printed grouping,
+    // issuer and Luhn decide.
+    let (out, _) = r.redact_to_string("card 4111 1111-1111.1111 ok");
+    assert_eq!(out, "card [REDACTED:credit_card] ok");
     // Luhn-valid runs of lengths no network issues: 17-digit Visa.
     keeps(&r, "id 41111111111111113");
 }
@@ -524,4 +526,164 @@ fn context_words_and_window_are_configurable() {
         };
         assert!(Redactor::compile(&cfg, None).is_err());
     }
+}
+
+// ---------------------------------------------------- issue 30 (items 3, 4)
+
+/// SECURITY (issue 30, item 3): a card, SSN, phone number or IBAN written
+/// with an unusual gap (`:`, `.`, `_`, `/`, runs of them), glued to the
+/// word that names it, or in lower case, is found like the common forms,
+/// and only the number goes. Each of these was left in clear.
+#[test]
+fn digit_shapes_with_any_gap_or_glued_to_their_word() {
+    let r = all();
+    for (text, secret, name) in [
+        // The issue's forms.
+        ("x:4111:1111:1111:1111", "1111:1111", "credit_card"),
+        ("x_4111_1111_1111_1111", "1111_1111", "credit_card"),
+        ("ssn.078.05.1120", "078", "us_ssn"),
+        ("078_05_1120", "078", "us_ssn"),
+        ("ssn_078_05_1120", "078", "us_ssn"),
+        ("ssn:078:05:1120", "078", "us_ssn"),
+        ("call:4155550132", "4155550132", "phone"),
+        ("tel4155550132", "4155550132", "phone"),
+        ("de89370400440532013000", "370400440532013000", "iban"),
+        // Siblings: every gap byte, runs of them, mixed, solid after a word.
+        ("card 4111/1111/1111/1111", "1111/1111", "credit_card"),
+        (
+            "card 4111 - 1111 - 1111 - 1111",
+            "1111 - 1111",
+            "credit_card",
+        ),
+        ("card 4111--1111__1111..1111", "1111__1111", "credit_card"),
+        ("card 4111-1111 1111.1111", "1111 1111", "credit_card"),
+        ("card4111111111111111", "4111111111111111", "credit_card"),
+        (
+            "order_4111111111111111_exp",
+            "4111111111111111",
+            "credit_card",
+        ),
+        ("ssn078051120", "078051120", "us_ssn"),
+        ("ssn 078/05/1120", "078", "us_ssn"),
+        ("SSN: 078 - 05 - 1120", "078", "us_ssn"),
+        ("user_ssn_078-05-1120", "078", "us_ssn"),
+        ("user_ssn_078051120", "078051120", "us_ssn"),
+        ("x-tel-4155550132", "4155550132", "phone"),
+        ("phone 415.555.0132", "415.555.0132", "phone"),
+        ("phone: 415 555 0132", "415 555 0132", "phone"),
+        ("tel:+1-415-555-0132", "415-555-0132", "phone"),
+        ("mobile 1 415 555 0132", "415 555 0132", "phone"),
+        ("call_415_555_0132", "415_555_0132", "phone"),
+        ("+44_20_7946_0958", "7946_0958", "phone"),
+        ("+44:20:7946:0958", "7946:0958", "phone"),
+        ("tel0301234567", "0301234567", "phone"),
+        ("telefon_030_1234567", "030_1234567", "phone"),
+        ("DE89_3704_0044_0532_0130_00", "0532_0130", "iban"),
+        ("iban gb82west12345698765432", "12345698765432", "iban"),
+        ("iban De89 3704 0044 0532 0130 00", "0532 0130", "iban"),
+    ] {
+        redacts(&r, text, secret, name);
+    }
+    // The number goes, the word and the gaps around it stay.
+    assert_eq!(
+        r.redact_to_string("x_4111_1111_1111_1111_y").0,
+        "x_[REDACTED:credit_card]_y"
+    );
+    assert_eq!(r.redact_to_string("tel4155550132").0, "tel[REDACTED:phone]");
+    assert_eq!(
+        r.redact_to_string("AKIAIOSFODNN7EXAMPLE_prod").0,
+        "[REDACTED:api_key]_prod"
+    );
+    assert_eq!(
+        r.redact_to_string("key_sk-proj-abcdefghijklmnopqrstuvwxyz012345")
+            .0,
+        "key_[REDACTED:api_key]"
+    );
+    assert_eq!(
+        r.redact_to_string("mail jane@example.com_x").0,
+        "mail [REDACTED:email]_x"
+    );
+}
+
+/// What the wider edges and gaps must still leave alone: digits inside a
+/// hex string, a number glued to more digits, dates and times, solid
+/// numbers and unusual gaps without a context word, lowercase hex that
+/// happens to pass mod-97, gaps longer than a run.
+#[test]
+fn wider_edges_and_gaps_keep_look_alikes() {
+    let r = all();
+    for text in [
+        // Hex: the glued letters are all hex digits.
+        "ab4111111111111111",
+        "deadbeef4111111111111111",
+        "cafe4111111111111111cafe",
+        // Glued to more digits, or not a printed grouping.
+        "94111111111111111",
+        "41 1111 1111 111111",
+        // Unusual gaps and solid forms need a context word.
+        "order 078.05.1120",
+        "ref 078:05:1120",
+        "id 078051120",
+        "id 4155550132",
+        "at 415 555 0132",
+        // A word joined to another is no context (`on-call`), unless it is
+        // glued to the number as one token.
+        "on-call 030 1234567",
+        "the tool_call 4155550132 ran",
+        // Times and dates.
+        "2024-06-15 12:30:45.123",
+        "on 2024/06/15 at 10:15",
+        // A gap longer than four bytes ends the number.
+        "card 4111     1111 1111 1111",
+        // Lowercase: a registered country with its length and letters
+        // only in the bank code; hex look-alikes are not.
+        "ad12aaaa1111bb22333344445555",
+        "zz89370400440532013000",
+        "de89370400440532013001",
+    ] {
+        keeps(&r, text);
+    }
+}
+
+/// SECURITY (issue 30, item 4): a solid card-shaped segment of a hex id
+/// (`chatcmpl-<16 hex>-<8 hex>`) is hex, not a card: ids whose random
+/// segment happened to be 16 decimal digits passing the issuer and Luhn
+/// rules were dropped. A card written into an id anywhere else is still
+/// a card.
+#[test]
+fn luhn_segments_of_hex_ids_are_hex_and_cards_in_ids_are_cards() {
+    let r = all();
+    // Luhn-valid Visa, Mastercard and Discover digits as a hex segment.
+    for segment in ["4111111111111111", "5555555555554444", "6011000990139424"] {
+        for id in [
+            format!("chatcmpl-{segment}-b31b5b1f"),
+            format!("chatcmpl-b8af6f4d-{segment}"),
+            format!("chatcmpl_{segment}_0123abcd"),
+            format!("{segment}.deadbeef00"),
+        ] {
+            keeps(&r, &id);
+        }
+        for id in [
+            format!("chatcmpl-{segment}"),
+            format!("req_{segment}"),
+            // The neighbour shows no hex letter, is too short, or is glued.
+            format!("chatcmpl-{segment}-12345678"),
+            format!("chatcmpl-{segment}-cafe"),
+            format!("chatcmpl-{segment}-b31b5b1fzz"),
+            // Two joints, or a blank: not one id.
+            format!("chatcmpl-{segment}--b31b5b1f"),
+            format!("card {segment} b31b5b1f"),
+            // Glued to a word that is not hex.
+            format!("chatcmpl-x{segment}-b31b5b1f"),
+        ] {
+            redacts(&r, &id, &segment[4..12], "credit_card");
+        }
+    }
+    // Grouped, it is a card whatever stands next to it.
+    redacts(
+        &r,
+        "chatcmpl-4111-1111-1111-1111-b31b5b1f",
+        "1111-1111",
+        "credit_card",
+    );
 }

@@ -6,12 +6,12 @@
 //!
 //! | shape | where it starts |
 //! |---|---|
-//! | card, SSN (dashed, spaced, solid), North American and national phone, IPv4, IPv6 from digits | a digit at an ASCII word start, where the text after it could still be one (`digits_may_match`) |
-//! | IBAN | `[A-Z]{2}` and a digit at an ASCII word start |
+//! | card, SSN, North American and national phone, IPv4, IPv6 from digits | a digit with no digit before it, and no run of hex letters only glued before it, where the text after it could still be one (`digits_may_match`) |
+//! | IBAN | two letters (any case) at a token start and a digit |
 //! | IPv6 from letters | a word of 1-4 hex letters/digits followed by `:`, in a run with `::` or seven colons |
 //! | IPv6 `::x:y` | `::` |
-//! | API keys, JWT | a literal prefix (`sk-`, `AKIA`, `eyJ`, ...) at an ASCII word start |
-//! | bearer header | `authorization` (any case) at an ASCII word start, before a `:` |
+//! | API keys, JWT | a literal prefix (`sk-`, `AKIA`, `eyJ`, ...) at a token start (no ASCII letter or digit before it: `_` separates tokens) |
+//! | bearer header | `authorization` (any case) at a token start, before a `:` |
 //! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits, or `(0` or `(dd)` and 9 |
 //! | email | the first byte of the run of local-part bytes (ASCII or any non-ASCII byte) before an `@` |
 //!
@@ -25,6 +25,8 @@
 //! Why: the unanchored multi-pattern search spent most of a redaction run
 //! walking ordinary prose byte by byte through a lazy DFA with look-around;
 //! this loop skips a word in a few instructions.
+
+use super::validate::{GAP_BYTES, gap_after_digit, gap_len, hex_letters_before};
 
 /// Byte classes.
 const WORD: u8 = 1; // ASCII `[A-Za-z0-9_]`: regex `(?-u)\w`
@@ -60,6 +62,12 @@ fn is_word(b: u8) -> bool {
 /// `at` is an ASCII word start: a word byte with no word byte before it.
 fn word_start(text: &[u8], at: usize) -> bool {
     text.get(at).is_some_and(|&b| is_word(b)) && (at == 0 || !is_word(text[at - 1]))
+}
+
+/// `at` starts a token: a word byte with no ASCII letter or digit before
+/// it, so `_` separates tokens (`detectors::Lead::Token`).
+fn token_start(text: &[u8], at: usize) -> bool {
+    text.get(at).is_some_and(|&b| is_word(b)) && (at == 0 || !text[at - 1].is_ascii_alphanumeric())
 }
 
 /// Literal prefixes of the API-key and JWT shapes (case-sensitive), all
@@ -181,26 +189,34 @@ const fn visited() -> [bool; 256] {
 
 static VISITED: [bool; 256] = visited();
 
-/// A cheap filter before [`Starts::visit`]: the byte is one it acts on, and
-/// a digit is not inside a lowercase word or number (where it starts
-/// nothing: not a word start, and IBAN needs two capitals before it).
+/// A cheap filter before [`Starts::visit`]: the byte is one it acts on, a
+/// digit is not inside a number (no shape starts after a digit), and a
+/// digit after a lowercase letter goes on as a number does: every shape
+/// that can start glued to a word (an IBAN's check digits, a number after
+/// `tel` or `ssn`) has a second digit or a gap next (`1 415…`).
 #[inline(always)]
 fn worth_a_visit(text: &[u8], p: usize) -> bool {
     let b = text[p];
     VISITED[usize::from(b)]
         && !(b.is_ascii_digit()
             && p > 0
-            && (text[p - 1].is_ascii_lowercase() || text[p - 1].is_ascii_digit()))
+            && (text[p - 1].is_ascii_digit()
+                || (text[p - 1].is_ascii_lowercase()
+                    && !text.get(p + 1).is_some_and(|&n| {
+                        n.is_ascii_digit() || GAP_BYTES.contains(&n) || n >= 0x80
+                    }))))
 }
 
-/// Whether a shape that starts with a digit can *succeed* at the word
-/// start `p` (a digit): a start where every shape fails yields nothing
-/// whether or not it is tried, so only these need the anchored search.
-/// Each test is necessary for its shapes' exact pattern and check:
+/// Whether a shape that starts with a digit can *succeed* at `p` (a digit
+/// that is not glued to another): a start where every shape fails yields
+/// nothing whether or not it is tried, so only these need the anchored
+/// search. Each test is necessary for its shapes' exact pattern and check:
 ///
-/// - card: 13 or more digits, single ` `/`-` between them;
-/// - SSN and dashed/dotted North American phone: `###-##-####`,
-///   `###-###-####` (or with dots);
+/// - card: 13 or more digits solid, or a first group of four going on in
+///   groups ([`card_run`]);
+/// - SSN and the phone shapes that start with a digit: nine or more digits
+///   in the run of groups from `p` ([`grouped_digits`]), whose first group
+///   is one they can start with (see below);
 /// - IPv4: one to three digits, then a run of digits and dots with three dots;
 /// - IPv6: a run of hex digits and colons with `::` or seven colons (what
 ///   `std`'s parser, which the check runs, needs).
@@ -208,83 +224,93 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
     let rest = &text[p..];
     let d = rest.iter().take_while(|b| b.is_ascii_digit()).count();
     let after = rest.get(d).copied();
-    // A card printed with separators starts with a group of four (every
-    // printed grouping does: 4-4-4-4, 4-6-5, …); written solid it has 13
-    // or more digits. So `1 2 3 4 …` or `12 34 56 …` starts no card: each
-    // of those starts would cost an anchored walk for nothing.
+    // A card printed with gaps starts with a group of four (every printed
+    // grouping does: 4-4-4-4, 4-6-5, …); written solid it has 13 or more
+    // digits. So `1 2 3 4 …` or `12 34 56 …` starts no card: each of
+    // those starts would cost an anchored walk for nothing.
     if d >= 13 || (d == 4 && card_run(rest)) {
         return true;
     }
-    // A solid SSN (nine digits) or Indian mobile (ten, from 6-9), or a
-    // national phone number written solid (`0301234567`).
-    let ends_word = after.is_none_or(|b| !is_word(b));
-    if ends_word && (d == 9 || (d == 10 && (b'6'..=b'9').contains(&rest[0]))) {
+    // The first group of an SSN (`078-05-1120`: 3; `07805 1120`: 5;
+    // solid: 9), a North American number (`415 555 0132`: 3; `415555
+    // 0132`: 6; solid: 10; after a `1`: 1, 4, 7 or 11), an Indian mobile
+    // (5 or 10) or a national number with a trunk `0` (2 to 6; solid 9 to
+    // 12).
+    //
+    // Right after a digit and a gap (`1:1:1…`, `7 4 1 8 …`), only the
+    // context-free dashed shapes (`078-05-1120`, `415-555-0132`) can
+    // start: their checks refuse only a single `-`, `.` or `_` there,
+    // every other shape's refuses any gap (`validate::tail_of_a_run`).
+    let first = if let Some(gap) = gap_after_digit(text, p) {
+        d == 3 && !matches!(gap, [b'-' | b'.' | b'_'])
+    } else {
+        match d {
+            // `1` and a gap, then an area code of three digits.
+            1 => {
+                rest[0] == b'1'
+                    && gap_len(rest, 1).is_some_and(|g| {
+                        let area = rest.get(1 + g..).unwrap_or_default();
+                        area.iter().take_while(|b| b.is_ascii_digit()).count() >= 3
+                    })
+            }
+            7 => rest[0] == b'1',
+            2 => rest[0] == b'0',
+            4 => matches!(rest[0], b'0' | b'1'),
+            3 | 5 | 6 | 9..=12 => true,
+            _ => false,
+        }
+    };
+    if first && grouped_digits(rest) >= 9 {
         return true;
     }
-    if rest[0] == b'0' && (9..=12).contains(&d) && ends_word {
-        return true;
-    }
-    // National phone numbers: a trunk `0` and 9 or more digits in the
-    // run of phone bytes (which `/` may group: `030/1234567`).
-    if rest[0] == b'0' && phone_digits(text, p) >= 9 {
-        return true;
-    }
-    // After a `:` or `.` glued to a digit, no IPv4 or IPv6 address can
-    // start (both checks refuse such a left neighbour), and no SSN or
-    // phone shape is read as one either (their context checks refuse it).
+    // After a `:` or `.` glued to a hex digit, no IPv4 or IPv6 address can
+    // start (both checks refuse such a left neighbour).
     let glued = p >= 2 && matches!(text[p - 1], b':' | b'.') && text[p - 2].is_ascii_hexdigit();
-    match after {
-        // Separators: the full tests below.
-        Some(b' ' | b'-' | b'.' | b':') => {}
-        // Only an IPv6 group (`2001:db8…`) is left.
-        Some(b) if b.is_ascii_hexdigit() => return !glued && ipv6_like(rest),
-        _ => return false,
-    }
     if glued {
         return false;
     }
-    // `#` is a digit, `~` is `-` or `.`.
-    let fits = |shape: &[u8]| {
-        rest.len() >= shape.len()
-            && rest.iter().zip(shape).all(|(&b, &s)| match s {
-                b'#' => b.is_ascii_digit(),
-                b'~' => b == b'-' || b == b'.',
-                _ => b == s,
-            })
-    };
-    if d == 3 && (fits(b"###-##-####") || fits(b"###~###~####") || fits(b"### ## ####")) {
-        return true;
+    match after {
+        Some(b'.') => (1..=3).contains(&d) && ipv4_run(rest),
+        Some(b':') => ipv6_like(rest),
+        // Only an IPv6 group (`2001:db8…`) is left.
+        Some(b) if b.is_ascii_hexdigit() => ipv6_like(rest),
+        _ => false,
     }
-    if d == 5 && (b'6'..=b'9').contains(&rest[0]) && fits(b"##### #####") {
-        return true;
+}
+
+/// Digits in the run of digit groups and gaps ([`gap_len`]) that starts
+/// `rest`, counted up to twelve (the most any shape this serves needs).
+fn grouped_digits(rest: &[u8]) -> usize {
+    let (mut i, mut n) = (0, 0);
+    while n < 12 {
+        let g = rest[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+        if g == 0 {
+            break;
+        }
+        n += g;
+        i += g;
+        match gap_len(rest, i) {
+            Some(len) => i += len,
+            None => break,
+        }
     }
-    if (1..=3).contains(&d) && after == Some(b'.') && ipv4_run(rest) {
-        return true;
-    }
-    after == Some(b':') && ipv6_like(rest)
+    n
 }
 
 /// Whether `rest` (which starts with four digits) goes on as a card
-/// printed in groups: 13 or more digits with single separators of one
-/// kind between them.
+/// printed in groups: 13 or more digits with gaps ([`gap_len`]) between
+/// them.
 fn card_run(rest: &[u8]) -> bool {
     let mut digits = 0;
     let mut i = 0;
-    let mut style = None;
     while i < rest.len() && digits < 13 {
         if rest[i].is_ascii_digit() {
             digits += 1;
             i += 1;
             continue;
         }
-        match super::validate::card_sep(rest, i) {
-            Some((kind, len))
-                if style.is_none_or(|k| k == kind)
-                    && rest.get(i + len).is_some_and(u8::is_ascii_digit) =>
-            {
-                style = Some(kind);
-                i += len;
-            }
+        match gap_len(rest, i) {
+            Some(len) if rest.get(i + len).is_some_and(u8::is_ascii_digit) => i += len,
             _ => break,
         }
     }
@@ -321,13 +347,16 @@ fn ipv6_like(rest: &[u8]) -> bool {
     run.windows(2).any(|w| w == b"::") || run.iter().filter(|b| **b == b':').count() >= 7
 }
 
-/// Digits in the run of phone bytes (digits, blanks, `.`, `-`, `/`, `(`, `)`)
-/// from `p`, looking no further than the longest grouped number.
+/// Digits in the run of phone bytes (digits, gap bytes, `(`, `)` and the
+/// bytes of a no-break space or en dash) from `p`, looking no further than
+/// the longest grouped number with gaps.
 fn phone_digits(text: &[u8], p: usize) -> usize {
     text[p..]
         .iter()
-        .take(40)
-        .take_while(|b| b.is_ascii_digit() || matches!(b, b' ' | b'.' | b'-' | b'/' | b'(' | b')'))
+        .take(64)
+        .take_while(|&&b| {
+            b.is_ascii_digit() || GAP_BYTES.contains(&b) || b == b'(' || b == b')' || b >= 0x80
+        })
         .filter(|b| b.is_ascii_digit())
         .count()
 }
@@ -391,20 +420,26 @@ impl Starts {
     fn visit(&mut self, text: &[u8], p: usize) {
         let b = text[p];
         match b {
-            b'0'..=b'9' => {
-                if p == 0 || !is_word(text[p - 1]) {
+            b'0'..=b'9' => match p.checked_sub(1).map(|i| text[i]) {
+                Some(c) if c.is_ascii_alphabetic() => {
+                    // IBAN: two letters (any case) at a token start, then
+                    // digits.
+                    if p >= 2 && text[p - 2].is_ascii_alphabetic() && token_start(text, p - 2) {
+                        self.at.push(p - 2);
+                    }
+                    // A number glued to a word that is not hex
+                    // (`tel4155550132`; `Lead::Number`).
+                    if !hex_letters_before(text, p) && digits_may_match(text, p) {
+                        self.at.push(p);
+                    }
+                }
+                Some(c) if c.is_ascii_digit() => {}
+                _ => {
                     if digits_may_match(text, p) {
                         self.at.push(p);
                     }
-                } else if p >= 2
-                    && text[p - 1].is_ascii_uppercase()
-                    && text[p - 2].is_ascii_uppercase()
-                    && word_start(text, p - 2)
-                {
-                    // IBAN: `[A-Z]{2}` then digits.
-                    self.at.push(p - 2);
                 }
-            }
+            },
             b'@' => {
                 let next_ok = text
                     .get(p + 1)
@@ -455,7 +490,7 @@ impl Starts {
                         && text
                             .get(s..s + lit.len())
                             .is_some_and(|w| w.iter().zip(lit.iter()).all(|(x, y)| x == y))
-                        && word_start(text, s)
+                        && token_start(text, s)
                     {
                         self.at.push(s);
                     }
@@ -512,7 +547,7 @@ impl Starts {
                 while s < p && !text[s].is_ascii_alphabetic() {
                     s += 1;
                 }
-                if s < p && word_start(text, s) {
+                if s < p && token_start(text, s) {
                     self.at.push(s);
                 }
             }
@@ -560,7 +595,7 @@ impl Starts {
         for name in NAMES {
             if let Some(s) = e.checked_sub(name.len())
                 && text[s..e].eq_ignore_ascii_case(name)
-                && word_start(text, s)
+                && token_start(text, s)
             {
                 self.at.push(s);
             }
@@ -616,6 +651,21 @@ mod tests {
             vec![5, 25]
         );
         assert_eq!(starts("mail a.b+c@x.io").1, vec![(5, 10)]);
+        // Issue 30: `_` separates tokens; a number may be glued to a word
+        // that is not all hex; an IBAN may be lowercase; gaps may run.
+        assert_eq!(starts("x_4111_1111_1111_1111").0, vec![2]);
+        assert_eq!(starts("x_sk-proj-abc").0, vec![2]);
+        assert_eq!(starts("tel4155550132").0, vec![3]);
+        assert_eq!(
+            starts("ab4111111111111111 cafe078051120").0,
+            Vec::<usize>::new()
+        );
+        assert_eq!(starts("de89370400440532013000").0, vec![0]);
+        assert_eq!(starts("x:4111 - 1111 - 1111 - 1111").0, vec![2]);
+        // A group that continues a number starts nothing but a dashed
+        // shape (`1 078-05-1120` is an SSN after a number).
+        assert_eq!(starts("7 4 1 8 5 2 9 6 3 0 7 4").0, Vec::<usize>::new());
+        assert_eq!(starts("1 078-05-1120").0, vec![0, 2]);
         assert_eq!(starts("@x a@ b@@c").1, Vec::<(usize, usize)>::new());
     }
 }

@@ -11,7 +11,7 @@
 //! are found by the scanner, which resumes one character after a failed start.
 
 use super::context::Compiled as Context;
-use super::detectors::Check;
+use super::detectors::{Check, Lead};
 use std::net::Ipv6Addr;
 use std::str::FromStr;
 
@@ -81,13 +81,15 @@ pub(crate) fn check(
                 .then_some((start + colon + 1, at))
         }
         Check::Luhn => card_span(text, start, end, vetoed).map(|e| (start, e)),
-        Check::Iban => longest_valid_prefix(text, start, end, b" ", |e| iban_ok(&text[start..e]))
-            .map(|e| (start, e)),
+        Check::Iban => {
+            longest_valid_prefix(text, start, end, GAP_BYTES, |e| iban_ok(&text[start..e]))
+                .map(|e| (start, e))
+        }
         Check::Ssn => {
-            (ssn_ok(s) && !joined_context(text, start, end, b"-.")).then_some((start, end))
+            (ssn_ok(s) && !joined_context(text, start, end, b"-._")).then_some((start, end))
         }
         Check::SsnLoose => (ssn_ok(s)
-            && !joined_context(text, start, end, b"-.,")
+            && !joined_context(text, start, end, b"-.,_:/")
             && !tail_of_a_run(text, start)
             && confirmed())
         .then_some((start, end)),
@@ -99,12 +101,72 @@ pub(crate) fn check(
             }
             phone_span(text, start, end, |e| national_phone_ok(text, start, e))
         }
+        Check::PhoneNanp => (confirmed()
+            && !joined_context(text, start, end, b"-.,_:/")
+            && !tail_of_a_run(text, start))
+        .then_some((start, end)),
         Check::Ipv4 => (ipv4_ok(s)
             && !joined_context(text, start, end, b".")
             && !version_glue(text, start, end)
             && !vetoed())
         .then_some((start, end)),
         Check::Ipv6 => ipv6_ok(text, start, end).map(|e| (start, e)),
+    }
+}
+
+/// Whether a candidate of a shape with left edge `lead` may start at
+/// `start` (see [`Lead`]).
+pub(crate) fn lead_ok(lead: Lead, text: &[u8], start: usize) -> bool {
+    let Some(&prev) = start.checked_sub(1).and_then(|i| text.get(i)) else {
+        return true;
+    };
+    match lead {
+        Lead::Any => true,
+        Lead::Token => !prev.is_ascii_alphanumeric(),
+        Lead::Number => {
+            !prev.is_ascii_digit()
+                && !(prev.is_ascii_alphabetic() && hex_letters_before(text, start))
+        }
+    }
+}
+
+/// Whether the run of ASCII letters right before `at` is all hex digits
+/// (`a`-`f` in either case), looking at 32 of them at most: then digits
+/// glued after it are part of a hex string, not a number of their own.
+/// A word with any other letter (`tel`, `ssn`, `card`, `x`) is not hex.
+pub(crate) fn hex_letters_before(text: &[u8], at: usize) -> bool {
+    text.get(..at).is_some_and(|t| {
+        t.iter()
+            .rev()
+            .take(32)
+            .take_while(|b| b.is_ascii_alphabetic())
+            .all(u8::is_ascii_hexdigit)
+    })
+}
+
+/// The ASCII bytes of a gap between digit groups (`detectors::gap!`).
+pub(crate) const GAP_BYTES: &[u8] = b" \t._/:-";
+
+/// The most ASCII bytes one gap holds (`detectors::gap!`).
+pub(crate) const MAX_GAP: usize = 4;
+
+/// The gap between digit groups that starts at `s[i]`, as its length in
+/// bytes: a run of one to [`MAX_GAP`] of [`GAP_BYTES`], or one no-break
+/// space or en dash (`detectors::gap!`). A longer run is no gap: it ends
+/// the number.
+pub(crate) fn gap_len(s: &[u8], i: usize) -> Option<usize> {
+    match *s.get(i)? {
+        0xC2 if s.get(i + 1) == Some(&0xA0) => Some(2),
+        0xE2 if s.get(i + 1) == Some(&0x80) && s.get(i + 2) == Some(&0x93) => Some(3),
+        b if GAP_BYTES.contains(&b) => {
+            let n = s[i..]
+                .iter()
+                .take(MAX_GAP + 1)
+                .take_while(|b| GAP_BYTES.contains(b))
+                .count();
+            (n <= MAX_GAP).then_some(n)
+        }
+        _ => None,
     }
 }
 
@@ -284,36 +346,25 @@ pub(crate) fn luhn(s: &[u8]) -> bool {
     n > 0 && sum.is_multiple_of(10)
 }
 
-/// The separator that starts at `s[i]`, as `(kind, length)`: the bytes a
-/// printed card number puts between its groups (blank, tab, `-`, `.`, `/`,
-/// `_`, no-break space, en dash). `kind` tells one style from another.
-pub(crate) fn card_sep(s: &[u8], i: usize) -> Option<(u8, usize)> {
-    match s.get(i)? {
-        b @ (b' ' | b'\t' | b'-' | b'.' | b'/' | b'_') => Some((*b, 1)),
-        0xC2 if s.get(i + 1) == Some(&0xA0) => Some((0xA0, 2)),
-        0xE2 if s.get(i + 1) == Some(&0x80) && s.get(i + 2) == Some(&0x93) => Some((0x93, 3)),
-        _ => None,
-    }
-}
-
 /// The longest card number that starts the candidate `text[start..end]`
-/// and ends at its end or at one of its own separators: its end, or `None`.
+/// and ends at its end or at one of its own gaps: its end, or `None`.
 ///
 /// Linear in the candidate: its groups are read once, and only the few
 /// prefixes whose grouping is one a card is printed with are checked
 /// (13-19 digits written solid; groups of four and a last of one to four;
-/// Amex and Diners' 4-6-4 and 4-6-5; one separator style throughout).
-/// Each is then held to an issuer prefix (3x but not 31-33, 4, 5, 6,
-/// 2221-2720), an issuer length (Visa 13, 16, 19; Amex 15; Diners 14;
-/// Mastercard 16; others 16-19) and Luhn. The issuer rules keep the
-/// commonest Luhn-by-chance numbers out: epoch milliseconds (`17…`), other
-/// ids starting 1, 7, 8, 9 or 0, and digit runs of lengths no network uses.
+/// Amex and Diners' 4-6-4 and 4-6-5; any gaps, [`gap_len`]). Each is then
+/// held to an issuer prefix (3x but not 31-33, 4, 5, 6, 2221-2720), an
+/// issuer length (Visa 13, 16, 19; Amex 15; Diners 14; Mastercard 16;
+/// others 16-19) and Luhn. The issuer rules keep the commonest
+/// Luhn-by-chance numbers out: epoch milliseconds (`17…`), other ids
+/// starting 1, 7, 8, 9 or 0, and digit runs of lengths no network uses.
+/// A solid run that is one segment of a hex id is not a card
+/// ([`hex_id_segment`]).
 fn card_span(text: &[u8], start: usize, end: usize, vetoed: impl Fn() -> bool) -> Option<usize> {
     let s = text.get(start..end)?;
     // Per group: its digit count and the offset just past it.
     let mut groups: [(usize, usize); 19] = [(0, 0); 19];
     let mut n = 0;
-    let mut style = None;
     let mut i = 0;
     while i < s.len() && n < groups.len() {
         let g = s[i..].iter().take_while(|b| b.is_ascii_digit()).count();
@@ -323,12 +374,9 @@ fn card_span(text: &[u8], start: usize, end: usize, vetoed: impl Fn() -> bool) -
         i += g;
         groups[n] = (g, i);
         n += 1;
-        match card_sep(s, i) {
-            Some((kind, len)) if style.is_none_or(|k| k == kind) => {
-                style = Some(kind);
-                i += len;
-            }
-            _ => break,
+        match gap_len(s, i) {
+            Some(len) => i += len,
+            None => break,
         }
     }
     let groups = &groups[..n];
@@ -355,11 +403,13 @@ fn card_span(text: &[u8], start: usize, end: usize, vetoed: impl Fn() -> bool) -
             }
         }
         if issuer_ok(&digits[..m]) && luhn(&digits[..m]) && !decimal_context(text, start, e) {
-            // Precision: a piece of a longer number printed in
-            // the same grouping (a 20-22 digit tracking number, a UUID of
-            // digits) is not a card; a shorter prefix would be a piece too.
-            let piece = style.map_or(Piece::No, |k| piece_of_a_longer_run(text, start, e, k));
-            let ok = match piece {
+            if k == 1 && hex_id_segment(text, start, e) {
+                return None;
+            }
+            // Precision: a piece of a longer number printed in groups (a
+            // 20-22 digit tracking number, a UUID of digits) is not a
+            // card; a shorter prefix would be a piece too.
+            let ok = match piece_of_a_longer_run(text, start, e) {
                 Piece::No => true,
                 Piece::Maybe => !vetoed(),
                 Piece::Yes => false,
@@ -370,34 +420,78 @@ fn card_span(text: &[u8], start: usize, end: usize, vetoed: impl Fn() -> bool) -
     None
 }
 
-/// Whether the card candidate `text[start..end]`, printed with separator
-/// kind `kind`, is a piece of a longer number printed the same way (a
-/// 20-22 digit tracking number grouped in fours, a UUID of digits): a dash
-/// and twelve digits after it is a UUID ([`Piece::Yes`]); any other group
-/// before or after (`2024 4111 1111 1111 1111`, `4111 1111 1111 1111 0925
-/// 123`) is [`Piece::Maybe`]: a card next to a year, an expiry or a CVV,
-/// unless a shipping word says it is a tracking number.
-fn piece_of_a_longer_run(text: &[u8], start: usize, end: usize, kind: u8) -> Piece {
-    let sep_at = |i: usize| card_sep(text, i).filter(|&(k, _)| k == kind);
+/// Whether the solid digit run `text[start..end]`, standing as a token of
+/// its own, is one segment of a hex id: next to it, across one `-`, `_`,
+/// `.` or `:`, stands a segment of 8 to 64 hex digits with a letter among
+/// them (`chatcmpl-4532015112830366-b31b5b1f`, issue 30 item 4).
+///
+/// Why: an engine's id of random hex (`chatcmpl-<16 hex>-<8 hex>`) has a
+/// 16-digit segment of decimal digits that passes the issuer and Luhn
+/// rules about once in 20,000 ids; those records were dropped as cards at
+/// a steady rate. Such a segment is a 64-bit hex value whatever its
+/// digits, and the id a 64-bit channel however it is read (pseudonymize it
+/// to close it). A card someone writes into an id on its own
+/// (`chatcmpl-4111111111111111`, `req_4111…`), with gaps, or next to
+/// anything but a hex segment is still a card.
+fn hex_id_segment(text: &[u8], start: usize, end: usize) -> bool {
+    let joint = |b: u8| matches!(b, b'-' | b'_' | b'.' | b':');
+    let hex = |seg: &[u8]| {
+        (8..=64).contains(&seg.len())
+            && seg.iter().all(u8::is_ascii_hexdigit)
+            && seg.iter().any(u8::is_ascii_alphabetic)
+    };
+    // The segment must be a token of its own: not glued to a word.
+    let own = start == 0 || !text[start - 1].is_ascii_alphanumeric();
+    let alnum_run_before = |e: usize| {
+        let n = text[..e]
+            .iter()
+            .rev()
+            .take(65)
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        &text[e - n..e]
+    };
+    let alnum_run_after = |b: usize| {
+        let t = text.get(b..).unwrap_or_default();
+        let n = t
+            .iter()
+            .take(65)
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        &t[..n]
+    };
+    let before = start >= 2 && joint(text[start - 1]) && hex(alnum_run_before(start - 1));
+    let after = text.get(end).is_some_and(|&b| joint(b)) && hex(alnum_run_after(end + 1));
+    own && (before || after)
+}
+
+/// Whether the card candidate `text[start..end]`, printed in groups, is a
+/// piece of a longer number printed so (a 20-22 digit tracking number
+/// grouped in fours, a UUID of digits): a dash and twelve digits after it
+/// is a UUID ([`Piece::Yes`]); any other group before or after (`2024 4111
+/// 1111 1111 1111`, `4111 1111 1111 1111 0925 123`) is [`Piece::Maybe`]: a
+/// card next to a year, an expiry or a CVV, unless a shipping word says it
+/// is a tracking number.
+fn piece_of_a_longer_run(text: &[u8], start: usize, end: usize) -> Piece {
     let digits_from = |i: usize| {
         text.get(i..)
             .map_or(0, |t| t.iter().take_while(|b| b.is_ascii_digit()).count())
     };
-    // The start of a group of four digits and the separator before `at`.
+    // A group of four digits and a gap right before `at`.
     let group_before = |at: usize| {
-        (1..=3).find_map(|len| {
-            let g = at.checked_sub(len + 4)?;
-            (sep_at(at - len) == Some((kind, len))
-                && text[g..at - len].iter().all(u8::is_ascii_digit))
-            .then_some(g)
+        (1..=MAX_GAP).any(|len| {
+            at.checked_sub(len + 4).is_some_and(|g| {
+                gap_len(text, at - len) == Some(len)
+                    && text[g..at - len].iter().all(u8::is_ascii_digit)
+            })
         })
     };
     let before = group_before(start);
-    let (one_after, uuid_tail) = match sep_at(end) {
-        Some((_, len)) => {
+    let (one_after, uuid_tail) = match gap_len(text, end) {
+        Some(len) => {
             let g = digits_from(end + len);
             // A UUID's last group of twelve: the digits are an id.
-            (g >= 1, kind == b'-' && g == 12)
+            (g >= 1, len == 1 && text[end] == b'-' && g == 12)
         }
         None => (false, false),
     };
@@ -408,7 +502,7 @@ fn piece_of_a_longer_run(text: &[u8], start: usize, end: usize, kind: u8) -> Pie
     // its expiry and CVV) or before it leave it a card unless a shipping
     // word says the run is a tracking number: a leak costs more than a
     // redacted tracking number.
-    if before.is_some() || one_after {
+    if before || one_after {
         Piece::Maybe
     } else {
         Piece::No
@@ -460,12 +554,131 @@ fn card_ok(s: &[u8]) -> bool {
     card_span(s, 0, s.len(), || false) == Some(s.len())
 }
 
+/// The IBAN length of each country in the IBAN registry (ISO 13616, as
+/// SWIFT publishes it), by country code.
+const IBAN_LENGTHS: &[([u8; 2], usize)] = &[
+    (*b"AD", 24),
+    (*b"AE", 23),
+    (*b"AL", 28),
+    (*b"AT", 20),
+    (*b"AZ", 28),
+    (*b"BA", 20),
+    (*b"BE", 16),
+    (*b"BG", 22),
+    (*b"BH", 22),
+    (*b"BI", 27),
+    (*b"BR", 29),
+    (*b"BY", 28),
+    (*b"CH", 21),
+    (*b"CR", 22),
+    (*b"CY", 28),
+    (*b"CZ", 24),
+    (*b"DE", 22),
+    (*b"DJ", 27),
+    (*b"DK", 18),
+    (*b"DO", 28),
+    (*b"EE", 20),
+    (*b"EG", 29),
+    (*b"ES", 24),
+    (*b"FI", 18),
+    (*b"FK", 18),
+    (*b"FO", 18),
+    (*b"FR", 27),
+    (*b"GB", 22),
+    (*b"GE", 22),
+    (*b"GI", 23),
+    (*b"GL", 18),
+    (*b"GR", 27),
+    (*b"GT", 28),
+    (*b"HN", 28),
+    (*b"HR", 21),
+    (*b"HU", 28),
+    (*b"IE", 22),
+    (*b"IL", 23),
+    (*b"IQ", 23),
+    (*b"IS", 26),
+    (*b"IT", 27),
+    (*b"JO", 30),
+    (*b"KW", 30),
+    (*b"KZ", 20),
+    (*b"LB", 28),
+    (*b"LC", 32),
+    (*b"LI", 21),
+    (*b"LT", 20),
+    (*b"LU", 20),
+    (*b"LV", 21),
+    (*b"LY", 25),
+    (*b"MC", 27),
+    (*b"MD", 24),
+    (*b"ME", 22),
+    (*b"MK", 19),
+    (*b"MN", 20),
+    (*b"MR", 27),
+    (*b"MT", 31),
+    (*b"MU", 30),
+    (*b"NI", 28),
+    (*b"NL", 18),
+    (*b"NO", 15),
+    (*b"OM", 23),
+    (*b"PK", 24),
+    (*b"PL", 28),
+    (*b"PS", 29),
+    (*b"PT", 25),
+    (*b"QA", 29),
+    (*b"RO", 24),
+    (*b"RS", 22),
+    (*b"RU", 33),
+    (*b"SA", 24),
+    (*b"SC", 31),
+    (*b"SD", 18),
+    (*b"SE", 24),
+    (*b"SI", 19),
+    (*b"SK", 24),
+    (*b"SM", 27),
+    (*b"SO", 23),
+    (*b"ST", 25),
+    (*b"SV", 28),
+    (*b"TL", 23),
+    (*b"TN", 24),
+    (*b"TR", 26),
+    (*b"UA", 29),
+    (*b"VA", 22),
+    (*b"VG", 24),
+    (*b"XK", 20),
+    (*b"YE", 30),
+];
+
 /// ISO 13616: two letters, two check digits, 11-30 more alphanumerics, and
-/// mod-97 of the rearranged number equal to 1.
+/// mod-97 of the rearranged number equal to 1. Written in any case; gaps
+/// between groups are not part of the number.
+///
+/// A candidate with no capital letter (`de89370400440532013000`, the form
+/// that hides in lowercase ids) must also have a registered country's
+/// length and letters only in the bank code (the four characters after
+/// the check digits: `gb82west…`, `nl91abna…`): random lowercase hex
+/// (`ad12…`, `be34…`) would otherwise pass mod-97 once in 97.
 pub(crate) fn iban_ok(s: &[u8]) -> bool {
-    let compact: Vec<u8> = s.iter().copied().filter(|&b| b != b' ').collect();
-    if !(15..=34).contains(&compact.len()) || s.last() == Some(&b' ') {
+    if s.iter()
+        .any(|b| !b.is_ascii_alphanumeric() && !GAP_BYTES.contains(b))
+        || !s.last().is_some_and(u8::is_ascii_alphanumeric)
+    {
         return false;
+    }
+    let compact: Vec<u8> = s
+        .iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .map(u8::to_ascii_uppercase)
+        .collect();
+    if !(15..=34).contains(&compact.len()) {
+        return false;
+    }
+    if !s.iter().any(u8::is_ascii_uppercase) {
+        let registered = IBAN_LENGTHS
+            .iter()
+            .any(|(c, n)| compact.starts_with(c) && compact.len() == *n);
+        if !registered || compact[8..].iter().any(u8::is_ascii_alphabetic) {
+            return false;
+        }
     }
     let rearranged = compact[4..].iter().chain(&compact[..4]);
     let mut rem = 0u32;
@@ -541,7 +754,7 @@ fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
         _ => {
             // `555-123-4567` or `555.123.4567`, never mixed.
             let same_seps = s.get(3) == s.get(7);
-            same_seps && !joined_context(text, start, end, b"-.")
+            same_seps && !joined_context(text, start, end, b"-._")
         }
     }
 }
@@ -554,14 +767,17 @@ fn national_phone_ok(text: &[u8], start: usize, end: usize) -> bool {
         return false;
     };
     let digits = s.iter().filter(|b| b.is_ascii_digit()).count();
-    if !(9..=12).contains(&digits) || joined_context(text, start, end, b"-./") {
+    if !(9..=12).contains(&digits) || joined_context(text, start, end, b"-./_:") {
         return false;
     }
-    // Glued to a word or a `+` before, or the tail of a longer grouped
+    // Glued to a digit or a `+` before (a word before a number is its
+    // shape's `Lead`; before a `(` none), or the tail of a longer grouped
     // number (`7946 0958 123456`): not a national number on its own.
-    if start > 0 && (text[start - 1].is_ascii_alphanumeric() || text[start - 1] == b'+')
-        || tail_of_a_run(text, start)
-    {
+    let glued = start.checked_sub(1).is_some_and(|i| {
+        let b = text[i];
+        b.is_ascii_digit() || b == b'+' || (s.first() == Some(&b'(') && b.is_ascii_alphanumeric())
+    });
+    if glued || tail_of_a_run(text, start) {
         return false;
     }
     let body = match s.iter().position(|&b| b == b')') {
@@ -578,12 +794,34 @@ fn national_phone_ok(text: &[u8], start: usize, end: usize) -> bool {
     }
 }
 
-/// The candidate at `start` continues a number before it: a digit and one
-/// separator (` `, `.`, `-`, `/`) right before it.
+/// The candidate at `start` continues a number before it: a gap
+/// ([`gap_len`]) right before it, and a digit before the gap.
 fn tail_of_a_run(text: &[u8], start: usize) -> bool {
-    start >= 2
-        && matches!(text[start - 1], b' ' | b'.' | b'-' | b'/')
-        && text[start - 2].is_ascii_digit()
+    gap_after_digit(text, start).is_some()
+}
+
+/// The gap ([`gap_len`]) that ends right before `start`, when a digit
+/// stands before it: where a candidate at `start` would continue a number
+/// (`7946 0958 123456`, `1 - 2`). Reads at most five bytes back.
+pub(crate) fn gap_after_digit(text: &[u8], start: usize) -> Option<&[u8]> {
+    let before = text.get(..start)?;
+    let ascii = before
+        .iter()
+        .rev()
+        .take(MAX_GAP)
+        .take_while(|b| GAP_BYTES.contains(b))
+        .count();
+    let gap = if ascii > 0 {
+        ascii
+    } else if before.ends_with("\u{a0}".as_bytes()) {
+        2
+    } else if before.ends_with("\u{2013}".as_bytes()) {
+        3
+    } else {
+        return None;
+    };
+    let at = start - gap;
+    (at > 0 && before[at - 1].is_ascii_digit()).then(|| &before[at..])
 }
 
 /// A dotted quad glued to a package or file name: `pkg-1.2.3.4`,

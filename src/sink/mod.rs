@@ -11,9 +11,14 @@
 //! | JSON Lines on a writer (`filter`'s and `redact`'s stdout, a buffer) | [`Lines`] | here |
 //! | `stdout`, `file:PATH`, `otlp+http(s)://`, `otlp+grpc(s)://` in `serve` | `&writer::Queue`, drained by one writer task per sink | `writer.rs` (tokio), `otlp.rs` (OTLP exports over HTTP and gRPC), `file.rs` |
 //!
-//! The tokio parts (`writer`, `otlp`) exist with the `daemon` feature only;
-//! the seam and [`Lines`] build without it.
+//! The daemon's parts (`writer`, `otlp`, `file` and the sink `counters`)
+//! exist with the `daemon` feature only and sit on the daemon's floor (see
+//! `tests/it/tidy.rs`): the seam and [`Lines`] build without them and
+//! name none of them.
 
+#[cfg(feature = "daemon")]
+pub mod counters;
+#[cfg(feature = "daemon")]
 pub mod file;
 #[cfg(feature = "daemon")]
 pub mod otlp;

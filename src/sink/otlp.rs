@@ -407,8 +407,8 @@ impl Forwarder {
         let origin: axum::http::Uri = self.base.parse().map_err(|_| Fail::Permanent(0))?;
         let mut grpc = tonic::client::Grpc::with_origin(client.clone(), origin);
         let path = match signal {
-            Signal::Traces => PathAndQuery::from_static(crate::daemon::grpc::TRACES_PATH),
-            Signal::Logs => PathAndQuery::from_static(crate::daemon::grpc::LOGS_PATH),
+            Signal::Traces => PathAndQuery::from_static(crate::otlp_grpc::TRACES_PATH),
+            Signal::Logs => PathAndQuery::from_static(crate::otlp_grpc::LOGS_PATH),
         };
         let mut req = tonic::Request::new(body);
         req.set_timeout(ATTEMPT_TIMEOUT);
@@ -419,7 +419,7 @@ impl Forwarder {
         }
         let call = async {
             grpc.ready().await.map_err(|_| Fail::Retry(None))?;
-            grpc.unary::<Bytes, Bytes, _>(req, path, crate::daemon::grpc::RawCodec)
+            grpc.unary::<Bytes, Bytes, _>(req, path, crate::otlp_grpc::RawCodec)
                 .await
                 .map_err(|s| grpc_fail(&s))
         };
@@ -427,7 +427,7 @@ impl Forwarder {
             Ok(r) => r?,
             Err(_) => return Err(Fail::Retry(None)),
         };
-        let rejected = crate::daemon::grpc::ExportResponse::decode(resp.into_inner())
+        let rejected = crate::otlp_grpc::ExportResponse::decode(resp.into_inner())
             .ok()
             .and_then(|r| r.partial_success)
             .map_or(0, |p| u64::try_from(p.rejected).unwrap_or(0));
@@ -442,7 +442,7 @@ impl Forwarder {
 /// `RetryInfo` delay is honoured (capped at [`MAX_RETRY_AFTER`]).
 fn grpc_fail(s: &tonic::Status) -> Fail {
     use tonic::Code;
-    let info = crate::daemon::grpc::retry_delay(s);
+    let info = crate::otlp_grpc::retry_delay(s);
     match s.code() {
         Code::Cancelled
         | Code::DeadlineExceeded

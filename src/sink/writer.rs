@@ -17,9 +17,9 @@ use tokio::io::AsyncWriteExt;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
+use super::counters::{DropReason, SinkCounters};
 use super::file::open_sink_file;
 use super::otlp::{Batch, Forwarder, Levels};
-use crate::daemon::metrics::{DropReason, SinkCounters};
 use crate::policy::SinkOutput;
 
 /// Write buffer of a sink writer.

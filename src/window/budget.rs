@@ -24,7 +24,7 @@
 //! fixed `floor(budget / replicas)` share) can replace the on-host one
 //! ([`LogBudget`]) without touching the runtime.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -154,6 +154,8 @@ impl WindowBook {
 pub struct Book {
     windows: HashMap<String, WindowBook>,
     closed: HashMap<String, CloseCause>,
+    /// Per window: what each holder (`REPLICA/HOLDER`) leased.
+    holders: HashMap<String, BTreeMap<String, Units>>,
 }
 
 impl Book {
@@ -166,6 +168,16 @@ impl Book {
     pub fn closed(&self) -> &HashMap<String, CloseCause> {
         &self.closed
     }
+
+    /// What each holder leased of window `id`, by `REPLICA/HOLDER` (the
+    /// entry's `replica_id`, `-` when it names none): the leases a fleet's
+    /// budget store must still hold.
+    pub fn holders(&self, id: &str) -> Vec<(String, Units)> {
+        self.holders
+            .get(id)
+            .map(|m| m.iter().map(|(k, v)| (k.clone(), *v)).collect())
+            .unwrap_or_default()
+    }
 }
 
 impl Follow for Book {
@@ -173,6 +185,7 @@ impl Follow for Book {
         match &entry.event {
             AuditEvent::BudgetLeased {
                 window,
+                holder,
                 records,
                 bytes,
                 ..
@@ -180,6 +193,15 @@ impl Follow for Book {
                 let w = self.windows.entry(window.clone()).or_default();
                 w.leased.records = w.leased.records.saturating_add(records.unwrap_or(0));
                 w.leased.bytes = w.leased.bytes.saturating_add(bytes.unwrap_or(0));
+                let name = format!("{}/{holder}", entry.replica_id.as_deref().unwrap_or("-"));
+                let h = self
+                    .holders
+                    .entry(window.clone())
+                    .or_default()
+                    .entry(name)
+                    .or_default();
+                h.records = h.records.saturating_add(records.unwrap_or(0));
+                h.bytes = h.bytes.saturating_add(bytes.unwrap_or(0));
             }
             AuditEvent::WindowReleased {
                 window,
@@ -358,14 +380,27 @@ pub enum StoreFault {
     Timeout,
     /// The store refused our credentials, or the password file is unreadable.
     Auth,
-    /// The answer was not one the lease script can give.
+    /// The answer was not one the store's scripts give (a wrong type
+    /// under the key, an error, a reply of the wrong shape).
     Nonsense,
-    /// The store no longer knows leases this replica took from it: it lost
-    /// its state (a restart without persistence) or lies. The window's
-    /// budget is frozen in the store until an operator intervenes.
+    /// The store no longer holds leases this replica's log records: it
+    /// lost its state (flushed, the key deleted, a restart without
+    /// persistence) or an older state was written back. Not trusted: the
+    /// window closes for good.
     LostState,
     /// Another replica leases the same window id under another definition.
     Conflict,
+    /// The window's state fails its seal (`[fleet] store_key_file`): it
+    /// was written or changed without the key. Not trusted.
+    Forged,
+    /// The state is older than one this replica saw, or differs from it at
+    /// the same sequence number (a replay or a fork). Not trusted.
+    Rollback,
+    /// What all holders leased, less what they gave back (or what they
+    /// spent), exceeds the budget. Not trusted.
+    OverBudget,
+    /// Another replica found the store untrusted and halted the window.
+    Halted,
 }
 
 impl StoreFault {
@@ -378,6 +413,59 @@ impl StoreFault {
             StoreFault::Nonsense => "nonsense",
             StoreFault::LostState => "lost_state",
             StoreFault::Conflict => "conflict",
+            StoreFault::Forged => "forged",
+            StoreFault::Rollback => "rollback",
+            StoreFault::OverBudget => "over_budget",
+            StoreFault::Halted => "halted",
+        }
+    }
+
+    /// Every fault.
+    pub const ALL: [StoreFault; 10] = [
+        StoreFault::Unreachable,
+        StoreFault::Timeout,
+        StoreFault::Auth,
+        StoreFault::Nonsense,
+        StoreFault::LostState,
+        StoreFault::Conflict,
+        StoreFault::Forged,
+        StoreFault::Rollback,
+        StoreFault::OverBudget,
+        StoreFault::Halted,
+    ];
+
+    /// The fault named by [`StoreFault::as_str`]'s word.
+    pub fn from_word(word: &str) -> Option<StoreFault> {
+        StoreFault::ALL.into_iter().find(|f| f.as_str() == word)
+    }
+
+    /// Whether the fault is evidence that the store's counts cannot be
+    /// trusted (rather than that it could not answer): the window then
+    /// closes for good (`budget_store_untrusted`).
+    pub fn is_integrity(self) -> bool {
+        matches!(
+            self,
+            StoreFault::LostState
+                | StoreFault::Forged
+                | StoreFault::Rollback
+                | StoreFault::OverBudget
+                | StoreFault::Halted
+        )
+    }
+
+    /// A few words for the service log.
+    pub fn describe(self) -> &'static str {
+        match self {
+            StoreFault::Timeout => "too slow (timeout)",
+            StoreFault::Unreachable => "unreachable",
+            StoreFault::Auth => "refusing our credentials, or the store key is unreadable",
+            StoreFault::Nonsense => "answering nonsense",
+            StoreFault::LostState => "missing leases it granted (lost state)",
+            StoreFault::Conflict => "holding another definition of the window",
+            StoreFault::Forged => "holding a state that fails its seal (forged)",
+            StoreFault::Rollback => "showing an older state than one seen (rollback)",
+            StoreFault::OverBudget => "holding more leases than the budget (over budget)",
+            StoreFault::Halted => "halted for this window by another replica",
         }
     }
 }
@@ -428,7 +516,17 @@ pub struct LogBudget;
 /// How much to lease in one measure: half of what is left, at least the
 /// need, at most the cap (unless the need is larger), never more than left.
 pub fn lease_size(left: u64, need: u64, cap: u64) -> u64 {
-    left.div_ceil(2).min(cap).max(need).min(left)
+    lease_size_among(left, need, cap, 1)
+}
+
+/// [`lease_size`] for one of `replicas` sharing what is left:
+/// `ceil(left / (2 * replicas))`, at least the need, at most the cap
+/// (unless the need is larger), never more than left.
+pub fn lease_size_among(left: u64, need: u64, cap: u64, replicas: u64) -> u64 {
+    left.div_ceil(replicas.max(1).saturating_mul(2))
+        .min(cap)
+        .max(need)
+        .min(left)
 }
 
 pub(crate) fn enabled(w: &Window) -> AuditEvent {
@@ -638,6 +736,30 @@ mod tests {
         assert_eq!(lease_size(100_000, 1, 1024), 1024);
         assert_eq!(lease_size(100_000, 5000, 1024), 5000);
         assert_eq!(lease_size(10, 50, 1024), 10);
+    }
+
+    #[test]
+    fn every_store_fault_has_its_own_word_and_reads_back() {
+        let mut words = std::collections::HashSet::new();
+        for f in StoreFault::ALL {
+            // Exhaustive: a new fault stops this compiling until it is
+            // listed here, and so reminds that it belongs in `ALL` too.
+            match f {
+                StoreFault::Unreachable
+                | StoreFault::Timeout
+                | StoreFault::Auth
+                | StoreFault::Nonsense
+                | StoreFault::LostState
+                | StoreFault::Conflict
+                | StoreFault::Forged
+                | StoreFault::Rollback
+                | StoreFault::OverBudget
+                | StoreFault::Halted => {}
+            }
+            assert!(words.insert(f.as_str()), "{f:?}");
+            assert_eq!(StoreFault::from_word(f.as_str()), Some(f));
+        }
+        assert_eq!(StoreFault::from_word("lost"), None);
     }
 
     proptest! {

@@ -1,28 +1,35 @@
 //! Window budgets leased from a shared Redis store: one bound for a whole
 //! fleet of `serve` replicas (`[fleet] budget_store`).
 //!
-//! Each window has one hash in the store (`tracegate:window:ID`). A Lua
-//! script ([`SCRIPT`]) runs every lease and release atomically inside
-//! Redis, so the sum of the leases of every replica never exceeds the
-//! window's budget, whatever the interleaving. The hash holds:
+//! Each window has one hash in the store (`tracegate:window:ID`) whose
+//! field `state` holds the window's [`FleetState`]: what every holder (one
+//! gate's use of the window, `REPLICA/HOLDER`) leased, gave back and
+//! spent, a sequence number, and a seal (HMAC-SHA256) under the key the
+//! replicas share and the store never sees (`[fleet] store_key_file`).
+//! Other fields of the hash mean nothing and are never read.
 //!
-//! - `def`: a digest of the window's definition. A replica whose policy
-//!   defines the same id differently gets no lease (`conflict`), so two
-//!   policies can never each spend "their" budget under one id.
-//! - `lr`/`lb` leased, `rr`/`rb` given back, `sr`/`sb` spent as reported,
-//!   records and bytes.
-//! - per holder (one gate's use of the window): what it leased
-//!   (`h:HOLDER:r`, `:b`) and whether it settled (`:s`). Settling is
-//!   idempotent, and what a holder gives back is what the *store* says it
-//!   leased less what it spent, so no replica can give back more than it
-//!   took.
-//! - `closed`: nothing is left and no holder holds any: spent for good.
-//! - `lost`: the store was caught forgetting leases (see below); no lease
-//!   is granted for this window again until an operator deletes the key.
+//! A lease or a release is: read the state, verify its seal, check it
+//! against what this replica knows (see [`super::fleet_state`]), decide
+//! here, and write the new sealed state back only if the store still holds
+//! exactly the state read (a compare-and-swap script). So the store runs
+//! no arithmetic and can change no count: it can only keep, lose, replay
+//! or withhold states the replicas sealed.
 //!
-//! Leases adapt: `ceil(left / (2 * replicas))`, at least the need, at most
-//! [`LEASE_CAP_RECORDS`] / [`LEASE_CAP_BYTES`], never more than left; so
-//! when little is left, each replica holds only a sliver of it.
+//! - A state written under another definition of the window (another
+//!   policy, the same id) gets no lease (`conflict`).
+//! - What a holder gives back is what the state says it leased, less what
+//!   it spent; a settled holder gives back nothing more, so a release run
+//!   twice returns once.
+//! - Leases adapt: `ceil(left / (2 * replicas))`, at least the need, at
+//!   most [`super::budget::LEASE_CAP_RECORDS`] /
+//!   [`super::budget::LEASE_CAP_BYTES`], never more than
+//!   left; so when little is left, each replica holds only a sliver.
+//! - **A replica never takes more than the whole budget over its own
+//!   leases**, by its own audit log (leases less what releases gave back),
+//!   checked when the lease is decided and again under the log's lock
+//!   before the lease is recorded and spent. A store that lies can make a
+//!   fleet of N replicas deliver at most N budgets, and only by showing
+//!   each replica a view without the others' leases (see below).
 //!
 //! **A lease a replica never gives back counts as spent** (a crashed
 //! replica, a release the store did not take): fail closed. There is no
@@ -30,25 +37,30 @@
 //! that its lease expired and would go on spending it.
 //!
 //! Every store call is bounded by `[fleet] store_timeout` (connect, each
-//! command) and runs in a capture job, never on a record's path. Any
-//! failure (refused, timeout, bad credentials, a reply the script cannot
-//! give) is a [`StoreFault`]: no lease, and full capture stops once the
-//! lease in hand is spent. The next job tries again, so capture resumes
-//! on its own when the store answers.
+//! command) and runs in a capture job, never on a record's path. A store
+//! that cannot answer (refused, timeout, bad credentials, wrong types, an
+//! answer no script gives) is a [`StoreFault`]: no lease, and full capture
+//! stops once the lease in hand is spent. The next job tries again, so
+//! capture resumes on its own when the store answers.
 //!
-//! The replica's own audit log still records every lease taken
-//! (`budget_leased`, before any of it is spent) and every release
-//! (`window_released`, with what the store actually took back).
+//! # A store that forgets, forges or replays
 //!
-//! # A store that forgets or lies
+//! A state that fails its seal (`forged`), lost this replica's own leases
+//! (`lost_state`: flushed, deleted, restarted without its data, replaced
+//! by an older state), is older than one this replica saw or differs from
+//! it at the same sequence number (`rollback`), holds more than the budget
+//! (`over_budget`), or was halted by another replica (`halted`) is not
+//! trusted: the replica writes `full_denied` (with the fault) and
+//! `window_closed` `budget_store_untrusted` to its log, stops capture of
+//! the window at once (the lease in hand is not spent), writes a halted
+//! state to the store so that the rest of the fleet stops too (best
+//! effort: the store may drop it), and never leases the window again.
 //!
-//! The store must persist its data (AOF). If it restarts empty, its count
-//! starts from zero; a replica that leased this window before knows a
-//! lower bound of what the store must have counted (the leases in its own
-//! log, and the highest total the store ever reported to it). When the
-//! store's count is below that bound, the script marks the window `lost`
-//! and nothing more is leased for it. Replies are checked against what the
-//! script can return; anything else is `nonsense`.
+//! What no replica can catch: a store that shows a replica a consistent
+//! older state holding all of that replica's own leases but not what the
+//! others leased since it last looked. Each replica then still stops at
+//! the whole budget by its own log, and `audit verify --fleet` shows the
+//! fleet's total afterwards.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -59,10 +71,12 @@ use redis::{ConnectionAddr, ConnectionLike, IntoConnectionInfo, RedisConnectionI
 use sha2::{Digest, Sha256};
 
 use super::budget::{
-    Budget, BudgetSource, Claim, LEASE_CAP_BYTES, LEASE_CAP_RECORDS, Lease, Ledger, StoreFault,
-    Units, enabled, spent_for_good,
+    Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, enabled, spent_for_good,
 };
-use crate::audit::{AuditError, AuditEvent};
+use super::fleet_state::{
+    self, Ask, FleetState, Known, LeaseStep, MAX_STATE_BYTES, Sealed, Seen, StoreKey,
+};
+use crate::audit::{AuditError, AuditEvent, CloseCause, DenyWhy};
 use crate::policy::{BudgetStoreUrl, FleetSettings, Window};
 
 /// The store key of a window: this prefix and the window id.
@@ -71,160 +85,57 @@ pub const KEY_PREFIX: &str = "tracegate:window:";
 /// How long past a window's end its key is kept in the store.
 const KEEP_AFTER_END: Duration = Duration::from_secs(7 * 24 * 3600);
 
-/// The largest count sent to the script. Lua numbers are doubles written
-/// back with 14 significant digits, so larger budgets are cut to this
-/// (a smaller budget: fail closed).
-pub const MAX_COUNT: u64 = 99_999_999_999_999;
+/// How often one lease or release reads and tries to swap the state again
+/// when another replica changed it in between; then it is `busy`.
+const SWAP_TRIES: usize = 8;
 
-/// The lease and release script. ARGV: op, def, max_r, max_b (-1:
-/// unbounded), need_r, need_b, cap_r, cap_b, replicas, holder, spent_r,
-/// spent_b, floor_r, floor_b, expire_at (unix seconds), enable (0/1).
-/// Returns `{status, a, b, leased_r, leased_b}`: for `granted` a/b are
-/// the lease, for `released`/`released_spent` what was given back.
-pub const SCRIPT: &str = r#"
-local k = KEYS[1]
-local op, def = ARGV[1], ARGV[2]
-local maxr, maxb = tonumber(ARGV[3]), tonumber(ARGV[4])
-local needr, needb = tonumber(ARGV[5]), tonumber(ARGV[6])
-local capr, capb = tonumber(ARGV[7]), tonumber(ARGV[8])
-local fleet = tonumber(ARGV[9])
-local hk = 'h:' .. ARGV[10]
-local spentr, spentb = tonumber(ARGV[11]), tonumber(ARGV[12])
-local floorr, floorb = tonumber(ARGV[13]), tonumber(ARGV[14])
-local expire_at = tonumber(ARGV[15])
-local enable = ARGV[16] == '1'
-local function pos(v) if v < 0 then return 0 end return v end
-local function num(f) return tonumber(redis.call('HGET', k, f) or '0') end
-local cur = redis.call('HGET', k, 'def')
-if not cur then
-  if op ~= 'lease' or floorr > 0 or floorb > 0 then
-    redis.call('HSET', k, 'def', def, 'lost', '1')
-    redis.call('EXPIREAT', k, expire_at)
-    return {'lost', 0, 0, 0, 0}
-  end
-  redis.call('HSET', k, 'def', def, 'lr', 0, 'lb', 0, 'rr', 0, 'rb', 0, 'sr', 0, 'sb', 0)
-  redis.call('EXPIREAT', k, expire_at)
-elseif cur ~= def then
-  return {'conflict', 0, 0, 0, 0}
-end
-local lr, lb = num('lr'), num('lb')
-if redis.call('HEXISTS', k, 'lost') == 1 or lr < floorr or lb < floorb then
-  redis.call('HSET', k, 'lost', '1')
-  return {'lost', 0, 0, lr, lb}
-end
-local rr, rb, sr, sb = num('rr'), num('rb'), num('sr'), num('sb')
-local hr, hb = num(hk .. ':r'), num(hk .. ':b')
-local settled = redis.call('HEXISTS', k, hk .. ':s') == 1
-local function left(max, l, r) if max < 0 then return -1 end return pos(max - (l - r)) end
-local function settle()
-  if settled then return 0, 0 end
-  local fr, fb = pos(hr - spentr), pos(hb - spentb)
-  local xr, xb = math.min(spentr, hr), math.min(spentb, hb)
-  redis.call('HINCRBY', k, 'sr', xr)
-  redis.call('HINCRBY', k, 'sb', xb)
-  redis.call('HINCRBY', k, 'rr', fr)
-  redis.call('HINCRBY', k, 'rb', fb)
-  redis.call('HSET', k, hk .. ':s', '1')
-  rr, rb, sr, sb = rr + fr, rb + fb, sr + xr, sb + xb
-  hr, hb, settled = 0, 0, true
-  return fr, fb
-end
-local function others_r() return pos(pos(lr - rr - sr) - hr) end
-local function others_b() return pos(pos(lb - rb - sb) - hb) end
-local function exhausted()
-  return (maxr >= 0 and left(maxr, lr, rr) == 0 and others_r() == 0)
-      or (maxb >= 0 and left(maxb, lb, rb) == 0 and others_b() == 0)
-end
-if op == 'release' then
-  local fr, fb = settle()
-  if redis.call('HEXISTS', k, 'closed') == 0 and exhausted() then
-    redis.call('HSET', k, 'closed', '1')
-    return {'released_spent', fr, fb, lr, lb}
-  end
-  return {'released', fr, fb, lr, lb}
-end
-if op ~= 'lease' or settled then
-  return {'refused', 0, 0, lr, lb}
-end
-local freer, freeb = pos(hr - spentr), pos(hb - spentb)
-local mine_empty = (maxr >= 0 and freer == 0) or (maxb >= 0 and freeb == 0)
-if redis.call('HEXISTS', k, 'closed') == 1 then
-  if not enable then settle() end
-  return {'spent', 0, 0, lr, lb}
-end
-local leftr, leftb = left(maxr, lr, rr), left(maxb, lb, rb)
-if (maxr < 0 or (needr <= leftr and leftr > 0)) and (maxb < 0 or (needb <= leftb and leftb > 0)) then
-  local function size(l, need, cap)
-    local s = math.ceil(l / (2 * fleet))
-    if s > cap then s = cap end
-    if s < need then s = need end
-    if s > l then s = l end
-    return s
-  end
-  local gr, gb = 0, 0
-  if maxr >= 0 then gr = size(leftr, math.max(needr, 1), capr) end
-  if maxb >= 0 then gb = size(leftb, math.max(needb, 1), capb) end
-  lr = redis.call('HINCRBY', k, 'lr', gr)
-  lb = redis.call('HINCRBY', k, 'lb', gb)
-  redis.call('HINCRBY', k, hk .. ':r', gr)
-  redis.call('HINCRBY', k, hk .. ':b', gb)
-  return {'granted', gr, gb, lr, lb}
-end
-if mine_empty and exhausted() then
-  if not enable then settle() end
-  redis.call('HSET', k, 'closed', '1')
-  return {'spent', 0, 0, lr, lb}
-end
-if (maxr >= 0 and others_r() > 0) or (maxb >= 0 and others_b() > 0) then
-  return {'busy', 0, 0, lr, lb}
-end
-return {'short', 0, 0, lr, lb}
+/// Read a window's state. ARGV: the largest state read. Returns `{'none'}`,
+/// `{'big'}` (larger: refused unread) or `{'state', TEXT}`.
+pub const READ_SCRIPT: &str = r#"
+local n = redis.call('HSTRLEN', KEYS[1], 'state')
+if n > tonumber(ARGV[1]) then return {'big'} end
+local v = redis.call('HGET', KEYS[1], 'state')
+if not v then return {'none'} end
+return {'state', v}
 "#;
 
-/// What the script answered, checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Status {
-    Granted,
-    Busy,
-    Short,
-    Spent,
-    Released,
-    ReleasedSpent,
-    Lost,
-    Conflict,
-}
+/// Replace a window's state only if it is still the one read. ARGV: the
+/// state read (`''` when there was none), the new state, expire-at (unix
+/// seconds). Returns 1 when swapped, 0 when the state changed meanwhile.
+pub const SWAP_SCRIPT: &str = r#"
+local cur = redis.call('HGET', KEYS[1], 'state')
+if not cur then cur = '' end
+if cur ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'state', ARGV[2])
+redis.call('EXPIREAT', KEYS[1], tonumber(ARGV[3]))
+return 1
+"#;
 
-/// One checked reply: the status, two counts, the store's leased totals.
-#[derive(Debug, Clone, Copy)]
-struct Reply {
-    status: Status,
-    a: Units,
-    leased: Units,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Op {
-    Lease { enable: bool },
-    Release,
+/// A state as read: its exact text (for the swap) and what it opened to.
+struct Read {
+    raw: Option<Vec<u8>>,
+    opened: Result<Option<Sealed>, StoreFault>,
 }
 
 /// Leases from a shared Redis store (see the module docs).
 pub struct RedisBudget {
     url: BudgetStoreUrl,
     password_file: Option<PathBuf>,
+    key_file: Option<PathBuf>,
     timeout: Duration,
     replicas: u64,
     replica_id: String,
     conn: Option<redis::Connection>,
-    script: redis::Script,
-    /// Per window id: the highest leased totals the store ever reported.
-    seen: HashMap<String, Units>,
+    read_script: redis::Script,
+    swap_script: redis::Script,
+    /// Per window id: the newest state seen.
+    seen: HashMap<String, Seen>,
     fault: Option<StoreFault>,
 }
 
 impl std::fmt::Debug for RedisBudget {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // SECURITY: never the password; the URL holds none (policy check).
+        // SECURITY: never the password or the key; the URL holds neither.
         f.debug_struct("RedisBudget")
             .field("store", &self.url.to_string())
             .field("replica_id", &self.replica_id)
@@ -240,11 +151,13 @@ impl RedisBudget {
         RedisBudget {
             url,
             password_file: fleet.password_file.clone(),
+            key_file: fleet.store_key_file.clone(),
             timeout: fleet.store_timeout,
             replicas: fleet.replicas.max(1),
             replica_id: replica_id.to_owned(),
             conn: None,
-            script: redis::Script::new(SCRIPT),
+            read_script: redis::Script::new(READ_SCRIPT),
+            swap_script: redis::Script::new(SWAP_SCRIPT),
             seen: HashMap::new(),
             fault: None,
         }
@@ -291,154 +204,226 @@ impl RedisBudget {
         self.conn.as_mut().ok_or(StoreFault::Unreachable)
     }
 
-    /// Run the script for `claim`; a fault drops the connection (the next
-    /// call reconnects) and is remembered for [`BudgetSource::store_state`].
-    fn call(
-        &mut self,
-        op: Op,
-        claim: Claim<'_>,
-        need: Units,
-        floor: Units,
-    ) -> Result<Reply, StoreFault> {
-        let result = self.call_once(op, claim, need, floor);
-        match result {
-            Ok(reply) => {
-                let seen = self.seen.entry(claim.window.id.clone()).or_default();
-                // SECURITY: the store's leased total never goes down; if it
-                // did, it forgot leases that may have been spent.
-                if !matches!(reply.status, Status::Lost | Status::Conflict)
-                    && (reply.leased.records < seen.records || reply.leased.bytes < seen.bytes)
-                {
-                    self.fault = Some(StoreFault::LostState);
-                    return Err(StoreFault::LostState);
-                }
-                seen.records = seen.records.max(reply.leased.records);
-                seen.bytes = seen.bytes.max(reply.leased.bytes);
-                self.fault = match reply.status {
-                    Status::Lost => Some(StoreFault::LostState),
-                    Status::Conflict => Some(StoreFault::Conflict),
-                    _ => None,
-                };
-                Ok(reply)
-            }
-            Err(f) => {
-                self.conn = None;
-                self.fault = Some(f);
-                Err(f)
-            }
-        }
+    /// The key that seals states, read on every use so that the key in
+    /// force is the file's (a policy reload names its fingerprint).
+    fn key(&self) -> Result<StoreKey, StoreFault> {
+        // SECURITY: without the key nothing the store says can be
+        // trusted; no lease.
+        let path = self.key_file.as_deref().ok_or(StoreFault::Auth)?;
+        StoreKey::load(path).map_err(|_| StoreFault::Auth)
     }
 
-    fn call_once(
+    /// Remember a failure (the next call reconnects).
+    fn failed<T>(&mut self, f: StoreFault) -> Result<T, StoreFault> {
+        if !f.is_integrity() && f != StoreFault::Conflict {
+            self.conn = None;
+        }
+        self.fault = Some(f);
+        Err(f)
+    }
+
+    fn read(&mut self, w: &Window, key: &StoreKey) -> Result<Read, StoreFault> {
+        let store_key = store_key(w);
+        if let Err(f) = self.connect() {
+            return self.failed(f);
+        }
+        let Some(conn) = self.conn.as_mut() else {
+            return self.failed(StoreFault::Unreachable);
+        };
+        let mut invocation = self.read_script.key(&store_key);
+        invocation.arg(MAX_STATE_BYTES);
+        let value = invocation.invoke::<Value>(conn as &mut dyn ConnectionLike);
+        let value = match value {
+            Ok(v) => v,
+            Err(e) => return self.failed(classify(&e)),
+        };
+        let raw = match parse_read(&value) {
+            Some(r) => r,
+            None => return self.failed(StoreFault::Nonsense),
+        };
+        let opened = match &raw {
+            ReadReply::None => Ok(None),
+            // SECURITY: a state too large to read is not read; it cannot
+            // be one a replica sealed.
+            ReadReply::Big => Err(StoreFault::Forged),
+            ReadReply::State(text) => FleetState::open(text, key, &store_key).map(Some),
+        };
+        Ok(Read {
+            raw: match raw {
+                ReadReply::State(t) => Some(t),
+                ReadReply::None | ReadReply::Big => None,
+            },
+            opened,
+        })
+    }
+
+    /// Swap `read` for `next`: `Ok(false)` when the state changed since.
+    fn swap(
         &mut self,
-        op: Op,
-        claim: Claim<'_>,
-        need: Units,
-        floor: Units,
-    ) -> Result<Reply, StoreFault> {
-        let w = claim.window;
-        let budget = Budget::of(w);
-        let key = format!("{KEY_PREFIX}{}", w.id);
-        let def = definition_digest(w);
-        let holder = format!("{}/{}", self.replica_id, claim.holder);
+        w: &Window,
+        key: &StoreKey,
+        read: Option<&[u8]>,
+        next: &FleetState,
+    ) -> Result<bool, StoreFault> {
+        let store_key = store_key(w);
+        let Some((text, mac)) = next.seal(key, &store_key) else {
+            // Thousands of holders: no room for more.
+            return self.failed(StoreFault::Nonsense);
+        };
         let expire_at = w
             .end
             .as_second()
             .saturating_add(KEEP_AFTER_END.as_secs() as i64);
-        let max = |m: Option<u64>| m.map_or(-1, |m| m.min(MAX_COUNT) as i64);
-        let count = |n: u64| n.min(MAX_COUNT) as i64;
-        let (op_name, enable) = match op {
-            Op::Lease { enable } => ("lease", enable),
-            Op::Release => ("release", false),
+        if let Err(f) = self.connect() {
+            return self.failed(f);
+        }
+        let Some(conn) = self.conn.as_mut() else {
+            return self.failed(StoreFault::Unreachable);
         };
-        let replicas = self.replicas.min(MAX_COUNT) as i64;
-        self.connect()?;
-        let conn = self.conn.as_mut().ok_or(StoreFault::Unreachable)?;
-        let mut invocation = self.script.key(key);
+        let mut invocation = self.swap_script.key(&store_key);
         invocation
-            .arg(op_name)
-            .arg(def)
-            .arg(max(budget.records))
-            .arg(max(budget.bytes))
-            .arg(count(need.records))
-            .arg(count(need.bytes))
-            .arg(count(LEASE_CAP_RECORDS))
-            .arg(count(LEASE_CAP_BYTES))
-            .arg(replicas)
-            .arg(holder)
-            .arg(count(claim.spent.records))
-            .arg(count(claim.spent.bytes))
-            .arg(count(floor.records))
-            .arg(count(floor.bytes))
-            .arg(expire_at)
-            .arg(if enable { "1" } else { "0" });
-        let value: Value = invocation
-            .invoke(conn as &mut dyn ConnectionLike)
-            .map_err(|e| classify(&e))?;
-        let reply = parse_reply(&value).ok_or(StoreFault::Nonsense)?;
-        check_reply(op, budget, need, reply)
+            .arg(read.unwrap_or_default())
+            .arg(text)
+            .arg(expire_at);
+        match invocation.invoke::<Value>(conn as &mut dyn ConnectionLike) {
+            Ok(Value::Int(1)) => {
+                self.seen.insert(w.id.clone(), Seen { seq: next.seq, mac });
+                Ok(true)
+            }
+            Ok(Value::Int(0)) => Ok(false),
+            Ok(_) => self.failed(StoreFault::Nonsense),
+            Err(e) => self.failed(classify(&e)),
+        }
+    }
+
+    /// Read, open and check the state of `claim`'s window against what
+    /// this replica knows. `Err` is the fault; the read comes with it so
+    /// that an untrusted state can be halted.
+    fn verified(
+        &mut self,
+        ledger: &Ledger,
+        w: &Window,
+        key: &StoreKey,
+    ) -> Result<(Read, Option<FleetState>), (StoreFault, Option<Read>)> {
+        let read = self.read(w, key).map_err(|f| (f, None))?;
+        let sealed = match &read.opened {
+            Ok(s) => s.clone(),
+            Err(f) => {
+                let f = *f;
+                self.fault = Some(f);
+                return Err((f, Some(read)));
+            }
+        };
+        let own = ledger.book().holders(&w.id);
+        let def = definition_digest(w);
+        let checked = fleet_state::check(
+            sealed.as_ref(),
+            Known {
+                def: &def,
+                own: &own,
+                seen: self.seen.get(&w.id),
+            },
+            Budget::of(w),
+        );
+        if let Err(f) = checked {
+            self.fault = Some(f);
+            return Err((f, Some(read)));
+        }
+        self.fault = None;
+        let state = sealed.map(|s| {
+            self.seen.insert(
+                w.id.clone(),
+                Seen {
+                    seq: s.state.seq,
+                    mac: s.mac,
+                },
+            );
+            s.state
+        });
+        Ok((read, state))
+    }
+
+    /// An untrusted store: tell the fleet (a halted state, best effort),
+    /// say so in the log and the service log, close the window for good.
+    fn untrusted(
+        &mut self,
+        ledger: &mut Ledger,
+        claim: Claim<'_>,
+        fault: StoreFault,
+        read: Option<Read>,
+        release: bool,
+        ts: Timestamp,
+    ) -> Result<(), AuditError> {
+        let w = claim.window;
+        self.fault = Some(fault);
+        tracing::warn!(
+            "full capture of window `{}` stops for good: the fleet's budget store cannot be trusted ({})",
+            w.id,
+            fault.describe()
+        );
+        let def = definition_digest(w);
+        // Best effort: a halted state tells the replicas that read after
+        // this one. Not over a state of another definition (that is
+        // another policy's window), nor over a halt.
+        if fault != StoreFault::Halted
+            && let (Ok(key), Some(read)) = (self.key(), read)
+        {
+            let state = read.opened.ok().flatten().map(|s| s.state);
+            if state.as_ref().is_none_or(|s| s.def == def) {
+                let halt = fleet_state::halted(state.as_ref(), &def, self.seen.get(&w.id), fault);
+                let _ = self.swap(w, &key, read.raw.as_deref(), &halt);
+            }
+            self.fault = Some(fault);
+        }
+        ledger.transact(ts, |book| {
+            let mut events = Vec::new();
+            if release {
+                // SECURITY: nothing goes back to a store that lies.
+                events.push(released_event(claim, Units::default()));
+            }
+            if !book.closed().contains_key(&w.id) {
+                events.push(AuditEvent::FullDenied {
+                    sink: w.sink.clone(),
+                    window: Some(w.id.clone()),
+                    why: DenyWhy::BudgetStoreUnavailable,
+                    detail: Some(fault.as_str().to_owned()),
+                });
+                events.push(AuditEvent::WindowClosed {
+                    window: w.id.clone(),
+                    sink: w.sink.clone(),
+                    cause: CloseCause::BudgetStoreUntrusted,
+                });
+            }
+            (events, ())
+        })
+    }
+
+    fn holder(&self, claim: Claim<'_>) -> String {
+        format!("{}/{}", self.replica_id, claim.holder)
     }
 }
 
-/// SECURITY: a reply the script cannot give is nonsense: a lease larger
-/// than the budget or smaller than the need, a release answered with a
-/// lease, counts beyond the budget.
-fn check_reply(op: Op, budget: Budget, need: Units, reply: Reply) -> Result<Reply, StoreFault> {
-    let within = |n: u64, max: Option<u64>| max.is_none_or(|m| n <= m.min(MAX_COUNT));
-    let ok_status = match op {
-        Op::Lease { .. } => !matches!(reply.status, Status::Released | Status::ReleasedSpent),
-        Op::Release => matches!(
-            reply.status,
-            Status::Released | Status::ReleasedSpent | Status::Lost | Status::Conflict
-        ),
-    };
-    let granted_ok = reply.status != Status::Granted
-        || ((budget.records.is_none() || reply.a.records >= need.records.max(1))
-            && (budget.bytes.is_none() || reply.a.bytes >= need.bytes.max(1))
-            && (budget.records.is_some() || reply.a.records == 0)
-            && (budget.bytes.is_some() || reply.a.bytes == 0));
-    let counts_ok = within(reply.a.records, budget.records) && within(reply.a.bytes, budget.bytes);
-    if ok_status && granted_ok && counts_ok {
-        Ok(reply)
-    } else {
-        Err(StoreFault::Nonsense)
-    }
+/// The store key of `w`.
+fn store_key(w: &Window) -> String {
+    format!("{KEY_PREFIX}{}", w.id)
 }
 
-fn parse_reply(v: &Value) -> Option<Reply> {
+enum ReadReply {
+    None,
+    Big,
+    State(Vec<u8>),
+}
+
+fn parse_read(v: &Value) -> Option<ReadReply> {
     let Value::Array(items) = v else { return None };
-    let [status, a, b, lr, lb] = items.as_slice() else {
-        return None;
-    };
-    let status = match status {
-        Value::BulkString(s) => match s.as_slice() {
-            b"granted" => Status::Granted,
-            b"busy" => Status::Busy,
-            b"short" => Status::Short,
-            b"spent" => Status::Spent,
-            b"released" => Status::Released,
-            b"released_spent" => Status::ReleasedSpent,
-            b"lost" => Status::Lost,
-            b"conflict" => Status::Conflict,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let n = |v: &Value| match v {
-        Value::Int(i) => u64::try_from(*i).ok(),
+    match items.as_slice() {
+        [Value::BulkString(s)] if s == b"none" => Some(ReadReply::None),
+        [Value::BulkString(s)] if s == b"big" => Some(ReadReply::Big),
+        [Value::BulkString(s), Value::BulkString(text)] if s == b"state" => {
+            Some(ReadReply::State(text.clone()))
+        }
         _ => None,
-    };
-    Some(Reply {
-        status,
-        a: Units {
-            records: n(a)?,
-            bytes: n(b)?,
-        },
-        leased: Units {
-            records: n(lr)?,
-            bytes: n(lb)?,
-        },
-    })
+    }
 }
 
 /// The store's error as a fixed word (its text may quote keys or replies).
@@ -474,7 +459,7 @@ fn read_password(path: &std::path::Path) -> Result<String, StoreFault> {
 }
 
 /// A digest of everything that defines a window: two replicas lease from
-/// one counter only when they agree on all of it.
+/// one state only when they agree on all of it.
 pub fn definition_digest(w: &Window) -> String {
     let mut h = Sha256::new();
     for part in [
@@ -517,6 +502,22 @@ fn released_event(claim: Claim<'_>, returned: Units) -> AuditEvent {
     }
 }
 
+/// Whether `granted` fits in `left` in every measure `budget` bounds.
+fn within(budget: Budget, granted: Units, left: Units) -> bool {
+    (budget.records.is_none() || granted.records <= left.records)
+        && (budget.bytes.is_none() || granted.bytes <= left.bytes)
+}
+
+/// What the log records as given back: never more than the claim held
+/// unspent, so this replica's own total never counts less than it spent
+/// (the state may also give back a lease the log never recorded).
+fn returned_for_log(claim: Claim<'_>, back: Units) -> Units {
+    Units {
+        records: back.records.min(free(claim).records),
+        bytes: back.bytes.min(free(claim).bytes),
+    }
+}
+
 impl BudgetSource for RedisBudget {
     fn lease(
         &mut self,
@@ -544,59 +545,73 @@ impl BudgetSource for RedisBudget {
             // SECURITY: a gate from before leases spent an unknown amount.
             return Ok(Lease::Short);
         }
-        let reply = match self.call(Op::Lease { enable }, claim, need, local.leased) {
-            Ok(r) => r,
-            Err(f) => return Ok(Lease::Unavailable(f)),
+        let key = match self.key() {
+            Ok(k) => k,
+            Err(f) => {
+                self.fault = Some(f);
+                return Ok(Lease::Unavailable(f));
+            }
         };
-        match reply.status {
-            Status::Granted => {
-                let granted = reply.a;
-                let mut events = Vec::new();
-                if enable {
-                    events.push(enabled(w));
+        let def = definition_digest(w);
+        let holder = self.holder(claim);
+        for _ in 0..SWAP_TRIES {
+            let (read, state) = match self.verified(ledger, w, &key) {
+                Ok(v) => v,
+                Err((f, read)) if f.is_integrity() => {
+                    self.untrusted(ledger, claim, f, read, false, ts)?;
+                    return Ok(Lease::Closed(CloseCause::BudgetStoreUntrusted));
                 }
-                events.push(leased_event(claim, budget, granted));
-                // SECURITY: the lease is durable in this replica's log
-                // before any of it is spent; if it cannot be, or the
-                // window closed meanwhile, it goes back to the store.
-                let appended = ledger.transact(ts, |book| match book.closed().get(&w.id) {
-                    Some(c) => (Vec::new(), Some(*c)),
-                    None => (events, None),
-                });
-                match appended {
-                    Ok(None) => Ok(Lease::Granted(budget.unbounded_as_max(granted))),
-                    Ok(Some(cause)) => {
-                        self.give_back(claim, granted);
-                        Ok(Lease::Closed(cause))
+                Err((f, _)) => return Ok(Lease::Unavailable(f)),
+            };
+            let ask = Ask {
+                holder: &holder,
+                budget,
+                need,
+                spent: claim.spent,
+                enable,
+                replicas: self.replicas,
+                local_left: local.left(budget),
+            };
+            match fleet_state::lease(state.as_ref(), &def, ask) {
+                LeaseStep::Grant(granted, next) => {
+                    match self.swap(w, &key, read.raw.as_deref(), &next) {
+                        Ok(true) => {}
+                        Ok(false) => continue,
+                        Err(f) => return Ok(Lease::Unavailable(f)),
                     }
-                    Err(e) => {
-                        self.give_back(claim, granted);
-                        Err(e)
-                    }
+                    return self.record_grant(ledger, claim, &key, granted, enable, ts);
                 }
-            }
-            Status::Busy => Ok(Lease::Busy),
-            Status::Short => Ok(Lease::Short),
-            Status::Spent => {
-                ledger.transact(ts, |book| {
-                    let mut events = Vec::new();
-                    if !enable {
-                        // The script settled this use: spent, the rest back.
-                        events.push(released_event(claim, free(claim)));
+                LeaseStep::Busy => return Ok(Lease::Busy),
+                LeaseStep::Short => return Ok(Lease::Short),
+                LeaseStep::Spent(next) => {
+                    if let Some(next) = next {
+                        match self.swap(w, &key, read.raw.as_deref(), &next) {
+                            Ok(true) => {}
+                            Ok(false) => continue,
+                            Err(f) => return Ok(Lease::Unavailable(f)),
+                        }
                     }
-                    if !book.closed().contains_key(&w.id) {
-                        events.push(spent_for_good(w));
-                    }
-                    (events, ())
-                })?;
-                Ok(Lease::Spent)
-            }
-            Status::Lost => Ok(Lease::Unavailable(StoreFault::LostState)),
-            Status::Conflict => Ok(Lease::Unavailable(StoreFault::Conflict)),
-            Status::Released | Status::ReleasedSpent => {
-                Ok(Lease::Unavailable(StoreFault::Nonsense))
+                    ledger.transact(ts, |book| {
+                        let mut events = Vec::new();
+                        if !enable {
+                            // Settled in the state: spent, the rest back.
+                            events.push(released_event(claim, free(claim)));
+                        }
+                        if !book.closed().contains_key(&w.id) {
+                            events.push(spent_for_good(w));
+                        }
+                        (events, ())
+                    })?;
+                    return Ok(Lease::Spent);
+                }
+                LeaseStep::Refused => {
+                    self.fault = Some(StoreFault::Nonsense);
+                    return Ok(Lease::Unavailable(StoreFault::Nonsense));
+                }
             }
         }
+        // Other replicas kept changing the state: ask again later.
+        Ok(Lease::Busy)
     }
 
     fn release(
@@ -607,17 +622,42 @@ impl BudgetSource for RedisBudget {
     ) -> Result<(), AuditError> {
         let w = claim.window;
         let budget = Budget::of(w);
-        if !budget.is_bounded() {
+        ledger.follow()?;
+        if !budget.is_bounded()
+            || ledger.book().closed().get(&w.id) == Some(&CloseCause::BudgetStoreUntrusted)
+        {
+            // SECURITY: nothing goes back to a store found lying.
             return ledger.append(&released_event(claim, Units::default()), ts);
         }
         // What the store took back; when it cannot be told, nothing was
         // given back and the unspent lease stays counted as spent.
-        let (returned, spent_for_good_now) =
-            match self.call(Op::Release, claim, Units::default(), Units::default()) {
-                Ok(r) if r.status == Status::Released => (r.a, false),
-                Ok(r) if r.status == Status::ReleasedSpent => (r.a, true),
-                _ => (Units::default(), false),
-            };
+        let mut outcome = (Units::default(), false);
+        if let Ok(key) = self.key() {
+            let def = definition_digest(w);
+            let holder = self.holder(claim);
+            for _ in 0..SWAP_TRIES {
+                let (read, state) = match self.verified(ledger, w, &key) {
+                    Ok(v) => v,
+                    Err((f, read)) if f.is_integrity() => {
+                        return self.untrusted(ledger, claim, f, read, true, ts);
+                    }
+                    Err(_) => break,
+                };
+                let (next, back, spent_now) =
+                    fleet_state::release(state.as_ref(), &def, &holder, claim.spent, budget);
+                match self.swap(w, &key, read.raw.as_deref(), &next) {
+                    Ok(true) => {
+                        outcome = (returned_for_log(claim, back), spent_now);
+                        break;
+                    }
+                    Ok(false) => continue,
+                    Err(_) => break,
+                }
+            }
+        } else {
+            self.fault = Some(StoreFault::Auth);
+        }
+        let (returned, spent_for_good_now) = outcome;
         ledger.transact(ts, |book| {
             let mut events = vec![released_event(claim, returned)];
             if spent_for_good_now && !book.closed().contains_key(&w.id) {
@@ -633,18 +673,87 @@ impl BudgetSource for RedisBudget {
 }
 
 impl RedisBudget {
-    /// Best effort: settle `claim`'s use in the store having spent nothing
-    /// of `granted` beyond what it had spent before. If the store cannot
-    /// be told, the lease stays counted as spent (fail closed).
-    fn give_back(&mut self, claim: Claim<'_>, granted: Units) {
-        let with = Claim {
-            leased: Units {
-                records: claim.leased.records.saturating_add(granted.records),
-                bytes: claim.leased.bytes.saturating_add(granted.bytes),
-            },
-            ..claim
-        };
-        let _ = self.call(Op::Release, with, Units::default(), Units::default());
+    /// Record a lease the store granted in this replica's log (after the
+    /// window's enablement, when `enable`), before any of it is spent.
+    fn record_grant(
+        &mut self,
+        ledger: &mut Ledger,
+        claim: Claim<'_>,
+        key: &StoreKey,
+        granted: Units,
+        enable: bool,
+        ts: Timestamp,
+    ) -> Result<Lease, AuditError> {
+        enum Outcome {
+            Recorded,
+            Closed(CloseCause),
+            OverLocal,
+        }
+        let w = claim.window;
+        let budget = Budget::of(w);
+        let mut events = Vec::new();
+        if enable {
+            events.push(enabled(w));
+        }
+        events.push(leased_event(claim, budget, granted));
+        // SECURITY: the lease is durable in this replica's log before any
+        // of it is spent, and only when this replica's own leases stay
+        // within the budget by the log as it is under its lock (other
+        // gates on this host lease into the same log). Otherwise, or when
+        // the window closed meanwhile, it goes back to the store.
+        let appended = ledger.transact(ts, |book| {
+            if let Some(c) = book.closed().get(&w.id) {
+                return (Vec::new(), Outcome::Closed(*c));
+            }
+            if !within(budget, granted, book.window(&w.id).left(budget)) {
+                return (Vec::new(), Outcome::OverLocal);
+            }
+            (events, Outcome::Recorded)
+        });
+        let holder = self.holder(claim);
+        match appended {
+            Ok(Outcome::Recorded) => Ok(Lease::Granted(budget.unbounded_as_max(granted))),
+            Ok(Outcome::Closed(cause)) => {
+                self.give_back(ledger, w, key, &holder, granted);
+                Ok(Lease::Closed(cause))
+            }
+            Ok(Outcome::OverLocal) => {
+                self.give_back(ledger, w, key, &holder, granted);
+                Ok(Lease::Busy)
+            }
+            Err(e) => {
+                self.give_back(ledger, w, key, &holder, granted);
+                Err(e)
+            }
+        }
+    }
+
+    /// Best effort: take back `granted` from `holder`'s lease in the store
+    /// (it was never recorded, so never spent). If the store cannot be
+    /// told, the lease stays counted as spent (fail closed).
+    fn give_back(
+        &mut self,
+        ledger: &Ledger,
+        w: &Window,
+        key: &StoreKey,
+        holder: &str,
+        granted: Units,
+    ) {
+        let fault = self.fault;
+        for _ in 0..SWAP_TRIES {
+            // SECURITY: a new state is only ever built on one that passed
+            // every check, so that no replica seals a replayed state anew.
+            let Ok((read, Some(state))) = self.verified(ledger, w, key) else {
+                break;
+            };
+            let next = fleet_state::unlease(&state, holder, granted);
+            match self.swap(w, key, read.raw.as_deref(), &next) {
+                Ok(false) => continue,
+                Ok(true) | Err(_) => break,
+            }
+        }
+        // The lease itself was granted: its outcome is what is reported.
+        self.fault = fault;
     }
 }
 
@@ -685,84 +794,36 @@ mod tests {
         assert_eq!(read_password(&ok).unwrap(), "s3cret");
     }
 
-    fn bulk(s: &str) -> Value {
-        Value::BulkString(s.as_bytes().to_vec())
-    }
-
-    fn reply(status: &str, a: i64, b: i64) -> Value {
-        Value::Array(vec![
-            bulk(status),
-            Value::Int(a),
-            Value::Int(b),
-            Value::Int(10),
-            Value::Int(10),
-        ])
-    }
-
-    fn bounded(r: u64) -> Budget {
-        Budget {
-            records: Some(r),
-            bytes: None,
-        }
-    }
-
-    fn need1() -> Units {
-        Units {
-            records: 1,
-            bytes: 1,
-        }
+    fn bulk(s: &[u8]) -> Value {
+        Value::BulkString(s.to_vec())
     }
 
     #[test]
-    fn replies_the_script_can_give_are_accepted() {
-        let r = parse_reply(&reply("granted", 5, 0)).unwrap();
-        assert!(check_reply(Op::Lease { enable: true }, bounded(50), need1(), r).is_ok());
-        let r = parse_reply(&reply("released", 3, 0)).unwrap();
-        assert!(check_reply(Op::Release, bounded(50), need1(), r).is_ok());
-    }
-
-    #[test]
-    fn nonsense_replies_are_faults() {
-        // Not an array, wrong arity, unknown status, negative or non-int counts.
+    fn only_the_replies_the_read_script_gives_are_accepted() {
+        let ok = |v: Value| parse_read(&v);
+        assert!(matches!(
+            ok(Value::Array(vec![bulk(b"none")])),
+            Some(ReadReply::None)
+        ));
+        assert!(matches!(
+            ok(Value::Array(vec![bulk(b"big")])),
+            Some(ReadReply::Big)
+        ));
+        assert!(matches!(
+            ok(Value::Array(vec![bulk(b"state"), bulk(b"x")])),
+            Some(ReadReply::State(t)) if t == b"x"
+        ));
         for v in [
-            bulk("granted"),
-            Value::Array(vec![bulk("granted"), Value::Int(1)]),
-            reply("GRANTED", 1, 0),
-            reply("granted", -1, 0),
-            Value::Array(vec![
-                bulk("granted"),
-                bulk("1"),
-                Value::Int(0),
-                Value::Int(0),
-                Value::Int(0),
-            ]),
             Value::Nil,
+            bulk(b"state"),
+            Value::Array(vec![]),
+            Value::Array(vec![bulk(b"state")]),
+            Value::Array(vec![bulk(b"state"), Value::Int(1)]),
+            Value::Array(vec![bulk(b"STATE"), bulk(b"x")]),
+            Value::Array(vec![bulk(b"none"), bulk(b"x")]),
         ] {
-            assert!(parse_reply(&v).is_none(), "{v:?}");
+            assert!(parse_read(&v).is_none(), "{v:?}");
         }
-        // A lease larger than the budget, below the need, bytes granted
-        // for an unbounded measure, a release answered with a lease.
-        let big = parse_reply(&reply("granted", 51, 0)).unwrap();
-        assert_eq!(
-            check_reply(Op::Lease { enable: false }, bounded(50), need1(), big).unwrap_err(),
-            StoreFault::Nonsense
-        );
-        let zero = parse_reply(&reply("granted", 0, 0)).unwrap();
-        assert!(check_reply(Op::Lease { enable: false }, bounded(50), need1(), zero).is_err());
-        let bytes = parse_reply(&reply("granted", 1, 7)).unwrap();
-        assert!(check_reply(Op::Lease { enable: false }, bounded(50), need1(), bytes).is_err());
-        let lease_on_release = parse_reply(&reply("granted", 1, 0)).unwrap();
-        assert!(check_reply(Op::Release, bounded(50), need1(), lease_on_release).is_err());
-        let release_on_lease = parse_reply(&reply("released", 1, 0)).unwrap();
-        assert!(
-            check_reply(
-                Op::Lease { enable: true },
-                bounded(50),
-                need1(),
-                release_on_lease
-            )
-            .is_err()
-        );
     }
 
     #[test]
@@ -797,5 +858,38 @@ mod tests {
             change(&mut v);
             assert_ne!(definition_digest(&v), base);
         }
+    }
+
+    #[test]
+    fn a_log_records_no_more_back_than_the_claim_held_unspent() {
+        let w = Window {
+            id: "w".into(),
+            sink: "s".into(),
+            start: "2026-12-01T10:00:00Z".parse().unwrap(),
+            end: "2026-12-01T12:00:00Z".parse().unwrap(),
+            reason: "r".into(),
+            requested_by: "q".into(),
+            max_records: Some(50),
+            max_bytes: None,
+            file: "a.toml".into(),
+        };
+        let claim = Claim {
+            window: &w,
+            holder: "h",
+            leased: Units {
+                records: 5,
+                bytes: 0,
+            },
+            spent: Units {
+                records: 2,
+                bytes: 0,
+            },
+        };
+        // The state also gave back a lease the log never recorded.
+        let back = Units {
+            records: 9,
+            bytes: 0,
+        };
+        assert_eq!(returned_for_log(claim, back).records, 3);
     }
 }

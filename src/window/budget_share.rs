@@ -7,7 +7,7 @@
 //! replica talks to another, and yet the fleet as a whole cannot exceed
 //! the budget: `N * floor(budget / N) <= budget`. The price is that a
 //! replica that gets little traffic strands its share; a shared store
-//! ([`super::budget_redis`]) avoids that.
+//! (`budget_redis`, on the daemon's floor) avoids that.
 //!
 //! Two replicas that (against the advice) share one audit log also share
 //! one share: the bound then only gets tighter.

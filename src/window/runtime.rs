@@ -37,9 +37,11 @@ use jiff::Timestamp;
 
 use super::Level;
 use super::budget::{Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, busy_event};
+use super::budget_source::{StoreClient, budget_source};
 use super::clock::Clock;
 use super::{WindowState, latest, state_with_floor};
 use crate::audit::{AuditEvent, AuditKey, CloseCause, DenyWhy};
+use crate::policy::tls::TlsCheck;
 use crate::policy::{Policy, Window};
 
 /// After an audit failure, wait this long before trying the log again.
@@ -180,10 +182,27 @@ pub struct CaptureStats {
     pub store_failures: u64,
 }
 
+/// What a capture borrows from the daemon's floor, which the library does
+/// not have: the client of the fleet's budget store and the policy's TLS
+/// check. `filter` and `serve` hand theirs in
+/// ([`Capture::start_with`], [`Capture::background_with`]). Without them
+/// a policy that names `[fleet] budget_store` grants nothing
+/// (`budget_source::NoStoreClient`), and a policy read again (`filter`,
+/// when the open window's file changes) has its TLS files read and
+/// fingerprinted but not parsed.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Extensions {
+    /// Leases from `[fleet] budget_store`.
+    pub(crate) budget_store: Option<StoreClient>,
+    /// The check a policy read again goes through.
+    pub(crate) tls_check: Option<&'static dyn TlsCheck>,
+}
+
 /// The full-capture state of one sink.
 pub struct Capture {
     policy: Arc<Policy>,
     clock: Arc<dyn Clock>,
+    ext: Extensions,
     sink: String,
     full_allowed: bool,
     holder: String,
@@ -252,8 +271,22 @@ impl Capture {
     /// is unusable, full capture stays off: the failure is logged (a
     /// `tracing` warning) and the sink gets standard records. It cannot
     /// fail: what cannot be read does not grant.
+    ///
+    /// A policy that names `[fleet] budget_store` grants nothing here: the
+    /// library has no client of the store (`filter` hands its capture the
+    /// daemon's).
     pub fn start(policy: Arc<Policy>, clock: Arc<dyn Clock>, sink: &str) -> Capture {
-        let mut c = Capture::background(policy, clock, sink);
+        Capture::start_with(policy, clock, sink, Extensions::default())
+    }
+
+    /// [`Capture::start`], with the daemon's store client and TLS check.
+    pub(crate) fn start_with(
+        policy: Arc<Policy>,
+        clock: Arc<dyn Clock>,
+        sink: &str,
+        ext: Extensions,
+    ) -> Capture {
+        let mut c = Capture::background_with(policy, clock, sink, ext);
         c.inline_io = true;
         c.service();
         c
@@ -263,11 +296,23 @@ impl Capture {
     /// ticker ([`Capture::job`], `Job::run`, [`Capture::apply`]); nothing
     /// is read or written until then.
     pub fn background(policy: Arc<Policy>, clock: Arc<dyn Clock>, sink: &str) -> Capture {
+        Capture::background_with(policy, clock, sink, Extensions::default())
+    }
+
+    /// [`Capture::background`], with the daemon's store client and TLS
+    /// check.
+    pub(crate) fn background_with(
+        policy: Arc<Policy>,
+        clock: Arc<dyn Clock>,
+        sink: &str,
+        ext: Extensions,
+    ) -> Capture {
         let full_allowed = policy.sink(sink).is_some_and(|s| s.full_allowed);
         let next_follow = clock.monotonic() + FOLLOW_EVERY;
         Capture {
             policy,
             clock,
+            ext,
             sink: sink.to_string(),
             full_allowed,
             holder: new_holder(),
@@ -562,19 +607,21 @@ impl Capture {
         }
     }
 
-    /// Close the open window, if any, for `cause` (its entry and the
-    /// release are queued and written by the next job; inline, now). The
-    /// window closes even if the entries cannot be written.
+    /// Close the open window, if any, for `cause` (its entry, when the
+    /// cause is one a gate writes, and the release are queued and written
+    /// by the next job; inline, now). The window closes even if the
+    /// entries cannot be written.
     pub fn close(&mut self, cause: CloseCause) {
-        self.close_local(cause, cause != CloseCause::Shutdown);
+        self.close_local(cause, cause.is_written());
         if self.inline_io {
             self.service();
         }
     }
 
     /// End of use (end of run, shutdown): release the open window (what
-    /// was spent, the rest of the lease given back) and write what is
-    /// queued, now. Blocks on the audit log.
+    /// was spent, the rest of the lease given back; no `window_closed`,
+    /// the window goes on) and write what is queued, now. Blocks on the
+    /// audit log.
     pub fn finish(&mut self) {
         self.close_local(CloseCause::Shutdown, false);
         // The clock mark keeps the last time this run saw, for later gates.
@@ -583,8 +630,11 @@ impl Capture {
     }
 
     /// Stop using the open window now. `write_close` queues a
-    /// `window_closed` entry for `cause`; the release is queued always.
+    /// `window_closed` entry for `cause` (never for `shutdown`, which no
+    /// gate writes: see [`CloseCause::is_written`]); the release is queued
+    /// always.
     fn close_local(&mut self, cause: CloseCause, write_close: bool) {
+        let write_close = write_close && cause.is_written();
         let Some(open) = self.open.take() else { return };
         self.stats.closed += 1;
         self.used.insert(open.window.id.clone());
@@ -848,7 +898,8 @@ impl Capture {
             io,
             settings: if reopen { settings } else { None },
             fleet: self.policy.fleet.clone(),
-            policy_loaded: AuditEvent::policy_loaded(&self.policy, 1),
+            store_client: self.ext.budget_store,
+            policy_loaded: self.policy.loaded_event(1),
             pending: self.pending.iter().cloned().collect(),
             acquire,
             follow,
@@ -876,7 +927,11 @@ impl Capture {
         if stamp(&open.window.file) == open.file {
             return;
         }
-        match Policy::load(&self.policy.source) {
+        let reread = match self.ext.tls_check {
+            Some(tls) => Policy::load_checked(&self.policy.source, tls),
+            None => Policy::load(&self.policy.source),
+        };
+        match reread {
             Ok(p) => {
                 let policy = Arc::new(p);
                 let still = policy
@@ -1032,14 +1087,7 @@ impl Capture {
                 tracing::warn!(
                     "no new lease for sink `{}`: the budget store is {}",
                     self.sink,
-                    match fault {
-                        StoreFault::Timeout => "too slow (timeout)",
-                        StoreFault::Unreachable => "unreachable",
-                        StoreFault::Auth => "refusing our credentials",
-                        StoreFault::Nonsense => "answering nonsense",
-                        StoreFault::LostState => "missing leases it granted (lost state)",
-                        StoreFault::Conflict => "holding another definition of the window",
-                    }
+                    fault.describe()
                 );
             }
             (_, Lease::Short) => {}
@@ -1088,6 +1136,7 @@ pub struct Job {
     io: Option<Box<Io>>,
     settings: Option<crate::policy::AuditSettings>,
     fleet: crate::policy::FleetSettings,
+    store_client: Option<StoreClient>,
     policy_loaded: AuditEvent,
     pending: Vec<Pending>,
     acquire: Option<Acquire>,
@@ -1140,6 +1189,7 @@ impl std::fmt::Debug for Done {
 fn open_io(
     settings: &crate::policy::AuditSettings,
     fleet: &crate::policy::FleetSettings,
+    store: Option<StoreClient>,
 ) -> Result<Io, crate::audit::AuditError> {
     let key = settings
         .key_file
@@ -1153,7 +1203,7 @@ fn open_io(
         settings.anchor.clone(),
     )?;
     let replica_id = crate::fleet::replica_id(fleet);
-    let source = crate::fleet::budget_source(fleet, &replica_id);
+    let source = budget_source(fleet, &replica_id, store);
     ledger.set_replica_id(Some(replica_id));
     Ok(Io { ledger, source })
 }
@@ -1187,10 +1237,11 @@ impl Job {
             (None, Some(settings)) => {
                 // SECURITY: a log we cannot read back might hide a close or
                 // a lease; then nothing is enabled.
-                let opened = open_io(settings, &self.fleet).and_then(|mut io| {
-                    io.ledger.append(&self.policy_loaded, clock.utc())?;
-                    Ok(io)
-                });
+                let opened =
+                    open_io(settings, &self.fleet, self.store_client).and_then(|mut io| {
+                        io.ledger.append(&self.policy_loaded, clock.utc())?;
+                        Ok(io)
+                    });
                 match opened {
                     Ok(io) => Box::new(io),
                     Err(e) => {

@@ -283,8 +283,102 @@ fn poll<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
 #[test]
 fn window_close_stops_a_running_filter_within_a_second() {
     let dir = tempfile::tempdir().unwrap();
+    folder(dir.path(), "unbounded = true\n");
+    close_stops_a_running_filter(dir.path(), "w1");
+}
+
+/// Issue 30 item 8: a window written in the main policy file, not in
+/// windows/, is closed by `window close` too (closing early must always be
+/// possible): for good, audited, honoured by a gate that is already running
+/// and by every later one, and the command says where the window is
+/// written. The file is left as the operator wrote it.
+#[test]
+fn window_close_closes_a_window_of_the_main_policy_file_for_good() {
+    let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     folder(d, "unbounded = true\n");
+    std::fs::remove_file(d.join("windows/w1.toml")).unwrap();
+    let now = Timestamp::now();
+    let window = |id: &str| {
+        format!(
+            "\n# {id}: written by hand\n[[window]]\nid = \"{id}\"\nsink = \"cap\"\nstart = \"{}\"\nend = \"{}\"\nreason = \"main file\"\nrequested_by = \"sre\"\n",
+            now - SignedDuration::from_secs(60),
+            now + SignedDuration::from_mins(30)
+        )
+    };
+    let mut text = std::fs::read_to_string(d.join("policy.toml")).unwrap();
+    text.push_str(&window("w1"));
+    std::fs::write(d.join("policy.toml"), &text).unwrap();
+    let line = text.lines().position(|l| l == "id = \"w1\"").unwrap() + 1;
+    let out = close_stops_a_running_filter(d, "w1");
+    assert!(
+        out.contains(&format!("policy.toml:{line}")),
+        "the command names the file and line of the window: {out}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("policy.toml")).unwrap(),
+        text,
+        "the operator's file is not rewritten"
+    );
+    // A later gate does not enable it again.
+    let run = filter_cap(d, &cf_lines("CANARY-later", 2));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("CANARY-later"), "{}", run.stdout);
+    let list = tracegate(&["window", "list", "--policy", d.to_str().unwrap()], b"");
+    assert!(list.stdout.contains("closed: removed"), "{}", list.stdout);
+
+    // A policy that is one file: `--policy FILE` closes its window too.
+    let single = tempfile::tempdir().unwrap();
+    let s = single.path();
+    let file = s.join("one.toml");
+    std::fs::write(&file, text.replace("w1", "w2")).unwrap();
+    let close = tracegate(
+        &["window", "close", "--policy", file.to_str().unwrap(), "w2"],
+        b"",
+    );
+    assert_eq!(close.code, 0, "{}", close.stderr);
+    assert!(
+        close.stdout.contains(&format!("one.toml:{line}")),
+        "{}",
+        close.stdout
+    );
+    let run = tracegate(
+        &[
+            "filter",
+            "--policy",
+            file.to_str().unwrap(),
+            "--sink",
+            "cap",
+        ],
+        cf_lines("CANARY-single", 1).as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("CANARY-single"), "{}", run.stdout);
+    assert!(entries(s).iter().any(|e| matches!(
+        e,
+        AuditEvent::WindowClosed { window, cause: CloseCause::Removed, .. } if window == "w2"
+    )));
+    // An invalid policy cannot audit a close: the command says where the
+    // window is and the two ways that need no audit log.
+    std::fs::write(&file, format!("{}bogus = 1\n", text.replace("w1", "w3"))).unwrap();
+    let close = tracegate(
+        &["window", "close", "--policy", file.to_str().unwrap(), "w3"],
+        b"",
+    );
+    assert_eq!(close.code, 2, "{}", close.stdout);
+    for want in [
+        &format!("one.toml:{line}"),
+        "tracegate capture off",
+        "delete it",
+    ] {
+        assert!(close.stderr.contains(want), "{want}: {}", close.stderr);
+    }
+}
+
+/// Start `filter` on the policy folder `d`, enable window `id` with one
+/// record, `window close` it, and check that records sent a second later
+/// go out standard; returns what `window close` printed.
+fn close_stops_a_running_filter(d: &Path, id: &str) -> String {
     let canary = "CANARY-close";
     let mut child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
         .args(["filter", "--policy", d.to_str().unwrap(), "--sink", "cap"])
@@ -304,7 +398,7 @@ fn window_close_stops_a_running_filter_within_a_second() {
             .then_some(())
     });
     let close = tracegate(
-        &["window", "close", "--policy", d.to_str().unwrap(), "w1"],
+        &["window", "close", "--policy", d.to_str().unwrap(), id],
         b"",
     );
     assert_eq!(close.code, 0, "{}", close.stderr);
@@ -333,6 +427,7 @@ fn window_close_stops_a_running_filter_within_a_second() {
         }
     )));
     assert_eq!(verify(d), 0);
+    format!("{}{}", close.stdout, close.stderr)
 }
 
 fn entries_if_any(dir: &Path) -> Vec<AuditEvent> {

@@ -424,7 +424,7 @@ fn window_close_ends_an_active_window_and_removes_a_pending_one() {
         log.contains("\"event\":\"full_denied\"") && log.contains("\"why\":\"invalid_window\"")
     );
     assert_eq!(log.matches("\"cause\":\"removed\"").count(), 2);
-    // A window defined outside windows/ cannot be closed by the command.
+    // An id no file defines.
     let bad = tracegate(&["window", "close", "--policy", p, "nope"], b"");
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("no window `nope`"), "{}", bad.stderr);
@@ -694,5 +694,45 @@ fn a_process_clock_behind_the_file_system_cannot_use_a_window_that_ended() {
     assert!(
         ev.contains(&"window_closed w1 expired".to_string()),
         "{ev:?}"
+    );
+}
+
+/// A capture from the library alone (`Capture::start`: the client of a
+/// fleet's shared store is the daemon's, and the library links none)
+/// whose policy names `[fleet] budget_store` never reaches the store and
+/// grants nothing: the replica's own log does not stand in for the fleet's
+/// budget.
+#[test]
+fn a_capture_without_a_store_client_never_reaches_the_store_and_grants_nothing() {
+    let store = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    store.set_nonblocking(true).unwrap();
+    let fleet = format!(
+        "max_records = 10\n[fleet]\nbudget_store = \"redis://{}\"\nstore_timeout = \"200ms\"\n",
+        store.local_addr().unwrap()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy(dir.path(), "audit.jsonl", &fleet);
+    let clock = Arc::new(ManualClock::new(ts("2026-12-01T10:30:00Z")));
+    let mut cap = Capture::start(p, clock.clone(), "cap");
+    for _ in 0..3 {
+        assert_eq!(cap.level(), Level::Standard);
+        assert!(cap.grant().is_none());
+        clock.advance(Duration::from_secs(2));
+    }
+    match store.accept() {
+        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+        Ok(_) => panic!("a capture without a store client connected to the store"),
+        Err(e) => panic!("{e}"),
+    }
+    assert_eq!(
+        cap.store_state(),
+        Some(Some(tracegate::settings::StoreFault::Unreachable))
+    );
+    let seen = events(&audit_path(dir.path()));
+    assert!(
+        !seen
+            .iter()
+            .any(|e| e.starts_with("window_enabled") || e.starts_with("budget_leased")),
+        "{seen:?}"
     );
 }

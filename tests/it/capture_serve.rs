@@ -247,3 +247,108 @@ fn a_budget_holds_across_daemon_restarts() {
     let verify = super::cli::tracegate(&["audit", "verify", log.to_str().unwrap()], b"");
     assert_eq!(verify.code, 0, "{}", verify.stdout);
 }
+
+/// Issue 30 item 8: a `serve` that shuts down while a window is open
+/// leaves the log as docs/reference.md says: `window_released` (what it
+/// spent, the rest of its lease given back), and no `window_closed` of any
+/// cause, because the window did not end: `window list` still shows it
+/// active, the auditor still counts the records it delivered inside it,
+/// and the next daemon enables it again within what is left of the
+/// budget.
+#[test]
+fn a_serve_shutdown_releases_an_open_window_and_does_not_close_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    policy(d, "5s", -60, "max_records = 10\n");
+    let canary = "CANARY-shutdown";
+    let log = d.join("audit.jsonl");
+    let events = || -> Vec<AuditEvent> {
+        read_entries(&log, None)
+            .map(|it| it.filter_map(Result::ok).map(|e| e.event).collect())
+            .unwrap_or_default()
+    };
+    let enabled = |n: usize| {
+        events()
+            .iter()
+            .filter(|e| matches!(e, AuditEvent::WindowEnabled { .. }))
+            .count()
+            >= n
+    };
+    let mut sent = 0;
+    for run in 1..=2 {
+        let daemon = start(d);
+        poll("the enablement", DEADLINE, || enabled(run).then_some(()));
+        for _ in 0..2 {
+            assert_eq!(post(&daemon.addr, &record(canary, sent)), 200);
+            sent += 1;
+        }
+        poll("the captured records", DEADLINE, || {
+            (lines(&d.join("cap.jsonl")).len() == sent).then_some(())
+        });
+        daemon.stop();
+        let evs = events();
+        assert!(
+            !evs.iter()
+                .any(|e| matches!(e, AuditEvent::WindowClosed { .. })),
+            "run {run}: a shutdown does not close the window: {evs:?}"
+        );
+        let leased: u64 = evs
+            .iter()
+            .filter_map(|e| match e {
+                AuditEvent::BudgetLeased { records, .. } => *records,
+                _ => None,
+            })
+            .sum();
+        let releases: Vec<(u64, u64)> = evs
+            .iter()
+            .filter_map(|e| match e {
+                AuditEvent::WindowReleased {
+                    window,
+                    spent_records,
+                    returned_records,
+                    ..
+                } if window == "w1" => Some((*spent_records, *returned_records)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(releases.len(), run, "one release per run: {evs:?}");
+        let (spent, returned) = releases[run - 1];
+        assert_eq!(spent, 2, "run {run}: what it delivered");
+        let spent_total: u64 = releases.iter().map(|r| r.0).sum();
+        let returned_total: u64 = releases.iter().map(|r| r.1).sum();
+        assert_eq!(
+            spent_total + returned_total,
+            leased,
+            "run {run}: every lease settled ({returned} given back this run)"
+        );
+    }
+    let full = lines(&d.join("cap.jsonl"))
+        .iter()
+        .filter(|l| l.contains(canary))
+        .count();
+    assert_eq!(full, 4, "both runs captured inside the window");
+    let p = d.join("policy.toml");
+    let list = super::cli::tracegate(&["window", "list", "--policy", p.to_str().unwrap()], b"");
+    assert!(
+        list.stdout.contains("w1") && !list.stdout.contains("closed"),
+        "{}",
+        list.stdout
+    );
+    let verify = super::cli::tracegate(&["audit", "verify", log.to_str().unwrap()], b"");
+    assert_eq!(verify.code, 0, "{}", verify.stdout);
+    let cap = d.join("cap.jsonl");
+    let check = super::cli::tracegate(
+        &[
+            "check",
+            "--policy",
+            p.to_str().unwrap(),
+            "--sink",
+            "cap",
+            "--audit",
+            log.to_str().unwrap(),
+            cap.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+}

@@ -53,8 +53,9 @@ fn json_lines(s: &str) -> Vec<serde_json::Value> {
 #[test]
 fn a_closed_stdout_never_turns_findings_into_clean() {
     let dir = tempfile::tempdir().unwrap();
-    // Findings far past the pipe's buffer, so that the writes fail.
-    let input = write(&dir.path().join("in.jsonl"), &FULL.repeat(100_000));
+    // Findings far past the pipe's buffer, so that the writes fail, and more
+    // than one 1 MiB chunk, so that `--jobs 2` merges chunks.
+    let input = write(&dir.path().join("in.jsonl"), &FULL.repeat(15_000));
     for jobs in ["1", "2"] {
         for format in ["text", "json"] {
             for reader in ["head -n 1 >/dev/null", "true", "head -c 10 >/dev/null"] {
@@ -71,7 +72,7 @@ fn a_closed_stdout_never_turns_findings_into_clean() {
         }
     }
     // A clean input whose reader goes away is still clean.
-    let clean = write(&dir.path().join("clean.jsonl"), &CLEAN.repeat(50_000));
+    let clean = write(&dir.path().join("clean.jsonl"), &CLEAN.repeat(5_000));
     let (code, stderr) = bash(&format!(
         "{BIN} check --policy {DEFAULT} {} | true; echo ${{PIPESTATUS[0]}}",
         clean.display()

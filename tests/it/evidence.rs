@@ -45,6 +45,10 @@ struct Spec {
     min: Option<f64>,
     max: Option<f64>,
     max_len: Option<usize>,
+    max_segments: Option<usize>,
+    max_segment_len: Option<usize>,
+    max_words: Option<usize>,
+    separators: Option<String>,
     #[serde(default)]
     required: bool,
     items: Option<Box<Spec>>,
@@ -113,6 +117,26 @@ fn check_value(spec: &Spec, v: &Value, path: &str, bad: &mut Vec<String>) {
         }
         if spec.max_len.is_some_and(|m| s.chars().count() > m) {
             bad.push(format!("{path}: max_len"));
+        }
+        // Segments: the value cut at every separator (by default every
+        // ASCII character that is not a letter or digit); a word is a
+        // non-empty segment without a digit.
+        let separator = |c: char| match &spec.separators {
+            Some(list) => list.contains(c),
+            None => c.is_ascii() && !c.is_ascii_alphanumeric(),
+        };
+        let segments: Vec<&str> = s.split(separator).collect();
+        let words = segments
+            .iter()
+            .filter(|w| !w.is_empty() && !w.chars().any(|c| c.is_ascii_digit()))
+            .count();
+        if spec.max_segments.is_some_and(|m| segments.len() > m)
+            || spec
+                .max_segment_len
+                .is_some_and(|m| segments.iter().any(|w| w.len() > m))
+            || spec.max_words.is_some_and(|m| words > m)
+        {
+            bad.push(format!("{path}: segments"));
         }
     }
     if let Some(n) = v.as_f64()
@@ -206,6 +230,23 @@ fn default_policy_refuses_content_in_an_id_or_reason() {
     let mut bad = Vec::new();
     violations(&p.fields, &sample, "", &mut bad);
     assert_eq!(bad, vec!["events[1].event_name: pattern".to_owned()]);
+    // Names that fit their pattern but spell a sentence (issue 30).
+    for (key, value) in [
+        ("model_id", "patient-jane-doe-has-hiv"),
+        ("region", "jane_doe_has_hiv"),
+        ("service", "jane.doe.has.hiv.positive"),
+    ] {
+        let mut sample: Value = serde_json::from_str(SEED_SAMPLE).unwrap();
+        sample[key] = json!(value);
+        let mut bad = Vec::new();
+        violations(&p.fields, &sample, "", &mut bad);
+        assert_eq!(bad, vec![format!("{key}: segments")]);
+    }
+    let mut sample: Value = serde_json::from_str(SEED_SAMPLE).unwrap();
+    sample["derived_intervals"][0]["name"] = json!("jane_doe_asked_to_cancel_her_chemotherapy");
+    let mut bad = Vec::new();
+    violations(&p.fields, &sample, "", &mut bad);
+    assert_eq!(bad, vec!["derived_intervals[0].name: segments".to_owned()]);
 }
 
 // ---------------------------------------------------------------------------

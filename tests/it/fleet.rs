@@ -10,10 +10,13 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
-use tracegate::{AuditEvent, DenyWhy, read_audit_log as read_entries};
+use tracegate::{
+    AuditEvent, Capture, Clock, DenyWhy, ManualClock, Policy, read_audit_log as read_entries,
+};
 
 const DEADLINE: Duration = Duration::from_secs(20);
 const CANARY: &str = "CANARY-fleet";
@@ -109,6 +112,50 @@ impl Redis {
     fn url(&self) -> String {
         format!("redis://127.0.0.1:{}", self.port)
     }
+}
+
+/// One command to the store, as an attacker with write access sends it
+/// (raw RESP on loopback, no client library): the reply's raw bytes.
+fn redis_cmd(port: u16, args: &[&[u8]]) -> Vec<u8> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut req = format!("*{}\r\n", args.len()).into_bytes();
+    for a in args {
+        req.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
+        req.extend_from_slice(a);
+        req.extend_from_slice(b"\r\n");
+    }
+    s.write_all(&req).unwrap();
+    // One reply: a line, or a bulk string of the length its line says.
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    for _ in 0..10_000 {
+        let n = s.read(&mut chunk).unwrap();
+        assert!(n > 0, "the store closed the connection");
+        buf.extend_from_slice(&chunk[..n]);
+        let Some(eol) = buf.windows(2).position(|w| w == b"\r\n") else {
+            continue;
+        };
+        if buf[0] != b'$' {
+            return buf;
+        }
+        let len: i64 = std::str::from_utf8(&buf[1..eol]).unwrap().parse().unwrap();
+        if len < 0 || buf.len() >= eol + 2 + len as usize + 2 {
+            return buf;
+        }
+    }
+    panic!("no complete reply from the store");
+}
+
+/// The value of a bulk-string reply (`None` for nil).
+fn bulk(reply: &[u8]) -> Option<Vec<u8>> {
+    assert_eq!(reply[0], b'$', "{}", String::from_utf8_lossy(reply));
+    let eol = reply.windows(2).position(|w| w == b"\r\n").unwrap();
+    let len: i64 = std::str::from_utf8(&reply[1..eol])
+        .unwrap()
+        .parse()
+        .unwrap();
+    (len >= 0).then(|| reply[eol + 2..eol + 2 + len as usize].to_vec())
 }
 
 fn ping(port: u16) -> bool {
@@ -271,6 +318,11 @@ fn record(i: usize) -> String {
 /// each with its own `replica.toml` naming it; each keeps its audit log
 /// and sink files in its own folder, as separate hosts would.
 fn fleet_dirs(root: &Path, fleet: &str, n: usize) -> Vec<PathBuf> {
+    fleet_dirs_max(root, fleet, n, 50)
+}
+
+/// [`fleet_dirs`] for a window of `max_records`.
+fn fleet_dirs_max(root: &Path, fleet: &str, n: usize, max_records: u64) -> Vec<PathBuf> {
     let start = Timestamp::now() - SignedDuration::from_secs(60);
     let end = start + SignedDuration::from_mins(30);
     let shared = format!(
@@ -280,7 +332,7 @@ fn fleet_dirs(root: &Path, fleet: &str, n: usize) -> Vec<PathBuf> {
          [[sink]]\nname = \"std\"\noutput = \"file:../std.jsonl\"\n\
          [[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:../cap.jsonl\"\n\
          [[window]]\nid = \"fleet-w1\"\nsink = \"cap\"\nstart = \"{}\"\nend = \"{}\"\n\
-         reason = \"fleet budget test\"\nrequested_by = \"tests\"\nmax_records = 50\n",
+         reason = \"fleet budget test\"\nrequested_by = \"tests\"\nmax_records = {max_records}\n",
         start.round(jiff::Unit::Second).unwrap(),
         end.round(jiff::Unit::Second).unwrap()
     );
@@ -361,14 +413,7 @@ fn three_replicas_share_one_budget_through_a_real_redis_and_stop_when_it_dies() 
     }
     let root = tempfile::tempdir().unwrap();
     let mut redis = Redis::start(root.path());
-    let dirs = fleet_dirs(
-        root.path(),
-        &format!(
-            "budget_store = \"{}\"\nreplicas = 3\nstore_timeout = \"2s\"",
-            redis.url()
-        ),
-        3,
-    );
+    let dirs = fleet_dirs(root.path(), &store_fleet(root.path(), &redis, 3), 3);
     let replicas: Vec<Replica> = dirs.iter().map(|d| Replica::start(d)).collect();
     for r in &replicas {
         r.wait_enabled("fleet-w1");
@@ -572,14 +617,7 @@ fn a_store_that_comes_back_empty_is_caught_and_grants_nothing() {
     }
     let root = tempfile::tempdir().unwrap();
     let mut redis = Redis::start(root.path());
-    let dirs = fleet_dirs(
-        root.path(),
-        &format!(
-            "budget_store = \"{}\"\nreplicas = 2\nstore_timeout = \"2s\"",
-            redis.url()
-        ),
-        2,
-    );
+    let dirs = fleet_dirs(root.path(), &store_fleet(root.path(), &redis, 2), 2);
     let replicas: Vec<Replica> = dirs.iter().map(|d| Replica::start(d)).collect();
     for r in &replicas {
         r.wait_enabled("fleet-w1");
@@ -654,6 +692,13 @@ fn a_store_that_comes_back_empty_is_caught_and_grants_nothing() {
 fn bad_fleet_keys_are_refused_with_file_and_line_and_no_secret() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("policy.toml");
+    // A key of 31 bytes: one short. Its bytes must never be echoed.
+    std::fs::write(
+        dir.path().join("short.key"),
+        "hunter2-KEY-hunter2-KEY-hunter2",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("store.key"), "a".repeat(64)).unwrap();
     for (fleet, says) in [
         (
             "budget_store = \"redis://user:hunter2-SECRET@10.0.0.5:6379\"",
@@ -680,6 +725,22 @@ fn bad_fleet_keys_are_refused_with_file_and_line_and_no_secret() {
             "`fleet.password_file` is set but `fleet.budget_store` is not",
         ),
         ("budget_stor = \"redis://h:1\"", "budget_stor"),
+        (
+            "budget_store = \"redis://10.0.0.5:6379\"",
+            "`fleet.budget_store` needs `fleet.store_key_file`",
+        ),
+        (
+            "store_key_file = \"store.key\"",
+            "`fleet.store_key_file` is set but `fleet.budget_store` is not",
+        ),
+        (
+            "store_key_file = \"short.key\"\nbudget_store = \"redis://10.0.0.5:6379\"",
+            "holds 31 bytes; at least 32 are required",
+        ),
+        (
+            "store_key_file = \"missing.key\"\nbudget_store = \"redis://10.0.0.5:6379\"",
+            "cannot read [fleet] store_key_file",
+        ),
     ] {
         std::fs::write(&p, format!("version = 1\n[fleet]\n{fleet}\n")).unwrap();
         let out = super::cli::tracegate(&["policy", "check", p.to_str().unwrap()], b"");
@@ -688,12 +749,412 @@ fn bad_fleet_keys_are_refused_with_file_and_line_and_no_secret() {
         assert!(all.contains(says), "{fleet}: {all}");
         assert!(all.contains("policy.toml:3"), "{fleet}: {all}");
         assert!(!all.contains("hunter2"), "{all}");
+        assert!(!all.contains("KEY"), "{all}");
     }
     std::fs::write(
         &p,
-        "version = 1\n[fleet]\nbudget_store = \"rediss://store.internal:6380/2\"\nreplicas = 4\nreplica_id = \"gate-1\"\n",
+        "version = 1\n[fleet]\nbudget_store = \"rediss://store.internal:6380/2\"\nstore_key_file = \"store.key\"\nreplicas = 4\nreplica_id = \"gate-1\"\n",
     )
     .unwrap();
     let out = super::cli::tracegate(&["policy", "check", p.to_str().unwrap()], b"");
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    // The key in force is named by its fingerprint, never shown.
+    let all = format!("{}{}", out.stdout, out.stderr);
+    assert!(all.contains("store_key"), "{all}");
+    assert!(!all.contains(&"a".repeat(64)), "{all}");
+}
+
+/// `None` (and "SKIPPED" on stderr) when `redis-server` is missing, unless
+/// `CI` is set: then the test fails (CI installs the package).
+fn store_or_skip(what: &str) -> Option<(tempfile::TempDir, Redis)> {
+    if !Redis::available() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "redis-server is not installed, and CI must run this test"
+        );
+        eprintln!("SKIPPED: redis-server is not installed; {what} did not run");
+        return None;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let redis = Redis::start(root.path());
+    Some((root, redis))
+}
+
+/// `[fleet]` for a store-backed fleet of `n` replicas, for policy files
+/// two folders below `root`; the store key, shared by the replicas, is
+/// written to `root/store.key`.
+fn store_fleet(root: &Path, redis: &Redis, n: usize) -> String {
+    std::fs::write(root.join("store.key"), format!("{}\n", "5e".repeat(32))).unwrap();
+    format!(
+        "budget_store = \"{}\"\nstore_key_file = \"../../store.key\"\nreplicas = {n}\nstore_timeout = \"2s\"",
+        redis.url()
+    )
+}
+
+const WINDOW_KEY: &[u8] = b"tracegate:window:fleet-w1";
+
+fn start_all(dirs: &[PathBuf]) -> Vec<Replica> {
+    let replicas: Vec<Replica> = dirs.iter().map(|d| Replica::start(d)).collect();
+    for r in &replicas {
+        r.wait_enabled("fleet-w1");
+    }
+    replicas
+}
+
+/// Issue 30 item 5, the exact attack: one `HSET tracegate:window:ID rr 14`
+/// on the shared store (another tenant, a compromised sidecar) once both
+/// replicas leased. Every lease the store grants afterwards is within the
+/// budget on its own; together they must still not exceed `max_records =
+/// 4` across the fleet.
+#[test]
+fn one_forged_counter_in_the_store_does_not_lift_the_fleet_budget() {
+    let Some((root, redis)) = store_or_skip("the forged-counter attack") else {
+        return;
+    };
+    let dirs = fleet_dirs_max(root.path(), &store_fleet(root.path(), &redis, 2), 2, 4);
+    let replicas = start_all(&dirs);
+    let mut next = 0;
+    round_robin(&replicas, &mut next, 1);
+    poll("both replicas to lease", DEADLINE, || {
+        replicas
+            .iter()
+            .all(|r| !r.leases().is_empty())
+            .then_some(())
+    });
+    // The attacker's one write; it lands (the store accepts it).
+    let reply = redis_cmd(redis.port, &[b"HSET", WINDOW_KEY, b"rr", b"14"]);
+    assert!(
+        reply.starts_with(b":"),
+        "{}",
+        String::from_utf8_lossy(&reply)
+    );
+    // Plenty of traffic to both, long enough for every lease to be asked.
+    for _ in 0..40 {
+        round_robin(&replicas, &mut next, 1);
+    }
+    let per: Vec<usize> = replicas.iter().map(|r| r.delivered().1).collect();
+    let total: usize = per.iter().sum();
+    assert!(
+        total <= 4,
+        "the fleet delivered {total} full records for max_records = 4: {per:?}"
+    );
+    for r in &replicas {
+        let leased: u64 = r.leases().iter().sum();
+        assert!(
+            leased <= 4,
+            "one replica leased {leased} of 4 by its own log"
+        );
+    }
+    for r in replicas {
+        r.stop();
+    }
+    let v = verify_fleet(&dirs);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+}
+
+/// One replica inside the test process, with its own folder, audit log
+/// and replica id, leasing through [`Capture`] (what `filter` runs, audit
+/// work inline): every lease is decided when the test says so.
+struct Gate {
+    dir: PathBuf,
+    cap: Capture,
+}
+
+/// The window every [`Gate`] of a test shares (one definition).
+struct Fleet {
+    root: PathBuf,
+    fleet: String,
+    start: Timestamp,
+    clock: Arc<ManualClock>,
+    max_records: u64,
+}
+
+impl Fleet {
+    fn new(root: &Path, redis: &Redis, replicas: usize, max_records: u64) -> Fleet {
+        let start = Timestamp::now().round(jiff::Unit::Second).unwrap();
+        Fleet {
+            root: root.to_path_buf(),
+            fleet: store_fleet(root, redis, replicas),
+            start,
+            clock: Arc::new(ManualClock::new(start + SignedDuration::from_secs(60))),
+            max_records,
+        }
+    }
+
+    /// Start (or restart: same folder, same log) replica `name`.
+    fn gate(&self, name: &str) -> Gate {
+        let dir = self.root.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let end = self.start + SignedDuration::from_mins(30);
+        std::fs::write(
+            dir.join("policy.toml"),
+            format!(
+                "[audit]\npath = \"audit.jsonl\"\nlock_timeout = \"5s\"\n\
+                 [fleet]\n{}\nreplica_id = \"{name}\"\n\
+                 [[sink]]\nname = \"cap\"\nfull_allowed = true\n\
+                 [[window]]\nid = \"fleet-w1\"\nsink = \"cap\"\nstart = \"{}\"\nend = \"{end}\"\n\
+                 reason = \"fleet budget test\"\nrequested_by = \"tests\"\nmax_records = {}\n",
+                self.fleet.replace("../../", "../"),
+                self.start,
+                self.max_records
+            ),
+        )
+        .unwrap();
+        let policy = Arc::new(Policy::load(&dir.join("policy.toml")).expect("policy"));
+        let clock: Arc<dyn Clock> = self.clock.clone();
+        Gate {
+            dir,
+            cap: Capture::start(policy, clock, "cap"),
+        }
+    }
+
+    /// Each gate in turn tries one full record, `n` times, the clock
+    /// moving 2 s a round (past every pause between lease requests): the
+    /// full records each got.
+    fn rounds(&self, gates: &mut [&mut Gate], n: usize) -> Vec<u64> {
+        let mut got = vec![0; gates.len()];
+        for _ in 0..n {
+            for (g, count) in gates.iter_mut().zip(got.iter_mut()) {
+                if g.cap.spend(10) {
+                    *count += 1;
+                }
+            }
+            self.clock.advance(Duration::from_secs(2));
+        }
+        got
+    }
+}
+
+impl Gate {
+    fn events(&self) -> Vec<AuditEvent> {
+        read_entries(&self.dir.join("audit.jsonl"), None)
+            .unwrap()
+            .map(|e| e.unwrap().event)
+            .collect()
+    }
+
+    /// `full_denied` details of the fleet's store, in order.
+    fn store_faults(&self) -> Vec<String> {
+        self.events()
+            .into_iter()
+            .filter_map(|e| match e {
+                AuditEvent::FullDenied {
+                    why: DenyWhy::BudgetStoreUnavailable,
+                    detail: Some(d),
+                    ..
+                } => Some(d),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Whether the log closed the window for good because the store could
+    /// not be trusted.
+    fn closed_untrusted(&self) -> bool {
+        self.events().iter().any(|e| {
+            matches!(e, AuditEvent::WindowClosed { window, cause, .. }
+                if window == "fleet-w1" && cause.as_str() == "budget_store_untrusted")
+        })
+    }
+
+    fn leased(&self) -> u64 {
+        self.events()
+            .iter()
+            .filter_map(|e| match e {
+                AuditEvent::BudgetLeased { records, .. } => *records,
+                _ => None,
+            })
+            .sum()
+    }
+}
+
+fn state_of(redis: &Redis) -> Option<Vec<u8>> {
+    bulk(&redis_cmd(redis.port, &[b"HGET", WINDOW_KEY, b"state"]))
+}
+
+/// The same attack as above, decided step by step: two replicas, one
+/// `HSET ... rr 14` once both leased. Fails on the code before issue 30
+/// (the store then grants 14 more records).
+#[test]
+fn a_forged_returned_count_grants_nothing_more_to_either_replica() {
+    let Some((root, redis)) = store_or_skip("the forged-count attack") else {
+        return;
+    };
+    let fleet = Fleet::new(root.path(), &redis, 2, 4);
+    let mut a = fleet.gate("r1");
+    let mut b = fleet.gate("r2");
+    let first = fleet.rounds(&mut [&mut a, &mut b], 1);
+    assert_eq!(first, vec![1, 1]);
+    let reply = redis_cmd(redis.port, &[b"HSET", WINDOW_KEY, b"rr", b"14"]);
+    assert!(reply.starts_with(b":"));
+    let more = fleet.rounds(&mut [&mut a, &mut b], 30);
+    let total = 2 + more.iter().sum::<u64>();
+    assert_eq!(total, 4, "exactly the budget, not more: {more:?}");
+    assert!(a.leased() + b.leased() <= 4);
+}
+
+/// A replica restarts, and the store is given back an older state that
+/// still holds every lease the *other* replica took but not this one's.
+/// Before issue 30 the restarted replica (its high-water mark gone with
+/// the old process) accepted it and the fleet went past its budget; now
+/// its own log names the missing leases: the window stops everywhere.
+#[test]
+fn a_replayed_older_state_is_caught_by_the_replica_whose_leases_it_lacks() {
+    let Some((root, redis)) = store_or_skip("the replay attack") else {
+        return;
+    };
+    let fleet = Fleet::new(root.path(), &redis, 2, 6);
+    let mut b = fleet.gate("r2");
+    assert_eq!(b.leased(), 2, "ceil(6 / (2 * 2))");
+    // The attacker keeps a copy of the key as it is now (whatever its
+    // layout: DUMP and RESTORE copy it whole).
+    let old = bulk(&redis_cmd(redis.port, &[b"DUMP", WINDOW_KEY])).expect("a key in the store");
+    let mut a = fleet.gate("r1");
+    let got_a = fleet.rounds(&mut [&mut a], 2);
+    assert_eq!(got_a, vec![2]);
+    a.cap.finish();
+    drop(a);
+    // The older state goes back, and r1 starts again.
+    let reply = redis_cmd(
+        redis.port,
+        &[b"RESTORE", WINDOW_KEY, b"0", &old, b"REPLACE"],
+    );
+    assert_eq!(reply, b"+OK\r\n");
+    let mut a2 = fleet.gate("r1");
+    let later = fleet.rounds(&mut [&mut a2, &mut b], 20);
+    let total = got_a[0] + later.iter().sum::<u64>();
+    assert!(
+        total <= 6,
+        "the fleet delivered {total} of 6: r1 {got_a:?} then {later:?}"
+    );
+    assert_eq!(later[0], 0, "the restarted replica took nothing");
+    assert!(a2.closed_untrusted(), "{:?}", a2.events());
+    assert_eq!(a2.store_faults(), vec!["lost_state"]);
+    // The other replica spent what it held, then stopped too: halted.
+    assert!(later[1] <= 2);
+    assert!(b.closed_untrusted(), "{:?}", b.events());
+    assert_eq!(b.store_faults(), vec!["halted"]);
+    // Both stay stopped.
+    assert_eq!(fleet.rounds(&mut [&mut a2, &mut b], 5), vec![0, 0]);
+}
+
+/// The attacker rewrites the state's counts (every holder leased 0)
+/// without the key: the seal fails; the replica that reads it stops the
+/// window and halts it for the rest, and a replica started afterwards
+/// never leases.
+#[test]
+fn a_state_forged_without_the_key_stops_every_replica() {
+    let Some((root, redis)) = store_or_skip("the forged-state attack") else {
+        return;
+    };
+    let fleet = Fleet::new(root.path(), &redis, 2, 4);
+    let mut a = fleet.gate("r1");
+    let mut b = fleet.gate("r2");
+    let first = fleet.rounds(&mut [&mut a, &mut b], 1);
+    let text = String::from_utf8(state_of(&redis).unwrap()).unwrap();
+    let forged: String = text
+        .lines()
+        .map(|l| match l.strip_prefix("h ") {
+            Some(rest) => {
+                let mut f: Vec<&str> = rest.split(' ').collect();
+                f[1] = "0";
+                format!("h {}\n", f.join(" "))
+            }
+            None => format!("{l}\n"),
+        })
+        .collect();
+    assert_ne!(forged, text, "the attacker changed a count");
+    redis_cmd(
+        redis.port,
+        &[b"HSET", WINDOW_KEY, b"state", forged.as_bytes()],
+    );
+    let more = fleet.rounds(&mut [&mut a, &mut b], 20);
+    let total: u64 = first.iter().chain(&more).sum();
+    assert!(total <= 4, "{first:?} {more:?}");
+    assert!(a.closed_untrusted() && b.closed_untrusted());
+    let faults: Vec<String> = a
+        .store_faults()
+        .into_iter()
+        .chain(b.store_faults())
+        .collect();
+    assert!(faults.iter().any(|f| f == "forged"), "{faults:?}");
+    // A replica that starts afterwards finds the window halted.
+    let mut c = fleet.gate("r3");
+    assert_eq!(fleet.rounds(&mut [&mut c], 3), vec![0]);
+    assert!(c.closed_untrusted());
+    assert_eq!(c.store_faults(), vec!["halted"]);
+    assert_eq!(c.leased(), 0);
+}
+
+/// The key is deleted mid-window (or the store flushed): each replica
+/// that leased finds its leases gone and stops, and a replica that never
+/// leased finds the window halted instead of a fresh budget.
+#[test]
+fn a_key_deleted_mid_window_stops_the_window_for_the_whole_fleet() {
+    let Some((root, redis)) = store_or_skip("the deleted-key attack") else {
+        return;
+    };
+    let fleet = Fleet::new(root.path(), &redis, 2, 8);
+    let mut a = fleet.gate("r1");
+    let mut b = fleet.gate("r2");
+    let first = fleet.rounds(&mut [&mut a, &mut b], 2);
+    let reply = redis_cmd(redis.port, &[b"DEL", WINDOW_KEY]);
+    assert_eq!(reply, b":1\r\n");
+    let more = fleet.rounds(&mut [&mut a, &mut b], 20);
+    let total: u64 = first.iter().chain(&more).sum();
+    assert!(total <= 8, "{first:?} {more:?}");
+    assert!(a.closed_untrusted() && b.closed_untrusted());
+    assert!(a.store_faults().contains(&"lost_state".to_owned()));
+    let mut c = fleet.gate("r3");
+    assert_eq!(fleet.rounds(&mut [&mut c], 3), vec![0]);
+    assert_eq!(c.leased(), 0);
+    assert_eq!(c.store_faults(), vec!["halted"]);
+}
+
+/// A wrong type under the key (a string where the hash belongs) is a
+/// store that answers nonsense: no lease, audited, and capture resumes by
+/// itself once the key is a hash again; the window is not closed for it.
+#[test]
+fn a_wrong_type_under_the_key_fails_closed_and_recovers() {
+    let Some((root, redis)) = store_or_skip("the wrong-type test") else {
+        return;
+    };
+    let fleet = Fleet::new(root.path(), &redis, 1, 50);
+    redis_cmd(redis.port, &[b"SET", WINDOW_KEY, b"not-a-hash"]);
+    let mut a = fleet.gate("r1");
+    assert_eq!(fleet.rounds(&mut [&mut a], 3), vec![0]);
+    assert_eq!(a.store_faults(), vec!["nonsense"]);
+    assert!(!a.closed_untrusted());
+    redis_cmd(redis.port, &[b"DEL", WINDOW_KEY]);
+    assert_eq!(fleet.rounds(&mut [&mut a], 3), vec![3]);
+}
+
+/// What the store can still do, stated as a bound: it can hide the
+/// fleet's leases from a replica that never saw them (here: the key
+/// deleted before a second replica's first look). That replica cannot
+/// tell; it still never takes more than the budget by its own log, and
+/// `audit verify --fleet` reports the fleet over budget afterwards.
+#[test]
+fn a_store_that_hides_leases_costs_at_most_one_budget_per_replica() {
+    let Some((root, redis)) = store_or_skip("the hidden-leases bound") else {
+        return;
+    };
+    let fleet = Fleet::new(root.path(), &redis, 2, 4);
+    let mut a = fleet.gate("r1");
+    let got_a = fleet.rounds(&mut [&mut a], 10);
+    assert_eq!(got_a, vec![4]);
+    redis_cmd(redis.port, &[b"DEL", WINDOW_KEY]);
+    let mut b = fleet.gate("r2");
+    let got_b = fleet.rounds(&mut [&mut b], 10);
+    assert_eq!(
+        got_b,
+        vec![4],
+        "the budget again, never more, by its own log"
+    );
+    assert!(b.leased() <= 4);
+    a.cap.finish();
+    b.cap.finish();
+    let v = verify_fleet(&[a.dir.clone(), b.dir.clone()]);
+    assert_eq!(v.code, 1, "{}{}", v.stdout, v.stderr);
+    assert!(v.stdout.contains("OVER BUDGET: 8"), "{}", v.stdout);
 }

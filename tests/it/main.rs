@@ -14,6 +14,7 @@ mod fleet;
 mod fuzz_replay;
 mod genai;
 mod grpc;
+mod identifiers;
 mod otel_sdk;
 mod otlp;
 mod policy_errors;

@@ -35,6 +35,16 @@ fn drop_field() -> Gate {
     gate("[standard]\non_violation = \"drop_field\"\n")
 }
 
+/// Fresh gates on the default policy and on `drop_field`'s, from policies
+/// compiled once: property cases test judging, not compiling a policy.
+fn both_gates() -> [Gate; 2] {
+    static POLICIES: std::sync::LazyLock<[Arc<Policy>; 2]> = std::sync::LazyLock::new(|| {
+        ["", "[standard]\non_violation = \"drop_field\"\n"]
+            .map(|t| Arc::new(Policy::from_toml(Path::new("p.toml"), t).unwrap()))
+    });
+    POLICIES.clone().map(Gate::new)
+}
+
 fn lines(name: &str) -> Vec<String> {
     std::fs::read_to_string(Path::new(DATA).join(name))
         .unwrap()
@@ -637,7 +647,7 @@ proptest! {
     ) {
         let planted = spans.iter().flatten().any(|s| matches!(s, Slot::Canary(_)));
         let line = generated_request(spans).to_string();
-        for mut g in [gate(""), drop_field()] {
+        for mut g in both_gates() {
             let r = run(&mut g, &line, Level::Standard);
             let out = delivered(&r, &line);
             prop_assert!(!leaks(&out), "canary in output {}", out);
@@ -665,7 +675,7 @@ proptest! {
             .flatten()
             .any(|s| matches!(s, Slot::Canary(1 | 2)));
         let line = generated_request(spans).to_string();
-        for mut g in [gate(""), drop_field()] {
+        for mut g in both_gates() {
             let r = run(&mut g, &line, Level::Full);
             prop_assert!(!leaks(&r.findings), "canary in findings {}", r.findings);
             if !content {
@@ -765,6 +775,127 @@ mod protobuf {
             let req = ExportLogsServiceRequest::decode(pb.as_slice()).unwrap();
             assert_eq!(req.resource_logs.len(), 1, "{place}");
             assert!(!leaks(&decode_logs_protobuf(&pb).unwrap()), "{place}");
+        }
+    }
+
+    /// An enum number outside its defined values (negative, or past the
+    /// last name) is refused from protobuf exactly as the same number in
+    /// OTLP/JSON is (a `one_of` violation), by serve's decode and by the
+    /// prost path alike; it never becomes the default 0, which passes.
+    #[test]
+    fn protobuf_enums_outside_their_values_are_refused_as_in_json() {
+        use tracegate::internals::record::otlp_proto::{
+            LogRecord, ResourceLogs, ResourceSpans, ScopeLogs, ScopeSpans, Span, Status,
+            decode_logs_prost, decode_traces_prost,
+        };
+        let traces = |kind: i32, code: i32| {
+            let span = Span {
+                name: "llm_request".into(),
+                kind,
+                status: Some(Status {
+                    message: String::new(),
+                    code,
+                }),
+                ..Span::default()
+            };
+            let req = ExportTraceServiceRequest {
+                resource_spans: vec![ResourceSpans {
+                    scope_spans: vec![ScopeSpans {
+                        spans: vec![span],
+                        ..ScopeSpans::default()
+                    }],
+                    ..ResourceSpans::default()
+                }],
+            };
+            let pb = req.encode_to_vec();
+            // As OTLP/JSON writes it: a 0 (the default) is omitted.
+            let member = |k: &str, n: i32| {
+                if n == 0 {
+                    String::new()
+                } else {
+                    format!(r#","{k}":{n}"#)
+                }
+            };
+            let json = format!(
+                r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"name":"llm_request"{},"status":{{{}}}}}]}}]}}]}}"#,
+                member("kind", kind),
+                member("code", code).trim_start_matches(',')
+            );
+            let prost = String::from_utf8(decode_traces_prost(&pb).unwrap()).unwrap();
+            (decode_traces_protobuf(&pb).unwrap(), prost, json)
+        };
+        let logs = |severity: i32| {
+            let req = ExportLogsServiceRequest {
+                resource_logs: vec![ResourceLogs {
+                    scope_logs: vec![ScopeLogs {
+                        log_records: vec![LogRecord {
+                            severity_number: severity,
+                            ..LogRecord::default()
+                        }],
+                        ..ScopeLogs::default()
+                    }],
+                    ..ResourceLogs::default()
+                }],
+            };
+            let pb = req.encode_to_vec();
+            let json = if severity == 0 {
+                r#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{}]}]}]}"#.to_string()
+            } else {
+                format!(
+                    r#"{{"resourceLogs":[{{"scopeLogs":[{{"logRecords":[{{"severityNumber":{severity}}}]}}]}}]}}"#
+                )
+            };
+            let prost = String::from_utf8(decode_logs_prost(&pb).unwrap()).unwrap();
+            (decode_logs_protobuf(&pb).unwrap(), prost, json)
+        };
+        let mut cases = Vec::new();
+        for kind in [-1, -2, i32::MIN, 6, 7, i32::MAX] {
+            cases.push((format!("kind {kind}"), traces(kind, 0), false));
+        }
+        for code in [-1, i32::MIN, 3, i32::MAX] {
+            cases.push((format!("status.code {code}"), traces(1, code), false));
+        }
+        for severity in [-1, i32::MIN, 25, i32::MAX] {
+            cases.push((format!("severityNumber {severity}"), logs(severity), false));
+        }
+        // The defined values pass, so the refusals above are about the
+        // number and nothing else.
+        for kind in 0..=5 {
+            cases.push((format!("kind {kind}"), traces(kind, 2), true));
+        }
+        for severity in 0..=24 {
+            cases.push((format!("severityNumber {severity}"), logs(severity), true));
+        }
+        for (what, (served, prost, json), ok) in cases {
+            assert_eq!(served, prost, "{what}: serve's decode is not prost's");
+            assert_eq!(served, json, "{what}: the decode is not the OTLP/JSON line");
+            let mut g = gate("");
+            let from_json = run(&mut g, &json, Level::Standard);
+            let from_pb = run(&mut g, &served, Level::Standard);
+            let want = if ok {
+                Verdict::Verbatim
+            } else {
+                Verdict::Dropped
+            };
+            assert_eq!(
+                from_pb.judged.verdict, want,
+                "{what}: {served} {}",
+                from_pb.findings
+            );
+            assert_eq!(from_json.judged.verdict, want, "{what}: {json}");
+            assert_eq!(from_pb.findings, from_json.findings, "{what}");
+            if !ok {
+                assert!(
+                    from_pb.findings.starts_with("one_of "),
+                    "{what}: {}",
+                    from_pb.findings
+                );
+                // Under `drop_field` the number is removed, not zeroed.
+                let mut g = drop_field();
+                let r = run(&mut g, &served, Level::Standard);
+                assert_eq!(r.judged.verdict, Verdict::Rewritten, "{what}");
+                assert_eq!(r.out, run(&mut g, &json, Level::Standard).out, "{what}");
+            }
         }
     }
 

@@ -219,7 +219,11 @@ fn the_readme_walkthroughs_run_as_written() {
     // The README has walkthroughs, and their output is checked: this test
     // cannot pass by finding nothing to run.
     assert!(ran.blocks >= 4, "only {} sh blocks ran", ran.blocks);
-    assert!(ran.outputs >= 4, "only {} output blocks checked", ran.outputs);
+    assert!(
+        ran.outputs >= 4,
+        "only {} output blocks checked",
+        ran.outputs
+    );
 }
 
 /// Every command example of the user documentation runs as written: each

@@ -425,6 +425,42 @@ fn policy_check_refuses_bad_tls_settings_and_warns_about_exposed_cleartext() {
     assert!(text.contains("otlp/grpc off"), "{text}");
 }
 
+/// The rustls check of a policy's TLS files is the daemon's, handed to
+/// the loaders of every command, not only `policy check` and `serve`: a
+/// command that ran on a policy with a broken certificate would hide the
+/// breakage until the daemon starts.
+#[test]
+fn every_command_refuses_a_policy_whose_certificate_is_broken() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pki = Pki::new(d, "main");
+    pki.leaf("server", &["127.0.0.1"]);
+    let secret_key = std::fs::read_to_string(d.join("server.key")).unwrap();
+    std::fs::write(d.join("broken.pem"), "not a certificate\n").unwrap();
+    let policy = d.join("policy.toml");
+    std::fs::write(
+        &policy,
+        "[server]\ntls_cert_file = \"broken.pem\"\ntls_key_file = \"server.key\"\n\
+         [[sink]]\nname = \"out\"\n",
+    )
+    .unwrap();
+    let p = policy.to_str().unwrap();
+    let input = b"{\"id\":\"chatcmpl-1\"}\n";
+    for args in [
+        &["policy", "check", p][..],
+        &["policy", "check", "--error-format", "json", p],
+        &["check", "--policy", p, "-"],
+        &["filter", "--policy", p, "--sink", "out"],
+        &["redact", "--policy", p],
+    ] {
+        let r = crate::cli::tracegate(args, input);
+        assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+        let text = r.stdout + &r.stderr;
+        assert!(text.contains("no PEM certificate"), "{args:?}: {text}");
+        assert!(!text.contains(secret_key.lines().nth(1).unwrap()), "{text}");
+    }
+}
+
 #[test]
 fn keys_and_tokens_never_appear_in_debug_output() {
     let dir = tempfile::tempdir().unwrap();

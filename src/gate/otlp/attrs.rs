@@ -21,10 +21,10 @@ use std::borrow::Cow;
 use std::io::Write as _;
 
 use super::Judge;
-use super::content::is_content_attribute;
 use super::schema::Place;
 use crate::finding::Rule;
 use crate::gate::verify::{Seg, Walk};
+use crate::policy::content::is_content_attribute;
 use crate::policy::{FieldRule, FieldSet, ValueType};
 use crate::record::canonical;
 use crate::record::tape::{Kind, string_value};

@@ -24,11 +24,11 @@
 //! records that pass verbatim (the projection is then the line itself).
 
 use super::attrs::{plain_decimal, unknown_message};
-use super::content::is_content_attribute;
 use super::schema::{Field, Place, Repeated, Schema, Structural, Text, text_ok};
 use crate::finding::{Finding, FindingKind, Rule, escape_key_into, push_decimal};
 use crate::gate::detect::Detectors;
 use crate::gate::fast::{canonical_number, detectors_pass, sep};
+use crate::policy::content::is_content_attribute;
 use crate::policy::{FieldRule, FieldSet, Policy, ValueType};
 use crate::record::canonical::has_separator;
 use crate::record::tape::{scan_number_shaped, scan_string};

@@ -173,6 +173,9 @@ const KEYS: &[&str] = &[
     "k\u{2028}",
     "gen_ai\\u002eprompt",
     "gen_ai.operation.name",
+    "gen_ai.agent.name",
+    "gen_ai.tool.name",
+    "service.name",
 ];
 
 const VALUES: &[&str] = &[
@@ -200,6 +203,15 @@ const VALUES: &[&str] = &[
     r#"{}"#,
     r#"{"arrayValue": {"values": [{"stringValue": "a"}]}}"#,
     r#"{"stringValue": "a", "intValue": "1"}"#,
+    // Names that fit a pattern and break (or just keep) their segment and
+    // word bounds (issue 30).
+    r#"{"stringValue": "patient-jane-doe-dob-1970-01-01-diagnosis-hiv-positive"}"#,
+    r#"{"stringValue": "us.anthropic.claude-3-5-sonnet-20241022-v2:0"}"#,
+    r#"{"stringValue": "Jane Doe HIV"}"#,
+    r#"{"stringValue": "Jane Doe HIV positive"}"#,
+    r#"{"stringValue": "jane_doe_asked_to_cancel_her_chemo"}"#,
+    r#"{"stringValue": "mcp__github__create_pull_request"}"#,
+    r#"{"stringValue": "jane.doe.hiv.positive.lives.at.elm"}"#,
 ];
 
 const SPAN_MEMBERS: &[&str] = &[
@@ -238,6 +250,12 @@ const SPAN_MEMBERS: &[&str] = &[
     r#""traceState": "a=b""#,
     r#""droppedAttributesCount": 0"#,
     r#""foo": 1"#,
+    // Span names and event names at the edges of their rules (issue 30).
+    r#""name": "chat jane.doe.hiv.positive.lives.at.12.elm.street""#,
+    r#""name": "chat global.anthropic.claude-sonnet-4-5-20250929-v1:0""#,
+    r#""name": "execute_tool jane_doe_asked_to_cancel_her_chemo""#,
+    r#""events": [{"name": "my.card.number.is.four", "timeUnixNano": "1"}]"#,
+    r#""events": [{"name": "gen_ai.user.message"}, {"name": "first_token"}]"#,
 ];
 
 /// Key and value pairs an SDK sends (indexes into `KEYS`, `VALUES`): they
@@ -253,8 +271,26 @@ const SDK_PAIRS: &[(usize, usize)] = &[
     (9, 6),
 ];
 
+/// Pairs at the edges of the default segment and word bounds (indexes into
+/// `KEYS`, `VALUES`): a model of 10 segments and 7 words, a Bedrock model,
+/// agent names of 3 and 4 words, tool names of 5 and 7 words, a host and
+/// an error type near their bounds. Some pass, some do not; an SDK-like
+/// line carries one now and then, so the fast path meets them on lines it
+/// would otherwise answer.
+const EDGE_PAIRS: &[(usize, usize)] = &[
+    (1, 24),
+    (1, 25),
+    (6, 24),
+    (7, 28),
+    (17, 26),
+    (17, 27),
+    (18, 29),
+    (18, 28),
+];
+
 /// An attribute list from (key, value, shape) picks: an SDK's pair for a
-/// key index past `KEYS`, else the key and value picked.
+/// key index past `KEYS` (past four times `KEYS` with shape 4: an edge
+/// pair), else the key and value picked.
 fn attributes(picks: &[(usize, usize, u8)]) -> String {
     let items: Vec<String> = picks
         .iter()
@@ -268,7 +304,9 @@ fn attributes(picks: &[(usize, usize, u8)]) -> String {
             } else {
                 SDK_PAIRS
             };
-            let (k, v) = if k >= KEYS.len() {
+            let (k, v) = if k >= KEYS.len() * 4 && shape % 16 == 4 {
+                EDGE_PAIRS[v % EDGE_PAIRS.len()]
+            } else if k >= KEYS.len() {
                 pairs[(at + picks.first().map_or(0, |p| p.1)) % pairs.len()]
             } else {
                 (k, v)
@@ -320,10 +358,14 @@ fn request(
     mutation: u8,
 ) -> String {
     let spans: Vec<String> = spans.iter().map(|(m, a)| span(*m, a)).collect();
-    let scope = match scope % 4 {
+    let scope = match scope % 6 {
         0 => r#"{"name": "opentelemetry.instrumentation.openai_v2", "version": "2.1b0"}"#,
         1 => r#"{"name": "my scope with spaces"}"#,
         2 => r#"{}"#,
+        3 => r#"{"name": "openai", "version": "1.0.0-jane.doe.has.hiv"}"#,
+        4 => {
+            r#"{"name": "go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp", "version": "0.53.0"}"#
+        }
         _ => r#"{"name": "vllm", "attributes": [{"key": "x", "value": {}}]}"#,
     };
     let mut line = if logs {
@@ -376,7 +418,7 @@ fn the_fast_path_answers_as_the_full_path_does() {
         // Clean but for (at most) one odd span member: where a wrong
         // "verbatim" would show.
         let (resource, spans, scope, mutation) = if clean {
-            let sdk = |p: Picks| -> Picks { p.into_iter().take(6).map(|(_, v, _)| (KEYS.len() * 4, v, 5)).collect() };
+            let sdk = |p: Picks| -> Picks { p.into_iter().take(6).map(|(_, v, s)| (KEYS.len() * 4, v, if s % 8 == 0 { 4 } else { 5 })).collect() };
             let spans: Vec<(Option<usize>, Picks)> = spans.into_iter().map(|(m, a)| (m, sdk(a))).collect();
             (sdk(resource), spans, scope & !1, mutation | 8)
         } else {

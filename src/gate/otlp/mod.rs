@@ -972,7 +972,7 @@ mod tests {
 
     #[test]
     fn paths_name_the_place_precisely() {
-        let line = r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{},{"events":[{},{"name":"e","attributes":[{"key":"gen_ai.prompt","value":{"stringValue":"x"}}]}]}]}]}]}"#;
+        let line = r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{},{"events":[{},{"name":"exception","attributes":[{"key":"gen_ai.prompt","value":{"stringValue":"x"}}]}]}]}]}]}"#;
         let mut g = gate("");
         let (j, out, f) = run(&mut g, line, Level::Standard);
         assert_eq!(j.verdict, Verdict::Rewritten);
@@ -984,7 +984,7 @@ mod tests {
         );
         assert_eq!(
             out,
-            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{},{"events":[{},{"name":"e","attributes":[]}]}]}]}]}"#
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{},{"events":[{},{"name":"exception","attributes":[]}]}]}]}]}"#
         );
     }
 
@@ -1391,6 +1391,87 @@ mod tests {
         let line = r#"{"name":"llm_request","attributes":[{"key":"gen_ai.output.messages","value":{"kvlistValue":{"values":[{"key":"a","value":{"stringValue":"CANARY-x"},"extra":1}]}}}]}"#;
         let (_, out, _) = run(&mut g, line, Level::Full);
         assert!(!out.contains("CANARY"), "{out}");
+    }
+
+    /// SECURITY (issue 30, item 7): a number in captured structured
+    /// content is read by the digit detectors in its decimal form, as a
+    /// string in its place would be: a card held as an `intValue` (as a
+    /// JSON string or number), a `doubleValue` (plain or with an
+    /// exponent), in a kvlist or an array, reached the capture sink in
+    /// clear. A masked number becomes a `stringValue` holding the marker;
+    /// other numbers keep their type and spelling.
+    #[test]
+    fn numbers_in_structured_content_are_redacted_like_strings() {
+        let policy = Policy::from_toml(
+            Path::new("p.toml"),
+            "[audit]\npath = \"audit.jsonl\"\n[redact]\nbuiltin = [\"credit_card\", \"us_ssn\", \"phone\"]\n[[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"stdout\"\n",
+        )
+        .unwrap();
+        let mut g = Gate::for_sink(Arc::new(policy), "cap");
+        let span = |value: &str| {
+            format!(
+                r#"{{"name":"llm_request","attributes":[{{"key":"gen_ai.input.messages","value":{value}}}]}}"#
+            )
+        };
+        let kv = |key: &str, any: &str| {
+            span(&format!(
+                r#"{{"kvlistValue":{{"values":[{{"key":"role","value":{{"stringValue":"user"}}}},{{"key":"{key}","value":{any}}},{{"key":"n","value":{{"intValue":"3"}}}}]}}}}"#
+            ))
+        };
+        for any in [
+            r#"{"intValue":"4111111111111111"}"#,
+            r#"{"intValue":4111111111111111}"#,
+            r#"{"intValue":"-4111111111111111"}"#,
+            r#"{"doubleValue":4111111111111111}"#,
+            r#"{"doubleValue":4.111111111111111e15}"#,
+            r#"{"doubleValue":4111111111111111.0}"#,
+            r#"{"arrayValue":{"values":[{"intValue":"1"},{"intValue":"5555555555554444"}]}}"#,
+        ] {
+            let line = kv("card", any);
+            let (j, out, f) = run(&mut g, &line, Level::Full);
+            assert_eq!(j.verdict, Verdict::Rewritten, "{any}: {f:?}");
+            assert!(f.is_empty(), "{any}: {f:?}");
+            for digits in [
+                "4111111111111111",
+                "111111111111",
+                "5555555555554444",
+                "4.111",
+            ] {
+                assert!(!out.contains(digits), "{any}: {out}");
+            }
+            // A masked number is a string holding the marker (a minus
+            // sign is no card digit and stays).
+            assert!(
+                out.contains(r#"{"stringValue":"[REDACTED:credit_card]"}"#)
+                    || out.contains(r#"{"stringValue":"-[REDACTED:credit_card]"}"#),
+                "{out}"
+            );
+            // Everything else keeps its type and spelling.
+            assert!(
+                out.contains(r#"{"key":"n","value":{"intValue":"3"}}"#),
+                "{out}"
+            );
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(
+                v["attributes"][0]["value"]["kvlistValue"]["values"][0]["value"]["stringValue"],
+                "user"
+            );
+        }
+        // A number that holds nothing stays a number; verbatim.
+        for any in [
+            r#"{"intValue":"1788450022633673216"}"#,
+            r#"{"doubleValue":0.4111111111111111}"#,
+            r#"{"doubleValue":1e300}"#,
+            r#"{"intValue":"78051120"}"#,
+        ] {
+            let (j, _, f) = run(&mut g, &kv("x", any), Level::Full);
+            assert_eq!(j.verdict, Verdict::Verbatim, "{any}: {f:?}");
+        }
+        // A log body as a kvlist: the same.
+        let log = r#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1","body":{"kvlistValue":{"values":[{"key":"card","value":{"intValue":"4111111111111111"}}]}}}]}]}]}"#;
+        let (_, out, f) = run(&mut g, log, Level::Full);
+        assert!(!out.contains("4111111111111111"), "{out} {f:?}");
+        assert!(out.contains("[REDACTED:credit_card]"), "{out} {f:?}");
     }
 
     /// Issue 15 item 2: the default policy passes GenAI metadata of the

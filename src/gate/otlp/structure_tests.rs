@@ -93,7 +93,7 @@ fn text_in_structural_strings_is_a_violation() {
                 r#","events":[{"name":"my-card-number-is-four-one-one"}]"#,
                 url,
             ),
-            "pattern@resourceSpans[0].scopeSpans[0].spans[0].events[0].name",
+            "one_of@resourceSpans[0].scopeSpans[0].spans[0].events[0].name",
         ),
         (
             request(
@@ -101,7 +101,7 @@ fn text_in_structural_strings_is_a_violation() {
                 r#","events":[{"name":"call.me.at.five.five.five.one.two.three"}]"#,
                 url,
             ),
-            "pattern@resourceSpans[0].scopeSpans[0].spans[0].events[0].name",
+            "one_of@resourceSpans[0].scopeSpans[0].spans[0].events[0].name",
         ),
     ] {
         let (v, _, f) = run("", &line);

@@ -5,8 +5,13 @@
 //!
 //! Inside a capture window the value is captured whole with its structure
 //! kept, and every string in it, kvlist keys included, passes through the
-//! sink's redactor ([`super::content::redact_content`]). Numbers and
-//! booleans pass in canonical form. Anything else (a `bytesValue`, which no
+//! sink's redactor ([`super::content::redact_content`]). Booleans pass in
+//! canonical form; so do numbers, after the redactor has read their
+//! decimal form as it reads a string ([`decimal_form`]): a number whose
+//! decimal form it would change (`{"intValue":"4111111111111111"}`, a card)
+//! goes out as a `stringValue` holding what the redactor made of that form
+//! (`{"stringValue":"[REDACTED:credit_card]"}`), never as the number.
+//! Anything else (a `bytesValue`, which no
 //! redactor can read, a malformed AnyValue, nesting deeper than
 //! `[server] max_nesting`, a `drop` rule or an exhausted redaction budget on
 //! any string) drops the whole value with one finding: a structure is never
@@ -99,16 +104,41 @@ impl Judge<'_, '_> {
         Ok(())
     }
 
-    /// `{"intValue":...}` and its siblings, checked and canonical.
+    /// `{"intValue":...}` and its siblings, checked and canonical; a
+    /// number that the redactor would change goes out as the string it
+    /// made of its decimal form.
     fn scalar(&mut self, name: &str, any: Any, t: usize) -> Result<(), Refusal> {
         let tok = self.tok(t);
-        if let Any::Int(_) = any {
-            let text = match tok.kind {
-                Kind::String => self.decoded(t),
-                _ => std::borrow::Cow::Borrowed(self.raw(t)),
-            };
-            if text.parse::<i64>().is_err() {
-                return Err(NOT_ANY);
+        let number = match any {
+            Any::Int(_) => {
+                let text = match tok.kind {
+                    Kind::String => self.decoded(t),
+                    _ => std::borrow::Cow::Borrowed(self.raw(t)),
+                };
+                Some(decimal_form(any, &text).ok_or(NOT_ANY)?)
+            }
+            Any::Double(_) => Some(decimal_form(any, self.raw(t)).ok_or(NOT_ANY)?),
+            _ => None,
+        };
+        if let Some(decimal) = number {
+            // SECURITY: the digit detectors read a number as the text a
+            // reader would write it as: a card, an SSN or a phone number
+            // held as an intValue or doubleValue in captured structure is
+            // masked as it would be in a string. What goes out is the
+            // redactor's text, as a string: a masked number has no
+            // number left to write.
+            self.scratch.text.clear();
+            if let Some(why) =
+                super::content::redact_content(self.redactor, &decimal, &mut self.scratch.text)
+            {
+                return Err(why);
+            }
+            if self.scratch.text != decimal {
+                self.redacted = true;
+                self.out.extend_from_slice(b"{\"stringValue\":");
+                crate::record::escape::write_json_string(&self.scratch.text, self.out);
+                self.out.push(b'}');
+                return Ok(());
             }
         }
         self.out.extend_from_slice(b"{\"");
@@ -200,6 +230,10 @@ impl Judge<'_, '_> {
     }
 
     /// A kvlist key inside content, redacted; written as a JSON string.
+    ///
+    /// (A key is not read as context for its value: `{"key":"ssn",
+    /// "value":"078051120"}` is judged by the value alone, a string or a
+    /// number alike.)
     fn content_key(&mut self, k: usize) -> Result<(), Refusal> {
         let decoded = self.decoded(k);
         self.scratch.text.clear();
@@ -215,5 +249,31 @@ impl Judge<'_, '_> {
             crate::record::escape::write_json_string(&self.scratch.text, self.out);
         }
         Ok(())
+    }
+}
+
+/// The decimal form of a number in content, as the redactor reads it: an
+/// `intValue`'s `i64` in plain decimal (`-4111111111111111`), a
+/// `doubleValue` written out without an exponent
+/// (`4.111111111111111e15` and `4111111111111111.0` read
+/// `4111111111111111`), so that no spelling of a number hides its digits.
+/// Outside `1e-7..1e21` a double keeps its exponent (`4.1e25`): written
+/// out it would be a run of 22 or more digits, or digits after a point,
+/// neither of which any digit shape reads as its own (and a tiny double
+/// would cost hundreds of zeros to scan). `None` for text that is no
+/// `i64` (an `intValue`) or no finite double.
+fn decimal_form(any: Any, text: &str) -> Option<String> {
+    match any {
+        Any::Int(_) => text.parse::<i64>().ok().map(|n| n.to_string()),
+        Any::Double(_) => {
+            let x = text.parse::<f64>().ok().filter(|x| x.is_finite())?;
+            let plain = x == 0.0 || (1e-7..1e21).contains(&x.abs());
+            Some(if plain {
+                x.to_string()
+            } else {
+                format!("{x:e}")
+            })
+        }
+        _ => None,
     }
 }

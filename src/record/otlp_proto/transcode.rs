@@ -14,7 +14,9 @@
 //! two paths to the same bytes on generated and mutated requests.
 
 use super::super::escape::write_json_string;
-use super::{push_base64, push_decimal, push_double, push_hex, push_int64, push_quoted_decimal};
+use super::{
+    push_base64, push_decimal, push_double, push_enum, push_hex, push_int64, push_quoted_decimal,
+};
 
 /// Values nested deeper than this are left to prost. Each level is two or
 /// three prost messages (`AnyValue`, `KeyValueList`, `KeyValue`) below the
@@ -156,11 +158,10 @@ fn string(w: Wire<'_>) -> Result<&str, ()> {
     std::str::from_utf8(bytes(w)?).map_err(|_| ())
 }
 
-/// An enum (`int32`) as the prost path writes it: negative ones as 0.
-fn enum_value(w: Wire<'_>) -> Result<u64, ()> {
-    // prost keeps the low 32 bits, as an i32.
-    let v = varint(w)? as u32 as i32;
-    Ok(u64::try_from(v).unwrap_or(0))
+/// An enum (`int32`) as prost reads it: the low 32 bits, as an i32
+/// (negative ones included: see [`super::push_enum`]).
+fn enum_value(w: Wire<'_>) -> Result<i32, ()> {
+    Ok(varint(w)? as u32 as i32)
 }
 
 /// The occurrences of one repeated message field: `buf[from..to]`, from
@@ -246,6 +247,13 @@ impl Out {
         if n != 0 {
             key(&mut self.out, first, k);
             push_quoted_decimal(&mut self.out, n);
+        }
+    }
+
+    fn enumeration(&mut self, first: &mut bool, k: &str, n: i32) {
+        if n != 0 {
+            key(&mut self.out, first, k);
+            push_enum(&mut self.out, n);
         }
     }
 
@@ -363,7 +371,7 @@ impl Out {
         let mut span_id: &[u8] = &[];
         let mut parent: &[u8] = &[];
         let (mut trace_state, mut name) = ("", "");
-        let (mut flags, mut kind, mut start_time, mut end_time) = (0u32, 0u64, 0u64, 0u64);
+        let (mut flags, mut kind, mut start_time, mut end_time) = (0u32, 0i32, 0u64, 0u64);
         let (mut attrs, mut events, mut links) = (Run::default(), Run::default(), Run::default());
         let (mut dropped_attrs, mut dropped_events, mut dropped_links) = (0u32, 0u32, 0u32);
         let mut status = None;
@@ -396,7 +404,7 @@ impl Out {
         self.hex(&mut first, "parentSpanId", parent);
         self.number(&mut first, "flags", flags.into());
         self.string(&mut first, "name", name);
-        self.number(&mut first, "kind", kind);
+        self.enumeration(&mut first, "kind", kind);
         self.nanos(&mut first, "startTimeUnixNano", start_time);
         self.nanos(&mut first, "endTimeUnixNano", end_time);
         self.list(&mut first, "attributes", attrs, depth, Out::key_value)?;
@@ -480,14 +488,14 @@ impl Out {
         self.out.push(b'{');
         let mut first = true;
         self.string(&mut first, "message", message);
-        self.number(&mut first, "code", code);
+        self.enumeration(&mut first, "code", code);
         self.out.push(b'}');
         Ok(())
     }
 
     fn log_record(&mut self, msg: &[u8], depth: u32) -> Result<(), ()> {
         let mut f = Fields::new(msg);
-        let (mut time, mut observed, mut severity) = (0u64, 0u64, 0u64);
+        let (mut time, mut observed, mut severity) = (0u64, 0u64, 0i32);
         let (mut severity_text, mut event_name) = ("", "");
         let mut body = None;
         let (mut attrs, mut dropped, mut flags) = (Run::default(), 0u32, 0u32);
@@ -513,7 +521,7 @@ impl Out {
         let mut first = true;
         self.nanos(&mut first, "timeUnixNano", time);
         self.nanos(&mut first, "observedTimeUnixNano", observed);
-        self.number(&mut first, "severityNumber", severity);
+        self.enumeration(&mut first, "severityNumber", severity);
         self.string(&mut first, "severityText", severity_text);
         if let Some(b) = body {
             key(&mut self.out, &mut first, "body");
@@ -684,6 +692,11 @@ mod tests {
         prop_oneof![Just(0u32), any::<u32>()]
     }
 
+    /// An enum number: defined, just outside, negative, or anything.
+    fn enum_number() -> impl Strategy<Value = i32> {
+        prop_oneof![-3i32..=30, any::<i32>()]
+    }
+
     fn any_value() -> impl Strategy<Value = AnyValue> {
         let leaf = prop_oneof![
             Just(None),
@@ -750,7 +763,7 @@ mod tests {
     }
 
     fn span() -> impl Strategy<Value = Span> {
-        let ids = (id(), id(), text(), id(), small(), text(), any::<i32>());
+        let ids = (id(), id(), text(), id(), small(), text(), enum_number());
         let times = (any::<u64>(), prop_oneof![Just(0u64), any::<u64>()]);
         let events = proptest::collection::vec(
             (any::<u64>(), text(), attributes(), small()).prop_map(|(t, name, attributes, d)| {
@@ -777,7 +790,7 @@ mod tests {
             0..3,
         );
         let status = proptest::option::of(
-            (text(), any::<i32>()).prop_map(|(message, code)| Status { message, code }),
+            (text(), enum_number()).prop_map(|(message, code)| Status { message, code }),
         );
         (
             ids,
@@ -844,7 +857,7 @@ mod tests {
 
     fn log_request() -> impl Strategy<Value = ExportLogsServiceRequest> {
         let record = (
-            (any::<u64>(), any::<u64>(), any::<i32>(), text()),
+            (any::<u64>(), any::<u64>(), enum_number(), text()),
             proptest::option::of(any_value()),
             attributes(),
             (small(), small(), id(), id(), text()),
@@ -951,6 +964,66 @@ mod tests {
             let walked = logs(&body);
             prop_assert!(walked.is_some(), "a canonical request was left to prost");
             prop_assert_eq!(walked.unwrap(), decode_logs_prost(&body).unwrap());
+        }
+
+        /// Every enum number reaches the line as prost decoded it,
+        /// negative and undefined ones included (the gate refuses those as
+        /// it refuses them in OTLP/JSON): none becomes the default 0, which
+        /// would pass. Both paths, traces and logs.
+        #[test]
+        fn enum_numbers_reach_the_line_as_decoded(
+            t in trace_request(),
+            l in log_request(),
+        ) {
+            let sent: Vec<(&str, i32)> = t
+                .resource_spans
+                .iter()
+                .flat_map(|r| &r.scope_spans)
+                .flat_map(|s| &s.spans)
+                .flat_map(|s| {
+                    let code = s.status.as_ref().map(|st| ("code", st.code));
+                    std::iter::once(("kind", s.kind)).chain(code)
+                })
+                .chain(
+                    l.resource_logs
+                        .iter()
+                        .flat_map(|r| &r.scope_logs)
+                        .flat_map(|s| &s.log_records)
+                        .map(|r| ("severityNumber", r.severity_number)),
+                )
+                .collect();
+            let (tb, lb) = (t.encode_to_vec(), l.encode_to_vec());
+            for (t_line, l_line) in [
+                (decode_traces_prost(&tb).unwrap(), decode_logs_prost(&lb).unwrap()),
+                (traces(&tb).unwrap(), logs(&lb).unwrap()),
+            ] {
+                let (tv, lv): (serde_json::Value, serde_json::Value) = (
+                    serde_json::from_slice(&t_line).unwrap(),
+                    serde_json::from_slice(&l_line).unwrap(),
+                );
+                let read = |o: &serde_json::Value, k: &str| o.get(k).map_or(Some(0), serde_json::Value::as_i64);
+                let mut seen = Vec::new();
+                for r in tv["resourceSpans"].as_array().into_iter().flatten() {
+                    for s in r["scopeSpans"].as_array().into_iter().flatten() {
+                        for span in s["spans"].as_array().into_iter().flatten() {
+                            seen.push(("kind", read(span, "kind")));
+                            if let Some(st) = span.get("status") {
+                                seen.push(("code", read(st, "code")));
+                            }
+                        }
+                    }
+                }
+                for r in lv["resourceLogs"].as_array().into_iter().flatten() {
+                    for s in r["scopeLogs"].as_array().into_iter().flatten() {
+                        for rec in s["logRecords"].as_array().into_iter().flatten() {
+                            seen.push(("severityNumber", read(rec, "severityNumber")));
+                        }
+                    }
+                }
+                let want: Vec<(&str, Option<i64>)> =
+                    sent.iter().map(|&(k, n)| (k, Some(i64::from(n)))).collect();
+                prop_assert_eq!(&seen, &want);
+            }
         }
 
         /// On damaged or re-ordered bytes the walk writes what prost
