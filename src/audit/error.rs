@@ -242,6 +242,14 @@ pub enum AuditError {
         /// The cause, lowercase.
         cause: String,
     },
+    /// A published head (`audit verify --since-head`) cannot be read.
+    #[error("cannot use published head `{path}`: {cause}")]
+    PublishedHead {
+        /// The file.
+        path: PathBuf,
+        /// The cause, lowercase.
+        cause: String,
+    },
     /// The log's signed checkpoint does not vouch for its tail, or is not
     /// signed by this gate's key: signing after an append would vouch for
     /// entries nobody holding the key wrote, so nothing is appended.

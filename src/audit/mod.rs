@@ -71,7 +71,10 @@ pub use note::{
     origin_of, rotation_statement,
 };
 pub use sign::{KEY_NAME, KeyFormatError, SigningKey, VerifierKey};
-pub use verify::{TamperKind, Unvouched, VerifyReport, VerifyStatus, verify, verify_anchored};
+pub use verify::{
+    SignedCheck, TamperKind, Unvouched, VerifyReport, VerifyStatus, verify, verify_anchored,
+    verify_signed,
+};
 pub use writer::{AppendReceipt, AuditLog, CLOCK_SLACK, Follow, LogSink};
 
 /// The longest line the writer writes and the readers accept (64 KiB). Real
