@@ -337,7 +337,7 @@ pub enum NoteFile {
 /// Read the note at `path`, never blocking on a FIFO, never through a
 /// symlink (only regular files are ever renamed into place). An I/O error
 /// other than "missing" is returned.
-pub(crate) fn read_note_file(path: &Path) -> std::io::Result<NoteFile> {
+pub fn read_note_file(path: &Path) -> std::io::Result<NoteFile> {
     match read_small(path, false, MAX_SMALL_FILE) {
         Ok(None) => Ok(NoteFile::Missing),
         Ok(Some(b)) if b.len() as u64 > MAX_SMALL_FILE => {

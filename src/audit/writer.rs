@@ -287,6 +287,65 @@ impl<S: LogSink> AuditLog<S> {
         Ok(receipt)
     }
 
+    /// Start signing a log that has entries but no signed checkpoint
+    /// (`tracegate audit sign`): under the lock, the log must agree with
+    /// its checkpoint (and anchor) at its very last line, and no signed
+    /// checkpoint may exist; then this handle's key signs the log's head.
+    /// The caller verifies the log first: signing vouches for every entry.
+    /// Returns the head signed (`None` for an empty log: the first append
+    /// signs it).
+    pub fn start_signing(&mut self) -> Result<Option<Head>, AuditError> {
+        let Some(signer) = self.signer.clone() else {
+            return Err(AuditError::SignedCheckpoint {
+                path: self.path.clone(),
+                detail: "there is no signing key".to_owned(),
+            });
+        };
+        let lock = self.lock_handle()?;
+        let _lock = LockGuard::exclusive(&lock, &self.path, self.lock_timeout)?;
+        self.check_same_file()?;
+        let size = self.file.metadata().map_err(|e| self.read_err(&e))?.len();
+        let tail = read_tail(&self.file, size).map_err(|e| match e {
+            TailError::Torn => AuditError::TornTail {
+                path: self.path.clone(),
+            },
+            TailError::Corrupt => AuditError::CorruptTail {
+                path: self.path.clone(),
+            },
+            TailError::Io(e) => self.read_err(&e),
+        })?;
+        let cp_seq = self.check_checkpoint(&tail, size)?;
+        if let Some(anchor) = &self.anchor {
+            self.check_anchor(anchor, &tail, size, cp_seq)?;
+        }
+        let mismatch = |detail: &str| AuditError::SignedCheckpoint {
+            path: self.path.clone(),
+            detail: detail.to_owned(),
+        };
+        match read_note_file(&note_path(&self.path)).map_err(|e| self.read_err(&e))? {
+            NoteFile::Missing => {}
+            _ => {
+                return Err(mismatch(
+                    "the log already has a signed checkpoint; a log is started once",
+                ));
+            }
+        }
+        let Tail::Last { line, seq, .. } = &tail else {
+            return Ok(None);
+        };
+        if cp_seq != Some(*seq) {
+            return Err(mismatch(
+                "the checkpoint does not vouch for the last entry (run `tracegate audit verify`)",
+            ));
+        }
+        let line0 = first_line(&self.file, size)
+            .map_err(|e| self.read_err(&e))?
+            .ok_or_else(|| mismatch("the first entry cannot be read"))?;
+        let head = head_of(origin_of(&line0), *seq, line);
+        self.write_note_file(&note_path(&self.path), &sign_checkpoint(&head, &signer).render())?;
+        Ok(Some(head))
+    }
+
     /// Under the append lock: bring `cursor` up to the end of the log
     /// (handing each new entry to `state.seen`), then let `decide` look at
     /// `state` and name the entries to append, and append them in order.
@@ -375,6 +434,14 @@ impl<S: LogSink> AuditLog<S> {
             Tail::Last { line, seq, .. } => (seq + 1, link_hash(self.key.as_ref(), line)),
         };
         let event = &make(seq, &prev);
+        if matches!(event, AuditEvent::KeyRotated { .. }) && next_signer.is_none() {
+            // SECURITY: a `key_rotated` hands the log to another key; only
+            // `rotate_signing_key` writes one, with the old key's signature.
+            return Err(AuditError::SignedCheckpoint {
+                path: self.path.clone(),
+                detail: "key_rotated is written only by a key rotation".to_owned(),
+            });
+        }
         let ts = self.stamp(&tail, event, ts, waited)?;
         if let AuditEvent::WindowEnabled { window, end, .. } = event {
             // SECURITY: never enable a window the log already vouches has
@@ -650,7 +717,7 @@ impl<S: LogSink> AuditLog<S> {
             }
             NoteFile::Missing => {
                 return Err(mismatch(
-                    "the log has entries but no signed checkpoint; to start signing an existing log, check it with `tracegate audit sign`"
+                    "the log has entries but no signed checkpoint; to start signing an existing log, verify it and run `tracegate audit sign`"
                         .to_owned(),
                 ));
             }
@@ -828,16 +895,45 @@ fn sha256_bytes(bytes: &[u8]) -> [u8; 32] {
 }
 
 /// When the line (without checking its chain) is a `key_rotated` entry to
-/// `me`, the key it retires.
+/// `me` whose rotation statement the key it retires signed, that key.
 fn rotation_to(line: &[u8], me: &super::sign::VerifierKey) -> Option<super::sign::VerifierKey> {
+    use base64::Engine;
     let body = line.strip_suffix(b"\n").unwrap_or(line);
+    let fields = super::entry::ChainFields::parse(body)?;
     let entry = super::entry::parse_entry(body)?;
     match entry.event {
         AuditEvent::KeyRotated {
-            old_key, new_key, ..
-        } if new_key == me.to_text() => super::sign::VerifierKey::parse(&old_key).ok(),
+            old_key,
+            new_key,
+            signature,
+        } if new_key == me.to_text() => {
+            let old = super::sign::VerifierKey::parse(&old_key).ok()?;
+            let sig = base64::engine::general_purpose::STANDARD
+                .decode(signature.as_bytes())
+                .ok()?;
+            // SECURITY: a rotation nobody holding the old key signed does
+            // not hand the log over.
+            old.verify(
+                rotation_statement(fields.seq, &fields.prev, &new_key).as_bytes(),
+                &sig,
+            )
+            .then_some(old)
+        }
         _ => None,
     }
+}
+
+/// The first line of the log (with its `\n`), for its origin; `None` when
+/// the log is empty or its first line is longer than the line limit.
+fn first_line(file: &File, size: u64) -> io::Result<Option<Vec<u8>>> {
+    use std::os::unix::fs::FileExt;
+    let want = size.min(MAX_LINE_BYTES as u64 + 1);
+    let mut buf = vec![0u8; usize::try_from(want).unwrap_or(MAX_LINE_BYTES + 1)];
+    file.read_exact_at(&mut buf, 0)?;
+    Ok(buf
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|i| buf[..=i].to_vec()))
 }
 
 /// Best effort: cut a failed append back off. If this fails too, the log

@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand, thin glue over the library.
 
 pub mod audit_fleet;
+pub mod audit_keys;
 pub mod audit_verify;
 pub mod capture_cmd;
 pub mod check;
@@ -122,6 +123,23 @@ pub enum AuditCommand {
     /// line (a crash mid-write); 4 intact but no checkpoint vouches for the
     /// tail.
     Verify(audit_verify::VerifyArgs),
+    /// Write a new Ed25519 key pair for `[audit] signing_key`.
+    ///
+    /// `--out PATH` gets the private key (PKCS#8 PEM, 0600), `PATH.pub`
+    /// the public key in the signed-note verifier form; neither may exist.
+    Keygen(audit_keys::KeygenArgs),
+    /// Print the log's signed checkpoint, to publish out of your reach.
+    ///
+    /// The log is verified first; nothing is printed (exit 1, 3 or 4) for a
+    /// log that does not verify. A log without a signing key gets its bare
+    /// head (origin, size, hash). `audit verify --since-head` checks a log
+    /// against what this printed.
+    Head(audit_keys::HeadArgs),
+    /// Start signing a log that already has entries (verified first).
+    Sign(audit_keys::SignArgs),
+    /// Hand the log to a new signing key (`key_rotated`, signed by the
+    /// policy's current key).
+    RotateKey(audit_keys::RotateArgs),
 }
 
 /// `--format` of the commands that report.
@@ -186,11 +204,15 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Policy { command } => policy_cmd::run(&command),
         Command::Window { command } => window_cmd::run(&command),
         Command::Capture { command } => capture_cmd::run(&command),
-        Command::Audit {
-            command: AuditCommand::Verify(args),
-        } => {
+        Command::Audit { command } => {
             let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
-            audit_verify::run(&args, &mut out, &mut err)
+            match command {
+                AuditCommand::Verify(args) => audit_verify::run(&args, &mut out, &mut err),
+                AuditCommand::Keygen(args) => audit_keys::keygen(&args, &mut out, &mut err),
+                AuditCommand::Head(args) => audit_keys::head(&args, &mut out, &mut err),
+                AuditCommand::Sign(args) => audit_keys::sign(&args, &mut out, &mut err),
+                AuditCommand::RotateKey(args) => audit_keys::rotate(&args, &mut out, &mut err),
+            }
         }
         Command::Completions(args) => completions::run_completions(&args),
         Command::Man(args) => completions::run_man(&args),
