@@ -220,6 +220,8 @@ pub struct VerifyReport {
     /// The head of the intact entries (origin, count, SHA-256 of the last
     /// one), `None` when there are none: what `audit head` publishes.
     pub head: Option<Head>,
+    /// Bytes of the intact entries (from the start of the file).
+    pub bytes: u64,
 }
 
 impl VerifyReport {
@@ -337,6 +339,7 @@ pub fn verify_signed(
             entries: 0,
             last_seq: None,
             head: None,
+            bytes: 0,
         });
     }
     if let Some(a) = anchor
@@ -355,6 +358,7 @@ pub fn verify_signed(
             entries: 0,
             last_seq: None,
             head: None,
+            bytes: 0,
         });
     }
     let mut snap = Snapshot::take(path, key, anchor)?;
@@ -728,6 +732,7 @@ impl<'k> Scan<'k> {
                 size: self.expected,
                 hash: self.last_sha,
             }),
+            bytes: self.offset,
         }
     }
 

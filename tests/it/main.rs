@@ -24,6 +24,7 @@ mod readme;
 mod redaction;
 mod serve;
 mod serve_hard;
+mod signed;
 mod standard;
 mod tidy;
 mod tls;
