@@ -1,5 +1,6 @@
 //! The command line: one file per subcommand, thin glue over the library.
 
+pub mod audit_export;
 pub mod audit_fleet;
 pub mod audit_keys;
 pub mod audit_verify;
@@ -140,6 +141,15 @@ pub enum AuditCommand {
     /// Hand the log to a new signing key (`key_rotated`, signed by the
     /// policy's current key).
     RotateKey(audit_keys::RotateArgs),
+    /// Export what the log says happened in a time range, for an auditor.
+    ///
+    /// A DSSE envelope (signed with `--signing-key`) around an in-toto
+    /// statement: windows, what they captured, denials, policies, reads of
+    /// captured content, the verification result and the head. `--format
+    /// ocsf` prints one OCSF event per entry instead. Exit 0 for an intact
+    /// log; 1, 3 or 4 (written anyway, and said in the statement) when it
+    /// is not; 2 on error.
+    Export(audit_export::ExportArgs),
 }
 
 /// `--format` of the commands that report.
@@ -212,6 +222,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 AuditCommand::Head(args) => audit_keys::head(&args, &mut out, &mut err),
                 AuditCommand::Sign(args) => audit_keys::sign(&args, &mut out, &mut err),
                 AuditCommand::RotateKey(args) => audit_keys::rotate(&args, &mut out, &mut err),
+                AuditCommand::Export(args) => audit_export::run(&args, &mut out, &mut err),
             }
         }
         Command::Completions(args) => completions::run_completions(&args),
