@@ -10,6 +10,7 @@ mod cases;
 mod cli;
 mod cli_first_hour;
 mod evidence;
+mod export;
 mod fleet;
 mod fuzz_replay;
 mod genai;
