@@ -375,3 +375,33 @@ print("verified")
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "verified");
 }
+
+/// A signing key that cannot be used (missing, or open to others) keeps
+/// full capture off, as an unwritable log does: the capture sink gets
+/// standard records only, and the daemon says why.
+#[test]
+fn serve_without_a_usable_signing_key_captures_nothing() {
+    for case in ["missing", "open"] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        policy(d);
+        if case == "open" {
+            let key = d.join("audit.key");
+            let k = tracegate(&["audit", "keygen", "--out", p(&key)], b"");
+            assert_eq!(k.code, 0, "{}", k.stderr);
+            let mut perm = std::fs::metadata(&key).unwrap().permissions();
+            std::os::unix::fs::PermissionsExt::set_mode(&mut perm, 0o644);
+            std::fs::set_permissions(&key, perm).unwrap();
+        }
+        let daemon = start(d);
+        assert_eq!(post(&daemon.addr, &record(0)), 200);
+        poll("the record in the capture sink", || {
+            (line_count(&d.join("cap.jsonl")) == 1).then_some(())
+        });
+        daemon.stop();
+        assert_eq!(canary_lines(&d.join("cap.jsonl")), 0, "{case}: no content captured");
+        let said = std::fs::read_to_string(d.join("serve.log")).unwrap();
+        assert!(said.contains("signing key"), "{case}: {said}");
+        assert!(!said.contains("PRIVATE KEY"), "{case}: never the key");
+    }
+}
