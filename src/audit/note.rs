@@ -453,6 +453,37 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Hostile bytes never panic the parsers.
+        #[test]
+        fn arbitrary_bytes_never_panic(b in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..600)) {
+            let _ = Note::parse(&b);
+            let _ = PublishedHead::parse(&b);
+        }
+
+        /// Heads round-trip through their text.
+        #[test]
+        fn heads_round_trip(size in proptest::prelude::any::<u64>(), hash in proptest::prelude::any::<[u8; 32]>(), line0 in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64)) {
+            let h = Head { origin: origin_of(&line0), size, hash };
+            proptest::prop_assert_eq!(Head::parse_text(&h.text()), Some(h.clone()));
+        }
+
+        /// One byte of a signed checkpoint changed anywhere (text, key name,
+        /// key id, signature): it never still verifies under the key.
+        #[test]
+        fn a_changed_byte_never_verifies(at in proptest::prelude::any::<proptest::sample::Index>(), delta in 1u8..=255) {
+            let h = Head { origin: origin_of(b"x\n"), size: 7, hash: [3; 32] };
+            let good = sign_checkpoint(&h, &peter()).render().into_bytes();
+            let mut bad = good.clone();
+            let i = at.index(bad.len());
+            bad[i] = bad[i].wrapping_add(delta);
+            let v = VerifierKey::parse(PETER_VKEY).unwrap();
+            if let Ok(n) = Note::parse(&bad) {
+                proptest::prop_assert_ne!(n.signed_by(&v), Some(true));
+            }
+        }
+    }
+
     #[test]
     fn a_published_head_may_be_bare_or_signed() {
         let h = Head {
