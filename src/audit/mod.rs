@@ -67,8 +67,8 @@ pub use error::AuditError;
 pub use highwater::{high_water_path, read_high_water, time_floor};
 pub use lock::{lock_dir, lock_path};
 pub use note::{
-    Head, Note, NoteError, NoteFile, NoteSig, ORIGIN_PREFIX, PublishedHead, intent_path,
-    note_path, origin_of, read_note_file, rotation_statement,
+    Head, Note, NoteError, NoteFile, NoteSig, ORIGIN_PREFIX, PublishedHead, intent_path, note_path,
+    origin_of, read_note_file, rotation_statement,
 };
 pub use sign::{KEY_NAME, KeyFormatError, SigningKey, VerifierKey};
 pub use verify::{

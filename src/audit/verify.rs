@@ -914,12 +914,7 @@ impl<'k> Scan<'k> {
 /// the key it retires signs the log at this point and signed the rotation
 /// statement (this entry's seq and `prev`, and the new key): a key pasted
 /// in by someone without the current key does not verify.
-fn follow_rotation(
-    chain: &mut KeyChain,
-    seq: u64,
-    prev: &str,
-    body: &[u8],
-) -> Result<(), String> {
+fn follow_rotation(chain: &mut KeyChain, seq: u64, prev: &str, body: &[u8]) -> Result<(), String> {
     let Some(AuditEvent::KeyRotated {
         old_key,
         new_key,

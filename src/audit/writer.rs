@@ -342,7 +342,10 @@ impl<S: LogSink> AuditLog<S> {
             .map_err(|e| self.read_err(&e))?
             .ok_or_else(|| mismatch("the first entry cannot be read"))?;
         let head = head_of(origin_of(&line0), *seq, line);
-        self.write_note_file(&note_path(&self.path), &sign_checkpoint(&head, &signer).render())?;
+        self.write_note_file(
+            &note_path(&self.path),
+            &sign_checkpoint(&head, &signer).render(),
+        )?;
         Ok(Some(head))
     }
 

@@ -148,9 +148,8 @@ fn export(args: &ExportArgs) -> anyhow::Result<(String, u8)> {
         }
         entries.push(e);
     }
-    let in_range = |ts: Timestamp| {
-        args.since.is_none_or(|s| ts >= s) && args.until.is_none_or(|u| ts < u)
-    };
+    let in_range =
+        |ts: Timestamp| args.since.is_none_or(|s| ts >= s) && args.until.is_none_or(|u| ts < u);
     if args.format == ExportFormat::Ocsf {
         let mut out = String::new();
         for e in entries.iter().filter(|e| in_range(e.ts)) {
@@ -214,9 +213,8 @@ struct WindowRow {
 }
 
 fn statement(args: &ExportArgs, report: &VerifyReport, entries: &[Entry], digest: &str) -> Value {
-    let in_range = |ts: Timestamp| {
-        args.since.is_none_or(|s| ts >= s) && args.until.is_none_or(|u| ts < u)
-    };
+    let in_range =
+        |ts: Timestamp| args.since.is_none_or(|s| ts >= s) && args.until.is_none_or(|u| ts < u);
     let mut book = Book::default();
     let mut windows: BTreeMap<String, WindowRow> = BTreeMap::new();
     let mut denials = Vec::new();
@@ -387,7 +385,12 @@ fn statement(args: &ExportArgs, report: &VerifyReport, entries: &[Entry], digest
         _ => (None, None),
     };
     let note = match read_note_file(&note_path(&args.file)) {
-        Ok(NoteFile::Note(n)) if report.head.as_ref().is_some_and(|h| n.head().as_ref() == Ok(h)) => {
+        Ok(NoteFile::Note(n))
+            if report
+                .head
+                .as_ref()
+                .is_some_and(|h| n.head().as_ref() == Ok(h)) =>
+        {
             Some(n.render())
         }
         _ => None,
@@ -487,13 +490,12 @@ fn ocsf_event(e: &Entry) -> Value {
     if let Value::Object(m) = &mut ev {
         if class_uid == 1001 {
             if let AuditEvent::CaptureRead {
-                requested_by, files, ..
+                requested_by,
+                files,
+                ..
             } = &e.event
             {
-                m.insert(
-                    "actor".into(),
-                    json!({"user": {"name": requested_by}}),
-                );
+                m.insert("actor".into(), json!({"user": {"name": requested_by}}));
                 if let Some(f) = files.first() {
                     m.insert(
                         "file".into(),

@@ -199,7 +199,8 @@ pub fn sign(args: &SignArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
     let done = (|| -> Result<Result<Option<crate::audit::Head>, u8>, crate::audit::AuditError> {
         let key = args.key_file.as_deref().map(AuditKey::load).transpose()?;
         let signer = Arc::new(SigningKey::load(&args.signing_key)?);
-        let report = crate::audit::verify_anchored(&args.file, key.as_ref(), args.anchor.as_deref())?;
+        let report =
+            crate::audit::verify_anchored(&args.file, key.as_ref(), args.anchor.as_deref())?;
         if report.status != VerifyStatus::Intact {
             let _ = writeln!(stderr, "error: not signed: {file}: {}", report.message());
             return Ok(Err(report.exit_code()));

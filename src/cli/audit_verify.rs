@@ -234,7 +234,7 @@ pub fn load_published_head(path: &std::path::Path) -> Result<PublishedHead, Audi
     let meta = std::fs::metadata(path).map_err(|e| err(crate::io_text::io_cause(&e)))?;
     if !meta.is_file() || meta.len() > 64 * 1024 {
         return Err(err(
-            "not a published head (a regular file of at most 64 KiB)".to_owned()
+            "not a published head (a regular file of at most 64 KiB)".to_owned(),
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| err(crate::io_text::io_cause(&e)))?;

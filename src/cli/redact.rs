@@ -88,7 +88,9 @@ pub fn run(args: &RedactArgs) -> u8 {
     if let Some(reason) = &args.reason
         && let Err(e) = audit_read(&policy, args, reason)
     {
-        super::report_error(&e.context("nothing read: the read of captured content cannot be audited"));
+        super::report_error(
+            &e.context("nothing read: the read of captured content cannot be audited"),
+        );
         return exit::ERROR;
     }
     let forced = args.input.input_format.forced();
@@ -126,14 +128,16 @@ fn audit_read(
     }
     let mut files = Vec::new();
     for p in &args.input.files {
-        let meta = std::fs::metadata(p).with_context(|| format!("cannot read `{}`", p.display()))?;
+        let meta =
+            std::fs::metadata(p).with_context(|| format!("cannot read `{}`", p.display()))?;
         if !meta.is_file() {
             anyhow::bail!(
                 "--reason names the files read: `{}` is not a file (name the files of a folder)",
                 p.display()
             );
         }
-        let mut f = std::fs::File::open(p).with_context(|| format!("cannot read `{}`", p.display()))?;
+        let mut f =
+            std::fs::File::open(p).with_context(|| format!("cannot read `{}`", p.display()))?;
         let mut h = Sha256::new();
         let mut buf = vec![0u8; 64 * 1024];
         loop {
@@ -163,7 +167,9 @@ fn audit_read(
             }
             crate::window::budget::open_configured(&s)?
         }
-        (None, Some(p)) => crate::audit::AuditLog::open(p, None, std::time::Duration::from_secs(5))?,
+        (None, Some(p)) => {
+            crate::audit::AuditLog::open(p, None, std::time::Duration::from_secs(5))?
+        }
         (None, None) => anyhow::bail!(
             "--reason needs an audit log: the policy has no [audit]; give --audit LOG"
         ),

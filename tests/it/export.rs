@@ -177,33 +177,59 @@ fn an_export_of_a_signed_serve_run_lists_what_the_log_holds() {
     let public = d.join("audit.key.pub");
     let k = tracegate(&["audit", "keygen", "--out", p(&key)], b"");
     assert_eq!(k.code, 0, "{}", k.stderr);
-    let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&key).unwrap().permissions());
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&key).unwrap().permissions());
     assert_eq!(mode & 0o777, 0o600);
-    assert!(!k.stdout.contains("PRIVATE"), "keygen never prints the private key");
+    assert!(
+        !k.stdout.contains("PRIVATE"),
+        "keygen never prints the private key"
+    );
     // keygen never overwrites a key.
-    assert_eq!(tracegate(&["audit", "keygen", "--out", p(&key)], b"").code, 2);
+    assert_eq!(
+        tracegate(&["audit", "keygen", "--out", p(&key)], b"").code,
+        2
+    );
     policy(d);
     let log = d.join("audit.jsonl");
 
     run(d, 0, 2);
-    let backup: Vec<(std::path::PathBuf, Vec<u8>)> = ["audit.jsonl", "audit.jsonl.checkpoint", "audit.jsonl.checkpoint.note"]
-        .iter()
-        .map(|f| (d.join(f), std::fs::read(d.join(f)).unwrap()))
-        .collect();
+    let backup: Vec<(std::path::PathBuf, Vec<u8>)> = [
+        "audit.jsonl",
+        "audit.jsonl.checkpoint",
+        "audit.jsonl.checkpoint.note",
+    ]
+    .iter()
+    .map(|f| (d.join(f), std::fs::read(d.join(f)).unwrap()))
+    .collect();
     run(d, 2, 3);
 
     // The log verifies with the public key alone.
-    let v = tracegate(&["audit", "verify", "--public-key", p(&public), p(&log)], b"");
+    let v = tracegate(
+        &["audit", "verify", "--public-key", p(&public), p(&log)],
+        b"",
+    );
     assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
     // The head, published, then checked.
     let head = tracegate(&["audit", "head", "--public-key", p(&public), p(&log)], b"");
     assert_eq!(head.code, 0, "{}", head.stderr);
-    assert!(head.stdout.contains("\n\n\u{2014} tracegate-audit "), "{}", head.stdout);
+    assert!(
+        head.stdout.contains("\n\n\u{2014} tracegate-audit "),
+        "{}",
+        head.stdout
+    );
     let head_file = dir.path().join("published-head.txt");
     std::fs::write(&head_file, &head.stdout).unwrap();
     let since = |public: &Path| {
         tracegate(
-            &["audit", "verify", "--public-key", p(public), "--since-head", p(&head_file), p(&log)],
+            &[
+                "audit",
+                "verify",
+                "--public-key",
+                p(public),
+                "--since-head",
+                p(&head_file),
+                p(&log),
+            ],
             b"",
         )
     };
@@ -213,14 +239,31 @@ fn an_export_of_a_signed_serve_run_lists_what_the_log_holds() {
     let cap = d.join("cap.jsonl");
     let cap_sha = hex::encode(Sha256::digest(std::fs::read(&cap).unwrap()));
     let r = tracegate(
-        &["redact", "--policy", p(&d.join("policy.toml")), "--reason", "incident 42", "--by", "alice", p(&cap)],
+        &[
+            "redact",
+            "--policy",
+            p(&d.join("policy.toml")),
+            "--reason",
+            "incident 42",
+            "--by",
+            "alice",
+            p(&cap),
+        ],
         b"",
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
 
     // The export.
     let ex = tracegate(
-        &["audit", "export", "--signing-key", p(&key), "--public-key", p(&public), p(&log)],
+        &[
+            "audit",
+            "export",
+            "--signing-key",
+            p(&key),
+            "--public-key",
+            p(&public),
+            p(&log),
+        ],
         b"",
     );
     assert_eq!(ex.code, 0, "{}", ex.stderr);
@@ -244,7 +287,10 @@ fn an_export_of_a_signed_serve_run_lists_what_the_log_holds() {
     // Exactly the windows of the log, with the independent counts: the
     // full records in each capture file.
     let windows: Vec<&Value> = pred["windows"].as_array().unwrap().iter().collect();
-    let ids: Vec<&str> = windows.iter().map(|w| w["window"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = windows
+        .iter()
+        .map(|w| w["window"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["w1", "w2"]);
     let full1 = canary_lines(&cap);
     let full2 = canary_lines(&d.join("cap2.jsonl"));
@@ -253,7 +299,10 @@ fn an_export_of_a_signed_serve_run_lists_what_the_log_holds() {
     assert_eq!(windows[1]["captured"]["records"], full2);
     assert_eq!(windows[0]["sink"], "cap");
     assert_eq!(windows[0]["reason"], "export test one");
-    assert_eq!(windows[0]["enforced"]["enablements"], 2, "one per daemon run");
+    assert_eq!(
+        windows[0]["enforced"]["enablements"], 2,
+        "one per daemon run"
+    );
     assert!(windows[0]["enforced"]["start"].is_string());
     assert_eq!(windows[1]["ended_by"], "budget_spent");
     let sinks = pred["sinks"].as_array().unwrap();
@@ -275,9 +324,13 @@ fn an_export_of_a_signed_serve_run_lists_what_the_log_holds() {
         m
     };
     let vkey = std::fs::read_to_string(&public).unwrap();
-    let raw = B64.decode(vkey.trim().splitn(3, '+').nth(2).unwrap()).unwrap();
+    let raw = B64
+        .decode(vkey.trim().splitn(3, '+').nth(2).unwrap())
+        .unwrap();
     assert_eq!(raw[0], 1);
-    let sig = B64.decode(env["signatures"][0]["sig"].as_str().unwrap()).unwrap();
+    let sig = B64
+        .decode(env["signatures"][0]["sig"].as_str().unwrap())
+        .unwrap();
     ring::signature::UnparsedPublicKey::new(&ring::signature::ED25519, &raw[1..])
         .verify(&pae, &sig)
         .expect("the envelope's signature verifies over the PAE");
@@ -287,37 +340,78 @@ fn an_export_of_a_signed_serve_run_lists_what_the_log_holds() {
     let oc = tracegate(&["audit", "export", "--format", "ocsf", p(&log)], b"");
     assert_eq!(oc.code, 0, "{}", oc.stderr);
     assert!(!oc.stdout.contains(CANARY));
-    let events: Vec<Value> = oc.stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let entries_now = std::fs::read(&log).unwrap().iter().filter(|&&b| b == b'\n').count();
+    let events: Vec<Value> = oc
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let entries_now = std::fs::read(&log)
+        .unwrap()
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
     assert_eq!(events.len(), entries_now);
     for e in &events {
-        for f in ["class_uid", "category_uid", "activity_id", "type_uid", "time", "severity_id"] {
+        for f in [
+            "class_uid",
+            "category_uid",
+            "activity_id",
+            "type_uid",
+            "time",
+            "severity_id",
+        ] {
             assert!(e[f].is_u64(), "{f} in {e}");
         }
         assert_eq!(
             e["type_uid"].as_u64().unwrap(),
             e["class_uid"].as_u64().unwrap() * 100 + e["activity_id"].as_u64().unwrap()
         );
-        assert_eq!(e["category_uid"].as_u64().unwrap(), e["class_uid"].as_u64().unwrap() / 1000);
+        assert_eq!(
+            e["category_uid"].as_u64().unwrap(),
+            e["class_uid"].as_u64().unwrap() / 1000
+        );
         assert_eq!(e["metadata"]["product"]["name"], "tracegate");
         assert!(e["metadata"]["version"].is_string());
     }
-    assert_eq!(events.iter().filter(|e| e["class_uid"] == 1001).count(), 1, "the read");
+    assert_eq!(
+        events.iter().filter(|e| e["class_uid"] == 1001).count(),
+        1,
+        "the read"
+    );
 
     // A rollback to the first run's state, validly signed, is caught by
     // the published head only.
     for (f, b) in &backup {
         std::fs::write(f, b).unwrap();
     }
-    let v = tracegate(&["audit", "verify", "--public-key", p(&public), p(&log)], b"");
-    assert_eq!(v.code, 0, "an older signed state is authentic on its own: {}", v.stdout);
+    let v = tracegate(
+        &["audit", "verify", "--public-key", p(&public), p(&log)],
+        b"",
+    );
+    assert_eq!(
+        v.code, 0,
+        "an older signed state is authentic on its own: {}",
+        v.stdout
+    );
     let rolled = since(&public);
     assert_eq!(rolled.code, 1, "{}", rolled.stdout);
     assert!(rolled.stdout.contains("rolled_back"), "{}", rolled.stdout);
     // And another key is not this log's key.
     let other = d.join("other.key");
-    assert_eq!(tracegate(&["audit", "keygen", "--out", p(&other)], b"").code, 0);
-    let v = tracegate(&["audit", "verify", "--public-key", p(&d.join("other.key.pub")), p(&log)], b"");
+    assert_eq!(
+        tracegate(&["audit", "keygen", "--out", p(&other)], b"").code,
+        0
+    );
+    let v = tracegate(
+        &[
+            "audit",
+            "verify",
+            "--public-key",
+            p(&d.join("other.key.pub")),
+            p(&log),
+        ],
+        b"",
+    );
     assert_eq!(v.code, 1, "{}", v.stdout);
     assert!(v.stdout.contains("signature"), "{}", v.stdout);
 }
@@ -328,7 +422,10 @@ fn an_export_of_a_signed_serve_run_lists_what_the_log_holds() {
 fn python_verifies(dir: &Path, envelope: &str, vkey: &str) {
     let python = std::env::var("TRACEGATE_OTEL_PYTHON").unwrap_or_else(|_| "python3".into());
     let has = Command::new(&python)
-        .args(["-c", "import cryptography.hazmat.primitives.asymmetric.ed25519"])
+        .args([
+            "-c",
+            "import cryptography.hazmat.primitives.asymmetric.ed25519",
+        ])
         .status()
         .is_ok_and(|s| s.success());
     if !has {
@@ -399,7 +496,11 @@ fn serve_without_a_usable_signing_key_captures_nothing() {
             (line_count(&d.join("cap.jsonl")) == 1).then_some(())
         });
         daemon.stop();
-        assert_eq!(canary_lines(&d.join("cap.jsonl")), 0, "{case}: no content captured");
+        assert_eq!(
+            canary_lines(&d.join("cap.jsonl")),
+            0,
+            "{case}: no content captured"
+        );
         let said = std::fs::read_to_string(d.join("serve.log")).unwrap();
         assert!(said.contains("signing key"), "{case}: {said}");
         assert!(!said.contains("PRIVATE KEY"), "{case}: never the key");

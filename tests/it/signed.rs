@@ -268,7 +268,11 @@ fn a_rollback_behind_a_published_head_is_caught() {
         .with_signer(Some(Arc::clone(&k)));
     log.append(&event(6), ts(6)).unwrap();
     drop(log);
-    assert_eq!(status(&path, &since), VerifyStatus::Intact, "appending extends it");
+    assert_eq!(
+        status(&path, &since),
+        VerifyStatus::Intact,
+        "appending extends it"
+    );
     for (p, b) in &backup {
         fs::write(p, b).unwrap();
     }
@@ -436,7 +440,11 @@ fn a_rotation_by_a_retired_key_is_caught() {
         .into_bytes(),
     );
     let ls = rewrite_and_rechain(&path, ls);
-    fs::write(note_path(&path), Note::sign(head_of(&ls).text(), &c).render()).unwrap();
+    fs::write(
+        note_path(&path),
+        Note::sign(head_of(&ls).text(), &c).render(),
+    )
+    .unwrap();
     assert_eq!(
         tampered(&path, &check(&[a.verifier()])),
         (3, TamperKind::KeyRotation)
