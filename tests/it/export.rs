@@ -506,3 +506,199 @@ fn serve_without_a_usable_signing_key_captures_nothing() {
         assert!(!said.contains("PRIVATE KEY"), "{case}: never the key");
     }
 }
+
+fn small_policy(dir: &Path, audit_path: &str) {
+    std::fs::write(
+        dir.join("policy.toml"),
+        format!(
+            "[audit]\npath = \"{audit_path}\"\nsigning_key = \"a.key\"\n\
+             [[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:cap.jsonl\"\n"
+        ),
+    )
+    .unwrap();
+}
+
+/// `redact --reason` appends `capture_read` before it reads; when that
+/// cannot be written, nothing is read (no content on stdout).
+#[test]
+fn redact_reads_nothing_when_the_read_cannot_be_audited() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    assert_eq!(
+        tracegate(&["audit", "keygen", "--out", p(&d.join("a.key"))], b"").code,
+        0
+    );
+    let cap = d.join("cap.jsonl");
+    std::fs::write(&cap, record(1)).unwrap();
+    // The log's folder does not exist: the read cannot be audited.
+    small_policy(d, "no-such-folder/audit.jsonl");
+    let policy = d.join("policy.toml");
+    let r = tracegate(
+        &["redact", "--policy", p(&policy), "--reason", "why", p(&cap)],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(!r.stdout.contains(CANARY), "nothing read");
+    assert!(r.stderr.contains("nothing read"), "{}", r.stderr);
+    // A folder is not a list of files read.
+    small_policy(d, "audit.jsonl");
+    let r = tracegate(
+        &["redact", "--policy", p(&policy), "--reason", "why", p(d)],
+        b"",
+    );
+    assert_eq!(r.code, 2);
+    assert!(!r.stdout.contains(CANARY));
+    // Stdin neither.
+    let r = tracegate(
+        &["redact", "--policy", p(&policy), "--reason", "why"],
+        record(2).as_bytes(),
+    );
+    assert_eq!(r.code, 2);
+    assert!(!r.stdout.contains(CANARY));
+    // With a log that can be written: the entry, then the read.
+    let r = tracegate(
+        &[
+            "redact",
+            "--policy",
+            p(&policy),
+            "--reason",
+            "why",
+            "--by",
+            "bob",
+            p(&cap),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let log = std::fs::read_to_string(d.join("audit.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 1);
+    assert!(log.contains("\"event\":\"capture_read\""), "{log}");
+    assert!(log.contains("\"requested_by\":\"bob\""), "{log}");
+    assert!(
+        !log.contains(CANARY),
+        "the entry names the file, never its content"
+    );
+    let v = tracegate(
+        &[
+            "audit",
+            "verify",
+            "--public-key",
+            p(&d.join("a.key.pub")),
+            p(&d.join("audit.jsonl")),
+        ],
+        b"",
+    );
+    assert_eq!(v.code, 0, "{}", v.stdout);
+}
+
+/// `audit rotate-key` hands the log to the new key: it verifies from the
+/// old (oldest) key; the new key alone does not vouch for the rotation.
+#[test]
+fn rotate_key_and_sign_through_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for k in ["a.key", "b.key"] {
+        assert_eq!(
+            tracegate(&["audit", "keygen", "--out", p(&d.join(k))], b"").code,
+            0
+        );
+    }
+    small_policy(d, "audit.jsonl");
+    let policy = d.join("policy.toml");
+    let log = d.join("audit.jsonl");
+    // An unsigned log with entries: `audit sign` starts signing it.
+    {
+        let mut l = tracegate::internals::audit::AuditLog::open(&log, None, Duration::from_secs(5))
+            .unwrap();
+        l.append(
+            &tracegate::internals::audit::AuditEvent::PolicyRejected {
+                cause: "x".into(),
+                policy_sha256: None,
+            },
+            Timestamp::now(),
+        )
+        .unwrap();
+    }
+    let a_pub = d.join("a.key.pub");
+    let v = tracegate(
+        &["audit", "verify", "--public-key", p(&a_pub), p(&log)],
+        b"",
+    );
+    assert_eq!(v.code, 1, "unsigned under a public key: {}", v.stdout);
+    let s = tracegate(
+        &[
+            "audit",
+            "sign",
+            "--signing-key",
+            p(&d.join("a.key")),
+            p(&log),
+        ],
+        b"",
+    );
+    assert_eq!(s.code, 0, "{}", s.stderr);
+    assert_eq!(
+        tracegate(
+            &["audit", "verify", "--public-key", p(&a_pub), p(&log)],
+            b""
+        )
+        .code,
+        0
+    );
+    // Once only.
+    let again = tracegate(
+        &[
+            "audit",
+            "sign",
+            "--signing-key",
+            p(&d.join("a.key")),
+            p(&log),
+        ],
+        b"",
+    );
+    assert_eq!(again.code, 2);
+    let r = tracegate(
+        &[
+            "audit",
+            "rotate-key",
+            "--policy",
+            p(&policy),
+            "--new-key",
+            p(&d.join("b.key")),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        tracegate(
+            &["audit", "verify", "--public-key", p(&a_pub), p(&log)],
+            b""
+        )
+        .code,
+        0
+    );
+    let b_only = tracegate(
+        &[
+            "audit",
+            "verify",
+            "--public-key",
+            p(&d.join("b.key.pub")),
+            p(&log),
+        ],
+        b"",
+    );
+    assert_eq!(b_only.code, 1);
+    assert!(b_only.stdout.contains("key_rotation"), "{}", b_only.stdout);
+    // The policy still names the old key: its gates no longer append.
+    let again = tracegate(
+        &[
+            "audit",
+            "rotate-key",
+            "--policy",
+            p(&policy),
+            "--new-key",
+            p(&d.join("b.key")),
+        ],
+        b"",
+    );
+    assert_eq!(again.code, 2, "{}", again.stdout);
+}
