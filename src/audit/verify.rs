@@ -61,6 +61,27 @@
 //! behind it, is **tampered** (`rolled_back`). A log missing altogether
 //! beside a valid anchor is **tampered** (`rolled_back`) at seq 0.
 //!
+//! With trusted public keys (`--public-key`, [`SignedCheck::keys`]), once
+//! the above holds: each `key_rotated` entry must retire a key that signs
+//! the log at that point and carry its signature over the rotation
+//! statement, or it is **tampered** (`key_rotation`) at its seq; the keys
+//! start as the given ones and follow the rotations. Then the signed
+//! checkpoint (`FILE.checkpoint.note`): missing beside entries, malformed,
+//! not signed by a key in force at the end (a key rotated away: a replayed
+//! checkpoint), or naming another log's origin: **tampered**
+//! (`signature`); vouching for more entries than the log holds:
+//! **truncated**; its hash not the SHA-256 of the line at its seq:
+//! **edited**; behind the tail by one line that a trusted key's intent
+//! names exactly: **unvouched** (4, a crash before the signature); behind
+//! otherwise: **tampered** (`signature`) at the first seq it does not
+//! cover.
+//!
+//! With a published head (`--since-head`, [`SignedCheck::since`]): a log
+//! missing altogether, another origin, fewer entries than the head names,
+//! or a line at the head's last seq whose SHA-256 is not the head's hash:
+//! **tampered** (`rolled_back`). A signed head must be signed by a key of
+//! the log's rotation chain when keys are given (`signature`).
+//!
 //! So a changed byte anywhere is never intact: inside a line it breaks the
 //! next `prev` or, for the last line, the checkpoint hash; the final
 //! newline turns the last line into a torn tail that the checkpoint still
