@@ -160,7 +160,8 @@ fn export(args: &ExportArgs) -> anyhow::Result<(String, u8)> {
     }
     let digest = digest_prefix(&args.file, report.bytes)
         .with_context(|| format!("cannot read `{}`", args.file.display()))?;
-    let statement = statement(args, &report, &entries, &digest);
+    let key_ids: Vec<String> = check.keys.iter().map(|k| k.id()).collect();
+    let statement = statement(args, &report, &entries, &digest, &key_ids);
     let body = serde_json::to_vec(&statement)?;
     let text = match signer {
         Some(k) if args.format == ExportFormat::Dsse => {
@@ -212,7 +213,13 @@ struct WindowRow {
     touched: bool,
 }
 
-fn statement(args: &ExportArgs, report: &VerifyReport, entries: &[Entry], digest: &str) -> Value {
+fn statement(
+    args: &ExportArgs,
+    report: &VerifyReport,
+    entries: &[Entry],
+    digest: &str,
+    key_ids: &[String],
+) -> Value {
     let in_range =
         |ts: Timestamp| args.since.is_none_or(|s| ts >= s) && args.until.is_none_or(|u| ts < u);
     let mut book = Book::default();
@@ -415,7 +422,7 @@ fn statement(args: &ExportArgs, report: &VerifyReport, entries: &[Entry], digest
                 "message": report.message(),
                 "tampered_seq": tamper_seq,
                 "tamper_kind": tamper_kind,
-                "public_keys": args.public_keys.len(),
+                "public_keys": key_ids,
             },
             "head": report.head.as_ref().map(|h| json!({
                 "origin": h.origin,

@@ -282,6 +282,9 @@ fn an_export_of_a_signed_serve_run_lists_what_the_log_holds() {
     );
     let pred = &st["predicate"];
     assert_eq!(pred["verification"]["status"], "intact");
+    let vkey_text = std::fs::read_to_string(&public).unwrap();
+    let key_id: String = vkey_text.trim().rsplitn(2, '+').nth(1).unwrap().to_owned();
+    assert_eq!(pred["verification"]["public_keys"][0], key_id.as_str());
     let entries = log_bytes.iter().filter(|&&b| b == b'\n').count() as u64;
     assert_eq!(pred["head"]["size"], entries);
     // Exactly the windows of the log, with the independent counts: the
