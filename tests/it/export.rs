@@ -283,7 +283,9 @@ fn an_export_of_a_signed_serve_run_lists_what_the_log_holds() {
     let pred = &st["predicate"];
     assert_eq!(pred["verification"]["status"], "intact");
     let vkey_text = std::fs::read_to_string(&public).unwrap();
-    let key_id: String = vkey_text.trim().rsplitn(2, '+').nth(1).unwrap().to_owned();
+    // `name+id`: the base64 part after the second `+` may hold `+` too.
+    let parts: Vec<&str> = vkey_text.trim().splitn(3, '+').collect();
+    let key_id = format!("{}+{}", parts[0], parts[1]);
     assert_eq!(pred["verification"]["public_keys"][0], key_id.as_str());
     let entries = log_bytes.iter().filter(|&&b| b == b'\n').count() as u64;
     assert_eq!(pred["head"]["size"], entries);
