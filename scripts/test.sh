@@ -21,19 +21,22 @@ if ! command -v redis-server >/dev/null 2>&1; then
 fi
 
 # Pinned: the gRPC exporter's version matches the SDK's, grpcio the one the
-# gRPC tests were written against (tests/it/grpc.rs).
+# gRPC tests were written against (tests/it/grpc.rs); `cryptography` checks
+# the DSSE signature of `audit export` (tests/it/export.rs) with a standard
+# Ed25519 implementation.
 venv=${OTEL_VENV:-target/otel-venv}
 pins=(opentelemetry-sdk==1.45.2 opentelemetry-exporter-otlp-proto-http==1.45.2
-  opentelemetry-exporter-otlp-proto-grpc==1.45.2 grpcio==1.85.3)
-modules="opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, opentelemetry.exporter.otlp.proto.grpc"
+  opentelemetry-exporter-otlp-proto-grpc==1.45.2 grpcio==1.85.3 cryptography==50.0.2)
+otel="opentelemetry.sdk, opentelemetry.exporter.otlp.proto.http, opentelemetry.exporter.otlp.proto.grpc"
+modules="$otel, cryptography"
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import $modules" 2>/dev/null; then
   if python3 -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check "${pins[@]}"; then
     :
   else
-    echo "test.sh: could not install the OpenTelemetry Python SDK into $venv; the SDK tests will show as ignored" >&2
+    echo "test.sh: could not install the OpenTelemetry Python SDK into $venv; the SDK tests will show as ignored (and the export signature check as skipped)" >&2
   fi
 fi
-if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import $modules" 2>/dev/null; then
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import $otel" 2>/dev/null; then
   export TRACEGATE_OTEL_PYTHON="$PWD/$venv/bin/python"
 fi
 

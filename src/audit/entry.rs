@@ -238,6 +238,36 @@ pub enum AuditEvent {
         /// Who asked, cut to [`SHORT_CAP`] bytes.
         requested_by: String,
     },
+    /// The key that signs the log's checkpoints was replaced (`tracegate
+    /// audit rotate-key`). Appended under the old key, which signs the
+    /// rotation statement (this entry's seq, its `prev` and the new key;
+    /// see [`crate::audit::rotation_statement`]) into `signature`; every
+    /// checkpoint after it is signed by the new key, and one signed by the
+    /// old key no longer counts.
+    KeyRotated {
+        /// The retired key, as a verifier key (`name+id+base64`).
+        old_key: String,
+        /// The key that signs from this entry on, likewise.
+        new_key: String,
+        /// Base64 of the old key's Ed25519 signature of the rotation
+        /// statement.
+        signature: String,
+    },
+    /// Someone read captured content: `tracegate redact --reason` on
+    /// capture files, or a sealed capture opened. Written before the
+    /// content is read; if it cannot be written, nothing is read.
+    CaptureRead {
+        /// Why, as the operator gave it, cut to [`REASON_CAP`] bytes.
+        reason: String,
+        /// Who read (`--by`, or the user running the command), cut to
+        /// [`SHORT_CAP`] bytes.
+        requested_by: String,
+        /// The command that read (`redact`, `capture open`), cut to
+        /// [`SHORT_CAP`] bytes.
+        tool: String,
+        /// The files read, with their SHA-256 as they were just before.
+        files: Vec<ReadFile>,
+    },
     /// Full capture was refused to a sink.
     FullDenied {
         /// Sink name.
@@ -251,6 +281,29 @@ pub enum AuditEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         detail: Option<String>,
     },
+}
+
+/// Byte cap of a path in `capture_read`.
+pub const PATH_CAP: usize = 1024;
+/// Byte cap of a segment id in `capture_read`.
+pub const SEGMENT_CAP: usize = 128;
+/// About how many bytes of files one `capture_read` entry holds; more
+/// files are split over several entries (see [`AuditEvent::capture_reads`])
+/// so that no entry reaches the line limit.
+const CAPTURE_READ_BUDGET: usize = 32 * 1024;
+
+/// A file whose content was read, as `capture_read` records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadFile {
+    /// The path as given, cut to [`PATH_CAP`] bytes.
+    pub path: String,
+    /// Hex SHA-256 of the file's bytes when it was read.
+    pub sha256: String,
+    /// The segments of the file that were read (a sealed capture's segment
+    /// ids), when not all of it; each cut to [`SEGMENT_CAP`] bytes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub segments: Vec<String>,
 }
 
 /// A file a loaded policy refers to, as `policy_loaded` records it.
@@ -277,6 +330,8 @@ impl AuditEvent {
             AuditEvent::FullDenied { .. } => "full_denied",
             AuditEvent::BudgetLeased { .. } => "budget_leased",
             AuditEvent::WindowReleased { .. } => "window_released",
+            AuditEvent::KeyRotated { .. } => "key_rotated",
+            AuditEvent::CaptureRead { .. } => "capture_read",
         }
     }
 
@@ -313,9 +368,70 @@ impl AuditEvent {
             AuditEvent::FullDenied {
                 detail: Some(d), ..
             } => *d = cap(&one_line(d), SHORT_CAP),
+            AuditEvent::CaptureRead {
+                reason,
+                requested_by,
+                tool,
+                files,
+            } => {
+                *reason = cap(reason, REASON_CAP);
+                *requested_by = cap(&one_line(requested_by), SHORT_CAP);
+                *tool = cap(&one_line(tool), SHORT_CAP);
+                for f in files {
+                    f.path = cap(&one_line(&f.path), PATH_CAP);
+                    for s in &mut f.segments {
+                        *s = cap(&one_line(s), SEGMENT_CAP);
+                    }
+                }
+            }
             _ => {}
         }
         e
+    }
+}
+
+impl AuditEvent {
+    /// The `capture_read` entries for reading `files`: one entry, or
+    /// several when the files would not fit in one line (each entry holds
+    /// at least one file, and about 32 KiB of them at most).
+    pub fn capture_reads(
+        reason: &str,
+        requested_by: &str,
+        tool: &str,
+        files: Vec<ReadFile>,
+    ) -> Vec<AuditEvent> {
+        let mut out = Vec::new();
+        let mut chunk: Vec<ReadFile> = Vec::new();
+        let mut used = 0usize;
+        let cost = |f: &ReadFile| {
+            f.path.len().min(PATH_CAP)
+                + f.sha256.len()
+                + f.segments
+                    .iter()
+                    .map(|s| s.len().min(SEGMENT_CAP) + 4)
+                    .sum::<usize>()
+                + 48
+        };
+        for f in files {
+            let c = cost(&f);
+            if !chunk.is_empty() && used + c > CAPTURE_READ_BUDGET {
+                out.push(std::mem::take(&mut chunk));
+                used = 0;
+            }
+            used += c;
+            chunk.push(f);
+        }
+        if !chunk.is_empty() || out.is_empty() {
+            out.push(chunk);
+        }
+        out.into_iter()
+            .map(|files| AuditEvent::CaptureRead {
+                reason: reason.to_owned(),
+                requested_by: requested_by.to_owned(),
+                tool: tool.to_owned(),
+                files,
+            })
+            .collect()
     }
 }
 

@@ -224,6 +224,54 @@ pub enum AuditError {
         /// The window id (a policy identifier).
         window: String,
     },
+    /// The signing key (`[audit] signing_key`) cannot be used: missing,
+    /// unreadable, open to group or others, or not an Ed25519 key. Full
+    /// capture stays off, as with a log that cannot be written.
+    #[error("cannot use audit signing key `{path}`: {cause}")]
+    SigningKey {
+        /// The key file.
+        path: PathBuf,
+        /// The cause, lowercase (never a byte of the key).
+        cause: String,
+    },
+    /// A public key file cannot be used.
+    #[error("cannot use public key `{path}`: {cause}")]
+    PublicKey {
+        /// The key file.
+        path: PathBuf,
+        /// The cause, lowercase.
+        cause: String,
+    },
+    /// A published head (`audit verify --since-head`) cannot be read.
+    #[error("cannot use published head `{path}`: {cause}")]
+    PublishedHead {
+        /// The file.
+        path: PathBuf,
+        /// The cause, lowercase.
+        cause: String,
+    },
+    /// The log's signed checkpoint does not vouch for its tail, or is not
+    /// signed by this gate's key: signing after an append would vouch for
+    /// entries nobody holding the key wrote, so nothing is appended.
+    #[error(
+        "audit log `{path}` is not covered by its signed checkpoint ({detail}); run `tracegate audit verify --public-key`"
+    )]
+    SignedCheckpoint {
+        /// The log path.
+        path: PathBuf,
+        /// What disagrees.
+        detail: String,
+    },
+    /// Writing the signed checkpoint or the intent failed.
+    #[error("cannot write signed checkpoint `{path}`: {cause}")]
+    Note {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error kind.
+        kind: io::ErrorKind,
+        /// The cause, lowercase.
+        cause: String,
+    },
     /// The key is shorter than 32 bytes.
     #[error("audit key{} is {len} bytes; at least 32 are required", .path.as_ref().map(|p| format!(" file `{}`", p.display())).unwrap_or_default())]
     KeyTooShort {
@@ -242,7 +290,8 @@ impl AuditError {
             | AuditError::Read { kind, .. }
             | AuditError::Append { kind, .. }
             | AuditError::Checkpoint { kind, .. }
-            | AuditError::Anchor { kind, .. } => Some(*kind),
+            | AuditError::Anchor { kind, .. }
+            | AuditError::Note { kind, .. } => Some(*kind),
             _ => None,
         }
     }

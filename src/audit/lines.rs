@@ -13,6 +13,7 @@ use super::checkpoint::{CheckpointState, Mark, read_checkpoint, read_mark};
 use super::error::{AuditError, io_cause};
 use super::fsx::{How, OpenFail, open_regular};
 use super::lock::{LockGuard, open_lock_for_reading};
+use super::note::{NoteFile, intent_path, note_path, read_note_file};
 
 /// How long a reader waits for a writer to finish its append before it
 /// takes its snapshot unlocked.
@@ -45,6 +46,10 @@ pub(crate) struct Snapshot {
     /// The anchor's state, when an anchor was given.
     pub(crate) anchor: Option<CheckpointState>,
     pub(crate) checkpoint: CheckpointState,
+    /// The signed checkpoint (`FILE.checkpoint.note`) and the last intent
+    /// (`FILE.checkpoint.intent`), read with the checkpoint.
+    pub(crate) note: NoteFile,
+    pub(crate) intent: NoteFile,
     pub(crate) size: u64,
     reader: BufReader<Take<File>>,
 }
@@ -54,8 +59,9 @@ impl Snapshot {
     /// are read under a shared lock (on `FILE.lock.d/lock`, when this user
     /// can open it), so no append is half done between them; otherwise, or
     /// if a writer holds the lock too long, they are read unlocked in the
-    /// order appends write them backwards: anchor, checkpoint, size (each
-    /// then vouches for no more than the next holds).
+    /// order appends write them backwards: anchor, signed checkpoint,
+    /// checkpoint, size, intent (each then vouches for no more than the
+    /// next holds).
     ///
     /// A FIFO or device at the log path is refused without blocking.
     pub(crate) fn take(
@@ -85,15 +91,19 @@ impl Snapshot {
             let anchor = anchor
                 .map(|a| read_mark(Mark::Anchor, a, path, key))
                 .transpose()?;
+            let note = read_note_file(&note_path(path)).map_err(|e| read_err(&e))?;
             let checkpoint = read_checkpoint(path, key)?;
             let size = file.metadata().map_err(|e| read_err(&e))?.len();
-            Ok::<_, AuditError>((anchor, checkpoint, size))
+            let intent = read_note_file(&intent_path(path)).map_err(|e| read_err(&e))?;
+            Ok::<_, AuditError>((anchor, note, checkpoint, size, intent))
         })();
         drop(guard);
-        let (anchor, checkpoint, size) = taken?;
+        let (anchor, note, checkpoint, size, intent) = taken?;
         Ok(Snapshot {
             anchor,
             checkpoint,
+            note,
+            intent,
             size,
             reader: BufReader::with_capacity(64 * 1024, file.take(size)),
         })

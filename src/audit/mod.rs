@@ -48,6 +48,8 @@ pub(crate) mod fsx;
 mod highwater;
 mod lines;
 mod lock;
+mod note;
+mod sign;
 mod tail;
 mod verify;
 mod writer;
@@ -58,13 +60,21 @@ pub use checkpoint::{Checkpoint, CheckpointState, checkpoint_path, read_anchor, 
 pub use closed::{Entries, closed_windows, read_entries};
 pub use cursor::LogCursor;
 pub use entry::{
-    AuditEvent, CAUSE_CAP, CUT_MARKER, CloseCause, DenyWhy, Entry, REASON_CAP, ReferencedFile,
-    SHORT_CAP, cap, format_ts,
+    AuditEvent, CAUSE_CAP, CUT_MARKER, CloseCause, DenyWhy, Entry, PATH_CAP, REASON_CAP, ReadFile,
+    ReferencedFile, SEGMENT_CAP, SHORT_CAP, cap, format_ts,
 };
 pub use error::AuditError;
 pub use highwater::{high_water_path, read_high_water, time_floor};
 pub use lock::{lock_dir, lock_path};
-pub use verify::{TamperKind, Unvouched, VerifyReport, VerifyStatus, verify, verify_anchored};
+pub use note::{
+    Head, Note, NoteError, NoteFile, NoteSig, ORIGIN_PREFIX, PublishedHead, intent_path, note_path,
+    origin_of, read_note_file, rotation_statement,
+};
+pub use sign::{KEY_NAME, KeyFormatError, SigningKey, VerifierKey};
+pub use verify::{
+    SignedCheck, TamperKind, Unvouched, VerifyReport, VerifyStatus, verify, verify_anchored,
+    verify_signed,
+};
 pub use writer::{AppendReceipt, AuditLog, CLOCK_SLACK, Follow, LogSink};
 
 /// The longest line the writer writes and the readers accept (64 KiB). Real

@@ -61,6 +61,27 @@
 //! behind it, is **tampered** (`rolled_back`). A log missing altogether
 //! beside a valid anchor is **tampered** (`rolled_back`) at seq 0.
 //!
+//! With trusted public keys (`--public-key`, [`SignedCheck::keys`]), once
+//! the above holds: each `key_rotated` entry must retire a key that signs
+//! the log at that point and carry its signature over the rotation
+//! statement, or it is **tampered** (`key_rotation`) at its seq; the keys
+//! start as the given ones and follow the rotations. Then the signed
+//! checkpoint (`FILE.checkpoint.note`): missing beside entries, malformed,
+//! not signed by a key in force at the end (a key rotated away: a replayed
+//! checkpoint), or naming another log's origin: **tampered**
+//! (`signature`); vouching for more entries than the log holds:
+//! **truncated**; its hash not the SHA-256 of the line at its seq:
+//! **edited**; behind the tail by one line that a trusted key's intent
+//! names exactly: **unvouched** (4, a crash before the signature); behind
+//! otherwise: **tampered** (`signature`) at the first seq it does not
+//! cover.
+//!
+//! With a published head (`--since-head`, [`SignedCheck::since`]): a log
+//! missing altogether, another origin, fewer entries than the head names,
+//! or a line at the head's last seq whose SHA-256 is not the head's hash:
+//! **tampered** (`rolled_back`). A signed head must be signed by a key of
+//! the log's rotation chain when keys are given (`signature`).
+//!
 //! So a changed byte anywhere is never intact: inside a line it breaks the
 //! next `prev` or, for the last line, the checkpoint hash; the final
 //! newline turns the last line into a torn tail that the checkpoint still
@@ -80,11 +101,30 @@ use std::path::Path;
 
 use jiff::Timestamp;
 
+use base64::Engine;
+use sha2::{Digest, Sha256};
+
 use super::chain::{AuditKey, ZERO_PREV, link_hash, sha256_hex};
 use super::checkpoint::{CheckpointState, Mark, read_mark};
 use super::entry::{AuditEvent, ChainFields, parse_entry};
 use super::error::{AuditError, io_cause};
 use super::lines::{RawLine, Snapshot};
+use super::note::{Head, NoteFile, PublishedHead, origin_of, rotation_statement};
+use super::sign::VerifierKey;
+
+/// What a verifier asks of a signed log beyond the chain: the public keys
+/// it trusts (`--public-key`) and a head published earlier
+/// (`--since-head`). The default asks nothing.
+#[derive(Debug, Clone, Default)]
+pub struct SignedCheck {
+    /// The keys trusted to sign the log's checkpoints at its start: the
+    /// first key of each rotation chain. Empty: signatures are not
+    /// checked. Otherwise (see the module docs) an unsigned log is
+    /// tampering.
+    pub keys: Vec<VerifierKey>,
+    /// A head published earlier: the log must extend it.
+    pub since: Option<PublishedHead>,
+}
 
 /// The kind of tampering found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -114,6 +154,14 @@ pub enum TamperKind {
     /// The anchor is missing beside a log with entries, malformed, or not
     /// authentic under the key.
     Anchor,
+    /// With trusted public keys: the signed checkpoint is missing beside a
+    /// log with entries, malformed, not signed by a trusted key (another
+    /// key, or one rotated away: a replayed checkpoint), names another
+    /// log, or entries follow it that no signature covers.
+    Signature,
+    /// A `key_rotated` entry not signed by the key it retires, or retiring
+    /// a key that does not sign the log at that point.
+    KeyRotation,
 }
 
 impl TamperKind {
@@ -130,6 +178,8 @@ impl TamperKind {
             TamperKind::Clock => "clock",
             TamperKind::RolledBack => "rolled_back",
             TamperKind::Anchor => "anchor",
+            TamperKind::Signature => "signature",
+            TamperKind::KeyRotation => "key_rotation",
         }
     }
 }
@@ -188,6 +238,11 @@ pub struct VerifyReport {
     pub entries: u64,
     /// Seq of the last intact entry, if any.
     pub last_seq: Option<u64>,
+    /// The head of the intact entries (origin, count, SHA-256 of the last
+    /// one), `None` when there are none: what `audit head` publishes.
+    pub head: Option<Head>,
+    /// Bytes of the intact entries (from the start of the file).
+    pub bytes: u64,
 }
 
 impl VerifyReport {
@@ -277,6 +332,37 @@ pub fn verify_anchored(
     key: Option<&AuditKey>,
     anchor: Option<&Path>,
 ) -> Result<VerifyReport, AuditError> {
+    verify_signed(path, key, anchor, &SignedCheck::default())
+}
+
+/// [`verify_anchored`], and then the signed checkpoint against
+/// `check.keys` and the log against `check.since` (see the module docs).
+/// A missing log beside a published head of entries is tampering.
+pub fn verify_signed(
+    path: &Path,
+    key: Option<&AuditKey>,
+    anchor: Option<&Path>,
+    check: &SignedCheck,
+) -> Result<VerifyReport, AuditError> {
+    if let Some(p) = &check.since
+        && p.head.size > 0
+        && std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+    {
+        return Ok(VerifyReport {
+            status: VerifyStatus::Tampered {
+                seq: 0,
+                kind: TamperKind::RolledBack,
+                detail: format!(
+                    "the log is missing; the published head names {} entries",
+                    p.head.size
+                ),
+            },
+            entries: 0,
+            last_seq: None,
+            head: None,
+            bytes: 0,
+        });
+    }
     if let Some(a) = anchor
         && std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
         && let CheckpointState::Valid(mark) = read_mark(Mark::Anchor, a, path, key)?
@@ -292,6 +378,8 @@ pub fn verify_anchored(
             },
             entries: 0,
             last_seq: None,
+            head: None,
+            bytes: 0,
         });
     }
     let mut snap = Snapshot::take(path, key, anchor)?;
@@ -306,6 +394,17 @@ pub fn verify_anchored(
         _ => None,
     };
     let mut scan = Scan::new(key, cp_seq, anchor_seq);
+    if !check.keys.is_empty() {
+        scan.keys = Some(KeyChain {
+            current: check.keys.clone(),
+            ever: check.keys.clone(),
+        });
+    }
+    scan.note_seq = match &snap.note {
+        NoteFile::Note(n) => n.head().ok().and_then(|h| h.seq()),
+        _ => None,
+    };
+    scan.head_seq = check.since.as_ref().and_then(|p| p.head.seq());
     let read_err = |e: std::io::Error| AuditError::Read {
         path: path.to_path_buf(),
         kind: e.kind(),
@@ -337,7 +436,179 @@ pub fn verify_anchored(
         Some(a) => judge_anchor(&scan, a, &checkpoint).unwrap_or(status),
         None => status,
     };
+    if matches!(status, VerifyStatus::Tampered { .. }) {
+        return Ok(scan.report(status));
+    }
+    let status = judge_signed(&scan, &snap.note, &snap.intent, check).unwrap_or(status);
     Ok(scan.report(status))
+}
+
+/// The keys that sign a log as a verifier follows its rotations.
+struct KeyChain {
+    /// The keys that may sign at this point of the log.
+    current: Vec<VerifierKey>,
+    /// Every key that signed at some point (a published head may be older
+    /// than the last rotation).
+    ever: Vec<VerifierKey>,
+}
+
+/// Judge an intact log against a published head and its signed checkpoint
+/// (see the module docs): `Some` when either says it is not what was
+/// signed or published.
+fn judge_signed(
+    scan: &Scan<'_>,
+    note: &NoteFile,
+    intent: &NoteFile,
+    check: &SignedCheck,
+) -> Option<VerifyStatus> {
+    let entries = scan.expected;
+    let last = scan.last_seq().unwrap_or(0);
+    let tampered = |seq: u64, kind: TamperKind, detail: String| {
+        Some(VerifyStatus::Tampered { seq, kind, detail })
+    };
+    if let Some(p) = &check.since {
+        // SECURITY: the published head is what the operator put beyond
+        // their own reach; if it is signed, it must be by a key that
+        // signed this log (else anyone could publish a head to match).
+        if let (Some(n), Some(chain)) = (&p.note, &scan.keys)
+            && n.signer_among(&chain.ever).is_none()
+        {
+            return tampered(
+                p.head.seq().unwrap_or(0),
+                TamperKind::Signature,
+                "the published head is not signed by a trusted key".to_owned(),
+            );
+        }
+        if let Some(seq) = p.head.seq() {
+            if scan.origin.as_deref() != Some(p.head.origin.as_str()) {
+                return tampered(
+                    0,
+                    TamperKind::RolledBack,
+                    "the log is not the one the published head names (its first entry differs)"
+                        .to_owned(),
+                );
+            }
+            if p.head.size > entries {
+                return tampered(
+                    entries,
+                    TamperKind::RolledBack,
+                    format!(
+                        "the published head names {} entries; the log holds {entries}: rolled back or truncated",
+                        p.head.size
+                    ),
+                );
+            }
+            if scan.at_head != Some(p.head.hash) {
+                return tampered(
+                    seq,
+                    TamperKind::RolledBack,
+                    format!(
+                        "the entry with seq {seq} is not the one the published head names: the log was rewritten up to it"
+                    ),
+                );
+            }
+        }
+    }
+    let chain = scan.keys.as_ref()?;
+    let n = match note {
+        NoteFile::Missing if entries == 0 => return None,
+        NoteFile::Missing => {
+            return tampered(
+                last,
+                TamperKind::Signature,
+                format!("there is no signed checkpoint beside a log of {entries} entries"),
+            );
+        }
+        NoteFile::Invalid(why) => return tampered(last, TamperKind::Signature, (*why).to_owned()),
+        NoteFile::Note(n) => n,
+    };
+    let Ok(head) = n.head() else {
+        return tampered(
+            last,
+            TamperKind::Signature,
+            "the signed checkpoint is not a checkpoint".to_owned(),
+        );
+    };
+    let behind = head.size < entries;
+    if n.signer_among(&chain.current).is_none() {
+        let retired = n.signer_among(&chain.ever).is_some();
+        // A crash right after a `key_rotated` line leaves the old key's
+        // checkpoint behind it; that is judged as behind below.
+        if !(retired && behind) {
+            return tampered(
+                last,
+                TamperKind::Signature,
+                if retired {
+                    "the signed checkpoint is signed by a key rotated away (an old checkpoint put back)"
+                        .to_owned()
+                } else {
+                    "the signed checkpoint is not signed by a trusted key".to_owned()
+                },
+            );
+        }
+    }
+    let Some(seq) = head.seq() else {
+        return tampered(
+            0,
+            TamperKind::Signature,
+            "the signed checkpoint vouches for no entry".to_owned(),
+        );
+    };
+    if scan.origin.as_deref() != Some(head.origin.as_str()) && entries > 0 {
+        return tampered(
+            0,
+            TamperKind::Signature,
+            "the signed checkpoint names another log".to_owned(),
+        );
+    }
+    if head.size > entries {
+        return tampered(
+            entries,
+            TamperKind::Truncated,
+            format!(
+                "the signed checkpoint vouches for {} entries; the log holds {entries}",
+                head.size
+            ),
+        );
+    }
+    if scan.at_note != Some(head.hash) {
+        return tampered(
+            seq,
+            TamperKind::Edited,
+            format!("the entry with seq {seq} does not match the signed checkpoint"),
+        );
+    }
+    if !behind {
+        return None;
+    }
+    // One line past the signed checkpoint, and a trusted key's intent for
+    // exactly the log as it is: a gate crashed between writing that line
+    // and signing it (its next append signs it). Anything else past the
+    // signature was written by someone without the key.
+    let tail = Head {
+        origin: head.origin.clone(),
+        size: entries,
+        hash: scan.last_sha,
+    };
+    let intended = match intent {
+        NoteFile::Note(i) => {
+            i.signer_among(&chain.ever).is_some() && i.intent_head().as_ref() == Some(&tail)
+        }
+        NoteFile::Missing | NoteFile::Invalid(_) => false,
+    };
+    if head.size + 1 == entries && intended {
+        return Some(VerifyStatus::Unvouched(Unvouched::CheckpointBehind {
+            checkpoint_seq: seq,
+        }));
+    }
+    tampered(
+        head.size,
+        TamperKind::Signature,
+        format!(
+            "entries from seq {} on are not covered by a signed checkpoint",
+            head.size
+        ),
+    )
 }
 
 /// Judge an intact, checkpoint-consistent log against its anchor: `Some`
@@ -430,6 +701,18 @@ struct Scan<'k> {
     at_anchor: Option<(String, u64)>,
     /// The timestamp of the last intact line.
     last_ts: Option<Timestamp>,
+    /// With trusted keys: the keys that sign at this point of the log.
+    keys: Option<KeyChain>,
+    /// The log's origin (from its line 0).
+    origin: Option<String>,
+    /// SHA-256 of the last intact line.
+    last_sha: [u8; 32],
+    /// The seq the signed checkpoint names, and SHA-256 of its line.
+    note_seq: Option<u64>,
+    at_note: Option<[u8; 32]>,
+    /// The seq a published head names, and SHA-256 of its line.
+    head_seq: Option<u64>,
+    at_head: Option<[u8; 32]>,
 }
 
 impl<'k> Scan<'k> {
@@ -446,6 +729,13 @@ impl<'k> Scan<'k> {
             anchor_seq,
             at_anchor: None,
             last_ts: None,
+            keys: None,
+            origin: None,
+            last_sha: [0; 32],
+            note_seq: None,
+            at_note: None,
+            head_seq: None,
+            at_head: None,
         }
     }
 
@@ -458,6 +748,12 @@ impl<'k> Scan<'k> {
             status,
             entries: self.expected,
             last_seq: self.last_seq(),
+            head: self.origin.as_ref().map(|origin| Head {
+                origin: origin.clone(),
+                size: self.expected,
+                hash: self.last_sha,
+            }),
+            bytes: self.offset,
         }
     }
 
@@ -600,6 +896,23 @@ impl<'k> Scan<'k> {
                 ),
             );
         }
+        if f.event == "key_rotated"
+            && let Some(chain) = &mut self.keys
+            && let Err(detail) = follow_rotation(chain, expected, &f.prev, line.body())
+        {
+            return tampered(expected, TamperKind::KeyRotation, detail);
+        }
+        let sha: [u8; 32] = Sha256::digest(&line.bytes).into();
+        if expected == 0 {
+            self.origin = Some(origin_of(&line.bytes));
+        }
+        if self.note_seq == Some(expected) {
+            self.at_note = Some(sha);
+        }
+        if self.head_seq == Some(expected) {
+            self.at_head = Some(sha);
+        }
+        self.last_sha = sha;
         self.last_ts = ts.or(self.last_ts);
         self.offset += line.bytes.len() as u64;
         if self.cp_seq == Some(f.seq) || self.anchor_seq == Some(f.seq) {
@@ -616,6 +929,47 @@ impl<'k> Scan<'k> {
         self.expected += 1;
         Ok(None)
     }
+}
+
+/// SECURITY: a `key_rotated` entry hands the log to a new key only when
+/// the key it retires signs the log at this point and signed the rotation
+/// statement (this entry's seq and `prev`, and the new key): a key pasted
+/// in by someone without the current key does not verify.
+fn follow_rotation(chain: &mut KeyChain, seq: u64, prev: &str, body: &[u8]) -> Result<(), String> {
+    let Some(AuditEvent::KeyRotated {
+        old_key,
+        new_key,
+        signature,
+    }) = parse_entry(body).map(|e| e.event)
+    else {
+        return Err(format!("seq {seq} is not a valid key_rotated entry"));
+    };
+    let (Ok(old), Ok(new)) = (VerifierKey::parse(&old_key), VerifierKey::parse(&new_key)) else {
+        return Err(format!("seq {seq} names a key that is not a verifier key"));
+    };
+    if !chain.current.contains(&old) {
+        return Err(format!(
+            "seq {seq} retires key {}, which does not sign the log there",
+            old.id()
+        ));
+    }
+    let sig = base64::engine::general_purpose::STANDARD
+        .decode(signature.as_bytes())
+        .unwrap_or_default();
+    if !old.verify(rotation_statement(seq, prev, &new_key).as_bytes(), &sig) {
+        return Err(format!(
+            "the rotation at seq {seq} is not signed by the key it retires ({})",
+            old.id()
+        ));
+    }
+    chain.current.retain(|k| *k != old);
+    if !chain.current.contains(&new) {
+        chain.current.push(new.clone());
+    }
+    if !chain.ever.contains(&new) {
+        chain.ever.push(new);
+    }
+    Ok(())
 }
 
 /// Judge the end of an intact chain against the checkpoint.

@@ -4,6 +4,7 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
@@ -11,7 +12,8 @@ use jiff::Timestamp;
 use super::MAX_LINE_BYTES;
 use super::chain::{AuditKey, ZERO_PREV, link_hash, sha256_hex};
 use super::checkpoint::{
-    Checkpoint, CheckpointState, Mark, read_checkpoint, read_mark, write_checkpoint, write_mark,
+    Checkpoint, CheckpointState, Mark, read_checkpoint, read_mark, write_checkpoint,
+    write_file_atomically, write_mark,
 };
 use super::cursor::LogCursor;
 use super::entry::{AuditEvent, Entry, render_line_as};
@@ -19,6 +21,11 @@ use super::error::{AuditError, io_cause};
 use super::fsx::{How, OpenFail, adopt_owner, open_regular};
 use super::highwater::{files_floor, raise_high_water, read_high_water};
 use super::lock::{LockGuard, open_lock};
+use super::note::{
+    Head, NoteFile, intent_path, note_path, origin_of, read_note_file, rotation_statement,
+    sign_checkpoint, sign_intent,
+};
+use super::sign::SigningKey;
 use super::tail::{Tail, TailError, read_tail};
 
 /// How far behind the log's last entry a new entry's timestamp may be and
@@ -84,6 +91,8 @@ pub struct AuditLog<S: LogSink = File> {
     replica_id: Option<String>,
     lock: File,
     anchor: Option<PathBuf>,
+    /// Signs the checkpoint after every append (`[audit] signing_key`).
+    signer: Option<Arc<SigningKey>>,
 }
 
 impl<S: LogSink> std::fmt::Debug for AuditLog<S> {
@@ -92,6 +101,7 @@ impl<S: LogSink> std::fmt::Debug for AuditLog<S> {
             .field("path", &self.path)
             .field("keyed", &self.key.is_some())
             .field("anchor", &self.anchor)
+            .field("signer", &self.signer)
             .finish_non_exhaustive()
     }
 }
@@ -161,6 +171,7 @@ impl<S: LogSink> AuditLog<S> {
             replica_id: None,
             lock,
             anchor: None,
+            signer: None,
         })
     }
 
@@ -182,6 +193,26 @@ impl<S: LogSink> AuditLog<S> {
         }
         self.anchor = anchor;
         Ok(self)
+    }
+
+    /// Sign the checkpoint with `signer` after every append (when `Some`):
+    /// the signed checkpoint `FILE.checkpoint.note`, and before each line
+    /// the intent `FILE.checkpoint.intent`. Appends are then refused while
+    /// the signed checkpoint does not vouch for the log's tail, or is not
+    /// signed by this key.
+    pub fn with_signer(mut self, signer: Option<Arc<SigningKey>>) -> AuditLog<S> {
+        self.signer = signer;
+        self
+    }
+
+    /// [`AuditLog::with_signer`] on a log already open.
+    pub fn set_signer(&mut self, signer: Option<Arc<SigningKey>>) {
+        self.signer = signer;
+    }
+
+    /// The key that signs this handle's checkpoints, if any.
+    pub fn signer(&self) -> Option<&Arc<SigningKey>> {
+        self.signer.as_ref()
     }
 
     /// The log's path.
@@ -212,6 +243,110 @@ impl<S: LogSink> AuditLog<S> {
         let _lock = LockGuard::exclusive(&lock, &self.path, self.lock_timeout)?;
         let waited = asked.elapsed();
         self.append_locked(event, ts, waited)
+    }
+
+    /// Replace the key that signs this log's checkpoints with `new`:
+    /// append `key_rotated` (the old key, this handle's signer, signs the
+    /// rotation statement into it), sign that entry's checkpoint (and its
+    /// intent) with `new`, and sign with `new` from then on.
+    ///
+    /// Refused when this handle has no signing key, or when the log's
+    /// signed checkpoint is not this handle's (see [`AuditLog::append`]).
+    pub fn rotate_signing_key(
+        &mut self,
+        new: Arc<SigningKey>,
+        ts: Timestamp,
+    ) -> Result<AppendReceipt, AuditError> {
+        let Some(old) = self.signer.clone() else {
+            return Err(AuditError::SignedCheckpoint {
+                path: self.path.clone(),
+                detail: "there is no signing key to rotate from".to_owned(),
+            });
+        };
+        let asked = Instant::now();
+        let lock = self.lock_handle()?;
+        let _lock = LockGuard::exclusive(&lock, &self.path, self.lock_timeout)?;
+        let waited = asked.elapsed();
+        let new_key = new.verifier().to_text();
+        let receipt = self.append_made(
+            |seq, prev| {
+                use base64::Engine;
+                let statement = rotation_statement(seq, prev, &new_key);
+                AuditEvent::KeyRotated {
+                    old_key: old.verifier().to_text(),
+                    new_key: new_key.clone(),
+                    signature: base64::engine::general_purpose::STANDARD
+                        .encode(old.sign(statement.as_bytes())),
+                }
+            },
+            Some(&new),
+            ts,
+            waited,
+        )?;
+        self.signer = Some(new);
+        Ok(receipt)
+    }
+
+    /// Start signing a log that has entries but no signed checkpoint
+    /// (`tracegate audit sign`): under the lock, the log must agree with
+    /// its checkpoint (and anchor) at its very last line, and no signed
+    /// checkpoint may exist; then this handle's key signs the log's head.
+    /// The caller verifies the log first: signing vouches for every entry.
+    /// Returns the head signed (`None` for an empty log: the first append
+    /// signs it).
+    pub fn start_signing(&mut self) -> Result<Option<Head>, AuditError> {
+        let Some(signer) = self.signer.clone() else {
+            return Err(AuditError::SignedCheckpoint {
+                path: self.path.clone(),
+                detail: "there is no signing key".to_owned(),
+            });
+        };
+        let lock = self.lock_handle()?;
+        let _lock = LockGuard::exclusive(&lock, &self.path, self.lock_timeout)?;
+        self.check_same_file()?;
+        let size = self.file.metadata().map_err(|e| self.read_err(&e))?.len();
+        let tail = read_tail(&self.file, size).map_err(|e| match e {
+            TailError::Torn => AuditError::TornTail {
+                path: self.path.clone(),
+            },
+            TailError::Corrupt => AuditError::CorruptTail {
+                path: self.path.clone(),
+            },
+            TailError::Io(e) => self.read_err(&e),
+        })?;
+        let cp_seq = self.check_checkpoint(&tail, size)?;
+        if let Some(anchor) = &self.anchor {
+            self.check_anchor(anchor, &tail, size, cp_seq)?;
+        }
+        let mismatch = |detail: &str| AuditError::SignedCheckpoint {
+            path: self.path.clone(),
+            detail: detail.to_owned(),
+        };
+        match read_note_file(&note_path(&self.path)).map_err(|e| self.read_err(&e))? {
+            NoteFile::Missing => {}
+            _ => {
+                return Err(mismatch(
+                    "the log already has a signed checkpoint; a log is started once",
+                ));
+            }
+        }
+        let Tail::Last { line, seq, .. } = &tail else {
+            return Ok(None);
+        };
+        if cp_seq != Some(*seq) {
+            return Err(mismatch(
+                "the checkpoint does not vouch for the last entry (run `tracegate audit verify`)",
+            ));
+        }
+        let line0 = first_line(&self.file, size)
+            .map_err(|e| self.read_err(&e))?
+            .ok_or_else(|| mismatch("the first entry cannot be read"))?;
+        let head = head_of(origin_of(&line0), *seq, line);
+        self.write_note_file(
+            &note_path(&self.path),
+            &sign_checkpoint(&head, &signer).render(),
+        )?;
+        Ok(Some(head))
     }
 
     /// Under the append lock: bring `cursor` up to the end of the log
@@ -265,6 +400,19 @@ impl<S: LogSink> AuditLog<S> {
         ts: Timestamp,
         waited: Duration,
     ) -> Result<AppendReceipt, AuditError> {
+        self.append_made(|_, _| event.clone(), None, ts, waited)
+    }
+
+    /// The append itself, of the event `make` builds from the new entry's
+    /// seq and `prev`; its checkpoint is signed by `next_signer` when
+    /// given, else by this handle's signer. The caller holds the lock.
+    fn append_made(
+        &mut self,
+        make: impl FnOnce(u64, &str) -> AuditEvent,
+        next_signer: Option<&Arc<SigningKey>>,
+        ts: Timestamp,
+        waited: Duration,
+    ) -> Result<AppendReceipt, AuditError> {
         self.check_same_file()?;
         let size = self.file.metadata().map_err(|e| self.read_err(&e))?.len();
         let tail = read_tail(&self.file, size).map_err(|e| match e {
@@ -277,8 +425,25 @@ impl<S: LogSink> AuditLog<S> {
             TailError::Io(e) => self.read_err(&e),
         })?;
         let cp_seq = self.check_checkpoint(&tail, size)?;
+        let origin = match self.signer.clone() {
+            Some(signer) => self.check_note(&signer, &tail, size)?,
+            None => None,
+        };
         if let Some(anchor) = &self.anchor {
             self.check_anchor(anchor, &tail, size, cp_seq)?;
+        }
+        let (seq, prev) = match &tail {
+            Tail::Empty => (0, ZERO_PREV.to_owned()),
+            Tail::Last { line, seq, .. } => (seq + 1, link_hash(self.key.as_ref(), line)),
+        };
+        let event = &make(seq, &prev);
+        if matches!(event, AuditEvent::KeyRotated { .. }) && next_signer.is_none() {
+            // SECURITY: a `key_rotated` hands the log to another key; only
+            // `rotate_signing_key` writes one, with the old key's signature.
+            return Err(AuditError::SignedCheckpoint {
+                path: self.path.clone(),
+                detail: "key_rotated is written only by a key rotation".to_owned(),
+            });
         }
         let ts = self.stamp(&tail, event, ts, waited)?;
         if let AuditEvent::WindowEnabled { window, end, .. } = event {
@@ -294,10 +459,6 @@ impl<S: LogSink> AuditLog<S> {
                 });
             }
         }
-        let (seq, prev) = match &tail {
-            Tail::Empty => (0, ZERO_PREV.to_owned()),
-            Tail::Last { line, seq, .. } => (seq + 1, link_hash(self.key.as_ref(), line)),
-        };
         let line =
             render_line_as(seq, ts, event, self.replica_id.as_deref(), &prev).map_err(|e| {
                 AuditError::Append {
@@ -313,6 +474,27 @@ impl<S: LogSink> AuditLog<S> {
                 len: line.len(),
             });
         }
+        let line_sha256 = sha256_hex(&line);
+        let note_key = next_signer.or(self.signer.as_ref()).cloned();
+        let head = match (&note_key, origin) {
+            (None, _) => None,
+            (Some(_), Some(origin)) => Some(head_of(origin, seq, &line)),
+            (Some(_), None) if seq == 0 => Some(head_of(origin_of(&line), seq, &line)),
+            (Some(_), None) => {
+                // check_note returns the origin of every non-empty log.
+                return Err(AuditError::SignedCheckpoint {
+                    path: self.path.clone(),
+                    detail: "the log's origin is unknown".to_owned(),
+                });
+            }
+        };
+        if let (Some(k), Some(h)) = (&note_key, &head) {
+            // SECURITY: the intent is signed and durable before the line is
+            // written, so a gate that crashes before it signs the line's
+            // checkpoint can later prove the line is its own (and only
+            // then sign it); a line no key holder wrote is never signed.
+            self.write_note_file(&intent_path(&self.path), &sign_intent(h, k).render())?;
+        }
         // SECURITY: one write_all of the whole line, then fsync, before
         // anything can rely on the entry.
         let written = self.sink.write_line(&line).and_then(|()| self.sink.sync());
@@ -324,7 +506,6 @@ impl<S: LogSink> AuditLog<S> {
                 cause: io_cause(&e),
             });
         }
-        let line_sha256 = sha256_hex(&line);
         let cp = Checkpoint::new(
             seq,
             size + line.len() as u64,
@@ -336,6 +517,12 @@ impl<S: LogSink> AuditLog<S> {
                 roll_back(&mut self.sink, size);
             }
             return Err(e.error);
+        }
+        if let (Some(k), Some(h)) = (&note_key, &head) {
+            // The line is in and vouched for by the checkpoint, so it stays;
+            // if the signed checkpoint cannot follow, the append fails, and
+            // the next one signs it from the intent.
+            self.write_note_file(&note_path(&self.path), &sign_checkpoint(h, k).render())?;
         }
         if let Some(anchor) = &self.anchor {
             // SECURITY: the line is in and vouched for by the checkpoint, so
@@ -493,6 +680,138 @@ impl<S: LogSink> AuditLog<S> {
         Ok(())
     }
 
+    /// SECURITY: signing after this append vouches for every line before
+    /// it, so the log must already be vouched for by a checkpoint this
+    /// gate's key signed: the signed checkpoint must name the tail (its
+    /// seq and hash), or name the line before it while this key's intent
+    /// names the tail (a crash between a line and its signature; the
+    /// checkpoint is then signed here). A tail that is a `key_rotated` to
+    /// this key may follow a checkpoint the old key signed. Anything else
+    /// (no signed checkpoint beside entries, another key, a line nobody
+    /// signed an intent for) is refused. Returns the log's origin.
+    fn check_note(
+        &self,
+        signer: &SigningKey,
+        tail: &Tail,
+        size: u64,
+    ) -> Result<Option<String>, AuditError> {
+        let mismatch = |detail: String| AuditError::SignedCheckpoint {
+            path: self.path.clone(),
+            detail,
+        };
+        let me = signer.verifier();
+        let note = read_note_file(&note_path(&self.path)).map_err(|e| self.read_err(&e))?;
+        let Tail::Last { line, seq, .. } = tail else {
+            return match note {
+                NoteFile::Missing => Ok(None),
+                NoteFile::Invalid(why) => Err(mismatch(why.to_owned())),
+                NoteFile::Note(_) => Err(mismatch(
+                    "the log is empty but a signed checkpoint is beside it".to_owned(),
+                )),
+            };
+        };
+        let tail_hash = sha256_bytes(line);
+        let note = match note {
+            NoteFile::Invalid(why) => return Err(mismatch(why.to_owned())),
+            NoteFile::Missing if *seq == 0 => {
+                // A crash inside the very first append, after its line.
+                let head = head_of(origin_of(line), 0, line);
+                return self.recover(signer, &head).map(Some);
+            }
+            NoteFile::Missing => {
+                return Err(mismatch(
+                    "the log has entries but no signed checkpoint; to start signing an existing log, verify it and run `tracegate audit sign`"
+                        .to_owned(),
+                ));
+            }
+            NoteFile::Note(n) => n,
+        };
+        let head = note
+            .head()
+            .map_err(|_| mismatch("the signed checkpoint is not a checkpoint".to_owned()))?;
+        let rotated_to_me = rotation_to(line, me);
+        let signed_by_me = note.signed_by(me);
+        match (signed_by_me, &rotated_to_me) {
+            (Some(true), _) => {}
+            (Some(false), _) => {
+                return Err(mismatch(format!(
+                    "its signature by {} does not verify",
+                    me.id()
+                )));
+            }
+            // The tail hands the log to this key: the checkpoint before it
+            // is the old key's, checked below with the old key.
+            (None, Some(old)) if note.signed_by(old) == Some(true) => {}
+            (None, _) => {
+                return Err(mismatch(format!(
+                    "it is not signed by this gate's key {} (the key was rotated away, or another key signs this log)",
+                    me.id()
+                )));
+            }
+        }
+        // At the tail only with this key's signature: a rotation's own
+        // checkpoint is always the new key's.
+        if head.seq() == Some(*seq) && head.hash == tail_hash && signed_by_me == Some(true) {
+            return Ok(Some(head.origin));
+        }
+        // Behind by one line: the line before the tail must be the one
+        // the checkpoint names, and this key's intent must name the tail.
+        let before = seq.checked_sub(1);
+        if head.seq() == before && before.is_some() {
+            let start = size.saturating_sub(line.len() as u64);
+            let prev_hash = match read_tail(&self.file, start) {
+                Ok(Tail::Last { line: prev, .. }) => Some(sha256_bytes(&prev)),
+                Ok(Tail::Empty) | Err(TailError::Torn | TailError::Corrupt) => None,
+                Err(TailError::Io(e)) => return Err(self.read_err(&e)),
+            };
+            if prev_hash == Some(head.hash) {
+                let now = head_of(head.origin.clone(), *seq, line);
+                return self.recover(signer, &now).map(Some);
+            }
+        }
+        Err(mismatch(format!(
+            "it vouches for {} entries; the log ends at seq {seq}",
+            head.size
+        )))
+    }
+
+    /// Sign the checkpoint of `head` (the log's tail) when this key's
+    /// intent names exactly that head: the line is this gate's (or a gate
+    /// holding this key), written before a crash kept it from signing.
+    fn recover(&self, signer: &SigningKey, head: &Head) -> Result<String, AuditError> {
+        let intent = read_note_file(&intent_path(&self.path)).map_err(|e| self.read_err(&e))?;
+        let ok = match &intent {
+            NoteFile::Note(n) => {
+                n.signed_by(signer.verifier()) == Some(true)
+                    && n.intent_head().as_ref() == Some(head)
+            }
+            NoteFile::Missing | NoteFile::Invalid(_) => false,
+        };
+        if !ok {
+            return Err(AuditError::SignedCheckpoint {
+                path: self.path.clone(),
+                detail: format!(
+                    "seq {} is not vouched for by a signed checkpoint, and no intent of key {} names it: a gate holding the key did not write it",
+                    head.size.saturating_sub(1),
+                    signer.verifier().id()
+                ),
+            });
+        }
+        self.write_note_file(
+            &note_path(&self.path),
+            &sign_checkpoint(head, signer).render(),
+        )?;
+        Ok(head.origin.clone())
+    }
+
+    fn write_note_file(&self, path: &Path, body: &str) -> Result<(), AuditError> {
+        write_file_atomically(path, body.as_bytes()).map_err(|(e, _)| AuditError::Note {
+            path: path.to_path_buf(),
+            kind: e.kind(),
+            cause: io_cause(&e),
+        })
+    }
+
     /// SECURITY: never write into a file that is no longer at the path
     /// (deleted or renamed away): the entry would vanish from the log.
     fn check_same_file(&self) -> Result<(), AuditError> {
@@ -562,6 +881,62 @@ impl<S: LogSink> AuditLog<S> {
             cause: io_cause(e),
         }
     }
+}
+
+/// The head of a log whose last line (seq `seq`) has these raw bytes.
+fn head_of(origin: String, seq: u64, line: &[u8]) -> Head {
+    Head {
+        origin,
+        size: seq + 1,
+        hash: sha256_bytes(line),
+    }
+}
+
+fn sha256_bytes(bytes: &[u8]) -> [u8; 32] {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).into()
+}
+
+/// When the line (without checking its chain) is a `key_rotated` entry to
+/// `me` whose rotation statement the key it retires signed, that key.
+fn rotation_to(line: &[u8], me: &super::sign::VerifierKey) -> Option<super::sign::VerifierKey> {
+    use base64::Engine;
+    let body = line.strip_suffix(b"\n").unwrap_or(line);
+    let fields = super::entry::ChainFields::parse(body)?;
+    let entry = super::entry::parse_entry(body)?;
+    match entry.event {
+        AuditEvent::KeyRotated {
+            old_key,
+            new_key,
+            signature,
+        } if new_key == me.to_text() => {
+            let old = super::sign::VerifierKey::parse(&old_key).ok()?;
+            let sig = base64::engine::general_purpose::STANDARD
+                .decode(signature.as_bytes())
+                .ok()?;
+            // SECURITY: a rotation nobody holding the old key signed does
+            // not hand the log over.
+            old.verify(
+                rotation_statement(fields.seq, &fields.prev, &new_key).as_bytes(),
+                &sig,
+            )
+            .then_some(old)
+        }
+        _ => None,
+    }
+}
+
+/// The first line of the log (with its `\n`), for its origin; `None` when
+/// the log is empty or its first line is longer than the line limit.
+fn first_line(file: &File, size: u64) -> io::Result<Option<Vec<u8>>> {
+    use std::os::unix::fs::FileExt;
+    let want = size.min(MAX_LINE_BYTES as u64 + 1);
+    let mut buf = vec![0u8; usize::try_from(want).unwrap_or(MAX_LINE_BYTES + 1)];
+    file.read_exact_at(&mut buf, 0)?;
+    Ok(buf
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|i| buf[..=i].to_vec()))
 }
 
 /// Best effort: cut a failed append back off. If this fails too, the log

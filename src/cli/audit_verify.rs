@@ -20,7 +20,8 @@ use clap::Args;
 use super::OutputFormat;
 
 use crate::audit::{
-    AnchorInit, AuditKey, VerifyReport, VerifyStatus, init_anchor, verify_anchored,
+    AnchorInit, AuditError, AuditKey, PublishedHead, SignedCheck, VerifierKey, VerifyReport,
+    VerifyStatus, init_anchor, verify_signed,
 };
 
 /// How long `--init-anchor` waits for the writers' lock.
@@ -49,6 +50,18 @@ pub struct VerifyArgs {
     /// no anchor yet (to add an anchor to an existing log).
     #[arg(long, requires = "anchor")]
     pub init_anchor: bool,
+    /// Public key (`audit keygen`'s `PATH.pub`) trusted to sign the log's
+    /// checkpoints: the log's signed checkpoint (`FILE.checkpoint.note`)
+    /// must be signed by it, or by the keys `key_rotated` entries hand the
+    /// log to from it; an unsigned log is then tampered. Repeatable (each
+    /// key trusted from the log's start).
+    #[arg(long = "public-key", value_name = "PUB")]
+    pub public_keys: Vec<PathBuf>,
+    /// A head published earlier (`audit head`'s output): the log must
+    /// extend it (the entry it names still there, unchanged), or it was
+    /// rolled back or rewritten (tampered, `rolled_back`).
+    #[arg(long, value_name = "FILE")]
+    pub since_head: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: OutputFormat,
@@ -65,6 +78,15 @@ pub fn run(args: &VerifyArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
         let _ = writeln!(
             stderr,
             "error: --anchor names one log's anchor; verify each log with its own --anchor"
+        );
+        return 2;
+    }
+    if args.since_head.is_some() && !args.more.is_empty() {
+        // A published head names one log (its origin is the log's first
+        // entry); it cannot vouch for several.
+        let _ = writeln!(
+            stderr,
+            "error: --since-head names one log's head; verify each log with its own --since-head"
         );
         return 2;
     }
@@ -156,7 +178,10 @@ fn run_one(
         .as_deref()
         .map(AuditKey::load)
         .transpose()
-        .and_then(|key| verify_anchored(path, key.as_ref(), args.anchor.as_deref()));
+        .and_then(|key| {
+            let check = signed_check(&args.public_keys, args.since_head.as_deref())?;
+            verify_signed(path, key.as_ref(), args.anchor.as_deref(), &check)
+        });
     let (code, written) = match result {
         Ok(report) => {
             let out = match args.format {
@@ -184,6 +209,36 @@ fn run_one(
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => 2,
         _ => code,
     }
+}
+
+/// The public keys and published head a verification asks for, loaded.
+pub fn signed_check(
+    public_keys: &[PathBuf],
+    since_head: Option<&std::path::Path>,
+) -> Result<SignedCheck, AuditError> {
+    let keys = public_keys
+        .iter()
+        .map(|p| VerifierKey::load(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let since = since_head.map(load_published_head).transpose()?;
+    Ok(SignedCheck { keys, since })
+}
+
+/// Read a published head (a signed checkpoint note, or a bare checkpoint
+/// text).
+pub fn load_published_head(path: &std::path::Path) -> Result<PublishedHead, AuditError> {
+    let err = |cause: String| AuditError::PublishedHead {
+        path: path.to_path_buf(),
+        cause,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| err(crate::io_text::io_cause(&e)))?;
+    if !meta.is_file() || meta.len() > 64 * 1024 {
+        return Err(err(
+            "not a published head (a regular file of at most 64 KiB)".to_owned(),
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| err(crate::io_text::io_cause(&e)))?;
+    PublishedHead::parse(&bytes).map_err(|e| err(format!("not a published head: {e}")))
 }
 
 /// `--init-anchor`: 0 written (or nothing to anchor yet), the verdict's code
@@ -292,6 +347,8 @@ mod tests {
             key_file: None,
             anchor: None,
             init_anchor: false,
+            public_keys: vec![],
+            since_head: None,
             format: OutputFormat::Text,
         };
         let (code, out, err) = run_on(&args);
@@ -342,6 +399,8 @@ mod tests {
             key_file: None,
             anchor: Some(anchor.clone()),
             init_anchor: false,
+            public_keys: vec![],
+            since_head: None,
             format: OutputFormat::Text,
         };
         assert_eq!(run_on(&one).0, 0, "the anchor vouches for its own log");
@@ -350,6 +409,8 @@ mod tests {
                 more: vec![lb.clone()],
                 fleet,
                 init_anchor,
+                public_keys: vec![],
+                since_head: None,
                 ..one.clone()
             });
             assert_eq!(code, 2, "fleet {fleet} init {init_anchor}: {out}{err}");

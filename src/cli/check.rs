@@ -70,6 +70,11 @@ pub struct CheckArgs {
     /// behind it.
     #[arg(long, value_name = "FILE", requires = "audit")]
     pub audit_anchor: Option<PathBuf>,
+    /// Public key trusted to sign the audit log's checkpoints (as
+    /// `audit verify --public-key`): a log not signed by it (or by the
+    /// keys it was rotated to) cannot be trusted. Repeatable.
+    #[arg(long = "public-key", value_name = "PUB", requires = "audit")]
+    pub public_keys: Vec<PathBuf>,
     /// Input options.
     #[command(flatten)]
     pub input: InputArgs,
@@ -232,7 +237,14 @@ fn allowed_windows(
         .as_deref()
         .map(crate::audit::AuditKey::load)
         .transpose()?;
-    audited_windows(log, key.as_ref(), args.audit_anchor.as_deref(), sink)
+    let check = super::audit_verify::signed_check(&args.public_keys, None)?;
+    audited_windows(
+        log,
+        key.as_ref(),
+        args.audit_anchor.as_deref(),
+        &check,
+        sink,
+    )
 }
 
 /// The spans in which the audit log at `log` shows a window of `sink` in
@@ -255,11 +267,12 @@ fn audited_windows(
     log: &std::path::Path,
     key: Option<&crate::audit::AuditKey>,
     anchor: Option<&std::path::Path>,
+    signed: &crate::audit::SignedCheck,
     sink: &str,
 ) -> anyhow::Result<Vec<(Timestamp, Timestamp)>> {
     use crate::audit::{AuditEvent, VerifyStatus};
     use anyhow::Context;
-    let report = crate::audit::verify_anchored(log, key, anchor)
+    let report = crate::audit::verify_signed(log, key, anchor, signed)
         .with_context(|| format!("cannot read audit log `{}`", log.display()))?;
     if let VerifyStatus::Tampered { .. } = report.status {
         anyhow::bail!(

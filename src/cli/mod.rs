@@ -1,6 +1,8 @@
 //! The command line: one file per subcommand, thin glue over the library.
 
+pub mod audit_export;
 pub mod audit_fleet;
+pub mod audit_keys;
 pub mod audit_verify;
 pub mod capture_cmd;
 pub mod check;
@@ -133,6 +135,32 @@ pub enum AuditCommand {
     /// line (a crash mid-write); 4 intact but no checkpoint vouches for the
     /// tail.
     Verify(audit_verify::VerifyArgs),
+    /// Write a new Ed25519 key pair for `[audit] signing_key`.
+    ///
+    /// `--out PATH` gets the private key (PKCS#8 PEM, 0600), `PATH.pub`
+    /// the public key in the signed-note verifier form; neither may exist.
+    Keygen(audit_keys::KeygenArgs),
+    /// Print the log's signed checkpoint, to publish out of your reach.
+    ///
+    /// The log is verified first; nothing is printed (exit 1, 3 or 4) for a
+    /// log that does not verify. A log without a signing key gets its bare
+    /// head (origin, size, hash). `audit verify --since-head` checks a log
+    /// against what this printed.
+    Head(audit_keys::HeadArgs),
+    /// Start signing a log that already has entries (verified first).
+    Sign(audit_keys::SignArgs),
+    /// Hand the log to a new signing key (`key_rotated`, signed by the
+    /// policy's current key).
+    RotateKey(audit_keys::RotateArgs),
+    /// Export what the log says happened in a time range, for an auditor.
+    ///
+    /// A DSSE envelope (signed with `--signing-key`) around an in-toto
+    /// statement: windows, what they captured, denials, policies, reads of
+    /// captured content, the verification result and the head. `--format
+    /// ocsf` prints one OCSF event per entry instead. Exit 0 for an intact
+    /// log; 1, 3 or 4 (written anyway, and said in the statement) when it
+    /// is not; 2 on error.
+    Export(audit_export::ExportArgs),
 }
 
 /// `--format` of the commands that report.
@@ -198,11 +226,16 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Policy { command } => policy_cmd::run(&command),
         Command::Window { command } => window_cmd::run(&command),
         Command::Capture { command } => capture_cmd::run(&command),
-        Command::Audit {
-            command: AuditCommand::Verify(args),
-        } => {
+        Command::Audit { command } => {
             let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
-            audit_verify::run(&args, &mut out, &mut err)
+            match command {
+                AuditCommand::Verify(args) => audit_verify::run(&args, &mut out, &mut err),
+                AuditCommand::Keygen(args) => audit_keys::keygen(&args, &mut out, &mut err),
+                AuditCommand::Head(args) => audit_keys::head(&args, &mut out, &mut err),
+                AuditCommand::Sign(args) => audit_keys::sign(&args, &mut out, &mut err),
+                AuditCommand::RotateKey(args) => audit_keys::rotate(&args, &mut out, &mut err),
+                AuditCommand::Export(args) => audit_export::run(&args, &mut out, &mut err),
+            }
         }
         Command::Completions(args) => completions::run_completions(&args),
         Command::Man(args) => completions::run_man(&args),

@@ -33,6 +33,19 @@ pub struct RedactArgs {
     /// No summary on stderr (errors and warnings are still reported).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Why captured content is read: appends a `capture_read` entry (this
+    /// reason, `--by`, and each file by path and SHA-256) to the audit log
+    /// before any file is read; if it cannot be appended, nothing is read.
+    /// The inputs must then be files (not folders or stdin).
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
+    /// Who reads (with `--reason`); default: `$USER`.
+    #[arg(long, value_name = "NAME", requires = "reason")]
+    pub by: Option<String>,
+    /// The audit log for `--reason` (default: the policy's `[audit] path`;
+    /// the policy's key, anchor and signing key apply either way).
+    #[arg(long, value_name = "LOG", requires = "reason")]
+    pub audit: Option<PathBuf>,
     /// Input options.
     #[command(flatten)]
     pub input: InputArgs,
@@ -72,6 +85,14 @@ pub fn run(args: &RedactArgs) -> u8 {
                 .unwrap_or_default()
         );
     }
+    if let Some(reason) = &args.reason
+        && let Err(e) = audit_read(&policy, args, reason)
+    {
+        super::report_error(
+            &e.context("nothing read: the read of captured content cannot be audited"),
+        );
+        return exit::ERROR;
+    }
     let forced = args.input.input_format.forced();
     // Every record is judged at full level: no window applies, since this
     // rewrites records that were already captured.
@@ -90,4 +111,72 @@ pub fn run(args: &RedactArgs) -> u8 {
         "redact",
         args.quiet,
     )
+}
+
+/// SECURITY: append `capture_read` (reason, reader, each file's path and
+/// SHA-256 as it is now) before any content is read; an error means
+/// nothing may be read.
+fn audit_read(
+    policy: &crate::policy::Policy,
+    args: &RedactArgs,
+    reason: &str,
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use sha2::{Digest, Sha256};
+    if args.input.files.is_empty() {
+        anyhow::bail!("--reason names the files read: give capture files, not stdin");
+    }
+    let mut files = Vec::new();
+    for p in &args.input.files {
+        let meta =
+            std::fs::metadata(p).with_context(|| format!("cannot read `{}`", p.display()))?;
+        if !meta.is_file() {
+            anyhow::bail!(
+                "--reason names the files read: `{}` is not a file (name the files of a folder)",
+                p.display()
+            );
+        }
+        let mut f =
+            std::fs::File::open(p).with_context(|| format!("cannot read `{}`", p.display()))?;
+        let mut h = Sha256::new();
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = std::io::Read::read(&mut f, &mut buf)
+                .with_context(|| format!("cannot read `{}`", p.display()))?;
+            if n == 0 {
+                break;
+            }
+            h.update(&buf[..n]);
+        }
+        files.push(crate::audit::ReadFile {
+            path: p.display().to_string(),
+            sha256: hex::encode(h.finalize()),
+            segments: Vec::new(),
+        });
+    }
+    let by = args
+        .by
+        .clone()
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "unknown".to_owned());
+    let mut log = match (policy.audit(), &args.audit) {
+        (Some(settings), path) => {
+            let mut s = settings.clone();
+            if let Some(p) = path {
+                s.path.clone_from(p);
+            }
+            crate::window::budget::open_configured(&s)?
+        }
+        (None, Some(p)) => {
+            crate::audit::AuditLog::open(p, None, std::time::Duration::from_secs(5))?
+        }
+        (None, None) => anyhow::bail!(
+            "--reason needs an audit log: the policy has no [audit]; give --audit LOG"
+        ),
+    };
+    log.set_replica_id(Some(crate::fleet::replica_id(&policy.fleet)));
+    for event in crate::audit::AuditEvent::capture_reads(reason, &by, "redact", files) {
+        log.append(&event, jiff::Timestamp::now())?;
+    }
+    Ok(())
 }

@@ -18,7 +18,7 @@ use jiff::{SignedDuration, Timestamp};
 use sha2::{Digest, Sha256};
 
 use super::exit;
-use crate::audit::{AuditEvent, AuditKey, AuditLog, CloseCause, DenyWhy};
+use crate::audit::{AuditEvent, CloseCause, DenyWhy};
 use crate::policy::compile::{parse_duration, valid_name};
 use crate::policy::load::{MAX_POLICY_FILE_BYTES, PolicyFile, read_policy_files, read_regular};
 use crate::policy::revoke::read_window;
@@ -710,13 +710,7 @@ fn audit(policy: &Policy, event: &AuditEvent) -> Result<(), crate::audit::AuditE
     let Some(settings) = policy.audit() else {
         return Ok(());
     };
-    let key = settings
-        .key_file
-        .as_deref()
-        .map(AuditKey::load)
-        .transpose()?;
-    let mut log = AuditLog::open(&settings.path, key, settings.lock_timeout)?
-        .with_anchor(settings.anchor.clone())?;
+    let mut log = crate::window::budget::open_configured(settings)?;
     log.set_replica_id(Some(crate::fleet::replica_id(&policy.fleet)));
     log.append(event, Timestamp::now())?;
     Ok(())

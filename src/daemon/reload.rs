@@ -31,7 +31,7 @@ use notify::{RecursiveMode, Watcher};
 use tokio::sync::{Notify, watch};
 
 use super::pipeline::{Pipeline, ReloadError};
-use crate::audit::{AuditEvent, AuditKey, AuditLog, CAUSE_CAP, cap};
+use crate::audit::{AuditEvent, CAUSE_CAP, cap};
 use crate::policy::compile::policy_digest;
 use crate::policy::load::{
     MAX_POLICY_FILE_BYTES, PolicyFile, SETTLE, read_policy, read_regular, young_files,
@@ -283,12 +283,7 @@ fn refuse(p: &Pipeline, cause: &str, sha: Option<String>) {
 
 /// Append one entry to the log `settings` names (open, lock, append, fsync).
 pub fn append(settings: &AuditSettings, event: &AuditEvent, p: &Pipeline) -> anyhow::Result<()> {
-    let key = match &settings.key_file {
-        Some(k) => Some(AuditKey::load(k)?),
-        None => None,
-    };
-    let mut log = AuditLog::open(&settings.path, key, settings.lock_timeout)?
-        .with_anchor(settings.anchor.clone())?;
+    let mut log = crate::window::budget::open_configured(settings)?;
     log.set_replica_id(Some(crate::fleet::replica_id(&p.snapshot().policy.fleet)));
     log.append(event, p.clock().utc())?;
     Ok(())

@@ -735,6 +735,7 @@ fn build(
         audit_raw.key_file,
         audit_raw.lock_timeout,
         audit_raw.anchor,
+        audit_raw.signing_key,
     );
     let raw_windows = window.unwrap_or_default();
     let first_window = raw_windows.first().map(Spanned::span);
@@ -1823,6 +1824,7 @@ fn audit_settings(
     key_file: Option<Spanned<String>>,
     lock_timeout: Option<Spanned<String>>,
     anchor: Option<Spanned<String>>,
+    signing_key: Option<Spanned<String>>,
 ) -> Option<AuditSettings> {
     let timeout = lock_timeout
         .and_then(|a| {
@@ -1839,6 +1841,13 @@ fn audit_settings(
         })
         .unwrap_or(SignedDuration::from_secs(5));
     let key_file = key_file.map(|a| ctx.resolve(a.span(), a.get_ref()));
+    let signing_key = signing_key.and_then(|a| {
+        if a.get_ref().trim().is_empty() {
+            ctx.err(a.span(), "`audit.signing_key` is empty");
+            return None;
+        }
+        Some(ctx.resolve(a.span(), a.get_ref()))
+    });
     let path = path?;
     if path.get_ref().trim().is_empty() {
         ctx.err(path.span(), "`audit.path` is empty");
@@ -1871,6 +1880,7 @@ fn audit_settings(
         key_file,
         lock_timeout: timeout.unsigned_abs(),
         anchor,
+        signing_key,
     })
 }
 

@@ -982,6 +982,8 @@ pub struct AuditSettings {
     pub lock_timeout: Duration,
     /// The log's anchor: a high-water mark kept outside the log's folder.
     pub anchor: Option<PathBuf>,
+    /// The Ed25519 key that signs the log's checkpoints.
+    pub signing_key: Option<PathBuf>,
 }
 
 /// `[redact]`, uncompiled.

@@ -139,6 +139,9 @@ raw_table! {
         pub lock_timeout: Option<Spanned<String>>,
         /// The log's anchor (a high-water mark), outside the log's folder.
         pub anchor: Option<Spanned<String>>,
+        /// Ed25519 private key that signs the log's checkpoints, relative
+        /// to the file that names it.
+        pub signing_key: Option<Spanned<String>>,
     }
 }
 

@@ -248,17 +248,54 @@ impl std::fmt::Debug for Ledger {
     }
 }
 
+/// The signing key `[audit] signing_key` names, loaded (`None` without
+/// one). SECURITY: a key that cannot be loaded (missing, open to others,
+/// not Ed25519) is an error, like a log that cannot be opened: the caller
+/// keeps full capture off rather than append unsigned.
+pub fn load_signer(
+    settings: &crate::policy::AuditSettings,
+) -> Result<Option<std::sync::Arc<crate::audit::SigningKey>>, AuditError> {
+    settings
+        .signing_key
+        .as_deref()
+        .map(|p| crate::audit::SigningKey::load(p).map(std::sync::Arc::new))
+        .transpose()
+}
+
+/// Open the log an `[audit]` table names for appending: its HMAC key
+/// loaded, its anchor set, its signing key loaded. Every command that
+/// appends outside a [`Ledger`] opens it this way.
+pub fn open_configured(
+    settings: &crate::policy::AuditSettings,
+) -> Result<AuditLog<std::fs::File>, AuditError> {
+    let key = settings
+        .key_file
+        .as_deref()
+        .map(AuditKey::load)
+        .transpose()?;
+    let signer = load_signer(settings)?;
+    Ok(AuditLog::open(&settings.path, key, settings.lock_timeout)?
+        .with_anchor(settings.anchor.clone())?
+        .with_signer(signer))
+}
+
 impl Ledger {
     /// Open the log at `path` for appending and read it whole (checking its
     /// chain): a log that cannot be read back might hide a close or a
     /// lease, so it is an error (full capture stays off).
+    ///
+    /// With `signer`, every append signs the log's checkpoint
+    /// ([`AuditLog::with_signer`]).
     pub fn open(
         path: PathBuf,
         key: Option<AuditKey>,
         lock_timeout: Duration,
         anchor: Option<PathBuf>,
+        signer: Option<std::sync::Arc<crate::audit::SigningKey>>,
     ) -> Result<Ledger, AuditError> {
-        let log = AuditLog::open(&path, key.clone(), lock_timeout)?.with_anchor(anchor)?;
+        let log = AuditLog::open(&path, key.clone(), lock_timeout)?
+            .with_anchor(anchor)?
+            .with_signer(signer);
         let mut ledger = Ledger {
             log,
             path,

@@ -1201,6 +1201,7 @@ fn open_io(
         key,
         settings.lock_timeout,
         settings.anchor.clone(),
+        super::budget::load_signer(settings)?,
     )?;
     let replica_id = crate::fleet::replica_id(fleet);
     let source = budget_source(fleet, &replica_id, store);

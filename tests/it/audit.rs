@@ -1001,6 +1001,8 @@ fn cli(path: &Path, key_file: Option<PathBuf>, format: Format) -> (u8, String, S
         key_file,
         anchor: None,
         init_anchor: false,
+        public_keys: Vec::new(),
+        since_head: None,
         format,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
