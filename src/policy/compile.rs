@@ -147,6 +147,8 @@ pub struct Draft {
     pub(super) sink_at: Vec<Option<Loc>>,
     /// Where each sink's table is (same order as `sinks`).
     pub(super) sink_table_at: Vec<Loc>,
+    /// Where each sink's `max_free_bits` is written (same order as `sinks`).
+    pub(super) sink_free_bits_at: Vec<Option<Loc>>,
     /// Where each source is written (same order as `sources`).
     pub(super) source_at: Vec<Loc>,
     /// Where `audit.path` is written.
@@ -199,6 +201,7 @@ impl Draft {
             origins: self.origins,
             replaced: self.replaced,
             ignored: Vec::new(),
+            capacity: std::sync::OnceLock::new(),
         }
     }
 }
@@ -749,7 +752,7 @@ fn build(
             .iter()
             .any(|set| set.lookup(name).is_some())
     };
-    let (sinks, sink_at, sink_table_at) = sinks(ctx, sink.unwrap_or_default(), &pseudonymizable);
+    let (sinks, sink_at, sink_table_at, sink_free_bits_at) = sinks(ctx, sink.unwrap_or_default(), &pseudonymizable);
     let windows = windows(ctx, raw_windows, &sinks, max_window);
     if audit.is_none() {
         if let Some((s, at)) = sinks
@@ -803,6 +806,7 @@ fn build(
         replaced,
         sink_at,
         sink_table_at,
+        sink_free_bits_at,
         source_at,
         audit_at,
         audit_key_at,
@@ -1784,10 +1788,11 @@ fn sinks(
     ctx: &mut Ctx<'_>,
     raw: Vec<Spanned<RawSink>>,
     pseudonymizable: &dyn Fn(&str) -> bool,
-) -> (Vec<Sink>, Vec<Option<Loc>>, Vec<Loc>) {
+) -> (Vec<Sink>, Vec<Option<Loc>>, Vec<Loc>, Vec<Option<Loc>>) {
     let mut out: Vec<Sink> = Vec::new();
     let mut at = Vec::new();
     let mut table_at = Vec::new();
+    let mut free_bits_at = Vec::new();
     for v in raw {
         let span = v.span();
         let s = v.into_inner();
@@ -1883,6 +1888,15 @@ fn sinks(
         } else {
             Vec::new()
         };
+        let max_free_bits = match &s.max_free_bits {
+            None => None,
+            Some(v) if *v.get_ref() >= 0 => Some(*v.get_ref() as u64),
+            Some(v) => {
+                ctx.err(v.span(), "`max_free_bits` must not be negative");
+                None
+            }
+        };
+        free_bits_at.push(s.max_free_bits.as_ref().map(|v| ctx.loc(v.span())));
         out.push(Sink {
             name: name.into_inner(),
             full_allowed: s.full_allowed.unwrap_or(false),
@@ -1890,9 +1904,10 @@ fn sinks(
             redact,
             pseudonymize,
             pseudonymize_by_default,
+            max_free_bits,
         });
     }
-    (out, at, table_at)
+    (out, at, table_at, free_bits_at)
 }
 
 /// Identifiers a sink without a `pseudonymize` key pseudonymizes when a

@@ -293,6 +293,9 @@ raw_table! {
         pub tls_key_file: Option<Spanned<String>>,
         /// A file holding a token sent as `Authorization: Bearer` (TLS outputs).
         pub bearer_token_file: Option<Spanned<String>>,
+        /// Most free bits one standard record of any format may carry to
+        /// this sink (the capacity bound); a policy above it does not load.
+        pub max_free_bits: Option<Spanned<i64>>,
     }
 }
 
