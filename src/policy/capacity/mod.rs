@@ -321,7 +321,13 @@ fn integers(rule: &FieldRule) -> (f64, bool) {
 
 impl Walker<'_> {
     fn part(&mut self, path: &str, bits: f64, derivation: String) {
-        let bits = if bits == 0.0 { 0.0 } else { bits * self.times };
+        // Every part rounds up (a log of a sum computed in f64 may fall a
+        // hair below the exact one).
+        let bits = if bits <= 0.0 {
+            0.0
+        } else {
+            bits * self.times + count::ROUNDING
+        };
         let derivation = format!("{derivation}{}", self.times_note);
         self.parts.push(Part {
             path: path.to_string(),
