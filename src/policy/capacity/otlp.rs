@@ -96,6 +96,7 @@ pub enum Slot {
 
 impl Slot {
     /// The gate schema's kind of the same member, for the mirror test.
+    #[cfg(test)]
     pub fn tag(&self) -> String {
         match self {
             Slot::Hex(n) => format!("hex{n}"),
@@ -120,7 +121,9 @@ impl Slot {
 /// One OTLP message.
 #[derive(Debug)]
 pub struct Message {
-    /// The gate schema it mirrors (`SPAN`, `RESOURCE`...).
+    /// The gate schema it mirrors (`SPAN`, `RESOURCE`...), for the
+    /// mirror test.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub schema: &'static str,
     /// Where its members are reported.
     pub path: &'static str,
@@ -286,6 +289,7 @@ static LOG_RECORD: Message = Message {
 };
 
 /// Every message of the table (for the mirror test).
+#[cfg(test)]
 pub fn messages() -> [&'static Message; 13] {
     [
         &REQUEST_SPANS,

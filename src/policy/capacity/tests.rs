@@ -372,7 +372,7 @@ fn max_free_bits_refuses_a_policy_above_it() {
     // Unbounded is above every limit.
     let errs = Policy::from_toml(
         Path::new("p.toml"),
-        "[standard.fields]\nnote = { type = \"string\" }\n[[sink]]\nname = \"s\"\nmax_free_bits = 100000000\n",
+        "[standard.fields]\nnote = { type = \"string\", free_text = true }\n[[sink]]\nname = \"s\"\nmax_free_bits = 100000000\n",
     )
     .unwrap_err();
     assert!(errs.0.iter().any(|e| e.message.contains("cf records of unbounded free bits")), "{errs:?}");
