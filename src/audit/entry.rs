@@ -143,7 +143,8 @@ pub enum AuditEvent {
         /// one standard record can carry, rounded up (`null`: unbounded).
         /// Absent in logs written before it existed.
         #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-        free_bits: std::collections::BTreeMap<String, std::collections::BTreeMap<String, Option<u64>>>,
+        free_bits:
+            std::collections::BTreeMap<String, std::collections::BTreeMap<String, Option<u64>>>,
     },
     /// A new policy was refused; the last good one stays in force.
     PolicyRejected {

@@ -198,7 +198,11 @@ pub fn describe_capacity(p: &Policy) -> String {
             s.push_str(&format!(
                 "    {:<10} {:>10} bits{}\n",
                 b.format.as_str(),
-                if b.is_bounded() { b.ceil().to_string() } else { "unbounded".into() },
+                if b.is_bounded() {
+                    b.ceil().to_string()
+                } else {
+                    "unbounded".into()
+                },
                 if over { "  (above max_free_bits)" } else { "" }
             ));
             for part in b.top(5) {

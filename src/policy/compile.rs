@@ -752,7 +752,8 @@ fn build(
             .iter()
             .any(|set| set.lookup(name).is_some())
     };
-    let (sinks, sink_at, sink_table_at, sink_free_bits_at) = sinks(ctx, sink.unwrap_or_default(), &pseudonymizable);
+    let (sinks, sink_at, sink_table_at, sink_free_bits_at) =
+        sinks(ctx, sink.unwrap_or_default(), &pseudonymizable);
     let windows = windows(ctx, raw_windows, &sinks, max_window);
     if audit.is_none() {
         if let Some((s, at)) = sinks

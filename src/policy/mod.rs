@@ -8,8 +8,8 @@
 //! section means, `json_schema` describes the file for editors, `load`
 //! (and `redaction`) do the IO.
 
-mod chain;
 pub mod capacity;
+mod chain;
 pub mod compile;
 pub mod content;
 pub mod defaults;
@@ -462,7 +462,9 @@ impl Policy {
     /// The free bits of each sink's standard records, rounded up, by sink
     /// and format (`None`: unbounded): what `policy_loaded` and the
     /// daemon's status record.
-    pub fn free_bits(&self) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, Option<u64>>> {
+    pub fn free_bits(
+        &self,
+    ) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, Option<u64>>> {
         let cap = self.capacity();
         cap.sinks
             .iter()
@@ -470,7 +472,12 @@ impl Policy {
                 let formats = s
                     .formats
                     .iter()
-                    .map(|b| (b.format.as_str().to_string(), b.is_bounded().then(|| b.ceil())))
+                    .map(|b| {
+                        (
+                            b.format.as_str().to_string(),
+                            b.is_bounded().then(|| b.ceil()),
+                        )
+                    })
                     .collect();
                 (s.sink.clone(), formats)
             })

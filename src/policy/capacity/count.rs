@@ -290,7 +290,11 @@ impl Track {
                                     Some(_) => len + 1,
                                     None => usize::from(w.is_some()),
                                 };
-                                let digit = if nd == 2 { digit.max(usize::from(dig)) } else { 0 };
+                                let digit = if nd == 2 {
+                                    digit.max(usize::from(dig))
+                                } else {
+                                    0
+                                };
                                 (len < nl).then(|| index(segs, len, words, digit))
                             };
                             next[c][i] = to.unwrap_or(usize::MAX);
@@ -675,7 +679,15 @@ mod tests {
     #[test]
     fn number_literals_follow_the_canonical_form() {
         let p = regex::Regex::new(&number_pattern(false)).unwrap();
-        for ok in ["0", "-0", "0.5", "1e5", "1.5E-300", "12345678901234567", "0.0001"] {
+        for ok in [
+            "0",
+            "-0",
+            "0.5",
+            "1e5",
+            "1.5E-300",
+            "12345678901234567",
+            "0.0001",
+        ] {
             assert!(p.is_match(ok), "{ok}");
         }
         for bad in ["01", "1.", ".5", "123456789012345678", "1e1234", "+1"] {
@@ -683,8 +695,14 @@ mod tests {
         }
         let nn = regex::Regex::new(&number_pattern(true)).unwrap();
         assert!(nn.is_match("-0.00") && nn.is_match("7") && !nn.is_match("-1"));
-        let n = count(&number_pattern(false), false, Some(NUMBER_BYTES), None, Mode::Strings)
-            .unwrap();
+        let n = count(
+            &number_pattern(false),
+            false,
+            Some(NUMBER_BYTES),
+            None,
+            Mode::Strings,
+        )
+        .unwrap();
         assert!(n.log2 > 60.0 && n.log2 < 100.0, "{}", n.log2);
     }
 

@@ -214,7 +214,11 @@ fn formats(policy: &Policy, pseudo: &[String], cache: &mut Cache) -> Vec<Bound> 
                 times_note: String::new(),
                 cache,
             };
-            w.part("line", 1.0, "spacing style: compact or one space after `,` and `:`".into());
+            w.part(
+                "line",
+                1.0,
+                "spacing style: compact or one space after `,` and `:`".into(),
+            );
             let std = &policy.standard;
             match format {
                 RecordFormat::Cf => w.object("", &std.fields, true),
@@ -311,8 +315,14 @@ fn shown_pattern(p: &str) -> String {
 
 /// The count of integers in `[lo, hi]` (both within i64), as f64.
 fn integers(rule: &FieldRule) -> (f64, bool) {
-    let lo = rule.min.map_or(i64::MIN as f64, |m| m.ceil()).max(i64::MIN as f64);
-    let hi = rule.max.map_or(i64::MAX as f64, |m| m.floor()).min(i64::MAX as f64);
+    let lo = rule
+        .min
+        .map_or(i64::MIN as f64, |m| m.ceil())
+        .max(i64::MIN as f64);
+    let hi = rule
+        .max
+        .map_or(i64::MAX as f64, |m| m.floor())
+        .min(i64::MAX as f64);
     if hi < lo {
         return (0.0, false);
     }
@@ -370,7 +380,10 @@ impl Walker<'_> {
             // Free text: any UTF-8 string.
             None => ("^(?s:.*)$".to_string(), true),
         };
-        let key = format!("{text}\0{unicode}\0{max_len:?}\0{:?}\0{mode:?}", rule.segments);
+        let key = format!(
+            "{text}\0{unicode}\0{max_len:?}\0{:?}\0{mode:?}",
+            rule.segments
+        );
         if let Some(hit) = self.cache.languages.get(&key) {
             return hit.clone();
         }
@@ -400,7 +413,10 @@ impl Walker<'_> {
             values.dedup();
             let n = values.len() as f64;
             let l = n.log2();
-            return Ok((l, format!("one_of of {n} values: log2({n}) = {}", bits_text(l))));
+            return Ok((
+                l,
+                format!("one_of of {n} values: log2({n}) = {}", bits_text(l)),
+            ));
         }
         let mode = if shapes { Mode::Shapes } else { Mode::Strings };
         let what = match &rule.pattern {
@@ -445,7 +461,11 @@ impl Walker<'_> {
                         format!("{what}{bounds} counted on its DFA ({} states)", c.states),
                     )
                 };
-                let l = if l == f64::NEG_INFINITY { l } else { l.max(0.0) };
+                let l = if l == f64::NEG_INFINITY {
+                    l
+                } else {
+                    l.max(0.0)
+                };
                 Ok((l, format!("{how}: {} bits", bits_text(l))))
             }
             Err(CountError::Unbounded) => Err(format!(
@@ -455,9 +475,14 @@ impl Walker<'_> {
                 // Too large to count: every byte free, of at most `m`.
                 Some(m) => {
                     let l = 8.0 * m as f64 + 0.01;
-                    Ok((l, format!("{what}{bounds} too large to count: 8 bits x {m} bytes")))
+                    Ok((
+                        l,
+                        format!("{what}{bounds} too large to count: 8 bits x {m} bytes"),
+                    ))
                 }
-                None => Err(format!("{what} is too large to count and the rule has no max_len")),
+                None => Err(format!(
+                    "{what} is too large to count and the rule has no max_len"
+                )),
             },
         }
     }
@@ -482,7 +507,10 @@ impl Walker<'_> {
                     ),
                 };
                 let l = count.log2();
-                (l, format!("{how}{}: {} bits", minus_zero(zero), bits_text(l)))
+                (
+                    l,
+                    format!("{how}{}: {} bits", minus_zero(zero), bits_text(l)),
+                )
             }
             ValueType::Number => {
                 let nonnegative = rule.min.is_some_and(|m| m >= 0.0);
@@ -491,13 +519,24 @@ impl Walker<'_> {
                 let counted = match self.cache.languages.get(&key) {
                     Some(c) => c.clone(),
                     None => {
-                        let c = count::count(&text, false, Some(count::NUMBER_BYTES), None, Mode::Strings);
+                        let c = count::count(
+                            &text,
+                            false,
+                            Some(count::NUMBER_BYTES),
+                            None,
+                            Mode::Strings,
+                        );
                         self.cache.languages.insert(key, c.clone());
                         c
                     }
                 };
-                let lit = counted.map_err(|_| "number literals could not be counted".to_string())?;
-                let sign = if nonnegative { ", no sign but on zero" } else { "" };
+                let lit =
+                    counted.map_err(|_| "number literals could not be counted".to_string())?;
+                let sign = if nonnegative {
+                    ", no sign but on zero"
+                } else {
+                    ""
+                };
                 match ctx {
                     Ctx::Json => (
                         lit.log2,
@@ -548,21 +587,19 @@ impl Walker<'_> {
                     self.array(path, rule);
                 }
             }
-            _ => {
-                match self.scalar(rule, Ctx::Json, false) {
-                    Ok((l, how)) => {
-                        let total = log_add(l, f64::from(extra).log2());
-                        let note = match (optional, rule.nullable) {
-                            (true, true) => ", absent or null",
-                            (true, false) => ", or absent",
-                            (false, true) => ", or null",
-                            _ => "",
-                        };
-                        self.part(path, total.max(0.0), format!("{how}{note}"));
-                    }
-                    Err(why) => self.unbounded(path, format!("`{path}`: {why}")),
+            _ => match self.scalar(rule, Ctx::Json, false) {
+                Ok((l, how)) => {
+                    let total = log_add(l, f64::from(extra).log2());
+                    let note = match (optional, rule.nullable) {
+                        (true, true) => ", absent or null",
+                        (true, false) => ", or absent",
+                        (false, true) => ", or null",
+                        _ => "",
+                    };
+                    self.part(path, total.max(0.0), format!("{how}{note}"));
                 }
-            }
+                Err(why) => self.unbounded(path, format!("`{path}`: {why}")),
+            },
         }
     }
 
@@ -588,7 +625,14 @@ impl Walker<'_> {
             }
             _ => match self.scalar(items, Ctx::Json, false) {
                 Ok((l, how)) => {
-                    let l = log_add(l, if items.nullable { 0.0 } else { f64::NEG_INFINITY });
+                    let l = log_add(
+                        l,
+                        if items.nullable {
+                            0.0
+                        } else {
+                            f64::NEG_INFINITY
+                        },
+                    );
                     let total = log2_sequences(l, m);
                     self.part(
                         &elem,
@@ -603,7 +647,11 @@ impl Walker<'_> {
 
     /// The members of a JSON object: each one's part and their order.
     fn object(&mut self, path: &str, fields: &FieldSet, top: bool) {
-        let dot = if path.is_empty() { String::new() } else { format!("{path}.") };
+        let dot = if path.is_empty() {
+            String::new()
+        } else {
+            format!("{path}.")
+        };
         for (name, rule) in fields.iter() {
             let p = format!("{dot}{}", crate::finding::escape_key(name));
             if top && rule.ty == ValueType::String && self.pseudonymized(name) {
@@ -614,7 +662,11 @@ impl Walker<'_> {
             }
         }
         let n = fields.len();
-        let order = if path.is_empty() { "key order".to_string() } else { format!("{path}: key order") };
+        let order = if path.is_empty() {
+            "key order".to_string()
+        } else {
+            format!("{path}: key order")
+        };
         self.part(
             &order,
             log2_factorial(n),
@@ -652,7 +704,11 @@ impl Walker<'_> {
                         let b = 4.0 * digits as f64;
                         // Absent, empty, or one of 16^digits.
                         let l = log_add(b, 1.0);
-                        self.part(&p, l, format!("{digits} hex digits ({b} bits), empty or absent"));
+                        self.part(
+                            &p,
+                            l,
+                            format!("{digits} hex digits ({b} bits), empty or absent"),
+                        );
                     }
                 }
                 otlp::Slot::Nanos => self.part(
@@ -670,7 +726,10 @@ impl Walker<'_> {
                     self.part(
                         &p,
                         log_add(b, 0.0),
-                        format!("the {} defined flag bits, string or number, or absent", mask.count_ones()),
+                        format!(
+                            "the {} defined flag bits, string or number, or absent",
+                            mask.count_ones()
+                        ),
                     );
                 }
                 otlp::Slot::Enum(n) => {
@@ -681,7 +740,11 @@ impl Walker<'_> {
                 otlp::Slot::Severity => {
                     let n = otlp::severity_texts();
                     let l = log_add(n.log2(), 0.0);
-                    self.part(&p, l, format!("{n} level words (any case, digit 2-4) or empty, or absent"));
+                    self.part(
+                        &p,
+                        l,
+                        format!("{n} level words (any case, digit 2-4) or empty, or absent"),
+                    );
                 }
                 otlp::Slot::Rule(which) => {
                     let s = &self.policy.standard.otlp.structure;
@@ -711,7 +774,9 @@ impl Walker<'_> {
                             self.part(
                                 &p,
                                 total,
-                                format!("{names} span_names, or the span_name rule: {how}; or absent"),
+                                format!(
+                                    "{names} span_names, or the span_name rule: {how}; or absent"
+                                ),
                             );
                         }
                         Err(why) => self.unbounded(&p, format!("`{p}`: {why}")),
@@ -761,7 +826,11 @@ impl Walker<'_> {
     fn trace_state(&mut self, path: &str) {
         let set = self.policy.standard.otlp.trace_state.clone();
         if set.is_empty() {
-            self.part(path, log_add(0.0, 0.0), "every member stripped: empty or absent".into());
+            self.part(
+                path,
+                log_add(0.0, 0.0),
+                "every member stripped: empty or absent".into(),
+            );
             return;
         }
         let mut member = f64::NEG_INFINITY;
@@ -769,7 +838,13 @@ impl Walker<'_> {
             match self.strings(rule, Some(256), false) {
                 Ok((l, _)) => member = log_add(member, l),
                 Err(why) => {
-                    self.unbounded(path, format!("`{path}` member `{}`: {why}", crate::finding::escape_key(name)));
+                    self.unbounded(
+                        path,
+                        format!(
+                            "`{path}` member `{}`: {why}",
+                            crate::finding::escape_key(name)
+                        ),
+                    );
                     return;
                 }
             }
@@ -841,7 +916,11 @@ impl Walker<'_> {
                 let (l, how) = self.scalar(items, Ctx::Any, false)?;
                 let total = log2_sequences(l, m) + 1.0;
                 // A nullable array may also have no `value`.
-                let total = if rule.nullable { log_add(total, 0.0) } else { total };
+                let total = if rule.nullable {
+                    log_add(total, 0.0)
+                } else {
+                    total
+                };
                 return Ok((
                     total,
                     format!(
@@ -857,7 +936,11 @@ impl Walker<'_> {
             }
         };
         let total = log_add(l, null);
-        let note = if null.is_finite() { "; or null (3 spellings)" } else { "" };
+        let note = if null.is_finite() {
+            "; or null (3 spellings)"
+        } else {
+            ""
+        };
         Ok((total, format!("{how}{note}")))
     }
 }

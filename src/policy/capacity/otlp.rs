@@ -328,9 +328,6 @@ pub const SEVERITY_WORDS: &[&str] = &[
 /// How many non-empty severity texts pass: each word in any case, with
 /// or without a digit 2 to 4 (the empty one is counted by the caller).
 pub fn severity_texts() -> f64 {
-    let words: f64 = SEVERITY_WORDS
-        .iter()
-        .map(|w| (w.len() as f64).exp2())
-        .sum();
+    let words: f64 = SEVERITY_WORDS.iter().map(|w| (w.len() as f64).exp2()).sum();
     1.0 + 4.0 * words
 }

@@ -74,7 +74,11 @@ note = { type = "string", pattern = "[a-z ]+" }
     assert!(!cf.is_bounded());
     let u: Vec<&Part> = cf.unbounded().collect();
     assert_eq!(u.len(), 1);
-    assert!(u[0].derivation.contains("no max_len"), "{}", u[0].derivation);
+    assert!(
+        u[0].derivation.contains("no max_len"),
+        "{}",
+        u[0].derivation
+    );
     assert!(u[0].derivation.contains("`note`"), "{}", u[0].derivation);
 }
 
@@ -83,7 +87,12 @@ fn the_default_policy_is_bounded_in_every_format() {
     let p = policy("");
     let cap = Capacity::of(&p);
     for b in &cap.policy {
-        assert!(b.is_bounded(), "{:?}: {:#?}", b.format, b.unbounded().collect::<Vec<_>>());
+        assert!(
+            b.is_bounded(),
+            "{:?}: {:#?}",
+            b.format,
+            b.unbounded().collect::<Vec<_>>()
+        );
         eprintln!("{}: {:.1} bits", b.format.as_str(), b.bits);
         for t in b.top(5) {
             eprintln!("  {:>9.1}  {}  {}", t.bits, t.path, t.derivation);
@@ -141,7 +150,10 @@ fn bits_of_id(len: usize) -> f64 {
 
 /// `{"k":v,...}` with members in the order given.
 fn obj(members: &[(String, String)]) -> String {
-    let inner: Vec<String> = members.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+    let inner: Vec<String> = members
+        .iter()
+        .map(|(k, v)| format!("\"{k}\":{v}"))
+        .collect();
     format!("{{{}}}", inner.join(","))
 }
 
@@ -159,7 +171,11 @@ struct Generated {
 /// A u64 nanosecond time, as a string or a JSON number: 65 bits.
 fn nanos(r: &mut Rng) -> String {
     let n = r.next();
-    if r.below(2) == 0 { format!("\"{n}\"") } else { n.to_string() }
+    if r.below(2) == 0 {
+        format!("\"{n}\"")
+    } else {
+        n.to_string()
+    }
 }
 
 /// One span of the default policy, every channel the generator knows
@@ -184,29 +200,98 @@ fn span(r: &mut Rng) -> Generated {
     parts.push(("span.startTimeUnixNano", 65.0));
     // kind: 6 numbers or 6 names.
     let k = r.below(12);
-    let kinds = ["SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL", "SPAN_KIND_SERVER", "SPAN_KIND_CLIENT", "SPAN_KIND_PRODUCER", "SPAN_KIND_CONSUMER"];
-    add(&mut m, "kind", if k < 6 { k.to_string() } else { format!("\"{}\"", kinds[(k - 6) as usize]) });
+    let kinds = [
+        "SPAN_KIND_UNSPECIFIED",
+        "SPAN_KIND_INTERNAL",
+        "SPAN_KIND_SERVER",
+        "SPAN_KIND_CLIENT",
+        "SPAN_KIND_PRODUCER",
+        "SPAN_KIND_CONSUMER",
+    ];
+    add(
+        &mut m,
+        "kind",
+        if k < 6 {
+            k.to_string()
+        } else {
+            format!("\"{}\"", kinds[(k - 6) as usize])
+        },
+    );
     bits += 12f64.log2();
     // flags: the 4 defined bits, string or number.
-    let f = [0u64, 1, 2, 3, 256, 257, 258, 259, 512, 513, 514, 515, 768, 769, 770, 771][r.below(16) as usize];
-    add(&mut m, "flags", if r.below(2) == 0 { f.to_string() } else { format!("\"{f}\"") });
+    let f = [
+        0u64, 1, 2, 3, 256, 257, 258, 259, 512, 513, 514, 515, 768, 769, 770, 771,
+    ][r.below(16) as usize];
+    add(
+        &mut m,
+        "flags",
+        if r.below(2) == 0 {
+            f.to_string()
+        } else {
+            format!("\"{f}\"")
+        },
+    );
     bits += 5.0;
-    for key in ["droppedAttributesCount", "droppedEventsCount", "droppedLinksCount"] {
+    for key in [
+        "droppedAttributesCount",
+        "droppedEventsCount",
+        "droppedLinksCount",
+    ] {
         let n = r.below(1 << 32);
-        add(&mut m, key, if r.below(2) == 0 { n.to_string() } else { format!("\"{n}\"") });
+        add(
+            &mut m,
+            key,
+            if r.below(2) == 0 {
+                n.to_string()
+            } else {
+                format!("\"{n}\"")
+            },
+        );
         bits += 33.0;
     }
     // name: one of 13 operations and 8 lowercase letters.
-    let ops = ["chat", "generate_content", "text_completion", "embeddings", "retrieval", "create_agent", "invoke_agent", "execute_tool", "search_memory", "update_memory", "delete_memory", "create_memory_store", "delete_memory_store"];
-    let model: String = (0..8).map(|_| char::from(b'a' + r.below(26) as u8)).collect();
-    add(&mut m, "name", format!("\"{} {model}\"", ops[r.below(13) as usize]));
+    let ops = [
+        "chat",
+        "generate_content",
+        "text_completion",
+        "embeddings",
+        "retrieval",
+        "create_agent",
+        "invoke_agent",
+        "execute_tool",
+        "search_memory",
+        "update_memory",
+        "delete_memory",
+        "create_memory_store",
+        "delete_memory_store",
+    ];
+    let model: String = (0..8)
+        .map(|_| char::from(b'a' + r.below(26) as u8))
+        .collect();
+    add(
+        &mut m,
+        "name",
+        format!("\"{} {model}\"", ops[r.below(13) as usize]),
+    );
     bits += 13f64.log2() + 8.0 * 26f64.log2();
     // attributes: four keys in random order, key/value in random order.
     let mut attrs: Vec<(String, String)> = vec![
-        ("gen_ai.usage.input_tokens".into(), format!("{{\"intValue\":\"{}\"}}", r.below(1 << 62))),
-        ("gen_ai.usage.output_tokens".into(), format!("{{\"intValue\":{}}}", r.below(1 << 62))),
-        ("gen_ai.operation.name".into(), format!("{{\"stringValue\":\"{}\"}}", ops[r.below(13) as usize])),
-        ("gen_ai.response.id".into(), format!("{{\"stringValue\":\"{}\"}}", r.id(24))),
+        (
+            "gen_ai.usage.input_tokens".into(),
+            format!("{{\"intValue\":\"{}\"}}", r.below(1 << 62)),
+        ),
+        (
+            "gen_ai.usage.output_tokens".into(),
+            format!("{{\"intValue\":{}}}", r.below(1 << 62)),
+        ),
+        (
+            "gen_ai.operation.name".into(),
+            format!("{{\"stringValue\":\"{}\"}}", ops[r.below(13) as usize]),
+        ),
+        (
+            "gen_ai.response.id".into(),
+            format!("{{\"stringValue\":\"{}\"}}", r.id(24)),
+        ),
     ];
     bits += 62.0 + 62.0 + 13f64.log2() + bits_of_id(24);
     r.shuffle(&mut attrs);
@@ -216,20 +301,43 @@ fn span(r: &mut Rng) -> Generated {
         .map(|(k, v)| {
             let key = format!("\"key\":\"{k}\"");
             let value = format!("\"value\":{v}");
-            if r.below(2) == 0 { format!("{{{key},{value}}}") } else { format!("{{{value},{key}}}") }
+            if r.below(2) == 0 {
+                format!("{{{key},{value}}}")
+            } else {
+                format!("{{{value},{key}}}")
+            }
         })
         .collect();
     bits += 4.0;
     add(&mut m, "attributes", format!("[{}]", list.join(",")));
     // events: 0 to 32, each a time and a name in random order.
-    let names = ["exception", "gen_ai.client.inference.operation.details", "gen_ai.evaluation.result", "gen_ai.content.prompt", "gen_ai.content.completion", "gen_ai.system.message", "gen_ai.user.message", "gen_ai.assistant.message", "gen_ai.tool.message", "gen_ai.choice", "rpc.message", "message", "first_scheduled", "first_token", "scheduler.admit"];
+    let names = [
+        "exception",
+        "gen_ai.client.inference.operation.details",
+        "gen_ai.evaluation.result",
+        "gen_ai.content.prompt",
+        "gen_ai.content.completion",
+        "gen_ai.system.message",
+        "gen_ai.user.message",
+        "gen_ai.assistant.message",
+        "gen_ai.tool.message",
+        "gen_ai.choice",
+        "rpc.message",
+        "message",
+        "first_scheduled",
+        "first_token",
+        "scheduler.admit",
+    ];
     let n = r.below(33) as usize;
     let per_event = 65.0 + 15f64.log2() + 1.0;
     let events: Vec<String> = (0..n)
         .map(|_| {
             let mut e = vec![
                 ("timeUnixNano".to_string(), nanos(r)),
-                ("name".to_string(), format!("\"{}\"", names[r.below(15) as usize])),
+                (
+                    "name".to_string(),
+                    format!("\"{}\"", names[r.below(15) as usize]),
+                ),
             ];
             r.shuffle(&mut e);
             obj(&e)
@@ -256,7 +364,11 @@ fn span(r: &mut Rng) -> Generated {
     // status: 3 codes by number or name.
     let c = r.below(6);
     let codes = ["STATUS_CODE_UNSET", "STATUS_CODE_OK", "STATUS_CODE_ERROR"];
-    let code = if c < 3 { c.to_string() } else { format!("\"{}\"", codes[(c - 3) as usize]) };
+    let code = if c < 3 {
+        c.to_string()
+    } else {
+        format!("\"{}\"", codes[(c - 3) as usize])
+    };
     add(&mut m, "status", format!("{{\"code\":{code}}}"));
     bits += 6f64.log2();
     // The members in random order.
@@ -264,7 +376,9 @@ fn span(r: &mut Rng) -> Generated {
     bits += log2_factorial(m.len());
     let span = obj(&m);
     // In a request with an empty resource and scope: one form.
-    let line = format!("{{\"resourceSpans\":[{{\"resource\":{{}},\"scopeSpans\":[{{\"scope\":{{}},\"spans\":[{span}]}}]}}]}}");
+    let line = format!(
+        "{{\"resourceSpans\":[{{\"resource\":{{}},\"scopeSpans\":[{{\"scope\":{{}},\"spans\":[{span}]}}]}}]}}"
+    );
     Generated { line, bits, parts }
 }
 
@@ -278,21 +392,46 @@ fn cf(r: &mut Rng) -> Generated {
     bits += bits_of_id(40);
     for key in ["t_arrival", "t_completion", "e2e_latency_s", "queue_wait_s"] {
         // A canonical literal: up to 9 digits, a point, 6 digits.
-        m.push((key.into(), format!("{}.{:06}", r.below(1_000_000_000), r.below(1_000_000))));
+        m.push((
+            key.into(),
+            format!("{}.{:06}", r.below(1_000_000_000), r.below(1_000_000)),
+        ));
         bits += (1e9f64 * 1e6).log2();
     }
     for key in ["prompt_tokens", "output_tokens"] {
         m.push((key.into(), r.below(1 << 62).to_string()));
         bits += 62.0;
     }
-    let fam = ["ltr", "ltr-promptlen", "affinity", "trace", "tie", "hybrid", "fcfs"];
-    m.push(("scheduler_family".into(), format!("\"{}\"", fam[r.below(7) as usize])));
+    let fam = [
+        "ltr",
+        "ltr-promptlen",
+        "affinity",
+        "trace",
+        "tie",
+        "hybrid",
+        "fcfs",
+    ];
+    m.push((
+        "scheduler_family".into(),
+        format!("\"{}\"", fam[r.below(7) as usize]),
+    ));
     bits += 7f64.log2();
-    m.push(("ttft_s".into(), if r.below(2) == 0 { "null".into() } else { format!("0.{}", r.below(1000) + 1000) }));
+    m.push((
+        "ttft_s".into(),
+        if r.below(2) == 0 {
+            "null".into()
+        } else {
+            format!("0.{}", r.below(1000) + 1000)
+        },
+    ));
     bits += 1001f64.log2();
     r.shuffle(&mut m);
     bits += log2_factorial(m.len());
-    Generated { line: obj(&m), bits, parts: vec![("line", 1.0)] }
+    Generated {
+        line: obj(&m),
+        bits,
+        parts: vec![("line", 1.0)],
+    }
 }
 
 /// The bound holds against generated records: every record the generator
@@ -308,7 +447,10 @@ fn generated_records_carry_no_more_than_the_bound() {
     let bound = |f: RecordFormat| cap.policy.iter().find(|b| b.format == f).unwrap().clone();
     let (span_bound, cf_bound) = (bound(RecordFormat::OtlpSpan), bound(RecordFormat::Cf));
     let gate = std::cell::RefCell::new(crate::gate::Gate::new(p.clone()));
-    let cfg = ProptestConfig { cases: 64, ..ProptestConfig::default() };
+    let cfg = ProptestConfig {
+        cases: 64,
+        ..ProptestConfig::default()
+    };
     proptest!(cfg, |(seed in 1u64..)| {
         let mut r = Rng(seed);
         for (g, b) in [(span(&mut r), &span_bound), (cf(&mut r), &cf_bound)] {
@@ -348,12 +490,22 @@ pseudonymize = ["traceId", "spanId", "parentSpanId", "gen_ai.conversation.id", "
     let p = Policy::from_toml(&dir.path().join("p.toml"), &text).unwrap();
     let cap = Capacity::of(&p);
     let get = |s: &str, f: RecordFormat| cap.sink(s).unwrap().format(f).unwrap().clone();
-    let (plain, masked) = (get("plain", RecordFormat::OtlpSpan), get("masked", RecordFormat::OtlpSpan));
+    let (plain, masked) = (
+        get("plain", RecordFormat::OtlpSpan),
+        get("masked", RecordFormat::OtlpSpan),
+    );
     close(part(&masked, "span.traceId").bits, 3f64.log2());
     assert!(part(&plain, "span.traceId").bits >= 128.0);
     let conv = r#"span.attributes["gen_ai.conversation.id"]"#;
-    assert!(part(&masked, conv).bits < part(&plain, conv).bits / 2.0, "{:?}", part(&masked, conv));
-    let (plain, masked) = (get("plain", RecordFormat::Cf), get("masked", RecordFormat::Cf));
+    assert!(
+        part(&masked, conv).bits < part(&plain, conv).bits / 2.0,
+        "{:?}",
+        part(&masked, conv)
+    );
+    let (plain, masked) = (
+        get("plain", RecordFormat::Cf),
+        get("masked", RecordFormat::Cf),
+    );
     assert!(part(&masked, "request_id").bits < part(&plain, "request_id").bits);
 }
 
@@ -364,9 +516,22 @@ pseudonymize = ["traceId", "spanId", "parentSpanId", "gen_ai.conversation.id", "
 fn max_free_bits_refuses_a_policy_above_it() {
     let text = "[[sink]]\nname = \"s\"\nmax_free_bits = 2048\n";
     let errs = Policy::from_toml(Path::new("p.toml"), text).unwrap_err();
-    let msgs: Vec<String> = errs.0.iter().map(|e| format!("{}:{}: {}", e.line, e.column, e.message)).collect();
-    assert!(msgs.iter().any(|m| m.starts_with("3:") && m.contains("sink `s`") && m.contains("otlp_span") && m.contains("span.events[].timeUnixNano")), "{msgs:#?}");
-    assert!(!msgs.iter().any(|m| m.contains(" cf records")), "cf fits in 2048: {msgs:#?}");
+    let msgs: Vec<String> = errs
+        .0
+        .iter()
+        .map(|e| format!("{}:{}: {}", e.line, e.column, e.message))
+        .collect();
+    assert!(
+        msgs.iter().any(|m| m.starts_with("3:")
+            && m.contains("sink `s`")
+            && m.contains("otlp_span")
+            && m.contains("span.events[].timeUnixNano")),
+        "{msgs:#?}"
+    );
+    assert!(
+        !msgs.iter().any(|m| m.contains(" cf records")),
+        "cf fits in 2048: {msgs:#?}"
+    );
     let p = policy("[[sink]]\nname = \"s\"\nmax_free_bits = 1000000\n");
     assert_eq!(p.sinks()[0].max_free_bits, Some(1_000_000));
     // Unbounded is above every limit.
@@ -375,6 +540,10 @@ fn max_free_bits_refuses_a_policy_above_it() {
         "[standard.fields]\nnote = { type = \"string\", free_text = true }\n[[sink]]\nname = \"s\"\nmax_free_bits = 100000000\n",
     )
     .unwrap_err();
-    assert!(errs.0.iter().any(|e| e.message.contains("cf records of unbounded free bits")), "{errs:?}");
+    assert!(
+        errs.0
+            .iter()
+            .any(|e| e.message.contains("cf records of unbounded free bits")),
+        "{errs:?}"
+    );
 }
-
