@@ -1785,11 +1785,15 @@ fn lexical_parent(p: &Path) -> PathBuf {
     out
 }
 
+/// The sinks, where each one's `output` is, where its table is, and where
+/// its `max_free_bits` is (each in sink order).
+type Sinks = (Vec<Sink>, Vec<Option<Loc>>, Vec<Loc>, Vec<Option<Loc>>);
+
 fn sinks(
     ctx: &mut Ctx<'_>,
     raw: Vec<Spanned<RawSink>>,
     pseudonymizable: &dyn Fn(&str) -> bool,
-) -> (Vec<Sink>, Vec<Option<Loc>>, Vec<Loc>, Vec<Option<Loc>>) {
+) -> Sinks {
     let mut out: Vec<Sink> = Vec::new();
     let mut at = Vec::new();
     let mut table_at = Vec::new();
@@ -1913,8 +1917,17 @@ fn sinks(
 
 /// Identifiers a sink without a `pseudonymize` key pseudonymizes when a
 /// redaction key is set: ids that link a person's conversations across
-/// requests, which a standard sink needs to group by but not to read.
-pub const DEFAULT_PSEUDONYMIZED: &[&str] = &["gen_ai.conversation.id"];
+/// requests, which a standard sink needs to group by but not to read
+/// (`gen_ai.conversation.id`), and the user, client and MCP resource
+/// identifiers of the current conventions, wherever an allowlist holds
+/// them (the defaults do not: a policy that allows them gets them
+/// pseudonymized).
+pub const DEFAULT_PSEUDONYMIZED: &[&str] = &[
+    "gen_ai.conversation.id",
+    "user.id",
+    "client.address",
+    "mcp.resource.uri",
+];
 
 /// Names of sinks and windows: safe in file names, logs and metrics.
 pub fn valid_name(s: &str) -> bool {

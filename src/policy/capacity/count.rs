@@ -210,7 +210,7 @@ fn graph(
             .into_iter()
             .map(|((t, s, d), w)| (t, s, d, w))
             .collect();
-        list.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+        list.sort_by_key(|e| (e.0, e.1, e.2));
         edges.push(list);
     }
     if !live[0] {
