@@ -164,8 +164,10 @@ fn obj(members: &[(String, String)]) -> String {
 struct Generated {
     line: String,
     bits: f64,
-    /// Bits per part of the bound the generator exercises fully.
-    parts: Vec<(&'static str, f64)>,
+    /// Bits per structure: the bound's parts whose path starts with the
+    /// name must hold at least these, and within a bit of them when the
+    /// generator fills the structure completely (`true`).
+    parts: Vec<(&'static str, f64, bool)>,
 }
 
 /// A u64 nanosecond time, as a string or a JSON number: 65 bits.
@@ -190,14 +192,17 @@ fn span(r: &mut Rng) -> Generated {
     let add = |m: &mut Vec<(String, String)>, k: &str, v: String| m.push((k.into(), v));
     add(&mut m, "traceId", format!("\"{}\"", r.hex(32)));
     bits += 128.0;
-    parts.push(("span.traceId", 128.0));
+    parts.push(("span.traceId", 128.0, true));
     add(&mut m, "spanId", format!("\"{}\"", r.hex(16)));
     add(&mut m, "parentSpanId", format!("\"{}\"", r.hex(16)));
     bits += 128.0;
+    parts.push(("span.spanId", 64.0, true));
+    parts.push(("span.parentSpanId", 64.0, true));
     add(&mut m, "startTimeUnixNano", nanos(r));
     add(&mut m, "endTimeUnixNano", nanos(r));
     bits += 130.0;
-    parts.push(("span.startTimeUnixNano", 65.0));
+    parts.push(("span.startTimeUnixNano", 65.0, true));
+    parts.push(("span.endTimeUnixNano", 65.0, true));
     // kind: 6 numbers or 6 names.
     let k = r.below(12);
     let kinds = [
@@ -218,6 +223,7 @@ fn span(r: &mut Rng) -> Generated {
         },
     );
     bits += 12f64.log2();
+    parts.push(("span.kind", 12f64.log2(), true));
     // flags: the 4 defined bits, string or number.
     let f = [
         0u64, 1, 2, 3, 256, 257, 258, 259, 512, 513, 514, 515, 768, 769, 770, 771,
@@ -232,6 +238,14 @@ fn span(r: &mut Rng) -> Generated {
         },
     );
     bits += 5.0;
+    parts.push(("span.flags", 5.0, true));
+    for d in [
+        "span.droppedAttributesCount",
+        "span.droppedEventsCount",
+        "span.droppedLinksCount",
+    ] {
+        parts.push((d, 33.0, true));
+    }
     for key in [
         "droppedAttributesCount",
         "droppedEventsCount",
@@ -274,6 +288,8 @@ fn span(r: &mut Rng) -> Generated {
         format!("\"{} {model}\"", ops[r.below(13) as usize]),
     );
     bits += 13f64.log2() + 8.0 * 26f64.log2();
+    parts.push(("span.name", 13f64.log2() + 8.0 * 26f64.log2(), false));
+    let before_attrs = bits;
     // attributes: four keys in random order, key/value in random order.
     let mut attrs: Vec<(String, String)> = vec![
         (
@@ -309,6 +325,7 @@ fn span(r: &mut Rng) -> Generated {
         })
         .collect();
     bits += 4.0;
+    parts.push(("span.attributes", bits - before_attrs, false));
     add(&mut m, "attributes", format!("[{}]", list.join(",")));
     // events: 0 to 32, each a time and a name in random order.
     let names = [
@@ -345,6 +362,7 @@ fn span(r: &mut Rng) -> Generated {
         .collect();
     // Sequences of at most 32 events: log2 of their number.
     bits += log2_sequences(per_event, 32);
+    parts.push(("span.events", log2_sequences(per_event, 32), false));
     add(&mut m, "events", format!("[{}]", events.join(",")));
     // links: 0 to 8, each ids in random order.
     let n = r.below(9) as usize;
@@ -360,6 +378,7 @@ fn span(r: &mut Rng) -> Generated {
         })
         .collect();
     bits += log2_sequences(per_link, 8);
+    parts.push(("span.links", log2_sequences(per_link, 8), false));
     add(&mut m, "links", format!("[{}]", links.join(",")));
     // status: 3 codes by number or name.
     let c = r.below(6);
@@ -371,9 +390,11 @@ fn span(r: &mut Rng) -> Generated {
     };
     add(&mut m, "status", format!("{{\"code\":{code}}}"));
     bits += 6f64.log2();
+    parts.push(("span.status", 6f64.log2(), false));
     // The members in random order.
     r.shuffle(&mut m);
     bits += log2_factorial(m.len());
+    parts.push(("span: key order", log2_factorial(m.len()), false));
     let span = obj(&m);
     // In a request with an empty resource and scope: one form.
     let line = format!(
@@ -430,15 +451,17 @@ fn cf(r: &mut Rng) -> Generated {
     Generated {
         line: obj(&m),
         bits,
-        parts: vec![("line", 1.0)],
+        parts: vec![("key order", log2_factorial(10), true)],
     }
 }
 
 /// The bound holds against generated records: every record the generator
 /// makes passes the gate verbatim at standard level (so each choice
 /// reaches the sink), the information the generator put in is at most
-/// the bound (sound), and on the structures the generator fills
-/// completely the bound's part is within a bit of it (tight).
+/// the bound, as a whole and structure by structure (ids, times, counts,
+/// the name, the attributes, events, links, status, the order of the
+/// members: a channel the bound forgot fails here), and on the structures
+/// the generator fills completely the bound is within a bit of it.
 #[test]
 fn generated_records_carry_no_more_than_the_bound() {
     use proptest::prelude::*;
@@ -459,9 +482,15 @@ fn generated_records_carry_no_more_than_the_bound() {
             let rules: Vec<String> = gate.findings().iter().map(|f| format!("{}@{:?}", f.rule, f.field)).collect();
             prop_assert_eq!(j.verdict, crate::gate::Verdict::Verbatim, "{:?}", rules);
             prop_assert!(g.bits <= b.bits, "{} bits generated, bound {}", g.bits, b.bits);
-            for (path, carried) in &g.parts {
-                let got = part(b, path).bits;
-                prop_assert!(got >= *carried && got - carried < 1.0, "{path}: bound {got}, generated {carried}");
+            for (path, carried, exact) in &g.parts {
+                let got: f64 = b
+                    .parts
+                    .iter()
+                    .filter(|p| p.path.starts_with(path))
+                    .map(|p| p.bits)
+                    .sum();
+                prop_assert!(got >= *carried, "{path}: bound {got} below generated {carried}");
+                prop_assert!(!exact || got - carried < 1.0, "{path}: bound {got}, generated {carried}");
             }
         }
     });
@@ -498,7 +527,7 @@ pseudonymize = ["traceId", "spanId", "parentSpanId", "gen_ai.conversation.id", "
     assert!(part(&plain, "span.traceId").bits >= 128.0);
     let conv = r#"span.attributes["gen_ai.conversation.id"]"#;
     assert!(
-        part(&masked, conv).bits < part(&plain, conv).bits / 2.0,
+        part(&masked, conv).bits < part(&plain, conv).bits * 0.6,
         "{:?}",
         part(&masked, conv)
     );
