@@ -49,6 +49,33 @@ fn policy_check_prints_the_bound_of_every_shipped_policy() {
     }
 }
 
+/// The example that halves the default span bound does (SECURITY.md).
+#[test]
+fn the_halving_example_halves_the_default_span_bound() {
+    let span = |p: &str| {
+        let r = tracegate(&["policy", "check", "--format", "json", p], b"");
+        assert_eq!(r.code, 0, "{p}: {}", r.stderr);
+        let cap = json_lines(&r.stdout).remove(0);
+        let bounds = match cap["sinks"].as_array().unwrap().first() {
+            Some(s) => s["formats"].clone(),
+            None => cap["without_sink"].clone(),
+        };
+        bounds
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["format"] == "otlp_span")
+            .unwrap()["free_bits"]
+            .as_f64()
+            .unwrap()
+    };
+    let (default, halved) = (
+        span("policies/default.toml"),
+        span("examples/capacity/halved.toml"),
+    );
+    assert!(2.0 * halved <= default, "{halved} is not half of {default}");
+}
+
 #[test]
 fn policy_check_json_gives_every_part() {
     let dir = tempfile::tempdir().unwrap();

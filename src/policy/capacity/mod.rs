@@ -445,6 +445,16 @@ impl Walker<'_> {
         };
         match self.language(rule, max_len, mode) {
             Ok(c) => {
+                let segmented = rule.segments.as_ref().is_some_and(|s| {
+                    s.max_segments.is_some() || s.max_segment_len.is_some() || s.max_words.is_some()
+                });
+                // Said so when the product was too large and the segment
+                // bounds were left out (a larger count, still a bound).
+                let bounds = if segmented && !c.segments_counted {
+                    format!("{bounds} (segment bounds too costly to count with the DFA: left out)")
+                } else {
+                    bounds
+                };
                 let prefixes = self.policy.redact().pseudonym_prefixes.len();
                 let (l, how) = if shapes {
                     let extra = ((prefixes + 1) as f64).log2();
