@@ -493,6 +493,9 @@ impl Policy {
         }
         let cap = self.capacity();
         let mut errors = Vec::new();
+        // SECURITY: a sink's limit is a promise about what its standard
+        // records can carry: a bound above it, or an unbounded one, does
+        // not load (fail closed).
         for (i, sink) in self.sinks.iter().enumerate() {
             let Some(limit) = sink.max_free_bits else {
                 continue;
@@ -521,7 +524,7 @@ impl Policy {
                     None => PolicyError::whole(&self.source, message),
                 };
                 errors.push(e.with_hint(
-                    "tighten the largest contributors (a `one_of`, a lower `max_len`, fewer `max_events`/`max_links`, `pseudonymize`), or raise the limit; `tracegate policy check --format json` shows every part",
+                    "tighten the largest contributors (a `one_of`, a lower `max_len`, fewer `max_events`/`max_links`, `pseudonymize`), or raise the limit; policy check --format json shows every part",
                 ));
             }
         }

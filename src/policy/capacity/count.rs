@@ -309,7 +309,7 @@ impl Track {
             next,
             end_ok,
             start,
-            any: size > 1,
+            any: s.is_some() || l.is_some() || w.is_some(),
         }
     }
 
@@ -334,7 +334,32 @@ pub fn count(
             segments_counted: true,
         });
     }
-    count_limited(pattern, unicode, max_len, seg, mode, MAX_WORK)
+    // A count is a pure function of its inputs, and every reload compiles
+    // the same patterns again: remembered for the process (bounded).
+    let key = format!("{pattern}\0{unicode}\0{max_len:?}\0{seg:?}\0{mode:?}");
+    if let Ok(m) = memo().lock()
+        && let Some(hit) = m.get(&key)
+    {
+        return hit.clone();
+    }
+    let got = count_limited(pattern, unicode, max_len, seg, mode, MAX_WORK);
+    if let Ok(mut m) = memo().lock() {
+        if m.len() >= MEMO {
+            m.clear();
+        }
+        m.insert(key, got.clone());
+    }
+    got
+}
+
+/// Most counts remembered at once.
+const MEMO: usize = 4096;
+
+type Memo = std::sync::Mutex<FxHashMap<String, Result<Counted, CountError>>>;
+
+fn memo() -> &'static Memo {
+    static MEMO_CELL: std::sync::OnceLock<Memo> = std::sync::OnceLock::new();
+    MEMO_CELL.get_or_init(Memo::default)
 }
 
 /// [`count`] with the product's limit given (tests force the fallback).
@@ -348,20 +373,28 @@ fn count_limited(
 ) -> Result<Counted, CountError> {
     let g = graph(pattern, unicode, seg, mode)?;
     let track = Track::of(seg);
-    if let Some(r) = run(&g, max_len, seg, &track, max_work) {
-        return r;
+    // The pattern alone first: cheap, an upper bound by itself, and its
+    // work times the segment states is what the product would cost.
+    let none = Track::of(None);
+    let mut spent = 0;
+    let alone =
+        run(&g, max_len, None, &none, usize::MAX, &mut spent).unwrap_or(Err(CountError::TooBig));
+    if !track.any {
+        return alone;
+    }
+    if alone.is_err() || spent.saturating_mul(track.size()) <= max_work {
+        if let Some(r) = run(&g, max_len, seg, &track, max_work, &mut spent) {
+            return r;
+        }
     }
     // The product of the DFA and the segment bounds is too large to count
     // here: the pattern alone, a larger count, so still an upper bound
     // (the segment bounds seldom take more than a few bits off an
     // identifier pattern: they bound words, not letters).
-    let none = Track::of(None);
-    run(&g, max_len, None, &none, usize::MAX)
-        .unwrap_or(Err(CountError::TooBig))
-        .map(|c| Counted {
-            segments_counted: false,
-            ..c
-        })
+    alone.map(|c| Counted {
+        segments_counted: false,
+        ..c
+    })
 }
 
 /// Most work (state pairs times edges, summed over lengths) spent on the
@@ -377,6 +410,7 @@ fn run(
     seg: Option<&Segments>,
     track: &Track,
     max_work: usize,
+    spent: &mut usize,
 ) -> Option<Result<Counted, CountError>> {
     let states = g.accept.len();
     // Without `max_len`, a finite language's strings are shorter than the
@@ -428,6 +462,7 @@ fn run(
         for (&s, v) in &cur {
             let edges = &g.edges[s as usize];
             work = work.saturating_add(edges.len() * t);
+            *spent = work;
             if work > max_work {
                 return None;
             }

@@ -217,7 +217,7 @@ fn formats(policy: &Policy, pseudo: &[String], cache: &mut Cache) -> Vec<Bound> 
             w.part(
                 "line",
                 1.0,
-                "spacing style: compact or one space after `,` and `:`".into(),
+                "spacing style: compact, or one space after each comma and colon".into(),
             );
             let std = &policy.standard;
             match format {
@@ -616,7 +616,7 @@ impl Walker<'_> {
     /// An array member's elements.
     fn array(&mut self, path: &str, rule: &FieldRule) {
         let Some(items) = rule.items.as_deref() else {
-            self.part(path, 0.0, "no element rule: only `[]`".into());
+            self.part(path, 0.0, "no element rule: only an empty array".into());
             return;
         };
         let Some(m) = rule.max_items else {
@@ -803,7 +803,7 @@ impl Walker<'_> {
                 }
                 otlp::Slot::One(inner) => self.message(inner),
                 otlp::Slot::EmptyArray => {
-                    self.part(&p, 1.0, "absent or `[]`".into());
+                    self.part(&p, 1.0, "absent or an empty array".into());
                 }
                 otlp::Slot::Many(inner, repeated) => {
                     let m = self.limit(repeated);
@@ -956,7 +956,7 @@ impl Walker<'_> {
 }
 
 fn minus_zero(zero: bool) -> &'static str {
-    if zero { ", and `-0`" } else { "" }
+    if zero { ", and the spelling -0" } else { "" }
 }
 
 /// `rule` as a required member (an array's element is always there).
