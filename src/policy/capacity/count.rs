@@ -382,10 +382,10 @@ fn count_limited(
     if !track.any {
         return alone;
     }
-    if alone.is_err() || spent.saturating_mul(track.size()) <= max_work {
-        if let Some(r) = run(&g, max_len, seg, &track, max_work, &mut spent) {
-            return r;
-        }
+    if (alone.is_err() || spent.saturating_mul(track.size()) <= max_work)
+        && let Some(r) = run(&g, max_len, seg, &track, max_work, &mut spent)
+    {
+        return r;
     }
     // The product of the DFA and the segment bounds is too large to count
     // here: the pattern alone, a larger count, so still an upper bound
