@@ -157,6 +157,12 @@ pub use decision::{Delivery, LevelSource, Written, judge_for_sink};
 pub use finding::{Detector, Finding, FindingKind, Rule};
 pub use gate::{Gate, Judgement, Verdict};
 pub use policy::{Policy, PolicyError, PolicyErrors};
+
+/// What a standard record can carry: the free bits of each record format,
+/// per sink, computed from a [`Policy`] alone (`Policy::capacity`).
+pub mod capacity {
+    pub use crate::policy::capacity::{Bound, Capacity, Part, RecordFormat, SinkCapacity};
+}
 pub use record::Format;
 
 /// The parts of a compiled [`Policy`], as its accessors return them

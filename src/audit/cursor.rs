@@ -186,6 +186,7 @@ mod tests {
             revision: n,
             source: "p".into(),
             referenced: Vec::new(),
+            free_bits: Default::default(),
         }
     }
 

@@ -138,6 +138,13 @@ pub enum AuditEvent {
         /// by its fingerprint, never the key itself).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         referenced: Vec<ReferencedFile>,
+        /// The capacity bound in force: per sink, per record format
+        /// (`cf`, `otlp_span`, `otlp_log`, `evidence`), the most free bits
+        /// one standard record can carry, rounded up (`null`: unbounded).
+        /// Absent in logs written before it existed.
+        #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+        free_bits:
+            std::collections::BTreeMap<String, std::collections::BTreeMap<String, Option<u64>>>,
     },
     /// A new policy was refused; the last good one stays in force.
     PolicyRejected {

@@ -441,11 +441,16 @@ fn statement(
     })
 }
 
-/// The free-bits bound a `policy_loaded` entry carries, where the log
-/// records one (entries written before the bound existed carry none).
-fn free_bits(event: &AuditEvent) -> Option<u64> {
-    let v = serde_json::to_value(event).ok()?;
-    v.get("free_bits").and_then(Value::as_u64)
+/// The free-bits bound a `policy_loaded` entry carries, per sink and
+/// record format (`null` for an unbounded format), where the log records
+/// one (entries written before the bound existed carry none).
+fn free_bits(event: &AuditEvent) -> Option<Value> {
+    match event {
+        AuditEvent::PolicyLoaded { free_bits, .. } if !free_bits.is_empty() => {
+            serde_json::to_value(free_bits).ok()
+        }
+        _ => None,
+    }
 }
 
 /// The OCSF class, activity and severity of an entry (the table in

@@ -382,6 +382,7 @@ mod tests {
             revision: 1,
             source: "p".into(),
             referenced: Vec::new(),
+            free_bits: Default::default(),
         };
         let mut log = AuditLog::open(&la, None, std::time::Duration::from_secs(1))
             .unwrap()

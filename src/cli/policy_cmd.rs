@@ -29,6 +29,11 @@ pub enum PolicyCommand {
         /// stdout, for editors and CI.
         #[arg(long, value_enum, default_value_t = ErrorFormat::Text)]
         error_format: ErrorFormat,
+        /// How to print the report: `text`, or `json` (the whole capacity
+        /// report, then a summary, one JSON object per line on stdout;
+        /// errors as with `--error-format json`).
+        #[arg(long, value_enum, default_value_t = ErrorFormat::Text)]
+        format: ErrorFormat,
     },
     /// Write a commented starting policy folder that `serve` runs as written.
     ///
@@ -74,11 +79,18 @@ pub fn run(cmd: &PolicyCommand) -> u8 {
     match cmd {
         PolicyCommand::Check {
             policy,
+            format: ErrorFormat::Json,
+            ..
+        } => check_report_json(policy),
+        PolicyCommand::Check {
+            policy,
             error_format: ErrorFormat::Text,
+            ..
         } => check(policy),
         PolicyCommand::Check {
             policy,
             error_format: ErrorFormat::Json,
+            ..
         } => check_json(policy),
         PolicyCommand::Init { dir, otel_genai } => init(dir, *otel_genai),
         PolicyCommand::PrintDefault => {
@@ -114,6 +126,108 @@ fn check_json(path: &Path) -> u8 {
     };
     println!("{summary}");
     code
+}
+
+/// `policy check --format json`: the capacity report as one JSON object
+/// (`"type": "capacity"`), then the summary; errors as `--error-format json`.
+fn check_report_json(path: &Path) -> u8 {
+    match Policy::load_checked(path, &crate::tls::PemCheck) {
+        Ok(p) => {
+            println!("{}", capacity_json(&p));
+            println!(
+                "{}",
+                serde_json::json!({
+                    "type": "summary", "valid": true, "errors": 0, "sha256": p.sha256(),
+                })
+            );
+            exit::OK
+        }
+        Err(_) => check_json(path),
+    }
+}
+
+/// One bound as JSON: `free_bits` (`null` when unbounded), whole bits
+/// rounded up, and every part.
+fn bound_json(b: &crate::policy::capacity::Bound) -> serde_json::Value {
+    let num = |x: f64| {
+        if x.is_finite() {
+            serde_json::json!((x * 100.0).ceil() / 100.0)
+        } else {
+            serde_json::Value::Null
+        }
+    };
+    serde_json::json!({
+        "format": b.format.as_str(),
+        "free_bits": num(b.bits),
+        "free_bits_ceil": b.is_bounded().then(|| b.ceil()),
+        "bounded": b.is_bounded(),
+        "unbounded": b.unbounded().map(|p| p.derivation.clone()).collect::<Vec<_>>(),
+        "parts": b.parts.iter().map(|p| serde_json::json!({
+            "path": p.path, "bits": num(p.bits), "derivation": p.derivation,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The capacity report of `p` as one JSON object.
+pub fn capacity_json(p: &Policy) -> serde_json::Value {
+    let cap = p.capacity();
+    serde_json::json!({
+        "type": "capacity",
+        "policy": p.source.display().to_string(),
+        "sha256": p.sha256(),
+        "without_sink": cap.policy.iter().map(bound_json).collect::<Vec<_>>(),
+        "sinks": cap.sinks.iter().map(|s| serde_json::json!({
+            "sink": s.sink,
+            "max_free_bits": p.sink(&s.sink).and_then(|k| k.max_free_bits),
+            "formats": s.formats.iter().map(bound_json).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The capacity table of `policy check`: per sink, the bound of each
+/// format and the five largest contributors with their derivation.
+pub fn describe_capacity(p: &Policy) -> String {
+    use crate::policy::capacity::{Bound, bits_text};
+    let cap = p.capacity();
+    let mut s = String::from(
+        "capacity (most free bits one standard record can carry; docs/policy.md, \"How the bound is computed\")\n",
+    );
+    let table = |s: &mut String, bounds: &[Bound], limit: Option<u64>| {
+        for b in bounds {
+            let over = limit.is_some_and(|l| !b.is_bounded() || b.bits > l as f64);
+            s.push_str(&format!(
+                "    {:<10} {:>10} bits{}\n",
+                b.format.as_str(),
+                if b.is_bounded() {
+                    b.ceil().to_string()
+                } else {
+                    "unbounded".into()
+                },
+                if over { "  (above max_free_bits)" } else { "" }
+            ));
+            for part in b.top(5) {
+                s.push_str(&format!(
+                    "      {:>9}  {}: {}\n",
+                    bits_text(part.bits),
+                    part.path,
+                    part.derivation
+                ));
+            }
+        }
+    };
+    if cap.sinks.is_empty() {
+        s.push_str("  without a sink\n");
+        table(&mut s, &cap.policy, None);
+    }
+    for sink in &cap.sinks {
+        let limit = p.sink(&sink.sink).and_then(|k| k.max_free_bits);
+        match limit {
+            Some(l) => s.push_str(&format!("  sink {} (max_free_bits {l})\n", sink.sink)),
+            None => s.push_str(&format!("  sink {}\n", sink.sink)),
+        }
+        table(&mut s, &sink.formats, limit);
+    }
+    s
 }
 
 /// `policy init`: build the folder beside its destination, then rename it
@@ -192,6 +306,7 @@ fn check(path: &std::path::Path) -> u8 {
         "{}",
         describe(&policy, jiff::Timestamp::now(), &audit_view(&policy))
     );
+    print!("{}", describe_capacity(&policy));
     exit::OK
 }
 

@@ -134,6 +134,9 @@ pub fn status_json(p: &Pipeline) -> Value {
             "sha256": active.policy.sha256(),
             "source": active.policy.source.display().to_string(),
             "loaded_at": format_ts(active.loaded_at),
+            // Per sink and record format, the most free bits one standard
+            // record can carry (`null`: unbounded); docs/policy.md.
+            "free_bits": active.policy.free_bits(),
         },
         "reloads": {"ok": ld(&m.reloads_ok), "refused": ld(&m.reloads_refused)},
         "last_reload_error": last_error,

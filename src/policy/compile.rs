@@ -153,6 +153,8 @@ pub struct Draft {
     pub(super) sink_at: Vec<Option<Loc>>,
     /// Where each sink's table is (same order as `sinks`).
     pub(super) sink_table_at: Vec<Loc>,
+    /// Where each sink's `max_free_bits` is written (same order as `sinks`).
+    pub(super) sink_free_bits_at: Vec<Option<Loc>>,
     /// Where each source is written (same order as `sources`).
     pub(super) source_at: Vec<Loc>,
     /// Where `audit.path` is written.
@@ -205,6 +207,7 @@ impl Draft {
             origins: self.origins,
             replaced: self.replaced,
             ignored: Vec::new(),
+            capacity: std::sync::OnceLock::new(),
         }
     }
 }
@@ -756,7 +759,8 @@ fn build(
             .iter()
             .any(|set| set.lookup(name).is_some())
     };
-    let (sinks, sink_at, sink_table_at) = sinks(ctx, sink.unwrap_or_default(), &pseudonymizable);
+    let (sinks, sink_at, sink_table_at, sink_free_bits_at) =
+        sinks(ctx, sink.unwrap_or_default(), &pseudonymizable);
     let windows = windows(ctx, raw_windows, &sinks, max_window);
     if audit.is_none() {
         if let Some((s, at)) = sinks
@@ -810,6 +814,7 @@ fn build(
         replaced,
         sink_at,
         sink_table_at,
+        sink_free_bits_at,
         source_at,
         audit_at,
         audit_key_at,
@@ -1899,14 +1904,19 @@ fn lexical_parent(p: &Path) -> PathBuf {
     out
 }
 
+/// The sinks, where each one's `output` is, where its table is, and where
+/// its `max_free_bits` is (each in sink order).
+type Sinks = (Vec<Sink>, Vec<Option<Loc>>, Vec<Loc>, Vec<Option<Loc>>);
+
 fn sinks(
     ctx: &mut Ctx<'_>,
     raw: Vec<Spanned<RawSink>>,
     pseudonymizable: &dyn Fn(&str) -> bool,
-) -> (Vec<Sink>, Vec<Option<Loc>>, Vec<Loc>) {
+) -> Sinks {
     let mut out: Vec<Sink> = Vec::new();
     let mut at = Vec::new();
     let mut table_at = Vec::new();
+    let mut free_bits_at = Vec::new();
     for v in raw {
         let span = v.span();
         let s = v.into_inner();
@@ -2023,6 +2033,15 @@ fn sinks(
         } else {
             Vec::new()
         };
+        let max_free_bits = match &s.max_free_bits {
+            None => None,
+            Some(v) if *v.get_ref() >= 0 => Some(*v.get_ref() as u64),
+            Some(v) => {
+                ctx.err(v.span(), "`max_free_bits` must not be negative");
+                None
+            }
+        };
+        free_bits_at.push(s.max_free_bits.as_ref().map(|v| ctx.loc(v.span())));
         out.push(Sink {
             name: name.into_inner(),
             full_allowed: s.full_allowed.unwrap_or(false),
@@ -2031,15 +2050,25 @@ fn sinks(
             pseudonymize,
             pseudonymize_by_default,
             spool,
+            max_free_bits,
         });
     }
-    (out, at, table_at)
+    (out, at, table_at, free_bits_at)
 }
 
 /// Identifiers a sink without a `pseudonymize` key pseudonymizes when a
 /// redaction key is set: ids that link a person's conversations across
-/// requests, which a standard sink needs to group by but not to read.
-pub const DEFAULT_PSEUDONYMIZED: &[&str] = &["gen_ai.conversation.id"];
+/// requests, which a standard sink needs to group by but not to read
+/// (`gen_ai.conversation.id`), and the user, client and MCP resource
+/// identifiers of the current conventions, wherever an allowlist holds
+/// them (the defaults do not: a policy that allows them gets them
+/// pseudonymized).
+pub const DEFAULT_PSEUDONYMIZED: &[&str] = &[
+    "gen_ai.conversation.id",
+    "user.id",
+    "client.address",
+    "mcp.resource.uri",
+];
 
 /// Names of sinks and windows: safe in file names, logs and metrics.
 pub fn valid_name(s: &str) -> bool {

@@ -103,6 +103,10 @@ content_attributes = [
   "langfuse.trace.metadata.**",
   "langfuse.observation.metadata",
   "langfuse.observation.metadata.**",
+  "gen_ai.guardrail.content.input.value",
+  "gen_ai.guardrail.content.output.value",
+  "gen_ai.skill.definitions",
+  "gen_ai.execution.state.changed_keys",
 ]
 max_window = "24h"
 [standard]
@@ -144,7 +148,7 @@ schema_url    = { type = "string", pattern = 'https://opentelemetry\.io/schemas/
 scope_name    = { type = "string", pattern = '@?[A-Za-z][A-Za-z0-9_-]{0,63}([./][A-Za-z0-9_-]{1,64}){0,15}', max_len = 128, max_segments = 14, max_segment_len = 32, max_words = 10 }
 scope_version = { type = "string", pattern = 'v?[0-9]{1,6}(\.[0-9]{1,6}){0,3}([a-z]{1,5}[0-9]{0,4})?([-+][0-9A-Za-z.]{1,32})?', max_len = 64, max_words = 2 }
 event_name    = { type = "string", one_of = ["exception", "gen_ai.client.inference.operation.details", "gen_ai.evaluation.result", "gen_ai.content.prompt", "gen_ai.content.completion", "gen_ai.system.message", "gen_ai.user.message", "gen_ai.assistant.message", "gen_ai.tool.message", "gen_ai.choice", "rpc.message", "message", "first_scheduled", "first_token", "scheduler.admit"] }
-span_name     = { type = "string", pattern = '(chat|generate_content|text_completion|embeddings|retrieval|create_agent|invoke_agent|execute_tool|search_memory|update_memory|delete_memory|create_memory_store|delete_memory_store)( [A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127})?', max_len = 160, max_segments = 15, max_segment_len = 32, max_words = 7 }
+span_name     = { type = "string", pattern = '(chat|generate_content|text_completion|embeddings|retrieval|create_agent|invoke_agent|execute_tool|search_memory|update_memory|delete_memory|create_memory_store|delete_memory_store|invoke_workflow|plan|create_memory|upsert_memory)( [A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127})?', max_len = 160, max_segments = 15, max_segment_len = 32, max_words = 7 }
 max_resources   = 64
 max_scopes      = 64
 max_spans       = 2048
@@ -163,7 +167,7 @@ max_attributes  = 128
 "cf.ttft_s"                      = { type = "number", min = 0 }
 "cf.priority_score"              = { type = "number" }
 "cf.scheduler.family"            = { type = "string", one_of = ["ltr", "ltr-promptlen", "affinity", "trace", "tie", "hybrid", "fcfs"] }
-"gen_ai.operation.name"          = { type = "string", one_of = ["chat", "generate_content", "text_completion", "embeddings", "retrieval", "create_agent", "invoke_agent", "execute_tool", "search_memory", "update_memory", "delete_memory", "create_memory_store", "delete_memory_store"] }
+"gen_ai.operation.name"          = { type = "string", one_of = ["chat", "generate_content", "text_completion", "embeddings", "retrieval", "create_agent", "invoke_agent", "execute_tool", "search_memory", "update_memory", "delete_memory", "create_memory_store", "delete_memory_store", "invoke_workflow", "plan", "create_memory", "upsert_memory"] }
 "gen_ai.provider.name"           = { type = "string", pattern = '[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}', max_len = 64, max_segments = 4, max_segment_len = 16, max_words = 3 }
 "gen_ai.system"                  = { type = "string", pattern = '[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}', max_len = 64, max_segments = 4, max_segment_len = 16, max_words = 3 }
 "gen_ai.request.model"           = { type = "string", pattern = '[A-Za-z0-9@][A-Za-z0-9._:/@+-]{0,127}', max_len = 128, max_segments = 12, max_segment_len = 32, max_words = 6 }
@@ -181,6 +185,16 @@ max_attributes  = 128
 "gen_ai.usage.cache_read.input_tokens"     = { type = "integer", min = 0 }
 "gen_ai.usage.cache_creation.input_tokens" = { type = "integer", min = 0 }
 "gen_ai.usage.reasoning.output_tokens"     = { type = "integer", min = 0 }
+"gen_ai.usage.text.input_tokens" = { type = "integer", min = 0 }
+"gen_ai.usage.image.input_tokens" = { type = "integer", min = 0 }
+"gen_ai.usage.audio.input_tokens" = { type = "integer", min = 0 }
+"gen_ai.usage.video.input_tokens" = { type = "integer", min = 0 }
+"gen_ai.usage.text.output_tokens" = { type = "integer", min = 0 }
+"gen_ai.usage.audio.output_tokens" = { type = "integer", min = 0 }
+"gen_ai.request.stream"          = { type = "boolean" }
+"gen_ai.output.type"             = { type = "string", one_of = ["text", "json", "image", "speech"] }
+"gen_ai.response.time_to_first_chunk" = { type = "number", min = 0 }
+"gen_ai.embeddings.dimension.count"   = { type = "integer", min = 0 }
 "gen_ai.conversation.id"         = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
 "gen_ai.agent.id"                = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
 "gen_ai.agent.name"              = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.-]{0,31}( [A-Za-z0-9][A-Za-z0-9_.-]{0,31}){0,2}', max_len = 64, max_segments = 4, max_segment_len = 24, max_words = 3 }
@@ -201,6 +215,17 @@ max_attributes  = 128
 [standard.otlp.event_attributes]
 [standard.otlp.link_attributes]
 [standard.otlp.log_attributes]
+"gen_ai.operation.name"          = { type = "string", one_of = ["chat", "generate_content", "text_completion", "embeddings", "retrieval", "create_agent", "invoke_agent", "execute_tool", "search_memory", "update_memory", "delete_memory", "create_memory_store", "delete_memory_store", "invoke_workflow", "plan", "create_memory", "upsert_memory"] }
+"gen_ai.provider.name"           = { type = "string", pattern = '[a-z][a-z0-9_]{0,31}(\.[a-z][a-z0-9_]{0,31}){0,3}', max_len = 64, max_segments = 4, max_segment_len = 16, max_words = 3 }
+"gen_ai.request.model"           = { type = "string", pattern = '[A-Za-z0-9@][A-Za-z0-9._:/@+-]{0,127}', max_len = 128, max_segments = 12, max_segment_len = 32, max_words = 6 }
+"gen_ai.response.model"          = { type = "string", pattern = '[A-Za-z0-9@][A-Za-z0-9._:/@+-]{0,127}', max_len = 128, max_segments = 12, max_segment_len = 32, max_words = 6 }
+"gen_ai.response.id"             = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}', max_len = 128 }
+"gen_ai.response.finish_reasons" = { type = "array", max_items = 16, items = { type = "string", one_of = ["stop", "length", "content_filter", "tool_call", "tool_calls", "function_call", "error", "end_turn", "max_tokens", "stop_sequence", "tool_use", "pause_turn", "refusal", "guardrail_intervened", "content_filtered", "STOP", "MAX_TOKENS", "SAFETY", "RECITATION", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "MALFORMED_FUNCTION_CALL", "OTHER", "FINISH_REASON_UNSPECIFIED", "COMPLETE", "ERROR", "TOOL_CALL"] } }
+"gen_ai.usage.input_tokens"      = { type = "integer", min = 0 }
+"gen_ai.usage.output_tokens"     = { type = "integer", min = 0 }
+"error.type"                     = { type = "string", pattern = '[A-Za-z0-9_][A-Za-z0-9_.:-]{0,127}(\$[A-Za-z0-9_]{1,64}){0,2}', max_len = 128, max_segments = 10, max_segment_len = 48, max_words = 7 }
+"server.address"                 = { type = "string", pattern = '[A-Za-z0-9][A-Za-z0-9.-]{0,127}', max_len = 128, max_segments = 10, max_segment_len = 32, max_words = 8 }
+"server.port"                    = { type = "integer", min = 0, max = 65535 }
 [standard.otlp.trace_state]
 [standard.evidence.fields]
 schema_version = { type = "string", one_of = ["latency-evidence.v1"], required = true }

@@ -8,6 +8,7 @@
 //! section means, `json_schema` describes the file for editors, `load`
 //! (and `redaction`) do the IO.
 
+pub mod capacity;
 mod chain;
 pub mod compile;
 pub mod content;
@@ -77,6 +78,8 @@ pub struct Policy {
     ignored: Vec<load::Ignored>,
     /// `[fleet]`: how window budgets are shared by replicas.
     pub(crate) fleet: FleetSettings,
+    /// The capacity report, computed on first use ([`Policy::capacity`]).
+    capacity: std::sync::OnceLock<std::sync::Arc<capacity::Capacity>>,
 }
 
 /// A file (or variable) the policy refers to, by its hash: keyword lists
@@ -437,7 +440,95 @@ impl Policy {
         let Some(redaction) = redaction.filter(|_| errors.is_empty()) else {
             return Err(compile::sorted(files, errors));
         };
-        Ok(draft.finish(files, redaction, referenced))
+        let free_bits_at = std::mem::take(&mut draft.sink_free_bits_at);
+        let policy = draft.finish(files, redaction, referenced);
+        let errors = policy.free_bits_errors(&free_bits_at);
+        if errors.is_empty() {
+            Ok(policy)
+        } else {
+            Err(compile::sorted(files, errors))
+        }
+    }
+
+    /// The capacity report: per sink and record format, an upper bound on
+    /// the free bits one standard record can carry (module [`capacity`]).
+    /// Computed once per policy, on first use.
+    pub fn capacity(&self) -> std::sync::Arc<capacity::Capacity> {
+        self.capacity
+            .get_or_init(|| std::sync::Arc::new(capacity::Capacity::of(self)))
+            .clone()
+    }
+
+    /// The free bits of each sink's standard records, rounded up, by sink
+    /// and format (`None`: unbounded): what `policy_loaded` and the
+    /// daemon's status record.
+    pub fn free_bits(
+        &self,
+    ) -> std::collections::BTreeMap<String, std::collections::BTreeMap<String, Option<u64>>> {
+        let cap = self.capacity();
+        cap.sinks
+            .iter()
+            .map(|s| {
+                let formats = s
+                    .formats
+                    .iter()
+                    .map(|b| {
+                        (
+                            b.format.as_str().to_string(),
+                            b.is_bounded().then(|| b.ceil()),
+                        )
+                    })
+                    .collect();
+                (s.sink.clone(), formats)
+            })
+            .collect()
+    }
+
+    /// `[[sink]] max_free_bits`: an error for every sink and format whose
+    /// bound is above the sink's limit, at the key (`at`, in sink order),
+    /// naming the largest contributors.
+    fn free_bits_errors(&self, at: &[Option<compile::Loc>]) -> Vec<PolicyError> {
+        if self.sinks.iter().all(|s| s.max_free_bits.is_none()) {
+            return Vec::new();
+        }
+        let cap = self.capacity();
+        let mut errors = Vec::new();
+        // SECURITY: a sink's limit is a promise about what its standard
+        // records can carry: a bound above it, or an unbounded one, does
+        // not load (fail closed).
+        for (i, sink) in self.sinks.iter().enumerate() {
+            let Some(limit) = sink.max_free_bits else {
+                continue;
+            };
+            let Some(bounds) = cap.sink(&sink.name) else {
+                continue;
+            };
+            for b in &bounds.formats {
+                if b.is_bounded() && b.bits <= limit as f64 {
+                    continue;
+                }
+                let top: Vec<String> = b
+                    .top(5)
+                    .iter()
+                    .map(|p| format!("`{}` {} bits", p.path, capacity::bits_text(p.bits)))
+                    .collect();
+                let message = format!(
+                    "sink `{}` can receive {} records of {} free bits, above its max_free_bits = {limit}; largest: {}",
+                    sink.name,
+                    b.format.as_str(),
+                    capacity::bits_text(b.bits),
+                    top.join(", ")
+                );
+                let e = match at.get(i).and_then(|l| l.as_ref()) {
+                    Some(loc) => loc.error(message),
+                    None => PolicyError::whole(&self.source, message),
+                };
+                errors.push(e.with_hint(
+                    "tighten the largest contributors (a `one_of`, a lower `max_len`, fewer `max_events`/`max_links`, `pseudonymize`), or raise the limit; policy check --format json shows every part",
+                ));
+            }
+        }
+        errors
     }
 
     /// The audit log's `policy_loaded` entry for this policy as revision
@@ -456,6 +547,7 @@ impl Policy {
                     sha256: r.sha256.clone(),
                 })
                 .collect(),
+            free_bits: self.free_bits(),
         }
     }
 
@@ -713,6 +805,9 @@ pub struct Sink {
     /// Where exports its receiver did not take wait on disk (OTLP
     /// outputs of standard sinks only).
     pub spool: Option<SpoolSettings>,
+    /// `max_free_bits`: the most free bits one standard record of any
+    /// format may carry to this sink ([`capacity`]).
+    pub max_free_bits: Option<u64>,
 }
 
 /// A sink's `spool_dir` and `spool_max_bytes`.

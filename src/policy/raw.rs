@@ -307,6 +307,9 @@ raw_table! {
         pub spool_dir: Option<Spanned<String>>,
         /// Most bytes the spool holds.
         pub spool_max_bytes: Option<Spanned<i64>>,
+        /// Most free bits one standard record of any format may carry to
+        /// this sink (the capacity bound); a policy above it does not load.
+        pub max_free_bits: Option<Spanned<i64>>,
     }
 }
 

@@ -39,6 +39,7 @@ fn event(i: u64) -> AuditEvent {
             revision: i,
             source: "policy/".into(),
             referenced: Vec::new(),
+            free_bits: Default::default(),
         },
         1 => AuditEvent::WindowEnabled {
             window: format!("w{i}"),

@@ -369,6 +369,7 @@ fn a_clock_behind_the_log_keeps_capture_off_and_writes_nothing() {
             revision: 1,
             source: "p".into(),
             referenced: Vec::new(),
+            free_bits: Default::default(),
         },
         Timestamp::now() + SignedDuration::from_hours(1),
     )

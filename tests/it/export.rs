@@ -319,7 +319,14 @@ fn an_export_of_a_signed_serve_run_lists_what_the_log_holds() {
     assert_eq!(reads[0]["reason"], "incident 42");
     assert_eq!(reads[0]["requested_by"], "alice");
     assert_eq!(reads[0]["files"][0]["sha256"], cap_sha);
-    assert!(!pred["policies"].as_array().unwrap().is_empty());
+    let policies = pred["policies"].as_array().unwrap();
+    assert!(!policies.is_empty());
+    // Each revision with the free-bits bound its `policy_loaded` recorded:
+    // per sink, per record format.
+    for p in policies {
+        let bits = &p["free_bits"]["cap"]["otlp_span"];
+        assert!(bits.as_u64().is_some_and(|b| b > 0), "{p}");
+    }
 
     // The DSSE signature, by a standard Ed25519 implementation.
     let pae = {

@@ -4,6 +4,7 @@
 mod audit;
 mod audit_attacks;
 mod budgets;
+mod capacity;
 mod capture;
 mod capture_serve;
 mod cases;

@@ -460,3 +460,87 @@ mod tests {
         assert!(REQUEST.lookup("resourceSpans").is_some());
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod capacity_mirror {
+    use super::*;
+    use crate::policy::capacity::otlp;
+
+    fn name_of(s: &Schema) -> &'static str {
+        let all: [(&Schema, &str); 12] = [
+            (&REQUEST, "REQUEST"),
+            (&RESOURCE, "RESOURCE"),
+            (&SCOPE, "SCOPE"),
+            (&RESOURCE_SPANS, "RESOURCE_SPANS"),
+            (&SCOPE_SPANS, "SCOPE_SPANS"),
+            (&SPAN, "SPAN"),
+            (&EVENT, "EVENT"),
+            (&LINK, "LINK"),
+            (&STATUS, "STATUS"),
+            (&RESOURCE_LOGS, "RESOURCE_LOGS"),
+            (&SCOPE_LOGS, "SCOPE_LOGS"),
+            (&LOG_RECORD, "LOG_RECORD"),
+        ];
+        all.iter().find(|(x, _)| std::ptr::eq(*x, s)).unwrap().1
+    }
+
+    fn tag(f: &Field) -> String {
+        match f {
+            Field::Hex(n) => format!("hex{n}"),
+            Field::Nanos => "nanos".into(),
+            Field::Uint32 => "uint32".into(),
+            Field::Flags(m) => format!("flags{m:#x}"),
+            Field::Enum(names) => format!("enum{}", names.len()),
+            Field::Text(Text::Empty) => "empty".into(),
+            Field::Text(Text::Severity) => "severity".into(),
+            Field::Rule(r) => format!("rule:{r:?}"),
+            Field::TraceState => "trace_state".into(),
+            Field::SpanName => "span_name".into(),
+            Field::Attributes(p) => format!("attributes:{p:?}"),
+            Field::Body => "body".into(),
+            Field::Object(s) => format!("object:{}", name_of(s)),
+            Field::Array(s, _) => format!("array:{}", name_of(s)),
+        }
+    }
+
+    /// The capacity walk restates the gate's schema (the policy sits
+    /// below the gate): every message, key and kind the gate passes is
+    /// counted there, and nothing else.
+    #[test]
+    fn capacity_mirror_matches_the_schema() {
+        let schemas = [
+            &REQUEST,
+            &RESOURCE,
+            &SCOPE,
+            &RESOURCE_SPANS,
+            &SCOPE_SPANS,
+            &SPAN,
+            &EVENT,
+            &LINK,
+            &STATUS,
+            &RESOURCE_LOGS,
+            &SCOPE_LOGS,
+            &LOG_RECORD,
+        ];
+        let mirrored = otlp::messages();
+        for s in schemas {
+            let name = name_of(s);
+            let ms: Vec<_> = mirrored.iter().filter(|m| m.schema == name).collect();
+            assert!(!ms.is_empty(), "{name} is not mirrored");
+            for m in ms {
+                assert_eq!(m.fields.len(), s.fields.len(), "{name}");
+                for ((k, f), (mk, ms)) in s.fields.iter().zip(m.fields) {
+                    assert_eq!(k, mk, "{name}");
+                    let (want, got) = (tag(f), ms.tag());
+                    let other_signal = got == "array:other" && want.starts_with("array:");
+                    assert!(want == got || other_signal, "{name}.{k}: {want} vs {got}");
+                }
+            }
+        }
+        for w in otlp::SEVERITY_WORDS {
+            assert!(severity_ok(w) && severity_ok(&format!("{}3", w.to_lowercase())));
+        }
+        assert!(!severity_ok("VERBOSE"));
+    }
+}
