@@ -1225,7 +1225,7 @@ requested_by = "me"
         );
         assert!(
             w("start = \"2026-12-01T10:00:00Z\"\nend = \"2026-12-03T10:00:00Z\"\n")[0]
-                .contains("longer than `max_window`")
+                .contains("window is 48h long, longer than `[full] max_window` (24h)")
         );
         assert!(
             w("start = \"yesterday\"\nend = \"2026-12-03T10:00:00Z\"\n")[0].contains("RFC 3339")

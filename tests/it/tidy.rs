@@ -812,3 +812,35 @@ fn the_reference_lists_the_close_causes_a_gate_writes() {
         );
     }
 }
+
+/// Issue 35 item 8: no message counts with a fixed plural (`1 records`,
+/// `1 violations`, `(and 1 more errors)`): a count of records, entries,
+/// errors, violations, findings, leases or intervals goes through
+/// `io_text::counted`. `{} bytes` and the `Debug` forms are left alone.
+#[test]
+fn no_message_counts_with_a_fixed_plural() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let tests = test_only_files(&src);
+    files.retain(|f| !tests.contains(f));
+    let fixed = regex::Regex::new(
+        r"\{[A-Za-z_.0-9]*\} (more )?(records|entries|errors|violations|findings|evidence findings|leases|intervals|intact entries|complete entries)\b",
+    )
+    .unwrap();
+    let mut offences = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        // Test code may say what it likes.
+        let code = text.split("#[cfg(test)]\nmod ").next().unwrap_or("");
+        for (i, line) in code.lines().enumerate() {
+            if line.trim_start().starts_with("//") {
+                continue;
+            }
+            if fixed.is_match(line) {
+                offences.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(offences.is_empty(), "{offences:#?}");
+}
