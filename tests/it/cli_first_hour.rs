@@ -56,8 +56,18 @@ fn window_open_over_max_window_says_so_in_the_flags_terms() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let r = tracegate(
         &[
-            "window", "open", "--policy", p.to_str().unwrap(), "--sink", "capture", "--for",
-            "48h", "--reason", "r", "--by", "me",
+            "window",
+            "open",
+            "--policy",
+            p.to_str().unwrap(),
+            "--sink",
+            "capture",
+            "--for",
+            "48h",
+            "--reason",
+            "r",
+            "--by",
+            "me",
         ],
         b"",
     );
