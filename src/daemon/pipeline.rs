@@ -659,7 +659,15 @@ fn send_as_otlp(s: &SinkRt, gate: &mut Gate, n: u64, line: &Line<'_>, d: &Delive
     };
     let Some(span) = span else {
         s.counters.drop_one(DropReason::SinkError);
-        not_carried(s, "an evidence record cannot go to an OTLP sink: dropped");
+        not_carried(
+            s,
+            match d.judged.format {
+                Some(Format::Evidence) => {
+                    "an evidence record cannot go to an OTLP sink (it has no span form): dropped"
+                }
+                _ => "a record with no span form cannot go to an OTLP sink: dropped",
+            },
+        );
         return;
     };
     // SECURITY: the converted span is held to the sink's OTLP allowlist at
