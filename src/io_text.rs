@@ -102,3 +102,24 @@ mod tests {
         });
     }
 }
+
+/// `n` and its noun, singular for exactly one: `counted(1, "record",
+/// "records")` is `1 record`, `counted(0, "entry", "entries")` is
+/// `0 entries`. Every count a message shows goes through this, so that no
+/// message reads `1 records` (issue 35 item 8).
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod counted_tests {
+    use super::counted;
+
+    #[test]
+    fn one_is_singular_and_every_other_count_plural() {
+        assert_eq!(counted(1, "record", "records"), "1 record");
+        assert_eq!(counted(0, "record", "records"), "0 records");
+        assert_eq!(counted(2, "entry", "entries"), "2 entries");
+        assert_eq!(counted(11, "error", "errors"), "11 errors");
+    }
+}

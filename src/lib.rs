@@ -207,7 +207,7 @@ pub mod internals {
     /// The record layer: the tape, OTLP protobuf messages (fixtures) and
     /// the OTLP enums' values (the fuzz invariants).
     pub mod record {
-        pub use crate::record::{otlp_enums, otlp_proto, tape};
+        pub use crate::record::{cf_span, otlp_enums, otlp_proto, tape};
     }
     /// The policy's key table and schema (documentation tests).
     pub mod policy {

@@ -31,6 +31,13 @@ pub enum CloseCause {
     BudgetSpent,
     /// The window was removed from the policy; it stays closed for good.
     Removed,
+    /// A policy reload was refused, and the refused content clearly takes
+    /// the window away (its definition gone from the file that held it,
+    /// changed, or its sink no longer `full_allowed`): rights go without
+    /// waiting for a valid policy. It stays closed for good. Distinct from
+    /// `removed` so that the log tells a refusal that closed a window from
+    /// a policy that took effect without it.
+    Revoked,
     /// This process stopped using the window; a later gate may use it
     /// again. Read from logs written before `window_released` existed
     /// (then a budgeted window counts as spent: what that gate delivered is
@@ -50,16 +57,18 @@ impl CloseCause {
             CloseCause::Expired => "expired",
             CloseCause::BudgetSpent => "budget_spent",
             CloseCause::Removed => "removed",
+            CloseCause::Revoked => "revoked",
             CloseCause::Shutdown => "shutdown",
             CloseCause::BudgetStoreUntrusted => "budget_store_untrusted",
         }
     }
 
     /// Every cause, in the order the log's documentation lists them.
-    pub const ALL: [CloseCause; 5] = [
+    pub const ALL: [CloseCause; 6] = [
         CloseCause::Expired,
         CloseCause::BudgetSpent,
         CloseCause::Removed,
+        CloseCause::Revoked,
         CloseCause::BudgetStoreUntrusted,
         CloseCause::Shutdown,
     ];
@@ -73,7 +82,7 @@ impl CloseCause {
     }
 
     /// Whether a window closed for this cause must never be enabled again
-    /// by a later gate (`expired`, `budget_spent`, `removed`,
+    /// by a later gate (`expired`, `budget_spent`, `removed`, `revoked`,
     /// `budget_store_untrusted`).
     ///
     /// SECURITY: `expired` is permanent so that a wall clock set back after
@@ -84,6 +93,7 @@ impl CloseCause {
             CloseCause::Expired
                 | CloseCause::BudgetSpent
                 | CloseCause::Removed
+                | CloseCause::Revoked
                 | CloseCause::BudgetStoreUntrusted
         )
     }

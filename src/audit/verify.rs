@@ -293,23 +293,23 @@ impl VerifyReport {
         match &self.status {
             VerifyStatus::Intact if self.entries == 0 => "intact, no entries".to_owned(),
             VerifyStatus::Intact => format!(
-                "intact, {} entries, {last}, checkpoint matches",
-                self.entries
+                "intact, {}, {last}, checkpoint matches",
+                crate::io_text::counted(self.entries, "entry", "entries")
             ),
             VerifyStatus::Tampered { seq, kind, detail } => {
                 format!("tampered at seq {seq}: {kind} ({detail})")
             }
             VerifyStatus::TornTail { torn_bytes } => format!(
-                "torn tail: {} intact entries, {last}, then a last line of {torn_bytes} bytes without a newline (a crash mid-write)",
-                self.entries
+                "torn tail: {}, {last}, then a last line of {torn_bytes} bytes without a newline (a crash mid-write)",
+                crate::io_text::counted(self.entries, "intact entry", "intact entries")
             ),
             VerifyStatus::Unvouched(Unvouched::NoCheckpoint) => format!(
-                "unvouched: chain intact, {} entries, {last}, but there is no checkpoint",
-                self.entries
+                "unvouched: chain intact, {}, {last}, but there is no checkpoint",
+                crate::io_text::counted(self.entries, "entry", "entries")
             ),
             VerifyStatus::Unvouched(Unvouched::CheckpointBehind { checkpoint_seq }) => format!(
-                "unvouched: chain intact, {} entries, {last}, but the checkpoint vouches only up to seq {checkpoint_seq}",
-                self.entries
+                "unvouched: chain intact, {}, {last}, but the checkpoint vouches only up to seq {checkpoint_seq}",
+                crate::io_text::counted(self.entries, "entry", "entries")
             ),
         }
     }
@@ -636,8 +636,8 @@ fn judge_anchor(
                     last.unwrap_or(0),
                     TamperKind::Anchor,
                     format!(
-                        "the anchor is missing beside a log of {} entries",
-                        scan.expected
+                        "the anchor is missing beside a log of {}",
+                        crate::io_text::counted(scan.expected, "entry", "entries")
                     ),
                 )
             };
@@ -995,8 +995,8 @@ fn judge_tail(
                     l,
                     TamperKind::Checkpoint,
                     format!(
-                        "there is no checkpoint beside a log of {} entries",
-                        scan.expected
+                        "there is no checkpoint beside a log of {}",
+                        crate::io_text::counted(scan.expected, "entry", "entries")
                     ),
                 ),
                 (None, Some(torn_bytes)) => VerifyStatus::TornTail { torn_bytes },
@@ -1012,8 +1012,11 @@ fn judge_tail(
                 next,
                 TamperKind::Truncated,
                 format!(
-                    "the checkpoint vouches for seq {} and {} bytes; the log holds {} bytes, {} complete entries",
-                    cp.seq, cp.size, size, scan.expected
+                    "the checkpoint vouches for seq {} and {} bytes; the log holds {} bytes, {}",
+                    cp.seq,
+                    cp.size,
+                    size,
+                    crate::io_text::counted(scan.expected, "complete entry", "complete entries")
                 ),
             )
         } else {

@@ -166,15 +166,15 @@ pub fn fleet_totals(
 pub fn render(t: &WindowTotal) -> String {
     let of = |m: Option<u64>| m.map_or_else(|| "unbounded".to_owned(), |m| m.to_string());
     format!(
-        "fleet: window `{}`: {} {} of max_records {}, {} bytes of max_bytes {} ({} leases, {} records leased, {} returned, {} never released; replicas: {})",
+        "fleet: window `{}`: {} {} of max_records {}, {} bytes of max_bytes {} ({}, {} leased, {} returned, {} never released; replicas: {})",
         t.window,
         if t.over { "OVER BUDGET:" } else { "spent" },
         t.spent_records,
         of(t.max_records),
         t.spent_bytes,
         of(t.max_bytes),
-        t.leases,
-        t.leased_records,
+        crate::io_text::counted(t.leases, "lease", "leases"),
+        crate::io_text::counted(t.leased_records, "record", "records"),
         t.returned_records,
         t.unreleased,
         if t.replicas.is_empty() {

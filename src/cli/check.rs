@@ -196,11 +196,16 @@ pub fn run(args: &CheckArgs) -> u8 {
         }
     }
     let mut line = format!(
-        "{} records, {} violations, {} malformed",
-        tally.records, tally.violations, tally.malformed
+        "{}, {}, {} malformed",
+        crate::io_text::counted(tally.records, "record", "records"),
+        crate::io_text::counted(tally.violations, "violation", "violations"),
+        tally.malformed
     );
     if tally.evidence > 0 {
-        line.push_str(&format!(", {} evidence findings", tally.evidence));
+        line.push_str(&format!(
+            ", {}",
+            crate::io_text::counted(tally.evidence, "evidence finding", "evidence findings")
+        ));
     }
     if counts.files > 1 {
         line.push_str(&format!(", in {} files", counts.files));

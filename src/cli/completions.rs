@@ -57,6 +57,9 @@ pub fn run_man(args: &ManArgs) -> u8 {
         };
     }
     let mut page = Vec::new();
+    // The page names only pages `--dir` writes: clap's generated `help`
+    // subcommand has none (`generate_to` skips it too).
+    let cmd = cmd.disable_help_subcommand(true);
     if let Err(e) = clap_mangen::Man::new(cmd).render(&mut page) {
         super::report_error(&anyhow::Error::new(e).context("cannot render the manual page"));
         return exit::ERROR;

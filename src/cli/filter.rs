@@ -64,8 +64,13 @@ impl FilterTally {
     /// The one-line summary printed on stderr.
     pub fn summary(&self, sink: &str) -> String {
         let mut s = format!(
-            "{sink}: {} records: {} passed ({} full, {} stripped), {} dropped, {} malformed",
-            self.records, self.passed, self.full, self.stripped, self.dropped, self.malformed
+            "{sink}: {}: {} passed ({} full, {} stripped), {} dropped, {} malformed",
+            crate::io_text::counted(self.records, "record", "records"),
+            self.passed,
+            self.full,
+            self.stripped,
+            self.dropped,
+            self.malformed
         );
         if !self.rules.is_empty() {
             s.push_str("; findings:");

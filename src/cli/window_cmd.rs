@@ -256,6 +256,20 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
             "the duration is not a positive duration",
         ));
     };
+    // Said in the operator's own terms (the flag and the policy key), not
+    // as an error in a window file that was never written.
+    let max = current.full.max_window;
+    if length > max {
+        return Ok(refusal.refuse(
+            args.id.as_deref(),
+            &format!(
+                "`--for {}` is longer than `[full] max_window` ({})",
+                args.duration,
+                crate::policy::compile::friendly(max)
+            ),
+            "the window is longer than `[full] max_window`",
+        ));
+    }
     let start = match &args.start {
         Some(s) => match s.parse::<Timestamp>() {
             Ok(t) => t,
@@ -348,7 +362,18 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
         text: text.clone(),
     });
     if let Err(errors) = Policy::from_files_checked(&args.policy, &with_window, &PemCheck) {
-        eprintln!("{errors}");
+        for e in &errors.0 {
+            if e.file == path {
+                // The window's file was never written: say what is wrong
+                // with the window, not a place in a file that is not there.
+                eprintln!("error: the window would be invalid: {}", e.message);
+                if let Some(hint) = &e.hint {
+                    eprintln!("  help: {hint}");
+                }
+            } else {
+                eprintln!("error: {e}");
+            }
+        }
         // SECURITY: the audit log gets the error without policy values.
         let detail = errors
             .0
@@ -525,8 +550,8 @@ fn close(path: &Path, id: &str) -> anyhow::Result<u8> {
             }
         }
         Err(e) => eprintln!(
-            "tracegate: warning: the policy is invalid ({} errors), so this command cannot audit the close; running gates record it when they see the change",
-            e.0.len()
+            "tracegate: warning: the policy is invalid ({}), so this command cannot audit the close; running gates record it when they see the change",
+            crate::io_text::counted(e.0.len() as u64, "error", "errors")
         ),
     }
     let mut table: toml::Table = text.parse()?;

@@ -21,6 +21,8 @@ pub mod listener;
 pub mod metrics;
 pub mod pipeline;
 pub mod reload;
+#[cfg(test)]
+mod reload_tests;
 pub mod status;
 pub mod tls;
 

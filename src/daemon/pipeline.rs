@@ -24,11 +24,13 @@ use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
 
 use super::metrics::{Gauges, Metrics};
-use crate::decision::{LevelSource, judge_for_sink};
+use crate::decision::{Delivery, LevelSource, Written, judge_for_sink};
 use crate::finding::{Finding, FindingKind, Rule};
 use crate::gate::shared::SharedScan;
 use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
+use crate::record::Format;
+use crate::record::cf_span;
 use crate::record::otlp_proto::bounds::Signal;
 use crate::record::tape::Tape;
 use crate::sink::counters::{DropReason, ItemSignal, SinkCounters};
@@ -59,6 +61,11 @@ pub struct SinkRt {
     pub queue: Arc<Queue>,
     /// Its counters.
     pub counters: Arc<SinkCounters>,
+    /// Its output carries OTLP only (`otlp+...`): cf records go as spans
+    /// ([`crate::record::cf_span`]), evidence records cannot go.
+    pub otlp_only: bool,
+    /// When a record this sink cannot carry was last logged (rate limit).
+    not_carried_logged: Mutex<Option<std::time::Instant>>,
 }
 
 /// One policy version and the sinks built from it.
@@ -311,11 +318,17 @@ impl Pipeline {
                 }
             };
             new_queues.insert(s.name.clone(), Arc::clone(&queue));
+            let otlp_only = !matches!(
+                s.output,
+                Some(crate::policy::SinkOutput::File(_) | crate::policy::SinkOutput::Stdout)
+            );
             sinks.push(SinkRt {
                 name: s.name.clone(),
                 capture,
                 queue,
                 counters,
+                otlp_only,
+                not_carried_logged: Mutex::new(None),
             });
         }
         // Sinks no longer full_allowed or gone: their open windows close
@@ -522,7 +535,9 @@ impl Pipeline {
                 s.counters.stripped.fetch_add(1, Ordering::Relaxed);
             }
             let mut queue: &Queue = &s.queue;
-            if crate::sink::send(&mut queue, gate, line, &d).is_err() {
+            if s.otlp_only && d.judged.format != Some(Format::Otlp) {
+                send_as_otlp(s, gate, n, line, &d);
+            } else if crate::sink::send(&mut queue, gate, line, &d).is_err() {
                 s.counters.drop_one(DropReason::QueueFull);
                 let kept = match d.judged.format {
                     Some(crate::record::Format::Otlp) => u64::from(gate.otlp_items())
@@ -765,6 +780,100 @@ impl Pipeline {
             }
         }
     }
+}
+
+/// Hand a cf record the sink's gate judged (`d`) to an OTLP-only sink as
+/// the span it describes ([`cf_span`]), judged again by the same gate at
+/// the same level against the sink's OTLP allowlist: what goes out is what
+/// that judgement lets through. An evidence record, or a span the
+/// allowlist refuses, is dropped, counted and logged: never a silent drop
+/// (issue 35 item 3).
+fn send_as_otlp(s: &SinkRt, gate: &mut Gate, n: u64, line: &Line<'_>, d: &Delivery) {
+    let record: &[u8] = match (d.written, line) {
+        (Some(Written::Line), Line::Text(b)) => b,
+        (Some(Written::Rebuilt), _) => gate.output(),
+        _ => return,
+    };
+    let span = match d.judged.format {
+        Some(Format::Cf) => cf_span::export_line(record),
+        _ => None,
+    };
+    let Some(span) = span else {
+        s.counters.drop_one(DropReason::SinkError);
+        not_carried(
+            s,
+            match d.judged.format {
+                Some(Format::Evidence) => {
+                    "an evidence record cannot go to an OTLP sink (it has no span form): dropped"
+                }
+                _ => "a record with no span form cannot go to an OTLP sink: dropped",
+            },
+        );
+        return;
+    };
+    // SECURITY: the converted span is held to the sink's OTLP allowlist at
+    // the level the record was judged at; content it carries was already
+    // charged to the window's budget and redacted (redaction is
+    // idempotent).
+    gate.set_allowance(None);
+    let j = gate.judge(n, &Line::Text(&span), d.at, true);
+    let bytes: &[u8] = match j.verdict {
+        Verdict::Verbatim => &span,
+        Verdict::Rewritten => gate.output(),
+        Verdict::Dropped | Verdict::Malformed => {
+            s.counters.drop_one(DropReason::Violation);
+            let rule = gate
+                .findings()
+                .first()
+                .map_or("unknown", |f| f.rule.as_str());
+            // Counted by rule like every other dropped item (the record is
+            // a cf record, so its signal is `records`).
+            s.counters
+                .drop_items(ItemSignal::Records, DropReason::Violation, rule, 1);
+            if not_carried_due(s) {
+                // SECURITY: the rule's name and the attribute's path, never a value.
+                let path = gate.findings().first().and_then(|f| f.field.as_deref());
+                tracing::warn!(
+                    sink = %s.name,
+                    rule,
+                    path = path.unwrap_or(""),
+                    "a cf record converted to a span for an OTLP sink broke the sink's OTLP allowlist: dropped"
+                );
+            }
+            return;
+        }
+    };
+    if j.stripped > 0 {
+        s.counters.stripped.fetch_add(1, Ordering::Relaxed);
+    }
+    let mut queue: &Queue = &s.queue;
+    if crate::sink::RecordSink::put(&mut queue, bytes, d.is_full()).is_err() {
+        s.counters.drop_one(DropReason::QueueFull);
+        s.counters
+            .drop_items(ItemSignal::Records, DropReason::QueueFull, "", 1);
+    }
+}
+
+/// Log, at most every [`NOT_CARRIED_LOG_EVERY`] per sink, that `s` could
+/// not carry a record.
+fn not_carried(s: &SinkRt, what: &'static str) {
+    if not_carried_due(s) {
+        tracing::warn!(sink = %s.name, "{what}");
+    }
+}
+
+/// The least time between two log lines about records a sink could not
+/// carry.
+pub const NOT_CARRIED_LOG_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+fn not_carried_due(s: &SinkRt) -> bool {
+    let mut last = lock(&s.not_carried_logged);
+    let now = std::time::Instant::now();
+    if last.is_some_and(|t| now.duration_since(t) < NOT_CARRIED_LOG_EVERY) {
+        return false;
+    }
+    *last = Some(now);
+    true
 }
 
 /// See [`Pipeline::fleet_state`]. Identifiers and counts only.

@@ -14,9 +14,13 @@
 //! enabled with looser bounds than its final form.
 //!
 //! **Invariant:** a refused policy grants nothing new: the last good one
-//! stays in force, except that windows the refused content no longer
-//! grants (removed, closed early, on a sink no longer `full_allowed`, or
-//! unreadable) are closed and barred at once ([`Pipeline::revoke`]). A
+//! stays in force, except that windows the refused content clearly takes
+//! away (their file deleted, broken or changed, on a sink no longer
+//! `full_allowed`: [`still_granted`]) are closed for good and barred at
+//! once ([`Pipeline::revoke`]), audited `window_closed` cause `revoked`.
+//! A folder that only fails to merge (a stray copy of a file) takes
+//! nothing away: its windows stay open, and status, metrics, log and
+//! audit all say so. A
 //! policy that takes effect was first audited `policy_loaded` (when it has
 //! an `[audit] path`); windows it removes or changes were closed, audited,
 //! before the swap. A reload refused because the audit log could not be
@@ -195,7 +199,10 @@ fn revoke_readable(p: &Pipeline, current: &Policy, files: &[PolicyFile]) {
         .filter(|id| !kept.contains(*id))
         .collect();
     if !revoked.is_empty() {
-        tracing::warn!(windows = ?revoked, "the refused policy no longer grants these windows: closed");
+        tracing::warn!(
+            windows = ?revoked,
+            "the refused policy takes these windows away: closed for good (audit `window_closed` cause `revoked`)"
+        );
     }
     // SECURITY: taking rights away never waits for a valid policy.
     p.revoke(&|id| kept.contains(id));
@@ -260,7 +267,12 @@ fn apply(p: &Pipeline, policy: Policy, state: &mut WatchState, digest: &str) -> 
 /// log and the unauthenticated `/v1/status`.
 fn refuse(p: &Pipeline, cause: &str, sha: Option<String>) {
     let cause = cap(cause, CAUSE_CAP);
-    tracing::warn!(cause = %cause, "policy reload refused; the last good policy stays in force");
+    let open = p.open_windows();
+    tracing::warn!(
+        cause = %cause,
+        windows_open = ?open,
+        "policy reload refused; the last good policy stays in force"
+    );
     let current = p.snapshot();
     if let Some(settings) = current.policy.audit() {
         let event = AuditEvent::PolicyRejected {

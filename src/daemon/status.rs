@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use super::pipeline::Pipeline;
 use crate::audit::format_ts;
 use crate::sink::counters::DropReason;
-use crate::window::{latest, state_with_floor};
+use crate::window::{CloseCause, WindowState, latest, state_with_floor};
 
 /// The status document.
 pub fn status_json(p: &Pipeline) -> Value {
@@ -21,11 +21,15 @@ pub fn status_json(p: &Pipeline) -> Value {
     let mut audit_sinks = Vec::new();
     let mut audit_failures = 0;
     let mut floor = None;
+    // Windows the captures hold closed for good (by the log, by this
+    // process, or barred by a refused reload), by sink.
+    let mut closed: HashMap<String, HashMap<String, CloseCause>> = HashMap::new();
     for s in &active.sinks {
         if let Some(slot) = &s.capture
             && let Ok(c) = slot.lock()
         {
             floor = floor.max(c.capture.time_floor());
+            closed.insert(s.name.clone(), c.capture.closed_windows().clone());
             if let Some(w) = c.capture.open_window() {
                 open.insert(w.to_string(), s.name.clone());
             }
@@ -39,16 +43,31 @@ pub fn status_json(p: &Pipeline) -> Value {
         .windows()
         .iter()
         .map(|w| {
+            // SECURITY: a window the capture barred is shown closed, with
+            // its cause, never `active` while nothing goes out full.
             let state = if open.contains_key(&w.id) {
-                "enabled".to_string()
+                WindowState::Active
             } else {
-                state_with_floor(w, now, floor, &none).as_str().to_string()
+                state_with_floor(w, now, floor, closed.get(&w.sink).unwrap_or(&none))
             };
-            let left = w.end.duration_since(latest(now, floor)).as_secs().max(0);
+            let left = match state {
+                WindowState::Closed(_) | WindowState::Expired => 0,
+                _ => w.end.duration_since(latest(now, floor)).as_secs().max(0),
+            };
+            let cause = match state {
+                WindowState::Closed(c) => Some(c.as_str()),
+                _ => None,
+            };
+            let state = if open.contains_key(&w.id) {
+                "enabled"
+            } else {
+                state.as_str()
+            };
             json!({
                 "id": w.id,
                 "sink": w.sink,
                 "state": state,
+                "closed_cause": cause,
                 "start": format_ts(w.start),
                 "end": format_ts(w.end),
                 "seconds_left": left,

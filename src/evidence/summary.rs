@@ -401,8 +401,9 @@ impl Summary {
         if let Some(o) = report.omitted {
             writeln!(
                 w,
-                "not shown: {} records of groups past the first {MAX_GROUPS}, {} intervals of cells past the first {MAX_CELLS}",
-                o.records, o.intervals
+                "not shown: {} of groups past the first {MAX_GROUPS}, {} of cells past the first {MAX_CELLS}",
+                crate::io_text::counted(o.records, "record", "records"),
+                crate::io_text::counted(o.intervals, "interval", "intervals")
             )?;
         }
         Ok(())

@@ -2260,7 +2260,11 @@ fn windows(
         if length > max {
             ctx.err_hint(
                 end_span,
-                format!("window is longer than `max_window` ({})", friendly(length)),
+                format!(
+                    "window is {} long, longer than `[full] max_window` ({})",
+                    friendly(length),
+                    friendly(max)
+                ),
                 format!("the longest window allowed is {}", friendly(max)),
             );
             continue;

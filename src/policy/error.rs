@@ -226,6 +226,7 @@ pub const POLICY_SYNTAX: &[&str] = &[
     "_",
     ".",
     "tracegate window close",
+    "[full] max_window",
 ];
 
 /// `message` with the text inside every pair of backticks, double quotes
@@ -386,7 +387,11 @@ impl PolicyErrors {
         match self.0.first() {
             None => "invalid policy".to_string(),
             Some(e) if self.0.len() == 1 => e.public(),
-            Some(e) => format!("{} (and {} more errors)", e.public(), self.0.len() - 1),
+            Some(e) => format!(
+                "{} (and {} more)",
+                e.public(),
+                crate::io_text::counted(self.0.len() as u64 - 1, "error", "errors")
+            ),
         }
     }
 }

@@ -451,7 +451,7 @@ impl Policy {
     }
 
     /// The capacity report: per sink and record format, an upper bound on
-    /// the free bits one standard record can carry (module [`capacity`]).
+    /// the free bits one standard record can carry (module `policy::capacity`).
     /// Computed once per policy, on first use.
     pub fn capacity(&self) -> std::sync::Arc<capacity::Capacity> {
         self.capacity
@@ -806,7 +806,7 @@ pub struct Sink {
     /// outputs of standard sinks only).
     pub spool: Option<SpoolSettings>,
     /// `max_free_bits`: the most free bits one standard record of any
-    /// format may carry to this sink ([`capacity`]).
+    /// format may carry to this sink (`policy::capacity`).
     pub max_free_bits: Option<u64>,
 }
 
@@ -1368,7 +1368,7 @@ requested_by = "me"
         );
         assert!(
             w("start = \"2026-12-01T10:00:00Z\"\nend = \"2026-12-03T10:00:00Z\"\n")[0]
-                .contains("longer than `max_window`")
+                .contains("window is 48h long, longer than `[full] max_window` (24h)")
         );
         assert!(
             w("start = \"yesterday\"\nend = \"2026-12-03T10:00:00Z\"\n")[0].contains("RFC 3339")

@@ -1,26 +1,43 @@
 //! What a policy that cannot be loaded still says: which windows in force
-//! it keeps granting.
+//! it takes away.
 //!
 //! A refused reload leaves the last good policy in force, but a change
 //! that only takes rights away (a window file removed or closed early, a
 //! sink losing `full_allowed`) must take effect anyway: the operator who
 //! closes a window while another file is broken must not capture on. So
 //! the files are read as far as they parse, file by file, and a window in
-//! force is kept only if some readable file still defines it, unchanged,
-//! for a sink that a readable file still marks `full_allowed`. Anything
-//! that cannot be read does not grant: fail closed.
+//! force is taken away only when that content *clearly* takes it away
+//! (SECURITY.md, "A refused reload"):
+//!
+//! - the file that defined it is gone, does not parse, or no longer
+//!   defines it unchanged (deleted, end moved, budget changed: a window id
+//!   names one definition);
+//! - another readable file defines the same id differently;
+//! - its sink is defined nowhere readable among the files of the policy in
+//!   force, or some readable file defines the sink without
+//!   `full_allowed = true`.
+//!
+//! A folder that fails only to *merge* (a stray copy of a file, a key set
+//! in two files) proves nothing was meant to be taken away: an identical
+//! second definition of a window or of a `full_allowed` sink keeps it, and
+//! the last good policy stays in force whole. Anything unreadable that a
+//! window depends on does not grant: fail closed.
 
 use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
 
 use jiff::Timestamp;
 
 use super::load::PolicyFile;
 use super::{Policy, Window};
 
-/// Ids of the windows of `current` that `files` still grant.
+/// Ids of the windows of `current` that `files` do not take away (see the
+/// module documentation).
 pub fn still_granted(current: &Policy, files: &[PolicyFile]) -> HashSet<String> {
-    let mut windows: HashMap<String, Vec<Option<Window>>> = HashMap::new();
-    let mut sinks: HashMap<String, Vec<bool>> = HashMap::new();
+    // Every readable definition of each window id and each sink, with the
+    // file it is in.
+    let mut windows: HashMap<String, Vec<(PathBuf, Option<Window>)>> = HashMap::new();
+    let mut sinks: HashMap<String, Vec<(PathBuf, bool)>> = HashMap::new();
     for f in files {
         let Ok(table) = f.text.parse::<toml::Table>() else {
             continue;
@@ -31,7 +48,10 @@ pub fn still_granted(current: &Policy, files: &[PolicyFile]) -> HashSet<String> 
                     .get("full_allowed")
                     .and_then(toml::Value::as_bool)
                     .unwrap_or(false);
-                sinks.entry(name.to_string()).or_default().push(full);
+                sinks
+                    .entry(name.to_string())
+                    .or_default()
+                    .push((f.path.clone(), full));
             }
         }
         for w in tables(&table, "window") {
@@ -39,20 +59,33 @@ pub fn still_granted(current: &Policy, files: &[PolicyFile]) -> HashSet<String> 
                 windows
                     .entry(id.to_string())
                     .or_default()
-                    .push(window(w, id));
+                    .push((f.path.clone(), window(w, id)));
             }
         }
     }
-    let full_allowed = |sink: &str| sinks.get(sink).is_some_and(|v| v.as_slice() == [true]);
+    let in_force: HashSet<&PathBuf> = current.files().iter().collect();
+    // SECURITY: a sink keeps full capture only if a file of the policy in
+    // force still marks it `full_allowed` and no readable file says
+    // otherwise; a stray identical copy neither grants nor takes away.
+    let full_allowed = |sink: &str| {
+        sinks.get(sink).is_some_and(|defs| {
+            defs.iter().all(|(_, full)| *full)
+                && defs.iter().any(|(path, _)| in_force.contains(path))
+        })
+    };
     current
         .windows()
         .iter()
         .filter(|w| {
-            let same = match windows.get(&w.id).map(Vec::as_slice) {
-                Some([Some(read)]) => w.same_definition(read),
-                _ => false,
-            };
-            same && full_allowed(&w.sink)
+            let defs = windows.get(&w.id).map(Vec::as_slice).unwrap_or_default();
+            let all_same = defs
+                .iter()
+                .all(|(_, d)| d.as_ref().is_some_and(|d| w.same_definition(d)));
+            // SECURITY: the file that defined it must still define it,
+            // unchanged; a copy elsewhere cannot keep a window its own
+            // file dropped or broke.
+            let own = w.file.as_os_str().is_empty() || defs.iter().any(|(path, _)| *path == w.file);
+            !defs.is_empty() && all_same && own && full_allowed(&w.sink)
         })
         .map(|w| w.id.clone())
         .collect()
@@ -206,11 +239,41 @@ mod tests {
             file("d/windows/w.toml", W),
         ];
         assert!(still_granted(&p, &broken_main).is_empty());
-        let twice = [
+        let twice_changed = [
             file("d/main.toml", MAIN),
             file("d/windows/w.toml", W),
-            file("d/windows/v.toml", W),
+            file("d/windows/v.toml", &closed),
         ];
-        assert!(still_granted(&p, &twice).is_empty());
+        assert!(still_granted(&p, &twice_changed).is_empty());
+        // The window's own file gone, an identical copy elsewhere: the
+        // operator removed it; the copy does not keep it.
+        let moved = [file("d/main.toml", MAIN), file("d/windows/v.toml", W)];
+        assert!(still_granted(&p, &moved).is_empty());
+        // The sink only in a stray file, its own file broken.
+        let sink_copy = [
+            file("d/main.toml", "[[sink]\n"),
+            file("d/backup.toml", MAIN),
+            file("d/windows/w.toml", W),
+        ];
+        assert!(still_granted(&p, &sink_copy).is_empty());
+    }
+
+    /// Issue 35 item 2: a folder that fails only to merge (a stray copy of
+    /// a file) takes nothing away.
+    #[test]
+    fn a_stray_identical_copy_takes_nothing_away() {
+        let p = current();
+        let main_copy = [
+            file("d/main.toml", MAIN),
+            file("d/main-backup.toml", MAIN),
+            file("d/windows/w.toml", W),
+        ];
+        assert!(still_granted(&p, &main_copy).contains("w"));
+        let window_copy = [
+            file("d/main.toml", MAIN),
+            file("d/windows/w.toml", W),
+            file("d/windows/w-copy.toml", W),
+        ];
+        assert!(still_granted(&p, &window_copy).contains("w"));
     }
 }

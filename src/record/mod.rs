@@ -1,6 +1,7 @@
 //! Records: how a line is scanned ([`tape`]) and which format it is.
 
 pub mod canonical;
+pub mod cf_span;
 pub mod escape;
 pub mod otlp_enums;
 pub mod otlp_proto;

@@ -8,15 +8,17 @@
 //! one. Records are batched per signal up to [`BATCH_RECORDS`] records or
 //! [`BATCH_BYTES`] encoded bytes, and a batch waits at most the sink's
 //! flush interval. A failed attempt is retried after an exponential
-//! backoff with jitter ([`ExportRetry`]: from `retry_initial_interval`,
+//! backoff with jitter (`ExportRetry`: from `retry_initial_interval`,
 //! growing by half each time up to `retry_max_interval`), or after the
 //! receiver's `Retry-After` or gRPC `RetryInfo` when longer (capped at
 //! [`MAX_RETRY_AFTER`]), until `retry_max_elapsed` has passed; then the
 //! request's records are counted as dropped (`sink_error`) and logged
 //! (the writer spools them instead when the sink has a spool). A request
 //! the receiver refuses for good (4xx other than 408/429; a gRPC code the
-//! OTLP specification does not call retryable) is not retried. A cf or
-//! evidence record reaching an OTLP sink is dropped and counted.
+//! OTLP specification does not call retryable) is not retried. A cf
+//! record reaches an OTLP sink as its span (`record::cf_span`, judged
+//! again by the pipeline); an evidence record, which has no span form, is
+//! dropped, counted and logged there.
 
 use std::time::Duration;
 

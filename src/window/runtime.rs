@@ -379,6 +379,14 @@ impl Capture {
         self.floor
     }
 
+    /// The windows this capture holds closed for good, and why: closed by
+    /// this process, read closed from the audit log, or barred by a
+    /// refused reload ([`Capture::revoke`]). What `/v1/status` shows, so
+    /// that it never calls a barred window active.
+    pub fn closed_windows(&self) -> &HashMap<String, CloseCause> {
+        &self.closed_for_good
+    }
+
     /// The id of the window open now, if any.
     pub fn open_window(&self) -> Option<&str> {
         self.open.as_ref().map(|o| o.window.id.as_str())
@@ -473,21 +481,22 @@ impl Capture {
         }
     }
 
-    /// Take rights away now: close the open window if `keep` rejects its
-    /// id, and bar every window of this sink whose id `keep` rejects for
-    /// the rest of this capture's life. Works when the audit log cannot be
+    /// Take rights away now, for a refused reload: close the open window
+    /// if `keep` rejects its id (cause `revoked`), and bar every window of
+    /// this sink whose id `keep` rejects for the rest of this capture's
+    /// life. Works when the audit log cannot be
     /// written: the `window_closed` (`removed`) entry is queued and written
     /// when the log is back.
     pub fn revoke(&mut self, keep: &dyn Fn(&str) -> bool) {
         if self.open.as_ref().is_some_and(|o| !keep(&o.window.id)) {
-            self.close_local(CloseCause::Removed, true);
+            self.close_local(CloseCause::Revoked, true);
         }
         for w in self.policy.windows() {
             if w.sink == self.sink && !keep(&w.id) {
                 // SECURITY: barred locally whatever the log says.
                 self.closed_for_good
                     .entry(w.id.clone())
-                    .or_insert(CloseCause::Removed);
+                    .or_insert(CloseCause::Revoked);
             }
         }
         if self.inline_io {

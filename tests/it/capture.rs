@@ -556,7 +556,7 @@ fn revoke_closes_at_once_without_the_log_and_audits_when_it_is_back() {
     assert_eq!(cap.level(), Level::Standard, "barred for good");
     let ev = events(&audit_path(dir.path()));
     assert!(
-        ev.contains(&"window_closed w1 removed".to_string()),
+        ev.contains(&"window_closed w1 revoked".to_string()),
         "{ev:?}"
     );
     assert!(ev.contains(&"window_released w1 0 0".to_string()), "{ev:?}");

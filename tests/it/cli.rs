@@ -118,7 +118,7 @@ fn check_json_findings_follow_the_spec_shape() {
     assert_eq!(lines[1]["kind"], "malformed");
     assert_eq!(lines[1]["rule"], "invalid_json");
     assert_eq!(lines[1]["line"], 2);
-    assert_eq!(r.stderr.trim(), "2 records, 1 violations, 1 malformed");
+    assert_eq!(r.stderr.trim(), "2 records, 1 violation, 1 malformed");
 }
 
 #[test]
@@ -512,7 +512,7 @@ fn check_runs_the_evidence_auditor_and_prints_the_summary() {
     );
     assert_eq!(
         r.stderr.trim(),
-        "1 records, 0 violations, 0 malformed, 1 evidence findings"
+        "1 record, 0 violations, 0 malformed, 1 evidence finding"
     );
 
     // --evidence-only hides privacy findings and keeps evidence ones.

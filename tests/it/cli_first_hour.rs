@@ -45,6 +45,43 @@ fn json_lines(s: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// Issue 35 item 8: `window open --for 48h` over a 24h `[full] max_window`
+/// is refused in the operator's terms (the flag and the policy key, the
+/// limit in parentheses), and names no window file: none was written.
+#[test]
+fn window_open_over_max_window_says_so_in_the_flags_terms() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p");
+    let r = tracegate(&["policy", "init", "--dir", p.to_str().unwrap()], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = tracegate(
+        &[
+            "window",
+            "open",
+            "--policy",
+            p.to_str().unwrap(),
+            "--sink",
+            "capture",
+            "--for",
+            "48h",
+            "--reason",
+            "r",
+            "--by",
+            "me",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("error: `--for 48h` is longer than `[full] max_window` (24h)"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains(".toml"), "{}", r.stderr);
+    assert_eq!(std::fs::read_dir(p.join("windows")).unwrap().count(), 0);
+}
+
 // ---- 19.5: exit codes that do not lie ----------------------------------
 
 /// `check ... | head` used to exit 0 once head closed the pipe: findings
@@ -443,6 +480,47 @@ fn the_man_page_lists_every_command() {
         "{}",
         r.stderr
     );
+}
+
+/// Issue 35 item 8: every page `tracegate man` prints or writes names, in
+/// its SEE ALSO and SUBCOMMANDS, only pages that `man --dir` writes (the
+/// main page once listed a `tracegate-help(1)` that was never generated).
+#[test]
+fn the_man_pages_name_only_generated_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("man1");
+    let r = tracegate(&["man", "--dir", out.to_str().unwrap()], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let mut pages: Vec<(String, String)> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    let printed = tracegate(&["man"], b"");
+    assert_eq!(printed.code, 0, "{}", printed.stderr);
+    pages.push(("(printed)".to_owned(), printed.stdout));
+    let mut named = 0;
+    for (page, text) in &pages {
+        let unescaped = text.replace("\\-", "-");
+        for (at, _) in unescaped.match_indices("(1)") {
+            let start = unescaped[..at]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .map_or(0, |i| i + 1);
+            let name = &unescaped[start..at];
+            if !name.starts_with("tracegate") {
+                continue;
+            }
+            named += 1;
+            assert!(
+                out.join(format!("{name}.1")).exists(),
+                "{page} names {name}(1), which `man --dir` does not write"
+            );
+        }
+    }
+    assert!(named > 20, "only {named} page references found");
 }
 
 /// `--version` names the commit the binary was built from.

@@ -6,6 +6,8 @@
 //! of the same fields (what SDKs and providers write) still pass, so the
 //! refusals are not bought with real telemetry.
 
+use std::path::Path;
+
 use serde_json::{Value, json};
 
 use super::cli::tracegate;
@@ -454,4 +456,59 @@ fn a_span_stuffed_with_events_or_links_is_refused() {
         assert!(events <= 32 && links <= 8, "{events} events, {links} links");
     }
     assert!(!f.stdout.contains(&letters(0)));
+}
+
+/// Issue 35 item 8: what the `--otel-genai` starter's comments say holds
+/// for the policy it writes: it re-states no built-in rule or list (a rule
+/// written there replaces the built-in one whole; it once re-stated
+/// `span_names`), and the span names its comments say pass do pass.
+#[test]
+fn the_otel_genai_starter_says_what_its_policy_does() {
+    let starter: toml::Table = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("policies/starter/otel-genai.toml"),
+    )
+    .unwrap()
+    .parse()
+    .unwrap();
+    let defaults: toml::Table = tracegate(&["policy", "print-default"], b"")
+        .stdout
+        .parse()
+        .unwrap();
+    // Every rule or value the starter sets must be one the defaults do
+    // not: tables (not rules, which have a `type`) are walked side by side.
+    fn restated(mine: &toml::Table, theirs: &toml::Table, at: &str, out: &mut Vec<String>) {
+        for (k, v) in mine {
+            let path = format!("{at}{k}");
+            match (v, theirs.get(k)) {
+                (toml::Value::Table(a), Some(toml::Value::Table(b))) if !a.contains_key("type") => {
+                    restated(a, b, &format!("{path}."), out)
+                }
+                (_, Some(_)) => out.push(path),
+                (_, None) => {}
+            }
+        }
+    }
+    let mut restated_keys = Vec::new();
+    restated(&starter, &defaults, "", &mut restated_keys);
+    assert!(
+        restated_keys.is_empty(),
+        "the starter re-states built-ins: {restated_keys:?}"
+    );
+
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("policy");
+    let dir = dir.to_str().unwrap();
+    let init = tracegate(&["policy", "init", "--otel-genai", "--dir", dir], b"");
+    assert_eq!(init.code, 0, "{}", init.stderr);
+    let names = [
+        "chat",
+        "chat gpt-4o",
+        "execute_tool get_weather",
+        "llm_request",
+    ];
+    let input: String = names
+        .iter()
+        .map(|n| format!("{}\n", request(span(n, &[], json!({})))))
+        .collect();
+    assert!(violating_lines(dir, &input).is_empty(), "{input}");
 }

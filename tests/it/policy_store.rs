@@ -437,7 +437,10 @@ fn a_close_and_the_kill_switch_work_while_another_file_is_invalid() {
     assert_eq!(code, 503, "{why}");
     assert!(why.contains("refused while window"), "{why}");
 
-    // `window close` touches only its window and takes effect at once.
+    // `window close` touches only its window and takes effect at once:
+    // the policy is invalid, so the command cannot audit it; the running
+    // gate's refused reload sees the window's file change and closes it,
+    // audited `revoked` (issue 35 item 2).
     let out = tracegate(&[
         "window",
         "close",
@@ -450,7 +453,7 @@ fn a_close_and_the_kill_switch_work_while_another_file_is_invalid() {
         events(&d.join("audit.jsonl"))
             .iter()
             .any(|e| {
-                matches!(e, AuditEvent::WindowClosed { window, cause: CloseCause::Removed, .. } if window == "w1")
+                matches!(e, AuditEvent::WindowClosed { window, cause: CloseCause::Revoked, .. } if window == "w1")
             })
             .then_some(())
     });

@@ -370,3 +370,43 @@ fn an_8_mb_adversarial_record_is_redacted_whole_by_the_binary() {
         out.matches("[REDACTED:credit_card]").count() + out.matches("[REDACTED:api_key]").count();
     assert_eq!(tokens, planted);
 }
+
+/// Issue 35 item 3: a cf record converted to its span for an OTLP sink
+/// (what `serve` does) passes the sink's OTLP allowlist whole at standard
+/// level, and at full level carries its content redacted, under the GenAI
+/// content attributes, redacted once (the span's second judgement changes
+/// nothing the first made).
+#[test]
+fn a_cf_record_converted_to_a_span_passes_the_otlp_allowlist_and_stays_redacted() {
+    use tracegate::internals::record::cf_span::export_line;
+    let dir = tempfile::tempdir().unwrap();
+    let p = policy_in(dir.path(), REDACT_POLICY);
+    let mut gate = Gate::for_sink(p, "cap");
+    let cf = r#"{"request_id": "chatcmpl-9f2c41d0", "t_arrival": 1789040112.104, "t_completion": 1789040114.312, "prompt_tokens": 412, "output_tokens": 128, "e2e_latency_s": 2.208, "ttft_s": null, "queue_wait_s": 0.004, "scheduler_family": "ltr-promptlen", "priority_score": -318.0, "prompt_text": "mail jane@example.com about Northwind Analytics"}"#;
+
+    let standard = judge(&mut gate, cf, Level::Standard);
+    let span = String::from_utf8(export_line(standard.as_bytes()).unwrap()).unwrap();
+    let j = gate.judge(1, &Line::Text(span.as_bytes()), Level::Standard, true);
+    assert_eq!(j.verdict, Verdict::Verbatim, "{:?}", gate.findings());
+    assert_eq!(j.stripped, 0);
+    assert!(gate.findings().is_empty(), "{:?}", gate.findings());
+
+    let full = judge(&mut gate, cf, Level::Full);
+    assert!(full.contains("[REDACTED:email]"), "{full}");
+    let span = String::from_utf8(export_line(full.as_bytes()).unwrap()).unwrap();
+    let out = judge(&mut gate, &span, Level::Full);
+    assert!(!out.contains("jane@example.com"), "{out}");
+    assert!(out.contains("\"gen_ai.prompt\""), "{out}");
+    assert!(out.contains("[REDACTED:email]"), "{out}");
+    assert_eq!(
+        out.matches("[customer:").count(),
+        full.matches("[customer:").count(),
+        "{out}"
+    );
+    // The same span judged at standard level carries no content.
+    let out = judge(&mut gate, &span, Level::Standard);
+    assert!(
+        !out.contains("gen_ai.prompt") && !out.contains("REDACTED"),
+        "{out}"
+    );
+}

@@ -994,11 +994,103 @@ fn an_otlp_sink_forwards_gated_protobuf_and_a_dead_receiver_only_costs_its_own_r
         .find(|k| k["name"] == "fwd")
         .cloned()
         .unwrap();
-    assert_eq!(fwd["records_out"]["standard"], 1, "{fwd}");
+    // The cf record went as its span (issue 35 item 3).
+    assert_eq!(fwd["records_out"]["standard"], 2, "{fwd}");
+    assert_eq!(fwd["dropped"]["sink_error"], 0, "{fwd}");
+    sender.terminate();
+}
+
+/// The spans a receiving daemon stored (OTLP/JSON lines), flattened.
+fn stored_spans(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .flat_map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            let mut spans = Vec::new();
+            for rs in v["resourceSpans"].as_array().cloned().unwrap_or_default() {
+                for ss in rs["scopeSpans"].as_array().cloned().unwrap_or_default() {
+                    spans.extend(ss["spans"].as_array().cloned().unwrap_or_default());
+                }
+            }
+            spans
+        })
+        .collect()
+}
+
+/// Attacker test (issue 35 item 3): cf records routed to an `otlp+http://`
+/// sink were dropped silently (counted `sink_error` within milliseconds,
+/// no log line, `sink_up` 1, `/healthz` 200). Now a cf record goes out as
+/// the span its documentation describes, held to the sink's OTLP
+/// allowlist (no content at standard level); what an OTLP sink cannot
+/// carry at all (an evidence record) is counted and logged.
+#[test]
+fn a_cf_record_for_an_otlp_sink_goes_as_its_span_and_nothing_is_dropped_silently() {
+    let dir_b = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir_b.path().join("policy.toml"),
+        "[server]\nflush_interval = \"50ms\"\n[[sink]]\nname = \"store\"\noutput = \"file:store.jsonl\"\n",
+    )
+    .unwrap();
+    let receiver = Daemon::start(dir_b.path());
+    let dir_a = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir_a.path().join("policy.toml"),
+        format!(
+            "[server]\nflush_interval = \"50ms\"\n[[sink]]\nname = \"fwd\"\noutput = \"otlp+http://{}\"\n",
+            receiver.addr
+        ),
+    )
+    .unwrap();
+    let mut sender = Daemon::start(dir_a.path());
+    let cf = r#"{"request_id": "chatcmpl-9f2c41d0", "t_arrival": 1789040112.104, "t_completion": 1789040114.312, "prompt_tokens": 412, "output_tokens": 128, "e2e_latency_s": 2.208, "ttft_s": null, "queue_wait_s": 0.004, "scheduler_family": "ltr-promptlen", "priority_score": -318.0, "prompt_text": "CANARY-cf-prompt", "output_text": "CANARY-cf-output"}"#;
+    let r = sender.post("/v1/records", &[NDJSON], format!("{cf}\n").as_bytes());
+    assert_eq!(r.status, 200, "{}", r.text());
+    let spans = poll("the converted span", || {
+        let s = stored_spans(&dir_b.path().join("store.jsonl"));
+        (!s.is_empty()).then_some(s)
+    });
+    assert_eq!(spans.len(), 1, "{spans:?}");
+    let span = &spans[0];
+    assert_eq!(span["name"], "llm_request", "{span}");
+    assert_eq!(span["startTimeUnixNano"], "1789040112104000000", "{span}");
+    assert_eq!(span["endTimeUnixNano"], "1789040114312000000", "{span}");
+    let attr = |k: &str| {
+        span["attributes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["key"] == k)
+            .map(|a| a["value"].clone())
+    };
     assert_eq!(
-        fwd["dropped"]["sink_error"], 1,
-        "a cf record cannot go to an OTLP sink: {fwd}"
+        attr("cf.request_id"),
+        Some(serde_json::json!({"stringValue": "chatcmpl-9f2c41d0"}))
     );
+    assert_eq!(
+        attr("gen_ai.usage.prompt_tokens"),
+        Some(serde_json::json!({"intValue": "412"}))
+    );
+    assert_eq!(attr("gen_ai.prompt"), None, "standard level: no content");
+    let all = std::fs::read_to_string(dir_b.path().join("store.jsonl")).unwrap();
+    assert!(!all.contains("CANARY"), "{all}");
+
+    // An evidence record has no span form: counted and logged, not silent.
+    let evidence = crate::evidence::SEED_SAMPLE;
+    let r = sender.post("/v1/records", &[NDJSON], format!("{evidence}\n").as_bytes());
+    assert_eq!(r.status, 200, "{}", r.text());
+    let fwd = poll("the evidence record counted", || {
+        let s = sender.status();
+        let fwd = s["sinks"][0].clone();
+        (fwd["dropped"]["sink_error"] == 1).then_some(fwd)
+    });
+    assert_eq!(fwd["records_out"]["standard"], 1, "{fwd}");
+    let log = poll("the log line", || {
+        let log = std::fs::read_to_string(dir_a.path().join("serve.log")).unwrap_or_default();
+        log.contains("an evidence record cannot go to an OTLP sink")
+            .then_some(log)
+    });
+    assert!(!log.contains("CANARY"), "{log}");
     sender.terminate();
 }
 

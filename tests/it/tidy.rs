@@ -813,3 +813,111 @@ fn the_reference_lists_the_close_causes_a_gate_writes() {
         );
     }
 }
+
+/// Issue 35 item 8: no message counts with a fixed plural (`1 records`,
+/// `1 violations`, `(and 1 more errors)`): a count of records, entries,
+/// errors, violations, findings, leases or intervals goes through
+/// `io_text::counted`. `{} bytes` and the `Debug` forms are left alone.
+#[test]
+fn no_message_counts_with_a_fixed_plural() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let tests = test_only_files(&src);
+    files.retain(|f| !tests.contains(f));
+    let fixed = regex::Regex::new(
+        r"\{[A-Za-z_.0-9]*\} (more )?(records|entries|errors|violations|findings|evidence findings|leases|intervals|intact entries|complete entries)\b",
+    )
+    .unwrap();
+    // A hand-written `Debug` (`"Entry({:?}, {} records, {} bytes)"`) is
+    // for developers, not a message.
+    let debug_form = regex::Regex::new(r#"^\s*"[A-Z][A-Za-z:]*\("#).unwrap();
+    let mut offences = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        // Test code may say what it likes.
+        let code = text.split("#[cfg(test)]\nmod ").next().unwrap_or("");
+        for (i, line) in code.lines().enumerate() {
+            if line.trim_start().starts_with("//")
+                || line.contains("assert")
+                || debug_form.is_match(line)
+            {
+                continue;
+            }
+            if fixed.is_match(line) {
+                offences.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(offences.is_empty(), "{offences:#?}");
+}
+
+/// Issue 35 item 8: the finding format docs/reference.md shows is the one
+/// `check` prints: the text form's parts, and the JSON objects' keys in
+/// their order (it once showed a finding without `type` and no summary).
+#[test]
+fn the_reference_shows_the_finding_format_check_prints() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("docs/reference.md")).unwrap();
+    let section = &text[text.find("### Findings").unwrap()..];
+    assert!(
+        section.contains("`FILE:LINE: rule: field: message`"),
+        "docs/reference.md, Findings"
+    );
+    let block = section
+        .split("```json\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("traces.jsonl");
+    std::fs::write(
+        &input,
+        "{\"request_id\":\"chatcmpl-1\",\"prompt_text\":\"x\"}\n",
+    )
+    .unwrap();
+    let policy = root.join("policies/default.toml");
+    let run = |format: &str| {
+        super::cli::tracegate(
+            &[
+                "check",
+                "--policy",
+                policy.to_str().unwrap(),
+                "--format",
+                format,
+                input.to_str().unwrap(),
+            ],
+            b"",
+        )
+    };
+    let json = run("json");
+    let keys = |line: &str| -> Vec<String> {
+        // Keys in their written order: every `"key":` at the top level of
+        // a flat object.
+        line.split(",\"")
+            .map(|part| {
+                part.trim_start_matches('{')
+                    .trim_start_matches('"')
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect()
+    };
+    let shown: Vec<Vec<String>> = block.lines().map(keys).collect();
+    let printed: Vec<Vec<String>> = json.stdout.lines().map(keys).collect();
+    assert_eq!(
+        shown, printed,
+        "docs/reference.md:\n{block}\ncheck:\n{}",
+        json.stdout
+    );
+    let text_form = run("text");
+    let line = text_form.stdout.lines().next().unwrap();
+    assert!(
+        line.ends_with(
+            "traces.jsonl:1: content_field: prompt_text: content field is not allowed at standard level"
+        ),
+        "{line}"
+    );
+}
