@@ -353,8 +353,8 @@ pub fn verify_signed(
                 seq: 0,
                 kind: TamperKind::RolledBack,
                 detail: format!(
-                    "the log is missing; the published head names {} entries",
-                    p.head.size
+                    "the log is missing; the published head names {}",
+                    crate::io_text::counted(p.head.size, "entry", "entries")
                 ),
             },
             entries: 0,
@@ -493,8 +493,9 @@ fn judge_signed(
                     entries,
                     TamperKind::RolledBack,
                     format!(
-                        "the published head names {} entries; the log holds {entries}: rolled back or truncated",
-                        p.head.size
+                        "the published head names {}; the log holds {}: rolled back or truncated",
+                        crate::io_text::counted(p.head.size, "entry", "entries"),
+                        crate::io_text::counted(entries, "entry", "entries")
                     ),
                 );
             }
@@ -516,7 +517,10 @@ fn judge_signed(
             return tampered(
                 last,
                 TamperKind::Signature,
-                format!("there is no signed checkpoint beside a log of {entries} entries"),
+                format!(
+                    "there is no signed checkpoint beside a log of {}",
+                    crate::io_text::counted(entries, "entry", "entries")
+                ),
             );
         }
         NoteFile::Invalid(why) => return tampered(last, TamperKind::Signature, (*why).to_owned()),
@@ -566,8 +570,9 @@ fn judge_signed(
             entries,
             TamperKind::Truncated,
             format!(
-                "the signed checkpoint vouches for {} entries; the log holds {entries}",
-                head.size
+                "the signed checkpoint vouches for {}; the log holds {}",
+                crate::io_text::counted(head.size, "entry", "entries"),
+                crate::io_text::counted(entries, "entry", "entries")
             ),
         );
     }

@@ -770,8 +770,8 @@ impl<S: LogSink> AuditLog<S> {
             }
         }
         Err(mismatch(format!(
-            "it vouches for {} entries; the log ends at seq {seq}",
-            head.size
+            "it vouches for {}; the log ends at seq {seq}",
+            crate::io_text::counted(head.size, "entry", "entries")
         )))
     }
 

@@ -214,8 +214,8 @@ pub fn sign(args: &SignArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
         Ok(Ok(Some(head))) => {
             let _ = writeln!(
                 stdout,
-                "{file}: signed checkpoint written for {} entries",
-                head.size
+                "{file}: signed checkpoint written for {}",
+                crate::io_text::counted(head.size, "entry", "entries")
             );
             0
         }

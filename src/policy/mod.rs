@@ -513,7 +513,7 @@ impl Policy {
                     .map(|p| format!("`{}` {} bits", p.path, capacity::bits_text(p.bits)))
                     .collect();
                 let message = format!(
-                    "sink `{}` can receive {} records of {} free bits, above its max_free_bits = {limit}; largest: {}",
+                    "sink `{}`: one {} record can carry {} free bits, above its max_free_bits = {limit}; largest: {}",
                     sink.name,
                     b.format.as_str(),
                     capacity::bits_text(b.bits),

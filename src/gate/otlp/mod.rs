@@ -150,7 +150,7 @@ impl super::Gate {
 
     /// The spans and log records of the last OTLP record that a violation
     /// inside them dropped, each as the findings that explain it, in walk
-    /// order. Unlike [`Gate::rejected_items`](crate::Gate::rejected_items), kept when every item was
+    /// order. Unlike [`Gate::rejected_items`](super::Gate::rejected_items), kept when every item was
     /// dropped and the record with them.
     pub fn item_drops(&self) -> impl Iterator<Item = &[Finding]> {
         self.item_drop_ranges()
@@ -158,7 +158,7 @@ impl super::Gate {
             .filter_map(|&(a, b)| self.findings.get(a as usize..b as usize))
     }
 
-    /// [`Gate::item_drops`](crate::Gate::item_drops) as ranges of indexes into [`Gate::findings`](crate::Gate::findings).
+    /// [`Gate::item_drops`](super::Gate::item_drops) as ranges of indexes into [`Gate::findings`](super::Gate::findings).
     pub fn item_drop_ranges(&self) -> &[(u32, u32)] {
         &self.otlp.causes
     }
