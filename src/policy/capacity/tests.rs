@@ -574,9 +574,9 @@ fn max_free_bits_refuses_a_policy_above_it() {
     )
     .unwrap_err();
     assert!(
-        errs.0
-            .iter()
-            .any(|e| e.message.contains("one cf record can carry unbounded free bits")),
+        errs.0.iter().any(|e| e
+            .message
+            .contains("one cf record can carry unbounded free bits")),
         "{errs:?}"
     );
 }
