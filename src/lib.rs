@@ -175,10 +175,10 @@ pub mod settings {
         Broken, FieldRule, FieldSet, Pattern, PatternError, Segments, ValueType,
     };
     pub use crate::policy::{
-        AuditSettings, BudgetStoreUrl, FileSource, FleetSettings, FullRules, KeyOrigin,
-        KeywordSetting, Limits, OnViolation, OtlpLimits, OtlpRules, OtlpStructure, PatternSetting,
-        RedactSettings, RefKind, Referenced, ServerSettings, Sink, SinkOutput, SinkRedact,
-        StandardRules, StructureLimits, Window,
+        AuditSettings, BudgetStoreUrl, FileSource, FleetSettings, FreeBitsLimit, FullRules,
+        KeyOrigin, KeywordSetting, Limits, OnViolation, OtlpLimits, OtlpRules, OtlpStructure,
+        PatternSetting, RedactSettings, RefKind, Referenced, ServerSettings, Sink, SinkOutput,
+        SinkRedact, StandardRules, StructureLimits, Window,
     };
     pub use crate::window::budget::StoreFault;
 }

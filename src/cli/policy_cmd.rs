@@ -178,7 +178,7 @@ pub fn capacity_json(p: &Policy) -> serde_json::Value {
         "without_sink": cap.policy.iter().map(bound_json).collect::<Vec<_>>(),
         "sinks": cap.sinks.iter().map(|s| serde_json::json!({
             "sink": s.sink,
-            "max_free_bits": p.sink(&s.sink).and_then(|k| k.max_free_bits),
+            "max_free_bits": p.sink(&s.sink).and_then(|k| k.max_free_bits.as_ref()).map(|l| l.by_format()),
             "formats": s.formats.iter().map(bound_json).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     })
@@ -187,14 +187,17 @@ pub fn capacity_json(p: &Policy) -> serde_json::Value {
 /// The capacity table of `policy check`: per sink, the bound of each
 /// format and the five largest contributors with their derivation.
 pub fn describe_capacity(p: &Policy) -> String {
+    use crate::policy::FreeBitsLimit;
     use crate::policy::capacity::{Bound, bits_text};
     let cap = p.capacity();
     let mut s = String::from(
         "capacity (most free bits one standard record can carry; docs/policy.md, \"How the bound is computed\")\n",
     );
-    let table = |s: &mut String, bounds: &[Bound], limit: Option<u64>| {
+    let table = |s: &mut String, bounds: &[Bound], limit: Option<&FreeBitsLimit>| {
         for b in bounds {
-            let over = limit.is_some_and(|l| !b.is_bounded() || b.bits > l as f64);
+            let over = limit
+                .and_then(|l| l.of(b.format))
+                .is_some_and(|l| !b.is_bounded() || b.bits > l as f64);
             s.push_str(&format!(
                 "    {:<10} {:>10} bits{}\n",
                 b.format.as_str(),
@@ -220,7 +223,7 @@ pub fn describe_capacity(p: &Policy) -> String {
         table(&mut s, &cap.policy, None);
     }
     for sink in &cap.sinks {
-        let limit = p.sink(&sink.sink).and_then(|k| k.max_free_bits);
+        let limit = p.sink(&sink.sink).and_then(|k| k.max_free_bits.as_ref());
         match limit {
             Some(l) => s.push_str(&format!("  sink {} (max_free_bits {l})\n", sink.sink)),
             None => s.push_str(&format!("  sink {}\n", sink.sink)),

@@ -2033,14 +2033,11 @@ fn sinks(
         } else {
             Vec::new()
         };
-        let max_free_bits = match &s.max_free_bits {
-            None => None,
-            Some(v) if *v.get_ref() >= 0 => Some(*v.get_ref() as u64),
-            Some(v) => {
-                ctx.err(v.span(), "`max_free_bits` must not be negative");
-                None
-            }
-        };
+        let max_free_bits = s.max_free_bits.as_ref().and_then(|v| {
+            free_bits_limit(&v.get_ref().0)
+                .map_err(|e| ctx.err(v.span(), e))
+                .ok()
+        });
         free_bits_at.push(s.max_free_bits.as_ref().map(|v| ctx.loc(v.span())));
         out.push(Sink {
             name: name.into_inner(),
@@ -2054,6 +2051,42 @@ fn sinks(
         });
     }
     (out, at, table_at, free_bits_at)
+}
+
+/// A sink's `max_free_bits`: one integer for every record format, or a
+/// table of integers by format name.
+fn free_bits_limit(v: &toml::Value) -> Result<FreeBitsLimit, String> {
+    let bits = |key: &str, v: &toml::Value| match v.as_integer() {
+        Some(n) if n >= 0 => Ok(n as u64),
+        _ => Err(format!("`{key}` must be a whole number of bits, 0 or more")),
+    };
+    let mut limit = FreeBitsLimit::default();
+    match v {
+        toml::Value::Table(t) => {
+            if t.is_empty() {
+                return Err("`max_free_bits` names no record format: write `{ otlp_span = 20000 }`, or one number for every format".into());
+            }
+            for (name, n) in t {
+                let Some(format) = capacity::RecordFormat::parse(name) else {
+                    return Err(format!(
+                        "`max_free_bits` names `{}`, not a record format: use `cf`, `otlp_span`, `otlp_log` or `evidence`",
+                        shown(name)
+                    ));
+                };
+                limit.set(
+                    format,
+                    bits(&format!("max_free_bits.{}", format.as_str()), n)?,
+                );
+            }
+        }
+        n => {
+            let n = bits("max_free_bits", n)?;
+            for format in capacity::RecordFormat::ALL {
+                limit.set(format, n);
+            }
+        }
+    }
+    Ok(limit)
 }
 
 /// Identifiers a sink without a `pseudonymize` key pseudonymizes when a

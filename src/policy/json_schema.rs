@@ -102,6 +102,12 @@ fn shape(s: &Shape, defs: &mut Map<String, Value>) -> Value {
                 { "type": "array", "items": { "type": "string" } }
             ]
         }),
+        Shape::IntOrInts => json!({
+            "anyOf": [
+                { "type": "integer" },
+                { "type": "object", "additionalProperties": { "type": "integer" } }
+            ]
+        }),
         Shape::List(inner) => json!({ "type": "array", "items": shape(&inner(), defs) }),
         Shape::Table(t) => reference(*t, defs),
         Shape::Tables(t) => json!({ "type": "array", "items": reference(*t, defs) }),

@@ -28,6 +28,9 @@ pub enum Shape {
     Time,
     /// `true`, `false` or a list of strings (a sink's `redact`).
     BoolOrStrings,
+    /// An integer, or a table of integers by name (a sink's
+    /// `max_free_bits`: one limit, or one per record format).
+    IntOrInts,
     /// An array of one shape.
     List(fn() -> Shape),
     /// A table with fixed keys (`[server]`).

@@ -497,13 +497,16 @@ impl Policy {
         // records can carry: a bound above it, or an unbounded one, does
         // not load (fail closed).
         for (i, sink) in self.sinks.iter().enumerate() {
-            let Some(limit) = sink.max_free_bits else {
+            let Some(limits) = &sink.max_free_bits else {
                 continue;
             };
             let Some(bounds) = cap.sink(&sink.name) else {
                 continue;
             };
             for b in &bounds.formats {
+                let Some(limit) = limits.of(b.format) else {
+                    continue;
+                };
                 if b.is_bounded() && b.bits <= limit as f64 {
                     continue;
                 }
@@ -805,9 +808,47 @@ pub struct Sink {
     /// Where exports its receiver did not take wait on disk (OTLP
     /// outputs of standard sinks only).
     pub spool: Option<SpoolSettings>,
-    /// `max_free_bits`: the most free bits one standard record of any
-    /// format may carry to this sink (`policy::capacity`).
-    pub max_free_bits: Option<u64>,
+    /// `max_free_bits`: the most free bits one standard record may carry
+    /// to this sink, per record format (`policy::capacity`).
+    pub max_free_bits: Option<FreeBitsLimit>,
+}
+
+/// A sink's `max_free_bits`: per record format (`cf`, `otlp_span`,
+/// `otlp_log`, `evidence`), the most free bits one standard record may
+/// carry; a format without a limit is not held to one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FreeBitsLimit(std::collections::BTreeMap<&'static str, u64>);
+
+impl FreeBitsLimit {
+    /// The limit for `format`, if it has one.
+    pub fn of(&self, format: capacity::RecordFormat) -> Option<u64> {
+        self.0.get(format.as_str()).copied()
+    }
+
+    fn set(&mut self, format: capacity::RecordFormat, bits: u64) {
+        self.0.insert(format.as_str(), bits);
+    }
+
+    /// Every format's limit, by format name.
+    pub fn by_format(&self) -> &std::collections::BTreeMap<&'static str, u64> {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for FreeBitsLimit {
+    /// `20000` when every format has that limit, else
+    /// `cf 1024, otlp_span 20000`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut values = self.0.values();
+        if self.0.len() == capacity::RecordFormat::ALL.len()
+            && let Some(first) = values.next()
+            && values.all(|v| v == first)
+        {
+            return write!(f, "{first}");
+        }
+        let parts: Vec<String> = self.0.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        f.write_str(&parts.join(", "))
+    }
 }
 
 /// A sink's `spool_dir` and `spool_max_bytes`.

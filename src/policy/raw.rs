@@ -307,9 +307,11 @@ raw_table! {
         pub spool_dir: Option<Spanned<String>>,
         /// Most bytes the spool holds.
         pub spool_max_bytes: Option<Spanned<i64>>,
-        /// Most free bits one standard record of any format may carry to
-        /// this sink (the capacity bound); a policy above it does not load.
-        pub max_free_bits: Option<Spanned<i64>>,
+        /// Most free bits one standard record may carry to this sink (the
+        /// capacity bound): one number for every record format, or a table
+        /// by format (`cf`, `otlp_span`, `otlp_log`, `evidence`); a policy
+        /// above it does not load.
+        pub max_free_bits: Option<Spanned<RawFreeBits>>,
     }
 }
 
@@ -351,6 +353,19 @@ pub enum RawTime {
 impl Describe for RawTime {
     fn shape() -> Shape {
         Shape::Time
+    }
+}
+
+/// A sink's `max_free_bits`: one integer for every record format, or a
+/// table of integers by format (read by `compile`, which names a wrong
+/// format or value better than serde would).
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(transparent)]
+pub struct RawFreeBits(pub toml::Value);
+
+impl Describe for RawFreeBits {
+    fn shape() -> Shape {
+        Shape::IntOrInts
     }
 }
 

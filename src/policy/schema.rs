@@ -161,6 +161,10 @@ fn walk_value(
         | (Shape::Time, DeValue::String(_) | DeValue::Datetime(_))
         | (Shape::BoolOrStrings, DeValue::Boolean(_)) => true,
         (Shape::BoolOrStrings, DeValue::Array(a)) => a.iter().all(|v| v.get_ref().is_str()),
+        (Shape::IntOrInts, DeValue::Integer(_)) => true,
+        (Shape::IntOrInts, DeValue::Table(t)) => t
+            .iter()
+            .all(|(_, v)| matches!(v.get_ref(), DeValue::Integer(_))),
         (Shape::List(inner), DeValue::Array(items)) => {
             // Each bad element is reported and left out; the rest stays,
             // so that later stages do not report an emptied list.
@@ -330,6 +334,7 @@ fn expected(shape: Shape) -> &'static str {
         Shape::Bool => "true or false",
         Shape::Time => "an RFC 3339 time",
         Shape::BoolOrStrings => "true, false or a list of detector names",
+        Shape::IntOrInts => "an integer, or a table of integers by record format",
         Shape::List(inner) => match inner() {
             Shape::Str => "a list of strings",
             _ => "a list",
@@ -350,6 +355,7 @@ fn example(shape: Shape) -> Option<&'static str> {
         Shape::Bool => Some("write `true` or `false` without quotes"),
         Shape::Time => Some("write it like `2026-12-01T10:00:00Z`"),
         Shape::BoolOrStrings => Some("write `false` or a list like `[\"email\"]`"),
+        Shape::IntOrInts => Some("write `20000`, or `{ otlp_span = 20000, cf = 1024 }`"),
         Shape::List(_) => Some("write a list like `[\"a\", \"b\"]`"),
         Shape::Tables(_) => Some("write each entry as its own `[[...]]` table"),
         Shape::Rule(_) => Some("write it like `{ type = \"string\", pattern = \"[a-z]{1,16}\" }`"),

@@ -89,7 +89,9 @@ fn policy_check_json_gives_every_part() {
     let objs = json_lines(&r.stdout);
     let sink = &objs[0]["sinks"][0];
     assert_eq!(sink["sink"], "std");
-    assert_eq!(sink["max_free_bits"], 100_000_000);
+    for format in ["cf", "otlp_span", "otlp_log", "evidence"] {
+        assert_eq!(sink["max_free_bits"][format], 100_000_000, "{format}");
+    }
     let span = sink["formats"]
         .as_array()
         .unwrap()

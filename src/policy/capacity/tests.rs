@@ -566,8 +566,70 @@ fn max_free_bits_refuses_a_policy_above_it() {
         "cf fits in 2048: {msgs:#?}"
     );
     let p = policy("[[sink]]\nname = \"s\"\nmax_free_bits = 1000000\n");
-    assert_eq!(p.sinks()[0].max_free_bits, Some(1_000_000));
-    // Unbounded is above every limit.
+    let limit = p.sinks()[0].max_free_bits.clone().unwrap();
+    for f in RecordFormat::ALL {
+        assert_eq!(
+            limit.of(f),
+            Some(1_000_000),
+            "one number holds every format"
+        );
+    }
+    assert_eq!(limit.to_string(), "1000000");
+}
+
+/// A table of limits holds each format it names to its own limit and
+/// leaves the others free: the evidence format's large bound does not stop
+/// a sink that limits only spans; a span limit below the span bound does.
+#[test]
+fn max_free_bits_by_format_holds_only_the_formats_it_names() {
+    let p = policy("[[sink]]\nname = \"s\"\nmax_free_bits = { otlp_span = 100000, cf = 2048 }\n");
+    let limit = p.sinks()[0].max_free_bits.clone().unwrap();
+    assert_eq!(limit.of(RecordFormat::OtlpSpan), Some(100_000));
+    assert_eq!(limit.of(RecordFormat::Cf), Some(2048));
+    assert_eq!(limit.of(RecordFormat::Evidence), None);
+    assert_eq!(limit.to_string(), "cf 2048, otlp_span 100000");
+    let errs = Policy::from_toml(
+        Path::new("p.toml"),
+        "[[sink]]\nname = \"s\"\nmax_free_bits = { otlp_span = 2048 }\n",
+    )
+    .unwrap_err();
+    let msgs: Vec<&str> = errs.0.iter().map(|e| e.message.as_str()).collect();
+    assert!(
+        msgs.iter().any(|m| m.contains("one otlp_span record")),
+        "{msgs:#?}"
+    );
+    assert!(
+        !msgs
+            .iter()
+            .any(|m| m.contains("one evidence record") || m.contains("one cf record")),
+        "only the named format is held: {msgs:#?}"
+    );
+    // A name that is not a format, a negative or a non-integer limit, and
+    // an empty table are refused at the key.
+    for (text, want) in [
+        ("{ spans = 1 }", "not a record format"),
+        ("{ cf = -1 }", "0 or more"),
+        ("{ cf = \"1\" }", "table of integers"),
+        ("{}", "names no record format"),
+        ("-5", "0 or more"),
+    ] {
+        let errs = Policy::from_toml(
+            Path::new("p.toml"),
+            &format!("[[sink]]\nname = \"s\"\nmax_free_bits = {text}\n"),
+        )
+        .unwrap_err();
+        assert!(
+            errs.0
+                .iter()
+                .any(|e| e.line == 3 && e.message.contains(want)),
+            "{text}: {errs:?}"
+        );
+    }
+}
+
+/// Unbounded is above every limit.
+#[test]
+fn an_unbounded_format_is_above_every_limit() {
     let errs = Policy::from_toml(
         Path::new("p.toml"),
         "[standard.fields]\nnote = { type = \"string\", free_text = true }\n[[sink]]\nname = \"s\"\nmax_free_bits = 100000000\n",
