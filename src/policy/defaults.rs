@@ -184,6 +184,7 @@ max_attributes  = 128
 "gen_ai.request.presence_penalty"  = { type = "number", min = -2, max = 2 }
 "gen_ai.usage.cache_read.input_tokens"     = { type = "integer", min = 0 }
 "gen_ai.usage.cache_creation.input_tokens" = { type = "integer", min = 0 }
+"gen_ai.usage.cache_write.input_tokens"    = { type = "integer", min = 0 }
 "gen_ai.usage.reasoning.output_tokens"     = { type = "integer", min = 0 }
 "gen_ai.usage.text.input_tokens" = { type = "integer", min = 0 }
 "gen_ai.usage.image.input_tokens" = { type = "integer", min = 0 }
