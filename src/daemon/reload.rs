@@ -289,8 +289,9 @@ fn refuse(p: &Pipeline, cause: &str, sha: Option<String>) {
         at: p.clock().utc(),
         cause,
     });
-    // Counted last: whoever sees the count also sees the cause and the entry.
-    p.metrics.reloads_refused.fetch_add(1, Ordering::Relaxed);
+    // Counted last, with Release: whoever sees the count (status reads it
+    // with Acquire, before the cause) also sees the cause and the entry.
+    p.metrics.reloads_refused.fetch_add(1, Ordering::Release);
 }
 
 /// Append one entry to the log `settings` names (open, lock, append, fsync).

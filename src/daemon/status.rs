@@ -111,6 +111,14 @@ pub fn status_json(p: &Pipeline) -> Value {
             })
         })
         .collect();
+    // The refusal count first, then its cause: `refuse` sets the cause
+    // and then counts (Release), so a reader that sees the count (Acquire)
+    // also sees the cause. Read the other way round, a status could say
+    // "1 refused" with no error while a refusal was being recorded.
+    let refused = p
+        .metrics
+        .reloads_refused
+        .load(std::sync::atomic::Ordering::Acquire);
     let last_error = p
         .last_reload_error
         .lock()
@@ -157,7 +165,7 @@ pub fn status_json(p: &Pipeline) -> Value {
             // record can carry (`null`: unbounded); docs/policy.md.
             "free_bits": active.policy.free_bits(),
         },
-        "reloads": {"ok": ld(&m.reloads_ok), "refused": ld(&m.reloads_refused)},
+        "reloads": {"ok": ld(&m.reloads_ok), "refused": refused},
         "last_reload_error": last_error,
         "windows": windows,
         "audit": {
