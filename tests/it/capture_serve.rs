@@ -5,7 +5,7 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -28,25 +28,7 @@ impl Drop for Daemon {
 }
 
 fn start(dir: &Path) -> Daemon {
-    let ready = dir.join("ready");
-    let _ = std::fs::remove_file(&ready);
-    let log = std::fs::File::create(dir.join("serve.log")).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
-        .args(["serve", "--policy"])
-        .arg(dir.join("policy.toml"))
-        .args(["--listen", "127.0.0.1:0", "--ready-file"])
-        .arg(&ready)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .unwrap();
-    let addr = poll("the ready file", DEADLINE, || {
-        std::fs::read_to_string(&ready)
-            .ok()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-    });
+    let (child, addr) = crate::wait::spawn_serve(&dir.join("policy.toml"), dir);
     Daemon { child, addr }
 }
 

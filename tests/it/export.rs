@@ -8,8 +8,8 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Child, Command};
+use std::time::Duration;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
@@ -17,9 +17,10 @@ use jiff::{SignedDuration, Timestamp};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::wait::poll;
+
 use super::cli::tracegate;
 
-const DEADLINE: Duration = Duration::from_secs(15);
 const CANARY: &str = "CANARY-export-4b1d";
 
 struct Daemon {
@@ -34,37 +35,8 @@ impl Drop for Daemon {
     }
 }
 
-fn poll<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
-    let end = Instant::now() + DEADLINE;
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(Instant::now() < end, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 fn start(dir: &Path) -> Daemon {
-    let ready = dir.join("ready");
-    let _ = std::fs::remove_file(&ready);
-    let log = std::fs::File::create(dir.join("serve.log")).unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
-        .args(["serve", "--policy"])
-        .arg(dir.join("policy.toml"))
-        .args(["--listen", "127.0.0.1:0", "--ready-file"])
-        .arg(&ready)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .unwrap();
-    let addr = poll("the ready file", || {
-        std::fs::read_to_string(&ready)
-            .ok()
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-    });
+    let (child, addr) = crate::wait::spawn_serve(&dir.join("policy.toml"), dir);
     Daemon { child, addr }
 }
 

@@ -176,25 +176,7 @@ impl Drop for Replica {
 impl Replica {
     /// `serve` on the policy folder `dir/policy` (shared file + own file).
     fn start(dir: &Path) -> Replica {
-        let ready = dir.join("ready");
-        let _ = std::fs::remove_file(&ready);
-        let log = std::fs::File::create(dir.join("serve.log")).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
-            .args(["serve", "--policy"])
-            .arg(dir.join("policy"))
-            .args(["--listen", "127.0.0.1:0", "--ready-file"])
-            .arg(&ready)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        let addr = poll("the ready file", DEADLINE, || {
-            std::fs::read_to_string(&ready)
-                .ok()
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-        });
+        let (child, addr) = crate::wait::spawn_serve(&dir.join("policy"), dir);
         Replica {
             child,
             addr,

@@ -24,3 +24,37 @@ pub(crate) fn poll_within<T>(what: &str, within: Duration, mut f: impl FnMut() -
 pub(crate) fn poll<T>(what: &str, f: impl FnMut() -> Option<T>) -> T {
     poll_within(what, DEADLINE, f)
 }
+
+/// The address a starting `serve` writes to its `--ready-file`, once it
+/// has.
+pub(crate) fn ready_addr(ready: &std::path::Path) -> String {
+    poll("the ready file", || {
+        std::fs::read_to_string(ready)
+            .ok()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+    })
+}
+
+/// `tracegate serve --policy POLICY` on a free loopback port, its stderr in
+/// `dir/serve.log`: the process and its HTTP address, once it is ready.
+pub(crate) fn spawn_serve(
+    policy: &std::path::Path,
+    dir: &std::path::Path,
+) -> (std::process::Child, String) {
+    let ready = dir.join("ready");
+    let _ = std::fs::remove_file(&ready);
+    let log = std::fs::File::create(dir.join("serve.log")).unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_tracegate"))
+        .args(["serve", "--policy"])
+        .arg(policy)
+        .args(["--listen", "127.0.0.1:0", "--ready-file"])
+        .arg(&ready)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let addr = ready_addr(&ready);
+    (child, addr)
+}
