@@ -44,7 +44,7 @@ fn request(spans: usize) -> String {
 
 /// One client's OTLP/gRPC calls until `end`: latencies and refusals.
 fn grpc_client(addr: String, body: Vec<u8>, end: Instant) -> Result<(Vec<Duration>, u64), String> {
-    use tracegate::internals::grpc::{RawCodec, TRACES_PATH};
+    use tracegate_daemon::otlp_grpc::{RawCodec, TRACES_PATH};
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

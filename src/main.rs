@@ -5,5 +5,5 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    tracegate::cli::run(tracegate::cli::Cli::parse())
+    tracegate_cli::cli::run(tracegate_cli::cli::Cli::parse())
 }

@@ -453,29 +453,11 @@ fn free_bits(event: &AuditEvent) -> Option<Value> {
     }
 }
 
-/// The OCSF class, activity and severity of an entry (the table in
-/// docs/reference.md).
-fn ocsf_class(event: &AuditEvent) -> (u32, u32, &'static str, u32, bool) {
-    // (class_uid, activity_id, activity_name, severity_id, failure)
-    match event {
-        AuditEvent::PolicyLoaded { .. } => (6002, 8, "Update", 1, false),
-        AuditEvent::PolicyRejected { .. } => (6002, 8, "Update", 3, true),
-        AuditEvent::WindowEnabled { .. } => (6002, 6, "Enable", 2, false),
-        AuditEvent::WindowClosed { .. } => (6002, 7, "Disable", 1, false),
-        AuditEvent::WindowBackdated { .. } => (6002, 99, "Other", 3, false),
-        AuditEvent::BudgetLeased { .. } | AuditEvent::WindowReleased { .. } => {
-            (6002, 99, "Other", 1, false)
-        }
-        AuditEvent::KeyRotated { .. } => (6002, 8, "Update", 2, false),
-        AuditEvent::FullDenied { .. } => (6002, 6, "Enable", 2, true),
-        AuditEvent::CaptureRead { .. } => (1001, 2, "Read", 3, false),
-    }
-}
-
 /// One OCSF event for an entry: the base fields every class requires,
 /// the entry's facts (never `full_denied.detail`) under `unmapped`.
 fn ocsf_event(e: &Entry) -> Value {
-    let (class_uid, activity_id, activity_name, severity_id, failure) = ocsf_class(&e.event);
+    let (class_uid, activity_id, activity_name, severity_id, failure) =
+        crate::audit::ocsf::ocsf_class(&e.event);
     let mut facts = serde_json::to_value(&e.event).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut facts {
         // SECURITY: see the module docs.

@@ -250,7 +250,7 @@ pub fn rotate(args: &RotateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
     let done = (|| -> Result<u64, crate::audit::AuditError> {
         let new = Arc::new(SigningKey::load(&args.new_key)?);
         let mut log = crate::window::budget::open_configured(settings)?;
-        log.set_replica_id(Some(crate::fleet::replica_id(&policy.fleet)));
+        log.set_replica_id(Some(crate::fleet::replica_id(policy.fleet())));
         Ok(log.rotate_signing_key(new, jiff::Timestamp::now())?.seq)
     })();
     match done {

@@ -135,7 +135,7 @@ pub fn run(args: &CheckArgs) -> u8 {
         horizon: usize::try_from(args.attempt_horizon).unwrap_or(usize::MAX),
         jobs: super::par::jobs(args.jobs),
     };
-    let outcome = check_par::run(&settings, &inputs, policy.limits.max_line_bytes, out);
+    let outcome = check_par::run(&settings, &inputs, policy.limits().max_line_bytes, out);
     let (tally, counts) = (outcome.tally, outcome.counts);
     // SECURITY: a run cut short (a closed stdout, `-q`'s early stop) keeps
     // the findings it saw: "findings" never turns into "clean" because the

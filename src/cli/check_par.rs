@@ -56,6 +56,9 @@ impl Tally {
             FindingKind::Violation => self.violations += 1,
             FindingKind::Malformed => self.malformed += 1,
             FindingKind::Evidence => self.evidence += 1,
+            // A kind this command does not know yet counts against the
+            // input: fails closed.
+            _ => self.violations += 1,
         }
     }
 

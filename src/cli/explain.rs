@@ -80,7 +80,7 @@ pub fn run(args: &ExplainArgs) -> u8 {
     let mut out = BufWriter::new(stdout.lock());
     let mut any = false;
     for file in &args.files {
-        let body = match read_body(file, policy.server.max_body_bytes) {
+        let body = match read_body(file, policy.server().max_body_bytes) {
             Ok(b) => b,
             Err(e) => {
                 super::report_error(&e.context(format!("cannot read `{}`", file.display())));
@@ -193,7 +193,7 @@ fn explain_one(
         (SignalArg::Auto, Body::Json(b)) => json_signal(b),
         (SignalArg::Auto, Body::Protobuf(b)) => protobuf_signal(b, policy),
     };
-    let structure = policy.server.structure;
+    let structure = policy.server().structure;
     let line =
         count_body(bytes, signal, enc, &structure).and_then(|_| body_line(bytes, signal, enc));
     let line = match line {
@@ -215,7 +215,7 @@ fn explain_one(
             };
         }
     };
-    let too_long = line.len() > policy.limits.max_line_bytes;
+    let too_long = line.len() > policy.limits().max_line_bytes;
     let judged_line = if too_long {
         Line::TooLong {
             len: line.len() as u64,
@@ -370,7 +370,7 @@ fn json_signal(b: &[u8]) -> Signal {
 /// Traces when the body decodes as a trace request with spans, else logs
 /// when it decodes as a logs request with log records, else traces.
 fn protobuf_signal(b: &[u8], policy: &Policy) -> Signal {
-    let s = &policy.server.structure;
+    let s = &policy.server().structure;
     let traces = crate::record::otlp_proto::bounds::check_protobuf(b, Signal::Traces, s);
     if traces.is_ok_and(|c| c.spans > 0) && body_line(b, Signal::Traces, Encoding::Protobuf).is_ok()
     {

@@ -109,7 +109,7 @@ pub fn resolve_sink<'p>(policy: &'p Policy, name: &str) -> Result<&'p Sink, u8> 
             if names.is_empty() {
                 eprintln!(
                     "tracegate: unknown sink `{name}`: policy `{}` defines no [[sink]]",
-                    policy.source.display()
+                    policy.source().display()
                 );
             } else {
                 eprintln!(
@@ -192,7 +192,7 @@ pub fn stream(
             return exit::ERROR;
         }
     };
-    let result = inputs.for_each_line(policy.limits.max_line_bytes, |_, n, line| {
+    let result = inputs.for_each_line(policy.limits().max_line_bytes, |_, n, line| {
         tally.records += 1;
         let d = gate_one(gate, levels, n, line, &mut tally);
         crate::sink::send(&mut out, gate, line, &d)?;
@@ -285,7 +285,7 @@ pub(super) fn stream_ordered(
     let mut tally = FilterTally::default();
     let result = run_ordered(
         &inputs,
-        policy.limits.max_line_bytes,
+        policy.limits().max_line_bytes,
         jobs,
         make,
         |done: Judged| {

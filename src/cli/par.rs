@@ -400,6 +400,7 @@ mod tests {
                 .map(|(n, l)| match l {
                     Line::Text(b) => (chunk.file, n, b.to_vec()),
                     Line::TooLong { len } => (chunk.file, n, format!("too long {len}").into()),
+                    _ => (chunk.file, n, b"unknown".to_vec()),
                 })
                 .collect())
         }

@@ -173,7 +173,7 @@ pub fn capacity_json(p: &Policy) -> serde_json::Value {
     let cap = p.capacity();
     serde_json::json!({
         "type": "capacity",
-        "policy": p.source.display().to_string(),
+        "policy": p.source().display().to_string(),
         "sha256": p.sha256(),
         "without_sink": cap.policy.iter().map(bound_json).collect::<Vec<_>>(),
         "sinks": cap.sinks.iter().map(|s| serde_json::json!({
@@ -382,7 +382,7 @@ pub fn closed_windows(policy: &Policy) -> HashMap<String, CloseCause> {
 
 /// The human summary of a valid policy.
 pub fn describe(p: &Policy, now: jiff::Timestamp, log: &AuditView) -> String {
-    let mut s = format!("policy `{}` is valid\n", p.source.display());
+    let mut s = format!("policy `{}` is valid\n", p.source().display());
     s.push_str(&format!("  sha256  {}\n", p.sha256()));
     s.push_str(&format!(
         "  files   {}\n",
@@ -398,10 +398,10 @@ pub fn describe(p: &Policy, now: jiff::Timestamp, log: &AuditView) -> String {
     }
     s.push_str(&format!(
         "  allowlist: {} cf fields, {} evidence fields, {} content fields, on_violation {}\n",
-        p.standard.fields.len(),
-        p.standard.evidence.len(),
-        p.full.content_fields.len(),
-        match p.standard.on_violation {
+        p.standard().fields.len(),
+        p.standard().evidence.len(),
+        p.full().content_fields.len(),
+        match p.standard().on_violation {
             crate::policy::OnViolation::DropRecord => "drop_record",
             crate::policy::OnViolation::DropField => "drop_field",
         }
@@ -441,7 +441,7 @@ pub fn describe(p: &Policy, now: jiff::Timestamp, log: &AuditView) -> String {
             s.push_str(&format!("  {:<24} {:<14} {}\n", sink.name, level, output));
         }
     }
-    s.push_str(&crate::policy::tls::describe_listeners(&p.server));
+    s.push_str(&crate::policy::tls::describe_listeners(p.server()));
     s.push_str(&describe_windows(p, now, log));
     s.push_str(&describe_allowlists(p));
     s.push_str(&describe_sources(p));
@@ -454,7 +454,7 @@ pub fn describe_allowlists(p: &Policy) -> String {
     let mut s = format!(
         "effective allowlists (a table extends the built-in rules unless it says `{REPLACE_DEFAULTS} = true`):\n"
     );
-    for (path, set) in p.standard.allowlists() {
+    for (path, set) in p.standard().allowlists() {
         let origin = |key: &str| {
             p.origins()
                 .iter()
@@ -522,7 +522,10 @@ pub fn describe_sources(p: &Policy) -> String {
         s.push_str("  nothing\n");
     }
     // Allowlist rules are listed with the allowlists above.
-    let lists = p.standard.allowlists().map(|(path, _)| format!("{path}."));
+    let lists = p
+        .standard()
+        .allowlists()
+        .map(|(path, _)| format!("{path}."));
     for o in p.origins() {
         if lists.iter().any(|l| o.key.starts_with(l.as_str())) {
             continue;
@@ -541,10 +544,10 @@ pub fn describe_sources(p: &Policy) -> String {
 /// Every standard field marked `free_text = true`, by allowlist.
 fn free_text_fields(p: &Policy) -> Vec<String> {
     let mut out = Vec::new();
-    let o = &p.standard.otlp;
+    let o = &p.standard().otlp;
     for (prefix, set) in [
-        ("", &p.standard.fields),
-        ("evidence.", &p.standard.evidence),
+        ("", &p.standard().fields),
+        ("evidence.", &p.standard().evidence),
         ("span_attributes.", &o.span_attributes),
         ("resource_attributes.", &o.resource_attributes),
         ("scope_attributes.", &o.scope_attributes),

@@ -174,7 +174,7 @@ fn audit_read(
             "--reason needs an audit log: the policy has no [audit]; give --audit LOG"
         ),
     };
-    log.set_replica_id(Some(crate::fleet::replica_id(&policy.fleet)));
+    log.set_replica_id(Some(crate::fleet::replica_id(policy.fleet())));
     for event in crate::audit::AuditEvent::capture_reads(reason, &by, "redact", files) {
         log.append(&event, jiff::Timestamp::now())?;
     }

@@ -258,7 +258,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     };
     // Said in the operator's own terms (the flag and the policy key), not
     // as an error in a window file that was never written.
-    let max = current.full.max_window;
+    let max = current.full().max_window;
     if length > max {
         return Ok(refusal.refuse(
             args.id.as_deref(),
@@ -736,7 +736,7 @@ fn audit(policy: &Policy, event: &AuditEvent) -> Result<(), crate::audit::AuditE
         return Ok(());
     };
     let mut log = crate::window::budget::open_configured(settings)?;
-    log.set_replica_id(Some(crate::fleet::replica_id(&policy.fleet)));
+    log.set_replica_id(Some(crate::fleet::replica_id(policy.fleet())));
     log.append(event, Timestamp::now())?;
     Ok(())
 }

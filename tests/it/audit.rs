@@ -15,12 +15,12 @@ use hmac::{Hmac, KeyInit, Mac};
 use jiff::Timestamp;
 use proptest::prelude::*;
 use sha2::{Digest, Sha256};
-use tracegate::cli::OutputFormat as Format;
-use tracegate::cli::audit_verify::{VerifyArgs, run};
 use tracegate::internals::audit::{
     AuditError, AuditEvent, AuditKey, AuditLog, Checkpoint, CloseCause, DenyWhy, LogSink,
     TamperKind, Unvouched, VerifyStatus, checkpoint_path, closed_windows, read_entries, verify,
 };
+use tracegate_cli::cli::OutputFormat as Format;
+use tracegate_cli::cli::audit_verify::{VerifyArgs, run};
 
 const LOCK: Duration = Duration::from_secs(10);
 const CANARY: &str = "CANARY-7f3a-do-not-echo";

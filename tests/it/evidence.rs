@@ -57,7 +57,7 @@ struct Spec {
 }
 
 fn policy() -> Evidence {
-    let text = include_str!("../../src/evidence/default_policy.toml");
+    let text = include_str!("../../crates/tracegate/src/evidence/default_policy.toml");
     toml::from_str::<PolicyFile>(text)
         .unwrap()
         .standard

@@ -869,7 +869,12 @@ impl Fleet {
             dir,
             // As `filter` starts it: with the daemon's store client (the
             // library alone has none and would grant nothing).
-            cap: tracegate::internals::capture_with_daemon(policy, clock, "cap"),
+            cap: tracegate::Capture::start_with(
+                policy,
+                clock,
+                "cap",
+                tracegate_daemon::daemon::capture_extensions(),
+            ),
         }
     }
 

@@ -16,8 +16,8 @@ use tonic::Code;
 use tonic::codec::CompressionEncoding;
 
 use crate::serve::{Daemon, content_attrs, policy_text, poll, span_request, window};
-use tracegate::internals::grpc::{ExportResponse, LOGS_PATH, RawCodec, TRACES_PATH, retry_delay};
 use tracegate::internals::record::otlp_proto::{encode_logs_protobuf, encode_traces_protobuf};
+use tracegate_daemon::otlp_grpc::{ExportResponse, LOGS_PATH, RawCodec, TRACES_PATH, retry_delay};
 
 /// Start `tracegate serve` on `dir/policy.toml` with both receivers on
 /// loopback port 0; the daemon and its gRPC address.
@@ -82,7 +82,7 @@ pub(crate) fn call(
     rt.block_on(async {
         let scheme = if how.tls.is_some() { "https" } else { "http" };
         let cfg = how.tls.clone().unwrap_or_else(|| {
-            rustls::ClientConfig::builder_with_provider(tracegate::internals::tls_provider())
+            rustls::ClientConfig::builder_with_provider(tracegate_daemon::tls::provider())
                 .with_safe_default_protocol_versions()
                 .unwrap()
                 .with_root_certificates(rustls::RootCertStore::empty())
@@ -596,7 +596,7 @@ impl Scripted {
                                 };
                                 let answer = ExportResponse {
                                     partial_success: (rejected > 0).then_some(
-                                        tracegate::internals::grpc::PartialSuccess {
+                                        tracegate_daemon::otlp_grpc::PartialSuccess {
                                             rejected,
                                             error_message: "scripted".into(),
                                         },
@@ -610,7 +610,7 @@ impl Scripted {
                             }
                             Reply::Exhausted(None) => tonic::Status::resource_exhausted("full"),
                             Reply::Exhausted(Some(ms)) => {
-                                use tracegate::internals::grpc::{
+                                use tracegate_daemon::otlp_grpc::{
                                     Any, ProtoDuration, RETRY_INFO_TYPE, RetryInfo, RpcStatus,
                                 };
                                 let info = RetryInfo {

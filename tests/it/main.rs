@@ -14,7 +14,6 @@ mod evidence;
 mod export;
 mod export_retry;
 mod fleet;
-mod fuzz_replay;
 mod genai;
 mod grpc;
 mod identifiers;

@@ -12,8 +12,8 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
 use crate::grpc::{Call, call, start};
 use crate::serve::{content_attrs, poll, replace_policy, span_request};
-use tracegate::internals::grpc::TRACES_PATH;
 use tracegate::internals::record::otlp_proto::encode_traces_protobuf;
+use tracegate_daemon::otlp_grpc::TRACES_PATH;
 
 /// A CA and the certificates it signed, as PEM files in a folder.
 pub(crate) struct Pki {
@@ -60,7 +60,7 @@ pub(crate) fn client(dir: &Path, ca: &str, identity: Option<&str>) -> rustls::Cl
     for c in CertificateDer::pem_file_iter(dir.join(ca)).unwrap() {
         roots.add(c.unwrap()).unwrap();
     }
-    let b = rustls::ClientConfig::builder_with_provider(tracegate::internals::tls_provider())
+    let b = rustls::ClientConfig::builder_with_provider(tracegate_daemon::tls::provider())
         .with_safe_default_protocol_versions()
         .unwrap()
         .with_root_certificates(roots);

@@ -11,8 +11,8 @@ use tonic::Code;
 
 use crate::grpc::{Call, call, start};
 use crate::serve::{JSON, PROTO, policy_text, poll, span_request};
-use tracegate::internals::grpc::{LOGS_PATH, TRACES_PATH};
 use tracegate::internals::record::otlp_proto::{encode_logs_protobuf, encode_traces_protobuf};
+use tracegate_daemon::otlp_grpc::{LOGS_PATH, TRACES_PATH};
 
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_default()

@@ -1,6 +1,6 @@
 //! SplitMix64: a small, seeded, dependency-free generator for shaping test
 //! and benchmark data. Shared by `tests/it`, `benches/` and the redaction
-//! unit tests (`src/redact/tests.rs`) via `#[path]`.
+//! unit tests (`crates/tracegate/src/redact/tests.rs`) via `#[path]`.
 #![allow(dead_code)]
 
 /// A seeded generator.

@@ -32,7 +32,7 @@ use tracegate::Line;
 use tracegate::Policy;
 use tracegate::{Gate, Verdict};
 
-#[path = "../tests/support/rng.rs"]
+#[path = "../../../tests/support/rng.rs"]
 mod rng;
 use rng::Rng;
 

@@ -16,7 +16,7 @@ use tracegate::{
     Action, KeywordRule, RedactConfig, RedactKey, Redactor, builtin_detectors as builtin_names,
 };
 
-#[path = "../tests/support/rng.rs"]
+#[path = "../../../tests/support/rng.rs"]
 mod rng;
 use rng::Rng;
 

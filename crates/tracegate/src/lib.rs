@@ -118,35 +118,33 @@
 //! ```
 #![deny(missing_docs)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
-// Without the `cli` feature the command layer, the main user of many
-// crate-internal items, is not built: those items are then unused.
-#![cfg_attr(not(feature = "cli"), allow(dead_code))]
 
-pub(crate) mod audit;
-/// The `tracegate` command line, for the binary (`src/main.rs`) and the
-/// integration tests that drive a command in-process. Not part of the API.
-#[cfg(feature = "cli")]
 #[doc(hidden)]
-#[allow(rustdoc::private_intra_doc_links)]
-pub mod cli;
-#[cfg(feature = "daemon")]
-pub(crate) mod daemon;
-pub(crate) mod decision;
-pub(crate) mod evidence;
-pub(crate) mod finding;
-pub(crate) mod fleet;
-pub(crate) mod gate;
-pub(crate) mod io_text;
-#[cfg(feature = "daemon")]
-pub(crate) mod otlp_grpc;
-pub(crate) mod policy;
-pub(crate) mod record;
-pub(crate) mod redact;
-pub(crate) mod sink;
-pub(crate) mod source;
-#[cfg(feature = "daemon")]
-pub(crate) mod tls;
-pub(crate) mod window;
+pub mod audit;
+#[doc(hidden)]
+pub mod decision;
+#[doc(hidden)]
+pub mod evidence;
+#[doc(hidden)]
+pub mod finding;
+#[doc(hidden)]
+pub mod fleet;
+#[doc(hidden)]
+pub mod gate;
+#[doc(hidden)]
+pub mod io_text;
+#[doc(hidden)]
+pub mod policy;
+#[doc(hidden)]
+pub mod record;
+#[doc(hidden)]
+pub mod redact;
+#[doc(hidden)]
+pub mod sink;
+#[doc(hidden)]
+pub mod source;
+#[doc(hidden)]
+pub mod window;
 
 pub use audit::{
     AuditError, AuditEvent, AuditKey, AuditLog, CloseCause, DenyWhy, Entry as AuditEntry,
@@ -197,54 +195,17 @@ pub use window::runtime::{Capture, CaptureStats, Done as CaptureDone, Grant, Job
 /// integration tests reach into (the tape, OTLP encoding, audit-log
 /// plumbing, OTLP/gRPC's codec). Not part of the API: no semver
 /// promise, hidden from the docs.
+/// The modules behind the public API, for the other crates of this
+/// workspace: the daemon (`tracegate-daemon`) and the command
+/// (`tracegate-cli`) build on the library's internals (the tape, the
+/// policy's compiled parts, the audit log's files, the capture runtime),
+/// and their tests and the fuzz targets reach the same parts. Not a stable
+/// API: embed through the items at the crate root.
 #[doc(hidden)]
 #[allow(rustdoc::private_intra_doc_links)]
 pub mod internals {
-    /// The audit log's files and entries, for forensics tests.
-    pub mod audit {
-        pub use crate::audit::*;
-    }
-    /// The record layer: the tape, OTLP protobuf messages (fixtures) and
-    /// the OTLP enums' values (the fuzz invariants).
-    pub mod record {
-        pub use crate::record::{cf_span, otlp_enums, otlp_proto, tape};
-    }
-    /// The policy's key table and schema (documentation tests).
-    pub mod policy {
-        pub use crate::policy::{keys, schema};
-    }
-    /// The latency-evidence auditor (its own tests and bench).
-    pub mod evidence {
-        pub use crate::evidence::*;
-    }
-    /// OTLP exports (the retry bound the tests count).
-    #[cfg(feature = "daemon")]
-    pub mod sink {
-        pub use crate::sink::otlp;
-    }
-    /// OTLP/gRPC's codec, paths and status details (gRPC clients in tests).
-    #[cfg(feature = "daemon")]
-    pub mod grpc {
-        pub use crate::otlp_grpc::*;
-    }
-    /// The rustls crypto provider the receivers and exporters use.
-    #[cfg(feature = "daemon")]
-    pub use crate::tls::provider as tls_provider;
-
-    /// A capture as `filter` starts one: with the daemon's client of the
-    /// fleet's budget store and its TLS check (the fleet tests drive
-    /// replicas in one process with an injected clock).
-    #[cfg(feature = "daemon")]
-    pub fn capture_with_daemon(
-        policy: std::sync::Arc<crate::Policy>,
-        clock: std::sync::Arc<dyn crate::Clock>,
-        sink: &str,
-    ) -> crate::window::runtime::Capture {
-        crate::window::runtime::Capture::start_with(
-            policy,
-            clock,
-            sink,
-            crate::daemon::capture_extensions(),
-        )
-    }
+    pub use crate::{
+        audit, decision, evidence, finding, fleet, gate, io_text, policy, record, redact, sink,
+        source, window,
+    };
 }

@@ -107,7 +107,7 @@ async fn export(ing: Ingest, signal: Signal, req: Request) -> Response {
         return refuse(&ing, r);
     }
     let (parts, body) = req.into_parts();
-    let server = &active.policy.server;
+    let server = &active.policy.server();
     let max = server.max_body_bytes;
     let mut res = Reservation::default();
     let raw = match ing

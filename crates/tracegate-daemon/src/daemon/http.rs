@@ -241,7 +241,7 @@ async fn otlp_inner(
     // One snapshot per request: every record of it is judged by one policy.
     let active = ing.p.snapshot();
     ing.admit(&active, authorization(headers))?;
-    let server = &active.policy.server;
+    let server = &active.policy.server();
     let mut res = Reservation::default();
     let bytes = read_body(
         ing,
@@ -315,7 +315,7 @@ async fn records(State(ing): State<Ingest>, headers: HeaderMap, body: Body) -> R
                 "content type must be application/x-ndjson (JSON Lines)",
             ));
         }
-        let server = &active.policy.server;
+        let server = &active.policy.server();
         let mut res = Reservation::default();
         let bytes = read_body(
             &ing,
@@ -328,7 +328,7 @@ async fn records(State(ing): State<Ingest>, headers: HeaderMap, body: Body) -> R
         .await?;
         // Lines are judged one at a time: a line's tape and output cost
         // what a line is long, bounded by `limits.max_line_bytes`.
-        let line_cost = bytes.len().min(active.policy.limits.max_line_bytes);
+        let line_cost = bytes.len().min(active.policy.limits().max_line_bytes);
         let deadline = tokio::time::Instant::now() + super::ingest::BUDGET_WAIT;
         ing.reserve(&mut res, bytes.len() + line_cost * 12, deadline)
             .await?;

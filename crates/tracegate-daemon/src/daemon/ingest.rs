@@ -145,7 +145,7 @@ pub struct Accepted {
 impl Ingest {
     /// The state for `p`, its budget sized by the policy in force.
     pub fn new(p: Arc<Pipeline>) -> Ingest {
-        let budget = MemoryBudget::new(p.snapshot().policy.server.decode_memory_bytes);
+        let budget = MemoryBudget::new(p.snapshot().policy.server().decode_memory_bytes);
         Ingest {
             p,
             budget,
@@ -170,7 +170,7 @@ impl Ingest {
     /// (`authorization`, the header's value as sent), then draining, then
     /// full queues.
     pub fn admit(&self, active: &Active, authorization: Option<&[u8]>) -> Result<(), Refusal> {
-        if let Some(token) = &active.policy.server.bearer_token
+        if let Some(token) = &active.policy.server().bearer_token
             && !bearer_matches(token.expose(), authorization)
         {
             return Err(Refusal::new(
@@ -276,7 +276,7 @@ impl Ingest {
         bytes: Bytes,
         res: &mut Reservation,
     ) -> Result<Accepted, Refusal> {
-        let structure = active.policy.server.structure;
+        let structure = active.policy.server().structure;
         let deadline = tokio::time::Instant::now() + BUDGET_WAIT;
         if enc == Encoding::Json {
             // The validating scan's tape: at most one token per two bytes.

@@ -48,7 +48,7 @@ pub const TICK_EVERY: Duration = Duration::from_millis(250);
 /// What the daemon's floor lends every capture of `serve` and `filter`:
 /// the fleet's Redis budget store and the rustls check of a policy's TLS
 /// files (the library has neither).
-pub(crate) fn capture_extensions() -> crate::window::runtime::Extensions {
+pub fn capture_extensions() -> crate::window::runtime::Extensions {
     crate::window::runtime::Extensions {
         budget_store: Some(|url, fleet, replica_id| {
             Box::new(crate::window::budget_redis::RedisBudget::new(
@@ -85,7 +85,7 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
     let reload_now = Arc::new(Notify::new());
     let hup = listen_for_hup(Arc::clone(&reload_now))?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock::new());
-    let listen = opts.listen.unwrap_or(policy.server.listen);
+    let listen = opts.listen.unwrap_or(policy.server().listen);
     let policy = Arc::new(policy);
     if !policy.sinks().iter().any(|s| s.output.is_some()) {
         tracing::warn!(
@@ -135,7 +135,7 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
         write_ready_file(path, &local.to_string())?;
     }
     tracing::info!(%local, grpc = ?grpc_listener.as_ref().map(|g| g.1), revision = 1, policy_sha256 = %policy.sha256(), "serving");
-    let mut exposed = policy.server.clone();
+    let mut exposed = policy.server().clone();
     exposed.listen = local;
     exposed.grpc_listen = grpc_listener.as_ref().map(|g| g.1);
     for w in crate::policy::tls::exposure_warnings(&exposed) {
@@ -152,9 +152,9 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
 
     let ing = ingest::Ingest::new(Arc::clone(&pipeline));
     let limits = listener::ConnLimits {
-        max_connections: policy.server.max_connections,
-        header_read_timeout: policy.server.header_read_timeout,
-        idle_timeout: policy.server.idle_timeout,
+        max_connections: policy.server().max_connections,
+        header_read_timeout: policy.server().header_read_timeout,
+        idle_timeout: policy.server().idle_timeout,
     };
     let server = listener::serve(
         listener,
@@ -229,7 +229,7 @@ async fn bind_grpc(
     opts: &ServeOptions,
     policy: &Policy,
 ) -> anyhow::Result<Option<(tokio::net::TcpListener, SocketAddr)>> {
-    let Some(addr) = opts.grpc_listen.or(policy.server.grpc_listen) else {
+    let Some(addr) = opts.grpc_listen.or(policy.server().grpc_listen) else {
         return Ok(None);
     };
     match tokio::net::TcpListener::bind(addr).await {
@@ -326,7 +326,7 @@ fn write_ready_file(path: &Path, addr: &str) -> anyhow::Result<()> {
 /// judged under one policy snapshot, refused while every sink is full.
 impl Feed for Pipeline {
     fn max_line_bytes(&self) -> usize {
-        self.snapshot().policy.limits.max_line_bytes
+        self.snapshot().policy.limits().max_line_bytes
     }
     fn offer(&self, piece: Piece<'_>, force: bool) -> bool {
         let active = self.snapshot();

@@ -252,7 +252,7 @@ impl Pipeline {
     /// Captures of sinks the policy dropped are reloaded too (closing their
     /// windows) and then forgotten.
     pub fn build(&self, policy: Arc<Policy>, revision: u64) -> Active {
-        let settings = policy.server.clone();
+        let settings = policy.server().clone();
         let mut captures = lock(&self.captures);
         let mut queues = lock(&self.queues);
         let mut new_captures = HashMap::new();
@@ -365,7 +365,7 @@ impl Pipeline {
             ..Tally::default()
         };
         let mut gate = active.gate();
-        let max = active.policy.limits.max_line_bytes;
+        let max = active.policy.limits().max_line_bytes;
         let line = if line.len() > max {
             Line::TooLong {
                 len: line.len() as u64,
@@ -394,7 +394,7 @@ impl Pipeline {
     pub fn ingest_lines(&self, active: &Active, body: &[u8]) -> Tally {
         let mut tally = Tally::default();
         let mut gate = active.gate();
-        let mut reader = LineReader::new(body, active.policy.limits.max_line_bytes);
+        let mut reader = LineReader::new(body, active.policy.limits().max_line_bytes);
         // Reading a byte slice cannot fail.
         while let Ok(Some((n, line))) = reader.next_line() {
             if let Line::Text(b) = &line
@@ -421,7 +421,7 @@ impl Pipeline {
         let mut scan = SharedScan::new(
             match line {
                 Line::Text(b) => b,
-                Line::TooLong { .. } => &[],
+                _ => &[],
             },
             std::mem::take(&mut set.tape),
         );
@@ -446,7 +446,7 @@ impl Pipeline {
         let mut judged_by = plain;
         let bytes = match line {
             Line::Text(b) => *b,
-            Line::TooLong { .. } => &[][..],
+            _ => &[][..],
         };
         let mut note: Option<DropNote> = None;
         for (i, s) in active.sinks.iter().enumerate() {
@@ -491,7 +491,24 @@ impl Pipeline {
                     noted(DropReason::Malformed, gate.findings().first(), 1);
                     continue;
                 }
-                Verdict::Dropped => {
+                Verdict::Verbatim | Verdict::Rewritten => {
+                    for f in gate.item_drops() {
+                        noted(DropReason::Violation, first_violation(f), 1);
+                    }
+                    count_strips(gate, &s.counters, what);
+                    violated_everywhere = false;
+                    let here = gate.rejected_items();
+                    if !here.is_empty() && rule.is_none() {
+                        rule = gate.findings().first().map(|f| f.rule.as_str());
+                    }
+                    match &mut items_everywhere {
+                        None => items_everywhere = Some(here.to_vec()),
+                        Some(all) => all.retain(|i| here.contains(i)),
+                    }
+                }
+                // Dropped, and any verdict this daemon does not know yet:
+                // fails closed.
+                _ => {
                     s.counters.drop_one(DropReason::Violation);
                     if rule.is_none() {
                         rule = gate.findings().first().map(|f| f.rule.as_str());
@@ -514,21 +531,6 @@ impl Pipeline {
                         );
                     }
                     continue;
-                }
-                Verdict::Verbatim | Verdict::Rewritten => {
-                    for f in gate.item_drops() {
-                        noted(DropReason::Violation, first_violation(f), 1);
-                    }
-                    count_strips(gate, &s.counters, what);
-                    violated_everywhere = false;
-                    let here = gate.rejected_items();
-                    if !here.is_empty() && rule.is_none() {
-                        rule = gate.findings().first().map(|f| f.rule.as_str());
-                    }
-                    match &mut items_everywhere {
-                        None => items_everywhere = Some(here.to_vec()),
-                        Some(all) => all.retain(|i| here.contains(i)),
-                    }
                 }
             }
             if d.judged.stripped > 0 {
@@ -701,7 +703,7 @@ impl Pipeline {
     /// whether the store answered the last lease request, leases taken.
     pub fn fleet_state(&self) -> FleetState {
         let active = self.snapshot();
-        let fleet = &active.policy.fleet;
+        let fleet = &active.policy.fleet();
         let mut state = FleetState {
             replica_id: crate::fleet::replica_id(fleet),
             replicas: fleet.replicas,
@@ -820,7 +822,9 @@ fn send_as_otlp(s: &SinkRt, gate: &mut Gate, n: u64, line: &Line<'_>, d: &Delive
     let bytes: &[u8] = match j.verdict {
         Verdict::Verbatim => &span,
         Verdict::Rewritten => gate.output(),
-        Verdict::Dropped | Verdict::Malformed => {
+        // Dropped, malformed, and any verdict this daemon does not know
+        // yet: fails closed.
+        _ => {
             s.counters.drop_one(DropReason::Violation);
             let rule = gate
                 .findings()

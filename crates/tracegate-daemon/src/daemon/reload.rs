@@ -245,10 +245,10 @@ fn apply(p: &Pipeline, policy: Policy, state: &mut WatchState, digest: &str) -> 
     }
     state.retry = None;
     let sha = policy.sha256().to_string();
-    if policy.server.listen != current.policy.server.listen {
-        tracing::warn!(listen = %policy.server.listen, "`server.listen` changed: it takes effect at restart");
+    if policy.server().listen != current.policy.server().listen {
+        tracing::warn!(listen = %policy.server().listen, "`server.listen` changed: it takes effect at restart");
     }
-    if policy.server.grpc_listen != current.policy.server.grpc_listen {
+    if policy.server().grpc_listen != current.policy.server().grpc_listen {
         tracing::warn!("`server.grpc_listen` changed: it takes effect at restart");
     }
     let active = p.build(Arc::new(policy), revision);
@@ -297,7 +297,7 @@ fn refuse(p: &Pipeline, cause: &str, sha: Option<String>) {
 /// Append one entry to the log `settings` names (open, lock, append, fsync).
 pub fn append(settings: &AuditSettings, event: &AuditEvent, p: &Pipeline) -> anyhow::Result<()> {
     let mut log = crate::window::budget::open_configured(settings)?;
-    log.set_replica_id(Some(crate::fleet::replica_id(&p.snapshot().policy.fleet)));
+    log.set_replica_id(Some(crate::fleet::replica_id(p.snapshot().policy.fleet())));
     log.append(event, p.clock().utc())?;
     Ok(())
 }

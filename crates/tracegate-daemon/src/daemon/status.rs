@@ -159,7 +159,7 @@ pub fn status_json(p: &Pipeline) -> Value {
         "policy": {
             "revision": active.revision,
             "sha256": active.policy.sha256(),
-            "source": active.policy.source.display().to_string(),
+            "source": active.policy.source().display().to_string(),
             "loaded_at": format_ts(active.loaded_at),
             // Per sink and record format, the most free bits one standard
             // record can carry (`null`: unbounded); docs/policy.md.

@@ -49,7 +49,7 @@ impl TlsSource {
     /// in force has no TLS.
     pub fn acceptor(&self) -> Result<Option<TlsAcceptor>, TlsUnavailable> {
         let active = self.p.snapshot();
-        let Some(tls) = &active.policy.server.tls else {
+        let Some(tls) = &active.policy.server().tls else {
             return Ok(None);
         };
         let mut cache = self

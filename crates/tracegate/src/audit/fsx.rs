@@ -143,7 +143,7 @@ pub(crate) fn adopt_owner(created: &Path, like: &Path) {
 /// when it exists it must be a real folder (not a symlink), owned by this
 /// process's user (or this process is root), and closed to group and
 /// others. `Err` holds a lowercase cause.
-pub(crate) fn private_dir(dir: &Path) -> Result<(), String> {
+pub fn private_dir(dir: &Path) -> Result<(), String> {
     match DirBuilder::new().mode(DIR_MODE).create(dir) {
         Ok(()) => {
             if let Some(parent) = dir.parent() {

@@ -255,7 +255,7 @@ mod tests {
 
     /// The rules table of docs/reference.md: (name, kind) per row.
     fn documented() -> BTreeSet<(String, String)> {
-        let doc = include_str!("../../docs/reference.md");
+        let doc = include_str!("../../../../docs/reference.md");
         let start = doc
             .find("<!-- rules-table -->")
             .expect("docs/reference.md marks its rules table");

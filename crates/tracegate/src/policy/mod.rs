@@ -297,10 +297,7 @@ impl Policy {
     /// `tls::TlsCheck`): how the `tracegate` commands load a policy.
     /// Crate-private until the daemon is a crate of its own, which will
     /// name it.
-    pub(crate) fn load_checked(
-        path: &Path,
-        tls: &dyn tls::TlsCheck,
-    ) -> Result<Policy, PolicyErrors> {
+    pub fn load_checked(path: &Path, tls: &dyn tls::TlsCheck) -> Result<Policy, PolicyErrors> {
         Policy::load_with(path, Some(tls))
     }
 
@@ -323,7 +320,7 @@ impl Policy {
     }
 
     /// [`Policy::load_settled`], with the TLS files also held to `tls`.
-    pub(crate) fn load_settled_checked(
+    pub fn load_settled_checked(
         path: &Path,
         settle: Duration,
         tries: u32,
@@ -381,7 +378,7 @@ impl Policy {
     }
 
     /// [`Policy::from_files`], with the TLS files also held to `tls`.
-    pub(crate) fn from_files_checked(
+    pub fn from_files_checked(
         source: &Path,
         files: &[load::PolicyFile],
         tls: &dyn tls::TlsCheck,

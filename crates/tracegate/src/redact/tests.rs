@@ -5,7 +5,7 @@
 use super::*;
 use proptest::prelude::*;
 
-#[path = "../../tests/support/rng.rs"]
+#[path = "../../../../tests/support/rng.rs"]
 mod rng;
 
 // ---------------------------------------------------------------- helpers

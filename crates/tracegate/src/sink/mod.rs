@@ -11,21 +11,9 @@
 //! | JSON Lines on a writer (`filter`'s and `redact`'s stdout, a buffer) | [`Lines`] | here |
 //! | `stdout`, `file:PATH`, `otlp+http(s)://`, `otlp+grpc(s)://` in `serve` | `&writer::Queue`, drained by one writer task per sink | `writer.rs` (tokio), `otlp.rs` (OTLP exports over HTTP and gRPC, retried), `spool.rs` (exports waiting on disk), `file.rs` |
 //!
-//! The daemon's parts (`writer`, `otlp`, `spool`, `file` and the sink `counters`)
-//! exist with the `daemon` feature only and sit on the daemon's floor (see
-//! `tests/it/tidy.rs`): the seam and [`Lines`] build without them and
-//! name none of them.
-
-#[cfg(feature = "daemon")]
-pub mod counters;
-#[cfg(feature = "daemon")]
-pub mod file;
-#[cfg(feature = "daemon")]
-pub mod otlp;
-#[cfg(feature = "daemon")]
-pub mod spool;
-#[cfg(feature = "daemon")]
-pub mod writer;
+//! The daemon's parts (`writer`, `otlp`, `spool`, `file` and the sink
+//! `counters`) live in the `tracegate-daemon` crate, under the same
+//! `sink` path: the seam and [`Lines`] name none of them.
 
 use std::io::{self, Write};
 

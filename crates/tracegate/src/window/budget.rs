@@ -566,7 +566,7 @@ pub fn lease_size_among(left: u64, need: u64, cap: u64, replicas: u64) -> u64 {
         .min(left)
 }
 
-pub(crate) fn enabled(w: &Window) -> AuditEvent {
+pub fn enabled(w: &Window) -> AuditEvent {
     AuditEvent::WindowEnabled {
         window: w.id.clone(),
         sink: w.sink.clone(),
@@ -579,7 +579,7 @@ pub(crate) fn enabled(w: &Window) -> AuditEvent {
     }
 }
 
-pub(crate) fn spent_for_good(w: &Window) -> AuditEvent {
+pub fn spent_for_good(w: &Window) -> AuditEvent {
     AuditEvent::WindowClosed {
         window: w.id.clone(),
         sink: w.sink.clone(),

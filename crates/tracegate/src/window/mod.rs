@@ -5,10 +5,6 @@
 //! enables and closes windows against the audit log is [`runtime`].
 
 pub mod budget;
-/// On the daemon's floor: the library never names it (`budget_source`
-/// takes a client instead).
-#[cfg(feature = "daemon")]
-pub mod budget_redis;
 pub mod budget_share;
 pub mod budget_source;
 pub mod clock;

@@ -191,11 +191,11 @@ pub struct CaptureStats {
 /// when the open window's file changes) has its TLS files read and
 /// fingerprinted but not parsed.
 #[derive(Clone, Copy, Default)]
-pub(crate) struct Extensions {
+pub struct Extensions {
     /// Leases from `[fleet] budget_store`.
-    pub(crate) budget_store: Option<StoreClient>,
+    pub budget_store: Option<StoreClient>,
     /// The check a policy read again goes through.
-    pub(crate) tls_check: Option<&'static dyn TlsCheck>,
+    pub tls_check: Option<&'static dyn TlsCheck>,
 }
 
 /// The full-capture state of one sink.
@@ -280,7 +280,7 @@ impl Capture {
     }
 
     /// [`Capture::start`], with the daemon's store client and TLS check.
-    pub(crate) fn start_with(
+    pub fn start_with(
         policy: Arc<Policy>,
         clock: Arc<dyn Clock>,
         sink: &str,
@@ -301,7 +301,7 @@ impl Capture {
 
     /// [`Capture::background`], with the daemon's store client and TLS
     /// check.
-    pub(crate) fn background_with(
+    pub fn background_with(
         policy: Arc<Policy>,
         clock: Arc<dyn Clock>,
         sink: &str,

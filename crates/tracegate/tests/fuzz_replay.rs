@@ -4,7 +4,9 @@
 //! crate's own source file (one source of truth, no `pub` testing API in
 //! the library); see `fuzz/README.md`.
 
-#[path = "../../fuzz/src/invariants.rs"]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+#[path = "../fuzz/src/invariants.rs"]
 mod invariants;
 
 use std::path::Path;
