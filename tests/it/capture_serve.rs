@@ -117,9 +117,10 @@ impl Follow for Nothing {
 fn a_held_audit_lock_stalls_no_sink_and_capture_resumes_after() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    // The window starts 3 s from now: its enablement happens while the
-    // lock is held.
-    policy(d, "30s", 3, "");
+    // The window starts 6 s from now: its enablement happens while the
+    // lock is held (the margin covers a daemon slow to start on a loaded
+    // machine; the check after taking the lock says when it did not).
+    policy(d, "30s", 6, "");
     let daemon = start(d);
     let window_start = poll("the policy to load", DEADLINE, || {
         tracegate::Policy::load(&d.join("policy.toml"))
@@ -142,6 +143,10 @@ fn a_held_audit_lock_stalls_no_sink_and_capture_resumes_after() {
         .unwrap();
     });
     locked_rx.recv_timeout(DEADLINE).unwrap();
+    assert!(
+        Timestamp::now() < window_start,
+        "setup too slow: the lock was taken after the window started, so this run proves nothing"
+    );
     poll("the window to start", DEADLINE, || {
         (Timestamp::now() > window_start).then_some(())
     });

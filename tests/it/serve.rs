@@ -754,11 +754,11 @@ fn a_stopped_sink_drops_and_counts_without_blocking_others() {
     assert!(!cap.is_empty(), "the healthy sink still gets records");
 }
 
-/// Tidy: the core does no async IO; only `src/daemon` (and the `serve`
+/// Tidy: the core does no async IO; only `crates/tracegate-daemon/src/daemon` (and the `serve`
 /// command) may name tokio or axum.
 #[test]
 fn the_core_never_imports_tokio() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/tracegate/src");
     let mut stack: Vec<PathBuf> = [
         "record", "gate", "policy", "redact", "evidence", "window", "audit",
     ]

@@ -3,6 +3,26 @@
 
 use std::path::{Path, PathBuf};
 
+/// The workspace's folder (the root package's).
+fn workspace() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The library crate's sources.
+fn library_src() -> PathBuf {
+    workspace().join("crates/tracegate/src")
+}
+
+/// Each crate's sources with its crate tag in [`LAYERS`]: the library, the
+/// daemon, the command.
+fn crate_sources() -> [(&'static str, PathBuf); 3] {
+    [
+        ("library", library_src()),
+        ("daemon", workspace().join("crates/tracegate-daemon/src")),
+        ("binary", workspace().join("src")),
+    ]
+}
+
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let p = entry.unwrap().path();
@@ -159,7 +179,7 @@ fn test_items_are_cut_and_nothing_else() {
 /// auditor and the per-sink decision are pure, so they can be tested and fuzzed without a world.
 #[test]
 fn the_core_does_no_io() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root = library_src();
     let mut files = vec![root.join("decision.rs"), root.join("finding.rs")];
     for dir in ["record", "gate", "redact", "evidence", "policy"] {
         rust_files(&root.join(dir), &mut files);
@@ -577,26 +597,44 @@ fn a_planted_back_edge_or_a_name_through_the_root_fails() {
     assert!(layer_offences(&m("record"), "use crate::Gate;")[0].contains("not a module"));
 }
 
-/// Every file of `src` (but the roots, `lib.rs` and `main.rs`) names only
-/// modules below its own in [`LAYERS`], outside `#[cfg(test)]` items; every
-/// entry is a module, listed once; and the crates come in their order.
+/// Every file of each crate's `src` (but the roots, `lib.rs` and
+/// `main.rs`) names only modules below its own in [`LAYERS`], outside
+/// `#[cfg(test)]` items, and lives in the crate its entry is tagged with;
+/// every entry is a module, listed once; and the crates come in their
+/// order. (Cargo holds the edges between crates; this holds the ones
+/// inside each, and that the daemon's and the command's `crate::gate`
+/// re-exports name the library's modules, not a back edge.)
 #[test]
 fn module_edges_follow_the_layers() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut offences = Vec::new();
-    let mut files = Vec::new();
-    rust_files(&root, &mut files);
-    let test_only = test_only_files(&root);
-    for f in files.iter().filter(|f| !test_only.contains(f)) {
-        let rel = f.strip_prefix(&root).unwrap();
-        let module = module_of(rel);
-        if module.is_empty() || module == ["lib"] || module == ["main"] {
-            continue;
+    let mut homes = std::collections::BTreeMap::new();
+    for (krate, root) in crate_sources() {
+        let mut files = Vec::new();
+        rust_files(&root, &mut files);
+        let test_only = test_only_files(&root);
+        let shown = root.strip_prefix(workspace()).unwrap().to_path_buf();
+        for f in files.iter().filter(|f| !test_only.contains(f)) {
+            let rel = f.strip_prefix(&root).unwrap();
+            let module = module_of(rel);
+            if module.is_empty() || module == ["lib"] || module == ["main"] {
+                continue;
+            }
+            let code = without_test_items(&std::fs::read_to_string(f).unwrap());
+            for o in layer_offences(&module, &code) {
+                offences.push(format!("{}/{}: {o}", shown.display(), rel.display()));
+            }
+            if let Some((m, layer)) = entry_of(&module)
+                && LAYERS[layer].0 != krate
+            {
+                offences.push(format!(
+                    "{}/{}: `{m}` is tagged `{}` in LAYERS but lives in the {krate} crate",
+                    shown.display(),
+                    rel.display(),
+                    LAYERS[layer].0
+                ));
+            }
         }
-        let code = without_test_items(&std::fs::read_to_string(f).unwrap());
-        for o in layer_offences(&module, &code) {
-            offences.push(format!("src/{}: {o}", rel.display()));
-        }
+        homes.insert(krate, root);
     }
     let mut seen = std::collections::BTreeSet::new();
     let mut last_crate = 0;
@@ -613,19 +651,75 @@ fn module_edges_follow_the_layers() {
             if !seen.insert(*m) {
                 offences.push(format!("LAYERS names `{m}` twice"));
             }
-            let dir = root.join(m.replace("::", "/"));
+            let dir = homes[krate].join(m.replace("::", "/"));
             if !dir.is_dir() && !dir.with_extension("rs").is_file() {
-                offences.push(format!("LAYERS names `{m}`, which is not a module"));
+                offences.push(format!(
+                    "LAYERS names `{m}`, which is not a module of the {krate} crate"
+                ));
             }
         }
     }
     assert!(offences.is_empty(), "module edges: {offences:#?}");
 }
 
+/// The library others embed builds without the network: its normal
+/// dependency tree (`cargo tree -p tracegate -e normal`) holds no async
+/// runtime, HTTP or gRPC stack, file watcher, Redis client, TLS library or
+/// argument parser.
+#[test]
+fn the_library_depends_on_no_network_stack() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .current_dir(workspace())
+        .args([
+            "tree",
+            "-p",
+            "tracegate",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "--offline",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tree = String::from_utf8(out.stdout).unwrap();
+    let names: std::collections::BTreeSet<&str> = tree
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(
+        names.contains("tracegate") && names.contains("serde_json"),
+        "{tree}"
+    );
+    let denied = [
+        "tokio",
+        "hyper",
+        "hyper-util",
+        "tonic",
+        "axum",
+        "notify",
+        "redis",
+        "rustls",
+        "tokio-rustls",
+        "hyper-rustls",
+        "clap",
+        "indicatif",
+        "tracing-subscriber",
+    ];
+    let found: Vec<&&str> = denied.iter().filter(|d| names.contains(**d)).collect();
+    assert!(found.is_empty(), "the library pulls in {found:?}");
+}
+
 /// Library code marks where it enforces a privacy guarantee.
 #[test]
 fn security_comments_mark_the_guarantees() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root = library_src();
     for (file, at_least) in [
         ("gate/mod.rs", 2),
         ("record/tape.rs", 1),
@@ -741,16 +835,13 @@ fn string_literals_reads_what_rust_reads() {
 /// (`unbounded = true`, `drop_record`, `otlp+https://HOST:PORT`) survives the
 /// public form (the audit log, `/v1/status`), which hides values: a hint
 /// that loses its fix is no hint. Read from the messages and hints in
-/// `src/policy` themselves: a literal quoted in backticks there is our own
+/// `crates/tracegate/src/policy` themselves: a literal quoted in backticks there is our own
 /// text (values arrive through `{}`), so it must be a key name or in
 /// `POLICY_SYNTAX`.
 #[test]
 fn policy_syntax_in_messages_keeps_its_quotes() {
     let mut files = Vec::new();
-    rust_files(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/policy"),
-        &mut files,
-    );
+    rust_files(&library_src().join("policy"), &mut files);
     let mut quoted = std::collections::BTreeSet::new();
     for f in &files {
         let code = without_test_items(&std::fs::read_to_string(f).unwrap());
@@ -780,7 +871,7 @@ fn policy_syntax_in_messages_keeps_its_quotes() {
         .collect();
     assert!(
         hidden.is_empty(),
-        "policy syntax the public form of an error hides (add it to POLICY_SYNTAX in src/policy/error.rs): {hidden:?}"
+        "policy syntax the public form of an error hides (add it to POLICY_SYNTAX in crates/tracegate/src/policy/error.rs): {hidden:?}"
     );
 }
 
@@ -820,11 +911,13 @@ fn the_reference_lists_the_close_causes_a_gate_writes() {
 /// `io_text::counted`. `{} bytes` and the `Debug` forms are left alone.
 #[test]
 fn no_message_counts_with_a_fixed_plural() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let tests = test_only_files(&src);
-    files.retain(|f| !tests.contains(f));
+    for (_, src) in crate_sources() {
+        let mut here = Vec::new();
+        rust_files(&src, &mut here);
+        let tests = test_only_files(&src);
+        files.extend(here.into_iter().filter(|f| !tests.contains(f)));
+    }
     let fixed = regex::Regex::new(
         r"\{[A-Za-z_.0-9]*\} (more )?(records|entries|errors|violations|findings|evidence findings|leases|intervals|intact entries|complete entries)\b",
     )

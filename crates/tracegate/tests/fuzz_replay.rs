@@ -70,7 +70,7 @@ fn otlp_protobuf_seeds() {
 /// Every line of the shipped example traces holds the gate invariants too.
 #[test]
 fn gate_judge_example_traces() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/traces");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/traces");
     for entry in std::fs::read_dir(dir).unwrap() {
         let text = std::fs::read(entry.unwrap().path()).unwrap();
         for line in text.split(|&b| b == b'\n') {

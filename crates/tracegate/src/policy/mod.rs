@@ -1195,7 +1195,7 @@ mod tests {
     #[test]
     fn empty_policy_equals_the_shipped_default_file() {
         let empty = Policy::from_toml(Path::new("empty.toml"), "").unwrap();
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("policies/default.toml");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../policies/default.toml");
         let shipped = Policy::load(&path).unwrap();
         assert_eq!(empty.limits, shipped.limits);
         assert_eq!(empty.full, shipped.full);
