@@ -117,6 +117,8 @@
 //! assert!(redaction.changed);
 //! ```
 #![deny(missing_docs)]
+// The hidden modules document their private neighbours for maintainers.
+#![allow(rustdoc::private_intra_doc_links)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 #[doc(hidden)]

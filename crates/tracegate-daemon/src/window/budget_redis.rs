@@ -2,14 +2,14 @@
 //! fleet of `serve` replicas (`[fleet] budget_store`).
 //!
 //! Each window has one hash in the store (`tracegate:window:ID`) whose
-//! field `state` holds the window's [`FleetState`]: what every holder (one
+//! field `state` holds the window's [`FleetState`](tracegate::internals::window::fleet_state::FleetState): what every holder (one
 //! gate's use of the window, `REPLICA/HOLDER`) leased, gave back and
 //! spent, a sequence number, and a seal (HMAC-SHA256) under the key the
 //! replicas share and the store never sees (`[fleet] store_key_file`).
 //! Other fields of the hash mean nothing and are never read.
 //!
 //! A lease or a release is: read the state, verify its seal, check it
-//! against what this replica knows (see [`super::fleet_state`]), decide
+//! against what this replica knows (see [`fleet_state`](tracegate::internals::window::fleet_state)), decide
 //! here, and write the new sealed state back only if the store still holds
 //! exactly the state read (a compare-and-swap script). So the store runs
 //! no arithmetic and can change no count: it can only keep, lose, replay
@@ -21,8 +21,8 @@
 //!   it spent; a settled holder gives back nothing more, so a release run
 //!   twice returns once.
 //! - Leases adapt: `ceil(left / (2 * replicas))`, at least the need, at
-//!   most [`super::budget::LEASE_CAP_RECORDS`] /
-//!   [`super::budget::LEASE_CAP_BYTES`], never more than
+//!   most `budget::LEASE_CAP_RECORDS` /
+//!   `budget::LEASE_CAP_BYTES`, never more than
 //!   left; so when little is left, each replica holds only a sliver.
 //! - **A replica never takes more than the whole budget over its own
 //!   leases**, by its own audit log (leases less what releases gave back),
@@ -39,7 +39,7 @@
 //! Every store call is bounded by `[fleet] store_timeout` (connect, each
 //! command) and runs in a capture job, never on a record's path. A store
 //! that cannot answer (refused, timeout, bad credentials, wrong types, an
-//! answer no script gives) is a [`StoreFault`]: no lease, and full capture
+//! answer no script gives) is a [`StoreFault`](tracegate::settings::StoreFault): no lease, and full capture
 //! stops once the lease in hand is spent. The next job tries again, so
 //! capture resumes on its own when the store answers.
 //!

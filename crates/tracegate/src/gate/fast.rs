@@ -3,7 +3,7 @@
 //! Most records a gate sees in production are clean: every key on the
 //! allowlist, every value a scalar within its constraints. For those the
 //! answer is "pass verbatim", and finding it does not need a tape, a second
-//! walk or any allocation. [`clean_flat`] scans such a record once, checking
+//! walk or any allocation. `clean_flat` scans such a record once, checking
 //! syntax, keys and values as it meets them, and answers `true` only when the
 //! full path would pass the record verbatim with no finding. On anything else
 //! (an unknown key, an escape, a nested value, a violation, a syntax error)
@@ -40,7 +40,7 @@ pub fn clean_flat(fields: &FieldSet, detectors: &Detectors, line: &[u8]) -> bool
     scan(fields, detectors, line, &mut KeyOrder::default()).is_some()
 }
 
-/// [`clean_flat`], learning and using the order of keys across records.
+/// `clean_flat`, learning and using the order of keys across records.
 pub fn clean_flat_ordered(
     fields: &FieldSet,
     detectors: &Detectors,

@@ -99,11 +99,11 @@
 //! succeed are refused by the byte loop in O(1))
 //! and never panics; an internal inconsistency fails closed
 //! (`drop_field`). Linear is also *enforced*: every call counts its work in
-//! steps against a budget of [`STEPS_PER_BYTE`] per byte plus
-//! [`STEPS_BASE`] (`budget.rs`); when it runs out the scan stops, the
+//! steps against a budget of `STEPS_PER_BYTE` per byte plus
+//! `STEPS_BASE` (`budget.rs`); when it runs out the scan stops, the
 //! output is one `[REDACTED:over_budget]` token and
 //! [`Redaction::over_budget`] and [`Redaction::drop_field`] are set. Policy text is trusted but bounded: each regex and the
-//! combined one are limited to [`REGEX_SIZE_LIMIT`]. Built-in shapes use
+//! combined one are limited to `REGEX_SIZE_LIMIT`. Built-in shapes use
 //! ASCII classes and ASCII `\b`; a user pattern with Unicode `\b` slows the
 //! whole pass (write `(?-u:\b)`).
 //!
