@@ -209,9 +209,20 @@ pub mod internals {
     pub mod record {
         pub use crate::record::{cf_span, otlp_enums, otlp_proto, tape};
     }
-    /// The policy's key table and schema (documentation tests).
+    /// The policy's key table and schema (documentation tests); reading,
+    /// digesting and revoking for a hot reload outside `serve` (the Python
+    /// package's watcher).
     pub mod policy {
-        pub use crate::policy::{keys, schema};
+        pub use crate::policy::compile::policy_digest;
+        pub use crate::policy::redaction::rehash;
+        pub use crate::policy::revoke::still_granted;
+        pub use crate::policy::{keys, load, schema};
+    }
+    /// The audit log a policy's `[audit]` names, opened as `serve` opens
+    /// it (key, anchor, signer), and this process's replica id in it.
+    pub mod window {
+        pub use crate::fleet::replica_id;
+        pub use crate::window::budget::open_configured;
     }
     /// The latency-evidence auditor (its own tests and bench).
     pub mod evidence {
