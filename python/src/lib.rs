@@ -41,12 +41,21 @@ pub struct PyPolicy {
 
 #[pymethods]
 impl PyPolicy {
-    /// Load and compile the policy file or folder at `path`. Raises
-    /// `PolicyError` with every error, as `tracegate policy check` prints
-    /// them.
+    /// Load and compile the policy file or folder at `path`, once its
+    /// files have settled (unchanged for a second). Raises `PolicyError`
+    /// with every error, as the `tracegate` commands print them.
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyPolicy> {
-        let loaded = py.detach(|| tracegate::Policy::load(&path));
+        // SECURITY: settled files only (as `filter` and `serve` load): a
+        // window file caught mid-write is never enabled with looser bounds
+        // than its final form.
+        let loaded = py.detach(|| {
+            tracegate::Policy::load_settled(
+                &path,
+                tracegate::internals::policy::load::SETTLE,
+                10,
+            )
+        });
         match loaded {
             Ok(p) => Ok(PyPolicy { inner: Arc::new(p) }),
             Err(errors) => Err(PolicyError::new_err(format!(
@@ -127,9 +136,13 @@ impl Finding {
 #[pymethods]
 impl Finding {
     fn __repr__(&self) -> String {
+        let field = match &self.field {
+            Some(f) => format!("{f:?}"),
+            None => "None".to_string(),
+        };
         format!(
-            "Finding(line={}, kind={:?}, rule={:?}, field={:?}, message={:?})",
-            self.line, self.kind, self.rule, self.field, self.message
+            "Finding(line={}, kind={:?}, rule={:?}, field={field}, message={:?})",
+            self.line, self.kind, self.rule, self.message
         )
     }
 }

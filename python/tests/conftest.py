@@ -11,6 +11,10 @@ from pathlib import Path
 
 import pytest
 
+# vLLM's service name (the SDK's default, `unknown_service:<executable>`,
+# breaks the default allowlist's pattern, so every request would be dropped).
+os.environ["OTEL_SERVICE_NAME"] = "vllm"
+
 #: A value planted in record content: it must never reach a standard sink,
 #: an exception, a finding or a log.
 CANARY = "CANARY-7f3a9c-secret-prompt"

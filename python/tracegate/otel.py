@@ -195,6 +195,19 @@ def _encode_spans(spans: Sequence[ReadableSpan]) -> bytes:
     return encode_spans(spans).SerializeToString()
 
 
+def _otlp_http_client(inner: Any) -> Any:
+    """The HTTP client of the SDK's own OTLP/HTTP span exporter (exactly
+    that class, as of SDK 1.45: ``_client.export(bytes)``), else ``None``."""
+    try:
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    except ImportError:
+        return None
+    if type(inner) is not OTLPSpanExporter:
+        return None
+    client = getattr(inner, "_client", None)
+    return client if callable(getattr(client, "export", None)) else None
+
+
 class _Gated:
     """The gate, its lifecycle and its counters, shared by both exporters."""
 
@@ -247,12 +260,15 @@ class GatedSpanExporter(SpanExporter, _Gated):
     def __init__(self, inner: SpanExporter, policy: PolicyLike, sink: str, *, watch: bool = True) -> None:
         _Gated.__init__(self, policy, sink, watch)
         self.inner = inner
+        self._wire = _otlp_http_client(inner)
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
         if self._shutdown:
             return SpanExportResult.FAILURE
         if not spans:
             return SpanExportResult.SUCCESS
+        if self._wire is not None:
+            return self._export_wire(spans)
         try:
             gated = self._judge(_encode_spans(spans), "traces", len(spans))
         except _native.GateError:
@@ -264,6 +280,25 @@ class GatedSpanExporter(SpanExporter, _Gated):
         if not survivors:
             return SpanExportResult.SUCCESS
         return self.inner.export(survivors)
+
+    def _export_wire(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+        """The SDK's own OTLP/HTTP exporter inside: the gated request, as
+        protobuf, goes to its HTTP client as is (its retries, headers, TLS,
+        compression), without building span objects and encoding them
+        again. What it sends is the gate's output, byte for byte."""
+        try:
+            out, full = self._gate._export(_encode_spans(spans), "traces", False)
+        except _native.GateError:
+            return SpanExportResult.FAILURE
+        with self._lock:
+            self.items_in += len(spans)
+            self.items_full += full
+        if out is None:
+            return SpanExportResult.SUCCESS
+        if getattr(self.inner, "_shutdown", False):
+            return SpanExportResult.FAILURE
+        result = self._wire.export(out)
+        return SpanExportResult.SUCCESS if getattr(result, "success", False) else SpanExportResult.FAILURE
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
         # The gate holds nothing back: each batch is judged and handed on in
