@@ -256,3 +256,41 @@ def test_log_records_are_gated_too(policy_dir):
     for rec in logs:
         assert CANARY not in rec.to_json()
     lp.shutdown()
+
+
+def test_no_content_rides_in_events_links_status_or_resource(policy_dir):
+    """SECURITY: content placed where a filter of span attributes alone
+    would miss it: an event's attributes, a link's attributes, the status
+    description, the resource, the scope. None of it reaches a standard
+    sink; each span goes out without it, or not at all."""
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.trace import Link, Status, StatusCode
+
+    def one(place):
+        mem = InMemorySpanExporter()
+        res = {"service.name": "vllm"}
+        if place == "resource":
+            res["deployment.note"] = CANARY
+        provider = TracerProvider(resource=Resource.create(res))
+        provider.add_span_processor(SimpleSpanProcessor(GatedSpanExporter(mem, str(policy_dir), "std")))
+        scope_attrs = {"scope.note": CANARY} if place == "scope" else None
+        tracer = provider.get_tracer("vllm.tracing", "0.11.0", attributes=scope_attrs)
+        with tracer.start_as_current_span("llm_request") as parent:
+            ctx = parent.get_span_context()
+        links = [Link(ctx, {"gen_ai.prompt": CANARY, "x": CANARY})] if place == "link" else []
+        with tracer.start_as_current_span("llm_request", links=links) as sp:
+            sp.set_attribute("gen_ai.usage.input_tokens", 3)
+            if place == "event":
+                sp.add_event("gen_ai.content.prompt", {"gen_ai.prompt": CANARY, "note": CANARY})
+            if place == "status":
+                sp.set_status(Status(StatusCode.ERROR, CANARY))
+        provider.shutdown()
+        return mem.get_finished_spans()
+
+    survived = 0
+    for place in ("event", "link", "status", "resource", "scope"):
+        spans = one(place)
+        survived += len(spans)
+        for s in spans:
+            assert CANARY not in s.to_json(), (place, s.to_json())
+    assert survived >= 5, "the gate dropped nearly everything: little was checked"
