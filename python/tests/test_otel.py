@@ -294,3 +294,64 @@ def test_no_content_rides_in_events_links_status_or_resource(policy_dir):
         for s in spans:
             assert CANARY not in s.to_json(), (place, s.to_json())
     assert survived >= 5, "the gate dropped nearly everything: little was checked"
+
+
+def test_helper_finds_the_stock_grpc_exporter_as_vllm_sets_it_up(policy_dir):
+    """vLLM's `init_tracer`, exactly: the stock OTLP/gRPC exporter in a
+    BatchSpanProcessor. Nothing is sent (no span is made)."""
+    pytest.importorskip("opentelemetry.exporter.otlp.proto.grpc", reason="skipped: no OTLP/gRPC exporter")
+    from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+
+    stock = OTLPSpanExporter(endpoint="127.0.0.1:9", insecure=True)
+    provider = TracerProvider()
+    proc = BatchSpanProcessor(stock)
+    provider.add_span_processor(proc)
+    [gated] = wrap_tracer_provider(provider, str(policy_dir), "std")
+    assert gated.inner is stock
+    assert proc.span_exporter is gated
+    gated.shutdown()
+
+
+def test_the_sdk_otlp_http_exporter_sends_the_gated_request(policy_dir):
+    """The OTLP/HTTP exporter inside: its HTTP client posts the gate's
+    protobuf output; what arrives holds the spans without content."""
+    import http.server
+    import threading
+
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+    bodies = []
+
+    class H(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            bodies.append(self.rfile.read(int(self.headers["content-length"])))
+            self.send_response(200)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+        def log_message(self, *a):
+            pass
+
+    srv = http.server.HTTPServer(("127.0.0.1", 0), H)
+    th = threading.Thread(target=srv.serve_forever)
+    th.start()
+    try:
+        inner = OTLPSpanExporter(endpoint=f"http://127.0.0.1:{srv.server_address[1]}/v1/traces")
+        gated = GatedSpanExporter(inner, str(policy_dir), "std")
+        assert gated._wire is not None, "the fast path was not taken"
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(gated))
+        genai_spans(provider, 2)
+        provider.shutdown()
+    finally:
+        srv.shutdown()
+        th.join()
+        srv.server_close()
+    assert len(bodies) == 2
+    for b in bodies:
+        assert CANARY.encode() not in b
+        req = ExportTraceServiceRequest.FromString(b)
+        [span] = req.resource_spans[0].scope_spans[0].spans
+        keys = {a.key for a in span.attributes}
+        assert "gen_ai.usage.input_tokens" in keys and not keys & set(GENAI_CONTENT)
