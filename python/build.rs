@@ -38,11 +38,18 @@ fn main() {
             let target = root.join("target").join("wheel-bin");
             let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
             let mut cmd = Command::new(cargo);
-            cmd.args(["build", "--release", "--bin", "tracegate", "--features", "cli"])
-                .arg("--manifest-path")
-                .arg(root.join("Cargo.toml"))
-                .arg("--target-dir")
-                .arg(&target);
+            cmd.args([
+                "build",
+                "--release",
+                "--bin",
+                "tracegate",
+                "--features",
+                "cli",
+            ])
+            .arg("--manifest-path")
+            .arg(root.join("Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&target);
             // The outer build's settings are for the extension, not this.
             for k in [
                 "CARGO_TARGET_DIR",

@@ -139,9 +139,7 @@ fn parse_signal(signal: Option<&str>) -> PyResult<Option<Signal>> {
         None => Ok(None),
         Some("traces") => Ok(Some(Signal::Traces)),
         Some("logs") => Ok(Some(Signal::Logs)),
-        Some(_) => Err(GateError::new_err(
-            "signal must be \"traces\" or \"logs\"",
-        )),
+        Some(_) => Err(GateError::new_err("signal must be \"traces\" or \"logs\"")),
     }
 }
 
@@ -176,9 +174,9 @@ fn classify(policy: &Policy, data: &[u8], signal: Option<Signal>) -> Result<Inpu
         (true, true) => Err(
             "the protobuf request parses as both traces and logs: pass signal=\"traces\" or signal=\"logs\"",
         ),
-        (false, false) => Err(
-            "input is neither JSON Lines nor a valid OTLP protobuf export request",
-        ),
+        (false, false) => {
+            Err("input is neither JSON Lines nor a valid OTLP protobuf export request")
+        }
     }
 }
 
@@ -225,9 +223,7 @@ impl PyGate {
             && policy.inner.sink(s).is_none()
         {
             // A sink name is policy, not record, text.
-            return Err(GateError::new_err(format!(
-                "the policy has no sink `{s}`"
-            )));
+            return Err(GateError::new_err(format!("the policy has no sink `{s}`")));
         }
         let policy = Arc::clone(&policy.inner);
         // Starting a capture opens and reads the audit log: off the GIL.
@@ -236,8 +232,9 @@ impl PyGate {
         let counters = Arc::new(Counters::default());
         let watcher = if watch {
             Some(
-                Watcher::start(Arc::clone(&state), Arc::clone(&counters), POLL_EVERY)
-                    .map_err(|e| GateError::new_err(format!("cannot start the policy watcher: {e}")))?,
+                Watcher::start(Arc::clone(&state), Arc::clone(&counters), POLL_EVERY).map_err(
+                    |e| GateError::new_err(format!("cannot start the policy watcher: {e}")),
+                )?,
             )
         } else {
             None
@@ -462,7 +459,8 @@ fn gate_request(s: &mut State, data: &[u8], sig: Signal) -> Result<(Option<Vec<u
 fn encode(json: &[u8], sig: Signal) -> Result<Vec<u8>, String> {
     // SECURITY: the gate's own output; an encoding failure drops it whole
     // (fail closed) with a fixed message.
-    let text = std::str::from_utf8(json).map_err(|_| "the gated request is not UTF-8".to_string())?;
+    let text =
+        std::str::from_utf8(json).map_err(|_| "the gated request is not UTF-8".to_string())?;
     let pb = match sig {
         Signal::Traces => encode_traces_protobuf(text),
         Signal::Logs => encode_logs_protobuf(text),

@@ -50,11 +50,7 @@ impl PyPolicy {
         // window file caught mid-write is never enabled with looser bounds
         // than its final form.
         let loaded = py.detach(|| {
-            tracegate::Policy::load_settled(
-                &path,
-                tracegate::internals::policy::load::SETTLE,
-                10,
-            )
+            tracegate::Policy::load_settled(&path, tracegate::internals::policy::load::SETTLE, 10)
         });
         match loaded {
             Ok(p) => Ok(PyPolicy { inner: Arc::new(p) }),

@@ -85,7 +85,14 @@ pub fn poll(state: &Mutex<State>, watch: &mut Watch, counters: &Counters) {
             }
             watch.last = mark;
             watch.pending = None;
-            refuse(state, &current, &readable_files(&current), &cause, None, counters);
+            refuse(
+                state,
+                &current,
+                &readable_files(&current),
+                &cause,
+                None,
+                counters,
+            );
             return;
         }
     };

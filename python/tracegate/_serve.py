@@ -21,6 +21,9 @@ def binary_path() -> str:
         raise FileNotFoundError(
             f"this build of the tracegate package has no bundled binary ({exe} is missing)"
         )
+    if os.name != "nt" and not os.access(exe, os.X_OK):
+        # An installer that dropped the executable bit.
+        exe.chmod(exe.stat().st_mode | 0o111)
     return str(exe)
 
 
