@@ -195,8 +195,8 @@ impl PyGate {
         f: impl FnOnce(&mut State) -> Result<T, String> + Send,
     ) -> PyResult<T> {
         let state = &self.state;
-        // SECURITY(privacy of the GIL, not of records): the Rust work runs
-        // with the GIL released, so other Python threads go on.
+        // The Rust work runs with the GIL released: the engine's other
+        // Python threads (the model's scheduler, request handlers) go on.
         let r = py.detach(move || {
             let mut s = state.lock().unwrap_or_else(PoisonError::into_inner);
             if s.closed {
