@@ -59,7 +59,9 @@ if [ "$#" -eq 0 ]; then
     TRACEGATE_WHEEL_BIN="$PWD/target/debug/tracegate" "$pyvenv/bin/maturin" build --quiet \
       -m python/Cargo.toml -i "$pyvenv/bin/python" --out target/wheels
     "$pyvenv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps target/wheels/tracegate-*.whl
-    (cd python && "../$pyvenv/bin/python" -m pytest -q tests)
+    # From the root: in python/, the source folder `tracegate/` (no
+    # extension in it) would shadow the installed package.
+    "$pyvenv/bin/pytest" -q python/tests
   elif [ -n "${CI:-}" ]; then
     echo "test.sh: the Python package cannot be tested (no maturin in $pyvenv)" >&2
     exit 1
