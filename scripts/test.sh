@@ -40,4 +40,34 @@ if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import $otel" 2>/dev/null
   export TRACEGATE_OTEL_PYTHON="$PWD/$venv/bin/python"
 fi
 
+# The Python package (python/): its wheel, with the `tracegate` binary
+# bundled in (the debug one the tests use, not a second release build),
+# installed into its own venv with pinned maturin and pytest beside the
+# SDK above; then its pytest suite (python/tests). Skipped, and said so,
+# only when arguments pick some cargo tests, or outside CI when the venv
+# cannot be installed.
+if [ "$#" -eq 0 ]; then
+  pyvenv=${PY_VENV:-target/py-venv}
+  pypins=(maturin==1.16.0 pytest==9.0.3 "${pins[@]}")
+  if [ ! -x "$pyvenv/bin/maturin" ] || ! "$pyvenv/bin/python" -c "import pytest, $otel" 2>/dev/null; then
+    python3 -m venv "$pyvenv" && "$pyvenv/bin/pip" install --quiet --disable-pip-version-check "${pypins[@]}" ||
+      echo "test.sh: could not install maturin, pytest and the SDK into $pyvenv" >&2
+  fi
+  if [ -x "$pyvenv/bin/maturin" ]; then
+    cargo build --bin tracegate
+    rm -rf target/wheels
+    TRACEGATE_WHEEL_BIN="$PWD/target/debug/tracegate" "$pyvenv/bin/maturin" build --quiet \
+      -m python/Cargo.toml -i "$pyvenv/bin/python" --out target/wheels
+    "$pyvenv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps target/wheels/tracegate-*.whl
+    # From the root: in python/, the source folder `tracegate/` (no
+    # extension in it) would shadow the installed package.
+    "$pyvenv/bin/pytest" -q python/tests
+  elif [ -n "${CI:-}" ]; then
+    echo "test.sh: the Python package cannot be tested (no maturin in $pyvenv)" >&2
+    exit 1
+  else
+    echo "test.sh: python/tests skipped (no maturin in $pyvenv)" >&2
+  fi
+fi
+
 exec cargo test "$@"

@@ -472,6 +472,30 @@ pub fn encode_traces_protobuf(json_line: &str) -> Result<Vec<u8>, ProtoError> {
     Ok(req.encode_to_vec())
 }
 
+/// An OTLP protobuf export request of `signal` as the one OTLP/JSON line
+/// the gate judges, the way `serve` takes one in: its structure counted
+/// against `limits` on the wire first (nothing is decoded from a request
+/// past a bound), then decoded. `Ok(None)`: a valid request with no span
+/// or log record, which carries nothing.
+///
+/// SECURITY: the error holds fixed words and policy limits, never a byte
+/// of the request.
+pub fn request_line(
+    body: &[u8],
+    signal: bounds::Signal,
+    limits: &crate::policy::StructureLimits,
+) -> Result<Option<Vec<u8>>, bounds::BoundError> {
+    let counts = bounds::check_protobuf(body, signal, limits)?;
+    if counts.export_items() == 0 {
+        return Ok(None);
+    }
+    let line = match signal {
+        bounds::Signal::Traces => decode_traces_protobuf_bytes(body),
+        bounds::Signal::Logs => decode_logs_protobuf_bytes(body),
+    };
+    line.map(Some).map_err(|_| bounds::BoundError::Malformed)
+}
+
 /// Decode a protobuf `ExportLogsServiceRequest` into one OTLP/JSON line.
 pub fn decode_logs_protobuf(body: &[u8]) -> Result<String, ProtoError> {
     String::from_utf8(decode_logs_protobuf_bytes(body)?).map_err(|_| ProtoError::Decode)

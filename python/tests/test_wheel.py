@@ -1,0 +1,103 @@
+"""What the wheel ships: an extension without the daemon's dependencies,
+the `tracegate` command, and `tracegate.serve`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tracegate
+from conftest import CANARY, genai_spans
+
+# Names only the daemon's floor brings in (Cargo.toml: `daemon`).
+DAEMON_CRATES = ("tokio", "hyper", "axum", "tonic", "redis", "rustls", "notify")
+
+
+def test_import_needs_no_daemon_dependency():
+    """The extension links none of the daemon's crates: their symbols
+    (mangled paths such as `5tokio`) are not in the shared object."""
+    so = Path(tracegate._native.__file__)
+    data = so.read_bytes()
+    assert len(data) > 100_000
+    # The library's own symbols are there (the check can see paths at all).
+    assert b"9tracegate" in data, "the shared object holds no Rust symbol paths to check"
+    found = [c for c in DAEMON_CRATES if f"{len(c)}{c}".encode() in data]
+    assert not found, f"the extension links {found}"
+
+
+def test_the_dependency_tree_has_no_daemon_crate():
+    cargo = shutil.which("cargo")
+    root = Path(__file__).resolve().parents[2]
+    if cargo is None or not (root / "Cargo.toml").exists():
+        pytest.skip("skipped: no cargo or no source tree here")
+    out = subprocess.run(
+        [cargo, "tree", "-p", "tracegate-python", "-e", "normal", "--prefix", "none", "--offline"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    names = {line.split()[0] for line in out.stdout.splitlines() if line.strip()}
+    assert "tracegate" in names and "pyo3" in names
+    assert not names & set(DAEMON_CRATES), names & set(DAEMON_CRATES)
+
+
+def _script() -> str:
+    exe = Path(sys.executable).parent / ("tracegate.exe" if os.name == "nt" else "tracegate")
+    assert exe.exists(), f"the wheel installed no `tracegate` command at {exe}"
+    return str(exe)
+
+
+def test_the_wheel_ships_the_tracegate_command(policy_dir, tmp_path):
+    out = subprocess.run([_script(), "--version"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("tracegate "), out.stdout
+    # It is the real binary: it gates a line as the library does.
+    f = tmp_path / "in.jsonl"
+    f.write_text('{"request_id":"chatcmpl-9f2c41d0","prompt_text":"%s"}\n' % CANARY)
+    out = subprocess.run(
+        [_script(), "filter", "--policy", str(policy_dir), "--sink", "std", str(f)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == '{"request_id":"chatcmpl-9f2c41d0"}\n'
+    assert CANARY not in out.stderr
+
+
+def test_serve_runs_the_daemon_and_points_otlp_at_it(tmp_path, monkeypatch):
+    pytest.importorskip("opentelemetry.exporter.otlp.proto.http", reason="skipped: no OTLP/HTTP exporter")
+    from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+
+    from conftest import wait_for, write_settled
+
+    d = tmp_path / "p"
+    d.mkdir()
+    write_settled(d / "policy.toml", '[[sink]]\nname = "std"\noutput = "file:std.jsonl"\n')
+    monkeypatch.delenv("OTEL_EXPORTER_OTLP_ENDPOINT", raising=False)
+    served = tracegate.serve(d, log=tmp_path / "serve.log")
+    try:
+        assert os.environ["OTEL_EXPORTER_OTLP_ENDPOINT"] == served.endpoint
+        assert os.environ["OTEL_EXPORTER_OTLP_PROTOCOL"] == "http/protobuf"
+        assert served.endpoint.startswith("http://127.0.0.1:")
+        # The stock exporter, configured from the environment alone.
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(OTLPSpanExporter()))
+        genai_spans(provider, 1)
+        out = wait_for("the span in the daemon's sink", lambda: (d / "std.jsonl").exists() and (d / "std.jsonl").read_text())
+        assert "llm_request" in out and CANARY not in out
+        provider.shutdown()
+    finally:
+        code = served.stop()
+    assert code == 0, (tmp_path / "serve.log").read_text()
+    assert "OTEL_EXPORTER_OTLP_ENDPOINT" not in os.environ
+    assert served.stop() == 0
