@@ -35,9 +35,6 @@ use jiff::{SignedDuration, Timestamp};
 pub use error::{PolicyError, PolicyErrors};
 pub use rule::{FieldRule, FieldSet, ValueType};
 
-/// The default `limits.max_line_bytes`: 16 MiB.
-pub const DEFAULT_MAX_LINE_BYTES: usize = raw::RawLimits::max_line_bytes.spec.size_default();
-
 /// The kill switch's file name: `capture-off` in a policy folder, or
 /// `FILE.capture-off` beside a single policy file. While it exists no gate
 /// delivers a full record (see [`load::kill_switch_engaged`]).
@@ -1766,7 +1763,7 @@ mod context_tests {
         let errs = two("[redact.context.phone]\nwindow = 0\n", "").unwrap_err();
         assert!(
             errs.iter()
-                .any(|e| e.starts_with("a.toml:2:") && e.contains("`window` must be 1-256")),
+                .any(|e| e.starts_with("a.toml:2:") && e.contains("`window` must be between 1 and 256")),
             "{errs:?}"
         );
         let errs = two("[redact.context.phone]\nwindw = 8\n", "").unwrap_err();
