@@ -29,14 +29,13 @@ use toml::de::DeTable;
 
 use super::env::{EnvUse, Lookup};
 use super::error::{PolicyError, PolicyErrors, Snippet, shown};
+use super::keys::{Check, Key};
 use super::load::PolicyFile;
 use super::merge::Bases;
 use super::raw::*;
 use super::rule::{FieldRule, FieldSet, Segments, ValueType};
-use super::keys::{Check, Key};
 use super::schema::{Index, did_you_mean};
 use super::*;
-
 
 /// A place in a policy file, kept for errors found after compile (in the
 /// IO step: two outputs that are one file, a keyword list that cannot be
@@ -657,11 +656,7 @@ fn build(
         );
     }
     let (limits, _) = inner(limits);
-    let max_line_bytes = ctx.size(
-        &limits.max_line_bytes,
-        "limits",
-        &RawLimits::max_line_bytes,
-    );
+    let max_line_bytes = ctx.size(&limits.max_line_bytes, "limits", &RawLimits::max_line_bytes);
     let (full, _) = inner(full);
     let max_window = ctx
         .duration(&full.max_window, "full", &RawFull::max_window)
@@ -1286,7 +1281,10 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
 fn export_retry(ctx: &mut Ctx<'_>, m: &RawServer) -> ExportRetry {
     let mut get = |v: &Option<Spanned<String>>, key: &Key| ctx.timeout(v, "server", key);
     let r = ExportRetry {
-        initial_interval: get(&m.retry_initial_interval, &RawServer::retry_initial_interval),
+        initial_interval: get(
+            &m.retry_initial_interval,
+            &RawServer::retry_initial_interval,
+        ),
         max_interval: get(&m.retry_max_interval, &RawServer::retry_max_interval),
         max_elapsed: get(&m.retry_max_elapsed, &RawServer::retry_max_elapsed),
     };

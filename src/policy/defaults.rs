@@ -50,7 +50,11 @@ fn plain(tables: &[(String, bool, TableShape)], path: &str) -> String {
         }
         let line = format!("{} = {value}", k.name);
         let doc = k.doc.split_whitespace().collect::<Vec<_>>().join(" ");
-        let _ = writeln!(out, "{line:<w$}# {doc}", w = COMMENT_COLUMN.max(line.len() + 1));
+        let _ = writeln!(
+            out,
+            "{line:<w$}# {doc}",
+            w = COMMENT_COLUMN.max(line.len() + 1)
+        );
     }
     out
 }
@@ -149,7 +153,11 @@ mod tests {
             RawServer::decode_memory_bytes,
         ];
         for k in ints {
-            assert!(matches!(k.spec.default, Dflt::Int(i) if i > 0), "{}", k.name);
+            assert!(
+                matches!(k.spec.default, Dflt::Int(i) if i > 0),
+                "{}",
+                k.name
+            );
         }
         let durations: &[Key] = &[
             RawFleet::store_timeout,

@@ -244,10 +244,7 @@ impl Spec {
     pub const fn addr_default(&self) -> std::net::SocketAddr {
         match self.default {
             Dflt::Addr(a) => a,
-            _ => std::net::SocketAddr::new(
-                std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
-                0,
-            ),
+            _ => std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 0),
         }
     }
 

@@ -1221,9 +1221,14 @@ mod tests {
     fn every_bounded_key_refuses_a_value_past_its_bounds_and_takes_its_ends() {
         use keys::{Check, all_tables};
         let refused = |e: &String| {
-            ["must be between", "upper bound", "not a positive duration", "unknown `"]
-                .iter()
-                .any(|m| e.contains(m))
+            [
+                "must be between",
+                "upper bound",
+                "not a positive duration",
+                "unknown `",
+            ]
+            .iter()
+            .any(|m| e.contains(m))
         };
         let mut checked = 0;
         for (path, array, t) in all_tables(schema::root()) {
@@ -1618,9 +1623,9 @@ mod untrusted_text {
 
     fn seeds() -> [&'static str; 3] {
         [
-        defaults::text(),
-        "[audit]\npath = \"a.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:${env:D}/c\"\n[[window]]\nid = \"w\"\nsink = \"cap\"\nstart = 2026-12-01T10:00:00Z\nend = \"2026-12-01T11:00:00Z\"\nreason = \"r\"\nrequested_by = \"me\"\n",
-        "[standard.fields]\nreplace_defaults = true\nx = { type = \"array\", items = { type = \"object\", fields = { a = { type = \"string\" } } } }\n[redact]\nbuiltin = [\"email\"]\n[[redact.keywords]]\nname = \"k\"\nwords = [\"a\", \"b\"]\n",
+            defaults::text(),
+            "[audit]\npath = \"a.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:${env:D}/c\"\n[[window]]\nid = \"w\"\nsink = \"cap\"\nstart = 2026-12-01T10:00:00Z\nend = \"2026-12-01T11:00:00Z\"\nreason = \"r\"\nrequested_by = \"me\"\n",
+            "[standard.fields]\nreplace_defaults = true\nx = { type = \"array\", items = { type = \"object\", fields = { a = { type = \"string\" } } } }\n[redact]\nbuiltin = [\"email\"]\n[[redact.keywords]]\nname = \"k\"\nwords = [\"a\", \"b\"]\n",
         ]
     }
     const TOKENS: &[&str] = &[
@@ -1763,7 +1768,8 @@ mod context_tests {
         let errs = two("[redact.context.phone]\nwindow = 0\n", "").unwrap_err();
         assert!(
             errs.iter()
-                .any(|e| e.starts_with("a.toml:2:") && e.contains("`window` must be between 1 and 256")),
+                .any(|e| e.starts_with("a.toml:2:")
+                    && e.contains("`window` must be between 1 and 256")),
             "{errs:?}"
         );
         let errs = two("[redact.context.phone]\nwindw = 8\n", "").unwrap_err();
