@@ -65,10 +65,6 @@ pub enum ErrorFormat {
     Json,
 }
 
-/// The built-in defaults, written out and commented (`policies/default.toml`;
-/// a test keeps it equal to the defaults tracegate applies).
-pub const DEFAULT_POLICY: &str = include_str!("../../policies/default.toml");
-
 /// What `policy init` writes (relative path, text).
 pub const STARTER: &str = include_str!("../../policies/starter/policy.toml");
 /// What `policy init --otel-genai` adds.
@@ -94,7 +90,7 @@ pub fn run(cmd: &PolicyCommand) -> u8 {
         } => check_json(policy),
         PolicyCommand::Init { dir, otel_genai } => init(dir, *otel_genai),
         PolicyCommand::PrintDefault => {
-            print!("{DEFAULT_POLICY}");
+            print!("{}", crate::policy::defaults::text());
             exit::OK
         }
         PolicyCommand::Schema => {

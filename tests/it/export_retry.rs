@@ -418,11 +418,11 @@ fn spool_and_retry_keys_are_refused_where_they_cannot_hold() {
         ),
         (
             "[server]\nretry_max_elapsed = \"48h\"\n",
-            "`retry_max_elapsed` is longer than its upper bound",
+            "`server.retry_max_elapsed` is longer than its upper bound",
         ),
         (
             "[server]\nretry_max_interval = \"0s\"\n",
-            "`retry_max_interval` is not a positive duration",
+            "`server.retry_max_interval` is not a positive duration",
         ),
     ];
     for (text, want) in cases {

@@ -680,7 +680,7 @@ fn bad_fleet_keys_are_refused_with_file_and_line_and_no_secret() {
         ),
         (
             "store_timeout = \"5m\"",
-            "`fleet.store_timeout` must be more than 0 and at most 60s",
+            "`fleet.store_timeout` is longer than its upper bound (1m)",
         ),
         (
             "password_file = \"pw\"",

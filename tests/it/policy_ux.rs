@@ -230,7 +230,10 @@ fn print_default_prints_the_shipped_defaults_and_they_are_what_an_empty_policy_m
         Path::new(env!("CARGO_MANIFEST_DIR")).join("policies/default.toml"),
     )
     .unwrap();
-    assert_eq!(text(&out.stdout), shipped);
+    assert!(
+        text(&out.stdout) == shipped,
+        "policies/default.toml is stale: run `tracegate policy print-default > policies/default.toml`"
+    );
     // Filtering with the printed defaults equals filtering with an empty policy.
     let tmp = tempfile::tempdir().unwrap();
     let printed = tmp.path().join("printed.toml");
@@ -596,10 +599,11 @@ fn the_checked_in_json_schema_is_the_generated_one() {
 /// The key rows of `docs/policy.md`, by section title (`[server]`,
 /// `[[sink]]`, `` for the top level, `field rule`, `allowlist`): each key
 /// with its default cell.
-fn documented_keys() -> std::collections::BTreeMap<String, Vec<(String, String)>> {
+fn documented_keys() -> std::collections::BTreeMap<String, Vec<(String, String, String)>> {
     let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/policy.md"))
         .unwrap();
-    let mut out: std::collections::BTreeMap<String, Vec<(String, String)>> = Default::default();
+    let mut out: std::collections::BTreeMap<String, Vec<(String, String, String)>> =
+        Default::default();
     let mut current: Option<String> = None;
     for line in doc.lines() {
         if let Some(h) = line
@@ -617,9 +621,11 @@ fn documented_keys() -> std::collections::BTreeMap<String, Vec<(String, String)>
         if let (Some(section), true) = (&current, line.starts_with("| `")) {
             let cells: Vec<&str> = line.split('|').map(str::trim).collect();
             let key = cells[1].trim_matches('`').to_string();
-            out.entry(section.clone())
-                .or_default()
-                .push((key, cells.get(3).unwrap_or(&"").to_string()));
+            out.entry(section.clone()).or_default().push((
+                key,
+                cells.get(3).unwrap_or(&"").to_string(),
+                cells.get(4).unwrap_or(&"").to_string(),
+            ));
         }
     }
     out
@@ -639,10 +645,30 @@ fn the_reference_documents_exactly_the_accepted_keys_and_the_shipped_defaults() 
         accepted.sort_unstable();
         let mut written: Vec<&str> = docs
             .get(&title)
-            .map(|rows| rows.iter().map(|(k, _)| k.as_str()).collect())
+            .map(|rows| rows.iter().map(|(k, _, _)| k.as_str()).collect())
             .unwrap_or_default();
         written.sort_unstable();
         assert_eq!(written, accepted, "docs/policy.md, section `{title}`");
+        // Each key's range and default cells say what its spec says.
+        for k in (t.keys)() {
+            let Some((_, default, range)) = docs[&title].iter().find(|(d, _, _)| d == k.name)
+            else {
+                continue;
+            };
+            assert_eq!(
+                range,
+                &k.spec.check.describe(),
+                "docs/policy.md: the range of `{title}` `{}`",
+                k.name
+            );
+            if let Some(want) = k.spec.default.toml() {
+                assert!(
+                    default.contains(&format!("`{want}`")),
+                    "docs/policy.md: `{title}` `{}` defaults to `{want}`, docs say {default}",
+                    k.name
+                );
+            }
+        }
         seen.push(title);
     }
     seen.push("allowlist".to_string());
@@ -699,7 +725,7 @@ fn the_reference_documents_exactly_the_accepted_keys_and_the_shipped_defaults() 
                     } else {
                         format!("[{path}]")
                     };
-                    let cell = &docs[&title].iter().find(|(d, _)| *d == k).unwrap().1;
+                    let cell = &docs[&title].iter().find(|(d, _, _)| *d == k).unwrap().1;
                     let want = format!("`{scalar}`");
                     assert!(
                         cell.contains(&want),

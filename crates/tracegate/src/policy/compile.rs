@@ -27,34 +27,15 @@ use sha2::{Digest, Sha256};
 use toml::Spanned;
 use toml::de::DeTable;
 
-use super::defaults::BUILTIN_DEFAULTS;
 use super::env::{EnvUse, Lookup};
 use super::error::{PolicyError, PolicyErrors, Snippet, shown};
+use super::keys::{Check, Key};
 use super::load::PolicyFile;
 use super::merge::Bases;
 use super::raw::*;
 use super::rule::{FieldRule, FieldSet, Segments, ValueType};
 use super::schema::{Index, did_you_mean};
 use super::*;
-
-/// Upper bound of `full.max_window`: 31 days.
-pub const MAX_WINDOW_CAP: SignedDuration = SignedDuration::from_hours(31 * 24);
-/// Upper bound of `server.flush_interval`.
-pub const FLUSH_INTERVAL_CAP: SignedDuration = SignedDuration::from_hours(24);
-/// Upper bound of `limits.max_line_bytes`: 1 GiB.
-pub const MAX_LINE_BYTES_CAP: i64 = 1 << 30;
-/// Upper bound of `server.max_body_bytes`: 1 GiB.
-pub const MAX_BODY_BYTES_CAP: i64 = 1 << 30;
-/// Upper bound of `server.retry_initial_interval` and `retry_max_interval`.
-pub const RETRY_INTERVAL_CAP: SignedDuration = SignedDuration::from_hours(1);
-/// Upper bound of `server.retry_max_elapsed`.
-pub const RETRY_ELAPSED_CAP: SignedDuration = SignedDuration::from_hours(24);
-/// Upper bound of a sink's `spool_max_bytes`: 1 TiB.
-pub const SPOOL_MAX_BYTES_CAP: i64 = 1 << 40;
-/// Upper bound of `server.queue_records`.
-pub const QUEUE_RECORDS_CAP: i64 = 100_000_000;
-/// Upper bound of `server.queue_bytes`: 64 GiB.
-pub const QUEUE_BYTES_CAP: i64 = 64 << 30;
 
 /// A place in a policy file, kept for errors found after compile (in the
 /// IO step: two outputs that are one file, a keyword list that cannot be
@@ -319,6 +300,110 @@ impl Ctx<'_> {
         }
     }
 
+    /// An integer key held to its range ([`Check::Int`]): its value, or
+    /// `None` when absent or refused (reported).
+    fn int(&mut self, v: &Option<Spanned<i64>>, table: &str, key: &Key) -> Option<i64> {
+        let v = v.as_ref()?;
+        if let Check::Int { min, max } = key.spec.check
+            && !(min..=max).contains(v.get_ref())
+        {
+            self.err(
+                v.span(),
+                format!("{} must be between {min} and {max}", named(table, key.name)),
+            );
+            return None;
+        }
+        Some(*v.get_ref())
+    }
+
+    /// An integer key held to its range, as a size; its default when
+    /// absent or refused.
+    fn size(&mut self, v: &Option<Spanned<i64>>, table: &str, key: &Key) -> usize {
+        self.int(v, table, key)
+            .and_then(|i| usize::try_from(i).ok())
+            .unwrap_or(key.spec.size_default())
+    }
+
+    /// A duration key: positive and at most its cap ([`Check::Duration`]);
+    /// `None` when absent or refused (reported).
+    fn duration(
+        &mut self,
+        v: &Option<Spanned<String>>,
+        table: &str,
+        key: &Key,
+    ) -> Option<SignedDuration> {
+        let v = v.as_ref()?;
+        let name = named(table, key.name);
+        let d = match parse_duration(v.get_ref()) {
+            Some(d) if d.is_positive() => d,
+            _ => {
+                self.err_hint(
+                    v.span(),
+                    format!("{name} is not a positive duration"),
+                    "write it like `30m`, `2h` or `24h`",
+                );
+                return None;
+            }
+        };
+        if let Check::Duration { max, hint } = key.spec.check
+            && d > max
+        {
+            let hint = hint.map_or_else(
+                || format!("the longest `{}` allowed is {}", key.name, friendly(max)),
+                str::to_string,
+            );
+            self.err_hint(
+                v.span(),
+                format!("{name} is longer than its upper bound ({})", friendly(max)),
+                hint,
+            );
+            return None;
+        }
+        Some(d)
+    }
+
+    /// A duration key, unsigned; its default when absent or refused.
+    fn timeout(
+        &mut self,
+        v: &Option<Spanned<String>>,
+        table: &str,
+        key: &Key,
+    ) -> std::time::Duration {
+        self.duration(v, table, key)
+            .map_or(key.spec.duration_default(), |d| d.unsigned_abs())
+    }
+
+    /// A key that names one of its members ([`Check::OneOf`]): the member,
+    /// or `None` when absent or refused (reported, with the nearest member).
+    fn member(&mut self, v: &Option<Spanned<String>>, key: &Key) -> Option<&'static str> {
+        let v = v.as_ref()?;
+        let Check::OneOf(members) = key.spec.check else {
+            return None;
+        };
+        let got = v.get_ref().as_str();
+        if let Some(m) = members.iter().find(|m| **m == got) {
+            return Some(m);
+        }
+        let hint = did_you_mean(got, members).map_or_else(
+            || {
+                let quoted: Vec<String> = members.iter().map(|m| format!("`{m}`")).collect();
+                match quoted.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("use {} or {last}", rest.join(", "))
+                    }
+                    _ => format!("use {}", quoted.join("")),
+                }
+            },
+            |k| format!("did you mean `{k}`?"),
+        );
+        self.err_hint(
+            v.span(),
+            format!("unknown `{}` value `{}`", key.name, shown(got)),
+            hint,
+        );
+        None
+    }
+
     /// Whether an entry under `prefix` (`sink`) was taken out for an error.
     fn removed_under(&self, prefix: &str) -> bool {
         self.removed
@@ -373,7 +458,7 @@ pub(super) fn compile(
     let mut names: Vec<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
     names.push(PathBuf::from(DEFAULTS_NAME));
     let mut texts: Vec<&str> = files.iter().map(|f| f.text.as_str()).collect();
-    texts.push(BUILTIN_DEFAULTS);
+    texts.push(super::defaults::text());
     let mut ctx = Ctx {
         bases: Bases::new(texts.iter().map(|t| t.len())),
         names,
@@ -571,42 +656,17 @@ fn build(
         );
     }
     let (limits, _) = inner(limits);
-    let max_line_bytes = match &limits.max_line_bytes {
-        Some(v) if !(1..=MAX_LINE_BYTES_CAP).contains(v.get_ref()) => {
-            ctx.err(
-                v.span(),
-                format!("`max_line_bytes` must be between 1 and {MAX_LINE_BYTES_CAP}"),
-            );
-            DEFAULT_MAX_LINE_BYTES
-        }
-        Some(v) => usize::try_from(*v.get_ref()).unwrap_or(DEFAULT_MAX_LINE_BYTES),
-        None => DEFAULT_MAX_LINE_BYTES,
-    };
+    let max_line_bytes = ctx.size(&limits.max_line_bytes, "limits", &RawLimits::max_line_bytes);
     let (full, _) = inner(full);
-    let max_window = full
-        .max_window
-        .as_ref()
-        .and_then(|v| capped_duration(ctx, v, "max_window", MAX_WINDOW_CAP))
-        .unwrap_or(SignedDuration::from_hours(24));
+    let max_window = ctx
+        .duration(&full.max_window, "full", &RawFull::max_window)
+        .unwrap_or(RawFull::max_window.spec.signed_duration_default());
     let (standard, _) = inner(standard);
-    let on_violation = match &standard.on_violation {
-        Some(v) => match v.get_ref().as_str() {
-            "drop_record" => OnViolation::DropRecord,
-            "drop_field" => OnViolation::DropField,
-            other => {
-                let hint = did_you_mean(other, &["drop_record", "drop_field"])
-                    .map_or("use `drop_record` or `drop_field`".to_string(), |k| {
-                        format!("did you mean `{k}`?")
-                    });
-                ctx.err_hint(
-                    v.span(),
-                    format!("unknown `on_violation` value `{}`", shown(other)),
-                    hint,
-                );
-                OnViolation::DropRecord
-            }
-        },
-        None => OnViolation::DropRecord,
+    let on_violation = match ctx.member(&standard.on_violation, &RawStandard::on_violation) {
+        Some("drop_field") => OnViolation::DropField,
+        // SECURITY: anything but `drop_field`, a refused value included,
+        // drops the whole record (fail closed).
+        _ => OnViolation::DropRecord,
     };
     let mut replaced = Vec::new();
     let mut note = |path: &str, a: &Option<RawAllowlist>| {
@@ -712,18 +772,23 @@ fn build(
             .trace_state
             .map(|t| field_map(ctx, t))
             .unwrap_or_default(),
-        limits: otlp_limits(
-            ctx,
-            [
-                otlp_raw.max_resources,
-                otlp_raw.max_scopes,
-                otlp_raw.max_spans,
-                otlp_raw.max_events,
-                otlp_raw.max_links,
-                otlp_raw.max_log_records,
-                otlp_raw.max_attributes,
-            ],
-        ),
+        limits: {
+            let mut limit = |v: &Option<Spanned<i64>>, key: &Key| {
+                // Absent only if the defaults were broken: as tight as possible.
+                ctx.int(v, "standard.otlp", key)
+                    .and_then(|i| usize::try_from(i).ok())
+                    .unwrap_or(1)
+            };
+            OtlpLimits {
+                resources: limit(&otlp_raw.max_resources, &RawOtlp::max_resources),
+                scopes: limit(&otlp_raw.max_scopes, &RawOtlp::max_scopes),
+                spans: limit(&otlp_raw.max_spans, &RawOtlp::max_spans),
+                events: limit(&otlp_raw.max_events, &RawOtlp::max_events),
+                links: limit(&otlp_raw.max_links, &RawOtlp::max_links),
+                log_records: limit(&otlp_raw.max_log_records, &RawOtlp::max_log_records),
+                attributes: limit(&otlp_raw.max_attributes, &RawOtlp::max_attributes),
+            }
+        },
     };
     let evidence_raw = standard.evidence.unwrap_or_default().fields;
     note("standard.evidence.fields", &evidence_raw);
@@ -894,22 +959,11 @@ fn redact_settings(
     let mut context = Vec::new();
     for (detector, c) in r.context.map(|c| c.0).unwrap_or_default() {
         let c = c.into_inner();
-        let window = match c.window {
-            None => None,
-            Some(w) => match usize::try_from(*w.get_ref()) {
-                Ok(v) if (1..=crate::redact::MAX_CONTEXT_WINDOW).contains(&v) => Some(v),
-                _ => {
-                    ctx.err(
-                        w.span(),
-                        format!(
-                            "`window` must be 1-{} bytes",
-                            crate::redact::MAX_CONTEXT_WINDOW
-                        ),
-                    );
-                    None
-                }
-            },
-        };
+        // Named bare: the detector's name is not a key, and a public form
+        // of the error would hide a path holding it.
+        let window = ctx
+            .int(&c.window, "", &RawContext::window)
+            .and_then(|w| usize::try_from(w).ok());
         context.push(crate::redact::ContextRule {
             detector,
             words: c.words,
@@ -981,14 +1035,10 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> (FleetSettings, Option<Loc>
         ),
         _ => {}
     }
-    let replicas = match &m.replicas {
-        Some(v) if !(1..=100_000).contains(v.get_ref()) => {
-            ctx.err(v.span(), "`fleet.replicas` must be between 1 and 100000");
-            d.replicas
-        }
-        Some(v) => u64::try_from(*v.get_ref()).unwrap_or(d.replicas),
-        None => d.replicas,
-    };
+    let replicas = ctx
+        .int(&m.replicas, "fleet", &RawFleet::replicas)
+        .and_then(|v| u64::try_from(v).ok())
+        .unwrap_or(d.replicas);
     let replica_id = m.replica_id.as_ref().and_then(|v| {
         let id = v.get_ref();
         if is_replica_id(id) {
@@ -1002,21 +1052,7 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> (FleetSettings, Option<Loc>
             None
         }
     });
-    let store_timeout = m
-        .store_timeout
-        .as_ref()
-        .and_then(|v| {
-            let t = duration(ctx, v, "store_timeout")?;
-            if t.is_zero() || t > SignedDuration::from_secs(60) {
-                ctx.err(
-                    v.span(),
-                    "`fleet.store_timeout` must be more than 0 and at most 60s",
-                );
-                return None;
-            }
-            Some(t.unsigned_abs())
-        })
-        .unwrap_or(d.store_timeout);
+    let store_timeout = ctx.timeout(&m.store_timeout, "fleet", &RawFleet::store_timeout);
     let settings = FleetSettings {
         budget_store,
         password_file,
@@ -1064,54 +1100,6 @@ fn otlp_structure(ctx: &mut Ctx<'_>, rules: [Option<Spanned<RawRule>>; 5]) -> Ot
         scope_version: scope_version.unwrap_or_else(fallback),
         event_name: event_name.unwrap_or_else(fallback),
         span_name: span_name.unwrap_or_else(fallback),
-    }
-}
-
-/// `[standard.otlp] max_*`: each between 1 and 1,000,000.
-fn otlp_limits(ctx: &mut Ctx<'_>, limits: [Option<Spanned<i64>>; 7]) -> OtlpLimits {
-    const KEYS: [&str; 7] = [
-        "max_resources",
-        "max_scopes",
-        "max_spans",
-        "max_events",
-        "max_links",
-        "max_log_records",
-        "max_attributes",
-    ];
-    let [
-        resources,
-        scopes,
-        spans,
-        events,
-        links,
-        log_records,
-        attributes,
-    ] = {
-        let mut i = 0;
-        limits.map(|slot| {
-            let key = KEYS.get(i).copied().unwrap_or("max_*");
-            i += 1;
-            match slot {
-                Some(v) if (1..=1_000_000).contains(v.get_ref()) => {
-                    usize::try_from(*v.get_ref()).unwrap_or(1)
-                }
-                Some(v) => {
-                    ctx.err(v.span(), format!("`{key}` must be between 1 and 1000000"));
-                    1
-                }
-                // Only if the defaults were broken: as tight as possible.
-                None => 1,
-            }
-        })
-    };
-    OtlpLimits {
-        resources,
-        scopes,
-        spans,
-        events,
-        links,
-        log_records,
-        attributes,
     }
 }
 
@@ -1203,94 +1191,26 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
     };
     // Resource bounds of `serve`: each has an upper bound too, so that no
     // setting can switch a bound off.
-    let mut bounded = |slot: &Option<Spanned<i64>>, key: &str, max: i64, default: usize| match slot
-    {
-        Some(v) if !(1..=max).contains(v.get_ref()) => {
-            ctx.err(
-                v.span(),
-                format!("`server.{key}` must be between 1 and {max}"),
-            );
-            default
-        }
-        Some(v) => usize::try_from(*v.get_ref()).unwrap_or(default),
-        None => default,
-    };
-    let max_body_bytes = bounded(
-        &m.max_body_bytes,
-        "max_body_bytes",
-        MAX_BODY_BYTES_CAP,
-        d.max_body_bytes,
-    );
-    let queue_records = bounded(
-        &m.queue_records,
-        "queue_records",
-        QUEUE_RECORDS_CAP,
-        d.queue_records,
-    );
-    let queue_bytes = bounded(
-        &m.queue_bytes,
-        "queue_bytes",
-        QUEUE_BYTES_CAP,
-        d.queue_bytes,
-    );
-    let max_connections = bounded(
-        &m.max_connections,
-        "max_connections",
-        65_536,
-        d.max_connections,
-    );
+    let mut bounded = |v: &Option<Spanned<i64>>, key: &Key| ctx.size(v, "server", key);
+    let max_body_bytes = bounded(&m.max_body_bytes, &RawServer::max_body_bytes);
+    let queue_records = bounded(&m.queue_records, &RawServer::queue_records);
+    let queue_bytes = bounded(&m.queue_bytes, &RawServer::queue_bytes);
+    let max_connections = bounded(&m.max_connections, &RawServer::max_connections);
     let structure = crate::policy::StructureLimits {
-        max_spans: bounded(&m.max_spans, "max_spans", 1 << 20, d.structure.max_spans),
-        max_log_records: bounded(
-            &m.max_log_records,
-            "max_log_records",
-            1 << 20,
-            d.structure.max_log_records,
-        ),
-        max_events: bounded(&m.max_events, "max_events", 1 << 22, d.structure.max_events),
-        max_links: bounded(&m.max_links, "max_links", 1 << 22, d.structure.max_links),
-        max_attributes: bounded(
-            &m.max_attributes,
-            "max_attributes",
-            1 << 22,
-            d.structure.max_attributes,
-        ),
-        max_nesting: bounded(&m.max_nesting, "max_nesting", 16, d.structure.max_nesting),
+        max_spans: bounded(&m.max_spans, &RawServer::max_spans),
+        max_log_records: bounded(&m.max_log_records, &RawServer::max_log_records),
+        max_events: bounded(&m.max_events, &RawServer::max_events),
+        max_links: bounded(&m.max_links, &RawServer::max_links),
+        max_attributes: bounded(&m.max_attributes, &RawServer::max_attributes),
+        max_nesting: bounded(&m.max_nesting, &RawServer::max_nesting),
     };
-    let decode_memory_bytes = bounded(
-        &m.decode_memory_bytes,
-        "decode_memory_bytes",
-        1 << 40,
-        d.decode_memory_bytes,
-    );
-    let flush_interval = m
-        .flush_interval
-        .as_ref()
-        .and_then(|v| capped_duration(ctx, v, "flush_interval", FLUSH_INTERVAL_CAP))
-        .map_or(d.flush_interval, |s| s.unsigned_abs());
-    let retry = export_retry(ctx, &m, d.retry);
-    let mut timeout = |slot: &Option<Spanned<String>>, key: &str, default: std::time::Duration| {
-        let Some(v) = slot else { return default };
-        match duration(ctx, v, key).map(|s| s.unsigned_abs()) {
-            Some(t) if t <= std::time::Duration::from_secs(3600) => t,
-            Some(_) => {
-                ctx.err(v.span(), format!("`server.{key}` must be at most 1h"));
-                default
-            }
-            None => default,
-        }
-    };
-    let header_read_timeout = timeout(
-        &m.header_read_timeout,
-        "header_read_timeout",
-        d.header_read_timeout,
-    );
-    let body_read_timeout = timeout(
-        &m.body_read_timeout,
-        "body_read_timeout",
-        d.body_read_timeout,
-    );
-    let idle_timeout = timeout(&m.idle_timeout, "idle_timeout", d.idle_timeout);
+    let decode_memory_bytes = bounded(&m.decode_memory_bytes, &RawServer::decode_memory_bytes);
+    let mut timeout = |v: &Option<Spanned<String>>, key: &Key| ctx.timeout(v, "server", key);
+    let flush_interval = timeout(&m.flush_interval, &RawServer::flush_interval);
+    let header_read_timeout = timeout(&m.header_read_timeout, &RawServer::header_read_timeout);
+    let body_read_timeout = timeout(&m.body_read_timeout, &RawServer::body_read_timeout);
+    let idle_timeout = timeout(&m.idle_timeout, &RawServer::idle_timeout);
+    let retry = export_retry(ctx, &m);
     let grpc_listen = match &m.grpc_listen {
         Some(v) if v.get_ref() == "off" => None,
         Some(v) => match v.get_ref().parse::<std::net::SocketAddr>() {
@@ -1358,31 +1278,15 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
 
 /// `[server] retry_*`: positive durations, each at most its cap, the
 /// first wait no longer than the longest.
-fn export_retry(ctx: &mut Ctx<'_>, m: &RawServer, d: ExportRetry) -> ExportRetry {
-    let mut get = |slot: &Option<Spanned<String>>, key: &str, cap: SignedDuration, default| {
-        slot.as_ref()
-            .and_then(|v| capped_duration(ctx, v, key, cap))
-            .map_or(default, |s| s.unsigned_abs())
-    };
+fn export_retry(ctx: &mut Ctx<'_>, m: &RawServer) -> ExportRetry {
+    let mut get = |v: &Option<Spanned<String>>, key: &Key| ctx.timeout(v, "server", key);
     let r = ExportRetry {
         initial_interval: get(
             &m.retry_initial_interval,
-            "retry_initial_interval",
-            RETRY_INTERVAL_CAP,
-            d.initial_interval,
+            &RawServer::retry_initial_interval,
         ),
-        max_interval: get(
-            &m.retry_max_interval,
-            "retry_max_interval",
-            RETRY_INTERVAL_CAP,
-            d.max_interval,
-        ),
-        max_elapsed: get(
-            &m.retry_max_elapsed,
-            "retry_max_elapsed",
-            RETRY_ELAPSED_CAP,
-            d.max_elapsed,
-        ),
+        max_interval: get(&m.retry_max_interval, &RawServer::retry_max_interval),
+        max_elapsed: get(&m.retry_max_elapsed, &RawServer::retry_max_elapsed),
     };
     if r.initial_interval > r.max_interval
         && let Some(v) = m
@@ -1440,15 +1344,13 @@ fn spool_settings(
         ok = false;
     }
     let max_bytes = match max_bytes_v {
-        Some(v) if !(1..=SPOOL_MAX_BYTES_CAP).contains(v.get_ref()) => {
-            ctx.err(
-                v.span(),
-                format!("sink `spool_max_bytes` must be between 1 and {SPOOL_MAX_BYTES_CAP}"),
-            );
-            ok = false;
-            0
-        }
-        Some(v) => v.get_ref().unsigned_abs(),
+        Some(v) => match ctx.int(&Some(v.clone()), "sink", &RawSink::spool_max_bytes) {
+            Some(n) => n.unsigned_abs(),
+            None => {
+                ok = false;
+                0
+            }
+        },
         None => DEFAULT_SPOOL_MAX_BYTES,
     };
     ok.then(|| SpoolSettings {
@@ -1534,39 +1436,6 @@ pub fn policy_digest(files: &[PolicyFile], referenced: &[Referenced]) -> String 
         }
     }
     hex::encode(h.finalize())
-}
-
-/// A positive duration no longer than `cap`.
-fn capped_duration(
-    ctx: &mut Ctx<'_>,
-    v: &Spanned<String>,
-    key: &str,
-    cap: SignedDuration,
-) -> Option<SignedDuration> {
-    let d = duration(ctx, v, key)?;
-    if d > cap {
-        ctx.err_hint(
-            v.span(),
-            format!("`{key}` is longer than its upper bound ({})", friendly(cap)),
-            format!("the longest `{key}` allowed is {}", friendly(cap)),
-        );
-        return None;
-    }
-    Some(d)
-}
-
-fn duration(ctx: &mut Ctx<'_>, v: &Spanned<String>, key: &str) -> Option<SignedDuration> {
-    match parse_duration(v.get_ref()) {
-        Some(d) if d.is_positive() => Some(d),
-        _ => {
-            ctx.err_hint(
-                v.span(),
-                format!("`{key}` is not a positive duration"),
-                "write it like `30m`, `2h` or `24h`",
-            );
-            None
-        }
-    }
 }
 
 /// Parse `30m`, `2h 30m`, `PT2H`.
@@ -1819,10 +1688,6 @@ fn segments(
     )
 }
 
-/// The longest `[audit] lock_timeout`: an append holds up whatever waits on
-/// it, so a policy cannot make that wait unbounded.
-pub const MAX_LOCK_TIMEOUT: SignedDuration = SignedDuration::from_secs(30);
-
 fn audit_settings(
     ctx: &mut Ctx<'_>,
     path: Option<Spanned<String>>,
@@ -1831,20 +1696,7 @@ fn audit_settings(
     anchor: Option<Spanned<String>>,
     signing_key: Option<Spanned<String>>,
 ) -> Option<AuditSettings> {
-    let timeout = lock_timeout
-        .and_then(|a| {
-            let d = duration(ctx, &a, "lock_timeout")?;
-            if d > MAX_LOCK_TIMEOUT {
-                ctx.err_hint(
-                    a.span(),
-                    "`audit.lock_timeout` is over its upper bound of 30s",
-                    "an append waits this long for another writer; keep it short (the default is 5s)",
-                );
-                return None;
-            }
-            Some(d)
-        })
-        .unwrap_or(SignedDuration::from_secs(5));
+    let timeout = ctx.timeout(&lock_timeout, "audit", &RawAudit::lock_timeout);
     let key_file = key_file.map(|a| ctx.resolve(a.span(), a.get_ref()));
     let signing_key = signing_key.and_then(|a| {
         if a.get_ref().trim().is_empty() {
@@ -1883,7 +1735,7 @@ fn audit_settings(
     Some(AuditSettings {
         path: log,
         key_file,
-        lock_timeout: timeout.unsigned_abs(),
+        lock_timeout: timeout,
         anchor,
         signing_key,
     })
@@ -2365,6 +2217,16 @@ fn windows(
         });
     }
     out
+}
+
+/// How messages name `key` of the table at `table`: `` `server.max_spans` ``,
+/// or for an array of tables `` sink `spool_max_bytes` ``.
+fn named(table: &str, key: &str) -> String {
+    match table {
+        "sink" | "window" | "source" => format!("{table} `{key}`"),
+        "" => format!("`{key}`"),
+        t => format!("`{t}.{key}`"),
+    }
 }
 
 /// A duration as `2h 30m`.

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::keys::{REPLACE_DEFAULTS, Shape, TableShape};
+use super::keys::{Check, REPLACE_DEFAULTS, Shape, TableShape};
 
 /// The JSON Schema (draft 07) of a policy file, pretty-printed with a
 /// final newline.
@@ -69,6 +69,22 @@ fn table(t: TableShape, defs: &mut Map<String, Value>) -> Value {
     let mut props = Map::new();
     for k in (t.keys)() {
         let mut v = shape(&(k.shape)(), defs);
+        if let Value::Object(o) = &mut v {
+            // The key's range, members and default, from its spec.
+            match k.spec.check {
+                Check::Int { min, max } => {
+                    o.insert("minimum".into(), json!(min));
+                    o.insert("maximum".into(), json!(max));
+                }
+                Check::OneOf(members) => {
+                    o.insert("enum".into(), json!(members));
+                }
+                Check::Duration { .. } | Check::Any => {}
+            }
+            if let Some(d) = k.spec.default.json() {
+                o.insert("default".into(), d);
+            }
+        }
         let doc = k.doc.split_whitespace().collect::<Vec<_>>().join(" ");
         if let Value::Object(o) = &mut v
             && !doc.is_empty()
@@ -153,5 +169,23 @@ mod tests {
             s["definitions"]["standard"]["properties"]["fields"]["properties"][REPLACE_DEFAULTS]["type"],
             json!("boolean")
         );
+    }
+
+    /// Ranges, members and defaults come from the key table.
+    #[test]
+    fn ranges_members_and_defaults_come_from_the_key_table() {
+        let s: Value = serde_json::from_str(&policy_schema()).unwrap();
+        let server = &s["definitions"]["server"]["properties"];
+        assert_eq!(server["max_body_bytes"]["minimum"], json!(1));
+        assert_eq!(server["max_body_bytes"]["maximum"], json!(1i64 << 30));
+        assert_eq!(server["max_body_bytes"]["default"], json!(8i64 << 20));
+        assert_eq!(server["idle_timeout"]["default"], json!("1m"));
+        assert_eq!(server["listen"]["default"], json!("127.0.0.1:4318"));
+        let standard = &s["definitions"]["standard"]["properties"];
+        assert_eq!(
+            standard["on_violation"]["enum"],
+            json!(["drop_record", "drop_field"])
+        );
+        assert_eq!(standard["on_violation"]["default"], json!("drop_record"));
     }
 }

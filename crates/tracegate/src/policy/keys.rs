@@ -11,6 +11,7 @@
 
 use std::collections::BTreeMap;
 
+use jiff::SignedDuration;
 use toml::Spanned;
 
 /// What a key holds.
@@ -69,6 +70,241 @@ pub struct Key {
     pub doc: &'static str,
     /// What it holds.
     pub shape: fn() -> Shape,
+    /// Its range or members, and its built-in default.
+    pub spec: Spec,
+}
+
+/// What a key's value must be beyond its shape, and its built-in default:
+/// the one place both are written. The compiler's range and member checks
+/// ([`super::compile`]), the compiled settings' `Default`, the built-in
+/// defaults ([`super::defaults`]), the JSON Schema and the reference's
+/// default and range columns all read it.
+#[derive(Clone, Copy, Debug)]
+pub struct Spec {
+    /// The values accepted.
+    pub check: Check,
+    /// The value of an absent key.
+    pub default: Dflt,
+    /// `true`: the default is applied where the key is read (its table is
+    /// optional and its presence means something, `[audit]`), not written
+    /// into the built-in defaults.
+    pub implicit: bool,
+}
+
+/// The values a key accepts beyond its shape.
+#[derive(Clone, Copy, Debug)]
+pub enum Check {
+    /// Any value of the shape.
+    Any,
+    /// An integer from `min` to `max`, both included.
+    Int {
+        /// The smallest value.
+        min: i64,
+        /// The largest value.
+        max: i64,
+    },
+    /// A positive duration of at most `max`.
+    Duration {
+        /// The longest.
+        max: SignedDuration,
+        /// Why it is bounded, said as the hint of a refusal (else the
+        /// bound is).
+        hint: Option<&'static str>,
+    },
+    /// One of these strings.
+    OneOf(&'static [&'static str]),
+}
+
+/// A key's built-in default.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Dflt {
+    /// No default: absent means unset.
+    None,
+    /// An integer.
+    Int(i64),
+    /// A duration, written in TOML as humantime (`"5m"`).
+    Duration(SignedDuration),
+    /// A string.
+    Str(&'static str),
+    /// A socket address, written as a string.
+    Addr(std::net::SocketAddr),
+}
+
+impl Spec {
+    /// Any value of the shape, no default.
+    pub const NONE: Spec = Spec {
+        check: Check::Any,
+        default: Dflt::None,
+        implicit: false,
+    };
+
+    /// An integer from `min` to `max`, `default` when absent.
+    pub const fn int(min: i64, max: i64, default: i64) -> Spec {
+        Spec {
+            check: Check::Int { min, max },
+            default: Dflt::Int(default),
+            implicit: false,
+        }
+    }
+
+    /// An integer from `min` to `max`, no default.
+    pub const fn int_in(min: i64, max: i64) -> Spec {
+        Spec {
+            check: Check::Int { min, max },
+            default: Dflt::None,
+            implicit: false,
+        }
+    }
+
+    /// A positive duration of at most `max`, `default` when absent.
+    pub const fn duration(max: SignedDuration, default: SignedDuration) -> Spec {
+        Spec {
+            check: Check::Duration { max, hint: None },
+            default: Dflt::Duration(default),
+            implicit: false,
+        }
+    }
+
+    /// One of `members`, the first when absent.
+    pub const fn one_of(members: &'static [&'static str]) -> Spec {
+        Spec {
+            check: Check::OneOf(members),
+            default: match members.first() {
+                Some(d) => Dflt::Str(d),
+                None => Dflt::None,
+            },
+            implicit: false,
+        }
+    }
+
+    /// Any value of the shape, `default` when absent.
+    pub const fn value(default: Dflt) -> Spec {
+        Spec {
+            check: Check::Any,
+            default,
+            implicit: false,
+        }
+    }
+
+    /// The same, the refusal of a too long duration hinting `why`.
+    pub const fn because(self, why: &'static str) -> Spec {
+        let check = match self.check {
+            Check::Duration { max, .. } => Check::Duration {
+                max,
+                hint: Some(why),
+            },
+            other => other,
+        };
+        Spec { check, ..self }
+    }
+
+    /// The same, the default applied where the key is read instead of
+    /// written into the built-in defaults.
+    pub const fn implicit(self) -> Spec {
+        Spec {
+            implicit: true,
+            ..self
+        }
+    }
+
+    /// The integer default (0 for a key without one; a test holds every
+    /// integer key read this way to have one).
+    pub const fn int_default(&self) -> i64 {
+        match self.default {
+            Dflt::Int(i) => i,
+            _ => 0,
+        }
+    }
+
+    /// The integer default as a size.
+    pub const fn size_default(&self) -> usize {
+        let i = self.int_default();
+        if i < 0 { 0 } else { i as usize }
+    }
+
+    /// The duration default (zero for a key without one; a test holds
+    /// every duration key read this way to have one).
+    pub const fn duration_default(&self) -> std::time::Duration {
+        match self.default {
+            Dflt::Duration(d) => d.unsigned_abs(),
+            _ => std::time::Duration::ZERO,
+        }
+    }
+
+    /// The duration default, signed (zero for a key without one).
+    pub const fn signed_duration_default(&self) -> SignedDuration {
+        match self.default {
+            Dflt::Duration(d) => d,
+            _ => SignedDuration::ZERO,
+        }
+    }
+
+    /// The address default (`127.0.0.1:0` for a key without one; a test
+    /// holds every address key read this way to have one).
+    pub const fn addr_default(&self) -> std::net::SocketAddr {
+        match self.default {
+            Dflt::Addr(a) => a,
+            _ => std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 0),
+        }
+    }
+
+    /// The largest integer accepted (`i64::MAX` for a key without a range).
+    pub const fn max(&self) -> i64 {
+        match self.check {
+            Check::Int { max, .. } => max,
+            _ => i64::MAX,
+        }
+    }
+
+    /// The longest duration accepted (`SignedDuration::MAX` for a key
+    /// without a cap).
+    pub const fn max_duration(&self) -> SignedDuration {
+        match self.check {
+            Check::Duration { max, .. } => max,
+            _ => SignedDuration::MAX,
+        }
+    }
+}
+
+impl Dflt {
+    /// The default as a TOML value (`None` for no default).
+    pub fn toml(&self) -> Option<String> {
+        match self {
+            Dflt::None => None,
+            Dflt::Int(i) => Some(i.to_string()),
+            Dflt::Duration(d) => Some(format!("\"{d:#}\"")),
+            Dflt::Str(s) => Some(format!("{:?}", s)),
+            Dflt::Addr(a) => Some(format!("\"{a}\"")),
+        }
+    }
+
+    /// The default as a JSON value (`None` for no default).
+    pub fn json(&self) -> Option<serde_json::Value> {
+        match self {
+            Dflt::None => None,
+            Dflt::Int(i) => Some((*i).into()),
+            Dflt::Duration(d) => Some(format!("{d:#}").into()),
+            Dflt::Str(s) => Some((*s).into()),
+            Dflt::Addr(a) => Some(a.to_string().into()),
+        }
+    }
+}
+
+impl Check {
+    /// The range as the reference writes it (`1 to 1048576`, `at most
+    /// 1h`, `drop_record, drop_field`); empty for none.
+    pub fn describe(&self) -> String {
+        match self {
+            Check::Any => String::new(),
+            Check::Int { min, max } => format!("{min} to {max}"),
+            Check::Duration { max, .. } => format!("more than 0, at most {max:#}"),
+            Check::OneOf(m) => m
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
 }
 
 /// How the key table and the docs write the name of a [`Shape::Named`]
@@ -162,6 +398,7 @@ macro_rules! raw_table {
         pub struct $name:ident {
             $(
                 $(#[doc = $fdoc:literal])+
+                $(#[spec = $spec:expr])?
                 pub $field:ident : $ty:ty,
             )*
         }
@@ -185,18 +422,24 @@ macro_rules! raw_table {
             }
         }
 
+        // Each key as an associated constant named like its field
+        // (`RawServer::max_body_bytes`), so that code reading a key's
+        // range or default names it once and a typo does not compile.
+        #[allow(non_upper_case_globals)]
         impl $name {
+            $(
+                $(#[doc = $fdoc])+
+                pub const $field: $crate::policy::keys::Key = $crate::policy::keys::Key {
+                    name: $crate::policy::keys::key_name(stringify!($field)),
+                    doc: concat!($($fdoc),+),
+                    shape: <$ty as $crate::policy::keys::Describe>::shape,
+                    spec: $crate::policy::keys::spec_or_none!($($spec)?),
+                };
+            )*
+
             /// The keys of this table, as serde reads them.
             pub fn keys() -> &'static [$crate::policy::keys::Key] {
-                const KEYS: &[$crate::policy::keys::Key] = &[
-                    $(
-                        $crate::policy::keys::Key {
-                            name: $crate::policy::keys::key_name(stringify!($field)),
-                            doc: concat!($($fdoc),+),
-                            shape: <$ty as $crate::policy::keys::Describe>::shape,
-                        },
-                    )*
-                ];
+                const KEYS: &[$crate::policy::keys::Key] = &[$($name::$field),*];
                 KEYS
             }
         }
@@ -204,6 +447,18 @@ macro_rules! raw_table {
 }
 
 pub(crate) use raw_table;
+
+/// A field's `#[spec = ...]`, or [`Spec::NONE`].
+macro_rules! spec_or_none {
+    () => {
+        $crate::policy::keys::Spec::NONE
+    };
+    ($spec:expr) => {
+        $spec
+    };
+}
+
+pub(crate) use spec_or_none;
 
 /// The keys of the table `keys` called `name`.
 pub fn find(keys: &'static [Key], name: &str) -> Option<&'static Key> {

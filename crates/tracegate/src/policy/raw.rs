@@ -2,26 +2,33 @@
 //!
 //! Every table is declared with `raw_table!` ([`super::keys`]), which
 //! writes the serde struct and its entry in the key table from one field
-//! list: **adding a key is one doc-commented field here** (then its
-//! meaning in `compile`, a default in `defaults.rs` and
-//! `policies/default.toml` if it has one, and a row in `docs/policy.md`;
-//! tests hold all of them in agreement). Every struct denies unknown
+//! list: **adding a key is one doc-commented field here**, with its range
+//! or members and its default in `#[spec = ...]` (then its meaning in
+//! `compile` and a row in `docs/policy.md`; the built-in defaults,
+//! `policies/default.toml`, the JSON Schema and the range checks follow
+//! from the spec, and tests hold the docs to it). Every struct denies unknown
 //! fields. Items that compile errors must point at carry their span
 //! (`Spanned`); spans are in the merged policy's address space
 //! ([`super::merge`]), so a span also names its file. Everything is
 //! optional here; defaults and validation belong to [`super::compile`].
 
 use std::collections::BTreeMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
+use jiff::SignedDuration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::keys::{Describe, REPLACE_DEFAULTS, Shape, raw_table};
+use super::keys::{Describe, Dflt, REPLACE_DEFAULTS, Shape, Spec, raw_table};
+
+/// The loopback address the receivers listen on by default.
+const LOCALHOST: IpAddr = IpAddr::V4(Ipv4Addr::LOCALHOST);
 
 raw_table! {
     /// One policy file, as written.
     pub struct RawPolicy {
         /// Policy format version; only `1` exists.
+        #[spec = Spec::value(Dflt::Int(1))]
         pub version: Option<Spanned<i64>>,
         /// `[audit]`.
         pub audit: Option<Spanned<RawAudit>>,
@@ -56,10 +63,12 @@ raw_table! {
         /// Key the replicas seal the store's budget counts with (never given to the store), relative to the file naming it.
         pub store_key_file: Option<Spanned<String>>,
         /// How many replicas share each budget.
+        #[spec = Spec::int(1, 100_000, 1)]
         pub replicas: Option<Spanned<i64>>,
         /// This replica's name in audit entries (default: the host name).
         pub replica_id: Option<Spanned<String>>,
         /// Longest wait for one store call (humantime).
+        #[spec = Spec::duration(SignedDuration::from_secs(60), SignedDuration::from_millis(500))]
         pub store_timeout: Option<Spanned<String>>,
     }
 }
@@ -78,44 +87,64 @@ raw_table! {
     /// `[server]`: how `serve` listens and buffers.
     pub struct RawServer {
         /// Socket address to listen on (`127.0.0.1:4318`).
+        #[spec = Spec::value(Dflt::Addr(SocketAddr::new(LOCALHOST, 4318)))]
         pub listen: Option<Spanned<String>>,
         /// Largest accepted request body, after decompression, in bytes.
+        #[spec = Spec::int(1, 1 << 30, 8 << 20)]
         pub max_body_bytes: Option<Spanned<i64>>,
         /// Per-sink queue bound, in records.
+        #[spec = Spec::int(1, 100_000_000, 10_000)]
         pub queue_records: Option<Spanned<i64>>,
         /// Per-sink queue bound, in bytes.
+        #[spec = Spec::int(1, 64 << 30, 64 << 20)]
         pub queue_bytes: Option<Spanned<i64>>,
         /// How often file sinks are flushed (humantime).
+        #[spec = Spec::duration(SignedDuration::from_hours(24), SignedDuration::from_secs(1))]
         pub flush_interval: Option<Spanned<String>>,
         /// OTLP sinks: wait before the first retry of a failed export (humantime).
+        #[spec = Spec::duration(SignedDuration::from_hours(1), SignedDuration::from_secs(5))]
         pub retry_initial_interval: Option<Spanned<String>>,
         /// OTLP sinks: longest wait between two attempts (humantime).
+        #[spec = Spec::duration(SignedDuration::from_hours(1), SignedDuration::from_secs(30))]
         pub retry_max_interval: Option<Spanned<String>>,
         /// OTLP sinks: how long one export is retried before its records are dropped (humantime).
+        #[spec = Spec::duration(SignedDuration::from_hours(24), SignedDuration::from_mins(5))]
         pub retry_max_elapsed: Option<Spanned<String>>,
         /// Most client connections held at once (further ones wait in the kernel's backlog).
+        #[spec = Spec::int(1, 65_536, 1024)]
         pub max_connections: Option<Spanned<i64>>,
         /// Most spans in one request (and most resource or scope groups).
+        #[spec = Spec::int(1, 1 << 20, 16_384)]
         pub max_spans: Option<Spanned<i64>>,
         /// Most log records in one request (and most resource or scope groups).
+        #[spec = Spec::int(1, 1 << 20, 16_384)]
         pub max_log_records: Option<Spanned<i64>>,
         /// Most span events in one request.
+        #[spec = Spec::int(1, 1 << 22, 65_536)]
         pub max_events: Option<Spanned<i64>>,
         /// Most span links in one request.
+        #[spec = Spec::int(1, 1 << 22, 65_536)]
         pub max_links: Option<Spanned<i64>>,
         /// Most attributes in one request, at every level, nested values included.
+        #[spec = Spec::int(1, 1 << 22, 262_144)]
         pub max_attributes: Option<Spanned<i64>>,
         /// Deepest nesting of `arrayValue`/`kvlistValue` in one attribute value.
+        #[spec = Spec::int(1, 16, 8)]
         pub max_nesting: Option<Spanned<i64>>,
         /// Memory budget shared by the requests being read and decoded at once.
+        #[spec = Spec::int(1, 1 << 40, 256 << 20)]
         pub decode_memory_bytes: Option<Spanned<i64>>,
         /// Longest time a client may take to send a request's header (humantime).
+        #[spec = Spec::duration(SignedDuration::from_hours(1), SignedDuration::from_secs(10))]
         pub header_read_timeout: Option<Spanned<String>>,
         /// Longest time a client may take to send a request's body (humantime).
+        #[spec = Spec::duration(SignedDuration::from_hours(1), SignedDuration::from_secs(30))]
         pub body_read_timeout: Option<Spanned<String>>,
         /// How long a connection may stay idle between requests (humantime).
+        #[spec = Spec::duration(SignedDuration::from_hours(1), SignedDuration::from_secs(60))]
         pub idle_timeout: Option<Spanned<String>>,
         /// OTLP/gRPC listen address (`127.0.0.1:4317`), or `"off"`.
+        #[spec = Spec::value(Dflt::Addr(SocketAddr::new(LOCALHOST, 4317)))]
         pub grpc_listen: Option<Spanned<String>>,
         /// PEM certificate chain of both receivers: with it they speak TLS only.
         pub tls_cert_file: Option<Spanned<String>>,
@@ -136,6 +165,9 @@ raw_table! {
         /// HMAC key for the chain, relative to the file that names it.
         pub key_file: Option<Spanned<String>>,
         /// How long an append waits for the log's file lock (humantime).
+        #[spec = Spec::duration(SignedDuration::from_secs(30), SignedDuration::from_secs(5))
+            .because("an append waits this long for another writer; keep it short (the default is 5s)")
+            .implicit()]
         pub lock_timeout: Option<Spanned<String>>,
         /// The log's anchor (a high-water mark), outside the log's folder.
         pub anchor: Option<Spanned<String>>,
@@ -149,6 +181,7 @@ raw_table! {
     /// `[limits]`.
     pub struct RawLimits {
         /// Longest accepted line, in bytes.
+        #[spec = Spec::int(1, 1 << 30, 16 << 20)]
         pub max_line_bytes: Option<Spanned<i64>>,
     }
 }
@@ -161,6 +194,7 @@ raw_table! {
         /// OTLP attribute keys (or `prefix.*` patterns) that carry content.
         pub content_attributes: Option<Vec<Spanned<String>>>,
         /// Longest permitted window (humantime, e.g. `24h`).
+        #[spec = Spec::duration(SignedDuration::from_hours(31 * 24), SignedDuration::from_hours(24))]
         pub max_window: Option<Spanned<String>>,
     }
 }
@@ -169,6 +203,7 @@ raw_table! {
     /// `[standard]`.
     pub struct RawStandard {
         /// `drop_record` (default) or `drop_field`.
+        #[spec = Spec::one_of(&["drop_record", "drop_field"])]
         pub on_violation: Option<Spanned<String>>,
         /// Built-in detectors run over every allowlisted string value.
         pub detectors: Option<Vec<Spanned<String>>>,
@@ -212,18 +247,25 @@ raw_table! {
         /// `traceState` members kept at standard level: vendor key -> value rule.
         pub trace_state: Option<BTreeMap<Spanned<String>, Spanned<RawField>>>,
         /// Most `resourceSpans` / `resourceLogs` in one record.
+        #[spec = Spec::int(1, 1_000_000, 64)]
         pub max_resources: Option<Spanned<i64>>,
         /// Most `scopeSpans` / `scopeLogs` per resource.
+        #[spec = Spec::int(1, 1_000_000, 64)]
         pub max_scopes: Option<Spanned<i64>>,
         /// Most spans per scope.
+        #[spec = Spec::int(1, 1_000_000, 2048)]
         pub max_spans: Option<Spanned<i64>>,
         /// Most events per span.
+        #[spec = Spec::int(1, 1_000_000, 32)]
         pub max_events: Option<Spanned<i64>>,
         /// Most links per span.
+        #[spec = Spec::int(1, 1_000_000, 8)]
         pub max_links: Option<Spanned<i64>>,
         /// Most log records per scope.
+        #[spec = Spec::int(1, 1_000_000, 2048)]
         pub max_log_records: Option<Spanned<i64>>,
         /// Most attributes in one attribute list.
+        #[spec = Spec::int(1, 1_000_000, 128)]
         pub max_attributes: Option<Spanned<i64>>,
     }
 }
@@ -306,6 +348,7 @@ raw_table! {
         /// wait, across restarts (standard sinks only).
         pub spool_dir: Option<Spanned<String>>,
         /// Most bytes the spool holds.
+        #[spec = Spec::int(1, 1 << 40, 256 << 20)]
         pub spool_max_bytes: Option<Spanned<i64>>,
         /// Most free bits one standard record may carry to this sink (the
         /// capacity bound): one number for every record format, or a table
@@ -470,6 +513,7 @@ raw_table! {
         /// Words that veto an ambiguous shape.
         pub not_words: Option<Vec<String>>,
         /// Bytes before the candidate that are searched (1-256).
+        #[spec = Spec::int_in(1, crate::redact::MAX_CONTEXT_WINDOW as i64)]
         pub window: Option<Spanned<i64>>,
     }
 }
