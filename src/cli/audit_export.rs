@@ -92,7 +92,7 @@ pub struct ExportArgs {
     pub public_keys: Vec<PathBuf>,
 }
 
-fn parse_ts(s: &str) -> Result<Timestamp, String> {
+pub(crate) fn parse_ts(s: &str) -> Result<Timestamp, String> {
     s.parse::<Timestamp>()
         .map_err(|_| "not an RFC 3339 time (e.g. 2026-12-01T10:00:00Z)".to_owned())
 }
@@ -182,7 +182,7 @@ fn export(args: &ExportArgs) -> anyhow::Result<(String, u8)> {
 }
 
 /// Hex SHA-256 of the first `len` bytes of `path` (the verified entries).
-fn digest_prefix(path: &std::path::Path, len: u64) -> std::io::Result<String> {
+pub(crate) fn digest_prefix(path: &std::path::Path, len: u64) -> std::io::Result<String> {
     let mut f = std::fs::File::open(path)?.take(len);
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 64 * 1024];
@@ -213,7 +213,7 @@ struct WindowRow {
     touched: bool,
 }
 
-fn statement(
+pub(crate) fn statement(
     args: &ExportArgs,
     report: &VerifyReport,
     entries: &[Entry],
