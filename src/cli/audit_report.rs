@@ -162,8 +162,7 @@ impl Verdict {
         let (status, headline, meaning) = match status {
             VerifyStatus::Intact => (
                 "intact",
-                "The audit log is intact: nothing in it was changed, removed or added."
-                    .to_owned(),
+                "The audit log is intact: nothing in it was changed, removed or added.".to_owned(),
                 format!(
                     "All {entries} entries chain to one another and the checkpoint vouches for \
                      the last one. What this report shows is what the log recorded."
@@ -305,9 +304,7 @@ fn pattern_defs(out: &mut String) {
     for e in &ENDINGS {
         let lines = match e.pattern {
             "diag" => "<path d=\"M0 8 L8 0\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
-            "cross" => {
-                "<path d=\"M0 8 L8 0 M0 0 L8 8\" stroke=\"#fff\" stroke-width=\"1.2\"/>"
-            }
+            "cross" => "<path d=\"M0 8 L8 0 M0 0 L8 8\" stroke=\"#fff\" stroke-width=\"1.2\"/>",
             "dots" => "<circle cx=\"4\" cy=\"4\" r=\"1.4\" fill=\"#fff\"/>",
             "vert" => "<path d=\"M4 0 L4 8\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
             "horiz" => "<path d=\"M0 4 L8 4\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
@@ -709,7 +706,9 @@ fn render(
         );
     }
     if windows.is_empty() {
-        out.push_str("<tr><td colspan=\"9\" class=\"muted\">no capture window in this range</td></tr>");
+        out.push_str(
+            "<tr><td colspan=\"9\" class=\"muted\">no capture window in this range</td></tr>",
+        );
     }
     out.push_str("</tbody></table>");
 
@@ -762,7 +761,11 @@ fn legend_pattern(e: &Ending) -> String {
                 .map_or(defs.len(), |j| i + j + "</pattern>".len());
             format!(
                 "<defs>{}</defs>",
-                defs[i..end].replacen(&format!("id=\"p-{}\"", e.key), &format!("id=\"l-{}\"", e.key), 1)
+                defs[i..end].replacen(
+                    &format!("id=\"p-{}\"", e.key),
+                    &format!("id=\"l-{}\"", e.key),
+                    1
+                )
             )
         }
         None => String::new(),

@@ -107,10 +107,7 @@ pub fn headers() -> HeaderMap {
     let mut h = HeaderMap::new();
     let pairs = [
         (header::CONTENT_TYPE, "text/html; charset=utf-8".to_owned()),
-        (
-            header::CONTENT_SECURITY_POLICY,
-            csp(STYLE, &script(), true),
-        ),
+        (header::CONTENT_SECURITY_POLICY, csp(STYLE, &script(), true)),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_owned()),
         (header::REFERRER_POLICY, "no-referrer".to_owned()),
         (header::CACHE_CONTROL, "no-store".to_owned()),
@@ -418,8 +415,14 @@ mod tests {
         };
         let style = between("<style>", "</style>");
         let script = between("<script>", "</script>");
-        assert!(policy.contains(&format!("style-src {};", super::super::html::csp_hash(&style))));
-        assert!(policy.contains(&format!("script-src {};", super::super::html::csp_hash(&script))));
+        assert!(policy.contains(&format!(
+            "style-src {};",
+            super::super::html::csp_hash(&style)
+        )));
+        assert!(policy.contains(&format!(
+            "script-src {};",
+            super::super::html::csp_hash(&script)
+        )));
         assert!(!policy.contains("unsafe"));
         assert!(policy.starts_with("default-src 'none';"));
         assert!(policy.contains("connect-src 'self'"));
@@ -434,9 +437,18 @@ mod tests {
         let basic = |creds: &str| format!("Basic {}", B64.encode(creds));
         assert!(authorized(None, None));
         assert!(!authorized(Some(token), None));
-        assert!(authorized(Some(token), Some(b"Bearer status-token-0123456789")));
-        assert!(authorized(Some(token), Some(basic("anyone:status-token-0123456789").as_bytes())));
-        assert!(authorized(Some(token), Some(basic(":status-token-0123456789").as_bytes())));
+        assert!(authorized(
+            Some(token),
+            Some(b"Bearer status-token-0123456789")
+        ));
+        assert!(authorized(
+            Some(token),
+            Some(basic("anyone:status-token-0123456789").as_bytes())
+        ));
+        assert!(authorized(
+            Some(token),
+            Some(basic(":status-token-0123456789").as_bytes())
+        ));
         for wrong in [
             basic("status-token-0123456789:"),
             basic("status-token-0123456789"),

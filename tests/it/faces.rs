@@ -76,11 +76,16 @@ fn ts(d: i64) -> String {
 }
 
 fn window_text(id: &str, reason: &str) -> String {
+    window_between(id, reason, -5, 3600)
+}
+
+/// A window of `cap` from `start` to `end` seconds from now.
+fn window_between(id: &str, reason: &str, start: i64, end: i64) -> String {
     format!(
         "[[window]]\nid = \"{id}\"\nsink = \"cap\"\nstart = \"{}\"\nend = \"{}\"\n\
          reason = \"{reason}\"\nrequested_by = \"oncall-sre\"\nmax_records = 50\n",
-        ts(-5),
-        ts(3600)
+        ts(start),
+        ts(end)
     )
 }
 
@@ -211,16 +216,28 @@ fn status_page_needs_the_token_and_never_shows_a_canary() {
     }
     let page = get(&d.addr, "/", Some(&bearer()));
     let csp = header(&page, "content-security-policy").join("");
-    assert!(csp.starts_with("default-src 'none'; style-src 'sha256-"), "{csp}");
+    assert!(
+        csp.starts_with("default-src 'none'; style-src 'sha256-"),
+        "{csp}"
+    );
     assert!(csp.contains("script-src 'sha256-") && csp.contains("connect-src 'self'"));
-    assert!(csp.contains("frame-ancestors 'none'") && !csp.contains("unsafe"), "{csp}");
+    assert!(
+        csp.contains("frame-ancestors 'none'") && !csp.contains("unsafe"),
+        "{csp}"
+    );
     assert_eq!(header(&page, "referrer-policy"), ["no-referrer"]);
     let text = page.text();
-    assert!(text.contains("data-window=\"w-live\" data-state=\"enabled\""), "{text}");
+    assert!(
+        text.contains("data-window=\"w-live\" data-state=\"enabled\""),
+        "{text}"
+    );
     assert!(text.contains("incident 4711 replay") && text.contains("oncall-sre"));
     assert!(text.contains("<li data-refused=\"\">"), "{text}");
     assert!(text.contains("bad.toml:"), "{text}");
-    assert!(!text.contains("src=") && !text.contains("href="), "an external asset");
+    assert!(
+        !text.contains("src=") && !text.contains("href="),
+        "an external asset"
+    );
     // The operations endpoints stay open (probes, scrapers) and hold no
     // canary either.
     for path in ["/healthz", "/metrics"] {
@@ -288,7 +305,13 @@ fn status_page_behind_tls_and_a_token_refuses_without_them() {
     let cfg = || crate::tls::client(&pdir, "faces-ca.pem", None);
     let (s, body) = https_get(&d.addr, cfg(), "/", None).unwrap();
     assert_eq!(s, 401, "{body}");
-    let (s, _) = https_get(&d.addr, cfg(), "/v1/status", Some("Bearer nope-nope-nope-nope")).unwrap();
+    let (s, _) = https_get(
+        &d.addr,
+        cfg(),
+        "/v1/status",
+        Some("Bearer nope-nope-nope-nope"),
+    )
+    .unwrap();
     assert_eq!(s, 401);
     let (s, body) = https_get(&d.addr, cfg(), "/", Some(&bearer())).unwrap();
     assert_eq!(s, 200);
@@ -298,12 +321,19 @@ fn status_page_behind_tls_and_a_token_refuses_without_them() {
     let mut s = TcpStream::connect(&d.addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     let _ = s.write_all(
-        format!("GET / HTTP/1.1\r\nhost: x\r\nauthorization: {}\r\n\r\n", bearer()).as_bytes(),
+        format!(
+            "GET / HTTP/1.1\r\nhost: x\r\nauthorization: {}\r\n\r\n",
+            bearer()
+        )
+        .as_bytes(),
     );
     let mut raw = Vec::new();
     let _ = s.read_to_end(&mut raw);
     let text = String::from_utf8_lossy(&raw);
-    assert!(!text.contains("tracegate status") && !text.starts_with("HTTP/1.1 200"), "{text}");
+    assert!(
+        !text.contains("tracegate status") && !text.starts_with("HTTP/1.1 200"),
+        "{text}"
+    );
 }
 
 // ------------------------------------------------------------- browser
@@ -338,8 +368,10 @@ fn browser(test: &str) -> Option<Browser> {
     let missing: Vec<&str> = [
         (!chromium.is_file()).then_some("chromium"),
         (!has_node).then_some("node"),
-        (!playwright_dir.join("node_modules/playwright-core/package.json").is_file())
-            .then_some("playwright-core (scripts/test.sh installs it)"),
+        (!playwright_dir
+            .join("node_modules/playwright-core/package.json")
+            .is_file())
+        .then_some("playwright-core (scripts/test.sh installs it)"),
     ]
     .into_iter()
     .flatten()
@@ -387,8 +419,18 @@ fn run_script(b: &Browser, script: &str, config: &Value) -> Value {
     });
     let mut out = String::new();
     let mut err = String::new();
-    child.stdout.take().unwrap().read_to_string(&mut out).unwrap();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert!(status.success(), "{script}: {err}\n{out}");
     serde_json::from_str(out.lines().last().unwrap_or("")).unwrap_or_else(|_| panic!("{out}"))
 }
@@ -405,8 +447,10 @@ fn status_page_in_chromium() {
     let dir = tempfile::tempdir().unwrap();
     let policy = policy_dir(dir.path(), "");
     std::fs::write(
-        policy.join("windows/earlier.toml"),
-        window_text("w-earlier", "warm-up"),
+        policy.join("windows/later.toml"),
+        // Upcoming, and clear of the window the test opens (a sink's
+        // windows may not overlap).
+        window_between("w-later", "planned replay", 3 * 3600, 4 * 3600),
     )
     .unwrap();
     let d = start(&policy, dir.path());
@@ -481,33 +525,57 @@ fn scripted_day(path: &Path) {
         cause,
     };
     add(at(8, 0), loaded(1));
-    add(at(9, 0), enabled("w-morning", "cap", at(9, 0), at(11, 0), None));
-    add(at(10, 0), AuditEvent::FullDenied {
-        sink: "std".into(),
-        window: None,
-        why: DenyWhy::NotAllowlisted,
-        detail: Some(RECORD_CANARY.into()),
-    });
+    add(
+        at(9, 0),
+        enabled("w-morning", "cap", at(9, 0), at(11, 0), None),
+    );
+    add(
+        at(10, 0),
+        AuditEvent::FullDenied {
+            sink: "std".into(),
+            window: None,
+            why: DenyWhy::NotAllowlisted,
+            detail: Some(RECORD_CANARY.into()),
+        },
+    );
     add(at(10, 59), spent("w-morning", "cap", 7));
     add(at(11, 0), closed("w-morning", "cap", CloseCause::Expired));
-    add(at(12, 0), enabled("w-budget", "cap2", at(12, 0), at(14, 0), Some(5)));
-    add(at(12, 0), AuditEvent::BudgetLeased {
-        window: "w-budget".into(),
-        sink: "cap2".into(),
-        holder: "gate-1".into(),
-        records: Some(5),
-        bytes: None,
-    });
+    add(
+        at(12, 0),
+        enabled("w-budget", "cap2", at(12, 0), at(14, 0), Some(5)),
+    );
+    add(
+        at(12, 0),
+        AuditEvent::BudgetLeased {
+            window: "w-budget".into(),
+            sink: "cap2".into(),
+            holder: "gate-1".into(),
+            records: Some(5),
+            bytes: None,
+        },
+    );
     add(at(12, 30), spent("w-budget", "cap2", 5));
-    add(at(12, 30), closed("w-budget", "cap2", CloseCause::BudgetSpent));
-    add(at(13, 0), AuditEvent::PolicyRejected {
-        cause: format!("windows/x.toml:3: {POLICY_CANARY}"),
-        policy_sha256: None,
-    });
+    add(
+        at(12, 30),
+        closed("w-budget", "cap2", CloseCause::BudgetSpent),
+    );
+    add(
+        at(13, 0),
+        AuditEvent::PolicyRejected {
+            cause: format!("windows/x.toml:3: {POLICY_CANARY}"),
+            policy_sha256: None,
+        },
+    );
     add(at(13, 5), loaded(2));
-    add(at(15, 0), enabled("w-evening", "cap", at(15, 0), at(17, 0), None));
+    add(
+        at(15, 0),
+        enabled("w-evening", "cap", at(15, 0), at(17, 0), None),
+    );
     add(at(16, 0), closed("w-evening", "cap", CloseCause::Removed));
-    add(at(18, 0), enabled("w-late", "cap2", at(18, 0), at(20, 0), None));
+    add(
+        at(18, 0),
+        enabled("w-late", "cap2", at(18, 0), at(20, 0), None),
+    );
     add(at(19, 0), closed("w-late", "cap2", CloseCause::Shutdown));
 }
 
@@ -543,18 +611,22 @@ fn audit_report_of_a_scripted_day() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let html = std::fs::read_to_string(&page).unwrap();
     assert_no_canary("the report", &html);
-    assert!(html.contains("id=\"verdict\" data-status=\"intact\""), "{html}");
+    assert!(
+        html.contains("id=\"verdict\" data-status=\"intact\""),
+        "{html}"
+    );
     for (id, sink, cause, records) in [
         ("w-morning", "cap", "expired", 7),
         ("w-budget", "cap2", "budget_spent", 5),
         ("w-evening", "cap", "closed", 0),
         ("w-late", "cap2", "shutdown", 0),
     ] {
-        let bar = format!(
-            "<g data-window=\"{id}\" data-sink=\"{sink}\" data-cause=\"{cause}\""
-        );
+        let bar = format!("<g data-window=\"{id}\" data-sink=\"{sink}\" data-cause=\"{cause}\"");
         assert!(html.contains(&bar), "{bar}");
-        assert!(html.contains(&format!("data-records=\"{records}\"")), "{id}");
+        assert!(
+            html.contains(&format!("data-records=\"{records}\"")),
+            "{id}"
+        );
         assert!(html.contains(&format!("<tr data-window=\"{id}\">")), "{id}");
     }
     assert_eq!(html.matches("<g data-mark=\"denial\"").count(), 1);
@@ -565,17 +637,26 @@ fn audit_report_of_a_scripted_day() {
     // A tampered copy: one byte of the w-evening entry changed.
     let tampered = dir.path().join("tampered.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
-    std::fs::write(&tampered, text.replacen("reason of w-evening", "reason of w-evenin9", 1))
-        .unwrap();
+    std::fs::write(
+        &tampered,
+        text.replacen("reason of w-evening", "reason of w-evenin9", 1),
+    )
+    .unwrap();
     copy_sidecars(&log, &tampered);
     let tpage = dir.path().join("tampered.html");
     let r = report(&tampered, &tpage);
     assert_eq!(r.code, 1, "{}", r.stderr);
     let thtml = std::fs::read_to_string(&tpage).unwrap();
     assert!(thtml.contains("data-status=\"tampered\""), "{thtml}");
-    assert!(thtml.contains("WARNING: the audit log has been tampered with"), "{thtml}");
+    assert!(
+        thtml.contains("WARNING: the audit log has been tampered with"),
+        "{thtml}"
+    );
     assert!(thtml.contains("<g data-window=\"w-budget\""));
-    assert!(!thtml.contains("data-window=\"w-evening\""), "a window past the damage is shown");
+    assert!(
+        !thtml.contains("data-window=\"w-evening\""),
+        "a window past the damage is shown"
+    );
     assert!(!thtml.contains("data-window=\"w-late\""));
 
     let Some(b) = browser("audit_report_of_a_scripted_day (in Chromium)") else {
@@ -588,12 +669,20 @@ fn audit_report_of_a_scripted_day() {
     );
     let intact = &out["intact"];
     assert_eq!(intact["status"], "intact");
-    assert_eq!(intact["lanes"], serde_json::json!(["policy", "cap", "cap2", "std"]));
+    assert_eq!(
+        intact["lanes"],
+        serde_json::json!(["policy", "cap", "cap2", "std"])
+    );
     let mut bars: Vec<(String, String)> = intact["bars"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|b| (b["id"].as_str().unwrap().to_owned(), b["cause"].as_str().unwrap().to_owned()))
+        .map(|b| {
+            (
+                b["id"].as_str().unwrap().to_owned(),
+                b["cause"].as_str().unwrap().to_owned(),
+            )
+        })
         .collect();
     bars.sort();
     assert_eq!(
@@ -623,7 +712,7 @@ fn copy_sidecars(log: &Path, copy: &Path) {
     for entry in std::fs::read_dir(log.parent().unwrap()).unwrap() {
         let p = entry.unwrap().path();
         let f = p.file_name().unwrap().to_str().unwrap().to_owned();
-        if f != name && f.starts_with(name) {
+        if f != name && f.starts_with(name) && p.is_file() {
             std::fs::copy(&p, copy.with_file_name(f.replacen(name, cname, 1))).unwrap();
         }
     }
