@@ -140,10 +140,11 @@ fn export(args: &ExportArgs) -> anyhow::Result<(String, u8)> {
     let report = verify_signed(&args.file, key.as_ref(), args.anchor.as_deref(), &check)?;
     let code = report.exit_code();
     // Only the entries the verification read intact are exported.
+    let cut = trusted_entries(&report);
     let mut entries: Vec<Entry> = Vec::new();
     for e in read_entries(&args.file, key.as_ref())? {
         let Ok(e) = e else { break };
-        if e.seq >= report.entries {
+        if e.seq >= cut {
             break;
         }
         entries.push(e);
@@ -179,6 +180,23 @@ fn export(args: &ExportArgs) -> anyhow::Result<(String, u8)> {
         _ => format!("{}\n", String::from_utf8(body)?),
     };
     Ok((text, code))
+}
+
+/// How many entries, from the first, a reader may take as the log wrote
+/// them: those the verification read intact, and never the entry it names
+/// as the first that cannot be trusted. An edited line is found at the
+/// next line (whose `prev` no longer matches), so the verifier has counted
+/// it among the intact ones by then; the tampered `seq` is the edited
+/// entry itself.
+///
+/// SECURITY: without this cut an export or report of a tampered log would
+/// state the edited entry's facts (a forged requester or reason, a window
+/// that never was) as if the chain vouched for them.
+pub(crate) fn trusted_entries(report: &VerifyReport) -> u64 {
+    match &report.status {
+        VerifyStatus::Tampered { seq, .. } => report.entries.min(*seq),
+        _ => report.entries,
+    }
 }
 
 /// Hex SHA-256 of the first `len` bytes of `path` (the verified entries).

@@ -102,11 +102,13 @@ fn report(args: &ReportArgs) -> anyhow::Result<(String, u8)> {
     let key = args.key_file.as_deref().map(AuditKey::load).transpose()?;
     let check = super::audit_verify::signed_check(&args.public_keys, None)?;
     let report = verify_signed(&args.file, key.as_ref(), args.anchor.as_deref(), &check)?;
-    // Only the entries the verification read intact are shown.
+    // Only the entries the verification read intact are shown, never the
+    // one it names tampered.
+    let cut = super::audit_export::trusted_entries(&report);
     let mut entries: Vec<Entry> = Vec::new();
     for e in read_entries(&args.file, key.as_ref())? {
         let Ok(e) = e else { break };
-        if e.seq >= report.entries {
+        if e.seq >= cut {
             break;
         }
         entries.push(e);
@@ -175,9 +177,10 @@ impl Verdict {
                     kind.as_str().replace('_', " ")
                 ),
                 format!(
-                    "Only the {entries} entries before the damage are shown; whatever the log \
-                     says from entry {seq} on cannot be trusted. Keep this copy and compare it \
-                     with the original and its published head."
+                    "Only the {} entries before the damage are shown; whatever the log says \
+                     from entry {seq} on cannot be trusted. Keep this copy and compare it with \
+                     the original and its published head.",
+                    entries.min(*seq)
                 ),
             ),
             VerifyStatus::TornTail { .. } => (

@@ -82,7 +82,7 @@ function render(s){var set=function(id,kids){var e=document.getElementById(id);i
 while(e.firstChild)e.removeChild(e.firstChild);kids.forEach(function(c){e.appendChild(typeof c==="object"?c:document.createTextNode(String(c)));});};
 set("rev",[s.policy.revision]);set("sha",[s.policy.sha256]);set("loaded",[s.policy.loaded_at]);set("now",[s.now]);
 var a=s.audit||{};set("audit",[el("span",{"class":a.ready?"ok":"bad","data-audit":a.ready?"ready":"down"},
-[a.ready?"writable":"NOT writable: full capture is off"])," ("+n(a.failures)+" failed appends)"]);
+[a.ready?"ready":"NOT ready: see /healthz"])," ("+n(a.failures)+" failed appends)"]);
 set("windows-body",windows(s));set("sinks-body",sinks(s));
 var r=s.reloads||{};set("reloads",[n(r.ok)+" reloads applied, "+n(r.refused)+" refused"]);
 var e=s.last_reload_error;set("refused",e?[el("li",{"data-refused":""},[el("span",{"class":"bad"},["refused"])," at "+e.at+": ",el("code",{},[e.cause])])]
@@ -233,10 +233,12 @@ fn render_main(st: &Value, out: &mut String) {
          ({} failed appends)</p></section>",
         if ready { "ok" } else { "bad" },
         if ready { "ready" } else { "down" },
+        // The daemon's readiness as `/healthz` tells it: the log writable
+        // and no refused reload while a window is open.
         if ready {
-            "writable"
+            "ready"
         } else {
-            "NOT writable: full capture is off"
+            "NOT ready: see /healthz"
         },
         u(audit, "failures"),
     );

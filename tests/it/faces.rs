@@ -658,6 +658,20 @@ fn audit_report_of_a_scripted_day() {
         "a window past the damage is shown"
     );
     assert!(!thtml.contains("data-window=\"w-late\""));
+    // `audit export` cuts the same way: the edited entry is not stated.
+    let st = crate::cli::tracegate(
+        &[
+            "audit",
+            "export",
+            "--format",
+            "statement",
+            tampered.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(st.code, 1, "{}", st.stderr);
+    assert!(st.stdout.contains("\"w-budget\""), "{}", st.stdout);
+    assert!(!st.stdout.contains("w-evening"), "{}", st.stdout);
 
     let Some(b) = browser("audit_report_of_a_scripted_day (in Chromium)") else {
         return;
