@@ -166,8 +166,9 @@ impl Verdict {
                 "intact",
                 "The audit log is intact: nothing in it was changed, removed or added.".to_owned(),
                 format!(
-                    "All {entries} entries chain to one another and the checkpoint vouches for \
-                     the last one. What this report shows is what the log recorded."
+                    "All {} chain to one another and the checkpoint vouches for the last one. \
+                     What this report shows is what the log recorded.",
+                    crate::io_text::counted(entries, "entry", "entries")
                 ),
             ),
             VerifyStatus::Tampered { seq, kind, .. } => (
@@ -177,10 +178,10 @@ impl Verdict {
                     kind.as_str().replace('_', " ")
                 ),
                 format!(
-                    "Only the {} entries before the damage are shown; whatever the log says \
+                    "Only the first {} (before the damage) are shown; whatever the log says \
                      from entry {seq} on cannot be trusted. Keep this copy and compare it with \
                      the original and its published head.",
-                    entries.min(*seq)
+                    crate::io_text::counted(entries.min(*seq), "entry", "entries")
                 ),
             ),
             VerifyStatus::TornTail { .. } => (
@@ -188,7 +189,10 @@ impl Verdict {
                 "The audit log is intact up to a last line cut short, as a crash mid-write \
                  leaves it."
                     .to_owned(),
-                format!("The {entries} complete entries are shown; the cut line is not."),
+                format!(
+                    "The complete ones are shown ({}); the cut line is not.",
+                    crate::io_text::counted(entries, "entry", "entries")
+                ),
             ),
             VerifyStatus::Unvouched(_) => (
                 "unvouched",
@@ -587,7 +591,7 @@ fn render(
                         out,
                         "<g data-window=\"{}\" data-sink=\"{}\" data-cause=\"{}\" data-start=\"{}\" \
                          data-end=\"{}\" data-records=\"{}\" data-bytes=\"{}\"><title>window {} on \
-                         sink {}: {} to {}, {}; {} records, {} bytes captured</title>\
+                         sink {}: {} to {}, {}; captured {}, {}</title>\
                          <rect x=\"{x0:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"{:.1}\" \
                          fill=\"url(#p-{})\" stroke=\"#1a1a1a\"/>",
                         escape(b.id),
@@ -602,8 +606,8 @@ fn render(
                         escape(&crate::audit::format_ts(b.from)),
                         escape(&crate::audit::format_ts(b.to)),
                         b.ending.words,
-                        b.records,
-                        b.bytes,
+                        crate::io_text::counted(b.records, "record", "records"),
+                        crate::io_text::counted(b.bytes, "byte", "bytes"),
                         y + 6.0,
                         LANE - 12.0,
                         b.ending.key,

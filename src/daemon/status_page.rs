@@ -75,7 +75,7 @@ return rows;}
 function sinks(s){return (s.sinks||[]).map(function(k){var t=k.totals||{},m=k.last_minute||{};
 return el("tr",{"data-sink":k.name},[el("td",{},[k.name]),el("td",{},[k.full_allowed?"full allowed":"standard"]),
 el("td",{"class":k.healthy?"ok":"bad"},[k.healthy?"writing":"cannot write: "+(k.error||"error")]),
-el("td",{},[n(k.queued)+" records"]),
+el("td",{},[n(k.queued)+(n(k.queued)===1?" record":" records")]),
 el("td",{},[n(m.passed)+" / "+n(m.stripped)+" / "+n(m.dropped)+" (last "+n(m.seconds)+" s)"]),
 el("td",{},[n(t.passed)+" / "+n(t.stripped)+" / "+n(t.dropped)])]);});}
 function render(s){var set=function(id,kids){var e=document.getElementById(id);if(!e)return;
@@ -307,7 +307,7 @@ fn render_main(st: &Value, out: &mut String) {
         let m = k.get("last_minute").unwrap_or(&null);
         let _ = write!(
             out,
-            "<tr data-sink=\"{}\"><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{} records</td>\
+            "<tr data-sink=\"{}\"><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td>{}</td>\
              <td>{} / {} / {} (last {} s)</td><td>{} / {} / {}</td></tr>",
             escape(s(k, "name")),
             escape(s(k, "name")),
@@ -325,7 +325,7 @@ fn render_main(st: &Value, out: &mut String) {
                     k.get("error").and_then(Value::as_str).unwrap_or("error")
                 ))
             },
-            u(k, "queued"),
+            crate::io_text::counted(u(k, "queued"), "record", "records"),
             u(m, "passed"),
             u(m, "stripped"),
             u(m, "dropped"),
