@@ -5,7 +5,9 @@
 #   - redis-server (the fleet's shared budget store), from the system's
 #     packages when missing and this runs as root;
 #   - the OpenTelemetry Python SDK in a virtual environment (target/otel-venv),
-#     from PyPI, pinned.
+#     from PyPI, pinned;
+#   - playwright-core (target/browser-tests), from npm, pinned, for the
+#     browser tests.
 # What cannot be installed is said here, and `cargo test` then reports the
 # tests that need it as ignored, with the reason; under CI (CI=1) they fail.
 # Extra arguments go to `cargo test` (e.g. `scripts/test.sh --test it fleet`).
@@ -39,6 +41,26 @@ fi
 if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import $otel" 2>/dev/null; then
   export TRACEGATE_OTEL_PYTHON="$PWD/$venv/bin/python"
 fi
+
+# The browser tests (tests/it/faces.rs) drive Debian's Chromium through
+# playwright-core, pinned in tests/browser/package-lock.json and installed
+# into target/browser-tests (never into the source tree). Chromium itself
+# comes from the system's packages (.ci/run installs it). Without them the
+# browser tests say "skipped"; under CI=1 they fail.
+browser_dir=${TRACEGATE_BROWSER_TESTS:-target/browser-tests}
+if command -v npm >/dev/null 2>&1; then
+  if ! cmp -s tests/browser/package-lock.json "$browser_dir/package-lock.json" ||
+    [ ! -f "$browser_dir/node_modules/playwright-core/package.json" ]; then
+    mkdir -p "$browser_dir"
+    cp tests/browser/package.json tests/browser/package-lock.json "$browser_dir/"
+    if ! (cd "$browser_dir" && npm ci --no-audit --no-fund --ignore-scripts --silent); then
+      echo "test.sh: could not install playwright-core into $browser_dir; the browser tests will say skipped" >&2
+    fi
+  fi
+else
+  echo "test.sh: npm is missing; the browser tests will say skipped" >&2
+fi
+export TRACEGATE_BROWSER_TESTS="$PWD/$browser_dir"
 
 # The Python package (python/): its wheel, with the `tracegate` binary
 # bundled in (the debug one the tests use, not a second release build),

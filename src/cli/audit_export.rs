@@ -92,7 +92,7 @@ pub struct ExportArgs {
     pub public_keys: Vec<PathBuf>,
 }
 
-fn parse_ts(s: &str) -> Result<Timestamp, String> {
+pub(crate) fn parse_ts(s: &str) -> Result<Timestamp, String> {
     s.parse::<Timestamp>()
         .map_err(|_| "not an RFC 3339 time (e.g. 2026-12-01T10:00:00Z)".to_owned())
 }
@@ -140,10 +140,11 @@ fn export(args: &ExportArgs) -> anyhow::Result<(String, u8)> {
     let report = verify_signed(&args.file, key.as_ref(), args.anchor.as_deref(), &check)?;
     let code = report.exit_code();
     // Only the entries the verification read intact are exported.
+    let cut = trusted_entries(&report);
     let mut entries: Vec<Entry> = Vec::new();
     for e in read_entries(&args.file, key.as_ref())? {
         let Ok(e) = e else { break };
-        if e.seq >= report.entries {
+        if e.seq >= cut {
             break;
         }
         entries.push(e);
@@ -181,8 +182,25 @@ fn export(args: &ExportArgs) -> anyhow::Result<(String, u8)> {
     Ok((text, code))
 }
 
+/// How many entries, from the first, a reader may take as the log wrote
+/// them: those the verification read intact, and never the entry it names
+/// as the first that cannot be trusted. An edited line is found at the
+/// next line (whose `prev` no longer matches), so the verifier has counted
+/// it among the intact ones by then; the tampered `seq` is the edited
+/// entry itself.
+///
+/// SECURITY: without this cut an export or report of a tampered log would
+/// state the edited entry's facts (a forged requester or reason, a window
+/// that never was) as if the chain vouched for them.
+pub(crate) fn trusted_entries(report: &VerifyReport) -> u64 {
+    match &report.status {
+        VerifyStatus::Tampered { seq, .. } => report.entries.min(*seq),
+        _ => report.entries,
+    }
+}
+
 /// Hex SHA-256 of the first `len` bytes of `path` (the verified entries).
-fn digest_prefix(path: &std::path::Path, len: u64) -> std::io::Result<String> {
+pub(crate) fn digest_prefix(path: &std::path::Path, len: u64) -> std::io::Result<String> {
     let mut f = std::fs::File::open(path)?.take(len);
     let mut h = Sha256::new();
     let mut buf = vec![0u8; 64 * 1024];
@@ -213,7 +231,7 @@ struct WindowRow {
     touched: bool,
 }
 
-fn statement(
+pub(crate) fn statement(
     args: &ExportArgs,
     report: &VerifyReport,
     entries: &[Entry],

@@ -3,6 +3,7 @@
 pub mod audit_export;
 pub mod audit_fleet;
 pub mod audit_keys;
+pub mod audit_report;
 pub mod audit_verify;
 pub mod capture_cmd;
 pub mod check;
@@ -161,6 +162,15 @@ pub enum AuditCommand {
     /// log; 1, 3 or 4 (written anyway, and said in the statement) when it
     /// is not; 2 on error.
     Export(audit_export::ExportArgs),
+    /// Write the log as one self-contained HTML page for a reviewer.
+    ///
+    /// Whether the log can be trusted, in words, at the top; a timeline
+    /// (one lane per sink, each capture window a bar from enablement to
+    /// its enforced end, marked by how it ended; denials and policy
+    /// reloads); every window with who asked, why and what it captured.
+    /// Stdout unless `--out FILE`. Exit 0 for an intact log; 1, 3 or 4
+    /// (written anyway, and said at the top) when it is not; 2 on error.
+    Report(audit_report::ReportArgs),
 }
 
 /// `--format` of the commands that report.
@@ -235,6 +245,7 @@ pub fn run(cli: Cli) -> ExitCode {
                 AuditCommand::Sign(args) => audit_keys::sign(&args, &mut out, &mut err),
                 AuditCommand::RotateKey(args) => audit_keys::rotate(&args, &mut out, &mut err),
                 AuditCommand::Export(args) => audit_export::run(&args, &mut out, &mut err),
+                AuditCommand::Report(args) => audit_report::run(&args, &mut out, &mut err),
             }
         }
         Command::Completions(args) => completions::run_completions(&args),

@@ -13,6 +13,7 @@ mod cli_first_hour;
 mod evidence;
 mod export;
 mod export_retry;
+mod faces;
 mod fleet;
 mod genai;
 mod grpc;

@@ -38,6 +38,8 @@ pub fn router(ing: Ingest) -> Router {
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
         .route("/v1/status", get(status))
+        .route("/", get(page))
+        .route("/status", get(page))
         // Bodies are bounded by the policy's `max_body_bytes`, below.
         .layer(DefaultBodyLimit::disable())
         .with_state(ing)
@@ -406,15 +408,78 @@ async fn metrics(State(ing): State<Ingest>) -> Response {
         .into_response()
 }
 
-async fn status(State(ing): State<Ingest>) -> Response {
+/// A 401 for the status page and `/v1/status`: both challenges, so that
+/// a browser asks for the token (`Basic`) and a script knows to send it
+/// (`Bearer`). The body says what is needed and nothing of the status.
+fn status_unauthorized() -> Response {
+    let mut resp = (
+        StatusCode::UNAUTHORIZED,
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        "the status needs the server's bearer token: send `Authorization: Bearer TOKEN`, \
+         or give it as the password when the browser asks\n",
+    )
+        .into_response();
+    let h = resp.headers_mut();
+    h.append(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static("Basic realm=\"tracegate status\", charset=\"UTF-8\""),
+    );
+    h.append(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    resp
+}
+
+/// The status document, or `None` when the request may not see it.
+///
+/// SECURITY: the page and what it fetches follow ingest's token rule
+/// (see [`super::status_page::authorized`]); `/healthz` and `/metrics`
+/// stay open for probes and scrapers.
+async fn status_doc(ing: &Ingest, headers: &HeaderMap) -> Option<serde_json::Value> {
+    let active = ing.p.snapshot();
+    let token = active
+        .policy
+        .server()
+        .bearer_token
+        .as_ref()
+        .map(|t| t.expose());
+    if !super::status_page::authorized(token, authorization(headers)) {
+        return None;
+    }
     let p2 = Arc::clone(&ing.p);
-    let v = tokio::task::spawn_blocking(move || super::status::status_json(&p2))
-        .await
-        .unwrap_or_else(|_| serde_json::json!({"error": "internal error"}));
+    Some(
+        tokio::task::spawn_blocking(move || super::status::status_json(&p2))
+            .await
+            .unwrap_or_else(|_| serde_json::json!({"error": "internal error"})),
+    )
+}
+
+async fn status(State(ing): State<Ingest>, headers: HeaderMap) -> Response {
+    let Some(v) = status_doc(&ing, &headers).await else {
+        return status_unauthorized();
+    };
     (
         StatusCode::OK,
-        [(header::CONTENT_TYPE, "application/json")],
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-store"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
         v.to_string(),
+    )
+        .into_response()
+}
+
+/// `GET /`, `GET /status`: the status page.
+async fn page(State(ing): State<Ingest>, headers: HeaderMap) -> Response {
+    let Some(v) = status_doc(&ing, &headers).await else {
+        return status_unauthorized();
+    };
+    (
+        StatusCode::OK,
+        super::status_page::headers(),
+        super::status_page::render(&v),
     )
         .into_response()
 }

@@ -6,7 +6,8 @@
 //! (one code path per decision); [`pipeline`] judges each record once per sink with the
 //! same decision as `filter` and queues the result; [`crate::sink`] writers drain
 //! the queues to files or stdout; [`reload`] watches the policy and swaps
-//! it whole; [`metrics`] and [`status`] report without content.
+//! it whole; [`metrics`] and [`status`] report without content, and
+//! [`status_page`] shows the status as a page ([`html`]).
 //!
 //! **Invariant:** the core (record, gate, policy, redact, evidence) knows
 //! nothing of tokio; this module is the only async code.
@@ -15,6 +16,7 @@ pub mod budget;
 #[cfg(test)]
 mod clock_tests;
 pub mod grpc;
+pub mod html;
 pub mod http;
 pub mod ingest;
 pub mod listener;
@@ -24,6 +26,7 @@ pub mod reload;
 #[cfg(test)]
 mod reload_tests;
 pub mod status;
+pub mod status_page;
 pub mod tls;
 
 use std::net::SocketAddr;

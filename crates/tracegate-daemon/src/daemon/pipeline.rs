@@ -193,6 +193,8 @@ pub struct Pipeline {
     /// The last item dropped, for `/v1/status`.
     pub last_drop: Mutex<Option<DropNote>>,
     drop_log: Mutex<DropLog>,
+    /// Per-sink totals sampled by `/v1/status`, for its last-minute counts.
+    pub recent: super::status::RecentSlot,
     /// Wakes the ticker when a capture needs audit work.
     work: Notify,
 }
@@ -227,6 +229,7 @@ impl Pipeline {
             last_reload_error: Mutex::new(None),
             last_drop: Mutex::new(None),
             drop_log: Mutex::new(HashMap::new()),
+            recent: Mutex::default(),
             work: Notify::new(),
         });
         let active = p.build(policy, 1);

@@ -2,9 +2,12 @@
 //! and drop counters, as JSON.
 //!
 //! SECURITY: policy identifiers (sink names, window ids, digests, paths of
-//! the policy) and numbers only; never a record value.
+//! the policy), a window's requester and reason as the policy writes them,
+//! and numbers only; never a record value, a keyword list or a key.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -24,6 +27,8 @@ pub fn status_json(p: &Pipeline) -> Value {
     // Windows the captures hold closed for good (by the log, by this
     // process, or barred by a refused reload), by sink.
     let mut closed: HashMap<String, HashMap<String, CloseCause>> = HashMap::new();
+    // What each open window's gate delivered at full level so far.
+    let mut spent: HashMap<String, crate::window::budget::Units> = HashMap::new();
     for s in &active.sinks {
         if let Some(slot) = &s.capture
             && let Ok(c) = slot.lock()
@@ -32,6 +37,9 @@ pub fn status_json(p: &Pipeline) -> Value {
             closed.insert(s.name.clone(), c.capture.closed_windows().clone());
             if let Some(w) = c.capture.open_window() {
                 open.insert(w.to_string(), s.name.clone());
+                if let Some(u) = c.capture.open_spent() {
+                    spent.insert(w.to_string(), u);
+                }
             }
             audit_failures += c.capture.stats().audit_failures;
             audit_sinks.push(json!({"sink": s.name, "ready": c.capture.audit_ready()}));
@@ -71,18 +79,37 @@ pub fn status_json(p: &Pipeline) -> Value {
                 "start": format_ts(w.start),
                 "end": format_ts(w.end),
                 "seconds_left": left,
+                "requested_by": w.requested_by,
+                "reason": w.reason,
+                "max_records": w.max_records,
+                "max_bytes": w.max_bytes,
+                "spent": spent.get(&w.id).map(|u| json!({"records": u.records, "bytes": u.bytes})),
             })
         })
         .collect();
+    let totals: Vec<(String, Totals)> = active
+        .sinks
+        .iter()
+        .map(|s| (s.name.clone(), Totals::of(&s.counters)))
+        .collect();
+    let recent = p
+        .recent
+        .lock()
+        .map(|mut r| r.sample(p.clock().monotonic(), &totals))
+        .unwrap_or_default();
     let sinks: Vec<Value> = active
         .sinks
         .iter()
-        .map(|s| {
+        .zip(&totals)
+        .map(|(s, (_, t))| {
             let c = &s.counters;
             let ld =
                 |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
             let error = c.health();
+            let (secs, last) = recent.get(&s.name).copied().unwrap_or_default();
             json!({
+                "totals": t.json(),
+                "last_minute": {"seconds": secs, "passed": last.passed, "stripped": last.stripped, "dropped": last.dropped},
                 "name": s.name,
                 "full_allowed": s.capture.is_some(),
                 "healthy": error.is_none(),
@@ -154,6 +181,7 @@ pub fn status_json(p: &Pipeline) -> Value {
         })
     });
     json!({
+        "now": format_ts(now),
         "fleet": fleet,
         "last_drop": last_drop,
         "policy": {
@@ -176,4 +204,143 @@ pub fn status_json(p: &Pipeline) -> Value {
         "records": {"received": ld(&m.records_in), "malformed": ld(&m.malformed)},
         "sinks": sinks,
     })
+}
+
+/// A sink's counters since start, as the status page sums them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Records delivered (standard and full).
+    pub passed: u64,
+    /// Fields stripped from delivered records.
+    pub stripped: u64,
+    /// Records not delivered, every reason.
+    pub dropped: u64,
+}
+
+impl Totals {
+    fn of(c: &crate::sink::counters::SinkCounters) -> Totals {
+        let ld = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+        Totals {
+            passed: ld(&c.out_standard).saturating_add(ld(&c.out_full)),
+            stripped: c
+                .fields_stripped()
+                .iter()
+                .fold(0u64, |a, (_, n)| a.saturating_add(*n)),
+            dropped: [
+                DropReason::Malformed,
+                DropReason::Violation,
+                DropReason::QueueFull,
+                DropReason::SinkError,
+            ]
+            .iter()
+            .fold(0u64, |a, w| a.saturating_add(c.dropped(*w))),
+        }
+    }
+
+    fn json(&self) -> Value {
+        json!({"passed": self.passed, "stripped": self.stripped, "dropped": self.dropped})
+    }
+
+    fn since(self, then: Totals) -> Totals {
+        Totals {
+            passed: self.passed.saturating_sub(then.passed),
+            stripped: self.stripped.saturating_sub(then.stripped),
+            dropped: self.dropped.saturating_sub(then.dropped),
+        }
+    }
+}
+
+/// How far back "the last minute" looks.
+const MINUTE: Duration = Duration::from_secs(60);
+/// At most one sample per this long is kept (bounds the ring at ~62).
+const SAMPLE_EVERY: Duration = Duration::from_secs(1);
+
+/// The per-sink totals as sampled when the status was asked for, for the
+/// last minute's counts: the difference between now and the oldest sample
+/// no older than a minute. Counters are not timed as they count, so a
+/// status asked for rarely covers less than a minute; it says how many
+/// seconds it covers (`last_minute.seconds`).
+#[derive(Debug, Default)]
+pub struct Recent {
+    samples: VecDeque<(Duration, HashMap<String, Totals>)>,
+}
+
+impl Recent {
+    /// Record `now`'s totals; per sink, how many seconds back the oldest
+    /// kept sample is and what was counted since.
+    pub fn sample(
+        &mut self,
+        now: Duration,
+        totals: &[(String, Totals)],
+    ) -> HashMap<String, (u64, Totals)> {
+        // Drop samples older than a minute, keeping the one just inside.
+        while let Some((t, _)) = self.samples.front() {
+            if now.saturating_sub(*t) > MINUTE {
+                self.samples.pop_front();
+            } else {
+                break;
+            }
+        }
+        let current: HashMap<String, Totals> = totals.iter().cloned().collect();
+        let out = match self.samples.front() {
+            Some((t, then)) => {
+                let secs = now.saturating_sub(*t).as_secs();
+                current
+                    .iter()
+                    .map(|(k, v)| {
+                        // A sink new since the sample counts from zero.
+                        let base = then.get(k).copied().unwrap_or_default();
+                        (k.clone(), (secs, v.since(base)))
+                    })
+                    .collect()
+            }
+            None => current
+                .keys()
+                .map(|k| (k.clone(), (0, Totals::default())))
+                .collect(),
+        };
+        let due = self
+            .samples
+            .back()
+            .is_none_or(|(t, _)| now.saturating_sub(*t) >= SAMPLE_EVERY);
+        if due {
+            self.samples.push_back((now, current));
+        }
+        out
+    }
+}
+
+/// The shared ring of a pipeline.
+pub type RecentSlot = Mutex<Recent>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(p: u64, s: u64, d: u64) -> Totals {
+        Totals {
+            passed: p,
+            stripped: s,
+            dropped: d,
+        }
+    }
+
+    #[test]
+    fn last_minute_counts_since_the_oldest_sample_within_a_minute() {
+        let mut r = Recent::default();
+        let at = Duration::from_secs;
+        let first = r.sample(at(100), &[("a".into(), t(10, 1, 0))]);
+        assert_eq!(first["a"], (0, Totals::default()));
+        r.sample(at(130), &[("a".into(), t(15, 1, 2))]);
+        let now = r.sample(at(150), &[("a".into(), t(20, 3, 2))]);
+        assert_eq!(now["a"], (50, t(10, 2, 2)));
+        // Past a minute, the sample at 100 goes: counted from 130.
+        let later = r.sample(at(175), &[("a".into(), t(21, 3, 2))]);
+        assert_eq!(later["a"], (45, t(6, 2, 0)));
+        // The ring stays bounded however often it is asked.
+        for i in 0..10_000u64 {
+            r.sample(Duration::from_millis(175_000 + i * 10), &[]);
+        }
+        assert!(r.samples.len() <= 62, "{}", r.samples.len());
+    }
 }

@@ -392,6 +392,13 @@ impl Capture {
         self.open.as_ref().map(|o| o.window.id.as_str())
     }
 
+    /// What this process delivered at full level in its current use of the
+    /// open window (records and bytes), if a window is open: the budget bar
+    /// of the status page.
+    pub fn open_spent(&self) -> Option<Units> {
+        self.open.as_ref().map(|o| o.spent)
+    }
+
     /// Whether audit work is waiting for a job (see [`Capture::job`]).
     pub fn wants_job(&self) -> bool {
         self.wanted

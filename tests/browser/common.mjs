@@ -1,0 +1,68 @@
+// Shared by the browser tests: launch Debian's Chromium through
+// playwright-core (installed under target/, see scripts/test.sh) and
+// check what a page asked for and received.
+import { createRequire } from 'node:module';
+
+const cfg = JSON.parse(process.env.TG_CONFIG || '{}');
+const require = createRequire(cfg.playwright_dir + '/package.json');
+const { chromium } = require('playwright-core');
+
+export { cfg };
+
+// Without the background-networking flags Chromium opens connections of
+// its own (and they are refused on CI machines); a fresh profile each run.
+export async function launch() {
+  return chromium.launch({
+    executablePath: cfg.chromium,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export function fail(msg) {
+  console.error('browser test failed: ' + msg);
+  process.exit(1);
+}
+
+export function check(cond, msg) {
+  if (!cond) fail(msg);
+}
+
+// Every request the page makes, and every response body, for the canary
+// and origin checks.
+export function record(page, seen) {
+  page.on('request', (r) => seen.push({ kind: 'request', url: r.url(), post: r.postData() || '' }));
+  page.on('response', async (r) => {
+    let body = '';
+    try { body = (await r.body()).toString('utf8'); } catch (e) { body = ''; }
+    const headers = JSON.stringify(await r.allHeaders());
+    seen.push({ kind: 'response', url: r.url(), body, headers });
+  });
+}
+
+export function checkSeen(seen, canaries, allowed) {
+  check(seen.length > 0, 'no request was recorded');
+  for (const s of seen) {
+    const u = new URL(s.url);
+    if (u.protocol !== 'file:' && u.protocol !== 'data:' && u.protocol !== 'about:') {
+      check(allowed.includes(u.origin), 'a request went to ' + u.origin + ', not a loopback origin of the test');
+    }
+    for (const c of canaries) {
+      const where = s.url + ' ' + (s.post || '') + ' ' + (s.body || '') + ' ' + (s.headers || '');
+      check(!where.includes(c), 'a planted canary appeared in a ' + s.kind + ' of ' + s.url);
+    }
+  }
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Ask `f` every 100 ms until it answers truthy, for at most `ms`.
+export async function until(what, ms, f) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) fail('timed out waiting for ' + what);
+    await sleep(100);
+  }
+}
