@@ -85,9 +85,27 @@ pub fn default_context(
             // A spaced `### ## ####` with no context word is an SSN unless
             // a reference word names it something else (issue 36).
             &[
-                "ref", "reference", "order", "invoice", "case", "ticket", "batch", "part", "sku",
-                "serial", "tracking", "account", "acct", "routing", "isbn", "phone", "tel", "fax",
-                "call", "model", "lot",
+                "ref",
+                "reference",
+                "order",
+                "invoice",
+                "case",
+                "ticket",
+                "batch",
+                "part",
+                "sku",
+                "serial",
+                "tracking",
+                "account",
+                "acct",
+                "routing",
+                "isbn",
+                "phone",
+                "tel",
+                "fax",
+                "call",
+                "model",
+                "lot",
             ],
             32,
         ),
@@ -170,9 +188,29 @@ pub fn default_context(
         // (`validate::card_span`): most such runs are ids.
         "credit_card" => (
             &[
-                "card", "credit", "debit", "visa", "mastercard", "amex", "american express",
-                "discover", "maestro", "unionpay", "diners", "jcb", "pan", "cc", "ccnum",
-                "cc_number", "payment", "paid", "pay with", "karte", "carte", "tarjeta", "cartão",
+                "card",
+                "credit",
+                "debit",
+                "visa",
+                "mastercard",
+                "amex",
+                "american express",
+                "discover",
+                "maestro",
+                "unionpay",
+                "diners",
+                "jcb",
+                "pan",
+                "cc",
+                "ccnum",
+                "cc_number",
+                "payment",
+                "paid",
+                "pay with",
+                "karte",
+                "carte",
+                "tarjeta",
+                "cartão",
             ],
             &[
                 "tracking", "track", "usps", "ups", "fedex", "dhl", "parcel", "package",
@@ -358,7 +396,8 @@ pub(crate) fn column_header(text: &[u8], start: usize) -> Option<&[u8]> {
             .filter(|&(i, &b)| b == b'|' && (i == 0 || s[i - 1] != b'\\'))
             .count()
     };
-    let trim = |s: &'_ [u8]| -> usize { s.iter().take_while(|b| matches!(b, b' ' | b'\t')).count() };
+    let trim =
+        |s: &'_ [u8]| -> usize { s.iter().take_while(|b| matches!(b, b' ' | b'\t')).count() };
     let row = line_start(start)?;
     let lead = &text[row..start];
     if lead.get(trim(lead)) != Some(&b'|') {

@@ -65,10 +65,7 @@ fn ipv6_with_an_embedded_ipv4_goes_whole() {
         ),
         ("peer=64:ff9b::192.0.2.33 ok", "peer=[REDACTED:ipv6] ok"),
         ("addr 2001:db8::7:10.0.0.1.", "addr [REDACTED:ipv6]."),
-        (
-            "::FFFF:52.12.3.4 closed",
-            "[REDACTED:ipv6] closed",
-        ),
+        ("::FFFF:52.12.3.4 closed", "[REDACTED:ipv6] closed"),
     ] {
         exactly(&r, text, want);
     }
@@ -80,10 +77,7 @@ fn ipv6_with_an_embedded_ipv4_goes_whole() {
 fn phones_after_the_country_code_one_go_whole() {
     let r = all();
     for (text, want) in [
-        (
-            "call 1 (213) 689-1911 now",
-            "call [REDACTED:phone] now",
-        ),
+        ("call 1 (213) 689-1911 now", "call [REDACTED:phone] now"),
         ("Hotline: 1-(213)-689-1911", "Hotline: [REDACTED:phone]"),
         ("tel 1(213)689-1911.", "tel [REDACTED:phone]."),
         ("at 1 (213) 689 1911 ok", "at [REDACTED:phone] ok"),
@@ -101,7 +95,10 @@ fn ssns_in_table_columns_and_spaced_alone() {
     for ssn in ["523358184", "523 35 8185", "523-35-8186"] {
         assert!(!out.contains(ssn), "{out}");
     }
-    assert!(out.contains("| Ana Silva | [REDACTED:us_ssn] | W-2 |"), "{out}");
+    assert!(
+        out.contains("| Ana Silva | [REDACTED:us_ssn] | W-2 |"),
+        "{out}"
+    );
     // Another column, or no delimiter row: no header to read.
     keeps(
         &r,
@@ -145,10 +142,7 @@ fn credentials_named_by_code_flags_and_env_entries() {
             basic,
         ),
         (format!("headers.put('X-Api-Key', '{hex}');"), hex),
-        (
-            format!("req.Header.Set(\"X-Auth-Token\" , \"{hex}\")"),
-            hex,
-        ),
+        (format!("req.Header.Set(\"X-Auth-Token\" , \"{hex}\")"), hex),
         (
             format!("setRequestHeader('Authorization', 'Token {hex}')"),
             hex,

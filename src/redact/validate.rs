@@ -381,7 +381,8 @@ fn spaced_ssn(text: &[u8], start: usize, end: usize) -> bool {
         && s.iter()
             .enumerate()
             .all(|(i, b)| matches!(i, 3 | 6) || b.is_ascii_digit());
-    let more_after = gap_len(text, end).is_some_and(|g| text.get(end + g).is_some_and(u8::is_ascii_digit));
+    let more_after =
+        gap_len(text, end).is_some_and(|g| text.get(end + g).is_some_and(u8::is_ascii_digit));
     shape && !more_after && !tail_of_a_run(text, start)
 }
 
@@ -399,7 +400,12 @@ fn version_key(text: &[u8], start: usize) -> bool {
         .iter()
         .rev()
         .take(8)
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b'(' | b'[' | b'>' | b':' | b'='))
+        .take_while(|b| {
+            matches!(
+                b,
+                b' ' | b'\t' | b'"' | b'\'' | b'(' | b'[' | b'>' | b':' | b'='
+            )
+        })
         .count();
     if glue == 0 {
         return false;
@@ -424,8 +430,16 @@ fn version_key(text: &[u8], start: usize) -> bool {
     let last: Vec<u8> = key[from..].iter().map(u8::to_ascii_lowercase).collect();
     matches!(
         last.as_slice(),
-        b"version" | b"ver" | b"vers" | b"build" | b"release" | b"firmware" | b"fw" | b"rev"
-            | b"revision" | b"tag"
+        b"version"
+            | b"ver"
+            | b"vers"
+            | b"build"
+            | b"release"
+            | b"firmware"
+            | b"fw"
+            | b"rev"
+            | b"revision"
+            | b"tag"
     )
 }
 
