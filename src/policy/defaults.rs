@@ -117,14 +117,17 @@ builtin = ["private_key", "api_key", "url_credentials", "jwt", "credit_card"]
 pseudonym_prefixes = ["chatcmpl-", "req_"]
 [redact.context.us_ssn]
 words = ["ssn", "ss#", "ss #", "ss no", "social security", "social-security", "social_security", "soc sec", "soc. sec", "taxpayer id", "tax id", "itin", "tin:", "tin #"]
+not_words = ["ref", "reference", "order", "invoice", "case", "ticket", "batch", "part", "sku", "serial", "tracking", "account", "acct", "routing", "isbn", "phone", "tel", "fax", "call", "model", "lot"]
 window = 32
 [redact.context.phone]
 words = ["phone", "tel", "tél", "telefon", "telephone", "téléphone", "mobile", "mobil", "handy", "cell", "call", "ring", "fax", "whatsapp", "sms", "text me", "reach me", "number", "portable", "celular", "contato", "ph:", "ph.", "mob:", "mob.", "m:", "t:", "電話", "携帯"]
+not_words = ["tracking", "track", "parcel", "package", "shipment", "shipping", "waybill", "awb", "consignment", "usps", "fedex", "ups", "dhl", "sendungsnummer", "colis", "tracking number", "parcel number", "waybill number", "shipment number", "package number"]
 window = 32
 [redact.context.api_key]
 words = ["openai", "api key", "api_key", "api-key", "apikey", "secret", "token", "key:", "key=", "key =", "key is", "bearer"]
 window = 32
 [redact.context.credit_card]
+words = ["card", "credit", "debit", "visa", "mastercard", "amex", "american express", "discover", "maestro", "unionpay", "diners", "jcb", "pan", "cc", "ccnum", "cc_number", "payment", "paid", "pay with", "karte", "carte", "tarjeta", "cartão"]
 not_words = ["tracking", "track", "usps", "ups", "fedex", "dhl", "parcel", "package", "shipment", "shipping", "waybill", "awb"]
 window = 32
 [redact.context.ipv4]

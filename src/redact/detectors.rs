@@ -345,8 +345,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // `--api-key=<v>`, `--aws-secret-access-key <v>`. The value
             // must look like one (Check::Flag).
             (
-                r"(?i-u)--[A-Za-z0-9_-]{0,32}(?:token|secret|key|password|passwd)",
-                r#"(?i-u)--(?:[A-Za-z0-9]{1,24}[-_]){0,4}(?:token|secret|secret-key|secret_key|api-key|api_key|apikey|access-key|access_key|secret-access-key|password|passwd|private-key|client-secret)(?:[ \t]{1,4}|=)["']?[A-Za-z0-9._~+/=-]{16,}"#,
+                r"(?i-u)--[A-Za-z0-9_-]*(?:token|secret|key|password|passwd)",
+                r#"(?i-u)--(?:[A-Za-z0-9]+[-_])*(?:token|secret|secret-key|secret_key|api-key|api_key|apikey|access-key|access_key|secret-access-key|password|passwd|private-key|client-secret)(?:[ \t]{1,4}|=)["']?[A-Za-z0-9._~+/=-]{16,}"#,
                 Check::Flag,
                 Lead::Token,
             ),
@@ -355,8 +355,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // or `{"name": "API_TOKEN", "value": "<v>"}`): the value only,
             // when the name says it is a secret.
             (
-                r#"(?i-u)name["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9_.-]{0,48}(?:secret|token|password|passwd|api_key|apikey|access_key|private_key)"#,
-                r#"(?i-u)name["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9_.-]{0,48}(?:secret|token|password|passwd|api_key|apikey|access_key|private_key|secret_access_key)["']?[ \t]{0,8},?[ \t]{0,8}(?:\r?\n[ \t]{0,16})?(?:-[ \t]{1,4})?["']?value["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{16,}"#,
+                r#"(?i-u)name["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9_.-]*(?:secret|token|password|passwd|api_key|apikey|access_key|private_key)"#,
+                r#"(?i-u)name["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9_.-]*(?:secret|token|password|passwd|api_key|apikey|access_key|private_key)["']?[ \t]{0,8},?[ \t]{0,8}(?:\r?\n[ \t]{0,16})?(?:-[ \t]{1,4})?["']?value["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{16,}"#,
                 Check::EnvValue,
                 Lead::Token,
             ),
