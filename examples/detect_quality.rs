@@ -8,7 +8,9 @@
 //! text), or, where a later pass rewrote the text so that spans of the
 //! input are not known, the output (`{"out": "..."}`). Prints timing as
 //! JSON: the whole pack, then each detector alone, each the median of REPS
-//! runs over the corpus, counting only the time inside `redact`.
+//! runs over the corpus, counting only the time inside `redact`. REPS 0
+//! writes the spans only (a quality run on a debug build) and prints the
+//! corpus size without timing.
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::time::Duration;
@@ -92,6 +94,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         w.write_all(b"\n")?;
     }
     w.flush()?;
+    if reps == 0 {
+        println!("{}", serde_json::json!({ "bytes": bytes }));
+        return Ok(());
+    }
 
     let whole = median(&all, &texts, reps);
     let mut per = serde_json::Map::new();

@@ -5,9 +5,10 @@
 #
 # usage: scripts/detect-quality.sh [--docs N] [--reps N] [--seed N] [--no-peers]
 #
-# Everything goes to bench-data/detect/ (gitignored): the corpus
-# (scripts/detect_corpus.py, fixed seed), each tool's spans and timing, and
-# the report (report.md, also printed). The peers are built here and only
+# Everything goes to bench-data/detect/ (gitignored): the corpora
+# (scripts/detect_corpus.py, fixed seed; the tuning and the held-out split),
+# each tool's spans and timing, and a report per split
+# (<split>/report.md, also printed). The peers are built here and only
 # here: the VRL harness under benches/peers/vrl (its own workspace and
 # target directory, never built by `cargo test`), and a venv with a pinned
 # presidio-analyzer. Throughput is CPU time inside the redaction call, the
@@ -33,35 +34,42 @@ while [ $# -gt 0 ]; do
   esac
 done
 mkdir -p "$OUT"
-CORPUS=$OUT/corpus-$DOCS-$SEED.jsonl
-
-echo "== corpus" >&2
-if [ ! -s "$CORPUS" ]; then
-  python3 scripts/detect_corpus.py "$DOCS" "$CORPUS.tmp" "$SEED" && mv "$CORPUS.tmp" "$CORPUS"
-fi
 
 echo "== tracegate" >&2
 cargo build --locked --release --example detect_quality >&2
-target/release/examples/detect_quality "$CORPUS" "$OUT/tracegate.jsonl" "$REPS" > "$OUT/tracegate.json"
-TOOLS=("tracegate=$OUT/tracegate.jsonl:$OUT/tracegate.json")
 
-if [ "$PEERS" = 1 ]; then
-  echo "== VRL redact() (benches/peers/vrl)" >&2
-  (cd benches/peers/vrl && cargo build --release >&2)
-  benches/peers/vrl/target/release/tracegate-peer-vrl benches/peers/vrl/filters.json \
-    "$CORPUS" "$OUT/vrl.jsonl" "$REPS" > "$OUT/vrl.json"
-  TOOLS+=("vrl=$OUT/vrl.jsonl:$OUT/vrl.json")
-
-  echo "== Presidio pattern recognizers ($PRESIDIO_PIN)" >&2
-  VENV=$OUT/presidio-venv
-  if [ ! -x "$VENV/bin/python" ]; then
-    python3 -m venv "$VENV"
-    "$VENV/bin/pip" install -q "$PRESIDIO_PIN" >&2
+# Two corpora (issue 36): the tuning split (the detectors were tuned on
+# it) and the held-out split (a second template family, not read while
+# tuning; scripts/detect_heldout.py), each scored on its own.
+for SPLIT in tune heldout; do
+  CORPUS=$OUT/corpus-$SPLIT-$DOCS-$SEED.jsonl
+  echo "== corpus ($SPLIT)" >&2
+  if [ ! -s "$CORPUS" ]; then
+    python3 scripts/detect_corpus.py "$DOCS" "$CORPUS.tmp" "$SEED" --split "$SPLIT" && mv "$CORPUS.tmp" "$CORPUS"
   fi
-  # Presidio's phone recognizer is slow (python-phonenumbers): one run.
-  "$VENV/bin/python" scripts/detect_presidio.py "$CORPUS" "$OUT/presidio.jsonl" "$OUT/presidio.json" 1
-  TOOLS+=("presidio=$OUT/presidio.jsonl:$OUT/presidio.json")
-fi
+  R=$OUT/$SPLIT
+  mkdir -p "$R"
+  target/release/examples/detect_quality "$CORPUS" "$R/tracegate.jsonl" "$REPS" > "$R/tracegate.json"
+  TOOLS=("tracegate=$R/tracegate.jsonl:$R/tracegate.json")
 
-echo "== score" >&2
-python3 scripts/detect_score.py "$CORPUS" "${TOOLS[@]}" | tee "$OUT/report.md"
+  if [ "$PEERS" = 1 ]; then
+    echo "== VRL redact() (benches/peers/vrl)" >&2
+    (cd benches/peers/vrl && cargo build --release >&2)
+    benches/peers/vrl/target/release/tracegate-peer-vrl benches/peers/vrl/filters.json \
+      "$CORPUS" "$R/vrl.jsonl" "$REPS" > "$R/vrl.json"
+    TOOLS+=("vrl=$R/vrl.jsonl:$R/vrl.json")
+
+    echo "== Presidio pattern recognizers ($PRESIDIO_PIN)" >&2
+    VENV=$OUT/presidio-venv
+    if [ ! -x "$VENV/bin/python" ]; then
+      python3 -m venv "$VENV"
+      "$VENV/bin/pip" install -q "$PRESIDIO_PIN" >&2
+    fi
+    # Presidio's phone recognizer is slow (python-phonenumbers): one run.
+    "$VENV/bin/python" scripts/detect_presidio.py "$CORPUS" "$R/presidio.jsonl" "$R/presidio.json" 1
+    TOOLS+=("presidio=$R/presidio.jsonl:$R/presidio.json")
+  fi
+
+  echo "== score ($SPLIT)" >&2
+  { echo "## $SPLIT split"; python3 scripts/detect_score.py "$CORPUS" "${TOOLS[@]}"; } | tee "$R/report.md"
+done

@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Generate the labeled detection-quality corpus (never committed).
 
-usage: detect_corpus.py DOCS OUT.jsonl [SEED]
+usage: detect_corpus.py DOCS OUT.jsonl [SEED] [--split tune|heldout]
+
+`--split tune` (the default) is the corpus the detectors are tuned on;
+`--split heldout` writes texts from a second template family
+(`detect_heldout.py`) kept out of tuning (issue 36).
 
 Each line is one text a redactor sees (a content field): realistic chat
 prose, code, logs, JSON, YAML and config, with planted items of every
@@ -168,13 +172,17 @@ PHONE_CTX = ["call", "phone:", "Tel.:", "tel", "mobile", "cell:", "reach me on",
 
 def phone_intl(r):
     form = r.choice(["us", "us_paren", "us_dash", "de", "de_trunk", "uk_trunk", "uk_mobile", "fr", "fr_trunk",
-                     "in", "jp", "br", "au", "au_mobile", "e164"])
+                     "in", "jp", "br", "au", "au_mobile", "e164", "us_cc_paren", "us_plus_paren"])
     d = lambda n: rs(r, string.digits, n)
     nz = lambda: r.choice("23456789")
     if form == "us":
         return "+1 %s%s %s%s %s" % (nz(), d(2), nz(), d(2), d(4)), form
     if form == "us_paren":
         return "(%s%s) %s%s-%s" % (nz(), d(2), nz(), d(2), d(4)), form
+    if form == "us_cc_paren":
+        return "1 (%s%s) %s%s-%s" % (nz(), d(2), nz(), d(2), d(4)), form
+    if form == "us_plus_paren":
+        return "+1 (%s%s) %s%s-%s" % (nz(), d(2), nz(), d(2), d(4)), form
     if form == "us_dash":
         return "%s%s-%s%s-%s" % (nz(), d(2), nz(), d(2), d(4)), form
     if form == "de":
@@ -257,6 +265,9 @@ def api_key(r):
         "stripe", "hf", "hf_org", "npm", "pypi", "azure_openai", "azure_client_secret", "azure_storage",
         "perplexity", "shopify", "sentry", "linear",
         "hdr_bearer", "hdr_basic", "hdr_json", "hdr_dict", "hdr_curl", "hdr_xapikey", "bare_bearer",
+        # Issue 36: keys known only by the syntax around them.
+        "code_hdr_basic", "code_hdr_xapikey", "code_hdr_token", "bare_bearer_hex", "flag_token",
+        "aws_cli", "yaml_env",
     ])
     k = {
         "openai_proj": lambda: ("OPENAI_API_KEY=", "sk-proj-" + rs(r, AN + "_-", 48) + "T3BlbkFJ" + rs(r, AN + "_-", 48), ""),
@@ -292,6 +303,17 @@ def api_key(r):
         "hdr_curl": lambda: ("curl -H 'Authorization: Bearer ", mixed(r, 36), "' https://api.example.com/v1/chat"),
         "hdr_xapikey": lambda: (r.choice(["x-api-key: ", '"X-API-Key": "', "api_key=", "PRIVATE-TOKEN: "]), mixed(r, 32), ""),
         "bare_bearer": lambda: ("use Bearer ", mixed(r, 40), " for the call"),
+        "code_hdr_basic": lambda: (r.choice(['xhr.setRequestHeader("Authorization", "Basic ', "headers.put('Authorization', 'Basic "]),
+                                   base64.b64encode((r.choice(FIRST) + ":" + mixed(r, 12)).encode()).decode(), r.choice(['");', "');"])),
+        "code_hdr_xapikey": lambda: (r.choice(['xhr.setRequestHeader("X-Api-Key", "', "headers.set('x-api-key', '", 'req.add_header("X-API-Key", "']),
+                                     rs(r, HEX, 32), r.choice(['");', "')"])),
+        "code_hdr_token": lambda: (r.choice(['setRequestHeader("Authorization", "Token ', '{"Authorization": "Token ', "Authorization: Token "]),
+                                   rs(r, HEX, 40), '"'),
+        "bare_bearer_hex": lambda: (r.choice(["try Bearer ", "the header Bearer ", "sent Bearer "]), rs(r, HEX + LOWER, 40), " and it worked"),
+        "flag_token": lambda: (r.choice(["--token ", "--api-key ", "--token=", "--secret-key ", "--access-token "]), mixed(r, 40, "/+"), " --verbose"),
+        "aws_cli": lambda: ("aws configure set aws_secret_access_key ", mixed(r, 40, "/+"), ""),
+        "yaml_env": lambda: (r.choice(["- name: AWS_SECRET_ACCESS_KEY\n  value: ", "env:\n  AWS_SECRET_ACCESS_KEY: ", "- name: API_TOKEN\n  value: \""]),
+                             mixed(r, 40, "/+"), ""),
     }[form]()
     return k[0], k[1], k[2], form
 
@@ -315,6 +337,9 @@ def lookalike(r):
         "image_2x", "placeholder_bearer", "placeholder_sk", "placeholder_env", "public_key", "epoch_ms",
         "luhn_bad_card", "iban_bad", "isbn", "port", "math_plus", "hex_hash", "sku", "ssn_like_ref",
         "phone_like_noctx", "ip_like_oid", "cidr_like_version", "snowflake_id",
+        # Issue 36: versions under a version key, ids under an id key,
+        # tracking numbers after a tracking word.
+        "version4_key", "version4_attr", "id_key_digits", "snowflake_any", "tracking_phone", "tracking_grouped",
     ])
     d = lambda n: rs(r, string.digits, n)
     v = lambda: str(r.randint(0, 255))
@@ -405,6 +430,18 @@ def lookalike(r):
         return "OID ", "1.3.6.1.4.1.%d" % r.randint(1000, 99999), kind
     if kind == "cidr_like_version":
         return "Version: ", "%d.%d.%d.%d" % (r.randint(1, 9), r.randint(0, 9), r.randint(0, 9), r.randint(0, 255)), kind
+    if kind == "version4_key":
+        return r.choice(["agent_version=", "app_version: ", '"sdk_version": "', "FileVersion=", "driver_ver="]), "%d.%d.%d.%d" % (r.randint(1, 20), r.randint(0, 30), r.randint(0, 20), r.randint(0, 99)), kind
+    if kind == "version4_attr":
+        return r.choice(['[assembly: AssemblyVersion("', '[assembly: AssemblyFileVersion("', "<Version>"]), "%d.%d.%d.%d" % (r.randint(1, 20), r.randint(0, 20), r.randint(0, 300), r.randint(0, 255)), kind
+    if kind == "id_key_digits":
+        return r.choice(['"id": "', '"message_id": ', "channel_id=", '"guildId": "', "user_id: "]), r.choice("3456") + d(r.choice([17, 18])), kind
+    if kind == "snowflake_any":
+        return r.choice(["message ", "tweet ", "Discord message "]), r.choice("2345689") + d(r.choice([17, 18])), kind
+    if kind == "tracking_phone":
+        return r.choice(["tracking number: ", "Tracking number ", "parcel number "]), "%d-%d-%s" % (r.randint(200, 999), r.randint(200, 999), d(4)), kind
+    if kind == "tracking_grouped":
+        return r.choice(["tracking number ", "Sendungsnummer "]), "%s %s %s" % (d(4), d(4), d(4)), kind
     # Snowflake-style ids (Twitter, Discord): 17-19 digits, starting with 1.
     return "id ", "1%s" % d(r.choice([16, 17, 18])), kind
 
@@ -434,6 +471,18 @@ def plant(r, doc):
             else:
                 doc.t(r.choice(["ref ", "", "batch "]))
                 doc.item(p, "phone", form + "_noctx", claimed=False)
+    elif cls == "us_ssn" and r.random() < 0.3:
+        # Issue 36: an SSN known by the table it stands in, or spaced on
+        # its own (the 3-2-4 grouping and the ranges tell).
+        parts = ssn(r)
+        form = r.choice(["md_table", "md_table_spaced", "spaced_bare"])
+        if form == "spaced_bare":
+            doc.t(r.choice(["", "number ", "it is "]))
+            doc.item(ssn_text(parts, " "), "us_ssn", form)
+        else:
+            doc.t("\n| Name | %s | Form |\n|------|-----|------|\n| %s %s | " % (r.choice(["SSN", "ssn", "Social Security"]), r.choice(FIRST).title(), r.choice(LAST).title()))
+            doc.item(ssn_text(parts, "-" if form == "md_table" else " "), "us_ssn", form)
+            doc.t(" | W-2 |\n")
     elif cls == "us_ssn":
         parts = ssn(r)
         form = r.choice(["dashed", "dashed", "spaced", "solid"])
@@ -466,7 +515,7 @@ def plant(r, doc):
         if r.random() < 0.3:
             doc.t(":%d" % r.randint(1024, 65535))
     elif cls == "ipv6":
-        form = r.choice(["full", "compressed", "link_local", "bracketed"])
+        form = r.choice(["full", "compressed", "link_local", "bracketed", "mapped", "mapped_nat64", "v4_tail"])
         g = lambda: "%x" % r.randint(1, 0xffff)
         if form == "full":
             ip = ":".join("%04x" % r.randint(0, 0xffff) for _ in range(8))
@@ -474,6 +523,9 @@ def plant(r, doc):
             ip = "2001:db8::%s:%s" % (g(), g())
         elif form == "link_local":
             ip = "fe80::%s:%s:%s" % (g(), g(), g())
+        elif form in ("mapped", "mapped_nat64", "v4_tail"):
+            v4 = "%d.%d.%d.%d" % (r.choice([10, 81, 52, 192]), r.randint(0, 255), r.randint(0, 255), r.randint(1, 254))
+            ip = {"mapped": "::ffff:", "mapped_nat64": "64:ff9b::", "v4_tail": "2001:db8::%s:" % g()}[form] + v4
         else:
             ip = "2001:db8:%s::%s" % (g(), g())
         doc.t(r.choice(["addr ", "from ", "client=", "["]) if form != "bracketed" else "[")
@@ -569,15 +621,28 @@ def chunk(r, doc):
 
 
 def main():
-    if len(sys.argv) not in (3, 4):
+    args = sys.argv[1:]
+    split = "tune"
+    if "--split" in args:
+        i = args.index("--split")
+        split = args[i + 1] if i + 1 < len(args) else ""
+        del args[i:i + 2]
+    if len(args) not in (2, 3) or split not in ("tune", "heldout"):
         sys.exit(__doc__)
-    docs, out = int(sys.argv[1]), sys.argv[2]
-    r = random.Random(int(sys.argv[3]) if len(sys.argv) == 4 else 20)
+    docs, out = int(args[0]), args[1]
+    r = random.Random(int(args[2]) if len(args) == 3 else 20)
+    heldout = None
+    if split == "heldout":
+        sys.path.insert(0, __import__("os").path.dirname(__file__))
+        import detect_heldout as heldout
     with open(out, "w", encoding="utf-8") as f:
         for _ in range(docs):
             doc = Doc()
-            for _ in range(r.randint(3, 9)):
-                chunk(r, doc)
+            if heldout:
+                heldout.heldout_doc(r, doc, sys.modules[__name__])
+            else:
+                for _ in range(r.randint(3, 9)):
+                    chunk(r, doc)
             f.write(json.dumps({"text": doc.text(), "items": doc.items, "looks": doc.looks}, ensure_ascii=False) + "\n")
 
 

@@ -82,7 +82,31 @@ pub fn default_context(
                 "tin:",
                 "tin #",
             ],
-            &[],
+            // A spaced `### ## ####` with no context word is an SSN unless
+            // a reference word names it something else (issue 36).
+            &[
+                "ref",
+                "reference",
+                "order",
+                "invoice",
+                "case",
+                "ticket",
+                "batch",
+                "part",
+                "sku",
+                "serial",
+                "tracking",
+                "account",
+                "acct",
+                "routing",
+                "isbn",
+                "phone",
+                "tel",
+                "fax",
+                "call",
+                "model",
+                "lot",
+            ],
             32,
         ),
         // National numbers without a country code (`030 1234567`,
@@ -120,7 +144,31 @@ pub fn default_context(
                 "電話",
                 "携帯",
             ],
-            &[],
+            // A parcel's tracking number (`tracking number: 213-555-0123`)
+            // is not a phone number. A veto that ends where a confirming
+            // word ends (`tracking number` and `number`) wins.
+            &[
+                "tracking",
+                "track",
+                "parcel",
+                "package",
+                "shipment",
+                "shipping",
+                "waybill",
+                "awb",
+                "consignment",
+                "usps",
+                "fedex",
+                "ups",
+                "dhl",
+                "sendungsnummer",
+                "colis",
+                "tracking number",
+                "parcel number",
+                "waybill number",
+                "shipment number",
+                "package number",
+            ],
             32,
         ),
         // `sk-` keys of the classic OpenAI form that are neither marked
@@ -136,8 +184,34 @@ pub fn default_context(
         // A card number with a digit group on each side (`9400 4111 1111
         // 1111 1111 90`) after a shipping word is a piece of a tracking
         // number.
+        // A solid run of 17-19 digits is a card only after a card word
+        // (`validate::card_span`): most such runs are ids.
         "credit_card" => (
-            &[],
+            &[
+                "card",
+                "credit",
+                "debit",
+                "visa",
+                "mastercard",
+                "amex",
+                "american express",
+                "discover",
+                "maestro",
+                "unionpay",
+                "diners",
+                "jcb",
+                "pan",
+                "cc",
+                "ccnum",
+                "cc_number",
+                "payment",
+                "paid",
+                "pay with",
+                "karte",
+                "carte",
+                "tarjeta",
+                "cartão",
+            ],
             &[
                 "tracking", "track", "usps", "ups", "fedex", "dhl", "parcel", "package",
                 "shipment", "shipping", "waybill", "awb",
@@ -203,28 +277,65 @@ impl Compiled {
     /// A confirming word occurs in the window before `start` with no digit
     /// (and no engine token) between it and `start`: in `SSN 123-45-6789
     /// ref 123 45 6789` the word belongs to the first number, not the
-    /// second.
+    /// second. Or `start` stands in a cell of a Markdown table whose
+    /// column header holds a confirming word (`| Name | SSN |`), however
+    /// far above (issue 36): the header is the structure that names the
+    /// column.
     pub(crate) fn confirms(&self, text: &[u8], start: usize) -> bool {
-        self.nearest(self.words.as_ref(), text, start)
+        let near = self
+            .nearest(self.words.as_ref(), text, start)
             .is_some_and(|end| {
                 // A token (`[REDACTED:x]`, ending in `]`) in between stands
                 // for what was there: a later pass judges as the first did.
                 !text[end..start.min(text.len())]
                     .iter()
                     .any(|&b| b.is_ascii_digit() || b == b']')
-            })
+            });
+        near || self.header_confirms(text, start)
     }
 
-    /// A vetoing word occurs in the window before `start`, nearer to it
-    /// than any confirming word: `version 1.2.3.4` is a version, `version
-    /// 2 from 10.0.0.1` an address.
+    /// The column header of the Markdown table cell `start` stands in
+    /// holds a confirming word (at a word start, as in the window).
+    fn header_confirms(&self, text: &[u8], start: usize) -> bool {
+        let Some(ac) = self.words.as_ref() else {
+            return false;
+        };
+        let Some(cell) = column_header(text, start) else {
+            return false;
+        };
+        let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80 || b == b'-' || b == b'_';
+        ac.find_overlapping_iter(cell).any(|m| {
+            m.start() == 0 || !word(cell[m.start() - 1]) || !cell[m.start()].is_ascii_alphanumeric()
+        })
+    }
+
+    /// A vetoing word occurs in the window before `start`, at least as near
+    /// to it as any confirming word: `version 1.2.3.4` is a version,
+    /// `version 2 from 10.0.0.1` an address, and `tracking number
+    /// 213-555-0123` a tracking number (the veto ends where `number`
+    /// does: the longer phrase is the more specific).
     pub(crate) fn vetoes(&self, text: &[u8], start: usize) -> bool {
         match self.nearest(self.not_words.as_ref(), text, start) {
             None => false,
             Some(veto) => self
                 .nearest(self.words.as_ref(), text, start)
-                .is_none_or(|confirm| confirm < veto),
+                .is_none_or(|confirm| confirm <= veto),
         }
+    }
+
+    /// [`Compiled::vetoes`] by a word that belongs to the shape at
+    /// `start`: no digit (and no engine token) between the word and
+    /// `start`, as for a confirming word. `tracking 1Z…, 415-555-0132`: the
+    /// word names the first number, not the second.
+    pub(crate) fn vetoes_own(&self, text: &[u8], start: usize) -> bool {
+        self.vetoes(text, start)
+            && self
+                .nearest(self.not_words.as_ref(), text, start)
+                .is_some_and(|end| {
+                    !text[end..start.min(text.len())]
+                        .iter()
+                        .any(|&b| b.is_ascii_digit() || b == b']')
+                })
     }
 
     /// Where the last word of `ac` that occurs in the window before
@@ -256,6 +367,79 @@ impl Compiled {
             .map(|m| from + m.end())
             .max()
     }
+}
+
+/// How far back [`column_header`] looks for a table's header: bytes and
+/// lines. A cell further down a table than this is judged without it.
+const TABLE_REACH: usize = 4096;
+const TABLE_LINES: usize = 64;
+
+/// The header cell of the Markdown table column that `start` stands in:
+/// the line of `start` is a table row (`| a | b |`), the rows above it
+/// lead up to a delimiter row (`|---|:--:|`), and the header is the line
+/// right above that. `None` when any of that does not hold within
+/// [`TABLE_REACH`] bytes and [`TABLE_LINES`] lines, or the header has no
+/// such column. Escaped pipes (`\|`) do not separate cells.
+pub(crate) fn column_header(text: &[u8], start: usize) -> Option<&[u8]> {
+    let start = start.min(text.len());
+    let floor = start.saturating_sub(TABLE_REACH);
+    let line_start = |end: usize| {
+        text[floor..end]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map(|i| floor + i + 1)
+            .or((floor == 0).then_some(0))
+    };
+    let pipes = |s: &[u8]| {
+        s.iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'|' && (i == 0 || s[i - 1] != b'\\'))
+            .count()
+    };
+    let trim =
+        |s: &'_ [u8]| -> usize { s.iter().take_while(|b| matches!(b, b' ' | b'\t')).count() };
+    let row = line_start(start)?;
+    let lead = &text[row..start];
+    if lead.get(trim(lead)) != Some(&b'|') {
+        return None;
+    }
+    let column = pipes(lead);
+    // Walk up the rows to the delimiter row.
+    let mut end = row;
+    for _ in 0..TABLE_LINES {
+        let line_end = end.checked_sub(1)?;
+        let from = line_start(line_end)?;
+        let line = &text[from..line_end];
+        let body = &line[trim(line)..];
+        if body.first() != Some(&b'|') {
+            return None;
+        }
+        let delimiter = body.contains(&b'-')
+            && body
+                .iter()
+                .all(|b| matches!(b, b'|' | b'-' | b':' | b' ' | b'\t' | b'\r'));
+        if delimiter {
+            let head_end = from.checked_sub(1)?;
+            let head_from = line_start(head_end)?;
+            let head = &text[head_from..head_end];
+            // The cell between the column-th pipe and the next one.
+            let mut seen = 0;
+            let mut cell_from = None;
+            for (i, &b) in head.iter().enumerate() {
+                if b == b'|' && (i == 0 || head[i - 1] != b'\\') {
+                    seen += 1;
+                    if seen == column {
+                        cell_from = Some(i + 1);
+                    } else if seen == column + 1 {
+                        return cell_from.map(|c| &head[c..i]);
+                    }
+                }
+            }
+            return cell_from.map(|c| &head[c..]);
+        }
+        end = from;
+    }
+    None
 }
 
 /// An ASCII-case-insensitive automaton over `words` (`None` when empty).

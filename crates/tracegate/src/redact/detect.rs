@@ -70,13 +70,15 @@ pub struct Quick {
 /// `hf_`, `gl…-`, `xapp-`, `npm_`, `pypi-`, `authorization`,
 /// `x-auth-token`, the `api…key` headers (`ap`), `private-token` (`iv`),
 /// `x-functions-key` (`fu`), `pplx-` (`pp`), `shpat_` and kin (`hp`),
-/// `sntryu_` (`yu`), `aws_secret_key` (`aw`) and `secretaccesskey` (`cc`).
+/// `sntryu_` (`yu`), `aws_secret_key` (`aw`) and `secretaccesskey` (`cc`),
+/// and the secret names of flags and `env` entries (issue 36): `token`
+/// (`ok`), `secret` (`cr`), `password` and `passwd` (`sw`).
 /// A spelling with any uppercase letter is always scanned. Two tests plant
 /// one of every family: in busy text, and after a body of one letter that
 /// makes no pair.
-const PAIRS: [[u8; 2]; 20] = [
+const PAIRS: [[u8; 2]; 23] = [
     *b"sk", *b"rk", *b"gh", *b"xo", *b"ut", *b"hf", *b"gl", *b"xa", *b"np", *b"py", *b"ap", *b"au",
-    *b"iv", *b"fu", *b"aw", *b"cc", *b"hu", *b"pp", *b"hp", *b"yu",
+    *b"iv", *b"fu", *b"aw", *b"cc", *b"hu", *b"pp", *b"hp", *b"yu", *b"ok", *b"cr", *b"sw",
 ];
 
 /// For each first byte, the second letters that complete a pair in
@@ -496,6 +498,18 @@ mod tests {
             "shpat_0123456789abcdef0123456789abcdef",
             "sntryu_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
             "lin_api_abcdefghijklmnopqrstuvwxyz0123456789abcd",
+            // Issue 36: flags, `env` entries and header names passed as
+            // strings, all lowercase.
+            "--token abcdefghijklmnop1",
+            "--secret=abcdefghijklmnop1",
+            "--password abcdefghijklmnop1",
+            "--passwd abcdefghijklmnop1",
+            "- name: api_token\n  value: abcdefghijklmnop1",
+            "- name: db_secret\n  value: abcdefghijklmnop1",
+            "- name: db_password\n  value: abcdefghijklmnop1",
+            "'authorization', 'basic abcdefgh12'",
+            "'x-api-key', 'abcdefghijklmnop'",
+            "aws_secret_access_key abcdefghijklmnopqrstuvwxyz0123456789abcd",
             "api_org_abcdefghijklmnopqrstuvwxyzabcdefgh",
             "xoxe-1234567890",
             "sk_prod_abcdefghij",

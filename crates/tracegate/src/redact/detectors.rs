@@ -89,9 +89,18 @@ pub(crate) enum Check {
     /// A bare `Bearer <token>`: the token must look like one (12 or more
     /// bytes, lower and upper case and a digit, no placeholder).
     BareBearer,
-    /// `name: value` / `name = "value"` credentials: redact only the value
-    /// (after the last blank, `:`, `=` or quote); no placeholders.
+    /// `name: value` / `name = "value"` / `"name", "value"` / `name
+    /// value` credentials: redact only the value (after the name and the
+    /// blanks, quotes, `:`, `=` or `,` that follow it); no placeholders.
     Value,
+    /// A command-line flag that names a secret (`--token <v>`): the value
+    /// only, when it looks like a secret (a letter and a digit, no
+    /// placeholder, not a path or a variable).
+    Flag,
+    /// A name/value pair whose name says it holds a secret (`- name:
+    /// API_TOKEN` / `value: <v>`): the value after `value` only; no
+    /// placeholders.
+    EnvValue,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
     /// 13-19 digits in a printed grouping, issuer prefix and length, Luhn;
@@ -297,16 +306,19 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Lead::Any,
             ),
             // Header credentials of every scheme, in header lines, JSON,
-            // dicts and `key=value`: the token only.
+            // dicts and `key=value`, and in code that passes the name and
+            // the value as two strings (`setRequestHeader("Authorization",
+            // "Basic …")`, `headers.put('X-Api-Key', '…')`: a quoted name,
+            // a comma, a quoted value): the token only.
             (
-                r#"(?i-u)(?:proxy-)?authorization["']?[ \t]{0,8}[:=]"#,
-                r#"(?i-u)(?:proxy-)?authorization["']?[ \t]{0,8}[:=][ \t]{0,8}["']?(?:bearer|basic|token|digest|apikey|api-key|sso-key|dpop|negotiate|ntlm)[ \t]{1,8}[A-Za-z0-9._~+/=-]{8,}"#,
+                r#"(?i-u)(?:proxy-)?authorization(?:["']?[ \t]{0,8}[:=]|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:proxy-)?authorization(?:["']?[ \t]{0,8}[:=]|["'][ \t]{0,8},)[ \t]{0,8}["']?(?:bearer|basic|token|digest|apikey|api-key|sso-key|dpop|negotiate|ntlm)[ \t]{1,8}[A-Za-z0-9._~+/=-]{8,}"#,
                 Check::Bearer,
                 Lead::Token,
             ),
             (
-                r#"(?i-u)(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)["']?[ \t]{0,8}[:=]"#,
-                r#"(?i-u)(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{12,}"#,
+                r#"(?i-u)(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)(?:["']?[ \t]{0,8}[:=]|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)(?:["']?[ \t]{0,8}[:=]|["'][ \t]{0,8},)[ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{12,}"#,
                 Check::Value,
                 Lead::Token,
             ),
@@ -320,17 +332,38 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::Value,
                 Lead::Token,
             ),
-            // AWS secret access keys, known only by their context.
+            // AWS secret access keys, known only by their context: after
+            // their name and `=` or `:`, or a blank (`aws configure set
+            // aws_secret_access_key <key>`).
             (
-                r#"(?i-u)(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=]"#,
-                r#"(?i-u)(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9/+]{40,}"#,
+                r#"(?i-u)(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t:=]"#,
+                r#"(?i-u)(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=]?[ \t]{0,8}["']?[A-Za-z0-9/+]{40,}"#,
                 Check::Value,
                 Lead::Token,
             ),
-            // A bare `Bearer <token>` in prose or code.
+            // A command-line flag that names a secret: `--token <v>`,
+            // `--api-key=<v>`, `--aws-secret-access-key <v>`. The value
+            // must look like one (Check::Flag).
             (
-                r"(?-u)Bearer[ \t]{1,8}[A-Za-z0-9]",
-                r"(?-u)Bearer[ \t]{1,8}[A-Za-z0-9._~+/=-]{12,}",
+                r"(?i-u)--[A-Za-z0-9_-]*(?:token|secret|key|password|passwd)",
+                r#"(?i-u)--(?:[A-Za-z0-9]+[-_])*(?:token|secret|secret-key|secret_key|api-key|api_key|apikey|access-key|access_key|secret-access-key|password|passwd|private-key|client-secret)(?:[ \t]{1,4}|=)["']?[A-Za-z0-9._~+/=-]{16,}"#,
+                Check::Flag,
+                Lead::Token,
+            ),
+            // A secret under a name/value pair (a Kubernetes or ECS `env`
+            // entry: `- name: AWS_SECRET_ACCESS_KEY` then `value: <v>`,
+            // or `{"name": "API_TOKEN", "value": "<v>"}`): the value only,
+            // when the name says it is a secret.
+            (
+                r#"(?i-u)name["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9_.-]*(?:secret|token|password|passwd|api_key|apikey|access_key|private_key)"#,
+                r#"(?i-u)name["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9_.-]*(?:secret|token|password|passwd|api_key|apikey|access_key|private_key)["']?[ \t]{0,8},?[ \t]{0,8}(?:\r?\n[ \t]{0,16})?(?:-[ \t]{1,4})?["']?value["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{16,}"#,
+                Check::EnvValue,
+                Lead::Token,
+            ),
+            // A bare `Bearer <token>` (or `bearer`) in prose or code.
+            (
+                r"(?-u)[Bb]earer[ \t]{1,8}[A-Za-z0-9]",
+                r"(?-u)[Bb]earer[ \t]{1,8}[A-Za-z0-9._~+/=-]{12,}",
                 Check::BareBearer,
                 Lead::Token,
             ),
@@ -495,7 +528,17 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::PhoneNational,
                 Lead::Number,
             ),
-            // North American national forms.
+            // North American national forms, perhaps after the country
+            // code `1` (`1 (213) 689-1911`, `1-(213)-…`): the whole.
+            (
+                r"(?-u)1[ .-]?\([2-9]",
+                concat!(
+                    r"(?-u)1[ .-]?\([2-9][0-9]{2}\)[ .-]?[0-9]{3}[-. ][0-9]{4}",
+                    end!()
+                ),
+                Check::Phone,
+                Lead::Number,
+            ),
             (
                 r"(?-u)\([2-9][0-9]{2}\)",
                 concat!(r"(?-u)\([2-9][0-9]{2}\) ?[0-9]{3}[-. ][0-9]{4}", end!()),
@@ -534,7 +577,9 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // groups (full form), or `::` and two groups. Times
             // (`12:30:45`) and code paths (`std::io`) start nothing.
             r"(?-u)\b[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){0,5}::|\b[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4}){3}:|::[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]",
-            r"(?-u)(?:[0-9A-Fa-f]{1,4})?(?::[0-9A-Fa-f]{0,4}){2,7}",
+            // An IPv4 address may end it (`::ffff:81.254.40.63`,
+            // `64:ff9b::10.1.2.3`): the whole address goes.
+            r"(?-u)(?:[0-9A-Fa-f]{1,4})?(?::[0-9A-Fa-f]{0,4}){2,7}(?:\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3})?",
             Check::Ipv6,
             Lead::Any,
         )],

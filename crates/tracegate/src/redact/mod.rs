@@ -163,6 +163,9 @@ mod tests_keywords;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_props;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_structure;
 
 use std::fmt;
 use std::sync::Arc;

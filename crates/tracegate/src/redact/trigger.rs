@@ -123,6 +123,10 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"shpss_", 5),
             (b"sntryu_", 6),
             (b"lin_api_", 3),
+            // `aws configure set aws_secret_access_key <key>`: the name
+            // and a blank, which no assignment byte marks.
+            (b"aws_secret_access_key", 3),
+            (b"aws_secret_key", 3),
         ],
         b'B' => &[(b"Bearer", 0)],
         b'A' => &[(b"AKIA", 0), (b"ASIA", 0), (b"AIza", 0)],
@@ -180,7 +184,7 @@ const fn visited() -> [bool; 256] {
         t[b] = c.is_ascii_digit()
             || matches!(
                 c,
-                b'(' | b'+' | b'-' | b':' | b'=' | b'@' | b'A' | b'B' | b'J' | b'_'
+                b'(' | b'+' | b',' | b'-' | b':' | b'=' | b'@' | b'A' | b'B' | b'J' | b'_'
             );
         b += 1;
     }
@@ -245,13 +249,17 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
         d == 3 && !matches!(gap, [b'-' | b'.' | b'_'])
     } else {
         match d {
-            // `1` and a gap, then an area code of three digits.
-            1 => {
-                rest[0] == b'1'
-                    && gap_len(rest, 1).is_some_and(|g| {
-                        let area = rest.get(1 + g..).unwrap_or_default();
-                        area.iter().take_while(|b| b.is_ascii_digit()).count() >= 3
-                    })
+            // `1` and a gap, then an area code of three digits, perhaps
+            // in parentheses (`1 (213) 689-1911`, `1(213) …`).
+            1 if rest[0] == b'1' => {
+                let g = gap_len(rest, 1).unwrap_or(0);
+                let area = rest.get(1 + g..).unwrap_or_default();
+                if area.first() == Some(&b'(')
+                    && area.get(1).is_some_and(|b| (b'2'..=b'9').contains(b))
+                {
+                    return true;
+                }
+                g > 0 && area.iter().take_while(|b| b.is_ascii_digit()).count() >= 3
             }
             7 => rest[0] == b'1',
             2 => rest[0] == b'0',
@@ -476,11 +484,27 @@ impl Starts {
             }
             b':' => self.colon(text, p),
             b'=' => self.header_name_before(text, p),
+            // A header name passed as a string of its own, then its value
+            // (`setRequestHeader("Authorization", "Basic …")`).
+            b',' => {
+                let mut e = p;
+                while e > 0 && matches!(text[e - 1], b' ' | b'\t') {
+                    e -= 1;
+                }
+                if e > 0 && matches!(text[e - 1], b'"' | b'\'') {
+                    self.header_name_before(text, p);
+                }
+            }
             b'-' | b'_' | b'A' | b'B' | b'J' => {
                 if b == b'-'
                     && text[p..].starts_with(b"-----BEGIN")
                     && (p == 0 || text[p - 1] != b'-')
                 {
+                    self.at.push(p);
+                }
+                // A command-line flag (`--token <v>`): every `--` may
+                // start one.
+                if b == b'-' && text.get(p + 1) == Some(&b'-') {
                     self.at.push(p);
                 }
                 for &(lit, mark) in literals_marked_by(b) {
@@ -584,6 +608,8 @@ impl Starts {
             b"azure_storage_account_key",
             b"openai_api_key",
             b"anthropic_api_key",
+            // `- name: API_TOKEN` / `value: <v>` (an `env` entry).
+            b"name",
         ];
         let mut e = p;
         while e > 0 && matches!(text[e - 1], b' ' | b'\t') {

@@ -30,6 +30,8 @@ pub(crate) fn check(
     let s = text.get(start..end)?;
     let confirmed = || ctx.is_some_and(|c| c.confirms(text, start));
     let vetoed = || ctx.is_some_and(|c| c.vetoes(text, start));
+    // A veto word that belongs to this number: no digit between them.
+    let vetoed_own = || ctx.is_some_and(|c| c.vetoes_own(text, start));
     match check {
         Check::None => Some((start, end)),
         Check::KeyLoose => {
@@ -49,25 +51,54 @@ pub(crate) fn check(
         Check::BareBearer => {
             let cut = s.iter().rposition(|&b| b == b' ' || b == b'\t')?;
             let tok = &s[cut + 1..];
-            // Mixed case and a digit, as base62/base64 tokens have: a
-            // UUID or an order number after the word is an id, not one.
-            let looks = tok.len() >= 12
-                && tok.iter().any(u8::is_ascii_digit)
+            // Mixed case and a digit, as base62/base64 tokens have, or 20
+            // or more bytes with a letter and a digit (hex and lowercase
+            // tokens: `Bearer 9f86d081884c7d65…`): a UUID or an order
+            // number after the word is an id, not one.
+            let letters = tok.iter().filter(|b| b.is_ascii_alphabetic()).count();
+            let digits = tok.iter().filter(|b| b.is_ascii_digit()).count();
+            let mixed = tok.len() >= 12
+                && digits > 0
                 && tok.iter().any(u8::is_ascii_lowercase)
-                && tok.iter().any(u8::is_ascii_uppercase)
-                && !placeholder(tok);
-            looks.then_some((start + cut + 1, end))
+                && tok.iter().any(u8::is_ascii_uppercase);
+            let long = tok.len() >= 20 && letters > 0 && digits > 0 && !uuid_like(tok);
+            ((mixed || long) && !placeholder(tok)).then_some((start + cut + 1, end))
         }
         Check::Value => {
-            // The value starts after the assignment (the first `:` or `=`:
-            // names hold neither) and the blanks and quote after it; it
-            // may end in `=` padding (`AccountKey=…==`).
-            let assign = s.iter().position(|&b| b == b':' || b == b'=')?;
-            let cut = assign
-                + 1
-                + s[assign + 1..]
+            let cut = value_start(s)?;
+            let value = s.get(cut..)?;
+            (!value.is_empty() && !placeholder(value)).then_some((start + cut, end))
+        }
+        Check::Flag => {
+            // `--name` then `=` or blanks and a quote: the value.
+            let cut = value_start(s.get(2..)?)? + 2;
+            let value = s.get(cut..)?;
+            let looks = value.iter().any(u8::is_ascii_digit)
+                && value.iter().any(u8::is_ascii_alphabetic)
+                && !value.starts_with(b"/")
+                && !value.starts_with(b".")
+                && !placeholder(value);
+            looks.then_some((start + cut, end))
+        }
+        Check::EnvValue => {
+            // The value after the last `value` (the name may not hold it:
+            // the shape's name class has no blank before `value`).
+            // (A value may hold the letters `value` itself: the key is the
+            // last `value` that an assignment follows.)
+            let assigned = |i: usize| {
+                s[i + 5..]
                     .iter()
-                    .take_while(|&&b| matches!(b, b' ' | b'\t' | b'"' | b'\''))
+                    .find(|b| !matches!(b, b' ' | b'\t' | b'"' | b'\''))
+                    .is_some_and(|b| matches!(b, b':' | b'='))
+            };
+            let at = (0..s.len().saturating_sub(4))
+                .rev()
+                .find(|&i| s[i..i + 5].eq_ignore_ascii_case(b"value") && assigned(i))?;
+            let cut = at
+                + 5
+                + s[at + 5..]
+                    .iter()
+                    .take_while(|&&b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'='))
                     .count();
             let value = s.get(cut..)?;
             (!value.is_empty() && !placeholder(value)).then_some((start + cut, end))
@@ -80,7 +111,7 @@ pub(crate) fn check(
             (!pass.is_empty() && !placeholder(pass) && !pass.starts_with(b"//"))
                 .then_some((start + colon + 1, at))
         }
-        Check::Luhn => card_span(text, start, end, vetoed).map(|e| (start, e)),
+        Check::Luhn => card_span(text, start, end, vetoed, confirmed).map(|e| (start, e)),
         Check::Iban => {
             longest_valid_prefix(text, start, end, GAP_BYTES, |e| iban_ok(&text[start..e]))
                 .map(|e| (start, e))
@@ -91,23 +122,32 @@ pub(crate) fn check(
         Check::SsnLoose => (ssn_ok(s)
             && !joined_context(text, start, end, b"-.,_:/")
             && !tail_of_a_run(text, start)
-            && confirmed())
+            && (confirmed() || (spaced_ssn(text, start, end) && !vetoed_own())))
         .then_some((start, end)),
         Check::Email => email_span(text, start, end),
-        Check::Phone => phone_span(text, start, end, |e| phone_ok(text, start, e)),
+        // SECURITY: a tracking word vetoes only the shapes a parcel number
+        // takes (`123-456-7890`); `+…` international numbers stay phones.
+        Check::Phone => {
+            if s.first() != Some(&b'+') && vetoed_own() {
+                return None;
+            }
+            phone_span(text, start, end, |e| phone_ok(text, start, e))
+        }
         Check::PhoneNational => {
-            if !confirmed() {
+            if !confirmed() || vetoed_own() {
                 return None;
             }
             phone_span(text, start, end, |e| national_phone_ok(text, start, e))
         }
         Check::PhoneNanp => (confirmed()
+            && !vetoed_own()
             && !joined_context(text, start, end, b"-.,_:/")
             && !tail_of_a_run(text, start))
         .then_some((start, end)),
         Check::Ipv4 => (ipv4_ok(s)
             && !joined_context(text, start, end, b".")
             && !version_glue(text, start, end)
+            && !version_key(text, start)
             && !vetoed())
         .then_some((start, end)),
         Check::Ipv6 => ipv6_ok(text, start, end).map(|e| (start, e)),
@@ -297,6 +337,144 @@ pub(crate) fn placeholder(v: &[u8]) -> bool {
         .any(|w| lower.windows(w.len()).any(|x| x == *w))
 }
 
+/// Where the value of a `name<assignment>value` candidate starts: after
+/// the name (`[A-Za-z0-9_.-]`) and the assignment that follows it, any run
+/// of blanks, quotes, `:`, `=` and `,` (`name: v`, `name = "v"`, `"name",
+/// "v"`, `name v`). Names hold none of those bytes, and values start with
+/// none of them.
+fn value_start(s: &[u8]) -> Option<usize> {
+    let name = s
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        .count();
+    let cut = name
+        + s.get(name..)?
+            .iter()
+            .take_while(|&&b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'=' | b','))
+            .count();
+    (cut > name).then_some(cut)
+}
+
+/// A UUID (`8-4-4-4-12` hex): an id, not a bearer token.
+fn uuid_like(t: &[u8]) -> bool {
+    t.len() == 36
+        && t.iter().enumerate().all(|(i, b)| {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                *b == b'-'
+            } else {
+                b.is_ascii_hexdigit()
+            }
+        })
+}
+
+/// An SSN printed `AAA GG SSSS` with one blank in each gap, standing alone:
+/// no digit group glued on either side by a gap (`123 45 6789 0`, `7 123
+/// 45 6789`). No other number is commonly printed in that grouping (phone
+/// numbers are 3-3-4, ZIP codes 5 or 5-4), so the ranges ([`ssn_ok`]) and
+/// the grouping identify it without a context word; a reference word
+/// (`ref`, `order`, `case`: the `us_ssn` context's `not_words`) vetoes it.
+fn spaced_ssn(text: &[u8], start: usize, end: usize) -> bool {
+    let s = &text[start..end];
+    let shape = s.len() == 11
+        && s[3] == b' '
+        && s[6] == b' '
+        && s.iter()
+            .enumerate()
+            .all(|(i, b)| matches!(i, 3 | 6) || b.is_ascii_digit());
+    let more_after =
+        gap_len(text, end).is_some_and(|g| text.get(end + g).is_some_and(u8::is_ascii_digit));
+    shape && !more_after && !tail_of_a_run(text, start)
+}
+
+/// The key right before a value (`AssemblyVersion("1.2.3.4")`,
+/// `agent_version=1.2.3.4`, `"sdk_version": "1.2.3.4"`, `<Version>`)
+/// names a version: the value is a version, not an address.
+///
+/// Reads back over the quotes, blanks, brackets and one assignment byte
+/// between the key and the value, then the key (`[A-Za-z0-9_.-]`, 64 bytes
+/// at most), and asks whether its last part (split at `_`, `-`, `.` and a
+/// lowercase-to-uppercase step) is a version word.
+fn version_key(text: &[u8], start: usize) -> bool {
+    let before = &text[..start.min(text.len())];
+    let glue = before
+        .iter()
+        .rev()
+        .take(8)
+        .take_while(|b| {
+            matches!(
+                b,
+                b' ' | b'\t' | b'"' | b'\'' | b'(' | b'[' | b'>' | b':' | b'='
+            )
+        })
+        .count();
+    if glue == 0 {
+        return false;
+    }
+    let upto = before.len() - glue;
+    let key_len = before[..upto]
+        .iter()
+        .rev()
+        .take(64)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        .count();
+    let key = &before[upto - key_len..upto];
+    // The last part: after the last separator or lowercase-to-uppercase step.
+    let mut from = 0;
+    for i in 1..key.len() {
+        if matches!(key[i - 1], b'_' | b'-' | b'.')
+            || (key[i - 1].is_ascii_lowercase() && key[i].is_ascii_uppercase())
+        {
+            from = i;
+        }
+    }
+    let last: Vec<u8> = key[from..].iter().map(u8::to_ascii_lowercase).collect();
+    matches!(
+        last.as_slice(),
+        b"version"
+            | b"ver"
+            | b"vers"
+            | b"build"
+            | b"release"
+            | b"firmware"
+            | b"fw"
+            | b"rev"
+            | b"revision"
+            | b"tag"
+    )
+}
+
+/// An id key right before a value (`"id": "…"`, `message_id=…`,
+/// `"guildId": …`): the value is an identifier.
+fn id_key(text: &[u8], start: usize) -> bool {
+    let before = &text[..start.min(text.len())];
+    let glue = before
+        .iter()
+        .rev()
+        .take(8)
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'='))
+        .count();
+    if glue == 0 {
+        return false;
+    }
+    let upto = before.len() - glue;
+    let key_len = before[..upto]
+        .iter()
+        .rev()
+        .take(64)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+        .count();
+    let key = &before[upto - key_len..upto];
+    let n = key.len();
+    let lower_id = n >= 2 && key[n - 2..].eq_ignore_ascii_case(b"id");
+    // `id`, `_id`, `-id` or a camelCase `Id`/`ID` (`guildId`), not a word
+    // ending in "id" (`paid`, `valid`).
+    lower_id
+        && (n == 2
+            || matches!(key[n - 3], b'_' | b'-')
+            || (key[n - 2] == b'I' && key[n - 3].is_ascii_lowercase()))
+        || (n >= 3 && key[n - 3..].eq_ignore_ascii_case(b"ids"))
+}
+
 /// The candidate's end if `ok(end)`, else the longest prefix end just before
 /// one of `seps` inside it for which `ok` holds.
 fn longest_valid_prefix(
@@ -363,7 +541,13 @@ pub(crate) fn luhn(s: &[u8]) -> bool {
 /// starting 1, 7, 8, 9 or 0, and digit runs of lengths no network uses.
 /// A solid run that is one segment of a hex id is not a card
 /// ([`hex_id_segment`]).
-fn card_span(text: &[u8], start: usize, end: usize, vetoed: impl Fn() -> bool) -> Option<usize> {
+fn card_span(
+    text: &[u8],
+    start: usize,
+    end: usize,
+    vetoed: impl Fn() -> bool,
+    confirmed: impl Fn() -> bool,
+) -> Option<usize> {
     let s = text.get(start..end)?;
     // Per group: its digit count and the offset just past it.
     let mut groups: [(usize, usize); 19] = [(0, 0); 19];
@@ -407,6 +591,14 @@ fn card_span(text: &[u8], start: usize, end: usize, vetoed: impl Fn() -> bool) -
         }
         if issuer_ok(&digits[..m]) && luhn(&digits[..m]) && !decimal_context(text, start, e) {
             if k == 1 && hex_id_segment(text, start, e) {
+                return None;
+            }
+            // A solid run of 17-19 digits is far more often an id (a
+            // Discord or Twitter snowflake, a message or order id) than
+            // one of the rare cards that long: a card only after a card
+            // word (`card`, `pan`, `visa`), and never as the value of an
+            // id key (`"id": "…"`, `message_id=`).
+            if k == 1 && m >= 17 && (!confirmed() || id_key(text, start)) {
                 return None;
             }
             // Precision: a piece of a longer number printed in groups (a
@@ -554,7 +746,7 @@ fn issuer_ok(d: &[u8]) -> bool {
 /// Luhn (the whole of `s`).
 #[cfg(test)]
 fn card_ok(s: &[u8]) -> bool {
-    card_span(s, 0, s.len(), || false) == Some(s.len())
+    card_span(s, 0, s.len(), || false, || true) == Some(s.len())
 }
 
 /// The IBAN length of each country in the IBAN registry (ISO 13616, as
@@ -754,6 +946,10 @@ fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
             (8..=15).contains(&digits) && !glued_before && !decimal_context(text, start, end)
         }
         Some(b'(') => !joined_context(text, start, end, b"-."),
+        // `1 (213) 689-1911`: the country code, then the `(…)` form.
+        Some(b'1') if s.contains(&b'(') => {
+            !joined_context(text, start, end, b"-.") && !tail_of_a_run(text, start)
+        }
         _ => {
             // `555-123-4567` or `555.123.4567`, never mixed.
             let same_seps = s.get(3) == s.get(7);
@@ -852,7 +1048,8 @@ fn ipv4_ok(s: &[u8]) -> bool {
 /// A real IPv6 address (full or `::`-compressed). Compressed forms need two
 /// non-empty groups and a digit, which keeps code paths (`std::io`, `A::B`)
 /// and the bare `::` out; `::1` is therefore not redacted (it is loopback,
-/// not personal). Embedded-IPv4 forms (`::ffff:1.2.3.4`) are left to `ipv4`.
+/// not personal). An address that ends in an IPv4 address (`::ffff:1.2.3.4`,
+/// `64:ff9b::1.2.3.4`) is taken whole, its IPv4 tail with it.
 fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
     let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
     if start > 0 && (word(&text[start - 1]) || matches!(text[start - 1], b':' | b'.')) {
