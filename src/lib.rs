@@ -142,6 +142,8 @@ pub(crate) mod otlp_grpc;
 pub(crate) mod policy;
 pub(crate) mod record;
 pub(crate) mod redact;
+/// Sealed capture: age keys, segment headers, sealed values (no IO).
+pub mod seal;
 pub(crate) mod sink;
 pub(crate) mod source;
 #[cfg(feature = "daemon")]

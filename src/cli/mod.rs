@@ -5,6 +5,7 @@ pub mod audit_fleet;
 pub mod audit_keys;
 pub mod audit_verify;
 pub mod capture_cmd;
+pub mod capture_sealed;
 pub mod check;
 mod check_par;
 pub mod completions;

@@ -2039,6 +2039,7 @@ fn sinks(
                 .ok()
         });
         free_bits_at.push(s.max_free_bits.as_ref().map(|v| ctx.loc(v.span())));
+        let seal_to = seal_recipients(ctx, s.seal_to.as_deref(), s.full_allowed, span.clone());
         out.push(Sink {
             name: name.into_inner(),
             full_allowed: s.full_allowed.unwrap_or(false),
@@ -2048,9 +2049,55 @@ fn sinks(
             pseudonymize_by_default,
             spool,
             max_free_bits,
+            seal_to,
         });
     }
     (out, at, table_at, free_bits_at)
+}
+
+/// A sink's `seal_to`: age X25519 recipients, each once, for a
+/// `full_allowed` sink only (a standard sink holds no content to seal).
+/// Errors never quote a key (a mistyped identity pasted here is secret).
+fn seal_recipients(
+    ctx: &mut Ctx<'_>,
+    keys: Option<&[Spanned<String>]>,
+    full_allowed: Option<bool>,
+    table: std::ops::Range<usize>,
+) -> Vec<crate::seal::Recipient> {
+    let Some(keys) = keys else {
+        return Vec::new();
+    };
+    if full_allowed != Some(true) {
+        ctx.err_hint(
+            table,
+            "sink `seal_to` on a sink that is not full_allowed: it never holds content to seal",
+            "remove `seal_to`, or set `full_allowed = true`",
+        );
+        return Vec::new();
+    }
+    if keys.is_empty() || keys.len() > crate::seal::MAX_RECIPIENTS {
+        ctx.err(
+            table,
+            format!(
+                "sink `seal_to` needs 1 to {} recipients",
+                crate::seal::MAX_RECIPIENTS
+            ),
+        );
+        return Vec::new();
+    }
+    let mut out: Vec<crate::seal::Recipient> = Vec::with_capacity(keys.len());
+    for k in keys {
+        match crate::seal::Recipient::parse(k.get_ref()) {
+            Ok(r) if out.contains(&r) => ctx.err(k.span(), "sink `seal_to` names a recipient twice"),
+            Ok(r) => out.push(r),
+            Err(_) => ctx.err_hint(
+                k.span(),
+                "sink `seal_to` holds a value that is not an age X25519 recipient",
+                "write the public key `age1...` that `tracegate capture keygen` or `age-keygen` prints (never the AGE-SECRET-KEY-1 line)",
+            ),
+        }
+    }
+    out
 }
 
 /// A sink's `max_free_bits`: one integer for every record format, or a

@@ -312,6 +312,9 @@ raw_table! {
         /// by format (`cf`, `otlp_span`, `otlp_log`, `evidence`); a policy
         /// above it does not load.
         pub max_free_bits: Option<Spanned<RawFreeBits>>,
+        /// Seal full-level content to these recipients (age X25519
+        /// public keys, `age1...`): the sink never holds it in clear.
+        pub seal_to: Option<Vec<Spanned<String>>>,
     }
 }
 
