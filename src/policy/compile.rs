@@ -557,6 +557,7 @@ fn build(
         server,
         source: raw_sources,
         fleet,
+        capture,
     } = raw;
     let server = server_settings(ctx, inner(server).0);
     let (sources, source_at) = sources(ctx, raw_sources.unwrap_or_default());
@@ -762,6 +763,22 @@ fn build(
     let (sinks, sink_at, sink_table_at, sink_free_bits_at) =
         sinks(ctx, sink.unwrap_or_default(), &pseudonymizable);
     let windows = windows(ctx, raw_windows, &sinks, max_window);
+    if inner(capture).0.require_seal == Some(true) {
+        // SECURITY: with `require_seal`, no sink may receive content in
+        // clear: a full-allowed sink without recipients is refused, so no
+        // window can ever open for it.
+        for (s, at) in sinks.iter().zip(&sink_table_at) {
+            if s.full_allowed && s.seal_to.is_empty() {
+                let e = at
+                    .error(format!(
+                        "sink `{}` is full_allowed without `seal_to`, and [capture] require_seal = true",
+                        shown(&s.name)
+                    ))
+                    .with_hint("add `seal_to = [\"age1...\"]` (`tracegate capture keygen` makes a key), or take the sink off the full allowlist");
+                ctx.errors.push(e);
+            }
+        }
+    }
     if audit.is_none() {
         if let Some((s, at)) = sinks
             .iter()

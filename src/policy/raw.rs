@@ -43,6 +43,17 @@ raw_table! {
         pub source: Option<Vec<Spanned<RawSource>>>,
         /// `[fleet]`: budgets shared by several `serve` replicas.
         pub fleet: Option<Spanned<RawFleet>>,
+        /// `[capture]`: what every capture must be.
+        pub capture: Option<Spanned<RawCapture>>,
+    }
+}
+
+raw_table! {
+    /// `[capture]`: requirements on every full-allowed sink.
+    pub struct RawCapture {
+        /// Every `full_allowed` sink must seal (`seal_to`): a policy with
+        /// one that does not is refused.
+        pub require_seal: Option<bool>,
     }
 }
 

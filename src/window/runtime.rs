@@ -519,7 +519,10 @@ impl Capture {
         }
         self.policy = policy;
         self.full_allowed = full_allowed;
-        self.sealed_sink = policy.sink(&self.sink).is_some_and(|s| !s.seal_to.is_empty());
+        self.sealed_sink = self
+            .policy
+            .sink(&self.sink)
+            .is_some_and(|s| !s.seal_to.is_empty());
         self.wanted = true;
         if self.inline_io {
             self.service();

@@ -20,6 +20,7 @@ use crate::policy::Policy;
 use crate::record::tape::Tape;
 use crate::seal::{Recipient, SealError, SegmentDigest, Sealer, cf};
 
+
 /// The most bytes one segment holds before a new one opens.
 pub const MAX_SEGMENT_BYTES: u64 = 64 * 1024 * 1024;
 /// The longest one segment stays open before a new one opens.
@@ -48,6 +49,8 @@ struct Current {
     window: String,
     digest: SegmentDigest,
     opened: Duration,
+    /// The header line, until it goes out with the segment's first record.
+    header: Option<Vec<u8>>,
 }
 
 /// The sealed segments of one sink.
@@ -90,19 +93,11 @@ impl Segments {
     }
 
     /// Set the rotation bounds (tests).
+    #[cfg(test)]
     pub fn with_bounds(mut self, max_bytes: u64, max_age: Duration) -> Segments {
         self.max_bytes = max_bytes;
         self.max_age = max_age;
         self
-    }
-
-    /// The recipients changed (a reload): the open segment closes, the
-    /// next record opens one for the new recipients.
-    pub fn set_recipients(&mut self, recipients: Vec<Recipient>, audit: &mut dyn SegmentAudit) {
-        if recipients != self.recipients {
-            self.close(audit);
-            self.recipients = recipients;
-        }
     }
 
     /// Seal one record that goes out at full level in `window` (`now`: the
@@ -127,7 +122,6 @@ impl Segments {
         }
         let content = &self.content;
         let is_content = |k: &str| content.iter().any(|c| c == k);
-        let mut header = None;
         if self.current.is_none() {
             let sealer = Sealer::new(&self.sink, window, &self.recipients)?;
             let line = sealer.header().to_line().into_bytes();
@@ -150,8 +144,8 @@ impl Segments {
                 window: window.to_owned(),
                 digest,
                 opened: now,
+                header: Some(line),
             });
-            header = Some(line);
         }
         let Some(cur) = self.current.as_mut() else {
             return Err(SegmentError::Audit);
@@ -164,7 +158,7 @@ impl Segments {
             Ok(None) => return Err(SegmentError::Seal(SealError::NotAnObject)),
             Err(e) => return Err(e.into()),
         };
-        if let Some(h) = header {
+        if let Some(h) = cur.header.take() {
             out.push(h);
         }
         cur.digest.record(&line);
@@ -195,5 +189,118 @@ impl Segments {
         // `capture open` then refuses it (fail closed), and says why.
         let _ = audit.append_now(&closed);
         // `cur.sealer` drops here: its key is zeroized.
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::seal::{Identity, SegmentHeader};
+
+    /// An audit log in memory; `fail` refuses appends.
+    #[derive(Default)]
+    struct Log {
+        events: Vec<AuditEvent>,
+        fail: bool,
+    }
+
+    impl SegmentAudit for Log {
+        fn append_now(&mut self, event: &AuditEvent) -> bool {
+            if self.fail {
+                return false;
+            }
+            self.events.push(event.clone());
+            true
+        }
+    }
+
+    fn segments(dir: &std::path::Path) -> (Segments, Identity) {
+        let id = Identity::generate().unwrap();
+        let p = dir.join("p.toml");
+        std::fs::write(
+            &p,
+            format!(
+                "[audit]\npath = \"a.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\nseal_to = [\"{}\"]\n",
+                id.recipient().encode()
+            ),
+        )
+        .unwrap();
+        let policy = Policy::load(&p).unwrap();
+        (Segments::for_sink(&policy, "cap").unwrap(), id)
+    }
+
+    const REC: &[u8] = br#"{"request_id":"chatcmpl-1","prompt_text":"secret words"}"#;
+
+    #[test]
+    fn a_sealed_segment_is_opened_in_the_log_before_its_header_and_closed_with_its_digest() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut seg, id) = segments(dir.path());
+        let mut log = Log::default();
+        let mut out = Vec::new();
+        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out).unwrap();
+        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out).unwrap();
+        assert_eq!(out.len(), 3, "header and two records");
+        assert_eq!(log.events.len(), 1);
+        let AuditEvent::CaptureSegmentOpened { header_sha256, segment, .. } = &log.events[0] else {
+            panic!("opened first");
+        };
+        assert_eq!(*header_sha256, crate::seal::sha256_hex(&out[0]));
+        let header = SegmentHeader::parse_line(&out[0]).unwrap();
+        assert_eq!(header.id.to_string(), *segment);
+        assert!(header.unwrap_key(&[id]).is_ok());
+        seg.close(&mut log);
+        let AuditEvent::CaptureSegmentClosed { records, bytes, sha256, .. } = &log.events[1] else {
+            panic!("closed");
+        };
+        let mut text = Vec::new();
+        for l in &out {
+            text.extend_from_slice(l);
+            text.push(b'\n');
+        }
+        assert_eq!((*records, *bytes), (2, text.len() as u64));
+        assert_eq!(*sha256, crate::seal::sha256_hex(&text));
+        for l in &out {
+            assert!(memchr::memmem::find(l, b"secret words").is_none());
+        }
+    }
+
+    #[test]
+    fn a_sealed_segment_rotates_on_window_change_size_and_age() {
+        let dir = tempfile::tempdir().unwrap();
+        let (seg, _) = segments(dir.path());
+        let mut seg = seg.with_bounds(400, Duration::from_secs(10));
+        let mut log = Log::default();
+        let mut out = Vec::new();
+        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out).unwrap();
+        seg.seal("w2", Duration::ZERO, REC, &mut log, &mut out).unwrap();
+        seg.seal("w2", Duration::from_secs(11), REC, &mut log, &mut out).unwrap();
+        for _ in 0..3 {
+            seg.seal("w2", Duration::from_secs(11), REC, &mut log, &mut out).unwrap();
+        }
+        let names: Vec<&str> = log.events.iter().map(AuditEvent::name).collect();
+        let opened = names.iter().filter(|n| **n == "capture_segment_opened").count();
+        assert!(opened >= 4, "window, age and size each open a segment: {names:?}");
+        assert_eq!(names.iter().filter(|n| **n == "capture_segment_closed").count(), opened - 1);
+    }
+
+    /// Fail closed: when the log does not take the opening entry, nothing
+    /// goes out (no header, no record) and the caller is told.
+    #[test]
+    fn a_sealed_record_whose_segment_the_log_refuses_does_not_go_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut seg, _) = segments(dir.path());
+        let mut log = Log { fail: true, ..Log::default() };
+        let mut out = Vec::new();
+        assert!(seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out).is_err());
+        assert!(out.is_empty());
+        // A full record in which the sealer finds no content field is
+        // refused too, never written in clear.
+        let mut log = Log::default();
+        assert!(seg.seal("w1", Duration::ZERO, br#"{"request_id":"chatcmpl-1"}"#, &mut log, &mut out).is_err());
+        assert!(out.is_empty());
+        // The segment's header goes out with its first record.
+        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out).unwrap();
+        assert_eq!(out.len(), 2);
+        assert!(SegmentHeader::is_header_line(&out[0]));
     }
 }

@@ -388,3 +388,41 @@ fn check_proves_a_sealed_capture_inside_its_window_without_a_key() {
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert_no_canary(run.stdout.as_bytes(), "check's output");
 }
+
+/// `[capture] require_seal = true`: a full-allowed sink without `seal_to`
+/// makes the policy invalid, so no window can open for it; with
+/// recipients it loads.
+#[test]
+fn require_seal_refuses_a_full_sink_without_recipients() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = tracegate::seal::Identity::generate().unwrap().recipient().encode();
+    let write = |seal: &str| {
+        std::fs::write(
+            dir.path().join("policy.toml"),
+            format!(
+                "[audit]\npath = \"audit.jsonl\"\n[capture]\nrequire_seal = true\n\
+                 [[sink]]\nname = \"plain\"\n\
+                 [[sink]]\nname = \"cap\"\nfull_allowed = true\n{seal}"
+            ),
+        )
+        .unwrap();
+    };
+    let p = dir.path().to_str().unwrap().to_owned();
+    write("");
+    let run = tracegate(&["policy", "check", &p], b"");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(all.contains("sink `cap` is full_allowed without `seal_to`"), "{all}");
+    let run = tracegate(
+        &[
+            "window", "open", "--policy", &p, "--sink", "cap", "--for", "10m", "--reason", "x",
+            "--by", "y",
+        ],
+        b"",
+    );
+    assert_eq!(run.code, 2, "window open refused: {}", run.stderr);
+    assert!(std::fs::read_dir(dir.path().join("windows")).map_or(true, |mut d| d.next().is_none()));
+    write(&format!("seal_to = [\"{r}\"]\n"));
+    let run = tracegate(&["policy", "check", &p], b"");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
