@@ -44,7 +44,9 @@ struct Found {
 /// `capture keygen --out PATH`.
 pub fn keygen(out: &Path) -> anyhow::Result<u8> {
     let id = Identity::generate()?;
-    let created = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let created = jiff::Timestamp::now()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
     let text = id.file_text(&created);
     let mut opts = std::fs::OpenOptions::new();
     opts.write(true).create_new(true);
@@ -55,9 +57,12 @@ pub fn keygen(out: &Path) -> anyhow::Result<u8> {
         // first byte.
         opts.mode(0o600);
     }
-    let mut f = opts
-        .open(out)
-        .with_context(|| format!("cannot create `{}` (an existing file is never replaced)", out.display()))?;
+    let mut f = opts.open(out).with_context(|| {
+        format!(
+            "cannot create `{}` (an existing file is never replaced)",
+            out.display()
+        )
+    })?;
     f.write_all(text.as_bytes())
         .and_then(|()| f.sync_all())
         .with_context(|| format!("cannot write `{}`", out.display()))?;
@@ -139,7 +144,8 @@ fn scan(path: &Path, bytes: &[u8]) -> anyhow::Result<Vec<Found>> {
             continue;
         }
         if SegmentHeader::is_header_line(line) {
-            let header = SegmentHeader::parse_line(line).map_err(|e| anyhow::anyhow!("{name}:{n}: {e}"))?;
+            let header =
+                SegmentHeader::parse_line(line).map_err(|e| anyhow::anyhow!("{name}:{n}: {e}"))?;
             if by_id.contains_key(&header.id) {
                 bail!("{name}:{n}: segment {} has a second header", header.id);
             }
@@ -188,13 +194,19 @@ fn vouch(found: &Found, log: &BTreeMap<String, Vouched>) -> Result<(), String> {
         return Err(format!("segment {id}: the audit log never opened it"));
     };
     if v.header_sha256 != found.header_sha256 {
-        return Err(format!("segment {id}: its header is not the one the audit log vouches for"));
+        return Err(format!(
+            "segment {id}: its header is not the one the audit log vouches for"
+        ));
     }
     if v.sink != found.header.sink || v.window != found.header.window {
-        return Err(format!("segment {id}: its header names another sink or window than the audit log"));
+        return Err(format!(
+            "segment {id}: its header names another sink or window than the audit log"
+        ));
     }
     let Some((records, bytes, sha)) = &v.closed else {
-        return Err(format!("segment {id}: the audit log never closed it (its end is not vouched for)"));
+        return Err(format!(
+            "segment {id}: the audit log never closed it (its end is not vouched for)"
+        ));
     };
     if *records != found.digest.records || *bytes != found.digest.bytes {
         return Err(format!(
@@ -203,7 +215,9 @@ fn vouch(found: &Found, log: &BTreeMap<String, Vouched>) -> Result<(), String> {
         ));
     }
     if *sha != found.digest.hex() {
-        return Err(format!("segment {id}: its lines are not the ones the audit log vouches for (digest differs): edited"));
+        return Err(format!(
+            "segment {id}: its lines are not the ones the audit log vouches for (digest differs): edited"
+        ));
     }
     Ok(())
 }
@@ -239,7 +253,11 @@ pub fn ls(audit: &Path, captures: &[PathBuf]) -> anyhow::Result<u8> {
                 f.header.hints().join(","),
                 p.display(),
                 f.header_line,
-                if read > 0 { format!("opened {read}x") } else { "never opened".into() }
+                if read > 0 {
+                    format!("opened {read}x")
+                } else {
+                    "never opened".into()
+                }
             );
             listed.insert(id);
         }
@@ -248,14 +266,27 @@ pub fn ls(audit: &Path, captures: &[PathBuf]) -> anyhow::Result<u8> {
         if listed.contains(id) || v.header_sha256.is_empty() {
             continue;
         }
-        let (records, bytes) = v.closed.as_ref().map_or((String::from("?"), String::from("?")), |c| (c.0.to_string(), c.1.to_string()));
+        let (records, bytes) = v
+            .closed
+            .as_ref()
+            .map_or((String::from("?"), String::from("?")), |c| {
+                (c.0.to_string(), c.1.to_string())
+            });
         println!(
             "{id}\t{}\t{}\t{records}\t{bytes}\t{}\t{}\t{}",
             v.sink,
             v.window,
             v.recipients.join(","),
-            if v.closed.is_some() { "in the log" } else { "in the log, not closed" },
-            if v.read > 0 { format!("opened {}x", v.read) } else { "never opened".into() }
+            if v.closed.is_some() {
+                "in the log"
+            } else {
+                "in the log, not closed"
+            },
+            if v.read > 0 {
+                format!("opened {}x", v.read)
+            } else {
+                "never opened".into()
+            }
         );
     }
     Ok(code)
@@ -306,7 +337,8 @@ pub fn open(req: &OpenRequest<'_>) -> anyhow::Result<u8> {
             bail!("{}: no sealed segment in it", p.display());
         }
         for f in &found {
-            vouch(f, &log).map_err(|why| anyhow::anyhow!("{}:{}: {why}", p.display(), f.header_line))?;
+            vouch(f, &log)
+                .map_err(|why| anyhow::anyhow!("{}:{}: {why}", p.display(), f.header_line))?;
         }
         files.push((p.clone(), bytes, found));
     }
@@ -326,8 +358,9 @@ pub fn open(req: &OpenRequest<'_>) -> anyhow::Result<u8> {
     {
         // SECURITY: the read is in the log, durable, before any key is
         // unwrapped; if it cannot be written nothing is opened.
-        let mut alog = crate::audit::AuditLog::open(req.audit, None, std::time::Duration::from_secs(5))
-            .with_context(|| format!("cannot open the audit log `{}`", req.audit.display()))?;
+        let mut alog =
+            crate::audit::AuditLog::open(req.audit, None, std::time::Duration::from_secs(5))
+                .with_context(|| format!("cannot open the audit log `{}`", req.audit.display()))?;
         for event in AuditEvent::capture_reads(req.reason, &by, "capture open", reads) {
             alog.append(&event, jiff::Timestamp::now())
                 .context("cannot append capture_read: nothing opened")?;
@@ -338,7 +371,12 @@ pub fn open(req: &OpenRequest<'_>) -> anyhow::Result<u8> {
         for (p, _, found) in &files {
             for f in found {
                 let opener = f.header.unwrap_key(&identities).map_err(|e| {
-                    anyhow::anyhow!("{}:{}: segment {}: {e}", p.display(), f.header_line, f.header.id)
+                    anyhow::anyhow!(
+                        "{}:{}: segment {}: {e}",
+                        p.display(),
+                        f.header_line,
+                        f.header.id
+                    )
                 })?;
                 for (n, split) in &f.records {
                     let line = cf::open_line(&opener, split)
@@ -392,8 +430,14 @@ impl Output {
         let tmp = match out {
             None => None,
             Some(p) => {
-                let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-                let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let dir = p
+                    .parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                    .unwrap_or(Path::new("."));
+                let name = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 let t = dir.join(format!(".{name}.tracegate-open-{}", std::process::id()));
                 let mut opts = std::fs::OpenOptions::new();
                 opts.write(true).create_new(true);
@@ -432,9 +476,11 @@ impl Output {
     fn commit(self) -> anyhow::Result<()> {
         match self.tmp {
             Some((t, p, f)) => {
-                f.sync_all().with_context(|| format!("cannot write `{}`", t.display()))?;
+                f.sync_all()
+                    .with_context(|| format!("cannot write `{}`", t.display()))?;
                 drop(f);
-                std::fs::rename(&t, &p).with_context(|| format!("cannot write `{}`", p.display()))?;
+                std::fs::rename(&t, &p)
+                    .with_context(|| format!("cannot write `{}`", p.display()))?;
                 Ok(())
             }
             None => {

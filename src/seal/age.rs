@@ -112,7 +112,8 @@ impl Identity {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let id = Identity::parse(line).map_err(|_| SealError::BadIdentityLine { line: i + 1 })?;
+            let id =
+                Identity::parse(line).map_err(|_| SealError::BadIdentityLine { line: i + 1 })?;
             out.push(id);
         }
         if out.is_empty() {
@@ -177,7 +178,10 @@ mod tests {
     fn a_generated_identity_round_trips_in_age_encoding() {
         let id = Identity::generate().unwrap();
         let text = id.encode();
-        assert!(text.starts_with("AGE-SECRET-KEY-1"), "upper case as age writes it");
+        assert!(
+            text.starts_with("AGE-SECRET-KEY-1"),
+            "upper case as age writes it"
+        );
         assert_eq!(text.to_uppercase(), *text);
         let back = Identity::parse(&text).unwrap();
         assert_eq!(back.recipient(), id.recipient());

@@ -76,7 +76,11 @@ pub fn seal_line(
     out.extend_from_slice(SEALED_MEMBER);
     {
         use base64::Engine as _;
-        out.extend_from_slice(base64::engine::general_purpose::STANDARD.encode(&sealed).as_bytes());
+        out.extend_from_slice(
+            base64::engine::general_purpose::STANDARD
+                .encode(&sealed)
+                .as_bytes(),
+        );
     }
     out.extend_from_slice(b"\"}");
     Ok(Some(out))
@@ -116,7 +120,8 @@ fn find_sealed(line: &[u8]) -> Option<(usize, &[u8])> {
 
 /// Split a sealed line into its clear part and sealed value.
 pub fn split_line(line: &[u8]) -> Result<SplitLine, SealError> {
-    let (at, value) = find_sealed(line).ok_or(SealError::BadSealed("no sealed member at the end"))?;
+    let (at, value) =
+        find_sealed(line).ok_or(SealError::BadSealed("no sealed member at the end"))?;
     let sealed = SealedValue::decode_b64(value)?;
     let mut clear = line.get(..at).unwrap_or_default().to_vec();
     if clear.last() == Some(&b',') {

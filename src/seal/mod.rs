@@ -107,7 +107,9 @@ pub enum SealError {
     OtherSegment,
     /// The record does not open: its ciphertext, its clear part, its
     /// position, segment, window or sink was changed.
-    #[error("record does not open: changed, or moved from another record, position, segment or window")]
+    #[error(
+        "record does not open: changed, or moved from another record, position, segment or window"
+    )]
     Tampered,
     /// The record to seal is not one JSON object.
     #[error("record is not a JSON object")]
@@ -256,8 +258,8 @@ impl SegmentHeader {
 
     /// Parse a header line. Errors never quote the line.
     pub fn parse_line(line: &[u8]) -> Result<SegmentHeader, SealError> {
-        let wire: HeaderLine =
-            serde_json::from_slice(line).map_err(|_| SealError::BadHeader("not a header object"))?;
+        let wire: HeaderLine = serde_json::from_slice(line)
+            .map_err(|_| SealError::BadHeader("not a header object"))?;
         let w = wire.segment;
         if w.v != HEADER_VERSION {
             return Err(SealError::BadHeader("unknown version"));
@@ -306,8 +308,7 @@ impl SegmentHeader {
             let hint = id.recipient().hint();
             let Ok(sk) = id.hpke_key() else { continue };
             for s in self.stanzas.iter().filter(|s| s.hint == hint) {
-                let Ok(enc) =
-                    <X25519HkdfSha256 as hpke::Kem>::EncappedKey::from_bytes(&s.enc)
+                let Ok(enc) = <X25519HkdfSha256 as hpke::Kem>::EncappedKey::from_bytes(&s.enc)
                 else {
                     continue;
                 };
@@ -425,16 +426,14 @@ impl Sealer {
         for r in recipients {
             let pk = r.hpke_key()?;
             let mut rng = Prefilled::new()?;
-            let (enc, wrapped) =
-                hpke::single_shot_seal_with_rng::<ChaCha20Poly1305, HkdfSha256, X25519HkdfSha256>(
-                    &OpModeS::Base,
-                    &pk,
-                    WRAP_INFO,
-                    key.as_ref(),
-                    &aad,
-                    &mut rng,
-                )
-                .map_err(|_| SealError::Wrap)?;
+            let (enc, wrapped) = hpke::single_shot_seal_with_rng::<
+                ChaCha20Poly1305,
+                HkdfSha256,
+                X25519HkdfSha256,
+            >(
+                &OpModeS::Base, &pk, WRAP_INFO, key.as_ref(), &aad, &mut rng
+            )
+            .map_err(|_| SealError::Wrap)?;
             // SECURITY: a wrap that drew more randomness than was drawn
             // from the system is not used.
             if rng.short {
@@ -515,7 +514,11 @@ impl Opener {
 
     /// Open a sealed value found with `context` (the record's clear part).
     /// Returns its sequence number, the content keys' names and the content.
-    pub fn open(&self, sealed: &SealedValue, context: &[u8]) -> Result<Zeroizing<Vec<u8>>, SealError> {
+    pub fn open(
+        &self,
+        sealed: &SealedValue,
+        context: &[u8],
+    ) -> Result<Zeroizing<Vec<u8>>, SealError> {
         if sealed.segment != self.header.id {
             return Err(SealError::OtherSegment);
         }

@@ -47,7 +47,10 @@ fn a_sealed_cf_line_holds_no_content_and_opens_to_it() {
     let text = String::from_utf8(sealed.clone()).unwrap();
     assert!(!text.contains("CANARY"), "content in clear");
     assert!(!text.contains("prompt_text") && !text.contains("output_text"));
-    assert!(text.contains(r#""request_id":"chatcmpl-1""#), "standard fields stay in clear");
+    assert!(
+        text.contains(r#""request_id":"chatcmpl-1""#),
+        "standard fields stay in clear"
+    );
     assert!(is_sealed_line(sealed));
     let header = SegmentHeader::parse_line(s.header().to_line().as_bytes()).unwrap();
     assert_eq!(&header, s.header());
@@ -88,10 +91,16 @@ fn a_header_moved_to_another_sink_or_window_does_not_unwrap() {
     let s = Sealer::new("cap", "w1", &[r]).unwrap();
     let mut h = s.header().clone();
     h.window = "w2".into();
-    assert_eq!(h.unwrap_key(std::slice::from_ref(&id)).unwrap_err(), SealError::NotARecipient);
+    assert_eq!(
+        h.unwrap_key(std::slice::from_ref(&id)).unwrap_err(),
+        SealError::NotARecipient
+    );
     let mut h = s.header().clone();
     h.sink = "other".into();
-    assert_eq!(h.unwrap_key(std::slice::from_ref(&id)).unwrap_err(), SealError::NotARecipient);
+    assert_eq!(
+        h.unwrap_key(std::slice::from_ref(&id)).unwrap_err(),
+        SealError::NotARecipient
+    );
     let mut h = s.header().clone();
     h.id.0[0] ^= 1;
     assert_eq!(h.unwrap_key(&[id]).unwrap_err(), SealError::NotARecipient);
@@ -104,7 +113,10 @@ fn a_header_moved_to_another_sink_or_window_does_not_unwrap() {
 fn sealed_values_swapped_between_records_do_not_open() {
     let (id, r) = keypair();
     let mut s = Sealer::new("cap", "w1", &[r]).unwrap();
-    let lines = [cf_line("chatcmpl-1", "first"), cf_line("chatcmpl-2", "second")];
+    let lines = [
+        cf_line("chatcmpl-1", "first"),
+        cf_line("chatcmpl-2", "second"),
+    ];
     let sealed = seal_lines(&mut s, &lines);
     let opener = s.header().unwrap_key(&[id]).unwrap();
     let a = split_line(&sealed[0]).unwrap();
@@ -113,7 +125,10 @@ fn sealed_values_swapped_between_records_do_not_open() {
         clear: a.clear.clone(),
         sealed: b.sealed.clone(),
     };
-    assert_eq!(open_line(&opener, &swapped).unwrap_err(), SealError::Tampered);
+    assert_eq!(
+        open_line(&opener, &swapped).unwrap_err(),
+        SealError::Tampered
+    );
     // Same clear part, other position: records identical but for content.
     let mut s = Sealer::new("cap", "w1", &[keypair().1]).unwrap();
     let same = [cf_line("chatcmpl-1", "x"), cf_line("chatcmpl-1", "y")];
@@ -156,7 +171,10 @@ fn a_record_without_content_is_not_sealed() {
     let mut s = Sealer::new("cap", "w1", &[r]).unwrap();
     let mut tape = Tape::new();
     let line = br#"{"request_id":"chatcmpl-1","t_arrival":1}"#;
-    assert_eq!(seal_line(&mut s, &mut tape, line, &is_content).unwrap(), None);
+    assert_eq!(
+        seal_line(&mut s, &mut tape, line, &is_content).unwrap(),
+        None
+    );
     assert_eq!(s.sealed(), 0);
 }
 
@@ -169,7 +187,9 @@ fn errors_and_debug_never_show_content_or_keys() {
     let n = bad.len() - 10;
     bad[n] = if bad[n] == b'A' { b'B' } else { b'A' };
     let opener = s.header().unwrap_key(&[id]).unwrap();
-    let e = split_line(&bad).and_then(|sp| open_line(&opener, &sp)).unwrap_err();
+    let e = split_line(&bad)
+        .and_then(|sp| open_line(&opener, &sp))
+        .unwrap_err();
     assert!(!e.to_string().contains("CANARY"));
     assert!(!format!("{s:?} {opener:?}").contains("CANARY"));
 }

@@ -18,8 +18,7 @@ use std::time::Duration;
 use crate::audit::AuditEvent;
 use crate::policy::Policy;
 use crate::record::tape::Tape;
-use crate::seal::{Recipient, SealError, SegmentDigest, Sealer, cf};
-
+use crate::seal::{Recipient, SealError, Sealer, SegmentDigest, cf};
 
 /// The most bytes one segment holds before a new one opens.
 pub const MAX_SEGMENT_BYTES: u64 = 64 * 1024 * 1024;
@@ -237,11 +236,18 @@ mod tests {
         let (mut seg, id) = segments(dir.path());
         let mut log = Log::default();
         let mut out = Vec::new();
-        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out).unwrap();
-        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out).unwrap();
+        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out)
+            .unwrap();
+        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out)
+            .unwrap();
         assert_eq!(out.len(), 3, "header and two records");
         assert_eq!(log.events.len(), 1);
-        let AuditEvent::CaptureSegmentOpened { header_sha256, segment, .. } = &log.events[0] else {
+        let AuditEvent::CaptureSegmentOpened {
+            header_sha256,
+            segment,
+            ..
+        } = &log.events[0]
+        else {
             panic!("opened first");
         };
         assert_eq!(*header_sha256, crate::seal::sha256_hex(&out[0]));
@@ -249,7 +255,13 @@ mod tests {
         assert_eq!(header.id.to_string(), *segment);
         assert!(header.unwrap_key(&[id]).is_ok());
         seg.close(&mut log);
-        let AuditEvent::CaptureSegmentClosed { records, bytes, sha256, .. } = &log.events[1] else {
+        let AuditEvent::CaptureSegmentClosed {
+            records,
+            bytes,
+            sha256,
+            ..
+        } = &log.events[1]
+        else {
             panic!("closed");
         };
         let mut text = Vec::new();
@@ -271,16 +283,32 @@ mod tests {
         let mut seg = seg.with_bounds(400, Duration::from_secs(10));
         let mut log = Log::default();
         let mut out = Vec::new();
-        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out).unwrap();
-        seg.seal("w2", Duration::ZERO, REC, &mut log, &mut out).unwrap();
-        seg.seal("w2", Duration::from_secs(11), REC, &mut log, &mut out).unwrap();
+        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out)
+            .unwrap();
+        seg.seal("w2", Duration::ZERO, REC, &mut log, &mut out)
+            .unwrap();
+        seg.seal("w2", Duration::from_secs(11), REC, &mut log, &mut out)
+            .unwrap();
         for _ in 0..3 {
-            seg.seal("w2", Duration::from_secs(11), REC, &mut log, &mut out).unwrap();
+            seg.seal("w2", Duration::from_secs(11), REC, &mut log, &mut out)
+                .unwrap();
         }
         let names: Vec<&str> = log.events.iter().map(AuditEvent::name).collect();
-        let opened = names.iter().filter(|n| **n == "capture_segment_opened").count();
-        assert!(opened >= 4, "window, age and size each open a segment: {names:?}");
-        assert_eq!(names.iter().filter(|n| **n == "capture_segment_closed").count(), opened - 1);
+        let opened = names
+            .iter()
+            .filter(|n| **n == "capture_segment_opened")
+            .count();
+        assert!(
+            opened >= 4,
+            "window, age and size each open a segment: {names:?}"
+        );
+        assert_eq!(
+            names
+                .iter()
+                .filter(|n| **n == "capture_segment_closed")
+                .count(),
+            opened - 1
+        );
     }
 
     /// Fail closed: when the log does not take the opening entry, nothing
@@ -289,17 +317,33 @@ mod tests {
     fn a_sealed_record_whose_segment_the_log_refuses_does_not_go_out() {
         let dir = tempfile::tempdir().unwrap();
         let (mut seg, _) = segments(dir.path());
-        let mut log = Log { fail: true, ..Log::default() };
+        let mut log = Log {
+            fail: true,
+            ..Log::default()
+        };
         let mut out = Vec::new();
-        assert!(seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out).is_err());
+        assert!(
+            seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out)
+                .is_err()
+        );
         assert!(out.is_empty());
         // A full record in which the sealer finds no content field is
         // refused too, never written in clear.
         let mut log = Log::default();
-        assert!(seg.seal("w1", Duration::ZERO, br#"{"request_id":"chatcmpl-1"}"#, &mut log, &mut out).is_err());
+        assert!(
+            seg.seal(
+                "w1",
+                Duration::ZERO,
+                br#"{"request_id":"chatcmpl-1"}"#,
+                &mut log,
+                &mut out
+            )
+            .is_err()
+        );
         assert!(out.is_empty());
         // The segment's header goes out with its first record.
-        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out).unwrap();
+        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out)
+            .unwrap();
         assert_eq!(out.len(), 2);
         assert!(SegmentHeader::is_header_line(&out[0]));
     }

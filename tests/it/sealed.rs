@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::cli::{Run, tracegate};
 
-const CANARY: &str = "CANARY-9b1e: my card is 4111 and the launch word is \"marmalade\" \u{e9}\u{1F600}";
+const CANARY: &str =
+    "CANARY-9b1e: my card is 4111 and the launch word is \"marmalade\" \u{e9}\u{1F600}";
 
 struct Setup {
     dir: tempfile::TempDir,
@@ -68,7 +69,10 @@ fn record(i: usize, prompt: &str) -> String {
 fn setup(n: usize) -> Setup {
     let dir = tempfile::tempdir().unwrap();
     let identity = dir.path().join("id.key");
-    let kg = tracegate(&["capture", "keygen", "--out", identity.to_str().unwrap()], b"");
+    let kg = tracegate(
+        &["capture", "keygen", "--out", identity.to_str().unwrap()],
+        b"",
+    );
     assert_eq!(kg.code, 0, "{}", kg.stderr);
     let recipient = kg.stdout.trim().to_owned();
     assert!(recipient.starts_with("age1"), "keygen prints the recipient");
@@ -90,10 +94,19 @@ fn setup(n: usize) -> Setup {
     .unwrap();
     let mut input = String::new();
     for i in 0..n {
-        input.push_str(&record(i, if i == 1 { CANARY } else { "an ordinary prompt" }));
+        input.push_str(&record(
+            i,
+            if i == 1 { CANARY } else { "an ordinary prompt" },
+        ));
     }
     let run = tracegate(
-        &["filter", "--policy", policy.to_str().unwrap(), "--sink", "cap"],
+        &[
+            "filter",
+            "--policy",
+            policy.to_str().unwrap(),
+            "--sink",
+            "cap",
+        ],
         input.as_bytes(),
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -118,7 +131,11 @@ fn events(log: &Path) -> Vec<String> {
 /// Each canary byte sequence that must never be in a sink: the prompt as
 /// JSON writes it, and a distinctive piece of it.
 fn assert_no_canary(bytes: &[u8], what: &str) {
-    for needle in [serde_json::to_string(CANARY).unwrap().as_str(), "CANARY-9b1e", "marmalade"] {
+    for needle in [
+        serde_json::to_string(CANARY).unwrap().as_str(),
+        "CANARY-9b1e",
+        "marmalade",
+    ] {
         assert!(
             memchr::memmem::find(bytes, needle.as_bytes()).is_none(),
             "{what} holds the canary in clear"
@@ -136,18 +153,30 @@ fn a_canary_through_filter_is_sealed_and_opens_byte_for_byte() {
     assert!(lines[0].starts_with("{\"tracegate.segment\""));
     for l in &lines[1..] {
         assert!(l.contains("\"tracegate.sealed\":\""), "sealed");
-        assert!(l.contains("\"request_id\":\"chatcmpl-"), "standard fields in clear");
+        assert!(
+            l.contains("\"request_id\":\"chatcmpl-"),
+            "standard fields in clear"
+        );
         assert!(!l.contains("prompt_text") && !l.contains("output_text"));
     }
     let ev = events(&s.audit);
-    let opened = ev.iter().position(|e| e == "capture_segment_opened").unwrap();
+    let opened = ev
+        .iter()
+        .position(|e| e == "capture_segment_opened")
+        .unwrap();
     let enabled = ev.iter().position(|e| e == "window_enabled").unwrap();
     assert!(enabled < opened);
     assert!(ev.contains(&"capture_segment_closed".to_owned()));
     assert_no_canary(&std::fs::read(&s.audit).unwrap(), "the audit log");
 
     let ls = tracegate(
-        &["capture", "ls", "--audit", Setup::s(&s.audit), Setup::s(&s.capture)],
+        &[
+            "capture",
+            "ls",
+            "--audit",
+            Setup::s(&s.audit),
+            Setup::s(&s.capture),
+        ],
         b"",
     );
     assert_eq!(ls.code, 0, "{}{}", ls.stdout, ls.stderr);
@@ -161,14 +190,24 @@ fn a_canary_through_filter_is_sealed_and_opens_byte_for_byte() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(out.len(), 3);
-    assert_eq!(out[1]["prompt_text"].as_str(), Some(CANARY), "byte for byte");
+    assert_eq!(
+        out[1]["prompt_text"].as_str(),
+        Some(CANARY),
+        "byte for byte"
+    );
     assert_eq!(out[2]["output_text"].as_str(), Some("answer 2"));
     assert_eq!(out[0]["request_id"].as_str(), Some("chatcmpl-0"));
     // The read is in the log, after the segment entries.
     let ev = events(&s.audit);
     assert_eq!(ev.last().map(String::as_str), Some("capture_read"));
     let ls = tracegate(
-        &["capture", "ls", "--audit", Setup::s(&s.audit), Setup::s(&s.capture)],
+        &[
+            "capture",
+            "ls",
+            "--audit",
+            Setup::s(&s.audit),
+            Setup::s(&s.capture),
+        ],
         b"",
     );
     assert!(ls.stdout.contains("opened 1x"), "{}", ls.stdout);
@@ -186,14 +225,21 @@ fn open_with_out_writes_a_private_file_and_never_into_the_capture() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
-        assert_eq!(std::fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o600);
+        assert_eq!(
+            std::fs::metadata(&out).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
         let key = std::fs::metadata(&s.identity).unwrap().permissions().mode();
         assert_eq!(key & 0o777, 0o600, "identity is owner-only");
     }
     let before = std::fs::read(&s.capture).unwrap();
     let run = s.open(&s.identity, &["--out", Setup::s(&s.capture)]);
     assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("never written into a capture"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("never written into a capture"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(std::fs::read(&s.capture).unwrap(), before);
 }
 
@@ -206,7 +252,11 @@ fn refused(s: &Setup, identity: &Path, cause: &str, line: Option<usize>, read_lo
     let before = events(&s.audit).len();
     let run = s.open(identity, &["--out", Setup::s(&out)]);
     assert_eq!(run.code, 2, "refused: {}", run.stderr);
-    assert!(run.stderr.contains(cause), "cause `{cause}` in: {}", run.stderr);
+    assert!(
+        run.stderr.contains(cause),
+        "cause `{cause}` in: {}",
+        run.stderr
+    );
     if let Some(n) = line {
         let at = format!("{}:{n}:", s.capture.display());
         assert!(run.stderr.contains(&at), "`{at}` in: {}", run.stderr);
@@ -221,7 +271,11 @@ fn refused(s: &Setup, identity: &Path, cause: &str, line: Option<usize>, read_lo
         .collect();
     assert!(leftovers.is_empty(), "no temporary file left");
     let after = events(&s.audit).len();
-    assert_eq!(after > before, read_logged, "capture_read appended: {read_logged}");
+    assert_eq!(
+        after > before,
+        read_logged,
+        "capture_read appended: {read_logged}"
+    );
 }
 
 #[test]
@@ -233,7 +287,13 @@ fn a_flipped_byte_in_a_sealed_record_is_refused() {
     let c = l.as_bytes()[at];
     l.replace_range(at..at + 1, if c == b'A' { "B" } else { "A" });
     s.write_lines(&lines);
-    refused(&s, &s.identity, "not the ones the audit log vouches for", None, false);
+    refused(
+        &s,
+        &s.identity,
+        "not the ones the audit log vouches for",
+        None,
+        false,
+    );
 }
 
 #[test]
@@ -278,8 +338,6 @@ fn a_truncated_segment_is_refused() {
 #[test]
 fn a_segment_the_log_does_not_vouch_for_is_refused() {
     let s = setup(2);
-    let kg = tracegate(&["capture", "keygen", "--out", Setup::s(&s.p("x.key"))], b"");
-    let _ = kg;
     let id = std::fs::read_to_string(&s.identity).unwrap();
     let ids = tracegate::seal::Identity::parse_file(&id).unwrap();
     let r = ids[0].recipient();
@@ -298,7 +356,13 @@ fn a_segment_the_log_does_not_vouch_for_is_refused() {
     lines.push(sealer.header().to_line());
     lines.push(String::from_utf8(forged).unwrap());
     s.write_lines(&lines);
-    refused(&s, &s.identity, "the audit log never opened it", Some(header_at), false);
+    refused(
+        &s,
+        &s.identity,
+        "the audit log never opened it",
+        Some(header_at),
+        false,
+    );
 }
 
 #[test]
@@ -308,7 +372,13 @@ fn the_wrong_identity_opens_nothing_and_writes_nothing() {
     let kg = tracegate(&["capture", "keygen", "--out", Setup::s(&other)], b"");
     assert_eq!(kg.code, 0);
     // The read is logged (the segment is vouched for), then the key fails.
-    refused(&s, &other, "no identity given opens this segment", Some(1), true);
+    refused(
+        &s,
+        &other,
+        "no identity given opens this segment",
+        Some(1),
+        true,
+    );
 }
 
 #[test]
@@ -336,9 +406,17 @@ fn a_policy_with_a_bad_recipient_is_refused_without_quoting_it() {
     .unwrap();
     let run = tracegate(&["policy", "check", p.to_str().unwrap()], b"");
     assert_ne!(run.code, 0);
-    assert!(run.stderr.contains("not an age X25519 recipient") || run.stdout.contains("not an age X25519 recipient"), "{}{}", run.stdout, run.stderr);
-    assert!(!run.stderr.contains(&secret[20..]) && !run.stdout.contains(&secret[20..]), "the key is never quoted");
-    let _ = Setup::s;
+    assert!(
+        run.stderr.contains("not an age X25519 recipient")
+            || run.stdout.contains("not an age X25519 recipient"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains(&secret[20..]) && !run.stdout.contains(&secret[20..]),
+        "the key is never quoted"
+    );
 }
 
 /// `check --sink --audit` proves a sealed capture lies inside its window
@@ -384,7 +462,15 @@ fn check_proves_a_sealed_capture_inside_its_window_without_a_key() {
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("outside_window"), "{}", run.stdout);
     // Checked as a standard capture (no sink): each sealed line is a finding.
-    let run = tracegate(&["check", "--policy", Setup::s(&s.policy), Setup::s(&s.capture)], b"");
+    let run = tracegate(
+        &[
+            "check",
+            "--policy",
+            Setup::s(&s.policy),
+            Setup::s(&s.capture),
+        ],
+        b"",
+    );
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert_no_canary(run.stdout.as_bytes(), "check's output");
 }
@@ -395,7 +481,10 @@ fn check_proves_a_sealed_capture_inside_its_window_without_a_key() {
 #[test]
 fn require_seal_refuses_a_full_sink_without_recipients() {
     let dir = tempfile::tempdir().unwrap();
-    let r = tracegate::seal::Identity::generate().unwrap().recipient().encode();
+    let r = tracegate::seal::Identity::generate()
+        .unwrap()
+        .recipient()
+        .encode();
     let write = |seal: &str| {
         std::fs::write(
             dir.path().join("policy.toml"),
@@ -412,7 +501,10 @@ fn require_seal_refuses_a_full_sink_without_recipients() {
     let run = tracegate(&["policy", "check", &p], b"");
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     let all = format!("{}{}", run.stdout, run.stderr);
-    assert!(all.contains("sink `cap` is full_allowed without `seal_to`"), "{all}");
+    assert!(
+        all.contains("sink `cap` is full_allowed without `seal_to`"),
+        "{all}"
+    );
     let run = tracegate(
         &[
             "window", "open", "--policy", &p, "--sink", "cap", "--for", "10m", "--reason", "x",
@@ -421,8 +513,53 @@ fn require_seal_refuses_a_full_sink_without_recipients() {
         b"",
     );
     assert_eq!(run.code, 2, "window open refused: {}", run.stderr);
-    assert!(std::fs::read_dir(dir.path().join("windows")).map_or(true, |mut d| d.next().is_none()));
+    let no_window = match std::fs::read_dir(dir.path().join("windows")) {
+        Ok(mut d) => d.next().is_none(),
+        Err(_) => true,
+    };
+    assert!(no_window, "no window file written");
     write(&format!("seal_to = [\"{r}\"]\n"));
     let run = tracegate(&["policy", "check", &p], b"");
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+/// A gate path that does not seal (`serve` today, any new one) gets
+/// nothing at full level for a sink with `seal_to`: the capture refuses
+/// the grant unless its caller says it seals.
+#[test]
+fn a_sealed_sink_gets_nothing_full_from_a_path_that_does_not_seal() {
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let r = tracegate::seal::Identity::generate()
+        .unwrap()
+        .recipient()
+        .encode();
+    let p = dir.path().join("policy.toml");
+    std::fs::write(
+        &p,
+        format!(
+            "[audit]\npath = \"audit.jsonl\"\n\
+             [[sink]]\nname = \"cap\"\nfull_allowed = true\nseal_to = [\"{r}\"]\n\
+             [[window]]\nid = \"w1\"\nsink = \"cap\"\nstart = \"2026-12-01T10:00:00Z\"\nend = \"2026-12-01T11:00:00Z\"\n\
+             reason = \"r\"\nrequested_by = \"t\"\n"
+        ),
+    )
+    .unwrap();
+    let policy = Arc::new(tracegate::Policy::load(&p).unwrap());
+    let clock = Arc::new(tracegate::ManualClock::new(
+        "2026-12-01T10:30:00Z".parse().unwrap(),
+    ));
+    let mut cap = tracegate::Capture::start(Arc::clone(&policy), clock.clone(), "cap");
+    assert_eq!(
+        cap.level(),
+        tracegate::Level::Standard,
+        "not sealing: standard"
+    );
+    cap.set_sealing(true);
+    assert_eq!(
+        cap.level(),
+        tracegate::Level::Full,
+        "sealing: full in the window"
+    );
+    cap.finish();
 }
