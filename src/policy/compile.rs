@@ -2105,13 +2105,20 @@ fn seal_recipients(
     let mut out: Vec<crate::seal::Recipient> = Vec::with_capacity(keys.len());
     for k in keys {
         match crate::seal::Recipient::parse(k.get_ref()) {
-            Ok(r) if out.contains(&r) => ctx.err(k.span(), "sink `seal_to` names a recipient twice"),
+            Ok(r) if out.contains(&r) => {
+                ctx.err(k.span(), "sink `seal_to` names a recipient twice")
+            }
             Ok(r) => out.push(r),
-            Err(_) => ctx.err_hint(
-                k.span(),
-                "sink `seal_to` holds a value that is not an age X25519 recipient",
-                "write the public key `age1...` that `tracegate capture keygen` or `age-keygen` prints (never the AGE-SECRET-KEY-1 line)",
-            ),
+            Err(_) => {
+                // SECURITY: the line is not shown: a value here that is not
+                // a recipient may be an identity pasted by mistake.
+                let mut loc = ctx.loc(k.span());
+                loc.snippet = None;
+                let e = loc
+                    .error("sink `seal_to` holds a value that is not an age X25519 recipient")
+                    .with_hint("write the public key `age1...` that `tracegate capture keygen` or `age-keygen` prints (never the AGE-SECRET-KEY-1 line)");
+                ctx.errors.push(e);
+            }
         }
     }
     out

@@ -85,6 +85,7 @@ fn setup(n: usize) -> Setup {
         &policy,
         format!(
             "[audit]\npath = \"{}\"\n\
+             [redact]\nallow_unredacted_sinks = [\"cap\"]\n\
              [[sink]]\nname = \"cap\"\nfull_allowed = true\nredact = false\nseal_to = [\"{recipient}\"]\n\
              [[window]]\nid = \"w1\"\nsink = \"cap\"\nstart = \"{start}\"\nend = \"{end}\"\n\
              reason = \"sealed capture test\"\nrequested_by = \"tester\"\n",
