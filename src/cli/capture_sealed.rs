@@ -209,9 +209,12 @@ fn vouch(found: &Found, log: &BTreeMap<String, Vouched>) -> Result<(), String> {
         ));
     };
     if *records != found.digest.records || *bytes != found.digest.bytes {
+        let c = |n: u64| crate::io_text::counted(n, "record", "records");
         return Err(format!(
-            "segment {id}: {} records ({} bytes) in the file, the audit log vouches for {records} ({bytes} bytes): truncated, extended or edited",
-            found.digest.records, found.digest.bytes
+            "segment {id}: {} ({} bytes) in the file, the audit log vouches for {} ({bytes} bytes): truncated, extended or edited",
+            c(found.digest.records),
+            found.digest.bytes,
+            c(*records)
         ));
     }
     if *sha != found.digest.hex() {
