@@ -14,6 +14,6 @@ pub mod cli;
 // library's modules, and the daemon's (whose `sink` and `window` extend
 // the library's).
 pub(crate) use tracegate::internals::{
-    audit, decision, evidence, finding, fleet, gate, io_text, policy, record, source,
+    audit, decision, evidence, finding, fleet, gate, io_text, policy, record, seal, source,
 };
 pub(crate) use tracegate_daemon::{daemon, sink, tls, window};

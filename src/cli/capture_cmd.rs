@@ -1,4 +1,5 @@
-//! `tracegate capture off|on|status`: the kill switch for full capture.
+//! `tracegate capture off|on|status`: the kill switch for full capture;
+//! `capture keygen|ls|open`: sealed capture (`capture_sealed.rs`).
 //!
 //! `off` creates a marker beside the policy (`DIR/capture-off` for a
 //! folder, `FILE.capture-off` for a file). It needs neither a valid policy
@@ -42,6 +43,48 @@ pub enum CaptureCommand {
         #[arg(long, value_name = "PATH")]
         policy: PathBuf,
     },
+    /// Make an identity for sealed capture (an age X25519 key): writes the
+    /// identity to PATH (owner-only) and prints its recipient (`age1...`)
+    /// for `[[sink]] seal_to`.
+    Keygen {
+        /// Where to write the identity (never replaces a file).
+        #[arg(long, value_name = "PATH")]
+        out: PathBuf,
+    },
+    /// List sealed segments: those the audit log opened, and those found
+    /// in the capture files with whether the log vouches for them (exit 1
+    /// when one is not vouched for).
+    Ls {
+        /// The audit log.
+        #[arg(long, value_name = "LOG")]
+        audit: PathBuf,
+        /// Capture files (a sealed sink's JSON Lines).
+        #[arg(value_name = "CAPTURE")]
+        captures: Vec<PathBuf>,
+    },
+    /// Decrypt sealed captures: verifies the audit log, checks every
+    /// segment against it, appends `capture_read`, then writes the records
+    /// in plaintext JSON Lines (stdout, or --out atomically).
+    Open {
+        /// The identity file (`capture keygen`'s or age-keygen's).
+        #[arg(long, value_name = "KEY")]
+        identity: PathBuf,
+        /// The audit log that vouches for the segments.
+        #[arg(long, value_name = "LOG")]
+        audit: PathBuf,
+        /// Why the content is read (kept in `capture_read`).
+        #[arg(long, value_name = "TEXT")]
+        reason: String,
+        /// Who reads (default: `$USER`).
+        #[arg(long, value_name = "NAME")]
+        by: Option<String>,
+        /// Write here instead of stdout (never a capture file).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Capture files.
+        #[arg(value_name = "CAPTURE", required = true)]
+        captures: Vec<PathBuf>,
+    },
 }
 
 /// Run a `capture` subcommand; returns the exit code.
@@ -49,6 +92,23 @@ pub fn run(cmd: &CaptureCommand) -> u8 {
     let result = match cmd {
         CaptureCommand::Off { policy, reason } => off(policy, reason),
         CaptureCommand::On { policy } => on(policy),
+        CaptureCommand::Keygen { out } => super::capture_sealed::keygen(out),
+        CaptureCommand::Ls { audit, captures } => super::capture_sealed::ls(audit, captures),
+        CaptureCommand::Open {
+            identity,
+            audit,
+            reason,
+            by,
+            out,
+            captures,
+        } => super::capture_sealed::open(&super::capture_sealed::OpenRequest {
+            identity,
+            audit,
+            reason,
+            by: by.as_deref(),
+            out: out.as_deref(),
+            captures,
+        }),
         CaptureCommand::Status { policy } => {
             let engaged = kill_switch_engaged(policy);
             println!(

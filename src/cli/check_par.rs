@@ -232,6 +232,28 @@ impl<'s> Worker<'s> {
             summary: s.summary.map(|_| SummaryBatch::new()),
         };
         for (n, line) in chunk.lines() {
+            // A sealed capture (`seal_to`), checked for a full sink: a
+            // segment header is not a record, and a sealed record is judged
+            // by its clear part (its content is the sealed value, which
+            // counts as content). Anywhere else both are judged as they
+            // are: their reserved keys are on no allowlist.
+            let sealed_clear: Vec<u8>;
+            let mut line = line;
+            let mut sealed = false;
+            if s.window_check == Some(true)
+                && let Line::Text(bytes) = line
+            {
+                if crate::seal::SegmentHeader::is_header_line(bytes)
+                    && crate::seal::SegmentHeader::parse_line(bytes).is_ok()
+                {
+                    continue;
+                }
+                if let Ok(split) = crate::seal::cf::split_line(bytes) {
+                    sealed_clear = split.clear;
+                    line = Line::Text(&sealed_clear);
+                    sealed = true;
+                }
+            }
             done.tally.records += 1;
             let judged = self.gate.judge(n, &line, s.level, false);
             self.extra.clear();
@@ -269,7 +291,7 @@ impl<'s> Worker<'s> {
                 }));
             }
             if s.window_check.is_some()
-                && judged.has_content
+                && (judged.has_content || sealed)
                 && judged.verdict != Verdict::Malformed
             {
                 self.extra.extend(outside_window(

@@ -10,14 +10,15 @@ use clap::Args;
 use super::input::{Inputs, is_broken_pipe};
 use super::par::{Chunk, ChunkJudge, run_ordered};
 use super::{InputArgs, exit};
-use crate::decision::{Delivery, LevelSource, judge_for_sink};
+use crate::decision::{Delivery, LevelSource, Written, judge_for_sink};
 use crate::gate::{Gate, Verdict};
 use crate::policy::{Policy, Sink};
-use crate::sink::Lines;
+use crate::sink::{Lines, RecordSink as _};
 use crate::source::lines::Line;
 use crate::window::Level;
 use crate::window::clock::SystemClock;
 use crate::window::runtime::Capture;
+use crate::window::segments::Segments;
 
 /// `filter` options.
 #[derive(Debug, Args)]
@@ -161,15 +162,90 @@ pub fn run(args: &FilterArgs) -> u8 {
     );
     let mut gate = Gate::for_sink(Arc::clone(&policy), &args.sink);
     gate.force_format(args.input.input_format.forced());
-    let code = stream(
-        &mut gate,
-        &mut capture,
-        &args.input,
-        &format!("filter `{}`", args.sink),
-        args.quiet,
-    );
+    let name = format!("filter `{}`", args.sink);
+    let code = match Segments::for_sink(&policy, &args.sink) {
+        Some(mut segments) => {
+            capture.set_sealing(true);
+            let code = stream_sealed(
+                &mut gate,
+                &mut capture,
+                &mut segments,
+                &args.input,
+                &name,
+                args.quiet,
+            );
+            segments.close(&mut capture);
+            code
+        }
+        None => stream(&mut gate, &mut capture, &args.input, &name, args.quiet),
+    };
     capture.finish();
     code
+}
+
+/// [`stream`] for a sealed sink (`seal_to`): each record that goes out at
+/// full level goes out sealed, in a segment the audit log vouches for;
+/// one that cannot be sealed goes out at standard level.
+fn stream_sealed(
+    gate: &mut Gate,
+    capture: &mut Capture,
+    segments: &mut Segments,
+    input: &InputArgs,
+    name: &str,
+    quiet: bool,
+) -> u8 {
+    let policy = Arc::clone(gate.policy());
+    let stdout = io::stdout();
+    let mut out = Lines(BufWriter::with_capacity(256 * 1024, stdout.lock()));
+    let mut tally = FilterTally::default();
+    let inputs = match Inputs::new(input) {
+        Ok(i) => i,
+        Err(e) => {
+            super::report_error(&e);
+            return exit::ERROR;
+        }
+    };
+    let mut lines: Vec<Vec<u8>> = Vec::new();
+    let result = inputs.for_each_line(policy.limits().max_line_bytes, |_, n, line| {
+        tally.records += 1;
+        let d = gate_one(gate, capture, n, line, &mut tally);
+        if !d.is_full() {
+            if segments.open_window().is_some() && capture.open_window() != segments.open_window() {
+                // The window closed: so does its segment.
+                segments.close(capture);
+            }
+            crate::sink::send(&mut out, gate, line, &d)?;
+            return Ok(());
+        }
+        lines.clear();
+        let bytes = match (d.written, line) {
+            (Some(Written::Line), Line::Text(b)) => *b,
+            (Some(Written::Rebuilt), _) => gate.output(),
+            _ => &[],
+        };
+        let window = capture.open_window().map(str::to_owned);
+        let sealed = match window {
+            Some(w) => {
+                let now = capture.monotonic();
+                segments.seal(&w, now, bytes, capture, &mut lines).is_ok()
+            }
+            None => false,
+        };
+        if sealed {
+            for l in &lines {
+                out.put(l, true)?;
+            }
+            return Ok(());
+        }
+        // SECURITY: content that cannot be sealed never goes out: the
+        // record goes out at standard level.
+        tally.full = tally.full.saturating_sub(1);
+        let d = judge_for_sink(gate, None, n, line);
+        crate::sink::send(&mut out, gate, line, &d)?;
+        Ok(())
+    });
+    let result = result.and_then(|ok| out.0.flush().map(|()| ok));
+    finish(result, &tally, name, quiet)
 }
 
 /// Read the inputs, judge each record, write what may go out to stdout and

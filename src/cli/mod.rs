@@ -6,6 +6,7 @@ pub mod audit_keys;
 pub mod audit_report;
 pub mod audit_verify;
 pub mod capture_cmd;
+pub mod capture_sealed;
 pub mod check;
 mod check_par;
 pub mod completions;

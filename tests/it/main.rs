@@ -25,6 +25,7 @@ mod policy_store;
 mod policy_ux;
 mod readme;
 mod redaction;
+mod sealed;
 mod serve;
 mod serve_hard;
 mod signed;

@@ -239,6 +239,9 @@ fn the_core_does_no_io() {
 const LAYERS: &[(&str, &[&str])] = &[
     // Leaves: lines in, the redaction engine, text for humans.
     ("library", &["io_text", "redact", "source"]),
+    // Sealed capture's cryptography: keys, headers, sealed values (no IO,
+    // names nothing of the crate; the policy parses `seal_to` with it).
+    ("library", &["seal"]),
     // Findings and their rules (`detected_<detector>` names the engine's
     // detectors).
     ("library", &["finding"]),
@@ -250,6 +253,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     // Formats, the tape, the OTLP codec (bounds counted against the
     // policy's limits).
     ("library", &["record"]),
+    // A JSON record sealed and opened (on the tape).
+    ("library", &["seal::cf"]),
     // Which replica this is.
     ("library", &["fleet"]),
     // Levels, windows, budgets, the capture runtime (the fleet's shared

@@ -141,6 +141,8 @@ pub mod policy;
 pub mod record;
 #[doc(hidden)]
 pub mod redact;
+/// Sealed capture: age keys, segment headers, sealed values (no IO).
+pub mod seal;
 #[doc(hidden)]
 pub mod sink;
 #[doc(hidden)]
@@ -207,7 +209,7 @@ pub use window::runtime::{Capture, CaptureStats, Done as CaptureDone, Grant, Job
 #[allow(rustdoc::private_intra_doc_links)]
 pub mod internals {
     pub use crate::{
-        audit, decision, evidence, finding, fleet, gate, io_text, policy, record, redact, sink,
-        source, window,
+        audit, decision, evidence, finding, fleet, gate, io_text, policy, record, redact, seal,
+        sink, source, window,
     };
 }

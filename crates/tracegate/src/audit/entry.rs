@@ -285,6 +285,43 @@ pub enum AuditEvent {
         /// The files read, with their SHA-256 as they were just before.
         files: Vec<ReadFile>,
     },
+    /// A sealed capture segment was opened: its header is written to the
+    /// sink after this entry is durable, and its records after the header.
+    /// Holds no key: the recipients by hint, the header by hash.
+    CaptureSegmentOpened {
+        /// Sink name.
+        sink: String,
+        /// Window id.
+        window: String,
+        /// Segment id (32 hex digits).
+        segment: String,
+        /// The recipients, by key hint (first 8 bytes of SHA-256 over each
+        /// public key, hex).
+        recipients: Vec<String>,
+        /// Hex SHA-256 of the segment's header line as written (without
+        /// its line end): it holds the wrapped keys, so this vouches for
+        /// them.
+        header_sha256: String,
+    },
+    /// A sealed capture segment was closed (rotation, window close, end of
+    /// run): what was written to it, so that anyone can recompute it from
+    /// the sink without a key.
+    CaptureSegmentClosed {
+        /// Sink name.
+        sink: String,
+        /// Window id.
+        window: String,
+        /// Segment id (32 hex digits).
+        segment: String,
+        /// Sealed records written.
+        records: u64,
+        /// Bytes written: the header line and the records, line ends
+        /// included.
+        bytes: u64,
+        /// Hex SHA-256 over those lines as written, header first, each with
+        /// its `\n`.
+        sha256: String,
+    },
     /// Full capture was refused to a sink.
     FullDenied {
         /// Sink name.
@@ -349,6 +386,8 @@ impl AuditEvent {
             AuditEvent::WindowReleased { .. } => "window_released",
             AuditEvent::KeyRotated { .. } => "key_rotated",
             AuditEvent::CaptureRead { .. } => "capture_read",
+            AuditEvent::CaptureSegmentOpened { .. } => "capture_segment_opened",
+            AuditEvent::CaptureSegmentClosed { .. } => "capture_segment_closed",
         }
     }
 

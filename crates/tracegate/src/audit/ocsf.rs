@@ -20,6 +20,8 @@ pub fn ocsf_class(event: &AuditEvent) -> (u32, u32, &'static str, u32, bool) {
         }
         AuditEvent::KeyRotated { .. } => (6002, 8, "Update", 2, false),
         AuditEvent::FullDenied { .. } => (6002, 6, "Enable", 2, true),
+        AuditEvent::CaptureSegmentOpened { .. } => (1001, 1, "Create", 1, false),
+        AuditEvent::CaptureSegmentClosed { .. } => (1001, 99, "Other", 1, false),
         AuditEvent::CaptureRead { .. } => (1001, 2, "Read", 3, false),
     }
 }

@@ -642,6 +642,7 @@ fn build(
         server,
         source: raw_sources,
         fleet,
+        capture,
     } = raw;
     let server = server_settings(ctx, inner(server).0);
     let (sources, source_at) = sources(ctx, raw_sources.unwrap_or_default());
@@ -827,6 +828,22 @@ fn build(
     let (sinks, sink_at, sink_table_at, sink_free_bits_at) =
         sinks(ctx, sink.unwrap_or_default(), &pseudonymizable);
     let windows = windows(ctx, raw_windows, &sinks, max_window);
+    if inner(capture).0.require_seal == Some(true) {
+        // SECURITY: with `require_seal`, no sink may receive content in
+        // clear: a full-allowed sink without recipients is refused, so no
+        // window can ever open for it.
+        for (s, at) in sinks.iter().zip(&sink_table_at) {
+            if s.full_allowed && s.seal_to.is_empty() {
+                let e = at
+                    .error(format!(
+                        "sink `{}` is full_allowed without `seal_to`, and [capture] require_seal = true",
+                        shown(&s.name)
+                    ))
+                    .with_hint("add `seal_to = [\"age1...\"]` (`tracegate capture keygen` makes a key), or take the sink off the full allowlist");
+                ctx.errors.push(e);
+            }
+        }
+    }
     if audit.is_none() {
         if let Some((s, at)) = sinks
             .iter()
@@ -1891,6 +1908,7 @@ fn sinks(
                 .ok()
         });
         free_bits_at.push(s.max_free_bits.as_ref().map(|v| ctx.loc(v.span())));
+        let seal_to = seal_recipients(ctx, s.seal_to.as_deref(), s.full_allowed, span.clone());
         out.push(Sink {
             name: name.into_inner(),
             full_allowed: s.full_allowed.unwrap_or(false),
@@ -1900,9 +1918,62 @@ fn sinks(
             pseudonymize_by_default,
             spool,
             max_free_bits,
+            seal_to,
         });
     }
     (out, at, table_at, free_bits_at)
+}
+
+/// A sink's `seal_to`: age X25519 recipients, each once, for a
+/// `full_allowed` sink only (a standard sink holds no content to seal).
+/// Errors never quote a key (a mistyped identity pasted here is secret).
+fn seal_recipients(
+    ctx: &mut Ctx<'_>,
+    keys: Option<&[Spanned<String>]>,
+    full_allowed: Option<bool>,
+    table: std::ops::Range<usize>,
+) -> Vec<crate::seal::Recipient> {
+    let Some(keys) = keys else {
+        return Vec::new();
+    };
+    if full_allowed != Some(true) {
+        ctx.err_hint(
+            table,
+            "sink `seal_to` on a sink that is not full_allowed: it never holds content to seal",
+            "remove `seal_to`, or set `full_allowed = true`",
+        );
+        return Vec::new();
+    }
+    if keys.is_empty() || keys.len() > crate::seal::MAX_RECIPIENTS {
+        ctx.err(
+            table,
+            format!(
+                "sink `seal_to` needs 1 to {} recipients",
+                crate::seal::MAX_RECIPIENTS
+            ),
+        );
+        return Vec::new();
+    }
+    let mut out: Vec<crate::seal::Recipient> = Vec::with_capacity(keys.len());
+    for k in keys {
+        match crate::seal::Recipient::parse(k.get_ref()) {
+            Ok(r) if out.contains(&r) => {
+                ctx.err(k.span(), "sink `seal_to` names a recipient twice")
+            }
+            Ok(r) => out.push(r),
+            Err(_) => {
+                // SECURITY: the line is not shown: a value here that is not
+                // a recipient may be an identity pasted by mistake.
+                let mut loc = ctx.loc(k.span());
+                loc.snippet = None;
+                let e = loc
+                    .error("sink `seal_to` holds a value that is not an age X25519 recipient")
+                    .with_hint("write the public key `age1...` that `tracegate capture keygen` or `age-keygen` prints (never the AGE-SECRET-KEY-1 line)");
+                ctx.errors.push(e);
+            }
+        }
+    }
+    out
 }
 
 /// A sink's `max_free_bits`: one integer for every record format, or a

@@ -172,6 +172,10 @@ pub fn shown(value: &str) -> String {
 /// form would hide.
 pub const POLICY_SYNTAX: &[&str] = &[
     "unbounded = true",
+    "seal_to = [\"age1...\"]",
+    "age1...",
+    "age-keygen",
+    "tracegate capture keygen",
     "full_allowed = true",
     "replace_defaults = true",
     "free_text = true",

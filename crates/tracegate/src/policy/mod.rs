@@ -805,6 +805,9 @@ pub struct Sink {
     /// `max_free_bits`: the most free bits one standard record may carry
     /// to this sink, per record format (`policy::capacity`).
     pub max_free_bits: Option<FreeBitsLimit>,
+    /// `seal_to`: full-level content for this sink is sealed to these
+    /// recipients (`crate::seal`); empty: not sealed.
+    pub seal_to: Vec<crate::seal::Recipient>,
 }
 
 /// A sink's `max_free_bits`: per record format (`cf`, `otlp_span`,

@@ -50,6 +50,17 @@ raw_table! {
         pub source: Option<Vec<Spanned<RawSource>>>,
         /// `[fleet]`: budgets shared by several `serve` replicas.
         pub fleet: Option<Spanned<RawFleet>>,
+        /// `[capture]`: what every capture must be.
+        pub capture: Option<Spanned<RawCapture>>,
+    }
+}
+
+raw_table! {
+    /// `[capture]`: requirements on every full-allowed sink.
+    pub struct RawCapture {
+        /// Every `full_allowed` sink must seal (`seal_to`): a policy with
+        /// one that does not is refused.
+        pub require_seal: Option<bool>,
     }
 }
 
@@ -355,6 +366,9 @@ raw_table! {
         /// by format (`cf`, `otlp_span`, `otlp_log`, `evidence`); a policy
         /// above it does not load.
         pub max_free_bits: Option<Spanned<RawFreeBits>>,
+        /// Seal full-level content to these recipients (age X25519
+        /// public keys, `age1...`): the sink never holds it in clear.
+        pub seal_to: Option<Vec<Spanned<String>>>,
     }
 }
 

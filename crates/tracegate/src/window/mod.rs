@@ -10,6 +10,7 @@ pub mod budget_source;
 pub mod clock;
 pub mod fleet_state;
 pub mod runtime;
+pub mod segments;
 
 use std::collections::HashMap;
 

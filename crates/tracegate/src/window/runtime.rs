@@ -205,6 +205,11 @@ pub struct Capture {
     ext: Extensions,
     sink: String,
     full_allowed: bool,
+    /// The sink seals (`seal_to`): it gets nothing at full level unless
+    /// the caller seals what it writes ([`Capture::set_sealing`]).
+    sealed_sink: bool,
+    /// The caller seals full records (`filter`).
+    sealing: bool,
     holder: String,
     /// Run audit jobs inside `grant` (`filter`), or leave them to a ticker.
     inline_io: bool,
@@ -308,6 +313,7 @@ impl Capture {
         ext: Extensions,
     ) -> Capture {
         let full_allowed = policy.sink(sink).is_some_and(|s| s.full_allowed);
+        let sealed_sink = policy.sink(sink).is_some_and(|s| !s.seal_to.is_empty());
         let next_follow = clock.monotonic() + FOLLOW_EVERY;
         Capture {
             policy,
@@ -315,6 +321,8 @@ impl Capture {
             ext,
             sink: sink.to_string(),
             full_allowed,
+            sealed_sink,
+            sealing: false,
             holder: new_holder(),
             inline_io: false,
             io: IoSlot::Down,
@@ -385,6 +393,42 @@ impl Capture {
     /// that it never calls a barred window active.
     pub fn closed_windows(&self) -> &HashMap<String, CloseCause> {
         &self.closed_for_good
+    }
+
+    /// Append `event` to the audit log now and make it durable (inline
+    /// audit work only: `filter`). `false` when the log is not open or
+    /// the append failed; the failure then counts as any audit failure
+    /// (capture stays off until the log can be reopened).
+    pub fn append_inline(&mut self, event: &crate::audit::AuditEvent) -> bool {
+        if !self.inline_io {
+            return false;
+        }
+        let now = self.clock.utc();
+        let r = match &mut self.io {
+            IoSlot::Up(io) => io.ledger.append(event, now).map(|_| ()),
+            IoSlot::Lent | IoSlot::Down => return false,
+        };
+        match r {
+            Ok(()) => true,
+            Err(e) => {
+                // SECURITY: a log that failed once is dropped, as in a job.
+                self.io = IoSlot::Down;
+                self.audit_failed(&e.to_string());
+                false
+            }
+        }
+    }
+
+    /// The caller seals every full record it writes for this sink
+    /// (`crate::window::segments`): only then does a sink with `seal_to`
+    /// get anything at full level.
+    pub fn set_sealing(&mut self, sealing: bool) {
+        self.sealing = sealing;
+    }
+
+    /// The monotonic clock of this capture.
+    pub fn monotonic(&self) -> Duration {
+        self.clock.monotonic()
     }
 
     /// The id of the window open now, if any.
@@ -482,6 +526,10 @@ impl Capture {
         }
         self.policy = policy;
         self.full_allowed = full_allowed;
+        self.sealed_sink = self
+            .policy
+            .sink(&self.sink)
+            .is_some_and(|s| !s.seal_to.is_empty());
         self.wanted = true;
         if self.inline_io {
             self.service();
@@ -525,6 +573,11 @@ impl Capture {
     /// budget as needed; otherwise it only asks for a job.
     pub fn grant(&mut self) -> Option<Grant> {
         if !self.full_allowed {
+            return None;
+        }
+        // SECURITY: a sink that seals (`seal_to`) gets content only from a
+        // caller that seals it; any other path stays standard.
+        if self.sealed_sink && !self.sealing {
             return None;
         }
         let now = self.clock.utc();
@@ -1398,5 +1451,11 @@ impl Job {
         done.closed = io.ledger.book().closed().clone();
         done.io = Some(io);
         done
+    }
+}
+
+impl crate::window::segments::SegmentAudit for Capture {
+    fn append_now(&mut self, event: &crate::audit::AuditEvent) -> bool {
+        self.append_inline(event)
     }
 }

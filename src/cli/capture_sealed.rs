@@ -1,0 +1,508 @@
+//! `tracegate capture keygen | ls | open`: keys for sealed capture, the
+//! segments a log and a capture file hold, and opening them.
+//!
+//! `open` trusts nothing in the capture file by itself: the audit log's
+//! chain must verify, every segment must be vouched for by a
+//! `capture_segment_opened` entry (its header's SHA-256) and a
+//! `capture_segment_closed` entry (its records, bytes and running SHA-256,
+//! recomputed here from the file without a key), and a `capture_read`
+//! entry is appended before anything is decrypted. Errors name the file,
+//! the line and the cause, never a value.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+
+use super::exit;
+use crate::audit::{AuditEvent, ReadFile, VerifyStatus};
+use crate::seal::cf::{self, SplitLine};
+use crate::seal::{Identity, SegmentDigest, SegmentHeader, SegmentId};
+
+/// A segment as the audit log describes it.
+#[derive(Debug, Default, Clone)]
+struct Vouched {
+    sink: String,
+    window: String,
+    recipients: Vec<String>,
+    header_sha256: String,
+    closed: Option<(u64, u64, String)>,
+    read: u64,
+}
+
+/// A segment as found in a capture file.
+struct Found {
+    header: SegmentHeader,
+    header_sha256: String,
+    header_line: usize,
+    digest: SegmentDigest,
+    /// Sealed records: line number and split line, in file order.
+    records: Vec<(usize, SplitLine)>,
+}
+
+/// `capture keygen --out PATH`.
+pub fn keygen(out: &Path) -> anyhow::Result<u8> {
+    let id = Identity::generate()?;
+    let created = jiff::Timestamp::now()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
+    let text = id.file_text(&created);
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        // SECURITY: the identity is readable by its owner only, from its
+        // first byte.
+        opts.mode(0o600);
+    }
+    let mut f = opts.open(out).with_context(|| {
+        format!(
+            "cannot create `{}` (an existing file is never replaced)",
+            out.display()
+        )
+    })?;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.sync_all())
+        .with_context(|| format!("cannot write `{}`", out.display()))?;
+    println!("{}", id.recipient().encode());
+    eprintln!(
+        "identity written to `{}` (keep it secret; the line above is its recipient for `seal_to`)",
+        out.display()
+    );
+    Ok(exit::OK)
+}
+
+/// The log's segments, after its chain verified intact.
+fn read_log(audit: &Path) -> anyhow::Result<BTreeMap<String, Vouched>> {
+    let report = crate::audit::verify(audit, None)
+        .with_context(|| format!("cannot verify the audit log `{}`", audit.display()))?;
+    match &report.status {
+        VerifyStatus::Intact => {}
+        VerifyStatus::Tampered { seq, detail, .. } => bail!(
+            "the audit log `{}` is tampered at seq {seq} ({detail}): it vouches for nothing",
+            audit.display()
+        ),
+        VerifyStatus::TornTail { .. } => bail!(
+            "the audit log `{}` ends with a torn line: run `tracegate audit verify` first",
+            audit.display()
+        ),
+        VerifyStatus::Unvouched(_) => bail!(
+            "the audit log `{}` is not vouched for by its checkpoint: it vouches for nothing",
+            audit.display()
+        ),
+        _ => bail!(
+            "the audit log `{}` did not verify intact: it vouches for nothing",
+            audit.display()
+        ),
+    }
+    let mut out: BTreeMap<String, Vouched> = BTreeMap::new();
+    for e in crate::audit::read_entries(audit, None)? {
+        let e = e?;
+        match e.event {
+            AuditEvent::CaptureSegmentOpened {
+                sink,
+                window,
+                segment,
+                recipients,
+                header_sha256,
+            } => {
+                let v = out.entry(segment).or_default();
+                v.sink = sink;
+                v.window = window;
+                v.recipients = recipients;
+                v.header_sha256 = header_sha256;
+            }
+            AuditEvent::CaptureSegmentClosed {
+                segment,
+                records,
+                bytes,
+                sha256,
+                ..
+            } => {
+                out.entry(segment).or_default().closed = Some((records, bytes, sha256));
+            }
+            AuditEvent::CaptureRead { files, .. } => {
+                for f in files {
+                    for s in f.segments {
+                        out.entry(s).or_default().read += 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// Scan a capture file: its segments, their digests recomputed from the
+/// lines as they are. Errors: file:line and cause.
+fn scan(path: &Path, bytes: &[u8]) -> anyhow::Result<Vec<Found>> {
+    let name = path.display();
+    let mut found: Vec<Found> = Vec::new();
+    let mut by_id: HashMap<SegmentId, usize> = HashMap::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let n = i + 1;
+        if line.trim_ascii().is_empty() {
+            continue;
+        }
+        if SegmentHeader::is_header_line(line) {
+            let header =
+                SegmentHeader::parse_line(line).map_err(|e| anyhow::anyhow!("{name}:{n}: {e}"))?;
+            if by_id.contains_key(&header.id) {
+                bail!("{name}:{n}: segment {} has a second header", header.id);
+            }
+            let mut digest = SegmentDigest::default();
+            digest.header(line);
+            by_id.insert(header.id, found.len());
+            found.push(Found {
+                header,
+                header_sha256: crate::seal::sha256_hex(line),
+                header_line: n,
+                digest,
+                records: Vec::new(),
+            });
+            continue;
+        }
+        if !cf::is_sealed_line(line) {
+            // A standard record (outside any window): in clear, not ours.
+            continue;
+        }
+        let split = cf::split_line(line).map_err(|e| anyhow::anyhow!("{name}:{n}: {e}"))?;
+        let Some(&at) = by_id.get(&split.sealed.segment) else {
+            bail!(
+                "{name}:{n}: sealed record of segment {} before (or without) its header",
+                split.sealed.segment
+            );
+        };
+        let seg = &mut found[at];
+        let expected = seg.records.len() as u64;
+        if split.sealed.seq != expected {
+            bail!(
+                "{name}:{n}: record out of order in segment {} (sequence {}, expected {expected}): records were moved, removed or added",
+                seg.header.id,
+                split.sealed.seq
+            );
+        }
+        seg.digest.record(line);
+        seg.records.push((n, split));
+    }
+    Ok(found)
+}
+
+/// Whether the log vouches for a found segment: `Ok(())`, or why not.
+fn vouch(found: &Found, log: &BTreeMap<String, Vouched>) -> Result<(), String> {
+    let id = found.header.id.to_string();
+    let Some(v) = log.get(&id).filter(|v| !v.header_sha256.is_empty()) else {
+        return Err(format!("segment {id}: the audit log never opened it"));
+    };
+    if v.header_sha256 != found.header_sha256 {
+        return Err(format!(
+            "segment {id}: its header is not the one the audit log vouches for"
+        ));
+    }
+    if v.sink != found.header.sink || v.window != found.header.window {
+        return Err(format!(
+            "segment {id}: its header names another sink or window than the audit log"
+        ));
+    }
+    let Some((records, bytes, sha)) = &v.closed else {
+        return Err(format!(
+            "segment {id}: the audit log never closed it (its end is not vouched for)"
+        ));
+    };
+    if *records != found.digest.records || *bytes != found.digest.bytes {
+        let c = |n: u64| crate::io_text::counted(n, "record", "records");
+        return Err(format!(
+            "segment {id}: {} ({} bytes) in the file, the audit log vouches for {} ({bytes} bytes): truncated, extended or edited",
+            c(found.digest.records),
+            found.digest.bytes,
+            c(*records)
+        ));
+    }
+    if *sha != found.digest.hex() {
+        return Err(format!(
+            "segment {id}: its lines are not the ones the audit log vouches for (digest differs): edited"
+        ));
+    }
+    Ok(())
+}
+
+fn read_file(p: &Path) -> anyhow::Result<Vec<u8>> {
+    std::fs::read(p).with_context(|| format!("cannot read `{}`", p.display()))
+}
+
+/// `capture ls --audit LOG [CAPTURE...]`.
+pub fn ls(audit: &Path, captures: &[PathBuf]) -> anyhow::Result<u8> {
+    let log = read_log(audit)?;
+    println!("segment\tsink\twindow\trecords\tbytes\trecipients\tstate\tread");
+    let mut code = exit::OK;
+    let mut listed = std::collections::HashSet::new();
+    for p in captures {
+        let bytes = read_file(p)?;
+        for f in scan(p, &bytes)? {
+            let id = f.header.id.to_string();
+            let state = match vouch(&f, &log) {
+                Ok(()) => "vouched".to_owned(),
+                Err(why) => {
+                    code = exit::FINDINGS;
+                    format!("NOT VOUCHED: {why}")
+                }
+            };
+            let read = log.get(&id).map_or(0, |v| v.read);
+            println!(
+                "{id}\t{}\t{}\t{}\t{}\t{}\t{}:{} {state}\t{}",
+                f.header.sink,
+                f.header.window,
+                f.digest.records,
+                f.digest.bytes,
+                f.header.hints().join(","),
+                p.display(),
+                f.header_line,
+                if read > 0 {
+                    format!("opened {read}x")
+                } else {
+                    "never opened".into()
+                }
+            );
+            listed.insert(id);
+        }
+    }
+    for (id, v) in &log {
+        if listed.contains(id) || v.header_sha256.is_empty() {
+            continue;
+        }
+        let (records, bytes) = v
+            .closed
+            .as_ref()
+            .map_or((String::from("?"), String::from("?")), |c| {
+                (c.0.to_string(), c.1.to_string())
+            });
+        println!(
+            "{id}\t{}\t{}\t{records}\t{bytes}\t{}\t{}\t{}",
+            v.sink,
+            v.window,
+            v.recipients.join(","),
+            if v.closed.is_some() {
+                "in the log"
+            } else {
+                "in the log, not closed"
+            },
+            if v.read > 0 {
+                format!("opened {}x", v.read)
+            } else {
+                "never opened".into()
+            }
+        );
+    }
+    Ok(code)
+}
+
+/// `capture open` options, as given.
+#[derive(Debug)]
+pub struct OpenRequest<'a> {
+    /// Identity file.
+    pub identity: &'a Path,
+    /// The audit log.
+    pub audit: &'a Path,
+    /// Why.
+    pub reason: &'a str,
+    /// Who.
+    pub by: Option<&'a str>,
+    /// Output file (default stdout).
+    pub out: Option<&'a Path>,
+    /// Capture files.
+    pub captures: &'a [PathBuf],
+}
+
+/// `capture open`.
+pub fn open(req: &OpenRequest<'_>) -> anyhow::Result<u8> {
+    if req.captures.is_empty() {
+        bail!("name the capture files to open");
+    }
+    if req.reason.trim().is_empty() {
+        bail!("--reason must say why the content is read");
+    }
+    let id_text = zeroize::Zeroizing::new(
+        std::fs::read_to_string(req.identity)
+            .with_context(|| format!("cannot read the identity `{}`", req.identity.display()))?,
+    );
+    let identities = Identity::parse_file(&id_text)
+        .map_err(|e| anyhow::anyhow!("`{}`: {e}", req.identity.display()))?;
+    if let Some(out) = req.out {
+        refuse_sink_as_output(out, req.captures, req.audit)?;
+    }
+    let log = read_log(req.audit)?;
+    // Everything is checked before the read is logged, and logged before
+    // anything is decrypted.
+    let mut files: Vec<(PathBuf, Vec<u8>, Vec<Found>)> = Vec::new();
+    for p in req.captures {
+        let bytes = read_file(p)?;
+        let found = scan(p, &bytes)?;
+        if found.is_empty() {
+            bail!("{}: no sealed segment in it", p.display());
+        }
+        for f in &found {
+            vouch(f, &log)
+                .map_err(|why| anyhow::anyhow!("{}:{}: {why}", p.display(), f.header_line))?;
+        }
+        files.push((p.clone(), bytes, found));
+    }
+    let by = req
+        .by
+        .map(str::to_owned)
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "unknown".to_owned());
+    let reads: Vec<ReadFile> = files
+        .iter()
+        .map(|(p, bytes, found)| ReadFile {
+            path: p.display().to_string(),
+            sha256: crate::seal::sha256_hex(bytes),
+            segments: found.iter().map(|f| f.header.id.to_string()).collect(),
+        })
+        .collect();
+    {
+        // SECURITY: the read is in the log, durable, before any key is
+        // unwrapped; if it cannot be written nothing is opened.
+        let mut alog =
+            crate::audit::AuditLog::open(req.audit, None, std::time::Duration::from_secs(5))
+                .with_context(|| format!("cannot open the audit log `{}`", req.audit.display()))?;
+        for event in AuditEvent::capture_reads(req.reason, &by, "capture open", reads) {
+            alog.append(&event, jiff::Timestamp::now())
+                .context("cannot append capture_read: nothing opened")?;
+        }
+    }
+    let mut sink = Output::new(req.out)?;
+    let r = (|| -> anyhow::Result<()> {
+        for (p, _, found) in &files {
+            for f in found {
+                let opener = f.header.unwrap_key(&identities).map_err(|e| {
+                    anyhow::anyhow!(
+                        "{}:{}: segment {}: {e}",
+                        p.display(),
+                        f.header_line,
+                        f.header.id
+                    )
+                })?;
+                for (n, split) in &f.records {
+                    let line = cf::open_line(&opener, split)
+                        .map_err(|e| anyhow::anyhow!("{}:{n}: {e}", p.display()))?;
+                    sink.write(&line)?;
+                }
+            }
+        }
+        Ok(())
+    })();
+    match r {
+        Ok(()) => {
+            sink.commit()?;
+            Ok(exit::OK)
+        }
+        Err(e) => {
+            sink.abort();
+            Err(e)
+        }
+    }
+}
+
+/// `--out` must not be a capture file (or the audit log): plaintext never
+/// goes into a sink.
+fn refuse_sink_as_output(out: &Path, captures: &[PathBuf], audit: &Path) -> anyhow::Result<()> {
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    };
+    for c in captures.iter().map(PathBuf::as_path).chain([audit]) {
+        if same(out, c) {
+            bail!(
+                "--out `{}` is a file being read: plaintext is never written into a capture or the audit log",
+                out.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Where opened records go: a temporary file renamed into place on
+/// success, or a buffer written to stdout on success. Nothing is left
+/// half-written on error.
+struct Output {
+    tmp: Option<(PathBuf, PathBuf, std::fs::File)>,
+    buf: zeroize::Zeroizing<Vec<u8>>,
+}
+
+impl Output {
+    fn new(out: Option<&Path>) -> anyhow::Result<Output> {
+        let tmp = match out {
+            None => None,
+            Some(p) => {
+                let dir = p
+                    .parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                    .unwrap_or(Path::new("."));
+                let name = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let t = dir.join(format!(".{name}.tracegate-open-{}", std::process::id()));
+                let mut opts = std::fs::OpenOptions::new();
+                opts.write(true).create_new(true);
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::OpenOptionsExt as _;
+                    // SECURITY: plaintext content, owner only.
+                    opts.mode(0o600);
+                }
+                let f = opts
+                    .open(&t)
+                    .with_context(|| format!("cannot create `{}`", t.display()))?;
+                Some((t, p.to_path_buf(), f))
+            }
+        };
+        Ok(Output {
+            tmp,
+            buf: zeroize::Zeroizing::new(Vec::new()),
+        })
+    }
+
+    fn write(&mut self, line: &[u8]) -> anyhow::Result<()> {
+        match &mut self.tmp {
+            Some((t, _, f)) => f
+                .write_all(line)
+                .and_then(|()| f.write_all(b"\n"))
+                .with_context(|| format!("cannot write `{}`", t.display())),
+            None => {
+                self.buf.extend_from_slice(line);
+                self.buf.push(b'\n');
+                Ok(())
+            }
+        }
+    }
+
+    fn commit(self) -> anyhow::Result<()> {
+        match self.tmp {
+            Some((t, p, f)) => {
+                f.sync_all()
+                    .with_context(|| format!("cannot write `{}`", t.display()))?;
+                drop(f);
+                std::fs::rename(&t, &p)
+                    .with_context(|| format!("cannot write `{}`", p.display()))?;
+                Ok(())
+            }
+            None => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(&self.buf)?;
+                out.flush()?;
+                Ok(())
+            }
+        }
+    }
+
+    fn abort(self) {
+        if let Some((t, _, f)) = self.tmp {
+            drop(f);
+            let _ = std::fs::remove_file(&t);
+        }
+    }
+}

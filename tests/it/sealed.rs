@@ -1,0 +1,566 @@
+//! Sealed capture through `filter` and `capture keygen | ls | open`: a
+//! canary prompt never lies in a sink in clear, opens byte for byte with
+//! the right identity, and every way of tampering with a capture file is
+//! refused with its file, line and cause, never a value.
+
+use std::path::{Path, PathBuf};
+
+use super::cli::{Run, tracegate};
+
+const CANARY: &str =
+    "CANARY-9b1e: my card is 4111 and the launch word is \"marmalade\" \u{e9}\u{1F600}";
+
+struct Setup {
+    dir: tempfile::TempDir,
+    policy: PathBuf,
+    identity: PathBuf,
+    audit: PathBuf,
+    capture: PathBuf,
+}
+
+impl Setup {
+    fn p(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+    fn s(p: &Path) -> &str {
+        p.to_str().unwrap()
+    }
+    fn open(&self, identity: &Path, extra: &[&str]) -> Run {
+        let mut args = vec![
+            "capture",
+            "open",
+            "--identity",
+            Self::s(identity),
+            "--audit",
+            Self::s(&self.audit),
+            "--reason",
+            "replay for the ltr tuning",
+            "--by",
+            "tester",
+        ];
+        args.extend_from_slice(extra);
+        args.push(Self::s(&self.capture));
+        tracegate(&args, b"")
+    }
+    fn lines(&self) -> Vec<String> {
+        std::fs::read_to_string(&self.capture)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+    fn write_lines(&self, lines: &[String]) {
+        std::fs::write(&self.capture, lines.join("\n") + "\n").unwrap();
+    }
+}
+
+/// A cf record arriving now (inside the window `setup` opens).
+fn record(i: usize, prompt: &str) -> String {
+    let now = jiff::Timestamp::now().as_second();
+    format!(
+        "{{\"request_id\":\"chatcmpl-{i:x}\",\"t_arrival\":{now}.5,\"t_completion\":{now}.9,\"prompt_tokens\":{i},\"prompt_text\":{},\"output_text\":\"answer {i}\"}}\n",
+        serde_json::to_string(prompt).unwrap()
+    )
+}
+
+/// keygen, a policy sealing sink `cap` to that key with a window open
+/// now, and `filter` of `n` records (the second one the canary) into the
+/// capture file.
+fn setup(n: usize) -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let identity = dir.path().join("id.key");
+    let kg = tracegate(
+        &["capture", "keygen", "--out", identity.to_str().unwrap()],
+        b"",
+    );
+    assert_eq!(kg.code, 0, "{}", kg.stderr);
+    let recipient = kg.stdout.trim().to_owned();
+    assert!(recipient.starts_with("age1"), "keygen prints the recipient");
+    let now = jiff::Timestamp::now();
+    let start = now - jiff::SignedDuration::from_secs(60);
+    let end = now + jiff::SignedDuration::from_secs(3600);
+    let audit = dir.path().join("audit.jsonl");
+    let policy = dir.path().join("policy.toml");
+    std::fs::write(
+        &policy,
+        format!(
+            "[audit]\npath = \"{}\"\n\
+             [redact]\nallow_unredacted_sinks = [\"cap\"]\n\
+             [[sink]]\nname = \"cap\"\nfull_allowed = true\nredact = false\nseal_to = [\"{recipient}\"]\n\
+             [[window]]\nid = \"w1\"\nsink = \"cap\"\nstart = \"{start}\"\nend = \"{end}\"\n\
+             reason = \"sealed capture test\"\nrequested_by = \"tester\"\n",
+            audit.display()
+        ),
+    )
+    .unwrap();
+    let mut input = String::new();
+    for i in 0..n {
+        input.push_str(&record(
+            i,
+            if i == 1 { CANARY } else { "an ordinary prompt" },
+        ));
+    }
+    let run = tracegate(
+        &[
+            "filter",
+            "--policy",
+            policy.to_str().unwrap(),
+            "--sink",
+            "cap",
+        ],
+        input.as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let capture = dir.path().join("capture.jsonl");
+    std::fs::write(&capture, &run.stdout).unwrap();
+    Setup {
+        dir,
+        policy,
+        identity,
+        audit,
+        capture,
+    }
+}
+
+fn events(log: &Path) -> Vec<String> {
+    tracegate::read_audit_log(log, None)
+        .unwrap()
+        .map(|e| e.unwrap().event.name().to_owned())
+        .collect()
+}
+
+/// Each canary byte sequence that must never be in a sink: the prompt as
+/// JSON writes it, and a distinctive piece of it.
+fn assert_no_canary(bytes: &[u8], what: &str) {
+    for needle in [
+        serde_json::to_string(CANARY).unwrap().as_str(),
+        "CANARY-9b1e",
+        "marmalade",
+    ] {
+        assert!(
+            memchr::memmem::find(bytes, needle.as_bytes()).is_none(),
+            "{what} holds the canary in clear"
+        );
+    }
+}
+
+#[test]
+fn a_canary_through_filter_is_sealed_and_opens_byte_for_byte() {
+    let s = setup(3);
+    let bytes = std::fs::read(&s.capture).unwrap();
+    assert_no_canary(&bytes, "the capture file");
+    let lines = s.lines();
+    assert_eq!(lines.len(), 4, "a header and three sealed records");
+    assert!(lines[0].starts_with("{\"tracegate.segment\""));
+    for l in &lines[1..] {
+        assert!(l.contains("\"tracegate.sealed\":\""), "sealed");
+        assert!(
+            l.contains("\"request_id\":\"chatcmpl-"),
+            "standard fields in clear"
+        );
+        assert!(!l.contains("prompt_text") && !l.contains("output_text"));
+    }
+    let ev = events(&s.audit);
+    let opened = ev
+        .iter()
+        .position(|e| e == "capture_segment_opened")
+        .unwrap();
+    let enabled = ev.iter().position(|e| e == "window_enabled").unwrap();
+    assert!(enabled < opened);
+    assert!(ev.contains(&"capture_segment_closed".to_owned()));
+    assert_no_canary(&std::fs::read(&s.audit).unwrap(), "the audit log");
+
+    let ls = tracegate(
+        &[
+            "capture",
+            "ls",
+            "--audit",
+            Setup::s(&s.audit),
+            Setup::s(&s.capture),
+        ],
+        b"",
+    );
+    assert_eq!(ls.code, 0, "{}{}", ls.stdout, ls.stderr);
+    assert!(ls.stdout.contains("vouched") && ls.stdout.contains("never opened"));
+
+    let run = s.open(&s.identity, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(out.len(), 3);
+    assert_eq!(
+        out[1]["prompt_text"].as_str(),
+        Some(CANARY),
+        "byte for byte"
+    );
+    assert_eq!(out[2]["output_text"].as_str(), Some("answer 2"));
+    assert_eq!(out[0]["request_id"].as_str(), Some("chatcmpl-0"));
+    // The read is in the log, after the segment entries.
+    let ev = events(&s.audit);
+    assert_eq!(ev.last().map(String::as_str), Some("capture_read"));
+    let ls = tracegate(
+        &[
+            "capture",
+            "ls",
+            "--audit",
+            Setup::s(&s.audit),
+            Setup::s(&s.capture),
+        ],
+        b"",
+    );
+    assert!(ls.stdout.contains("opened 1x"), "{}", ls.stdout);
+}
+
+#[test]
+fn open_with_out_writes_a_private_file_and_never_into_the_capture() {
+    let s = setup(2);
+    let out = s.p("plain.jsonl");
+    let run = s.open(&s.identity, &["--out", Setup::s(&out)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("CANARY-9b1e"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        assert_eq!(
+            std::fs::metadata(&out).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let key = std::fs::metadata(&s.identity).unwrap().permissions().mode();
+        assert_eq!(key & 0o777, 0o600, "identity is owner-only");
+    }
+    let before = std::fs::read(&s.capture).unwrap();
+    let run = s.open(&s.identity, &["--out", Setup::s(&s.capture)]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("never written into a capture"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(std::fs::read(&s.capture).unwrap(), before);
+}
+
+/// Checks a refused `open`: exit 2, the cause named with `file:line`, no
+/// canary in any output, no output file, no `capture_read` appended when
+/// the refusal comes before the read.
+fn refused(s: &Setup, identity: &Path, cause: &str, line: Option<usize>, read_logged: bool) {
+    let out = s.p("out.jsonl");
+    let _ = std::fs::remove_file(&out);
+    let before = events(&s.audit).len();
+    let run = s.open(identity, &["--out", Setup::s(&out)]);
+    assert_eq!(run.code, 2, "refused: {}", run.stderr);
+    assert!(
+        run.stderr.contains(cause),
+        "cause `{cause}` in: {}",
+        run.stderr
+    );
+    if let Some(n) = line {
+        let at = format!("{}:{n}:", s.capture.display());
+        assert!(run.stderr.contains(&at), "`{at}` in: {}", run.stderr);
+    }
+    assert_no_canary(run.stdout.as_bytes(), "stdout");
+    assert_no_canary(run.stderr.as_bytes(), "stderr");
+    assert!(!out.exists(), "nothing written");
+    let leftovers: Vec<_> = std::fs::read_dir(s.dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("tracegate-open"))
+        .collect();
+    assert!(leftovers.is_empty(), "no temporary file left");
+    let after = events(&s.audit).len();
+    assert_eq!(
+        after > before,
+        read_logged,
+        "capture_read appended: {read_logged}"
+    );
+}
+
+#[test]
+fn a_flipped_byte_in_a_sealed_record_is_refused() {
+    let s = setup(3);
+    let mut lines = s.lines();
+    let l = &mut lines[2];
+    let at = l.len() - 12;
+    let c = l.as_bytes()[at];
+    l.replace_range(at..at + 1, if c == b'A' { "B" } else { "A" });
+    s.write_lines(&lines);
+    refused(
+        &s,
+        &s.identity,
+        "not the ones the audit log vouches for",
+        None,
+        false,
+    );
+}
+
+#[test]
+fn records_swapped_in_position_are_refused() {
+    let s = setup(3);
+    let mut lines = s.lines();
+    lines.swap(1, 2);
+    s.write_lines(&lines);
+    refused(&s, &s.identity, "out of order", Some(2), false);
+}
+
+/// The sealed values of two records swapped (each line keeps its own clear
+/// part): the order of sequence numbers is broken and the digest too.
+#[test]
+fn sealed_values_swapped_between_records_are_refused() {
+    let s = setup(3);
+    let mut lines = s.lines();
+    let split = |l: &str| {
+        let at = l.rfind("\"tracegate.sealed\":\"").unwrap();
+        (l[..at].to_owned(), l[at..].to_owned())
+    };
+    let (a_clear, a_sealed) = split(&lines[1]);
+    let (b_clear, b_sealed) = split(&lines[2]);
+    lines[1] = a_clear + &b_sealed;
+    lines[2] = b_clear + &a_sealed;
+    s.write_lines(&lines);
+    refused(&s, &s.identity, "out of order", Some(2), false);
+}
+
+#[test]
+fn a_truncated_segment_is_refused() {
+    let s = setup(3);
+    let mut lines = s.lines();
+    lines.pop();
+    s.write_lines(&lines);
+    refused(&s, &s.identity, "truncated", Some(1), false);
+}
+
+/// An attacker who holds a recipient's public key forges a whole segment
+/// (a valid header and records sealed to the real recipient) and appends
+/// it: the log never opened it.
+#[test]
+fn a_segment_the_log_does_not_vouch_for_is_refused() {
+    let s = setup(2);
+    let id = std::fs::read_to_string(&s.identity).unwrap();
+    let ids = tracegate::seal::Identity::parse_file(&id).unwrap();
+    let r = ids[0].recipient();
+    let mut sealer = tracegate::seal::Sealer::new("cap", "w1", &[r]).unwrap();
+    let mut tape = tracegate::internals::record::tape::Tape::new();
+    let forged = tracegate::seal::cf::seal_line(
+        &mut sealer,
+        &mut tape,
+        record(9, "forged prompt").trim_end().as_bytes(),
+        &|k| k == "prompt_text" || k == "output_text",
+    )
+    .unwrap()
+    .unwrap();
+    let mut lines = s.lines();
+    let header_at = lines.len() + 1;
+    lines.push(sealer.header().to_line());
+    lines.push(String::from_utf8(forged).unwrap());
+    s.write_lines(&lines);
+    refused(
+        &s,
+        &s.identity,
+        "the audit log never opened it",
+        Some(header_at),
+        false,
+    );
+}
+
+#[test]
+fn the_wrong_identity_opens_nothing_and_writes_nothing() {
+    let s = setup(2);
+    let other = s.p("other.key");
+    let kg = tracegate(&["capture", "keygen", "--out", Setup::s(&other)], b"");
+    assert_eq!(kg.code, 0);
+    // The read is logged (the segment is vouched for), then the key fails.
+    refused(
+        &s,
+        &other,
+        "no identity given opens this segment",
+        Some(1),
+        true,
+    );
+}
+
+#[test]
+fn keygen_never_replaces_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("k");
+    std::fs::write(&p, "keep").unwrap();
+    let run = tracegate(&["capture", "keygen", "--out", p.to_str().unwrap()], b"");
+    assert_eq!(run.code, 2);
+    assert_eq!(std::fs::read_to_string(&p).unwrap(), "keep");
+}
+
+#[test]
+fn a_policy_with_a_bad_recipient_is_refused_without_quoting_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = tracegate::seal::Identity::generate().unwrap();
+    let secret = id.encode().to_string();
+    let p = dir.path().join("p.toml");
+    std::fs::write(
+        &p,
+        format!(
+            "[audit]\npath = \"a.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\nseal_to = [\"{secret}\"]\n"
+        ),
+    )
+    .unwrap();
+    let run = tracegate(&["policy", "check", p.to_str().unwrap()], b"");
+    assert_ne!(run.code, 0);
+    assert!(
+        run.stderr.contains("not an age X25519 recipient")
+            || run.stdout.contains("not an age X25519 recipient"),
+        "{}{}",
+        run.stdout,
+        run.stderr
+    );
+    assert!(
+        !run.stderr.contains(&secret[20..]) && !run.stdout.contains(&secret[20..]),
+        "the key is never quoted"
+    );
+}
+
+/// `check --sink --audit` proves a sealed capture lies inside its window
+/// without any key; the same lines checked for a sink that is not full
+/// are findings (a sealed value is content).
+#[test]
+fn check_proves_a_sealed_capture_inside_its_window_without_a_key() {
+    let s = setup(3);
+    let run = tracegate(
+        &[
+            "check",
+            "--policy",
+            Setup::s(&s.policy),
+            "--sink",
+            "cap",
+            "--audit",
+            Setup::s(&s.audit),
+            Setup::s(&s.capture),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // Moved in time out of the window: a finding, even sealed.
+    let mut lines = s.lines();
+    let l = &mut lines[2];
+    let at = l.find("\"t_arrival\":").unwrap() + "\"t_arrival\":".len();
+    let end = at + l[at..].find(',').unwrap();
+    l.replace_range(at..end, "1000.5");
+    s.write_lines(&lines);
+    let run = tracegate(
+        &[
+            "check",
+            "--policy",
+            Setup::s(&s.policy),
+            "--sink",
+            "cap",
+            "--audit",
+            Setup::s(&s.audit),
+            Setup::s(&s.capture),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("outside_window"), "{}", run.stdout);
+    // Checked as a standard capture (no sink): each sealed line is a finding.
+    let run = tracegate(
+        &[
+            "check",
+            "--policy",
+            Setup::s(&s.policy),
+            Setup::s(&s.capture),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert_no_canary(run.stdout.as_bytes(), "check's output");
+}
+
+/// `[capture] require_seal = true`: a full-allowed sink without `seal_to`
+/// makes the policy invalid, so no window can open for it; with
+/// recipients it loads.
+#[test]
+fn require_seal_refuses_a_full_sink_without_recipients() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = tracegate::seal::Identity::generate()
+        .unwrap()
+        .recipient()
+        .encode();
+    let write = |seal: &str| {
+        std::fs::write(
+            dir.path().join("policy.toml"),
+            format!(
+                "[audit]\npath = \"audit.jsonl\"\n[capture]\nrequire_seal = true\n\
+                 [[sink]]\nname = \"plain\"\n\
+                 [[sink]]\nname = \"cap\"\nfull_allowed = true\n{seal}"
+            ),
+        )
+        .unwrap();
+    };
+    let p = dir.path().to_str().unwrap().to_owned();
+    write("");
+    let run = tracegate(&["policy", "check", &p], b"");
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        all.contains("sink `cap` is full_allowed without `seal_to`"),
+        "{all}"
+    );
+    let run = tracegate(
+        &[
+            "window", "open", "--policy", &p, "--sink", "cap", "--for", "10m", "--reason", "x",
+            "--by", "y",
+        ],
+        b"",
+    );
+    assert_eq!(run.code, 2, "window open refused: {}", run.stderr);
+    let no_window = match std::fs::read_dir(dir.path().join("windows")) {
+        Ok(mut d) => d.next().is_none(),
+        Err(_) => true,
+    };
+    assert!(no_window, "no window file written");
+    write(&format!("seal_to = [\"{r}\"]\n"));
+    let run = tracegate(&["policy", "check", &p], b"");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+/// A gate path that does not seal (`serve` today, any new one) gets
+/// nothing at full level for a sink with `seal_to`: the capture refuses
+/// the grant unless its caller says it seals.
+#[test]
+fn a_sealed_sink_gets_nothing_full_from_a_path_that_does_not_seal() {
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let r = tracegate::seal::Identity::generate()
+        .unwrap()
+        .recipient()
+        .encode();
+    let p = dir.path().join("policy.toml");
+    std::fs::write(
+        &p,
+        format!(
+            "[audit]\npath = \"audit.jsonl\"\n\
+             [[sink]]\nname = \"cap\"\nfull_allowed = true\nseal_to = [\"{r}\"]\n\
+             [[window]]\nid = \"w1\"\nsink = \"cap\"\nstart = \"2026-12-01T10:00:00Z\"\nend = \"2026-12-01T11:00:00Z\"\n\
+             reason = \"r\"\nrequested_by = \"t\"\n"
+        ),
+    )
+    .unwrap();
+    let policy = Arc::new(tracegate::Policy::load(&p).unwrap());
+    let clock = Arc::new(tracegate::ManualClock::new(
+        "2026-12-01T10:30:00Z".parse().unwrap(),
+    ));
+    let mut cap = tracegate::Capture::start(Arc::clone(&policy), clock.clone(), "cap");
+    assert_eq!(
+        cap.level(),
+        tracegate::Level::Standard,
+        "not sealing: standard"
+    );
+    cap.set_sealing(true);
+    assert_eq!(
+        cap.level(),
+        tracegate::Level::Full,
+        "sealing: full in the window"
+    );
+    cap.finish();
+}
