@@ -141,7 +141,6 @@ pub mod policy;
 pub mod record;
 #[doc(hidden)]
 pub mod redact;
-/// Sealed capture: age keys, segment headers, sealed values (no IO).
 pub mod seal;
 #[doc(hidden)]
 pub mod sink;
