@@ -73,7 +73,7 @@ budget(w),el("td",{},[w.requested_by]),el("td",{},[w.reason])]);});
 if(!rows.length)rows=[el("tr",{},[el("td",{colspan:7,"class":"muted"},["no capture window in the policy"])])];
 return rows;}
 function sinks(s){return (s.sinks||[]).map(function(k){var t=k.totals||{},m=k.last_minute||{};
-return el("tr",{"data-sink":k.name},[el("td",{},[k.name]),el("td",{},[k.full_allowed?"full allowed":"standard"]),
+return el("tr",{"data-sink":k.name},[el("td",{},[k.name]),el("td",{},[k.full_allowed?(k.sealed?"full allowed, sealed":"full allowed"):"standard"]),
 el("td",{"class":k.healthy?"ok":"bad"},[k.healthy?"writing":"cannot write: "+(k.error||"error")]),
 el("td",{},[n(k.queued)+(n(k.queued)===1?" record":" records")]),
 el("td",{},[n(m.passed)+" / "+n(m.stripped)+" / "+n(m.dropped)+" (last "+n(m.seconds)+" s)"]),
@@ -311,10 +311,13 @@ fn render_main(st: &Value, out: &mut String) {
              <td>{} / {} / {} (last {} s)</td><td>{} / {} / {}</td></tr>",
             escape(s(k, "name")),
             escape(s(k, "name")),
-            if k.get("full_allowed").and_then(Value::as_bool) == Some(true) {
-                "full allowed"
-            } else {
-                "standard"
+            match (
+                k.get("full_allowed").and_then(Value::as_bool),
+                k.get("sealed").and_then(Value::as_bool),
+            ) {
+                (Some(true), Some(true)) => "full allowed, sealed",
+                (Some(true), _) => "full allowed",
+                _ => "standard",
             },
             if healthy { "ok" } else { "bad" },
             if healthy {
@@ -390,6 +393,14 @@ mod tests {
                 "totals": {"passed": 5, "stripped": 1, "dropped": 2},
                 "last_minute": {"seconds": 30, "passed": 1, "stripped": 0, "dropped": 0}}],
         })
+    }
+
+    #[test]
+    fn a_sink_says_whether_its_full_content_is_sealed() {
+        let mut d = doc();
+        assert!(render(&d).contains("<td>full allowed</td>"));
+        d["sinks"][0]["sealed"] = json!(true);
+        assert!(render(&d).contains("<td>full allowed, sealed</td>"));
     }
 
     #[test]
