@@ -29,20 +29,35 @@ export function check(cond, msg) {
 }
 
 // Every request the page makes, and every response body, for the canary
-// and origin checks.
+// and origin checks. The response handlers run asynchronously: each one's
+// promise is kept in `seen.pending`, and `checkSeen` waits for all of them,
+// so every response seen before the check is checked whole. A response
+// that can no longer be read (its page or browser closed, which happens
+// only after the checks) is recorded as unreadable, never thrown.
 export function record(page, seen) {
+  seen.pending = seen.pending || [];
   page.on('request', (r) => seen.push({ kind: 'request', url: r.url(), post: r.postData() || '' }));
-  page.on('response', async (r) => {
-    let body = '';
-    try { body = (await r.body()).toString('utf8'); } catch (e) { body = ''; }
-    const headers = JSON.stringify(await r.allHeaders());
-    seen.push({ kind: 'response', url: r.url(), body, headers });
+  page.on('response', (r) => {
+    seen.pending.push((async () => {
+      let body = '';
+      try { body = (await r.body()).toString('utf8'); } catch (e) { body = ''; }
+      try {
+        const headers = JSON.stringify(await r.allHeaders());
+        seen.push({ kind: 'response', url: r.url(), body, headers });
+      } catch (e) {
+        seen.push({ kind: 'response', url: r.url(), body, headers: '', unreadable: true });
+      }
+    })());
   });
 }
 
-export function checkSeen(seen, canaries, allowed) {
+export async function checkSeen(seen, canaries, allowed) {
+  await Promise.all(seen.pending || []);
   check(seen.length > 0, 'no request was recorded');
   for (const s of seen) {
+    // Read while its page was open: a response that could not be read
+    // then is a failure, not a pass.
+    check(!s.unreadable, 'a response of ' + s.url + ' could not be read for the canary check');
     const u = new URL(s.url);
     if (u.protocol !== 'file:' && u.protocol !== 'data:' && u.protocol !== 'about:') {
       check(allowed.includes(u.origin), 'a request went to ' + u.origin + ', not a loopback origin of the test');

@@ -25,7 +25,7 @@ for (const [name, file] of [['intact', cfg.report], ['tampered', cfg.tampered]])
   check(visible, name + ': the verdict is not at the top');
   for (const b of bars) check(b.width > 0, name + ': bar ' + b.id + ' is not drawn');
   for (const b of bars) check(b.lane === b.sink, name + ': bar ' + b.id + ' is in lane ' + b.lane);
-  checkSeen(seen, cfg.canaries, []);
+  await checkSeen(seen, cfg.canaries, []);
   check(!seen.some((s) => !s.url.startsWith('file://')), name + ': the report loaded something');
   if (name === 'intact') await page.screenshot({ path: cfg.shots + '/audit-report.png' });
   out[name] = { lanes, bars, marks, status, headline };

@@ -44,7 +44,7 @@ await page.screenshot({ path: cfg.shots + '/status-page.png' });
 await sleep(3500);
 const html = await page.content();
 for (const c of cfg.canaries) check(!html.includes(c), 'a planted canary is on the page');
-checkSeen(seen, cfg.canaries, [new URL(cfg.url).origin]);
+await checkSeen(seen, cfg.canaries, [new URL(cfg.url).origin]);
 check(seen.some((s) => s.kind === 'request' && s.url.endsWith('/v1/status')), 'the page never refreshed from /v1/status');
 const jsIds = await page.$$eval('tr[data-window]', (es) => es.map((e) => e.getAttribute('data-window') + ':' + e.getAttribute('data-state')));
 
@@ -60,7 +60,7 @@ await p2.goto(cfg.url, { waitUntil: 'load' });
 const staticIds = await p2.$$eval('tr[data-window]', (es) => es.map((e) => e.getAttribute('data-window') + ':' + e.getAttribute('data-state')));
 check(JSON.stringify(jsIds) === JSON.stringify(staticIds), `JavaScript off shows ${staticIds}, on ${jsIds}`);
 check(staticIds.some((s) => s.startsWith(cfg.window_id + ':')), 'JavaScript off: the window is missing');
-checkSeen(seen2, cfg.canaries, [new URL(cfg.url).origin]);
+await checkSeen(seen2, cfg.canaries, [new URL(cfg.url).origin]);
 check(!seen2.some((s) => s.url.endsWith('/v1/status')), 'JavaScript off, yet the page fetched');
 
 // Without the token: refused, and nothing of the status shown. Headless
