@@ -15,19 +15,14 @@
 //! takes effect is first audited `policy_loaded`; if that entry cannot be
 //! written the change does not happen.
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use tracegate::internals::audit::{CAUSE_CAP, cap};
 use tracegate::internals::fleet::replica_id;
-use tracegate::internals::policy::compile::policy_digest;
-use tracegate::internals::policy::load::{
-    MAX_POLICY_FILE_BYTES, PolicyFile, SETTLE, read_policy, read_regular, young_files,
-};
-use tracegate::internals::policy::redaction::rehash;
+use tracegate::internals::policy::load::{Look, PolicyFile, Reread, readable_files};
 use tracegate::internals::policy::revoke::still_granted;
 use tracegate::internals::window::budget::open_configured;
 use tracegate::{AuditEvent, Clock, Policy};
@@ -37,25 +32,9 @@ use crate::gate::State;
 /// How often the policy's content digest is compared with the one in force.
 pub const POLL_EVERY: Duration = Duration::from_secs(1);
 
-/// What the watcher remembers between polls.
-#[derive(Debug, Default)]
-pub struct Watch {
-    /// Digest (or read error) of the last content judged, good or bad: the
-    /// same content is never judged (or audited) twice in a row.
-    last: String,
-    /// Content first seen while still settling, and when.
-    pending: Option<(String, Instant)>,
-}
-
-impl Watch {
-    /// Start from the policy in force.
-    pub fn new(policy: &Policy) -> Watch {
-        Watch {
-            last: policy.sha256().to_string(),
-            pending: None,
-        }
-    }
-}
+/// What the watcher remembers between polls: the library's [`Reread`],
+/// shared with `serve`'s reload.
+pub type Watch = Reread;
 
 /// Counters the Python side reads (`Gate.reloads`).
 #[derive(Debug, Default)]
@@ -78,16 +57,10 @@ pub fn poll(state: &Mutex<State>, watch: &mut Watch, counters: &Counters) {
         }
         (Arc::clone(&s.policy), s.policy.source().to_path_buf())
     };
-    let read = match read_policy(&path) {
-        Ok(r) => r,
-        Err(e) => {
-            let cause = e.public_summary();
-            let mark = format!("unreadable: {cause}");
-            if mark == watch.last {
-                return;
-            }
-            watch.last = mark;
-            watch.pending = None;
+    let (read, digest) = match watch.look(&path, &current) {
+        Look::Content { read, digest } => (read, digest),
+        Look::Unreadable { fresh: false, .. } => return,
+        Look::Unreadable { cause, fresh: true } => {
             refuse(
                 state,
                 &current,
@@ -99,41 +72,13 @@ pub fn poll(state: &Mutex<State>, watch: &mut Watch, counters: &Counters) {
             return;
         }
     };
-    let digest = policy_digest(&read.files, &rehash(current.referenced()));
-    if digest == watch.last {
+    if watch.judged_already(&digest)
+        || watch
+            .settled(&read, &digest, &current, Instant::now())
+            .is_err()
+    {
         return;
     }
-    // SECURITY: judge only settled content (as `serve`): a file modified
-    // within SETTLE may still be being written, and a window file caught
-    // mid-write must never be enabled with looser bounds than its final
-    // form.
-    let now = Instant::now();
-    let referenced: Vec<PathBuf> = current
-        .referenced()
-        .iter()
-        .filter_map(|r| r.path.clone())
-        .collect();
-    let young = read
-        .unsettled(SystemTime::now(), SETTLE)
-        .map(|(_, d)| d)
-        .into_iter()
-        .chain(young_files(&referenced, SystemTime::now(), SETTLE))
-        .max();
-    if young.is_some() {
-        let seen_long_enough = read.changed_while_read.is_none()
-            && watch
-                .pending
-                .as_ref()
-                .is_some_and(|(d, at)| *d == digest && now.duration_since(*at) >= SETTLE);
-        if !seen_long_enough {
-            if watch.pending.as_ref().is_none_or(|(d, _)| *d != digest) {
-                watch.pending = Some((digest, now));
-            }
-            return;
-        }
-    }
-    watch.pending = None;
-    watch.last = digest.clone();
     if digest == current.sha256() {
         // Back to the content in force (after a refused edit).
         return;
@@ -229,23 +174,6 @@ fn append(
     Ok(())
 }
 
-/// The files of the policy in force that can still be read, for deciding
-/// what a policy that cannot be read whole still grants.
-fn readable_files(current: &Policy) -> Vec<PolicyFile> {
-    current
-        .files()
-        .iter()
-        .filter_map(|f| {
-            let r = read_regular(f, MAX_POLICY_FILE_BYTES).ok()?;
-            let text = String::from_utf8(r.bytes).ok()?;
-            Some(PolicyFile {
-                path: f.clone(),
-                text,
-            })
-        })
-        .collect()
-}
-
 /// The watcher thread, stopped and joined by [`Watcher::stop`] (or drop).
 pub struct Watcher {
     stop: Arc<(Mutex<bool>, Condvar)>,
@@ -263,7 +191,7 @@ impl Watcher {
         let stop2 = Arc::clone(&stop);
         let mut watch = {
             let s = state.lock().unwrap_or_else(PoisonError::into_inner);
-            Watch::new(&s.policy)
+            Reread::new(&s.policy)
         };
         let thread = std::thread::Builder::new()
             .name("tracegate-reload".into())

@@ -29,18 +29,14 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 use notify::{RecursiveMode, Watcher};
 use tokio::sync::{Notify, watch};
 
 use super::pipeline::{Pipeline, ReloadError};
 use crate::audit::{AuditEvent, CAUSE_CAP, cap};
-use crate::policy::compile::policy_digest;
-use crate::policy::load::{
-    MAX_POLICY_FILE_BYTES, PolicyFile, SETTLE, read_policy, read_regular, young_files,
-};
-use crate::policy::redaction::rehash;
+use crate::policy::load::{Look, PolicyFile, Reread, SETTLE, readable_files};
 use crate::policy::revoke::still_granted;
 use crate::policy::{AuditSettings, Policy};
 
@@ -57,11 +53,9 @@ pub const AUDIT_RETRY_MAX: Duration = Duration::from_secs(60);
 /// What the watcher remembers between attempts.
 #[derive(Debug, Clone)]
 pub struct WatchState {
-    /// Digest (or read error) of the last content judged, good or bad:
-    /// the same content is never judged (or audited) twice in a row.
-    last: String,
-    /// Content first seen while still settling, and when.
-    pending: Option<(String, Instant)>,
+    /// The content last judged and content still settling (shared with
+    /// every watcher of a policy path).
+    reread: Reread,
     /// A reload refused because the audit log could not be written: its
     /// content, when to try again, and the wait after that.
     retry: Option<(String, Instant, Duration)>,
@@ -71,8 +65,7 @@ impl WatchState {
     /// Start from the policy in force.
     pub fn new(p: &Pipeline) -> WatchState {
         WatchState {
-            last: p.snapshot().policy.sha256().to_string(),
-            pending: None,
+            reread: Reread::new(&p.snapshot().policy),
             retry: None,
         }
     }
@@ -96,22 +89,15 @@ pub enum Attempt {
 /// Blocking (file IO, fsync): run it off the async workers.
 pub fn try_reload(p: &Pipeline, state: &mut WatchState) -> Attempt {
     let current = p.snapshot();
-    let read = match read_policy(&p.policy_path) {
-        Ok(r) => r,
-        Err(e) => {
-            let cause = e.public_summary();
-            let mark = format!("unreadable: {cause}");
-            if mark == state.last {
-                return Attempt::Unchanged;
-            }
-            state.last = mark;
-            state.pending = None;
+    let (read, digest) = match state.reread.look(&p.policy_path, &current.policy) {
+        Look::Content { read, digest } => (read, digest),
+        Look::Unreadable { fresh: false, .. } => return Attempt::Unchanged,
+        Look::Unreadable { cause, fresh: true } => {
             revoke_readable(p, &current.policy, &readable_files(&current.policy));
             refuse(p, &cause, None);
             return Attempt::Refused;
         }
     };
-    let digest = policy_digest(&read.files, &rehash(current.policy.referenced()));
     let now = Instant::now();
     if let Some((d, at, _)) = &state.retry {
         if *d == digest && now < *at {
@@ -120,39 +106,12 @@ pub fn try_reload(p: &Pipeline, state: &mut WatchState) -> Attempt {
         if *d != digest {
             state.retry = None;
         }
-    } else if digest == state.last {
+    } else if state.reread.judged_already(&digest) {
         return Attempt::Unchanged;
     }
-    // SECURITY: judge only settled content. A file modified within SETTLE
-    // may still be being written; it is judged once unchanged by its
-    // modification time, or across two reads SETTLE apart.
-    let referenced: Vec<PathBuf> = current
-        .policy
-        .referenced()
-        .iter()
-        .filter_map(|r| r.path.clone())
-        .collect();
-    let young = read
-        .unsettled(SystemTime::now(), SETTLE)
-        .map(|(_, d)| d)
-        .into_iter()
-        .chain(young_files(&referenced, SystemTime::now(), SETTLE))
-        .max();
-    if let Some(left) = young {
-        let seen_long_enough = read.changed_while_read.is_none()
-            && state
-                .pending
-                .as_ref()
-                .is_some_and(|(d, at)| *d == digest && now.duration_since(*at) >= SETTLE);
-        if !seen_long_enough {
-            if state.pending.as_ref().is_none_or(|(d, _)| *d != digest) {
-                state.pending = Some((digest, now));
-            }
-            return Attempt::Later(left.clamp(SETTLE / 4, SETTLE));
-        }
+    if let Err(left) = state.reread.settled(&read, &digest, &current.policy, now) {
+        return Attempt::Later(left.clamp(SETTLE / 4, SETTLE));
     }
-    state.pending = None;
-    state.last = digest.clone();
     if digest == current.policy.sha256() {
         // Back to the content in force (after a refused edit): nothing to do.
         state.retry = None;
@@ -170,23 +129,6 @@ pub fn try_reload(p: &Pipeline, state: &mut WatchState) -> Attempt {
             Attempt::Refused
         }
     }
-}
-
-/// The files of the policy in force that can still be read, for deciding
-/// what a policy that cannot be read whole still grants.
-fn readable_files(current: &Policy) -> Vec<PolicyFile> {
-    current
-        .files()
-        .iter()
-        .filter_map(|f| {
-            let r = read_regular(f, MAX_POLICY_FILE_BYTES).ok()?;
-            let text = String::from_utf8(r.bytes).ok()?;
-            Some(PolicyFile {
-                path: f.clone(),
-                text,
-            })
-        })
-        .collect()
 }
 
 /// Close and bar every window in force that `files` no longer grant.

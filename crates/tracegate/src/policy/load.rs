@@ -471,6 +471,142 @@ pub fn pause(d: Duration) {
     std::thread::sleep(d);
 }
 
+/// A watcher's view of a policy path between reads: the content last
+/// judged and content still settling. `serve`'s reload and the Python
+/// package's watcher share it, so both judge a change at the same moment
+/// and by the same rules; each then compiles, applies or refuses it its own
+/// way.
+#[derive(Debug, Clone)]
+pub struct Reread {
+    /// Digest (or read error) of the last content judged, good or bad:
+    /// the same content is never judged (or audited) twice in a row.
+    last: String,
+    /// Content first seen while still settling, and when.
+    pending: Option<(String, std::time::Instant)>,
+}
+
+/// What one [`Reread::look`] found.
+#[derive(Debug)]
+pub enum Look {
+    /// The policy cannot be read: the public cause (no policy value),
+    /// `fresh` when it differs from the last content judged.
+    Unreadable {
+        /// `PolicyErrors::public_summary` of the read.
+        cause: String,
+        /// Not the same failure as last time.
+        fresh: bool,
+    },
+    /// The content and its digest (over the policy files and the files
+    /// they refer to).
+    Content {
+        /// What the read found.
+        read: PolicyRead,
+        /// `compile::policy_digest` of it.
+        digest: String,
+    },
+}
+
+impl Reread {
+    /// Start from the policy in force.
+    pub fn new(current: &super::Policy) -> Reread {
+        Reread {
+            last: current.sha256().to_string(),
+            pending: None,
+        }
+    }
+
+    /// Read the policy at `path` and digest it together with the files the
+    /// policy in force refers to (keyword lists and keys change under an
+    /// unchanged policy file).
+    pub fn look(&mut self, path: &Path, current: &super::Policy) -> Look {
+        match read_policy(path) {
+            Ok(read) => {
+                let refs = super::redaction::rehash(current.referenced());
+                let digest = super::compile::policy_digest(&read.files, &refs);
+                Look::Content { read, digest }
+            }
+            Err(e) => {
+                let cause = e.public_summary();
+                let mark = format!("unreadable: {cause}");
+                let fresh = mark != self.last;
+                if fresh {
+                    self.last = mark;
+                    self.pending = None;
+                }
+                Look::Unreadable { cause, fresh }
+            }
+        }
+    }
+
+    /// Whether `digest` is the content judged last.
+    pub fn judged_already(&self, digest: &str) -> bool {
+        self.last == digest
+    }
+
+    /// `Ok` once `read` may be judged; else how long until its youngest
+    /// file settles.
+    ///
+    /// SECURITY: judge only settled content. A file modified within
+    /// [`SETTLE`] may still be being written (a window file without its
+    /// budget lines yet must never be enabled with looser bounds than its
+    /// final form): it is judged once unchanged by its modification time,
+    /// or across two reads [`SETTLE`] apart.
+    pub fn settled(
+        &mut self,
+        read: &PolicyRead,
+        digest: &str,
+        current: &super::Policy,
+        now: std::time::Instant,
+    ) -> Result<(), Duration> {
+        let referenced: Vec<PathBuf> = current
+            .referenced()
+            .iter()
+            .filter_map(|r| r.path.clone())
+            .collect();
+        let wall = SystemTime::now();
+        let young = read
+            .unsettled(wall, SETTLE)
+            .map(|(_, d)| d)
+            .into_iter()
+            .chain(young_files(&referenced, wall, SETTLE))
+            .max();
+        if let Some(left) = young {
+            let seen_long_enough = read.changed_while_read.is_none()
+                && self
+                    .pending
+                    .as_ref()
+                    .is_some_and(|(d, at)| d == digest && now.duration_since(*at) >= SETTLE);
+            if !seen_long_enough {
+                if self.pending.as_ref().is_none_or(|(d, _)| d != digest) {
+                    self.pending = Some((digest.to_string(), now));
+                }
+                return Err(left);
+            }
+        }
+        self.pending = None;
+        self.last = digest.to_string();
+        Ok(())
+    }
+}
+
+/// The files of the policy in force that can still be read, for deciding
+/// what a policy that cannot be read whole still grants
+/// (`revoke::still_granted`).
+pub fn readable_files(current: &super::Policy) -> Vec<PolicyFile> {
+    current
+        .files()
+        .iter()
+        .filter_map(|f| {
+            let r = read_regular(f, MAX_POLICY_FILE_BYTES).ok()?;
+            let text = String::from_utf8(r.bytes).ok()?;
+            Some(PolicyFile {
+                path: f.clone(),
+                text,
+            })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
