@@ -183,6 +183,37 @@ pub fn run(args: &FilterArgs) -> u8 {
     code
 }
 
+/// Stdout, as `filter` writes to it.
+type Out<'a> = Lines<BufWriter<io::StdoutLock<'a>>>;
+
+/// Read the inputs (lines up to `max_line` bytes), hand each line to `each`
+/// with stdout and the tally, then flush and print the summary to stderr;
+/// returns the exit code.
+fn for_each_record(
+    max_line: usize,
+    input: &InputArgs,
+    name: &str,
+    quiet: bool,
+    mut each: impl FnMut(&mut Out<'_>, &mut FilterTally, u64, &Line<'_>) -> io::Result<()>,
+) -> u8 {
+    let stdout = io::stdout();
+    let mut out = Lines(BufWriter::with_capacity(256 * 1024, stdout.lock()));
+    let mut tally = FilterTally::default();
+    let inputs = match Inputs::new(input) {
+        Ok(i) => i,
+        Err(e) => {
+            super::report_error(&e);
+            return exit::ERROR;
+        }
+    };
+    let result = inputs.for_each_line(max_line, |_, n, line| {
+        tally.records += 1;
+        each(&mut out, &mut tally, n, line)
+    });
+    let result = result.and_then(|ok| out.0.flush().map(|()| ok));
+    finish(result, &tally, name, quiet)
+}
+
 /// [`stream`] for a sealed sink (`seal_to`): each record that goes out at
 /// full level goes out sealed, in a segment the audit log vouches for;
 /// one that cannot be sealed goes out at standard level.
@@ -194,27 +225,17 @@ fn stream_sealed(
     name: &str,
     quiet: bool,
 ) -> u8 {
-    let policy = Arc::clone(gate.policy());
-    let stdout = io::stdout();
-    let mut out = Lines(BufWriter::with_capacity(256 * 1024, stdout.lock()));
-    let mut tally = FilterTally::default();
-    let inputs = match Inputs::new(input) {
-        Ok(i) => i,
-        Err(e) => {
-            super::report_error(&e);
-            return exit::ERROR;
-        }
-    };
+    let max_line = gate.policy().limits().max_line_bytes;
     let mut lines: Vec<Vec<u8>> = Vec::new();
-    let result = inputs.for_each_line(policy.limits().max_line_bytes, |_, n, line| {
-        tally.records += 1;
-        let d = gate_one(gate, capture, n, line, &mut tally);
+    let mut warned = false;
+    for_each_record(max_line, input, name, quiet, |out, tally, n, line| {
+        let d = gate_one(gate, capture, n, line, tally);
         if !d.is_full() {
             if segments.open_window().is_some() && capture.open_window() != segments.open_window() {
                 // The window closed: so does its segment.
                 segments.close(capture);
             }
-            crate::sink::send(&mut out, gate, line, &d)?;
+            crate::sink::send(out, gate, line, &d)?;
             return Ok(());
         }
         lines.clear();
@@ -227,7 +248,18 @@ fn stream_sealed(
         let sealed = match window {
             Some(w) => {
                 let now = capture.monotonic();
-                segments.seal(&w, now, bytes, capture, &mut lines).is_ok()
+                match segments.seal(&w, now, bytes, capture, &mut lines) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        // Said once per run; the error's text is fixed
+                        // (no record value).
+                        if !warned {
+                            warned = true;
+                            tracing::warn!(error = %e, "a record could not be sealed: it, and any other that cannot be, goes out at standard level");
+                        }
+                        false
+                    }
+                }
             }
             None => false,
         };
@@ -241,11 +273,9 @@ fn stream_sealed(
         // record goes out at standard level.
         tally.full = tally.full.saturating_sub(1);
         let d = judge_for_sink(gate, None, n, line);
-        crate::sink::send(&mut out, gate, line, &d)?;
+        crate::sink::send(out, gate, line, &d)?;
         Ok(())
-    });
-    let result = result.and_then(|ok| out.0.flush().map(|()| ok));
-    finish(result, &tally, name, quiet)
+    })
 }
 
 /// Read the inputs, judge each record, write what may go out to stdout and
@@ -257,25 +287,12 @@ pub fn stream(
     name: &str,
     quiet: bool,
 ) -> u8 {
-    let policy = Arc::clone(gate.policy());
-    let stdout = io::stdout();
-    let mut out = Lines(BufWriter::with_capacity(256 * 1024, stdout.lock()));
-    let mut tally = FilterTally::default();
-    let inputs = match Inputs::new(input) {
-        Ok(i) => i,
-        Err(e) => {
-            super::report_error(&e);
-            return exit::ERROR;
-        }
-    };
-    let result = inputs.for_each_line(policy.limits().max_line_bytes, |_, n, line| {
-        tally.records += 1;
-        let d = gate_one(gate, levels, n, line, &mut tally);
-        crate::sink::send(&mut out, gate, line, &d)?;
+    let max_line = gate.policy().limits().max_line_bytes;
+    for_each_record(max_line, input, name, quiet, |out, tally, n, line| {
+        let d = gate_one(gate, levels, n, line, tally);
+        crate::sink::send(out, gate, line, &d)?;
         Ok(())
-    });
-    let result = result.and_then(|ok| out.0.flush().map(|()| ok));
-    finish(result, &tally, name, quiet)
+    })
 }
 
 /// The end of a `filter` or `redact` run: `result` says whether every
