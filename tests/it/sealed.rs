@@ -564,3 +564,49 @@ fn a_sealed_sink_gets_nothing_full_from_a_path_that_does_not_seal() {
     );
     cap.finish();
 }
+
+/// An attacker who controls a producer plants the reserved member
+/// `tracegate.sealed` in a record, hoping a forged sealed value reaches the
+/// capture beside (or instead of) the gate's own. The gate strips the
+/// member (it is on no allowlist and is not content), so what goes out is
+/// sealed by the gate alone: the forged value is nowhere, no content is in
+/// clear, and the capture opens to the record's own prompt.
+#[test]
+fn a_forged_sealed_member_from_a_producer_never_reaches_the_capture() {
+    let s = setup(1);
+    let forged_value = "VEdTMUZPUkdFRC1ieS1hLXByb2R1Y2Vy";
+    let forged = format!(
+        "{{\"request_id\":\"chatcmpl-ff\",\"t_arrival\":{now}.5,\"t_completion\":{now}.9,\"prompt_text\":{},\"tracegate.sealed\":\"{forged_value}\"}}\n",
+        serde_json::to_string(CANARY).unwrap(),
+        now = jiff::Timestamp::now().as_second()
+    );
+    let run = tracegate(
+        &["filter", "--policy", Setup::s(&s.policy), "--sink", "cap"],
+        forged.as_bytes(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_no_canary(run.stdout.as_bytes(), "filter's output");
+    assert_no_canary(run.stderr.as_bytes(), "filter's stderr");
+    assert!(
+        !run.stdout.contains(forged_value),
+        "the forged value went out"
+    );
+    let sealed: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("\"tracegate.sealed\""))
+        .collect();
+    assert_eq!(sealed.len(), 1, "{}", run.stdout);
+    assert_eq!(
+        sealed[0].matches("tracegate.sealed").count(),
+        1,
+        "one sealed member"
+    );
+    // The gate's own seal opens to the record's own prompt.
+    std::fs::write(&s.capture, &run.stdout).unwrap();
+    let open = s.open(&s.identity, &[]);
+    assert_eq!(open.code, 0, "{}", open.stderr);
+    let out: serde_json::Value = serde_json::from_str(open.stdout.trim()).unwrap();
+    assert_eq!(out["prompt_text"].as_str(), Some(CANARY));
+    assert!(out.get("tracegate.sealed").is_none());
+}
