@@ -3,13 +3,13 @@
 
 use super::*;
 
-fn all() -> Redactor {
+pub(super) fn all() -> Redactor {
     let cfg = RedactConfig::every_builtin();
     Redactor::compile(&cfg, None).unwrap()
 }
 
 #[track_caller]
-fn redacts(r: &Redactor, text: &str, secret: &str, name: &str) {
+pub(super) fn redacts(r: &Redactor, text: &str, secret: &str, name: &str) {
     let (out, res) = r.redact_to_string(text);
     assert!(!out.contains(secret), "{name}: {text:?} -> {out:?}");
     assert!(
@@ -19,7 +19,7 @@ fn redacts(r: &Redactor, text: &str, secret: &str, name: &str) {
 }
 
 #[track_caller]
-fn keeps(r: &Redactor, text: &str) {
+pub(super) fn keeps(r: &Redactor, text: &str) {
     assert_eq!(r.redact_to_string(text).0, text);
 }
 

@@ -5,31 +5,12 @@
 //! written the way the corpus found the weakness: the false-positive ones
 //! failed before the change.
 
+use super::tests_detectors::{all, keeps, redacts};
 use super::*;
-
-fn all() -> Redactor {
-    let cfg = RedactConfig::every_builtin();
-    Redactor::compile(&cfg, None).unwrap()
-}
-
-#[track_caller]
-fn redacts(r: &Redactor, text: &str, secret: &str, name: &str) {
-    let (out, res) = r.redact_to_string(text);
-    assert!(!out.contains(secret), "{name}: {text:?} -> {out:?}");
-    assert!(
-        res.hits.get(name) >= 1,
-        "{name}: {text:?} -> {out:?} {res:?}"
-    );
-}
 
 #[track_caller]
 fn exactly(r: &Redactor, text: &str, want: &str) {
     assert_eq!(r.redact_to_string(text).0, want, "input: {text:?}");
-}
-
-#[track_caller]
-fn keeps(r: &Redactor, text: &str) {
-    assert_eq!(r.redact_to_string(text).0, text);
 }
 
 /// `prefix` followed by digits to `len` with a valid Luhn check digit.
