@@ -19,7 +19,8 @@ W=$DATA/sealed
 mkdir -p "$W"
 [ -s "$DATA/full-100k.v2.jsonl" ] || python3 scripts/gen_corpus.py full 100000 "$DATA/full-100k.v2.jsonl"
 if [ ! -s "$W/ml5.jsonl" ]; then
-  (cd "$W" && python3 ../../scripts/gen_multilingual.py && for _ in 1 2 3 4 5; do cat ml.jsonl; done > ml5.jsonl && rm ml.jsonl)
+  python3 scripts/gen_multilingual.py "$W/ml.jsonl"
+  for _ in 1 2 3 4 5; do cat "$W/ml.jsonl"; done >"$W/ml5.jsonl" && rm "$W/ml.jsonl"
 fi
 python3 scripts/gen_corpus.py keywords 1000 "$W/keywords.txt"
 rm -f "$W/id.key"

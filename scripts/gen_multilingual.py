@@ -3,9 +3,11 @@
 # records whose prompts hold the numbers real prompts carry (dates, times,
 # prices, versions, order numbers) in ten languages and no secret or
 # personal number, so every [REDACTED:...] in `tracegate redact` output on
-# it is a false positive. Writes ml.jsonl in the current folder (seeded).
-# usage: python3 scripts/gen_multilingual.py && tracegate redact --policy P ml.jsonl
-import json, random
+# it is a false positive. Writes OUT (default bench-data/ml.jsonl; seeded).
+# usage: python3 scripts/gen_multilingual.py [OUT] && tracegate redact --policy P OUT
+import json, os, random, sys
+OUT = sys.argv[1] if len(sys.argv) > 1 else "bench-data/ml.jsonl"
+os.makedirs(os.path.dirname(OUT) or ".", exist_ok=True)
 r = random.Random(7)
 tmpl = [
  "Bitte fasse den Bericht vom {d}.{m}.{y} zusammen; die Sitzung begann um {h}:{mi}:{s} Uhr und kostete {p},{c} €.",
@@ -24,7 +26,7 @@ def f(t):
         h=f"{r.randint(0,23):02d}", mi=f"{r.randint(0,59):02d}", s=f"{r.randint(0,59):02d}",
         p=r.randint(1,9999), c=f"{r.randint(0,99):02d}", c3=f"{r.randint(0,999):03d}",
         o=r.randint(100000,99999999), v1=r.randint(0,40), v2=r.randint(0,99), v3=r.randint(0,999))
-with open("ml.jsonl","w") as out:
+with open(OUT, "w") as out:
     for i in range(20000):
         prompt = " ".join(f(r.choice(tmpl)) for _ in range(3))
         rec = {"request_id": f"chatcmpl-{r.getrandbits(64):016x}", "prompt_text": prompt, "output_text": f(r.choice(tmpl)), "prompt_tokens": 100, "output_tokens": 20}
