@@ -18,7 +18,6 @@ use crate::source::lines::Line;
 use crate::window::Level;
 use crate::window::clock::SystemClock;
 use crate::window::runtime::Capture;
-use crate::window::segments::Segments;
 
 /// `filter` options.
 #[derive(Debug, Args)]
@@ -163,22 +162,16 @@ pub fn run(args: &FilterArgs) -> u8 {
     let mut gate = Gate::for_sink(Arc::clone(&policy), &args.sink);
     gate.force_format(args.input.input_format.forced());
     let name = format!("filter `{}`", args.sink);
-    let code = match Segments::for_sink(&policy, &args.sink) {
-        Some(mut segments) => {
-            capture.set_sealing(true);
-            let code = stream_sealed(
-                &mut gate,
-                &mut capture,
-                &mut segments,
-                &args.input,
-                &name,
-                args.quiet,
-            );
-            segments.close(&mut capture);
-            code
-        }
-        None => stream(&mut gate, &mut capture, &args.input, &name, args.quiet),
+    let sealed = policy
+        .sink(&args.sink)
+        .is_some_and(|s| !s.seal_to.is_empty());
+    let code = if sealed {
+        capture.enable_sealing();
+        stream_sealed(&mut gate, &mut capture, &args.input, &name, args.quiet)
+    } else {
+        stream(&mut gate, &mut capture, &args.input, &name, args.quiet)
     };
+    // The open segment's close is written with the window's release.
     capture.finish();
     code
 }
@@ -215,59 +208,49 @@ fn for_each_record(
 }
 
 /// [`stream`] for a sealed sink (`seal_to`): each record that goes out at
-/// full level goes out sealed, in a segment the audit log vouches for;
-/// one that cannot be sealed goes out at standard level.
+/// full level goes out sealed ([`Capture::seal`]), in a segment the audit
+/// log vouches for; one that cannot be sealed goes out at standard level.
 fn stream_sealed(
     gate: &mut Gate,
     capture: &mut Capture,
-    segments: &mut Segments,
     input: &InputArgs,
     name: &str,
     quiet: bool,
 ) -> u8 {
     let max_line = gate.policy().limits().max_line_bytes;
-    let mut lines: Vec<Vec<u8>> = Vec::new();
     let mut warned = false;
     for_each_record(max_line, input, name, quiet, |out, tally, n, line| {
         let d = gate_one(gate, capture, n, line, tally);
         if !d.is_full() {
-            if segments.open_window().is_some() && capture.open_window() != segments.open_window() {
-                // The window closed: so does its segment.
-                segments.close(capture);
-            }
             crate::sink::send(out, gate, line, &d)?;
             return Ok(());
         }
-        lines.clear();
         let bytes = match (d.written, line) {
             (Some(Written::Line), Line::Text(b)) => *b,
             (Some(Written::Rebuilt), _) => gate.output(),
             _ => &[],
         };
-        let window = capture.open_window().map(str::to_owned);
-        let sealed = match window {
-            Some(w) => {
-                let now = capture.monotonic();
-                match segments.seal(&w, now, bytes, capture, &mut lines) {
-                    Ok(()) => true,
-                    Err(e) => {
-                        // Said once per run; the error's text is fixed
-                        // (no record value).
-                        if !warned {
-                            warned = true;
-                            tracing::warn!(error = %e, "a record could not be sealed: it, and any other that cannot be, goes out at standard level");
-                        }
-                        false
-                    }
+        let mut failed: Option<io::Error> = None;
+        let mut emit = |b: &[u8]| match out.put(b, true) {
+            Ok(()) => true,
+            Err(e) => {
+                failed = Some(e);
+                false
+            }
+        };
+        match capture.seal(bytes, &mut emit) {
+            Ok(()) => return Ok(()),
+            Err(e) => {
+                if let Some(e) = failed {
+                    return Err(e);
+                }
+                // Said once per run; the error's text is fixed (no record
+                // value).
+                if !warned {
+                    warned = true;
+                    tracing::warn!(error = %e, "a record could not be sealed: it, and any other that cannot be, goes out at standard level");
                 }
             }
-            None => false,
-        };
-        if sealed {
-            for l in &lines {
-                out.put(l, true)?;
-            }
-            return Ok(());
         }
         // SECURITY: content that cannot be sealed never goes out: the
         // record goes out at standard level.

@@ -26,6 +26,7 @@ mod policy_ux;
 mod readme;
 mod redaction;
 mod sealed;
+mod sealed_serve;
 mod serve;
 mod serve_hard;
 mod signed;

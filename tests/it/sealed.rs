@@ -524,7 +524,7 @@ fn require_seal_refuses_a_full_sink_without_recipients() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }
 
-/// A gate path that does not seal (`serve` today, any new one) gets
+/// A gate path that does not seal (an OTLP output of `serve`, any new one) gets
 /// nothing at full level for a sink with `seal_to`: the capture refuses
 /// the grant unless its caller says it seals.
 #[test]
@@ -556,13 +556,94 @@ fn a_sealed_sink_gets_nothing_full_from_a_path_that_does_not_seal() {
         tracegate::Level::Standard,
         "not sealing: standard"
     );
-    cap.set_sealing(true);
+    cap.enable_sealing();
     assert_eq!(
         cap.level(),
         tracegate::Level::Full,
         "sealing: full in the window"
     );
     cap.finish();
+}
+
+/// The capture as `serve` drives it (audit work on a ticker): a record
+/// finds no segment until a job has written its opening entry (the job
+/// that enables the window opens it), and when the window ends the
+/// segment's close is written before the window's.
+#[test]
+fn a_background_capture_vouches_for_its_segment_first_and_closes_it_before_its_window() {
+    use std::sync::Arc;
+    let dir = tempfile::tempdir().unwrap();
+    let r = tracegate::seal::Identity::generate()
+        .unwrap()
+        .recipient()
+        .encode();
+    let p = dir.path().join("policy.toml");
+    std::fs::write(
+        &p,
+        format!(
+            "[audit]\npath = \"audit.jsonl\"\n\
+             [redact]\nallow_unredacted_sinks = [\"cap\"]\n\
+             [[sink]]\nname = \"cap\"\nfull_allowed = true\nredact = false\nseal_to = [\"{r}\"]\n\
+             [[window]]\nid = \"w1\"\nsink = \"cap\"\nstart = \"2026-12-01T10:00:00Z\"\nend = \"2026-12-01T11:00:00Z\"\n\
+             reason = \"r\"\nrequested_by = \"t\"\n"
+        ),
+    )
+    .unwrap();
+    let policy = Arc::new(tracegate::Policy::load(&p).unwrap());
+    let clock = Arc::new(tracegate::ManualClock::new(
+        "2026-12-01T10:30:00Z".parse().unwrap(),
+    ));
+    let mut cap = tracegate::Capture::background(Arc::clone(&policy), clock.clone(), "cap");
+    cap.enable_sealing();
+    let rec = br#"{"request_id":"chatcmpl-1","prompt_text":"secret words"}"#;
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    let mut emit = |b: &[u8]| {
+        out.push(b.to_vec());
+        true
+    };
+    assert!(
+        cap.seal(rec, &mut emit).is_err(),
+        "no window, no segment: nothing sealed"
+    );
+    let tick = |cap: &mut tracegate::Capture| {
+        for _ in 0..4 {
+            match cap.job() {
+                Some(j) => cap.apply(j.run()),
+                None => break,
+            }
+        }
+    };
+    tick(&mut cap);
+    assert_eq!(cap.level(), tracegate::Level::Full);
+    cap.seal(rec, &mut emit).unwrap();
+    cap.seal(rec, &mut emit).unwrap();
+    assert_eq!(out.len(), 2);
+    assert!(
+        out[0].starts_with(b"{\"tracegate.segment\""),
+        "header first"
+    );
+    assert!(
+        out.iter()
+            .all(|l| memchr::memmem::find(l, b"secret").is_none())
+    );
+    let log = dir.path().join("audit.jsonl");
+    let ev = events(&log);
+    let at = |name: &str| ev.iter().position(|e| e == name);
+    assert!(
+        at("window_enabled") < at("capture_segment_opened"),
+        "{ev:?}"
+    );
+
+    clock.set_utc("2026-12-01T11:00:01Z".parse().unwrap());
+    assert_eq!(cap.level(), tracegate::Level::Standard);
+    tick(&mut cap);
+    let ev = events(&log);
+    let at = |name: &str| ev.iter().position(|e| e == name);
+    assert!(at("capture_segment_closed").is_some(), "{ev:?}");
+    assert!(
+        at("capture_segment_closed") < at("window_closed"),
+        "the segment closes before its window: {ev:?}"
+    );
 }
 
 /// An attacker who controls a producer plants the reserved member

@@ -64,6 +64,10 @@ pub struct SinkRt {
     /// Its output carries OTLP only (`otlp+...`): cf records go as spans
     /// ([`crate::record::cf_span`]), evidence records cannot go.
     pub otlp_only: bool,
+    /// Its full-level records go out sealed (`seal_to`, a file or stdout
+    /// output): see [`seal_or_standard`]. A sealed sink with an OTLP
+    /// output gets standard records only (OTLP content is not sealed yet).
+    pub sealed: bool,
     /// When a record this sink cannot carry was last logged (rate limit).
     not_carried_logged: Mutex<Option<std::time::Instant>>,
 }
@@ -266,11 +270,17 @@ impl Pipeline {
                 continue;
             };
             let counters = self.metrics.sink(&s.name);
+            let otlp_only = !matches!(
+                s.output,
+                Some(crate::policy::SinkOutput::File(_) | crate::policy::SinkOutput::Stdout)
+            );
+            let sealed = !s.seal_to.is_empty() && !otlp_only;
             let capture = if s.full_allowed {
                 let slot = match captures.remove(&s.name) {
                     Some(slot) => {
                         if let Ok(mut g) = slot.lock() {
                             g.capture.reload(Arc::clone(&policy));
+                            g.capture.set_sealing(sealed);
                             g.revision = revision;
                         }
                         Some(slot)
@@ -282,6 +292,7 @@ impl Pipeline {
                             &s.name,
                             super::capture_extensions(),
                         );
+                        capture.set_sealing(sealed);
                         // No request can reach it yet: open the log and
                         // enable what is active before it goes live.
                         capture.service_now();
@@ -321,16 +332,13 @@ impl Pipeline {
                 }
             };
             new_queues.insert(s.name.clone(), Arc::clone(&queue));
-            let otlp_only = !matches!(
-                s.output,
-                Some(crate::policy::SinkOutput::File(_) | crate::policy::SinkOutput::Stdout)
-            );
             sinks.push(SinkRt {
                 name: s.name.clone(),
                 capture,
                 queue,
                 counters,
                 otlp_only,
+                sealed,
                 not_carried_logged: Mutex::new(None),
             });
         }
@@ -465,10 +473,19 @@ impl Pipeline {
                         revision: active.revision,
                         wake: &self.work,
                     };
-                    judge_for_sink(gate, Some(&mut source), n, line)
+                    let d = judge_for_sink(gate, Some(&mut source), n, line);
+                    if d.is_full() && s.sealed {
+                        seal_or_standard(&source, &s.queue, gate, n, line, d)
+                    } else {
+                        Sent::Not(d)
+                    }
                 }
-                None => judge_for_sink(gate, None, n, line),
+                None => Sent::Not(judge_for_sink(gate, None, n, line)),
             });
+            let (d, sent) = match d {
+                Sent::Sealed(d) => (d, true),
+                Sent::Not(d) => (d, false),
+            };
             let what = item_signal(tally.signal, d.judged.format, bytes);
             // SECURITY: what is counted and logged of a drop is the rule and
             // the path of a finding, never a value.
@@ -540,7 +557,9 @@ impl Pipeline {
                 s.counters.stripped.fetch_add(1, Ordering::Relaxed);
             }
             let mut queue: &Queue = &s.queue;
-            if s.otlp_only && d.judged.format != Some(Format::Otlp) {
+            if sent {
+                // Sealed and queued already.
+            } else if s.otlp_only && d.judged.format != Some(Format::Otlp) {
                 send_as_otlp(s, gate, n, line, &d);
             } else if crate::sink::send(&mut queue, gate, line, &d).is_err() {
                 s.counters.drop_one(DropReason::QueueFull);
@@ -858,6 +877,46 @@ fn send_as_otlp(s: &SinkRt, gate: &mut Gate, n: u64, line: &Line<'_>, d: &Delive
         s.counters.drop_one(DropReason::QueueFull);
         s.counters
             .drop_items(ItemSignal::Records, DropReason::QueueFull, "", 1);
+    }
+}
+
+/// A record's delivery, after [`seal_or_standard`].
+enum Sent {
+    /// Sealed and queued at full level.
+    Sealed(Delivery),
+    /// Not sent yet: this delivery goes out as any other.
+    Not(Delivery),
+}
+
+/// A record judged full (`d`) for a sealed sink: sealed in the capture's
+/// open segment and queued as one write (a new segment's header with its
+/// first record). When it cannot be (no segment the log vouches for yet,
+/// no content to seal, a queue that did not take it), the record is
+/// judged again at standard level: content that is not sealed never goes
+/// out to a sealed sink. The budget the full judgement took stays spent.
+fn seal_or_standard(
+    source: &SlotSource<'_>,
+    queue: &Queue,
+    gate: &mut Gate,
+    n: u64,
+    line: &Line<'_>,
+    d: Delivery,
+) -> Sent {
+    let bytes = match (d.written, line) {
+        (Some(Written::Line), Line::Text(b)) => *b,
+        (Some(Written::Rebuilt), _) => gate.output(),
+        _ => &[][..],
+    };
+    let mut emit = |b: &[u8]| {
+        let mut q = queue;
+        crate::sink::RecordSink::put(&mut q, b, true).is_ok()
+    };
+    let sealed = source.with(false, |c| c.seal(bytes, &mut emit).is_ok());
+    if sealed {
+        Sent::Sealed(d)
+    } else {
+        // SECURITY: not sealed, not full.
+        Sent::Not(judge_for_sink(gate, None, n, line))
     }
 }
 

@@ -39,6 +39,7 @@ use super::Level;
 use super::budget::{Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, busy_event};
 use super::budget_source::{StoreClient, budget_source};
 use super::clock::Clock;
+use super::segments::{Prepared, SegmentError, Segments};
 use super::{WindowState, latest, state_with_floor};
 use crate::audit::{AuditEvent, AuditKey, CloseCause, DenyWhy};
 use crate::policy::tls::TlsCheck;
@@ -206,10 +207,14 @@ pub struct Capture {
     sink: String,
     full_allowed: bool,
     /// The sink seals (`seal_to`): it gets nothing at full level unless
-    /// the caller seals what it writes ([`Capture::set_sealing`]).
+    /// the caller seals what it writes ([`Capture::enable_sealing`]).
     sealed_sink: bool,
-    /// The caller seals full records (`filter`).
+    /// The caller seals full records ([`Capture::enable_sealing`]).
     sealing: bool,
+    /// The sealed segments of this sink, when the caller seals.
+    segments: Option<Segments>,
+    /// A record found no segment it could use: the next job opens one.
+    segment_wanted: bool,
     holder: String,
     /// Run audit jobs inside `grant` (`filter`), or leave them to a ticker.
     inline_io: bool,
@@ -323,6 +328,8 @@ impl Capture {
             full_allowed,
             sealed_sink,
             sealing: false,
+            segments: None,
+            segment_wanted: false,
             holder: new_holder(),
             inline_io: false,
             io: IoSlot::Down,
@@ -395,35 +402,80 @@ impl Capture {
         &self.closed_for_good
     }
 
-    /// Append `event` to the audit log now and make it durable (inline
-    /// audit work only: `filter`). `false` when the log is not open or
-    /// the append failed; the failure then counts as any audit failure
-    /// (capture stays off until the log can be reopened).
-    pub fn append_inline(&mut self, event: &crate::audit::AuditEvent) -> bool {
-        if !self.inline_io {
-            return false;
+    /// The caller seals every full record it writes for this sink through
+    /// [`Capture::seal`]: only then does a sink with `seal_to` get anything
+    /// at full level. The capture keeps the sink's segments and writes
+    /// their entries in its jobs.
+    pub fn enable_sealing(&mut self) {
+        self.set_sealing(true);
+    }
+
+    /// Whether the caller seals (see [`Capture::enable_sealing`]). Turned
+    /// off, the open segment closes and a sink with `seal_to` gets nothing
+    /// at full level again (`serve`, when a reload gives the sink an
+    /// output it cannot seal for).
+    pub fn set_sealing(&mut self, on: bool) {
+        if on == self.sealing {
+            return;
         }
-        let now = self.clock.utc();
-        let r = match &mut self.io {
-            IoSlot::Up(io) => io.ledger.append(event, now).map(|_| ()),
-            IoSlot::Lent | IoSlot::Down => return false,
-        };
-        match r {
-            Ok(()) => true,
-            Err(e) => {
-                // SECURITY: a log that failed once is dropped, as in a job.
-                self.io = IoSlot::Down;
-                self.audit_failed(&e.to_string());
-                false
-            }
+        self.sealing = on;
+        if on {
+            self.segments = Segments::for_sink(&self.policy, &self.sink);
+        } else {
+            self.close_segment();
+            self.segments = None;
         }
     }
 
-    /// The caller seals every full record it writes for this sink
-    /// (`crate::window::segments`): only then does a sink with `seal_to`
-    /// get anything at full level.
-    pub fn set_sealing(&mut self, sealing: bool) {
-        self.sealing = sealing;
+    /// Seal `record`, granted at full level in the open window, for this
+    /// sink, and hand the bytes to write to `emit` (see
+    /// [`Segments::seal`]). On error the record must go out at standard
+    /// level.
+    ///
+    /// A record that needs a new segment (none yet, another window, the
+    /// size or age bound) closes the old one and asks a job to open the
+    /// next: with inline audit work (`filter`) that runs now; in `serve`
+    /// the ticker runs it, and until then records get
+    /// [`SegmentError::NotReady`] (they go out standard: fail closed).
+    pub fn seal(
+        &mut self,
+        record: &[u8],
+        emit: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> Result<(), SegmentError> {
+        let Some(window) = self.open.as_ref().map(|o| o.window.id.clone()) else {
+            return Err(SegmentError::NoWindow);
+        };
+        let mono = self.clock.monotonic();
+        let Some(segs) = self.segments.as_mut() else {
+            return Err(SegmentError::NoWindow);
+        };
+        if segs.due(&window, mono) {
+            if let Some(closed) = segs.close() {
+                self.pending.push_back(Pending::Event(closed));
+            }
+            self.segment_wanted = true;
+            self.wanted = true;
+            if self.inline_io {
+                self.service();
+            }
+        }
+        let r = match self.segments.as_mut() {
+            Some(segs) => segs.seal(record, emit),
+            None => Err(SegmentError::NoWindow),
+        };
+        if matches!(r, Err(SegmentError::NotTaken)) {
+            // Its sequence number is spent: the segment ends before it.
+            self.close_segment();
+        }
+        r
+    }
+
+    /// Close the open segment, if any; its entry is queued.
+    fn close_segment(&mut self) {
+        if let Some(closed) = self.segments.as_mut().and_then(Segments::close) {
+            self.pending.push_back(Pending::Event(closed));
+            self.wanted = true;
+        }
     }
 
     /// The monotonic clock of this capture.
@@ -524,12 +576,25 @@ impl Capture {
             // floor stays: a time that has passed has passed.
             self.marked = None;
         }
+        if self
+            .segments
+            .as_ref()
+            .is_some_and(|s| !s.same_sealing(&policy))
+        {
+            // Recipients or content fields changed: the open segment
+            // closes, and the next record opens one under the new ones.
+            self.close_segment();
+            self.segments = None;
+        }
         self.policy = policy;
         self.full_allowed = full_allowed;
         self.sealed_sink = self
             .policy
             .sink(&self.sink)
             .is_some_and(|s| !s.seal_to.is_empty());
+        if self.sealing && self.segments.is_none() {
+            self.segments = Segments::for_sink(&self.policy, &self.sink);
+        }
         self.wanted = true;
         if self.inline_io {
             self.service();
@@ -704,6 +769,8 @@ impl Capture {
     /// always.
     fn close_local(&mut self, cause: CloseCause, write_close: bool) {
         let write_close = write_close && cause.is_written();
+        // The window's segment closes with it, and is said first.
+        self.close_segment();
         let Some(open) = self.open.take() else { return };
         self.stats.closed += 1;
         self.used.insert(open.window.id.clone());
@@ -959,7 +1026,19 @@ impl Capture {
             self.pending.push_back(Pending::Event(d));
         }
         let mark = self.full_allowed && self.mark_due(now);
-        if io.is_some() && !follow && acquire.is_none() && self.pending.is_empty() && !mark {
+        let enabling = match &acquire {
+            Some(Acquire::Enable(w)) => Some(w.id.clone()),
+            _ => None,
+        };
+        let enabling_segment = enabling.is_some();
+        let segment = self.prepare_segment(mono, enabling);
+        if io.is_some()
+            && !follow
+            && acquire.is_none()
+            && self.pending.is_empty()
+            && !mark
+            && segment.is_none()
+        {
             self.io = io.map_or(IoSlot::Down, IoSlot::Up);
             return None;
         }
@@ -970,7 +1049,9 @@ impl Capture {
             store_client: self.ext.budget_store,
             policy_loaded: self.policy.loaded_event(1),
             pending: self.pending.iter().cloned().collect(),
+            enabling: enabling_segment,
             acquire,
+            segment,
             follow,
             holder: self.holder.clone(),
             clock: Arc::clone(&self.clock),
@@ -985,6 +1066,31 @@ impl Capture {
                 ),
             }),
         })
+    }
+
+    /// The segment a job should open: for the window it enables (so that
+    /// the first sealed record finds it ready), or because a record asked
+    /// for one and the open window still has none it can use.
+    fn prepare_segment(&mut self, mono: Duration, enabling: Option<String>) -> Option<Prepared> {
+        let asked = std::mem::take(&mut self.segment_wanted);
+        let window = match enabling {
+            Some(w) => w,
+            None if asked => self.open.as_ref()?.window.id.clone(),
+            None => return None,
+        };
+        let segs = self.segments.as_ref()?;
+        if !segs.due(&window, mono) {
+            return None;
+        }
+        match segs.prepare(&window) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                // The system's random generator or HPKE failed: records
+                // keep going out standard, and the next one asks again.
+                tracing::warn!(sink = %self.sink, error = %e, "cannot make a sealed segment");
+                None
+            }
+        }
     }
 
     /// `filter` only: the open window's file changed (a `window close`, an
@@ -1061,7 +1167,29 @@ impl Capture {
         if let Some((acquire, lease)) = done.acquired {
             self.acquired(acquire, lease, now, mono);
         }
+        if let Some(p) = done.segment {
+            self.installed(p, mono);
+        }
         self.housekeeping(now, mono);
+    }
+
+    /// A segment whose opening entry the log holds: used from now if its
+    /// window is still the open one, else closed at once (the log vouched
+    /// for it, so it is closed there too, empty).
+    fn installed(&mut self, p: Prepared, mono: Duration) {
+        let current = self
+            .open
+            .as_ref()
+            .is_some_and(|o| o.window.id == p.window());
+        let Some(segs) = self.segments.as_mut() else {
+            return;
+        };
+        if let Some(closed) = segs.install(p, mono) {
+            self.pending.push_back(Pending::Event(closed));
+        }
+        if !current {
+            self.close_segment();
+        }
     }
 
     fn acquired(&mut self, acquire: Acquire, lease: Lease, now: Timestamp, mono: Duration) {
@@ -1209,6 +1337,10 @@ pub struct Job {
     policy_loaded: AuditEvent,
     pending: Vec<Pending>,
     acquire: Option<Acquire>,
+    /// A sealed segment to vouch for (its opening entry).
+    segment: Option<Prepared>,
+    /// The segment is for the window this job enables.
+    enabling: bool,
     follow: bool,
     holder: String,
     clock: Arc<dyn Clock>,
@@ -1244,6 +1376,8 @@ pub struct Done {
     floor: Option<Timestamp>,
     /// The clock mark as left by this job, when it raised it.
     marked: Option<Timestamp>,
+    /// The segment whose opening entry this job appended.
+    segment: Option<Prepared>,
 }
 
 impl std::fmt::Debug for Done {
@@ -1300,6 +1434,7 @@ impl Job {
             store: None,
             floor: None,
             marked: None,
+            segment: None,
         };
         let clock = self.clock;
         let mut io = match (self.io, &self.settings) {
@@ -1436,6 +1571,24 @@ impl Job {
         if done.store.is_none() {
             done.store = io.source.store_state().filter(|_| !self.pending.is_empty());
         }
+        // A segment for the window this job enabled goes with a granted
+        // enablement only.
+        let enabled = matches!(
+            &done.acquired,
+            Some((Acquire::Enable(_), Lease::Granted(_)))
+        );
+        if let Some(p) = self.segment
+            && (enabled || !self.enabling)
+        {
+            // SECURITY: the log vouches for a segment before any of it goes
+            // out; a segment whose entry failed is dropped (its key with it).
+            if let Err(e) = io.ledger.append(p.opened(), clock.utc()) {
+                done.fail(&e);
+                done.closed = io.ledger.book().closed().clone();
+                return done;
+            }
+            done.segment = Some(p);
+        }
         if self.mark {
             match io.ledger.raise_high_water(latest(clock.utc(), floor)) {
                 Ok(m) => done.marked = Some(m),
@@ -1451,11 +1604,5 @@ impl Job {
         done.closed = io.ledger.book().closed().clone();
         done.io = Some(io);
         done
-    }
-}
-
-impl crate::window::segments::SegmentAudit for Capture {
-    fn append_now(&mut self, event: &crate::audit::AuditEvent) -> bool {
-        self.append_inline(event)
     }
 }

@@ -1,17 +1,18 @@
 //! A sealed sink's segments: when one opens and closes, and what goes out
-//! (no IO: the audit appends go through the caller's [`SegmentAudit`], the
-//! lines to the caller's writer).
+//! (no IO: the capture that owns them writes their audit entries in its
+//! jobs, [`crate::window::runtime::Capture::seal`]).
 //!
 //! One segment per sink, window and gate process; a new one when the
-//! window changes, when the segment reaches [`MAX_SEGMENT_BYTES`] or
-//! [`MAX_SEGMENT_AGE`], and (in `serve`) when the sink's recipients change
-//! on reload. Its key lives in the [`Sealer`] and is zeroized when the
-//! segment closes.
+//! window changes or closes, when the segment reaches [`MAX_SEGMENT_BYTES`]
+//! or [`MAX_SEGMENT_AGE`], and when the sink's recipients or content fields
+//! change on reload. Its key lives in the [`Sealer`] and is zeroized when
+//! the segment closes.
 //!
-//! **Invariant:** a segment's header and records go out only after its
-//! `capture_segment_opened` entry is durable; a record that cannot be
-//! sealed, or whose segment cannot be opened in the log, does not go out
-//! at full level.
+//! **Invariant:** a segment is made ([`Segments::prepare`]) off the record
+//! path, its `capture_segment_opened` entry is appended, and only then is
+//! it installed ([`Segments::install`]) to seal records: its header and
+//! records go out only after the log vouches for it. A record that cannot
+//! be sealed does not go out at full level.
 
 use std::time::Duration;
 
@@ -25,12 +26,6 @@ pub const MAX_SEGMENT_BYTES: u64 = 64 * 1024 * 1024;
 /// The longest one segment stays open before a new one opens.
 pub const MAX_SEGMENT_AGE: Duration = Duration::from_secs(3600);
 
-/// Where a segment's audit entries go: `true` once the entry is durable.
-pub trait SegmentAudit {
-    /// Append `event` and make it durable.
-    fn append_now(&mut self, event: &AuditEvent) -> bool;
-}
-
 /// Why a record was not sealed (it then must not go out at full level).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -38,9 +33,48 @@ pub enum SegmentError {
     /// Sealing failed.
     #[error(transparent)]
     Seal(#[from] SealError),
-    /// The segment's `capture_segment_opened` entry could not be written.
-    #[error("the audit log did not take the segment's opening entry")]
-    Audit,
+    /// No segment the audit log vouches for is open yet (its opening entry
+    /// is queued, or the log did not take it).
+    #[error("no sealed segment is open yet (the audit log has not vouched for one)")]
+    NotReady,
+    /// The sink has no open window, or its caller does not seal.
+    #[error("no open window to seal for")]
+    NoWindow,
+    /// The sink did not take the sealed record (a full queue, a write
+    /// error): its sequence number is spent, so its segment must close.
+    #[error("the sink did not take the sealed record")]
+    NotTaken,
+}
+
+/// A segment made and not yet vouched for: its [`Prepared::opened`] entry
+/// must be durable before [`Segments::install`] takes it. Dropped, its key
+/// is zeroized.
+pub struct Prepared {
+    sealer: Sealer,
+    window: String,
+    header: Vec<u8>,
+    opened: AuditEvent,
+}
+
+impl std::fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Prepared")
+            .field("segment", &self.sealer.header().id)
+            .field("window", &self.window)
+            .finish()
+    }
+}
+
+impl Prepared {
+    /// The `capture_segment_opened` entry to append before install.
+    pub fn opened(&self) -> &AuditEvent {
+        &self.opened
+    }
+
+    /// The window the segment is for.
+    pub fn window(&self) -> &str {
+        &self.window
+    }
 }
 
 struct Current {
@@ -91,6 +125,16 @@ impl Segments {
         })
     }
 
+    /// Whether `policy` seals this sink exactly as these segments do (the
+    /// same recipients and content fields): if not, a reload closes the
+    /// open segment and starts anew.
+    pub fn same_sealing(&self, policy: &Policy) -> bool {
+        policy
+            .sink(&self.sink)
+            .is_some_and(|s| s.seal_to == self.recipients)
+            && policy.full().content_fields == self.content
+    }
+
     /// Set the rotation bounds (tests).
     #[cfg(test)]
     pub fn with_bounds(mut self, max_bytes: u64, max_age: Duration) -> Segments {
@@ -99,56 +143,69 @@ impl Segments {
         self
     }
 
-    /// Seal one record that goes out at full level in `window` (`now`: the
-    /// monotonic clock). Pushes the lines to write, in order, onto `out`:
-    /// a new segment's header first. On error nothing was pushed and the
-    /// record must not go out at full level.
-    pub fn seal(
-        &mut self,
-        window: &str,
-        now: Duration,
-        record: &[u8],
-        audit: &mut dyn SegmentAudit,
-        out: &mut Vec<Vec<u8>>,
-    ) -> Result<(), SegmentError> {
-        let rotate = self.current.as_ref().is_some_and(|c| {
+    /// Whether a record in `window` at `now` (the monotonic clock) needs a
+    /// new segment: none is open, or the open one is for another window or
+    /// past its size or age bound.
+    pub fn due(&self, window: &str, now: Duration) -> bool {
+        self.current.as_ref().is_none_or(|c| {
             c.window != window
                 || c.digest.bytes >= self.max_bytes
                 || now.saturating_sub(c.opened) >= self.max_age
+        })
+    }
+
+    /// Make a new segment for `window`: a fresh key wrapped to the
+    /// recipients, and the entry the log must hold before it is used.
+    pub fn prepare(&self, window: &str) -> Result<Prepared, SealError> {
+        let sealer = Sealer::new(&self.sink, window, &self.recipients)?;
+        let header = sealer.header().to_line().into_bytes();
+        let opened = AuditEvent::CaptureSegmentOpened {
+            sink: self.sink.clone(),
+            window: window.to_owned(),
+            segment: sealer.header().id.to_string(),
+            recipients: sealer.header().hints(),
+            header_sha256: crate::seal::sha256_hex(&header),
+        };
+        Ok(Prepared {
+            sealer,
+            window: window.to_owned(),
+            header,
+            opened,
+        })
+    }
+
+    /// Use `prepared`, whose opening entry is durable, from now (`now`: the
+    /// monotonic clock). Returns the closing entry of the segment it
+    /// replaces, if one was open.
+    pub fn install(&mut self, prepared: Prepared, now: Duration) -> Option<AuditEvent> {
+        let closed = self.close();
+        self.current = Some(Current {
+            sealer: prepared.sealer,
+            window: prepared.window,
+            digest: SegmentDigest::default(),
+            opened: now,
+            header: Some(prepared.header),
         });
-        if rotate {
-            self.close(audit);
-        }
+        closed
+    }
+
+    /// Seal one record that goes out at full level in the open segment and
+    /// hand what to write to `emit`, once: the sealed line, after the
+    /// segment's header line (`header\nline`) for its first record. `emit`
+    /// says whether the sink took it; only then is it counted in the
+    /// segment's digest. On error the record must not go out at full
+    /// level; after [`SegmentError::NotTaken`] the segment must close
+    /// (its sequence has a gap from here).
+    pub fn seal(
+        &mut self,
+        record: &[u8],
+        emit: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> Result<(), SegmentError> {
+        let Some(cur) = self.current.as_mut() else {
+            return Err(SegmentError::NotReady);
+        };
         let content = &self.content;
         let is_content = |k: &str| content.iter().any(|c| c == k);
-        if self.current.is_none() {
-            let sealer = Sealer::new(&self.sink, window, &self.recipients)?;
-            let line = sealer.header().to_line().into_bytes();
-            let opened = AuditEvent::CaptureSegmentOpened {
-                sink: self.sink.clone(),
-                window: window.to_owned(),
-                segment: sealer.header().id.to_string(),
-                recipients: sealer.header().hints(),
-                header_sha256: crate::seal::sha256_hex(&line),
-            };
-            // SECURITY: the log vouches for the segment before any of it
-            // goes out.
-            if !audit.append_now(&opened) {
-                return Err(SegmentError::Audit);
-            }
-            let mut digest = SegmentDigest::default();
-            digest.header(&line);
-            self.current = Some(Current {
-                sealer,
-                window: window.to_owned(),
-                digest,
-                opened: now,
-                header: Some(line),
-            });
-        }
-        let Some(cur) = self.current.as_mut() else {
-            return Err(SegmentError::Audit);
-        };
         let line = match cf::seal_line(&mut cur.sealer, &mut self.tape, record, &is_content) {
             Ok(Some(l)) => l,
             // SECURITY: a full record the sealer finds no content in is
@@ -157,11 +214,23 @@ impl Segments {
             Ok(None) => return Err(SegmentError::Seal(SealError::NotAnObject)),
             Err(e) => return Err(e.into()),
         };
+        let taken = match &cur.header {
+            Some(h) => {
+                let mut both = Vec::with_capacity(h.len() + 1 + line.len());
+                both.extend_from_slice(h);
+                both.push(b'\n');
+                both.extend_from_slice(&line);
+                emit(&both)
+            }
+            None => emit(&line),
+        };
+        if !taken {
+            return Err(SegmentError::NotTaken);
+        }
         if let Some(h) = cur.header.take() {
-            out.push(h);
+            cur.digest.header(&h);
         }
         cur.digest.record(&line);
-        out.push(line);
         Ok(())
     }
 
@@ -170,23 +239,20 @@ impl Segments {
         self.current.as_ref().map(|c| c.window.as_str())
     }
 
-    /// Close the open segment, if any: its `capture_segment_closed` entry
-    /// is appended, its key zeroized.
-    pub fn close(&mut self, audit: &mut dyn SegmentAudit) {
-        let Some(cur) = self.current.take() else {
-            return;
-        };
-        let closed = AuditEvent::CaptureSegmentClosed {
+    /// Close the open segment, if any: returns its
+    /// `capture_segment_closed` entry (records, bytes, running digest) for
+    /// the log; its key is zeroized. A close the log never takes leaves the
+    /// segment unvouched for: `capture open` then refuses it (fail closed).
+    pub fn close(&mut self) -> Option<AuditEvent> {
+        let cur = self.current.take()?;
+        Some(AuditEvent::CaptureSegmentClosed {
             sink: self.sink.clone(),
             window: cur.window.clone(),
             segment: cur.sealer.header().id.to_string(),
             records: cur.digest.records,
             bytes: cur.digest.bytes,
             sha256: cur.digest.hex(),
-        };
-        // A close that cannot be written leaves the segment unvouched for:
-        // `capture open` then refuses it (fail closed), and says why.
-        let _ = audit.append_now(&closed);
+        })
         // `cur.sealer` drops here: its key is zeroized.
     }
 }
@@ -195,23 +261,6 @@ impl Segments {
 mod tests {
     use super::*;
     use crate::seal::{Identity, SegmentHeader};
-
-    /// An audit log in memory; `fail` refuses appends.
-    #[derive(Default)]
-    struct Log {
-        events: Vec<AuditEvent>,
-        fail: bool,
-    }
-
-    impl SegmentAudit for Log {
-        fn append_now(&mut self, event: &AuditEvent) -> bool {
-            if self.fail {
-                return false;
-            }
-            self.events.push(event.clone());
-            true
-        }
-    }
 
     fn segments(dir: &std::path::Path) -> (Segments, Identity) {
         let id = Identity::generate().unwrap();
@@ -228,25 +277,43 @@ mod tests {
         (Segments::for_sink(&policy, "cap").unwrap(), id)
     }
 
+    /// What a capture's job does: prepare, log the opening, install (and
+    /// log the close of the one it replaced).
+    fn open(seg: &mut Segments, window: &str, now: Duration, log: &mut Vec<AuditEvent>) {
+        if let Some(closed) = seg.close() {
+            log.push(closed);
+        }
+        let p = seg.prepare(window).unwrap();
+        log.push(p.opened().clone());
+        assert!(seg.install(p, now).is_none());
+    }
+
     const REC: &[u8] = br#"{"request_id":"chatcmpl-1","prompt_text":"secret words"}"#;
+
+    /// Seal `rec` and keep what goes out as lines.
+    fn seal(seg: &mut Segments, rec: &[u8], out: &mut Vec<Vec<u8>>) -> Result<(), SegmentError> {
+        seg.seal(rec, &mut |b: &[u8]| {
+            out.extend(b.split(|&c| c == b'\n').map(<[u8]>::to_vec));
+            true
+        })
+    }
 
     #[test]
     fn a_sealed_segment_is_opened_in_the_log_before_its_header_and_closed_with_its_digest() {
         let dir = tempfile::tempdir().unwrap();
         let (mut seg, id) = segments(dir.path());
-        let mut log = Log::default();
+        let mut log = Vec::new();
         let mut out = Vec::new();
-        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out)
-            .unwrap();
-        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out)
-            .unwrap();
+        open(&mut seg, "w1", Duration::ZERO, &mut log);
+        seal(&mut seg, REC, &mut out).unwrap();
+        seal(&mut seg, REC, &mut out).unwrap();
         assert_eq!(out.len(), 3, "header and two records");
-        assert_eq!(log.events.len(), 1);
+        assert_eq!(log.len(), 1);
         let AuditEvent::CaptureSegmentOpened {
             header_sha256,
             segment,
             ..
-        } = &log.events[0]
+        } = &log[0]
         else {
             panic!("opened first");
         };
@@ -254,13 +321,12 @@ mod tests {
         let header = SegmentHeader::parse_line(&out[0]).unwrap();
         assert_eq!(header.id.to_string(), *segment);
         assert!(header.unwrap_key(&[id]).is_ok());
-        seg.close(&mut log);
-        let AuditEvent::CaptureSegmentClosed {
+        let Some(AuditEvent::CaptureSegmentClosed {
             records,
             bytes,
             sha256,
             ..
-        } = &log.events[1]
+        }) = seg.close()
         else {
             panic!("closed");
         };
@@ -269,82 +335,77 @@ mod tests {
             text.extend_from_slice(l);
             text.push(b'\n');
         }
-        assert_eq!((*records, *bytes), (2, text.len() as u64));
-        assert_eq!(*sha256, crate::seal::sha256_hex(&text));
+        assert_eq!((records, bytes), (2, text.len() as u64));
+        assert_eq!(sha256, crate::seal::sha256_hex(&text));
         for l in &out {
             assert!(memchr::memmem::find(l, b"secret words").is_none());
         }
+        assert!(seg.close().is_none(), "closed once");
     }
 
     #[test]
-    fn a_sealed_segment_rotates_on_window_change_size_and_age() {
+    fn a_segment_is_due_on_window_change_size_and_age() {
         let dir = tempfile::tempdir().unwrap();
         let (seg, _) = segments(dir.path());
         let mut seg = seg.with_bounds(400, Duration::from_secs(10));
-        let mut log = Log::default();
+        let mut log = Vec::new();
         let mut out = Vec::new();
-        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out)
-            .unwrap();
-        seg.seal("w2", Duration::ZERO, REC, &mut log, &mut out)
-            .unwrap();
-        seg.seal("w2", Duration::from_secs(11), REC, &mut log, &mut out)
-            .unwrap();
+        assert!(seg.due("w1", Duration::ZERO), "none open");
+        open(&mut seg, "w1", Duration::ZERO, &mut log);
+        assert!(!seg.due("w1", Duration::from_secs(9)));
+        assert!(seg.due("w2", Duration::ZERO), "another window");
+        assert!(seg.due("w1", Duration::from_secs(10)), "age");
         for _ in 0..3 {
-            seg.seal("w2", Duration::from_secs(11), REC, &mut log, &mut out)
-                .unwrap();
+            seal(&mut seg, REC, &mut out).unwrap();
         }
-        let names: Vec<&str> = log.events.iter().map(AuditEvent::name).collect();
-        let opened = names
-            .iter()
-            .filter(|n| **n == "capture_segment_opened")
-            .count();
-        assert!(
-            opened >= 4,
-            "window, age and size each open a segment: {names:?}"
-        );
-        assert_eq!(
-            names
-                .iter()
-                .filter(|n| **n == "capture_segment_closed")
-                .count(),
-            opened - 1
-        );
+        assert!(seg.due("w1", Duration::ZERO), "size");
     }
 
-    /// Fail closed: when the log does not take the opening entry, nothing
-    /// goes out (no header, no record) and the caller is told.
+    /// Fail closed: without a segment the log vouches for, nothing goes
+    /// out; a full record without content is refused, never written clear.
     #[test]
-    fn a_sealed_record_whose_segment_the_log_refuses_does_not_go_out() {
+    fn a_record_without_a_vouched_segment_or_without_content_does_not_go_out() {
         let dir = tempfile::tempdir().unwrap();
         let (mut seg, _) = segments(dir.path());
-        let mut log = Log {
-            fail: true,
-            ..Log::default()
-        };
         let mut out = Vec::new();
-        assert!(
-            seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out)
-                .is_err()
-        );
+        assert!(matches!(
+            seal(&mut seg, REC, &mut out),
+            Err(SegmentError::NotReady)
+        ));
+        // Prepared but not installed (its entry not durable): still nothing.
+        let _p = seg.prepare("w1").unwrap();
+        assert!(seal(&mut seg, REC, &mut out).is_err());
         assert!(out.is_empty());
-        // A full record in which the sealer finds no content field is
-        // refused too, never written in clear.
-        let mut log = Log::default();
-        assert!(
-            seg.seal(
-                "w1",
-                Duration::ZERO,
-                br#"{"request_id":"chatcmpl-1"}"#,
-                &mut log,
-                &mut out
-            )
-            .is_err()
-        );
+        let mut log = Vec::new();
+        open(&mut seg, "w1", Duration::ZERO, &mut log);
+        assert!(seal(&mut seg, br#"{"request_id":"chatcmpl-1"}"#, &mut out).is_err());
         assert!(out.is_empty());
-        // The segment's header goes out with its first record.
-        seg.seal("w1", Duration::ZERO, REC, &mut log, &mut out)
-            .unwrap();
+        // The segment's header goes out with its first record, and not
+        // before the sink takes them.
+        assert!(matches!(
+            seg.seal(REC, &mut |_: &[u8]| false),
+            Err(SegmentError::NotTaken)
+        ));
+        seal(&mut seg, REC, &mut out).unwrap();
         assert_eq!(out.len(), 2);
         assert!(SegmentHeader::is_header_line(&out[0]));
+    }
+
+    /// A record the sink did not take is not in the segment's digest (the
+    /// caller closes the segment: its sequence has a gap after it).
+    #[test]
+    fn a_record_the_sink_did_not_take_is_not_vouched_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut seg, _) = segments(dir.path());
+        let mut log = Vec::new();
+        let mut out = Vec::new();
+        open(&mut seg, "w1", Duration::ZERO, &mut log);
+        seal(&mut seg, REC, &mut out).unwrap();
+        assert!(seg.seal(REC, &mut |_: &[u8]| false).is_err());
+        let Some(AuditEvent::CaptureSegmentClosed { records, bytes, .. }) = seg.close() else {
+            panic!("closed");
+        };
+        let written: usize = out.iter().map(|l| l.len() + 1).sum();
+        assert_eq!((records, bytes), (1, written as u64));
     }
 }
