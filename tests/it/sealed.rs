@@ -420,6 +420,38 @@ fn a_policy_with_a_bad_recipient_is_refused_without_quoting_it() {
     );
 }
 
+/// The names sealed capture writes are the gate's alone: a policy that
+/// allowlists `tracegate.sealed` (a standard field, a span attribute) or
+/// `tracegate.segment` (a content field), which would let a producer's
+/// own member pose as a sealed value or a segment header, does not load;
+/// each is named with its file and line.
+#[test]
+fn a_policy_that_allowlists_a_reserved_name_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("p.toml");
+    std::fs::write(
+        &p,
+        "[standard.fields]\n\"tracegate.sealed\" = { type = \"string\" }\n\
+         [standard.otlp.span_attributes]\n\"tracegate.sealed\" = { type = \"string\" }\n\
+         [full]\ncontent_fields = [\"prompt_text\", \"tracegate.segment\"]\n",
+    )
+    .unwrap();
+    let run = tracegate(&["policy", "check", p.to_str().unwrap()], b"");
+    assert_ne!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let text = format!("{}{}", run.stdout, run.stderr);
+    for (line, name) in [
+        (2, "tracegate.sealed"),
+        (4, "tracegate.sealed"),
+        (6, "tracegate.segment"),
+    ] {
+        assert!(
+            text.contains(&format!("p.toml:{line}:"))
+                && text.contains(&format!("`{name}` is reserved for sealed capture")),
+            "line {line}: {text}"
+        );
+    }
+}
+
 /// `check --sink --audit` proves a sealed capture lies inside its window
 /// without any key; the same lines checked for a sink that is not full
 /// are findings (a sealed value is content).

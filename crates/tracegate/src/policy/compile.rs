@@ -682,6 +682,7 @@ fn build(
     let (fields, field_spans) = field_set(ctx, standard.fields);
     let content_fields = full.content_fields.unwrap_or_default();
     for name in &content_fields {
+        refuse_reserved(ctx, name.get_ref(), name.span());
         if let Some((_, at)) = field_spans.iter().find(|(n, _)| n == name.get_ref()) {
             // Point at whichever of the two the user wrote.
             let span = if ctx.is_user(at.start) {
@@ -718,6 +719,9 @@ fn build(
         note(path, a);
     }
     let content_attr_spans = full.content_attributes.unwrap_or_default();
+    for name in &content_attr_spans {
+        refuse_reserved(ctx, name.get_ref(), name.span());
+    }
     let content_attributes: Vec<String> = content_attr_spans
         .iter()
         .map(|s| s.get_ref().clone())
@@ -1468,12 +1472,31 @@ fn field_set(
     let Some(a) = fields else {
         return (FieldSet::default(), Vec::new());
     };
-    let spans = a
+    let spans: Vec<(String, Range<usize>)> = a
         .fields
         .keys()
         .map(|k| (k.get_ref().clone(), k.span()))
         .collect();
+    for (name, at) in &spans {
+        refuse_reserved(ctx, name, at.clone());
+    }
     (field_map(ctx, a.fields), spans)
+}
+
+/// SECURITY: the names sealed capture writes (`tracegate.sealed`,
+/// `tracegate.segment`) are the gate's alone. On an allowlist, a
+/// producer's own member of that name would pass and pose as a sealed
+/// value or a segment header in a capture (or fail its opening); as a
+/// content field it would be sealed as content. Refused wherever a policy
+/// names a field or attribute.
+fn refuse_reserved(ctx: &mut Ctx<'_>, name: &str, at: Range<usize>) {
+    if crate::seal::is_reserved_key(name) {
+        ctx.err_hint(
+            at,
+            format!("`{name}` is reserved for sealed capture: only the gate writes it"),
+            "remove it from this list (a record's own member of that name is always stripped)",
+        );
+    }
 }
 
 fn field_map(ctx: &mut Ctx<'_>, v: RawFields) -> FieldSet {

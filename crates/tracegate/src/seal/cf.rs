@@ -43,7 +43,7 @@ pub fn seal_line(
         let member = line
             .get(kt.start as usize..vt.end as usize)
             .ok_or(SealError::NotAnObject)?;
-        if name == SEALED_KEY || name == super::SEGMENT_KEY {
+        if super::is_reserved_key(&name) {
             // SECURITY: a reserved key in a record is never written: a
             // planted one could pass for a sealed value or a header.
             return Err(SealError::BadSealed("reserved key in the record"));

@@ -52,6 +52,13 @@ pub use age::{Identity, Recipient};
 pub const SEALED_KEY: &str = "tracegate.sealed";
 /// The reserved key of a segment header line (`{"tracegate.segment": {...}}`).
 pub const SEGMENT_KEY: &str = "tracegate.segment";
+/// Whether `name` is one of the keys sealed capture writes
+/// ([`SEALED_KEY`], [`SEGMENT_KEY`]): a policy may not allowlist it, and
+/// a record's own is never passed.
+pub fn is_reserved_key(name: &str) -> bool {
+    name == SEALED_KEY || name == SEGMENT_KEY
+}
+
 /// HPKE's info string for wrapping a segment key.
 pub const WRAP_INFO: &[u8] = b"tracegate sealed capture v1: segment key";
 /// HKDF's info prefix for a record key (the sequence number follows).
