@@ -239,7 +239,7 @@ fn stream_sealed(
             }
         };
         match capture.seal(bytes, &mut emit) {
-            Ok(()) => return Ok(()),
+            Ok(_) => return Ok(()),
             Err(e) => {
                 if let Some(e) = failed {
                     return Err(e);

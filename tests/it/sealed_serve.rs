@@ -53,6 +53,11 @@ fn keygen(path: &Path) -> String {
 /// for an hour (the same definition across rewrites: a changed window
 /// closes for good).
 fn write_policy(dir: &Path, recipient: &str, start: jiff::Timestamp) {
+    write_policy_with(dir, recipient, start, "");
+}
+
+/// [`write_policy`], with `std_extra` added to the `std` sink's table.
+fn write_policy_with(dir: &Path, recipient: &str, start: jiff::Timestamp, std_extra: &str) {
     let end = start + jiff::SignedDuration::from_secs(3600);
     std::fs::write(
         dir.join("policy.toml"),
@@ -60,7 +65,7 @@ fn write_policy(dir: &Path, recipient: &str, start: jiff::Timestamp) {
             "[audit]\npath = \"audit.jsonl\"\n\
              [server]\nflush_interval = \"20ms\"\n\
              [redact]\nallow_unredacted_sinks = [\"cap\"]\n\
-             [[sink]]\nname = \"std\"\noutput = \"file:std.jsonl\"\n\
+             [[sink]]\nname = \"std\"\noutput = \"file:std.jsonl\"\n{std_extra}\n\
              [[sink]]\nname = \"cap\"\nfull_allowed = true\nredact = false\noutput = \"file:cap.jsonl\"\nseal_to = [\"{recipient}\"]\n\
              [[window]]\nid = \"w1\"\nsink = \"cap\"\nstart = \"{start}\"\nend = \"{end}\"\n\
              reason = \"sealed serve test\"\nrequested_by = \"tester\"\n"
@@ -225,5 +230,120 @@ fn a_canary_through_serve_is_sealed_and_a_new_recipient_gets_a_new_segment() {
     assert!(
         prompts.iter().all(|p| p == CANARY),
         "every sealed record opens to the canary, byte for byte"
+    );
+}
+
+/// `content_refs`: the standard copy of a record captured (sealed) in a
+/// window points to the segment and record that hold its content, one
+/// `<key>_ref` member per sealed content key, and holds no content.
+#[test]
+fn a_standard_copy_points_to_its_sealed_capture() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r1 = keygen(&d.join("id1.key"));
+    let start = jiff::Timestamp::now().round(jiff::Unit::Second).unwrap()
+        - jiff::SignedDuration::from_secs(60);
+    write_policy_with(d, &r1, start, "content_refs = \"cap\"");
+    let (child, addr) = crate::wait::spawn_serve(&d.join("policy.toml"), d);
+    let daemon = Daemon(child);
+    let cap = d.join("cap.jsonl");
+    post_until(&addr, &cap, 0, 2);
+    daemon.stop();
+    for f in ["cap.jsonl", "std.jsonl", "audit.jsonl", "serve.log"] {
+        assert_no_canary(&d.join(f));
+    }
+    // Where each request id was sealed, from the capture itself.
+    let mut sealed = std::collections::HashMap::new();
+    for l in std::fs::read_to_string(&cap).unwrap().lines() {
+        if !l.contains("\"tracegate.sealed\"") {
+            continue;
+        }
+        let split = tracegate::seal::cf::split_line(l.as_bytes()).unwrap();
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let id = v["request_id"].as_str().unwrap().to_owned();
+        sealed.insert(id, (split.sealed.segment.to_string(), split.sealed.seq));
+    }
+    let mut pointed = 0;
+    for l in std::fs::read_to_string(d.join("std.jsonl"))
+        .unwrap()
+        .lines()
+    {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let id = v["request_id"].as_str().unwrap();
+        assert!(
+            v.get("prompt_text").is_none(),
+            "no content on a standard sink"
+        );
+        match sealed.get(id) {
+            Some((segment, seq)) => {
+                for key in ["prompt_text", "output_text"] {
+                    assert_eq!(
+                        v[format!("{key}_ref")].as_str(),
+                        Some(
+                            format!("tracegate:sink/cap/segment/{segment}/record/{seq}#{key}")
+                                .as_str()
+                        ),
+                        "{l}"
+                    );
+                }
+                pointed += 1;
+            }
+            None => assert!(
+                v.get("prompt_text_ref").is_none(),
+                "a record that was not sealed has no reference: {l}"
+            ),
+        }
+    }
+    assert_eq!(pointed, sealed.len(), "every sealed record is pointed to");
+}
+
+/// A `content_refs` that could not point anywhere, or whose member a
+/// producer could forge, does not load.
+#[test]
+fn content_refs_that_cannot_point_to_a_sealed_capture_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r = keygen(&d.join("id.key"));
+    let start = jiff::Timestamp::now().round(jiff::Unit::Second).unwrap();
+    for (extra, cause) in [
+        ("content_refs = \"nope\"", "names no sink of this policy"),
+        ("content_refs = \"std\"", "names the sink itself"),
+    ] {
+        write_policy_with(d, &r, start, extra);
+        let run = tracegate(
+            &["policy", "check", d.join("policy.toml").to_str().unwrap()],
+            b"",
+        );
+        assert_ne!(run.code, 0, "{extra}");
+        let text = format!("{}{}", run.stdout, run.stderr);
+        assert!(
+            text.contains(cause) && text.contains("policy.toml:"),
+            "{extra}: {text}"
+        );
+    }
+    // A target that does not seal.
+    let p = d.join("policy.toml");
+    std::fs::write(
+        &p,
+        "[audit]\npath = \"a.jsonl\"\n[[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:c.jsonl\"\n\
+         [[sink]]\nname = \"std\"\noutput = \"file:s.jsonl\"\ncontent_refs = \"cap\"\n",
+    )
+    .unwrap();
+    let run = tracegate(&["policy", "check", p.to_str().unwrap()], b"");
+    assert_ne!(run.code, 0);
+    assert!(format!("{}{}", run.stdout, run.stderr).contains("does not seal"));
+    // The member a reference is written to, allowlisted: a producer could
+    // forge it.
+    write_policy_with(d, &r, start, "content_refs = \"cap\"");
+    let mut text = std::fs::read_to_string(&p).unwrap();
+    text.push_str("[standard.fields]\nprompt_text_ref = { type = \"string\" }\n");
+    std::fs::write(&p, text).unwrap();
+    let run = tracegate(&["policy", "check", p.to_str().unwrap()], b"");
+    assert_ne!(run.code, 0);
+    assert!(
+        format!("{}{}", run.stdout, run.stderr).contains("the member a reference is written to"),
+        "{}{}",
+        run.stdout,
+        run.stderr
     );
 }

@@ -33,6 +33,7 @@ use crate::record::Format;
 use crate::record::cf_span;
 use crate::record::otlp_proto::bounds::Signal;
 use crate::record::tape::Tape;
+use crate::sink::RecordSink as _;
 use crate::sink::counters::{DropReason, ItemSignal, SinkCounters};
 use crate::sink::writer::{self as sink, Queue};
 use crate::source::lines::{Line, LineReader, is_blank};
@@ -40,6 +41,7 @@ use crate::window::Level;
 use crate::window::budget::Units;
 use crate::window::clock::Clock;
 use crate::window::runtime::{Capture, Grant};
+use crate::window::segments::SealedAt;
 
 /// A sink's capture state, tagged with the policy revision it follows.
 #[derive(Debug)]
@@ -68,6 +70,9 @@ pub struct SinkRt {
     /// output): see [`seal_or_standard`]. A sealed sink with an OTLP
     /// output gets standard records only (OTLP content is not sealed yet).
     pub sealed: bool,
+    /// `content_refs`: the index in [`Active::sinks`] of the sealed sink
+    /// whose captures this sink's standard records point to.
+    pub content_refs: Option<usize>,
     /// When a record this sink cannot carry was last logged (rate limit).
     not_carried_logged: Mutex<Option<std::time::Instant>>,
 }
@@ -83,6 +88,9 @@ pub struct Active {
     pub loaded_at: Timestamp,
     /// The sinks that have an `output`, in policy order.
     pub sinks: Vec<SinkRt>,
+    /// The order a record visits them: sealed sinks first, so that a
+    /// sink with `content_refs` knows where its record was sealed.
+    order: Vec<usize>,
     /// Pooled gate sets.
     gates: Mutex<Vec<GateSet>>,
 }
@@ -219,6 +227,7 @@ impl Pipeline {
             revision: 0,
             loaded_at: clock.utc(),
             sinks: Vec::new(),
+            order: Vec::new(),
             gates: Mutex::new(Vec::new()),
         };
         let p = Arc::new(Pipeline {
@@ -339,6 +348,7 @@ impl Pipeline {
                 counters,
                 otlp_only,
                 sealed,
+                content_refs: None,
                 not_carried_logged: Mutex::new(None),
             });
         }
@@ -352,6 +362,22 @@ impl Pipeline {
         }
         *captures = new_captures;
         *queues = new_queues;
+        for (i, p) in policy
+            .sinks()
+            .iter()
+            .filter(|p| p.output.is_some())
+            .enumerate()
+        {
+            let target = p
+                .content_refs
+                .as_ref()
+                .and_then(|t| sinks.iter().position(|s: &SinkRt| s.name == *t));
+            if let Some(s) = sinks.get_mut(i) {
+                s.content_refs = target;
+            }
+        }
+        let mut order: Vec<usize> = (0..sinks.len()).collect();
+        order.sort_by_key(|&i| sinks.get(i).is_none_or(|s| !s.sealed));
         // Closes and enablements of the new version: write them now.
         self.work.notify_one();
         Active {
@@ -359,6 +385,7 @@ impl Pipeline {
             revision,
             loaded_at: self.clock.utc(),
             sinks,
+            order,
             gates: Mutex::new(Vec::new()),
         }
     }
@@ -460,8 +487,10 @@ impl Pipeline {
             _ => &[][..],
         };
         let mut note: Option<DropNote> = None;
-        for (i, s) in active.sinks.iter().enumerate() {
-            let Some(gate) = gates.get_mut(i) else {
+        // Where this record was sealed, per sealed sink (index, place).
+        let mut sealed_at: Vec<(usize, SealedAt)> = Vec::new();
+        for &i in &active.order {
+            let (Some(s), Some(gate)) = (active.sinks.get(i), gates.get_mut(i)) else {
                 continue;
             };
             judged_by = i;
@@ -483,7 +512,10 @@ impl Pipeline {
                 None => Sent::Not(judge_for_sink(gate, None, n, line)),
             });
             let (d, sent) = match d {
-                Sent::Sealed(d) => (d, true),
+                Sent::Sealed(d, at) => {
+                    sealed_at.push((i, at));
+                    (d, true)
+                }
                 Sent::Not(d) => (d, false),
             };
             let what = item_signal(tally.signal, d.judged.format, bytes);
@@ -557,8 +589,20 @@ impl Pipeline {
                 s.counters.stripped.fetch_add(1, Ordering::Relaxed);
             }
             let mut queue: &Queue = &s.queue;
+            let refs = s.content_refs.and_then(|t| {
+                let at = sealed_at.iter().find(|(j, _)| *j == t)?;
+                Some((active.sinks.get(t)?.name.as_str(), &at.1))
+            });
             if sent {
                 // Sealed and queued already.
+            } else if let Some((target, at)) = refs.filter(|_| !d.is_full())
+                && let Some(bytes) = written_bytes(gate, line, &d)
+                && let Some(with) = tracegate::seal::cf::with_refs(bytes, target, at)
+            {
+                if (&mut queue).put(&with, false).is_err() {
+                    s.counters.drop_one(DropReason::QueueFull);
+                    noted(DropReason::QueueFull, None, 1);
+                }
             } else if s.otlp_only && d.judged.format != Some(Format::Otlp) {
                 send_as_otlp(s, gate, n, line, &d);
             } else if crate::sink::send(&mut queue, gate, line, &d).is_err() {
@@ -882,8 +926,8 @@ fn send_as_otlp(s: &SinkRt, gate: &mut Gate, n: u64, line: &Line<'_>, d: &Delive
 
 /// A record's delivery, after [`seal_or_standard`].
 enum Sent {
-    /// Sealed and queued at full level.
-    Sealed(Delivery),
+    /// Sealed and queued at full level; where it was sealed.
+    Sealed(Delivery, SealedAt),
     /// Not sent yet: this delivery goes out as any other.
     Not(Delivery),
 }
@@ -902,21 +946,27 @@ fn seal_or_standard(
     line: &Line<'_>,
     d: Delivery,
 ) -> Sent {
-    let bytes = match (d.written, line) {
-        (Some(Written::Line), Line::Text(b)) => *b,
-        (Some(Written::Rebuilt), _) => gate.output(),
-        _ => &[][..],
-    };
+    let bytes = written_bytes(gate, line, &d).unwrap_or_default();
     let mut emit = |b: &[u8]| {
         let mut q = queue;
         crate::sink::RecordSink::put(&mut q, b, true).is_ok()
     };
-    let sealed = source.with(false, |c| c.seal(bytes, &mut emit).is_ok());
-    if sealed {
-        Sent::Sealed(d)
+    let sealed = source.with(None, |c| c.seal(bytes, &mut emit).ok());
+    if let Some(at) = sealed {
+        Sent::Sealed(d, at)
     } else {
         // SECURITY: not sealed, not full.
         Sent::Not(judge_for_sink(gate, None, n, line))
+    }
+}
+
+/// The bytes `d` writes: the input line itself or what `gate` rebuilt;
+/// `None` when nothing goes out.
+fn written_bytes<'a>(gate: &'a Gate, line: &'a Line<'_>, d: &Delivery) -> Option<&'a [u8]> {
+    match (d.written, line) {
+        (Some(Written::Line), Line::Text(b)) => Some(*b),
+        (Some(Written::Rebuilt), _) => Some(gate.output()),
+        _ => None,
     }
 }
 

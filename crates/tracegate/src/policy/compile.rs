@@ -831,6 +831,24 @@ fn build(
     };
     let (sinks, sink_at, sink_table_at, sink_free_bits_at) =
         sinks(ctx, sink.unwrap_or_default(), &pseudonymizable);
+    for (s, at) in sinks.iter().zip(&sink_table_at) {
+        // SECURITY: a reference is written by the gate; a producer's own
+        // member of that name on the allowlist would pose as one.
+        let taken = content_fields
+            .iter()
+            .map(|c| format!("{c}_ref"))
+            .find(|r| fields.lookup(r).is_some());
+        if let (Some(_), Some(r)) = (&s.content_refs, taken) {
+            let e = at
+                .error(format!(
+                    "sink `{}` has content_refs, but [standard.fields] allowlists `{}`, the member a reference is written to",
+                    shown(&s.name),
+                    crate::finding::escape_key(&r)
+                ))
+                .with_hint("take it off [standard.fields]");
+            ctx.errors.push(e);
+        }
+    }
     let windows = windows(ctx, raw_windows, &sinks, max_window);
     if inner(capture).0.require_seal == Some(true) {
         // SECURITY: with `require_seal`, no sink may receive content in
@@ -1809,6 +1827,7 @@ fn sinks(
     let mut at = Vec::new();
     let mut table_at = Vec::new();
     let mut free_bits_at = Vec::new();
+    let mut refs: Vec<(usize, Spanned<String>)> = Vec::new();
     for v in raw {
         let span = v.span();
         let s = v.into_inner();
@@ -1932,6 +1951,9 @@ fn sinks(
         });
         free_bits_at.push(s.max_free_bits.as_ref().map(|v| ctx.loc(v.span())));
         let seal_to = seal_recipients(ctx, s.seal_to.as_deref(), s.full_allowed, span.clone());
+        if let Some(r) = s.content_refs {
+            refs.push((out.len(), r));
+        }
         out.push(Sink {
             name: name.into_inner(),
             full_allowed: s.full_allowed.unwrap_or(false),
@@ -1942,7 +1964,35 @@ fn sinks(
             spool,
             max_free_bits,
             seal_to,
+            content_refs: None,
         });
+    }
+    for (i, r) in refs {
+        let target = out.iter().find(|t| t.name == *r.get_ref());
+        let problem = match (target, out.get(i)) {
+            (None, _) => Some("names no sink of this policy"),
+            (Some(t), Some(s)) if t.name == s.name => Some("names the sink itself"),
+            (Some(t), _) if t.seal_to.is_empty() => Some(
+                "names a sink that does not seal (`seal_to`): its captures hold content in clear, so nothing to point to",
+            ),
+            (_, Some(s)) if !matches!(s.output, Some(SinkOutput::File(_) | SinkOutput::Stdout)) => {
+                Some(
+                    "is for a sink with a `file:` or `stdout` output (an OTLP output cannot carry references yet)",
+                )
+            }
+            _ => None,
+        };
+        match problem {
+            Some(p) => ctx.err(
+                r.span(),
+                format!("sink `content_refs` = `{}` {p}", shown(r.get_ref())),
+            ),
+            None => {
+                if let Some(s) = out.get_mut(i) {
+                    s.content_refs = Some(r.into_inner());
+                }
+            }
+        }
     }
     (out, at, table_at, free_bits_at)
 }

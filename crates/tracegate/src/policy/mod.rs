@@ -808,6 +808,9 @@ pub struct Sink {
     /// `seal_to`: full-level content for this sink is sealed to these
     /// recipients (`crate::seal`); empty: not sealed.
     pub seal_to: Vec<crate::seal::Recipient>,
+    /// `content_refs`: the sealed sink whose captures this sink's
+    /// standard copies of the same records point to (`serve`).
+    pub content_refs: Option<String>,
 }
 
 /// A sink's `max_free_bits`: per record format (`cf`, `otlp_span`,

@@ -369,6 +369,10 @@ raw_table! {
         /// Seal full-level content to these recipients (age X25519
         /// public keys, `age1...`): the sink never holds it in clear.
         pub seal_to: Option<Vec<Spanned<String>>>,
+        /// The sealed sink whose captures this sink's standard records
+        /// point to (`<content field>_ref` members naming the segment and
+        /// record that hold the content).
+        pub content_refs: Option<Spanned<String>>,
     }
 }
 

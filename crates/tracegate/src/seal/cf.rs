@@ -10,7 +10,7 @@
 
 use zeroize::Zeroizing;
 
-use super::{Opener, SEALED_KEY, SealError, SealedValue, Sealer};
+use super::{Opener, SealError, SealedValue, Sealer};
 use crate::record::tape::{self, Kind, Tape};
 
 /// The member that ends a sealed line, up to its value.
@@ -25,6 +25,20 @@ pub fn seal_line(
     line: &[u8],
     is_content: &dyn Fn(&str) -> bool,
 ) -> Result<Option<Vec<u8>>, SealError> {
+    Ok(seal_line_keys(sealer, tape, line, is_content)?.map(|(l, _)| l))
+}
+
+/// A sealed line and the names of the content members sealed in it, in
+/// their order.
+pub type SealedLine = (Vec<u8>, Vec<String>);
+
+/// [`seal_line`], with the names of the content members it sealed.
+pub fn seal_line_keys(
+    sealer: &mut Sealer,
+    tape: &mut Tape,
+    line: &[u8],
+    is_content: &dyn Fn(&str) -> bool,
+) -> Result<Option<SealedLine>, SealError> {
     let text = tape.scan(line).map_err(|_| SealError::NotAnObject)?;
     let toks = tape.tokens();
     if toks.first().map(|t| t.kind) != Some(Kind::Object) {
@@ -83,7 +97,38 @@ pub fn seal_line(
         );
     }
     out.extend_from_slice(b"\"}");
-    Ok(Some(out))
+    Ok(Some((out, keys)))
+}
+
+/// A standard record (a JSON object, as the gate wrote it) with a
+/// reference member per content key sealed at `at` in sink `sink`:
+/// `"<key>_ref":"tracegate:sink/…/segment/…/record/…#<key>"`, after its
+/// own members. `None` when `record` is not one JSON object.
+pub fn with_refs(
+    record: &[u8],
+    sink: &str,
+    at: &crate::window::segments::SealedAt,
+) -> Option<Vec<u8>> {
+    let end = record.trim_ascii_end();
+    let body = end.strip_suffix(b"}")?;
+    if !record.trim_ascii_start().starts_with(b"{") {
+        return None;
+    }
+    let empty = body.trim_ascii().len() == 1;
+    let mut out = Vec::with_capacity(record.len() + 96 * at.keys.len());
+    out.extend_from_slice(body);
+    for (i, key) in at.keys.iter().enumerate() {
+        if i > 0 || !empty {
+            out.push(b',');
+        }
+        let name = serde_json::to_string(&format!("{key}_ref")).ok()?;
+        let uri = serde_json::to_string(&at.uri(sink, key)).ok()?;
+        out.extend_from_slice(name.as_bytes());
+        out.push(b':');
+        out.extend_from_slice(uri.as_bytes());
+    }
+    out.push(b'}');
+    Some(out)
 }
 
 /// A sealed line split: its clear part (closed, as bound into the sealed

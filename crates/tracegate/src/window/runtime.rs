@@ -39,7 +39,7 @@ use super::Level;
 use super::budget::{Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, busy_event};
 use super::budget_source::{StoreClient, budget_source};
 use super::clock::Clock;
-use super::segments::{Prepared, SegmentError, Segments};
+use super::segments::{Prepared, SealedAt, SegmentError, Segments};
 use super::{WindowState, latest, state_with_floor};
 use crate::audit::{AuditEvent, AuditKey, CloseCause, DenyWhy};
 use crate::policy::tls::TlsCheck;
@@ -441,7 +441,7 @@ impl Capture {
         &mut self,
         record: &[u8],
         emit: &mut dyn FnMut(&[u8]) -> bool,
-    ) -> Result<(), SegmentError> {
+    ) -> Result<SealedAt, SegmentError> {
         let Some(window) = self.open.as_ref().map(|o| o.window.id.clone()) else {
             return Err(SegmentError::NoWindow);
         };

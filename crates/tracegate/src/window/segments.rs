@@ -77,6 +77,28 @@ impl Prepared {
     }
 }
 
+/// Where a sealed record went: what a reference to it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealedAt {
+    /// Its segment.
+    pub segment: crate::seal::SegmentId,
+    /// Its sequence number in the segment.
+    pub seq: u64,
+    /// The content keys sealed in it, in their order.
+    pub keys: Vec<String>,
+}
+
+impl SealedAt {
+    /// The reference to content key `key` of this record in `sink`:
+    /// `tracegate:sink/SINK/segment/ID/record/SEQ#KEY`.
+    pub fn uri(&self, sink: &str, key: &str) -> String {
+        format!(
+            "tracegate:sink/{sink}/segment/{}/record/{}#{key}",
+            self.segment, self.seq
+        )
+    }
+}
+
 struct Current {
     sealer: Sealer,
     window: String,
@@ -200,20 +222,21 @@ impl Segments {
         &mut self,
         record: &[u8],
         emit: &mut dyn FnMut(&[u8]) -> bool,
-    ) -> Result<(), SegmentError> {
+    ) -> Result<SealedAt, SegmentError> {
         let Some(cur) = self.current.as_mut() else {
             return Err(SegmentError::NotReady);
         };
         let content = &self.content;
         let is_content = |k: &str| content.iter().any(|c| c == k);
-        let line = match cf::seal_line(&mut cur.sealer, &mut self.tape, record, &is_content) {
-            Ok(Some(l)) => l,
-            // SECURITY: a full record the sealer finds no content in is
-            // still not written in clear at full level: it is refused, and
-            // goes out standard.
-            Ok(None) => return Err(SegmentError::Seal(SealError::NotAnObject)),
-            Err(e) => return Err(e.into()),
-        };
+        let (line, keys) =
+            match cf::seal_line_keys(&mut cur.sealer, &mut self.tape, record, &is_content) {
+                Ok(Some(l)) => l,
+                // SECURITY: a full record the sealer finds no content in is
+                // still not written in clear at full level: it is refused, and
+                // goes out standard.
+                Ok(None) => return Err(SegmentError::Seal(SealError::NotAnObject)),
+                Err(e) => return Err(e.into()),
+            };
         let taken = match &cur.header {
             Some(h) => {
                 let mut both = Vec::with_capacity(h.len() + 1 + line.len());
@@ -231,7 +254,11 @@ impl Segments {
             cur.digest.header(&h);
         }
         cur.digest.record(&line);
-        Ok(())
+        Ok(SealedAt {
+            segment: cur.sealer.header().id,
+            seq: cur.digest.records.saturating_sub(1),
+            keys,
+        })
     }
 
     /// The open segment's window, if any.
@@ -291,7 +318,11 @@ mod tests {
     const REC: &[u8] = br#"{"request_id":"chatcmpl-1","prompt_text":"secret words"}"#;
 
     /// Seal `rec` and keep what goes out as lines.
-    fn seal(seg: &mut Segments, rec: &[u8], out: &mut Vec<Vec<u8>>) -> Result<(), SegmentError> {
+    fn seal(
+        seg: &mut Segments,
+        rec: &[u8],
+        out: &mut Vec<Vec<u8>>,
+    ) -> Result<SealedAt, SegmentError> {
         seg.seal(rec, &mut |b: &[u8]| {
             out.extend(b.split(|&c| c == b'\n').map(<[u8]>::to_vec));
             true
@@ -305,9 +336,18 @@ mod tests {
         let mut log = Vec::new();
         let mut out = Vec::new();
         open(&mut seg, "w1", Duration::ZERO, &mut log);
-        seal(&mut seg, REC, &mut out).unwrap();
-        seal(&mut seg, REC, &mut out).unwrap();
+        let first = seal(&mut seg, REC, &mut out).unwrap();
+        let second = seal(&mut seg, REC, &mut out).unwrap();
         assert_eq!(out.len(), 3, "header and two records");
+        // Where each went: the segment and position its sealed value names.
+        for (at, line) in [(first, &out[1]), (second, &out[2])] {
+            let split = cf::split_line(line).unwrap();
+            assert_eq!(
+                (at.segment, at.seq),
+                (split.sealed.segment, split.sealed.seq)
+            );
+            assert_eq!(at.keys, ["prompt_text"]);
+        }
         assert_eq!(log.len(), 1);
         let AuditEvent::CaptureSegmentOpened {
             header_sha256,
