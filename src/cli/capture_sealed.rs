@@ -18,6 +18,7 @@ use anyhow::{Context, bail};
 use super::exit;
 use crate::audit::{AuditEvent, ReadFile, VerifyStatus};
 use crate::seal::cf::{self, SplitLine};
+use crate::seal::otlp;
 use crate::seal::{Identity, SegmentDigest, SegmentHeader, SegmentId};
 
 /// A segment as the audit log describes it.
@@ -37,8 +38,19 @@ struct Found {
     header_sha256: String,
     header_line: usize,
     digest: SegmentDigest,
-    /// Sealed records: line number and split line, in file order.
-    records: Vec<(usize, SplitLine)>,
+    /// Sealed records: line number and record, in file order.
+    records: Vec<(usize, Sealed)>,
+    /// The sequence number the next sealed value must carry.
+    next_seq: u64,
+}
+
+/// One sealed line of a segment.
+enum Sealed {
+    /// A cf record: its clear part and sealed value.
+    Cf(SplitLine),
+    /// An OTLP/JSON export request: its spans and log records each hold a
+    /// sealed value (`crate::seal::otlp`).
+    Otlp(Vec<u8>),
 }
 
 /// `capture keygen --out PATH`.
@@ -162,31 +174,44 @@ fn scan(path: &Path, bytes: &[u8]) -> anyhow::Result<Vec<Found>> {
                 header_line: n,
                 digest,
                 records: Vec::new(),
+                next_seq: 0,
             });
             continue;
         }
-        if !cf::is_sealed_line(line) {
+        let bad = |e: crate::seal::SealError| anyhow::anyhow!("{name}:{n}: {e}");
+        let (values, sealed) = if cf::is_sealed_line(line) {
+            let split = cf::split_line(line).map_err(bad)?;
+            (vec![split.sealed.clone()], Sealed::Cf(split))
+        } else if otlp::is_sealed_request(line) {
+            let values = otlp::sealed_values(line).map_err(bad)?;
+            (values, Sealed::Otlp(line.to_vec()))
+        } else {
             // A standard record (outside any window): in clear, not ours.
             continue;
-        }
-        let split = cf::split_line(line).map_err(|e| anyhow::anyhow!("{name}:{n}: {e}"))?;
-        let Some(&at) = by_id.get(&split.sealed.segment) else {
+        };
+        let Some(first) = values.first() else {
+            continue;
+        };
+        let Some(&at) = by_id.get(&first.segment) else {
             bail!(
                 "{name}:{n}: sealed record of segment {} before (or without) its header",
-                split.sealed.segment
+                first.segment
             );
         };
         let seg = &mut found[at];
-        let expected = seg.records.len() as u64;
-        if split.sealed.seq != expected {
-            bail!(
-                "{name}:{n}: record out of order in segment {} (sequence {}, expected {expected}): records were moved, removed or added",
-                seg.header.id,
-                split.sealed.seq
-            );
+        for v in &values {
+            let expected = seg.next_seq;
+            if v.segment != seg.header.id || v.seq != expected {
+                bail!(
+                    "{name}:{n}: record out of order in segment {} (sequence {}, expected {expected}): records were moved, removed or added",
+                    seg.header.id,
+                    v.seq
+                );
+            }
+            seg.next_seq = expected.saturating_add(1);
         }
         seg.digest.record(line);
-        seg.records.push((n, split));
+        seg.records.push((n, sealed));
     }
     Ok(found)
 }
@@ -385,9 +410,12 @@ pub fn open(req: &OpenRequest<'_>) -> anyhow::Result<u8> {
                         f.header.id
                     )
                 })?;
-                for (n, split) in &f.records {
-                    let line = cf::open_line(&opener, split)
-                        .map_err(|e| anyhow::anyhow!("{}:{n}: {e}", p.display()))?;
+                for (n, sealed) in &f.records {
+                    let line = match sealed {
+                        Sealed::Cf(split) => cf::open_line(&opener, split),
+                        Sealed::Otlp(line) => otlp::open_request(&opener, line),
+                    }
+                    .map_err(|e| anyhow::anyhow!("{}:{n}: {e}", p.display()))?;
                     sink.write(&line)?;
                 }
             }

@@ -252,6 +252,12 @@ impl<'s> Worker<'s> {
                     sealed_clear = split.clear;
                     line = Line::Text(&sealed_clear);
                     sealed = true;
+                } else if crate::seal::otlp::is_sealed_request(bytes)
+                    && let Ok(clear) = crate::seal::otlp::clear_part(bytes)
+                {
+                    sealed_clear = clear;
+                    line = Line::Text(&sealed_clear);
+                    sealed = true;
                 }
             }
             done.tally.records += 1;

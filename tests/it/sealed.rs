@@ -67,6 +67,18 @@ fn record(i: usize, prompt: &str) -> String {
 /// now, and `filter` of `n` records (the second one the canary) into the
 /// capture file.
 fn setup(n: usize) -> Setup {
+    let mut input = String::new();
+    for i in 0..n {
+        input.push_str(&record(
+            i,
+            if i == 1 { CANARY } else { "an ordinary prompt" },
+        ));
+    }
+    setup_with(&input)
+}
+
+/// [`setup`], filtering `input` into the capture file.
+fn setup_with(input: &str) -> Setup {
     let dir = tempfile::tempdir().unwrap();
     let identity = dir.path().join("id.key");
     let kg = tracegate(
@@ -93,13 +105,6 @@ fn setup(n: usize) -> Setup {
         ),
     )
     .unwrap();
-    let mut input = String::new();
-    for i in 0..n {
-        input.push_str(&record(
-            i,
-            if i == 1 { CANARY } else { "an ordinary prompt" },
-        ));
-    }
     let run = tracegate(
         &[
             "filter",
@@ -212,6 +217,89 @@ fn a_canary_through_filter_is_sealed_and_opens_byte_for_byte() {
         b"",
     );
     assert!(ls.stdout.contains("opened 1x"), "{}", ls.stdout);
+}
+
+/// OTLP through `filter` into a sealed sink: an export request and a bare
+/// span with content in span, event and log attributes and a log body
+/// reach the capture with one `tracegate.sealed` attribute per span or
+/// log record and no content in clear; `check --sink --audit` proves them
+/// inside the window without a key, and `capture open` gives back each
+/// request as it was.
+#[test]
+fn otlp_content_through_filter_is_sealed_per_span_and_opens() {
+    let now = jiff::Timestamp::now().as_nanosecond();
+    let span = |id: &str| {
+        serde_json::json!({
+            "traceId": "5b8efff798038103d269b633813fc60c", "spanId": id,
+            "name": "chat gpt-4o", "kind": 3,
+            "startTimeUnixNano": (now - 1_000_000).to_string(), "endTimeUnixNano": now.to_string(),
+            "attributes": [
+                {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+                {"key": "gen_ai.prompt", "value": {"stringValue": CANARY}}
+            ],
+            "events": [{"name": "gen_ai.choice", "timeUnixNano": now.to_string(),
+                "attributes": [{"key": "gen_ai.completion", "value": {"stringValue": CANARY}}]}]
+        })
+    };
+    let request = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [span("eee19b7ec3c1b174"), span("eee19b7ec3c1b175")]}]}]});
+    let logs = serde_json::json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [{
+        "timeUnixNano": now.to_string(), "eventName": "gen_ai.user.message",
+        "body": {"kvlistValue": {"values": [{"key": "content", "value": {"stringValue": CANARY}}]}}
+    }]}]}]});
+    let bare = span("eee19b7ec3c1b176");
+    let inputs = [request, logs, bare];
+    let mut input = String::new();
+    for v in &inputs {
+        input.push_str(&serde_json::to_string(v).unwrap());
+        input.push('\n');
+    }
+    let s = setup_with(&input);
+    assert_no_canary(&std::fs::read(&s.capture).unwrap(), "the capture file");
+    let lines = s.lines();
+    assert_eq!(lines.len(), 4, "a header and three sealed lines: {lines:?}");
+    assert_eq!(
+        lines[1].matches("\"key\":\"tracegate.sealed\"").count(),
+        2,
+        "one sealed value per span"
+    );
+    let run = tracegate(
+        &[
+            "check",
+            "--policy",
+            Setup::s(&s.policy),
+            "--sink",
+            "cap",
+            "--audit",
+            Setup::s(&s.audit),
+            Setup::s(&s.capture),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let run = s.open(&s.identity, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let opened: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(opened, inputs, "each request back as it went in");
+    // A sealed attribute moved to the other span does not open.
+    let mut v: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
+    let spans = v["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array_mut()
+        .unwrap();
+    let last = |s: &serde_json::Value| s["attributes"].as_array().unwrap().len() - 1;
+    let (a, b) = (last(&spans[0]), last(&spans[1]));
+    let moved = spans[0]["attributes"][a].clone();
+    spans[0]["attributes"][a] = spans[1]["attributes"][b].clone();
+    spans[1]["attributes"][b] = moved;
+    let mut tampered = s.lines();
+    tampered[1] = serde_json::to_string(&v).unwrap();
+    s.write_lines(&tampered);
+    let run = s.open(&s.identity, &[]);
+    assert_ne!(run.code, 0, "a moved sealed value opens nothing");
+    assert!(run.stdout.is_empty());
 }
 
 #[test]

@@ -347,3 +347,120 @@ fn content_refs_that_cannot_point_to_a_sealed_capture_are_refused() {
         run.stderr
     );
 }
+
+/// OTLP through `serve`, over gRPC (protobuf) and HTTP (JSON), into a
+/// sealed file sink: each span's content goes out sealed, nowhere in
+/// clear, and `capture open` gives it back.
+#[test]
+fn otlp_content_through_serve_over_grpc_and_http_is_sealed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r1 = keygen(&d.join("id1.key"));
+    let start = jiff::Timestamp::now().round(jiff::Unit::Second).unwrap()
+        - jiff::SignedDuration::from_secs(60);
+    write_policy(d, &r1, start);
+    let (daemon, grpc) = crate::grpc::start(d);
+    let now = jiff::Timestamp::now().as_nanosecond();
+    let request = |span_id: &str| {
+        serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [{
+            "traceId": "5b8efff798038103d269b633813fc60c", "spanId": span_id,
+            "name": "chat gpt-4o", "kind": 3,
+            "startTimeUnixNano": (now - 1_000_000).to_string(), "endTimeUnixNano": now.to_string(),
+            "attributes": [
+                {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+                {"key": "gen_ai.prompt", "value": {"stringValue": CANARY}}
+            ]
+        }]}]}]})
+    };
+    let body = tracegate::internals::record::otlp_proto::encode_traces_protobuf(
+        &request("eee19b7ec3c1b174").to_string(),
+    )
+    .unwrap();
+    crate::grpc::call(
+        &grpc,
+        tracegate_daemon::otlp_grpc::TRACES_PATH,
+        body,
+        &crate::grpc::Call::default(),
+    )
+    .unwrap();
+    let json = request("eee19b7ec3c1b175").to_string();
+    let mut s = TcpStream::connect(&daemon.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let req = format!(
+        "POST /v1/traces HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\
+         content-type: application/json\r\ncontent-length: {}\r\n\r\n{json}",
+        json.len()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    assert!(
+        raw.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&raw)
+    );
+    let cap = d.join("cap.jsonl");
+    let sealed = |p: &Path| {
+        std::fs::read_to_string(p)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| tracegate::seal::otlp::is_sealed_request(l.as_bytes()))
+            .count()
+    };
+    poll("both requests sealed in the capture", || {
+        (sealed(&cap) >= 2).then_some(())
+    });
+    let ok = Command::new("kill")
+        .args(["-TERM", &daemon.child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    poll("the segment to close", || {
+        events(&d.join("audit.jsonl"))
+            .iter()
+            .any(|e| e == "capture_segment_closed")
+            .then_some(())
+    });
+    drop(daemon);
+    for f in ["cap.jsonl", "std.jsonl", "audit.jsonl", "serve.log"] {
+        assert_no_canary(&d.join(f));
+    }
+    let run = tracegate(
+        &[
+            "capture",
+            "open",
+            "--identity",
+            d.join("id1.key").to_str().unwrap(),
+            "--audit",
+            d.join("audit.jsonl").to_str().unwrap(),
+            "--reason",
+            "replay",
+            "--by",
+            "tester",
+            cap.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let prompts: Vec<String> = run
+        .stdout
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let attrs = v["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["attributes"].clone();
+            attrs
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|kv| kv["key"] == "gen_ai.prompt")
+                .map(|kv| kv["value"]["stringValue"].as_str().unwrap().to_owned())
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        prompts,
+        [CANARY, CANARY],
+        "both spans' content, byte for byte"
+    );
+}

@@ -30,6 +30,7 @@
 
 pub mod age;
 pub mod cf;
+pub mod otlp;
 
 use std::convert::Infallible;
 use std::fmt;

@@ -303,3 +303,202 @@ proptest! {
         }
     }
 }
+
+mod otlp_requests {
+    use super::super::otlp::{
+        clear_part, is_request, is_sealed_request, open_request, seal_request, sealed_values,
+    };
+    use super::*;
+    use serde_json::{Value, json};
+
+    fn is_content_attr(k: &str) -> bool {
+        k == "gen_ai.prompt" || k == "gen_ai.completion" || k.starts_with("gen_ai.input.")
+    }
+
+    fn span(id: &str, prompt: &str) -> Value {
+        json!({
+            "traceId": "5b8efff798038103d269b633813fc60c",
+            "spanId": id,
+            "name": "chat gpt-4o",
+            "kind": 3,
+            "startTimeUnixNano": "1700000000000000000",
+            "endTimeUnixNano": "1700000001000000000",
+            "attributes": [
+                {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+                {"key": "gen_ai.prompt", "value": {"stringValue": prompt}},
+                {"key": "gen_ai.usage.input_tokens", "value": {"intValue": "12"}}
+            ],
+            "events": [
+                {"name": "gen_ai.choice", "timeUnixNano": "1700000000500000000",
+                 "attributes": [{"key": "gen_ai.completion", "value": {"stringValue": prompt}}]}
+            ]
+        })
+    }
+
+    fn request(spans: Vec<Value>) -> Vec<u8> {
+        serde_json::to_vec(&json!({"resourceSpans": [{
+            "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "vllm"}}]},
+            "scopeSpans": [{"scope": {"name": "vllm"}, "spans": spans}]
+        }]}))
+        .unwrap()
+    }
+
+    fn sealer() -> (Sealer, Opener) {
+        let (id, r) = keypair();
+        let s = Sealer::new("cap", "w1", std::slice::from_ref(&r)).unwrap();
+        let o = s.header().unwrap_key(&[id]).unwrap();
+        (s, o)
+    }
+
+    #[test]
+    fn a_sealed_request_holds_no_content_and_opens_to_it() {
+        let (mut s, o) = sealer();
+        let line = request(vec![
+            span("eee19b7ec3c1b174", CANARY),
+            span("eee19b7ec3c1b175", "plain"),
+        ]);
+        assert!(is_request(&line));
+        let sealed = seal_request(&mut s, &line, &is_content_attr)
+            .unwrap()
+            .unwrap();
+        assert_eq!((sealed.first, sealed.count), (0, 2));
+        let text = String::from_utf8(sealed.line.clone()).unwrap();
+        assert!(!text.contains("CANARY") && !text.contains("gen_ai.prompt"));
+        assert!(
+            text.contains("gen_ai.usage.input_tokens"),
+            "clear attributes stay"
+        );
+        let values = sealed_values(&sealed.line).unwrap();
+        let seqs: Vec<u64> = values.iter().map(|v| v.seq).collect();
+        assert_eq!(seqs, [0, 1]);
+        assert_eq!(values[0].keys, ["gen_ai.prompt", "gen_ai.completion"]);
+        let opened = open_request(&o, &sealed.line).unwrap();
+        let back: Value = serde_json::from_slice(&opened).unwrap();
+        let orig: Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!(back, orig, "every value back in its place");
+        let clear = clear_part(&sealed.line).unwrap();
+        assert!(memchr::memmem::find(&clear, SEALED_KEY.as_bytes()).is_none());
+    }
+
+    #[test]
+    fn a_log_records_body_is_sealed_with_it() {
+        let (mut s, o) = sealer();
+        let line = serde_json::to_vec(&json!({"resourceLogs": [{"scopeLogs": [{"logRecords": [
+            {"timeUnixNano": "1700000000000000000", "eventName": "gen_ai.user.message",
+             "body": {"kvlistValue": {"values": [{"key": "content", "value": {"stringValue": CANARY}}]}}}
+        ]}]}]}))
+        .unwrap();
+        let sealed = seal_request(&mut s, &line, &is_content_attr)
+            .unwrap()
+            .unwrap();
+        assert!(memchr::memmem::find(&sealed.line, b"CANARY").is_none());
+        assert_eq!(sealed_values(&sealed.line).unwrap()[0].keys, ["body"]);
+        let back: Value = serde_json::from_slice(&open_request(&o, &sealed.line).unwrap()).unwrap();
+        assert_eq!(back, serde_json::from_slice::<Value>(&line).unwrap());
+    }
+
+    /// Move a sealed attribute to another span, edit a clear field of its
+    /// span, or plant one: none opens.
+    #[test]
+    fn a_moved_or_edited_sealed_span_does_not_open() {
+        let (mut s, o) = sealer();
+        let line = request(vec![
+            span("eee19b7ec3c1b174", CANARY),
+            span("eee19b7ec3c1b175", "plain"),
+        ]);
+        let sealed = seal_request(&mut s, &line, &is_content_attr)
+            .unwrap()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&sealed.line).unwrap();
+        // Swap the two spans' sealed attributes.
+        let mut swapped = v.clone();
+        let sp = swap_sealed(&mut swapped);
+        assert!(open_request(&o, &sp).is_err(), "swapped between spans");
+        // Edit a clear field.
+        let mut edited = v.clone();
+        edited["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["name"] = json!("chat other");
+        assert!(open_request(&o, &serde_json::to_vec(&edited).unwrap()).is_err());
+        // A producer's own sealed attribute is refused at sealing.
+        let mut planted: Value = serde_json::from_slice(&line).unwrap();
+        planted["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["attributes"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"key": SEALED_KEY, "value": {"bytesValue": "AAAA"}}));
+        assert!(
+            seal_request(
+                &mut s,
+                &serde_json::to_vec(&planted).unwrap(),
+                &is_content_attr
+            )
+            .is_err()
+        );
+        // Content on a resource belongs to no span: refused whole.
+        let mut on_resource: Value = serde_json::from_slice(&line).unwrap();
+        on_resource["resourceSpans"][0]["resource"]["attributes"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"key": "gen_ai.prompt", "value": {"stringValue": CANARY}}));
+        assert!(
+            seal_request(
+                &mut s,
+                &serde_json::to_vec(&on_resource).unwrap(),
+                &is_content_attr
+            )
+            .is_err()
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Any spans, with content and clear attributes in any order and
+        /// any strings, seal and open back to the request that went in.
+        #[test]
+        fn otlp_seal_open_round_trip(
+            spans in proptest::collection::vec(
+                proptest::collection::vec((0usize..5, "\\PC{0,24}"), 0..6),
+                1..4,
+            ),
+        ) {
+            let names = ["gen_ai.prompt", "gen_ai.input.messages", "gen_ai.operation.name", "cf.request_id", "gen_ai.completion"];
+            let spans: Vec<Value> = spans.iter().enumerate().map(|(i, attrs)| json!({
+                "spanId": format!("{i:016x}"), "name": "chat",
+                "attributes": attrs.iter().map(|(k, v)| json!({"key": names[*k], "value": {"stringValue": v}})).collect::<Vec<_>>(),
+            })).collect();
+            let line = request(spans);
+            let (mut s, o) = sealer();
+            match seal_request(&mut s, &line, &is_content_attr).unwrap() {
+                None => prop_assert!(sealed_values(&line).unwrap().is_empty()),
+                Some(sealed) => {
+                    let back: Value = serde_json::from_slice(&open_request(&o, &sealed.line).unwrap()).unwrap();
+                    prop_assert_eq!(back, serde_json::from_slice::<Value>(&line).unwrap());
+                }
+            }
+        }
+
+        /// Whatever a capture file holds, reading it never panics.
+        #[test]
+        fn otlp_readers_take_any_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+            let _ = sealed_values(&bytes);
+            let _ = clear_part(&bytes);
+            let _ = is_sealed_request(&bytes);
+        }
+    }
+
+    /// The two spans' `tracegate.sealed` attributes exchanged.
+    fn swap_sealed(v: &mut Value) -> Vec<u8> {
+        let spans = v["resourceSpans"][0]["scopeSpans"][0]["spans"]
+            .as_array_mut()
+            .unwrap();
+        let take = |s: &mut Value| {
+            let a = s["attributes"].as_array_mut().unwrap();
+            let i = a.iter().position(|kv| kv["key"] == SEALED_KEY).unwrap();
+            (i, a[i].clone())
+        };
+        let (i0, a0) = take(&mut spans[0]);
+        let (i1, a1) = take(&mut spans[1]);
+        spans[0]["attributes"][i0] = a1;
+        spans[1]["attributes"][i1] = a0;
+        serde_json::to_vec(v).unwrap()
+    }
+}

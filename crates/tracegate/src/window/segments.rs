@@ -19,7 +19,7 @@ use std::time::Duration;
 use crate::audit::AuditEvent;
 use crate::policy::Policy;
 use crate::record::tape::Tape;
-use crate::seal::{Recipient, SealError, Sealer, SegmentDigest, cf};
+use crate::seal::{Recipient, SealError, Sealer, SegmentDigest, cf, otlp};
 
 /// The most bytes one segment holds before a new one opens.
 pub const MAX_SEGMENT_BYTES: u64 = 64 * 1024 * 1024;
@@ -82,9 +82,11 @@ impl Prepared {
 pub struct SealedAt {
     /// Its segment.
     pub segment: crate::seal::SegmentId,
-    /// Its sequence number in the segment.
+    /// Its sequence number in the segment (of an OTLP request: its first
+    /// sealed value's; each span and log record has its own).
     pub seq: u64,
-    /// The content keys sealed in it, in their order.
+    /// The content keys sealed in it, in their order (a cf record's;
+    /// empty for an OTLP request, which gets no references).
     pub keys: Vec<String>,
 }
 
@@ -113,6 +115,8 @@ pub struct Segments {
     sink: String,
     recipients: Vec<Recipient>,
     content: Vec<String>,
+    /// `[full] content_attributes`: what is content in an OTLP request.
+    content_attributes: Vec<String>,
     tape: Tape,
     current: Option<Current>,
     max_bytes: u64,
@@ -140,6 +144,7 @@ impl Segments {
             sink: sink.to_owned(),
             recipients: s.seal_to.clone(),
             content: policy.full().content_fields.clone(),
+            content_attributes: policy.full().content_attributes.clone(),
             tape: Tape::new(),
             current: None,
             max_bytes: MAX_SEGMENT_BYTES,
@@ -155,6 +160,7 @@ impl Segments {
             .sink(&self.sink)
             .is_some_and(|s| s.seal_to == self.recipients)
             && policy.full().content_fields == self.content
+            && policy.full().content_attributes == self.content_attributes
     }
 
     /// Set the rotation bounds (tests).
@@ -226,17 +232,32 @@ impl Segments {
         let Some(cur) = self.current.as_mut() else {
             return Err(SegmentError::NotReady);
         };
+        let first = cur.sealer.sealed();
+        let attrs = &self.content_attributes;
+        let is_attr = |k: &str| crate::policy::content::is_content_attribute(attrs, k);
         let content = &self.content;
-        let is_content = |k: &str| content.iter().any(|c| c == k);
-        let (line, keys) =
-            match cf::seal_line_keys(&mut cur.sealer, &mut self.tape, record, &is_content) {
-                Ok(Some(l)) => l,
-                // SECURITY: a full record the sealer finds no content in is
-                // still not written in clear at full level: it is refused, and
-                // goes out standard.
-                Ok(None) => return Err(SegmentError::Seal(SealError::NotAnObject)),
-                Err(e) => return Err(e.into()),
-            };
+        let is_field = |k: &str| content.iter().any(|c| c == k);
+        let as_otlp = |sealer: &mut Sealer| {
+            otlp::seal_request(sealer, record, &is_attr).map(|r| r.map(|r| (r.line, Vec::new())))
+        };
+        let sealed = if otlp::is_request(record) {
+            as_otlp(&mut cur.sealer)
+        } else {
+            match cf::seal_line_keys(&mut cur.sealer, &mut self.tape, record, &is_field) {
+                // No cf content: a bare span, perhaps (the gate judges a
+                // line with `name` and an `attributes` array as one).
+                Ok(None) => as_otlp(&mut cur.sealer),
+                other => other,
+            }
+        };
+        let (line, keys) = match sealed {
+            Ok(Some(l)) => l,
+            // SECURITY: a full record the sealer finds no content in is
+            // still not written in clear at full level: it is refused, and
+            // goes out standard.
+            Ok(None) => return Err(SegmentError::Seal(SealError::NotAnObject)),
+            Err(e) => return Err(e.into()),
+        };
         let taken = match &cur.header {
             Some(h) => {
                 let mut both = Vec::with_capacity(h.len() + 1 + line.len());
@@ -256,7 +277,7 @@ impl Segments {
         cur.digest.record(&line);
         Ok(SealedAt {
             segment: cur.sealer.header().id,
-            seq: cur.digest.records.saturating_sub(1),
+            seq: first,
             keys,
         })
     }
