@@ -464,3 +464,173 @@ fn otlp_content_through_serve_over_grpc_and_http_is_sealed() {
         "both spans' content, byte for byte"
     );
 }
+
+/// An OTLP/HTTP receiver on loopback that keeps every request it gets
+/// (path and body) and answers 200; its thread ends on its own after a
+/// bounded time.
+struct Receiver {
+    addr: String,
+    got: Got,
+}
+
+/// What a [`Receiver`] got: each request's path and body.
+type Got = std::sync::Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>;
+
+fn receiver() -> Receiver {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let got: Got = std::sync::Arc::default();
+    let keep = std::sync::Arc::clone(&got);
+    std::thread::spawn(move || {
+        // Bounded: at most 64 connections, each read with a timeout.
+        for conn in listener.incoming().take(64) {
+            let Ok(mut c) = conn else { break };
+            let _ = c.set_read_timeout(Some(Duration::from_secs(5)));
+            let keep = std::sync::Arc::clone(&keep);
+            std::thread::spawn(move || {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 8192];
+                // Requests on one kept-alive connection, one after another.
+                for _ in 0..1000 {
+                    let head_end = loop {
+                        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                            break i + 4;
+                        }
+                        match c.read(&mut chunk) {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                        }
+                    };
+                    let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
+                    let path = head.split(' ').nth(1).unwrap_or("").to_owned();
+                    let len: usize = head
+                        .lines()
+                        .find_map(|l| {
+                            let (k, v) = l.split_once(':')?;
+                            k.eq_ignore_ascii_case("content-length")
+                                .then(|| v.trim().parse().ok())?
+                        })
+                        .unwrap_or(0);
+                    while buf.len() < head_end + len {
+                        match c.read(&mut chunk) {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+                        }
+                    }
+                    let body = buf[head_end..head_end + len].to_vec();
+                    buf.drain(..head_end + len);
+                    keep.lock().unwrap().push((path, body));
+                    let ok = b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n";
+                    if c.write_all(ok).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    Receiver { addr, got }
+}
+
+/// An OTLP sink with `seal_to`: a cf record and an OTLP span captured in
+/// a window reach the receiver with their content sealed (a
+/// `tracegate.sealed` bytes attribute per span), after the segment's
+/// header as a log record; no request holds the canary; the header and
+/// an identity open what the backend holds, from its own protobuf.
+#[test]
+fn an_otlp_sink_gets_sealed_spans_and_the_segment_header_as_a_log_record() {
+    let rx = receiver();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let id = d.join("id.key");
+    let r = keygen(&id);
+    let start = jiff::Timestamp::now().round(jiff::Unit::Second).unwrap()
+        - jiff::SignedDuration::from_secs(60);
+    let end = start + jiff::SignedDuration::from_secs(3600);
+    std::fs::write(
+        d.join("policy.toml"),
+        format!(
+            "[audit]\npath = \"audit.jsonl\"\n\
+             [server]\nflush_interval = \"20ms\"\n\
+             [redact]\nallow_unredacted_sinks = [\"cap\"]\n\
+             [[sink]]\nname = \"cap\"\nfull_allowed = true\nredact = false\noutput = \"otlp+http://{}\"\nseal_to = [\"{r}\"]\n\
+             [[window]]\nid = \"w1\"\nsink = \"cap\"\nstart = \"{start}\"\nend = \"{end}\"\n\
+             reason = \"sealed otlp sink test\"\nrequested_by = \"tester\"\n",
+            rx.addr
+        ),
+    )
+    .unwrap();
+    let (child, addr) = crate::wait::spawn_serve(&d.join("policy.toml"), d);
+    let daemon = Daemon(child);
+    assert_eq!(post(&addr, &record(1, CANARY)), 200);
+    let now = jiff::Timestamp::now().as_nanosecond();
+    let json = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [{
+        "traceId": "5b8efff798038103d269b633813fc60c", "spanId": "eee19b7ec3c1b174",
+        "name": "chat gpt-4o", "kind": 3,
+        "startTimeUnixNano": (now - 1_000_000).to_string(), "endTimeUnixNano": now.to_string(),
+        "attributes": [{"key": "gen_ai.prompt", "value": {"stringValue": CANARY}}]
+    }]}]}]})
+    .to_string();
+    let mut s = TcpStream::connect(&addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let req = format!(
+        "POST /v1/traces HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\
+         content-type: application/json\r\ncontent-length: {}\r\n\r\n{json}",
+        json.len()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    assert!(raw.starts_with(b"HTTP/1.1 200"));
+    use tracegate::internals::record::otlp_proto::{decode_logs_protobuf, decode_traces_protobuf};
+    let (logs, traces) = poll("the header and two sealed spans at the receiver", || {
+        let got = rx.got.lock().unwrap().clone();
+        let mut logs = Vec::new();
+        let mut traces = Vec::new();
+        for (path, body) in &got {
+            assert!(
+                memchr::memmem::find(body, b"CANARY-5ea1").is_none()
+                    && memchr::memmem::find(body, b"quince").is_none(),
+                "a request to the OTLP sink holds the canary"
+            );
+            match path.as_str() {
+                "/v1/logs" => logs.push(decode_logs_protobuf(body).unwrap()),
+                "/v1/traces" => traces.extend(
+                    decode_traces_protobuf(body)
+                        .unwrap()
+                        .lines()
+                        .map(str::to_owned)
+                        .collect::<Vec<_>>(),
+                ),
+                _ => {}
+            }
+        }
+        // The exporter may batch both spans into one request.
+        let sealed: usize = traces
+            .iter()
+            .map(|t| t.matches("\"key\":\"tracegate.sealed\"").count())
+            .sum();
+        (!logs.is_empty() && sealed >= 2).then_some((logs, traces))
+    });
+    daemon.stop();
+    // The header, from the log record's body, unwraps with the identity.
+    let v: serde_json::Value = serde_json::from_str(&logs[0]).unwrap();
+    let rec = &v["resourceLogs"][0]["scopeLogs"][0]["logRecords"][0];
+    assert_eq!(rec["eventName"], "tracegate.segment");
+    let header_line = rec["body"]["stringValue"].as_str().unwrap();
+    let header = tracegate::seal::SegmentHeader::parse_line(header_line.as_bytes()).unwrap();
+    let ids =
+        tracegate::seal::Identity::parse_file(&std::fs::read_to_string(&id).unwrap()).unwrap();
+    let opener = header.unwrap_key(&ids).unwrap();
+    let mut opened = 0;
+    for t in &traces {
+        if !tracegate::seal::otlp::is_sealed_request(t.as_bytes()) {
+            continue;
+        }
+        let plain = tracegate::seal::otlp::open_request(&opener, t.as_bytes()).unwrap();
+        opened += memchr::memmem::find_iter(&plain, b"CANARY-5ea1").count();
+    }
+    assert_eq!(
+        opened, 2,
+        "the cf record's span and the OTLP span: {traces:?}"
+    );
+}

@@ -66,9 +66,9 @@ pub struct SinkRt {
     /// Its output carries OTLP only (`otlp+...`): cf records go as spans
     /// ([`crate::record::cf_span`]), evidence records cannot go.
     pub otlp_only: bool,
-    /// Its full-level records go out sealed (`seal_to`, a file or stdout
-    /// output): see [`seal_or_standard`]. A sealed sink with an OTLP
-    /// output gets standard records only (OTLP content is not sealed yet).
+    /// Its full-level records go out sealed (`seal_to`): see
+    /// [`seal_or_standard`]; for an OTLP output, a segment's header goes
+    /// out as a log record (`seal::otlp::header_request`).
     pub sealed: bool,
     /// `content_refs`: the index in [`Active::sinks`] of the sealed sink
     /// whose captures this sink's standard records point to.
@@ -283,7 +283,7 @@ impl Pipeline {
                 s.output,
                 Some(crate::policy::SinkOutput::File(_) | crate::policy::SinkOutput::Stdout)
             );
-            let sealed = !s.seal_to.is_empty() && !otlp_only;
+            let sealed = !s.seal_to.is_empty();
             let capture = if s.full_allowed {
                 let slot = match captures.remove(&s.name) {
                     Some(slot) => {
@@ -503,8 +503,11 @@ impl Pipeline {
                         wake: &self.work,
                     };
                     let d = judge_for_sink(gate, Some(&mut source), n, line);
-                    if d.is_full() && s.sealed {
-                        seal_or_standard(&source, &s.queue, gate, n, line, d)
+                    // A cf record for an OTLP output is sealed as its span,
+                    // in `send_as_otlp`.
+                    let as_span = s.otlp_only && d.judged.format != Some(Format::Otlp);
+                    if d.is_full() && s.sealed && !as_span {
+                        seal_or_standard(&source, s, gate, n, line, d)
                     } else {
                         Sent::Not(d)
                     }
@@ -604,7 +607,12 @@ impl Pipeline {
                     noted(DropReason::QueueFull, None, 1);
                 }
             } else if s.otlp_only && d.judged.format != Some(Format::Otlp) {
-                send_as_otlp(s, gate, n, line, &d);
+                let source = s.capture.as_deref().map(|slot| SlotSource {
+                    slot,
+                    revision: active.revision,
+                    wake: &self.work,
+                });
+                send_as_otlp(s, source.as_ref(), gate, n, line, &d);
             } else if crate::sink::send(&mut queue, gate, line, &d).is_err() {
                 s.counters.drop_one(DropReason::QueueFull);
                 let kept = match d.judged.format {
@@ -856,7 +864,14 @@ impl Pipeline {
 /// that judgement lets through. An evidence record, or a span the
 /// allowlist refuses, is dropped, counted and logged: never a silent drop
 /// (issue 35 item 3).
-fn send_as_otlp(s: &SinkRt, gate: &mut Gate, n: u64, line: &Line<'_>, d: &Delivery) {
+fn send_as_otlp(
+    s: &SinkRt,
+    source: Option<&SlotSource<'_>>,
+    gate: &mut Gate,
+    n: u64,
+    line: &Line<'_>,
+    d: &Delivery,
+) {
     let record: &[u8] = match (d.written, line) {
         (Some(Written::Line), Line::Text(b)) => b,
         (Some(Written::Rebuilt), _) => gate.output(),
@@ -916,6 +931,18 @@ fn send_as_otlp(s: &SinkRt, gate: &mut Gate, n: u64, line: &Line<'_>, d: &Delive
     if j.stripped > 0 {
         s.counters.stripped.fetch_add(1, Ordering::Relaxed);
     }
+    if d.is_full() && s.sealed {
+        let mut emit = |b: &[u8]| put_sealed(s, b);
+        let sealed =
+            source.is_some_and(|src| src.with(false, |c| c.seal(bytes, &mut emit).is_ok()));
+        if !sealed {
+            // SECURITY: not sealed, not full: the record goes again, as
+            // its standard span.
+            let standard = judge_for_sink(gate, None, n, line);
+            send_as_otlp(s, None, gate, n, line, &standard);
+        }
+        return;
+    }
     let mut queue: &Queue = &s.queue;
     if crate::sink::RecordSink::put(&mut queue, bytes, d.is_full()).is_err() {
         s.counters.drop_one(DropReason::QueueFull);
@@ -940,23 +967,38 @@ enum Sent {
 /// out to a sealed sink. The budget the full judgement took stays spent.
 fn seal_or_standard(
     source: &SlotSource<'_>,
-    queue: &Queue,
+    s: &SinkRt,
     gate: &mut Gate,
     n: u64,
     line: &Line<'_>,
     d: Delivery,
 ) -> Sent {
     let bytes = written_bytes(gate, line, &d).unwrap_or_default();
-    let mut emit = |b: &[u8]| {
-        let mut q = queue;
-        crate::sink::RecordSink::put(&mut q, b, true).is_ok()
-    };
+    let mut emit = |b: &[u8]| put_sealed(s, b);
     let sealed = source.with(None, |c| c.seal(bytes, &mut emit).ok());
     if let Some(at) = sealed {
         Sent::Sealed(d, at)
     } else {
         // SECURITY: not sealed, not full.
         Sent::Not(judge_for_sink(gate, None, n, line))
+    }
+}
+
+/// Queue what sealing hands out (`header\nrecord`, or a record) for `s`:
+/// one write for a file or stdout; for an OTLP output the header goes as
+/// its own log record (`seal::otlp::header_request`), then the record.
+/// Whether the queue took it all.
+fn put_sealed(s: &SinkRt, b: &[u8]) -> bool {
+    let mut q: &Queue = &s.queue;
+    let split = b.iter().position(|&c| c == b'\n');
+    match split {
+        Some(i) if s.otlp_only => {
+            let (header, record) = (&b[..i], &b[i + 1..]);
+            q.put(&tracegate::seal::otlp::header_request(header), false)
+                .is_ok()
+                && q.put(record, true).is_ok()
+        }
+        _ => q.put(b, true).is_ok(),
     }
 }
 

@@ -6,10 +6,10 @@
 //! content_attributes`) and those of its events and links; a log record's
 //! is its body and its content attributes. Each is removed with its
 //! position, sealed as one JSON object, and bound (associated data) to the
-//! span or log record as it stands without its content: its ids, times,
-//! name, status and every clear attribute, serialized by `serde_json`
-//! (object keys in a fixed order), so a sealed value moved to another span
-//! or record, or a clear field edited, does not open. A resource or scope
+//! span's or log record's header: its trace id, span id and time (see
+//! [`context`]), so a sealed value moved to another span, record or time
+//! does not open, while it opens from any faithful rendering of the item
+//! (the protobuf an OTLP sink sent, as its backend exports it). A resource or scope
 //! that holds a content attribute is not sealed (the whole request is
 //! refused, and goes out standard): its content would belong to no one
 //! span.
@@ -57,6 +57,18 @@ pub fn is_request(line: &[u8]) -> bool {
 /// attribute's key, which a cf sealed line never has).
 pub fn is_sealed_request(line: &[u8]) -> bool {
     memchr::memmem::find(line, b"{\"key\":\"tracegate.sealed\"").is_some()
+}
+
+/// A segment header line as an OTLP/JSON logs export request, for an
+/// OTLP sink: one log record (scope `tracegate`, event name
+/// `tracegate.segment`) whose body is the header line as text.
+pub fn header_request(header: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(header);
+    let v = serde_json::json!({"resourceLogs": [{"scopeLogs": [{
+        "scope": {"name": "tracegate"},
+        "logRecords": [{"eventName": super::SEGMENT_KEY, "body": {"stringValue": text}}]
+    }]}]});
+    serde_json::to_vec(&v).unwrap_or_default()
 }
 
 /// A sealed request: the line to write, and how many sealed values it
@@ -269,11 +281,41 @@ fn has_content(item: Item, obj: &Map<String, Value>, is_content: &dyn Fn(&str) -
     }
 }
 
-/// The associated data of an item: its domain, then the item without its
-/// content (and without its sealed attribute).
+/// The associated data of an item: its domain, then its header as the
+/// sealed-capture design names it: trace id, span id and record time
+/// (a span's start, a log record's time, else its observed time), ids in
+/// lowercase hex and times in decimal nanoseconds, whatever the JSON
+/// spelling. So a sealed value opens from any faithful rendering of the
+/// item (a file sink's line, a trace backend's JSON export of the
+/// protobuf it got) and from no other span, record or time.
 fn context(item: Item, obj: &Map<String, Value>) -> Result<Vec<u8>, SealError> {
+    let id = |k: &str| {
+        obj.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+    };
+    let nanos = |k: &str| match obj.get(k) {
+        Some(Value::String(t)) => t.parse::<u64>().ok(),
+        Some(Value::Number(n)) => n.as_u64(),
+        _ => None,
+    };
+    let time = match item {
+        Item::Span => nanos("startTimeUnixNano"),
+        Item::Log => nanos("timeUnixNano")
+            .filter(|t| *t != 0)
+            .or_else(|| nanos("observedTimeUnixNano")),
+    }
+    .unwrap_or(0);
     let mut out = item.domain().to_vec();
-    serde_json::to_writer(&mut out, obj).map_err(|_| SealError::NotAnObject)?;
+    out.extend_from_slice(
+        format!(
+            "traceId={}\nspanId={}\ntime={time}\n",
+            id("traceId"),
+            id("spanId")
+        )
+        .as_bytes(),
+    );
     Ok(out)
 }
 

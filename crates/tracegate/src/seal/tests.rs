@@ -414,10 +414,25 @@ mod otlp_requests {
         let mut swapped = v.clone();
         let sp = swap_sealed(&mut swapped);
         assert!(open_request(&o, &sp).is_err(), "swapped between spans");
-        // Edit a clear field.
-        let mut edited = v.clone();
-        edited["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["name"] = json!("chat other");
-        assert!(open_request(&o, &serde_json::to_vec(&edited).unwrap()).is_err());
+        // Edit the span's header: its start time, its span id.
+        for (field, value) in [
+            ("startTimeUnixNano", json!("1700000000000000001")),
+            ("spanId", json!("eee19b7ec3c1b179")),
+        ] {
+            let mut edited = v.clone();
+            edited["resourceSpans"][0]["scopeSpans"][0]["spans"][0][field] = value;
+            assert!(
+                open_request(&o, &serde_json::to_vec(&edited).unwrap()).is_err(),
+                "{field}"
+            );
+        }
+        // The same header in another spelling (a number, upper-case hex)
+        // still opens: it is the same span.
+        let mut respelled = v.clone();
+        let sp = &mut respelled["resourceSpans"][0]["scopeSpans"][0]["spans"][0];
+        sp["startTimeUnixNano"] = json!(1_700_000_000_000_000_000u64);
+        sp["traceId"] = json!("5B8EFFF798038103D269B633813FC60C");
+        assert!(open_request(&o, &serde_json::to_vec(&respelled).unwrap()).is_ok());
         // A producer's own sealed attribute is refused at sealing.
         let mut planted: Value = serde_json::from_slice(&line).unwrap();
         planted["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["attributes"]
