@@ -341,7 +341,8 @@ fn content_refs_that_cannot_point_to_a_sealed_capture_are_refused() {
     let run = tracegate(&["policy", "check", p.to_str().unwrap()], b"");
     assert_ne!(run.code, 0);
     assert!(
-        format!("{}{}", run.stdout, run.stderr).contains("the member a reference is written to"),
+        format!("{}{}", run.stdout, run.stderr)
+            .contains("the member or attribute a reference is written to"),
         "{}{}",
         run.stdout,
         run.stderr
@@ -633,4 +634,80 @@ fn an_otlp_sink_gets_sealed_spans_and_the_segment_header_as_a_log_record() {
         opened, 2,
         "the cf record's span and the OTLP span: {traces:?}"
     );
+}
+
+/// `content_refs` for OTLP: the standard copy of a span sealed into the
+/// capture gets a `<attribute>_ref` attribute naming the segment and the
+/// span's own sealed value.
+#[test]
+fn a_standard_span_points_to_its_sealed_span() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r1 = keygen(&d.join("id1.key"));
+    let start = jiff::Timestamp::now().round(jiff::Unit::Second).unwrap()
+        - jiff::SignedDuration::from_secs(60);
+    write_policy_with(d, &r1, start, "content_refs = \"cap\"");
+    let (child, addr) = crate::wait::spawn_serve(&d.join("policy.toml"), d);
+    let daemon = Daemon(child);
+    let now = jiff::Timestamp::now().as_nanosecond();
+    let span = |id: &str| {
+        serde_json::json!({
+            "traceId": "5b8efff798038103d269b633813fc60c", "spanId": id,
+            "name": "chat gpt-4o", "kind": 3,
+            "startTimeUnixNano": (now - 1_000_000).to_string(), "endTimeUnixNano": now.to_string(),
+            "attributes": [
+                {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+                {"key": "gen_ai.prompt", "value": {"stringValue": CANARY}}
+            ]
+        })
+    };
+    let json = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [span("eee19b7ec3c1b174"), span("eee19b7ec3c1b175")]}]}]}).to_string();
+    let mut s = TcpStream::connect(&addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let req = format!(
+        "POST /v1/traces HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\
+         content-type: application/json\r\ncontent-length: {}\r\n\r\n{json}",
+        json.len()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    assert!(raw.starts_with(b"HTTP/1.1 200"));
+    let std_file = d.join("std.jsonl");
+    poll("the standard copy", || {
+        std::fs::read_to_string(&std_file)
+            .ok()
+            .filter(|t| t.contains("_ref"))
+    });
+    daemon.stop();
+    for f in ["cap.jsonl", "std.jsonl"] {
+        assert_no_canary(&d.join(f));
+    }
+    let cap = std::fs::read_to_string(d.join("cap.jsonl")).unwrap();
+    let sealed_line = cap
+        .lines()
+        .find(|l| tracegate::seal::otlp::is_sealed_request(l.as_bytes()))
+        .unwrap();
+    let values = tracegate::seal::otlp::sealed_values(sealed_line.as_bytes()).unwrap();
+    assert_eq!(values.len(), 2);
+    let std_text = std::fs::read_to_string(&std_file).unwrap();
+    let v: serde_json::Value = serde_json::from_str(std_text.lines().next().unwrap()).unwrap();
+    let spans = v["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array()
+        .unwrap();
+    for (span, sealed) in spans.iter().zip(&values) {
+        let r = span["attributes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|kv| kv["key"] == "gen_ai.prompt_ref")
+            .unwrap_or_else(|| panic!("no reference on {span}"));
+        assert_eq!(
+            r["value"]["stringValue"].as_str().unwrap(),
+            format!(
+                "tracegate:sink/cap/segment/{}/record/{}#gen_ai.prompt",
+                sealed.segment, sealed.seq
+            )
+        );
+    }
 }

@@ -599,8 +599,9 @@ impl Pipeline {
             if sent {
                 // Sealed and queued already.
             } else if let Some((target, at)) = refs.filter(|_| !d.is_full())
+                && !(s.otlp_only && d.judged.format != Some(Format::Otlp))
                 && let Some(bytes) = written_bytes(gate, line, &d)
-                && let Some(with) = tracegate::seal::cf::with_refs(bytes, target, at)
+                && let Some(with) = with_refs(d.judged.format, bytes, target, at)
             {
                 if (&mut queue).put(&with, false).is_err() {
                     s.counters.drop_one(DropReason::QueueFull);
@@ -612,7 +613,7 @@ impl Pipeline {
                     revision: active.revision,
                     wake: &self.work,
                 });
-                send_as_otlp(s, source.as_ref(), gate, n, line, &d);
+                send_as_otlp(s, source.as_ref(), refs, gate, n, line, &d);
             } else if crate::sink::send(&mut queue, gate, line, &d).is_err() {
                 s.counters.drop_one(DropReason::QueueFull);
                 let kept = match d.judged.format {
@@ -867,6 +868,7 @@ impl Pipeline {
 fn send_as_otlp(
     s: &SinkRt,
     source: Option<&SlotSource<'_>>,
+    refs: Option<(&str, &SealedAt)>,
     gate: &mut Gate,
     n: u64,
     line: &Line<'_>,
@@ -939,15 +941,33 @@ fn send_as_otlp(
             // SECURITY: not sealed, not full: the record goes again, as
             // its standard span.
             let standard = judge_for_sink(gate, None, n, line);
-            send_as_otlp(s, None, gate, n, line, &standard);
+            send_as_otlp(s, None, None, gate, n, line, &standard);
         }
         return;
     }
+    // The standard span of a record sealed for `content_refs`' sink
+    // points to it.
+    let with = refs
+        .filter(|_| !d.is_full())
+        .and_then(|(target, at)| with_refs(Some(Format::Otlp), bytes, target, at));
+    let bytes = with.as_deref().unwrap_or(bytes);
     let mut queue: &Queue = &s.queue;
     if crate::sink::RecordSink::put(&mut queue, bytes, d.is_full()).is_err() {
         s.counters.drop_one(DropReason::QueueFull);
         s.counters
             .drop_items(ItemSignal::Records, DropReason::QueueFull, "", 1);
+    }
+}
+
+/// A standard record with references to where it was sealed (`at`, in
+/// sink `target`): `<field>_ref` members of a cf record, `<key>_ref`
+/// attributes of each span or log record of an OTLP request.
+fn with_refs(format: Option<Format>, bytes: &[u8], target: &str, at: &SealedAt) -> Option<Vec<u8>> {
+    match format {
+        Some(Format::Otlp) => {
+            tracegate::seal::otlp::with_refs(bytes, target, &at.segment, &at.items)
+        }
+        _ => tracegate::seal::cf::with_refs(bytes, target, at),
     }
 }
 

@@ -837,15 +837,24 @@ fn build(
         let taken = content_fields
             .iter()
             .map(|c| format!("{c}_ref"))
-            .find(|r| fields.lookup(r).is_some());
+            .find(|r| fields.lookup(r).is_some())
+            .or_else(|| {
+                content_attributes
+                    .iter()
+                    .map(String::as_str)
+                    .chain(["body"])
+                    .filter(|c| !c.contains('*'))
+                    .map(|c| format!("{c}_ref"))
+                    .find(|r| pseudonymizable(r))
+            });
         if let (Some(_), Some(r)) = (&s.content_refs, taken) {
             let e = at
                 .error(format!(
-                    "sink `{}` has content_refs, but [standard.fields] allowlists `{}`, the member a reference is written to",
+                    "sink `{}` has content_refs, but a standard allowlist holds `{}`, the member or attribute a reference is written to",
                     shown(&s.name),
                     crate::finding::escape_key(&r)
                 ))
-                .with_hint("take it off [standard.fields]");
+                .with_hint("take it off the allowlist");
             ctx.errors.push(e);
         }
     }
@@ -1975,10 +1984,8 @@ fn sinks(
             (Some(t), _) if t.seal_to.is_empty() => Some(
                 "names a sink that does not seal (`seal_to`): its captures hold content in clear, so nothing to point to",
             ),
-            (_, Some(s)) if !matches!(s.output, Some(SinkOutput::File(_) | SinkOutput::Stdout)) => {
-                Some(
-                    "is for a sink with a `file:` or `stdout` output (an OTLP output cannot carry references yet)",
-                )
+            (_, Some(s)) if s.output.is_none() => {
+                Some("is for a sink with an `output` (references are written by `serve`)")
             }
             _ => None,
         };

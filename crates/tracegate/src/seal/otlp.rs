@@ -81,6 +81,65 @@ pub struct SealedRequest {
     pub first: u64,
     /// How many sealed values it holds.
     pub count: u64,
+    /// Each sealed span's or log record's place, for references.
+    pub items: Vec<ItemRef>,
+}
+
+/// Where one span's or log record's content was sealed: what a reference
+/// from its standard copy names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemRef {
+    /// The item's header (trace id, span id, time; see [`context`]);
+    /// `None`: every item of the request it is added to (a cf record's
+    /// span).
+    pub header: Option<String>,
+    /// Its sealed value's sequence number.
+    pub seq: u64,
+    /// The content keys sealed (attribute names; `body` for a log body).
+    pub keys: Vec<String>,
+}
+
+/// A standard copy of an OTLP request with reference attributes: each
+/// span or log record that `refs` names (by its header) gets one
+/// `<key>_ref` string attribute per sealed key, the value
+/// `tracegate:sink/SINK/segment/ID/record/SEQ#KEY`. `None` when `record`
+/// is not a request or bare span.
+pub fn with_refs(
+    record: &[u8],
+    sink: &str,
+    segment: &super::SegmentId,
+    refs: &[ItemRef],
+) -> Option<Vec<u8>> {
+    let mut v: Value = serde_json::from_slice(record).ok()?;
+    for_each_item(&mut v, &mut |item, obj, scope| {
+        if scope {
+            return Ok(());
+        }
+        let header = header_of(item, obj);
+        let Some(r) = refs
+            .iter()
+            .find(|r| r.header.as_deref().is_none_or(|h| h == header))
+        else {
+            return Ok(());
+        };
+        let list = obj
+            .entry("attributes")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(a) = list {
+            for key in &r.keys {
+                let uri = format!(
+                    "tracegate:sink/{sink}/segment/{segment}/record/{}#{key}",
+                    r.seq
+                );
+                a.push(
+                    serde_json::json!({"key": format!("{key}_ref"), "value": {"stringValue": uri}}),
+                );
+            }
+        }
+        Ok(())
+    })
+    .ok()?;
+    serde_json::to_vec(&v).ok()
 }
 
 /// Seal the content of an OTLP/JSON export request. `Ok(None)`: it holds
@@ -93,6 +152,7 @@ pub fn seal_request(
     let mut v: Value = serde_json::from_slice(line).map_err(|_| SealError::NotAnObject)?;
     let first = sealer.sealed();
     let mut count = 0u64;
+    let mut items = Vec::new();
     for_each_item(&mut v, &mut |item, obj, scope| {
         if scope {
             // SECURITY: content above a span is sealed nowhere: refused.
@@ -104,8 +164,14 @@ pub fn seal_request(
                 false => Ok(()),
             };
         }
-        if seal_item(sealer, item, obj, is_content)? {
+        let seq = sealer.sealed();
+        if let Some(keys) = seal_item(sealer, item, obj, is_content)? {
             count += 1;
+            items.push(ItemRef {
+                header: Some(header_of(item, obj)),
+                seq,
+                keys,
+            });
         }
         Ok(())
     })?;
@@ -113,7 +179,12 @@ pub fn seal_request(
         return Ok(None);
     }
     let line = serde_json::to_vec(&v).map_err(|_| SealError::NotAnObject)?;
-    Ok(Some(SealedRequest { line, first, count }))
+    Ok(Some(SealedRequest {
+        line,
+        first,
+        count,
+        items,
+    }))
 }
 
 /// The sealed values of a sealed request, in order (no key needed).
@@ -186,20 +257,20 @@ struct Removed {
 }
 
 /// Remove the content of one span or log record, seal it and add the
-/// sealed attribute. `Ok(false)`: no content.
+/// sealed attribute; the content keys sealed. `Ok(None)`: no content.
 fn seal_item(
     sealer: &mut Sealer,
     item: Item,
     obj: &mut Map<String, Value>,
     is_content: &dyn Fn(&str) -> bool,
-) -> Result<bool, SealError> {
+) -> Result<Option<Vec<String>>, SealError> {
     if find_sealed(obj)?.is_some() {
         // SECURITY: never one the gate did not write (the gate strips a
         // producer's; this is the last line of defence).
         return Err(SealError::BadSealed("reserved key in the record"));
     }
     if !has_content(item, obj, is_content) {
-        return Ok(false);
+        return Ok(None);
     }
     let listed = obj.get("attributes").is_some_and(Value::is_array);
     let mut removed = Removed {
@@ -248,7 +319,7 @@ fn seal_item(
         keys.push("body".to_owned());
     }
     if keys.is_empty() {
-        return Ok(false);
+        return Ok(None);
     }
     let plain = Zeroizing::new(serde_json::to_vec(&removed).map_err(|_| SealError::NotAnObject)?);
     let context = context(item, obj)?;
@@ -261,7 +332,7 @@ fn seal_item(
             obj.insert("attributes".to_owned(), Value::Array(vec![attr]));
         }
     }
-    Ok(true)
+    Ok(Some(keys))
 }
 
 /// Whether an item holds content: a content attribute of its own, of one
@@ -289,6 +360,13 @@ fn has_content(item: Item, obj: &Map<String, Value>, is_content: &dyn Fn(&str) -
 /// item (a file sink's line, a trace backend's JSON export of the
 /// protobuf it got) and from no other span, record or time.
 fn context(item: Item, obj: &Map<String, Value>) -> Result<Vec<u8>, SealError> {
+    let mut out = item.domain().to_vec();
+    out.extend_from_slice(header_of(item, obj).as_bytes());
+    Ok(out)
+}
+
+/// An item's header, normalized: `traceId=<hex>\nspanId=<hex>\ntime=<ns>\n`.
+fn header_of(item: Item, obj: &Map<String, Value>) -> String {
     let id = |k: &str| {
         obj.get(k)
             .and_then(Value::as_str)
@@ -307,16 +385,11 @@ fn context(item: Item, obj: &Map<String, Value>) -> Result<Vec<u8>, SealError> {
             .or_else(|| nanos("observedTimeUnixNano")),
     }
     .unwrap_or(0);
-    let mut out = item.domain().to_vec();
-    out.extend_from_slice(
-        format!(
-            "traceId={}\nspanId={}\ntime={time}\n",
-            id("traceId"),
-            id("spanId")
-        )
-        .as_bytes(),
-    );
-    Ok(out)
+    format!(
+        "traceId={}\nspanId={}\ntime={time}\n",
+        id("traceId"),
+        id("spanId")
+    )
 }
 
 /// Put a sealed value's content back in place.

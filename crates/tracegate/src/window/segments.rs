@@ -86,8 +86,11 @@ pub struct SealedAt {
     /// sealed value's; each span and log record has its own).
     pub seq: u64,
     /// The content keys sealed in it, in their order (a cf record's;
-    /// empty for an OTLP request, which gets no references).
+    /// empty for an OTLP request).
     pub keys: Vec<String>,
+    /// Each sealed span's or log record's place (an OTLP request), or the
+    /// cf record's as one item for its span: what references name.
+    pub items: Vec<otlp::ItemRef>,
 }
 
 impl SealedAt {
@@ -238,7 +241,8 @@ impl Segments {
         let content = &self.content;
         let is_field = |k: &str| content.iter().any(|c| c == k);
         let as_otlp = |sealer: &mut Sealer| {
-            otlp::seal_request(sealer, record, &is_attr).map(|r| r.map(|r| (r.line, Vec::new())))
+            otlp::seal_request(sealer, record, &is_attr)
+                .map(|r| r.map(|r| (r.line, Vec::new(), r.items)))
         };
         let sealed = if otlp::is_request(record) {
             as_otlp(&mut cur.sealer)
@@ -247,10 +251,20 @@ impl Segments {
                 // No cf content: a bare span, perhaps (the gate judges a
                 // line with `name` and an `attributes` array as one).
                 Ok(None) => as_otlp(&mut cur.sealer),
-                other => other,
+                Ok(Some((line, keys))) => {
+                    // A cf record's span (an OTLP sink's copy) points to it
+                    // whole.
+                    let item = otlp::ItemRef {
+                        header: None,
+                        seq: first,
+                        keys: keys.clone(),
+                    };
+                    Ok(Some((line, keys, vec![item])))
+                }
+                Err(e) => Err(e),
             }
         };
-        let (line, keys) = match sealed {
+        let (line, keys, items) = match sealed {
             Ok(Some(l)) => l,
             // SECURITY: a full record the sealer finds no content in is
             // still not written in clear at full level: it is refused, and
@@ -279,6 +293,7 @@ impl Segments {
             segment: cur.sealer.header().id,
             seq: first,
             keys,
+            items,
         })
     }
 
