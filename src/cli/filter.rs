@@ -13,7 +13,8 @@ use super::{InputArgs, exit};
 use crate::decision::{Delivery, LevelSource, Written, judge_for_sink};
 use crate::gate::{Gate, Verdict};
 use crate::policy::{Policy, Sink};
-use crate::sink::{Lines, RecordSink as _};
+use crate::seal::pipe::Pipe;
+use crate::sink::Lines;
 use crate::source::lines::Line;
 use crate::window::Level;
 use crate::window::clock::SystemClock;
@@ -165,13 +166,13 @@ pub fn run(args: &FilterArgs) -> u8 {
     let sealed = policy
         .sink(&args.sink)
         .is_some_and(|s| !s.seal_to.is_empty());
-    let code = if sealed {
+    if sealed {
         capture.enable_sealing();
-        stream_sealed(&mut gate, &mut capture, &args.input, &name, args.quiet)
-    } else {
-        stream(&mut gate, &mut capture, &args.input, &name, args.quiet)
-    };
-    // The open segment's close is written with the window's release.
+        // Ends the capture itself: its open segment closes through the
+        // sealing writer.
+        return stream_sealed(&mut gate, &mut capture, &args.input, &name, args.quiet);
+    }
+    let code = stream(&mut gate, &mut capture, &args.input, &name, args.quiet);
     capture.finish();
     code
 }
@@ -210,6 +211,10 @@ fn for_each_record(
 /// [`stream`] for a sealed sink (`seal_to`): each record that goes out at
 /// full level goes out sealed ([`Capture::seal`]), in a segment the audit
 /// log vouches for; one that cannot be sealed goes out at standard level.
+/// Every line goes through one sealing writer ([`Pipe`]): records are
+/// sealed and written on its thread, in input order, while this one judges
+/// the next. Ends the capture (its open segment closes through the
+/// writer, which holds its digest) before the writer stops.
 fn stream_sealed(
     gate: &mut Gate,
     capture: &mut Capture,
@@ -217,48 +222,70 @@ fn stream_sealed(
     name: &str,
     quiet: bool,
 ) -> u8 {
+    let pipe = match Pipe::spawn(Box::new(io::stdout())) {
+        Ok(p) => p,
+        Err(e) => {
+            super::report_error(&anyhow::Error::new(e).context("cannot start the sealing writer"));
+            capture.finish();
+            return exit::ERROR;
+        }
+    };
+    let tx = pipe.tx();
+    capture.seal_through(tx.clone());
     let max_line = gate.policy().limits().max_line_bytes;
     let mut warned = false;
-    for_each_record(max_line, input, name, quiet, |out, tally, n, line| {
-        let d = gate_one(gate, capture, n, line, tally);
-        if !d.is_full() {
-            crate::sink::send(out, gate, line, &d)?;
-            return Ok(());
-        }
-        let bytes = match (d.written, line) {
-            (Some(Written::Line), Line::Text(b)) => *b,
-            (Some(Written::Rebuilt), _) => gate.output(),
-            _ => &[],
-        };
-        let mut failed: Option<io::Error> = None;
-        let mut emit = |b: &[u8]| match out.put(b, true) {
-            Ok(()) => true,
-            Err(e) => {
-                failed = Some(e);
-                false
+    let mut tally = FilterTally::default();
+    let result = match Inputs::new(input) {
+        Ok(inputs) => inputs.for_each_line(max_line, |_, n, line| {
+            tally.records += 1;
+            let mut out = &tx;
+            let d = gate_one(gate, capture, n, line, &mut tally);
+            if !d.is_full() {
+                crate::sink::send(&mut out, gate, line, &d)?;
+                return Ok(());
             }
-        };
-        match capture.seal(bytes, &mut emit) {
-            Ok(_) => return Ok(()),
-            Err(e) => {
-                if let Some(e) = failed {
-                    return Err(e);
+            let bytes = match (d.written, line) {
+                (Some(Written::Line), Line::Text(b)) => *b,
+                (Some(Written::Rebuilt), _) => gate.output(),
+                _ => &[],
+            };
+            match capture.seal(bytes, &mut |_| false) {
+                Ok(_) => return Ok(()),
+                Err(_) if tx.failed() => {
+                    return Err(io::Error::other("the sealing writer stopped"));
                 }
-                // Said once per run; the error's text is fixed (no record
-                // value).
-                if !warned {
-                    warned = true;
-                    tracing::warn!(error = %e, "a record could not be sealed: it, and any other that cannot be, goes out at standard level");
+                Err(e) => {
+                    // Said once per run; the error's text is fixed (no
+                    // record value).
+                    if !warned {
+                        warned = true;
+                        tracing::warn!(error = %e, "a record could not be sealed: it, and any other that cannot be, goes out at standard level");
+                    }
                 }
             }
+            // SECURITY: content that cannot be sealed never goes out: the
+            // record goes out at standard level.
+            tally.full = tally.full.saturating_sub(1);
+            let d = judge_for_sink(gate, None, n, line);
+            crate::sink::send(&mut out, gate, line, &d)?;
+            Ok(())
+        }),
+        Err(e) => {
+            super::report_error(&e);
+            capture.finish();
+            let _ = pipe.finish();
+            return exit::ERROR;
         }
-        // SECURITY: content that cannot be sealed never goes out: the
-        // record goes out at standard level.
-        tally.full = tally.full.saturating_sub(1);
-        let d = judge_for_sink(gate, None, n, line);
-        crate::sink::send(out, gate, line, &d)?;
-        Ok(())
-    })
+    };
+    capture.finish();
+    drop(tx);
+    let written = pipe.finish();
+    finish(
+        result.and_then(|ok| written.map(|()| ok)),
+        &tally,
+        name,
+        quiet,
+    )
 }
 
 /// Read the inputs, judge each record, write what may go out to stdout and

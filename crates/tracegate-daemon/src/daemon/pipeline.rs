@@ -67,7 +67,7 @@ pub struct SinkRt {
     /// ([`crate::record::cf_span`]), evidence records cannot go.
     pub otlp_only: bool,
     /// Its full-level records go out sealed (`seal_to`): see
-    /// [`seal_or_standard`]; for an OTLP output, a segment's header goes
+    /// `seal_or_standard`; for an OTLP output, a segment's header goes
     /// out as a log record (`seal::otlp::header_request`).
     pub sealed: bool,
     /// `content_refs`: the index in [`Active::sinks`] of the sealed sink

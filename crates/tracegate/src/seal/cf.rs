@@ -39,6 +39,21 @@ pub fn seal_line_keys(
     line: &[u8],
     is_content: &dyn Fn(&str) -> bool,
 ) -> Result<Option<SealedLine>, SealError> {
+    seal_line_with(&mut |c, k, x| sealer.seal(c, k, x), tape, line, is_content)
+}
+
+/// How a line's content is sealed: `(content, keys, context)` to the
+/// sealed value ([`Sealer::seal`], or a reserved number's
+/// [`super::SealHandle::seal_at`]).
+pub type SealFn<'a> = dyn FnMut(&[u8], &[&str], &[u8]) -> Result<Vec<u8>, SealError> + 'a;
+
+/// [`seal_line_keys`] with the sealing step given.
+pub fn seal_line_with(
+    seal: &mut SealFn<'_>,
+    tape: &mut Tape,
+    line: &[u8],
+    is_content: &dyn Fn(&str) -> bool,
+) -> Result<Option<SealedLine>, SealError> {
     let text = tape.scan(line).map_err(|_| SealError::NotAnObject)?;
     let toks = tape.tokens();
     if toks.first().map(|t| t.kind) != Some(Kind::Object) {
@@ -82,7 +97,7 @@ pub fn seal_line_keys(
     let mut context = clear.clone();
     context.push(b'}');
     let names: Vec<&str> = keys.iter().map(String::as_str).collect();
-    let sealed = sealer.seal(&content, &names, &context)?;
+    let sealed = seal(&content, &names, &context)?;
     let mut out = clear;
     if out.len() > 1 {
         out.push(b',');

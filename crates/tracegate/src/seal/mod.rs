@@ -31,6 +31,7 @@
 pub mod age;
 pub mod cf;
 pub mod otlp;
+pub mod pipe;
 
 use std::convert::Infallible;
 use std::fmt;
@@ -398,18 +399,72 @@ impl hpke::rand_core::TryRng for Prefilled {
 
 impl hpke::rand_core::TryCryptoRng for Prefilled {}
 
-/// One segment being written: its header and its key. The key is zeroized
-/// when the sealer is dropped (rotation, window close, end of run).
+/// One segment being written: its header, its key and the next sequence
+/// number. The key is zeroized when the sealer and its last
+/// [`SealHandle`] are dropped (rotation, window close, end of run).
 pub struct Sealer {
+    keyed: SealHandle,
+    next_seq: u64,
+}
+
+/// A segment's header and key, shared with the thread that seals records
+/// for it ([`pipe`]); seals a record at a sequence number its [`Sealer`]
+/// reserved.
+#[derive(Clone)]
+pub struct SealHandle(std::sync::Arc<Keyed>);
+
+struct Keyed {
     header: SegmentHeader,
     key: Zeroizing<[u8; 32]>,
-    next_seq: u64,
+}
+
+impl fmt::Debug for SealHandle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SealHandle")
+            .field("segment", &self.0.header.id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SealHandle {
+    /// The segment's header.
+    pub fn header(&self) -> &SegmentHeader {
+        &self.0.header
+    }
+
+    /// Seal `content` as record `seq` (reserved by [`Sealer::reserve`]),
+    /// bound to `keys` (the content keys' names) and `context` (the
+    /// record's clear part). Returns the sealed value.
+    pub fn seal_at(
+        &self,
+        seq: u64,
+        content: &[u8],
+        keys: &[&str],
+        context: &[u8],
+    ) -> Result<Vec<u8>, SealError> {
+        let header = &self.0.header;
+        let mut out = value_head(&header.id, seq, keys)?;
+        let aad = record_aad(header, &out, context);
+        let key = record_key(&self.0.key, &header.id, seq)?;
+        // Encrypted in place: the only copy of the content this makes is
+        // overwritten by its ciphertext.
+        let mut body = Vec::with_capacity(content.len() + aead::AES_256_GCM.tag_len());
+        body.extend_from_slice(content);
+        key.seal_in_place_append_tag(
+            aead::Nonce::assume_unique_for_key([0u8; 12]),
+            aead::Aad::from(aad.as_slice()),
+            &mut body,
+        )
+        .map_err(|_| SealError::Wrap)?;
+        out.extend_from_slice(&body);
+        Ok(out)
+    }
 }
 
 impl fmt::Debug for Sealer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Sealer")
-            .field("segment", &self.header.id)
+            .field("segment", &self.keyed.0.header.id)
             .field("next_seq", &self.next_seq)
             .finish_non_exhaustive()
     }
@@ -454,20 +509,33 @@ impl Sealer {
             });
         }
         Ok(Sealer {
-            header,
-            key,
+            keyed: SealHandle(std::sync::Arc::new(Keyed { header, key })),
             next_seq: 0,
         })
     }
 
     /// The segment's header.
     pub fn header(&self) -> &SegmentHeader {
-        &self.header
+        &self.keyed.0.header
     }
 
-    /// How many records were sealed.
+    /// How many records were sealed (sequence numbers reserved).
     pub fn sealed(&self) -> u64 {
         self.next_seq
+    }
+
+    /// Reserve the next sequence number (its record is sealed with
+    /// [`SealHandle::seal_at`], here or on another thread). A reserved
+    /// number is never handed out again: one key and nonce per record.
+    pub fn reserve(&mut self) -> Result<u64, SealError> {
+        let seq = self.next_seq;
+        self.next_seq = seq.checked_add(1).ok_or(SealError::Exhausted)?;
+        Ok(seq)
+    }
+
+    /// The header and key, for the thread that seals reserved records.
+    pub fn handle(&self) -> SealHandle {
+        self.keyed.clone()
     }
 
     /// Seal `content` (the record's content, as bytes) under the next
@@ -480,22 +548,8 @@ impl Sealer {
         context: &[u8],
     ) -> Result<Vec<u8>, SealError> {
         let seq = self.next_seq;
-        let next = seq.checked_add(1).ok_or(SealError::Exhausted)?;
-        let mut out = value_head(&self.header.id, seq, keys)?;
-        let aad = record_aad(&self.header, &out, context);
-        let key = record_key(&self.key, &self.header.id, seq)?;
-        // Encrypted in place: the only copy of the content this makes is
-        // overwritten by its ciphertext.
-        let mut body = Vec::with_capacity(content.len() + aead::AES_256_GCM.tag_len());
-        body.extend_from_slice(content);
-        key.seal_in_place_append_tag(
-            aead::Nonce::assume_unique_for_key([0u8; 12]),
-            aead::Aad::from(aad.as_slice()),
-            &mut body,
-        )
-        .map_err(|_| SealError::Wrap)?;
-        out.extend_from_slice(&body);
-        self.next_seq = next;
+        let out = self.keyed.seal_at(seq, content, keys, context)?;
+        self.reserve()?;
         Ok(out)
     }
 }

@@ -215,6 +215,9 @@ pub struct Capture {
     segments: Option<Segments>,
     /// A record found no segment it could use: the next job opens one.
     segment_wanted: bool,
+    /// Where the segments seal and write (`filter`): see
+    /// [`Capture::seal_through`].
+    pipe: Option<crate::seal::pipe::PipeTx>,
     holder: String,
     /// Run audit jobs inside `grant` (`filter`), or leave them to a ticker.
     inline_io: bool,
@@ -330,6 +333,7 @@ impl Capture {
             sealing: false,
             segments: None,
             segment_wanted: false,
+            pipe: None,
             holder: new_holder(),
             inline_io: false,
             io: IoSlot::Down,
@@ -420,7 +424,7 @@ impl Capture {
         }
         self.sealing = on;
         if on {
-            self.segments = Segments::for_sink(&self.policy, &self.sink);
+            self.segments = self.new_segments();
         } else {
             self.close_segment();
             self.segments = None;
@@ -468,6 +472,24 @@ impl Capture {
             self.close_segment();
         }
         r
+    }
+
+    /// Seal through `pipe` ([`crate::seal::pipe`], `filter`): records are
+    /// sealed and written on the pipe's thread, in the order the caller
+    /// sends its own lines through the same pipe.
+    pub fn seal_through(&mut self, pipe: crate::seal::pipe::PipeTx) {
+        if let Some(s) = self.segments.as_mut() {
+            s.pipe(pipe.clone());
+        }
+        self.pipe = Some(pipe);
+    }
+
+    fn new_segments(&self) -> Option<Segments> {
+        let mut s = Segments::for_sink(&self.policy, &self.sink)?;
+        if let Some(p) = &self.pipe {
+            s.pipe(p.clone());
+        }
+        Some(s)
     }
 
     /// Close the open segment, if any; its entry is queued.
@@ -593,7 +615,7 @@ impl Capture {
             .sink(&self.sink)
             .is_some_and(|s| !s.seal_to.is_empty());
         if self.sealing && self.segments.is_none() {
-            self.segments = Segments::for_sink(&self.policy, &self.sink);
+            self.segments = self.new_segments();
         }
         self.wanted = true;
         if self.inline_io {

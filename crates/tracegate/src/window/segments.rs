@@ -19,6 +19,9 @@ use std::time::Duration;
 use crate::audit::AuditEvent;
 use crate::policy::Policy;
 use crate::record::tape::Tape;
+use std::sync::Arc;
+
+use crate::seal::pipe::PipeTx;
 use crate::seal::{Recipient, SealError, Sealer, SegmentDigest, cf, otlp};
 
 /// The most bytes one segment holds before a new one opens.
@@ -108,6 +111,9 @@ struct Current {
     sealer: Sealer,
     window: String,
     digest: SegmentDigest,
+    /// Bytes written so far (exact inline; estimated when piped, where the
+    /// exact count is the writer's): the size bound's measure.
+    written: u64,
     opened: Duration,
     /// The header line, until it goes out with the segment's first record.
     header: Option<Vec<u8>>,
@@ -124,6 +130,10 @@ pub struct Segments {
     current: Option<Current>,
     max_bytes: u64,
     max_age: Duration,
+    /// Sealing on the writer's thread (`filter`): see [`Segments::pipe`].
+    pipe: Option<PipeTx>,
+    /// `content`, shared with the writer's thread.
+    content_shared: Arc<[String]>,
 }
 
 impl std::fmt::Debug for Segments {
@@ -152,7 +162,19 @@ impl Segments {
             current: None,
             max_bytes: MAX_SEGMENT_BYTES,
             max_age: MAX_SEGMENT_AGE,
+            pipe: None,
+            content_shared: policy.full().content_fields.clone().into(),
         })
+    }
+
+    /// Seal through `pipe` ([`crate::seal::pipe`]): the caller writes
+    /// every line of the stream through the same pipe (its plain ones with
+    /// [`PipeTx::plain`]), in order; a cf record is sealed on the writer's
+    /// thread under a sequence number reserved here, an OTLP request
+    /// here; the writer keeps the digest, which [`Segments::close`] asks
+    /// it for. `emit` is not called.
+    pub fn pipe(&mut self, pipe: PipeTx) {
+        self.pipe = Some(pipe);
     }
 
     /// Whether `policy` seals this sink exactly as these segments do (the
@@ -180,7 +202,7 @@ impl Segments {
     pub fn due(&self, window: &str, now: Duration) -> bool {
         self.current.as_ref().is_none_or(|c| {
             c.window != window
-                || c.digest.bytes >= self.max_bytes
+                || c.written >= self.max_bytes
                 || now.saturating_sub(c.opened) >= self.max_age
         })
     }
@@ -214,6 +236,7 @@ impl Segments {
             sealer: prepared.sealer,
             window: prepared.window,
             digest: SegmentDigest::default(),
+            written: 0,
             opened: now,
             header: Some(prepared.header),
         });
@@ -232,6 +255,9 @@ impl Segments {
         record: &[u8],
         emit: &mut dyn FnMut(&[u8]) -> bool,
     ) -> Result<SealedAt, SegmentError> {
+        if let Some(pipe) = self.pipe.clone() {
+            return self.seal_piped(&pipe, record);
+        }
         let Some(cur) = self.current.as_mut() else {
             return Err(SegmentError::NotReady);
         };
@@ -289,11 +315,72 @@ impl Segments {
             cur.digest.header(&h);
         }
         cur.digest.record(&line);
+        cur.written = cur.digest.bytes;
         Ok(SealedAt {
             segment: cur.sealer.header().id,
             seq: first,
             keys,
             items,
+        })
+    }
+
+    /// [`Segments::seal`] through the pipe. A cf record whose content
+    /// members the writer will find (a quick look here for a content key)
+    /// goes to the writer's thread under a reserved number; anything else
+    /// (an OTLP request, a bare span) is sealed here and sent as a line.
+    fn seal_piped(&mut self, pipe: &PipeTx, record: &[u8]) -> Result<SealedAt, SegmentError> {
+        let Some(cur) = self.current.as_mut() else {
+            return Err(SegmentError::NotReady);
+        };
+        let cf = !otlp::is_request(record)
+            && self.content.iter().any(|k| {
+                let mut needle = Vec::with_capacity(k.len() + 3);
+                needle.push(b'"');
+                needle.extend_from_slice(k.as_bytes());
+                needle.extend_from_slice(b"\":");
+                memchr::memmem::find(record, &needle).is_some()
+            });
+        let first = cur.sealer.sealed();
+        let line = if cf {
+            None
+        } else {
+            let attrs = &self.content_attributes;
+            let is_attr = |k: &str| crate::policy::content::is_content_attribute(attrs, k);
+            match otlp::seal_request(&mut cur.sealer, record, &is_attr) {
+                Ok(Some(r)) => Some(r.line),
+                // SECURITY: no content found, or none it can seal: refused,
+                // and the record goes out standard.
+                Ok(None) => return Err(SegmentError::Seal(SealError::NotAnObject)),
+                Err(e) => return Err(e.into()),
+            }
+        };
+        if let Some(h) = cur.header.take() {
+            cur.written += h.len() as u64 + 1;
+            pipe.header(h).map_err(|_| SegmentError::NotTaken)?;
+        }
+        let sent = match line {
+            Some(l) => {
+                cur.written += l.len() as u64 + 1;
+                pipe.sealed(l)
+            }
+            None => {
+                let seq = cur.sealer.reserve()?;
+                // Base64 makes the content a third longer.
+                cur.written += record.len() as u64 * 4 / 3 + 64;
+                pipe.record(
+                    cur.sealer.handle(),
+                    seq,
+                    record.to_vec(),
+                    Arc::clone(&self.content_shared),
+                )
+            }
+        };
+        sent.map_err(|_| SegmentError::NotTaken)?;
+        Ok(SealedAt {
+            segment: cur.sealer.header().id,
+            seq: first,
+            keys: Vec::new(),
+            items: Vec::new(),
         })
     }
 
@@ -308,15 +395,27 @@ impl Segments {
     /// segment unvouched for: `capture open` then refuses it (fail closed).
     pub fn close(&mut self) -> Option<AuditEvent> {
         let cur = self.current.take()?;
+        let (records, bytes, sha256) = match &self.pipe {
+            // A segment whose header never went out holds nothing.
+            Some(_) if cur.header.is_some() => (0, 0, SegmentDigest::default().hex()),
+            // The writer's count, once all before is written; a writer that
+            // stopped leaves the segment unvouched for.
+            Some(pipe) => {
+                let c = pipe.close()?;
+                (c.records, c.bytes, c.sha256)
+            }
+            None => (cur.digest.records, cur.digest.bytes, cur.digest.hex()),
+        };
         Some(AuditEvent::CaptureSegmentClosed {
             sink: self.sink.clone(),
             window: cur.window.clone(),
             segment: cur.sealer.header().id.to_string(),
-            records: cur.digest.records,
-            bytes: cur.digest.bytes,
-            sha256: cur.digest.hex(),
+            records,
+            bytes,
+            sha256,
         })
-        // `cur.sealer` drops here: its key is zeroized.
+        // `cur.sealer` drops here (and the writer's handle after its last
+        // record): the key is zeroized.
     }
 }
 
