@@ -280,12 +280,13 @@ fn stream_sealed(
     capture.finish();
     drop(tx);
     let written = pipe.finish();
-    finish(
-        result.and_then(|ok| written.map(|()| ok)),
-        &tally,
-        name,
-        quiet,
-    )
+    // The writer's own error first: a closed stdout (`| head`) ends the
+    // run quietly, as it does without sealing.
+    let result = match written {
+        Err(e) => Err(e),
+        Ok(()) => result,
+    };
+    finish(result, &tally, name, quiet)
 }
 
 /// Read the inputs, judge each record, write what may go out to stdout and

@@ -811,3 +811,36 @@ fn a_forged_sealed_member_from_a_producer_never_reaches_the_capture() {
     assert_eq!(out["prompt_text"].as_str(), Some(CANARY));
     assert!(out.get("tracegate.sealed").is_none());
 }
+
+/// A sealed `filter` whose reader goes away (`| head -n 1`) ends quietly
+/// with exit 0, as an unsealed one does: the sealing writer's broken pipe
+/// is the run's end, not an error, and nothing panics.
+#[test]
+fn a_sealed_filter_ends_quietly_when_its_reader_goes_away() {
+    let s = setup(1);
+    let mut input = String::new();
+    for i in 0..20_000 {
+        input.push_str(&record(
+            i,
+            "an ordinary prompt that is long enough to fill the pipe",
+        ));
+    }
+    let file = s.p("many.jsonl");
+    std::fs::write(&file, input).unwrap();
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "{} filter --policy {} --sink cap {} | head -n 1 >/dev/null; echo ${{PIPESTATUS[0]}}",
+            env!("CARGO_BIN_EXE_tracegate"),
+            Setup::s(&s.policy),
+            Setup::s(&file)
+        ))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0", "{stderr}");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+        "{stderr}"
+    );
+}
