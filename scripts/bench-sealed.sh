@@ -31,7 +31,7 @@ for kind in plain sealed; do
   d=$W/$kind
   mkdir -p "$d"
   cp "$W/keywords.txt" "$d/"
-  rm -f "$d"/audit.jsonl*
+  rm -rf "$d"/audit.jsonl*
   seal=""
   [ "$kind" = sealed ] && seal="seal_to = [\"$RECIPIENT\"]"
   cat > "$d/policy.toml" <<POLICY

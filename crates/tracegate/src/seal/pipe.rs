@@ -27,9 +27,14 @@ use std::thread::JoinHandle;
 use super::{SealHandle, SegmentDigest, cf};
 use crate::record::tape::Tape;
 
-/// Messages in flight at most (each a record or a line): bounds the memory
-/// the writer can fall behind by.
-const DEPTH: usize = 1024;
+/// Batches in flight at most: bounds the memory the writer can fall
+/// behind by (with [`BATCH`] and [`BATCH_BYTES`]).
+const DEPTH: usize = 8;
+/// Messages sent to the writer at once: one wake-up of its thread per
+/// batch, not per record.
+const BATCH: usize = 128;
+/// Bytes of records and lines that make a batch go before it is full.
+const BATCH_BYTES: usize = 1 << 20;
 
 enum Msg {
     /// A line outside any segment (a standard record).
@@ -66,7 +71,9 @@ pub struct Closed {
 /// The judging thread's end of the pipe.
 #[derive(Clone)]
 pub struct PipeTx {
-    tx: mpsc::SyncSender<Msg>,
+    tx: mpsc::SyncSender<Vec<Msg>>,
+    /// Messages not sent yet, and their bytes.
+    batch: Arc<std::sync::Mutex<(Vec<Msg>, usize)>>,
     failed: Arc<AtomicBool>,
 }
 
@@ -94,7 +101,37 @@ impl PipeTx {
         if self.failed() {
             return Err(gone());
         }
-        self.tx.send(m).map_err(|_| gone())
+        let bytes = match &m {
+            Msg::Plain(b) | Msg::Header(b) | Msg::Sealed(b) => b.len(),
+            Msg::Record { record, .. } => record.len(),
+            Msg::Close(_) | Msg::End => 0,
+        };
+        let full = {
+            let mut b = self
+                .batch
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            b.0.push(m);
+            b.1 += bytes;
+            b.0.len() >= BATCH || b.1 >= BATCH_BYTES
+        };
+        if full { self.flush() } else { Ok(()) }
+    }
+
+    /// Send what is batched.
+    fn flush(&self) -> io::Result<()> {
+        let msgs = {
+            let mut b = self
+                .batch
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            b.1 = 0;
+            std::mem::take(&mut b.0)
+        };
+        if msgs.is_empty() {
+            return Ok(());
+        }
+        self.tx.send(msgs).map_err(|_| gone())
     }
 
     /// Whether the writer failed (a write error, or a record it could not
@@ -140,7 +177,13 @@ impl PipeTx {
     /// stopped (the segment then stays unvouched for).
     pub fn close(&self) -> Option<Closed> {
         let (reply, answer) = mpsc::channel();
-        self.tx.send(Msg::Close(reply)).ok()?;
+        // Sent whatever the failed flag says, so that the writer answers.
+        self.batch
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .0
+            .push(Msg::Close(reply));
+        self.flush().ok()?;
         answer.recv().ok().flatten()
     }
 }
@@ -162,7 +205,11 @@ impl Pipe {
             .name("tracegate-seal".into())
             .spawn(move || write_all(rx, out, &flag))?;
         Ok(Pipe {
-            tx: PipeTx { tx, failed },
+            tx: PipeTx {
+                tx,
+                batch: Arc::default(),
+                failed,
+            },
             thread,
         })
     }
@@ -176,7 +223,8 @@ impl Pipe {
     /// the writer (a [`PipeTx`] still held sends nothing after). The first
     /// write error, or an error if a record could not be sealed.
     pub fn finish(self) -> io::Result<()> {
-        let _ = self.tx.tx.send(Msg::End);
+        let _ = self.tx.flush();
+        let _ = self.tx.tx.send(vec![Msg::End]);
         drop(self.tx);
         self.thread
             .join()
@@ -186,7 +234,7 @@ impl Pipe {
 
 /// The writer thread: each message in order.
 fn write_all(
-    rx: mpsc::Receiver<Msg>,
+    rx: mpsc::Receiver<Vec<Msg>>,
     out: Box<dyn Write + Send>,
     failed: &AtomicBool,
 ) -> io::Result<()> {
@@ -205,7 +253,7 @@ fn write_all(
             failed.store(true, Ordering::Release);
         }
     };
-    for m in rx {
+    for m in rx.into_iter().flatten() {
         match m {
             Msg::Plain(line) => put(&mut w, &line, &mut error),
             Msg::Header(line) => {
