@@ -81,6 +81,12 @@ pub enum CaptureCommand {
         /// Write here instead of stdout (never a capture file).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// The files are an OTLP/JSON export of what an OTLP sink sent (as
+        /// a trace backend or collector exports it), not a capture file:
+        /// segment headers come from `tracegate.segment` log records and
+        /// no byte digest is checked (the backend re-encoded the lines).
+        #[arg(long)]
+        otlp_export: bool,
         /// Capture files.
         #[arg(value_name = "CAPTURE", required = true)]
         captures: Vec<PathBuf>,
@@ -100,6 +106,7 @@ pub fn run(cmd: &CaptureCommand) -> u8 {
             reason,
             by,
             out,
+            otlp_export,
             captures,
         } => super::capture_sealed::open(&super::capture_sealed::OpenRequest {
             identity,
@@ -108,6 +115,7 @@ pub fn run(cmd: &CaptureCommand) -> u8 {
             by: by.as_deref(),
             out: out.as_deref(),
             captures,
+            otlp_export: *otlp_export,
         }),
         CaptureCommand::Status { policy } => {
             let engaged = kill_switch_engaged(policy);

@@ -339,6 +339,9 @@ pub struct OpenRequest<'a> {
     pub out: Option<&'a Path>,
     /// Capture files.
     pub captures: &'a [PathBuf],
+    /// The files are an OTLP/JSON export of what an OTLP sink sent
+    /// (`--otlp-export`): see [`open_export`].
+    pub otlp_export: bool,
 }
 
 /// `capture open`.
@@ -359,6 +362,9 @@ pub fn open(req: &OpenRequest<'_>) -> anyhow::Result<u8> {
         refuse_sink_as_output(out, req.captures, req.audit)?;
     }
     let log = read_log(req.audit)?;
+    if req.otlp_export {
+        return open_export(req, &identities, &log);
+    }
     // Everything is checked before the read is logged, and logged before
     // anything is decrypted.
     let mut files: Vec<(PathBuf, Vec<u8>, Vec<Found>)> = Vec::new();
@@ -418,6 +424,137 @@ pub fn open(req: &OpenRequest<'_>) -> anyhow::Result<u8> {
                     .map_err(|e| anyhow::anyhow!("{}:{n}: {e}", p.display()))?;
                     sink.write(&line)?;
                 }
+            }
+        }
+        Ok(())
+    })();
+    match r {
+        Ok(()) => {
+            sink.commit()?;
+            Ok(exit::OK)
+        }
+        Err(e) => {
+            sink.abort();
+            Err(e)
+        }
+    }
+}
+
+/// `capture open --otlp-export`: the files hold OTLP/JSON export requests
+/// as a trace backend or collector exports what an OTLP sink sent it: the
+/// segment headers as `tracegate.segment` log records, the sealed spans
+/// and log records in the backend's own order and batching. Each header
+/// must be the one the audit log opened (its SHA-256, sink and window);
+/// a sealed value whose segment no header here names, or a sequence
+/// number seen twice, is refused. There is no byte digest to recompute
+/// (the backend re-encoded the lines), so a span the backend lost is not
+/// detected; each value's seal still binds it to its span's ids and time.
+fn open_export(
+    req: &OpenRequest<'_>,
+    identities: &[Identity],
+    log: &BTreeMap<String, Vouched>,
+) -> anyhow::Result<u8> {
+    let mut headers: HashMap<SegmentId, SegmentHeader> = HashMap::new();
+    let mut files: Vec<(PathBuf, Vec<u8>, Vec<(usize, Vec<u8>)>)> = Vec::new();
+    let mut seen: std::collections::HashSet<(SegmentId, u64)> = std::collections::HashSet::new();
+    for p in req.captures {
+        let bytes = read_file(p)?;
+        let name = p.display();
+        let mut sealed = Vec::new();
+        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            let n = i + 1;
+            for text in otlp::header_lines(line) {
+                let header = SegmentHeader::parse_line(text.as_bytes())
+                    .map_err(|e| anyhow::anyhow!("{name}:{n}: {e}"))?;
+                let id = header.id.to_string();
+                let vouched = log.get(&id).filter(|v| !v.header_sha256.is_empty());
+                match vouched {
+                    None => bail!("{name}:{n}: segment {id}: the audit log never opened it"),
+                    Some(v) if v.header_sha256 != crate::seal::sha256_hex(text.as_bytes()) => {
+                        bail!(
+                            "{name}:{n}: segment {id}: its header is not the one the audit log vouches for"
+                        )
+                    }
+                    Some(v) if v.sink != header.sink || v.window != header.window => bail!(
+                        "{name}:{n}: segment {id}: its header names another sink or window than the audit log"
+                    ),
+                    Some(_) => {}
+                }
+                headers.insert(header.id, header);
+            }
+            if otlp::is_sealed_request(line) {
+                let values =
+                    otlp::sealed_values(line).map_err(|e| anyhow::anyhow!("{name}:{n}: {e}"))?;
+                for v in &values {
+                    if !seen.insert((v.segment, v.seq)) {
+                        bail!(
+                            "{name}:{n}: sealed value {} of segment {} appears twice: duplicated or replayed",
+                            v.seq,
+                            v.segment
+                        );
+                    }
+                }
+                sealed.push((n, line.to_vec()));
+            }
+        }
+        files.push((p.clone(), bytes, sealed));
+    }
+    for (p, _, lines) in &files {
+        for (n, line) in lines {
+            for v in otlp::sealed_values(line)
+                .map_err(|e| anyhow::anyhow!("{}:{n}: {e}", p.display()))?
+            {
+                if !headers.contains_key(&v.segment) {
+                    bail!(
+                        "{}:{n}: sealed value of segment {}, whose header is in none of the files",
+                        p.display(),
+                        v.segment
+                    );
+                }
+            }
+        }
+    }
+    if seen.is_empty() {
+        bail!("no sealed span or log record in the files");
+    }
+    let by = req
+        .by
+        .map(str::to_owned)
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "unknown".to_owned());
+    let reads: Vec<ReadFile> = files
+        .iter()
+        .map(|(p, bytes, _)| ReadFile {
+            path: p.display().to_string(),
+            sha256: crate::seal::sha256_hex(bytes),
+            segments: headers.keys().map(ToString::to_string).collect(),
+        })
+        .collect();
+    {
+        // SECURITY: the read is in the log, durable, before any key is
+        // unwrapped; if it cannot be written nothing is opened.
+        let mut alog =
+            crate::audit::AuditLog::open(req.audit, None, std::time::Duration::from_secs(5))
+                .with_context(|| format!("cannot open the audit log `{}`", req.audit.display()))?;
+        for event in AuditEvent::capture_reads(req.reason, &by, "capture open", reads) {
+            alog.append(&event, jiff::Timestamp::now())
+                .context("cannot append capture_read: nothing opened")?;
+        }
+    }
+    let mut openers = HashMap::new();
+    for (id, h) in &headers {
+        let o = h
+            .unwrap_key(identities)
+            .map_err(|e| anyhow::anyhow!("segment {id}: {e}"))?;
+        openers.insert(*id, o);
+    }
+    let mut sink = Output::new(req.out)?;
+    let r = (|| -> anyhow::Result<()> {
+        for (p, _, lines) in &files {
+            for (n, line) in lines {
+                let opened = otlp::open_request_with(&|id| openers.get(id), line)
+                    .map_err(|e| anyhow::anyhow!("{}:{n}: {e}", p.display()))?;
+                sink.write(&opened)?;
             }
         }
         Ok(())

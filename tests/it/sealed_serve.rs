@@ -634,6 +634,68 @@ fn an_otlp_sink_gets_sealed_spans_and_the_segment_header_as_a_log_record() {
         opened, 2,
         "the cf record's span and the OTLP span: {traces:?}"
     );
+
+    // The same through the command: the backend's export as a file of
+    // OTLP/JSON requests (traces first, as a backend may order them).
+    let export = d.join("export.jsonl");
+    let mut text = String::new();
+    for l in traces.iter().chain(&logs) {
+        text.push_str(l);
+        text.push('\n');
+    }
+    std::fs::write(&export, &text).unwrap();
+    let open = |file: &Path| {
+        let audit = d.join("audit.jsonl");
+        tracegate(
+            &[
+                "capture",
+                "open",
+                "--otlp-export",
+                "--identity",
+                id.to_str().unwrap(),
+                "--audit",
+                audit.to_str().unwrap(),
+                "--reason",
+                "replay",
+                "--by",
+                "tester",
+                file.to_str().unwrap(),
+            ],
+            b"",
+        )
+    };
+    let run = open(&export);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.matches("CANARY-5ea1").count(),
+        2,
+        "both spans open"
+    );
+    assert!(
+        events(&d.join("audit.jsonl"))
+            .iter()
+            .any(|e| e == "capture_read")
+    );
+    // A sealed span replayed in the export is refused, nothing written.
+    let first_sealed = traces
+        .iter()
+        .find(|t| tracegate::seal::otlp::is_sealed_request(t.as_bytes()))
+        .unwrap();
+    std::fs::write(&export, format!("{text}{first_sealed}\n")).unwrap();
+    let run = open(&export);
+    assert_ne!(run.code, 0);
+    assert!(run.stderr.contains("appears twice"), "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    // Without the header's log record, nothing opens.
+    let no_header: String = traces.iter().map(|t| format!("{t}\n")).collect();
+    std::fs::write(&export, no_header).unwrap();
+    let run = open(&export);
+    assert_ne!(run.code, 0);
+    assert!(
+        run.stderr.contains("whose header is in none of the files"),
+        "{}",
+        run.stderr
+    );
 }
 
 /// `content_refs` for OTLP: the standard copy of a span sealed into the

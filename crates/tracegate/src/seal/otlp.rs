@@ -52,6 +52,30 @@ pub fn is_request(line: &[u8]) -> bool {
     rest.starts_with(b"\"resourceSpans\"") || rest.starts_with(b"\"resourceLogs\"")
 }
 
+/// The segment header lines carried by an OTLP logs request, as an OTLP
+/// sink sent them ([`header_request`]): each log record with event name
+/// `tracegate.segment`, its body's text.
+pub fn header_lines(line: &[u8]) -> Vec<String> {
+    let Ok(mut v) = serde_json::from_slice::<Value>(line) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let _ = for_each_item(&mut v, &mut |item, obj, scope| {
+        if !scope
+            && matches!(item, Item::Log)
+            && obj.get("eventName").and_then(Value::as_str) == Some(super::SEGMENT_KEY)
+            && let Some(text) = obj
+                .get("body")
+                .and_then(|b| b.get("stringValue"))
+                .and_then(Value::as_str)
+        {
+            out.push(text.to_owned());
+        }
+        Ok(())
+    });
+    out
+}
+
 /// Whether `line` is an export request or bare span that holds sealed
 /// values, as [`seal_request`] writes them (a quick look for the sealed
 /// attribute's key, which a cf sealed line never has).
@@ -215,6 +239,16 @@ pub fn clear_part(line: &[u8]) -> Result<Vec<u8>, SealError> {
 /// Open every sealed value of a request with `opener`: the request as the
 /// gate wrote it (as `serde_json` writes it), content back in place.
 pub fn open_request(opener: &Opener, line: &[u8]) -> Result<Zeroizing<Vec<u8>>, SealError> {
+    open_request_with(&|_| Some(opener), line)
+}
+
+/// [`open_request`] for a request whose sealed values may come from
+/// several segments (a backend batches spans its own way): `opener` gives
+/// the opener of a segment, `None` when no identity opens it.
+pub fn open_request_with<'a>(
+    opener: &dyn Fn(&super::SegmentId) -> Option<&'a Opener>,
+    line: &[u8],
+) -> Result<Zeroizing<Vec<u8>>, SealError> {
     let mut v: Value = serde_json::from_slice(line).map_err(|_| SealError::NotAnObject)?;
     for_each_item(&mut v, &mut |item, obj, scope| {
         if scope {
@@ -226,7 +260,9 @@ pub fn open_request(opener: &Opener, line: &[u8]) -> Result<Zeroizing<Vec<u8>>, 
         let sealed = SealedValue::decode_b64(b64.as_bytes())?;
         remove_attr(obj, at);
         let context = context(item, obj)?;
-        let plain = opener.open(&sealed, &context)?;
+        let plain = opener(&sealed.segment)
+            .ok_or(SealError::NotARecipient)?
+            .open(&sealed, &context)?;
         let removed: Removed =
             serde_json::from_slice(&plain).map_err(|_| SealError::BadSealed("content"))?;
         restore(obj, removed)
