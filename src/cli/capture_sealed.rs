@@ -455,7 +455,9 @@ fn open_export(
     log: &BTreeMap<String, Vouched>,
 ) -> anyhow::Result<u8> {
     let mut headers: HashMap<SegmentId, SegmentHeader> = HashMap::new();
-    let mut files: Vec<(PathBuf, Vec<u8>, Vec<(usize, Vec<u8>)>)> = Vec::new();
+    // Each file: its path, its bytes, and its sealed lines by line number.
+    type ExportFile = (PathBuf, Vec<u8>, Vec<(usize, Vec<u8>)>);
+    let mut files: Vec<ExportFile> = Vec::new();
     let mut seen: std::collections::HashSet<(SegmentId, u64)> = std::collections::HashSet::new();
     for p in req.captures {
         let bytes = read_file(p)?;
