@@ -3,17 +3,20 @@
 # labeled corpus, for tracegate's built-in detectors, Vector's VRL
 # `redact()` and Presidio's pattern recognizers (issue 20).
 #
-# usage: scripts/detect-quality.sh [--docs N] [--reps N] [--seed N] [--no-peers]
+# usage: scripts/detect-quality.sh [--docs N] [--reps N] [--seed N] [--no-peers] [--debug]
 #
 # Everything goes to bench-data/detect/ (gitignored): the corpora
-# (scripts/detect_corpus.py, fixed seed; the tuning and the held-out split),
+# (scripts/detect_corpus.py, fixed seed; the tuning split and two held-out
+# families),
 # each tool's spans and timing, and a report per split
 # (<split>/report.md, also printed). The peers are built here and only
 # here: the VRL harness under benches/peers/vrl (its own workspace and
 # target directory, never built by `cargo test`), and a venv with a pinned
 # presidio-analyzer. Throughput is CPU time inside the redaction call, the
 # median of --reps runs, so a busy shared machine skews it less than wall
-# time would.
+# time would. `--debug` scores spans from a debug build of the harness
+# (no timing, `--reps 0`): the quality figures without the release build
+# of the whole workspace.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -23,6 +26,7 @@ DOCS=6000
 REPS=3
 SEED=20
 PEERS=1
+PROFILE=release
 PRESIDIO_PIN="presidio-analyzer==2.2.366"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -30,18 +34,25 @@ while [ $# -gt 0 ]; do
     --reps) REPS=$2; shift 2 ;;
     --seed) SEED=$2; shift 2 ;;
     --no-peers) PEERS=0; shift ;;
-    *) echo "usage: $0 [--docs N] [--reps N] [--seed N] [--no-peers]" >&2; exit 2 ;;
+    --debug) PROFILE=debug; REPS=0; shift ;;
+    *) echo "usage: $0 [--docs N] [--reps N] [--seed N] [--no-peers] [--debug]" >&2; exit 2 ;;
   esac
 done
 mkdir -p "$OUT"
 
 echo "== tracegate" >&2
-cargo build --locked --release --example detect_quality >&2
+if [ "$PROFILE" = release ]; then
+  cargo build --locked --release --example detect_quality >&2
+else
+  cargo build --locked --example detect_quality >&2
+fi
 
-# Two corpora (issue 36): the tuning split (the detectors were tuned on
-# it) and the held-out split (a second template family, not read while
-# tuning; scripts/detect_heldout.py), each scored on its own.
-for SPLIT in tune heldout; do
+# Three corpora (issue 36), each scored on its own: the tuning split, the
+# first held-out family (scripts/detect_heldout.py; held out in the first
+# round, tuned on in the second) and the second held-out family
+# (scripts/detect_heldout2.py; written before the second round, not read
+# per form while tuning).
+for SPLIT in tune heldout heldout2; do
   CORPUS=$OUT/corpus-$SPLIT-$DOCS-$SEED.jsonl
   echo "== corpus ($SPLIT)" >&2
   if [ ! -s "$CORPUS" ]; then
@@ -49,7 +60,7 @@ for SPLIT in tune heldout; do
   fi
   R=$OUT/$SPLIT
   mkdir -p "$R"
-  target/release/examples/detect_quality "$CORPUS" "$R/tracegate.jsonl" "$REPS" > "$R/tracegate.json"
+  target/$PROFILE/examples/detect_quality "$CORPUS" "$R/tracegate.jsonl" "$REPS" > "$R/tracegate.json"
   TOOLS=("tracegate=$R/tracegate.jsonl:$R/tracegate.json")
 
   if [ "$PEERS" = 1 ]; then

@@ -294,6 +294,19 @@ impl Compiled {
         near || self.header_confirms(text, start)
     }
 
+    /// A confirming word ends in `from..start` (inside the token right
+    /// before the candidate: `client-ip:` names an address) with no digit
+    /// between it and `start`.
+    pub(crate) fn confirms_from(&self, text: &[u8], start: usize, from: usize) -> bool {
+        self.nearest(self.words.as_ref(), text, start)
+            .is_some_and(|end| {
+                end > from
+                    && !text[end..start.min(text.len())]
+                        .iter()
+                        .any(u8::is_ascii_digit)
+            })
+    }
+
     /// The column header of the Markdown table cell `start` stands in
     /// holds a confirming word (at a word start, as in the window).
     fn header_confirms(&self, text: &[u8], start: usize) -> bool {
@@ -309,17 +322,23 @@ impl Compiled {
         })
     }
 
-    /// A vetoing word occurs in the window before `start`, at least as near
-    /// to it as any confirming word: `version 1.2.3.4` is a version,
-    /// `version 2 from 10.0.0.1` an address, and `tracking number
-    /// 213-555-0123` a tracking number (the veto ends where `number`
-    /// does: the longer phrase is the more specific).
+    /// A vetoing word occurs in the window before `start` on the same line,
+    /// at least as near to it as any confirming word: `version 1.2.3.4` is
+    /// a version, `version 2 from 10.0.0.1` an address, and `tracking
+    /// number 213-555-0123` a tracking number (the veto ends where
+    /// `number` does: the longer phrase is the more specific). A veto word
+    /// names what stands on its own line: under `<version>1.2.3.4</version>`
+    /// the next line of a hosts file or an access log starts with an
+    /// address all the same (issue 36).
     pub(crate) fn vetoes(&self, text: &[u8], start: usize) -> bool {
         match self.nearest(self.not_words.as_ref(), text, start) {
             None => false,
-            Some(veto) => self
-                .nearest(self.words.as_ref(), text, start)
-                .is_none_or(|confirm| confirm <= veto),
+            Some(veto) => {
+                !text[veto..start.min(text.len())].contains(&b'\n')
+                    && self
+                        .nearest(self.words.as_ref(), text, start)
+                        .is_none_or(|confirm| confirm <= veto)
+            }
         }
     }
 

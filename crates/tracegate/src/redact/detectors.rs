@@ -101,6 +101,11 @@ pub(crate) enum Check {
     /// API_TOKEN` / `value: <v>`): the value after `value` only; no
     /// placeholders.
     EnvValue,
+    /// A value under a generic secret key (`secret_key`, `password`,
+    /// `token`): the value only, when it looks random (16 or more bytes
+    /// with upper and lower case and a digit, or 20 or more with a letter
+    /// and a digit, not a UUID), and is no placeholder or path.
+    Secret,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
     /// 13-19 digits in a printed grouping, issuer prefix and length, Luhn;
@@ -360,6 +365,20 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::EnvValue,
                 Lead::Token,
             ),
+            // A secret under a generic key whose last word says so
+            // (`secret_key = "…"` in HCL or TOML, `password: …` in YAML,
+            // `DB_PASSWORD=…` in `.env`, `"client_token": "…"`,
+            // `apiSecret: …`): the value only, when it looks random
+            // (`Check::Secret`). The shape starts at the key's last word
+            // (`password` of `deploy_password`, `secret_key` of
+            // `aws_secret_key`, `Secret` of `apiSecret`): whatever comes
+            // before it in the key, the last word names what it holds.
+            (
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase)["']?[ \t]{0,8}[:=]"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::Secret,
+                Lead::Any,
+            ),
             // A bare `Bearer <token>` (or `bearer`) in prose or code.
             (
                 r"(?-u)[Bb]earer[ \t]{1,8}[A-Za-z0-9]",
@@ -534,6 +553,19 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r"(?-u)1[ .-]?\([2-9]",
                 concat!(
                     r"(?-u)1[ .-]?\([2-9][0-9]{2}\)[ .-]?[0-9]{3}[-. ][0-9]{4}",
+                    end!()
+                ),
+                Check::Phone,
+                Lead::Number,
+            ),
+            // After the country code in the dashed or dotted form
+            // (`1-800-555-0199`, `1.877.394.2210`): one separator
+            // throughout, area code and exchange 2-9 (the NANP rules the
+            // check applies), as context-free as `800-555-0199`.
+            (
+                r"(?-u)1[-.][2-9][0-9]{2}[-.][2-9]",
+                concat!(
+                    r"(?-u)1[-.][2-9][0-9]{2}[-.][2-9][0-9]{2}[-.][0-9]{4}",
                     end!()
                 ),
                 Check::Phone,

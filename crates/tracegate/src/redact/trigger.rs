@@ -626,6 +626,26 @@ impl Starts {
                 self.at.push(s);
             }
         }
+        // A key whose last word names a secret (`secret_key`,
+        // `DB_PASSWORD`, `apiSecret`, `spring.datasource.password`): the
+        // generic secret shape starts at that word.
+        const LAST_WORDS: &[&[u8]] = &[
+            b"secret",
+            b"secret_key",
+            b"secret-key",
+            b"secretkey",
+            b"token",
+            b"password",
+            b"passwd",
+            b"passphrase",
+        ];
+        for w in LAST_WORDS {
+            if let Some(s) = e.checked_sub(w.len())
+                && text[s..e].eq_ignore_ascii_case(w)
+            {
+                self.at.push(s);
+            }
+        }
     }
 }
 

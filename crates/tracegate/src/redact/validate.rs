@@ -69,6 +69,11 @@ pub(crate) fn check(
             let value = s.get(cut..)?;
             (!value.is_empty() && !placeholder(value)).then_some((start + cut, end))
         }
+        Check::Secret => {
+            let cut = value_start(s)?;
+            let value = s.get(cut..)?;
+            random_looking(value).then_some((start + cut, end))
+        }
         Check::Flag => {
             // `--name` then `=` or blanks and a quote: the value.
             let cut = value_start(s.get(2..)?)? + 2;
@@ -148,6 +153,7 @@ pub(crate) fn check(
             && !joined_context(text, start, end, b".")
             && !version_glue(text, start, end)
             && !version_key(text, start)
+            && !image_tag(text, start, ctx)
             && !vetoed())
         .then_some((start, end)),
         Check::Ipv6 => ipv6_ok(text, start, end).map(|e| (start, e)),
@@ -355,6 +361,28 @@ fn value_start(s: &[u8]) -> Option<usize> {
     (cut > name).then_some(cut)
 }
 
+/// A value that looks like a generated secret: 16 or more bytes with
+/// upper and lower case and a digit, or 20 or more with a letter and a
+/// digit (hex and lowercase tokens), not a UUID; no placeholder, no path
+/// (`/run/secrets/db_password_2024`, `./key`, `~/.token`) and no JWT (the
+/// `jwt` detector names those: `access_token=eyJ…`).
+fn random_looking(v: &[u8]) -> bool {
+    let mixed_case_digit = |w: &[u8]| {
+        w.iter().any(u8::is_ascii_digit)
+            && w.iter().any(u8::is_ascii_lowercase)
+            && w.iter().any(u8::is_ascii_uppercase)
+    };
+    let letters = v.iter().filter(|b| b.is_ascii_alphabetic()).count();
+    let digits = v.iter().filter(|b| b.is_ascii_digit()).count();
+    let mixed = v.len() >= 16 && mixed_case_digit(v);
+    let long = v.len() >= 20 && letters > 0 && digits > 0 && !uuid_like(v);
+    // A path: rooted, and no segment of it random-looking (a base64
+    // secret may start with `/`: `/ASeHJaPwc9TSF4Ag…`).
+    let rooted = v.starts_with(b"/") || v.starts_with(b"./") || v.starts_with(b"~/");
+    let path = rooted && !v.split(|&b| b == b'/').any(mixed_case_digit);
+    (mixed || long) && !placeholder(v) && !path && !v.starts_with(b"eyJ")
+}
+
 /// A UUID (`8-4-4-4-12` hex): an id, not a bearer token.
 fn uuid_like(t: &[u8]) -> bool {
     t.len() == 36
@@ -441,6 +469,74 @@ fn version_key(text: &[u8], start: usize) -> bool {
             | b"revision"
             | b"tag"
     )
+}
+
+/// The dotted quad at `start` is the tag of a container image reference
+/// (`registry.example.com/agent:1.23.3.3`, `FROM node:18.19.1.0`,
+/// `image: redis:7.2.4.12`): a version, not an address (issue 36).
+///
+/// The repository name is glued to the tag by `:` and is written in the
+/// image reference grammar's lowercase letters, digits and separators; it
+/// says "image" when it holds a registry path or a separator (`/`, `.`,
+/// `-`, `_`), or stands on a Dockerfile `FROM` line or under an `image`
+/// key. A header or a field name is not one (`X-Forwarded-For:`, capitals),
+/// nor is a bare word (`addr:`, `upstream:`); an address word inside the
+/// name (`client-ip:`) keeps the address.
+fn image_tag(text: &[u8], start: usize, ctx: Option<&Context>) -> bool {
+    let Some(colon) = start.checked_sub(1) else {
+        return false;
+    };
+    if text.get(colon) != Some(&b':') {
+        return false;
+    }
+    let image_byte = |b: &u8| {
+        b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-' | b'/')
+    };
+    let len = text[..colon]
+        .iter()
+        .rev()
+        .take(128)
+        .take_while(|b| image_byte(b))
+        .count();
+    let from = colon - len;
+    let name = &text[from..colon];
+    let starts_token = from == 0 || !text[from - 1].is_ascii_alphanumeric();
+    if !name.first().is_some_and(u8::is_ascii_alphanumeric) || !starts_token {
+        return false;
+    }
+    if ctx.is_some_and(|c| c.confirms_from(text, start, from)) {
+        return false;
+    }
+    let separated = name.iter().any(|b| matches!(b, b'/' | b'.' | b'-' | b'_'));
+    separated || image_line(text, from)
+}
+
+/// The line before `at` is a Dockerfile `FROM` instruction or an `image`
+/// key (`image:`, `"image": "`, `image=`) right before the value.
+fn image_line(text: &[u8], at: usize) -> bool {
+    let line_from = text[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = &text[line_from..at];
+    let lead = line
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    let from_instr = line
+        .get(lead..lead + 5)
+        .is_some_and(|w| w.eq_ignore_ascii_case(b"FROM "));
+    let glue = line
+        .iter()
+        .rev()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'='))
+        .count();
+    let key = &line[..line.len() - glue];
+    let image_key = glue > 0
+        && key.len() >= 5
+        && key[key.len() - 5..].eq_ignore_ascii_case(b"image")
+        && (key.len() == 5 || !key[key.len() - 6].is_ascii_alphanumeric());
+    from_instr || image_key
 }
 
 /// An id key right before a value (`"id": "…"`, `message_id=…`,
@@ -949,6 +1045,17 @@ fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
         // `1 (213) 689-1911`: the country code, then the `(…)` form.
         Some(b'1') if s.contains(&b'(') => {
             !joined_context(text, start, end, b"-.") && !tail_of_a_run(text, start)
+        }
+        // `1-800-555-0199`: the country code, then the dashed or dotted
+        // form, one separator throughout; the area code is not a service
+        // code (`N11`).
+        Some(b'1') if s.len() == 14 => {
+            let same_seps = s[1] == s[5] && s[5] == s[9];
+            let service = s[3] == b'1' && s[4] == b'1';
+            same_seps
+                && !service
+                && !joined_context(text, start, end, b"-._")
+                && !tail_of_a_run(text, start)
         }
         _ => {
             // `555-123-4567` or `555.123.4567`, never mixed.
