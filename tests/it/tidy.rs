@@ -253,8 +253,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     // Formats, the tape, the OTLP codec (bounds counted against the
     // policy's limits).
     ("library", &["record"]),
-    // A JSON record sealed and opened (on the tape).
+    // A JSON record sealed and opened (on the tape); filter's sealing
+    // writer, which seals cf records on its own thread.
     ("library", &["seal::cf"]),
+    ("library", &["seal::pipe"]),
     // Which replica this is.
     ("library", &["fleet"]),
     // Levels, windows, budgets, the capture runtime (the fleet's shared

@@ -967,7 +967,7 @@ fn with_refs(format: Option<Format>, bytes: &[u8], target: &str, at: &SealedAt) 
         Some(Format::Otlp) => {
             tracegate::seal::otlp::with_refs(bytes, target, &at.segment, &at.items)
         }
-        _ => tracegate::seal::cf::with_refs(bytes, target, at),
+        _ => tracegate::seal::cf::with_refs(bytes, target, &at.segment, at.seq, &at.keys),
     }
 }
 

@@ -1985,7 +1985,7 @@ fn sinks(
                 "names a sink that does not seal (`seal_to`): its captures hold content in clear, so nothing to point to",
             ),
             (_, Some(s)) if s.output.is_none() => {
-                Some("is for a sink with an `output` (references are written by `serve`)")
+                Some("is for a sink with an `output` (references are written by serve)")
             }
             _ => None,
         };

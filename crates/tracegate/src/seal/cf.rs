@@ -116,13 +116,16 @@ pub fn seal_line_with(
 }
 
 /// A standard record (a JSON object, as the gate wrote it) with a
-/// reference member per content key sealed at `at` in sink `sink`:
+/// reference member per content key in `keys`, sealed as record `seq` of
+/// `segment` in sink `sink`:
 /// `"<key>_ref":"tracegate:sink/…/segment/…/record/…#<key>"`, after its
 /// own members. `None` when `record` is not one JSON object.
 pub fn with_refs(
     record: &[u8],
     sink: &str,
-    at: &crate::window::segments::SealedAt,
+    segment: &super::SegmentId,
+    seq: u64,
+    keys: &[String],
 ) -> Option<Vec<u8>> {
     let end = record.trim_ascii_end();
     let body = end.strip_suffix(b"}")?;
@@ -130,14 +133,17 @@ pub fn with_refs(
         return None;
     }
     let empty = body.trim_ascii().len() == 1;
-    let mut out = Vec::with_capacity(record.len() + 96 * at.keys.len());
+    let mut out = Vec::with_capacity(record.len() + 96 * keys.len());
     out.extend_from_slice(body);
-    for (i, key) in at.keys.iter().enumerate() {
+    for (i, key) in keys.iter().enumerate() {
         if i > 0 || !empty {
             out.push(b',');
         }
         let name = serde_json::to_string(&format!("{key}_ref")).ok()?;
-        let uri = serde_json::to_string(&at.uri(sink, key)).ok()?;
+        let uri = serde_json::to_string(&format!(
+            "tracegate:sink/{sink}/segment/{segment}/record/{seq}#{key}"
+        ))
+        .ok()?;
         out.extend_from_slice(name.as_bytes());
         out.push(b':');
         out.extend_from_slice(uri.as_bytes());

@@ -188,13 +188,6 @@ impl PipeTx {
     }
 }
 
-impl crate::sink::RecordSink for &PipeTx {
-    type Error = io::Error;
-    fn put(&mut self, record: &[u8], _full: bool) -> io::Result<()> {
-        self.plain(record)
-    }
-}
-
 impl Pipe {
     /// Start the writer thread on `out`.
     pub fn spawn(out: Box<dyn Write + Send>) -> io::Result<Pipe> {

@@ -60,3 +60,12 @@ impl<W: Write> RecordSink for Lines<W> {
         self.0.write_all(b"\n")
     }
 }
+
+/// The sealing writer's plain lines (`filter` into a sealed sink: every
+/// line goes through the writer, in order).
+impl RecordSink for &crate::seal::pipe::PipeTx {
+    type Error = io::Error;
+    fn put(&mut self, record: &[u8], _full: bool) -> io::Result<()> {
+        self.plain(record)
+    }
+}
