@@ -380,11 +380,6 @@ pub fn open(req: &OpenRequest<'_>) -> anyhow::Result<u8> {
         }
         files.push((p.clone(), bytes, found));
     }
-    let by = req
-        .by
-        .map(str::to_owned)
-        .or_else(|| std::env::var("USER").ok())
-        .unwrap_or_else(|| "unknown".to_owned());
     let reads: Vec<ReadFile> = files
         .iter()
         .map(|(p, bytes, found)| ReadFile {
@@ -393,19 +388,8 @@ pub fn open(req: &OpenRequest<'_>) -> anyhow::Result<u8> {
             segments: found.iter().map(|f| f.header.id.to_string()).collect(),
         })
         .collect();
-    {
-        // SECURITY: the read is in the log, durable, before any key is
-        // unwrapped; if it cannot be written nothing is opened.
-        let mut alog =
-            crate::audit::AuditLog::open(req.audit, None, std::time::Duration::from_secs(5))
-                .with_context(|| format!("cannot open the audit log `{}`", req.audit.display()))?;
-        for event in AuditEvent::capture_reads(req.reason, &by, "capture open", reads) {
-            alog.append(&event, jiff::Timestamp::now())
-                .context("cannot append capture_read: nothing opened")?;
-        }
-    }
-    let mut sink = Output::new(req.out)?;
-    let r = (|| -> anyhow::Result<()> {
+    log_read(req, reads)?;
+    write_opened(req.out, |sink| {
         for (p, _, found) in &files {
             for f in found {
                 let opener = f.header.unwrap_key(&identities).map_err(|e| {
@@ -427,17 +411,7 @@ pub fn open(req: &OpenRequest<'_>) -> anyhow::Result<u8> {
             }
         }
         Ok(())
-    })();
-    match r {
-        Ok(()) => {
-            sink.commit()?;
-            Ok(exit::OK)
-        }
-        Err(e) => {
-            sink.abort();
-            Err(e)
-        }
-    }
+    })
 }
 
 /// `capture open --otlp-export`: the files hold OTLP/JSON export requests
@@ -519,11 +493,6 @@ fn open_export(
     if seen.is_empty() {
         bail!("no sealed span or log record in the files");
     }
-    let by = req
-        .by
-        .map(str::to_owned)
-        .or_else(|| std::env::var("USER").ok())
-        .unwrap_or_else(|| "unknown".to_owned());
     let reads: Vec<ReadFile> = files
         .iter()
         .map(|(p, bytes, _)| ReadFile {
@@ -532,17 +501,7 @@ fn open_export(
             segments: headers.keys().map(ToString::to_string).collect(),
         })
         .collect();
-    {
-        // SECURITY: the read is in the log, durable, before any key is
-        // unwrapped; if it cannot be written nothing is opened.
-        let mut alog =
-            crate::audit::AuditLog::open(req.audit, None, std::time::Duration::from_secs(5))
-                .with_context(|| format!("cannot open the audit log `{}`", req.audit.display()))?;
-        for event in AuditEvent::capture_reads(req.reason, &by, "capture open", reads) {
-            alog.append(&event, jiff::Timestamp::now())
-                .context("cannot append capture_read: nothing opened")?;
-        }
-    }
+    log_read(req, reads)?;
     let mut openers = HashMap::new();
     for (id, h) in &headers {
         let o = h
@@ -550,8 +509,7 @@ fn open_export(
             .map_err(|e| anyhow::anyhow!("segment {id}: {e}"))?;
         openers.insert(*id, o);
     }
-    let mut sink = Output::new(req.out)?;
-    let r = (|| -> anyhow::Result<()> {
+    write_opened(req.out, |sink| {
         for (p, _, lines) in &files {
             for (n, line) in lines {
                 let opened = otlp::open_request_with(&|id| openers.get(id), line)
@@ -560,8 +518,35 @@ fn open_export(
             }
         }
         Ok(())
-    })();
-    match r {
+    })
+}
+
+/// Append the `capture_read` entries of `reads` (reason, reader, files),
+/// durable, before anything is decrypted.
+fn log_read(req: &OpenRequest<'_>, reads: Vec<ReadFile>) -> anyhow::Result<()> {
+    let by = req
+        .by
+        .map(str::to_owned)
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "unknown".to_owned());
+    // SECURITY: the read is in the log, durable, before any key is
+    // unwrapped; if it cannot be written nothing is opened.
+    let mut alog = crate::audit::AuditLog::open(req.audit, None, std::time::Duration::from_secs(5))
+        .with_context(|| format!("cannot open the audit log `{}`", req.audit.display()))?;
+    for event in AuditEvent::capture_reads(req.reason, &by, "capture open", reads) {
+        alog.append(&event, jiff::Timestamp::now())
+            .context("cannot append capture_read: nothing opened")?;
+    }
+    Ok(())
+}
+
+/// Write what `open` decrypts to `out` (or stdout), all or nothing.
+fn write_opened(
+    out: Option<&Path>,
+    open: impl FnOnce(&mut Output) -> anyhow::Result<()>,
+) -> anyhow::Result<u8> {
+    let mut sink = Output::new(out)?;
+    match open(&mut sink) {
         Ok(()) => {
             sink.commit()?;
             Ok(exit::OK)

@@ -84,11 +84,16 @@ fn record(i: usize, prompt: &str) -> String {
 
 /// POST an NDJSON body to `/v1/records`; the status code.
 fn post(addr: &str, body: &str) -> u16 {
+    post_to(addr, "/v1/records", "application/x-ndjson", body)
+}
+
+/// POST `body` to `path` on `addr`; the status code.
+fn post_to(addr: &str, path: &str, content_type: &str, body: &str) -> u16 {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     let req = format!(
-        "POST /v1/records HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\
-         content-type: application/x-ndjson\r\ncontent-length: {}\r\n\r\n{body}",
+        "POST {path} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\
+         content-type: {content_type}\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
     );
     s.write_all(req.as_bytes()).unwrap();
@@ -385,20 +390,9 @@ fn otlp_content_through_serve_over_grpc_and_http_is_sealed() {
     )
     .unwrap();
     let json = request("eee19b7ec3c1b175").to_string();
-    let mut s = TcpStream::connect(&daemon.addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let req = format!(
-        "POST /v1/traces HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\
-         content-type: application/json\r\ncontent-length: {}\r\n\r\n{json}",
-        json.len()
-    );
-    s.write_all(req.as_bytes()).unwrap();
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    assert!(
-        raw.starts_with(b"HTTP/1.1 200"),
-        "{}",
-        String::from_utf8_lossy(&raw)
+    assert_eq!(
+        post_to(&daemon.addr, "/v1/traces", "application/json", &json),
+        200
     );
     let cap = d.join("cap.jsonl");
     let sealed = |p: &Path| {
@@ -571,17 +565,7 @@ fn an_otlp_sink_gets_sealed_spans_and_the_segment_header_as_a_log_record() {
         "attributes": [{"key": "gen_ai.prompt", "value": {"stringValue": CANARY}}]
     }]}]}]})
     .to_string();
-    let mut s = TcpStream::connect(&addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let req = format!(
-        "POST /v1/traces HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\
-         content-type: application/json\r\ncontent-length: {}\r\n\r\n{json}",
-        json.len()
-    );
-    s.write_all(req.as_bytes()).unwrap();
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    assert!(raw.starts_with(b"HTTP/1.1 200"));
+    assert_eq!(post_to(&addr, "/v1/traces", "application/json", &json), 200);
     use tracegate::internals::record::otlp_proto::{decode_logs_protobuf, decode_traces_protobuf};
     let (logs, traces) = poll("the header and two sealed spans at the receiver", || {
         let got = rx.got.lock().unwrap().clone();
@@ -724,17 +708,7 @@ fn a_standard_span_points_to_its_sealed_span() {
         })
     };
     let json = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [span("eee19b7ec3c1b174"), span("eee19b7ec3c1b175")]}]}]}).to_string();
-    let mut s = TcpStream::connect(&addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let req = format!(
-        "POST /v1/traces HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\
-         content-type: application/json\r\ncontent-length: {}\r\n\r\n{json}",
-        json.len()
-    );
-    s.write_all(req.as_bytes()).unwrap();
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    assert!(raw.starts_with(b"HTTP/1.1 200"));
+    assert_eq!(post_to(&addr, "/v1/traces", "application/json", &json), 200);
     let std_file = d.join("std.jsonl");
     poll("the standard copy", || {
         std::fs::read_to_string(&std_file)

@@ -446,17 +446,12 @@ impl Capture {
         record: &[u8],
         emit: &mut dyn FnMut(&[u8]) -> bool,
     ) -> Result<SealedAt, SegmentError> {
-        let Some(window) = self.open.as_ref().map(|o| o.window.id.clone()) else {
-            return Err(SegmentError::NoWindow);
-        };
         let mono = self.clock.monotonic();
-        let Some(segs) = self.segments.as_mut() else {
+        let (Some(open), Some(segs)) = (self.open.as_ref(), self.segments.as_ref()) else {
             return Err(SegmentError::NoWindow);
         };
-        if segs.due(&window, mono) {
-            if let Some(closed) = segs.close() {
-                self.pending.push_back(Pending::Event(closed));
-            }
+        if segs.due(&open.window.id, mono) {
+            self.close_segment();
             self.segment_wanted = true;
             self.wanted = true;
             if self.inline_io {
@@ -498,11 +493,6 @@ impl Capture {
             self.pending.push_back(Pending::Event(closed));
             self.wanted = true;
         }
-    }
-
-    /// The monotonic clock of this capture.
-    pub fn monotonic(&self) -> Duration {
-        self.clock.monotonic()
     }
 
     /// The id of the window open now, if any.

@@ -96,17 +96,6 @@ pub struct SealedAt {
     pub items: Vec<otlp::ItemRef>,
 }
 
-impl SealedAt {
-    /// The reference to content key `key` of this record in `sink`:
-    /// `tracegate:sink/SINK/segment/ID/record/SEQ#KEY`.
-    pub fn uri(&self, sink: &str, key: &str) -> String {
-        format!(
-            "tracegate:sink/{sink}/segment/{}/record/{}#{key}",
-            self.segment, self.seq
-        )
-    }
-}
-
 struct Current {
     sealer: Sealer,
     window: String,
@@ -134,6 +123,9 @@ pub struct Segments {
     pipe: Option<PipeTx>,
     /// `content`, shared with the writer's thread.
     content_shared: Arc<[String]>,
+    /// `"<content key>":` for each content key: a cf record that holds one
+    /// is sealed on the writer's thread.
+    content_needles: Vec<Vec<u8>>,
 }
 
 impl std::fmt::Debug for Segments {
@@ -164,6 +156,12 @@ impl Segments {
             max_age: MAX_SEGMENT_AGE,
             pipe: None,
             content_shared: policy.full().content_fields.clone().into(),
+            content_needles: policy
+                .full()
+                .content_fields
+                .iter()
+                .map(|k| format!("\"{k}\":").into_bytes())
+                .collect(),
         })
     }
 
@@ -333,13 +331,10 @@ impl Segments {
             return Err(SegmentError::NotReady);
         };
         let cf = !otlp::is_request(record)
-            && self.content.iter().any(|k| {
-                let mut needle = Vec::with_capacity(k.len() + 3);
-                needle.push(b'"');
-                needle.extend_from_slice(k.as_bytes());
-                needle.extend_from_slice(b"\":");
-                memchr::memmem::find(record, &needle).is_some()
-            });
+            && self
+                .content_needles
+                .iter()
+                .any(|n| memchr::memmem::find(record, n).is_some());
         let first = cur.sealer.sealed();
         let line = if cf {
             None
@@ -382,11 +377,6 @@ impl Segments {
             keys: Vec::new(),
             items: Vec::new(),
         })
-    }
-
-    /// The open segment's window, if any.
-    pub fn open_window(&self) -> Option<&str> {
-        self.current.as_ref().map(|c| c.window.as_str())
     }
 
     /// Close the open segment, if any: returns its
