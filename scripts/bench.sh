@@ -3,7 +3,12 @@
 # `IgnoredAny` parse of the same file (examples/json_baseline.rs) and jq,
 # in ONE run, interleaved, median of N repetitions (issues 2, 4, 5, 7).
 #
-# usage: scripts/bench.sh [--reps N] [--only standard,otlp,evidence,full,evscale,otlpsdk]
+# usage: scripts/bench.sh [--reps N] [--only standard,otlp,evidence,full,multilingual,evscale,otlpsdk]
+#
+# multilingual (issue 37): full-level `filter` as for `full` on 50,000
+# records whose content mixes eight scripts and emoji into every record,
+# and on its ASCII twin (each non-ASCII sentence replaced by ASCII words of
+# the same byte length), each against the serde baseline.
 #
 # evscale (issue 21): `check` on 500k seed-shaped evidence records with
 # retries and planted anomalies (examples/gen_evidence.rs), against the
@@ -34,7 +39,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --reps) REPS=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
-    *) echo "usage: $0 [--reps N] [--only standard,otlp,evidence,full,evscale,otlpsdk]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--reps N] [--only standard,otlp,evidence,full,multilingual,evscale,otlpsdk]" >&2; exit 2 ;;
   esac
 done
 want() { [[ ",$ONLY," == *",$1,"* ]]; }
@@ -59,6 +64,8 @@ want evidence && gen evidence 1000000 "$DATA/evidence-1m.jsonl"
 # v2: the content mentions names from the keyword list.
 want full && gen full 100000 "$DATA/full-100k.v2.jsonl"
 want otlpsdk && gen otlp-sdk 30000 "$DATA/otlp-sdk-30k.jsonl"
+want multilingual && gen multilingual 50000 "$DATA/multilingual-50k.jsonl"
+want multilingual && gen multilingual-ascii 50000 "$DATA/multilingual-ascii-50k.jsonl"
 GEN=$ROOT/target/release/examples/gen_evidence
 if want evscale && [ ! -s "$DATA/evidence-gen-500k.jsonl" ]; then
   echo "generating 500000 evidence records (gen_evidence --anomalies)" >&2
@@ -69,7 +76,7 @@ fi
 # the built-in redaction pack and 1,000 keywords. Rewritten every run, since
 # the window must be open at the time of the run.
 POL=$DATA/bench-policy
-if want full; then
+if want full || want multilingual; then
   mkdir -p "$POL"
   # The list whose names the full corpus mentions (gen_corpus.py).
   python3 scripts/gen_corpus.py keywords 1000 "$POL/keywords.txt"
@@ -156,6 +163,7 @@ want standard && CORPORA+=(standard standard-filter)
 want otlp && CORPORA+=(otlp)
 want evidence && CORPORA+=(evidence)
 want full && CORPORA+=(full)
+want multilingual && CORPORA+=(multilingual multilingual-ascii)
 want evscale && CORPORA+=(evscale)
 want otlpsdk && CORPORA+=(otlpsdk)
 file_of() {
@@ -164,6 +172,8 @@ file_of() {
     otlp) echo "$DATA/otlp-1m.jsonl" ;;
     evidence) echo "$DATA/evidence-1m.jsonl" ;;
     full) echo "$DATA/full-100k.v2.jsonl" ;;
+    multilingual) echo "$DATA/multilingual-50k.jsonl" ;;
+    multilingual-ascii) echo "$DATA/multilingual-ascii-50k.jsonl" ;;
     evscale) echo "$DATA/evidence-gen-500k.jsonl" ;;
     otlpsdk) echo "$DATA/otlp-sdk-30k.jsonl" ;;
   esac
@@ -175,7 +185,7 @@ for rep in $(seq 1 "$REPS"); do
   echo "== repetition $rep/$REPS" >&2
   for c in "${CORPORA[@]}"; do
     f=$(file_of "$c")
-    if [ "$c" = full ]; then
+    if [ "$c" = full ] || [ "$c" = multilingual ] || [ "$c" = multilingual-ascii ]; then
       run_timed "$c.tracegate" "$TG" filter --policy "$POL" --sink capture "$f"
     elif [ "$c" = standard-filter ]; then
       run_timed "$c.tracegate" "$TG" filter --policy "$STDPOL" --sink trace-file "$f"
@@ -204,7 +214,7 @@ fi
 # --- report -------------------------------------------------------------
 {
   echo "tracegate $(git rev-parse --short HEAD 2>/dev/null || echo '?') on $(nproc) cores, $(date -u +%FT%TZ); median of $REPS interleaved runs"
-  printf '%-9s %8s %12s %10s %10s %10s %10s %12s %10s\n' corpus MB tracegate_s serde_s jq_s tg_MB/s serde_MB/s tg/serde tg/jq
+  printf '%-18s %8s %12s %10s %10s %10s %10s %12s %10s\n' corpus MB tracegate_s serde_s jq_s tg_MB/s serde_MB/s tg/serde tg/jq
   for c in "${CORPORA[@]}"; do
     f=$(file_of "$c"); size=$(mb "$f")
     tg=$(median "$c.tracegate"); sd=$(median "$c.serde")
@@ -214,7 +224,7 @@ fi
       vsjq=$(printf '%.1fx' "$(echo "$jq / $tg" | bc -l)")
       jq=$(printf '%.2f' "$jq")
     fi
-    printf '%-9s %8s %12.2f %10.2f %10s %10.0f %10.0f %11.2fx %10s\n' \
+    printf '%-18s %8s %12.2f %10.2f %10s %10.0f %10.0f %11.2fx %10s\n' \
       "$c" "$size" "$tg" "$sd" "$jq" "$(echo "$size / $tg" | bc -l)" "$(echo "$size / $sd" | bc -l)" \
       "$(echo "$sd / $tg" | bc -l)" "$vsjq"
   done
@@ -222,6 +232,11 @@ fi
   echo "tg/serde = tracegate throughput / serde_json IgnoredAny throughput (>1 means faster than the parse)."
   [ -n "$JQ_NOTE" ] && echo "$JQ_NOTE."
   [ -n "$RSS_NOTE" ] && echo "$RSS_NOTE"
+  if want multilingual; then
+    # The twins are the same size, so the time ratio is the per-MB ratio.
+    printf 'multilingual: %.2fx the time of its ASCII twin (bar: at most 1.3x)\n' \
+      "$(echo "$(median multilingual.tracegate) / $(median multilingual-ascii.tracegate)" | bc -l)"
+  fi
   if want full; then
     echo "filter summary: $(tail -n 1 "$DATA/times/full.tracegate.stderr")"
     # Is redaction actually applied? (`[redact]` is being wired into the

@@ -7,7 +7,12 @@ usage: gen_corpus.py KIND COUNT OUT
         evidence (latency-evidence records), otlp (bare `llm_request` spans as the
         engine exports them, about half with gen_ai.prompt / gen_ai.completion content),
         otlp-sdk (OTLP/JSON export requests of 1-8 GenAI spans, as an SDK batches them),
-        keywords (the bench policy's keyword list: customer names, one a line)
+        keywords (the bench policy's keyword list: customer names, one a line),
+        multilingual (full records whose content mixes German, French, Spanish,
+        Russian, Greek, Chinese, Japanese, Arabic sentences and emoji into the
+        English of `full`, several scripts in every record),
+        multilingual-ascii (its ASCII twin: the same records with each
+        non-ASCII sentence replaced by ASCII words of the same byte length)
 Deterministic: a fixed seed, so runs compare like with like.
 """
 import json, random, sys
@@ -67,6 +72,58 @@ def full(r, i):
     rec["prompt_text"] = ("<|im_start|>system\nYou are the support assistant.<|im_end|>\n<|im_start|>user\n"
                           + text(r, 800, 3000, names=True) + "<|im_end|>\n<|im_start|>assistant\n")
     rec["output_text"] = text(r, 200, 900, names=True)
+    return rec
+
+
+# Sentences users write, by script; every multilingual record draws from
+# several of them.
+FOREIGN = [
+    "Können Sie die Rechnung für März prüfen? Die Überweisung ist längst erfolgt.",
+    "Grüße aus München, die Bestellung kam beschädigt an und ich möchte eine Erstattung.",
+    "Pourriez-vous vérifier la facture de février ? Le paiement a été effectué hier.",
+    "Le délai de livraison était trop long, j'aimerais annuler la commande suivante.",
+    "¿Podría revisar la factura de enero? El pago se realizó la semana pasada, señor.",
+    "La aplicación muestra un error al iniciar sesión desde el teléfono móvil.",
+    "Пожалуйста, проверьте счёт за апрель: оплата прошла три дня назад.",
+    "Приложение не открывается после обновления, что мне делать?",
+    "Μπορείτε να ελέγξετε το τιμολόγιο του Μαΐου; Η πληρωμή έγινε χθες.",
+    "请帮我检查一下三月份的账单，付款已经在上周完成了。",
+    "应用程序在更新后无法打开，请问应该怎么处理？",
+    "先月の請求書を確認していただけますか。支払いは昨日完了しました。",
+    "アプリが更新後に起動しません。どうすればよいでしょうか。",
+    "هل يمكنك مراجعة فاتورة شهر يونيو؟ تم الدفع أمس.",
+    "التطبيق لا يعمل بعد التحديث الأخير، ما الحل؟",
+    "Thanks so much 🙏 the new plan works great 🎉🚀",
+    "Still waiting on the refund 😤⏳ any update? 👀",
+]
+
+
+def ascii_twin(sentence, r):
+    """ASCII words of exactly the UTF-8 byte length of `sentence`."""
+    n = len(sentence.encode())
+    out = ""
+    while len(out) < n:
+        out += r.choice(WORDS) + " "
+    return out[:n - 1] + "." if n > 1 else "."
+
+
+def multilingual_text(r, lo, hi, twin):
+    """`text` with a foreign sentence every few dozen words, at least one from
+    each of four scripts per call; `twin` swaps each for ASCII of its length."""
+    base = text(r, lo, hi, names=True).split(" ")
+    picks = [r.choice(FOREIGN[i:i + 4]) for i in (0, 6, 9, 13)]
+    picks += [r.choice(FOREIGN) for _ in range(len(base) // 40)]
+    tr = random.Random(r.random())
+    for s in picks:
+        base.insert(r.randrange(len(base) + 1), ascii_twin(s, tr) if twin else s)
+    return " ".join(base)
+
+
+def multilingual(r, i, twin=False):
+    rec = standard(r, i)
+    rec["prompt_text"] = ("<|im_start|>system\nYou are the support assistant.<|im_end|>\n<|im_start|>user\n"
+                          + multilingual_text(r, 800, 3000, twin) + "<|im_end|>\n<|im_start|>assistant\n")
+    rec["output_text"] = multilingual_text(r, 200, 900, twin)
     return rec
 
 
@@ -162,11 +219,13 @@ def main():
             f.writelines(w + "\n" for w in keywords(count))
         return
     make = {"standard": standard, "full": full, "evidence": evidence, "otlp": otlp,
-            "otlp-sdk": otlp_sdk}[kind]
+            "otlp-sdk": otlp_sdk, "multilingual": multilingual,
+            "multilingual-ascii": lambda r, i: multilingual(r, i, twin=True)}[kind]
     r = random.Random(20261129)
     with open(out, "w") as f:
         for i in range(count):
-            f.write(json.dumps(make(r, i), separators=(", ", ": ")))
+            # UTF-8 as it is, not \\u escapes: users' text reaches the gate raw.
+            f.write(json.dumps(make(r, i), separators=(", ", ": "), ensure_ascii=False))
             f.write("\n")
 
 

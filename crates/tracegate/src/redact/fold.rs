@@ -146,9 +146,153 @@ pub(crate) fn normalize(word: &str, fold: bool) -> String {
 struct Chunk {
     view: usize,
     orig: usize,
-    /// Byte `i` of the view stretch is byte `i` of the original stretch
-    /// (ASCII, case aside).
+    /// Byte `i` of the view stretch is byte `i` of the original stretch, or
+    /// at least stands for it: each character of the stretch is a cluster
+    /// of one character whose view is one character of the same width
+    /// (ASCII case aside, `П` -> `п`), so character boundaries line up.
     identity: bool,
+}
+
+/// What the view does with one character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// Part of a separator run ([`is_separator`]).
+    Separator,
+    /// Vanishes ([`is_ignorable`]); glued to the cluster before it.
+    Ignorable,
+    /// A combining mark: glued to the cluster before it.
+    Mark,
+    /// Starts a cluster.
+    Starter,
+}
+
+/// The longest view of a one-character cluster the memo keeps; longer
+/// ones (`ﷺ` is 33 bytes) are normalized each time.
+const MEMO_OUT: usize = 14;
+
+/// One memo entry: a character, its class and, for a starter, the view of
+/// it as a cluster of its own.
+#[derive(Clone, Copy)]
+struct Folded {
+    /// `char << 1 | fold`, or [`Folded::EMPTY`].
+    key: u32,
+    class: Class,
+    /// Bytes of `out` in use, or `u8::MAX` when the view is longer than
+    /// [`MEMO_OUT`].
+    len: u8,
+    out: [u8; MEMO_OUT],
+}
+
+impl Folded {
+    /// No character has this key (the largest is `0x10FFFF << 1 | 1`).
+    const EMPTY: u32 = u32::MAX;
+}
+
+/// Entries in the memo (a power of two).
+const MEMO_SIZE: usize = 512;
+
+/// The class and one-character view of characters seen before, direct
+/// mapped: text in one language repeats a few hundred characters, and
+/// normalizing one through NFKC and case folding costs a few hundred
+/// instructions where a hit costs a few.
+struct Memo(Vec<Folded>);
+
+impl Default for Memo {
+    fn default() -> Memo {
+        Memo(Vec::new())
+    }
+}
+
+impl Memo {
+    /// The entry of `c` (filled on a miss).
+    fn get(&mut self, c: char, fold: bool) -> &Folded {
+        if self.0.is_empty() {
+            self.0 = vec![
+                Folded {
+                    key: Folded::EMPTY,
+                    class: Class::Starter,
+                    len: 0,
+                    out: [0; MEMO_OUT],
+                };
+                MEMO_SIZE
+            ];
+        }
+        let key = (c as u32) << 1 | u32::from(fold);
+        let slot = (key.wrapping_mul(0x9E37_79B1) >> 23) as usize % MEMO_SIZE;
+        if self.0[slot].key != key {
+            self.0[slot] = folded(c, fold, key);
+        }
+        &self.0[slot]
+    }
+}
+
+/// The memo entry of `c`, computed.
+fn folded(c: char, fold: bool, key: u32) -> Folded {
+    let class = if is_ignorable(c) {
+        Class::Ignorable
+    } else if is_separator(c) {
+        Class::Separator
+    } else if canonical_combining_class(c) != 0 {
+        Class::Mark
+    } else {
+        Class::Starter
+    };
+    let mut entry = Folded {
+        key,
+        class,
+        len: 0,
+        out: [0; MEMO_OUT],
+    };
+    if class == Class::Starter {
+        let mut buf = [0u8; 4];
+        let mut view = String::new();
+        normalize_cluster(c.encode_utf8(&mut buf), fold, &mut view);
+        match entry.out.get_mut(..view.len()) {
+            Some(out) => {
+                out.copy_from_slice(view.as_bytes());
+                entry.len = view.len() as u8;
+            }
+            None => entry.len = u8::MAX,
+        }
+    }
+    entry
+}
+
+/// `cluster` normalized into `out` (cleared first): NFKC, case folding when
+/// `fold`, NFKC again, ignorables dropped; a cluster that normalizes to
+/// separators only is one blank.
+fn normalize_cluster(cluster: &str, fold: bool, out: &mut String) {
+    out.clear();
+    if fold {
+        out.extend(
+            cluster
+                .chars()
+                .filter(|&c| !is_ignorable(c))
+                .nfkc()
+                .default_case_fold()
+                .nfkc()
+                .filter(|&c| !is_ignorable(c)),
+        );
+    } else {
+        out.extend(
+            cluster
+                .chars()
+                .filter(|&c| !is_ignorable(c))
+                .nfkc()
+                .filter(|&c| !is_ignorable(c)),
+        );
+    }
+    // A separator that NFKC made (a full-width hyphen) is a blank.
+    if out.chars().all(is_separator) && !out.is_empty() {
+        out.clear();
+        out.push(' ');
+    }
+}
+
+/// Whether `view`, the view of the one-character cluster `orig`, is one
+/// character of the same width: then offsets inside it map one to one.
+fn same_width_char(orig: &str, view: &str) -> bool {
+    view.len() == orig.len() && view.chars().nth(1).is_none()
 }
 
 /// The normalized view of one text.
@@ -161,83 +305,145 @@ pub(crate) struct View {
     chunks: Vec<Chunk>,
     orig_len: usize,
     cluster: String,
+    /// Kept across texts: the view of a thread is reused record after
+    /// record.
+    memo: Memo,
 }
 
 impl View {
     /// Rebuilds the view of `text` (case-folded when `fold`).
+    ///
+    /// ASCII stretches are copied whole ([`View::ascii_stretch`]); other
+    /// characters are looked up in the memo, and only clusters of several
+    /// characters (a letter and its combining marks) are normalized here.
     pub(crate) fn build(&mut self, text: &str, fold: bool) {
         self.text.clear();
         self.chunks.clear();
         self.orig_len = text.len();
-        if text.is_ascii() {
-            self.build_ascii(text, fold);
-            return;
-        }
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
-            let b = bytes[i];
-            let next_ascii = bytes.get(i + 1).is_none_or(u8::is_ascii);
-            if b.is_ascii() && b != b' ' && !ascii_separator(b) && next_ascii {
-                // One ASCII byte not followed by a combining mark: itself.
-                self.identity(i, if fold { b.to_ascii_lowercase() } else { b });
-                i += 1;
-                continue;
+            if bytes[i].is_ascii() {
+                // Up to the first non-ASCII byte; the ASCII byte right
+                // before it may start its cluster, so it is left to the
+                // character path.
+                let n = bytes[i..]
+                    .iter()
+                    .position(|b| !b.is_ascii())
+                    .map_or(bytes.len(), |k| i + k);
+                let end = if n == bytes.len() { n } else { n - 1 };
+                if i < end {
+                    i = self.ascii_stretch(text, i, end, n, fold);
+                    continue;
+                }
             }
             let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
                 break;
             };
-            if is_separator(c) || is_ignorable(c) {
-                i = self.separators(text, i);
+            let w = c.len_utf8();
+            let class = self.memo.get(c, fold).class;
+            if class != Class::Starter {
+                // A separator run, or ignorables and marks with nothing to
+                // hold them (marks at the start of a text or after a
+                // separator are clusters of their own).
+                if class == Class::Mark {
+                    i = self.slow_cluster(text, i, w, fold);
+                } else {
+                    i = self.separators(text, i);
+                }
                 continue;
             }
-            // A cluster: this character and the combining marks after it.
-            let mut end = i + c.len_utf8();
-            // Ignorables inside the cluster go with it (`a`, ZWJ, a
-            // combining diaeresis is `ä` with a ZWJ in it).
-            for (marks, m) in text[end..].chars().enumerate() {
-                let ignorable = is_ignorable(m);
-                if (!ignorable && canonical_combining_class(m) == 0) || marks == MAX_MARKS {
-                    break;
-                }
-                end += m.len_utf8();
+            let glued = text[i + w..].chars().next().is_some_and(|m| {
+                matches!(self.memo.get(m, fold).class, Class::Ignorable | Class::Mark)
+            });
+            if glued {
+                i = self.slow_cluster(text, i, w, fold);
+                continue;
             }
-            self.cluster(&text[i..end], i, fold);
-            i = end;
+            let entry = *self.memo.get(c, fold);
+            let orig = &text[i..i + w];
+            match entry
+                .out
+                .get(..usize::from(entry.len))
+                .map(std::str::from_utf8)
+            {
+                Some(Ok(view)) if same_width_char(orig, view) => self.identity(i, view),
+                Some(Ok(view)) => self.mapped(i, view),
+                _ => {
+                    self.slow_cluster(text, i, w, fold);
+                }
+            }
+            i += w;
         }
     }
 
-    /// [`View::build`] for ASCII text: runs of ordinary bytes are copied
-    /// whole (the common case: prose with line breaks), separator runs
-    /// read as one blank.
-    fn build_ascii(&mut self, text: &str, fold: bool) {
+    /// The cluster that starts with the `w`-byte character at `i`: it and
+    /// the combining marks and ignorables after it (Unicode's stream-safe
+    /// limit of them), normalized; returns where it ends.
+    fn slow_cluster(&mut self, text: &str, i: usize, w: usize, fold: bool) -> usize {
+        let mut end = i + w;
+        // Ignorables inside the cluster go with it (`a`, ZWJ, a
+        // combining diaeresis is `ä` with a ZWJ in it).
+        for (marks, m) in text[end..].chars().enumerate() {
+            let ignorable = is_ignorable(m);
+            if (!ignorable && canonical_combining_class(m) == 0) || marks == MAX_MARKS {
+                break;
+            }
+            end += m.len_utf8();
+        }
+        self.cluster(&text[i..end], i, fold);
+        end
+    }
+
+    /// ASCII `text[i..end]` into the view: runs of ordinary bytes are copied
+    /// whole (prose with line breaks), separator runs read as one blank.
+    /// `limit` (at least `end`) is where the ASCII bytes stop, so a blank
+    /// at `end - 1` sees the byte after it. Returns where it stopped: `end`,
+    /// or past it when a separator run went on.
+    fn ascii_stretch(
+        &mut self,
+        text: &str,
+        mut i: usize,
+        end: usize,
+        limit: usize,
+        fold: bool,
+    ) -> usize {
         let bytes = text.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
+        let ascii = &bytes[..limit];
+        while i < end {
             // The next separator other than a single blank.
-            let mut j = next_stop(bytes, i);
+            let stop = next_stop(ascii, i);
+            let mut j = stop.min(end);
             // A blank right before a separator run belongs to the run.
-            if j < bytes.len() && j > i && bytes[j - 1] == b' ' {
+            if j == stop && stop < limit && j > i && bytes[j - 1] == b' ' {
                 j -= 1;
             }
             if j > i {
                 let view = self.text.len();
-                self.chunks.push(Chunk {
-                    view,
-                    orig: i,
-                    identity: true,
-                });
+                let extends = self
+                    .chunks
+                    .last()
+                    .is_some_and(|c| c.identity && c.orig + (view - c.view) == i);
+                if !extends {
+                    self.chunks.push(Chunk {
+                        view,
+                        orig: i,
+                        identity: true,
+                    });
+                }
                 self.text.push_str(&text[i..j]);
                 if fold && let Some(t) = self.text.get_mut(view..) {
                     t.make_ascii_lowercase();
                 }
             }
-            if j < bytes.len() {
+            // A stop at `end` itself is left to the character path.
+            if j < end {
                 i = self.separators(text, j);
             } else {
                 i = j;
             }
         }
+        i
     }
 
     /// A run of separators and ignorables from `i`; returns where it ends.
@@ -258,9 +464,7 @@ impl View {
             _ => "  ",
         };
         if text.get(i..end) == Some(view) {
-            if let Some(&b) = view.as_bytes().first() {
-                self.identity(i, b);
-            }
+            self.identity(i, view);
         } else {
             self.mapped(i, view);
         }
@@ -270,43 +474,18 @@ impl View {
     /// One cluster at `at`, normalized.
     fn cluster(&mut self, cluster: &str, at: usize, fold: bool) {
         let mut out = std::mem::take(&mut self.cluster);
-        out.clear();
-        if fold {
-            out.extend(
-                cluster
-                    .chars()
-                    .filter(|&c| !is_ignorable(c))
-                    .nfkc()
-                    .default_case_fold()
-                    .nfkc()
-                    .filter(|&c| !is_ignorable(c)),
-            );
-        } else {
-            out.extend(
-                cluster
-                    .chars()
-                    .filter(|&c| !is_ignorable(c))
-                    .nfkc()
-                    .filter(|&c| !is_ignorable(c)),
-            );
-        }
-        // A separator that NFKC made (a full-width hyphen) is a blank.
-        if out.chars().all(is_separator) && !out.is_empty() {
-            out.clear();
-            out.push(' ');
-        }
+        normalize_cluster(cluster, fold, &mut out);
         if out == cluster && cluster.is_ascii() {
-            for &b in cluster.as_bytes() {
-                self.identity(at, b);
-            }
+            self.identity(at, &out);
         } else {
             self.mapped(at, &out);
         }
         self.cluster = out;
     }
 
-    /// Appends a view byte that is the original byte at `at`.
-    fn identity(&mut self, at: usize, b: u8) {
+    /// Appends `view`, which stands byte for byte for the original at `at`
+    /// ([`Chunk::identity`]).
+    fn identity(&mut self, at: usize, view: &str) {
         let extends = self
             .chunks
             .last()
@@ -318,9 +497,8 @@ impl View {
                 identity: true,
             });
         }
-        self.text.push(char::from(b));
+        self.text.push_str(view);
     }
-
     /// Appends `view` as the image of the original from `at` to the next
     /// chunk's start.
     fn mapped(&mut self, at: usize, view: &str) {
@@ -385,6 +563,144 @@ mod tests {
             let from = from.min(b.len());
             let naive = (from..b.len()).find(|&k| is_stop(b, k)).unwrap_or(b.len());
             proptest::prop_assert_eq!(next_stop(b, from), naive);
+        }
+    }
+
+    /// The builder before the memo and the ASCII stretches: one character
+    /// at a time, every cluster through NFKC. The reference the fast one
+    /// is held to.
+    fn reference(text: &str, fold: bool) -> View {
+        let mut v = View {
+            orig_len: text.len(),
+            ..View::default()
+        };
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            let next_ascii = bytes.get(i + 1).is_none_or(u8::is_ascii);
+            if b.is_ascii() && b != b' ' && !ascii_separator(b) && next_ascii {
+                let one = [if fold { b.to_ascii_lowercase() } else { b }];
+                v.identity(i, std::str::from_utf8(&one).unwrap());
+                i += 1;
+                continue;
+            }
+            let c = text[i..].chars().next().unwrap();
+            if is_separator(c) || is_ignorable(c) {
+                i = v.separators(text, i);
+            } else {
+                i = v.slow_cluster(text, i, c.len_utf8(), fold);
+            }
+        }
+        v
+    }
+
+    /// Pieces of text the fast builder must not get wrong: ASCII case and
+    /// separators, precomposed and combining accents, marks with nothing
+    /// before them, ignorables, non-ASCII blanks, compatibility forms
+    /// (ligature, full and half width, a 33-byte ligature, the Ohm sign),
+    /// case folds that change width or length (`ß`, `İ`, `ẞ`), final
+    /// sigma, CJK, kana with voicing marks, Hangul jamo, Cyrillic, Arabic,
+    /// emoji with a variation selector and a ZWJ sequence.
+    const PIECES: &[&str] = &[
+        "a",
+        "B",
+        "z",
+        " ",
+        "  ",
+        "-",
+        "\n",
+        "\t",
+        ".",
+        "é",
+        "É",
+        "u\u{308}",
+        "\u{308}",
+        "\u{301}\u{301}",
+        "\u{200d}",
+        "\u{ad}",
+        "\u{a0}",
+        "\u{3000}",
+        "\u{2014}",
+        "ß",
+        "ẞ",
+        "İ",
+        "ﬁ",
+        "Ｍ",
+        "ｶ",
+        "\u{ff9e}",
+        "\u{fdfa}",
+        "\u{2126}",
+        "Σ",
+        "ς",
+        "中",
+        "文",
+        "が",
+        "か\u{3099}",
+        "\u{1100}\u{1161}",
+        "П",
+        "п",
+        "ا",
+        "ل",
+        "😀",
+        "❤\u{fe0f}",
+        "👩\u{200d}💻",
+        "Ø",
+        "ǅ",
+        "Ⅻ",
+        "①",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        /// The fast builder gives the reference's view and maps every span
+        /// between view characters back to the same original span.
+        #[test]
+        fn the_fast_view_is_the_reference_view(
+            pieces in proptest::collection::vec(proptest::sample::select(PIECES), 0..40),
+            fold: bool,
+        ) {
+            let text: String = pieces.concat();
+            let fast = view(&text, fold);
+            let slow = reference(&text, fold);
+            proptest::prop_assert_eq!(&fast.text, &slow.text, "text {:?}", text);
+            let cuts: Vec<usize> = (0..=fast.text.len())
+                .filter(|&k| fast.text.is_char_boundary(k))
+                .collect();
+            for (a, &s) in cuts.iter().enumerate() {
+                for &e in &cuts[a + 1..] {
+                    proptest::prop_assert_eq!(
+                        fast.to_orig(s, e),
+                        slow.to_orig(s, e),
+                        "text {:?} view {:?} span {}..{}",
+                        text,
+                        fast.text,
+                        s,
+                        e
+                    );
+                }
+            }
+        }
+
+        /// A view reused across texts (its memo warm with other characters)
+        /// builds what a fresh one does.
+        #[test]
+        fn a_reused_view_builds_what_a_fresh_one_does(
+            first in proptest::collection::vec(proptest::sample::select(PIECES), 0..30),
+            second in proptest::collection::vec(proptest::sample::select(PIECES), 0..30),
+        ) {
+            let (first, second) = (first.concat(), second.concat());
+            let mut reused = View::default();
+            reused.build(&first, true);
+            reused.build(&first, false);
+            reused.build(&second, true);
+            let fresh = view(&second, true);
+            proptest::prop_assert_eq!(&reused.text, &fresh.text);
+            let n = fresh.text.len();
+            if n > 0 {
+                proptest::prop_assert_eq!(reused.to_orig(0, n), fresh.to_orig(0, n));
+            }
         }
     }
 
