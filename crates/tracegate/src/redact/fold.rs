@@ -85,6 +85,16 @@ fn ascii_separator(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\r' | 0x0B | 0x0C | b'-')
 }
 
+/// Whether every cluster of `text` is one character: no combining mark and
+/// no ignorable, which glue onto the character before them. Then each
+/// character but a separator has a view of at least one byte (no character
+/// normalizes to nothing but ignorables; a test checks them all), which
+/// bounds how much original text a keyword match covers (`settle.rs`).
+pub(crate) fn clusters_are_chars(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_ascii() || (!is_ignorable(c) && canonical_combining_class(c) == 0))
+}
+
 /// Whether scanning `text` as it is gives what the view would: ASCII, and
 /// no separator but single blanks (a case-insensitive list folds ASCII
 /// case in its matchers).
@@ -177,6 +187,8 @@ struct Folded {
     /// `char << 1 | fold`, or [`Folded::EMPTY`].
     key: u32,
     class: Class,
+    /// The view is the character itself, byte for byte (`out` unused).
+    same: bool,
     /// Bytes of `out` in use, or `u8::MAX` when the view is longer than
     /// [`MEMO_OUT`].
     len: u8,
@@ -186,10 +198,33 @@ struct Folded {
 impl Folded {
     /// No character has this key (the largest is `0x10FFFF << 1 | 1`).
     const EMPTY: u32 = u32::MAX;
+
+    /// A starter whose view is itself.
+    const ITSELF: Folded = Folded {
+        key: Folded::EMPTY,
+        class: Class::Starter,
+        same: true,
+        len: 0,
+        out: [0; MEMO_OUT],
+    };
 }
 
-/// Entries in the memo (a power of two).
-const MEMO_SIZE: usize = 512;
+/// Entries in the memo (a power of two): 80 KiB, so a few scripts' worth
+/// of letters in both foldings stay in it without evicting each other.
+const MEMO_SIZE: usize = 4096;
+
+/// Characters of the large alphabets that are their own view: CJK
+/// ideographs (the unified block and extension A), hiragana and katakana
+/// letters, Hangul syllables. None has case, a compatibility mapping, a
+/// combining class or a default-ignorable property; a test checks every
+/// one of them against [`folded`]. They are decided here rather than in the
+/// memo because text in these scripts uses thousands of distinct ones.
+fn plainly_itself(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0x3041..=0x3096 | 0x30A1..=0x30FA | 0xAC00..=0xD7A3
+    )
+}
 
 /// The class and one-character view of characters seen before, direct
 /// mapped: text in one language repeats a few hundred characters, and
@@ -205,24 +240,25 @@ impl Default for Memo {
 
 impl Memo {
     /// The entry of `c` (filled on a miss).
-    fn get(&mut self, c: char, fold: bool) -> &Folded {
+    fn get(&mut self, c: char, fold: bool) -> Folded {
+        if plainly_itself(c) {
+            return Folded::ITSELF;
+        }
         if self.0.is_empty() {
             self.0 = vec![
                 Folded {
-                    key: Folded::EMPTY,
-                    class: Class::Starter,
-                    len: 0,
-                    out: [0; MEMO_OUT],
+                    same: false,
+                    ..Folded::ITSELF
                 };
                 MEMO_SIZE
             ];
         }
         let key = (c as u32) << 1 | u32::from(fold);
-        let slot = (key.wrapping_mul(0x9E37_79B1) >> 23) as usize % MEMO_SIZE;
+        let slot = (key.wrapping_mul(0x9E37_79B1) >> 20) as usize % MEMO_SIZE;
         if self.0[slot].key != key {
             self.0[slot] = folded(c, fold, key);
         }
-        &self.0[slot]
+        self.0[slot]
     }
 }
 
@@ -240,13 +276,16 @@ fn folded(c: char, fold: bool, key: u32) -> Folded {
     let mut entry = Folded {
         key,
         class,
+        same: false,
         len: 0,
         out: [0; MEMO_OUT],
     };
     if class == Class::Starter {
         let mut buf = [0u8; 4];
+        let orig = c.encode_utf8(&mut buf);
         let mut view = String::new();
-        normalize_cluster(c.encode_utf8(&mut buf), fold, &mut view);
+        normalize_cluster(orig, fold, &mut view);
+        entry.same = view == *orig;
         match entry.out.get_mut(..view.len()) {
             Some(out) => {
                 out.copy_from_slice(view.as_bytes());
@@ -322,6 +361,9 @@ impl View {
         self.orig_len = text.len();
         let bytes = text.as_bytes();
         let mut i = 0;
+        // The memo entry of the character at `i`, when the turn before
+        // looked it up.
+        let mut ahead: Option<Folded> = None;
         while i < bytes.len() {
             if bytes[i].is_ascii() {
                 // Up to the first non-ASCII byte; the ASCII byte right
@@ -341,39 +383,54 @@ impl View {
                 break;
             };
             let w = c.len_utf8();
-            let class = self.memo.get(c, fold).class;
-            if class != Class::Starter {
-                // A separator run, or ignorables and marks with nothing to
-                // hold them (marks at the start of a text or after a
-                // separator are clusters of their own).
-                if class == Class::Mark {
+            let entry = match ahead.take() {
+                Some(entry) => entry,
+                None => self.memo.get(c, fold),
+            };
+            match entry.class {
+                Class::Starter => {}
+                // Marks with nothing to hold them (at the start of a text or
+                // after a separator) are clusters of their own.
+                Class::Mark => {
                     i = self.slow_cluster(text, i, w, fold);
-                } else {
+                    continue;
+                }
+                // A separator run, or ignorables with nothing to hold them.
+                Class::Separator | Class::Ignorable => {
                     i = self.separators(text, i);
+                    continue;
                 }
-                continue;
             }
-            let glued = text[i + w..].chars().next().is_some_and(|m| {
-                matches!(self.memo.get(m, fold).class, Class::Ignorable | Class::Mark)
-            });
-            if glued {
-                i = self.slow_cluster(text, i, w, fold);
-                continue;
-            }
-            let entry = *self.memo.get(c, fold);
-            let orig = &text[i..i + w];
-            match entry
-                .out
-                .get(..usize::from(entry.len))
-                .map(std::str::from_utf8)
+            let after = i + w;
+            // What follows may glue on; ASCII never does. The entry looked
+            // up here serves the next turn.
+            if bytes.get(after).is_some_and(|b| !b.is_ascii())
+                && let Some(m) = text.get(after..).and_then(|t| t.chars().next())
             {
-                Some(Ok(view)) if same_width_char(orig, view) => self.identity(i, view),
-                Some(Ok(view)) => self.mapped(i, view),
-                _ => {
-                    self.slow_cluster(text, i, w, fold);
+                let next = self.memo.get(m, fold);
+                if matches!(next.class, Class::Ignorable | Class::Mark) {
+                    i = self.slow_cluster(text, i, w, fold);
+                    continue;
+                }
+                ahead = Some(next);
+            }
+            let orig = &text[i..after];
+            if entry.same {
+                self.identity(i, orig);
+            } else {
+                match entry
+                    .out
+                    .get(..usize::from(entry.len))
+                    .map(std::str::from_utf8)
+                {
+                    Some(Ok(view)) if same_width_char(orig, view) => self.identity(i, view),
+                    Some(Ok(view)) => self.mapped(i, view),
+                    _ => {
+                        self.slow_cluster(text, i, w, fold);
+                    }
                 }
             }
-            i += w;
+            i = after;
         }
     }
 
@@ -649,6 +706,10 @@ mod tests {
         "ǅ",
         "Ⅻ",
         "①",
+        "中",
+        "の",
+        "한",
+        "ς",
     ];
 
     proptest::proptest! {
@@ -700,6 +761,42 @@ mod tests {
             let n = fresh.text.len();
             if n > 0 {
                 proptest::prop_assert_eq!(reused.to_orig(0, n), fresh.to_orig(0, n));
+            }
+        }
+    }
+
+    /// What [`clusters_are_chars`] relies on: a character that is a cluster
+    /// of its own, separators aside, has a view of at least one byte.
+    #[test]
+    fn no_lone_character_vanishes() {
+        let mut out = String::new();
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            let mut buf = [0u8; 4];
+            let one = c.encode_utf8(&mut buf);
+            if !clusters_are_chars(one) || is_separator(c) {
+                continue;
+            }
+            for fold in [false, true] {
+                normalize_cluster(one, fold, &mut out);
+                assert!(!out.is_empty(), "U+{:04X} fold {fold}", c as u32);
+            }
+        }
+    }
+
+    /// Every character [`plainly_itself`] lets past the memo is a starter
+    /// whose view, folded or not, is itself.
+    #[test]
+    fn the_plain_ranges_are_their_own_view() {
+        let plain: Vec<char> = (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| plainly_itself(c))
+            .collect();
+        assert!(plain.len() > 30_000, "the ranges cover the CJK block");
+        for c in plain {
+            for fold in [false, true] {
+                let entry = folded(c, fold, 0);
+                assert_eq!(entry.class, Class::Starter, "U+{:04X}", c as u32);
+                assert!(entry.same, "U+{:04X} fold {fold}", c as u32);
             }
         }
     }

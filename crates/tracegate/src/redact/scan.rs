@@ -18,9 +18,49 @@ fn next_char(bytes: &[u8], s: usize) -> usize {
     s + bytes.get(s).map_or(1, |&b| char_width(b))
 }
 
+/// Regions whose check moved their start past the start their shape was
+/// matched from (a key's value after its name, an address whose local part
+/// lost the sentence glued before it). Each is a candidate at its own start
+/// and waits there while the starts before it get their turn: taking it at
+/// the earlier start would skip the text in between unread, and a secret
+/// there would pass the first pass (and, where `settle.rs` spares the
+/// second, the output).
+#[derive(Default)]
+struct Waiting(Vec<Region>);
+
+impl Waiting {
+    /// When the scan's next start is `next` (`None`: no start is left) and
+    /// that is at or past the first waiting region's start: that region,
+    /// committed to `out`; returns its end.
+    fn due(&mut self, next: Option<usize>, out: &mut Vec<Region>) -> Option<usize> {
+        let (i, first) = self
+            .0
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, r)| (r.start, Reverse(r.end)))?;
+        if next.is_some_and(|s| s < first.start) {
+            return None;
+        }
+        let first = self.0.swap_remove(i);
+        self.commit(first, out);
+        Some(first.end)
+    }
+
+    /// `r` into `out`; a waiting region it overlaps keeps what lies past
+    /// it (they all start at or after `r`).
+    fn commit(&mut self, r: Region, out: &mut Vec<Region>) {
+        out.push(r);
+        self.0.retain_mut(|w| {
+            w.start = w.start.max(r.end);
+            w.start < w.end
+        });
+    }
+}
+
 /// Per-thread buffers of [`Redactor::regex_pass`].
 #[derive(Default)]
 struct PassScratch {
+    waiting: Waiting,
     starts: Starts,
     can_start: Option<PatternSet>,
     /// Per pattern id: no start before this position can succeed (a
@@ -150,10 +190,12 @@ impl Redactor {
         work: &Work,
     ) {
         let PassScratch {
+            waiting,
             starts,
             can_start,
             dead,
         } = scratch;
+        waiting.0.clear();
         let can_start = sized(can_start, rx.scan_all.pattern_len());
         dead.clear();
         dead.resize(rx.runs.len(), 0);
@@ -195,11 +237,15 @@ impl Redactor {
                 user_done = user.is_none();
             }
             let email = starts.emails.get(ei).map(|&(run, _)| run.max(pos));
-            let Some(s) = [starts.at.get(ai).copied(), email, user]
+            let next = [starts.at.get(ai).copied(), email, user]
                 .into_iter()
                 .flatten()
-                .min()
-            else {
+                .min();
+            if let Some(end) = waiting.due(next, out) {
+                pos = end;
+                continue;
+            }
+            let Some(s) = next else {
                 break;
             };
             // A start that only the email list gives can start no other
@@ -241,9 +287,23 @@ impl Redactor {
                 )
             };
             match best {
+                Some(region) if region.start > s => {
+                    waiting.0.push(region);
+                    // No candidate passed at `s` itself (`best_of` ranks
+                    // those first), so an email from here failed or was
+                    // narrowed to where its check starts one from any
+                    // start up to there: the run's next try is there.
+                    if email == Some(s)
+                        && let Some(entry) = starts.emails.get_mut(ei)
+                    {
+                        entry.0 =
+                            validate::email_local_start(bytes, s, entry.1).max(next_char(bytes, s));
+                    }
+                    pos = next_char(bytes, s);
+                }
                 Some(region) => {
                     pos = region.end;
-                    out.push(region);
+                    waiting.commit(region, out);
                 }
                 None => {
                     // An email start that fails fails for the whole local
@@ -257,6 +317,7 @@ impl Redactor {
                 }
             }
         }
+        while waiting.due(None, out).is_some() {}
     }
 
     /// The unanchored-regex pass that [`Redactor::regex_pass`] replaces,
@@ -272,20 +333,33 @@ impl Redactor {
         let bytes = text.as_bytes();
         let len = bytes.len();
         let work = Work::unlimited();
+        let mut waiting = Waiting::default();
         let mut pos = 0;
         while pos <= len {
-            let Some(m) = rx.scan.search(&Input::new(bytes).span(pos..len)) else {
+            let next = rx
+                .scan
+                .search(&Input::new(bytes).span(pos..len))
+                .map(|m| m.start());
+            if let Some(end) = waiting.due(next, &mut out) {
+                pos = end;
+                continue;
+            }
+            let Some(s) = next else {
                 break;
             };
-            let s = m.start();
             match self.best_at_meta(rx, bytes, s, &mut can_start, &work) {
+                Some(region) if region.start > s => {
+                    waiting.0.push(region);
+                    pos = next_char(bytes, s);
+                }
                 Some(region) => {
                     pos = region.end;
-                    out.push(region);
+                    waiting.commit(region, &mut out);
                 }
                 None => pos = next_char(bytes, s),
             }
         }
+        while waiting.due(None, &mut out).is_some() {}
         out
     }
 
@@ -416,8 +490,12 @@ impl Redactor {
                 end -= 1;
             }
             // A check can only narrow a candidate, so one that is
-            // already beaten is not checked at all.
-            if end == s || best.is_some_and(|(_, be, bd)| be > end || (be == end && bd <= det)) {
+            // already beaten by a candidate that kept its start is not
+            // checked at all.
+            if end == s
+                || best
+                    .is_some_and(|(bs, be, bd)| bs == s && (be > end || (be == end && bd <= det)))
+            {
                 continue;
             }
             let ctx = self.contexts.get(det as usize).and_then(Option::as_ref);
@@ -429,7 +507,10 @@ impl Redactor {
             if ce <= cs || overlaps_token(bytes, cs, ce) {
                 continue;
             }
-            if best.is_none_or(|(_, be, bd)| ce > be || (ce == be && det < bd)) {
+            // Leftmost first: a candidate that kept its start beats one
+            // its check moved (that one is a candidate further on, see
+            // [`Waiting`]); then the longest, then the detector's rank.
+            if best.is_none_or(|(bs, be, bd)| (cs, Reverse(ce), det) < (bs, Reverse(be), bd)) {
                 best = Some((cs, ce, det));
             }
         }

@@ -24,7 +24,14 @@
 //!
 //! - **bounded shapes** (cards, IBANs, SSNs, phones, IPs, fixed-length keys)
 //!   and **keywords** start within [`BOUNDED_REACH`] (or the longest keyword)
-//!   of a token and end within that of it too;
+//!   of a token and end within that of it too. A keyword's length is
+//!   measured in the view (`fold.rs`); in text whose every cluster is one
+//!   character (no combining mark, no ignorable) each cluster a match
+//!   touches gives it at least one view byte, so the match covers at most
+//!   as many clusters as its view bytes: four original bytes each, or a
+//!   separator run of up to eight characters of three bytes for each blank
+//!   ([`Settle::wide_reach`]). A cluster with marks or ignorables in it has
+//!   no such bound, and non-ASCII text with one makes the full second pass;
 //! - **unbounded shapes without a trailing assertion** (`sk-…`, JWT, bearer
 //!   tokens, `github_pat_…`) cannot be new on the left of a token: their
 //!   second-pass match is a match in the first pass too, which would have
@@ -47,6 +54,7 @@
 //! full pass on adversarial text.
 
 use super::budget::Work;
+use super::fold::clusters_are_chars;
 use super::validate::{GAP_BYTES, MAX_GAP};
 use super::{Edit, Redactor};
 
@@ -59,8 +67,12 @@ pub(crate) const BOUNDED_REACH: usize = 128;
 /// What [`Redactor::settled`] needs to know about a redactor.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Settle {
-    /// How far from a token a second pass can find something new.
+    /// How far from a token a second pass can find something new, in ASCII
+    /// text.
     pub(crate) reach: usize,
+    /// The same in text whose clusters are one character each
+    /// ([`clusters_are_chars`]).
+    pub(crate) wide_reach: usize,
     /// No keyword starts or ends with ASCII whitespace, so [`spaced`] tokens
     /// need no look at all.
     pub(crate) spaced_ok: bool,
@@ -120,12 +132,17 @@ impl Redactor {
         let Some(settle) = self.settle else {
             return false;
         };
-        // A keyword match in non-ASCII text can span any number of
-        // ignorables and combining marks: no window bounds it.
-        if !self.keywords.is_empty() && !text.is_ascii() {
+        // Keywords match on the view, whose bytes stand for up to four
+        // original bytes each when every cluster is one character; a
+        // cluster may hold any number of ignorables and combining marks,
+        // and then no window bounds a match.
+        let reach = if self.keywords.is_empty() || text.is_ascii() {
+            settle.reach
+        } else if clusters_are_chars(text) {
+            settle.wide_reach
+        } else {
             return false;
-        }
-        let reach = settle.reach;
+        };
         let bytes = text.as_bytes();
         let len = bytes.len();
         // The tokens a second pass could notice.

@@ -1147,6 +1147,58 @@ fn glued_text(r: &mut textgen::Rng, n: usize) -> String {
     s
 }
 
+/// Like [`glued_text`], with keywords written in forms whose view is shorter
+/// than they are (full-width letters, ideographic spaces, dashes) and
+/// letters of other scripts around them, so a match's original span is
+/// several times its view length (`settle.rs`'s wide reach). Marks and
+/// ignorables are rare, so most texts take the windowed path.
+fn wide_text(r: &mut textgen::Rng, n: usize) -> String {
+    const GLUE: &[&str] = &[
+        "",
+        "",
+        " ",
+        "\u{3000}",
+        "\u{3000}\u{3000}\u{3000}\u{3000}\u{3000}\u{3000}\u{3000}",
+        "\u{a0}",
+        "\u{2013}",
+        "中",
+        "é",
+        "Я",
+        "😀",
+        "0",
+        "a",
+        "@",
+        ".",
+    ];
+    const WORDS: &[&str] = &[
+        "ＡＣＭＥ\u{3000}ＣＯＲＰ",
+        "Ａｃｍｅ\u{2013}\u{2013}\u{3000}corp",
+        "ａｃｍｅ",
+        "MÜLLER",
+        "Müller",
+        "中文",
+        "ＺＱ",
+        "ⅫＺｑ",
+        "ﷺ",
+        "Straße",
+        "ｘ＠ｙ．ｃｏ",
+        "e\u{301}",
+        "a\u{200d}b",
+    ];
+    let mut s = String::new();
+    for _ in 0..n {
+        let piece = match r.index(5) {
+            0 => textgen::secret(r),
+            1 | 2 => r.pick(WORDS).to_string(),
+            3 => tricky_text(r, 3),
+            _ => textgen::benign(r),
+        };
+        s.push_str(&piece);
+        s.push_str(r.pick(GLUE));
+    }
+    s
+}
+
 /// The sorted matches of `set` in `text`, refusing some as a token overlap
 /// would, to exercise the fall-back to shorter words.
 fn keyword_matches(set: &keywords::KeywordSet, text: &str) -> Vec<(usize, usize, u32)> {
@@ -1194,6 +1246,8 @@ proptest! {
             glued_text(&mut rng, 40),
             tricky_text(&mut rng, 120),
             textgen::text(&mut rng, 60, true).0,
+            wide_text(&mut rng, 12),
+            wide_text(&mut rng, 40),
         ];
         // Inner blanks only (so `spaced` tokens are skipped), then a word
         // that ends in a blank (so every token is looked at).
@@ -1205,7 +1259,11 @@ proptest! {
             substring_keyword_redactor(&["acme", "corp ", "zq", "7a"])
         });
         static BUILTIN: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(builtin_redactor);
-        for r in [&*INNER, &*EDGE, &*BUILTIN] {
+        // Keywords written in other scripts and full width.
+        static WIDE: std::sync::LazyLock<Redactor> = std::sync::LazyLock::new(|| {
+            substring_keyword_redactor(&["acme corp", "müller", "中文", "ＺＱ", "strasse"])
+        });
+        for r in [&*INNER, &*EDGE, &*BUILTIN, &*WIDE] {
             for t in &texts {
                 let fast = r.redact_to_string(t);
                 let full = r.redact_with_full_passes(t);
@@ -1380,4 +1438,56 @@ proptest! {
             }
         }
     }
+}
+
+/// An address whose local part runs back over a sentence glued to it (any
+/// non-ASCII letter may be a local part's) is checked from the run's start
+/// and narrowed to the address; the key inside the run, before the
+/// address, is still found in the same pass. (It used to be skipped with
+/// the run, and since the windows of `settle.rs` reach only so far back
+/// from a token, the output kept it.)
+#[test]
+fn a_narrowed_address_skips_no_secret_before_it() {
+    let r = builtin_redactor();
+    let key = "sk-avR8u50e3HgUJ5uB0nZYkeEPzmdMyeFaY2VX0XPvwYhhvaZ5";
+    let far = "\u{3000}".repeat(7) + "4476617879268764.Ａｃｍｅ––\u{3000}";
+    for text in [
+        format!("{key}中github_pat_ghp_1{far}ｃ@A.gh"),
+        format!("{key}中文ana@example.com"),
+        format!("请把{key}发到ana@example.com"),
+    ] {
+        let once = red(&r, &text);
+        assert!(!once.contains("sk-avR8u"), "{once:?}");
+        assert!(once.contains("[REDACTED:email]"), "{once:?}");
+        assert_eq!(r.redact_with_full_passes(&text).0, once);
+        assert_eq!(r.regex_regions(&text), r.regex_pass_reference(&text));
+    }
+}
+
+/// A keyword's reach from a token is its length in the view; written in
+/// full-width letters it is three times that in the text. Here the keyword
+/// becomes a whole word only once the key glued after it is a token, so
+/// only the second pass finds it, and `settle.rs` must look back far enough
+/// to see that a second pass is needed.
+#[test]
+fn a_keyword_wide_in_the_text_is_found_by_the_second_pass() {
+    let word: String = (0..50).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+    let mut cfg = all_builtins();
+    cfg.keywords.push(KeywordRule {
+        name: "long".into(),
+        words: vec![word.clone()],
+        case_insensitive: true,
+        whole_word: true,
+        action: Action::Mask,
+    });
+    let r = Redactor::compile(&cfg, None).unwrap();
+    let wide: String = word
+        .chars()
+        .map(|c| char::from_u32(c as u32 - 'a' as u32 + 0xFF41).unwrap())
+        .collect();
+    assert!(wide.len() > 128, "past the shapes' own reach");
+    let text = format!("{wide}sk-avR8u50e3HgUJ5uB0nZYkeEPzmdMyeFaY2VX0XPvwYhhvaZ5");
+    let out = red(&r, &text);
+    assert_eq!(out, "[REDACTED:long][REDACTED:api_key]");
+    assert_eq!(r.redact_with_full_passes(&text).0, out);
 }

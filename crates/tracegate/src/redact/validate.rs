@@ -228,6 +228,27 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     let s = std::str::from_utf8(text.get(start..end)?).ok()?;
     let at = s.rfind('@')?;
     let (local, domain) = (&s[..at], &s[at + 1..]);
+    let from = local_part_start(local);
+    // A domain ends at the first character no domain holds (`”` after
+    // `…@пример.рф`); what is left must still end in a dot and a label.
+    let cut = domain
+        .char_indices()
+        .find(|&(_, c)| !email_char(c))
+        .map_or(domain.len(), |(i, _)| i);
+    let kept = &domain[..cut];
+    let label_ok = kept
+        .rsplit_once('.')
+        .is_some_and(|(host, tld)| !host.is_empty() && tld.chars().count() >= 2);
+    let end = start + at + 1 + cut;
+    if from >= local.len() || !label_ok || !email_ok(text, end) {
+        return None;
+    }
+    Some((start + from, end))
+}
+
+/// Where the local part of an address starts in `local`, the text from a
+/// candidate's start to its `@`: `local.len()` when nothing is left.
+fn local_part_start(local: &str) -> usize {
     // SECURITY: trimming keeps every letter of the local part inside the
     // span: only a character that cannot be part of an address ends it.
     let mut from = local
@@ -245,21 +266,17 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
             .find(|&(_, c)| !unspaced_script(c))
             .map_or(rest.len(), |(i, _)| i);
     }
-    // A domain ends at the first character no domain holds (`”` after
-    // `…@пример.рф`); what is left must still end in a dot and a label.
-    let cut = domain
-        .char_indices()
-        .find(|&(_, c)| !email_char(c))
-        .map_or(domain.len(), |(i, _)| i);
-    let kept = &domain[..cut];
-    let label_ok = kept
-        .rsplit_once('.')
-        .is_some_and(|(host, tld)| !host.is_empty() && tld.chars().count() >= 2);
-    let end = start + at + 1 + cut;
-    if from >= local.len() || !label_ok || !email_ok(text, end) {
-        return None;
-    }
-    Some((start + from, end))
+    from
+}
+
+/// Where the email check would start an address whose candidate runs from
+/// `start` to its `@` at `at` ([`email_span`]'s trimming of the local
+/// part): the same for every candidate start up to it, so a scan that saw
+/// one candidate narrowed may try the next at this start directly.
+pub(crate) fn email_local_start(text: &[u8], start: usize, at: usize) -> usize {
+    text.get(start..at)
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .map_or(start, |local| start + local_part_start(local))
 }
 
 /// A letter of a script written without blanks between words: CJK
