@@ -230,13 +230,8 @@ fn plainly_itself(c: char) -> bool {
 /// mapped: text in one language repeats a few hundred characters, and
 /// normalizing one through NFKC and case folding costs a few hundred
 /// instructions where a hit costs a few.
+#[derive(Default)]
 struct Memo(Vec<Folded>);
-
-impl Default for Memo {
-    fn default() -> Memo {
-        Memo(Vec::new())
-    }
-}
 
 impl Memo {
     /// The entry of `c` (filled on a miss).
