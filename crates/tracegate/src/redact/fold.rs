@@ -91,8 +91,42 @@ fn ascii_separator(b: u8) -> bool {
 /// normalizes to nothing but ignorables; a test checks them all), which
 /// bounds how much original text a keyword match covers (`settle.rs`).
 pub(crate) fn clusters_are_chars(text: &str) -> bool {
-    text.chars()
-        .all(|c| c.is_ascii() || (!is_ignorable(c) && canonical_combining_class(c) == 0))
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(k) = bytes
+        .get(i..)
+        .and_then(|b| b.iter().position(|b| !b.is_ascii()))
+    {
+        i += k;
+        let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
+            return false;
+        };
+        if !plainly_itself(c) && glues(c) {
+            return false;
+        }
+        i += c.len_utf8();
+    }
+    true
+}
+
+/// Whether `c` glues onto the character before it: an ignorable or a
+/// combining mark. Below U+0800 (Latin, Greek, Cyrillic, Hebrew, Arabic)
+/// from a table built once.
+fn glues(c: char) -> bool {
+    static BELOW_800: std::sync::LazyLock<[u64; 32]> = std::sync::LazyLock::new(|| {
+        let mut bits = [0u64; 32];
+        for c in (0..0x800u32).filter_map(char::from_u32) {
+            if is_ignorable(c) || canonical_combining_class(c) != 0 {
+                bits[c as usize / 64] |= 1 << (c as usize % 64);
+            }
+        }
+        bits
+    });
+    let n = c as usize;
+    match BELOW_800.get(n / 64) {
+        Some(word) => word >> (n % 64) & 1 == 1,
+        None => is_ignorable(c) || canonical_combining_class(c) != 0,
+    }
 }
 
 /// Whether scanning `text` as it is gives what the view would: ASCII, and
@@ -373,6 +407,14 @@ impl View {
                     i = self.ascii_stretch(text, i, end, n, fold);
                     continue;
                 }
+            } else {
+                let end = self.same_run(text, i, fold);
+                if end > i {
+                    self.identity(i, &text[i..end]);
+                    ahead = None;
+                    i = end;
+                    continue;
+                }
             }
             let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
                 break;
@@ -427,6 +469,31 @@ impl View {
             }
             i = after;
         }
+    }
+
+    /// The end of the run of non-ASCII characters from `i` that are their
+    /// own view and clusters of their own (none is followed by a mark or an
+    /// ignorable): `i` when there is none. Text in most scripts is such runs
+    /// between blanks, copied whole.
+    fn same_run(&mut self, text: &str, i: usize, fold: bool) -> usize {
+        let bytes = text.as_bytes();
+        let (mut at, mut last) = (i, i);
+        while bytes.get(at).is_some_and(|b| !b.is_ascii()) {
+            let Some(c) = text.get(at..).and_then(|t| t.chars().next()) else {
+                break;
+            };
+            let entry = self.memo.get(c, fold);
+            match entry.class {
+                Class::Starter if entry.same => {
+                    last = at;
+                    at += c.len_utf8();
+                }
+                // It glues onto the character before: that one ends the run.
+                Class::Mark | Class::Ignorable => return last,
+                _ => break,
+            }
+        }
+        at
     }
 
     /// The cluster that starts with the `w`-byte character at `i`: it and
@@ -757,6 +824,16 @@ mod tests {
             if n > 0 {
                 proptest::prop_assert_eq!(reused.to_orig(0, n), fresh.to_orig(0, n));
             }
+        }
+    }
+
+    /// The table of [`glues`] says what the properties say, for every
+    /// character.
+    #[test]
+    fn glues_is_ignorable_or_mark() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            let want = is_ignorable(c) || canonical_combining_class(c) != 0;
+            assert_eq!(glues(c), want, "U+{:04X}", c as u32);
         }
     }
 
