@@ -93,11 +93,8 @@ fn ascii_separator(b: u8) -> bool {
 pub(crate) fn clusters_are_chars(text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut i = 0;
-    while let Some(k) = bytes
-        .get(i..)
-        .and_then(|b| b.iter().position(|b| !b.is_ascii()))
-    {
-        i += k;
+    while let Some(k) = next_non_ascii(bytes, i) {
+        i = k;
         let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
             return false;
         };
@@ -107,6 +104,19 @@ pub(crate) fn clusters_are_chars(text: &str) -> bool {
         i += c.len_utf8();
     }
     true
+}
+
+/// The first non-ASCII byte at or after `from`, reading 16 bytes at a time
+/// (`<[u8]>::is_ascii` is a word-wide test).
+fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    for chunk in bytes.get(from..)?.chunks(16) {
+        if !chunk.is_ascii() {
+            return chunk.iter().position(|b| !b.is_ascii()).map(|k| at + k);
+        }
+        at += chunk.len();
+    }
+    None
 }
 
 /// Whether `c` glues onto the character before it: an ignorable or a
@@ -398,10 +408,7 @@ impl View {
                 // Up to the first non-ASCII byte; the ASCII byte right
                 // before it may start its cluster, so it is left to the
                 // character path.
-                let n = bytes[i..]
-                    .iter()
-                    .position(|b| !b.is_ascii())
-                    .map_or(bytes.len(), |k| i + k);
+                let n = next_non_ascii(bytes, i).unwrap_or(bytes.len());
                 let end = if n == bytes.len() { n } else { n - 1 };
                 if i < end {
                     i = self.ascii_stretch(text, i, end, n, fold);
@@ -410,7 +417,11 @@ impl View {
             } else {
                 let end = self.same_run(text, i, fold);
                 if end > i {
+                    let view = self.text.len();
                     self.identity(i, &text[i..end]);
+                    if fold && let Some(t) = self.text.get_mut(view..) {
+                        t.make_ascii_lowercase();
+                    }
                     ahead = None;
                     i = end;
                     continue;
@@ -471,14 +482,33 @@ impl View {
         }
     }
 
-    /// The end of the run of non-ASCII characters from `i` that are their
-    /// own view and clusters of their own (none is followed by a mark or an
-    /// ignorable): `i` when there is none. Text in most scripts is such runs
-    /// between blanks, copied whole.
+    /// The end of the run from `i` (a non-ASCII character) of characters
+    /// that are clusters of their own and their own view, ASCII case aside:
+    /// non-ASCII characters the memo says are, and short ASCII gaps between
+    /// them (a blank between words, digits, punctuation) without a
+    /// separator but single blanks. `i` when there is none. Text in most
+    /// scripts is such runs, copied whole (and ASCII-lowercased when
+    /// folding).
     fn same_run(&mut self, text: &str, i: usize, fold: bool) -> usize {
+        /// The longest ASCII gap a run takes in; longer ones go to the
+        /// ASCII path, which copies them a block at a time.
+        const SHORT_GAP: usize = 24;
         let bytes = text.as_bytes();
+        // `last`: where the run's last member starts, which a mark or an
+        // ignorable after it would take out of the run.
         let (mut at, mut last) = (i, i);
-        while bytes.get(at).is_some_and(|b| !b.is_ascii()) {
+        while let Some(&b) = bytes.get(at) {
+            if b.is_ascii() {
+                let Some(n) = next_non_ascii(bytes, at) else {
+                    break;
+                };
+                if n - at > SHORT_GAP || (at..n).any(|j| is_stop(bytes, j)) {
+                    break;
+                }
+                last = n - 1;
+                at = n;
+                continue;
+            }
             let Some(c) = text.get(at..).and_then(|t| t.chars().next()) else {
                 break;
             };
@@ -488,9 +518,11 @@ impl View {
                     last = at;
                     at += c.len_utf8();
                 }
-                // It glues onto the character before: that one ends the run.
+                // It glues onto the member before: that one ends the run.
                 Class::Mark | Class::Ignorable => return last,
-                _ => break,
+                // A blank right before a separator belongs to its run.
+                Class::Separator if at > i && bytes[at - 1] == b' ' => return at - 1,
+                Class::Separator | Class::Starter => break,
             }
         }
         at
@@ -772,6 +804,7 @@ mod tests {
         "の",
         "한",
         "ς",
+        "Northwind Analytics 2026 q3 report",
     ];
 
     proptest::proptest! {

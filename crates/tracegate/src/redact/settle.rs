@@ -31,7 +31,9 @@
 //!   as many clusters as its view bytes: four original bytes each, or a
 //!   separator run of up to eight characters of three bytes for each blank
 //!   ([`Settle::wide_reach`]). A cluster with marks or ignorables in it has
-//!   no such bound, and non-ASCII text with one makes the full second pass;
+//!   no such bound, and a window that holds one sends the text to the full
+//!   second pass (a match that reads a token covers the clusters next to
+//!   it first, so clusters beyond its window cannot matter);
 //! - **unbounded shapes without a trailing assertion** (`sk-…`, JWT, bearer
 //!   tokens, `github_pat_…`) cannot be new on the left of a token: their
 //!   second-pass match is a match in the first pass too, which would have
@@ -133,15 +135,14 @@ impl Redactor {
             return false;
         };
         // Keywords match on the view, whose bytes stand for up to four
-        // original bytes each when every cluster is one character; a
+        // original bytes each where every cluster is one character; a
         // cluster may hold any number of ignorables and combining marks,
-        // and then no window bounds a match.
-        let reach = if self.keywords.is_empty() || text.is_ascii() {
-            settle.reach
-        } else if clusters_are_chars(text) {
+        // and a window that holds one bounds no match ([`Redactor::finds_any`]).
+        let wide = !self.keywords.is_empty() && !text.is_ascii();
+        let reach = if wide {
             settle.wide_reach
         } else {
-            return false;
+            settle.reach
         };
         let bytes = text.as_bytes();
         let len = bytes.len();
@@ -184,7 +185,7 @@ impl Redactor {
             window = match window {
                 Some((wl, wh)) if lo <= wh => Some((wl.min(lo), wh.max(hi))),
                 Some(w) => {
-                    if self.finds_any(text, w, work) {
+                    if self.finds_any(text, w, wide, work) {
                         return false;
                     }
                     Some((lo, hi))
@@ -192,12 +193,20 @@ impl Redactor {
                 None => Some((lo, hi)),
             };
         }
-        !window.is_some_and(|w| self.finds_any(text, w, work))
+        !window.is_some_and(|w| self.finds_any(text, w, wide, work))
     }
 
     /// Whether `text[lo..hi]` (widened to character boundaries), scanned as
-    /// a text of its own, has any region.
-    fn finds_any(&self, text: &str, (mut lo, mut hi): (usize, usize), work: &Work) -> bool {
+    /// a text of its own, has any region; or, when it was sized for `wide`
+    /// text, whether it holds a cluster of several characters, which the
+    /// size does not bound.
+    fn finds_any(
+        &self,
+        text: &str,
+        (mut lo, mut hi): (usize, usize),
+        wide: bool,
+        work: &Work,
+    ) -> bool {
         while !text.is_char_boundary(lo) {
             lo -= 1;
         }
@@ -205,6 +214,6 @@ impl Redactor {
             hi += 1;
         }
         text.get(lo..hi)
-            .is_none_or(|w| !self.regions(w, work).is_empty())
+            .is_none_or(|w| (wide && !clusters_are_chars(w)) || !self.regions(w, work).is_empty())
     }
 }
