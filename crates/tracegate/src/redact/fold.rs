@@ -253,6 +253,30 @@ impl Folded {
     };
 }
 
+/// What [`View::same_run`] needs to know of a character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A starter whose view is itself.
+    Same,
+    /// Anything else, by class.
+    Other(Class),
+}
+
+/// The [`Kind`] of every character below U+0800 (Latin, Greek, Cyrillic,
+/// Armenian, Hebrew, Arabic), without and with case folding: computed once
+/// per process, read without the memo's hashing.
+static SMALL_KINDS: std::sync::LazyLock<[Vec<Kind>; 2]> = std::sync::LazyLock::new(|| {
+    [false, true].map(|fold| {
+        (0..0x800u32)
+            .map(|n| match char::from_u32(n).map(|c| folded(c, fold, 0)) {
+                Some(f) if f.class == Class::Starter && f.same => Kind::Same,
+                Some(f) => Kind::Other(f.class),
+                None => Kind::Other(Class::Starter),
+            })
+            .collect()
+    })
+});
+
 /// Entries in the memo (a power of two): 80 KiB, so a few scripts' worth
 /// of letters in both foldings stay in it without evicting each other.
 const MEMO_SIZE: usize = 4096;
@@ -494,6 +518,7 @@ impl View {
         /// ASCII path, which copies them a block at a time.
         const SHORT_GAP: usize = 24;
         let bytes = text.as_bytes();
+        let small = &SMALL_KINDS[usize::from(fold)];
         // `last`: where the run's last member starts, which a mark or an
         // ignorable after it would take out of the run.
         let (mut at, mut last) = (i, i);
@@ -512,17 +537,29 @@ impl View {
             let Some(c) = text.get(at..).and_then(|t| t.chars().next()) else {
                 break;
             };
-            let entry = self.memo.get(c, fold);
-            match entry.class {
-                Class::Starter if entry.same => {
+            let class = match small.get(c as usize) {
+                Some(&kind) => kind,
+                None if plainly_itself(c) => Kind::Same,
+                None => {
+                    let entry = self.memo.get(c, fold);
+                    match entry.class {
+                        Class::Starter if entry.same => Kind::Same,
+                        class => Kind::Other(class),
+                    }
+                }
+            };
+            match class {
+                Kind::Same => {
                     last = at;
                     at += c.len_utf8();
                 }
-                // It glues onto the member before: that one ends the run.
-                Class::Mark | Class::Ignorable => return last,
-                // A blank right before a separator belongs to its run.
-                Class::Separator if at > i && bytes[at - 1] == b' ' => return at - 1,
-                Class::Separator | Class::Starter => break,
+                Kind::Other(class) => match class {
+                    // It glues onto the member before: that one ends the run.
+                    Class::Mark | Class::Ignorable => return last,
+                    // A blank right before a separator belongs to its run.
+                    Class::Separator if at > i && bytes[at - 1] == b' ' => return at - 1,
+                    Class::Separator | Class::Starter => break,
+                },
             }
         }
         at
