@@ -417,7 +417,7 @@ impl Gate {
         if let Some(lent) = &mut self.lent {
             if lent.built && lent.is_of(bytes) {
                 // The scan accepted these bytes: they are UTF-8.
-                return std::str::from_utf8(bytes).map_err(|e| Malformed::InvalidUtf8 {
+                return crate::record::tape::utf8(bytes).map_err(|e| Malformed::InvalidUtf8 {
                     offset: e.valid_up_to(),
                 });
             }
