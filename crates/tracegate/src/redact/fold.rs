@@ -524,6 +524,15 @@ impl View {
         let (mut at, mut last) = (i, i);
         while let Some(&b) = bytes.get(at) {
             if b.is_ascii() {
+                // Most gaps are one byte (a blank, a comma) between words.
+                if bytes.get(at + 1).is_some_and(|n| !n.is_ascii()) {
+                    if ascii_separator(b) {
+                        break;
+                    }
+                    last = at;
+                    at += 1;
+                    continue;
+                }
                 let Some(n) = next_non_ascii(bytes, at) else {
                     break;
                 };
@@ -533,6 +542,16 @@ impl View {
                 last = n - 1;
                 at = n;
                 continue;
+            }
+            // Two-byte characters (lead bytes C2-DF; `text` is UTF-8, so a
+            // continuation byte follows) straight from the table.
+            if let (0xC2..=0xDF, Some(&b1)) = (b, bytes.get(at + 1)) {
+                let code = usize::from(b & 0x1F) << 6 | usize::from(b1 & 0x3F);
+                if small.get(code) == Some(&Kind::Same) {
+                    last = at;
+                    at += 2;
+                    continue;
+                }
             }
             let Some(c) = text.get(at..).and_then(|t| t.chars().next()) else {
                 break;
