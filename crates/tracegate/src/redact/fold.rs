@@ -553,6 +553,17 @@ impl View {
                     continue;
                 }
             }
+            // Three-byte characters of the plain ranges (ideographs, kana,
+            // Hangul) likewise.
+            if let (0xE3..=0xED, Some(&b1), Some(&b2)) = (b, bytes.get(at + 1), bytes.get(at + 2)) {
+                let code =
+                    u32::from(b & 0x0F) << 12 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F);
+                if char::from_u32(code).is_some_and(plainly_itself) {
+                    last = at;
+                    at += 3;
+                    continue;
+                }
+            }
             let Some(c) = text.get(at..).and_then(|t| t.chars().next()) else {
                 break;
             };
