@@ -106,6 +106,27 @@ pub(crate) fn clusters_are_chars(text: &str) -> bool {
     true
 }
 
+/// The end of the ASCII gap from `at` when it is short (a blank between
+/// words, digits, punctuation), holds no stop ([`is_stop`]) and a non-ASCII
+/// character follows it: then a run of [`View::same_run`] takes it in.
+fn short_gap(bytes: &[u8], at: usize) -> Option<usize> {
+    /// The longest gap a run takes in; longer ones go to the ASCII path,
+    /// which copies them a block at a time.
+    const SHORT_GAP: usize = 24;
+    let mut j = at;
+    while j < at + SHORT_GAP {
+        let b = *bytes.get(j)?;
+        if !b.is_ascii() {
+            return (j > at).then_some(j);
+        }
+        if is_stop(bytes, j) {
+            return None;
+        }
+        j += 1;
+    }
+    None
+}
+
 /// The first non-ASCII byte at or after `from`, reading 16 bytes at a time
 /// (`<[u8]>::is_ascii` is a word-wide test).
 fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
@@ -514,9 +535,6 @@ impl View {
     /// scripts is such runs, copied whole (and ASCII-lowercased when
     /// folding).
     fn same_run(&mut self, text: &str, i: usize, fold: bool) -> usize {
-        /// The longest ASCII gap a run takes in; longer ones go to the
-        /// ASCII path, which copies them a block at a time.
-        const SHORT_GAP: usize = 24;
         let bytes = text.as_bytes();
         let small = &SMALL_KINDS[usize::from(fold)];
         // `last`: where the run's last member starts, which a mark or an
@@ -524,21 +542,9 @@ impl View {
         let (mut at, mut last) = (i, i);
         while let Some(&b) = bytes.get(at) {
             if b.is_ascii() {
-                // Most gaps are one byte (a blank, a comma) between words.
-                if bytes.get(at + 1).is_some_and(|n| !n.is_ascii()) {
-                    if ascii_separator(b) {
-                        break;
-                    }
-                    last = at;
-                    at += 1;
-                    continue;
-                }
-                let Some(n) = next_non_ascii(bytes, at) else {
+                let Some(n) = short_gap(bytes, at) else {
                     break;
                 };
-                if n - at > SHORT_GAP || (at..n).any(|j| is_stop(bytes, j)) {
-                    break;
-                }
                 last = n - 1;
                 at = n;
                 continue;
