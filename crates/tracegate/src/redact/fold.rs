@@ -459,7 +459,10 @@ impl View {
                     i = self.ascii_stretch(text, i, end, n, fold);
                     continue;
                 }
-            } else {
+            }
+            // A run from here (a non-ASCII character, or the ASCII byte
+            // right before one), if there is one.
+            {
                 let end = self.same_run(text, i, fold);
                 if end > i {
                     let view = self.text.len();
@@ -527,13 +530,13 @@ impl View {
         }
     }
 
-    /// The end of the run from `i` (a non-ASCII character) of characters
-    /// that are clusters of their own and their own view, ASCII case aside:
-    /// non-ASCII characters the memo says are, and short ASCII gaps between
-    /// them (a blank between words, digits, punctuation) without a
-    /// separator but single blanks. `i` when there is none. Text in most
-    /// scripts is such runs, copied whole (and ASCII-lowercased when
-    /// folding).
+    /// The end of the run from `i` (a non-ASCII character, or the ASCII
+    /// byte right before one) of characters that are clusters of their own
+    /// and their own view, ASCII case aside: non-ASCII characters the memo
+    /// says are, and short ASCII gaps between them (a blank between words,
+    /// digits, punctuation) without a separator but single blanks. `i` when
+    /// there is none. Text in most scripts is such runs, copied whole (and
+    /// ASCII-lowercased when folding).
     fn same_run(&mut self, text: &str, i: usize, fold: bool) -> usize {
         let bytes = text.as_bytes();
         let small = &SMALL_KINDS[usize::from(fold)];
