@@ -141,23 +141,15 @@ fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
 }
 
 /// Whether `c` glues onto the character before it: an ignorable or a
-/// combining mark. Below U+0800 (Latin, Greek, Cyrillic, Hebrew, Arabic)
-/// from a table built once.
+/// combining mark ([`class_of`]). Below U+0800 (Latin, Greek, Cyrillic,
+/// Hebrew, Arabic) from [`SMALL_KINDS`].
 fn glues(c: char) -> bool {
-    static BELOW_800: std::sync::LazyLock<[u64; 32]> = std::sync::LazyLock::new(|| {
-        let mut bits = [0u64; 32];
-        for c in (0..0x800u32).filter_map(char::from_u32) {
-            if is_ignorable(c) || canonical_combining_class(c) != 0 {
-                bits[c as usize / 64] |= 1 << (c as usize % 64);
-            }
-        }
-        bits
-    });
-    let n = c as usize;
-    match BELOW_800.get(n / 64) {
-        Some(word) => word >> (n % 64) & 1 == 1,
-        None => is_ignorable(c) || canonical_combining_class(c) != 0,
-    }
+    let class = match SMALL_KINDS[0].get(c as usize) {
+        Some(Kind::Same) => Class::Starter,
+        Some(&Kind::Other(class)) => class,
+        None => class_of(c),
+    };
+    matches!(class, Class::Ignorable | Class::Mark)
 }
 
 /// Whether scanning `text` as it is gives what the view would: ASCII, and
@@ -329,13 +321,8 @@ impl Memo {
             return Folded::ITSELF;
         }
         if self.0.is_empty() {
-            self.0 = vec![
-                Folded {
-                    same: false,
-                    ..Folded::ITSELF
-                };
-                MEMO_SIZE
-            ];
+            // Every slot's key is `Folded::EMPTY`, which no character has.
+            self.0 = vec![Folded::ITSELF; MEMO_SIZE];
         }
         let key = (c as u32) << 1 | u32::from(fold);
         let slot = (key.wrapping_mul(0x9E37_79B1) >> 20) as usize % MEMO_SIZE;
@@ -346,9 +333,9 @@ impl Memo {
     }
 }
 
-/// The memo entry of `c`, computed.
-fn folded(c: char, fold: bool, key: u32) -> Folded {
-    let class = if is_ignorable(c) {
+/// What the view does with `c`.
+fn class_of(c: char) -> Class {
+    if is_ignorable(c) {
         Class::Ignorable
     } else if is_separator(c) {
         Class::Separator
@@ -356,7 +343,12 @@ fn folded(c: char, fold: bool, key: u32) -> Folded {
         Class::Mark
     } else {
         Class::Starter
-    };
+    }
+}
+
+/// The memo entry of `c`, computed.
+fn folded(c: char, fold: bool, key: u32) -> Folded {
+    let class = class_of(c);
     let mut entry = Folded {
         key,
         class,
@@ -445,9 +437,6 @@ impl View {
         self.orig_len = text.len();
         let bytes = text.as_bytes();
         let mut i = 0;
-        // The memo entry of the character at `i`, when the turn before
-        // looked it up.
-        let mut ahead: Option<Folded> = None;
         while i < bytes.len() {
             if bytes[i].is_ascii() {
                 // Up to the first non-ASCII byte; the ASCII byte right
@@ -465,12 +454,7 @@ impl View {
             {
                 let end = self.same_run(text, i, fold);
                 if end > i {
-                    let view = self.text.len();
-                    self.identity(i, &text[i..end]);
-                    if fold && let Some(t) = self.text.get_mut(view..) {
-                        t.make_ascii_lowercase();
-                    }
-                    ahead = None;
+                    self.copied(&text[i..end], i, fold);
                     i = end;
                     continue;
                 }
@@ -479,10 +463,7 @@ impl View {
                 break;
             };
             let w = c.len_utf8();
-            let entry = match ahead.take() {
-                Some(entry) => entry,
-                None => self.memo.get(c, fold),
-            };
+            let entry = self.memo.get(c, fold);
             match entry.class {
                 Class::Starter => {}
                 // Marks with nothing to hold them (at the start of a text or
@@ -498,17 +479,10 @@ impl View {
                 }
             }
             let after = i + w;
-            // What follows may glue on; ASCII never does. The entry looked
-            // up here serves the next turn.
-            if bytes.get(after).is_some_and(|b| !b.is_ascii())
-                && let Some(m) = text.get(after..).and_then(|t| t.chars().next())
-            {
-                let next = self.memo.get(m, fold);
-                if matches!(next.class, Class::Ignorable | Class::Mark) {
-                    i = self.slow_cluster(text, i, w, fold);
-                    continue;
-                }
-                ahead = Some(next);
+            // What follows may glue on.
+            if text[after..].chars().next().is_some_and(glues) {
+                i = self.slow_cluster(text, i, w, fold);
+                continue;
             }
             let orig = &text[i..after];
             if entry.same {
@@ -552,56 +526,56 @@ impl View {
                 at = n;
                 continue;
             }
-            // Two-byte characters (lead bytes C2-DF; `text` is UTF-8, so a
-            // continuation byte follows) straight from the table.
-            if let (0xC2..=0xDF, Some(&b1)) = (b, bytes.get(at + 1)) {
-                let code = usize::from(b & 0x1F) << 6 | usize::from(b1 & 0x3F);
-                if small.get(code) == Some(&Kind::Same) {
-                    last = at;
-                    at += 2;
-                    continue;
-                }
-            }
-            // Three-byte characters of the plain ranges (ideographs, kana,
-            // Hangul) likewise.
-            if let (0xE3..=0xED, Some(&b1), Some(&b2)) = (b, bytes.get(at + 1), bytes.get(at + 2)) {
-                let code =
-                    u32::from(b & 0x0F) << 12 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F);
-                if char::from_u32(code).is_some_and(plainly_itself) {
-                    last = at;
-                    at += 3;
-                    continue;
-                }
-            }
-            let Some(c) = text.get(at..).and_then(|t| t.chars().next()) else {
-                break;
-            };
-            let class = match small.get(c as usize) {
-                Some(&kind) => kind,
-                None if plainly_itself(c) => Kind::Same,
-                None => {
-                    let entry = self.memo.get(c, fold);
-                    match entry.class {
-                        Class::Starter if entry.same => Kind::Same,
-                        class => Kind::Other(class),
-                    }
-                }
-            };
-            match class {
+            let (kind, w) = self.kind_at(text, at, small, fold);
+            match kind {
                 Kind::Same => {
                     last = at;
-                    at += c.len_utf8();
+                    at += w;
                 }
-                Kind::Other(class) => match class {
-                    // It glues onto the member before: that one ends the run.
-                    Class::Mark | Class::Ignorable => return last,
-                    // A blank right before a separator belongs to its run.
-                    Class::Separator if at > i && bytes[at - 1] == b' ' => return at - 1,
-                    Class::Separator | Class::Starter => break,
-                },
+                // It glues onto the member before: that one ends the run.
+                Kind::Other(Class::Mark | Class::Ignorable) => return last,
+                // A blank right before a separator belongs to its run.
+                Kind::Other(Class::Separator) if at > i && bytes[at - 1] == b' ' => {
+                    return at - 1;
+                }
+                Kind::Other(Class::Separator | Class::Starter) => break,
             }
         }
         at
+    }
+
+    /// The [`Kind`] of the non-ASCII character at `at` and its width.
+    /// Two-byte characters (lead bytes C2-DF; `text` is UTF-8, so one
+    /// continuation byte follows) come from `small` ([`SMALL_KINDS`] for
+    /// `fold`), three-byte ones of the plain ranges are decided by range,
+    /// both without decoding through `chars()`; the rest from the memo.
+    fn kind_at(&mut self, text: &str, at: usize, small: &[Kind], fold: bool) -> (Kind, usize) {
+        let bytes = text.as_bytes();
+        match bytes.get(at..) {
+            Some(&[b0 @ 0xC2..=0xDF, b1, ..]) => {
+                let code = usize::from(b0 & 0x1F) << 6 | usize::from(b1 & 0x3F);
+                if let Some(&kind) = small.get(code) {
+                    return (kind, 2);
+                }
+            }
+            Some(&[b0 @ 0xE3..=0xED, b1, b2, ..]) => {
+                let code =
+                    u32::from(b0 & 0x0F) << 12 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F);
+                if char::from_u32(code).is_some_and(plainly_itself) {
+                    return (Kind::Same, 3);
+                }
+            }
+            _ => {}
+        }
+        let Some(c) = text.get(at..).and_then(|t| t.chars().next()) else {
+            return (Kind::Other(Class::Starter), 0);
+        };
+        let entry = self.memo.get(c, fold);
+        let kind = match entry.class {
+            Class::Starter if entry.same => Kind::Same,
+            class => Kind::Other(class),
+        };
+        (kind, c.len_utf8())
     }
 
     /// The cluster that starts with the `w`-byte character at `i`: it and
@@ -612,8 +586,7 @@ impl View {
         // Ignorables inside the cluster go with it (`a`, ZWJ, a
         // combining diaeresis is `ä` with a ZWJ in it).
         for (marks, m) in text[end..].chars().enumerate() {
-            let ignorable = is_ignorable(m);
-            if (!ignorable && canonical_combining_class(m) == 0) || marks == MAX_MARKS {
+            if !glues(m) || marks == MAX_MARKS {
                 break;
             }
             end += m.len_utf8();
@@ -646,22 +619,7 @@ impl View {
                 j -= 1;
             }
             if j > i {
-                let view = self.text.len();
-                let extends = self
-                    .chunks
-                    .last()
-                    .is_some_and(|c| c.identity && c.orig + (view - c.view) == i);
-                if !extends {
-                    self.chunks.push(Chunk {
-                        view,
-                        orig: i,
-                        identity: true,
-                    });
-                }
-                self.text.push_str(&text[i..j]);
-                if fold && let Some(t) = self.text.get_mut(view..) {
-                    t.make_ascii_lowercase();
-                }
+                self.copied(&text[i..j], i, fold);
             }
             // A stop at `end` itself is left to the character path.
             if j < end {
@@ -708,6 +666,16 @@ impl View {
             self.mapped(at, &out);
         }
         self.cluster = out;
+    }
+
+    /// Appends `orig`, the original from `at`, as its own view: every
+    /// character in it is (ASCII case aside, lowered when `fold`).
+    fn copied(&mut self, orig: &str, at: usize, fold: bool) {
+        let view = self.text.len();
+        self.identity(at, orig);
+        if fold && let Some(t) = self.text.get_mut(view..) {
+            t.make_ascii_lowercase();
+        }
     }
 
     /// Appends `view`, which stands byte for byte for the original at `at`
@@ -943,6 +911,13 @@ mod tests {
         for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
             let want = is_ignorable(c) || canonical_combining_class(c) != 0;
             assert_eq!(glues(c), want, "U+{:04X}", c as u32);
+            let class = class_of(c);
+            assert_eq!(
+                matches!(class, Class::Ignorable | Class::Mark),
+                want,
+                "U+{:04X}",
+                c as u32
+            );
         }
     }
 
