@@ -1121,28 +1121,37 @@ fn glued_text(r: &mut textgen::Rng, n: usize) -> String {
     const GLUE: &[&str] = &[
         "", "", "", " ", "0", "7", "a", "Z", ".", "-", "+", ":", "@", "_",
     ];
+    joined(r, n, GLUE, |r| match r.index(6) {
+        0 => textgen::secret(r),
+        1 => textgen::other(r),
+        2 => textgen::keyword(r.index(50)),
+        3 => [
+            "acme",
+            "ACME corp",
+            "zq",
+            "eyJ",
+            "sk-",
+            "x@y.co",
+            "corp ",
+            "1 2",
+        ][r.index(8)]
+        .to_string(),
+        4 => tricky_text(r, 3),
+        _ => textgen::benign(r),
+    })
+}
+
+/// `n` pieces from `piece`, each followed by a pick of `glue`.
+fn joined(
+    r: &mut textgen::Rng,
+    n: usize,
+    glue: &[&str],
+    mut piece: impl FnMut(&mut textgen::Rng) -> String,
+) -> String {
     let mut s = String::new();
     for _ in 0..n {
-        let piece = match r.index(6) {
-            0 => textgen::secret(r),
-            1 => textgen::other(r),
-            2 => textgen::keyword(r.index(50)),
-            3 => [
-                "acme",
-                "ACME corp",
-                "zq",
-                "eyJ",
-                "sk-",
-                "x@y.co",
-                "corp ",
-                "1 2",
-            ][r.index(8)]
-            .to_string(),
-            4 => tricky_text(r, 3),
-            _ => textgen::benign(r),
-        };
-        s.push_str(&piece);
-        s.push_str(r.pick(GLUE));
+        s.push_str(&piece(r));
+        s.push_str(r.pick(glue));
     }
     s
 }
@@ -1185,18 +1194,12 @@ fn wide_text(r: &mut textgen::Rng, n: usize) -> String {
         "e\u{301}",
         "a\u{200d}b",
     ];
-    let mut s = String::new();
-    for _ in 0..n {
-        let piece = match r.index(5) {
-            0 => textgen::secret(r),
-            1 | 2 => r.pick(WORDS).to_string(),
-            3 => tricky_text(r, 3),
-            _ => textgen::benign(r),
-        };
-        s.push_str(&piece);
-        s.push_str(r.pick(GLUE));
-    }
-    s
+    joined(r, n, GLUE, |r| match r.index(5) {
+        0 => textgen::secret(r),
+        1 | 2 => r.pick(WORDS).to_string(),
+        3 => tricky_text(r, 3),
+        _ => textgen::benign(r),
+    })
 }
 
 /// The sorted matches of `set` in `text`, refusing some as a token overlap
@@ -1490,4 +1493,30 @@ fn a_keyword_wide_in_the_text_is_found_by_the_second_pass() {
     let out = red(&r, &text);
     assert_eq!(out, "[REDACTED:long][REDACTED:api_key]");
     assert_eq!(r.redact_with_full_passes(&text).0, out);
+}
+
+/// The sibling of [`a_narrowed_address_skips_no_secret_before_it`] among
+/// the shapes whose region is a value after its name: a flag's and an
+/// environment entry's names may be any run of words, so an access key
+/// id can sit inside one, further from the value than `settle.rs`'s
+/// windows reach. The scan takes the value at its own start and still
+/// reads the name.
+#[test]
+fn a_value_after_a_long_name_skips_no_secret_in_the_name() {
+    let r = builtin_redactor();
+    let pad = "pad-".repeat(40);
+    let value = "s3cr3tV4lue1234567890abcd";
+    for text in [
+        format!("run --AKIAIOSFODNN7EXAMPLE-{pad}token={value} now"),
+        format!(
+            "- name: AKIAIOSFODNN7EXAMPLE.{}_token\n  value: {value}",
+            "pad_".repeat(40)
+        ),
+    ] {
+        let out = red(&r, &text);
+        assert!(!out.contains("AKIAIOSFODNN7EXAMPLE"), "{out:?}");
+        assert!(!out.contains(value), "{out:?}");
+        assert_eq!(r.redact_with_full_passes(&text).0, out);
+        assert_eq!(r.regex_regions(&text), r.regex_pass_reference(&text));
+    }
 }
