@@ -3,12 +3,15 @@
 # `IgnoredAny` parse of the same file (examples/json_baseline.rs) and jq,
 # in ONE run, interleaved, median of N repetitions (issues 2, 4, 5, 7).
 #
-# usage: scripts/bench.sh [--reps N] [--only standard,otlp,evidence,full,multilingual,evscale,otlpsdk]
+# usage: scripts/bench.sh [--reps N] [--only standard,otlp,evidence,full,multilingual,heldout,evscale,otlpsdk]
 #
 # multilingual (issue 37): full-level `filter` as for `full` on 50,000
 # records whose content mixes eight scripts and emoji into every record,
 # and on its ASCII twin (each non-ASCII sentence replaced by ASCII words of
-# the same byte length), each against the serde baseline.
+# the same byte length), each against the serde baseline. heldout: the
+# same on sentences of other scripts the keyword view was not tuned on
+# (Hindi, Thai, Hebrew, Korean, Vietnamese, ..., decomposed accents, ZWJ
+# emoji: combining marks and ignorables in every record).
 #
 # evscale (issue 21): `check` on 500k seed-shaped evidence records with
 # retries and planted anomalies (examples/gen_evidence.rs), against the
@@ -39,7 +42,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --reps) REPS=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
-    *) echo "usage: $0 [--reps N] [--only standard,otlp,evidence,full,multilingual,evscale,otlpsdk]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--reps N] [--only standard,otlp,evidence,full,multilingual,heldout,evscale,otlpsdk]" >&2; exit 2 ;;
   esac
 done
 want() { [[ ",$ONLY," == *",$1,"* ]]; }
@@ -66,6 +69,8 @@ want full && gen full 100000 "$DATA/full-100k.v2.jsonl"
 want otlpsdk && gen otlp-sdk 30000 "$DATA/otlp-sdk-30k.jsonl"
 want multilingual && gen multilingual 50000 "$DATA/multilingual-50k.jsonl"
 want multilingual && gen multilingual-ascii 50000 "$DATA/multilingual-ascii-50k.jsonl"
+want heldout && gen heldout-multilingual 50000 "$DATA/heldout-50k.jsonl"
+want heldout && gen heldout-multilingual-ascii 50000 "$DATA/heldout-ascii-50k.jsonl"
 GEN=$ROOT/target/release/examples/gen_evidence
 if want evscale && [ ! -s "$DATA/evidence-gen-500k.jsonl" ]; then
   echo "generating 500000 evidence records (gen_evidence --anomalies)" >&2
@@ -76,7 +81,7 @@ fi
 # the built-in redaction pack and 1,000 keywords. Rewritten every run, since
 # the window must be open at the time of the run.
 POL=$DATA/bench-policy
-if want full || want multilingual; then
+if want full || want multilingual || want heldout; then
   mkdir -p "$POL"
   # The list whose names the full corpus mentions (gen_corpus.py).
   python3 scripts/gen_corpus.py keywords 1000 "$POL/keywords.txt"
@@ -164,6 +169,7 @@ want otlp && CORPORA+=(otlp)
 want evidence && CORPORA+=(evidence)
 want full && CORPORA+=(full)
 want multilingual && CORPORA+=(multilingual multilingual-ascii)
+want heldout && CORPORA+=(heldout heldout-ascii)
 want evscale && CORPORA+=(evscale)
 want otlpsdk && CORPORA+=(otlpsdk)
 file_of() {
@@ -174,6 +180,8 @@ file_of() {
     full) echo "$DATA/full-100k.v2.jsonl" ;;
     multilingual) echo "$DATA/multilingual-50k.jsonl" ;;
     multilingual-ascii) echo "$DATA/multilingual-ascii-50k.jsonl" ;;
+    heldout) echo "$DATA/heldout-50k.jsonl" ;;
+    heldout-ascii) echo "$DATA/heldout-ascii-50k.jsonl" ;;
     evscale) echo "$DATA/evidence-gen-500k.jsonl" ;;
     otlpsdk) echo "$DATA/otlp-sdk-30k.jsonl" ;;
   esac
@@ -185,7 +193,7 @@ for rep in $(seq 1 "$REPS"); do
   echo "== repetition $rep/$REPS" >&2
   for c in "${CORPORA[@]}"; do
     f=$(file_of "$c")
-    if [ "$c" = full ] || [ "$c" = multilingual ] || [ "$c" = multilingual-ascii ]; then
+    if [ "$c" = full ] || [ "${c#multilingual}" != "$c" ] || [ "${c#heldout}" != "$c" ]; then
       run_timed "$c.tracegate" "$TG" filter --policy "$POL" --sink capture "$f"
     elif [ "$c" = standard-filter ]; then
       run_timed "$c.tracegate" "$TG" filter --policy "$STDPOL" --sink trace-file "$f"
@@ -236,6 +244,10 @@ fi
     # The twins are the same size, so the time ratio is the per-MB ratio.
     printf 'multilingual: %.2fx the time of its ASCII twin (bar: at most 1.3x)\n' \
       "$(echo "$(median multilingual.tracegate) / $(median multilingual-ascii.tracegate)" | bc -l)"
+  fi
+  if want heldout; then
+    printf 'heldout: %.2fx the time of its ASCII twin (not tuned on; bar: at most 1.3x)\n' \
+      "$(echo "$(median heldout.tracegate) / $(median heldout-ascii.tracegate)" | bc -l)"
   fi
   if want full; then
     echo "filter summary: $(tail -n 1 "$DATA/times/full.tracegate.stderr")"

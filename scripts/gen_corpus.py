@@ -12,7 +12,12 @@ usage: gen_corpus.py KIND COUNT OUT
         Russian, Greek, Chinese, Japanese, Arabic sentences and emoji into the
         English of `full`, several scripts in every record),
         multilingual-ascii (its ASCII twin: the same records with each
-        non-ASCII sentence replaced by ASCII words of the same byte length)
+        non-ASCII sentence replaced by ASCII words of the same byte length),
+        heldout-multilingual, heldout-multilingual-ascii (the same shape from
+        sentences the keyword view was never tuned on: Hindi, Thai, Hebrew,
+        Korean, Vietnamese, Turkish, Ukrainian, Persian, Polish, French in
+        decomposed form (NFD) and emoji joined by ZWJ, so combining marks and
+        ignorables, the view's slow paths, occur in every record)
 Deterministic: a fixed seed, so runs compare like with like.
 """
 import json, random, sys
@@ -98,6 +103,27 @@ FOREIGN = [
 ]
 
 
+# Held out from tuning (issue 37): scripts and forms FOREIGN does not have.
+HELDOUT = [
+    "कृपया मार्च का बिल जाँचें, भुगतान पिछले सप्ताह हो गया था।",
+    "ऐप अपडेट के बाद नहीं खुल रहा है, मुझे क्या करना चाहिए?",
+    "กรุณาตรวจสอบใบแจ้งหนี้เดือนมีนาคม ชำระเงินแล้วเมื่อวานนี้",
+    "แอปเปิดไม่ได้หลังจากอัปเดต ควรทำอย่างไรดีครับ",
+    "אנא בדקו את החשבונית של חודש מרץ, התשלום בוצע אתמול.",
+    "3월 청구서를 확인해 주시겠어요? 결제는 지난주에 완료되었습니다.",
+    "Vui lòng kiểm tra hóa đơn tháng Ba, tôi đã thanh toán hôm qua.",
+    "Mart ayı faturasını kontrol eder misiniz? Ödeme dün yapıldı, teşekkürler.",
+    "Будь ласка, перевірте рахунок за березень: оплата пройшла вчора.",
+    "لطفاً صورتحساب ماه مارس را بررسی کنید، پرداخت دیروز انجام شد.",
+    "Proszę sprawdzić fakturę za marzec, płatność została wysłana wczoraj.",
+    # French and Vietnamese in decomposed form (NFD): combining marks.
+    "Le re\u0301sume\u0301 de la re\u0301union e\u0301tait tre\u0300s de\u0301taille\u0301.",
+    "Chu\u0301ng to\u0302i đa\u0303 nha\u0323\u0302n đươ\u0323c thanh toa\u0301n.",
+    # ZWJ sequences and variation selectors: ignorables.
+    "Great work team 👩\u200d💻👨\u200d👩\u200d👧 ❤\ufe0f see you Monday ✔\ufe0f",
+]
+
+
 def ascii_twin(sentence, r):
     """ASCII words of exactly the UTF-8 byte length of `sentence`."""
     n = len(sentence.encode())
@@ -107,23 +133,28 @@ def ascii_twin(sentence, r):
     return out[:n - 1] + "." if n > 1 else "."
 
 
-def multilingual_text(r, lo, hi, twin):
+def multilingual_text(r, lo, hi, twin, pool=None):
     """`text` with a foreign sentence every few dozen words, at least one from
-    each of four scripts per call; `twin` swaps each for ASCII of its length."""
+    each of four scripts per call (four sentences of `pool` when one is
+    given); `twin` swaps each for ASCII of its length."""
     base = text(r, lo, hi, names=True).split(" ")
-    picks = [r.choice(FOREIGN[i:i + 4]) for i in (0, 6, 9, 13)]
-    picks += [r.choice(FOREIGN) for _ in range(len(base) // 40)]
+    if pool is None:
+        picks = [r.choice(FOREIGN[i:i + 4]) for i in (0, 6, 9, 13)]
+        pool = FOREIGN
+    else:
+        picks = [r.choice(pool) for _ in range(4)]
+    picks += [r.choice(pool) for _ in range(len(base) // 40)]
     tr = random.Random(r.random())
     for s in picks:
         base.insert(r.randrange(len(base) + 1), ascii_twin(s, tr) if twin else s)
     return " ".join(base)
 
 
-def multilingual(r, i, twin=False):
+def multilingual(r, i, twin=False, pool=None):
     rec = standard(r, i)
     rec["prompt_text"] = ("<|im_start|>system\nYou are the support assistant.<|im_end|>\n<|im_start|>user\n"
-                          + multilingual_text(r, 800, 3000, twin) + "<|im_end|>\n<|im_start|>assistant\n")
-    rec["output_text"] = multilingual_text(r, 200, 900, twin)
+                          + multilingual_text(r, 800, 3000, twin, pool) + "<|im_end|>\n<|im_start|>assistant\n")
+    rec["output_text"] = multilingual_text(r, 200, 900, twin, pool)
     return rec
 
 
@@ -220,7 +251,9 @@ def main():
         return
     make = {"standard": standard, "full": full, "evidence": evidence, "otlp": otlp,
             "otlp-sdk": otlp_sdk, "multilingual": multilingual,
-            "multilingual-ascii": lambda r, i: multilingual(r, i, twin=True)}[kind]
+            "multilingual-ascii": lambda r, i: multilingual(r, i, twin=True),
+            "heldout-multilingual": lambda r, i: multilingual(r, i, pool=HELDOUT),
+            "heldout-multilingual-ascii": lambda r, i: multilingual(r, i, twin=True, pool=HELDOUT)}[kind]
     r = random.Random(20261129)
     with open(out, "w") as f:
         for i in range(count):
