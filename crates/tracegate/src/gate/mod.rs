@@ -346,9 +346,12 @@ impl Gate {
                 policy: &self.policy,
                 detectors: &self.detectors,
                 line: line_no,
-                verbatim_only: rebuild,
+                project: rebuild,
             };
             if let Some(taken) = fast.judge(cx, bytes, &mut self.findings) {
+                if rebuild && taken.stripped > 0 {
+                    fast.project(bytes, &mut self.out);
+                }
                 self.otlp.begin();
                 self.otlp_taken_items(taken.items);
                 return Judgement {

@@ -156,7 +156,15 @@ full_allowed = true
     fn a_scan_is_reused_only_for_the_bytes_it_was_lent_for() {
         let p = policy();
         let mut a = Gate::for_sink(Arc::clone(&p), "a");
-        let line = WITH_CONTENT;
+        // One separator spaced in a compact line: the OTLP fast path
+        // leaves it to the full path, which scans.
+        let mixed = String::from_utf8(WITH_CONTENT.to_vec()).unwrap().replacen(
+            r#""key":"gen_ai.prompt""#,
+            r#""key": "gen_ai.prompt""#,
+            1,
+        );
+        assert_ne!(mixed.as_bytes(), WITH_CONTENT);
+        let line = mixed.as_bytes();
         let mut scan = SharedScan::new(line, Tape::new());
         a.with_shared_scan(&mut scan, |g| judged(g, line, Level::Standard));
         assert!(

@@ -5,9 +5,7 @@
 //! only; a value's text is read to be checked and never copied into a
 //! finding.
 
-use std::fmt::Write as _;
-
-use crate::finding::{Finding, FindingKind, Rule, escape_key};
+use crate::finding::{Finding, FindingKind, Rule, escape_key_into, push_decimal};
 use crate::policy::{FieldRule, FieldSet, ValueType};
 use crate::record::canonical;
 use crate::record::tape::{Kind, Tape, Token, raw, string_value};
@@ -56,21 +54,25 @@ impl Walk<'_> {
 
     /// Render a path like `events[2].stage`, keys escaped and cut.
     pub fn path(&self, segs: &[Seg]) -> String {
-        let mut s = String::new();
+        // Written for every finding (two per span that carries content):
+        // no formatting machinery, no string per segment.
+        let mut s = String::with_capacity(16 * segs.len());
         for seg in segs {
             match *seg {
                 Seg::Key(k) => {
                     if !s.is_empty() {
                         s.push('.');
                     }
-                    s.push_str(&escape_key(&string_value(self.text, self.tok(k))));
+                    escape_key_into(&mut s, &string_value(self.text, self.tok(k)));
                 }
                 Seg::Index(i) => {
-                    let _ = write!(s, "[{i}]");
+                    s.push('[');
+                    push_decimal(&mut s, i as u64);
+                    s.push(']');
                 }
                 Seg::Attr(k) => {
                     s.push_str("[\"");
-                    s.push_str(&escape_key(&string_value(self.text, self.tok(k))));
+                    escape_key_into(&mut s, &string_value(self.text, self.tok(k)));
                     s.push_str("\"]");
                 }
             }

@@ -21,6 +21,7 @@
 //! and hold no byte of the input.
 
 pub mod bounds;
+pub mod encode;
 pub mod transcode;
 
 use base64::Engine as _;
@@ -465,6 +466,13 @@ fn through_prost<M: Message + Default>(
 /// Encode an OTLP/JSON trace request line as a protobuf
 /// `ExportTraceServiceRequest`.
 pub fn encode_traces_protobuf(json_line: &str) -> Result<Vec<u8>, ProtoError> {
+    encode::traces(json_line.as_bytes()).map_or_else(|| encode_traces_prost(json_line), Ok)
+}
+
+/// [`encode_traces_protobuf`] through `serde_json` and prost's
+/// structures: the reference [`encode`] is held to, and the encoder of
+/// every line it leaves alone.
+pub fn encode_traces_prost(json_line: &str) -> Result<Vec<u8>, ProtoError> {
     let v: Value = serde_json::from_str(json_line).map_err(|_| ProtoError::Json("invalid json"))?;
     let req = ExportTraceServiceRequest {
         resource_spans: list(obj(&v)?, "resourceSpans", resource_spans)?,
@@ -514,6 +522,11 @@ pub fn decode_logs_prost(body: &[u8]) -> Result<Vec<u8>, ProtoError> {
 /// Encode an OTLP/JSON logs request line as a protobuf
 /// `ExportLogsServiceRequest`.
 pub fn encode_logs_protobuf(json_line: &str) -> Result<Vec<u8>, ProtoError> {
+    encode::logs(json_line.as_bytes()).map_or_else(|| encode_logs_prost(json_line), Ok)
+}
+
+/// [`encode_logs_protobuf`] through `serde_json` and prost's structures.
+pub fn encode_logs_prost(json_line: &str) -> Result<Vec<u8>, ProtoError> {
     let v: Value = serde_json::from_str(json_line).map_err(|_| ProtoError::Json("invalid json"))?;
     let req = ExportLogsServiceRequest {
         resource_logs: list(obj(&v)?, "resourceLogs", resource_logs)?,

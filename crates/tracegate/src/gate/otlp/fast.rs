@@ -20,8 +20,11 @@
 //! and mutated requests.
 //!
 //! It answers only at standard level, for a sink that pseudonymizes
-//! nothing, and, when the caller wants a projection (`rebuild`), only for
-//! records that pass verbatim (the projection is then the line itself).
+//! nothing. When the caller wants a projection (`rebuild`) of a compact
+//! line it strips members from, [`FastOtlp::project`] writes it: the line
+//! without the stripped members and one separator each (what the full
+//! path writes, byte for byte); a spaced line with strips goes to the full
+//! path, which writes projections compact.
 
 use super::attrs::{plain_decimal, unknown_message};
 use super::schema::{Field, Place, Repeated, Schema, Structural, Text, text_ok};
@@ -76,6 +79,9 @@ pub struct FastOtlp {
     memo: Vec<(u32, Vec<u8>)>,
     /// Where a finding's path is written before it is copied out.
     scratch: String,
+    /// The byte ranges of the members the last judged record stripped, in
+    /// line order (its projection is the line without them).
+    cuts: Vec<(usize, usize)>,
 }
 
 impl Default for FastOtlp {
@@ -87,9 +93,14 @@ impl Default for FastOtlp {
             guesses: [[0; MAX_FAST_ATTRIBUTES]; 6],
             memo: vec![(u32::MAX, Vec::new()); MEMO_SLOTS],
             scratch: String::new(),
+            cuts: Vec::new(),
         }
     }
 }
+
+/// The style of a line with a space after each `,` and `:`
+/// (`gate::fast::sep`).
+const SPACED: u8 = 2;
 
 /// The memo tag of a structural string rule (attribute rules are tagged
 /// by place and allowlist index, below `1 << 24`).
@@ -115,9 +126,11 @@ pub struct Context<'a> {
     pub detectors: &'a Detectors,
     /// The line number, for findings.
     pub line: u64,
-    /// Give up at the first finding: the caller needs a projection, which
-    /// only the full path writes.
-    pub verbatim_only: bool,
+    /// The caller needs a projection: [`FastOtlp::project`] writes it
+    /// from the ranges of the stripped members (for a compact line; a
+    /// spaced one with strips goes to the full path, which writes its
+    /// projection compact).
+    pub project: bool,
 }
 
 impl FastOtlp {
@@ -132,6 +145,7 @@ impl FastOtlp {
     ) -> Option<Taken> {
         let base = findings.len();
         self.path.clear();
+        self.cuts.clear();
         let mut w = Walker {
             b,
             cx,
@@ -142,6 +156,9 @@ impl FastOtlp {
             guesses: &mut self.guesses,
             memo: &mut self.memo,
             scratch: &mut self.scratch,
+            cuts: &mut self.cuts,
+            member_start: 0,
+            value_first: false,
             findings,
             stripped: 0,
             has_content: false,
@@ -152,10 +169,47 @@ impl FastOtlp {
             has_content: w.has_content,
             items: w.items,
         });
+        // The full path writes a projection compact: a spaced line
+        // with strips is left to it (one with none goes out as it is).
+        // So does an attribute written value first: the full path
+        // writes `key` first.
+        let taken = taken
+            .filter(|t| !(cx.project && t.stripped > 0 && (w.style == SPACED || w.value_first)));
         if taken.is_none() {
             findings.truncate(base);
         }
         taken
+    }
+
+    /// The projection of `b`, the line [`FastOtlp::judge`] last answered
+    /// for, into `out` (cleared first): the line without the members it
+    /// stripped, each taken out with one separator next to it, so what is
+    /// left is in the line's own style. The full path writes the same
+    /// bytes (held by `fast_tests`).
+    pub fn project(&self, b: &[u8], out: &mut Vec<u8>) {
+        out.clear();
+        let mut at = 0;
+        for &(start, end) in &self.cuts {
+            out.extend_from_slice(b.get(at..start).unwrap_or_default());
+            at = end;
+            if b.get(end) == Some(&b',') {
+                // A sibling follows: take the separator after the member.
+                at += 1;
+                if b.get(at) == Some(&b' ') {
+                    at += 1;
+                }
+            } else {
+                // The last of its list: take the separator before it, if
+                // a kept sibling precedes it.
+                if out.ends_with(b" ") {
+                    out.pop();
+                }
+                if out.ends_with(b",") {
+                    out.pop();
+                }
+            }
+        }
+        out.extend_from_slice(b.get(at..).unwrap_or_default());
     }
 }
 
@@ -187,6 +241,11 @@ struct Walker<'a, 'b> {
     guesses: &'b mut [[u16; MAX_FAST_ATTRIBUTES]; 6],
     memo: &'b mut Vec<(u32, Vec<u8>)>,
     scratch: &'b mut String,
+    cuts: &'b mut Vec<(usize, usize)>,
+    /// Where the member being read starts (its key's quote).
+    member_start: usize,
+    /// An attribute was written `value` first.
+    value_first: bool,
     findings: &'b mut Vec<Finding>,
     stripped: u32,
     has_content: bool,
@@ -286,6 +345,7 @@ impl<'a> Walker<'a, '_> {
         loop {
             // A member the schema does not list is a finding the full path
             // words; a member seen twice makes the line malformed.
+            self.member_start = i;
             let (idx, static_name, field, at) = self.schema_key(schema, i)?;
             let bit = 1u32.checked_shl(idx as u32)?;
             if seen & bit != 0 {
@@ -371,10 +431,11 @@ impl<'a> Walker<'a, '_> {
                 let (_, end) = self.any_value(i)?;
                 self.has_content = true;
                 self.strip(
+                    (self.member_start, end),
                     None,
                     Rule::ContentField,
                     "log body is content, not allowed at standard level",
-                )?;
+                );
                 Some(end)
             }
             Field::Object(schema) => self.object(schema, i).map(|(end, _)| end),
@@ -509,6 +570,7 @@ impl<'a> Walker<'a, '_> {
         if self.b.get(i) != Some(&b'{') {
             return None;
         }
+        let start = i;
         let mut i = i + 1;
         let mut key: Option<(usize, usize)> = None;
         let mut value: Option<Any<'a>> = None;
@@ -524,6 +586,7 @@ impl<'a> Walker<'a, '_> {
                 && let Some(v) = self.fixed_key(b"value", i)
             {
                 let (any, end) = self.any_value(v)?;
+                self.value_first |= key.is_none();
                 value = Some(any);
                 end
             } else {
@@ -581,12 +644,18 @@ impl<'a> Walker<'a, '_> {
         if is_content_attribute(&self.cx.policy.full.content_attributes, key) {
             self.has_content = true;
             self.strip(
+                (start, end),
                 Some(key),
                 Rule::ContentField,
                 "content attribute is not allowed at standard level",
-            )?;
+            );
         } else {
-            self.strip(Some(key), Rule::UnknownField, unknown_message(place))?;
+            self.strip(
+                (start, end),
+                Some(key),
+                Rule::UnknownField,
+                unknown_message(place),
+            );
         }
         Some(end)
     }
@@ -705,12 +774,17 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// A member stripped with a finding at the current path (and, for an
-    /// attribute, `["key"]` after it). `Some` unless the caller wants
-    /// verbatim records only.
-    fn strip(&mut self, attr: Option<&str>, rule: Rule, message: &'static str) -> Option<()> {
-        if self.cx.verbatim_only {
-            return None;
+    /// A member (the bytes `cut`) stripped with a finding at the current
+    /// path (and, for an attribute, `["key"]` after it).
+    fn strip(
+        &mut self,
+        cut: (usize, usize),
+        attr: Option<&str>,
+        rule: Rule,
+        message: &'static str,
+    ) {
+        if self.cx.project {
+            self.cuts.push(cut);
         }
         // Built in the walker's buffer, then copied once at its size.
         let path = &mut *self.scratch;
@@ -744,7 +818,6 @@ impl<'a> Walker<'a, '_> {
             message: message.into(),
         });
         self.stripped += 1;
-        Some(())
     }
 }
 

@@ -19,14 +19,14 @@ fn policy() -> Arc<Policy> {
 }
 
 /// What the fast path alone makes of `line` (a fresh one each time).
-fn fast_alone(p: &Policy, line: &[u8], verbatim_only: bool) -> Option<(u32, bool, Vec<String>)> {
+fn fast_alone(p: &Policy, line: &[u8], project: bool) -> Option<(u32, bool, Vec<String>)> {
     let detectors = Detectors::shared(p.redaction().standard_detectors());
     let mut findings = Vec::new();
     let cx = Context {
         policy: p,
         detectors: &detectors,
         line: 7,
-        verbatim_only,
+        project,
     };
     let taken = FastOtlp::default().judge(cx, line, &mut findings)?;
     let shown = findings.iter().map(|f| format!("{f:?}")).collect();
@@ -49,8 +49,30 @@ fn an_sdk_batch_with_content_is_judged_in_one_pass() {
     );
     // Never the value: the canary in the prompt is nowhere in a finding.
     assert!(findings.iter().all(|f| !f.contains("4111")));
-    // A caller that needs the projection gets the full path.
+    // A caller that needs the projection of this spaced line gets the
+    // full path (which writes projections compact); of the compact line,
+    // the fast path writes it, the same bytes as the full path.
     assert_eq!(fast_alone(&p, SDK.as_bytes(), true), None);
+    let compact = SDK
+        .replace(", {", ",{")
+        .replace("\", \"", "\",\"")
+        .replace(": ", ":")
+        .replace(", \"", ",\"");
+    assert!(
+        fast_alone(&p, compact.as_bytes(), true).is_some(),
+        "{compact}"
+    );
+    let mut fast = Gate::new(p.clone());
+    let mut slow = Gate::new(p.clone());
+    slow.disable_otlp_fast_path();
+    let line = Line::Text(compact.as_bytes());
+    assert_eq!(
+        fast.judge(1, &line, Level::Standard, true),
+        slow.judge(1, &line, Level::Standard, true)
+    );
+    assert_eq!(fast.output(), slow.output());
+    assert!(!fast.output().is_empty());
+    assert!(!String::from_utf8_lossy(fast.output()).contains("4111"));
     // Without the content, it passes verbatim, projection or not.
     let clean = SDK.replace(r#", {"key": "gen_ai.prompt", "value": {"stringValue": "system\nYou are the billing assistant.\nuser\nmy card is 4111 1111 1111 1111"}}, {"key": "gen_ai.completion", "value": {"stringValue": "Sure."}}"#, "");
     assert_eq!(
@@ -116,7 +138,7 @@ fn the_memo_remembers_a_value_for_its_rule_only() {
         policy: &p,
         detectors: &detectors,
         line: 1,
-        verbatim_only: false,
+        project: false,
     };
     let line = |attrs: &str| {
         format!(
@@ -383,7 +405,7 @@ fn request(
     };
     match mutation % 24 {
         // The compact style, all through.
-        0 | 1 => line = line.replace(", ", ",").replace(": ", ":"),
+        0 | 1 | 8..=11 => line = line.replace(", ", ",").replace(": ", ":"),
         // The two styles mixed; whitespace where the canonical form has none.
         2 => line = line.replacen(", ", ",", 1),
         3 => line = line.replacen(": ", " : ", 1),
@@ -403,6 +425,7 @@ fn the_fast_path_answers_as_the_full_path_does() {
     let p = policy();
     let hits = std::sync::atomic::AtomicUsize::new(0);
     let stripped_hits = std::sync::atomic::AtomicUsize::new(0);
+    let projected_hits = std::sync::atomic::AtomicUsize::new(0);
     let cfg = ProptestConfig {
         cases: if cfg!(debug_assertions) { 1500 } else { 6000 },
         ..ProptestConfig::default()
@@ -447,17 +470,21 @@ fn the_fast_path_answers_as_the_full_path_does() {
             if stripped > 0 {
                 stripped_hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
+            if stripped > 0 && fast_alone(&p, bytes, true).is_some() {
+                projected_hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
         }
     });
     // Not vacuous: the fast path answers for a good share of the lines,
     // with and without strips.
-    let (hits, stripped) = (
+    let (hits, stripped, projected) = (
         hits.load(std::sync::atomic::Ordering::Relaxed),
         stripped_hits.load(std::sync::atomic::Ordering::Relaxed),
+        projected_hits.load(std::sync::atomic::Ordering::Relaxed),
     );
-    eprintln!("{hits} answered, {stripped} with strips");
+    eprintln!("{hits} answered, {stripped} with strips, {projected} projected");
     assert!(
-        hits > 300 && stripped > 100,
-        "{hits} answered, {stripped} with strips"
+        hits > 300 && stripped > 100 && projected > 20,
+        "{hits} answered, {stripped} with strips, {projected} projected"
     );
 }

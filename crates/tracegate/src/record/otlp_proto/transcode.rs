@@ -661,7 +661,7 @@ pub fn logs(body: &[u8]) -> Option<Vec<u8>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use proptest::prelude::*;
@@ -831,7 +831,7 @@ mod tests {
             )
     }
 
-    fn trace_request() -> impl Strategy<Value = ExportTraceServiceRequest> {
+    pub(crate) fn trace_request() -> impl Strategy<Value = ExportTraceServiceRequest> {
         let scope_spans = (scope(), proptest::collection::vec(span(), 0..3), text()).prop_map(
             |(scope, spans, schema_url)| ScopeSpans {
                 scope,
@@ -855,7 +855,7 @@ mod tests {
         .prop_map(|resource_spans| ExportTraceServiceRequest { resource_spans })
     }
 
-    fn log_request() -> impl Strategy<Value = ExportLogsServiceRequest> {
+    pub(crate) fn log_request() -> impl Strategy<Value = ExportLogsServiceRequest> {
         let record = (
             (any::<u64>(), any::<u64>(), enum_number(), text()),
             proptest::option::of(any_value()),
