@@ -355,3 +355,54 @@ def test_the_sdk_otlp_http_exporter_sends_the_gated_request(policy_dir):
         [span] = req.resource_spans[0].scope_spans[0].spans
         keys = {a.key for a in span.attributes}
         assert "gen_ai.usage.input_tokens" in keys and not keys & set(GENAI_CONTENT)
+
+
+def test_the_sdk_otlp_grpc_exporter_sends_the_gated_request(policy_dir):
+    """vLLM's default: the OTLP/gRPC exporter inside, exporting to a real
+    gRPC server on loopback. It sends the gate's output (no span objects
+    rebuilt); what arrives holds the spans without content, and the
+    exporter still translates a plain span batch itself."""
+    pytest.importorskip("opentelemetry.exporter.otlp.proto.grpc", reason="skipped: no OTLP/gRPC exporter")
+    from concurrent import futures
+
+    import grpc
+    from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+    from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
+
+    received = []
+
+    class Collector(trace_service_pb2_grpc.TraceServiceServicer):
+        def Export(self, request, context):
+            received.append(request.SerializeToString())
+            return trace_service_pb2.ExportTraceServiceResponse()
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    trace_service_pb2_grpc.add_TraceServiceServicer_to_server(Collector(), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        inner = OTLPSpanExporter(endpoint=f"127.0.0.1:{port}", insecure=True)
+        gated = GatedSpanExporter(inner, str(policy_dir), "std")
+        assert gated._wire is not None, "the fast path was not taken"
+        provider = TracerProvider()
+        provider.add_span_processor(SimpleSpanProcessor(gated))
+        genai_spans(provider, 2)
+        # The wrapped exporter still exports span batches it is given.
+        mem = InMemorySpanExporter()
+        plain = TracerProvider()
+        plain.add_span_processor(SimpleSpanProcessor(mem))
+        genai_spans(plain, 1)
+        assert inner.export(mem.get_finished_spans()).name == "SUCCESS"
+        provider.shutdown()
+    finally:
+        server.stop(None)
+    assert len(received) == 3
+    for b in received[:2]:
+        assert CANARY.encode() not in b
+        req = trace_service_pb2.ExportTraceServiceRequest.FromString(b)
+        [span] = req.resource_spans[0].scope_spans[0].spans
+        keys = {a.key for a in span.attributes}
+        assert "gen_ai.usage.input_tokens" in keys and not keys & set(GENAI_CONTENT)
+    # The ungated batch went out as the SDK encodes it, content and all:
+    # the wrapping changed only what the gate hands over.
+    assert CANARY.encode() in received[2]

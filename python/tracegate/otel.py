@@ -195,9 +195,10 @@ def _encode_spans(spans: Sequence[ReadableSpan]) -> bytes:
     return encode_spans(spans).SerializeToString()
 
 
-def _otlp_http_client(inner: Any) -> Any:
-    """The HTTP client of the SDK's own OTLP/HTTP span exporter (exactly
-    that class, as of SDK 1.45: ``_client.export(bytes)``), else ``None``."""
+def _otlp_http_sender(inner: Any) -> Any:
+    """For the SDK's own OTLP/HTTP span exporter (exactly that class, as of
+    SDK 1.45: ``_client.export(bytes)``): a function that posts a gated
+    request, as protobuf bytes, through its HTTP client. Else ``None``."""
     try:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     except ImportError:
@@ -205,7 +206,62 @@ def _otlp_http_client(inner: Any) -> Any:
     if type(inner) is not OTLPSpanExporter:
         return None
     client = getattr(inner, "_client", None)
-    return client if callable(getattr(client, "export", None)) else None
+    if not callable(getattr(client, "export", None)):
+        return None
+
+    def send(out: bytes) -> SpanExportResult:
+        if getattr(inner, "_shutdown", False):
+            return SpanExportResult.FAILURE
+        ok = getattr(client.export(out), "success", False)
+        return SpanExportResult.SUCCESS if ok else SpanExportResult.FAILURE
+
+    return send
+
+
+class _Encoded:
+    """A gated request, already a protobuf message, handed to the SDK's
+    OTLP/gRPC exporter in place of a span batch."""
+
+    __slots__ = ("request", "count")
+
+    def __init__(self, request: Any, count: int) -> None:
+        self.request = request
+        self.count = count
+
+
+def _otlp_grpc_sender(inner: Any) -> Any:
+    """For the SDK's own OTLP/gRPC span exporter (exactly that class, as of
+    SDK 1.45: ``_export(data)`` calls ``_translate_data`` and
+    ``_count_data``): a function that exports a gated request through it,
+    with its retries, deadline, headers, TLS and metrics. The two methods
+    are wrapped on this instance so that a pre-encoded request passes
+    through them; span batches are translated as before. Else ``None``."""
+    try:
+        from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+        from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+            ExportTraceServiceRequest,
+        )
+    except ImportError:
+        return None
+    if type(inner) is not OTLPSpanExporter or not callable(getattr(inner, "_export", None)):
+        return None
+    translate, count = inner._translate_data, inner._count_data
+
+    def _translate_data(data: Any) -> Any:
+        return data.request if isinstance(data, _Encoded) else translate(data)
+
+    def _count_data(data: Any) -> int:
+        return data.count if isinstance(data, _Encoded) else count(data)
+
+    inner._translate_data = _translate_data
+    inner._count_data = _count_data
+
+    def send(out: bytes) -> SpanExportResult:
+        request = ExportTraceServiceRequest.FromString(out)
+        n = sum(len(ss.spans) for rs in request.resource_spans for ss in rs.scope_spans)
+        return inner._export(_Encoded(request, n))
+
+    return send
 
 
 class _Gated:
@@ -260,7 +316,10 @@ class GatedSpanExporter(SpanExporter, _Gated):
     def __init__(self, inner: SpanExporter, policy: PolicyLike, sink: str, *, watch: bool = True) -> None:
         _Gated.__init__(self, policy, sink, watch)
         self.inner = inner
-        self._wire = _otlp_http_client(inner)
+        #: How a gated request goes out as protobuf, when ``inner`` is the
+        #: SDK's own OTLP exporter (HTTP or gRPC); else ``None``, and the
+        #: survivors are rebuilt as span objects for ``inner``.
+        self._wire = _otlp_http_sender(inner) or _otlp_grpc_sender(inner)
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
         if self._shutdown:
@@ -282,10 +341,10 @@ class GatedSpanExporter(SpanExporter, _Gated):
         return self.inner.export(survivors)
 
     def _export_wire(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
-        """The SDK's own OTLP/HTTP exporter inside: the gated request, as
-        protobuf, goes to its HTTP client as is (its retries, headers, TLS,
-        compression), without building span objects and encoding them
-        again. What it sends is the gate's output, byte for byte."""
+        """The SDK's own OTLP exporter inside: the gated request, as
+        protobuf, goes to its HTTP client or gRPC stub (their retries,
+        headers, TLS, compression), without building span objects and
+        encoding them again. What it sends is the gate's output."""
         try:
             out, full = self._gate._export(_encode_spans(spans), "traces", False)
         except _native.GateError:
@@ -295,10 +354,7 @@ class GatedSpanExporter(SpanExporter, _Gated):
             self.items_full += full
         if out is None:
             return SpanExportResult.SUCCESS
-        if getattr(self.inner, "_shutdown", False):
-            return SpanExportResult.FAILURE
-        result = self._wire.export(out)
-        return SpanExportResult.SUCCESS if getattr(result, "success", False) else SpanExportResult.FAILURE
+        return self._wire(out)
 
     def force_flush(self, timeout_millis: int = 30000) -> bool:
         # The gate holds nothing back: each batch is judged and handed on in

@@ -116,3 +116,8 @@ fn known_failures_still_fail() {
         }
     }
 }
+
+#[test]
+fn otlp_json_encode_seeds() {
+    replay("otlp_json_encode", invariants::otlp_json_encode);
+}

@@ -403,3 +403,32 @@ fn enums_are_judged(line: &[u8], signal: &str) {
         );
     }
 }
+
+/// `otlp_json_encode`: an OTLP/JSON line written as protobuf by the tape
+/// walk is byte for byte what the prost path writes (serde_json, then
+/// prost's structures); where the walk declines, nothing is claimed. Any
+/// bytes: the walk never panics and never writes a line prost refuses.
+pub fn otlp_json_encode(data: &[u8]) {
+    use tracegate::internals::record::otlp_proto::{
+        encode, encode_logs_prost, encode_traces_prost,
+    };
+    type Walk = fn(&[u8]) -> Option<Vec<u8>>;
+    type Prost = fn(&str) -> Result<Vec<u8>, tracegate::internals::record::otlp_proto::ProtoError>;
+    let signals: [(&str, Walk, Prost); 2] = [
+        ("trace", encode::traces, encode_traces_prost),
+        ("logs", encode::logs, encode_logs_prost),
+    ];
+    for (signal, walk, prost) in signals {
+        let Some(walked) = walk(data) else { continue };
+        let text = std::str::from_utf8(data);
+        assert!(
+            text.is_ok(),
+            "the {signal} walk encoded bytes that are not UTF-8"
+        );
+        let by_prost = text.ok().map(prost).and_then(Result::ok);
+        assert!(
+            by_prost.as_ref() == Some(&walked),
+            "the {signal} JSON walk wrote a request other than prost did"
+        );
+    }
+}

@@ -17,9 +17,10 @@
 //! protobuf number and type; the walk is the same for all of them.
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use crate::record::otlp_enums::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
-use crate::record::tape::{Kind, Tape, Token, raw, string_value};
+use crate::record::tape::{Elements, Kind, Tape, Token, raw, string_value};
 
 /// How a field's JSON value becomes its protobuf value.
 #[derive(Clone, Copy)]
@@ -197,16 +198,34 @@ pub fn logs(line: &[u8]) -> Option<Vec<u8>> {
     request(line, &LOGS)
 }
 
+thread_local! {
+    /// The tape of the line being encoded, reused: a batch's tape is
+    /// hundreds of kilobytes, which a fresh allocation would fault in
+    /// page by page on every request.
+    static TAPE: RefCell<Tape> = RefCell::new(Tape::new());
+}
+
 fn request(line: &[u8], msg: &'static Message) -> Option<Vec<u8>> {
-    let mut tape = Tape::new();
-    let text = tape.scan(line).ok()?;
-    let mut w = Walk {
-        text,
-        tape: &tape,
-        out: Vec::with_capacity(line.len() / 2),
-    };
-    w.fields(msg, 0)?;
-    Some(w.out)
+    TAPE.with(|cell| {
+        // A re-entrant call (none today) gets a tape of its own.
+        let mut fresh;
+        let mut held = cell.try_borrow_mut();
+        let tape = match held.as_deref_mut() {
+            Ok(t) => t,
+            Err(_) => {
+                fresh = Tape::new();
+                &mut fresh
+            }
+        };
+        let text = tape.scan(line).ok()?;
+        let mut w = Walk {
+            text,
+            tape,
+            out: Vec::with_capacity(line.len() / 2),
+        };
+        w.fields(msg, 0)?;
+        Some(w.out)
+    })
 }
 
 struct Walk<'a> {
@@ -221,8 +240,8 @@ impl<'a> Walk<'a> {
     }
 
     /// The elements of the array at token `v`; `None` for another kind.
-    fn elements(&self, v: usize) -> Option<Vec<usize>> {
-        (self.tok(v)?.kind == Kind::Array).then(|| self.tape.elements(v).collect())
+    fn elements(&self, v: usize) -> Option<Elements<'a>> {
+        (self.tok(v)?.kind == Kind::Array).then(|| self.tape.elements(v))
     }
 
     /// The fields of the object at token `obj`, in field-number order.
@@ -305,18 +324,18 @@ impl<'a> Walk<'a> {
                     varint(&mut self.out, u64::from(x.unsigned_abs()));
                 }
             }
-            Ty::Msg(m) => self.nested(n, |w| w.fields(m, v))?,
+            Ty::Msg(m) => self.nested(n, v, |w| w.fields(m, v))?,
             Ty::Many(m) => {
                 for e in self.elements(v)? {
-                    self.nested(n, |w| w.fields(m, e))?;
+                    self.nested(n, e, |w| w.fields(m, e))?;
                 }
             }
             Ty::Values => {
                 for e in self.elements(v)? {
-                    self.nested(n, |w| w.any_body(e))?;
+                    self.nested(n, e, |w| w.any_body(e))?;
                 }
             }
-            Ty::Any => self.nested(n, |w| w.any_body(v))?,
+            Ty::Any => self.nested(n, v, |w| w.any_body(v))?,
         }
         Some(())
     }
@@ -369,8 +388,8 @@ impl<'a> Walk<'a> {
                 key(&mut self.out, 4, 1);
                 self.out.extend_from_slice(&d.to_le_bytes());
             }
-            ("arrayValue", _) => self.nested(5, |w| w.fields(&ARRAY_VALUE, x))?,
-            ("kvlistValue", _) => self.nested(6, |w| w.fields(&KVLIST_VALUE, x))?,
+            ("arrayValue", _) => self.nested(5, x, |w| w.fields(&ARRAY_VALUE, x))?,
+            ("kvlistValue", _) => self.nested(6, x, |w| w.fields(&KVLIST_VALUE, x))?,
             ("bytesValue", Kind::String) => {
                 let b = super::base64_decode(&self.string(x)?)?;
                 len_field(&mut self.out, 7, &b);
@@ -380,20 +399,33 @@ impl<'a> Walk<'a> {
         Some(())
     }
 
-    /// A length-delimited field `n` whose body `body` writes.
-    fn nested(&mut self, n: u32, body: impl FnOnce(&mut Self) -> Option<()>) -> Option<()> {
+    /// A length-delimited field `n` whose body `body` writes from the
+    /// JSON value at token `json`.
+    ///
+    /// The length goes before the body, which is written first: room is
+    /// kept for the length of the JSON text, which the protobuf body is
+    /// rarely longer than, and the body moves only when its length takes
+    /// another number of bytes.
+    fn nested(
+        &mut self,
+        n: u32,
+        json: usize,
+        body: impl FnOnce(&mut Self) -> Option<()>,
+    ) -> Option<()> {
         key(&mut self.out, n, 2);
+        let t = self.tok(json)?;
+        let room = varint_len(u64::from(t.end.saturating_sub(t.start)));
         let at = self.out.len();
-        self.out.push(0);
+        self.out.resize(at + room, 0);
         body(self)?;
-        let len = self.out.len() - at - 1;
-        if len < 0x80 {
-            // Lossless: checked just above.
-            self.out[at] = len as u8;
+        let len = (self.out.len() - at - room) as u64;
+        let mut prefix = [0u8; 10];
+        let used = varint_into(&mut prefix, len);
+        if used != room {
+            self.out
+                .splice(at..at + room, prefix[..used].iter().copied());
         } else {
-            let mut prefix = Vec::with_capacity(10);
-            varint(&mut prefix, len as u64);
-            self.out.splice(at..=at, prefix);
+            self.out[at..at + room].copy_from_slice(&prefix[..used]);
         }
         Some(())
     }
@@ -442,6 +474,23 @@ fn len_field(out: &mut Vec<u8>, number: u32, bytes: &[u8]) {
     key(out, number, 2);
     varint(out, bytes.len() as u64);
     out.extend_from_slice(bytes);
+}
+
+/// How many bytes the varint of `v` takes.
+fn varint_len(v: u64) -> usize {
+    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
+}
+
+/// The varint of `v` in `buf`; its length.
+fn varint_into(buf: &mut [u8; 10], mut v: u64) -> usize {
+    let mut i = 0;
+    while v >= 0x80 {
+        buf[i] = (v as u8) | 0x80;
+        v >>= 7;
+        i += 1;
+    }
+    buf[i] = v as u8;
+    i + 1
 }
 
 fn varint(out: &mut Vec<u8>, mut v: u64) {
@@ -647,6 +696,39 @@ mod tests {
             let line = apply(&decode_logs_prost(&logs_req.encode_to_vec()).unwrap(), &es);
             agree(&line, logs(line.as_bytes()), encode_logs_protobuf(&line));
         }
+    }
+
+    #[test]
+    fn a_length_takes_the_room_its_varint_needs() {
+        for v in [
+            0u64,
+            1,
+            127,
+            128,
+            16_383,
+            16_384,
+            (1 << 21) - 1,
+            1 << 21,
+            u64::MAX,
+        ] {
+            let mut buf = [0u8; 10];
+            let mut out = Vec::new();
+            super::varint(&mut out, v);
+            assert_eq!(super::varint_into(&mut buf, v), out.len(), "{v}");
+            assert_eq!(&buf[..out.len()], &out[..], "{v}");
+            assert_eq!(super::varint_len(v), out.len(), "{v}");
+        }
+        // Messages whose JSON text needs a two-byte length and whose body
+        // a one-byte one (and the other way for the request's list): the
+        // body moves to close the gap, and prost agrees.
+        let line = format!(
+            r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{}]}}]}}]}}"#,
+            vec![r#"{"startTimeUnixNano":1,"endTimeUnixNano":2,"flags":1}"#; 40].join(",")
+        );
+        assert_eq!(
+            traces(line.as_bytes()).unwrap(),
+            encode_traces_protobuf(&line).unwrap()
+        );
     }
 
     #[test]
