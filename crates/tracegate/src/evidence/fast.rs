@@ -22,7 +22,7 @@
 //! scanned once. No input panics.
 
 use crate::gate::detect::Detectors;
-use crate::gate::fast::{canonical_number, detectors_pass, next_key, sep};
+use crate::gate::fast::{UNSEEN, canonical_number, detectors_pass, next_key, sep};
 use crate::policy::{FieldRule, FieldSet, ValueType};
 use crate::record::canonical::has_separator;
 use crate::record::tape::{MAX_DEPTH, scan_number_shaped, scan_string};
@@ -825,7 +825,7 @@ impl FastPath {
         let mut scan = Scan {
             b: line,
             detectors,
-            style: 0,
+            style: UNSEEN,
             rec: &mut self.rec,
         };
         let Some(end) = scan.planned(&mut self.top, Some(&mut self.inner), fields, 0, 1) else {
@@ -889,8 +889,8 @@ impl Scan<'_, '_> {
         let mut seen: u64 = 0;
         let mut prev = fields.len();
         // Follow the template while the record matches it.
-        let mut follow =
-            plan.template.style != 0 && (self.style == 0 || self.style == plan.template.style);
+        let mut follow = plan.template.style != UNSEEN
+            && (self.style == UNSEEN || self.style == plan.template.style);
         // Whether the members read the general way are still learnt (a
         // member too long to keep ends the learning: steps stay in place).
         let mut learn = true;

@@ -50,22 +50,29 @@ pub fn clean_flat_ordered(
     scan(fields, detectors, line, order).is_some()
 }
 
+/// The separator style of a line that has no separator yet (see [`sep`]).
+pub(crate) const UNSEEN: u8 = 0;
+/// No whitespace after a `,` or `:`.
+pub(crate) const COMPACT: u8 = 1;
+/// One space after each `,` and `:`.
+pub(crate) const SPACED: u8 = 2;
+
 /// Whitespace after a `,` or `:`, where the canonical form has none or
 /// one space, the same all through the line (`record::canonical`); the
-/// offset after it. `style` is 0 until the first separator, then 1
-/// (compact) or 2 (spaced). `None` when the line changes style.
+/// offset after it. `style` is [`UNSEEN`] until the first separator, then
+/// [`COMPACT`] or [`SPACED`]. `None` when the line changes style.
 ///
 /// Whitespace anywhere else is not canonical: the scan below meets it
 /// where it expects a quote, a value or a delimiter, and gives up.
 #[inline(always)]
 pub(crate) fn sep(b: &[u8], i: usize, style: &mut u8) -> Option<usize> {
     let (this, next) = if b.get(i) == Some(&b' ') {
-        (2, i + 1)
+        (SPACED, i + 1)
     } else {
-        (1, i)
+        (COMPACT, i)
     };
     if *style != this {
-        if *style != 0 {
+        if *style != UNSEEN {
             return None;
         }
         *style = this;
@@ -118,7 +125,7 @@ fn scan(fields: &FieldSet, detectors: &Detectors, b: &[u8], order: &mut KeyOrder
         return None;
     }
     let mut i = 1;
-    let mut style = 0u8;
+    let mut style = UNSEEN;
     let mut seen: u64 = 0;
     let mut prev = KeyOrder::START;
     if b.get(i) == Some(&b'}') {

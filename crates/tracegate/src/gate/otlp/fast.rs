@@ -30,7 +30,7 @@ use super::attrs::{plain_decimal, unknown_message};
 use super::schema::{Field, Place, Repeated, Schema, Structural, Text, text_ok};
 use crate::finding::{Finding, FindingKind, Rule, escape_key_into, push_decimal};
 use crate::gate::detect::Detectors;
-use crate::gate::fast::{canonical_number, detectors_pass, sep};
+use crate::gate::fast::{SPACED, UNSEEN, canonical_number, detectors_pass, sep};
 use crate::policy::content::is_content_attribute;
 use crate::policy::{FieldRule, FieldSet, Policy, ValueType};
 use crate::record::canonical::has_separator;
@@ -98,10 +98,6 @@ impl Default for FastOtlp {
     }
 }
 
-/// The style of a line with a space after each `,` and `:`
-/// (`gate::fast::sep`).
-const SPACED: u8 = 2;
-
 /// The memo tag of a structural string rule (attribute rules are tagged
 /// by place and allowlist index, below `1 << 24`).
 const TAG_SPAN_NAME: u32 = 1 << 24;
@@ -149,7 +145,7 @@ impl FastOtlp {
         let mut w = Walker {
             b,
             cx,
-            style: 0,
+            style: UNSEEN,
             path: &mut self.path,
             keys: &mut self.keys,
             seen: &mut self.seen,

@@ -81,6 +81,78 @@ fn an_sdk_batch_with_content_is_judged_in_one_pass() {
     );
 }
 
+/// The projection the fast path writes, attacked where cutting bytes out
+/// could go wrong: content and unknown attributes first, last, alone,
+/// side by side and between kept ones, in every attribute list of a span
+/// request, and a log body as a record's first, middle or last member.
+/// Each line must be projected by the fast path (else this test proves
+/// nothing), with the full path's bytes, as valid JSON, and no canary.
+#[test]
+fn content_is_cut_out_wherever_it_stands() {
+    let p = policy();
+    let attrs: [&str; 5] = [
+        r#"{"key":"gen_ai.request.model","value":{"stringValue":"gpt-4o"}}"#,
+        r#"{"key":"gen_ai.usage.input_tokens","value":{"intValue":"811"}}"#,
+        r#"{"key":"gen_ai.prompt","value":{"stringValue":"CANARY prompt"}}"#,
+        r#"{"key":"gen_ai.completion","value":{"stringValue":"CANARY completion"}}"#,
+        r#"{"key":"app.note","value":{"stringValue":"CANARY note"}}"#,
+    ];
+    // Every ordered choice of up to four of the five that holds a canary.
+    let mut lists: Vec<Vec<usize>> = vec![vec![]];
+    for _ in 0..4 {
+        let longer: Vec<Vec<usize>> = lists
+            .iter()
+            .flat_map(|l| {
+                (0..attrs.len())
+                    .filter(|i| !l.contains(i))
+                    .map(move |i| [l.clone(), vec![i]].concat())
+            })
+            .collect();
+        lists.extend(longer);
+    }
+    lists.retain(|l| l.iter().any(|&i| i >= 2));
+    lists.dedup();
+    let list = |l: &[usize]| l.iter().map(|&i| attrs[i]).collect::<Vec<_>>().join(",");
+    let mut lines = Vec::new();
+    for l in &lists {
+        let a = list(l);
+        lines.push(format!(
+            r#"{{"resourceSpans":[{{"resource":{{"attributes":[{a}]}},"scopeSpans":[{{"scope":{{"name":"vllm"}},"spans":[{{"traceId":"f4aea2076618ad4584a288e97cab3d90","spanId":"8032c115fe5d2a15","name":"llm_request","kind":2,"attributes":[{a}],"events":[{{"name":"first_token","attributes":[{a}]}}],"links":[{{"traceId":"f4aea2076618ad4584a288e97cab3d90","spanId":"8032c115fe5d2a16","attributes":[{a}]}}],"status":{{}}}}]}}]}}]}}"#
+        ));
+    }
+    let members = [
+        r#""timeUnixNano":"1""#,
+        r#""body":{"stringValue":"CANARY body"}"#,
+        r#""severityNumber":9"#,
+    ];
+    for order in [[1, 0, 2], [0, 1, 2], [0, 2, 1]] {
+        let m: Vec<&str> = order.iter().map(|&i| members[i]).collect();
+        lines.push(format!(
+            r#"{{"resourceLogs":[{{"scopeLogs":[{{"logRecords":[{{{}}},{{{}}}]}}]}}]}}"#,
+            m.join(","),
+            m.join(",")
+        ));
+    }
+    for line in &lines {
+        let bytes = line.as_bytes();
+        let (stripped, _, _) =
+            fast_alone(&p, bytes, true).unwrap_or_else(|| panic!("not projected: {line}"));
+        assert!(stripped > 0, "{line}");
+        let mut fast = Gate::new(p.clone());
+        let mut slow = Gate::new(p.clone());
+        slow.disable_otlp_fast_path();
+        let jf = fast.judge(1, &Line::Text(bytes), Level::Standard, true);
+        let js = slow.judge(1, &Line::Text(bytes), Level::Standard, true);
+        assert_eq!(jf, js, "{line}");
+        assert_eq!(jf.verdict, Verdict::Rewritten, "{line}");
+        let out = String::from_utf8(fast.output().to_vec()).unwrap();
+        assert_eq!(out.as_bytes(), slow.output(), "{line}");
+        assert!(!out.contains("CANARY"), "{out}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    }
+    assert!(lines.len() > 200, "{} lines", lines.len());
+}
+
 #[test]
 fn what_the_fast_path_does_not_read_goes_to_the_full_path() {
     let p = policy();

@@ -17,10 +17,12 @@
 //! protobuf number and type; the walk is the same for all of them.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::Cell;
+
+use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint};
 
 use crate::record::otlp_enums::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
-use crate::record::tape::{Elements, Kind, Tape, Token, raw, string_value};
+use crate::record::tape::{Elements, Kind, Tape, Token, raw, raw_contents, string_value};
 
 /// How a field's JSON value becomes its protobuf value.
 #[derive(Clone, Copy)]
@@ -199,33 +201,28 @@ pub fn logs(line: &[u8]) -> Option<Vec<u8>> {
 }
 
 thread_local! {
-    /// The tape of the line being encoded, reused: a batch's tape is
-    /// hundreds of kilobytes, which a fresh allocation would fault in
-    /// page by page on every request.
-    static TAPE: RefCell<Tape> = RefCell::new(Tape::new());
+    /// The tape of the last line encoded on this thread, kept for the
+    /// next: a batch's tape is hundreds of kilobytes, which a fresh
+    /// allocation would fault in page by page on every request.
+    static TAPE: Cell<Tape> = Cell::new(Tape::new());
 }
 
 fn request(line: &[u8], msg: &'static Message) -> Option<Vec<u8>> {
-    TAPE.with(|cell| {
-        // A re-entrant call (none today) gets a tape of its own.
-        let mut fresh;
-        let mut held = cell.try_borrow_mut();
-        let tape = match held.as_deref_mut() {
-            Ok(t) => t,
-            Err(_) => {
-                fresh = Tape::new();
-                &mut fresh
-            }
-        };
-        let text = tape.scan(line).ok()?;
-        let mut w = Walk {
-            text,
-            tape,
-            out: Vec::with_capacity(line.len() / 2),
-        };
-        w.fields(msg, 0)?;
-        Some(w.out)
-    })
+    let mut tape = TAPE.take();
+    let out = walk(&mut tape, line, msg);
+    TAPE.set(tape);
+    out
+}
+
+fn walk(tape: &mut Tape, line: &[u8], msg: &'static Message) -> Option<Vec<u8>> {
+    let text = tape.scan(line).ok()?;
+    let mut w = Walk {
+        text,
+        tape,
+        out: Vec::with_capacity(line.len() / 2),
+    };
+    w.fields(msg, 0)?;
+    Some(w.out)
 }
 
 struct Walk<'a> {
@@ -258,8 +255,7 @@ impl<'a> Walk<'a> {
                 // decoded keys; leave it to that path.
                 return None;
             }
-            let name = raw(self.text, key);
-            let name = name.get(1..name.len().saturating_sub(1))?;
+            let name = raw_contents(self.text, key);
             if let Some(i) = msg.fields.iter().position(|f| f.key == name) {
                 at[i] = v;
             }
@@ -291,22 +287,22 @@ impl<'a> Walk<'a> {
             Ty::Fixed64 => {
                 let x = self.unsigned(v)?;
                 if x != 0 {
-                    key(&mut self.out, n, 1);
+                    encode_key(n, WireType::SixtyFourBit, &mut self.out);
                     self.out.extend_from_slice(&x.to_le_bytes());
                 }
             }
             Ty::Fixed32 => {
                 let x = u32::try_from(self.unsigned(v)?).ok()?;
                 if x != 0 {
-                    key(&mut self.out, n, 5);
+                    encode_key(n, WireType::ThirtyTwoBit, &mut self.out);
                     self.out.extend_from_slice(&x.to_le_bytes());
                 }
             }
             Ty::Uint32 => {
                 let x = u32::try_from(self.unsigned(v)?).ok()?;
                 if x != 0 {
-                    key(&mut self.out, n, 0);
-                    varint(&mut self.out, u64::from(x));
+                    encode_key(n, WireType::Varint, &mut self.out);
+                    encode_varint(u64::from(x), &mut self.out);
                 }
             }
             Ty::Enum(names) => {
@@ -318,10 +314,10 @@ impl<'a> Walk<'a> {
                     i32::try_from(self.unsigned(v)?).ok()?
                 };
                 if x != 0 {
-                    key(&mut self.out, n, 0);
+                    encode_key(n, WireType::Varint, &mut self.out);
                     // Non-negative here: prost writes an int32 as its
                     // sign-extended u64, the same bytes.
-                    varint(&mut self.out, u64::from(x.unsigned_abs()));
+                    encode_varint(u64::from(x.unsigned_abs()), &mut self.out);
                 }
             }
             Ty::Msg(m) => self.nested(n, v, |w| w.fields(m, v))?,
@@ -353,8 +349,7 @@ impl<'a> Walk<'a> {
         if members.next().is_some() || self.tok(k)?.escaped {
             return None;
         }
-        let name = raw(self.text, self.tok(k)?);
-        let name = name.get(1..name.len().saturating_sub(1))?;
+        let name = raw_contents(self.text, self.tok(k)?);
         let t = self.tok(x)?;
         match (name, t.kind) {
             ("stringValue", Kind::String) => {
@@ -362,20 +357,20 @@ impl<'a> Walk<'a> {
                 len_field(&mut self.out, 1, s.as_bytes());
             }
             ("boolValue", Kind::True | Kind::False) => {
-                key(&mut self.out, 2, 0);
+                encode_key(2, WireType::Varint, &mut self.out);
                 self.out.push(u8::from(t.kind == Kind::True));
             }
             ("intValue", Kind::String | Kind::Number) => {
                 let i = signed(&self.scalar(x)?)?;
-                key(&mut self.out, 3, 0);
+                encode_key(3, WireType::Varint, &mut self.out);
                 // prost writes an int64 as its two's complement u64.
-                varint(&mut self.out, i.cast_unsigned());
+                encode_varint(i.cast_unsigned(), &mut self.out);
             }
             ("doubleValue", Kind::Number) => {
                 // serde_json's own number parser, so the value is the
                 // prost path's to the bit.
                 let d: f64 = serde_json::from_str(raw(self.text, t)).ok()?;
-                key(&mut self.out, 4, 1);
+                encode_key(4, WireType::SixtyFourBit, &mut self.out);
                 self.out.extend_from_slice(&d.to_le_bytes());
             }
             ("doubleValue", Kind::String) => {
@@ -385,7 +380,7 @@ impl<'a> Walk<'a> {
                     "-Infinity" => f64::NEG_INFINITY,
                     _ => return None,
                 };
-                key(&mut self.out, 4, 1);
+                encode_key(4, WireType::SixtyFourBit, &mut self.out);
                 self.out.extend_from_slice(&d.to_le_bytes());
             }
             ("arrayValue", _) => self.nested(5, x, |w| w.fields(&ARRAY_VALUE, x))?,
@@ -412,20 +407,19 @@ impl<'a> Walk<'a> {
         json: usize,
         body: impl FnOnce(&mut Self) -> Option<()>,
     ) -> Option<()> {
-        key(&mut self.out, n, 2);
+        encode_key(n, WireType::LengthDelimited, &mut self.out);
         let t = self.tok(json)?;
-        let room = varint_len(u64::from(t.end.saturating_sub(t.start)));
+        let room = encoded_len_varint(u64::from(t.end.saturating_sub(t.start)));
         let at = self.out.len();
         self.out.resize(at + room, 0);
         body(self)?;
         let len = (self.out.len() - at - room) as u64;
-        let mut prefix = [0u8; 10];
-        let used = varint_into(&mut prefix, len);
-        if used != room {
-            self.out
-                .splice(at..at + room, prefix[..used].iter().copied());
+        if encoded_len_varint(len) == room {
+            encode_varint(len, &mut &mut self.out[at..at + room]);
         } else {
-            self.out[at..at + room].copy_from_slice(&prefix[..used]);
+            let mut prefix = Vec::with_capacity(10);
+            encode_varint(len, &mut prefix);
+            self.out.splice(at..at + room, prefix);
         }
         Some(())
     }
@@ -466,39 +460,11 @@ fn signed(s: &str) -> Option<i64> {
     s.parse().ok()
 }
 
-fn key(out: &mut Vec<u8>, number: u32, wire_type: u32) {
-    varint(out, u64::from(number << 3 | wire_type));
-}
-
+/// A length-delimited field `number` holding `bytes`.
 fn len_field(out: &mut Vec<u8>, number: u32, bytes: &[u8]) {
-    key(out, number, 2);
-    varint(out, bytes.len() as u64);
+    encode_key(number, WireType::LengthDelimited, out);
+    encode_varint(bytes.len() as u64, out);
     out.extend_from_slice(bytes);
-}
-
-/// How many bytes the varint of `v` takes.
-fn varint_len(v: u64) -> usize {
-    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
-}
-
-/// The varint of `v` in `buf`; its length.
-fn varint_into(buf: &mut [u8; 10], mut v: u64) -> usize {
-    let mut i = 0;
-    while v >= 0x80 {
-        buf[i] = (v as u8) | 0x80;
-        v >>= 7;
-        i += 1;
-    }
-    buf[i] = v as u8;
-    i + 1
-}
-
-fn varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v as u8) | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
 }
 
 #[cfg(test)]
@@ -699,28 +665,9 @@ mod tests {
     }
 
     #[test]
-    fn a_length_takes_the_room_its_varint_needs() {
-        for v in [
-            0u64,
-            1,
-            127,
-            128,
-            16_383,
-            16_384,
-            (1 << 21) - 1,
-            1 << 21,
-            u64::MAX,
-        ] {
-            let mut buf = [0u8; 10];
-            let mut out = Vec::new();
-            super::varint(&mut out, v);
-            assert_eq!(super::varint_into(&mut buf, v), out.len(), "{v}");
-            assert_eq!(&buf[..out.len()], &out[..], "{v}");
-            assert_eq!(super::varint_len(v), out.len(), "{v}");
-        }
-        // Messages whose JSON text needs a two-byte length and whose body
-        // a one-byte one (and the other way for the request's list): the
-        // body moves to close the gap, and prost agrees.
+    fn a_body_whose_length_takes_other_room_than_its_json_moves() {
+        // Spans whose JSON text needs a two-byte length and whose body a
+        // one-byte one: each body moves to close the gap, and prost agrees.
         let line = format!(
             r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{}]}}]}}]}}"#,
             vec![r#"{"startTimeUnixNano":1,"endTimeUnixNano":2,"flags":1}"#; 40].join(",")
