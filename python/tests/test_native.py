@@ -146,7 +146,16 @@ def test_the_gil_is_released_while_rust_judges(policy_dir):
     the GIL held for the call, it would get at most one switch interval
     (5 ms) of it; released, it runs for most of it."""
     gate = tracegate.Gate(tracegate.Policy.load(str(policy_dir)), "std")
-    big = b"\n".join([LINE] * 60_000)
+    # A batch long enough to tell, in a debug or a release build: doubled
+    # until one call takes 0.1 s (at most five times).
+    n = 60_000
+    for _ in range(5):
+        big = b"\n".join([LINE] * n)
+        t0 = time.perf_counter()
+        gate.filter(big)
+        if time.perf_counter() - t0 > 0.15:
+            break
+        n *= 2
     stop = threading.Event()
     ticks = [0]
 

@@ -256,8 +256,15 @@ def _otlp_grpc_sender(inner: Any) -> Any:
     inner._translate_data = _translate_data
     inner._count_data = _count_data
 
+    from google.protobuf.message import DecodeError
+
     def send(out: bytes) -> SpanExportResult:
-        request = ExportTraceServiceRequest.FromString(out)
+        try:
+            request = ExportTraceServiceRequest.FromString(out)
+        except DecodeError:
+            # SECURITY: the gate's own output, never expected here; fail
+            # closed (the error quotes no byte of it, and it is not raised).
+            return SpanExportResult.FAILURE
         n = sum(len(ss.spans) for rs in request.resource_spans for ss in rs.scope_spans)
         return inner._export(_Encoded(request, n))
 
