@@ -12,6 +12,7 @@ use tracegate::internals::record::otlp_proto::bounds::Signal;
 use tracegate::internals::record::otlp_proto::{
     encode_logs_protobuf, encode_traces_protobuf, request_line,
 };
+use tracegate::internals::window::runtime::Extensions;
 use tracegate::{
     Capture, Clock, Delivery, Gate as TgGate, Level, Line, Policy, SystemClock, Written,
     judge_for_sink,
@@ -19,6 +20,21 @@ use tracegate::{
 
 use crate::reload::{Counters, POLL_EVERY, Watcher};
 use crate::{Finding, GateError, PyPolicy};
+
+/// What this package lends its captures: the fleet's budget store client
+/// (feature `fleet`, on by default). A policy naming `[fleet]
+/// budget_store` without it grants nothing (fail closed). Policies read
+/// again have their TLS files fingerprinted, not parsed: no gate here
+/// opens a TLS connection of the policy's.
+fn extensions() -> Extensions {
+    Extensions {
+        #[cfg(feature = "fleet")]
+        budget_store: Some(tracegate_fleet::client),
+        #[cfg(not(feature = "fleet"))]
+        budget_store: None,
+        tls_check: None,
+    }
+}
 
 /// Everything one batch is judged with, under one lock: a batch is judged
 /// by exactly one policy version, and a reload swaps it whole.
@@ -52,7 +68,7 @@ impl State {
         };
         let capture = sink
             .as_deref()
-            .map(|s| Capture::start(Arc::clone(&policy), Arc::clone(&clock), s));
+            .map(|s| Capture::start_with(Arc::clone(&policy), Arc::clone(&clock), s, extensions()));
         State {
             check: TgGate::for_check(Arc::clone(&policy)),
             policy,

@@ -276,9 +276,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     // The sink seam: `RecordSink`, `send`, `Lines`.
     ("library", &["sink"]),
     // The daemon's floor (feature `daemon`): rustls configurations and the
-    // policy's TLS check, OTLP/gRPC on the wire, the fleet's Redis store,
-    // a sink's files, spool and counters; then the exporters, the sink writers,
-    // `serve`.
+    // policy's TLS check, OTLP/gRPC on the wire, a sink's files, spool and
+    // counters; then the exporters, the sink writers, `serve`. (The
+    // fleet's Redis store is its own crate, `tracegate-fleet`, which names
+    // only the library.)
     (
         "daemon",
         &[
@@ -287,7 +288,6 @@ const LAYERS: &[(&str, &[&str])] = &[
             "sink::file",
             "sink::spool",
             "tls",
-            "window::budget_redis",
         ],
     ),
     ("daemon", &["sink::otlp"]),

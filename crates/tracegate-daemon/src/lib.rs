@@ -37,9 +37,10 @@ pub mod window {
     pub use tracegate::internals::window::*;
 
     /// The fleet's shared budget store in Redis (the library's
-    /// `budget_source` takes a client; this is the client).
+    /// `budget_source` takes a client; this is the client, from its own
+    /// crate so that the Python gate lends it too).
     #[cfg(feature = "redis")]
-    pub mod budget_redis;
+    pub use tracegate_fleet as budget_redis;
 }
 
 // The library's floors under the paths the daemon's code names them by.

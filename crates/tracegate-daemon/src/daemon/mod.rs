@@ -53,13 +53,10 @@ pub const TICK_EVERY: Duration = Duration::from_millis(250);
 /// files (the library has neither).
 pub fn capture_extensions() -> crate::window::runtime::Extensions {
     crate::window::runtime::Extensions {
-        budget_store: Some(|url, fleet, replica_id| {
-            Box::new(crate::window::budget_redis::RedisBudget::new(
-                url.clone(),
-                fleet,
-                replica_id,
-            ))
-        }),
+        #[cfg(feature = "redis")]
+        budget_store: Some(crate::window::budget_redis::client),
+        #[cfg(not(feature = "redis"))]
+        budget_store: None,
         tls_check: Some(&crate::tls::PemCheck),
     }
 }

@@ -1,15 +1,16 @@
 //! Window budgets leased from a shared Redis store: one bound for a whole
-//! fleet of `serve` replicas (`[fleet] budget_store`).
+//! fleet of gates (`[fleet] budget_store`): `serve` and `filter`
+//! replicas and the Python package's exporters alike.
 //!
 //! Each window has one hash in the store (`tracegate:window:ID`) whose
-//! field `state` holds the window's [`FleetState`](tracegate::internals::window::fleet_state::FleetState): what every holder (one
+//! field `state` holds the window's [`FleetState`]: what every holder (one
 //! gate's use of the window, `REPLICA/HOLDER`) leased, gave back and
 //! spent, a sequence number, and a seal (HMAC-SHA256) under the key the
 //! replicas share and the store never sees (`[fleet] store_key_file`).
 //! Other fields of the hash mean nothing and are never read.
 //!
 //! A lease or a release is: read the state, verify its seal, check it
-//! against what this replica knows (see [`fleet_state`](tracegate::internals::window::fleet_state)), decide
+//! against what this replica knows (see [`fleet_state`]), decide
 //! here, and write the new sealed state back only if the store still holds
 //! exactly the state read (a compare-and-swap script). So the store runs
 //! no arithmetic and can change no count: it can only keep, lose, replay
@@ -39,7 +40,7 @@
 //! Every store call is bounded by `[fleet] store_timeout` (connect, each
 //! command) and runs in a capture job, never on a record's path. A store
 //! that cannot answer (refused, timeout, bad credentials, wrong types, an
-//! answer no script gives) is a [`StoreFault`](tracegate::settings::StoreFault): no lease, and full capture
+//! answer no script gives) is a [`StoreFault`]: no lease, and full capture
 //! stops once the lease in hand is spent. The next job tries again, so
 //! capture resumes on its own when the store answers.
 //!
@@ -62,6 +63,8 @@
 //! the whole budget by its own log, and `audit verify --fleet` shows the
 //! fleet's total afterwards.
 
+#![deny(missing_docs)]
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -69,15 +72,15 @@ use std::time::Duration;
 use jiff::Timestamp;
 use redis::{ConnectionAddr, ConnectionLike, IntoConnectionInfo, RedisConnectionInfo, Value};
 
-use super::budget::{
+use tracegate::internals::audit::{AuditError, AuditEvent, CloseCause, DenyWhy};
+use tracegate::internals::policy::{BudgetStoreUrl, FleetSettings, Window};
+use tracegate::internals::window::budget::{
     Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, enabled, spent_for_good,
 };
-use super::fleet_state::{
+use tracegate::internals::window::fleet_state::{
     self, Ask, FleetState, Known, LeaseStep, MAX_STATE_BYTES, Sealed, Seen, StoreKey,
     definition_digest,
 };
-use crate::audit::{AuditError, AuditEvent, CloseCause, DenyWhy};
-use crate::policy::{BudgetStoreUrl, FleetSettings, Window};
 
 /// The store key of a window: this prefix and the window id.
 pub const KEY_PREFIX: &str = "tracegate:window:";
@@ -115,6 +118,17 @@ return 1
 struct Read {
     raw: Option<Vec<u8>>,
     opened: Result<Option<Sealed>, StoreFault>,
+}
+
+/// The store client a capture borrows
+/// ([`Extensions::budget_store`](tracegate::internals::window::runtime::Extensions::budget_store)):
+/// a [`RedisBudget`] for `url`.
+pub fn client(
+    url: &BudgetStoreUrl,
+    fleet: &FleetSettings,
+    replica_id: &str,
+) -> Box<dyn BudgetSource> {
+    Box::new(RedisBudget::new(url.clone(), fleet, replica_id))
 }
 
 /// Leases from a shared Redis store (see the module docs).
@@ -447,7 +461,7 @@ const MAX_PASSWORD_FILE_BYTES: u64 = 4096;
 fn read_password(path: &std::path::Path) -> Result<String, StoreFault> {
     // SECURITY: never block on a FIFO or read a device planted at the
     // path; the size is capped (the same reader as keyword lists and keys).
-    let read = crate::policy::load::read_regular(path, MAX_PASSWORD_FILE_BYTES)
+    let read = tracegate::internals::policy::load::read_regular(path, MAX_PASSWORD_FILE_BYTES)
         .map_err(|_| StoreFault::Auth)?;
     let text = String::from_utf8(read.bytes).map_err(|_| StoreFault::Auth)?;
     let pw = text.strip_suffix('\n').unwrap_or(&text);
