@@ -10,7 +10,8 @@ use pyo3::types::PyBytes;
 
 use tracegate::internals::record::otlp_proto::bounds::Signal;
 use tracegate::internals::record::otlp_proto::{
-    encode_logs_protobuf, encode_traces_protobuf, request_line,
+    MappedLine, cut, encode_logs_protobuf, encode_traces_protobuf, request_line,
+    request_line_mapped,
 };
 use tracegate::internals::window::runtime::Extensions;
 use tracegate::{
@@ -106,21 +107,29 @@ impl State {
     /// Judge one record (a JSON line or an export request's line) for the
     /// sink: what goes out, if anything, and the full units it carried.
     fn deliver(&mut self, line: &Line<'_>) -> (Option<Vec<u8>>, u64) {
-        let n = self.next_line();
-        let capture = self
-            .capture
-            .as_mut()
-            .map(|c| c as &mut dyn tracegate::LevelSource);
-        let d: Delivery = judge_for_sink(&mut self.gate, capture, n, line);
-        let out = match (d.written, line) {
+        let (written, full) = self.judge_for_sink(line);
+        let out = match (written, line) {
             (None, _) => None,
             (Some(Written::Line), Line::Text(b)) => Some(b.to_vec()),
             (Some(Written::Rebuilt), _) => Some(self.gate.output().to_vec()),
             // SECURITY: anything else (a line too long to hold) goes nowhere.
             _ => None,
         };
-        let full = if d.is_full() { d.captured.records } else { 0 };
         (out, full)
+    }
+
+    /// Judge one record for the sink: how it goes out, if at all (a
+    /// rebuilt record is in the gate's output), and the full units it
+    /// carried.
+    fn judge_for_sink(&mut self, line: &Line<'_>) -> (Option<Written>, u64) {
+        let n = self.next_line();
+        let capture = self
+            .capture
+            .as_mut()
+            .map(|c| c as &mut dyn tracegate::LevelSource);
+        let d: Delivery = judge_for_sink(&mut self.gate, capture, n, line);
+        let full = if d.is_full() { d.captured.records } else { 0 };
+        (d.written, full)
     }
 
     /// Findings of one record at standard level.
@@ -312,10 +321,7 @@ impl PyGate {
                 }
                 Ok((!out.is_empty()).then_some(out))
             }
-            Input::Protobuf(sig) => {
-                let (json, _) = gate_request(s, data, sig)?;
-                json.map(|j| encode(&j, sig)).transpose()
-            }
+            Input::Protobuf(sig) => Ok(gate_request_protobuf(s, data, sig)?.0),
         })?;
         Ok(out.map(|b| PyBytes::new(py, &b)))
     }
@@ -336,12 +342,11 @@ impl PyGate {
             return Err(GateError::new_err("signal must be \"traces\" or \"logs\""));
         };
         let (out, full) = self.with_state(py, move |s| {
-            let (line, full) = gate_request(s, data, sig)?;
-            let out = match line {
-                Some(l) if !json => Some(encode(&l, sig)?),
-                other => other,
-            };
-            Ok((out, full))
+            if json {
+                gate_request(s, data, sig)
+            } else {
+                gate_request_protobuf(s, data, sig)
+            }
         })?;
         Ok((out.map(|b| PyBytes::new(py, &b)), full))
     }
@@ -469,6 +474,45 @@ fn gate_request(s: &mut State, data: &[u8], sig: Signal) -> Result<(Option<Vec<u
         return Ok((None, 0));
     };
     Ok(s.deliver(&Line::Text(&line)))
+}
+
+/// Gate one protobuf export request: what passes, as protobuf, and the
+/// full units it carried. A request whose line passed whole goes on as it
+/// came; one whose members the gate only stripped goes on with those
+/// fields cut out (`record::otlp_proto::cut`); both rest on the wire
+/// walk's invariant (its line means exactly what the request says), so a
+/// request it left to prost, and anything the gate rewrote, is encoded
+/// from the gated line.
+fn gate_request_protobuf(
+    s: &mut State,
+    data: &[u8],
+    sig: Signal,
+) -> Result<(Option<Vec<u8>>, u64), String> {
+    let limits = s.policy.server().structure;
+    let Some(MappedLine { line, pieces }) =
+        request_line_mapped(data, sig, &limits).map_err(refused)?
+    else {
+        return Ok((None, 0));
+    };
+    let (written, full) = s.judge_for_sink(&Line::Text(&line));
+    let out = match (written, &pieces) {
+        (None, _) => None,
+        (Some(Written::Line), Some(_)) => Some(data.to_vec()),
+        (Some(Written::Line), None) => Some(encode(&line, sig)?),
+        (Some(Written::Rebuilt), _) => {
+            let cut = match (&pieces, s.gate.stripped_ranges()) {
+                (Some(p), Some(ranges)) => cut::project(data, p, ranges),
+                _ => None,
+            };
+            match cut {
+                Some(b) => Some(b),
+                None => Some(encode(s.gate.output(), sig)?),
+            }
+        }
+        // SECURITY: anything else goes nowhere.
+        (Some(_), _) => None,
+    };
+    Ok((out, full))
 }
 
 /// A gated OTLP/JSON request line, as protobuf again.

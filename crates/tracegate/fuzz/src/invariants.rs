@@ -315,27 +315,33 @@ pub fn redact(data: &[u8]) {
 /// default gate verbatim.
 pub fn otlp_protobuf(data: &[u8]) {
     use tracegate::internals::record::otlp_proto::{
-        decode_logs_prost, decode_logs_protobuf_bytes, decode_traces_prost,
+        cut, decode_logs_prost, decode_logs_protobuf_bytes, decode_traces_prost,
         decode_traces_protobuf_bytes, transcode,
     };
     type Decode =
         fn(&[u8]) -> Result<Vec<u8>, tracegate::internals::record::otlp_proto::ProtoError>;
     type Walk = fn(&[u8]) -> Option<Vec<u8>>;
-    let signals: [(&str, Decode, Walk, Decode); 2] = [
+    type Mapped = fn(&[u8]) -> Option<(Vec<u8>, Vec<cut::Piece>)>;
+    let signals: [(&str, Decode, Walk, Decode, Mapped); 2] = [
         (
             "trace",
             decode_traces_prost,
             transcode::traces,
             decode_traces_protobuf_bytes,
+            transcode::traces_mapped,
         ),
         (
             "logs",
             decode_logs_prost,
             transcode::logs,
             decode_logs_protobuf_bytes,
+            transcode::logs_mapped,
         ),
     ];
-    for (signal, prost, walk, serve) in signals {
+    for (signal, prost, walk, serve, mapped) in signals {
+        if let Some((line, pieces)) = mapped(data) {
+            cut_reads_as_the_gated_line(data, &line, &pieces, prost, signal);
+        }
         let by_prost = prost(data).ok();
         if let Some(walked) = walk(data) {
             assert!(
@@ -351,6 +357,52 @@ pub fn otlp_protobuf(data: &[u8]) {
             enums_are_judged(&line, signal);
         }
     }
+}
+
+/// What the gate passes of a request the wire walk wrote, without
+/// encoding it again: the request itself (passed whole), or the request
+/// with the stripped fields cut out. Either must read, by prost, as the
+/// gated line.
+fn cut_reads_as_the_gated_line(
+    data: &[u8],
+    line: &[u8],
+    pieces: &[tracegate::internals::record::otlp_proto::cut::Piece],
+    prost: fn(&[u8]) -> Result<Vec<u8>, tracegate::internals::record::otlp_proto::ProtoError>,
+    signal: &str,
+) {
+    use tracegate::internals::record::otlp_proto::{cut, encode_logs_prost, encode_traces_prost};
+    let mut gate = Gate::new(default_policy());
+    let j = gate.judge(1, &Line::Text(line), Level::Standard, true);
+    let (out, gated) = match j.verdict {
+        Verdict::Verbatim => (data.to_vec(), line),
+        Verdict::Rewritten => {
+            let Some(out) = gate
+                .stripped_ranges()
+                .and_then(|r| cut::project(data, pieces, r))
+            else {
+                return;
+            };
+            (out, gate.output())
+        }
+        _ => return,
+    };
+    // The gated line encoded, read back: an emptied list (`[]` in the
+    // line) is no field at all in protobuf.
+    let Ok(text) = std::str::from_utf8(gated) else {
+        panic!("the gate wrote a {signal} line that is not UTF-8");
+    };
+    let encoded = if signal == "logs" {
+        encode_logs_prost(text)
+    } else {
+        encode_traces_prost(text)
+    };
+    let Ok(encoded) = encoded else {
+        return;
+    };
+    assert!(
+        prost(&out).ok() == prost(&encoded).ok(),
+        "the {signal} request as it goes on does not read as the gated line"
+    );
 }
 
 /// The enum members of a decoded line, each a non-zero int32 (a zero is

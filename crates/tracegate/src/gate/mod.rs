@@ -110,6 +110,8 @@ pub struct Gate {
     evidence_hit: bool,
     /// The OTLP fast path (`otlp::fast`): `None` when turned off (tests).
     otlp_fast: Option<otlp::fast::FastOtlp>,
+    /// The last judged line's output is the OTLP fast path's projection.
+    fast_projected: bool,
     /// Set while `tape` is a [`shared::SharedScan`]'s.
     lent: Option<shared::Lent>,
 }
@@ -195,6 +197,7 @@ impl Gate {
             evidence,
             evidence_hit: false,
             otlp_fast: Some(otlp::fast::FastOtlp::default()),
+            fast_projected: false,
             lent: None,
             policy,
             tape: Tape::new(),
@@ -230,6 +233,19 @@ impl Gate {
     /// The rebuilt record of the last [`Verdict::Rewritten`] judgement.
     pub fn output(&self) -> &[u8] {
         &self.out
+    }
+
+    /// When the last judged line was [`Verdict::Rewritten`] by the OTLP
+    /// fast path: the byte ranges of the line that [`Gate::output`] leaves
+    /// out (whole members, in line order; each taken out with one
+    /// separator). A caller holding the same request as protobuf can cut
+    /// the same members out of that (`record::otlp_proto::cut`). `None`
+    /// when the full path wrote the output.
+    pub fn stripped_ranges(&self) -> Option<&[(usize, usize)]> {
+        match &self.otlp_fast {
+            Some(fast) if self.fast_projected => Some(fast.cuts()),
+            _ => None,
+        }
     }
 
     /// The tape of the last line judged on the full path.
@@ -293,6 +309,7 @@ impl Gate {
     ) -> Judgement {
         self.findings.clear();
         self.out.clear();
+        self.fast_projected = false;
         self.evidence_hit = false;
         self.reset_otlp();
         let malformed = Judgement {
@@ -351,6 +368,7 @@ impl Gate {
             if let Some(taken) = fast.judge(cx, bytes, &mut self.findings) {
                 if rebuild && taken.stripped > 0 {
                     fast.project(bytes, &mut self.out);
+                    self.fast_projected = true;
                 }
                 self.otlp.begin();
                 self.otlp_taken_items(taken.items);

@@ -21,6 +21,7 @@
 //! and hold no byte of the input.
 
 pub mod bounds;
+pub mod cut;
 pub mod encode;
 pub mod transcode;
 
@@ -502,6 +503,48 @@ pub fn request_line(
         bounds::Signal::Logs => decode_logs_protobuf_bytes(body),
     };
     line.map(Some).map_err(|_| bounds::BoundError::Malformed)
+}
+
+/// [`request_line`], with where each member of the line came from in
+/// `body` ([`cut::Piece`]) when the wire walk wrote it (`None` when prost
+/// did: a request in an unusual encoding), so that a gated line whose
+/// members were only stripped can be cut out of `body`
+/// ([`cut::project`]) instead of encoded again.
+pub fn request_line_mapped(
+    body: &[u8],
+    signal: bounds::Signal,
+    limits: &crate::policy::StructureLimits,
+) -> Result<Option<MappedLine>, bounds::BoundError> {
+    let counts = bounds::check_protobuf(body, signal, limits)?;
+    if counts.export_items() == 0 {
+        return Ok(None);
+    }
+    let mapped = match signal {
+        bounds::Signal::Traces => transcode::traces_mapped(body),
+        bounds::Signal::Logs => transcode::logs_mapped(body),
+    };
+    if let Some((line, pieces)) = mapped {
+        return Ok(Some(MappedLine {
+            line,
+            pieces: Some(pieces),
+        }));
+    }
+    let line = match signal {
+        bounds::Signal::Traces => decode_traces_prost(body),
+        bounds::Signal::Logs => decode_logs_prost(body),
+    };
+    line.map(|line| Some(MappedLine { line, pieces: None }))
+        .map_err(|_| bounds::BoundError::Malformed)
+}
+
+/// An export request's OTLP/JSON line and, when the wire walk wrote it,
+/// where each of its members came from ([`request_line_mapped`]).
+#[derive(Debug, Clone)]
+pub struct MappedLine {
+    /// The line.
+    pub line: Vec<u8>,
+    /// The pieces of the line, or `None` when prost wrote it.
+    pub pieces: Option<Vec<cut::Piece>>,
 }
 
 /// Decode a protobuf `ExportLogsServiceRequest` into one OTLP/JSON line.

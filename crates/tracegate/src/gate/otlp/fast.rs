@@ -177,6 +177,12 @@ impl FastOtlp {
         taken
     }
 
+    /// The byte ranges of the members the last judged line stripped, in
+    /// line order (with [`Context::project`]; empty otherwise).
+    pub fn cuts(&self) -> &[(usize, usize)] {
+        &self.cuts
+    }
+
     /// The projection of `b`, the line [`FastOtlp::judge`] last answered
     /// for, into `out` (cleared first): the line without the members it
     /// stripped, each taken out with one separator next to it, so what is

@@ -560,3 +560,149 @@ fn the_fast_path_answers_as_the_full_path_does() {
         "{hits} answered, {stripped} with strips, {projected} projected"
     );
 }
+
+/// A request as protobuf (prost's encoding), its line as the wire walk
+/// writes it with the pieces, and what a gate at standard level makes of
+/// it: `(verdict, protobuf out by cutting, protobuf out by encoding the
+/// gated line)`; `None` when prost cannot encode `line` or the walk left
+/// the request to prost.
+fn through_protobuf(p: &Arc<Policy>, line: &str) -> Option<(Verdict, Option<Vec<u8>>, Vec<u8>)> {
+    use crate::record::otlp_proto::{
+        MappedLine, bounds::Signal, cut, encode_logs_prost, encode_traces_prost,
+        request_line_mapped,
+    };
+    let logs = line.starts_with(r#"{"resourceLogs""#);
+    let (pb, signal) = if logs {
+        (encode_logs_prost(line).ok()?, Signal::Logs)
+    } else {
+        (encode_traces_prost(line).ok()?, Signal::Traces)
+    };
+    let limits = p.server().structure;
+    let MappedLine { line, pieces } = request_line_mapped(&pb, signal, &limits).ok()??;
+    let pieces = pieces?;
+    let mut gate = Gate::new(p.clone());
+    let j = gate.judge(1, &Line::Text(&line), Level::Standard, true);
+    let gated: &[u8] = match j.verdict {
+        Verdict::Rewritten => gate.output(),
+        _ => &line,
+    };
+    let text = std::str::from_utf8(gated).ok()?;
+    let encoded = if logs {
+        encode_logs_prost(text).ok()?
+    } else {
+        encode_traces_prost(text).ok()?
+    };
+    let cut_out = match j.verdict {
+        Verdict::Rewritten => gate
+            .stripped_ranges()
+            .and_then(|r| cut::project(&pb, &pieces, r)),
+        // Passed whole: the request itself goes on.
+        Verdict::Verbatim => Some(pb),
+        _ => None,
+    };
+    Some((j.verdict, cut_out, encoded))
+}
+
+/// The stripped members cut out of the protobuf request are exactly the
+/// encoded projection, wherever the content stands (the lines of
+/// `content_is_cut_out_wherever_it_stands`, as protobuf): first, last,
+/// alone, side by side, between kept ones, in every attribute list, and a
+/// log body anywhere in its record. No canary survives.
+#[test]
+fn content_is_cut_out_of_the_protobuf_request_wherever_it_stands() {
+    let p = policy();
+    let attrs: [&str; 5] = [
+        r#"{"key":"gen_ai.request.model","value":{"stringValue":"gpt-4o"}}"#,
+        r#"{"key":"gen_ai.usage.input_tokens","value":{"intValue":"811"}}"#,
+        r#"{"key":"gen_ai.prompt","value":{"stringValue":"CANARY prompt"}}"#,
+        r#"{"key":"gen_ai.completion","value":{"stringValue":"CANARY completion"}}"#,
+        r#"{"key":"app.note","value":{"stringValue":"CANARY note"}}"#,
+    ];
+    let mut cut = 0;
+    for mask in 1u32..(1 << attrs.len()) {
+        for rotate in 0..attrs.len() {
+            let list: Vec<&str> = (0..attrs.len())
+                .map(|i| (i + rotate) % attrs.len())
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| attrs[i])
+                .collect();
+            if !list.iter().any(|a| a.contains("CANARY")) {
+                continue;
+            }
+            let a = list.join(",");
+            let line = format!(
+                r#"{{"resourceSpans":[{{"resource":{{"attributes":[{a}]}},"scopeSpans":[{{"scope":{{"name":"vllm"}},"spans":[{{"traceId":"f4aea2076618ad4584a288e97cab3d90","spanId":"8032c115fe5d2a15","name":"llm_request","kind":2,"attributes":[{a}],"events":[{{"name":"first_token","attributes":[{a}]}}],"links":[{{"traceId":"f4aea2076618ad4584a288e97cab3d90","spanId":"8032c115fe5d2a16","attributes":[{a}]}}],"status":{{}}}},{{"traceId":"f4aea2076618ad4584a288e97cab3d90","spanId":"8032c115fe5d2a17","name":"llm_request","attributes":[{a}]}}]}}]}}]}}"#
+            );
+            let (verdict, out, encoded) = through_protobuf(&p, &line).expect(&line);
+            assert_eq!(verdict, Verdict::Rewritten, "{line}");
+            let out = out.unwrap_or_else(|| panic!("not cut: {line}"));
+            assert_eq!(out, encoded, "{line}");
+            assert!(!out.windows(6).any(|w| w == b"CANARY"), "{line}");
+            cut += 1;
+        }
+    }
+    let members = [
+        r#""timeUnixNano":"1""#,
+        r#""body":{"stringValue":"CANARY body"}"#,
+        r#""severityNumber":9"#,
+        r#""attributes":[{"key":"app.note","value":{"stringValue":"CANARY note"}}]"#,
+    ];
+    for order in [[1, 0, 2, 3], [0, 1, 2, 3], [0, 2, 3, 1], [3, 2, 1, 0]] {
+        let m: Vec<&str> = order.iter().map(|&i| members[i]).collect();
+        let line = format!(
+            r#"{{"resourceLogs":[{{"scopeLogs":[{{"logRecords":[{{{}}},{{{}}}]}}]}}]}}"#,
+            m.join(","),
+            m[..2].join(",")
+        );
+        let (verdict, out, encoded) = through_protobuf(&p, &line).expect(&line);
+        assert_eq!(verdict, Verdict::Rewritten, "{line}");
+        let out = out.unwrap_or_else(|| panic!("not cut: {line}"));
+        assert_eq!(out, encoded, "{line}");
+        assert!(!out.windows(6).any(|w| w == b"CANARY"), "{line}");
+        cut += 1;
+    }
+    assert!(cut > 60, "{cut} requests cut");
+}
+
+/// Generated requests (the SDK shapes and odd members of
+/// `the_fast_path_answers_as_the_full_path_does`) as protobuf: a request
+/// the gate passes whole goes on as it came, one it only strips goes on
+/// cut, and either is byte for byte the gated line encoded again.
+#[test]
+fn the_protobuf_request_cut_is_the_encoded_projection() {
+    let p = policy();
+    let (cut, whole) = (
+        std::sync::atomic::AtomicUsize::new(0),
+        std::sync::atomic::AtomicUsize::new(0),
+    );
+    let cfg = ProptestConfig {
+        cases: if cfg!(debug_assertions) { 600 } else { 3000 },
+        ..ProptestConfig::default()
+    };
+    proptest!(cfg, |(
+        resource in picks(),
+        spans in prop::collection::vec((prop::option::weighted(0.3, 0..SPAN_MEMBERS.len()), picks()), 1..4),
+        logs in prop::bool::weighted(0.2),
+        scope in any::<u8>(),
+        clean in prop::bool::weighted(0.4),
+    )| {
+        // Only the pairs an SDK sends that pass: a request passed whole.
+        let (resource, spans) = if clean {
+            let sdk = |p: Picks| -> Picks { p.into_iter().take(6).map(|(_, v, _)| (KEYS.len() * 4, v, 5)).collect() };
+            (sdk(resource), spans.into_iter().map(|(_, a)| (None, sdk(a))).collect())
+        } else {
+            (resource, spans)
+        };
+        let line = request(&resource, &spans, logs, scope & !1, 8);
+        if let Some((verdict, out, encoded)) = through_protobuf(&p, &line) {
+            if let Some(out) = out {
+                prop_assert_eq!(&out, &encoded, "{}", line);
+                let n = if verdict == Verdict::Verbatim { &whole } else { &cut };
+                n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+    });
+    let (cut, whole) = (cut.into_inner(), whole.into_inner());
+    eprintln!("{cut} cut, {whole} whole");
+    assert!(cut > 50 && whole > 10, "{cut} cut, {whole} whole");
+}

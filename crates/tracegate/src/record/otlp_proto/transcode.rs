@@ -7,13 +7,23 @@
 //! or there is none. The walk takes only the encoding every protobuf
 //! library writes: known fields, each message's fields in ascending
 //! number, a singular field at most once, a repeated one in one run, at
-//! most one member of a oneof. Anything else (an unknown or repeated
-//! field, fields out of order, a wrong wire type, bad UTF-8, a truncated
-//! value) returns `None` and the prost path decides, with its own
-//! semantics (merges, last one wins, errors). A property test holds the
-//! two paths to the same bytes on generated and mutated requests.
+//! most one member of a oneof, every value one the line says exactly.
+//! Anything else (an unknown or repeated field, fields out of order, a
+//! wrong wire type, bad UTF-8, a truncated value; a varint longer than it
+//! needs, a bool other than 0 or 1, a `uint32` or an enum past its range,
+//! a NaN with a payload) returns `None` and the prost path decides, with
+//! its own semantics (merges, last one wins, errors, truncation). A
+//! property test holds the two paths to the same bytes on generated and
+//! mutated requests.
+//!
+//! So a line the walk wrote means exactly what the request says, field
+//! for field (a scalar written out at its default value, which the line
+//! leaves out, means the default either way): what the gate passes whole
+//! or with members stripped can go on as the request itself, or with the
+//! stripped fields cut out of it ([`super::cut`]).
 
 use super::super::escape::write_json_string;
+use super::cut::Piece;
 use super::{
     push_base64, push_decimal, push_double, push_enum, push_hex, push_int64, push_quoted_decimal,
 };
@@ -27,7 +37,7 @@ const MAX_DEPTH: u32 = 16;
 
 /// One field's value as it is on the wire.
 #[derive(Clone, Copy)]
-enum Wire<'a> {
+pub(super) enum Wire<'a> {
     Varint(u64),
     Fixed64(u64),
     Fixed32(u32),
@@ -35,16 +45,17 @@ enum Wire<'a> {
 }
 
 /// The fields of one message, in wire order (see [`Fields::next`]).
-struct Fields<'a> {
+pub(super) struct Fields<'a> {
     buf: &'a [u8],
-    at: usize,
+    /// Where the next field starts (the end of the one last read).
+    pub(super) at: usize,
     /// Where the field last read starts (its key).
-    field_start: usize,
+    pub(super) field_start: usize,
     last: u32,
 }
 
 impl<'a> Fields<'a> {
-    fn new(buf: &'a [u8]) -> Fields<'a> {
+    pub(super) fn new(buf: &'a [u8]) -> Fields<'a> {
         Fields {
             buf,
             at: 0,
@@ -73,7 +84,10 @@ impl<'a> Fields<'a> {
     /// The next field, `Ok(None)` at the end, `Err` on anything the prost
     /// path must judge instead. `repeated` says which field numbers may occur more than once (in
     /// one run).
-    fn next(&mut self, repeated: impl Fn(u32) -> bool) -> Result<Option<(u32, Wire<'a>)>, ()> {
+    pub(super) fn next(
+        &mut self,
+        repeated: impl Fn(u32) -> bool,
+    ) -> Result<Option<(u32, Wire<'a>)>, ()> {
         if self.at == self.buf.len() {
             return Ok(None);
         }
@@ -119,7 +133,8 @@ impl<'a> Fields<'a> {
             }
             v |= u64::from(b & 0x7f) << (7 * i);
             if b < 0x80 {
-                return Ok(v);
+                // The shortest form only (a zero last byte says nothing).
+                return if b == 0 && i > 0 { Err(()) } else { Ok(v) };
             }
         }
         Err(())
@@ -161,7 +176,18 @@ fn string(w: Wire<'_>) -> Result<&str, ()> {
 /// An enum (`int32`) as prost reads it: the low 32 bits, as an i32
 /// (negative ones included: see [`super::push_enum`]).
 fn enum_value(w: Wire<'_>) -> Result<i32, ()> {
-    Ok(varint(w)? as u32 as i32)
+    let v = varint(w)?;
+    let n = v as u32 as i32;
+    // As the line says it: an int32 is written sign-extended.
+    if i64::from(n) as u64 != v {
+        return Err(());
+    }
+    Ok(n)
+}
+
+/// A `uint32` the line can say: no bits above 32.
+fn uint32(w: Wire<'_>) -> Result<u32, ()> {
+    u32::try_from(varint(w)?).map_err(|_| ())
 }
 
 /// The occurrences of one repeated message field: `buf[from..to]`, from
@@ -174,11 +200,13 @@ struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    /// Each occurrence's message bytes.
-    fn items(self) -> impl Iterator<Item = &'a [u8]> {
-        let mut f = Fields::new(self.buf.get(self.from..self.to).unwrap_or_default());
+    /// Each occurrence: the whole field (key, length, message) and the
+    /// message bytes.
+    fn items(self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> {
+        let run = self.buf.get(self.from..self.to).unwrap_or_default();
+        let mut f = Fields::new(run);
         std::iter::from_fn(move || match f.next(|_| true) {
-            Ok(Some((_, Wire::Len(b)))) => Some(b),
+            Ok(Some((_, Wire::Len(b)))) => Some((run.get(f.field_start..f.at)?, b)),
             _ => None,
         })
     }
@@ -208,6 +236,10 @@ type Item = fn(&mut Out, &[u8], u32) -> Result<(), ()>;
 /// The JSON being written.
 struct Out {
     out: Vec<u8>,
+    /// The address of the request's first byte (for [`Piece`] offsets).
+    base: usize,
+    /// Where each repeated message and log body went, when asked for.
+    pieces: Option<Vec<Piece>>,
 }
 
 /// Write `"key":` after a comma unless it is the object's first member.
@@ -222,6 +254,27 @@ fn key(out: &mut Vec<u8>, first: &mut bool, k: &str) {
 }
 
 impl Out {
+    fn new(body: &[u8], mapped: bool) -> Out {
+        Out {
+            out: Vec::with_capacity(body.len().saturating_mul(2).saturating_add(64)),
+            base: body.as_ptr() as usize,
+            pieces: mapped.then(Vec::new),
+        }
+    }
+
+    /// Record that the JSON from `json_start` to the end so far was
+    /// written from `field`, a whole field of the request.
+    fn piece(&mut self, json_start: usize, field: &[u8]) {
+        if let Some(p) = self.pieces.as_mut() {
+            // Offsets into the request: `field` is a slice of it.
+            let pb_start = (field.as_ptr() as usize).wrapping_sub(self.base);
+            p.push(Piece {
+                json: (json_start, self.out.len()),
+                pb: (pb_start, pb_start + field.len()),
+            });
+        }
+    }
+
     fn string(&mut self, first: &mut bool, k: &str, s: &str) {
         if !s.is_empty() {
             key(&mut self.out, first, k);
@@ -271,11 +324,13 @@ impl Out {
         }
         key(&mut self.out, first, k);
         self.out.push(b'[');
-        for (i, m) in run.items().enumerate() {
+        for (i, (field, m)) in run.items().enumerate() {
             if i > 0 {
                 self.out.push(b',');
             }
+            let json_start = self.out.len();
             item(self, m, depth)?;
+            self.piece(json_start, field);
         }
         self.out.push(b']');
         Ok(())
@@ -329,7 +384,7 @@ impl Out {
         while let Some((n, w)) = f.next(|n| n == 1)? {
             match n {
                 1 => f.repeat(&mut attrs, w)?,
-                2 => dropped = varint(w)? as u32,
+                2 => dropped = uint32(w)?,
                 _ => return Err(()),
             }
         }
@@ -351,7 +406,7 @@ impl Out {
                 1 => name = string(w)?,
                 2 => version = string(w)?,
                 3 => f.repeat(&mut attrs, w)?,
-                4 => dropped = varint(w)? as u32,
+                4 => dropped = uint32(w)?,
                 _ => return Err(()),
             }
         }
@@ -388,9 +443,9 @@ impl Out {
                 9 => f.repeat(&mut attrs, w)?,
                 11 => f.repeat(&mut events, w)?,
                 13 => f.repeat(&mut links, w)?,
-                10 => dropped_attrs = varint(w)? as u32,
-                12 => dropped_events = varint(w)? as u32,
-                14 => dropped_links = varint(w)? as u32,
+                10 => dropped_attrs = uint32(w)?,
+                12 => dropped_events = uint32(w)?,
+                14 => dropped_links = uint32(w)?,
                 15 => status = Some(bytes(w)?),
                 16 => flags = fixed32(w)?,
                 _ => return Err(()),
@@ -430,7 +485,7 @@ impl Out {
                 1 => time = fixed64(w)?,
                 2 => name = string(w)?,
                 3 => f.repeat(&mut attrs, w)?,
-                4 => dropped = varint(w)? as u32,
+                4 => dropped = uint32(w)?,
                 _ => return Err(()),
             }
         }
@@ -457,7 +512,7 @@ impl Out {
                 2 => span_id = bytes(w)?,
                 3 => state = string(w)?,
                 4 => f.repeat(&mut attrs, w)?,
-                5 => dropped = varint(w)? as u32,
+                5 => dropped = uint32(w)?,
                 6 => flags = fixed32(w)?,
                 _ => return Err(()),
             }
@@ -498,6 +553,7 @@ impl Out {
         let (mut time, mut observed, mut severity) = (0u64, 0u64, 0i32);
         let (mut severity_text, mut event_name) = ("", "");
         let mut body = None;
+        let mut body_field: &[u8] = &[];
         let (mut attrs, mut dropped, mut flags) = (Run::default(), 0u32, 0u32);
         let mut trace_id: &[u8] = &[];
         let mut span_id: &[u8] = &[];
@@ -506,9 +562,12 @@ impl Out {
                 1 => time = fixed64(w)?,
                 2 => severity = enum_value(w)?,
                 3 => severity_text = string(w)?,
-                5 => body = Some(bytes(w)?),
+                5 => {
+                    body = Some(bytes(w)?);
+                    body_field = msg.get(f.field_start..f.at).ok_or(())?;
+                }
                 6 => f.repeat(&mut attrs, w)?,
-                7 => dropped = varint(w)? as u32,
+                7 => dropped = uint32(w)?,
                 8 => flags = fixed32(w)?,
                 9 => trace_id = bytes(w)?,
                 10 => span_id = bytes(w)?,
@@ -525,7 +584,9 @@ impl Out {
         self.string(&mut first, "severityText", severity_text);
         if let Some(b) = body {
             key(&mut self.out, &mut first, "body");
+            let json_start = self.out.len() - "\"body\":".len();
             self.any_value(b, depth + 1)?;
+            self.piece(json_start, body_field);
         }
         self.list(&mut first, "attributes", attrs, depth, Out::key_value)?;
         self.number(&mut first, "droppedAttributesCount", dropped.into());
@@ -579,7 +640,11 @@ impl Out {
                 write_json_string(string(w)?, &mut self.out);
             }
             2 => {
-                let b = varint(w)? != 0;
+                let b = match varint(w)? {
+                    0 => false,
+                    1 => true,
+                    _ => return Err(()),
+                };
                 self.out.extend_from_slice(if b {
                     b"\"boolValue\":true"
                 } else {
@@ -592,7 +657,13 @@ impl Out {
             }
             4 => {
                 self.out.extend_from_slice(b"\"doubleValue\":");
-                push_double(&mut self.out, f64::from_bits(fixed64(w)?));
+                let bits = fixed64(w)?;
+                let v = f64::from_bits(bits);
+                // `NaN` in the line is one NaN: a payload would be lost.
+                if v.is_nan() && bits != f64::NAN.to_bits() {
+                    return Err(());
+                }
+                push_double(&mut self.out, v);
             }
             5 | 6 => {
                 let inner = bytes(w)?;
@@ -624,9 +695,17 @@ impl Out {
 /// An `ExportTraceServiceRequest` as one OTLP/JSON line, or `None` when the
 /// prost path must decide (see the module's invariant).
 pub fn traces(body: &[u8]) -> Option<Vec<u8>> {
-    let mut o = Out {
-        out: Vec::with_capacity(body.len().saturating_mul(2).saturating_add(64)),
-    };
+    traces_out(body, false).map(|o| o.out)
+}
+
+/// [`traces`], with where each repeated message and log body of the line
+/// came from in `body` (see [`Piece`]).
+pub fn traces_mapped(body: &[u8]) -> Option<(Vec<u8>, Vec<Piece>)> {
+    traces_out(body, true).map(|o| (o.out, o.pieces.unwrap_or_default()))
+}
+
+fn traces_out(body: &[u8], mapped: bool) -> Option<Out> {
+    let mut o = Out::new(body, mapped);
     o.export(body, "resourceSpans", |o, m, d| {
         o.group(
             m,
@@ -638,14 +717,22 @@ pub fn traces(body: &[u8]) -> Option<Vec<u8>> {
         )
     })
     .ok()
-    .map(|()| o.out)
+    .map(|()| o)
 }
 
 /// An `ExportLogsServiceRequest` as one OTLP/JSON line, or `None`.
 pub fn logs(body: &[u8]) -> Option<Vec<u8>> {
-    let mut o = Out {
-        out: Vec::with_capacity(body.len().saturating_mul(2).saturating_add(64)),
-    };
+    logs_out(body, false).map(|o| o.out)
+}
+
+/// [`logs`], with where each repeated message and log body of the line
+/// came from in `body` (see [`Piece`]).
+pub fn logs_mapped(body: &[u8]) -> Option<(Vec<u8>, Vec<Piece>)> {
+    logs_out(body, true).map(|o| (o.out, o.pieces.unwrap_or_default()))
+}
+
+fn logs_out(body: &[u8], mapped: bool) -> Option<Out> {
+    let mut o = Out::new(body, mapped);
     o.export(body, "resourceLogs", |o, m, d| {
         o.group(
             m,
@@ -657,7 +744,7 @@ pub fn logs(body: &[u8]) -> Option<Vec<u8>> {
         )
     })
     .ok()
-    .map(|()| o.out)
+    .map(|()| o)
 }
 
 #[cfg(test)]
@@ -669,7 +756,7 @@ pub(super) mod tests {
 
     use super::super::any_value::Value as V;
     use super::super::*;
-    use super::{logs, traces};
+    use super::{logs, traces, traces_mapped};
 
     fn text() -> impl Strategy<Value = String> {
         prop_oneof![
@@ -1125,5 +1212,63 @@ pub(super) mod tests {
         let bad = request(field(3, b"\xff"));
         assert!(decode_traces_prost(&bad).is_err());
         assert_eq!(traces(&bad), None);
+    }
+
+    /// SECURITY: what the gate passes whole goes on as the request itself
+    /// (`cut`), so the walk writes a line only where it says each value
+    /// exactly; a value the line would round (a bool of 2, a `uint32` or
+    /// an enum past its range, a NaN with a payload, a varint with a
+    /// redundant byte: room for bits the gate never saw) is left to prost,
+    /// whose line the gate's output is encoded from.
+    #[test]
+    fn values_the_line_cannot_say_exactly_are_left_to_prost() {
+        let span = |fields: &[u8]| field(1, &field(2, &field(2, fields)));
+        let attr = |any: &[u8]| span(&field(9, &[field(1, b"k"), field(2, any)].concat()));
+        let nan = |bits: u64| [vec![(4 << 3) | 1], bits.to_le_bytes().to_vec()].concat();
+        let varint = |key: u8, v: u64| {
+            let mut b = vec![key];
+            prost::encoding::encode_varint(v, &mut b);
+            b
+        };
+        let cases: Vec<(&str, Vec<u8>, Vec<u8>)> = vec![
+            ("bool", attr(&[2 << 3, 1]), attr(&[2 << 3, 2])),
+            ("int varint", attr(&[3 << 3, 1]), attr(&[3 << 3, 0x81, 0])),
+            (
+                "double",
+                attr(&nan(f64::NAN.to_bits())),
+                attr(&nan(0x7ff8_0000_0000_0001)),
+            ),
+            (
+                "kind",
+                span(&varint(6 << 3, 1)),
+                span(&varint(6 << 3, (1 << 32) | 1)),
+            ),
+            (
+                "negative kind",
+                span(&varint(6 << 3, -1i64 as u64)),
+                span(&varint(6 << 3, u64::from(u32::MAX))),
+            ),
+            (
+                "dropped",
+                span(&varint(10 << 3, 1)),
+                span(&varint(10 << 3, 1 << 32)),
+            ),
+            (
+                "length",
+                span(&field(5, b"n")),
+                span(&[(5 << 3) | 2, 0x81, 0, b'n']),
+            ),
+        ];
+        for (what, exact, rounded) in cases {
+            let line = traces(&exact).unwrap_or_else(|| panic!("{what}: exact one refused"));
+            assert_eq!(Ok(line), decode_traces_prost(&exact), "{what}");
+            assert!(traces_mapped(&exact).is_some(), "{what}");
+            assert!(
+                decode_traces_prost(&rounded).is_ok(),
+                "{what}: prost reads it"
+            );
+            assert_eq!(traces(&rounded), None, "{what}");
+            assert!(traces_mapped(&rounded).is_none(), "{what}");
+        }
     }
 }
