@@ -37,6 +37,17 @@ fn extensions() -> Extensions {
     }
 }
 
+/// The gate that judges for the sink: it writes no findings (what a
+/// sink receives is its verdicts and outputs; `check` has its own gate).
+fn sink_gate(policy: &Arc<Policy>, sink: Option<&str>) -> TgGate {
+    let mut gate = match sink {
+        Some(s) => TgGate::for_sink(Arc::clone(policy), s),
+        None => TgGate::new(Arc::clone(policy)),
+    };
+    gate.set_findings(false);
+    gate
+}
+
 /// Everything one batch is judged with, under one lock: a batch is judged
 /// by exactly one policy version, and a reload swaps it whole.
 pub struct State {
@@ -63,10 +74,7 @@ pub struct State {
 impl State {
     fn new(policy: Arc<Policy>, sink: Option<String>) -> State {
         let clock: Arc<dyn Clock> = Arc::new(SystemClock::new());
-        let gate = match &sink {
-            Some(s) => TgGate::for_sink(Arc::clone(&policy), s),
-            None => TgGate::new(Arc::clone(&policy)),
-        };
+        let gate = sink_gate(&policy, sink.as_deref());
         let capture = sink
             .as_deref()
             .map(|s| Capture::start_with(Arc::clone(&policy), Arc::clone(&clock), s, extensions()));
@@ -87,10 +95,7 @@ impl State {
     /// adopts it as `serve`'s does (a window whose definition changed is
     /// closed).
     pub fn swap(&mut self, policy: Arc<Policy>, revision: u64) {
-        self.gate = match &self.sink {
-            Some(s) => TgGate::for_sink(Arc::clone(&policy), s),
-            None => TgGate::new(Arc::clone(&policy)),
-        };
+        self.gate = sink_gate(&policy, self.sink.as_deref());
         self.check = TgGate::for_check(Arc::clone(&policy));
         if let Some(c) = self.capture.as_mut() {
             c.reload(Arc::clone(&policy));

@@ -112,6 +112,8 @@ pub struct Gate {
     otlp_fast: Option<otlp::fast::FastOtlp>,
     /// The last judged line's output is the OTLP fast path's projection.
     fast_projected: bool,
+    /// Findings are collected ([`Gate::set_findings`]).
+    collect_findings: bool,
     /// Set while `tape` is a [`shared::SharedScan`]'s.
     lent: Option<shared::Lent>,
 }
@@ -198,6 +200,7 @@ impl Gate {
             evidence_hit: false,
             otlp_fast: Some(otlp::fast::FastOtlp::default()),
             fast_projected: false,
+            collect_findings: true,
             lent: None,
             policy,
             tape: Tape::new(),
@@ -225,7 +228,17 @@ impl Gate {
         &self.policy
     }
 
-    /// Findings of the last judged record.
+    /// Whether the gate collects findings (on by default). A caller that
+    /// reads only verdicts and outputs (the Python exporters) turns them
+    /// off: the OTLP fast path then writes no path or message for what it
+    /// strips, and [`Gate::findings`] is empty after every judgement.
+    /// Verdicts, outputs and counts are the same either way.
+    pub fn set_findings(&mut self, on: bool) {
+        self.collect_findings = on;
+    }
+
+    /// Findings of the last judged record (none with
+    /// [`Gate::set_findings`] off).
     pub fn findings(&self) -> &[Finding] {
         &self.findings
     }
@@ -307,6 +320,20 @@ impl Gate {
         level: Level,
         rebuild: bool,
     ) -> Judgement {
+        let j = self.judge_line(line_no, line, level, rebuild);
+        if !self.collect_findings {
+            self.findings.clear();
+        }
+        j
+    }
+
+    fn judge_line(
+        &mut self,
+        line_no: u64,
+        line: &Line<'_>,
+        level: Level,
+        rebuild: bool,
+    ) -> Judgement {
         self.findings.clear();
         self.out.clear();
         self.fast_projected = false;
@@ -364,6 +391,7 @@ impl Gate {
                 detectors: &self.detectors,
                 line: line_no,
                 project: rebuild,
+                findings: self.collect_findings,
             };
             if let Some(taken) = fast.judge(cx, bytes, &mut self.findings) {
                 if rebuild && taken.stripped > 0 {

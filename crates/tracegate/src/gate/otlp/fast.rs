@@ -101,6 +101,9 @@ impl Default for FastOtlp {
 /// The memo tag of a structural string rule (attribute rules are tagged
 /// by place and allowlist index, below `1 << 24`).
 const TAG_SPAN_NAME: u32 = 1 << 24;
+/// The memo tag of "this key is a content attribute"
+/// (`[full] content_attributes`, a list of patterns matched one by one).
+const TAG_CONTENT_KEY: u32 = (1 << 24) + 1;
 
 /// What the fast path decided for a record it judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,6 +130,9 @@ pub struct Context<'a> {
     /// spaced one with strips goes to the full path, which writes its
     /// projection compact).
     pub project: bool,
+    /// The caller reads findings: with `false`, a stripped member is
+    /// counted but no finding (path, message) is written for it.
+    pub findings: bool,
 }
 
 impl FastOtlp {
@@ -643,7 +649,10 @@ impl<'a> Walker<'a, '_> {
         }
         self.keys.push((ks, ke));
         let key = std::str::from_utf8(k).ok()?;
-        if is_content_attribute(&self.cx.policy.full.content_attributes, key) {
+        let content = self.memo_pass(TAG_CONTENT_KEY, k, |w| {
+            is_content_attribute(&w.cx.policy.full.content_attributes, key)
+        });
+        if content {
             self.has_content = true;
             self.strip(
                 (start, end),
@@ -788,6 +797,10 @@ impl<'a> Walker<'a, '_> {
         if self.cx.project {
             self.cuts.push(cut);
         }
+        self.stripped += 1;
+        if !self.cx.findings {
+            return;
+        }
         // Built in the walker's buffer, then copied once at its size.
         let path = &mut *self.scratch;
         path.clear();
@@ -819,7 +832,6 @@ impl<'a> Walker<'a, '_> {
             field: Some(path),
             message: message.into(),
         });
-        self.stripped += 1;
     }
 }
 

@@ -27,6 +27,7 @@ fn fast_alone(p: &Policy, line: &[u8], project: bool) -> Option<(u32, bool, Vec<
         detectors: &detectors,
         line: 7,
         project,
+        findings: true,
     };
     let taken = FastOtlp::default().judge(cx, line, &mut findings)?;
     let shown = findings.iter().map(|f| format!("{f:?}")).collect();
@@ -211,6 +212,7 @@ fn the_memo_remembers_a_value_for_its_rule_only() {
         detectors: &detectors,
         line: 1,
         project: false,
+        findings: true,
     };
     let line = |attrs: &str| {
         format!(
@@ -524,12 +526,20 @@ fn the_fast_path_answers_as_the_full_path_does() {
         let mut fast = Gate::new(p.clone());
         let mut slow = Gate::new(p.clone());
         slow.disable_otlp_fast_path();
+        // A gate that writes no findings judges and projects the same.
+        let mut quiet = Gate::new(p.clone());
+        quiet.set_findings(false);
         for rebuild in [false, true] {
             let jf = fast.judge(3, &Line::Text(bytes), Level::Standard, rebuild);
             let js = slow.judge(3, &Line::Text(bytes), Level::Standard, rebuild);
             prop_assert_eq!(jf, js, "{}", line);
             prop_assert_eq!(fast.findings(), slow.findings(), "{}", line);
             prop_assert_eq!(fast.output(), slow.output(), "{}", line);
+            let jq = quiet.judge(3, &Line::Text(bytes), Level::Standard, rebuild);
+            prop_assert_eq!(jq, jf, "{}", line);
+            prop_assert_eq!(quiet.output(), fast.output(), "{}", line);
+            prop_assert_eq!(quiet.stripped_ranges(), fast.stripped_ranges(), "{}", line);
+            prop_assert!(quiet.findings().is_empty(), "{}", line);
         }
         if let Some((stripped, has_content, _)) = fast_alone(&p, bytes, false) {
             hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

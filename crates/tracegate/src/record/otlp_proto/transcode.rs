@@ -170,7 +170,7 @@ fn bytes(w: Wire<'_>) -> Result<&[u8], ()> {
 }
 
 fn string(w: Wire<'_>) -> Result<&str, ()> {
-    std::str::from_utf8(bytes(w)?).map_err(|_| ())
+    simdutf8::basic::from_utf8(bytes(w)?).map_err(|_| ())
 }
 
 /// An enum (`int32`) as prost reads it: the low 32 bits, as an i32
