@@ -104,6 +104,8 @@ const TAG_SPAN_NAME: u32 = 1 << 24;
 /// The memo tag of "this key is a content attribute"
 /// (`[full] content_attributes`, a list of patterns matched one by one).
 const TAG_CONTENT_KEY: u32 = (1 << 24) + 1;
+/// The memo tag of "this key is not a content attribute".
+const TAG_PLAIN_KEY: u32 = (1 << 24) + 2;
 
 /// What the fast path decided for a record it judged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -467,7 +469,7 @@ impl<'a> Walker<'a, '_> {
     /// (no raw U+2028/U+2029, which the full path escapes).
     #[inline(always)]
     fn text_ok(&self, s: &[u8]) -> bool {
-        s.is_ascii() || (std::str::from_utf8(s).is_ok() && !has_separator(s))
+        s.is_ascii() || (simdutf8::basic::from_utf8(s).is_ok() && !has_separator(s))
     }
 
     /// Digits of an unsigned integer at `i`, written as a JSON string or a
@@ -649,9 +651,18 @@ impl<'a> Walker<'a, '_> {
         }
         self.keys.push((ks, ke));
         let key = std::str::from_utf8(k).ok()?;
-        let content = self.memo_pass(TAG_CONTENT_KEY, k, |w| {
-            is_content_attribute(&w.cx.policy.full.content_attributes, key)
-        });
+        // Remembered either way: keys repeat in every span of a batch.
+        let content = if self.memo_pass(TAG_PLAIN_KEY, k, |_| false) {
+            false
+        } else {
+            let content = self.memo_pass(TAG_CONTENT_KEY, k, |w| {
+                is_content_attribute(&w.cx.policy.full.content_attributes, key)
+            });
+            if !content {
+                self.memo_pass(TAG_PLAIN_KEY, k, |_| true);
+            }
+            content
+        };
         if content {
             self.has_content = true;
             self.strip(
@@ -716,7 +727,7 @@ impl<'a> Walker<'a, '_> {
             let s = b.get(at + 1..end - 1)?;
             // SECURITY: a line that is not UTF-8 is malformed, content or
             // not.
-            if !s.is_ascii() && std::str::from_utf8(s).is_err() {
+            if !s.is_ascii() && simdutf8::basic::from_utf8(s).is_err() {
                 return None;
             }
             (Any::Str(s, escaped), end)
