@@ -8,7 +8,8 @@
 //! fast path strips members, its projection is the line without them
 //! (`gate::Gate::stripped_ranges`); [`project`] takes the same members
 //! out of the request and rewrites the length of every message around
-//! them.
+//! them (which the pieces name too: the groups, spans, events, links,
+//! resources and scopes), copying the bytes between as they are.
 //!
 //! **Invariant:** the output holds exactly what the projection holds.
 //! This rests on the walk's own invariant: it writes a line only for a
@@ -22,11 +23,7 @@
 //! byte-equal to the encoded projection for requests as prost writes
 //! them.
 
-use prost::encoding::{
-    WireType, encode_key, encode_varint, encoded_len_varint, key_len as field_key_len,
-};
-
-use super::transcode::{Fields, Wire};
+use prost::encoding::{WireType, decode_varint, encode_varint, encoded_len_varint};
 
 /// One member of a line written by the wire walk and the field of the
 /// request it was written from: byte ranges (start, end) of each.
@@ -62,99 +59,174 @@ pub fn project(body: &[u8], pieces: &[Piece], json_cuts: &[(usize, usize)]) -> O
     if cuts.windows(2).any(|w| w[0].1 > w[1].0) {
         return None;
     }
-    let mut sizes = Vec::new();
-    let len = plan(body, 0, &cuts, &mut sizes)?;
-    let mut out = Vec::with_capacity(len);
-    let mut next = 0;
-    write(body, 0, &cuts, &sizes, &mut next, &mut out)?;
-    (out.len() == len).then_some(out)
-}
-
-/// One field of a message as [`plan`] and [`write`] see it.
-enum Step<'c> {
-    /// Copy the field as it is.
-    Keep,
-    /// Leave the field out.
-    Drop,
-    /// A message with cuts inside: field number, its bytes and where they
-    /// start in the request, and the cuts inside them.
-    Into(u32, &'c [u8], usize, &'c [(usize, usize)]),
-}
-
-/// What to do with the field `f` just read (`w`, at `base`), taking the
-/// cuts that fall in it from `cuts[*c..]`.
-fn step<'c>(
-    f: &Fields<'c>,
-    number: u32,
-    w: Wire<'c>,
-    base: usize,
-    cuts: &'c [(usize, usize)],
-    c: &mut usize,
-) -> Option<Step<'c>> {
-    let (start, end) = (base + f.field_start, base + f.at);
-    let from = *c;
-    while cuts.get(*c).is_some_and(|cut| cut.0 < end) {
-        *c += 1;
-    }
-    let inner = cuts.get(from..*c)?;
-    match inner {
-        [] => Some(Step::Keep),
-        [only] if *only == (start, end) => Some(Step::Drop),
-        [first, .., last] | [first @ last] => {
-            let Wire::Len(msg) = w else { return None };
-            let at = end - msg.len();
-            // SECURITY: a cut must lie inside the message, not across its
-            // key or length or past its end.
-            (first.0 >= at && last.1 <= end).then_some(Step::Into(number, msg, at, inner))
+    // The messages around the cuts, whose lengths change: the pieces that
+    // hold a cut (a group, a span, an event, a link, a resource, a
+    // scope), with the cuts, parents before children.
+    let mut nodes: Vec<Node> = cuts
+        .iter()
+        .map(|&(start, end)| Node {
+            start,
+            end,
+            cut: true,
+        })
+        .collect();
+    for p in pieces {
+        let (start, end) = p.pb;
+        let first = cuts.partition_point(|c| c.0 < start);
+        if cuts
+            .get(first)
+            .is_some_and(|&c| c.0 < end && c != (start, end))
+        {
+            nodes.push(Node {
+                start,
+                end,
+                cut: false,
+            });
         }
     }
-}
-
-/// The length of `msg` (at `base` in the request) without `cuts`,
-/// pushing the new length of each message it rewrites onto `sizes` (in
-/// the order [`write`] visits them).
-fn plan(msg: &[u8], base: usize, cuts: &[(usize, usize)], sizes: &mut Vec<usize>) -> Option<usize> {
-    let mut f = Fields::new(msg);
-    let (mut len, mut c) = (0usize, 0usize);
-    while let Some((number, w)) = f.next(|_| true).ok()? {
-        match step(&f, number, w, base, cuts, &mut c)? {
-            Step::Keep => len += f.at - f.field_start,
-            Step::Drop => {}
-            Step::Into(number, inner, at, inner_cuts) => {
-                let slot = sizes.len();
-                sizes.push(0);
-                let n = plan(inner, at, inner_cuts, sizes)?;
-                *sizes.get_mut(slot)? = n;
-                len += field_key_len(number) + encoded_len_varint(n as u64) + n;
-            }
-        }
+    nodes.sort_unstable_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+    let mut sizes = vec![0usize; nodes.len()];
+    let (next, removed) = shrink(body, &nodes, 0, body.len(), &mut sizes)?;
+    if next != nodes.len() {
+        return None;
     }
-    (c == cuts.len()).then_some(len)
+    let mut out = Vec::with_capacity(body.len() - removed);
+    emit(body, &nodes, 0, (0, body.len()), &sizes, &mut out)?;
+    (out.len() == body.len() - removed).then_some(out)
 }
 
-/// Write `msg` without `cuts`, with the lengths [`plan`] found.
-fn write(
-    msg: &[u8],
-    base: usize,
-    cuts: &[(usize, usize)],
+/// A field of the request that is cut out, or a message around cuts.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    start: usize,
+    end: usize,
+    cut: bool,
+}
+
+/// Where the message in the field `n` starts: after its key and length.
+/// SECURITY: the field must be length-delimited and end where its length
+/// says, or nothing is cut.
+fn payload_start(body: &[u8], n: Node) -> Option<(usize, usize)> {
+    let field = body.get(n.start..n.end)?;
+    let mut rest = field;
+    let key = decode_varint(&mut rest).ok()?;
+    if key & 7 != WireType::LengthDelimited as u64 {
+        return None;
+    }
+    let key_end = field.len() - rest.len();
+    let len = usize::try_from(decode_varint(&mut rest).ok()?).ok()?;
+    (len == rest.len()).then_some((n.start + key_end, n.end - len))
+}
+
+/// The nodes from `i` on that lie before `end` (the end of their parent's
+/// message): the index after them and the bytes they take out, with the
+/// new message length of each parent node in `sizes`. `None` when a node
+/// crosses its parent's end.
+fn shrink(
+    body: &[u8],
+    nodes: &[Node],
+    mut i: usize,
+    end: usize,
+    sizes: &mut [usize],
+) -> Option<(usize, usize)> {
+    let mut removed = 0usize;
+    while let Some(&n) = nodes.get(i).filter(|n| n.start < end) {
+        if n.end > end {
+            return None;
+        }
+        if n.cut {
+            removed += n.end - n.start;
+            i += 1;
+            continue;
+        }
+        let (key_end, at) = payload_start(body, n)?;
+        let (next, inner) = shrink(body, nodes, i + 1, n.end, sizes)?;
+        let len = (n.end - at).checked_sub(inner)?;
+        *sizes.get_mut(i)? = len;
+        let now = (key_end - n.start) + encoded_len_varint(len as u64) + len;
+        removed += (n.end - n.start).checked_sub(now)?;
+        i = next;
+    }
+    Some((i, removed))
+}
+
+/// Write `body[from..to]` without the cut nodes from `i` on, each parent
+/// node with its new length; the index after the nodes written.
+fn emit(
+    body: &[u8],
+    nodes: &[Node],
+    mut i: usize,
+    (from, to): (usize, usize),
     sizes: &[usize],
-    next: &mut usize,
     out: &mut Vec<u8>,
-) -> Option<()> {
-    let mut f = Fields::new(msg);
-    let mut c = 0usize;
-    while let Some((number, w)) = f.next(|_| true).ok()? {
-        match step(&f, number, w, base, cuts, &mut c)? {
-            Step::Keep => out.extend_from_slice(msg.get(f.field_start..f.at)?),
-            Step::Drop => {}
-            Step::Into(number, inner, at, inner_cuts) => {
-                let n = *sizes.get(*next)?;
-                *next += 1;
-                encode_key(number, WireType::LengthDelimited, out);
-                encode_varint(n as u64, out);
-                write(inner, at, inner_cuts, sizes, next, out)?;
-            }
+) -> Option<usize> {
+    let mut at = from;
+    while let Some(&n) = nodes.get(i).filter(|n| n.start < to) {
+        out.extend_from_slice(body.get(at..n.start)?);
+        at = n.end;
+        if n.cut {
+            i += 1;
+            continue;
         }
+        let (key_end, payload) = payload_start(body, n)?;
+        out.extend_from_slice(body.get(n.start..key_end)?);
+        encode_varint(*sizes.get(i)? as u64, out);
+        i = emit(body, nodes, i + 1, (payload, n.end), sizes, out)?;
     }
-    Some(())
+    out.extend_from_slice(body.get(at..to)?);
+    Some(i)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::super::transcode::traces_mapped;
+    use super::*;
+
+    /// Field `n`, length-delimited, holding `bytes`.
+    fn field(n: u8, bytes: &[u8]) -> Vec<u8> {
+        let mut out = vec![(n << 3) | 2];
+        encode_varint(bytes.len() as u64, &mut out);
+        out.extend_from_slice(bytes);
+        out
+    }
+
+    /// A request of one span with attributes `a` (kept) and `b`.
+    fn request() -> Vec<u8> {
+        let kv = |k: &[u8]| field(9, &[field(1, k), field(2, &field(1, b"v"))].concat());
+        let span = [field(5, b"name"), kv(b"a"), kv(b"b")].concat();
+        field(1, &field(2, &field(2, &span)))
+    }
+
+    #[test]
+    fn only_whole_pieces_are_cut() {
+        let body = request();
+        let (line, pieces) = traces_mapped(&body).unwrap();
+        let text = std::str::from_utf8(&line).unwrap();
+        let b = text.find(r#"{"key":"b""#).unwrap();
+        let end = b + text[b..].find("}}").unwrap() + 2;
+        // The attribute `b` as the gate's cut names it: cut, and the
+        // lengths of the span and the groups around it rewritten.
+        let out = project(&body, &pieces, &[(b, end)]).unwrap();
+        let kv = |k: &[u8]| field(9, &[field(1, k), field(2, &field(1, b"v"))].concat());
+        let span = [field(5, b"name"), kv(b"a")].concat();
+        assert_eq!(out, field(1, &field(2, &field(2, &span))));
+        // A range that is not a piece of the line: nothing is cut.
+        assert_eq!(project(&body, &pieces, &[(b + 1, end)]), None);
+        assert_eq!(project(&body, &pieces, &[(b, end - 1)]), None);
+        // Pieces that do not name whole fields of the request (forged, or
+        // of another request): nothing is cut.
+        let mut bad = pieces.clone();
+        for p in bad.iter_mut().filter(|p| p.json == (b, end)) {
+            p.pb.1 += 1;
+        }
+        assert_eq!(project(&body, &bad, &[(b, end)]), None);
+        let mut bad = pieces.clone();
+        let outer = bad.iter_mut().max_by_key(|p| p.pb.1 - p.pb.0).unwrap();
+        outer.pb.0 += 1;
+        assert_eq!(project(&body, &bad, &[(b, end)]), None);
+        // Two cuts that overlap: nothing is cut.
+        assert_eq!(project(&body, &pieces, &[(b, end), (b, end)]), None);
+    }
 }

@@ -357,9 +357,13 @@ impl Out {
     ) -> Result<(), ()> {
         let mut f = Fields::new(msg);
         let (mut head_msg, mut run, mut schema) = (None, Run::default(), "");
+        let mut head_field: &[u8] = &[];
         while let Some((n, w)) = f.next(|n| n == 2)? {
             match n {
-                1 => head_msg = Some(bytes(w)?),
+                1 => {
+                    head_msg = Some(bytes(w)?);
+                    head_field = msg.get(f.field_start..f.at).ok_or(())?;
+                }
                 2 => f.repeat(&mut run, w)?,
                 3 => schema = string(w)?,
                 _ => return Err(()),
@@ -369,7 +373,10 @@ impl Out {
         let mut first = true;
         if let Some(m) = head_msg {
             key(&mut self.out, &mut first, head);
+            let json_start = self.out.len();
             head_item(self, m, depth)?;
+            // The resource or scope: the message around its attributes.
+            self.piece(json_start, head_field);
         }
         self.list(&mut first, items, run, depth, item)?;
         self.string(&mut first, "schemaUrl", schema);
