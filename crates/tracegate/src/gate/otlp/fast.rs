@@ -650,13 +650,15 @@ impl<'a> Walker<'a, '_> {
             return None;
         }
         self.keys.push((ks, ke));
-        let key = std::str::from_utf8(k).ok()?;
         // Remembered either way: keys repeat in every span of a batch.
         let content = if self.memo_pass(TAG_PLAIN_KEY, k, |_| false) {
             false
         } else {
+            // The key is UTF-8 (`text_ok` above).
             let content = self.memo_pass(TAG_CONTENT_KEY, k, |w| {
-                is_content_attribute(&w.cx.policy.full.content_attributes, key)
+                std::str::from_utf8(k).is_ok_and(|key| {
+                    is_content_attribute(&w.cx.policy.full.content_attributes, key)
+                })
             });
             if !content {
                 self.memo_pass(TAG_PLAIN_KEY, k, |_| true);
@@ -667,14 +669,14 @@ impl<'a> Walker<'a, '_> {
             self.has_content = true;
             self.strip(
                 (start, end),
-                Some(key),
+                Some(k),
                 Rule::ContentField,
                 "content attribute is not allowed at standard level",
             );
         } else {
             self.strip(
                 (start, end),
-                Some(key),
+                Some(k),
                 Rule::UnknownField,
                 unknown_message(place),
             );
@@ -801,7 +803,7 @@ impl<'a> Walker<'a, '_> {
     fn strip(
         &mut self,
         cut: (usize, usize),
-        attr: Option<&str>,
+        attr: Option<&[u8]>,
         rule: Rule,
         message: &'static str,
     ) {
@@ -830,7 +832,7 @@ impl<'a> Walker<'a, '_> {
                 }
             }
         }
-        if let Some(key) = attr {
+        if let Some(key) = attr.and_then(|k| std::str::from_utf8(k).ok()) {
             path.push_str("[\"");
             escape_key_into(path, key);
             path.push_str("\"]");

@@ -59,32 +59,52 @@ pub fn project(body: &[u8], pieces: &[Piece], json_cuts: &[(usize, usize)]) -> O
     if cuts.windows(2).any(|w| w[0].1 > w[1].0) {
         return None;
     }
+    // SECURITY: what the walk guarantees and the passes below rely on
+    // (each piece ends after the one before, in the line and in the
+    // request), checked rather than assumed.
+    if pieces
+        .windows(2)
+        .any(|w| w[0].json.1 >= w[1].json.1 || w[0].pb.1 > w[1].pb.1)
+    {
+        return None;
+    }
     // The messages around the cuts, whose lengths change: the pieces that
     // hold a cut (a group, a span, an event, a link, a resource, a
-    // scope), with the cuts, parents before children.
-    let mut nodes: Vec<Node> = cuts
-        .iter()
-        .map(|&(start, end)| Node {
-            start,
-            end,
-            cut: true,
-        })
-        .collect();
+    // scope). Pieces end in the request in the order they were written
+    // (a message after its members), so one pass finds them: the last cut
+    // that ends within a piece lies in it if it starts within it.
+    let mut containers: Vec<Node> = Vec::new();
+    let mut last = None;
+    let mut next_cut = 0;
     for p in pieces {
         let (start, end) = p.pb;
-        let first = cuts.partition_point(|c| c.0 < start);
-        if cuts
-            .get(first)
-            .is_some_and(|&c| c.0 < end && c != (start, end))
-        {
-            nodes.push(Node {
+        while cuts.get(next_cut).is_some_and(|c| c.1 <= end) {
+            last = cuts.get(next_cut);
+            next_cut += 1;
+        }
+        if last.is_some_and(|&c| c.0 >= start && c != (start, end)) {
+            containers.push(Node {
                 start,
                 end,
                 cut: false,
             });
         }
     }
-    nodes.sort_unstable_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+    // Parents before children, then merged with the cuts (in order).
+    containers.sort_unstable_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+    let mut nodes = Vec::with_capacity(containers.len() + cuts.len());
+    let mut held = containers.into_iter().peekable();
+    for &(start, end) in &cuts {
+        while let Some(c) = held.next_if(|c| c.start <= start) {
+            nodes.push(c);
+        }
+        nodes.push(Node {
+            start,
+            end,
+            cut: true,
+        });
+    }
+    nodes.extend(held);
     let mut sizes = vec![0usize; nodes.len()];
     let (next, removed) = shrink(body, &nodes, 0, body.len(), &mut sizes)?;
     if next != nodes.len() {
