@@ -3,8 +3,9 @@
 //! gated OTLP/JSON line again.
 //!
 //! The wire walk ([`super::transcode`]) can say where each repeated
-//! message (a span, an attribute, ...) and each log body of the line it
-//! writes came from in the request: a [`Piece`]. When the gate's OTLP
+//! message (a span, an attribute, ...), each resource and scope, and each
+//! log body of the line it writes came from in the request: a [`Piece`].
+//! Pieces nest as the request's fields do. When the gate's OTLP
 //! fast path strips members, its projection is the line without them
 //! (`gate::Gate::stripped_ranges`); [`project`] takes the same members
 //! out of the request and rewrites the length of every message around
@@ -29,8 +30,8 @@ use prost::encoding::{WireType, decode_varint, encode_varint, encoded_len_varint
 /// request it was written from: byte ranges (start, end) of each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Piece {
-    /// The member in the line: an array element (`{...}`) or a log
-    /// body's `"body":{...}`.
+    /// The member in the line: an array element (`{...}`), a resource's
+    /// or scope's value (`{...}`), or a log body's `"body":{...}`.
     pub json: (usize, usize),
     /// The whole field in the request: key, length and message.
     pub pb: (usize, usize),
