@@ -820,9 +820,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn definitions_that_differ_in_anything_differ_in_digest() {
-        let w = Window {
+    /// A window of 50 records, defined in `a.toml`.
+    fn window() -> Window {
+        Window {
             id: "w".into(),
             sink: "s".into(),
             start: "2026-12-01T10:00:00Z".parse().unwrap(),
@@ -832,7 +832,12 @@ mod tests {
             max_records: Some(50),
             max_bytes: None,
             file: "a.toml".into(),
-        };
+        }
+    }
+
+    #[test]
+    fn definitions_that_differ_in_anything_differ_in_digest() {
+        let w = window();
         let base = definition_digest(&w);
         let mut other = w.clone();
         other.file = "b.toml".into();
@@ -856,17 +861,7 @@ mod tests {
 
     #[test]
     fn a_log_records_no_more_back_than_the_claim_held_unspent() {
-        let w = Window {
-            id: "w".into(),
-            sink: "s".into(),
-            start: "2026-12-01T10:00:00Z".parse().unwrap(),
-            end: "2026-12-01T12:00:00Z".parse().unwrap(),
-            reason: "r".into(),
-            requested_by: "q".into(),
-            max_records: Some(50),
-            max_bytes: None,
-            file: "a.toml".into(),
-        };
+        let w = window();
         let claim = Claim {
             window: &w,
             holder: "h",
