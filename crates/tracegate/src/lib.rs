@@ -136,6 +136,8 @@ pub mod gate;
 #[doc(hidden)]
 pub mod io_text;
 #[doc(hidden)]
+pub mod otlp_schema;
+#[doc(hidden)]
 pub mod policy;
 #[doc(hidden)]
 pub mod record;
@@ -208,7 +210,7 @@ pub use window::runtime::{Capture, CaptureStats, Done as CaptureDone, Grant, Job
 #[allow(rustdoc::private_intra_doc_links)]
 pub mod internals {
     pub use crate::{
-        audit, decision, evidence, finding, fleet, gate, io_text, policy, record, redact, seal,
-        sink, source, window,
+        audit, decision, evidence, finding, fleet, gate, io_text, otlp_schema, policy, record,
+        redact, seal, sink, source, window,
     };
 }

@@ -410,7 +410,7 @@ fn cut_reads_as_the_gated_line(
 /// does not pass the line verbatim (a number the conventions do not
 /// define is refused, as in OTLP/JSON).
 fn enums_are_judged(line: &[u8], signal: &str) {
-    use tracegate::internals::record::otlp_enums::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
+    use tracegate::internals::otlp_schema::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
     let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
         panic!("the {signal} decode wrote a line that is not JSON");
     };

@@ -3,7 +3,6 @@
 pub mod canonical;
 pub mod cf_span;
 pub mod escape;
-pub mod otlp_enums;
 pub mod otlp_proto;
 pub mod tape;
 

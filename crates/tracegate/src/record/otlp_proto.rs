@@ -31,7 +31,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use prost::Message;
 
-use super::otlp_enums::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
+use crate::otlp_schema::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
 use serde_json::{Map, Value};
 
 /// Why a conversion failed. Never holds record content.

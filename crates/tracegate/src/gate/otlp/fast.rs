@@ -27,7 +27,7 @@
 //! path, which writes projections compact.
 
 use super::attrs::{plain_decimal, unknown_message};
-use super::schema::{Field, Place, Repeated, Schema, Structural, Text, text_ok};
+use super::schema::{FieldKind, Message, Place, Repeated, Structural, Text, text_ok};
 use crate::finding::{Finding, FindingKind, Rule, escape_key_into, push_decimal};
 use crate::gate::detect::Detectors;
 use crate::gate::fast::{SPACED, UNSEEN, canonical_number, detectors_pass, sep};
@@ -308,16 +308,18 @@ impl<'a> Walker<'a, '_> {
     #[inline(always)]
     fn schema_key(
         &mut self,
-        schema: &'static Schema,
+        schema: &'static Message,
         i: usize,
-    ) -> Option<(usize, &'static str, Field, usize)> {
+    ) -> Option<(usize, &'static str, FieldKind, usize)> {
         if self.b.get(i) != Some(&b'"') {
             return None;
         }
         let rest = self.b.get(i + 1..)?;
-        let (idx, &(name, field)) = schema.fields.iter().enumerate().find(|(_, (k, _))| {
+        let (idx, field) = schema.fields.iter().enumerate().find(|(_, f)| {
+            let k = f.key;
             rest.len() > k.len() && rest[k.len()] == b'"' && same(&rest[..k.len()], k.as_bytes())
         })?;
+        let (name, field) = (field.key, field.kind);
         let end = i + 1 + name.len() + 1;
         if self.b.get(end) != Some(&b':') {
             return None;
@@ -343,7 +345,7 @@ impl<'a> Walker<'a, '_> {
 
     /// The message object at `i` (its `{`) under `schema`: the offset after
     /// it and the set of members seen (bit per schema entry).
-    fn object(&mut self, schema: &'static Schema, i: usize) -> Option<(usize, u32)> {
+    fn object(&mut self, schema: &'static Message, i: usize) -> Option<(usize, u32)> {
         if self.b.get(i) != Some(&b'{') {
             return None;
         }
@@ -373,9 +375,9 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// One structural member's value at `i`; the offset after it.
-    fn member(&mut self, field: Field, i: usize) -> Option<usize> {
+    fn member(&mut self, field: FieldKind, i: usize) -> Option<usize> {
         match field {
-            Field::Hex(n) => {
+            FieldKind::Hex(n) => {
                 let (s, end) = self.plain_string(i)?;
                 // SECURITY: uppercase digits are rewritten by the full path
                 // (a bit no rule reads), so only lowercase ids pass here.
@@ -383,14 +385,14 @@ impl<'a> Walker<'a, '_> {
                     || (s.len() == n && s.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')));
                 ok.then_some(end)
             }
-            Field::Nanos => self.unsigned(i, u64::MAX),
-            Field::Uint32 => self.unsigned(i, u64::from(u32::MAX)),
-            Field::Flags(mask) => {
+            FieldKind::Nanos => self.unsigned(i, u64::MAX),
+            FieldKind::Uint32 => self.unsigned(i, u64::from(u32::MAX)),
+            FieldKind::Flags(mask) => {
                 let (digits, end) = self.digits(i)?;
                 let n = parse_u64(digits).filter(|_| digits.len() <= 10)?;
                 (n <= u64::from(mask) && n & u64::from(mask) == n).then_some(end)
             }
-            Field::Enum(names) => {
+            FieldKind::Enum(names) => {
                 // Enum names (strings) are rare in OTLP/JSON: the full path
                 // reads them.
                 if self.b.get(i) == Some(&b'"') {
@@ -400,12 +402,14 @@ impl<'a> Walker<'a, '_> {
                 let n = parse_u64(digits)?;
                 (n < names.len() as u64).then_some(end)
             }
-            Field::Text(Text::Empty) => (self.b.get(i..i + 2) == Some(b"\"\"")).then_some(i + 2),
-            Field::Text(rule) => {
+            FieldKind::Text(Text::Empty) => {
+                (self.b.get(i..i + 2) == Some(b"\"\"")).then_some(i + 2)
+            }
+            FieldKind::Text(rule) => {
                 let (s, end) = self.plain_string(i)?;
                 text_ok(rule, std::str::from_utf8(s).ok()?).then_some(end)
             }
-            Field::Rule(which) => {
+            FieldKind::Rule(which) => {
                 let (s, end) = self.plain_string(i)?;
                 if s.is_empty() {
                     return Some(end);
@@ -421,8 +425,8 @@ impl<'a> Walker<'a, '_> {
             }
             // A non-empty trace state is read member by member on the full
             // path.
-            Field::TraceState => (self.b.get(i..i + 2) == Some(b"\"\"")).then_some(i + 2),
-            Field::SpanName => {
+            FieldKind::TraceState => (self.b.get(i..i + 2) == Some(b"\"\"")).then_some(i + 2),
+            FieldKind::SpanName => {
                 let (s, end) = self.plain_string(i)?;
                 if !self.text_ok(s) {
                     return None;
@@ -434,8 +438,8 @@ impl<'a> Walker<'a, '_> {
                 };
                 self.memo_pass(TAG_SPAN_NAME, s, named).then_some(end)
             }
-            Field::Attributes(place) => self.attributes(place, i),
-            Field::Body => {
+            FieldKind::Attributes(place) => self.attributes(place, i),
+            FieldKind::Body => {
                 // A log body is content: stripped at standard level,
                 // whatever it holds (but it must be a valid value).
                 let (_, end) = self.any_value(i)?;
@@ -448,8 +452,15 @@ impl<'a> Walker<'a, '_> {
                 );
                 Some(end)
             }
-            Field::Object(schema) => self.object(schema, i).map(|(end, _)| end),
-            Field::Array(schema, repeated) => self.array(schema, repeated, i),
+            FieldKind::Object(schema) => self.object(schema, i).map(|(end, _)| end),
+            FieldKind::Array(schema, repeated) => self.array(schema, repeated, i),
+            // The attribute and value messages' kinds: the attribute judge
+            // reads those, never this walk. The full path decides.
+            FieldKind::Key
+            | FieldKind::Value
+            | FieldKind::Values
+            | FieldKind::Pairs
+            | FieldKind::Case(_) => None,
         }
     }
 
@@ -504,7 +515,7 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// A repeated message at `i` (its `[`), at most its `max_*` elements.
-    fn array(&mut self, schema: &'static Schema, repeated: Repeated, i: usize) -> Option<usize> {
+    fn array(&mut self, schema: &'static Message, repeated: Repeated, i: usize) -> Option<usize> {
         if self.b.get(i) != Some(&b'[') {
             return None;
         }
@@ -531,7 +542,7 @@ impl<'a> Walker<'a, '_> {
             let (end, _) = self.object(schema, i)?;
             self.path.pop();
             n += 1;
-            if super::schema::is_item(schema) {
+            if schema.is_item() {
                 self.items = self.items.saturating_add(1);
             }
             match self.next(end, b']')? {

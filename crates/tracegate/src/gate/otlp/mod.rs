@@ -51,7 +51,7 @@ use crate::record::canonical;
 use crate::record::tape::{Kind, Tape, Token, raw, string_value};
 use crate::window::Level;
 use crate::window::budget::Units;
-use schema::{Field, Repeated, Schema, Structural, Text};
+use schema::{FieldKind, Message, Repeated, Structural, Text};
 
 /// What the OTLP judge reads: one scanned line and how to judge it.
 #[derive(Clone, Copy)]
@@ -423,10 +423,10 @@ impl<'a> Judge<'a, '_> {
     }
 
     /// Check the object at `obj` against `schema` and write its projection.
-    fn object(&mut self, schema: &Schema, obj: usize) {
+    fn object(&mut self, schema: &Message, obj: usize) {
         if self.level == Level::Full
             && !self.in_unit
-            && schema::is_unit(schema)
+            && schema.is_unit()
             && let Some(allowance) = self.scratch.allowance
         {
             self.unit(schema, obj, allowance);
@@ -438,7 +438,7 @@ impl<'a> Judge<'a, '_> {
     /// One budget unit at full level: judged at full while it fits in the
     /// allowance, else rolled back and judged again at standard level, and
     /// so is every unit after it in the record.
-    fn unit(&mut self, schema: &Schema, obj: usize, allowance: Units) {
+    fn unit(&mut self, schema: &Message, obj: usize, allowance: Units) {
         let out = self.out.len();
         let findings = self.findings.len();
         let saved = (
@@ -484,13 +484,13 @@ impl<'a> Judge<'a, '_> {
         self.object_fields(schema, obj);
     }
 
-    fn object_fields(&mut self, schema: &Schema, obj: usize) {
+    fn object_fields(&mut self, schema: &Message, obj: usize) {
         self.out.push(b'{');
         let mut first = true;
         for (k, v) in self.walk.tape.members(obj) {
             let name = self.decoded(k);
             self.segs.push(Seg::Key(k));
-            match schema.lookup(&name) {
+            match schema.field(&name).map(|f| f.kind) {
                 Some(field) => {
                     let mark = self.out.len();
                     if !first {
@@ -504,7 +504,7 @@ impl<'a> Judge<'a, '_> {
                         self.out.truncate(mark);
                         self.unrecognisable |= self.bare
                             && self.segs.len() == 1
-                            && matches!(field, Field::SpanName | Field::Attributes(_));
+                            && matches!(field, FieldKind::SpanName | FieldKind::Attributes(_));
                     }
                 }
                 None => self.strip(Rule::UnknownField, "field is not part of the otlp schema"),
@@ -516,41 +516,51 @@ impl<'a> Judge<'a, '_> {
 
     /// Check one structural member and append its projected value; `false`
     /// when it is left out (the finding is already pushed).
-    fn member(&mut self, field: Field, v: usize) -> bool {
+    fn member(&mut self, field: FieldKind, v: usize) -> bool {
         let t = self.tok(v);
         match field {
-            Field::Hex(n) => self.hex(n, v),
-            Field::Nanos => self.unsigned(v, u64::MAX, "timestamp must be a u64 of nanoseconds"),
-            Field::Uint32 => self.unsigned(v, u64::from(u32::MAX), "value must be a u32"),
-            Field::Flags(mask) => self.flags(v, mask),
-            Field::Enum(names) => self.enumeration(names, v),
-            Field::Text(text) => self.text(text, v),
-            Field::Rule(which) => self.structural(which, v),
-            Field::TraceState => self.trace_state(v),
-            Field::SpanName => self.span_name(v),
-            Field::Attributes(place) if t.kind == Kind::Array => {
+            FieldKind::Hex(n) => self.hex(n, v),
+            FieldKind::Nanos => {
+                self.unsigned(v, u64::MAX, "timestamp must be a u64 of nanoseconds")
+            }
+            FieldKind::Uint32 => self.unsigned(v, u64::from(u32::MAX), "value must be a u32"),
+            FieldKind::Flags(mask) => self.flags(v, mask),
+            FieldKind::Enum(names) => self.enumeration(names, v),
+            FieldKind::Text(text) => self.text(text, v),
+            FieldKind::Rule(which) => self.structural(which, v),
+            FieldKind::TraceState => self.trace_state(v),
+            FieldKind::SpanName => self.span_name(v),
+            FieldKind::Attributes(place) if t.kind == Kind::Array => {
                 if !self.within(v, self.policy.standard.otlp.limits.attributes) {
                     return false;
                 }
                 self.attributes(place, v);
                 true
             }
-            Field::Body => self.body(v),
-            Field::Object(schema) if t.kind == Kind::Object => {
+            FieldKind::Body => self.body(v),
+            FieldKind::Object(schema) if t.kind == Kind::Object => {
                 self.object(schema, v);
                 true
             }
-            Field::Array(schema, repeated) if t.kind == Kind::Array => {
+            FieldKind::Array(schema, repeated) if t.kind == Kind::Array => {
                 if !self.within(v, self.limit(repeated)) {
                     return false;
                 }
                 self.array(schema, v);
                 true
             }
-            Field::Attributes(_) | Field::Array(..) => {
+            FieldKind::Attributes(_) | FieldKind::Array(..) => {
                 self.violation(Rule::Type, "expected an array")
             }
-            Field::Object(_) => self.violation(Rule::Type, "expected an object"),
+            FieldKind::Object(_) => self.violation(Rule::Type, "expected an object"),
+            // The attribute and value messages' kinds, which no message the
+            // gate walks holds (the attribute judge reads those): fail
+            // closed.
+            FieldKind::Key
+            | FieldKind::Value
+            | FieldKind::Values
+            | FieldKind::Pairs
+            | FieldKind::Case(_) => self.violation(Rule::Type, "not a structural field"),
         }
     }
 
@@ -701,10 +711,10 @@ impl<'a> Judge<'a, '_> {
     }
 
     /// A repeated message: each element must be an object of `schema`.
-    fn array(&mut self, schema: &Schema, arr: usize) {
+    fn array(&mut self, schema: &Message, arr: usize) {
         self.out.push(b'[');
         let mut first = true;
-        let items = schema::is_item(schema);
+        let items = schema.is_item();
         for (i, el) in self.walk.tape.elements(arr).enumerate() {
             self.segs.push(Seg::Index(i));
             let mark = self.out.len();
@@ -733,7 +743,7 @@ impl<'a> Judge<'a, '_> {
     /// `drop_record`, a violation inside it (its structure, attributes,
     /// events, links) drops this item alone and records its ordinal for
     /// `partialSuccess`; `false` when it was dropped.
-    fn item(&mut self, schema: &Schema, el: usize) -> bool {
+    fn item(&mut self, schema: &Message, el: usize) -> bool {
         let ordinal = self.scratch.items;
         self.scratch.items = self.scratch.items.saturating_add(1);
         let first_finding = u32::try_from(self.findings.len()).unwrap_or(u32::MAX);

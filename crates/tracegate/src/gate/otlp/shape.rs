@@ -26,7 +26,8 @@
 
 use std::fmt::Write as _;
 
-use super::schema::{Field, REQUEST, Schema};
+use super::schema::{FieldKind, Message, REQUEST};
+use crate::otlp_schema;
 use crate::record::otlp_proto::bounds::Signal;
 use crate::record::tape::{Kind, Tape, string_value};
 
@@ -77,7 +78,12 @@ pub fn check_request(tape: &Tape, text: &str, signal: Option<Signal>) -> Result<
     for (k, v) in tape.members(0) {
         let key = string_value(text, &tokens[k]);
         // SECURITY: the unknown key itself is never shown.
-        let Some((name, field)) = REQUEST.fields.iter().find(|(n, _)| *n == key) else {
+        let Some(otlp_schema::Field {
+            key: name,
+            kind: field,
+            ..
+        }) = REQUEST.field(&key)
+        else {
             return Err(ShapeError {
                 path: String::new(),
                 problem: format!("a top-level member other than {}", wanted(signal)),
@@ -136,23 +142,31 @@ impl Walk<'_> {
     }
 
     /// Check value `v` of a member whose schema rule is `field`.
-    fn field(&mut self, field: Field, v: usize) -> Result<(), ShapeError> {
+    fn field(&mut self, field: FieldKind, v: usize) -> Result<(), ShapeError> {
         let kind = self.kind(v);
         match field {
-            Field::Hex(_)
-            | Field::Text(_)
-            | Field::Rule(_)
-            | Field::TraceState
-            | Field::SpanName => self.expect(kind == Kind::String, "a string", v),
-            Field::Nanos | Field::Uint32 | Field::Flags(_) | Field::Enum(_) => self.expect(
-                matches!(kind, Kind::Number | Kind::String),
-                "a number or a string",
-                v,
-            ),
-            Field::Attributes(_) => self.list(v, &mut |w, el| w.key_value(el)),
-            Field::Body => self.any_value(v),
-            Field::Object(schema) => self.object(schema, v),
-            Field::Array(schema, _) => self.list(v, &mut |w, el| w.object(schema, el)),
+            FieldKind::Hex(_)
+            | FieldKind::Text(_)
+            | FieldKind::Rule(_)
+            | FieldKind::TraceState
+            | FieldKind::SpanName => self.expect(kind == Kind::String, "a string", v),
+            FieldKind::Nanos | FieldKind::Uint32 | FieldKind::Flags(_) | FieldKind::Enum(_) => self
+                .expect(
+                    matches!(kind, Kind::Number | Kind::String),
+                    "a number or a string",
+                    v,
+                ),
+            FieldKind::Attributes(_) => self.list(v, &mut |w, el| w.key_value(el)),
+            FieldKind::Body => self.any_value(v),
+            FieldKind::Object(schema) => self.object(schema, v),
+            FieldKind::Array(schema, _) => self.list(v, &mut |w, el| w.object(schema, el)),
+            // The attribute and value messages are checked by
+            // `key_value` and `any_value`; no request message holds them.
+            FieldKind::Key
+            | FieldKind::Value
+            | FieldKind::Values
+            | FieldKind::Pairs
+            | FieldKind::Case(_) => self.expect(false, "a structural field", v),
         }
     }
 
@@ -181,14 +195,19 @@ impl Walk<'_> {
     }
 
     /// A message of `schema`: its known members, each of its kind.
-    fn object(&mut self, schema: &'static Schema, v: usize) -> Result<(), ShapeError> {
+    fn object(&mut self, schema: &'static Message, v: usize) -> Result<(), ShapeError> {
         self.expect(self.kind(v) == Kind::Object, "an object", v)?;
         let tokens = self.tape.tokens();
         let mark = self.path.len();
         for (k, m) in self.tape.members(v) {
             let key = string_value(self.text, &tokens[k]);
             // Unknown members are the gate's (an `unknown_field` strip).
-            let Some((name, field)) = schema.fields.iter().find(|(n, _)| *n == key) else {
+            let Some(otlp_schema::Field {
+                key: name,
+                kind: field,
+                ..
+            }) = schema.field(&key)
+            else {
                 continue;
             };
             self.path.push('.');

@@ -49,6 +49,7 @@ use rustc_hash::FxHashMap;
 
 use super::rule::{FieldRule, FieldSet, ValueType};
 use super::{OtlpRules, Policy};
+use crate::otlp_schema::{self, FieldKind, Name, Place, Repeated, Structural, Text};
 use count::{CountError, Mode, log_add};
 
 /// A record format whose bound is computed.
@@ -230,9 +231,9 @@ fn formats(policy: &Policy, pseudo: &[String], cache: &mut Cache) -> Vec<Bound> 
                         "an export request or a bare span object (the bare span is no larger)"
                             .into(),
                     );
-                    w.message(&otlp::REQUEST_SPANS);
+                    w.message(&otlp_schema::REQUEST, false);
                 }
-                RecordFormat::OtlpLog => w.message(&otlp::REQUEST_LOGS),
+                RecordFormat::OtlpLog => w.message(&otlp_schema::REQUEST, true),
             }
             let bits = w.parts.iter().map(|p| p.bits).sum();
             Bound {
@@ -695,15 +696,16 @@ impl Walker<'_> {
         }
     }
 
-    /// An OTLP message, from the table in [`otlp`].
-    fn message(&mut self, msg: &otlp::Message) {
-        let path = msg.path;
+    /// An OTLP message of the crate's table, in a record of spans or (when
+    /// `logs`) of log records.
+    fn message(&mut self, msg: &'static otlp_schema::Message, logs: bool) {
+        let path = otlp::path(msg.name);
         let mut keys = 0usize;
-        for &(key, slot) in msg.fields {
+        for &otlp_schema::Field { key, kind, .. } in msg.fields {
             let p = format!("{path}.{key}");
             keys += 1;
-            match slot {
-                otlp::Slot::Hex(digits) => {
+            match kind {
+                FieldKind::Hex(digits) => {
                     if self.pseudonymized(key) {
                         self.part(
                             &p,
@@ -721,17 +723,17 @@ impl Walker<'_> {
                         );
                     }
                 }
-                otlp::Slot::Nanos => self.part(
+                FieldKind::Nanos => self.part(
                     &p,
                     log_add(65.0, 0.0),
                     "u64 nanoseconds, as a string or a JSON number (65 bits), or absent".into(),
                 ),
-                otlp::Slot::Uint32 => self.part(
+                FieldKind::Uint32 => self.part(
                     &p,
                     log_add(33.0, 0.0),
                     "u32 count, as a string or a JSON number (33 bits), or absent".into(),
                 ),
-                otlp::Slot::Flags(mask) => {
+                FieldKind::Flags(mask) => {
                     let b = f64::from(mask.count_ones()) + 1.0;
                     self.part(
                         &p,
@@ -742,12 +744,15 @@ impl Walker<'_> {
                         ),
                     );
                 }
-                otlp::Slot::Enum(n) => {
+                FieldKind::Enum(names) => {
+                    let n = names.len();
                     let l = log_add((2.0 * n as f64).log2(), 0.0);
                     self.part(&p, l, format!("{n} values, by number or name, or absent"));
                 }
-                otlp::Slot::Empty => self.part(&p, 1.0, "empty only: absent or present".into()),
-                otlp::Slot::Severity => {
+                FieldKind::Text(Text::Empty) => {
+                    self.part(&p, 1.0, "empty only: absent or present".into())
+                }
+                FieldKind::Text(Text::Severity) => {
                     let n = otlp::severity_texts();
                     let l = log_add(n.log2(), 0.0);
                     self.part(
@@ -756,13 +761,13 @@ impl Walker<'_> {
                         format!("{n} level words (any case, digit 2-4) or empty, or absent"),
                     );
                 }
-                otlp::Slot::Rule(which) => {
+                FieldKind::Rule(which) => {
                     let s = &self.policy.standard.otlp.structure;
                     let rule = match which {
-                        otlp::Structural::SchemaUrl => s.schema_url.clone(),
-                        otlp::Structural::ScopeName => s.scope_name.clone(),
-                        otlp::Structural::ScopeVersion => s.scope_version.clone(),
-                        otlp::Structural::EventName => s.event_name.clone(),
+                        Structural::SchemaUrl => s.schema_url.clone(),
+                        Structural::ScopeName => s.scope_name.clone(),
+                        Structural::ScopeVersion => s.scope_version.clone(),
+                        Structural::EventName => s.event_name.clone(),
                     };
                     match self.strings(&rule, None, false) {
                         // The empty string always passes; absent too.
@@ -773,8 +778,8 @@ impl Walker<'_> {
                         Err(why) => self.unbounded(&p, format!("`{p}`: {why}")),
                     }
                 }
-                otlp::Slot::TraceState => self.trace_state(&p),
-                otlp::Slot::SpanName => {
+                FieldKind::TraceState => self.trace_state(&p),
+                FieldKind::SpanName => {
                     let o = &self.policy.standard.otlp;
                     let names = o.span_names.len() as f64;
                     let rule = o.structure.span_name.clone();
@@ -792,27 +797,43 @@ impl Walker<'_> {
                         Err(why) => self.unbounded(&p, format!("`{p}`: {why}")),
                     }
                 }
-                otlp::Slot::Attributes(place) => self.attributes(&p, place),
-                otlp::Slot::Body => {
+                FieldKind::Attributes(place) => self.attributes(&p, place),
+                FieldKind::Body => {
                     // Content: stripped at standard level, never written.
                     keys -= 1;
                 }
-                otlp::Slot::Object(inner) => {
+                FieldKind::Object(inner) => {
                     self.part(&p, 1.0, "absent or present".into());
-                    self.message(inner);
+                    self.message(inner, logs);
                 }
-                otlp::Slot::One(inner) => self.message(inner),
-                otlp::Slot::EmptyArray => {
+                // The array of the other signal: absent or empty.
+                FieldKind::Array(inner, Repeated::Resources)
+                    if (inner.name == Name::ResourceLogs) != logs =>
+                {
                     self.part(&p, 1.0, "absent or an empty array".into());
                 }
-                otlp::Slot::Many(inner, repeated) => {
+                // The path to the one unit counted.
+                FieldKind::Array(
+                    inner,
+                    Repeated::Resources | Repeated::Scopes | Repeated::Spans | Repeated::LogRecords,
+                ) => self.message(inner, logs),
+                FieldKind::Array(inner, repeated) => {
                     let m = self.limit(repeated);
                     self.part(
                         &format!("{p}: count"),
                         ((m + 1) as f64).log2() + 1.0,
                         format!("absent, or 0 to {m} elements: log2({}) + 1", m + 1),
                     );
-                    self.repeated(m, repeated.note(), |w| w.message(inner));
+                    self.repeated(m, otlp::note(repeated), |w| w.message(inner, logs));
+                }
+                // The attribute and value messages' own kinds: no message
+                // of a request's structure holds them.
+                FieldKind::Key
+                | FieldKind::Value
+                | FieldKind::Values
+                | FieldKind::Pairs
+                | FieldKind::Case(_) => {
+                    self.unbounded(&p, format!("`{p}`: not a structural field"));
                 }
             }
         }
@@ -823,11 +844,13 @@ impl Walker<'_> {
         );
     }
 
-    fn limit(&self, r: otlp::Repeated) -> usize {
+    fn limit(&self, r: Repeated) -> usize {
         let l = &self.policy.standard.otlp.limits;
         match r {
-            otlp::Repeated::Events => l.events,
-            otlp::Repeated::Links => l.links,
+            Repeated::Events => l.events,
+            Repeated::Links => l.links,
+            // One unit is counted: one of each group on its path.
+            Repeated::Resources | Repeated::Scopes | Repeated::Spans | Repeated::LogRecords => 1,
         }
     }
 
@@ -872,15 +895,15 @@ impl Walker<'_> {
     }
 
     /// An attribute list under the allowlist of `place`.
-    fn attributes(&mut self, path: &str, place: otlp::Place) {
+    fn attributes(&mut self, path: &str, place: Place) {
         let o: &OtlpRules = &self.policy.standard.otlp;
         let set = match place {
-            otlp::Place::Resource => o.resource_attributes.clone(),
-            otlp::Place::Scope => o.scope_attributes.clone(),
-            otlp::Place::Span => o.span_attributes.clone(),
-            otlp::Place::Event => o.event_attributes.clone(),
-            otlp::Place::Link => o.link_attributes.clone(),
-            otlp::Place::Log => o.log_attributes.clone(),
+            Place::Resource => o.resource_attributes.clone(),
+            Place::Scope => o.scope_attributes.clone(),
+            Place::Span => o.span_attributes.clone(),
+            Place::Event => o.event_attributes.clone(),
+            Place::Link => o.link_attributes.clone(),
+            Place::Log => o.log_attributes.clone(),
         };
         let cap = o.limits.attributes;
         self.part(path, 1.0, "absent or present".into());

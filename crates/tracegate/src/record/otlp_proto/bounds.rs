@@ -16,8 +16,14 @@
 //! first bound passed; a body that is not well-formed protobuf is refused
 //! as such. Errors name the bound and its limit, never a byte of the body.
 
+use crate::otlp_schema::{LOGS, Message, Name, REQUEST, SCOPE_SPANS, SPAN, TRACES};
 use crate::policy::StructureLimits;
 use crate::record::tape::{Kind, Tape, string_value};
+
+/// Whether entering `m` nests a value one level deeper.
+fn nests(m: &Message) -> bool {
+    matches!(m.name, Name::ArrayValue | Name::KvList)
+}
 
 /// What a request holds, counted before decoding.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -120,54 +126,6 @@ pub enum Signal {
     Logs,
 }
 
-/// The messages the walk descends into; every other field is skipped by
-/// its wire type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Msg {
-    TraceRequest,
-    ResourceSpans,
-    ScopeSpans,
-    LogsRequest,
-    ResourceLogs,
-    ScopeLogs,
-    Resource,
-    Scope,
-    Span,
-    Event,
-    Link,
-    LogRecord,
-    KeyValue,
-    AnyValue,
-    ArrayValue,
-    KvList,
-}
-
-/// The message at `field` of `m`, when it is one the walk counts
-/// (field numbers of the OTLP protos, as in [`super`]).
-fn child(m: Msg, field: u64) -> Option<Msg> {
-    use Msg::*;
-    Some(match (m, field) {
-        (TraceRequest, 1) => ResourceSpans,
-        (ResourceSpans, 1) | (ResourceLogs, 1) => Resource,
-        (ResourceSpans, 2) => ScopeSpans,
-        (ScopeSpans, 1) | (ScopeLogs, 1) => Scope,
-        (ScopeSpans, 2) => Span,
-        (LogsRequest, 1) => ResourceLogs,
-        (ResourceLogs, 2) => ScopeLogs,
-        (ScopeLogs, 2) => LogRecord,
-        (Resource, 1) | (Scope, 3) | (Span, 9) | (Event, 3) | (Link, 4) | (LogRecord, 6) => {
-            KeyValue
-        }
-        (Span, 11) => Event,
-        (Span, 13) => Link,
-        (LogRecord, 5) | (KeyValue, 2) | (ArrayValue, 1) => AnyValue,
-        (AnyValue, 5) => ArrayValue,
-        (AnyValue, 6) => KvList,
-        (KvList, 1) => KeyValue,
-        _ => return None,
-    })
-}
-
 /// Running counts against the limits.
 struct Counter<'l> {
     limits: &'l StructureLimits,
@@ -184,28 +142,30 @@ impl Counter<'_> {
     }
 
     /// Count entering `m`, whose parent is `parent`, at value nesting `nest`.
-    fn enter(&mut self, m: Msg, parent: Msg, nest: usize) -> Result<(), BoundError> {
+    fn enter(&mut self, m: &Message, parent: &Message, nest: usize) -> Result<(), BoundError> {
         let l = self.limits;
         let c = &mut self.c;
         c.items += 1;
-        match m {
-            Msg::ResourceSpans | Msg::ScopeSpans => {
+        match m.name {
+            Name::ResourceSpans | Name::ScopeSpans => {
                 Self::bump(&mut c.groups, l.max_spans, Bound::Groups)?
             }
-            Msg::ResourceLogs | Msg::ScopeLogs => {
+            Name::ResourceLogs | Name::ScopeLogs => {
                 Self::bump(&mut c.groups, l.max_log_records, Bound::Groups)?
             }
-            Msg::Span => Self::bump(&mut c.spans, l.max_spans, Bound::Spans)?,
-            Msg::LogRecord => Self::bump(&mut c.log_records, l.max_log_records, Bound::LogRecords)?,
-            Msg::Event => Self::bump(&mut c.events, l.max_events, Bound::Events)?,
-            Msg::Link => Self::bump(&mut c.links, l.max_links, Bound::Links)?,
-            Msg::KeyValue => Self::bump(&mut c.attributes, l.max_attributes, Bound::Attributes)?,
+            Name::Span => Self::bump(&mut c.spans, l.max_spans, Bound::Spans)?,
+            Name::LogRecord => {
+                Self::bump(&mut c.log_records, l.max_log_records, Bound::LogRecords)?
+            }
+            Name::Event => Self::bump(&mut c.events, l.max_events, Bound::Events)?,
+            Name::Link => Self::bump(&mut c.links, l.max_links, Bound::Links)?,
+            Name::KeyValue => Self::bump(&mut c.attributes, l.max_attributes, Bound::Attributes)?,
             // An array element is a value of its own: it costs what an
             // attribute costs.
-            Msg::AnyValue if parent == Msg::ArrayValue => {
+            Name::AnyValue if parent.name == Name::ArrayValue => {
                 Self::bump(&mut c.attributes, l.max_attributes, Bound::Attributes)?
             }
-            Msg::ArrayValue | Msg::KvList => {
+            Name::ArrayValue | Name::KvList => {
                 c.nesting = c.nesting.max(nest);
                 if nest > l.max_nesting {
                     return Err(BoundError::Exceeded {
@@ -240,9 +200,9 @@ pub fn check_protobuf(
     signal: Signal,
     limits: &StructureLimits,
 ) -> Result<Counts, BoundError> {
-    let root = match signal {
-        Signal::Traces => Msg::TraceRequest,
-        Signal::Logs => Msg::LogsRequest,
+    let root: &'static Message = match signal {
+        Signal::Traces => &TRACES,
+        Signal::Logs => &LOGS,
     };
     let mut counter = Counter {
         limits,
@@ -251,7 +211,7 @@ pub fn check_protobuf(
     // (message, end offset, value nesting). The fixed message levels are
     // at most 8 deep and each nesting level adds 3 (AnyValue, ArrayValue or
     // KvList, KeyValue), so the stack is bounded by the nesting limit.
-    let mut stack: Vec<(Msg, usize, usize)> = Vec::with_capacity(16);
+    let mut stack: Vec<(&Message, usize, usize)> = Vec::with_capacity(16);
     stack.push((root, body.len(), 0));
     let mut pos = 0usize;
     while let Some(&(m, end, nest)) = stack.last() {
@@ -279,9 +239,9 @@ pub fn check_protobuf(
         if next > end {
             return Err(BoundError::Malformed);
         }
-        match child(m, field) {
+        match u32::try_from(field).ok().and_then(|n| m.child(n)) {
             Some(c) if wire == 2 => {
-                let nest = nest + usize::from(matches!(c, Msg::ArrayValue | Msg::KvList));
+                let nest = nest + usize::from(nests(c));
                 counter.enter(c, m, nest)?;
                 stack.push((c, next, nest));
             }
@@ -313,7 +273,7 @@ pub fn check_json(tape: &Tape, text: &str, limits: &StructureLimits) -> Result<C
             c: Counts::default(),
         },
     };
-    w.object(0, Msg::TraceRequest, 0, true)?;
+    w.object(0, &REQUEST, 0, true)?;
     w.counter.c.items = tape.tokens().len();
     Ok(w.counter.c)
 }
@@ -325,33 +285,14 @@ struct JsonWalk<'a> {
 }
 
 impl JsonWalk<'_> {
-    /// The OTLP/JSON key of `m`'s children that the walk descends into.
-    fn child(m: Msg, key: &str) -> Option<Msg> {
-        use Msg::*;
-        Some(match (m, key) {
-            (TraceRequest, "resourceSpans") => ResourceSpans,
-            (TraceRequest, "resourceLogs") => ResourceLogs,
-            (ResourceSpans | ResourceLogs, "resource") => Resource,
-            (ResourceSpans, "scopeSpans") => ScopeSpans,
-            (ResourceLogs, "scopeLogs") => ScopeLogs,
-            (ScopeSpans | ScopeLogs, "scope") => Scope,
-            (ScopeSpans, "spans") => Span,
-            (ScopeLogs, "logRecords") => LogRecord,
-            (Resource | Scope | Span | Event | Link | LogRecord, "attributes") => KeyValue,
-            (Span, "events") => Event,
-            (Span, "links") => Link,
-            (LogRecord, "body") | (KeyValue, "value") => AnyValue,
-            (AnyValue, "arrayValue") => ArrayValue,
-            (AnyValue, "kvlistValue") => KvList,
-            (ArrayValue, "values") => AnyValue,
-            (KvList, "values") => KeyValue,
-            _ => return None,
-        })
+    /// The message `m`'s member `key` holds, if the walk descends into it.
+    fn child(m: &Message, key: &str) -> Option<&'static Message> {
+        m.field(key)?.kind.message()
     }
 
     /// Walk the object at token `at` as message `m`. `top` marks the line's
     /// own object: a bare span has no `resourceSpans`.
-    fn object(&mut self, at: usize, m: Msg, nest: usize, top: bool) -> Result<(), BoundError> {
+    fn object(&mut self, at: usize, m: &Message, nest: usize, top: bool) -> Result<(), BoundError> {
         let tokens = self.tape.tokens();
         // `{}` is an empty export request, not a span.
         let mut bare_span = top && self.tape.members(at).next().is_some();
@@ -367,11 +308,11 @@ impl JsonWalk<'_> {
         }
         if bare_span {
             // Not an export request: count it as one span with its parts.
-            self.counter.enter(Msg::Span, Msg::ScopeSpans, 0)?;
+            self.counter.enter(&SPAN, &SCOPE_SPANS, 0)?;
             for (k, v) in self.tape.members(at) {
                 let key = string_value(self.text, &tokens[k]);
-                if let Some(c) = Self::child(Msg::Span, &key) {
-                    self.value(v, c, Msg::Span, 0)?;
+                if let Some(c) = Self::child(&SPAN, &key) {
+                    self.value(v, c, &SPAN, 0)?;
                 }
             }
         }
@@ -379,7 +320,13 @@ impl JsonWalk<'_> {
     }
 
     /// A member value of kind `c` (an array of them for repeated fields).
-    fn value(&mut self, v: usize, c: Msg, parent: Msg, nest: usize) -> Result<(), BoundError> {
+    fn value(
+        &mut self,
+        v: usize,
+        c: &Message,
+        parent: &Message,
+        nest: usize,
+    ) -> Result<(), BoundError> {
         let tokens = self.tape.tokens();
         let Some(t) = tokens.get(v) else {
             return Ok(());
@@ -396,8 +343,14 @@ impl JsonWalk<'_> {
         }
     }
 
-    fn one(&mut self, at: usize, c: Msg, parent: Msg, nest: usize) -> Result<(), BoundError> {
-        let nest = nest + usize::from(matches!(c, Msg::ArrayValue | Msg::KvList));
+    fn one(
+        &mut self,
+        at: usize,
+        c: &Message,
+        parent: &Message,
+        nest: usize,
+    ) -> Result<(), BoundError> {
+        let nest = nest + usize::from(nests(c));
         self.counter.enter(c, parent, nest)?;
         if self.tape.tokens().get(at).map(|t| t.kind) == Some(Kind::Object) {
             self.object(at, c, nest, false)?;

@@ -13,181 +13,16 @@
 //! path skips them. A property test holds the two paths to the same bytes
 //! on generated and mutated lines.
 //!
-//! One table per message ([`Message`]) names each field's JSON key,
-//! protobuf number and type; the walk is the same for all of them.
+//! The crate's OTLP table ([`crate::otlp_schema`]) names each field's JSON
+//! key, protobuf number and kind; the walk is the same for all messages.
 
 use std::borrow::Cow;
 use std::cell::Cell;
 
 use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint};
 
-use crate::record::otlp_enums::{SEVERITIES, SPAN_KINDS, STATUS_CODES};
+use crate::otlp_schema::{ANY_VALUE, Case, Field, FieldKind, KEY_VALUE, LOGS, Message, TRACES};
 use crate::record::tape::{Elements, Kind, Tape, Token, raw, raw_contents, string_value};
-
-/// How a field's JSON value becomes its protobuf value.
-#[derive(Clone, Copy)]
-enum Ty {
-    /// `string`: omitted when empty.
-    Str,
-    /// `bytes` written as hex in JSON (trace and span ids).
-    Hex,
-    /// `fixed64` written as a decimal string or number (`*UnixNano`).
-    Fixed64,
-    /// `fixed32` (`flags`).
-    Fixed32,
-    /// `uint32` varint (`dropped*Count`).
-    Uint32,
-    /// An enum (`int32` varint) written as a number or one of its names.
-    Enum(&'static [&'static str]),
-    /// An optional message.
-    Msg(&'static Message),
-    /// A repeated message.
-    Many(&'static Message),
-    /// A repeated `AnyValue` (`ArrayValue.values`).
-    Values,
-    /// An `AnyValue` (an optional message whose JSON is a one-member
-    /// object naming the oneof's case).
-    Any,
-}
-
-/// One field of a message.
-struct Field {
-    /// Its OTLP/JSON key.
-    key: &'static str,
-    /// Its protobuf field number.
-    number: u32,
-    ty: Ty,
-}
-
-/// A message: its fields in ascending field number, the order prost
-/// writes them in.
-struct Message {
-    fields: &'static [Field],
-}
-
-const fn f(key: &'static str, number: u32, ty: Ty) -> Field {
-    Field { key, number, ty }
-}
-
-static KEY_VALUE: Message = Message {
-    fields: &[f("key", 1, Ty::Str), f("value", 2, Ty::Any)],
-};
-static RESOURCE: Message = Message {
-    fields: &[
-        f("attributes", 1, Ty::Many(&KEY_VALUE)),
-        f("droppedAttributesCount", 2, Ty::Uint32),
-    ],
-};
-static SCOPE: Message = Message {
-    fields: &[
-        f("name", 1, Ty::Str),
-        f("version", 2, Ty::Str),
-        f("attributes", 3, Ty::Many(&KEY_VALUE)),
-        f("droppedAttributesCount", 4, Ty::Uint32),
-    ],
-};
-static STATUS: Message = Message {
-    fields: &[
-        f("message", 2, Ty::Str),
-        f("code", 3, Ty::Enum(STATUS_CODES)),
-    ],
-};
-static EVENT: Message = Message {
-    fields: &[
-        f("timeUnixNano", 1, Ty::Fixed64),
-        f("name", 2, Ty::Str),
-        f("attributes", 3, Ty::Many(&KEY_VALUE)),
-        f("droppedAttributesCount", 4, Ty::Uint32),
-    ],
-};
-static LINK: Message = Message {
-    fields: &[
-        f("traceId", 1, Ty::Hex),
-        f("spanId", 2, Ty::Hex),
-        f("traceState", 3, Ty::Str),
-        f("attributes", 4, Ty::Many(&KEY_VALUE)),
-        f("droppedAttributesCount", 5, Ty::Uint32),
-        f("flags", 6, Ty::Fixed32),
-    ],
-};
-static SPAN: Message = Message {
-    fields: &[
-        f("traceId", 1, Ty::Hex),
-        f("spanId", 2, Ty::Hex),
-        f("traceState", 3, Ty::Str),
-        f("parentSpanId", 4, Ty::Hex),
-        f("name", 5, Ty::Str),
-        f("kind", 6, Ty::Enum(SPAN_KINDS)),
-        f("startTimeUnixNano", 7, Ty::Fixed64),
-        f("endTimeUnixNano", 8, Ty::Fixed64),
-        f("attributes", 9, Ty::Many(&KEY_VALUE)),
-        f("droppedAttributesCount", 10, Ty::Uint32),
-        f("events", 11, Ty::Many(&EVENT)),
-        f("droppedEventsCount", 12, Ty::Uint32),
-        f("links", 13, Ty::Many(&LINK)),
-        f("droppedLinksCount", 14, Ty::Uint32),
-        f("status", 15, Ty::Msg(&STATUS)),
-        f("flags", 16, Ty::Fixed32),
-    ],
-};
-static SCOPE_SPANS: Message = Message {
-    fields: &[
-        f("scope", 1, Ty::Msg(&SCOPE)),
-        f("spans", 2, Ty::Many(&SPAN)),
-        f("schemaUrl", 3, Ty::Str),
-    ],
-};
-static RESOURCE_SPANS: Message = Message {
-    fields: &[
-        f("resource", 1, Ty::Msg(&RESOURCE)),
-        f("scopeSpans", 2, Ty::Many(&SCOPE_SPANS)),
-        f("schemaUrl", 3, Ty::Str),
-    ],
-};
-static TRACES: Message = Message {
-    fields: &[f("resourceSpans", 1, Ty::Many(&RESOURCE_SPANS))],
-};
-static LOG_RECORD: Message = Message {
-    fields: &[
-        f("timeUnixNano", 1, Ty::Fixed64),
-        f("severityNumber", 2, Ty::Enum(SEVERITIES)),
-        f("severityText", 3, Ty::Str),
-        f("body", 5, Ty::Any),
-        f("attributes", 6, Ty::Many(&KEY_VALUE)),
-        f("droppedAttributesCount", 7, Ty::Uint32),
-        f("flags", 8, Ty::Fixed32),
-        f("traceId", 9, Ty::Hex),
-        f("spanId", 10, Ty::Hex),
-        f("observedTimeUnixNano", 11, Ty::Fixed64),
-        f("eventName", 12, Ty::Str),
-    ],
-};
-static SCOPE_LOGS: Message = Message {
-    fields: &[
-        f("scope", 1, Ty::Msg(&SCOPE)),
-        f("logRecords", 2, Ty::Many(&LOG_RECORD)),
-        f("schemaUrl", 3, Ty::Str),
-    ],
-};
-static RESOURCE_LOGS: Message = Message {
-    fields: &[
-        f("resource", 1, Ty::Msg(&RESOURCE)),
-        f("scopeLogs", 2, Ty::Many(&SCOPE_LOGS)),
-        f("schemaUrl", 3, Ty::Str),
-    ],
-};
-static LOGS: Message = Message {
-    fields: &[f("resourceLogs", 1, Ty::Many(&RESOURCE_LOGS))],
-};
-static ARRAY_VALUE: Message = Message {
-    fields: &[f("values", 1, Ty::Values)],
-};
-static KVLIST_VALUE: Message = Message {
-    fields: &[f("values", 1, Ty::Many(&KEY_VALUE))],
-};
-
-/// The most fields any message above has.
-const MAX_FIELDS: usize = 16;
 
 /// A trace export request line as protobuf, or `None` (the prost path
 /// decides).
@@ -247,7 +82,8 @@ impl<'a> Walk<'a> {
             return None;
         }
         // Where each field's value is (the tape refused duplicate keys).
-        let mut at = [usize::MAX; MAX_FIELDS];
+        // (The table holds at most 16 fields a message.)
+        let mut at = [usize::MAX; 16];
         for (k, v) in self.tape.members(obj) {
             let key = self.tok(k)?;
             if key.escaped {
@@ -256,13 +92,20 @@ impl<'a> Walk<'a> {
                 return None;
             }
             let name = raw_contents(self.text, key);
-            if let Some(i) = msg.fields.iter().position(|f| f.key == name) {
-                at[i] = v;
+            if let Some(slot) = msg
+                .fields
+                .iter()
+                .position(|f| f.key == name)
+                .and_then(|i| at.get_mut(i))
+            {
+                *slot = v;
             }
         }
-        for (field, &v) in msg.fields.iter().zip(at.iter()) {
-            if v != usize::MAX {
-                self.field(field, v)?;
+        // Written in field-number order, as prost writes them.
+        for (i, field) in msg.by_number() {
+            match at.get(i) {
+                Some(&v) if v != usize::MAX => self.field(field, v)?,
+                _ => {}
             }
         }
         Some(())
@@ -270,42 +113,46 @@ impl<'a> Walk<'a> {
 
     fn field(&mut self, field: &Field, v: usize) -> Option<()> {
         let n = field.number;
-        match field.ty {
-            Ty::Str => {
+        match field.kind {
+            FieldKind::Text(_)
+            | FieldKind::Rule(_)
+            | FieldKind::TraceState
+            | FieldKind::SpanName
+            | FieldKind::Key => {
                 let s = self.string(v)?;
                 if !s.is_empty() {
                     len_field(&mut self.out, n, s.as_bytes());
                 }
             }
-            Ty::Hex => {
+            FieldKind::Hex(_) => {
                 let s = self.string(v)?;
                 if !s.is_empty() {
                     let id = hex::decode(s.as_bytes()).ok()?;
                     len_field(&mut self.out, n, &id);
                 }
             }
-            Ty::Fixed64 => {
+            FieldKind::Nanos => {
                 let x = self.unsigned(v)?;
                 if x != 0 {
                     encode_key(n, WireType::SixtyFourBit, &mut self.out);
                     self.out.extend_from_slice(&x.to_le_bytes());
                 }
             }
-            Ty::Fixed32 => {
+            FieldKind::Flags(_) => {
                 let x = u32::try_from(self.unsigned(v)?).ok()?;
                 if x != 0 {
                     encode_key(n, WireType::ThirtyTwoBit, &mut self.out);
                     self.out.extend_from_slice(&x.to_le_bytes());
                 }
             }
-            Ty::Uint32 => {
+            FieldKind::Uint32 => {
                 let x = u32::try_from(self.unsigned(v)?).ok()?;
                 if x != 0 {
                     encode_key(n, WireType::Varint, &mut self.out);
                     encode_varint(u64::from(x), &mut self.out);
                 }
             }
-            Ty::Enum(names) => {
+            FieldKind::Enum(names) => {
                 let t = self.tok(v)?;
                 let x = if t.kind == Kind::String {
                     let s = self.string(v)?;
@@ -320,18 +167,25 @@ impl<'a> Walk<'a> {
                     encode_varint(u64::from(x.unsigned_abs()), &mut self.out);
                 }
             }
-            Ty::Msg(m) => self.nested(n, v, |w| w.fields(m, v))?,
-            Ty::Many(m) => {
-                for e in self.elements(v)? {
-                    self.nested(n, e, |w| w.fields(m, e))?;
-                }
-            }
-            Ty::Values => {
+            FieldKind::Object(m) => self.nested(n, v, |w| w.fields(m, v))?,
+            FieldKind::Array(m, _) => self.many(n, m, v)?,
+            FieldKind::Attributes(_) | FieldKind::Pairs => self.many(n, &KEY_VALUE, v)?,
+            FieldKind::Values => {
                 for e in self.elements(v)? {
                     self.nested(n, e, |w| w.any_body(e))?;
                 }
             }
-            Ty::Any => self.nested(n, v, |w| w.any_body(v))?,
+            FieldKind::Body | FieldKind::Value => self.nested(n, v, |w| w.any_body(v))?,
+            // The oneof's cases are written by `any_body`.
+            FieldKind::Case(_) => return None,
+        }
+        Some(())
+    }
+
+    /// The array at `v` of messages `m`, each as field `n`.
+    fn many(&mut self, n: u32, m: &'static Message, v: usize) -> Option<()> {
+        for e in self.elements(v)? {
+            self.nested(n, e, |w| w.fields(m, e))?;
         }
         Some(())
     }
@@ -349,45 +203,45 @@ impl<'a> Walk<'a> {
         if members.next().is_some() || self.tok(k)?.escaped {
             return None;
         }
-        let name = raw_contents(self.text, self.tok(k)?);
+        let field = ANY_VALUE.field(raw_contents(self.text, self.tok(k)?))?;
+        let n = field.number;
         let t = self.tok(x)?;
-        match (name, t.kind) {
-            ("stringValue", Kind::String) => {
+        match (field.kind, t.kind) {
+            (FieldKind::Case(Case::String), Kind::String) => {
                 let s = self.string(x)?;
-                len_field(&mut self.out, 1, s.as_bytes());
+                len_field(&mut self.out, n, s.as_bytes());
             }
-            ("boolValue", Kind::True | Kind::False) => {
-                encode_key(2, WireType::Varint, &mut self.out);
+            (FieldKind::Case(Case::Bool), Kind::True | Kind::False) => {
+                encode_key(n, WireType::Varint, &mut self.out);
                 self.out.push(u8::from(t.kind == Kind::True));
             }
-            ("intValue", Kind::String | Kind::Number) => {
+            (FieldKind::Case(Case::Int), Kind::String | Kind::Number) => {
                 let i = signed(&self.scalar(x)?)?;
-                encode_key(3, WireType::Varint, &mut self.out);
+                encode_key(n, WireType::Varint, &mut self.out);
                 // prost writes an int64 as its two's complement u64.
                 encode_varint(i.cast_unsigned(), &mut self.out);
             }
-            ("doubleValue", Kind::Number) => {
+            (FieldKind::Case(Case::Double), Kind::Number) => {
                 // serde_json's own number parser, so the value is the
                 // prost path's to the bit.
                 let d: f64 = serde_json::from_str(raw(self.text, t)).ok()?;
-                encode_key(4, WireType::SixtyFourBit, &mut self.out);
+                encode_key(n, WireType::SixtyFourBit, &mut self.out);
                 self.out.extend_from_slice(&d.to_le_bytes());
             }
-            ("doubleValue", Kind::String) => {
+            (FieldKind::Case(Case::Double), Kind::String) => {
                 let d = match &*self.string(x)? {
                     "NaN" => f64::NAN,
                     "Infinity" => f64::INFINITY,
                     "-Infinity" => f64::NEG_INFINITY,
                     _ => return None,
                 };
-                encode_key(4, WireType::SixtyFourBit, &mut self.out);
+                encode_key(n, WireType::SixtyFourBit, &mut self.out);
                 self.out.extend_from_slice(&d.to_le_bytes());
             }
-            ("arrayValue", _) => self.nested(5, x, |w| w.fields(&ARRAY_VALUE, x))?,
-            ("kvlistValue", _) => self.nested(6, x, |w| w.fields(&KVLIST_VALUE, x))?,
-            ("bytesValue", Kind::String) => {
+            (FieldKind::Object(m), _) => self.nested(n, x, |w| w.fields(m, x))?,
+            (FieldKind::Case(Case::Bytes), Kind::String) => {
                 let b = super::base64_decode(&self.string(x)?)?;
-                len_field(&mut self.out, 7, &b);
+                len_field(&mut self.out, n, &b);
             }
             _ => return None,
         }
