@@ -1,6 +1,7 @@
 //! Throughput of the OTLP gate on the test fixtures: a clean Collector
 //! export (verbatim), a seed span projected to standard, and the same span
-//! at full level. (`unsafe_code` is forbidden crate-wide, so no counting
+//! at full level; and of the protobuf to OTLP/JSON walk on the same
+//! Collector export encoded as protobuf. (`unsafe_code` is forbidden crate-wide, so no counting
 //! allocator here.)
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -15,7 +16,7 @@ use tracegate::Policy;
 
 fn data(name: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/otlp")
+        .join("../../tests/data/otlp")
         .join(name);
     std::fs::read_to_string(p)
         .unwrap()
@@ -48,6 +49,16 @@ fn bench(c: &mut Criterion) {
             b.iter(|| gate.judge(1, &Line::Text(line.as_bytes()), *level, true))
         });
     }
+    let body = tracegate::internals::record::otlp_proto::encode_traces_protobuf(&data(
+        "collector_export.jsonl",
+    ))
+    .unwrap();
+    g.throughput(Throughput::Bytes(body.len() as u64));
+    g.bench_function("collector_export_protobuf_to_json", |b| {
+        b.iter(|| {
+            tracegate::internals::record::otlp_proto::decode_traces_protobuf_bytes(&body).unwrap()
+        })
+    });
     g.finish();
 }
 
