@@ -225,7 +225,8 @@ fn serde_all(lines: &[String]) -> u64 {
 
 fn bench(crit: &mut Criterion) {
     let policy = Arc::new(
-        Policy::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../policies/default.toml")).unwrap(),
+        Policy::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../policies/default.toml"))
+            .unwrap(),
     );
     let mut gate = Gate::new(Arc::clone(&policy));
     let standard = corpus(50_000, 1, standard);

@@ -27,6 +27,9 @@ use super::cut::Piece;
 use super::{
     push_base64, push_decimal, push_double, push_enum, push_hex, push_int64, push_quoted_decimal,
 };
+use crate::otlp_schema::{
+    ANY_VALUE, Case, Field, FieldKind, KEY_VALUE, LOGS, Message, Name, TRACES,
+};
 
 /// Values nested deeper than this are left to prost. Each level is two or
 /// three prost messages (`AnyValue`, `KeyValueList`, `KeyValue`) below the
@@ -62,23 +65,6 @@ impl<'a> Fields<'a> {
             field_start: 0,
             last: 0,
         }
-    }
-
-    /// Grow `run` by the field just read, `w`, an occurrence of a repeated
-    /// message field: the ordering rule of [`Fields::next`] keeps a
-    /// repeated field's occurrences next to each other.
-    fn repeat(&self, run: &mut Run<'a>, w: Wire<'_>) -> Result<(), ()> {
-        bytes(w)?;
-        if run.is_empty() {
-            *run = Run {
-                buf: self.buf,
-                from: self.field_start,
-                to: self.at,
-            };
-        } else {
-            run.to = self.at;
-        }
-        Ok(())
     }
 
     /// The next field, `Ok(None)` at the end, `Err` on anything the prost
@@ -190,59 +176,44 @@ fn uint32(w: Wire<'_>) -> Result<u32, ()> {
     u32::try_from(varint(w)?).map_err(|_| ())
 }
 
-/// The occurrences of one repeated message field: `buf[from..to]`, from
-/// the first one's key to the last one's end (already walked once).
+/// One field of a message as read off the wire: its value, and where it
+/// is in the message (`from..to`, from its key to its end; for a repeated
+/// field, from the first occurrence's key to the last one's end).
 #[derive(Clone, Copy, Default)]
-struct Run<'a> {
-    buf: &'a [u8],
-    from: usize,
-    to: usize,
+struct Slot<'a> {
+    value: Option<Wire<'a>>,
+    from: u32,
+    to: u32,
 }
 
-impl<'a> Run<'a> {
-    /// Each occurrence: the whole field (key, length, message) and the
-    /// message bytes.
-    fn items(self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> {
-        let run = self.buf.get(self.from..self.to).unwrap_or_default();
-        let mut f = Fields::new(run);
-        std::iter::from_fn(move || match f.next(|_| true) {
-            Ok(Some((_, Wire::Len(b)))) => Some((run.get(f.field_start..f.at)?, b)),
-            _ => None,
-        })
-    }
-
-    fn is_empty(&self) -> bool {
-        self.from == self.to
-    }
+/// An offset into a message, as a [`Slot`] keeps it (request bodies are
+/// bounded far below 4 GiB).
+fn offset(at: usize) -> Result<u32, ()> {
+    u32::try_from(at).map_err(|_| ())
 }
 
-/// The run of field `number`, the only field `msg` may hold (an export
-/// request's groups, an array's or a key-value list's values).
-fn only_run(msg: &[u8], number: u32) -> Result<Run<'_>, ()> {
-    let mut f = Fields::new(msg);
-    let mut run = Run::default();
-    while let Some((n, w)) = f.next(|m| m == number)? {
-        if n != number {
-            return Err(());
-        }
-        f.repeat(&mut run, w)?;
-    }
-    Ok(run)
+/// Whether a field of this kind is a repeated message field.
+fn repeated(kind: FieldKind) -> bool {
+    matches!(
+        kind,
+        FieldKind::Array(..) | FieldKind::Attributes(_) | FieldKind::Pairs | FieldKind::Values
+    )
 }
-
-/// Writes one message (at value depth `depth`).
-type Item = fn(&mut Out, &[u8], u32) -> Result<(), ()>;
 
 /// The JSON being written.
-struct Out {
+struct Out<'a> {
     out: Vec<u8>,
     /// The address of the request's first byte (for [`Piece`] offsets).
     base: usize,
     /// Where each repeated message and log body went, when asked for.
     pieces: Option<Vec<Piece>>,
+    /// The fields of the messages being written, innermost last: one
+    /// stack for the whole request, not an array per message.
+    slots: Vec<Slot<'a>>,
 }
 
 /// Write `"key":` after a comma unless it is the object's first member.
+#[inline]
 fn key(out: &mut Vec<u8>, first: &mut bool, k: &str) {
     if !*first {
         out.push(b',');
@@ -253,12 +224,13 @@ fn key(out: &mut Vec<u8>, first: &mut bool, k: &str) {
     out.extend_from_slice(b"\":");
 }
 
-impl Out {
-    fn new(body: &[u8], mapped: bool) -> Out {
+impl<'a> Out<'a> {
+    fn new(body: &[u8], mapped: bool) -> Out<'a> {
         Out {
             out: Vec::with_capacity(body.len().saturating_mul(2).saturating_add(64)),
             base: body.as_ptr() as usize,
             pieces: mapped.then(Vec::new),
+            slots: Vec::with_capacity(64),
         }
     }
 
@@ -275,351 +247,189 @@ impl Out {
         }
     }
 
-    fn string(&mut self, first: &mut bool, k: &str, s: &str) {
-        if !s.is_empty() {
-            key(&mut self.out, first, k);
-            write_json_string(s, &mut self.out);
+    /// The message `msg` whose bytes are `body`, at value depth `depth`:
+    /// its fields read off the wire (each known, in ascending number, a
+    /// singular one once, a repeated one in one run), then written in the
+    /// table's order.
+    fn message(&mut self, msg: &'static Message, body: &'a [u8], depth: u32) -> Result<(), ()> {
+        match msg.name {
+            Name::AnyValue => return self.any_value(body, depth),
+            Name::KeyValue => return self.key_value(body, depth),
+            _ => {}
         }
+        let base = self.slots.len();
+        self.slots.resize(base + msg.fields.len(), Slot::default());
+        let mut f = Fields::new(body);
+        let is_repeated = |n| msg.numbered(n).is_some_and(|(_, x)| repeated(x.kind));
+        while let Some((n, w)) = f.next(is_repeated)? {
+            let (i, field) = msg.numbered(n).ok_or(())?;
+            let (from, to) = (offset(f.field_start)?, offset(f.at)?);
+            let slot = self.slots.get_mut(base + i).ok_or(())?;
+            if !repeated(field.kind) {
+                *slot = Slot {
+                    value: Some(w),
+                    from,
+                    to,
+                };
+            } else {
+                bytes(w)?;
+                if slot.value.is_none() {
+                    *slot = Slot {
+                        value: Some(w),
+                        from,
+                        to,
+                    };
+                }
+                slot.to = to;
+            }
+        }
+        self.out.push(b'{');
+        let mut first = true;
+        for (i, field) in msg.fields.iter().enumerate() {
+            let slot = *self.slots.get(base + i).ok_or(())?;
+            if slot.value.is_some() {
+                self.field(&mut first, field, slot, body, depth)?;
+            }
+        }
+        self.out.push(b'}');
+        self.slots.truncate(base);
+        Ok(())
     }
 
-    fn hex(&mut self, first: &mut bool, k: &str, id: &[u8]) {
-        if !id.is_empty() {
-            key(&mut self.out, first, k);
-            push_hex(&mut self.out, id);
-        }
-    }
-
-    fn number(&mut self, first: &mut bool, k: &str, n: u64) {
-        if n != 0 {
-            key(&mut self.out, first, k);
-            push_decimal(&mut self.out, n);
-        }
-    }
-
-    fn nanos(&mut self, first: &mut bool, k: &str, n: u64) {
-        if n != 0 {
-            key(&mut self.out, first, k);
-            push_quoted_decimal(&mut self.out, n);
-        }
-    }
-
-    fn enumeration(&mut self, first: &mut bool, k: &str, n: i32) {
-        if n != 0 {
-            key(&mut self.out, first, k);
-            push_enum(&mut self.out, n);
-        }
-    }
-
-    /// `"k":[...]` of the run's messages, each written by `item`.
-    fn list(
+    /// One field of the table as read into `slot` from the message
+    /// `body`. Scalars at their default value are left out, as the prost
+    /// path leaves them out.
+    #[inline]
+    fn field(
         &mut self,
         first: &mut bool,
-        k: &str,
-        run: Run<'_>,
+        field: &Field,
+        slot: Slot<'a>,
+        body: &'a [u8],
         depth: u32,
-        item: Item,
     ) -> Result<(), ()> {
-        if run.is_empty() {
+        let k = field.key;
+        let value = slot.value;
+        // The field's bytes in the message (a repeated field's whole run).
+        let whole = || body.get(slot.from as usize..slot.to as usize).ok_or(());
+        let Some(w) = value else {
             return Ok(());
-        }
-        key(&mut self.out, first, k);
-        self.out.push(b'[');
-        for (i, (field, m)) in run.items().enumerate() {
-            if i > 0 {
-                self.out.push(b',');
-            }
-            let json_start = self.out.len();
-            item(self, m, depth)?;
-            self.piece(json_start, field);
-        }
-        self.out.push(b']');
-        Ok(())
-    }
-
-    /// An export request: its groups (1), written by `group`.
-    fn export(&mut self, msg: &[u8], groups: &str, group: Item) -> Result<(), ()> {
-        let run = only_run(msg, 1)?;
-        self.out.push(b'{');
-        self.list(&mut true, groups, run, 0, group)?;
-        self.out.push(b'}');
-        Ok(())
-    }
-
-    /// `ResourceSpans`, `ResourceLogs`, `ScopeSpans`, `ScopeLogs`: a head
-    /// message (1: the resource or the scope, written by `head_item`), the
-    /// items (2), the schema URL (3).
-    fn group(
-        &mut self,
-        msg: &[u8],
-        depth: u32,
-        (head, head_item): (&str, Item),
-        (items, item): (&str, Item),
-    ) -> Result<(), ()> {
-        let mut f = Fields::new(msg);
-        let (mut head_msg, mut run, mut schema) = (None, Run::default(), "");
-        let mut head_field: &[u8] = &[];
-        while let Some((n, w)) = f.next(|n| n == 2)? {
-            match n {
-                1 => {
-                    head_msg = Some(bytes(w)?);
-                    head_field = msg.get(f.field_start..f.at).ok_or(())?;
+        };
+        match field.kind {
+            FieldKind::Hex(_) => {
+                let id = bytes(w)?;
+                if !id.is_empty() {
+                    key(&mut self.out, first, k);
+                    push_hex(&mut self.out, id);
                 }
-                2 => f.repeat(&mut run, w)?,
-                3 => schema = string(w)?,
-                _ => return Err(()),
             }
-        }
-        self.out.push(b'{');
-        let mut first = true;
-        if let Some(m) = head_msg {
-            key(&mut self.out, &mut first, head);
-            let json_start = self.out.len();
-            head_item(self, m, depth)?;
-            // The resource or scope: the message around its attributes.
-            self.piece(json_start, head_field);
-        }
-        self.list(&mut first, items, run, depth, item)?;
-        self.string(&mut first, "schemaUrl", schema);
-        self.out.push(b'}');
-        Ok(())
-    }
-
-    /// `Resource`: attributes (1), dropped attributes count (2).
-    fn resource(&mut self, msg: &[u8], depth: u32) -> Result<(), ()> {
-        let mut f = Fields::new(msg);
-        let (mut attrs, mut dropped) = (Run::default(), 0);
-        while let Some((n, w)) = f.next(|n| n == 1)? {
-            match n {
-                1 => f.repeat(&mut attrs, w)?,
-                2 => dropped = uint32(w)?,
-                _ => return Err(()),
-            }
-        }
-        self.out.push(b'{');
-        let mut first = true;
-        self.list(&mut first, "attributes", attrs, depth, Out::key_value)?;
-        self.number(&mut first, "droppedAttributesCount", dropped.into());
-        self.out.push(b'}');
-        Ok(())
-    }
-
-    /// `InstrumentationScope`: name (1), version (2), attributes (3),
-    /// dropped attributes count (4).
-    fn scope(&mut self, msg: &[u8], depth: u32) -> Result<(), ()> {
-        let mut f = Fields::new(msg);
-        let (mut name, mut version, mut attrs, mut dropped) = ("", "", Run::default(), 0);
-        while let Some((n, w)) = f.next(|n| n == 3)? {
-            match n {
-                1 => name = string(w)?,
-                2 => version = string(w)?,
-                3 => f.repeat(&mut attrs, w)?,
-                4 => dropped = uint32(w)?,
-                _ => return Err(()),
-            }
-        }
-        self.out.push(b'{');
-        let mut first = true;
-        self.string(&mut first, "name", name);
-        self.string(&mut first, "version", version);
-        self.list(&mut first, "attributes", attrs, depth, Out::key_value)?;
-        self.number(&mut first, "droppedAttributesCount", dropped.into());
-        self.out.push(b'}');
-        Ok(())
-    }
-
-    fn span(&mut self, msg: &[u8], depth: u32) -> Result<(), ()> {
-        let mut f = Fields::new(msg);
-        let mut trace_id: &[u8] = &[];
-        let mut span_id: &[u8] = &[];
-        let mut parent: &[u8] = &[];
-        let (mut trace_state, mut name) = ("", "");
-        let (mut flags, mut kind, mut start_time, mut end_time) = (0u32, 0i32, 0u64, 0u64);
-        let (mut attrs, mut events, mut links) = (Run::default(), Run::default(), Run::default());
-        let (mut dropped_attrs, mut dropped_events, mut dropped_links) = (0u32, 0u32, 0u32);
-        let mut status = None;
-        while let Some((n, w)) = f.next(|n| matches!(n, 9 | 11 | 13))? {
-            match n {
-                1 => trace_id = bytes(w)?,
-                2 => span_id = bytes(w)?,
-                3 => trace_state = string(w)?,
-                4 => parent = bytes(w)?,
-                5 => name = string(w)?,
-                6 => kind = enum_value(w)?,
-                7 => start_time = fixed64(w)?,
-                8 => end_time = fixed64(w)?,
-                9 => f.repeat(&mut attrs, w)?,
-                11 => f.repeat(&mut events, w)?,
-                13 => f.repeat(&mut links, w)?,
-                10 => dropped_attrs = uint32(w)?,
-                12 => dropped_events = uint32(w)?,
-                14 => dropped_links = uint32(w)?,
-                15 => status = Some(bytes(w)?),
-                16 => flags = fixed32(w)?,
-                _ => return Err(()),
-            }
-        }
-        self.out.push(b'{');
-        let mut first = true;
-        self.hex(&mut first, "traceId", trace_id);
-        self.hex(&mut first, "spanId", span_id);
-        self.string(&mut first, "traceState", trace_state);
-        self.hex(&mut first, "parentSpanId", parent);
-        self.number(&mut first, "flags", flags.into());
-        self.string(&mut first, "name", name);
-        self.enumeration(&mut first, "kind", kind);
-        self.nanos(&mut first, "startTimeUnixNano", start_time);
-        self.nanos(&mut first, "endTimeUnixNano", end_time);
-        self.list(&mut first, "attributes", attrs, depth, Out::key_value)?;
-        self.number(&mut first, "droppedAttributesCount", dropped_attrs.into());
-        self.list(&mut first, "events", events, depth, Out::event)?;
-        self.number(&mut first, "droppedEventsCount", dropped_events.into());
-        self.list(&mut first, "links", links, depth, Out::link)?;
-        self.number(&mut first, "droppedLinksCount", dropped_links.into());
-        if let Some(s) = status {
-            key(&mut self.out, &mut first, "status");
-            self.status(s)?;
-        }
-        self.out.push(b'}');
-        Ok(())
-    }
-
-    /// `Span.Event`: time (1), name (2), attributes (3), dropped (4).
-    fn event(&mut self, msg: &[u8], depth: u32) -> Result<(), ()> {
-        let mut f = Fields::new(msg);
-        let (mut time, mut name, mut attrs, mut dropped) = (0, "", Run::default(), 0u32);
-        while let Some((n, w)) = f.next(|n| n == 3)? {
-            match n {
-                1 => time = fixed64(w)?,
-                2 => name = string(w)?,
-                3 => f.repeat(&mut attrs, w)?,
-                4 => dropped = uint32(w)?,
-                _ => return Err(()),
-            }
-        }
-        self.out.push(b'{');
-        let mut first = true;
-        self.nanos(&mut first, "timeUnixNano", time);
-        self.string(&mut first, "name", name);
-        self.list(&mut first, "attributes", attrs, depth, Out::key_value)?;
-        self.number(&mut first, "droppedAttributesCount", dropped.into());
-        self.out.push(b'}');
-        Ok(())
-    }
-
-    /// `Span.Link`: trace id (1), span id (2), trace state (3),
-    /// attributes (4), dropped (5), flags (6).
-    fn link(&mut self, msg: &[u8], depth: u32) -> Result<(), ()> {
-        let mut f = Fields::new(msg);
-        let mut trace_id: &[u8] = &[];
-        let mut span_id: &[u8] = &[];
-        let (mut state, mut attrs, mut dropped, mut flags) = ("", Run::default(), 0u32, 0u32);
-        while let Some((n, w)) = f.next(|n| n == 4)? {
-            match n {
-                1 => trace_id = bytes(w)?,
-                2 => span_id = bytes(w)?,
-                3 => state = string(w)?,
-                4 => f.repeat(&mut attrs, w)?,
-                5 => dropped = uint32(w)?,
-                6 => flags = fixed32(w)?,
-                _ => return Err(()),
-            }
-        }
-        self.out.push(b'{');
-        let mut first = true;
-        self.hex(&mut first, "traceId", trace_id);
-        self.hex(&mut first, "spanId", span_id);
-        self.string(&mut first, "traceState", state);
-        self.list(&mut first, "attributes", attrs, depth, Out::key_value)?;
-        self.number(&mut first, "droppedAttributesCount", dropped.into());
-        self.number(&mut first, "flags", flags.into());
-        self.out.push(b'}');
-        Ok(())
-    }
-
-    /// `Status`: message (2), code (3).
-    fn status(&mut self, msg: &[u8]) -> Result<(), ()> {
-        let mut f = Fields::new(msg);
-        let (mut message, mut code) = ("", 0);
-        while let Some((n, w)) = f.next(|_| false)? {
-            match n {
-                2 => message = string(w)?,
-                3 => code = enum_value(w)?,
-                _ => return Err(()),
-            }
-        }
-        self.out.push(b'{');
-        let mut first = true;
-        self.string(&mut first, "message", message);
-        self.enumeration(&mut first, "code", code);
-        self.out.push(b'}');
-        Ok(())
-    }
-
-    fn log_record(&mut self, msg: &[u8], depth: u32) -> Result<(), ()> {
-        let mut f = Fields::new(msg);
-        let (mut time, mut observed, mut severity) = (0u64, 0u64, 0i32);
-        let (mut severity_text, mut event_name) = ("", "");
-        let mut body = None;
-        let mut body_field: &[u8] = &[];
-        let (mut attrs, mut dropped, mut flags) = (Run::default(), 0u32, 0u32);
-        let mut trace_id: &[u8] = &[];
-        let mut span_id: &[u8] = &[];
-        while let Some((n, w)) = f.next(|n| n == 6)? {
-            match n {
-                1 => time = fixed64(w)?,
-                2 => severity = enum_value(w)?,
-                3 => severity_text = string(w)?,
-                5 => {
-                    body = Some(bytes(w)?);
-                    body_field = msg.get(f.field_start..f.at).ok_or(())?;
+            FieldKind::Nanos => {
+                let n = fixed64(w)?;
+                if n != 0 {
+                    key(&mut self.out, first, k);
+                    push_quoted_decimal(&mut self.out, n);
                 }
-                6 => f.repeat(&mut attrs, w)?,
-                7 => dropped = uint32(w)?,
-                8 => flags = fixed32(w)?,
-                9 => trace_id = bytes(w)?,
-                10 => span_id = bytes(w)?,
-                11 => observed = fixed64(w)?,
-                12 => event_name = string(w)?,
-                _ => return Err(()),
             }
+            FieldKind::Uint32 | FieldKind::Flags(_) => {
+                let n = match field.kind {
+                    FieldKind::Flags(_) => fixed32(w)?,
+                    _ => uint32(w)?,
+                };
+                if n != 0 {
+                    key(&mut self.out, first, k);
+                    push_decimal(&mut self.out, n.into());
+                }
+            }
+            FieldKind::Enum(_) => {
+                let n = enum_value(w)?;
+                if n != 0 {
+                    key(&mut self.out, first, k);
+                    push_enum(&mut self.out, n);
+                }
+            }
+            FieldKind::Text(_)
+            | FieldKind::Rule(_)
+            | FieldKind::TraceState
+            | FieldKind::SpanName
+            | FieldKind::Key => {
+                let s = string(w)?;
+                if !s.is_empty() {
+                    key(&mut self.out, first, k);
+                    write_json_string(s, &mut self.out);
+                }
+            }
+            FieldKind::Object(m) => {
+                key(&mut self.out, first, k);
+                let json_start = self.out.len();
+                self.message(m, bytes(w)?, depth)?;
+                // A resource or a scope: the message around attributes the
+                // gate may cut.
+                if holds_attributes(m) {
+                    self.piece(json_start, whole()?);
+                }
+            }
+            FieldKind::Body | FieldKind::Value => {
+                key(&mut self.out, first, k);
+                // A log body is a piece of its own, key and all: the gate
+                // cuts it whole.
+                let json_start = self.out.len() - k.len() - 3;
+                self.any_value(bytes(w)?, depth + 1)?;
+                if matches!(field.kind, FieldKind::Body) {
+                    self.piece(json_start, whole()?);
+                }
+            }
+            FieldKind::Array(..)
+            | FieldKind::Attributes(_)
+            | FieldKind::Pairs
+            | FieldKind::Values => {
+                let (m, depth) = match field.kind {
+                    FieldKind::Values => (&ANY_VALUE, depth + 1),
+                    kind => (kind.message().ok_or(())?, depth),
+                };
+                let whole = whole()?;
+                key(&mut self.out, first, k);
+                self.out.push(b'[');
+                let mut items = Fields::new(whole);
+                let mut i = 0;
+                while let Some((_, w)) = items.next(|_| true)? {
+                    if i > 0 {
+                        self.out.push(b',');
+                    }
+                    i += 1;
+                    let json_start = self.out.len();
+                    self.message(m, bytes(w)?, depth)?;
+                    let item = whole.get(items.field_start..items.at).ok_or(())?;
+                    self.piece(json_start, item);
+                }
+                self.out.push(b']');
+            }
+            // `AnyValue`'s cases are written by `any_value`.
+            FieldKind::Case(_) => return Err(()),
         }
-        self.out.push(b'{');
-        let mut first = true;
-        self.nanos(&mut first, "timeUnixNano", time);
-        self.nanos(&mut first, "observedTimeUnixNano", observed);
-        self.enumeration(&mut first, "severityNumber", severity);
-        self.string(&mut first, "severityText", severity_text);
-        if let Some(b) = body {
-            key(&mut self.out, &mut first, "body");
-            let json_start = self.out.len() - "\"body\":".len();
-            self.any_value(b, depth + 1)?;
-            self.piece(json_start, body_field);
-        }
-        self.list(&mut first, "attributes", attrs, depth, Out::key_value)?;
-        self.number(&mut first, "droppedAttributesCount", dropped.into());
-        self.number(&mut first, "flags", flags.into());
-        self.hex(&mut first, "traceId", trace_id);
-        self.hex(&mut first, "spanId", span_id);
-        self.string(&mut first, "eventName", event_name);
-        self.out.push(b'}');
         Ok(())
     }
 
-    /// `KeyValue`: key (1), value (2).
-    fn key_value(&mut self, msg: &[u8], depth: u32) -> Result<(), ()> {
-        let mut f = Fields::new(msg);
+    /// `KeyValue`, the most frequent message, read straight into locals:
+    /// its key (written even when empty), then its value.
+    fn key_value(&mut self, body: &'a [u8], depth: u32) -> Result<(), ()> {
+        let mut f = Fields::new(body);
         let (mut k, mut value) = ("", None);
         while let Some((n, w)) = f.next(|_| false)? {
-            match n {
-                1 => k = string(w)?,
-                2 => value = Some(bytes(w)?),
+            match KEY_VALUE.numbered(n).ok_or(())?.1.kind {
+                FieldKind::Key => k = string(w)?,
+                FieldKind::Value => value = Some(bytes(w)?),
                 _ => return Err(()),
             }
         }
-        self.out.extend_from_slice(b"{\"key\":");
+        let [key_field, value_field] = KEY_VALUE.fields else {
+            return Err(());
+        };
+        self.out.push(b'{');
+        let mut first = true;
+        key(&mut self.out, &mut first, key_field.key);
         write_json_string(k, &mut self.out);
         if let Some(v) = value {
-            self.out.extend_from_slice(b",\"value\":");
+            key(&mut self.out, &mut first, value_field.key);
             self.any_value(v, depth + 1)?;
         }
         self.out.push(b'}');
@@ -627,7 +437,7 @@ impl Out {
     }
 
     /// `AnyValue`: at most one of its oneof members.
-    fn any_value(&mut self, msg: &[u8], depth: u32) -> Result<(), ()> {
+    fn any_value(&mut self, msg: &'a [u8], depth: u32) -> Result<(), ()> {
         if depth > MAX_DEPTH {
             return Err(());
         }
@@ -640,30 +450,22 @@ impl Out {
             // Two members: prost keeps the last (or merges); let it.
             return Err(());
         }
+        let (_, field) = ANY_VALUE.numbered(n).ok_or(())?;
         self.out.push(b'{');
-        match n {
-            1 => {
-                self.out.extend_from_slice(b"\"stringValue\":");
-                write_json_string(string(w)?, &mut self.out);
-            }
-            2 => {
+        key(&mut self.out, &mut true, field.key);
+        match field.kind {
+            FieldKind::Case(Case::String) => write_json_string(string(w)?, &mut self.out),
+            FieldKind::Case(Case::Bool) => {
                 let b = match varint(w)? {
                     0 => false,
                     1 => true,
                     _ => return Err(()),
                 };
-                self.out.extend_from_slice(if b {
-                    b"\"boolValue\":true"
-                } else {
-                    b"\"boolValue\":false"
-                });
+                self.out
+                    .extend_from_slice(if b { b"true" } else { b"false" });
             }
-            3 => {
-                self.out.extend_from_slice(b"\"intValue\":");
-                push_int64(&mut self.out, varint(w)? as i64);
-            }
-            4 => {
-                self.out.extend_from_slice(b"\"doubleValue\":");
+            FieldKind::Case(Case::Int) => push_int64(&mut self.out, varint(w)? as i64),
+            FieldKind::Case(Case::Double) => {
                 let bits = fixed64(w)?;
                 let v = f64::from_bits(bits);
                 // `NaN` in the line is one NaN: a payload would be lost.
@@ -672,31 +474,21 @@ impl Out {
                 }
                 push_double(&mut self.out, v);
             }
-            5 | 6 => {
-                let inner = bytes(w)?;
-                self.out.extend_from_slice(if n == 5 {
-                    b"\"arrayValue\":{"
-                } else {
-                    b"\"kvlistValue\":{"
-                });
-                let run = only_run(inner, 1)?;
-                let item: Item = if n == 5 {
-                    |o, m, d| o.any_value(m, d + 1)
-                } else {
-                    Out::key_value
-                };
-                self.list(&mut true, "values", run, depth, item)?;
-                self.out.push(b'}');
-            }
-            7 => {
-                self.out.extend_from_slice(b"\"bytesValue\":");
-                push_base64(&mut self.out, bytes(w)?);
-            }
+            FieldKind::Case(Case::Bytes) => push_base64(&mut self.out, bytes(w)?),
+            // `arrayValue`, `kvlistValue`.
+            FieldKind::Object(m) => self.message(m, bytes(w)?, depth)?,
             _ => return Err(()),
         }
         self.out.push(b'}');
         Ok(())
     }
+}
+
+/// Whether a message holds an attribute list (a resource or a scope).
+fn holds_attributes(m: &Message) -> bool {
+    m.fields
+        .iter()
+        .any(|f| matches!(f.kind, FieldKind::Attributes(_)))
 }
 
 /// An `ExportTraceServiceRequest` as one OTLP/JSON line, or `None` when the
@@ -711,20 +503,9 @@ pub fn traces_mapped(body: &[u8]) -> Option<(Vec<u8>, Vec<Piece>)> {
     traces_out(body, true).map(|o| (o.out, o.pieces.unwrap_or_default()))
 }
 
-fn traces_out(body: &[u8], mapped: bool) -> Option<Out> {
+fn traces_out(body: &[u8], mapped: bool) -> Option<Out<'_>> {
     let mut o = Out::new(body, mapped);
-    o.export(body, "resourceSpans", |o, m, d| {
-        o.group(
-            m,
-            d,
-            ("resource", Out::resource),
-            ("scopeSpans", |o, m, d| {
-                o.group(m, d, ("scope", Out::scope), ("spans", Out::span))
-            }),
-        )
-    })
-    .ok()
-    .map(|()| o)
+    o.message(&TRACES, body, 0).ok().map(|()| o)
 }
 
 /// An `ExportLogsServiceRequest` as one OTLP/JSON line, or `None`.
@@ -738,20 +519,9 @@ pub fn logs_mapped(body: &[u8]) -> Option<(Vec<u8>, Vec<Piece>)> {
     logs_out(body, true).map(|o| (o.out, o.pieces.unwrap_or_default()))
 }
 
-fn logs_out(body: &[u8], mapped: bool) -> Option<Out> {
+fn logs_out(body: &[u8], mapped: bool) -> Option<Out<'_>> {
     let mut o = Out::new(body, mapped);
-    o.export(body, "resourceLogs", |o, m, d| {
-        o.group(
-            m,
-            d,
-            ("resource", Out::resource),
-            ("scopeLogs", |o, m, d| {
-                o.group(m, d, ("scope", Out::scope), ("logRecords", Out::log_record))
-            }),
-        )
-    })
-    .ok()
-    .map(|()| o)
+    o.message(&LOGS, body, 0).ok().map(|()| o)
 }
 
 #[cfg(test)]
