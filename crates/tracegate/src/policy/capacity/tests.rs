@@ -209,14 +209,7 @@ fn span(r: &mut Rng) -> Generated {
     parts.push(("span.endTimeUnixNano", 65.0, true));
     // kind: 6 numbers or 6 names.
     let k = r.below(12);
-    let kinds = [
-        "SPAN_KIND_UNSPECIFIED",
-        "SPAN_KIND_INTERNAL",
-        "SPAN_KIND_SERVER",
-        "SPAN_KIND_CLIENT",
-        "SPAN_KIND_PRODUCER",
-        "SPAN_KIND_CONSUMER",
-    ];
+    let kinds = crate::otlp_schema::SPAN_KINDS;
     add(
         &mut m,
         "kind",
