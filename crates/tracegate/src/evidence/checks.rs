@@ -9,10 +9,10 @@
 
 use std::collections::HashMap;
 
-use super::fast::same;
 use super::model::{Event, Record, Str, Top};
 use super::{EvidenceFinding, EvidenceShapeError, SCHEMA_VERSION};
 use crate::finding::Rule;
+use crate::gate::fast::same;
 
 /// Past this many events, names are looked up in a hash map.
 const LINEAR_EVENTS: usize = 32;

@@ -22,14 +22,14 @@
 //! scanned once. No input panics.
 
 use crate::gate::detect::Detectors;
-use crate::gate::fast::{UNSEEN, canonical_number, detectors_pass, next_key, sep};
+use crate::gate::fast::{UNSEEN, canonical_number, detectors_pass, next_key, parse_u64, same, sep};
 use crate::policy::{FieldRule, FieldSet, ValueType};
 use crate::record::canonical::has_separator;
 use crate::record::tape::{MAX_DEPTH, scan_number_shaped, scan_string};
 
 use super::model::{
     EVENT_FIELDS, Event, INTERVAL_FIELDS, Interval, RECORD_FIELDS, Record, Slot, Str, Want,
-    parse_f64, parse_u64,
+    parse_f64,
 };
 
 /// The default evidence allowlist's UTC timestamp pattern, as the policy
@@ -167,40 +167,6 @@ fn padded(s: &[u8]) -> [u8; MEMO_BYTES] {
         dst.copy_from_slice(s);
     }
     p
-}
-
-/// `a == b`, compared in words with no call to `memcmp` (values here are
-/// short: a call and its dispatch cost more than the compare).
-#[inline(always)]
-pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    if n >= 8 {
-        let w = |x: &[u8], at: usize| {
-            x.get(at..at + 8)
-                .and_then(|w| <[u8; 8]>::try_from(w).ok())
-                .map(u64::from_le_bytes)
-        };
-        let mut at = 0;
-        while at + 8 < n {
-            if w(a, at) != w(b, at) {
-                return false;
-            }
-            at += 8;
-        }
-        w(a, n - 8) == w(b, n - 8)
-    } else if n >= 4 {
-        let w = |x: &[u8], at: usize| {
-            x.get(at..at + 4)
-                .and_then(|w| <[u8; 4]>::try_from(w).ok())
-                .map(u32::from_le_bytes)
-        };
-        w(a, 0) == w(b, 0) && w(a, n - 4) == w(b, n - 4)
-    } else {
-        a.iter().zip(b).all(|(x, y)| x == y)
-    }
 }
 
 impl Memo {
@@ -1897,27 +1863,6 @@ mod tests {
         ] {
             assert!(Fused::compile(pat, None).is_none(), "{pat}");
         }
-    }
-
-    /// The word compare is `==`, at every length around its word sizes.
-    #[test]
-    fn same_is_equality() {
-        let cfg = ProptestConfig {
-            cases: 3000,
-            ..ProptestConfig::default()
-        };
-        proptest!(cfg, |(a in prop::collection::vec(0u8..3, 0..50), flip in any::<prop::sample::Index>(), grow in any::<bool>())| {
-            prop_assert!(same(&a, &a.clone()));
-            let mut b = a.clone();
-            if grow {
-                b.push(0);
-            } else if !b.is_empty() {
-                let k = flip.index(b.len());
-                b[k] ^= 0x80;
-            }
-            prop_assert_eq!(same(&a, &b), a == b);
-            prop_assert_eq!(same(&b, &a), a == b);
-        });
     }
 
     /// A `one_of` rule's scan accepts exactly its values (of the strings it

@@ -19,6 +19,7 @@
 //! looked for (record fields, then every event, then every interval) is
 //! fixed, so a record with several problems always names the same one.
 
+use crate::gate::fast::parse_u64;
 use crate::record::tape::{Kind, Tape, Token, raw, raw_contents};
 
 use super::EvidenceShapeError;
@@ -345,35 +346,6 @@ fn fit<'t>(text: &str, value: Option<&'t Token>, want: Want) -> Result<Fitted<'t
         (Want::Array, Kind::Array) => Ok(Fitted::None),
         (Want::Array, _) => Err("expected an array"),
     }
-}
-
-/// A grammar-checked JSON number literal as u64: digits only, no sign,
-/// fraction or exponent, and no overflow.
-pub(crate) fn parse_u64(b: &[u8]) -> Option<u64> {
-    if b.is_empty() {
-        return None;
-    }
-    if b.len() <= 19 {
-        // At most 19 digits never overflow (10^19 - 1 < 2^64): no checked
-        // multiply (a `mul` and a flag test per digit, one after the other,
-        // showed in profiles for the 12-digit monotonic clocks).
-        let mut n: u64 = 0;
-        let mut digits = true;
-        for &c in b {
-            let d = c.wrapping_sub(b'0');
-            digits &= d < 10;
-            n = n.wrapping_mul(10).wrapping_add(u64::from(d));
-        }
-        return digits.then_some(n);
-    }
-    let mut n: u64 = 0;
-    for &c in b {
-        if !c.is_ascii_digit() {
-            return None;
-        }
-        n = n.checked_mul(10)?.checked_add(u64::from(c - b'0'))?;
-    }
-    Some(n)
 }
 
 /// A grammar-checked JSON number literal as a finite f64 (correctly
