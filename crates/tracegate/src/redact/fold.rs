@@ -404,6 +404,61 @@ fn normalize_cluster(cluster: &str, fold: bool, out: &mut String) {
     }
 }
 
+/// Slots of the cluster memo (a power of two).
+const CLUSTER_SLOTS: usize = 512;
+
+/// The longest cluster the cluster memo keeps (a letter with a few marks).
+const CLUSTER_BYTES: usize = 24;
+
+/// Clusters of several characters and their views: a letter with its
+/// combining marks (Devanagari and Thai vowel signs and tone marks,
+/// decomposed accents, Hebrew points), which the character memo cannot
+/// hold. Text in such scripts repeats a few hundred of them, and NFKC twice
+/// (with case folding) on each costs far more than a lookup. Direct-mapped
+/// by hash of the cluster; a hit needs the same bytes and the same `fold`,
+/// so its view is exactly [`normalize_cluster`]'s.
+///
+/// SECURITY: it holds text of records, like the character memo; the view
+/// it belongs to is never printed.
+#[derive(Default)]
+struct ClusterMemo {
+    /// `(fold, cluster, view)`; empty until first used.
+    slots: Vec<(bool, String, String)>,
+    /// Never remember (the tests' reference builder).
+    off: bool,
+}
+
+impl ClusterMemo {
+    /// `cluster` normalized into `out`, from the memo when it is there.
+    fn normalize(&mut self, cluster: &str, fold: bool, out: &mut String) {
+        if cluster.len() > CLUSTER_BYTES || self.off {
+            normalize_cluster(cluster, fold, out);
+            return;
+        }
+        if self.slots.is_empty() {
+            self.slots = vec![(false, String::new(), String::new()); CLUSTER_SLOTS];
+        }
+        let mut h = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write(&mut h, cluster.as_bytes());
+        let slot = (std::hash::Hasher::finish(&h) as usize) & (CLUSTER_SLOTS - 1);
+        let Some((f, key, view)) = self.slots.get_mut(slot) else {
+            normalize_cluster(cluster, fold, out);
+            return;
+        };
+        if *f == fold && key == cluster {
+            out.clear();
+            out.push_str(view);
+            return;
+        }
+        normalize_cluster(cluster, fold, out);
+        *f = fold;
+        key.clear();
+        key.push_str(cluster);
+        view.clear();
+        view.push_str(out);
+    }
+}
+
 /// Whether `view`, the view of the one-character cluster `orig`, is one
 /// character of the same width: then offsets inside it map one to one.
 fn same_width_char(orig: &str, view: &str) -> bool {
@@ -423,6 +478,8 @@ pub(crate) struct View {
     /// Kept across texts: the view of a thread is reused record after
     /// record.
     memo: Memo,
+    /// The views of clusters of several characters, kept the same way.
+    clusters: ClusterMemo,
 }
 
 impl View {
@@ -659,7 +716,7 @@ impl View {
     /// One cluster at `at`, normalized.
     fn cluster(&mut self, cluster: &str, at: usize, fold: bool) {
         let mut out = std::mem::take(&mut self.cluster);
-        normalize_cluster(cluster, fold, &mut out);
+        self.clusters.normalize(cluster, fold, &mut out);
         if out == cluster && cluster.is_ascii() {
             self.identity(at, &out);
         } else {
@@ -767,6 +824,10 @@ mod tests {
     fn reference(text: &str, fold: bool) -> View {
         let mut v = View {
             orig_len: text.len(),
+            clusters: ClusterMemo {
+                off: true,
+                ..ClusterMemo::default()
+            },
             ..View::default()
         };
         let bytes = text.as_bytes();
@@ -849,6 +910,15 @@ mod tests {
         "한",
         "ς",
         "Northwind Analytics 2026 q3 report",
+        // Clusters of several characters, as the cluster memo keeps them:
+        // Devanagari and Thai letters with vowel signs and tone marks,
+        // decomposed accents (one with a case fold), Hebrew points.
+        "\u{915}\u{93f}",
+        "\u{915}\u{94d}",
+        "\u{e01}\u{e34}\u{e48}",
+        "e\u{301}",
+        "E\u{301}",
+        "\u{5e9}\u{5b8}\u{5c1}",
     ];
 
     proptest::proptest! {
@@ -1019,6 +1089,21 @@ mod tests {
                     assert_eq!(fast.to_orig(0, n), slow.to_orig(0, n), "{t:?}");
                 }
             }
+        }
+    }
+
+    /// The cluster memo answers for the fold it was filled under only: a
+    /// decomposed capital remembered unfolded is still folded when asked.
+    #[test]
+    fn a_remembered_cluster_keeps_to_its_fold() {
+        for text in ["xE\u{301}", "E\u{301}", "\u{915}\u{93f}E\u{301}"] {
+            let mut reused = View::default();
+            reused.build(text, false);
+            assert!(reused.text.contains('É'), "{text:?}");
+            reused.build(text, true);
+            assert_eq!(reused.text, view(text, true).text, "{text:?}");
+            reused.build(text, false);
+            assert_eq!(reused.text, view(text, false).text, "{text:?}");
         }
     }
 
