@@ -28,6 +28,7 @@ use std::fmt::Write as _;
 
 use super::schema::{FieldKind, Message, REQUEST};
 use crate::otlp_schema;
+use crate::otlp_schema::{ANY_VALUE, Case, KEY_VALUE};
 use crate::record::otlp_proto::bounds::Signal;
 use crate::record::tape::{Kind, Tape, string_value};
 
@@ -149,24 +150,30 @@ impl Walk<'_> {
             | FieldKind::Text(_)
             | FieldKind::Rule(_)
             | FieldKind::TraceState
-            | FieldKind::SpanName => self.expect(kind == Kind::String, "a string", v),
-            FieldKind::Nanos | FieldKind::Uint32 | FieldKind::Flags(_) | FieldKind::Enum(_) => self
-                .expect(
-                    matches!(kind, Kind::Number | Kind::String),
-                    "a number or a string",
-                    v,
-                ),
-            FieldKind::Attributes(_) => self.list(v, &mut |w, el| w.key_value(el)),
-            FieldKind::Body => self.any_value(v),
+            | FieldKind::SpanName
+            | FieldKind::Key
+            | FieldKind::Case(Case::String | Case::Bytes) => {
+                self.expect(kind == Kind::String, "a string", v)
+            }
+            FieldKind::Case(Case::Bool) => {
+                self.expect(matches!(kind, Kind::True | Kind::False), "a boolean", v)
+            }
+            FieldKind::Nanos
+            | FieldKind::Uint32
+            | FieldKind::Flags(_)
+            | FieldKind::Enum(_)
+            | FieldKind::Case(Case::Int | Case::Double) => self.expect(
+                matches!(kind, Kind::Number | Kind::String),
+                "a number or a string",
+                v,
+            ),
+            FieldKind::Attributes(_) | FieldKind::Pairs => {
+                self.list(v, &mut |w, el| w.object(&KEY_VALUE, el))
+            }
+            FieldKind::Body | FieldKind::Value => self.object(&ANY_VALUE, v),
+            FieldKind::Values => self.list(v, &mut |w, el| w.object(&ANY_VALUE, el)),
             FieldKind::Object(schema) => self.object(schema, v),
             FieldKind::Array(schema, _) => self.list(v, &mut |w, el| w.object(schema, el)),
-            // The attribute and value messages are checked by
-            // `key_value` and `any_value`; no request message holds them.
-            FieldKind::Key
-            | FieldKind::Value
-            | FieldKind::Values
-            | FieldKind::Pairs
-            | FieldKind::Case(_) => self.expect(false, "a structural field", v),
         }
     }
 
@@ -217,85 +224,6 @@ impl Walk<'_> {
         }
         Ok(())
     }
-
-    /// `{"key": string, "value": AnyValue}`.
-    fn key_value(&mut self, v: usize) -> Result<(), ShapeError> {
-        self.members(v, &[("key", Shape::String), ("value", Shape::AnyValue)])
-    }
-
-    /// An `AnyValue`: one of its typed members.
-    fn any_value(&mut self, v: usize) -> Result<(), ShapeError> {
-        self.members(
-            v,
-            &[
-                ("stringValue", Shape::String),
-                ("bytesValue", Shape::String),
-                ("boolValue", Shape::Bool),
-                ("intValue", Shape::Number),
-                ("doubleValue", Shape::Number),
-                ("arrayValue", Shape::Values(false)),
-                ("kvlistValue", Shape::Values(true)),
-            ],
-        )
-    }
-
-    /// An object whose known members (of `known`) have their shape.
-    fn members(&mut self, v: usize, known: &[(&'static str, Shape)]) -> Result<(), ShapeError> {
-        self.expect(self.kind(v) == Kind::Object, "an object", v)?;
-        let tokens = self.tape.tokens();
-        let mark = self.path.len();
-        for (k, m) in self.tape.members(v) {
-            let key = string_value(self.text, &tokens[k]);
-            let Some(&(name, shape)) = known.iter().find(|(n, _)| *n == key) else {
-                continue;
-            };
-            self.path.push('.');
-            self.path.push_str(name);
-            let kind = self.kind(m);
-            match shape {
-                Shape::String => self.expect(kind == Kind::String, "a string", m)?,
-                Shape::Bool => {
-                    self.expect(matches!(kind, Kind::True | Kind::False), "a boolean", m)?
-                }
-                Shape::Number => self.expect(
-                    matches!(kind, Kind::Number | Kind::String),
-                    "a number or a string",
-                    m,
-                )?,
-                Shape::AnyValue => self.any_value(m)?,
-                Shape::Values(kv) => {
-                    self.expect(kind == Kind::Object, "an object", m)?;
-                    for (k2, list) in self.tape.members(m) {
-                        if string_value(self.text, &tokens[k2]) != "values" {
-                            continue;
-                        }
-                        let mark2 = self.path.len();
-                        self.path.push_str(".values");
-                        if kv {
-                            self.list(list, &mut |w, el| w.key_value(el))?;
-                        } else {
-                            self.list(list, &mut |w, el| w.any_value(el))?;
-                        }
-                        self.path.truncate(mark2);
-                    }
-                }
-            }
-            self.path.truncate(mark);
-        }
-        Ok(())
-    }
-}
-
-/// The shape of a member of a `KeyValue` or an `AnyValue`.
-#[derive(Clone, Copy)]
-enum Shape {
-    String,
-    Bool,
-    /// An `int64` or a `double`: a number, or a string of one.
-    Number,
-    AnyValue,
-    /// `{"values": [...]}`: of `KeyValue` (a kvlist) or of `AnyValue`.
-    Values(bool),
 }
 
 #[cfg(test)]
