@@ -80,6 +80,12 @@ impl Work {
         self.steps.set(self.steps.get().saturating_add(n as u64));
     }
 
+    /// Spends the whole budget: for a question the scan could not answer,
+    /// so that the caller fails closed as on any spent budget.
+    pub(crate) fn exhaust(&self) {
+        self.steps.set(u64::MAX);
+    }
+
     /// The budget is spent: the caller stops and fails closed.
     #[inline]
     pub(crate) fn spent(&self) -> bool {

@@ -2,7 +2,7 @@
 //! at once, then one multi-pattern regex and the keyword automata.
 
 use std::collections::HashSet;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use regex_automata::meta;
 use regex_automata::{Input, MatchKind};
@@ -54,6 +54,10 @@ pub(crate) fn compile(
     let mut runs: Vec<Option<super::detectors::Run>> = Vec::new();
     // Per built-in pattern: its shape's index in the built-in pack.
     let mut pack_shapes: Vec<usize> = Vec::new();
+    // The built-ins' scans and exact shapes again, with the lifetime a
+    // meta regex built after this call needs.
+    let mut builtin_scans: Vec<&'static str> = Vec::new();
+    let mut builtin_exact: Vec<&'static str> = Vec::new();
 
     // Built-ins, in their fixed priority order whatever order the policy uses.
     let mut enabled = Vec::new();
@@ -83,6 +87,8 @@ pub(crate) fn compile(
             }
             scans.push(scan);
             patterns.push(p);
+            builtin_scans.push(scan);
+            builtin_exact.push(p);
             checks.push(ShapeRule {
                 det,
                 check,
@@ -199,41 +205,40 @@ pub(crate) fn compile(
         None
     } else {
         let user: Vec<&str> = cfg.patterns.iter().map(|p| p.regex.as_str()).collect();
+        // Built-ins come first in pattern-id order, so their DFAs share the
+        // meta regexes' ids.
+        let shapes = if pack_shapes.is_empty() {
+            None
+        } else {
+            Some(Shapes::new(&pack_shapes, &email_pids).map_err(|e| vec![e])?)
+        };
+        let user_scan = if user.is_empty() {
+            None
+        } else {
+            Some(build_combined(
+                &user,
+                MatchKind::LeftmostFirst,
+                Searched::Anywhere,
+            )?)
+        };
+        let (meta, meta_later) = if user.is_empty() {
+            let later = super::MetaPatterns {
+                others: without_email(&builtin_scans, &email_pids),
+                scans: builtin_scans,
+                exact: builtin_exact,
+            };
+            (OnceLock::new(), Some(later))
+        } else {
+            let others = without_email(&scans, &email_pids);
+            let meta = build_meta(&scans, &others, &patterns)?;
+            (OnceLock::from(Some(meta)), None)
+        };
         Some(Box::new(super::Regexes {
-            // Built-ins come first in pattern-id order, so their DFAs share
-            // the meta regexes' ids.
-            shapes: if pack_shapes.is_empty() {
-                None
-            } else {
-                Some(Shapes::new(&pack_shapes, &email_pids).map_err(|e| vec![e])?)
-            },
-            user_scan: if user.is_empty() {
-                None
-            } else {
-                Some(build_combined(
-                    &user,
-                    MatchKind::LeftmostFirst,
-                    Searched::Anywhere,
-                )?)
-            },
-            scan_all: build_combined(&scans, MatchKind::All, Searched::Anchored)?,
-            scan_others: {
-                // Same pattern ids, the email shape replaced by one that
-                // matches nothing (an empty class).
-                let others: Vec<&str> = scans
-                    .iter()
-                    .enumerate()
-                    .map(|(i, p)| {
-                        if email_pids.iter().any(|e| e.as_usize() == i) {
-                            NEVER
-                        } else {
-                            p
-                        }
-                    })
-                    .collect();
-                build_combined(&others, MatchKind::All, Searched::Anchored)?
-            },
-            exact: build_combined(&patterns, MatchKind::LeftmostFirst, Searched::Anchored)?,
+            shapes,
+            user_scan,
+            pattern_len: patterns.len(),
+            meta,
+            meta_later,
             email: email_pids,
             runs,
             #[cfg(test)]
@@ -256,6 +261,7 @@ pub(crate) fn compile(
         keywords,
         contexts,
         settle,
+        quick: OnceLock::new(),
         #[cfg(test)]
         test_limit: None,
     })
@@ -296,6 +302,36 @@ enum Searched {
     /// uses one) and no capture groups (only whole matches are asked for).
     /// Building those was most of a policy's start-up.
     Anchored,
+}
+
+/// `scans` with the email shape's (pattern ids `email`) replaced by one
+/// that matches nothing (an empty class), so pattern ids stay the same.
+fn without_email<'a>(scans: &[&'a str], email: &[regex_automata::PatternID]) -> Vec<&'a str> {
+    scans
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| {
+            if email.iter().any(|e| e.as_usize() == i) {
+                NEVER
+            } else {
+                p
+            }
+        })
+        .collect()
+}
+
+/// The meta regexes of a regex pass: `scans` (`MatchKind::All`), the same
+/// with the email shape's replaced (`others`), and the `exact` shapes.
+pub(super) fn build_meta(
+    scans: &[&str],
+    others: &[&str],
+    exact: &[&str],
+) -> Result<super::Meta, Vec<RedactConfigError>> {
+    Ok(super::Meta {
+        scan_all: build_combined(scans, MatchKind::All, Searched::Anchored)?,
+        scan_others: build_combined(others, MatchKind::All, Searched::Anchored)?,
+        exact: build_combined(exact, MatchKind::LeftmostFirst, Searched::Anchored)?,
+    })
 }
 
 /// One multi-pattern regex over all of `patterns`.

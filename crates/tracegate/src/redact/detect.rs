@@ -249,6 +249,13 @@ impl Redactor {
     /// (every digit-free detector but those that need an always-scanned byte),
     /// from its patterns' minimum match length.
     pub fn quick(&self) -> Quick {
+        // Once per redactor: each gate asks (`serve` makes one per
+        // request), and it parses every enabled pattern.
+        *self.quick.get_or_init(|| self.compute_quick())
+    }
+
+    /// [`Redactor::quick`], computed.
+    fn compute_quick(&self) -> Quick {
         let short = self
             .cfg
             .builtin

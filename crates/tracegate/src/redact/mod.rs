@@ -171,7 +171,7 @@ mod tests_round2;
 mod tests_structure;
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use regex_automata::meta::Regex;
 
@@ -238,6 +238,8 @@ pub struct Redactor {
     /// `None` (user patterns) when only a full second pass can tell; see
     /// `settle.rs`.
     settle: Option<settle::Settle>,
+    /// [`Redactor::quick`], computed on first use.
+    quick: OnceLock<Quick>,
     /// A smaller work budget for tests of the fail-closed path.
     #[cfg(test)]
     test_limit: Option<u64>,
@@ -255,17 +257,20 @@ struct Regexes {
     /// User patterns, whole, leftmost-first: where a user pattern's match
     /// can start (arbitrary regexes have no trigger bytes).
     user_scan: Option<Regex>,
-    /// A cheap prefix of every shape (user patterns whole) with
-    /// `MatchKind::All`: which shapes can start at a candidate where a user
-    /// pattern may start, or where a DFA search failed.
-    scan_all: Regex,
-    /// [`Regexes::scan_all`] without the email shape, for starts that are
-    /// not email starts. The email prefix walks a whole key or word before
-    /// it fails; the rest die within a few bytes.
-    scan_others: Regex,
-    /// The exact shapes, run anchored at each start for the shapes that can:
-    /// user patterns, and built-in shapes where a DFA search failed.
-    exact: Regex,
+    /// How many pattern ids: the built-in shapes, then the user patterns.
+    pattern_len: usize,
+    /// The meta regexes over every pattern id. With user patterns they are
+    /// built by the compile step (they answer for those patterns, and a
+    /// pattern too large to build is the policy's error); with built-in
+    /// shapes alone, only on first need: there they only stand in for a
+    /// DFA search that failed, which the pack's DFAs cannot do, and
+    /// building them was half of a policy's start-up (`check` compiles two
+    /// such redactors before its first record).
+    meta: OnceLock<Option<Meta>>,
+    /// What [`Regexes::meta`] is built from, when it was not built at
+    /// once: per pattern id its scan, with the email shape's replaced
+    /// (`scan_others`), and its exact shape.
+    meta_later: Option<MetaPatterns>,
     /// Pattern ids of the email shape (empty when it is off).
     email: Vec<regex_automata::PatternID>,
     /// Per pattern id, the run that a failure rules out for later starts
@@ -275,6 +280,28 @@ struct Regexes {
     /// replaces: the reference it is tested against.
     #[cfg(test)]
     scan: Regex,
+}
+
+/// The meta regexes of a [`Regexes`], sharing its pattern ids.
+struct Meta {
+    /// A cheap prefix of every shape (user patterns whole) with
+    /// `MatchKind::All`: which shapes can start at a candidate where a user
+    /// pattern may start, or where a DFA search failed.
+    scan_all: Regex,
+    /// [`Meta::scan_all`] without the email shape, for starts that are
+    /// not email starts. The email prefix walks a whole key or word before
+    /// it fails; the rest die within a few bytes.
+    scan_others: Regex,
+    /// The exact shapes, run anchored at each start for the shapes that can:
+    /// user patterns, and built-in shapes where a DFA search failed.
+    exact: Regex,
+}
+
+/// The built-in patterns a [`Meta`] is built from on first need.
+struct MetaPatterns {
+    scans: Vec<&'static str>,
+    others: Vec<&'static str>,
+    exact: Vec<&'static str>,
 }
 
 impl fmt::Debug for Redactor {

@@ -10,7 +10,7 @@ use super::budget::Work;
 use super::keywords::char_width;
 use super::token::overlaps_token;
 use super::trigger::Starts;
-use super::{Action, Redactor, Regexes, validate};
+use super::{Action, Meta, Redactor, Regexes, validate};
 
 /// The position one character after `s` (the end of the text counts as one
 /// byte): where a scan resumes after a start that yields nothing.
@@ -175,7 +175,7 @@ impl Redactor {
             return false;
         };
         with_scratch(|scratch| {
-            let can_start = sized(&mut scratch.can_start, rx.scan_all.pattern_len());
+            let can_start = sized(&mut scratch.can_start, rx.pattern_len);
             self.best_at(rx, bytes, s, can_start, true, false, work)
                 .is_some()
         })
@@ -196,7 +196,7 @@ impl Redactor {
             dead,
         } = scratch;
         waiting.0.clear();
-        let can_start = sized(can_start, rx.scan_all.pattern_len());
+        let can_start = sized(can_start, rx.pattern_len);
         dead.clear();
         dead.resize(rx.runs.len(), 0);
         let dead = std::cell::Cell::from_mut(dead.as_mut_slice()).as_slice_of_cells();
@@ -329,7 +329,7 @@ impl Redactor {
         let Some(rx) = self.regexes.as_deref() else {
             return out;
         };
-        let mut can_start = PatternSet::new(rx.scan_all.pattern_len());
+        let mut can_start = PatternSet::new(rx.pattern_len);
         let bytes = text.as_bytes();
         let len = bytes.len();
         let work = Work::unlimited();
@@ -431,7 +431,7 @@ impl Redactor {
             // instead, from scratch.
             can_start.clear();
             work.charge(super::budget::SCAN_REACH);
-            rx.meta_which_start(bytes, s, email_here, can_start);
+            rx.meta_which_start(bytes, s, email_here, can_start, work);
         }
     }
 
@@ -446,7 +446,7 @@ impl Redactor {
         work: &Work,
     ) -> Option<Region> {
         can_start.clear();
-        rx.meta_which_start(bytes, s, true, can_start);
+        rx.meta_which_start(bytes, s, true, can_start, work);
         self.best_of(
             can_start.iter(),
             bytes,
@@ -541,6 +541,19 @@ impl Regexes {
         self.meta_exact_end(bytes, s, pid, work)
     }
 
+    /// The meta regexes, built here on their first use when the compile
+    /// step left them for later (built-in shapes only); `None` when they
+    /// cannot be built, which the built-in pack's can (a test builds every
+    /// built-in's): the callers then spend the work budget, failing closed.
+    pub(super) fn meta(&self) -> Option<&Meta> {
+        self.meta
+            .get_or_init(|| {
+                let p = self.meta_later.as_ref()?;
+                super::compile::build_meta(&p.scans, &p.others, &p.exact).ok()
+            })
+            .as_ref()
+    }
+
     /// [`Regexes::exact_end`] by the meta regex, for any shape.
     /// Charged as reading to the match's end, or to the end of the text
     /// when there is none (the meta regex does not say how far it read).
@@ -551,10 +564,16 @@ impl Regexes {
         pid: PatternID,
         work: &Work,
     ) -> Option<usize> {
+        let Some(meta) = self.meta() else {
+            // SECURITY: no answer is not "no match": stop the scan, and the
+            // caller fails closed on the spent budget.
+            work.exhaust();
+            return None;
+        };
         let input = Input::new(bytes)
             .span(s..bytes.len())
             .anchored(Anchored::Pattern(pid));
-        let end = self.exact.search(&input).map(|m| m.end());
+        let end = meta.exact.search(&input).map(|m| m.end());
         work.charge(end.unwrap_or(bytes.len()) - s + 1);
         end
     }
@@ -567,14 +586,20 @@ impl Regexes {
         s: usize,
         email_here: bool,
         set: &mut PatternSet,
+        work: &Work,
     ) {
+        let Some(meta) = self.meta() else {
+            // SECURITY: as in `meta_exact_end`, fail closed.
+            work.exhaust();
+            return;
+        };
         let here = Input::new(bytes)
             .span(s..bytes.len())
             .anchored(Anchored::Yes);
         let scan = if email_here {
-            &self.scan_all
+            &meta.scan_all
         } else {
-            &self.scan_others
+            &meta.scan_others
         };
         scan.which_overlapping_matches(&here, set);
     }

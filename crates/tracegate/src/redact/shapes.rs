@@ -8,11 +8,19 @@
 //! and a reverse search for a start that the pass already knows. A dense
 //! DFA answers with a table walk and nothing else, and needs no cache.
 //!
-//! The DFAs are built from the whole fixed pack, once per process
-//! ([`Pack`]), on the first search: they depend on nothing in a policy,
-//! building them costs more than compiling the rest of a redactor, and a
-//! command that only loads a policy (`check`, `policy check`) never needs
-//! them. The exact shapes are built on their own first use: most texts
+//! The DFAs are made from the whole fixed pack, once per process
+//! ([`Pack`]), on the first search: they depend on nothing in a policy.
+//! The scan DFA is not built at run time but read from its serialized form,
+//! committed beside this file (`shapes_scan.dfa`): building it took 25 ms
+//! of every process that scans (`check`'s standard detectors scan from the
+//! first record, and the other worker waited), and reading it takes well
+//! under a millisecond. The file begins with a fingerprint of the patterns
+//! it was built from; when that differs from the pack's (the patterns
+//! changed, the file was not regenerated), or the bytes do not load, the
+//! DFA is built as before, so a stale file costs time, never a wrong
+//! answer. A test fails when the file is not what a fresh build writes
+//! (`TRACEGATE_BLESS=1 cargo test -p tracegate embedded_scan` rewrites it).
+//! The exact shapes are built on their own first use: most texts
 //! never start most shapes (a trace without AWS keys never needs the AWS
 //! key DFA). Each redactor maps its enabled shapes
 //! onto the pack ([`Shapes`]). User patterns stay with the meta
@@ -25,7 +33,9 @@ use std::sync::OnceLock;
 
 use regex_automata::dfa::{Automaton, OverlappingState, StartKind, dense};
 use regex_automata::nfa::thompson;
+use regex_automata::util::wire::AlignAs;
 use regex_automata::{Anchored, Input, MatchError, MatchKind, PatternID, PatternSet};
+use sha2::{Digest, Sha256};
 
 use super::budget::{SCAN_REACH, Work};
 use super::compile::REGEX_SIZE_LIMIT;
@@ -94,16 +104,13 @@ impl Pack {
     }
 
     fn build() -> Result<Pack, RedactConfigError> {
-        let scans: Vec<&str> = BUILTINS
-            .iter()
-            .flat_map(|b| {
-                b.patterns
-                    .iter()
-                    .map(|&(scan, _, _, _)| if b.name == "email" { NEVER } else { scan })
-            })
-            .collect();
+        let scans = scan_patterns();
+        let scan = match embedded_scan(&scans) {
+            Some(dfa) => dfa,
+            None => build(&scans, MatchKind::All)?,
+        };
         Ok(Pack {
-            scan: build(&scans, MatchKind::All)?,
+            scan,
             exact: BUILTINS
                 .iter()
                 .flat_map(|b| b.patterns.iter())
@@ -114,6 +121,60 @@ impl Pack {
                 .collect(),
         })
     }
+}
+
+/// The scan DFA's patterns: every shape's scan in pack order, the email
+/// shape's replaced by [`NEVER`].
+fn scan_patterns() -> Vec<&'static str> {
+    BUILTINS
+        .iter()
+        .flat_map(|b| {
+            b.patterns
+                .iter()
+                .map(|&(scan, _, _, _)| if b.name == "email" { NEVER } else { scan })
+        })
+        .collect()
+}
+
+/// The scan DFA, serialized little-endian after the [`fingerprint`] of the
+/// patterns it was built from (32 bytes, so the DFA stays 4-byte aligned
+/// as `from_bytes` needs). Written by the test
+/// `the_embedded_scan_dfa_is_a_fresh_build`.
+static EMBEDDED_SCAN: &AlignAs<[u8], u32> = &AlignAs {
+    _align: [],
+    bytes: *include_bytes!("shapes_scan.dfa"),
+};
+
+/// What the embedded scan DFA was built from: its patterns and how
+/// [`build`] configures it (bump the tag when that changes).
+fn fingerprint(patterns: &[&str]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"tracegate scan dfa v1: anchored, MatchKind::All, REGEX_SIZE_LIMIT\0");
+    h.update(REGEX_SIZE_LIMIT.to_le_bytes());
+    for p in patterns {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p.as_bytes());
+    }
+    h.finalize().into()
+}
+
+/// The embedded scan DFA, when it was built from `patterns` and loads
+/// (checked: `from_bytes` validates every transition); `None` sends the
+/// caller to build it.
+fn embedded_scan(patterns: &[&str]) -> Option<dense::DFA<Vec<u32>>> {
+    if cfg!(target_endian = "big") {
+        return None;
+    }
+    let (stamp, dfa) = EMBEDDED_SCAN.bytes.split_at_checked(32)?;
+    if stamp != fingerprint(patterns) {
+        return None;
+    }
+    let (dfa, _) = dense::DFA::from_bytes(dfa).ok()?;
+    // What `build` makes: one pattern per shape, anchored starts only.
+    if dfa.pattern_len() != patterns.len() || dfa.start_kind() != StartKind::Anchored {
+        return None;
+    }
+    Some(dfa.to_owned())
 }
 
 /// The index in the pack of the first shape of the built-in of rank
@@ -326,6 +387,75 @@ mod tests {
         }
         // The credential families and PEM shapes took it past 1 MiB.
         assert!(bytes < 2 * 1024 * 1024, "{bytes} bytes");
+    }
+
+    /// The committed scan DFA is, byte for byte, what a build from today's
+    /// patterns writes, and it loads and answers as the build does.
+    /// `TRACEGATE_BLESS=1` rewrites the file (then build and run again).
+    #[test]
+    fn the_embedded_scan_dfa_is_a_fresh_build() {
+        let scans = scan_patterns();
+        let fresh = build(&scans, MatchKind::All).unwrap();
+        let (bytes, pad) = fresh.to_bytes_little_endian();
+        let mut want = fingerprint(&scans).to_vec();
+        want.extend_from_slice(&bytes[pad..]);
+        if EMBEDDED_SCAN.bytes != want[..] {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/redact/shapes_scan.dfa");
+            if std::env::var_os("TRACEGATE_BLESS").is_some() {
+                std::fs::write(path, &want).unwrap();
+                eprintln!("wrote {path}: build and run again");
+                return;
+            }
+            panic!(
+                "{path} is not the scan DFA of today's pack (the patterns or `build` changed?); \
+                 run `TRACEGATE_BLESS=1 cargo test -p tracegate embedded_scan` and commit it"
+            );
+        }
+        let loaded = embedded_scan(&scans).expect("the embedded scan DFA loads");
+        assert_eq!(
+            loaded.to_bytes_little_endian(),
+            fresh.to_bytes_little_endian()
+        );
+        // And by behaviour: every shape's scan starts at the same places.
+        let texts = [
+            "-----BEGIN RSA PRIVATE KEY-----",
+            "sk-proj-abc AKIAABCDEFGHIJKLMNOP ghp_x github_pat_1 eyJhbGciOi",
+            "4111 1111 1111 1111 +1 (415) 555-0132 DE89370400440532013000",
+            "https://user:pass@host 192.168.0.1 fe80::1 123-45-6789 a@b.co",
+            "nothing to see here, 12:30, v1.2.3, /usr/bin",
+        ];
+        for text in texts {
+            for s in 0..text.len() {
+                let here = Input::new(text).span(s..text.len()).anchored(Anchored::Yes);
+                let ids = |dfa: &dense::DFA<Vec<u32>>| {
+                    let mut state = OverlappingState::start();
+                    let mut ids = Vec::new();
+                    loop {
+                        dfa.try_search_overlapping_fwd(&here, &mut state).unwrap();
+                        let Some(m) = state.get_match() else {
+                            break ids;
+                        };
+                        ids.push(m.pattern());
+                    }
+                };
+                assert_eq!(ids(&loaded), ids(&fresh), "{text:?} at {s}");
+            }
+        }
+        // The pack takes it: a stale or unloadable file would be rebuilt.
+        assert_eq!(
+            Pack::get().unwrap().scan.to_bytes_little_endian(),
+            fresh.to_bytes_little_endian()
+        );
+    }
+
+    /// A file built from other patterns is not used (the fingerprint
+    /// differs), so the pack is built instead.
+    #[test]
+    fn a_stale_embedded_scan_dfa_is_not_used() {
+        let mut scans = scan_patterns();
+        scans.push(NEVER);
+        assert!(embedded_scan(&scans).is_none());
+        assert!(embedded_scan(&scans[..1]).is_none());
     }
 
     /// A shape index outside the pack is an error, not a panic.

@@ -1308,8 +1308,21 @@ fn the_builtin_pack_builds_as_dense_dfas() {
         let r = Redactor::compile(cfg, None).unwrap();
         let rx = r.regexes.as_deref().unwrap();
         let shapes = rx.shapes.as_ref().expect("built-in DFAs");
-        assert_eq!(shapes.pattern_len(), rx.scan_all.pattern_len(), "{cfg:?}");
+        assert_eq!(shapes.pattern_len(), rx.pattern_len, "{cfg:?}");
+        // Built-ins alone leave the meta regexes for later, and they build
+        // (what `Regexes::meta` assumes), over the same pattern ids.
+        assert!(rx.meta.get().is_none(), "{cfg:?}");
+        let meta = rx.meta().expect("the built-ins' meta regexes build");
+        assert_eq!(meta.scan_all.pattern_len(), rx.pattern_len, "{cfg:?}");
+        assert_eq!(meta.scan_others.pattern_len(), rx.pattern_len, "{cfg:?}");
+        assert_eq!(meta.exact.pattern_len(), rx.pattern_len, "{cfg:?}");
     }
+    // With a user pattern they are built at once: a pattern too large to
+    // build is the policy's error, not a surprise at the first record.
+    let mut mixed = all_builtins();
+    mixed.patterns = with_keywords().patterns;
+    let r = Redactor::compile(&mixed, None).unwrap();
+    assert!(r.regexes.as_deref().unwrap().meta.get().is_some());
     // User patterns alone: no DFAs.
     let users = RedactConfig {
         patterns: with_keywords().patterns,
@@ -1317,6 +1330,37 @@ fn the_builtin_pack_builds_as_dense_dfas() {
     };
     let r = Redactor::compile(&users, None).unwrap();
     assert!(r.regexes.as_deref().unwrap().shapes.is_none());
+}
+
+/// Meta regexes that cannot be built (which the built-ins' can) leave no
+/// question answered "nothing here": the scan spends its budget, so the
+/// caller fails closed.
+#[test]
+fn meta_regexes_that_do_not_build_fail_closed() {
+    use crate::redact::budget::Work;
+    let rx = Regexes {
+        shapes: None,
+        user_scan: None,
+        pattern_len: 1,
+        meta: std::sync::OnceLock::new(),
+        meta_later: Some(MetaPatterns {
+            scans: vec!["("],
+            others: vec!["("],
+            exact: vec!["("],
+        }),
+        email: Vec::new(),
+        runs: vec![None],
+        scan: regex_automata::meta::Regex::new("sk-").unwrap(),
+    };
+    assert!(rx.meta().is_none());
+    let work = Work::with_limit(1 << 20);
+    let mut set = regex_automata::PatternSet::new(rx.pattern_len);
+    rx.meta_which_start(b"sk-abc", 0, true, &mut set, &work);
+    assert!(work.spent() && set.is_empty());
+    let work = Work::with_limit(1 << 20);
+    let pid = regex_automata::PatternID::new(0).unwrap();
+    assert_eq!(rx.meta_exact_end(b"sk-abc", 0, pid, &work), None);
+    assert!(work.spent());
 }
 
 /// At every byte of `text`, the built-in DFAs give the same anchored ends
@@ -1333,7 +1377,7 @@ fn dfas_agree_with_meta(r: &Redactor, text: &str) -> Result<(), TestCaseError> {
     let shapes = rx.shapes.as_ref().unwrap();
     let nb = shapes.pattern_len();
     let bytes = text.as_bytes();
-    let cap = rx.scan_all.pattern_len();
+    let cap = rx.pattern_len;
     let builtin =
         |set: &PatternSet| -> Vec<PatternID> { set.iter().filter(|p| p.as_usize() < nb).collect() };
     for s in 0..=bytes.len() {
@@ -1366,7 +1410,13 @@ fn dfas_agree_with_meta(r: &Redactor, text: &str) -> Result<(), TestCaseError> {
                 )
                 .is_ok()
         );
-        rx.meta_which_start(bytes, s, false, &mut others);
+        rx.meta_which_start(
+            bytes,
+            s,
+            false,
+            &mut others,
+            &crate::redact::budget::Work::unlimited(),
+        );
         prop_assert_eq!(builtin(&dfa), builtin(&others), "at {} in {:?}", s, text);
 
         dfa.clear();
@@ -1381,7 +1431,13 @@ fn dfas_agree_with_meta(r: &Redactor, text: &str) -> Result<(), TestCaseError> {
                 )
                 .is_ok()
         );
-        rx.meta_which_start(bytes, s, true, &mut all);
+        rx.meta_which_start(
+            bytes,
+            s,
+            true,
+            &mut all,
+            &crate::redact::budget::Work::unlimited(),
+        );
         for &e in &rx.email {
             let _ = others.try_insert(e);
         }
