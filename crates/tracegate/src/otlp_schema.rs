@@ -375,7 +375,10 @@ pub const SEVERITY_WORDS: &[&str] = &[
     "EMERGENCY",
 ];
 
-/// A JSON export request of either signal: the gate's top level.
+/// A JSON export request of either signal: the gate's top level. Not a
+/// protobuf message (each signal's request numbers its one field 1); the
+/// numbers here only keep the table's indexes apart, and no codec reads
+/// them.
 pub static REQUEST: Message = message(
     Name::Request,
     &[

@@ -21,6 +21,10 @@
 //! leaves out, means the default either way): what the gate passes whole
 //! or with members stripped can go on as the request itself, or with the
 //! stripped fields cut out of it ([`super::cut`]).
+//!
+//! The walk knows the messages from the crate's OTLP table
+//! ([`crate::otlp_schema`]): it reads each message's fields by number and
+//! writes them in the table's order, which is the prost path's.
 
 use super::super::escape::write_json_string;
 use super::cut::Piece;
