@@ -1178,6 +1178,9 @@ fn wide_text(r: &mut textgen::Rng, n: usize) -> String {
         "a",
         "@",
         ".",
+        "\u{301}",
+        "\u{200d}",
+        "a\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}",
     ];
     const WORDS: &[&str] = &[
         "ＡＣＭＥ\u{3000}ＣＯＲＰ",
@@ -1193,6 +1196,15 @@ fn wide_text(r: &mut textgen::Rng, n: usize) -> String {
         "ｘ＠ｙ．ｃｏ",
         "e\u{301}",
         "a\u{200d}b",
+        // Keywords whose clusters are longer than four bytes: decomposed
+        // letters, letters with ignorables glued to them (each cluster of
+        // up to 31 characters gives the view one character).
+        "mu\u{308}ller",
+        "MU\u{308}\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}LLER",
+        "ａ\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}ｃｍｅ\u{3000}ｃ\u{200d}\u{200d}\u{200d}\u{200d}ｏｒｐ",
+        "中\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}文",
+        "ｓｔｒａ\u{200d}\u{200d}\u{200d}\u{200d}ｓｓｅ",
+        "\u{915}\u{93f}\u{200d}\u{200d}\u{200d}\u{200d}\u{200d}",
     ];
     joined(r, n, GLUE, |r| match r.index(5) {
         0 => textgen::secret(r),
