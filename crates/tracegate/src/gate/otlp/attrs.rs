@@ -44,7 +44,7 @@ pub enum Any {
     /// `doubleValue`.
     Double(usize),
     /// `arrayValue`, `kvlistValue` or `bytesValue`: never a scalar.
-    Nested(&'static str),
+    Nested,
 }
 
 /// Why an AnyValue object is not one.
@@ -70,9 +70,7 @@ pub fn any_value(walk: &Walk<'_>, v: usize) -> Result<Any, BadAny> {
         ("boolValue", Kind::True | Kind::False) => Any::Bool(val),
         ("intValue", Kind::String | Kind::Number) => Any::Int(val),
         ("doubleValue", Kind::Number) => Any::Double(val),
-        ("arrayValue", _) => Any::Nested("a nested arrayValue"),
-        ("kvlistValue", _) => Any::Nested("a nested kvlistValue"),
-        ("bytesValue", _) => Any::Nested("a bytesValue"),
+        ("arrayValue" | "kvlistValue" | "bytesValue", _) => Any::Nested,
         _ => return Err(BadAny),
     };
     Ok(any)
@@ -238,7 +236,7 @@ impl<'a> Judge<'a, '_> {
             }
             // Structured content (arrays of messages, kvlists): captured
             // whole, every string redacted (`structured`).
-            (Ok(Any::Nested(_)), Some(v)) => {
+            (Ok(Any::Nested), Some(v)) => {
                 self.out.extend_from_slice(b"{\"key\":");
                 self.string(attr.key);
                 self.out.extend_from_slice(b",\"value\":");
@@ -273,7 +271,7 @@ impl<'a> Judge<'a, '_> {
             self.out.push(b':');
             let inner = match any {
                 Any::String(t) | Any::Bool(t) | Any::Int(t) | Any::Double(t) => Some(t),
-                Any::Empty | Any::Nested(_) => None,
+                Any::Empty | Any::Nested => None,
             };
             match (inner, attr.value) {
                 (Some(t), Some(v)) => {
@@ -399,7 +397,7 @@ impl<'a> Judge<'a, '_> {
                 Any::Int(t) => ("intValue", t),
                 Any::Double(t) => ("doubleValue", t),
                 Any::Bool(t) => ("boolValue", t),
-                Any::Empty | Any::Nested(_) => return false,
+                Any::Empty | Any::Nested => return false,
             };
             let _ = write!(self.out, "{{\"{name}\":");
             self.write_any(any, t);
@@ -566,7 +564,7 @@ pub(super) fn unknown_message(place: Place) -> &'static str {
 
 fn type_message(any: Any, ty: ValueType) -> &'static str {
     match (any, ty) {
-        (Any::Nested(_), _) => "nested or bytes values are never allowed where a scalar is",
+        (Any::Nested, _) => "nested or bytes values are never allowed where a scalar is",
         (_, ValueType::String) => "expected a stringValue",
         (_, ValueType::Integer) => "expected an intValue",
         (_, ValueType::Number) => "expected a doubleValue or intValue",

@@ -932,7 +932,7 @@ impl<'a> Judge<'a, '_> {
             Ok(attrs::Any::String(s)) => self.content_string(s),
             // An event body as a kvlist (or array): captured whole, every
             // string redacted (`structured`).
-            Ok(attrs::Any::Nested(_)) => self.structured_content(v),
+            Ok(attrs::Any::Nested) => self.structured_content(v),
             _ => {
                 // SECURITY: content at full level is text or a structure of
                 // text; anything else is dropped.

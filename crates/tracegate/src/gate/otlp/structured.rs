@@ -99,7 +99,7 @@ impl Judge<'_, '_> {
                 };
                 self.scalar(name, any, t)?;
             }
-            Any::Nested(_) => self.nested(v, depth)?,
+            Any::Nested => self.nested(v, depth)?,
         }
         Ok(())
     }
