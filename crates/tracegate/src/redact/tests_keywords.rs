@@ -90,6 +90,46 @@ fn case_sensitive_lists_normalize_but_keep_case() {
     assert_eq!(r.redact_to_string("MÜLLER").0, "MÜLLER");
 }
 
+/// One text, two lists: a case-sensitive one builds the view unfolded,
+/// then a case-insensitive one builds it folded, on the same thread's view
+/// and its memos. A decomposed capital (`U` + combining diaeresis, one
+/// cluster) remembered by the first must not answer for the second, or
+/// `MÜLLER` written that way would reach a full sink in clear.
+#[test]
+fn a_name_in_decomposed_capitals_is_caught_after_a_case_sensitive_list() {
+    let cfg = RedactConfig {
+        keywords: vec![
+            KeywordRule {
+                name: "project".into(),
+                words: vec!["Zephyr".into()],
+                case_insensitive: false,
+                whole_word: true,
+                action: Action::Mask,
+            },
+            KeywordRule {
+                name: "customer".into(),
+                words: vec!["müller".into()],
+                case_insensitive: true,
+                whole_word: true,
+                action: Action::Mask,
+            },
+        ],
+        ..RedactConfig::default()
+    };
+    let r = Redactor::compile(&cfg, None).unwrap();
+    for text in [
+        "Herr MU\u{308}LLER, Zephyr",
+        "MU\u{308}LLER",
+        "Zephyr MU\u{308}LLER MU\u{308}LLER",
+    ] {
+        // Twice: the second time every memo is warm.
+        for _ in 0..2 {
+            let (out, _) = r.redact_to_string(text);
+            assert!(!out.contains("LLER"), "{text:?} -> {out:?}");
+        }
+    }
+}
+
 #[test]
 fn hash_tokens_join_across_spellings() {
     let r = list(&["Müller"], true, Action::Hash);
