@@ -199,8 +199,9 @@ pub struct Field {
     pub kind: FieldKind,
 }
 
-/// The highest field number of any message (`Span.flags`).
-const MAX_NUMBER: usize = 16;
+/// The highest field number of any message (`Span.flags`), and so the
+/// most fields a message has.
+pub const MAX_NUMBER: usize = 16;
 
 /// One message: its fields in the JSON mapping's order.
 #[derive(Debug)]
@@ -214,6 +215,9 @@ pub struct Message {
     by_number: [u8; MAX_NUMBER],
     /// For each field number, 1 + its index in `fields` (0: none).
     at_number: [u8; MAX_NUMBER + 1],
+    /// Whether a field is an attribute list (a resource, a scope, a span,
+    /// an event, a link, a log record).
+    attributes: bool,
 }
 
 impl Message {
@@ -244,6 +248,11 @@ impl Message {
         self.numbered(number)?.1.kind.message()
     }
 
+    /// Whether the message holds an attribute list.
+    pub fn holds_attributes(&self) -> bool {
+        self.attributes
+    }
+
     /// Whether an object of this message is one unit of a capture budget:
     /// a span, a log record, or a resource or scope (which count as a unit
     /// of their own when they carry content).
@@ -268,8 +277,10 @@ const fn message(name: Name, fields: &'static [Field]) -> Message {
     assert!(fields.len() <= MAX_NUMBER);
     let mut by_number = [0u8; MAX_NUMBER];
     let mut at_number = [0u8; MAX_NUMBER + 1];
+    let mut attributes = false;
     let mut i = 0;
     while i < fields.len() {
+        attributes |= matches!(fields[i].kind, FieldKind::Attributes(_));
         let n = fields[i].number as usize;
         assert!(n >= 1 && n <= MAX_NUMBER && at_number[n] == 0);
         at_number[n] = i as u8 + 1;
@@ -288,6 +299,7 @@ const fn message(name: Name, fields: &'static [Field]) -> Message {
         fields,
         by_number,
         at_number,
+        attributes,
     }
 }
 

@@ -21,7 +21,9 @@ use std::cell::Cell;
 
 use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint};
 
-use crate::otlp_schema::{ANY_VALUE, Case, Field, FieldKind, KEY_VALUE, LOGS, Message, TRACES};
+use crate::otlp_schema::{
+    ANY_VALUE, Case, Field, FieldKind, KEY_VALUE, LOGS, MAX_NUMBER, Message, TRACES,
+};
 use crate::record::tape::{Elements, Kind, Tape, Token, raw, raw_contents, string_value};
 
 /// A trace export request line as protobuf, or `None` (the prost path
@@ -82,8 +84,7 @@ impl<'a> Walk<'a> {
             return None;
         }
         // Where each field's value is (the tape refused duplicate keys).
-        // (The table holds at most 16 fields a message.)
-        let mut at = [usize::MAX; 16];
+        let mut at = [usize::MAX; MAX_NUMBER];
         for (k, v) in self.tape.members(obj) {
             let key = self.tok(k)?;
             if key.escaped {

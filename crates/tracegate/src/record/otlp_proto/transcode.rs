@@ -334,16 +334,8 @@ impl<'a> Out<'a> {
                     push_quoted_decimal(&mut self.out, n);
                 }
             }
-            FieldKind::Uint32 | FieldKind::Flags(_) => {
-                let n = match field.kind {
-                    FieldKind::Flags(_) => fixed32(w)?,
-                    _ => uint32(w)?,
-                };
-                if n != 0 {
-                    key(&mut self.out, first, k);
-                    push_decimal(&mut self.out, n.into());
-                }
-            }
+            FieldKind::Uint32 => self.count(first, k, uint32(w)?),
+            FieldKind::Flags(_) => self.count(first, k, fixed32(w)?),
             FieldKind::Enum(_) => {
                 let n = enum_value(w)?;
                 if n != 0 {
@@ -368,7 +360,7 @@ impl<'a> Out<'a> {
                 self.message(m, bytes(w)?, depth)?;
                 // A resource or a scope: the message around attributes the
                 // gate may cut.
-                if holds_attributes(m) {
+                if m.holds_attributes() {
                     self.piece(json_start, whole()?);
                 }
             }
@@ -411,6 +403,14 @@ impl<'a> Out<'a> {
             FieldKind::Case(_) => return Err(()),
         }
         Ok(())
+    }
+
+    /// A `uint32` or `fixed32` written as a JSON number, unless 0.
+    fn count(&mut self, first: &mut bool, k: &str, n: u32) {
+        if n != 0 {
+            key(&mut self.out, first, k);
+            push_decimal(&mut self.out, n.into());
+        }
     }
 
     /// `KeyValue`, the most frequent message, read straight into locals:
@@ -488,44 +488,33 @@ impl<'a> Out<'a> {
     }
 }
 
-/// Whether a message holds an attribute list (a resource or a scope).
-fn holds_attributes(m: &Message) -> bool {
-    m.fields
-        .iter()
-        .any(|f| matches!(f.kind, FieldKind::Attributes(_)))
-}
-
 /// An `ExportTraceServiceRequest` as one OTLP/JSON line, or `None` when the
 /// prost path must decide (see the module's invariant).
 pub fn traces(body: &[u8]) -> Option<Vec<u8>> {
-    traces_out(body, false).map(|o| o.out)
+    walk(&TRACES, body, false).map(|o| o.out)
 }
 
 /// [`traces`], with where each repeated message and log body of the line
 /// came from in `body` (see [`Piece`]).
 pub fn traces_mapped(body: &[u8]) -> Option<(Vec<u8>, Vec<Piece>)> {
-    traces_out(body, true).map(|o| (o.out, o.pieces.unwrap_or_default()))
-}
-
-fn traces_out(body: &[u8], mapped: bool) -> Option<Out<'_>> {
-    let mut o = Out::new(body, mapped);
-    o.message(&TRACES, body, 0).ok().map(|()| o)
+    walk(&TRACES, body, true).map(|o| (o.out, o.pieces.unwrap_or_default()))
 }
 
 /// An `ExportLogsServiceRequest` as one OTLP/JSON line, or `None`.
 pub fn logs(body: &[u8]) -> Option<Vec<u8>> {
-    logs_out(body, false).map(|o| o.out)
+    walk(&LOGS, body, false).map(|o| o.out)
 }
 
 /// [`logs`], with where each repeated message and log body of the line
 /// came from in `body` (see [`Piece`]).
 pub fn logs_mapped(body: &[u8]) -> Option<(Vec<u8>, Vec<Piece>)> {
-    logs_out(body, true).map(|o| (o.out, o.pieces.unwrap_or_default()))
+    walk(&LOGS, body, true).map(|o| (o.out, o.pieces.unwrap_or_default()))
 }
 
-fn logs_out(body: &[u8], mapped: bool) -> Option<Out<'_>> {
+/// The export request `request` (`TRACES` or `LOGS`) in `body`, written.
+fn walk<'a>(request: &'static Message, body: &'a [u8], mapped: bool) -> Option<Out<'a>> {
     let mut o = Out::new(body, mapped);
-    o.message(&LOGS, body, 0).ok().map(|()| o)
+    o.message(request, body, 0).ok().map(|()| o)
 }
 
 #[cfg(test)]
