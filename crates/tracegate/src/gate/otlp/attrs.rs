@@ -23,6 +23,7 @@ use std::io::Write as _;
 use super::Judge;
 use super::schema::Place;
 use crate::finding::Rule;
+use crate::otlp_schema::keys;
 use crate::gate::verify::{Seg, Walk};
 use crate::policy::content::is_content_attribute;
 use crate::policy::{FieldRule, FieldSet, ValueType};
@@ -66,11 +67,11 @@ pub fn any_value(walk: &Walk<'_>, v: usize) -> Result<Any, BadAny> {
     }
     let kind = tokens[val].kind;
     let any = match (&*string_value(walk.text, &tokens[k]), kind) {
-        ("stringValue", Kind::String) => Any::String(val),
-        ("boolValue", Kind::True | Kind::False) => Any::Bool(val),
-        ("intValue", Kind::String | Kind::Number) => Any::Int(val),
-        ("doubleValue", Kind::Number) => Any::Double(val),
-        ("arrayValue" | "kvlistValue" | "bytesValue", _) => Any::Nested,
+        (keys::STRING, Kind::String) => Any::String(val),
+        (keys::BOOL, Kind::True | Kind::False) => Any::Bool(val),
+        (keys::INT, Kind::String | Kind::Number) => Any::Int(val),
+        (keys::DOUBLE, Kind::Number) => Any::Double(val),
+        (keys::ARRAY | keys::KVLIST | keys::BYTES, _) => Any::Nested,
         _ => return Err(BadAny),
     };
     Ok(any)
@@ -148,8 +149,8 @@ impl<'a> Judge<'a, '_> {
         let mut unknown = 0u32;
         for (k, v) in self.walk.tape.members(el) {
             match (&*self.decoded(k), self.tok(v).kind) {
-                ("key", Kind::String) => key = Some(v),
-                ("value", _) => {
+                (keys::KEY, Kind::String) => key = Some(v),
+                (keys::VALUE, _) => {
                     attr.value = Some(v);
                     attr.value_key = Some(k);
                 }
@@ -393,10 +394,10 @@ impl<'a> Judge<'a, '_> {
                 self.out.push(b',');
             }
             let (name, t) = match any {
-                Any::String(t) => ("stringValue", t),
-                Any::Int(t) => ("intValue", t),
-                Any::Double(t) => ("doubleValue", t),
-                Any::Bool(t) => ("boolValue", t),
+                Any::String(t) => (keys::STRING, t),
+                Any::Int(t) => (keys::INT, t),
+                Any::Double(t) => (keys::DOUBLE, t),
+                Any::Bool(t) => (keys::BOOL, t),
                 Any::Empty | Any::Nested => return false,
             };
             let _ = write!(self.out, "{{\"{name}\":");
@@ -419,12 +420,12 @@ impl<'a> Judge<'a, '_> {
     fn array_values(&self, v: usize) -> Option<usize> {
         let mut members = self.walk.tape.members(v);
         let (k, inner) = members.next()?;
-        if members.next().is_some() || self.decoded(k) != "arrayValue" {
+        if members.next().is_some() || self.decoded(k) != keys::ARRAY {
             return None;
         }
         let mut members = self.walk.tape.members(inner);
         let (k, values) = members.next()?;
-        if members.next().is_some() || self.decoded(k) != "values" {
+        if members.next().is_some() || self.decoded(k) != keys::VALUES {
             return None;
         }
         (self.tok(values).kind == Kind::Array).then_some(values)
@@ -463,7 +464,7 @@ impl<'a> Judge<'a, '_> {
         let mut keys = std::mem::take(&mut self.scratch.keys);
         keys.clear();
         for el in self.walk.tape.elements(arr) {
-            if let Some(k) = self.member_of(el, "key", Kind::String) {
+            if let Some(k) = self.member_of(el, keys::KEY, Kind::String) {
                 keys.push(k);
             }
         }
@@ -484,7 +485,7 @@ impl<'a> Judge<'a, '_> {
             if self.malformed {
                 return;
             }
-            if let Some(v) = self.member_of(el, "value", Kind::Object) {
+            if let Some(v) = self.member_of(el, keys::VALUE, Kind::Object) {
                 self.nested_lists(v);
             }
         }
@@ -498,12 +499,12 @@ impl<'a> Judge<'a, '_> {
         if self.tok(v).kind != Kind::Object {
             return;
         }
-        let Some(values) = self.member_of(v, "values", Kind::Array) else {
+        let Some(values) = self.member_of(v, keys::VALUES, Kind::Array) else {
             return;
         };
         match &*self.decoded(k) {
-            "kvlistValue" => self.duplicate_keys(values),
-            "arrayValue" => {
+            keys::KVLIST => self.duplicate_keys(values),
+            keys::ARRAY => {
                 for el in self.walk.tape.elements(values) {
                     if self.tok(el).kind == Kind::Object && !self.malformed {
                         self.nested_lists(el);

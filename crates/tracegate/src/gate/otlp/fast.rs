@@ -30,6 +30,7 @@ use super::attrs::{plain_decimal, unknown_message};
 use super::schema::{FieldKind, Message, Place, Repeated, Structural, Text, text_ok};
 use crate::finding::{Finding, FindingKind, Rule, escape_key_into, push_decimal};
 use crate::gate::detect::Detectors;
+use crate::otlp_schema::keys;
 use crate::gate::fast::{SPACED, UNSEEN, canonical_number, detectors_pass, parse_u64, same, sep};
 use crate::policy::content::is_content_attribute;
 use crate::policy::{FieldRule, FieldSet, Policy, ValueType};
@@ -598,13 +599,13 @@ impl<'a> Walker<'a, '_> {
         let end = loop {
             // Key first, as producers write it; else value first.
             let after = if key.is_none()
-                && let Some(v) = self.fixed_key(b"key", i)
+                && let Some(v) = self.fixed_key(keys::KEY.as_bytes(), i)
             {
                 let (_, end) = self.plain_string(v)?;
                 key = Some((v + 1, end - 1));
                 end
             } else if value.is_none()
-                && let Some(v) = self.fixed_key(b"value", i)
+                && let Some(v) = self.fixed_key(keys::VALUE.as_bytes(), i)
             {
                 let (any, end) = self.any_value(v)?;
                 self.value_first |= key.is_none();
@@ -732,7 +733,7 @@ impl<'a> Walker<'a, '_> {
             return Some((Any::Empty, i + 2));
         }
         let b = self.b;
-        let (any, end) = if let Some(at) = self.fixed_key(b"stringValue", i + 1) {
+        let (any, end) = if let Some(at) = self.fixed_key(keys::STRING.as_bytes(), i + 1) {
             if b.get(at) != Some(&b'"') {
                 return None;
             }
@@ -744,7 +745,7 @@ impl<'a> Walker<'a, '_> {
                 return None;
             }
             (Any::Str(s, escaped), end)
-        } else if let Some(at) = self.fixed_key(b"intValue", i + 1) {
+        } else if let Some(at) = self.fixed_key(keys::INT.as_bytes(), i + 1) {
             match b.get(at)? {
                 b'"' => {
                     let (s, end) = self.plain_string(at)?;
@@ -752,9 +753,9 @@ impl<'a> Walker<'a, '_> {
                 }
                 _ => self.number(at, true)?,
             }
-        } else if let Some(at) = self.fixed_key(b"doubleValue", i + 1) {
+        } else if let Some(at) = self.fixed_key(keys::DOUBLE.as_bytes(), i + 1) {
             self.number(at, false)?
-        } else if let Some(at) = self.fixed_key(b"boolValue", i + 1) {
+        } else if let Some(at) = self.fixed_key(keys::BOOL.as_bytes(), i + 1) {
             if b.get(at..at + 4) == Some(b"true") {
                 (Any::Bool, at + 4)
             } else if b.get(at..at + 5) == Some(b"false") {

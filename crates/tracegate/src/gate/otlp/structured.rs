@@ -21,6 +21,7 @@
 use super::Judge;
 use super::attrs::{Any, any_value};
 use crate::finding::Rule;
+use crate::otlp_schema::keys;
 use crate::record::tape::Kind;
 
 /// Why a structured value cannot be captured (the finding's rule and text;
@@ -93,9 +94,9 @@ impl Judge<'_, '_> {
             }
             Any::Int(t) | Any::Double(t) | Any::Bool(t) => {
                 let name = match any {
-                    Any::Int(_) => "intValue",
-                    Any::Double(_) => "doubleValue",
-                    _ => "boolValue",
+                    Any::Int(_) => keys::INT,
+                    Any::Double(_) => keys::DOUBLE,
+                    _ => keys::BOOL,
                 };
                 self.scalar(name, any, t)?;
             }
@@ -158,9 +159,9 @@ impl Judge<'_, '_> {
         let (k, inner) = self.walk.tape.members(v).next().ok_or(NOT_ANY)?;
         let which = self.decoded(k);
         let kv = match &*which {
-            "arrayValue" => false,
-            "kvlistValue" => true,
-            "bytesValue" => return Err(BYTES),
+            keys::ARRAY => false,
+            keys::KVLIST => true,
+            keys::BYTES => return Err(BYTES),
             _ => return Err(NOT_ANY),
         };
         if self.tok(inner).kind != Kind::Object {
@@ -171,7 +172,7 @@ impl Judge<'_, '_> {
         let values = match members.next() {
             None => None,
             Some((vk, arr))
-                if self.decoded(vk) == "values" && self.tok(arr).kind == Kind::Array =>
+                if self.decoded(vk) == keys::VALUES && self.tok(arr).kind == Kind::Array =>
             {
                 Some(arr)
             }
@@ -213,8 +214,8 @@ impl Judge<'_, '_> {
         let mut value = None;
         for (k, v) in self.walk.tape.members(el) {
             match (&*self.decoded(k), self.tok(v).kind) {
-                ("key", Kind::String) if key.is_none() => key = Some(v),
-                ("value", Kind::Object) if value.is_none() => value = Some(v),
+                (keys::KEY, Kind::String) if key.is_none() => key = Some(v),
+                (keys::VALUE, Kind::Object) if value.is_none() => value = Some(v),
                 _ => return Err(NOT_ANY),
             }
         }
