@@ -703,6 +703,12 @@ fn bad_fleet_keys_are_refused_with_file_and_line_and_no_secret() {
             "store_key_file = \"missing.key\"\nbudget_store = \"redis://10.0.0.5:6379\"",
             "cannot read [fleet] store_key_file",
         ),
+        (
+            // A path is shown escaped, as every path of a policy error is:
+            // a control byte in it does not reach the terminal.
+            "store_key_file = \"missing\\u001b[2J.key\"\nbudget_store = \"redis://10.0.0.5:6379\"",
+            "/missing\\u{1b}[2J.key`: no such file",
+        ),
     ] {
         std::fs::write(&p, format!("version = 1\n[fleet]\n{fleet}\n")).unwrap();
         let out = super::cli::tracegate(&["policy", "check", p.to_str().unwrap()], b"");
@@ -712,6 +718,7 @@ fn bad_fleet_keys_are_refused_with_file_and_line_and_no_secret() {
         assert!(all.contains("policy.toml:3"), "{fleet}: {all}");
         assert!(!all.contains("hunter2"), "{all}");
         assert!(!all.contains("KEY"), "{all}");
+        assert!(!all.contains('\u{1b}'), "{fleet}: {all:?}");
     }
     std::fs::write(
         &p,

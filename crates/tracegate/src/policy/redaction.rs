@@ -144,29 +144,8 @@ pub(super) fn audit_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
     let Some(path) = draft.audit.as_ref().and_then(|a| a.key_file.as_ref()) else {
         return Ok(None);
     };
-    let origin = draft
-        .files
-        .first()
-        .cloned()
-        .unwrap_or_else(|| draft.source.clone());
-    match read_regular(path, MAX_KEY_FILE_BYTES) {
-        Ok(r) => Ok(Some(Referenced {
-            kind: RefKind::AuditKey,
-            path: Some(path.clone()),
-            var: None,
-            sha256: key_fingerprint(&r.bytes),
-        })),
-        Err(cause) => {
-            let msg = format!(
-                "cannot read [audit] key_file `{}`: {cause}",
-                shown(&path.display().to_string())
-            );
-            Err(match &draft.audit_key_at {
-                Some(at) => at.error(msg),
-                None => PolicyError::whole(&origin, msg),
-            })
-        }
-    }
+    let err = key_error(draft, draft.audit_key_at.as_ref());
+    key_reference(path, RefKind::AuditKey, "[audit] key_file", err).map(Some)
 }
 
 /// `[fleet] store_key_file` as a referenced file (its fingerprint), read
@@ -176,15 +155,9 @@ pub(super) fn store_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
     let Some(path) = draft.fleet.store_key_file.as_ref() else {
         return Ok(None);
     };
-    let origin = draft
-        .files
-        .first()
-        .cloned()
-        .unwrap_or_else(|| draft.source.clone());
-    let err = |msg: String| match &draft.store_key_at {
-        Some(at) => at.error(msg),
-        None => PolicyError::whole(&origin, msg),
-    };
+    const WHAT: &str = "[fleet] store_key_file";
+    let err = key_error(draft, draft.store_key_at.as_ref());
+    let at = shown(&path.display().to_string());
     // SECURITY: the same rules as an audit key (at least 32 bytes; a FIFO
     // or device is refused), the ones the replica loads it with
     // (`StoreKey::load`); no error quotes the key.
@@ -192,33 +165,50 @@ pub(super) fn store_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
         Ok(_) => {}
         Err(crate::audit::AuditError::KeyTooShort { len, .. }) => {
             return Err(err(format!(
-                "[fleet] store_key_file `{}` holds {len} bytes; at least 32 are required",
-                path.display()
+                "{WHAT} `{at}` holds {len} bytes; at least 32 are required"
             )));
         }
         Err(crate::audit::AuditError::Key { cause, .. }) => {
-            return Err(err(format!(
-                "cannot read [fleet] store_key_file `{}`: {cause}",
-                path.display()
-            )));
+            return Err(err(format!("cannot read {WHAT} `{at}`: {cause}")));
         }
-        Err(_) => {
-            return Err(err(format!(
-                "cannot read [fleet] store_key_file `{}`",
-                path.display()
-            )));
-        }
+        Err(_) => return Err(err(format!("cannot read {WHAT} `{at}`"))),
     }
+    key_reference(path, RefKind::StoreKey, WHAT, err).map(Some)
+}
+
+/// How an error about a key file is placed: at its key (`at`) when the
+/// policy wrote it there, else on the policy as a whole.
+fn key_error<'d>(draft: &'d Draft, at: Option<&'d Loc>) -> impl Fn(String) -> PolicyError + 'd {
+    let origin = draft
+        .files
+        .first()
+        .cloned()
+        .unwrap_or_else(|| draft.source.clone());
+    move |msg| match at {
+        Some(at) => at.error(msg),
+        None => PolicyError::whole(&origin, msg),
+    }
+}
+
+/// The key file at `path` as a referenced file of `kind`: its fingerprint,
+/// never its bytes. `what` names its key in errors, the path is shown
+/// escaped.
+fn key_reference(
+    path: &Path,
+    kind: RefKind,
+    what: &str,
+    err: impl Fn(String) -> PolicyError,
+) -> Result<Referenced, PolicyError> {
     match read_regular(path, MAX_KEY_FILE_BYTES) {
-        Ok(r) => Ok(Some(Referenced {
-            kind: RefKind::StoreKey,
-            path: Some(path.clone()),
+        Ok(r) => Ok(Referenced {
+            kind,
+            path: Some(path.to_path_buf()),
             var: None,
             sha256: key_fingerprint(&r.bytes),
-        })),
+        }),
         Err(cause) => Err(err(format!(
-            "cannot read [fleet] store_key_file `{}`: {cause}",
-            path.display()
+            "cannot read {what} `{}`: {cause}",
+            shown(&path.display().to_string())
         ))),
     }
 }
