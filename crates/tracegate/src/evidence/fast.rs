@@ -22,10 +22,11 @@
 //! scanned once. No input panics.
 
 use crate::gate::detect::Detectors;
-use crate::gate::fast::{UNSEEN, canonical_number, detectors_pass, next_key, parse_u64, same, sep};
+use crate::gate::fast::{
+    Lexed, UNSEEN, canonical_text, detectors_pass, lex_scalar, next_key, parse_u64, same, sep,
+};
 use crate::policy::{FieldRule, FieldSet, ValueType};
-use crate::record::canonical::has_separator;
-use crate::record::tape::{MAX_DEPTH, scan_number_shaped, scan_string};
+use crate::record::tape::{MAX_DEPTH, scan_string};
 
 use super::model::{
     EVENT_FIELDS, Event, INTERVAL_FIELDS, Interval, RECORD_FIELDS, Record, Slot, Str, Want,
@@ -1218,7 +1219,7 @@ impl Scan<'_, '_> {
         let s = b.get(i + 1..end - 1)?;
         // SECURITY: as in `scalar`: every string of a clean line is UTF-8,
         // with no raw U+2028/U+2029 (not canonical).
-        if !s.is_ascii() && (std::str::from_utf8(s).is_err() || has_separator(s)) {
+        if !canonical_text(s) {
             return None;
         }
         let ok = match field.check {
@@ -1244,20 +1245,8 @@ impl Scan<'_, '_> {
         rule: &FieldRule,
         i: usize,
     ) -> Option<(usize, Scalar)> {
-        let b = self.b;
-        match b.get(i)? {
-            b'"' => {
-                let (end, escaped) = scan_string(b, i).ok()?;
-                if escaped || rule.ty != ValueType::String {
-                    return None;
-                }
-                let s = b.get(i + 1..end - 1)?;
-                // SECURITY: a line that comes out clean is valid UTF-8:
-                // outside strings only ASCII syntax is accepted, keys equal
-                // allowlisted names, and each string is checked here.
-                if !s.is_ascii() && (std::str::from_utf8(s).is_err() || has_separator(s)) {
-                    return None;
-                }
+        match lex_scalar(rule, self.b, i)? {
+            Lexed::Str(s, end) => {
                 let ok = match at {
                     Some((fields, idx)) => fields.string_ok(idx, s),
                     None => std::str::from_utf8(s)
@@ -1266,27 +1255,9 @@ impl Scan<'_, '_> {
                 } && detectors_pass(rule, self.detectors, s)?;
                 ok.then_some((end, Scalar::Str(i + 1, end - 1)))
             }
-            b'-' | b'0'..=b'9' => {
-                let (end, fraction, exponent) = scan_number_shaped(b, i).ok()?;
-                if !matches!(rule.ty, ValueType::Number | ValueType::Integer) {
-                    return None;
-                }
-                let literal = b.get(i..end)?;
-                rule.check_number_bytes(literal, fraction, exponent).ok()?;
-                canonical_number(rule, literal, exponent).then_some((end, Scalar::Num(i, end)))
-            }
-            b't' if b.get(i..i + 4) == Some(b"true") && rule.ty == ValueType::Boolean => {
-                Some((i + 4, Scalar::Other))
-            }
-            b'f' if b.get(i..i + 5) == Some(b"false") && rule.ty == ValueType::Boolean => {
-                Some((i + 5, Scalar::Other))
-            }
-            b'n' if b.get(i..i + 4) == Some(b"null")
-                && (rule.nullable || rule.ty == ValueType::Null) =>
-            {
-                Some((i + 4, Scalar::Null))
-            }
-            _ => None,
+            Lexed::Num(end) => Some((end, Scalar::Num(i, end))),
+            Lexed::Bool(end) => Some((end, Scalar::Other)),
+            Lexed::Null(end) => Some((end, Scalar::Null)),
         }
     }
 }

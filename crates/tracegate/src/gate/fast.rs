@@ -184,6 +184,68 @@ pub(crate) fn detectors_pass(rule: &FieldRule, detectors: &Detectors, s: &[u8]) 
     Some(detectors.hit_bytes(s).ok()?.is_none())
 }
 
+/// A JSON scalar at `i` whose type and spelling meet a rule, before a
+/// string's own check ([`lex_scalar`]). Each holds the offset after it.
+pub(crate) enum Lexed<'a> {
+    /// An escape-free string of canonical UTF-8 ([`canonical_text`]): its
+    /// bytes between the quotes.
+    Str(&'a [u8], usize),
+    /// A number literal that met the rule's range and may go out as written.
+    Num(usize),
+    /// `true` or `false`.
+    Bool(usize),
+    /// `null`.
+    Null(usize),
+}
+
+/// The scanner the fast paths share: the scalar at `i` lexed and held to
+/// `rule`'s type, and a number to its bounds and canonical spelling;
+/// `None` for anything the full path must judge (an escape, another type,
+/// a non-canonical literal).
+#[inline(always)]
+pub(crate) fn lex_scalar<'a>(rule: &FieldRule, b: &'a [u8], i: usize) -> Option<Lexed<'a>> {
+    match b.get(i)? {
+        b'"' => {
+            let (end, escaped) = scan_string(b, i).ok()?;
+            if escaped || rule.ty != ValueType::String {
+                return None;
+            }
+            let s = b.get(i + 1..end - 1)?;
+            canonical_text(s).then_some(Lexed::Str(s, end))
+        }
+        b'-' | b'0'..=b'9' => {
+            let (end, fraction, exponent) = scan_number_shaped(b, i).ok()?;
+            if !matches!(rule.ty, ValueType::Number | ValueType::Integer) {
+                return None;
+            }
+            let literal = b.get(i..end)?;
+            rule.check_number_bytes(literal, fraction, exponent).ok()?;
+            canonical_number(rule, literal, exponent).then_some(Lexed::Num(end))
+        }
+        b't' if b.get(i..i + 4) == Some(b"true") && rule.ty == ValueType::Boolean => {
+            Some(Lexed::Bool(i + 4))
+        }
+        b'f' if b.get(i..i + 5) == Some(b"false") && rule.ty == ValueType::Boolean => {
+            Some(Lexed::Bool(i + 5))
+        }
+        b'n' if b.get(i..i + 4) == Some(b"null")
+            && (rule.nullable || rule.ty == ValueType::Null) =>
+        {
+            Some(Lexed::Null(i + 4))
+        }
+        _ => None,
+    }
+}
+
+/// Whether an escape-free string's bytes may go out as written: valid
+/// UTF-8 (so a line that comes out clean is UTF-8: outside strings only
+/// ASCII syntax passes) and no raw U+2028/U+2029, which are not canonical
+/// (the full path escapes them).
+#[inline(always)]
+pub(crate) fn canonical_text(s: &[u8]) -> bool {
+    s.is_ascii() || (simdutf8::basic::from_utf8(s).is_ok() && !has_separator(s))
+}
+
 /// Check the scalar value at `i` against the rule of field `idx`; the
 /// offset after it.
 fn scalar(
@@ -194,45 +256,13 @@ fn scalar(
     i: usize,
 ) -> Option<usize> {
     let rule = fields.rule(idx)?;
-    match b.get(i)? {
-        b'"' => {
-            let (end, escaped) = scan_string(b, i).ok()?;
-            if escaped || rule.ty != ValueType::String {
-                return None;
-            }
-            let s = b.get(i + 1..end - 1)?;
-            // SECURITY: raw U+2028/U+2029 are not canonical (the full path
-            // escapes them).
-            if !s.is_ascii() && (std::str::from_utf8(s).is_err() || has_separator(s)) {
-                return None;
-            }
-            if !fields.string_ok(idx, s) {
-                return None;
-            }
+    match lex_scalar(rule, b, i)? {
+        Lexed::Str(s, end) => {
             // SECURITY: the detectors run here as on the full path (one_of
             // values are the policy's own words).
-            if !detectors_pass(rule, detectors, s)? {
-                return None;
-            }
-            Some(end)
+            (fields.string_ok(idx, s) && detectors_pass(rule, detectors, s)?).then_some(end)
         }
-        b'-' | b'0'..=b'9' => {
-            let (end, fraction, exponent) = scan_number_shaped(b, i).ok()?;
-            if !matches!(rule.ty, ValueType::Number | ValueType::Integer) {
-                return None;
-            }
-            let literal = b.get(i..end)?;
-            rule.check_number_bytes(literal, fraction, exponent).ok()?;
-            canonical_number(rule, literal, exponent).then_some(end)
-        }
-        b't' if b.get(i..i + 4) == Some(b"true") && rule.ty == ValueType::Boolean => Some(i + 4),
-        b'f' if b.get(i..i + 5) == Some(b"false") && rule.ty == ValueType::Boolean => Some(i + 5),
-        b'n' if b.get(i..i + 4) == Some(b"null")
-            && (rule.nullable || rule.ty == ValueType::Null) =>
-        {
-            Some(i + 4)
-        }
-        _ => None,
+        Lexed::Num(end) | Lexed::Bool(end) | Lexed::Null(end) => Some(end),
     }
 }
 

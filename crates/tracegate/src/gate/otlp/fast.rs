@@ -30,11 +30,12 @@ use super::attrs::{plain_decimal, unknown_message};
 use super::schema::{FieldKind, Message, Place, Repeated, Structural, Text, text_ok};
 use crate::finding::{Finding, FindingKind, Rule, escape_key_into, push_decimal};
 use crate::gate::detect::Detectors;
+use crate::gate::fast::{
+    SPACED, UNSEEN, canonical_number, canonical_text, detectors_pass, parse_u64, same, sep,
+};
 use crate::otlp_schema::keys;
-use crate::gate::fast::{SPACED, UNSEEN, canonical_number, detectors_pass, parse_u64, same, sep};
 use crate::policy::content::is_content_attribute;
 use crate::policy::{FieldRule, FieldSet, Policy, ValueType};
-use crate::record::canonical::has_separator;
 use crate::record::tape::{scan_number_shaped, scan_string};
 
 /// The most attributes one list may hold for this path: keys are compared
@@ -429,7 +430,7 @@ impl<'a> Walker<'a, '_> {
             FieldKind::TraceState => (self.b.get(i..i + 2) == Some(b"\"\"")).then_some(i + 2),
             FieldKind::SpanName => {
                 let (s, end) = self.plain_string(i)?;
-                if !self.text_ok(s) {
+                if !canonical_text(s) {
                     return None;
                 }
                 let otlp = &self.cx.policy.standard.otlp;
@@ -468,20 +469,13 @@ impl<'a> Walker<'a, '_> {
     /// A non-empty, escape-free structural string held to `rule` and the
     /// detectors, as `Walk::check` holds it.
     fn rule_string(&self, rule: &FieldRule, s: &[u8]) -> bool {
-        if rule.ty != ValueType::String || !self.text_ok(s) {
+        if rule.ty != ValueType::String || !canonical_text(s) {
             return false;
         }
         let Ok(text) = std::str::from_utf8(s) else {
             return false;
         };
         rule.check_string(text).is_ok() && detectors_pass(rule, self.cx.detectors, s) == Some(true)
-    }
-
-    /// Whether an escape-free string's bytes are valid UTF-8 and canonical
-    /// (no raw U+2028/U+2029, which the full path escapes).
-    #[inline(always)]
-    fn text_ok(&self, s: &[u8]) -> bool {
-        s.is_ascii() || (simdutf8::basic::from_utf8(s).is_ok() && !has_separator(s))
     }
 
     /// Digits of an unsigned integer at `i`, written as a JSON string or a
@@ -622,7 +616,7 @@ impl<'a> Walker<'a, '_> {
         };
         let (ks, ke) = key?;
         let k = self.b.get(ks..ke)?;
-        if !self.text_ok(k) {
+        if !canonical_text(k) {
             return None;
         }
         let any = value.unwrap_or(Any::Empty);
@@ -793,7 +787,7 @@ impl<'a> Walker<'a, '_> {
             (_, ValueType::Array) => false,
             (Any::Empty, ty) => rule.nullable || ty == ValueType::Null,
             (Any::Str(s, false), ValueType::String) => self.memo_pass(tag, s, |w| {
-                w.text_ok(s)
+                canonical_text(s)
                     && set.string_ok(idx, s)
                     && detectors_pass(rule, w.cx.detectors, s) == Some(true)
             }),
