@@ -275,12 +275,17 @@ enum Kind {
     Other(Class),
 }
 
-/// The [`Kind`] of every character below U+0800 (Latin, Greek, Cyrillic,
-/// Armenian, Hebrew, Arabic), without and with case folding: computed once
-/// per process, read without the memo's hashing.
+/// The characters [`SMALL_KINDS`] holds: every one of one or two UTF-8
+/// bytes, and the three-byte ones whose lead byte is `E0`.
+const SMALL_END: u32 = 0x1000;
+
+/// The [`Kind`] of every character below U+1000 (Latin, Greek, Cyrillic,
+/// Armenian, Hebrew, Arabic, the Indic scripts, Thai, Lao, Tibetan),
+/// without and with case folding: computed once per process, read without
+/// the memo's hashing.
 static SMALL_KINDS: std::sync::LazyLock<[Vec<Kind>; 2]> = std::sync::LazyLock::new(|| {
     [false, true].map(|fold| {
-        (0..0x800u32)
+        (0..SMALL_END)
             .map(|n| match char::from_u32(n).map(|c| folded(c, fold, 0)) {
                 Some(f) if f.class == Class::Starter && f.same => Kind::Same,
                 Some(f) => Kind::Other(f.class),
@@ -603,9 +608,10 @@ impl View {
 
     /// The [`Kind`] of the non-ASCII character at `at` and its width.
     /// Two-byte characters (lead bytes C2-DF; `text` is UTF-8, so one
-    /// continuation byte follows) come from `small` ([`SMALL_KINDS`] for
-    /// `fold`), three-byte ones of the plain ranges are decided by range,
-    /// both without decoding through `chars()`; the rest from the memo.
+    /// continuation byte follows) and three-byte ones with lead byte E0
+    /// come from `small` ([`SMALL_KINDS`] for `fold`), three-byte ones of
+    /// the plain ranges are decided by range, all without decoding through
+    /// `chars()`; the rest from the memo.
     fn kind_at(&mut self, text: &str, at: usize, small: &[Kind], fold: bool) -> (Kind, usize) {
         let bytes = text.as_bytes();
         match bytes.get(at..) {
@@ -613,6 +619,13 @@ impl View {
                 let code = usize::from(b0 & 0x1F) << 6 | usize::from(b1 & 0x3F);
                 if let Some(&kind) = small.get(code) {
                     return (kind, 2);
+                }
+            }
+            // U+0800..U+0FFF: the Indic scripts, Thai, Lao, Tibetan.
+            Some(&[0xE0, b1, b2, ..]) => {
+                let code = usize::from(b1 & 0x3F) << 6 | usize::from(b2 & 0x3F);
+                if let Some(&kind) = small.get(code) {
+                    return (kind, 3);
                 }
             }
             Some(&[b0 @ 0xE3..=0xED, b1, b2, ..]) => {
