@@ -141,7 +141,7 @@ run_timed() {
   echo "$t1 - $t0" | bc -l >> "$DATA/times/$name"
 }
 median() { sort -g "$DATA/times/$1" | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-mb() { echo "scale=1; $(stat -c %s "$1") / 1000000" | bc -l; }
+mb() { echo "scale=1; $(stat -L -c %s "$1") / 1000000" | bc -l; }
 
 rm -rf "$DATA/times"; mkdir -p "$DATA/times"
 
