@@ -211,6 +211,6 @@ pub use window::runtime::{Capture, CaptureStats, Done as CaptureDone, Grant, Job
 pub mod internals {
     pub use crate::{
         audit, decision, evidence, finding, fleet, gate, io_text, otlp_schema, policy, record,
-        redact, seal, sink, source, window,
+        seal, sink, source, window,
     };
 }
