@@ -15,8 +15,10 @@ use serde_json::{Value, json};
 use tonic::Code;
 use tonic::codec::CompressionEncoding;
 
-use crate::serve::{Daemon, content_attrs, policy_text, poll, span_request, window};
-use tracegate::internals::record::otlp_proto::{encode_logs_protobuf, encode_traces_protobuf};
+use crate::serve::{Daemon, content_attrs, filter, policy_text, poll, span_request, window};
+use tracegate::internals::record::otlp_proto::{
+    decode_traces_protobuf, encode_logs_protobuf, encode_traces_protobuf,
+};
 use tracegate_daemon::otlp_grpc::{ExportResponse, LOGS_PATH, RawCodec, TRACES_PATH, retry_delay};
 
 /// Start `tracegate serve` on `dir/policy.toml` with both receivers on
@@ -177,6 +179,65 @@ fn grpc_exports_are_judged_per_sink_exactly_as_http_ones() {
     assert!(!std_out[0].contains("CANARY"), "{}", std_out[0]);
     assert!(std_out[0].contains("chatcmpl-1"), "{}", std_out[0]);
     assert!(cap_out[0].contains("CANARY-PROMPT-1"), "{}", cap_out[0]);
+}
+
+/// Both kinds of output a sink writer has, stdout and a file, fed over
+/// gRPC: each holds exactly what `filter` writes for the same spans, byte
+/// for byte and in order, for requests smaller and larger than the
+/// writer's buffer (a large one goes out in its own bytes), plain and gzip.
+#[test]
+fn grpc_exports_reach_stdout_and_file_sinks_exactly_as_filter_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = format!(
+        "[audit]\npath = \"audit.jsonl\"\nlock_timeout = \"2s\"\n\
+         [server]\nmax_body_bytes = 4194304\nflush_interval = \"20ms\"\n\
+         [[sink]]\nname = \"std\"\noutput = \"stdout\"\n\
+         [[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:cap.jsonl\"\n{}",
+        window("out", -60, 3600)
+    );
+    std::fs::write(d.join("policy.toml"), text).unwrap();
+    let stdout = std::fs::File::create(d.join("stdout.jsonl")).unwrap();
+    let (mut daemon, grpc) = start_with(d, Stdio::from(stdout));
+    let small = span_request(content_attrs(1));
+    // About 2,000 spans: its line is several times the 256 KiB buffer.
+    let mut large = span_request(content_attrs(2));
+    let one = large["resourceSpans"][0]["scopeSpans"][0]["spans"][0].clone();
+    let spans = large["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array_mut()
+        .unwrap();
+    for i in 0..2000u32 {
+        let mut s = one.clone();
+        s["attributes"] = content_attrs(1000 + i);
+        spans.push(s);
+    }
+    let mut expected = String::new();
+    for (i, req) in [&small, &large, &small, &large].into_iter().enumerate() {
+        let body = traces(req);
+        let how = Call {
+            gzip: i % 2 == 1,
+            ..Call::default()
+        };
+        let r = call(&grpc, TRACES_PATH, body.clone(), &how).unwrap();
+        assert_eq!(partial(&r), None);
+        expected += &decode_traces_protobuf(&body).unwrap();
+        expected.push('\n');
+    }
+    assert!(expected.len() > 4 * 256 * 1024, "{}", expected.len());
+    daemon.terminate();
+    let std_out = std::fs::read_to_string(d.join("stdout.jsonl")).unwrap();
+    let cap_out = std::fs::read_to_string(d.join("cap.jsonl")).unwrap();
+    assert_eq!(std_out.lines().count(), 4);
+    assert!(!std_out.contains("CANARY"));
+    assert!(cap_out.contains("CANARY-PROMPT-2999"));
+    assert!(
+        std_out == filter(d, "std", &expected),
+        "stdout differs from filter's"
+    );
+    assert!(
+        cap_out == filter(d, "cap", &expected),
+        "the file differs from filter's"
+    );
 }
 
 #[test]

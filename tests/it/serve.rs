@@ -300,7 +300,7 @@ fn logs_request() -> Value {
 }
 
 /// Run `tracegate filter` on `lines` for `sink`: what the sink should hold.
-fn filter(dir: &Path, sink: &str, lines: &str) -> String {
+pub(crate) fn filter(dir: &Path, sink: &str, lines: &str) -> String {
     let input = dir.join(format!("input-{sink}.jsonl"));
     std::fs::write(&input, lines).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_tracegate"))

@@ -24,7 +24,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::io::AsyncWriteExt;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
@@ -230,63 +229,91 @@ struct SpoolState {
 /// At most one log line per this long for exports a spool refuses.
 const SPOOL_WARN_EVERY: Duration = Duration::from_secs(10);
 
-/// Where a writer's bytes go.
-enum Out {
-    /// Written on the blocking pool with plain `write` calls, so that the
-    /// bytes that reached the file are known exactly when a write fails.
-    File(Option<std::fs::File>),
-    Stdout(tokio::io::Stdout),
+/// What an output thread reports for one buffer: how many of its bytes
+/// reached the output, the error that stopped the rest, if any, and the
+/// buffer (for reuse).
+type Wrote = (usize, Option<std::io::Error>, Vec<u8>);
+
+/// One buffer for an output thread, and where its report goes.
+type Job = (Vec<u8>, tokio::sync::oneshot::Sender<Wrote>);
+
+/// Where a writer's bytes go: a thread of the sink's own that owns the
+/// file (or stdout) for as long as it is open, and writes each buffer the
+/// writer hands it with plain blocking calls.
+///
+/// One long-lived thread rather than a task on the blocking pool per
+/// flush (or tokio's `Stdout`, which is one per write, each after a copy
+/// into its own buffer): a flush costs a channel send and a wake-up, and
+/// the buffer is written where it lies. The thread ends when its `Out` is
+/// dropped (the writer stops, or gives the output up after an error).
+struct Out {
+    jobs: std::sync::mpsc::Sender<Job>,
 }
 
-impl Out {
-    /// Write `buf`; how many bytes were written, and the error that stopped
-    /// the rest, if any.
-    async fn write_flush(&mut self, buf: Vec<u8>) -> (usize, Option<std::io::Error>, Vec<u8>) {
+/// The output an [`Out`] thread writes to.
+enum Dest {
+    /// Written with plain `write` calls, so that the bytes that reached the
+    /// file are known exactly when a write fails.
+    File(std::fs::File),
+    /// All or nothing, as far as the counts go: a failed write or flush
+    /// counts the whole buffer lost.
+    Stdout,
+}
+
+impl Dest {
+    fn write(&mut self, buf: &[u8]) -> (usize, Option<std::io::Error>) {
+        use std::io::Write;
         match self {
-            Out::File(slot) => {
-                let Some(mut f) = slot.take() else {
-                    return (0, Some(std::io::ErrorKind::NotConnected.into()), buf);
-                };
-                let job = tokio::task::spawn_blocking(move || {
-                    use std::io::Write;
-                    let mut done = 0;
-                    let mut err = None;
-                    while done < buf.len() {
-                        match f.write(&buf[done..]) {
-                            Ok(0) => {
-                                err = Some(std::io::ErrorKind::WriteZero.into());
-                                break;
-                            }
-                            Ok(n) => done += n,
-                            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                            Err(e) => {
-                                err = Some(e);
-                                break;
-                            }
-                        }
+            Dest::File(f) => {
+                let mut done = 0;
+                while done < buf.len() {
+                    match f.write(buf.get(done..).unwrap_or_default()) {
+                        Ok(0) => return (done, Some(std::io::ErrorKind::WriteZero.into())),
+                        Ok(n) => done += n,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(e) => return (done, Some(e)),
                     }
-                    (f, done, err, buf)
-                });
-                match job.await {
-                    Ok((f, done, err, buf)) => {
-                        *slot = Some(f);
-                        (done, err, buf)
-                    }
-                    Err(_) => (0, Some(std::io::ErrorKind::Other.into()), Vec::new()),
                 }
+                (done, None)
             }
-            Out::Stdout(o) => {
-                let r = async {
-                    o.write_all(&buf).await?;
-                    o.flush().await
-                }
-                .await;
-                match r {
-                    Ok(()) => (buf.len(), None, buf),
-                    Err(e) => (0, Some(e), buf),
+            Dest::Stdout => {
+                let mut o = std::io::stdout().lock();
+                match o.write_all(buf).and_then(|()| o.flush()) {
+                    Ok(()) => (buf.len(), None),
+                    Err(e) => (0, Some(e)),
                 }
             }
         }
+    }
+}
+
+impl Out {
+    /// Start the output thread of sink `name` writing to `dest`.
+    fn start(name: &str, mut dest: Dest) -> std::io::Result<Out> {
+        let (jobs, rx) = std::sync::mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name(format!("sink-{name}"))
+            .spawn(move || {
+                while let Ok((buf, done)) = rx.recv() {
+                    let (n, err) = dest.write(&buf);
+                    // The writer stopped waiting: nobody is left to count.
+                    let _gone = done.send((n, err, buf));
+                }
+            })?;
+        Ok(Out { jobs })
+    }
+
+    /// Write `buf`; how many bytes were written, and the error that stopped
+    /// the rest, if any.
+    async fn write_flush(&mut self, buf: Vec<u8>) -> Wrote {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        if let Err(std::sync::mpsc::SendError((buf, _))) = self.jobs.send((buf, tx)) {
+            // The thread is gone (it cannot end on its own while this
+            // sender lives, short of a panic): nothing was written.
+            return (0, Some(std::io::ErrorKind::BrokenPipe.into()), buf);
+        }
+        rx.await
+            .unwrap_or_else(|_| (0, Some(std::io::ErrorKind::Other.into()), Vec::new()))
     }
 }
 
@@ -362,12 +389,20 @@ impl Writer {
 
     async fn open(&mut self) {
         match &self.output {
-            SinkOutput::Stdout => self.out = Some(Out::Stdout(tokio::io::stdout())),
+            SinkOutput::Stdout => match Out::start(&self.name, Dest::Stdout) {
+                Ok(out) => self.out = Some(out),
+                Err(e) => self.unhealthy(e.kind(), "cannot start the sink's output thread"),
+            },
             SinkOutput::File(path) => {
                 let path = path.clone();
-                match tokio::task::spawn_blocking(move || open_sink_file(&path)).await {
-                    Ok(Ok(f)) => {
-                        self.out = Some(Out::File(Some(f)));
+                let name = self.name.clone();
+                let opened = tokio::task::spawn_blocking(move || {
+                    open_sink_file(&path).and_then(|f| Out::start(&name, Dest::File(f)))
+                })
+                .await;
+                match opened {
+                    Ok(Ok(out)) => {
+                        self.out = Some(out);
                         self.counters.set_health(None);
                     }
                     Ok(Err(e)) => {
