@@ -173,6 +173,7 @@ impl Tape {
             b: line,
             i: 0,
             style: Style::Unknown,
+            duplicate: None,
             tape: self,
         };
         p.skip_ws();
@@ -184,6 +185,11 @@ impl Tape {
                 offset: p.i,
                 expected: "end of line after the value",
             });
+        }
+        // A duplicate key is the line's fault only when the rest of it is
+        // JSON: a syntax error after it is what the line is.
+        if let Some(duplicate) = p.duplicate {
+            return Err(duplicate);
         }
         if first != Some(b'{') {
             return Err(Malformed::NotObject);
@@ -456,6 +462,8 @@ struct Parser<'a, 't> {
     b: &'a [u8],
     i: usize,
     style: Style,
+    /// The first duplicate key, reported once the whole line has parsed.
+    duplicate: Option<Malformed>,
     tape: &'t mut Tape,
 }
 
@@ -602,7 +610,7 @@ impl Parser<'_, '_> {
             let escaped = self.string()?;
             let canonical = self.string_canonical(kstart, escaped);
             let kidx = self.push_canonical(Kind::Key, escaped, canonical, kstart);
-            self.check_duplicate(keys_base, &mut big, kstart, escaped, kidx)?;
+            self.check_duplicate(keys_base, &mut big, kstart, escaped, kidx);
             self.skip_ws();
             if self.peek() != Some(b':') {
                 return Err(self.err("`:` after a key"));
@@ -638,19 +646,19 @@ impl Parser<'_, '_> {
         kstart: usize,
         escaped: bool,
         kidx: usize,
-    ) -> Result<(), Malformed> {
+    ) {
         let kend = self.i;
         let inner = |s: usize, e: usize| (s + 1, e - 1);
         let (s, e) = inner(kstart, kend);
         if let Some(set) = big {
             let k = self.decoded(s, e, escaped, false).into_owned();
             if !set.insert(k) {
-                return Err(Malformed::DuplicateKey {
+                self.duplicate.get_or_insert(Malformed::DuplicateKey {
                     offset: kstart,
                     token: kidx,
                 });
             }
-            return Ok(());
+            return;
         }
         for j in base..self.tape.open_keys.len() {
             let (os, oe, oesc) = self.tape.open_keys[j];
@@ -663,10 +671,11 @@ impl Parser<'_, '_> {
                 a == b.as_ref()
             };
             if same {
-                return Err(Malformed::DuplicateKey {
+                self.duplicate.get_or_insert(Malformed::DuplicateKey {
                     offset: kstart,
                     token: kidx,
                 });
+                return;
             }
         }
         self.tape
@@ -681,7 +690,6 @@ impl Parser<'_, '_> {
             }
             *big = Some(set);
         }
-        Ok(())
     }
 
     fn decoded(&mut self, s: usize, e: usize, escaped: bool, second: bool) -> Cow<'_, str> {
@@ -1138,6 +1146,30 @@ mod tests {
             let ours = scan(s).is_ok();
             let theirs = serde_json::from_str::<serde_json::Value>(s).is_ok();
             assert_eq!(ours, theirs, "{s}");
+        }
+    }
+
+    /// A line with a duplicate key and a syntax error after it is malformed
+    /// JSON, not a duplicate key: the reason names what the line is (the
+    /// duplicate is reported only when the rest parses).
+    #[test]
+    fn a_syntax_error_after_a_duplicate_key_is_the_reason() {
+        for s in [
+            "{\"\":0,\"\"\":1}",
+            "{\"a\":1,\"a\":2",
+            "{\"a\":{\"b\":1,\"b\":2},}",
+        ] {
+            assert!(
+                matches!(scan(s), Err(Malformed::InvalidJson { .. })),
+                "{s}: {:?}",
+                scan(s)
+            );
+        }
+        for s in ["{\"a\":1,\"a\":2}", "[{\"a\":1,\"a\":2}]"] {
+            assert!(
+                matches!(scan(s), Err(Malformed::DuplicateKey { .. })),
+                "{s}"
+            );
         }
     }
 }
