@@ -106,6 +106,11 @@ pub(crate) enum Check {
     /// with upper and lower case and a digit, or 20 or more with a letter
     /// and a digit, not a UUID), and is no placeholder or path.
     Secret,
+    /// A value under an `auth` key (`"auth": "…"` in a docker
+    /// `config.json`, `_auth=…` in `.npmrc`): the value only, when it is
+    /// base64 of `user:password` (printable, a user, a `:` and a
+    /// password), as those files store a Basic credential.
+    BasicPair,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
     /// 13-19 digits in a printed grouping, issuer prefix and length, Luhn;
@@ -379,6 +384,16 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::Secret,
                 Lead::Any,
             ),
+            // A Basic credential stored under an `auth` key (docker's
+            // `"auths": {"registry": {"auth": "<base64 user:password>"}}`,
+            // `.npmrc`'s `_auth=`): the value, when it decodes to a
+            // `user:password` pair (`Check::BasicPair`).
+            (
+                r#"(?i-u)auth["']?[ \t]{0,8}[:=]"#,
+                r#"(?i-u)auth["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9+/]{8,}={0,2}"#,
+                Check::BasicPair,
+                Lead::Token,
+            ),
             // A bare `Bearer <token>` (or `bearer`) in prose or code.
             (
                 r"(?-u)[Bb]earer[ \t]{1,8}[A-Za-z0-9]",
@@ -390,10 +405,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         name: "url_credentials",
-        // `scheme://user:password@host`: the password only.
+        // `scheme://user:password@host`: the password only. A scheme may
+        // name a dialect and its driver (`postgresql+psycopg2://`,
+        // `mysql+mysqlconnector://`: SQLAlchemy's URLs), so it takes up
+        // to 24 bytes (issue 36, third round).
         patterns: &[(
-            r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,15}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:",
-            r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,15}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
+            r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,23}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:",
+            r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,23}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
             Check::UrlPassword,
             Lead::Token,
         )],

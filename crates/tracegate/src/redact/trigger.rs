@@ -560,8 +560,9 @@ impl Starts {
                 .any(|&b| b == b'@');
             if userinfo || rest.starts_with(b"hooks.slack.com/") {
                 let mut s = p;
+                // The shape's scheme: 24 bytes at most.
                 while s > 0
-                    && p - s < 16
+                    && p - s < 24
                     && (text[s - 1].is_ascii_alphanumeric()
                         || matches!(text[s - 1], b'+' | b'.' | b'-'))
                 {
@@ -610,6 +611,8 @@ impl Starts {
             b"anthropic_api_key",
             // `- name: API_TOKEN` / `value: <v>` (an `env` entry).
             b"name",
+            // `"auth": "<base64 user:password>"` (docker, `.npmrc`).
+            b"auth",
         ];
         let mut e = p;
         while e > 0 && matches!(text[e - 1], b' ' | b'\t') {

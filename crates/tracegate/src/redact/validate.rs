@@ -72,7 +72,17 @@ pub(crate) fn check(
         Check::Secret => {
             let cut = value_start(s)?;
             let value = s.get(cut..)?;
-            random_looking(value).then_some((start + cut, end))
+            (random_looking(value) && !listing_token(text, start)).then_some((start + cut, end))
+        }
+        Check::BasicPair => {
+            let cut = value_start(s)?;
+            let value = s.get(cut..)?;
+            // The whole token: `auth=eyJ….eyJ….sig` (a JWT in a cookie) is
+            // the jwt detector's, and its first segment decodes to JSON.
+            let whole = !text
+                .get(end)
+                .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+            (whole && basic_pair(value)).then_some((start + cut, end))
         }
         Check::Flag => {
             // `--name` then `=` or blanks and a quote: the value.
@@ -154,6 +164,7 @@ pub(crate) fn check(
             && !version_glue(text, start, end)
             && !version_key(text, start)
             && !image_tag(text, start, ctx)
+            && !package_pin(text, start, ctx)
             && !vetoed())
         .then_some((start, end)),
         Check::Ipv6 => ipv6_ok(text, start, end).map(|e| (start, e)),
@@ -400,6 +411,84 @@ fn random_looking(v: &[u8]) -> bool {
     (mixed || long) && !placeholder(v) && !path && !v.starts_with(b"eyJ")
 }
 
+/// The `token` at `start` ends a key whose word before it names a place
+/// in a listing (`nextPageToken`, `page_token`, `NextToken`,
+/// `continuationToken`, `syncToken`, `cursor_token`): a pagination
+/// cursor, opaque and random-looking, but no credential (issue 36,
+/// third round).
+fn listing_token(text: &[u8], start: usize) -> bool {
+    const LISTING: &[&[u8]] = &[
+        b"page",
+        b"next",
+        b"prev",
+        b"previous",
+        b"cursor",
+        b"continuation",
+        b"resume",
+        b"sync",
+        b"delta",
+        b"skip",
+        b"marker",
+        b"pagination",
+    ];
+    if !text
+        .get(start..start + 5)
+        .is_some_and(|w| w.eq_ignore_ascii_case(b"token"))
+    {
+        return false;
+    }
+    // One separator (`page_token`, `page-token`, `page.token`) or a
+    // lowercase-to-uppercase step (`pageToken`) before `token`.
+    let mut e = start;
+    if e > 0 && matches!(text[e - 1], b'_' | b'-' | b'.') {
+        e -= 1;
+    } else if !(text[start].is_ascii_uppercase() && e > 0 && text[e - 1].is_ascii_lowercase()) {
+        return false;
+    }
+    let before = &text[..e];
+    let lower = before
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_lowercase())
+        .count();
+    let word_len = if lower > 0 {
+        // `nextPage`: the lowercase run and the capital that starts it.
+        lower
+            + usize::from(
+                before
+                    .len()
+                    .checked_sub(lower + 1)
+                    .is_some_and(|i| before[i].is_ascii_uppercase()),
+            )
+    } else {
+        before
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_uppercase())
+            .count()
+    };
+    let word = &before[before.len() - word_len..];
+    LISTING.iter().any(|w| word.eq_ignore_ascii_case(w))
+}
+
+/// Base64 (padded or not) of `user:password`: printable ASCII with a
+/// non-empty user and password around the first `:` (what docker's
+/// `config.json` and `.npmrc`'s `_auth` store).
+fn basic_pair(v: &[u8]) -> bool {
+    use base64::Engine as _;
+    let body = v.strip_suffix(b"==").or(v.strip_suffix(b"=")).unwrap_or(v);
+    let Ok(raw) = base64::engine::general_purpose::STANDARD_NO_PAD.decode(body) else {
+        return false;
+    };
+    let printable = raw.iter().all(|b| (0x20..0x7f).contains(b));
+    let pair = raw
+        .iter()
+        .position(|&b| b == b':')
+        .is_some_and(|i| i > 0 && i + 1 < raw.len());
+    let json = raw.first().is_some_and(|b| matches!(b, b'{' | b'[' | b'"'));
+    printable && pair && !json && !placeholder(v)
+}
+
 /// A UUID (`8-4-4-4-12` hex): an id, not a bearer token.
 fn uuid_like(t: &[u8]) -> bool {
     t.len() == 36
@@ -462,30 +551,145 @@ fn version_key(text: &[u8], start: usize) -> bool {
         .take(64)
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
         .count();
-    let key = &before[upto - key_len..upto];
-    // The last part: after the last separator or lowercase-to-uppercase step.
-    let mut from = 0;
+    let from = upto - key_len;
+    let key = &before[from..upto];
+    if version_word(key) {
+        return true;
+    }
+    // Element content (`<string>1.2.3.4</string>`) whose element follows
+    // one that names it: a property list's `<key>CFBundleVersion</key>`
+    // on the line above, `<name>version</name><value>…` (issue 36, third
+    // round).
+    from > 0 && before[from - 1] == b'<' && sibling_names_version(&before[..from - 1])
+}
+
+/// The last part of `key` (split at `_`, `-`, `.` and a
+/// lowercase-to-uppercase step; separators at its end, as in
+/// `__version__`, are not a part) is a version word, or the part before a
+/// last part that names a type (`versionName`,
+/// `CFBundleShortVersionString`).
+fn version_word(key: &[u8]) -> bool {
+    let sep = |b: u8| matches!(b, b'_' | b'-' | b'.');
+    let trimmed = key.iter().rev().take_while(|&&b| sep(b)).count();
+    let key = &key[..key.len() - trimmed];
+    // The parts' starts.
+    let mut starts = vec![0];
     for i in 1..key.len() {
-        if matches!(key[i - 1], b'_' | b'-' | b'.')
-            || (key[i - 1].is_ascii_lowercase() && key[i].is_ascii_uppercase())
-        {
-            from = i;
+        if sep(key[i - 1]) || (key[i - 1].is_ascii_lowercase() && key[i].is_ascii_uppercase()) {
+            starts.push(i);
         }
     }
-    let last: Vec<u8> = key[from..].iter().map(u8::to_ascii_lowercase).collect();
-    matches!(
-        last.as_slice(),
-        b"version"
-            | b"ver"
-            | b"vers"
-            | b"build"
-            | b"release"
-            | b"firmware"
-            | b"fw"
-            | b"rev"
-            | b"revision"
-            | b"tag"
-    )
+    let part = |k: usize| -> Vec<u8> {
+        let end = starts.get(k + 1).map_or(key.len(), |&e| e);
+        key[starts[k]..end]
+            .iter()
+            .filter(|&&b| !sep(b))
+            .map(u8::to_ascii_lowercase)
+            .collect()
+    };
+    let is_version = |p: &[u8]| {
+        matches!(
+            p,
+            b"version"
+                | b"ver"
+                | b"vers"
+                | b"build"
+                | b"release"
+                | b"firmware"
+                | b"fw"
+                | b"rev"
+                | b"revision"
+                | b"tag"
+        )
+    };
+    let n = starts.len();
+    let last = part(n - 1);
+    is_version(&last)
+        || (n >= 2
+            && matches!(
+                last.as_slice(),
+                b"string" | b"str" | b"name" | b"text" | b"value"
+            )
+            && is_version(&part(n - 2)))
+}
+
+/// `before` ends (after blanks and line breaks) with an element whose
+/// text names a version: `<key>CFBundleVersion</key>`.
+fn sibling_names_version(before: &[u8]) -> bool {
+    let blank = before
+        .iter()
+        .rev()
+        .take(64)
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    let before = &before[..before.len() - blank];
+    if before.last() != Some(&b'>') {
+        return false;
+    }
+    // The closing tag `</…>`, 64 bytes at most.
+    let Some(close) = before
+        .iter()
+        .rev()
+        .take(64)
+        .position(|&b| b == b'<')
+        .map(|k| before.len() - 1 - k)
+    else {
+        return false;
+    };
+    if before.get(close + 1) != Some(&b'/') {
+        return false;
+    }
+    let text = &before[..close];
+    let len = text
+        .iter()
+        .rev()
+        .take(64)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        .count();
+    let from = text.len() - len;
+    len > 0 && from > 0 && text[from - 1] == b'>' && version_word(&text[from..])
+}
+
+/// The dotted quad at `start` is pinned as a package's version
+/// (`datadog-agent=7.52.1.1` in an apt pin, `libfoo-dev=2.1.0.3`): a
+/// lowercase package name with a separator (`-`, `.`, `+`) glued to it by
+/// one `=`, as apt writes `pkg=version` (issue 36, third round). A name
+/// with an address word as one of its parts (`bind-addr=`, `db-host=`),
+/// or a numbered name (`web-01=`), keeps the address; so does a key with
+/// `_` or capitals, or a blank around the `=` (`host = …`, `db_host=…`).
+fn package_pin(text: &[u8], start: usize, ctx: Option<&Context>) -> bool {
+    let Some(eq) = start.checked_sub(1) else {
+        return false;
+    };
+    if text.get(eq) != Some(&b'=') {
+        return false;
+    }
+    let pkg_byte =
+        |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+');
+    let len = text[..eq]
+        .iter()
+        .rev()
+        .take(128)
+        .take_while(|b| pkg_byte(b))
+        .count();
+    let from = eq - len;
+    let name = &text[from..eq];
+    let starts_token =
+        from == 0 || !(text[from - 1].is_ascii_alphanumeric() || text[from - 1] == b'_');
+    if !starts_token
+        || !name.first().is_some_and(u8::is_ascii_lowercase)
+        || !name.last().is_some_and(u8::is_ascii_alphanumeric)
+    {
+        return false;
+    }
+    let mut parts = name.split(|b| matches!(b, b'.' | b'-' | b'+'));
+    let separated = name.iter().any(|b| matches!(b, b'.' | b'-' | b'+'));
+    let numbered = name
+        .rsplit(|b| matches!(b, b'.' | b'-' | b'+'))
+        .next()
+        .is_some_and(|p| p.iter().all(u8::is_ascii_digit));
+    let addressed = parts.any(|p| ctx.is_some_and(|c| c.names(p)));
+    separated && !numbered && !addressed
 }
 
 /// The dotted quad at `start` is the tag of a container image reference
