@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Generate the labeled detection-quality corpus (never committed).
 
-usage: detect_corpus.py DOCS OUT.jsonl [SEED] [--split tune|heldout|heldout2]
+usage: detect_corpus.py DOCS OUT.jsonl [SEED] [--split tune|heldout|heldout2|heldout3|heldout4]
 
 `--split tune` (the default) is the corpus the detectors are tuned on;
 `--split heldout` writes texts from a second template family
 (`detect_heldout.py`), kept out of the first round of tuning and a
 tuning split since (issue 36); `--split heldout2` writes texts from a
 third family (`detect_heldout2.py`), written before the second round and
-kept out of tuning.
+kept out of its tuning; `--split heldout3` writes texts from a fourth
+family (`detect_heldout3.py`), written and committed before the third
+round; `--split heldout4` a fifth (`detect_heldout4.py`), written and
+committed before heldout3 was read per form.
 
 Each line is one text a redactor sees (a content field): realistic chat
 prose, code, logs, JSON, YAML and config, with planted items of every
@@ -630,7 +633,7 @@ def main():
         i = args.index("--split")
         split = args[i + 1] if i + 1 < len(args) else ""
         del args[i:i + 2]
-    if len(args) not in (2, 3) or split not in ("tune", "heldout", "heldout2"):
+    if len(args) not in (2, 3) or split not in ("tune", "heldout", "heldout2", "heldout3", "heldout4"):
         sys.exit(__doc__)
     docs, out = int(args[0]), args[1]
     r = random.Random(int(args[2]) if len(args) == 3 else 20)
@@ -640,9 +643,15 @@ def main():
         if split == "heldout":
             import detect_heldout
             heldout = detect_heldout.heldout_doc
-        else:
+        elif split == "heldout2":
             import detect_heldout2
             heldout = detect_heldout2.heldout2_doc
+        elif split == "heldout3":
+            import detect_heldout3
+            heldout = detect_heldout3.heldout3_doc
+        else:
+            import detect_heldout4
+            heldout = detect_heldout4.heldout4_doc
     with open(out, "w", encoding="utf-8") as f:
         for _ in range(docs):
             doc = Doc()

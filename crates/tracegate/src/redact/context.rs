@@ -307,6 +307,15 @@ impl Compiled {
             })
     }
 
+    /// `part` (one part of a name, `addr` of `bind-addr`) is a confirming
+    /// word as a whole.
+    pub(crate) fn names(&self, part: &[u8]) -> bool {
+        self.words.as_ref().is_some_and(|ac| {
+            ac.find_overlapping_iter(part)
+                .any(|m| m.start() == 0 && m.end() == part.len())
+        })
+    }
+
     /// The column header of the Markdown table cell `start` stands in
     /// holds a confirming word (at a word start, as in the window).
     fn header_confirms(&self, text: &[u8], start: usize) -> bool {

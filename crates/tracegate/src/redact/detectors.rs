@@ -106,6 +106,17 @@ pub(crate) enum Check {
     /// with upper and lower case and a digit, or 20 or more with a letter
     /// and a digit, not a UUID), and is no placeholder or path.
     Secret,
+    /// A value under an `auth` key (`"auth": "…"` in a docker
+    /// `config.json`, `_auth=…` in `.npmrc`): the value only, when it is
+    /// base64 of `user:password` (printable, a user, a `:` and a
+    /// password), as those files store a Basic credential.
+    BasicPair,
+    /// A value set in a block whose label names a secret (Terraform's
+    /// `variable "db_password" { default = "…" }`: the label ends in
+    /// `secret`, `token`, `password`, `passwd`, `api_key`, `apikey`,
+    /// `access_key` or `private_key`): the value after the block's last
+    /// `=`, when it looks random, as [`Check::Secret`].
+    BlockDefault,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
     /// 13-19 digits in a printed grouping, issuer prefix and length, Luhn;
@@ -373,11 +384,55 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // (`password` of `deploy_password`, `secret_key` of
             // `aws_secret_key`, `Secret` of `apiSecret`): whatever comes
             // before it in the key, the last word names what it holds.
+            //
+            // The same words name a function or method that takes the
+            // secret as its argument (`.bearer_auth("…")`, `token('…')`,
+            // `password("…")`; issue 36, third round): a call is an
+            // assignment too.
             (
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase)["']?[ \t]{0,8}[:=]"#,
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|bearer_?auth)(?:["']?[ \t]{0,8}[:=]|\([ \t]{0,8}["'])"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|bearer_?auth)(?:["']?[ \t]{0,8}[:=][ \t]{0,8}["']?|\([ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Secret,
                 Lead::Any,
+            ),
+            // An auth scheme and its credential passed as two strings
+            // (`new AuthenticationHeaderValue("Bearer", "…")`,
+            // `auth=("Basic", "…")`): the credential, when it looks random.
+            (
+                r#"(?-u)(?:Bearer|bearer|Basic|basic)["'][ \t]{0,8},"#,
+                r#"(?-u)(?:Bearer|bearer|Basic|basic)["'][ \t]{0,8},[ \t]{0,8}["'][A-Za-z0-9._~+/=-]{12,}"#,
+                Check::Secret,
+                Lead::Token,
+            ),
+            // A header set by a config directive, name and value split by
+            // blanks (haproxy `http-request set-header X-Api-Key <v>`,
+            // Apache `RequestHeader set X-Auth-Token <v>`): the value,
+            // when it looks random.
+            (
+                r#"(?i-u)(?:x-api-key|api-key|x-auth-token|auth-token|private-token)[ \t]"#,
+                r#"(?i-u)(?:x-api-key|api-key|x-auth-token|auth-token|private-token)[ \t]{1,8}["']?[A-Za-z0-9._~+/=-]{16,}"#,
+                Check::Secret,
+                Lead::Token,
+            ),
+            // A Terraform variable whose name names a secret, and its
+            // default (`variable "db_password" {` … `default = "…"`, on
+            // one of the block's first four lines; the trigger starts it
+            // only from a `default =` within 96 bytes of `variable "`).
+            (
+                r#"(?-u)variable[ \t]{1,4}""#,
+                r#"(?-u)variable[ \t]{1,4}"[A-Za-z0-9_-]{1,64}"[ \t]{0,4}\{(?:(?:[\x00-\x09\x0B-\x7C\x7E\x7F]|(?u:[^\x00-\x7F]))*\n){1,4}[ \t]*default[ \t]{0,8}=[ \t]{0,8}"[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::BlockDefault,
+                Lead::Token,
+            ),
+            // A Basic credential stored under an `auth` key (docker's
+            // `"auths": {"registry": {"auth": "<base64 user:password>"}}`,
+            // `.npmrc`'s `_auth=`): the value, when it decodes to a
+            // `user:password` pair (`Check::BasicPair`).
+            (
+                r#"(?i-u)auth["']?[ \t]{0,8}[:=]"#,
+                r#"(?i-u)auth["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9+/]{8,}={0,2}"#,
+                Check::BasicPair,
+                Lead::Token,
             ),
             // A bare `Bearer <token>` (or `bearer`) in prose or code.
             (
@@ -390,10 +445,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         name: "url_credentials",
-        // `scheme://user:password@host`: the password only.
+        // `scheme://user:password@host`: the password only. A scheme may
+        // name a dialect and its driver (`postgresql+psycopg2://`,
+        // `mysql+mysqlconnector://`: SQLAlchemy's URLs), so it takes up
+        // to 24 bytes (issue 36, third round).
         patterns: &[(
-            r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,15}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:",
-            r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,15}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
+            r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,23}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:",
+            r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,23}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
             Check::UrlPassword,
             Lead::Token,
         )],
@@ -528,6 +586,39 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                     "[0-9]{2,8}){1,4}",
                     end!(),
                     "|0[1-9][0-9]{7,10}",
+                    end!()
+                ),
+                Check::PhoneNational,
+                Lead::Number,
+            ),
+            // National numbers of countries without a trunk `0` (Polish
+            // `22 123 45 67`, `512 345 678`; issue 36, third round): only
+            // after a context word.
+            (
+                "(?-u)[1-9][0-9]",
+                concat!(
+                    "(?-u)[1-9][0-9]",
+                    gap!(),
+                    "[0-9]{3}",
+                    gap!(),
+                    "[0-9]{2}",
+                    gap!(),
+                    "[0-9]{2}",
+                    end!()
+                ),
+                Check::PhoneNational,
+                Lead::Number,
+            ),
+            // (Its scan is the loose SSN shape's: one language, no new
+            // states in the scan DFA.)
+            (
+                concat!("(?-u)[0-9]{3}(?:[0-9]|", gap_start!(), ")"),
+                concat!(
+                    "(?-u)[1-9][0-9]{2}",
+                    gap!(),
+                    "[0-9]{3}",
+                    gap!(),
+                    "[0-9]{3}",
                     end!()
                 ),
                 Check::PhoneNational,

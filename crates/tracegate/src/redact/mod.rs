@@ -168,6 +168,9 @@ mod tests_props;
 mod tests_round2;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round3;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_structure;
 
 use std::fmt;

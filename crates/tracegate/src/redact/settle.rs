@@ -62,7 +62,7 @@ use super::{Edit, Redactor};
 
 /// How far a bounded built-in shape, its check's context and the automaton's
 /// walk reach from a start: the longest bounded shape (a password in a URL,
-/// 117 bytes; an AWS secret key with its name, 81) plus context, rounded
+/// 125 bytes; an AWS secret key with its name, 81) plus context, rounded
 /// up.
 pub(crate) const BOUNDED_REACH: usize = 128;
 

@@ -385,8 +385,10 @@ mod tests {
                 .memory_usage();
             assert!(e.get().is_some(), "{}", e.pattern);
         }
-        // The credential families and PEM shapes took it past 1 MiB.
-        assert!(bytes < 2 * 1024 * 1024, "{bytes} bytes");
+        // The credential families and PEM shapes took it past 1 MiB; the
+        // shapes of issue 36's third round (credentials named by the code
+        // around them, national numbers without a trunk `0`) to 2.06 MiB.
+        assert!(bytes < 5 * 1024 * 1024 / 2, "{bytes} bytes");
     }
 
     /// The committed scan DFA is, byte for byte, what a build from today's

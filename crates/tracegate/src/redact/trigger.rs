@@ -12,6 +12,7 @@
 //! | IPv6 `::x:y` | `::` |
 //! | API keys, JWT | a literal prefix (`sk-`, `AKIA`, `eyJ`, ...) at a token start (no ASCII letter or digit before it: `_` separates tokens) |
 //! | bearer header | `authorization` (any case) at a token start, before a `:` |
+//! | credential by its name | a key or header name before a `:`, `=` or `,` (`api_key=`, `"auth":`, `"Bearer",`); a secret word before a `(` and a quote (`.bearer_auth("`); `api-key`, `auth-token`, `private-token` at their `-`; `variable "` up to 96 bytes before a `default =` |
 //! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits, or `(0` or `(dd)` and 9 |
 //! | email | the first byte of the run of local-part bytes (ASCII or any non-ASCII byte) before an `@` |
 //!
@@ -262,7 +263,10 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
                 g > 0 && area.iter().take_while(|b| b.is_ascii_digit()).count() >= 3
             }
             7 => rest[0] == b'1',
-            2 => rest[0] == b'0',
+            // A trunk `0` and an area code (`030 …`), or an area code
+            // of a country without a trunk `0` (`22 123 45 67`), which a
+            // `+` before makes a country code instead (`+44 20 …`).
+            2 => rest[0] == b'0' || p == 0 || text[p - 1] != b'+',
             4 => matches!(rest[0], b'0' | b'1'),
             3 | 5 | 6 | 9..=12 => true,
             _ => false,
@@ -482,6 +486,18 @@ impl Starts {
             {
                 self.at.push(p);
             }
+            // A function named for a secret, called with it
+            // (`.bearer_auth("…")`, `token('…')`): the generic secret
+            // shape's key words, looked back from the `(`.
+            b'(' => {
+                let q = text[p + 1..]
+                    .iter()
+                    .take(9)
+                    .find(|b| !matches!(b, b' ' | b'\t'));
+                if matches!(q, Some(b'"' | b'\'')) {
+                    self.key_word_before(text, p);
+                }
+            }
             b':' => self.colon(text, p),
             b'=' => self.header_name_before(text, p),
             // A header name passed as a string of its own, then its value
@@ -506,6 +522,11 @@ impl Starts {
                 // start one.
                 if b == b'-' && text.get(p + 1) == Some(&b'-') {
                     self.at.push(p);
+                }
+                // A header name set off by blanks (`set-header X-Api-Key
+                // <v>`): its `api-key`, `auth-token` or `private-token`.
+                if b == b'-' {
+                    self.header_word_around(text, p);
                 }
                 for &(lit, mark) in literals_marked_by(b) {
                     // A byte loop: these are 3-11 bytes, and a `memcmp`
@@ -560,8 +581,9 @@ impl Starts {
                 .any(|&b| b == b'@');
             if userinfo || rest.starts_with(b"hooks.slack.com/") {
                 let mut s = p;
+                // The shape's scheme: 24 bytes at most.
                 while s > 0
-                    && p - s < 16
+                    && p - s < 24
                     && (text[s - 1].is_ascii_alphanumeric()
                         || matches!(text[s - 1], b'+' | b'.' | b'-'))
                 {
@@ -610,6 +632,11 @@ impl Starts {
             b"anthropic_api_key",
             // `- name: API_TOKEN` / `value: <v>` (an `env` entry).
             b"name",
+            // `"auth": "<base64 user:password>"` (docker, `.npmrc`).
+            b"auth",
+            // `("Bearer", "<token>")`: a scheme, then its credential.
+            b"bearer",
+            b"basic",
         ];
         let mut e = p;
         while e > 0 && matches!(text[e - 1], b' ' | b'\t') {
@@ -626,6 +653,32 @@ impl Starts {
                 self.at.push(s);
             }
         }
+        // `variable "db_password" {` … `default = "…"`: the block's
+        // label names the secret; the shape starts at `variable`.
+        if text[p] == b'='
+            && let Some(s) = e.checked_sub(7)
+            && &text[s..e] == b"default"
+            && token_start(text, s)
+        {
+            let from = s.saturating_sub(96);
+            if let Some(v) = text[from..s].windows(10).rposition(|w| w == b"variable \"") {
+                self.at.push(from + v);
+            }
+        }
+        self.key_word_before(text, p);
+    }
+
+    /// Starts of the generic secret shape: a key whose last word names a
+    /// secret right before the assignment at `p` (after blanks and one
+    /// quote), or the name of a function called with one.
+    fn key_word_before(&mut self, text: &[u8], p: usize) {
+        let mut e = p;
+        while e > 0 && matches!(text[e - 1], b' ' | b'\t') {
+            e -= 1;
+        }
+        if e > 0 && matches!(text[e - 1], b'"' | b'\'') {
+            e -= 1;
+        }
         // A key whose last word names a secret (`secret_key`,
         // `DB_PASSWORD`, `apiSecret`, `spring.datasource.password`): the
         // generic secret shape starts at that word.
@@ -638,10 +691,36 @@ impl Starts {
             b"password",
             b"passwd",
             b"passphrase",
+            b"bearer_auth",
+            b"bearerauth",
         ];
         for w in LAST_WORDS {
             if let Some(s) = e.checked_sub(w.len())
                 && text[s..e].eq_ignore_ascii_case(w)
+            {
+                self.at.push(s);
+            }
+        }
+    }
+}
+
+impl Starts {
+    /// The `-` at `p` joins a header name's words (`api-key`,
+    /// `auth-token`, `private-token`, any case): the header shape that
+    /// takes a value after blanks starts at its first word.
+    fn header_word_around(&mut self, text: &[u8], p: usize) {
+        const WORDS: &[(&[u8], &[u8])] = &[
+            (b"api", b"key"),
+            (b"auth", b"token"),
+            (b"private", b"token"),
+        ];
+        for (head, tail) in WORDS {
+            if let Some(s) = p.checked_sub(head.len())
+                && text[s..p].eq_ignore_ascii_case(head)
+                && text
+                    .get(p + 1..p + 1 + tail.len())
+                    .is_some_and(|w| w.eq_ignore_ascii_case(tail))
+                && token_start(text, s)
             {
                 self.at.push(s);
             }

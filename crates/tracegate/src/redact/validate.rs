@@ -72,7 +72,49 @@ pub(crate) fn check(
         Check::Secret => {
             let cut = value_start(s)?;
             let value = s.get(cut..)?;
+            (random_looking(value) && !listing_token(text, start)).then_some((start + cut, end))
+        }
+        Check::BlockDefault => {
+            // The label (between the first two quotes) names a secret.
+            let open = s.iter().position(|&b| b == b'"')?;
+            let close = open + 1 + s.get(open + 1..)?.iter().position(|&b| b == b'"')?;
+            let label = s.get(open + 1..close)?;
+            const SECRET_WORDS: &[&[u8]] = &[
+                b"secret",
+                b"token",
+                b"password",
+                b"passwd",
+                b"api_key",
+                b"apikey",
+                b"access_key",
+                b"private_key",
+            ];
+            let named = SECRET_WORDS.iter().any(|w| {
+                label.len() >= w.len() && label[label.len() - w.len()..].eq_ignore_ascii_case(w)
+            });
+            if !named {
+                return None;
+            }
+            // The value after the block's last `=`, its blanks and quote.
+            let eq = s.iter().rposition(|&b| b == b'=')?;
+            let cut = eq
+                + 1
+                + s[eq + 1..]
+                    .iter()
+                    .take_while(|b| matches!(b, b' ' | b'\t' | b'"'))
+                    .count();
+            let value = s.get(cut..)?;
             random_looking(value).then_some((start + cut, end))
+        }
+        Check::BasicPair => {
+            let cut = value_start(s)?;
+            let value = s.get(cut..)?;
+            // The whole token: `auth=eyJ….eyJ….sig` (a JWT in a cookie) is
+            // the jwt detector's, and its first segment decodes to JSON.
+            let whole = !text
+                .get(end)
+                .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+            (whole && basic_pair(value)).then_some((start + cut, end))
         }
         Check::Flag => {
             // `--name` then `=` or blanks and a quote: the value.
@@ -154,6 +196,8 @@ pub(crate) fn check(
             && !version_glue(text, start, end)
             && !version_key(text, start)
             && !image_tag(text, start, ctx)
+            && !package_pin(text, start, ctx)
+            && !numbered_by_word(text, start)
             && !vetoed())
         .then_some((start, end)),
         Check::Ipv6 => ipv6_ok(text, start, end).map(|e| (start, e)),
@@ -362,9 +406,9 @@ pub(crate) fn placeholder(v: &[u8]) -> bool {
 
 /// Where the value of a `name<assignment>value` candidate starts: after
 /// the name (`[A-Za-z0-9_.-]`) and the assignment that follows it, any run
-/// of blanks, quotes, `:`, `=` and `,` (`name: v`, `name = "v"`, `"name",
-/// "v"`, `name v`). Names hold none of those bytes, and values start with
-/// none of them.
+/// of blanks, quotes, `:`, `=`, `,` and `(` (`name: v`, `name = "v"`,
+/// `"name", "v"`, `name v`, `name("v")`). Names hold none of those bytes,
+/// and values start with none of them.
 fn value_start(s: &[u8]) -> Option<usize> {
     let name = s
         .iter()
@@ -373,7 +417,7 @@ fn value_start(s: &[u8]) -> Option<usize> {
     let cut = name
         + s.get(name..)?
             .iter()
-            .take_while(|&&b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'=' | b','))
+            .take_while(|&&b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'=' | b',' | b'('))
             .count();
     (cut > name).then_some(cut)
 }
@@ -398,6 +442,84 @@ fn random_looking(v: &[u8]) -> bool {
     let rooted = v.starts_with(b"/") || v.starts_with(b"./") || v.starts_with(b"~/");
     let path = rooted && !v.split(|&b| b == b'/').any(mixed_case_digit);
     (mixed || long) && !placeholder(v) && !path && !v.starts_with(b"eyJ")
+}
+
+/// The `token` at `start` ends a key whose word before it names a place
+/// in a listing (`nextPageToken`, `page_token`, `NextToken`,
+/// `continuationToken`, `syncToken`, `cursor_token`): a pagination
+/// cursor, opaque and random-looking, but no credential (issue 36,
+/// third round).
+fn listing_token(text: &[u8], start: usize) -> bool {
+    const LISTING: &[&[u8]] = &[
+        b"page",
+        b"next",
+        b"prev",
+        b"previous",
+        b"cursor",
+        b"continuation",
+        b"resume",
+        b"sync",
+        b"delta",
+        b"skip",
+        b"marker",
+        b"pagination",
+    ];
+    if !text
+        .get(start..start + 5)
+        .is_some_and(|w| w.eq_ignore_ascii_case(b"token"))
+    {
+        return false;
+    }
+    // One separator (`page_token`, `page-token`, `page.token`) or a
+    // lowercase-to-uppercase step (`pageToken`) before `token`.
+    let mut e = start;
+    if e > 0 && matches!(text[e - 1], b'_' | b'-' | b'.') {
+        e -= 1;
+    } else if !(text[start].is_ascii_uppercase() && e > 0 && text[e - 1].is_ascii_lowercase()) {
+        return false;
+    }
+    let before = &text[..e];
+    let lower = before
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_lowercase())
+        .count();
+    let word_len = if lower > 0 {
+        // `nextPage`: the lowercase run and the capital that starts it.
+        lower
+            + usize::from(
+                before
+                    .len()
+                    .checked_sub(lower + 1)
+                    .is_some_and(|i| before[i].is_ascii_uppercase()),
+            )
+    } else {
+        before
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_uppercase())
+            .count()
+    };
+    let word = &before[before.len() - word_len..];
+    LISTING.iter().any(|w| word.eq_ignore_ascii_case(w))
+}
+
+/// Base64 (padded or not) of `user:password`: printable ASCII with a
+/// non-empty user and password around the first `:` (what docker's
+/// `config.json` and `.npmrc`'s `_auth` store).
+fn basic_pair(v: &[u8]) -> bool {
+    use base64::Engine as _;
+    let body = v.strip_suffix(b"==").or(v.strip_suffix(b"=")).unwrap_or(v);
+    let Ok(raw) = base64::engine::general_purpose::STANDARD_NO_PAD.decode(body) else {
+        return false;
+    };
+    let printable = raw.iter().all(|b| (0x20..0x7f).contains(b));
+    let pair = raw
+        .iter()
+        .position(|&b| b == b':')
+        .is_some_and(|i| i > 0 && i + 1 < raw.len());
+    let json = raw.first().is_some_and(|b| matches!(b, b'{' | b'[' | b'"'));
+    printable && pair && !json && !placeholder(v)
 }
 
 /// A UUID (`8-4-4-4-12` hex): an id, not a bearer token.
@@ -462,30 +584,201 @@ fn version_key(text: &[u8], start: usize) -> bool {
         .take(64)
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
         .count();
-    let key = &before[upto - key_len..upto];
-    // The last part: after the last separator or lowercase-to-uppercase step.
-    let mut from = 0;
+    let from = upto - key_len;
+    let key = &before[from..upto];
+    if version_word(key) {
+        return true;
+    }
+    // Element content (`<string>1.2.3.4</string>`) whose element follows
+    // one that names it: a property list's `<key>CFBundleVersion</key>`
+    // on the line above, `<name>version</name><value>…` (issue 36, third
+    // round).
+    from > 0 && before[from - 1] == b'<' && sibling_names_version(&before[..from - 1])
+}
+
+/// The last part of `key` (split at `_`, `-`, `.` and a
+/// lowercase-to-uppercase step; separators at its end, as in
+/// `__version__`, are not a part) is a version word, or the part before a
+/// last part that names a type (`versionName`,
+/// `CFBundleShortVersionString`).
+fn version_word(key: &[u8]) -> bool {
+    let sep = |b: u8| matches!(b, b'_' | b'-' | b'.');
+    let trimmed = key.iter().rev().take_while(|&&b| sep(b)).count();
+    let key = &key[..key.len() - trimmed];
+    // The parts' starts.
+    let mut starts = vec![0];
     for i in 1..key.len() {
-        if matches!(key[i - 1], b'_' | b'-' | b'.')
-            || (key[i - 1].is_ascii_lowercase() && key[i].is_ascii_uppercase())
-        {
-            from = i;
+        if sep(key[i - 1]) || (key[i - 1].is_ascii_lowercase() && key[i].is_ascii_uppercase()) {
+            starts.push(i);
         }
     }
-    let last: Vec<u8> = key[from..].iter().map(u8::to_ascii_lowercase).collect();
-    matches!(
-        last.as_slice(),
-        b"version"
-            | b"ver"
-            | b"vers"
-            | b"build"
-            | b"release"
-            | b"firmware"
-            | b"fw"
-            | b"rev"
-            | b"revision"
-            | b"tag"
-    )
+    let part = |k: usize| -> Vec<u8> {
+        let end = starts.get(k + 1).map_or(key.len(), |&e| e);
+        key[starts[k]..end]
+            .iter()
+            .filter(|&&b| !sep(b))
+            .map(u8::to_ascii_lowercase)
+            .collect()
+    };
+    let is_version = |p: &[u8]| {
+        matches!(
+            p,
+            b"version"
+                | b"ver"
+                | b"vers"
+                | b"build"
+                | b"release"
+                | b"firmware"
+                | b"fw"
+                | b"rev"
+                | b"revision"
+                | b"tag"
+        )
+    };
+    let n = starts.len();
+    let last = part(n - 1);
+    is_version(&last)
+        || (n >= 2
+            && matches!(
+                last.as_slice(),
+                b"string" | b"str" | b"name" | b"text" | b"value"
+            )
+            && is_version(&part(n - 2)))
+}
+
+/// `before` ends (after blanks and line breaks) with an element whose
+/// text names a version: `<key>CFBundleVersion</key>`.
+fn sibling_names_version(before: &[u8]) -> bool {
+    let blank = before
+        .iter()
+        .rev()
+        .take(64)
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    let before = &before[..before.len() - blank];
+    if before.last() != Some(&b'>') {
+        return false;
+    }
+    // The closing tag `</…>`, 64 bytes at most.
+    let Some(close) = before
+        .iter()
+        .rev()
+        .take(64)
+        .position(|&b| b == b'<')
+        .map(|k| before.len() - 1 - k)
+    else {
+        return false;
+    };
+    if before.get(close + 1) != Some(&b'/') {
+        return false;
+    }
+    let text = &before[..close];
+    let len = text
+        .iter()
+        .rev()
+        .take(64)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        .count();
+    let from = text.len() - len;
+    len > 0 && from > 0 && text[from - 1] == b'>' && version_word(&text[from..])
+}
+
+/// The word right before the dotted quad at `start` (across blanks, `(`,
+/// `:` or `#`) says it numbers a part of a document or names an object
+/// identifier: `section 3.2.1.4`, `sezione 4.2.1.3`, `раздел 1.2.3.4`,
+/// `§ 3.1.2.1`, `OID 2.5.4.3`, an LDAP schema's `attributeTypes: (
+/// 2.5.4.3` (issue 36, third round). Only the word right before: an
+/// address after the number (`OID 1.3.6.1.4.1.9 10.0.0.1`) stays one.
+fn numbered_by_word(text: &[u8], start: usize) -> bool {
+    const WORDS: &[&[u8]] = &[
+        b"section",
+        b"sect.",
+        b"sec.",
+        b"clause",
+        b"chapter",
+        b"paragraph",
+        b"para.",
+        "§".as_bytes(),
+        b"abschnitt",
+        b"kapitel",
+        b"chapitre",
+        b"seccion",
+        "sección".as_bytes(),
+        "capítulo".as_bytes(),
+        b"sezione",
+        b"capitolo",
+        b"paragrafo",
+        b"paragraaf",
+        b"hoofdstuk",
+        "rozdział".as_bytes(),
+        b"punkt",
+        "раздел".as_bytes(),
+        "пункт".as_bytes(),
+        "глава".as_bytes(),
+        b"oid",
+        b"attributetypes",
+        b"objectclasses",
+        b"ldapsyntaxes",
+        b"matchingrules",
+    ];
+    let before = &text[..start.min(text.len())];
+    let glue = before
+        .iter()
+        .rev()
+        .take(4)
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'(' | b':' | b'#'))
+        .count();
+    let upto = before.len() - glue;
+    let len = before[..upto]
+        .iter()
+        .rev()
+        .take(32)
+        .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'.' || b >= 0x80)
+        .count();
+    let word = &before[upto - len..upto];
+    WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
+}
+
+/// The dotted quad at `start` is pinned as a package's version
+/// (`datadog-agent=7.52.1.1` in an apt pin, `libfoo-dev=2.1.0.3`): a
+/// lowercase package name with a separator (`-`, `.`, `+`) glued to it by
+/// one `=`, as apt writes `pkg=version` (issue 36, third round). A name
+/// with an address word as one of its parts (`bind-addr=`, `db-host=`),
+/// or a numbered name (`web-01=`), keeps the address; so does a key with
+/// `_` or capitals, or a blank around the `=` (`host = …`, `db_host=…`).
+fn package_pin(text: &[u8], start: usize, ctx: Option<&Context>) -> bool {
+    let Some(eq) = start.checked_sub(1) else {
+        return false;
+    };
+    if text.get(eq) != Some(&b'=') {
+        return false;
+    }
+    let pkg_byte =
+        |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+');
+    let len = text[..eq]
+        .iter()
+        .rev()
+        .take(128)
+        .take_while(|b| pkg_byte(b))
+        .count();
+    let from = eq - len;
+    let name = &text[from..eq];
+    let starts_token =
+        from == 0 || !(text[from - 1].is_ascii_alphanumeric() || text[from - 1] == b'_');
+    if !starts_token
+        || !name.first().is_some_and(u8::is_ascii_lowercase)
+        || !name.last().is_some_and(u8::is_ascii_alphanumeric)
+    {
+        return false;
+    }
+    let mut parts = name.split(|b| matches!(b, b'.' | b'-' | b'+'));
+    let separated = name.iter().any(|b| matches!(b, b'.' | b'-' | b'+'));
+    let numbered = name
+        .rsplit(|b| matches!(b, b'.' | b'-' | b'+'))
+        .next()
+        .is_some_and(|p| p.iter().all(u8::is_ascii_digit));
+    let addressed = parts.any(|p| ctx.is_some_and(|c| c.names(p)));
+    separated && !numbered && !addressed
 }
 
 /// The dotted quad at `start` is the tag of a container image reference
@@ -588,6 +881,26 @@ fn id_key(text: &[u8], start: usize) -> bool {
         || (n >= 3 && key[n - 3..].eq_ignore_ascii_case(b"ids"))
 }
 
+/// The id key before `start` ([`id_key`]) is `id` alone (`"id": …`,
+/// `WHERE id = …`), not an entity's (`customer_id`, `orderId`).
+fn bare_id_key(text: &[u8], start: usize) -> bool {
+    let before = &text[..start.min(text.len())];
+    let glue = before
+        .iter()
+        .rev()
+        .take(8)
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'='))
+        .count();
+    let upto = before.len() - glue;
+    let key_len = before[..upto]
+        .iter()
+        .rev()
+        .take(64)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+        .count();
+    key_len == 2
+}
+
 /// The candidate's end if `ok(end)`, else the longest prefix end just before
 /// one of `seps` inside it for which `ok` holds.
 fn longest_valid_prefix(
@@ -617,9 +930,45 @@ fn joined_context(text: &[u8], start: usize, end: usize, seps: &[u8]) -> bool {
     before || after
 }
 
-/// The digits of a decimal number (`0.4111111111111111`, `1.5e10`).
+/// The digits of a decimal number (`0.4111111111111111`, `1.5e10`): a
+/// `.` or `,` glued to a digit before, or a `.` glued to one after. (A
+/// `,` after is [`decimal_comma_after`], which a field of a CSV row
+/// overrides for cards.)
 fn decimal_context(text: &[u8], start: usize, end: usize) -> bool {
-    joined_context(text, start, end, b".,")
+    decimal_point(text, start, end) || decimal_comma_after(text, end)
+}
+
+/// [`decimal_context`] but for a `,` after.
+fn decimal_point(text: &[u8], start: usize, end: usize) -> bool {
+    let before =
+        start >= 2 && matches!(text[start - 1], b'.' | b',') && text[start - 2].is_ascii_digit();
+    let after = text.get(end) == Some(&b'.') && text.get(end + 1).is_some_and(u8::is_ascii_digit);
+    before || after
+}
+
+/// A `,` glued to a digit after `end` (`4111…,5`).
+fn decimal_comma_after(text: &[u8], end: usize) -> bool {
+    text.get(end) == Some(&b',') && text.get(end + 1).is_some_and(u8::is_ascii_digit)
+}
+
+/// The number at `start..end` is a whole field of a comma-separated row
+/// and the `,` after it ends the field, not a decimal part: it is printed
+/// in groups (`4111 1111 1111 1111,12/29`: no decimal has gaps), or a `,`
+/// stands right before it and the next field is not a plain number
+/// (`Ana,4111111111111111,12/29`, `…,2029-12,19.99`; issue 36, third
+/// round).
+fn csv_field(text: &[u8], start: usize, end: usize, grouped: bool) -> bool {
+    if grouped {
+        return true;
+    }
+    let after_comma = start >= 1 && text[start - 1] == b',';
+    let next = text[end + 1..]
+        .iter()
+        .take(32)
+        .take_while(|b| !matches!(b, b',' | b'\n' | b'\r'))
+        .copied()
+        .collect::<Vec<u8>>();
+    after_comma && !next.iter().all(u8::is_ascii_digit)
 }
 
 /// Luhn over the ASCII digits of `s`.
@@ -702,7 +1051,11 @@ fn card_span(
                 m += 1;
             }
         }
-        if issuer_ok(&digits[..m]) && luhn(&digits[..m]) && !decimal_context(text, start, e) {
+        // A `,` glued to digits after is a decimal part unless the number
+        // is a whole field of a CSV row.
+        let decimal = decimal_point(text, start, e)
+            || (decimal_comma_after(text, e) && !csv_field(text, start, e, k > 1));
+        if issuer_ok(&digits[..m]) && luhn(&digits[..m]) && !decimal {
             if k == 1 && hex_id_segment(text, start, e) {
                 return None;
             }
@@ -711,7 +1064,15 @@ fn card_span(
             // one of the rare cards that long: a card only after a card
             // word (`card`, `pan`, `visa`), and never as the value of an
             // id key (`"id": "…"`, `message_id=`).
-            if k == 1 && m >= 17 && (!confirmed() || id_key(text, start)) {
+            if k == 1 && m >= 17 && !confirmed() {
+                return None;
+            }
+            // A solid run under a key that names an entity's id
+            // (`customer_id=4…`, `"orderId": 4…`) is that id (issue 36,
+            // third round): a card number is stored under a card key. A
+            // bare `id` keeps a 13-16 digit card (fail closed: a table of
+            // cards may be keyed by them).
+            if k == 1 && id_key(text, start) && !bare_id_key(text, start) {
                 return None;
             }
             // Precision: a piece of a longer number printed in groups (a
@@ -1107,10 +1468,17 @@ fn national_phone_ok(text: &[u8], start: usize, end: usize) -> bool {
         Some(close) => &s[close + 1..],
         None => s,
     };
+    // A trunk area code may be set off by its own `-` or `/` before a
+    // subscriber number grouped by blanks (`020-123 4567`, `030/123 4567`:
+    // issue 36, third round).
+    let trunk_off = s.first() == Some(&b'0')
+        && s.iter()
+            .find(|b| !b.is_ascii_digit())
+            .is_some_and(|b| matches!(b, b'-' | b'/'));
     let mut seps = body
         .split(u8::is_ascii_digit)
         .filter(|g| !g.is_empty())
-        .skip(usize::from(s.first() == Some(&b'(')));
+        .skip(usize::from(s.first() == Some(&b'(') || trunk_off));
     match seps.next() {
         Some(first) => seps.all(|g| g == first),
         None => true,
@@ -1153,6 +1521,23 @@ fn version_glue(text: &[u8], start: usize, end: usize) -> bool {
     let before = start >= 2
         && matches!(text[start - 1], b'-' | b'_')
         && text[start - 2].is_ascii_alphabetic();
+    // A product token of a User-Agent (`Chrome/120.0.0.0`, `Edg/…`): a
+    // capitalised name without dots, glued by `/` (issue 36, third round).
+    // A host before an address (`db.internal/10.0.0.5`, Java's
+    // `InetAddress`) is lowercase or dotted.
+    let product = start >= 2 && text[start - 1] == b'/' && {
+        let name = text[..start - 1]
+            .iter()
+            .rev()
+            .take(32)
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+            .count();
+        let from = start - 1 - name;
+        name > 0
+            && text[from].is_ascii_uppercase()
+            && (from == 0 || !matches!(text[from - 1], b'.' | b'/' | b':' | b'@'))
+    };
+    let before = before || product;
     let after = text
         .get(end)
         .is_some_and(|b| matches!(b, b'-' | b'+' | b'.' | b'_'))
