@@ -278,3 +278,24 @@ fn product_tokens_outline_numbers_and_oids_are_not_addresses() {
         redacts(&r, text, ip, "ipv4");
     }
 }
+
+/// A placeholder's run of x's is written in one case (`xxxx`, `XXXX`); a
+/// random key that happens to hold `XxXx` is still a key (the property
+/// test `a_planted_item_goes_whole_wherever_it_sits` once drew one and
+/// left it in the output). The placeholders themselves still pass.
+#[test]
+fn a_random_key_holding_mixed_case_xs_is_still_a_key() {
+    let r = all();
+    for (text, key) in [(
+        "export API_TOKEN=Hq7xXxX2mPz9LkT4vBnR8wYc",
+        "Hq7xXxX2mPz9LkT4vBnR8wYc",
+    )] {
+        redacts(&r, text, key, "api_key");
+    }
+    for text in [
+        "export API_TOKEN=XXXXXXXXXXXXXXXXXXXXXXXX",
+        "export API_TOKEN=Hq7xxxx2mPz9LkT4vBnR8wYc",
+    ] {
+        keeps(&r, text);
+    }
+}

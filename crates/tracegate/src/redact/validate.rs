@@ -378,6 +378,11 @@ pub(crate) fn placeholder(v: &[u8]) -> bool {
     if v.iter().all(|&b| b == first) || v.windows(3).any(|w| w == b"...") {
         return true;
     }
+    // A run of x's stands for a value in one case; `XxXx` in a random key
+    // is part of the key.
+    if v.windows(4).any(|w| w == b"xxxx" || w == b"XXXX") {
+        return true;
+    }
     let lower: Vec<u8> = v.iter().map(u8::to_ascii_lowercase).collect();
     const WORDS: &[&[u8]] = &[
         b"your_",
@@ -389,7 +394,6 @@ pub(crate) fn placeholder(v: &[u8]) -> bool {
         b"changeme",
         b"example",
         b"placeholder",
-        b"xxxx",
         b"****",
         b"dummy",
         b"redacted",
