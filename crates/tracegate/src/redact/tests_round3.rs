@@ -286,10 +286,16 @@ fn product_tokens_outline_numbers_and_oids_are_not_addresses() {
 #[test]
 fn a_random_key_holding_mixed_case_xs_is_still_a_key() {
     let r = all();
-    for (text, key) in [(
-        "export API_TOKEN=Hq7xXxX2mPz9LkT4vBnR8wYc",
-        "Hq7xXxX2mPz9LkT4vBnR8wYc",
-    )] {
+    for (text, key) in [
+        (
+            "export API_TOKEN=Hq7xXxX2mPz9LkT4vBnR8wYc",
+            "Hq7xXxX2mPz9LkT4vBnR8wYc",
+        ),
+        (
+            "db_password = \"Wq8XxXxLm2Tz9Rk4Pv7Bn\"",
+            "Wq8XxXxLm2Tz9Rk4Pv7Bn",
+        ),
+    ] {
         redacts(&r, text, key, "api_key");
     }
     for text in [
