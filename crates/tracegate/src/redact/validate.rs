@@ -751,22 +751,11 @@ fn numbered_by_word(text: &[u8], start: usize) -> bool {
 /// or a numbered name (`web-01=`), keeps the address; so does a key with
 /// `_` or capitals, or a blank around the `=` (`host = …`, `db_host=…`).
 fn package_pin(text: &[u8], start: usize, ctx: Option<&Context>) -> bool {
-    let Some(eq) = start.checked_sub(1) else {
-        return false;
-    };
-    if text.get(eq) != Some(&b'=') {
-        return false;
-    }
     let pkg_byte =
         |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+');
-    let len = text[..eq]
-        .iter()
-        .rev()
-        .take(128)
-        .take_while(|b| pkg_byte(b))
-        .count();
-    let from = eq - len;
-    let name = &text[from..eq];
+    let Some((from, name)) = glued_name(text, start, b'=', pkg_byte) else {
+        return false;
+    };
     let starts_token =
         from == 0 || !(text[from - 1].is_ascii_alphanumeric() || text[from - 1] == b'_');
     if !starts_token
@@ -785,6 +774,29 @@ fn package_pin(text: &[u8], start: usize, ctx: Option<&Context>) -> bool {
     separated && !numbered && !addressed
 }
 
+/// The name glued to the value at `start` by the byte `glue` (`pkg=`,
+/// `image:`): the run of up to 128 bytes that `byte` accepts right before
+/// the glue, and where it starts; `None` when no `glue` is there.
+fn glued_name(
+    text: &[u8],
+    start: usize,
+    glue: u8,
+    byte: impl Fn(&u8) -> bool,
+) -> Option<(usize, &[u8])> {
+    let at = start.checked_sub(1)?;
+    if text.get(at) != Some(&glue) {
+        return None;
+    }
+    let len = text[..at]
+        .iter()
+        .rev()
+        .take(128)
+        .take_while(|b| byte(b))
+        .count();
+    let from = at - len;
+    Some((from, &text[from..at]))
+}
+
 /// The dotted quad at `start` is the tag of a container image reference
 /// (`registry.example.com/agent:1.23.3.3`, `FROM node:18.19.1.0`,
 /// `image: redis:7.2.4.12`): a version, not an address (issue 36).
@@ -797,23 +809,12 @@ fn package_pin(text: &[u8], start: usize, ctx: Option<&Context>) -> bool {
 /// nor is a bare word (`addr:`, `upstream:`); an address word inside the
 /// name (`client-ip:`) keeps the address.
 fn image_tag(text: &[u8], start: usize, ctx: Option<&Context>) -> bool {
-    let Some(colon) = start.checked_sub(1) else {
-        return false;
-    };
-    if text.get(colon) != Some(&b':') {
-        return false;
-    }
     let image_byte = |b: &u8| {
         b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-' | b'/')
     };
-    let len = text[..colon]
-        .iter()
-        .rev()
-        .take(128)
-        .take_while(|b| image_byte(b))
-        .count();
-    let from = colon - len;
-    let name = &text[from..colon];
+    let Some((from, name)) = glued_name(text, start, b':', image_byte) else {
+        return false;
+    };
     let starts_token = from == 0 || !text[from - 1].is_ascii_alphanumeric();
     if !name.first().is_some_and(u8::is_ascii_alphanumeric) || !starts_token {
         return false;
