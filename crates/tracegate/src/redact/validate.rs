@@ -854,9 +854,10 @@ fn image_line(text: &[u8], at: usize) -> bool {
     from_instr || image_key
 }
 
-/// An id key right before a value (`"id": "…"`, `message_id=…`,
-/// `"guildId": …`): the value is an identifier.
-fn id_key(text: &[u8], start: usize) -> bool {
+/// The key right before a value at `start`: a name (`[A-Za-z0-9_-]`, up
+/// to 64 bytes) and then up to 8 bytes of glue (blanks, quotes, `:`,
+/// `=`); `None` when no glue is there.
+fn key_before(text: &[u8], start: usize) -> Option<&[u8]> {
     let before = &text[..start.min(text.len())];
     let glue = before
         .iter()
@@ -865,7 +866,7 @@ fn id_key(text: &[u8], start: usize) -> bool {
         .take_while(|b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'='))
         .count();
     if glue == 0 {
-        return false;
+        return None;
     }
     let upto = before.len() - glue;
     let key_len = before[..upto]
@@ -874,7 +875,15 @@ fn id_key(text: &[u8], start: usize) -> bool {
         .take(64)
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
         .count();
-    let key = &before[upto - key_len..upto];
+    Some(&before[upto - key_len..upto])
+}
+
+/// An id key right before a value (`"id": "…"`, `message_id=…`,
+/// `"guildId": …`): the value is an identifier.
+fn id_key(text: &[u8], start: usize) -> bool {
+    let Some(key) = key_before(text, start) else {
+        return false;
+    };
     let n = key.len();
     let lower_id = n >= 2 && key[n - 2..].eq_ignore_ascii_case(b"id");
     // `id`, `_id`, `-id` or a camelCase `Id`/`ID` (`guildId`), not a word
@@ -889,21 +898,7 @@ fn id_key(text: &[u8], start: usize) -> bool {
 /// The id key before `start` ([`id_key`]) is `id` alone (`"id": …`,
 /// `WHERE id = …`), not an entity's (`customer_id`, `orderId`).
 fn bare_id_key(text: &[u8], start: usize) -> bool {
-    let before = &text[..start.min(text.len())];
-    let glue = before
-        .iter()
-        .rev()
-        .take(8)
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'='))
-        .count();
-    let upto = before.len() - glue;
-    let key_len = before[..upto]
-        .iter()
-        .rev()
-        .take(64)
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
-        .count();
-    key_len == 2
+    key_before(text, start).is_some_and(|k| k.len() == 2)
 }
 
 /// The candidate's end if `ok(end)`, else the longest prefix end just before
