@@ -173,7 +173,7 @@ impl Tape {
             b: line,
             i: 0,
             style: Style::Unknown,
-            duplicate: None,
+            deferred: None,
             tape: self,
         };
         p.skip_ws();
@@ -186,10 +186,11 @@ impl Tape {
                 expected: "end of line after the value",
             });
         }
-        // A duplicate key is the line's fault only when the rest of it is
-        // JSON: a syntax error after it is what the line is.
-        if let Some(duplicate) = p.duplicate {
-            return Err(duplicate);
+        // A duplicate key or too deep a nesting is the line's fault only
+        // when the rest of it is JSON: a syntax error after it is what the
+        // line is.
+        if let Some(deferred) = p.deferred {
+            return Err(deferred);
         }
         if first != Some(b'{') {
             return Err(Malformed::NotObject);
@@ -462,8 +463,10 @@ struct Parser<'a, 't> {
     b: &'a [u8],
     i: usize,
     style: Style,
-    /// The first duplicate key, reported once the whole line has parsed.
-    duplicate: Option<Malformed>,
+    /// The first duplicate key or nesting past [`MAX_DEPTH`], reported
+    /// once the whole line has parsed: a syntax error anywhere is what the
+    /// line is, before either.
+    deferred: Option<Malformed>,
     tape: &'t mut Tape,
 }
 
@@ -536,6 +539,12 @@ impl Parser<'_, '_> {
 
     fn value(&mut self, depth: usize) -> Result<(), Malformed> {
         match self.peek() {
+            Some(b'{' | b'[') if depth + 1 > MAX_DEPTH => {
+                let offset = self.i;
+                self.skip_nested()?;
+                self.deferred.get_or_insert(Malformed::TooDeep { offset });
+                Ok(())
+            }
             Some(b'{') => self.object(depth + 1),
             Some(b'[') => self.array(depth + 1),
             Some(b'"') => {
@@ -560,6 +569,96 @@ impl Parser<'_, '_> {
             Some(b'n') => self.literal(b"null", Kind::Null),
             _ => Err(self.err("a value")),
         }
+    }
+
+    /// Past the object or array at the cursor, its syntax checked and
+    /// nothing recorded: what lies beyond [`MAX_DEPTH`], read without
+    /// recursion (the open containers are a stack of flags, one per
+    /// byte at most) so that no nesting can exhaust the thread's stack.
+    fn skip_nested(&mut self) -> Result<(), Malformed> {
+        // `true`: an object.
+        let mut open: Vec<bool> = Vec::new();
+        loop {
+            // A value.
+            self.skip_ws();
+            match self.peek() {
+                Some(c @ (b'{' | b'[')) => {
+                    self.i += 1;
+                    self.skip_ws();
+                    let object = c == b'{';
+                    let close = if object { b'}' } else { b']' };
+                    if self.peek() == Some(close) {
+                        self.i += 1;
+                    } else {
+                        open.push(object);
+                        if object {
+                            self.skip_key()?;
+                        }
+                        continue;
+                    }
+                }
+                Some(b'"') => {
+                    self.string()?;
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    self.number()?;
+                }
+                Some(c) => {
+                    let word: &[u8] = match c {
+                        b't' => b"true",
+                        b'f' => b"false",
+                        b'n' => b"null",
+                        _ => return Err(self.err("a value")),
+                    };
+                    if self.b.get(self.i..self.i + word.len()) != Some(word) {
+                        return Err(self.err("a value"));
+                    }
+                    self.i += word.len();
+                }
+                None => return Err(self.err("a value")),
+            }
+            // After a value: containers close, or a `,` leads to the next.
+            loop {
+                let Some(&object) = open.last() else {
+                    return Ok(());
+                };
+                self.skip_ws();
+                match self.peek() {
+                    Some(b',') => {
+                        self.i += 1;
+                        if object {
+                            self.skip_key()?;
+                        }
+                        break;
+                    }
+                    Some(b'}') if object => {
+                        self.i += 1;
+                        open.pop();
+                    }
+                    Some(b']') if !object => {
+                        self.i += 1;
+                        open.pop();
+                    }
+                    _ if object => return Err(self.err("`,` or `}`")),
+                    _ => return Err(self.err("`,` or `]`")),
+                }
+            }
+        }
+    }
+
+    /// A key and its `:`, checked and passed ([`Parser::skip_nested`]).
+    fn skip_key(&mut self) -> Result<(), Malformed> {
+        self.skip_ws();
+        if self.peek() != Some(b'"') {
+            return Err(self.err("a key string"));
+        }
+        self.string()?;
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(self.err("`:` after a key"));
+        }
+        self.i += 1;
+        Ok(())
     }
 
     fn literal(&mut self, word: &'static [u8], kind: Kind) -> Result<(), Malformed> {
@@ -653,7 +752,7 @@ impl Parser<'_, '_> {
         if let Some(set) = big {
             let k = self.decoded(s, e, escaped, false).into_owned();
             if !set.insert(k) {
-                self.duplicate.get_or_insert(Malformed::DuplicateKey {
+                self.deferred.get_or_insert(Malformed::DuplicateKey {
                     offset: kstart,
                     token: kidx,
                 });
@@ -671,7 +770,7 @@ impl Parser<'_, '_> {
                 a == b.as_ref()
             };
             if same {
-                self.duplicate.get_or_insert(Malformed::DuplicateKey {
+                self.deferred.get_or_insert(Malformed::DuplicateKey {
                     offset: kstart,
                     token: kidx,
                 });
@@ -1024,6 +1123,48 @@ mod tests {
         assert_eq!(rule(deep.as_bytes()), "too_deep");
         let arrays = format!("{{\"a\":{}{}}}", "[".repeat(64), "]".repeat(64));
         assert_eq!(rule(arrays.as_bytes()), "too_deep");
+    }
+
+    /// Past the limit the line is still read to its end, without recursion:
+    /// a syntax error anywhere after the deep part is what the line is, a
+    /// million open brackets cost no stack, and a line that is JSON but too
+    /// deep says so.
+    #[test]
+    fn past_the_depth_limit_the_syntax_still_decides() {
+        let deep = |inner: &str, tail: &str| {
+            format!(
+                "{{\"a\":{}{inner}{}{tail}}}",
+                "[".repeat(70),
+                "]".repeat(70)
+            )
+        };
+        for (line, want) in [
+            (
+                deep(
+                    "{\"k\":[1,2.5e3,\"s\",true,null,{}],\"j\":false}",
+                    ",\"b\":1",
+                ),
+                "too_deep",
+            ),
+            (deep("", ",\"b\":1"), "too_deep"),
+            (deep("1", ",\"b\":"), "invalid_json"),
+            (deep("1", ",\"b\" 1"), "invalid_json"),
+            (deep("{\"k\" 1}", ""), "invalid_json"),
+            (deep("[1,]", ""), "invalid_json"),
+            (deep("tru", ""), "invalid_json"),
+            (deep("{\"k\":1", ""), "invalid_json"),
+            (format!("{{\"a\":{}", "[".repeat(70)), "invalid_json"),
+        ] {
+            assert_eq!(rule(line.as_bytes()), want, "{line}");
+        }
+        let million = format!(
+            "{{\"a\":{}{}}}",
+            "[".repeat(1_000_000),
+            "]".repeat(1_000_000)
+        );
+        assert_eq!(rule(million.as_bytes()), "too_deep");
+        let unclosed = format!("{{\"a\":{}", "[".repeat(1_000_000));
+        assert_eq!(rule(unclosed.as_bytes()), "invalid_json");
     }
 
     #[test]
