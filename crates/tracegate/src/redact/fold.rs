@@ -525,7 +525,17 @@ impl View {
                 break;
             };
             let w = c.len_utf8();
-            let entry = self.memo.get(c, fold);
+            // Below U+1000 the table knows a character that is its own
+            // view, or its class; only a starter with another view needs
+            // the memo's entry.
+            let entry = match SMALL_KINDS[usize::from(fold)].get(c as usize) {
+                Some(Kind::Same) => Folded::ITSELF,
+                Some(&Kind::Other(class)) if class != Class::Starter => Folded {
+                    class,
+                    ..Folded::ITSELF
+                },
+                _ => self.memo.get(c, fold),
+            };
             match entry.class {
                 Class::Starter => {}
                 // Marks with nothing to hold them (at the start of a text or
