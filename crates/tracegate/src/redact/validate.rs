@@ -74,6 +74,14 @@ pub(crate) fn check(
             let value = s.get(cut..)?;
             (random_looking(value) && !listing_token(text, start)).then_some((start + cut, end))
         }
+        Check::LastValue => {
+            let cut = s
+                .iter()
+                .rposition(|&b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'='))?
+                + 1;
+            let value = s.get(cut..)?;
+            random_looking(value).then_some((start + cut, end))
+        }
         Check::BlockDefault => {
             // The label (between the first two quotes) names a secret.
             let open = s.iter().position(|&b| b == b'"')?;
@@ -1561,7 +1569,13 @@ fn ipv4_ok(s: &[u8]) -> bool {
 /// `64:ff9b::1.2.3.4`) is taken whole, its IPv4 tail with it.
 fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
     let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-    if start > 0 && (word(&text[start - 1]) || matches!(text[start - 1], b':' | b'.')) {
+    // An SMTP address literal tags the address (`[IPv6:2001:db8::1]`,
+    // RFC 5321): the tag's colon is no group separator.
+    let tagged = start >= 6 && text[start - 6..start - 1].eq_ignore_ascii_case(b"[ipv6");
+    if start > 0
+        && !(tagged && text[start - 1] == b':')
+        && (word(&text[start - 1]) || matches!(text[start - 1], b':' | b'.'))
+    {
         return None;
     }
     // A sentence may put a colon right after an address: `fe80::1: down`.
