@@ -353,3 +353,19 @@ fn ipv6_in_an_smtp_address_literal() {
         "ipv6",
     );
 }
+
+/// Step 3: a solid SSN in a CSV column headed `ssn` (the header row
+/// confirms it, as a Markdown table's does), and a dotted quad after the
+/// Turkish outline word `madde` (an article number, not an address).
+#[test]
+fn ssns_in_a_csv_column_and_turkish_outline_numbers() {
+    let r = all();
+    redacts(
+        &r,
+        "name,ssn,state\nAyşe Yılmaz,219094718,TX\n",
+        "219094718",
+        "us_ssn",
+    );
+    keeps(&r, "Bkz. madde 3.2.1.4 ve ekleri.");
+    keeps(&r, "name,note,state\nAyşe Yılmaz,219094718,TX\n");
+}

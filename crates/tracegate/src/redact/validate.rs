@@ -698,7 +698,7 @@ fn sibling_names_version(before: &[u8]) -> bool {
 /// The word right before the dotted quad at `start` (across blanks, `(`,
 /// `:` or `#`) says it numbers a part of a document or names an object
 /// identifier: `section 3.2.1.4`, `sezione 4.2.1.3`, `раздел 1.2.3.4`,
-/// `§ 3.1.2.1`, `OID 2.5.4.3`, an LDAP schema's `attributeTypes: (
+/// `§ 3.1.2.1`, Turkish `madde 1.2.3.4`, `OID 2.5.4.3`, an LDAP schema's `attributeTypes: (
 /// 2.5.4.3` (issue 36, third round). Only the word right before: an
 /// address after the number (`OID 1.3.6.1.4.1.9 10.0.0.1`) stays one.
 fn numbered_by_word(text: &[u8], start: usize) -> bool {
@@ -727,6 +727,8 @@ fn numbered_by_word(text: &[u8], start: usize) -> bool {
         "раздел".as_bytes(),
         "пункт".as_bytes(),
         "глава".as_bytes(),
+        b"madde",
+        "bölüm".as_bytes(),
         b"oid",
         b"attributetypes",
         b"objectclasses",
