@@ -322,7 +322,7 @@ impl Compiled {
         let Some(ac) = self.words.as_ref() else {
             return false;
         };
-        let Some(cell) = column_header(text, start) else {
+        let Some(cell) = column_header(text, start).or_else(|| csv_header(text, start)) else {
             return false;
         };
         let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80 || b == b'-' || b == b'_';
@@ -401,6 +401,67 @@ impl Compiled {
 /// lines. A cell further down a table than this is judged without it.
 const TABLE_REACH: usize = 4096;
 const TABLE_LINES: usize = 64;
+
+/// The header cell of the CSV or TSV column that `start` stands in (issue
+/// 36, third round, step 3): `start` begins a field (right after a `,` or
+/// a tab), the rows above it have as many separators as its own line, up
+/// to the first such line (the header) within [`TABLE_REACH`] bytes and
+/// [`TABLE_LINES`] lines; the header's field of the same index, quotes
+/// and blanks trimmed. `None` when the rows above run out at once.
+pub(crate) fn csv_header(text: &[u8], start: usize) -> Option<&[u8]> {
+    let start = start.min(text.len());
+    let sep = match start.checked_sub(1).map(|i| text[i]) {
+        Some(b @ (b',' | b'\t')) => b,
+        _ => return None,
+    };
+    let floor = start.saturating_sub(TABLE_REACH);
+    let line_start = |end: usize| {
+        text[floor..end]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map(|i| floor + i + 1)
+            .or((floor == 0).then_some(0))
+    };
+    let line_end = |from: usize| {
+        text[from..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(text.len(), |i| from + i)
+    };
+    let count = |from: usize| {
+        text[from..line_end(from)]
+            .iter()
+            .filter(|&&b| b == sep)
+            .count()
+    };
+    let row = line_start(start)?;
+    let seps = count(row);
+    let column = text[row..start].iter().filter(|&&b| b == sep).count();
+    // Walk up while the rows have the same number of separators.
+    let mut head = None;
+    let mut at = row;
+    for _ in 0..TABLE_LINES {
+        let Some(end) = at.checked_sub(1) else {
+            break;
+        };
+        let Some(from) = line_start(end) else {
+            break;
+        };
+        if count(from) != seps {
+            break;
+        }
+        head = Some(from);
+        at = from;
+    }
+    let head = head?;
+    let cell = text[head..line_end(head)]
+        .split(|&b| b == sep)
+        .nth(column)?;
+    let junk = |b: &u8| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b'\r');
+    let from = cell.iter().take_while(|b| junk(b)).count();
+    let to = cell.len() - cell.iter().rev().take_while(|b| junk(b)).count();
+    cell.get(from..to.max(from))
+}
 
 /// The header cell of the Markdown table column that `start` stands in:
 /// the line of `start` is a table row (`| a | b |`), the rows above it

@@ -117,6 +117,11 @@ pub(crate) enum Check {
     /// `access_key` or `private_key`): the value after the block's last
     /// `=`, when it looks random, as [`Check::Secret`].
     BlockDefault,
+    /// A value whose syntax marks it secret with a key in between
+    /// (`--secret <key> <v>`, `NoEcho: true` then `Default:
+    /// <v>`): the value after the last blank, quote, `:` or `=`, when it
+    /// looks random, as [`Check::Secret`].
+    LastValue,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
     /// 13-19 digits in a printed grouping, issuer prefix and length, Luhn;
@@ -432,6 +437,27 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r#"(?i-u)auth["']?[ \t]{0,8}[:=]"#,
                 r#"(?i-u)auth["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9+/]{8,}={0,2}"#,
                 Check::BasicPair,
+                Lead::Token,
+            ),
+            // A secret that the syntax before it marks as one (issue 36,
+            // third round, step 3): PowerShell's `ConvertTo-SecureString
+            // "<v>"` and a shared access signature's `sig=` query
+            // parameter (Azure SAS URLs): the value, when it looks random.
+            (
+                r#"(?i-u)convertto-securestring[ \t]|sig="#,
+                r#"(?i-u)(?:convertto-securestring[ \t]{1,8}["']?|sig=)[A-Za-z0-9._~+/=%!#^&*@-]{12,}"#,
+                Check::Secret,
+                Lead::Token,
+            ),
+            // A value that the syntax before it marks secret, a key in
+            // between: a `--secret <key> <v>` flag (`pulumi config set
+            // --secret dbPassword <v>`), and a CloudFormation parameter
+            // with `NoEcho: true` and its `Default: <v>` on the next line:
+            // the last value, when it looks random (`Check::LastValue`).
+            (
+                r#"(?i-u)--secret[ \t]|noecho["']?[ \t]{0,8}:"#,
+                r#"(?i-u)--secret[ \t]{1,4}[A-Za-z0-9_.:-]{1,64}[ \t]{1,4}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}|noecho["']?[ \t]{0,8}:[ \t]{0,8}["']?true["']?,?[ \t]*\r?\n[ \t]{0,16}["']?default["']?[ \t]{0,8}:[ \t]{0,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::LastValue,
                 Lead::Token,
             ),
             // A bare `Bearer <token>` (or `bearer`) in prose or code.

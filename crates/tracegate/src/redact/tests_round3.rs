@@ -305,3 +305,67 @@ fn a_random_key_holding_mixed_case_xs_is_still_a_key() {
         keeps(&r, text);
     }
 }
+
+/// Step 3 (heldout4's misses): a secret that a command's syntax marks as
+/// one, the argument of PowerShell's `ConvertTo-SecureString`, a SAS
+/// URL's `sig=`; and with a key in between, a `--secret <key> <v>` flag
+/// (Pulumi) and a CloudFormation `NoEcho: true` parameter's `Default:`.
+#[test]
+fn secrets_marked_by_directive_or_command_syntax() {
+    let r = all();
+    for (text, key) in [
+        (
+            "$pw = ConvertTo-SecureString \"Hn4vT9qLx2Zp8WmK\" -AsPlainText -Force",
+            "Hn4vT9qLx2Zp8WmK",
+        ),
+        (
+            "https://a.blob.core.windows.net/c/f.csv?sv=2022-11-02&sp=r&sig=Tq8vLx2mZp9Rk4WdHc7NbQ3sYf6Gj1Ae5Ku0Io8Pw2X%3D",
+            "Tq8vLx2mZp9Rk4WdHc7NbQ3sYf6Gj1Ae5Ku0Io8Pw2X%3D",
+        ),
+        (
+            "pulumi config set --secret dbPassword Qz7mW2xLp9Tn4Rk8Vb3C\n",
+            "Qz7mW2xLp9Tn4Rk8Vb3C",
+        ),
+        (
+            "  DBPassword:\n    Type: String\n    NoEcho: true\n    Default: Lk9vB2nQx7Zm4Tp8Wr3H\n",
+            "Lk9vB2nQx7Zm4Tp8Wr3H",
+        ),
+    ] {
+        redacts(&r, text, key, "api_key");
+    }
+    for text in [
+        "pulumi config set --secret dbPassword\n",
+        "    NoEcho: true\n    Default: changeme\n",
+    ] {
+        keeps(&r, text);
+    }
+}
+
+/// Step 3: an SMTP address literal (`[IPv6:2001:db8::1]`, RFC 5321) tags
+/// the address with `IPv6:`; the tag's colon is no group of the address.
+#[test]
+fn ipv6_in_an_smtp_address_literal() {
+    let r = all();
+    redacts(
+        &r,
+        "Received: from mx.example.org (mx.example.org [IPv6:2a00:1450:4864::1b])\n",
+        "2a00:1450:4864::1b",
+        "ipv6",
+    );
+}
+
+/// Step 3: a solid SSN in a CSV column headed `ssn` (the header row
+/// confirms it, as a Markdown table's does), and a dotted quad after the
+/// Turkish outline word `madde` (an article number, not an address).
+#[test]
+fn ssns_in_a_csv_column_and_turkish_outline_numbers() {
+    let r = all();
+    redacts(
+        &r,
+        "name,ssn,state\nAyşe Yılmaz,219094718,TX\n",
+        "219094718",
+        "us_ssn",
+    );
+    keeps(&r, "Bkz. madde 3.2.1.4 ve ekleri.");
+    keeps(&r, "name,note,state\nAyşe Yılmaz,219094718,TX\n");
+}

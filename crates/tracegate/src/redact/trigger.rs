@@ -101,6 +101,7 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"xoxp-", 4),
             (b"xoxr-", 4),
             (b"xoxs-", 4),
+            (b"ConvertTo-SecureString", 9),
         ],
         b'_' => &[
             (b"sk_live_", 2),
@@ -551,8 +552,14 @@ impl Starts {
         // An IPv6 address has no word byte, `:` or `.` right before it
         // (its check refuses one), so `ab::ab::…` starts nothing after
         // its first address.
-        let free =
-            |i: usize| i == 0 || !(is_word(text[i - 1]) || matches!(text[i - 1], b':' | b'.'));
+        // (An SMTP address literal's tag, `[IPv6:`, is no group of it.)
+        let free = |i: usize| {
+            i == 0
+                || !(is_word(text[i - 1]) || matches!(text[i - 1], b':' | b'.'))
+                || (i >= 6
+                    && text[i - 1] == b':'
+                    && text[i - 6..i - 1].eq_ignore_ascii_case(b"[ipv6"))
+        };
         if text.get(p + 1) == Some(&b':') && free(p) {
             self.at.push(p);
         }
@@ -637,6 +644,9 @@ impl Starts {
             // `("Bearer", "<token>")`: a scheme, then its credential.
             b"bearer",
             b"basic",
+            // A SAS URL's `sig=`; a CloudFormation parameter's `NoEcho:`.
+            b"sig",
+            b"noecho",
         ];
         let mut e = p;
         while e > 0 && matches!(text[e - 1], b' ' | b'\t') {

@@ -74,6 +74,14 @@ pub(crate) fn check(
             let value = s.get(cut..)?;
             (random_looking(value) && !listing_token(text, start)).then_some((start + cut, end))
         }
+        Check::LastValue => {
+            let cut = s
+                .iter()
+                .rposition(|&b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'='))?
+                + 1;
+            let value = s.get(cut..)?;
+            random_looking(value).then_some((start + cut, end))
+        }
         Check::BlockDefault => {
             // The label (between the first two quotes) names a secret.
             let open = s.iter().position(|&b| b == b'"')?;
@@ -690,7 +698,7 @@ fn sibling_names_version(before: &[u8]) -> bool {
 /// The word right before the dotted quad at `start` (across blanks, `(`,
 /// `:` or `#`) says it numbers a part of a document or names an object
 /// identifier: `section 3.2.1.4`, `sezione 4.2.1.3`, `раздел 1.2.3.4`,
-/// `§ 3.1.2.1`, `OID 2.5.4.3`, an LDAP schema's `attributeTypes: (
+/// `§ 3.1.2.1`, Turkish `madde 1.2.3.4`, `OID 2.5.4.3`, an LDAP schema's `attributeTypes: (
 /// 2.5.4.3` (issue 36, third round). Only the word right before: an
 /// address after the number (`OID 1.3.6.1.4.1.9 10.0.0.1`) stays one.
 fn numbered_by_word(text: &[u8], start: usize) -> bool {
@@ -719,6 +727,8 @@ fn numbered_by_word(text: &[u8], start: usize) -> bool {
         "раздел".as_bytes(),
         "пункт".as_bytes(),
         "глава".as_bytes(),
+        b"madde",
+        "bölüm".as_bytes(),
         b"oid",
         b"attributetypes",
         b"objectclasses",
@@ -1561,7 +1571,13 @@ fn ipv4_ok(s: &[u8]) -> bool {
 /// `64:ff9b::1.2.3.4`) is taken whole, its IPv4 tail with it.
 fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
     let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-    if start > 0 && (word(&text[start - 1]) || matches!(text[start - 1], b':' | b'.')) {
+    // An SMTP address literal tags the address (`[IPv6:2001:db8::1]`,
+    // RFC 5321): the tag's colon is no group separator.
+    let tagged = start >= 6 && text[start - 6..start - 1].eq_ignore_ascii_case(b"[ipv6");
+    if start > 0
+        && !(tagged && text[start - 1] == b':')
+        && (word(&text[start - 1]) || matches!(text[start - 1], b':' | b'.'))
+    {
         return None;
     }
     // A sentence may put a colon right after an address: `fe80::1: down`.
