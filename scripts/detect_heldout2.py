@@ -22,13 +22,7 @@ over-fitting the other two families, not as a figure on foreign data.
 import base64
 import string
 
-D = string.digits
-HEX = "0123456789abcdef"
-AN = string.ascii_letters + string.digits
-
-
-def _d(r, n):
-    return "".join(r.choice(D) for _ in range(n))
+from detect_values import AN, D, HEX, _d, _nz, _ssn, family_doc
 
 
 def _hex(r, n):
@@ -43,10 +37,6 @@ def _tok(r, n, alphabet=AN):
         t = "".join(r.choice(alphabet) for _ in range(n))
         if all(any(k(c) for c in t) for k in kinds):
             return t
-
-
-def _nz(r):
-    return r.choice("23456789")
 
 
 PEOPLE = ["Jean Dupont", "Hans Weber", "Lucía Fernández", "João Pereira", "山田太郎", "王芳", "Chloé Martin",
@@ -193,13 +183,6 @@ def i_phone(r, doc, m):
         doc.t("Téléphone : ")
         doc.item("0%s %s %s %s %s" % (r.choice("12345"), _d(r, 2), _d(r, 2), _d(r, 2), _d(r, 2)), "phone", "m_fr_national_ctx")
         doc.t("\n")
-
-
-def _ssn(r):
-    while True:
-        a = r.randint(1, 899)
-        if a != 666:
-            return "%03d" % a, "%02d" % r.randint(1, 99), "%04d" % r.randint(1, 9999)
 
 
 def i_ssn(r, doc, m):
@@ -731,13 +714,10 @@ ITEMS = [i_email, i_phone, i_ssn, i_card, i_iban, i_ipv4, i_ipv6, i_api_key, i_a
          i_private_key, i_url]
 
 
+FILLERS = ["# TODO\n", "// FIXME\n", "---\n", "\n", "…\n", "以上\n"]
+
+
 def heldout2_doc(r, doc, m):
     """One text of the third family: a few blocks, each an item or a
     look-alike, with a line of filler in between now and then."""
-    for _ in range(r.randint(3, 8)):
-        if r.random() < 0.5:
-            r.choice(ITEMS)(r, doc, m)
-        else:
-            i_look(r, doc, m)
-        if r.random() < 0.3:
-            doc.t(r.choice(["# TODO\n", "// FIXME\n", "---\n", "\n", "…\n", "以上\n"]))
+    family_doc(r, doc, m, ITEMS, i_look, FILLERS)

@@ -26,31 +26,7 @@ a check against fitting their templates, not a figure on foreign data.
 import base64
 import string
 
-D = string.digits
-HEX = "0123456789abcdef"
-UHEX = "0123456789ABCDEF"
-AN = string.ascii_letters + string.digits
-UP = string.ascii_uppercase
-
-
-def _d(r, n):
-    return "".join(r.choice(D) for _ in range(n))
-
-
-def _s(r, alphabet, n):
-    return "".join(r.choice(alphabet) for _ in range(n))
-
-
-def _tok(r, n, alphabet=AN):
-    kinds = [k for k in (str.isdigit, str.isupper, str.islower) if any(k(c) for c in alphabet)]
-    while True:
-        t = "".join(r.choice(alphabet) for _ in range(n))
-        if all(any(k(c) for c in t) for k in kinds):
-            return t
-
-
-def _nz(r):
-    return r.choice("23456789")
+from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _s, _ssn, _tok, with_check, family_doc
 
 
 NAMES = ["Marco Rossi", "Giulia Bianchi", "Jan de Vries", "Sanne Jansen", "Katarzyna Nowak", "Piotr Kowalski",
@@ -68,21 +44,12 @@ def _iban(r):
         ("IE", lambda: _s(r, UP, 4) + _d(r, 14)),
         ("SE", lambda: _d(r, 20)),
     ])
-    b = bban()
-    num = "".join(str(int(c, 36)) for c in b + country + "00")
-    return "%s%02d%s" % (country, 98 - int(num) % 97, b)
+    return with_check(country, bban())
 
 
 def _v4(r):
     return "%d.%d.%d.%d" % (r.choice([10, 100, 146, 172, 176, 188, 195, 203, 31, 77]), r.randint(0, 255),
                             r.randint(0, 255), r.randint(1, 254))
-
-
-def _ssn(r):
-    while True:
-        a = r.randint(1, 899)
-        if a != 666:
-            return "%03d" % a, "%02d" % r.randint(1, 99), "%04d" % r.randint(1, 9999)
 
 
 def _us(r):
@@ -704,13 +671,10 @@ ITEMS = [i_email, i_phone, i_ssn, i_card, i_iban, i_ipv4, i_ipv6, i_api_key, i_a
          i_private_key, i_url]
 
 
+FILLERS = ["-- \n", "; ---\n", "\n", "# end\n", "<!-- -->\n", "—\n"]
+
+
 def heldout3_doc(r, doc, m):
     """One text of the fourth family: a few blocks, each an item or a
     look-alike, with a line of filler in between now and then."""
-    for _ in range(r.randint(3, 8)):
-        if r.random() < 0.5:
-            r.choice(ITEMS)(r, doc, m)
-        else:
-            i_look(r, doc, m)
-        if r.random() < 0.3:
-            doc.t(r.choice(["-- \n", "; ---\n", "\n", "# end\n", "<!-- -->\n", "—\n"]))
+    family_doc(r, doc, m, ITEMS, i_look, FILLERS)

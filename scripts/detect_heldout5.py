@@ -23,32 +23,7 @@ It reuses only the value makers of `detect_corpus.py` (card_number, jwt,
 pem, group4). It is the project's own, like the others.
 """
 import base64
-import string
-
-D = string.digits
-HEX = "0123456789abcdef"
-AN = string.ascii_letters + string.digits
-UP = string.ascii_uppercase
-
-
-def _d(r, n):
-    return "".join(r.choice(D) for _ in range(n))
-
-
-def _s(r, alphabet, n):
-    return "".join(r.choice(alphabet) for _ in range(n))
-
-
-def _tok(r, n, alphabet=AN):
-    kinds = [k for k in (str.isdigit, str.isupper, str.islower) if any(k(c) for c in alphabet)]
-    while True:
-        t = "".join(r.choice(alphabet) for _ in range(n))
-        if all(any(k(c) for c in t) for k in kinds):
-            return t
-
-
-def _nz(r):
-    return r.choice("23456789")
+from detect_values import AN, D, HEX, UP, _d, _nz, _s, _ssn, _tok, with_check, family_doc
 
 
 NAMES = ["Nguyễn Thị Lan", "Dewi Lestari", "Kovács Péter", "Ion Popescu", "Тарас Шевчук", "سارا احمدی",
@@ -65,21 +40,12 @@ def _iban(r):
         ("AT", lambda: _d(r, 16)),
         ("SI", lambda: _d(r, 15)),
     ])
-    b = bban()
-    num = "".join(str(int(c, 36)) for c in b + country + "00")
-    return "%s%02d%s" % (country, 98 - int(num) % 97, b)
+    return with_check(country, bban())
 
 
 def _v4(r):
     return "%d.%d.%d.%d" % (r.choice([10, 45, 62, 88, 103, 141, 172, 192, 203, 217]), r.randint(0, 255),
                             r.randint(0, 255), r.randint(1, 254))
-
-
-def _ssn(r):
-    while True:
-        a = r.randint(1, 899)
-        if a != 666:
-            return "%03d" % a, "%02d" % r.randint(1, 99), "%04d" % r.randint(1, 9999)
 
 
 def _put(doc, lead, value, cls, form, tail):
@@ -422,13 +388,10 @@ ITEMS = [i_email, i_phone, i_ssn, i_card, i_iban, i_ipv4, i_ipv6, i_api_key, i_a
          i_private_key, i_url]
 
 
+FILLERS = ["\n", "# --\n", "// ...\n", ";;\n", "---\n", "…\n"]
+
+
 def heldout5_doc(r, doc, m):
     """One text of the sixth family: a few blocks, each an item or a
     look-alike, with a line of filler in between now and then."""
-    for _ in range(r.randint(3, 8)):
-        if r.random() < 0.5:
-            r.choice(ITEMS)(r, doc, m)
-        else:
-            i_look(r, doc, m)
-        if r.random() < 0.3:
-            doc.t(r.choice(["\n", "# --\n", "// ...\n", ";;\n", "---\n", "…\n"]))
+    family_doc(r, doc, m, ITEMS, i_look, FILLERS)

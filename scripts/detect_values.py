@@ -1,0 +1,59 @@
+"""Small value makers the held-out template families share
+(`detect_heldout3.py`, `detect_heldout4.py`, `detect_heldout5.py`, and
+some of `detect_heldout2.py`): alphabets, digit and token strings, SSN
+parts, and an IBAN's check number. They hold no template: each family's
+shapes and surroundings stay its own."""
+import string
+
+D = string.digits
+HEX = "0123456789abcdef"
+UHEX = "0123456789ABCDEF"
+AN = string.ascii_letters + string.digits
+UP = string.ascii_uppercase
+
+
+def _d(r, n):
+    return "".join(r.choice(D) for _ in range(n))
+
+
+def _s(r, alphabet, n):
+    return "".join(r.choice(alphabet) for _ in range(n))
+
+
+def _tok(r, n, alphabet=AN):
+    """A token with a character of every kind its alphabet has."""
+    kinds = [k for k in (str.isdigit, str.isupper, str.islower) if any(k(c) for c in alphabet)]
+    while True:
+        t = "".join(r.choice(alphabet) for _ in range(n))
+        if all(any(k(c) for c in t) for k in kinds):
+            return t
+
+
+def _nz(r):
+    return r.choice("23456789")
+
+
+def _ssn(r):
+    """A valid SSN's area, group and serial."""
+    while True:
+        a = r.randint(1, 899)
+        if a != 666:
+            return "%03d" % a, "%02d" % r.randint(1, 99), "%04d" % r.randint(1, 9999)
+
+
+def with_check(country, bban):
+    """The IBAN of `country` and `bban` with its mod-97 check number."""
+    num = "".join(str(int(c, 36)) for c in bban + country + "00")
+    return "%s%02d%s" % (country, 98 - int(num) % 97, bban)
+
+
+def family_doc(r, doc, m, items, look, fillers):
+    """One text of a family: a few blocks, each one of its `items` or its
+    `look`-alike, with one of its `fillers` in between now and then."""
+    for _ in range(r.randint(3, 8)):
+        if r.random() < 0.5:
+            r.choice(items)(r, doc, m)
+        else:
+            look(r, doc, m)
+        if r.random() < 0.3:
+            doc.t(r.choice(fillers))
