@@ -402,12 +402,30 @@ impl Compiled {
 const TABLE_REACH: usize = 4096;
 const TABLE_LINES: usize = 64;
 
+/// Where the line holding the byte before `end` starts, when that is at or
+/// after `floor` (the text's start counts as a line start only when
+/// `floor` is 0).
+fn line_start(text: &[u8], floor: usize, end: usize) -> Option<usize> {
+    text[floor..end]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map(|i| floor + i + 1)
+        .or((floor == 0).then_some(0))
+}
+
 /// The header cell of the CSV or TSV column that `start` stands in (issue
 /// 36, third round, step 3): `start` begins a field (right after a `,` or
 /// a tab), the rows above it have as many separators as its own line, up
 /// to the first such line (the header) within [`TABLE_REACH`] bytes and
 /// [`TABLE_LINES`] lines; the header's field of the same index, quotes
-/// and blanks trimmed. `None` when the rows above run out at once.
+/// and blanks trimmed. `None` when the rows above run out at once, or a
+/// row goes on past [`TABLE_REACH`] bytes.
+///
+/// SECURITY: every read is within [`TABLE_REACH`] of `start` (rows longer
+/// than that are not read as table rows), so a record with many
+/// candidates at the start of one long line costs no more than one in a
+/// table: counting a row's separators to its end once read the whole line
+/// again for each candidate.
 pub(crate) fn csv_header(text: &[u8], start: usize) -> Option<&[u8]> {
     let start = start.min(text.len());
     let sep = match start.checked_sub(1).map(|i| text[i]) {
@@ -415,27 +433,21 @@ pub(crate) fn csv_header(text: &[u8], start: usize) -> Option<&[u8]> {
         _ => return None,
     };
     let floor = start.saturating_sub(TABLE_REACH);
-    let line_start = |end: usize| {
-        text[floor..end]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map(|i| floor + i + 1)
-            .or((floor == 0).then_some(0))
-    };
-    let line_end = |from: usize| {
-        text[from..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(text.len(), |i| from + i)
+    let ceiling = start.saturating_add(TABLE_REACH).min(text.len());
+    let line_end = |from: usize| match text[from..ceiling].iter().position(|&b| b == b'\n') {
+        Some(i) => Some(from + i),
+        None => (ceiling == text.len()).then_some(ceiling),
     };
     let count = |from: usize| {
-        text[from..line_end(from)]
-            .iter()
-            .filter(|&&b| b == sep)
-            .count()
+        Some(
+            text[from..line_end(from)?]
+                .iter()
+                .filter(|&&b| b == sep)
+                .count(),
+        )
     };
-    let row = line_start(start)?;
-    let seps = count(row);
+    let row = line_start(text, floor, start)?;
+    let seps = count(row)?;
     let column = text[row..start].iter().filter(|&&b| b == sep).count();
     // Walk up while the rows have the same number of separators.
     let mut head = None;
@@ -444,17 +456,17 @@ pub(crate) fn csv_header(text: &[u8], start: usize) -> Option<&[u8]> {
         let Some(end) = at.checked_sub(1) else {
             break;
         };
-        let Some(from) = line_start(end) else {
+        let Some(from) = line_start(text, floor, end) else {
             break;
         };
-        if count(from) != seps {
+        if count(from) != Some(seps) {
             break;
         }
         head = Some(from);
         at = from;
     }
     let head = head?;
-    let cell = text[head..line_end(head)]
+    let cell = text[head..line_end(head)?]
         .split(|&b| b == sep)
         .nth(column)?;
     let junk = |b: &u8| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b'\r');
@@ -472,13 +484,7 @@ pub(crate) fn csv_header(text: &[u8], start: usize) -> Option<&[u8]> {
 pub(crate) fn column_header(text: &[u8], start: usize) -> Option<&[u8]> {
     let start = start.min(text.len());
     let floor = start.saturating_sub(TABLE_REACH);
-    let line_start = |end: usize| {
-        text[floor..end]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map(|i| floor + i + 1)
-            .or((floor == 0).then_some(0))
-    };
+    let line_start = |end: usize| line_start(text, floor, end);
     let pipes = |s: &[u8]| {
         s.iter()
             .enumerate()
@@ -769,5 +775,24 @@ mod tests {
             ..ContextRule::default()
         };
         assert!(Compiled::build("phone", Some(&long)).is_err());
+    }
+
+    /// A CSV column's header is read from rows within reach; a row that
+    /// goes on past [`TABLE_REACH`] is not read as a table row, so a
+    /// record of candidates at the head of one long line costs each of
+    /// them [`TABLE_REACH`] bytes at most, not the whole line (an attacker
+    /// who plants thousands of SSN shapes before a megabyte of padding).
+    #[test]
+    fn a_csv_header_is_read_within_reach_only() {
+        let table = b"name,ssn,plan\nAna,523-35-8184,pro\n";
+        let at = table.iter().position(|&b| b == b'5').unwrap();
+        assert_eq!(csv_header(table, at), Some(&b"ssn"[..]));
+        let mut long = b"name,ssn,plan\nAna,523-35-8184,".to_vec();
+        long.extend(std::iter::repeat_n(b'x', TABLE_REACH + 1));
+        long.extend_from_slice(b"\n");
+        assert_eq!(csv_header(&long, at), None);
+        // The same row ending at the text's end, within reach, is read.
+        let end = b"name,ssn,plan\nAna,523-35-8184,pro";
+        assert_eq!(csv_header(end, at), Some(&b"ssn"[..]));
     }
 }
