@@ -10,8 +10,8 @@
 //! failed on the code before its change (checked by reverting the
 //! detector files).
 
-use super::tests_detectors::{all, keeps, redacts};
 use super::Redactor;
+use super::tests_detectors::{all, keeps, redacts};
 
 /// The text with `secret` (once) replaced by the marker of `name`: the
 /// span is the value only, not its key or the syntax around it.
@@ -28,11 +28,26 @@ fn redacts_exactly(r: &Redactor, text: &str, secret: &str, name: &str) {
 fn secrets_after_make_and_go_assignments() {
     let r = all();
     for (text, v) in [
-        ("REGISTRY_TOKEN ?= Xk29fLmQpz81Tn4ArW0vB7c\n", "Xk29fLmQpz81Tn4ArW0vB7c"),
-        ("DEPLOY_PASSWORD := Wq83nZpL0xTrQ7vhT2mL\n", "Wq83nZpL0xTrQ7vhT2mL"),
-        ("EXTRA_TOKEN += Q7vhT2mLx9pRz4KdW3sY\n", "Q7vhT2mLx9pRz4KdW3sY"),
-        ("{{- $token := \"Q7vhT2mLx9pRz4KdW3sY\" -}}\n", "Q7vhT2mLx9pRz4KdW3sY"),
-        ("\tdbPassword := \"n0tS0Secret4uAtAll9\"\n", "n0tS0Secret4uAtAll9"),
+        (
+            "REGISTRY_TOKEN ?= Xk29fLmQpz81Tn4ArW0vB7c\n",
+            "Xk29fLmQpz81Tn4ArW0vB7c",
+        ),
+        (
+            "DEPLOY_PASSWORD := Wq83nZpL0xTrQ7vhT2mL\n",
+            "Wq83nZpL0xTrQ7vhT2mL",
+        ),
+        (
+            "EXTRA_TOKEN += Q7vhT2mLx9pRz4KdW3sY\n",
+            "Q7vhT2mLx9pRz4KdW3sY",
+        ),
+        (
+            "{{- $token := \"Q7vhT2mLx9pRz4KdW3sY\" -}}\n",
+            "Q7vhT2mLx9pRz4KdW3sY",
+        ),
+        (
+            "\tdbPassword := \"n0tS0Secret4uAtAll9\"\n",
+            "n0tS0Secret4uAtAll9",
+        ),
     ] {
         redacts_exactly(&r, text, v, "api_key");
     }
@@ -114,7 +129,10 @@ fn pulumi_secure_values() {
 fn vault_tokens() {
     let r = all();
     for (text, v) in [
-        ("vault login hvs.CAESIJ3kx9fQz2pLm8TnR4vW0bYc\n", "hvs.CAESIJ3kx9fQz2pLm8TnR4vW0bYc"),
+        (
+            "vault login hvs.CAESIJ3kx9fQz2pLm8TnR4vW0bYc\n",
+            "hvs.CAESIJ3kx9fQz2pLm8TnR4vW0bYc",
+        ),
         (
             "token                hvb.AAAAAQJx8r2mZpLq4TnW9vY0bC3d\n",
             "hvb.AAAAAQJx8r2mZpLq4TnW9vY0bC3d",
@@ -192,9 +210,19 @@ fn outline_numbers_are_no_addresses() {
     keeps(&r, "Vezi pct. 2.1.4.3 de mai sus.\n");
     keeps(&r, "Lásd a 3.2.1.4. pontot.\n");
     redacts(&r, "e.g. 10.0.0.1 is the gateway", "10.0.0.1", "ipv4");
-    redacts(&r, "approx. 192.168.14.23 was seen", "192.168.14.23", "ipv4");
+    redacts(
+        &r,
+        "approx. 192.168.14.23 was seen",
+        "192.168.14.23",
+        "ipv4",
+    );
     redacts(&r, "connect to 10.0.30.1. then retry", "10.0.30.1", "ipv4");
-    redacts(&r, "connect to 10.20.130.1. then retry", "10.20.130.1", "ipv4");
+    redacts(
+        &r,
+        "connect to 10.20.130.1. then retry",
+        "10.20.130.1",
+        "ipv4",
+    );
     redacts(&r, "A szerver címe 45.12.8.77. Kérem", "45.12.8.77", "ipv4");
 }
 

@@ -131,7 +131,12 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"aws_secret_key", 3),
         ],
         b'B' => &[(b"Bearer", 0)],
-        b'A' => &[(b"AKIA", 0), (b"ASIA", 0), (b"AIza", 0), (b"AUTH PLAIN ", 0)],
+        b'A' => &[
+            (b"AKIA", 0),
+            (b"ASIA", 0),
+            (b"AIza", 0),
+            (b"AUTH PLAIN ", 0),
+        ],
         b'J' => &[(b"eyJ", 2)],
         _ => &[],
     }

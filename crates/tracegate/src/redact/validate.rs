@@ -1654,7 +1654,8 @@ fn outline_number(text: &[u8], start: usize, end: usize) -> bool {
                 .take_while(|b| b.is_ascii_alphabetic())
                 .count();
             let at = upto - 1 - word;
-            word >= 2 && (at == 0 || !(before[at - 1].is_ascii_alphanumeric() || before[at - 1] == b'.'))
+            word >= 2
+                && (at == 0 || !(before[at - 1].is_ascii_alphanumeric() || before[at - 1] == b'.'))
         }
     };
     // `. ` and a lowercase letter right after.
