@@ -415,6 +415,7 @@ impl Starts {
                 self.visit(text, base + k);
             }
         }
+        self.directives(text);
         // Starts found by looking back (IBAN, literals, `authorization`,
         // IPv6 hex words) can come after later ones.
         self.at.sort_unstable();
@@ -761,7 +762,70 @@ impl Starts {
     }
 }
 
+/// Finders for the directive shapes' words, which hold no byte the loop
+/// visits: `pass` (`password`, `passwd`, `requirepass`), `auth`
+/// (`masterauth`) and `LOGIN` (IMAP).
+static DIRECTIVE_FINDERS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 3]> =
+    std::sync::LazyLock::new(|| {
+        [
+            memchr::memmem::Finder::new(b"pass"),
+            memchr::memmem::Finder::new(b"auth"),
+            memchr::memmem::Finder::new(b"LOGIN "),
+        ]
+    });
+
 impl Starts {
+    /// Starts of the shapes whose name is set off by blanks from its
+    /// value (issue 36, fourth round): `.netrc`'s `password <v>`, Redis's
+    /// `requirepass <v>` and `masterauth <v>`, Junos's
+    /// `plain-text-password-value <v>`, IMAP's `LOGIN <user> <v>`. The
+    /// loop visits no byte of those words, so a SIMD substring search
+    /// finds them (each word's occurrences, none overlapping itself).
+    fn directives(&mut self, text: &[u8]) {
+        let [pass, auth, login] = &*DIRECTIVE_FINDERS;
+        let blank_at = |i: usize| matches!(text.get(i), Some(b' ' | b'\t'));
+        for i in pass.find_iter(text) {
+            // `password`, `password-value`, `passwd` at `i`.
+            if token_start(text, i) {
+                let rest = &text[i..];
+                let end = if rest.starts_with(b"password-value") {
+                    Some(i + 14)
+                } else if rest.starts_with(b"password") {
+                    Some(i + 8)
+                } else if rest.starts_with(b"passwd") {
+                    Some(i + 6)
+                } else {
+                    None
+                };
+                if end.is_some_and(blank_at) {
+                    self.at.push(i);
+                }
+            }
+            // `requirepass`, its `pass` at `i`.
+            if let Some(s) = i.checked_sub(7)
+                && &text[s..i] == b"require"
+                && token_start(text, s)
+                && blank_at(i + 4)
+            {
+                self.at.push(s);
+            }
+        }
+        for i in auth.find_iter(text) {
+            if let Some(s) = i.checked_sub(6)
+                && &text[s..i] == b"master"
+                && token_start(text, s)
+                && blank_at(i + 4)
+            {
+                self.at.push(s);
+            }
+        }
+        for i in login.find_iter(text) {
+            if token_start(text, i) {
+                self.at.push(i);
+            }
+        }
+    }
+
     /// The type digit at `p` follows `password` or `secret` and blanks
     /// (Cisco's `password 0 <v>`): the typed password shape starts at
     /// that keyword.
