@@ -762,66 +762,84 @@ impl Starts {
     }
 }
 
-/// Finders for the directive shapes' words, which hold no byte the loop
-/// visits: `pass` (`password`, `passwd`, `requirepass`), `auth`
-/// (`masterauth`) and `LOGIN` (IMAP).
-static DIRECTIVE_FINDERS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 3]> =
-    std::sync::LazyLock::new(|| {
-        [
-            memchr::memmem::Finder::new(b"pass"),
-            memchr::memmem::Finder::new(b"auth"),
-            memchr::memmem::Finder::new(b"LOGIN "),
-        ]
-    });
+/// One SIMD multi-substring search (Teddy, `aho_corasick::packed`) for
+/// the directive shapes' words, which hold no byte the loop visits:
+/// `pass` (`password`, `passwd`, `requirepass`), `auth` (`masterauth`)
+/// and `LOGIN ` (IMAP). No two of them overlap one another or
+/// themselves, so its non-overlapping matches are every occurrence.
+/// `None` when no packed searcher is available (then a memchr search per
+/// word).
+static DIRECTIVE_WORDS: [&[u8]; 3] = [b"pass", b"auth", b"LOGIN "];
+static DIRECTIVE_SEARCH: std::sync::LazyLock<Option<aho_corasick::packed::Searcher>> =
+    std::sync::LazyLock::new(|| aho_corasick::packed::Searcher::new(DIRECTIVE_WORDS));
 
 impl Starts {
     /// Starts of the shapes whose name is set off by blanks from its
     /// value (issue 36, fourth round): `.netrc`'s `password <v>`, Redis's
     /// `requirepass <v>` and `masterauth <v>`, Junos's
     /// `plain-text-password-value <v>`, IMAP's `LOGIN <user> <v>`. The
-    /// loop visits no byte of those words, so a SIMD substring search
-    /// finds them (each word's occurrences, none overlapping itself).
+    /// loop visits no byte of those words, so a substring search finds
+    /// them.
     fn directives(&mut self, text: &[u8]) {
-        let [pass, auth, login] = &*DIRECTIVE_FINDERS;
-        let blank_at = |i: usize| matches!(text.get(i), Some(b' ' | b'\t'));
-        for i in pass.find_iter(text) {
-            // `password`, `password-value`, `passwd` at `i`.
-            if token_start(text, i) {
-                let rest = &text[i..];
-                let end = if rest.starts_with(b"password-value") {
-                    Some(i + 14)
-                } else if rest.starts_with(b"password") {
-                    Some(i + 8)
-                } else if rest.starts_with(b"passwd") {
-                    Some(i + 6)
-                } else {
-                    None
-                };
-                if end.is_some_and(blank_at) {
-                    self.at.push(i);
+        match &*DIRECTIVE_SEARCH {
+            Some(search) => {
+                for m in search.find_iter(text) {
+                    self.directive_at(text, m.pattern().as_usize(), m.start());
                 }
             }
-            // `requirepass`, its `pass` at `i`.
-            if let Some(s) = i.checked_sub(7)
-                && &text[s..i] == b"require"
-                && token_start(text, s)
-                && blank_at(i + 4)
-            {
-                self.at.push(s);
+            None => {
+                for (k, w) in DIRECTIVE_WORDS.iter().enumerate() {
+                    for i in memchr::memmem::find_iter(text, w) {
+                        self.directive_at(text, k, i);
+                    }
+                }
             }
         }
-        for i in auth.find_iter(text) {
-            if let Some(s) = i.checked_sub(6)
-                && &text[s..i] == b"master"
-                && token_start(text, s)
-                && blank_at(i + 4)
-            {
-                self.at.push(s);
+    }
+
+    /// The directive word `k` of [`DIRECTIVE_WORDS`] at `i`.
+    fn directive_at(&mut self, text: &[u8], k: usize, i: usize) {
+        let blank_at = |i: usize| matches!(text.get(i), Some(b' ' | b'\t'));
+        match k {
+            0 => {
+                // `password`, `password-value`, `passwd` at `i`.
+                if token_start(text, i) {
+                    let rest = &text[i..];
+                    let end = if rest.starts_with(b"password-value") {
+                        Some(i + 14)
+                    } else if rest.starts_with(b"password") {
+                        Some(i + 8)
+                    } else if rest.starts_with(b"passwd") {
+                        Some(i + 6)
+                    } else {
+                        None
+                    };
+                    if end.is_some_and(blank_at) {
+                        self.at.push(i);
+                    }
+                }
+                // `requirepass`, its `pass` at `i`.
+                if let Some(s) = i.checked_sub(7)
+                    && &text[s..i] == b"require"
+                    && token_start(text, s)
+                    && blank_at(i + 4)
+                {
+                    self.at.push(s);
+                }
             }
-        }
-        for i in login.find_iter(text) {
-            if token_start(text, i) {
-                self.at.push(i);
+            1 => {
+                if let Some(s) = i.checked_sub(6)
+                    && &text[s..i] == b"master"
+                    && token_start(text, s)
+                    && blank_at(i + 4)
+                {
+                    self.at.push(s);
+                }
+            }
+            _ => {
+                if token_start(text, i) {
+                    self.at.push(i);
+                }
             }
         }
     }
