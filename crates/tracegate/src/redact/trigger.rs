@@ -465,15 +465,13 @@ impl Starts {
                 }
             },
             // Vault's tokens: `hvs.`, `hvb.`, `hvr.` at a token start.
-            b'.' => {
-                if p >= 3
-                    && text[p - 3] == b'h'
-                    && text[p - 2] == b'v'
-                    && matches!(text[p - 1], b's' | b'b' | b'r')
-                    && token_start(text, p - 3)
-                {
-                    self.at.push(p - 3);
-                }
+            b'.' if p >= 3
+                && text[p - 3] == b'h'
+                && text[p - 2] == b'v'
+                && matches!(text[p - 1], b's' | b'b' | b'r')
+                && token_start(text, p - 3) =>
+            {
+                self.at.push(p - 3);
             }
             b'@' => {
                 let next_ok = text
