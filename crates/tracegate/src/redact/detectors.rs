@@ -512,25 +512,6 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::SaslPlain,
                 Lead::Token,
             ),
-            // A directive whose name is set off by blanks from its value
-            // (issue 36, fourth round): `.netrc`'s `password <v>`, Redis's
-            // `requirepass <v>` and `masterauth <v>`, Junos's
-            // `plain-text-password-value <v>`: the value, when it looks
-            // random. Lowercase, as those files write them.
-            (
-                r"(?-u)(?:password(?:-value)?|passwd|requirepass|masterauth)[ \t]",
-                r#"(?-u)(?:password(?:-value)?|passwd|requirepass|masterauth)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
-                Check::Secret,
-                Lead::Token,
-            ),
-            // IMAP's `<tag> LOGIN <user> <password>` (RFC 9051): the
-            // password, when it looks random.
-            (
-                r"(?-u)LOGIN ",
-                r#"(?-u)LOGIN [ \t]{0,7}"?[A-Za-z0-9._%+@-]{1,64}"?[ \t]{1,8}"?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
-                Check::LastValue,
-                Lead::Token,
-            ),
             // A bare `Bearer <token>` (or `bearer`) in prose or code.
             (
                 r"(?-u)[Bb]earer[ \t]{1,8}[A-Za-z0-9]",

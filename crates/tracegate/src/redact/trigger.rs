@@ -415,7 +415,6 @@ impl Starts {
                 self.visit(text, base + k);
             }
         }
-        self.directives(text);
         // Starts found by looking back (IBAN, literals, `authorization`,
         // IPv6 hex words) can come after later ones.
         self.at.sort_unstable();
@@ -760,88 +759,7 @@ impl Starts {
     }
 }
 
-/// One SIMD multi-substring search (Teddy, `aho_corasick::packed`) for
-/// the directive shapes' words, which hold no byte the loop visits:
-/// `pass` (`password`, `passwd`, `requirepass`), `auth` (`masterauth`)
-/// and `LOGIN ` (IMAP). No two of them overlap one another or
-/// themselves, so its non-overlapping matches are every occurrence.
-/// `None` when no packed searcher is available (then a memchr search per
-/// word).
-static DIRECTIVE_WORDS: [&[u8]; 3] = [b"pass", b"auth", b"LOGIN "];
-static DIRECTIVE_SEARCH: std::sync::LazyLock<Option<aho_corasick::packed::Searcher>> =
-    std::sync::LazyLock::new(|| aho_corasick::packed::Searcher::new(DIRECTIVE_WORDS));
-
 impl Starts {
-    /// Starts of the shapes whose name is set off by blanks from its
-    /// value (issue 36, fourth round): `.netrc`'s `password <v>`, Redis's
-    /// `requirepass <v>` and `masterauth <v>`, Junos's
-    /// `plain-text-password-value <v>`, IMAP's `LOGIN <user> <v>`. The
-    /// loop visits no byte of those words, so a substring search finds
-    /// them.
-    fn directives(&mut self, text: &[u8]) {
-        match &*DIRECTIVE_SEARCH {
-            Some(search) => {
-                for m in search.find_iter(text) {
-                    self.directive_at(text, m.pattern().as_usize(), m.start());
-                }
-            }
-            None => {
-                for (k, w) in DIRECTIVE_WORDS.iter().enumerate() {
-                    for i in memchr::memmem::find_iter(text, w) {
-                        self.directive_at(text, k, i);
-                    }
-                }
-            }
-        }
-    }
-
-    /// The directive word `k` of [`DIRECTIVE_WORDS`] at `i`.
-    fn directive_at(&mut self, text: &[u8], k: usize, i: usize) {
-        let blank_at = |i: usize| matches!(text.get(i), Some(b' ' | b'\t'));
-        match k {
-            0 => {
-                // `password`, `password-value`, `passwd` at `i`.
-                if token_start(text, i) {
-                    let rest = &text[i..];
-                    let end = if rest.starts_with(b"password-value") {
-                        Some(i + 14)
-                    } else if rest.starts_with(b"password") {
-                        Some(i + 8)
-                    } else if rest.starts_with(b"passwd") {
-                        Some(i + 6)
-                    } else {
-                        None
-                    };
-                    if end.is_some_and(blank_at) {
-                        self.at.push(i);
-                    }
-                }
-                // `requirepass`, its `pass` at `i`.
-                if let Some(s) = i.checked_sub(7)
-                    && &text[s..i] == b"require"
-                    && token_start(text, s)
-                    && blank_at(i + 4)
-                {
-                    self.at.push(s);
-                }
-            }
-            1 => {
-                if let Some(s) = i.checked_sub(6)
-                    && &text[s..i] == b"master"
-                    && token_start(text, s)
-                    && blank_at(i + 4)
-                {
-                    self.at.push(s);
-                }
-            }
-            _ => {
-                if token_start(text, i) {
-                    self.at.push(i);
-                }
-            }
-        }
-    }
-
     /// The type digit at `p` follows `password` or `secret` and blanks
     /// (Cisco's `password 0 <v>`): the typed password shape starts at
     /// that keyword.
