@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the labeled detection-quality corpus (never committed).
 
-usage: detect_corpus.py DOCS OUT.jsonl [SEED] [--split tune|heldout|heldout2|heldout3|heldout4|heldout5]
+usage: detect_corpus.py DOCS OUT.jsonl [SEED] [--split tune|heldout|heldout2|heldout3|heldout4|heldout5|heldout6]
 
 `--split tune` (the default) is the corpus the detectors are tuned on;
 `--split heldout` writes texts from a second template family
@@ -13,7 +13,9 @@ family (`detect_heldout3.py`), written and committed before the third
 round; `--split heldout4` a fifth (`detect_heldout4.py`), written and
 committed before heldout3 was read per form; `--split heldout5` a sixth
 (`detect_heldout5.py`), written and committed before any change for
-heldout4's miss classes.
+heldout4's miss classes; `--split heldout6` a seventh
+(`detect_heldout6.py`), written and committed before any change for
+heldout5's miss classes.
 
 Each line is one text a redactor sees (a content field): realistic chat
 prose, code, logs, JSON, YAML and config, with planted items of every
@@ -635,7 +637,7 @@ def main():
         i = args.index("--split")
         split = args[i + 1] if i + 1 < len(args) else ""
         del args[i:i + 2]
-    if len(args) not in (2, 3) or split not in ("tune", "heldout", "heldout2", "heldout3", "heldout4", "heldout5"):
+    if len(args) not in (2, 3) or split not in ("tune", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6"):
         sys.exit(__doc__)
     docs, out = int(args[0]), args[1]
     r = random.Random(int(args[2]) if len(args) == 3 else 20)
@@ -654,9 +656,12 @@ def main():
         elif split == "heldout4":
             import detect_heldout4
             heldout = detect_heldout4.heldout4_doc
-        else:
+        elif split == "heldout5":
             import detect_heldout5
             heldout = detect_heldout5.heldout5_doc
+        else:
+            import detect_heldout6
+            heldout = detect_heldout6.heldout6_doc
     with open(out, "w", encoding="utf-8") as f:
         for _ in range(docs):
             doc = Doc()

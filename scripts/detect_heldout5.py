@@ -64,10 +64,13 @@ def i_email(r, doc, m):
     form = r.choice(["git_config", "postfix", "exim", "smtp_rcpt", "imap_login", "zone_soa_rname", "jenkins",
                      "makefile", "nix", "go_tmpl", "vault_meta", "k8s_annotation", "vi_prose", "id_prose",
                      "hu_prose", "ro_prose", "uk_prose", "fa_prose", "bn_prose", "th_prose"])
+    # The relay of a Postfix or Exim line is a real address: an item of its
+    # own (labelling fix of the fourth round; it was unlabelled text).
+    relay = (_v4(r), _v4(r))
     lead, tail = {
         "git_config": ("[user]\n\tname = x\n\temail = ", "\n"),
-        "postfix": ("Dec  5 09:14:02 mx1 postfix/smtp[2211]: 4F2A91C0B3: to=<", ">, relay=mx.example.org[%s]:25, status=sent (250 ok)\n" % _v4(r)),
-        "exim": ("2026-12-05 09:14:02 1tJ4aB-0003xY-7Q <= ", " H=relay.example.org [%s] P=esmtps S=2215\n" % _v4(r)),
+        "postfix": ("Dec  5 09:14:02 mx1 postfix/smtp[2211]: 4F2A91C0B3: to=<", (">, relay=mx.example.org[", relay[0], "]:25, status=sent (250 ok)\n")),
+        "exim": ("2026-12-05 09:14:02 1tJ4aB-0003xY-7Q <= ", (" H=relay.example.org [", relay[1], "] P=esmtps S=2215\n")),
         "smtp_rcpt": ("C: RCPT TO:<", ">\nS: 250 2.1.5 Ok\n"),
         "imap_login": ("a001 LOGIN ", " \"*****\"\n"),
         "zone_soa_rname": ("; responsible: ", "\n"),
@@ -86,7 +89,12 @@ def i_email(r, doc, m):
         "bn_prose": ("যোগাযোগ করুন ", " ঠিকানায়।\n"),
         "th_prose": ("ส่งอีเมลมาที่ ", " ได้เลยครับ\n"),
     }[form]
-    _put(doc, lead, e, "email", form, tail)
+    if isinstance(tail, tuple):
+        mid, ip, rest = tail
+        _put(doc, lead, e, "email", form, mid)
+        _put(doc, "", ip, "ipv4", form + "_relay", rest)
+    else:
+        _put(doc, lead, e, "email", form, tail)
 
 
 def i_phone(r, doc, m):
@@ -203,7 +211,13 @@ def i_ipv4(r, doc, m):
         "vi_prose": ("Máy chủ có địa chỉ ", " bị chặn.\n"),
         "bn_prose": ("সার্ভারের আইপি ", " থেকে সংযোগ আসছে।\n"),
     }[form]
-    _put(doc, lead, ip, "ipv4", form, tail)
+    if form == "cisco_if":
+        # The netmask is a look-alike (see i_look's cisco_mask).
+        _put(doc, lead, ip, "ipv4", form, " ")
+        doc.look("255.255.255.0", "cisco_mask")
+        doc.t("\n")
+    else:
+        _put(doc, lead, ip, "ipv4", form, tail)
 
 
 def i_ipv6(r, doc, m):
@@ -279,6 +293,11 @@ def i_api_key(r, doc, m):
         lead, v, tail = "DOPPLER_TOKEN=", "dp.st.prd." + _tok(r, 40), "\n"
     else:
         lead, v, tail = "HF_TOKEN=", "hf_" + _tok(r, 34), "\n"
+    if form == "imap_login":
+        # The login is an email address: an item of its own (labelling
+        # fix of the fourth round; it was unlabelled text).
+        _put(doc, "a001 LOGIN ", "user@example.com", "email", form, " ")
+        lead = ""
     _put(doc, lead, v, "api_key", form, tail)
 
 
@@ -307,6 +326,11 @@ def i_private_key(r, doc, m):
         "vault_write": ("vault write pki/config/ca pem_bundle=- <<EOF\n", k, "\nEOF\n"),
         "go_raw": ("const key = `", k, "`\n"),
     }[form]
+    if form == "k8s_tls_stringdata":
+        # The block's indentation before BEGIN is YAML, not key: the item
+        # is what a detector's span holds, BEGIN to END (labelling fix of
+        # the fourth round; it began at the indentation).
+        lead, v = lead + "    ", v[4:]
     _put(doc, lead, v, "private_key", "%s_%s" % (form, kind), tail)
 
 
@@ -326,7 +350,14 @@ def i_url(r, doc, m):
         "jenkins_git": ("    git url: 'https://jenkins:", "@git.example.com/app.git'\n"),
         "makefile_url": ("DB_URL ?= mysql://app:", "@127.0.0.1:3306/app\n"),
     }[form]
-    _put(doc, lead, pw, "url_credentials", form, tail)
+    if form == "makefile_url":
+        # The URL's host is an IPv4 address (loopback, but the ipv4 class
+        # has no range exception): an item of its own (labelling fix of the
+        # fourth round; it was unlabelled text).
+        _put(doc, lead, pw, "url_credentials", form, "@")
+        _put(doc, "", "127.0.0.1", "ipv4", form + "_host", ":3306/app\n")
+    else:
+        _put(doc, lead, pw, "url_credentials", form, tail)
 
 
 # ------------------------------------------------------------ look-alikes
@@ -367,18 +398,23 @@ def i_look(r, doc, m):
         "vault_accessor": ("token_accessor       ", _tok(r, 24), "\n"),
         "k8s_resource_version": ("  resourceVersion: \"", str(q(10 ** 5, 10 ** 9)), "\"\n"),
         "postfix_queue_id": ("postfix/qmgr[900]: ", _s(r, "0123456789ABCDEF", 10), ": removed\n"),
-        "exim_msg_id": ("Message-Id: <E", "%s-%s-%s" % (_tok(r, 6), _tok(r, 6), _s(r, AN, 2)), "@mx.example.org>\n"),
+        "exim_msg_id": ("2026-12-05 09:14:03 ", "%s-%s-%s" % (_tok(r, 6), _tok(r, 6), _s(r, AN, 2)), " Completed\n"),
         "hu_section": ("Lásd a ", "%d.%d.%d.%d" % (q(1, 12), q(1, 9), q(1, 9), q(1, 9)), ". pontot.\n"),
         "ro_article": ("Conform art. ", "%d.%d.%d.%d" % (q(1, 12), q(1, 9), q(1, 9), q(1, 9)), " din regulament.\n"),
         "vi_invoice": ("Hóa đơn số: ", "%s/%s" % (_d(r, 7), _d(r, 4)), "\n"),
         "id_npwp": ("NPWP: ", "%s.%s.%s.%s-%s.%s" % (_d(r, 2), _d(r, 3), _d(r, 3), _d(r, 1), _d(r, 3), _d(r, 3)), "\n"),
-        "cisco_mask": (" ip address 10.0.0.1 ", "255.255.%d.0" % r.choice([0, 128, 192, 224, 240, 248, 252]), "\n"),
+        "cisco_mask": (" ip address ", "255.255.%d.0" % r.choice([0, 128, 192, 224, 240, 248, 252]), "\n"),
         "nix_hash": ("  hash = \"sha256-", _tok(r, 43, AN + "+/") + "=", "\";\n"),
         "makefile_ver": ("VERSION := ", "%d.%d.%d" % (q(0, 9), q(0, 30), q(0, 99)), "\n"),
         "bicep_api_ver": ("resource sa 'Microsoft.Storage/storageAccounts@", "%d-%02d-%02d" % (q(2019, 2024), q(1, 12), q(1, 28)), "' = {\n"),
         "semver_build": ("Version: ", "%d.%d.%d+build.%d" % (q(0, 9), q(0, 30), q(0, 99), q(1, 9999)), "\n"),
         "imap_uidvalidity": ("* OK [UIDVALIDITY ", str(q(10 ** 8, 4 * 10 ** 9)), "] UIDs valid\n"),
     }[kind]
+    if kind == "cisco_mask":
+        # The address before the mask is an item (labelling fix of the
+        # fourth round: it was unlabelled text beside a labelled mask).
+        _put(doc, lead, _v4(r), "ipv4", "cisco_mask_addr", " ")
+        lead = ""
     doc.t(lead)
     doc.look(v, kind)
     doc.t(tail)

@@ -122,6 +122,12 @@ pub(crate) enum Check {
     /// <v>`): the value after the last blank, quote, `:` or `=`, when it
     /// looks random, as [`Check::Secret`].
     LastValue,
+    /// A password glued to a short flag (MySQL's `-p<v>`): after a blank,
+    /// the value after `-p`, when it looks random, as [`Check::Secret`].
+    GluedPassword,
+    /// SASL PLAIN's response (`AUTH PLAIN <base64>`): the base64, when it
+    /// decodes to `authzid NUL authcid NUL password` with a password.
+    SaslPlain,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
     /// 13-19 digits in a printed grouping, issuer prefix and length, Luhn;
@@ -333,13 +339,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // a comma, a quoted value): the token only.
             (
                 r#"(?i-u)(?:proxy-)?authorization(?:["']?[ \t]{0,8}[:=]|["'][ \t]{0,8},)"#,
-                r#"(?i-u)(?:proxy-)?authorization(?:["']?[ \t]{0,8}[:=]|["'][ \t]{0,8},)[ \t]{0,8}["']?(?:bearer|basic|token|digest|apikey|api-key|sso-key|dpop|negotiate|ntlm)[ \t]{1,8}[A-Za-z0-9._~+/=-]{8,}"#,
+                r#"(?i-u)(?:proxy-)?authorization(?:["']?[ \t]{0,8}(?:=>?|:)|["'][ \t]{0,8},)[ \t]{0,8}["']?(?:bearer|basic|token|digest|apikey|api-key|sso-key|dpop|negotiate|ntlm)[ \t]{1,8}[A-Za-z0-9._~+/=-]{8,}"#,
                 Check::Bearer,
                 Lead::Token,
             ),
             (
                 r#"(?i-u)(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)(?:["']?[ \t]{0,8}[:=]|["'][ \t]{0,8},)"#,
-                r#"(?i-u)(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)(?:["']?[ \t]{0,8}[:=]|["'][ \t]{0,8},)[ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{12,}"#,
+                r#"(?i-u)(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)(?:["']?[ \t]{0,8}(?:=>?|:)|["'][ \t]{0,8},)[ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{12,}"#,
                 Check::Value,
                 Lead::Token,
             ),
@@ -394,9 +400,15 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // secret as its argument (`.bearer_auth("…")`, `token('…')`,
             // `password("…")`; issue 36, third round): a call is an
             // assignment too.
+            //
+            // An assignment is any of `=`, `:`, Make's and Go's `:=`, Make's
+            // `?=` and `+=`, and a hash rocket `=>` (Perl, Ruby, Logstash,
+            // Puppet); a declared type may stand between the name and it
+            // (Bicep's `param adminPassword string = …`, Kotlin's and
+            // TypeScript's `password: String = …`; issue 36, fourth round).
             (
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|bearer_?auth)(?:["']?[ \t]{0,8}[:=]|\([ \t]{0,8}["'])"#,
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|bearer_?auth)(?:["']?[ \t]{0,8}[:=][ \t]{0,8}["']?|\([ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|bearer_?auth)(?:["']?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["'])"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|bearer_?auth)(?:["']?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}string)?[ \t]{0,8}(?:[:?+]?=>?|:)[ \t]{0,8}["']?|\([ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Secret,
                 Lead::Any,
             ),
@@ -458,6 +470,46 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r#"(?i-u)--secret[ \t]|noecho["']?[ \t]{0,8}:"#,
                 r#"(?i-u)--secret[ \t]{1,4}[A-Za-z0-9_.:-]{1,64}[ \t]{1,4}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}|noecho["']?[ \t]{0,8}:[ \t]{0,8}["']?true["']?,?[ \t]*\r?\n[ \t]{0,16}["']?default["']?[ \t]{0,8}:[ \t]{0,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::LastValue,
+                Lead::Token,
+            ),
+            // Pulumi's stack config stores a secret as `secure:
+            // v1:<nonce>:<ciphertext>` (issue 36, fourth round): the value.
+            (
+                r#"(?i-u)secure["']?[ \t]{0,8}:"#,
+                r#"(?i-u)secure["']?[ \t]{0,8}:[ \t]{0,8}["']?v1:[A-Za-z0-9+/=]{8,}:[A-Za-z0-9+/=]{16,}"#,
+                Check::Value,
+                Lead::Token,
+            ),
+            // Vault's tokens name their kind in a prefix (`hvs.` service,
+            // `hvb.` batch, `hvr.` recovery) before a long base62 body.
+            (
+                r"(?-u)hv[sbr]\.[A-Za-z0-9]",
+                r"(?-u)hv[sbr]\.[A-Za-z0-9_-]{24,}",
+                Check::None,
+                Lead::Token,
+            ),
+            // Cisco IOS writes a type digit between the keyword and the
+            // value (`password 0 <cleartext>`, `secret 0 …`, `key 7 …`):
+            // the value, when it looks random.
+            (
+                r"(?i-u)(?:password|secret)[ \t]{1,4}[0-9][ \t]",
+                r#"(?i-u)(?:password|secret)[ \t]{1,4}[0-9][ \t]{1,4}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::Secret,
+                Lead::Token,
+            ),
+            // MySQL's client takes its password glued to `-p`
+            // (`mysql -u root -p<v>`): after a blank, when it looks random.
+            (
+                r"(?-u)-p[A-Za-z0-9]",
+                r"(?-u)-p[A-Za-z0-9._~+/=!#%^&*@-]{12,}",
+                Check::GluedPassword,
+                Lead::Any,
+            ),
+            // SASL PLAIN's initial response in an SMTP or IMAP transcript.
+            (
+                r"(?-u)AUTH PLAIN [A-Za-z0-9+/]",
+                r"(?-u)AUTH PLAIN [A-Za-z0-9+/]{8,}={0,2}",
+                Check::SaslPlain,
                 Lead::Token,
             ),
             // A bare `Bearer <token>` (or `bearer`) in prose or code.
@@ -606,10 +658,15 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             ),
             (
                 r"(?-u)0[1-9]",
+                // The first group after the trunk prefix may be a one-digit
+                // area code (Budapest `06 1 234 5678`; issue 36, fourth
+                // round).
                 concat!(
                     "(?-u)0[1-9][0-9]{0,4}(?:",
                     gap!(),
-                    "[0-9]{2,8}){1,4}",
+                    "[0-9]{1,8})(?:",
+                    gap!(),
+                    "[0-9]{2,8}){0,3}",
                     end!(),
                     "|0[1-9][0-9]{7,10}",
                     end!()

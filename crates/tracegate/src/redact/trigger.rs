@@ -131,7 +131,12 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"aws_secret_key", 3),
         ],
         b'B' => &[(b"Bearer", 0)],
-        b'A' => &[(b"AKIA", 0), (b"ASIA", 0), (b"AIza", 0)],
+        b'A' => &[
+            (b"AKIA", 0),
+            (b"ASIA", 0),
+            (b"AIza", 0),
+            (b"AUTH PLAIN ", 0),
+        ],
         b'J' => &[(b"eyJ", 2)],
         _ => &[],
     }
@@ -186,7 +191,7 @@ const fn visited() -> [bool; 256] {
         t[b] = c.is_ascii_digit()
             || matches!(
                 c,
-                b'(' | b'+' | b',' | b'-' | b':' | b'=' | b'@' | b'A' | b'B' | b'J' | b'_'
+                b'(' | b'+' | b',' | b'-' | b'.' | b':' | b'=' | b'@' | b'A' | b'B' | b'J' | b'_'
             );
         b += 1;
     }
@@ -451,8 +456,22 @@ impl Starts {
                     if digits_may_match(text, p) {
                         self.at.push(p);
                     }
+                    // A type digit between blanks (Cisco's `password 0
+                    // <v>`): the keyword before it.
+                    if p > 0 && matches!(text.get(p + 1), Some(b' ' | b'\t')) {
+                        self.typed_keyword_before(text, p);
+                    }
                 }
             },
+            // Vault's tokens: `hvs.`, `hvb.`, `hvr.` at a token start.
+            b'.' if p >= 3
+                && text[p - 3] == b'h'
+                && text[p - 2] == b'v'
+                && matches!(text[p - 1], b's' | b'b' | b'r')
+                && token_start(text, p - 3) =>
+            {
+                self.at.push(p - 3);
+            }
             b'@' => {
                 let next_ok = text
                     .get(p + 1)
@@ -528,6 +547,13 @@ impl Starts {
                 // <v>`): its `api-key`, `auth-token` or `private-token`.
                 if b == b'-' {
                     self.header_word_around(text, p);
+                    // MySQL's `-p<v>`, after a blank.
+                    if text.get(p + 1) == Some(&b'p')
+                        && (p == 0 || matches!(text[p - 1], b' ' | b'\t'))
+                        && text.get(p + 2).is_some_and(u8::is_ascii_alphanumeric)
+                    {
+                        self.at.push(p);
+                    }
                 }
                 for &(lit, mark) in literals_marked_by(b) {
                     // A byte loop: these are 3-11 bytes, and a `memcmp`
@@ -647,6 +673,8 @@ impl Starts {
             // A SAS URL's `sig=`; a CloudFormation parameter's `NoEcho:`.
             b"sig",
             b"noecho",
+            // Pulumi's `secure: v1:…`.
+            b"secure",
         ];
         let mut e = p;
         while e > 0 && matches!(text[e - 1], b' ' | b'\t') {
@@ -683,8 +711,25 @@ impl Starts {
     /// quote), or the name of a function called with one.
     fn key_word_before(&mut self, text: &[u8], p: usize) {
         let mut e = p;
+        // `:=`, `?=`, `+=`.
+        if text[p] == b'=' && e > 0 && matches!(text[e - 1], b':' | b'?' | b'+') {
+            e -= 1;
+        }
         while e > 0 && matches!(text[e - 1], b' ' | b'\t') {
             e -= 1;
+        }
+        // A declared type (`adminPassword string =`, `password: String
+        // =`): the name before it.
+        if let Some(s) = e.checked_sub(6)
+            && text[s..e].eq_ignore_ascii_case(b"string")
+        {
+            let mut f = s;
+            while f > 0 && matches!(text[f - 1], b' ' | b'\t' | b':') {
+                f -= 1;
+            }
+            if f < s {
+                e = f;
+            }
         }
         if e > 0 && matches!(text[e - 1], b'"' | b'\'') {
             e -= 1;
@@ -715,6 +760,27 @@ impl Starts {
 }
 
 impl Starts {
+    /// The type digit at `p` follows `password` or `secret` and blanks
+    /// (Cisco's `password 0 <v>`): the typed password shape starts at
+    /// that keyword.
+    fn typed_keyword_before(&mut self, text: &[u8], p: usize) {
+        let mut e = p;
+        while e > 0 && p - e < 4 && matches!(text[e - 1], b' ' | b'\t') {
+            e -= 1;
+        }
+        if e == p {
+            return;
+        }
+        for w in [&b"password"[..], b"secret"] {
+            if let Some(s) = e.checked_sub(w.len())
+                && text[s..e].eq_ignore_ascii_case(w)
+                && token_start(text, s)
+            {
+                self.at.push(s);
+            }
+        }
+    }
+
     /// The `-` at `p` joins a header name's words (`api-key`,
     /// `auth-token`, `private-token`, any case): the header shape that
     /// takes a value after blanks starts at its first word.

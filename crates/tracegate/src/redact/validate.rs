@@ -158,6 +158,16 @@ pub(crate) fn check(
             let value = s.get(cut..)?;
             (!value.is_empty() && !placeholder(value)).then_some((start + cut, end))
         }
+        Check::GluedPassword => {
+            // `-p` after a blank (or at the start), then the value.
+            let free = start == 0 || matches!(text[start - 1], b' ' | b'\t');
+            let value = s.get(2..)?;
+            (free && random_looking(value)).then_some((start + 2, end))
+        }
+        Check::SaslPlain => {
+            let cut = b"AUTH PLAIN ".len();
+            sasl_plain(s.get(cut..)?).then_some((start + cut, end))
+        }
         Check::UrlPassword => {
             // `scheme://user:password@`: between the last `:` and the `@`.
             let at = end.checked_sub(1)?;
@@ -200,6 +210,8 @@ pub(crate) fn check(
             && !tail_of_a_run(text, start))
         .then_some((start, end)),
         Check::Ipv4 => (ipv4_ok(s)
+            && !netmask(s)
+            && !outline_number(text, start, end)
             && !joined_context(text, start, end, b".")
             && !version_glue(text, start, end)
             && !version_key(text, start)
@@ -419,19 +431,59 @@ pub(crate) fn placeholder(v: &[u8]) -> bool {
 /// Where the value of a `name<assignment>value` candidate starts: after
 /// the name (`[A-Za-z0-9_.-]`) and the assignment that follows it, any run
 /// of blanks, quotes, `:`, `=`, `,` and `(` (`name: v`, `name = "v"`,
-/// `"name", "v"`, `name v`, `name("v")`). Names hold none of those bytes,
-/// and values start with none of them.
+/// `"name", "v"`, `name v`, `name("v")`), with the `?` and `+` of `?=`
+/// and `+=` and the `>` of `=>`. Names hold none of those bytes, and
+/// values start with none of them. Within the run may stand one declared
+/// type (`name string = v`, `name: String = v`), and after a run of
+/// blanks only, one type digit (Cisco's `password 0 v`).
 fn value_start(s: &[u8]) -> Option<usize> {
     let name = s
         .iter()
         .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
         .count();
-    let cut = name
-        + s.get(name..)?
-            .iter()
-            .take_while(|&&b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'=' | b',' | b'('))
-            .count();
+    let mut cut = name;
+    let mut typed = false;
+    loop {
+        match s.get(cut) {
+            Some(b' ' | b'\t' | b'"' | b'\'' | b':' | b'=' | b',' | b'(') => cut += 1,
+            Some(b'?' | b'+') if s.get(cut + 1) == Some(&b'=') => cut += 1,
+            Some(b'>') if s[cut - 1] == b'=' => cut += 1,
+            Some(_)
+                if !typed
+                    && cut > name
+                    && s.get(cut..cut + 6)
+                        .is_some_and(|w| w.eq_ignore_ascii_case(b"string"))
+                    && matches!(s.get(cut + 6), Some(b' ' | b'\t' | b'=')) =>
+            {
+                typed = true;
+                cut += 6;
+            }
+            Some(b'0'..=b'9')
+                if cut > name
+                    && s[name..cut].iter().all(|b| matches!(b, b' ' | b'\t'))
+                    && matches!(s.get(cut + 1), Some(b' ' | b'\t')) =>
+            {
+                cut += 1;
+            }
+            _ => break,
+        }
+    }
     (cut > name).then_some(cut)
+}
+
+/// Base64 of SASL PLAIN's `authzid NUL authcid NUL password` (RFC 4616):
+/// two NULs, a user and a password after them.
+fn sasl_plain(v: &[u8]) -> bool {
+    use base64::Engine as _;
+    let body = v.strip_suffix(b"==").or(v.strip_suffix(b"=")).unwrap_or(v);
+    let Ok(raw) = base64::engine::general_purpose::STANDARD_NO_PAD.decode(body) else {
+        return false;
+    };
+    let mut parts = raw.split(|&b| b == 0);
+    let (_, user, pass) = (parts.next(), parts.next(), parts.next());
+    parts.next().is_none()
+        && user.is_some_and(|u| !u.is_empty())
+        && pass.is_some_and(|p| !p.is_empty())
 }
 
 /// A value that looks like a generated secret: 16 or more bytes with
@@ -1553,6 +1605,72 @@ fn version_glue(text: &[u8], start: usize, end: usize) -> bool {
         .is_some_and(|b| matches!(b, b'-' | b'+' | b'.' | b'_'))
         && text.get(end + 1).is_some_and(u8::is_ascii_alphabetic);
     before || after
+}
+
+/// A netmask (`255.255.255.0`, `255.255.240.0`): 255 first and the
+/// ones contiguous, not all ones (the broadcast address stays one, as it
+/// always was). No host has such an address (240/4 and the
+/// broadcast address are reserved), so it identifies nobody (issue 36,
+/// fourth round).
+fn netmask(s: &[u8]) -> bool {
+    let mut bits = 0u32;
+    for o in s.split(|&b| b == b'.') {
+        let v = o.iter().fold(0u32, |a, &b| a * 10 + u32::from(b - b'0'));
+        bits = (bits << 8) | (v & 0xff);
+    }
+    bits >> 24 == 255 && bits != u32::MAX && (!bits).wrapping_add(1) & !bits == 0
+}
+
+/// A dotted quad that numbers a part of a document: every part 1-99
+/// with no leading zero (outlines count from one; addresses have zeros
+/// and parts over 99 more often than not), and either an abbreviation
+/// right before it (a word of two or more letters and a `.`: Romanian
+/// `art. 3.2.1.4`, `pct.`, `alin.`) or an ordinal dot right after it
+/// before a lowercase word (Hungarian `3.2.1.4. pontot`): a sentence
+/// that ends after an address goes on with a capital (issue 36, fourth
+/// round).
+fn outline_number(text: &[u8], start: usize, end: usize) -> bool {
+    let small = text[start..end]
+        .split(|&b| b == b'.')
+        .all(|o| (1..=2).contains(&o.len()) && o[0] != b'0');
+    if !small {
+        return false;
+    }
+    // `<letters>. ` right before (the letters a word of their own).
+    let before = &text[..start];
+    let blanks = before
+        .iter()
+        .rev()
+        .take(4)
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    let abbreviation = blanks > 0 && {
+        let upto = before.len() - blanks;
+        upto > 0 && before[upto - 1] == b'.' && {
+            let word = before[..upto - 1]
+                .iter()
+                .rev()
+                .take(16)
+                .take_while(|b| b.is_ascii_alphabetic())
+                .count();
+            let at = upto - 1 - word;
+            word >= 2
+                && (at == 0 || !(before[at - 1].is_ascii_alphanumeric() || before[at - 1] == b'.'))
+        }
+    };
+    // `. ` and a lowercase letter right after.
+    let ordinal = text.get(end) == Some(&b'.')
+        && text.get(end + 1) == Some(&b' ')
+        && std::str::from_utf8(&text[end + 2..text.len().min(end + 6)])
+            .ok()
+            .or_else(|| {
+                let rest = &text[end + 2..text.len().min(end + 6)];
+                let valid = std::str::from_utf8(rest).err()?.valid_up_to();
+                std::str::from_utf8(&rest[..valid]).ok()
+            })
+            .and_then(|t| t.chars().next())
+            .is_some_and(char::is_lowercase);
+    abbreviation || ordinal
 }
 
 /// Four dotted octets, each 0-255.
