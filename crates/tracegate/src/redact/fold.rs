@@ -480,6 +480,12 @@ fn same_width_char(orig: &str, view: &str) -> bool {
 pub(crate) struct Alphabet {
     ascii: [bool; 128],
     others: std::collections::HashSet<char>,
+    /// No character of the alphabet is in U+1100..U+11FF or
+    /// U+3000..U+D7FF, which hold the [`plainly_itself`] ranges and what
+    /// they decompose to (Hangul jamo, kana voicing marks): then every
+    /// character of those ranges is an inert starter, decided without the
+    /// table.
+    plain_free: bool,
     /// Tells apart the alphabets a thread's [`View`] has tables for.
     id: u64,
 }
@@ -491,6 +497,7 @@ impl Alphabet {
         let mut a = Alphabet {
             ascii: [false; 128],
             others: std::collections::HashSet::new(),
+            plain_free: true,
             id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         // Inner blanks of words, and the blank every separator run reads as.
@@ -503,6 +510,10 @@ impl Alphabet {
                 }
             }
         }
+        a.plain_free = !a
+            .others
+            .iter()
+            .any(|&c| matches!(c as u32, 0x1100..=0x11FF | 0x3000..=0xD7FF));
         if fold {
             // The matchers fold ASCII case themselves.
             for b in b'a'..=b'z' {
@@ -593,26 +604,63 @@ struct InertTable {
 }
 
 impl InertTable {
-    /// The state of `c` under `fold` for `alphabet`.
-    fn state(&mut self, c: char, fold: bool, alphabet: &Alphabet) -> u8 {
+    /// The states under `fold` for `alphabet`, [`INERT_END`] of them.
+    fn table(&mut self, fold: bool, alphabet: &Alphabet) -> &mut [u8] {
         if self.id != alphabet.id {
             self.id = alphabet.id;
             for t in &mut self.states {
                 t.clear();
             }
         }
-        if c as u32 >= INERT_END {
-            return if glues(c) { INERT_NO_MARK } else { INERT_NO };
-        }
         let table = &mut self.states[usize::from(fold)];
         if table.is_empty() {
             table.resize(INERT_END as usize, INERT_UNKNOWN);
         }
-        let slot = &mut table[c as usize];
-        if *slot == INERT_UNKNOWN {
-            *slot = inert_state(c, fold, alphabet);
+        table
+    }
+}
+
+/// The [`inert_state`] of the character at `at` of UTF-8 `bytes` and its
+/// width, from `table` ([`InertTable::table`] for `fold` and `alphabet`),
+/// decoded here without `chars()`.
+fn inert_lookup(
+    table: &mut [u8],
+    bytes: &[u8],
+    at: usize,
+    fold: bool,
+    alphabet: &Alphabet,
+) -> (u8, usize) {
+    let (code, w) = match bytes.get(at..) {
+        Some(&[b0, ..]) if b0 < 0x80 => (u32::from(b0), 1),
+        Some(&[b0 @ 0xC2..=0xDF, b1, ..]) => (u32::from(b0 & 0x1F) << 6 | u32::from(b1 & 0x3F), 2),
+        Some(&[b0 @ 0xE0..=0xEF, b1, b2, ..]) => (
+            u32::from(b0 & 0x0F) << 12 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F),
+            3,
+        ),
+        Some(&[b0 @ 0xF0..=0xF4, b1, b2, b3, ..]) => (
+            u32::from(b0 & 0x07) << 18
+                | u32::from(b1 & 0x3F) << 12
+                | u32::from(b2 & 0x3F) << 6
+                | u32::from(b3 & 0x3F),
+            4,
+        ),
+        _ => return (INERT_NO, 1),
+    };
+    let Some(c) = char::from_u32(code) else {
+        return (INERT_NO, w);
+    };
+    if alphabet.plain_free && plainly_itself(c) {
+        return (INERT_STARTER, w);
+    }
+    match table.get_mut(code as usize) {
+        Some(slot) => {
+            if *slot == INERT_UNKNOWN {
+                *slot = inert_state(c, fold, alphabet);
+            }
+            (*slot, w)
         }
-        *slot
+        None if glues(c) => (INERT_NO_MARK, w),
+        None => (INERT_NO, w),
     }
 }
 
@@ -716,10 +764,7 @@ impl View {
 
     /// The [`inert_state`] of the character at `at` and its width.
     fn inert_at(&mut self, text: &str, at: usize, fold: bool, a: &Alphabet) -> (u8, usize) {
-        match text.get(at..).and_then(|t| t.chars().next()) {
-            Some(c) => (self.inert.state(c, fold, a), c.len_utf8()),
-            None => (INERT_NO, 1),
-        }
+        inert_lookup(self.inert.table(fold, a), text.as_bytes(), at, fold, a)
     }
 
     /// The stretch from `i` of clusters no word of `a` can hold (with the
@@ -740,7 +785,8 @@ impl View {
         if lead.is_ascii() && bytes.get(i + 1).is_none_or(u8::is_ascii) {
             return None;
         }
-        let (state, w) = self.inert_at(text, i, fold, a);
+        let table = self.inert.table(fold, a);
+        let (state, w) = inert_lookup(table, bytes, i, fold, a);
         if state != INERT_STARTER {
             return None;
         }
@@ -762,7 +808,7 @@ impl View {
                 finish(&mut cur, bytes.len());
                 break;
             }
-            let (state, w) = self.inert_at(text, at, fold, a);
+            let (state, w) = inert_lookup(table, bytes, at, fold, a);
             match state {
                 INERT_STARTER => {
                     finish(&mut cur, at);
