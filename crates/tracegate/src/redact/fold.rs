@@ -623,6 +623,7 @@ impl InertTable {
 /// The [`inert_state`] of the character at `at` of UTF-8 `bytes` and its
 /// width, from `table` ([`InertTable::table`] for `fold` and `alphabet`),
 /// decoded here without `chars()`.
+#[inline(always)]
 fn inert_lookup(
     table: &mut [u8],
     bytes: &[u8],
@@ -1361,6 +1362,38 @@ mod tests {
                 let entry = folded(c, fold, 0);
                 assert_eq!(entry.class, Class::Starter, "U+{:04X}", c as u32);
                 assert!(entry.same, "U+{:04X} fold {fold}", c as u32);
+            }
+        }
+    }
+
+    /// What [`inert_lookup`] decides by range when the alphabet holds no
+    /// character of U+1100..U+11FF or U+3000..U+D7FF is what
+    /// [`inert_state`] says for every character of the plain ranges; an
+    /// alphabet with a Hangul word (whose jamo it holds) or a kana word
+    /// (with its voicing mark) is not range-free, and the syllables that
+    /// share them are not inert.
+    #[test]
+    fn the_plain_ranges_are_inert_for_words_without_them() {
+        let words = ["northwind abc1", "müller", "петров", "ωμέγα", "ﬁ"];
+        for fold in [false, true] {
+            let normalized: Vec<String> = words.iter().map(|w| normalize(w, fold)).collect();
+            let a = Alphabet::of(normalized.iter().map(String::as_str), fold);
+            assert!(a.plain_free);
+            for c in (0..=0x10FFFFu32)
+                .filter_map(char::from_u32)
+                .filter(|&c| plainly_itself(c))
+            {
+                assert_eq!(inert_state(c, fold, &a), INERT_STARTER, "U+{:04X}", c as u32);
+            }
+            for (word, kin) in [("한국", '항'), ("が", 'ぎ')] {
+                let n = normalize(word, fold);
+                let a = Alphabet::of([n.as_str()], fold);
+                assert!(!a.plain_free, "{word}");
+                assert_eq!(inert_state(kin, fold, &a), INERT_NO, "{word} {kin}");
+                let mut table = vec![INERT_UNKNOWN; INERT_END as usize];
+                let mut buf = [0u8; 4];
+                let bytes = kin.encode_utf8(&mut buf).as_bytes();
+                assert_eq!(inert_lookup(&mut table, bytes, 0, fold, &a).0, INERT_NO);
             }
         }
     }
