@@ -470,201 +470,6 @@ fn same_width_char(orig: &str, view: &str) -> bool {
     view.len() == orig.len() && view.chars().nth(1).is_none()
 }
 
-
-/// The characters a keyword list's normalized words can be made of, with
-/// what they decompose to (`ǖ` brings `u`, U+0308 and U+0304): the view
-/// needs to fold exactly only the text near them. A character whose own
-/// form, decompositions and view hold none of them can never be part of a
-/// match ([`inert_state`]); a stretch of such clusters between two of them
-/// has its middle left out of the view ([`View::build_for`]).
-pub(crate) struct Alphabet {
-    ascii: [bool; 128],
-    others: std::collections::HashSet<char>,
-    /// No character of the alphabet is in U+1100..U+11FF or
-    /// U+3000..U+D7FF, which hold the [`plainly_itself`] ranges and what
-    /// they decompose to (Hangul jamo, kana voicing marks): then every
-    /// character of those ranges is an inert starter, decided without the
-    /// table.
-    plain_free: bool,
-    /// Tells apart the alphabets a thread's [`View`] has tables for.
-    id: u64,
-}
-
-impl Alphabet {
-    /// The alphabet of `words`, each already [`normalize`]d for `fold`.
-    pub(crate) fn of<'a>(words: impl IntoIterator<Item = &'a str>, fold: bool) -> Alphabet {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        let mut a = Alphabet {
-            ascii: [false; 128],
-            others: std::collections::HashSet::new(),
-            plain_free: true,
-            id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-        };
-        // Inner blanks of words, and the blank every separator run reads as.
-        a.add(' ');
-        for w in words {
-            for k in w.chars() {
-                a.add(k);
-                for d in std::iter::once(k).nfd().chain(std::iter::once(k).nfkd()) {
-                    a.add(d);
-                }
-            }
-        }
-        a.plain_free = !a
-            .others
-            .iter()
-            .any(|&c| matches!(c as u32, 0x1100..=0x11FF | 0x3000..=0xD7FF));
-        if fold {
-            // The matchers fold ASCII case themselves.
-            for b in b'a'..=b'z' {
-                if a.ascii[usize::from(b)] {
-                    a.ascii[usize::from(b.to_ascii_uppercase())] = true;
-                }
-            }
-        }
-        a
-    }
-
-    fn add(&mut self, c: char) {
-        match self.ascii.get_mut(c as usize) {
-            Some(slot) => *slot = true,
-            None => {
-                self.others.insert(c);
-            }
-        }
-    }
-
-    fn touches(&self, c: char) -> bool {
-        self.ascii
-            .get(c as usize)
-            .copied()
-            .unwrap_or_else(|| self.others.contains(&c))
-    }
-}
-
-/// [`inert_state`]s: not computed yet, and the others.
-const INERT_UNKNOWN: u8 = 0;
-/// May be part of a match (or of the view of one): ends an inert stretch.
-const INERT_NO: u8 = 1;
-/// A combining mark that may be part of a match: it and the cluster it
-/// glues to end an inert stretch before them.
-const INERT_NO_MARK: u8 = 2;
-/// A starter no match can hold: a cluster of an inert stretch.
-const INERT_STARTER: u8 = 3;
-/// A combining mark or an ignorable no match can hold: glues onto the
-/// cluster before it.
-const INERT_GLUE: u8 = 4;
-/// A separator: inside an inert stretch it only parts two clusters no
-/// match can hold, so no match reaches it (words are trimmed of blanks).
-const INERT_SEPARATOR: u8 = 5;
-
-/// Characters below this have their [`inert_state`] in a table (the BMP
-/// and the plane of emoji); the rest are never inert.
-const INERT_END: u32 = 0x20000;
-
-/// Whether the view of `c` can take part in a match of a word of
-/// `alphabet`, and how it clusters. SECURITY: `c` is inert only when
-/// neither it, nor its decompositions, nor its view (a cluster of its own,
-/// `fold` as given) nor that view's decompositions hold a character of the
-/// alphabet, which holds the words' characters and their decompositions:
-/// a letter and marks that compose to a word's letter (`u`, U+0308) meet
-/// the alphabet in a mark (U+0308 is in it when `ü` is), full-width and
-/// compatibility forms (`ａ`, `ﬁ`) meet it in their view, a mark that case
-/// folds to a letter (U+0345 -> `ι`) in its own.
-fn inert_state(c: char, fold: bool, alphabet: &Alphabet) -> u8 {
-    let class = class_of(c);
-    match class {
-        Class::Separator => return INERT_SEPARATOR,
-        Class::Ignorable => return INERT_GLUE,
-        Class::Mark | Class::Starter => {}
-    }
-    let mut buf = [0u8; 4];
-    let mut view = String::new();
-    normalize_cluster(c.encode_utf8(&mut buf), fold, &mut view);
-    let touched = alphabet.touches(c)
-        || std::iter::once(c).nfkd().any(|d| alphabet.touches(d))
-        || view
-            .chars()
-            .any(|v| alphabet.touches(v) || std::iter::once(v).nfkd().any(|d| alphabet.touches(d)));
-    match (touched, class) {
-        (true, Class::Mark) => INERT_NO_MARK,
-        (true, _) => INERT_NO,
-        (false, Class::Mark) => INERT_GLUE,
-        (false, _) => INERT_STARTER,
-    }
-}
-
-/// The [`inert_state`]s of one alphabet, per fold, filled as characters are
-/// met.
-#[derive(Default)]
-struct InertTable {
-    /// The alphabet's id, 0 for none yet.
-    id: u64,
-    states: [Vec<u8>; 2],
-}
-
-impl InertTable {
-    /// The states under `fold` for `alphabet`, [`INERT_END`] of them.
-    fn table(&mut self, fold: bool, alphabet: &Alphabet) -> &mut [u8] {
-        if self.id != alphabet.id {
-            self.id = alphabet.id;
-            for t in &mut self.states {
-                t.clear();
-            }
-        }
-        let table = &mut self.states[usize::from(fold)];
-        if table.is_empty() {
-            table.resize(INERT_END as usize, INERT_UNKNOWN);
-        }
-        table
-    }
-}
-
-/// The [`inert_state`] of the character at `at` of UTF-8 `bytes` and its
-/// width, from `table` ([`InertTable::table`] for `fold` and `alphabet`),
-/// decoded here without `chars()`.
-#[inline(always)]
-fn inert_lookup(
-    table: &mut [u8],
-    bytes: &[u8],
-    at: usize,
-    fold: bool,
-    alphabet: &Alphabet,
-) -> (u8, usize) {
-    let (code, w) = match bytes.get(at..) {
-        Some(&[b0, ..]) if b0 < 0x80 => (u32::from(b0), 1),
-        Some(&[b0 @ 0xC2..=0xDF, b1, ..]) => (u32::from(b0 & 0x1F) << 6 | u32::from(b1 & 0x3F), 2),
-        Some(&[b0 @ 0xE0..=0xEF, b1, b2, ..]) => (
-            u32::from(b0 & 0x0F) << 12 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F),
-            3,
-        ),
-        Some(&[b0 @ 0xF0..=0xF4, b1, b2, b3, ..]) => (
-            u32::from(b0 & 0x07) << 18
-                | u32::from(b1 & 0x3F) << 12
-                | u32::from(b2 & 0x3F) << 6
-                | u32::from(b3 & 0x3F),
-            4,
-        ),
-        _ => return (INERT_NO, 1),
-    };
-    let Some(c) = char::from_u32(code) else {
-        return (INERT_NO, w);
-    };
-    if alphabet.plain_free && plainly_itself(c) {
-        return (INERT_STARTER, w);
-    }
-    match table.get_mut(code as usize) {
-        Some(slot) => {
-            if *slot == INERT_UNKNOWN {
-                *slot = inert_state(c, fold, alphabet);
-            }
-            (*slot, w)
-        }
-        None if glues(c) => (INERT_NO_MARK, w),
-        None => (INERT_NO, w),
-    }
-}
-
 /// The normalized view of one text.
 #[derive(Default)]
 pub(crate) struct View {
@@ -680,8 +485,6 @@ pub(crate) struct View {
     memo: Memo,
     /// The views of clusters of several characters, kept the same way.
     clusters: ClusterMemo,
-    /// Which characters the last alphabet's words cannot hold.
-    inert: InertTable,
 }
 
 impl View {
@@ -691,18 +494,6 @@ impl View {
     /// characters are looked up in the memo, and only clusters of several
     /// characters (a letter and its combining marks) are normalized here.
     pub(crate) fn build(&mut self, text: &str, fold: bool) {
-        self.build_for(text, fold, None);
-    }
-
-    /// [`View::build`] for matching the words of `alphabet` only: the middle
-    /// of each stretch of clusters none of those words can hold
-    /// ([`View::inert_run`]) is left out of the view (it maps to nothing), so
-    /// it is neither normalized nor scanned. Its first and last clusters
-    /// stay, normalized as ever, so the characters on either side of a match
-    /// (`whole_word`) are the ones the full view has; a match, made of the
-    /// alphabet's characters, lies wholly outside every such stretch, where
-    /// the view is the full one.
-    pub(crate) fn build_for(&mut self, text: &str, fold: bool, alphabet: Option<&Alphabet>) {
         self.text.clear();
         self.chunks.clear();
         self.orig_len = text.len();
@@ -720,18 +511,6 @@ impl View {
                     continue;
                 }
             }
-            if let Some(a) = alphabet {
-                if let Some(next) = self.skip_inert(text, i, fold, a) {
-                    i = next;
-                    continue;
-                }
-                // An ASCII byte (a blank) before an inert stretch goes on
-                // its own, so that the stretch starts after it.
-                if bytes[i].is_ascii() && self.inert_at(text, i + 1, fold, a).0 == INERT_STARTER {
-                    i = self.char_step(text, i, fold);
-                    continue;
-                }
-            }
             // A run from here (a non-ASCII character, or the ASCII byte
             // right before one), if there is one.
             {
@@ -742,147 +521,59 @@ impl View {
                     continue;
                 }
             }
-            i = self.char_step(text, i, fold);
-        }
-    }
-
-    /// When an inert stretch ([`View::inert_run`]) starts at `i`: its
-    /// first cluster, its middle as nothing, its last cluster; returns where
-    /// it ends.
-    fn skip_inert(&mut self, text: &str, i: usize, fold: bool, a: &Alphabet) -> Option<usize> {
-        let (first_end, last_start, end) = self.inert_run(text, i, fold, a)?;
-        let mut j = i;
-        while j < first_end {
-            j = self.char_step(text, j, fold);
-        }
-        self.mapped(first_end, "");
-        let mut j = last_start;
-        while j < end {
-            j = self.char_step(text, j, fold);
-        }
-        Some(end.max(j))
-    }
-
-    /// The [`inert_state`] of the character at `at` and its width.
-    fn inert_at(&mut self, text: &str, at: usize, fold: bool, a: &Alphabet) -> (u8, usize) {
-        inert_lookup(self.inert.table(fold, a), text.as_bytes(), at, fold, a)
-    }
-
-    /// The stretch from `i` of clusters no word of `a` can hold (with the
-    /// separators, ignorables and lone marks between them) when it has at
-    /// least three: `(end of its first cluster, start of its last, its
-    /// end)`. It starts at a non-ASCII starter, or at the ASCII byte right
-    /// before one, and ends with its last whole cluster: a mark that may
-    /// be part of a match takes the cluster it glues to out of it.
-    fn inert_run(
-        &mut self,
-        text: &str,
-        i: usize,
-        fold: bool,
-        a: &Alphabet,
-    ) -> Option<(usize, usize, usize)> {
-        let bytes = text.as_bytes();
-        let lead = *bytes.get(i)?;
-        if lead.is_ascii() && bytes.get(i + 1).is_none_or(u8::is_ascii) {
-            return None;
-        }
-        let table = self.inert.table(fold, a);
-        let (state, w) = inert_lookup(table, bytes, i, fold, a);
-        if state != INERT_STARTER {
-            return None;
-        }
-        // The cluster being read, if a starter began it.
-        let mut cur = Some(i);
-        let mut first_end = None;
-        let mut last: Option<(usize, usize)> = None;
-        let mut clusters = 0usize;
-        let mut at = i + w;
-        let mut finish = |cur: &mut Option<usize>, end: usize| {
-            if let Some(s) = cur.take() {
-                first_end.get_or_insert(end);
-                last = Some((s, end));
-                clusters += 1;
-            }
-        };
-        loop {
-            if at >= bytes.len() {
-                finish(&mut cur, bytes.len());
+            let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
                 break;
-            }
-            let (state, w) = inert_lookup(table, bytes, at, fold, a);
-            match state {
-                INERT_STARTER => {
-                    finish(&mut cur, at);
-                    cur = Some(at);
+            };
+            let w = c.len_utf8();
+            // Below U+1000 the table knows a character that is its own
+            // view, or its class; only a starter with another view needs
+            // the memo's entry.
+            let entry = match SMALL_KINDS[usize::from(fold)].get(c as usize) {
+                Some(Kind::Same) => Folded::ITSELF,
+                Some(&Kind::Other(class)) if class != Class::Starter => Folded {
+                    class,
+                    ..Folded::ITSELF
+                },
+                _ => self.memo.get(c, fold),
+            };
+            match entry.class {
+                Class::Starter => {}
+                // Marks with nothing to hold them (at the start of a text or
+                // after a separator) are clusters of their own.
+                Class::Mark => {
+                    i = self.slow_cluster(text, i, w, fold);
+                    continue;
                 }
-                INERT_SEPARATOR => finish(&mut cur, at),
-                INERT_GLUE => {}
-                // Glued onto the cluster being read: that one is out.
-                INERT_NO_MARK => break,
-                _ => {
-                    finish(&mut cur, at);
-                    break;
-                }
-            }
-            at += w;
-        }
-        let first_end = first_end?;
-        let (last_start, end) = last?;
-        (clusters >= 3).then_some((first_end, last_start, end))
-    }
-
-    /// One cluster from `i` (or a separator run) into the view; returns
-    /// where it ended.
-    fn char_step(&mut self, text: &str, i: usize, fold: bool) -> usize {
-        let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
-            return text.len();
-        };
-        let w = c.len_utf8();
-        // Below U+1000 the table knows a character that is its own
-        // view, or its class; only a starter with another view needs
-        // the memo's entry.
-        let entry = match SMALL_KINDS[usize::from(fold)].get(c as usize) {
-            Some(Kind::Same) => Folded::ITSELF,
-            Some(&Kind::Other(class)) if class != Class::Starter => Folded {
-                class,
-                ..Folded::ITSELF
-            },
-            _ => self.memo.get(c, fold),
-        };
-        match entry.class {
-            Class::Starter => {}
-            // Marks with nothing to hold them (at the start of a text or
-            // after a separator) are clusters of their own.
-            Class::Mark => {
-                return self.slow_cluster(text, i, w, fold);
-            }
-            // A separator run, or ignorables with nothing to hold them.
-            Class::Separator | Class::Ignorable => {
-                return self.separators(text, i);
-            }
-        }
-        let after = i + w;
-        // What follows may glue on.
-        if text[after..].chars().next().is_some_and(glues) {
-            return self.slow_cluster(text, i, w, fold);
-        }
-        let orig = &text[i..after];
-        if entry.same {
-            self.identity(i, orig);
-        } else {
-            match entry
-                .out
-                .get(..usize::from(entry.len))
-                .map(std::str::from_utf8)
-            {
-                Some(Ok(view)) if same_width_char(orig, view) => self.identity(i, view),
-                Some(Ok(view)) => self.mapped(i, view),
-                _ => {
-                    self.slow_cluster(text, i, w, fold);
+                // A separator run, or ignorables with nothing to hold them.
+                Class::Separator | Class::Ignorable => {
+                    i = self.separators(text, i);
+                    continue;
                 }
             }
+            let after = i + w;
+            // What follows may glue on.
+            if text[after..].chars().next().is_some_and(glues) {
+                i = self.slow_cluster(text, i, w, fold);
+                continue;
+            }
+            let orig = &text[i..after];
+            if entry.same {
+                self.identity(i, orig);
+            } else {
+                match entry
+                    .out
+                    .get(..usize::from(entry.len))
+                    .map(std::str::from_utf8)
+                {
+                    Some(Ok(view)) if same_width_char(orig, view) => self.identity(i, view),
+                    Some(Ok(view)) => self.mapped(i, view),
+                    _ => {
+                        self.slow_cluster(text, i, w, fold);
+                    }
+                }
+            }
+            i = after;
         }
-        after
     }
 
     /// The end of the run from `i` (a non-ASCII character, or the ASCII
@@ -1362,38 +1053,6 @@ mod tests {
                 let entry = folded(c, fold, 0);
                 assert_eq!(entry.class, Class::Starter, "U+{:04X}", c as u32);
                 assert!(entry.same, "U+{:04X} fold {fold}", c as u32);
-            }
-        }
-    }
-
-    /// What [`inert_lookup`] decides by range when the alphabet holds no
-    /// character of U+1100..U+11FF or U+3000..U+D7FF is what
-    /// [`inert_state`] says for every character of the plain ranges; an
-    /// alphabet with a Hangul word (whose jamo it holds) or a kana word
-    /// (with its voicing mark) is not range-free, and the syllables that
-    /// share them are not inert.
-    #[test]
-    fn the_plain_ranges_are_inert_for_words_without_them() {
-        let words = ["northwind abc1", "müller", "петров", "ωμέγα", "ﬁ"];
-        for fold in [false, true] {
-            let normalized: Vec<String> = words.iter().map(|w| normalize(w, fold)).collect();
-            let a = Alphabet::of(normalized.iter().map(String::as_str), fold);
-            assert!(a.plain_free);
-            for c in (0..=0x10FFFFu32)
-                .filter_map(char::from_u32)
-                .filter(|&c| plainly_itself(c))
-            {
-                assert_eq!(inert_state(c, fold, &a), INERT_STARTER, "U+{:04X}", c as u32);
-            }
-            for (word, kin) in [("한국", '항'), ("が", 'ぎ')] {
-                let n = normalize(word, fold);
-                let a = Alphabet::of([n.as_str()], fold);
-                assert!(!a.plain_free, "{word}");
-                assert_eq!(inert_state(kin, fold, &a), INERT_NO, "{word} {kin}");
-                let mut table = vec![INERT_UNKNOWN; INERT_END as usize];
-                let mut buf = [0u8; 4];
-                let bytes = kin.encode_utf8(&mut buf).as_bytes();
-                assert_eq!(inert_lookup(&mut table, bytes, 0, fold, &a).0, INERT_NO);
             }
         }
     }

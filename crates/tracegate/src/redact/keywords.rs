@@ -16,7 +16,7 @@
 use aho_corasick::{AhoCorasick, AhoCorasickKind, Input, MatchKind};
 
 use super::budget::Work;
-use super::fold::{Alphabet, MAX_SEPARATOR_RUN, View, normalize, view_is_text};
+use super::fold::{MAX_SEPARATOR_RUN, View, normalize, view_is_text};
 use super::prefix_index::{MIN_WORD, PrefixIndex};
 use super::{KeywordRule, RedactConfigError};
 
@@ -48,8 +48,6 @@ struct Mode {
     index: Option<PrefixIndex>,
     /// The shorter words (or, in tests, all of them).
     automaton: Option<Automaton>,
-    /// The characters of the words: the view folds only text near them.
-    alphabet: Alphabet,
 }
 
 /// All keyword lists of one redactor.
@@ -61,9 +59,6 @@ pub(crate) struct KeywordSet {
     longest: usize,
     /// The most separators in one normalized word.
     most_separators: usize,
-    /// Build the whole view, stretches no word can hold included (the
-    /// reference the tests hold the shortened view to).
-    whole_view: bool,
 }
 
 /// Above this many words the automaton runs without a prefilter.
@@ -88,17 +83,6 @@ impl KeywordSet {
         rules: &[(u32, &KeywordRule)],
     ) -> Result<KeywordSet, RedactConfigError> {
         Self::build_with(rules, usize::MAX)
-    }
-
-    /// [`KeywordSet::build`] matching on the whole view: the reference the
-    /// shortened view ([`View::build_for`]) is tested against.
-    #[cfg(test)]
-    pub(crate) fn build_whole_view(
-        rules: &[(u32, &KeywordRule)],
-    ) -> Result<KeywordSet, RedactConfigError> {
-        let mut set = Self::build_with(rules, MIN_WORD)?;
-        set.whole_view = true;
-        Ok(set)
     }
 
     /// Words of at least `indexed_from` bytes go to the prefix index.
@@ -177,7 +161,6 @@ impl KeywordSet {
                 fold,
                 index: PrefixIndex::build(&long, fold),
                 automaton,
-                alphabet: Alphabet::of(words.iter().map(|(w, _)| w.as_str()), fold),
             });
         }
         let rules = rules
@@ -192,7 +175,6 @@ impl KeywordSet {
             rules,
             longest,
             most_separators,
-            whole_view: false,
         })
     }
 
@@ -251,8 +233,7 @@ impl KeywordSet {
             for mode in &self.modes {
                 // Building the view reads the text once more.
                 work.charge(text.len());
-                let alphabet = (!self.whole_view).then_some(&mode.alphabet);
-                view.build_for(text, mode.fold, alphabet);
+                view.build(text, mode.fold);
                 let v: &View = view;
                 self.scan(
                     mode,

@@ -240,77 +240,12 @@ proptest! {
     }
 }
 
-/// Pieces of text for the shortened view (`fold::View::build_for`): scripts
-/// no word holds (CJK, Arabic, Thai and Devanagari with their marks,
-/// Hebrew points, emoji), scripts some words hold (Cyrillic and Greek in
-/// both cases, accented Latin precomposed and decomposed), full-width and
-/// compatibility forms that fold to ASCII, a mark that case folds to a
-/// letter (U+0345), marks with nothing before them, ignorables,
-/// separators, punctuation.
-const MIXED: &[&str] = &[
-    "中文", "の", "。", "，", "مرحبا", "بكم", "ก่", "สวัสดี", "\u{915}\u{93f}", "\u{915}\u{94d}",
-    "\u{5e9}\u{5b8}\u{5c1}", "😀", "👩\u{200d}💻", "❤\u{fe0f}", "Петров", "ПЕТРОВ", "мир",
-    "Σ", "ς", "ι", "\u{345}", "α\u{345}", "ü", "u\u{308}", "U\u{308}", "\u{304}", "ǖ",
-    "é", "e\u{301}", "\u{301}", "ａ", "ＡＣＭＥ", "ｃｍｅ", "ﬁ", "ｆｉｎ", "①", "™", "Ⅻ", "ß",
-    "ẞ", "İ", "i\u{307}", "\u{200d}", "\u{ad}", "\u{a0}", "\u{3000}", "\u{2014}", " ", "  ",
-    "-", "\n", ".", ",", "(", "acme", "ACME", "fin", "ab", "x", "1", "müller", "Mu\u{308}ller",
-];
-
-/// Words for those texts: ASCII, and letters of the scripts above.
-const MIXED_WORDS: &[&str] = &[
-    "acme", "fin", "ab", "x1", "Müller", "петров", "ПЕТ", "мир", "σ", "ι", "ǖ", "é", "ü",
-    "中文", "ก่", "😀", "ss", "i\u{307}", "a b", "acme fin",
-];
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(768))]
-
-    /// Leaving out the middle of stretches no word can hold finds the same
-    /// matches, at the same original offsets, as the whole view; with a
-    /// refusal (`ok`) on some spans, for the shorter-word fall-back; and
-    /// with another list's view tables filled on the same thread between.
-    #[test]
-    fn the_shortened_view_finds_what_the_whole_view_finds(
-        pieces in proptest::collection::vec(proptest::sample::select(MIXED), 0..48),
-        words in proptest::collection::vec(
-            proptest::collection::vec(proptest::sample::select(MIXED_WORDS), 1..3), 1..4),
-        other in proptest::collection::vec(proptest::sample::select(MIXED_WORDS), 1..3),
-        ci: bool,
-        ww: bool,
-        refuse in 0usize..4,
-    ) {
-        let text: String = pieces.concat();
-        let words: Vec<String> = words.iter().map(|w| w.concat()).collect();
-        let rule = KeywordRule {
-            name: "k".into(),
-            words,
-            case_insensitive: ci,
-            whole_word: ww,
-            action: Action::Mask,
-        };
-        let other_rule = KeywordRule { words: other.iter().map(|w| w.to_string()).collect(), case_insensitive: !ci, ..rule.clone() };
-        let short = keywords::KeywordSet::build(&[(0, &rule)]).unwrap();
-        let whole = keywords::KeywordSet::build_whole_view(&[(0, &rule)]).unwrap();
-        let third = keywords::KeywordSet::build(&[(1, &other_rule)]).unwrap();
-        let work = budget::Work::with_limit(u64::MAX);
-        let ok = |s: usize, e: usize| refuse == 0 || (s + e) % (refuse + 1) != 0;
-        let run = |set: &keywords::KeywordSet| {
-            let mut v = Vec::new();
-            set.find(&text, &work, ok, |s, e, d| v.push((s, e, d)));
-            v.sort_unstable();
-            v
-        };
-        let want = run(&whole);
-        prop_assert_eq!(&run(&short), &want, "text {:?} words {:?}", text, rule.words);
-        let _ = run(&third);
-        prop_assert_eq!(&run(&short), &want, "after another list, text {:?}", text);
-    }
-}
-
 /// A listed name hidden inside a stretch of a script no word holds, in
 /// full-width letters, a compatibility ligature, combining marks, other
-/// case, or with an invisible joiner in it, is still found and masked: the
-/// shortened view leaves out only what cannot be part of a match.
+/// case, or with an invisible joiner in it, is still found and masked. A
+/// view that skips such stretches must leave out only what cannot be part
+/// of a match: the skip tried for issue 37 (see benches/README.md) failed
+/// this test when it judged a character by itself and not by its view.
 #[test]
 fn a_name_hidden_in_a_foreign_stretch_is_still_masked() {
     let r = list(&["acme", "Müller", "fin", "Петров"], true, Action::Mask);
