@@ -55,19 +55,24 @@ pub fn filter(policy: &Path, sink: &str, input: impl AsRef<[u8]>) -> Run {
 /// second) to settle before it enables windows, so a file dated now cost
 /// every `filter` here a second of sleep (24 s of the canary property
 /// test alone). The wait itself is held by the library's tests of
-/// `load::unsettled` and by the other suites, which write their files
-/// as they are.
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+/// `load::unsettled` and by the suites that write their files as they
+/// are (`serve`'s reloads among them).
+pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
+    backdate(&p);
+    p
+}
+
+/// Date the file at `p` ten seconds back (see [`write`]).
+pub fn backdate(p: &Path) {
     let past = std::time::SystemTime::now() - std::time::Duration::from_secs(10);
     std::fs::File::options()
         .write(true)
-        .open(&p)
+        .open(p)
         .unwrap()
         .set_modified(past)
         .unwrap();
-    p
 }
 
 /// A policy with a standard sink, for `filter`.

@@ -22,6 +22,8 @@ fn write(path: &Path, text: &str) -> PathBuf {
         std::fs::create_dir_all(dir).unwrap();
     }
     std::fs::write(path, text).unwrap();
+    // Written a while ago, as a user's files are (see `cli::write`).
+    super::cli::backdate(path);
     path.to_path_buf()
 }
 

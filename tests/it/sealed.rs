@@ -105,6 +105,8 @@ fn setup_with(input: &str) -> Setup {
         ),
     )
     .unwrap();
+    // Written a while ago, as a user's policy is (see `cli::write`).
+    super::cli::backdate(&policy);
     let run = tracegate(
         &[
             "filter",

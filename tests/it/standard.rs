@@ -6,13 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::cli::tracegate;
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
+use super::cli::{tracegate, write};
 
 /// A policy with one standard sink `trace-file` and `extra` appended.
 fn policy(dir: &Path, extra: &str) -> PathBuf {
