@@ -35,6 +35,9 @@ fn folder(dir: &Path, budget: &str) {
         ),
     )
     .unwrap();
+    // Written a while ago, as a user's files are (see `cli::write`).
+    super::cli::backdate(&dir.join("policy.toml"));
+    super::cli::backdate(&dir.join("windows/w1.toml"));
 }
 
 fn cf(canary: &str, i: usize) -> String {
