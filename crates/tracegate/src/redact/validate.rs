@@ -447,7 +447,7 @@ fn value_start(s: &[u8]) -> Option<usize> {
         match s.get(cut) {
             Some(b' ' | b'\t' | b'"' | b'\'' | b':' | b'=' | b',' | b'(') => cut += 1,
             Some(b'?' | b'+') if s.get(cut + 1) == Some(&b'=') => cut += 1,
-            Some(b'>') if s[cut - 1] == b'=' => cut += 1,
+            Some(b'>') if cut > 0 && s[cut - 1] == b'=' => cut += 1,
             Some(_)
                 if !typed
                     && cut > name
@@ -1623,54 +1623,26 @@ fn netmask(s: &[u8]) -> bool {
 
 /// A dotted quad that numbers a part of a document: every part 1-99
 /// with no leading zero (outlines count from one; addresses have zeros
-/// and parts over 99 more often than not), and either an abbreviation
-/// right before it (a word of two or more letters and a `.`: Romanian
-/// `art. 3.2.1.4`, `pct.`, `alin.`) or an ordinal dot right after it
-/// before a lowercase word (Hungarian `3.2.1.4. pontot`): a sentence
+/// and parts over 99 more often than not) and an ordinal dot right after
+/// it before a lowercase word (Hungarian `3.2.1.4. pontot`): a sentence
 /// that ends after an address goes on with a capital (issue 36, fourth
-/// round).
+/// round). An abbreviation before the number (Romanian `art. 3.2.1.4`)
+/// is not enough: it cannot be told from a sentence that ends in a short
+/// word before an address (`Server is down. 10.12.33.45`), and when in
+/// doubt the address goes.
 fn outline_number(text: &[u8], start: usize, end: usize) -> bool {
     let small = text[start..end]
         .split(|&b| b == b'.')
         .all(|o| (1..=2).contains(&o.len()) && o[0] != b'0');
-    if !small {
-        return false;
-    }
-    // `<letters>. ` right before (the letters a word of their own).
-    let before = &text[..start];
-    let blanks = before
-        .iter()
-        .rev()
-        .take(4)
-        .take_while(|b| matches!(b, b' ' | b'\t'))
-        .count();
-    let abbreviation = blanks > 0 && {
-        let upto = before.len() - blanks;
-        upto > 0 && before[upto - 1] == b'.' && {
-            let word = before[..upto - 1]
-                .iter()
-                .rev()
-                .take(16)
-                .take_while(|b| b.is_ascii_alphabetic())
-                .count();
-            let at = upto - 1 - word;
-            word >= 2
-                && (at == 0 || !(before[at - 1].is_ascii_alphanumeric() || before[at - 1] == b'.'))
-        }
-    };
     // `. ` and a lowercase letter right after.
-    let ordinal = text.get(end) == Some(&b'.')
+    small
+        && text.get(end) == Some(&b'.')
         && text.get(end + 1) == Some(&b' ')
-        && std::str::from_utf8(&text[end + 2..text.len().min(end + 6)])
-            .ok()
-            .or_else(|| {
-                let rest = &text[end + 2..text.len().min(end + 6)];
-                let valid = std::str::from_utf8(rest).err()?.valid_up_to();
-                std::str::from_utf8(&rest[..valid]).ok()
-            })
-            .and_then(|t| t.chars().next())
-            .is_some_and(char::is_lowercase);
-    abbreviation || ordinal
+        && text[end + 2..text.len().min(end + 6)]
+            .utf8_chunks()
+            .next()
+            .and_then(|c| c.valid().chars().next())
+            .is_some_and(char::is_lowercase)
 }
 
 /// Four dotted octets, each 0-255.
@@ -1726,6 +1698,15 @@ mod tests {
 
     fn run(c: Check, s: &str) -> Option<String> {
         check(c, s.as_bytes(), 0, s.len(), None).map(|(a, b)| s[a..b].to_string())
+    }
+
+    /// A candidate that starts at a hash rocket's `>` (no name before
+    /// it) has no value start, and reading the byte before it must not
+    /// index before the slice.
+    #[test]
+    fn value_start_of_a_bare_rocket_is_none_not_a_panic() {
+        assert_eq!(value_start(b">abc"), None);
+        assert_eq!(value_start(b"key=>abc"), Some(5));
     }
 
     #[test]
