@@ -65,8 +65,12 @@ fi
 # for heldout5's misses: the held-out figure of the fourth round).
 # benches/README.md says which were tuned on.
 [ ${#SPLITS[@]} -gt 0 ] || SPLITS=(tune heldout heldout2 heldout3 heldout4 heldout5 heldout6)
+# A corpus is kept between runs under a name that holds a hash of the
+# generators: one made by an older script (a family whose labels were
+# fixed since) is never scored again by mistake.
+GEN=$(cat scripts/detect_corpus.py scripts/detect_values.py scripts/detect_heldout*.py | sha256sum | cut -c1-12)
 for SPLIT in "${SPLITS[@]}"; do
-  CORPUS=$OUT/corpus-$SPLIT-$DOCS-$SEED.jsonl
+  CORPUS=$OUT/corpus-$SPLIT-$DOCS-$SEED-$GEN.jsonl
   echo "== corpus ($SPLIT)" >&2
   if [ ! -s "$CORPUS" ]; then
     python3 scripts/detect_corpus.py "$DOCS" "$CORPUS.tmp" "$SEED" --split "$SPLIT" && mv "$CORPUS.tmp" "$CORPUS"
