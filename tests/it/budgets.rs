@@ -502,3 +502,53 @@ fn a_run_releases_the_window_and_old_shutdown_closes_still_read() {
         assert_eq!(verify(d), 0);
     }
 }
+
+/// `filter` enables a window only once its file has settled (`SETTLE`,
+/// one second): an editor's or a script's write caught half way (the
+/// window's lines there, its budget line not yet) must not be enabled
+/// with the looser bounds of that moment. Here the window file is
+/// written without a budget line that bounds anything useful, `filter`
+/// starts, and the final form (`max_records = 2`) lands while it waits;
+/// the run must capture two records, not ten. Read at once (no wait),
+/// the run captured all ten. The files here are dated now on purpose,
+/// unlike the other tests' (see `cli::write`).
+#[test]
+fn a_window_file_still_being_written_is_enabled_only_in_its_final_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    folder(d, "max_records = 100\n");
+    let window = std::fs::read_to_string(d.join("windows/w1.toml")).unwrap();
+    // Dated now: the write in progress.
+    std::fs::write(d.join("windows/w1.toml"), &window).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
+        .args(["filter", "--policy", d.to_str().unwrap(), "--sink", "cap"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    std::fs::write(
+        d.join("windows/w1.toml"),
+        window.replace("max_records = 100", "max_records = 2"),
+    )
+    .unwrap();
+    let canary = "CANARY-settle";
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(cf_lines(canary, 10).as_bytes()).unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.lines().count(), 10, "every record goes out");
+    assert_eq!(
+        stdout.matches(canary).count(),
+        2,
+        "the final budget bounds the run"
+    );
+}
