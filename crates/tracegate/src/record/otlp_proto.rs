@@ -577,45 +577,47 @@ pub fn encode_logs_prost(json_line: &str) -> Result<Vec<u8>, ProtoError> {
     Ok(req.encode_to_vec())
 }
 
-/// A gated OTLP record as an export request, ready to batch and send.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Export {
-    /// Spans: from a trace export request, or a bare span wrapped in one.
-    Traces(ExportTraceServiceRequest),
-    /// Log records.
-    Logs(ExportLogsServiceRequest),
+/// One gated OTLP/JSON record as a protobuf export request of its signal,
+/// routed by what the record is (not by how its bytes start): a request
+/// with `resourceSpans` or `resourceLogs`, in any key order and spacing,
+/// or a bare span (`name` and an `attributes` array), wrapped into a
+/// request with one resource and one scope. Requests of one signal
+/// concatenated are one request (a repeated field's encoding is its
+/// elements' encodings one after another): an OTLP sink batches records
+/// by appending these bytes.
+pub fn encode_export(line: &[u8]) -> Result<(bounds::Signal, Vec<u8>), ProtoError> {
+    encode::export(line).map_or_else(|| export_prost(line), Ok)
 }
 
-/// Turn one gated OTLP/JSON record into an export request, routed by what
-/// the record is (not by how its bytes start): a request with
-/// `resourceSpans` or `resourceLogs`, in any key order and spacing, or a
-/// bare span (`name` and an `attributes` array), wrapped into a request
-/// with one resource and one scope.
-pub fn export_from_json(line: &[u8]) -> Result<Export, ProtoError> {
+/// [`encode_export`] through `serde_json` and prost's structures: the
+/// reference [`encode::export`] is held to, and the encoder of every line
+/// it leaves alone.
+pub fn export_prost(line: &[u8]) -> Result<(bounds::Signal, Vec<u8>), ProtoError> {
     let v: Value = serde_json::from_slice(line).map_err(|_| ProtoError::Json("invalid json"))?;
     let o = obj(&v)?;
+    let traces = |resource_spans| {
+        let req = ExportTraceServiceRequest { resource_spans };
+        (bounds::Signal::Traces, req.encode_to_vec())
+    };
     if o.contains_key("resourceSpans") {
-        return Ok(Export::Traces(ExportTraceServiceRequest {
-            resource_spans: list(o, "resourceSpans", resource_spans)?,
-        }));
+        return Ok(traces(list(o, "resourceSpans", resource_spans)?));
     }
     if o.contains_key("resourceLogs") {
-        return Ok(Export::Logs(ExportLogsServiceRequest {
+        let req = ExportLogsServiceRequest {
             resource_logs: list(o, "resourceLogs", resource_logs)?,
-        }));
+        };
+        return Ok((bounds::Signal::Logs, req.encode_to_vec()));
     }
     if o.contains_key("name") && matches!(o.get("attributes"), Some(Value::Array(_))) {
-        return Ok(Export::Traces(ExportTraceServiceRequest {
-            resource_spans: vec![ResourceSpans {
-                resource: None,
-                scope_spans: vec![ScopeSpans {
-                    scope: None,
-                    spans: vec![span(o)?],
-                    schema_url: String::new(),
-                }],
+        return Ok(traces(vec![ResourceSpans {
+            resource: None,
+            scope_spans: vec![ScopeSpans {
+                scope: None,
+                spans: vec![span(o)?],
                 schema_url: String::new(),
             }],
-        }));
+            schema_url: String::new(),
+        }]));
     }
     Err(ProtoError::Json("not an OTLP record"))
 }
