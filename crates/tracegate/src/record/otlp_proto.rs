@@ -5,9 +5,16 @@
 //!
 //! The daemon receives `ExportTraceServiceRequest` bodies as protobuf,
 //! turns each into one JSON line with [`decode_traces_protobuf`], gates it,
-//! and re-encodes the projection with [`encode_traces_protobuf`] for an
-//! OTLP sink. Own message types instead of `opentelemetry-proto` keep the
-//! dependency tree to `prost` alone (no tonic).
+//! and re-encodes the projection for an OTLP sink ([`encode_export`], whose
+//! requests the sink appends into a batch). Each conversion is first a walk
+//! driven by the crate's OTLP table ([`transcode`], [`encode`]); the prost
+//! messages and the conversions through them here decide what a walk
+//! leaves alone (a request in an unusual encoding: a field sent twice, an
+//! unknown field; a line with an escaped key, an `AnyValue` with two
+//! members) and are the reference the walks' property tests and fuzz
+//! targets hold them to. Own message types instead of
+//! `opentelemetry-proto` keep the dependency tree to `prost` alone (no
+//! tonic).
 //!
 //! The JSON written follows the OTLP/JSON mapping: camelCase keys, ids as
 //! lowercase hex, `intValue` and `*UnixNano` as strings, enums as numbers
