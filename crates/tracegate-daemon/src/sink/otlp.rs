@@ -94,24 +94,18 @@ impl Levels {
 }
 
 /// One gated record as an encoded export request of its signal
-/// ([`Batch::prepare`]), ready to batch.
-#[derive(Clone, PartialEq, Eq)]
+/// ([`Batch::prepare`]), ready to batch. SECURITY: no `Debug`, which
+/// would print the record.
 pub struct Export {
     signal: Signal,
     body: Vec<u8>,
 }
 
-impl std::fmt::Debug for Export {
-    // SECURITY: never the body.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Export({:?}, {} bytes)", self.signal, self.body.len())
-    }
-}
-
 /// Records waiting to be sent, one request per signal, encoded: a
 /// request's `resource_spans` (or `resource_logs`) is a repeated field, so
 /// the records' requests appended one after another are the request
-/// holding all their resources, in order.
+/// holding all their resources, in order. SECURITY: no `Debug` (see
+/// [`Export`]).
 #[derive(Default)]
 pub struct Batch {
     traces: Vec<u8>,
@@ -119,18 +113,6 @@ pub struct Batch {
     logs: Vec<u8>,
     log_records: Levels,
     since: Option<Instant>,
-}
-
-impl std::fmt::Debug for Batch {
-    // SECURITY: sizes and counts, never a byte of a record.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Batch")
-            .field("trace_bytes", &self.traces.len())
-            .field("trace_records", &self.trace_records)
-            .field("log_bytes", &self.logs.len())
-            .field("log_records", &self.log_records)
-            .finish_non_exhaustive()
-    }
 }
 
 impl Batch {
