@@ -1,7 +1,8 @@
 //! Throughput of the OTLP gate on the test fixtures: a clean Collector
 //! export (verbatim), a seed span projected to standard, and the same span
 //! at full level; and of the protobuf to OTLP/JSON walk on the same
-//! Collector export encoded as protobuf. (`unsafe_code` is forbidden crate-wide, so no counting
+//! Collector export encoded as protobuf; and of an OTLP sink's encoding
+//! of the same export, by the table's walk and through prost. (`unsafe_code` is forbidden crate-wide, so no counting
 //! allocator here.)
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -58,6 +59,18 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             tracegate::internals::record::otlp_proto::decode_traces_protobuf_bytes(&body).unwrap()
         })
+    });
+    // An OTLP sink's encoding of one gated record (`encode_export`, the
+    // table's walk), and the same through serde_json and prost's
+    // structures (`export_prost`: what the sink did before it appended
+    // encoded requests).
+    let line = data("collector_export.jsonl");
+    g.throughput(Throughput::Bytes(line.len() as u64));
+    g.bench_function("collector_export_sink_encode", |b| {
+        b.iter(|| tracegate::internals::record::otlp_proto::encode_export(line.as_bytes()).unwrap())
+    });
+    g.bench_function("collector_export_sink_encode_prost", |b| {
+        b.iter(|| tracegate::internals::record::otlp_proto::export_prost(line.as_bytes()).unwrap())
     });
     g.finish();
 }

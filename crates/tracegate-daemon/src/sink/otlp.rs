@@ -3,11 +3,14 @@
 //! requests and sent over OTLP/HTTP or OTLP/gRPC, retried as the policy's
 //! `[server] retry_*` keys say.
 //!
-//! A record is routed by what it is, decoded ([`export_from_json`]): an
-//! export request in any key order or spacing, or a bare span wrapped into
-//! one. Records are batched per signal up to [`BATCH_RECORDS`] records or
-//! [`BATCH_BYTES`] encoded bytes, and a batch waits at most the sink's
-//! flush interval. A failed attempt is retried after an exponential
+//! A record is routed by what it is and encoded by the crate's OTLP table
+//! ([`encode_export`]): an export request in any key order or spacing, or
+//! a bare span wrapped into one. Records are batched per signal up to
+//! [`BATCH_RECORDS`] records or [`BATCH_BYTES`] encoded bytes, their
+//! requests appended one after another (a repeated field's encoding is
+//! its elements' encodings concatenated, so that is the one request
+//! holding them all), and a batch waits at most the sink's flush
+//! interval. A failed attempt is retried after an exponential
 //! backoff with jitter (`ExportRetry`: from `retry_initial_interval`,
 //! growing by half each time up to `retry_max_interval`), or after the
 //! receiver's `Retry-After` or gRPC `RetryInfo` when longer (capped at
@@ -34,9 +37,7 @@ use tokio::time::Instant;
 
 use crate::policy::{ExportRetry, SinkOutput};
 use crate::record::otlp_proto::bounds::Signal;
-use crate::record::otlp_proto::{
-    Export, ExportLogsServiceRequest, ExportTraceServiceRequest, export_from_json,
-};
+use crate::record::otlp_proto::encode_export;
 
 /// Longest wait a receiver's `Retry-After` can ask for.
 pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
@@ -92,14 +93,25 @@ impl Levels {
     }
 }
 
-/// Records waiting to be sent, one request per signal.
-#[derive(Debug, Default)]
+/// One gated record as an encoded export request of its signal
+/// ([`Batch::prepare`]), ready to batch. SECURITY: no `Debug`, which
+/// would print the record.
+pub struct Export {
+    signal: Signal,
+    body: Vec<u8>,
+}
+
+/// Records waiting to be sent, one request per signal, encoded: a
+/// request's `resource_spans` (or `resource_logs`) is a repeated field, so
+/// the records' requests appended one after another are the request
+/// holding all their resources, in order. SECURITY: no `Debug` (see
+/// [`Export`]).
+#[derive(Default)]
 pub struct Batch {
-    traces: ExportTraceServiceRequest,
+    traces: Vec<u8>,
     trace_records: Levels,
-    logs: ExportLogsServiceRequest,
+    logs: Vec<u8>,
     log_records: Levels,
-    bytes: usize,
     since: Option<Instant>,
 }
 
@@ -111,11 +123,17 @@ impl Batch {
         Ok(())
     }
 
-    /// Decode one gated record into an export request; refuses what is not
+    /// Encode one gated record as an export request; refuses what is not
     /// OTLP.
     pub fn prepare(line: &[u8]) -> Result<Export, ForwardError> {
         let line = line.strip_suffix(b"\n").unwrap_or(line);
-        export_from_json(line).map_err(|_| ForwardError::NotOtlp)
+        let (signal, body) = encode_export(line).map_err(|_| ForwardError::NotOtlp)?;
+        Ok(Export { signal, body })
+    }
+
+    /// Encoded bytes waiting, both signals.
+    fn bytes(&self) -> usize {
+        self.traces.len() + self.logs.len()
     }
 
     /// Whether adding `export` would take a non-empty batch past
@@ -123,24 +141,18 @@ impl Batch {
     /// larger than a receiver's usual 4 MiB message limit unless one
     /// record alone is.
     pub fn would_overflow(&self, export: &Export) -> bool {
-        let len = match export {
-            Export::Traces(r) => r.encoded_len(),
-            Export::Logs(r) => r.encoded_len(),
-        };
-        !self.is_empty() && self.bytes + len > BATCH_BYTES
+        !self.is_empty() && self.bytes() + export.body.len() > BATCH_BYTES
     }
 
     /// Add a prepared record.
     pub fn push(&mut self, export: Export, full: bool) {
-        match export {
-            Export::Traces(r) => {
-                self.bytes += r.encoded_len();
-                self.traces.resource_spans.extend(r.resource_spans);
+        match export.signal {
+            Signal::Traces => {
+                self.traces.extend_from_slice(&export.body);
                 self.trace_records.add(full);
             }
-            Export::Logs(r) => {
-                self.bytes += r.encoded_len();
-                self.logs.resource_logs.extend(r.resource_logs);
+            Signal::Logs => {
+                self.logs.extend_from_slice(&export.body);
                 self.log_records.add(full);
             }
         }
@@ -150,7 +162,7 @@ impl Batch {
     /// Whether the batch should go now: full, or older than `age`.
     pub fn due(&self, age: Duration) -> bool {
         self.records() >= BATCH_RECORDS as u64
-            || self.bytes >= BATCH_BYTES
+            || self.bytes() >= BATCH_BYTES
             || self.since.is_some_and(|s| s.elapsed() >= age)
     }
 
@@ -164,22 +176,24 @@ impl Batch {
         self.records() == 0
     }
 
-    /// Take the batch's records as export requests, one per signal.
+    /// Take the batch's records as export requests, one per signal. A
+    /// signal whose records hold no resource (`"resourceSpans":[]`) sends
+    /// nothing.
     pub fn take_parts(&mut self) -> Vec<Part> {
         let b = std::mem::take(self);
         let mut parts = Vec::with_capacity(2);
-        if !b.traces.resource_spans.is_empty() {
+        if !b.traces.is_empty() {
             parts.push(Part {
                 signal: Signal::Traces,
                 records: b.trace_records,
-                body: Bytes::from(b.traces.encode_to_vec()),
+                body: Bytes::from(b.traces),
             });
         }
-        if !b.logs.resource_logs.is_empty() {
+        if !b.logs.is_empty() {
             parts.push(Part {
                 signal: Signal::Logs,
                 records: b.log_records,
-                body: Bytes::from(b.logs.encode_to_vec()),
+                body: Bytes::from(b.logs),
             });
         }
         parts
@@ -513,6 +527,70 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use super::*;
+    use crate::record::otlp_proto::{
+        ExportLogsServiceRequest, ExportTraceServiceRequest, export_prost,
+    };
+
+    /// Records of both signals in every shape the batcher routes: bare
+    /// spans, requests of several resources, keys reordered, spaced or
+    /// escaped, values only the prost path encodes (an `AnyValue` with two
+    /// members, a `+` sign), a line ending.
+    const LINES: &[&str] = &[
+        r#"{"name":"llm_request","attributes":[{"key":"a","value":{"intValue":"7"}}],"kind":3}"#,
+        r#"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"svc"}}]},"scopeSpans":[{"scope":{"name":"s"},"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"a","startTimeUnixNano":"1"}]}]},{"scopeSpans":[{"spans":[{"name":"b"}]}],"schemaUrl":"https://x"}]}"#,
+        r#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"severityNumber":9,"body":{"stringValue":"hello"}}]}]}]}"#,
+        "{ \"resource\\u0053pans\" : [{\"scopeSpans\":[{\"spans\":[{\"name\":\"c\",\"flags\":\"+5\"}]}]}] }\n",
+        r#"{"attributes":[{"key":"k","value":{"intValue":"1","boolValue":true}}],"name":"d"}"#,
+        r#"{"resourceLogs":[{"resource":{"droppedAttributesCount":2},"scopeLogs":[]},{"scopeLogs":[{"logRecords":[{},{"eventName":"e"}]}]}]}"#,
+        r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"e","status":{"code":2}}]}]}]}"#,
+    ];
+
+    /// A batch as sent is the request prost's structures make of the same
+    /// records: each record's request decoded, their resources appended in
+    /// order, encoded again (what the batcher did before it appended
+    /// encoded requests).
+    #[test]
+    fn a_batch_as_sent_is_the_request_prost_batching_makes() {
+        let mut b = Batch::default();
+        let mut traces = ExportTraceServiceRequest::default();
+        let mut logs = ExportLogsServiceRequest::default();
+        for (i, line) in LINES.iter().enumerate() {
+            b.add(line.as_bytes(), i % 2 == 0).unwrap();
+            let line = line.strip_suffix('\n').unwrap_or(line);
+            match export_prost(line.as_bytes()).unwrap() {
+                (Signal::Traces, pb) => traces.resource_spans.extend(
+                    ExportTraceServiceRequest::decode(&pb[..])
+                        .unwrap()
+                        .resource_spans,
+                ),
+                (Signal::Logs, pb) => logs.resource_logs.extend(
+                    ExportLogsServiceRequest::decode(&pb[..])
+                        .unwrap()
+                        .resource_logs,
+                ),
+            }
+        }
+        assert_eq!(b.records(), LINES.len() as u64);
+        assert_eq!(traces.resource_spans.len(), 6);
+        assert_eq!(logs.resource_logs.len(), 3);
+        let parts = b.take_parts();
+        assert_eq!(parts.len(), 2);
+        assert_eq!(parts[0].signal, Signal::Traces);
+        assert_eq!(parts[0].records.total(), 5);
+        assert_eq!(parts[0].body[..], traces.encode_to_vec()[..]);
+        assert_eq!(
+            ExportTraceServiceRequest::decode(&parts[0].body[..]).unwrap(),
+            traces
+        );
+        assert_eq!(parts[1].signal, Signal::Logs);
+        assert_eq!(parts[1].records.total(), 2);
+        assert_eq!(parts[1].body[..], logs.encode_to_vec()[..]);
+        assert_eq!(
+            ExportLogsServiceRequest::decode(&parts[1].body[..]).unwrap(),
+            logs
+        );
+        assert!(b.is_empty() && b.take_parts().is_empty());
+    }
 
     #[test]
     fn retry_after_reads_seconds_and_dates() {
@@ -566,11 +644,11 @@ mod tests {
         for _ in 0..7 {
             let e = Batch::prepare(big.as_bytes()).unwrap();
             if b.would_overflow(&e) {
-                sent.push(std::mem::take(&mut b).bytes);
+                sent.push(std::mem::take(&mut b).bytes());
             }
             b.push(e, false);
         }
-        sent.push(b.bytes);
+        sent.push(b.bytes());
         assert!(sent.iter().all(|n| *n <= BATCH_BYTES), "{sent:?}");
         assert_eq!(sent.len(), 4, "{sent:?}");
         // One record larger than the bound still goes, alone.
@@ -594,8 +672,10 @@ mod tests {
             Err(ForwardError::NotOtlp)
         );
         assert_eq!(b.records(), 3);
-        assert_eq!(b.traces.resource_spans.len(), 2);
-        assert_eq!(b.logs.resource_logs.len(), 1);
+        let traces = ExportTraceServiceRequest::decode(&b.traces[..]).unwrap();
+        let logs = ExportLogsServiceRequest::decode(&b.logs[..]).unwrap();
+        assert_eq!(traces.resource_spans.len(), 2);
+        assert_eq!(logs.resource_logs.len(), 1);
         assert_eq!(
             b.trace_records,
             Levels {

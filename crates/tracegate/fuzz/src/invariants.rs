@@ -460,6 +460,8 @@ fn enums_are_judged(line: &[u8], signal: &str) {
 /// walk is byte for byte what the prost path writes (serde_json, then
 /// prost's structures); where the walk declines, nothing is claimed. Any
 /// bytes: the walk never panics and never writes a line prost refuses.
+/// The same for an OTLP sink's record (`encode::export`, routed by
+/// what it is).
 pub fn otlp_json_encode(data: &[u8]) {
     use tracegate::internals::record::otlp_proto::{
         encode, encode_logs_prost, encode_traces_prost,
@@ -481,6 +483,13 @@ pub fn otlp_json_encode(data: &[u8]) {
         assert!(
             by_prost.as_ref() == Some(&walked),
             "the {signal} JSON walk wrote a request other than prost did"
+        );
+    }
+    // An OTLP sink's record: routed and encoded as the prost path does.
+    if let Some(walked) = encode::export(data) {
+        assert!(
+            tracegate::internals::record::otlp_proto::export_prost(data).ok() == Some(walked),
+            "the export walk routed or wrote a record other than prost did"
         );
     }
 }

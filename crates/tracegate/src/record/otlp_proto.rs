@@ -5,9 +5,16 @@
 //!
 //! The daemon receives `ExportTraceServiceRequest` bodies as protobuf,
 //! turns each into one JSON line with [`decode_traces_protobuf`], gates it,
-//! and re-encodes the projection with [`encode_traces_protobuf`] for an
-//! OTLP sink. Own message types instead of `opentelemetry-proto` keep the
-//! dependency tree to `prost` alone (no tonic).
+//! and re-encodes the projection for an OTLP sink ([`encode_export`], whose
+//! requests the sink appends into a batch). Each conversion is first a walk
+//! driven by the crate's OTLP table ([`transcode`], [`encode`]); the prost
+//! messages and the conversions through them here decide what a walk
+//! leaves alone (a request in an unusual encoding: a field sent twice, an
+//! unknown field; a line with an escaped key, an `AnyValue` with two
+//! members) and are the reference the walks' property tests and fuzz
+//! targets hold them to. Own message types instead of
+//! `opentelemetry-proto` keep the dependency tree to `prost` alone (no
+//! tonic).
 //!
 //! The JSON written follows the OTLP/JSON mapping: camelCase keys, ids as
 //! lowercase hex, `intValue` and `*UnixNano` as strings, enums as numbers
@@ -577,45 +584,47 @@ pub fn encode_logs_prost(json_line: &str) -> Result<Vec<u8>, ProtoError> {
     Ok(req.encode_to_vec())
 }
 
-/// A gated OTLP record as an export request, ready to batch and send.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Export {
-    /// Spans: from a trace export request, or a bare span wrapped in one.
-    Traces(ExportTraceServiceRequest),
-    /// Log records.
-    Logs(ExportLogsServiceRequest),
+/// One gated OTLP/JSON record as a protobuf export request of its signal,
+/// routed by what the record is (not by how its bytes start): a request
+/// with `resourceSpans` or `resourceLogs`, in any key order and spacing,
+/// or a bare span (`name` and an `attributes` array), wrapped into a
+/// request with one resource and one scope. Requests of one signal
+/// concatenated are one request (a repeated field's encoding is its
+/// elements' encodings one after another): an OTLP sink batches records
+/// by appending these bytes.
+pub fn encode_export(line: &[u8]) -> Result<(bounds::Signal, Vec<u8>), ProtoError> {
+    encode::export(line).map_or_else(|| export_prost(line), Ok)
 }
 
-/// Turn one gated OTLP/JSON record into an export request, routed by what
-/// the record is (not by how its bytes start): a request with
-/// `resourceSpans` or `resourceLogs`, in any key order and spacing, or a
-/// bare span (`name` and an `attributes` array), wrapped into a request
-/// with one resource and one scope.
-pub fn export_from_json(line: &[u8]) -> Result<Export, ProtoError> {
+/// [`encode_export`] through `serde_json` and prost's structures: the
+/// reference [`encode::export`] is held to, and the encoder of every line
+/// it leaves alone.
+pub fn export_prost(line: &[u8]) -> Result<(bounds::Signal, Vec<u8>), ProtoError> {
     let v: Value = serde_json::from_slice(line).map_err(|_| ProtoError::Json("invalid json"))?;
     let o = obj(&v)?;
+    let traces = |resource_spans| {
+        let req = ExportTraceServiceRequest { resource_spans };
+        (bounds::Signal::Traces, req.encode_to_vec())
+    };
     if o.contains_key("resourceSpans") {
-        return Ok(Export::Traces(ExportTraceServiceRequest {
-            resource_spans: list(o, "resourceSpans", resource_spans)?,
-        }));
+        return Ok(traces(list(o, "resourceSpans", resource_spans)?));
     }
     if o.contains_key("resourceLogs") {
-        return Ok(Export::Logs(ExportLogsServiceRequest {
+        let req = ExportLogsServiceRequest {
             resource_logs: list(o, "resourceLogs", resource_logs)?,
-        }));
+        };
+        return Ok((bounds::Signal::Logs, req.encode_to_vec()));
     }
     if o.contains_key("name") && matches!(o.get("attributes"), Some(Value::Array(_))) {
-        return Ok(Export::Traces(ExportTraceServiceRequest {
-            resource_spans: vec![ResourceSpans {
-                resource: None,
-                scope_spans: vec![ScopeSpans {
-                    scope: None,
-                    spans: vec![span(o)?],
-                    schema_url: String::new(),
-                }],
+        return Ok(traces(vec![ResourceSpans {
+            resource: None,
+            scope_spans: vec![ScopeSpans {
+                scope: None,
+                spans: vec![span(o)?],
                 schema_url: String::new(),
             }],
-        }));
+            schema_url: String::new(),
+        }]));
     }
     Err(ProtoError::Json("not an OTLP record"))
 }

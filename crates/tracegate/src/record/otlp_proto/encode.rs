@@ -21,8 +21,10 @@ use std::cell::Cell;
 
 use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint};
 
+use super::bounds::Signal;
 use crate::otlp_schema::{
-    ANY_VALUE, Case, Field, FieldKind, KEY_VALUE, LOGS, MAX_NUMBER, Message, TRACES,
+    ANY_VALUE, Case, Field, FieldKind, KEY_VALUE, LOGS, MAX_NUMBER, Message, RESOURCE_SPANS,
+    SCOPE_SPANS, SPAN, TRACES,
 };
 use crate::record::tape::{Elements, Kind, Tape, Token, raw, raw_contents, string_value};
 
@@ -44,22 +46,71 @@ thread_local! {
     static TAPE: Cell<Tape> = Cell::new(Tape::new());
 }
 
-fn request(line: &[u8], msg: &'static Message) -> Option<Vec<u8>> {
-    let mut tape = TAPE.take();
-    let out = walk(&mut tape, line, msg);
-    TAPE.set(tape);
-    out
+/// One gated OTLP record as an export request of its signal, routed by
+/// what it is (not by how its bytes start): a request with
+/// `resourceSpans`, else one with `resourceLogs`, else a bare span (`name`
+/// and an `attributes` array) wrapped into a trace request with one
+/// resource and one scope. `None`: the prost path decides
+/// ([`super::encode_export`]), and says why it is not one.
+///
+/// Requests of one signal concatenated are one request: a repeated
+/// field's encoding is its elements' encodings one after another, so
+/// an OTLP sink batches records by appending these bytes.
+pub fn export(line: &[u8]) -> Option<(Signal, Vec<u8>)> {
+    with_walk(line, |w| {
+        let (mut spans, mut logs, mut name, mut attributes) = (false, false, false, false);
+        for (k, v) in w.tape.members(0) {
+            match &*string_value(w.text, w.tok(k)?) {
+                "resourceSpans" => spans = true,
+                "resourceLogs" => logs = true,
+                "name" => name = true,
+                "attributes" => attributes = w.tok(v)?.kind == Kind::Array,
+                _ => {}
+            }
+        }
+        if spans {
+            w.fields(&TRACES, 0)?;
+            Some(Signal::Traces)
+        } else if logs {
+            w.fields(&LOGS, 0)?;
+            Some(Signal::Logs)
+        } else if name && attributes {
+            // resourceSpans { scopeSpans { spans { the span } } }, with
+            // no resource, scope or schema URL.
+            let n = |m: &Message, key: &str| m.field(key).map(|f| f.number);
+            let (r, s, sp) = (
+                n(&TRACES, "resourceSpans")?,
+                n(&RESOURCE_SPANS, "scopeSpans")?,
+                n(&SCOPE_SPANS, "spans")?,
+            );
+            w.nested(r, 0, |w| {
+                w.nested(s, 0, |w| w.nested(sp, 0, |w| w.fields(&SPAN, 0)))
+            })?;
+            Some(Signal::Traces)
+        } else {
+            None
+        }
+    })
 }
 
-fn walk(tape: &mut Tape, line: &[u8], msg: &'static Message) -> Option<Vec<u8>> {
-    let text = tape.scan(line).ok()?;
-    let mut w = Walk {
-        text,
-        tape,
-        out: Vec::with_capacity(line.len() / 2),
-    };
-    w.fields(msg, 0)?;
-    Some(w.out)
+fn request(line: &[u8], msg: &'static Message) -> Option<Vec<u8>> {
+    with_walk(line, |w| w.fields(msg, 0)).map(|((), out)| out)
+}
+
+/// `line` scanned onto this thread's tape and walked by `f`: what `f`
+/// says and the protobuf it wrote, or `None`.
+fn with_walk<T>(line: &[u8], f: impl FnOnce(&mut Walk<'_>) -> Option<T>) -> Option<(T, Vec<u8>)> {
+    let mut tape = TAPE.take();
+    let out = tape.scan(line).ok().and_then(|text| {
+        let mut w = Walk {
+            text,
+            tape: &tape,
+            out: Vec::with_capacity(line.len() / 2),
+        };
+        f(&mut w).map(|t| (t, w.out))
+    });
+    TAPE.set(tape);
+    out
 }
 
 struct Walk<'a> {
@@ -333,9 +384,9 @@ mod tests {
     use super::super::transcode::tests::{log_request, trace_request};
     use super::super::{
         decode_logs_prost, decode_traces_prost, encode_logs_prost as encode_logs_protobuf,
-        encode_traces_prost as encode_traces_protobuf,
+        encode_traces_prost as encode_traces_protobuf, export_prost,
     };
-    use super::{logs, traces};
+    use super::{export, logs, traces};
 
     /// The fast walk against the prost path on one line: the same bytes,
     /// or the walk declines; never bytes where prost refuses the line.
@@ -516,6 +567,100 @@ mod tests {
             agree(&line, traces(line.as_bytes()), encode_traces_protobuf(&line));
             let line = apply(&decode_logs_prost(&logs_req.encode_to_vec()).unwrap(), &es);
             agree(&line, logs(line.as_bytes()), encode_logs_protobuf(&line));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// A record routed and encoded for an export sink: requests of
+        /// both signals and bare spans, as the gate writes them and
+        /// edited, are encoded as the prost path encodes them, or left
+        /// to it; each line alone, and the same signal both ways.
+        #[test]
+        fn export_records_are_encoded_as_prost_encodes_them(
+            req in trace_request(),
+            logs_req in log_request(),
+            es in edits(),
+        ) {
+            let traces_line = decode_traces_prost(&req.encode_to_vec()).unwrap();
+            let logs_line = decode_logs_prost(&logs_req.encode_to_vec()).unwrap();
+            let mut lines = vec![
+                String::from_utf8(traces_line.clone()).unwrap(),
+                String::from_utf8(logs_line.clone()).unwrap(),
+                apply(&traces_line, &es),
+                apply(&logs_line, &es),
+            ];
+            // Each span as a bare record.
+            let v: Value = serde_json::from_slice(&traces_line).unwrap();
+            for rs in v["resourceSpans"].as_array().into_iter().flatten() {
+                for ss in rs["scopeSpans"].as_array().into_iter().flatten() {
+                    for sp in ss["spans"].as_array().into_iter().flatten() {
+                        let mut sp = sp.clone();
+                        sp["name"] = sp.get("name").cloned().unwrap_or(json!(""));
+                        sp["attributes"] = sp.get("attributes").cloned().unwrap_or(json!([]));
+                        let text = serde_json::to_vec(&sp).unwrap();
+                        lines.push(apply(&text, &es));
+                        lines.push(String::from_utf8(text).unwrap());
+                    }
+                }
+            }
+            for line in &lines {
+                let fast = export(line.as_bytes());
+                match (fast, export_prost(line.as_bytes())) {
+                    (Some(f), Ok(s)) => prop_assert_eq!(f, s, "{}", line),
+                    (Some(_), Err(_)) => panic!("the walk wrote a record prost refuses: {line}"),
+                    (None, _) => {}
+                }
+            }
+            // Unedited lines are never left to prost, unless it refuses
+            // them (a negative enum).
+            for line in &lines[..2] {
+                if export_prost(line.as_bytes()).is_ok() {
+                    prop_assert!(export(line.as_bytes()).is_some(), "{}", line);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn export_routes_records_by_what_they_are() {
+        use super::super::bounds::Signal;
+        let span = br#"{"attributes":[],"name":"a"}"#;
+        let wrapped = br#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":"a"}]}]}]}"#;
+        assert_eq!(
+            export(span),
+            Some((Signal::Traces, traces(wrapped).unwrap()))
+        );
+        assert_eq!(export(span).map(Some), Some(export_prost(span).ok()));
+        // Traces win over logs, as in the prost path.
+        let both = br#"{"resourceLogs":[{}],"resourceSpans":[{}]}"#;
+        assert_eq!(export(both).unwrap().0, Signal::Traces);
+        assert_eq!(export(both), export_prost(both).ok());
+        // An escaped key is its decoded name; the walk leaves its
+        // request to the prost path, as `traces` does.
+        let escaped = br#"{"resourceLogs":[{}],"resource\u0053pans":[{}]}"#;
+        assert_eq!(export(escaped), None);
+        assert_eq!(
+            super::super::encode_export(escaped).unwrap().0,
+            Signal::Traces
+        );
+        let logs_line = br#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{}]}]}]}"#;
+        assert_eq!(
+            export(logs_line),
+            Some((Signal::Logs, logs(logs_line).unwrap()))
+        );
+        // Not a record an export sink takes: a name without an attributes
+        // array, or neither.
+        for not in [
+            &br#"{"name":"a","attributes":{}}"#[..],
+            br#"{"name":"a"}"#,
+            br#"{"request_id":"chatcmpl-1"}"#,
+            b"[1]",
+            b"{",
+        ] {
+            assert_eq!(export(not), None);
+            assert!(export_prost(not).is_err());
         }
     }
 
