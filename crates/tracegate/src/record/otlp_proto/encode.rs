@@ -102,6 +102,9 @@ fn request(line: &[u8], msg: &'static Message) -> Option<Vec<u8>> {
 fn with_walk<T>(line: &[u8], f: impl FnOnce(&mut Walk<'_>) -> Option<T>) -> Option<(T, Vec<u8>)> {
     let mut tape = TAPE.take();
     let out = tape.scan(line).ok().and_then(|text| {
+        if tape.tokens().iter().any(|t| beyond_f64(text, t)) {
+            return None;
+        }
         let mut w = Walk {
             text,
             tape: &tape,
@@ -111,6 +114,21 @@ fn with_walk<T>(line: &[u8], f: impl FnOnce(&mut Walk<'_>) -> Option<T>) -> Opti
     });
     TAPE.set(tape);
     out
+}
+
+/// A number token beyond `f64`'s range (`1e999`), anywhere in the line,
+/// an unknown key's value included: JSON's grammar and the tape take it,
+/// serde_json (so the prost path) refuses the whole line, so the walk
+/// leaves it to that path. Only an exponent or more than 300 characters
+/// can reach past `f64::MAX` (309 digits), so other numbers are not
+/// parsed.
+fn beyond_f64(text: &str, t: &Token) -> bool {
+    if t.kind != Kind::Number {
+        return false;
+    }
+    let n = raw(text, t);
+    (n.len() > 300 || n.bytes().any(|b| b == b'e' || b == b'E'))
+        && n.parse::<f64>().is_ok_and(f64::is_infinite)
 }
 
 struct Walk<'a> {
@@ -707,6 +725,10 @@ mod tests {
             r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"kind":-1}]}]}]}"#,
             r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"name":null}]}]}]}"#,
             r#"{"resourceSpans":"CANARY"}"#,
+            // serde_json refuses a number beyond f64 anywhere, an unknown
+            // key's value too; the tape's grammar takes it.
+            r#"{"resourceSpans":[],"zz":1e999}"#,
+            r#"{"resourceSpans":[{"scopeSpans":[{"spans":[{"x":[{"y":-2E+400}]}]}]}]}"#,
         ] {
             assert!(traces(line.as_bytes()).is_none(), "{line}");
             assert!(encode_traces_protobuf(line).is_err(), "{line}");
