@@ -138,8 +138,9 @@ pub(crate) enum Check {
     /// [`Check::TailSecret`] where the syntax alone names a secret
     /// (strongSwan's `: PSK "<v>"`): any value that is no placeholder.
     TailValue,
-    /// A `.pgpass` line (`host:port:database:user:password`) that starts
-    /// a line: the password, when it looks random.
+    /// A `.pgpass` line (`host:port:database:user:password`), the
+    /// candidate starting at the colon after a host that starts a line:
+    /// the password, when it looks random.
     PgpassLine,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
@@ -555,7 +556,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             //   anyway (the directives without one stay out: finding
             //   them cost 2-3% CPU, fourth round).
             (
-                r#"(?-u)(?:-u|--user)[ \t]{1,4}["']?[A-Za-z0-9._@%+-]{1,64}:"#,
+                r"(?-u)(?:-u|--user)[ \t]",
                 r#"(?-u)(?:-u|--user)[ \t]{1,4}["']?[A-Za-z0-9._@%+-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::TailSecret,
                 Lead::Token,
@@ -586,12 +587,15 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::TailValue,
                 Lead::Any,
             ),
-            // A `.pgpass` line: `host:port:database:user:password`.
+            // A `.pgpass` line: `host:port:database:user:password`,
+            // from the colon after the host (the check reads the host
+            // back to the line's start): a shape that starts at any
+            // host byte would be proposed at most starts.
             (
-                r"(?-u)[A-Za-z0-9*][A-Za-z0-9._*-]*:(?:[0-9]{1,5}|\*):",
-                r"(?-u)[A-Za-z0-9*][A-Za-z0-9._*-]*:(?:[0-9]{1,5}|\*):[A-Za-z0-9._*-]{1,64}:[A-Za-z0-9._@*-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}",
+                r"(?-u):(?:[0-9]{1,5}|\*):",
+                r"(?-u):(?:[0-9]{1,5}|\*):[A-Za-z0-9._*-]{1,64}:[A-Za-z0-9._@*-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}",
                 Check::PgpassLine,
-                Lead::Token,
+                Lead::Any,
             ),
             // A bare `Bearer <token>` (or `bearer`) in prose or code.
             (

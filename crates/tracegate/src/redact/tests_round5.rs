@@ -299,3 +299,77 @@ fn an_address_word_outranks_the_outline_rule() {
     redacts(&r, "from 10.2.6.4. then", "10.2.6.4", "ipv4");
     keeps(&r, "Lásd a 3.2.1.4. pontot.\n");
 }
+
+/// The trigger loop finds every start the unanchored scan regex finds
+/// for the fifth round's shapes: texts built from their pieces (names,
+/// tags, quotes, ports, flags, line ends) in random order and number.
+#[test]
+fn trigger_starts_agree_with_the_scan_regex_on_this_rounds_pieces() {
+    const PIECES: &[&str] = &[
+        "<key>",
+        "</key>",
+        "<string>",
+        "<",
+        ">",
+        "API_TOKEN",
+        "ApiToken",
+        "db:password",
+        "{",
+        "}",
+        "api_key",
+        "vsn",
+        ",",
+        " ",
+        "  ",
+        "\t",
+        "\"",
+        "'",
+        ":",
+        ":password",
+        "password",
+        "Pwd=",
+        "pass:",
+        "-u",
+        "--user",
+        "ops:",
+        "db.internal:5432:app:report:",
+        "*:*:*:pg:",
+        "PSK",
+        "HTTP_Passwd",
+        "_token",
+        "SG.",
+        "a7cqUtWZgv0hpOG1pP_a5H.",
+        "Xk29fLmQpz81Tn4ArW0vB7c",
+        "\n",
+        "\r",
+        "key",
+        "\"key\": ",
+        "\"value\": ",
+        "x-api-key",
+        "1",
+        "09",
+        "CEF:0|A|B|",
+        "|",
+        "8.9.7.169",
+        "10:00:00:00:c9:2b:4c:8f",
+    ];
+    let r = all();
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for _ in 0..3000 {
+        let n = 1 + (next() % 24) as usize;
+        let text: String = (0..n)
+            .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+            .collect();
+        assert_eq!(
+            r.regex_regions(&text),
+            r.regex_pass_reference(&text),
+            "{text:?}"
+        );
+    }
+}

@@ -670,15 +670,16 @@ impl Starts {
 
     /// Starts revealed by a `:` at `p` whose value the syntax marks
     /// secret (issue 36, fifth round): strongSwan's `: PSK "<v>"`, an EDN
-    /// keyword and its string (`:password "<v>"`), and the first `:` of a
-    /// `.pgpass` line (`host:5432:…`), whose shape starts at the line.
+    /// keyword and its string (`:password "<v>"`), and a `:` before a
+    /// port and a `:` (a `.pgpass` line's `host:5432:…`; the check reads
+    /// the host back to the line's start).
     fn after_colon(&mut self, text: &[u8], p: usize) {
         let rest = &text[p + 1..];
         let blanks = rest
             .iter()
             .take_while(|b| matches!(b, b' ' | b'\t'))
             .count();
-        if (1..=4).contains(&blanks) {
+        if (1..=4).contains(&blanks) && matches!(rest.get(blanks), Some(b'P' | b'E' | b'X')) {
             let kw = &rest[blanks..];
             if [&b"PSK"[..], b"EAP", b"XAUTH"]
                 .iter()
@@ -691,7 +692,7 @@ impl Starts {
             .iter()
             .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'/' | b'-'))
             .count();
-        if name > 0 && quote_after(&rest[name..], true) {
+        if name > 0 && ends_like_a_secret(rest[name - 1]) && quote_after(&rest[name..], true) {
             self.at.push(p);
         }
         let port = rest
@@ -705,6 +706,8 @@ impl Starts {
             port
         };
         if (1..=5).contains(&port) && rest.get(port) == Some(&b':') {
+            // Only after a host that starts a line, as the check wants:
+            // `1:1:1:…` starts nothing.
             let host = text[..p]
                 .iter()
                 .rev()
@@ -717,7 +720,7 @@ impl Starts {
                 && (s == 0 || matches!(text[s - 1], b'\n' | b'\r'))
                 && (text[s].is_ascii_alphanumeric() || text[s] == b'*')
             {
-                self.at.push(s);
+                self.at.push(p);
             }
         }
     }
@@ -726,6 +729,11 @@ impl Starts {
     /// secret word (`<ApiToken>`), and a property list's `<key>` whose
     /// `</key>` ends at `p` (the shape checks the name).
     fn element_before(&mut self, text: &[u8], p: usize) {
+        // Every name it reads ends in a secret word's last letter, and
+        // `</key` in `y`: most `>` (`|>`, `->`, `<br>`) go no further.
+        if p == 0 || !ends_like_a_secret(text[p - 1]) {
+            return;
+        }
         let before = &text[..p];
         let name_len = |end: usize| {
             text[..end]
@@ -761,6 +769,10 @@ impl Starts {
     /// the tuple's `{`.
     fn tuple_before(&mut self, text: &[u8], p: usize) {
         if !quote_after(&text[p + 1..], false) {
+            return;
+        }
+        let last = text[..p].iter().rev().find(|b| !matches!(b, b' ' | b'\t'));
+        if !last.is_some_and(|&b| ends_like_a_secret(b)) {
             return;
         }
         let mut e = p;
@@ -942,6 +954,12 @@ fn names_a_secret(name: &[u8]) -> bool {
         .any(|w| name.len() >= w.len() && name[name.len() - w.len()..].eq_ignore_ascii_case(w))
 }
 
+/// `b` may end a name that [`names_a_secret`] accepts: the last letter
+/// of one of its words (`t`, `n`, `d`, `y`, any case).
+fn ends_like_a_secret(b: u8) -> bool {
+    matches!(b | 0x20, b't' | b'n' | b'd' | b'y')
+}
+
 /// `rest` holds, after at most eight blanks (then, with `comma`, one
 /// optional `,` and at most eight more), a quote.
 fn quote_after(rest: &[u8], comma: bool) -> bool {
@@ -964,6 +982,12 @@ fn quote_after(rest: &[u8], comma: bool) -> bool {
 /// `rest` (after a `_`) starts with a secret word of a blank-separated
 /// directive and a blank.
 fn secret_directive(rest: &[u8]) -> bool {
+    if !rest
+        .first()
+        .is_some_and(|&b| matches!(b | 0x20, b'p' | b's' | b't'))
+    {
+        return false;
+    }
     [&b"passwd"[..], b"password", b"secret", b"token"]
         .iter()
         .any(|w| {

@@ -178,8 +178,19 @@ pub(crate) fn check(
             (!value.is_empty() && !placeholder(value)).then_some((start + cut, end))
         }
         Check::PgpassLine => {
-            // A line ends in `\n` or `\r` (an HL7 segment's end).
-            let line = start == 0 || matches!(text[start - 1], b'\n' | b'\r');
+            // The host before the colon starts a line, which ends in `\n`
+            // or `\r` (an HL7 segment's end).
+            let host = text[..start]
+                .iter()
+                .rev()
+                .take_while(|&&b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'*' | b'-')
+                })
+                .count();
+            let from = start - host;
+            let line = host > 0
+                && (text[from].is_ascii_alphanumeric() || text[from] == b'*')
+                && (from == 0 || matches!(text[from - 1], b'\n' | b'\r'));
             let cut = tail_start(s)?;
             (line && random_looking(&s[cut..])).then_some((start + cut, end))
         }
