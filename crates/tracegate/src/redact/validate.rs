@@ -238,7 +238,7 @@ pub(crate) fn check(
         Check::Ipv4 => (ipv4_ok(s)
             && !netmask(s)
             && !event_header_version(text, start, end)
-            && !(outline_number(text, start, end) && !confirmed())
+            && (!outline_number(text, start, end) || confirmed())
             && !joined_context(text, start, end, b".")
             && !version_glue(text, start, end)
             && !version_key(text, start)
