@@ -15,6 +15,7 @@
 //! | credential by its name | a key or header name before a `:`, `=` or `,` (`api_key=`, `"auth":`, `"Bearer",`); a secret word before a `(` and a quote (`.bearer_auth("`); `api-key`, `auth-token`, `private-token` at their `-`; `variable "` up to 96 bytes before a `default =` |
 //! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits, or `(0` or `(dd)` and 9 |
 //! | email | the first byte of the run of local-part bytes (ASCII or any non-ASCII byte) before an `@` |
+//! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
