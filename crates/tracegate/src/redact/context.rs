@@ -129,6 +129,8 @@ pub fn default_context(
                 "fax",
                 "whatsapp",
                 "sms",
+                // Finnish `puh.`, `puhelin` (issue 36, fifth round).
+                "puh",
                 "text me",
                 "reach me",
                 "number",
@@ -283,7 +285,7 @@ impl Compiled {
     /// column.
     pub(crate) fn confirms(&self, text: &[u8], start: usize) -> bool {
         let near = self
-            .nearest(self.words.as_ref(), text, start)
+            .nearest(self.words.as_ref(), text, start, true)
             .is_some_and(|end| {
                 // A token (`[REDACTED:x]`, ending in `]`) in between stands
                 // for what was there: a later pass judges as the first did.
@@ -298,7 +300,7 @@ impl Compiled {
     /// before the candidate: `client-ip:` names an address) with no digit
     /// between it and `start`.
     pub(crate) fn confirms_from(&self, text: &[u8], start: usize, from: usize) -> bool {
-        self.nearest(self.words.as_ref(), text, start)
+        self.nearest(self.words.as_ref(), text, start, true)
             .is_some_and(|end| {
                 end > from
                     && !text[end..start.min(text.len())]
@@ -340,12 +342,12 @@ impl Compiled {
     /// the next line of a hosts file or an access log starts with an
     /// address all the same (issue 36).
     pub(crate) fn vetoes(&self, text: &[u8], start: usize) -> bool {
-        match self.nearest(self.not_words.as_ref(), text, start) {
+        match self.nearest(self.not_words.as_ref(), text, start, false) {
             None => false,
             Some(veto) => {
                 !text[veto..start.min(text.len())].contains(&b'\n')
                     && self
-                        .nearest(self.words.as_ref(), text, start)
+                        .nearest(self.words.as_ref(), text, start, true)
                         .is_none_or(|confirm| confirm <= veto)
             }
         }
@@ -358,7 +360,7 @@ impl Compiled {
     pub(crate) fn vetoes_own(&self, text: &[u8], start: usize) -> bool {
         self.vetoes(text, start)
             && self
-                .nearest(self.not_words.as_ref(), text, start)
+                .nearest(self.not_words.as_ref(), text, start, false)
                 .is_some_and(|end| {
                     !text[end..start.min(text.len())]
                         .iter()
@@ -367,8 +369,18 @@ impl Compiled {
     }
 
     /// Where the last word of `ac` that occurs in the window before
-    /// `start`, at a word boundary, ends.
-    fn nearest(&self, ac: Option<&AhoCorasick>, text: &[u8], start: usize) -> Option<usize> {
+    /// `start`, at a word boundary, ends. With `camel`, a capital after a
+    /// lowercase letter starts a word too: the last part of an
+    /// identifier (`TaxpayerSSN`, `homePhone`) names what it holds (issue
+    /// 36, fifth round). Only confirming words read so: a veto word
+    /// inside an identifier lets nothing through.
+    fn nearest(
+        &self,
+        ac: Option<&AhoCorasick>,
+        text: &[u8],
+        start: usize,
+        camel: bool,
+    ) -> Option<usize> {
         let ac = ac?;
         let start = start.min(text.len());
         let from = start.saturating_sub(self.window);
@@ -389,6 +401,7 @@ impl Compiled {
                 at == 0
                     || !word(text[at - 1])
                     || !text[at].is_ascii_alphanumeric()
+                    || (camel && text[at - 1].is_ascii_lowercase() && text[at].is_ascii_uppercase())
                     || (matches!(text[at - 1], b'-' | b'_')
                         && text[from + m.end()..start].iter().all(joint))
             })

@@ -128,6 +128,20 @@ pub(crate) enum Check {
     /// SASL PLAIN's response (`AUTH PLAIN <base64>`): the base64, when it
     /// decodes to `authzid NUL authcid NUL password` with a password.
     SaslPlain,
+    /// A value that the syntax around it marks as a secret and that ends
+    /// the candidate (`-u user:<v>`, `<key>…TOKEN</key><string><v>`,
+    /// `{api_key, "<v>"}`, `:password "<v>"`, `HTTP_Passwd  <v>`; issue
+    /// 36, fifth round): the run of value bytes at the candidate's end
+    /// (after its last byte that no value holds: `:`, `>`, a quote, a
+    /// blank), when it looks random, as [`Check::Secret`].
+    TailSecret,
+    /// [`Check::TailSecret`] where the syntax alone names a secret
+    /// (strongSwan's `: PSK "<v>"`): any value that is no placeholder.
+    TailValue,
+    /// A `.pgpass` line (`host:port:database:user:password`), the
+    /// candidate starting at the colon after a host that starts a line:
+    /// the password, when it looks random.
+    PgpassLine,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
     /// 13-19 digits in a printed grouping, issuer prefix and length, Luhn;
@@ -361,10 +375,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             ),
             // AWS secret access keys, known only by their context: after
             // their name and `=` or `:`, or a blank (`aws configure set
-            // aws_secret_access_key <key>`).
+            // aws_secret_access_key <key>`). The name is the key's last
+            // words, whatever joins them to what comes before
+            // (`aws.secret_access_key` in a Vagrantfile; issue 36, fifth
+            // round).
             (
-                r#"(?i-u)(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t:=]"#,
-                r#"(?i-u)(?:aws_secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=]?[ \t]{0,8}["']?[A-Za-z0-9/+]{40,}"#,
+                r#"(?i-u)(?:aws_secret_access_key|secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t:=]"#,
+                r#"(?i-u)(?:aws_secret_access_key|secret_access_key|secretaccesskey|aws_secret_key)["']?[ \t]{0,8}[:=]?[ \t]{0,8}["']?[A-Za-z0-9/+]{40,}"#,
                 Check::Value,
                 Lead::Token,
             ),
@@ -379,11 +396,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             ),
             // A secret under a name/value pair (a Kubernetes or ECS `env`
             // entry: `- name: AWS_SECRET_ACCESS_KEY` then `value: <v>`,
-            // or `{"name": "API_TOKEN", "value": "<v>"}`): the value only,
-            // when the name says it is a secret.
+            // or `{"name": "API_TOKEN", "value": "<v>"}`), or a key/value
+            // pair (a Postman collection's `{"key": "x-api-key", "value":
+            // "<v>"}`; issue 36, fifth round): the value only, when the
+            // name says it is a secret.
             (
-                r#"(?i-u)name["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9_.-]*(?:secret|token|password|passwd|api_key|apikey|access_key|private_key)"#,
-                r#"(?i-u)name["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9_.-]*(?:secret|token|password|passwd|api_key|apikey|access_key|private_key)["']?[ \t]{0,8},?[ \t]{0,8}(?:\r?\n[ \t]{0,16})?(?:-[ \t]{1,4})?["']?value["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{16,}"#,
+                r#"(?i-u)name["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9_.-]*(?:secret|token|password|passwd|api_key|apikey|access_key|private_key)|key["']?[ \t]{0,8}[:=]"#,
+                r#"(?i-u)(?:name|key)["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9_.-]*(?:secret|token|password|passwd|api_key|api-key|apikey|access_key|private_key)["']?[ \t]{0,8},?[ \t]{0,8}(?:\r?\n[ \t]{0,16})?(?:-[ \t]{1,4})?["']?value["']?[ \t]{0,8}[:=][ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{16,}"#,
                 Check::EnvValue,
                 Lead::Token,
             ),
@@ -406,9 +425,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // Puppet); a declared type may stand between the name and it
             // (Bicep's `param adminPassword string = …`, Kotlin's and
             // TypeScript's `password: String = …`; issue 36, fourth round).
+            //
+            // The last words take in ODBC's `PWD=`, Salt's `mysql.pass:` and
+            // WireGuard's `PrivateKey =` (issue 36, fifth round).
             (
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|bearer_?auth)(?:["']?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["'])"#,
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|bearer_?auth)(?:["']?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}string)?[ \t]{0,8}(?:[:?+]?=>?|:)[ \t]{0,8}["']?|\([ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|private[_-]?key|privatekey|bearer_?auth)(?:["']?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["'])"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|private[_-]?key|privatekey|bearer_?auth)(?:["']?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}string)?[ \t]{0,8}(?:[:?+]?=>?|:)[ \t]{0,8}["']?|\([ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Secret,
                 Lead::Any,
             ),
@@ -511,6 +533,69 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r"(?-u)AUTH PLAIN [A-Za-z0-9+/]{8,}={0,2}",
                 Check::SaslPlain,
                 Lead::Token,
+            ),
+            // SendGrid's keys: `SG.`, 22 and 43 base64url bytes.
+            (
+                r"(?-u)SG\.[A-Za-z0-9_-]",
+                r"(?-u)SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}",
+                Check::None,
+                Lead::Token,
+            ),
+            // Values that the syntax around them marks secret (issue 36,
+            // fifth round), each the run of value bytes that ends the
+            // candidate (`Check::TailSecret`):
+            // - a user and password after curl's `-u`/`--user`;
+            // - an element or a property list entry whose name says it
+            //   holds one (`<ApiToken>…`, `<key>API_TOKEN</key>` then
+            //   `<string>…`);
+            // - an Erlang tuple or an EDN/Clojure keyword whose name says
+            //   so (`{api_key, "…"}`, `:password "…"`);
+            // - a blank-separated directive whose snake-case name ends in
+            //   one (fluent-bit's `HTTP_Passwd  …`, `SetEnv DB_PASSWORD
+            //   …`), found from its `_`, a byte the trigger loop visits
+            //   anyway (the directives without one stay out: finding
+            //   them cost 2-3% CPU, fourth round).
+            (
+                r"(?-u)(?:-u|--user)[ \t]",
+                r#"(?-u)(?:-u|--user)[ \t]{1,4}["']?[A-Za-z0-9._@%+-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::TailSecret,
+                Lead::Token,
+            ),
+            (
+                r"(?-u)<[A-Za-z0-9_.:-]",
+                r#"(?i-u)<(?:key>)?[A-Za-z0-9_.:-]*(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key)(?:</key>[ \t\r\n]{0,64}<string>|>)[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::TailSecret,
+                Lead::Any,
+            ),
+            (
+                r"(?-u)\{[ \t]{0,4}[A-Za-z0-9_./-]|:[A-Za-z0-9_./-]",
+                r#"(?i-u)(?:\{[ \t]{0,4}[A-Za-z0-9_./-]*(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[ \t]{0,8},|:[A-Za-z0-9_./-]*(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[ \t]{0,8},?)[ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::TailSecret,
+                Lead::Any,
+            ),
+            (
+                r"(?i-u)_(?:passwd|password|secret|token)[ \t]",
+                r#"(?i-u)_(?:passwd|password|secret|token)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::TailSecret,
+                Lead::Any,
+            ),
+            // strongSwan's `ipsec.secrets`: `<ids> : PSK "<v>"` (also
+            // `EAP`, `XAUTH`): the syntax names the secret.
+            (
+                r"(?-u):[ \t]{1,4}(?:PSK|EAP|XAUTH)[ \t]",
+                r#"(?-u):[ \t]{1,4}(?:PSK|EAP|XAUTH)[ \t]{1,4}["'][A-Za-z0-9._~+/=!#%^&*@-]{8,}"#,
+                Check::TailValue,
+                Lead::Any,
+            ),
+            // A `.pgpass` line: `host:port:database:user:password`,
+            // from the colon after the host (the check reads the host
+            // back to the line's start): a shape that starts at any
+            // host byte would be proposed at most starts.
+            (
+                r"(?-u):(?:[0-9]{1,5}|\*):",
+                r"(?-u):(?:[0-9]{1,5}|\*):[A-Za-z0-9._*-]{1,64}:[A-Za-z0-9._@*-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}",
+                Check::PgpassLine,
+                Lead::Any,
             ),
             // A bare `Bearer <token>` (or `bearer`) in prose or code.
             (

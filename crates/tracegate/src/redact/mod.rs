@@ -174,6 +174,9 @@ mod tests_round3;
 mod tests_round4;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round5;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_structure;
 
 use std::fmt;

@@ -387,8 +387,11 @@ mod tests {
         }
         // The credential families and PEM shapes took it past 1 MiB; the
         // shapes of issue 36's third round (credentials named by the code
-        // around them, national numbers without a trunk `0`) to 2.06 MiB.
-        assert!(bytes < 5 * 1024 * 1024 / 2, "{bytes} bytes");
+        // around them, national numbers without a trunk `0`) to 2.06 MiB;
+        // the fifth round's (elements, tuples, key/value pairs, `.pgpass`
+        // lines) to 2.73 MiB, most of it in the exact shapes, which are
+        // built on first use only.
+        assert!(bytes < 3 * 1024 * 1024, "{bytes} bytes");
     }
 
     /// The committed scan DFA is, byte for byte, what a build from today's

@@ -15,6 +15,7 @@
 //! | credential by its name | a key or header name before a `:`, `=` or `,` (`api_key=`, `"auth":`, `"Bearer",`); a secret word before a `(` and a quote (`.bearer_auth("`); `api-key`, `auth-token`, `private-token` at their `-`; `variable "` up to 96 bytes before a `default =` |
 //! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits, or `(0` or `(dd)` and 9 |
 //! | email | the first byte of the run of local-part bytes (ASCII or any non-ASCII byte) before an `@` |
+//! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
@@ -191,7 +192,18 @@ const fn visited() -> [bool; 256] {
         t[b] = c.is_ascii_digit()
             || matches!(
                 c,
-                b'(' | b'+' | b',' | b'-' | b'.' | b':' | b'=' | b'@' | b'A' | b'B' | b'J' | b'_'
+                b'(' | b'+'
+                    | b','
+                    | b'-'
+                    | b'.'
+                    | b':'
+                    | b'='
+                    | b'>'
+                    | b'@'
+                    | b'A'
+                    | b'B'
+                    | b'J'
+                    | b'_'
             );
         b += 1;
     }
@@ -472,6 +484,17 @@ impl Starts {
             {
                 self.at.push(p - 3);
             }
+            // SendGrid's `SG.` at a token start.
+            b'.' if p >= 2
+                && text[p - 2] == b'S'
+                && text[p - 1] == b'G'
+                && token_start(text, p - 2) =>
+            {
+                self.at.push(p - 2);
+            }
+            // The end of an element's start tag or of a property list's
+            // `</key>`: an element that names a secret.
+            b'>' => self.element_before(text, p),
             b'@' => {
                 let next_ok = text
                     .get(p + 1)
@@ -530,6 +553,7 @@ impl Starts {
                 if e > 0 && matches!(text[e - 1], b'"' | b'\'') {
                     self.header_name_before(text, p);
                 }
+                self.tuple_before(text, p);
             }
             b'-' | b'_' | b'A' | b'B' | b'J' => {
                 if b == b'-'
@@ -547,6 +571,12 @@ impl Starts {
                 // <v>`): its `api-key`, `auth-token` or `private-token`.
                 if b == b'-' {
                     self.header_word_around(text, p);
+                    // curl's `-u user:<v>`.
+                    if text.get(p + 1) == Some(&b'u')
+                        && matches!(text.get(p + 2), Some(b' ' | b'\t'))
+                    {
+                        self.at.push(p);
+                    }
                     // MySQL's `-p<v>`, after a blank.
                     if text.get(p + 1) == Some(&b'p')
                         && (p == 0 || matches!(text[p - 1], b' ' | b'\t'))
@@ -554,6 +584,11 @@ impl Starts {
                     {
                         self.at.push(p);
                     }
+                }
+                // A blank-separated directive whose snake-case name ends
+                // in a secret word (`HTTP_Passwd  <v>`).
+                if b == b'_' && secret_directive(&text[p + 1..]) {
+                    self.at.push(p);
                 }
                 for &(lit, mark) in literals_marked_by(b) {
                     // A byte loop: these are 3-11 bytes, and a `memcmp`
@@ -604,6 +639,7 @@ impl Starts {
             self.at.push(s);
         }
         self.header_name_before(text, p);
+        self.after_colon(text, p);
         // `scheme://`: a password in the URL, or a Slack webhook.
         if text.get(p + 1..p + 3) == Some(b"//") {
             let rest = &text[p + 3..];
@@ -633,6 +669,134 @@ impl Starts {
         }
     }
 
+    /// Starts revealed by a `:` at `p` whose value the syntax marks
+    /// secret (issue 36, fifth round): strongSwan's `: PSK "<v>"`, an EDN
+    /// keyword and its string (`:password "<v>"`), and a `:` before a
+    /// port and a `:` (a `.pgpass` line's `host:5432:…`; the check reads
+    /// the host back to the line's start).
+    fn after_colon(&mut self, text: &[u8], p: usize) {
+        let rest = &text[p + 1..];
+        let blanks = rest
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        if (1..=4).contains(&blanks) && matches!(rest.get(blanks), Some(b'P' | b'E' | b'X')) {
+            let kw = &rest[blanks..];
+            if [&b"PSK"[..], b"EAP", b"XAUTH"]
+                .iter()
+                .any(|k| kw.starts_with(k) && matches!(kw.get(k.len()), Some(b' ' | b'\t')))
+            {
+                self.at.push(p);
+            }
+        }
+        let name = rest
+            .iter()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'/' | b'-'))
+            .count();
+        if name > 0 && ends_like_a_secret(rest[name - 1]) && quote_after(&rest[name..], true) {
+            self.at.push(p);
+        }
+        let port = rest
+            .iter()
+            .take(6)
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let port = if port == 0 && rest.first() == Some(&b'*') {
+            1
+        } else {
+            port
+        };
+        if (1..=5).contains(&port) && rest.get(port) == Some(&b':') {
+            // Only after a host that starts a line, as the check wants:
+            // `1:1:1:…` starts nothing.
+            let host = text[..p]
+                .iter()
+                .rev()
+                .take_while(|&&b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'*' | b'-')
+                })
+                .count();
+            let s = p - host;
+            if host > 0
+                && (s == 0 || matches!(text[s - 1], b'\n' | b'\r'))
+                && (text[s].is_ascii_alphanumeric() || text[s] == b'*')
+            {
+                self.at.push(p);
+            }
+        }
+    }
+
+    /// Starts revealed by a `>` at `p`: an element whose name ends in a
+    /// secret word (`<ApiToken>`), and a property list's `<key>` whose
+    /// `</key>` ends at `p` (the shape checks the name).
+    fn element_before(&mut self, text: &[u8], p: usize) {
+        // Every name it reads ends in a secret word's last letter, and
+        // `</key` in `y`: most `>` (`|>`, `->`, `<br>`) go no further.
+        if p == 0 || !ends_like_a_secret(text[p - 1]) {
+            return;
+        }
+        let before = &text[..p];
+        let name_len = |end: usize| {
+            text[..end]
+                .iter()
+                .rev()
+                .take_while(|&&b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-')
+                })
+                .count()
+        };
+        if p >= 5 && before[p - 5..].eq_ignore_ascii_case(b"</key") {
+            let e = p - 5;
+            let s = e - name_len(e);
+            if s >= 5 && text[s - 5..s].eq_ignore_ascii_case(b"<key>") {
+                self.at.push(s - 5);
+            }
+            return;
+        }
+        let name = name_len(p);
+        let s = p - name;
+        if name == 0 || !names_a_secret(&text[s..p]) {
+            return;
+        }
+        if s >= 1 && text[s - 1] == b'<' {
+            self.at.push(s - 1);
+        } else if s >= 5 && text[s - 5..s].eq_ignore_ascii_case(b"<key>") {
+            self.at.push(s - 5);
+        }
+    }
+
+    /// An Erlang tuple's first element names a secret and its second is
+    /// a string (`{api_key, "<v>"}`): the `,` at `p`; the shape starts at
+    /// the tuple's `{`.
+    fn tuple_before(&mut self, text: &[u8], p: usize) {
+        if !quote_after(&text[p + 1..], false) {
+            return;
+        }
+        let last = text[..p].iter().rev().find(|b| !matches!(b, b' ' | b'\t'));
+        if !last.is_some_and(|&b| ends_like_a_secret(b)) {
+            return;
+        }
+        let mut e = p;
+        while e > 0 && p - e < 8 && matches!(text[e - 1], b' ' | b'\t') {
+            e -= 1;
+        }
+        let name = text[..e]
+            .iter()
+            .rev()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'/' | b'-'))
+            .count();
+        if name == 0 || !names_a_secret(&text[e - name..e]) {
+            return;
+        }
+        let mut s = e - name;
+        while s > 0 && e - name - s < 4 && matches!(text[s - 1], b' ' | b'\t') {
+            s -= 1;
+        }
+        if s > 0 && text[s - 1] == b'{' {
+            self.at.push(s - 1);
+        }
+    }
+
     /// Starts revealed by an assignment (`:` or `=` at `p`): a credential
     /// header or key name right before it, perhaps quoted
     /// (`Authorization:`, `"x-api-key": `, `api_key=`,
@@ -650,6 +814,7 @@ impl Starts {
             b"ocp-apim-subscription-key",
             b"x-functions-key",
             b"aws_secret_access_key",
+            b"secret_access_key",
             b"secretaccesskey",
             b"aws_secret_key",
             b"azure_openai_api_key",
@@ -663,8 +828,10 @@ impl Starts {
             b"azure_storage_account_key",
             b"openai_api_key",
             b"anthropic_api_key",
-            // `- name: API_TOKEN` / `value: <v>` (an `env` entry).
+            // `- name: API_TOKEN` / `value: <v>` (an `env` entry), and
+            // `{"key": "x-api-key", "value": <v>}` (Postman).
             b"name",
+            b"key",
             // `"auth": "<base64 user:password>"` (docker, `.npmrc`).
             b"auth",
             // `("Bearer", "<token>")`: a scheme, then its credential.
@@ -746,6 +913,11 @@ impl Starts {
             b"password",
             b"passwd",
             b"passphrase",
+            b"pwd",
+            b"pass",
+            b"privatekey",
+            b"private_key",
+            b"private-key",
             b"bearer_auth",
             b"bearerauth",
         ];
@@ -757,6 +929,73 @@ impl Starts {
             }
         }
     }
+}
+
+/// `name` ends in a word that names a secret (the element, tuple and
+/// keyword shapes' words, any case).
+fn names_a_secret(name: &[u8]) -> bool {
+    const WORDS: &[&[u8]] = &[
+        b"secret",
+        b"token",
+        b"password",
+        b"passwd",
+        b"pwd",
+        b"apikey",
+        b"api_key",
+        b"api-key",
+        b"accesskey",
+        b"access_key",
+        b"access-key",
+        b"privatekey",
+        b"private_key",
+        b"private-key",
+    ];
+    WORDS
+        .iter()
+        .any(|w| name.len() >= w.len() && name[name.len() - w.len()..].eq_ignore_ascii_case(w))
+}
+
+/// `b` may end a name that [`names_a_secret`] accepts: the last letter
+/// of one of its words (`t`, `n`, `d`, `y`, any case).
+fn ends_like_a_secret(b: u8) -> bool {
+    matches!(b | 0x20, b't' | b'n' | b'd' | b'y')
+}
+
+/// `rest` holds, after at most eight blanks (then, with `comma`, one
+/// optional `,` and at most eight more), a quote.
+fn quote_after(rest: &[u8], comma: bool) -> bool {
+    let mut i = rest
+        .iter()
+        .take(8)
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    if comma && rest.get(i) == Some(&b',') {
+        i += 1;
+        i += rest[i..]
+            .iter()
+            .take(8)
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+    }
+    matches!(rest.get(i), Some(b'"' | b'\''))
+}
+
+/// `rest` (after a `_`) starts with a secret word of a blank-separated
+/// directive and a blank.
+fn secret_directive(rest: &[u8]) -> bool {
+    if !rest
+        .first()
+        .is_some_and(|&b| matches!(b | 0x20, b'p' | b's' | b't'))
+    {
+        return false;
+    }
+    [&b"passwd"[..], b"password", b"secret", b"token"]
+        .iter()
+        .any(|w| {
+            rest.len() > w.len()
+                && rest[..w.len()].eq_ignore_ascii_case(w)
+                && matches!(rest[w.len()], b' ' | b'\t')
+        })
 }
 
 impl Starts {

@@ -168,6 +168,32 @@ pub(crate) fn check(
             let cut = b"AUTH PLAIN ".len();
             sasl_plain(s.get(cut..)?).then_some((start + cut, end))
         }
+        Check::TailSecret => {
+            let cut = tail_start(s)?;
+            random_looking(&s[cut..]).then_some((start + cut, end))
+        }
+        Check::TailValue => {
+            let cut = tail_start(s)?;
+            let value = &s[cut..];
+            (!value.is_empty() && !placeholder(value)).then_some((start + cut, end))
+        }
+        Check::PgpassLine => {
+            // The host before the colon starts a line, which ends in `\n`
+            // or `\r` (an HL7 segment's end).
+            let host = text[..start]
+                .iter()
+                .rev()
+                .take_while(|&&b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'*' | b'-')
+                })
+                .count();
+            let from = start - host;
+            let line = host > 0
+                && (text[from].is_ascii_alphanumeric() || text[from] == b'*')
+                && (from == 0 || matches!(text[from - 1], b'\n' | b'\r'));
+            let cut = tail_start(s)?;
+            (line && random_looking(&s[cut..])).then_some((start + cut, end))
+        }
         Check::UrlPassword => {
             // `scheme://user:password@`: between the last `:` and the `@`.
             let at = end.checked_sub(1)?;
@@ -211,7 +237,8 @@ pub(crate) fn check(
         .then_some((start, end)),
         Check::Ipv4 => (ipv4_ok(s)
             && !netmask(s)
-            && !outline_number(text, start, end)
+            && !event_header_version(text, start, end)
+            && (!outline_number(text, start, end) || confirmed())
             && !joined_context(text, start, end, b".")
             && !version_glue(text, start, end)
             && !version_key(text, start)
@@ -471,6 +498,33 @@ fn value_start(s: &[u8]) -> Option<usize> {
     (cut > name).then_some(cut)
 }
 
+/// Where the run of value bytes that ends `s` starts (after `s`'s last
+/// byte that no value of the secret shapes holds: `:`, `>`, a quote, a
+/// blank); `None` when no byte before the run marks it off.
+fn tail_start(s: &[u8]) -> Option<usize> {
+    let value = |b: u8| {
+        b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'.' | b'_'
+                    | b'~'
+                    | b'+'
+                    | b'/'
+                    | b'='
+                    | b'!'
+                    | b'#'
+                    | b'%'
+                    | b'^'
+                    | b'&'
+                    | b'*'
+                    | b'@'
+                    | b'-'
+            )
+    };
+    let cut = s.iter().rposition(|&b| !value(b))? + 1;
+    (cut < s.len()).then_some(cut)
+}
+
 /// Base64 of SASL PLAIN's `authzid NUL authcid NUL password` (RFC 4616):
 /// two NULs, a user and a password after them.
 fn sasl_plain(v: &[u8]) -> bool {
@@ -641,7 +695,17 @@ fn version_key(text: &[u8], start: usize) -> bool {
     if glue == 0 {
         return false;
     }
-    let upto = before.len() - glue;
+    let mut upto = before.len() - glue;
+    // An Erlang tuple (`{vsn, "1.2.3.4"}`): the key before its comma,
+    // right after the tuple's `{` (issue 36, fifth round). A comma
+    // anywhere else (`after the release, 10.0.0.5`) keeps no key.
+    let tuple = upto > 0 && before[upto - 1] == b',';
+    if tuple {
+        upto -= 1;
+        while upto > 0 && matches!(before[upto - 1], b' ' | b'\t') {
+            upto -= 1;
+        }
+    }
     let key_len = before[..upto]
         .iter()
         .rev()
@@ -650,6 +714,13 @@ fn version_key(text: &[u8], start: usize) -> bool {
         .count();
     let from = upto - key_len;
     let key = &before[from..upto];
+    if tuple {
+        let open = before[..from]
+            .iter()
+            .rev()
+            .find(|b| !matches!(b, b' ' | b'\t'));
+        return key_len > 0 && open == Some(&b'{') && version_word(key);
+    }
     if version_word(key) {
         return true;
     }
@@ -697,6 +768,7 @@ fn version_word(key: &[u8]) -> bool {
                 | b"rev"
                 | b"revision"
                 | b"tag"
+                | b"vsn"
         )
     };
     let n = starts.len();
@@ -1400,7 +1472,9 @@ pub(crate) fn iban_ok(s: &[u8]) -> bool {
         .filter(|b| b.is_ascii_alphanumeric())
         .map(u8::to_ascii_uppercase)
         .collect();
-    if !(15..=34).contains(&compact.len()) {
+    // ISO 11649's creditor references (`RF18 5390 0754 7034`) share the
+    // IBAN's check, but `RF` names no country (issue 36, fifth round).
+    if !(15..=34).contains(&compact.len()) || compact.starts_with(b"RF") {
         return false;
     }
     if !s.iter().any(u8::is_ascii_uppercase) {
@@ -1595,8 +1669,11 @@ fn version_glue(text: &[u8], start: usize, end: usize) -> bool {
             .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
             .count();
         let from = start - 1 - name;
+        // A Squid hierarchy code (`HIER_DIRECT/10.0.0.5`) holds a `_`;
+        // no product token does (issue 36, fifth round).
         name > 0
             && text[from].is_ascii_uppercase()
+            && !text[from..start - 1].contains(&b'_')
             && (from == 0 || !matches!(text[from - 1], b'.' | b'/' | b':' | b'@'))
     };
     let before = before || product;
@@ -1605,6 +1682,27 @@ fn version_glue(text: &[u8], start: usize, end: usize) -> bool {
         .is_some_and(|b| matches!(b, b'-' | b'+' | b'.' | b'_'))
         && text.get(end + 1).is_some_and(u8::is_ascii_alphabetic);
     before || after
+}
+
+/// The device version of a CEF or LEEF event header
+/// (`CEF:0|Vendor|Product|1.2.3.4|…`, `LEEF:2.0|Vendor|Product|1.2.3.4|`):
+/// its fourth field, between the third and fourth `|` after the tag at
+/// the line's start (issue 36, fifth round). Addresses stand in the
+/// extension after the header (`src=…`), never in that field.
+fn event_header_version(text: &[u8], start: usize, end: usize) -> bool {
+    if start == 0 || text[start - 1] != b'|' || text.get(end) != Some(&b'|') {
+        return false;
+    }
+    let line = text[..start]
+        .iter()
+        .rposition(|&b| matches!(b, b'\n' | b'\r'))
+        .map_or(0, |i| i + 1);
+    let head = &text[line..start];
+    let tag = head
+        .iter()
+        .position(|&b| b == b':')
+        .is_some_and(|c| matches!(&head[..c], b"CEF" | b"LEEF"));
+    tag && head.iter().filter(|&&b| b == b'|').count() == 3
 }
 
 /// A netmask (`255.255.255.0`, `255.255.240.0`): 255 first and the
@@ -1681,6 +1779,14 @@ fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
         return None;
     }
     Ipv6Addr::from_str(s).ok()?;
+    // Eight groups of two hex digits each are colon-separated bytes (a
+    // Fibre Channel WWN, `10:00:00:00:c9:2b:4c:8f`), not an address: a
+    // routable address's first group has four digits (2000::/3, fc00::/7,
+    // fe80::/10, ff00::/8), and one written in full keeps them (issue 36,
+    // fifth round).
+    if !s.contains("::") && s.split(':').all(|g| g.len() == 2) {
+        return None;
+    }
     if s.contains("::") {
         let groups = s.split(':').filter(|g| !g.is_empty()).count();
         let digit = s.bytes().any(|b| b.is_ascii_digit());
