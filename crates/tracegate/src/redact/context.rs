@@ -345,7 +345,9 @@ impl Compiled {
         match self.nearest(self.not_words.as_ref(), text, start, false) {
             None => false,
             Some(veto) => {
-                !text[veto..start.min(text.len())].contains(&b'\n')
+                let gap = &text[veto..start.min(text.len())];
+                !gap.contains(&b'\n')
+                    && !clause_break(gap)
                     && self
                         .nearest(self.words.as_ref(), text, start, true)
                         .is_none_or(|confirm| confirm <= veto)
@@ -408,6 +410,16 @@ impl Compiled {
             .map(|m| from + m.end())
             .max()
     }
+}
+
+/// Whether `gap`, between a veto word and a shape, ends a clause: a `,`,
+/// `;` or `.` before a blank. The word then names something else (`after
+/// the release, 10.12.33.45`), and the shape is judged without it
+/// (fail closed). `version: 1.2.3.4`, `ver. 1.2.3.4` (the dot is the
+/// word's) and CSV's `version,1.2.3.4` still veto.
+fn clause_break(gap: &[u8]) -> bool {
+    gap.windows(2)
+        .any(|w| matches!(w[0], b',' | b';' | b'.') && matches!(w[1], b' ' | b'\t'))
 }
 
 /// How far back [`column_header`] looks for a table's header: bytes and

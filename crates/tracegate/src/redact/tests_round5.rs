@@ -373,3 +373,27 @@ fn trigger_starts_agree_with_the_scan_regex_on_this_rounds_pieces() {
         );
     }
 }
+
+/// A veto word ends at the clause it stands in: `after the release,
+/// 10.12.33.45` is an address (the release is another thing), where
+/// `release 10.12.33.45` and `version: 1.2.3.4` stay versions. Found in
+/// review: the veto reached across the comma and kept the address.
+#[test]
+fn a_veto_word_does_not_reach_across_a_clause() {
+    let r = all();
+    for text in [
+        "We moved the database after the release, 10.12.33.45 is the new primary.",
+        "Firmware flashed; 192.168.40.7 answers again.",
+        "Update done. 10.20.30.40 is back in the pool.",
+    ] {
+        let ip = text
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .find(|w| w.matches('.').count() == 3)
+            .unwrap()
+            .trim_end_matches('.');
+        redacts_exactly(&r, text, ip, "ipv4");
+    }
+    keeps(&r, "shipped in release 10.12.33.45 last week");
+    keeps(&r, "version: 1.2.3.4");
+    keeps(&r, "component,version,1.2.3.4");
+}
