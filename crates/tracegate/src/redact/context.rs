@@ -412,14 +412,29 @@ impl Compiled {
     }
 }
 
-/// Whether `gap`, between a veto word and a shape, ends a clause: a `,`,
-/// `;` or `.` before a blank. The word then names something else (`after
-/// the release, 10.12.33.45`), and the shape is judged without it
-/// (fail closed). `version: 1.2.3.4`, `ver. 1.2.3.4` (the dot is the
-/// word's) and CSV's `version,1.2.3.4` still veto.
+/// Whether `gap`, between a veto word and a shape, ends a clause: a `,`
+/// or `;` before a blank, or a `.` before a blank after a word of four
+/// letters or more (`no.`, `nr.`, `ref.` are abbreviations that go on
+/// naming the number: `Invoice no. 123 45 6789`). The word then names
+/// something else (`after the release, 10.12.33.45`), and the shape is
+/// judged without it (fail closed). `version: 1.2.3.4`, `ver. 1.2.3.4`
+/// (the dot is the word's) and CSV's `version,1.2.3.4` still veto.
 fn clause_break(gap: &[u8]) -> bool {
-    gap.windows(2)
-        .any(|w| matches!(w[0], b',' | b';' | b'.') && matches!(w[1], b' ' | b'\t'))
+    gap.windows(2).enumerate().any(|(i, w)| {
+        matches!(w[1], b' ' | b'\t')
+            && match w[0] {
+                b',' | b';' => true,
+                b'.' => {
+                    gap[..i]
+                        .iter()
+                        .rev()
+                        .take_while(|b| b.is_ascii_alphabetic())
+                        .count()
+                        >= 4
+                }
+                _ => false,
+            }
+    })
 }
 
 /// How far back [`column_header`] looks for a table's header: bytes and

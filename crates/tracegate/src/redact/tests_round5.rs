@@ -396,4 +396,6 @@ fn a_veto_word_does_not_reach_across_a_clause() {
     keeps(&r, "shipped in release 10.12.33.45 last week");
     keeps(&r, "version: 1.2.3.4");
     keeps(&r, "component,version,1.2.3.4");
+    // An abbreviation's dot is no sentence's end.
+    keeps(&r, "Invoice no. 123 45 6789 shipped.");
 }
