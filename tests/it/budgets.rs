@@ -60,6 +60,18 @@ fn filter_cap(dir: &Path, input: &str) -> super::cli::Run {
     )
 }
 
+/// `filter --sink cap` on the policy folder `d`, running, its stdin,
+/// stdout and stderr piped.
+fn spawn_filter_cap(d: &Path) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_tracegate"))
+        .args(["filter", "--policy", d.to_str().unwrap(), "--sink", "cap"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 fn entries(dir: &Path) -> Vec<AuditEvent> {
     read_entries(&dir.join("audit.jsonl"), None)
         .unwrap()
@@ -370,13 +382,7 @@ fn window_close_closes_a_window_of_the_main_policy_file_for_good() {
 /// go out standard; returns what `window close` printed.
 fn close_stops_a_running_filter(d: &Path, id: &str) -> String {
     let canary = "CANARY-close";
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
-        .args(["filter", "--policy", d.to_str().unwrap(), "--sink", "cap"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_filter_cap(d);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(cf(canary, 1).as_bytes()).unwrap();
     stdin.flush().unwrap();
@@ -520,13 +526,7 @@ fn a_window_file_still_being_written_is_enabled_only_in_its_final_form() {
     let window = std::fs::read_to_string(d.join("windows/w1.toml")).unwrap();
     // Dated now: the write in progress.
     std::fs::write(d.join("windows/w1.toml"), &window).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tracegate"))
-        .args(["filter", "--policy", d.to_str().unwrap(), "--sink", "cap"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_filter_cap(d);
     std::thread::sleep(Duration::from_millis(300));
     std::fs::write(
         d.join("windows/w1.toml"),

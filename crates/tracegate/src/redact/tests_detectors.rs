@@ -18,6 +18,15 @@ pub(super) fn redacts(r: &Redactor, text: &str, secret: &str, name: &str) {
     );
 }
 
+/// The text with `secret` (once) replaced by the marker of `name`: the
+/// span is the value only, not its key or the syntax around it.
+#[track_caller]
+pub(super) fn redacts_exactly(r: &Redactor, text: &str, secret: &str, name: &str) {
+    redacts(r, text, secret, name);
+    let want = text.replacen(secret, &format!("[REDACTED:{name}]"), 1);
+    assert_eq!(r.redact_to_string(text).0, want, "{name}: {text:?}");
+}
+
 #[track_caller]
 pub(super) fn keeps(r: &Redactor, text: &str) {
     assert_eq!(r.redact_to_string(text).0, text);

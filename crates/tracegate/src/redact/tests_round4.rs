@@ -10,17 +10,7 @@
 //! failed on the code before its change (checked by reverting the
 //! detector files).
 
-use super::Redactor;
-use super::tests_detectors::{all, keeps, redacts};
-
-/// The text with `secret` (once) replaced by the marker of `name`: the
-/// span is the value only, not its key or the syntax around it.
-#[track_caller]
-fn redacts_exactly(r: &Redactor, text: &str, secret: &str, name: &str) {
-    redacts(r, text, secret, name);
-    let want = text.replacen(secret, &format!("[REDACTED:{name}]"), 1);
-    assert_eq!(r.redact_to_string(text).0, want, "{name}: {text:?}");
-}
+use super::tests_detectors::{all, keeps, redacts, redacts_exactly};
 
 /// Make's `?=`, `:=` and `+=` and Go's `:=` (Go templates too) assign
 /// like `=`: the secret after a key that names one goes.

@@ -13,16 +13,7 @@
 //! Each keep has an attacker's twin: the real value in the same place
 //! still goes.
 
-use super::Redactor;
-use super::tests_detectors::{all, keeps, redacts};
-
-/// The text with `secret` (once) replaced by the marker of `name`.
-#[track_caller]
-fn redacts_exactly(r: &Redactor, text: &str, secret: &str, name: &str) {
-    redacts(r, text, secret, name);
-    let want = text.replacen(secret, &format!("[REDACTED:{name}]"), 1);
-    assert_eq!(r.redact_to_string(text).0, want, "{name}: {text:?}");
-}
+use super::tests_detectors::{all, keeps, redacts, redacts_exactly};
 
 /// Keys whose last word names a secret: ODBC's `PWD=`, Salt's
 /// `mysql.pass:`, WireGuard's `PrivateKey =`, a Vagrantfile's
