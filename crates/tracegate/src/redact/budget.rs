@@ -28,7 +28,9 @@
 //! the limit leaves a wide margin over both and still bounds the time of
 //! one field to a few milliseconds per kilobyte at worst.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+
+use super::table_memo::TableMemo;
 
 /// Steps allowed per byte of the text being redacted.
 pub const STEPS_PER_BYTE: u64 = 128;
@@ -47,6 +49,10 @@ pub(crate) const SCAN_REACH: usize = 64;
 pub(crate) struct Work {
     steps: Cell<u64>,
     limit: u64,
+    /// What the table header lookups learned about the rows of the text
+    /// being scanned (keyed by the text, so a lookup on another text
+    /// starts afresh).
+    tables: RefCell<TableMemo>,
 }
 
 impl Work {
@@ -64,6 +70,7 @@ impl Work {
         Work {
             steps: Cell::new(0),
             limit,
+            tables: RefCell::new(TableMemo::default()),
         }
     }
 
@@ -90,6 +97,18 @@ impl Work {
     #[inline]
     pub(crate) fn spent(&self) -> bool {
         self.steps.get() > self.limit
+    }
+
+    /// Forget what the table memo learned: a scan starts on a text that
+    /// may sit where an earlier one did (a pass's output in the freed
+    /// buffer of the one before).
+    pub(crate) fn forget_tables(&self) {
+        *self.tables.borrow_mut() = TableMemo::default();
+    }
+
+    /// The table memo, for one lookup at a time.
+    pub(crate) fn tables(&self) -> std::cell::RefMut<'_, TableMemo> {
+        self.tables.borrow_mut()
     }
 
     /// Steps charged so far.

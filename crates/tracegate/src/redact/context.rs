@@ -20,6 +20,7 @@
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
+use super::budget::Work;
 use super::config::RedactConfigError;
 
 /// Largest window a policy may set: the cost of every context check is
@@ -283,7 +284,7 @@ impl Compiled {
     /// column header holds a confirming word (`| Name | SSN |`), however
     /// far above (issue 36): the header is the structure that names the
     /// column.
-    pub(crate) fn confirms(&self, text: &[u8], start: usize) -> bool {
+    pub(crate) fn confirms(&self, text: &[u8], start: usize, work: &Work) -> bool {
         let near = self
             .nearest(self.words.as_ref(), text, start, true)
             .is_some_and(|end| {
@@ -293,7 +294,7 @@ impl Compiled {
                     .iter()
                     .any(|&b| b.is_ascii_digit() || b == b']')
             });
-        near || self.header_confirms(text, start)
+        near || self.header_confirms(text, start, work)
     }
 
     /// A confirming word ends in `from..start` (inside the token right
@@ -320,11 +321,13 @@ impl Compiled {
 
     /// The column header of the Markdown table cell `start` stands in
     /// holds a confirming word (at a word start, as in the window).
-    fn header_confirms(&self, text: &[u8], start: usize) -> bool {
+    /// The lookup goes through the scan's [`super::table_memo::TableMemo`]
+    /// (in `work`): a row is read once for all its candidates.
+    fn header_confirms(&self, text: &[u8], start: usize, work: &Work) -> bool {
         let Some(ac) = self.words.as_ref() else {
             return false;
         };
-        let Some(cell) = column_header(text, start).or_else(|| csv_header(text, start)) else {
+        let Some(cell) = work.tables().header(text, start) else {
             return false;
         };
         let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80 || b == b'-' || b == b'_';
@@ -439,13 +442,13 @@ fn clause_break(gap: &[u8]) -> bool {
 
 /// How far back [`column_header`] looks for a table's header: bytes and
 /// lines. A cell further down a table than this is judged without it.
-const TABLE_REACH: usize = 4096;
-const TABLE_LINES: usize = 64;
+pub(crate) const TABLE_REACH: usize = 4096;
+pub(crate) const TABLE_LINES: usize = 64;
 
 /// Where the line holding the byte before `end` starts, when that is at or
 /// after `floor` (the text's start counts as a line start only when
 /// `floor` is 0).
-fn line_start(text: &[u8], floor: usize, end: usize) -> Option<usize> {
+pub(crate) fn line_start(text: &[u8], floor: usize, end: usize) -> Option<usize> {
     text[floor..end]
         .iter()
         .rposition(|&b| b == b'\n')
@@ -466,6 +469,10 @@ fn line_start(text: &[u8], floor: usize, end: usize) -> Option<usize> {
 /// candidates at the start of one long line costs no more than one in a
 /// table: counting a row's separators to its end once read the whole line
 /// again for each candidate.
+///
+/// The reference the scan's `table_memo::TableMemo` is held to (a
+/// property test): the memo answers the same, reading each row once.
+#[cfg(test)]
 pub(crate) fn csv_header(text: &[u8], start: usize) -> Option<&[u8]> {
     let start = start.min(text.len());
     let sep = match start.checked_sub(1).map(|i| text[i]) {
@@ -521,6 +528,10 @@ pub(crate) fn csv_header(text: &[u8], start: usize) -> Option<&[u8]> {
 /// right above that. `None` when any of that does not hold within
 /// [`TABLE_REACH`] bytes and [`TABLE_LINES`] lines, or the header has no
 /// such column. Escaped pipes (`\|`) do not separate cells.
+///
+/// The reference the scan's `table_memo::TableMemo` is held to, as
+/// [`csv_header`].
+#[cfg(test)]
 pub(crate) fn column_header(text: &[u8], start: usize) -> Option<&[u8]> {
     let start = start.min(text.len());
     let floor = start.saturating_sub(TABLE_REACH);
@@ -687,17 +698,17 @@ mod tests {
     fn words_in_the_window_at_a_boundary() {
         let c = ctx("us_ssn");
         let t = b"my SSN: 123456789";
-        assert!(c.confirms(t, 8));
+        assert!(c.confirms(t, 8, &Work::unlimited()));
         // A number between the word and the candidate takes the word.
         let t = b"SSN 123-45-6789 ref 123456789";
-        assert!(!c.confirms(t, t.len() - 9));
+        assert!(!c.confirms(t, t.len() - 9, &Work::unlimited()));
         // Outside the window.
         let far = format!("SSN {}123456789", "x ".repeat(30));
-        assert!(!c.confirms(far.as_bytes(), far.len() - 9));
+        assert!(!c.confirms(far.as_bytes(), far.len() - 9, &Work::unlimited()));
         // Not at a boundary: "assn" holds "ssn".
-        assert!(!c.confirms(b"the assn 123456789", 9));
+        assert!(!c.confirms(b"the assn 123456789", 9, &Work::unlimited()));
         // Case does not matter.
-        assert!(c.confirms(b"Social Security 123 45 6789", 16));
+        assert!(c.confirms(b"Social Security 123 45 6789", 16, &Work::unlimited()));
     }
 
     /// The shipped default policy spells out exactly these defaults.
@@ -770,7 +781,7 @@ mod tests {
     fn cjk_words_match_glued_to_cjk_text() {
         let c = ctx("phone");
         let t = "請致電話 03-1234-5678".as_bytes();
-        assert!(c.confirms(t, t.len() - 12));
+        assert!(c.confirms(t, t.len() - 12, &Work::unlimited()));
     }
 
     #[test]
@@ -782,8 +793,8 @@ mod tests {
             window: Some(8),
         };
         let c = Compiled::build("phone", Some(&rule)).unwrap().unwrap();
-        assert!(c.confirms(b"ruf 030 1234567", 4));
-        assert!(!c.confirms(b"tel 030 1234567", 4));
+        assert!(c.confirms(b"ruf 030 1234567", 4, &Work::unlimited()));
+        assert!(!c.confirms(b"tel 030 1234567", 4, &Work::unlimited()));
         assert_eq!(c.window(), 8);
     }
 

@@ -144,6 +144,7 @@ mod pseudonym;
 mod scan;
 mod settle;
 mod shapes;
+mod table_memo;
 mod token;
 mod trigger;
 mod validate;

@@ -107,6 +107,7 @@ impl Redactor {
     /// the regions are incomplete: the caller must check
     /// [`Work::spent`] and fail closed.
     pub(crate) fn regions(&self, text: &str, work: &Work) -> Vec<Region> {
+        work.forget_tables();
         let mut cands = Vec::new();
         self.regex_pass(text, &mut cands, work);
         let regex_only = cands.len();
@@ -174,6 +175,7 @@ impl Redactor {
         let Some(rx) = self.regexes.as_deref() else {
             return false;
         };
+        work.forget_tables();
         with_scratch(|scratch| {
             let can_start = sized(&mut scratch.can_start, rx.pattern_len);
             self.best_at(rx, bytes, s, can_start, true, false, work)
@@ -501,7 +503,7 @@ impl Redactor {
             let ctx = self.contexts.get(det as usize).and_then(Option::as_ref);
             // A context check reads at most its window before `s`.
             work.charge(end - s + ctx.map_or(0, |c| c.window()));
-            let Some((cs, ce)) = validate::check(check, bytes, s, end, ctx) else {
+            let Some((cs, ce)) = validate::check(check, bytes, s, end, ctx, work) else {
                 continue;
             };
             if ce <= cs || overlaps_token(bytes, cs, ce) {

@@ -10,6 +10,7 @@
 //! hiding the card. Shorter candidates that *start* later inside a failed one
 //! are found by the scanner, which resumes one character after a failed start.
 
+use super::budget::Work;
 use super::context::Compiled as Context;
 use super::detectors::{Check, Lead};
 use std::net::Ipv6Addr;
@@ -19,16 +20,18 @@ use std::str::FromStr;
 /// redact, or `None` when the candidate is not what its shape suggests.
 /// `ctx` is the detector's keyword-proximity context (`context.rs`), if it
 /// has one: shapes that are ambiguous on their own need a confirming word
-/// (none confirms when the detector has no context).
+/// (none confirms when the detector has no context). `work` holds the
+/// scan's table memo, for a table header's lookup of a confirming word.
 pub(crate) fn check(
     check: Check,
     text: &[u8],
     start: usize,
     end: usize,
     ctx: Option<&Context>,
+    work: &Work,
 ) -> Option<(usize, usize)> {
     let s = text.get(start..end)?;
-    let confirmed = || ctx.is_some_and(|c| c.confirms(text, start));
+    let confirmed = || ctx.is_some_and(|c| c.confirms(text, start, work));
     let vetoed = || ctx.is_some_and(|c| c.vetoes(text, start));
     // A veto word that belongs to this number: no digit between them.
     let vetoed_own = || ctx.is_some_and(|c| c.vetoes_own(text, start));
@@ -1803,7 +1806,8 @@ mod tests {
     use super::*;
 
     fn run(c: Check, s: &str) -> Option<String> {
-        check(c, s.as_bytes(), 0, s.len(), None).map(|(a, b)| s[a..b].to_string())
+        check(c, s.as_bytes(), 0, s.len(), None, &Work::unlimited())
+            .map(|(a, b)| s[a..b].to_string())
     }
 
     /// A candidate that starts at a hash rocket's `>` (no name before
