@@ -57,9 +57,9 @@ struct MdRow {
     last: usize,
     /// Unescaped pipes in `row..last`.
     pipes: usize,
-    /// The header line (`from`, `end`) above the delimiter row, and the
-    /// highest line the walk up to it read; `None` when the walk found no
-    /// header (no reach changes that).
+    /// The header line (`from`, `end`) above the delimiter row: the
+    /// highest line the walk up to it read. `None` when the walk found no
+    /// header (a later candidate's reach, smaller, finds none either).
     head: Option<(usize, usize)>,
     /// The header's unescaped pipes, once asked.
     head_pipes: Option<Vec<usize>>,
