@@ -390,3 +390,18 @@ fn a_veto_word_does_not_reach_across_a_clause() {
     // An abbreviation's dot is no sentence's end.
     keeps(&r, "Invoice no. 123 45 6789 shipped.");
 }
+
+/// A Terraform variable's label is judged by the same secret words as an
+/// element's or a tuple's name (`validate::names_a_secret`, one list):
+/// `_pwd`, `-api-key` and `accesskey` labels, which the block's own
+/// shorter list missed, name a secret too; `region` still does not.
+#[test]
+fn a_terraform_label_names_a_secret_by_the_shared_words() {
+    let r = all();
+    let tok = "Zq81LmTx0pWv4RsN7yBc2Kd";
+    for label in ["db_pwd", "stripe-api-key", "s3accesskey"] {
+        let text = format!("variable \"{label}\" {{\n  default = \"{tok}\"\n}}\n");
+        redacts(&r, &text, tok, "api_key");
+    }
+    keeps(&r, "variable \"region\" {\n  default = \"Zq81LmTx0pWv4RsN7yBc2Kd\"\n}");
+}

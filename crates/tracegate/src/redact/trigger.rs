@@ -28,7 +28,7 @@
 //! walking ordinary prose byte by byte through a lazy DFA with look-around;
 //! this loop skips a word in a few instructions.
 
-use super::validate::{GAP_BYTES, gap_after_digit, gap_len, hex_letters_before};
+use super::validate::{GAP_BYTES, gap_after_digit, gap_len, hex_letters_before, names_a_secret};
 
 /// Byte classes.
 const WORD: u8 = 1; // ASCII `[A-Za-z0-9_]`: regex `(?-u)\w`
@@ -931,31 +931,7 @@ impl Starts {
     }
 }
 
-/// `name` ends in a word that names a secret (the element, tuple and
-/// keyword shapes' words, any case).
-fn names_a_secret(name: &[u8]) -> bool {
-    const WORDS: &[&[u8]] = &[
-        b"secret",
-        b"token",
-        b"password",
-        b"passwd",
-        b"pwd",
-        b"apikey",
-        b"api_key",
-        b"api-key",
-        b"accesskey",
-        b"access_key",
-        b"access-key",
-        b"privatekey",
-        b"private_key",
-        b"private-key",
-    ];
-    WORDS
-        .iter()
-        .any(|w| name.len() >= w.len() && name[name.len() - w.len()..].eq_ignore_ascii_case(w))
-}
-
-/// `b` may end a name that [`names_a_secret`] accepts: the last letter
+/// `b` may end a name that [`super::validate::names_a_secret`] accepts: the last letter
 /// of one of its words (`t`, `n`, `d`, `y`, any case).
 fn ends_like_a_secret(b: u8) -> bool {
     matches!(b | 0x20, b't' | b'n' | b'd' | b'y')

@@ -90,20 +90,7 @@ pub(crate) fn check(
             let open = s.iter().position(|&b| b == b'"')?;
             let close = open + 1 + s.get(open + 1..)?.iter().position(|&b| b == b'"')?;
             let label = s.get(open + 1..close)?;
-            const SECRET_WORDS: &[&[u8]] = &[
-                b"secret",
-                b"token",
-                b"password",
-                b"passwd",
-                b"api_key",
-                b"apikey",
-                b"access_key",
-                b"private_key",
-            ];
-            let named = SECRET_WORDS.iter().any(|w| {
-                label.len() >= w.len() && label[label.len() - w.len()..].eq_ignore_ascii_case(w)
-            });
-            if !named {
+            if !names_a_secret(label) {
                 return None;
             }
             // The value after the block's last `=`, its blanks and quote.
@@ -499,6 +486,31 @@ fn value_start(s: &[u8]) -> Option<usize> {
         }
     }
     (cut > name).then_some(cut)
+}
+
+/// `name` ends in a word that names a secret, any case: a Terraform
+/// variable's label, and the names the trigger loop reads before an
+/// element's `>`, a tuple's `,` and an EDN keyword's string.
+pub(super) fn names_a_secret(name: &[u8]) -> bool {
+    const WORDS: &[&[u8]] = &[
+        b"secret",
+        b"token",
+        b"password",
+        b"passwd",
+        b"pwd",
+        b"apikey",
+        b"api_key",
+        b"api-key",
+        b"accesskey",
+        b"access_key",
+        b"access-key",
+        b"privatekey",
+        b"private_key",
+        b"private-key",
+    ];
+    WORDS
+        .iter()
+        .any(|w| name.len() >= w.len() && name[name.len() - w.len()..].eq_ignore_ascii_case(w))
 }
 
 /// Where the run of value bytes that ends `s` starts (after `s`'s last
