@@ -84,10 +84,20 @@ impl TableMemo {
             };
         }
         let start = start.min(text.len());
-        self.markdown(text, start).or_else(|| self.csv(text, start))
+        // The row's start, looked for once when both lookups start afresh.
+        let mut row = None;
+        if let Some(cell) = self.markdown(text, start, &mut row) {
+            return Some(cell);
+        }
+        self.csv(text, start, &mut row)
     }
 
-    fn markdown<'t>(&mut self, text: &'t [u8], start: usize) -> Option<&'t [u8]> {
+    fn markdown<'t>(
+        &mut self,
+        text: &'t [u8],
+        start: usize,
+        row: &mut Option<Option<usize>>,
+    ) -> Option<&'t [u8]> {
         let floor = start.saturating_sub(TABLE_REACH);
         let same_row = self
             .md
@@ -101,7 +111,7 @@ impl TableMemo {
         } else {
             // `None` where `column_header` finds no row start or only
             // blanks before `start`: its answer then is `None` too.
-            self.md = md_row(text, start);
+            self.md = md_row(text, start, row);
         }
         let m = self.md.as_mut()?;
         if !m.table || !reachable(m.row, floor) {
@@ -129,7 +139,12 @@ impl TableMemo {
         }
     }
 
-    fn csv<'t>(&mut self, text: &'t [u8], start: usize) -> Option<&'t [u8]> {
+    fn csv<'t>(
+        &mut self,
+        text: &'t [u8],
+        start: usize,
+        row: &mut Option<Option<usize>>,
+    ) -> Option<&'t [u8]> {
         let sep = match start.checked_sub(1).map(|i| text[i]) {
             Some(b @ (b',' | b'\t')) => b,
             _ => return None,
@@ -146,7 +161,10 @@ impl TableMemo {
         } else {
             // `None` where `csv_header` finds no row start or end within
             // reach: its answer then is `None` too.
-            self.csv = csv_row(text, start, sep);
+            // The last row's list of rows above, emptied, holds this one's.
+            let mut spare = self.csv.take().map(|c| c.above).unwrap_or_default();
+            spare.clear();
+            self.csv = csv_row(text, start, sep, row, spare);
         }
         let c = self.csv.as_mut()?;
         // The row's start within reach behind, its end within reach
@@ -194,9 +212,9 @@ impl TableMemo {
 /// The memo of the Markdown row at `start`, or `None` when the reach
 /// does not find its start or only blanks stand before `start` (the plain
 /// lookup answers `None` then too).
-fn md_row(text: &[u8], start: usize) -> Option<MdRow> {
+fn md_row(text: &[u8], start: usize, row: &mut Option<Option<usize>>) -> Option<MdRow> {
     let floor = start.saturating_sub(TABLE_REACH);
-    let row = line_start(text, floor, start)?;
+    let row = (*row.get_or_insert_with(|| line_start(text, floor, start)))?;
     let lead = row
         + text[row..start]
             .iter()
@@ -263,9 +281,15 @@ fn md_row(text: &[u8], start: usize) -> Option<MdRow> {
 /// The memo of the CSV/TSV row at `start`, or `None` when the reach
 /// does not find the row's start or end (the plain lookup answers `None`
 /// then too; the next candidate looks afresh).
-fn csv_row(text: &[u8], start: usize, sep: u8) -> Option<CsvRow> {
+fn csv_row(
+    text: &[u8],
+    start: usize,
+    sep: u8,
+    row: &mut Option<Option<usize>>,
+    mut above: Vec<usize>,
+) -> Option<CsvRow> {
     let floor = start.saturating_sub(TABLE_REACH);
-    let row = line_start(text, floor, start)?;
+    let row = (*row.get_or_insert_with(|| line_start(text, floor, start)))?;
     let ceiling = start.saturating_add(TABLE_REACH).min(text.len());
     let row_end = match text[row..ceiling].iter().position(|&b| b == b'\n') {
         Some(i) => row + i,
@@ -275,7 +299,6 @@ fn csv_row(text: &[u8], start: usize, sep: u8) -> Option<CsvRow> {
     let count = |from: usize, to: usize| text[from..to].iter().filter(|&&b| b == sep).count();
     let seps = count(row, row_end);
     // Rows above with as many separators, nearest first.
-    let mut above = Vec::new();
     let mut at = row;
     for _ in 0..TABLE_LINES {
         let Some(end) = at.checked_sub(1) else {

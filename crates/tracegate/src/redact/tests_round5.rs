@@ -403,5 +403,8 @@ fn a_terraform_label_names_a_secret_by_the_shared_words() {
         let text = format!("variable \"{label}\" {{\n  default = \"{tok}\"\n}}\n");
         redacts(&r, &text, tok, "api_key");
     }
-    keeps(&r, "variable \"region\" {\n  default = \"Zq81LmTx0pWv4RsN7yBc2Kd\"\n}");
+    keeps(
+        &r,
+        "variable \"region\" {\n  default = \"Zq81LmTx0pWv4RsN7yBc2Kd\"\n}",
+    );
 }
