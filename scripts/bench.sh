@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# End-to-end throughput of the tracegate binary against a serde_json
-# `IgnoredAny` parse of the same file (examples/json_baseline.rs) and jq,
-# in ONE run, interleaved, median of N repetitions (issues 2, 4, 5, 7).
+# End-to-end throughput of the tracegate binary against two serde_json
+# parses of the same file (examples/json_baseline.rs): into `IgnoredAny`
+# (the strict baseline, `tg/serde`) and into a `serde_json::Value` (the
+# plain parse a JSON program does, `tg/value`), and jq, in ONE run,
+# interleaved, median of N repetitions (issues 2, 4, 5, 7, 37).
 #
-# usage: scripts/bench.sh [--reps N] [--only standard,otlp,evidence,full,multilingual,heldout,evscale,otlpsdk]
+# usage: scripts/bench.sh [--reps N] [--only standard,otlp,evidence,full,multilingual,heldout,ml3,evscale,otlpsdk]
 #
 # multilingual (issue 37): full-level `filter` as for `full` on 50,000
 # records whose content mixes eight scripts and emoji into every record,
@@ -22,6 +24,10 @@
 # otlpsdk (issue 16): `check` on 30,000 OTLP/JSON export requests shaped as
 # an SDK's batches (1-8 GenAI spans each, half with content), against the
 # serde baseline. Not in the default set.
+#
+# ml3 (issue 37's own setup): the multilingual and held-out multilingual
+# corpora and their twins under a policy with 1,000 keywords and only the
+# email, credit_card and api_key detectors. Not in the default set.
 #
 # Corpora go to bench-data/ (gitignored) and are generated once by
 # scripts/gen_corpus.py; delete a file to regenerate it. Every tool reads
@@ -42,7 +48,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --reps) REPS=$2; shift 2 ;;
     --only) ONLY=$2; shift 2 ;;
-    *) echo "usage: $0 [--reps N] [--only standard,otlp,evidence,full,multilingual,heldout,evscale,otlpsdk]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--reps N] [--only standard,otlp,evidence,full,multilingual,heldout,ml3,evscale,otlpsdk]" >&2; exit 2 ;;
   esac
 done
 want() { [[ ",$ONLY," == *",$1,"* ]]; }
@@ -67,10 +73,14 @@ want evidence && gen evidence 1000000 "$DATA/evidence-1m.jsonl"
 # v2: the content mentions names from the keyword list.
 want full && gen full 100000 "$DATA/full-100k.v2.jsonl"
 want otlpsdk && gen otlp-sdk 30000 "$DATA/otlp-sdk-30k.jsonl"
-want multilingual && gen multilingual 50000 "$DATA/multilingual-50k.jsonl"
-want multilingual && gen multilingual-ascii 50000 "$DATA/multilingual-ascii-50k.jsonl"
-want heldout && gen heldout-multilingual 50000 "$DATA/heldout-50k.jsonl"
-want heldout && gen heldout-multilingual-ascii 50000 "$DATA/heldout-ascii-50k.jsonl"
+if want multilingual || want ml3; then
+  gen multilingual 50000 "$DATA/multilingual-50k.jsonl"
+  gen multilingual-ascii 50000 "$DATA/multilingual-ascii-50k.jsonl"
+fi
+if want heldout || want ml3; then
+  gen heldout-multilingual 50000 "$DATA/heldout-50k.jsonl"
+  gen heldout-multilingual-ascii 50000 "$DATA/heldout-ascii-50k.jsonl"
+fi
 GEN=$ROOT/target/release/examples/gen_evidence
 if want evscale && [ ! -s "$DATA/evidence-gen-500k.jsonl" ]; then
   echo "generating 500000 evidence records (gen_evidence --anomalies)" >&2
@@ -81,7 +91,7 @@ fi
 # the built-in redaction pack and 1,000 keywords. Rewritten every run, since
 # the window must be open at the time of the run.
 POL=$DATA/bench-policy
-if want full || want multilingual || want heldout; then
+if want full || want multilingual || want heldout || want ml3; then
   mkdir -p "$POL"
   # The list whose names the full corpus mentions (gen_corpus.py).
   python3 scripts/gen_corpus.py keywords 1000 "$POL/keywords.txt"
@@ -118,6 +128,12 @@ case_insensitive = true
 action = "mask"
 EOF
   "$TG" policy check "$POL" >&2
+  # ml3: the same policy with the issue's three detectors.
+  mkdir -p "$POL/ml3"
+  cp "$POL/keywords.txt" "$POL/ml3/"
+  sed 's/^builtin = .*/builtin = ["email", "credit_card", "api_key"]/' "$POL/policy.toml" > "$POL/ml3/policy.toml"
+  rm -f "$POL/ml3/audit.jsonl" "$POL/ml3/audit.jsonl.checkpoint" "$POL/ml3/audit.jsonl.lock"
+  "$TG" policy check "$POL/ml3" >&2
 fi
 
 # `filter` to a standard sink: the default policy and one standard sink.
@@ -170,6 +186,7 @@ want evidence && CORPORA+=(evidence)
 want full && CORPORA+=(full)
 want multilingual && CORPORA+=(multilingual multilingual-ascii)
 want heldout && CORPORA+=(heldout heldout-ascii)
+want ml3 && CORPORA+=(ml3-multilingual ml3-multilingual-ascii ml3-heldout ml3-heldout-ascii)
 want evscale && CORPORA+=(evscale)
 want otlpsdk && CORPORA+=(otlpsdk)
 file_of() {
@@ -178,10 +195,10 @@ file_of() {
     otlp) echo "$DATA/otlp-1m.jsonl" ;;
     evidence) echo "$DATA/evidence-1m.jsonl" ;;
     full) echo "$DATA/full-100k.v2.jsonl" ;;
-    multilingual) echo "$DATA/multilingual-50k.jsonl" ;;
-    multilingual-ascii) echo "$DATA/multilingual-ascii-50k.jsonl" ;;
-    heldout) echo "$DATA/heldout-50k.jsonl" ;;
-    heldout-ascii) echo "$DATA/heldout-ascii-50k.jsonl" ;;
+    multilingual|ml3-multilingual) echo "$DATA/multilingual-50k.jsonl" ;;
+    multilingual-ascii|ml3-multilingual-ascii) echo "$DATA/multilingual-ascii-50k.jsonl" ;;
+    heldout|ml3-heldout) echo "$DATA/heldout-50k.jsonl" ;;
+    heldout-ascii|ml3-heldout-ascii) echo "$DATA/heldout-ascii-50k.jsonl" ;;
     evscale) echo "$DATA/evidence-gen-500k.jsonl" ;;
     otlpsdk) echo "$DATA/otlp-sdk-30k.jsonl" ;;
   esac
@@ -193,7 +210,9 @@ for rep in $(seq 1 "$REPS"); do
   echo "== repetition $rep/$REPS" >&2
   for c in "${CORPORA[@]}"; do
     f=$(file_of "$c")
-    if [ "$c" = full ] || [ "${c#multilingual}" != "$c" ] || [ "${c#heldout}" != "$c" ]; then
+    if [ "${c#ml3-}" != "$c" ]; then
+      run_timed "$c.tracegate" "$TG" filter --policy "$POL/ml3" --sink capture "$f"
+    elif [ "$c" = full ] || [ "${c#multilingual}" != "$c" ] || [ "${c#heldout}" != "$c" ]; then
       run_timed "$c.tracegate" "$TG" filter --policy "$POL" --sink capture "$f"
     elif [ "$c" = standard-filter ]; then
       run_timed "$c.tracegate" "$TG" filter --policy "$STDPOL" --sink trace-file "$f"
@@ -201,6 +220,7 @@ for rep in $(seq 1 "$REPS"); do
       run_timed "$c.tracegate" "$TG" check --policy policies/default.toml "$f"
     fi
     run_timed "$c.serde" "$BASE" "$f"
+    run_timed "$c.value" "$BASE" --value "$f"
     if [ "$c" = standard ] && [ -n "$JQ_FILE" ]; then
       run_timed "$c.jq" jq -c . "$JQ_FILE"
     fi
@@ -222,22 +242,23 @@ fi
 # --- report -------------------------------------------------------------
 {
   echo "tracegate $(git rev-parse --short HEAD 2>/dev/null || echo '?') on $(nproc) cores, $(date -u +%FT%TZ); median of $REPS interleaved runs"
-  printf '%-18s %8s %12s %10s %10s %10s %10s %12s %10s\n' corpus MB tracegate_s serde_s jq_s tg_MB/s serde_MB/s tg/serde tg/jq
+  printf '%-22s %8s %12s %10s %10s %10s %10s %10s %10s %10s %10s\n' corpus MB tracegate_s serde_s value_s jq_s tg_MB/s serde_MB/s tg/serde tg/value tg/jq
   for c in "${CORPORA[@]}"; do
     f=$(file_of "$c"); size=$(mb "$f")
-    tg=$(median "$c.tracegate"); sd=$(median "$c.serde")
+    tg=$(median "$c.tracegate"); sd=$(median "$c.serde"); vl=$(median "$c.value")
     jq="-"; vsjq="-"
     if [ -s "$DATA/times/$c.jq" ]; then
       jq=$(echo "$(median "$c.jq") * $JQ_SCALE" | bc -l)
       vsjq=$(printf '%.1fx' "$(echo "$jq / $tg" | bc -l)")
       jq=$(printf '%.2f' "$jq")
     fi
-    printf '%-18s %8s %12.2f %10.2f %10s %10.0f %10.0f %11.2fx %10s\n' \
-      "$c" "$size" "$tg" "$sd" "$jq" "$(echo "$size / $tg" | bc -l)" "$(echo "$size / $sd" | bc -l)" \
-      "$(echo "$sd / $tg" | bc -l)" "$vsjq"
+    printf '%-22s %8s %12.2f %10.2f %10.2f %10s %10.0f %10.0f %9.2fx %9.2fx %10s\n' \
+      "$c" "$size" "$tg" "$sd" "$vl" "$jq" "$(echo "$size / $tg" | bc -l)" "$(echo "$size / $sd" | bc -l)" \
+      "$(echo "$sd / $tg" | bc -l)" "$(echo "$vl / $tg" | bc -l)" "$vsjq"
   done
   echo "tracegate = \`check --policy policies/default.toml\`; standard-filter: \`filter\` to a standard sink under the default policy; for full: \`filter --sink capture\` inside an open window with [redact] builtin + 1,000 keywords."
-  echo "tg/serde = tracegate throughput / serde_json IgnoredAny throughput (>1 means faster than the parse)."
+  echo "tg/serde = tracegate throughput / serde_json IgnoredAny throughput (>1 means faster than the parse); tg/value = the same against a parse into serde_json::Value."
+  want ml3 && echo "ml3-*: \`filter --sink capture\` as for full, with 1,000 keywords and only the email, credit_card and api_key detectors (issue 37's setup)."
   [ -n "$JQ_NOTE" ] && echo "$JQ_NOTE."
   [ -n "$RSS_NOTE" ] && echo "$RSS_NOTE"
   if want multilingual; then
@@ -248,6 +269,11 @@ fi
   if want heldout; then
     printf 'heldout: %.2fx the time of its ASCII twin (not tuned on; bar: at most 1.3x)\n' \
       "$(echo "$(median heldout.tracegate) / $(median heldout-ascii.tracegate)" | bc -l)"
+  fi
+  if want ml3; then
+    printf 'ml3: multilingual %.2fx, held-out %.2fx the time of its ASCII twin (bar: at most 1.3x)\n' \
+      "$(echo "$(median ml3-multilingual.tracegate) / $(median ml3-multilingual-ascii.tracegate)" | bc -l)" \
+      "$(echo "$(median ml3-heldout.tracegate) / $(median ml3-heldout-ascii.tracegate)" | bc -l)"
   fi
   if want full; then
     echo "filter summary: $(tail -n 1 "$DATA/times/full.tracegate.stderr")"

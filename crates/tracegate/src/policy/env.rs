@@ -26,6 +26,8 @@ use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use super::keys::dotted;
+
 /// What a variable lookup found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EnvValue {
@@ -94,14 +96,6 @@ pub fn expand(
     walk_table(root, "", false, lookup, uses, problems);
 }
 
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
 fn walk_table(
     t: &mut DeTable<'_>,
     path: &str,
@@ -112,7 +106,7 @@ fn walk_table(
 ) {
     let mut failed = Vec::new();
     for (k, v) in t.iter_mut() {
-        let sub = join(path, k.get_ref());
+        let sub = dotted(path, k.get_ref());
         let before = problems.len();
         walk_value(v, &sub, full_sink, lookup, uses, problems);
         // A string of an expandable key that did not expand is taken out.

@@ -465,6 +465,15 @@ pub fn find(keys: &'static [Key], name: &str) -> Option<&'static Key> {
     keys.iter().find(|k| k.name == name)
 }
 
+/// The dotted key of `key` in the table at `path` (`key` at the top level).
+pub fn dotted(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
 /// A table's header as a user writes it: `[server]`, `[[sink]]`, `the top level`.
 pub fn table_title(path: &str, array: bool) -> String {
     match (path.is_empty(), array) {

@@ -29,7 +29,7 @@ use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use super::keys::{REPLACE_DEFAULTS, Shape, TableShape};
+use super::keys::{REPLACE_DEFAULTS, Shape, TableShape, dotted};
 
 /// The start of each file in the merged address space.
 #[derive(Debug, Clone)]
@@ -110,14 +110,6 @@ pub struct Clash {
     pub first: Range<usize>,
 }
 
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
 fn shape_of(t: TableShape, key: &str) -> Option<Shape> {
     super::keys::find((t.keys)(), key).map(|k| (k.shape)())
 }
@@ -132,7 +124,7 @@ pub fn merge_user<'a>(
 ) {
     for (k, v) in next {
         let name = k.get_ref().to_string();
-        let sub = join(path, &name);
+        let sub = dotted(path, &name);
         let here = shape_of(shape, &name);
         let first = match acc.get_key_value(name.as_str()) {
             Some((old, _)) => old.span(),
@@ -159,7 +151,7 @@ pub fn merge_user<'a>(
                     let n: &str = name.get_ref();
                     match a.get_key_value(n) {
                         Some((old, _)) => clashes.push(Clash {
-                            key: join(&sub, name.get_ref()),
+                            key: dotted(&sub, name.get_ref()),
                             span: name.span(),
                             first: old.span(),
                         }),
@@ -246,7 +238,7 @@ pub fn settings(root: &DeTable<'_>, shape: TableShape) -> Vec<Set> {
 
 fn walk_settings(t: &DeTable<'_>, shape: TableShape, path: &str, out: &mut Vec<Set>) {
     for (k, v) in t {
-        let sub = join(path, k.get_ref());
+        let sub = dotted(path, k.get_ref());
         match (shape_of(shape, k.get_ref()), v.get_ref()) {
             (Some(Shape::Table(inner)), DeValue::Table(t)) => walk_settings(t, inner, &sub, out),
             (Some(Shape::Tables(_)), DeValue::Array(items)) => {
@@ -260,7 +252,7 @@ fn walk_settings(t: &DeTable<'_>, shape: TableShape, path: &str, out: &mut Vec<S
             (Some(Shape::Allowlist(_) | Shape::Named(_)), DeValue::Table(rules)) => {
                 for (name, _) in rules {
                     out.push(Set {
-                        key: join(&sub, name.get_ref()),
+                        key: dotted(&sub, name.get_ref()),
                         span: name.span(),
                     });
                 }

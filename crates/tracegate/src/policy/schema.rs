@@ -12,7 +12,7 @@ use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use super::keys::{REPLACE_DEFAULTS, Shape, TableShape, table_title};
+use super::keys::{REPLACE_DEFAULTS, Shape, TableShape, dotted, table_title};
 use super::raw::RawPolicy;
 
 /// Values that may be a customer list or a credential: an error on their
@@ -86,14 +86,6 @@ pub fn check(root: &mut DeTable<'_>, problems: &mut Vec<Problem>, index: &mut In
     problems.sort_by_key(|p| p.span.start);
 }
 
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
 fn walk_table(
     table: &mut DeTable<'_>,
     shape: TableShape,
@@ -106,7 +98,7 @@ fn walk_table(
     let mut remove = Vec::new();
     for (key, value) in table.iter_mut() {
         let name: &str = key.get_ref();
-        let sub = join(path, &crate::finding::escape_key(name));
+        let sub = dotted(path, &crate::finding::escape_key(name));
         index
             .keys
             .push((key.span().start..value.span().end, sub.clone()));
@@ -242,7 +234,7 @@ fn walk_rules(
     let mut remove = Vec::new();
     for (name, value) in rules.iter_mut() {
         let n: &str = name.get_ref();
-        let sub = join(path, &crate::finding::escape_key(n));
+        let sub = dotted(path, &crate::finding::escape_key(n));
         index
             .keys
             .push((name.span().start..value.span().end, sub.clone()));
@@ -299,7 +291,7 @@ fn walk_named(
     let mut remove = Vec::new();
     for (name, value) in named.iter_mut() {
         let n: &str = name.get_ref();
-        let sub = join(path, &crate::finding::escape_key(n));
+        let sub = dotted(path, &crate::finding::escape_key(n));
         index
             .keys
             .push((name.span().start..value.span().end, sub.clone()));
