@@ -70,7 +70,9 @@ fn bench(c: &mut Criterion) {
         b.iter(|| tracegate::internals::record::otlp_proto::encode_export(line.as_bytes()).unwrap())
     });
     g.bench_function("collector_export_sink_encode_prost", |b| {
-        b.iter(|| tracegate::internals::record::otlp_proto::export_prost(line.as_bytes()).unwrap())
+        b.iter(|| {
+            tracegate::internals::record::otlp_proto::oracle::export_prost(line.as_bytes()).unwrap()
+        })
     });
     g.finish();
 }

@@ -2,18 +2,18 @@
 //! without building prost's structures first (`serve`'s decode, a fifth of
 //! its work per request before this).
 //!
-//! **Invariant:** the output is byte for byte what the prost path
-//! ([`super::decode_traces_prost`], [`super::decode_logs_prost`]) writes,
-//! or there is none. The walk takes only the encoding every protobuf
+//! **Invariant:** the output is byte for byte what prost's structures
+//! would give (the test oracle, `super::oracle`), or there is none and
+//! the fallback ([`super::merge`]) decides. The walk takes only the encoding every protobuf
 //! library writes: known fields, each message's fields in ascending
 //! number, a singular field at most once, a repeated one in one run, at
 //! most one member of a oneof, every value one the line says exactly.
 //! Anything else (an unknown or repeated field, fields out of order, a
 //! wrong wire type, bad UTF-8, a truncated value; a varint longer than it
 //! needs, a bool other than 0 or 1, a `uint32` or an enum past its range,
-//! a NaN with a payload) returns `None` and the prost path decides, with
-//! its own semantics (merges, last one wins, errors, truncation). A
-//! property test holds the two paths to the same bytes on generated and
+//! a NaN with a payload) returns `None` and the fallback decides, with
+//! prost's semantics (merges, last one wins, errors, truncation). A
+//! property test holds the walk to the prost oracle on generated and
 //! mutated requests.
 //!
 //! So a line the walk wrote means exactly what the request says, field
@@ -24,7 +24,7 @@
 //!
 //! The walk knows the messages from the crate's OTLP table
 //! ([`crate::otlp_schema`]): it reads each message's fields by number and
-//! writes them in the table's order, which is the prost path's.
+//! writes them in the table's order, which is prost's struct order.
 
 use super::super::escape::write_json_string;
 use super::cut::Piece;
@@ -489,7 +489,7 @@ impl<'a> Out<'a> {
 }
 
 /// An `ExportTraceServiceRequest` as one OTLP/JSON line, or `None` when the
-/// prost path must decide (see the module's invariant).
+/// fallback ([`super::merge`]) must decide (see the module's invariant).
 pub fn traces(body: &[u8]) -> Option<Vec<u8>> {
     walk(&TRACES, body, false).map(|o| o.out)
 }
@@ -524,8 +524,8 @@ pub(super) mod tests {
     use proptest::prelude::*;
     use prost::Message;
 
-    use super::super::any_value::Value as V;
-    use super::super::*;
+    use super::super::oracle::any_value::Value as V;
+    use super::super::oracle::*;
     use super::{logs, traces, traces_mapped};
 
     fn text() -> impl Strategy<Value = String> {
@@ -762,14 +762,14 @@ pub(super) mod tests {
     /// A change to an encoded request: a byte set, one inserted, a run
     /// removed, or a run repeated (a field sent twice).
     #[derive(Debug, Clone)]
-    enum Mutation {
+    pub(crate) enum Mutation {
         Set(usize, u8),
         Insert(usize, u8),
         Remove(usize, usize),
         Repeat(usize, usize),
     }
 
-    fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
+    pub(crate) fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
         proptest::collection::vec(
             prop_oneof![
                 (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Set(i, b)),
@@ -781,7 +781,7 @@ pub(super) mod tests {
         )
     }
 
-    fn mutate(mut b: Vec<u8>, ms: &[Mutation]) -> Vec<u8> {
+    pub(crate) fn mutate(mut b: Vec<u8>, ms: &[Mutation]) -> Vec<u8> {
         for m in ms {
             let len = b.len().max(1);
             match *m {
