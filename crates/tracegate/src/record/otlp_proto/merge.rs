@@ -36,6 +36,7 @@
 //! input.
 
 use super::super::escape::write_json_string;
+use super::transcode::{read_varint, take};
 use super::{
     ProtoError, push_base64, push_decimal, push_double, push_enum, push_hex, push_int64,
     push_quoted_decimal,
@@ -69,29 +70,13 @@ impl<'a> Reader<'a> {
     }
 
     fn take(&mut self, n: u64) -> Result<&'a [u8], ()> {
-        let n = usize::try_from(n).map_err(|_| ())?;
-        let end = self.at.checked_add(n).ok_or(())?;
-        let s = self.buf.get(self.at..end).ok_or(())?;
-        self.at = end;
-        Ok(s)
+        take(self.buf, &mut self.at, usize::try_from(n).map_err(|_| ())?)
     }
 
-    /// A varint as prost reads it: at most ten bytes, the tenth 0 or 1;
-    /// more bytes than the value needs are allowed.
+    /// A varint as prost reads it: more bytes than the value needs are
+    /// allowed.
     fn varint(&mut self) -> Result<u64, ()> {
-        let mut v = 0u64;
-        for i in 0..10 {
-            let b = *self.buf.get(self.at).ok_or(())?;
-            self.at += 1;
-            if i == 9 && b > 1 {
-                return Err(());
-            }
-            v |= u64::from(b & 0x7f) << (7 * i);
-            if b < 0x80 {
-                return Ok(v);
-            }
-        }
-        Err(())
+        read_varint(self.buf, &mut self.at, false)
     }
 
     /// A field's key: its number (1 or more) and wire type.

@@ -572,37 +572,38 @@ fn scope(s: &Obj) -> Result<InstrumentationScope, ProtoError> {
     })
 }
 
-fn resource_spans(o: &Obj) -> Result<ResourceSpans, ProtoError> {
-    Ok(ResourceSpans {
-        resource: opt(o, "resource", resource)?,
-        scope_spans: list(o, "scopeSpans", scope_spans)?,
-        schema_url: string(o, "schemaUrl")?,
-    })
+/// The resource and scope wrappers of one signal, which differ only in
+/// names: `$resources` holds a resource and `$scopes`, each a scope and
+/// its `$items`.
+macro_rules! wrappers {
+    ($resources:ident: $Resources:ident { $scopes_field:ident: $scopes_key:literal },
+     $scopes:ident: $Scopes:ident { $items_field:ident: $items_key:literal, $item:ident }) => {
+        fn $resources(o: &Obj) -> Result<$Resources, ProtoError> {
+            Ok($Resources {
+                resource: opt(o, "resource", resource)?,
+                $scopes_field: list(o, $scopes_key, $scopes)?,
+                schema_url: string(o, "schemaUrl")?,
+            })
+        }
+
+        fn $scopes(o: &Obj) -> Result<$Scopes, ProtoError> {
+            Ok($Scopes {
+                scope: opt(o, "scope", scope)?,
+                $items_field: list(o, $items_key, $item)?,
+                schema_url: string(o, "schemaUrl")?,
+            })
+        }
+    };
 }
 
-fn scope_spans(o: &Obj) -> Result<ScopeSpans, ProtoError> {
-    Ok(ScopeSpans {
-        scope: opt(o, "scope", scope)?,
-        spans: list(o, "spans", span)?,
-        schema_url: string(o, "schemaUrl")?,
-    })
-}
-
-fn resource_logs(o: &Obj) -> Result<ResourceLogs, ProtoError> {
-    Ok(ResourceLogs {
-        resource: opt(o, "resource", resource)?,
-        scope_logs: list(o, "scopeLogs", scope_logs)?,
-        schema_url: string(o, "schemaUrl")?,
-    })
-}
-
-fn scope_logs(o: &Obj) -> Result<ScopeLogs, ProtoError> {
-    Ok(ScopeLogs {
-        scope: opt(o, "scope", scope)?,
-        log_records: list(o, "logRecords", log_record)?,
-        schema_url: string(o, "schemaUrl")?,
-    })
-}
+wrappers!(
+    resource_spans: ResourceSpans { scope_spans: "scopeSpans" },
+    scope_spans: ScopeSpans { spans: "spans", span }
+);
+wrappers!(
+    resource_logs: ResourceLogs { scope_logs: "scopeLogs" },
+    scope_logs: ScopeLogs { log_records: "logRecords", log_record }
+);
 
 fn log_record(o: &Obj) -> Result<LogRecord, ProtoError> {
     Ok(LogRecord {

@@ -106,29 +106,44 @@ impl<'a> Fields<'a> {
     }
 
     fn take(&mut self, n: usize) -> Result<&'a [u8], ()> {
-        let end = self.at.checked_add(n).ok_or(())?;
-        let s = self.buf.get(self.at..end).ok_or(())?;
-        self.at = end;
-        Ok(s)
+        take(self.buf, &mut self.at, n)
     }
 
-    /// A varint as prost reads it: at most ten bytes, the tenth at most 1.
+    /// A varint as prost reads it, in its shortest form only (a zero last
+    /// byte says nothing the line could).
     fn varint(&mut self) -> Result<u64, ()> {
-        let mut v = 0u64;
-        for i in 0..10 {
-            let b = *self.buf.get(self.at).ok_or(())?;
-            self.at += 1;
-            if i == 9 && b > 1 {
-                return Err(());
-            }
-            v |= u64::from(b & 0x7f) << (7 * i);
-            if b < 0x80 {
-                // The shortest form only (a zero last byte says nothing).
-                return if b == 0 && i > 0 { Err(()) } else { Ok(v) };
-            }
-        }
-        Err(())
+        read_varint(self.buf, &mut self.at, true)
     }
+}
+
+/// The `n` bytes of `buf` at `*at`, which moves past them.
+pub(super) fn take<'a>(buf: &'a [u8], at: &mut usize, n: usize) -> Result<&'a [u8], ()> {
+    let end = at.checked_add(n).ok_or(())?;
+    let s = buf.get(*at..end).ok_or(())?;
+    *at = end;
+    Ok(s)
+}
+
+/// The varint of `buf` at `*at` as prost reads it: at most ten bytes, the
+/// tenth at most 1; with `shortest`, refused when longer than it needs.
+pub(super) fn read_varint(buf: &[u8], at: &mut usize, shortest: bool) -> Result<u64, ()> {
+    let mut v = 0u64;
+    for i in 0..10 {
+        let b = *buf.get(*at).ok_or(())?;
+        *at += 1;
+        if i == 9 && b > 1 {
+            return Err(());
+        }
+        v |= u64::from(b & 0x7f) << (7 * i);
+        if b < 0x80 {
+            return if shortest && b == 0 && i > 0 {
+                Err(())
+            } else {
+                Ok(v)
+            };
+        }
+    }
+    Err(())
 }
 
 fn varint(w: Wire<'_>) -> Result<u64, ()> {
