@@ -190,37 +190,22 @@ impl<'a> Walk<'a> {
             | FieldKind::SpanName
             | FieldKind::Key => {
                 let s = self.string(v)?;
-                if !s.is_empty() {
-                    len_field(&mut self.out, n, s.as_bytes());
-                }
+                scalar(&mut self.out, field, Scalar::Bytes(s.as_bytes()));
             }
             FieldKind::Hex(_) => {
                 let s = self.string(v)?;
                 if !s.is_empty() {
                     let id = hex::decode(s.as_bytes()).ok()?;
-                    len_field(&mut self.out, n, &id);
+                    scalar(&mut self.out, field, Scalar::Bytes(&id));
                 }
             }
             FieldKind::Nanos => {
                 let x = self.unsigned(v)?;
-                if x != 0 {
-                    encode_key(n, WireType::SixtyFourBit, &mut self.out);
-                    self.out.extend_from_slice(&x.to_le_bytes());
-                }
+                scalar(&mut self.out, field, Scalar::Number(x));
             }
-            FieldKind::Flags(_) => {
+            FieldKind::Flags(_) | FieldKind::Uint32 => {
                 let x = u32::try_from(self.unsigned(v)?).ok()?;
-                if x != 0 {
-                    encode_key(n, WireType::ThirtyTwoBit, &mut self.out);
-                    self.out.extend_from_slice(&x.to_le_bytes());
-                }
-            }
-            FieldKind::Uint32 => {
-                let x = u32::try_from(self.unsigned(v)?).ok()?;
-                if x != 0 {
-                    encode_key(n, WireType::Varint, &mut self.out);
-                    encode_varint(u64::from(x), &mut self.out);
-                }
+                scalar(&mut self.out, field, Scalar::Number(x.into()));
             }
             FieldKind::Enum(names) => {
                 let t = self.tok(v)?;
@@ -230,12 +215,11 @@ impl<'a> Walk<'a> {
                 } else {
                     i32::try_from(self.unsigned(v)?).ok()?
                 };
-                if x != 0 {
-                    encode_key(n, WireType::Varint, &mut self.out);
-                    // Non-negative here: prost writes an int32 as its
-                    // sign-extended u64, the same bytes.
-                    encode_varint(u64::from(x.unsigned_abs()), &mut self.out);
-                }
+                scalar(
+                    &mut self.out,
+                    field,
+                    Scalar::Number(x.unsigned_abs().into()),
+                );
             }
             FieldKind::Object(m) => self.nested(n, v, |w| w.fields(m, v))?,
             FieldKind::Array(m, _) => self.many(n, m, v)?,
@@ -384,8 +368,47 @@ fn signed(s: &str) -> Option<i64> {
     s.parse().ok()
 }
 
+/// A scalar field's value as read from a line, by either encoder (this
+/// walk or [`super::from_json`]).
+pub(super) enum Scalar<'a> {
+    /// A string's or an id's bytes.
+    Bytes(&'a [u8]),
+    /// A timestamp, a count, flags or an enum number (never negative,
+    /// and a count's or flags' within 32 bits).
+    Number(u64),
+}
+
+/// Field `field` holding `x`, as prost writes a proto3 scalar: nothing at
+/// its default (empty, 0); a timestamp as `fixed64`, flags as `fixed32`,
+/// anything else numeric as a varint (a non-negative `int32` has the
+/// same bytes as its sign-extended `u64`).
+pub(super) fn scalar(out: &mut Vec<u8>, field: &Field, x: Scalar<'_>) {
+    let n = field.number;
+    match (x, field.kind) {
+        (Scalar::Bytes(b), _) => {
+            if !b.is_empty() {
+                len_field(out, n, b);
+            }
+        }
+        (Scalar::Number(0), _) => {}
+        (Scalar::Number(x), FieldKind::Nanos) => {
+            encode_key(n, WireType::SixtyFourBit, out);
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        (Scalar::Number(x), FieldKind::Flags(_)) => {
+            encode_key(n, WireType::ThirtyTwoBit, out);
+            // The low four bytes, little-endian: the `u32`.
+            out.extend_from_slice(&x.to_le_bytes()[..4]);
+        }
+        (Scalar::Number(x), _) => {
+            encode_key(n, WireType::Varint, out);
+            encode_varint(x, out);
+        }
+    }
+}
+
 /// A length-delimited field `number` holding `bytes`.
-fn len_field(out: &mut Vec<u8>, number: u32, bytes: &[u8]) {
+pub(super) fn len_field(out: &mut Vec<u8>, number: u32, bytes: &[u8]) {
     encode_key(number, WireType::LengthDelimited, out);
     encode_varint(bytes.len() as u64, out);
     out.extend_from_slice(bytes);

@@ -23,6 +23,7 @@ use serde_json::{Map, Value};
 
 use super::ProtoError;
 use super::bounds::Signal;
+use super::encode::{Scalar, len_field, scalar};
 use crate::otlp_schema::{
     ANY_VALUE, Case, Field, FieldKind, LOGS, Message, Name, RESOURCE_SPANS, SCOPE_SPANS, SPAN,
     TRACES,
@@ -111,47 +112,17 @@ fn field(field: &Field, v: Option<&Value>, out: &mut Vec<u8>) -> Result<(), Prot
         | FieldKind::Rule(_)
         | FieldKind::TraceState
         | FieldKind::SpanName
-        | FieldKind::Key => {
-            let s = string(v)?;
-            if !s.is_empty() {
-                len_field(out, n, s.as_bytes());
-            }
-        }
+        | FieldKind::Key => scalar(out, field, Scalar::Bytes(string(v)?.as_bytes())),
         FieldKind::Hex(_) => {
             let id = hex::decode(string(v)?).map_err(|_| ProtoError::Json("id is not hex"))?;
-            if !id.is_empty() {
-                len_field(out, n, &id);
-            }
+            scalar(out, field, Scalar::Bytes(&id));
         }
-        FieldKind::Nanos => {
-            let x = unsigned(v)?;
-            if x != 0 {
-                encode_key(n, WireType::SixtyFourBit, out);
-                out.extend_from_slice(&x.to_le_bytes());
-            }
-        }
-        FieldKind::Uint32 => {
-            let x = u32_of(v)?;
-            if x != 0 {
-                encode_key(n, WireType::Varint, out);
-                encode_varint(x.into(), out);
-            }
-        }
-        FieldKind::Flags(_) => {
-            let x = u32_of(v)?;
-            if x != 0 {
-                encode_key(n, WireType::ThirtyTwoBit, out);
-                out.extend_from_slice(&x.to_le_bytes());
-            }
+        FieldKind::Nanos => scalar(out, field, Scalar::Number(unsigned(v)?)),
+        FieldKind::Uint32 | FieldKind::Flags(_) => {
+            scalar(out, field, Scalar::Number(u32_of(v)?.into()));
         }
         FieldKind::Enum(names) => {
-            let x = enumeration(v, names)?;
-            if x != 0 {
-                encode_key(n, WireType::Varint, out);
-                // Never negative here: the same bytes as prost's
-                // sign-extended int32.
-                encode_varint(x.into(), out);
-            }
+            scalar(out, field, Scalar::Number(enumeration(v, names)?.into()));
         }
         FieldKind::Object(_) | FieldKind::Body | FieldKind::Value => {
             if let Some(v) = v {
@@ -272,13 +243,6 @@ fn enumeration(v: Option<&Value>, names: &[&str]) -> Result<u32, ProtoError> {
         .ok()
         .and_then(|n| u32::try_from(n).ok())
         .ok_or(ProtoError::Json("enum out of range"))
-}
-
-/// A length-delimited field `number` holding `bytes`.
-fn len_field(out: &mut Vec<u8>, number: u32, bytes: &[u8]) {
-    encode_key(number, WireType::LengthDelimited, out);
-    encode_varint(bytes.len() as u64, out);
-    out.extend_from_slice(bytes);
 }
 
 #[cfg(test)]
