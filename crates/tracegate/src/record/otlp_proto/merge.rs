@@ -36,7 +36,7 @@
 //! input.
 
 use super::super::escape::write_json_string;
-use super::transcode::{read_varint, take};
+use super::transcode::{key, read_varint, take};
 use super::{
     ProtoError, push_base64, push_decimal, push_double, push_enum, push_hex, push_int64,
     push_quoted_decimal,
@@ -359,17 +359,6 @@ impl<'a> Node<'a> {
         out.push(b'}');
         Ok(())
     }
-}
-
-/// Write `"key":` after a comma unless it is the object's first member.
-fn key(out: &mut Vec<u8>, first: &mut bool, k: &str) {
-    if !*first {
-        out.push(b',');
-    }
-    *first = false;
-    out.push(b'"');
-    out.extend_from_slice(k.as_bytes());
-    out.extend_from_slice(b"\":");
 }
 
 /// An `ExportTraceServiceRequest` as one OTLP/JSON line, with prost's

@@ -233,7 +233,7 @@ struct Out<'a> {
 
 /// Write `"key":` after a comma unless it is the object's first member.
 #[inline]
-fn key(out: &mut Vec<u8>, first: &mut bool, k: &str) {
+pub(super) fn key(out: &mut Vec<u8>, first: &mut bool, k: &str) {
     if !*first {
         out.push(b',');
     }
