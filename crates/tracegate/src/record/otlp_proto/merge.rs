@@ -107,6 +107,8 @@ impl<'a> Reader<'a> {
     /// recursion limit holds here too, and a group ends with its own
     /// number.
     fn skip(&mut self, number: u32, wire: Wire, budget: u32) -> Result<(), ()> {
+        // SECURITY: nested groups recurse; the budget bounds the stack on
+        // any input, as prost's recursion limit does.
         if budget == 0 {
             return Err(());
         }
@@ -228,6 +230,8 @@ impl<'a> Node<'a> {
             FieldKind::Object(_) | FieldKind::Body | FieldKind::Value => {
                 let m = field.kind.message().ok_or(())?;
                 expect(Wire::Len)?;
+                // SECURITY: one level of the budget per nested message, so
+                // the recursion (and the stack) is bounded on any input.
                 let budget = budget.checked_sub(1).ok_or(())?;
                 let body = r.len_delimited()?;
                 if !matches!(slot, Val::Msg(_)) {
