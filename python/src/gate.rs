@@ -486,8 +486,8 @@ fn gate_request(s: &mut State, data: &[u8], sig: Signal) -> Result<(Option<Vec<u
 /// came; one whose members the gate only stripped goes on with those
 /// fields cut out (`record::otlp_proto::cut`); both rest on the wire
 /// walk's invariant (its line means exactly what the request says), so a
-/// request it left to prost, and anything the gate rewrote, is encoded
-/// from the gated line.
+/// request it left to the fallback (`merge`), and anything the gate
+/// rewrote, is encoded from the gated line.
 fn gate_request_protobuf(
     s: &mut State,
     data: &[u8],

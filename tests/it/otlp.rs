@@ -691,9 +691,11 @@ proptest! {
 
 mod protobuf {
     use prost::Message;
+    use tracegate::internals::record::otlp_proto::oracle::{
+        ExportLogsServiceRequest, ExportTraceServiceRequest,
+    };
     use tracegate::internals::record::otlp_proto::{
-        ExportLogsServiceRequest, ExportTraceServiceRequest, decode_logs_protobuf,
-        decode_traces_protobuf, encode_logs_protobuf, encode_traces_protobuf,
+        decode_logs_protobuf, decode_traces_protobuf, encode_logs_protobuf, encode_traces_protobuf,
     };
 
     use super::*;
@@ -784,7 +786,7 @@ mod protobuf {
     /// prost path alike; it never becomes the default 0, which passes.
     #[test]
     fn protobuf_enums_outside_their_values_are_refused_as_in_json() {
-        use tracegate::internals::record::otlp_proto::{
+        use tracegate::internals::record::otlp_proto::oracle::{
             LogRecord, ResourceLogs, ResourceSpans, ScopeLogs, ScopeSpans, Span, Status,
             decode_logs_prost, decode_traces_prost,
         };

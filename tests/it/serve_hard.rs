@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use prost::Message;
 use serde_json::{Value, json};
-use tracegate::internals::record::otlp_proto::{
+use tracegate::internals::record::otlp_proto::oracle::{
     AnyValue, Event, ExportTraceServiceRequest, KeyValue, Link, ResourceSpans, ScopeSpans, Span,
     any_value,
 };

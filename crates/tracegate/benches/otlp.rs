@@ -60,17 +60,37 @@ fn bench(c: &mut Criterion) {
             tracegate::internals::record::otlp_proto::decode_traces_protobuf_bytes(&body).unwrap()
         })
     });
+    // The rare path the wire walk leaves requests to (the table-driven
+    // fallback with prost's merge rules), and prost's structures with the
+    // oracle's writer, which it replaced.
+    g.bench_function("collector_export_protobuf_to_json_fallback", |b| {
+        b.iter(|| tracegate::internals::record::otlp_proto::merge::traces(&body).unwrap())
+    });
+    g.bench_function("collector_export_protobuf_to_json_prost", |b| {
+        b.iter(|| {
+            tracegate::internals::record::otlp_proto::oracle::decode_traces_prost(&body).unwrap()
+        })
+    });
     // An OTLP sink's encoding of one gated record (`encode_export`, the
-    // table's walk), and the same through serde_json and prost's
-    // structures (`export_prost`: what the sink did before it appended
-    // encoded requests).
+    // table's walk), the table-driven fallback through serde_json
+    // (`from_json::export`, where the walk declines), and serde_json with
+    // prost's structures (the oracle's `export_prost`: what the sink did
+    // before it appended encoded requests, and the fallback before issue
+    // 31).
     let line = data("collector_export.jsonl");
     g.throughput(Throughput::Bytes(line.len() as u64));
     g.bench_function("collector_export_sink_encode", |b| {
         b.iter(|| tracegate::internals::record::otlp_proto::encode_export(line.as_bytes()).unwrap())
     });
+    g.bench_function("collector_export_sink_encode_fallback", |b| {
+        b.iter(|| {
+            tracegate::internals::record::otlp_proto::from_json::export(line.as_bytes()).unwrap()
+        })
+    });
     g.bench_function("collector_export_sink_encode_prost", |b| {
-        b.iter(|| tracegate::internals::record::otlp_proto::export_prost(line.as_bytes()).unwrap())
+        b.iter(|| {
+            tracegate::internals::record::otlp_proto::oracle::export_prost(line.as_bytes()).unwrap()
+        })
     });
     g.finish();
 }

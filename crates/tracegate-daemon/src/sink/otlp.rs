@@ -527,7 +527,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use super::*;
-    use crate::record::otlp_proto::{
+    use crate::record::otlp_proto::oracle::{
         ExportLogsServiceRequest, ExportTraceServiceRequest, export_prost,
     };
 

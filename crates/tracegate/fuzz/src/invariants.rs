@@ -309,14 +309,17 @@ pub fn redact(data: &[u8]) {
 /// structures never panics, and when it writes a line it is the line the
 /// prost path writes, byte for byte; a request prost refuses is never
 /// written. The line the serve path judges (`decode_*_protobuf_bytes`) is
-/// the prost path's, whichever way it was made. Its enum members (`kind`,
+/// the prost oracle's, whichever way it was made (the walk, or the
+/// table-driven fallback with prost's merge rules), and so is its refusal. Its enum members (`kind`,
 /// `status.code`, `severityNumber`) are int32 numbers, never a written 0,
 /// and a line holding one outside the enum's values never passes the
 /// default gate verbatim.
 pub fn otlp_protobuf(data: &[u8]) {
+    use tracegate::internals::record::otlp_proto::oracle::{
+        decode_logs_prost, decode_traces_prost,
+    };
     use tracegate::internals::record::otlp_proto::{
-        cut, decode_logs_prost, decode_logs_protobuf_bytes, decode_traces_prost,
-        decode_traces_protobuf_bytes, transcode,
+        cut, decode_logs_protobuf_bytes, decode_traces_protobuf_bytes, transcode,
     };
     type Decode =
         fn(&[u8]) -> Result<Vec<u8>, tracegate::internals::record::otlp_proto::ProtoError>;
@@ -349,6 +352,7 @@ pub fn otlp_protobuf(data: &[u8]) {
                 "the wire walk wrote a {signal} request other than prost did"
             );
         }
+        // The walk, or the table-driven fallback where it declines.
         assert!(
             serve(data).ok() == by_prost,
             "serve's {signal} decode is not prost's"
@@ -370,7 +374,10 @@ fn cut_reads_as_the_gated_line(
     prost: fn(&[u8]) -> Result<Vec<u8>, tracegate::internals::record::otlp_proto::ProtoError>,
     signal: &str,
 ) {
-    use tracegate::internals::record::otlp_proto::{cut, encode_logs_prost, encode_traces_prost};
+    use tracegate::internals::record::otlp_proto::cut;
+    use tracegate::internals::record::otlp_proto::oracle::{
+        encode_logs_prost, encode_traces_prost,
+    };
     let mut gate = Gate::new(default_policy());
     let j = gate.judge(1, &Line::Text(line), Level::Standard, true);
     let (out, gated) = match j.verdict {
@@ -461,10 +468,14 @@ fn enums_are_judged(line: &[u8], signal: &str) {
 /// prost's structures); where the walk declines, nothing is claimed. Any
 /// bytes: the walk never panics and never writes a line prost refuses.
 /// The same for an OTLP sink's record (`encode::export`, routed by
-/// what it is).
+/// what it is). What the library writes (the walk, or the table-driven
+/// fallback) is prost's bytes or prost's refusal, on any bytes.
 pub fn otlp_json_encode(data: &[u8]) {
+    use tracegate::internals::record::otlp_proto::oracle::{
+        encode_logs_prost, encode_traces_prost,
+    };
     use tracegate::internals::record::otlp_proto::{
-        encode, encode_logs_prost, encode_traces_prost,
+        encode, encode_export, encode_logs_protobuf, encode_traces_protobuf,
     };
     type Walk = fn(&[u8]) -> Option<Vec<u8>>;
     type Prost = fn(&str) -> Result<Vec<u8>, tracegate::internals::record::otlp_proto::ProtoError>;
@@ -486,10 +497,27 @@ pub fn otlp_json_encode(data: &[u8]) {
         );
     }
     // An OTLP sink's record: routed and encoded as the prost path does.
+    let by_prost = tracegate::internals::record::otlp_proto::oracle::export_prost(data);
     if let Some(walked) = encode::export(data) {
         assert!(
-            tracegate::internals::record::otlp_proto::export_prost(data).ok() == Some(walked),
+            by_prost.as_ref().ok() == Some(&walked),
             "the export walk routed or wrote a record other than prost did"
+        );
+    }
+    // What the library does with any line (the walk, or the table-driven
+    // fallback where it declines): prost's bytes, or prost's refusal.
+    assert!(
+        encode_export(data) == by_prost,
+        "the sink's export encoding is not prost's"
+    );
+    if let Ok(text) = std::str::from_utf8(data) {
+        assert!(
+            encode_traces_protobuf(text) == encode_traces_prost(text),
+            "the trace encoding is not prost's"
+        );
+        assert!(
+            encode_logs_protobuf(text) == encode_logs_prost(text),
+            "the logs encoding is not prost's"
         );
     }
 }

@@ -587,10 +587,8 @@ fn the_fast_path_answers_as_the_full_path_does() {
 /// gated line)`; `None` when prost cannot encode `line` or the walk left
 /// the request to prost.
 fn through_protobuf(p: &Arc<Policy>, line: &str) -> Option<(Verdict, Option<Vec<u8>>, Vec<u8>)> {
-    use crate::record::otlp_proto::{
-        MappedLine, bounds::Signal, cut, encode_logs_prost, encode_traces_prost,
-        request_line_mapped,
-    };
+    use crate::record::otlp_proto::oracle::{encode_logs_prost, encode_traces_prost};
+    use crate::record::otlp_proto::{MappedLine, bounds::Signal, cut, request_line_mapped};
     let logs = line.starts_with(r#"{"resourceLogs""#);
     let (pb, signal) = if logs {
         (encode_logs_prost(line).ok()?, Signal::Logs)

@@ -511,7 +511,7 @@ mod tests {
         fn the_walk_and_prost_agree_on_any_bytes(body in proptest::collection::vec(any::<u8>(), 0..256)) {
             use prost::Message;
             if let Ok(c) = check_protobuf(&body, Signal::Traces, &limits())
-                && let Ok(req) = crate::record::otlp_proto::ExportTraceServiceRequest::decode(&body[..]) {
+                && let Ok(req) = crate::record::otlp_proto::oracle::ExportTraceServiceRequest::decode(&body[..]) {
                 let n: usize = req.resource_spans.iter()
                     .flat_map(|r| &r.scope_spans).map(|s| s.spans.len()).sum();
                 prop_assert_eq!(n, c.spans);
@@ -526,7 +526,7 @@ mod tests {
             let i = i % pb.len();
             pb[i] = b;
             if let Ok(c) = check_protobuf(&pb, Signal::Traces, &limits())
-                && let Ok(req) = crate::record::otlp_proto::ExportTraceServiceRequest::decode(&pb[..]) {
+                && let Ok(req) = crate::record::otlp_proto::oracle::ExportTraceServiceRequest::decode(&pb[..]) {
                     let n: usize = req.resource_spans.iter()
                         .flat_map(|r| &r.scope_spans).map(|s| s.spans.len()).sum();
                     prop_assert_eq!(n, c.spans);

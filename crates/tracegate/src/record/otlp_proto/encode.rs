@@ -2,16 +2,16 @@
 //! tape, without a `serde_json::Value` and prost's structures in between
 //! (two thirds of the Python exporter's gate cost per span before this).
 //!
-//! **Invariant:** the output is byte for byte what the prost path
-//! ([`super::encode_traces_prost`], [`super::encode_logs_prost`])
-//! writes, or there is none and the prost path decides. The walk takes
+//! **Invariant:** the output is byte for byte what prost's structures
+//! would encode (the test oracle, `super::oracle`), or there is none and
+//! the fallback ([`super::from_json`]) decides. The walk takes
 //! the lines the gate writes and anything close to them: each message's
 //! known keys with the JSON types the mapping gives them; a key of
 //! another type, an `AnyValue` with more than one member, a number with a
 //! sign, fraction or exponent where an integer belongs, a bad id or
-//! base64 value returns `None`. Unknown keys are skipped, as the prost
-//! path skips them. A property test holds the two paths to the same bytes
-//! on generated and mutated lines.
+//! base64 value returns `None`. Unknown keys are skipped, as the fallback
+//! skips them. A property test holds the walk to the prost oracle on
+//! generated and mutated lines.
 //!
 //! The crate's OTLP table ([`crate::otlp_schema`]) names each field's JSON
 //! key, protobuf number and kind; the walk is the same for all messages.
@@ -28,8 +28,8 @@ use crate::otlp_schema::{
 };
 use crate::record::tape::{Elements, Kind, Tape, Token, raw, raw_contents, string_value};
 
-/// A trace export request line as protobuf, or `None` (the prost path
-/// decides).
+/// A trace export request line as protobuf, or `None` (the fallback,
+/// [`super::from_json`], decides).
 pub fn traces(line: &[u8]) -> Option<Vec<u8>> {
     request(line, &TRACES)
 }
@@ -50,7 +50,7 @@ thread_local! {
 /// what it is (not by how its bytes start): a request with
 /// `resourceSpans`, else one with `resourceLogs`, else a bare span (`name`
 /// and an `attributes` array) wrapped into a trace request with one
-/// resource and one scope. `None`: the prost path decides
+/// resource and one scope. `None`: the fallback decides
 /// ([`super::encode_export`]), and says why it is not one.
 ///
 /// Requests of one signal concatenated are one request: a repeated
@@ -118,7 +118,7 @@ fn with_walk<T>(line: &[u8], f: impl FnOnce(&mut Walk<'_>) -> Option<T>) -> Opti
 
 /// A number token beyond `f64`'s range (`1e999`), anywhere in the line,
 /// an unknown key's value included: JSON's grammar and the tape take it,
-/// serde_json (so the prost path) refuses the whole line, so the walk
+/// serde_json (so the fallback) refuses the whole line, so the walk
 /// leaves it to that path. Only an exponent or more than 300 characters
 /// can reach past `f64::MAX` (309 digits), so other numbers are not
 /// parsed.
@@ -157,7 +157,7 @@ impl<'a> Walk<'a> {
         for (k, v) in self.tape.members(obj) {
             let key = self.tok(k)?;
             if key.escaped {
-                // A key written with escapes: the prost path compares
+                // A key written with escapes: the fallback compares
                 // decoded keys; leave it to that path.
                 return None;
             }
@@ -190,37 +190,22 @@ impl<'a> Walk<'a> {
             | FieldKind::SpanName
             | FieldKind::Key => {
                 let s = self.string(v)?;
-                if !s.is_empty() {
-                    len_field(&mut self.out, n, s.as_bytes());
-                }
+                scalar(&mut self.out, field, Scalar::Bytes(s.as_bytes()));
             }
             FieldKind::Hex(_) => {
                 let s = self.string(v)?;
                 if !s.is_empty() {
                     let id = hex::decode(s.as_bytes()).ok()?;
-                    len_field(&mut self.out, n, &id);
+                    scalar(&mut self.out, field, Scalar::Bytes(&id));
                 }
             }
             FieldKind::Nanos => {
                 let x = self.unsigned(v)?;
-                if x != 0 {
-                    encode_key(n, WireType::SixtyFourBit, &mut self.out);
-                    self.out.extend_from_slice(&x.to_le_bytes());
-                }
+                scalar(&mut self.out, field, Scalar::Number(x));
             }
-            FieldKind::Flags(_) => {
+            FieldKind::Flags(_) | FieldKind::Uint32 => {
                 let x = u32::try_from(self.unsigned(v)?).ok()?;
-                if x != 0 {
-                    encode_key(n, WireType::ThirtyTwoBit, &mut self.out);
-                    self.out.extend_from_slice(&x.to_le_bytes());
-                }
-            }
-            FieldKind::Uint32 => {
-                let x = u32::try_from(self.unsigned(v)?).ok()?;
-                if x != 0 {
-                    encode_key(n, WireType::Varint, &mut self.out);
-                    encode_varint(u64::from(x), &mut self.out);
-                }
+                scalar(&mut self.out, field, Scalar::Number(x.into()));
             }
             FieldKind::Enum(names) => {
                 let t = self.tok(v)?;
@@ -230,12 +215,11 @@ impl<'a> Walk<'a> {
                 } else {
                     i32::try_from(self.unsigned(v)?).ok()?
                 };
-                if x != 0 {
-                    encode_key(n, WireType::Varint, &mut self.out);
-                    // Non-negative here: prost writes an int32 as its
-                    // sign-extended u64, the same bytes.
-                    encode_varint(u64::from(x.unsigned_abs()), &mut self.out);
-                }
+                scalar(
+                    &mut self.out,
+                    field,
+                    Scalar::Number(x.unsigned_abs().into()),
+                );
             }
             FieldKind::Object(m) => self.nested(n, v, |w| w.fields(m, v))?,
             FieldKind::Array(m, _) => self.many(n, m, v)?,
@@ -293,7 +277,7 @@ impl<'a> Walk<'a> {
             }
             (FieldKind::Case(Case::Double), Kind::Number) => {
                 // serde_json's own number parser, so the value is the
-                // prost path's to the bit.
+                // fallback's to the bit.
                 let d: f64 = serde_json::from_str(raw(self.text, t)).ok()?;
                 encode_key(n, WireType::SixtyFourBit, &mut self.out);
                 self.out.extend_from_slice(&d.to_le_bytes());
@@ -364,7 +348,7 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// An unsigned integer as the prost path reads one: a number token of
+    /// An unsigned integer as the fallback reads one: a number token of
     /// plain digits, or a string of plain digits.
     fn unsigned(&self, v: usize) -> Option<u64> {
         let digits = self.scalar(v)?;
@@ -384,26 +368,65 @@ fn signed(s: &str) -> Option<i64> {
     s.parse().ok()
 }
 
+/// A scalar field's value as read from a line, by either encoder (this
+/// walk or [`super::from_json`]).
+pub(super) enum Scalar<'a> {
+    /// A string's or an id's bytes.
+    Bytes(&'a [u8]),
+    /// A timestamp, a count, flags or an enum number (never negative,
+    /// and a count's or flags' within 32 bits).
+    Number(u64),
+}
+
+/// Field `field` holding `x`, as prost writes a proto3 scalar: nothing at
+/// its default (empty, 0); a timestamp as `fixed64`, flags as `fixed32`,
+/// anything else numeric as a varint (a non-negative `int32` has the
+/// same bytes as its sign-extended `u64`).
+pub(super) fn scalar(out: &mut Vec<u8>, field: &Field, x: Scalar<'_>) {
+    let n = field.number;
+    match (x, field.kind) {
+        (Scalar::Bytes(b), _) => {
+            if !b.is_empty() {
+                len_field(out, n, b);
+            }
+        }
+        (Scalar::Number(0), _) => {}
+        (Scalar::Number(x), FieldKind::Nanos) => {
+            encode_key(n, WireType::SixtyFourBit, out);
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        (Scalar::Number(x), FieldKind::Flags(_)) => {
+            encode_key(n, WireType::ThirtyTwoBit, out);
+            // The low four bytes, little-endian: the `u32`.
+            out.extend_from_slice(&x.to_le_bytes()[..4]);
+        }
+        (Scalar::Number(x), _) => {
+            encode_key(n, WireType::Varint, out);
+            encode_varint(x, out);
+        }
+    }
+}
+
 /// A length-delimited field `number` holding `bytes`.
-fn len_field(out: &mut Vec<u8>, number: u32, bytes: &[u8]) {
+pub(super) fn len_field(out: &mut Vec<u8>, number: u32, bytes: &[u8]) {
     encode_key(number, WireType::LengthDelimited, out);
     encode_varint(bytes.len() as u64, out);
     out.extend_from_slice(bytes);
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use proptest::prelude::*;
     use prost::Message as _;
     use serde_json::{Value, json};
 
-    use super::super::transcode::tests::{log_request, trace_request};
-    use super::super::{
+    use super::super::oracle::{
         decode_logs_prost, decode_traces_prost, encode_logs_prost as encode_logs_protobuf,
         encode_traces_prost as encode_traces_protobuf, export_prost,
     };
+    use super::super::transcode::tests::{log_request, trace_request};
     use super::{export, logs, traces};
 
     /// The fast walk against the prost path on one line: the same bytes,
@@ -419,7 +442,7 @@ mod tests {
     /// A change to one node of a request's JSON: the shapes a producer
     /// other than the gate might write, and wrong ones.
     #[derive(Debug, Clone)]
-    enum Edit {
+    pub(crate) enum Edit {
         /// A decimal string becomes a number, or a number a string.
         FlipNumber,
         /// Any value replaced by one of these.
@@ -457,7 +480,7 @@ mod tests {
         "\"abc\"",
     ];
 
-    fn edits() -> impl Strategy<Value = Vec<(usize, Edit)>> {
+    pub(crate) fn edits() -> impl Strategy<Value = Vec<(usize, Edit)>> {
         proptest::collection::vec(
             (
                 any::<usize>(),
@@ -473,7 +496,7 @@ mod tests {
         )
     }
 
-    fn count(v: &Value) -> usize {
+    pub(crate) fn count(v: &Value) -> usize {
         1 + match v {
             Value::Array(a) => a.iter().map(count).sum(),
             Value::Object(o) => o.values().map(count).sum(),
@@ -482,7 +505,7 @@ mod tests {
     }
 
     /// The `k`-th node of `v` in preorder.
-    fn nth(v: &mut Value, k: usize) -> &mut Value {
+    pub(crate) fn nth(v: &mut Value, k: usize) -> &mut Value {
         if k == 0 {
             return v;
         }
@@ -502,7 +525,7 @@ mod tests {
         unreachable!("k is below count(v)")
     }
 
-    fn apply(line: &[u8], edits: &[(usize, Edit)]) -> String {
+    pub(crate) fn apply(line: &[u8], edits: &[(usize, Edit)]) -> String {
         let mut v: Value = serde_json::from_slice(line).unwrap();
         for (at, e) in edits {
             let n = count(&v);

@@ -2,18 +2,18 @@
 //! without building prost's structures first (`serve`'s decode, a fifth of
 //! its work per request before this).
 //!
-//! **Invariant:** the output is byte for byte what the prost path
-//! ([`super::decode_traces_prost`], [`super::decode_logs_prost`]) writes,
-//! or there is none. The walk takes only the encoding every protobuf
+//! **Invariant:** the output is byte for byte what prost's structures
+//! would give (the test oracle, `super::oracle`), or there is none and
+//! the fallback ([`super::merge`]) decides. The walk takes only the encoding every protobuf
 //! library writes: known fields, each message's fields in ascending
 //! number, a singular field at most once, a repeated one in one run, at
 //! most one member of a oneof, every value one the line says exactly.
 //! Anything else (an unknown or repeated field, fields out of order, a
 //! wrong wire type, bad UTF-8, a truncated value; a varint longer than it
 //! needs, a bool other than 0 or 1, a `uint32` or an enum past its range,
-//! a NaN with a payload) returns `None` and the prost path decides, with
-//! its own semantics (merges, last one wins, errors, truncation). A
-//! property test holds the two paths to the same bytes on generated and
+//! a NaN with a payload) returns `None` and the fallback decides, with
+//! prost's semantics (merges, last one wins, errors, truncation). A
+//! property test holds the walk to the prost oracle on generated and
 //! mutated requests.
 //!
 //! So a line the walk wrote means exactly what the request says, field
@@ -24,7 +24,7 @@
 //!
 //! The walk knows the messages from the crate's OTLP table
 //! ([`crate::otlp_schema`]): it reads each message's fields by number and
-//! writes them in the table's order, which is the prost path's.
+//! writes them in the table's order, which is prost's struct order.
 
 use super::super::escape::write_json_string;
 use super::cut::Piece;
@@ -106,29 +106,44 @@ impl<'a> Fields<'a> {
     }
 
     fn take(&mut self, n: usize) -> Result<&'a [u8], ()> {
-        let end = self.at.checked_add(n).ok_or(())?;
-        let s = self.buf.get(self.at..end).ok_or(())?;
-        self.at = end;
-        Ok(s)
+        take(self.buf, &mut self.at, n)
     }
 
-    /// A varint as prost reads it: at most ten bytes, the tenth at most 1.
+    /// A varint as prost reads it, in its shortest form only (a zero last
+    /// byte says nothing the line could).
     fn varint(&mut self) -> Result<u64, ()> {
-        let mut v = 0u64;
-        for i in 0..10 {
-            let b = *self.buf.get(self.at).ok_or(())?;
-            self.at += 1;
-            if i == 9 && b > 1 {
-                return Err(());
-            }
-            v |= u64::from(b & 0x7f) << (7 * i);
-            if b < 0x80 {
-                // The shortest form only (a zero last byte says nothing).
-                return if b == 0 && i > 0 { Err(()) } else { Ok(v) };
-            }
-        }
-        Err(())
+        read_varint(self.buf, &mut self.at, true)
     }
+}
+
+/// The `n` bytes of `buf` at `*at`, which moves past them.
+pub(super) fn take<'a>(buf: &'a [u8], at: &mut usize, n: usize) -> Result<&'a [u8], ()> {
+    let end = at.checked_add(n).ok_or(())?;
+    let s = buf.get(*at..end).ok_or(())?;
+    *at = end;
+    Ok(s)
+}
+
+/// The varint of `buf` at `*at` as prost reads it: at most ten bytes, the
+/// tenth at most 1; with `shortest`, refused when longer than it needs.
+pub(super) fn read_varint(buf: &[u8], at: &mut usize, shortest: bool) -> Result<u64, ()> {
+    let mut v = 0u64;
+    for i in 0..10 {
+        let b = *buf.get(*at).ok_or(())?;
+        *at += 1;
+        if i == 9 && b > 1 {
+            return Err(());
+        }
+        v |= u64::from(b & 0x7f) << (7 * i);
+        if b < 0x80 {
+            return if shortest && b == 0 && i > 0 {
+                Err(())
+            } else {
+                Ok(v)
+            };
+        }
+    }
+    Err(())
 }
 
 fn varint(w: Wire<'_>) -> Result<u64, ()> {
@@ -218,7 +233,7 @@ struct Out<'a> {
 
 /// Write `"key":` after a comma unless it is the object's first member.
 #[inline]
-fn key(out: &mut Vec<u8>, first: &mut bool, k: &str) {
+pub(super) fn key(out: &mut Vec<u8>, first: &mut bool, k: &str) {
     if !*first {
         out.push(b',');
     }
@@ -489,7 +504,7 @@ impl<'a> Out<'a> {
 }
 
 /// An `ExportTraceServiceRequest` as one OTLP/JSON line, or `None` when the
-/// prost path must decide (see the module's invariant).
+/// fallback ([`super::merge`]) must decide (see the module's invariant).
 pub fn traces(body: &[u8]) -> Option<Vec<u8>> {
     walk(&TRACES, body, false).map(|o| o.out)
 }
@@ -524,8 +539,8 @@ pub(super) mod tests {
     use proptest::prelude::*;
     use prost::Message;
 
-    use super::super::any_value::Value as V;
-    use super::super::*;
+    use super::super::oracle::any_value::Value as V;
+    use super::super::oracle::*;
     use super::{logs, traces, traces_mapped};
 
     fn text() -> impl Strategy<Value = String> {
@@ -762,14 +777,14 @@ pub(super) mod tests {
     /// A change to an encoded request: a byte set, one inserted, a run
     /// removed, or a run repeated (a field sent twice).
     #[derive(Debug, Clone)]
-    enum Mutation {
+    pub(crate) enum Mutation {
         Set(usize, u8),
         Insert(usize, u8),
         Remove(usize, usize),
         Repeat(usize, usize),
     }
 
-    fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
+    pub(crate) fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
         proptest::collection::vec(
             prop_oneof![
                 (any::<usize>(), any::<u8>()).prop_map(|(i, b)| Mutation::Set(i, b)),
@@ -781,7 +796,7 @@ pub(super) mod tests {
         )
     }
 
-    fn mutate(mut b: Vec<u8>, ms: &[Mutation]) -> Vec<u8> {
+    pub(crate) fn mutate(mut b: Vec<u8>, ms: &[Mutation]) -> Vec<u8> {
         for m in ms {
             let len = b.len().max(1);
             match *m {
