@@ -201,6 +201,32 @@ fn densest_allowed() -> Vec<u8> {
     .encode_to_vec()
 }
 
+/// [`densest_allowed`] in an unusual encoding: an unknown field at the
+/// start of its resource spans, which the wire walk leaves to the fallback
+/// decoder (the one that merges, so it holds the whole request as a tree
+/// before it writes the line).
+fn densest_unusual() -> Vec<u8> {
+    let dense = densest_allowed();
+    // The request is one field: key 0x0a, the length, the resource spans.
+    let mut at = 1;
+    let mut len = 0u64;
+    for shift in (0..).step_by(7) {
+        let b = dense[at];
+        at += 1;
+        len |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            break;
+        }
+    }
+    assert_eq!(at as u64 + len, dense.len() as u64);
+    let mut inner = vec![15 << 3, 0];
+    inner.extend_from_slice(&dense[at..]);
+    let mut body = vec![0x0a];
+    varint(&mut body, inner.len() as u64);
+    body.extend_from_slice(&inner);
+    body
+}
+
 /// The largest string the default body bound allows, in one attribute.
 fn largest_allowed() -> Vec<u8> {
     let big = "x".repeat(8 * 1024 * 1024 - 64);
@@ -234,9 +260,14 @@ fn largest_allowed() -> Vec<u8> {
 #[test]
 fn requests_the_default_limits_allow_stay_under_the_documented_memory_bounds() {
     let dense = densest_allowed();
+    let unusual = densest_unusual();
     let large = largest_allowed();
-    assert!(dense.len() < 8 << 20 && large.len() < 8 << 20);
-    for (what, body) in [("densest", &dense), ("largest", &large)] {
+    assert!(unusual.len() < 8 << 20 && large.len() < 8 << 20);
+    for (what, body) in [
+        ("densest", &dense),
+        ("densest, unusual encoding", &unusual),
+        ("largest", &large),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         one_sink_policy(dir.path(), "");
         let mut daemon = Daemon::start(dir.path());
@@ -251,10 +282,13 @@ fn requests_the_default_limits_allow_stay_under_the_documented_memory_bounds() {
     one_sink_policy(dir.path(), "");
     let mut daemon = Daemon::start(dir.path());
     let addr = daemon.addr.clone();
-    let dense = Arc::new(dense);
+    // Half of them in the encoding the wire walk takes, half in the one
+    // the fallback decodes.
+    let (dense, unusual) = (Arc::new(dense), Arc::new(unusual));
     let threads: Vec<_> = (0..16)
-        .map(|_| {
-            let (addr, body) = (addr.clone(), Arc::clone(&dense));
+        .map(|i| {
+            let body = Arc::clone(if i % 2 == 0 { &dense } else { &unusual });
+            let addr = addr.clone();
             // A request may wait for the budget, then for its own decoding
             // on a busy machine: a patient client.
             std::thread::spawn(move || {
