@@ -35,10 +35,10 @@
 //! holds only the fields that were sent, and strings and bytes are
 //! borrowed from the request. (With a slot for every field of the table,
 //! the densest request the default limits allow, sent in an encoding the
-//! wire walk declines, peaked `serve` at 232 MB alone and took 16 in
-//! flight past the documented bound; now 140 MB, against 73 MB when the
-//! walk decodes it: `tests/it/serve_hard.rs`.) Errors hold no byte of the
-//! input.
+//! wire walk declines, peaked `serve` at 227 MiB alone and took 16 in
+//! flight to 419 MiB, past the documented 384; now 137 MiB and 195 MiB,
+//! against 72 MiB when the walk decodes it: `tests/it/serve_hard.rs`.)
+//! Errors hold no byte of the input.
 
 use super::super::escape::write_json_string;
 use super::transcode::{key, read_varint, take};
