@@ -248,7 +248,7 @@ pub(crate) fn compile(
     let keywords = KeywordSet::build(&kw_rules).map_err(|e| vec![e])?;
     let settle = cfg.patterns.is_empty().then(|| super::settle::Settle {
         reach: super::settle::BOUNDED_REACH.max(keywords.ascii_reach() + 4),
-        longest: keywords.longest(),
+        wide_reach: super::settle::BOUNDED_REACH.max(keywords.wide_reach()),
         // Normalized keywords never start or end with a blank.
         spaced_ok: true,
     });

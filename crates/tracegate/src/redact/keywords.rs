@@ -186,11 +186,14 @@ impl KeywordSet {
         self.longest + self.most_separators * (MAX_SEPARATOR_RUN - 1)
     }
 
-    /// The longest normalized word, in view bytes: what bounds a match's
-    /// reach in other text (`settle.rs` walks it off by
-    /// `fold::view_weight`).
-    pub(crate) fn longest(&self) -> usize {
-        self.longest
+    /// The same bound for text whose clusters are one character each
+    /// (`fold::clusters_are_chars`): every view byte of a match but a
+    /// separator's blank comes from a character of at most four bytes, each
+    /// blank from a run of up to [`MAX_SEPARATOR_RUN`] separators of at
+    /// most three, and `whole_word` reads one character of up to four
+    /// bytes on each side.
+    pub(crate) fn wide_reach(&self) -> usize {
+        4 * self.longest + self.most_separators * (3 * MAX_SEPARATOR_RUN) + 8
     }
 
     /// Whether there are any keyword lists.

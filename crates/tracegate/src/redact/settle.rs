@@ -24,29 +24,16 @@
 //!
 //! - **bounded shapes** (cards, IBANs, SSNs, phones, IPs, fixed-length keys)
 //!   and **keywords** start within [`BOUNDED_REACH`] (or the longest keyword)
-//!   of a token and end within that of it too, in ASCII text. A keyword's
-//!   length is measured in the view (`fold.rs`); in other text a match's
-//!   original span is bounded by walking the text from the token
-//!   ([`walk_back`], [`walk_on`]) until the characters passed weigh more than
-//!   eight times the longest keyword ([`view_weight`]: a starter 8, a
-//!   separator 1, a combining mark or an ignorable 0). Why that suffices:
-//!   a match of `L` view bytes touches at most `L` clusters and separator
-//!   runs with a view, each weighing at most 8 (a cluster holds one
-//!   starter at most, with any number of marks and ignorables; a run of up
-//!   to eight separators is one blank, a run of more is two, which no
-//!   keyword holds), and clusters or runs with no view in between weigh
-//!   nothing. Every starter starts a cluster with a view of its own (a test
-//!   holds every starter to it), so the match's clusters and runs, from the
-//!   one next to the token, weigh at most `8 L`: a walk that passed more
-//!   has passed the whole match. Marks and ignorables cost nothing, so a
-//!   cluster of any length is walked over whole; the windows never end
-//!   inside a cluster either (their edges move past marks and ignorables,
-//!   to a starter or a separator): from such an edge on, the window's view
-//!   is the text's (the view builder starts every cluster and run afresh
-//!   at a starter, and a separator run cut at an edge still reads as one
-//!   or two blanks), and the one neighbour a match reads for `whole_word`
-//!   either lies inside or is cut off, which reads as a boundary (more
-//!   matches, not fewer);
+//!   of a token and end within that of it too. A keyword's length is
+//!   measured in the view (`fold.rs`); in text whose every cluster is one
+//!   character (no combining mark, no ignorable) each cluster a match
+//!   touches gives it at least one view byte, so the match covers at most
+//!   as many clusters as its view bytes: four original bytes each, or a
+//!   separator run of up to eight characters of three bytes for each blank
+//!   ([`Settle::wide_reach`]). A cluster with marks or ignorables in it has
+//!   no such bound, and a window that holds one sends the text to the full
+//!   second pass (a match that reads a token covers the clusters next to
+//!   it first, so clusters beyond its window cannot matter);
 //! - **unbounded shapes without a trailing assertion** (`sk-…`, JWT, bearer
 //!   tokens, `github_pat_…`) cannot be new on the left of a token: their
 //!   second-pass match is a match in the first pass too, which would have
@@ -69,7 +56,7 @@
 //! full pass on adversarial text.
 
 use super::budget::Work;
-use super::fold::{glues, view_weight};
+use super::fold::clusters_are_chars;
 use super::validate::{GAP_BYTES, MAX_GAP};
 use super::{Edit, Redactor};
 
@@ -85,9 +72,9 @@ pub(crate) struct Settle {
     /// How far from a token a second pass can find something new, in ASCII
     /// text.
     pub(crate) reach: usize,
-    /// The longest keyword's view, in bytes: [`walk_back`] and [`walk_on`]
-    /// bound a match with it in text other than ASCII.
-    pub(crate) longest: usize,
+    /// The same in text whose clusters are one character each
+    /// ([`clusters_are_chars`]).
+    pub(crate) wide_reach: usize,
     /// No keyword starts or ends with ASCII whitespace, so [`spaced`] tokens
     /// need no look at all.
     pub(crate) spaced_ok: bool,
@@ -130,71 +117,6 @@ fn spaced(bytes: &[u8], a: usize, b: usize) -> bool {
     left && blank(b)
 }
 
-/// How far back from `at` a keyword match that reads the character at `at`
-/// (as its `whole_word` neighbour) can start: where the characters walked
-/// over first weigh more than `8 * longest` ([`view_weight`]), or 0.
-fn walk_back(text: &str, at: usize, longest: usize) -> usize {
-    let mut weight = 0;
-    let mut lo = at;
-    for (i, c) in text.get(..at).unwrap_or_default().char_indices().rev() {
-        weight += view_weight(c);
-        lo = i;
-        if weight > 8 * longest {
-            break;
-        }
-    }
-    lo
-}
-
-/// How far on from `at` a keyword match that reads the character before
-/// `at` can end: as [`walk_back`], forward.
-fn walk_on(text: &str, at: usize, longest: usize) -> usize {
-    let mut weight = 0;
-    let mut hi = at;
-    for (i, c) in text.get(at..).unwrap_or_default().char_indices() {
-        weight += view_weight(c);
-        hi = at + i + c.len_utf8();
-        if weight > 8 * longest {
-            break;
-        }
-    }
-    hi
-}
-
-/// `lo` moved back to a character boundary and then over the combining
-/// marks and ignorables that glue onto a character before them: to a
-/// starter or a separator, where the view of `text[lo..]` starts a
-/// cluster or a run as the view of `text` does.
-fn unit_start(text: &str, mut lo: usize) -> usize {
-    while !text.is_char_boundary(lo) {
-        lo -= 1;
-    }
-    while let Some(c) = text.get(lo..).and_then(|t| t.chars().next())
-        && lo > 0
-        && glues(c)
-    {
-        lo -= 1;
-        while !text.is_char_boundary(lo) {
-            lo -= 1;
-        }
-    }
-    lo
-}
-
-/// `hi` moved on to a character boundary and then over the combining
-/// marks and ignorables there, so no cluster is cut at it.
-fn unit_end(text: &str, mut hi: usize) -> usize {
-    while !text.is_char_boundary(hi) {
-        hi += 1;
-    }
-    while let Some(c) = text.get(hi..).and_then(|t| t.chars().next())
-        && glues(c)
-    {
-        hi += c.len_utf8();
-    }
-    hi
-}
-
 /// `[A-Za-z0-9.-]`: a byte of an email domain.
 fn domain_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'.' || b == b'-'
@@ -212,11 +134,16 @@ impl Redactor {
         let Some(settle) = self.settle else {
             return false;
         };
-        // Keywords match on the view; in text other than ASCII a view byte
-        // may stand for a cluster of any length, and the windows are
-        // walked off the text ([`walk_back`]).
+        // Keywords match on the view, whose bytes stand for up to four
+        // original bytes each where every cluster is one character; a
+        // cluster may hold any number of ignorables and combining marks,
+        // and a window that holds one bounds no match ([`Redactor::finds_any`]).
         let wide = !self.keywords.is_empty() && !text.is_ascii();
-        let reach = settle.reach;
+        let reach = if wide {
+            settle.wide_reach
+        } else {
+            settle.reach
+        };
         let bytes = text.as_bytes();
         let len = bytes.len();
         // The tokens a second pass could notice.
@@ -241,19 +168,7 @@ impl Redactor {
         // Windows around the tokens, merged, each scanned as a text.
         let mut window: Option<(usize, usize)> = None;
         for (a, b) in open() {
-            let (mut lo, hi) = if wide {
-                // The bounded shapes' reach in bytes, the keywords' by
-                // weight, and no cluster cut at either edge.
-                let lo = a
-                    .saturating_sub(BOUNDED_REACH)
-                    .min(walk_back(text, a, settle.longest));
-                let hi = (b + BOUNDED_REACH)
-                    .min(len)
-                    .max(walk_on(text, b, settle.longest));
-                (unit_start(text, lo), unit_end(text, hi))
-            } else {
-                (a.saturating_sub(reach), (b + reach).min(len))
-            };
+            let mut lo = a.saturating_sub(reach);
             // An email ending at the token: its domain, `@` and local part.
             let mut t = a;
             while t > 0 && domain_byte(bytes[t - 1]) {
@@ -266,10 +181,11 @@ impl Redactor {
                 }
                 lo = lo.min(r);
             }
+            let hi = (b + reach).min(len);
             window = match window {
                 Some((wl, wh)) if lo <= wh => Some((wl.min(lo), wh.max(hi))),
                 Some(w) => {
-                    if self.finds_any(text, w, work) {
+                    if self.finds_any(text, w, wide, work) {
                         return false;
                     }
                     Some((lo, hi))
@@ -277,12 +193,20 @@ impl Redactor {
                 None => Some((lo, hi)),
             };
         }
-        !window.is_some_and(|w| self.finds_any(text, w, work))
+        !window.is_some_and(|w| self.finds_any(text, w, wide, work))
     }
 
     /// Whether `text[lo..hi]` (widened to character boundaries), scanned as
-    /// a text of its own, has any region.
-    fn finds_any(&self, text: &str, (mut lo, mut hi): (usize, usize), work: &Work) -> bool {
+    /// a text of its own, has any region; or, when it was sized for `wide`
+    /// text, whether it holds a cluster of several characters, which the
+    /// size does not bound.
+    fn finds_any(
+        &self,
+        text: &str,
+        (mut lo, mut hi): (usize, usize),
+        wide: bool,
+        work: &Work,
+    ) -> bool {
         while !text.is_char_boundary(lo) {
             lo -= 1;
         }
@@ -290,6 +214,6 @@ impl Redactor {
             hi += 1;
         }
         text.get(lo..hi)
-            .is_none_or(|w| !self.regions(w, work).is_empty())
+            .is_none_or(|w| (wide && !clusters_are_chars(w)) || !self.regions(w, work).is_empty())
     }
 }
