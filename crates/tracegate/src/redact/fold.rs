@@ -128,16 +128,23 @@ fn short_gap(bytes: &[u8], at: usize) -> Option<usize> {
 }
 
 /// The first non-ASCII byte at or after `from`, reading 16 bytes at a time
-/// (`<[u8]>::is_ascii` is a word-wide test).
+/// as one `u128` whose high bits say (the lowest set one is the first such
+/// byte). `<[u8]>::is_ascii` on 16-byte chunks aligned its reads first and
+/// then looked byte by byte for the position: 12% of the view's build on
+/// mixed text.
 fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut at = from;
-    for chunk in bytes.get(from..)?.chunks(16) {
-        if !chunk.is_ascii() {
-            return chunk.iter().position(|b| !b.is_ascii()).map(|k| at + k);
+    const HIGH: u128 = u128::from_le_bytes([0x80; 16]);
+    let rest = bytes.get(from..)?;
+    let mut at = 0;
+    while let Some(block) = rest.get(at..).and_then(<[u8]>::first_chunk::<16>) {
+        let high = u128::from_le_bytes(*block) & HIGH;
+        if high != 0 {
+            return Some(from + at + (high.trailing_zeros() / 8) as usize);
         }
-        at += chunk.len();
+        at += 16;
     }
-    None
+    let tail = rest.get(at..)?;
+    tail.iter().position(|b| !b.is_ascii()).map(|k| from + at + k)
 }
 
 /// Whether `c` glues onto the character before it: an ignorable or a
@@ -194,6 +201,29 @@ fn next_stop(bytes: &[u8], from: usize) -> usize {
             return k;
         }
         j += BLOCK;
+    }
+    // The rest of a stretch (most of a short one) eight bytes at a time, as
+    // a `u64` and the `u64` one byte on: a word with no byte below 14, no
+    // `-` and no blank followed by a blank is skipped; the tests below are
+    // the usual SWAR ones, which can flag a byte that is none of them (the
+    // byte loop then decides) but never miss one.
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let zero_in = |x: u64| x.wrapping_sub(ONES) & !x & HIGH != 0;
+    while let (Some(word), Some(next)) = (
+        bytes.get(j..).and_then(<[u8]>::first_chunk::<8>),
+        bytes.get(j + 1..).and_then(<[u8]>::first_chunk::<8>),
+    ) {
+        let (w, n) = (u64::from_le_bytes(*word), u64::from_le_bytes(*next));
+        let below_14 = w.wrapping_sub(14 * ONES) & !w & HIGH != 0;
+        let dash = zero_in(w ^ (u64::from(b'-') * ONES));
+        let blanks = zero_in((w ^ (u64::from(b' ') * ONES)) | (n ^ (u64::from(b' ') * ONES)));
+        if (below_14 || dash || blanks)
+            && let Some(k) = (j..j + 8).find(|&k| is_stop(bytes, k))
+        {
+            return k;
+        }
+        j += 8;
     }
     (j..bytes.len())
         .find(|&k| is_stop(bytes, k))
@@ -831,13 +861,42 @@ mod tests {
         /// word edges included).
         #[test]
         fn next_stop_is_the_first_stop(
-            text in "[ a\\-\t\n\r\x0b\x0c\x01\x0e,]{0,120}",
+            text in "[ a\\-\t\n\r\x0b\x0c\x01\x0e,\x0d\x7f.]{0,120}",
             from in 0usize..121,
         ) {
             let b = text.as_bytes();
             let from = from.min(b.len());
             let naive = (from..b.len()).find(|&k| is_stop(b, k)).unwrap_or(b.len());
             proptest::prop_assert_eq!(next_stop(b, from), naive);
+        }
+
+        /// The same on mostly plain text with a rare stop, where the word
+        /// loops skip most of it.
+        #[test]
+        fn next_stop_finds_a_rare_stop(
+            plain in "[a-z ,.]{0,90}",
+            stop in "[\t\n\r\x0b\x0c\x01-]|  ",
+            at in 0usize..91,
+            from in 0usize..95,
+        ) {
+            let at = at.min(plain.len());
+            let text = format!("{}{stop}{}", &plain[..at], &plain[at..]);
+            let b = text.as_bytes();
+            let from = from.min(b.len());
+            let naive = (from..b.len()).find(|&k| is_stop(b, k)).unwrap_or(b.len());
+            proptest::prop_assert_eq!(next_stop(b, from), naive);
+        }
+
+        /// The word-at-a-time search finds the first non-ASCII byte a byte
+        /// loop finds.
+        #[test]
+        fn next_non_ascii_is_the_first_one(
+            text in "[a ]{0,40}[é中😀]?[a ]{0,40}[ж]?",
+            from in 0usize..90,
+        ) {
+            let b = text.as_bytes();
+            let naive = b.get(from..).and_then(|t| t.iter().position(|c| !c.is_ascii()).map(|k| from + k));
+            proptest::prop_assert_eq!(next_non_ascii(b, from), naive);
         }
     }
 
