@@ -144,7 +144,9 @@ fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
         at += 16;
     }
     let tail = rest.get(at..)?;
-    tail.iter().position(|b| !b.is_ascii()).map(|k| from + at + k)
+    tail.iter()
+        .position(|b| !b.is_ascii())
+        .map(|k| from + at + k)
 }
 
 /// Whether `c` glues onto the character before it: an ignorable or a

@@ -1670,7 +1670,10 @@ fn a_keyword_spread_over_long_clusters_is_found_by_the_second_pass() {
         format!("\u{915}\u{93f} {marked}{key}\u{301}"),
     ] {
         let out = red(&r, &text);
-        assert!(out.starts_with("[REDACTED:long]") || out.contains(" [REDACTED:long]"), "{out:?}");
+        assert!(
+            out.starts_with("[REDACTED:long]") || out.contains(" [REDACTED:long]"),
+            "{out:?}"
+        );
         assert!(out.contains("[REDACTED:api_key]"), "{out:?}");
         assert_eq!(r.redact_with_full_passes(&text).0, out);
     }
