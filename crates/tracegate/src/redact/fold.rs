@@ -831,13 +831,42 @@ mod tests {
         /// word edges included).
         #[test]
         fn next_stop_is_the_first_stop(
-            text in "[ a\\-\t\n\r\x0b\x0c\x01\x0e,]{0,120}",
+            text in "[ a\\-\t\n\r\x0b\x0c\x01\x0e,\x0d\x7f.]{0,120}",
             from in 0usize..121,
         ) {
             let b = text.as_bytes();
             let from = from.min(b.len());
             let naive = (from..b.len()).find(|&k| is_stop(b, k)).unwrap_or(b.len());
             proptest::prop_assert_eq!(next_stop(b, from), naive);
+        }
+
+        /// The same on mostly plain text with a rare stop, where the block
+        /// loop skips most of it and the byte loop takes the last bytes.
+        #[test]
+        fn next_stop_finds_a_rare_stop(
+            plain in "[a-z ,.]{0,90}",
+            stop in "[\t\n\r\x0b\x0c\x01-]|  ",
+            at in 0usize..91,
+            from in 0usize..95,
+        ) {
+            let at = at.min(plain.len());
+            let text = format!("{}{stop}{}", &plain[..at], &plain[at..]);
+            let b = text.as_bytes();
+            let from = from.min(b.len());
+            let naive = (from..b.len()).find(|&k| is_stop(b, k)).unwrap_or(b.len());
+            proptest::prop_assert_eq!(next_stop(b, from), naive);
+        }
+
+        /// The search by 16-byte chunks finds the first non-ASCII byte a byte
+        /// loop finds.
+        #[test]
+        fn next_non_ascii_is_the_first_one(
+            text in "[a ]{0,40}[é中😀]?[a ]{0,40}[ж]?",
+            from in 0usize..90,
+        ) {
+            let b = text.as_bytes();
+            let naive = b.get(from..).and_then(|t| t.iter().position(|c| !c.is_ascii()).map(|k| from + k));
+            proptest::prop_assert_eq!(next_non_ascii(b, from), naive);
         }
     }
 
