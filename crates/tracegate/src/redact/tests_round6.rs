@@ -33,6 +33,11 @@ fn tcpdump_endpoints_keep_their_port() {
         r.redact_to_string(line6).0,
         "09:14:02.118211 IP6 [REDACTED:ipv6].52144 > [REDACTED:ipv6].443: Flags [S], seq 1\n"
     );
+    let one = "09:14:02.118211 IP 5.68.198.117.52144 > 196.110.205.198.443: Flags [S]\n";
+    assert_eq!(
+        r.redact_to_string(one).0,
+        "09:14:02.118211 IP [REDACTED:ipv4].52144 > [REDACTED:ipv4].443: Flags [S]\n"
+    );
     // An SNMP OID, a five-part version: no tcpdump syntax.
     keeps(&r, "snmpget -v2c host 1.3.6.1.4.1.2021.10.1\n");
     keeps(&r, "pkg 4.19.0.17.8 > old\n");
@@ -152,6 +157,7 @@ fn outline_numbers_inside_a_sentence() {
     keeps(&r, "Pozri odsek 2.1.5.9 zmluvy.\n");
     keeps(&r, "Vegeu l'apartat 12.6.1.6 del reglament.\n");
     keeps(&r, "Види точка 3.4.1.2 од договорот.\n");
+    keeps(&r, "Katso kohta 3.2.1.4.\n");
     redacts(
         &r,
         "Server s IP adresou 10.2.3.4 neodpovedá.\n",
@@ -160,6 +166,12 @@ fn outline_numbers_inside_a_sentence() {
     );
     redacts(&r, "Pozri odsek 10.120.5.9 zmluvy.\n", "10.120.5.9", "ipv4");
     redacts(&r, "Pozri odsek 2.1.5.9\n", "2.1.5.9", "ipv4");
+    redacts(
+        &r,
+        "Palvelimen IP-osoite on 10.2.3.4.\n",
+        "10.2.3.4",
+        "ipv4",
+    );
 }
 
 /// A number named by a tax identifier's word (`IRD number 123-456-789`,
@@ -236,4 +248,21 @@ fn an_address_after_a_hex_word_and_a_colon() {
     redacts_exactly(&r, "sid:10.2.3.4 x\n", "10.2.3.4", "ipv4");
     redacts_exactly(&r, "port 52144:81.7.140.19\n", "81.7.140.19", "ipv4");
     keeps(&r, "at 09:14:02.118 done\n");
+}
+
+/// A SWIFT MT reference field (`:20:`, `:21:`) holds the sender's own
+/// reference, whose digits may pass Luhn by chance: no card. The same
+/// digits in a field that may carry one, or in prose, still go.
+#[test]
+fn a_swift_reference_is_no_card() {
+    let r = all();
+    keeps(&r, ":20:REF4556737586898\n:23B:CRED\n");
+    keeps(&r, "{4:\r\n:21:4556737586898\r\n");
+    redacts(
+        &r,
+        ":70:CARD 4556737586898\n",
+        "4556737586898",
+        "credit_card",
+    );
+    redacts(&r, "card 4556737586898\n", "4556737586898", "credit_card");
 }

@@ -351,11 +351,13 @@ fn card_run(rest: &[u8]) -> bool {
 
 /// Whether `rest` starts a run of digit groups with exactly three dots
 /// between them: an IPv4 address glued to no further `.digits` (which its
-/// check refuses: `1.2.3.4.5` is not one).
+/// check refuses: `1.2.3.4.5` is not one), or with a fourth dot before a
+/// port and ` > ` or `:` (tcpdump's `1.2.3.4.443: Flags`, which the
+/// check takes).
 fn ipv4_run(rest: &[u8]) -> bool {
     let mut dots = 0;
     let mut i = 0;
-    while i < rest.len() && i < 20 {
+    while i < rest.len() && i < 22 {
         match rest[i] {
             b'0'..=b'9' => {}
             b'.' if rest.get(i + 1).is_some_and(u8::is_ascii_digit) => dots += 1,
@@ -363,7 +365,7 @@ fn ipv4_run(rest: &[u8]) -> bool {
         }
         i += 1;
     }
-    dots == 3
+    dots == 3 || (dots == 4 && (rest[i..].starts_with(b" > ") || rest[i..].starts_with(b": ")))
 }
 
 /// Whether `rest` starts with a run of hex digits and colons that holds

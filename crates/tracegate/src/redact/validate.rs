@@ -202,7 +202,10 @@ pub(crate) fn check(
             (!pass.is_empty() && !placeholder(pass) && !pass.starts_with(b"//"))
                 .then_some((start + colon + 1, at))
         }
-        Check::Luhn => card_span(text, start, end, vetoed, confirmed).map(|e| (start, e)),
+        Check::Luhn => (!swift_reference(text, start))
+            .then(|| card_span(text, start, end, vetoed, confirmed))
+            .flatten()
+            .map(|e| (start, e)),
         Check::Iban => {
             longest_valid_prefix(text, start, end, GAP_BYTES, |e| iban_ok(&text[start..e]))
                 .map(|e| (start, e))
@@ -1755,9 +1758,11 @@ fn netmask(s: &[u8]) -> bool {
 /// is not enough: it cannot be told from a sentence that ends in a short
 /// word before an address (`Server is down. 10.12.33.45`), and when in
 /// doubt the address goes. Inside a sentence, between a word and a
-/// lowercase word (`Pozri odsek 2.1.5.9 zmluvy`), it is one too (sixth
-/// round); the price, an address of small parts there with no address
-/// word before it (`ping 10.12.33.45 failed`) is kept.
+/// lowercase word (`Pozri odsek 2.1.5.9 zmluvy`), or after a word at the
+/// end of a sentence and its line (`Katso kohta 3.2.1.4.`), it is one
+/// too (sixth round); the price, an address of small parts there with no
+/// address word before it (`ping 10.12.33.45 failed`, `ping
+/// 10.12.33.45.`) is kept.
 fn outline_number(text: &[u8], start: usize, end: usize) -> bool {
     let small = text[start..end]
         .split(|&b| b == b'.')
@@ -1775,11 +1780,14 @@ fn outline_number(text: &[u8], start: usize, end: usize) -> bool {
     // sixth round): prose goes on after it as after a section number.
     // An address there is kept only when an address word names it
     // (`adresou 10.2.3.4 neodpovedá`), which the caller asks.
-    let inside = start >= 2
-        && text[start - 1] == b' '
-        && text.get(end) == Some(&b' ')
-        && letter_before(text, start - 1);
-    small && ((ordinal && lowercase_at(end + 2)) || (inside && lowercase_at(end + 1)))
+    let after_word = start >= 2 && text[start - 1] == b' ' && letter_before(text, start - 1);
+    let inside = after_word && text.get(end) == Some(&b' ') && lowercase_at(end + 1);
+    // Or a sentence that ends with it and the line (`Katso kohta
+    // 3.2.1.4.`; sixth round), after a word as above.
+    let last = after_word
+        && text.get(end) == Some(&b'.')
+        && matches!(text.get(end + 1), None | Some(b'\n' | b'\r'));
+    small && ((ordinal && lowercase_at(end + 2)) || inside || last)
 }
 
 /// The character that ends at `at` is a letter (any script).
@@ -1828,6 +1836,24 @@ pub(super) fn secrets_line_name(text: &[u8], colon: usize) -> usize {
         .take(64)
         .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
         .count()
+}
+
+/// The number at `start` is part of a SWIFT MT reference field's value:
+/// the line starts with the field tag `:20:` (the sender's reference) or
+/// `:21:` (the related one) and the value runs unbroken to `start`
+/// (`:20:REF4556737586899`; issue 36, sixth round). A reference is the
+/// sender's own id, never a card, whatever its digits.
+fn swift_reference(text: &[u8], start: usize) -> bool {
+    let value = text[..start]
+        .iter()
+        .rev()
+        .take(16)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'.'))
+        .count();
+    let tag = start - value;
+    tag >= 4
+        && matches!(&text[tag - 4..tag], b":20:" | b":21:")
+        && (tag == 4 || matches!(text[tag - 5], b'\n' | b'\r'))
 }
 
 /// Four dotted octets, each 0-255.
