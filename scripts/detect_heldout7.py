@@ -294,7 +294,8 @@ def i_ipv4(r, doc, m):
         "traceroute": [" 4  core1.example.net (", (ip, "ipv4"), ")  11.204 ms  10.981 ms  11.377 ms\n"],
         "dig_a": ["example.sk.\t\t300\tIN\tA\t", (ip, "ipv4"), "\n"],
         "nmap": ["Nmap scan report for ", (ip, "ipv4"), "\nHost is up (0.011s latency).\n"],
-        "ip_addr": ["    inet ", (ip, "ipv4"), "/24 brd 192.0.2.255 scope global dynamic eth0\n"],
+        # The broadcast address is an address (only netmasks are not).
+        "ip_addr": ["    inet ", (ip, "ipv4"), "/24 brd ", ("192.0.2.255", "ipv4"), " scope global dynamic eth0\n"],
         "auditd": ["type=USER_LOGIN msg=audit(1733390042.118:812): pid=2231 uid=0 auid=1000 ses=3 msg='op=login "
                    "acct=\"ops\" exe=\"/usr/sbin/sshd\" hostname=? addr=", (ip, "ipv4"), " terminal=ssh res=success'\n"],
         "mysql_connect": ["2026-12-05T09:14:02.118211Z\t   42 Connect\tapp@", (ip, "ipv4"), " on app using TCP/IP\n"],
@@ -397,6 +398,14 @@ def i_api_key(r, doc, m):
         "doppler": ("DOPPLER_TOKEN=", "dp.st.prd." + _tok(r, 43), "\n"),
         "google_oauth": ("curl -H \"X-Goog-Api-Client: gl\" -d access_token=", "ya29." + _tok(r, 120, AN + "-_"), " https://www.googleapis.com/oauth2/v3/tokeninfo\n"),
     }[form]
+    if form == "s3cfg":
+        # The access key id before the secret is an item too: an AWS key
+        # id is one of api_key's shapes (fixed in the sixth round; the
+        # draws are unchanged).
+        head, key_id = lead[:-len("\nsecret_key = ")].split("= ")
+        doc.t(head + "= ")
+        doc.item(key_id, "api_key", "t_s3cfg_key_id")
+        lead = "\nsecret_key = "
     _put(doc, lead, v, "api_key", form, tail, claimed)
 
 

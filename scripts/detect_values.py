@@ -57,3 +57,21 @@ def family_doc(r, doc, m, items, look, fillers):
             look(r, doc, m)
         if r.random() < 0.3:
             doc.t(r.choice(fillers))
+
+
+def _put(doc, lead, value, cls, form, tail, claimed=True):
+    """`lead`, then `value` as an item of class `cls` (form `t_<form>`),
+    then `tail`."""
+    doc.t(lead)
+    doc.item(value, cls, "t_" + form, claimed)
+    doc.t(tail)
+
+
+def _seq(doc, form, parts):
+    """Text and items in turn: a str is text, a (value, class) pair an item."""
+    for p in parts:
+        if isinstance(p, tuple):
+            doc.item(p[0], p[1], "t_" + form)
+        else:
+            doc.t(p)
+

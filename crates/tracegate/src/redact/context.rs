@@ -171,6 +171,16 @@ pub fn default_context(
                 "waybill number",
                 "shipment number",
                 "package number",
+                // A tax identifier's name (`IRD number 123-456-789`, NZ;
+                // sixth round): the number it names is no phone's.
+                "ird",
+                "ird number",
+                "tax number",
+                "tax file number",
+                "tax id",
+                "taxpayer",
+                "vat number",
+                "nhs number",
             ],
             32,
         ),

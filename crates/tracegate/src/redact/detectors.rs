@@ -142,6 +142,12 @@ pub(crate) enum Check {
     /// candidate starting at the colon after a host that starts a line:
     /// the password, when it looks random.
     PgpassLine,
+    /// A secrets file's line (`rsyncd.secrets`, `chpasswd` input:
+    /// `name:<v>` and nothing else), the candidate starting at the colon
+    /// after a name that starts a line: the value, when the line ends
+    /// after it and it looks random with both cases and a digit (a hex
+    /// digest after `sha256:` is no secret).
+    SecretsLine,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
     /// 13-19 digits in a printed grouping, issuer prefix and length, Luhn;
@@ -427,10 +433,14 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // TypeScript's `password: String = …`; issue 36, fourth round).
             //
             // The last words take in ODBC's `PWD=`, Salt's `mysql.pass:` and
-            // WireGuard's `PrivateKey =` (issue 36, fifth round).
+            // WireGuard's `PrivateKey =` (issue 36, fifth round), and a
+            // pre-shared key's `psk=` (wpa_supplicant, NetworkManager); the
+            // key may be a subscript, its quotes escaped inside a string
+            // (`os.environ[\"API_TOKEN\"] = \"…\"` in a notebook's JSON;
+            // sixth round).
             (
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|private[_-]?key|privatekey|bearer_?auth)(?:["']?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["'])"#,
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|private[_-]?key|privatekey|bearer_?auth)(?:["']?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}string)?[ \t]{0,8}(?:[:?+]?=>?|:)[ \t]{0,8}["']?|\([ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|private[_-]?key|privatekey|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["'])"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|private[_-]?key|privatekey|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}string)?[ \t]{0,8}(?:[:?+]?=>?|:)[ \t]{0,8}\\?["']?|\([ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Secret,
                 Lead::Any,
             ),
@@ -550,11 +560,15 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             //   `<string>…`);
             // - an Erlang tuple or an EDN/Clojure keyword whose name says
             //   so (`{api_key, "…"}`, `:password "…"`);
-            // - a blank-separated directive whose snake-case name ends in
-            //   one (fluent-bit's `HTTP_Passwd  …`, `SetEnv DB_PASSWORD
-            //   …`), found from its `_`, a byte the trigger loop visits
-            //   anyway (the directives without one stay out: finding
-            //   them cost 2-3% CPU, fourth round).
+            // - a blank-separated directive whose snake-case or kebab-case
+            //   name ends in one (fluent-bit's `HTTP_Passwd  …`, `SetEnv
+            //   DB_PASSWORD …`, VyOS's `plaintext-password '…'`, sixth
+            //   round), found from its `_` or `-`, bytes the trigger loop
+            //   visits anyway (the directives without one stay out:
+            //   finding them cost 2-3% CPU, fourth round);
+            // - an element named for a secret whose value is its first
+            //   child's text (unattend.xml's `<AdministratorPassword>`
+            //   `<Value>…</Value>`; sixth round).
             (
                 r"(?-u)(?:-u|--user)[ \t]",
                 r#"(?-u)(?:-u|--user)[ \t]{1,4}["']?[A-Za-z0-9._@%+-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
@@ -563,7 +577,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             ),
             (
                 r"(?-u)<[A-Za-z0-9_.:-]",
-                r#"(?i-u)<(?:key>)?[A-Za-z0-9_.:-]*(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key)(?:</key>[ \t\r\n]{0,64}<string>|>)[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)<(?:key>)?[A-Za-z0-9_.:-]*(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key)(?:</key>[ \t\r\n]{0,64}<string>|>(?:[ \t\r\n]{0,64}<[A-Za-z]{1,16}>)?)[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::TailSecret,
                 Lead::Any,
             ),
@@ -574,8 +588,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Lead::Any,
             ),
             (
-                r"(?i-u)_(?:passwd|password|secret|token)[ \t]",
-                r#"(?i-u)_(?:passwd|password|secret|token)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r"(?i-u)[_-](?:passwd|password|secret|token)[ \t]",
+                r#"(?i-u)[_-](?:passwd|password|secret|token)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::TailSecret,
                 Lead::Any,
             ),
@@ -595,6 +609,16 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r"(?-u):(?:[0-9]{1,5}|\*):",
                 r"(?-u):(?:[0-9]{1,5}|\*):[A-Za-z0-9._*-]{1,64}:[A-Za-z0-9._@*-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}",
                 Check::PgpassLine,
+                Lead::Any,
+            ),
+            // A secrets file's line, `name:<v>` (rsyncd's secrets file,
+            // `chpasswd` input; issue 36, sixth round), from the colon:
+            // the check reads the name back to the line's start and wants
+            // the line to end after the value.
+            (
+                r"(?-u):[A-Za-z0-9][A-Za-z0-9._~+/=!#%^&*@-]{15}",
+                r"(?-u):[A-Za-z0-9][A-Za-z0-9._~+/=!#%^&*@-]{15,}",
+                Check::SecretsLine,
                 Lead::Any,
             ),
             // A bare `Bearer <token>` (or `bearer`) in prose or code.

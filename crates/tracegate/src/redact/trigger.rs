@@ -15,7 +15,7 @@
 //! | credential by its name | a key or header name before a `:`, `=` or `,` (`api_key=`, `"auth":`, `"Bearer",`); a secret word before a `(` and a quote (`.bearer_auth("`); `api-key`, `auth-token`, `private-token` at their `-`; `variable "` up to 96 bytes before a `default =` |
 //! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits, or `(0` or `(dd)` and 9 |
 //! | email | the first byte of the run of local-part bytes (ASCII or any non-ASCII byte) before an `@` |
-//! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start |
+//! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` or `-` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start; a `:` after a name that starts a line, before a value byte (a secrets file's `user:<v>`, sixth round) |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
@@ -28,7 +28,9 @@
 //! walking ordinary prose byte by byte through a lazy DFA with look-around;
 //! this loop skips a word in a few instructions.
 
-use super::validate::{GAP_BYTES, gap_after_digit, gap_len, hex_letters_before, names_a_secret};
+use super::validate::{
+    GAP_BYTES, gap_after_digit, gap_len, hex_letters_before, names_a_secret, secrets_line_name,
+};
 
 /// Byte classes.
 const WORD: u8 = 1; // ASCII `[A-Za-z0-9_]`: regex `(?-u)\w`
@@ -293,17 +295,17 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
     if first && grouped_digits(rest) >= 9 {
         return true;
     }
-    // After a `:` or `.` glued to a hex digit, no IPv4 or IPv6 address can
-    // start (both checks refuse such a left neighbour).
+    // After a `:` or `.` glued to a hex digit, no IPv6 address can start
+    // (its check refuses such a left neighbour), nor an IPv4 address after
+    // the `.` (a longer dotted run); after the `:` one can (`sid:10.2.3.4`:
+    // the IPv4 check takes it, and until the sixth round this loop left it
+    // out, so the address stayed).
     let glued = p >= 2 && matches!(text[p - 1], b':' | b'.') && text[p - 2].is_ascii_hexdigit();
-    if glued {
-        return false;
-    }
     match after {
-        Some(b'.') => (1..=3).contains(&d) && ipv4_run(rest),
-        Some(b':') => ipv6_like(rest),
+        Some(b'.') => !(glued && text[p - 1] == b'.') && (1..=3).contains(&d) && ipv4_run(rest),
+        Some(b':') => !glued && ipv6_like(rest),
         // Only an IPv6 group (`2001:db8…`) is left.
-        Some(b) if b.is_ascii_hexdigit() => ipv6_like(rest),
+        Some(b) if b.is_ascii_hexdigit() => !glued && ipv6_like(rest),
         _ => false,
     }
 }
@@ -349,11 +351,13 @@ fn card_run(rest: &[u8]) -> bool {
 
 /// Whether `rest` starts a run of digit groups with exactly three dots
 /// between them: an IPv4 address glued to no further `.digits` (which its
-/// check refuses: `1.2.3.4.5` is not one).
+/// check refuses: `1.2.3.4.5` is not one), or with a fourth dot before a
+/// port and ` > ` or `:` (tcpdump's `1.2.3.4.443: Flags`, which the
+/// check takes).
 fn ipv4_run(rest: &[u8]) -> bool {
     let mut dots = 0;
     let mut i = 0;
-    while i < rest.len() && i < 20 {
+    while i < rest.len() && i < 22 {
         match rest[i] {
             b'0'..=b'9' => {}
             b'.' if rest.get(i + 1).is_some_and(u8::is_ascii_digit) => dots += 1,
@@ -361,7 +365,7 @@ fn ipv4_run(rest: &[u8]) -> bool {
         }
         i += 1;
     }
-    dots == 3
+    dots == 3 || (dots == 4 && (rest[i..].starts_with(b" > ") || rest[i..].starts_with(b": ")))
 }
 
 /// Whether `rest` starts with a run of hex digits and colons that holds
@@ -585,9 +589,10 @@ impl Starts {
                         self.at.push(p);
                     }
                 }
-                // A blank-separated directive whose snake-case name ends
-                // in a secret word (`HTTP_Passwd  <v>`).
-                if b == b'_' && secret_directive(&text[p + 1..]) {
+                // A blank-separated directive whose snake-case or
+                // kebab-case name ends in a secret word (`HTTP_Passwd
+                // <v>`, `plaintext-password '<v>'`).
+                if matches!(b, b'_' | b'-') && secret_directive(&text[p + 1..]) {
                     self.at.push(p);
                 }
                 for &(lit, mark) in literals_marked_by(b) {
@@ -695,6 +700,21 @@ impl Starts {
             .count();
         if name > 0 && ends_like_a_secret(rest[name - 1]) && quote_after(&rest[name..], true) {
             self.at.push(p);
+        }
+        // A secrets file's line, `name:<v>` and nothing else
+        // (`rsyncd.secrets`): sixteen value bytes, the first a letter or
+        // digit, as the shape wants, and a name from the line's start, as
+        // the check wants.
+        if rest.first().is_some_and(u8::is_ascii_alphanumeric)
+            && rest.len() >= 16
+            && rest[..16]
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b"._~+/=!#%^&*@-".contains(&b))
+        {
+            let name = secrets_line_name(text, p);
+            if name > 0 && (name == p || matches!(text[p - name - 1], b'\n' | b'\r')) {
+                self.at.push(p);
+            }
         }
         let port = rest
             .iter()
@@ -898,8 +918,16 @@ impl Starts {
                 e = f;
             }
         }
+        // A subscript's key (`env["API_TOKEN"] =`), its quotes perhaps
+        // escaped inside a string (`[\"API_TOKEN\"]`).
+        if e > 0 && text[e - 1] == b']' {
+            e -= 1;
+        }
         if e > 0 && matches!(text[e - 1], b'"' | b'\'') {
             e -= 1;
+            if e > 0 && text[e - 1] == b'\\' {
+                e -= 1;
+            }
         }
         // A key whose last word names a secret (`secret_key`,
         // `DB_PASSWORD`, `apiSecret`, `spring.datasource.password`): the
@@ -915,6 +943,7 @@ impl Starts {
             b"passphrase",
             b"pwd",
             b"pass",
+            b"psk",
             b"privatekey",
             b"private_key",
             b"private-key",
