@@ -5,9 +5,11 @@
 //! kebab-case directive (`plaintext-password '…'`), an element whose
 //! first child holds the secret (unattend.xml), a secrets file's
 //! `name:<v>` line; an address after `hex:` that the trigger loop left
-//! out; and look-alikes: outline numbers inside a sentence,
-//! a number named by a tax identifier's word. Each test failed on the
-//! detector files of 7002e88 (checked by putting `detectors.rs`,
+//! out; and look-alikes: outline numbers inside a sentence. (A number
+//! named by a tax identifier's word stays redacted: see
+//! `a_national_identifier_in_a_phones_shape_stays_redacted`, which holds
+//! a decision, not a fix.) Each other test failed on the detector files
+//! of 7002e88 (checked by putting `detectors.rs`,
 //! `trigger.rs`, `validate.rs` and `context.rs` of that commit back).
 //! Each keep has an attacker's twin: the real value in the same place
 //! still goes.
@@ -188,14 +190,17 @@ fn outline_numbers_inside_a_sentence() {
     );
 }
 
-/// A number named by a tax identifier's word (`IRD number 123-456-789`,
-/// New Zealand's; `tax file number`) is no phone number, where a phone's
-/// word before the same shape still makes one.
+/// A number named by a national identifier's word (`IRD number
+/// 123-456-789`, New Zealand's tax number; an Australian `tax file
+/// number`) is personal data too: no detector of its own finds it, and the
+/// phone detector that takes its shape keeps it out of the output. A veto
+/// for these words was tried in the sixth round for heldout7's phone
+/// precision and dropped: the gate fails closed on such a number.
 #[test]
-fn a_tax_identifier_is_no_phone() {
+fn a_national_identifier_in_a_phones_shape_stays_redacted() {
     let r = all();
-    keeps(&r, "IRD number 554-685-958\n");
-    keeps(&r, "Tax file number: 459 599 230\n");
+    redacts(&r, "IRD number 554-685-958\n", "554-685-958", "phone");
+    redacts(&r, "Tax file number: 459 599 230\n", "459 599 230", "phone");
     redacts(&r, "phone number 554-685-958\n", "554-685-958", "phone");
 }
 
