@@ -188,6 +188,20 @@ fn outline_numbers_inside_a_sentence() {
         "10.2.3.4",
         "ipv4",
     );
+    // The private network 10/8 in prose, with no address word: an
+    // internal host, never a section number.
+    redacts(
+        &r,
+        "my server 10.1.1.5 keeps crashing\n",
+        "10.1.1.5",
+        "ipv4",
+    );
+    redacts(
+        &r,
+        "ssh into 10.4.2.7 then restart it.\n",
+        "10.4.2.7",
+        "ipv4",
+    );
 }
 
 /// A number named by a national identifier's word (`IRD number

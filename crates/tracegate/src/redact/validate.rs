@@ -1761,8 +1761,9 @@ fn netmask(s: &[u8]) -> bool {
 /// lowercase word (`Pozri odsek 2.1.5.9 zmluvy`), or after a word at the
 /// end of a sentence and its line (`Katso kohta 3.2.1.4.`), it is one
 /// too (sixth round); the price, an address of small parts there with no
-/// address word before it and single-digit last octets (`ping 10.1.2.3
-/// failed`, `ping 8.8.4.4.`) is kept.
+/// address word before it and single-digit last octets (`ping 8.8.4.4
+/// failed`, `ping 9.9.9.9.`) is kept, except in the private network
+/// 10/8 (`my server 10.1.1.5 keeps crashing`), whose addresses go.
 fn outline_number(text: &[u8], start: usize, end: usize) -> bool {
     let small = text[start..end]
         .split(|&b| b == b'.')
@@ -1789,8 +1790,16 @@ fn outline_number(text: &[u8], start: usize, end: usize) -> bool {
         .split(|&b| b == b'.')
         .skip(1)
         .all(|o| o.len() == 1);
-    let after_word =
-        levels && start >= 2 && text[start - 1] == b' ' && letter_before(text, start - 1);
+    // SECURITY: never an address of the private network 10/8 (`my server
+    // 10.1.1.5 keeps crashing`): internal hosts are numbered so, and a
+    // prompt names them in prose; a section 10 with single-digit
+    // paragraphs is the rarer reading, and when in doubt the address goes.
+    let private = text[start..end].starts_with(b"10.");
+    let after_word = levels
+        && !private
+        && start >= 2
+        && text[start - 1] == b' '
+        && letter_before(text, start - 1);
     let inside = after_word && text.get(end) == Some(&b' ') && lowercase_at(end + 1);
     // Or a sentence that ends with it and the line (`Katso kohta
     // 3.2.1.4.`; sixth round), after a word as above.
