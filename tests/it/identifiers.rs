@@ -188,6 +188,8 @@ fn real_values() -> Vec<String> {
                 "mistralai/Mixtral-8x7B-Instruct-v0.1",
                 "text-embedding-3-small",
                 "llama3.1:8b-instruct-q4_K_M",
+                "mistral:7b-instruct-v0.3-q5_K_M",
+                "qwen2.5-coder:32b-instruct-q8_0",
                 "@cf/meta/llama-3.1-8b-instruct",
             ][..],
         ),

@@ -186,9 +186,15 @@ pub(crate) fn check(
         }
         Check::SecretsLine => {
             let name = secrets_line_name(text, start);
-            let line =
-                name > 0 && (name == start || matches!(text[start - name - 1], b'\n' | b'\r'));
-            let ends = matches!(text.get(end), None | Some(b'\n' | b'\r'));
+            let after_break =
+                name > 0 && name < start && matches!(text[start - name - 1], b'\n' | b'\r');
+            let line = name > 0 && (name == start || after_break);
+            let before_break = matches!(text.get(end), Some(b'\n' | b'\r'));
+            // A line of a file: a line break before or after it. A text
+            // that is one `name:tag` and nothing else is a value of its
+            // own (an Ollama model, `llama3.1:8b-instruct-q4_K_M`, in a
+            // span's `gen_ai.request.model`), no secrets file.
+            let ends = (before_break || text.get(end).is_none()) && (after_break || before_break);
             let v = s.get(1..)?;
             let cased =
                 v.iter().any(u8::is_ascii_lowercase) && v.iter().any(u8::is_ascii_uppercase);
