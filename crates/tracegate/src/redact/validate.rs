@@ -194,7 +194,7 @@ pub(crate) fn check(
             // that is one `name:tag` and nothing else is a value of its
             // own (an Ollama model, `llama3.1:8b-instruct-q4_K_M`, in a
             // span's `gen_ai.request.model`), no secrets file.
-            let ends = (before_break || text.get(end).is_none()) && (after_break || before_break);
+            let ends = before_break || (after_break && text.get(end).is_none());
             let v = s.get(1..)?;
             let cased =
                 v.iter().any(u8::is_ascii_lowercase) && v.iter().any(u8::is_ascii_uppercase);
