@@ -53,7 +53,7 @@ seed). It is the project's own, like the others.
 """
 import base64
 import json
-from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _s, _ssn, _tok, with_check, family_doc
+from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc
 
 
 LOW = "abcdefghijklmnopqrstuvwxyz"
@@ -104,21 +104,6 @@ def _pw(r):
     sub-delimiter (RFC 3986 allows `!$&'()*+,;=` in userinfo) or a
     percent-encoded reserved character."""
     return _tok(r, r.randint(10, 20)) + r.choice(["", "", "!", "*", "~", "%2F" + _d(r, 2), "%3A"])
-
-
-def _put(doc, lead, value, cls, form, tail, claimed=True):
-    doc.t(lead)
-    doc.item(value, cls, "t_" + form, claimed)
-    doc.t(tail)
-
-
-def _seq(doc, form, parts):
-    """Text and items in turn: a str is text, a (value, class) pair an item."""
-    for p in parts:
-        if isinstance(p, tuple):
-            doc.item(p[0], p[1], "t_" + form)
-        else:
-            doc.t(p)
 
 
 # ------------------------------------------------------------------ items

@@ -14,7 +14,7 @@
 //! Each keep has an attacker's twin: the real value in the same place
 //! still goes.
 
-use super::tests_detectors::{all, keeps, redacts, redacts_exactly};
+use super::tests_detectors::{all, keeps, redacts, redacts_exactly, trigger_agrees_on};
 
 /// tcpdump writes the port after the address with a dot (`IP
 /// a.b.c.d.port > …`, `IP6 2001:db8::1.443: Flags`): the address goes,
@@ -263,25 +263,7 @@ fn trigger_starts_agree_with_the_scan_regex_on_this_rounds_pieces() {
         ".52144",
         " > ",
     ];
-    let r = all();
-    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    for _ in 0..3000 {
-        let n = 1 + (next() % 24) as usize;
-        let text: String = (0..n)
-            .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
-            .collect();
-        assert_eq!(
-            r.regex_regions(&text),
-            r.regex_pass_reference(&text),
-            "{text:?}"
-        );
-    }
+    trigger_agrees_on(PIECES, 0x2545_f491_4f6c_dd1d);
 }
 
 /// An address after a word that ends in a hex letter and a colon
