@@ -36,6 +36,7 @@ use super::validate::{
 const WORD: u8 = 1; // ASCII `[A-Za-z0-9_]`: regex `(?-u)\w`
 const LOCAL: u8 = 2; // may appear in an email local part: `\w`, `.%+-` and non-ASCII
 const HEX: u8 = 4; // `[0-9A-Fa-f]`
+const SECRET: u8 = 8; // a secret value's byte: `[A-Za-z0-9._~+/=!#%^&*@-]`
 
 const fn classes() -> [u8; 256] {
     let mut t = [0u8; 256];
@@ -51,6 +52,26 @@ const fn classes() -> [u8; 256] {
         }
         if c.is_ascii_hexdigit() {
             t[b] |= HEX;
+        }
+        if c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'.' | b'_'
+                    | b'~'
+                    | b'+'
+                    | b'/'
+                    | b'='
+                    | b'!'
+                    | b'#'
+                    | b'%'
+                    | b'^'
+                    | b'&'
+                    | b'*'
+                    | b'@'
+                    | b'-'
+            )
+        {
+            t[b] |= SECRET;
         }
         b += 1;
     }
@@ -702,17 +723,21 @@ impl Starts {
             self.at.push(p);
         }
         // A secrets file's line, `name:<v>` and nothing else
-        // (`rsyncd.secrets`): sixteen value bytes, the first a letter or
-        // digit, as the shape wants, and a name from the line's start, as
-        // the check wants.
-        if rest.first().is_some_and(u8::is_ascii_alphanumeric)
-            && rest.len() >= 16
-            && rest[..16]
-                .iter()
-                .all(|&b| b.is_ascii_alphanumeric() || b"._~+/=!#%^&*@-".contains(&b))
-        {
+        // (`rsyncd.secrets`): sixteen value bytes or more, the first a
+        // letter or digit, as the shape wants; a name from the line's
+        // start and a line break before it or after the value, as the
+        // check wants (so a model tag that is a whole value,
+        // `llama3.1:8b-instruct-q4_K_M`, costs no regex run).
+        let value = rest
+            .iter()
+            .take_while(|&&b| CLASS[usize::from(b)] & SECRET != 0)
+            .count();
+        if value >= 16 && rest[0].is_ascii_alphanumeric() {
             let name = secrets_line_name(text, p);
-            if name > 0 && (name == p || matches!(text[p - name - 1], b'\n' | b'\r')) {
+            let after_break = name > 0 && name < p && matches!(text[p - name - 1], b'\n' | b'\r');
+            let before_break = matches!(rest.get(value), Some(b'\n' | b'\r'));
+            let at_end = value == rest.len();
+            if name > 0 && (name == p || after_break) && (before_break || (after_break && at_end)) {
                 self.at.push(p);
             }
         }

@@ -611,6 +611,24 @@ pub(super) mod tests {
         }
     }
 
+    /// Each span of a trace request line as a bare record (`name` and an
+    /// `attributes` array, as the gate writes a span alone).
+    pub(in super::super) fn bare_spans(traces_line: &[u8]) -> Vec<Vec<u8>> {
+        let v: Value = serde_json::from_slice(traces_line).unwrap();
+        let mut out = Vec::new();
+        for rs in v["resourceSpans"].as_array().into_iter().flatten() {
+            for ss in rs["scopeSpans"].as_array().into_iter().flatten() {
+                for sp in ss["spans"].as_array().into_iter().flatten() {
+                    let mut sp = sp.clone();
+                    sp["name"] = sp.get("name").cloned().unwrap_or(json!(""));
+                    sp["attributes"] = sp.get("attributes").cloned().unwrap_or(json!([]));
+                    out.push(serde_json::to_vec(&sp).unwrap());
+                }
+            }
+        }
+        out
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -633,18 +651,9 @@ pub(super) mod tests {
                 apply(&logs_line, &es),
             ];
             // Each span as a bare record.
-            let v: Value = serde_json::from_slice(&traces_line).unwrap();
-            for rs in v["resourceSpans"].as_array().into_iter().flatten() {
-                for ss in rs["scopeSpans"].as_array().into_iter().flatten() {
-                    for sp in ss["spans"].as_array().into_iter().flatten() {
-                        let mut sp = sp.clone();
-                        sp["name"] = sp.get("name").cloned().unwrap_or(json!(""));
-                        sp["attributes"] = sp.get("attributes").cloned().unwrap_or(json!([]));
-                        let text = serde_json::to_vec(&sp).unwrap();
-                        lines.push(apply(&text, &es));
-                        lines.push(String::from_utf8(text).unwrap());
-                    }
-                }
+            for text in bare_spans(&traces_line) {
+                lines.push(apply(&text, &es));
+                lines.push(String::from_utf8(text).unwrap());
             }
             for line in &lines {
                 let fast = export(line.as_bytes());

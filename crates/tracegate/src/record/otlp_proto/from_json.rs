@@ -251,9 +251,9 @@ mod tests {
 
     use proptest::prelude::*;
     use prost::Message as _;
-    use serde_json::{Value, json};
+    use serde_json::Value;
 
-    use super::super::encode::tests::{apply, count, edits, nth};
+    use super::super::encode::tests::{apply, bare_spans, count, edits, nth};
     use super::super::oracle::{
         decode_logs_prost, decode_traces_prost, encode_logs_prost, encode_traces_prost,
         export_prost,
@@ -411,18 +411,9 @@ mod tests {
             decode_traces_prost(t).unwrap(),
             decode_logs_prost(l).unwrap(),
         );
-        let v: Value = serde_json::from_slice(&t).unwrap();
+        let spans = bare_spans(&t);
         let mut out = vec![t, l];
-        for rs in v["resourceSpans"].as_array().into_iter().flatten() {
-            for ss in rs["scopeSpans"].as_array().into_iter().flatten() {
-                for sp in ss["spans"].as_array().into_iter().flatten() {
-                    let mut sp = sp.clone();
-                    sp["name"] = sp.get("name").cloned().unwrap_or(json!(""));
-                    sp["attributes"] = sp.get("attributes").cloned().unwrap_or(json!([]));
-                    out.push(serde_json::to_vec(&sp).unwrap());
-                }
-            }
-        }
+        out.extend(spans);
         out
     }
 

@@ -717,54 +717,6 @@ mod tests {
         out
     }
 
-    /// A request dense in messages (spans with attributes, events and
-    /// links) with an unknown field after it: the fallback's shape on a
-    /// request the wire walk declines. Also what `serve`'s memory bound is
-    /// measured on (`tests/it/serve_hard.rs`).
-    #[test]
-    fn a_dense_request_with_an_unknown_field_is_decoded_as_prost_decodes_it() {
-        use super::super::oracle::{
-            AnyValue, Event, ExportTraceServiceRequest, KeyValue, Link, ResourceSpans, ScopeSpans,
-            Span, any_value,
-        };
-        let kv = |k: String| KeyValue {
-            key: k,
-            value: Some(AnyValue {
-                value: Some(any_value::Value::StringValue("v".into())),
-            }),
-        };
-        let spans = (0..64)
-            .map(|i| Span {
-                name: format!("s{i}"),
-                attributes: (0..16).map(|a| kv(format!("a{a}"))).collect(),
-                events: vec![
-                    Event {
-                        name: "e".into(),
-                        ..Default::default()
-                    };
-                    4
-                ],
-                links: vec![Link::default(); 4],
-                ..Default::default()
-            })
-            .collect();
-        let mut body = ExportTraceServiceRequest {
-            resource_spans: vec![ResourceSpans {
-                resource: None,
-                scope_spans: vec![ScopeSpans {
-                    scope: None,
-                    spans,
-                    schema_url: String::new(),
-                }],
-                schema_url: String::new(),
-            }],
-        }
-        .encode_to_vec();
-        body.extend_from_slice(&[15 << 3, 0]);
-        assert_eq!(traces(&body).ok(), decode_traces_prost(&body).ok());
-        assert!(traces(&body).is_ok());
-    }
-
     /// What prost's merge rules make of a request, spelled out: each
     /// case is also held to prost itself.
     #[test]
