@@ -63,7 +63,10 @@ fi
 export TRACEGATE_BROWSER_TESTS="$PWD/$browser_dir"
 
 # The Python package (python/): its wheel, with the `tracegate` binary
-# bundled in (the debug one the tests use, not a second release build),
+# bundled in (the debug one the cargo tests run: `cargo test --no-run`
+# builds it with the tests' features, so it is not compiled twice, as a
+# `cargo build --bin` beside it would: dev-dependencies turn on features,
+# the library's `oracle` among them, that a plain build leaves off),
 # installed into its own venv with pinned maturin and pytest beside the
 # SDK above; then its pytest suite (python/tests). Skipped, and said so,
 # only when arguments pick some cargo tests, or outside CI when the venv
@@ -76,7 +79,7 @@ if [ "$#" -eq 0 ]; then
       echo "test.sh: could not install maturin, pytest and the SDK into $pyvenv" >&2
   fi
   if [ -x "$pyvenv/bin/maturin" ]; then
-    cargo build --bin tracegate
+    cargo test --no-run
     rm -rf target/wheels
     TRACEGATE_WHEEL_BIN="$PWD/target/debug/tracegate" "$pyvenv/bin/maturin" build --quiet \
       -m python/Cargo.toml -i "$pyvenv/bin/python" --out target/wheels

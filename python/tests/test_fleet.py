@@ -151,3 +151,85 @@ def test_a_store_that_does_not_answer_grants_nothing(tmp_path):
     assert denied, "the store's failure is audited"
     # The audit entry names the fault, never a value or the store's password.
     assert all(CANARY not in str(e) for e in denied)
+
+
+def _tls_files(root: Path) -> tuple[Path, Path, Path]:
+    """A throwaway CA and a certificate it signs for 127.0.0.1 (an IP
+    subject alternative name, as rustls checks), written as PEM files."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+    import datetime as dt
+    import ipaddress
+
+    now = dt.datetime.now(dt.timezone.utc)
+
+    def cert(subject, issuer, key, signer, ca):
+        b = (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer)
+             .public_key(key.public_key()).serial_number(x509.random_serial_number())
+             .not_valid_before(now - dt.timedelta(minutes=5)).not_valid_after(now + dt.timedelta(days=1))
+             .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True))
+        if not ca:
+            b = b.add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                                critical=False)
+        return b.sign(signer, hashes.SHA256())
+
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "tracegate test CA")])
+    ca = cert(ca_name, ca_name, ca_key, ca_key, True)
+    key = ec.generate_private_key(ec.SECP256R1())
+    leaf = cert(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")]), ca_name, key, ca_key, False)
+    paths = (root / "ca.pem", root / "server.pem", root / "server.key")
+    paths[0].write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    paths[1].write_bytes(leaf.public_bytes(serialization.Encoding.PEM))
+    paths[2].write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return paths
+
+
+def test_a_tls_store_grants_through_rustls(tmp_path, monkeypatch):
+    """`rediss://` from Python: the gate's Redis client speaks TLS to a
+    real `redis-server --tls-port`, the server's certificate checked
+    against the roots `SSL_CERT_FILE` names. The extension must carry a
+    crypto provider of its own (the daemon's is not in the wheel):
+    without one rustls panics when the client builds its configuration
+    and the store grants nothing."""
+    if shutil.which("redis-server") is None:
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is not installed (CI installs it: scripts/test.sh)")
+        pytest.skip("skipped: redis-server is not installed")
+    ca, crt, key = _tls_files(tmp_path)
+    port = _free_port()
+    data = tmp_path / "redis"
+    data.mkdir()
+    child = subprocess.Popen(
+        ["redis-server", "--bind", "127.0.0.1", "--port", "0", "--tls-port", str(port),
+         "--tls-cert-file", str(crt), "--tls-key-file", str(key), "--tls-ca-cert-file", str(ca),
+         "--tls-auth-clients", "no", "--save", "", "--appendonly", "yes", "--appendfsync", "always",
+         "--dir", str(data)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            if child.poll() is not None:
+                err = child.stderr.read().decode(errors="replace") if child.stderr else ""
+                pytest.fail(f"redis-server --tls-port exited: {err[-400:]}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "redis-server never listened on its TLS port"
+                time.sleep(0.05)
+        monkeypatch.setenv("SSL_CERT_FILE", str(ca))
+        (policy,) = _replicas(tmp_path, f"rediss://127.0.0.1:{port}", n=1)
+        provider, gated, mem = _gated(policy)
+        genai_spans(provider, 4)
+        provider.shutdown()
+        assert len(mem.get_finished_spans()) == 4
+        # The store answered over TLS and granted: content within the budget.
+        assert _with_content(mem) == 4 and gated.items_full == 4
+    finally:
+        child.kill()
+        child.wait()

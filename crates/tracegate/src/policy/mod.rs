@@ -197,7 +197,7 @@ pub fn is_replica_id(id: &str) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BudgetStoreUrl {
     /// `rediss://`: TLS, the server's certificate checked against the
-    /// system's and the bundled web PKI roots.
+    /// system's roots (`SSL_CERT_FILE` and `SSL_CERT_DIR` name others).
     pub tls: bool,
     /// Host name or address.
     pub host: String,
