@@ -125,6 +125,7 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"xoxp-", 4),
             (b"xoxr-", 4),
             (b"xoxs-", 4),
+            (b"tskey-", 5),
             (b"ConvertTo-SecureString", 9),
         ],
         b'_' => &[
@@ -602,11 +603,17 @@ impl Starts {
                     {
                         self.at.push(p);
                     }
-                    // MySQL's `-p<v>`, after a blank.
+                    // MySQL's `-p<v>`, after a blank; sshpass's `-p '<v>'`.
                     if text.get(p + 1) == Some(&b'p')
                         && (p == 0 || matches!(text[p - 1], b' ' | b'\t'))
-                        && text.get(p + 2).is_some_and(u8::is_ascii_alphanumeric)
+                        && (text.get(p + 2).is_some_and(u8::is_ascii_alphanumeric)
+                            || quote_after_blanks(&text[p + 2..]))
                     {
+                        self.at.push(p);
+                    }
+                    // A single-dash flag whose name ends in `pass`
+                    // (keytool's `-storepass <v>`).
+                    if pass_flag(&text[p + 1..]) {
                         self.at.push(p);
                     }
                 }
@@ -936,6 +943,16 @@ impl Starts {
             && text[s..e].eq_ignore_ascii_case(b"string")
         {
             let mut f = s;
+            while f > 0 && matches!(text[f - 1], b' ' | b'\t') {
+                f -= 1;
+            }
+            // Ada's `Token : constant String :=`.
+            if f < s
+                && let Some(c) = f.checked_sub(8)
+                && text[c..f].eq_ignore_ascii_case(b"constant")
+            {
+                f = c;
+            }
             while f > 0 && matches!(text[f - 1], b' ' | b'\t' | b':') {
                 f -= 1;
             }
@@ -969,6 +986,7 @@ impl Starts {
             b"pwd",
             b"pass",
             b"psk",
+            b"authtok",
             b"privatekey",
             b"private_key",
             b"private-key",
@@ -1024,8 +1042,35 @@ fn secret_directive(rest: &[u8]) -> bool {
         .any(|w| {
             rest.len() > w.len()
                 && rest[..w.len()].eq_ignore_ascii_case(w)
-                && matches!(rest[w.len()], b' ' | b'\t')
+                && {
+                    // A Lisp special variable's earmuffs (`*api-secret*`).
+                    let k = w.len() + usize::from(rest[w.len()] == b'*');
+                    matches!(rest.get(k), Some(b' ' | b'\t'))
+                }
         })
+}
+
+/// `rest` (after a `-`) is a flag's name of at most twelve letters and
+/// `pass` (`storepass`, `keypass`, any case), then a blank.
+fn pass_flag(rest: &[u8]) -> bool {
+    let n = rest
+        .iter()
+        .take(17)
+        .take_while(|b| b.is_ascii_alphabetic())
+        .count();
+    (4..=16).contains(&n)
+        && rest[n - 4..n].eq_ignore_ascii_case(b"pass")
+        && matches!(rest.get(n), Some(b' ' | b'\t'))
+}
+
+/// `rest` holds one to four blanks, then a quote.
+fn quote_after_blanks(rest: &[u8]) -> bool {
+    let n = rest
+        .iter()
+        .take(5)
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    (1..=4).contains(&n) && matches!(rest.get(n), Some(b'"' | b'\''))
 }
 
 impl Starts {
