@@ -135,6 +135,14 @@ pub(crate) enum Check {
     /// (after its last byte that no value holds: `:`, `>`, a quote, a
     /// blank), when it looks random, as [`Check::Secret`].
     TailSecret,
+    /// A blank-separated directive's value (`password <v>`, `bindpw
+    /// <v>`, `IDENTIFIED BY '<v>'`; issue 36, seventh round): the run of
+    /// value bytes at the candidate's end, when it looks random, as
+    /// [`Check::Secret`], and holds a byte that the trigger loop visits
+    /// ([`super::validate::visited_value_byte`]: most digits, `-`, `.`,
+    /// `_`, `A`, …): the loop finds these directives from such a byte,
+    /// looking back over the value.
+    Directive,
     /// [`Check::TailSecret`] where the syntax alone names a secret
     /// (strongSwan's `: PSK "<v>"`): any value that is no placeholder.
     TailValue,
@@ -616,6 +624,25 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r"(?i-u)[_-](?:passwd|password|secret|token)\*?[ \t]|-[a-z]{0,12}pass[ \t]",
                 r#"(?i-u)[_-](?:passwd|password|secret|token)\*?[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}|-[a-z]{0,12}pass[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::TailSecret,
+                Lead::Any,
+            ),
+            // A blank-separated directive whose name ends in a secret
+            // word, with no `_` or `-` to find it from (`.netrc`'s and
+            // msmtp's `password <v>`, Redis's `requirepass`/`masterauth`,
+            // OpenLDAP's `bindpw`/`rootpw`, Junos's `secret "<v>"`, FRR's
+            // `neighbor X password <v>`), and SQL's `IDENTIFIED BY '<v>'`
+            // and `PASSWORD '<v>'` (issue 36, seventh round). The trigger
+            // loop visits most digits and some other value bytes anyway
+            // and looks back from one over the value to the name, so no
+            // byte of prose costs a visit more (the fourth round's search
+            // for these names cost 2-3% CPU); the check wants such a byte
+            // (`Check::Directive`). **The price**: a value whose every
+            // digit follows a lowercase letter and precedes a letter, with
+            // no `A`, `B`, `J`, `-`, `.`, `_`, `+`, `=` or `@`, stays.
+            (
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::Directive,
                 Lead::Any,
             ),
             // strongSwan's `ipsec.secrets`: `<ids> : PSK "<v>"` (also

@@ -154,7 +154,8 @@ fn an_ipv6_address_and_its_port_after_a_bare_colon() {
         "lb1 haproxy[2231]: [REDACTED:ipv6]:52144 [06/Dec/2026]\n"
     );
     assert_eq!(
-        r.redact_to_string("from 2a01:4f8:c17:29c0::f1eb:40022 ok\n").0,
+        r.redact_to_string("from 2a01:4f8:c17:29c0::f1eb:40022 ok\n")
+            .0,
         "from [REDACTED:ipv6]:40022 ok\n"
     );
 }
@@ -181,7 +182,10 @@ fn a_solid_thirteen_digit_run_is_a_card_only_after_a_card_word() {
     let r = all();
     // Luhn-valid and a valid EAN-13.
     keeps(&r, "EAN: 4006381333924\n");
-    keeps(&r, "UNB+UNOC:3+4006381333924:14+5412345000013:14+261023:1430+1'\n");
+    keeps(
+        &r,
+        "UNB+UNOC:3+4006381333924:14+5412345000013:14+261023:1430+1'\n",
+    );
     redacts(
         &r,
         "card number 4006381333924\n",
@@ -229,4 +233,65 @@ fn trigger_starts_agree_with_the_scan_regex_on_this_rounds_pieces() {
         "x",
     ];
     trigger_agrees_on(PIECES, 0x7e57_0007_a11c_e5ed);
+}
+
+/// A blank-separated directive whose name ends in a secret word, with no
+/// `_` or `-` in it: `.netrc`, msmtp, OpenLDAP, Redis, Junos, FRR, and
+/// SQL's `IDENTIFIED BY` and `PASSWORD '…'`.
+#[test]
+fn a_blank_separated_directive_names_its_secret() {
+    let r = all();
+    for text in [
+        format!("machine git.example.net login ci password {V}\n"),
+        format!("account default\nuser ops\npassword {V}\n"),
+        format!("binddn cn=reader,dc=example,dc=net\nbindpw {V}\n"),
+        format!("rootpw {V}\n"),
+        format!("requirepass \"{V}\"\n"),
+        format!("masterauth {V}\n"),
+        format!("system {{\n    secret \"{V}\";\n"),
+        format!(" neighbor UPSTREAM password {V}\n"),
+        format!("CREATE USER 'app'@'%' IDENTIFIED BY '{V}';\n"),
+        format!("ALTER ROLE reporting WITH LOGIN PASSWORD '{V}';\n"),
+    ] {
+        let (out, _) = r.redact_to_string(&text);
+        assert!(!out.contains(V), "{text:?} -> {out:?}");
+    }
+    redacts_exactly(&r, &format!("password {V}\n"), V, "api_key");
+    // No random value: words, a path, a number.
+    keeps(&r, "the password policy requires twelve characters\n");
+    keeps(&r, "rootpw /etc/openldap/secrets/rootpw.txt\n");
+    keeps(&r, "secret 2026 report\n");
+}
+
+/// The trigger loop finds the blank-separated directives from a digit of
+/// the value, as the scan regex and the check find them.
+#[test]
+fn trigger_starts_agree_with_the_scan_regex_on_directives() {
+    const PIECES: &[&str] = &[
+        "password",
+        "pass",
+        "bindpw",
+        "masterauth",
+        "secret",
+        "identified",
+        "by",
+        "IDENTIFIED BY",
+        " ",
+        "\t",
+        "'",
+        "\"",
+        "\n",
+        "x",
+        "ab",
+        "a1",
+        "Q7",
+        "9",
+        "09",
+        "-",
+        ".",
+        "=",
+        V,
+        "vq7lm2xp9rtk4wnz",
+    ];
+    trigger_agrees_on(PIECES, 0xd1ec_7195_0007_0001);
 }

@@ -29,7 +29,8 @@
 //! this loop skips a word in a few instructions.
 
 use super::validate::{
-    GAP_BYTES, gap_after_digit, gap_len, hex_letters_before, names_a_secret, secrets_line_name,
+    GAP_BYTES, digit_visited, gap_after_digit, gap_len, hex_letters_before, names_a_secret,
+    secrets_line_name,
 };
 
 /// Byte classes.
@@ -244,14 +245,7 @@ static VISITED: [bool; 256] = visited();
 #[inline(always)]
 fn worth_a_visit(text: &[u8], p: usize) -> bool {
     let b = text[p];
-    VISITED[usize::from(b)]
-        && !(b.is_ascii_digit()
-            && p > 0
-            && (text[p - 1].is_ascii_digit()
-                || (text[p - 1].is_ascii_lowercase()
-                    && !text.get(p + 1).is_some_and(|&n| {
-                        n.is_ascii_digit() || GAP_BYTES.contains(&n) || n >= 0x80
-                    }))))
+    VISITED[usize::from(b)] && !(b.is_ascii_digit() && !digit_visited(text, p))
 }
 
 /// Whether a shape that starts with a digit can *succeed* at `p` (a digit
@@ -423,6 +417,10 @@ fn phone_digits(text: &[u8], p: usize) -> usize {
 pub(crate) struct Starts {
     /// Positions where a non-email shape may start.
     pub(crate) at: Vec<usize>,
+    /// The end of the last run of value bytes looked back over from one
+    /// of its digits for a blank-separated directive: its other digits
+    /// need not look again.
+    value_run_end: usize,
     /// Per `@` that may end an email's local part: `(run, at)`, the first
     /// byte of the local-part run before it and the `@` itself. The email
     /// scan shape matches at every position in `run..at`, so the leftmost
@@ -435,6 +433,7 @@ impl Starts {
     pub(crate) fn find(&mut self, text: &[u8]) {
         self.at.clear();
         self.emails.clear();
+        self.value_run_end = 0;
         // Sixteen bytes a step: one branch when neither half has anything.
         let mut chunks = text.chunks_exact(16);
         let mut base = 0;
@@ -475,6 +474,17 @@ impl Starts {
     #[inline]
     fn visit(&mut self, text: &[u8], p: usize) {
         let b = text[p];
+        // A blank-separated directive (`password <v>`): every byte of a
+        // value that this loop visits looks back over the value, once a
+        // run.
+        if p >= self.value_run_end
+            && matches!(
+                b,
+                b'0'..=b'9' | b'+' | b'-' | b'.' | b'=' | b'@' | b'A' | b'B' | b'J' | b'_'
+            )
+        {
+            self.directive_before_value(text, p);
+        }
         match b {
             b'0'..=b'9' => match p.checked_sub(1).map(|i| text[i]) {
                 Some(c) if c.is_ascii_alphabetic() => {
@@ -1040,13 +1050,11 @@ fn secret_directive(rest: &[u8]) -> bool {
     [&b"passwd"[..], b"password", b"secret", b"token"]
         .iter()
         .any(|w| {
-            rest.len() > w.len()
-                && rest[..w.len()].eq_ignore_ascii_case(w)
-                && {
-                    // A Lisp special variable's earmuffs (`*api-secret*`).
-                    let k = w.len() + usize::from(rest[w.len()] == b'*');
-                    matches!(rest.get(k), Some(b' ' | b'\t'))
-                }
+            rest.len() > w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && {
+                // A Lisp special variable's earmuffs (`*api-secret*`).
+                let k = w.len() + usize::from(rest[w.len()] == b'*');
+                matches!(rest.get(k), Some(b' ' | b'\t'))
+            }
         })
 }
 
@@ -1091,6 +1099,74 @@ impl Starts {
                 && token_start(text, s)
             {
                 self.at.push(s);
+            }
+        }
+    }
+
+    /// The byte at `p` lies in a run of value bytes: when twelve or more,
+    /// after at most one quote and one to eight blanks, and after a name
+    /// that ends in a secret word (`password`, `passwd`, `pass`, `pw`,
+    /// `secret`, `auth`) or SQL's `identified by`, the blank-separated
+    /// directive shape starts at that word.
+    fn directive_before_value(&mut self, text: &[u8], p: usize) {
+        let value = |b: u8| CLASS[usize::from(b)] & SECRET != 0;
+        let mut s = p;
+        while s > 0 && value(text[s - 1]) {
+            s -= 1;
+        }
+        let mut e = p + 1;
+        while e < text.len() && value(text[e]) {
+            e += 1;
+        }
+        self.value_run_end = e;
+        if e - s < 12 || s == 0 {
+            return;
+        }
+        let mut w = s;
+        if matches!(text[w - 1], b'"' | b'\'') {
+            w -= 1;
+        }
+        let blanks = text[..w]
+            .iter()
+            .rev()
+            .take(9)
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        if !(1..=8).contains(&blanks) {
+            return;
+        }
+        let w = w - blanks;
+        // Every word ends in one of these letters.
+        if w == 0 || !matches!(text[w - 1] | 0x20, b's' | b'd' | b'w' | b't' | b'h' | b'y') {
+            return;
+        }
+        for word in [
+            &b"pass"[..],
+            b"passwd",
+            b"password",
+            b"pw",
+            b"secret",
+            b"auth",
+        ] {
+            if let Some(st) = w.checked_sub(word.len())
+                && text[st..w].eq_ignore_ascii_case(word)
+            {
+                self.at.push(st);
+            }
+        }
+        if w >= 2 && text[w - 2..w].eq_ignore_ascii_case(b"by") {
+            let by = w - 2;
+            let gap = text[..by]
+                .iter()
+                .rev()
+                .take(5)
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            if (1..=4).contains(&gap)
+                && let Some(st) = (by - gap).checked_sub(10)
+                && text[st..by - gap].eq_ignore_ascii_case(b"identified")
+            {
+                self.at.push(st);
             }
         }
     }

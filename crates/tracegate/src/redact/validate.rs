@@ -168,6 +168,11 @@ pub(crate) fn check(
             let cut = tail_start(s)?;
             random_looking(&s[cut..]).then_some((start + cut, end))
         }
+        Check::Directive => {
+            let cut = tail_start(s)?;
+            let visited = (start + cut..end).any(|i| visited_value_byte(text, i));
+            (visited && random_looking(&s[cut..])).then_some((start + cut, end))
+        }
         Check::TailValue => {
             let cut = tail_start(s)?;
             let value = &s[cut..];
@@ -297,6 +302,33 @@ pub(crate) fn hex_letters_before(text: &[u8], at: usize) -> bool {
             .take_while(|b| b.is_ascii_alphabetic())
             .all(u8::is_ascii_hexdigit)
     })
+}
+
+/// Whether the trigger loop visits the digit at `p`: one that is not
+/// inside a number (no shape starts after a digit), and after a lowercase
+/// letter only when a digit, a gap or a non-ASCII byte follows (every
+/// shape that can start glued to a word has a second digit or a gap next:
+/// `tel4155550132`, `1 415…`). [`Check::Directive`] wants such a digit in
+/// its value: the loop finds those directives from it.
+pub(crate) fn digit_visited(text: &[u8], p: usize) -> bool {
+    !(p > 0
+        && (text[p - 1].is_ascii_digit()
+            || (text[p - 1].is_ascii_lowercase()
+                && !text
+                    .get(p + 1)
+                    .is_some_and(|&n| n.is_ascii_digit() || GAP_BYTES.contains(&n) || n >= 0x80))))
+}
+
+/// Whether the trigger loop visits the value byte at `p`: a digit it
+/// visits ([`digit_visited`]), or one of the other value bytes it always
+/// visits (`+`, `-`, `.`, `=`, `@`, `A`, `B`, `J`, `_`). A
+/// [`Check::Directive`] value holds one: the loop looks back from it.
+pub(crate) fn visited_value_byte(text: &[u8], p: usize) -> bool {
+    match text[p] {
+        b'0'..=b'9' => digit_visited(text, p),
+        b'+' | b'-' | b'.' | b'=' | b'@' | b'A' | b'B' | b'J' | b'_' => true,
+        _ => false,
+    }
 }
 
 /// The ASCII bytes of a gap between digit groups (`detectors::gap!`).
@@ -1721,9 +1753,7 @@ fn version_glue(text: &[u8], start: usize, end: usize) -> bool {
     // word joined to an address by a hyphen is a prefix of some languages
     // (Zulu's and Xhosa's `ngu-`, `ku-`: `ngu-89.251.63.88`; issue 36,
     // seventh round).
-    let long_part = text[start..end]
-        .split(|&b| b == b'.')
-        .any(|p| p.len() == 3);
+    let long_part = text[start..end].split(|&b| b == b'.').any(|p| p.len() == 3);
     let before = start >= 2
         && (text[start - 1] == b'_' || (text[start - 1] == b'-' && !long_part))
         && text[start - 2].is_ascii_alphabetic();
@@ -1953,7 +1983,11 @@ fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
         && c > 0
         && text[start + c - 1] != b':'
     {
-        let field_end = end + text[end..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let field_end = end
+            + text[end..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
         let field = &text[start + c + 1..field_end];
         if field.len() == 5
             && field.iter().all(u8::is_ascii_digit)
