@@ -295,3 +295,43 @@ fn trigger_starts_agree_with_the_scan_regex_on_directives() {
     ];
     trigger_agrees_on(PIECES, 0xd1ec_7195_0007_0001);
 }
+
+/// Postfix's `sasl_passwd`: a destination in brackets, perhaps with a
+/// port, then a secrets file's `user:<v>`.
+#[test]
+fn a_postfix_sasl_passwd_line() {
+    let r = all();
+    redacts_exactly(
+        &r,
+        &format!("[smtp.example.net]:587 relay:{V}\n"),
+        V,
+        "api_key",
+    );
+    redacts_exactly(
+        &r,
+        &format!("# relay\n[mail.example.net] mailer:{V}\n"),
+        V,
+        "api_key",
+    );
+    keeps(&r, &format!("see [docs] ref:{V} later\n"));
+}
+
+/// The trigger loop finds a secrets line after a destination as the scan
+/// regex and the check do.
+#[test]
+fn trigger_starts_agree_with_the_scan_regex_on_secrets_lines() {
+    const PIECES: &[&str] = &[
+        "[smtp.example.net]",
+        "[",
+        "]",
+        ":587",
+        ":",
+        " ",
+        "relay",
+        "\n",
+        "\r",
+        V,
+        "x",
+    ];
+    trigger_agrees_on(PIECES, 0x5a51_0007_0002_0003);
+}

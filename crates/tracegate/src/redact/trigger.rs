@@ -15,7 +15,8 @@
 //! | credential by its name | a key or header name before a `:`, `=` or `,` (`api_key=`, `"auth":`, `"Bearer",`); a secret word before a `(` and a quote (`.bearer_auth("`); `api-key`, `auth-token`, `private-token` at their `-`; `variable "` up to 96 bytes before a `default =` |
 //! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits, or `(0` or `(dd)` and 9 |
 //! | email | the first byte of the run of local-part bytes (ASCII or any non-ASCII byte) before an `@` |
-//! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` or `-` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start; a `:` after a name that starts a line, before a value byte (a secrets file's `user:<v>`, sixth round) |
+//! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` or `-` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start; a `:` after a name that starts a line, before a value byte (a secrets file's `user:<v>`, sixth round; after a Postfix destination in brackets, seventh) |
+//! | secret by its syntax (seventh round) | a `-` before a flag's name ending in `pass` and a blank (`-storepass`), or before `p`, blanks and a quote (`sshpass -p '…'`); `tskey-` at a token start; a value byte the loop visits anyway (most digits, `-`, `.`, `_`, `A`, …) in a run of twelve or more after a quote and blanks and a name ending in `password`, `passwd`, `pass`, `pw`, `secret`, `auth` or after `identified by` (the name's last word) |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
@@ -30,7 +31,7 @@
 
 use super::validate::{
     GAP_BYTES, digit_visited, gap_after_digit, gap_len, hex_letters_before, names_a_secret,
-    secrets_line_name,
+    secrets_line_name, secrets_line_start,
 };
 
 /// Byte classes.
@@ -751,10 +752,13 @@ impl Starts {
             .count();
         if value >= 16 && rest[0].is_ascii_alphanumeric() {
             let name = secrets_line_name(text, p);
-            let after_break = name > 0 && name < p && matches!(text[p - name - 1], b'\n' | b'\r');
+            let starts = (name > 0)
+                .then(|| secrets_line_start(text, p - name))
+                .flatten();
+            let after_break = starts == Some(true);
             let before_break = matches!(rest.get(value), Some(b'\n' | b'\r'));
             let at_end = value == rest.len();
-            if name > 0 && (name == p || after_break) && (before_break || (after_break && at_end)) {
+            if starts.is_some() && (before_break || (after_break && at_end)) {
                 self.at.push(p);
             }
         }

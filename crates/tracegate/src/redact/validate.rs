@@ -197,9 +197,11 @@ pub(crate) fn check(
         }
         Check::SecretsLine => {
             let name = secrets_line_name(text, start);
-            let after_break =
-                name > 0 && name < start && matches!(text[start - name - 1], b'\n' | b'\r');
-            let line = name > 0 && (name == start || after_break);
+            let starts = (name > 0)
+                .then(|| secrets_line_start(text, start - name))
+                .flatten();
+            let after_break = starts == Some(true);
+            let line = starts.is_some();
             let before_break = matches!(text.get(end), Some(b'\n' | b'\r'));
             // A line of a file: a line break before or after it. A text
             // that is one `name:tag` and nothing else is a value of its
@@ -1925,6 +1927,60 @@ pub(super) fn secrets_line_name(text: &[u8], colon: usize) -> usize {
         .take(64)
         .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
         .count()
+}
+
+/// Whether the secrets file's name that starts at `from` starts its line:
+/// the text or a line starts there, or a Postfix `sasl_passwd`
+/// destination in brackets, perhaps with a port, starts the line before
+/// it (`[smtp.example.com]:587 user:<v>`; issue 36, seventh round).
+/// `Some(true)` when a line break is before the line, `Some(false)` when
+/// the text starts it, `None` when the name does not start a line.
+pub(super) fn secrets_line_start(text: &[u8], from: usize) -> Option<bool> {
+    let at = |i: usize| {
+        if i == 0 {
+            Some(false)
+        } else if matches!(text[i - 1], b'\n' | b'\r') {
+            Some(true)
+        } else {
+            None
+        }
+    };
+    if let Some(b) = at(from) {
+        return Some(b);
+    }
+    let blanks = text[..from]
+        .iter()
+        .rev()
+        .take(8)
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    if blanks == 0 {
+        return None;
+    }
+    let mut i = from - blanks;
+    let port = text[..i]
+        .iter()
+        .rev()
+        .take(6)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if (1..=5).contains(&port) && i > port && text[i - port - 1] == b':' {
+        i -= port + 1;
+    }
+    if i == 0 || text[i - 1] != b']' {
+        return None;
+    }
+    let host = text[..i - 1]
+        .iter()
+        .rev()
+        .take(253)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+        .count();
+    let open = i - 1 - host;
+    if host == 0 || open == 0 || text[open - 1] != b'[' {
+        return None;
+    }
+    at(open - 1)
 }
 
 /// The number at `start` is part of a SWIFT MT reference field's value:
