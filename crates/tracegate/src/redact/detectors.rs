@@ -138,10 +138,9 @@ pub(crate) enum Check {
     /// A blank-separated directive's value (`password <v>`, `bindpw
     /// <v>`, `IDENTIFIED BY '<v>'`; issue 36, seventh round): the run of
     /// value bytes at the candidate's end, when it looks random, as
-    /// [`Check::Secret`], and holds a byte that the trigger loop visits
-    /// ([`super::validate::visited_value_byte`]: most digits, `-`, `.`,
-    /// `_`, `A`, …): the loop finds these directives from such a byte,
-    /// looking back over the value.
+    /// [`Check::Secret`], and holds a digit that the trigger loop visits
+    /// ([`super::validate::digit_visited`]): the loop finds these
+    /// directives from such a digit, looking back over the value.
     Directive,
     /// [`Check::TailSecret`] where the syntax alone names a secret
     /// (strongSwan's `: PSK "<v>"`): any value that is no placeholder.
@@ -631,14 +630,14 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // msmtp's `password <v>`, Redis's `requirepass`/`masterauth`,
             // OpenLDAP's `bindpw`/`rootpw`, Junos's `secret "<v>"`, FRR's
             // `neighbor X password <v>`), and SQL's `IDENTIFIED BY '<v>'`
-            // and `PASSWORD '<v>'` (issue 36, seventh round). The trigger
-            // loop visits most digits and some other value bytes anyway
-            // and looks back from one over the value to the name, so no
-            // byte of prose costs a visit more (the fourth round's search
-            // for these names cost 2-3% CPU); the check wants such a byte
-            // (`Check::Directive`). **The price**: a value whose every
-            // digit follows a lowercase letter and precedes a letter, with
-            // no `A`, `B`, `J`, `-`, `.`, `_`, `+`, `=` or `@`, stays.
+            // and `PASSWORD '<v>'` (issue 36, seventh round). Every value
+            // the check takes holds a digit; the trigger loop visits most
+            // digits anyway and looks back from one over the value to the
+            // name, so no byte of prose costs a visit more (the fourth
+            // round's search for these names cost 2-3% CPU); the check
+            // wants such a digit (`Check::Directive`). **The price**: a
+            // value whose every digit follows a lowercase letter and
+            // precedes a letter (`abc1def2…`) stays.
             (
                 r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]"#,
                 r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,

@@ -16,7 +16,7 @@
 //! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits, or `(0` or `(dd)` and 9 |
 //! | email | the first byte of the run of local-part bytes (ASCII or any non-ASCII byte) before an `@` |
 //! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` or `-` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start; a `:` after a name that starts a line, before a value byte (a secrets file's `user:<v>`, sixth round; after a Postfix destination in brackets, seventh) |
-//! | secret by its syntax (seventh round) | a `-` before a flag's name ending in `pass` and a blank (`-storepass`), or before `p`, blanks and a quote (`sshpass -p '…'`); `tskey-` at a token start; a value byte the loop visits anyway (most digits, `-`, `.`, `_`, `A`, …) in a run of twelve or more after a quote and blanks and a name ending in `password`, `passwd`, `pass`, `pw`, `secret`, `auth` or after `identified by` (the name's last word) |
+//! | secret by its syntax (seventh round) | a `-` before a flag's name ending in `pass` and a blank (`-storepass`), or before `p`, blanks and a quote (`sshpass -p '…'`); `tskey-` at a token start; a digit the loop visits anyway in a run of twelve or more value bytes after a quote and blanks and a name ending in `password`, `passwd`, `pass`, `pw`, `secret`, `auth` or after `identified by` (the name's last word) |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
@@ -418,10 +418,11 @@ fn phone_digits(text: &[u8], p: usize) -> usize {
 pub(crate) struct Starts {
     /// Positions where a non-email shape may start.
     pub(crate) at: Vec<usize>,
-    /// The end of the last run of value bytes looked back over from one
-    /// of its digits for a blank-separated directive: its other digits
+    /// The last digit looked back from for a blank-separated directive,
+    /// and whether one was: the other digits of its run of value bytes
     /// need not look again.
-    value_run_end: usize,
+    value_run_last: usize,
+    value_run_open: bool,
     /// Per `@` that may end an email's local part: `(run, at)`, the first
     /// byte of the local-part run before it and the `@` itself. The email
     /// scan shape matches at every position in `run..at`, so the leftmost
@@ -434,7 +435,8 @@ impl Starts {
     pub(crate) fn find(&mut self, text: &[u8]) {
         self.at.clear();
         self.emails.clear();
-        self.value_run_end = 0;
+        self.value_run_last = 0;
+        self.value_run_open = false;
         // Sixteen bytes a step: one branch when neither half has anything.
         let mut chunks = text.chunks_exact(16);
         let mut base = 0;
@@ -475,15 +477,9 @@ impl Starts {
     #[inline]
     fn visit(&mut self, text: &[u8], p: usize) {
         let b = text[p];
-        // A blank-separated directive (`password <v>`): every byte of a
-        // value that this loop visits looks back over the value, once a
-        // run.
-        if p >= self.value_run_end
-            && matches!(
-                b,
-                b'0'..=b'9' | b'+' | b'-' | b'.' | b'=' | b'@' | b'A' | b'B' | b'J' | b'_'
-            )
-        {
+        // A blank-separated directive (`password <v>`): a digit of a value
+        // looks back over the value to the name.
+        if b.is_ascii_digit() {
             self.directive_before_value(text, p);
         }
         match b {
@@ -1107,23 +1103,26 @@ impl Starts {
         }
     }
 
-    /// The byte at `p` lies in a run of value bytes: when twelve or more,
+    /// The digit at `p` lies in a run of value bytes: when twelve or more,
     /// after at most one quote and one to eight blanks, and after a name
     /// that ends in a secret word (`password`, `passwd`, `pass`, `pw`,
     /// `secret`, `auth`) or SQL's `identified by`, the blank-separated
     /// directive shape starts at that word.
     fn directive_before_value(&mut self, text: &[u8], p: usize) {
         let value = |b: u8| CLASS[usize::from(b)] & SECRET != 0;
+        // A later digit of the run last looked back over: nothing new (each
+        // byte is read once here and once by the look back).
+        if self.value_run_open && text[self.value_run_last..p].iter().all(|&b| value(b)) {
+            self.value_run_last = p;
+            return;
+        }
+        self.value_run_open = true;
+        self.value_run_last = p;
         let mut s = p;
         while s > 0 && value(text[s - 1]) {
             s -= 1;
         }
-        let mut e = p + 1;
-        while e < text.len() && value(text[e]) {
-            e += 1;
-        }
-        self.value_run_end = e;
-        if e - s < 12 || s == 0 {
+        if s == 0 {
             return;
         }
         let mut w = s;
@@ -1144,6 +1143,8 @@ impl Starts {
         if w == 0 || !matches!(text[w - 1] | 0x20, b's' | b'd' | b'w' | b't' | b'h' | b'y') {
             return;
         }
+        // Twelve value bytes or more.
+        let long = || s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b));
         for word in [
             &b"pass"[..],
             b"passwd",
@@ -1154,6 +1155,7 @@ impl Starts {
         ] {
             if let Some(st) = w.checked_sub(word.len())
                 && text[st..w].eq_ignore_ascii_case(word)
+                && long()
             {
                 self.at.push(st);
             }
@@ -1169,6 +1171,7 @@ impl Starts {
             if (1..=4).contains(&gap)
                 && let Some(st) = (by - gap).checked_sub(10)
                 && text[st..by - gap].eq_ignore_ascii_case(b"identified")
+                && long()
             {
                 self.at.push(st);
             }

@@ -170,7 +170,8 @@ pub(crate) fn check(
         }
         Check::Directive => {
             let cut = tail_start(s)?;
-            let visited = (start + cut..end).any(|i| visited_value_byte(text, i));
+            let visited =
+                (start + cut..end).any(|i| text[i].is_ascii_digit() && digit_visited(text, i));
             (visited && random_looking(&s[cut..])).then_some((start + cut, end))
         }
         Check::TailValue => {
@@ -319,18 +320,6 @@ pub(crate) fn digit_visited(text: &[u8], p: usize) -> bool {
                 && !text
                     .get(p + 1)
                     .is_some_and(|&n| n.is_ascii_digit() || GAP_BYTES.contains(&n) || n >= 0x80))))
-}
-
-/// Whether the trigger loop visits the value byte at `p`: a digit it
-/// visits ([`digit_visited`]), or one of the other value bytes it always
-/// visits (`+`, `-`, `.`, `=`, `@`, `A`, `B`, `J`, `_`). A
-/// [`Check::Directive`] value holds one: the loop looks back from it.
-pub(crate) fn visited_value_byte(text: &[u8], p: usize) -> bool {
-    match text[p] {
-        b'0'..=b'9' => digit_visited(text, p),
-        b'+' | b'-' | b'.' | b'=' | b'@' | b'A' | b'B' | b'J' | b'_' => true,
-        _ => false,
-    }
 }
 
 /// The ASCII bytes of a gap between digit groups (`detectors::gap!`).
