@@ -246,7 +246,7 @@ static VISITED: [bool; 256] = visited();
 #[inline(always)]
 fn worth_a_visit(text: &[u8], p: usize) -> bool {
     let b = text[p];
-    VISITED[usize::from(b)] && !(b.is_ascii_digit() && !digit_visited(text, p))
+    VISITED[usize::from(b)] && (!b.is_ascii_digit() || digit_visited(text, p))
 }
 
 /// Whether a shape that starts with a digit can *succeed* at `p` (a digit
