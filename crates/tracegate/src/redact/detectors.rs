@@ -135,6 +135,13 @@ pub(crate) enum Check {
     /// (after its last byte that no value holds: `:`, `>`, a quote, a
     /// blank), when it looks random, as [`Check::Secret`].
     TailSecret,
+    /// A blank-separated directive's value (`password <v>`, `bindpw
+    /// <v>`, `IDENTIFIED BY '<v>'`; issue 36, seventh round): the run of
+    /// value bytes at the candidate's end, when it looks random, as
+    /// [`Check::Secret`], and holds a digit that the trigger loop visits
+    /// ([`super::validate::digit_visited`]): the loop finds these
+    /// directives from such a digit, looking back over the value.
+    Directive,
     /// [`Check::TailSecret`] where the syntax alone names a secret
     /// (strongSwan's `: PSK "<v>"`): any value that is no placeholder.
     TailValue,
@@ -202,12 +209,14 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         // PEM private keys of every kind (PKCS#1 `RSA`, PKCS#8, `EC`, `DSA`,
         // `OPENSSH`, `ENCRYPTED`), raw, with `\n` escapes (a service-account
         // JSON pasted as text) or indented as a YAML block: the body class
-        // takes base64, blanks, backslashes, quotes and the `Proc-Type` /
-        // `DEK-Info` headers of encrypted keys. Up to the first END line; a
+        // takes base64, blanks, backslashes, quotes, the `&` that joins
+        // the lines of a key written as a string per line (Ada's `" &
+        // ASCII.LF & "`, Visual Basic's `& vbLf &`; issue 36, seventh
+        // round) and the `Proc-Type` / `DEK-Info` headers of encrypted keys. Up to the first END line; a
         // key cut off before its END line is redacted to the end of its body.
         patterns: &[(
             r"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----",
-            r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s\\:,."'_-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,."'_]*)"#,
+            r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s\\:,."'&_-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,."'&_]*)"#,
             Check::None,
             Lead::Any,
         )],
@@ -438,9 +447,16 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // key may be a subscript, its quotes escaped inside a string
             // (`os.environ[\"API_TOKEN\"] = \"…\"` in a notebook's JSON;
             // sixth round).
+            //
+            // Seventh round: an Ada constant's declared type (`Api_Token :
+            // constant String := "…"`), Odin's and Pascal-like `::` (`API_SECRET
+            // :: "…"`), T-SQL's national string (`PASSWORD = N'…'`), sssd's
+            // `authtok` (`ldap_default_authtok = …`), and a quoted name
+            // then a comma and a quoted value (PHP's `define('DB_PASSWORD',
+            // '…')`, a pair in a list): an assignment written as a call.
             (
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|private[_-]?key|privatekey|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["'])"#,
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|private[_-]?key|privatekey|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}string)?[ \t]{0,8}(?:[:?+]?=>?|:)[ \t]{0,8}\\?["']?|\([ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:\\?["']|N')?|\([ \t]{0,8}["']|["'][ \t]{0,8},[ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Secret,
                 Lead::Any,
             ),
@@ -512,6 +528,15 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::Value,
                 Lead::Token,
             ),
+            // Tailscale's keys name their kind (`tskey-auth-`,
+            // `tskey-client-`, `tskey-api-`) before an id and a secret
+            // joined by a `-` (issue 36, seventh round).
+            (
+                r"(?-u)tskey-[a-z]",
+                r"(?-u)tskey-[a-z]{3,8}-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}",
+                Check::None,
+                Lead::Token,
+            ),
             // Vault's tokens name their kind in a prefix (`hvs.` service,
             // `hvb.` batch, `hvr.` recovery) before a long base62 body.
             (
@@ -530,10 +555,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Lead::Token,
             ),
             // MySQL's client takes its password glued to `-p`
-            // (`mysql -u root -p<v>`): after a blank, when it looks random.
+            // (`mysql -u root -p<v>`): after a blank, when it looks random;
+            // sshpass takes it quoted after a blank (`sshpass -p '<v>'`;
+            // issue 36, seventh round: a quote, as a port or a directory
+            // after `-p` seldom has one).
             (
-                r"(?-u)-p[A-Za-z0-9]",
-                r"(?-u)-p[A-Za-z0-9._~+/=!#%^&*@-]{12,}",
+                r#"(?-u)-p(?:[A-Za-z0-9]|[ \t]{1,4}["'])"#,
+                r#"(?-u)-p(?:[ \t]{1,4}["'])?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::GluedPassword,
                 Lead::Any,
             ),
@@ -565,7 +593,11 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             //   DB_PASSWORD …`, VyOS's `plaintext-password '…'`, sixth
             //   round), found from its `_` or `-`, bytes the trigger loop
             //   visits anyway (the directives without one stay out:
-            //   finding them cost 2-3% CPU, fourth round);
+            //   finding them cost 2-3% CPU, fourth round); a Lisp
+            //   special variable's earmuffs (`(defvar *api-secret* "…")`)
+            //   and a single-dash flag whose name ends in `pass`
+            //   (keytool's `-storepass …`, `-keypass`, `-srcstorepass`;
+            //   seventh round);
             // - an element named for a secret whose value is its first
             //   child's text (unattend.xml's `<AdministratorPassword>`
             //   `<Value>…</Value>`; sixth round).
@@ -588,9 +620,28 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Lead::Any,
             ),
             (
-                r"(?i-u)[_-](?:passwd|password|secret|token)[ \t]",
-                r#"(?i-u)[_-](?:passwd|password|secret|token)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r"(?i-u)[_-](?:passwd|password|secret|token)\*?[ \t]|-[a-z]{0,12}pass[ \t]",
+                r#"(?i-u)[_-](?:passwd|password|secret|token)\*?[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}|-[a-z]{0,12}pass[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::TailSecret,
+                Lead::Any,
+            ),
+            // A blank-separated directive whose name ends in a secret
+            // word, with no `_` or `-` to find it from (`.netrc`'s and
+            // msmtp's `password <v>`, Redis's `requirepass`/`masterauth`,
+            // OpenLDAP's `bindpw`/`rootpw`, Junos's `secret "<v>"`, FRR's
+            // `neighbor X password <v>`), and SQL's `IDENTIFIED BY '<v>'`
+            // and `PASSWORD '<v>'` (issue 36, seventh round). Every value
+            // the check takes holds a digit; the trigger loop visits most
+            // digits anyway and looks back from one over the value to the
+            // name, so no byte of prose costs a visit more (the fourth
+            // round's search for these names cost 2-3% CPU); the check
+            // wants such a digit (`Check::Directive`). **The price**: a
+            // value whose every digit follows a lowercase letter and
+            // precedes a letter (`abc1def2…`) stays.
+            (
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::Directive,
                 Lead::Any,
             ),
             // strongSwan's `ipsec.secrets`: `<ids> : PSK "<v>"` (also

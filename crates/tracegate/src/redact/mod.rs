@@ -181,6 +181,9 @@ mod tests_round5;
 mod tests_round6;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round7;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_structure;
 
 use std::fmt;

@@ -15,7 +15,8 @@
 //! | credential by its name | a key or header name before a `:`, `=` or `,` (`api_key=`, `"auth":`, `"Bearer",`); a secret word before a `(` and a quote (`.bearer_auth("`); `api-key`, `auth-token`, `private-token` at their `-`; `variable "` up to 96 bytes before a `default =` |
 //! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits, or `(0` or `(dd)` and 9 |
 //! | email | the first byte of the run of local-part bytes (ASCII or any non-ASCII byte) before an `@` |
-//! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` or `-` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start; a `:` after a name that starts a line, before a value byte (a secrets file's `user:<v>`, sixth round) |
+//! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` or `-` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start; a `:` after a name that starts a line, before a value byte (a secrets file's `user:<v>`, sixth round; after a Postfix destination in brackets, seventh) |
+//! | secret by its syntax (seventh round) | a `-` before a flag's name ending in `pass` and a blank (`-storepass`), or before `p`, blanks and a quote (`sshpass -p '…'`); `tskey-` at a token start; a digit the loop visits anyway in a run of twelve or more value bytes after a quote and blanks and a name ending in `password`, `passwd`, `pass`, `pw`, `secret`, `auth` or after `identified by` (the name's last word) |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
@@ -29,7 +30,8 @@
 //! this loop skips a word in a few instructions.
 
 use super::validate::{
-    GAP_BYTES, gap_after_digit, gap_len, hex_letters_before, names_a_secret, secrets_line_name,
+    GAP_BYTES, digit_visited, gap_after_digit, gap_len, hex_letters_before, names_a_secret,
+    secrets_line_name, secrets_line_start,
 };
 
 /// Byte classes.
@@ -125,6 +127,7 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"xoxp-", 4),
             (b"xoxr-", 4),
             (b"xoxs-", 4),
+            (b"tskey-", 5),
             (b"ConvertTo-SecureString", 9),
         ],
         b'_' => &[
@@ -243,14 +246,7 @@ static VISITED: [bool; 256] = visited();
 #[inline(always)]
 fn worth_a_visit(text: &[u8], p: usize) -> bool {
     let b = text[p];
-    VISITED[usize::from(b)]
-        && !(b.is_ascii_digit()
-            && p > 0
-            && (text[p - 1].is_ascii_digit()
-                || (text[p - 1].is_ascii_lowercase()
-                    && !text.get(p + 1).is_some_and(|&n| {
-                        n.is_ascii_digit() || GAP_BYTES.contains(&n) || n >= 0x80
-                    }))))
+    VISITED[usize::from(b)] && (!b.is_ascii_digit() || digit_visited(text, p))
 }
 
 /// Whether a shape that starts with a digit can *succeed* at `p` (a digit
@@ -422,6 +418,11 @@ fn phone_digits(text: &[u8], p: usize) -> usize {
 pub(crate) struct Starts {
     /// Positions where a non-email shape may start.
     pub(crate) at: Vec<usize>,
+    /// The last digit looked back from for a blank-separated directive,
+    /// and whether one was: the other digits of its run of value bytes
+    /// need not look again.
+    value_run_last: usize,
+    value_run_open: bool,
     /// Per `@` that may end an email's local part: `(run, at)`, the first
     /// byte of the local-part run before it and the `@` itself. The email
     /// scan shape matches at every position in `run..at`, so the leftmost
@@ -434,6 +435,8 @@ impl Starts {
     pub(crate) fn find(&mut self, text: &[u8]) {
         self.at.clear();
         self.emails.clear();
+        self.value_run_last = 0;
+        self.value_run_open = false;
         // Sixteen bytes a step: one branch when neither half has anything.
         let mut chunks = text.chunks_exact(16);
         let mut base = 0;
@@ -474,6 +477,11 @@ impl Starts {
     #[inline]
     fn visit(&mut self, text: &[u8], p: usize) {
         let b = text[p];
+        // A blank-separated directive (`password <v>`): a digit of a value
+        // looks back over the value to the name.
+        if b.is_ascii_digit() {
+            self.directive_before_value(text, p);
+        }
         match b {
             b'0'..=b'9' => match p.checked_sub(1).map(|i| text[i]) {
                 Some(c) if c.is_ascii_alphabetic() => {
@@ -602,11 +610,17 @@ impl Starts {
                     {
                         self.at.push(p);
                     }
-                    // MySQL's `-p<v>`, after a blank.
+                    // MySQL's `-p<v>`, after a blank; sshpass's `-p '<v>'`.
                     if text.get(p + 1) == Some(&b'p')
                         && (p == 0 || matches!(text[p - 1], b' ' | b'\t'))
-                        && text.get(p + 2).is_some_and(u8::is_ascii_alphanumeric)
+                        && (text.get(p + 2).is_some_and(u8::is_ascii_alphanumeric)
+                            || quote_after_blanks(&text[p + 2..]))
                     {
+                        self.at.push(p);
+                    }
+                    // A single-dash flag whose name ends in `pass`
+                    // (keytool's `-storepass <v>`).
+                    if pass_flag(&text[p + 1..]) {
                         self.at.push(p);
                     }
                 }
@@ -734,10 +748,13 @@ impl Starts {
             .count();
         if value >= 16 && rest[0].is_ascii_alphanumeric() {
             let name = secrets_line_name(text, p);
-            let after_break = name > 0 && name < p && matches!(text[p - name - 1], b'\n' | b'\r');
+            let starts = (name > 0)
+                .then(|| secrets_line_start(text, p - name))
+                .flatten();
+            let after_break = starts == Some(true);
             let before_break = matches!(rest.get(value), Some(b'\n' | b'\r'));
             let at_end = value == rest.len();
-            if name > 0 && (name == p || after_break) && (before_break || (after_break && at_end)) {
+            if starts.is_some() && (before_break || (after_break && at_end)) {
                 self.at.push(p);
             }
         }
@@ -936,6 +953,16 @@ impl Starts {
             && text[s..e].eq_ignore_ascii_case(b"string")
         {
             let mut f = s;
+            while f > 0 && matches!(text[f - 1], b' ' | b'\t') {
+                f -= 1;
+            }
+            // Ada's `Token : constant String :=`.
+            if f < s
+                && let Some(c) = f.checked_sub(8)
+                && text[c..f].eq_ignore_ascii_case(b"constant")
+            {
+                f = c;
+            }
             while f > 0 && matches!(text[f - 1], b' ' | b'\t' | b':') {
                 f -= 1;
             }
@@ -969,6 +996,7 @@ impl Starts {
             b"pwd",
             b"pass",
             b"psk",
+            b"authtok",
             b"privatekey",
             b"private_key",
             b"private-key",
@@ -1022,10 +1050,35 @@ fn secret_directive(rest: &[u8]) -> bool {
     [&b"passwd"[..], b"password", b"secret", b"token"]
         .iter()
         .any(|w| {
-            rest.len() > w.len()
-                && rest[..w.len()].eq_ignore_ascii_case(w)
-                && matches!(rest[w.len()], b' ' | b'\t')
+            rest.len() > w.len() && rest[..w.len()].eq_ignore_ascii_case(w) && {
+                // A Lisp special variable's earmuffs (`*api-secret*`).
+                let k = w.len() + usize::from(rest[w.len()] == b'*');
+                matches!(rest.get(k), Some(b' ' | b'\t'))
+            }
         })
+}
+
+/// `rest` (after a `-`) is a flag's name of at most twelve letters and
+/// `pass` (`storepass`, `keypass`, any case), then a blank.
+fn pass_flag(rest: &[u8]) -> bool {
+    let n = rest
+        .iter()
+        .take(17)
+        .take_while(|b| b.is_ascii_alphabetic())
+        .count();
+    (4..=16).contains(&n)
+        && rest[n - 4..n].eq_ignore_ascii_case(b"pass")
+        && matches!(rest.get(n), Some(b' ' | b'\t'))
+}
+
+/// `rest` holds one to four blanks, then a quote.
+fn quote_after_blanks(rest: &[u8]) -> bool {
+    let n = rest
+        .iter()
+        .take(5)
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    (1..=4).contains(&n) && matches!(rest.get(n), Some(b'"' | b'\''))
 }
 
 impl Starts {
@@ -1046,6 +1099,81 @@ impl Starts {
                 && token_start(text, s)
             {
                 self.at.push(s);
+            }
+        }
+    }
+
+    /// The digit at `p` lies in a run of value bytes: when twelve or more,
+    /// after at most one quote and one to eight blanks, and after a name
+    /// that ends in a secret word (`password`, `passwd`, `pass`, `pw`,
+    /// `secret`, `auth`) or SQL's `identified by`, the blank-separated
+    /// directive shape starts at that word.
+    fn directive_before_value(&mut self, text: &[u8], p: usize) {
+        let value = |b: u8| CLASS[usize::from(b)] & SECRET != 0;
+        // A later digit of the run last looked back over: nothing new (each
+        // byte is read once here and once by the look back).
+        if self.value_run_open && text[self.value_run_last..p].iter().all(|&b| value(b)) {
+            self.value_run_last = p;
+            return;
+        }
+        self.value_run_open = true;
+        self.value_run_last = p;
+        let mut s = p;
+        while s > 0 && value(text[s - 1]) {
+            s -= 1;
+        }
+        if s == 0 {
+            return;
+        }
+        let mut w = s;
+        if matches!(text[w - 1], b'"' | b'\'') {
+            w -= 1;
+        }
+        let blanks = text[..w]
+            .iter()
+            .rev()
+            .take(9)
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+        if !(1..=8).contains(&blanks) {
+            return;
+        }
+        let w = w - blanks;
+        // Every word ends in one of these letters.
+        if w == 0 || !matches!(text[w - 1] | 0x20, b's' | b'd' | b'w' | b't' | b'h' | b'y') {
+            return;
+        }
+        // Twelve value bytes or more.
+        let long = || s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b));
+        for word in [
+            &b"pass"[..],
+            b"passwd",
+            b"password",
+            b"pw",
+            b"secret",
+            b"auth",
+        ] {
+            if let Some(st) = w.checked_sub(word.len())
+                && text[st..w].eq_ignore_ascii_case(word)
+                && long()
+            {
+                self.at.push(st);
+            }
+        }
+        if w >= 2 && text[w - 2..w].eq_ignore_ascii_case(b"by") {
+            let by = w - 2;
+            let gap = text[..by]
+                .iter()
+                .rev()
+                .take(5)
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            if (1..=4).contains(&gap)
+                && let Some(st) = (by - gap).checked_sub(10)
+                && text[st..by - gap].eq_ignore_ascii_case(b"identified")
+                && long()
+            {
+                self.at.push(st);
             }
         }
     }

@@ -149,10 +149,16 @@ pub(crate) fn check(
             (!value.is_empty() && !placeholder(value)).then_some((start + cut, end))
         }
         Check::GluedPassword => {
-            // `-p` after a blank (or at the start), then the value.
+            // `-p` after a blank (or at the start), then the value, glued
+            // or after blanks and a quote (`sshpass -p '<v>'`).
             let free = start == 0 || matches!(text[start - 1], b' ' | b'\t');
-            let value = s.get(2..)?;
-            (free && random_looking(value)).then_some((start + 2, end))
+            let cut = 2 + s
+                .get(2..)?
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\t' | b'"' | b'\''))
+                .count();
+            let value = s.get(cut..)?;
+            (free && random_looking(value)).then_some((start + cut, end))
         }
         Check::SaslPlain => {
             let cut = b"AUTH PLAIN ".len();
@@ -161,6 +167,12 @@ pub(crate) fn check(
         Check::TailSecret => {
             let cut = tail_start(s)?;
             random_looking(&s[cut..]).then_some((start + cut, end))
+        }
+        Check::Directive => {
+            let cut = tail_start(s)?;
+            let visited =
+                (start + cut..end).any(|i| text[i].is_ascii_digit() && digit_visited(text, i));
+            (visited && random_looking(&s[cut..])).then_some((start + cut, end))
         }
         Check::TailValue => {
             let cut = tail_start(s)?;
@@ -186,9 +198,11 @@ pub(crate) fn check(
         }
         Check::SecretsLine => {
             let name = secrets_line_name(text, start);
-            let after_break =
-                name > 0 && name < start && matches!(text[start - name - 1], b'\n' | b'\r');
-            let line = name > 0 && (name == start || after_break);
+            let starts = (name > 0)
+                .then(|| secrets_line_start(text, start - name))
+                .flatten();
+            let after_break = starts == Some(true);
+            let line = starts.is_some();
             let before_break = matches!(text.get(end), Some(b'\n' | b'\r'));
             // A line of a file: a line break before or after it. A text
             // that is one `name:tag` and nothing else is a value of its
@@ -291,6 +305,21 @@ pub(crate) fn hex_letters_before(text: &[u8], at: usize) -> bool {
             .take_while(|b| b.is_ascii_alphabetic())
             .all(u8::is_ascii_hexdigit)
     })
+}
+
+/// Whether the trigger loop visits the digit at `p`: one that is not
+/// inside a number (no shape starts after a digit), and after a lowercase
+/// letter only when a digit, a gap or a non-ASCII byte follows (every
+/// shape that can start glued to a word has a second digit or a gap next:
+/// `tel4155550132`, `1 415…`). [`Check::Directive`] wants such a digit in
+/// its value: the loop finds those directives from it.
+pub(crate) fn digit_visited(text: &[u8], p: usize) -> bool {
+    !(p > 0
+        && (text[p - 1].is_ascii_digit()
+            || (text[p - 1].is_ascii_lowercase()
+                && !text
+                    .get(p + 1)
+                    .is_some_and(|&n| n.is_ascii_digit() || GAP_BYTES.contains(&n) || n >= 0x80))))
 }
 
 /// The ASCII bytes of a gap between digit groups (`detectors::gap!`).
@@ -496,6 +525,19 @@ fn value_start(s: &[u8]) -> Option<usize> {
                 typed = true;
                 cut += 6;
             }
+            // An Ada constant's declaration (`Token : constant String :=`;
+            // issue 36, seventh round).
+            Some(_)
+                if !typed
+                    && cut > name
+                    && s.get(cut..cut + 8)
+                        .is_some_and(|w| w.eq_ignore_ascii_case(b"constant"))
+                    && matches!(s.get(cut + 8), Some(b' ' | b'\t')) =>
+            {
+                cut += 8;
+            }
+            // T-SQL's national string literal (`PASSWORD = N'…'`).
+            Some(b'N') if cut > name && s.get(cut + 1) == Some(&b'\'') => cut += 1,
             Some(b'0'..=b'9')
                 if cut > name
                     && s[name..cut].iter().all(|b| matches!(b, b' ' | b'\t'))
@@ -1237,6 +1279,14 @@ fn card_span(
             if k == 1 && m >= 17 && !confirmed() {
                 return None;
             }
+            // A solid run of 13 digits is an EAN-13 or GLN barcode, an
+            // epoch in milliseconds, an EDIFACT party id far more often
+            // than a 13-digit Visa, which the network stopped issuing
+            // long ago: a card only after a card word (issue 36, seventh
+            // round).
+            if k == 1 && m == 13 && !confirmed() {
+                return None;
+            }
             // A solid run under a key that names an entity's id
             // (`customer_id=4…`, `"orderId": 4…`) is that id (issue 36,
             // third round): a card number is stored under a card key. A
@@ -1690,8 +1740,13 @@ pub(crate) fn gap_after_digit(text: &[u8], start: usize) -> Option<&[u8]> {
 /// A dotted quad glued to a package or file name: `pkg-1.2.3.4`,
 /// `1.2.3.4-beta`, `1.2.3.4+build`, `1.2.3.4.tar.gz`: a version.
 fn version_glue(text: &[u8], start: usize, end: usize) -> bool {
+    // A part of three digits is seldom a version's (`pkg-1.2.3.4`), and a
+    // word joined to an address by a hyphen is a prefix of some languages
+    // (Zulu's and Xhosa's `ngu-`, `ku-`: `ngu-89.251.63.88`; issue 36,
+    // seventh round).
+    let long_part = text[start..end].split(|&b| b == b'.').any(|p| p.len() == 3);
     let before = start >= 2
-        && matches!(text[start - 1], b'-' | b'_')
+        && (text[start - 1] == b'_' || (text[start - 1] == b'-' && !long_part))
         && text[start - 2].is_ascii_alphabetic();
     // A product token of a User-Agent (`Chrome/120.0.0.0`, `Edg/…`): a
     // capitalised name without dots, glued by `/` (issue 36, third round).
@@ -1863,6 +1918,60 @@ pub(super) fn secrets_line_name(text: &[u8], colon: usize) -> usize {
         .count()
 }
 
+/// Whether the secrets file's name that starts at `from` starts its line:
+/// the text or a line starts there, or a Postfix `sasl_passwd`
+/// destination in brackets, perhaps with a port, starts the line before
+/// it (`[smtp.example.com]:587 user:<v>`; issue 36, seventh round).
+/// `Some(true)` when a line break is before the line, `Some(false)` when
+/// the text starts it, `None` when the name does not start a line.
+pub(super) fn secrets_line_start(text: &[u8], from: usize) -> Option<bool> {
+    let at = |i: usize| {
+        if i == 0 {
+            Some(false)
+        } else if matches!(text[i - 1], b'\n' | b'\r') {
+            Some(true)
+        } else {
+            None
+        }
+    };
+    if let Some(b) = at(from) {
+        return Some(b);
+    }
+    let blanks = text[..from]
+        .iter()
+        .rev()
+        .take(8)
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    if blanks == 0 {
+        return None;
+    }
+    let mut i = from - blanks;
+    let port = text[..i]
+        .iter()
+        .rev()
+        .take(6)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    if (1..=5).contains(&port) && i > port && text[i - port - 1] == b':' {
+        i -= port + 1;
+    }
+    if i == 0 || text[i - 1] != b']' {
+        return None;
+    }
+    let host = text[..i - 1]
+        .iter()
+        .rev()
+        .take(253)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+        .count();
+    let open = i - 1 - host;
+    if host == 0 || open == 0 || text[open - 1] != b'[' {
+        return None;
+    }
+    at(open - 1)
+}
+
 /// The number at `start` is part of a SWIFT MT reference field's value:
 /// the line starts with the field tag `:20:` (the sender's reference) or
 /// `:21:` (the related one) and the value runs unbroken to `start`
@@ -1909,6 +2018,28 @@ fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
     // A sentence may put a colon right after an address: `fe80::1: down`.
     if end >= start + 2 && text[end - 1] == b':' && text[end - 2] != b':' {
         end -= 1;
+    }
+    // An address and its port joined by a bare colon (HAProxy's
+    // `2001:db8::1:52144`; issue 36, seventh round): a field of five
+    // decimal digits is no group (a group has four hex digits at most),
+    // so the address ends before its colon.
+    if text.get(end).is_some_and(u8::is_ascii_digit)
+        && let Some(c) = text[start..end].iter().rposition(|&b| b == b':')
+        && c > 0
+        && text[start + c - 1] != b':'
+    {
+        let field_end = end
+            + text[end..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+        let field = &text[start + c + 1..field_end];
+        if field.len() == 5
+            && field.iter().all(u8::is_ascii_digit)
+            && !text.get(field_end).is_some_and(word)
+        {
+            end = start + c;
+        }
     }
     let s = std::str::from_utf8(text.get(start..end)?).ok()?;
     if text.get(end).is_some_and(word)
