@@ -23,10 +23,12 @@
 
 use crate::gate::detect::Detectors;
 use crate::gate::fast::{
-    Lexed, UNSEEN, canonical_text, detectors_pass, lex_scalar, next_key, parse_u64, same, sep,
+    Lexed, UNSEEN, canonical_text, detectors_pass, field_scalar, next_key, parse_u64, plain_string,
+    plain_uint, same, sep,
 };
+use crate::gate::memo::Memo;
 use crate::policy::{FieldRule, FieldSet, ValueType};
-use crate::record::tape::{MAX_DEPTH, scan_string};
+use crate::record::tape::MAX_DEPTH;
 
 use super::model::{
     EVENT_FIELDS, Event, INTERVAL_FIELDS, Interval, RECORD_FIELDS, Record, Slot, Str, Want,
@@ -92,127 +94,8 @@ fn utc_end(b: &[u8], j: usize) -> Option<usize> {
     (b.get(j + n) == Some(&b'"')).then_some(j + n)
 }
 
-/// A non-negative integer literal at `i` of at most 17 digits, with no
-/// fraction and no exponent (the next byte is none of `.`, `e`, `E`, or a
-/// digit after a leading `0`): the offset after it and its value.
-///
-/// Such a literal is canonical as written (`gate::fast::canonical_number`
-/// passes up to 17 bytes without an exponent), its value is below 2^57,
-/// so `n as f64` is the correctly rounded value the rule's bounds are
-/// compared with (what parsing the literal as `i64` or `f64` gives), and
-/// the model keeps `n` as `parse_u64` and `parse_f64` would read it.
-/// Anything else is `None` and goes the general way.
-#[inline(always)]
-fn plain_uint(b: &[u8], i: usize) -> Option<(usize, u64)> {
-    let first = b.get(i)?.wrapping_sub(b'0');
-    if first > 9 {
-        return None;
-    }
-    let mut n = u64::from(first);
-    let mut j = i + 1;
-    if first != 0 {
-        while let Some(&c) = b.get(j) {
-            let d = c.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            if j - i == 17 {
-                return None;
-            }
-            n = n * 10 + u64::from(d);
-            j += 1;
-        }
-    }
-    match b.get(j) {
-        Some(b'.' | b'e' | b'E' | b'0'..=b'9') => None,
-        _ => Some((j, n)),
-    }
-}
-
-/// Longest value the memo keeps.
+/// Longest value the memo keeps (values past it are mostly unique).
 const MEMO_BYTES: usize = 48;
-
-/// The last few values a field accepted. Records of one producer repeat
-/// most of their values (stage, service, event and interval names, units,
-/// status, route and model): a repeated value is known to pass without
-/// running its pattern again (the check is a pure function of the bytes).
-#[derive(Clone, Copy)]
-struct Memo {
-    /// (length or `u8::MAX` for an empty slot, bytes).
-    slots: [(u8, [u8; MEMO_BYTES]); 4],
-    next: u8,
-}
-
-impl Default for Memo {
-    fn default() -> Self {
-        Memo {
-            slots: [(u8::MAX, [0; MEMO_BYTES]); 4],
-            next: 0,
-        }
-    }
-}
-
-// SECURITY: a memo holds record values; `{:?}` shows none of them.
-impl std::fmt::Debug for Memo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Memo")
-    }
-}
-
-/// `s` zero-padded to [`MEMO_BYTES`] (the caller checked its length): a
-/// padded value and its length compare as two fixed-size values, without a
-/// call to `memcmp`.
-fn padded(s: &[u8]) -> [u8; MEMO_BYTES] {
-    let mut p = [0u8; MEMO_BYTES];
-    if let Some(dst) = p.get_mut(..s.len()) {
-        dst.copy_from_slice(s);
-    }
-    p
-}
-
-impl Memo {
-    #[cfg(test)]
-    fn hit(&self, s: &[u8]) -> bool {
-        if s.len() > MEMO_BYTES {
-            return false;
-        }
-        // The length first, then only that many bytes: no padded copy.
-        let n = s.len() as u8;
-        self.slots
-            .iter()
-            .any(|(m, b)| *m == n && b.get(..s.len()).is_some_and(|b| same(b, s)))
-    }
-
-    /// The length of the kept value that the string from `j` (just after
-    /// its opening quote) is, when it is one: the value's bytes, then the
-    /// closing quote. Sound because no kept value holds a quote or a
-    /// backslash (each was a whole unescaped string): the scan of the JSON
-    /// string would end at that quote, with exactly those bytes. Checked
-    /// before any scan, so a repeated value costs a few word compares, not
-    /// a pass over its bytes.
-    #[inline(always)]
-    fn at(&self, b: &[u8], j: usize) -> Option<usize> {
-        self.slots.iter().find_map(|(m, v)| {
-            let n = usize::from(*m);
-            (n <= MEMO_BYTES
-                && b.get(j + n) == Some(&b'"')
-                && v.get(..n)
-                    .zip(b.get(j..j + n))
-                    .is_some_and(|(v, s)| same(v, s)))
-            .then_some(n)
-        })
-    }
-
-    fn put(&mut self, s: &[u8]) {
-        if s.len() > MEMO_BYTES {
-            return;
-        }
-        if let Some(slot) = self.slots.get_mut(usize::from(self.next) % 4) {
-            *slot = (s.len() as u8, padded(s));
-        }
-        self.next = self.next.wrapping_add(1);
-    }
-}
 
 /// One piece of a [`Fused`] pattern: an ASCII class, `min..=max` times.
 #[derive(Clone)]
@@ -609,7 +492,6 @@ fn word_at(b: &[u8], at: usize) -> u64 {
 struct FieldPlan {
     act: Act,
     check: Check,
-    memo: Memo,
     /// Memo lookups in a row that missed (see [`COLD`]).
     misses: u8,
     /// Values read while the memo rests.
@@ -623,9 +505,10 @@ struct FieldPlan {
 const COLD: u8 = 32;
 
 impl FieldPlan {
-    /// The memo's answer for the string at `j`, when the memo is in use.
+    /// The memo's answer for the string at `j` (its set is field `idx`'s),
+    /// when the memo is in use.
     #[inline(always)]
-    fn remembered(&mut self, b: &[u8], j: usize) -> Option<usize> {
+    fn remembered(&mut self, memo: &Memo, idx: usize, b: &[u8], j: usize) -> Option<usize> {
         if self.misses >= COLD {
             self.rested = self.rested.wrapping_add(1);
             if self.rested == 0 {
@@ -633,16 +516,16 @@ impl FieldPlan {
             }
             return None;
         }
-        let found = self.memo.at(b, j);
+        let found = memo.at(idx, 0, b, j);
         self.misses = if found.is_some() { 0 } else { self.misses + 1 };
         found
     }
 
     /// Keep a value that passed, when the memo is in use.
     #[inline(always)]
-    fn remember(&mut self, s: &[u8]) {
+    fn remember(&self, memo: &mut Memo, idx: usize, s: &[u8]) {
         if self.misses < COLD {
-            self.memo.put(s);
+            memo.put(idx, 0, s);
         }
     }
 }
@@ -650,9 +533,14 @@ impl FieldPlan {
 /// How the fast path reads one allowlisted object: per allowlist index,
 /// what it does with the value and how it checks strings, and the keys of
 /// the last such object.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct ObjPlan {
     fields: Vec<FieldPlan>,
+    /// The last few values each field accepted (a set per allowlist
+    /// index). Records of one producer repeat most of their values (stage,
+    /// service, event and interval names, units, status, route and model):
+    /// a repeated value passes without its pattern or the detectors.
+    memo: Memo,
     /// Allowlist bits of the fields the allowlist and the model require here.
     need: u64,
     template: Template,
@@ -712,11 +600,11 @@ impl ObjPlan {
                 .map(|i| FieldPlan {
                     act: act(i),
                     check: check(i),
-                    memo: Memo::default(),
                     misses: 0,
                     rested: 0,
                 })
                 .collect(),
+            memo: Memo::new(fields.len(), MEMO_BYTES),
             need,
             template: Template::default(),
         })
@@ -929,6 +817,7 @@ impl Scan<'_, '_> {
             prev = idx;
             let rule = fields.rule(idx)?;
             let field = plan.fields.get_mut(idx)?;
+            let memo = &mut plan.memo;
             i = match act {
                 Act::Events => {
                     let inner = inner.as_deref_mut()?;
@@ -939,12 +828,12 @@ impl Scan<'_, '_> {
                     self.items(rule, &mut inner.interval, false, v, depth + 1)?
                 }
                 Act::Keep(want, slot) => {
-                    let (end, scalar) = self.checked_scalar(field, fields, idx, rule, v)?;
+                    let (end, scalar) = self.checked_scalar(field, memo, fields, idx, rule, v)?;
                     self.keep(want, slot, scalar)?;
                     end
                 }
                 Act::Check if b.get(v).is_some_and(|&c| c != b'[' && c != b'{') => {
-                    self.checked_scalar(field, fields, idx, rule, v)?.0
+                    self.checked_scalar(field, memo, fields, idx, rule, v)?.0
                 }
                 Act::Check => self.value(Some((fields, idx)), rule, v, depth)?,
             };
@@ -1149,6 +1038,7 @@ impl Scan<'_, '_> {
     fn checked_scalar(
         &mut self,
         field: &mut FieldPlan,
+        memo: &mut Memo,
         fields: &FieldSet,
         idx: usize,
         rule: &FieldRule,
@@ -1193,7 +1083,7 @@ impl Scan<'_, '_> {
         }
         // A value this field passed lately (its pattern, its detectors):
         // found without a scan.
-        if let Some(n) = field.remembered(b, i + 1) {
+        if let Some(n) = field.remembered(memo, idx, b, i + 1) {
             return Some((i + n + 2, Scalar::Str(i + 1, i + 1 + n)));
         }
         if let Check::Fused(f) = &field.check
@@ -1209,14 +1099,10 @@ impl Scan<'_, '_> {
             if rule.check_segments(s).is_err() || !detectors_pass(rule, detectors, s)? {
                 return None;
             }
-            field.remember(s);
+            field.remember(memo, idx, s);
             return Some((q + 1, Scalar::Str(i + 1, q)));
         }
-        let (end, escaped) = scan_string(b, i).ok()?;
-        if escaped {
-            return None;
-        }
-        let s = b.get(i + 1..end - 1)?;
+        let (s, end) = plain_string(b, i)?;
         // SECURITY: as in `scalar`: every string of a clean line is UTF-8,
         // with no raw U+2028/U+2029 (not canonical).
         if !canonical_text(s) {
@@ -1229,7 +1115,7 @@ impl Scan<'_, '_> {
             _ => {
                 let ok = fields.string_ok(idx, s) && detectors_pass(rule, detectors, s)?;
                 if ok {
-                    field.remember(s);
+                    field.remember(memo, idx, s);
                 }
                 ok
             }
@@ -1245,16 +1131,8 @@ impl Scan<'_, '_> {
         rule: &FieldRule,
         i: usize,
     ) -> Option<(usize, Scalar)> {
-        match lex_scalar(rule, self.b, i)? {
-            Lexed::Str(s, end) => {
-                let ok = match at {
-                    Some((fields, idx)) => fields.string_ok(idx, s),
-                    None => std::str::from_utf8(s)
-                        .ok()
-                        .is_some_and(|s| rule.check_string(s).is_ok()),
-                } && detectors_pass(rule, self.detectors, s)?;
-                ok.then_some((end, Scalar::Str(i + 1, end - 1)))
-            }
+        match field_scalar(rule, at, self.detectors, self.b, i)? {
+            Lexed::Str(_, end) => Some((end, Scalar::Str(i + 1, end - 1))),
             Lexed::Num(end) => Some((end, Scalar::Num(i, end))),
             Lexed::Bool(end) => Some((end, Scalar::Other)),
             Lexed::Null(end) => Some((end, Scalar::Null)),
@@ -1890,28 +1768,9 @@ mod tests {
     }
 
     /// A memo hit is a value that passed before; a value that failed is
-    /// never remembered.
+    /// never remembered (the memo's own test is in `gate::memo`).
     #[test]
     fn the_memo_remembers_only_what_passed() {
-        let mut m = Memo::default();
-        assert!(!m.hit(b""));
-        m.put(b"gateway");
-        assert!(m.hit(b"gateway") && !m.hit(b"gatewa") && !m.hit(b"gatewayx") && !m.hit(b""));
-        // Found where a string starts: the value, then its closing quote.
-        assert_eq!(m.at(b"gateway\", 1", 0), Some(7));
-        assert_eq!(m.at(b"\"gateway\"", 1), Some(7));
-        assert_eq!(m.at(b"gatewayx\"", 0), None);
-        assert_eq!(m.at(b"gatewa\"", 0), None);
-        assert_eq!(m.at(b"gateway", 0), None);
-        assert_eq!(m.at(b"\"", 0), None, "the empty string was not kept");
-        m.put(b"");
-        assert_eq!(m.at(b"\"", 0), Some(0));
-        for v in [&b"a"[..], b"b", b"c", b"d"] {
-            m.put(v);
-        }
-        assert!(!m.hit(b"gateway"), "four newer values pushed it out");
-        m.put(&[b'x'; MEMO_BYTES + 1]);
-        assert!(!m.hit(&[b'x'; MEMO_BYTES + 1]), "long values are not kept");
         // Through the fast path: a value that failed stays failing.
         let p = policy();
         let f = &p.standard.evidence;

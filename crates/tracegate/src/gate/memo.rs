@@ -1,0 +1,186 @@
+//! The memo the fast paths share: strings that passed a check, so a value
+//! met again passes without its check (a pattern, the detectors).
+//!
+//! A memo is a table of sets of [`WAYS`] values each, a value kept with a
+//! tag that names its check. A caller picks the set: by the hash of the
+//! tag and the bytes ([`Memo::pass`], the OTLP path: many keys and values
+//! share one table), or by field (the evidence path: one set per field,
+//! probed where a string starts, before any scan, by [`Memo::at`]).
+//!
+//! **Invariant:** a value is kept only after its check passed, and found
+//! only with the same tag and the same bytes. So a memo is sound only for
+//! checks whose answer is a pure function of the tag and the bytes: those
+//! of the policy a gate judges by, which does not change in its life.
+
+use super::fast::same;
+
+/// Values one set keeps (the oldest is replaced first).
+const WAYS: usize = 4;
+
+/// The longest value any memo keeps.
+pub(crate) const MAX_BYTES: usize = 96;
+
+/// A table of sets of recent values that passed their checks.
+#[derive(Clone)]
+pub(crate) struct Memo {
+    sets: Box<[Set]>,
+    /// The longest value this memo keeps (at most [`MAX_BYTES`]).
+    max: usize,
+}
+
+/// One set: up to [`WAYS`] values, each with its tag.
+#[derive(Clone, Copy)]
+struct Set {
+    /// Each value's length, or `u8::MAX` for a slot never filled.
+    lens: [u8; WAYS],
+    tags: [u32; WAYS],
+    /// The slot the next value replaces.
+    next: u8,
+    /// Each value's bytes (past its length, what an older one left).
+    bytes: [[u8; MAX_BYTES]; WAYS],
+}
+
+// SECURITY: a memo holds record values; `{:?}` shows none of them.
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Memo({} sets)", self.sets.len())
+    }
+}
+
+impl Memo {
+    /// A memo of `sets` sets (a power of two for [`Memo::pass`]) keeping
+    /// values of at most `max` bytes.
+    pub(crate) fn new(sets: usize, max: usize) -> Memo {
+        let empty = Set {
+            lens: [u8::MAX; WAYS],
+            tags: [0; WAYS],
+            next: 0,
+            bytes: [[0; MAX_BYTES]; WAYS],
+        };
+        Memo {
+            sets: vec![empty; sets].into_boxed_slice(),
+            max: max.min(MAX_BYTES),
+        }
+    }
+
+    /// Whether `s` is kept under `tag`, in the set its hash picks; else
+    /// `check` decides, and a pass is kept.
+    pub(crate) fn pass(&mut self, tag: u32, s: &[u8], check: impl FnOnce() -> bool) -> bool {
+        if s.len() > self.max {
+            return check();
+        }
+        let mut h = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write(&mut h, s);
+        std::hash::Hasher::write_u32(&mut h, tag);
+        let set = (std::hash::Hasher::finish(&h) as usize) & (self.sets.len().wrapping_sub(1));
+        let found = self.sets.get(set).is_some_and(|x| {
+            (0..WAYS).any(|w| {
+                usize::from(x.lens[w]) == s.len()
+                    && x.tags[w] == tag
+                    && same(&x.bytes[w][..s.len()], s)
+            })
+        });
+        if found {
+            return true;
+        }
+        let ok = check();
+        if ok {
+            self.put(set, tag, s);
+        }
+        ok
+    }
+
+    /// The length of the value kept in `set` under `tag` that the JSON
+    /// string whose bytes start at `j` (just after its opening quote) is:
+    /// the value's bytes, then the closing quote. Sound because no kept
+    /// value holds a quote or a backslash (the callers keep whole
+    /// unescaped strings): the string's scan would end at that quote, with
+    /// exactly those bytes. So a repeated value costs a few word compares,
+    /// not a pass over its bytes.
+    #[inline(always)]
+    pub(crate) fn at(&self, set: usize, tag: u32, b: &[u8], j: usize) -> Option<usize> {
+        let x = self.sets.get(set)?;
+        (0..WAYS).find_map(|w| {
+            let n = usize::from(x.lens[w]);
+            (n <= MAX_BYTES
+                && b.get(j + n) == Some(&b'"')
+                && x.tags[w] == tag
+                && b.get(j..j + n).is_some_and(|s| same(&x.bytes[w][..n], s)))
+            .then_some(n)
+        })
+    }
+
+    /// Keep `s`, which passed the check `tag` names, in `set` (a value
+    /// longer than the memo's limit is not kept).
+    pub(crate) fn put(&mut self, set: usize, tag: u32, s: &[u8]) {
+        if s.len() > self.max {
+            return;
+        }
+        if let Some(x) = self.sets.get_mut(set) {
+            let w = usize::from(x.next) % WAYS;
+            x.lens[w] = s.len() as u8;
+            x.tags[w] = tag;
+            x.bytes[w][..s.len()].copy_from_slice(s);
+            x.next = x.next.wrapping_add(1);
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// A value is found only after it was kept, with its tag and its exact
+    /// bytes; a value that failed its check is never kept.
+    #[test]
+    fn the_memo_remembers_only_what_passed() {
+        let mut m = Memo::new(1, 48);
+        assert_eq!(m.at(0, 0, b"\"", 0), None, "the empty string was not kept");
+        m.put(0, 0, b"gateway");
+        // Found where a string starts: the value, then its closing quote.
+        assert_eq!(m.at(0, 0, b"gateway\", 1", 0), Some(7));
+        assert_eq!(m.at(0, 0, b"\"gateway\"", 1), Some(7));
+        assert_eq!(m.at(0, 1, b"gateway\"", 0), None, "another tag");
+        assert_eq!(m.at(1, 0, b"gateway\"", 0), None, "no such set");
+        assert_eq!(m.at(0, 0, b"gatewayx\"", 0), None);
+        assert_eq!(m.at(0, 0, b"gatewa\"", 0), None);
+        assert_eq!(m.at(0, 0, b"gateway", 0), None);
+        m.put(0, 0, b"");
+        assert_eq!(m.at(0, 0, b"\"", 0), Some(0));
+        for v in [&b"a"[..], b"b", b"c", b"d"] {
+            m.put(0, 0, v);
+        }
+        assert_eq!(
+            m.at(0, 0, b"gateway\"", 0),
+            None,
+            "newer values pushed it out"
+        );
+        let long = [b'x'; 49];
+        m.put(0, 0, &long);
+        assert_eq!(
+            m.at(0, 0, &[&long[..], b"\""].concat(), 0),
+            None,
+            "too long"
+        );
+
+        let mut m = Memo::new(8, MAX_BYTES);
+        assert!(!m.pass(1, b"v", || false));
+        assert!(!m.pass(1, b"v", || false), "a failure is not kept");
+        assert!(m.pass(1, b"v", || true));
+        assert!(m.pass(1, b"v", || panic!("kept")));
+        assert!(!m.pass(2, b"v", || false), "another tag");
+        assert!(!m.pass(1, b"w", || false), "other bytes");
+        let long = [b'x'; MAX_BYTES + 1];
+        assert!(m.pass(1, &long, || true));
+        assert!(!m.pass(1, &long, || false), "too long to keep");
+    }
+
+    /// SECURITY: `{:?}` shows the memo's shape, never a value it holds.
+    #[test]
+    fn debug_shows_no_value() {
+        let mut m = Memo::new(2, MAX_BYTES);
+        m.put(0, 0, b"secret-value");
+        assert_eq!(format!("{m:?}"), "Memo(2 sets)");
+    }
+}
