@@ -702,16 +702,6 @@ impl FastPath {
     }
 }
 
-/// A scalar as the scan met it.
-enum Scalar {
-    Str(usize, usize),
-    Num(usize, usize),
-    /// A non-negative integer of at most 17 digits, read by [`plain_uint`].
-    Uint(u64),
-    Null,
-    Other,
-}
-
 struct Scan<'b, 'p> {
     b: &'b [u8],
     /// The standard level's detectors, run as the full path runs them.
@@ -721,7 +711,7 @@ struct Scan<'b, 'p> {
     rec: &'p mut Record,
 }
 
-impl Scan<'_, '_> {
+impl<'b> Scan<'b, '_> {
     /// The object at `i` (its `{`) held to `fields` and read into the model
     /// by `plan` (`inner`, the plans of the arrays' objects, at the top
     /// level); the offset after it.
@@ -828,13 +818,13 @@ impl Scan<'_, '_> {
                     self.items(rule, &mut inner.interval, false, v, depth + 1)?
                 }
                 Act::Keep(want, slot) => {
-                    let (end, scalar) = self.checked_scalar(field, memo, fields, idx, rule, v)?;
-                    self.keep(want, slot, scalar)?;
-                    end
+                    let scalar = self.checked_scalar(field, memo, fields, idx, rule, v)?;
+                    self.keep(want, slot, v, scalar)?;
+                    scalar.end()
                 }
-                Act::Check if b.get(v).is_some_and(|&c| c != b'[' && c != b'{') => {
-                    self.checked_scalar(field, memo, fields, idx, rule, v)?.0
-                }
+                Act::Check if b.get(v).is_some_and(|&c| c != b'[' && c != b'{') => self
+                    .checked_scalar(field, memo, fields, idx, rule, v)?
+                    .end(),
                 Act::Check => self.value(Some((fields, idx)), rule, v, depth)?,
             };
             if b.get(i) == Some(&b'}') {
@@ -888,52 +878,51 @@ impl Scan<'_, '_> {
         Some(i)
     }
 
-    /// Keep a scalar in the model, if it has the type the model wants.
+    /// Keep the scalar that starts at `v` in the model, if it has the type
+    /// the model wants.
     #[inline(always)]
-    fn keep(&mut self, want: Want, slot: Slot, scalar: Scalar) -> Option<()> {
-        let s = |a: usize, e: usize| Str {
-            start: a as u32,
-            end: e as u32,
-            decoded: false,
-        };
-        let b = self.b;
+    fn keep(&mut self, want: Want, slot: Slot, v: usize, scalar: Lexed<'_>) -> Option<()> {
+        let (b, rec) = (self.b, &mut *self.rec);
         match (want, scalar) {
-            (Want::OptString | Want::OptU64, Scalar::Null) => return Some(()),
-            (Want::OptString | Want::String, Scalar::Str(a, e)) => {
-                let v = s(a, e);
+            (Want::OptString | Want::OptU64, Lexed::Null(_)) => {}
+            (Want::OptString | Want::String, Lexed::Str(s, end)) => {
+                let v = Str {
+                    start: (end - 1 - s.len()) as u32,
+                    end: (end - 1) as u32,
+                    decoded: false,
+                };
                 match slot {
-                    Slot::Top(t) => self.rec.top[t as usize] = Some(v),
-                    Slot::EventName => self.rec.events.last_mut()?.name = v,
-                    Slot::EventUtc => self.rec.events.last_mut()?.utc = Some(v),
-                    Slot::EventService => self.rec.events.last_mut()?.service = Some(v),
-                    Slot::IvName => self.rec.intervals.last_mut()?.name = v,
-                    Slot::IvStart => self.rec.intervals.last_mut()?.start = v,
-                    Slot::IvEnd => self.rec.intervals.last_mut()?.end = v,
-                    Slot::IvUnit => self.rec.intervals.last_mut()?.unit = Some(v),
+                    Slot::Top(t) => rec.top[t as usize] = Some(v),
+                    Slot::EventName => rec.events.last_mut()?.name = v,
+                    Slot::EventUtc => rec.events.last_mut()?.utc = Some(v),
+                    Slot::EventService => rec.events.last_mut()?.service = Some(v),
+                    Slot::IvName => rec.intervals.last_mut()?.name = v,
+                    Slot::IvStart => rec.intervals.last_mut()?.start = v,
+                    Slot::IvEnd => rec.intervals.last_mut()?.end = v,
+                    Slot::IvUnit => rec.intervals.last_mut()?.unit = Some(v),
                     _ => return None,
                 }
             }
-            (Want::OptU64, Scalar::Uint(n)) => match slot {
-                Slot::Attempt => self.rec.attempt = Some(n),
-                Slot::EventMono => self.rec.events.last_mut()?.mono = Some(n),
-                _ => return None,
-            },
-            (Want::Number, Scalar::Uint(n)) => match slot {
-                Slot::IvDuration => self.rec.intervals.last_mut()?.duration = n as f64,
-                _ => return None,
-            },
-            (Want::OptU64, Scalar::Num(a, e)) => {
-                let n = parse_u64(b.get(a..e)?)?;
+            (Want::OptU64, n) => {
+                let n = match n {
+                    Lexed::Uint(n, _) => n,
+                    Lexed::Num(end) => parse_u64(b.get(v..end)?)?,
+                    _ => return None,
+                };
                 match slot {
-                    Slot::Attempt => self.rec.attempt = Some(n),
-                    Slot::EventMono => self.rec.events.last_mut()?.mono = Some(n),
+                    Slot::Attempt => rec.attempt = Some(n),
+                    Slot::EventMono => rec.events.last_mut()?.mono = Some(n),
                     _ => return None,
                 }
             }
-            (Want::Number, Scalar::Num(a, e)) => {
-                let d = parse_f64(b.get(a..e)?)?;
+            (Want::Number, n) => {
+                let d = match n {
+                    Lexed::Uint(n, _) => n as f64,
+                    Lexed::Num(end) => parse_f64(b.get(v..end)?)?,
+                    _ => return None,
+                };
                 match slot {
-                    Slot::IvDuration => self.rec.intervals.last_mut()?.duration = d,
+                    Slot::IvDuration => rec.intervals.last_mut()?.duration = d,
                     _ => return None,
                 }
             }
@@ -1028,7 +1017,7 @@ impl Scan<'_, '_> {
                 let fields = rule.fields.as_ref().unwrap_or(&empty);
                 self.object(fields, i, depth + 1)
             }
-            _ => self.scalar(at, rule, i).map(|(end, _)| end),
+            _ => field_scalar(rule, at, self.detectors, self.b, i).map(|l| l.end()),
         }
     }
 
@@ -1043,7 +1032,7 @@ impl Scan<'_, '_> {
         idx: usize,
         rule: &FieldRule,
         i: usize,
-    ) -> Option<(usize, Scalar)> {
+    ) -> Option<Lexed<'b>> {
         let b = self.b;
         let detectors = self.detectors;
         match b.get(i) {
@@ -1053,18 +1042,18 @@ impl Scan<'_, '_> {
                 // pass over its digits (`plain_uint` says why it is exact).
                 if let Some((end, n)) = plain_uint(b, i) {
                     rule.check_range(n as f64).ok()?;
-                    return Some((end, Scalar::Uint(n)));
+                    return Some(Lexed::Uint(n, end));
                 }
-                return self.scalar(Some((fields, idx)), rule, i);
+                return field_scalar(rule, Some((fields, idx)), detectors, b, i);
             }
-            _ => return self.scalar(Some((fields, idx)), rule, i),
+            _ => return field_scalar(rule, Some((fields, idx)), detectors, b, i),
         }
         match &field.check {
             // A value of a `one_of` list: the policy's own words, which the
             // detectors do not scan (`detectors_pass`).
             Check::OneOf(o) => {
                 if let Some(q) = o.scan(b, i + 1) {
-                    return Some((q + 1, Scalar::Str(i + 1, q)));
+                    return Some(Lexed::Str(b.get(i + 1..q)?, q + 1));
                 }
             }
             // SECURITY: a strict UTC timestamp holds no shape a built-in
@@ -1076,7 +1065,7 @@ impl Scan<'_, '_> {
             // ends or escapes a string, so the string is exactly them.
             Check::Utc => {
                 if let Some(q) = utc_end(b, i + 1) {
-                    return Some((q + 1, Scalar::Str(i + 1, q)));
+                    return Some(Lexed::Str(b.get(i + 1..q)?, q + 1));
                 }
             }
             Check::Fused(_) | Check::Policy => {}
@@ -1084,7 +1073,7 @@ impl Scan<'_, '_> {
         // A value this field passed lately (its pattern, its detectors):
         // found without a scan.
         if let Some(n) = field.remembered(memo, idx, b, i + 1) {
-            return Some((i + n + 2, Scalar::Str(i + 1, i + 1 + n)));
+            return Some(Lexed::Str(b.get(i + 1..i + 1 + n)?, i + n + 2));
         }
         if let Check::Fused(f) = &field.check
             && let Some(q) = f.scan(b, i + 1)
@@ -1100,10 +1089,10 @@ impl Scan<'_, '_> {
                 return None;
             }
             field.remember(memo, idx, s);
-            return Some((q + 1, Scalar::Str(i + 1, q)));
+            return Some(Lexed::Str(s, q + 1));
         }
         let (s, end) = plain_string(b, i)?;
-        // SECURITY: as in `scalar`: every string of a clean line is UTF-8,
+        // SECURITY: as in `lex_scalar`: every string of a clean line is UTF-8,
         // with no raw U+2028/U+2029 (not canonical).
         if !canonical_text(s) {
             return None;
@@ -1120,23 +1109,7 @@ impl Scan<'_, '_> {
                 ok
             }
         };
-        ok.then_some((end, Scalar::Str(i + 1, end - 1)))
-    }
-
-    /// The scalar at `i` held to `rule`: as `Walk::check` would, without a
-    /// finding, or `None`.
-    fn scalar(
-        &self,
-        at: Option<(&FieldSet, usize)>,
-        rule: &FieldRule,
-        i: usize,
-    ) -> Option<(usize, Scalar)> {
-        match field_scalar(rule, at, self.detectors, self.b, i)? {
-            Lexed::Str(_, end) => Some((end, Scalar::Str(i + 1, end - 1))),
-            Lexed::Num(end) => Some((end, Scalar::Num(i, end))),
-            Lexed::Bool(end) => Some((end, Scalar::Other)),
-            Lexed::Null(end) => Some((end, Scalar::Null)),
-        }
+        ok.then_some(Lexed::Str(s, end))
     }
 }
 

@@ -165,6 +165,7 @@ fn scan(fields: &FieldSet, detectors: &Detectors, b: &[u8], order: &mut KeyOrder
 /// Whether a grammar-checked number literal meets `rule`'s range and may
 /// go out as written. SECURITY: only canonical spellings pass verbatim; a
 /// literal of up to 17 bytes without an exponent is one on sight.
+#[inline(always)]
 pub(crate) fn number_ok(rule: &FieldRule, literal: &[u8], fraction: bool, exponent: bool) -> bool {
     rule.check_number_bytes(literal, fraction, exponent).is_ok()
         && ((literal.len() <= 17 && !exponent)
@@ -194,6 +195,7 @@ pub(crate) fn rule_string(rule: &FieldRule, detectors: &Detectors, s: &[u8]) -> 
 
 /// A JSON scalar at `i` whose type and spelling meet a rule, before a
 /// string's own check ([`lex_scalar`]). Each holds the offset after it.
+#[derive(Clone, Copy)]
 pub(crate) enum Lexed<'a> {
     /// An escape-free string of canonical UTF-8 ([`canonical_text`]): its
     /// bytes between the quotes.
@@ -204,13 +206,20 @@ pub(crate) enum Lexed<'a> {
     Bool(usize),
     /// `null`.
     Null(usize),
+    /// A non-negative integer of at most 17 digits ([`plain_uint`]; the
+    /// evidence path reads these itself, [`lex_scalar`] never does).
+    Uint(u64, usize),
 }
 
 impl Lexed<'_> {
     /// The offset after the scalar.
     pub(crate) fn end(&self) -> usize {
         match *self {
-            Lexed::Str(_, end) | Lexed::Num(end) | Lexed::Bool(end) | Lexed::Null(end) => end,
+            Lexed::Str(_, end)
+            | Lexed::Num(end)
+            | Lexed::Bool(end)
+            | Lexed::Null(end)
+            | Lexed::Uint(_, end) => end,
         }
     }
 }
@@ -310,6 +319,7 @@ pub(crate) fn canonical_text(s: &[u8]) -> bool {
 /// [`lex_scalar`] with a string held to its checks: those of field `idx`
 /// of `fields` when `at` names one (its compiled matcher), else `rule`'s
 /// own, and the detectors; `None` when it fails them.
+#[inline(always)]
 pub(crate) fn field_scalar<'a>(
     rule: &FieldRule,
     at: Option<(&FieldSet, usize)>,

@@ -1,16 +1,16 @@
 //! The memo the fast paths share: strings that passed a check, so a value
 //! met again passes without its check (a pattern, the detectors).
 //!
-//! A memo is a table of sets of [`WAYS`] values each, a value kept with a
-//! tag that names its check. A caller picks the set: by the hash of the
-//! tag and the bytes ([`Memo::pass`], the OTLP path: many keys and values
-//! share one table), or by field (the evidence path: one set per field,
-//! probed where a string starts, before any scan, by [`Memo::at`]).
+//! A memo is a table of sets of [`WAYS`] values, each kept with a tag that
+//! names its check. The caller picks the set: by hash of tag and bytes
+//! ([`Memo::pass`], the OTLP path, where many keys and values share one
+//! table), or one per field (the evidence path, which probes where a
+//! string starts, before any scan: [`Memo::at`]).
 //!
-//! **Invariant:** a value is kept only after its check passed, and found
-//! only with the same tag and the same bytes. So a memo is sound only for
-//! checks whose answer is a pure function of the tag and the bytes: those
-//! of the policy a gate judges by, which does not change in its life.
+//! **Invariant:** a value is kept only after its check passed and found
+//! only with the same tag and bytes, so a memo serves only checks that are
+//! a pure function of tag and bytes (those of the policy a gate judges
+//! by, fixed for its life).
 
 use super::fast::same;
 
@@ -28,15 +28,13 @@ pub(crate) struct Memo {
     max: usize,
 }
 
-/// One set: up to [`WAYS`] values, each with its tag.
+/// Up to [`WAYS`] values: each one's length (`u8::MAX` for none), tag and
+/// bytes, and the slot the next one replaces.
 #[derive(Clone, Copy)]
 struct Set {
-    /// Each value's length, or `u8::MAX` for a slot never filled.
     lens: [u8; WAYS],
     tags: [u32; WAYS],
-    /// The slot the next value replaces.
     next: u8,
-    /// Each value's bytes (past its length, what an older one left).
     bytes: [[u8; MAX_BYTES]; WAYS],
 }
 
@@ -48,22 +46,27 @@ impl std::fmt::Debug for Memo {
 }
 
 impl Memo {
-    /// A memo of `sets` sets (a power of two for [`Memo::pass`]) keeping
-    /// values of at most `max` bytes.
+    /// `sets` sets (a power of two for [`Memo::pass`]) of values of at
+    /// most `max` bytes.
     pub(crate) fn new(sets: usize, max: usize) -> Memo {
-        let empty = Set {
-            lens: [u8::MAX; WAYS],
-            tags: [0; WAYS],
-            next: 0,
-            bytes: [[0; MAX_BYTES]; WAYS],
-        };
+        let (lens, tags, next, bytes) = ([u8::MAX; WAYS], [0; WAYS], 0, [[0; MAX_BYTES]; WAYS]);
+        let sets = vec![
+            Set {
+                lens,
+                tags,
+                next,
+                bytes
+            };
+            sets
+        ]
+        .into_boxed_slice();
         Memo {
-            sets: vec![empty; sets].into_boxed_slice(),
+            sets,
             max: max.min(MAX_BYTES),
         }
     }
 
-    /// Whether `s` is kept under `tag`, in the set its hash picks; else
+    /// Whether `s` is kept under `tag` (in the set its hash picks); else
     /// `check` decides, and a pass is kept.
     pub(crate) fn pass(&mut self, tag: u32, s: &[u8], check: impl FnOnce() -> bool) -> bool {
         if s.len() > self.max {
@@ -73,55 +76,49 @@ impl Memo {
         std::hash::Hasher::write(&mut h, s);
         std::hash::Hasher::write_u32(&mut h, tag);
         let set = (std::hash::Hasher::finish(&h) as usize) & (self.sets.len().wrapping_sub(1));
+        let n = s.len() as u8;
         let found = self.sets.get(set).is_some_and(|x| {
-            (0..WAYS).any(|w| {
-                usize::from(x.lens[w]) == s.len()
-                    && x.tags[w] == tag
-                    && same(&x.bytes[w][..s.len()], s)
-            })
+            (0..WAYS).any(|w| x.lens[w] == n && x.tags[w] == tag && same(&x.bytes[w][..s.len()], s))
         });
-        if found {
-            return true;
-        }
-        let ok = check();
-        if ok {
-            self.put(set, tag, s);
-        }
-        ok
+        found
+            || (check() && {
+                self.put(set, tag, s);
+                true
+            })
     }
 
     /// The length of the value kept in `set` under `tag` that the JSON
-    /// string whose bytes start at `j` (just after its opening quote) is:
-    /// the value's bytes, then the closing quote. Sound because no kept
-    /// value holds a quote or a backslash (the callers keep whole
-    /// unescaped strings): the string's scan would end at that quote, with
-    /// exactly those bytes. So a repeated value costs a few word compares,
-    /// not a pass over its bytes.
+    /// string whose bytes start at `j` (after its opening quote) is: its
+    /// bytes, then the closing quote. Sound because no kept value holds a
+    /// quote or a backslash (callers keep whole unescaped strings): the
+    /// string's scan would end at that quote with exactly those bytes. So
+    /// a repeated value costs a few word compares, not a scan.
     #[inline(always)]
     pub(crate) fn at(&self, set: usize, tag: u32, b: &[u8], j: usize) -> Option<usize> {
         let x = self.sets.get(set)?;
-        (0..WAYS).find_map(|w| {
+        for w in 0..WAYS {
             let n = usize::from(x.lens[w]);
-            (n <= MAX_BYTES
+            if n <= MAX_BYTES
                 && b.get(j + n) == Some(&b'"')
+                && let Some(s) = b.get(j..j + n)
+                && same(&x.bytes[w][..n], s)
                 && x.tags[w] == tag
-                && b.get(j..j + n).is_some_and(|s| same(&x.bytes[w][..n], s)))
-            .then_some(n)
-        })
+            {
+                return Some(n);
+            }
+        }
+        None
     }
 
-    /// Keep `s`, which passed the check `tag` names, in `set` (a value
-    /// longer than the memo's limit is not kept).
+    /// Keep `s`, which passed the check `tag` names, in `set` (unless it
+    /// is longer than the memo keeps).
     pub(crate) fn put(&mut self, set: usize, tag: u32, s: &[u8]) {
-        if s.len() > self.max {
-            return;
-        }
-        if let Some(x) = self.sets.get_mut(set) {
+        if let Some(x) = self.sets.get_mut(set)
+            && s.len() <= self.max
+        {
             let w = usize::from(x.next) % WAYS;
-            x.lens[w] = s.len() as u8;
-            x.tags[w] = tag;
+            (x.lens[w], x.tags[w], x.next) = (s.len() as u8, tag, x.next.wrapping_add(1));
             x.bytes[w][..s.len()].copy_from_slice(s);
-            x.next = x.next.wrapping_add(1);
         }
     }
 }
