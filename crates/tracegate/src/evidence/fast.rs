@@ -508,7 +508,13 @@ impl FieldPlan {
     /// The memo's answer for the string at `j` (its set is field `idx`'s),
     /// when the memo is in use.
     #[inline(always)]
-    fn remembered(&mut self, memo: &Memo, idx: usize, b: &[u8], j: usize) -> Option<usize> {
+    fn remembered<'b>(
+        &mut self,
+        memo: &Memo,
+        idx: usize,
+        b: &'b [u8],
+        j: usize,
+    ) -> Option<&'b [u8]> {
         if self.misses >= COLD {
             self.rested = self.rested.wrapping_add(1);
             if self.rested == 0 {
@@ -885,9 +891,9 @@ impl<'b> Scan<'b, '_> {
         let (b, rec) = (self.b, &mut *self.rec);
         match (want, scalar) {
             (Want::OptString | Want::OptU64, Lexed::Null(_)) => {}
-            (Want::OptString | Want::String, Lexed::Str(s, end)) => {
+            (Want::OptString | Want::String, Lexed::Str(_, end)) => {
                 let v = Str {
-                    start: (end - 1 - s.len()) as u32,
+                    start: (v + 1) as u32,
                     end: (end - 1) as u32,
                     decoded: false,
                 };
@@ -1072,8 +1078,8 @@ impl<'b> Scan<'b, '_> {
         }
         // A value this field passed lately (its pattern, its detectors):
         // found without a scan.
-        if let Some(n) = field.remembered(memo, idx, b, i + 1) {
-            return Some(Lexed::Str(b.get(i + 1..i + 1 + n)?, i + n + 2));
+        if let Some(s) = field.remembered(memo, idx, b, i + 1) {
+            return Some(Lexed::Str(s, i + s.len() + 2));
         }
         if let Check::Fused(f) = &field.check
             && let Some(q) = f.scan(b, i + 1)

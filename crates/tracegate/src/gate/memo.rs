@@ -87,14 +87,14 @@ impl Memo {
             })
     }
 
-    /// The length of the value kept in `set` under `tag` that the JSON
-    /// string whose bytes start at `j` (after its opening quote) is: its
-    /// bytes, then the closing quote. Sound because no kept value holds a
+    /// The value kept in `set` under `tag` that the JSON string whose
+    /// bytes start at `j` (after its opening quote) is, as the line's
+    /// bytes: the value, then the closing quote. Sound because no kept value holds a
     /// quote or a backslash (callers keep whole unescaped strings): the
     /// string's scan would end at that quote with exactly those bytes. So
     /// a repeated value costs a few word compares, not a scan.
     #[inline(always)]
-    pub(crate) fn at(&self, set: usize, tag: u32, b: &[u8], j: usize) -> Option<usize> {
+    pub(crate) fn at<'b>(&self, set: usize, tag: u32, b: &'b [u8], j: usize) -> Option<&'b [u8]> {
         let x = self.sets.get(set)?;
         for w in 0..WAYS {
             let n = usize::from(x.lens[w]);
@@ -104,7 +104,7 @@ impl Memo {
                 && same(&x.bytes[w][..n], s)
                 && x.tags[w] == tag
             {
-                return Some(n);
+                return Some(s);
             }
         }
         None
@@ -136,15 +136,15 @@ mod tests {
         assert_eq!(m.at(0, 0, b"\"", 0), None, "the empty string was not kept");
         m.put(0, 0, b"gateway");
         // Found where a string starts: the value, then its closing quote.
-        assert_eq!(m.at(0, 0, b"gateway\", 1", 0), Some(7));
-        assert_eq!(m.at(0, 0, b"\"gateway\"", 1), Some(7));
+        assert_eq!(m.at(0, 0, b"gateway\", 1", 0), Some(&b"gateway"[..]));
+        assert_eq!(m.at(0, 0, b"\"gateway\"", 1), Some(&b"gateway"[..]));
         assert_eq!(m.at(0, 1, b"gateway\"", 0), None, "another tag");
         assert_eq!(m.at(1, 0, b"gateway\"", 0), None, "no such set");
         assert_eq!(m.at(0, 0, b"gatewayx\"", 0), None);
         assert_eq!(m.at(0, 0, b"gatewa\"", 0), None);
         assert_eq!(m.at(0, 0, b"gateway", 0), None);
         m.put(0, 0, b"");
-        assert_eq!(m.at(0, 0, b"\"", 0), Some(0));
+        assert_eq!(m.at(0, 0, b"\"", 0), Some(&b""[..]));
         for v in [&b"a"[..], b"b", b"c", b"d"] {
             m.put(0, 0, v);
         }
