@@ -23,8 +23,8 @@
 
 use crate::gate::detect::Detectors;
 use crate::gate::fast::{
-    Lexed, UNSEEN, canonical_text, detectors_pass, field_scalar, next_key, parse_u64, plain_string,
-    plain_uint, same, sep,
+    Lexed, UNSEEN, canonical_text, detectors_pass, field_scalar, has_required, next, next_key,
+    parse_u64, plain_string, plain_uint, same, sep,
 };
 use crate::gate::memo::Memo;
 use crate::policy::{FieldRule, FieldSet, ValueType};
@@ -769,9 +769,6 @@ impl<'b> Scan<'b, '_> {
                     } else {
                         return None;
                     };
-                    if b.get(key) != Some(&b'"') {
-                        return None;
-                    }
                     // The key the general way, guessing the one that
                     // followed `prev` in the template.
                     let guess = plan
@@ -781,11 +778,7 @@ impl<'b> Scan<'b, '_> {
                         .skip_while(|s| usize::from(s.idx) != prev)
                         .nth(1)
                         .map_or(0, |s| usize::from(s.idx));
-                    let (idx, kend) = next_key(fields, b, key, guess, &mut seen)?;
-                    if b.get(kend) != Some(&b':') {
-                        return None;
-                    }
-                    let v = sep(b, kend + 1, &mut self.style)?;
+                    let (idx, v) = next_key(fields, b, key, guess, &mut seen, &mut self.style)?;
                     let act = plan.fields.get(idx)?.act;
                     // Learn the member in the template's place `k`.
                     if learn {
@@ -856,32 +849,18 @@ impl<'b> Scan<'b, '_> {
             i += 1;
         } else {
             loop {
-                if b.get(i) != Some(&b'"') {
-                    return None;
-                }
-                let (idx, kend) = next_key(fields, b, i, 0, &mut seen)?;
-                if b.get(kend) != Some(&b':') {
-                    return None;
-                }
-                i = sep(b, kend + 1, &mut self.style)?;
-                let rule = fields.rule(idx)?;
-                i = self.value(Some((fields, idx)), rule, i, depth)?;
-                match b.get(i) {
-                    Some(b',') => i = sep(b, i + 1, &mut self.style)?,
-                    Some(b'}') => {
-                        i += 1;
+                let (idx, v) = next_key(fields, b, i, 0, &mut seen, &mut self.style)?;
+                i = self.value(Some((fields, idx)), fields.rule(idx)?, v, depth)?;
+                match next(b, i, b'}', &mut self.style)? {
+                    Ok(n) => i = n,
+                    Err(end) => {
+                        i = end;
                         break;
                     }
-                    _ => return None,
                 }
             }
         }
-        for &r in fields.required() {
-            if r >= 64 || seen & (1 << r) == 0 {
-                return None;
-            }
-        }
-        Some(i)
+        has_required(fields, seen).then_some(i)
     }
 
     /// Keep the scalar that starts at `v` in the model, if it has the type
@@ -985,11 +964,9 @@ impl<'b> Scan<'b, '_> {
                 return None;
             }
             n += 1;
-            i = element(self, i)?;
-            match b.get(i) {
-                Some(b',') => i = sep(b, i + 1, &mut self.style)?,
-                Some(b']') => return Some(i + 1),
-                _ => return None,
+            match next(b, element(self, i)?, b']', &mut self.style)? {
+                Ok(n) => i = n,
+                Err(end) => return Some(end),
             }
         }
     }

@@ -80,12 +80,33 @@ pub(crate) fn sep(b: &[u8], i: usize, style: &mut u8) -> Option<usize> {
     Some(next)
 }
 
-/// The allowlisted key whose quoted name starts at `i` (its `"`), tried
-/// first as field `guess` (the one that followed the previous key last
-/// time): its index and the offset after its closing quote, marked in
-/// `seen`. `None` for an escaped, unknown or repeated key: the full path
-/// judges those. Shared by this path and the nested evidence one.
-/// Always inlined: a call per key cost a tenth of a clean record.
+/// After a value at `i`: the offset of the next member or element (past
+/// `,` and a separator of the line's `style`), or at `close` the offset
+/// after it as `Err`; `None` for anything else.
+#[inline(always)]
+pub(crate) fn next(b: &[u8], i: usize, close: u8, style: &mut u8) -> Option<Result<usize, usize>> {
+    match b.get(i) {
+        Some(b',') => sep(b, i + 1, style).map(Ok),
+        Some(&c) if c == close => Some(Err(i + 1)),
+        _ => None,
+    }
+}
+
+/// Whether the allowlist bits `seen` hold every field `fields` requires.
+pub(crate) fn has_required(fields: &FieldSet, seen: u64) -> bool {
+    fields
+        .required()
+        .iter()
+        .all(|&r| r < 64 && seen & (1 << r) != 0)
+}
+
+/// The member whose allowlisted key's quoted name starts at `i` (its
+/// `"`), tried first as field `guess` (the one that followed the previous
+/// key last time): its index, marked in `seen`, and the offset of its
+/// value (after `:` and a separator of the line's `style`). `None` for an
+/// escaped, unknown or repeated key: the full path judges those. Shared
+/// by this path and the nested evidence one. Always inlined: a call per
+/// key cost a tenth of a clean record.
 #[inline(always)]
 pub(crate) fn next_key(
     fields: &FieldSet,
@@ -93,7 +114,11 @@ pub(crate) fn next_key(
     i: usize,
     guess: usize,
     seen: &mut u64,
+    style: &mut u8,
 ) -> Option<(usize, usize)> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
     let (idx, kend) = match fields.key_at(b, i + 1, guess) {
         Some(kend) => (guess, kend),
         None => {
@@ -107,7 +132,10 @@ pub(crate) fn next_key(
         return None;
     }
     *seen |= 1 << idx;
-    Some((idx, kend))
+    if b.get(kend) != Some(&b':') {
+        return None;
+    }
+    Some((idx, sep(b, kend + 1, style)?))
 }
 
 /// `Some(())` when clean; `None` means "ask the full path".
@@ -129,37 +157,21 @@ fn scan(fields: &FieldSet, detectors: &Detectors, b: &[u8], order: &mut KeyOrder
         i += 1;
     } else {
         loop {
-            if b.get(i) != Some(&b'"') {
-                return None;
-            }
             let guess = usize::from(*order.0.get(prev)?);
-            let (idx, kend) = next_key(fields, b, i, guess, &mut seen)?;
+            let (idx, v) = next_key(fields, b, i, guess, &mut seen, &mut style)?;
             *order.0.get_mut(prev)? = idx as u8;
             prev = idx;
-            if b.get(kend) != Some(&b':') {
-                return None;
-            }
-            i = sep(b, kend + 1, &mut style)?;
-            i = field_scalar(fields.rule(idx)?, Some((fields, idx)), detectors, b, i)?.end();
-            match b.get(i) {
-                Some(b',') => i = sep(b, i + 1, &mut style)?,
-                Some(b'}') => {
-                    i += 1;
+            i = field_scalar(fields.rule(idx)?, Some((fields, idx)), detectors, b, v)?.end();
+            match next(b, i, b'}', &mut style)? {
+                Ok(n) => i = n,
+                Err(end) => {
+                    i = end;
                     break;
                 }
-                _ => return None,
             }
         }
     }
-    if i != b.len() {
-        return None;
-    }
-    for &r in fields.required() {
-        if r >= 64 || seen & (1 << r) == 0 {
-            return None;
-        }
-    }
-    Some(())
+    (i == b.len() && has_required(fields, seen)).then_some(())
 }
 
 /// Whether a grammar-checked number literal meets `rule`'s range and may

@@ -31,8 +31,8 @@ use super::schema::{FieldKind, Message, Place, Repeated, Structural, Text, text_
 use crate::finding::{Finding, FindingKind, Rule, escape_key_into, push_decimal};
 use crate::gate::detect::Detectors;
 use crate::gate::fast::{
-    SPACED, UNSEEN, canonical_text, detectors_pass, number_ok, parse_u64, plain_string, plain_uint,
-    rule_string, same, sep,
+    SPACED, UNSEEN, canonical_text, detectors_pass, next, number_ok, parse_u64, plain_string,
+    plain_uint, rule_string, same, sep,
 };
 use crate::gate::memo::{MAX_BYTES, Memo};
 use crate::otlp_schema::keys;
@@ -277,17 +277,6 @@ impl<'a> Walker<'a, '_> {
         (end == self.b.len() && seen.count_ones() == 1).then_some(())
     }
 
-    /// After a member or element: the offset of the next one, or `None`
-    /// for the closing `close` (returned as `Err` with the offset after it).
-    #[inline(always)]
-    fn next(&mut self, i: usize, close: u8) -> Option<Result<usize, usize>> {
-        match self.b.get(i) {
-            Some(b',') => sep(self.b, i + 1, &mut self.style).map(Ok),
-            Some(&c) if c == close => Some(Err(i + 1)),
-            _ => None,
-        }
-    }
-
     /// The schema member whose key's quote is at `i`, and the offset of
     /// its value. A schema name is plain ASCII (no quote, backslash or
     /// control byte), so its bytes followed by `"` are exactly what a JSON
@@ -354,7 +343,7 @@ impl<'a> Walker<'a, '_> {
             self.path.push(Step::Key(static_name));
             let end = self.member(field, at)?;
             self.path.pop();
-            match self.next(end, b'}')? {
+            match next(self.b, end, b'}', &mut self.style)? {
                 Ok(n) => i = n,
                 Err(after) => return Some((after, seen)),
             }
@@ -495,7 +484,7 @@ impl<'a> Walker<'a, '_> {
             if schema.is_item() {
                 self.items = self.items.saturating_add(1);
             }
-            match self.next(end, b']')? {
+            match next(self.b, end, b']', &mut self.style)? {
                 Ok(next) => i = next,
                 Err(after) => return Some(after),
             }
@@ -528,7 +517,7 @@ impl<'a> Walker<'a, '_> {
             }
             let end = self.attribute(place, n, i)?;
             n += 1;
-            match self.next(end, b']')? {
+            match next(self.b, end, b']', &mut self.style)? {
                 Ok(next) => i = next,
                 Err(after) => return Some(after),
             }
@@ -564,7 +553,7 @@ impl<'a> Walker<'a, '_> {
                 // Another member, or one twice: the full path.
                 return None;
             };
-            match self.next(after, b'}')? {
+            match next(self.b, after, b'}', &mut self.style)? {
                 Ok(n) => i = n,
                 Err(after) => break after,
             }
