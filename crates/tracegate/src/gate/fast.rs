@@ -12,6 +12,10 @@
 //! **Invariant:** `clean_flat(line) == true` implies the full path returns
 //! `Verdict::Verbatim` with no finding. A property test holds the
 //! two paths to that.
+//!
+//! The scanner below (keys, separators, scalars held to their rules) is
+//! the one the OTLP and evidence fast paths read with too; their memo of
+//! passed values is `gate::memo`.
 
 use super::detect::Detectors;
 use crate::policy::{FieldRule, FieldSet, ValueType};

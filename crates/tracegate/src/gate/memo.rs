@@ -1,11 +1,11 @@
 //! The memo the fast paths share: strings that passed a check, so a value
 //! met again passes without its check (a pattern, the detectors).
 //!
-//! A memo is a table of sets of [`WAYS`] values, each kept with a tag that
+//! A memo is a table of sets of `WAYS` values, each kept with a tag that
 //! names its check. The caller picks the set: by hash of tag and bytes
-//! ([`Memo::pass`], the OTLP path, where many keys and values share one
+//! (`Memo::pass`, the OTLP path, where many keys and values share one
 //! table), or one per field (the evidence path, which probes where a
-//! string starts, before any scan: [`Memo::at`]).
+//! string starts, before any scan: `Memo::at`).
 //!
 //! **Invariant:** a value is kept only after its check passed and found
 //! only with the same tag and bytes, so a memo serves only checks that are
