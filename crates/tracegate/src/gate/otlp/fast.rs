@@ -453,11 +453,38 @@ impl<'a> Walker<'a, '_> {
         Some((n, end))
     }
 
-    /// A repeated message at `i` (its `[`), at most its `max_*` elements.
-    fn array(&mut self, schema: &'static Message, repeated: Repeated, i: usize) -> Option<usize> {
+    /// The elements of the array at `i` (its `[`), at most `max` (one more
+    /// is a violation), each read by `element` from its index and offset;
+    /// the offset after the array.
+    fn elements(
+        &mut self,
+        i: usize,
+        max: usize,
+        mut element: impl FnMut(&mut Self, usize, usize) -> Option<usize>,
+    ) -> Option<usize> {
         if self.b.get(i) != Some(&b'[') {
             return None;
         }
+        let mut i = i + 1;
+        if self.b.get(i) == Some(&b']') {
+            return Some(i + 1);
+        }
+        let mut n = 0;
+        loop {
+            if n >= max {
+                return None;
+            }
+            let end = element(self, n, i)?;
+            n += 1;
+            match next(self.b, end, b']', &mut self.style)? {
+                Ok(next) => i = next,
+                Err(after) => return Some(after),
+            }
+        }
+    }
+
+    /// A repeated message at `i` (its `[`), at most its `max_*` elements.
+    fn array(&mut self, schema: &'static Message, repeated: Repeated, i: usize) -> Option<usize> {
         let l = &self.cx.policy.standard.otlp.limits;
         let max = match repeated {
             Repeated::Resources => l.resources,
@@ -467,61 +494,24 @@ impl<'a> Walker<'a, '_> {
             Repeated::Links => l.links,
             Repeated::LogRecords => l.log_records,
         };
-        let mut i = i + 1;
-        if self.b.get(i) == Some(&b']') {
-            return Some(i + 1);
-        }
-        let mut n = 0;
-        loop {
-            // One element more than the limit is a violation.
-            if n >= max {
-                return None;
-            }
-            self.path.push(Step::Index(n));
-            let (end, _) = self.object(schema, i)?;
-            self.path.pop();
-            n += 1;
+        self.elements(i, max, |w, n, i| {
+            w.path.push(Step::Index(n));
+            let (end, _) = w.object(schema, i)?;
+            w.path.pop();
             if schema.is_item() {
-                self.items = self.items.saturating_add(1);
+                w.items = w.items.saturating_add(1);
             }
-            match next(self.b, end, b']', &mut self.style)? {
-                Ok(next) => i = next,
-                Err(after) => return Some(after),
-            }
-        }
+            Some(end)
+        })
     }
 
     /// An attribute list at `i` (its `[`) for `place`.
     fn attributes(&mut self, place: Place, i: usize) -> Option<usize> {
-        if self.b.get(i) != Some(&b'[') {
-            return None;
-        }
-        let max = self
-            .cx
-            .policy
-            .standard
-            .otlp
-            .limits
-            .attributes
-            .min(MAX_FAST_ATTRIBUTES);
+        let limits = &self.cx.policy.standard.otlp.limits;
+        let max = limits.attributes.min(MAX_FAST_ATTRIBUTES);
         self.keys.clear();
         self.seen.clear();
-        let mut i = i + 1;
-        if self.b.get(i) == Some(&b']') {
-            return Some(i + 1);
-        }
-        let mut n = 0;
-        loop {
-            if n >= max {
-                return None;
-            }
-            let end = self.attribute(place, n, i)?;
-            n += 1;
-            match next(self.b, end, b']', &mut self.style)? {
-                Ok(next) => i = next,
-                Err(after) => return Some(after),
-            }
-        }
+        self.elements(i, max, |w, n, i| w.attribute(place, n, i))
     }
 
     /// One attribute `{"key": K, "value": V}` at `i`, the `at`-th of its
