@@ -485,16 +485,7 @@ impl<'a> Walker<'a, '_> {
 
     /// A repeated message at `i` (its `[`), at most its `max_*` elements.
     fn array(&mut self, schema: &'static Message, repeated: Repeated, i: usize) -> Option<usize> {
-        let l = &self.cx.policy.standard.otlp.limits;
-        let max = match repeated {
-            Repeated::Resources => l.resources,
-            Repeated::Scopes => l.scopes,
-            Repeated::Spans => l.spans,
-            Repeated::Events => l.events,
-            Repeated::Links => l.links,
-            Repeated::LogRecords => l.log_records,
-        };
-        self.elements(i, max, |w, n, i| {
+        self.elements(i, super::limit(self.cx.policy, repeated), |w, n, i| {
             w.path.push(Step::Index(n));
             let (end, _) = w.object(schema, i)?;
             w.path.pop();
