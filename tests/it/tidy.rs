@@ -263,10 +263,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     // Levels, windows, budgets, the capture runtime (the fleet's shared
     // store comes as a client from the daemon's floor).
     ("library", &["window"]),
-    // The standard level's detectors; then the scalar scanner the gate's
-    // fast paths and the evidence fast path share.
+    // The standard level's detectors; then the scalar scanner and the
+    // memo of passed values the gate's fast paths and the evidence fast
+    // path share.
     ("library", &["gate::detect"]),
     ("library", &["gate::fast"]),
+    ("library", &["gate::memo"]),
     // The latency-evidence auditor and its fast path (which the gate
     // holds).
     ("library", &["evidence"]),

@@ -23,10 +23,12 @@
 
 use crate::gate::detect::Detectors;
 use crate::gate::fast::{
-    Lexed, UNSEEN, canonical_text, detectors_pass, lex_scalar, next_key, parse_u64, same, sep,
+    Lexed, UNSEEN, canonical_text, detectors_pass, field_scalar, has_required, next, next_key,
+    parse_u64, plain_string, plain_uint, same, sep,
 };
+use crate::gate::memo::Memo;
 use crate::policy::{FieldRule, FieldSet, ValueType};
-use crate::record::tape::{MAX_DEPTH, scan_string};
+use crate::record::tape::MAX_DEPTH;
 
 use super::model::{
     EVENT_FIELDS, Event, INTERVAL_FIELDS, Interval, RECORD_FIELDS, Record, Slot, Str, Want,
@@ -92,127 +94,8 @@ fn utc_end(b: &[u8], j: usize) -> Option<usize> {
     (b.get(j + n) == Some(&b'"')).then_some(j + n)
 }
 
-/// A non-negative integer literal at `i` of at most 17 digits, with no
-/// fraction and no exponent (the next byte is none of `.`, `e`, `E`, or a
-/// digit after a leading `0`): the offset after it and its value.
-///
-/// Such a literal is canonical as written (`gate::fast::canonical_number`
-/// passes up to 17 bytes without an exponent), its value is below 2^57,
-/// so `n as f64` is the correctly rounded value the rule's bounds are
-/// compared with (what parsing the literal as `i64` or `f64` gives), and
-/// the model keeps `n` as `parse_u64` and `parse_f64` would read it.
-/// Anything else is `None` and goes the general way.
-#[inline(always)]
-fn plain_uint(b: &[u8], i: usize) -> Option<(usize, u64)> {
-    let first = b.get(i)?.wrapping_sub(b'0');
-    if first > 9 {
-        return None;
-    }
-    let mut n = u64::from(first);
-    let mut j = i + 1;
-    if first != 0 {
-        while let Some(&c) = b.get(j) {
-            let d = c.wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            if j - i == 17 {
-                return None;
-            }
-            n = n * 10 + u64::from(d);
-            j += 1;
-        }
-    }
-    match b.get(j) {
-        Some(b'.' | b'e' | b'E' | b'0'..=b'9') => None,
-        _ => Some((j, n)),
-    }
-}
-
-/// Longest value the memo keeps.
+/// Longest value the memo keeps (values past it are mostly unique).
 const MEMO_BYTES: usize = 48;
-
-/// The last few values a field accepted. Records of one producer repeat
-/// most of their values (stage, service, event and interval names, units,
-/// status, route and model): a repeated value is known to pass without
-/// running its pattern again (the check is a pure function of the bytes).
-#[derive(Clone, Copy)]
-struct Memo {
-    /// (length or `u8::MAX` for an empty slot, bytes).
-    slots: [(u8, [u8; MEMO_BYTES]); 4],
-    next: u8,
-}
-
-impl Default for Memo {
-    fn default() -> Self {
-        Memo {
-            slots: [(u8::MAX, [0; MEMO_BYTES]); 4],
-            next: 0,
-        }
-    }
-}
-
-// SECURITY: a memo holds record values; `{:?}` shows none of them.
-impl std::fmt::Debug for Memo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Memo")
-    }
-}
-
-/// `s` zero-padded to [`MEMO_BYTES`] (the caller checked its length): a
-/// padded value and its length compare as two fixed-size values, without a
-/// call to `memcmp`.
-fn padded(s: &[u8]) -> [u8; MEMO_BYTES] {
-    let mut p = [0u8; MEMO_BYTES];
-    if let Some(dst) = p.get_mut(..s.len()) {
-        dst.copy_from_slice(s);
-    }
-    p
-}
-
-impl Memo {
-    #[cfg(test)]
-    fn hit(&self, s: &[u8]) -> bool {
-        if s.len() > MEMO_BYTES {
-            return false;
-        }
-        // The length first, then only that many bytes: no padded copy.
-        let n = s.len() as u8;
-        self.slots
-            .iter()
-            .any(|(m, b)| *m == n && b.get(..s.len()).is_some_and(|b| same(b, s)))
-    }
-
-    /// The length of the kept value that the string from `j` (just after
-    /// its opening quote) is, when it is one: the value's bytes, then the
-    /// closing quote. Sound because no kept value holds a quote or a
-    /// backslash (each was a whole unescaped string): the scan of the JSON
-    /// string would end at that quote, with exactly those bytes. Checked
-    /// before any scan, so a repeated value costs a few word compares, not
-    /// a pass over its bytes.
-    #[inline(always)]
-    fn at(&self, b: &[u8], j: usize) -> Option<usize> {
-        self.slots.iter().find_map(|(m, v)| {
-            let n = usize::from(*m);
-            (n <= MEMO_BYTES
-                && b.get(j + n) == Some(&b'"')
-                && v.get(..n)
-                    .zip(b.get(j..j + n))
-                    .is_some_and(|(v, s)| same(v, s)))
-            .then_some(n)
-        })
-    }
-
-    fn put(&mut self, s: &[u8]) {
-        if s.len() > MEMO_BYTES {
-            return;
-        }
-        if let Some(slot) = self.slots.get_mut(usize::from(self.next) % 4) {
-            *slot = (s.len() as u8, padded(s));
-        }
-        self.next = self.next.wrapping_add(1);
-    }
-}
 
 /// One piece of a [`Fused`] pattern: an ASCII class, `min..=max` times.
 #[derive(Clone)]
@@ -609,7 +492,6 @@ fn word_at(b: &[u8], at: usize) -> u64 {
 struct FieldPlan {
     act: Act,
     check: Check,
-    memo: Memo,
     /// Memo lookups in a row that missed (see [`COLD`]).
     misses: u8,
     /// Values read while the memo rests.
@@ -623,9 +505,16 @@ struct FieldPlan {
 const COLD: u8 = 32;
 
 impl FieldPlan {
-    /// The memo's answer for the string at `j`, when the memo is in use.
+    /// The memo's answer for the string at `j` (its set is field `idx`'s),
+    /// when the memo is in use.
     #[inline(always)]
-    fn remembered(&mut self, b: &[u8], j: usize) -> Option<usize> {
+    fn remembered<'b>(
+        &mut self,
+        memo: &Memo,
+        idx: usize,
+        b: &'b [u8],
+        j: usize,
+    ) -> Option<&'b [u8]> {
         if self.misses >= COLD {
             self.rested = self.rested.wrapping_add(1);
             if self.rested == 0 {
@@ -633,16 +522,16 @@ impl FieldPlan {
             }
             return None;
         }
-        let found = self.memo.at(b, j);
+        let found = memo.at(idx, 0, b, j);
         self.misses = if found.is_some() { 0 } else { self.misses + 1 };
         found
     }
 
     /// Keep a value that passed, when the memo is in use.
     #[inline(always)]
-    fn remember(&mut self, s: &[u8]) {
+    fn remember(&self, memo: &mut Memo, idx: usize, s: &[u8]) {
         if self.misses < COLD {
-            self.memo.put(s);
+            memo.put(idx, 0, s);
         }
     }
 }
@@ -650,9 +539,14 @@ impl FieldPlan {
 /// How the fast path reads one allowlisted object: per allowlist index,
 /// what it does with the value and how it checks strings, and the keys of
 /// the last such object.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct ObjPlan {
     fields: Vec<FieldPlan>,
+    /// The last few values each field accepted (a set per allowlist
+    /// index). Records of one producer repeat most of their values (stage,
+    /// service, event and interval names, units, status, route and model):
+    /// a repeated value passes without its pattern or the detectors.
+    memo: Memo,
     /// Allowlist bits of the fields the allowlist and the model require here.
     need: u64,
     template: Template,
@@ -712,11 +606,11 @@ impl ObjPlan {
                 .map(|i| FieldPlan {
                     act: act(i),
                     check: check(i),
-                    memo: Memo::default(),
                     misses: 0,
                     rested: 0,
                 })
                 .collect(),
+            memo: Memo::new(fields.len(), MEMO_BYTES),
             need,
             template: Template::default(),
         })
@@ -814,16 +708,6 @@ impl FastPath {
     }
 }
 
-/// A scalar as the scan met it.
-enum Scalar {
-    Str(usize, usize),
-    Num(usize, usize),
-    /// A non-negative integer of at most 17 digits, read by [`plain_uint`].
-    Uint(u64),
-    Null,
-    Other,
-}
-
 struct Scan<'b, 'p> {
     b: &'b [u8],
     /// The standard level's detectors, run as the full path runs them.
@@ -833,7 +717,7 @@ struct Scan<'b, 'p> {
     rec: &'p mut Record,
 }
 
-impl Scan<'_, '_> {
+impl<'b> Scan<'b, '_> {
     /// The object at `i` (its `{`) held to `fields` and read into the model
     /// by `plan` (`inner`, the plans of the arrays' objects, at the top
     /// level); the offset after it.
@@ -885,9 +769,6 @@ impl Scan<'_, '_> {
                     } else {
                         return None;
                     };
-                    if b.get(key) != Some(&b'"') {
-                        return None;
-                    }
                     // The key the general way, guessing the one that
                     // followed `prev` in the template.
                     let guess = plan
@@ -897,11 +778,7 @@ impl Scan<'_, '_> {
                         .skip_while(|s| usize::from(s.idx) != prev)
                         .nth(1)
                         .map_or(0, |s| usize::from(s.idx));
-                    let (idx, kend) = next_key(fields, b, key, guess, &mut seen)?;
-                    if b.get(kend) != Some(&b':') {
-                        return None;
-                    }
-                    let v = sep(b, kend + 1, &mut self.style)?;
+                    let (idx, v) = next_key(fields, b, key, guess, &mut seen, &mut self.style)?;
                     let act = plan.fields.get(idx)?.act;
                     // Learn the member in the template's place `k`.
                     if learn {
@@ -929,6 +806,7 @@ impl Scan<'_, '_> {
             prev = idx;
             let rule = fields.rule(idx)?;
             let field = plan.fields.get_mut(idx)?;
+            let memo = &mut plan.memo;
             i = match act {
                 Act::Events => {
                     let inner = inner.as_deref_mut()?;
@@ -939,13 +817,13 @@ impl Scan<'_, '_> {
                     self.items(rule, &mut inner.interval, false, v, depth + 1)?
                 }
                 Act::Keep(want, slot) => {
-                    let (end, scalar) = self.checked_scalar(field, fields, idx, rule, v)?;
-                    self.keep(want, slot, scalar)?;
-                    end
+                    let scalar = self.checked_scalar(field, memo, fields, idx, rule, v)?;
+                    self.keep(want, slot, v, scalar)?;
+                    scalar.end()
                 }
-                Act::Check if b.get(v).is_some_and(|&c| c != b'[' && c != b'{') => {
-                    self.checked_scalar(field, fields, idx, rule, v)?.0
-                }
+                Act::Check if b.get(v).is_some_and(|&c| c != b'[' && c != b'{') => self
+                    .checked_scalar(field, memo, fields, idx, rule, v)?
+                    .end(),
                 Act::Check => self.value(Some((fields, idx)), rule, v, depth)?,
             };
             if b.get(i) == Some(&b'}') {
@@ -971,80 +849,65 @@ impl Scan<'_, '_> {
             i += 1;
         } else {
             loop {
-                if b.get(i) != Some(&b'"') {
-                    return None;
-                }
-                let (idx, kend) = next_key(fields, b, i, 0, &mut seen)?;
-                if b.get(kend) != Some(&b':') {
-                    return None;
-                }
-                i = sep(b, kend + 1, &mut self.style)?;
-                let rule = fields.rule(idx)?;
-                i = self.value(Some((fields, idx)), rule, i, depth)?;
-                match b.get(i) {
-                    Some(b',') => i = sep(b, i + 1, &mut self.style)?,
-                    Some(b'}') => {
-                        i += 1;
+                let (idx, v) = next_key(fields, b, i, 0, &mut seen, &mut self.style)?;
+                i = self.value(Some((fields, idx)), fields.rule(idx)?, v, depth)?;
+                match next(b, i, b'}', &mut self.style)? {
+                    Ok(n) => i = n,
+                    Err(end) => {
+                        i = end;
                         break;
                     }
-                    _ => return None,
                 }
             }
         }
-        for &r in fields.required() {
-            if r >= 64 || seen & (1 << r) == 0 {
-                return None;
-            }
-        }
-        Some(i)
+        has_required(fields, seen).then_some(i)
     }
 
-    /// Keep a scalar in the model, if it has the type the model wants.
+    /// Keep the scalar that starts at `v` in the model, if it has the type
+    /// the model wants.
     #[inline(always)]
-    fn keep(&mut self, want: Want, slot: Slot, scalar: Scalar) -> Option<()> {
-        let s = |a: usize, e: usize| Str {
-            start: a as u32,
-            end: e as u32,
-            decoded: false,
-        };
-        let b = self.b;
+    fn keep(&mut self, want: Want, slot: Slot, v: usize, scalar: Lexed<'_>) -> Option<()> {
+        let (b, rec) = (self.b, &mut *self.rec);
         match (want, scalar) {
-            (Want::OptString | Want::OptU64, Scalar::Null) => return Some(()),
-            (Want::OptString | Want::String, Scalar::Str(a, e)) => {
-                let v = s(a, e);
+            (Want::OptString | Want::OptU64, Lexed::Null(_)) => {}
+            (Want::OptString | Want::String, Lexed::Str(_, end)) => {
+                let v = Str {
+                    start: (v + 1) as u32,
+                    end: (end - 1) as u32,
+                    decoded: false,
+                };
                 match slot {
-                    Slot::Top(t) => self.rec.top[t as usize] = Some(v),
-                    Slot::EventName => self.rec.events.last_mut()?.name = v,
-                    Slot::EventUtc => self.rec.events.last_mut()?.utc = Some(v),
-                    Slot::EventService => self.rec.events.last_mut()?.service = Some(v),
-                    Slot::IvName => self.rec.intervals.last_mut()?.name = v,
-                    Slot::IvStart => self.rec.intervals.last_mut()?.start = v,
-                    Slot::IvEnd => self.rec.intervals.last_mut()?.end = v,
-                    Slot::IvUnit => self.rec.intervals.last_mut()?.unit = Some(v),
+                    Slot::Top(t) => rec.top[t as usize] = Some(v),
+                    Slot::EventName => rec.events.last_mut()?.name = v,
+                    Slot::EventUtc => rec.events.last_mut()?.utc = Some(v),
+                    Slot::EventService => rec.events.last_mut()?.service = Some(v),
+                    Slot::IvName => rec.intervals.last_mut()?.name = v,
+                    Slot::IvStart => rec.intervals.last_mut()?.start = v,
+                    Slot::IvEnd => rec.intervals.last_mut()?.end = v,
+                    Slot::IvUnit => rec.intervals.last_mut()?.unit = Some(v),
                     _ => return None,
                 }
             }
-            (Want::OptU64, Scalar::Uint(n)) => match slot {
-                Slot::Attempt => self.rec.attempt = Some(n),
-                Slot::EventMono => self.rec.events.last_mut()?.mono = Some(n),
-                _ => return None,
-            },
-            (Want::Number, Scalar::Uint(n)) => match slot {
-                Slot::IvDuration => self.rec.intervals.last_mut()?.duration = n as f64,
-                _ => return None,
-            },
-            (Want::OptU64, Scalar::Num(a, e)) => {
-                let n = parse_u64(b.get(a..e)?)?;
+            (Want::OptU64, n) => {
+                let n = match n {
+                    Lexed::Uint(n, _) => n,
+                    Lexed::Num(end) => parse_u64(b.get(v..end)?)?,
+                    _ => return None,
+                };
                 match slot {
-                    Slot::Attempt => self.rec.attempt = Some(n),
-                    Slot::EventMono => self.rec.events.last_mut()?.mono = Some(n),
+                    Slot::Attempt => rec.attempt = Some(n),
+                    Slot::EventMono => rec.events.last_mut()?.mono = Some(n),
                     _ => return None,
                 }
             }
-            (Want::Number, Scalar::Num(a, e)) => {
-                let d = parse_f64(b.get(a..e)?)?;
+            (Want::Number, n) => {
+                let d = match n {
+                    Lexed::Uint(n, _) => n as f64,
+                    Lexed::Num(end) => parse_f64(b.get(v..end)?)?,
+                    _ => return None,
+                };
                 match slot {
-                    Slot::IvDuration => self.rec.intervals.last_mut()?.duration = d,
+                    Slot::IvDuration => rec.intervals.last_mut()?.duration = d,
                     _ => return None,
                 }
             }
@@ -1101,11 +964,9 @@ impl Scan<'_, '_> {
                 return None;
             }
             n += 1;
-            i = element(self, i)?;
-            match b.get(i) {
-                Some(b',') => i = sep(b, i + 1, &mut self.style)?,
-                Some(b']') => return Some(i + 1),
-                _ => return None,
+            match next(b, element(self, i)?, b']', &mut self.style)? {
+                Ok(n) => i = n,
+                Err(end) => return Some(end),
             }
         }
     }
@@ -1139,7 +1000,7 @@ impl Scan<'_, '_> {
                 let fields = rule.fields.as_ref().unwrap_or(&empty);
                 self.object(fields, i, depth + 1)
             }
-            _ => self.scalar(at, rule, i).map(|(end, _)| end),
+            _ => field_scalar(rule, at, self.detectors, self.b, i).map(|l| l.end()),
         }
     }
 
@@ -1149,11 +1010,12 @@ impl Scan<'_, '_> {
     fn checked_scalar(
         &mut self,
         field: &mut FieldPlan,
+        memo: &mut Memo,
         fields: &FieldSet,
         idx: usize,
         rule: &FieldRule,
         i: usize,
-    ) -> Option<(usize, Scalar)> {
+    ) -> Option<Lexed<'b>> {
         let b = self.b;
         let detectors = self.detectors;
         match b.get(i) {
@@ -1163,18 +1025,18 @@ impl Scan<'_, '_> {
                 // pass over its digits (`plain_uint` says why it is exact).
                 if let Some((end, n)) = plain_uint(b, i) {
                     rule.check_range(n as f64).ok()?;
-                    return Some((end, Scalar::Uint(n)));
+                    return Some(Lexed::Uint(n, end));
                 }
-                return self.scalar(Some((fields, idx)), rule, i);
+                return field_scalar(rule, Some((fields, idx)), detectors, b, i);
             }
-            _ => return self.scalar(Some((fields, idx)), rule, i),
+            _ => return field_scalar(rule, Some((fields, idx)), detectors, b, i),
         }
         match &field.check {
             // A value of a `one_of` list: the policy's own words, which the
             // detectors do not scan (`detectors_pass`).
             Check::OneOf(o) => {
                 if let Some(q) = o.scan(b, i + 1) {
-                    return Some((q + 1, Scalar::Str(i + 1, q)));
+                    return Some(Lexed::Str(b.get(i + 1..q)?, q + 1));
                 }
             }
             // SECURITY: a strict UTC timestamp holds no shape a built-in
@@ -1186,15 +1048,15 @@ impl Scan<'_, '_> {
             // ends or escapes a string, so the string is exactly them.
             Check::Utc => {
                 if let Some(q) = utc_end(b, i + 1) {
-                    return Some((q + 1, Scalar::Str(i + 1, q)));
+                    return Some(Lexed::Str(b.get(i + 1..q)?, q + 1));
                 }
             }
             Check::Fused(_) | Check::Policy => {}
         }
         // A value this field passed lately (its pattern, its detectors):
         // found without a scan.
-        if let Some(n) = field.remembered(b, i + 1) {
-            return Some((i + n + 2, Scalar::Str(i + 1, i + 1 + n)));
+        if let Some(s) = field.remembered(memo, idx, b, i + 1) {
+            return Some(Lexed::Str(s, i + s.len() + 2));
         }
         if let Check::Fused(f) = &field.check
             && let Some(q) = f.scan(b, i + 1)
@@ -1209,15 +1071,11 @@ impl Scan<'_, '_> {
             if rule.check_segments(s).is_err() || !detectors_pass(rule, detectors, s)? {
                 return None;
             }
-            field.remember(s);
-            return Some((q + 1, Scalar::Str(i + 1, q)));
+            field.remember(memo, idx, s);
+            return Some(Lexed::Str(s, q + 1));
         }
-        let (end, escaped) = scan_string(b, i).ok()?;
-        if escaped {
-            return None;
-        }
-        let s = b.get(i + 1..end - 1)?;
-        // SECURITY: as in `scalar`: every string of a clean line is UTF-8,
+        let (s, end) = plain_string(b, i)?;
+        // SECURITY: as in `lex_scalar`: every string of a clean line is UTF-8,
         // with no raw U+2028/U+2029 (not canonical).
         if !canonical_text(s) {
             return None;
@@ -1229,36 +1087,12 @@ impl Scan<'_, '_> {
             _ => {
                 let ok = fields.string_ok(idx, s) && detectors_pass(rule, detectors, s)?;
                 if ok {
-                    field.remember(s);
+                    field.remember(memo, idx, s);
                 }
                 ok
             }
         };
-        ok.then_some((end, Scalar::Str(i + 1, end - 1)))
-    }
-
-    /// The scalar at `i` held to `rule`: as `Walk::check` would, without a
-    /// finding, or `None`.
-    fn scalar(
-        &self,
-        at: Option<(&FieldSet, usize)>,
-        rule: &FieldRule,
-        i: usize,
-    ) -> Option<(usize, Scalar)> {
-        match lex_scalar(rule, self.b, i)? {
-            Lexed::Str(s, end) => {
-                let ok = match at {
-                    Some((fields, idx)) => fields.string_ok(idx, s),
-                    None => std::str::from_utf8(s)
-                        .ok()
-                        .is_some_and(|s| rule.check_string(s).is_ok()),
-                } && detectors_pass(rule, self.detectors, s)?;
-                ok.then_some((end, Scalar::Str(i + 1, end - 1)))
-            }
-            Lexed::Num(end) => Some((end, Scalar::Num(i, end))),
-            Lexed::Bool(end) => Some((end, Scalar::Other)),
-            Lexed::Null(end) => Some((end, Scalar::Null)),
-        }
+        ok.then_some(Lexed::Str(s, end))
     }
 }
 
@@ -1890,28 +1724,9 @@ mod tests {
     }
 
     /// A memo hit is a value that passed before; a value that failed is
-    /// never remembered.
+    /// never remembered (the memo's own test is in `gate::memo`).
     #[test]
     fn the_memo_remembers_only_what_passed() {
-        let mut m = Memo::default();
-        assert!(!m.hit(b""));
-        m.put(b"gateway");
-        assert!(m.hit(b"gateway") && !m.hit(b"gatewa") && !m.hit(b"gatewayx") && !m.hit(b""));
-        // Found where a string starts: the value, then its closing quote.
-        assert_eq!(m.at(b"gateway\", 1", 0), Some(7));
-        assert_eq!(m.at(b"\"gateway\"", 1), Some(7));
-        assert_eq!(m.at(b"gatewayx\"", 0), None);
-        assert_eq!(m.at(b"gatewa\"", 0), None);
-        assert_eq!(m.at(b"gateway", 0), None);
-        assert_eq!(m.at(b"\"", 0), None, "the empty string was not kept");
-        m.put(b"");
-        assert_eq!(m.at(b"\"", 0), Some(0));
-        for v in [&b"a"[..], b"b", b"c", b"d"] {
-            m.put(v);
-        }
-        assert!(!m.hit(b"gateway"), "four newer values pushed it out");
-        m.put(&[b'x'; MEMO_BYTES + 1]);
-        assert!(!m.hit(&[b'x'; MEMO_BYTES + 1]), "long values are not kept");
         // Through the fast path: a value that failed stays failing.
         let p = policy();
         let f = &p.standard.evidence;

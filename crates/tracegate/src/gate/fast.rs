@@ -12,6 +12,10 @@
 //! **Invariant:** `clean_flat(line) == true` implies the full path returns
 //! `Verdict::Verbatim` with no finding. A property test holds the
 //! two paths to that.
+//!
+//! The scanner below (keys, separators, scalars held to their rules) is
+//! the one the OTLP and evidence fast paths read with too; their memo of
+//! passed values is `gate::memo`.
 
 use super::detect::Detectors;
 use crate::policy::{FieldRule, FieldSet, ValueType};
@@ -80,12 +84,33 @@ pub(crate) fn sep(b: &[u8], i: usize, style: &mut u8) -> Option<usize> {
     Some(next)
 }
 
-/// The allowlisted key whose quoted name starts at `i` (its `"`), tried
-/// first as field `guess` (the one that followed the previous key last
-/// time): its index and the offset after its closing quote, marked in
-/// `seen`. `None` for an escaped, unknown or repeated key: the full path
-/// judges those. Shared by this path and the nested evidence one.
-/// Always inlined: a call per key cost a tenth of a clean record.
+/// After a value at `i`: the offset of the next member or element (past
+/// `,` and a separator of the line's `style`), or at `close` the offset
+/// after it as `Err`; `None` for anything else.
+#[inline(always)]
+pub(crate) fn next(b: &[u8], i: usize, close: u8, style: &mut u8) -> Option<Result<usize, usize>> {
+    match b.get(i) {
+        Some(b',') => sep(b, i + 1, style).map(Ok),
+        Some(&c) if c == close => Some(Err(i + 1)),
+        _ => None,
+    }
+}
+
+/// Whether the allowlist bits `seen` hold every field `fields` requires.
+pub(crate) fn has_required(fields: &FieldSet, seen: u64) -> bool {
+    fields
+        .required()
+        .iter()
+        .all(|&r| r < 64 && seen & (1 << r) != 0)
+}
+
+/// The member whose allowlisted key's quoted name starts at `i` (its
+/// `"`), tried first as field `guess` (the one that followed the previous
+/// key last time): its index, marked in `seen`, and the offset of its
+/// value (after `:` and a separator of the line's `style`). `None` for an
+/// escaped, unknown or repeated key: the full path judges those. Shared
+/// by this path and the nested evidence one. Always inlined: a call per
+/// key cost a tenth of a clean record.
 #[inline(always)]
 pub(crate) fn next_key(
     fields: &FieldSet,
@@ -93,15 +118,16 @@ pub(crate) fn next_key(
     i: usize,
     guess: usize,
     seen: &mut u64,
+    style: &mut u8,
 ) -> Option<(usize, usize)> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
     let (idx, kend) = match fields.key_at(b, i + 1, guess) {
         Some(kend) => (guess, kend),
         None => {
-            let (kend, escaped) = scan_string(b, i).ok()?;
-            if escaped {
-                return None;
-            }
-            let (idx, _) = fields.lookup_bytes(b.get(i + 1..kend - 1)?)?;
+            let (k, kend) = plain_string(b, i)?;
+            let (idx, _) = fields.lookup_bytes(k)?;
             (idx, kend)
         }
     };
@@ -110,7 +136,10 @@ pub(crate) fn next_key(
         return None;
     }
     *seen |= 1 << idx;
-    Some((idx, kend))
+    if b.get(kend) != Some(&b':') {
+        return None;
+    }
+    Some((idx, sep(b, kend + 1, style)?))
 }
 
 /// `Some(())` when clean; `None` means "ask the full path".
@@ -132,46 +161,32 @@ fn scan(fields: &FieldSet, detectors: &Detectors, b: &[u8], order: &mut KeyOrder
         i += 1;
     } else {
         loop {
-            if b.get(i) != Some(&b'"') {
-                return None;
-            }
             let guess = usize::from(*order.0.get(prev)?);
-            let (idx, kend) = next_key(fields, b, i, guess, &mut seen)?;
+            let (idx, v) = next_key(fields, b, i, guess, &mut seen, &mut style)?;
             *order.0.get_mut(prev)? = idx as u8;
             prev = idx;
-            if b.get(kend) != Some(&b':') {
-                return None;
-            }
-            i = sep(b, kend + 1, &mut style)?;
-            i = scalar(fields, detectors, idx, b, i)?;
-            match b.get(i) {
-                Some(b',') => i = sep(b, i + 1, &mut style)?,
-                Some(b'}') => {
-                    i += 1;
+            i = field_scalar(fields.rule(idx)?, Some((fields, idx)), detectors, b, v)?.end();
+            match next(b, i, b'}', &mut style)? {
+                Ok(n) => i = n,
+                Err(end) => {
+                    i = end;
                     break;
                 }
-                _ => return None,
             }
         }
     }
-    if i != b.len() {
-        return None;
-    }
-    for &r in fields.required() {
-        if r >= 64 || seen & (1 << r) == 0 {
-            return None;
-        }
-    }
-    Some(())
+    (i == b.len() && has_required(fields, seen)).then_some(())
 }
 
-/// Whether a grammar-checked number literal that met `rule` may go out as
-/// written. SECURITY: only canonical spellings pass verbatim; a literal of
-/// up to 17 bytes without an exponent is one on sight.
-pub(crate) fn canonical_number(rule: &FieldRule, literal: &[u8], exponent: bool) -> bool {
-    (literal.len() <= 17 && !exponent)
-        || (number_canonical(literal)
-            && !(rule.ty == ValueType::Number && too_precise_for_a_double(literal)))
+/// Whether a grammar-checked number literal meets `rule`'s range and may
+/// go out as written. SECURITY: only canonical spellings pass verbatim; a
+/// literal of up to 17 bytes without an exponent is one on sight.
+#[inline(always)]
+pub(crate) fn number_ok(rule: &FieldRule, literal: &[u8], fraction: bool, exponent: bool) -> bool {
+    rule.check_number_bytes(literal, fraction, exponent).is_ok()
+        && ((literal.len() <= 17 && !exponent)
+            || (number_canonical(literal)
+                && !(rule.ty == ValueType::Number && too_precise_for_a_double(literal))))
 }
 
 /// Whether a string value that met `rule` is one the detectors let pass
@@ -184,8 +199,19 @@ pub(crate) fn detectors_pass(rule: &FieldRule, detectors: &Detectors, s: &[u8]) 
     Some(detectors.hit_bytes(s).ok()?.is_none())
 }
 
+/// Whether the escape-free string `s` is a string `rule` takes by its own
+/// checks (no field set's matcher), in canonical text, and the detectors
+/// let it pass.
+pub(crate) fn rule_string(rule: &FieldRule, detectors: &Detectors, s: &[u8]) -> bool {
+    rule.ty == ValueType::String
+        && canonical_text(s)
+        && std::str::from_utf8(s).is_ok_and(|t| rule.check_string(t).is_ok())
+        && detectors_pass(rule, detectors, s) == Some(true)
+}
+
 /// A JSON scalar at `i` whose type and spelling meet a rule, before a
 /// string's own check ([`lex_scalar`]). Each holds the offset after it.
+#[derive(Clone, Copy)]
 pub(crate) enum Lexed<'a> {
     /// An escape-free string of canonical UTF-8 ([`canonical_text`]): its
     /// bytes between the quotes.
@@ -196,6 +222,72 @@ pub(crate) enum Lexed<'a> {
     Bool(usize),
     /// `null`.
     Null(usize),
+    /// A non-negative integer of at most 17 digits ([`plain_uint`]; the
+    /// evidence path reads these itself, [`lex_scalar`] never does).
+    Uint(u64, usize),
+}
+
+impl Lexed<'_> {
+    /// The offset after the scalar.
+    pub(crate) fn end(&self) -> usize {
+        match *self {
+            Lexed::Str(_, end)
+            | Lexed::Num(end)
+            | Lexed::Bool(end)
+            | Lexed::Null(end)
+            | Lexed::Uint(_, end) => end,
+        }
+    }
+}
+
+/// The escape-free JSON string whose quote is at `i`: its bytes (UTF-8
+/// not checked) and the offset after it.
+#[inline(always)]
+pub(crate) fn plain_string(b: &[u8], i: usize) -> Option<(&[u8], usize)> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let (end, escaped) = scan_string(b, i).ok()?;
+    if escaped {
+        return None;
+    }
+    Some((b.get(i + 1..end - 1)?, end))
+}
+
+/// A non-negative integer literal at `i` of at most 17 digits, with no
+/// fraction and no exponent (the next byte is none of `.`, `e`, `E`, or a
+/// digit after a leading `0`): the offset after it and its value.
+///
+/// Such a literal is canonical as written ([`number_ok`] passes up to 17
+/// bytes without an exponent), its value is below 2^57, so `n as f64` is
+/// the correctly rounded value a rule's bounds are compared with (what
+/// parsing the literal as `i64` or `f64` gives), and `n` is what
+/// [`parse_u64`] reads. Anything else is `None` and goes the general way.
+#[inline(always)]
+pub(crate) fn plain_uint(b: &[u8], i: usize) -> Option<(usize, u64)> {
+    let first = b.get(i)?.wrapping_sub(b'0');
+    if first > 9 {
+        return None;
+    }
+    let mut n = u64::from(first);
+    let mut j = i + 1;
+    if first != 0 {
+        while let Some(&c) = b.get(j) {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            if j - i == 17 {
+                return None;
+            }
+            n = n * 10 + u64::from(d);
+            j += 1;
+        }
+    }
+    match b.get(j) {
+        Some(b'.' | b'e' | b'E' | b'0'..=b'9') => None,
+        _ => Some((j, n)),
+    }
 }
 
 /// The scanner the fast paths share: the scalar at `i` lexed and held to
@@ -206,21 +298,15 @@ pub(crate) enum Lexed<'a> {
 pub(crate) fn lex_scalar<'a>(rule: &FieldRule, b: &'a [u8], i: usize) -> Option<Lexed<'a>> {
     match b.get(i)? {
         b'"' => {
-            let (end, escaped) = scan_string(b, i).ok()?;
-            if escaped || rule.ty != ValueType::String {
-                return None;
-            }
-            let s = b.get(i + 1..end - 1)?;
-            canonical_text(s).then_some(Lexed::Str(s, end))
+            let (s, end) = plain_string(b, i)?;
+            (rule.ty == ValueType::String && canonical_text(s)).then_some(Lexed::Str(s, end))
         }
         b'-' | b'0'..=b'9' => {
             let (end, fraction, exponent) = scan_number_shaped(b, i).ok()?;
             if !matches!(rule.ty, ValueType::Number | ValueType::Integer) {
                 return None;
             }
-            let literal = b.get(i..end)?;
-            rule.check_number_bytes(literal, fraction, exponent).ok()?;
-            canonical_number(rule, literal, exponent).then_some(Lexed::Num(end))
+            number_ok(rule, b.get(i..end)?, fraction, exponent).then_some(Lexed::Num(end))
         }
         b't' if b.get(i..i + 4) == Some(b"true") && rule.ty == ValueType::Boolean => {
             Some(Lexed::Bool(i + 4))
@@ -246,24 +332,30 @@ pub(crate) fn canonical_text(s: &[u8]) -> bool {
     s.is_ascii() || (simdutf8::basic::from_utf8(s).is_ok() && !has_separator(s))
 }
 
-/// Check the scalar value at `i` against the rule of field `idx`; the
-/// offset after it.
-fn scalar(
-    fields: &FieldSet,
+/// [`lex_scalar`] with a string held to its checks: those of field `idx`
+/// of `fields` when `at` names one (its compiled matcher), else `rule`'s
+/// own, and the detectors; `None` when it fails them.
+#[inline(always)]
+pub(crate) fn field_scalar<'a>(
+    rule: &FieldRule,
+    at: Option<(&FieldSet, usize)>,
     detectors: &Detectors,
-    idx: usize,
-    b: &[u8],
+    b: &'a [u8],
     i: usize,
-) -> Option<usize> {
-    let rule = fields.rule(idx)?;
-    match lex_scalar(rule, b, i)? {
-        Lexed::Str(s, end) => {
-            // SECURITY: the detectors run here as on the full path (one_of
-            // values are the policy's own words).
-            (fields.string_ok(idx, s) && detectors_pass(rule, detectors, s)?).then_some(end)
+) -> Option<Lexed<'a>> {
+    let lexed = lex_scalar(rule, b, i)?;
+    if let Lexed::Str(s, _) = lexed {
+        // SECURITY: the detectors run here as on the full path (one_of
+        // values are the policy's own words).
+        let ok = match at {
+            Some((fields, idx)) => fields.string_ok(idx, s) && detectors_pass(rule, detectors, s)?,
+            None => rule_string(rule, detectors, s),
+        };
+        if !ok {
+            return None;
         }
-        Lexed::Num(end) | Lexed::Bool(end) | Lexed::Null(end) => Some(end),
     }
+    Some(lexed)
 }
 
 /// `a == b`, compared in words with no call to `memcmp` (values here are

@@ -12,6 +12,7 @@
 
 pub mod detect;
 pub mod fast;
+pub mod memo;
 pub mod otlp;
 pub mod shared;
 pub mod verify;

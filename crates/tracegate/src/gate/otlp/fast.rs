@@ -31,8 +31,10 @@ use super::schema::{FieldKind, Message, Place, Repeated, Structural, Text, text_
 use crate::finding::{Finding, FindingKind, Rule, escape_key_into, push_decimal};
 use crate::gate::detect::Detectors;
 use crate::gate::fast::{
-    SPACED, UNSEEN, canonical_number, canonical_text, detectors_pass, parse_u64, same, sep,
+    SPACED, UNSEEN, canonical_text, detectors_pass, next, number_ok, parse_u64, plain_string,
+    plain_uint, rule_string, same, sep,
 };
+use crate::gate::memo::{MAX_BYTES, Memo};
 use crate::otlp_schema::keys;
 use crate::policy::content::is_content_attribute;
 use crate::policy::{FieldRule, FieldSet, Policy, ValueType};
@@ -52,11 +54,8 @@ enum Step {
     Index(usize),
 }
 
-/// Slots of the memo of passed values (a power of two).
-const MEMO_SLOTS: usize = 512;
-
-/// Values longer than this are not remembered.
-const MEMO_BYTES: usize = 96;
+/// Sets of the memo of passed values (a power of two; four values each).
+const MEMO_SETS: usize = 128;
 
 /// Buffers the fast path reuses from record to record, and what it learns.
 ///
@@ -75,10 +74,10 @@ pub struct FastOtlp {
     /// Allowlist index guesses: the index of the attribute at each
     /// position of the last list at each place (producers keep an order).
     guesses: [[u16; MAX_FAST_ATTRIBUTES]; 6],
-    /// Strings that passed their rule and the detectors: a direct-mapped
-    /// cache by hash of (rule, bytes); a slot holds the rule's tag and the
-    /// bytes. SECURITY: a hit needs the same rule and the same bytes.
-    memo: Vec<(u32, Vec<u8>)>,
+    /// Strings that passed their rule and the detectors, tagged by rule
+    /// and spread by hash. SECURITY: a hit needs the same rule and the
+    /// same bytes.
+    memo: Memo,
     /// Where a finding's path is written before it is copied out.
     scratch: String,
     /// The byte ranges of the members the last judged record stripped, in
@@ -93,7 +92,7 @@ impl Default for FastOtlp {
             keys: Vec::new(),
             seen: Vec::new(),
             guesses: [[0; MAX_FAST_ATTRIBUTES]; 6],
-            memo: vec![(u32::MAX, Vec::new()); MEMO_SLOTS],
+            memo: Memo::new(MEMO_SETS, MAX_BYTES),
             scratch: String::new(),
             cuts: Vec::new(),
         }
@@ -251,7 +250,7 @@ struct Walker<'a, 'b> {
     keys: &'b mut Vec<(usize, usize)>,
     seen: &'b mut Vec<u64>,
     guesses: &'b mut [[u16; MAX_FAST_ATTRIBUTES]; 6],
-    memo: &'b mut Vec<(u32, Vec<u8>)>,
+    memo: &'b mut Memo,
     scratch: &'b mut String,
     cuts: &'b mut Vec<(usize, usize)>,
     /// Where the member being read starts (its key's quote).
@@ -276,31 +275,6 @@ impl<'a> Walker<'a, '_> {
         // One signal per request: a line holding both lists is not an
         // export request (`shape`), which the full path says.
         (end == self.b.len() && seen.count_ones() == 1).then_some(())
-    }
-
-    /// The string whose quote is at `i`, when it holds no escape: its
-    /// bytes and the offset after it. UTF-8 is not checked.
-    #[inline(always)]
-    fn plain_string(&self, i: usize) -> Option<(&'a [u8], usize)> {
-        if self.b.get(i) != Some(&b'"') {
-            return None;
-        }
-        let (end, escaped) = scan_string(self.b, i).ok()?;
-        if escaped {
-            return None;
-        }
-        Some((self.b.get(i + 1..end - 1)?, end))
-    }
-
-    /// After a member or element: the offset of the next one, or `None`
-    /// for the closing `close` (returned as `Err` with the offset after it).
-    #[inline(always)]
-    fn next(&mut self, i: usize, close: u8) -> Option<Result<usize, usize>> {
-        match self.b.get(i) {
-            Some(b',') => sep(self.b, i + 1, &mut self.style).map(Ok),
-            Some(&c) if c == close => Some(Err(i + 1)),
-            _ => None,
-        }
     }
 
     /// The schema member whose key's quote is at `i`, and the offset of
@@ -369,7 +343,7 @@ impl<'a> Walker<'a, '_> {
             self.path.push(Step::Key(static_name));
             let end = self.member(field, at)?;
             self.path.pop();
-            match self.next(end, b'}')? {
+            match next(self.b, end, b'}', &mut self.style)? {
                 Ok(n) => i = n,
                 Err(after) => return Some((after, seen)),
             }
@@ -380,18 +354,20 @@ impl<'a> Walker<'a, '_> {
     fn member(&mut self, field: FieldKind, i: usize) -> Option<usize> {
         match field {
             FieldKind::Hex(n) => {
-                let (s, end) = self.plain_string(i)?;
+                let (s, end) = plain_string(self.b, i)?;
                 // SECURITY: uppercase digits are rewritten by the full path
                 // (a bit no rule reads), so only lowercase ids pass here.
                 let ok = s.is_empty()
                     || (s.len() == n && s.iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')));
                 ok.then_some(end)
             }
-            FieldKind::Nanos => self.unsigned(i, u64::MAX),
-            FieldKind::Uint32 => self.unsigned(i, u64::from(u32::MAX)),
+            FieldKind::Nanos => self.uint(i).map(|(_, end)| end),
+            FieldKind::Uint32 => {
+                let (n, end) = self.uint(i)?;
+                (n <= u64::from(u32::MAX)).then_some(end)
+            }
             FieldKind::Flags(mask) => {
-                let (digits, end) = self.digits(i)?;
-                let n = parse_u64(digits).filter(|_| digits.len() <= 10)?;
+                let (n, end) = self.uint(i)?;
                 (n <= u64::from(mask) && n & u64::from(mask) == n).then_some(end)
             }
             FieldKind::Enum(names) => {
@@ -400,19 +376,18 @@ impl<'a> Walker<'a, '_> {
                 if self.b.get(i) == Some(&b'"') {
                     return None;
                 }
-                let (digits, end) = self.digits(i)?;
-                let n = parse_u64(digits)?;
+                let (n, end) = self.uint(i)?;
                 (n < names.len() as u64).then_some(end)
             }
             FieldKind::Text(Text::Empty) => {
                 (self.b.get(i..i + 2) == Some(b"\"\"")).then_some(i + 2)
             }
             FieldKind::Text(rule) => {
-                let (s, end) = self.plain_string(i)?;
+                let (s, end) = plain_string(self.b, i)?;
                 text_ok(rule, std::str::from_utf8(s).ok()?).then_some(end)
             }
             FieldKind::Rule(which) => {
-                let (s, end) = self.plain_string(i)?;
+                let (s, end) = plain_string(self.b, i)?;
                 if s.is_empty() {
                     return Some(end);
                 }
@@ -423,22 +398,22 @@ impl<'a> Walker<'a, '_> {
                     Structural::ScopeVersion => &st.scope_version,
                     Structural::EventName => &st.event_name,
                 };
-                self.rule_string(rule, s).then_some(end)
+                rule_string(rule, self.cx.detectors, s).then_some(end)
             }
             // A non-empty trace state is read member by member on the full
             // path.
             FieldKind::TraceState => (self.b.get(i..i + 2) == Some(b"\"\"")).then_some(i + 2),
             FieldKind::SpanName => {
-                let (s, end) = self.plain_string(i)?;
+                let (s, end) = plain_string(self.b, i)?;
                 if !canonical_text(s) {
                     return None;
                 }
-                let otlp = &self.cx.policy.standard.otlp;
-                let named = |w: &Self| {
+                let (otlp, detectors) = (&self.cx.policy.standard.otlp, self.cx.detectors);
+                let named = || {
                     otlp.span_names.iter().any(|n| n.as_bytes() == s)
-                        || w.rule_string(&otlp.structure.span_name, s)
+                        || rule_string(&otlp.structure.span_name, detectors, s)
                 };
-                self.memo_pass(TAG_SPAN_NAME, s, named).then_some(end)
+                self.memo.pass(TAG_SPAN_NAME, s, named).then_some(end)
             }
             FieldKind::Attributes(place) => self.attributes(place, i),
             FieldKind::Body => {
@@ -466,118 +441,68 @@ impl<'a> Walker<'a, '_> {
         }
     }
 
-    /// A non-empty, escape-free structural string held to `rule` and the
-    /// detectors, as `Walk::check` holds it.
-    fn rule_string(&self, rule: &FieldRule, s: &[u8]) -> bool {
-        if rule.ty != ValueType::String || !canonical_text(s) {
-            return false;
+    /// An unsigned integer at `i` in its one decimal spelling (no leading
+    /// zero), as a JSON string of digits or a JSON number of at most 17
+    /// digits: its value and the offset after it.
+    fn uint(&self, i: usize) -> Option<(u64, usize)> {
+        if self.b.get(i) != Some(&b'"') {
+            return plain_uint(self.b, i).map(|(end, n)| (n, end));
         }
-        let Ok(text) = std::str::from_utf8(s) else {
-            return false;
-        };
-        rule.check_string(text).is_ok() && detectors_pass(rule, self.cx.detectors, s) == Some(true)
+        let (digits, end) = plain_string(self.b, i)?;
+        let n = parse_u64(digits).filter(|_| digits.len() == 1 || digits[0] != b'0')?;
+        Some((n, end))
     }
 
-    /// Digits of an unsigned integer at `i`, written as a JSON string or a
-    /// JSON number, in canonical form (no leading zero, a number of at
-    /// most 17 digits); the offset after it.
-    fn digits(&self, i: usize) -> Option<(&'a [u8], usize)> {
-        let (digits, end) = match self.b.get(i)? {
-            b'"' => self.plain_string(i)?,
-            b'0'..=b'9' => {
-                let (end, fraction, exponent) = scan_number_shaped(self.b, i).ok()?;
-                let literal = self.b.get(i..end)?;
-                if fraction || exponent || literal.len() > 17 {
-                    return None;
-                }
-                (literal, end)
-            }
-            _ => return None,
-        };
-        let canonical = !digits.is_empty()
-            && digits.iter().all(u8::is_ascii_digit)
-            && (digits.len() == 1 || digits[0] != b'0');
-        canonical.then_some((digits, end))
-    }
-
-    /// An unsigned integer up to `max`.
-    fn unsigned(&self, i: usize, max: u64) -> Option<usize> {
-        let (digits, end) = self.digits(i)?;
-        if digits.len() > 20 {
+    /// The elements of the array at `i` (its `[`), at most `max` (one more
+    /// is a violation), each read by `element` from its index and offset;
+    /// the offset after the array.
+    fn elements(
+        &mut self,
+        i: usize,
+        max: usize,
+        mut element: impl FnMut(&mut Self, usize, usize) -> Option<usize>,
+    ) -> Option<usize> {
+        if self.b.get(i) != Some(&b'[') {
             return None;
         }
-        (parse_u64(digits)? <= max).then_some(end)
+        let mut i = i + 1;
+        if self.b.get(i) == Some(&b']') {
+            return Some(i + 1);
+        }
+        let mut n = 0;
+        loop {
+            if n >= max {
+                return None;
+            }
+            let end = element(self, n, i)?;
+            n += 1;
+            match next(self.b, end, b']', &mut self.style)? {
+                Ok(next) => i = next,
+                Err(after) => return Some(after),
+            }
+        }
     }
 
     /// A repeated message at `i` (its `[`), at most its `max_*` elements.
     fn array(&mut self, schema: &'static Message, repeated: Repeated, i: usize) -> Option<usize> {
-        if self.b.get(i) != Some(&b'[') {
-            return None;
-        }
-        let l = &self.cx.policy.standard.otlp.limits;
-        let max = match repeated {
-            Repeated::Resources => l.resources,
-            Repeated::Scopes => l.scopes,
-            Repeated::Spans => l.spans,
-            Repeated::Events => l.events,
-            Repeated::Links => l.links,
-            Repeated::LogRecords => l.log_records,
-        };
-        let mut i = i + 1;
-        if self.b.get(i) == Some(&b']') {
-            return Some(i + 1);
-        }
-        let mut n = 0;
-        loop {
-            // One element more than the limit is a violation.
-            if n >= max {
-                return None;
-            }
-            self.path.push(Step::Index(n));
-            let (end, _) = self.object(schema, i)?;
-            self.path.pop();
-            n += 1;
+        self.elements(i, super::limit(self.cx.policy, repeated), |w, n, i| {
+            w.path.push(Step::Index(n));
+            let (end, _) = w.object(schema, i)?;
+            w.path.pop();
             if schema.is_item() {
-                self.items = self.items.saturating_add(1);
+                w.items = w.items.saturating_add(1);
             }
-            match self.next(end, b']')? {
-                Ok(next) => i = next,
-                Err(after) => return Some(after),
-            }
-        }
+            Some(end)
+        })
     }
 
     /// An attribute list at `i` (its `[`) for `place`.
     fn attributes(&mut self, place: Place, i: usize) -> Option<usize> {
-        if self.b.get(i) != Some(&b'[') {
-            return None;
-        }
-        let max = self
-            .cx
-            .policy
-            .standard
-            .otlp
-            .limits
-            .attributes
-            .min(MAX_FAST_ATTRIBUTES);
+        let limits = &self.cx.policy.standard.otlp.limits;
+        let max = limits.attributes.min(MAX_FAST_ATTRIBUTES);
         self.keys.clear();
         self.seen.clear();
-        let mut i = i + 1;
-        if self.b.get(i) == Some(&b']') {
-            return Some(i + 1);
-        }
-        let mut n = 0;
-        loop {
-            if n >= max {
-                return None;
-            }
-            let end = self.attribute(place, n, i)?;
-            n += 1;
-            match self.next(end, b']')? {
-                Ok(next) => i = next,
-                Err(after) => return Some(after),
-            }
-        }
+        self.elements(i, max, |w, n, i| w.attribute(place, n, i))
     }
 
     /// One attribute `{"key": K, "value": V}` at `i`, the `at`-th of its
@@ -595,7 +520,7 @@ impl<'a> Walker<'a, '_> {
             let after = if key.is_none()
                 && let Some(v) = self.fixed_key(keys::KEY.as_bytes(), i)
             {
-                let (_, end) = self.plain_string(v)?;
+                let (_, end) = plain_string(self.b, v)?;
                 key = Some((v + 1, end - 1));
                 end
             } else if value.is_none()
@@ -609,7 +534,7 @@ impl<'a> Walker<'a, '_> {
                 // Another member, or one twice: the full path.
                 return None;
             };
-            match self.next(after, b'}')? {
+            match next(self.b, after, b'}', &mut self.style)? {
                 Ok(n) => i = n,
                 Err(after) => break after,
             }
@@ -657,17 +582,16 @@ impl<'a> Walker<'a, '_> {
         }
         self.keys.push((ks, ke));
         // Remembered either way: keys repeat in every span of a batch.
-        let content = if self.memo_pass(TAG_PLAIN_KEY, k, |_| false) {
+        let content = if self.memo.pass(TAG_PLAIN_KEY, k, || false) {
             false
         } else {
-            // The key is UTF-8 (`text_ok` above).
-            let content = self.memo_pass(TAG_CONTENT_KEY, k, |w| {
-                std::str::from_utf8(k).is_ok_and(|key| {
-                    is_content_attribute(&w.cx.policy.full.content_attributes, key)
-                })
+            // The key is UTF-8 (`canonical_text` above).
+            let patterns = &self.cx.policy.full.content_attributes;
+            let content = self.memo.pass(TAG_CONTENT_KEY, k, || {
+                std::str::from_utf8(k).is_ok_and(|key| is_content_attribute(patterns, key))
             });
             if !content {
-                self.memo_pass(TAG_PLAIN_KEY, k, |_| true);
+                self.memo.pass(TAG_PLAIN_KEY, k, || true);
             }
             content
         };
@@ -688,33 +612,6 @@ impl<'a> Walker<'a, '_> {
             );
         }
         Some(end)
-    }
-
-    /// Whether the string `s` is remembered as having passed the rule
-    /// tagged `tag`; else `pass` decides, and a pass is remembered.
-    fn memo_pass(&mut self, tag: u32, s: &[u8], pass: impl FnOnce(&Self) -> bool) -> bool {
-        if s.len() > MEMO_BYTES {
-            return pass(self);
-        }
-        let mut h = rustc_hash::FxHasher::default();
-        std::hash::Hasher::write(&mut h, s);
-        std::hash::Hasher::write_u32(&mut h, tag);
-        let slot = (std::hash::Hasher::finish(&h) as usize) & (MEMO_SLOTS - 1);
-        if let Some((t, bytes)) = self.memo.get(slot)
-            && *t == tag
-            && same(bytes, s)
-        {
-            return true;
-        }
-        if !pass(self) {
-            return false;
-        }
-        if let Some((t, bytes)) = self.memo.get_mut(slot) {
-            *t = tag;
-            bytes.clear();
-            bytes.extend_from_slice(s);
-        }
-        true
     }
 
     /// An AnyValue object at `i` holding a scalar (or nothing); the offset
@@ -742,7 +639,7 @@ impl<'a> Walker<'a, '_> {
         } else if let Some(at) = self.fixed_key(keys::INT.as_bytes(), i + 1) {
             match b.get(at)? {
                 b'"' => {
-                    let (s, end) = self.plain_string(at)?;
+                    let (s, end) = plain_string(self.b, at)?;
                     (Any::IntText(s), end)
                 }
                 _ => self.number(at, true)?,
@@ -786,14 +683,16 @@ impl<'a> Walker<'a, '_> {
         match (any, rule.ty) {
             (_, ValueType::Array) => false,
             (Any::Empty, ty) => rule.nullable || ty == ValueType::Null,
-            (Any::Str(s, false), ValueType::String) => self.memo_pass(tag, s, |w| {
-                canonical_text(s)
-                    && set.string_ok(idx, s)
-                    && detectors_pass(rule, w.cx.detectors, s) == Some(true)
-            }),
+            (Any::Str(s, false), ValueType::String) => {
+                let detectors = self.cx.detectors;
+                self.memo.pass(tag, s, || {
+                    canonical_text(s)
+                        && set.string_ok(idx, s)
+                        && detectors_pass(rule, detectors, s) == Some(true)
+                })
+            }
             (Any::Num(literal, fraction, exponent, false), ValueType::Number) => {
-                rule.check_number_bytes(literal, fraction, exponent).is_ok()
-                    && canonical_number(rule, literal, exponent)
+                number_ok(rule, literal, fraction, exponent)
             }
             (Any::Bool, ValueType::Boolean) => true,
             (Any::IntText(text), ValueType::Integer | ValueType::Number) => int_ok(rule, text),

@@ -362,6 +362,19 @@ const SPAN_MEMBERS: &[&str] = &[
     r#""name": "execute_tool jane_doe_asked_to_cancel_her_chemo""#,
     r#""events": [{"name": "my.card.number.is.four", "timeUnixNano": "1"}]"#,
     r#""events": [{"name": "gen_ai.user.message"}, {"name": "first_token"}]"#,
+    // Unsigned integers at the edges of the shared scanner's `plain_uint`
+    // (17 digits, no fraction, exponent or leading zero) and of u64/u32.
+    r#""kind": 3.0"#,
+    r#""flags": 1e2"#,
+    r#""flags": "0769""#,
+    r#""droppedAttributesCount": 00"#,
+    r#""droppedAttributesCount": 4294967295"#,
+    r#""droppedAttributesCount": 4294967296"#,
+    r#""endTimeUnixNano": 17884500226336732"#,
+    r#""endTimeUnixNano": 178845002263367321"#,
+    r#""startTimeUnixNano": "18446744073709551615""#,
+    r#""startTimeUnixNano": "18446744073709551616""#,
+    r#""startTimeUnixNano": 0"#,
 ];
 
 /// Key and value pairs an SDK sends (indexes into `KEYS`, `VALUES`): they

@@ -543,7 +543,7 @@ impl<'a> Judge<'a, '_> {
                 true
             }
             FieldKind::Array(schema, repeated) if t.kind == Kind::Array => {
-                if !self.within(v, self.limit(repeated)) {
+                if !self.within(v, limit(self.policy, repeated)) {
                     return false;
                 }
                 self.array(schema, v);
@@ -561,19 +561,6 @@ impl<'a> Judge<'a, '_> {
             | FieldKind::Values
             | FieldKind::Pairs
             | FieldKind::Case(_) => self.violation(Rule::Type, "not a structural field"),
-        }
-    }
-
-    /// The `[standard.otlp] max_*` limit of a repeated structure.
-    fn limit(&self, repeated: Repeated) -> usize {
-        let l = &self.policy.standard.otlp.limits;
-        match repeated {
-            Repeated::Resources => l.resources,
-            Repeated::Scopes => l.scopes,
-            Repeated::Spans => l.spans,
-            Repeated::Events => l.events,
-            Repeated::Links => l.links,
-            Repeated::LogRecords => l.log_records,
         }
     }
 
@@ -977,6 +964,20 @@ impl<'a> Judge<'a, '_> {
         }
         self.out.push(b'}');
         true
+    }
+}
+
+/// The `[standard.otlp] max_*` limit of a repeated structure (the full
+/// path's and the fast path's).
+pub(super) fn limit(policy: &Policy, repeated: Repeated) -> usize {
+    let l = &policy.standard.otlp.limits;
+    match repeated {
+        Repeated::Resources => l.resources,
+        Repeated::Scopes => l.scopes,
+        Repeated::Spans => l.spans,
+        Repeated::Events => l.events,
+        Repeated::Links => l.links,
+        Repeated::LogRecords => l.log_records,
     }
 }
 
