@@ -28,6 +28,8 @@ struct Redis {
     child: Option<Child>,
     port: u16,
     dir: PathBuf,
+    /// TLS only (`--tls-port`): the server's certificate and key files.
+    tls: Option<(PathBuf, PathBuf)>,
 }
 
 impl Drop for Redis {
@@ -58,6 +60,25 @@ impl Redis {
             child: None,
             port,
             dir: dir.to_path_buf(),
+            tls: None,
+        };
+        r.restart();
+        r
+    }
+
+    /// [`Redis::start`] speaking only TLS, with the certificate `cert` and
+    /// its key `key`.
+    fn start_tls(dir: &Path, cert: PathBuf, key: PathBuf) -> Redis {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut r = Redis {
+            child: None,
+            port,
+            dir: dir.to_path_buf(),
+            tls: Some((cert, key)),
         };
         r.restart();
         r
@@ -66,9 +87,19 @@ impl Redis {
     fn restart(&mut self) {
         assert!(self.child.is_none());
         let log = std::fs::File::create(self.dir.join("redis.log")).unwrap();
-        let child = Command::new("redis-server")
-            .args(["--bind", "127.0.0.1", "--port"])
-            .arg(self.port.to_string())
+        let mut cmd = Command::new("redis-server");
+        cmd.args(["--bind", "127.0.0.1"]);
+        match &self.tls {
+            None => cmd.arg("--port").arg(self.port.to_string()),
+            Some((cert, key)) => cmd
+                .args(["--port", "0", "--tls-auth-clients", "no", "--tls-port"])
+                .arg(self.port.to_string())
+                .arg("--tls-cert-file")
+                .arg(cert)
+                .arg("--tls-key-file")
+                .arg(key),
+        };
+        let child = cmd
             .args([
                 "--save",
                 "",
@@ -86,6 +117,14 @@ impl Redis {
             .expect("spawn redis-server");
         self.child = Some(child);
         let port = self.port;
+        if self.tls.is_some() {
+            // No TLS client here: listening is enough (the test's replica
+            // is the client that must get through).
+            poll("redis-server to listen on its TLS port", DEADLINE, || {
+                TcpStream::connect(("127.0.0.1", port)).ok().map(drop)
+            });
+            return;
+        }
         poll("redis-server to answer PING", DEADLINE, || {
             ping(port).then_some(())
         });
@@ -767,6 +806,62 @@ fn start_all(dirs: &[PathBuf]) -> Vec<Replica> {
         r.wait_enabled("fleet-w1");
     }
     replicas
+}
+
+/// `rediss://`: a replica leases from a store that speaks only TLS, its
+/// certificate signed by a private CA that the replica trusts through
+/// `SSL_CERT_FILE` (the system's roots, as an operator adds an internal
+/// CA). With the Redis client's bundled web PKI list, the only roots it
+/// read before, the store was unreachable and nothing was captured.
+#[test]
+#[cfg_attr(
+    not(redis_server),
+    ignore = "needs redis-server on PATH (apt-get install redis-server; scripts/test.sh installs it)"
+)]
+fn a_replica_leases_from_a_tls_store_whose_ca_the_system_roots_hold() {
+    assert!(
+        Redis::available(),
+        "redis-server does not run: install it (apt-get install redis-server); CI must run the fleet store tests"
+    );
+    let root = tempfile::tempdir().unwrap();
+    let pki = crate::tls::Pki::new(root.path(), "store");
+    pki.leaf("store", &["127.0.0.1"]);
+    let redis = Redis::start_tls(
+        root.path(),
+        root.path().join("store.pem"),
+        root.path().join("store.key"),
+    );
+    std::fs::write(
+        root.path().join("store.key.fleet"),
+        format!("{}\n", "5e".repeat(32)),
+    )
+    .unwrap();
+    let fleet = format!(
+        "budget_store = \"rediss://127.0.0.1:{}\"\nstore_key_file = \"../../store.key.fleet\"\nreplicas = 1\nstore_timeout = \"2s\"",
+        redis.port
+    );
+    let dirs = fleet_dirs_max(root.path(), &fleet, 1, 5);
+    let ca = root.path().join("store-ca.pem");
+    let (child, addr) =
+        crate::wait::spawn_serve_env(&dirs[0].join("policy"), &dirs[0], &[("SSL_CERT_FILE", &ca)]);
+    let replica = Replica {
+        child,
+        addr,
+        dir: dirs[0].clone(),
+    };
+    replica.wait_enabled("fleet-w1");
+    let mut next = 0;
+    let full = until_stable(std::slice::from_ref(&replica), &mut next, 5);
+    let log = std::fs::read_to_string(dirs[0].join("serve.log")).unwrap_or_default();
+    assert_eq!(
+        full,
+        vec![5],
+        "the TLS store granted the window's budget; serve log:\n{log}"
+    );
+    assert!(
+        !replica.leases().is_empty(),
+        "the budget came as leases from the store"
+    );
 }
 
 /// Issue 30 item 5, the exact attack: one `HSET tracegate:window:ID rr 14`

@@ -42,10 +42,20 @@ pub(crate) fn spawn_serve(
     policy: &std::path::Path,
     dir: &std::path::Path,
 ) -> (std::process::Child, String) {
+    spawn_serve_env(policy, dir, &[])
+}
+
+/// [`spawn_serve`] with `env` set in the daemon's environment.
+pub(crate) fn spawn_serve_env(
+    policy: &std::path::Path,
+    dir: &std::path::Path,
+    env: &[(&str, &std::path::Path)],
+) -> (std::process::Child, String) {
     let ready = dir.join("ready");
     let _ = std::fs::remove_file(&ready);
     let log = std::fs::File::create(dir.join("serve.log")).unwrap();
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_tracegate"))
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
         .args(["serve", "--policy"])
         .arg(policy)
         .args(["--listen", "127.0.0.1:0", "--ready-file"])
