@@ -50,6 +50,16 @@ impl Redis {
     }
 
     fn start(dir: &Path) -> Redis {
+        Redis::start_with(dir, None)
+    }
+
+    /// [`Redis::start`] speaking only TLS, with the certificate `cert` and
+    /// its key `key`.
+    fn start_tls(dir: &Path, cert: PathBuf, key: PathBuf) -> Redis {
+        Redis::start_with(dir, Some((cert, key)))
+    }
+
+    fn start_with(dir: &Path, tls: Option<(PathBuf, PathBuf)>) -> Redis {
         // A port the kernel just handed out on loopback; redis binds it next.
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
@@ -60,25 +70,7 @@ impl Redis {
             child: None,
             port,
             dir: dir.to_path_buf(),
-            tls: None,
-        };
-        r.restart();
-        r
-    }
-
-    /// [`Redis::start`] speaking only TLS, with the certificate `cert` and
-    /// its key `key`.
-    fn start_tls(dir: &Path, cert: PathBuf, key: PathBuf) -> Redis {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let mut r = Redis {
-            child: None,
-            port,
-            dir: dir.to_path_buf(),
-            tls: Some((cert, key)),
+            tls,
         };
         r.restart();
         r

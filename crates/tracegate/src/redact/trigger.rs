@@ -31,7 +31,7 @@
 
 use super::validate::{
     GAP_BYTES, digit_visited, gap_after_digit, gap_len, hex_letters_before, names_a_secret,
-    secrets_line_name, secrets_line_start,
+    secret_value_byte, secrets_line_name, secrets_line_start,
 };
 
 /// Byte classes.
@@ -55,24 +55,7 @@ const fn classes() -> [u8; 256] {
         if c.is_ascii_hexdigit() {
             t[b] |= HEX;
         }
-        if c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                b'.' | b'_'
-                    | b'~'
-                    | b'+'
-                    | b'/'
-                    | b'='
-                    | b'!'
-                    | b'#'
-                    | b'%'
-                    | b'^'
-                    | b'&'
-                    | b'*'
-                    | b'@'
-                    | b'-'
-            )
-        {
+        if secret_value_byte(c) {
             t[b] |= SECRET;
         }
         b += 1;

@@ -576,30 +576,35 @@ pub(super) fn names_a_secret(name: &[u8]) -> bool {
         .any(|w| name.len() >= w.len() && name[name.len() - w.len()..].eq_ignore_ascii_case(w))
 }
 
+/// Whether `b` may be a byte of a secret's value (the class the secret
+/// shapes' values are written in, `[A-Za-z0-9._~+/=!#%^&*@-]`): the
+/// trigger loop's `SECRET` class and the checks that find where a value
+/// starts read it here.
+pub(crate) const fn secret_value_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'.' | b'_'
+                | b'~'
+                | b'+'
+                | b'/'
+                | b'='
+                | b'!'
+                | b'#'
+                | b'%'
+                | b'^'
+                | b'&'
+                | b'*'
+                | b'@'
+                | b'-'
+        )
+}
+
 /// Where the run of value bytes that ends `s` starts (after `s`'s last
 /// byte that no value of the secret shapes holds: `:`, `>`, a quote, a
 /// blank); `None` when no byte before the run marks it off.
 fn tail_start(s: &[u8]) -> Option<usize> {
-    let value = |b: u8| {
-        b.is_ascii_alphanumeric()
-            || matches!(
-                b,
-                b'.' | b'_'
-                    | b'~'
-                    | b'+'
-                    | b'/'
-                    | b'='
-                    | b'!'
-                    | b'#'
-                    | b'%'
-                    | b'^'
-                    | b'&'
-                    | b'*'
-                    | b'@'
-                    | b'-'
-            )
-    };
-    let cut = s.iter().rposition(|&b| !value(b))? + 1;
+    let cut = s.iter().rposition(|&b| !secret_value_byte(b))? + 1;
     (cut < s.len()).then_some(cut)
 }
 
