@@ -594,6 +594,42 @@ fn the_fast_path_answers_as_the_full_path_does() {
     );
 }
 
+/// The memo outlives a record: one gate judging a stream of requests
+/// answers each as a gate without the fast path does. The requests draw
+/// keys and values from one small pool, so a value the memo kept under one
+/// key's rule comes back under another key, whose rule may refuse it (the
+/// attack on a memo keyed by bytes alone). The test above makes a fresh
+/// gate per request and cannot see this.
+#[test]
+fn one_gate_over_a_stream_answers_as_the_full_path_does() {
+    let p = policy();
+    let mut slow = Gate::new(p.clone());
+    slow.disable_otlp_fast_path();
+    // Kept across cases (the proptest closure is `Fn`).
+    let gates = std::cell::RefCell::new((Gate::new(p.clone()), slow));
+    let cfg = ProptestConfig {
+        cases: if cfg!(debug_assertions) { 200 } else { 1000 },
+        ..ProptestConfig::default()
+    };
+    proptest!(cfg, |(
+        stream in prop::collection::vec(
+            (picks(), prop::collection::vec((prop::option::weighted(0.6, 0..SPAN_MEMBERS.len()), picks()), 1..3), any::<u8>()),
+            2..8,
+        ),
+    )| {
+        let (fast, slow) = &mut *gates.borrow_mut();
+        for (resource, spans, mutation) in &stream {
+            let line = request(resource, spans, false, 0, *mutation);
+            let bytes = line.as_bytes();
+            let jf = fast.judge(3, &Line::Text(bytes), Level::Standard, false);
+            let js = slow.judge(3, &Line::Text(bytes), Level::Standard, false);
+            prop_assert_eq!(jf, js, "{}", line);
+            prop_assert_eq!(fast.findings(), slow.findings(), "{}", line);
+            prop_assert_eq!(fast.output(), slow.output(), "{}", line);
+        }
+    });
+}
+
 /// A request as protobuf (prost's encoding), its line as the wire walk
 /// writes it with the pieces, and what a gate at standard level makes of
 /// it: `(verdict, protobuf out by cutting, protobuf out by encoding the
