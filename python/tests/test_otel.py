@@ -232,23 +232,28 @@ def test_helper_refuses_a_processor_it_cannot_gate(policy_dir):
 
 
 def test_log_records_are_gated_too(policy_dir):
-    import logging
+    # Emitted through the Logs API itself: the SDK's stdlib `LoggingHandler`
+    # bridge is deprecated (opentelemetry-sdk 1.45), and the exporter sees the
+    # same `ReadableLogRecord` either way.
+    import time
 
-    from opentelemetry.sdk._logs import LoggerProvider, LoggingHandler
+    from opentelemetry._logs import LogRecord, SeverityNumber
+    from opentelemetry.sdk._logs import LoggerProvider
     from opentelemetry.sdk._logs.export import InMemoryLogRecordExporter, SimpleLogRecordProcessor
 
     mem = InMemoryLogRecordExporter()
     gated = GatedLogExporter(mem, str(policy_dir), "std")
     lp = LoggerProvider()
     lp.add_log_record_processor(SimpleLogRecordProcessor(gated))
-    logger = logging.getLogger("tracegate-test")
-    logger.propagate = False
-    handler = LoggingHandler(logger_provider=lp)
-    logger.addHandler(handler)
-    try:
-        logger.warning("prompt was %s", CANARY, extra={"gen_ai.usage.input_tokens": 7, "gen_ai.prompt": CANARY})
-    finally:
-        logger.removeHandler(handler)
+    lp.get_logger("tracegate-test").emit(
+        LogRecord(
+            timestamp=time.time_ns(),
+            severity_number=SeverityNumber.WARN,
+            severity_text="WARNING",
+            body=f"prompt was {CANARY}",
+            attributes={"gen_ai.usage.input_tokens": 7, "gen_ai.prompt": CANARY},
+        )
+    )
     logs = mem.get_finished_logs()
     assert len(logs) == 1, "the gate dropped the record whole"
     assert logs[0].log_record.attributes.get("gen_ai.usage.input_tokens") == 7
