@@ -519,14 +519,7 @@ fn close(path: &Path, id: &str) -> anyhow::Result<u8> {
         // The clock may be ahead: the close is audited all the same, so the
         // window stays closed for good when the clock is put right.
         if let Ok(policy) = Policy::load(dir)
-            && let Err(e) = audit(
-                &policy,
-                &AuditEvent::WindowClosed {
-                    window: w.id.clone(),
-                    sink: w.sink.clone(),
-                    cause: CloseCause::Removed,
-                },
-            )
+            && let Err(e) = audit_removed(&policy, &w)
         {
             eprintln!("tracegate: warning: not audited: {e}");
         }
@@ -538,14 +531,7 @@ fn close(path: &Path, id: &str) -> anyhow::Result<u8> {
     // file change.
     match Policy::load_checked(dir, &PemCheck) {
         Ok(policy) => {
-            if let Err(e) = audit(
-                &policy,
-                &AuditEvent::WindowClosed {
-                    window: w.id.clone(),
-                    sink: w.sink.clone(),
-                    cause: CloseCause::Removed,
-                },
-            ) {
+            if let Err(e) = audit_removed(&policy, &w) {
                 eprintln!("tracegate: warning: not audited: {e}");
             }
         }
@@ -662,14 +648,7 @@ fn close_in_policy_file(path: &Path, id: &str) -> anyhow::Result<u8> {
     }
     // SECURITY: the close is on record before the command says it is done;
     // every gate honours it from the log (a permanent cause).
-    if let Err(e) = audit(
-        &policy,
-        &AuditEvent::WindowClosed {
-            window: w.id.clone(),
-            sink: w.sink.clone(),
-            cause: CloseCause::Removed,
-        },
-    ) {
+    if let Err(e) = audit_removed(&policy, &w) {
         anyhow::bail!("the close of window `{id}` could not be audited: {e}; {other_ways}");
     }
     println!(
@@ -739,6 +718,16 @@ fn audit(policy: &Policy, event: &AuditEvent) -> Result<(), crate::audit::AuditE
     log.set_replica_id(Some(crate::fleet::replica_id(policy.fleet())));
     log.append(event, Timestamp::now())?;
     Ok(())
+}
+
+/// Audit the close of `w` by the operator (cause `removed`).
+fn audit_removed(policy: &Policy, w: &Window) -> Result<(), crate::audit::AuditError> {
+    let event = AuditEvent::WindowClosed {
+        window: w.id.clone(),
+        sink: w.sink.clone(),
+        cause: CloseCause::Removed,
+    };
+    audit(policy, &event)
 }
 
 /// Write `path` via a temporary file, fsync and rename, then fsync the folder.
