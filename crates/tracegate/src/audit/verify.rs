@@ -96,7 +96,6 @@
 //! log and its older checkpoint put back together are both authentic. Only
 //! an anchor outside the attacker's reach closes these (see SECURITY.md).
 
-use std::fmt;
 use std::path::Path;
 
 use jiff::Timestamp;
@@ -126,67 +125,43 @@ pub struct SignedCheck {
     pub since: Option<PublishedHead>,
 }
 
-/// The kind of tampering found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum TamperKind {
-    /// A line's bytes changed (or it is not an entry).
-    Edited,
-    /// One or more lines are missing.
-    Deleted,
-    /// A line was added.
-    Inserted,
-    /// A line repeats the one before it.
-    Duplicated,
-    /// Two lines were swapped.
-    Reordered,
-    /// The checkpoint vouches for lines or bytes the file no longer has.
-    Truncated,
-    /// The checkpoint is malformed, not authentic under the key, or
-    /// missing beside a log with entries.
-    Checkpoint,
-    /// A line is stamped earlier than the line before it, or enables a
-    /// window at or after the window's own end.
-    Clock,
-    /// The log or its checkpoint is behind its anchor, or the log is not the
-    /// one the anchor vouches for: rolled back, replaced or deleted.
-    RolledBack,
-    /// The anchor is missing beside a log with entries, malformed, or not
-    /// authentic under the key.
-    Anchor,
-    /// With trusted public keys: the signed checkpoint is missing beside a
-    /// log with entries, malformed, not signed by a trusted key (another
-    /// key, or one rotated away: a replayed checkpoint), names another
-    /// log, or entries follow it that no signature covers.
-    Signature,
-    /// A `key_rotated` entry not signed by the key it retires, or retiring
-    /// a key that does not sign the log at that point.
-    KeyRotation,
-}
-
-impl TamperKind {
-    /// The stable name (`edited`, `deleted`, ...).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TamperKind::Edited => "edited",
-            TamperKind::Deleted => "deleted",
-            TamperKind::Inserted => "inserted",
-            TamperKind::Duplicated => "duplicated",
-            TamperKind::Reordered => "reordered",
-            TamperKind::Truncated => "truncated",
-            TamperKind::Checkpoint => "checkpoint",
-            TamperKind::Clock => "clock",
-            TamperKind::RolledBack => "rolled_back",
-            TamperKind::Anchor => "anchor",
-            TamperKind::Signature => "signature",
-            TamperKind::KeyRotation => "key_rotation",
-        }
-    }
-}
-
-impl fmt::Display for TamperKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+crate::named_enum! {
+    /// The kind of tampering found.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum TamperKind {
+        /// A line's bytes changed (or it is not an entry).
+        Edited = "edited",
+        /// One or more lines are missing.
+        Deleted = "deleted",
+        /// A line was added.
+        Inserted = "inserted",
+        /// A line repeats the one before it.
+        Duplicated = "duplicated",
+        /// Two lines were swapped.
+        Reordered = "reordered",
+        /// The checkpoint vouches for lines or bytes the file no longer has.
+        Truncated = "truncated",
+        /// The checkpoint is malformed, not authentic under the key, or
+        /// missing beside a log with entries.
+        Checkpoint = "checkpoint",
+        /// A line is stamped earlier than the line before it, or enables a
+        /// window at or after the window's own end.
+        Clock = "clock",
+        /// The log or its checkpoint is behind its anchor, or the log is not the
+        /// one the anchor vouches for: rolled back, replaced or deleted.
+        RolledBack = "rolled_back",
+        /// The anchor is missing beside a log with entries, malformed, or not
+        /// authentic under the key.
+        Anchor = "anchor",
+        /// With trusted public keys: the signed checkpoint is missing beside a
+        /// log with entries, malformed, not signed by a trusted key (another
+        /// key, or one rotated away: a replayed checkpoint), names another
+        /// log, or entries follow it that no signature covers.
+        Signature = "signature",
+        /// A `key_rotated` entry not signed by the key it retires, or retiring
+        /// a key that does not sign the log at that point.
+        KeyRotation = "key_rotation",
     }
 }
 

@@ -1548,7 +1548,7 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
         );
         return None;
     };
-    let Some(ty) = ValueType::parse(ty_name.get_ref()) else {
+    let Some(ty) = ValueType::from_name(ty_name.get_ref()) else {
         let names = [
             "string", "number", "integer", "boolean", "null", "array", "object",
         ];
@@ -2070,7 +2070,7 @@ fn free_bits_limit(v: &toml::Value) -> Result<FreeBitsLimit, String> {
                 return Err("`max_free_bits` names no record format: write `{ otlp_span = 20000 }`, or one number for every format".into());
             }
             for (name, n) in t {
-                let Some(format) = capacity::RecordFormat::parse(name) else {
+                let Some(format) = capacity::RecordFormat::from_name(name) else {
                     return Err(format!(
                         "`max_free_bits` names `{}`, not a record format: use `cf`, `otlp_span`, `otlp_log` or `evidence`",
                         shown(name)
