@@ -319,43 +319,36 @@ pub fn verify_signed(
     anchor: Option<&Path>,
     check: &SignedCheck,
 ) -> Result<VerifyReport, AuditError> {
+    let missing =
+        || std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
+    let rolled_back = |detail: String| VerifyReport {
+        status: VerifyStatus::Tampered {
+            seq: 0,
+            kind: TamperKind::RolledBack,
+            detail,
+        },
+        entries: 0,
+        last_seq: None,
+        head: None,
+        bytes: 0,
+    };
     if let Some(p) = &check.since
         && p.head.size > 0
-        && std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        && missing()
     {
-        return Ok(VerifyReport {
-            status: VerifyStatus::Tampered {
-                seq: 0,
-                kind: TamperKind::RolledBack,
-                detail: format!(
-                    "the log is missing; the published head names {}",
-                    crate::io_text::counted(p.head.size, "entry", "entries")
-                ),
-            },
-            entries: 0,
-            last_seq: None,
-            head: None,
-            bytes: 0,
-        });
+        return Ok(rolled_back(format!(
+            "the log is missing; the published head names {}",
+            crate::io_text::counted(p.head.size, "entry", "entries")
+        )));
     }
     if let Some(a) = anchor
-        && std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        && missing()
         && let CheckpointState::Valid(mark) = read_mark(Mark::Anchor, a, path, key)?
     {
-        return Ok(VerifyReport {
-            status: VerifyStatus::Tampered {
-                seq: 0,
-                kind: TamperKind::RolledBack,
-                detail: format!(
-                    "the log is missing; its anchor vouches for seq {} at {} bytes",
-                    mark.seq, mark.size
-                ),
-            },
-            entries: 0,
-            last_seq: None,
-            head: None,
-            bytes: 0,
-        });
+        return Ok(rolled_back(format!(
+            "the log is missing; its anchor vouches for seq {} at {} bytes",
+            mark.seq, mark.size
+        )));
     }
     let mut snap = Snapshot::take(path, key, anchor)?;
     let checkpoint = snap.checkpoint.clone();
