@@ -5,7 +5,6 @@
 //! re-serializes an entry (it hashes the raw bytes), so this order is a
 //! convenience for readers, not something the chain depends on.
 
-
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
