@@ -15,6 +15,7 @@ use std::io::{self, BufWriter, Read as _, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
@@ -80,12 +81,11 @@ pub fn run(args: &ExplainArgs) -> u8 {
     let mut out = BufWriter::new(stdout.lock());
     let mut any = false;
     for file in &args.files {
-        let body = match read_body(file, policy.server().max_body_bytes) {
-            Ok(b) => b,
-            Err(e) => {
-                super::report_error(&e.context(format!("cannot read `{}`", file.display())));
-                return exit::ERROR;
-            }
+        let body = read_body(file, policy.server().max_body_bytes);
+        let Some(body) =
+            super::reported(body.with_context(|| format!("cannot read `{}`", file.display())))
+        else {
+            return exit::ERROR;
         };
         let name = file.display().to_string();
         let requests = split(&body);

@@ -193,12 +193,8 @@ fn for_each_record(
     let stdout = io::stdout();
     let mut out = Lines(BufWriter::with_capacity(256 * 1024, stdout.lock()));
     let mut tally = FilterTally::default();
-    let inputs = match Inputs::new(input) {
-        Ok(i) => i,
-        Err(e) => {
-            super::report_error(&e);
-            return exit::ERROR;
-        }
+    let Some(inputs) = super::reported(Inputs::new(input)) else {
+        return exit::ERROR;
     };
     let result = inputs.for_each_line(max_line, |_, n, line| {
         tally.records += 1;
@@ -377,12 +373,8 @@ pub(super) fn stream_ordered(
     name: &str,
     quiet: bool,
 ) -> u8 {
-    let inputs = match Inputs::new(input) {
-        Ok(i) => Arc::new(i),
-        Err(e) => {
-            super::report_error(&e);
-            return exit::ERROR;
-        }
+    let Some(inputs) = super::reported(Inputs::new(input)).map(Arc::new) else {
+        return exit::ERROR;
     };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());

@@ -233,23 +233,18 @@ pub fn describe_capacity(p: &Policy) -> String {
 /// into place, so that a folder that exists (and is not empty) is never
 /// written into and a failure leaves nothing half-made.
 fn init(dir: &Path, otel_genai: bool) -> u8 {
-    match write_starter(dir, otel_genai) {
-        Ok(files) => {
-            println!("wrote a starting policy to `{}`:", dir.display());
-            for f in files {
-                println!("  {}", dir.join(f).display());
-            }
-            let d = dir.display();
-            println!("next:");
-            println!("  tracegate policy check {d}");
-            println!("  tracegate serve --policy {d}");
-            exit::OK
-        }
-        Err(e) => {
-            super::report_error(&e);
-            exit::ERROR
-        }
+    let Some(files) = super::reported(write_starter(dir, otel_genai)) else {
+        return exit::ERROR;
+    };
+    println!("wrote a starting policy to `{}`:", dir.display());
+    for f in files {
+        println!("  {}", dir.join(f).display());
     }
+    let d = dir.display();
+    println!("next:");
+    println!("  tracegate policy check {d}");
+    println!("  tracegate serve --policy {d}");
+    exit::OK
 }
 
 fn write_starter(dir: &Path, otel_genai: bool) -> anyhow::Result<Vec<&'static str>> {

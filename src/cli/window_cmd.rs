@@ -114,13 +114,7 @@ pub fn run(cmd: &WindowCommand) -> u8 {
         WindowCommand::Close { policy, id } => close(policy, id),
         WindowCommand::List { policy } => list(policy),
     };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            super::report_error(&e);
-            exit::ERROR
-        }
-    }
+    super::reported(result).unwrap_or(exit::ERROR)
 }
 
 fn require_folder(dir: &Path) -> anyhow::Result<()> {
