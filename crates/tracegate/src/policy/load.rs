@@ -210,26 +210,13 @@ fn toml_files_in(
     ignored: &mut Vec<Ignored>,
     errors: &mut Vec<PolicyError>,
 ) -> Result<Vec<PathBuf>, PolicyErrors> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        one(
-            dir,
-            format!(
-                "cannot list policy folder: {}",
-                crate::io_text::io_cause(&e)
-            ),
-        )
-    })?;
+    let cannot_list = |e: std::io::Error| {
+        let cause = crate::io_text::io_cause(&e);
+        one(dir, format!("cannot list policy folder: {cause}"))
+    };
     let mut out = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| {
-            one(
-                dir,
-                format!(
-                    "cannot list policy folder: {}",
-                    crate::io_text::io_cause(&e)
-                ),
-            )
-        })?;
+    for entry in std::fs::read_dir(dir).map_err(cannot_list)? {
+        let entry = entry.map_err(cannot_list)?;
         let p = entry.path();
         let name = entry.file_name();
         let name = name.to_string_lossy();
