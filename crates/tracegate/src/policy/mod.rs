@@ -403,15 +403,14 @@ impl Policy {
                 (None, Vec::new())
             }
         };
-        match redaction::audit_key_reference(&draft) {
-            Ok(Some(r)) => referenced.push(r),
-            Ok(None) => {}
-            Err(e) => errors.push(e),
-        }
-        match redaction::store_key_reference(&draft) {
-            Ok(Some(r)) => referenced.push(r),
-            Ok(None) => {}
-            Err(e) => errors.push(e),
+        for key in [
+            redaction::audit_key_reference(&draft),
+            redaction::store_key_reference(&draft),
+        ] {
+            match key {
+                Ok(r) => referenced.extend(r),
+                Err(e) => errors.push(e),
+            }
         }
         referenced.extend(redaction::env_references(&draft.env));
         referenced.extend(tls_refs);
