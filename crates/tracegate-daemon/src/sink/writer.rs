@@ -34,6 +34,7 @@ use super::otlp::{
     backoff_wait, grow,
 };
 use super::spool::{Spool, SpoolError};
+use crate::lock;
 use crate::policy::{ExportRetry, SinkOutput, SpoolSettings};
 
 /// Write buffer of a sink writer.
@@ -124,10 +125,6 @@ impl Queue {
             self.spool_max_bytes.store(s.max_bytes, Ordering::Relaxed);
         }
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// What a sink writer needs besides its output: see [`spawn`].
