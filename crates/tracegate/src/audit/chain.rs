@@ -4,7 +4,7 @@ use std::fmt;
 use std::path::Path;
 
 use hmac::{Hmac, KeyInit, Mac};
-use sha2::{Digest, Sha256};
+use sha2::Sha256;
 
 use super::error::{AuditError, io_cause};
 use super::fsx::{MAX_SMALL_FILE, OpenFail, read_small};
@@ -120,10 +120,7 @@ impl AuditKey {
     }
 }
 
-/// Lowercase hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
+pub use crate::seal::sha256_hex;
 
 /// The `prev` value that must follow a line with these raw bytes (including
 /// its `\n`): SHA-256, or HMAC-SHA256 under `key`.
@@ -176,6 +173,7 @@ pub(crate) fn mark_mac_ok(
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+    use sha2::Digest;
 
     #[test]
     fn zero_prev_is_64_zeros() {
