@@ -436,27 +436,7 @@ fn generated_id(sink: &str, start: Timestamp) -> String {
 /// the name exists, like `O_EXCL`, and never shows a half-written file),
 /// then the folder is fsynced. `Ok(false)` when the name was taken.
 fn create_exclusive(path: &Path, bytes: &[u8]) -> anyhow::Result<bool> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.tmp.{}",
-        path.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default(),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_file(&tmp);
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e.into());
-    }
+    let (dir, tmp) = write_temp_beside(path, bytes)?;
     let linked = std::fs::hard_link(&tmp, path);
     let _ = std::fs::remove_file(&tmp);
     match linked {
@@ -726,25 +706,39 @@ fn audit_removed(policy: &Policy, w: &Window) -> Result<(), crate::audit::AuditE
 
 /// Write `path` via a temporary file, fsync and rename, then fsync the folder.
 fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))?;
+    let (dir, tmp) = write_temp_beside(path, bytes)?;
+    std::fs::rename(&tmp, path)?;
+    std::fs::File::open(dir)?.sync_all()?;
+    Ok(())
+}
+
+/// Write `bytes` to a temporary file beside `path`, fsynced (removed again
+/// when the write fails); returns the folder and the temporary file.
+fn write_temp_beside<'p>(path: &'p Path, bytes: &[u8]) -> io::Result<(&'p Path, PathBuf)> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy());
     let tmp = dir.join(format!(
         ".{}.tmp.{}",
-        path.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default(),
+        name.unwrap_or_default(),
         std::process::id()
     ));
     // SECURITY: a fresh temporary file, never one planted at the name (a
     // symlink there would redirect the write).
     let _ = std::fs::remove_file(&tmp);
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path)?;
-    std::fs::File::open(dir)?.sync_all()?;
-    Ok(())
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    })();
+    match written {
+        Ok(()) => Ok((dir, tmp)),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
 }
