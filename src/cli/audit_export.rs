@@ -201,7 +201,8 @@ pub(crate) fn verified_entries(
     Ok((check, report, entries))
 }
 
-/// Hex SHA-256 of the first `len` bytes of `path` (the verified entries).
+/// Hex SHA-256 of the first `len` bytes of `path` (the verified entries;
+/// `u64::MAX` for the whole file).
 pub(crate) fn digest_prefix(path: &std::path::Path, len: u64) -> std::io::Result<String> {
     let mut f = std::fs::File::open(path)?.take(len);
     let mut h = Sha256::new();

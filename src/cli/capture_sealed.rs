@@ -523,11 +523,7 @@ fn open_export(
 /// Append the `capture_read` entries of `reads` (reason, reader, files),
 /// durable, before anything is decrypted.
 fn log_read(req: &OpenRequest<'_>, reads: Vec<ReadFile>) -> anyhow::Result<()> {
-    let by = req
-        .by
-        .map(str::to_owned)
-        .or_else(|| std::env::var("USER").ok())
-        .unwrap_or_else(|| "unknown".to_owned());
+    let by = reader(req.by);
     // SECURITY: the read is in the log, durable, before any key is
     // unwrapped; if it cannot be written nothing is opened.
     let mut alog = crate::audit::AuditLog::open(req.audit, None, std::time::Duration::from_secs(5))
@@ -537,6 +533,13 @@ fn log_read(req: &OpenRequest<'_>, reads: Vec<ReadFile>) -> anyhow::Result<()> {
             .context("cannot append capture_read: nothing opened")?;
     }
     Ok(())
+}
+
+/// Who reads captured content: `--by`, else `$USER`.
+pub(crate) fn reader(by: Option<&str>) -> String {
+    by.map(str::to_owned)
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "unknown".to_owned())
 }
 
 /// Write what `open` decrypts to `out` (or stdout), all or nothing.
