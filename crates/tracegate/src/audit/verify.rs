@@ -165,13 +165,11 @@ crate::named_enum! {
     }
 }
 
-/// Why an intact chain is not vouched for.
+/// Why an intact chain is not vouched for. (A missing checkpoint is not a
+/// reason: beside a log with entries it is tampering, and an empty log
+/// without one is intact.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unvouched {
-    /// There is no checkpoint. (No longer reported: a missing checkpoint
-    /// beside a log with entries is tampering, and an empty log without one
-    /// is intact. Kept so callers that match on it still build.)
-    NoCheckpoint,
     /// The checkpoint is older than the tail (a crash between the fsync of
     /// an entry and its checkpoint, or lines appended by something else).
     CheckpointBehind {
@@ -241,9 +239,7 @@ impl VerifyReport {
             VerifyStatus::Unvouched(Unvouched::CheckpointBehind { checkpoint_seq }) => {
                 Some(*checkpoint_seq)
             }
-            VerifyStatus::Unvouched(Unvouched::NoCheckpoint) | VerifyStatus::Tampered { .. } => {
-                None
-            }
+            VerifyStatus::Tampered { .. } => None,
         }
     }
 
@@ -277,10 +273,6 @@ impl VerifyReport {
             VerifyStatus::TornTail { torn_bytes } => format!(
                 "torn tail: {}, {last}, then a last line of {torn_bytes} bytes without a newline (a crash mid-write)",
                 crate::io_text::counted(self.entries, "intact entry", "intact entries")
-            ),
-            VerifyStatus::Unvouched(Unvouched::NoCheckpoint) => format!(
-                "unvouched: chain intact, {}, {last}, but there is no checkpoint",
-                crate::io_text::counted(self.entries, "entry", "entries")
             ),
             VerifyStatus::Unvouched(Unvouched::CheckpointBehind { checkpoint_seq }) => format!(
                 "unvouched: chain intact, {}, {last}, but the checkpoint vouches only up to seq {checkpoint_seq}",
