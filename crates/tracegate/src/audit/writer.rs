@@ -205,11 +205,6 @@ impl<S: LogSink> AuditLog<S> {
         self
     }
 
-    /// [`AuditLog::with_signer`] on a log already open.
-    pub fn set_signer(&mut self, signer: Option<Arc<SigningKey>>) {
-        self.signer = signer;
-    }
-
     /// The key that signs this handle's checkpoints, if any.
     pub fn signer(&self) -> Option<&Arc<SigningKey>> {
         self.signer.as_ref()
