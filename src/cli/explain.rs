@@ -345,13 +345,6 @@ fn noun(signal: Signal, n: usize) -> &'static str {
     }
 }
 
-fn signal_str(signal: Signal) -> &'static str {
-    match signal {
-        Signal::Traces => "traces",
-        Signal::Logs => "logs",
-    }
-}
-
 /// The signal an OTLP/JSON body names (traces unless it holds
 /// `resourceLogs` at the top).
 fn json_signal(b: &[u8]) -> Signal {
@@ -404,7 +397,7 @@ fn write_request(
 ) {
     let _ = match format {
         OutputFormat::Text => {
-            let mut s = format!("{label}: {} request: {summary}\n", signal_str(signal));
+            let mut s = format!("{label}: {} request: {summary}\n", signal.as_str());
             for (f, message) in findings {
                 s.push_str(&finding_text(*f, message));
             }
@@ -414,7 +407,7 @@ fn write_request(
             let v = json!({
                 "type": "request",
                 "file": label,
-                "signal": signal_str(signal),
+                "signal": signal.as_str(),
                 "outcome": summary,
                 "findings": findings.iter().map(|(f, m)| match f {
                     Some(f) => finding_json(f),
@@ -449,10 +442,7 @@ fn write_item(
     state: &str,
     findings: &[&Finding],
 ) {
-    let one = match signal {
-        Signal::Traces => "span",
-        Signal::Logs => "log record",
-    };
+    let one = noun(signal, 1);
     let _ = match format {
         OutputFormat::Text => {
             let mut s = format!(
@@ -469,7 +459,7 @@ fn write_item(
             let v = json!({
                 "type": "item",
                 "file": label,
-                "signal": signal_str(signal),
+                "signal": signal.as_str(),
                 "index": index,
                 "path": item.path,
                 "trace_id": item.trace_id,

@@ -396,11 +396,7 @@ impl Forwarder {
         body: Bytes,
         timeout: Duration,
     ) -> Result<u64, Fail> {
-        let path = match signal {
-            Signal::Traces => "/v1/traces",
-            Signal::Logs => "/v1/logs",
-        };
-        let mut req = hyper::Request::post(format!("{}{path}", self.base))
+        let mut req = hyper::Request::post(format!("{}/v1/{signal}", self.base))
             .header("content-type", "application/x-protobuf");
         if let Some(a) = &self.authorization {
             req = req.header(hyper::header::AUTHORIZATION, a.clone());
