@@ -43,12 +43,6 @@ pub mod window {
     pub use tracegate_fleet as budget_redis;
 }
 
-/// Lock a mutex whose data stays consistent even if a holder panicked
-/// (maps of handles, replaced whole; counters; caches).
-pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 // The library's floors under the paths the daemon's code names them by.
 pub(crate) use tracegate::internals::{
     audit, decision, finding, fleet, gate, io_text, policy, record, source,

@@ -15,7 +15,7 @@ pub use rule::{Detector, Rule};
 /// The longest key name shown in a finding, in characters.
 pub const MAX_SHOWN_KEY: usize = 64;
 
-crate::named_enum! {
+crate::io_text::named_enum! {
     /// What sort of problem a finding is; `as_str` names it in JSON output.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     #[non_exhaustive]

@@ -1,10 +1,53 @@
 //! Text for humans: how I/O errors read in messages (one lowercase line,
-//! without the OS's `(os error N)` suffix), and how counts are worded.
-//! Shared by the policy loader, the audit log and the command line. (Text
-//! that did not come from tracegate is shown on a terminal through
-//! [`crate::window::escape_display`].)
+//! without the OS's `(os error N)` suffix), how counts are worded, and the
+//! stable names of enums (`named_enum!`). Shared by the policy loader,
+//! the audit log and the command line. (Text that did not come from
+//! tracegate is shown on a terminal through the window module's
+//! `escape_display`.)
 
 use std::io;
+
+/// Declares a unit enum whose variants each have a stable name, written
+/// once beside the variant: `as_str`, `ALL` (declaration order),
+/// `from_name` and `Display` (the name) follow from that list.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! named_enum {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $($(#[$vmeta:meta])* $variant:ident = $text:literal,)*
+    }) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $($(#[$vmeta])* $variant,)*
+        }
+
+        impl $name {
+            /// Every variant, in declaration order.
+            $vis const ALL: [$name; [$($text),*].len()] = [$($name::$variant),*];
+
+            /// The variant's stable name.
+            $vis fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)*
+                }
+            }
+
+            /// The variant [`Self::as_str`] names `name`.
+            $vis fn from_name(name: &str) -> Option<$name> {
+                Self::ALL.into_iter().find(|v| v.as_str() == name)
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+// The library names it by this module's path (the layering test reads
+// paths); other crates as `tracegate::named_enum!`.
+pub(crate) use named_enum;
 
 /// A lowercase, one-line description of an I/O error.
 pub fn io_cause(e: &io::Error) -> String {

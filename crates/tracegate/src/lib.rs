@@ -121,45 +121,6 @@
 #![allow(rustdoc::private_intra_doc_links)]
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
-/// Declares a unit enum whose variants each have a stable name, written
-/// once beside the variant: `as_str`, `ALL` (declaration order),
-/// `from_name` and `Display` (the name) follow from that list.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! named_enum {
-    ($(#[$meta:meta])* $vis:vis enum $name:ident {
-        $($(#[$vmeta:meta])* $variant:ident = $text:literal,)*
-    }) => {
-        $(#[$meta])*
-        $vis enum $name {
-            $($(#[$vmeta])* $variant,)*
-        }
-
-        impl $name {
-            /// Every variant, in declaration order.
-            $vis const ALL: [$name; [$($text),*].len()] = [$($name::$variant),*];
-
-            /// The variant's stable name.
-            $vis fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)*
-                }
-            }
-
-            /// The variant [`Self::as_str`] names `name`.
-            $vis fn from_name(name: &str) -> Option<$name> {
-                Self::ALL.into_iter().find(|v| v.as_str() == name)
-            }
-        }
-
-        impl ::std::fmt::Display for $name {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
 #[doc(hidden)]
 pub mod audit;
 #[doc(hidden)]

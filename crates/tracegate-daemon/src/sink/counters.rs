@@ -8,6 +8,13 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Lock a mutex whose data stays consistent even if a holder panicked
+/// (maps of handles, replaced whole; counters; caches). For the whole
+/// daemon: the lowest of its modules that holds mutexes.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 tracegate::named_enum! {
     /// Why a record did not reach a sink; `as_str` is the metrics label
     /// value, `ALL` the order metrics list them in.

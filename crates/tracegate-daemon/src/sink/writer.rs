@@ -34,8 +34,8 @@ use super::otlp::{
     backoff_wait, grow,
 };
 use super::spool::{Spool, SpoolError};
-use crate::lock;
 use crate::policy::{ExportRetry, SinkOutput, SpoolSettings};
+use crate::sink::counters::lock;
 
 /// Write buffer of a sink writer.
 const WRITE_BUFFER: usize = 256 * 1024;

@@ -17,7 +17,7 @@ pub const SHORT_CAP: usize = 256;
 /// Marker appended to a string that was cut to its cap.
 pub const CUT_MARKER: &str = "…[cut]";
 
-crate::named_enum! {
+crate::io_text::named_enum! {
     /// Why a capture window was closed: `as_str` names it in the log, and
     /// `ALL` lists the causes in the order the log's documentation does.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

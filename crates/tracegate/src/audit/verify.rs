@@ -125,7 +125,7 @@ pub struct SignedCheck {
     pub since: Option<PublishedHead>,
 }
 
-crate::named_enum! {
+crate::io_text::named_enum! {
     /// The kind of tampering found.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     #[non_exhaustive]

@@ -96,7 +96,7 @@ pub struct Referenced {
     pub sha256: String,
 }
 
-crate::named_enum! {
+crate::io_text::named_enum! {
     /// What a [`Referenced`] file is.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum RefKind {

@@ -239,7 +239,7 @@ impl Segments {
     }
 }
 
-crate::named_enum! {
+crate::io_text::named_enum! {
     /// The JSON type a field must have, named in the policy by `as_str`.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum ValueType {

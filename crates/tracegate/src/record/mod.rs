@@ -8,7 +8,7 @@ pub mod tape;
 
 use tape::{Kind, Tape, string_value};
 
-crate::named_enum! {
+crate::io_text::named_enum! {
     /// A record format (docs/reference.md, Records); its name (`as_str`)
     /// is the one `--input-format` takes.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]

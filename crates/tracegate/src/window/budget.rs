@@ -406,7 +406,7 @@ pub enum Lease {
     Unavailable(StoreFault),
 }
 
-crate::named_enum! {
+crate::io_text::named_enum! {
     /// Why the fleet's budget store granted nothing; its word (`as_str`)
     /// is used in audit details, metrics and status. Fixed words only: the
     /// store's own error text is never passed on (it may quote keys or

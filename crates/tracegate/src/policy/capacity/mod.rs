@@ -52,7 +52,7 @@ use super::{OtlpRules, Policy};
 use crate::otlp_schema::{self, FieldKind, Name, Place, Repeated, Structural, Text};
 use count::{CountError, Mode, log_add};
 
-crate::named_enum! {
+crate::io_text::named_enum! {
     /// A record format whose bound is computed; its name (`as_str`) is
     /// the one in reports and in `max_free_bits` tables.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -117,7 +117,7 @@ impl Bound {
     }
 }
 
-crate::named_enum! {
+crate::io_text::named_enum! {
     /// The two export requests, named as in their OTLP/HTTP paths
     /// (`/v1/traces`, `/v1/logs`).
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
