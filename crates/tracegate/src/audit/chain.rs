@@ -6,8 +6,8 @@ use std::path::Path;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
-use super::error::{AuditError, io_cause};
-use super::fsx::{MAX_SMALL_FILE, OpenFail, read_small};
+use super::error::AuditError;
+use super::fsx::{MAX_SMALL_FILE, read_small};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -70,12 +70,7 @@ impl AuditKey {
         let mut bytes = match read_small(path, true, MAX_SMALL_FILE) {
             Ok(Some(b)) => b,
             Ok(None) => return Err(key_err("no such file or directory".to_owned())),
-            Err(OpenFail::NotRegular) => {
-                return Err(key_err(
-                    "not a regular file (a FIFO, a device or a folder)".to_owned(),
-                ));
-            }
-            Err(OpenFail::Io(e)) => return Err(key_err(io_cause(&e))),
+            Err(e) => return Err(key_err(e.cause())),
         };
         if bytes.len() as u64 > MAX_SMALL_FILE {
             return Err(key_err(format!(
