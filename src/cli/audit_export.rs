@@ -135,20 +135,8 @@ fn export(args: &ExportArgs) -> anyhow::Result<(String, u8)> {
         (_, Some(p)) => Some(SigningKey::load(p)?),
         (_, None) => None,
     };
-    let key = args.key_file.as_deref().map(AuditKey::load).transpose()?;
-    let check = super::audit_verify::signed_check(&args.public_keys, None)?;
-    let report = verify_signed(&args.file, key.as_ref(), args.anchor.as_deref(), &check)?;
+    let (check, report, entries) = verified_entries(args)?;
     let code = report.exit_code();
-    // Only the entries the verification read intact are exported.
-    let cut = trusted_entries(&report);
-    let mut entries: Vec<Entry> = Vec::new();
-    for e in read_entries(&args.file, key.as_ref())? {
-        let Ok(e) = e else { break };
-        if e.seq >= cut {
-            break;
-        }
-        entries.push(e);
-    }
     let in_range =
         |ts: Timestamp| args.since.is_none_or(|s| ts >= s) && args.until.is_none_or(|u| ts < u);
     if args.format == ExportFormat::Ocsf {
@@ -182,24 +170,39 @@ fn export(args: &ExportArgs) -> anyhow::Result<(String, u8)> {
     Ok((text, code))
 }
 
-/// How many entries, from the first, a reader may take as the log wrote
-/// them: those the verification read intact, and never the entry it names
-/// as the first that cannot be trusted. An edited line is found at the
-/// next line (whose `prev` no longer matches), so the verifier has counted
-/// it among the intact ones by then; the tampered `seq` is the edited
-/// entry itself.
+/// The log of `args` verified (its keyed chain, anchor and signatures),
+/// and the entries a reader may take as the log wrote them: those the
+/// verification read intact, and never the entry it names as the first
+/// that cannot be trusted. An edited line is found at the next line (whose
+/// `prev` no longer matches), so the verifier has counted it among the
+/// intact ones by then; the tampered `seq` is the edited entry itself.
 ///
 /// SECURITY: without this cut an export or report of a tampered log would
 /// state the edited entry's facts (a forged requester or reason, a window
 /// that never was) as if the chain vouched for them.
-pub(crate) fn trusted_entries(report: &VerifyReport) -> u64 {
-    match &report.status {
+pub(crate) fn verified_entries(
+    args: &ExportArgs,
+) -> anyhow::Result<(crate::audit::SignedCheck, VerifyReport, Vec<Entry>)> {
+    let key = args.key_file.as_deref().map(AuditKey::load).transpose()?;
+    let check = super::audit_verify::signed_check(&args.public_keys, None)?;
+    let report = verify_signed(&args.file, key.as_ref(), args.anchor.as_deref(), &check)?;
+    let cut = match &report.status {
         VerifyStatus::Tampered { seq, .. } => report.entries.min(*seq),
         _ => report.entries,
+    };
+    let mut entries: Vec<Entry> = Vec::new();
+    for e in read_entries(&args.file, key.as_ref())? {
+        let Ok(e) = e else { break };
+        if e.seq >= cut {
+            break;
+        }
+        entries.push(e);
     }
+    Ok((check, report, entries))
 }
 
-/// Hex SHA-256 of the first `len` bytes of `path` (the verified entries).
+/// Hex SHA-256 of the first `len` bytes of `path` (the verified entries;
+/// `u64::MAX` for the whole file).
 pub(crate) fn digest_prefix(path: &std::path::Path, len: u64) -> std::io::Result<String> {
     let mut f = std::fs::File::open(path)?.take(len);
     let mut h = Sha256::new();

@@ -32,7 +32,7 @@ use jiff::Timestamp;
 use serde_json::Value;
 
 use super::audit_export::{ExportArgs, ExportFormat};
-use crate::audit::{AuditEvent, AuditKey, Entry, VerifyStatus, read_entries, verify_signed};
+use crate::audit::{AuditEvent, VerifyStatus};
 use crate::daemon::html::{csp_hash, escape};
 
 /// Arguments of `audit report`.
@@ -99,23 +99,6 @@ struct Refusal {
 /// The page and the exit code.
 fn report(args: &ReportArgs) -> anyhow::Result<(String, u8)> {
     use anyhow::Context;
-    let key = args.key_file.as_deref().map(AuditKey::load).transpose()?;
-    let check = super::audit_verify::signed_check(&args.public_keys, None)?;
-    let report = verify_signed(&args.file, key.as_ref(), args.anchor.as_deref(), &check)?;
-    // Only the entries the verification read intact are shown, never the
-    // one it names tampered.
-    let cut = super::audit_export::trusted_entries(&report);
-    let mut entries: Vec<Entry> = Vec::new();
-    for e in read_entries(&args.file, key.as_ref())? {
-        let Ok(e) = e else { break };
-        if e.seq >= cut {
-            break;
-        }
-        entries.push(e);
-    }
-    let digest = super::audit_export::digest_prefix(&args.file, report.bytes)
-        .with_context(|| format!("cannot read `{}`", args.file.display()))?;
-    let key_ids: Vec<String> = check.keys.iter().map(|k| k.id()).collect();
     let ex = ExportArgs {
         file: args.file.clone(),
         since: args.since,
@@ -126,6 +109,12 @@ fn report(args: &ReportArgs) -> anyhow::Result<(String, u8)> {
         anchor: args.anchor.clone(),
         public_keys: args.public_keys.clone(),
     };
+    // Only the entries the verification read intact are shown, never the
+    // one it names tampered.
+    let (check, report, entries) = super::audit_export::verified_entries(&ex)?;
+    let digest = super::audit_export::digest_prefix(&args.file, report.bytes)
+        .with_context(|| format!("cannot read `{}`", args.file.display()))?;
+    let key_ids: Vec<String> = check.keys.iter().map(|k| k.id()).collect();
     let st = super::audit_export::statement(&ex, &report, &entries, &digest, &key_ids);
     let in_range =
         |ts: Timestamp| args.since.is_none_or(|s| ts >= s) && args.until.is_none_or(|u| ts < u);

@@ -71,24 +71,21 @@ pub struct VerifyArgs {
 /// errors to `stderr` (and, with `--format json`, also a JSON object with
 /// `"status":"error"` to `stdout`).
 pub fn run(args: &VerifyArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
-    if args.anchor.is_some() && !args.more.is_empty() {
-        // An anchor belongs to one log (each replica keeps its own); one
-        // anchor cannot vouch for several logs, so refuse rather than check
-        // some logs against it and others against none.
-        let _ = writeln!(
-            stderr,
-            "error: --anchor names one log's anchor; verify each log with its own --anchor"
-        );
-        return 2;
-    }
-    if args.since_head.is_some() && !args.more.is_empty() {
-        // A published head names one log (its origin is the log's first
-        // entry); it cannot vouch for several.
-        let _ = writeln!(
-            stderr,
-            "error: --since-head names one log's head; verify each log with its own --since-head"
-        );
-        return 2;
+    // An anchor belongs to one log (each replica keeps its own), and a
+    // published head names one log (its origin is the log's first entry):
+    // neither can vouch for several, so refuse rather than check some logs
+    // against it and others against none.
+    for (given, flag, what) in [
+        (args.anchor.is_some(), "--anchor", "anchor"),
+        (args.since_head.is_some(), "--since-head", "head"),
+    ] {
+        if given && !args.more.is_empty() {
+            let _ = writeln!(
+                stderr,
+                "error: {flag} names one log's {what}; verify each log with its own {flag}"
+            );
+            return 2;
+        }
     }
     if args.init_anchor
         && let Some(anchor) = &args.anchor

@@ -128,13 +128,7 @@ pub fn run(cmd: &CaptureCommand) -> u8 {
             return if engaged { exit::FINDINGS } else { exit::OK };
         }
     };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            super::report_error(&e);
-            exit::ERROR
-        }
-    }
+    super::reported(result).unwrap_or(exit::ERROR)
 }
 
 fn off(policy: &Path, reason: &str) -> anyhow::Result<u8> {

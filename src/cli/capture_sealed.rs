@@ -11,6 +11,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -60,21 +61,19 @@ pub fn keygen(out: &Path) -> anyhow::Result<u8> {
         .strftime("%Y-%m-%dT%H:%M:%SZ")
         .to_string();
     let text = id.file_text(&created);
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
         // SECURITY: the identity is readable by its owner only, from its
         // first byte.
-        opts.mode(0o600);
-    }
-    let mut f = opts.open(out).with_context(|| {
-        format!(
-            "cannot create `{}` (an existing file is never replaced)",
-            out.display()
-        )
-    })?;
+        .mode(0o600)
+        .open(out)
+        .with_context(|| {
+            format!(
+                "cannot create `{}` (an existing file is never replaced)",
+                out.display()
+            )
+        })?;
     f.write_all(text.as_bytes())
         .and_then(|()| f.sync_all())
         .with_context(|| format!("cannot write `{}`", out.display()))?;
@@ -524,11 +523,7 @@ fn open_export(
 /// Append the `capture_read` entries of `reads` (reason, reader, files),
 /// durable, before anything is decrypted.
 fn log_read(req: &OpenRequest<'_>, reads: Vec<ReadFile>) -> anyhow::Result<()> {
-    let by = req
-        .by
-        .map(str::to_owned)
-        .or_else(|| std::env::var("USER").ok())
-        .unwrap_or_else(|| "unknown".to_owned());
+    let by = reader(req.by);
     // SECURITY: the read is in the log, durable, before any key is
     // unwrapped; if it cannot be written nothing is opened.
     let mut alog = crate::audit::AuditLog::open(req.audit, None, std::time::Duration::from_secs(5))
@@ -538,6 +533,13 @@ fn log_read(req: &OpenRequest<'_>, reads: Vec<ReadFile>) -> anyhow::Result<()> {
             .context("cannot append capture_read: nothing opened")?;
     }
     Ok(())
+}
+
+/// Who reads captured content: `--by`, else `$USER`.
+pub(crate) fn reader(by: Option<&str>) -> String {
+    by.map(str::to_owned)
+        .or_else(|| std::env::var("USER").ok())
+        .unwrap_or_else(|| "unknown".to_owned())
 }
 
 /// Write what `open` decrypts to `out` (or stdout), all or nothing.
@@ -598,15 +600,11 @@ impl Output {
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 let t = dir.join(format!(".{name}.tracegate-open-{}", std::process::id()));
-                let mut opts = std::fs::OpenOptions::new();
-                opts.write(true).create_new(true);
-                #[cfg(unix)]
-                {
-                    use std::os::unix::fs::OpenOptionsExt as _;
+                let f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
                     // SECURITY: plaintext content, owner only.
-                    opts.mode(0o600);
-                }
-                let f = opts
+                    .mode(0o600)
                     .open(&t)
                     .with_context(|| format!("cannot create `{}`", t.display()))?;
                 Some((t, p.to_path_buf(), f))

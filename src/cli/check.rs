@@ -94,19 +94,11 @@ pub fn run(args: &CheckArgs) -> u8 {
         },
     };
     let sink_name = args.sink.clone().unwrap_or_default();
-    let windows = match allowed_windows(&policy, &sink_name, args) {
-        Ok(w) => w,
-        Err(e) => {
-            super::report_error(&e);
-            return exit::ERROR;
-        }
+    let Some(windows) = super::reported(allowed_windows(&policy, &sink_name, args)) else {
+        return exit::ERROR;
     };
-    let inputs = match Inputs::new(&args.input) {
-        Ok(i) => Arc::new(i),
-        Err(e) => {
-            super::report_error(&e);
-            return exit::ERROR;
-        }
+    let Some(inputs) = super::reported(Inputs::new(&args.input)).map(Arc::new) else {
+        return exit::ERROR;
     };
     let stdout = io::stdout();
     let out = BufWriter::with_capacity(64 * 1024, stdout.lock());

@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use anyhow::Context as _;
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 
@@ -45,16 +46,9 @@ pub fn run_man(args: &ManArgs) -> u8 {
     if let Some(dir) = &args.dir {
         let written =
             std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(cmd, dir));
-        return match written {
-            Ok(()) => exit::OK,
-            Err(e) => {
-                super::report_error(
-                    &anyhow::Error::new(e)
-                        .context(format!("cannot write manual pages to `{}`", dir.display())),
-                );
-                exit::ERROR
-            }
-        };
+        let written =
+            written.with_context(|| format!("cannot write manual pages to `{}`", dir.display()));
+        return super::reported(written).map_or(exit::ERROR, |()| exit::OK);
     }
     let mut page = Vec::new();
     // The page names only pages `--dir` writes: clap's generated `help`

@@ -15,6 +15,7 @@ use std::io::{self, BufWriter, Read as _, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use anyhow::Context as _;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
@@ -80,12 +81,11 @@ pub fn run(args: &ExplainArgs) -> u8 {
     let mut out = BufWriter::new(stdout.lock());
     let mut any = false;
     for file in &args.files {
-        let body = match read_body(file, policy.server().max_body_bytes) {
-            Ok(b) => b,
-            Err(e) => {
-                super::report_error(&e.context(format!("cannot read `{}`", file.display())));
-                return exit::ERROR;
-            }
+        let body = read_body(file, policy.server().max_body_bytes);
+        let Some(body) =
+            super::reported(body.with_context(|| format!("cannot read `{}`", file.display())))
+        else {
+            return exit::ERROR;
         };
         let name = file.display().to_string();
         let requests = split(&body);
@@ -345,13 +345,6 @@ fn noun(signal: Signal, n: usize) -> &'static str {
     }
 }
 
-fn signal_str(signal: Signal) -> &'static str {
-    match signal {
-        Signal::Traces => "traces",
-        Signal::Logs => "logs",
-    }
-}
-
 /// The signal an OTLP/JSON body names (traces unless it holds
 /// `resourceLogs` at the top).
 fn json_signal(b: &[u8]) -> Signal {
@@ -404,7 +397,7 @@ fn write_request(
 ) {
     let _ = match format {
         OutputFormat::Text => {
-            let mut s = format!("{label}: {} request: {summary}\n", signal_str(signal));
+            let mut s = format!("{label}: {} request: {summary}\n", signal.as_str());
             for (f, message) in findings {
                 s.push_str(&finding_text(*f, message));
             }
@@ -414,7 +407,7 @@ fn write_request(
             let v = json!({
                 "type": "request",
                 "file": label,
-                "signal": signal_str(signal),
+                "signal": signal.as_str(),
                 "outcome": summary,
                 "findings": findings.iter().map(|(f, m)| match f {
                     Some(f) => finding_json(f),
@@ -449,10 +442,7 @@ fn write_item(
     state: &str,
     findings: &[&Finding],
 ) {
-    let one = match signal {
-        Signal::Traces => "span",
-        Signal::Logs => "log record",
-    };
+    let one = noun(signal, 1);
     let _ = match format {
         OutputFormat::Text => {
             let mut s = format!(
@@ -469,7 +459,7 @@ fn write_item(
             let v = json!({
                 "type": "item",
                 "file": label,
-                "signal": signal_str(signal),
+                "signal": signal.as_str(),
                 "index": index,
                 "path": item.path,
                 "trace_id": item.trace_id,

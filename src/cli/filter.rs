@@ -5,6 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use anyhow::Context as _;
 use clap::Args;
 
 use super::input::{Inputs, is_broken_pipe};
@@ -193,12 +194,8 @@ fn for_each_record(
     let stdout = io::stdout();
     let mut out = Lines(BufWriter::with_capacity(256 * 1024, stdout.lock()));
     let mut tally = FilterTally::default();
-    let inputs = match Inputs::new(input) {
-        Ok(i) => i,
-        Err(e) => {
-            super::report_error(&e);
-            return exit::ERROR;
-        }
+    let Some(inputs) = super::reported(Inputs::new(input)) else {
+        return exit::ERROR;
     };
     let result = inputs.for_each_line(max_line, |_, n, line| {
         tally.records += 1;
@@ -222,61 +219,55 @@ fn stream_sealed(
     name: &str,
     quiet: bool,
 ) -> u8 {
-    let pipe = match Pipe::spawn(Box::new(io::stdout())) {
-        Ok(p) => p,
-        Err(e) => {
-            super::report_error(&anyhow::Error::new(e).context("cannot start the sealing writer"));
-            capture.finish();
-            return exit::ERROR;
-        }
+    let pipe = Pipe::spawn(Box::new(io::stdout())).context("cannot start the sealing writer");
+    let Some(pipe) = super::reported(pipe) else {
+        capture.finish();
+        return exit::ERROR;
     };
     let tx = pipe.tx();
     capture.seal_through(tx.clone());
     let max_line = gate.policy().limits().max_line_bytes;
     let mut warned = false;
     let mut tally = FilterTally::default();
-    let result = match Inputs::new(input) {
-        Ok(inputs) => inputs.for_each_line(max_line, |_, n, line| {
-            tally.records += 1;
-            let mut out = &tx;
-            let d = gate_one(gate, capture, n, line, &mut tally);
-            if !d.is_full() {
-                crate::sink::send(&mut out, gate, line, &d)?;
-                return Ok(());
-            }
-            let bytes = match (d.written, line) {
-                (Some(Written::Line), Line::Text(b)) => *b,
-                (Some(Written::Rebuilt), _) => gate.output(),
-                _ => &[],
-            };
-            match capture.seal(bytes, &mut |_| false) {
-                Ok(_) => return Ok(()),
-                Err(_) if tx.failed() => {
-                    return Err(io::Error::other("the sealing writer stopped"));
-                }
-                Err(e) => {
-                    // Said once per run; the error's text is fixed (no
-                    // record value).
-                    if !warned {
-                        warned = true;
-                        tracing::warn!(error = %e, "a record could not be sealed: it, and any other that cannot be, goes out at standard level");
-                    }
-                }
-            }
-            // SECURITY: content that cannot be sealed never goes out: the
-            // record goes out at standard level.
-            tally.full = tally.full.saturating_sub(1);
-            let d = judge_for_sink(gate, None, n, line);
-            crate::sink::send(&mut out, gate, line, &d)?;
-            Ok(())
-        }),
-        Err(e) => {
-            super::report_error(&e);
-            capture.finish();
-            let _ = pipe.finish();
-            return exit::ERROR;
-        }
+    let Some(inputs) = super::reported(Inputs::new(input)) else {
+        capture.finish();
+        let _ = pipe.finish();
+        return exit::ERROR;
     };
+    let result = inputs.for_each_line(max_line, |_, n, line| {
+        tally.records += 1;
+        let mut out = &tx;
+        let d = gate_one(gate, capture, n, line, &mut tally);
+        if !d.is_full() {
+            crate::sink::send(&mut out, gate, line, &d)?;
+            return Ok(());
+        }
+        let bytes = match (d.written, line) {
+            (Some(Written::Line), Line::Text(b)) => *b,
+            (Some(Written::Rebuilt), _) => gate.output(),
+            _ => &[],
+        };
+        match capture.seal(bytes, &mut |_| false) {
+            Ok(_) => return Ok(()),
+            Err(_) if tx.failed() => {
+                return Err(io::Error::other("the sealing writer stopped"));
+            }
+            Err(e) => {
+                // Said once per run; the error's text is fixed (no
+                // record value).
+                if !warned {
+                    warned = true;
+                    tracing::warn!(error = %e, "a record could not be sealed: it, and any other that cannot be, goes out at standard level");
+                }
+            }
+        }
+        // SECURITY: content that cannot be sealed never goes out: the
+        // record goes out at standard level.
+        tally.full = tally.full.saturating_sub(1);
+        let d = judge_for_sink(gate, None, n, line);
+        crate::sink::send(&mut out, gate, line, &d)?;
+        Ok(())
+    });
     capture.finish();
     drop(tx);
     let written = pipe.finish();
@@ -377,12 +368,8 @@ pub(super) fn stream_ordered(
     name: &str,
     quiet: bool,
 ) -> u8 {
-    let inputs = match Inputs::new(input) {
-        Ok(i) => Arc::new(i),
-        Err(e) => {
-            super::report_error(&e);
-            return exit::ERROR;
-        }
+    let Some(inputs) = super::reported(Inputs::new(input)).map(Arc::new) else {
+        return exit::ERROR;
     };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(256 * 1024, stdout.lock());

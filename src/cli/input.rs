@@ -4,6 +4,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read};
+use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -423,14 +424,9 @@ impl Blocks<'_> {
 /// wait on.
 fn open_plain(path: &Path) -> anyhow::Result<Opened<Box<dyn Read + Send>>> {
     let name = path.display().to_string();
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
         .open(path)
         .with_context(|| format!("cannot open `{name}`"))?;
     let meta = file

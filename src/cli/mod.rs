@@ -269,6 +269,11 @@ pub fn report_error(err: &anyhow::Error) {
     eprintln!("{msg}");
 }
 
+/// `r`'s value, or `None` with its error reported ([`report_error`]).
+pub fn reported<T>(r: anyhow::Result<T>) -> Option<T> {
+    r.map_err(|e| report_error(&e)).ok()
+}
+
 /// Load a policy, printing every error on failure.
 pub fn load_policy(path: &std::path::Path) -> Option<crate::policy::Policy> {
     report_policy(

@@ -77,7 +77,7 @@ pub fn run(cmd: &PolicyCommand) -> u8 {
             policy,
             format: ErrorFormat::Json,
             ..
-        } => check_report_json(policy),
+        } => check_json(policy, true),
         PolicyCommand::Check {
             policy,
             error_format: ErrorFormat::Text,
@@ -87,7 +87,7 @@ pub fn run(cmd: &PolicyCommand) -> u8 {
             policy,
             error_format: ErrorFormat::Json,
             ..
-        } => check_json(policy),
+        } => check_json(policy, false),
         PolicyCommand::Init { dir, otel_genai } => init(dir, *otel_genai),
         PolicyCommand::PrintDefault => {
             print!("{}", crate::policy::defaults::text());
@@ -101,15 +101,19 @@ pub fn run(cmd: &PolicyCommand) -> u8 {
 }
 
 /// `policy check --error-format json`: every error as one JSON object on
-/// stdout, then a summary object.
-fn check_json(path: &Path) -> u8 {
+/// stdout, then a summary object; with `capacity` (`--format json`), a
+/// valid policy's capacity report (`"type": "capacity"`) before the summary.
+fn check_json(path: &Path, capacity: bool) -> u8 {
     let (summary, code) = match Policy::load_checked(path, &crate::tls::PemCheck) {
-        Ok(p) => (
-            serde_json::json!({
+        Ok(p) => {
+            if capacity {
+                println!("{}", capacity_json(&p));
+            }
+            let summary = serde_json::json!({
                 "type": "summary", "valid": true, "errors": 0, "sha256": p.sha256(),
-            }),
-            exit::OK,
-        ),
+            });
+            (summary, exit::OK)
+        }
         Err(errors) => {
             for e in &errors.0 {
                 println!("{}", e.to_json());
@@ -122,24 +126,6 @@ fn check_json(path: &Path) -> u8 {
     };
     println!("{summary}");
     code
-}
-
-/// `policy check --format json`: the capacity report as one JSON object
-/// (`"type": "capacity"`), then the summary; errors as `--error-format json`.
-fn check_report_json(path: &Path) -> u8 {
-    match Policy::load_checked(path, &crate::tls::PemCheck) {
-        Ok(p) => {
-            println!("{}", capacity_json(&p));
-            println!(
-                "{}",
-                serde_json::json!({
-                    "type": "summary", "valid": true, "errors": 0, "sha256": p.sha256(),
-                })
-            );
-            exit::OK
-        }
-        Err(_) => check_json(path),
-    }
 }
 
 /// One bound as JSON: `free_bits` (`null` when unbounded), whole bits
@@ -233,23 +219,18 @@ pub fn describe_capacity(p: &Policy) -> String {
 /// into place, so that a folder that exists (and is not empty) is never
 /// written into and a failure leaves nothing half-made.
 fn init(dir: &Path, otel_genai: bool) -> u8 {
-    match write_starter(dir, otel_genai) {
-        Ok(files) => {
-            println!("wrote a starting policy to `{}`:", dir.display());
-            for f in files {
-                println!("  {}", dir.join(f).display());
-            }
-            let d = dir.display();
-            println!("next:");
-            println!("  tracegate policy check {d}");
-            println!("  tracegate serve --policy {d}");
-            exit::OK
-        }
-        Err(e) => {
-            super::report_error(&e);
-            exit::ERROR
-        }
+    let Some(files) = super::reported(write_starter(dir, otel_genai)) else {
+        return exit::ERROR;
+    };
+    println!("wrote a starting policy to `{}`:", dir.display());
+    for f in files {
+        println!("  {}", dir.join(f).display());
     }
+    let d = dir.display();
+    println!("next:");
+    println!("  tracegate policy check {d}");
+    println!("  tracegate serve --policy {d}");
+    exit::OK
 }
 
 fn write_starter(dir: &Path, otel_genai: bool) -> anyhow::Result<Vec<&'static str>> {

@@ -122,7 +122,6 @@ fn audit_read(
     reason: &str,
 ) -> anyhow::Result<()> {
     use anyhow::Context;
-    use sha2::{Digest, Sha256};
     if args.input.files.is_empty() {
         anyhow::bail!("--reason names the files read: give capture files, not stdin");
     }
@@ -136,29 +135,15 @@ fn audit_read(
                 p.display()
             );
         }
-        let mut f =
-            std::fs::File::open(p).with_context(|| format!("cannot read `{}`", p.display()))?;
-        let mut h = Sha256::new();
-        let mut buf = vec![0u8; 64 * 1024];
-        loop {
-            let n = std::io::Read::read(&mut f, &mut buf)
-                .with_context(|| format!("cannot read `{}`", p.display()))?;
-            if n == 0 {
-                break;
-            }
-            h.update(&buf[..n]);
-        }
+        let sha256 = super::audit_export::digest_prefix(p, u64::MAX)
+            .with_context(|| format!("cannot read `{}`", p.display()))?;
         files.push(crate::audit::ReadFile {
             path: p.display().to_string(),
-            sha256: hex::encode(h.finalize()),
+            sha256,
             segments: Vec::new(),
         });
     }
-    let by = args
-        .by
-        .clone()
-        .or_else(|| std::env::var("USER").ok())
-        .unwrap_or_else(|| "unknown".to_owned());
+    let by = super::capture_sealed::reader(args.by.as_deref());
     let mut log = match (policy.audit(), &args.audit) {
         (Some(settings), path) => {
             let mut s = settings.clone();

@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use anyhow::Context as _;
 use clap::Args;
 
 use super::exit;
@@ -35,16 +36,12 @@ pub fn run_serve(args: &ServeArgs) -> u8 {
     let Some(policy) = super::load_policy_for_capture(&args.policy) else {
         return exit::ERROR;
     };
-    let rt = match tokio::runtime::Builder::new_multi_thread()
+    let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("tracegate-serve")
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            super::report_error(&anyhow::Error::new(e).context("cannot start the async runtime"));
-            return exit::ERROR;
-        }
+        .build();
+    let Some(rt) = super::reported(rt.context("cannot start the async runtime")) else {
+        return exit::ERROR;
     };
     let opts = ServeOptions {
         policy: args.policy.clone(),
@@ -53,13 +50,7 @@ pub fn run_serve(args: &ServeArgs) -> u8 {
         grpc_listen: args.grpc_listen,
         grpc_ready_file: args.grpc_ready_file.clone(),
     };
-    match rt.block_on(run(opts, policy)) {
-        Ok(()) => exit::OK,
-        Err(e) => {
-            super::report_error(&e);
-            exit::ERROR
-        }
-    }
+    super::reported(rt.block_on(run(opts, policy))).map_or(exit::ERROR, |()| exit::OK)
 }
 
 /// Structured logs on stderr; level from `RUST_LOG` (default `info`).

@@ -114,13 +114,7 @@ pub fn run(cmd: &WindowCommand) -> u8 {
         WindowCommand::Close { policy, id } => close(policy, id),
         WindowCommand::List { policy } => list(policy),
     };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            super::report_error(&e);
-            exit::ERROR
-        }
-    }
+    super::reported(result).unwrap_or(exit::ERROR)
 }
 
 fn require_folder(dir: &Path) -> anyhow::Result<()> {
@@ -442,27 +436,7 @@ fn generated_id(sink: &str, start: Timestamp) -> String {
 /// the name exists, like `O_EXCL`, and never shows a half-written file),
 /// then the folder is fsynced. `Ok(false)` when the name was taken.
 fn create_exclusive(path: &Path, bytes: &[u8]) -> anyhow::Result<bool> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.tmp.{}",
-        path.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default(),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_file(&tmp);
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e.into());
-    }
+    let (dir, tmp) = write_temp_beside(path, bytes)?;
     let linked = std::fs::hard_link(&tmp, path);
     let _ = std::fs::remove_file(&tmp);
     match linked {
@@ -519,14 +493,7 @@ fn close(path: &Path, id: &str) -> anyhow::Result<u8> {
         // The clock may be ahead: the close is audited all the same, so the
         // window stays closed for good when the clock is put right.
         if let Ok(policy) = Policy::load(dir)
-            && let Err(e) = audit(
-                &policy,
-                &AuditEvent::WindowClosed {
-                    window: w.id.clone(),
-                    sink: w.sink.clone(),
-                    cause: CloseCause::Removed,
-                },
-            )
+            && let Err(e) = audit_removed(&policy, &w)
         {
             eprintln!("tracegate: warning: not audited: {e}");
         }
@@ -538,14 +505,7 @@ fn close(path: &Path, id: &str) -> anyhow::Result<u8> {
     // file change.
     match Policy::load_checked(dir, &PemCheck) {
         Ok(policy) => {
-            if let Err(e) = audit(
-                &policy,
-                &AuditEvent::WindowClosed {
-                    window: w.id.clone(),
-                    sink: w.sink.clone(),
-                    cause: CloseCause::Removed,
-                },
-            ) {
+            if let Err(e) = audit_removed(&policy, &w) {
                 eprintln!("tracegate: warning: not audited: {e}");
             }
         }
@@ -662,14 +622,7 @@ fn close_in_policy_file(path: &Path, id: &str) -> anyhow::Result<u8> {
     }
     // SECURITY: the close is on record before the command says it is done;
     // every gate honours it from the log (a permanent cause).
-    if let Err(e) = audit(
-        &policy,
-        &AuditEvent::WindowClosed {
-            window: w.id.clone(),
-            sink: w.sink.clone(),
-            cause: CloseCause::Removed,
-        },
-    ) {
+    if let Err(e) = audit_removed(&policy, &w) {
         anyhow::bail!("the close of window `{id}` could not be audited: {e}; {other_ways}");
     }
     println!(
@@ -741,27 +694,51 @@ fn audit(policy: &Policy, event: &AuditEvent) -> Result<(), crate::audit::AuditE
     Ok(())
 }
 
+/// Audit the close of `w` by the operator (cause `removed`).
+fn audit_removed(policy: &Policy, w: &Window) -> Result<(), crate::audit::AuditError> {
+    let event = AuditEvent::WindowClosed {
+        window: w.id.clone(),
+        sink: w.sink.clone(),
+        cause: CloseCause::Removed,
+    };
+    audit(policy, &event)
+}
+
 /// Write `path` via a temporary file, fsync and rename, then fsync the folder.
 fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))?;
+    let (dir, tmp) = write_temp_beside(path, bytes)?;
+    std::fs::rename(&tmp, path)?;
+    std::fs::File::open(dir)?.sync_all()?;
+    Ok(())
+}
+
+/// Write `bytes` to a temporary file beside `path`, fsynced (removed again
+/// when the write fails); returns the folder and the temporary file.
+fn write_temp_beside<'p>(path: &'p Path, bytes: &[u8]) -> io::Result<(&'p Path, PathBuf)> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy());
     let tmp = dir.join(format!(
         ".{}.tmp.{}",
-        path.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default(),
+        name.unwrap_or_default(),
         std::process::id()
     ));
     // SECURITY: a fresh temporary file, never one planted at the name (a
     // symlink there would redirect the write).
     let _ = std::fs::remove_file(&tmp);
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path)?;
-    std::fs::File::open(dir)?.sync_all()?;
-    Ok(())
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    })();
+    match written {
+        Ok(()) => Ok((dir, tmp)),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
 }

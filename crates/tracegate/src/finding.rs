@@ -15,26 +15,17 @@ pub use rule::{Detector, Rule};
 /// The longest key name shown in a finding, in characters.
 pub const MAX_SHOWN_KEY: usize = 64;
 
-/// What sort of problem a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum FindingKind {
-    /// The record breaks the standard allowlist (or a window rule).
-    Violation,
-    /// The line is not a well-formed record.
-    Malformed,
-    /// A latency-evidence record fails an auditor check.
-    Evidence,
-}
-
-impl FindingKind {
-    /// The name used in JSON output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FindingKind::Violation => "violation",
-            FindingKind::Malformed => "malformed",
-            FindingKind::Evidence => "evidence",
-        }
+crate::io_text::named_enum! {
+    /// What sort of problem a finding is; `as_str` names it in JSON output.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum FindingKind {
+        /// The record breaks the standard allowlist (or a window rule).
+        Violation = "violation",
+        /// The line is not a well-formed record.
+        Malformed = "malformed",
+        /// A latency-evidence record fails an auditor check.
+        Evidence = "evidence",
     }
 }
 

@@ -1,54 +1,53 @@
 //! Text for humans: how I/O errors read in messages (one lowercase line,
-//! without the OS's `(os error N)` suffix), and how text that did not come
-//! from tracegate is shown on a terminal. Shared by the policy loader, the
-//! audit log and the command line.
+//! without the OS's `(os error N)` suffix), how counts are worded, and the
+//! stable names of enums (`named_enum!`). Shared by the policy loader,
+//! the audit log and the command line. (Text that did not come from
+//! tracegate is shown on a terminal through the window module's
+//! `escape_display`.)
 
-use std::fmt::Write as _;
 use std::io;
 
-/// `s` made safe to print on a terminal: control characters (C0, DEL,
-/// C1), bidirectional formatting characters (U+061C, U+200E, U+200F,
-/// U+202A-U+202E, U+2066-U+2069) and the line and paragraph separators
-/// (U+2028, U+2029) are shown as `\u{..}`, and a backslash as `\\`;
-/// everything else as itself.
-///
-/// SECURITY: text from a policy or a window file (a window's `reason`,
-/// `requested_by`, a file name) goes through this before it reaches a
-/// terminal, so a newline cannot draw a fake line of output and a bidi
-/// override cannot reorder what the operator reads.
-// Unused since the commands escape with `window::escape_display` (which
-// also escapes U+200B-U+200D, U+2060-U+2065 and U+FEFF); kept for its
-// tests until the two are merged into one.
-#[allow(dead_code)]
-pub fn escape_for_terminal(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if c == '\\' {
-            out.push_str("\\\\");
-        } else if needs_escape(c) {
-            let _ = write!(out, "\\u{{{:x}}}", c as u32);
-        } else {
-            out.push(c);
+/// Declares a unit enum whose variants each have a stable name, written
+/// once beside the variant: `as_str`, `ALL` (declaration order),
+/// `from_name` and `Display` (the name) follow from that list.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! named_enum {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident {
+        $($(#[$vmeta:meta])* $variant:ident = $text:literal,)*
+    }) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $($(#[$vmeta])* $variant,)*
         }
-    }
-    out
-}
 
-/// Characters [`escape_for_terminal`] escapes.
-#[allow(dead_code)]
-fn needs_escape(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{061c}'
-                | '\u{200e}'
-                | '\u{200f}'
-                | '\u{202a}'..='\u{202e}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{2028}'
-                | '\u{2029}'
-        )
+        impl $name {
+            /// Every variant, in declaration order.
+            $vis const ALL: [$name; [$($text),*].len()] = [$($name::$variant),*];
+
+            /// The variant's stable name.
+            $vis fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)*
+                }
+            }
+
+            /// The variant [`Self::as_str`] names `name`.
+            $vis fn from_name(name: &str) -> Option<$name> {
+                Self::ALL.into_iter().find(|v| v.as_str() == name)
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
 }
+// The library names it by this module's path (the layering test reads
+// paths); other crates as `tracegate::named_enum!`.
+pub(crate) use named_enum;
 
 /// A lowercase, one-line description of an I/O error.
 pub fn io_cause(e: &io::Error) -> String {
@@ -64,43 +63,6 @@ pub fn io_cause(e: &io::Error) -> String {
         out.replace_range(..1, &first.to_ascii_lowercase());
     }
     out
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn terminal_text_escapes_controls_and_bidi_and_nothing_else() {
-        assert_eq!(
-            escape_for_terminal("tune ltr recipe é"),
-            "tune ltr recipe é"
-        );
-        assert_eq!(
-            escape_for_terminal("ok\n  window  fake  active\r"),
-            "ok\\u{a}  window  fake  active\\u{d}"
-        );
-        assert_eq!(
-            escape_for_terminal("a\u{202e}dcba\u{2066}x\u{2069}\u{200f}"),
-            "a\\u{202e}dcba\\u{2066}x\\u{2069}\\u{200f}"
-        );
-        assert_eq!(
-            escape_for_terminal("\u{1b}[2J\u{7f}\u{85}"),
-            "\\u{1b}[2J\\u{7f}\\u{85}"
-        );
-        assert_eq!(
-            escape_for_terminal("\u{2028}\u{2029}"),
-            "\\u{2028}\\u{2029}"
-        );
-        // Unambiguous: a literal `\u{a}` in the input is not a newline.
-        assert_eq!(escape_for_terminal("\\u{a}"), "\\\\u{a}");
-        use proptest::prelude::*;
-        proptest!(|(s in "\\PC{0,30}|[\\x00-\\x1f\\u{202a}-\\u{202e}a]{0,10}")| {
-            let e = escape_for_terminal(&s);
-            prop_assert!(!e.chars().any(needs_escape), "{:?}", e);
-        });
-    }
 }
 
 /// `n` and its noun, singular for exactly one: `counted(1, "record",

@@ -12,7 +12,6 @@
 
 use std::io::Read;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
@@ -27,6 +26,7 @@ use super::budget::Reservation;
 pub use super::ingest::Ingest;
 use super::ingest::{Accepted, Encoding, Refusal, RefusalKind, blocking, too_large};
 use super::pipeline::Pipeline;
+use crate::policy::ServerSettings;
 use crate::record::otlp_proto::bounds::Signal;
 
 /// The daemon's routes.
@@ -137,16 +137,17 @@ fn encoding_of(headers: &HeaderMap) -> Result<Encoding, Refusal> {
     }
 }
 
-/// Read the body within `max` bytes (before and after gzip) and
-/// `timeout`, reserving its memory in the budget as the bytes arrive.
+/// Read the body within `max_body_bytes` (before and after gzip) and
+/// `body_read_timeout`, reserving its memory in the budget as the bytes
+/// arrive.
 async fn read_body(
     ing: &Ingest,
     headers: &HeaderMap,
     body: Body,
-    max: usize,
-    timeout: Duration,
+    server: &ServerSettings,
     res: &mut Reservation,
 ) -> Result<Vec<u8>, Refusal> {
+    let (max, timeout) = (server.max_body_bytes, server.body_read_timeout);
     let gzip = match headers
         .get(header::CONTENT_ENCODING)
         .map(|v| v.to_str().unwrap_or("?").trim().to_ascii_lowercase())
@@ -245,15 +246,7 @@ async fn otlp_inner(
     ing.admit(&active, authorization(headers))?;
     let server = &active.policy.server();
     let mut res = Reservation::default();
-    let bytes = read_body(
-        ing,
-        headers,
-        body,
-        server.max_body_bytes,
-        server.body_read_timeout,
-        &mut res,
-    )
-    .await?;
+    let bytes = read_body(ing, headers, body, server, &mut res).await?;
     let Accepted { rejected, message } = ing
         .export(
             Arc::clone(&active),
@@ -319,15 +312,7 @@ async fn records(State(ing): State<Ingest>, headers: HeaderMap, body: Body) -> R
         }
         let server = &active.policy.server();
         let mut res = Reservation::default();
-        let bytes = read_body(
-            &ing,
-            &headers,
-            body,
-            server.max_body_bytes,
-            server.body_read_timeout,
-            &mut res,
-        )
-        .await?;
+        let bytes = read_body(&ing, &headers, body, server, &mut res).await?;
         // Lines are judged one at a time: a line's tape and output cost
         // what a line is long, bounded by `limits.max_line_bytes`.
         let line_cost = bytes.len().min(active.policy.limits().max_line_bytes);

@@ -68,14 +68,8 @@ pub fn connection_cap(max_connections: usize) -> usize {
     cap.max(1)
 }
 
-#[cfg(unix)]
 fn open_file_limit() -> Option<u64> {
     rustix::process::getrlimit(rustix::process::Resource::Nofile).current
-}
-
-#[cfg(not(unix))]
-fn open_file_limit() -> Option<u64> {
-    None
 }
 
 /// Descriptors open now (Linux); elsewhere a guess on the safe side.

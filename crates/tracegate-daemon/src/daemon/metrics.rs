@@ -160,32 +160,32 @@ impl Metrics {
                 ld(a)
             );
         }
-        let sinks = self.sinks();
-        let mut family = |name: &str, kind: &str, help: &str, rows: &mut dyn FnMut(&mut String)| {
-            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
-            rows(&mut out);
+        let sinks = &self.sinks();
+        let mut family =
+            |name: &str, kind: &str, help: &str, rows: &mut dyn FnMut(&mut String, &str)| {
+                let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+                rows(&mut out, name);
+            };
+        // A family of one counter per sink.
+        let each = |get: Counter| {
+            move |o: &mut String, name: &str| {
+                for (s, c) in sinks {
+                    let _ = writeln!(o, "{name}{{sink=\"{}\"}} {}", label(s), ld(get(c)));
+                }
+            }
         };
         family(
             "tracegate_sink_records_in_total",
             "counter",
             "Records judged for each sink.",
-            &mut |o| {
-                for (s, c) in &sinks {
-                    let _ = writeln!(
-                        o,
-                        "tracegate_sink_records_in_total{{sink=\"{}\"}} {}",
-                        label(s),
-                        ld(&c.records_in)
-                    );
-                }
-            },
+            &mut each(|c| &c.records_in),
         );
         family(
             "tracegate_sink_records_out_total",
             "counter",
             "Records written to each sink, by level.",
-            &mut |o| {
-                for (s, c) in &sinks {
+            &mut |o, _| {
+                for (s, c) in sinks {
                     for (level, a) in [("standard", &c.out_standard), ("full", &c.out_full)] {
                         let _ = writeln!(
                             o,
@@ -201,23 +201,14 @@ impl Metrics {
             "tracegate_sink_records_stripped_total",
             "counter",
             "Records passed to each sink with fields removed.",
-            &mut |o| {
-                for (s, c) in &sinks {
-                    let _ = writeln!(
-                        o,
-                        "tracegate_sink_records_stripped_total{{sink=\"{}\"}} {}",
-                        label(s),
-                        ld(&c.stripped)
-                    );
-                }
-            },
+            &mut each(|c| &c.stripped),
         );
         family(
             "tracegate_sink_records_dropped_total",
             "counter",
             "Records not written to each sink, by reason.",
-            &mut |o| {
-                for (s, c) in &sinks {
+            &mut |o, _| {
+                for (s, c) in sinks {
                     for why in DropReason::ALL {
                         let _ = writeln!(
                             o,
@@ -234,8 +225,8 @@ impl Metrics {
             "tracegate_items_dropped_total",
             "counter",
             "Spans (signal traces), log records (logs) and other records (records) not written to each sink, by reason and by the finding rule that dropped them.",
-            &mut |o| {
-                for (s, c) in &sinks {
+            &mut |o, _| {
+                for (s, c) in sinks {
                     for ((signal, why, rule), n) in c.items_dropped() {
                         let _ = write!(
                             o,
@@ -256,8 +247,8 @@ impl Metrics {
             "tracegate_fields_stripped_total",
             "counter",
             "Fields removed from spans, log records and records written to each sink, by the finding rule that removed them.",
-            &mut |o| {
-                for (s, c) in &sinks {
+            &mut |o, _| {
+                for (s, c) in sinks {
                     for ((signal, rule), n) in c.fields_stripped() {
                         let _ = writeln!(
                             o,
@@ -273,8 +264,8 @@ impl Metrics {
             "tracegate_sink_up",
             "gauge",
             "1 while each sink can write its output, 0 while it cannot.",
-            &mut |o| {
-                for (s, c) in &sinks {
+            &mut |o, _| {
+                for (s, c) in sinks {
                     let _ = writeln!(
                         o,
                         "tracegate_sink_up{{sink=\"{}\"}} {}",
@@ -288,66 +279,39 @@ impl Metrics {
             "tracegate_sink_queue_records",
             "gauge",
             "Records waiting in each sink's queue.",
-            &mut |o| {
-                for (s, c) in &sinks {
-                    let _ = writeln!(
-                        o,
-                        "tracegate_sink_queue_records{{sink=\"{}\"}} {}",
-                        label(s),
-                        ld(&c.queued)
-                    );
-                }
-            },
+            &mut each(|c| &c.queued),
         );
         family(
             "tracegate_sink_queue_bytes",
             "gauge",
             "Bytes waiting in each sink's queue.",
-            &mut |o| {
-                for (s, c) in &sinks {
-                    let _ = writeln!(
-                        o,
-                        "tracegate_sink_queue_bytes{{sink=\"{}\"}} {}",
-                        label(s),
-                        ld(&c.queued_bytes)
-                    );
-                }
-            },
+            &mut each(|c| &c.queued_bytes),
         );
         // Exports: retries, and the spool of OTLP sinks that have one.
-        let per_sink: [(&str, &str, &str, Counter); 4] = [
-            (
-                "tracegate_sink_export_retries_total",
-                "counter",
-                "Export attempts to each OTLP sink's receiver that failed and are tried again.",
-                |c| &c.retries,
-            ),
-            (
-                "tracegate_sink_spool_records",
-                "gauge",
-                "Records waiting in each sink's spool (spool_dir).",
-                |c| &c.spooled,
-            ),
-            (
-                "tracegate_sink_spool_bytes",
-                "gauge",
-                "Bytes of the entries in each sink's spool.",
-                |c| &c.spooled_bytes,
-            ),
-            (
-                "tracegate_sink_records_recovered_total",
-                "counter",
-                "Records found in each sink's spool at start, left by an earlier run.",
-                |c| &c.recovered,
-            ),
-        ];
-        for (name, kind, help, get) in per_sink {
-            family(name, kind, help, &mut |o| {
-                for (s, c) in &sinks {
-                    let _ = writeln!(o, "{name}{{sink=\"{}\"}} {}", label(s), ld(get(c)));
-                }
-            });
-        }
+        family(
+            "tracegate_sink_export_retries_total",
+            "counter",
+            "Export attempts to each OTLP sink's receiver that failed and are tried again.",
+            &mut each(|c| &c.retries),
+        );
+        family(
+            "tracegate_sink_spool_records",
+            "gauge",
+            "Records waiting in each sink's spool (spool_dir).",
+            &mut each(|c| &c.spooled),
+        );
+        family(
+            "tracegate_sink_spool_bytes",
+            "gauge",
+            "Bytes of the entries in each sink's spool.",
+            &mut each(|c| &c.spooled_bytes),
+        );
+        family(
+            "tracegate_sink_records_recovered_total",
+            "counter",
+            "Records found in each sink's spool at start, left by an earlier run.",
+            &mut each(|c| &c.recovered),
+        );
         out
     }
 }

@@ -35,6 +35,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::{Notify, watch};
 
 use crate::policy::Policy;
@@ -273,44 +274,27 @@ async fn tick(p: Arc<Pipeline>, mut stop: watch::Receiver<bool>) {
 /// Forward each SIGHUP to the reloader. Registered before the daemon
 /// listens, so a SIGHUP at any time after start reloads, never kills.
 fn listen_for_hup(reload_now: Arc<Notify>) -> anyhow::Result<tokio::task::JoinHandle<()>> {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        let mut hup = signal(SignalKind::hangup()).context("cannot listen for SIGHUP")?;
-        Ok(tokio::spawn(async move {
-            while hup.recv().await.is_some() {
-                tracing::info!("SIGHUP: reloading the policy");
-                reload_now.notify_one();
-            }
-        }))
-    }
-    #[cfg(not(unix))]
-    {
-        drop(reload_now);
-        Ok(tokio::spawn(async {}))
-    }
+    let mut hup = signal(SignalKind::hangup()).context("cannot listen for SIGHUP")?;
+    Ok(tokio::spawn(async move {
+        while hup.recv().await.is_some() {
+            tracing::info!("SIGHUP: reloading the policy");
+            reload_now.notify_one();
+        }
+    }))
 }
 
 async fn wait_for_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = tokio::signal::ctrl_c() => {}
-                }
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "cannot listen for SIGTERM; only SIGINT stops");
-                let _ = tokio::signal::ctrl_c().await;
+    match signal(SignalKind::terminate()) {
+        Ok(mut term) => {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
             }
         }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot listen for SIGTERM; only SIGINT stops");
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 

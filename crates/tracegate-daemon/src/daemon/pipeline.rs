@@ -34,6 +34,7 @@ use crate::record::cf_span;
 use crate::record::otlp_proto::bounds::Signal;
 use crate::record::tape::Tape;
 use crate::sink::RecordSink as _;
+use crate::sink::counters::lock;
 use crate::sink::counters::{DropReason, ItemSignal, SinkCounters};
 use crate::sink::writer::{self as sink, Queue};
 use crate::source::lines::{Line, LineReader, is_blank};
@@ -729,10 +730,7 @@ impl Pipeline {
     pub fn revoke(&self, keep: &dyn Fn(&str) -> bool) {
         let slots: Vec<_> = lock(&self.captures).values().cloned().collect();
         for slot in slots {
-            let mut g = slot
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            g.capture.revoke(keep);
+            lock(&slot).capture.revoke(keep);
         }
     }
 
@@ -741,12 +739,7 @@ impl Pipeline {
         let slots: Vec<_> = lock(&self.captures).values().cloned().collect();
         slots
             .iter()
-            .filter_map(|slot| {
-                let g = slot
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                g.capture.open_window().map(str::to_string)
-            })
+            .filter_map(|slot| lock(slot).capture.open_window().map(str::to_string))
             .collect()
     }
 
@@ -1182,12 +1175,6 @@ fn item_signal(
         }
         None => ItemSignal::Records,
     }
-}
-
-/// Lock a mutex whose data stays consistent even if a holder panicked
-/// (maps of handles, replaced whole).
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]

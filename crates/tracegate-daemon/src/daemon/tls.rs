@@ -52,10 +52,7 @@ impl TlsSource {
         let Some(tls) = &active.policy.server().tls else {
             return Ok(None);
         };
-        let mut cache = self
-            .cache
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut cache = crate::sink::counters::lock(&self.cache);
         if let Some((built_from, acceptor)) = cache.as_ref()
             && built_from == tls
         {

@@ -8,59 +8,41 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Why a record did not reach a sink.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum DropReason {
-    /// The record is not well formed (dropped for every sink).
-    Malformed,
-    /// An allowlisted field broke its rule (`on_violation = "drop_record"`).
-    Violation,
-    /// The sink's queue was full (records or bytes): the newest is dropped.
-    QueueFull,
-    /// The sink's output failed (open or write error).
-    SinkError,
+/// Lock a mutex whose data stays consistent even if a holder panicked
+/// (maps of handles, replaced whole; counters; caches). For the whole
+/// daemon: the lowest of its modules that holds mutexes.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-impl DropReason {
-    /// The label value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DropReason::Malformed => "malformed",
-            DropReason::Violation => "violation",
-            DropReason::QueueFull => "queue_full",
-            DropReason::SinkError => "sink_error",
-        }
+tracegate::named_enum! {
+    /// Why a record did not reach a sink; `as_str` is the metrics label
+    /// value, `ALL` the order metrics list them in.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum DropReason {
+        /// The record is not well formed (dropped for every sink).
+        Malformed = "malformed",
+        /// An allowlisted field broke its rule (`on_violation = "drop_record"`).
+        Violation = "violation",
+        /// The sink's queue was full (records or bytes): the newest is dropped.
+        QueueFull = "queue_full",
+        /// The sink's output failed (open or write error).
+        SinkError = "sink_error",
     }
-
-    /// Every reason, in the order metrics list them.
-    pub const ALL: [DropReason; 4] = [
-        DropReason::Malformed,
-        DropReason::Violation,
-        DropReason::QueueFull,
-        DropReason::SinkError,
-    ];
 }
 
-/// What a counted item is: a span (`traces`), a log record (`logs`), or a
-/// JSON Lines record that is not OTLP (`records`: cf, evidence).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ItemSignal {
-    /// Spans.
-    Traces,
-    /// Log records.
-    Logs,
-    /// Records of `/v1/records` and file sources that are not OTLP.
-    Records,
-}
-
-impl ItemSignal {
-    /// The label value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ItemSignal::Traces => "traces",
-            ItemSignal::Logs => "logs",
-            ItemSignal::Records => "records",
-        }
+tracegate::named_enum! {
+    /// What a counted item is: a span (`traces`), a log record (`logs`), or a
+    /// JSON Lines record that is not OTLP (`records`: cf, evidence); named
+    /// by the label value `as_str`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub enum ItemSignal {
+        /// Spans.
+        Traces = "traces",
+        /// Log records.
+        Logs = "logs",
+        /// Records of `/v1/records` and file sources that are not OTLP.
+        Records = "records",
     }
 }
 

@@ -1,6 +1,7 @@
 //! File sinks (`file:PATH`): how a sink's file is opened. Plain `std`, so
 //! that every way of writing a sink file shares one set of guarantees.
 
+use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
 use std::path::Path;
 
 /// Open a file sink for appending: its folder created private (0700) when
@@ -13,19 +14,19 @@ pub fn open_sink_file(path: &Path) -> std::io::Result<std::fs::File> {
         && !dir.as_os_str().is_empty()
         && !dir.exists()
     {
-        let mut b = std::fs::DirBuilder::new();
-        b.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-        b.create(dir)?;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
     }
-    let mut o = std::fs::OpenOptions::new();
-    o.create(true).append(true).read(true);
     // SECURITY: sink files hold records (capture files hold content):
     // readable by the daemon's user only.
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-    let mut f = o.open(path)?;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .mode(0o600)
+        .open(path)?;
     let len = f.metadata()?.len();
     if len > 0 {
         let mut last = [0u8; 1];

@@ -41,11 +41,11 @@ use crate::record::otlp_proto::encode_export;
 
 /// Longest wait a receiver's `Retry-After` can ask for.
 pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(30);
-/// Time limit of one attempt.
-pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Time limit of an attempt made while `serve` stops: shutdown must end
-/// within its own bound (`daemon::SHUTDOWN_WITHIN`).
-pub const STOPPING_ATTEMPT_TIMEOUT: Duration = Duration::from_secs(2);
+/// Time limit of one attempt: 10 s, or 2 s while `serve` stops (shutdown
+/// must end within its own bound, `daemon::SHUTDOWN_WITHIN`).
+pub fn attempt_timeout(stopping: bool) -> Duration {
+    Duration::from_secs(if stopping { 2 } else { 10 })
+}
 /// Most records in one export request.
 pub const BATCH_RECORDS: usize = 512;
 /// Most encoded bytes in one export request: under the 4 MiB message
@@ -353,11 +353,7 @@ impl Forwarder {
         let mut interval = retry().initial_interval;
         loop {
             let stopping = *stop.borrow();
-            let timeout = if stopping {
-                STOPPING_ATTEMPT_TIMEOUT
-            } else {
-                ATTEMPT_TIMEOUT
-            };
+            let timeout = attempt_timeout(stopping);
             let wait = match self.attempt(part, timeout).await {
                 Ok(rejected) => return Ok(rejected),
                 Err(Fail::Permanent(code)) => return Err(ForwardError::Refused(code)),
@@ -396,11 +392,7 @@ impl Forwarder {
         body: Bytes,
         timeout: Duration,
     ) -> Result<u64, Fail> {
-        let path = match signal {
-            Signal::Traces => "/v1/traces",
-            Signal::Logs => "/v1/logs",
-        };
-        let mut req = hyper::Request::post(format!("{}{path}", self.base))
+        let mut req = hyper::Request::post(format!("{}/v1/{signal}", self.base))
             .header("content-type", "application/x-protobuf");
         if let Some(a) = &self.authorization {
             req = req.header(hyper::header::AUTHORIZATION, a.clone());

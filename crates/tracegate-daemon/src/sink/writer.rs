@@ -30,11 +30,11 @@ use tokio::task::JoinHandle;
 use super::counters::{DropReason, SinkCounters};
 use super::file::open_sink_file;
 use super::otlp::{
-    ATTEMPT_TIMEOUT, Batch, Fail, ForwardError, Forwarder, Levels, Part, STOPPING_ATTEMPT_TIMEOUT,
-    backoff_wait, grow,
+    Batch, Fail, ForwardError, Forwarder, Levels, Part, attempt_timeout, backoff_wait, grow,
 };
 use super::spool::{Spool, SpoolError};
 use crate::policy::{ExportRetry, SinkOutput, SpoolSettings};
+use crate::sink::counters::lock;
 
 /// Write buffer of a sink writer.
 const WRITE_BUFFER: usize = 256 * 1024;
@@ -124,10 +124,6 @@ impl Queue {
             self.spool_max_bytes.store(s.max_bytes, Ordering::Relaxed);
         }
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// What a sink writer needs besides its output: see [`spawn`].
@@ -559,11 +555,7 @@ impl Writer {
             // Behind what waits in the spool, or one attempt, then the
             // spool: the receiver gets exports in order.
             if st.open.as_ref().is_some_and(Spool::is_empty) {
-                let timeout = if stopping {
-                    STOPPING_ATTEMPT_TIMEOUT
-                } else {
-                    ATTEMPT_TIMEOUT
-                };
+                let timeout = attempt_timeout(stopping);
                 match f.attempt(&part, timeout).await {
                     Ok(rejected) => {
                         c.unflushed.fetch_sub(n, Ordering::AcqRel);
@@ -719,11 +711,7 @@ impl Writer {
                     },
                     body: axum::body::Bytes::from(e.body),
                 };
-                let timeout = if stopping {
-                    STOPPING_ATTEMPT_TIMEOUT
-                } else {
-                    ATTEMPT_TIMEOUT
-                };
+                let timeout = attempt_timeout(stopping);
                 match f.attempt(&part, timeout).await {
                     Ok(rejected) => {
                         sp.pop();

@@ -4,10 +4,10 @@ use std::fmt;
 use std::path::Path;
 
 use hmac::{Hmac, KeyInit, Mac};
-use sha2::{Digest, Sha256};
+use sha2::Sha256;
 
-use super::error::{AuditError, io_cause};
-use super::fsx::{MAX_SMALL_FILE, OpenFail, read_small};
+use super::error::AuditError;
+use super::fsx::{MAX_SMALL_FILE, read_small};
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -70,12 +70,7 @@ impl AuditKey {
         let mut bytes = match read_small(path, true, MAX_SMALL_FILE) {
             Ok(Some(b)) => b,
             Ok(None) => return Err(key_err("no such file or directory".to_owned())),
-            Err(OpenFail::NotRegular) => {
-                return Err(key_err(
-                    "not a regular file (a FIFO, a device or a folder)".to_owned(),
-                ));
-            }
-            Err(OpenFail::Io(e)) => return Err(key_err(io_cause(&e))),
+            Err(e) => return Err(key_err(e.cause())),
         };
         if bytes.len() as u64 > MAX_SMALL_FILE {
             return Err(key_err(format!(
@@ -120,10 +115,7 @@ impl AuditKey {
     }
 }
 
-/// Lowercase hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
-}
+pub use crate::seal::sha256_hex;
 
 /// The `prev` value that must follow a line with these raw bytes (including
 /// its `\n`): SHA-256, or HMAC-SHA256 under `key`.
@@ -176,6 +168,7 @@ pub(crate) fn mark_mac_ok(
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
     use super::*;
+    use sha2::Digest;
 
     #[test]
     fn zero_prev_is_64_zeros() {

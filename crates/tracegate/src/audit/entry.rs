@@ -5,8 +5,6 @@
 //! re-serializes an entry (it hashes the raw bytes), so this order is a
 //! convenience for readers, not something the chain depends on.
 
-use std::fmt;
-
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
@@ -19,60 +17,41 @@ pub const SHORT_CAP: usize = 256;
 /// Marker appended to a string that was cut to its cap.
 pub const CUT_MARKER: &str = "…[cut]";
 
-/// Why a capture window was closed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum CloseCause {
-    /// The window's end passed; it stays closed for good, whatever the
-    /// clock says later.
-    Expired,
-    /// A record or byte budget was spent; the window stays closed for good.
-    BudgetSpent,
-    /// The window was removed from the policy; it stays closed for good.
-    Removed,
-    /// A policy reload was refused, and the refused content clearly takes
-    /// the window away (its definition gone from the file that held it,
-    /// changed, or its sink no longer `full_allowed`): rights go without
-    /// waiting for a valid policy. It stays closed for good. Distinct from
-    /// `removed` so that the log tells a refusal that closed a window from
-    /// a policy that took effect without it.
-    Revoked,
-    /// This process stopped using the window; a later gate may use it
-    /// again. Read from logs written before `window_released` existed
-    /// (then a budgeted window counts as spent: what that gate delivered is
-    /// unknown); a gate now writes `window_released` instead, because the
-    /// window did not end (see [`CloseCause::is_written`]).
-    Shutdown,
-    /// The fleet's budget store could not be trusted (a state that failed
-    /// its seal, lost this replica's leases, went backwards or adds up past
-    /// the budget); the window stays closed for good.
-    BudgetStoreUntrusted,
+crate::io_text::named_enum! {
+    /// Why a capture window was closed: `as_str` names it in the log, and
+    /// `ALL` lists the causes in the order the log's documentation does.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    #[non_exhaustive]
+    pub enum CloseCause {
+        /// The window's end passed; it stays closed for good, whatever the
+        /// clock says later.
+        Expired = "expired",
+        /// A record or byte budget was spent; the window stays closed for good.
+        BudgetSpent = "budget_spent",
+        /// The window was removed from the policy; it stays closed for good.
+        Removed = "removed",
+        /// A policy reload was refused, and the refused content clearly takes
+        /// the window away (its definition gone from the file that held it,
+        /// changed, or its sink no longer `full_allowed`): rights go without
+        /// waiting for a valid policy. It stays closed for good. Distinct from
+        /// `removed` so that the log tells a refusal that closed a window from
+        /// a policy that took effect without it.
+        Revoked = "revoked",
+        /// The fleet's budget store could not be trusted (a state that failed
+        /// its seal, lost this replica's leases, went backwards or adds up past
+        /// the budget); the window stays closed for good.
+        BudgetStoreUntrusted = "budget_store_untrusted",
+        /// This process stopped using the window; a later gate may use it
+        /// again. Read from logs written before `window_released` existed
+        /// (then a budgeted window counts as spent: what that gate delivered is
+        /// unknown); a gate now writes `window_released` instead, because the
+        /// window did not end (see [`CloseCause::is_written`]).
+        Shutdown = "shutdown",
+    }
 }
 
 impl CloseCause {
-    /// The name used in the log (`expired`, `budget_spent`, ...).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CloseCause::Expired => "expired",
-            CloseCause::BudgetSpent => "budget_spent",
-            CloseCause::Removed => "removed",
-            CloseCause::Revoked => "revoked",
-            CloseCause::Shutdown => "shutdown",
-            CloseCause::BudgetStoreUntrusted => "budget_store_untrusted",
-        }
-    }
-
-    /// Every cause, in the order the log's documentation lists them.
-    pub const ALL: [CloseCause; 6] = [
-        CloseCause::Expired,
-        CloseCause::BudgetSpent,
-        CloseCause::Removed,
-        CloseCause::Revoked,
-        CloseCause::BudgetStoreUntrusted,
-        CloseCause::Shutdown,
-    ];
-
     /// Whether a gate writes a `window_closed` entry for this cause. Not
     /// for `shutdown`: a gate that stops using a window (shutdown, end of
     /// input) writes `window_released`, so the log does not read as if the
@@ -96,12 +75,6 @@ impl CloseCause {
                 | CloseCause::Revoked
                 | CloseCause::BudgetStoreUntrusted
         )
-    }
-}
-
-impl fmt::Display for CloseCause {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -52,6 +52,16 @@ pub(crate) enum OpenFail {
     Io(io::Error),
 }
 
+impl OpenFail {
+    /// Why, as the errors of a key file say it.
+    pub(crate) fn cause(self) -> String {
+        match self {
+            OpenFail::NotRegular => "not a regular file (a FIFO, a device or a folder)".to_owned(),
+            OpenFail::Io(e) => crate::io_text::io_cause(&e),
+        }
+    }
+}
+
 /// Open `path` as `how` says, refusing anything but a regular file without
 /// ever blocking on it.
 pub(crate) fn open_regular(path: &Path, how: How) -> Result<File, OpenFail> {

@@ -94,11 +94,6 @@ impl Head {
         self.size.checked_sub(1)
     }
 
-    /// The hash as lowercase hex (as the JSON checkpoint writes it).
-    pub fn hash_hex(&self) -> String {
-        hex::encode(self.hash)
-    }
-
     /// The checkpoint text: origin, size, base64 hash, one a line.
     pub fn text(&self) -> String {
         format!(

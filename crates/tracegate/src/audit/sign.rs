@@ -28,7 +28,7 @@ use ring::signature::{ED25519, Ed25519KeyPair, KeyPair, UnparsedPublicKey};
 use sha2::{Digest, Sha256};
 
 use super::error::{AuditError, io_cause};
-use super::fsx::{How, MAX_SMALL_FILE, OpenFail, open_regular, read_small};
+use super::fsx::{How, MAX_SMALL_FILE, open_regular, read_small};
 
 /// The key name of every key tracegate makes: it names the signer in the
 /// signature lines of a checkpoint and starts its verifier key.
@@ -75,12 +75,7 @@ impl SigningKey {
         // gate; symlinks are followed (secret mounts are made of them).
         let file = match open_regular(path, How::Read { follow: true }) {
             Ok(f) => f,
-            Err(OpenFail::NotRegular) => {
-                return Err(err(
-                    "not a regular file (a FIFO, a device or a folder)".to_owned()
-                ));
-            }
-            Err(OpenFail::Io(e)) => return Err(err(io_cause(&e))),
+            Err(e) => return Err(err(e.cause())),
         };
         let mode = file.metadata().map_err(|e| err(io_cause(&e)))?.mode();
         // SECURITY: like ssh, a private key others can read (or write) is
@@ -238,12 +233,7 @@ impl VerifierKey {
         let bytes = match read_small(path, true, MAX_SMALL_FILE) {
             Ok(Some(b)) => b,
             Ok(None) => return Err(err("no such file or directory".to_owned())),
-            Err(OpenFail::NotRegular) => {
-                return Err(err(
-                    "not a regular file (a FIFO, a device or a folder)".to_owned()
-                ));
-            }
-            Err(OpenFail::Io(e)) => return Err(err(io_cause(&e))),
+            Err(e) => return Err(err(e.cause())),
         };
         let text = std::str::from_utf8(&bytes)
             .map_err(|_| err(KeyFormatError::VerifierForm.to_string()))?;

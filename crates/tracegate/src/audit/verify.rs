@@ -96,7 +96,6 @@
 //! log and its older checkpoint put back together are both authentic. Only
 //! an anchor outside the attacker's reach closes these (see SECURITY.md).
 
-use std::fmt;
 use std::path::Path;
 
 use jiff::Timestamp;
@@ -126,77 +125,51 @@ pub struct SignedCheck {
     pub since: Option<PublishedHead>,
 }
 
-/// The kind of tampering found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum TamperKind {
-    /// A line's bytes changed (or it is not an entry).
-    Edited,
-    /// One or more lines are missing.
-    Deleted,
-    /// A line was added.
-    Inserted,
-    /// A line repeats the one before it.
-    Duplicated,
-    /// Two lines were swapped.
-    Reordered,
-    /// The checkpoint vouches for lines or bytes the file no longer has.
-    Truncated,
-    /// The checkpoint is malformed, not authentic under the key, or
-    /// missing beside a log with entries.
-    Checkpoint,
-    /// A line is stamped earlier than the line before it, or enables a
-    /// window at or after the window's own end.
-    Clock,
-    /// The log or its checkpoint is behind its anchor, or the log is not the
-    /// one the anchor vouches for: rolled back, replaced or deleted.
-    RolledBack,
-    /// The anchor is missing beside a log with entries, malformed, or not
-    /// authentic under the key.
-    Anchor,
-    /// With trusted public keys: the signed checkpoint is missing beside a
-    /// log with entries, malformed, not signed by a trusted key (another
-    /// key, or one rotated away: a replayed checkpoint), names another
-    /// log, or entries follow it that no signature covers.
-    Signature,
-    /// A `key_rotated` entry not signed by the key it retires, or retiring
-    /// a key that does not sign the log at that point.
-    KeyRotation,
-}
-
-impl TamperKind {
-    /// The stable name (`edited`, `deleted`, ...).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TamperKind::Edited => "edited",
-            TamperKind::Deleted => "deleted",
-            TamperKind::Inserted => "inserted",
-            TamperKind::Duplicated => "duplicated",
-            TamperKind::Reordered => "reordered",
-            TamperKind::Truncated => "truncated",
-            TamperKind::Checkpoint => "checkpoint",
-            TamperKind::Clock => "clock",
-            TamperKind::RolledBack => "rolled_back",
-            TamperKind::Anchor => "anchor",
-            TamperKind::Signature => "signature",
-            TamperKind::KeyRotation => "key_rotation",
-        }
+crate::io_text::named_enum! {
+    /// The kind of tampering found.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum TamperKind {
+        /// A line's bytes changed (or it is not an entry).
+        Edited = "edited",
+        /// One or more lines are missing.
+        Deleted = "deleted",
+        /// A line was added.
+        Inserted = "inserted",
+        /// A line repeats the one before it.
+        Duplicated = "duplicated",
+        /// Two lines were swapped.
+        Reordered = "reordered",
+        /// The checkpoint vouches for lines or bytes the file no longer has.
+        Truncated = "truncated",
+        /// The checkpoint is malformed, not authentic under the key, or
+        /// missing beside a log with entries.
+        Checkpoint = "checkpoint",
+        /// A line is stamped earlier than the line before it, or enables a
+        /// window at or after the window's own end.
+        Clock = "clock",
+        /// The log or its checkpoint is behind its anchor, or the log is not the
+        /// one the anchor vouches for: rolled back, replaced or deleted.
+        RolledBack = "rolled_back",
+        /// The anchor is missing beside a log with entries, malformed, or not
+        /// authentic under the key.
+        Anchor = "anchor",
+        /// With trusted public keys: the signed checkpoint is missing beside a
+        /// log with entries, malformed, not signed by a trusted key (another
+        /// key, or one rotated away: a replayed checkpoint), names another
+        /// log, or entries follow it that no signature covers.
+        Signature = "signature",
+        /// A `key_rotated` entry not signed by the key it retires, or retiring
+        /// a key that does not sign the log at that point.
+        KeyRotation = "key_rotation",
     }
 }
 
-impl fmt::Display for TamperKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Why an intact chain is not vouched for.
+/// Why an intact chain is not vouched for. (A missing checkpoint is not a
+/// reason: beside a log with entries it is tampering, and an empty log
+/// without one is intact.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unvouched {
-    /// There is no checkpoint. (No longer reported: a missing checkpoint
-    /// beside a log with entries is tampering, and an empty log without one
-    /// is intact. Kept so callers that match on it still build.)
-    NoCheckpoint,
     /// The checkpoint is older than the tail (a crash between the fsync of
     /// an entry and its checkpoint, or lines appended by something else).
     CheckpointBehind {
@@ -266,9 +239,7 @@ impl VerifyReport {
             VerifyStatus::Unvouched(Unvouched::CheckpointBehind { checkpoint_seq }) => {
                 Some(*checkpoint_seq)
             }
-            VerifyStatus::Unvouched(Unvouched::NoCheckpoint) | VerifyStatus::Tampered { .. } => {
-                None
-            }
+            VerifyStatus::Tampered { .. } => None,
         }
     }
 
@@ -302,10 +273,6 @@ impl VerifyReport {
             VerifyStatus::TornTail { torn_bytes } => format!(
                 "torn tail: {}, {last}, then a last line of {torn_bytes} bytes without a newline (a crash mid-write)",
                 crate::io_text::counted(self.entries, "intact entry", "intact entries")
-            ),
-            VerifyStatus::Unvouched(Unvouched::NoCheckpoint) => format!(
-                "unvouched: chain intact, {}, {last}, but there is no checkpoint",
-                crate::io_text::counted(self.entries, "entry", "entries")
             ),
             VerifyStatus::Unvouched(Unvouched::CheckpointBehind { checkpoint_seq }) => format!(
                 "unvouched: chain intact, {}, {last}, but the checkpoint vouches only up to seq {checkpoint_seq}",
@@ -344,43 +311,36 @@ pub fn verify_signed(
     anchor: Option<&Path>,
     check: &SignedCheck,
 ) -> Result<VerifyReport, AuditError> {
+    let missing =
+        || std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
+    let rolled_back = |detail: String| VerifyReport {
+        status: VerifyStatus::Tampered {
+            seq: 0,
+            kind: TamperKind::RolledBack,
+            detail,
+        },
+        entries: 0,
+        last_seq: None,
+        head: None,
+        bytes: 0,
+    };
     if let Some(p) = &check.since
         && p.head.size > 0
-        && std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        && missing()
     {
-        return Ok(VerifyReport {
-            status: VerifyStatus::Tampered {
-                seq: 0,
-                kind: TamperKind::RolledBack,
-                detail: format!(
-                    "the log is missing; the published head names {}",
-                    crate::io_text::counted(p.head.size, "entry", "entries")
-                ),
-            },
-            entries: 0,
-            last_seq: None,
-            head: None,
-            bytes: 0,
-        });
+        return Ok(rolled_back(format!(
+            "the log is missing; the published head names {}",
+            crate::io_text::counted(p.head.size, "entry", "entries")
+        )));
     }
     if let Some(a) = anchor
-        && std::fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        && missing()
         && let CheckpointState::Valid(mark) = read_mark(Mark::Anchor, a, path, key)?
     {
-        return Ok(VerifyReport {
-            status: VerifyStatus::Tampered {
-                seq: 0,
-                kind: TamperKind::RolledBack,
-                detail: format!(
-                    "the log is missing; its anchor vouches for seq {} at {} bytes",
-                    mark.seq, mark.size
-                ),
-            },
-            entries: 0,
-            last_seq: None,
-            head: None,
-            bytes: 0,
-        });
+        return Ok(rolled_back(format!(
+            "the log is missing; its anchor vouches for seq {} at {} bytes",
+            mark.seq, mark.size
+        )));
     }
     let mut snap = Snapshot::take(path, key, anchor)?;
     let checkpoint = snap.checkpoint.clone();

@@ -205,11 +205,6 @@ impl<S: LogSink> AuditLog<S> {
         self
     }
 
-    /// [`AuditLog::with_signer`] on a log already open.
-    pub fn set_signer(&mut self, signer: Option<Arc<SigningKey>>) {
-        self.signer = signer;
-    }
-
     /// The key that signs this handle's checkpoints, if any.
     pub fn signer(&self) -> Option<&Arc<SigningKey>> {
         self.signer.as_ref()
@@ -303,18 +298,7 @@ impl<S: LogSink> AuditLog<S> {
         };
         let lock = self.lock_handle()?;
         let _lock = LockGuard::exclusive(&lock, &self.path, self.lock_timeout)?;
-        self.check_same_file()?;
-        let size = self.file.metadata().map_err(|e| self.read_err(&e))?.len();
-        let tail = read_tail(&self.file, size).map_err(|e| match e {
-            TailError::Torn => AuditError::TornTail {
-                path: self.path.clone(),
-            },
-            TailError::Corrupt => AuditError::CorruptTail {
-                path: self.path.clone(),
-            },
-            TailError::Io(e) => self.read_err(&e),
-        })?;
-        let cp_seq = self.check_checkpoint(&tail, size)?;
+        let (size, tail, cp_seq) = self.read_checked_tail()?;
         if let Some(anchor) = &self.anchor {
             self.check_anchor(anchor, &tail, size, cp_seq)?;
         }
@@ -413,18 +397,7 @@ impl<S: LogSink> AuditLog<S> {
         ts: Timestamp,
         waited: Duration,
     ) -> Result<AppendReceipt, AuditError> {
-        self.check_same_file()?;
-        let size = self.file.metadata().map_err(|e| self.read_err(&e))?.len();
-        let tail = read_tail(&self.file, size).map_err(|e| match e {
-            TailError::Torn => AuditError::TornTail {
-                path: self.path.clone(),
-            },
-            TailError::Corrupt => AuditError::CorruptTail {
-                path: self.path.clone(),
-            },
-            TailError::Io(e) => self.read_err(&e),
-        })?;
-        let cp_seq = self.check_checkpoint(&tail, size)?;
+        let (size, tail, cp_seq) = self.read_checked_tail()?;
         let origin = match self.signer.clone() {
             Some(signer) => self.check_note(&signer, &tail, size)?,
             None => None,
@@ -872,6 +845,25 @@ impl<S: LogSink> AuditLog<S> {
                 }
             }
         }
+    }
+
+    /// The log's size and last entry, once it is known to be the file at
+    /// its path and its checkpoint agrees (with the seq it vouches for).
+    /// The caller holds the lock.
+    fn read_checked_tail(&self) -> Result<(u64, Tail, Option<u64>), AuditError> {
+        self.check_same_file()?;
+        let size = self.file.metadata().map_err(|e| self.read_err(&e))?.len();
+        let tail = read_tail(&self.file, size).map_err(|e| match e {
+            TailError::Torn => AuditError::TornTail {
+                path: self.path.clone(),
+            },
+            TailError::Corrupt => AuditError::CorruptTail {
+                path: self.path.clone(),
+            },
+            TailError::Io(e) => self.read_err(&e),
+        })?;
+        let cp_seq = self.check_checkpoint(&tail, size)?;
+        Ok((size, tail, cp_seq))
     }
 
     fn read_err(&self, e: &io::Error) -> AuditError {

@@ -144,63 +144,45 @@ rules! {
     PartialMarkedCompleted => "partial_marked_completed", Evidence;
 }
 
-/// What a `detected_<detector>` rule found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum Detector {
-    /// `api_key`: an API key or secret after a key-like name.
-    ApiKey,
-    /// `jwt`: a JSON Web Token.
-    Jwt,
-    /// `email`: an email address.
-    Email,
-    /// `credit_card`: a card number passing the Luhn check.
-    CreditCard,
-    /// `iban`: an IBAN passing its mod-97 check.
-    Iban,
-    /// `us_ssn`: a US social security number.
-    UsSsn,
-    /// `phone`: a phone number.
-    Phone,
-    /// `ipv6`: an IPv6 address.
-    Ipv6,
-    /// `ipv4`: an IPv4 address.
-    Ipv4,
-    /// `private_key`: a PEM private key block.
-    PrivateKey,
-    /// `url_credentials`: a URL with a user and password.
-    UrlCredentials,
-    /// The string was too costly to scan within the detectors' work budget
-    /// (fail closed).
-    OverBudget,
+crate::io_text::named_enum! {
+    /// What a `detected_<detector>` rule found.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[non_exhaustive]
+    pub enum Detector {
+        /// `api_key`: an API key or secret after a key-like name.
+        ApiKey = "api_key",
+        /// `jwt`: a JSON Web Token.
+        Jwt = "jwt",
+        /// `email`: an email address.
+        Email = "email",
+        /// `credit_card`: a card number passing the Luhn check.
+        CreditCard = "credit_card",
+        /// `iban`: an IBAN passing its mod-97 check.
+        Iban = "iban",
+        /// `us_ssn`: a US social security number.
+        UsSsn = "us_ssn",
+        /// `phone`: a phone number.
+        Phone = "phone",
+        /// `ipv6`: an IPv6 address.
+        Ipv6 = "ipv6",
+        /// `ipv4`: an IPv4 address.
+        Ipv4 = "ipv4",
+        /// `private_key`: a PEM private key block.
+        PrivateKey = "private_key",
+        /// `url_credentials`: a URL with a user and password.
+        UrlCredentials = "url_credentials",
+        /// The string was too costly to scan within the detectors' work budget
+        /// (fail closed).
+        OverBudget = "over_budget",
+    }
 }
 
 impl Detector {
-    /// The detector a built-in detector name (`[standard] detectors`, the
-    /// redactor's match names) stands for, or the over-budget marker.
-    pub fn from_name(name: &str) -> Option<Detector> {
-        Some(match name {
-            "api_key" => Detector::ApiKey,
-            "jwt" => Detector::Jwt,
-            "email" => Detector::Email,
-            "credit_card" => Detector::CreditCard,
-            "iban" => Detector::Iban,
-            "us_ssn" => Detector::UsSsn,
-            "phone" => Detector::Phone,
-            "ipv6" => Detector::Ipv6,
-            "ipv4" => Detector::Ipv4,
-            "private_key" => Detector::PrivateKey,
-            "url_credentials" => Detector::UrlCredentials,
-            crate::redact::OVER_BUDGET => Detector::OverBudget,
-            _ => return None,
-        })
-    }
-
-    /// The detector's name (`email`, `over_budget`, ...).
+    /// The detector's name (`email`, `over_budget`, ...), as the redactor
+    /// and `[standard] detectors` spell it ([`crate::redact::OVER_BUDGET`]
+    /// for the over-budget marker).
     pub fn name(self) -> &'static str {
-        self.rule_name()
-            .strip_prefix("detected_")
-            .unwrap_or_default()
+        self.as_str()
     }
 
     /// `detected_<name>`.

@@ -669,16 +669,31 @@ fn build(
         // drops the whole record (fail closed).
         _ => OnViolation::DropRecord,
     };
-    let mut replaced = Vec::new();
-    let mut note = |path: &str, a: &Option<RawAllowlist>| {
-        if a.as_ref()
+    let otlp_raw = standard.otlp.unwrap_or_default();
+    let evidence_raw = standard.evidence.unwrap_or_default().fields;
+    // The allowlists written with `replace_defaults = true`, in the order
+    // of `StandardRules::allowlists`.
+    let replaced = [
+        ("standard.fields", &standard.fields),
+        ("standard.otlp.span_attributes", &otlp_raw.span_attributes),
+        (
+            "standard.otlp.resource_attributes",
+            &otlp_raw.resource_attributes,
+        ),
+        ("standard.otlp.scope_attributes", &otlp_raw.scope_attributes),
+        ("standard.otlp.event_attributes", &otlp_raw.event_attributes),
+        ("standard.otlp.link_attributes", &otlp_raw.link_attributes),
+        ("standard.otlp.log_attributes", &otlp_raw.log_attributes),
+        ("standard.evidence.fields", &evidence_raw),
+    ]
+    .into_iter()
+    .filter(|(_, a)| {
+        a.as_ref()
             .and_then(|a| a.replace_defaults.as_ref())
             .is_some_and(|r| *r.get_ref())
-        {
-            replaced.push(path.to_string());
-        }
-    };
-    note("standard.fields", &standard.fields);
+    })
+    .map(|(path, _)| path.to_string())
+    .collect();
     let (fields, field_spans) = field_set(ctx, standard.fields);
     let content_fields = full.content_fields.unwrap_or_default();
     for name in &content_fields {
@@ -704,20 +719,6 @@ fn build(
         .into_iter()
         .map(Spanned::into_inner)
         .collect();
-    let otlp_raw = standard.otlp.unwrap_or_default();
-    for (path, a) in [
-        ("standard.otlp.span_attributes", &otlp_raw.span_attributes),
-        (
-            "standard.otlp.resource_attributes",
-            &otlp_raw.resource_attributes,
-        ),
-        ("standard.otlp.scope_attributes", &otlp_raw.scope_attributes),
-        ("standard.otlp.event_attributes", &otlp_raw.event_attributes),
-        ("standard.otlp.link_attributes", &otlp_raw.link_attributes),
-        ("standard.otlp.log_attributes", &otlp_raw.log_attributes),
-    ] {
-        note(path, a);
-    }
     let content_attr_spans = full.content_attributes.unwrap_or_default();
     for name in &content_attr_spans {
         refuse_reserved(ctx, name.get_ref(), name.span());
@@ -795,10 +796,14 @@ fn build(
             }
         },
     };
-    let evidence_raw = standard.evidence.unwrap_or_default().fields;
-    note("standard.evidence.fields", &evidence_raw);
     let (evidence, _) = field_set(ctx, evidence_raw);
-    let detectors = standard_detectors(ctx, standard.detectors);
+    let rules = StandardRules {
+        on_violation,
+        detectors: standard_detectors(ctx, standard.detectors),
+        fields,
+        otlp,
+        evidence,
+    };
     let (audit_raw, _) = inner(audit);
     let audit_at = audit_raw.path.as_ref().map(|a| ctx.loc(a.span()));
     let audit_key_at = audit_raw.key_file.as_ref().map(|a| ctx.loc(a.span()));
@@ -815,19 +820,11 @@ fn build(
     // SECURITY: a `pseudonymize` name must be a field some format
     // allowlists (or an OTLP id), or the sink silently pseudonymizes nothing.
     let pseudonymizable = |name: &str| {
-        fields.lookup(name).is_some()
-            || evidence.lookup(name).is_some()
-            || matches!(name, "traceId" | "spanId" | "parentSpanId")
-            || [
-                &otlp.span_attributes,
-                &otlp.resource_attributes,
-                &otlp.scope_attributes,
-                &otlp.event_attributes,
-                &otlp.link_attributes,
-                &otlp.log_attributes,
-            ]
-            .iter()
-            .any(|set| set.lookup(name).is_some())
+        matches!(name, "traceId" | "spanId" | "parentSpanId")
+            || rules
+                .allowlists()
+                .iter()
+                .any(|(_, set)| set.lookup(name).is_some())
     };
     let (sinks, sink_at, sink_table_at, sink_free_bits_at) =
         sinks(ctx, sink.unwrap_or_default(), &pseudonymizable);
@@ -837,7 +834,7 @@ fn build(
         let taken = content_fields
             .iter()
             .map(|c| format!("{c}_ref"))
-            .find(|r| fields.lookup(r).is_some())
+            .find(|r| rules.fields.lookup(r).is_some())
             .or_else(|| {
                 content_attributes
                     .iter()
@@ -909,13 +906,7 @@ fn build(
             content_attributes,
             max_window,
         },
-        standard: StandardRules {
-            on_violation,
-            detectors,
-            fields,
-            otlp,
-            evidence,
-        },
+        standard: rules,
         sinks,
         windows,
         audit,
@@ -1548,7 +1539,7 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
         );
         return None;
     };
-    let Some(ty) = ValueType::parse(ty_name.get_ref()) else {
+    let Some(ty) = ValueType::from_name(ty_name.get_ref()) else {
         let names = [
             "string", "number", "integer", "boolean", "null", "array", "object",
         ];
@@ -2070,7 +2061,7 @@ fn free_bits_limit(v: &toml::Value) -> Result<FreeBitsLimit, String> {
                 return Err("`max_free_bits` names no record format: write `{ otlp_span = 20000 }`, or one number for every format".into());
             }
             for (name, n) in t {
-                let Some(format) = capacity::RecordFormat::parse(name) else {
+                let Some(format) = capacity::RecordFormat::from_name(name) else {
                     return Err(format!(
                         "`max_free_bits` names `{}`, not a record format: use `cf`, `otlp_span`, `otlp_log` or `evidence`",
                         shown(name)

@@ -16,6 +16,7 @@
 
 use std::fs::{File, Metadata};
 use std::io::Read;
+use std::os::unix::fs::{FileTypeExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -210,26 +211,13 @@ fn toml_files_in(
     ignored: &mut Vec<Ignored>,
     errors: &mut Vec<PolicyError>,
 ) -> Result<Vec<PathBuf>, PolicyErrors> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        one(
-            dir,
-            format!(
-                "cannot list policy folder: {}",
-                crate::io_text::io_cause(&e)
-            ),
-        )
-    })?;
+    let cannot_list = |e: std::io::Error| {
+        let cause = crate::io_text::io_cause(&e);
+        one(dir, format!("cannot list policy folder: {cause}"))
+    };
     let mut out = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| {
-            one(
-                dir,
-                format!(
-                    "cannot list policy folder: {}",
-                    crate::io_text::io_cause(&e)
-                ),
-            )
-        })?;
+    for entry in std::fs::read_dir(dir).map_err(cannot_list)? {
+        let entry = entry.map_err(cannot_list)?;
         let p = entry.path();
         let name = entry.file_name();
         let name = name.to_string_lossy();
@@ -343,18 +331,11 @@ pub fn read_regular(path: &Path, max: u64) -> Result<Regular, String> {
     })
 }
 
-#[cfg(unix)]
 fn open_nonblocking(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
     std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_nonblocking(path: &Path) -> std::io::Result<File> {
-    File::open(path)
 }
 
 /// The file's canonical path, through symlinks; for a path that does not
@@ -432,18 +413,14 @@ fn kind_name(m: &Metadata) -> &'static str {
     if t.is_symlink() {
         return "a symbolic link";
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-        if t.is_block_device() || t.is_char_device() {
-            return "a device";
-        }
+    if t.is_fifo() {
+        return "a FIFO (named pipe)";
+    }
+    if t.is_socket() {
+        return "a socket";
+    }
+    if t.is_block_device() || t.is_char_device() {
+        return "a device";
     }
     if t.is_file() {
         "a regular file"

@@ -96,41 +96,27 @@ pub struct Referenced {
     pub sha256: String,
 }
 
-/// What a [`Referenced`] file is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RefKind {
-    /// A `[[redact.keywords]] file`.
-    KeywordList,
-    /// `[redact] key_file` or the key variable.
-    RedactKey,
-    /// `[audit] key_file`.
-    AuditKey,
-    /// An environment variable a `${env:VAR}` reference expanded.
-    EnvVar,
-    /// A TLS certificate chain or CA bundle (`tls_cert_file`,
-    /// `tls_client_ca_file`, `tls_ca_file`).
-    TlsCert,
-    /// A TLS private key (`tls_key_file`).
-    TlsKey,
-    /// A bearer token (`bearer_token_file`).
-    BearerToken,
-    /// `[fleet] store_key_file`.
-    StoreKey,
-}
-
-impl RefKind {
-    /// `keyword_list`, `redact_key`, `audit_key`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RefKind::KeywordList => "keyword_list",
-            RefKind::RedactKey => "redact_key",
-            RefKind::AuditKey => "audit_key",
-            RefKind::EnvVar => "env_var",
-            RefKind::TlsCert => "tls_cert",
-            RefKind::TlsKey => "tls_key",
-            RefKind::BearerToken => "bearer_token",
-            RefKind::StoreKey => "store_key",
-        }
+crate::io_text::named_enum! {
+    /// What a [`Referenced`] file is.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum RefKind {
+        /// A `[[redact.keywords]] file`.
+        KeywordList = "keyword_list",
+        /// `[redact] key_file` or the key variable.
+        RedactKey = "redact_key",
+        /// `[audit] key_file`.
+        AuditKey = "audit_key",
+        /// An environment variable a `${env:VAR}` reference expanded.
+        EnvVar = "env_var",
+        /// A TLS certificate chain or CA bundle (`tls_cert_file`,
+        /// `tls_client_ca_file`, `tls_ca_file`).
+        TlsCert = "tls_cert",
+        /// A TLS private key (`tls_key_file`).
+        TlsKey = "tls_key",
+        /// A bearer token (`bearer_token_file`).
+        BearerToken = "bearer_token",
+        /// `[fleet] store_key_file`.
+        StoreKey = "store_key",
     }
 }
 
@@ -417,15 +403,14 @@ impl Policy {
                 (None, Vec::new())
             }
         };
-        match redaction::audit_key_reference(&draft) {
-            Ok(Some(r)) => referenced.push(r),
-            Ok(None) => {}
-            Err(e) => errors.push(e),
-        }
-        match redaction::store_key_reference(&draft) {
-            Ok(Some(r)) => referenced.push(r),
-            Ok(None) => {}
-            Err(e) => errors.push(e),
+        for key in [
+            redaction::audit_key_reference(&draft),
+            redaction::store_key_reference(&draft),
+        ] {
+            match key {
+                Ok(r) => referenced.extend(r),
+                Err(e) => errors.push(e),
+            }
         }
         referenced.extend(redaction::env_references(&draft.env));
         referenced.extend(tls_refs);

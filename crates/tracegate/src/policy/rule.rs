@@ -239,51 +239,24 @@ impl Segments {
     }
 }
 
-/// The JSON type a field must have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ValueType {
-    /// A JSON string.
-    String,
-    /// Any JSON number.
-    Number,
-    /// A JSON number written without fraction or exponent that fits in i64.
-    Integer,
-    /// `true` or `false`.
-    Boolean,
-    /// Only `null`.
-    Null,
-    /// An array whose elements follow `items`.
-    Array,
-    /// An object whose members follow `fields`.
-    Object,
-}
-
-impl ValueType {
-    /// Parse a policy type name.
-    pub fn parse(s: &str) -> Option<ValueType> {
-        Some(match s {
-            "string" => ValueType::String,
-            "number" => ValueType::Number,
-            "integer" => ValueType::Integer,
-            "boolean" => ValueType::Boolean,
-            "null" => ValueType::Null,
-            "array" => ValueType::Array,
-            "object" => ValueType::Object,
-            _ => return None,
-        })
-    }
-
-    /// The policy name of the type.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ValueType::String => "string",
-            ValueType::Number => "number",
-            ValueType::Integer => "integer",
-            ValueType::Boolean => "boolean",
-            ValueType::Null => "null",
-            ValueType::Array => "array",
-            ValueType::Object => "object",
-        }
+crate::io_text::named_enum! {
+    /// The JSON type a field must have, named in the policy by `as_str`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum ValueType {
+        /// A JSON string.
+        String = "string",
+        /// Any JSON number.
+        Number = "number",
+        /// A JSON number written without fraction or exponent that fits in i64.
+        Integer = "integer",
+        /// `true` or `false`.
+        Boolean = "boolean",
+        /// Only `null`.
+        Null = "null",
+        /// An array whose elements follow `items`.
+        Array = "array",
+        /// An object whose members follow `fields`.
+        Object = "object",
     }
 }
 

@@ -8,26 +8,18 @@ pub mod tape;
 
 use tape::{Kind, Tape, string_value};
 
-/// A record format (docs/reference.md, Records).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Format {
-    /// The engine's own flat record (`cf`).
-    Cf,
-    /// OpenTelemetry: an OTLP/JSON export request or a bare span.
-    Otlp,
-    /// A `latency-evidence.v1` record.
-    Evidence,
-}
-
-impl Format {
-    /// The name used by `--input-format`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Cf => "cf",
-            Format::Otlp => "otlp",
-            Format::Evidence => "evidence",
-        }
+crate::io_text::named_enum! {
+    /// A record format (docs/reference.md, Records); its name (`as_str`)
+    /// is the one `--input-format` takes.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum Format {
+        /// The engine's own flat record (`cf`).
+        Cf = "cf",
+        /// OpenTelemetry: an OTLP/JSON export request or a bare span.
+        Otlp = "otlp",
+        /// A `latency-evidence.v1` record.
+        Evidence = "evidence",
     }
 }
 

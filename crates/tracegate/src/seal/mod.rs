@@ -700,7 +700,8 @@ fn record_key(key: &[u8; 32], id: &SegmentId, seq: u64) -> Result<aead::LessSafe
     Ok(aead::LessSafeKey::new(aead::UnboundKey::from(okm)))
 }
 
-/// SHA-256 of bytes, hex: the header hash of `capture_segment_opened`.
+/// Lowercase hex SHA-256 of `bytes`: the header hash of
+/// `capture_segment_opened`, an audit line's `prev` in an unkeyed chain.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }

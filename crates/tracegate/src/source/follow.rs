@@ -82,15 +82,8 @@ struct Open {
 }
 
 fn file_id(m: &std::fs::Metadata) -> (u64, u64) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        (m.dev(), m.ino())
-    }
-    #[cfg(not(unix))]
-    {
-        (0, m.len())
-    }
+    use std::os::unix::fs::MetadataExt;
+    (m.dev(), m.ino())
 }
 
 fn open(path: &Path, from_end: bool) -> Option<Open> {

@@ -406,76 +406,44 @@ pub enum Lease {
     Unavailable(StoreFault),
 }
 
-/// Why the fleet's budget store granted nothing. Fixed words only: the
-/// store's own error text is never passed on (it may quote keys or
-/// values).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum StoreFault {
-    /// No connection could be made (refused, reset, DNS, TLS).
-    Unreachable,
-    /// No answer within `[fleet] store_timeout`.
-    Timeout,
-    /// The store refused our credentials, or the password file is unreadable.
-    Auth,
-    /// The answer was not one the store's scripts give (a wrong type
-    /// under the key, an error, a reply of the wrong shape).
-    Nonsense,
-    /// The store no longer holds leases this replica's log records: it
-    /// lost its state (flushed, the key deleted, a restart without
-    /// persistence) or an older state was written back. Not trusted: the
-    /// window closes for good.
-    LostState,
-    /// Another replica leases the same window id under another definition.
-    Conflict,
-    /// The window's state fails its seal (`[fleet] store_key_file`): it
-    /// was written or changed without the key. Not trusted.
-    Forged,
-    /// The state is older than one this replica saw, or differs from it at
-    /// the same sequence number (a replay or a fork). Not trusted.
-    Rollback,
-    /// What all holders leased, less what they gave back (or what they
-    /// spent), exceeds the budget. Not trusted.
-    OverBudget,
-    /// Another replica found the store untrusted and halted the window.
-    Halted,
+crate::io_text::named_enum! {
+    /// Why the fleet's budget store granted nothing; its word (`as_str`)
+    /// is used in audit details, metrics and status. Fixed words only: the
+    /// store's own error text is never passed on (it may quote keys or
+    /// values).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum StoreFault {
+        /// No connection could be made (refused, reset, DNS, TLS).
+        Unreachable = "unreachable",
+        /// No answer within `[fleet] store_timeout`.
+        Timeout = "timeout",
+        /// The store refused our credentials, or the password file is unreadable.
+        Auth = "auth",
+        /// The answer was not one the store's scripts give (a wrong type
+        /// under the key, an error, a reply of the wrong shape).
+        Nonsense = "nonsense",
+        /// The store no longer holds leases this replica's log records: it
+        /// lost its state (flushed, the key deleted, a restart without
+        /// persistence) or an older state was written back. Not trusted: the
+        /// window closes for good.
+        LostState = "lost_state",
+        /// Another replica leases the same window id under another definition.
+        Conflict = "conflict",
+        /// The window's state fails its seal (`[fleet] store_key_file`): it
+        /// was written or changed without the key. Not trusted.
+        Forged = "forged",
+        /// The state is older than one this replica saw, or differs from it at
+        /// the same sequence number (a replay or a fork). Not trusted.
+        Rollback = "rollback",
+        /// What all holders leased, less what they gave back (or what they
+        /// spent), exceeds the budget. Not trusted.
+        OverBudget = "over_budget",
+        /// Another replica found the store untrusted and halted the window.
+        Halted = "halted",
+    }
 }
 
 impl StoreFault {
-    /// The word used in audit details, metrics and status.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StoreFault::Unreachable => "unreachable",
-            StoreFault::Timeout => "timeout",
-            StoreFault::Auth => "auth",
-            StoreFault::Nonsense => "nonsense",
-            StoreFault::LostState => "lost_state",
-            StoreFault::Conflict => "conflict",
-            StoreFault::Forged => "forged",
-            StoreFault::Rollback => "rollback",
-            StoreFault::OverBudget => "over_budget",
-            StoreFault::Halted => "halted",
-        }
-    }
-
-    /// Every fault.
-    pub const ALL: [StoreFault; 10] = [
-        StoreFault::Unreachable,
-        StoreFault::Timeout,
-        StoreFault::Auth,
-        StoreFault::Nonsense,
-        StoreFault::LostState,
-        StoreFault::Conflict,
-        StoreFault::Forged,
-        StoreFault::Rollback,
-        StoreFault::OverBudget,
-        StoreFault::Halted,
-    ];
-
-    /// The fault named by [`StoreFault::as_str`]'s word.
-    pub fn from_word(word: &str) -> Option<StoreFault> {
-        StoreFault::ALL.into_iter().find(|f| f.as_str() == word)
-    }
-
     /// Whether the fault is evidence that the store's counts cannot be
     /// trusted (rather than that it could not answer): the window then
     /// closes for good (`budget_store_untrusted`).
@@ -504,12 +472,6 @@ impl StoreFault {
             StoreFault::OverBudget => "holding more leases than the budget (over budget)",
             StoreFault::Halted => "halted for this window by another replica",
         }
-    }
-}
-
-impl std::fmt::Display for StoreFault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -794,9 +756,9 @@ mod tests {
                 | StoreFault::Halted => {}
             }
             assert!(words.insert(f.as_str()), "{f:?}");
-            assert_eq!(StoreFault::from_word(f.as_str()), Some(f));
+            assert_eq!(StoreFault::from_name(f.as_str()), Some(f));
         }
-        assert_eq!(StoreFault::from_word("lost"), None);
+        assert_eq!(StoreFault::from_name("lost"), None);
     }
 
     proptest! {

@@ -290,7 +290,7 @@ fn parse(body: &str) -> Option<FleetState> {
     let closed = flag(&field(lines.next(), "closed")?)?;
     let halt = match field(lines.next(), "halt")?.as_str() {
         "-" => None,
-        word => Some(StoreFault::from_word(word)?),
+        word => Some(StoreFault::from_name(word)?),
     };
     let mut holders = BTreeMap::new();
     for line in lines {

@@ -113,7 +113,6 @@ pub fn time_left(w: &Window, now: Timestamp) -> Option<SignedDuration> {
 ///
 /// SECURITY: without this a newline or a bidi override in a window file
 /// draws a fake line or reorders text in `window list` and `policy check`.
-/// (A local stand-in for the shared escaping in `io_text`.)
 pub fn escape_display(s: &str) -> std::borrow::Cow<'_, str> {
     fn unsafe_char(c: char) -> bool {
         c.is_control()
@@ -326,6 +325,23 @@ mod tests {
         );
         // a literal backslash cannot fake an escape
         assert_eq!(escape_display("\\u{000A}"), "\\\\u{000A}");
+        // The cases of the terminal escaping this one replaced (io_text's):
+        // DEL and C1, the other bidi marks and separators, and words that
+        // merely look like them.
+        assert_eq!(escape_display("tune ltr recipe é"), "tune ltr recipe é");
+        assert_eq!(
+            escape_display("ok\n  window  fake  active\r"),
+            "ok\\u{000A}  window  fake  active\\u{000D}"
+        );
+        assert_eq!(
+            escape_display("a\u{202e}dcba\u{2066}x\u{2069}\u{200f}\u{061c}"),
+            "a\\u{202E}dcba\\u{2066}x\\u{2069}\\u{200F}\\u{061C}"
+        );
+        assert_eq!(
+            escape_display("\u{1b}[2J\u{7f}\u{85}"),
+            "\\u{001B}[2J\\u{007F}\\u{0085}"
+        );
+        assert_eq!(escape_display("\u{2028}\u{2029}"), "\\u{2028}\\u{2029}");
     }
 
     proptest::proptest! {

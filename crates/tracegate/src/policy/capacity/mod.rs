@@ -52,44 +52,21 @@ use super::{OtlpRules, Policy};
 use crate::otlp_schema::{self, FieldKind, Name, Place, Repeated, Structural, Text};
 use count::{CountError, Mode, log_add};
 
-/// A record format whose bound is computed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RecordFormat {
-    /// A flat (cf) record.
-    Cf,
-    /// One OTLP span, in an export request with its one resource and
-    /// scope (or a bare span object).
-    OtlpSpan,
-    /// One OTLP log record, in an export request with its one resource
-    /// and scope.
-    OtlpLog,
-    /// One latency-evidence record.
-    Evidence,
-}
-
-impl RecordFormat {
-    /// Every format, in report order.
-    pub const ALL: [RecordFormat; 4] = [
-        RecordFormat::Cf,
-        RecordFormat::OtlpSpan,
-        RecordFormat::OtlpLog,
-        RecordFormat::Evidence,
-    ];
-
-    /// `cf`, `otlp_span`, `otlp_log`, `evidence`: the names in reports
-    /// and in `max_free_bits` tables.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RecordFormat::Cf => "cf",
-            RecordFormat::OtlpSpan => "otlp_span",
-            RecordFormat::OtlpLog => "otlp_log",
-            RecordFormat::Evidence => "evidence",
-        }
-    }
-
-    /// The format called `name`.
-    pub fn parse(name: &str) -> Option<RecordFormat> {
-        RecordFormat::ALL.into_iter().find(|f| f.as_str() == name)
+crate::io_text::named_enum! {
+    /// A record format whose bound is computed; its name (`as_str`) is
+    /// the one in reports and in `max_free_bits` tables.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum RecordFormat {
+        /// A flat (cf) record.
+        Cf = "cf",
+        /// One OTLP span, in an export request with its one resource and
+        /// scope (or a bare span object).
+        OtlpSpan = "otlp_span",
+        /// One OTLP log record, in an export request with its one resource
+        /// and scope.
+        OtlpLog = "otlp_log",
+        /// One latency-evidence record.
+        Evidence = "evidence",
     }
 }
 

@@ -117,13 +117,16 @@ impl Bound {
     }
 }
 
-/// The two export requests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Signal {
-    /// `ExportTraceServiceRequest`.
-    Traces,
-    /// `ExportLogsServiceRequest`.
-    Logs,
+crate::io_text::named_enum! {
+    /// The two export requests, named as in their OTLP/HTTP paths
+    /// (`/v1/traces`, `/v1/logs`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Signal {
+        /// `ExportTraceServiceRequest`.
+        Traces = "traces",
+        /// `ExportLogsServiceRequest`.
+        Logs = "logs",
+    }
 }
 
 /// Running counts against the limits.
