@@ -111,6 +111,7 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"xoxr-", 4),
             (b"xoxs-", 4),
             (b"tskey-", 5),
+            (b"AGE-SECRET-KEY-1", 3),
             (b"ConvertTo-SecureString", 9),
         ],
         b'_' => &[
@@ -135,6 +136,7 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"shpss_", 5),
             (b"sntryu_", 6),
             (b"lin_api_", 3),
+            (b"dckr_pat_", 4),
             // `aws configure set aws_secret_access_key <key>`: the name
             // and a blank, which no assignment byte marks.
             (b"aws_secret_access_key", 3),
@@ -587,8 +589,9 @@ impl Starts {
                 // <v>`): its `api-key`, `auth-token` or `private-token`.
                 if b == b'-' {
                     self.header_word_around(text, p);
-                    // curl's `-u user:<v>`.
-                    if text.get(p + 1) == Some(&b'u')
+                    // curl's `-u user:<v>`, lftp's `-u user,<v>`,
+                    // smbclient's `-U user%<v>`.
+                    if matches!(text.get(p + 1), Some(b'u' | b'U'))
                         && matches!(text.get(p + 2), Some(b' ' | b'\t'))
                     {
                         self.at.push(p);
@@ -612,6 +615,20 @@ impl Starts {
                 // <v>`, `plaintext-password '<v>'`).
                 if matches!(b, b'_' | b'-') && secret_directive(&text[p + 1..]) {
                     self.at.push(p);
+                }
+                // A macro or directive named for a key (`#define API_KEY
+                // "<v>"`): the shape starts at the word before the `_`.
+                if matches!(b, b'_' | b'-')
+                    && text.get(p + 1..p + 4).is_some_and(|k| k.eq_ignore_ascii_case(b"key"))
+                    && matches!(text.get(p + 4), Some(b' ' | b'\t'))
+                {
+                    for head in [&b"api"[..], b"access", b"secret", b"private"] {
+                        if let Some(st) = p.checked_sub(head.len())
+                            && text[st..p].eq_ignore_ascii_case(head)
+                        {
+                            self.at.push(st);
+                        }
+                    }
                 }
                 for &(lit, mark) in literals_marked_by(b) {
                     // A byte loop: these are 3-11 bytes, and a `memcmp`
@@ -663,6 +680,26 @@ impl Starts {
         }
         self.header_name_before(text, p);
         self.after_colon(text, p);
+        // `//user:<v>@host` without a scheme: the user right after `//`.
+        let user = text[..p]
+            .iter()
+            .rev()
+            .take(33)
+            .take_while(|&&b| userinfo_byte(b))
+            .count();
+        if (1..=32).contains(&user)
+            && p - user >= 2
+            && &text[p - user - 2..p - user] == b"//"
+            && text[p + 1..]
+                .iter()
+                .take(65)
+                .take_while(|&&b| userinfo_byte(b))
+                .count()
+                .checked_add(p + 1)
+                .is_some_and(|e| e > p + 1 && text.get(e) == Some(&b'@'))
+        {
+            self.at.push(p - user - 2);
+        }
         // `scheme://`: a password in the URL, or a Slack webhook.
         if text.get(p + 1..p + 3) == Some(b"//") {
             let rest = &text[p + 3..];
@@ -946,6 +983,15 @@ impl Starts {
             {
                 f = c;
             }
+            // Visual Basic's `ApiKey As String =`.
+            if f < s
+                && let Some(a) = f.checked_sub(2)
+                && text[a..f].eq_ignore_ascii_case(b"as")
+                && a > 0
+                && matches!(text[a - 1], b' ' | b'\t')
+            {
+                f = a;
+            }
             while f > 0 && matches!(text[f - 1], b' ' | b'\t' | b':') {
                 f -= 1;
             }
@@ -983,6 +1029,9 @@ impl Starts {
             b"privatekey",
             b"private_key",
             b"private-key",
+            b"apikey",
+            b"api_key",
+            b"api-key",
             b"bearer_auth",
             b"bearerauth",
         ];
@@ -994,6 +1043,30 @@ impl Starts {
             }
         }
     }
+}
+
+/// A byte of a URL's user or password as the URL shapes write them
+/// (`[A-Za-z0-9._~!$&'()*+,;=%-]`).
+fn userinfo_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'.' | b'_'
+                | b'~'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b'%'
+                | b'-'
+        )
 }
 
 /// `b` may end a name that [`super::validate::names_a_secret`] accepts: the last letter
@@ -1122,12 +1195,73 @@ impl Starts {
             return;
         }
         let w = w - blanks;
-        // Every word ends in one of these letters.
-        if w == 0 || !matches!(text[w - 1] | 0x20, b's' | b'd' | b'w' | b't' | b'h' | b'y') {
-            return;
-        }
         // Twelve value bytes or more.
         let long = || s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b));
+        if w == 0 {
+            return;
+        }
+        // A client's one-letter password flag after a blank (`-a`, `-p`,
+        // `-w`, any case; eighth round).
+        if w >= 2
+            && text[w - 2] == b'-'
+            && matches!(text[w - 1] | 0x20, b'a' | b'p' | b'w')
+            && (w == 2 || matches!(text[w - 3], b' ' | b'\t'))
+            && long()
+        {
+            self.at.push(w - 2);
+        }
+        // Huawei VRP's `password cipher <v>` (`irreversible-cipher`).
+        let ends = |at: usize, word: &[u8]| {
+            at.checked_sub(word.len())
+                .is_some_and(|st| text[st..at].eq_ignore_ascii_case(word))
+        };
+        if ends(w, b"cipher") && long() {
+            let c = w - 6;
+            let c = if ends(c, b"irreversible-") { c - 13 } else { c };
+            let gap = text[..c]
+                .iter()
+                .rev()
+                .take(5)
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            if (1..=4).contains(&gap)
+                && let Some(st) = (c - gap).checked_sub(8)
+                && text[st..c - gap].eq_ignore_ascii_case(b"password")
+            {
+                self.at.push(st);
+            }
+        }
+        // RabbitMQ's `add_user <name> <v>`, `change_password <name> <v>`:
+        // the name between.
+        let name = text[..w]
+            .iter()
+            .rev()
+            .take(65)
+            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'@' | b'-'))
+            .count();
+        if (1..=64).contains(&name) && long() {
+            let n = w - name;
+            let gap = text[..n]
+                .iter()
+                .rev()
+                .take(9)
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            if (1..=8).contains(&gap) {
+                let k = n - gap;
+                for cmd in [&b"add_user"[..], b"change_password"] {
+                    if let Some(st) = k.checked_sub(cmd.len())
+                        && text[st..k].eq_ignore_ascii_case(cmd)
+                    {
+                        self.at.push(st);
+                    }
+                }
+            }
+        }
+        // Every word ends in one of these letters.
+        if !matches!(text[w - 1] | 0x20, b's' | b'd' | b'w' | b't' | b'h' | b'y') {
+            return;
+        }
         for word in [
             &b"pass"[..],
             b"passwd",
