@@ -542,6 +542,15 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::None,
                 Lead::Token,
             ),
+            // Telegram's bot tokens: the bot's id, `:AA` and 33 base64url
+            // bytes (issue 36, eighth round).
+            (
+                r"(?-u)[0-9]{8,10}:AA",
+                // No `end!()`: the token may end in `_`, which it trims.
+                r"(?-u)[0-9]{8,10}:AA[A-Za-z0-9_-]{33}",
+                Check::None,
+                Lead::Token,
+            ),
             // Docker Hub's personal access tokens (`dckr_pat_`) and age's
             // secret keys (`AGE-SECRET-KEY-1` and 58 bech32 bytes; issue
             // 36, eighth round).
@@ -603,8 +612,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // fifth round), each the run of value bytes that ends the
             // candidate (`Check::TailSecret`):
             // - a user and password after curl's `-u`/`--user` (and
-            //   lftp's `-u user,<v>`, smbclient's `-U user%<v>`; eighth
-            //   round);
+            //   lftp's `-u user,<v>`, smbclient's `-U user%<v>`, Squid's
+            //   `cache_peer … login=user:<v>`; eighth round);
             // - an element or a property list entry whose name says it
             //   holds one (`<ApiToken>…`, `<key>API_TOKEN</key>` then
             //   `<string>…`);
@@ -625,8 +634,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             //   child's text (unattend.xml's `<AdministratorPassword>`
             //   `<Value>…</Value>`; sixth round).
             (
-                r"(?-u)(?:-[uU]|--user)[ \t]",
-                r#"(?-u)(?:-u|--user)[ \t]{1,4}["']?[A-Za-z0-9._@%+-]{1,64}[:,][A-Za-z0-9._~+/=!#%^&*@-]{12,}|-U[ \t]{1,4}["']?[A-Za-z0-9._@+-]{1,64}%[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r"(?-u)(?:-[uU]|--user)[ \t]|login=",
+                r#"(?-u)(?:-u|--user)[ \t]{1,4}["']?[A-Za-z0-9._@%+-]{1,64}[:,][A-Za-z0-9._~+/=!#%^&*@-]{12,}|-U[ \t]{1,4}["']?[A-Za-z0-9._@+-]{1,64}%[A-Za-z0-9._~+/=!#%^&*@-]{12,}|login=[A-Za-z0-9._@%+-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::TailSecret,
                 Lead::Token,
             ),
@@ -666,11 +675,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // flag after a blank (`redis-cli -a <v>`, `ldapsearch -w <v>`,
             // `sqlcmd -P <v>`, `docker login -p <v>`; the value must have
             // both cases and a digit, as a pod or branch name seldom has),
-            // Huawei VRP's `password cipher <v>`, and RabbitMQ's
-            // `add_user <name> <v>` / `change_password <name> <v>`.
+            // Huawei VRP's `password cipher <v>`, RabbitMQ's `add_user
+            // <name> <v>` / `change_password <name> <v>`, and Windows'
+            // `net use [X:] \\server\share <v>`.
             (
-                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]|(?:add_user|change_password)[ \t]"#,
-                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password)[ \t]{1,8}[A-Za-z0-9._@-]{1,64})[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]|(?:add_user|change_password)[ \t]|net[ \t]{1,4}use[ \t]"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password)[ \t]{1,8}[A-Za-z0-9._@-]{1,64}|net[ \t]{1,4}use[ \t]{1,4}(?:[A-Za-z*]:[ \t]{1,4})?\\\\[A-Za-z0-9._$\\-]{1,128})[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Directive,
                 Lead::Any,
             ),

@@ -213,3 +213,48 @@ fn trigger_agrees_on_the_eighth_round_shapes() {
         0x8e1b_36d4_a0c2_7f15,
     );
 }
+
+/// Squid's `cache_peer … login=user:<v>`; Windows' `net use X:
+/// \\server\share <v>`; a Telegram bot token.
+#[test]
+fn squid_login_net_use_and_telegram_tokens() {
+    let r = all();
+    redacts_exactly(
+        &r,
+        &format!("cache_peer parent.example.is parent 3128 0 no-query login=squid:{V}\n"),
+        V,
+        "api_key",
+    );
+    redacts_exactly(
+        &r,
+        &format!("net use Z: \\\\files\\share {V} /user:EXAMPLE\\backup /persistent:no\n"),
+        V,
+        "api_key",
+    );
+    let bot = "8770977228:AA5pgpInRJ8yESz5SYlRJtnd8BiozpNS0b_";
+    redacts_exactly(&r, &format!("TELEGRAM_BOT_TOKEN={bot}\n"), bot, "api_key");
+    // A login name, a share without a password, a time: nothing.
+    keeps(&r, "login=alice\n");
+    keeps(&r, "net use Z: \\\\files\\share /persistent:no\n");
+    keeps(&r, "12345678:AAAA\n");
+}
+
+#[test]
+fn trigger_agrees_on_squid_net_use_and_telegram() {
+    trigger_agrees_on(
+        &[
+            "login=squid:",
+            "login=",
+            "Vq7Lm2Xp9RtK4wNz",
+            "net use Z: \\\\files\\share ",
+            "net use \\\\srv\\c$ ",
+            "8770977228:AA5pgpInRJ8yESz5SYlRJtnd8BiozpNS0b_",
+            "12345678",
+            ":AA",
+            " ",
+            "\n",
+            "x",
+        ],
+        0x51d7_03ab_c9e2_4418,
+    );
+}

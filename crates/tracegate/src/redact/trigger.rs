@@ -258,6 +258,10 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
     if d >= 13 || (d == 4 && card_run(rest)) {
         return true;
     }
+    // A Telegram bot token: the bot's id, then `:AA`.
+    if (8..=10).contains(&d) && rest[d..].starts_with(b":AA") {
+        return true;
+    }
     // The first group of an SSN (`078-05-1120`: 3; `07805 1120`: 5;
     // solid: 9), a North American number (`415 555 0132`: 3; `415555
     // 0132`: 6; solid: 10; after a `1`: 1, 4, 7 or 11), an Indian mobile
@@ -884,6 +888,14 @@ impl Starts {
     /// (`Authorization:`, `"x-api-key": `, `api_key=`,
     /// `aws_secret_access_key =`).
     fn header_name_before(&mut self, text: &[u8], p: usize) {
+        // Squid's `cache_peer … login=user:<v>`.
+        if text[p] == b'='
+            && let Some(s) = p.checked_sub(5)
+            && &text[s..p] == b"login"
+            && token_start(text, s)
+        {
+            self.at.push(s);
+        }
         const NAMES: &[&[u8]] = &[
             b"authorization",
             b"x-api-key",
@@ -1254,6 +1266,42 @@ impl Starts {
                         && text[st..k].eq_ignore_ascii_case(cmd)
                     {
                         self.at.push(st);
+                    }
+                }
+            }
+        }
+        // Windows' `net use [X:] \\server\share <v>`: the share path
+        // before the value.
+        let path = text[..w]
+            .iter()
+            .rev()
+            .take(131)
+            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'$' | b'\\' | b'-'))
+            .count();
+        if path >= 3 && text[w - path..].starts_with(b"\\\\") && long() {
+            let mut k = w - path;
+            let blanks = |k: usize| {
+                text[..k]
+                    .iter()
+                    .rev()
+                    .take(5)
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .count()
+            };
+            let g = blanks(k);
+            if (1..=4).contains(&g) {
+                k -= g;
+                // A device (`Z:`, `*:`).
+                if k >= 2 && text[k - 1] == b':' && (text[k - 2].is_ascii_alphabetic() || text[k - 2] == b'*') {
+                    let g = blanks(k - 2);
+                    if (1..=4).contains(&g) {
+                        k = k - 2 - g;
+                    }
+                }
+                if ends(k, b"use") {
+                    let g = blanks(k - 3);
+                    if (1..=4).contains(&g) && ends(k - 3 - g, b"net") {
+                        self.at.push(k - 3 - g - 3);
                     }
                 }
             }
