@@ -258,3 +258,43 @@ fn trigger_agrees_on_squid_net_use_and_telegram() {
         0x51d7_03ab_c9e2_4418,
     );
 }
+
+/// A name ending in a secret word, assigned by a keyword (AppleScript's
+/// `set … to`, ABAP's `TYPE string VALUE`) or a Prolog fact's second
+/// argument.
+#[test]
+fn keyword_assignments_and_prolog_facts_name_their_secret() {
+    let r = all();
+    redacts_exactly(&r, &format!("set apiToken to \"{V}\"\n"), V, "api_key");
+    redacts_exactly(
+        &r,
+        &format!("  CONSTANTS lc_api_key TYPE string VALUE '{V}'.\n"),
+        V,
+        "api_key",
+    );
+    redacts_exactly(&r, &format!("api_key(prod, '{V}').\n"), V, "api_key");
+    // Names that hold no secret.
+    keeps(&r, &format!("set windowTitle to \"{V}\"\n"));
+    keeps(&r, &format!("  CONSTANTS lc_region TYPE string VALUE '{V}'.\n"));
+    keeps(&r, &format!("region(prod, '{V}').\n"));
+}
+
+#[test]
+fn trigger_agrees_on_keyword_assignments() {
+    trigger_agrees_on(
+        &[
+            "set apiToken to \"",
+            " to ",
+            "lc_api_key TYPE string VALUE '",
+            " VALUE ",
+            "api_key(prod, '",
+            "secret(",
+            "x, ",
+            "Vq7Lm2Xp9RtK4wNz",
+            "'",
+            " ",
+            "\n",
+        ],
+        0x2c4f_9a17_e30b_66d1,
+    );
+}

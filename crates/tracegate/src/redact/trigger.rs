@@ -1306,6 +1306,70 @@ impl Starts {
                 }
             }
         }
+        // A name ending in a secret word, assigned by a keyword (`set
+        // apiToken to "<v>"`, `lc_api_key TYPE string VALUE '<v>'`) or a
+        // Prolog fact's second argument (`api_key(prod, '<v>')`): the
+        // shape starts at the secret word.
+        if long() {
+            let blanks_before = |k: usize| {
+                text[..k]
+                    .iter()
+                    .rev()
+                    .take(5)
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .count()
+            };
+            let mut name_end = None;
+            if ends(w, b"to") {
+                let g = blanks_before(w - 2);
+                if (1..=4).contains(&g) {
+                    name_end = Some(w - 2 - g);
+                }
+            } else if ends(w, b"value") {
+                let g = blanks_before(w - 5);
+                if (1..=4).contains(&g) && ends(w - 5 - g, b"string") {
+                    let k = w - 5 - g - 6;
+                    let g = blanks_before(k);
+                    if (1..=4).contains(&g) && ends(k - g, b"type") {
+                        let k = k - g - 4;
+                        let g = blanks_before(k);
+                        if (1..=4).contains(&g) {
+                            name_end = Some(k - g);
+                        }
+                    }
+                }
+            } else if text[w - 1] == b',' {
+                let k = w - 1 - blanks_before(w - 1);
+                let atom = text[..k]
+                    .iter()
+                    .rev()
+                    .take(33)
+                    .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+                    .count();
+                if (1..=32).contains(&atom) {
+                    let k = k - atom;
+                    let k = k - blanks_before(k);
+                    if k > 0 && text[k - 1] == b'(' {
+                        name_end = Some(k - 1);
+                    }
+                }
+            }
+            if let Some(e) = name_end {
+                for word in [
+                    &b"token"[..],
+                    b"secret",
+                    b"password",
+                    b"passwd",
+                    b"apikey",
+                    b"api_key",
+                    b"api-key",
+                ] {
+                    if ends(e, word) {
+                        self.at.push(e - word.len());
+                    }
+                }
+            }
+        }
         // Every word ends in one of these letters.
         if !matches!(text[w - 1] | 0x20, b's' | b'd' | b'w' | b't' | b'h' | b'y') {
             return;
