@@ -1208,8 +1208,9 @@ impl Starts {
         }
         let w = w - blanks;
         // Twelve value bytes or more.
-        let long = || s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b));
-        if w == 0 {
+        // Every shape below wants twelve: most runs of digits (a count, a
+        // time, a port) stop here, before any name is looked for.
+        if w == 0 || s + 12 > text.len() || !text[s..s + 12].iter().all(|&b| value(b)) {
             return;
         }
         // A client's one-letter password flag after a blank (`-a`, `-p`,
@@ -1218,7 +1219,6 @@ impl Starts {
             && text[w - 2] == b'-'
             && matches!(text[w - 1] | 0x20, b'a' | b'p' | b'w')
             && (w == 2 || matches!(text[w - 3], b' ' | b'\t'))
-            && long()
         {
             self.at.push(w - 2);
         }
@@ -1227,7 +1227,7 @@ impl Starts {
             at.checked_sub(word.len())
                 .is_some_and(|st| text[st..at].eq_ignore_ascii_case(word))
         };
-        if ends(w, b"cipher") && long() {
+        if ends(w, b"cipher") {
             let c = w - 6;
             let c = if ends(c, b"irreversible-") { c - 13 } else { c };
             let gap = text[..c]
@@ -1251,7 +1251,7 @@ impl Starts {
             .take(65)
             .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'@' | b'-'))
             .count();
-        if (1..=64).contains(&name) && long() {
+        if (1..=64).contains(&name) {
             let n = w - name;
             let gap = text[..n]
                 .iter()
@@ -1278,7 +1278,7 @@ impl Starts {
             .take(131)
             .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'$' | b'\\' | b'-'))
             .count();
-        if path >= 3 && text[w - path..].starts_with(b"\\\\") && long() {
+        if path >= 3 && text[w - path..].starts_with(b"\\\\") {
             let mut k = w - path;
             let blanks = |k: usize| {
                 text[..k]
@@ -1310,7 +1310,7 @@ impl Starts {
         // apiToken to "<v>"`, `lc_api_key TYPE string VALUE '<v>'`) or a
         // Prolog fact's second argument (`api_key(prod, '<v>')`): the
         // shape starts at the secret word.
-        if long() {
+        {
             let blanks_before = |k: usize| {
                 text[..k]
                     .iter()
@@ -1384,8 +1384,7 @@ impl Starts {
         ] {
             if let Some(st) = w.checked_sub(word.len())
                 && text[st..w].eq_ignore_ascii_case(word)
-                && long()
-            {
+                {
                 self.at.push(st);
             }
         }
@@ -1400,8 +1399,7 @@ impl Starts {
             if (1..=4).contains(&gap)
                 && let Some(st) = (by - gap).checked_sub(10)
                 && text[st..by - gap].eq_ignore_ascii_case(b"identified")
-                && long()
-            {
+                {
                 self.at.push(st);
             }
         }
