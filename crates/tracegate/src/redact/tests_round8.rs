@@ -298,16 +298,3 @@ fn trigger_agrees_on_keyword_assignments() {
         0x2c4f_9a17_e30b_66d1,
     );
 }
-
-/// An outline number after an abbreviation and its dot (`art.`, `Abs.`)
-/// inside a sentence is a section, as after a word; 10/8 stays an
-/// address (the review's decision).
-#[test]
-fn an_outline_number_after_an_abbreviation_is_no_ipv4() {
-    let r = all();
-    keeps(&r, "Conform art. 9.1.6.2 din regulament.\n");
-    keeps(&r, "gem. Abs. 3.1.2.4 der Satzung\n");
-    redacts_exactly(&r, "Conform art. 10.7.5.8 din regulament.\n", "10.7.5.8", "ipv4");
-    // An address after a sentence's end is no section.
-    redacts_exactly(&r, "It failed again. 93.184.216.34 is down\n", "93.184.216.34", "ipv4");
-}

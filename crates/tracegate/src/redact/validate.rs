@@ -1922,25 +1922,11 @@ fn outline_number(text: &[u8], start: usize, end: usize) -> bool {
     // prompt names them in prose; a section 10 with single-digit
     // paragraphs is the rarer reading, and when in doubt the address goes.
     let private = text[start..end].starts_with(b"10.");
-    // A word, or an abbreviation of one to four letters and its dot
-    // (`Conform art. 9.1.6.2 din regulament`, `gem. Abs. 3.1.2.4 der`;
-    // issue 36, eighth round).
-    let abbreviation = |dot: usize| {
-        let n = text[..dot]
-            .iter()
-            .rev()
-            .take(5)
-            .take_while(|b| b.is_ascii_alphabetic())
-            .count();
-        text[dot] == b'.'
-            && (1..=4).contains(&n)
-            && (dot == n || !text[dot - n - 1].is_ascii_alphanumeric())
-    };
     let after_word = levels
         && !private
         && start >= 2
         && text[start - 1] == b' '
-        && (letter_before(text, start - 1) || abbreviation(start - 2));
+        && letter_before(text, start - 1);
     let inside = after_word && text.get(end) == Some(&b' ') && lowercase_at(end + 1);
     // Or a sentence that ends with it and the line (`Katso kohta
     // 3.2.1.4.`; sixth round), after a word as above.
