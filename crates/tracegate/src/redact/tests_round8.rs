@@ -45,7 +45,12 @@ fn huawei_cipher_and_rabbitmq_add_user_name_their_secret() {
         V,
         "api_key",
     );
-    redacts_exactly(&r, &format!("rabbitmqctl add_user metrics {V}\n"), V, "api_key");
+    redacts_exactly(
+        &r,
+        &format!("rabbitmqctl add_user metrics {V}\n"),
+        V,
+        "api_key",
+    );
     redacts_exactly(
         &r,
         &format!("rabbitmqctl change_password metrics {V}\n"),
@@ -89,7 +94,10 @@ fn a_key_macro_and_a_visual_basic_constant() {
     );
     // A name, not a secret.
     keeps(&r, "#define API_KEY \"X-Api-Key\"\n");
-    keeps(&r, "Private Const Region As String = \"Vq7Lm2Xp9RtK4wNz\"\n");
+    keeps(
+        &r,
+        "Private Const Region As String = \"Vq7Lm2Xp9RtK4wNz\"\n",
+    );
 }
 
 /// Docker Hub's `dckr_pat_` tokens and age's secret keys.
@@ -97,11 +105,19 @@ fn a_key_macro_and_a_visual_basic_constant() {
 fn docker_hub_and_age_key_formats() {
     let r = all();
     let pat = "dckr_pat_2x9Qm4LbV7nRt1Kp8Zc3Yw6HfJd";
-    redacts_exactly(&r, &format!("echo \"{pat}\" | docker login -u ci --password-stdin\n"), pat, "api_key");
+    redacts_exactly(
+        &r,
+        &format!("echo \"{pat}\" | docker login -u ci --password-stdin\n"),
+        pat,
+        "api_key",
+    );
     let age = "AGE-SECRET-KEY-1SKPA0R28H70CX0QD63TC2YGUGGQQDD22J5VDTVCNPH62FSY4NQ4YNKN75T";
     redacts_exactly(&r, &format!("{age}\n"), age, "api_key");
     // age's public key is no secret.
-    keeps(&r, "# public key: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p\n");
+    keeps(
+        &r,
+        "# public key: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p\n",
+    );
 }
 
 /// A network path without a scheme (`//user:<v>@host/share`).
@@ -116,7 +132,10 @@ fn a_network_path_without_a_scheme_holds_a_password() {
     );
     // A comment, a protocol-relative URL with a port: no password.
     keeps(&r, "see//note:here@home\n");
-    keeps(&r, "<script src=\"//cdn.example.is:8443/app.js\"></script>\n");
+    keeps(
+        &r,
+        "<script src=\"//cdn.example.is:8443/app.js\"></script>\n",
+    );
 }
 
 /// A PEM key quoted with `> ` in a mail reply goes whole.
@@ -136,7 +155,12 @@ fn a_pem_key_quoted_in_a_mail_reply_goes_whole() {
 #[test]
 fn mir_cards_pass_the_issuer_table() {
     let r = all();
-    redacts_exactly(&r, "Карта номеры: 2200 1234 5678 9019\n", "2200 1234 5678 9019", "credit_card");
+    redacts_exactly(
+        &r,
+        "Карта номеры: 2200 1234 5678 9019\n",
+        "2200 1234 5678 9019",
+        "credit_card",
+    );
     // Not a Mir prefix, not a 2-series Mastercard: no card.
     keeps(&r, "Ref: 2210 1234 5678 9017\n");
 }
@@ -154,7 +178,12 @@ fn a_systemd_template_unit_is_no_email() {
     ] {
         keeps(&r, &format!("systemctl restart {unit}\n"));
     }
-    redacts_exactly(&r, "mail ops@example.services today\n", "ops@example.services", "email");
+    redacts_exactly(
+        &r,
+        "mail ops@example.services today\n",
+        "ops@example.services",
+        "email",
+    );
 }
 
 /// `0.0.0.0` names no host; an object identifier under an `oid` key is
@@ -163,7 +192,10 @@ fn a_systemd_template_unit_is_no_email() {
 #[test]
 fn unspecified_address_oid_and_caseless_outline_are_no_ipv4() {
     let r = all();
-    keeps(&r, "[NIOServerCxnFactory:0.0.0.0/0.0.0.0:2181] - Accepted\n");
+    keeps(
+        &r,
+        "[NIOServerCxnFactory:0.0.0.0/0.0.0.0:2181] - Accepted\n",
+    );
     keeps(&r, "constexpr char kOid[] = \"2.5.29.14\";\n");
     keeps(&r, "విభాగం 1.2.3.4 చూడండి.\n");
     // The twins: a real address in the same places.
@@ -173,7 +205,12 @@ fn unspecified_address_oid_and_caseless_outline_are_no_ipv4() {
         "10.1.2.3",
         "ipv4",
     );
-    redacts_exactly(&r, "constexpr char kHost[] = \"52.14.29.14\";\n", "52.14.29.14", "ipv4");
+    redacts_exactly(
+        &r,
+        "constexpr char kHost[] = \"52.14.29.14\";\n",
+        "52.14.29.14",
+        "ipv4",
+    );
     redacts_exactly(&r, "సర్వర్ 10.2.3.4 చూడండి.\n", "10.2.3.4", "ipv4");
 }
 
@@ -275,7 +312,10 @@ fn keyword_assignments_and_prolog_facts_name_their_secret() {
     redacts_exactly(&r, &format!("api_key(prod, '{V}').\n"), V, "api_key");
     // Names that hold no secret.
     keeps(&r, &format!("set windowTitle to \"{V}\"\n"));
-    keeps(&r, &format!("  CONSTANTS lc_region TYPE string VALUE '{V}'.\n"));
+    keeps(
+        &r,
+        &format!("  CONSTANTS lc_region TYPE string VALUE '{V}'.\n"),
+    );
     keeps(&r, &format!("region(prod, '{V}').\n"));
 }
 

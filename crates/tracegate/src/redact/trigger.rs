@@ -623,7 +623,9 @@ impl Starts {
                 // A macro or directive named for a key (`#define API_KEY
                 // "<v>"`): the shape starts at the word before the `_`.
                 if matches!(b, b'_' | b'-')
-                    && text.get(p + 1..p + 4).is_some_and(|k| k.eq_ignore_ascii_case(b"key"))
+                    && text
+                        .get(p + 1..p + 4)
+                        .is_some_and(|k| k.eq_ignore_ascii_case(b"key"))
                     && matches!(text.get(p + 4), Some(b' ' | b'\t'))
                 {
                     for head in [&b"api"[..], b"access", b"secret", b"private"] {
@@ -1276,7 +1278,9 @@ impl Starts {
             .iter()
             .rev()
             .take(131)
-            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'$' | b'\\' | b'-'))
+            .take_while(|&&b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'$' | b'\\' | b'-')
+            })
             .count();
         if path >= 3 && text[w - path..].starts_with(b"\\\\") {
             let mut k = w - path;
@@ -1292,7 +1296,10 @@ impl Starts {
             if (1..=4).contains(&g) {
                 k -= g;
                 // A device (`Z:`, `*:`).
-                if k >= 2 && text[k - 1] == b':' && (text[k - 2].is_ascii_alphabetic() || text[k - 2] == b'*') {
+                if k >= 2
+                    && text[k - 1] == b':'
+                    && (text[k - 2].is_ascii_alphabetic() || text[k - 2] == b'*')
+                {
                     let g = blanks(k - 2);
                     if (1..=4).contains(&g) {
                         k = k - 2 - g;
@@ -1384,7 +1391,7 @@ impl Starts {
         ] {
             if let Some(st) = w.checked_sub(word.len())
                 && text[st..w].eq_ignore_ascii_case(word)
-                {
+            {
                 self.at.push(st);
             }
         }
@@ -1399,7 +1406,7 @@ impl Starts {
             if (1..=4).contains(&gap)
                 && let Some(st) = (by - gap).checked_sub(10)
                 && text[st..by - gap].eq_ignore_ascii_case(b"identified")
-                {
+            {
                 self.at.push(st);
             }
         }
