@@ -72,13 +72,14 @@ pub struct Quick {
 /// `x-functions-key` (`fu`), `pplx-` (`pp`), `shpat_` and kin (`hp`),
 /// `sntryu_` (`yu`), `aws_secret_key` (`aw`) and `secretaccesskey` (`cc`),
 /// and the secret names of flags and `env` entries (issue 36): `token`
-/// (`ok`), `secret` (`cr`), `password` and `passwd` (`sw`).
+/// (`ok`), `secret` (`cr`), `password` and `passwd` (`sw`); Docker Hub's
+/// `dckr_pat_` (`kr`; issue 36, eighth round).
 /// A spelling with any uppercase letter is always scanned. Two tests plant
 /// one of every family: in busy text, and after a body of one letter that
 /// makes no pair.
-const PAIRS: [[u8; 2]; 23] = [
+const PAIRS: [[u8; 2]; 24] = [
     *b"sk", *b"rk", *b"gh", *b"xo", *b"ut", *b"hf", *b"gl", *b"xa", *b"np", *b"py", *b"ap", *b"au",
-    *b"iv", *b"fu", *b"aw", *b"cc", *b"hu", *b"pp", *b"hp", *b"yu", *b"ok", *b"cr", *b"sw",
+    *b"iv", *b"fu", *b"aw", *b"cc", *b"hu", *b"pp", *b"hp", *b"yu", *b"ok", *b"cr", *b"sw", *b"kr",
 ];
 
 /// For each first byte, the second letters that complete a pair in

@@ -212,11 +212,12 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         // takes base64, blanks, backslashes, quotes, the `&` that joins
         // the lines of a key written as a string per line (Ada's `" &
         // ASCII.LF & "`, Visual Basic's `& vbLf &`; issue 36, seventh
-        // round) and the `Proc-Type` / `DEK-Info` headers of encrypted keys. Up to the first END line; a
+        // round), the `Proc-Type` / `DEK-Info` headers of encrypted keys and
+        // the `> ` that quotes a key in a mail reply (eighth round). Up to the first END line; a
         // key cut off before its END line is redacted to the end of its body.
         patterns: &[(
             r"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----",
-            r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s\\:,."'&_-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,."'&_]*)"#,
+            r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s\\:,."'&_>-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,."'&_>]*)"#,
             Check::None,
             Lead::Any,
         )],
@@ -454,9 +455,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // `authtok` (`ldap_default_authtok = …`), and a quoted name
             // then a comma and a quoted value (PHP's `define('DB_PASSWORD',
             // '…')`, a pair in a list): an assignment written as a call.
+            //
+            // Eighth round: Visual Basic's declared type (`ApiKey As String
+            // = "…"`), and `apiKey`/`api_key` as a last word, as the
+            // header-name shape has them only right before `:` or `=`.
             (
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:\\?["']|N')?|\([ \t]{0,8}["']|["'][ \t]{0,8},[ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:\\?["']|N')?|\([ \t]{0,8}["']|["'][ \t]{0,8},[ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Secret,
                 Lead::Any,
             ),
@@ -537,6 +542,30 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::None,
                 Lead::Token,
             ),
+            // Telegram's bot tokens: the bot's id, `:AA` and 33 base64url
+            // bytes (issue 36, eighth round).
+            (
+                r"(?-u)[0-9]{8,10}:AA",
+                // No `end!()`: the token may end in `_`, which it trims.
+                r"(?-u)[0-9]{8,10}:AA[A-Za-z0-9_-]{33}",
+                Check::None,
+                Lead::Token,
+            ),
+            // Docker Hub's personal access tokens (`dckr_pat_`) and age's
+            // secret keys (`AGE-SECRET-KEY-1` and 58 bech32 bytes; issue
+            // 36, eighth round).
+            (
+                r"(?-u)dckr_pat_[A-Za-z0-9_-]",
+                r"(?-u)dckr_pat_[A-Za-z0-9_-]{24,}",
+                Check::None,
+                Lead::Token,
+            ),
+            (
+                r"(?-u)AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]",
+                concat!(r"(?-u)AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}", end!()),
+                Check::None,
+                Lead::Token,
+            ),
             // Vault's tokens name their kind in a prefix (`hvs.` service,
             // `hvb.` batch, `hvr.` recovery) before a long base62 body.
             (
@@ -582,7 +611,9 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // Values that the syntax around them marks secret (issue 36,
             // fifth round), each the run of value bytes that ends the
             // candidate (`Check::TailSecret`):
-            // - a user and password after curl's `-u`/`--user`;
+            // - a user and password after curl's `-u`/`--user` (and
+            //   lftp's `-u user,<v>`, smbclient's `-U user%<v>`, Squid's
+            //   `cache_peer … login=user:<v>`; eighth round);
             // - an element or a property list entry whose name says it
             //   holds one (`<ApiToken>…`, `<key>API_TOKEN</key>` then
             //   `<string>…`);
@@ -597,13 +628,14 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             //   special variable's earmuffs (`(defvar *api-secret* "…")`)
             //   and a single-dash flag whose name ends in `pass`
             //   (keytool's `-storepass …`, `-keypass`, `-srcstorepass`;
-            //   seventh round);
+            //   seventh round); a C macro or directive named for a key
+            //   (`#define API_KEY "…"`, `ACCESS_KEY …`; eighth round);
             // - an element named for a secret whose value is its first
             //   child's text (unattend.xml's `<AdministratorPassword>`
             //   `<Value>…</Value>`; sixth round).
             (
-                r"(?-u)(?:-u|--user)[ \t]",
-                r#"(?-u)(?:-u|--user)[ \t]{1,4}["']?[A-Za-z0-9._@%+-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r"(?-u)(?:-[uU]|--user)[ \t]|login=",
+                r#"(?-u)(?:-u|--user)[ \t]{1,4}["']?[A-Za-z0-9._@%+-]{1,64}[:,][A-Za-z0-9._~+/=!#%^&*@-]{12,}|-U[ \t]{1,4}["']?[A-Za-z0-9._@+-]{1,64}%[A-Za-z0-9._~+/=!#%^&*@-]{12,}|login=[A-Za-z0-9._@%+-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::TailSecret,
                 Lead::Token,
             ),
@@ -620,8 +652,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Lead::Any,
             ),
             (
-                r"(?i-u)[_-](?:passwd|password|secret|token)\*?[ \t]|-[a-z]{0,12}pass[ \t]",
-                r#"(?i-u)[_-](?:passwd|password|secret|token)\*?[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}|-[a-z]{0,12}pass[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r"(?i-u)[_-](?:passwd|password|secret|token)\*?[ \t]|-[a-z]{0,12}pass[ \t]|(?:api|access|secret|private)[_-]key[ \t]",
+                r#"(?i-u)[_-](?:passwd|password|secret|token)\*?[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}|-[a-z]{0,12}pass[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}|(?:api|access|secret|private)[_-]key[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::TailSecret,
                 Lead::Any,
             ),
@@ -638,9 +670,21 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // wants such a digit (`Check::Directive`). **The price**: a
             // value whose every digit follows a lowercase letter and
             // precedes a letter (`abc1def2…`) stays.
+            //
+            // Eighth round, the same way: a client's one-letter password
+            // flag after a blank (`redis-cli -a <v>`, `ldapsearch -w <v>`,
+            // `sqlcmd -P <v>`, `docker login -p <v>`; the value must have
+            // both cases and a digit, as a pod or branch name seldom has),
+            // Huawei VRP's `password cipher <v>`, RabbitMQ's `add_user
+            // <name> <v>` / `change_password <name> <v>`, and Windows'
+            // `net use [X:] \\server\share <v>`; a name ending in a secret
+            // word assigned by a keyword (AppleScript's `set apiToken to
+            // "<v>"`, ABAP's `lc_api_key TYPE string VALUE '<v>'`) or
+            // given as a Prolog fact's second argument (`api_key(prod,
+            // '<v>')`).
             (
-                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]"#,
-                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]|(?:add_user|change_password)[ \t]|net[ \t]{1,4}use[ \t]|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}t|\()"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password)[ \t]{1,8}[A-Za-z0-9._@-]{1,64}|net[ \t]{1,4}use[ \t]{1,4}(?:[A-Za-z*]:[ \t]{1,4})?\\\\[A-Za-z0-9._$\\-]{1,128}|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}to|[ \t]{1,4}type[ \t]{1,4}string[ \t]{1,4}value|\([ \t]{0,4}[a-z][A-Za-z0-9_]{0,31}[ \t]{0,4},))[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Directive,
                 Lead::Any,
             ),
@@ -687,12 +731,24 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         // name a dialect and its driver (`postgresql+psycopg2://`,
         // `mysql+mysqlconnector://`: SQLAlchemy's URLs), so it takes up
         // to 24 bytes (issue 36, third round).
-        patterns: &[(
-            r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,23}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:",
-            r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,23}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
-            Check::UrlPassword,
-            Lead::Token,
-        )],
+        patterns: &[
+            (
+                r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,23}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:",
+                r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,23}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
+                Check::UrlPassword,
+                Lead::Token,
+            ),
+            // A UNC-like network path without a scheme (`mount -t smbfs
+            // //user:<v>@host/share`, `//user:<v>@host` in an fstab;
+            // issue 36, eighth round), after a blank, a quote, `=` or
+            // the start (the check holds it to that).
+            (
+                r"(?-u)//[A-Za-z0-9._~!$&'()*+,;=%-]",
+                r"(?-u)//[A-Za-z0-9._~!$&'()*+,;=%-]{1,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
+                Check::UrlPassword,
+                Lead::Any,
+            ),
+        ],
     },
     Builtin {
         name: "jwt",

@@ -184,6 +184,9 @@ mod tests_round6;
 mod tests_round7;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round8;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_structure;
 
 use std::fmt;

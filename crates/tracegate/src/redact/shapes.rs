@@ -390,8 +390,10 @@ mod tests {
         // around them, national numbers without a trunk `0`) to 2.06 MiB;
         // the fifth round's (elements, tuples, key/value pairs, `.pgpass`
         // lines) to 2.73 MiB, most of it in the exact shapes, which are
-        // built on first use only.
-        assert!(bytes < 3 * 1024 * 1024, "{bytes} bytes");
+        // built on first use only; the eighth round's (one-letter password
+        // flags, `add_user`, `net use`, keyword assignments, paths without
+        // a scheme, `api_key` as a last word) to 3.20 MiB.
+        assert!(bytes < 3 * 1024 * 1024 + 512 * 1024, "{bytes} bytes");
     }
 
     /// The committed scan DFA is, byte for byte, what a build from today's

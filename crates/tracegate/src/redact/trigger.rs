@@ -17,6 +17,7 @@
 //! | email | the first byte of the run of local-part bytes (ASCII or any non-ASCII byte) before an `@` |
 //! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` or `-` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start; a `:` after a name that starts a line, before a value byte (a secrets file's `user:<v>`, sixth round; after a Postfix destination in brackets, seventh) |
 //! | secret by its syntax (seventh round) | a `-` before a flag's name ending in `pass` and a blank (`-storepass`), or before `p`, blanks and a quote (`sshpass -p '…'`); `tskey-` at a token start; a digit the loop visits anyway in a run of twelve or more value bytes after a quote and blanks and a name ending in `password`, `passwd`, `pass`, `pw`, `secret`, `auth` or after `identified by` (the name's last word) |
+//! | secret by its syntax (eighth round) | `-U` or `-u` before a blank (smbclient, lftp); `login=` (Squid); a `_` or `-` between `api`, `access`, `secret` or `private` and `key` and a blank (`#define API_KEY`); `dckr_pat_`, `AGE-SECRET-KEY-1` at a token start; a digit of eight to ten that goes on as `:AA` (Telegram); a `:` after `//` and a user, before a password and `@` (a path without a scheme); from a visited digit of twelve or more value bytes, as the directives: a one-letter flag `-a`, `-p`, `-w` after a blank, `password [irreversible-]cipher`, `add_user`/`change_password` and a name, `net use [X:] \\srv\share`, and a name ending in a secret word before `to`, `TYPE string VALUE` or a Prolog fact's `(atom,` |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
@@ -111,6 +112,7 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"xoxr-", 4),
             (b"xoxs-", 4),
             (b"tskey-", 5),
+            (b"AGE-SECRET-KEY-1", 3),
             (b"ConvertTo-SecureString", 9),
         ],
         b'_' => &[
@@ -135,6 +137,7 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"shpss_", 5),
             (b"sntryu_", 6),
             (b"lin_api_", 3),
+            (b"dckr_pat_", 4),
             // `aws configure set aws_secret_access_key <key>`: the name
             // and a blank, which no assignment byte marks.
             (b"aws_secret_access_key", 3),
@@ -254,6 +257,10 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
     // digits. So `1 2 3 4 …` or `12 34 56 …` starts no card: each of
     // those starts would cost an anchored walk for nothing.
     if d >= 13 || (d == 4 && card_run(rest)) {
+        return true;
+    }
+    // A Telegram bot token: the bot's id, then `:AA`.
+    if (8..=10).contains(&d) && rest[d..].starts_with(b":AA") {
         return true;
     }
     // The first group of an SSN (`078-05-1120`: 3; `07805 1120`: 5;
@@ -587,8 +594,9 @@ impl Starts {
                 // <v>`): its `api-key`, `auth-token` or `private-token`.
                 if b == b'-' {
                     self.header_word_around(text, p);
-                    // curl's `-u user:<v>`.
-                    if text.get(p + 1) == Some(&b'u')
+                    // curl's `-u user:<v>`, lftp's `-u user,<v>`,
+                    // smbclient's `-U user%<v>`.
+                    if matches!(text.get(p + 1), Some(b'u' | b'U'))
                         && matches!(text.get(p + 2), Some(b' ' | b'\t'))
                     {
                         self.at.push(p);
@@ -612,6 +620,22 @@ impl Starts {
                 // <v>`, `plaintext-password '<v>'`).
                 if matches!(b, b'_' | b'-') && secret_directive(&text[p + 1..]) {
                     self.at.push(p);
+                }
+                // A macro or directive named for a key (`#define API_KEY
+                // "<v>"`): the shape starts at the word before the `_`.
+                if matches!(b, b'_' | b'-')
+                    && text
+                        .get(p + 1..p + 4)
+                        .is_some_and(|k| k.eq_ignore_ascii_case(b"key"))
+                    && matches!(text.get(p + 4), Some(b' ' | b'\t'))
+                {
+                    for head in [&b"api"[..], b"access", b"secret", b"private"] {
+                        if let Some(st) = p.checked_sub(head.len())
+                            && text[st..p].eq_ignore_ascii_case(head)
+                        {
+                            self.at.push(st);
+                        }
+                    }
                 }
                 for &(lit, mark) in literals_marked_by(b) {
                     // A byte loop: these are 3-11 bytes, and a `memcmp`
@@ -663,6 +687,26 @@ impl Starts {
         }
         self.header_name_before(text, p);
         self.after_colon(text, p);
+        // `//user:<v>@host` without a scheme: the user right after `//`.
+        let user = text[..p]
+            .iter()
+            .rev()
+            .take(33)
+            .take_while(|&&b| userinfo_byte(b))
+            .count();
+        if (1..=32).contains(&user)
+            && p - user >= 2
+            && &text[p - user - 2..p - user] == b"//"
+            && text[p + 1..]
+                .iter()
+                .take(65)
+                .take_while(|&&b| userinfo_byte(b))
+                .count()
+                .checked_add(p + 1)
+                .is_some_and(|e| e > p + 1 && text.get(e) == Some(&b'@'))
+        {
+            self.at.push(p - user - 2);
+        }
         // `scheme://`: a password in the URL, or a Slack webhook.
         if text.get(p + 1..p + 3) == Some(b"//") {
             let rest = &text[p + 3..];
@@ -847,6 +891,14 @@ impl Starts {
     /// (`Authorization:`, `"x-api-key": `, `api_key=`,
     /// `aws_secret_access_key =`).
     fn header_name_before(&mut self, text: &[u8], p: usize) {
+        // Squid's `cache_peer … login=user:<v>`.
+        if text[p] == b'='
+            && let Some(s) = p.checked_sub(5)
+            && &text[s..p] == b"login"
+            && token_start(text, s)
+        {
+            self.at.push(s);
+        }
         const NAMES: &[&[u8]] = &[
             b"authorization",
             b"x-api-key",
@@ -946,6 +998,15 @@ impl Starts {
             {
                 f = c;
             }
+            // Visual Basic's `ApiKey As String =`.
+            if f < s
+                && let Some(a) = f.checked_sub(2)
+                && text[a..f].eq_ignore_ascii_case(b"as")
+                && a > 0
+                && matches!(text[a - 1], b' ' | b'\t')
+            {
+                f = a;
+            }
             while f > 0 && matches!(text[f - 1], b' ' | b'\t' | b':') {
                 f -= 1;
             }
@@ -983,6 +1044,9 @@ impl Starts {
             b"privatekey",
             b"private_key",
             b"private-key",
+            b"apikey",
+            b"api_key",
+            b"api-key",
             b"bearer_auth",
             b"bearerauth",
         ];
@@ -994,6 +1058,30 @@ impl Starts {
             }
         }
     }
+}
+
+/// A byte of a URL's user or password as the URL shapes write them
+/// (`[A-Za-z0-9._~!$&'()*+,;=%-]`).
+fn userinfo_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'.' | b'_'
+                | b'~'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b'%'
+                | b'-'
+        )
 }
 
 /// `b` may end a name that [`super::validate::names_a_secret`] accepts: the last letter
@@ -1122,12 +1210,178 @@ impl Starts {
             return;
         }
         let w = w - blanks;
-        // Every word ends in one of these letters.
-        if w == 0 || !matches!(text[w - 1] | 0x20, b's' | b'd' | b'w' | b't' | b'h' | b'y') {
+        // Twelve value bytes or more.
+        // Every shape below wants twelve: most runs of digits (a count, a
+        // time, a port) stop here, before any name is looked for.
+        if w == 0 || s + 12 > text.len() || !text[s..s + 12].iter().all(|&b| value(b)) {
             return;
         }
-        // Twelve value bytes or more.
-        let long = || s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b));
+        // A client's one-letter password flag after a blank (`-a`, `-p`,
+        // `-w`, any case; eighth round).
+        if w >= 2
+            && text[w - 2] == b'-'
+            && matches!(text[w - 1] | 0x20, b'a' | b'p' | b'w')
+            && (w == 2 || matches!(text[w - 3], b' ' | b'\t'))
+        {
+            self.at.push(w - 2);
+        }
+        // Huawei VRP's `password cipher <v>` (`irreversible-cipher`).
+        let ends = |at: usize, word: &[u8]| {
+            at.checked_sub(word.len())
+                .is_some_and(|st| text[st..at].eq_ignore_ascii_case(word))
+        };
+        if ends(w, b"cipher") {
+            let c = w - 6;
+            let c = if ends(c, b"irreversible-") { c - 13 } else { c };
+            let gap = text[..c]
+                .iter()
+                .rev()
+                .take(5)
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            if (1..=4).contains(&gap)
+                && let Some(st) = (c - gap).checked_sub(8)
+                && text[st..c - gap].eq_ignore_ascii_case(b"password")
+            {
+                self.at.push(st);
+            }
+        }
+        // RabbitMQ's `add_user <name> <v>`, `change_password <name> <v>`:
+        // the name between.
+        let name = text[..w]
+            .iter()
+            .rev()
+            .take(65)
+            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'@' | b'-'))
+            .count();
+        if (1..=64).contains(&name) {
+            let n = w - name;
+            let gap = text[..n]
+                .iter()
+                .rev()
+                .take(9)
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            if (1..=8).contains(&gap) {
+                let k = n - gap;
+                for cmd in [&b"add_user"[..], b"change_password"] {
+                    if let Some(st) = k.checked_sub(cmd.len())
+                        && text[st..k].eq_ignore_ascii_case(cmd)
+                    {
+                        self.at.push(st);
+                    }
+                }
+            }
+        }
+        // Windows' `net use [X:] \\server\share <v>`: the share path
+        // before the value.
+        let path = text[..w]
+            .iter()
+            .rev()
+            .take(131)
+            .take_while(|&&b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'$' | b'\\' | b'-')
+            })
+            .count();
+        if path >= 3 && text[w - path..].starts_with(b"\\\\") {
+            let mut k = w - path;
+            let blanks = |k: usize| {
+                text[..k]
+                    .iter()
+                    .rev()
+                    .take(5)
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .count()
+            };
+            let g = blanks(k);
+            if (1..=4).contains(&g) {
+                k -= g;
+                // A device (`Z:`, `*:`).
+                if k >= 2
+                    && text[k - 1] == b':'
+                    && (text[k - 2].is_ascii_alphabetic() || text[k - 2] == b'*')
+                {
+                    let g = blanks(k - 2);
+                    if (1..=4).contains(&g) {
+                        k = k - 2 - g;
+                    }
+                }
+                if ends(k, b"use") {
+                    let g = blanks(k - 3);
+                    if (1..=4).contains(&g) && ends(k - 3 - g, b"net") {
+                        self.at.push(k - 3 - g - 3);
+                    }
+                }
+            }
+        }
+        // A name ending in a secret word, assigned by a keyword (`set
+        // apiToken to "<v>"`, `lc_api_key TYPE string VALUE '<v>'`) or a
+        // Prolog fact's second argument (`api_key(prod, '<v>')`): the
+        // shape starts at the secret word.
+        {
+            let blanks_before = |k: usize| {
+                text[..k]
+                    .iter()
+                    .rev()
+                    .take(5)
+                    .take_while(|b| matches!(b, b' ' | b'\t'))
+                    .count()
+            };
+            let mut name_end = None;
+            if ends(w, b"to") {
+                let g = blanks_before(w - 2);
+                if (1..=4).contains(&g) {
+                    name_end = Some(w - 2 - g);
+                }
+            } else if ends(w, b"value") {
+                let g = blanks_before(w - 5);
+                if (1..=4).contains(&g) && ends(w - 5 - g, b"string") {
+                    let k = w - 5 - g - 6;
+                    let g = blanks_before(k);
+                    if (1..=4).contains(&g) && ends(k - g, b"type") {
+                        let k = k - g - 4;
+                        let g = blanks_before(k);
+                        if (1..=4).contains(&g) {
+                            name_end = Some(k - g);
+                        }
+                    }
+                }
+            } else if text[w - 1] == b',' {
+                let k = w - 1 - blanks_before(w - 1);
+                let atom = text[..k]
+                    .iter()
+                    .rev()
+                    .take(33)
+                    .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+                    .count();
+                if (1..=32).contains(&atom) {
+                    let k = k - atom;
+                    let k = k - blanks_before(k);
+                    if k > 0 && text[k - 1] == b'(' {
+                        name_end = Some(k - 1);
+                    }
+                }
+            }
+            if let Some(e) = name_end {
+                for word in [
+                    &b"token"[..],
+                    b"secret",
+                    b"password",
+                    b"passwd",
+                    b"apikey",
+                    b"api_key",
+                    b"api-key",
+                ] {
+                    if ends(e, word) {
+                        self.at.push(e - word.len());
+                    }
+                }
+            }
+        }
+        // Every word ends in one of these letters.
+        if !matches!(text[w - 1] | 0x20, b's' | b'd' | b'w' | b't' | b'h' | b'y') {
+            return;
+        }
         for word in [
             &b"pass"[..],
             b"passwd",
@@ -1138,7 +1392,6 @@ impl Starts {
         ] {
             if let Some(st) = w.checked_sub(word.len())
                 && text[st..w].eq_ignore_ascii_case(word)
-                && long()
             {
                 self.at.push(st);
             }
@@ -1154,7 +1407,6 @@ impl Starts {
             if (1..=4).contains(&gap)
                 && let Some(st) = (by - gap).checked_sub(10)
                 && text[st..by - gap].eq_ignore_ascii_case(b"identified")
-                && long()
             {
                 self.at.push(st);
             }

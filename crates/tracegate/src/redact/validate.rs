@@ -172,7 +172,16 @@ pub(crate) fn check(
             let cut = tail_start(s)?;
             let visited =
                 (start + cut..end).any(|i| text[i].is_ascii_digit() && digit_visited(text, i));
-            (visited && random_looking(&s[cut..])).then_some((start + cut, end))
+            let value = &s[cut..];
+            // A one-letter flag (`-a`, `-p`, `-w`) after a blank, and a
+            // value with both cases and a digit: `-p web-7d9f8b6c5d-x2x7k`
+            // (a pod) or `-a x86_64-unknown-linux-gnu` are no passwords.
+            let flag_ok = s.first() != Some(&b'-')
+                || ((start == 0 || matches!(text[start - 1], b' ' | b'\t'))
+                    && value.iter().any(u8::is_ascii_digit)
+                    && value.iter().any(u8::is_ascii_lowercase)
+                    && value.iter().any(u8::is_ascii_uppercase));
+            (visited && flag_ok && random_looking(value)).then_some((start + cut, end))
         }
         Check::TailValue => {
             let cut = tail_start(s)?;
@@ -215,6 +224,17 @@ pub(crate) fn check(
             (line && ends && cased && random_looking(v)).then_some((start + 1, end))
         }
         Check::UrlPassword => {
+            // A path without a scheme (`//user:<v>@host`) stands after a
+            // blank, a quote, `=`, `(`, `,` or `>`, or starts the text.
+            if s.starts_with(b"//")
+                && start > 0
+                && !matches!(
+                    text[start - 1],
+                    b' ' | b'\t' | b'\n' | b'\r' | b'"' | b'\'' | b'=' | b'(' | b',' | b'>'
+                )
+            {
+                return None;
+            }
             // `scheme://user:password@`: between the last `:` and the `@`.
             let at = end.checked_sub(1)?;
             let colon = s.iter().rposition(|&b| b == b':')?;
@@ -259,6 +279,7 @@ pub(crate) fn check(
             && !tail_of_a_run(text, start))
         .then_some((start, end)),
         Check::Ipv4 => (ipv4_ok(s)
+            && !unspecified(s)
             && !netmask(s)
             && !event_header_version(text, start, end)
             && (!outline_number(text, start, end) || confirmed())
@@ -437,8 +458,9 @@ fn email_char(c: char) -> bool {
 }
 
 /// Not an scp-style remote (`git@github.com:org/repo.git`: a `:` and a
-/// path right after the domain) and not an image at a pixel density
-/// (`logo@2x.png`: a file extension where the top-level domain would be).
+/// path right after the domain), not an image at a pixel density
+/// (`logo@2x.png`: a file extension where the top-level domain would be)
+/// and not a systemd unit (`getty@tty1.service`: a unit type there).
 fn email_ok(text: &[u8], end: usize) -> bool {
     let scp = text.get(end) == Some(&b':')
         && text
@@ -450,7 +472,23 @@ fn email_ok(text: &[u8], end: usize) -> bool {
         tld.as_slice(),
         b"png" | b"jpg" | b"jpeg" | b"gif" | b"svg" | b"webp" | b"ico" | b"bmp" | b"avif"
     );
-    !scp && !image
+    // A systemd template unit's instance (`openvpn-client@office.service`,
+    // `getty@tty1.service`; issue 36, eighth round): a unit type where the
+    // top-level domain would be, and none of them is one.
+    let unit = matches!(
+        tld.as_slice(),
+        b"service"
+            | b"socket"
+            | b"timer"
+            | b"mount"
+            | b"automount"
+            | b"target"
+            | b"path"
+            | b"slice"
+            | b"scope"
+            | b"swap"
+    );
+    !scp && !image && !unit
 }
 
 /// A value that stands for a credential rather than being one:
@@ -524,6 +562,17 @@ fn value_start(s: &[u8]) -> Option<usize> {
             {
                 typed = true;
                 cut += 6;
+            }
+            // Visual Basic's declaration (`ApiKey As String =`; issue 36,
+            // eighth round).
+            Some(_)
+                if !typed
+                    && cut > name
+                    && s.get(cut..cut + 2)
+                        .is_some_and(|w| w.eq_ignore_ascii_case(b"as"))
+                    && matches!(s.get(cut + 2), Some(b' ' | b'\t')) =>
+            {
+                cut += 2;
             }
             // An Ada constant's declaration (`Token : constant String :=`;
             // issue 36, seventh round).
@@ -771,7 +820,7 @@ fn version_key(text: &[u8], start: usize) -> bool {
         .take_while(|b| {
             matches!(
                 b,
-                b' ' | b'\t' | b'"' | b'\'' | b'(' | b'[' | b'>' | b':' | b'='
+                b' ' | b'\t' | b'"' | b'\'' | b'(' | b'[' | b']' | b'>' | b':' | b'='
             )
         })
         .count();
@@ -852,6 +901,10 @@ fn version_word(key: &[u8]) -> bool {
                 | b"revision"
                 | b"tag"
                 | b"vsn"
+                // An object identifier (`kOid[] = "2.5.29.14"`, `oid:
+                // 1.3.6.1`; issue 36, eighth round): dotted, never an
+                // address.
+                | b"oid"
         )
     };
     let n = starts.len();
@@ -1435,7 +1488,9 @@ fn issuer_ok(d: &[u8]) -> bool {
             let p = d[..4]
                 .iter()
                 .fold(0u32, |a, &x| a * 10 + u32::from(x - b'0'));
-            (2221..=2720).contains(&p) && n == 16
+            // Mastercard's 2-series; Mir (2200-2204, 16 to 19 digits;
+            // issue 36, eighth round).
+            (2221..=2720).contains(&p) && n == 16 || (2200..=2204).contains(&p) && n >= 16
         }
         _ => false,
     }
@@ -1834,11 +1889,17 @@ fn outline_number(text: &[u8], start: usize, end: usize) -> bool {
     let small = text[start..end]
         .split(|&b| b == b'.')
         .all(|o| (1..=2).contains(&o.len()) && o[0] != b'0');
+    // A lowercase letter, or a letter of a script without case (Telugu,
+    // Georgian, Arabic: `విభాగం 1.2.3.4 చూడండి`; issue 36, eighth round):
+    // the sentence goes on as after a lowercase word.
     let lowercase_at = |i: usize| {
         text.get(i..text.len().min(i + 4))
             .and_then(|w| w.utf8_chunks().next())
             .and_then(|c| c.valid().chars().next())
-            .is_some_and(char::is_lowercase)
+            .is_some_and(|c| {
+                c.is_lowercase()
+                    || (c.is_alphabetic() && !c.is_uppercase() && c.to_uppercase().eq([c]))
+            })
     };
     // `. ` and a lowercase letter right after.
     let ordinal = text.get(end) == Some(&b'.') && text.get(end + 1) == Some(&b' ');
@@ -1996,6 +2057,13 @@ fn swift_reference(text: &[u8], start: usize) -> bool {
 }
 
 /// Four dotted octets, each 0-255.
+/// `0.0.0.0`, the unspecified address (a listener bound to every
+/// interface, an empty field of a firewall log; issue 36, eighth round):
+/// it names no host, so no one.
+fn unspecified(s: &[u8]) -> bool {
+    s == b"0.0.0.0"
+}
+
 fn ipv4_ok(s: &[u8]) -> bool {
     s.split(|&b| b == b'.').all(|o| {
         !o.is_empty()
