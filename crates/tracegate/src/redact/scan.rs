@@ -506,7 +506,13 @@ impl Redactor {
             let Some((cs, ce)) = validate::check(check, bytes, s, end, ctx, work) else {
                 continue;
             };
-            if ce <= cs || overlaps_token(bytes, cs, ce) {
+            // SECURITY (idempotence): from the match's start, not the
+            // checked span's: a check that keeps only a value (`api_key]
+            // : <v>`, `token] = <v>`) must not read its secret's name
+            // inside a token (`[REDACTED:api_key]`, or a policy rule named
+            // `db_token`), or redacting the output again would find what
+            // the input did not hold.
+            if ce <= cs || overlaps_token(bytes, s.min(cs), ce) {
                 continue;
             }
             // Leftmost first: a candidate that kept its start beats one

@@ -338,3 +338,45 @@ fn trigger_agrees_on_keyword_assignments() {
         0x2c4f_9a17_e30b_66d1,
     );
 }
+
+/// A token never names a secret: the syntax after `[REDACTED:api_key]`
+/// or a policy rule's token (`[REDACTED:db_token]`) looks like a secret's
+/// name then its value (`api_key] : <v>`), but redacting output again
+/// must change nothing. Found by `settled_agrees_with_a_full_second_pass`
+/// once `api_key` became a secret name this round: the first pass left
+/// `Bearer <v> :AIza@…` with the value after the token, the second pass
+/// read the token's `api_key]` as the name and took it.
+#[test]
+fn a_token_is_never_the_name_of_a_secret() {
+    use super::{Action, KeywordRule, RedactConfig, Redactor};
+    let mut cfg = RedactConfig::every_builtin();
+    cfg.keywords.push(KeywordRule {
+        name: "db_token".into(),
+        words: vec!["orders-db".into()],
+        case_insensitive: false,
+        whole_word: true,
+        action: Action::Mask,
+    });
+    let r = Redactor::compile(&cfg, None).unwrap();
+    for out in [
+        "[REDACTED:api_key] :AIza@860401-4.18.43a-eyJ",
+        "[REDACTED:api_key] : Vq7Lm2Xp9RtK4wNzQ",
+        "[REDACTED:private_key] = Vq7Lm2Xp9RtK4wNzQ",
+        "[REDACTED:db_token] = Vq7Lm2Xp9RtK4wNzQ",
+        "[db_token:0123456789] := Vq7Lm2Xp9RtK4wNzQ",
+    ] {
+        keeps(&r, out);
+    }
+    // The text the property test found, redacted once and again.
+    let text = "Authorization: Bearer abcDEF123.456 :AIza@860401-4.18.43a-eyJ:Zx555a1 2ax";
+    let (once, _) = r.redact_to_string(text);
+    assert_eq!(r.redact_to_string(&once).0, once);
+    assert_eq!(r.redact_with_full_passes(text).0, once);
+    // The name written out still names its secret.
+    redacts_exactly(
+        &r,
+        "api_key] : Vq7Lm2Xp9RtK4wNzQ",
+        "Vq7Lm2Xp9RtK4wNzQ",
+        "api_key",
+    );
+}
