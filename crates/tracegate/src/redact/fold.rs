@@ -133,7 +133,6 @@ fn short_gap(bytes: &[u8], at: usize) -> Option<usize> {
 /// chunks and second pass over the chunk cost the multilingual corpora
 /// 2 k and 3 k instructions a record more (callgrind, tried in review).
 fn first_non_ascii_within(bytes: &[u8]) -> Option<usize> {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let window = bytes.get(..SHORT_GAP).unwrap_or(bytes);
     let mut words = window.chunks_exact(8);
     let mut base = 0;
@@ -151,6 +150,36 @@ fn first_non_ascii_within(bytes: &[u8]) -> Option<usize> {
         .iter()
         .position(|b| !b.is_ascii())
         .map(|k| base + k)
+}
+
+/// The high bit of each byte of a word.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Each byte of a word equal to `b`.
+const fn lanes_of(b: u8) -> u64 {
+    0x0101_0101_0101_0101 * b as u64
+}
+
+/// The high bit of each byte of `y` that is zero, exactly (no false hit
+/// from a borrow, whatever the other bytes hold).
+fn zero_lanes(y: u64) -> u64 {
+    !(((y & !HIGH).wrapping_add(!HIGH)) | y) & HIGH
+}
+
+/// The stops ([`is_stop`]) among the bytes of the little-endian word `x`,
+/// as the high bit of each such byte (but for a blank in lane 7, whose pair
+/// is in the next word); and the blanks, the same way. Exact for every
+/// byte: no carry crosses a lane (each is below `0x80` before the add) and
+/// a non-ASCII byte is neither a stop nor a blank.
+fn stops_in_word(x: u64) -> (u64, u64) {
+    let low = x & !HIGH;
+    // 9..=13: at least 9 and not at least 14, of an ASCII byte.
+    let at_least_9 = low.wrapping_add(lanes_of(0x80 - 9)) & HIGH;
+    let at_least_14 = low.wrapping_add(lanes_of(0x80 - 14)) & HIGH;
+    let control = at_least_9 & !at_least_14 & !x;
+    let dash = zero_lanes(x ^ lanes_of(b'-'));
+    let blanks = zero_lanes(x ^ lanes_of(b' '));
+    (control | dash | (blanks & (blanks >> 8)), blanks)
 }
 
 /// The first non-ASCII byte at or after `from`, reading 16 bytes at a time
@@ -214,16 +243,50 @@ fn next_stop(bytes: &[u8], from: usize) -> usize {
                 | u8::from(b == b'-')
                 | (u8::from(b == b' ') & u8::from(n == b' '))
         });
-        if hit != 0
-            && let Some(k) = (j..j + BLOCK).find(|&k| is_stop(bytes, k))
-        {
-            return k;
+        if hit != 0 {
+            // The block a word at a time (its last word's pair byte is
+            // `after`'s last, which exists).
+            for w in (j..j + BLOCK).step_by(8) {
+                if let Ok(k) = stop_in_eight(bytes, w) {
+                    return k;
+                }
+            }
         }
         j += BLOCK;
     }
-    (j..bytes.len())
-        .find(|&k| is_stop(bytes, k))
-        .unwrap_or(bytes.len())
+    // The last bytes (up to 32: the end of every ASCII stretch before a
+    // non-ASCII character, about 16 times a multilingual record) eight at
+    // a time as well.
+    while j < bytes.len() {
+        match stop_in_eight(bytes, j) {
+            Ok(k) => return k,
+            Err(len) => j += len,
+        }
+    }
+    bytes.len()
+}
+
+/// The first stop ([`is_stop`]) among the eight bytes from `j` (fewer at
+/// the end of `bytes`: the word is padded with NUL, which is no stop), or
+/// how many bytes were read (none past the end). The pair of a blank in
+/// the word's last byte is the byte after the word.
+fn stop_in_eight(bytes: &[u8], j: usize) -> Result<usize, usize> {
+    let rest = bytes.get(j..).unwrap_or_default();
+    let len = rest.len().min(8);
+    let mut eight = [0u8; 8];
+    match rest.get(..8) {
+        Some(word) => eight.copy_from_slice(word),
+        None => eight.iter_mut().zip(rest).for_each(|(to, &b)| *to = b),
+    }
+    let (mut stops, blanks) = stops_in_word(u64::from_le_bytes(eight));
+    if blanks >> 63 != 0 && rest.get(8) == Some(&b' ') {
+        stops |= 1 << 63;
+    }
+    if stops != 0 {
+        Ok(j + stops.trailing_zeros() as usize / 8)
+    } else {
+        Err(len)
+    }
 }
 
 /// `word` normalized as the view normalizes text, with separators at its
@@ -341,7 +404,11 @@ const MEMO_SIZE: usize = 4096;
 
 /// Characters of the large alphabets that are their own view: CJK
 /// ideographs (the unified block and extension A), hiragana and katakana
-/// letters, Hangul syllables. None has case, a compatibility mapping, a
+/// letters, Hangul syllables; and what Chinese and Japanese sentences hold
+/// between them that is its own view too: the ideographic comma and full
+/// stop (`、` `。`, about five a multilingual record, each a memo lookup
+/// that ended no run but cost a hash), the iteration marks, the
+/// prolonged sound mark `ー` and the katakana middle dot. None has case, a compatibility mapping, a
 /// combining class or a default-ignorable property; a test checks every
 /// one of them against [`folded`]. They are decided here rather than in the
 /// memo because text in these scripts uses thousands of distinct ones.
@@ -354,7 +421,14 @@ fn plainly_itself(c: char) -> bool {
 fn plain_code(code: u32) -> bool {
     matches!(
         code,
-        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0x3041..=0x3096 | 0x30A1..=0x30FA | 0xAC00..=0xD7A3
+        0x4E00..=0x9FFF
+            | 0x3400..=0x4DBF
+            | 0x3041..=0x3096
+            | 0x30A1..=0x30FE
+            | 0xAC00..=0xD7A3
+            | 0x3001..=0x3002
+            | 0x3005
+            | 0x309D..=0x309E
     )
 }
 
@@ -641,6 +715,14 @@ impl View {
         self.folds.clear();
         while let Some(&b) = bytes.get(at) {
             if b.is_ascii() {
+                // One byte before a non-ASCII one (the blank between words
+                // of another script, 35 of the 60 gaps of a multilingual
+                // record): what `short_gap` finds, without its word loads.
+                if !ascii_separator(b) && bytes.get(at + 1).is_some_and(|n| !n.is_ascii()) {
+                    last = at;
+                    at += 1;
+                    continue;
+                }
                 let Some(n) = short_gap(bytes, at) else {
                     break;
                 };
@@ -803,7 +885,33 @@ impl View {
     }
 
     /// A run of separators and ignorables from `i`; returns where it ends.
+    ///
+    /// One ASCII separator with an ASCII byte that is none after it (a
+    /// line break before a word, the hyphen in `sk-proj-`) is most of
+    /// them, and is taken here without decoding characters or comparing
+    /// the original with the view: about 200 instructions a call less,
+    /// on every text with line breaks. The rest goes to
+    /// [`View::separator_run`], the general loop.
     fn separators(&mut self, text: &str, i: usize) -> usize {
+        let bytes = text.as_bytes();
+        if let Some(&b) = bytes.get(i)
+            && (b == b' ' || ascii_separator(b))
+            && bytes
+                .get(i + 1)
+                .is_none_or(|&n| n.is_ascii() && n != b' ' && !ascii_separator(n))
+        {
+            if b == b' ' {
+                self.identity(i, " ");
+            } else {
+                self.mapped(i, " ");
+            }
+            return i + 1;
+        }
+        self.separator_run(text, i)
+    }
+
+    /// [`View::separators`] the general way: character by character.
+    fn separator_run(&mut self, text: &str, i: usize) -> usize {
         let mut end = i;
         let mut seps = 0;
         for c in text[i..].chars() {
@@ -953,6 +1061,25 @@ mod tests {
             proptest::prop_assert_eq!(next_stop(b, from), naive);
         }
 
+        /// The same on any bytes at all (`stops_in_word` is exact on
+        /// non-ASCII bytes too), dense in the bytes next to the stops.
+        #[test]
+        fn next_stop_is_the_first_stop_on_any_bytes(
+            text in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::prelude::any::<u8>(),
+                    proptest::sample::select(&[8u8, 9, 13, 14, b' ', b'-', b',', b'.', 0x89, 0xA0, 0xAD][..]),
+                ],
+                0..100,
+            ),
+            from in 0usize..101,
+        ) {
+            let b = &text[..];
+            let from = from.min(b.len());
+            let naive = (from..b.len()).find(|&k| is_stop(b, k)).unwrap_or(b.len());
+            proptest::prop_assert_eq!(next_stop(b, from), naive);
+        }
+
         /// The same on mostly plain text with a rare stop, where the block
         /// loop skips most of it and the byte loop takes the last bytes.
         #[test]
@@ -1020,6 +1147,53 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+
+        /// The word-wide stop test of the gap is the byte loop's on texts
+        /// dense in the bytes it tells apart: every stop byte (`\t` to
+        /// `\r`, `-`) and the bytes next to them (`\x08`, `\x0e`, `,`,
+        /// `.`, NUL, DEL), blanks alone and in pairs (across word edges
+        /// too, whatever `from` is), each width of non-ASCII character.
+        #[test]
+        fn short_gap_finds_every_stop_the_byte_loop_finds(
+            text in "([\\x00\\x08-\\x0e ,.\\-a\\x7f]|  |[é中😀ж]){0,40}",
+            from in 0usize..200,
+        ) {
+            let b = text.as_bytes();
+            let from = from.min(b.len());
+            if b.get(from).is_some_and(u8::is_ascii) {
+                proptest::prop_assert_eq!(short_gap(b, from), short_gap_bytewise(b, from));
+            }
+        }
+    }
+
+    /// Each word lane and each edge between words: a blank pair, a lone
+    /// blank and each byte from 0 to 127 at every place of a gap of every
+    /// length before a non-ASCII character, from every start.
+    #[test]
+    fn short_gap_agrees_on_every_byte_at_every_place() {
+        for len in 1..=30 {
+            for place in 0..len {
+                for probe in (0u8..0x80).map(|b| vec![b]).chain([b"  ".to_vec()]) {
+                    let mut gap = vec![b'a'; len];
+                    gap.splice(place..(place + probe.len()).min(len), probe.iter().copied());
+                    let mut text = gap;
+                    text.extend_from_slice("é x".as_bytes());
+                    for from in 0..text.len() {
+                        if text[from].is_ascii() {
+                            assert_eq!(
+                                short_gap(&text, from),
+                                short_gap_bytewise(&text, from),
+                                "{text:?} from {from}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The same for every gap length from 0 to 40 before each width of
     /// character, with and without a stop at each place in it.
     #[test]
@@ -1077,7 +1251,7 @@ mod tests {
             }
             let c = text[i..].chars().next().unwrap();
             if is_separator(c) || is_ignorable(c) {
-                i = v.separators(text, i);
+                i = v.separator_run(text, i);
             } else {
                 i = v.slow_cluster(text, i, c.len_utf8(), fold);
             }
@@ -1444,6 +1618,45 @@ mod tests {
             assert_eq!(reused.text, view(text, true).text, "{text:?}");
             reused.build(text, false);
             assert_eq!(reused.text, view(text, false).text, "{text:?}");
+        }
+    }
+
+    /// The one-byte separator path of [`View::separators`] is the general
+    /// loop's: each ASCII separator, after a word or at the start, before
+    /// every ASCII byte, the text's end, and characters that are
+    /// separators (no-break space, ideographic space), ignorables (soft
+    /// hyphen, ZWJ) or neither (`é`, a combining mark): the same end, view
+    /// and stretches.
+    #[test]
+    fn one_separator_is_the_general_run() {
+        let afters: Vec<String> = (0u8..0x80)
+            .map(|b| char::from(b).to_string())
+            .chain(
+                [
+                    "", "é", "\u{301}", "\u{a0}", "\u{3000}", "\u{ad}", "\u{200d}", "-a",
+                ]
+                .map(String::from),
+            )
+            .collect();
+        for sep in ["\t", "\n", "\r", "\u{b}", "\u{c}", " ", "-"] {
+            for before in ["", "ab"] {
+                for after in &afters {
+                    let text = format!("{before}{sep}{after}");
+                    let i = before.len();
+                    let mut fast = View::default();
+                    fast.identity(0, before);
+                    let mut slow = View::default();
+                    slow.identity(0, before);
+                    let (fe, se) = (fast.separators(&text, i), slow.separator_run(&text, i));
+                    assert_eq!(fe, se, "{text:?}");
+                    assert_eq!(fast.text, slow.text, "{text:?}");
+                    assert_eq!(
+                        format!("{:?}", fast.chunks),
+                        format!("{:?}", slow.chunks),
+                        "{text:?}"
+                    );
+                }
+            }
         }
     }
 
