@@ -133,6 +133,7 @@ fn short_gap(bytes: &[u8], at: usize) -> Option<usize> {
 /// chunks and second pass over the chunk cost the multilingual corpora
 /// 2 k and 3 k instructions a record more (callgrind, tried in review).
 fn first_non_ascii_within(bytes: &[u8]) -> Option<usize> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
     let window = bytes.get(..SHORT_GAP).unwrap_or(bytes);
     let mut words = window.chunks_exact(8);
     let mut base = 0;
@@ -152,36 +153,6 @@ fn first_non_ascii_within(bytes: &[u8]) -> Option<usize> {
         .map(|k| base + k)
 }
 
-/// The high bit of each byte of a word.
-const HIGH: u64 = 0x8080_8080_8080_8080;
-
-/// Each byte of a word equal to `b`.
-const fn lanes_of(b: u8) -> u64 {
-    0x0101_0101_0101_0101 * b as u64
-}
-
-/// The high bit of each byte of `y` that is zero, exactly (no false hit
-/// from a borrow, whatever the other bytes hold).
-fn zero_lanes(y: u64) -> u64 {
-    !(((y & !HIGH).wrapping_add(!HIGH)) | y) & HIGH
-}
-
-/// The stops ([`is_stop`]) among the bytes of the little-endian word `x`,
-/// as the high bit of each such byte (but for a blank in lane 7, whose pair
-/// is in the next word); and the blanks, the same way. Exact for every
-/// byte: no carry crosses a lane (each is below `0x80` before the add) and
-/// a non-ASCII byte is neither a stop nor a blank.
-fn stops_in_word(x: u64) -> (u64, u64) {
-    let low = x & !HIGH;
-    // 9..=13: at least 9 and not at least 14, of an ASCII byte.
-    let at_least_9 = low.wrapping_add(lanes_of(0x80 - 9)) & HIGH;
-    let at_least_14 = low.wrapping_add(lanes_of(0x80 - 14)) & HIGH;
-    let control = at_least_9 & !at_least_14 & !x;
-    let dash = zero_lanes(x ^ lanes_of(b'-'));
-    let blanks = zero_lanes(x ^ lanes_of(b' '));
-    (control | dash | (blanks & (blanks >> 8)), blanks)
-}
-
 /// The first non-ASCII byte at or after `from`, reading 16 bytes at a time
 /// (`<[u8]>::is_ascii` is a word-wide test).
 fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
@@ -197,11 +168,14 @@ fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
 
 /// Whether `c` glues onto the character before it: an ignorable or a
 /// combining mark ([`class_of`]). Below U+0800 (Latin, Greek, Cyrillic,
-/// Hebrew, Arabic) from [`SMALL_KINDS`].
+/// Hebrew, Arabic) from [`SMALL_KINDS`]; the plain ranges
+/// ([`plainly_itself`]: CJK after a full-width comma) without the property
+/// lookups.
 fn glues(c: char) -> bool {
     let class = match SMALL_KINDS[0].get(c as usize) {
         Some(Kind::Same | Kind::Folds(_)) => Class::Starter,
         Some(&Kind::Other(class)) => class,
+        None if plainly_itself(c) => Class::Starter,
         None => class_of(c),
     };
     matches!(class, Class::Ignorable | Class::Mark)
@@ -243,50 +217,16 @@ fn next_stop(bytes: &[u8], from: usize) -> usize {
                 | u8::from(b == b'-')
                 | (u8::from(b == b' ') & u8::from(n == b' '))
         });
-        if hit != 0 {
-            // The block a word at a time (its last word's pair byte is
-            // `after`'s last, which exists).
-            for w in (j..j + BLOCK).step_by(8) {
-                if let Ok(k) = stop_in_eight(bytes, w) {
-                    return k;
-                }
-            }
+        if hit != 0
+            && let Some(k) = (j..j + BLOCK).find(|&k| is_stop(bytes, k))
+        {
+            return k;
         }
         j += BLOCK;
     }
-    // The last bytes (up to 32: the end of every ASCII stretch before a
-    // non-ASCII character, about 16 times a multilingual record) eight at
-    // a time as well.
-    while j < bytes.len() {
-        match stop_in_eight(bytes, j) {
-            Ok(k) => return k,
-            Err(len) => j += len,
-        }
-    }
-    bytes.len()
-}
-
-/// The first stop ([`is_stop`]) among the eight bytes from `j` (fewer at
-/// the end of `bytes`: the word is padded with NUL, which is no stop), or
-/// how many bytes were read (none past the end). The pair of a blank in
-/// the word's last byte is the byte after the word.
-fn stop_in_eight(bytes: &[u8], j: usize) -> Result<usize, usize> {
-    let rest = bytes.get(j..).unwrap_or_default();
-    let len = rest.len().min(8);
-    let mut eight = [0u8; 8];
-    match rest.get(..8) {
-        Some(word) => eight.copy_from_slice(word),
-        None => eight.iter_mut().zip(rest).for_each(|(to, &b)| *to = b),
-    }
-    let (mut stops, blanks) = stops_in_word(u64::from_le_bytes(eight));
-    if blanks >> 63 != 0 && rest.get(8) == Some(&b' ') {
-        stops |= 1 << 63;
-    }
-    if stops != 0 {
-        Ok(j + stops.trailing_zeros() as usize / 8)
-    } else {
-        Err(len)
-    }
+    (j..bytes.len())
+        .find(|&k| is_stop(bytes, k))
+        .unwrap_or(bytes.len())
 }
 
 /// `word` normalized as the view normalizes text, with separators at its
@@ -408,10 +348,11 @@ const MEMO_SIZE: usize = 4096;
 /// between them that is its own view too: the ideographic comma and full
 /// stop (`、` `。`, about five a multilingual record, each a memo lookup
 /// that ended no run but cost a hash), the iteration marks, the
-/// prolonged sound mark `ー` and the katakana middle dot. None has case, a compatibility mapping, a
-/// combining class or a default-ignorable property; a test checks every
-/// one of them against [`folded`]. They are decided here rather than in the
-/// memo because text in these scripts uses thousands of distinct ones.
+/// prolonged sound mark `ー` and the katakana middle dot. None has case,
+/// a compatibility mapping, a combining class or a default-ignorable
+/// property; a test checks every one of them against [`folded`]. They are
+/// decided here rather than in the memo because text in these scripts uses
+/// thousands of distinct ones.
 fn plainly_itself(c: char) -> bool {
     plain_code(c as u32)
 }
@@ -1061,8 +1002,8 @@ mod tests {
             proptest::prop_assert_eq!(next_stop(b, from), naive);
         }
 
-        /// The same on any bytes at all (`stops_in_word` is exact on
-        /// non-ASCII bytes too), dense in the bytes next to the stops.
+        /// The same on any bytes at all, dense in the stops and the bytes
+        /// next to them.
         #[test]
         fn next_stop_is_the_first_stop_on_any_bytes(
             text in proptest::collection::vec(
@@ -1150,11 +1091,11 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
 
-        /// The word-wide stop test of the gap is the byte loop's on texts
-        /// dense in the bytes it tells apart: every stop byte (`\t` to
-        /// `\r`, `-`) and the bytes next to them (`\x08`, `\x0e`, `,`,
-        /// `.`, NUL, DEL), blanks alone and in pairs (across word edges
-        /// too, whatever `from` is), each width of non-ASCII character.
+        /// The short gap is the byte loop's on texts dense in the bytes it
+        /// tells apart: every stop byte (`\t` to `\r`, `-`) and the bytes
+        /// next to them (`\x08`, `\x0e`, `,`, `.`, NUL, DEL), blanks alone
+        /// and in pairs (across word edges too, whatever `from` is), each
+        /// width of non-ASCII character.
         #[test]
         fn short_gap_finds_every_stop_the_byte_loop_finds(
             text in "([\\x00\\x08-\\x0e ,.\\-a\\x7f]|  |[é中😀ж]){0,40}",
