@@ -354,7 +354,15 @@ const MEMO_SIZE: usize = 4096;
 /// decided here rather than in the memo because text in these scripts uses
 /// thousands of distinct ones.
 fn plainly_itself(c: char) -> bool {
-    plain_code(c as u32)
+    plain_code(c as u32) || plain_emoji(c as u32)
+}
+
+/// The pictographs, emoticons and transport symbols (U+1F300..U+1F64F,
+/// U+1F680..U+1F6FF), which are their own view too: about six a
+/// multilingual record, each a memo lookup before (the test of the plain
+/// ranges checks them with the rest).
+fn plain_emoji(code: u32) -> bool {
+    matches!(code, 0x1F300..=0x1F64F | 0x1F680..=0x1F6FF)
 }
 
 /// [`plainly_itself`] of the code point `code` (every code point of the
@@ -757,6 +765,13 @@ impl View {
                     u32::from(b0 & 0x0F) << 12 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F);
                 if char::from_u32(code).is_some_and(plainly_itself) {
                     return (Kind::Same, 3);
+                }
+            }
+            Some(&[0xF0, b1, b2, b3, ..]) => {
+                let code =
+                    u32::from(b1 & 0x3F) << 12 | u32::from(b2 & 0x3F) << 6 | u32::from(b3 & 0x3F);
+                if plain_emoji(code) {
+                    return (Kind::Same, 4);
                 }
             }
             _ => {}
