@@ -168,11 +168,14 @@ fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
 
 /// Whether `c` glues onto the character before it: an ignorable or a
 /// combining mark ([`class_of`]). Below U+0800 (Latin, Greek, Cyrillic,
-/// Hebrew, Arabic) from [`SMALL_KINDS`].
+/// Hebrew, Arabic) from [`SMALL_KINDS`]; the plain ranges
+/// ([`plainly_itself`]: CJK after a full-width comma) without the property
+/// lookups.
 fn glues(c: char) -> bool {
     let class = match SMALL_KINDS[0].get(c as usize) {
         Some(Kind::Same | Kind::Folds(_)) => Class::Starter,
         Some(&Kind::Other(class)) => class,
+        None if plainly_itself(c) => Class::Starter,
         None => class_of(c),
     };
     matches!(class, Class::Ignorable | Class::Mark)
@@ -341,12 +344,25 @@ const MEMO_SIZE: usize = 4096;
 
 /// Characters of the large alphabets that are their own view: CJK
 /// ideographs (the unified block and extension A), hiragana and katakana
-/// letters, Hangul syllables. None has case, a compatibility mapping, a
-/// combining class or a default-ignorable property; a test checks every
-/// one of them against [`folded`]. They are decided here rather than in the
-/// memo because text in these scripts uses thousands of distinct ones.
+/// letters, Hangul syllables; and what Chinese and Japanese sentences hold
+/// between them that is its own view too: the ideographic comma and full
+/// stop (`、` `。`, about five a multilingual record, each a memo lookup
+/// that ended no run but cost a hash), the iteration marks, the
+/// prolonged sound mark `ー` and the katakana middle dot. None has case,
+/// a compatibility mapping, a combining class or a default-ignorable
+/// property; a test checks every one of them against [`folded`]. They are
+/// decided here rather than in the memo because text in these scripts uses
+/// thousands of distinct ones.
 fn plainly_itself(c: char) -> bool {
-    plain_code(c as u32)
+    plain_code(c as u32) || plain_emoji(c as u32)
+}
+
+/// The pictographs, emoticons and transport symbols (U+1F300..U+1F64F,
+/// U+1F680..U+1F6FF), which are their own view too: about six a
+/// multilingual record, each a memo lookup before (the test of the plain
+/// ranges checks them with the rest).
+fn plain_emoji(code: u32) -> bool {
+    matches!(code, 0x1F300..=0x1F64F | 0x1F680..=0x1F6FF)
 }
 
 /// [`plainly_itself`] of the code point `code` (every code point of the
@@ -354,7 +370,14 @@ fn plainly_itself(c: char) -> bool {
 fn plain_code(code: u32) -> bool {
     matches!(
         code,
-        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0x3041..=0x3096 | 0x30A1..=0x30FA | 0xAC00..=0xD7A3
+        0x4E00..=0x9FFF
+            | 0x3400..=0x4DBF
+            | 0x3041..=0x3096
+            | 0x30A1..=0x30FE
+            | 0xAC00..=0xD7A3
+            | 0x3001..=0x3002
+            | 0x3005
+            | 0x309D..=0x309E
     )
 }
 
@@ -641,6 +664,14 @@ impl View {
         self.folds.clear();
         while let Some(&b) = bytes.get(at) {
             if b.is_ascii() {
+                // One byte before a non-ASCII one (the blank between words
+                // of another script, 35 of the 60 gaps of a multilingual
+                // record): what `short_gap` finds, without its word loads.
+                if !ascii_separator(b) && bytes.get(at + 1).is_some_and(|n| !n.is_ascii()) {
+                    last = at;
+                    at += 1;
+                    continue;
+                }
                 let Some(n) = short_gap(bytes, at) else {
                     break;
                 };
@@ -736,6 +767,13 @@ impl View {
                     return (Kind::Same, 3);
                 }
             }
+            Some(&[0xF0, b1, b2, b3, ..]) => {
+                let code =
+                    u32::from(b1 & 0x3F) << 12 | u32::from(b2 & 0x3F) << 6 | u32::from(b3 & 0x3F);
+                if plain_emoji(code) {
+                    return (Kind::Same, 4);
+                }
+            }
             _ => {}
         }
         let Some(c) = text.get(at..).and_then(|t| t.chars().next()) else {
@@ -803,7 +841,33 @@ impl View {
     }
 
     /// A run of separators and ignorables from `i`; returns where it ends.
+    ///
+    /// One ASCII separator with an ASCII byte that is none after it (a
+    /// line break before a word, the hyphen in `sk-proj-`) is most of
+    /// them, and is taken here without decoding characters or comparing
+    /// the original with the view: about 200 instructions a call less,
+    /// on every text with line breaks. The rest goes to
+    /// [`View::separator_run`], the general loop.
     fn separators(&mut self, text: &str, i: usize) -> usize {
+        let bytes = text.as_bytes();
+        if let Some(&b) = bytes.get(i)
+            && (b == b' ' || ascii_separator(b))
+            && bytes
+                .get(i + 1)
+                .is_none_or(|&n| n.is_ascii() && n != b' ' && !ascii_separator(n))
+        {
+            if b == b' ' {
+                self.identity(i, " ");
+            } else {
+                self.mapped(i, " ");
+            }
+            return i + 1;
+        }
+        self.separator_run(text, i)
+    }
+
+    /// [`View::separators`] the general way: character by character.
+    fn separator_run(&mut self, text: &str, i: usize) -> usize {
         let mut end = i;
         let mut seps = 0;
         for c in text[i..].chars() {
@@ -953,6 +1017,25 @@ mod tests {
             proptest::prop_assert_eq!(next_stop(b, from), naive);
         }
 
+        /// The same on any bytes at all, dense in the stops and the bytes
+        /// next to them.
+        #[test]
+        fn next_stop_is_the_first_stop_on_any_bytes(
+            text in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::prelude::any::<u8>(),
+                    proptest::sample::select(&[8u8, 9, 13, 14, b' ', b'-', b',', b'.', 0x89, 0xA0, 0xAD][..]),
+                ],
+                0..100,
+            ),
+            from in 0usize..101,
+        ) {
+            let b = &text[..];
+            let from = from.min(b.len());
+            let naive = (from..b.len()).find(|&k| is_stop(b, k)).unwrap_or(b.len());
+            proptest::prop_assert_eq!(next_stop(b, from), naive);
+        }
+
         /// The same on mostly plain text with a rare stop, where the block
         /// loop skips most of it and the byte loop takes the last bytes.
         #[test]
@@ -1020,6 +1103,53 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+
+        /// The short gap is the byte loop's on texts dense in the bytes it
+        /// tells apart: every stop byte (`\t` to `\r`, `-`) and the bytes
+        /// next to them (`\x08`, `\x0e`, `,`, `.`, NUL, DEL), blanks alone
+        /// and in pairs (across word edges too, whatever `from` is), each
+        /// width of non-ASCII character.
+        #[test]
+        fn short_gap_finds_every_stop_the_byte_loop_finds(
+            text in "([\\x00\\x08-\\x0e ,.\\-a\\x7f]|  |[é中😀ж]){0,40}",
+            from in 0usize..200,
+        ) {
+            let b = text.as_bytes();
+            let from = from.min(b.len());
+            if b.get(from).is_some_and(u8::is_ascii) {
+                proptest::prop_assert_eq!(short_gap(b, from), short_gap_bytewise(b, from));
+            }
+        }
+    }
+
+    /// Each word lane and each edge between words: a blank pair, a lone
+    /// blank and each byte from 0 to 127 at every place of a gap of every
+    /// length before a non-ASCII character, from every start.
+    #[test]
+    fn short_gap_agrees_on_every_byte_at_every_place() {
+        for len in 1..=30 {
+            for place in 0..len {
+                for probe in (0u8..0x80).map(|b| vec![b]).chain([b"  ".to_vec()]) {
+                    let mut gap = vec![b'a'; len];
+                    gap.splice(place..(place + probe.len()).min(len), probe.iter().copied());
+                    let mut text = gap;
+                    text.extend_from_slice("é x".as_bytes());
+                    for from in 0..text.len() {
+                        if text[from].is_ascii() {
+                            assert_eq!(
+                                short_gap(&text, from),
+                                short_gap_bytewise(&text, from),
+                                "{text:?} from {from}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The same for every gap length from 0 to 40 before each width of
     /// character, with and without a stop at each place in it.
     #[test]
@@ -1077,7 +1207,7 @@ mod tests {
             }
             let c = text[i..].chars().next().unwrap();
             if is_separator(c) || is_ignorable(c) {
-                i = v.separators(text, i);
+                i = v.separator_run(text, i);
             } else {
                 i = v.slow_cluster(text, i, c.len_utf8(), fold);
             }
@@ -1444,6 +1574,45 @@ mod tests {
             assert_eq!(reused.text, view(text, true).text, "{text:?}");
             reused.build(text, false);
             assert_eq!(reused.text, view(text, false).text, "{text:?}");
+        }
+    }
+
+    /// The one-byte separator path of [`View::separators`] is the general
+    /// loop's: each ASCII separator, after a word or at the start, before
+    /// every ASCII byte, the text's end, and characters that are
+    /// separators (no-break space, ideographic space), ignorables (soft
+    /// hyphen, ZWJ) or neither (`é`, a combining mark): the same end, view
+    /// and stretches.
+    #[test]
+    fn one_separator_is_the_general_run() {
+        let afters: Vec<String> = (0u8..0x80)
+            .map(|b| char::from(b).to_string())
+            .chain(
+                [
+                    "", "é", "\u{301}", "\u{a0}", "\u{3000}", "\u{ad}", "\u{200d}", "-a",
+                ]
+                .map(String::from),
+            )
+            .collect();
+        for sep in ["\t", "\n", "\r", "\u{b}", "\u{c}", " ", "-"] {
+            for before in ["", "ab"] {
+                for after in &afters {
+                    let text = format!("{before}{sep}{after}");
+                    let i = before.len();
+                    let mut fast = View::default();
+                    fast.identity(0, before);
+                    let mut slow = View::default();
+                    slow.identity(0, before);
+                    let (fe, se) = (fast.separators(&text, i), slow.separator_run(&text, i));
+                    assert_eq!(fe, se, "{text:?}");
+                    assert_eq!(fast.text, slow.text, "{text:?}");
+                    assert_eq!(
+                        format!("{:?}", fast.chunks),
+                        format!("{:?}", slow.chunks),
+                        "{text:?}"
+                    );
+                }
+            }
         }
     }
 
