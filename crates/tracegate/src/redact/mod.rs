@@ -77,8 +77,10 @@
 //!
 //! - **Idempotent**: redacting output again changes nothing. No candidate
 //!   that overlaps an engine token (`[REDACTED:x]`, `[x:0123456789]`) is
-//!   used, and tokens start and end with brackets, which no built-in shape
-//!   can join across.
+//!   used, its match counted from the start of the syntax its check read
+//!   (so `api_key] : <v>` inside `[REDACTED:api_key] : <v>` names no
+//!   secret), and tokens start and end with brackets, which no built-in
+//!   shape can join across.
 //! - **Deterministic**: same text, config and key, same output.
 //! - **Prefix-stable** (multi-turn sessions, where turn *n+1*'s prompt starts
 //!   with turn *n*'s prompt and output): `redact(p2)` starts with

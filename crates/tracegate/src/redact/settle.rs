@@ -12,7 +12,8 @@
 //! Call the output `S0 T1 S1 T2 ... Sk`: segments `Si` of the input and the
 //! tokens `Ti` that replaced the first pass's regions. No candidate of the
 //! second pass overlaps a token (no built-in class contains `[`; keyword
-//! and user matches that overlap a token are refused), so a new region `R`
+//! and user matches that overlap a token are refused, and so is a built-in
+//! match whose name part reads one, `scan.rs`), so a new region `R`
 //! lies inside one segment. Everything the first pass computed for a start
 //! in that segment is a function of the bytes it *read*: the regex engine's
 //! walk from the start until its automaton dies, the check's context (at most

@@ -2,9 +2,11 @@
 //!
 //! A token is `[REDACTED:<name>]` or `[<name>:<10 lowercase hex>]` where
 //! `<name>` is a valid detector name (`[a-z0-9_]{1,64}`). A candidate that
-//! overlaps such a token is skipped: re-redacting output must change nothing,
-//! and no built-in detector can match a token's alphabet anyway, so this only
-//! ever stops user patterns and keywords from chewing on tokens.
+//! overlaps such a token is skipped: re-redacting output must change nothing.
+//! For user patterns and keywords that is the whole match; for a built-in
+//! shape it is the match from its start, the secret's name included, so the
+//! name in a token (`[REDACTED:api_key] : <v>`, a rule called `db_token`)
+//! is never read as the name of a secret that follows.
 
 /// Longest detector name.
 pub(crate) const MAX_NAME: usize = 64;
