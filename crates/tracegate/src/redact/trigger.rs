@@ -1152,6 +1152,29 @@ fn quote_after_blanks(rest: &[u8]) -> bool {
     (1..=4).contains(&n) && matches!(rest.get(n), Some(b'"' | b'\''))
 }
 
+/// How many blanks (spaces, tabs) end `text[..at]`, counted up to
+/// `most + 1`.
+fn blanks_ending(text: &[u8], at: usize, most: usize) -> usize {
+    text[..at]
+        .iter()
+        .rev()
+        .take(most + 1)
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count()
+}
+
+/// The start of the one to `most` blanks that end `text[..at]`.
+fn gap_before(text: &[u8], at: usize, most: usize) -> Option<usize> {
+    let n = blanks_ending(text, at, most);
+    (1..=most).contains(&n).then(|| at - n)
+}
+
+/// Where `word` (any ASCII case) starts when it ends at `at`.
+fn word_ending_at(text: &[u8], at: usize, word: &[u8]) -> Option<usize> {
+    let st = at.checked_sub(word.len())?;
+    text[st..at].eq_ignore_ascii_case(word).then_some(st)
+}
+
 impl Starts {
     /// The type digit at `p` follows `password` or `secret` and blanks
     /// (Cisco's `password 0 <v>`): the typed password shape starts at
@@ -1165,8 +1188,7 @@ impl Starts {
             return;
         }
         for w in [&b"password"[..], b"secret"] {
-            if let Some(s) = e.checked_sub(w.len())
-                && text[s..e].eq_ignore_ascii_case(w)
+            if let Some(s) = word_ending_at(text, e, w)
                 && token_start(text, s)
             {
                 self.at.push(s);
@@ -1200,16 +1222,9 @@ impl Starts {
         if matches!(text[w - 1], b'"' | b'\'') {
             w -= 1;
         }
-        let blanks = text[..w]
-            .iter()
-            .rev()
-            .take(9)
-            .take_while(|b| matches!(b, b' ' | b'\t'))
-            .count();
-        if !(1..=8).contains(&blanks) {
+        let Some(w) = gap_before(text, w, 8) else {
             return;
-        }
-        let w = w - blanks;
+        };
         // Twelve value bytes or more.
         // Every shape below wants twelve: most runs of digits (a count, a
         // time, a port) stop here, before any name is looked for.
@@ -1226,22 +1241,10 @@ impl Starts {
             self.at.push(w - 2);
         }
         // Huawei VRP's `password cipher <v>` (`irreversible-cipher`).
-        let ends = |at: usize, word: &[u8]| {
-            at.checked_sub(word.len())
-                .is_some_and(|st| text[st..at].eq_ignore_ascii_case(word))
-        };
-        if ends(w, b"cipher") {
-            let c = w - 6;
-            let c = if ends(c, b"irreversible-") { c - 13 } else { c };
-            let gap = text[..c]
-                .iter()
-                .rev()
-                .take(5)
-                .take_while(|b| matches!(b, b' ' | b'\t'))
-                .count();
-            if (1..=4).contains(&gap)
-                && let Some(st) = (c - gap).checked_sub(8)
-                && text[st..c - gap].eq_ignore_ascii_case(b"password")
+        if let Some(c) = word_ending_at(text, w, b"cipher") {
+            let c = word_ending_at(text, c, b"irreversible-").unwrap_or(c);
+            if let Some(st) =
+                gap_before(text, c, 4).and_then(|g| word_ending_at(text, g, b"password"))
             {
                 self.at.push(st);
             }
@@ -1254,22 +1257,12 @@ impl Starts {
             .take(65)
             .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'@' | b'-'))
             .count();
-        if (1..=64).contains(&name) {
-            let n = w - name;
-            let gap = text[..n]
-                .iter()
-                .rev()
-                .take(9)
-                .take_while(|b| matches!(b, b' ' | b'\t'))
-                .count();
-            if (1..=8).contains(&gap) {
-                let k = n - gap;
-                for cmd in [&b"add_user"[..], b"change_password"] {
-                    if let Some(st) = k.checked_sub(cmd.len())
-                        && text[st..k].eq_ignore_ascii_case(cmd)
-                    {
-                        self.at.push(st);
-                    }
+        if (1..=64).contains(&name)
+            && let Some(k) = gap_before(text, w - name, 8)
+        {
+            for cmd in [&b"add_user"[..], b"change_password"] {
+                if let Some(st) = word_ending_at(text, k, cmd) {
+                    self.at.push(st);
                 }
             }
         }
@@ -1283,35 +1276,23 @@ impl Starts {
                 b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'$' | b'\\' | b'-')
             })
             .count();
-        if path >= 3 && text[w - path..].starts_with(b"\\\\") {
-            let mut k = w - path;
-            let blanks = |k: usize| {
-                text[..k]
-                    .iter()
-                    .rev()
-                    .take(5)
-                    .take_while(|b| matches!(b, b' ' | b'\t'))
-                    .count()
-            };
-            let g = blanks(k);
-            if (1..=4).contains(&g) {
-                k -= g;
-                // A device (`Z:`, `*:`).
-                if k >= 2
-                    && text[k - 1] == b':'
-                    && (text[k - 2].is_ascii_alphabetic() || text[k - 2] == b'*')
-                {
-                    let g = blanks(k - 2);
-                    if (1..=4).contains(&g) {
-                        k = k - 2 - g;
-                    }
-                }
-                if ends(k, b"use") {
-                    let g = blanks(k - 3);
-                    if (1..=4).contains(&g) && ends(k - 3 - g, b"net") {
-                        self.at.push(k - 3 - g - 3);
-                    }
-                }
+        if path >= 3
+            && text[w - path..].starts_with(b"\\\\")
+            && let Some(mut k) = gap_before(text, w - path, 4)
+        {
+            // A device (`Z:`, `*:`).
+            if k >= 2
+                && text[k - 1] == b':'
+                && (text[k - 2].is_ascii_alphabetic() || text[k - 2] == b'*')
+                && let Some(g) = gap_before(text, k - 2, 4)
+            {
+                k = g;
+            }
+            if let Some(st) = word_ending_at(text, k, b"use")
+                .and_then(|u| gap_before(text, u, 4))
+                .and_then(|g| word_ending_at(text, g, b"net"))
+            {
+                self.at.push(st);
             }
         }
         // A name ending in a secret word, assigned by a keyword (`set
@@ -1319,35 +1300,19 @@ impl Starts {
         // Prolog fact's second argument (`api_key(prod, '<v>')`): the
         // shape starts at the secret word.
         {
-            let blanks_before = |k: usize| {
-                text[..k]
-                    .iter()
-                    .rev()
-                    .take(5)
-                    .take_while(|b| matches!(b, b' ' | b'\t'))
-                    .count()
-            };
+            let gap = |k: usize| gap_before(text, k, 4);
+            let word = |k: usize, w: &[u8]| word_ending_at(text, k, w);
             let mut name_end = None;
-            if ends(w, b"to") {
-                let g = blanks_before(w - 2);
-                if (1..=4).contains(&g) {
-                    name_end = Some(w - 2 - g);
-                }
-            } else if ends(w, b"value") {
-                let g = blanks_before(w - 5);
-                if (1..=4).contains(&g) && ends(w - 5 - g, b"string") {
-                    let k = w - 5 - g - 6;
-                    let g = blanks_before(k);
-                    if (1..=4).contains(&g) && ends(k - g, b"type") {
-                        let k = k - g - 4;
-                        let g = blanks_before(k);
-                        if (1..=4).contains(&g) {
-                            name_end = Some(k - g);
-                        }
-                    }
-                }
+            if let Some(k) = word(w, b"to") {
+                name_end = gap(k);
+            } else if let Some(k) = word(w, b"value") {
+                name_end = gap(k)
+                    .and_then(|k| word(k, b"string"))
+                    .and_then(gap)
+                    .and_then(|k| word(k, b"type"))
+                    .and_then(gap);
             } else if text[w - 1] == b',' {
-                let k = w - 1 - blanks_before(w - 1);
+                let k = w - 1 - blanks_ending(text, w - 1, 4);
                 let atom = text[..k]
                     .iter()
                     .rev()
@@ -1356,7 +1321,7 @@ impl Starts {
                     .count();
                 if (1..=32).contains(&atom) {
                     let k = k - atom;
-                    let k = k - blanks_before(k);
+                    let k = k - blanks_ending(text, k, 4);
                     if k > 0 && text[k - 1] == b'(' {
                         name_end = Some(k - 1);
                     }
@@ -1372,8 +1337,8 @@ impl Starts {
                     b"api_key",
                     b"api-key",
                 ] {
-                    if ends(e, word) {
-                        self.at.push(e - word.len());
+                    if let Some(st) = word_ending_at(text, e, word) {
+                        self.at.push(st);
                     }
                 }
             }
@@ -1390,26 +1355,15 @@ impl Starts {
             b"secret",
             b"auth",
         ] {
-            if let Some(st) = w.checked_sub(word.len())
-                && text[st..w].eq_ignore_ascii_case(word)
-            {
+            if let Some(st) = word_ending_at(text, w, word) {
                 self.at.push(st);
             }
         }
-        if w >= 2 && text[w - 2..w].eq_ignore_ascii_case(b"by") {
-            let by = w - 2;
-            let gap = text[..by]
-                .iter()
-                .rev()
-                .take(5)
-                .take_while(|b| matches!(b, b' ' | b'\t'))
-                .count();
-            if (1..=4).contains(&gap)
-                && let Some(st) = (by - gap).checked_sub(10)
-                && text[st..by - gap].eq_ignore_ascii_case(b"identified")
-            {
-                self.at.push(st);
-            }
+        if let Some(st) = word_ending_at(text, w, b"by")
+            .and_then(|by| gap_before(text, by, 4))
+            .and_then(|g| word_ending_at(text, g, b"identified"))
+        {
+            self.at.push(st);
         }
     }
 
