@@ -250,6 +250,11 @@ impl Ctx<'_> {
         }
     }
 
+    /// Where a key is written, when it is.
+    fn loc_of<T>(&self, v: &Option<Spanned<T>>) -> Option<Loc> {
+        v.as_ref().map(|v| self.loc(v.span()))
+    }
+
     /// The line of an error, unless it holds (part of) a value that may be
     /// a customer list.
     fn snippet(&self, text: &str, base: usize, span: Range<usize>) -> Option<Snippet> {
@@ -426,6 +431,11 @@ impl Ctx<'_> {
             .cloned()
             .unwrap_or_else(|| PathBuf::from(DEFAULTS_NAME));
         self.errors.push(PolicyError::whole(&path, msg));
+    }
+
+    /// The path `v` says, relative to its file's folder.
+    fn path(&self, v: &Spanned<String>) -> PathBuf {
+        self.resolve(v.span(), v.get_ref())
     }
 
     /// Resolve a path written at `span` relative to its file's folder.
@@ -805,8 +815,8 @@ fn build(
         evidence,
     };
     let (audit_raw, _) = inner(audit);
-    let audit_at = audit_raw.path.as_ref().map(|a| ctx.loc(a.span()));
-    let audit_key_at = audit_raw.key_file.as_ref().map(|a| ctx.loc(a.span()));
+    let audit_at = ctx.loc_of(&audit_raw.path);
+    let audit_key_at = ctx.loc_of(&audit_raw.key_file);
     let audit = audit_settings(
         ctx,
         audit_raw.path,
@@ -945,7 +955,7 @@ fn redact_settings(
             .flatten()
             .map(|b| (b.get_ref().clone(), ctx.loc(b.span())))
             .collect(),
-        key_file: r.key_file.as_ref().map(|k| ctx.loc(k.span())),
+        key_file: ctx.loc_of(&r.key_file),
         allow_unredacted: r
             .allow_unredacted_sinks
             .iter()
@@ -954,42 +964,36 @@ fn redact_settings(
             .collect(),
         ..RedactLocs::default()
     };
-    let key_file = r.key_file.map(|k| ctx.resolve(k.span(), k.get_ref()));
+    let key_file = r.key_file.map(|v| ctx.path(&v));
+    let locs = |ctx: &Ctx<'_>, table, [source, action]: [&Option<Spanned<String>>; 2]| RuleLocs {
+        table: ctx.loc(table),
+        source: ctx.loc_of(source),
+        action: ctx.loc_of(action),
+    };
+    let text = |v: Option<Spanned<String>>| v.map(Spanned::into_inner).unwrap_or_default();
+    // An absent `action` masks.
+    let action = |v: Option<Spanned<String>>| v.map_or_else(|| "mask".into(), Spanned::into_inner);
     let mut patterns = Vec::new();
     for p in r.pattern.unwrap_or_default() {
-        let table = ctx.loc(p.span());
-        let p = p.into_inner();
-        at.patterns.push(RuleLocs {
-            table,
-            source: p.regex.as_ref().map(|s| ctx.loc(s.span())),
-            action: p.action.as_ref().map(|s| ctx.loc(s.span())),
-        });
+        let (table, p) = (p.span(), p.into_inner());
+        at.patterns.push(locs(ctx, table, [&p.regex, &p.action]));
         patterns.push(PatternSetting {
-            name: p.name.map(Spanned::into_inner).unwrap_or_default(),
-            regex: p.regex.map(Spanned::into_inner).unwrap_or_default(),
-            action: p
-                .action
-                .map_or_else(|| "mask".to_string(), Spanned::into_inner),
+            name: text(p.name),
+            regex: text(p.regex),
+            action: action(p.action),
         });
     }
     let mut keywords = Vec::new();
     for k in r.keywords.unwrap_or_default() {
-        let table = ctx.loc(k.span());
-        let k = k.into_inner();
-        at.keywords.push(RuleLocs {
-            table,
-            source: k.file.as_ref().map(|s| ctx.loc(s.span())),
-            action: k.action.as_ref().map(|s| ctx.loc(s.span())),
-        });
+        let (table, k) = (k.span(), k.into_inner());
+        at.keywords.push(locs(ctx, table, [&k.file, &k.action]));
         keywords.push(KeywordSetting {
-            name: k.name.map(Spanned::into_inner).unwrap_or_default(),
+            name: text(k.name),
             words: k.words.unwrap_or_default(),
-            file: k.file.map(|f| ctx.resolve(f.span(), f.get_ref())),
+            file: k.file.map(|v| ctx.path(&v)),
             case_insensitive: k.case_insensitive.unwrap_or(false),
             whole_word: k.whole_word.unwrap_or(false),
-            action: k
-                .action
-                .map_or_else(|| "mask".to_string(), Spanned::into_inner),
+            action: action(k.action),
         });
     }
     // Per detector: the user's table where they wrote one, else the
@@ -1045,21 +1049,15 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> (FleetSettings, Option<Loc>
                 None
             }
         });
-    let password_file = m
-        .password_file
-        .as_ref()
-        .map(|v| ctx.resolve(v.span(), v.get_ref()));
+    let password_file = m.password_file.as_ref().map(|v| ctx.path(v));
     if let (Some(v), None) = (&m.password_file, &m.budget_store) {
         ctx.err(
             v.span(),
             "`fleet.password_file` is set but `fleet.budget_store` is not",
         );
     }
-    let store_key_file = m
-        .store_key_file
-        .as_ref()
-        .map(|v| ctx.resolve(v.span(), v.get_ref()));
-    let store_key_at = m.store_key_file.as_ref().map(|v| ctx.loc(v.span()));
+    let store_key_file = m.store_key_file.as_ref().map(|v| ctx.path(v));
+    let store_key_at = ctx.loc_of(&m.store_key_file);
     match (&m.store_key_file, &m.budget_store) {
         (Some(v), None) => ctx.err(
             v.span(),
@@ -1200,9 +1198,7 @@ fn sources(ctx: &mut Ctx<'_>, raw: Vec<Spanned<RawSource>>) -> (Vec<FileSource>,
         match &s.path {
             Some(p) if !p.get_ref().trim().is_empty() => {
                 at.push(ctx.loc(p.span()));
-                out.push(FileSource {
-                    path: ctx.resolve(p.span(), p.get_ref()),
-                })
+                out.push(FileSource { path: ctx.path(p) })
             }
             Some(p) => ctx.err(p.span(), "[[source]] has an empty `path`"),
             None => ctx.absent(v.span(), "source.path", "[[source]] has no `path`", None),
@@ -1265,15 +1261,14 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
         },
         None => d.grpc_listen,
     };
-    let path = |ctx: &Ctx<'_>, v: &Spanned<String>| ctx.resolve(v.span(), v.get_ref());
     let tls = match (&m.tls_cert_file, &m.tls_key_file) {
         (Some(c), Some(k)) => Some(crate::policy::tls::ServerTls {
-            cert: crate::policy::tls::LoadedFile::at(path(ctx, c)),
-            key: crate::policy::tls::LoadedFile::at(path(ctx, k)),
+            cert: crate::policy::tls::LoadedFile::at(ctx.path(c)),
+            key: crate::policy::tls::LoadedFile::at(ctx.path(k)),
             client_ca: m
                 .tls_client_ca_file
                 .as_ref()
-                .map(|v| crate::policy::tls::LoadedFile::at(path(ctx, v))),
+                .map(|v| crate::policy::tls::LoadedFile::at(ctx.path(v))),
         }),
         (None, None) => {
             if let Some(v) = &m.tls_client_ca_file {
@@ -1295,7 +1290,7 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
     let bearer_token = m
         .bearer_token_file
         .as_ref()
-        .map(|v| crate::policy::tls::Secret::at(path(ctx, v)));
+        .map(|v| crate::policy::tls::Secret::at(ctx.path(v)));
     ServerSettings {
         listen,
         max_body_bytes,
@@ -1430,7 +1425,7 @@ fn exporter_settings(
             return output;
         }
     };
-    let at = |v: &Spanned<String>| LoadedFile::at(ctx.resolve(v.span(), v.get_ref()));
+    let at = |v: &Spanned<String>| LoadedFile::at(ctx.path(v));
     if let Some(tls) = &mut exporter.tls {
         tls.ca = ca.as_ref().map(at);
         match (cert, key) {
@@ -1442,9 +1437,7 @@ fn exporter_settings(
             ),
         }
     }
-    exporter.bearer_token = token
-        .as_ref()
-        .map(|v| Secret::at(ctx.resolve(v.span(), v.get_ref())));
+    exporter.bearer_token = token.as_ref().map(|v| Secret::at(ctx.path(v)));
     output
 }
 
@@ -1540,9 +1533,7 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
         return None;
     };
     let Some(ty) = ValueType::from_name(ty_name.get_ref()) else {
-        let names = [
-            "string", "number", "integer", "boolean", "null", "array", "object",
-        ];
+        let names = ValueType::ALL.map(ValueType::as_str);
         let hint = did_you_mean(ty_name.get_ref(), &names).map_or_else(
             || format!("use one of {}", names.join(", ")),
             |k| format!("did you mean `{k}`?"),
@@ -1755,13 +1746,13 @@ fn audit_settings(
     signing_key: Option<Spanned<String>>,
 ) -> Option<AuditSettings> {
     let timeout = ctx.timeout(&lock_timeout, "audit", &RawAudit::lock_timeout);
-    let key_file = key_file.map(|a| ctx.resolve(a.span(), a.get_ref()));
+    let key_file = key_file.map(|v| ctx.path(&v));
     let signing_key = signing_key.and_then(|a| {
         if a.get_ref().trim().is_empty() {
             ctx.err(a.span(), "`audit.signing_key` is empty");
             return None;
         }
-        Some(ctx.resolve(a.span(), a.get_ref()))
+        Some(ctx.path(&a))
     });
     let path = path?;
     if path.get_ref().trim().is_empty() {
@@ -1772,7 +1763,7 @@ fn audit_settings(
     let anchor = match anchor {
         None => None,
         Some(a) => {
-            let resolved = ctx.resolve(a.span(), a.get_ref());
+            let resolved = ctx.path(&a);
             // SECURITY: an anchor beside the log falls with it; the lexical
             // check here is repeated on resolved folders when the log opens.
             if a.get_ref().trim().is_empty() {
@@ -1850,7 +1841,7 @@ fn sinks(
             );
             continue;
         }
-        let output_at = s.output.as_ref().map(|o| ctx.loc(o.span()));
+        let output_at = ctx.loc_of(&s.output);
         let output = match s.output {
             Some(o) => match SinkOutput::parse(o.get_ref(), |p| ctx.resolve(o.span(), p)) {
                 Some(out) => Some(out),
@@ -1949,7 +1940,7 @@ fn sinks(
                 .map_err(|e| ctx.err(v.span(), e))
                 .ok()
         });
-        free_bits_at.push(s.max_free_bits.as_ref().map(|v| ctx.loc(v.span())));
+        free_bits_at.push(ctx.loc_of(&s.max_free_bits));
         let seal_to = seal_recipients(ctx, s.seal_to.as_deref(), s.full_allowed, span.clone());
         if let Some(r) = s.content_refs {
             refs.push((out.len(), r));
