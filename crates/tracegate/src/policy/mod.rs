@@ -369,16 +369,6 @@ impl Policy {
         Policy::build(source, files, &load::process_env, Some(tls))
     }
 
-    /// [`Policy::from_files`] with `${env:VAR}` looked up through `env`
-    /// instead of the process environment.
-    pub fn from_files_with_env(
-        source: &Path,
-        files: &[load::PolicyFile],
-        env: env::Lookup<'_>,
-    ) -> Result<Policy, PolicyErrors> {
-        Policy::build(source, files, env, None)
-    }
-
     /// Every constructor ends here: compile, the IO step (TLS files held to
     /// `tls` when given), `Draft::finish`.
     fn build(
@@ -1672,7 +1662,7 @@ mod untrusted_text {
         fn any_edit_of_a_policy_compiles_or_errs_with_places_in_its_file(text in edited()) {
             let env = |n: &str| if n == "D" { env::EnvValue::Set("/tmp".into()) } else { env::EnvValue::Unset };
             let files = [load::PolicyFile { path: "p.toml".into(), text: text.clone() }];
-            if let Err(errs) = Policy::from_files_with_env(Path::new("p.toml"), &files, &env) {
+            if let Err(errs) = Policy::build(Path::new("p.toml"), &files, &env, None) {
                 prop_assert!(!errs.0.is_empty());
                 let lines = text.split('\n').count();
                 for e in &errs.0 {
