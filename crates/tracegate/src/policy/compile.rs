@@ -305,6 +305,12 @@ impl Ctx<'_> {
         }
     }
 
+    /// `[[array]]`'s table at `table` has no `key` (see [`Ctx::absent`]).
+    fn missing(&mut self, table: Range<usize>, array: &str, key: &str, hint: Option<&str>) {
+        let msg = format!("[[{array}]] has no `{key}`");
+        self.absent(table, &format!("{array}.{key}"), &msg, hint);
+    }
+
     /// An integer key held to its range ([`Check::Int`]): its value, or
     /// `None` when absent or refused (reported).
     fn int(&mut self, v: &Option<Spanned<i64>>, table: &str, key: &Key) -> Option<i64> {
@@ -1191,7 +1197,7 @@ fn sources(ctx: &mut Ctx<'_>, raw: Vec<Spanned<RawSource>>) -> (Vec<FileSource>,
                 continue;
             }
             None => {
-                ctx.absent(v.span(), "source.kind", "[[source]] has no `kind`", None);
+                ctx.missing(v.span(), "source", "kind", None);
                 continue;
             }
         }
@@ -1201,7 +1207,7 @@ fn sources(ctx: &mut Ctx<'_>, raw: Vec<Spanned<RawSource>>) -> (Vec<FileSource>,
                 out.push(FileSource { path: ctx.path(p) })
             }
             Some(p) => ctx.err(p.span(), "[[source]] has an empty `path`"),
-            None => ctx.absent(v.span(), "source.path", "[[source]] has no `path`", None),
+            None => ctx.missing(v.span(), "source", "path", None),
         }
     }
     (out, at)
@@ -1823,7 +1829,7 @@ fn sinks(
         let span = v.span();
         let s = v.into_inner();
         let Some(name) = s.name else {
-            ctx.absent(span, "sink.name", "[[sink]] has no `name`", None);
+            ctx.missing(span, "sink", "name", None);
             continue;
         };
         if !valid_name(name.get_ref()) {
@@ -2148,7 +2154,7 @@ fn windows(
                 String::new()
             }
             None => {
-                ctx.absent(span.clone(), "window.id", "[[window]] has no `id`", None);
+                ctx.missing(span.clone(), "window", "id", None);
                 ok = false;
                 String::new()
             }
@@ -2180,12 +2186,7 @@ fn windows(
                 s.into_inner()
             }
             None => {
-                ctx.absent(
-                    span.clone(),
-                    "window.sink",
-                    "[[window]] has no `sink`",
-                    None,
-                );
+                ctx.missing(span.clone(), "window", "sink", None);
                 ok = false;
                 String::new()
             }
@@ -2193,22 +2194,17 @@ fn windows(
         let start = match &w.start {
             Some(s) => timestamp(ctx, s, "start"),
             None => {
-                ctx.absent(
-                    span.clone(),
-                    "window.start",
-                    "[[window]] has no `start`",
-                    None,
-                );
+                ctx.missing(span.clone(), "window", "start", None);
                 None
             }
         };
         let end = match &w.end {
             Some(e) => timestamp(ctx, e, "end"),
             None => {
-                ctx.absent(
+                ctx.missing(
                     span.clone(),
-                    "window.end",
-                    "[[window]] has no `end`",
+                    "window",
+                    "end",
                     Some("an unbounded window is not allowed; set `end`"),
                 );
                 None
@@ -2222,8 +2218,7 @@ fn windows(
                     None
                 }
                 None => {
-                    let msg = format!("[[window]] has no `{key}`");
-                    ctx.absent(span.clone(), &format!("window.{key}"), &msg, None);
+                    ctx.missing(span.clone(), "window", key, None);
                     None
                 }
             }
