@@ -457,13 +457,11 @@ impl Pipeline {
     ) {
         // Every sink's gate judges this one line: the first that needs its
         // tape builds it, the others reuse it.
-        let mut scan = SharedScan::new(
-            match line {
-                Line::Text(b) => b,
-                _ => &[],
-            },
-            std::mem::take(&mut set.tape),
-        );
+        let bytes = match line {
+            Line::Text(b) => *b,
+            _ => &[][..],
+        };
+        let mut scan = SharedScan::new(bytes, std::mem::take(&mut set.tape));
         let gates = &mut set.gates[..];
         tally.records += 1;
         self.metrics.records_in.fetch_add(1, Ordering::Relaxed);
@@ -483,10 +481,6 @@ impl Pipeline {
             violated_everywhere = false;
         }
         let mut judged_by = plain;
-        let bytes = match line {
-            Line::Text(b) => *b,
-            _ => &[][..],
-        };
         let mut note: Option<DropNote> = None;
         // Where this record was sealed, per sealed sink (index, place).
         let mut sealed_at: Vec<(usize, SealedAt)> = Vec::new();
