@@ -51,29 +51,24 @@ pub const KILL_SWITCH_NAME: &str = "capture-off";
 /// this module. The rest are read-only outside the crate (accessors).
 #[derive(Debug, Clone)]
 pub struct Policy {
+    // A field read outside the module is documented by its accessor (`accessors!`).
     sha256: String,
-    /// The path the policy was loaded from.
     pub(crate) source: PathBuf,
     files: Vec<PathBuf>,
-    /// `[limits]`.
     pub(crate) limits: Limits,
-    /// `[full]`.
     pub(crate) full: FullRules,
-    /// `[standard]`.
     pub(crate) standard: StandardRules,
     sinks: Vec<Sink>,
     windows: Vec<Window>,
     audit: Option<AuditSettings>,
     redact: RedactSettings,
     redaction: redaction::Redaction,
-    /// `[server]`: settings of `serve`.
     pub(crate) server: ServerSettings,
     sources: Vec<FileSource>,
     referenced: Vec<Referenced>,
     origins: Vec<KeyOrigin>,
     replaced: Vec<String>,
     ignored: Vec<load::Ignored>,
-    /// `[fleet]`: how window budgets are shared by replicas.
     pub(crate) fleet: FleetSettings,
     /// The capacity report, computed on first use ([`Policy::capacity`]).
     capacity: std::sync::OnceLock<std::sync::Arc<capacity::Capacity>>,
@@ -523,96 +518,15 @@ impl Policy {
         }
     }
 
-    /// SHA-256 (hex) of the policy's files, names and texts, and of the
-    /// files it refers to ([`Policy::referenced`]).
-    pub fn sha256(&self) -> &str {
-        &self.sha256
-    }
-
-    /// The files it was compiled from, in merge order.
-    pub fn files(&self) -> &[PathBuf] {
-        &self.files
-    }
-
-    /// `[[sink]]`, in order.
-    pub fn sinks(&self) -> &[Sink] {
-        &self.sinks
-    }
-
-    /// `[[window]]`, in order.
-    pub fn windows(&self) -> &[Window] {
-        &self.windows
-    }
-
     /// `[audit]`, when present.
     pub fn audit(&self) -> Option<&AuditSettings> {
         self.audit.as_ref()
-    }
-
-    /// `[redact]`, as configured.
-    pub fn redact(&self) -> &RedactSettings {
-        &self.redact
-    }
-
-    /// Each sink's compiled redaction.
-    pub fn redaction(&self) -> &redaction::Redaction {
-        &self.redaction
-    }
-
-    /// `[[source]]`: files `serve` follows.
-    pub fn sources(&self) -> &[FileSource] {
-        &self.sources
-    }
-
-    /// The path the policy was loaded from.
-    pub fn source(&self) -> &Path {
-        &self.source
-    }
-
-    /// `[limits]`.
-    pub fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    /// `[full]`.
-    pub fn full(&self) -> &FullRules {
-        &self.full
-    }
-
-    /// `[standard]`.
-    pub fn standard(&self) -> &StandardRules {
-        &self.standard
-    }
-
-    /// `[server]`: settings of `serve`.
-    pub fn server(&self) -> &ServerSettings {
-        &self.server
-    }
-
-    /// `[fleet]`: how window budgets are shared by replicas.
-    pub fn fleet(&self) -> &FleetSettings {
-        &self.fleet
-    }
-
-    /// The keyword lists and keys the policy refers to, with their hashes.
-    pub fn referenced(&self) -> &[Referenced] {
-        &self.referenced
-    }
-
-    /// Which file set each key that is not a built-in default.
-    pub fn origins(&self) -> &[KeyOrigin] {
-        &self.origins
     }
 
     /// The allowlists (`standard.fields`, ...) that say
     /// `replace_defaults = true`: only their own rules apply.
     pub fn replaced_allowlists(&self) -> &[String] {
         &self.replaced
-    }
-
-    /// Entries of the policy folder that are not policy, and why.
-    pub fn ignored(&self) -> &[load::Ignored] {
-        &self.ignored
     }
 
     /// The sink called `name`.
@@ -625,6 +539,52 @@ impl Policy {
         self.full.content_fields.iter().any(|f| f == field)
     }
 }
+
+/// Read-only accessors that borrow a field of the same name
+/// (`fn sinks(&self) -> &[Sink]`), with their docs.
+macro_rules! accessors {
+    ($t:ty { $($(#[doc = $doc:literal])+ $name:ident: $ret:ty,)* }) => {
+        impl $t {
+            $($(#[doc = $doc])+ pub fn $name(&self) -> &$ret { &self.$name })*
+        }
+    };
+}
+
+accessors!(Policy {
+    /// SHA-256 (hex) of the policy's files, names and texts, and of the
+    /// files it refers to ([`Policy::referenced`]).
+    sha256: str,
+    /// The files it was compiled from, in merge order.
+    files: [PathBuf],
+    /// `[[sink]]`, in order.
+    sinks: [Sink],
+    /// `[[window]]`, in order.
+    windows: [Window],
+    /// `[redact]`, as configured.
+    redact: RedactSettings,
+    /// Each sink's compiled redaction.
+    redaction: redaction::Redaction,
+    /// `[[source]]`: files `serve` follows.
+    sources: [FileSource],
+    /// The path the policy was loaded from.
+    source: Path,
+    /// `[limits]`.
+    limits: Limits,
+    /// `[full]`.
+    full: FullRules,
+    /// `[standard]`.
+    standard: StandardRules,
+    /// `[server]`: settings of `serve`.
+    server: ServerSettings,
+    /// `[fleet]`: how window budgets are shared by replicas.
+    fleet: FleetSettings,
+    /// The keyword lists and keys the policy refers to, with their hashes.
+    referenced: [Referenced],
+    /// Which file set each key that is not a built-in default.
+    origins: [KeyOrigin],
+    /// Entries of the policy folder that are not policy, and why.
+    ignored: [load::Ignored],
+});
 
 /// `[limits]`.
 #[derive(Debug, Clone, PartialEq)]
