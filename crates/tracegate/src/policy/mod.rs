@@ -152,18 +152,6 @@ impl Default for FleetSettings {
     }
 }
 
-impl FleetSettings {
-    /// The share of `max` one replica may spend without a store:
-    /// `floor(max / replicas)`. With a store (or one replica), all of it.
-    pub fn share(&self, max: u64) -> u64 {
-        if self.budget_store.is_some() {
-            max
-        } else {
-            max / self.replicas.max(1)
-        }
-    }
-}
-
 /// Whether `id` may name a replica: 1 to 64 of `A-Z a-z 0-9 . _ -`. It is
 /// written into every audit entry, so it must be a plain identifier.
 pub fn is_replica_id(id: &str) -> bool {
