@@ -293,7 +293,7 @@ impl Pipeline {
                             g.capture.set_sealing(sealed);
                             g.revision = revision;
                         }
-                        Some(slot)
+                        slot
                     }
                     None => {
                         let mut capture = Capture::background_with(
@@ -306,13 +306,11 @@ impl Pipeline {
                         // No request can reach it yet: open the log and
                         // enable what is active before it goes live.
                         capture.service_now();
-                        Some(Arc::new(Mutex::new(CaptureSlot { revision, capture })))
+                        Arc::new(Mutex::new(CaptureSlot { revision, capture }))
                     }
                 };
-                if let Some(slot) = &slot {
-                    new_captures.insert(s.name.clone(), Arc::clone(slot));
-                }
-                slot
+                new_captures.insert(s.name.clone(), Arc::clone(&slot));
+                Some(slot)
             } else {
                 None
             };
