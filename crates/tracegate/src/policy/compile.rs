@@ -629,14 +629,9 @@ fn strings(v: Option<Vec<Spanned<String>>>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn inner<T: Default>(v: Option<Spanned<T>>) -> (T, Option<Range<usize>>) {
-    match v {
-        Some(s) => {
-            let span = s.span();
-            (s.into_inner(), Some(span))
-        }
-        None => (T::default(), None),
-    }
+/// A table as written, or its default when absent.
+fn inner<T: Default>(v: Option<Spanned<T>>) -> T {
+    v.map(Spanned::into_inner).unwrap_or_default()
 }
 
 fn build(
@@ -660,9 +655,9 @@ fn build(
         fleet,
         capture,
     } = raw;
-    let server = server_settings(ctx, inner(server).0);
+    let server = server_settings(ctx, inner(server));
     let (sources, source_at) = sources(ctx, raw_sources.unwrap_or_default());
-    let (fleet, store_key_at) = fleet_settings(ctx, inner(fleet).0);
+    let (fleet, store_key_at) = fleet_settings(ctx, inner(fleet));
     if let Some(v) = &version
         && *v.get_ref() != 1
     {
@@ -672,13 +667,13 @@ fn build(
             "this tracegate reads `version = 1`",
         );
     }
-    let (limits, _) = inner(limits);
+    let limits = inner(limits);
     let max_line_bytes = ctx.size(&limits.max_line_bytes, "limits", &RawLimits::max_line_bytes);
-    let (full, _) = inner(full);
+    let full = inner(full);
     let max_window = ctx
         .duration(&full.max_window, "full", &RawFull::max_window)
         .unwrap_or(RawFull::max_window.spec.signed_duration_default());
-    let (standard, _) = inner(standard);
+    let standard = inner(standard);
     let on_violation = match ctx.member(&standard.on_violation, &RawStandard::on_violation) {
         Some("drop_field") => OnViolation::DropField,
         // SECURITY: anything but `drop_field`, a refused value included,
@@ -820,17 +815,10 @@ fn build(
         otlp,
         evidence,
     };
-    let (audit_raw, _) = inner(audit);
+    let audit_raw = inner(audit);
     let audit_at = ctx.loc_of(&audit_raw.path);
     let audit_key_at = ctx.loc_of(&audit_raw.key_file);
-    let audit = audit_settings(
-        ctx,
-        audit_raw.path,
-        audit_raw.key_file,
-        audit_raw.lock_timeout,
-        audit_raw.anchor,
-        audit_raw.signing_key,
-    );
+    let audit = audit_settings(ctx, audit_raw);
     let raw_windows = window.unwrap_or_default();
     let first_window = raw_windows.first().map(Spanned::span);
     // SECURITY: a `pseudonymize` name must be a field some format
@@ -872,7 +860,7 @@ fn build(
         }
     }
     let windows = windows(ctx, raw_windows, &sinks, max_window);
-    if inner(capture).0.require_seal == Some(true) {
+    if inner(capture).require_seal == Some(true) {
         // SECURITY: with `require_seal`, no sink may receive content in
         // clear: a full-allowed sink without recipients is refused, so no
         // window can ever open for it.
@@ -952,7 +940,7 @@ fn redact_settings(
         .as_ref()
         .map(|r| ctx.loc(r.span()))
         .or_else(|| (ctx.names.len() > 1).then(|| ctx.loc(0..0)));
-    let (r, _) = inner(redact);
+    let r = inner(redact);
     let mut at = RedactLocs {
         section,
         builtin: r
@@ -1743,14 +1731,14 @@ fn segments(
     )
 }
 
-fn audit_settings(
-    ctx: &mut Ctx<'_>,
-    path: Option<Spanned<String>>,
-    key_file: Option<Spanned<String>>,
-    lock_timeout: Option<Spanned<String>>,
-    anchor: Option<Spanned<String>>,
-    signing_key: Option<Spanned<String>>,
-) -> Option<AuditSettings> {
+fn audit_settings(ctx: &mut Ctx<'_>, a: RawAudit) -> Option<AuditSettings> {
+    let RawAudit {
+        path,
+        key_file,
+        lock_timeout,
+        anchor,
+        signing_key,
+    } = a;
     let timeout = ctx.timeout(&lock_timeout, "audit", &RawAudit::lock_timeout);
     let key_file = key_file.map(|v| ctx.path(&v));
     let signing_key = signing_key.and_then(|a| {
