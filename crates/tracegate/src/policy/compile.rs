@@ -1204,20 +1204,18 @@ fn sources(ctx: &mut Ctx<'_>, raw: Vec<Spanned<RawSource>>) -> (Vec<FileSource>,
 /// `[server]`: every number positive and bounded, the address parseable.
 fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
     let d = ServerSettings::default();
-    let listen = match &m.listen {
-        Some(v) => match v.get_ref().parse::<std::net::SocketAddr>() {
-            Ok(a) => a,
-            Err(_) => {
-                ctx.err_hint(
-                    v.span(),
-                    "`server.listen` is not a socket address",
-                    "write it like `127.0.0.1:4318` or `[::1]:4318`",
-                );
-                d.listen
-            }
-        },
-        None => d.listen,
+    // A socket address, or `None` with the error reported.
+    let addr = |ctx: &mut Ctx<'_>, v: &Spanned<String>, key: &str, example: &str| {
+        let a = v.get_ref().parse::<std::net::SocketAddr>();
+        a.map_err(|_| {
+            let msg = format!("`server.{key}` is not a socket address");
+            ctx.err_hint(v.span(), msg, format!("write it like {example}"));
+        })
+        .ok()
     };
+    let listen = m.listen.as_ref().map_or(d.listen, |v| {
+        addr(ctx, v, "listen", "`127.0.0.1:4318` or `[::1]:4318`").unwrap_or(d.listen)
+    });
     // Resource bounds of `serve`: each has an upper bound too, so that no
     // setting can switch a bound off.
     let mut bounded = |v: &Option<Spanned<i64>>, key: &Key| ctx.size(v, "server", key);
@@ -1242,17 +1240,13 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
     let retry = export_retry(ctx, &m);
     let grpc_listen = match &m.grpc_listen {
         Some(v) if v.get_ref() == "off" => None,
-        Some(v) => match v.get_ref().parse::<std::net::SocketAddr>() {
-            Ok(a) => Some(a),
-            Err(_) => {
-                ctx.err_hint(
-                    v.span(),
-                    "`server.grpc_listen` is not a socket address",
-                    "write it like `127.0.0.1:4317` or `[::1]:4317`, or `off`",
-                );
-                d.grpc_listen
-            }
-        },
+        Some(v) => addr(
+            ctx,
+            v,
+            "grpc_listen",
+            "`127.0.0.1:4317` or `[::1]:4317`, or `off`",
+        )
+        .or(d.grpc_listen),
         None => d.grpc_listen,
     };
     let tls = match (&m.tls_cert_file, &m.tls_key_file) {
