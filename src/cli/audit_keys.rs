@@ -94,8 +94,8 @@ pub fn keygen(args: &KeygenArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
         let text = key.verifier().to_text();
         // SECURITY: the private key is created 0600 and never over an
         // existing file (a key overwritten is a log nobody can sign).
-        write_new(&args.out, pem.as_bytes(), 0o600)?;
-        if let Err(e) = write_new(&public, format!("{text}\n").as_bytes(), 0o644) {
+        write_new(&args.out, pem.as_bytes(), 0o600, "")?;
+        if let Err(e) = write_new(&public, format!("{text}\n").as_bytes(), 0o644, "") {
             let _ = std::fs::remove_file(&args.out);
             return Err(e);
         }
@@ -118,14 +118,17 @@ pub fn keygen(args: &KeygenArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
     }
 }
 
-fn write_new(path: &Path, bytes: &[u8], mode: u32) -> anyhow::Result<()> {
+/// Create `path` with `mode`, never over an existing file, and write and
+/// fsync `bytes`; `note` follows the path in the error when it cannot be
+/// created.
+pub(crate) fn write_new(path: &Path, bytes: &[u8], mode: u32, note: &str) -> anyhow::Result<()> {
     use anyhow::Context;
     let mut f = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(mode)
         .open(path)
-        .with_context(|| format!("cannot create `{}`", path.display()))?;
+        .with_context(|| format!("cannot create `{}`{note}", path.display()))?;
     f.write_all(bytes)
         .and_then(|()| f.sync_all())
         .with_context(|| format!("cannot write `{}`", path.display()))?;

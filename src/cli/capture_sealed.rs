@@ -61,22 +61,10 @@ pub fn keygen(out: &Path) -> anyhow::Result<u8> {
         .strftime("%Y-%m-%dT%H:%M:%SZ")
         .to_string();
     let text = id.file_text(&created);
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        // SECURITY: the identity is readable by its owner only, from its
-        // first byte.
-        .mode(0o600)
-        .open(out)
-        .with_context(|| {
-            format!(
-                "cannot create `{}` (an existing file is never replaced)",
-                out.display()
-            )
-        })?;
-    f.write_all(text.as_bytes())
-        .and_then(|()| f.sync_all())
-        .with_context(|| format!("cannot write `{}`", out.display()))?;
+    // SECURITY: the identity is readable by its owner only, from its
+    // first byte.
+    let note = " (an existing file is never replaced)";
+    super::audit_keys::write_new(out, text.as_bytes(), 0o600, note)?;
     println!("{}", id.recipient().encode());
     eprintln!(
         "identity written to `{}` (keep it secret; the line above is its recipient for `seal_to`)",

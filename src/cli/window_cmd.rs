@@ -19,6 +19,7 @@ use sha2::{Digest, Sha256};
 
 use super::exit;
 use crate::audit::{AuditEvent, CloseCause, DenyWhy};
+use crate::io_text::io_cause;
 use crate::policy::compile::{parse_duration, valid_name};
 use crate::policy::load::{MAX_POLICY_FILE_BYTES, PolicyFile, read_policy_files, read_regular};
 use crate::policy::revoke::read_window;
@@ -148,7 +149,7 @@ impl FolderLock {
                     FOLDER_LOCK_WAIT.as_secs()
                 ),
                 Err(TryLockError::Error(e)) => {
-                    anyhow::bail!("cannot lock `{}`: {}", windows.display(), io_text(&e))
+                    anyhow::bail!("cannot lock `{}`: {}", windows.display(), io_cause(&e))
                 }
             }
         }
@@ -159,10 +160,6 @@ impl Drop for FolderLock {
     fn drop(&mut self) {
         let _ = self.0.unlock();
     }
-}
-
-fn io_text(e: &io::Error) -> String {
-    crate::io_text::io_cause(e)
 }
 
 /// A refusal of `window open`: printed, then audited as `full_denied`
@@ -342,12 +339,16 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
         file: PathBuf::new(),
     };
     let path = windows.join(format!("{id}.toml"));
-    if std::fs::symlink_metadata(&path).is_ok() {
-        return Ok(refusal.refuse(
+    let exists = || {
+        let message = format!("window file `{}` already exists", path.display());
+        refusal.refuse(
             Some(&id),
-            &format!("window file `{}` already exists", path.display()),
+            &message,
             "a window file with this id already exists",
-        ));
+        )
+    };
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return Ok(exists());
     }
     let text = render(&window);
     let mut with_window = files.clone();
@@ -396,11 +397,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
         }
     }
     if !create_exclusive(&path, text.as_bytes())? {
-        return Ok(refusal.refuse(
-            Some(&id),
-            &format!("window file `{}` already exists", path.display()),
-            "a window file with this id already exists",
-        ));
+        return Ok(exists());
     }
     println!(
         "opened window `{id}` for sink `{}`: {start} .. {end} ({})",

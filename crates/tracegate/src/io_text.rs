@@ -14,7 +14,7 @@ use std::io;
 #[macro_export]
 macro_rules! named_enum {
     ($(#[$meta:meta])* $vis:vis enum $name:ident {
-        $($(#[$vmeta:meta])* $variant:ident = $text:literal,)*
+        $($(#[$vmeta:meta])* $variant:ident = $text:expr,)*
     }) => {
         $(#[$meta])*
         $vis enum $name {

@@ -293,7 +293,7 @@ impl Pipeline {
                             g.capture.set_sealing(sealed);
                             g.revision = revision;
                         }
-                        Some(slot)
+                        slot
                     }
                     None => {
                         let mut capture = Capture::background_with(
@@ -306,13 +306,11 @@ impl Pipeline {
                         // No request can reach it yet: open the log and
                         // enable what is active before it goes live.
                         capture.service_now();
-                        Some(Arc::new(Mutex::new(CaptureSlot { revision, capture })))
+                        Arc::new(Mutex::new(CaptureSlot { revision, capture }))
                     }
                 };
-                if let Some(slot) = &slot {
-                    new_captures.insert(s.name.clone(), Arc::clone(slot));
-                }
-                slot
+                new_captures.insert(s.name.clone(), Arc::clone(&slot));
+                Some(slot)
             } else {
                 None
             };
@@ -457,13 +455,11 @@ impl Pipeline {
     ) {
         // Every sink's gate judges this one line: the first that needs its
         // tape builds it, the others reuse it.
-        let mut scan = SharedScan::new(
-            match line {
-                Line::Text(b) => b,
-                _ => &[],
-            },
-            std::mem::take(&mut set.tape),
-        );
+        let bytes = match line {
+            Line::Text(b) => *b,
+            _ => &[][..],
+        };
+        let mut scan = SharedScan::new(bytes, std::mem::take(&mut set.tape));
         let gates = &mut set.gates[..];
         tally.records += 1;
         self.metrics.records_in.fetch_add(1, Ordering::Relaxed);
@@ -483,10 +479,6 @@ impl Pipeline {
             violated_everywhere = false;
         }
         let mut judged_by = plain;
-        let bytes = match line {
-            Line::Text(b) => *b,
-            _ => &[][..],
-        };
         let mut note: Option<DropNote> = None;
         // Where this record was sealed, per sealed sink (index, place).
         let mut sealed_at: Vec<(usize, SealedAt)> = Vec::new();

@@ -130,12 +130,8 @@ pub fn status_json(p: &Pipeline) -> Value {
                 "spooled_bytes": ld(&c.spooled_bytes),
                 "recovered": ld(&c.recovered),
                 "export_retries": ld(&c.retries),
-                "dropped": {
-                    "malformed": c.dropped(DropReason::Malformed),
-                    "violation": c.dropped(DropReason::Violation),
-                    "queue_full": c.dropped(DropReason::QueueFull),
-                    "sink_error": c.dropped(DropReason::SinkError),
-                },
+                "dropped": DropReason::ALL.map(|r| (r.as_str().to_string(), c.dropped(r).into()))
+                    .into_iter().collect::<serde_json::Map<_, _>>(),
                 "items_dropped": c.items_dropped().into_iter().map(|((signal, why, rule), n)| {
                     json!({"signal": signal.as_str(), "reason": why.as_str(), "rule": (!rule.is_empty()).then_some(rule), "count": n})
                 }).collect::<Vec<_>>(),
@@ -233,14 +229,9 @@ impl Totals {
                 .fields_stripped()
                 .iter()
                 .fold(0u64, |a, (_, n)| a.saturating_add(*n)),
-            dropped: [
-                DropReason::Malformed,
-                DropReason::Violation,
-                DropReason::QueueFull,
-                DropReason::SinkError,
-            ]
-            .iter()
-            .fold(0u64, |a, w| a.saturating_add(c.dropped(*w))),
+            dropped: DropReason::ALL
+                .iter()
+                .fold(0u64, |a, w| a.saturating_add(c.dropped(*w))),
         }
     }
 

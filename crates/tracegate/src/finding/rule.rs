@@ -23,21 +23,21 @@ macro_rules! rules {
 
         impl Rule {
             /// Every rule, detector rules included, in documentation order.
-            pub const ALL: &'static [Rule] = &[
-                $( Rule::$variant, )*
-                Rule::Detected(Detector::ApiKey),
-                Rule::Detected(Detector::Jwt),
-                Rule::Detected(Detector::Email),
-                Rule::Detected(Detector::CreditCard),
-                Rule::Detected(Detector::Iban),
-                Rule::Detected(Detector::UsSsn),
-                Rule::Detected(Detector::Phone),
-                Rule::Detected(Detector::Ipv6),
-                Rule::Detected(Detector::Ipv4),
-                Rule::Detected(Detector::PrivateKey),
-                Rule::Detected(Detector::UrlCredentials),
-                Rule::Detected(Detector::OverBudget),
-            ];
+            /// The unit rules, then one per detector in [`Detector::ALL`]'s order.
+            pub const ALL: &'static [Rule] = &{
+                let units = [$( Rule::$variant, )*];
+                const N: usize = [$( $name, )*].len() + Detector::ALL.len();
+                let mut all = [Rule::Detected(Detector::ApiKey); N];
+                let mut i = 0;
+                while i < all.len() {
+                    all[i] = match i.checked_sub(units.len()) {
+                        None => units[i],
+                        Some(d) => Rule::Detected(Detector::ALL[d]),
+                    };
+                    i += 1;
+                }
+                all
+            };
 
             /// The stable snake_case name findings carry.
             pub fn as_str(self) -> &'static str {
@@ -173,7 +173,7 @@ crate::io_text::named_enum! {
         UrlCredentials = "url_credentials",
         /// The string was too costly to scan within the detectors' work budget
         /// (fail closed).
-        OverBudget = "over_budget",
+        OverBudget = crate::redact::OVER_BUDGET,
     }
 }
 
@@ -187,20 +187,13 @@ impl Detector {
 
     /// `detected_<name>`.
     fn rule_name(self) -> &'static str {
-        match self {
-            Detector::ApiKey => "detected_api_key",
-            Detector::Jwt => "detected_jwt",
-            Detector::Email => "detected_email",
-            Detector::CreditCard => "detected_credit_card",
-            Detector::Iban => "detected_iban",
-            Detector::UsSsn => "detected_us_ssn",
-            Detector::Phone => "detected_phone",
-            Detector::Ipv6 => "detected_ipv6",
-            Detector::Ipv4 => "detected_ipv4",
-            Detector::PrivateKey => "detected_private_key",
-            Detector::UrlCredentials => "detected_url_credentials",
-            Detector::OverBudget => "detected_over_budget",
-        }
+        static NAMES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+            Detector::ALL
+                .iter()
+                .map(|d| format!("detected_{d}"))
+                .collect()
+        });
+        NAMES.get(self as usize).map_or("", String::as_str)
     }
 }
 

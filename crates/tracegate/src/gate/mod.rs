@@ -278,7 +278,8 @@ impl Gate {
 
     /// Turn the nested evidence fast path off (tests hold the two paths
     /// to each other).
-    pub fn disable_evidence_fast_path(&mut self) {
+    #[cfg(test)]
+    pub(crate) fn disable_evidence_fast_path(&mut self) {
         self.evidence = None;
     }
 

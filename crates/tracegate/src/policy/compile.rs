@@ -250,6 +250,11 @@ impl Ctx<'_> {
         }
     }
 
+    /// Where a key is written, when it is.
+    fn loc_of<T>(&self, v: &Option<Spanned<T>>) -> Option<Loc> {
+        v.as_ref().map(|v| self.loc(v.span()))
+    }
+
     /// The line of an error, unless it holds (part of) a value that may be
     /// a customer list.
     fn snippet(&self, text: &str, base: usize, span: Range<usize>) -> Option<Snippet> {
@@ -298,6 +303,12 @@ impl Ctx<'_> {
             Some(h) => self.err_hint(table, msg, h),
             None => self.err(table, msg),
         }
+    }
+
+    /// `[[array]]`'s table at `table` has no `key` (see [`Ctx::absent`]).
+    fn missing(&mut self, table: Range<usize>, array: &str, key: &str, hint: Option<&str>) {
+        let msg = format!("[[{array}]] has no `{key}`");
+        self.absent(table, &format!("{array}.{key}"), &msg, hint);
     }
 
     /// An integer key held to its range ([`Check::Int`]): its value, or
@@ -426,6 +437,11 @@ impl Ctx<'_> {
             .cloned()
             .unwrap_or_else(|| PathBuf::from(DEFAULTS_NAME));
         self.errors.push(PolicyError::whole(&path, msg));
+    }
+
+    /// The path `v` says, relative to its file's folder.
+    fn path(&self, v: &Spanned<String>) -> PathBuf {
+        self.resolve(v.span(), v.get_ref())
     }
 
     /// Resolve a path written at `span` relative to its file's folder.
@@ -613,14 +629,9 @@ fn strings(v: Option<Vec<Spanned<String>>>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn inner<T: Default>(v: Option<Spanned<T>>) -> (T, Option<Range<usize>>) {
-    match v {
-        Some(s) => {
-            let span = s.span();
-            (s.into_inner(), Some(span))
-        }
-        None => (T::default(), None),
-    }
+/// A table as written, or its default when absent.
+fn inner<T: Default>(v: Option<Spanned<T>>) -> T {
+    v.map(Spanned::into_inner).unwrap_or_default()
 }
 
 fn build(
@@ -644,9 +655,9 @@ fn build(
         fleet,
         capture,
     } = raw;
-    let server = server_settings(ctx, inner(server).0);
+    let server = server_settings(ctx, inner(server));
     let (sources, source_at) = sources(ctx, raw_sources.unwrap_or_default());
-    let (fleet, store_key_at) = fleet_settings(ctx, inner(fleet).0);
+    let (fleet, store_key_at) = fleet_settings(ctx, inner(fleet));
     if let Some(v) = &version
         && *v.get_ref() != 1
     {
@@ -656,13 +667,13 @@ fn build(
             "this tracegate reads `version = 1`",
         );
     }
-    let (limits, _) = inner(limits);
+    let limits = inner(limits);
     let max_line_bytes = ctx.size(&limits.max_line_bytes, "limits", &RawLimits::max_line_bytes);
-    let (full, _) = inner(full);
+    let full = inner(full);
     let max_window = ctx
         .duration(&full.max_window, "full", &RawFull::max_window)
         .unwrap_or(RawFull::max_window.spec.signed_duration_default());
-    let (standard, _) = inner(standard);
+    let standard = inner(standard);
     let on_violation = match ctx.member(&standard.on_violation, &RawStandard::on_violation) {
         Some("drop_field") => OnViolation::DropField,
         // SECURITY: anything but `drop_field`, a refused value included,
@@ -804,17 +815,10 @@ fn build(
         otlp,
         evidence,
     };
-    let (audit_raw, _) = inner(audit);
-    let audit_at = audit_raw.path.as_ref().map(|a| ctx.loc(a.span()));
-    let audit_key_at = audit_raw.key_file.as_ref().map(|a| ctx.loc(a.span()));
-    let audit = audit_settings(
-        ctx,
-        audit_raw.path,
-        audit_raw.key_file,
-        audit_raw.lock_timeout,
-        audit_raw.anchor,
-        audit_raw.signing_key,
-    );
+    let audit_raw = inner(audit);
+    let audit_at = ctx.loc_of(&audit_raw.path);
+    let audit_key_at = ctx.loc_of(&audit_raw.key_file);
+    let audit = audit_settings(ctx, audit_raw);
     let raw_windows = window.unwrap_or_default();
     let first_window = raw_windows.first().map(Spanned::span);
     // SECURITY: a `pseudonymize` name must be a field some format
@@ -856,7 +860,7 @@ fn build(
         }
     }
     let windows = windows(ctx, raw_windows, &sinks, max_window);
-    if inner(capture).0.require_seal == Some(true) {
+    if inner(capture).require_seal == Some(true) {
         // SECURITY: with `require_seal`, no sink may receive content in
         // clear: a full-allowed sink without recipients is refused, so no
         // window can ever open for it.
@@ -936,7 +940,7 @@ fn redact_settings(
         .as_ref()
         .map(|r| ctx.loc(r.span()))
         .or_else(|| (ctx.names.len() > 1).then(|| ctx.loc(0..0)));
-    let (r, _) = inner(redact);
+    let r = inner(redact);
     let mut at = RedactLocs {
         section,
         builtin: r
@@ -945,7 +949,7 @@ fn redact_settings(
             .flatten()
             .map(|b| (b.get_ref().clone(), ctx.loc(b.span())))
             .collect(),
-        key_file: r.key_file.as_ref().map(|k| ctx.loc(k.span())),
+        key_file: ctx.loc_of(&r.key_file),
         allow_unredacted: r
             .allow_unredacted_sinks
             .iter()
@@ -954,42 +958,36 @@ fn redact_settings(
             .collect(),
         ..RedactLocs::default()
     };
-    let key_file = r.key_file.map(|k| ctx.resolve(k.span(), k.get_ref()));
+    let key_file = r.key_file.map(|v| ctx.path(&v));
+    let locs = |ctx: &Ctx<'_>, table, [source, action]: [&Option<Spanned<String>>; 2]| RuleLocs {
+        table: ctx.loc(table),
+        source: ctx.loc_of(source),
+        action: ctx.loc_of(action),
+    };
+    let text = |v: Option<Spanned<String>>| v.map(Spanned::into_inner).unwrap_or_default();
+    // An absent `action` masks.
+    let action = |v: Option<Spanned<String>>| v.map_or_else(|| "mask".into(), Spanned::into_inner);
     let mut patterns = Vec::new();
     for p in r.pattern.unwrap_or_default() {
-        let table = ctx.loc(p.span());
-        let p = p.into_inner();
-        at.patterns.push(RuleLocs {
-            table,
-            source: p.regex.as_ref().map(|s| ctx.loc(s.span())),
-            action: p.action.as_ref().map(|s| ctx.loc(s.span())),
-        });
+        let (table, p) = (p.span(), p.into_inner());
+        at.patterns.push(locs(ctx, table, [&p.regex, &p.action]));
         patterns.push(PatternSetting {
-            name: p.name.map(Spanned::into_inner).unwrap_or_default(),
-            regex: p.regex.map(Spanned::into_inner).unwrap_or_default(),
-            action: p
-                .action
-                .map_or_else(|| "mask".to_string(), Spanned::into_inner),
+            name: text(p.name),
+            regex: text(p.regex),
+            action: action(p.action),
         });
     }
     let mut keywords = Vec::new();
     for k in r.keywords.unwrap_or_default() {
-        let table = ctx.loc(k.span());
-        let k = k.into_inner();
-        at.keywords.push(RuleLocs {
-            table,
-            source: k.file.as_ref().map(|s| ctx.loc(s.span())),
-            action: k.action.as_ref().map(|s| ctx.loc(s.span())),
-        });
+        let (table, k) = (k.span(), k.into_inner());
+        at.keywords.push(locs(ctx, table, [&k.file, &k.action]));
         keywords.push(KeywordSetting {
-            name: k.name.map(Spanned::into_inner).unwrap_or_default(),
+            name: text(k.name),
             words: k.words.unwrap_or_default(),
-            file: k.file.map(|f| ctx.resolve(f.span(), f.get_ref())),
+            file: k.file.map(|v| ctx.path(&v)),
             case_insensitive: k.case_insensitive.unwrap_or(false),
             whole_word: k.whole_word.unwrap_or(false),
-            action: k
-                .action
-                .map_or_else(|| "mask".to_string(), Spanned::into_inner),
+            action: action(k.action),
         });
     }
     // Per detector: the user's table where they wrote one, else the
@@ -1045,21 +1043,15 @@ fn fleet_settings(ctx: &mut Ctx<'_>, m: RawFleet) -> (FleetSettings, Option<Loc>
                 None
             }
         });
-    let password_file = m
-        .password_file
-        .as_ref()
-        .map(|v| ctx.resolve(v.span(), v.get_ref()));
+    let password_file = m.password_file.as_ref().map(|v| ctx.path(v));
     if let (Some(v), None) = (&m.password_file, &m.budget_store) {
         ctx.err(
             v.span(),
             "`fleet.password_file` is set but `fleet.budget_store` is not",
         );
     }
-    let store_key_file = m
-        .store_key_file
-        .as_ref()
-        .map(|v| ctx.resolve(v.span(), v.get_ref()));
-    let store_key_at = m.store_key_file.as_ref().map(|v| ctx.loc(v.span()));
+    let store_key_file = m.store_key_file.as_ref().map(|v| ctx.path(v));
+    let store_key_at = ctx.loc_of(&m.store_key_file);
     match (&m.store_key_file, &m.budget_store) {
         (Some(v), None) => ctx.err(
             v.span(),
@@ -1193,19 +1185,17 @@ fn sources(ctx: &mut Ctx<'_>, raw: Vec<Spanned<RawSource>>) -> (Vec<FileSource>,
                 continue;
             }
             None => {
-                ctx.absent(v.span(), "source.kind", "[[source]] has no `kind`", None);
+                ctx.missing(v.span(), "source", "kind", None);
                 continue;
             }
         }
         match &s.path {
             Some(p) if !p.get_ref().trim().is_empty() => {
                 at.push(ctx.loc(p.span()));
-                out.push(FileSource {
-                    path: ctx.resolve(p.span(), p.get_ref()),
-                })
+                out.push(FileSource { path: ctx.path(p) })
             }
             Some(p) => ctx.err(p.span(), "[[source]] has an empty `path`"),
-            None => ctx.absent(v.span(), "source.path", "[[source]] has no `path`", None),
+            None => ctx.missing(v.span(), "source", "path", None),
         }
     }
     (out, at)
@@ -1214,20 +1204,18 @@ fn sources(ctx: &mut Ctx<'_>, raw: Vec<Spanned<RawSource>>) -> (Vec<FileSource>,
 /// `[server]`: every number positive and bounded, the address parseable.
 fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
     let d = ServerSettings::default();
-    let listen = match &m.listen {
-        Some(v) => match v.get_ref().parse::<std::net::SocketAddr>() {
-            Ok(a) => a,
-            Err(_) => {
-                ctx.err_hint(
-                    v.span(),
-                    "`server.listen` is not a socket address",
-                    "write it like `127.0.0.1:4318` or `[::1]:4318`",
-                );
-                d.listen
-            }
-        },
-        None => d.listen,
+    // A socket address, or `None` with the error reported.
+    let addr = |ctx: &mut Ctx<'_>, v: &Spanned<String>, key: &str, example: &str| {
+        let a = v.get_ref().parse::<std::net::SocketAddr>();
+        a.map_err(|_| {
+            let msg = format!("`server.{key}` is not a socket address");
+            ctx.err_hint(v.span(), msg, format!("write it like {example}"));
+        })
+        .ok()
     };
+    let listen = m.listen.as_ref().map_or(d.listen, |v| {
+        addr(ctx, v, "listen", "`127.0.0.1:4318` or `[::1]:4318`").unwrap_or(d.listen)
+    });
     // Resource bounds of `serve`: each has an upper bound too, so that no
     // setting can switch a bound off.
     let mut bounded = |v: &Option<Spanned<i64>>, key: &Key| ctx.size(v, "server", key);
@@ -1252,28 +1240,23 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
     let retry = export_retry(ctx, &m);
     let grpc_listen = match &m.grpc_listen {
         Some(v) if v.get_ref() == "off" => None,
-        Some(v) => match v.get_ref().parse::<std::net::SocketAddr>() {
-            Ok(a) => Some(a),
-            Err(_) => {
-                ctx.err_hint(
-                    v.span(),
-                    "`server.grpc_listen` is not a socket address",
-                    "write it like `127.0.0.1:4317` or `[::1]:4317`, or `off`",
-                );
-                d.grpc_listen
-            }
-        },
+        Some(v) => addr(
+            ctx,
+            v,
+            "grpc_listen",
+            "`127.0.0.1:4317` or `[::1]:4317`, or `off`",
+        )
+        .or(d.grpc_listen),
         None => d.grpc_listen,
     };
-    let path = |ctx: &Ctx<'_>, v: &Spanned<String>| ctx.resolve(v.span(), v.get_ref());
     let tls = match (&m.tls_cert_file, &m.tls_key_file) {
         (Some(c), Some(k)) => Some(crate::policy::tls::ServerTls {
-            cert: crate::policy::tls::LoadedFile::at(path(ctx, c)),
-            key: crate::policy::tls::LoadedFile::at(path(ctx, k)),
+            cert: crate::policy::tls::LoadedFile::at(ctx.path(c)),
+            key: crate::policy::tls::LoadedFile::at(ctx.path(k)),
             client_ca: m
                 .tls_client_ca_file
                 .as_ref()
-                .map(|v| crate::policy::tls::LoadedFile::at(path(ctx, v))),
+                .map(|v| crate::policy::tls::LoadedFile::at(ctx.path(v))),
         }),
         (None, None) => {
             if let Some(v) = &m.tls_client_ca_file {
@@ -1295,7 +1278,7 @@ fn server_settings(ctx: &mut Ctx<'_>, m: RawServer) -> ServerSettings {
     let bearer_token = m
         .bearer_token_file
         .as_ref()
-        .map(|v| crate::policy::tls::Secret::at(path(ctx, v)));
+        .map(|v| crate::policy::tls::Secret::at(ctx.path(v)));
     ServerSettings {
         listen,
         max_body_bytes,
@@ -1430,7 +1413,7 @@ fn exporter_settings(
             return output;
         }
     };
-    let at = |v: &Spanned<String>| LoadedFile::at(ctx.resolve(v.span(), v.get_ref()));
+    let at = |v: &Spanned<String>| LoadedFile::at(ctx.path(v));
     if let Some(tls) = &mut exporter.tls {
         tls.ca = ca.as_ref().map(at);
         match (cert, key) {
@@ -1442,9 +1425,7 @@ fn exporter_settings(
             ),
         }
     }
-    exporter.bearer_token = token
-        .as_ref()
-        .map(|v| Secret::at(ctx.resolve(v.span(), v.get_ref())));
+    exporter.bearer_token = token.as_ref().map(|v| Secret::at(ctx.path(v)));
     output
 }
 
@@ -1540,9 +1521,7 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
         return None;
     };
     let Some(ty) = ValueType::from_name(ty_name.get_ref()) else {
-        let names = [
-            "string", "number", "integer", "boolean", "null", "array", "object",
-        ];
+        let names = ValueType::ALL.map(ValueType::as_str);
         let hint = did_you_mean(ty_name.get_ref(), &names).map_or_else(
             || format!("use one of {}", names.join(", ")),
             |k| format!("did you mean `{k}`?"),
@@ -1746,22 +1725,22 @@ fn segments(
     )
 }
 
-fn audit_settings(
-    ctx: &mut Ctx<'_>,
-    path: Option<Spanned<String>>,
-    key_file: Option<Spanned<String>>,
-    lock_timeout: Option<Spanned<String>>,
-    anchor: Option<Spanned<String>>,
-    signing_key: Option<Spanned<String>>,
-) -> Option<AuditSettings> {
+fn audit_settings(ctx: &mut Ctx<'_>, a: RawAudit) -> Option<AuditSettings> {
+    let RawAudit {
+        path,
+        key_file,
+        lock_timeout,
+        anchor,
+        signing_key,
+    } = a;
     let timeout = ctx.timeout(&lock_timeout, "audit", &RawAudit::lock_timeout);
-    let key_file = key_file.map(|a| ctx.resolve(a.span(), a.get_ref()));
+    let key_file = key_file.map(|v| ctx.path(&v));
     let signing_key = signing_key.and_then(|a| {
         if a.get_ref().trim().is_empty() {
             ctx.err(a.span(), "`audit.signing_key` is empty");
             return None;
         }
-        Some(ctx.resolve(a.span(), a.get_ref()))
+        Some(ctx.path(&a))
     });
     let path = path?;
     if path.get_ref().trim().is_empty() {
@@ -1772,7 +1751,7 @@ fn audit_settings(
     let anchor = match anchor {
         None => None,
         Some(a) => {
-            let resolved = ctx.resolve(a.span(), a.get_ref());
+            let resolved = ctx.path(&a);
             // SECURITY: an anchor beside the log falls with it; the lexical
             // check here is repeated on resolved folders when the log opens.
             if a.get_ref().trim().is_empty() {
@@ -1832,7 +1811,7 @@ fn sinks(
         let span = v.span();
         let s = v.into_inner();
         let Some(name) = s.name else {
-            ctx.absent(span, "sink.name", "[[sink]] has no `name`", None);
+            ctx.missing(span, "sink", "name", None);
             continue;
         };
         if !valid_name(name.get_ref()) {
@@ -1850,7 +1829,7 @@ fn sinks(
             );
             continue;
         }
-        let output_at = s.output.as_ref().map(|o| ctx.loc(o.span()));
+        let output_at = ctx.loc_of(&s.output);
         let output = match s.output {
             Some(o) => match SinkOutput::parse(o.get_ref(), |p| ctx.resolve(o.span(), p)) {
                 Some(out) => Some(out),
@@ -1949,7 +1928,7 @@ fn sinks(
                 .map_err(|e| ctx.err(v.span(), e))
                 .ok()
         });
-        free_bits_at.push(s.max_free_bits.as_ref().map(|v| ctx.loc(v.span())));
+        free_bits_at.push(ctx.loc_of(&s.max_free_bits));
         let seal_to = seal_recipients(ctx, s.seal_to.as_deref(), s.full_allowed, span.clone());
         if let Some(r) = s.content_refs {
             refs.push((out.len(), r));
@@ -2157,7 +2136,7 @@ fn windows(
                 String::new()
             }
             None => {
-                ctx.absent(span.clone(), "window.id", "[[window]] has no `id`", None);
+                ctx.missing(span.clone(), "window", "id", None);
                 ok = false;
                 String::new()
             }
@@ -2189,12 +2168,7 @@ fn windows(
                 s.into_inner()
             }
             None => {
-                ctx.absent(
-                    span.clone(),
-                    "window.sink",
-                    "[[window]] has no `sink`",
-                    None,
-                );
+                ctx.missing(span.clone(), "window", "sink", None);
                 ok = false;
                 String::new()
             }
@@ -2202,22 +2176,17 @@ fn windows(
         let start = match &w.start {
             Some(s) => timestamp(ctx, s, "start"),
             None => {
-                ctx.absent(
-                    span.clone(),
-                    "window.start",
-                    "[[window]] has no `start`",
-                    None,
-                );
+                ctx.missing(span.clone(), "window", "start", None);
                 None
             }
         };
         let end = match &w.end {
             Some(e) => timestamp(ctx, e, "end"),
             None => {
-                ctx.absent(
+                ctx.missing(
                     span.clone(),
-                    "window.end",
-                    "[[window]] has no `end`",
+                    "window",
+                    "end",
                     Some("an unbounded window is not allowed; set `end`"),
                 );
                 None
@@ -2231,8 +2200,7 @@ fn windows(
                     None
                 }
                 None => {
-                    let msg = format!("[[window]] has no `{key}`");
-                    ctx.absent(span.clone(), &format!("window.{key}"), &msg, None);
+                    ctx.missing(span.clone(), "window", key, None);
                     None
                 }
             }

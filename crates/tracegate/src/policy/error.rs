@@ -84,13 +84,9 @@ impl PolicyError {
     pub fn at(file: &Path, src: &str, offset: usize, message: impl Into<String>) -> PolicyError {
         let (line, column) = line_col(src, offset);
         PolicyError {
-            file: file.to_path_buf(),
             line,
             column,
-            message: message.into(),
-            hint: None,
-            key: None,
-            snippet: None,
+            ..PolicyError::whole(file, message)
         }
     }
 

@@ -247,23 +247,6 @@ impl Spec {
             _ => std::net::SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 0),
         }
     }
-
-    /// The largest integer accepted (`i64::MAX` for a key without a range).
-    pub const fn max(&self) -> i64 {
-        match self.check {
-            Check::Int { max, .. } => max,
-            _ => i64::MAX,
-        }
-    }
-
-    /// The longest duration accepted (`SignedDuration::MAX` for a key
-    /// without a cap).
-    pub const fn max_duration(&self) -> SignedDuration {
-        match self.check {
-            Check::Duration { max, .. } => max,
-            _ => SignedDuration::MAX,
-        }
-    }
 }
 
 impl Dflt {

@@ -407,26 +407,17 @@ pub fn kill_switch_engaged(policy: &Path) -> bool {
 /// "a folder", "a FIFO (named pipe)", ...
 fn kind_name(m: &Metadata) -> &'static str {
     let t = m.file_type();
-    if t.is_dir() {
-        return "a folder";
-    }
-    if t.is_symlink() {
-        return "a symbolic link";
-    }
-    if t.is_fifo() {
-        return "a FIFO (named pipe)";
-    }
-    if t.is_socket() {
-        return "a socket";
-    }
-    if t.is_block_device() || t.is_char_device() {
-        return "a device";
-    }
-    if t.is_file() {
-        "a regular file"
-    } else {
-        "not a regular file"
-    }
+    [
+        (t.is_dir(), "a folder"),
+        (t.is_symlink(), "a symbolic link"),
+        (t.is_fifo(), "a FIFO (named pipe)"),
+        (t.is_socket(), "a socket"),
+        (t.is_block_device() || t.is_char_device(), "a device"),
+        (t.is_file(), "a regular file"),
+    ]
+    .into_iter()
+    .find_map(|(is, name)| is.then_some(name))
+    .unwrap_or("not a regular file")
 }
 
 /// An error from following `path`: a dangling symlink says so.

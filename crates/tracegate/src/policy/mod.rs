@@ -51,29 +51,24 @@ pub const KILL_SWITCH_NAME: &str = "capture-off";
 /// this module. The rest are read-only outside the crate (accessors).
 #[derive(Debug, Clone)]
 pub struct Policy {
+    // A field read outside the module is documented by its accessor (`accessors!`).
     sha256: String,
-    /// The path the policy was loaded from.
     pub(crate) source: PathBuf,
     files: Vec<PathBuf>,
-    /// `[limits]`.
     pub(crate) limits: Limits,
-    /// `[full]`.
     pub(crate) full: FullRules,
-    /// `[standard]`.
     pub(crate) standard: StandardRules,
     sinks: Vec<Sink>,
     windows: Vec<Window>,
     audit: Option<AuditSettings>,
     redact: RedactSettings,
     redaction: redaction::Redaction,
-    /// `[server]`: settings of `serve`.
     pub(crate) server: ServerSettings,
     sources: Vec<FileSource>,
     referenced: Vec<Referenced>,
     origins: Vec<KeyOrigin>,
     replaced: Vec<String>,
     ignored: Vec<load::Ignored>,
-    /// `[fleet]`: how window budgets are shared by replicas.
     pub(crate) fleet: FleetSettings,
     /// The capacity report, computed on first use ([`Policy::capacity`]).
     capacity: std::sync::OnceLock<std::sync::Arc<capacity::Capacity>>,
@@ -153,18 +148,6 @@ impl Default for FleetSettings {
             replicas: raw::RawFleet::replicas.spec.int_default().unsigned_abs(),
             replica_id: None,
             store_timeout: raw::RawFleet::store_timeout.spec.duration_default(),
-        }
-    }
-}
-
-impl FleetSettings {
-    /// The share of `max` one replica may spend without a store:
-    /// `floor(max / replicas)`. With a store (or one replica), all of it.
-    pub fn share(&self, max: u64) -> u64 {
-        if self.budget_store.is_some() {
-            max
-        } else {
-            max / self.replicas.max(1)
         }
     }
 }
@@ -369,16 +352,6 @@ impl Policy {
         Policy::build(source, files, &load::process_env, Some(tls))
     }
 
-    /// [`Policy::from_files`] with `${env:VAR}` looked up through `env`
-    /// instead of the process environment.
-    pub fn from_files_with_env(
-        source: &Path,
-        files: &[load::PolicyFile],
-        env: env::Lookup<'_>,
-    ) -> Result<Policy, PolicyErrors> {
-        Policy::build(source, files, env, None)
-    }
-
     /// Every constructor ends here: compile, the IO step (TLS files held to
     /// `tls` when given), `Draft::finish`.
     fn build(
@@ -533,96 +506,15 @@ impl Policy {
         }
     }
 
-    /// SHA-256 (hex) of the policy's files, names and texts, and of the
-    /// files it refers to ([`Policy::referenced`]).
-    pub fn sha256(&self) -> &str {
-        &self.sha256
-    }
-
-    /// The files it was compiled from, in merge order.
-    pub fn files(&self) -> &[PathBuf] {
-        &self.files
-    }
-
-    /// `[[sink]]`, in order.
-    pub fn sinks(&self) -> &[Sink] {
-        &self.sinks
-    }
-
-    /// `[[window]]`, in order.
-    pub fn windows(&self) -> &[Window] {
-        &self.windows
-    }
-
     /// `[audit]`, when present.
     pub fn audit(&self) -> Option<&AuditSettings> {
         self.audit.as_ref()
-    }
-
-    /// `[redact]`, as configured.
-    pub fn redact(&self) -> &RedactSettings {
-        &self.redact
-    }
-
-    /// Each sink's compiled redaction.
-    pub fn redaction(&self) -> &redaction::Redaction {
-        &self.redaction
-    }
-
-    /// `[[source]]`: files `serve` follows.
-    pub fn sources(&self) -> &[FileSource] {
-        &self.sources
-    }
-
-    /// The path the policy was loaded from.
-    pub fn source(&self) -> &Path {
-        &self.source
-    }
-
-    /// `[limits]`.
-    pub fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
-    /// `[full]`.
-    pub fn full(&self) -> &FullRules {
-        &self.full
-    }
-
-    /// `[standard]`.
-    pub fn standard(&self) -> &StandardRules {
-        &self.standard
-    }
-
-    /// `[server]`: settings of `serve`.
-    pub fn server(&self) -> &ServerSettings {
-        &self.server
-    }
-
-    /// `[fleet]`: how window budgets are shared by replicas.
-    pub fn fleet(&self) -> &FleetSettings {
-        &self.fleet
-    }
-
-    /// The keyword lists and keys the policy refers to, with their hashes.
-    pub fn referenced(&self) -> &[Referenced] {
-        &self.referenced
-    }
-
-    /// Which file set each key that is not a built-in default.
-    pub fn origins(&self) -> &[KeyOrigin] {
-        &self.origins
     }
 
     /// The allowlists (`standard.fields`, ...) that say
     /// `replace_defaults = true`: only their own rules apply.
     pub fn replaced_allowlists(&self) -> &[String] {
         &self.replaced
-    }
-
-    /// Entries of the policy folder that are not policy, and why.
-    pub fn ignored(&self) -> &[load::Ignored] {
-        &self.ignored
     }
 
     /// The sink called `name`.
@@ -635,6 +527,52 @@ impl Policy {
         self.full.content_fields.iter().any(|f| f == field)
     }
 }
+
+/// Read-only accessors that borrow a field of the same name
+/// (`fn sinks(&self) -> &[Sink]`), with their docs.
+macro_rules! accessors {
+    ($t:ty { $($(#[doc = $doc:literal])+ $name:ident: $ret:ty,)* }) => {
+        impl $t {
+            $($(#[doc = $doc])+ pub fn $name(&self) -> &$ret { &self.$name })*
+        }
+    };
+}
+
+accessors!(Policy {
+    /// SHA-256 (hex) of the policy's files, names and texts, and of the
+    /// files it refers to ([`Policy::referenced`]).
+    sha256: str,
+    /// The files it was compiled from, in merge order.
+    files: [PathBuf],
+    /// `[[sink]]`, in order.
+    sinks: [Sink],
+    /// `[[window]]`, in order.
+    windows: [Window],
+    /// `[redact]`, as configured.
+    redact: RedactSettings,
+    /// Each sink's compiled redaction.
+    redaction: redaction::Redaction,
+    /// `[[source]]`: files `serve` follows.
+    sources: [FileSource],
+    /// The path the policy was loaded from.
+    source: Path,
+    /// `[limits]`.
+    limits: Limits,
+    /// `[full]`.
+    full: FullRules,
+    /// `[standard]`.
+    standard: StandardRules,
+    /// `[server]`: settings of `serve`.
+    server: ServerSettings,
+    /// `[fleet]`: how window budgets are shared by replicas.
+    fleet: FleetSettings,
+    /// The keyword lists and keys the policy refers to, with their hashes.
+    referenced: [Referenced],
+    /// Which file set each key that is not a built-in default.
+    origins: [KeyOrigin],
+    /// Entries of the policy folder that are not policy, and why.
+    ignored: [load::Ignored],
+});
 
 /// `[limits]`.
 #[derive(Debug, Clone, PartialEq)]
@@ -1672,7 +1610,7 @@ mod untrusted_text {
         fn any_edit_of_a_policy_compiles_or_errs_with_places_in_its_file(text in edited()) {
             let env = |n: &str| if n == "D" { env::EnvValue::Set("/tmp".into()) } else { env::EnvValue::Unset };
             let files = [load::PolicyFile { path: "p.toml".into(), text: text.clone() }];
-            if let Err(errs) = Policy::from_files_with_env(Path::new("p.toml"), &files, &env) {
+            if let Err(errs) = Policy::build(Path::new("p.toml"), &files, &env, None) {
                 prop_assert!(!errs.0.is_empty());
                 let lines = text.split('\n').count();
                 for e in &errs.0 {

@@ -194,13 +194,8 @@ fn walk_value(
             }
             true
         }
-        (Shape::Named(inner), DeValue::Table(named)) => {
-            walk_named(named, inner(), path, problems, index);
-            true
-        }
-        (Shape::Allowlist(rule) | Shape::Map(rule), DeValue::Table(rules)) => {
-            let allowlist = matches!(shape, Shape::Allowlist(_));
-            walk_rules(rules, rule(), path, allowlist, problems, index);
+        (Shape::Allowlist(_) | Shape::Map(_) | Shape::Named(_), DeValue::Table(tables)) => {
+            walk_names(tables, shape, path, problems, index);
             true
         }
         _ => false,
@@ -222,23 +217,29 @@ fn walk_value(
     ok
 }
 
-fn walk_rules(
-    rules: &mut DeTable<'_>,
-    rule: Shape,
+/// Tables under names: an allowlist's or a member map's field rules, or
+/// `[redact.context.<detector>]`'s tables (each name's value must be a
+/// table of the inner shape; a name's own validity is checked where it is
+/// used).
+fn walk_names(
+    tables: &mut DeTable<'_>,
+    shape: Shape,
     path: &str,
-    allowlist: bool,
     problems: &mut Vec<Problem>,
     index: &mut Index,
 ) {
-    let Shape::Table(rule) = rule else { return };
+    let (Shape::Allowlist(inner) | Shape::Map(inner) | Shape::Named(inner)) = shape else {
+        return;
+    };
+    let Shape::Table(t) = inner() else { return };
     let mut remove = Vec::new();
-    for (name, value) in rules.iter_mut() {
+    for (name, value) in tables.iter_mut() {
         let n: &str = name.get_ref();
         let sub = dotted(path, &crate::finding::escape_key(n));
         index
             .keys
             .push((name.span().start..value.span().end, sub.clone()));
-        if allowlist && n == REPLACE_DEFAULTS {
+        if matches!(shape, Shape::Allowlist(_)) && n == REPLACE_DEFAULTS {
             if !value.get_ref().is_bool() {
                 problems.push(Problem {
                     span: value.span(),
@@ -256,65 +257,39 @@ fn walk_rules(
             continue;
         }
         let span = value.span();
-        match value.get_mut() {
-            DeValue::Table(t) => walk_table(t, rule, &sub, false, problems, index),
-            other => {
-                problems.push(Problem {
-                    span,
-                    message: format!(
-                        "the rule for `{}` must be a table, not {}",
-                        crate::finding::escape_key(n),
-                        article(other.type_str())
-                    ),
-                    hint: Some("write it like `{ type = \"string\", max_len = 64 }`".to_string()),
-                    key: sub,
-                });
-                remove.push(n.to_string());
+        let found = match value.get_mut() {
+            DeValue::Table(table) => {
+                walk_table(table, t, &sub, false, problems, index);
+                continue;
             }
-        }
+            other => article(other.type_str()),
+        };
+        let (message, hint) = match shape {
+            Shape::Named(_) => (
+                format!(
+                    "`{}` must be a table, not {found}",
+                    super::error::shown(&sub)
+                ),
+                format!("write it as its own table: `[{sub}]`"),
+            ),
+            _ => (
+                format!(
+                    "the rule for `{}` must be a table, not {found}",
+                    crate::finding::escape_key(n)
+                ),
+                "write it like `{ type = \"string\", max_len = 64 }`".to_string(),
+            ),
+        };
+        problems.push(Problem {
+            span,
+            message,
+            hint: Some(hint),
+            key: sub,
+        });
+        remove.push(n.to_string());
     }
     for n in remove {
-        rules.remove(n.as_str());
-    }
-}
-
-/// `[redact.context.<detector>]`: each name's value must be a table of
-/// the inner shape; a name's own validity is checked where it is used.
-fn walk_named(
-    named: &mut DeTable<'_>,
-    inner: Shape,
-    path: &str,
-    problems: &mut Vec<Problem>,
-    index: &mut Index,
-) {
-    let Shape::Table(t) = inner else { return };
-    let mut remove = Vec::new();
-    for (name, value) in named.iter_mut() {
-        let n: &str = name.get_ref();
-        let sub = dotted(path, &crate::finding::escape_key(n));
-        index
-            .keys
-            .push((name.span().start..value.span().end, sub.clone()));
-        let span = value.span();
-        match value.get_mut() {
-            DeValue::Table(table) => walk_table(table, t, &sub, false, problems, index),
-            other => {
-                problems.push(Problem {
-                    span,
-                    message: format!(
-                        "`{}` must be a table, not {}",
-                        super::error::shown(&sub),
-                        article(other.type_str())
-                    ),
-                    hint: Some(format!("write it as its own table: `[{sub}]`")),
-                    key: sub,
-                });
-                remove.push(n.to_string());
-            }
-        }
-    }
-    for n in remove {
-        named.remove(n.as_str());
+        tables.remove(n.as_str());
     }
 }
 

@@ -690,24 +690,23 @@ pub(crate) fn log_release(
 
 pub(crate) fn release_event(claim: Claim<'_>) -> AuditEvent {
     let w = claim.window;
-    let budget = Budget::of(w);
-    let free = claim.free();
+    let returned = bounded_part(Budget::of(w), claim.free());
     AuditEvent::WindowReleased {
         window: w.id.clone(),
         sink: w.sink.clone(),
         holder: claim.holder.to_owned(),
         spent_records: claim.spent.records,
         spent_bytes: claim.spent.bytes,
-        returned_records: if budget.records.is_some() {
-            free.records
-        } else {
-            0
-        },
-        returned_bytes: if budget.bytes.is_some() {
-            free.bytes
-        } else {
-            0
-        },
+        returned_records: returned.records,
+        returned_bytes: returned.bytes,
+    }
+}
+
+/// The part of `units` a bounded budget counts: 0 for a unit it does not bound.
+pub(crate) fn bounded_part(budget: Budget, units: Units) -> Units {
+    Units {
+        records: budget.records.map_or(0, |_| units.records),
+        bytes: budget.bytes.map_or(0, |_| units.bytes),
     }
 }
 

@@ -36,7 +36,9 @@ use std::time::{Duration, SystemTime};
 use jiff::Timestamp;
 
 use super::Level;
-use super::budget::{Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, busy_event};
+use super::budget::{
+    Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, bounded_part, busy_event,
+};
 use super::budget_source::{StoreClient, budget_source};
 use super::clock::Clock;
 use super::segments::{Prepared, SealedAt, SegmentError, Segments};
@@ -1322,21 +1324,6 @@ impl Capture {
                 let _ = cause;
             }
         }
-    }
-}
-
-fn bounded_part(budget: Budget, units: Units) -> Units {
-    Units {
-        records: if budget.records.is_some() {
-            units.records
-        } else {
-            0
-        },
-        bytes: if budget.bytes.is_some() {
-            units.bytes
-        } else {
-            0
-        },
     }
 }
 
