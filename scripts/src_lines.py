@@ -43,6 +43,67 @@ def test_only(all_files):
     return out
 
 
+def skip_literal(text, i):
+    """The index just past a comment, string or char literal starting at
+    `i`, or `i` when none starts there: braces inside them do not count."""
+    if text.startswith("//", i):
+        j = text.find("\n", i)
+        return len(text) if j < 0 else j
+    if text.startswith("/*", i):
+        j = text.find("*/", i + 2)
+        return len(text) if j < 0 else j + 2
+    m = re.match(r'b?r(#*)"', text[i:i + 260])
+    if m and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+        j = text.find('"' + m.group(1), i + m.end())
+        return len(text) if j < 0 else j + 1 + len(m.group(1))
+    if text[i] == '"' or text.startswith('b"', i):
+        j = i + (2 if text[i] == "b" else 1)
+        while j < len(text) and text[j] != '"':
+            j += 2 if text[j] == "\\" else 1
+        return j + 1
+    m = re.match(r"'(?:\\(?:u\{[0-9a-fA-F]+\}|x[0-9a-fA-F]{2}|.)|[^\\'])'", text[i:i + 16])
+    if m:
+        return i + m.end()
+    return i
+
+
+def item_end(text, i):
+    """Where the item starting at `i` (after a `#[cfg(test)]`) ends: a
+    braced item at its closing brace, a `use` or `mod x;` at its `;`, a
+    field, argument or struct-expression member at its `,` (or just before
+    the brace or bracket that closes its parent). Braces, brackets and
+    parentheses nest; `<...>` nests only outside braces (a field's type
+    such as `HashMap<K, V>`), and the `>` of `->` or `=>` does not close."""
+    depth = 0  # braces, brackets and parentheses
+    angles = 0
+    while i < len(text):
+        j = skip_literal(text, i)
+        if j != i:
+            i = j
+            continue
+        c = text[i]
+        if c in "{([":
+            depth += 1
+        elif c in "})]":
+            depth -= 1
+            if depth < 0:
+                return i
+            if depth == 0 and c == "}":
+                # `use a::{b, c};` ends at its `;`.
+                k = i + 1
+                while k < len(text) and text[k] in " \t":
+                    k += 1
+                return k + 1 if text.startswith(";", k) else i + 1
+        elif depth == 0 and c == "<":
+            angles += 1
+        elif depth == 0 and c == ">" and text[i - 1] not in "-=":
+            angles -= 1
+        elif depth == 0 and angles <= 0 and c in ";,":
+            return i + 1
+        i += 1
+    return i
+
+
 def strip_tests(text):
     out, rest = [], text
     while True:
@@ -50,17 +111,7 @@ def strip_tests(text):
         if at < 0:
             out.append(rest); break
         out.append(rest[:at])
-        i = at + len("#[cfg(test)]")
-        depth = 0
-        while i < len(rest):
-            c = rest[i]
-            if c == "{": depth += 1
-            elif c == "}":
-                depth -= 1
-                if depth == 0: i += 1; break
-            elif c == ";" and depth == 0: i += 1; break
-            i += 1
-        rest = rest[i:]
+        rest = rest[item_end(rest, at + len("#[cfg(test)]")):]
     return "".join(out)
 
 
