@@ -683,28 +683,26 @@ fn build(
     let otlp_raw = standard.otlp.unwrap_or_default();
     let evidence_raw = standard.evidence.unwrap_or_default().fields;
     // The allowlists written with `replace_defaults = true`, in the order
-    // of `StandardRules::allowlists`.
-    let replaced = [
-        ("standard.fields", &standard.fields),
-        ("standard.otlp.span_attributes", &otlp_raw.span_attributes),
-        (
-            "standard.otlp.resource_attributes",
+    // of `StandardRules::ALLOWLIST_KEYS`.
+    let replaced = StandardRules::ALLOWLIST_KEYS
+        .into_iter()
+        .zip([
+            &standard.fields,
+            &otlp_raw.span_attributes,
             &otlp_raw.resource_attributes,
-        ),
-        ("standard.otlp.scope_attributes", &otlp_raw.scope_attributes),
-        ("standard.otlp.event_attributes", &otlp_raw.event_attributes),
-        ("standard.otlp.link_attributes", &otlp_raw.link_attributes),
-        ("standard.otlp.log_attributes", &otlp_raw.log_attributes),
-        ("standard.evidence.fields", &evidence_raw),
-    ]
-    .into_iter()
-    .filter(|(_, a)| {
-        a.as_ref()
-            .and_then(|a| a.replace_defaults.as_ref())
-            .is_some_and(|r| *r.get_ref())
-    })
-    .map(|(path, _)| path.to_string())
-    .collect();
+            &otlp_raw.scope_attributes,
+            &otlp_raw.event_attributes,
+            &otlp_raw.link_attributes,
+            &otlp_raw.log_attributes,
+            &evidence_raw,
+        ])
+        .filter(|(_, a)| {
+            a.as_ref()
+                .and_then(|a| a.replace_defaults.as_ref())
+                .is_some_and(|r| *r.get_ref())
+        })
+        .map(|(path, _)| path.to_string())
+        .collect();
     let (fields, field_spans) = field_set(ctx, standard.fields);
     let content_fields = full.content_fields.unwrap_or_default();
     for name in &content_fields {

@@ -618,27 +618,34 @@ pub struct StandardRules {
 }
 
 impl StandardRules {
+    /// The dotted key of every allowlist table, in the order of
+    /// [`StandardRules::allowlists`] (the compiler reads the raw tables in
+    /// the same order to name the ones written with `replace_defaults`).
+    pub const ALLOWLIST_KEYS: [&'static str; 8] = [
+        "standard.fields",
+        "standard.otlp.span_attributes",
+        "standard.otlp.resource_attributes",
+        "standard.otlp.scope_attributes",
+        "standard.otlp.event_attributes",
+        "standard.otlp.link_attributes",
+        "standard.otlp.log_attributes",
+        "standard.evidence.fields",
+    ];
+
     /// Every allowlist table, by its dotted key (`standard.fields`, ...).
     pub fn allowlists(&self) -> [(&'static str, &FieldSet); 8] {
-        [
-            ("standard.fields", &self.fields),
-            ("standard.otlp.span_attributes", &self.otlp.span_attributes),
-            (
-                "standard.otlp.resource_attributes",
-                &self.otlp.resource_attributes,
-            ),
-            (
-                "standard.otlp.scope_attributes",
-                &self.otlp.scope_attributes,
-            ),
-            (
-                "standard.otlp.event_attributes",
-                &self.otlp.event_attributes,
-            ),
-            ("standard.otlp.link_attributes", &self.otlp.link_attributes),
-            ("standard.otlp.log_attributes", &self.otlp.log_attributes),
-            ("standard.evidence.fields", &self.evidence),
-        ]
+        let o = &self.otlp;
+        let sets = [
+            &self.fields,
+            &o.span_attributes,
+            &o.resource_attributes,
+            &o.scope_attributes,
+            &o.event_attributes,
+            &o.link_attributes,
+            &o.log_attributes,
+            &self.evidence,
+        ];
+        std::array::from_fn(|i| (Self::ALLOWLIST_KEYS[i], sets[i]))
     }
 }
 
@@ -1116,6 +1123,27 @@ impl std::fmt::Debug for KeywordSetting {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each allowlist written with `replace_defaults = true` is named by
+    /// its own key, and that key's set holds only the user's rules: the
+    /// compiler's raw tables and `StandardRules::allowlists` follow the
+    /// one order of `ALLOWLIST_KEYS`.
+    #[test]
+    fn a_replaced_allowlist_is_named_by_its_own_key() {
+        for key in StandardRules::ALLOWLIST_KEYS {
+            let src =
+                format!("[{key}]\nreplace_defaults = true\nzz_probe = {{ type = \"integer\" }}\n");
+            let p = Policy::from_toml(Path::new("p.toml"), &src).unwrap();
+            assert_eq!(p.replaced_allowlists(), [key.to_string()], "{key}");
+            for (k, set) in p.standard().allowlists() {
+                let probe = set.lookup("zz_probe").is_some();
+                assert_eq!(probe, k == key, "zz_probe in {k} after replacing {key}");
+                if k == key {
+                    assert_eq!(set.len(), 1, "{key} kept a built-in rule");
+                }
+            }
+        }
+    }
 
     fn errors(src: &str) -> Vec<String> {
         match Policy::from_toml(Path::new("p.toml"), src) {
