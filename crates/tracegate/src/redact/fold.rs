@@ -381,6 +381,48 @@ fn plain_code(code: u32) -> bool {
     )
 }
 
+/// Whether the character at `at` of UTF-8 `bytes` is a three-byte one of
+/// the plain ranges ([`plain_code`]: CJK, kana, Hangul), read from its
+/// bytes without decoding through `chars()`.
+fn plain_three_byte(bytes: &[u8], at: usize) -> bool {
+    match bytes.get(at..at + 3) {
+        Some(&[b0 @ 0xE3..=0xED, b1, b2]) => plain_code(
+            u32::from(b0 & 0x0F) << 12 | u32::from(b1 & 0x3F) << 6 | u32::from(b2 & 0x3F),
+        ),
+        _ => false,
+    }
+}
+
+/// Where the stretch of plain three-byte characters ([`plain_three_byte`])
+/// from `at` ends (`at` when none is there).
+///
+/// [`View::same_run`] takes a sentence in Chinese, Japanese or Korean
+/// here in one tight loop instead of going round its dispatch on the lead
+/// byte once a character: the same members, so the same run; on text that
+/// changes script every few characters the dispatch's branches are what
+/// the processor guesses wrong, and a loop that stays in one script
+/// guesses right until the script changes.
+fn plain_three_byte_end(bytes: &[u8], mut at: usize) -> usize {
+    while plain_three_byte(bytes, at) {
+        at += 3;
+    }
+    at
+}
+
+/// Where the stretch of two-byte characters from `at` that are their own
+/// view (`Kind::Same` in `small`, [`SMALL_KINDS`] of the fold) ends: a
+/// word of Greek, Cyrillic, Hebrew or Arabic letters, taken by
+/// [`View::same_run`] in one loop for the reason
+/// [`plain_three_byte_end`] gives.
+fn same_two_byte_end(bytes: &[u8], mut at: usize, small: &[Kind]) -> usize {
+    while let Some(&[b0 @ 0xC2..=0xDF, b1, ..]) = bytes.get(at..)
+        && small.get(usize::from(b0 & 0x1F) << 6 | usize::from(b1 & 0x3F)) == Some(&Kind::Same)
+    {
+        at += 2;
+    }
+    at
+}
+
 /// The class and one-character view of characters seen before, direct
 /// mapped: text in one language repeats a few hundred characters, and
 /// normalizing one through NFKC and case folding costs a few hundred
@@ -687,6 +729,13 @@ impl View {
                 (0xC2..=0xDF, Some(&b1), _) => {
                     let code = usize::from(b & 0x1F) << 6 | usize::from(b1 & 0x3F);
                     match small.get(code) {
+                        Some(Kind::Same) => {
+                            // The rest of the word in this script.
+                            let end = same_two_byte_end(bytes, at + 2, small);
+                            last = end - 2;
+                            at = end;
+                            continue;
+                        }
                         Some(&kind) => (kind, 2),
                         None => self.kind_at(text, at, small, fold),
                     }
@@ -699,14 +748,12 @@ impl View {
                         None => self.kind_at(text, at, small, fold),
                     }
                 }
-                (0xE3..=0xED, Some(&b1), Some(&b2))
-                    if plain_code(
-                        u32::from(b & 0x0F) << 12
-                            | u32::from(b1 & 0x3F) << 6
-                            | u32::from(b2 & 0x3F),
-                    ) =>
-                {
-                    (Kind::Same, 3)
+                (0xE3..=0xED, Some(_), Some(_)) if plain_three_byte(bytes, at) => {
+                    // The rest of the stretch of CJK, kana or Hangul.
+                    let end = plain_three_byte_end(bytes, at + 3);
+                    last = end - 3;
+                    at = end;
+                    continue;
                 }
                 _ => self.kind_at(text, at, small, fold),
             };
@@ -1389,6 +1436,66 @@ mod tests {
             for (a, &s) in cuts.iter().enumerate() {
                 for &e in &cuts[a + 1..] {
                     proptest::prop_assert_eq!(fast.to_orig(s, e), slow.to_orig(s, e));
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Stretches of one script as [`View::same_run`] takes them whole
+        /// (`plain_three_byte_end`, `same_two_byte_end`): CJK, kana and
+        /// Hangul with the edges of their plain ranges on both sides,
+        /// Greek and Cyrillic words with capitals and accents, voicing
+        /// and combining marks and a ZWJ after any of them, full-width
+        /// punctuation, ASCII gaps and separators: the fast builder gives
+        /// the reference's view and offsets.
+        #[test]
+        fn script_stretches_build_the_reference_view(
+            text in "([\\x{3000}-\\x{3010}\\x{303f}-\\x{3042}\\x{3094}-\\x{30a2}\\x{30fc}-\\x{3100}\\x{33ff}-\\x{3401}\\x{4dbe}-\\x{4dc1}\\x{4dff}-\\x{4e01}\\x{9ffe}-\\x{a001}\\x{abff}-\\x{ac02}\\x{d7a2}-\\x{d7b0}\\x{f900}-\\x{f902}]{1,8}|[\\x{4e00}-\\x{9fff}\\x{ac00}-\\x{d7a3}]{1,8}|[а-яА-ЯёЁ]{1,6}|[α-ωΑ-Ωά-ώ]{1,6}|[a-zA-Z]{1,4}|[ \\n.,-]|\\x{301}|\\x{3099}|\\x{200d}|，|？|ß){0,30}",
+            fold: bool,
+        ) {
+            let fast = view(&text, fold);
+            let slow = reference(&text, fold);
+            proptest::prop_assert_eq!(&fast.text, &slow.text, "text {:?}", text);
+            let cuts: Vec<usize> = (0..=fast.text.len())
+                .filter(|&k| fast.text.is_char_boundary(k))
+                .collect();
+            for (a, &s) in cuts.iter().enumerate() {
+                for &e in &cuts[a + 1..] {
+                    proptest::prop_assert_eq!(fast.to_orig(s, e), slow.to_orig(s, e));
+                }
+            }
+        }
+    }
+
+    /// Every three-byte character that `plain_three_byte` reads (lead bytes
+    /// E3 to ED: U+3000..U+DFFF), under either fold, inside a stretch of
+    /// CJK (so in the stretch loop), and with a combining mark after it:
+    /// the fast view is the reference view; and the byte test is the
+    /// range test on the character.
+    #[test]
+    fn every_three_byte_character_of_the_stretch_loop_builds_the_reference_view() {
+        for c in (0x3000..0xE000u32).filter_map(char::from_u32) {
+            let mut buf = [0u8; 4];
+            assert_eq!(
+                plain_three_byte(c.encode_utf8(&mut buf).as_bytes(), 0),
+                plainly_itself(c),
+                "U+{:04X}",
+                c as u32
+            );
+            for fold in [false, true] {
+                for text in [format!("中文{c}한"), format!("が{c}\u{301}ー")] {
+                    let fast = view(&text, fold);
+                    let slow = reference(&text, fold);
+                    assert_eq!(fast.text, slow.text, "U+{:04X} fold {fold}", c as u32);
+                    let n = fast.text.len();
+                    // Spans between view characters, from the start and
+                    // to the end.
+                    for k in (1..n).filter(|&k| fast.text.is_char_boundary(k)) {
+                        assert_eq!(fast.to_orig(k, n), slow.to_orig(k, n), "U+{:04X}", c as u32);
+                        assert_eq!(fast.to_orig(0, k), slow.to_orig(0, k), "U+{:04X}", c as u32);
+                    }
+                    assert_eq!(fast.to_orig(0, n), slow.to_orig(0, n), "U+{:04X}", c as u32);
                 }
             }
         }
