@@ -157,6 +157,16 @@ pub(crate) enum Check {
     SecretsLine,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
+    /// A PEM private key block: the header followed by a line break (raw,
+    /// escaped `\n`, or a quote that ends the line's string) or by the
+    /// body on the same line, and a body with a base64 run of 40 or more
+    /// bytes. A header named in prose (`must start with -----BEGIN …
+    /// PRIVATE KEY----- and end …`) or a placeholder body (`...`) holds no
+    /// key material (issue 36, ninth round).
+    PemKey,
+    /// Base64 of a PEM block (`LS0tLS1CRUdJTi…`): its decoded header
+    /// names a private key.
+    PemBase64,
     /// 13-19 digits in a printed grouping, issuer prefix and length, Luhn;
     /// may shrink to a gap; not one segment of a hex id.
     Luhn,
@@ -213,14 +223,40 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         // the lines of a key written as a string per line (Ada's `" &
         // ASCII.LF & "`, Visual Basic's `& vbLf &`; issue 36, seventh
         // round), the `Proc-Type` / `DEK-Info` headers of encrypted keys and
-        // the `> ` that quotes a key in a mail reply (eighth round). Up to the first END line; a
+        // the `> ` that quotes a key in a mail reply (eighth round), and
+        // OpenPGP's armored `PGP PRIVATE KEY BLOCK` (its blank line and
+        // `=` checksum line are body bytes; ninth round). Up to the first END line; a
         // key cut off before its END line is redacted to the end of its body.
-        patterns: &[(
-            r"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----",
-            r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s\\:,."'&_>-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,."'&_>]*)"#,
-            Check::None,
-            Lead::Any,
-        )],
+        // A header with no key body after it (prose naming the header, a
+        // form's `...` placeholder) is no key ([`Check::PemKey`]).
+        patterns: &[
+            (
+                r"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY",
+                r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,."'&_>-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,."'&_>]*)"#,
+                Check::PemKey,
+                Lead::Any,
+            ),
+            // PuTTY's `.ppk` (versions 2 and 3): the header line through
+            // the `Private-MAC` line, which ends the file; the public and
+            // private blobs and the key's comment are in between (ninth
+            // round).
+            (
+                r"(?-u)PuTTY-User-Key-File-[0-9]",
+                r"(?-u)PuTTY-User-Key-File-[0-9]+: [\x20-\x7E\t]*(?:\r?\n(?:[A-Za-z0-9+/=]+|[A-Za-z-]+: [\x20-\x7E\t]*))*?\r?\nPrivate-MAC: [0-9a-fA-F]{40,64}",
+                Check::None,
+                Lead::Token,
+            ),
+            // A PEM private key stored as base64 of its text (a Kubernetes
+            // Secret's `data:`, a CI variable): `LS0tLS1CRUdJTi` is base64
+            // of `-----BEGIN`; the check decodes the header and keeps only
+            // a private key's (a certificate's is public; ninth round).
+            (
+                r"(?-u)LS0tLS1CRUdJTi",
+                r"(?-u)LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}",
+                Check::PemBase64,
+                Lead::Token,
+            ),
+        ],
     },
     Builtin {
         name: "api_key",

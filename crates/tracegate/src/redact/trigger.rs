@@ -10,7 +10,7 @@
 //! | IBAN | two letters (any case) at a token start and a digit |
 //! | IPv6 from letters | a word of 1-4 hex letters/digits followed by `:`, in a run with `::` or seven colons |
 //! | IPv6 `::x:y` | `::` |
-//! | API keys, JWT | a literal prefix (`sk-`, `AKIA`, `eyJ`, ...) at a token start (no ASCII letter or digit before it: `_` separates tokens) |
+//! | API keys, JWT, PuTTY and base64 PEM keys | a literal prefix (`sk-`, `AKIA`, `eyJ`, `PuTTY-User-Key-File-`, `LS0tLS1CRUdJTi`, ...) at a token start (no ASCII letter or digit before it: `_` separates tokens) |
 //! | bearer header | `authorization` (any case) at a token start, before a `:` |
 //! | credential by its name | a key or header name before a `:`, `=` or `,` (`api_key=`, `"auth":`, `"Bearer",`); a secret word before a `(` and a quote (`.bearer_auth("`); `api-key`, `auth-token`, `private-token` at their `-`; `variable "` up to 96 bytes before a `default =` |
 //! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits, or `(0` or `(dd)` and 9 |
@@ -114,6 +114,8 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"tskey-", 5),
             (b"AGE-SECRET-KEY-1", 3),
             (b"ConvertTo-SecureString", 9),
+            // PuTTY's key file header (ninth round).
+            (b"PuTTY-User-Key-File-", 5),
         ],
         b'_' => &[
             (b"sk_live_", 2),
@@ -150,7 +152,8 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"AIza", 0),
             (b"AUTH PLAIN ", 0),
         ],
-        b'J' => &[(b"eyJ", 2)],
+        // `LS0tLS1CRUdJTi`: base64 of `-----BEGIN` (ninth round).
+        b'J' => &[(b"eyJ", 2), (b"LS0tLS1CRUdJTi", 12)],
         _ => &[],
     }
 }
