@@ -495,11 +495,26 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // Eighth round: Visual Basic's declared type (`ApiKey As String
             // = "…"`), and `apiKey`/`api_key` as a last word, as the
             // header-name shape has them only right before `:` or `=`.
+            //
+            // Ninth round: `access_key` as a last word (the query parameter
+            // of many REST APIs, `?access_key=<v>`; an AWS key id is
+            // `access_key_id` and ends in `id`), and Rails' and Phoenix's
+            // `secret_key_base`, whose last word is no secret word.
             (
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:\\?["']|N')?|\([ \t]{0,8}["']|["'][ \t]{0,8},[ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:\\?["']|N')?|\([ \t]{0,8}["']|["'][ \t]{0,8},[ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Secret,
                 Lead::Any,
+            ),
+            // Laravel's application key (`APP_KEY=base64:<44 base64>`, the
+            // 32 random bytes its encrypter uses; ninth round): the name is
+            // generic, the `base64:` prefix and a 32-byte value are its
+            // format. The value after `base64:` (`Check::TailSecret`).
+            (
+                r"(?-u)APP_KEY[ \t]{0,4}[:=]",
+                r#"(?-u)APP_KEY[ \t]{0,4}[:=][ \t]{0,4}["']?base64:[A-Za-z0-9+/]{43}="#,
+                Check::TailSecret,
+                Lead::Token,
             ),
             // An auth scheme and its credential passed as two strings
             // (`new AuthenticationHeaderValue("Bearer", "…")`,
@@ -827,11 +842,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "iban",
         // In any case (`de89…`): the check holds a candidate with no
-        // capital to a registered country and its length.
+        // capital to a registered country and its length. Groups may be
+        // set apart by a no-break space (an invoice footer's, which keeps
+        // the IBAN on one line; issue 36, ninth round).
         patterns: &[(
             r"(?i-u)[A-Z]{2}[0-9]{2}",
             concat!(
-                r"(?i-u)[A-Z]{2}[0-9]{2}(?:[ \t._/:-]?[A-Z0-9]{4}){2,7}(?:[ \t._/:-]?[A-Z0-9]{1,3})?",
+                r"(?i-u)[A-Z]{2}[0-9]{2}(?:(?:[ \t._/:-]|(?u:\x{A0}))?[A-Z0-9]{4}){2,7}(?:(?:[ \t._/:-]|(?u:\x{A0}))?[A-Z0-9]{1,3})?",
                 end!()
             ),
             Check::Iban,

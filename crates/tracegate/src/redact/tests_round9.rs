@@ -161,6 +161,66 @@ fn url_users_principals_and_key_comments_are_no_addresses() {
     );
 }
 
+/// `access_key` as a key's last word (a REST API's query parameter), and
+/// Rails' and Phoenix's `secret_key_base`: random values under them.
+#[test]
+fn access_key_and_secret_key_base_name_their_secret() {
+    let r = all();
+    let hex = "421573db17a10e257a8e81d14b57afc9";
+    redacts_exactly(
+        &r,
+        &format!("GET /v1/latest?access_key={hex}&base=EUR HTTP/1.1\n"),
+        hex,
+        "api_key",
+    );
+    let base = "0f54185a38181631e1a183a42a09e844348e923f5f928ecd99b9b04a5bea5f22";
+    redacts_exactly(
+        &r,
+        &format!("production:\n  secret_key_base: {base}\n"),
+        base,
+        "api_key",
+    );
+    redacts_exactly(
+        &r,
+        &format!("config :app, secret_key_base: \"{base}\"\n"),
+        base,
+        "api_key",
+    );
+    // An AWS key id's name ends in `id`; a placeholder is no secret.
+    keeps(&r, "access_key_id: 7f3a9b2c4d5e6f708192a3b4c5d6e7f8\n");
+    keeps(&r, "access_key=${ACCESS_KEY}\n");
+}
+
+/// Laravel's `APP_KEY=base64:<32 random bytes>`: the value after `base64:`.
+#[test]
+fn laravel_app_key() {
+    let r = all();
+    let v = "bcL/raAnpr856Yt4l9nva13qOto1LhjumAVUMFcxjqM=";
+    redacts_exactly(&r, &format!("APP_KEY=base64:{v}\n"), v, "api_key");
+    // An empty key, and another name with the same value format.
+    keeps(&r, "APP_KEY=\nAPP_DEBUG=true\n");
+    keeps(&r, "APP_NAME=base64:bGFyYXZlbA==\n");
+}
+
+/// An IBAN whose groups are set apart by no-break spaces (an invoice
+/// footer's), whole.
+#[test]
+fn an_iban_grouped_by_no_break_spaces() {
+    let r = all();
+    let iban = "GB82\u{a0}WEST\u{a0}1234\u{a0}5698\u{a0}7654\u{a0}32";
+    redacts_exactly(
+        &r,
+        &format!("Bank · IBAN {iban} · BIC WESTGB2L\n"),
+        iban,
+        "iban",
+    );
+    // A wrong check digit still fails.
+    keeps(
+        &r,
+        "IBAN GB83\u{a0}WEST\u{a0}1234\u{a0}5698\u{a0}7654\u{a0}32\n",
+    );
+}
+
 /// The trigger loop finds this round's new starts as the scan regex does.
 #[test]
 fn trigger_agrees_on_the_ninth_round_shapes() {
@@ -185,6 +245,11 @@ fn trigger_agrees_on_the_ninth_round_shapes() {
             " ",
             "\n",
             "/",
+            "APP_KEY=base64:bcL/raAnpr856Yt4l9nva13qOto1LhjumAVUMFcxjqM=",
+            "?access_key=421573db17a10e257a8e81d14b57afc9",
+            "secret_key_base: ",
+            "GB82\u{a0}WEST\u{a0}1234\u{a0}5698\u{a0}7654\u{a0}32",
+            "\u{a0}",
         ],
         0x5d2e_9a71_c4b3_0f68,
     );

@@ -140,6 +140,8 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"sntryu_", 6),
             (b"lin_api_", 3),
             (b"dckr_pat_", 4),
+            // Laravel's `APP_KEY=base64:…` (ninth round).
+            (b"APP_KEY", 3),
             // `aws configure set aws_secret_access_key <key>`: the name
             // and a blank, which no assignment byte marks.
             (b"aws_secret_access_key", 3),
@@ -1036,6 +1038,10 @@ impl Starts {
             b"secret_key",
             b"secret-key",
             b"secretkey",
+            b"secret_key_base",
+            b"access_key",
+            b"access-key",
+            b"accesskey",
             b"token",
             b"password",
             b"passwd",

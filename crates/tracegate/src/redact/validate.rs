@@ -74,8 +74,15 @@ pub(crate) fn check(
         }
         Check::Secret => {
             let cut = value_start(s)?;
-            let value = s.get(cut..)?;
-            (random_looking(value) && !listing_token(text, start)).then_some((start + cut, end))
+            let mut value = s.get(cut..)?;
+            // A query parameter (`?access_key=<v>&base=EUR`; issue 36,
+            // ninth round): its value ends at the next `&`, which starts
+            // the next parameter.
+            if start > 0 && matches!(text[start - 1], b'?' | b'&') {
+                value = value.split(|&b| b == b'&').next().unwrap_or_default();
+            }
+            (random_looking(value) && !listing_token(text, start))
+                .then_some((start + cut, start + cut + value.len()))
         }
         Check::LastValue => {
             let cut = s
@@ -249,8 +256,11 @@ pub(crate) fn check(
             .flatten()
             .map(|e| (start, e)),
         Check::Iban => {
-            longest_valid_prefix(text, start, end, GAP_BYTES, |e| iban_ok(&text[start..e]))
-                .map(|e| (start, e))
+            // The gaps, and the first byte of a no-break space.
+            longest_valid_prefix(text, start, end, b" \t._/:-\xC2", |e| {
+                iban_ok(&text[start..e])
+            })
+            .map(|e| (start, e))
         }
         Check::Ssn => {
             (ssn_ok(s) && !joined_context(text, start, end, b"-._")).then_some((start, end))
@@ -1778,8 +1788,15 @@ const IBAN_LENGTHS: &[([u8; 2], usize)] = &[
 /// the check digits: `gb82west…`, `nl91abna…`): random lowercase hex
 /// (`ad12…`, `be34…`) would otherwise pass mod-97 once in 97.
 pub(crate) fn iban_ok(s: &[u8]) -> bool {
+    // A no-break space (`C2 A0`) may set groups apart too.
+    let gap = |i: usize, b: &u8| {
+        GAP_BYTES.contains(b)
+            || (*b == 0xC2 && s.get(i + 1) == Some(&0xA0))
+            || (*b == 0xA0 && i > 0 && s[i - 1] == 0xC2)
+    };
     if s.iter()
-        .any(|b| !b.is_ascii_alphanumeric() && !GAP_BYTES.contains(b))
+        .enumerate()
+        .any(|(i, b)| !b.is_ascii_alphanumeric() && !gap(i, b))
         || !s.last().is_some_and(u8::is_ascii_alphanumeric)
     {
         return false;
