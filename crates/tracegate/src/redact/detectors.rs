@@ -157,6 +157,10 @@ pub(crate) enum Check {
     SecretsLine,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
+    /// A line that is two quoted strings (`"user" "<v>"`, PgBouncer's
+    /// `userlist.txt`): the candidate starts the line, the second string
+    /// closes it, and its value looks random; the value only.
+    QuotedPairLine,
     /// A PEM private key block: the header followed by a line break (raw,
     /// escaped `\n`, or a quote that ends the line's string) or by the
     /// body on the same line, and a body with a base64 run of 40 or more
@@ -733,10 +737,25 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // "<v>"`, ABAP's `lc_api_key TYPE string VALUE '<v>'`) or
             // given as a Prolog fact's second argument (`api_key(prod,
             // '<v>')`).
+            //
+            // Ninth round, the same way: COBOL's data item whose name ends
+            // in a secret word (`01 WS-PASSWORD PIC X(32) VALUE '<v>'`),
+            // and Apache's `htpasswd -b [flags] <file> <user> <v>` (batch
+            // mode takes the password as the last argument).
             (
-                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]|(?:add_user|change_password)[ \t]|net[ \t]{1,4}use[ \t]|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}t|\()"#,
-                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password)[ \t]{1,8}[A-Za-z0-9._@-]{1,64}|net[ \t]{1,4}use[ \t]{1,4}(?:[A-Za-z*]:[ \t]{1,4})?\\\\[A-Za-z0-9._$\\-]{1,128}|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}to|[ \t]{1,4}type[ \t]{1,4}string[ \t]{1,4}value|\([ \t]{0,4}[a-z][A-Za-z0-9_]{0,31}[ \t]{0,4},))[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]|(?:add_user|change_password)[ \t]|net[ \t]{1,4}use[ \t]|htpasswd[ \t]|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}t|[ \t]{1,16}p|\()"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password)[ \t]{1,8}[A-Za-z0-9._@-]{1,64}|net[ \t]{1,4}use[ \t]{1,4}(?:[A-Za-z*]:[ \t]{1,4})?\\\\[A-Za-z0-9._$\\-]{1,128}|htpasswd(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*(?-i:b)[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+[!-~]+[ \t]+[A-Za-z0-9._@-]+|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}to|[ \t]{1,4}type[ \t]{1,4}string[ \t]{1,4}value|[ \t]{1,16}pic(?:ture)?[ \t]{1,4}x\([0-9]{1,4}\)[ \t]{1,4}value|\([ \t]{0,4}[a-z][A-Za-z0-9_]{0,31}[ \t]{0,4},))[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Directive,
+                Lead::Any,
+            ),
+            // PgBouncer's `auth_file` (`userlist.txt`): a line of two
+            // quoted strings, a user and its password (or its `md5`/SCRAM
+            // hash): the second, when it looks random and closes the line
+            // (`Check::QuotedPairLine`; ninth round).
+            (
+                r#"(?-u)"[A-Za-z0-9._@-]{1,64}"[ \t]"#,
+                r#"(?-u)"[A-Za-z0-9._@-]{1,64}"[ \t]{1,8}"[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::QuotedPairLine,
                 Lead::Any,
             ),
             // strongSwan's `ipsec.secrets`: `<ids> : PSK "<v>"` (also

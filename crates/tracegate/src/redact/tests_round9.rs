@@ -221,6 +221,92 @@ fn an_iban_grouped_by_no_break_spaces() {
     );
 }
 
+/// COBOL's data item named for a secret (`PIC X(n) VALUE '<v>'`).
+#[test]
+fn cobol_picture_value_names_its_secret() {
+    let r = all();
+    let v = "nO2McwsvDuG0SrKLMrDfEJzTHoWGW9Iz";
+    redacts_exactly(
+        &r,
+        &format!("       01 WS-PASSWORD    PIC X(32) VALUE '{v}'.\n"),
+        v,
+        "api_key",
+    );
+    redacts_exactly(
+        &r,
+        &format!("       05 API-TOKEN PICTURE X(40) VALUE \"{v}\".\n"),
+        v,
+        "api_key",
+    );
+    // Another item's value, a secret item's placeholder.
+    keeps(
+        &r,
+        "       01 WS-CUSTOMER-NAME PIC X(32) VALUE 'Kx9fQ2mLp7RtZ4wBn8Vc'.\n",
+    );
+    keeps(&r, "       01 WS-PASSWORD PIC X(32) VALUE SPACES.\n");
+}
+
+/// `htpasswd -b` takes the password as its last argument.
+#[test]
+fn htpasswd_batch_mode_password() {
+    let r = all();
+    let v = "UAklTEnJYjNKLHIY4qkr9";
+    redacts_exactly(
+        &r,
+        &format!("htpasswd -b -B /etc/nginx/.htpasswd ops {v}\n"),
+        v,
+        "api_key",
+    );
+    redacts_exactly(
+        &r,
+        &format!("$ htpasswd -bc .htpasswd admin {v}\n"),
+        v,
+        "api_key",
+    );
+    // Without `-b` the last word is the user: the password is prompted.
+    keeps(
+        &r,
+        "htpasswd -B -c /etc/nginx/.htpasswd deploy\nNew password: \n",
+    );
+}
+
+/// PgBouncer's `userlist.txt`: `"user" "<v>"` lines.
+#[test]
+fn pgbouncer_userlist_lines() {
+    let r = all();
+    let v = "1iX6LeZamMZV6ET2c1wP0pWDcZhcUND8";
+    redacts_exactly(&r, &format!("\"app_ro\" \"{v}\"\n"), v, "api_key");
+    redacts_exactly(
+        &r,
+        &format!("# users\n\"app_rw\" \"{v}\"\n\"x\" \"y\"\n"),
+        v,
+        "api_key",
+    );
+    // Two strings inside a line, or a line that goes on: no auth file.
+    keeps(&r, &format!("echo \"app_ro\" \"{v}\"\n"));
+    keeps(&r, &format!("\"app_ro\" \"{v}\", \"next\"\n"));
+}
+
+/// "Card" in other languages and scripts confirms a solid 19-digit card.
+#[test]
+fn card_words_of_other_languages_confirm_a_19_digit_card() {
+    let r = all();
+    let c = "6304123456789012347";
+    for lead in [
+        "Kartes numurs: ",
+        "Kortelės numeris: ",
+        "Kortnúmer & ",
+        "D'Kaartennummer ass ",
+        "Nombor kad: ",
+        "ਕਾਰਡ ਨੰਬਰ: ",
+        "카드번호: ",
+        "Номер карты: ",
+    ] {
+        redacts_exactly(&r, &format!("{lead}{c}\n"), c, "credit_card");
+    }
+    keeps(&r, &format!("Bestellnummer: {c}\n"));
+}
+
 /// The trigger loop finds this round's new starts as the scan regex does.
 #[test]
 fn trigger_agrees_on_the_ninth_round_shapes() {
@@ -250,6 +336,12 @@ fn trigger_agrees_on_the_ninth_round_shapes() {
             "secret_key_base: ",
             "GB82\u{a0}WEST\u{a0}1234\u{a0}5698\u{a0}7654\u{a0}32",
             "\u{a0}",
+            "htpasswd -b -B /etc/nginx/.htpasswd ops ",
+            "       01 WS-PASSWORD    PIC X(32) VALUE '",
+            "nO2McwsvDuG0SrKLMrDfEJzTHoWGW9Iz",
+            "\"app_ro\" \"",
+            "\"",
+            "'",
         ],
         0x5d2e_9a71_c4b3_0f68,
     );

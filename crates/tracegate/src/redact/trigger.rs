@@ -18,6 +18,7 @@
 //! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` or `-` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start; a `:` after a name that starts a line, before a value byte (a secrets file's `user:<v>`, sixth round; after a Postfix destination in brackets, seventh) |
 //! | secret by its syntax (seventh round) | a `-` before a flag's name ending in `pass` and a blank (`-storepass`), or before `p`, blanks and a quote (`sshpass -p '…'`); `tskey-` at a token start; a digit the loop visits anyway in a run of twelve or more value bytes after a quote and blanks and a name ending in `password`, `passwd`, `pass`, `pw`, `secret`, `auth` or after `identified by` (the name's last word) |
 //! | secret by its syntax (eighth round) | `-U` or `-u` before a blank (smbclient, lftp); `login=` (Squid); a `_` or `-` between `api`, `access`, `secret` or `private` and `key` and a blank (`#define API_KEY`); `dckr_pat_`, `AGE-SECRET-KEY-1` at a token start; a digit of eight to ten that goes on as `:AA` (Telegram); a `:` after `//` and a user, before a password and `@` (a path without a scheme); from a visited digit of twelve or more value bytes, as the directives: a one-letter flag `-a`, `-p`, `-w` after a blank, `password [irreversible-]cipher`, `add_user`/`change_password` and a name, `net use [X:] \\srv\share`, and a name ending in a secret word before `to`, `TYPE string VALUE` or a Prolog fact's `(atom,` |
+//! | secret by its syntax (ninth round) | `PuTTY-User-Key-File-`, `LS0tLS1CRUdJTi` (base64 of `-----BEGIN`), `APP_KEY` at a token start; from a visited digit of twelve or more value bytes, as the directives: COBOL's `<name> PIC X(n) VALUE`, any `htpasswd` earlier on the line (`htpasswd -b … <user> <v>`), and a quoted name that starts the line before the value's quote (PgBouncer's `"user" "<v>"`) |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
@@ -1172,6 +1173,30 @@ fn blanks_ending(text: &[u8], at: usize, most: usize) -> usize {
         .count()
 }
 
+/// Where COBOL's picture clause (`PIC X(32)`, `PICTURE X(32)`, any case)
+/// starts when it ends at `at`.
+fn cobol_picture_before(text: &[u8], at: usize) -> Option<usize> {
+    if at < 4 || text[at - 1] != b')' {
+        return None;
+    }
+    let digits = text[..at - 1]
+        .iter()
+        .rev()
+        .take(5)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let open = at - 1 - digits;
+    if !(1..=4).contains(&digits)
+        || open < 2
+        || text[open - 1] != b'('
+        || text[open - 2] | 0x20 != b'x'
+    {
+        return None;
+    }
+    let g = gap_before(text, open - 2, 4)?;
+    word_ending_at(text, g, b"picture").or_else(|| word_ending_at(text, g, b"pic"))
+}
+
 /// The start of the one to `most` blanks that end `text[..at]`.
 fn gap_before(text: &[u8], at: usize, most: usize) -> Option<usize> {
     let n = blanks_ending(text, at, most);
@@ -1320,6 +1345,12 @@ impl Starts {
                     .and_then(gap)
                     .and_then(|k| word(k, b"type"))
                     .and_then(gap);
+                // COBOL's `<name> PIC X(32) VALUE '<v>'` (ninth round).
+                if name_end.is_none() {
+                    name_end = gap(k)
+                        .and_then(|k| cobol_picture_before(text, k))
+                        .and_then(|k| gap_before(text, k, 16));
+                }
             } else if text[w - 1] == b',' {
                 let k = w - 1 - blanks_ending(text, w - 1, 4);
                 let atom = text[..k]
@@ -1350,6 +1381,44 @@ impl Starts {
                         self.at.push(st);
                     }
                 }
+            }
+        }
+        // Apache's `htpasswd -b … <file> <user> <v>`: the command earlier
+        // on the line (ninth round).
+        {
+            let line = text[..w]
+                .iter()
+                .rev()
+                .take(384)
+                .take_while(|&&b| b != b'\n')
+                .count();
+            let from = w - line;
+            // Every one: the file is often named `.htpasswd` too (the
+            // shape's lead is any byte, as the other directives').
+            for (at, x) in text[from..w].windows(8).enumerate() {
+                if x == b"htpasswd" {
+                    self.at.push(from + at);
+                }
+            }
+        }
+        // PgBouncer's `"user" "<v>"` line: a quoted name that starts the
+        // line before the value's quote (ninth round).
+        if s >= 1 && text[s - 1] == b'"' && text[w - 1] == b'"' {
+            let name = text[..w - 1]
+                .iter()
+                .rev()
+                .take(65)
+                .take_while(|&&b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'@' | b'-')
+                })
+                .count();
+            let q = w - 1 - name;
+            if (1..=64).contains(&name)
+                && q >= 1
+                && text[q - 1] == b'"'
+                && (q == 1 || text[q - 2] == b'\n')
+            {
+                self.at.push(q - 1);
             }
         }
         // Every word ends in one of these letters.

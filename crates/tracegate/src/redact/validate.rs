@@ -175,6 +175,13 @@ pub(crate) fn check(
             let cut = tail_start(s)?;
             random_looking(&s[cut..]).then_some((start + cut, end))
         }
+        Check::QuotedPairLine => {
+            let line_start = start == 0 || text[start - 1] == b'\n';
+            let closed = text.get(end) == Some(&b'"')
+                && matches!(text.get(end + 1), None | Some(b'\r' | b'\n'));
+            let cut = tail_start(s)?;
+            (line_start && closed && random_looking(&s[cut..])).then_some((start + cut, end))
+        }
         Check::Directive => {
             let cut = tail_start(s)?;
             let visited =
