@@ -18,7 +18,7 @@
 //! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` or `-` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start; a `:` after a name that starts a line, before a value byte (a secrets file's `user:<v>`, sixth round; after a Postfix destination in brackets, seventh) |
 //! | secret by its syntax (seventh round) | a `-` before a flag's name ending in `pass` and a blank (`-storepass`), or before `p`, blanks and a quote (`sshpass -p '…'`); `tskey-` at a token start; a digit the loop visits anyway in a run of twelve or more value bytes after a quote and blanks and a name ending in `password`, `passwd`, `pass`, `pw`, `secret`, `auth` or after `identified by` (the name's last word) |
 //! | secret by its syntax (eighth round) | `-U` or `-u` before a blank (smbclient, lftp); `login=` (Squid); a `_` or `-` between `api`, `access`, `secret` or `private` and `key` and a blank (`#define API_KEY`); `dckr_pat_`, `AGE-SECRET-KEY-1` at a token start; a digit of eight to ten that goes on as `:AA` (Telegram); a `:` after `//` and a user, before a password and `@` (a path without a scheme); from a visited digit of twelve or more value bytes, as the directives: a one-letter flag `-a`, `-p`, `-w` after a blank, `password [irreversible-]cipher`, `add_user`/`change_password` and a name, `net use [X:] \\srv\share`, and a name ending in a secret word before `to`, `TYPE string VALUE` or a Prolog fact's `(atom,` |
-//! | secret by its syntax (ninth round) | `PuTTY-User-Key-File-`, `LS0tLS1CRUdJTi` (base64 of `-----BEGIN`), `APP_KEY` at a token start; from a visited digit of twelve or more value bytes, as the directives: COBOL's `<name> PIC X(n) VALUE`, any `htpasswd` earlier on the line (`htpasswd -b … <user> <v>`), and a quoted name that starts the line before the value's quote (PgBouncer's `"user" "<v>"`) |
+//! | secret by its syntax (ninth round) | `PuTTY-User-Key-File-`, `LS0tLS1CRUdJTi` (base64 of `-----BEGIN`), `APP_KEY` at a token start; from a visited digit of twelve or more value bytes, as the directives: COBOL's `<name> PIC X(n) VALUE`, any `htpasswd` earlier on the line (`htpasswd -b … <user> <v>`), and a quoted name that starts the line before the value's quote (PgBouncer's `"user" "<v>"`); a word for "password" in a Latin-script language (`parole`, `cyfrinair`, …) up to 224 bytes before it on the line |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
@@ -1173,6 +1173,22 @@ fn blanks_ending(text: &[u8], at: usize, most: usize) -> usize {
         .count()
 }
 
+/// The automaton of [`super::detectors::PROSE_PASSWORD_WORDS`], in any
+/// ASCII case (as the shape matches them), built once.
+/// `None` only if the build failed, which a fixed list of short literals
+/// cannot make it do: then these starts are lost, nothing else.
+fn prose_password_words() -> Option<&'static aho_corasick::AhoCorasick> {
+    static AC: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> = std::sync::OnceLock::new();
+    AC.get_or_init(|| {
+        aho_corasick::AhoCorasickBuilder::new()
+            .match_kind(aho_corasick::MatchKind::Standard)
+            .ascii_case_insensitive(true)
+            .build(super::detectors::PROSE_PASSWORD_WORDS)
+            .ok()
+    })
+    .as_ref()
+}
+
 /// Where COBOL's picture clause (`PIC X(32)`, `PICTURE X(32)`, any case)
 /// starts when it ends at `at`.
 fn cobol_picture_before(text: &[u8], at: usize) -> Option<usize> {
@@ -1251,6 +1267,24 @@ impl Starts {
         }
         if s == 0 {
             return;
+        }
+        // A password named in another language's prose, on the line
+        // before the value (ninth round): every such word that ends within
+        // the shape's reach (a word, three short words, a colon, blanks:
+        // under 256 bytes) may start it.
+        if s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b)) {
+            let line = text[..s]
+                .iter()
+                .rev()
+                .take(256)
+                .take_while(|&&b| b != b'\n')
+                .count();
+            let from = s - line;
+            if let Some(ac) = prose_password_words() {
+                for m in ac.find_overlapping_iter(&text[from..s]) {
+                    self.at.push(from + m.start());
+                }
+            }
         }
         let mut w = s;
         if matches!(text[w - 1], b'"' | b'\'') {

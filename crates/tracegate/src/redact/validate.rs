@@ -182,6 +182,13 @@ pub(crate) fn check(
             let cut = tail_start(s)?;
             (line_start && closed && random_looking(&s[cut..])).then_some((start + cut, end))
         }
+        Check::ProsePassword => {
+            let cut = tail_start(s)?;
+            if cut > super::detectors::PROSE_PASSWORD_REACH {
+                return None;
+            }
+            self::check(Check::Directive, text, start, end, ctx, work)
+        }
         Check::Directive => {
             let cut = tail_start(s)?;
             let visited =
