@@ -217,7 +217,7 @@ pub(crate) type Shape = (&'static str, &'static str, Check, Lead);
 
 /// How far before its value a prose password's word may start
 /// ([`Check::ProsePassword`]).
-pub(crate) const PROSE_PASSWORD_REACH: usize = 224;
+pub(crate) const PROSE_PASSWORD_REACH: usize = 96;
 
 /// "Password" in other languages written in a Latin script, lowercase
 /// (matched in any ASCII case; the prose-password shape of `api_key` is
@@ -802,8 +802,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // to three words between, a blank or a colon, and a value that
             // looks random with a digit the trigger loop visits
             // (`Check::ProsePassword`, as the directives above: the loop
-            // looks back from such a digit for the word), within
-            // [`PROSE_PASSWORD_REACH`] bytes of the word. Other scripts
+            // looks back from such a digit for the word), the word starting
+            // within [`PROSE_PASSWORD_REACH`] bytes of the value. Other scripts
             // are left out: their words made the scan DFA twice its size.
             (
                 r#"(?i-u)(?:parol|cyfri|pasfh|pasah|contr|senha|mot d|passw|kennw|wacht|has(?u:ł)o|heslo|jelsz|salas|l(?u:ö)sen|adgan|passo|lykil|slapt|geslo|lozin|(?u:ş)ifre|sifre|fjal(?u:ë)|kata |m(?u:ậ)t k)"#,
