@@ -34,7 +34,7 @@
 use super::detectors::PROSE_PASSWORD_REACH;
 use super::validate::{
     GAP_BYTES, digit_visited, gap_after_digit, gap_len, hex_letters_before, names_a_secret,
-    secret_value_byte, secrets_line_name, secrets_line_start,
+    random_looking, secret_value_byte, secrets_line_name, secrets_line_start,
 };
 
 /// Byte classes.
@@ -1275,7 +1275,17 @@ impl Starts {
         // start it. The shape wants a blank or a colon before the value
         // (after one quote) and a letter before those: a value after `=`,
         // `":` or `"` (most machine values) looks no further.
-        if s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b)) {
+        // The ninth round's look-backs all end in a value the check holds
+        // to `random_looking`: a run that is not (a date, a number, a
+        // word) looks for none of them. A run past 256 bytes is not
+        // judged here.
+        let run = text[s..]
+            .iter()
+            .take(257)
+            .take_while(|&&b| value(b))
+            .count();
+        let random = run > 256 || random_looking(&text[s..s + run]);
+        if random && s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b)) {
             let mut k = s;
             if k > 0 && matches!(text[k - 1], b'"' | b'\'') {
                 k -= 1;
@@ -1437,7 +1447,7 @@ impl Starts {
         // user and the file before the value, then flags, then the
         // command (a token walk back: most values stop at the first
         // token before the file that is no flag).
-        {
+        if random {
             let token = |e: usize| {
                 text[..e]
                     .iter()
@@ -1471,7 +1481,7 @@ impl Starts {
         }
         // PgBouncer's `"user" "<v>"` line: a quoted name that starts the
         // line before the value's quote (ninth round).
-        if s >= 1 && text[s - 1] == b'"' && text[w - 1] == b'"' {
+        if random && s >= 1 && text[s - 1] == b'"' && text[w - 1] == b'"' {
             let name = text[..w - 1]
                 .iter()
                 .rev()
