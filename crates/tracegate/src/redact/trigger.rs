@@ -34,7 +34,7 @@
 use super::detectors::PROSE_PASSWORD_REACH;
 use super::validate::{
     GAP_BYTES, digit_visited, gap_after_digit, gap_len, hex_letters_before, names_a_secret,
-    random_looking, secret_value_byte, secrets_line_name, secrets_line_start,
+    secret_value_byte, secrets_line_name, secrets_line_start,
 };
 
 /// Byte classes.
@@ -1276,15 +1276,23 @@ impl Starts {
         // (after one quote) and a letter before those: a value after `=`,
         // `":` or `"` (most machine values) looks no further.
         // The ninth round's look-backs all end in a value the check holds
-        // to `random_looking`: a run that is not (a date, a number, a
-        // word) looks for none of them. A run past 256 bytes is not
-        // judged here.
+        // to `random_looking`: a run too short or too plain for it (a
+        // date, a number, a word: no digit, or one case only under 20
+        // bytes) looks for none of them. Only its counting half is asked
+        // (its placeholder test costs more than the look-backs save); a
+        // run past 256 bytes is not judged here.
         let run = text[s..]
             .iter()
             .take(257)
             .take_while(|&&b| value(b))
             .count();
-        let random = run > 256 || random_looking(&text[s..s + run]);
+        let random = run > 256 || {
+            let v = &text[s..s + run];
+            let digit = v.iter().any(u8::is_ascii_digit);
+            let lower = v.iter().any(u8::is_ascii_lowercase);
+            let upper = v.iter().any(u8::is_ascii_uppercase);
+            digit && ((run >= 16 && lower && upper) || (run >= 20 && (lower || upper)))
+        };
         if random && s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b)) {
             let mut k = s;
             if k > 0 && matches!(text[k - 1], b'"' | b'\'') {

@@ -834,7 +834,7 @@ fn sasl_plain(v: &[u8]) -> bool {
 /// digit (hex and lowercase tokens), not a UUID; no placeholder, no path
 /// (`/run/secrets/db_password_2024`, `./key`, `~/.token`) and no JWT (the
 /// `jwt` detector names those: `access_token=eyJ…`).
-pub(crate) fn random_looking(v: &[u8]) -> bool {
+fn random_looking(v: &[u8]) -> bool {
     let mixed_case_digit = |w: &[u8]| {
         w.iter().any(u8::is_ascii_digit)
             && w.iter().any(u8::is_ascii_lowercase)
