@@ -157,11 +157,6 @@ pub(crate) enum Check {
     SecretsLine,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
-    /// [`Check::Directive`] for a password named in prose: and the value
-    /// starts within [`PROSE_PASSWORD_REACH`] bytes of the word (the
-    /// trigger loop looks back that far; the shape's words between are
-    /// unbounded, which keeps its DFA small).
-    ProsePassword,
     /// A line that is two quoted strings (`"user" "<v>"`, PgBouncer's
     /// `userlist.txt`): the candidate starts the line, the second string
     /// closes it, and its value looks random; the value only.
@@ -214,48 +209,6 @@ pub(crate) enum Check {
 /// few candidates: each start costs a few anchored searches. `exact` is
 /// run anchored at each start the scan finds whose `lead` holds.
 pub(crate) type Shape = (&'static str, &'static str, Check, Lead);
-
-/// How far before its value a prose password's word may start
-/// ([`Check::ProsePassword`]).
-pub(crate) const PROSE_PASSWORD_REACH: usize = 96;
-
-/// "Password" in other languages written in a Latin script, lowercase
-/// (matched in any ASCII case; the prose-password shape of `api_key` is
-/// written from this list; the trigger loop looks back for these words,
-/// `trigger.rs`).
-pub(crate) const PROSE_PASSWORD_WORDS: &[&str] = &[
-    "parole",
-    "parola",
-    "cyfrinair",
-    "pasfhocal",
-    "pasahitza",
-    "contrasinal",
-    "contraseña",
-    "senha",
-    "mot de passe",
-    "passwort",
-    "kennwort",
-    "wachtwoord",
-    "hasło",
-    "heslo",
-    "jelszó",
-    "jelszava",
-    "salasana",
-    "lösenord",
-    "adgangskode",
-    "passord",
-    "lykilorð",
-    "salasõna",
-    "slaptažodis",
-    "geslo",
-    "lozinka",
-    "şifre",
-    "sifre",
-    "fjalëkalimi",
-    "kata sandi",
-    "kata laluan",
-    "mật khẩu",
-];
 
 /// One built-in detector: its name and the shapes that propose candidates.
 pub(crate) struct Builtin {
@@ -793,22 +746,6 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]|(?:add_user|change_password)[ \t]|net[ \t]{1,4}use[ \t]|htpasswd[ \t]|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}t|[ \t]{1,16}p|\()"#,
                 r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password)[ \t]{1,8}[A-Za-z0-9._@-]{1,64}|net[ \t]{1,4}use[ \t]{1,4}(?:[A-Za-z*]:[ \t]{1,4})?\\\\[A-Za-z0-9._$\\-]{1,128}|htpasswd(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*(?-i:b)[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+[!-~]+[ \t]+[A-Za-z0-9._@-]+|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}to|[ \t]{1,4}type[ \t]{1,4}string[ \t]{1,4}value|[ \t]{1,16}pic(?:ture)?[ \t]{1,4}x\([0-9]{1,4}\)[ \t]{1,4}value|\([ \t]{0,4}[a-z][A-Za-z0-9_]{0,31}[ \t]{0,4},))[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Directive,
-                Lead::Any,
-            ),
-            // A password named in the prose of another language written
-            // in a Latin script (`Jaunā parole: <v>`, `Y cyfrinair newydd
-            // yw <v>`, `Is é an pasfhocal nua ná <v>`; ninth round): one
-            // of [`PROSE_PASSWORD_WORDS`] (ASCII letters in any case), up
-            // to three words between, a blank or a colon, and a value that
-            // looks random with a digit the trigger loop visits
-            // (`Check::ProsePassword`, as the directives above: the loop
-            // looks back from such a digit for the word), the word starting
-            // within [`PROSE_PASSWORD_REACH`] bytes of the value. Other scripts
-            // are left out: their words made the scan DFA twice its size.
-            (
-                r#"(?i-u)(?:parol|cyfri|pasfh|pasah|contr|senha|mot d|passw|kennw|wacht|has(?u:ł)o|heslo|jelsz|salas|l(?u:ö)sen|adgan|passo|lykil|slapt|geslo|lozin|(?u:ş)ifre|sifre|fjal(?u:ë)|kata |m(?u:ậ)t k)"#,
-                r#"(?i-u)(?:parole|parola|cyfrinair|pasfhocal|pasahitza|contrasinal|contrase(?u:ñ)a|senha|mot de passe|passwort|kennwort|wachtwoord|has(?u:ł)o|heslo|jelsz(?u:ó)|jelszava|salasana|l(?u:ö)senord|adgangskode|passord|lykilor(?u:ð)|salas(?u:õ)na|slapta(?u:ž)odis|geslo|lozinka|(?u:ş)ifre|sifre|fjal(?u:ë)kalimi|kata sandi|kata laluan|m(?u:ậ)t kh(?u:ẩ)u)(?:[ \t]{0,4}(?:[a-z'`]|(?u:[\x{C0}-\x{24F}]))+){0,3}(?:[ \t]{0,4}:[ \t]{0,8}|[ \t]{1,8})["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
-                Check::ProsePassword,
                 Lead::Any,
             ),
             // PgBouncer's `auth_file` (`userlist.txt`): a line of two

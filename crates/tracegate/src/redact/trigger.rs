@@ -18,7 +18,7 @@
 //! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` or `-` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start; a `:` after a name that starts a line, before a value byte (a secrets file's `user:<v>`, sixth round; after a Postfix destination in brackets, seventh) |
 //! | secret by its syntax (seventh round) | a `-` before a flag's name ending in `pass` and a blank (`-storepass`), or before `p`, blanks and a quote (`sshpass -p '…'`); `tskey-` at a token start; a digit the loop visits anyway in a run of twelve or more value bytes after a quote and blanks and a name ending in `password`, `passwd`, `pass`, `pw`, `secret`, `auth` or after `identified by` (the name's last word) |
 //! | secret by its syntax (eighth round) | `-U` or `-u` before a blank (smbclient, lftp); `login=` (Squid); a `_` or `-` between `api`, `access`, `secret` or `private` and `key` and a blank (`#define API_KEY`); `dckr_pat_`, `AGE-SECRET-KEY-1` at a token start; a digit of eight to ten that goes on as `:AA` (Telegram); a `:` after `//` and a user, before a password and `@` (a path without a scheme); from a visited digit of twelve or more value bytes, as the directives: a one-letter flag `-a`, `-p`, `-w` after a blank, `password [irreversible-]cipher`, `add_user`/`change_password` and a name, `net use [X:] \\srv\share`, and a name ending in a secret word before `to`, `TYPE string VALUE` or a Prolog fact's `(atom,` |
-//! | secret by its syntax (ninth round) | `PuTTY-User-Key-File-`, `LS0tLS1CRUdJTi` (base64 of `-----BEGIN`), `APP_KEY` at a token start; from a visited digit of twelve or more value bytes, as the directives: COBOL's `<name> PIC X(n) VALUE`, and a quoted name that starts the line before the value's quote (PgBouncer's `"user" "<v>"`); a word for "password" in a Latin-script language (`parole`, `cyfrinair`, …) up to 96 bytes before it on the line, when a letter stands before the blank or colon before it; `htpasswd` by a token walk back over the user, the file and the flags |
+//! | secret by its syntax (ninth round) | `PuTTY-User-Key-File-`, `LS0tLS1CRUdJTi` (base64 of `-----BEGIN`), `APP_KEY` at a token start; from a visited digit of twelve or more value bytes, as the directives: COBOL's `<name> PIC X(n) VALUE`, and a quoted name that starts the line before the value's quote (PgBouncer's `"user" "<v>"`); `htpasswd` by a token walk back over the user, the file and the flags |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
@@ -31,7 +31,6 @@
 //! walking ordinary prose byte by byte through a lazy DFA with look-around;
 //! this loop skips a word in a few instructions.
 
-use super::detectors::PROSE_PASSWORD_REACH;
 use super::validate::{
     GAP_BYTES, digit_visited, gap_after_digit, gap_len, hex_letters_before, names_a_secret,
     secret_value_byte, secrets_line_name, secrets_line_start,
@@ -1174,22 +1173,6 @@ fn blanks_ending(text: &[u8], at: usize, most: usize) -> usize {
         .count()
 }
 
-/// The automaton of [`super::detectors::PROSE_PASSWORD_WORDS`], in any
-/// ASCII case (as the shape matches them), built once.
-/// `None` only if the build failed, which a fixed list of short literals
-/// cannot make it do: then these starts are lost, nothing else.
-fn prose_password_words() -> Option<&'static aho_corasick::AhoCorasick> {
-    static AC: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> = std::sync::OnceLock::new();
-    AC.get_or_init(|| {
-        aho_corasick::AhoCorasickBuilder::new()
-            .match_kind(aho_corasick::MatchKind::Standard)
-            .ascii_case_insensitive(true)
-            .build(super::detectors::PROSE_PASSWORD_WORDS)
-            .ok()
-    })
-    .as_ref()
-}
-
 /// Where COBOL's picture clause (`PIC X(32)`, `PICTURE X(32)`, any case)
 /// starts when it ends at `at`.
 fn cobol_picture_before(text: &[u8], at: usize) -> Option<usize> {
@@ -1269,57 +1252,26 @@ impl Starts {
         if s == 0 {
             return;
         }
-        // A password named in another language's prose, on the line
-        // before the value (ninth round): every such word that starts
-        // within the shape's reach ([`PROSE_PASSWORD_REACH`] bytes) may
-        // start it. The shape wants a blank or a colon before the value
-        // (after one quote) and a letter before those: a value after `=`,
-        // `":` or `"` (most machine values) looks no further.
         // The ninth round's look-backs all end in a value the check holds
         // to `random_looking`: a run too short or too plain for it (a
         // date, a number, a word: no digit, or one case only under 20
         // bytes) looks for none of them. Only its counting half is asked
         // (its placeholder test costs more than the look-backs save); a
         // run past 256 bytes is not judged here.
-        let run = text[s..]
-            .iter()
-            .take(257)
-            .take_while(|&&b| value(b))
-            .count();
-        let random = run > 256 || {
-            let v = &text[s..s + run];
-            let digit = v.iter().any(u8::is_ascii_digit);
-            let lower = v.iter().any(u8::is_ascii_lowercase);
-            let upper = v.iter().any(u8::is_ascii_uppercase);
-            digit && ((run >= 16 && lower && upper) || (run >= 20 && (lower || upper)))
+        let random = s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b)) && {
+            let run = text[s..]
+                .iter()
+                .take(257)
+                .take_while(|&&b| value(b))
+                .count();
+            run > 256 || {
+                let v = &text[s..s + run];
+                let digit = v.iter().any(u8::is_ascii_digit);
+                let lower = v.iter().any(u8::is_ascii_lowercase);
+                let upper = v.iter().any(u8::is_ascii_uppercase);
+                digit && ((run >= 16 && lower && upper) || (run >= 20 && (lower || upper)))
+            }
         };
-        if random && s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b)) {
-            let mut k = s;
-            if k > 0 && matches!(text[k - 1], b'"' | b'\'') {
-                k -= 1;
-            }
-            k -= blanks_ending(text, k, 8).min(k);
-            if k > 0 && text[k - 1] == b':' {
-                k -= 1;
-            } else if k >= 3 && &text[k - 3..k] == "：".as_bytes() {
-                k -= 3;
-            }
-            k -= blanks_ending(text, k, 8).min(k);
-            if k < s && k > 0 && (text[k - 1].is_ascii_alphabetic() || text[k - 1] >= 0x80) {
-                let line = text[..s]
-                    .iter()
-                    .rev()
-                    .take(PROSE_PASSWORD_REACH)
-                    .take_while(|&&b| b != b'\n')
-                    .count();
-                let from = s - line;
-                if let Some(ac) = prose_password_words() {
-                    for m in ac.find_overlapping_iter(&text[from..s]) {
-                        self.at.push(from + m.start());
-                    }
-                }
-            }
-        }
         let mut w = s;
         if matches!(text[w - 1], b'"' | b'\'') {
             w -= 1;

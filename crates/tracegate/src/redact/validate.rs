@@ -182,33 +182,6 @@ pub(crate) fn check(
             let cut = tail_start(s)?;
             (line_start && closed && random_looking(&s[cut..])).then_some((start + cut, end))
         }
-        Check::ProsePassword => {
-            let cut = tail_start(s)?;
-            // The word starts within reach of the value (the trigger loop
-            // looks back that far), and before the value (one quote, a
-            // blank or a colon) stands a letter, as the loop asks.
-            let pre = &s[..cut];
-            let mut k = pre.len();
-            if k > 0 && matches!(pre[k - 1], b'"' | b'\'') {
-                k -= 1;
-            }
-            while k > 0 && matches!(pre[k - 1], b' ' | b'\t') {
-                k -= 1;
-            }
-            if k > 0 && pre[k - 1] == b':' {
-                k -= 1;
-            } else if k >= 3 && &pre[k - 3..k] == "：".as_bytes() {
-                k -= 3;
-            }
-            while k > 0 && matches!(pre[k - 1], b' ' | b'\t') {
-                k -= 1;
-            }
-            let letter = k > 0 && (pre[k - 1].is_ascii_alphabetic() || pre[k - 1] >= 0x80);
-            if cut > super::detectors::PROSE_PASSWORD_REACH || !letter {
-                return None;
-            }
-            self::check(Check::Directive, text, start, end, ctx, work)
-        }
         Check::Directive => {
             let cut = tail_start(s)?;
             let visited =
