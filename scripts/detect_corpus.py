@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the labeled detection-quality corpus (never committed).
 
-usage: detect_corpus.py DOCS OUT.jsonl [SEED] [--split tune|heldout|heldout2|heldout3|heldout4|heldout5|heldout6|heldout7|heldout8|heldout9|heldout10]
+usage: detect_corpus.py DOCS OUT.jsonl [SEED] [--split tune|heldout|heldout2|heldout3|heldout4|heldout5|heldout6|heldout7|heldout8|heldout9|heldout10|heldout11]
 
 `--split tune` (the default) is the corpus the detectors are tuned on;
 `--split heldout` writes texts from a second template family
@@ -25,7 +25,9 @@ any change for heldout7's miss classes, from the seed plus 8008;
 before any change for heldout8's miss classes, from the seed plus 9009;
 `--split heldout10` an eleventh (`detect_heldout10.py`), written and
 committed before any change for heldout9's miss classes, from the seed
-plus 10010.
+plus 10010; `--split heldout11` a twelfth (`detect_heldout11.py`),
+written and committed before any change for heldout10's miss classes,
+from the seed plus 11011.
 
 Each line is one text a redactor sees (a content field): realistic chat
 prose, code, logs, JSON, YAML and config, with planted items of every
@@ -647,11 +649,11 @@ def main():
         i = args.index("--split")
         split = args[i + 1] if i + 1 < len(args) else ""
         del args[i:i + 2]
-    if len(args) not in (2, 3) or split not in ("tune", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10"):
+    if len(args) not in (2, 3) or split not in ("tune", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11"):
         sys.exit(__doc__)
     docs, out = int(args[0]), args[1]
     seed = int(args[2]) if len(args) == 3 else 20
-    r = random.Random(seed + {"heldout7": 7007, "heldout8": 8008, "heldout9": 9009, "heldout10": 10010}.get(split, 0))
+    r = random.Random(seed + {"heldout7": 7007, "heldout8": 8008, "heldout9": 9009, "heldout10": 10010, "heldout11": 11011}.get(split, 0))
     heldout = None
     if split != "tune":
         sys.path.insert(0, __import__("os").path.dirname(__file__))
@@ -682,9 +684,12 @@ def main():
         elif split == "heldout9":
             import detect_heldout9
             heldout = detect_heldout9.heldout9_doc
-        else:
+        elif split == "heldout10":
             import detect_heldout10
             heldout = detect_heldout10.heldout10_doc
+        else:
+            import detect_heldout11
+            heldout = detect_heldout11.heldout11_doc
     with open(out, "w", encoding="utf-8") as f:
         for _ in range(docs):
             doc = Doc()

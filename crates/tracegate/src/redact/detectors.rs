@@ -157,6 +157,20 @@ pub(crate) enum Check {
     SecretsLine,
     /// `scheme://user:password@host`: redact only the password.
     UrlPassword,
+    /// A line that is two quoted strings (`"user" "<v>"`, PgBouncer's
+    /// `userlist.txt`): the candidate starts the line, the second string
+    /// closes it, and its value looks random; the value only.
+    QuotedPairLine,
+    /// A PEM private key block: the header followed by a line break (raw,
+    /// escaped `\n`, or a quote that ends the line's string) or by the
+    /// body on the same line, and a body with a base64 run of 40 or more
+    /// bytes. A header named in prose (`must start with -----BEGIN …
+    /// PRIVATE KEY----- and end …`) or a placeholder body (`...`) holds no
+    /// key material (issue 36, ninth round).
+    PemKey,
+    /// Base64 of a PEM block (`LS0tLS1CRUdJTi…`): its decoded header
+    /// names a private key.
+    PemBase64,
     /// 13-19 digits in a printed grouping, issuer prefix and length, Luhn;
     /// may shrink to a gap; not one segment of a hex id.
     Luhn,
@@ -213,14 +227,40 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         // the lines of a key written as a string per line (Ada's `" &
         // ASCII.LF & "`, Visual Basic's `& vbLf &`; issue 36, seventh
         // round), the `Proc-Type` / `DEK-Info` headers of encrypted keys and
-        // the `> ` that quotes a key in a mail reply (eighth round). Up to the first END line; a
+        // the `> ` that quotes a key in a mail reply (eighth round), and
+        // OpenPGP's armored `PGP PRIVATE KEY BLOCK` (its blank line and
+        // `=` checksum line are body bytes; ninth round). Up to the first END line; a
         // key cut off before its END line is redacted to the end of its body.
-        patterns: &[(
-            r"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----",
-            r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY-----(?:[A-Za-z0-9+/=\s\\:,."'&_>-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY-----|[A-Za-z0-9+/=\s\\:,."'&_>]*)"#,
-            Check::None,
-            Lead::Any,
-        )],
+        // A header with no key body after it (prose naming the header, a
+        // form's `...` placeholder) is no key ([`Check::PemKey`]).
+        patterns: &[
+            (
+                r"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY",
+                r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,."'&_>-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,."'&_>]*)"#,
+                Check::PemKey,
+                Lead::Any,
+            ),
+            // PuTTY's `.ppk` (versions 2 and 3): the header line through
+            // the `Private-MAC` line, which ends the file; the public and
+            // private blobs and the key's comment are in between (ninth
+            // round).
+            (
+                r"(?-u)PuTTY-User-Key-File-[0-9]",
+                r"(?-u)PuTTY-User-Key-File-[0-9]+: [\x20-\x7E\t]*(?:\r?\n(?:[A-Za-z0-9+/=]+|[A-Za-z-]+: [\x20-\x7E\t]*))*?\r?\nPrivate-MAC: [0-9a-fA-F]{40,64}",
+                Check::None,
+                Lead::Token,
+            ),
+            // A PEM private key stored as base64 of its text (a Kubernetes
+            // Secret's `data:`, a CI variable): `LS0tLS1CRUdJTi` is base64
+            // of `-----BEGIN`; the check decodes the header and keeps only
+            // a private key's (a certificate's is public; ninth round).
+            (
+                r"(?-u)LS0tLS1CRUdJTi",
+                r"(?-u)LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}",
+                Check::PemBase64,
+                Lead::Token,
+            ),
+        ],
     },
     Builtin {
         name: "api_key",
@@ -459,11 +499,26 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // Eighth round: Visual Basic's declared type (`ApiKey As String
             // = "…"`), and `apiKey`/`api_key` as a last word, as the
             // header-name shape has them only right before `:` or `=`.
+            //
+            // Ninth round: `access_key` as a last word (the query parameter
+            // of many REST APIs, `?access_key=<v>`; an AWS key id is
+            // `access_key_id` and ends in `id`), and Rails' and Phoenix's
+            // `secret_key_base`, whose last word is no secret word.
             (
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
-                r#"(?i-u)(?:secret(?:[_-]?key)?|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:\\?["']|N')?|\([ \t]{0,8}["']|["'][ \t]{0,8},[ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:\\?["']|N')?|\([ \t]{0,8}["']|["'][ \t]{0,8},[ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Secret,
                 Lead::Any,
+            ),
+            // Laravel's application key (`APP_KEY=base64:<44 base64>`, the
+            // 32 random bytes its encrypter uses; ninth round): the name is
+            // generic, the `base64:` prefix and a 32-byte value are its
+            // format. The value after `base64:` (`Check::TailSecret`).
+            (
+                r"(?-u)APP_KEY[ \t]{0,4}[:=]",
+                r#"(?-u)APP_KEY[ \t]{0,4}[:=][ \t]{0,4}["']?base64:[A-Za-z0-9+/]{43}="#,
+                Check::TailSecret,
+                Lead::Token,
             ),
             // An auth scheme and its credential passed as two strings
             // (`new AuthenticationHeaderValue("Bearer", "…")`,
@@ -682,10 +737,25 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // "<v>"`, ABAP's `lc_api_key TYPE string VALUE '<v>'`) or
             // given as a Prolog fact's second argument (`api_key(prod,
             // '<v>')`).
+            //
+            // Ninth round, the same way: COBOL's data item whose name ends
+            // in a secret word (`01 WS-PASSWORD PIC X(32) VALUE '<v>'`),
+            // and Apache's `htpasswd -b [flags] <file> <user> <v>` (batch
+            // mode takes the password as the last argument).
             (
-                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]|(?:add_user|change_password)[ \t]|net[ \t]{1,4}use[ \t]|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}t|\()"#,
-                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password)[ \t]{1,8}[A-Za-z0-9._@-]{1,64}|net[ \t]{1,4}use[ \t]{1,4}(?:[A-Za-z*]:[ \t]{1,4})?\\\\[A-Za-z0-9._$\\-]{1,128}|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}to|[ \t]{1,4}type[ \t]{1,4}string[ \t]{1,4}value|\([ \t]{0,4}[a-z][A-Za-z0-9_]{0,31}[ \t]{0,4},))[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]|(?:add_user|change_password)[ \t]|net[ \t]{1,4}use[ \t]|htpasswd[ \t]|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}t|[ \t]{1,16}p|\()"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password)[ \t]{1,8}[A-Za-z0-9._@-]{1,64}|net[ \t]{1,4}use[ \t]{1,4}(?:[A-Za-z*]:[ \t]{1,4})?\\\\[A-Za-z0-9._$\\-]{1,128}|htpasswd(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*(?-i:b)[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+[!-~]+[ \t]+[A-Za-z0-9._@-]+|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}to|[ \t]{1,4}type[ \t]{1,4}string[ \t]{1,4}value|[ \t]{1,16}pic(?:ture)?[ \t]{1,4}x\([0-9]{1,4}\)[ \t]{1,4}value|\([ \t]{0,4}[a-z][A-Za-z0-9_]{0,31}[ \t]{0,4},))[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Directive,
+                Lead::Any,
+            ),
+            // PgBouncer's `auth_file` (`userlist.txt`): a line of two
+            // quoted strings, a user and its password (or its `md5`/SCRAM
+            // hash): the second, when it looks random and closes the line
+            // (`Check::QuotedPairLine`; ninth round).
+            (
+                r#"(?-u)"[A-Za-z0-9._@-]{1,64}"[ \t]"#,
+                r#"(?-u)"[A-Za-z0-9._@-]{1,64}"[ \t]{1,8}"[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::QuotedPairLine,
                 Lead::Any,
             ),
             // strongSwan's `ipsec.secrets`: `<ids> : PSK "<v>"` (also
@@ -791,11 +861,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "iban",
         // In any case (`de89…`): the check holds a candidate with no
-        // capital to a registered country and its length.
+        // capital to a registered country and its length. Groups may be
+        // set apart by a no-break space (an invoice footer's, which keeps
+        // the IBAN on one line; issue 36, ninth round).
         patterns: &[(
             r"(?i-u)[A-Z]{2}[0-9]{2}",
             concat!(
-                r"(?i-u)[A-Z]{2}[0-9]{2}(?:[ \t._/:-]?[A-Z0-9]{4}){2,7}(?:[ \t._/:-]?[A-Z0-9]{1,3})?",
+                r"(?i-u)[A-Z]{2}[0-9]{2}(?:(?:[ \t._/:-]|(?u:\x{A0}))?[A-Z0-9]{4}){2,7}(?:(?:[ \t._/:-]|(?u:\x{A0}))?[A-Z0-9]{1,3})?",
                 end!()
             ),
             Check::Iban,

@@ -189,6 +189,9 @@ mod tests_round7;
 mod tests_round8;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round9;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_structure;
 
 use std::fmt;

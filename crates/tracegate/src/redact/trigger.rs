@@ -10,7 +10,7 @@
 //! | IBAN | two letters (any case) at a token start and a digit |
 //! | IPv6 from letters | a word of 1-4 hex letters/digits followed by `:`, in a run with `::` or seven colons |
 //! | IPv6 `::x:y` | `::` |
-//! | API keys, JWT | a literal prefix (`sk-`, `AKIA`, `eyJ`, ...) at a token start (no ASCII letter or digit before it: `_` separates tokens) |
+//! | API keys, JWT, PuTTY and base64 PEM keys | a literal prefix (`sk-`, `AKIA`, `eyJ`, `PuTTY-User-Key-File-`, `LS0tLS1CRUdJTi`, ...) at a token start (no ASCII letter or digit before it: `_` separates tokens) |
 //! | bearer header | `authorization` (any case) at a token start, before a `:` |
 //! | credential by its name | a key or header name before a `:`, `=` or `,` (`api_key=`, `"auth":`, `"Bearer",`); a secret word before a `(` and a quote (`.bearer_auth("`); `api-key`, `auth-token`, `private-token` at their `-`; `variable "` up to 96 bytes before a `default =` |
 //! | phone `+…`, `(…)` | `+` then `1-9` and 8 digits in the run; `(` then `2-9` and 10 digits, or `(0` or `(dd)` and 9 |
@@ -18,6 +18,7 @@
 //! | secret by its syntax (issue 36, fifth round) | `-u` before a blank (curl); a `>` that ends an element named for a secret or a plist's `</key>` (at its `<`); a `,` between an Erlang tuple's secret name and a quote (at the `{`); a `:` before `PSK`/`EAP`/`XAUTH`, before a keyword named for a secret and a quote (EDN), or after a line-starting host and before a port and a `:` (`.pgpass`); a `_` or `-` before `passwd`, `password`, `secret` or `token` and a blank; `SG.` at a token start; a `:` after a name that starts a line, before a value byte (a secrets file's `user:<v>`, sixth round; after a Postfix destination in brackets, seventh) |
 //! | secret by its syntax (seventh round) | a `-` before a flag's name ending in `pass` and a blank (`-storepass`), or before `p`, blanks and a quote (`sshpass -p '…'`); `tskey-` at a token start; a digit the loop visits anyway in a run of twelve or more value bytes after a quote and blanks and a name ending in `password`, `passwd`, `pass`, `pw`, `secret`, `auth` or after `identified by` (the name's last word) |
 //! | secret by its syntax (eighth round) | `-U` or `-u` before a blank (smbclient, lftp); `login=` (Squid); a `_` or `-` between `api`, `access`, `secret` or `private` and `key` and a blank (`#define API_KEY`); `dckr_pat_`, `AGE-SECRET-KEY-1` at a token start; a digit of eight to ten that goes on as `:AA` (Telegram); a `:` after `//` and a user, before a password and `@` (a path without a scheme); from a visited digit of twelve or more value bytes, as the directives: a one-letter flag `-a`, `-p`, `-w` after a blank, `password [irreversible-]cipher`, `add_user`/`change_password` and a name, `net use [X:] \\srv\share`, and a name ending in a secret word before `to`, `TYPE string VALUE` or a Prolog fact's `(atom,` |
+//! | secret by its syntax (ninth round) | `PuTTY-User-Key-File-`, `LS0tLS1CRUdJTi` (base64 of `-----BEGIN`), `APP_KEY` at a token start; from a visited digit of twelve or more value bytes, as the directives: COBOL's `<name> PIC X(n) VALUE`, and a quoted name that starts the line before the value's quote (PgBouncer's `"user" "<v>"`); `htpasswd` by a token walk back over the user, the file and the flags |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
@@ -114,6 +115,8 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"tskey-", 5),
             (b"AGE-SECRET-KEY-1", 3),
             (b"ConvertTo-SecureString", 9),
+            // PuTTY's key file header (ninth round).
+            (b"PuTTY-User-Key-File-", 5),
         ],
         b'_' => &[
             (b"sk_live_", 2),
@@ -138,6 +141,8 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"sntryu_", 6),
             (b"lin_api_", 3),
             (b"dckr_pat_", 4),
+            // Laravel's `APP_KEY=base64:…` (ninth round).
+            (b"APP_KEY", 3),
             // `aws configure set aws_secret_access_key <key>`: the name
             // and a blank, which no assignment byte marks.
             (b"aws_secret_access_key", 3),
@@ -150,7 +155,8 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"AIza", 0),
             (b"AUTH PLAIN ", 0),
         ],
-        b'J' => &[(b"eyJ", 2)],
+        // `LS0tLS1CRUdJTi`: base64 of `-----BEGIN` (ninth round).
+        b'J' => &[(b"eyJ", 2), (b"LS0tLS1CRUdJTi", 12)],
         _ => &[],
     }
 }
@@ -1033,6 +1039,10 @@ impl Starts {
             b"secret_key",
             b"secret-key",
             b"secretkey",
+            b"secret_key_base",
+            b"access_key",
+            b"access-key",
+            b"accesskey",
             b"token",
             b"password",
             b"passwd",
@@ -1163,6 +1173,30 @@ fn blanks_ending(text: &[u8], at: usize, most: usize) -> usize {
         .count()
 }
 
+/// Where COBOL's picture clause (`PIC X(32)`, `PICTURE X(32)`, any case)
+/// starts when it ends at `at`.
+fn cobol_picture_before(text: &[u8], at: usize) -> Option<usize> {
+    if at < 4 || text[at - 1] != b')' {
+        return None;
+    }
+    let digits = text[..at - 1]
+        .iter()
+        .rev()
+        .take(5)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let open = at - 1 - digits;
+    if !(1..=4).contains(&digits)
+        || open < 2
+        || text[open - 1] != b'('
+        || text[open - 2] | 0x20 != b'x'
+    {
+        return None;
+    }
+    let g = gap_before(text, open - 2, 4)?;
+    word_ending_at(text, g, b"picture").or_else(|| word_ending_at(text, g, b"pic"))
+}
+
 /// The start of the one to `most` blanks that end `text[..at]`.
 fn gap_before(text: &[u8], at: usize, most: usize) -> Option<usize> {
     let n = blanks_ending(text, at, most);
@@ -1218,6 +1252,26 @@ impl Starts {
         if s == 0 {
             return;
         }
+        // The ninth round's look-backs all end in a value the check holds
+        // to `random_looking`: a run too short or too plain for it (a
+        // date, a number, a word: no digit, or one case only under 20
+        // bytes) looks for none of them. Only its counting half is asked
+        // (its placeholder test costs more than the look-backs save); a
+        // run past 256 bytes is not judged here.
+        let random = s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b)) && {
+            let run = text[s..]
+                .iter()
+                .take(257)
+                .take_while(|&&b| value(b))
+                .count();
+            run > 256 || {
+                let v = &text[s..s + run];
+                let digit = v.iter().any(u8::is_ascii_digit);
+                let lower = v.iter().any(u8::is_ascii_lowercase);
+                let upper = v.iter().any(u8::is_ascii_uppercase);
+                digit && ((run >= 16 && lower && upper) || (run >= 20 && (lower || upper)))
+            }
+        };
         let mut w = s;
         if matches!(text[w - 1], b'"' | b'\'') {
             w -= 1;
@@ -1311,6 +1365,12 @@ impl Starts {
                     .and_then(gap)
                     .and_then(|k| word(k, b"type"))
                     .and_then(gap);
+                // COBOL's `<name> PIC X(32) VALUE '<v>'` (ninth round).
+                if name_end.is_none() {
+                    name_end = gap(k)
+                        .and_then(|k| cobol_picture_before(text, k))
+                        .and_then(|k| gap_before(text, k, 16));
+                }
             } else if text[w - 1] == b',' {
                 let k = w - 1 - blanks_ending(text, w - 1, 4);
                 let atom = text[..k]
@@ -1341,6 +1401,62 @@ impl Starts {
                         self.at.push(st);
                     }
                 }
+            }
+        }
+        // Apache's `htpasswd -b … <file> <user> <v>` (ninth round): the
+        // user and the file before the value, then flags, then the
+        // command (a token walk back: most values stop at the first
+        // token before the file that is no flag).
+        if random {
+            let token = |e: usize| {
+                text[..e]
+                    .iter()
+                    .rev()
+                    .take(257)
+                    .take_while(|&&b| (b'!'..=b'~').contains(&b))
+                    .count()
+            };
+            let user = token(w);
+            if (1..=64).contains(&user)
+                && let Some(g) = gap_before(text, w - user, 64)
+            {
+                let file = token(g);
+                let mut k = gap_before(text, g - file, 64).filter(|_| file > 0);
+                let mut flags = 0;
+                while let Some(e) = k {
+                    let t = token(e);
+                    if t >= 2 && text[e - t] == b'-' && flags < 8 {
+                        flags += 1;
+                        k = gap_before(text, e - t, 64);
+                    } else {
+                        if flags > 0
+                            && let Some(st) = word_ending_at(text, e, b"htpasswd")
+                        {
+                            self.at.push(st);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        // PgBouncer's `"user" "<v>"` line: a quoted name that starts the
+        // line before the value's quote (ninth round).
+        if random && s >= 1 && text[s - 1] == b'"' && text[w - 1] == b'"' {
+            let name = text[..w - 1]
+                .iter()
+                .rev()
+                .take(65)
+                .take_while(|&&b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'@' | b'-')
+                })
+                .count();
+            let q = w - 1 - name;
+            if (1..=64).contains(&name)
+                && q >= 1
+                && text[q - 1] == b'"'
+                && (q == 1 || text[q - 2] == b'\n')
+            {
+                self.at.push(q - 1);
             }
         }
         // Every word ends in one of these letters.

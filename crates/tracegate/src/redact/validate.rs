@@ -74,8 +74,15 @@ pub(crate) fn check(
         }
         Check::Secret => {
             let cut = value_start(s)?;
-            let value = s.get(cut..)?;
-            (random_looking(value) && !listing_token(text, start)).then_some((start + cut, end))
+            let mut value = s.get(cut..)?;
+            // A query parameter (`?access_key=<v>&base=EUR`; issue 36,
+            // ninth round): its value ends at the next `&`, which starts
+            // the next parameter.
+            if start > 0 && matches!(text[start - 1], b'?' | b'&') {
+                value = value.split(|&b| b == b'&').next().unwrap_or_default();
+            }
+            (random_looking(value) && !listing_token(text, start))
+                .then_some((start + cut, start + cut + value.len()))
         }
         Check::LastValue => {
             let cut = s
@@ -168,6 +175,13 @@ pub(crate) fn check(
             let cut = tail_start(s)?;
             random_looking(&s[cut..]).then_some((start + cut, end))
         }
+        Check::QuotedPairLine => {
+            let line_start = start == 0 || text[start - 1] == b'\n';
+            let closed = text.get(end) == Some(&b'"')
+                && matches!(text.get(end + 1), None | Some(b'\r' | b'\n'));
+            let cut = tail_start(s)?;
+            (line_start && closed && random_looking(&s[cut..])).then_some((start + cut, end))
+        }
         Check::Directive => {
             let cut = tail_start(s)?;
             let visited =
@@ -242,13 +256,18 @@ pub(crate) fn check(
             (!pass.is_empty() && !placeholder(pass) && !pass.starts_with(b"//"))
                 .then_some((start + colon + 1, at))
         }
+        Check::PemKey => pem_key(s).then_some((start, end)),
+        Check::PemBase64 => pem_base64_private(s).then_some((start, end)),
         Check::Luhn => (!swift_reference(text, start))
             .then(|| card_span(text, start, end, vetoed, confirmed))
             .flatten()
             .map(|e| (start, e)),
         Check::Iban => {
-            longest_valid_prefix(text, start, end, GAP_BYTES, |e| iban_ok(&text[start..e]))
-                .map(|e| (start, e))
+            // The gaps, and the first byte of a no-break space.
+            longest_valid_prefix(text, start, end, b" \t._/:-\xC2", |e| {
+                iban_ok(&text[start..e])
+            })
+            .map(|e| (start, e))
         }
         Check::Ssn => {
             (ssn_ok(s) && !joined_context(text, start, end, b"-._")).then_some((start, end))
@@ -393,7 +412,64 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     if from >= local.len() || !label_ok || !email_ok(text, end) {
         return None;
     }
-    Some((start + from, end))
+    let lstart = start + from;
+    // The context rules read what stands before the whole local part,
+    // wherever this candidate started inside it: a start one byte later
+    // must not turn `://user@host` into an address.
+    let word = lstart
+        - text[..lstart]
+            .iter()
+            .rev()
+            .take_while(|&&b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'%' | b'+' | b'-')
+            })
+            .count();
+    if url_userinfo(text, word)
+        || kerberos_principal(text, word, kept)
+        || ssh_key_comment(text, word)
+    {
+        return None;
+    }
+    Some((lstart, end))
+}
+
+/// The `user@host` of a URL's authority (`https://<key>@o1.ingest.sentry.io/…`,
+/// `ssh://git@host/…`): `://` right before the local part (issue 36, ninth
+/// round). A user name and a host, not a mailbox; a password in that
+/// place is the `url_credentials` detector's (`://user:<v>@host`).
+fn url_userinfo(text: &[u8], lstart: usize) -> bool {
+    lstart >= 3 && &text[lstart - 3..lstart] == b"://"
+}
+
+/// A Kerberos principal (`HTTP/web01.example.com@EXAMPLE.COM`): a `/`
+/// right before the local part (the service's instance) and a realm in
+/// capitals where the domain would be (issue 36, ninth round). Realms are
+/// written in capitals by convention; a mail domain so written after a
+/// path is a principal's.
+fn kerberos_principal(text: &[u8], lstart: usize, domain: &str) -> bool {
+    lstart >= 1
+        && text[lstart - 1] == b'/'
+        && domain.bytes().any(|b| b.is_ascii_uppercase())
+        && !domain.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// The comment after an OpenSSH public key (`ssh-ed25519 AAAAC3Nza… deploy@host`):
+/// a blank, and before it a key blob (base64 starting `AAAA`, the length
+/// prefix of the key type's name, 60 bytes or more) on the same line
+/// (issue 36, ninth round). `ssh-keygen` writes `user@host` there, the
+/// login of the machine that made the key.
+fn ssh_key_comment(text: &[u8], lstart: usize) -> bool {
+    if lstart < 2 || !matches!(text[lstart - 1], b' ' | b'\t') {
+        return false;
+    }
+    let before = &text[..lstart - 1];
+    let n = before
+        .iter()
+        .rev()
+        .take(1024)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        .count();
+    n >= 60 && before[before.len() - n..].starts_with(b"AAAA")
 }
 
 /// Where the local part of an address starts in `local`, the text from a
@@ -655,6 +731,60 @@ pub(crate) const fn secret_value_byte(b: u8) -> bool {
 fn tail_start(s: &[u8]) -> Option<usize> {
     let cut = s.iter().rposition(|&b| !secret_value_byte(b))? + 1;
     (cut < s.len()).then_some(cut)
+}
+
+/// A PEM private key candidate (`-----BEGIN … PRIVATE KEY-----` and what
+/// follows) that holds key material ([`Check::PemKey`]): right after the
+/// header's dashes, past blanks, a line break (`\r`, `\n`), an escaped
+/// one (`\`), or a quote that closes the line's string (`"`, `'`); or the
+/// body itself, a base64 run, on the header's line (a key whose line
+/// breaks were flattened to blanks). And somewhere in it a base64 run of
+/// 40 or more bytes: every key's body has lines of 64 (the shortest, an
+/// Ed25519 key, has one). Prose that names the header (`start with
+/// -----BEGIN OPENSSH PRIVATE KEY----- and end with …`) and templates
+/// (`-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----`) fail.
+fn pem_key(s: &[u8]) -> bool {
+    let b64 = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/');
+    let run = |t: &[u8]| t.iter().take_while(|b| b64(b)).count();
+    // The header's closing dashes: the first `-----` after `-----BEGIN`.
+    let Some(close) = s
+        .get(5..)
+        .and_then(|t| t.windows(5).position(|w| w == b"-----"))
+    else {
+        return false;
+    };
+    let rest = &s[5 + close + 5..];
+    let blanks = rest
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    let after = &rest[blanks..];
+    let broken = after
+        .first()
+        .is_some_and(|b| matches!(b, b'\r' | b'\n' | b'\\' | b'"' | b'\''));
+    let flat = blanks > 0 && run(after) >= 40;
+    let mut material = false;
+    let mut i = 0;
+    while i < rest.len() {
+        let n = run(&rest[i..]);
+        if n >= 40 {
+            material = true;
+            break;
+        }
+        i += n.max(1);
+    }
+    (broken || flat) && material
+}
+
+/// Base64 of a PEM block whose header names a private key
+/// ([`Check::PemBase64`]): the first 60 bytes decoded (45 bytes of text,
+/// more than the longest header) hold `PRIVATE KEY`.
+fn pem_base64_private(s: &[u8]) -> bool {
+    use base64::Engine as _;
+    let head = &s[..s.len().min(60) / 4 * 4];
+    base64::engine::general_purpose::STANDARD
+        .decode(head)
+        .is_ok_and(|raw| raw.windows(11).any(|w| w == b"PRIVATE KEY"))
 }
 
 /// Base64 of SASL PLAIN's `authzid NUL authcid NUL password` (RFC 4616):
@@ -1266,11 +1396,12 @@ pub(crate) fn luhn(s: &[u8]) -> bool {
 /// prefixes whose grouping is one a card is printed with are checked
 /// (13-19 digits written solid; groups of four and a last of one to four;
 /// Amex and Diners' 4-6-4 and 4-6-5; any gaps, [`gap_len`]). Each is then
-/// held to an issuer prefix (3x but not 31-33, 4, 5, 6, 2221-2720), an
-/// issuer length (Visa 13, 16, 19; Amex 15; Diners 14; Mastercard 16;
-/// others 16-19) and Luhn. The issuer rules keep the commonest
-/// Luhn-by-chance numbers out: epoch milliseconds (`17…`), other ids
-/// starting 1, 7, 8, 9 or 0, and digit runs of lengths no network uses.
+/// held to an issuer prefix (3x but not 31-33, 4, 5, 6, 2221-2720, Mir's
+/// 2200-2204, RuPay's 81-82, Troy's 9792), an issuer length (Visa 13, 16,
+/// 19; Amex 15; Diners 14; Mastercard, RuPay and Troy 16; others 16-19)
+/// and Luhn. The issuer rules keep the commonest Luhn-by-chance numbers
+/// out: epoch milliseconds (`17…`), other ids starting 1, 7, 8 (but 81,
+/// 82), 9 (but 9792) or 0, and digit runs of lengths no network uses.
 /// A solid run that is one segment of a hex id is not a card
 /// ([`hex_id_segment`]).
 fn card_span(
@@ -1334,7 +1465,12 @@ fn card_span(
             // one of the rare cards that long: a card only after a card
             // word (`card`, `pan`, `visa`), and never as the value of an
             // id key (`"id": "…"`, `message_id=`).
-            if k == 1 && m >= 17 && !confirmed() {
+            if k == 1
+                && m >= 17
+                && !confirmed()
+                && !expiry_after(text, e)
+                && !track2_pan(text, start, e)
+            {
                 return None;
             }
             // A solid run of 13 digits is an EAN-13 or GLN barcode, an
@@ -1365,6 +1501,52 @@ fn card_span(
         }
     }
     None
+}
+
+/// Whether a card's expiry (`MM/YY` or `MM/YYYY`, month 01-12) follows
+/// the number at `end` on its line, across a field separator of up to
+/// eight bytes that holds no letter or digit (`│ 11/29 │`, `;11/29`,
+/// `", "11/29"`; issue 36, ninth round).
+///
+/// Why: a solid 17-19 digit run is taken as a card only on a card word
+/// (ids that long are common); a table or a CSV row whose column header
+/// is out of reach still prints the expiry next to the number, and no id
+/// has a month and a year beside it so.
+fn expiry_after(text: &[u8], end: usize) -> bool {
+    let t = text.get(end..).unwrap_or_default();
+    let sep = t
+        .iter()
+        .take(8)
+        .take_while(|b| !b.is_ascii_alphanumeric() && !matches!(b, b'\n' | b'\r' | b'/'))
+        .count();
+    let t = &t[sep..];
+    let digits =
+        |r: std::ops::Range<usize>| t.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let month = t.get(..2).map_or(0, |d| {
+        d.iter()
+            .fold(0u32, |a, &x| a * 10 + u32::from(x.wrapping_sub(b'0')))
+    });
+    let year_len = if digits(3..7) { 4 } else { 2 };
+    sep > 0
+        && digits(0..2)
+        && (1..=12).contains(&month)
+        && t.get(2) == Some(&b'/')
+        && digits(3..3 + year_len)
+        && !t.get(3 + year_len).is_some_and(u8::is_ascii_digit)
+}
+
+/// Whether `text[start..end]` is the account number of magnetic-stripe
+/// track 2 data (ISO 7813: `;<PAN>=<YYMM><service code>…?`): the start
+/// sentinel `;` right before it, the `=` separator and four digits of
+/// expiry right after (issue 36, ninth round). The framing marks a card
+/// number whatever its length.
+fn track2_pan(text: &[u8], start: usize, end: usize) -> bool {
+    start >= 1
+        && text[start - 1] == b';'
+        && text.get(end) == Some(&b'=')
+        && text
+            .get(end + 1..end + 5)
+            .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
 }
 
 /// Whether the solid digit run `text[start..end]`, standing as a token of
@@ -1492,6 +1674,12 @@ fn issuer_ok(d: &[u8]) -> bool {
             // issue 36, eighth round).
             (2221..=2720).contains(&p) && n == 16 || (2200..=2204).contains(&p) && n >= 16
         }
+        // RuPay's 81 and 82 ranges (India's domestic network, beside its
+        // 60, 65 and 508 cards that the `6` and `5` arms take), 16 digits;
+        // Troy's 9792 (Türkiye's), 16 digits (issue 36, ninth round). The
+        // rest of 8 and 9 stays out: ids and epochs start there.
+        b'8' => matches!(two, 81 | 82) && n == 16,
+        b'9' => d.starts_with(b"9792") && n == 16,
         _ => false,
     }
 }
@@ -1607,8 +1795,15 @@ const IBAN_LENGTHS: &[([u8; 2], usize)] = &[
 /// the check digits: `gb82west…`, `nl91abna…`): random lowercase hex
 /// (`ad12…`, `be34…`) would otherwise pass mod-97 once in 97.
 pub(crate) fn iban_ok(s: &[u8]) -> bool {
+    // A no-break space (`C2 A0`) may set groups apart too.
+    let gap = |i: usize, b: &u8| {
+        GAP_BYTES.contains(b)
+            || (*b == 0xC2 && s.get(i + 1) == Some(&0xA0))
+            || (*b == 0xA0 && i > 0 && s[i - 1] == 0xC2)
+    };
     if s.iter()
-        .any(|b| !b.is_ascii_alphanumeric() && !GAP_BYTES.contains(b))
+        .enumerate()
+        .any(|(i, b)| !b.is_ascii_alphanumeric() && !gap(i, b))
         || !s.last().is_some_and(u8::is_ascii_alphanumeric)
     {
         return false;
