@@ -48,6 +48,7 @@ Deterministic: a fixed seed (default 20), so runs compare like with like.
 """
 import base64
 import json
+import importlib
 import random
 import string
 import sys
@@ -642,6 +643,9 @@ def chunk(r, doc):
         doc.t("\n")
 
 
+SPLITS = ("tune", "heldout") + tuple("heldout%d" % n for n in range(2, 12))
+
+
 def main():
     args = sys.argv[1:]
     split = "tune"
@@ -649,7 +653,7 @@ def main():
         i = args.index("--split")
         split = args[i + 1] if i + 1 < len(args) else ""
         del args[i:i + 2]
-    if len(args) not in (2, 3) or split not in ("tune", "heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8", "heldout9", "heldout10", "heldout11"):
+    if len(args) not in (2, 3) or split not in SPLITS:
         sys.exit(__doc__)
     docs, out = int(args[0]), args[1]
     seed = int(args[2]) if len(args) == 3 else 20
@@ -657,39 +661,8 @@ def main():
     heldout = None
     if split != "tune":
         sys.path.insert(0, __import__("os").path.dirname(__file__))
-        if split == "heldout":
-            import detect_heldout
-            heldout = detect_heldout.heldout_doc
-        elif split == "heldout2":
-            import detect_heldout2
-            heldout = detect_heldout2.heldout2_doc
-        elif split == "heldout3":
-            import detect_heldout3
-            heldout = detect_heldout3.heldout3_doc
-        elif split == "heldout4":
-            import detect_heldout4
-            heldout = detect_heldout4.heldout4_doc
-        elif split == "heldout5":
-            import detect_heldout5
-            heldout = detect_heldout5.heldout5_doc
-        elif split == "heldout6":
-            import detect_heldout6
-            heldout = detect_heldout6.heldout6_doc
-        elif split == "heldout7":
-            import detect_heldout7
-            heldout = detect_heldout7.heldout7_doc
-        elif split == "heldout8":
-            import detect_heldout8
-            heldout = detect_heldout8.heldout8_doc
-        elif split == "heldout9":
-            import detect_heldout9
-            heldout = detect_heldout9.heldout9_doc
-        elif split == "heldout10":
-            import detect_heldout10
-            heldout = detect_heldout10.heldout10_doc
-        else:
-            import detect_heldout11
-            heldout = detect_heldout11.heldout11_doc
+        # `heldoutN` is `detect_heldoutN.heldoutN_doc`.
+        heldout = getattr(importlib.import_module("detect_" + split), split + "_doc")
     with open(out, "w", encoding="utf-8") as f:
         for _ in range(docs):
             doc = Doc()

@@ -67,15 +67,8 @@ from their own seed (`detect_corpus.py` offsets the split's seed by
 """
 import base64
 
-from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc
+from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc, B64, B64URL, LOW, mod97
 
-B64 = AN + "+/"
-B64URL = AN + "-_"
-LOW = "abcdefghijklmnopqrstuvwxyz"
-
-
-def _mod97(s):
-    return int("".join(str(int(c, 36)) for c in s)) % 97
 
 
 def _iban(r):
@@ -685,19 +678,19 @@ def _luhn_complete(r, m, body):
 def _creditor_id(r):
     cc = r.choice(["DE", "NL", "AT", "FR", "ES"])
     nat = _d(r, 10) if cc != "FR" else _s(r, UP + D, 6)
-    check = 98 - _mod97(nat + cc + "00")
+    check = 98 - mod97(nat + cc + "00")
     return "%s%02dZZZ%s" % (cc, check, nat)
 
 
 def _rf_ref(r):
     ref = _s(r, D + UP, r.randint(8, 16))
-    check = 98 - _mod97(ref + "RF00")
+    check = 98 - mod97(ref + "RF00")
     return "RF%02d%s" % (check, ref)
 
 
 def _lei(r):
     body = _d(r, 4) + "00" + _s(r, UP + D, 12)
-    check = 98 - _mod97(body + "00")
+    check = 98 - mod97(body + "00")
     return "%s%02d" % (body, check)
 
 

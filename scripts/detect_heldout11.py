@@ -71,15 +71,8 @@ from their own seed (`detect_corpus.py` offsets the split's seed by
 import base64
 import json
 
-from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc
+from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc, B64, B64URL, LOW
 
-B64 = AN + "+/"
-B64URL = AN + "-_"
-LOW = "abcdefghijklmnopqrstuvwxyz"
-
-
-def _mod97(s):
-    return int("".join(str(int(c, 36)) for c in s)) % 97
 
 
 def _iban(r):

@@ -53,10 +53,9 @@ seed). It is the project's own, like the others.
 """
 import base64
 import json
-from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc
+from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc, LOW
 
 
-LOW = "abcdefghijklmnopqrstuvwxyz"
 
 
 def _iban(r):

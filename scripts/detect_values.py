@@ -10,6 +10,9 @@ HEX = "0123456789abcdef"
 UHEX = "0123456789ABCDEF"
 AN = string.ascii_letters + string.digits
 UP = string.ascii_uppercase
+LOW = string.ascii_lowercase
+B64 = AN + "+/"
+B64URL = AN + "-_"
 
 
 def _d(r, n):
@@ -41,10 +44,14 @@ def _ssn(r):
             return "%03d" % a, "%02d" % r.randint(1, 99), "%04d" % r.randint(1, 9999)
 
 
+def mod97(s):
+    """`s` read as ISO 7064 mod 97-10 reads it (letters as 10..35)."""
+    return int("".join(str(int(c, 36)) for c in s)) % 97
+
+
 def with_check(country, bban):
     """The IBAN of `country` and `bban` with its mod-97 check number."""
-    num = "".join(str(int(c, 36)) for c in bban + country + "00")
-    return "%s%02d%s" % (country, 98 - int(num) % 97, bban)
+    return "%s%02d%s" % (country, 98 - mod97(bban + country + "00"), bban)
 
 
 def family_doc(r, doc, m, items, look, fillers):
