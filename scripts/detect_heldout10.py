@@ -70,7 +70,6 @@ import base64
 from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc, B64, B64URL, LOW, mod97
 
 
-
 def _iban(r):
     country, bban = r.choice([
         ("DE", lambda: _d(r, 18)),

@@ -62,7 +62,6 @@ import json
 from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc, B64, B64URL, LOW
 
 
-
 def _iban(r):
     country, bban = r.choice([
         ("BI", lambda: _d(r, 23)),
