@@ -1203,6 +1203,25 @@ fn gap_before(text: &[u8], at: usize, most: usize) -> Option<usize> {
     (1..=most).contains(&n).then(|| at - n)
 }
 
+/// `random_looking`'s counting half for the run of value bytes at `s`
+/// (twelve or more): a digit and both cases from 16 bytes, or a digit and
+/// one case from 20; a run past 256 bytes is not judged.
+fn random_counts(text: &[u8], s: usize) -> bool {
+    let value = |b: u8| CLASS[usize::from(b)] & SECRET != 0;
+    let run = text[s..]
+        .iter()
+        .take(257)
+        .take_while(|&&b| value(b))
+        .count();
+    run > 256 || {
+        let v = &text[s..s + run];
+        let digit = v.iter().any(u8::is_ascii_digit);
+        let lower = v.iter().any(u8::is_ascii_lowercase);
+        let upper = v.iter().any(u8::is_ascii_uppercase);
+        digit && ((run >= 16 && lower && upper) || (run >= 20 && (lower || upper)))
+    }
+}
+
 /// Where `word` (any ASCII case) starts when it ends at `at`.
 fn word_ending_at(text: &[u8], at: usize, word: &[u8]) -> Option<usize> {
     let st = at.checked_sub(word.len())?;
@@ -1252,26 +1271,6 @@ impl Starts {
         if s == 0 {
             return;
         }
-        // The ninth round's look-backs all end in a value the check holds
-        // to `random_looking`: a run too short or too plain for it (a
-        // date, a number, a word: no digit, or one case only under 20
-        // bytes) looks for none of them. Only its counting half is asked
-        // (its placeholder test costs more than the look-backs save); a
-        // run past 256 bytes is not judged here.
-        let random = s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b)) && {
-            let run = text[s..]
-                .iter()
-                .take(257)
-                .take_while(|&&b| value(b))
-                .count();
-            run > 256 || {
-                let v = &text[s..s + run];
-                let digit = v.iter().any(u8::is_ascii_digit);
-                let lower = v.iter().any(u8::is_ascii_lowercase);
-                let upper = v.iter().any(u8::is_ascii_uppercase);
-                digit && ((run >= 16 && lower && upper) || (run >= 20 && (lower || upper)))
-            }
-        };
         let mut w = s;
         if matches!(text[w - 1], b'"' | b'\'') {
             w -= 1;
@@ -1285,6 +1284,14 @@ impl Starts {
         if w == 0 || s + 12 > text.len() || !text[s..s + 12].iter().all(|&b| value(b)) {
             return;
         }
+        // The ninth round's look-backs (`htpasswd`, PgBouncer) all end in
+        // a value the check holds to `random_looking`: a run too plain for
+        // it (a date, a number, a word: no digit, or one case only under
+        // 20 bytes) looks for neither. Only its counting half is asked
+        // (its placeholder test costs more than the look-backs save), and
+        // only once a form's cheap byte conditions hold: asked of every
+        // run of twelve, it cost more than the look-backs it guarded.
+        let random = || random_counts(text, s);
         // A client's one-letter password flag after a blank (`-a`, `-p`,
         // `-w`, any case; eighth round).
         if w >= 2
@@ -1406,8 +1413,9 @@ impl Starts {
         // Apache's `htpasswd -b … <file> <user> <v>` (ninth round): the
         // user and the file before the value, then flags, then the
         // command (a token walk back: most values stop at the first
-        // token before the file that is no flag).
-        if random {
+        // token before the file that is no flag; the gate only once the
+        // command is found).
+        {
             let token = |e: usize| {
                 text[..e]
                     .iter()
@@ -1431,6 +1439,7 @@ impl Starts {
                     } else {
                         if flags > 0
                             && let Some(st) = word_ending_at(text, e, b"htpasswd")
+                            && random()
                         {
                             self.at.push(st);
                         }
@@ -1441,7 +1450,7 @@ impl Starts {
         }
         // PgBouncer's `"user" "<v>"` line: a quoted name that starts the
         // line before the value's quote (ninth round).
-        if random && s >= 1 && text[s - 1] == b'"' && text[w - 1] == b'"' {
+        if s >= 1 && text[s - 1] == b'"' && text[w - 1] == b'"' {
             let name = text[..w - 1]
                 .iter()
                 .rev()
@@ -1455,6 +1464,7 @@ impl Starts {
                 && q >= 1
                 && text[q - 1] == b'"'
                 && (q == 1 || text[q - 2] == b'\n')
+                && random()
             {
                 self.at.push(q - 1);
             }
