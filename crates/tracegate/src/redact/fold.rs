@@ -1356,6 +1356,34 @@ mod tests {
         "ᲀ",
     ];
 
+    /// The fast builder gives the reference's view of `text`, and maps
+    /// every span between view characters back to the same original span.
+    fn agrees_with_reference(
+        text: &str,
+        fold: bool,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        let fast = view(text, fold);
+        let slow = reference(text, fold);
+        proptest::prop_assert_eq!(&fast.text, &slow.text, "text {:?}", text);
+        let cuts: Vec<usize> = (0..=fast.text.len())
+            .filter(|&k| fast.text.is_char_boundary(k))
+            .collect();
+        for (a, &s) in cuts.iter().enumerate() {
+            for &e in &cuts[a + 1..] {
+                proptest::prop_assert_eq!(
+                    fast.to_orig(s, e),
+                    slow.to_orig(s, e),
+                    "text {:?} view {:?} span {}..{}",
+                    text,
+                    fast.text,
+                    s,
+                    e
+                );
+            }
+        }
+        Ok(())
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
 
@@ -1367,25 +1395,7 @@ mod tests {
             fold: bool,
         ) {
             let text: String = pieces.concat();
-            let fast = view(&text, fold);
-            let slow = reference(&text, fold);
-            proptest::prop_assert_eq!(&fast.text, &slow.text, "text {:?}", text);
-            let cuts: Vec<usize> = (0..=fast.text.len())
-                .filter(|&k| fast.text.is_char_boundary(k))
-                .collect();
-            for (a, &s) in cuts.iter().enumerate() {
-                for &e in &cuts[a + 1..] {
-                    proptest::prop_assert_eq!(
-                        fast.to_orig(s, e),
-                        slow.to_orig(s, e),
-                        "text {:?} view {:?} span {}..{}",
-                        text,
-                        fast.text,
-                        s,
-                        e
-                    );
-                }
-            }
+            agrees_with_reference(&text, fold)?;
         }
 
         /// A view reused across texts (its memos warm with other
@@ -1427,17 +1437,7 @@ mod tests {
             text in "([\\x{80}-\\x{7ff}]{1,6}|[a-zA-Z]{1,5}|[ \\n.,-]|\\x{301}|\\x{200d}|\\x{ad}|\\x{3000}|中){0,30}",
             fold: bool,
         ) {
-            let fast = view(&text, fold);
-            let slow = reference(&text, fold);
-            proptest::prop_assert_eq!(&fast.text, &slow.text, "text {:?}", text);
-            let cuts: Vec<usize> = (0..=fast.text.len())
-                .filter(|&k| fast.text.is_char_boundary(k))
-                .collect();
-            for (a, &s) in cuts.iter().enumerate() {
-                for &e in &cuts[a + 1..] {
-                    proptest::prop_assert_eq!(fast.to_orig(s, e), slow.to_orig(s, e));
-                }
-            }
+            agrees_with_reference(&text, fold)?;
         }
     }
 
@@ -1454,17 +1454,7 @@ mod tests {
             text in "([\\x{3000}-\\x{3010}\\x{303f}-\\x{3042}\\x{3094}-\\x{30a2}\\x{30fc}-\\x{3100}\\x{33ff}-\\x{3401}\\x{4dbe}-\\x{4dc1}\\x{4dff}-\\x{4e01}\\x{9ffe}-\\x{a001}\\x{abff}-\\x{ac02}\\x{d7a2}-\\x{d7b0}\\x{f900}-\\x{f902}]{1,8}|[\\x{4e00}-\\x{9fff}\\x{ac00}-\\x{d7a3}]{1,8}|[а-яА-ЯёЁ]{1,6}|[α-ωΑ-Ωά-ώ]{1,6}|[a-zA-Z]{1,4}|[ \\n.,-]|\\x{301}|\\x{3099}|\\x{200d}|，|？|ß){0,30}",
             fold: bool,
         ) {
-            let fast = view(&text, fold);
-            let slow = reference(&text, fold);
-            proptest::prop_assert_eq!(&fast.text, &slow.text, "text {:?}", text);
-            let cuts: Vec<usize> = (0..=fast.text.len())
-                .filter(|&k| fast.text.is_char_boundary(k))
-                .collect();
-            for (a, &s) in cuts.iter().enumerate() {
-                for &e in &cuts[a + 1..] {
-                    proptest::prop_assert_eq!(fast.to_orig(s, e), slow.to_orig(s, e));
-                }
-            }
+            agrees_with_reference(&text, fold)?;
         }
     }
 
