@@ -694,12 +694,7 @@ impl Starts {
         self.header_name_before(text, p);
         self.after_colon(text, p);
         // `//user:<v>@host` without a scheme: the user right after `//`.
-        let user = text[..p]
-            .iter()
-            .rev()
-            .take(33)
-            .take_while(|&&b| userinfo_byte(b))
-            .count();
+        let user = run_ending(text, p, 32, userinfo_byte);
         if (1..=32).contains(&user)
             && p - user >= 2
             && &text[p - user - 2..p - user] == b"//"
@@ -1165,12 +1160,25 @@ fn quote_after_blanks(rest: &[u8]) -> bool {
 /// How many blanks (spaces, tabs) end `text[..at]`, counted up to
 /// `most + 1`.
 fn blanks_ending(text: &[u8], at: usize, most: usize) -> usize {
+    run_ending(text, at, most, |b| matches!(b, b' ' | b'\t'))
+}
+
+/// How many bytes that `byte` accepts end `text[..at]`, counted to
+/// `most + 1` (one past the most a caller takes, so it can tell "too
+/// long" from "just fits").
+fn run_ending(text: &[u8], at: usize, most: usize, byte: impl Fn(u8) -> bool) -> usize {
     text[..at]
         .iter()
         .rev()
         .take(most + 1)
-        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .take_while(|&&b| byte(b))
         .count()
+}
+
+/// A byte of a user or role name (`add_user <name>`, PgBouncer's
+/// `"<name>"`).
+fn name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'@' | b'-')
 }
 
 /// Where COBOL's picture clause (`PIC X(32)`, `PICTURE X(32)`, any case)
@@ -1179,12 +1187,7 @@ fn cobol_picture_before(text: &[u8], at: usize) -> Option<usize> {
     if at < 4 || text[at - 1] != b')' {
         return None;
     }
-    let digits = text[..at - 1]
-        .iter()
-        .rev()
-        .take(5)
-        .take_while(|b| b.is_ascii_digit())
-        .count();
+    let digits = run_ending(text, at - 1, 4, |b| b.is_ascii_digit());
     let open = at - 1 - digits;
     if !(1..=4).contains(&digits)
         || open < 2
@@ -1312,12 +1315,7 @@ impl Starts {
         }
         // RabbitMQ's `add_user <name> <v>`, `change_password <name> <v>`:
         // the name between.
-        let name = text[..w]
-            .iter()
-            .rev()
-            .take(65)
-            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'@' | b'-'))
-            .count();
+        let name = run_ending(text, w, 64, name_byte);
         if (1..=64).contains(&name)
             && let Some(k) = gap_before(text, w - name, 8)
         {
@@ -1329,14 +1327,9 @@ impl Starts {
         }
         // Windows' `net use [X:] \\server\share <v>`: the share path
         // before the value.
-        let path = text[..w]
-            .iter()
-            .rev()
-            .take(131)
-            .take_while(|&&b| {
-                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'$' | b'\\' | b'-')
-            })
-            .count();
+        let path = run_ending(text, w, 130, |b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'$' | b'\\' | b'-')
+        });
         if path >= 3
             && text[w - path..].starts_with(b"\\\\")
             && let Some(mut k) = gap_before(text, w - path, 4)
@@ -1380,12 +1373,7 @@ impl Starts {
                 }
             } else if text[w - 1] == b',' {
                 let k = w - 1 - blanks_ending(text, w - 1, 4);
-                let atom = text[..k]
-                    .iter()
-                    .rev()
-                    .take(33)
-                    .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
-                    .count();
+                let atom = run_ending(text, k, 32, |b| b.is_ascii_alphanumeric() || b == b'_');
                 if (1..=32).contains(&atom) {
                     let k = k - atom;
                     let k = k - blanks_ending(text, k, 4);
@@ -1416,14 +1404,7 @@ impl Starts {
         // token before the file that is no flag; the gate only once the
         // command is found).
         {
-            let token = |e: usize| {
-                text[..e]
-                    .iter()
-                    .rev()
-                    .take(257)
-                    .take_while(|&&b| (b'!'..=b'~').contains(&b))
-                    .count()
-            };
+            let token = |e: usize| run_ending(text, e, 256, |b| b.is_ascii_graphic());
             let user = token(w);
             if (1..=64).contains(&user)
                 && let Some(g) = gap_before(text, w - user, 64)
@@ -1451,14 +1432,7 @@ impl Starts {
         // PgBouncer's `"user" "<v>"` line: a quoted name that starts the
         // line before the value's quote (ninth round).
         if s >= 1 && text[s - 1] == b'"' && text[w - 1] == b'"' {
-            let name = text[..w - 1]
-                .iter()
-                .rev()
-                .take(65)
-                .take_while(|&&b| {
-                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'@' | b'-')
-                })
-                .count();
+            let name = run_ending(text, w - 1, 64, name_byte);
             let q = w - 1 - name;
             if (1..=64).contains(&name)
                 && q >= 1
