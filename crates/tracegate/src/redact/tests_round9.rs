@@ -347,3 +347,27 @@ fn trigger_agrees_on_the_ninth_round_shapes() {
         0x5d2e_9a71_c4b3_0f68,
     );
 }
+
+/// A PEM key whose body is wrapped narrower than the standard 64 columns
+/// (32, 24, 16: a tool's own wrap, or lines cut to fit a log field) is
+/// still a key: its material is the base64 lines together, not one line
+/// of 40. No line of the body survives.
+#[test]
+fn a_pem_key_wrapped_narrow_is_still_a_key() {
+    let r = all();
+    let body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvuNMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s";
+    for width in [32, 24, 16] {
+        let lines: Vec<&str> = body
+            .as_bytes()
+            .chunks(width)
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect();
+        let text = format!(
+            "key:\n-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----\n",
+            lines.join("\n")
+        );
+        for line in &lines {
+            redacts(&r, &text, line, "private_key");
+        }
+    }
+}

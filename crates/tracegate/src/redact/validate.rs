@@ -738,9 +738,9 @@ fn tail_start(s: &[u8]) -> Option<usize> {
 /// header's dashes, past blanks, a line break (`\r`, `\n`), an escaped
 /// one (`\`), or a quote that closes the line's string (`"`, `'`); or the
 /// body itself, a base64 run, on the header's line (a key whose line
-/// breaks were flattened to blanks). And somewhere in it a base64 run of
-/// 40 or more bytes: every key's body has lines of 64 (the shortest, an
-/// Ed25519 key, has one). Prose that names the header (`start with
+/// breaks were flattened to blanks). And in it 40 or more bytes of base64
+/// in runs of 16 or more: every key's body has that much (the shortest,
+/// an Ed25519 key, has a line of 64), however its lines are wrapped. Prose that names the header (`start with
 /// -----BEGIN OPENSSH PRIVATE KEY----- and end with …`) and templates
 /// (`-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----`) fail.
 fn pem_key(s: &[u8]) -> bool {
@@ -763,17 +763,19 @@ fn pem_key(s: &[u8]) -> bool {
         .first()
         .is_some_and(|b| matches!(b, b'\r' | b'\n' | b'\\' | b'"' | b'\''));
     let flat = blanks > 0 && run(after) >= 40;
-    let mut material = false;
+    // Base64 in runs of 16 or more (no word of prose is that long),
+    // counted together: a body wrapped narrower than 64 columns is
+    // material too.
+    let mut material = 0;
     let mut i = 0;
-    while i < rest.len() {
+    while i < rest.len() && material < 40 {
         let n = run(&rest[i..]);
-        if n >= 40 {
-            material = true;
-            break;
+        if n >= 16 {
+            material += n;
         }
         i += n.max(1);
     }
-    (broken || flat) && material
+    (broken || flat) && material >= 40
 }
 
 /// Base64 of a PEM block whose header names a private key
