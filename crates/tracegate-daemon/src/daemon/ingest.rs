@@ -599,6 +599,76 @@ mod tests {
 
     use super::*;
 
+    fn ingest(dir: &std::path::Path) -> Ingest {
+        let path = dir.join("p.toml");
+        let text = "[server]\ndecode_memory_bytes = 1048576\n\
+                    [[sink]]\nname = \"s\"\noutput = \"file:s.jsonl\"\n";
+        std::fs::write(&path, text).unwrap();
+        let policy = Arc::new(crate::policy::Policy::load(&path).unwrap());
+        Ingest::new(Pipeline::start(
+            policy,
+            path,
+            Arc::new(crate::window::clock::SystemClock::new()),
+        ))
+    }
+
+    fn span_body(prompt: &str) -> Bytes {
+        let req = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [{
+            "name": "llm_request",
+            "attributes": [{"key": "gen_ai.prompt", "value": {"stringValue": prompt}}]
+        }]}]}]});
+        Bytes::from(crate::record::otlp_proto::encode_traces_protobuf(&req.to_string()).unwrap())
+    }
+
+    /// A request whose decode memory other requests hold waits for it
+    /// (on the runtime, not in the blocking job) and is judged once it is
+    /// given back; one that needs more than the whole budget is refused at
+    /// once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_request_waits_for_decode_memory_then_is_judged() {
+        let dir = tempfile::tempdir().unwrap();
+        let ing = ingest(dir.path());
+        let deadline = tokio::time::Instant::now() + BUDGET_WAIT;
+        let mut hog = Reservation::default();
+        ing.reserve(&mut hog, 1 << 20, deadline).await.unwrap();
+        let ing2 = ing.clone();
+        let waiting = tokio::spawn(async move {
+            let mut res = Reservation::default();
+            let active = ing2.p.snapshot();
+            ing2.export(
+                active,
+                Signal::Traces,
+                Encoding::Protobuf,
+                span_body("x"),
+                &mut res,
+            )
+            .await
+        });
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!waiting.is_finished(), "judged without its memory");
+        let judged = || ing.p.metrics.sink("s").records_in.load(Ordering::Relaxed);
+        assert_eq!(judged(), 0);
+        drop(hog);
+        assert!(waiting.await.unwrap().is_ok());
+        assert_eq!(judged(), 1);
+        // Past the whole budget (body plus four times its size): refused.
+        let mut res = Reservation::default();
+        let big = span_body(&"x".repeat(300_000));
+        let e = ing
+            .export(
+                ing.p.snapshot(),
+                Signal::Traces,
+                Encoding::Protobuf,
+                big,
+                &mut res,
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(e.kind, RefusalKind::TooLarge, "{e:?}");
+        assert_eq!(judged(), 1);
+        ing.p.shutdown(Duration::from_secs(5)).await;
+    }
+
     #[test]
     fn compaction_keeps_strings_and_duplicates_byte_for_byte() {
         let pretty = b"{\n  \"a\" : \"x \\\" y\\n\",\n  \"a\": [1, 2]\r\n}";
