@@ -1335,6 +1335,78 @@ mod tests {
         p.shutdown(Duration::from_secs(5)).await;
     }
 
+    /// The lines each sink (`std`, then `cap` at full level) wrote for the
+    /// OTLP/JSON requests `lines`, judged one after the other on this
+    /// thread by a new pipeline in `dir`.
+    async fn judged_in_turn(dir: &std::path::Path, lines: &[String]) -> Vec<Vec<String>> {
+        let path = dir.join("policy.toml");
+        let text = format!(
+            "{POLICY}[[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:cap.jsonl\"\n\
+             [[window]]\nid = \"w\"\nsink = \"cap\"\nstart = \"2030-01-01T09:00:00Z\"\n\
+             end = \"2030-01-01T12:00:00Z\"\nreason = \"test\"\nrequested_by = \"tests\"\n\
+             unbounded = true\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        let clock = Arc::new(ManualClock::new("2030-01-01T10:00:00Z".parse().unwrap()));
+        let p = Pipeline::start(Arc::new(Policy::load(&path).unwrap()), path, clock);
+        p.tick();
+        assert_eq!(p.open_windows(), ["w"]);
+        for line in lines {
+            let t = p.ingest_line(&p.snapshot(), Signal::Traces, line.as_bytes());
+            assert_eq!((t.records, t.malformed, t.rejected), (1, 0, 0));
+        }
+        p.shutdown(Duration::from_secs(5)).await;
+        ["std.jsonl", "cap.jsonl"]
+            .iter()
+            .map(|f| {
+                let out = std::fs::read_to_string(dir.join(f)).unwrap();
+                out.lines().map(str::to_string).collect()
+            })
+            .collect()
+    }
+
+    /// A thread's kept gate set carries nothing of one request into the
+    /// next: a small request judged right after a large one (same thread,
+    /// same set, its tape and buffers grown by the large one) is written
+    /// exactly as a new pipeline writes it on its own.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_small_request_after_a_large_one_is_written_as_on_its_own() {
+        let request = |spans: u32, tag: &str| {
+            let spans: Vec<serde_json::Value> = (0..spans)
+                .map(|i| {
+                    serde_json::json!({
+                        "traceId": format!("{:032x}", i + 1), "spanId": format!("{:016x}", i + 1),
+                        "name": "llm_request", "kind": 1,
+                        "startTimeUnixNano": "1700000000000000000", "endTimeUnixNano": "1700000001000000000",
+                        "attributes": [
+                            {"key": "cf.request_id", "value": {"stringValue": format!("chatcmpl-{tag}{i:x}")}},
+                            {"key": "gen_ai.prompt", "value": {"stringValue": format!("CANARY {tag} {i}")}}
+                        ]
+                    })
+                })
+                .collect();
+            serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}).to_string()
+        };
+        let (large, small) = (request(2000, "a"), request(2, "b"));
+        let both = tempfile::tempdir().unwrap();
+        let alone = tempfile::tempdir().unwrap();
+        let after_large = judged_in_turn(both.path(), &[large, small.clone()]).await;
+        let on_its_own = judged_in_turn(alone.path(), &[small]).await;
+        for (sink, (after, own)) in ["std", "cap"]
+            .iter()
+            .zip(after_large.iter().zip(&on_its_own))
+        {
+            assert_eq!((after.len(), own.len()), (2, 1), "{sink}");
+            assert!(
+                after[1] == own[0],
+                "{sink}: the small request's line differs after the large one"
+            );
+            assert!(after[0].len() > 100 * own[0].len(), "{sink}");
+        }
+        // The full-level sink took the content (its judge reads the tape).
+        assert!(on_its_own[1][0].contains("CANARY b 1"));
+    }
+
     /// One log line per reason and rule per `DROP_LOG_EVERY`; the next
     /// says how many went unlogged; another rule is not held back.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
