@@ -149,11 +149,12 @@ impl Active {
     /// A gate set for a request judged on this thread: the one this thread
     /// used last, when it is of this policy version, else one from the pool.
     ///
-    /// The set's tape and buffers are written again for every request: kept
-    /// on the thread that wrote them last, they are in that core's cache,
-    /// where a set from the shared pool was often last written on the other
-    /// core (measured: the tape scan ran about 40% slower per instruction
-    /// inside `serve` than in `filter`, whose workers each keep their own).
+    /// The set's tape and buffers are written again for every request, and
+    /// a set from the shared pool was most often last written by another
+    /// thread, on the other core. Measured (benches/README.md, 2026-12-06):
+    /// the tape scan ran about a third slower per instruction inside
+    /// `serve` than in `filter`, whose workers each keep their own, and at
+    /// `filter`'s speed once each thread kept its set.
     fn local_gate(&self) -> GateSet {
         let mine = LOCAL_GATES
             .try_with(|slot| match slot.try_borrow_mut().ok()?.take() {
