@@ -9,6 +9,8 @@
 #         kernel's copies and the disk count on both sides (on a small
 #         page cache the disk, not the gate, sets both rates).
 # Usage: scripts/bench-serve.sh [SECONDS] [CONNECTIONS] [http|grpc] [null|file]
+# TRACEGATE_BIN=path runs that `tracegate` binary (serve and filter both)
+# instead of this tree's release build, to compare two builds in turn.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
@@ -23,8 +25,13 @@ case "$out" in
   file) std_out='file:std.jsonl'; cap_out='file:cap.jsonl' ;;
   *) echo "the output must be null or file" >&2; exit 2 ;;
 esac
-cargo build --locked --release --quiet --bin tracegate --example serve_bench
-bin=target/release/tracegate
+if [ -n "${TRACEGATE_BIN:-}" ]; then
+  cargo build --locked --release --quiet --example serve_bench
+  bin=$TRACEGATE_BIN
+else
+  cargo build --locked --release --quiet --bin tracegate --example serve_bench
+  bin=target/release/tracegate
+fi
 work=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
 start=$(date -u -d '-1 min' +%Y-%m-%dT%H:%M:%SZ)

@@ -79,15 +79,12 @@ impl MemoryBudget {
         self.sem.available_permits() * UNIT
     }
 
-    /// Grow `r` to hold at least `bytes`, waiting at most `wait` for other
-    /// requests to give memory back. On failure `r` keeps what it had (the
-    /// caller drops it with the request).
-    pub async fn reserve(
-        &self,
-        r: &mut Reservation,
-        bytes: usize,
-        wait: Duration,
-    ) -> Result<(), BudgetError> {
+    /// Grow `r` to hold at least `bytes` if the memory is free now, without
+    /// waiting: `Ok(false)` when other requests hold it (then `r` keeps what
+    /// it had, and [`MemoryBudget::reserve`] can wait for it). A plain call,
+    /// so the blocking pool can take the next step of a request without a
+    /// hop back to the runtime when nobody has to wait.
+    pub fn try_reserve(&self, r: &mut Reservation, bytes: usize) -> Result<bool, BudgetError> {
         let want = bytes.div_ceil(UNIT);
         if want > self.units {
             return Err(BudgetError::TooLarge);
@@ -97,17 +94,43 @@ impl MemoryBudget {
             .as_ref()
             .map_or(0, OwnedSemaphorePermit::num_permits);
         if want <= held {
-            return Ok(());
+            return Ok(true);
         }
         let more = u32::try_from(want - held).map_err(|_| BudgetError::TooLarge)?;
-        let sem = Arc::clone(&self.sem);
+        let Ok(got) = Arc::clone(&self.sem).try_acquire_many_owned(more) else {
+            return Ok(false);
+        };
+        match &mut r.permit {
+            Some(p) => p.merge(got),
+            None => r.permit = Some(got),
+        }
+        Ok(true)
+    }
+
+    /// Grow `r` to hold at least `bytes`, waiting at most `wait` for other
+    /// requests to give memory back. On failure `r` keeps what it had (the
+    /// caller drops it with the request).
+    pub async fn reserve(
+        &self,
+        r: &mut Reservation,
+        bytes: usize,
+        wait: Duration,
+    ) -> Result<(), BudgetError> {
         // Try at once first: the common case needs no timer.
-        let got = match Arc::clone(&sem).try_acquire_many_owned(more) {
-            Ok(p) => p,
-            Err(_) => match tokio::time::timeout(wait, sem.acquire_many_owned(more)).await {
-                Ok(Ok(p)) => p,
-                _ => return Err(BudgetError::Busy),
-            },
+        if self.try_reserve(r, bytes)? {
+            return Ok(());
+        }
+        // Held by others now: `r` holds less than `bytes`, which fits.
+        let held = r
+            .permit
+            .as_ref()
+            .map_or(0, OwnedSemaphorePermit::num_permits);
+        let more = u32::try_from(bytes.div_ceil(UNIT).saturating_sub(held))
+            .map_err(|_| BudgetError::TooLarge)?;
+        let sem = Arc::clone(&self.sem);
+        let got = match tokio::time::timeout(wait, sem.acquire_many_owned(more)).await {
+            Ok(Ok(p)) => p,
+            _ => return Err(BudgetError::Busy),
         };
         match &mut r.permit {
             Some(p) => p.merge(got),

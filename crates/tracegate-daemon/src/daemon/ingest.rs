@@ -204,10 +204,7 @@ impl Ingest {
         self.budget
             .reserve(res, bytes, wait)
             .await
-            .map_err(|e| match e {
-                BudgetError::TooLarge => Refusal::new(RefusalKind::TooLarge, e.to_string()),
-                BudgetError::Busy => Refusal::new(RefusalKind::Busy, e.to_string()),
-            })
+            .map_err(budget_refusal)
     }
 
     /// Read `body` within `max` bytes and `timeout`, reserving its memory
@@ -282,40 +279,78 @@ impl Ingest {
             // The validating scan's tape: at most one token per two bytes.
             self.reserve(res, bytes.len() * 9, deadline).await?;
         }
-        let (bytes, counts) = blocking(move || {
-            let counts = count_body(&bytes, signal, enc, &structure)?;
-            Ok((bytes, counts))
-        })
-        .await
-        .inspect_err(|r| {
-            if r.kind == RefusalKind::Malformed {
-                self.p.metrics.malformed.fetch_add(1, Ordering::Relaxed);
+        // One hop to the blocking pool for the whole request when its
+        // decode memory is free at once (the common case): the bounds, the
+        // reservation, the decode and the judgement in one job. Each hop is
+        // two thread wake-ups, dear on this daemon's few cores; only a
+        // request that must wait for memory goes back to the runtime to wait
+        // (without holding a blocking thread) and comes back for a second.
+        let held = std::mem::take(res);
+        let budget = self.budget.clone();
+        let p2 = Arc::clone(&self.p);
+        let a2 = Arc::clone(&active);
+        let first = blocking(move || {
+            let mut held = held;
+            let counts = count_body(&bytes, signal, enc, &structure).inspect_err(|r| {
+                if r.kind == RefusalKind::Malformed {
+                    p2.metrics.malformed.fetch_add(1, Ordering::Relaxed);
+                }
+            })?;
+            if counts.export_items() == 0 {
+                return Ok(Step::Empty);
             }
-        })?;
-        if counts.export_items() == 0 {
+            // SECURITY: decoding starts only once its estimated memory is reserved.
+            let need =
+                bytes.len() + decode_estimate(bytes.len(), &counts, enc == Encoding::Protobuf);
+            if !budget
+                .try_reserve(&mut held, need)
+                .map_err(budget_refusal)?
+            {
+                return Ok(Step::Wait {
+                    bytes,
+                    counts,
+                    held,
+                    need,
+                });
+            }
+            let tally = judge_body(&p2, &a2, signal, enc, bytes)?;
+            Ok(Step::Judged {
+                tally,
+                counts,
+                held,
+            })
+        })
+        .await?;
+        let (tally, counts) = match first {
             // An empty export request is valid and carries nothing: no sink
             // receives a line for it.
-            return Ok(Accepted {
-                rejected: 0,
-                message: String::new(),
-            });
-        }
-        // SECURITY: decoding starts only once its estimated memory is reserved.
-        self.reserve(
-            res,
-            bytes.len() + decode_estimate(bytes.len(), &counts, enc == Encoding::Protobuf),
-            deadline,
-        )
-        .await?;
-        let p2 = Arc::clone(&self.p);
-        let tally = blocking(move || {
-            let line = body_line(&bytes, signal, enc).inspect_err(|_| {
-                p2.metrics.malformed.fetch_add(1, Ordering::Relaxed);
-            })?;
-            drop(bytes);
-            Ok(p2.ingest_line(&active, signal, &line))
-        })
-        .await?;
+            Step::Empty => {
+                return Ok(Accepted {
+                    rejected: 0,
+                    message: String::new(),
+                });
+            }
+            Step::Judged {
+                tally,
+                counts,
+                held,
+            } => {
+                *res = held;
+                (tally, counts)
+            }
+            Step::Wait {
+                bytes,
+                counts,
+                held,
+                need,
+            } => {
+                *res = held;
+                self.reserve(res, need, deadline).await?;
+                let p2 = Arc::clone(&self.p);
+                let tally = blocking(move || judge_body(&p2, &active, signal, enc, bytes)).await?;
+                (tally, counts)
+            }
+        };
         if tally.malformed > 0 {
             let why = tally
                 .first_malformed
@@ -345,6 +380,50 @@ impl Ingest {
             i64::try_from(tally.rejected_items).unwrap_or(i64::MAX)
         };
         Ok(Accepted { rejected, message })
+    }
+}
+
+/// Where the first blocking job of [`Ingest::export`] left a request.
+enum Step {
+    /// No span or log record: nothing to judge.
+    Empty,
+    /// Counted, reserved, decoded and judged.
+    Judged {
+        tally: super::pipeline::Tally,
+        counts: Counts,
+        held: Reservation,
+    },
+    /// Counted; its decode memory (`need` bytes) is held by other requests
+    /// now, so it waits for it on the runtime.
+    Wait {
+        bytes: Bytes,
+        counts: Counts,
+        held: Reservation,
+        need: usize,
+    },
+}
+
+/// Decode a body [`count_body`] accepted (its decode memory reserved) and
+/// judge its line for every sink.
+fn judge_body(
+    p: &Pipeline,
+    active: &Active,
+    signal: Signal,
+    enc: Encoding,
+    bytes: Bytes,
+) -> Result<super::pipeline::Tally, Refusal> {
+    let line = body_line(&bytes, signal, enc).inspect_err(|_| {
+        p.metrics.malformed.fetch_add(1, Ordering::Relaxed);
+    })?;
+    drop(bytes);
+    Ok(p.ingest_line(active, signal, &line))
+}
+
+/// The refusal for a reservation the memory budget refused.
+fn budget_refusal(e: BudgetError) -> Refusal {
+    match e {
+        BudgetError::TooLarge => Refusal::new(RefusalKind::TooLarge, e.to_string()),
+        BudgetError::Busy => Refusal::new(RefusalKind::Busy, e.to_string()),
     }
 }
 
@@ -519,6 +598,76 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use super::*;
+
+    fn ingest(dir: &std::path::Path) -> Ingest {
+        let path = dir.join("p.toml");
+        let text = "[server]\ndecode_memory_bytes = 1048576\n\
+                    [[sink]]\nname = \"s\"\noutput = \"file:s.jsonl\"\n";
+        std::fs::write(&path, text).unwrap();
+        let policy = Arc::new(crate::policy::Policy::load(&path).unwrap());
+        Ingest::new(Pipeline::start(
+            policy,
+            path,
+            Arc::new(crate::window::clock::SystemClock::new()),
+        ))
+    }
+
+    fn span_body(prompt: &str) -> Bytes {
+        let req = serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [{
+            "name": "llm_request",
+            "attributes": [{"key": "gen_ai.prompt", "value": {"stringValue": prompt}}]
+        }]}]}]});
+        Bytes::from(crate::record::otlp_proto::encode_traces_protobuf(&req.to_string()).unwrap())
+    }
+
+    /// A request whose decode memory other requests hold waits for it
+    /// (on the runtime, not in the blocking job) and is judged once it is
+    /// given back; one that needs more than the whole budget is refused at
+    /// once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_request_waits_for_decode_memory_then_is_judged() {
+        let dir = tempfile::tempdir().unwrap();
+        let ing = ingest(dir.path());
+        let deadline = tokio::time::Instant::now() + BUDGET_WAIT;
+        let mut hog = Reservation::default();
+        ing.reserve(&mut hog, 1 << 20, deadline).await.unwrap();
+        let ing2 = ing.clone();
+        let waiting = tokio::spawn(async move {
+            let mut res = Reservation::default();
+            let active = ing2.p.snapshot();
+            ing2.export(
+                active,
+                Signal::Traces,
+                Encoding::Protobuf,
+                span_body("x"),
+                &mut res,
+            )
+            .await
+        });
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!waiting.is_finished(), "judged without its memory");
+        let judged = || ing.p.metrics.sink("s").records_in.load(Ordering::Relaxed);
+        assert_eq!(judged(), 0);
+        drop(hog);
+        assert!(waiting.await.unwrap().is_ok());
+        assert_eq!(judged(), 1);
+        // Past the whole budget (body plus four times its size): refused.
+        let mut res = Reservation::default();
+        let big = span_body(&"x".repeat(300_000));
+        let e = ing
+            .export(
+                ing.p.snapshot(),
+                Signal::Traces,
+                Encoding::Protobuf,
+                big,
+                &mut res,
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(e.kind, RefusalKind::TooLarge, "{e:?}");
+        assert_eq!(judged(), 1);
+        ing.p.shutdown(Duration::from_secs(5)).await;
+    }
 
     #[test]
     fn compaction_keeps_strings_and_duplicates_byte_for_byte() {
