@@ -270,7 +270,8 @@ pub(crate) fn check(
             .map(|e| (start, e))
         }
         Check::Ssn => {
-            (ssn_ok(s) && !joined_context(text, start, end, b"-._")).then_some((start, end))
+            (ssn_ok(s) && !joined_context(text, start, end, b"-._") && !part_number(text, start))
+                .then_some((start, end))
         }
         Check::SsnLoose => (ssn_ok(s)
             && !joined_context(text, start, end, b"-.,_:/")
@@ -300,6 +301,7 @@ pub(crate) fn check(
         Check::Ipv4 => (ipv4_ok(s)
             && !unspecified(s)
             && !netmask(s)
+            && !dotted_clock(s)
             && !event_header_version(text, start, end)
             && (!outline_number(text, start, end) || confirmed())
             && (!joined_context(text, start, end, b".") || tcpdump_port(text, start, end))
@@ -326,8 +328,12 @@ pub(crate) fn lead_ok(lead: Lead, text: &[u8], start: usize) -> bool {
         Lead::Number => {
             // After a digit the number goes on; after a word of hex letters
             // the digits are part of a hex id.
+            // Track 1's `%B` (start sentinel and format code) is no hex
+            // id's last letter (issue 36, tenth round).
             let glued = prev.is_ascii_digit()
-                || (prev.is_ascii_alphabetic() && hex_letters_before(text, start));
+                || (prev.is_ascii_alphabetic()
+                    && hex_letters_before(text, start)
+                    && !track1_start(text, start));
             !glued
         }
     }
@@ -427,6 +433,8 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     if url_userinfo(text, word)
         || kerberos_principal(text, word, kept)
         || ssh_key_comment(text, word)
+        || scp_target(text, end)
+        || message_id_header(text, word)
     {
         return None;
     }
@@ -451,6 +459,47 @@ fn kerberos_principal(text: &[u8], lstart: usize, domain: &str) -> bool {
         && text[lstart - 1] == b'/'
         && domain.bytes().any(|b| b.is_ascii_uppercase())
         && !domain.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// An `scp` or `rsync` target (`deploy@build-07.example.mc:/tmp/`,
+/// `www@web-2:~/site/`): a colon and a path (`/` or `~`) glued after the
+/// host (issue 36, tenth round). A login on a host, not a mailbox; an
+/// address a sentence follows with a colon has a blank after it.
+fn scp_target(text: &[u8], end: usize) -> bool {
+    text.get(end) == Some(&b':') && matches!(text.get(end + 1), Some(b'/' | b'~'))
+}
+
+/// A message id in a mail header that holds only ids (`Message-ID:`,
+/// `In-Reply-To:`, `References:`, `Content-ID:`, `Resent-Message-ID:`):
+/// `<` right before the local part, and the line starting with one of
+/// those names (issue 36, tenth round). RFC 5322 makes an id
+/// `<left@right>`, a token of the sending machine, no mailbox; the
+/// addresses of `From:`, `To:`, `Cc:` stand on lines of their own.
+fn message_id_header(text: &[u8], lstart: usize) -> bool {
+    if lstart == 0 || text[lstart - 1] != b'<' {
+        return false;
+    }
+    let before = &text[..lstart - 1];
+    let line = before
+        .iter()
+        .rev()
+        .take(998)
+        .take_while(|&&b| b != b'\n')
+        .count();
+    let line = &before[before.len() - line..];
+    let Some(colon) = line.iter().position(|&b| b == b':') else {
+        return false;
+    };
+    let name = &line[..colon];
+    [
+        &b"message-id"[..],
+        b"in-reply-to",
+        b"references",
+        b"content-id",
+        b"resent-message-id",
+    ]
+    .iter()
+    .any(|n| name.eq_ignore_ascii_case(n))
 }
 
 /// The comment after an OpenSSH public key (`ssh-ed25519 AAAAC3Nza… deploy@host`):
@@ -922,6 +971,43 @@ fn uuid_like(t: &[u8]) -> bool {
 /// numbers are 3-3-4, ZIP codes 5 or 5-4), so the ranges ([`ssn_ok`]) and
 /// the grouping identify it without a context word; a reference word
 /// (`ref`, `order`, `case`: the `us_ssn` context's `not_words`) vetoes it.
+/// Whether the word before `start` (across blanks, `:`, `#` and `.`)
+/// names a part number: `P/N`, `PN`, `Part`, `Part No.` (issue 36, tenth
+/// round). A manufacturer's part numbers take the SSN's `3-2-4` shape
+/// (`P/N 412-55-1234 Rev C`); the word says what the number is.
+fn part_number(text: &[u8], start: usize) -> bool {
+    let skip = |t: &[u8]| {
+        t.len()
+            - t.iter()
+                .rev()
+                .take(4)
+                .take_while(|b| matches!(b, b' ' | b'\t' | b':' | b'#' | b'.'))
+                .count()
+    };
+    fn word(t: &[u8]) -> (usize, &[u8]) {
+        let n = t
+            .iter()
+            .rev()
+            .take(6)
+            .take_while(|b| b.is_ascii_alphabetic() || **b == b'/')
+            .count();
+        (t.len() - n, &t[t.len() - n..])
+    }
+    let (from, w) = word(&text[..skip(&text[..start])]);
+    let whole = |from: usize| from == 0 || !text[from - 1].is_ascii_alphanumeric();
+    if w.eq_ignore_ascii_case(b"p/n")
+        || w.eq_ignore_ascii_case(b"pn")
+        || w.eq_ignore_ascii_case(b"part")
+    {
+        return whole(from);
+    }
+    if w.eq_ignore_ascii_case(b"no") {
+        let (from, w) = word(&text[..skip(&text[..from])]);
+        return w.eq_ignore_ascii_case(b"part") && whole(from);
+    }
+    false
+}
+
 fn spaced_ssn(text: &[u8], start: usize, end: usize) -> bool {
     let s = &text[start..end];
     let shape = s.len() == 11
@@ -1472,6 +1558,7 @@ fn card_span(
                 && !confirmed()
                 && !expiry_after(text, e)
                 && !track2_pan(text, start, e)
+                && !track1_pan(text, start, e)
             {
                 return None;
             }
@@ -1549,6 +1636,20 @@ fn track2_pan(text: &[u8], start: usize, end: usize) -> bool {
         && text
             .get(end + 1..end + 5)
             .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+}
+
+/// Whether `start` follows track 1's start sentinel and format code `%B`
+/// (ISO 7813: `%B<PAN>^<NAME>^<YYMM>…?`; issue 36, tenth round).
+pub(crate) fn track1_start(text: &[u8], start: usize) -> bool {
+    start >= 2 && &text[start - 2..start] == b"%B"
+}
+
+/// Whether `text[start..end]` is the account number of magnetic-stripe
+/// track 1 data: `%B` right before it and the `^` field separator right
+/// after (issue 36, tenth round). Like track 2's, the framing marks a card
+/// number whatever its length.
+fn track1_pan(text: &[u8], start: usize, end: usize) -> bool {
+    track1_start(text, start) && text.get(end) == Some(&b'^')
 }
 
 /// Whether the solid digit run `text[start..end]`, standing as a token of
@@ -2058,6 +2159,34 @@ fn event_header_version(text: &[u8], start: usize, end: usize) -> bool {
 /// always was). No host has such an address (240/4 and the
 /// broadcast address are reserved), so it identifies nobody (issue 36,
 /// fourth round).
+/// A clock time written with dots and milliseconds (`10.02.11.118`:
+/// hours 00-23, minutes and seconds of two digits, three digits of
+/// milliseconds), with a leading zero in one of the first three fields
+/// (issue 36, tenth round). An address's bytes are not written with
+/// leading zeros (many parsers read them as octal), a clock's fields are.
+fn dotted_clock(s: &[u8]) -> bool {
+    let mut parts = s.split(|&b| b == b'.');
+    let (Some(h), Some(m), Some(sec), Some(ms), None) = (
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+    ) else {
+        return false;
+    };
+    let num = |p: &[u8]| {
+        p.iter()
+            .fold(0u32, |a, &b| a * 10 + u32::from(b.wrapping_sub(b'0')))
+    };
+    [h, m, sec].iter().all(|p| p.len() == 2)
+        && ms.len() == 3
+        && num(h) <= 23
+        && num(m) <= 59
+        && num(sec) <= 59
+        && [h, m, sec].iter().any(|p| p[0] == b'0')
+}
+
 fn netmask(s: &[u8]) -> bool {
     let mut bits = 0u32;
     for o in s.split(|&b| b == b'.') {
@@ -2274,13 +2403,25 @@ fn ipv4_ok(s: &[u8]) -> bool {
 /// and the bare `::` out; `::1` is therefore not redacted (it is loopback,
 /// not personal). An address that ends in an IPv4 address (`::ffff:1.2.3.4`,
 /// `64:ff9b::1.2.3.4`) is taken whole, its IPv4 tail with it.
+/// Whether a tag and its colon stand right before `start`, naming the
+/// address after them: an SMTP address literal's `[IPv6:` (RFC 5321,
+/// `[IPv6:2001:db8::1]`), or SPF's `ip6:` mechanism (RFC 7208, `v=spf1
+/// ip6:2001:db8::/32 -all`; issue 36, tenth round) when it is a word of
+/// its own (`zip6:` is none). The tag's colon is no group separator.
+pub(crate) fn ipv6_tagged(text: &[u8], start: usize) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    start >= 1
+        && text[start - 1] == b':'
+        && (start >= 6 && text[start - 6..start - 1].eq_ignore_ascii_case(b"[ipv6")
+            || start >= 4
+                && text[start - 4..start - 1].eq_ignore_ascii_case(b"ip6")
+                && (start == 4 || !word(text[start - 5])))
+}
+
 fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
     let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-    // An SMTP address literal tags the address (`[IPv6:2001:db8::1]`,
-    // RFC 5321): the tag's colon is no group separator.
-    let tagged = start >= 6 && text[start - 6..start - 1].eq_ignore_ascii_case(b"[ipv6");
     if start > 0
-        && !(tagged && text[start - 1] == b':')
+        && !ipv6_tagged(text, start)
         && (word(&text[start - 1]) || matches!(text[start - 1], b':' | b'.'))
     {
         return None;
