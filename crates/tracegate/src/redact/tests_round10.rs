@@ -115,6 +115,36 @@ fn a_dotted_clock_time_is_no_ipv4_address() {
     redacts_exactly(&r, &format!("peer {ip} connected\n"), ip, "ipv4");
 }
 
+/// A 19-digit UnionPay or Verve card printed as its issuers emboss it, 6
+/// digits and 13 (`621718 3625224363629`); a solid 17-19 digit card under
+/// a key one of whose parts names a card (`"_pan":`, `card_no=`,
+/// `cardNumber:`). Other 6+13 runs (no issuer, no Luhn) and a solid run
+/// under any other key stay.
+#[test]
+fn long_cards_as_issuers_print_them_or_under_a_card_key() {
+    let r = all();
+    let c = "6217183625224363629";
+    let grouped = "621718 3625224363629";
+    redacts_exactly(
+        &r,
+        &format!("Kart numarası: {grouped}\n"),
+        grouped,
+        "credit_card",
+    );
+    redacts_exactly(&r, &format!("ref {grouped}\n"), grouped, "credit_card");
+    for key in [
+        "\"_pan\":\"",
+        "card_no=",
+        "cardNumber: ",
+        "\"payment_card\": \"",
+    ] {
+        redacts_exactly(&r, &format!("{{{key}{c}\"}}\n"), c, "credit_card");
+    }
+    keeps(&r, "ref 621718 3625224363620\n");
+    keeps(&r, &format!("{{\"message_id\":\"{c}\"}}\n"));
+    keeps(&r, &format!("{{\"discard\":\"{c}\"}}\n"));
+}
+
 /// The trigger loop finds this round's new starts as the scan regex does:
 /// an address after SPF's `ip6:` (and after words that only end so), a
 /// number after track 1's `%B` (and after hex words ending in `B`).

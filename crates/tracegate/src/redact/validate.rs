@@ -1366,6 +1366,46 @@ fn key_before(text: &[u8], start: usize) -> Option<&[u8]> {
     Some(&before[upto - key_len..upto])
 }
 
+/// A key right before a value ([`key_before`]) one of whose parts (split
+/// at `_`, `-` and a camelCase capital) names a card: `"_pan":`,
+/// `card_no=`, `cardNumber:`, `"payment_card":` (issue 36, tenth round).
+/// A solid 17-19 digit run stored so is the card its key says; a part
+/// must be the whole word (`discard` names none).
+fn card_key(text: &[u8], start: usize) -> bool {
+    let Some(key) = key_before(text, start) else {
+        return false;
+    };
+    let mut from = 0;
+    for i in 0..=key.len() {
+        let cut = i == key.len()
+            || matches!(key[i], b'_' | b'-')
+            || (i > 0 && key[i].is_ascii_uppercase() && key[i - 1].is_ascii_lowercase());
+        if !cut {
+            continue;
+        }
+        let part = &key[from..i];
+        if [
+            &b"pan"[..],
+            b"card",
+            b"cc",
+            b"ccnum",
+            b"cardnumber",
+            b"cardno",
+        ]
+        .iter()
+        .any(|w| part.eq_ignore_ascii_case(w))
+        {
+            return true;
+        }
+        from = if i < key.len() && matches!(key[i], b'_' | b'-') {
+            i + 1
+        } else {
+            i
+        };
+    }
+    false
+}
+
 /// An id key right before a value (`"id": "…"`, `message_id=…`,
 /// `"guildId": …`): the value is an identifier.
 fn id_key(text: &[u8], start: usize) -> bool {
@@ -1526,9 +1566,11 @@ fn card_span(
             continue;
         }
         let lens = || body.iter().map(|g| g.0);
+        // 19-digit UnionPay and Verve cards are embossed 6 + 13
+        // (`621718 3625224363629`; issue 36, tenth round).
         let printed = k == 1
             || (lens().take(k - 1).all(|g| g == 4) && (1..=4).contains(&body[k - 1].0))
-            || matches!(body, [(4, _), (6, _), (4 | 5, _)]);
+            || matches!(body, [(4, _), (6, _), (4 | 5, _)] | [(6, _), (13, _)]);
         if !printed {
             continue;
         }
@@ -1559,6 +1601,7 @@ fn card_span(
                 && !expiry_after(text, e)
                 && !track2_pan(text, start, e)
                 && !track1_pan(text, start, e)
+                && !card_key(text, start)
             {
                 return None;
             }
