@@ -116,7 +116,9 @@ fn a_dotted_clock_time_is_no_ipv4_address() {
 }
 
 /// A 19-digit UnionPay or Verve card printed as its issuers emboss it, 6
-/// digits and 13 (`621718 3625224363629`); a solid 17-19 digit card under
+/// digits and 13 (`621718 3625224363629`), after a card word or under a
+/// card key (an id and an epoch in milliseconds are as often printed so:
+/// `#577978 1767776935119`); a solid 17-19 digit card under
 /// a key one of whose parts names a card (`"_pan":`, `card_no=`,
 /// `cardNumber:`). Other 6+13 runs (no issuer, no Luhn) and a solid run
 /// under any other key stay.
@@ -131,7 +133,14 @@ fn long_cards_as_issuers_print_them_or_under_a_card_key() {
         grouped,
         "credit_card",
     );
-    redacts_exactly(&r, &format!("ref {grouped}\n"), grouped, "credit_card");
+    redacts_exactly(
+        &r,
+        &format!("{{\"card_no\": \"{grouped}\"}}\n"),
+        grouped,
+        "credit_card",
+    );
+    // With no card word: an id and an epoch in milliseconds as often.
+    keeps(&r, &format!("ref {grouped}\n"));
     for key in [
         "\"_pan\":\"",
         "card_no=",
@@ -145,9 +154,65 @@ fn long_cards_as_issuers_print_them_or_under_a_card_key() {
     keeps(&r, &format!("{{\"discard\":\"{c}\"}}\n"));
 }
 
+/// An `Authorization` header whose value is the key itself, with no
+/// scheme word (AssemblyAI's, many webhooks'): a random-looking token of
+/// 20 bytes or more. A scheme word, a short or plain value stays the
+/// scheme rules' or stays.
+#[test]
+fn an_authorization_header_without_a_scheme() {
+    let r = all();
+    let k = "84d0defd44a7c3deb520b08e9a00c466";
+    redacts_exactly(&r, &format!("authorization: {k}\n"), k, "api_key");
+    redacts_exactly(
+        &r,
+        &format!("{{\"Authorization\": \"{k}\"}}\n"),
+        k,
+        "api_key",
+    );
+    keeps(&r, "Authorization: AWS4-HMAC-SHA256 Credential=none\n");
+    keeps(&r, "authorization: required-for-every-request\n");
+}
+
+/// Redis's `AUTH [user] <password>` (a `redis-cli` session, a MONITOR
+/// line): the password, when it looks random. SMTP's `AUTH LOGIN`, `AUTH
+/// CRAM-MD5` name mechanisms, no passwords.
+#[test]
+fn a_redis_auth_command() {
+    let r = all();
+    let p = "oGlffw3XWPIZB7tZH4Az5jMxq3yBCPt";
+    redacts_exactly(
+        &r,
+        &format!("cache:6379> AUTH default {p}\nOK\n"),
+        p,
+        "api_key",
+    );
+    redacts_exactly(&r, &format!("cache:6379> AUTH {p}\nOK\n"), p, "api_key");
+    keeps(&r, "C: AUTH LOGIN\nS: 334 VXNlcm5hbWU6\n");
+    keeps(&r, "C: AUTH CRAM-MD5\n");
+}
+
+/// An Objective-C string literal (`@"…"`) assigned to a secret's name
+/// (`kApiSecret = @"…"`) is the value, as a plain quoted one is.
+#[test]
+fn an_objective_c_string_literal_assigned_to_a_secret() {
+    let r = all();
+    let v = "R1R1YHwXvttPu5xgfReralqgeQXBg";
+    redacts_exactly(
+        &r,
+        &format!("static NSString *const kApiSecret = @\"{v}\";\n"),
+        v,
+        "api_key",
+    );
+    keeps(
+        &r,
+        "static NSString *const kApiSecretHeader = @\"X-Api-Secret\";\n",
+    );
+}
+
 /// The trigger loop finds this round's new starts as the scan regex does:
 /// an address after SPF's `ip6:` (and after words that only end so), a
-/// number after track 1's `%B` (and after hex words ending in `B`).
+/// number after track 1's `%B` (and after hex words ending in `B`),
+/// Redis's `AUTH`, a bare `Authorization` value, an Objective-C literal.
 #[test]
 fn trigger_agrees_on_the_tenth_round_shapes() {
     trigger_agrees_on(
@@ -165,6 +230,14 @@ fn trigger_agrees_on_the_tenth_round_shapes() {
             "5019291118864613",
             "6217486119541484791",
             "^HORVAT/MARKO^2911",
+            "AUTH ",
+            "AUTH PLAIN ",
+            "default ",
+            "oGlffw3XWPIZB7tZH4Az5jMxq3yBCPt",
+            "authorization: ",
+            "\"Authorization\": \"",
+            "kApiSecret = @\"",
+            "@\"",
             " ",
             ":",
             "\n",

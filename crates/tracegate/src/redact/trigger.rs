@@ -154,6 +154,8 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"ASIA", 0),
             (b"AIza", 0),
             (b"AUTH PLAIN ", 0),
+            // Redis's `AUTH [user] <password>` (tenth round).
+            (b"AUTH ", 0),
         ],
         // `LS0tLS1CRUdJTi`: base64 of `-----BEGIN` (ninth round).
         b'J' => &[(b"eyJ", 2), (b"LS0tLS1CRUdJTi", 12)],

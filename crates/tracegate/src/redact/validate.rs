@@ -710,8 +710,11 @@ fn value_start(s: &[u8]) -> Option<usize> {
             {
                 cut += 8;
             }
-            // T-SQL's national string literal (`PASSWORD = N'…'`).
+            // T-SQL's national string literal (`PASSWORD = N'…'`), and
+            // Objective-C's string literal (`kApiSecret = @"…"`; issue 36,
+            // tenth round).
             Some(b'N') if cut > name && s.get(cut + 1) == Some(&b'\'') => cut += 1,
+            Some(b'@') if cut > name && s.get(cut + 1) == Some(&b'"') => cut += 1,
             Some(b'0'..=b'9')
                 if cut > name
                     && s[name..cut].iter().all(|b| matches!(b, b' ' | b'\t'))
@@ -1603,6 +1606,13 @@ fn card_span(
                 && !track1_pan(text, start, e)
                 && !card_key(text, start)
             {
+                return None;
+            }
+            // Six digits and thirteen are as often an id and an epoch in
+            // milliseconds (`#577978 1767776935119`) as a 19-digit card
+            // embossed so: a card only after a card word or under a card
+            // key (issue 36, tenth round).
+            if k == 2 && body[0].0 == 6 && !confirmed() && !card_key(text, start) {
                 return None;
             }
             // A solid run of 13 digits is an EAN-13 or GLN barcode, an
