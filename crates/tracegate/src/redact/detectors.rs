@@ -951,6 +951,20 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::Phone,
                 Lead::Any,
             ),
+            // A number dialled with the international prefix `00` for
+            // `+` (`001 433 377 7367`, `0049 30 1234567`; issue 36, tenth
+            // round): only after a context word, as a national number.
+            (
+                r"(?-u)00[1-9]",
+                concat!(
+                    "(?-u)00[1-9][0-9]{0,2}(?:",
+                    gap!(),
+                    "[0-9]{1,10}){1,6}",
+                    end!()
+                ),
+                Check::PhoneNational,
+                Lead::Number,
+            ),
             // National numbers with a trunk `0` (German, UK, French,
             // Japanese, Australian, Indian): only after a context word.
             (

@@ -209,6 +209,21 @@ fn an_objective_c_string_literal_assigned_to_a_secret() {
     );
 }
 
+/// A number dialled with the international prefix `00` instead of `+`
+/// (`001 433 377 7367` from Europe to the US, `0049 30 1234567`), after a
+/// phone word, as a national number is: the country code and the
+/// subscriber number, E.164's 8-15 digits after the prefix. With no phone
+/// word, grouped digits starting `00` stay (ids, hex dumps, amounts).
+#[test]
+fn a_number_with_the_international_prefix_00() {
+    let r = all();
+    for p in ["001 433 377 7367", "0049 30 1234567", "0044 20 7946 0958"] {
+        redacts_exactly(&r, &format!("Tel. (aus Europa): {p}\n"), p, "phone");
+    }
+    keeps(&r, "ref 001 433 377 7367\n");
+    keeps(&r, "Tel. ext 0012\n");
+}
+
 /// The trigger loop finds this round's new starts as the scan regex does:
 /// an address after SPF's `ip6:` (and after words that only end so), a
 /// number after track 1's `%B` (and after hex words ending in `B`),
@@ -238,6 +253,10 @@ fn trigger_agrees_on_the_tenth_round_shapes() {
             "\"Authorization\": \"",
             "kApiSecret = @\"",
             "@\"",
+            "Tel. ",
+            "001 433 377 7367",
+            "0049 30 1234567",
+            "00",
             " ",
             ":",
             "\n",

@@ -2084,7 +2084,14 @@ fn national_phone_ok(text: &[u8], start: usize, end: usize) -> bool {
         return false;
     };
     let digits = s.iter().filter(|b| b.is_ascii_digit()).count();
-    if !(9..=12).contains(&digits) || joined_context(text, start, end, b"-./_:") {
+    // After the international prefix `00`, E.164's 8-15 digits (issue
+    // 36, tenth round).
+    let len_ok = if s.starts_with(b"00") {
+        (10..=17).contains(&digits)
+    } else {
+        (9..=12).contains(&digits)
+    };
+    if !len_ok || joined_context(text, start, end, b"-./_:") {
         return false;
     }
     // Glued to a digit or a `+` before (a word before a number is its
