@@ -67,7 +67,7 @@ from their own seed (`detect_corpus.py` offsets the split's seed by
 """
 import base64
 
-from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc, B64, B64URL, LOW, mod97
+from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc, B64, B64URL, LOW, mod97, label_filler
 
 
 def _iban(r):
@@ -772,7 +772,16 @@ ITEMS = [i_email, i_phone, i_ssn, i_card, i_iban, i_ipv4, i_ipv6, i_api_key, i_a
 FILLERS = ["\n", "-- ----\n", "; ----\n", "# ----\n", "(* ---- *)\n", "*> ----\n", "\n----\n"]
 
 
+# Real addresses in this family's own fixed text (a `gpg` user id, the
+# local end of `ss` and `netstat` lines, an OpenVPN virtual address, a
+# WireGuard peer's allowed address, an AMQP host), left unlabeled when
+# it was written: a detector that removed them was scored as wrong.
+FILLER_VALUES = [("ops@example.cy", "email"), ("172.17.0.3", "ipv4"), ("10.8.0.6", "ipv4"), ("10.9.0.2", "ipv4"),
+                 ("2a01:4f8:c17:1a2b::2", "ipv6")]
+
+
 def heldout10_doc(r, doc, m):
     """One text of the eleventh family: a few blocks, each an item or a
     look-alike, with a line of filler in between now and then."""
     family_doc(r, doc, m, ITEMS, i_look, FILLERS)
+    label_filler(doc, FILLER_VALUES)

@@ -71,7 +71,7 @@ from their own seed (`detect_corpus.py` offsets the split's seed by
 import base64
 import json
 
-from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc, B64, B64URL, LOW
+from detect_values import AN, D, HEX, UHEX, UP, _d, _nz, _put, _s, _seq, _ssn, _tok, with_check, family_doc, B64, B64URL, LOW, label_filler
 
 
 def _iban(r):
@@ -702,7 +702,21 @@ ITEMS = [i_email, i_phone, i_ssn, i_card, i_iban, i_ipv4, i_ipv6, i_api_key, i_a
 FILLERS = ["\n", "---\n", "// ----\n", "-- -- --\n", "~~~~\n", "\n====\n", "#\n"]
 
 
+# Real addresses in this family's own fixed text (the `nslookup`
+# resolver, a `redis-cli` prompt, the `ssh -J` target), left unlabeled
+# when it was written: a detector that removed them was scored as wrong.
+# The `ipconfig` subnet mask stays unlabeled: a mask is no host, and the
+# detector leaves it.
+FILLER_VALUES = [("127.0.0.53", "ipv4"), ("127.0.0.1", "ipv4"), ("10.0.3.7", "ipv4")]
+
+
 def heldout11_doc(r, doc, m):
     """One text of the twelfth family: a few blocks, each an item or a
     look-alike, with a line of filler in between now and then."""
     family_doc(r, doc, m, ITEMS, i_look, FILLERS)
+    # A CIDR route's network address is an IPv4 address (the look-alike
+    # was mislabeled): its address part is an item, the prefix length not.
+    for look in [k for k in doc.looks if k[2] == "cidr_note"]:
+        doc.looks.remove(look)
+        doc.items.append([look[0], look[1] - len("/16"), "ipv4", "t_cidr_route", True])
+    label_filler(doc, FILLER_VALUES)

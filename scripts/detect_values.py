@@ -82,3 +82,25 @@ def _seq(doc, form, parts):
         else:
             doc.t(p)
 
+
+
+def label_filler(doc, values, form="t_filler"):
+    """Label the real addresses a family's own fixed text holds (a
+    resolver, a local socket, a mask): each occurrence of a `values`
+    string outside the planted items and look-alikes becomes an item of
+    its class, so a detector that removes it is not scored as wrong.
+    Called once a text is complete; draws nothing."""
+    text = doc.text()
+    taken = [(a, b) for a, b, *_ in doc.items] + [(a, b) for a, b, _ in doc.looks]
+    for value, cls in values:
+        at = text.find(value)
+        while at >= 0:
+            end = at + len(value)
+            before = text[at - 1:at]
+            after = text[end:end + 1]
+            whole = not (before.isalnum() or before == ".") and not (after.isalnum() or (after == "." and text[end + 1:end + 2].isdigit()))
+            if whole and not any(a < end and at < b for a, b in taken):
+                doc.items.append([at, end, cls, form, True])
+                taken.append((at, end))
+            at = text.find(value, end)
+    doc.items.sort()

@@ -413,6 +413,16 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::Bearer,
                 Lead::Token,
             ),
+            // The key itself as the header's value, with no scheme word
+            // (AssemblyAI's `authorization: <key>`; issue 36, tenth
+            // round): a random-looking token of 20 bytes or more (a
+            // scheme word is shorter and takes the rule above).
+            (
+                r#"(?i-u)(?:proxy-)?authorization(?:["']?[ \t]{0,8}[:=]|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:proxy-)?authorization(?:["']?[ \t]{0,8}(?:=>?|:)|["'][ \t]{0,8},)[ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{20,}"#,
+                Check::Secret,
+                Lead::Token,
+            ),
             (
                 r#"(?i-u)(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)(?:["']?[ \t]{0,8}[:=]|["'][ \t]{0,8},)"#,
                 r#"(?i-u)(?:x-api-key|api-key|apikey|x-auth-token|private-token|x-goog-api-key|ocp-apim-subscription-key|api_key|x-functions-key)(?:["']?[ \t]{0,8}(?:=>?|:)|["'][ \t]{0,8},)[ \t]{0,8}["']?[A-Za-z0-9._~+/=-]{12,}"#,
@@ -506,7 +516,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // `secret_key_base`, whose last word is no secret word.
             (
                 r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
-                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:\\?["']|N')?|\([ \t]{0,8}["']|["'][ \t]{0,8},[ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:\\?["']|N'|@")?|\([ \t]{0,8}["']|["'][ \t]{0,8},[ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Secret,
                 Lead::Any,
             ),
@@ -654,6 +664,16 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r"(?-u)AUTH PLAIN [A-Za-z0-9+/]",
                 r"(?-u)AUTH PLAIN [A-Za-z0-9+/]{8,}={0,2}",
                 Check::SaslPlain,
+                Lead::Token,
+            ),
+            // Redis's `AUTH [user] <password>` (issue 36, tenth round): a
+            // lowercase user name, then a random-looking value. SMTP's
+            // mechanism names (`AUTH LOGIN`, `AUTH CRAM-MD5`) are no
+            // values.
+            (
+                r"(?-u)AUTH [A-Za-z0-9]",
+                r"(?-u)AUTH (?:[a-z][a-z0-9_-]{0,31} )?[A-Za-z0-9._~+/=!#%^&*@-]{12,}",
+                Check::TailSecret,
                 Lead::Token,
             ),
             // SendGrid's keys: `SG.`, 22 and 43 base64url bytes.
@@ -930,6 +950,20 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 ),
                 Check::Phone,
                 Lead::Any,
+            ),
+            // A number dialled with the international prefix `00` for
+            // `+` (`001 433 377 7367`, `0049 30 1234567`; issue 36, tenth
+            // round): only after a context word, as a national number.
+            (
+                r"(?-u)00[1-9]",
+                concat!(
+                    "(?-u)00[1-9][0-9]{0,2}(?:",
+                    gap!(),
+                    "[0-9]{1,10}){1,6}",
+                    end!()
+                ),
+                Check::PhoneNational,
+                Lead::Number,
             ),
             // National numbers with a trunk `0` (German, UK, French,
             // Japanese, Australian, Indian): only after a context word.

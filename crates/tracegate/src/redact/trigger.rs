@@ -32,8 +32,8 @@
 //! this loop skips a word in a few instructions.
 
 use super::validate::{
-    GAP_BYTES, digit_visited, gap_after_digit, gap_len, hex_letters_before, names_a_secret,
-    secret_value_byte, secrets_line_name, secrets_line_start,
+    GAP_BYTES, digit_visited, gap_after_digit, gap_len, hex_letters_before, ipv6_tagged,
+    names_a_secret, secret_value_byte, secrets_line_name, secrets_line_start, track1_start,
 };
 
 /// Byte classes.
@@ -154,6 +154,8 @@ pub(super) fn literals_marked_by(b: u8) -> &'static [(&'static [u8], usize)] {
             (b"ASIA", 0),
             (b"AIza", 0),
             (b"AUTH PLAIN ", 0),
+            // Redis's `AUTH [user] <password>` (tenth round).
+            (b"AUTH ", 0),
         ],
         // `LS0tLS1CRUdJTi`: base64 of `-----BEGIN` (ninth round).
         b'J' => &[(b"eyJ", 2), (b"LS0tLS1CRUdJTi", 12)],
@@ -487,8 +489,11 @@ impl Starts {
                         self.at.push(p - 2);
                     }
                     // A number glued to a word that is not hex
-                    // (`tel4155550132`; `Lead::Number`).
-                    if !hex_letters_before(text, p) && digits_may_match(text, p) {
+                    // (`tel4155550132`; `Lead::Number`), or to track 1's
+                    // `%B`.
+                    if (!hex_letters_before(text, p) || track1_start(text, p))
+                        && digits_may_match(text, p)
+                    {
                         self.at.push(p);
                     }
                 }
@@ -666,13 +671,11 @@ impl Starts {
         // An IPv6 address has no word byte, `:` or `.` right before it
         // (its check refuses one), so `ab::ab::…` starts nothing after
         // its first address.
-        // (An SMTP address literal's tag, `[IPv6:`, is no group of it.)
+        // (A tag, SMTP's `[IPv6:` or SPF's `ip6:`, is no group of it.)
         let free = |i: usize| {
             i == 0
                 || !(is_word(text[i - 1]) || matches!(text[i - 1], b':' | b'.'))
-                || (i >= 6
-                    && text[i - 1] == b':'
-                    && text[i - 6..i - 1].eq_ignore_ascii_case(b"[ipv6"))
+                || ipv6_tagged(text, i)
         };
         if text.get(p + 1) == Some(&b':') && free(p) {
             self.at.push(p);

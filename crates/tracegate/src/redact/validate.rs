@@ -270,7 +270,8 @@ pub(crate) fn check(
             .map(|e| (start, e))
         }
         Check::Ssn => {
-            (ssn_ok(s) && !joined_context(text, start, end, b"-._")).then_some((start, end))
+            (ssn_ok(s) && !joined_context(text, start, end, b"-._") && !part_number(text, start))
+                .then_some((start, end))
         }
         Check::SsnLoose => (ssn_ok(s)
             && !joined_context(text, start, end, b"-.,_:/")
@@ -300,6 +301,7 @@ pub(crate) fn check(
         Check::Ipv4 => (ipv4_ok(s)
             && !unspecified(s)
             && !netmask(s)
+            && !dotted_clock(s)
             && !event_header_version(text, start, end)
             && (!outline_number(text, start, end) || confirmed())
             && (!joined_context(text, start, end, b".") || tcpdump_port(text, start, end))
@@ -326,8 +328,12 @@ pub(crate) fn lead_ok(lead: Lead, text: &[u8], start: usize) -> bool {
         Lead::Number => {
             // After a digit the number goes on; after a word of hex letters
             // the digits are part of a hex id.
+            // Track 1's `%B` (start sentinel and format code) is no hex
+            // id's last letter (issue 36, tenth round).
             let glued = prev.is_ascii_digit()
-                || (prev.is_ascii_alphabetic() && hex_letters_before(text, start));
+                || (prev.is_ascii_alphabetic()
+                    && hex_letters_before(text, start)
+                    && !track1_start(text, start));
             !glued
         }
     }
@@ -427,6 +433,8 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     if url_userinfo(text, word)
         || kerberos_principal(text, word, kept)
         || ssh_key_comment(text, word)
+        || scp_target(text, end)
+        || message_id_header(text, word)
     {
         return None;
     }
@@ -451,6 +459,47 @@ fn kerberos_principal(text: &[u8], lstart: usize, domain: &str) -> bool {
         && text[lstart - 1] == b'/'
         && domain.bytes().any(|b| b.is_ascii_uppercase())
         && !domain.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// An `scp` or `rsync` target (`deploy@build-07.example.mc:/tmp/`,
+/// `www@web-2:~/site/`): a colon and a path (`/` or `~`) glued after the
+/// host (issue 36, tenth round). A login on a host, not a mailbox; an
+/// address a sentence follows with a colon has a blank after it.
+fn scp_target(text: &[u8], end: usize) -> bool {
+    text.get(end) == Some(&b':') && matches!(text.get(end + 1), Some(b'/' | b'~'))
+}
+
+/// A message id in a mail header that holds only ids (`Message-ID:`,
+/// `In-Reply-To:`, `References:`, `Content-ID:`, `Resent-Message-ID:`):
+/// `<` right before the local part, and the line starting with one of
+/// those names (issue 36, tenth round). RFC 5322 makes an id
+/// `<left@right>`, a token of the sending machine, no mailbox; the
+/// addresses of `From:`, `To:`, `Cc:` stand on lines of their own.
+fn message_id_header(text: &[u8], lstart: usize) -> bool {
+    if lstart == 0 || text[lstart - 1] != b'<' {
+        return false;
+    }
+    let before = &text[..lstart - 1];
+    let line = before
+        .iter()
+        .rev()
+        .take(998)
+        .take_while(|&&b| b != b'\n')
+        .count();
+    let line = &before[before.len() - line..];
+    let Some(colon) = line.iter().position(|&b| b == b':') else {
+        return false;
+    };
+    let name = &line[..colon];
+    [
+        &b"message-id"[..],
+        b"in-reply-to",
+        b"references",
+        b"content-id",
+        b"resent-message-id",
+    ]
+    .iter()
+    .any(|n| name.eq_ignore_ascii_case(n))
 }
 
 /// The comment after an OpenSSH public key (`ssh-ed25519 AAAAC3Nza… deploy@host`):
@@ -661,8 +710,11 @@ fn value_start(s: &[u8]) -> Option<usize> {
             {
                 cut += 8;
             }
-            // T-SQL's national string literal (`PASSWORD = N'…'`).
+            // T-SQL's national string literal (`PASSWORD = N'…'`), and
+            // Objective-C's string literal (`kApiSecret = @"…"`; issue 36,
+            // tenth round).
             Some(b'N') if cut > name && s.get(cut + 1) == Some(&b'\'') => cut += 1,
+            Some(b'@') if cut > name && s.get(cut + 1) == Some(&b'"') => cut += 1,
             Some(b'0'..=b'9')
                 if cut > name
                     && s[name..cut].iter().all(|b| matches!(b, b' ' | b'\t'))
@@ -922,6 +974,43 @@ fn uuid_like(t: &[u8]) -> bool {
 /// numbers are 3-3-4, ZIP codes 5 or 5-4), so the ranges ([`ssn_ok`]) and
 /// the grouping identify it without a context word; a reference word
 /// (`ref`, `order`, `case`: the `us_ssn` context's `not_words`) vetoes it.
+/// Whether the word before `start` (across blanks, `:`, `#` and `.`)
+/// names a part number: `P/N`, `PN`, `Part`, `Part No.` (issue 36, tenth
+/// round). A manufacturer's part numbers take the SSN's `3-2-4` shape
+/// (`P/N 412-55-1234 Rev C`); the word says what the number is.
+fn part_number(text: &[u8], start: usize) -> bool {
+    let skip = |t: &[u8]| {
+        t.len()
+            - t.iter()
+                .rev()
+                .take(4)
+                .take_while(|b| matches!(b, b' ' | b'\t' | b':' | b'#' | b'.'))
+                .count()
+    };
+    fn word(t: &[u8]) -> (usize, &[u8]) {
+        let n = t
+            .iter()
+            .rev()
+            .take(6)
+            .take_while(|b| b.is_ascii_alphabetic() || **b == b'/')
+            .count();
+        (t.len() - n, &t[t.len() - n..])
+    }
+    let (from, w) = word(&text[..skip(&text[..start])]);
+    let whole = |from: usize| from == 0 || !text[from - 1].is_ascii_alphanumeric();
+    if w.eq_ignore_ascii_case(b"p/n")
+        || w.eq_ignore_ascii_case(b"pn")
+        || w.eq_ignore_ascii_case(b"part")
+    {
+        return whole(from);
+    }
+    if w.eq_ignore_ascii_case(b"no") {
+        let (from, w) = word(&text[..skip(&text[..from])]);
+        return w.eq_ignore_ascii_case(b"part") && whole(from);
+    }
+    false
+}
+
 fn spaced_ssn(text: &[u8], start: usize, end: usize) -> bool {
     let s = &text[start..end];
     let shape = s.len() == 11
@@ -1280,6 +1369,46 @@ fn key_before(text: &[u8], start: usize) -> Option<&[u8]> {
     Some(&before[upto - key_len..upto])
 }
 
+/// A key right before a value ([`key_before`]) one of whose parts (split
+/// at `_`, `-` and a camelCase capital) names a card: `"_pan":`,
+/// `card_no=`, `cardNumber:`, `"payment_card":` (issue 36, tenth round).
+/// A solid 17-19 digit run stored so is the card its key says; a part
+/// must be the whole word (`discard` names none).
+fn card_key(text: &[u8], start: usize) -> bool {
+    let Some(key) = key_before(text, start) else {
+        return false;
+    };
+    let mut from = 0;
+    for i in 0..=key.len() {
+        let cut = i == key.len()
+            || matches!(key[i], b'_' | b'-')
+            || (i > 0 && key[i].is_ascii_uppercase() && key[i - 1].is_ascii_lowercase());
+        if !cut {
+            continue;
+        }
+        let part = &key[from..i];
+        if [
+            &b"pan"[..],
+            b"card",
+            b"cc",
+            b"ccnum",
+            b"cardnumber",
+            b"cardno",
+        ]
+        .iter()
+        .any(|w| part.eq_ignore_ascii_case(w))
+        {
+            return true;
+        }
+        from = if i < key.len() && matches!(key[i], b'_' | b'-') {
+            i + 1
+        } else {
+            i
+        };
+    }
+    false
+}
+
 /// An id key right before a value (`"id": "…"`, `message_id=…`,
 /// `"guildId": …`): the value is an identifier.
 fn id_key(text: &[u8], start: usize) -> bool {
@@ -1440,9 +1569,11 @@ fn card_span(
             continue;
         }
         let lens = || body.iter().map(|g| g.0);
+        // 19-digit UnionPay and Verve cards are embossed 6 + 13
+        // (`621718 3625224363629`; issue 36, tenth round).
         let printed = k == 1
             || (lens().take(k - 1).all(|g| g == 4) && (1..=4).contains(&body[k - 1].0))
-            || matches!(body, [(4, _), (6, _), (4 | 5, _)]);
+            || matches!(body, [(4, _), (6, _), (4 | 5, _)] | [(6, _), (13, _)]);
         if !printed {
             continue;
         }
@@ -1472,7 +1603,16 @@ fn card_span(
                 && !confirmed()
                 && !expiry_after(text, e)
                 && !track2_pan(text, start, e)
+                && !track1_pan(text, start, e)
+                && !card_key(text, start)
             {
+                return None;
+            }
+            // Six digits and thirteen are as often an id and an epoch in
+            // milliseconds (`#577978 1767776935119`) as a 19-digit card
+            // embossed so: a card only after a card word or under a card
+            // key (issue 36, tenth round).
+            if k == 2 && body[0].0 == 6 && !confirmed() && !card_key(text, start) {
                 return None;
             }
             // A solid run of 13 digits is an EAN-13 or GLN barcode, an
@@ -1549,6 +1689,20 @@ fn track2_pan(text: &[u8], start: usize, end: usize) -> bool {
         && text
             .get(end + 1..end + 5)
             .is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+}
+
+/// Whether `start` follows track 1's start sentinel and format code `%B`
+/// (ISO 7813: `%B<PAN>^<NAME>^<YYMM>…?`; issue 36, tenth round).
+pub(crate) fn track1_start(text: &[u8], start: usize) -> bool {
+    start >= 2 && &text[start - 2..start] == b"%B"
+}
+
+/// Whether `text[start..end]` is the account number of magnetic-stripe
+/// track 1 data: `%B` right before it and the `^` field separator right
+/// after (issue 36, tenth round). Like track 2's, the framing marks a card
+/// number whatever its length.
+fn track1_pan(text: &[u8], start: usize, end: usize) -> bool {
+    track1_start(text, start) && text.get(end) == Some(&b'^')
 }
 
 /// Whether the solid digit run `text[start..end]`, standing as a token of
@@ -1930,7 +2084,14 @@ fn national_phone_ok(text: &[u8], start: usize, end: usize) -> bool {
         return false;
     };
     let digits = s.iter().filter(|b| b.is_ascii_digit()).count();
-    if !(9..=12).contains(&digits) || joined_context(text, start, end, b"-./_:") {
+    // After the international prefix `00`, E.164's 8-15 digits (issue
+    // 36, tenth round).
+    let len_ok = if s.starts_with(b"00") {
+        (10..=17).contains(&digits)
+    } else {
+        (9..=12).contains(&digits)
+    };
+    if !len_ok || joined_context(text, start, end, b"-./_:") {
         return false;
     }
     // Glued to a digit or a `+` before (a word before a number is its
@@ -2058,6 +2219,34 @@ fn event_header_version(text: &[u8], start: usize, end: usize) -> bool {
 /// always was). No host has such an address (240/4 and the
 /// broadcast address are reserved), so it identifies nobody (issue 36,
 /// fourth round).
+/// A clock time written with dots and milliseconds (`10.02.11.118`:
+/// hours 00-23, minutes and seconds of two digits, three digits of
+/// milliseconds), with a leading zero in one of the first three fields
+/// (issue 36, tenth round). An address's bytes are not written with
+/// leading zeros (many parsers read them as octal), a clock's fields are.
+fn dotted_clock(s: &[u8]) -> bool {
+    let mut parts = s.split(|&b| b == b'.');
+    let (Some(h), Some(m), Some(sec), Some(ms), None) = (
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+    ) else {
+        return false;
+    };
+    let num = |p: &[u8]| {
+        p.iter()
+            .fold(0u32, |a, &b| a * 10 + u32::from(b.wrapping_sub(b'0')))
+    };
+    [h, m, sec].iter().all(|p| p.len() == 2)
+        && ms.len() == 3
+        && num(h) <= 23
+        && num(m) <= 59
+        && num(sec) <= 59
+        && [h, m, sec].iter().any(|p| p[0] == b'0')
+}
+
 fn netmask(s: &[u8]) -> bool {
     let mut bits = 0u32;
     for o in s.split(|&b| b == b'.') {
@@ -2274,13 +2463,25 @@ fn ipv4_ok(s: &[u8]) -> bool {
 /// and the bare `::` out; `::1` is therefore not redacted (it is loopback,
 /// not personal). An address that ends in an IPv4 address (`::ffff:1.2.3.4`,
 /// `64:ff9b::1.2.3.4`) is taken whole, its IPv4 tail with it.
+/// Whether a tag and its colon stand right before `start`, naming the
+/// address after them: an SMTP address literal's `[IPv6:` (RFC 5321,
+/// `[IPv6:2001:db8::1]`), or SPF's `ip6:` mechanism (RFC 7208, `v=spf1
+/// ip6:2001:db8::/32 -all`; issue 36, tenth round) when it is a word of
+/// its own (`zip6:` is none). The tag's colon is no group separator.
+pub(crate) fn ipv6_tagged(text: &[u8], start: usize) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    start >= 1
+        && text[start - 1] == b':'
+        && (start >= 6 && text[start - 6..start - 1].eq_ignore_ascii_case(b"[ipv6")
+            || start >= 4
+                && text[start - 4..start - 1].eq_ignore_ascii_case(b"ip6")
+                && (start == 4 || !word(text[start - 5])))
+}
+
 fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
     let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-    // An SMTP address literal tags the address (`[IPv6:2001:db8::1]`,
-    // RFC 5321): the tag's colon is no group separator.
-    let tagged = start >= 6 && text[start - 6..start - 1].eq_ignore_ascii_case(b"[ipv6");
     if start > 0
-        && !(tagged && text[start - 1] == b':')
+        && !ipv6_tagged(text, start)
         && (word(&text[start - 1]) || matches!(text[start - 1], b':' | b'.'))
     {
         return None;
