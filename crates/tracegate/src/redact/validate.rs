@@ -968,12 +968,6 @@ fn uuid_like(t: &[u8]) -> bool {
         })
 }
 
-/// An SSN printed `AAA GG SSSS` with one blank in each gap, standing alone:
-/// no digit group glued on either side by a gap (`123 45 6789 0`, `7 123
-/// 45 6789`). No other number is commonly printed in that grouping (phone
-/// numbers are 3-3-4, ZIP codes 5 or 5-4), so the ranges ([`ssn_ok`]) and
-/// the grouping identify it without a context word; a reference word
-/// (`ref`, `order`, `case`: the `us_ssn` context's `not_words`) vetoes it.
 /// Whether the word before `start` (across blanks, `:`, `#` and `.`)
 /// names a part number: `P/N`, `PN`, `Part`, `Part No.` (issue 36, tenth
 /// round). A manufacturer's part numbers take the SSN's `3-2-4` shape
@@ -1011,6 +1005,12 @@ fn part_number(text: &[u8], start: usize) -> bool {
     false
 }
 
+/// An SSN printed `AAA GG SSSS` with one blank in each gap, standing alone:
+/// no digit group glued on either side by a gap (`123 45 6789 0`, `7 123
+/// 45 6789`). No other number is commonly printed in that grouping (phone
+/// numbers are 3-3-4, ZIP codes 5 or 5-4), so the ranges ([`ssn_ok`]) and
+/// the grouping identify it without a context word; a reference word
+/// (`ref`, `order`, `case`: the `us_ssn` context's `not_words`) vetoes it.
 fn spaced_ssn(text: &[u8], start: usize, end: usize) -> bool {
     let s = &text[start..end];
     let shape = s.len() == 11
@@ -2214,11 +2214,6 @@ fn event_header_version(text: &[u8], start: usize, end: usize) -> bool {
     tag && head.iter().filter(|&&b| b == b'|').count() == 3
 }
 
-/// A netmask (`255.255.255.0`, `255.255.240.0`): 255 first and the
-/// ones contiguous, not all ones (the broadcast address stays one, as it
-/// always was). No host has such an address (240/4 and the
-/// broadcast address are reserved), so it identifies nobody (issue 36,
-/// fourth round).
 /// A clock time written with dots and milliseconds (`10.02.11.118`:
 /// hours 00-23, minutes and seconds of two digits, three digits of
 /// milliseconds), with a leading zero in one of the first three fields
@@ -2247,6 +2242,11 @@ fn dotted_clock(s: &[u8]) -> bool {
         && [h, m, sec].iter().any(|p| p[0] == b'0')
 }
 
+/// A netmask (`255.255.255.0`, `255.255.240.0`): 255 first and the
+/// ones contiguous, not all ones (the broadcast address stays one, as it
+/// always was). No host has such an address (240/4 and the
+/// broadcast address are reserved), so it identifies nobody (issue 36,
+/// fourth round).
 fn netmask(s: &[u8]) -> bool {
     let mut bits = 0u32;
     for o in s.split(|&b| b == b'.') {
@@ -2458,11 +2458,6 @@ fn ipv4_ok(s: &[u8]) -> bool {
     })
 }
 
-/// A real IPv6 address (full or `::`-compressed). Compressed forms need two
-/// non-empty groups and a digit, which keeps code paths (`std::io`, `A::B`)
-/// and the bare `::` out; `::1` is therefore not redacted (it is loopback,
-/// not personal). An address that ends in an IPv4 address (`::ffff:1.2.3.4`,
-/// `64:ff9b::1.2.3.4`) is taken whole, its IPv4 tail with it.
 /// Whether a tag and its colon stand right before `start`, naming the
 /// address after them: an SMTP address literal's `[IPv6:` (RFC 5321,
 /// `[IPv6:2001:db8::1]`), or SPF's `ip6:` mechanism (RFC 7208, `v=spf1
@@ -2478,6 +2473,11 @@ pub(crate) fn ipv6_tagged(text: &[u8], start: usize) -> bool {
                 && (start == 4 || !word(text[start - 5])))
 }
 
+/// A real IPv6 address (full or `::`-compressed). Compressed forms need two
+/// non-empty groups and a digit, which keeps code paths (`std::io`, `A::B`)
+/// and the bare `::` out; `::1` is therefore not redacted (it is loopback,
+/// not personal). An address that ends in an IPv4 address (`::ffff:1.2.3.4`,
+/// `64:ff9b::1.2.3.4`) is taken whole, its IPv4 tail with it.
 fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
     let word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
     if start > 0
