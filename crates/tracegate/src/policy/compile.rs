@@ -162,6 +162,15 @@ impl Draft {
         self.sink_table_at.get(i)
     }
 
+    /// An error at `at` when the policy wrote the key there, else on the
+    /// policy as a whole (its first file).
+    pub(super) fn error_at(&self, at: Option<&Loc>, msg: String) -> PolicyError {
+        match at {
+            Some(l) => l.error(msg),
+            None => PolicyError::whole(self.files.first().unwrap_or(&self.source), msg),
+        }
+    }
+
     /// The policy, with its redaction and referenced files.
     pub(super) fn finish(
         self,

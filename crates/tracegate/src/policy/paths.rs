@@ -78,15 +78,7 @@ pub fn check(
     referenced: &[Referenced],
     canon: &Canon,
 ) -> Vec<PolicyError> {
-    let origin = draft
-        .files
-        .first()
-        .cloned()
-        .unwrap_or_else(|| draft.source.clone());
-    let error = |at: &Option<Loc>, msg: String| match at {
-        Some(l) => l.error(msg),
-        None => PolicyError::whole(&origin, msg),
-    };
+    let error = |at: &Option<Loc>, msg: String| draft.error_at(at.as_ref(), msg);
     let mut written: Vec<Written> = Vec::new();
     for (i, s) in draft.sinks.iter().enumerate() {
         if let Some(SinkOutput::File(p)) = &s.output {

@@ -179,15 +179,7 @@ pub(super) fn store_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
 /// How an error about a key file is placed: at its key (`at`) when the
 /// policy wrote it there, else on the policy as a whole.
 fn key_error<'d>(draft: &'d Draft, at: Option<&'d Loc>) -> impl Fn(String) -> PolicyError + 'd {
-    let origin = draft
-        .files
-        .first()
-        .cloned()
-        .unwrap_or_else(|| draft.source.clone());
-    move |msg| match at {
-        Some(at) => at.error(msg),
-        None => PolicyError::whole(&origin, msg),
-    }
+    move |msg| draft.error_at(at, msg)
 }
 
 /// The key file at `path` as a referenced file of `kind`: its fingerprint,
@@ -289,11 +281,7 @@ pub(super) fn tls_files(
     draft: &mut Draft,
     check: Option<&dyn TlsCheck>,
 ) -> (Vec<Referenced>, Vec<PolicyError>) {
-    let origin = draft
-        .files
-        .first()
-        .cloned()
-        .unwrap_or_else(|| draft.source.clone());
+    let origin = draft.files.first().unwrap_or(&draft.source).clone();
     let mut refs = Vec::new();
     let mut errors = Vec::new();
     let mut err = |msg: String| errors.push(PolicyError::whole(&origin, msg));
@@ -430,20 +418,12 @@ fn read_token_file(
 /// Build the redaction of every sink of `draft`, reporting every error.
 pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
     let settings = &policy.redact;
-    let origin = policy
-        .files
-        .first()
-        .cloned()
-        .unwrap_or_else(|| policy.source.clone());
     let at = &policy.redact_at;
     let mut errors = Vec::new();
     // Every error names the line it is about; the whole policy only when
     // nothing in it is to blame.
     let mut err = |loc: Option<&Loc>, msg: String| {
-        errors.push(match loc.or(at.section.as_ref()) {
-            Some(l) => l.error(msg),
-            None => PolicyError::whole(&origin, msg),
-        })
+        errors.push(policy.error_at(loc.or(at.section.as_ref()), msg))
     };
 
     let mut referenced = Vec::new();
