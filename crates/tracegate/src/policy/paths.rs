@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::compile::{Draft, Loc};
-use super::error::{PolicyError, shown};
+use super::error::{PolicyError, shown, shown_path};
 use super::load::PolicyFile;
 use super::{Referenced, SinkOutput};
 
@@ -112,7 +112,7 @@ pub fn check(
                     "{} writes to the same file as {} (`{}`)",
                     w.what,
                     first.what,
-                    shown(&w.path.display().to_string())
+                    shown_path(&w.path)
                 ),
             ));
         }
@@ -128,7 +128,7 @@ pub fn check(
                 &at,
                 format!(
                     "[[source]] `{}` is the file {} writes; tracegate would read its own output",
-                    shown(&s.path.display().to_string()),
+                    shown_path(&s.path),
                     w.what
                 ),
             ));
@@ -138,7 +138,7 @@ pub fn check(
                 &at,
                 format!(
                     "[[source]] `{}` is followed twice; every record would be judged twice",
-                    shown(&s.path.display().to_string())
+                    shown_path(&s.path)
                 ),
             ));
         }
@@ -163,11 +163,7 @@ pub fn check(
         if let Some((_, what)) = inputs.iter().find(|(p, _)| *p == w.path) {
             errors.push(error(
                 &w.at,
-                format!(
-                    "{} writes to {what} (`{}`)",
-                    w.what,
-                    shown(&w.path.display().to_string())
-                ),
+                format!("{} writes to {what} (`{}`)", w.what, shown_path(&w.path)),
             ));
             continue;
         }
@@ -185,7 +181,7 @@ pub fn check(
                 format!(
                     "{} writes a `*.toml` file into the policy folder (`{}`); it would become policy",
                     w.what,
-                    shown(&w.path.display().to_string())
+                    shown_path(&w.path)
                 ),
             ));
         }

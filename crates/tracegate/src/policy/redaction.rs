@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 
 use super::compile::{Draft, Loc};
 use super::env::EnvUse;
-use super::error::{PolicyError, PolicyErrors, shown};
+use super::error::{PolicyError, PolicyErrors, shown, shown_path};
 use super::load::{MAX_KEY_FILE_BYTES, MAX_KEYWORD_FILE_BYTES, read_regular};
 use super::tls::{
     LoadedFile, MAX_PEM_FILE_BYTES, MAX_TOKEN_FILE_BYTES, MIN_TOKEN_BYTES, Secret, TlsCheck,
@@ -157,7 +157,7 @@ pub(super) fn store_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
     };
     const WHAT: &str = "[fleet] store_key_file";
     let err = key_error(draft, draft.store_key_at.as_ref());
-    let at = shown(&path.display().to_string());
+    let at = shown_path(path);
     // SECURITY: the same rules as an audit key (at least 32 bytes; a FIFO
     // or device is refused), the ones the replica loads it with
     // (`StoreKey::load`); no error quotes the key.
@@ -200,7 +200,7 @@ fn key_reference(
         }),
         Err(cause) => Err(err(format!(
             "cannot read {what} `{}`: {cause}",
-            shown(&path.display().to_string())
+            shown_path(path)
         ))),
     }
 }
@@ -368,7 +368,7 @@ fn read_tls(
         }
         Err(cause) => Err(format!(
             "cannot read {key} `{}`: {cause}",
-            shown(&f.path.display().to_string())
+            shown_path(&f.path)
         )),
     }
 }
@@ -379,14 +379,14 @@ fn read_token(t: &mut Secret, key: &str, refs: &mut Vec<Referenced>) -> Result<(
     if len < MIN_TOKEN_BYTES {
         return Err(format!(
             "{key} `{}` holds a token of {len} bytes; at least {MIN_TOKEN_BYTES} are needed",
-            shown(&t.path().display().to_string())
+            shown_path(t.path())
         ));
     }
     if !t.expose().iter().all(|b| b.is_ascii_graphic()) {
         // A header value must be visible ASCII.
         return Err(format!(
             "{key} `{}`: the token must be printable ASCII without blanks",
-            shown(&t.path().display().to_string())
+            shown_path(t.path())
         ));
     }
     Ok(())
@@ -410,7 +410,7 @@ fn read_token_file(
         }
         Err(cause) => Err(format!(
             "cannot read {key} `{}`: {cause}",
-            shown(&f.path.display().to_string())
+            shown_path(&f.path)
         )),
     }
 }
@@ -720,17 +720,13 @@ fn action(s: &str, name: &str, err: &mut impl FnMut(String)) -> Action {
 /// Words of a keyword file: one a line, blank lines and `#` comments
 /// skipped; with the SHA-256 (hex) of the file's bytes.
 fn read_words(path: &Path) -> Result<(Vec<String>, String), String> {
-    let r = read_regular(path, MAX_KEYWORD_FILE_BYTES).map_err(|cause| {
-        format!(
-            "cannot read `{}`: {cause}",
-            shown(&path.display().to_string())
-        )
-    })?;
+    let r = read_regular(path, MAX_KEYWORD_FILE_BYTES)
+        .map_err(|cause| format!("cannot read `{}`: {cause}", shown_path(path)))?;
     let sha256 = hex::encode(Sha256::digest(&r.bytes));
     let text = String::from_utf8(r.bytes).map_err(|e| {
         format!(
             "`{}` is not valid UTF-8 (byte {})",
-            shown(&path.display().to_string()),
+            shown_path(path),
             e.utf8_error().valid_up_to()
         )
     })?;
@@ -751,10 +747,7 @@ fn read_key(key_file: Option<&Path>) -> Result<Option<(RedactKey, Referenced)>, 
         Some(p) => (
             read_regular(p, MAX_KEY_FILE_BYTES)
                 .map_err(|cause| {
-                    format!(
-                        "cannot read [redact] key_file `{}`: {cause}",
-                        shown(&p.display().to_string())
-                    )
+                    format!("cannot read [redact] key_file `{}`: {cause}", shown_path(p))
                 })?
                 .bytes,
             p.display().to_string(),
