@@ -183,7 +183,7 @@ fn export(args: &ExportArgs) -> anyhow::Result<(String, u8)> {
 pub(crate) fn verified_entries(
     args: &ExportArgs,
 ) -> anyhow::Result<(crate::audit::SignedCheck, VerifyReport, Vec<Entry>)> {
-    let key = args.key_file.as_deref().map(AuditKey::load).transpose()?;
+    let key = AuditKey::load_if(args.key_file.as_deref())?;
     let check = super::audit_verify::signed_check(&args.public_keys, None)?;
     let report = verify_signed(&args.file, key.as_ref(), args.anchor.as_deref(), &check)?;
     let cut = match &report.status {

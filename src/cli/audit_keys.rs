@@ -137,23 +137,17 @@ pub(crate) fn write_new(path: &Path, bytes: &[u8], mode: u32, note: &str) -> any
 
 /// Run `audit head`.
 pub fn head(args: &HeadArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
-    let verified = args
-        .key_file
-        .as_deref()
-        .map(AuditKey::load)
-        .transpose()
-        .and_then(|key| {
-            let check = super::audit_verify::signed_check(&args.public_keys, None)?;
-            let report = crate::audit::verify_signed(&args.file, key.as_ref(), None, &check)?;
-            let note = read_note_file(&note_path(&args.file)).map_err(|e| {
-                crate::audit::AuditError::Read {
-                    path: args.file.clone(),
-                    kind: e.kind(),
-                    cause: crate::io_text::io_cause(&e),
-                }
+    let verified = AuditKey::load_if(args.key_file.as_deref()).and_then(|key| {
+        let check = super::audit_verify::signed_check(&args.public_keys, None)?;
+        let report = crate::audit::verify_signed(&args.file, key.as_ref(), None, &check)?;
+        let note =
+            read_note_file(&note_path(&args.file)).map_err(|e| crate::audit::AuditError::Read {
+                path: args.file.clone(),
+                kind: e.kind(),
+                cause: crate::io_text::io_cause(&e),
             })?;
-            Ok((report, note))
-        });
+        Ok((report, note))
+    });
     let (report, note) = match verified {
         Ok(v) => v,
         Err(e) => {
@@ -200,7 +194,7 @@ pub fn head(args: &HeadArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
 pub fn sign(args: &SignArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
     let file = args.file.display();
     let done = (|| -> Result<Result<Option<crate::audit::Head>, u8>, crate::audit::AuditError> {
-        let key = args.key_file.as_deref().map(AuditKey::load).transpose()?;
+        let key = AuditKey::load_if(args.key_file.as_deref())?;
         let signer = Arc::new(SigningKey::load(&args.signing_key)?);
         let report =
             crate::audit::verify_anchored(&args.file, key.as_ref(), args.anchor.as_deref())?;

@@ -229,11 +229,7 @@ fn allowed_windows(
             .map(|w| (w.start, w.end))
             .collect());
     };
-    let key = args
-        .audit_key_file
-        .as_deref()
-        .map(crate::audit::AuditKey::load)
-        .transpose()?;
+    let key = crate::audit::AuditKey::load_if(args.audit_key_file.as_deref())?;
     let check = super::audit_verify::signed_check(&args.public_keys, None)?;
     audited_windows(
         log,

@@ -268,11 +268,7 @@ pub fn load_signer(
 pub fn open_configured(
     settings: &crate::policy::AuditSettings,
 ) -> Result<AuditLog<std::fs::File>, AuditError> {
-    let key = settings
-        .key_file
-        .as_deref()
-        .map(AuditKey::load)
-        .transpose()?;
+    let key = AuditKey::load_if(settings.key_file.as_deref())?;
     let signer = load_signer(settings)?;
     Ok(AuditLog::open(&settings.path, key, settings.lock_timeout)?
         .with_anchor(settings.anchor.clone())?

@@ -1393,11 +1393,7 @@ fn open_io(
     fleet: &crate::policy::FleetSettings,
     store: Option<StoreClient>,
 ) -> Result<Io, crate::audit::AuditError> {
-    let key = settings
-        .key_file
-        .as_deref()
-        .map(AuditKey::load)
-        .transpose()?;
+    let key = AuditKey::load_if(settings.key_file.as_deref())?;
     let mut ledger = Ledger::open(
         settings.path.clone(),
         key,
