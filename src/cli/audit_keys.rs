@@ -140,12 +140,8 @@ pub fn head(args: &HeadArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
     let verified = AuditKey::load_if(args.key_file.as_deref()).and_then(|key| {
         let check = super::audit_verify::signed_check(&args.public_keys, None)?;
         let report = crate::audit::verify_signed(&args.file, key.as_ref(), None, &check)?;
-        let note =
-            read_note_file(&note_path(&args.file)).map_err(|e| crate::audit::AuditError::Read {
-                path: args.file.clone(),
-                kind: e.kind(),
-                cause: crate::io_text::io_cause(&e),
-            })?;
+        let note = read_note_file(&note_path(&args.file))
+            .map_err(|e| crate::audit::AuditError::read(&args.file, &e))?;
         Ok((report, note))
     });
     let (report, note) = match verified {

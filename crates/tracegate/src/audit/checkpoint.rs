@@ -169,7 +169,7 @@ pub(crate) fn read_mark(
         Ok(Some(b)) => b,
         Ok(None) => return Ok(CheckpointState::Missing),
         Err(OpenFail::NotRegular) => return invalid(Invalid::NotRegular),
-        Err(OpenFail::Io(e)) => return Err(read_err(path, &e)),
+        Err(OpenFail::Io(e)) => return Err(AuditError::read(path, &e)),
     };
     if bytes.len() as u64 > MAX_SMALL_FILE {
         return invalid(Invalid::TooLarge);
@@ -196,14 +196,6 @@ pub(crate) fn read_mark(
                 invalid(Invalid::BadMac)
             }
         }
-    }
-}
-
-fn read_err(path: &Path, e: &io::Error) -> AuditError {
-    AuditError::Read {
-        path: path.to_path_buf(),
-        kind: e.kind(),
-        cause: io_cause(e),
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::chain::{AuditKey, ZERO_PREV, link_hash};
 use super::entry::{AuditEvent, CloseCause, Entry, parse_entry};
-use super::error::{AuditError, io_cause};
+use super::error::AuditError;
 use super::lines::Snapshot;
 use super::verify::TamperKind;
 
@@ -72,11 +72,7 @@ impl Entries<'_> {
             Ok(Some(l)) => l,
             Ok(None) => return None,
             Err(e) => {
-                return Some(Err(AuditError::Read {
-                    path: self.path.clone(),
-                    kind: e.kind(),
-                    cause: io_cause(&e),
-                }));
+                return Some(Err(AuditError::read(&self.path, &e)));
             }
         };
         if !line.complete && !line.too_long {

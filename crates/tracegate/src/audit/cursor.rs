@@ -11,7 +11,7 @@ use std::path::Path;
 use super::MAX_LINE_BYTES;
 use super::chain::{AuditKey, ZERO_PREV, link_hash};
 use super::entry::{Entry, parse_entry};
-use super::error::{AuditError, io_cause};
+use super::error::AuditError;
 use super::verify::TamperKind;
 
 /// Where a reader stopped in a log: the byte offset after the last
@@ -68,11 +68,7 @@ impl LogCursor {
         key: Option<&AuditKey>,
         mut seen: impl FnMut(&Entry),
     ) -> Result<u64, AuditError> {
-        let read_err = |e: &std::io::Error| AuditError::Read {
-            path: path.to_path_buf(),
-            kind: e.kind(),
-            cause: io_cause(e),
-        };
+        let read_err = |e: &std::io::Error| AuditError::read(path, e);
         let mut file = match File::open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && self.file_id.is_none() => {

@@ -854,11 +854,7 @@ impl<S: LogSink> AuditLog<S> {
     }
 
     fn read_err(&self, e: &io::Error) -> AuditError {
-        AuditError::Read {
-            path: self.path.clone(),
-            kind: e.kind(),
-            cause: io_cause(e),
-        }
+        AuditError::read(&self.path, e)
     }
 }
 
