@@ -713,8 +713,7 @@ fn build(
         .map(|(path, _)| path.to_string())
         .collect();
     let (fields, field_spans) = field_set(ctx, standard.fields);
-    let content_fields = full.content_fields.unwrap_or_default();
-    for name in &content_fields {
+    for name in full.content_fields.iter().flatten() {
         refuse_reserved(ctx, name.get_ref(), name.span());
         if let Some((_, at)) = field_spans.iter().find(|(n, _)| n == name.get_ref()) {
             // Point at whichever of the two the user wrote.
@@ -733,10 +732,7 @@ fn build(
             );
         }
     }
-    let content_fields: Vec<String> = content_fields
-        .into_iter()
-        .map(Spanned::into_inner)
-        .collect();
+    let content_fields = strings(full.content_fields);
     let content_attr_spans = full.content_attributes.unwrap_or_default();
     for name in &content_attr_spans {
         refuse_reserved(ctx, name.get_ref(), name.span());
