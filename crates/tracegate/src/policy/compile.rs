@@ -1833,20 +1833,17 @@ fn sinks(
             continue;
         }
         let output_at = ctx.loc_of(&s.output);
-        let output = match s.output {
-            Some(o) => match SinkOutput::parse(o.get_ref(), |p| ctx.resolve(o.span(), p)) {
-                Some(out) => Some(out),
-                None => {
-                    ctx.err_hint(
-                        o.span(),
-                        "unknown sink output",
-                        "use `file:PATH`, `stdout`, or `otlp+http://`, `otlp+https://`, `otlp+grpc://` or `otlp+grpcs://` and `HOST:PORT`",
-                    );
-                    None
-                }
-            },
-            None => None,
-        };
+        let output = s.output.and_then(|o| {
+            let parsed = SinkOutput::parse(o.get_ref(), |p| ctx.resolve(o.span(), p));
+            if parsed.is_none() {
+                ctx.err_hint(
+                    o.span(),
+                    "unknown sink output",
+                    "use `file:PATH`, `stdout`, or `otlp+http://`, `otlp+https://`, `otlp+grpc://` or `otlp+grpcs://` and `HOST:PORT`",
+                );
+            }
+            parsed
+        });
         let spool = spool_settings(
             ctx,
             s.spool_dir.as_ref(),
