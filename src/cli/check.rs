@@ -82,10 +82,9 @@ pub struct CheckArgs {
 
 /// Run `check`; returns the exit code.
 pub fn run(args: &CheckArgs) -> u8 {
-    let Some(policy) = load_policy(&args.policy) else {
+    let Some(policy) = load_policy(&args.policy).map(Arc::new) else {
         return exit::ERROR;
     };
-    let policy = Arc::new(policy);
     let window_check = match &args.sink {
         None => None,
         Some(name) => match super::filter::resolve_sink(&policy, name) {
