@@ -34,7 +34,7 @@ use super::load::PolicyFile;
 use super::merge::Bases;
 use super::raw::*;
 use super::rule::{FieldRule, FieldSet, Segments, ValueType};
-use super::schema::{Index, did_you_mean};
+use super::schema::{Index, suggestion};
 use super::*;
 
 /// A place in a policy file, kept for errors found after compile (in the
@@ -404,18 +404,15 @@ impl Ctx<'_> {
         if let Some(m) = members.iter().find(|m| **m == got) {
             return Some(m);
         }
-        let hint = did_you_mean(got, members).map_or_else(
-            || {
-                let quoted: Vec<String> = members.iter().map(|m| format!("`{m}`")).collect();
-                match quoted.split_last() {
-                    Some((last, rest)) if !rest.is_empty() => {
-                        format!("use {} or {last}", rest.join(", "))
-                    }
-                    _ => format!("use {}", quoted.join("")),
+        let hint = suggestion(got, members).unwrap_or_else(|| {
+            let quoted: Vec<String> = members.iter().map(|m| format!("`{m}`")).collect();
+            match quoted.split_last() {
+                Some((last, rest)) if !rest.is_empty() => {
+                    format!("use {} or {last}", rest.join(", "))
                 }
-            },
-            |k| format!("did you mean `{k}`?"),
-        );
+                _ => format!("use {}", quoted.join("")),
+            }
+        });
         self.err_hint(
             v.span(),
             format!("unknown `{}` value `{}`", key.name, shown(got)),
@@ -1146,10 +1143,8 @@ fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<Vec<Spanned<String>>>) -> Vec
     let mut out: Vec<String> = Vec::new();
     for name in v {
         if !names.contains(&name.get_ref().as_str()) {
-            let hint = did_you_mean(name.get_ref(), names).map_or_else(
-                || format!("the built-in detectors are {}", names.join(", ")),
-                |k| format!("did you mean `{k}`?"),
-            );
+            let hint = suggestion(name.get_ref(), names)
+                .unwrap_or_else(|| format!("the built-in detectors are {}", names.join(", ")));
             ctx.err_hint(
                 name.span(),
                 format!(
@@ -1525,10 +1520,8 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
     };
     let Some(ty) = ValueType::from_name(ty_name.get_ref()) else {
         let names = ValueType::ALL.map(ValueType::as_str);
-        let hint = did_you_mean(ty_name.get_ref(), &names).map_or_else(
-            || format!("use one of {}", names.join(", ")),
-            |k| format!("did you mean `{k}`?"),
-        );
+        let hint = suggestion(ty_name.get_ref(), &names)
+            .unwrap_or_else(|| format!("use one of {}", names.join(", ")));
         ctx.err_hint(
             ty_name.span(),
             format!("unknown type `{}`", shown(ty_name.get_ref())),
@@ -2148,10 +2141,9 @@ fn windows(
                     None if ctx.removed_under("sink") => ok = false,
                     None => {
                         let names: Vec<&str> = sinks.iter().map(|k| k.name.as_str()).collect();
-                        let hint = did_you_mean(s.get_ref(), &names).map_or_else(
-                            || "windows open a sink defined by [[sink]]".to_string(),
-                            |k| format!("did you mean `{k}`?"),
-                        );
+                        let hint = suggestion(s.get_ref(), &names).unwrap_or_else(|| {
+                            "windows open a sink defined by [[sink]]".to_string()
+                        });
                         ctx.err_hint(
                             s.span(),
                             format!("window names unknown sink `{}`", shown(s.get_ref())),
