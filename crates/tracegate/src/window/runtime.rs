@@ -1432,6 +1432,13 @@ impl Job {
             segment: None,
         };
         let clock = self.clock;
+        // This gate's claim on `window`.
+        let claim = |window, leased, spent| Claim {
+            window,
+            holder: &self.holder,
+            leased,
+            spent,
+        };
         let mut io = match (self.io, &self.settings) {
             (Some(io), _) => io,
             (None, Some(settings)) => {
@@ -1480,12 +1487,7 @@ impl Job {
                     leased,
                     spent,
                 } => {
-                    let claim = Claim {
-                        window,
-                        holder: &self.holder,
-                        leased: *leased,
-                        spent: *spent,
-                    };
+                    let claim = claim(window, *leased, *spent);
                     io.source.release(&mut io.ledger, claim, clock.utc())
                 }
             };
@@ -1523,12 +1525,7 @@ impl Job {
         } else if let Some(acquire) = self.acquire {
             let result = match &acquire {
                 Acquire::Enable(w) => {
-                    let claim = Claim {
-                        window: w,
-                        holder: &self.holder,
-                        leased: Units::default(),
-                        spent: Units::default(),
-                    };
+                    let claim = claim(w, Units::default(), Units::default());
                     let need = Units {
                         records: 1,
                         bytes: 1,
@@ -1543,12 +1540,7 @@ impl Job {
                     need,
                     ..
                 } => {
-                    let claim = Claim {
-                        window,
-                        holder: &self.holder,
-                        leased: *leased,
-                        spent: *spent,
-                    };
+                    let claim = claim(window, *leased, *spent);
                     io.source
                         .lease(&mut io.ledger, claim, *need, false, clock.utc())
                 }
