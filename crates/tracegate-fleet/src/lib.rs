@@ -506,10 +506,7 @@ fn within(budget: Budget, granted: Units, left: Units) -> bool {
 /// unspent, so this replica's own total never counts less than it spent
 /// (the state may also give back a lease the log never recorded).
 fn returned_for_log(claim: Claim<'_>, back: Units) -> Units {
-    Units {
-        records: back.records.min(free(claim).records),
-        bytes: back.bytes.min(free(claim).bytes),
-    }
+    back.zip(free(claim), u64::min)
 }
 
 impl BudgetSource for RedisBudget {
@@ -752,10 +749,7 @@ impl RedisBudget {
 }
 
 fn free(claim: Claim<'_>) -> Units {
-    Units {
-        records: claim.leased.records.saturating_sub(claim.spent.records),
-        bytes: claim.leased.bytes.saturating_sub(claim.spent.bytes),
-    }
+    claim.leased.zip(claim.spent, u64::saturating_sub)
 }
 
 #[cfg(test)]

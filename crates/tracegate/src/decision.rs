@@ -120,10 +120,7 @@ pub fn judge_for_sink(
             (_, None) => (Units::default(), None),
             (Some(Format::Otlp), Some(_)) => (gate.captured(), gate.shortfall()),
             (_, Some(w)) if judged.has_content => {
-                let unit = Units {
-                    records: 1,
-                    bytes: record_size(gate, line, w) as u64,
-                };
+                let unit = Units::new(1, record_size(gate, line, w) as u64);
                 if unit.fits(g.allowance) {
                     (unit, None)
                 } else {

@@ -116,10 +116,8 @@ struct Open {
 
 impl Open {
     fn free(&self) -> Units {
-        self.budget.unbounded_as_max(Units {
-            records: self.leased.records.saturating_sub(self.spent.records),
-            bytes: self.leased.bytes.saturating_sub(self.spent.bytes),
-        })
+        self.budget
+            .unbounded_as_max(self.leased.zip(self.spent, u64::saturating_sub))
     }
 }
 
@@ -694,10 +692,7 @@ impl Capture {
             return None;
         }
         let free = open.free();
-        self.need = Some(Units {
-            records: need.records.saturating_sub(free.records),
-            bytes: need.bytes.saturating_sub(free.bytes),
-        });
+        self.need = Some(need.zip(free, u64::saturating_sub));
         self.wanted = true;
         if !self.inline_io {
             return None;
@@ -739,10 +734,7 @@ impl Capture {
     /// needed. `false` when the budget does not allow it: the record goes
     /// out at standard level.
     pub fn spend(&mut self, bytes: usize) -> bool {
-        let need = Units {
-            records: 1,
-            bytes: bytes as u64,
-        };
+        let need = Units::new(1, bytes as u64);
         let Some(grant) = self.grant() else {
             return false;
         };
@@ -1012,10 +1004,7 @@ impl Capture {
                     window: o.window.clone(),
                     leased: o.leased,
                     spent: o.spent,
-                    need: self.need.take().unwrap_or(Units {
-                        records: 1,
-                        bytes: 1,
-                    }),
+                    need: self.need.take().unwrap_or(Units::new(1, 1)),
                     epoch: o.epoch,
                 }),
                 Some(_) => None,
@@ -1526,10 +1515,7 @@ impl Job {
             let result = match &acquire {
                 Acquire::Enable(w) => {
                     let claim = claim(w, Units::default(), Units::default());
-                    let need = Units {
-                        records: 1,
-                        bytes: 1,
-                    };
+                    let need = Units::new(1, 1);
                     io.source
                         .lease(&mut io.ledger, claim, need, true, clock.utc())
                 }
