@@ -506,7 +506,7 @@ fn within(budget: Budget, granted: Units, left: Units) -> bool {
 /// unspent, so this replica's own total never counts less than it spent
 /// (the state may also give back a lease the log never recorded).
 fn returned_for_log(claim: Claim<'_>, back: Units) -> Units {
-    back.zip(free(claim), u64::min)
+    back.zip(claim.free(), u64::min)
 }
 
 impl BudgetSource for RedisBudget {
@@ -586,7 +586,7 @@ impl BudgetSource for RedisBudget {
                         let mut events = Vec::new();
                         if !enable {
                             // Settled in the state: spent, the rest back.
-                            events.push(released_event(claim, free(claim)));
+                            events.push(released_event(claim, claim.free()));
                         }
                         if !book.closed().contains_key(&w.id) {
                             events.push(spent_for_good(w));
@@ -746,10 +746,6 @@ impl RedisBudget {
         // The lease itself was granted: its outcome is what is reported.
         self.fault = fault;
     }
-}
-
-fn free(claim: Claim<'_>) -> Units {
-    claim.leased.zip(claim.spent, u64::saturating_sub)
 }
 
 #[cfg(test)]

@@ -372,7 +372,8 @@ pub struct Claim<'a> {
 }
 
 impl Claim<'_> {
-    fn free(&self) -> Units {
+    /// What the gate leased and has not spent.
+    pub fn free(&self) -> Units {
         self.leased.zip(self.spent, u64::saturating_sub)
     }
 }
