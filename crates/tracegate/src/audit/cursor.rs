@@ -75,10 +75,7 @@ impl LogCursor {
                 return Ok(0);
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(AuditError::Replaced {
-                    path: path.to_path_buf(),
-                    what: "deleted",
-                });
+                return Err(AuditError::replaced(path, "deleted"));
             }
             Err(e) => return Err(read_err(&e)),
         };
@@ -93,10 +90,7 @@ impl LogCursor {
             // SECURITY: a log swapped for another file since we read it
             // could drop entries we already counted on.
             Some(known) if known != id && self.offset > 0 => {
-                return Err(AuditError::Replaced {
-                    path: path.to_path_buf(),
-                    what: "replaced",
-                });
+                return Err(AuditError::replaced(path, "replaced"));
             }
             _ => self.file_id = Some(id),
         }

@@ -283,6 +283,12 @@ pub enum AuditError {
 }
 
 impl AuditError {
+    /// [`AuditError::Replaced`] of `path`: it was `what` since it was opened.
+    pub(crate) fn replaced(path: &Path, what: &'static str) -> AuditError {
+        let path = path.to_path_buf();
+        AuditError::Replaced { path, what }
+    }
+
     /// [`AuditError::Read`] of `path`, from the I/O error `e`.
     pub fn read(path: &Path, e: &io::Error) -> AuditError {
         AuditError::Read {

@@ -769,14 +769,10 @@ impl<S: LogSink> AuditLog<S> {
     fn check_same_file(&self) -> Result<(), AuditError> {
         match fs::metadata(&self.path) {
             Ok(m) if m.dev() == self.dev && m.ino() == self.ino => Ok(()),
-            Ok(_) => Err(AuditError::Replaced {
-                path: self.path.clone(),
-                what: "replaced",
-            }),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(AuditError::Replaced {
-                path: self.path.clone(),
-                what: "deleted",
-            }),
+            Ok(_) => Err(AuditError::replaced(&self.path, "replaced")),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                Err(AuditError::replaced(&self.path, "deleted"))
+            }
             Err(e) => Err(self.read_err(&e)),
         }
     }

@@ -333,10 +333,7 @@ impl Ledger {
                 out = Some(r);
                 events
             })?;
-        out.ok_or(AuditError::Replaced {
-            path: self.path.clone(),
-            what: "unreadable",
-        })
+        out.ok_or(AuditError::replaced(&self.path, "unreadable"))
     }
 
     /// The book as last read.
