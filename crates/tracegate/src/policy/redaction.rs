@@ -176,6 +176,17 @@ pub(super) fn store_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
     key_reference(path, RefKind::StoreKey, WHAT, err).map(Some)
 }
 
+/// The file at `path` as a referenced file of `kind`, by `sha256`.
+fn file_ref(kind: RefKind, path: &Path, sha256: String) -> Referenced {
+    let path = Some(path.to_path_buf());
+    Referenced {
+        kind,
+        path,
+        var: None,
+        sha256,
+    }
+}
+
 /// How an error about a key file is placed: at its key (`at`) when the
 /// policy wrote it there, else on the policy as a whole.
 fn key_error<'d>(draft: &'d Draft, at: Option<&'d Loc>) -> impl Fn(String) -> PolicyError + 'd {
@@ -192,12 +203,7 @@ fn key_reference(
     err: impl Fn(String) -> PolicyError,
 ) -> Result<Referenced, PolicyError> {
     match read_regular(path, MAX_KEY_FILE_BYTES) {
-        Ok(r) => Ok(Referenced {
-            kind,
-            path: Some(path.to_path_buf()),
-            var: None,
-            sha256: key_fingerprint(&r.bytes),
-        }),
+        Ok(r) => Ok(file_ref(kind, path, key_fingerprint(&r.bytes))),
         Err(cause) => Err(err(format!(
             "cannot read {what} `{}`: {cause}",
             shown_path(path)
@@ -357,12 +363,7 @@ fn read_tls(
 ) -> Result<(), String> {
     match read_regular(&f.path, MAX_PEM_FILE_BYTES) {
         Ok(r) => {
-            refs.push(Referenced {
-                kind,
-                path: Some(f.path.clone()),
-                var: None,
-                sha256: tls_fingerprint(kind, &r.bytes),
-            });
+            refs.push(file_ref(kind, &f.path, tls_fingerprint(kind, &r.bytes)));
             f.set_bytes(r.bytes);
             Ok(())
         }
@@ -399,12 +400,11 @@ fn read_token_file(
 ) -> Result<(), String> {
     match read_regular(&f.path, MAX_TOKEN_FILE_BYTES) {
         Ok(r) => {
-            refs.push(Referenced {
-                kind: RefKind::BearerToken,
-                path: Some(f.path.clone()),
-                var: None,
-                sha256: key_fingerprint(&r.bytes),
-            });
+            refs.push(file_ref(
+                RefKind::BearerToken,
+                &f.path,
+                key_fingerprint(&r.bytes),
+            ));
             f.set_bytes(r.bytes);
             Ok(())
         }
@@ -437,12 +437,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
             match read_words(file) {
                 Ok((w, sha256)) => {
                     words.extend(w);
-                    referenced.push(Referenced {
-                        kind: RefKind::KeywordList,
-                        path: Some(file.clone()),
-                        var: None,
-                        sha256,
-                    });
+                    referenced.push(file_ref(RefKind::KeywordList, file, sha256));
                 }
                 Err(e) => {
                     unread.push(crate::redact::RedactConfigError::EmptyKeywords {
