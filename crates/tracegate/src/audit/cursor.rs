@@ -132,9 +132,7 @@ impl LogCursor {
                 break;
             }
             let body = &line[..line.len() - 1];
-            let Some(entry) = parse_entry(body) else {
-                return Err(broken(TamperKind::Edited));
-            };
+            let entry = parse_entry(body).ok_or_else(|| broken(TamperKind::Edited))?;
             if entry.seq < self.next_seq {
                 return Err(broken(TamperKind::Inserted));
             }
