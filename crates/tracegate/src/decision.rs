@@ -140,18 +140,10 @@ pub fn judge_for_sink(
             // A cf record that does not fit what is left goes out standard.
             break;
         }
-        if captured.records == 0 {
-            // Nothing in it is content: no budget is spent.
-            return Delivery {
-                judged,
-                at: Level::Full,
-                written,
-                captured,
-            };
-        }
-        // SECURITY: a full record is delivered only after what it carries
-        // was charged to the window's budget.
-        if capture.commit(g, captured) {
+        // Nothing in it is content: no budget is spent. SECURITY: otherwise
+        // a full record is delivered only after what it carries was charged
+        // to the window's budget.
+        if captured.records == 0 || capture.commit(g, captured) {
             return Delivery {
                 judged,
                 at: Level::Full,
