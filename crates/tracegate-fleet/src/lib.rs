@@ -75,7 +75,8 @@ use redis::{ConnectionAddr, ConnectionLike, IntoConnectionInfo, RedisConnectionI
 use tracegate::internals::audit::{AuditError, AuditEvent, CloseCause, DenyWhy};
 use tracegate::internals::policy::{BudgetStoreUrl, FleetSettings, Window};
 use tracegate::internals::window::budget::{
-    Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, enabled, spent_for_good,
+    Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, enabled, released_event,
+    spent_for_good,
 };
 use tracegate::internals::window::fleet_state::{
     self, Ask, FleetState, Known, LeaseStep, MAX_STATE_BYTES, Sealed, Seen, StoreKey,
@@ -480,19 +481,6 @@ fn leased_event(claim: Claim<'_>, budget: Budget, granted: Units) -> AuditEvent 
         holder: claim.holder.to_owned(),
         records: budget.records.map(|_| granted.records),
         bytes: budget.bytes.map(|_| granted.bytes),
-    }
-}
-
-fn released_event(claim: Claim<'_>, returned: Units) -> AuditEvent {
-    let w = claim.window;
-    AuditEvent::WindowReleased {
-        window: w.id.clone(),
-        sink: w.sink.clone(),
-        holder: claim.holder.to_owned(),
-        spent_records: claim.spent.records,
-        spent_bytes: claim.spent.bytes,
-        returned_records: returned.records,
-        returned_bytes: returned.bytes,
     }
 }
 

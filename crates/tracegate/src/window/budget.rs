@@ -667,8 +667,12 @@ pub(crate) fn log_release(
 }
 
 pub(crate) fn release_event(claim: Claim<'_>) -> AuditEvent {
+    released_event(claim, bounded_part(Budget::of(claim.window), claim.free()))
+}
+
+/// The `window_released` entry of `claim`, giving back `returned`.
+pub fn released_event(claim: Claim<'_>, returned: Units) -> AuditEvent {
     let w = claim.window;
-    let returned = bounded_part(Budget::of(w), claim.free());
     AuditEvent::WindowReleased {
         window: w.id.clone(),
         sink: w.sink.clone(),
