@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::chain::{AuditKey, ZERO_PREV, link_hash};
+use super::cursor::PrevOnly;
 use super::entry::{AuditEvent, CloseCause, Entry, parse_entry};
 use super::error::AuditError;
 use super::lines::Snapshot;
@@ -117,11 +118,6 @@ impl Entries<'_> {
         self.expected += 1;
         Some(Ok(entry))
     }
-}
-
-#[derive(serde::Deserialize)]
-struct PrevOnly {
-    prev: String,
 }
 
 /// Windows closed for good: every window with a `window_closed` entry whose

@@ -154,9 +154,10 @@ impl LogCursor {
     }
 }
 
+/// An entry read only for its `prev` link.
 #[derive(serde::Deserialize)]
-struct PrevOnly {
-    prev: String,
+pub(super) struct PrevOnly {
+    pub(super) prev: String,
 }
 
 #[cfg(test)]

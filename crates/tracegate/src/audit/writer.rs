@@ -12,7 +12,7 @@ use jiff::Timestamp;
 use super::MAX_LINE_BYTES;
 use super::chain::{AuditKey, ZERO_PREV, link_hash, sha256_hex};
 use super::checkpoint::{
-    Checkpoint, CheckpointState, Mark, read_checkpoint, read_mark, write_checkpoint,
+    Checkpoint, CheckpointState, Mark, parent_or_dot, read_checkpoint, read_mark, write_checkpoint,
     write_file_atomically, write_mark,
 };
 use super::cursor::LogCursor;
@@ -915,14 +915,6 @@ fn first_line(file: &File, size: u64) -> io::Result<Option<Vec<u8>>> {
 fn roll_back<S: LogSink>(sink: &mut S, size: u64) {
     if sink.truncate(size).is_ok() {
         let _ = sink.sync();
-    }
-}
-
-/// The folder holding `path` (`.` for a bare file name).
-pub(crate) fn parent_or_dot(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
     }
 }
 
