@@ -355,13 +355,19 @@ pub(super) fn tls_files(
     (refs, errors)
 }
 
+/// Read a TLS file or a token file (`kind`), bounded, into `f`, and add
+/// it to `refs`; `key` names it in the error.
 fn read_tls(
     f: &mut LoadedFile,
     key: &str,
     kind: RefKind,
     refs: &mut Vec<Referenced>,
 ) -> Result<(), String> {
-    match read_regular(&f.path, MAX_PEM_FILE_BYTES) {
+    let max = match kind {
+        RefKind::BearerToken => MAX_TOKEN_FILE_BYTES,
+        _ => MAX_PEM_FILE_BYTES,
+    };
+    match read_regular(&f.path, max) {
         Ok(r) => {
             refs.push(file_ref(kind, &f.path, tls_fingerprint(kind, &r.bytes)));
             f.set_bytes(r.bytes);
@@ -375,7 +381,7 @@ fn read_tls(
 }
 
 fn read_token(t: &mut Secret, key: &str, refs: &mut Vec<Referenced>) -> Result<(), String> {
-    read_token_file(t.file_mut(), key, refs)?;
+    read_tls(t.file_mut(), key, RefKind::BearerToken, refs)?;
     let len = t.expose().len();
     if len < MIN_TOKEN_BYTES {
         return Err(format!(
@@ -391,28 +397,6 @@ fn read_token(t: &mut Secret, key: &str, refs: &mut Vec<Referenced>) -> Result<(
         ));
     }
     Ok(())
-}
-
-fn read_token_file(
-    f: &mut LoadedFile,
-    key: &str,
-    refs: &mut Vec<Referenced>,
-) -> Result<(), String> {
-    match read_regular(&f.path, MAX_TOKEN_FILE_BYTES) {
-        Ok(r) => {
-            refs.push(file_ref(
-                RefKind::BearerToken,
-                &f.path,
-                key_fingerprint(&r.bytes),
-            ));
-            f.set_bytes(r.bytes);
-            Ok(())
-        }
-        Err(cause) => Err(format!(
-            "cannot read {key} `{}`: {cause}",
-            shown_path(&f.path)
-        )),
-    }
 }
 
 /// Build the redaction of every sink of `draft`, reporting every error.
