@@ -118,10 +118,7 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
             Err(_) => 2,
         },
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e:#}");
-            2
-        }
+        Err(e) => super::error_exit(stderr, format_args!("{e:#}")),
     }
 }
 

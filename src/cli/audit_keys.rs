@@ -111,10 +111,7 @@ pub fn keygen(args: &KeygenArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
             );
             0
         }
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e:#}");
-            2
-        }
+        Err(e) => super::error_exit(stderr, format_args!("{e:#}")),
     }
 }
 
@@ -146,10 +143,7 @@ pub fn head(args: &HeadArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
     });
     let (report, note) = match verified {
         Ok(v) => v,
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
-            return 2;
-        }
+        Err(e) => return super::error_exit(stderr, e),
     };
     let file = args.file.display();
     if report.status != VerifyStatus::Intact {
@@ -217,10 +211,7 @@ pub fn sign(args: &SignArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
             0
         }
         Ok(Err(code)) => code,
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
-            2
-        }
+        Err(e) => super::error_exit(stderr, e),
     }
 }
 
@@ -255,9 +246,6 @@ pub fn rotate(args: &RotateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
             );
             0
         }
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
-            2
-        }
+        Err(e) => super::error_exit(stderr, e),
     }
 }

@@ -64,10 +64,7 @@ pub struct ReportArgs {
 pub fn run(args: &ReportArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
     let (page, code) = match report(args) {
         Ok(x) => x,
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e:#}");
-            return 2;
-        }
+        Err(e) => return super::error_exit(stderr, format_args!("{e:#}")),
     };
     let written = match &args.out {
         Some(path) => std::fs::write(path, page.as_bytes())
@@ -79,10 +76,7 @@ pub fn run(args: &ReportArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
     };
     match written {
         Ok(()) => code,
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
-            2
-        }
+        Err(e) => super::error_exit(stderr, e),
     }
 }
 

@@ -261,10 +261,7 @@ fn run_init(
             let _ = writeln!(stderr, "error: no anchor written: the log is not intact");
             (report.exit_code(), format!("{file}: {}", report.message()))
         }
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
-            return 2;
-        }
+        Err(e) => return super::error_exit(stderr, e),
     };
     match writeln!(stdout, "{line}") {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => 2,

@@ -269,6 +269,13 @@ pub fn report_error(err: &anyhow::Error) {
     eprintln!("{msg}");
 }
 
+/// Write `error: {e}` to `stderr` (the audit commands' form); the exit code
+/// of an error, 2.
+pub fn error_exit(stderr: &mut dyn std::io::Write, e: impl std::fmt::Display) -> u8 {
+    let _ = writeln!(stderr, "error: {e}");
+    2
+}
+
 /// `r`'s value, or `None` with its error reported ([`report_error`]).
 pub fn reported<T>(r: anyhow::Result<T>) -> Option<T> {
     r.map_err(|e| report_error(&e)).ok()
