@@ -420,11 +420,7 @@ pub(crate) fn statement(
         }
         _ => None,
     };
-    let name = args
-        .file
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = super::file_name(&args.file);
     json!({
         "_type": STATEMENT_TYPE,
         "subject": [{"name": name, "digest": {"sha256": digest}}],

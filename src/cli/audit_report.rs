@@ -121,11 +121,7 @@ fn report(args: &ReportArgs) -> anyhow::Result<(String, u8)> {
         })
         .collect();
     let verdict = Verdict::of(&report.status, report.entries, &report.message());
-    let name = args
-        .file
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = super::file_name(&args.file);
     let page = render(&name, &st, &verdict, &refusals, args.since, args.until);
     Ok((page, report.exit_code()))
 }
