@@ -157,8 +157,8 @@ pub fn head(args: &HeadArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
         return report.exit_code();
     }
     let Some(head) = report.head else {
-        let _ = writeln!(stderr, "error: {file} has no entries yet; there is no head");
-        return 2;
+        let no_head = format_args!("{file} has no entries yet; there is no head");
+        return super::error_exit(stderr, no_head);
     };
     let text = match note {
         NoteFile::Note(n) if n.head().as_ref() == Ok(&head) => n.render(),
@@ -221,15 +221,11 @@ pub fn rotate(args: &RotateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
         return 2;
     };
     let Some(settings) = policy.audit() else {
-        let _ = writeln!(stderr, "error: the policy has no [audit] table");
-        return 2;
+        return super::error_exit(stderr, "the policy has no [audit] table");
     };
     if settings.signing_key.is_none() {
-        let _ = writeln!(
-            stderr,
-            "error: the policy's [audit] has no signing_key to rotate from"
-        );
-        return 2;
+        let no_key = "the policy's [audit] has no signing_key to rotate from";
+        return super::error_exit(stderr, no_key);
     }
     let done = (|| -> Result<u64, crate::audit::AuditError> {
         let new = Arc::new(SigningKey::load(&args.new_key)?);

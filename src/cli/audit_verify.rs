@@ -134,10 +134,7 @@ fn run_fleet(
         .and_then(|key| super::audit_fleet::fleet_totals(files, key.as_ref()));
     let totals = match totals {
         Ok(t) => t,
-        Err(e) => {
-            let _ = writeln!(stderr, "error: fleet totals: {e}");
-            return 2;
-        }
+        Err(e) => return super::error_exit(stderr, format_args!("fleet totals: {e}")),
     };
     let mut code = 0;
     for t in &totals {
