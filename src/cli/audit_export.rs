@@ -118,10 +118,7 @@ pub fn run(args: &ExportArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
             Err(_) => 2,
         },
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e:#}");
-            2
-        }
+        Err(e) => super::error_exit(stderr, format_args!("{e:#}")),
     }
 }
 
@@ -183,7 +180,7 @@ fn export(args: &ExportArgs) -> anyhow::Result<(String, u8)> {
 pub(crate) fn verified_entries(
     args: &ExportArgs,
 ) -> anyhow::Result<(crate::audit::SignedCheck, VerifyReport, Vec<Entry>)> {
-    let key = args.key_file.as_deref().map(AuditKey::load).transpose()?;
+    let key = AuditKey::load_if(args.key_file.as_deref())?;
     let check = super::audit_verify::signed_check(&args.public_keys, None)?;
     let report = verify_signed(&args.file, key.as_ref(), args.anchor.as_deref(), &check)?;
     let cut = match &report.status {
@@ -423,11 +420,7 @@ pub(crate) fn statement(
         }
         _ => None,
     };
-    let name = args
-        .file
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = super::file_name(&args.file);
     json!({
         "_type": STATEMENT_TYPE,
         "subject": [{"name": name, "digest": {"sha256": digest}}],

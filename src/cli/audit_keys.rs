@@ -111,10 +111,7 @@ pub fn keygen(args: &KeygenArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
             );
             0
         }
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e:#}");
-            2
-        }
+        Err(e) => super::error_exit(stderr, format_args!("{e:#}")),
     }
 }
 
@@ -137,29 +134,16 @@ pub(crate) fn write_new(path: &Path, bytes: &[u8], mode: u32, note: &str) -> any
 
 /// Run `audit head`.
 pub fn head(args: &HeadArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
-    let verified = args
-        .key_file
-        .as_deref()
-        .map(AuditKey::load)
-        .transpose()
-        .and_then(|key| {
-            let check = super::audit_verify::signed_check(&args.public_keys, None)?;
-            let report = crate::audit::verify_signed(&args.file, key.as_ref(), None, &check)?;
-            let note = read_note_file(&note_path(&args.file)).map_err(|e| {
-                crate::audit::AuditError::Read {
-                    path: args.file.clone(),
-                    kind: e.kind(),
-                    cause: crate::io_text::io_cause(&e),
-                }
-            })?;
-            Ok((report, note))
-        });
+    let verified = AuditKey::load_if(args.key_file.as_deref()).and_then(|key| {
+        let check = super::audit_verify::signed_check(&args.public_keys, None)?;
+        let report = crate::audit::verify_signed(&args.file, key.as_ref(), None, &check)?;
+        let note = read_note_file(&note_path(&args.file))
+            .map_err(|e| crate::audit::AuditError::read(&args.file, &e))?;
+        Ok((report, note))
+    });
     let (report, note) = match verified {
         Ok(v) => v,
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
-            return 2;
-        }
+        Err(e) => return super::error_exit(stderr, e),
     };
     let file = args.file.display();
     if report.status != VerifyStatus::Intact {
@@ -173,8 +157,8 @@ pub fn head(args: &HeadArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
         return report.exit_code();
     }
     let Some(head) = report.head else {
-        let _ = writeln!(stderr, "error: {file} has no entries yet; there is no head");
-        return 2;
+        let no_head = format_args!("{file} has no entries yet; there is no head");
+        return super::error_exit(stderr, no_head);
     };
     let text = match note {
         NoteFile::Note(n) if n.head().as_ref() == Ok(&head) => n.render(),
@@ -200,7 +184,7 @@ pub fn head(args: &HeadArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
 pub fn sign(args: &SignArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
     let file = args.file.display();
     let done = (|| -> Result<Result<Option<crate::audit::Head>, u8>, crate::audit::AuditError> {
-        let key = args.key_file.as_deref().map(AuditKey::load).transpose()?;
+        let key = AuditKey::load_if(args.key_file.as_deref())?;
         let signer = Arc::new(SigningKey::load(&args.signing_key)?);
         let report =
             crate::audit::verify_anchored(&args.file, key.as_ref(), args.anchor.as_deref())?;
@@ -227,10 +211,7 @@ pub fn sign(args: &SignArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
             0
         }
         Ok(Err(code)) => code,
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
-            2
-        }
+        Err(e) => super::error_exit(stderr, e),
     }
 }
 
@@ -240,15 +221,11 @@ pub fn rotate(args: &RotateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
         return 2;
     };
     let Some(settings) = policy.audit() else {
-        let _ = writeln!(stderr, "error: the policy has no [audit] table");
-        return 2;
+        return super::error_exit(stderr, "the policy has no [audit] table");
     };
     if settings.signing_key.is_none() {
-        let _ = writeln!(
-            stderr,
-            "error: the policy's [audit] has no signing_key to rotate from"
-        );
-        return 2;
+        let no_key = "the policy's [audit] has no signing_key to rotate from";
+        return super::error_exit(stderr, no_key);
     }
     let done = (|| -> Result<u64, crate::audit::AuditError> {
         let new = Arc::new(SigningKey::load(&args.new_key)?);
@@ -265,9 +242,6 @@ pub fn rotate(args: &RotateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
             );
             0
         }
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
-            2
-        }
+        Err(e) => super::error_exit(stderr, e),
     }
 }

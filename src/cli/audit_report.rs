@@ -64,10 +64,7 @@ pub struct ReportArgs {
 pub fn run(args: &ReportArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
     let (page, code) = match report(args) {
         Ok(x) => x,
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e:#}");
-            return 2;
-        }
+        Err(e) => return super::error_exit(stderr, format_args!("{e:#}")),
     };
     let written = match &args.out {
         Some(path) => std::fs::write(path, page.as_bytes())
@@ -79,10 +76,7 @@ pub fn run(args: &ReportArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
     };
     match written {
         Ok(()) => code,
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
-            2
-        }
+        Err(e) => super::error_exit(stderr, e),
     }
 }
 
@@ -127,11 +121,7 @@ fn report(args: &ReportArgs) -> anyhow::Result<(String, u8)> {
         })
         .collect();
     let verdict = Verdict::of(&report.status, report.entries, &report.message());
-    let name = args
-        .file
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = super::file_name(&args.file);
     let page = render(&name, &st, &verdict, &refusals, args.since, args.until);
     Ok((page, report.exit_code()))
 }
@@ -240,51 +230,38 @@ struct Ending {
     pattern: &'static str,
 }
 
+impl Ending {
+    const fn new(
+        key: &'static str,
+        words: &'static str,
+        fill: &'static str,
+        pattern: &'static str,
+    ) -> Ending {
+        Ending {
+            key,
+            words,
+            fill,
+            pattern,
+        }
+    }
+}
+
 /// Every ending the page draws. Colours are dark enough for white text
 /// (≥ 4.5:1); the pattern tells them apart without colour.
 const ENDINGS: [Ending; 7] = [
-    Ending {
-        key: "expired",
-        words: "expired (its end passed)",
-        fill: "#1d4f91",
-        pattern: "none",
-    },
-    Ending {
-        key: "closed",
-        words: "closed (removed or revoked)",
-        fill: "#5b2c83",
-        pattern: "diag",
-    },
-    Ending {
-        key: "budget_spent",
-        words: "budget spent",
-        fill: "#8a1c12",
-        pattern: "cross",
-    },
-    Ending {
-        key: "shutdown",
-        words: "stopped at shutdown",
-        fill: "#4d4d4d",
-        pattern: "dots",
-    },
-    Ending {
-        key: "budget_store_untrusted",
-        words: "budget store untrusted",
-        fill: "#7a4d00",
-        pattern: "vert",
-    },
-    Ending {
-        key: "open",
-        words: "not closed in the log",
-        fill: "#0b6b2b",
-        pattern: "horiz",
-    },
-    Ending {
-        key: "unknown",
-        words: "unknown",
-        fill: "#333333",
-        pattern: "none",
-    },
+    // key, words, fill, pattern
+    Ending::new("expired", "expired (its end passed)", "#1d4f91", "none"),
+    Ending::new("closed", "closed (removed or revoked)", "#5b2c83", "diag"),
+    Ending::new("budget_spent", "budget spent", "#8a1c12", "cross"),
+    Ending::new("shutdown", "stopped at shutdown", "#4d4d4d", "dots"),
+    Ending::new(
+        "budget_store_untrusted",
+        "budget store untrusted",
+        "#7a4d00",
+        "vert",
+    ),
+    Ending::new("open", "not closed in the log", "#0b6b2b", "horiz"),
+    Ending::new("unknown", "unknown", "#333333", "none"),
 ];
 
 /// The ending of a statement's `ended_by`.

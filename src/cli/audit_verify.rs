@@ -130,18 +130,11 @@ fn run_fleet(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> u8 {
-    let totals = args
-        .key_file
-        .as_deref()
-        .map(AuditKey::load)
-        .transpose()
+    let totals = AuditKey::load_if(args.key_file.as_deref())
         .and_then(|key| super::audit_fleet::fleet_totals(files, key.as_ref()));
     let totals = match totals {
         Ok(t) => t,
-        Err(e) => {
-            let _ = writeln!(stderr, "error: fleet totals: {e}");
-            return 2;
-        }
+        Err(e) => return super::error_exit(stderr, format_args!("fleet totals: {e}")),
     };
     let mut code = 0;
     for t in &totals {
@@ -170,15 +163,10 @@ fn run_one(
     stderr: &mut dyn Write,
 ) -> u8 {
     let file = path.display().to_string();
-    let result = args
-        .key_file
-        .as_deref()
-        .map(AuditKey::load)
-        .transpose()
-        .and_then(|key| {
-            let check = signed_check(&args.public_keys, args.since_head.as_deref())?;
-            verify_signed(path, key.as_ref(), args.anchor.as_deref(), &check)
-        });
+    let result = AuditKey::load_if(args.key_file.as_deref()).and_then(|key| {
+        let check = signed_check(&args.public_keys, args.since_head.as_deref())?;
+        verify_signed(path, key.as_ref(), args.anchor.as_deref(), &check)
+    });
     let (code, written) = match result {
         Ok(report) => {
             let out = match args.format {
@@ -247,11 +235,7 @@ fn run_init(
     stderr: &mut dyn Write,
 ) -> u8 {
     let file = args.file.display().to_string();
-    let result = args
-        .key_file
-        .as_deref()
-        .map(AuditKey::load)
-        .transpose()
+    let result = AuditKey::load_if(args.key_file.as_deref())
         .and_then(|key| init_anchor(&args.file, key.as_ref(), anchor, INIT_LOCK_WAIT));
     let (code, line) = match result {
         Ok(AnchorInit::Written { seq }) => (
@@ -274,10 +258,7 @@ fn run_init(
             let _ = writeln!(stderr, "error: no anchor written: the log is not intact");
             (report.exit_code(), format!("{file}: {}", report.message()))
         }
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
-            return 2;
-        }
+        Err(e) => return super::error_exit(stderr, e),
     };
     match writeln!(stdout, "{line}") {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => 2,

@@ -583,10 +583,7 @@ impl Output {
                     .parent()
                     .filter(|d| !d.as_os_str().is_empty())
                     .unwrap_or(Path::new("."));
-                let name = p
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
+                let name = super::file_name(p);
                 let t = dir.join(format!(".{name}.tracegate-open-{}", std::process::id()));
                 let f = std::fs::OpenOptions::new()
                     .write(true)

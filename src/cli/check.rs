@@ -82,10 +82,9 @@ pub struct CheckArgs {
 
 /// Run `check`; returns the exit code.
 pub fn run(args: &CheckArgs) -> u8 {
-    let Some(policy) = load_policy(&args.policy) else {
+    let Some(policy) = load_policy(&args.policy).map(Arc::new) else {
         return exit::ERROR;
     };
-    let policy = Arc::new(policy);
     let window_check = match &args.sink {
         None => None,
         Some(name) => match super::filter::resolve_sink(&policy, name) {
@@ -229,11 +228,7 @@ fn allowed_windows(
             .map(|w| (w.start, w.end))
             .collect());
     };
-    let key = args
-        .audit_key_file
-        .as_deref()
-        .map(crate::audit::AuditKey::load)
-        .transpose()?;
+    let key = crate::audit::AuditKey::load_if(args.audit_key_file.as_deref())?;
     let check = super::audit_verify::signed_check(&args.public_keys, None)?;
     audited_windows(
         log,

@@ -72,10 +72,9 @@ struct Tally {
 /// would be written (fields may be removed), 1 when an item would be
 /// dropped or a body refused, 2 on a usage, policy or I/O error.
 pub fn run(args: &ExplainArgs) -> u8 {
-    let Some(policy) = load_policy(&args.policy) else {
+    let Some(policy) = load_policy(&args.policy).map(Arc::new) else {
         return exit::ERROR;
     };
-    let policy = Arc::new(policy);
     let mut gate = Gate::for_check(Arc::clone(&policy));
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());

@@ -127,10 +127,9 @@ pub fn resolve_sink<'p>(policy: &'p Policy, name: &str) -> Result<&'p Sink, u8> 
 /// Run `filter`; returns the exit code.
 pub fn run(args: &FilterArgs) -> u8 {
     init_notices();
-    let Some(policy) = super::load_policy_for_capture(&args.policy) else {
+    let Some(policy) = super::load_policy_for_capture(&args.policy).map(Arc::new) else {
         return exit::ERROR;
     };
-    let policy = Arc::new(policy);
     let full_allowed = match resolve_sink(&policy, &args.sink) {
         Ok(s) => s.full_allowed,
         Err(code) => return code,

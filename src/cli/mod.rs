@@ -269,6 +269,20 @@ pub fn report_error(err: &anyhow::Error) {
     eprintln!("{msg}");
 }
 
+/// Write `error: {e}` to `stderr` (the audit commands' form); the exit code
+/// of an error, 2.
+pub fn error_exit(stderr: &mut dyn std::io::Write, e: impl std::fmt::Display) -> u8 {
+    let _ = writeln!(stderr, "error: {e}");
+    2
+}
+
+/// `path`'s file name as text (lossy), empty when it has none.
+pub fn file_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 /// `r`'s value, or `None` with its error reported ([`report_error`]).
 pub fn reported<T>(r: anyhow::Result<T>) -> Option<T> {
     r.map_err(|e| report_error(&e)).ok()

@@ -53,10 +53,9 @@ pub struct RedactArgs {
 
 /// Run `redact`; returns the exit code.
 pub fn run(args: &RedactArgs) -> u8 {
-    let Some(policy) = load_policy(&args.policy) else {
+    let Some(policy) = load_policy(&args.policy).map(Arc::new) else {
         return exit::ERROR;
     };
-    let policy = Arc::new(policy);
     let redaction = match &args.sink {
         Some(name) => {
             match resolve_sink(&policy, name) {

@@ -75,7 +75,8 @@ use redis::{ConnectionAddr, ConnectionLike, IntoConnectionInfo, RedisConnectionI
 use tracegate::internals::audit::{AuditError, AuditEvent, CloseCause, DenyWhy};
 use tracegate::internals::policy::{BudgetStoreUrl, FleetSettings, Window};
 use tracegate::internals::window::budget::{
-    Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, enabled, spent_for_good,
+    Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, enabled, released_event,
+    spent_for_good,
 };
 use tracegate::internals::window::fleet_state::{
     self, Ask, FleetState, Known, LeaseStep, MAX_STATE_BYTES, Sealed, Seen, StoreKey,
@@ -483,19 +484,6 @@ fn leased_event(claim: Claim<'_>, budget: Budget, granted: Units) -> AuditEvent 
     }
 }
 
-fn released_event(claim: Claim<'_>, returned: Units) -> AuditEvent {
-    let w = claim.window;
-    AuditEvent::WindowReleased {
-        window: w.id.clone(),
-        sink: w.sink.clone(),
-        holder: claim.holder.to_owned(),
-        spent_records: claim.spent.records,
-        spent_bytes: claim.spent.bytes,
-        returned_records: returned.records,
-        returned_bytes: returned.bytes,
-    }
-}
-
 /// Whether `granted` fits in `left` in every measure `budget` bounds.
 fn within(budget: Budget, granted: Units, left: Units) -> bool {
     (budget.records.is_none() || granted.records <= left.records)
@@ -506,10 +494,7 @@ fn within(budget: Budget, granted: Units, left: Units) -> bool {
 /// unspent, so this replica's own total never counts less than it spent
 /// (the state may also give back a lease the log never recorded).
 fn returned_for_log(claim: Claim<'_>, back: Units) -> Units {
-    Units {
-        records: back.records.min(free(claim).records),
-        bytes: back.bytes.min(free(claim).bytes),
-    }
+    back.zip(claim.free(), u64::min)
 }
 
 impl BudgetSource for RedisBudget {
@@ -589,7 +574,7 @@ impl BudgetSource for RedisBudget {
                         let mut events = Vec::new();
                         if !enable {
                             // Settled in the state: spent, the rest back.
-                            events.push(released_event(claim, free(claim)));
+                            events.push(released_event(claim, claim.free()));
                         }
                         if !book.closed().contains_key(&w.id) {
                             events.push(spent_for_good(w));
@@ -748,13 +733,6 @@ impl RedisBudget {
         }
         // The lease itself was granted: its outcome is what is reported.
         self.fault = fault;
-    }
-}
-
-fn free(claim: Claim<'_>) -> Units {
-    Units {
-        records: claim.leased.records.saturating_sub(claim.spent.records),
-        bytes: claim.leased.bytes.saturating_sub(claim.spent.bytes),
     }
 }
 

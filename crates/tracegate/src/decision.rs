@@ -120,10 +120,7 @@ pub fn judge_for_sink(
             (_, None) => (Units::default(), None),
             (Some(Format::Otlp), Some(_)) => (gate.captured(), gate.shortfall()),
             (_, Some(w)) if judged.has_content => {
-                let unit = Units {
-                    records: 1,
-                    bytes: record_size(gate, line, w) as u64,
-                };
+                let unit = Units::new(1, record_size(gate, line, w) as u64);
                 if unit.fits(g.allowance) {
                     (unit, None)
                 } else {
@@ -143,18 +140,10 @@ pub fn judge_for_sink(
             // A cf record that does not fit what is left goes out standard.
             break;
         }
-        if captured.records == 0 {
-            // Nothing in it is content: no budget is spent.
-            return Delivery {
-                judged,
-                at: Level::Full,
-                written,
-                captured,
-            };
-        }
-        // SECURITY: a full record is delivered only after what it carries
-        // was charged to the window's budget.
-        if capture.commit(g, captured) {
+        // Nothing in it is content: no budget is spent. SECURITY: otherwise
+        // a full record is delivered only after what it carries was charged
+        // to the window's budget.
+        if captured.records == 0 || capture.commit(g, captured) {
             return Delivery {
                 judged,
                 at: Level::Full,

@@ -70,6 +70,11 @@ struct ExportResponse {
     partial_success: Option<PartialSuccess>,
 }
 
+/// A response of `status` whose body is of `content_type`.
+fn typed(status: StatusCode, content_type: &'static str, body: impl IntoResponse) -> Response {
+    (status, [(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
 /// Render a refusal in the request's encoding, with the status code of its
 /// kind ([`Refusal::http_status`]).
 fn render(r: Refusal, enc: Option<Encoding>) -> Response {
@@ -79,28 +84,25 @@ fn render(r: Refusal, enc: Option<Encoding>) -> Response {
     let retryable = r.retryable();
     let unauthorized = r.kind == RefusalKind::Unauthorized;
     let mut resp = match enc {
-        Some(Encoding::Protobuf) => (
+        Some(Encoding::Protobuf) => typed(
             status,
-            [(header::CONTENT_TYPE, "application/x-protobuf")],
+            "application/x-protobuf",
             RpcStatus {
                 code,
                 message: r.message,
             }
             .encode_to_vec(),
-        )
-            .into_response(),
-        Some(Encoding::Json) => (
+        ),
+        Some(Encoding::Json) => typed(
             status,
-            [(header::CONTENT_TYPE, "application/json")],
+            "application/json",
             serde_json::json!({"code": code, "message": r.message}).to_string(),
-        )
-            .into_response(),
-        None => (
+        ),
+        None => typed(
             status,
-            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            "text/plain; charset=utf-8",
             format!("{}\n", r.message),
-        )
-            .into_response(),
+        ),
     };
     if retryable {
         resp.headers_mut().insert(
@@ -265,12 +267,11 @@ async fn otlp_inner(
                     error_message: message,
                 }),
             };
-            (
+            typed(
                 StatusCode::OK,
-                [(header::CONTENT_TYPE, "application/x-protobuf")],
+                "application/x-protobuf",
                 resp.encode_to_vec(),
             )
-                .into_response()
         }
         Encoding::Json => {
             let key = match signal {
@@ -282,12 +283,7 @@ async fn otlp_inner(
             } else {
                 serde_json::json!({})
             };
-            (
-                StatusCode::OK,
-                [(header::CONTENT_TYPE, "application/json")],
-                body.to_string(),
-            )
-                .into_response()
+            typed(StatusCode::OK, "application/json", body.to_string())
         }
     })
 }
@@ -327,17 +323,16 @@ async fn records(State(ing): State<Ingest>, headers: HeaderMap, body: Body) -> R
     }
     .await;
     match result {
-        Ok(t) => (
+        Ok(t) => typed(
             StatusCode::OK,
-            [(header::CONTENT_TYPE, "application/json")],
+            "application/json",
             serde_json::json!({
                 "records": t.records,
                 "malformed": t.malformed,
                 "rejected": t.rejected,
             })
             .to_string(),
-        )
-            .into_response(),
+        ),
         Err(r) => {
             ing.count_refusal(&r);
             render(r, Some(Encoding::Json))
@@ -385,12 +380,7 @@ async fn metrics(State(ing): State<Ingest>) -> Response {
     let text = tokio::task::spawn_blocking(move || p2.metrics.render(&p2.gauges()))
         .await
         .unwrap_or_default();
-    (
-        StatusCode::OK,
-        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        text,
-    )
-        .into_response()
+    typed(StatusCode::OK, "text/plain; version=0.0.4", text)
 }
 
 /// A 401 for the status page and `/v1/status`: both challenges, so that

@@ -108,7 +108,7 @@ pub fn status_json(p: &Pipeline) -> Value {
             let error = c.health();
             let (secs, last) = recent.get(&s.name).copied().unwrap_or_default();
             json!({
-                "totals": t.json(),
+                "totals": t,
                 "last_minute": {"seconds": secs, "passed": last.passed, "stripped": last.stripped, "dropped": last.dropped},
                 "name": s.name,
                 "full_allowed": s.capture.is_some(),
@@ -210,7 +210,7 @@ pub fn status_json(p: &Pipeline) -> Value {
 }
 
 /// A sink's counters since start, as the status page sums them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Totals {
     /// Records delivered (standard and full).
     pub passed: u64,
@@ -233,10 +233,6 @@ impl Totals {
                 .iter()
                 .fold(0u64, |a, w| a.saturating_add(c.dropped(*w))),
         }
-    }
-
-    fn json(&self) -> Value {
-        json!({"passed": self.passed, "stripped": self.stripped, "dropped": self.dropped})
     }
 
     fn since(self, then: Totals) -> Totals {

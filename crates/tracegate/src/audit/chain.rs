@@ -97,6 +97,12 @@ impl AuditKey {
         Self::build(&bytes, Some(path))
     }
 
+    /// [`AuditKey::load`] of a key file that may not be named (an unkeyed
+    /// log).
+    pub fn load_if(path: Option<&Path>) -> Result<Option<AuditKey>, AuditError> {
+        path.map(AuditKey::load).transpose()
+    }
+
     fn build(bytes: &[u8], path: Option<&Path>) -> Result<AuditKey, AuditError> {
         // HMAC accepts keys of any length, so this error cannot happen; it
         // is mapped rather than unwrapped to keep library code panic-free.

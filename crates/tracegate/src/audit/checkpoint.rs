@@ -169,7 +169,7 @@ pub(crate) fn read_mark(
         Ok(Some(b)) => b,
         Ok(None) => return Ok(CheckpointState::Missing),
         Err(OpenFail::NotRegular) => return invalid(Invalid::NotRegular),
-        Err(OpenFail::Io(e)) => return Err(read_err(path, &e)),
+        Err(OpenFail::Io(e)) => return Err(AuditError::read(path, &e)),
     };
     if bytes.len() as u64 > MAX_SMALL_FILE {
         return invalid(Invalid::TooLarge);
@@ -196,14 +196,6 @@ pub(crate) fn read_mark(
                 invalid(Invalid::BadMac)
             }
         }
-    }
-}
-
-fn read_err(path: &Path, e: &io::Error) -> AuditError {
-    AuditError::Read {
-        path: path.to_path_buf(),
-        kind: e.kind(),
-        cause: io_cause(e),
     }
 }
 
@@ -256,7 +248,7 @@ pub(crate) fn write_file_atomically(path: &Path, body: &[u8]) -> Result<(), (io:
             OpenFail::Io(e) => e,
             OpenFail::NotRegular => io::Error::other("a non-regular file holds the temporary name"),
         })?;
-        adopt_owner(&tmp, parent_of(path));
+        adopt_owner(&tmp, parent_or_dot(path));
         f.write_all(body)?;
         f.sync_all()
     })();
@@ -274,7 +266,7 @@ pub(crate) fn write_file_atomically(path: &Path, body: &[u8]) -> Result<(), (io:
 }
 
 /// The folder holding `file` (`.` for a bare name).
-fn parent_of(file: &Path) -> &Path {
+pub(super) fn parent_or_dot(file: &Path) -> &Path {
     match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -283,7 +275,7 @@ fn parent_of(file: &Path) -> &Path {
 
 /// fsync the folder holding `file`.
 pub(crate) fn sync_dir(file: &Path) -> io::Result<()> {
-    File::open(parent_of(file))?.sync_all()
+    File::open(parent_or_dot(file))?.sync_all()
 }
 
 #[cfg(test)]

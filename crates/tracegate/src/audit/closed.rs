@@ -5,8 +5,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::chain::{AuditKey, ZERO_PREV, link_hash};
+use super::cursor::PrevOnly;
 use super::entry::{AuditEvent, CloseCause, Entry, parse_entry};
-use super::error::{AuditError, io_cause};
+use super::error::AuditError;
 use super::lines::Snapshot;
 use super::verify::TamperKind;
 
@@ -72,11 +73,7 @@ impl Entries<'_> {
             Ok(Some(l)) => l,
             Ok(None) => return None,
             Err(e) => {
-                return Some(Err(AuditError::Read {
-                    path: self.path.clone(),
-                    kind: e.kind(),
-                    cause: io_cause(&e),
-                }));
+                return Some(Err(AuditError::read(&self.path, &e)));
             }
         };
         if !line.complete && !line.too_long {
@@ -121,11 +118,6 @@ impl Entries<'_> {
         self.expected += 1;
         Some(Ok(entry))
     }
-}
-
-#[derive(serde::Deserialize)]
-struct PrevOnly {
-    prev: String,
 }
 
 /// Windows closed for good: every window with a `window_closed` entry whose

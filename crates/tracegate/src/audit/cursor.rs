@@ -11,7 +11,7 @@ use std::path::Path;
 use super::MAX_LINE_BYTES;
 use super::chain::{AuditKey, ZERO_PREV, link_hash};
 use super::entry::{Entry, parse_entry};
-use super::error::{AuditError, io_cause};
+use super::error::AuditError;
 use super::verify::TamperKind;
 
 /// Where a reader stopped in a log: the byte offset after the last
@@ -68,21 +68,14 @@ impl LogCursor {
         key: Option<&AuditKey>,
         mut seen: impl FnMut(&Entry),
     ) -> Result<u64, AuditError> {
-        let read_err = |e: &std::io::Error| AuditError::Read {
-            path: path.to_path_buf(),
-            kind: e.kind(),
-            cause: io_cause(e),
-        };
+        let read_err = |e: &std::io::Error| AuditError::read(path, e);
         let mut file = match File::open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && self.file_id.is_none() => {
                 return Ok(0);
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(AuditError::Replaced {
-                    path: path.to_path_buf(),
-                    what: "deleted",
-                });
+                return Err(AuditError::replaced(path, "deleted"));
             }
             Err(e) => return Err(read_err(&e)),
         };
@@ -97,10 +90,7 @@ impl LogCursor {
             // SECURITY: a log swapped for another file since we read it
             // could drop entries we already counted on.
             Some(known) if known != id && self.offset > 0 => {
-                return Err(AuditError::Replaced {
-                    path: path.to_path_buf(),
-                    what: "replaced",
-                });
+                return Err(AuditError::replaced(path, "replaced"));
             }
             _ => self.file_id = Some(id),
         }
@@ -142,9 +132,7 @@ impl LogCursor {
                 break;
             }
             let body = &line[..line.len() - 1];
-            let Some(entry) = parse_entry(body) else {
-                return Err(broken(TamperKind::Edited));
-            };
+            let entry = parse_entry(body).ok_or_else(|| broken(TamperKind::Edited))?;
             if entry.seq < self.next_seq {
                 return Err(broken(TamperKind::Inserted));
             }
@@ -166,9 +154,10 @@ impl LogCursor {
     }
 }
 
+/// An entry read only for its `prev` link.
 #[derive(serde::Deserialize)]
-struct PrevOnly {
-    prev: String,
+pub(super) struct PrevOnly {
+    pub(super) prev: String,
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! and the cause, and never quote a line of the log.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::verify::TamperKind;
 
@@ -283,6 +283,21 @@ pub enum AuditError {
 }
 
 impl AuditError {
+    /// [`AuditError::Replaced`] of `path`: it was `what` since it was opened.
+    pub(crate) fn replaced(path: &Path, what: &'static str) -> AuditError {
+        let path = path.to_path_buf();
+        AuditError::Replaced { path, what }
+    }
+
+    /// [`AuditError::Read`] of `path`, from the I/O error `e`.
+    pub fn read(path: &Path, e: &io::Error) -> AuditError {
+        AuditError::Read {
+            path: path.to_path_buf(),
+            kind: e.kind(),
+            cause: io_cause(e),
+        }
+    }
+
     /// The I/O error kind behind this error, when there is one.
     pub fn io_kind(&self) -> Option<io::ErrorKind> {
         match self {

@@ -63,11 +63,7 @@ pub fn read_high_water(log: &Path) -> Result<Option<Timestamp>, AuditError> {
         Ok(None) => return Ok(None),
         Err(OpenFail::NotRegular) => return Err(invalid("it is not a regular file")),
         Err(OpenFail::Io(e)) => {
-            return Err(AuditError::Read {
-                path,
-                kind: e.kind(),
-                cause: io_cause(&e),
-            });
+            return Err(AuditError::read(&path, &e));
         }
     };
     if bytes.len() as u64 > MAX_SMALL_FILE {
@@ -114,11 +110,7 @@ pub fn time_floor(
     anchor: Option<&Path>,
     file_time: &dyn Fn(SystemTime) -> Option<Timestamp>,
 ) -> Result<Option<Timestamp>, AuditError> {
-    let read_err = |e: &io::Error| AuditError::Read {
-        path: log.to_path_buf(),
-        kind: e.kind(),
-        cause: io_cause(e),
-    };
+    let read_err = |e: &io::Error| AuditError::read(log, e);
     let newest = match open_regular(log, How::Read { follow: true }) {
         Ok(f) => {
             let size = f.metadata().map_err(|e| read_err(&e))?.len();

@@ -10,7 +10,7 @@ use std::time::Duration;
 use super::MAX_LINE_BYTES;
 use super::chain::AuditKey;
 use super::checkpoint::{CheckpointState, Mark, read_checkpoint, read_mark};
-use super::error::{AuditError, io_cause};
+use super::error::AuditError;
 use super::fsx::{How, OpenFail, open_regular};
 use super::lock::{LockGuard, open_lock_for_reading};
 use super::note::{NoteFile, intent_path, note_path, read_note_file};
@@ -69,11 +69,7 @@ impl Snapshot {
         key: Option<&AuditKey>,
         anchor: Option<&Path>,
     ) -> Result<Snapshot, AuditError> {
-        let read_err = |e: &io::Error| AuditError::Read {
-            path: path.to_path_buf(),
-            kind: e.kind(),
-            cause: io_cause(e),
-        };
+        let read_err = |e: &io::Error| AuditError::read(path, e);
         let file = match open_regular(path, How::Read { follow: true }) {
             Ok(f) => f,
             Err(OpenFail::NotRegular) => {

@@ -106,7 +106,7 @@ use sha2::{Digest, Sha256};
 use super::chain::{AuditKey, ZERO_PREV, link_hash, sha256_hex};
 use super::checkpoint::{CheckpointState, Mark, read_mark};
 use super::entry::{AuditEvent, ChainFields, parse_entry};
-use super::error::{AuditError, io_cause};
+use super::error::AuditError;
 use super::lines::{RawLine, Snapshot};
 use super::note::{Head, NoteFile, PublishedHead, origin_of, rotation_statement};
 use super::sign::VerifierKey;
@@ -365,11 +365,7 @@ pub fn verify_signed(
         _ => None,
     };
     scan.head_seq = check.since.as_ref().and_then(|p| p.head.seq());
-    let read_err = |e: std::io::Error| AuditError::Read {
-        path: path.to_path_buf(),
-        kind: e.kind(),
-        cause: io_cause(&e),
-    };
+    let read_err = |e: std::io::Error| AuditError::read(path, &e);
     let mut lookahead: Option<RawLine> = None;
     let mut torn: Option<u64> = None;
     loop {

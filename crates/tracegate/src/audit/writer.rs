@@ -12,7 +12,7 @@ use jiff::Timestamp;
 use super::MAX_LINE_BYTES;
 use super::chain::{AuditKey, ZERO_PREV, link_hash, sha256_hex};
 use super::checkpoint::{
-    Checkpoint, CheckpointState, Mark, read_checkpoint, read_mark, write_checkpoint,
+    Checkpoint, CheckpointState, Mark, parent_or_dot, read_checkpoint, read_mark, write_checkpoint,
     write_file_atomically, write_mark,
 };
 use super::cursor::LogCursor;
@@ -253,10 +253,7 @@ impl<S: LogSink> AuditLog<S> {
         ts: Timestamp,
     ) -> Result<AppendReceipt, AuditError> {
         let Some(old) = self.signer.clone() else {
-            return Err(AuditError::SignedCheckpoint {
-                path: self.path.clone(),
-                detail: "there is no signing key to rotate from".to_owned(),
-            });
+            return Err(self.unsigned("there is no signing key to rotate from"));
         };
         let asked = Instant::now();
         let lock = self.lock_handle()?;
@@ -291,10 +288,7 @@ impl<S: LogSink> AuditLog<S> {
     /// signs it).
     pub fn start_signing(&mut self) -> Result<Option<Head>, AuditError> {
         let Some(signer) = self.signer.clone() else {
-            return Err(AuditError::SignedCheckpoint {
-                path: self.path.clone(),
-                detail: "there is no signing key".to_owned(),
-            });
+            return Err(self.unsigned("there is no signing key"));
         };
         let lock = self.lock_handle()?;
         let _lock = LockGuard::exclusive(&lock, &self.path, self.lock_timeout)?;
@@ -302,10 +296,7 @@ impl<S: LogSink> AuditLog<S> {
         if let Some(anchor) = &self.anchor {
             self.check_anchor(anchor, &tail, size, cp_seq)?;
         }
-        let mismatch = |detail: &str| AuditError::SignedCheckpoint {
-            path: self.path.clone(),
-            detail: detail.to_owned(),
-        };
+        let mismatch = |detail: &str| self.unsigned(detail);
         match read_note_file(&note_path(&self.path)).map_err(|e| self.read_err(&e))? {
             NoteFile::Missing => {}
             _ => {
@@ -413,10 +404,7 @@ impl<S: LogSink> AuditLog<S> {
         if matches!(event, AuditEvent::KeyRotated { .. }) && next_signer.is_none() {
             // SECURITY: a `key_rotated` hands the log to another key; only
             // `rotate_signing_key` writes one, with the old key's signature.
-            return Err(AuditError::SignedCheckpoint {
-                path: self.path.clone(),
-                detail: "key_rotated is written only by a key rotation".to_owned(),
-            });
+            return Err(self.unsigned("key_rotated is written only by a key rotation"));
         }
         let ts = self.stamp(&tail, event, ts, waited)?;
         if let AuditEvent::WindowEnabled { window, end, .. } = event {
@@ -455,10 +443,7 @@ impl<S: LogSink> AuditLog<S> {
             (Some(_), None) if seq == 0 => Some(head_of(origin_of(&line), seq, &line)),
             (Some(_), None) => {
                 // check_note returns the origin of every non-empty log.
-                return Err(AuditError::SignedCheckpoint {
-                    path: self.path.clone(),
-                    detail: "the log's origin is unknown".to_owned(),
-                });
+                return Err(self.unsigned("the log's origin is unknown"));
             }
         };
         if let (Some(k), Some(h)) = (&note_key, &head) {
@@ -668,10 +653,7 @@ impl<S: LogSink> AuditLog<S> {
         tail: &Tail,
         size: u64,
     ) -> Result<Option<String>, AuditError> {
-        let mismatch = |detail: String| AuditError::SignedCheckpoint {
-            path: self.path.clone(),
-            detail,
-        };
+        let mismatch = |detail: String| self.unsigned(detail);
         let me = signer.verifier();
         let note = read_note_file(&note_path(&self.path)).map_err(|e| self.read_err(&e))?;
         let Tail::Last { line, seq, .. } = tail else {
@@ -761,14 +743,11 @@ impl<S: LogSink> AuditLog<S> {
             NoteFile::Missing | NoteFile::Invalid(_) => false,
         };
         if !ok {
-            return Err(AuditError::SignedCheckpoint {
-                path: self.path.clone(),
-                detail: format!(
+            return Err(self.unsigned(format!(
                     "seq {} is not vouched for by a signed checkpoint, and no intent of key {} names it: a gate holding the key did not write it",
                     head.size.saturating_sub(1),
                     signer.verifier().id()
-                ),
-            });
+                )));
         }
         self.write_note_file(
             &note_path(&self.path),
@@ -790,14 +769,10 @@ impl<S: LogSink> AuditLog<S> {
     fn check_same_file(&self) -> Result<(), AuditError> {
         match fs::metadata(&self.path) {
             Ok(m) if m.dev() == self.dev && m.ino() == self.ino => Ok(()),
-            Ok(_) => Err(AuditError::Replaced {
-                path: self.path.clone(),
-                what: "replaced",
-            }),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Err(AuditError::Replaced {
-                path: self.path.clone(),
-                what: "deleted",
-            }),
+            Ok(_) => Err(AuditError::replaced(&self.path, "replaced")),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                Err(AuditError::replaced(&self.path, "deleted"))
+            }
             Err(e) => Err(self.read_err(&e)),
         }
     }
@@ -866,12 +841,16 @@ impl<S: LogSink> AuditLog<S> {
         Ok((size, tail, cp_seq))
     }
 
-    fn read_err(&self, e: &io::Error) -> AuditError {
-        AuditError::Read {
+    /// The log's signed checkpoint does not vouch for what is asked.
+    fn unsigned(&self, detail: impl Into<String>) -> AuditError {
+        AuditError::SignedCheckpoint {
             path: self.path.clone(),
-            kind: e.kind(),
-            cause: io_cause(e),
+            detail: detail.into(),
         }
+    }
+
+    fn read_err(&self, e: &io::Error) -> AuditError {
+        AuditError::read(&self.path, e)
     }
 }
 
@@ -936,14 +915,6 @@ fn first_line(file: &File, size: u64) -> io::Result<Option<Vec<u8>>> {
 fn roll_back<S: LogSink>(sink: &mut S, size: u64) {
     if sink.truncate(size).is_ok() {
         let _ = sink.sync();
-    }
-}
-
-/// The folder holding `path` (`.` for a bare file name).
-pub(crate) fn parent_or_dot(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
     }
 }
 

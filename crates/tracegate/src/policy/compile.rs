@@ -34,7 +34,7 @@ use super::load::PolicyFile;
 use super::merge::Bases;
 use super::raw::*;
 use super::rule::{FieldRule, FieldSet, Segments, ValueType};
-use super::schema::{Index, did_you_mean};
+use super::schema::{Index, suggestion};
 use super::*;
 
 /// A place in a policy file, kept for errors found after compile (in the
@@ -160,6 +160,15 @@ impl Draft {
     pub(super) fn sink_loc(&self, name: &str) -> Option<&Loc> {
         let i = self.sinks.iter().position(|s| s.name == name)?;
         self.sink_table_at.get(i)
+    }
+
+    /// An error at `at` when the policy wrote the key there, else on the
+    /// policy as a whole (its first file).
+    pub(super) fn error_at(&self, at: Option<&Loc>, msg: String) -> PolicyError {
+        match at {
+            Some(l) => l.error(msg),
+            None => PolicyError::whole(self.files.first().unwrap_or(&self.source), msg),
+        }
     }
 
     /// The policy, with its redaction and referenced files.
@@ -395,18 +404,15 @@ impl Ctx<'_> {
         if let Some(m) = members.iter().find(|m| **m == got) {
             return Some(m);
         }
-        let hint = did_you_mean(got, members).map_or_else(
-            || {
-                let quoted: Vec<String> = members.iter().map(|m| format!("`{m}`")).collect();
-                match quoted.split_last() {
-                    Some((last, rest)) if !rest.is_empty() => {
-                        format!("use {} or {last}", rest.join(", "))
-                    }
-                    _ => format!("use {}", quoted.join("")),
+        let hint = suggestion(got, members).unwrap_or_else(|| {
+            let quoted: Vec<String> = members.iter().map(|m| format!("`{m}`")).collect();
+            match quoted.split_last() {
+                Some((last, rest)) if !rest.is_empty() => {
+                    format!("use {} or {last}", rest.join(", "))
                 }
-            },
-            |k| format!("did you mean `{k}`?"),
-        );
+                _ => format!("use {}", quoted.join("")),
+            }
+        });
         self.err_hint(
             v.span(),
             format!("unknown `{}` value `{}`", key.name, shown(got)),
@@ -704,8 +710,7 @@ fn build(
         .map(|(path, _)| path.to_string())
         .collect();
     let (fields, field_spans) = field_set(ctx, standard.fields);
-    let content_fields = full.content_fields.unwrap_or_default();
-    for name in &content_fields {
+    for name in full.content_fields.iter().flatten() {
         refuse_reserved(ctx, name.get_ref(), name.span());
         if let Some((_, at)) = field_spans.iter().find(|(n, _)| n == name.get_ref()) {
             // Point at whichever of the two the user wrote.
@@ -724,10 +729,7 @@ fn build(
             );
         }
     }
-    let content_fields: Vec<String> = content_fields
-        .into_iter()
-        .map(Spanned::into_inner)
-        .collect();
+    let content_fields = strings(full.content_fields);
     let content_attr_spans = full.content_attributes.unwrap_or_default();
     for name in &content_attr_spans {
         refuse_reserved(ctx, name.get_ref(), name.span());
@@ -1141,10 +1143,8 @@ fn standard_detectors(ctx: &mut Ctx<'_>, v: Option<Vec<Spanned<String>>>) -> Vec
     let mut out: Vec<String> = Vec::new();
     for name in v {
         if !names.contains(&name.get_ref().as_str()) {
-            let hint = did_you_mean(name.get_ref(), names).map_or_else(
-                || format!("the built-in detectors are {}", names.join(", ")),
-                |k| format!("did you mean `{k}`?"),
-            );
+            let hint = suggestion(name.get_ref(), names)
+                .unwrap_or_else(|| format!("the built-in detectors are {}", names.join(", ")));
             ctx.err_hint(
                 name.span(),
                 format!(
@@ -1520,10 +1520,8 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
     };
     let Some(ty) = ValueType::from_name(ty_name.get_ref()) else {
         let names = ValueType::ALL.map(ValueType::as_str);
-        let hint = did_you_mean(ty_name.get_ref(), &names).map_or_else(
-            || format!("use one of {}", names.join(", ")),
-            |k| format!("did you mean `{k}`?"),
-        );
+        let hint = suggestion(ty_name.get_ref(), &names)
+            .unwrap_or_else(|| format!("use one of {}", names.join(", ")));
         ctx.err_hint(
             ty_name.span(),
             format!("unknown type `{}`", shown(ty_name.get_ref())),
@@ -1828,20 +1826,17 @@ fn sinks(
             continue;
         }
         let output_at = ctx.loc_of(&s.output);
-        let output = match s.output {
-            Some(o) => match SinkOutput::parse(o.get_ref(), |p| ctx.resolve(o.span(), p)) {
-                Some(out) => Some(out),
-                None => {
-                    ctx.err_hint(
-                        o.span(),
-                        "unknown sink output",
-                        "use `file:PATH`, `stdout`, or `otlp+http://`, `otlp+https://`, `otlp+grpc://` or `otlp+grpcs://` and `HOST:PORT`",
-                    );
-                    None
-                }
-            },
-            None => None,
-        };
+        let output = s.output.and_then(|o| {
+            let parsed = SinkOutput::parse(o.get_ref(), |p| ctx.resolve(o.span(), p));
+            if parsed.is_none() {
+                ctx.err_hint(
+                    o.span(),
+                    "unknown sink output",
+                    "use `file:PATH`, `stdout`, or `otlp+http://`, `otlp+https://`, `otlp+grpc://` or `otlp+grpcs://` and `HOST:PORT`",
+                );
+            }
+            parsed
+        });
         let spool = spool_settings(
             ctx,
             s.spool_dir.as_ref(),
@@ -2146,10 +2141,9 @@ fn windows(
                     None if ctx.removed_under("sink") => ok = false,
                     None => {
                         let names: Vec<&str> = sinks.iter().map(|k| k.name.as_str()).collect();
-                        let hint = did_you_mean(s.get_ref(), &names).map_or_else(
-                            || "windows open a sink defined by [[sink]]".to_string(),
-                            |k| format!("did you mean `{k}`?"),
-                        );
+                        let hint = suggestion(s.get_ref(), &names).unwrap_or_else(|| {
+                            "windows open a sink defined by [[sink]]".to_string()
+                        });
                         ctx.err_hint(
                             s.span(),
                             format!("window names unknown sink `{}`", shown(s.get_ref())),

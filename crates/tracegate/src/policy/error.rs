@@ -157,6 +157,11 @@ pub fn shown(value: &str) -> String {
     out
 }
 
+/// A path as a message quotes it ([`shown`]).
+pub fn shown_path(path: &std::path::Path) -> String {
+    shown(&path.display().to_string())
+}
+
 /// Policy syntax the messages and hints of policy errors quote: keys with
 /// a value (`unbounded = true`), enum words, schemes, examples. Our own
 /// text, never a value from a policy, so the public form keeps it (key

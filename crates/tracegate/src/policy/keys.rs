@@ -303,23 +303,27 @@ pub trait Describe {
     fn shape() -> Shape;
 }
 
-impl<T: Describe> Describe for Option<T> {
-    fn shape() -> Shape {
-        T::shape()
-    }
+/// The `Describe` impls of the wrappers a field's type may come in (each
+/// reads as the type it wraps) and of the leaf types (each one shape).
+macro_rules! describe {
+    (wrappers: $($w:ident),*; leaves: $($t:ty => $shape:expr),*) => {
+        $(impl<T: Describe> Describe for $w<T> {
+            fn shape() -> Shape {
+                T::shape()
+            }
+        })*
+        $(impl Describe for $t {
+            fn shape() -> Shape {
+                $shape
+            }
+        })*
+    };
 }
 
-impl<T: Describe> Describe for Spanned<T> {
-    fn shape() -> Shape {
-        T::shape()
-    }
-}
-
-impl<T: Describe> Describe for Box<T> {
-    fn shape() -> Shape {
-        T::shape()
-    }
-}
+describe!(
+    wrappers: Option, Spanned, Box;
+    leaves: String => Shape::Str, i64 => Shape::Int, f64 => Shape::Float, bool => Shape::Bool
+);
 
 impl<T: Describe> Describe for Vec<T> {
     fn shape() -> Shape {
@@ -333,30 +337,6 @@ impl<T: Describe> Describe for Vec<T> {
 impl<K, V: Describe> Describe for BTreeMap<K, V> {
     fn shape() -> Shape {
         Shape::Map(V::shape)
-    }
-}
-
-impl Describe for String {
-    fn shape() -> Shape {
-        Shape::Str
-    }
-}
-
-impl Describe for i64 {
-    fn shape() -> Shape {
-        Shape::Int
-    }
-}
-
-impl Describe for f64 {
-    fn shape() -> Shape {
-        Shape::Float
-    }
-}
-
-impl Describe for bool {
-    fn shape() -> Shape {
-        Shape::Bool
     }
 }
 

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::compile::{Draft, Loc};
-use super::error::{PolicyError, shown};
+use super::error::{PolicyError, shown, shown_path};
 use super::load::PolicyFile;
 use super::{Referenced, SinkOutput};
 
@@ -78,15 +78,7 @@ pub fn check(
     referenced: &[Referenced],
     canon: &Canon,
 ) -> Vec<PolicyError> {
-    let origin = draft
-        .files
-        .first()
-        .cloned()
-        .unwrap_or_else(|| draft.source.clone());
-    let error = |at: &Option<Loc>, msg: String| match at {
-        Some(l) => l.error(msg),
-        None => PolicyError::whole(&origin, msg),
-    };
+    let error = |at: &Option<Loc>, msg: String| draft.error_at(at.as_ref(), msg);
     let mut written: Vec<Written> = Vec::new();
     for (i, s) in draft.sinks.iter().enumerate() {
         if let Some(SinkOutput::File(p)) = &s.output {
@@ -120,7 +112,7 @@ pub fn check(
                     "{} writes to the same file as {} (`{}`)",
                     w.what,
                     first.what,
-                    shown(&w.path.display().to_string())
+                    shown_path(&w.path)
                 ),
             ));
         }
@@ -136,7 +128,7 @@ pub fn check(
                 &at,
                 format!(
                     "[[source]] `{}` is the file {} writes; tracegate would read its own output",
-                    shown(&s.path.display().to_string()),
+                    shown_path(&s.path),
                     w.what
                 ),
             ));
@@ -146,7 +138,7 @@ pub fn check(
                 &at,
                 format!(
                     "[[source]] `{}` is followed twice; every record would be judged twice",
-                    shown(&s.path.display().to_string())
+                    shown_path(&s.path)
                 ),
             ));
         }
@@ -171,11 +163,7 @@ pub fn check(
         if let Some((_, what)) = inputs.iter().find(|(p, _)| *p == w.path) {
             errors.push(error(
                 &w.at,
-                format!(
-                    "{} writes to {what} (`{}`)",
-                    w.what,
-                    shown(&w.path.display().to_string())
-                ),
+                format!("{} writes to {what} (`{}`)", w.what, shown_path(&w.path)),
             ));
             continue;
         }
@@ -193,7 +181,7 @@ pub fn check(
                 format!(
                     "{} writes a `*.toml` file into the policy folder (`{}`); it would become policy",
                     w.what,
-                    shown(&w.path.display().to_string())
+                    shown_path(&w.path)
                 ),
             ));
         }

@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 
 use super::compile::{Draft, Loc};
 use super::env::EnvUse;
-use super::error::{PolicyError, PolicyErrors, shown};
+use super::error::{PolicyError, PolicyErrors, shown, shown_path};
 use super::load::{MAX_KEY_FILE_BYTES, MAX_KEYWORD_FILE_BYTES, read_regular};
 use super::tls::{
     LoadedFile, MAX_PEM_FILE_BYTES, MAX_TOKEN_FILE_BYTES, MIN_TOKEN_BYTES, Secret, TlsCheck,
@@ -157,7 +157,7 @@ pub(super) fn store_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
     };
     const WHAT: &str = "[fleet] store_key_file";
     let err = key_error(draft, draft.store_key_at.as_ref());
-    let at = shown(&path.display().to_string());
+    let at = shown_path(path);
     // SECURITY: the same rules as an audit key (at least 32 bytes; a FIFO
     // or device is refused), the ones the replica loads it with
     // (`StoreKey::load`); no error quotes the key.
@@ -176,18 +176,21 @@ pub(super) fn store_key_reference(draft: &Draft) -> Result<Option<Referenced>, P
     key_reference(path, RefKind::StoreKey, WHAT, err).map(Some)
 }
 
+/// The file at `path` as a referenced file of `kind`, by `sha256`.
+fn file_ref(kind: RefKind, path: &Path, sha256: String) -> Referenced {
+    let path = Some(path.to_path_buf());
+    Referenced {
+        kind,
+        path,
+        var: None,
+        sha256,
+    }
+}
+
 /// How an error about a key file is placed: at its key (`at`) when the
 /// policy wrote it there, else on the policy as a whole.
 fn key_error<'d>(draft: &'d Draft, at: Option<&'d Loc>) -> impl Fn(String) -> PolicyError + 'd {
-    let origin = draft
-        .files
-        .first()
-        .cloned()
-        .unwrap_or_else(|| draft.source.clone());
-    move |msg| match at {
-        Some(at) => at.error(msg),
-        None => PolicyError::whole(&origin, msg),
-    }
+    move |msg| draft.error_at(at, msg)
 }
 
 /// The key file at `path` as a referenced file of `kind`: its fingerprint,
@@ -200,15 +203,10 @@ fn key_reference(
     err: impl Fn(String) -> PolicyError,
 ) -> Result<Referenced, PolicyError> {
     match read_regular(path, MAX_KEY_FILE_BYTES) {
-        Ok(r) => Ok(Referenced {
-            kind,
-            path: Some(path.to_path_buf()),
-            var: None,
-            sha256: key_fingerprint(&r.bytes),
-        }),
+        Ok(r) => Ok(file_ref(kind, path, key_fingerprint(&r.bytes))),
         Err(cause) => Err(err(format!(
             "cannot read {what} `{}`: {cause}",
-            shown(&path.display().to_string())
+            shown_path(path)
         ))),
     }
 }
@@ -289,11 +287,7 @@ pub(super) fn tls_files(
     draft: &mut Draft,
     check: Option<&dyn TlsCheck>,
 ) -> (Vec<Referenced>, Vec<PolicyError>) {
-    let origin = draft
-        .files
-        .first()
-        .cloned()
-        .unwrap_or_else(|| draft.source.clone());
+    let origin = draft.files.first().unwrap_or(&draft.source).clone();
     let mut refs = Vec::new();
     let mut errors = Vec::new();
     let mut err = |msg: String| errors.push(PolicyError::whole(&origin, msg));
@@ -361,89 +355,59 @@ pub(super) fn tls_files(
     (refs, errors)
 }
 
+/// Read a TLS file or a token file (`kind`), bounded, into `f`, and add
+/// it to `refs`; `key` names it in the error.
 fn read_tls(
     f: &mut LoadedFile,
     key: &str,
     kind: RefKind,
     refs: &mut Vec<Referenced>,
 ) -> Result<(), String> {
-    match read_regular(&f.path, MAX_PEM_FILE_BYTES) {
+    let max = match kind {
+        RefKind::BearerToken => MAX_TOKEN_FILE_BYTES,
+        _ => MAX_PEM_FILE_BYTES,
+    };
+    match read_regular(&f.path, max) {
         Ok(r) => {
-            refs.push(Referenced {
-                kind,
-                path: Some(f.path.clone()),
-                var: None,
-                sha256: tls_fingerprint(kind, &r.bytes),
-            });
+            refs.push(file_ref(kind, &f.path, tls_fingerprint(kind, &r.bytes)));
             f.set_bytes(r.bytes);
             Ok(())
         }
         Err(cause) => Err(format!(
             "cannot read {key} `{}`: {cause}",
-            shown(&f.path.display().to_string())
+            shown_path(&f.path)
         )),
     }
 }
 
 fn read_token(t: &mut Secret, key: &str, refs: &mut Vec<Referenced>) -> Result<(), String> {
-    read_token_file(t.file_mut(), key, refs)?;
+    read_tls(t.file_mut(), key, RefKind::BearerToken, refs)?;
     let len = t.expose().len();
     if len < MIN_TOKEN_BYTES {
         return Err(format!(
             "{key} `{}` holds a token of {len} bytes; at least {MIN_TOKEN_BYTES} are needed",
-            shown(&t.path().display().to_string())
+            shown_path(t.path())
         ));
     }
     if !t.expose().iter().all(|b| b.is_ascii_graphic()) {
         // A header value must be visible ASCII.
         return Err(format!(
             "{key} `{}`: the token must be printable ASCII without blanks",
-            shown(&t.path().display().to_string())
+            shown_path(t.path())
         ));
     }
     Ok(())
 }
 
-fn read_token_file(
-    f: &mut LoadedFile,
-    key: &str,
-    refs: &mut Vec<Referenced>,
-) -> Result<(), String> {
-    match read_regular(&f.path, MAX_TOKEN_FILE_BYTES) {
-        Ok(r) => {
-            refs.push(Referenced {
-                kind: RefKind::BearerToken,
-                path: Some(f.path.clone()),
-                var: None,
-                sha256: key_fingerprint(&r.bytes),
-            });
-            f.set_bytes(r.bytes);
-            Ok(())
-        }
-        Err(cause) => Err(format!(
-            "cannot read {key} `{}`: {cause}",
-            shown(&f.path.display().to_string())
-        )),
-    }
-}
-
 /// Build the redaction of every sink of `draft`, reporting every error.
 pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
     let settings = &policy.redact;
-    let origin = policy
-        .files
-        .first()
-        .cloned()
-        .unwrap_or_else(|| policy.source.clone());
     let at = &policy.redact_at;
     let mut errors = Vec::new();
     // Every error names the line it is about; the whole policy only when
     // nothing in it is to blame.
     let mut err = |loc: Option<&Loc>, msg: String| {
-        errors.push(match loc.or(at.section.as_ref()) {
-            Some(l) => l.error(msg),
-            None => PolicyError::whole(&origin, msg),
-        })
+        errors.push(policy.error_at(loc.or(at.section.as_ref()), msg))
     };
 
     let mut referenced = Vec::new();
@@ -457,12 +421,7 @@ pub(super) fn build(policy: &Draft) -> Result<Built, PolicyErrors> {
             match read_words(file) {
                 Ok((w, sha256)) => {
                     words.extend(w);
-                    referenced.push(Referenced {
-                        kind: RefKind::KeywordList,
-                        path: Some(file.clone()),
-                        var: None,
-                        sha256,
-                    });
+                    referenced.push(file_ref(RefKind::KeywordList, file, sha256));
                 }
                 Err(e) => {
                     unread.push(crate::redact::RedactConfigError::EmptyKeywords {
@@ -740,17 +699,13 @@ fn action(s: &str, name: &str, err: &mut impl FnMut(String)) -> Action {
 /// Words of a keyword file: one a line, blank lines and `#` comments
 /// skipped; with the SHA-256 (hex) of the file's bytes.
 fn read_words(path: &Path) -> Result<(Vec<String>, String), String> {
-    let r = read_regular(path, MAX_KEYWORD_FILE_BYTES).map_err(|cause| {
-        format!(
-            "cannot read `{}`: {cause}",
-            shown(&path.display().to_string())
-        )
-    })?;
+    let r = read_regular(path, MAX_KEYWORD_FILE_BYTES)
+        .map_err(|cause| format!("cannot read `{}`: {cause}", shown_path(path)))?;
     let sha256 = hex::encode(Sha256::digest(&r.bytes));
     let text = String::from_utf8(r.bytes).map_err(|e| {
         format!(
             "`{}` is not valid UTF-8 (byte {})",
-            shown(&path.display().to_string()),
+            shown_path(path),
             e.utf8_error().valid_up_to()
         )
     })?;
@@ -771,10 +726,7 @@ fn read_key(key_file: Option<&Path>) -> Result<Option<(RedactKey, Referenced)>, 
         Some(p) => (
             read_regular(p, MAX_KEY_FILE_BYTES)
                 .map_err(|cause| {
-                    format!(
-                        "cannot read [redact] key_file `{}`: {cause}",
-                        shown(&p.display().to_string())
-                    )
+                    format!("cannot read [redact] key_file `{}`: {cause}", shown_path(p))
                 })?
                 .bytes,
             p.display().to_string(),

@@ -116,8 +116,7 @@ fn walk_table(
                     crate::finding::escape_key(name),
                     table_title(path, array)
                 ),
-                hint: did_you_mean(name, &known)
-                    .map(|k| format!("did you mean `{k}`?"))
+                hint: suggestion(name, &known)
                     .or_else(|| Some(format!("known keys: {}", known.join(", ")))),
                 key: sub,
             });
@@ -360,6 +359,12 @@ pub fn did_you_mean<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
+}
+
+/// The hint for a mistyped `word`: `did you mean `k`?` when one of
+/// `candidates` is close enough ([`did_you_mean`]).
+pub fn suggestion(word: &str, candidates: &[&str]) -> Option<String> {
+    did_you_mean(word, candidates).map(|k| format!("did you mean `{k}`?"))
 }
 
 /// Optimal-string-alignment distance (Levenshtein plus adjacent swaps).

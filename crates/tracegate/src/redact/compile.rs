@@ -18,11 +18,7 @@ use super::{Action, Det, RedactConfig, RedactConfigError, RedactKey, Redactor, S
 /// an untrusted-but-valid policy cannot make the gate allocate without bound.
 pub const REGEX_SIZE_LIMIT: usize = 10 * 1024 * 1024;
 
-fn meta_builder() -> meta::Builder {
-    meta_builder_with(regex_automata::MatchKind::LeftmostFirst)
-}
-
-fn meta_builder_with(kind: regex_automata::MatchKind) -> meta::Builder {
+fn meta_builder(kind: MatchKind) -> meta::Builder {
     let mut b = meta::Regex::builder();
     b.configure(
         meta::Config::new()
@@ -108,7 +104,7 @@ pub(crate) fn compile(
             });
             continue;
         }
-        match meta_builder().build(&p.regex) {
+        match meta_builder(MatchKind::LeftmostFirst).build(&p.regex) {
             Ok(re) => {
                 let empty = EMPTY_PROBES
                     .iter()
@@ -307,17 +303,13 @@ enum Searched {
 /// `scans` with the email shape's (pattern ids `email`) replaced by one
 /// that matches nothing (an empty class), so pattern ids stay the same.
 fn without_email<'a>(scans: &[&'a str], email: &[regex_automata::PatternID]) -> Vec<&'a str> {
-    scans
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| {
-            if email.iter().any(|e| e.as_usize() == i) {
-                NEVER
-            } else {
-                p
-            }
-        })
-        .collect()
+    let mut out = scans.to_vec();
+    for e in email {
+        if let Some(p) = out.get_mut(e.as_usize()) {
+            *p = NEVER;
+        }
+    }
+    out
 }
 
 /// The meta regexes of a regex pass: `scans` (`MatchKind::All`), the same
@@ -340,7 +332,7 @@ fn build_combined(
     kind: MatchKind,
     searched: Searched,
 ) -> Result<meta::Regex, Vec<RedactConfigError>> {
-    let mut builder = meta_builder_with(kind);
+    let mut builder = meta_builder(kind);
     if searched == Searched::Anchored {
         builder.configure(
             meta::Config::new()

@@ -119,21 +119,11 @@ impl KeywordSet {
             if words.is_empty() {
                 continue;
             }
-            let long: Vec<(&str, u32)> = words
+            let (long, short): (Vec<(&str, u32)>, Vec<_>) = words
                 .iter()
-                .filter(|(w, _)| w.len() >= indexed_from)
                 .map(|(w, i)| (w.as_str(), *i))
-                .collect();
-            let short: Vec<&str> = words
-                .iter()
-                .filter(|(w, _)| w.len() < indexed_from)
-                .map(|(w, _)| w.as_str())
-                .collect();
-            let rule_of: Vec<u32> = words
-                .iter()
-                .filter(|(w, _)| w.len() < indexed_from)
-                .map(|(_, i)| *i)
-                .collect();
+                .partition(|(w, _)| w.len() >= indexed_from);
+            let (short, rule_of): (Vec<&str>, Vec<u32>) = short.into_iter().unzip();
             let automaton = if short.is_empty() {
                 None
             } else {

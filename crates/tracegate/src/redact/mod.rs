@@ -366,36 +366,16 @@ impl Redactor {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let wanted = |n: &str| names.iter().any(|w| w == n);
+        // The entries of `all` that `names` names, in their order.
+        fn kept<T: Clone>(all: &[T], names: &[String], name: impl Fn(&T) -> &str) -> Vec<T> {
+            let wanted = |x: &&T| names.iter().any(|w| w == name(x));
+            all.iter().filter(wanted).cloned().collect()
+        }
         let cfg = RedactConfig {
-            builtin: self
-                .cfg
-                .builtin
-                .iter()
-                .filter(|n| wanted(n))
-                .cloned()
-                .collect(),
-            patterns: self
-                .cfg
-                .patterns
-                .iter()
-                .filter(|p| wanted(&p.name))
-                .cloned()
-                .collect(),
-            keywords: self
-                .cfg
-                .keywords
-                .iter()
-                .filter(|k| wanted(&k.name))
-                .cloned()
-                .collect(),
-            context: self
-                .cfg
-                .context
-                .iter()
-                .filter(|c| wanted(&c.detector))
-                .cloned()
-                .collect(),
+            builtin: kept(&self.cfg.builtin, names, |n| n),
+            patterns: kept(&self.cfg.patterns, names, |p| &p.name),
+            keywords: kept(&self.cfg.keywords, names, |k| &k.name),
+            context: kept(&self.cfg.context, names, |c| &c.detector),
         };
         Redactor::compile(&cfg, self.key.clone())
     }

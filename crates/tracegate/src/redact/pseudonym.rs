@@ -31,20 +31,15 @@ pub fn pseudonymize(key: &RedactKey, id: &str, prefixes: &[String]) -> String {
     let mut stream = Stream::new(key, id);
     let mut out = String::with_capacity(id.len());
     out.push_str(prefix);
-    let mut seg_start = 0;
-    let bytes = rest.as_bytes();
-    for i in 0..=bytes.len() {
-        let at_sep = i == bytes.len() || bytes[i].is_ascii_punctuation();
-        if !at_sep {
-            continue;
+    // Each segment mapped, each separator after it kept.
+    let mut at = 0;
+    for seg in rest.split(|c: char| c.is_ascii_punctuation()) {
+        map_segment(seg, &mut stream, &mut out);
+        at += seg.len();
+        if let Some(&sep) = rest.as_bytes().get(at) {
+            out.push(char::from(sep));
+            at += 1;
         }
-        if let Some(seg) = rest.get(seg_start..i) {
-            map_segment(seg, &mut stream, &mut out);
-        }
-        if i < bytes.len() {
-            out.push(char::from(bytes[i]));
-        }
-        seg_start = i + 1;
     }
     out
 }

@@ -541,9 +541,7 @@ type Visit<'a> = dyn FnMut(Item, &mut Map<String, Value>, bool) -> Result<(), Se
 /// is (`name` and an `attributes` array, as the gate reads it). Anything
 /// else is an error.
 fn for_each_item(v: &mut Value, f: &mut Visit<'_>) -> Result<(), SealError> {
-    let Value::Object(top) = v else {
-        return Err(SealError::NotAnObject);
-    };
+    let top = v.as_object_mut().ok_or(SealError::NotAnObject)?;
     let request = top.contains_key("resourceSpans") || top.contains_key("resourceLogs");
     if !request {
         let bare = top.contains_key("name") && top.get("attributes").is_some_and(Value::is_array);
@@ -562,13 +560,9 @@ fn for_each_item(v: &mut Value, f: &mut Visit<'_>) -> Result<(), SealError> {
                 ));
             }
         };
-        let Value::Array(resources) = value else {
-            return Err(SealError::NotAnObject);
-        };
+        let resources = value.as_array_mut().ok_or(SealError::NotAnObject)?;
         for r in resources {
-            let Value::Object(r) = r else {
-                return Err(SealError::NotAnObject);
-            };
+            let r = r.as_object_mut().ok_or(SealError::NotAnObject)?;
             if let Some(Value::Object(res)) = r.get_mut("resource") {
                 f(item, res, true)?;
             }
@@ -576,9 +570,7 @@ fn for_each_item(v: &mut Value, f: &mut Visit<'_>) -> Result<(), SealError> {
                 continue;
             };
             for s in ss {
-                let Value::Object(s) = s else {
-                    return Err(SealError::NotAnObject);
-                };
+                let s = s.as_object_mut().ok_or(SealError::NotAnObject)?;
                 if let Some(Value::Object(scope)) = s.get_mut("scope") {
                     f(item, scope, true)?;
                 }
@@ -586,9 +578,7 @@ fn for_each_item(v: &mut Value, f: &mut Visit<'_>) -> Result<(), SealError> {
                     continue;
                 };
                 for x in xs {
-                    let Value::Object(x) = x else {
-                        return Err(SealError::NotAnObject);
-                    };
+                    let x = x.as_object_mut().ok_or(SealError::NotAnObject)?;
                     f(item, x, false)?;
                 }
             }

@@ -48,10 +48,17 @@ pub struct Units {
 
 impl Units {
     /// No limit.
-    pub const UNLIMITED: Units = Units {
-        records: u64::MAX,
-        bytes: u64::MAX,
-    };
+    pub const UNLIMITED: Units = Units::new(u64::MAX, u64::MAX);
+
+    /// `records` units of `bytes` bytes.
+    pub const fn new(records: u64, bytes: u64) -> Units {
+        Units { records, bytes }
+    }
+
+    /// `f` of `self` and `other`, measure by measure.
+    pub fn zip(self, other: Units, f: impl Fn(u64, u64) -> u64) -> Units {
+        Units::new(f(self.records, other.records), f(self.bytes, other.bytes))
+    }
 
     /// Whether `self` fits within `limit` in both measures.
     pub fn fits(self, limit: Units) -> bool {
@@ -122,16 +129,8 @@ impl WindowBook {
     /// Leased and not yet settled by a release (held by live gates, or by
     /// crashed ones, which never give it back).
     pub fn outstanding(&self) -> Units {
-        Units {
-            records: self
-                .leased
-                .records
-                .saturating_sub(self.returned.records + self.spent.records),
-            bytes: self
-                .leased
-                .bytes
-                .saturating_sub(self.returned.bytes + self.spent.bytes),
-        }
+        let settled = self.returned.zip(self.spent, |r, s| r + s);
+        self.leased.zip(settled, u64::saturating_sub)
     }
 
     /// What is left to lease under `budget` (unbounded measures: no limit).
@@ -268,11 +267,7 @@ pub fn load_signer(
 pub fn open_configured(
     settings: &crate::policy::AuditSettings,
 ) -> Result<AuditLog<std::fs::File>, AuditError> {
-    let key = settings
-        .key_file
-        .as_deref()
-        .map(AuditKey::load)
-        .transpose()?;
+    let key = AuditKey::load_if(settings.key_file.as_deref())?;
     let signer = load_signer(settings)?;
     Ok(AuditLog::open(&settings.path, key, settings.lock_timeout)?
         .with_anchor(settings.anchor.clone())?
@@ -338,10 +333,7 @@ impl Ledger {
                 out = Some(r);
                 events
             })?;
-        out.ok_or(AuditError::Replaced {
-            path: self.path.clone(),
-            what: "unreadable",
-        })
+        out.ok_or(AuditError::replaced(&self.path, "unreadable"))
     }
 
     /// The book as last read.
@@ -377,11 +369,9 @@ pub struct Claim<'a> {
 }
 
 impl Claim<'_> {
-    fn free(&self) -> Units {
-        Units {
-            records: self.leased.records.saturating_sub(self.spent.records),
-            bytes: self.leased.bytes.saturating_sub(self.spent.bytes),
-        }
+    /// What the gate leased and has not spent.
+    pub fn free(&self) -> Units {
+        self.leased.zip(self.spent, u64::saturating_sub)
     }
 }
 
@@ -556,13 +546,6 @@ fn exhausted(budget: Budget, left: Units, others: Units) -> bool {
         || (budget.bytes.is_some() && left.bytes == 0 && others.bytes == 0)
 }
 
-fn minus(a: Units, b: Units) -> Units {
-    Units {
-        records: a.records.saturating_sub(b.records),
-        bytes: a.bytes.saturating_sub(b.bytes),
-    }
-}
-
 impl BudgetSource for LogBudget {
     fn lease(
         &mut self,
@@ -610,7 +593,7 @@ pub(crate) fn log_lease(
             }
             let state = book.window(&w.id);
             let left = state.left(budget);
-            let others = minus(state.outstanding(), claim.leased);
+            let others = state.outstanding().zip(claim.leased, u64::saturating_sub);
             let fits = |left: u64, need: u64, bounded: bool| !bounded || need <= left;
             let bounded = (budget.records.is_some(), budget.bytes.is_some());
             if fits(left.records, need.records, bounded.0)
@@ -634,10 +617,8 @@ pub(crate) fn log_lease(
                     records,
                     bytes,
                 });
-                let granted = budget.unbounded_as_max(Units {
-                    records: records.unwrap_or(0),
-                    bytes: bytes.unwrap_or(0),
-                });
+                let granted =
+                    budget.unbounded_as_max(Units::new(records.unwrap_or(0), bytes.unwrap_or(0)));
                 return (events, Lease::Granted(granted));
             }
             // SECURITY: with nothing held by anyone (this gate's own lease
@@ -674,11 +655,8 @@ pub(crate) fn log_release(
                 // After this release: what is left gains what it gives back.
                 let free = claim.free();
                 let left = state.left(budget);
-                let left = Units {
-                    records: left.records.saturating_add(free.records),
-                    bytes: left.bytes.saturating_add(free.bytes),
-                };
-                let others = minus(state.outstanding(), claim.leased);
+                let left = left.zip(free, u64::saturating_add);
+                let others = state.outstanding().zip(claim.leased, u64::saturating_sub);
                 if exhausted(budget, left, others) {
                     events.push(spent_for_good(w));
                 }
@@ -689,8 +667,12 @@ pub(crate) fn log_release(
 }
 
 pub(crate) fn release_event(claim: Claim<'_>) -> AuditEvent {
+    released_event(claim, bounded_part(Budget::of(claim.window), claim.free()))
+}
+
+/// The `window_released` entry of `claim`, giving back `returned`.
+pub fn released_event(claim: Claim<'_>, returned: Units) -> AuditEvent {
     let w = claim.window;
-    let returned = bounded_part(Budget::of(w), claim.free());
     AuditEvent::WindowReleased {
         window: w.id.clone(),
         sink: w.sink.clone(),

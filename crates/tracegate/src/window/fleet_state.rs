@@ -124,10 +124,7 @@ impl Holder {
         if self.settled {
             return Units::default();
         }
-        Units {
-            records: self.leased.records.saturating_sub(self.returned.records),
-            bytes: self.leased.bytes.saturating_sub(self.returned.bytes),
-        }
+        self.leased.zip(self.returned, u64::saturating_sub)
     }
 }
 
@@ -202,9 +199,7 @@ impl FleetState {
         let mut out = Units::default();
         for (name, h) in &self.holders {
             if name != me {
-                let o = h.outstanding();
-                out.records = out.records.saturating_add(o.records);
-                out.bytes = out.bytes.saturating_add(o.bytes);
+                out = out.zip(h.outstanding(), u64::saturating_add);
             }
         }
         out
@@ -301,18 +296,9 @@ fn parse(body: &str) -> Option<FleetState> {
         }
         let mut n = || parts.next()?.parse::<u64>().ok();
         let h = Holder {
-            leased: Units {
-                records: n()?,
-                bytes: n()?,
-            },
-            returned: Units {
-                records: n()?,
-                bytes: n()?,
-            },
-            spent: Units {
-                records: n()?,
-                bytes: n()?,
-            },
+            leased: Units::new(n()?, n()?),
+            returned: Units::new(n()?, n()?),
+            spent: Units::new(n()?, n()?),
             settled: flag(parts.next()?)?,
         };
         if parts.next().is_some() || holders.insert(name.to_owned(), h).is_some() {
@@ -469,14 +455,8 @@ pub fn lease(state: Option<&FleetState>, def: &str, ask: Ask<'_>) -> LeaseStep {
     };
     // SECURITY: never more than what is left of the whole budget by this
     // replica's own log, whatever the state says the fleet took.
-    let left = Units {
-        records: fleet_left.records.min(ask.local_left.records),
-        bytes: fleet_left.bytes.min(ask.local_left.bytes),
-    };
-    let free = Units {
-        records: me.leased.records.saturating_sub(ask.spent.records),
-        bytes: me.leased.bytes.saturating_sub(ask.spent.bytes),
-    };
+    let left = fleet_left.zip(ask.local_left, u64::min);
+    let free = me.leased.zip(ask.spent, u64::saturating_sub);
     let mine_empty = (bounded.0 && free.records == 0) || (bounded.1 && free.bytes == 0);
     if s.closed {
         if ask.enable {
@@ -502,8 +482,7 @@ pub fn lease(state: Option<&FleetState>, def: &str, ask: Ask<'_>) -> LeaseStep {
             bytes: size(bounded.1, left.bytes, ask.need.bytes, LEASE_CAP_BYTES),
         };
         let h = s.holders.entry(ask.holder.to_owned()).or_default();
-        h.leased.records = h.leased.records.saturating_add(g.records);
-        h.leased.bytes = h.leased.bytes.saturating_add(g.bytes);
+        h.leased = h.leased.zip(g, u64::saturating_add);
         s.seq = s.seq.saturating_add(1);
         return LeaseStep::Grant(g, s);
     }
@@ -534,14 +513,8 @@ fn settle(s: &mut FleetState, holder: &str, spent: Units) -> Units {
     if h.settled {
         return Units::default();
     }
-    let spent = Units {
-        records: spent.records.min(h.leased.records),
-        bytes: spent.bytes.min(h.leased.bytes),
-    };
-    let back = Units {
-        records: h.leased.records - spent.records,
-        bytes: h.leased.bytes - spent.bytes,
-    };
+    let spent = spent.zip(h.leased, u64::min);
+    let back = h.leased.zip(spent, |l, s| l - s);
     h.spent = spent;
     h.returned = back;
     h.settled = true;

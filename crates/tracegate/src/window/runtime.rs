@@ -116,10 +116,8 @@ struct Open {
 
 impl Open {
     fn free(&self) -> Units {
-        self.budget.unbounded_as_max(Units {
-            records: self.leased.records.saturating_sub(self.spent.records),
-            bytes: self.leased.bytes.saturating_sub(self.spent.bytes),
-        })
+        self.budget
+            .unbounded_as_max(self.leased.zip(self.spent, u64::saturating_sub))
     }
 }
 
@@ -694,10 +692,7 @@ impl Capture {
             return None;
         }
         let free = open.free();
-        self.need = Some(Units {
-            records: need.records.saturating_sub(free.records),
-            bytes: need.bytes.saturating_sub(free.bytes),
-        });
+        self.need = Some(need.zip(free, u64::saturating_sub));
         self.wanted = true;
         if !self.inline_io {
             return None;
@@ -739,10 +734,7 @@ impl Capture {
     /// needed. `false` when the budget does not allow it: the record goes
     /// out at standard level.
     pub fn spend(&mut self, bytes: usize) -> bool {
-        let need = Units {
-            records: 1,
-            bytes: bytes as u64,
-        };
+        let need = Units::new(1, bytes as u64);
         let Some(grant) = self.grant() else {
             return false;
         };
@@ -1012,10 +1004,7 @@ impl Capture {
                     window: o.window.clone(),
                     leased: o.leased,
                     spent: o.spent,
-                    need: self.need.take().unwrap_or(Units {
-                        records: 1,
-                        bytes: 1,
-                    }),
+                    need: self.need.take().unwrap_or(Units::new(1, 1)),
                     epoch: o.epoch,
                 }),
                 Some(_) => None,
@@ -1393,11 +1382,7 @@ fn open_io(
     fleet: &crate::policy::FleetSettings,
     store: Option<StoreClient>,
 ) -> Result<Io, crate::audit::AuditError> {
-    let key = settings
-        .key_file
-        .as_deref()
-        .map(AuditKey::load)
-        .transpose()?;
+    let key = AuditKey::load_if(settings.key_file.as_deref())?;
     let mut ledger = Ledger::open(
         settings.path.clone(),
         key,
@@ -1436,6 +1421,13 @@ impl Job {
             segment: None,
         };
         let clock = self.clock;
+        // This gate's claim on `window`.
+        let claim = |window, leased, spent| Claim {
+            window,
+            holder: &self.holder,
+            leased,
+            spent,
+        };
         let mut io = match (self.io, &self.settings) {
             (Some(io), _) => io,
             (None, Some(settings)) => {
@@ -1484,12 +1476,7 @@ impl Job {
                     leased,
                     spent,
                 } => {
-                    let claim = Claim {
-                        window,
-                        holder: &self.holder,
-                        leased: *leased,
-                        spent: *spent,
-                    };
+                    let claim = claim(window, *leased, *spent);
                     io.source.release(&mut io.ledger, claim, clock.utc())
                 }
             };
@@ -1527,16 +1514,8 @@ impl Job {
         } else if let Some(acquire) = self.acquire {
             let result = match &acquire {
                 Acquire::Enable(w) => {
-                    let claim = Claim {
-                        window: w,
-                        holder: &self.holder,
-                        leased: Units::default(),
-                        spent: Units::default(),
-                    };
-                    let need = Units {
-                        records: 1,
-                        bytes: 1,
-                    };
+                    let claim = claim(w, Units::default(), Units::default());
+                    let need = Units::new(1, 1);
                     io.source
                         .lease(&mut io.ledger, claim, need, true, clock.utc())
                 }
@@ -1547,12 +1526,7 @@ impl Job {
                     need,
                     ..
                 } => {
-                    let claim = Claim {
-                        window,
-                        holder: &self.holder,
-                        leased: *leased,
-                        spent: *spent,
-                    };
+                    let claim = claim(window, *leased, *spent);
                     io.source
                         .lease(&mut io.ledger, claim, *need, false, clock.utc())
                 }

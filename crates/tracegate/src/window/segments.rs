@@ -256,9 +256,7 @@ impl Segments {
         if let Some(pipe) = self.pipe.clone() {
             return self.seal_piped(&pipe, record);
         }
-        let Some(cur) = self.current.as_mut() else {
-            return Err(SegmentError::NotReady);
-        };
+        let cur = self.current.as_mut().ok_or(SegmentError::NotReady)?;
         let first = cur.sealer.sealed();
         let attrs = &self.content_attributes;
         let is_attr = |k: &str| crate::policy::content::is_content_attribute(attrs, k);
@@ -327,9 +325,7 @@ impl Segments {
     /// goes to the writer's thread under a reserved number; anything else
     /// (an OTLP request, a bare span) is sealed here and sent as a line.
     fn seal_piped(&mut self, pipe: &PipeTx, record: &[u8]) -> Result<SealedAt, SegmentError> {
-        let Some(cur) = self.current.as_mut() else {
-            return Err(SegmentError::NotReady);
-        };
+        let cur = self.current.as_mut().ok_or(SegmentError::NotReady)?;
         let cf = !otlp::is_request(record)
             && self
                 .content_needles
