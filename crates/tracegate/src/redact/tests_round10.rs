@@ -82,6 +82,24 @@ fn a_message_id_header_is_no_address() {
     );
 }
 
+/// The attacker's twins of the message-id keep: an address after words
+/// on a message-id line, and one 998 bytes after a header name in the
+/// middle of a line longer than any header line (RFC 5322: 998), still go.
+#[test]
+fn an_address_on_a_message_id_line_that_is_no_id_list_still_goes() {
+    let r = all();
+    let a = "lale.yilmaz@ornek.com.tr";
+    redacts_exactly(&r, &format!("Message-ID: mail me at <{a}>\n"), a, "email");
+    redacts_exactly(
+        &r,
+        &format!("References: <a1@mail.example.mc> or <{a}>\n"),
+        a,
+        "email",
+    );
+    let pad = " ".repeat(987);
+    redacts_exactly(&r, &format!("zzz Message-ID:{pad}<{a}>\n"), a, "email");
+}
+
 /// A part number (`P/N 123-45-6789`, `PN: …`, `Part No. …`) has the SSN's
 /// shape; the part word names it. The same digits as an SSN still go.
 #[test]

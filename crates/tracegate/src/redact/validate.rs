@@ -483,9 +483,14 @@ fn message_id_header(text: &[u8], lstart: usize) -> bool {
     let line = before
         .iter()
         .rev()
-        .take(998)
+        .take(999)
         .take_while(|&&b| b != b'\n')
         .count();
+    // A header line is at most 998 bytes (RFC 5322): past that, this is
+    // no header's start.
+    if line > 998 {
+        return false;
+    }
     let line = &before[before.len() - line..];
     let Some(colon) = line.iter().position(|&b| b == b':') else {
         return false;
@@ -500,6 +505,24 @@ fn message_id_header(text: &[u8], lstart: usize) -> bool {
     ]
     .iter()
     .any(|n| name.eq_ignore_ascii_case(n))
+        && only_ids(&line[colon + 1..])
+}
+
+/// Whether `s` holds only blanks and whole `<…>` ids: what a message-id
+/// header holds before an id, so a sentence written on such a line
+/// (`Message-ID: mail me at <…>`) is no id list.
+fn only_ids(s: &[u8]) -> bool {
+    let mut in_id = false;
+    for &b in s {
+        match (in_id, b) {
+            (false, b' ' | b'\t' | b'\r') => {}
+            (false, b'<') => in_id = true,
+            (true, b'>') => in_id = false,
+            (true, b) if b != b'<' && !b.is_ascii_whitespace() => {}
+            _ => return false,
+        }
+    }
+    !in_id
 }
 
 /// The comment after an OpenSSH public key (`ssh-ed25519 AAAAC3Nza… deploy@host`):
