@@ -357,9 +357,18 @@ mod tests {
         assert_eq!(one_plain_frame(&empty, 3).as_deref(), Some(&b""[..]));
         // Past max, compressed, cut short, followed by more, no header.
         assert_eq!(one_plain_frame(&raw, 2), None);
-        assert_eq!(one_plain_frame(&Bytes::from(frame(true, 3, b"abc")), 3), None);
-        assert_eq!(one_plain_frame(&Bytes::from(frame(false, 4, b"abc")), 9), None);
-        assert_eq!(one_plain_frame(&Bytes::from(frame(false, 2, b"abc")), 9), None);
+        assert_eq!(
+            one_plain_frame(&Bytes::from(frame(true, 3, b"abc")), 3),
+            None
+        );
+        assert_eq!(
+            one_plain_frame(&Bytes::from(frame(false, 4, b"abc")), 9),
+            None
+        );
+        assert_eq!(
+            one_plain_frame(&Bytes::from(frame(false, 2, b"abc")), 9),
+            None
+        );
         assert_eq!(one_plain_frame(&Bytes::from_static(b"\0\0\0\0"), 9), None);
     }
 
