@@ -128,13 +128,25 @@ async fn export(ing: Ingest, signal: Signal, req: Request) -> Response {
     if let Err(r) = ing.reserve(&mut res, need, deadline).await {
         return refuse(&ing, r);
     }
-    let req = axum::http::Request::from_parts(parts, Full::new(Bytes::from(raw)));
+    // The common request is one plain (uncompressed) frame holding the
+    // whole body: its message is taken from the bytes already read, where
+    // tonic would copy it into a buffer of its own first. tonic is then
+    // handed an empty message, so that it still frames the response and
+    // its status; anything else (gzip, several frames, a frame cut short
+    // or past `max`) goes to tonic as it came.
+    let raw = Bytes::from(raw);
+    let (body, message) = match one_plain_frame(&raw, max) {
+        Some(message) => (Bytes::from_static(&[0; FRAME_HEADER]), Some(message)),
+        None => (raw, None),
+    };
+    let req = axum::http::Request::from_parts(parts, Full::new(body));
     let called = Arc::new(AtomicBool::new(false));
     let svc = Export {
         ing: ing.clone(),
         signal,
         active: Some(active),
         res: Some(res),
+        message,
         called: Arc::clone(&called),
     };
     let mut grpc = tonic::server::Grpc::new(RawCodec)
@@ -170,12 +182,25 @@ async fn export(ing: Ingest, signal: Signal, req: Request) -> Response {
     refuse(&ing, r)
 }
 
+/// The message of `raw` when `raw` is exactly one uncompressed gRPC frame
+/// of at most `max` bytes, without a copy.
+fn one_plain_frame(raw: &Bytes, max: usize) -> Option<Bytes> {
+    let (&[0, a, b, c, d], message) = raw.split_first_chunk::<FRAME_HEADER>()? else {
+        return None;
+    };
+    let declared = usize::try_from(u32::from_be_bytes([a, b, c, d])).ok()?;
+    (declared == message.len() && declared <= max).then(|| raw.slice(FRAME_HEADER..))
+}
+
 /// One `Export` call: the decoded message is judged by [`Ingest::export`].
 struct Export {
     ing: Ingest,
     signal: Signal,
     active: Option<Arc<Active>>,
     res: Option<Reservation>,
+    /// The message, when taken from the body before tonic
+    /// (`one_plain_frame`): tonic's own is then empty.
+    message: Option<Bytes>,
     called: Arc<AtomicBool>,
 }
 
@@ -191,11 +216,12 @@ impl tonic::server::UnaryService<Bytes> for Export {
         let signal = self.signal;
         let active = self.active.take();
         let mut res = self.res.take().unwrap_or_default();
+        let message = self.message.take();
         Box::pin(async move {
             let Some(active) = active else {
                 return Err(Status::internal("called twice"));
             };
-            let bytes = request.into_inner();
+            let bytes = message.unwrap_or_else(|| request.into_inner());
             match ing
                 .export(active, signal, Encoding::Protobuf, bytes, &mut res)
                 .await
@@ -319,6 +345,31 @@ mod tests {
             .unwrap();
         let st = Status::from_header_map(resp.headers()).unwrap();
         assert_eq!(st.code(), Code::Unimplemented);
+    }
+
+    #[test]
+    fn only_one_exact_plain_frame_is_taken_before_tonic_and_without_a_copy() {
+        let raw = Bytes::from(frame(false, 3, b"abc"));
+        let message = one_plain_frame(&raw, 3).expect("one plain frame");
+        assert_eq!(&message[..], b"abc");
+        assert_eq!(message.as_ptr(), raw[FRAME_HEADER..].as_ptr());
+        let empty = Bytes::from(frame(false, 0, b""));
+        assert_eq!(one_plain_frame(&empty, 3).as_deref(), Some(&b""[..]));
+        // Past max, compressed, cut short, followed by more, no header.
+        assert_eq!(one_plain_frame(&raw, 2), None);
+        assert_eq!(
+            one_plain_frame(&Bytes::from(frame(true, 3, b"abc")), 3),
+            None
+        );
+        assert_eq!(
+            one_plain_frame(&Bytes::from(frame(false, 4, b"abc")), 9),
+            None
+        );
+        assert_eq!(
+            one_plain_frame(&Bytes::from(frame(false, 2, b"abc")), 9),
+            None
+        );
+        assert_eq!(one_plain_frame(&Bytes::from_static(b"\0\0\0\0"), 9), None);
     }
 
     #[tokio::test]
