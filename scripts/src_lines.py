@@ -11,7 +11,7 @@ import os, re, sys
 TEST_ATTRS = ("#[cfg(test)]", '#[cfg(any(test, feature = "oracle"))]')
 
 root = sys.argv[1] if len(sys.argv) > 1 else "."
-trees = [("tracegate", "crates/tracegate/src"), ("tracegate-daemon", "crates/tracegate-daemon/src"), ("tracegate-cli", "src")]
+trees = [("tracegate", "crates/tracegate/src"), ("tracegate-daemon", "crates/tracegate-daemon/src"), ("tracegate-fleet", "crates/tracegate-fleet/src"), ("tracegate-cli", "src")]
 if not os.path.isdir(os.path.join(root, "crates")):
     trees = [("tracegate (one crate)", "src")]
 
