@@ -33,7 +33,8 @@
 
 use super::validate::{
     GAP_BYTES, digit_visited, gap_after_digit, gap_len, hex_letters_before, ipv6_tagged,
-    names_a_secret, secret_value_byte, secrets_line_name, secrets_line_start, track1_start,
+    names_a_secret, run_back, secret_value_byte, secrets_line_name, secrets_line_start,
+    track1_start,
 };
 
 /// Byte classes.
@@ -1170,12 +1171,7 @@ fn blanks_ending(text: &[u8], at: usize, most: usize) -> usize {
 /// `most + 1` (one past the most a caller takes, so it can tell "too
 /// long" from "just fits").
 fn run_ending(text: &[u8], at: usize, most: usize, byte: impl Fn(u8) -> bool) -> usize {
-    text[..at]
-        .iter()
-        .rev()
-        .take(most + 1)
-        .take_while(|&&b| byte(b))
-        .count()
+    run_back(&text[..at], most + 1, byte)
 }
 
 /// A byte of a user or role name (`add_user <name>`, PgBouncer's

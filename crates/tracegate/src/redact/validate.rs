@@ -205,13 +205,9 @@ pub(crate) fn check(
         Check::PgpassLine => {
             // The host before the colon starts a line, which ends in `\n`
             // or `\r` (an HL7 segment's end).
-            let host = text[..start]
-                .iter()
-                .rev()
-                .take_while(|&&b| {
-                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'*' | b'-')
-                })
-                .count();
+            let host = run_back(&text[..start], usize::MAX, |b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'*' | b'-')
+            });
             let from = start - host;
             let line = host > 0
                 && (text[from].is_ascii_alphanumeric() || text[from] == b'*')
@@ -386,7 +382,7 @@ pub(crate) fn gap_len(s: &[u8], i: usize) -> Option<usize> {
             let n = s[i..]
                 .iter()
                 .take(MAX_GAP + 1)
-                .take_while(|b| GAP_BYTES.contains(b))
+                .take_while(|b| GAP_BYTES.contains(&b))
                 .count();
             (n <= MAX_GAP).then_some(n)
         }
@@ -423,13 +419,9 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     // wherever this candidate started inside it: a start one byte later
     // must not turn `://user@host` into an address.
     let word = lstart
-        - text[..lstart]
-            .iter()
-            .rev()
-            .take_while(|&&b| {
-                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'%' | b'+' | b'-')
-            })
-            .count();
+        - run_back(&text[..lstart], usize::MAX, |b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'%' | b'+' | b'-')
+        });
     if url_userinfo(text, word)
         || kerberos_principal(text, word, kept)
         || ssh_key_comment(text, word)
@@ -480,12 +472,7 @@ fn message_id_header(text: &[u8], lstart: usize) -> bool {
         return false;
     }
     let before = &text[..lstart - 1];
-    let line = before
-        .iter()
-        .rev()
-        .take(999)
-        .take_while(|&&b| b != b'\n')
-        .count();
+    let line = run_back(before, 999, |b| b != b'\n');
     // A header line is at most 998 bytes (RFC 5322): past that, this is
     // no header's start.
     if line > 998 {
@@ -535,12 +522,9 @@ fn ssh_key_comment(text: &[u8], lstart: usize) -> bool {
         return false;
     }
     let before = &text[..lstart - 1];
-    let n = before
-        .iter()
-        .rev()
-        .take(1024)
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-        .count();
+    let n = run_back(before, 1024, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')
+    });
     n >= 60 && before[before.len() - n..].starts_with(b"AAAA")
 }
 
@@ -936,11 +920,7 @@ fn listing_token(text: &[u8], start: usize) -> bool {
         return false;
     }
     let before = &text[..e];
-    let lower = before
-        .iter()
-        .rev()
-        .take_while(|b| b.is_ascii_lowercase())
-        .count();
+    let lower = run_back(before, usize::MAX, |b| b.is_ascii_lowercase());
     let word_len = if lower > 0 {
         // `nextPage`: the lowercase run and the capital that starts it.
         lower
@@ -951,11 +931,7 @@ fn listing_token(text: &[u8], start: usize) -> bool {
                     .is_some_and(|i| before[i].is_ascii_uppercase()),
             )
     } else {
-        before
-            .iter()
-            .rev()
-            .take_while(|b| b.is_ascii_uppercase())
-            .count()
+        run_back(before, usize::MAX, |b| b.is_ascii_uppercase())
     };
     let word = &before[before.len() - word_len..];
     LISTING.iter().any(|w| word.eq_ignore_ascii_case(w))
@@ -996,21 +972,10 @@ fn uuid_like(t: &[u8]) -> bool {
 /// round). A manufacturer's part numbers take the SSN's `3-2-4` shape
 /// (`P/N 412-55-1234 Rev C`); the word says what the number is.
 fn part_number(text: &[u8], start: usize) -> bool {
-    let skip = |t: &[u8]| {
-        t.len()
-            - t.iter()
-                .rev()
-                .take(4)
-                .take_while(|b| matches!(b, b' ' | b'\t' | b':' | b'#' | b'.'))
-                .count()
-    };
+    let skip =
+        |t: &[u8]| t.len() - run_back(t, 4, |b| matches!(b, b' ' | b'\t' | b':' | b'#' | b'.'));
     fn word(t: &[u8]) -> (usize, &[u8]) {
-        let n = t
-            .iter()
-            .rev()
-            .take(6)
-            .take_while(|b| b.is_ascii_alphabetic() || **b == b'/')
-            .count();
+        let n = run_back(t, 6, |b| b.is_ascii_alphabetic() || b == b'/');
         (t.len() - n, &t[t.len() - n..])
     }
     let (from, w) = word(&text[..skip(&text[..start])]);
@@ -1057,17 +1022,12 @@ fn spaced_ssn(text: &[u8], start: usize, end: usize) -> bool {
 /// lowercase-to-uppercase step) is a version word.
 fn version_key(text: &[u8], start: usize) -> bool {
     let before = &text[..start.min(text.len())];
-    let glue = before
-        .iter()
-        .rev()
-        .take(8)
-        .take_while(|b| {
-            matches!(
-                b,
-                b' ' | b'\t' | b'"' | b'\'' | b'(' | b'[' | b']' | b'>' | b':' | b'='
-            )
-        })
-        .count();
+    let glue = run_back(before, 8, |b| {
+        matches!(
+            b,
+            b' ' | b'\t' | b'"' | b'\'' | b'(' | b'[' | b']' | b'>' | b':' | b'='
+        )
+    });
     if glue == 0 {
         return false;
     }
@@ -1082,12 +1042,9 @@ fn version_key(text: &[u8], start: usize) -> bool {
             upto -= 1;
         }
     }
-    let key_len = before[..upto]
-        .iter()
-        .rev()
-        .take(64)
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-        .count();
+    let key_len = run_back(&before[..upto], 64, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+    });
     let from = upto - key_len;
     let key = &before[from..upto];
     if tuple {
@@ -1114,7 +1071,7 @@ fn version_key(text: &[u8], start: usize) -> bool {
 /// `CFBundleShortVersionString`).
 fn version_word(key: &[u8]) -> bool {
     let sep = |b: u8| matches!(b, b'_' | b'-' | b'.');
-    let trimmed = key.iter().rev().take_while(|&&b| sep(b)).count();
+    let trimmed = run_back(key, usize::MAX, |b| sep(b));
     let key = &key[..key.len() - trimmed];
     // The parts' starts.
     let mut starts = vec![0];
@@ -1165,12 +1122,7 @@ fn version_word(key: &[u8]) -> bool {
 /// `before` ends (after blanks and line breaks) with an element whose
 /// text names a version: `<key>CFBundleVersion</key>`.
 fn sibling_names_version(before: &[u8]) -> bool {
-    let blank = before
-        .iter()
-        .rev()
-        .take(64)
-        .take_while(|b| b.is_ascii_whitespace())
-        .count();
+    let blank = run_back(before, 64, |b| b.is_ascii_whitespace());
     let before = &before[..before.len() - blank];
     if before.last() != Some(&b'>') {
         return false;
@@ -1189,12 +1141,9 @@ fn sibling_names_version(before: &[u8]) -> bool {
         return false;
     }
     let text = &before[..close];
-    let len = text
-        .iter()
-        .rev()
-        .take(64)
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
-        .count();
+    let len = run_back(text, 64, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+    });
     let from = text.len() - len;
     len > 0 && from > 0 && text[from - 1] == b'>' && version_word(&text[from..])
 }
@@ -1240,19 +1189,13 @@ fn numbered_by_word(text: &[u8], start: usize) -> bool {
         b"matchingrules",
     ];
     let before = &text[..start.min(text.len())];
-    let glue = before
-        .iter()
-        .rev()
-        .take(4)
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'(' | b':' | b'#'))
-        .count();
+    let glue = run_back(before, 4, |b| {
+        matches!(b, b' ' | b'\t' | b'(' | b':' | b'#')
+    });
     let upto = before.len() - glue;
-    let len = before[..upto]
-        .iter()
-        .rev()
-        .take(32)
-        .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'.' || b >= 0x80)
-        .count();
+    let len = run_back(&before[..upto], 32, |b| {
+        b.is_ascii_alphanumeric() || b == b'.' || b >= 0x80
+    });
     let word = &before[upto - len..upto];
     WORDS.iter().any(|w| word.eq_ignore_ascii_case(w))
 }
@@ -1301,12 +1244,7 @@ fn glued_name(
     if text.get(at) != Some(&glue) {
         return None;
     }
-    let len = text[..at]
-        .iter()
-        .rev()
-        .take(128)
-        .take_while(|b| byte(b))
-        .count();
+    let len = run_back(&text[..at], 128, |b| byte(&b));
     let from = at - len;
     Some((from, &text[from..at]))
 }
@@ -1355,11 +1293,9 @@ fn image_line(text: &[u8], at: usize) -> bool {
     let from_instr = line
         .get(lead..lead + 5)
         .is_some_and(|w| w.eq_ignore_ascii_case(b"FROM "));
-    let glue = line
-        .iter()
-        .rev()
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'='))
-        .count();
+    let glue = run_back(line, usize::MAX, |b| {
+        matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'=')
+    });
     let key = &line[..line.len() - glue];
     let image_key = glue > 0
         && key.len() >= 5
@@ -1373,22 +1309,16 @@ fn image_line(text: &[u8], at: usize) -> bool {
 /// `=`); `None` when no glue is there.
 fn key_before(text: &[u8], start: usize) -> Option<&[u8]> {
     let before = &text[..start.min(text.len())];
-    let glue = before
-        .iter()
-        .rev()
-        .take(8)
-        .take_while(|b| matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'='))
-        .count();
+    let glue = run_back(before, 8, |b| {
+        matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'=')
+    });
     if glue == 0 {
         return None;
     }
     let upto = before.len() - glue;
-    let key_len = before[..upto]
-        .iter()
-        .rev()
-        .take(64)
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
-        .count();
+    let key_len = run_back(&before[..upto], 64, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')
+    });
     Some(&before[upto - key_len..upto])
 }
 
@@ -1751,12 +1681,7 @@ fn hex_id_segment(text: &[u8], start: usize, end: usize) -> bool {
     // The segment must be a token of its own: not glued to a word.
     let own = start == 0 || !text[start - 1].is_ascii_alphanumeric();
     let alnum_run_before = |e: usize| {
-        let n = text[..e]
-            .iter()
-            .rev()
-            .take(65)
-            .take_while(|b| b.is_ascii_alphanumeric())
-            .count();
+        let n = run_back(&text[..e], 65, |b| b.is_ascii_alphanumeric());
         &text[e - n..e]
     };
     let alnum_run_after = |b: usize| {
@@ -2159,12 +2084,7 @@ fn tail_of_a_run(text: &[u8], start: usize) -> bool {
 /// (`7946 0958 123456`, `1 - 2`). Reads at most five bytes back.
 pub(crate) fn gap_after_digit(text: &[u8], start: usize) -> Option<&[u8]> {
     let before = text.get(..start)?;
-    let ascii = before
-        .iter()
-        .rev()
-        .take(MAX_GAP)
-        .take_while(|b| GAP_BYTES.contains(b))
-        .count();
+    let ascii = run_back(before, MAX_GAP, |b| GAP_BYTES.contains(&b));
     let gap = if ascii > 0 {
         ascii
     } else if before.ends_with("\u{a0}".as_bytes()) {
@@ -2194,12 +2114,9 @@ fn version_glue(text: &[u8], start: usize, end: usize) -> bool {
     // A host before an address (`db.internal/10.0.0.5`, Java's
     // `InetAddress`) is lowercase or dotted.
     let product = start >= 2 && text[start - 1] == b'/' && {
-        let name = text[..start - 1]
-            .iter()
-            .rev()
-            .take(32)
-            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
-            .count();
+        let name = run_back(&text[..start - 1], 32, |b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_')
+        });
         let from = start - 1 - name;
         // A Squid hierarchy code (`HIER_DIRECT/10.0.0.5`) holds a `_`;
         // no product token does (issue 36, fifth round).
@@ -2385,12 +2302,9 @@ fn tcpdump_port(text: &[u8], start: usize, end: usize) -> bool {
 /// (`user:<v>`): its length, up to 64 bytes of letters, digits, `.`, `_`
 /// and `-` (the trigger loop and [`Check::SecretsLine`] read the same).
 pub(super) fn secrets_line_name(text: &[u8], colon: usize) -> usize {
-    text[..colon]
-        .iter()
-        .rev()
-        .take(64)
-        .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
-        .count()
+    run_back(&text[..colon], 64, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')
+    })
 }
 
 /// Whether the secrets file's name that starts at `from` starts its line:
@@ -2412,34 +2326,21 @@ pub(super) fn secrets_line_start(text: &[u8], from: usize) -> Option<bool> {
     if let Some(b) = at(from) {
         return Some(b);
     }
-    let blanks = text[..from]
-        .iter()
-        .rev()
-        .take(8)
-        .take_while(|b| matches!(b, b' ' | b'\t'))
-        .count();
+    let blanks = run_back(&text[..from], 8, |b| matches!(b, b' ' | b'\t'));
     if blanks == 0 {
         return None;
     }
     let mut i = from - blanks;
-    let port = text[..i]
-        .iter()
-        .rev()
-        .take(6)
-        .take_while(|b| b.is_ascii_digit())
-        .count();
+    let port = run_back(&text[..i], 6, |b| b.is_ascii_digit());
     if (1..=5).contains(&port) && i > port && text[i - port - 1] == b':' {
         i -= port + 1;
     }
     if i == 0 || text[i - 1] != b']' {
         return None;
     }
-    let host = text[..i - 1]
-        .iter()
-        .rev()
-        .take(253)
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
-        .count();
+    let host = run_back(&text[..i - 1], 253, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-')
+    });
     let open = i - 1 - host;
     if host == 0 || open == 0 || text[open - 1] != b'[' {
         return None;
@@ -2453,12 +2354,9 @@ pub(super) fn secrets_line_start(text: &[u8], from: usize) -> Option<bool> {
 /// (`:20:REF4556737586899`; issue 36, sixth round). A reference is the
 /// sender's own id, never a card, whatever its digits.
 fn swift_reference(text: &[u8], start: usize) -> bool {
-    let value = text[..start]
-        .iter()
-        .rev()
-        .take(16)
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'.'))
-        .count();
+    let value = run_back(&text[..start], 16, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'/' | b'-' | b'.')
+    });
     let tag = start - value;
     tag >= 4
         && matches!(&text[tag - 4..tag], b":20:" | b":21:")
@@ -2643,4 +2541,15 @@ mod tests {
         assert!(!ok("d::"));
         assert!(!ok("be:ef::ca:fe")); // no digit
     }
+}
+
+/// How many bytes that `byte` accepts end `text`, counted to at most
+/// `most`: the bounded look-back every context check here makes (a key
+/// before a value, blanks before a word, a host before a port).
+pub(crate) fn run_back(text: &[u8], most: usize, byte: impl Fn(u8) -> bool) -> usize {
+    text.iter()
+        .rev()
+        .take(most)
+        .take_while(|&&b| byte(b))
+        .count()
 }
