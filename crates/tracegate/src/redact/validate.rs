@@ -382,7 +382,7 @@ pub(crate) fn gap_len(s: &[u8], i: usize) -> Option<usize> {
             let n = s[i..]
                 .iter()
                 .take(MAX_GAP + 1)
-                .take_while(|b| GAP_BYTES.contains(&b))
+                .take_while(|b| GAP_BYTES.contains(b))
                 .count();
             (n <= MAX_GAP).then_some(n)
         }
@@ -1071,7 +1071,7 @@ fn version_key(text: &[u8], start: usize) -> bool {
 /// `CFBundleShortVersionString`).
 fn version_word(key: &[u8]) -> bool {
     let sep = |b: u8| matches!(b, b'_' | b'-' | b'.');
-    let trimmed = run_back(key, usize::MAX, |b| sep(b));
+    let trimmed = run_back(key, usize::MAX, sep);
     let key = &key[..key.len() - trimmed];
     // The parts' starts.
     let mut starts = vec![0];
@@ -2460,6 +2460,17 @@ fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
     Some(end)
 }
 
+/// How many bytes that `byte` accepts end `text`, counted to at most
+/// `most`: the bounded look-back every context check here makes (a key
+/// before a value, blanks before a word, a host before a port).
+pub(crate) fn run_back(text: &[u8], most: usize, byte: impl Fn(u8) -> bool) -> usize {
+    text.iter()
+        .rev()
+        .take(most)
+        .take_while(|&&b| byte(b))
+        .count()
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
@@ -2541,15 +2552,4 @@ mod tests {
         assert!(!ok("d::"));
         assert!(!ok("be:ef::ca:fe")); // no digit
     }
-}
-
-/// How many bytes that `byte` accepts end `text`, counted to at most
-/// `most`: the bounded look-back every context check here makes (a key
-/// before a value, blanks before a word, a host before a port).
-pub(crate) fn run_back(text: &[u8], most: usize, byte: impl Fn(u8) -> bool) -> usize {
-    text.iter()
-        .rev()
-        .take(most)
-        .take_while(|&&b| byte(b))
-        .count()
 }
