@@ -105,6 +105,11 @@ fn next_active_id() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// The longest request line whose gate set a blocking thread keeps for its
+/// next request ([`Active::put_local_gate`]); a set grown by a longer one
+/// is pooled.
+const KEEP_ON_THREAD_MAX: usize = 1 << 20;
+
 thread_local! {
     /// The gate set this thread judged its last request with, and the
     /// [`Active::id`] of the policy version it belongs to.
@@ -467,7 +472,15 @@ impl Pipeline {
             Line::Text(line)
         };
         self.judge_record(active, &mut gate, 1, &line, &mut tally);
-        active.put_local_gate(gate);
+        // A set grown by one of the largest requests goes back to the
+        // shared pool, as every set did before threads kept theirs: kept
+        // on each blocking thread, such sets held more memory than the
+        // decode budget accounts for (serve_hard's 16 dense requests in
+        // flight went past the documented peak).
+        match line {
+            Line::Text(l) if l.len() <= KEEP_ON_THREAD_MAX => active.put_local_gate(gate),
+            _ => active.put_gate(gate),
+        }
         tally
     }
 
