@@ -174,7 +174,16 @@ impl Active {
 
     /// Give back a set from [`Active::local_gate`]: kept on this thread
     /// for its next request (or, if the thread holds one already, pooled).
-    fn put_local_gate(&self, set: GateSet) {
+    ///
+    /// A set that judged a line longer than [`KEEP_ON_THREAD_MAX`] is
+    /// pooled instead, as every set was before threads kept theirs: kept
+    /// on each blocking thread, sets grown by the largest requests held
+    /// more memory than the decode budget accounts for (serve_hard's 16
+    /// dense requests in flight went past the documented peak).
+    fn put_local_gate(&self, set: GateSet, longest_line: usize) {
+        if longest_line > KEEP_ON_THREAD_MAX {
+            return self.put_gate(set);
+        }
         let spare = LOCAL_GATES.try_with(|slot| match slot.try_borrow_mut() {
             Ok(mut slot) => slot
                 .replace((self.id, set))
@@ -472,15 +481,11 @@ impl Pipeline {
             Line::Text(line)
         };
         self.judge_record(active, &mut gate, 1, &line, &mut tally);
-        // A set grown by one of the largest requests goes back to the
-        // shared pool, as every set did before threads kept theirs: kept
-        // on each blocking thread, such sets held more memory than the
-        // decode budget accounts for (serve_hard's 16 dense requests in
-        // flight went past the documented peak).
-        match line {
-            Line::Text(l) if l.len() <= KEEP_ON_THREAD_MAX => active.put_local_gate(gate),
-            _ => active.put_gate(gate),
-        }
+        let longest = match line {
+            Line::Text(l) => l.len(),
+            _ => 0,
+        };
+        active.put_local_gate(gate, longest);
         tally
     }
 
@@ -501,6 +506,7 @@ impl Pipeline {
         let mut tally = Tally::default();
         let mut gate = active.local_gate();
         let mut reader = LineReader::new(body, active.policy.limits().max_line_bytes);
+        let mut longest = 0;
         // Reading a byte slice cannot fail.
         while let Ok(Some((n, line))) = reader.next_line() {
             if let Line::Text(b) = &line
@@ -508,9 +514,12 @@ impl Pipeline {
             {
                 continue;
             }
+            if let Line::Text(b) = &line {
+                longest = longest.max(b.len());
+            }
             self.judge_record(active, &mut gate, n, &line, &mut tally);
         }
-        active.put_local_gate(gate);
+        active.put_local_gate(gate, longest);
         tally
     }
 
@@ -1419,6 +1428,34 @@ mod tests {
         }
         // The full-level sink took the content (its judge reads the tape).
         assert!(on_its_own[1][0].contains("CANARY b 1"));
+    }
+
+    /// A gate set that judged a line past `KEEP_ON_THREAD_MAX` is not kept
+    /// on its thread (it would hold its grown tape outside the decode
+    /// budget on every blocking thread); a set that judged an ordinary
+    /// line is, by `ingest_line` and `ingest_lines` alike.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_set_grown_by_a_huge_line_is_pooled_not_kept_on_the_thread() {
+        let dir = tempfile::tempdir().unwrap();
+        let clock = Arc::new(ManualClock::new("2030-01-01T10:00:00Z".parse().unwrap()));
+        let p = start(dir.path(), clock);
+        let kept = || LOCAL_GATES.with(|slot| slot.borrow().is_some());
+        let small = b"{\"request_id\":\"chatcmpl-1\"}\n".to_vec();
+        let huge = format!(
+            "{{\"request_id\":\"chatcmpl-1\",\"pad\":\"{}\"}}\n",
+            "a".repeat(KEEP_ON_THREAD_MAX)
+        )
+        .into_bytes();
+        for ingest in [
+            |p: &Pipeline, l: &[u8]| p.ingest_line(&p.snapshot(), Signal::Traces, l),
+            |p: &Pipeline, l: &[u8]| p.ingest_lines(&p.snapshot(), l),
+        ] {
+            ingest(&p, &small);
+            assert!(kept(), "an ordinary line's set stays on its thread");
+            ingest(&p, &huge);
+            assert!(!kept(), "a huge line's set goes back to the pool");
+        }
+        p.shutdown(Duration::from_secs(5)).await;
     }
 
     /// One log line per reason and rule per `DROP_LOG_EVERY`; the next
