@@ -1549,8 +1549,9 @@ fn card_span(
             // A solid run of 17-19 digits is far more often an id (a
             // Discord or Twitter snowflake, a message or order id) than
             // one of the rare cards that long: a card only after a card
-            // word (`card`, `pan`, `visa`), and never as the value of an
-            // id key (`"id": "…"`, `message_id=`).
+            // word (`card`, `pan`, `visa`), beside an expiry, framed as
+            // track 1 or 2 data or under a card key (`card_no=`), and never
+            // as the value of an id key (`"id": "…"`, `message_id=`).
             if k == 1
                 && m >= 17
                 && !confirmed()
