@@ -63,12 +63,14 @@ for _ in $(seq 100); do [ -s "$work/ready" ] && [ -s "$work/grpc-ready" ] && bre
 addr=$(cat "$work/ready")
 # serve's CPU time (user + system, every thread) over the load.
 cpu0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+faults0=$(awk '{ print $10 }' "/proc/$pid/stat")
 case "$mode" in
   http) target/release/examples/serve_bench "$addr" "$secs" "$conns" "$spans" "$work/spans.jsonl" 400 | tee "$work/serve.out" ;;
   grpc) target/release/examples/serve_bench --grpc "$(cat "$work/grpc-ready")" "$secs" "$conns" "$spans" "$work/spans.jsonl" 400 | tee "$work/serve.out" ;;
   *) echo "mode must be http or grpc" >&2; exit 2 ;;
 esac
 cpu1=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
+faults1=$(awk '{ print $10 }' "/proc/$pid/stat")
 curl -s "http://$addr/metrics" | grep -E '^tracegate_sink_records_(out|dropped)_total' | grep -v ' 0$' || true
 kill -TERM "$pid"; wait "$pid" || true
 if [ "$out" = file ]; then
@@ -111,3 +113,6 @@ awk -v c0="$cpu0" -v c1="$cpu1" -v hz="$(getconf CLK_TCK)" -v n="$requests" -v s
   -v f="$cpu_filter" -v l="$lines" \
   'BEGIN { sv = (c1 - c0) / hz / (n * s) * 1e6; fv = f / (l * s) * 1e6;
            printf "CPU per span: serve %.1f us, filter (both sinks) %.1f us: filter/serve %.2fx\n", sv, fv, fv / sv }'
+# Minor page faults a request: fresh buffers the kernel has to map.
+awk -v a="$faults0" -v b="$faults1" -v n="$requests" \
+  'BEGIN { printf "serve page faults per request: %.1f\n", (b - a) / n }'

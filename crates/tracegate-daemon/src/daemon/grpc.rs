@@ -111,23 +111,18 @@ async fn export(ing: Ingest, signal: Signal, req: Request) -> Response {
     let max = server.max_body_bytes;
     let mut res = Reservation::default();
     let raw = match ing
-        .read_body(body, max + FRAME_HEADER, server.body_read_timeout, &mut res)
+        .read_body(
+            body,
+            max + FRAME_HEADER,
+            server.body_read_timeout,
+            &mut res,
+            frame_length,
+        )
         .await
     {
         Ok(raw) => raw,
         Err(r) => return refuse(&ing, r),
     };
-    // tonic copies the message into its buffer and, for gzip, inflates it
-    // into another of at most `max` bytes: reserve both before it does.
-    let compressed = parts
-        .headers
-        .get("grpc-encoding")
-        .is_some_and(|v| v.as_bytes() != b"identity");
-    let deadline = tokio::time::Instant::now() + super::ingest::BUDGET_WAIT;
-    let need = raw.len() * 2 + if compressed { max } else { 0 };
-    if let Err(r) = ing.reserve(&mut res, need, deadline).await {
-        return refuse(&ing, r);
-    }
     // The common request is one plain (uncompressed) frame holding the
     // whole body: its message is taken from the bytes already read, where
     // tonic would copy it into a buffer of its own first. tonic is then
@@ -135,10 +130,27 @@ async fn export(ing: Ingest, signal: Signal, req: Request) -> Response {
     // its status; anything else (gzip, several frames, a frame cut short
     // or past `max`) goes to tonic as it came.
     let raw = Bytes::from(raw);
+    let held = raw.len();
     let (body, message) = match one_plain_frame(&raw, max) {
         Some(message) => (Bytes::from_static(&[0; FRAME_HEADER]), Some(message)),
         None => (raw, None),
     };
+    // Otherwise tonic copies the message into its buffer and, for gzip,
+    // inflates it into another of at most `max` bytes: reserve both before
+    // it does.
+    let need = if message.is_some() {
+        held
+    } else {
+        let compressed = parts
+            .headers
+            .get("grpc-encoding")
+            .is_some_and(|v| v.as_bytes() != b"identity");
+        held * 2 + if compressed { max } else { 0 }
+    };
+    let deadline = tokio::time::Instant::now() + super::ingest::BUDGET_WAIT;
+    if let Err(r) = ing.reserve(&mut res, need, deadline).await {
+        return refuse(&ing, r);
+    }
     let req = axum::http::Request::from_parts(parts, Full::new(body));
     let called = Arc::new(AtomicBool::new(false));
     let svc = Export {
@@ -180,6 +192,16 @@ async fn export(ing: Ingest, signal: Signal, req: Request) -> Response {
         ),
     };
     refuse(&ing, r)
+}
+
+/// The length of a body whose first bytes are `head`, as its first frame's
+/// header declares it: a body of one frame (the common request) is then
+/// read into one buffer of its size. Only a size hint: a body of several
+/// frames, or one that ends early, is still read as it comes.
+fn frame_length(head: &[u8]) -> Option<usize> {
+    let (&[_, a, b, c, d], _) = head.split_first_chunk::<FRAME_HEADER>()?;
+    let declared = usize::try_from(u32::from_be_bytes([a, b, c, d])).ok()?;
+    declared.checked_add(FRAME_HEADER)
 }
 
 /// The message of `raw` when `raw` is exactly one uncompressed gRPC frame
@@ -370,6 +392,14 @@ mod tests {
             None
         );
         assert_eq!(one_plain_frame(&Bytes::from_static(b"\0\0\0\0"), 9), None);
+    }
+
+    #[test]
+    fn a_frame_header_declares_the_body_length_and_a_short_head_nothing() {
+        assert_eq!(frame_length(&frame(false, 3, b"abc")), Some(8));
+        assert_eq!(frame_length(&frame(true, 3, b"a")), Some(8));
+        assert_eq!(frame_length(&frame(false, 0, b"")), Some(5));
+        assert_eq!(frame_length(b"\0\0\0\0"), None);
     }
 
     #[tokio::test]

@@ -173,7 +173,7 @@ async fn read_body(
         return Err(too_large(max));
     }
     let deadline = tokio::time::Instant::now() + timeout;
-    let raw = ing.read_body(body, max, timeout, res).await?;
+    let raw = ing.read_body(body, max, timeout, res, |_| None).await?;
     if !gzip {
         return Ok(raw);
     }

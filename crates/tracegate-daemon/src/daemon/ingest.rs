@@ -208,23 +208,30 @@ impl Ingest {
     }
 
     /// Read `body` within `max` bytes and `timeout`, reserving its memory
-    /// in the budget as the bytes arrive. `what` names the bound in the
-    /// message.
+    /// in the budget as the bytes arrive. The buffer is sized once, before
+    /// the first bytes go in, from the body's exact length when the
+    /// transport knows it (`Content-Length`), else from `expect` asked of
+    /// the first bytes (a gRPC frame header declares its message's length),
+    /// so the bytes are copied once instead of again at every doubling.
     pub async fn read_body<B>(
         &self,
         body: B,
         max: usize,
         timeout: Duration,
         res: &mut Reservation,
+        expect: fn(&[u8]) -> Option<usize>,
     ) -> Result<Vec<u8>, Refusal>
     where
         B: http_body::Body<Data = Bytes> + Unpin,
     {
         // SECURITY: a slow sender is cut off at the body deadline, and every
         // byte held is reserved first, so slow or many bodies cannot take the
-        // daemon's memory.
+        // daemon's memory. The one allocation of the declared length is
+        // never past `max`, and its pages become resident only as the
+        // reserved bytes are written into them.
         let deadline = tokio::time::Instant::now() + timeout;
         let mut raw: Vec<u8> = Vec::new();
+        let exact = body.size_hint().exact();
         let mut body = body;
         loop {
             let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
@@ -255,6 +262,14 @@ impl Ingest {
                 // refusal instead of a reset connection.
                 while let Ok(Some(Ok(_))) = tokio::time::timeout_at(deadline, body.frame()).await {}
                 return Err(busy);
+            }
+            if raw.capacity() == 0 {
+                let declared = exact.and_then(|n| usize::try_from(n).ok());
+                if let Some(n) = declared.or_else(|| expect(&data)) {
+                    // Refused address space (a strict overcommit policy, a
+                    // `ulimit -v`) only costs the copies of growing as before.
+                    let _ = raw.try_reserve_exact(n.clamp(data.len(), max));
+                }
             }
             raw.extend_from_slice(&data);
         }
@@ -666,6 +681,85 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.kind, RefusalKind::TooLarge, "{e:?}");
         assert_eq!(judged(), 1);
+        ing.p.shutdown(Duration::from_secs(5)).await;
+    }
+
+    /// A body as a transport hands it over: frames of at most 16 KiB (an
+    /// HTTP/2 DATA frame's default), with or without an exact length.
+    struct Frames {
+        chunks: std::collections::VecDeque<Bytes>,
+        exact: Option<u64>,
+    }
+
+    impl Frames {
+        fn of(bytes: &[u8], exact: bool) -> Frames {
+            Frames {
+                chunks: bytes.chunks(16 << 10).map(Bytes::copy_from_slice).collect(),
+                exact: exact.then_some(bytes.len() as u64),
+            }
+        }
+    }
+
+    impl http_body::Body for Frames {
+        type Data = Bytes;
+        type Error = std::convert::Infallible;
+
+        fn poll_frame(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
+            std::task::Poll::Ready(
+                self.chunks
+                    .pop_front()
+                    .map(|c| Ok(http_body::Frame::data(c))),
+            )
+        }
+
+        fn size_hint(&self) -> http_body::SizeHint {
+            self.exact.map_or_else(
+                http_body::SizeHint::default,
+                http_body::SizeHint::with_exact,
+            )
+        }
+    }
+
+    /// A body's bytes are read into one buffer of its declared size, known
+    /// from the transport or from its first bytes: no regrowth (each of
+    /// which copied everything read so far), and no slack beyond the
+    /// reserved bytes. A wrong or absent declaration still reads every
+    /// byte, and one past `max` never sizes the buffer past `max`.
+    #[tokio::test]
+    async fn a_body_is_read_into_one_buffer_of_its_declared_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let ing = ingest(dir.path());
+        let body: Vec<u8> = (0..400_003u32).map(|i| (i % 251) as u8).collect();
+        let max = 512 << 10;
+        let read = |frames: Frames, expect: fn(&[u8]) -> Option<usize>| {
+            let ing = ing.clone();
+            async move {
+                let mut res = Reservation::default();
+                let timeout = Duration::from_secs(5);
+                ing.read_body(frames, max, timeout, &mut res, expect)
+                    .await
+                    .unwrap()
+            }
+        };
+        let none: fn(&[u8]) -> Option<usize> = |_| None;
+        // From the transport's exact length.
+        let raw = read(Frames::of(&body, true), none).await;
+        assert_eq!(raw, body);
+        assert_eq!(raw.capacity(), body.len());
+        // From the first bytes.
+        let raw = read(Frames::of(&body, false), |_| Some(400_003)).await;
+        assert_eq!(raw, body);
+        assert_eq!(raw.capacity(), body.len());
+        // Declared too short, not at all, or past `max`: every byte is read,
+        // and the buffer is never sized past `max`.
+        assert_eq!(read(Frames::of(&body, false), |_| Some(7)).await, body);
+        assert_eq!(read(Frames::of(&body, false), none).await, body);
+        let raw = read(Frames::of(&body, false), |_| Some(usize::MAX)).await;
+        assert_eq!(raw, body);
+        assert_eq!(raw.capacity(), max);
         ing.p.shutdown(Duration::from_secs(5)).await;
     }
 
