@@ -112,7 +112,7 @@ impl Metrics {
 }
 
 /// A counter's value now.
-fn ld(a: &AtomicU64) -> u64 {
+pub(super) fn ld(a: &AtomicU64) -> u64 {
     a.load(Ordering::Relaxed)
 }
 
