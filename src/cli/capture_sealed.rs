@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use super::exit;
-use crate::audit::{AuditEvent, ReadFile, VerifyStatus};
+use crate::audit::{AuditEvent, ReadFile, VerifyStatus, parent_or_dot};
 use crate::seal::cf::{self, SplitLine};
 use crate::seal::otlp;
 use crate::seal::{Identity, SegmentDigest, SegmentHeader, SegmentId};
@@ -579,10 +579,7 @@ impl Output {
         let tmp = match out {
             None => None,
             Some(p) => {
-                let dir = p
-                    .parent()
-                    .filter(|d| !d.as_os_str().is_empty())
-                    .unwrap_or(Path::new("."));
+                let dir = parent_or_dot(p);
                 let name = super::file_name(p);
                 let t = dir.join(format!(".{name}.tracegate-open-{}", std::process::id()));
                 let f = std::fs::OpenOptions::new()

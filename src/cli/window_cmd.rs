@@ -164,15 +164,17 @@ impl Drop for FolderLock {
 
 /// A refusal of `window open`: printed, then audited as `full_denied`
 /// (with only fixed text and names, never the reason or requester).
+/// `id` is the window's id once known (`--id`, then the generated one).
 struct Refusal<'a> {
     policy: &'a Policy,
     sink: &'a str,
+    id: Option<&'a str>,
 }
 
 impl Refusal<'_> {
-    fn refuse(&self, id: Option<&str>, message: &str, detail: &str) -> u8 {
+    fn refuse(&self, message: &str, detail: &str) -> u8 {
         eprintln!("error: {message}");
-        match id {
+        match self.id {
             Some(id) => eprintln!("tracegate: window `{id}` refused; the policy is unchanged"),
             None => eprintln!("tracegate: window refused; the policy is unchanged"),
         }
@@ -185,7 +187,7 @@ impl Refusal<'_> {
             self.policy,
             &AuditEvent::FullDenied {
                 sink,
-                window: id.filter(|i| valid_name(i)).map(str::to_owned),
+                window: self.id.filter(|i| valid_name(i)).map(str::to_owned),
                 why: DenyWhy::InvalidWindow,
                 detail: Some(detail.to_owned()),
             },
@@ -218,9 +220,9 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
             let refusal = Refusal {
                 policy: &before,
                 sink: &args.sink,
+                id: args.id.as_deref(),
             };
             return Ok(refusal.refuse(
-                args.id.as_deref(),
                 &e.to_string(),
                 "the policy folder is locked by another window command",
             ));
@@ -229,9 +231,10 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     // ...and again under the lock, which is what the window is checked
     // against.
     let (files, current) = current_policy()?;
-    let refusal = Refusal {
+    let mut refusal = Refusal {
         policy: &current,
         sink: &args.sink,
+        id: args.id.as_deref(),
     };
     // SECURITY: "now" is the latest of the clock and what the audit log
     // vouches has passed, so a clock set back cannot pass a start in the
@@ -239,7 +242,6 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     let now = super::policy_cmd::trusted_now(&current);
     let Some(length) = parse_duration(&args.duration).filter(|d| d.is_positive()) else {
         return Ok(refusal.refuse(
-            args.id.as_deref(),
             &format!(
                 "`--for {}` is not a positive duration (write it like `30m` or `2h`)",
                 args.duration
@@ -252,7 +254,6 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     let max = current.full().max_window;
     if length > max {
         return Ok(refusal.refuse(
-            args.id.as_deref(),
             &format!(
                 "`--for {}` is longer than `[full] max_window` ({})",
                 args.duration,
@@ -266,7 +267,6 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
             Ok(t) => t,
             Err(_) => {
                 return Ok(refusal.refuse(
-                    args.id.as_deref(),
                     &format!(
                         "`--start {s}` is not an RFC 3339 time (write it like `2026-12-01T10:00:00Z`)"
                     ),
@@ -283,7 +283,6 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     let end = start.checked_add(length)?;
     if !valid_name(&args.sink) {
         return Ok(refusal.refuse(
-            args.id.as_deref(),
             "`--sink` is not a valid sink name (letters, digits, `-`, `_`, `.`; at most 64)",
             "the sink is not a valid name",
         ));
@@ -292,9 +291,10 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
         Some(id) => id.clone(),
         None => generated_id(&args.sink, start),
     };
+    refusal.id = Some(&id);
     if !valid_name(&id) {
+        refusal.id = None;
         return Ok(refusal.refuse(
-            None,
             "the window id is not a valid name (letters, digits, `-`, `_`, `.`; at most 64)",
             "the window id is not a valid name",
         ));
@@ -306,7 +306,6 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     let backdated = past > START_SKEW;
     if backdated && !args.backdate {
         return Ok(refusal.refuse(
-            Some(&id),
             &format!(
                 "`--start` is {}s in the past (more than {}s of clock skew); pass --backdate to open a back-dated window on purpose (it is audited)",
                 past.as_secs(),
@@ -318,7 +317,6 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     let ahead = start.duration_since(now);
     if ahead > START_AHEAD {
         return Ok(refusal.refuse(
-            Some(&id),
             &format!(
                 "`--start` is {} ahead; a window may start at most {} from now",
                 crate::policy::compile::friendly(ahead),
@@ -341,11 +339,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     let path = windows.join(format!("{id}.toml"));
     let exists = || {
         let message = format!("window file `{}` already exists", path.display());
-        refusal.refuse(
-            Some(&id),
-            &message,
-            "a window file with this id already exists",
-        )
+        refusal.refuse(&message, "a window file with this id already exists")
     };
     if std::fs::symlink_metadata(&path).is_ok() {
         return Ok(exists());
@@ -374,11 +368,7 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
             .0
             .first()
             .map_or_else(|| "the policy would be invalid".to_owned(), |e| e.public());
-        return Ok(refusal.refuse(
-            Some(&id),
-            "the window would make the policy invalid",
-            &detail,
-        ));
+        return Ok(refusal.refuse("the window would make the policy invalid", &detail));
     }
     if backdated {
         // SECURITY: the back-dating is on record before the window exists;

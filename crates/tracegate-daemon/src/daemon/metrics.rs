@@ -73,79 +73,21 @@ impl Metrics {
     /// The Prometheus text exposition.
     pub fn render(&self, g: &Gauges) -> String {
         let mut out = String::with_capacity(4096);
-        let ld = |a: &AtomicU64| a.load(Ordering::Relaxed);
-        let mut one = |name: &str, kind: &str, help: &str, v: u64| {
-            let _ = writeln!(
-                out,
-                "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}"
-            );
+        let head = |out: &mut String, name: &str, kind: &str, help: &str| {
+            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
         };
-        one(
-            "tracegate_records_received_total",
-            "counter",
-            "Records received (a line of /v1/records, an OTLP request).",
-            ld(&self.records_in),
-        );
-        one(
-            "tracegate_records_malformed_total",
-            "counter",
-            "Records that were not well formed.",
-            ld(&self.malformed),
-        );
-        one(
-            "tracegate_policy_reloads_ok_total",
-            "counter",
-            "Policy reloads that took effect.",
-            ld(&self.reloads_ok),
-        );
-        one(
-            "tracegate_policy_reloads_refused_total",
-            "counter",
-            "Policy reloads refused (invalid, half-written or deleted policy).",
-            ld(&self.reloads_refused),
-        );
-        one(
-            "tracegate_policy_revision",
-            "gauge",
-            "Revision of the policy in force (1 at start).",
-            g.revision,
-        );
-        one(
-            "tracegate_windows_active",
-            "gauge",
-            "Capture windows enabled now.",
-            g.windows_active,
-        );
-        one(
-            "tracegate_audit_failures_total",
-            "counter",
-            "Audit appends that failed (full capture stays off meanwhile).",
-            g.audit_failures,
-        );
-        one(
-            "tracegate_budget_leases_total",
-            "counter",
-            "Window budget leases this replica took.",
-            g.leases,
-        );
-        if let Some(up) = g.store_up {
-            one(
-                "tracegate_budget_store_up",
-                "gauge",
-                "1 when the fleet's budget store answered the last lease request, else 0.",
-                u64::from(up),
-            );
-            one(
-                "tracegate_budget_store_failures_total",
-                "counter",
-                "Lease requests the fleet's budget store could not answer.",
-                g.store_failures,
-            );
+        for (name, kind, help, value) in SCALARS {
+            if let Some(v) = value(self, g) {
+                head(&mut out, name, kind, help);
+                let _ = writeln!(out, "{name} {v}");
+            }
         }
-        let _ = writeln!(
-            out,
-            "# HELP tracegate_requests_refused_total Requests refused, by status code.\n\
-             # TYPE tracegate_requests_refused_total counter"
+        let refused = "tracegate_requests_refused_total";
+        head(
+            &mut out,
+            refused,
+            "counter",
+            "Requests refused, by status code.",
         );
         for (code, a) in [
             ("400", &self.refused_400),
@@ -154,170 +96,95 @@ impl Metrics {
             ("415", &self.refused_415),
             ("503", &self.refused_503),
         ] {
-            let _ = writeln!(
-                out,
-                "tracegate_requests_refused_total{{code=\"{code}\"}} {}",
-                ld(a)
-            );
+            let _ = writeln!(out, "{refused}{{code=\"{code}\"}} {}", ld(a));
         }
-        let sinks = &self.sinks();
-        let mut family =
-            |name: &str, kind: &str, help: &str, rows: &mut dyn FnMut(&mut String, &str)| {
-                let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
-                rows(&mut out, name);
-            };
-        // A family of one counter per sink.
-        let each = |get: Counter| {
-            move |o: &mut String, name: &str| {
-                for (s, c) in sinks {
-                    let _ = writeln!(o, "{name}{{sink=\"{}\"}} {}", label(s), ld(get(c)));
-                }
+        let sinks = self.sinks();
+        for (name, kind, help, rows) in PER_SINK {
+            head(&mut out, name, kind, help);
+            for (s, c) in &sinks {
+                rows(c, &mut |labels, v| {
+                    let _ = writeln!(out, "{name}{{sink=\"{}\"{labels}}} {v}", label(s));
+                });
             }
-        };
-        family(
-            "tracegate_sink_records_in_total",
-            "counter",
-            "Records judged for each sink.",
-            &mut each(|c| &c.records_in),
-        );
-        family(
-            "tracegate_sink_records_out_total",
-            "counter",
-            "Records written to each sink, by level.",
-            &mut |o, _| {
-                for (s, c) in sinks {
-                    for (level, a) in [("standard", &c.out_standard), ("full", &c.out_full)] {
-                        let _ = writeln!(
-                            o,
-                            "tracegate_sink_records_out_total{{sink=\"{}\",level=\"{level}\"}} {}",
-                            label(s),
-                            ld(a)
-                        );
-                    }
-                }
-            },
-        );
-        family(
-            "tracegate_sink_records_stripped_total",
-            "counter",
-            "Records passed to each sink with fields removed.",
-            &mut each(|c| &c.stripped),
-        );
-        family(
-            "tracegate_sink_records_dropped_total",
-            "counter",
-            "Records not written to each sink, by reason.",
-            &mut |o, _| {
-                for (s, c) in sinks {
-                    for why in DropReason::ALL {
-                        let _ = writeln!(
-                            o,
-                            "tracegate_sink_records_dropped_total{{sink=\"{}\",reason=\"{}\"}} {}",
-                            label(s),
-                            why.as_str(),
-                            c.dropped(why)
-                        );
-                    }
-                }
-            },
-        );
-        family(
-            "tracegate_items_dropped_total",
-            "counter",
-            "Spans (signal traces), log records (logs) and other records (records) not written to each sink, by reason and by the finding rule that dropped them.",
-            &mut |o, _| {
-                for (s, c) in sinks {
-                    for ((signal, why, rule), n) in c.items_dropped() {
-                        let _ = write!(
-                            o,
-                            "tracegate_items_dropped_total{{sink=\"{}\",signal=\"{}\",reason=\"{}\"",
-                            label(s),
-                            signal.as_str(),
-                            why.as_str()
-                        );
-                        if !rule.is_empty() {
-                            let _ = write!(o, ",rule=\"{rule}\"");
-                        }
-                        let _ = writeln!(o, "}} {n}");
-                    }
-                }
-            },
-        );
-        family(
-            "tracegate_fields_stripped_total",
-            "counter",
-            "Fields removed from spans, log records and records written to each sink, by the finding rule that removed them.",
-            &mut |o, _| {
-                for (s, c) in sinks {
-                    for ((signal, rule), n) in c.fields_stripped() {
-                        let _ = writeln!(
-                            o,
-                            "tracegate_fields_stripped_total{{sink=\"{}\",signal=\"{}\",rule=\"{rule}\"}} {n}",
-                            label(s),
-                            signal.as_str(),
-                        );
-                    }
-                }
-            },
-        );
-        family(
-            "tracegate_sink_up",
-            "gauge",
-            "1 while each sink can write its output, 0 while it cannot.",
-            &mut |o, _| {
-                for (s, c) in sinks {
-                    let _ = writeln!(
-                        o,
-                        "tracegate_sink_up{{sink=\"{}\"}} {}",
-                        label(s),
-                        u8::from(c.health().is_none())
-                    );
-                }
-            },
-        );
-        family(
-            "tracegate_sink_queue_records",
-            "gauge",
-            "Records waiting in each sink's queue.",
-            &mut each(|c| &c.queued),
-        );
-        family(
-            "tracegate_sink_queue_bytes",
-            "gauge",
-            "Bytes waiting in each sink's queue.",
-            &mut each(|c| &c.queued_bytes),
-        );
-        // Exports: retries, and the spool of OTLP sinks that have one.
-        family(
-            "tracegate_sink_export_retries_total",
-            "counter",
-            "Export attempts to each OTLP sink's receiver that failed and are tried again.",
-            &mut each(|c| &c.retries),
-        );
-        family(
-            "tracegate_sink_spool_records",
-            "gauge",
-            "Records waiting in each sink's spool (spool_dir).",
-            &mut each(|c| &c.spooled),
-        );
-        family(
-            "tracegate_sink_spool_bytes",
-            "gauge",
-            "Bytes of the entries in each sink's spool.",
-            &mut each(|c| &c.spooled_bytes),
-        );
-        family(
-            "tracegate_sink_records_recovered_total",
-            "counter",
-            "Records found in each sink's spool at start, left by an earlier run.",
-            &mut each(|c| &c.recovered),
-        );
+        }
         out
     }
 }
 
-/// Which counter of a sink a metric family reads.
-type Counter = fn(&SinkCounters) -> &AtomicU64;
+/// A counter's value now.
+pub(super) fn ld(a: &AtomicU64) -> u64 {
+    a.load(Ordering::Relaxed)
+}
+
+/// A metric of the daemon: name, type, help and its value (`None`: not on the page).
+type Scalar = (
+    &'static str,
+    &'static str,
+    &'static str,
+    fn(&Metrics, &Gauges) -> Option<u64>,
+);
+
+/// The daemon's own metrics, in the page's order; one row per metric, so
+/// the table is kept as written.
+#[rustfmt::skip]
+const SCALARS: [Scalar; 10] = [
+    ("tracegate_records_received_total", "counter", "Records received (a line of /v1/records, an OTLP request).", |m, _| Some(ld(&m.records_in))),
+    ("tracegate_records_malformed_total", "counter", "Records that were not well formed.", |m, _| Some(ld(&m.malformed))),
+    ("tracegate_policy_reloads_ok_total", "counter", "Policy reloads that took effect.", |m, _| Some(ld(&m.reloads_ok))),
+    ("tracegate_policy_reloads_refused_total", "counter", "Policy reloads refused (invalid, half-written or deleted policy).", |m, _| Some(ld(&m.reloads_refused))),
+    ("tracegate_policy_revision", "gauge", "Revision of the policy in force (1 at start).", |_, g| Some(g.revision)),
+    ("tracegate_windows_active", "gauge", "Capture windows enabled now.", |_, g| Some(g.windows_active)),
+    ("tracegate_audit_failures_total", "counter", "Audit appends that failed (full capture stays off meanwhile).", |_, g| Some(g.audit_failures)),
+    ("tracegate_budget_leases_total", "counter", "Window budget leases this replica took.", |_, g| Some(g.leases)),
+    // Only when a fleet budget store is configured.
+    ("tracegate_budget_store_up", "gauge", "1 when the fleet's budget store answered the last lease request, else 0.", |_, g| g.store_up.map(u64::from)),
+    ("tracegate_budget_store_failures_total", "counter", "Lease requests the fleet's budget store could not answer.", |_, g| g.store_up.map(|_| g.store_failures)),
+];
+
+/// A family with rows for each sink: name, type, help, and what writes one
+/// sink's rows (each row's labels after `sink`, and its value).
+type PerSink = (
+    &'static str,
+    &'static str,
+    &'static str,
+    fn(&SinkCounters, &mut dyn FnMut(&str, u64)),
+);
+
+/// The families per sink, in the page's order; one row per family, so the
+/// table is kept as written.
+#[rustfmt::skip]
+const PER_SINK: [PerSink; 13] = [
+    ("tracegate_sink_records_in_total", "counter", "Records judged for each sink.", |c, row| row("", ld(&c.records_in))),
+    ("tracegate_sink_records_out_total", "counter", "Records written to each sink, by level.", |c, row| {
+        row(",level=\"standard\"", ld(&c.out_standard));
+        row(",level=\"full\"", ld(&c.out_full));
+    }),
+    ("tracegate_sink_records_stripped_total", "counter", "Records passed to each sink with fields removed.", |c, row| row("", ld(&c.stripped))),
+    ("tracegate_sink_records_dropped_total", "counter", "Records not written to each sink, by reason.", |c, row| {
+        for why in DropReason::ALL {
+            row(&format!(",reason=\"{}\"", why.as_str()), c.dropped(why));
+        }
+    }),
+    ("tracegate_items_dropped_total", "counter", "Spans (signal traces), log records (logs) and other records (records) not written to each sink, by reason and by the finding rule that dropped them.", |c, row| {
+        for ((signal, why, rule), n) in c.items_dropped() {
+            let rule = if rule.is_empty() { String::new() } else { format!(",rule=\"{rule}\"") };
+            row(&format!(",signal=\"{}\",reason=\"{}\"{rule}", signal.as_str(), why.as_str()), n);
+        }
+    }),
+    ("tracegate_fields_stripped_total", "counter", "Fields removed from spans, log records and records written to each sink, by the finding rule that removed them.", |c, row| {
+        for ((signal, rule), n) in c.fields_stripped() {
+            row(&format!(",signal=\"{}\",rule=\"{rule}\"", signal.as_str()), n);
+        }
+    }),
+    ("tracegate_sink_up", "gauge", "1 while each sink can write its output, 0 while it cannot.", |c, row| row("", u64::from(c.health().is_none()))),
+    ("tracegate_sink_queue_records", "gauge", "Records waiting in each sink's queue.", |c, row| row("", ld(&c.queued))),
+    ("tracegate_sink_queue_bytes", "gauge", "Bytes waiting in each sink's queue.", |c, row| row("", ld(&c.queued_bytes))),
+    // Exports: retries, and the spool of OTLP sinks that have one.
+    ("tracegate_sink_export_retries_total", "counter", "Export attempts to each OTLP sink's receiver that failed and are tried again.", |c, row| row("", ld(&c.retries))),
+    ("tracegate_sink_spool_records", "gauge", "Records waiting in each sink's spool (spool_dir).", |c, row| row("", ld(&c.spooled))),
+    ("tracegate_sink_spool_bytes", "gauge", "Bytes of the entries in each sink's spool.", |c, row| row("", ld(&c.spooled_bytes))),
+    ("tracegate_sink_records_recovered_total", "counter", "Records found in each sink's spool at start, left by an earlier run.", |c, row| row("", ld(&c.recovered))),
+];
 
 /// A label value, escaped as the exposition format requires.
 fn label(s: &str) -> String {

@@ -157,29 +157,25 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
         header_read_timeout: policy.server().header_read_timeout,
         idle_timeout: policy.server().idle_timeout,
     };
-    let server = listener::serve(
+    // Both listeners: the same limits, stop signal and TLS, their own
+    // router, protocol and ALPN.
+    let serve = |l, app, proto, alpn: &[&[u8]]| {
+        let tls = tls::TlsSource::new(Arc::clone(&pipeline), alpn);
+        listener::serve(l, app, limits, stop_rx.clone(), proto, Some(Arc::new(tls)))
+    };
+    let server = serve(
         listener,
         http::router(ing.clone()),
-        limits,
-        stop_rx.clone(),
         listener::Proto::Http1,
-        Some(Arc::new(tls::TlsSource::new(
-            Arc::clone(&pipeline),
-            &[b"http/1.1"],
-        ))),
+        &[b"http/1.1"],
     );
     let grpc_server = async {
         if let Some((l, _)) = grpc_listener {
-            listener::serve(
+            serve(
                 l,
                 grpc::router(ing.clone()),
-                limits,
-                stop_rx.clone(),
                 listener::Proto::Http2,
-                Some(Arc::new(tls::TlsSource::new(
-                    Arc::clone(&pipeline),
-                    &[b"h2"],
-                ))),
+                &[b"h2"],
             )
             .await;
         }

@@ -35,7 +35,7 @@ use notify::{RecursiveMode, Watcher};
 use tokio::sync::{Notify, watch};
 
 use super::pipeline::{Pipeline, ReloadError};
-use crate::audit::{AuditEvent, CAUSE_CAP, cap};
+use crate::audit::{AuditEvent, CAUSE_CAP, cap, parent_or_dot};
 use crate::policy::load::{Look, PolicyFile, Reread, SETTLE, readable_files};
 use crate::policy::revoke::still_granted;
 use crate::policy::{AuditSettings, Policy};
@@ -335,10 +335,7 @@ fn start_watcher(
     let (dir, mode) = if is_dir {
         (path.to_path_buf(), RecursiveMode::Recursive)
     } else {
-        let parent = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
+        let parent = parent_or_dot(path).to_path_buf();
         (parent, RecursiveMode::NonRecursive)
     };
     let name = path.file_name().map(|n| n.to_os_string());

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::metrics::ld;
 use super::pipeline::Pipeline;
 use crate::audit::format_ts;
 use crate::sink::counters::DropReason;
@@ -103,8 +104,6 @@ pub fn status_json(p: &Pipeline) -> Value {
         .zip(&totals)
         .map(|(s, (_, t))| {
             let c = &s.counters;
-            let ld =
-                |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
             let error = c.health();
             let (secs, last) = recent.get(&s.name).copied().unwrap_or_default();
             json!({
@@ -156,7 +155,6 @@ pub fn status_json(p: &Pipeline) -> Value {
         .and_then(|e| e.clone())
         .map(|e| json!({"at": format_ts(e.at), "cause": e.cause}));
     let m = &p.metrics;
-    let ld = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
     let f = p.fleet_state();
     let fleet = json!({
         "replica_id": f.replica_id,
@@ -222,7 +220,6 @@ pub struct Totals {
 
 impl Totals {
     fn of(c: &crate::sink::counters::SinkCounters) -> Totals {
-        let ld = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
         Totals {
             passed: ld(&c.out_standard).saturating_add(ld(&c.out_full)),
             stripped: c

@@ -266,7 +266,7 @@ pub(crate) fn write_file_atomically(path: &Path, body: &[u8]) -> Result<(), (io:
 }
 
 /// The folder holding `file` (`.` for a bare name).
-pub(super) fn parent_or_dot(file: &Path) -> &Path {
+pub fn parent_or_dot(file: &Path) -> &Path {
     match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

@@ -57,7 +57,9 @@ mod writer;
 
 pub use anchor::{AnchorInit, init_anchor};
 pub use chain::{AuditKey, MIN_KEY_LEN, ZERO_PREV, link_hash, sha256_hex};
-pub use checkpoint::{Checkpoint, CheckpointState, checkpoint_path, read_anchor, read_checkpoint};
+pub use checkpoint::{
+    Checkpoint, CheckpointState, checkpoint_path, parent_or_dot, read_anchor, read_checkpoint,
+};
 pub use closed::{Entries, closed_windows, read_entries};
 pub use cursor::LogCursor;
 pub use entry::{

@@ -53,21 +53,13 @@ fn utc_shape(s: &[u8]) -> bool {
 /// `+00:00`), if it starts with one.
 #[inline]
 fn utc_len(s: &[u8]) -> Option<usize> {
-    let digits =
-        |r: std::ops::Range<usize>| s.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
-    if s.len() < 20
-        || !digits(0..4)
-        || s[4] != b'-'
-        || !digits(5..7)
-        || s[7] != b'-'
-        || !digits(8..10)
-        || s[10] != b'T'
-        || !digits(11..13)
-        || s[13] != b':'
-        || !digits(14..16)
-        || s[16] != b':'
-        || !digits(17..19)
-    {
+    // The date and time against their shape (`0`: any digit), every byte
+    // compared without an early exit (faster than field by field).
+    let head = s.first_chunk::<19>().filter(|_| s.len() > 19)?;
+    let shape = head.iter().zip(b"0000-00-00T00:00:00");
+    if !shape.fold(true, |ok, (c, t)| {
+        ok & ((c == t) | ((*t == b'0') & c.is_ascii_digit()))
+    }) {
         return None;
     }
     let mut i = 19;

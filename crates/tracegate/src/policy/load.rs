@@ -347,15 +347,11 @@ pub fn canonical(path: &Path) -> PathBuf {
     }
     let mut rest = Vec::new();
     let mut cur = path;
-    while let Some(parent) = cur.parent() {
+    while cur.parent().is_some() {
         if let Some(name) = cur.file_name() {
             rest.push(name.to_os_string());
         }
-        let parent = if parent.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            parent
-        };
+        let parent = crate::audit::parent_or_dot(cur);
         if let Ok(mut c) = std::fs::canonicalize(parent) {
             for n in rest.iter().rev() {
                 c.push(n);
