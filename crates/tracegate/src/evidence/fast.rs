@@ -1565,6 +1565,17 @@ mod tests {
             "2026-09-08T10:15:30.123456789Z",
         ] {
             assert!(utc_shape(s.as_bytes()) && re.is_match(s), "{s}");
+            // Every one-byte change (any ASCII byte at any position) is
+            // judged as the regex judges it: a letter where a digit stands,
+            // a digit where a separator stands, a cut or changed zone.
+            for i in 0..s.len() {
+                for b in 0..=0x7fu8 {
+                    let mut m = s.as_bytes().to_vec();
+                    m[i] = b;
+                    let m = String::from_utf8(m).unwrap();
+                    assert_eq!(utc_shape(m.as_bytes()), re.is_match(&m), "{m:?}");
+                }
+            }
         }
     }
 
