@@ -824,6 +824,37 @@ impl Starts {
     /// secret word (`<ApiToken>`), and a property list's `<key>` whose
     /// `</key>` ends at `p` (the shape checks the name).
     fn element_before(&mut self, text: &[u8], p: usize) {
+        // An element whose `Name` attribute names a secret (Windows Event
+        // Log's `<Data Name="ServiceAccountPassword">`; eleventh round):
+        // the shape starts at the element's `<`.
+        if p >= 2 && matches!(text[p - 1], b'"' | b'\'') && ends_like_a_secret(text[p - 2]) {
+            let e = p - 1;
+            let name = text[..e]
+                .iter()
+                .rev()
+                .take_while(|&&b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-')
+                })
+                .count();
+            let q = e - name;
+            if name > 0
+                && names_a_secret(&text[q..e])
+                && q >= 6
+                && text[q - 1] == text[p - 1]
+                && text[q - 6..q - 1].eq_ignore_ascii_case(b"name=")
+            {
+                let b = q - 6;
+                let blanks = run_back(&text[..b], 16, |c| matches!(c, b' ' | b'\t'));
+                let el = run_back(&text[..b - blanks], 64, |c| {
+                    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':' | b'-')
+                });
+                let lt = b - blanks - el;
+                if blanks > 0 && el > 0 && lt >= 1 && text[lt - 1] == b'<' {
+                    self.at.push(lt - 1);
+                }
+            }
+            return;
+        }
         // Every name it reads ends in a secret word's last letter, and
         // `</key` in `y`: most `>` (`|>`, `->`, `<br>`) go no further.
         if p == 0 || !ends_like_a_secret(text[p - 1]) {
@@ -1042,6 +1073,9 @@ impl Starts {
             b"access_key",
             b"access-key",
             b"accesskey",
+            b"license_key",
+            b"license-key",
+            b"licensekey",
             b"token",
             b"password",
             b"passwd",
@@ -1206,7 +1240,7 @@ fn gap_before(text: &[u8], at: usize, most: usize) -> Option<usize> {
 }
 
 /// `random_looking`'s counting half for the run of value bytes at `s`
-/// (twelve or more): a digit and both cases from 16 bytes, or a digit and
+/// (twelve or more): a digit and both cases from 12 bytes, or a digit and
 /// one case from 20; a run past 256 bytes is not judged.
 fn random_counts(text: &[u8], s: usize) -> bool {
     let value = |b: u8| CLASS[usize::from(b)] & SECRET != 0;
@@ -1220,7 +1254,7 @@ fn random_counts(text: &[u8], s: usize) -> bool {
         let digit = v.iter().any(u8::is_ascii_digit);
         let lower = v.iter().any(u8::is_ascii_lowercase);
         let upper = v.iter().any(u8::is_ascii_uppercase);
-        digit && ((run >= 16 && lower && upper) || (run >= 20 && (lower || upper)))
+        digit && ((run >= 12 && lower && upper) || (run >= 20 && (lower || upper)))
     }
 }
 
@@ -1303,6 +1337,11 @@ impl Starts {
         {
             self.at.push(w - 2);
         }
+        // schtasks' run-as password switch (`/RP <v>`, any case; eleventh
+        // round).
+        if w >= 3 && text[w - 3] == b'/' && text[w - 2..w].eq_ignore_ascii_case(b"rp") {
+            self.at.push(w - 3);
+        }
         // Huawei VRP's `password cipher <v>` (`irreversible-cipher`).
         if let Some(c) = word_ending_at(text, w, b"cipher") {
             let c = word_ending_at(text, c, b"irreversible-").unwrap_or(c);
@@ -1322,6 +1361,13 @@ impl Starts {
                 if let Some(st) = word_ending_at(text, k, cmd) {
                     self.at.push(st);
                 }
+            }
+            // Windows' `net user <name> <v>` (eleventh round).
+            if let Some(st) = word_ending_at(text, k, b"user")
+                .and_then(|u| gap_before(text, u, 4))
+                .and_then(|g| word_ending_at(text, g, b"net"))
+            {
+                self.at.push(st);
             }
         }
         // Windows' `net use [X:] \\server\share <v>`: the share path

@@ -75,6 +75,14 @@ pub(crate) fn check(
         Check::Secret => {
             let cut = value_start(s)?;
             let mut value = s.get(cut..)?;
+            // A quoted value's closing quote (the shape takes a quoted
+            // value to it; eleventh round) is no part of it.
+            if let (Some(&open), Some(&close)) = (s.get(cut.wrapping_sub(1)), value.last())
+                && matches!(open, b'"' | b'\'')
+                && close == open
+            {
+                value = &value[..value.len() - 1];
+            }
             // A query parameter (`?access_key=<v>&base=EUR`; issue 36,
             // ninth round): its value ends at the next `&`, which starts
             // the next parameter.
@@ -721,6 +729,9 @@ fn value_start(s: &[u8]) -> Option<usize> {
             // Objective-C's string literal (`kApiSecret = @"…"`; issue 36,
             // tenth round).
             Some(b'N') if cut > name && s.get(cut + 1) == Some(&b'\'') => cut += 1,
+            // Avro's JSON union wrapper (`"api_secret":{"string":"<v>"}`;
+            // issue 36, eleventh round).
+            Some(b'{') if cut > name && s[cut + 1..].starts_with(b"\"string\"") => cut += 9,
             Some(b'@') if cut > name && s.get(cut + 1) == Some(&b'"') => cut += 1,
             Some(b'0'..=b'9')
                 if cut > name
@@ -863,8 +874,11 @@ fn sasl_plain(v: &[u8]) -> bool {
         && pass.is_some_and(|p| !p.is_empty())
 }
 
-/// A value that looks like a generated secret: 16 or more bytes with
-/// upper and lower case and a digit, or 20 or more with a letter and a
+/// A value that looks like a generated secret: 12 or more bytes with
+/// upper and lower case and a digit (issue 36, eleventh round: 16 left a
+/// 12-15 byte password under `password=`, `secret=` or `-p` in clear;
+/// every shape that asks this already names a secret, and a word of
+/// prose has no digit and both cases), or 20 or more with a letter and a
 /// digit (hex and lowercase tokens), not a UUID; no placeholder, no path
 /// (`/run/secrets/db_password_2024`, `./key`, `~/.token`) and no JWT (the
 /// `jwt` detector names those: `access_token=eyJ…`).
@@ -876,7 +890,7 @@ fn random_looking(v: &[u8]) -> bool {
     };
     let letters = v.iter().filter(|b| b.is_ascii_alphabetic()).count();
     let digits = v.iter().filter(|b| b.is_ascii_digit()).count();
-    let mixed = v.len() >= 16 && mixed_case_digit(v);
+    let mixed = v.len() >= 12 && mixed_case_digit(v);
     let long = v.len() >= 20 && letters > 0 && digits > 0 && !uuid_like(v);
     // A path: rooted, and no segment of it random-looking (a base64
     // secret may start with `/`: `/ASeHJaPwc9TSF4Ag…`).
