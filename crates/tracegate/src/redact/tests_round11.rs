@@ -87,6 +87,26 @@ fn secrets_named_by_their_syntax_in_heldout12_forms() {
     keeps(&r, "C:\\> net user svc_sql /delete\n");
 }
 
+/// UATP's airline cards (`1`, 15 digits) and BC Card's (`94`, 16 digits):
+/// cards after a card word or under a card key; the same runs with no card
+/// word are counters and ids, and stay.
+#[test]
+fn uatp_and_bc_cards_after_a_card_word() {
+    let r = all();
+    for card in ["110072787239405", "9410263977042588"] {
+        redacts_exactly(&r, &format!("card number: {card}\n"), card, "credit_card");
+        redacts_exactly(
+            &r,
+            &format!("{{\"pan\":\"{card}\"}}\n"),
+            card,
+            "credit_card",
+        );
+        keeps(&r, &format!("seq {card} done\n"));
+    }
+    let grouped = "1100 727872 39405";
+    redacts_exactly(&r, &format!("Card: {grouped}\n"), grouped, "credit_card");
+}
+
 /// The trigger loop finds this round's new starts as the scan regex does.
 #[test]
 fn trigger_agrees_on_the_eleventh_round_shapes() {

@@ -1556,7 +1556,9 @@ fn card_span(
         // is a whole field of a CSV row.
         let decimal = decimal_point(text, start, e)
             || (decimal_comma_after(text, e) && !csv_field(text, start, e, k > 1));
-        if issuer_ok(&digits[..m]) && luhn(&digits[..m]) && !decimal {
+        let issuer = issuer_ok(&digits[..m])
+            || (issuer_on_a_card_word(&digits[..m]) && (confirmed() || card_key(text, start)));
+        if issuer && luhn(&digits[..m]) && !decimal {
             if k == 1 && hex_id_segment(text, start, e) {
                 return None;
             }
@@ -1801,6 +1803,16 @@ fn issuer_ok(d: &[u8]) -> bool {
         b'9' => d.starts_with(b"9792") && n == 16,
         _ => false,
     }
+}
+
+/// Card networks whose prefixes ids and counters share (issue 36,
+/// eleventh round): UATP's airline cards (`1`, 15 digits) and BC Card's
+/// domestic Korean cards (`94`, 16 digits). A number of theirs is a card
+/// only after a card word or under a card key (`validate::card_span`):
+/// a 15-digit run starting with `1` is as often a counter, an epoch in
+/// microseconds' first digits, an IMEI-like id.
+fn issuer_on_a_card_word(d: &[u8]) -> bool {
+    (d.len() == 15 && d[0] == b'1') || (d.len() == 16 && d.starts_with(b"94"))
 }
 
 /// 13-19 digits, printed grouping, an issuer prefix of a card network, and
