@@ -107,6 +107,29 @@ fn uatp_and_bc_cards_after_a_card_word() {
     redacts_exactly(&r, &format!("Card: {grouped}\n"), grouped, "credit_card");
 }
 
+/// A local part with an apostrophe between letters, and SRS and VERP
+/// bounce addresses, go whole; a SIP `Call-ID`'s hex token at a host is
+/// no mailbox, a mailbox written there still goes, and `email=a@b` (a
+/// key) takes the address only.
+#[test]
+fn addresses_whole_and_a_sip_call_id_kept() {
+    let r = all();
+    let a = "j.o'neill@tenant.example.com";
+    redacts_exactly(&r, &format!("mail: {a}\n"), a, "email");
+    let srs = "SRS0=kev1=RW=udaharana.lk=eydun.joensen@fwd.example.net";
+    redacts_exactly(&r, &format!("Return-Path: <{srs}>\n"), srs, "email");
+    let verp = "bounces+969492-kasun.perera=udaharana.lk@mail.example.net";
+    redacts_exactly(&r, &format!("Return-Path: <{verp}>\n"), verp, "email");
+    let plain = "ana@example.org";
+    redacts_exactly(&r, &format!("email={plain}\n"), plain, "email");
+    redacts_exactly(&r, &format!("'{plain}'\n"), plain, "email");
+    keeps(&r, "Call-ID: 3f2a9c0d41b7e8a65c19d2f0@pbx.example\n");
+    keeps(&r, "i: a84b4c76e66710@pc33.example.com\n");
+    redacts_exactly(&r, &format!("Call-ID: {plain}\n"), plain, "email");
+    let hex = "3f2a9c0d41b7e8a65c19d2f0@pbx.example";
+    redacts_exactly(&r, &format!("note: {hex}\n"), hex, "email");
+}
+
 /// The trigger loop finds this round's new starts as the scan regex does.
 #[test]
 fn trigger_agrees_on_the_eleventh_round_shapes() {

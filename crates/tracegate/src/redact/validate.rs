@@ -422,7 +422,7 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     if from >= local.len() || !label_ok || !email_ok(text, end) {
         return None;
     }
-    let lstart = start + from;
+    let lstart = widened_local_start(text, start + from);
     // The context rules read what stands before the whole local part,
     // wherever this candidate started inside it: a start one byte later
     // must not turn `://user@host` into an address.
@@ -435,10 +435,48 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
         || ssh_key_comment(text, word)
         || scp_target(text, end)
         || message_id_header(text, word)
+        || sip_call_id(text, word, start + at)
     {
         return None;
     }
     Some((lstart, end))
+}
+
+/// Where a local part starts that holds bytes the run the candidate
+/// starts from leaves out (issue 36, eleventh round; the address goes
+/// whole, fail closed, rather than its tail alone): an apostrophe between
+/// two letters (`j.o'neill@`, RFC 5322 allows it; a quote that opens a
+/// string stands after no letter), and the `=` of a bounce address that
+/// carries the original one (SRS's `SRS0=hash=tt=domain=user@`, VERP's
+/// `bounces+id-user=domain@`: the run starts with `SRS0=`/`SRS1=`, or a
+/// `+` stands before its first `=`). `email=a@b` (a key) is none of them.
+fn widened_local_start(text: &[u8], lstart: usize) -> usize {
+    let local = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'%' | b'+' | b'-');
+    let mut s = lstart;
+    while s >= 2
+        && text[s - 1] == b'\''
+        && text[s - 2].is_ascii_alphabetic()
+        && text.get(s).is_some_and(u8::is_ascii_alphabetic)
+    {
+        s -= 1 + run_back(&text[..s - 1], 64, local);
+    }
+    if s >= 1 && text[s - 1] == b'=' {
+        let mut n = run_back(&text[..s], 512, |b| local(b) || b == b'=' || b == b'\'');
+        while n > 0 && text[s - n] == b'\'' {
+            n -= 1;
+        }
+        let run = &text[s - n..s];
+        let srs = run.len() >= 5
+            && (run[..5].eq_ignore_ascii_case(b"SRS0=") || run[..5].eq_ignore_ascii_case(b"SRS1="));
+        let verp = run
+            .iter()
+            .position(|&b| b == b'=')
+            .is_some_and(|eq| run[..eq].contains(&b'+'));
+        if srs || verp {
+            s -= n;
+        }
+    }
+    s
 }
 
 /// The `user@host` of a URL's authority (`https://<key>@o1.ingest.sentry.io/…`,
@@ -501,6 +539,34 @@ fn message_id_header(text: &[u8], lstart: usize) -> bool {
     .iter()
     .any(|n| name.eq_ignore_ascii_case(n))
         && only_ids(&line[colon + 1..])
+}
+
+/// A SIP `Call-ID` (RFC 3261, section 20.8: `Call-ID: <local-id>@<host>`,
+/// or its compact form `i:`): the header starts the line, the value
+/// stands right after it, and its local part is a machine's token, ten or
+/// more hex digits and dashes with a digit among them (issue 36, eleventh
+/// round). A mailbox written there (`Call-ID: ana@…`) is no token and
+/// still goes.
+fn sip_call_id(text: &[u8], lstart: usize, at: usize) -> bool {
+    let local = &text[lstart..at];
+    let token = local.len() >= 10
+        && local.iter().all(|b| b.is_ascii_hexdigit() || *b == b'-')
+        && local.iter().any(u8::is_ascii_digit);
+    if !token {
+        return false;
+    }
+    let blanks = run_back(&text[..lstart], 8, |b| matches!(b, b' ' | b'\t'));
+    let colon = lstart - blanks;
+    if colon == 0 || text[colon - 1] != b':' {
+        return false;
+    }
+    let name = run_back(&text[..colon - 1], 8, |b| {
+        b.is_ascii_alphabetic() || b == b'-'
+    });
+    let from = colon - 1 - name;
+    let header = &text[from..colon - 1];
+    (from == 0 || matches!(text[from - 1], b'\n' | b'\r'))
+        && (header.eq_ignore_ascii_case(b"call-id") || header.eq_ignore_ascii_case(b"i"))
 }
 
 /// Whether `s` holds only blanks and whole `<…>` ids: what a message-id
