@@ -130,6 +130,43 @@ fn addresses_whole_and_a_sip_call_id_kept() {
     redacts_exactly(&r, &format!("note: {hex}\n"), hex, "email");
 }
 
+/// SSNs under X12's SSN qualifiers (`*34*`, `REF*SY*`, `REF*0F*`) go
+/// written solid; an order's, invoice's or ticket's number in the SSN's
+/// dashed shape (the word right before owns it) and an invoice's or
+/// order's number in the North American phone's shape stay. An SSN word
+/// nearer, or a word that owns another number, lets the value go.
+#[test]
+fn x12_ssns_and_order_numbers_in_ssn_and_phone_shapes() {
+    let r = all();
+    let ssn = "123456789";
+    redacts_exactly(
+        &r,
+        &format!("NM1*IL*1*DOE*JANE****34*{ssn}~\n"),
+        ssn,
+        "us_ssn",
+    );
+    redacts_exactly(
+        &r,
+        &format!("INS*Y*18*030*XN*A~\nREF*0F*{ssn}~\n"),
+        ssn,
+        "us_ssn",
+    );
+    redacts_exactly(&r, &format!("REF*SY*{ssn}~\n"), ssn, "us_ssn");
+    keeps(&r, "REF*1L*123456789~\n");
+    keeps(&r, "Order 548-87-2826 shipped (order no.)\n");
+    keeps(&r, "Invoice #123-45-6789 paid\n");
+    keeps(&r, "ticket no. 412-55-1234\n");
+    keeps(&r, "Invoice #659-240-7523 paid\n");
+    keeps(&r, "order 415-555-0132 shipped\n");
+    let d = "548-87-2826";
+    redacts_exactly(&r, &format!("Order for SSN {d}\n"), d, "us_ssn");
+    redacts_exactly(&r, &format!("order 7, SSN {d}\n"), d, "us_ssn");
+    redacts_exactly(&r, &format!("Reorder {d}\n"), d, "us_ssn");
+    let p = "415-555-0132";
+    redacts_exactly(&r, &format!("order by phone {p}\n"), p, "phone");
+    redacts_exactly(&r, &format!("Invoice 88, call {p}\n"), p, "phone");
+}
+
 /// The trigger loop finds this round's new starts as the scan regex does.
 #[test]
 fn trigger_agrees_on_the_eleventh_round_shapes() {

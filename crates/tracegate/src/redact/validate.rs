@@ -273,10 +273,11 @@ pub(crate) fn check(
             })
             .map(|e| (start, e))
         }
-        Check::Ssn => {
-            (ssn_ok(s) && !joined_context(text, start, end, b"-._") && !part_number(text, start))
-                .then_some((start, end))
-        }
+        Check::Ssn => (ssn_ok(s)
+            && !joined_context(text, start, end, b"-._")
+            && !part_number(text, start)
+            && !reference_number(text, start))
+        .then_some((start, end)),
         Check::SsnLoose => (ssn_ok(s)
             && !joined_context(text, start, end, b"-.,_:/")
             && !tail_of_a_run(text, start)
@@ -1071,6 +1072,43 @@ fn part_number(text: &[u8], start: usize) -> bool {
         return w.eq_ignore_ascii_case(b"part") && whole(from);
     }
     false
+}
+
+/// Whether the word right before `start` (across blanks, `:`, `#` and
+/// `.`, and a `no`/`nr`/`number` after it) names an order's, an
+/// invoice's, a ticket's or a case's number: `Order 548-87-2826`,
+/// `Invoice #123-45-6789`, `ticket no. 412-55-1234` (issue 36, eleventh
+/// round). Those numbers take the SSN's `3-2-4` shape; the word that owns
+/// the number says what it is. Only the word itself, right before: `Order
+/// for SSN 123-45-6789` or `order 7, SSN 123-45-6789` still go.
+fn reference_number(text: &[u8], start: usize) -> bool {
+    let skip =
+        |t: &[u8]| t.len() - run_back(t, 4, |b| matches!(b, b' ' | b'\t' | b':' | b'#' | b'.'));
+    fn word(t: &[u8]) -> (usize, &[u8]) {
+        let n = run_back(t, 13, |b| b.is_ascii_alphabetic());
+        (t.len() - n, &t[t.len() - n..])
+    }
+    let whole = |from: usize| from == 0 || !text[from - 1].is_ascii_alphanumeric();
+    let (mut from, mut w) = word(&text[..skip(&text[..start])]);
+    if w.eq_ignore_ascii_case(b"no")
+        || w.eq_ignore_ascii_case(b"nr")
+        || w.eq_ignore_ascii_case(b"number")
+    {
+        (from, w) = word(&text[..skip(&text[..from])]);
+    }
+    whole(from)
+        && [
+            &b"order"[..],
+            b"invoice",
+            b"ticket",
+            b"case",
+            b"ref",
+            b"reference",
+            b"confirmation",
+            b"rma",
+        ]
+        .iter()
+        .any(|r| w.eq_ignore_ascii_case(r))
 }
 
 /// An SSN printed `AAA GG SSSS` with one blank in each gap, standing alone:
