@@ -167,6 +167,38 @@ fn x12_ssns_and_order_numbers_in_ssn_and_phone_shapes() {
     redacts_exactly(&r, &format!("Invoice 88, call {p}\n"), p, "phone");
 }
 
+/// A PEM key whose header line ends in what a tool writes at each line's
+/// end (psql's ` +` wrap marker, a batch file's `>>key.pem`); a header
+/// with no key material after it is still no key.
+#[test]
+fn pem_keys_with_a_tool_s_line_ends() {
+    let r = all();
+    let lines = [
+        "-----BEGIN PRIVATE KEY-----",
+        "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj",
+        "MzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu",
+        "-----END PRIVATE KEY-----",
+    ];
+    let psql = lines.join(" +\n");
+    redacts_exactly(
+        &r,
+        &format!(" id |  pem\n----+------\n  1 | {psql}\n(1 row)\n"),
+        &psql,
+        "private_key",
+    );
+    let batch = lines.join(">>key.pem\necho ");
+    redacts_exactly(
+        &r,
+        &format!("@echo off\necho {batch}>>key.pem\n"),
+        &batch,
+        "private_key",
+    );
+    keeps(
+        &r,
+        "echo -----BEGIN PRIVATE KEY----->>key.pem\necho ...>>key.pem\n",
+    );
+}
+
 /// The trigger loop finds this round's new starts as the scan regex does.
 #[test]
 fn trigger_agrees_on_the_eleventh_round_shapes() {

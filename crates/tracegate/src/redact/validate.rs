@@ -896,9 +896,13 @@ fn pem_key(s: &[u8]) -> bool {
         .take_while(|b| matches!(b, b' ' | b'\t'))
         .count();
     let after = &rest[blanks..];
+    // Or a line break within 32 bytes, after what a tool writes at the
+    // end of each line (issue 36, eleventh round): psql's ` +` wrap
+    // marker, a batch file's `>>key.pem` redirection.
     let broken = after
         .first()
-        .is_some_and(|b| matches!(b, b'\r' | b'\n' | b'\\' | b'"' | b'\''));
+        .is_some_and(|b| matches!(b, b'\r' | b'\n' | b'\\' | b'"' | b'\''))
+        || after.iter().take(32).any(|b| matches!(b, b'\r' | b'\n'));
     let flat = blanks > 0 && run(after) >= 40;
     // Base64 in runs of 16 or more (no word of prose is that long),
     // counted together: a body wrapped narrower than 64 columns is
