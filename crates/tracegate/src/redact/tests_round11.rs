@@ -79,6 +79,15 @@ fn secrets_named_by_their_syntax_in_heldout12_forms() {
         tg,
         "api_key",
     );
+    // A quoted value that is no secret as a whole still loses the run
+    // of value bytes it starts with.
+    let head = "s3cr3tP4ssw0rdXyZ";
+    redacts_exactly(
+        &r,
+        &format!("password = \"{head}${{SUFFIX}}\"\n"),
+        head,
+        "api_key",
+    );
     // Plain values stay: a word, a short value, a placeholder, an
     // element whose name names nothing secret.
     keeps(&r, "password=\"changeme\"\n");

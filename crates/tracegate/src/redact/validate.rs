@@ -89,8 +89,20 @@ pub(crate) fn check(
             if start > 0 && matches!(text[start - 1], b'?' | b'&') {
                 value = value.split(|&b| b == b'&').next().unwrap_or_default();
             }
-            (random_looking(value) && !listing_token(text, start))
-                .then_some((start + cut, start + cut + value.len()))
+            if listing_token(text, start) {
+                return None;
+            }
+            if random_looking(value) {
+                return Some((start + cut, start + cut + value.len()));
+            }
+            // SECURITY: a quoted value that is no secret as a whole (a
+            // placeholder's `${`, `<` or `...` after the secret's bytes:
+            // `"s3cr3tP4ssw0rdXyZ${SUFFIX}"`) still loses the run of value
+            // bytes it starts with, as before quoted values ran to their
+            // quote.
+            let run = value.iter().take_while(|&&b| secret_value_byte(b)).count();
+            (run < value.len() && random_looking(&value[..run]))
+                .then_some((start + cut, start + cut + run))
         }
         Check::LastValue => {
             let cut = s
