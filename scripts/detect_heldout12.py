@@ -502,8 +502,11 @@ def i_private_key(r, doc, m):
     elif form == "powershell_here":
         lead, v, tail = "$key = @'\n", k, "\n'@\nSet-Content -Path key.pem -Value $key\n"
     elif form == "batch_echo":
-        v = "\n".join(["echo " + x + ">>key.pem" for x in [head] + lines + [foot]])
-        lead, tail = "@echo off\n", "\n"
+        # The label spans the key (`-----BEGIN` to the END line's dashes),
+        # not the `echo ` before it and the redirection after it (label fix
+        # of the eleventh round; the text is byte-identical).
+        v = ">>key.pem\necho ".join([head] + lines + [foot])
+        lead, tail = "@echo off\necho ", ">>key.pem\n"
     elif form == "cr_lf":
         lead, v, tail = "key.pem:\r\n", "\r\n".join([head] + lines + [foot]), "\r\n"
     else:

@@ -82,6 +82,14 @@ pub fn default_context(
                 "itin",
                 "tin:",
                 "tin #",
+                // X12's qualifiers for an SSN (issue 36, eleventh round):
+                // identification code qualifier `34` (`NM1*IL*1*DOE*JANE
+                // ****34*<ssn>~`), and the reference qualifiers `SY`
+                // (social security number) and `0F` (an 834's subscriber
+                // number, the member's SSN in most enrollment files).
+                "*34*",
+                "ref*sy*",
+                "ref*0f*",
             ],
             // A spaced `### ## ####` with no context word is an SSN unless
             // a reference word names it something else (issue 36).
@@ -171,6 +179,13 @@ pub fn default_context(
                 "waybill number",
                 "shipment number",
                 "package number",
+                // An invoice's or an order's number in a phone's shape
+                // (`Invoice #659-240-7523`; issue 36, eleventh round):
+                // the word owns the number (no digit between); a phone
+                // word nearer (`order by phone 415-…`) still confirms.
+                "invoice",
+                "order",
+                "receipt",
                 // No national identifier's name (`IRD number`, `tax file
                 // number`, `NHS number`): the number it names is personal
                 // data, and the phone detector that takes its shape keeps

@@ -102,7 +102,7 @@ pub(crate) enum Check {
     /// placeholders.
     EnvValue,
     /// A value under a generic secret key (`secret_key`, `password`,
-    /// `token`): the value only, when it looks random (16 or more bytes
+    /// `token`): the value only, when it looks random (12 or more bytes
     /// with upper and lower case and a digit, or 20 or more with a letter
     /// and a digit, not a UUID), and is no placeholder or path.
     Secret,
@@ -514,9 +514,19 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // of many REST APIs, `?access_key=<v>`; an AWS key id is
             // `access_key_id` and ends in `id`), and Rails' and Phoenix's
             // `secret_key_base`, whose last word is no secret word.
+            //
+            // Eleventh round: Avro's JSON encoding of a union wraps the
+            // value in an object named for its type (`"api_secret":
+            // {"string": "<v>"}`): the wrapper is part of the assignment.
+            // A value in quotes runs to its closing quote, whatever
+            // printable bytes it holds (`SECRET_KEY = 'django-insecure-
+            // …$(…'`: the value class stopped at `$`), with no blank and
+            // no backslash; the check drops the closing
+            // quote. `license_key` is a last word (New Relic's
+            // `NEW_RELIC_LICENSE_KEY`, a product's license key).
             (
-                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
-                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:\\?["']|N'|@")?|\([ \t]{0,8}["']|["'][ \t]{0,8},[ \t]{0,8}["'])[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:'[!-&(-\[\]-~]{12,}'|"[!#-\[\]-~]{12,}"|(?:\\?["']|N'|@"|\{"string"[ \t]{0,8}:[ \t]{0,8}")?[A-Za-z0-9._~+/=!#%^&*@-]{12,})|\([ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,}|["'][ \t]{0,8},[ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,})"#,
                 Check::Secret,
                 Lead::Any,
             ),
@@ -614,7 +624,9 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 // No `end!()`: the token may end in `_`, which it trims.
                 r"(?-u)[0-9]{8,10}:AA[A-Za-z0-9_-]{33}",
                 Check::None,
-                Lead::Token,
+                // Glued to the Bot API's path (`/bot<id>:AA…`; eleventh
+                // round): a letter that is no hex digit may stand before.
+                Lead::Number,
             ),
             // Docker Hub's personal access tokens (`dckr_pat_`) and age's
             // secret keys (`AGE-SECRET-KEY-1` and 58 bech32 bytes; issue
@@ -707,7 +719,9 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             //   (`#define API_KEY "…"`, `ACCESS_KEY …`; eighth round);
             // - an element named for a secret whose value is its first
             //   child's text (unattend.xml's `<AdministratorPassword>`
-            //   `<Value>…</Value>`; sixth round).
+            //   `<Value>…</Value>`; sixth round), or whose `Name`
+            //   attribute names one (Windows Event Log's `<Data
+            //   Name="ServiceAccountPassword">…`; eleventh round).
             (
                 r"(?-u)(?:-[uU]|--user)[ \t]|login=",
                 r#"(?-u)(?:-u|--user)[ \t]{1,4}["']?[A-Za-z0-9._@%+-]{1,64}[:,][A-Za-z0-9._~+/=!#%^&*@-]{12,}|-U[ \t]{1,4}["']?[A-Za-z0-9._@+-]{1,64}%[A-Za-z0-9._~+/=!#%^&*@-]{12,}|login=[A-Za-z0-9._@%+-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
@@ -716,7 +730,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             ),
             (
                 r"(?-u)<[A-Za-z0-9_.:-]",
-                r#"(?i-u)<(?:key>)?[A-Za-z0-9_.:-]*(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key)(?:</key>[ \t\r\n]{0,64}<string>|>(?:[ \t\r\n]{0,64}<[A-Za-z]{1,16}>)?)[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)<(?:key>|[A-Za-z0-9_.:-]+[ \t]+name=["'])?[A-Za-z0-9_.:-]*(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key)(?:</key>[ \t\r\n]{0,64}<string>|["']?>(?:[ \t\r\n]{0,64}<[A-Za-z]{1,16}>)?)[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::TailSecret,
                 Lead::Any,
             ),
@@ -762,9 +776,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // in a secret word (`01 WS-PASSWORD PIC X(32) VALUE '<v>'`),
             // and Apache's `htpasswd -b [flags] <file> <user> <v>` (batch
             // mode takes the password as the last argument).
+            //
+            // Eleventh round, the same way: Windows' `net user <name> <v>`
+            // (the account's new password) and `schtasks … /RP <v>` (the
+            // run-as password switch).
             (
-                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]|(?:add_user|change_password)[ \t]|net[ \t]{1,4}use[ \t]|htpasswd[ \t]|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}t|[ \t]{1,16}p|\()"#,
-                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password)[ \t]{1,8}[A-Za-z0-9._@-]{1,64}|net[ \t]{1,4}use[ \t]{1,4}(?:[A-Za-z*]:[ \t]{1,4})?\\\\[A-Za-z0-9._$\\-]{1,128}|htpasswd(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*(?-i:b)[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+[!-~]+[ \t]+[A-Za-z0-9._@-]+|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}to|[ \t]{1,4}type[ \t]{1,4}string[ \t]{1,4}value|[ \t]{1,16}pic(?:ture)?[ \t]{1,4}x\([0-9]{1,4}\)[ \t]{1,4}value|\([ \t]{0,4}[a-z][A-Za-z0-9_]{0,31}[ \t]{0,4},))[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|/rp|password[ \t]{1,4}(?:irreversible-)?cipher)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]|(?:add_user|change_password|net[ \t]{1,4}user)[ \t]|net[ \t]{1,4}use[ \t]|htpasswd[ \t]|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}t|[ \t]{1,16}p|\()"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|/rp|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password|net[ \t]{1,4}user)[ \t]{1,8}[A-Za-z0-9._@-]{1,64}|net[ \t]{1,4}use[ \t]{1,4}(?:[A-Za-z*]:[ \t]{1,4})?\\\\[A-Za-z0-9._$\\-]{1,128}|htpasswd(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*(?-i:b)[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+[!-~]+[ \t]+[A-Za-z0-9._@-]+|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}to|[ \t]{1,4}type[ \t]{1,4}string[ \t]{1,4}value|[ \t]{1,16}pic(?:ture)?[ \t]{1,4}x\([0-9]{1,4}\)[ \t]{1,4}value|\([ \t]{0,4}[a-z][A-Za-z0-9_]{0,31}[ \t]{0,4},))[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Directive,
                 Lead::Any,
             ),

@@ -19,6 +19,7 @@
 //! | secret by its syntax (seventh round) | a `-` before a flag's name ending in `pass` and a blank (`-storepass`), or before `p`, blanks and a quote (`sshpass -p '…'`); `tskey-` at a token start; a digit the loop visits anyway in a run of twelve or more value bytes after a quote and blanks and a name ending in `password`, `passwd`, `pass`, `pw`, `secret`, `auth` or after `identified by` (the name's last word) |
 //! | secret by its syntax (eighth round) | `-U` or `-u` before a blank (smbclient, lftp); `login=` (Squid); a `_` or `-` between `api`, `access`, `secret` or `private` and `key` and a blank (`#define API_KEY`); `dckr_pat_`, `AGE-SECRET-KEY-1` at a token start; a digit of eight to ten that goes on as `:AA` (Telegram); a `:` after `//` and a user, before a password and `@` (a path without a scheme); from a visited digit of twelve or more value bytes, as the directives: a one-letter flag `-a`, `-p`, `-w` after a blank, `password [irreversible-]cipher`, `add_user`/`change_password` and a name, `net use [X:] \\srv\share`, and a name ending in a secret word before `to`, `TYPE string VALUE` or a Prolog fact's `(atom,` |
 //! | secret by its syntax (ninth round) | `PuTTY-User-Key-File-`, `LS0tLS1CRUdJTi` (base64 of `-----BEGIN`), `APP_KEY` at a token start; from a visited digit of twelve or more value bytes, as the directives: COBOL's `<name> PIC X(n) VALUE`, and a quoted name that starts the line before the value's quote (PgBouncer's `"user" "<v>"`); `htpasswd` by a token walk back over the user, the file and the flags |
+//! | secret by its syntax (eleventh round) | a `>` after a quote that closes an element's `Name` attribute naming a secret (`<Data Name="…Password">`, at the element's `<`); from a visited digit of twelve or more value bytes, as the directives: schtasks' `/RP` and `net user <name>`; `license_key` as a key's last word |
 //!
 //! The loop reports a **superset** of the positions where some built-in
 //! shape can *succeed* (match and pass its check); [`super::scan`] confirms
@@ -824,6 +825,37 @@ impl Starts {
     /// secret word (`<ApiToken>`), and a property list's `<key>` whose
     /// `</key>` ends at `p` (the shape checks the name).
     fn element_before(&mut self, text: &[u8], p: usize) {
+        // An element whose `Name` attribute names a secret (Windows Event
+        // Log's `<Data Name="ServiceAccountPassword">`; eleventh round):
+        // the shape starts at the element's `<`.
+        if p >= 2 && matches!(text[p - 1], b'"' | b'\'') && ends_like_a_secret(text[p - 2]) {
+            let e = p - 1;
+            let name = text[..e]
+                .iter()
+                .rev()
+                .take_while(|&&b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-')
+                })
+                .count();
+            let q = e - name;
+            if name > 0
+                && names_a_secret(&text[q..e])
+                && q >= 6
+                && text[q - 1] == text[p - 1]
+                && text[q - 6..q - 1].eq_ignore_ascii_case(b"name=")
+            {
+                let b = q - 6;
+                let blanks = run_back(&text[..b], 16, |c| matches!(c, b' ' | b'\t'));
+                let el = run_back(&text[..b - blanks], 64, |c| {
+                    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':' | b'-')
+                });
+                let lt = b - blanks - el;
+                if blanks > 0 && el > 0 && lt >= 1 && text[lt - 1] == b'<' {
+                    self.at.push(lt - 1);
+                }
+            }
+            return;
+        }
         // Every name it reads ends in a secret word's last letter, and
         // `</key` in `y`: most `>` (`|>`, `->`, `<br>`) go no further.
         if p == 0 || !ends_like_a_secret(text[p - 1]) {
@@ -1042,6 +1074,9 @@ impl Starts {
             b"access_key",
             b"access-key",
             b"accesskey",
+            b"license_key",
+            b"license-key",
+            b"licensekey",
             b"token",
             b"password",
             b"passwd",
@@ -1206,7 +1241,7 @@ fn gap_before(text: &[u8], at: usize, most: usize) -> Option<usize> {
 }
 
 /// `random_looking`'s counting half for the run of value bytes at `s`
-/// (twelve or more): a digit and both cases from 16 bytes, or a digit and
+/// (twelve or more): a digit and both cases from 12 bytes, or a digit and
 /// one case from 20; a run past 256 bytes is not judged.
 fn random_counts(text: &[u8], s: usize) -> bool {
     let value = |b: u8| CLASS[usize::from(b)] & SECRET != 0;
@@ -1220,7 +1255,7 @@ fn random_counts(text: &[u8], s: usize) -> bool {
         let digit = v.iter().any(u8::is_ascii_digit);
         let lower = v.iter().any(u8::is_ascii_lowercase);
         let upper = v.iter().any(u8::is_ascii_uppercase);
-        digit && ((run >= 16 && lower && upper) || (run >= 20 && (lower || upper)))
+        digit && ((run >= 12 && lower && upper) || (run >= 20 && (lower || upper)))
     }
 }
 
@@ -1303,6 +1338,11 @@ impl Starts {
         {
             self.at.push(w - 2);
         }
+        // schtasks' run-as password switch (`/RP <v>`, any case; eleventh
+        // round).
+        if w >= 3 && text[w - 3] == b'/' && text[w - 2..w].eq_ignore_ascii_case(b"rp") {
+            self.at.push(w - 3);
+        }
         // Huawei VRP's `password cipher <v>` (`irreversible-cipher`).
         if let Some(c) = word_ending_at(text, w, b"cipher") {
             let c = word_ending_at(text, c, b"irreversible-").unwrap_or(c);
@@ -1322,6 +1362,13 @@ impl Starts {
                 if let Some(st) = word_ending_at(text, k, cmd) {
                     self.at.push(st);
                 }
+            }
+            // Windows' `net user <name> <v>` (eleventh round).
+            if let Some(st) = word_ending_at(text, k, b"user")
+                .and_then(|u| gap_before(text, u, 4))
+                .and_then(|g| word_ending_at(text, g, b"net"))
+            {
+                self.at.push(st);
             }
         }
         // Windows' `net use [X:] \\server\share <v>`: the share path

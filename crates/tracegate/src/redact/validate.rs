@@ -75,14 +75,34 @@ pub(crate) fn check(
         Check::Secret => {
             let cut = value_start(s)?;
             let mut value = s.get(cut..)?;
+            // A quoted value's closing quote (the shape takes a quoted
+            // value to it; eleventh round) is no part of it.
+            if let (Some(&open), Some(&close)) = (s.get(cut.wrapping_sub(1)), value.last())
+                && matches!(open, b'"' | b'\'')
+                && close == open
+            {
+                value = &value[..value.len() - 1];
+            }
             // A query parameter (`?access_key=<v>&base=EUR`; issue 36,
             // ninth round): its value ends at the next `&`, which starts
             // the next parameter.
             if start > 0 && matches!(text[start - 1], b'?' | b'&') {
                 value = value.split(|&b| b == b'&').next().unwrap_or_default();
             }
-            (random_looking(value) && !listing_token(text, start))
-                .then_some((start + cut, start + cut + value.len()))
+            if listing_token(text, start) {
+                return None;
+            }
+            if random_looking(value) {
+                return Some((start + cut, start + cut + value.len()));
+            }
+            // SECURITY: a quoted value that is no secret as a whole (a
+            // placeholder's `${`, `<` or `...` after the secret's bytes:
+            // `"s3cr3tP4ssw0rdXyZ${SUFFIX}"`) still loses the run of value
+            // bytes it starts with, as before quoted values ran to their
+            // quote.
+            let run = value.iter().take_while(|&&b| secret_value_byte(b)).count();
+            (run < value.len() && random_looking(&value[..run]))
+                .then_some((start + cut, start + cut + run))
         }
         Check::LastValue => {
             let cut = s
@@ -265,10 +285,11 @@ pub(crate) fn check(
             })
             .map(|e| (start, e))
         }
-        Check::Ssn => {
-            (ssn_ok(s) && !joined_context(text, start, end, b"-._") && !part_number(text, start))
-                .then_some((start, end))
-        }
+        Check::Ssn => (ssn_ok(s)
+            && !joined_context(text, start, end, b"-._")
+            && !part_number(text, start)
+            && !reference_number(text, start))
+        .then_some((start, end)),
         Check::SsnLoose => (ssn_ok(s)
             && !joined_context(text, start, end, b"-.,_:/")
             && !tail_of_a_run(text, start)
@@ -414,7 +435,7 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     if from >= local.len() || !label_ok || !email_ok(text, end) {
         return None;
     }
-    let lstart = start + from;
+    let lstart = widened_local_start(text, start + from);
     // The context rules read what stands before the whole local part,
     // wherever this candidate started inside it: a start one byte later
     // must not turn `://user@host` into an address.
@@ -427,10 +448,48 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
         || ssh_key_comment(text, word)
         || scp_target(text, end)
         || message_id_header(text, word)
+        || sip_call_id(text, word, start + at)
     {
         return None;
     }
     Some((lstart, end))
+}
+
+/// Where a local part starts that holds bytes the run the candidate
+/// starts from leaves out (issue 36, eleventh round; the address goes
+/// whole, fail closed, rather than its tail alone): an apostrophe between
+/// two letters (`j.o'neill@`, RFC 5322 allows it; a quote that opens a
+/// string stands after no letter), and the `=` of a bounce address that
+/// carries the original one (SRS's `SRS0=hash=tt=domain=user@`, VERP's
+/// `bounces+id-user=domain@`: the run starts with `SRS0=`/`SRS1=`, or a
+/// `+` stands before its first `=`). `email=a@b` (a key) is none of them.
+fn widened_local_start(text: &[u8], lstart: usize) -> usize {
+    let local = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'%' | b'+' | b'-');
+    let mut s = lstart;
+    while s >= 2
+        && text[s - 1] == b'\''
+        && text[s - 2].is_ascii_alphabetic()
+        && text.get(s).is_some_and(u8::is_ascii_alphabetic)
+    {
+        s -= 1 + run_back(&text[..s - 1], 64, local);
+    }
+    if s >= 1 && text[s - 1] == b'=' {
+        let mut n = run_back(&text[..s], 512, |b| local(b) || b == b'=' || b == b'\'');
+        while n > 0 && text[s - n] == b'\'' {
+            n -= 1;
+        }
+        let run = &text[s - n..s];
+        let srs = run.len() >= 5
+            && (run[..5].eq_ignore_ascii_case(b"SRS0=") || run[..5].eq_ignore_ascii_case(b"SRS1="));
+        let verp = run
+            .iter()
+            .position(|&b| b == b'=')
+            .is_some_and(|eq| run[..eq].contains(&b'+'));
+        if srs || verp {
+            s -= n;
+        }
+    }
+    s
 }
 
 /// The `user@host` of a URL's authority (`https://<key>@o1.ingest.sentry.io/…`,
@@ -493,6 +552,34 @@ fn message_id_header(text: &[u8], lstart: usize) -> bool {
     .iter()
     .any(|n| name.eq_ignore_ascii_case(n))
         && only_ids(&line[colon + 1..])
+}
+
+/// A SIP `Call-ID` (RFC 3261, section 20.8: `Call-ID: <local-id>@<host>`,
+/// or its compact form `i:`): the header starts the line, the value
+/// stands right after it, and its local part is a machine's token, ten or
+/// more hex digits and dashes with a digit among them (issue 36, eleventh
+/// round). A mailbox written there (`Call-ID: ana@…`) is no token and
+/// still goes.
+fn sip_call_id(text: &[u8], lstart: usize, at: usize) -> bool {
+    let local = &text[lstart..at];
+    let token = local.len() >= 10
+        && local.iter().all(|b| b.is_ascii_hexdigit() || *b == b'-')
+        && local.iter().any(u8::is_ascii_digit);
+    if !token {
+        return false;
+    }
+    let blanks = run_back(&text[..lstart], 8, |b| matches!(b, b' ' | b'\t'));
+    let colon = lstart - blanks;
+    if colon == 0 || text[colon - 1] != b':' {
+        return false;
+    }
+    let name = run_back(&text[..colon - 1], 8, |b| {
+        b.is_ascii_alphabetic() || b == b'-'
+    });
+    let from = colon - 1 - name;
+    let header = &text[from..colon - 1];
+    (from == 0 || matches!(text[from - 1], b'\n' | b'\r'))
+        && (header.eq_ignore_ascii_case(b"call-id") || header.eq_ignore_ascii_case(b"i"))
 }
 
 /// Whether `s` holds only blanks and whole `<…>` ids: what a message-id
@@ -721,6 +808,9 @@ fn value_start(s: &[u8]) -> Option<usize> {
             // Objective-C's string literal (`kApiSecret = @"…"`; issue 36,
             // tenth round).
             Some(b'N') if cut > name && s.get(cut + 1) == Some(&b'\'') => cut += 1,
+            // Avro's JSON union wrapper (`"api_secret":{"string":"<v>"}`;
+            // issue 36, eleventh round).
+            Some(b'{') if cut > name && s[cut + 1..].starts_with(b"\"string\"") => cut += 9,
             Some(b'@') if cut > name && s.get(cut + 1) == Some(&b'"') => cut += 1,
             Some(b'0'..=b'9')
                 if cut > name
@@ -818,9 +908,13 @@ fn pem_key(s: &[u8]) -> bool {
         .take_while(|b| matches!(b, b' ' | b'\t'))
         .count();
     let after = &rest[blanks..];
+    // Or a line break within 32 bytes, after what a tool writes at the
+    // end of each line (issue 36, eleventh round): psql's ` +` wrap
+    // marker, a batch file's `>>key.pem` redirection.
     let broken = after
         .first()
-        .is_some_and(|b| matches!(b, b'\r' | b'\n' | b'\\' | b'"' | b'\''));
+        .is_some_and(|b| matches!(b, b'\r' | b'\n' | b'\\' | b'"' | b'\''))
+        || after.iter().take(32).any(|b| matches!(b, b'\r' | b'\n'));
     let flat = blanks > 0 && run(after) >= 40;
     // Base64 in runs of 16 or more (no word of prose is that long),
     // counted together: a body wrapped narrower than 64 columns is
@@ -863,8 +957,11 @@ fn sasl_plain(v: &[u8]) -> bool {
         && pass.is_some_and(|p| !p.is_empty())
 }
 
-/// A value that looks like a generated secret: 16 or more bytes with
-/// upper and lower case and a digit, or 20 or more with a letter and a
+/// A value that looks like a generated secret: 12 or more bytes with
+/// upper and lower case and a digit (issue 36, eleventh round: 16 left a
+/// 12-15 byte password under `password=`, `secret=` or `-p` in clear;
+/// every shape that asks this already names a secret, and a word of
+/// prose has no digit and both cases), or 20 or more with a letter and a
 /// digit (hex and lowercase tokens), not a UUID; no placeholder, no path
 /// (`/run/secrets/db_password_2024`, `./key`, `~/.token`) and no JWT (the
 /// `jwt` detector names those: `access_token=eyJ…`).
@@ -876,7 +973,7 @@ fn random_looking(v: &[u8]) -> bool {
     };
     let letters = v.iter().filter(|b| b.is_ascii_alphabetic()).count();
     let digits = v.iter().filter(|b| b.is_ascii_digit()).count();
-    let mixed = v.len() >= 16 && mixed_case_digit(v);
+    let mixed = v.len() >= 12 && mixed_case_digit(v);
     let long = v.len() >= 20 && letters > 0 && digits > 0 && !uuid_like(v);
     // A path: rooted, and no segment of it random-looking (a base64
     // secret may start with `/`: `/ASeHJaPwc9TSF4Ag…`).
@@ -991,6 +1088,43 @@ fn part_number(text: &[u8], start: usize) -> bool {
         return w.eq_ignore_ascii_case(b"part") && whole(from);
     }
     false
+}
+
+/// Whether the word right before `start` (across blanks, `:`, `#` and
+/// `.`, and a `no`/`nr`/`number` after it) names an order's, an
+/// invoice's, a ticket's or a case's number: `Order 548-87-2826`,
+/// `Invoice #123-45-6789`, `ticket no. 412-55-1234` (issue 36, eleventh
+/// round). Those numbers take the SSN's `3-2-4` shape; the word that owns
+/// the number says what it is. Only the word itself, right before: `Order
+/// for SSN 123-45-6789` or `order 7, SSN 123-45-6789` still go.
+fn reference_number(text: &[u8], start: usize) -> bool {
+    let skip =
+        |t: &[u8]| t.len() - run_back(t, 4, |b| matches!(b, b' ' | b'\t' | b':' | b'#' | b'.'));
+    fn word(t: &[u8]) -> (usize, &[u8]) {
+        let n = run_back(t, 13, |b| b.is_ascii_alphabetic());
+        (t.len() - n, &t[t.len() - n..])
+    }
+    let whole = |from: usize| from == 0 || !text[from - 1].is_ascii_alphanumeric();
+    let (mut from, mut w) = word(&text[..skip(&text[..start])]);
+    if w.eq_ignore_ascii_case(b"no")
+        || w.eq_ignore_ascii_case(b"nr")
+        || w.eq_ignore_ascii_case(b"number")
+    {
+        (from, w) = word(&text[..skip(&text[..from])]);
+    }
+    whole(from)
+        && [
+            &b"order"[..],
+            b"invoice",
+            b"ticket",
+            b"case",
+            b"ref",
+            b"reference",
+            b"confirmation",
+            b"rma",
+        ]
+        .iter()
+        .any(|r| w.eq_ignore_ascii_case(r))
 }
 
 /// An SSN printed `AAA GG SSSS` with one blank in each gap, standing alone:
@@ -1542,7 +1676,9 @@ fn card_span(
         // is a whole field of a CSV row.
         let decimal = decimal_point(text, start, e)
             || (decimal_comma_after(text, e) && !csv_field(text, start, e, k > 1));
-        if issuer_ok(&digits[..m]) && luhn(&digits[..m]) && !decimal {
+        let issuer = issuer_ok(&digits[..m])
+            || (issuer_on_a_card_word(&digits[..m]) && (confirmed() || card_key(text, start)));
+        if issuer && luhn(&digits[..m]) && !decimal {
             if k == 1 && hex_id_segment(text, start, e) {
                 return None;
             }
@@ -1787,6 +1923,16 @@ fn issuer_ok(d: &[u8]) -> bool {
         b'9' => d.starts_with(b"9792") && n == 16,
         _ => false,
     }
+}
+
+/// Card networks whose prefixes ids and counters share (issue 36,
+/// eleventh round): UATP's airline cards (`1`, 15 digits) and BC Card's
+/// domestic Korean cards (`94`, 16 digits). A number of theirs is a card
+/// only after a card word or under a card key (`validate::card_span`):
+/// a 15-digit run starting with `1` is as often a counter, an epoch in
+/// microseconds' first digits, an IMEI-like id.
+fn issuer_on_a_card_word(d: &[u8]) -> bool {
+    (d.len() == 15 && d[0] == b'1') || (d.len() == 16 && d.starts_with(b"94"))
 }
 
 /// 13-19 digits, printed grouping, an issuer prefix of a card network, and
