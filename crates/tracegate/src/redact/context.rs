@@ -179,13 +179,6 @@ pub fn default_context(
                 "waybill number",
                 "shipment number",
                 "package number",
-                // An invoice's or an order's number in a phone's shape
-                // (`Invoice #659-240-7523`; issue 36, eleventh round):
-                // the word owns the number (no digit between); a phone
-                // word nearer (`order by phone 415-…`) still confirms.
-                "invoice",
-                "order",
-                "receipt",
                 // No national identifier's name (`IRD number`, `tax file
                 // number`, `NHS number`): the number it names is personal
                 // data, and the phone detector that takes its shape keeps

@@ -174,6 +174,12 @@ fn x12_ssns_and_order_numbers_in_ssn_and_phone_shapes() {
     let p = "415-555-0132";
     redacts_exactly(&r, &format!("order by phone {p}\n"), p, "phone");
     redacts_exactly(&r, &format!("Invoice 88, call {p}\n"), p, "phone");
+    // Only the word right before owns the number: an order word elsewhere
+    // in the sentence, even nearer than the phone word, does not.
+    redacts_exactly(&r, &format!("Place your order at {p} today\n"), p, "phone");
+    redacts_exactly(&r, &format!("Order from Jane Doe {p}\n"), p, "phone");
+    redacts_exactly(&r, &format!("Call me, order {p}\n"), p, "phone");
+    keeps(&r, "Receipt no. 415-555-0132\n");
 }
 
 /// A PEM key whose header line ends in what a tool writes at each line's

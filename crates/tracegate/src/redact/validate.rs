@@ -298,8 +298,12 @@ pub(crate) fn check(
         Check::Email => email_span(text, start, end),
         // SECURITY: a tracking word vetoes only the shapes a parcel number
         // takes (`123-456-7890`); `+…` international numbers stay phones.
+        // An order's or an invoice's number in a phone's shape is owned
+        // by the word right before it (`Invoice #659-240-7523`), not by
+        // one anywhere in the context window: `Place your order at
+        // 415-555-0132` still goes.
         Check::Phone => {
-            if s.first() != Some(&b'+') && vetoed_own() {
+            if s.first() != Some(&b'+') && (vetoed_own() || reference_number(text, start)) {
                 return None;
             }
             phone_span(text, start, end, |e| phone_ok(text, start, e))
@@ -1094,8 +1098,8 @@ fn part_number(text: &[u8], start: usize) -> bool {
 /// `.`, and a `no`/`nr`/`number` after it) names an order's, an
 /// invoice's, a ticket's or a case's number: `Order 548-87-2826`,
 /// `Invoice #123-45-6789`, `ticket no. 412-55-1234` (issue 36, eleventh
-/// round). Those numbers take the SSN's `3-2-4` shape; the word that owns
-/// the number says what it is. Only the word itself, right before: `Order
+/// round). Those numbers take the SSN's `3-2-4` shape or a phone's; the
+/// word that owns the number says what it is. Only the word itself, right before: `Order
 /// for SSN 123-45-6789` or `order 7, SSN 123-45-6789` still go.
 fn reference_number(text: &[u8], start: usize) -> bool {
     let skip =
@@ -1121,6 +1125,7 @@ fn reference_number(text: &[u8], start: usize) -> bool {
             b"ref",
             b"reference",
             b"confirmation",
+            b"receipt",
             b"rma",
         ]
         .iter()
