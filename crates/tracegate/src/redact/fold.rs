@@ -22,7 +22,9 @@
 //! when it differs from the text: for ASCII text without a separator other
 //! than a single blank (and, for a case-insensitive list, whatever its
 //! case: the matchers fold ASCII case themselves) the original is scanned
-//! as it is.
+//! as it is. For the same reason the view the matchers scan
+//! ([`View::build_for_matchers`]) leaves ASCII letters in their case; a
+//! keyword's normal form ([`normalize`]) is lowered.
 //!
 //! A match in the view maps back to the smallest span of whole clusters of
 //! the original that covers it; a match that starts or ends inside a
@@ -1089,7 +1091,8 @@ impl View {
     }
 
     /// Appends `orig`, the original from `at`, as its own view: every
-    /// character in it is (ASCII case aside, lowered when `fold`).
+    /// character in it is (ASCII case aside, lowered when `fold` unless
+    /// the view is built for the matchers).
     fn copied(&mut self, orig: &str, at: usize, fold: bool) {
         let view = self.text.len();
         self.identity(at, orig);
