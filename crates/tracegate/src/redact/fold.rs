@@ -22,7 +22,9 @@
 //! when it differs from the text: for ASCII text without a separator other
 //! than a single blank (and, for a case-insensitive list, whatever its
 //! case: the matchers fold ASCII case themselves) the original is scanned
-//! as it is.
+//! as it is. For the same reason the view the matchers scan
+//! ([`View::build_for_matchers`]) leaves ASCII letters in their case; a
+//! keyword's normal form ([`normalize`]) is lowered.
 //!
 //! A match in the view maps back to the smallest span of whole clusters of
 //! the original that covers it; a match that starts or ends inside a
@@ -120,10 +122,32 @@ const SHORT_GAP: usize = 24;
 /// by byte; only the bytes of a short gap are tested for stops.
 fn short_gap(bytes: &[u8], at: usize) -> Option<usize> {
     let n = at + first_non_ascii_within(bytes.get(at..)?)?;
-    if n == at || (at..n).any(|j| is_stop(bytes, j)) {
+    if n == at || any_stop(bytes, at, n) {
         return None;
     }
     Some(n)
+}
+
+/// Whether `bytes[from..to]` holds a stop ([`is_stop`]): a word at a time
+/// ([`stop_word`], its bytes past `to` masked off) while a whole word is
+/// there to read, then byte by byte. (The byte loop over short gaps was
+/// about 2 k instructions a multilingual record, callgrind.)
+fn any_stop(bytes: &[u8], from: usize, to: usize) -> bool {
+    let mut j = from;
+    while j < to {
+        if j + 8 > bytes.len() {
+            return (j..to).any(|k| is_stop(bytes, k));
+        }
+        let mut stops = stop_word(bytes, j);
+        if to - j < 8 {
+            stops &= (1u64 << (8 * (to - j))) - 1;
+        }
+        if stops != 0 {
+            return true;
+        }
+        j += 8;
+    }
+    false
 }
 
 /// The offset of the first non-ASCII byte among the first [`SHORT_GAP`]
@@ -133,9 +157,34 @@ fn short_gap(bytes: &[u8], at: usize) -> Option<usize> {
 /// chunks and second pass over the chunk cost the multilingual corpora
 /// 2 k and 3 k instructions a record more (callgrind, tried in review).
 fn first_non_ascii_within(bytes: &[u8]) -> Option<usize> {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let window = bytes.get(..SHORT_GAP).unwrap_or(bytes);
-    let mut words = window.chunks_exact(8);
+    first_high_byte(bytes.get(..SHORT_GAP).unwrap_or(bytes))
+}
+
+/// The first non-ASCII byte at or after `from`: 32 bytes at a time, the
+/// bytes of a block ORed together (which the compiler turns into a few
+/// vector instructions), then the block's first high bit a word at a time.
+///
+/// (`<[u8]>::is_ascii` on 16-byte chunks cost 23 instructions a chunk, its
+/// alignment prologue included: about 4.6 k of a 4 KB ASCII record's
+/// 13.7 k in [`View::build`], callgrind.)
+fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
+    let rest = bytes.get(from..)?;
+    let mut blocks = rest.chunks_exact(32);
+    let mut at = from;
+    for block in blocks.by_ref() {
+        if block.iter().fold(0u8, |acc, &b| acc | b) >= 0x80 {
+            return first_high_byte(block).map(|k| at + k);
+        }
+        at += 32;
+    }
+    first_high_byte(blocks.remainder()).map(|k| at + k)
+}
+
+/// The offset of the first byte of `bytes` with its high bit set: eight
+/// bytes at a time (the lowest set high bit of a little-endian word is its
+/// first such byte), the last few one by one.
+fn first_high_byte(bytes: &[u8]) -> Option<usize> {
+    let mut words = bytes.chunks_exact(8);
     let mut base = 0;
     for word in words.by_ref() {
         let mut eight = [0u8; 8];
@@ -151,19 +200,6 @@ fn first_non_ascii_within(bytes: &[u8]) -> Option<usize> {
         .iter()
         .position(|b| !b.is_ascii())
         .map(|k| base + k)
-}
-
-/// The first non-ASCII byte at or after `from`, reading 16 bytes at a time
-/// (`<[u8]>::is_ascii` is a word-wide test).
-fn next_non_ascii(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut at = from;
-    for chunk in bytes.get(from..)?.chunks(16) {
-        if !chunk.is_ascii() {
-            return chunk.iter().position(|b| !b.is_ascii()).map(|k| at + k);
-        }
-        at += chunk.len();
-    }
-    None
 }
 
 /// Whether `c` glues onto the character before it: an ignorable or a
@@ -184,9 +220,14 @@ fn glues(c: char) -> bool {
 /// Whether scanning `text` as it is gives what the view would: ASCII, and
 /// no separator but single blanks (a case-insensitive list folds ASCII
 /// case in its matchers).
+///
+/// One search for the first byte that is a stop or not ASCII, which ends
+/// at the first of either: an ASCII text with a line break near its start
+/// is turned down there, not after a pass over all of it to see that it is
+/// ASCII (about 2.5 k instructions of a 4 KB record, callgrind).
 pub(crate) fn view_is_text(text: &str) -> bool {
     let b = text.as_bytes();
-    b.is_ascii() && next_stop(b, 0) == b.len()
+    next_stop_in::<true>(b, 0) == b.len()
 }
 
 /// Whether byte `j` of ASCII `bytes` ends a run the view copies as it is:
@@ -202,9 +243,22 @@ fn is_stop(bytes: &[u8], j: usize) -> bool {
 /// A block of 32 bytes at a time: a block with no byte below 14 (the
 /// control separators are 9..=13, and the others below them are rare), no
 /// `-` and no blank followed by a blank is skipped whole; a block that may
-/// hold a stop is read byte by byte. The block test is branch-free compares
-/// OR-ed together, which the compiler turns into vector instructions.
+/// hold a stop is read a word at a time ([`stop_word`]). The block test is
+/// branch-free compares OR-ed together, which the compiler turns into
+/// vector instructions. The last bytes (fewer than 33) go a word at a
+/// time too, and the last few (fewer than 8) one by one.
+///
+/// (A byte loop over a block that may hold a stop, and over the last 32
+/// bytes of every stretch, cost about 4 k instructions a multilingual
+/// record, whose ASCII stretches are short: callgrind.)
 fn next_stop(bytes: &[u8], from: usize) -> usize {
+    next_stop_in::<false>(bytes, from)
+}
+
+/// [`next_stop`], or with `HIGH_TOO` the first byte that is a stop or has
+/// its high bit set (not ASCII).
+#[inline(always)]
+fn next_stop_in<const HIGH_TOO: bool>(bytes: &[u8], from: usize) -> usize {
     const BLOCK: usize = 32;
     let mut j = from;
     // `j + BLOCK + 1 <= len`: the byte after the block exists for the
@@ -216,17 +270,64 @@ fn next_stop(bytes: &[u8], from: usize) -> usize {
             acc | u8::from(b < 14)
                 | u8::from(b == b'-')
                 | (u8::from(b == b' ') & u8::from(n == b' '))
+                | u8::from(HIGH_TOO && b >= 0x80)
         });
-        if hit != 0
-            && let Some(k) = (j..j + BLOCK).find(|&k| is_stop(bytes, k))
-        {
-            return k;
+        if hit != 0 {
+            for w in (j..j + BLOCK).step_by(8) {
+                let stops = stop_word_in::<HIGH_TOO>(bytes, w);
+                if stops != 0 {
+                    return w + stops.trailing_zeros() as usize / 8;
+                }
+            }
         }
         j += BLOCK;
     }
+    while j + 8 <= bytes.len() {
+        let stops = stop_word_in::<HIGH_TOO>(bytes, j);
+        if stops != 0 {
+            return j + stops.trailing_zeros() as usize / 8;
+        }
+        j += 8;
+    }
     (j..bytes.len())
-        .find(|&k| is_stop(bytes, k))
+        .find(|&k| is_stop(bytes, k) || (HIGH_TOO && bytes[k] >= 0x80))
         .unwrap_or(bytes.len())
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// High bit of each byte of `x` equal to `b` (exact per byte: no borrow
+/// crosses bytes).
+#[inline(always)]
+fn equal_bytes(x: u64, b: u8) -> u64 {
+    let y = x ^ (ONES * u64::from(b));
+    !(((y & (ONES * 127)) + ONES * 127) | y) & HIGH
+}
+
+/// The stops among the eight bytes of `bytes` from `at` (which must be
+/// there), as the high bit of each: a byte of `9..=13`, a `-`, or a blank
+/// followed by a blank (the byte after the word is read when there is
+/// one). Exact per byte, so the lowest set bit is the first stop.
+#[inline(always)]
+fn stop_word(bytes: &[u8], at: usize) -> u64 {
+    stop_word_in::<false>(bytes, at)
+}
+
+/// [`stop_word`], with `HIGH_TOO` the bytes with their high bit set too.
+#[inline(always)]
+fn stop_word_in<const HIGH_TOO: bool>(bytes: &[u8], at: usize) -> u64 {
+    let mut eight = [0u8; 8];
+    eight.copy_from_slice(&bytes[at..at + 8]);
+    let x = u64::from_le_bytes(eight);
+    // Each byte with the byte after it in its place.
+    let next = (x >> 8) | u64::from(bytes.get(at + 8).copied().unwrap_or(0)) << 56;
+    // 9..=13: strictly between 8 and 14, exact for ASCII bytes; a byte with
+    // its high bit set never counts.
+    let low7 = x & (ONES * 127);
+    let control = (ONES * (127 + 14) - low7) & !x & (low7 + ONES * (127 - 8)) & HIGH;
+    let high = if HIGH_TOO { x & HIGH } else { 0 };
+    control | high | equal_bytes(x, b'-') | (equal_bytes(x, b' ') & equal_bytes(next, b' '))
 }
 
 /// `word` normalized as the view normalizes text, with separators at its
@@ -599,9 +700,23 @@ pub(crate) struct View {
     /// The characters of the run [`View::same_run`] found last that are
     /// not their own view (`Kind::Folds`): where each starts, and its view.
     folds: Vec<(usize, char)>,
+    /// Leave ASCII letters in their case ([`View::build_for_matchers`]).
+    keep_ascii_case: bool,
 }
 
 impl View {
+    /// [`View::build`] for the keyword matchers, which fold ASCII case
+    /// themselves (`ascii_case_insensitive` automata, the prefix index's
+    /// folded compare): the same view but that ASCII letters keep their
+    /// case, so the ASCII stretches and runs are copied without a
+    /// lowering pass over them (about 2 k instructions of a 4 KB record,
+    /// callgrind). Keywords are normalized with [`View::build`], lowered.
+    pub(crate) fn build_for_matchers(&mut self, text: &str, fold: bool) {
+        self.keep_ascii_case = true;
+        self.build(text, fold);
+        self.keep_ascii_case = false;
+    }
+
     /// Rebuilds the view of `text` (case-folded when `fold`).
     ///
     /// ASCII stretches are copied whole ([`View::ascii_stretch`]); other
@@ -967,17 +1082,24 @@ impl View {
             k += 1;
         }
         self.identity(from, &text[from..end]);
-        if fold && let Some(t) = self.text.get_mut(view..) {
+        if fold
+            && !self.keep_ascii_case
+            && let Some(t) = self.text.get_mut(view..)
+        {
             t.make_ascii_lowercase();
         }
     }
 
     /// Appends `orig`, the original from `at`, as its own view: every
-    /// character in it is (ASCII case aside, lowered when `fold`).
+    /// character in it is (ASCII case aside, lowered when `fold` unless
+    /// the view is built for the matchers).
     fn copied(&mut self, orig: &str, at: usize, fold: bool) {
         let view = self.text.len();
         self.identity(at, orig);
-        if fold && let Some(t) = self.text.get_mut(view..) {
+        if fold
+            && !self.keep_ascii_case
+            && let Some(t) = self.text.get_mut(view..)
+        {
             t.make_ascii_lowercase();
         }
     }
@@ -1100,8 +1222,78 @@ mod tests {
             proptest::prop_assert_eq!(next_stop(b, from), naive);
         }
 
-        /// The search by 16-byte chunks finds the first non-ASCII byte a byte
+        /// The search by 32-byte blocks finds the first non-ASCII byte a byte
         /// loop finds.
+        /// One search for a stop or a non-ASCII byte says what a test for
+        /// ASCII and a search for a stop said: texts with a stop, a
+        /// non-ASCII character or both anywhere, either first.
+        #[test]
+        fn view_is_text_is_ascii_without_stops(
+            text in "[a-z ,.]{0,80}([\t\n-]|  |[é中😀])?[a-z ,.]{0,40}([\t\n-]|  |[é中😀])?[a-z ,.]{0,40}",
+        ) {
+            let b = text.as_bytes();
+            let naive = b.is_ascii() && (0..b.len()).all(|k| !is_stop(b, k));
+            proptest::prop_assert_eq!(view_is_text(&text), naive);
+        }
+
+        /// The word-wide stop test of a span is the byte loop's, on any
+        /// bytes (stops, blank pairs across a word's end, non-ASCII bytes)
+        /// and any span, a span's end inside a word among them.
+        #[test]
+        fn any_stop_is_the_byte_loop(
+            bytes in proptest::collection::vec(
+                proptest::sample::select(vec![b'a', b' ', b' ', b'-', b'\t', b'\n', 0x0c, 8, 14, 0x80, 0xe4]),
+                0..70,
+            ),
+            from in 0usize..75,
+            len in 0usize..40,
+        ) {
+            let from = from.min(bytes.len());
+            let to = (from + len).min(bytes.len());
+            let naive = (from..to).any(|k| is_stop(&bytes, k));
+            proptest::prop_assert_eq!(any_stop(&bytes, from, to), naive);
+        }
+
+        /// The same with one stop planted in plain text (so no other stop
+        /// hides a missed one), a blank pair across a word's end among
+        /// them.
+        #[test]
+        fn any_stop_finds_a_planted_stop(
+            plain in "[a-z,.]{0,60}",
+            stop in "[\t\n\r\x0b\x0c\x01-]|  ",
+            at in 0usize..61,
+            from in 0usize..65,
+            len in 0usize..40,
+        ) {
+            let at = at.min(plain.len());
+            let text = format!("{}{stop}{}é", &plain[..at], &plain[at..]);
+            let bytes = text.as_bytes();
+            let from = from.min(bytes.len());
+            let to = (from + len).min(bytes.len());
+            let naive = (from..to).any(|k| is_stop(bytes, k));
+            proptest::prop_assert_eq!(any_stop(bytes, from, to), naive);
+        }
+
+        /// One non-ASCII character planted anywhere in up to 200 ASCII
+        /// bytes (every block boundary and tail length), searched from
+        /// anywhere.
+        #[test]
+        fn next_non_ascii_finds_a_planted_one(
+            len in 0usize..200,
+            at in 0usize..200,
+            c in "[é中😀\u{80}]",
+            from in 0usize..210,
+            planted in proptest::bool::ANY,
+        ) {
+            let mut text = "a".repeat(len);
+            if planted {
+                text.insert_str(at.min(len), &c);
+            }
+            let b = text.as_bytes();
+            let naive = b.get(from..).and_then(|t| t.iter().position(|c| !c.is_ascii()).map(|k| from + k));
+            proptest::prop_assert_eq!(next_non_ascii(b, from), naive);
+        }
+
         #[test]
         fn next_non_ascii_is_the_first_one(
             text in "[a ]{0,40}[é中😀]?[a ]{0,40}[ж]?",
@@ -1365,6 +1557,21 @@ mod tests {
         let fast = view(text, fold);
         let slow = reference(text, fold);
         proptest::prop_assert_eq!(&fast.text, &slow.text, "text {:?}", text);
+        // The matchers' view is the same but for ASCII case, stretch for
+        // stretch.
+        let mut cased = View::default();
+        cased.build_for_matchers(text, fold);
+        proptest::prop_assert_eq!(
+            &cased.text.to_ascii_lowercase(),
+            &fast.text.to_ascii_lowercase(),
+            "text {:?}",
+            text
+        );
+        proptest::prop_assert_eq!(cased.text.len(), fast.text.len());
+        if !fold {
+            proptest::prop_assert_eq!(&cased.text, &fast.text);
+        }
+        proptest::prop_assert_eq!(format!("{:?}", cased.chunks), format!("{:?}", fast.chunks));
         let cuts: Vec<usize> = (0..=fast.text.len())
             .filter(|&k| fast.text.is_char_boundary(k))
             .collect();

@@ -223,7 +223,7 @@ impl KeywordSet {
             for mode in &self.modes {
                 // Building the view reads the text once more.
                 work.charge(text.len());
-                view.build(text, mode.fold);
+                view.build_for_matchers(text, mode.fold);
                 let v: &View = view;
                 self.scan(
                     mode,

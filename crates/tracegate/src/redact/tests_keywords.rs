@@ -276,3 +276,32 @@ fn a_name_hidden_in_a_foreign_stretch_is_still_masked() {
         }
     }
 }
+
+/// The keyword matchers scan a view whose ASCII letters keep their case
+/// (`View::build_for_matchers`): capitals next to other scripts, inside a
+/// run of another script (a short ASCII gap the run takes in) and after a
+/// line break are still found, by the prefix index (`acme`, four bytes or
+/// more) and the automaton (`abc`) alike. Made naive (the matchers not
+/// folding ASCII case, as if the view did it for them), this fails.
+#[test]
+fn capitals_beside_other_scripts_are_still_masked() {
+    let r = list(&["acme", "abc", "northwind analytics"], true, Action::Mask);
+    for (pre, name, post) in [
+        ("中文中文 ", "ACME", " 中文"),
+        ("中文，", "ACME", "。中文"),
+        ("Петров ", "AcMe", " Петров"),
+        ("Петров ", "ABC", " Петров"),
+        ("é\n", "ABC", "\né"),
+        ("مرحبا ", "NORTHWIND\nANALYTICS", " مرحبا"),
+        ("x-", "Northwind - Analytics", " ü"),
+        ("ü ", "ACME", ""),
+    ] {
+        let text = format!("{pre}{name}{post}");
+        let (out, _) = r.redact_to_string(&text);
+        assert_eq!(
+            out,
+            format!("{pre}[REDACTED:customer]{post}"),
+            "text {text:?}"
+        );
+    }
+}

@@ -204,6 +204,19 @@ fn interesting(x: u64) -> u64 {
     between(x, b'(' - 1, b'B' + 1) | equal(x | (ONES * 0x15), b'_')
 }
 
+/// Whether [`interesting`] flags a byte of `block`, one byte at a time:
+/// `(` to `B`, or a byte that ORed with `0x15` is `_`. The same test,
+/// written as a fold of per-byte flags the compiler turns into a few
+/// vector instructions for the whole block, where the two word-wide
+/// masks cost about 30 (`Starts::find` was about 10 k instructions of a
+/// 4 KB record, callgrind).
+#[inline(always)]
+fn any_interesting(block: &[u8]) -> bool {
+    block.iter().fold(0u8, |acc, &b| {
+        acc | u8::from(b.wrapping_sub(b'(') <= b'B' - b'(') | u8::from(b | 0x15 == b'_')
+    }) != 0
+}
+
 /// Bytes [`Starts::visit`] acts on (the range test also passes `*`, `,`,
 /// `.`, `/` and `;` to `?`).
 const fn visited() -> [bool; 256] {
@@ -437,16 +450,16 @@ impl Starts {
         self.emails.clear();
         self.value_run_last = 0;
         self.value_run_open = false;
-        // Sixteen bytes a step: one branch when neither half has anything.
+        // Sixteen bytes a step: a vector test of the block first (most
+        // blocks of prose hold nothing to visit), and only for a block
+        // that has something the word-wide masks that say where.
         let mut chunks = text.chunks_exact(16);
         let mut base = 0;
         for chunk in chunks.by_ref() {
-            let (lo, hi) = chunk.split_at(8);
-            let hits_lo = interesting(word(lo));
-            let hits_hi = interesting(word(hi));
-            if hits_lo | hits_hi != 0 {
-                self.visit_hits(text, base, hits_lo);
-                self.visit_hits(text, base + 8, hits_hi);
+            if any_interesting(chunk) {
+                let (lo, hi) = chunk.split_at(8);
+                self.visit_hits(text, base, interesting(word(lo)));
+                self.visit_hits(text, base + 8, interesting(word(hi)));
             }
             base += 16;
         }
@@ -1545,6 +1558,28 @@ mod tests {
         let mut s = Starts::default();
         s.find(text.as_bytes());
         (s.at, s.emails)
+    }
+
+    /// The block test flags a block exactly when a word-wide mask of it
+    /// does: every byte value at every place of a block of plain letters,
+    /// and random blocks.
+    #[test]
+    fn the_block_test_is_the_word_masks() {
+        let masks = |block: &[u8]| {
+            let (lo, hi) = block.split_at(8);
+            interesting(word(lo)) | interesting(word(hi)) != 0
+        };
+        for b in 0..=255u8 {
+            for at in 0..16 {
+                let mut block = *b"theinvoicerenews";
+                block[at] = b;
+                assert_eq!(any_interesting(&block), masks(&block), "{b:#x} at {at}");
+            }
+        }
+        use proptest::prelude::*;
+        proptest!(|(block in proptest::array::uniform16(any::<u8>()))| {
+            prop_assert_eq!(any_interesting(&block), masks(&block));
+        });
     }
 
     #[test]
