@@ -1222,8 +1222,6 @@ mod tests {
             proptest::prop_assert_eq!(next_stop(b, from), naive);
         }
 
-        /// The search by 32-byte blocks finds the first non-ASCII byte a byte
-        /// loop finds.
         /// One search for a stop or a non-ASCII byte says what a test for
         /// ASCII and a search for a stop said: texts with a stop, a
         /// non-ASCII character or both anywhere, either first.
@@ -1274,9 +1272,10 @@ mod tests {
             proptest::prop_assert_eq!(any_stop(bytes, from, to), naive);
         }
 
-        /// One non-ASCII character planted anywhere in up to 200 ASCII
-        /// bytes (every block boundary and tail length), searched from
-        /// anywhere.
+        /// The search by 32-byte blocks finds the first non-ASCII byte a
+        /// byte loop finds: one non-ASCII character planted anywhere in up
+        /// to 200 ASCII bytes (every block boundary and tail length),
+        /// searched from anywhere.
         #[test]
         fn next_non_ascii_finds_a_planted_one(
             len in 0usize..200,
