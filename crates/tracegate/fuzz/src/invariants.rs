@@ -286,22 +286,29 @@ fn redactor() -> &'static Redactor {
 }
 
 /// `redact`: redaction with the whole built-in pack (plus a user pattern
-/// and a hashed keyword list) never panics, is idempotent (redacting the
-/// output again changes nothing) and deterministic.
+/// and a hashed keyword list) never panics, is deterministic, and is
+/// idempotent (redacting the output again changes nothing) unless it said
+/// `drop_field`: a text with no fixed point within the pass bound (each
+/// pass can unmask one more neighbour, as in a long `:`-joined chain of
+/// addresses) is flagged so, and the gate drops that field whole, so
+/// nothing of its output is ever written.
 pub fn redact(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
     let r = redactor();
-    let (once, _) = r.redact_to_string(text);
+    let (once, first) = r.redact_to_string(text);
+    let (again, _) = r.redact_to_string(text);
+    assert!(again == once, "redaction is not deterministic");
+    if first.drop_field {
+        return;
+    }
     let (twice, res) = r.redact_to_string(&once);
     assert!(
         twice == once && !res.changed,
         "redaction is not idempotent (second pass changed {} detections)",
         res.hits.total()
     );
-    let (again, _) = r.redact_to_string(text);
-    assert!(again == once, "redaction is not deterministic");
 }
 
 /// `otlp_protobuf`: any bytes as an OTLP/protobuf export request (traces
