@@ -256,6 +256,12 @@ pub fn default_context(
                 "ბარათ",
                 "ካርድ",
                 "កាត",
+                // Eleventh round, part 2: Tamil, Sinhala, and the
+                // capitalized Cyrillic stem (`Картын дугаар`: the list
+                // matches ASCII case only).
+                "அட்டை",
+                "කාඩ්පත",
+                "Карт",
             ],
             &[
                 "tracking", "track", "usps", "ups", "fedex", "dhl", "parcel", "package",
@@ -430,7 +436,17 @@ impl Compiled {
     ) -> Option<usize> {
         let ac = ac?;
         let start = start.min(text.len());
-        let from = start.saturating_sub(self.window);
+        // The window counts characters, about: each UTF-8 continuation
+        // byte in it widens it by one, so a label in a script of two- or
+        // three-byte letters (`ბარათის ნომერი: `) reaches as far as an
+        // ASCII one (issue 36, eleventh round, part 2). ASCII text reads
+        // the same bytes as before.
+        let mut from = start.saturating_sub(self.window);
+        let wide = text[from..start]
+            .iter()
+            .filter(|&&b| b & 0xC0 == 0x80)
+            .count();
+        from = from.saturating_sub(wide);
         // `-` and `_` join words: "on-call" is not "call".
         let word = |b: u8| b.is_ascii_alphanumeric() || b >= 0x80 || b == b'-' || b == b'_';
         // Gap bytes that are not blanks: what joins the tokens of an id.

@@ -33,9 +33,9 @@
 //! this loop skips a word in a few instructions.
 
 use super::validate::{
-    GAP_BYTES, digit_visited, gap_after_digit, gap_len, hex_letters_before, ipv6_tagged,
-    names_a_secret, run_back, secret_value_byte, secrets_line_name, secrets_line_start,
-    track1_start,
+    GAP_BYTES, digit_visited, fop_cc_start, gap_after_digit, gap_len, hex_letters_before,
+    ipv6_tagged, names_a_secret, run_back, secret_value_byte, secrets_line_name,
+    secrets_line_start, track1_start,
 };
 
 /// Byte classes.
@@ -506,7 +506,9 @@ impl Starts {
                     // A number glued to a word that is not hex
                     // (`tel4155550132`; `Lead::Number`), or to track 1's
                     // `%B`.
-                    if (!hex_letters_before(text, p) || track1_start(text, p))
+                    if (!hex_letters_before(text, p)
+                        || track1_start(text, p)
+                        || fop_cc_start(text, p))
                         && digits_may_match(text, p)
                     {
                         self.at.push(p);

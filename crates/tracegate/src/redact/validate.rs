@@ -354,7 +354,8 @@ pub(crate) fn lead_ok(lead: Lead, text: &[u8], start: usize) -> bool {
             let glued = prev.is_ascii_digit()
                 || (prev.is_ascii_alphabetic()
                     && hex_letters_before(text, start)
-                    && !track1_start(text, start));
+                    && !track1_start(text, start)
+                    && !fop_cc_start(text, start));
             !glued
         }
     }
@@ -1635,6 +1636,10 @@ fn card_span(
     confirmed: impl Fn() -> bool,
 ) -> Option<usize> {
     let s = text.get(start..end)?;
+    // ISO 8583's data element 2 is the primary account number: its line
+    // names the number as a card word would, whatever length prefix
+    // (`LLVAR(16):`) stands between.
+    let confirmed = || confirmed() || iso8583_de2_line(text, start);
     // Per group: its digit count and the offset just past it.
     let mut groups: [(usize, usize); 19] = [(0, 0); 19];
     let mut n = 0;
@@ -1772,6 +1777,38 @@ fn expiry_after(text: &[u8], end: usize) -> bool {
         && !t.get(3 + year_len).is_some_and(u8::is_ascii_digit)
 }
 
+/// Whether `start` stands on the line of ISO 8583's data element 2, the
+/// primary account number, as a message dump prints it (`DE 002 Primary
+/// account number  LLVAR(16): <pan>`, `DE2: <pan>`; issue 36, eleventh
+/// round, part 2): the line starts, after blanks, with `DE`, an optional
+/// blank and the element number 2 (`2`, `02`, `002`), then no digit.
+/// Other elements (`DE 004 Amount`, `DE 037 RRN`) name no card.
+fn iso8583_de2_line(text: &[u8], start: usize) -> bool {
+    let Some(before) = text.get(..start) else {
+        return false;
+    };
+    // The element's name starts the line within 96 bytes.
+    let from = start.saturating_sub(96);
+    let line_start = match before[from..].iter().rposition(|&b| b == b'\n') {
+        Some(i) => from + i + 1,
+        None if from == 0 => 0,
+        None => return false,
+    };
+    let line = &before[line_start..];
+    let line = &line[line
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count()..];
+    let Some(rest) = line.strip_prefix(b"DE") else {
+        return false;
+    };
+    let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+    let zeros = rest.iter().take_while(|&&b| b == b'0').count();
+    zeros <= 2
+        && rest.get(zeros) == Some(&b'2')
+        && !rest.get(zeros + 1).is_some_and(u8::is_ascii_digit)
+}
+
 /// Whether `text[start..end]` is the account number of magnetic-stripe
 /// track 2 data (ISO 7813: `;<PAN>=<YYMM><service code>…?`): the start
 /// sentinel `;` right before it, the `=` separator and four digits of
@@ -1790,6 +1827,17 @@ fn track2_pan(text: &[u8], start: usize, end: usize) -> bool {
 /// (ISO 7813: `%B<PAN>^<NAME>^<YYMM>…?`; issue 36, tenth round).
 pub(crate) fn track1_start(text: &[u8], start: usize) -> bool {
     start >= 2 && &text[start - 2..start] == b"%B"
+}
+
+/// Whether `start` follows a word that is exactly `CC`, the form of
+/// payment code of an airline ticket's `FOP` element (`FOP: CC<card>/<expiry>`;
+/// issue 36, eleventh round, part 2): the card number is glued to it.
+/// `C` is a hex digit, so without this the number read as the tail of a
+/// hex id; a longer hex word (`ACC4111…`, `0xCC4111…`) still does.
+pub(crate) fn fop_cc_start(text: &[u8], start: usize) -> bool {
+    start >= 2
+        && &text[start - 2..start] == b"CC"
+        && (start == 2 || !text[start - 3].is_ascii_alphanumeric())
 }
 
 /// Whether `text[start..end]` is the account number of magnetic-stripe
