@@ -142,6 +142,14 @@ pub(crate) enum Check {
     /// ([`super::validate::digit_visited`]): the loop finds these
     /// directives from such a digit, looking back over the value.
     Directive,
+    /// A line of prose that labels a value in a script other than Latin
+    /// (`ახალი პაროლი: <v>`, `Նոր գաղտնաբառը՝ <v>`), the candidate
+    /// starting at the label's colon (ASCII `:`, fullwidth `：`, Armenian
+    /// `՝`, Ethiopic `፦`): the value, when the label starts the line and
+    /// holds non-ASCII letters and blanks only, the value closes the line
+    /// and has both cases and a digit, and holds a digit the trigger loop
+    /// visits, as for [`Check::Directive`].
+    ProseLabel,
     /// [`Check::TailSecret`] where the syntax alone names a secret
     /// (strongSwan's `: PSK "<v>"`): any value that is no placeholder.
     TailValue,
@@ -784,6 +792,19 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|/rp|password[ \t]{1,4}(?:irreversible-)?cipher)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]|(?:add_user|change_password|net[ \t]{1,4}user)[ \t]|net[ \t]{1,4}use[ \t]|htpasswd[ \t]|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}t|[ \t]{1,16}p|\()"#,
                 r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|/rp|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password|net[ \t]{1,4}user)[ \t]{1,8}[A-Za-z0-9._@-]{1,64}|net[ \t]{1,4}use[ \t]{1,4}(?:[A-Za-z*]:[ \t]{1,4})?\\\\[A-Za-z0-9._$\\-]{1,128}|htpasswd(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*(?-i:b)[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+[!-~]+[ \t]+[A-Za-z0-9._@-]+|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}to|[ \t]{1,4}type[ \t]{1,4}string[ \t]{1,4}value|[ \t]{1,16}pic(?:ture)?[ \t]{1,4}x\([0-9]{1,4}\)[ \t]{1,4}value|\([ \t]{0,4}[a-z][A-Za-z0-9_]{0,31}[ \t]{0,4},))[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Directive,
+                Lead::Any,
+            ),
+            // A value that closes a line whose label is prose in a script
+            // other than Latin, after its colon (issue 36, eleventh round,
+            // part 2): new passwords told in Georgian, Armenian, Tamil,
+            // Sinhala, Amharic, Mongolian prose. No word list: the label's
+            // script and the line's shape (`Check::ProseLabel`); found from
+            // a digit of the value, as the directives. A fullwidth `：`
+            // (Chinese, Japanese) takes no blank after it.
+            (
+                r"(?-u)(?:(?::|՝|፦)[ \t]{1,8}|：[ \t]{0,8})[A-Za-z0-9._~+/=!#%^&*@-]",
+                r"(?-u)(?:(?::|՝|፦)[ \t]{1,8}|：[ \t]{0,8})[A-Za-z0-9._~+/=!#%^&*@-]{12,}",
+                Check::ProseLabel,
                 Lead::Any,
             ),
             // PgBouncer's `auth_file` (`userlist.txt`): a line of two

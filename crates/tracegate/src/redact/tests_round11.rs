@@ -320,3 +320,49 @@ fn trigger_agrees_on_the_glued_cc_form_of_payment() {
         0x11_2026_1207,
     );
 }
+
+/// Part 2: a value that closes a line labelled in prose of a script other
+/// than Latin, after the label's colon (`:`, fullwidth `：` with no blank,
+/// Armenian `՝`, Ethiopic `፦`): a new password told in Georgian, Armenian,
+/// Amharic, Tamil, Sinhala, Mongolian or Chinese. Look-alikes: a hex
+/// digest (one case), a value that does not close the line, a label with
+/// ASCII in it (`IP հասցե՝`, `Event ID:`), and an ASCII label stay.
+#[test]
+fn values_closing_a_line_labelled_in_non_latin_prose() {
+    let r = all();
+    let pw = "E5Zio5Kxk5uTb#";
+    redacts_exactly(&r, &format!("ახალი პაროლი: {pw}\n"), pw, "api_key");
+    redacts_exactly(&r, &format!("x\nՆոր գաղտնաբառը՝ {pw}\nok\n"), pw, "api_key");
+    redacts_exactly(&r, &format!("አዲሱ የይለፍ ቃል፦ {pw}"), pw, "api_key");
+    redacts_exactly(&r, &format!("புதிய கடவுச்சொல்: {pw}\r\n"), pw, "api_key");
+    redacts_exactly(&r, &format!("Шинэ нууц үг: {pw}\n"), pw, "api_key");
+    redacts_exactly(&r, &format!("新的密码是：{pw}\n"), pw, "api_key");
+    keeps(&r, "ახალი პაროლი: 3af7a64144b287212780a48bfd81b626c\n");
+    keeps(&r, &format!("ახალი პაროლი: {pw} ok\n"));
+    keeps(&r, "IP հասցե՝ Ab12cd34EF56gh\n");
+    keeps(&r, "Event ID: Ab12cd34EF56gh\n");
+    keeps(&r, "Hash: Ab12cd34EF56gh\n");
+}
+
+/// The trigger loop finds the prose label's separator as the scan regex
+/// does.
+#[test]
+fn trigger_agrees_on_non_latin_prose_labels() {
+    trigger_agrees_on(
+        &[
+            "ახალი პაროლი",
+            "Նոր գաղտնաբառը",
+            "新的密码是",
+            "IP ",
+            ":",
+            "：",
+            "՝",
+            "፦",
+            " ",
+            "E5Zio5Kxk5uTb#",
+            "4111111111111111",
+            "\n",
+        ],
+        0x11_2026_1208,
+    );
+}

@@ -33,9 +33,9 @@
 //! this loop skips a word in a few instructions.
 
 use super::validate::{
-    GAP_BYTES, digit_visited, fop_cc_start, gap_after_digit, gap_len, hex_letters_before,
-    ipv6_tagged, names_a_secret, run_back, secret_value_byte, secrets_line_name,
-    secrets_line_start, track1_start,
+    GAP_BYTES, PROSE_SEPARATORS, digit_visited, fop_cc_start, gap_after_digit, gap_len,
+    hex_letters_before, ipv6_tagged, names_a_secret, prose_label_before, run_back,
+    secret_value_byte, secrets_line_name, secrets_line_start, track1_start,
 };
 
 /// Byte classes.
@@ -1326,6 +1326,21 @@ impl Starts {
         let mut w = s;
         if matches!(text[w - 1], b'"' | b'\'') {
             w -= 1;
+        }
+        // A value of twelve bytes or more that closes a line labelled in
+        // prose of a script other than Latin (`ახალი პაროლი: <v>`,
+        // `新的密码是：<v>`; eleventh round, part 2): the shape starts at
+        // the label's separator, before no blank or up to eight.
+        if s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b)) {
+            let at = s - blanks_ending(text, s, 8);
+            for sep in PROSE_SEPARATORS {
+                if let Some(st) = at.checked_sub(sep.len())
+                    && &text[st..at] == *sep
+                    && prose_label_before(text, st)
+                {
+                    self.at.push(st);
+                }
+            }
         }
         let Some(w) = gap_before(text, w, 8) else {
             return;

@@ -217,6 +217,19 @@ pub(crate) fn check(
                     && value.iter().any(u8::is_ascii_uppercase));
             (visited && flag_ok && random_looking(value)).then_some((start + cut, end))
         }
+        Check::ProseLabel => {
+            let cut = tail_start(s)?;
+            let value = &s[cut..];
+            let visited =
+                (start + cut..end).any(|i| text[i].is_ascii_digit() && digit_visited(text, i));
+            let closes = matches!(text.get(end), None | Some(b'\n' | b'\r'));
+            let mixed = value.len() >= 12
+                && value.iter().any(u8::is_ascii_digit)
+                && value.iter().any(u8::is_ascii_lowercase)
+                && value.iter().any(u8::is_ascii_uppercase);
+            (visited && closes && mixed && prose_label_before(text, start) && !placeholder(value))
+                .then_some((start + cut, end))
+        }
         Check::TailValue => {
             let cut = tail_start(s)?;
             let value = &s[cut..];
@@ -1775,6 +1788,30 @@ fn expiry_after(text: &[u8], end: usize) -> bool {
         && t.get(2) == Some(&b'/')
         && digits(3..3 + year_len)
         && !t.get(3 + year_len).is_some_and(u8::is_ascii_digit)
+}
+
+/// The label separators of [`Check::ProseLabel`]: `:`, fullwidth `：`,
+/// Armenian `՝`, Ethiopic `፦`.
+pub(crate) const PROSE_SEPARATORS: &[&[u8]] =
+    &[b":", "：".as_bytes(), "՝".as_bytes(), "፦".as_bytes()];
+
+/// Whether the line before `at` (a label separator) is a label of prose
+/// in a script other than Latin: it starts the line (or the text), runs at
+/// most 96 bytes, holds only non-ASCII bytes and blanks, and holds a
+/// non-ASCII byte (issue 36, eleventh round, part 2). A label with any
+/// ASCII letter, digit or punctuation (`IP հասցե՝`, `Event ID:`, a log
+/// line's `ts=… msg:`) is no such label.
+pub(crate) fn prose_label_before(text: &[u8], at: usize) -> bool {
+    let from = at.saturating_sub(96);
+    let Some(before) = text.get(from..at) else {
+        return false;
+    };
+    let line = match before.iter().rposition(|&b| b == b'\n') {
+        Some(i) => &before[i + 1..],
+        None if from == 0 => before,
+        None => return false,
+    };
+    line.iter().any(|&b| b >= 0x80) && line.iter().all(|&b| b >= 0x80 || b == b' ')
 }
 
 /// Whether `start` stands on the line of ISO 8583's data element 2, the
