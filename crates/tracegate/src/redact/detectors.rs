@@ -867,6 +867,17 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::UrlPassword,
                 Lead::Token,
             ),
+            // A SIP URI with a password in its user part (`sip:6001:<v>@
+            // pbx`, RFC 3261, 19.1.1, deprecated but written; issue 36,
+            // eleventh round, part 2): no `//` after the scheme. A SIP URI
+            // with no password (`sip:alice@host:5060`, `sip:+1…@host`) has
+            // no second `:` before its `@`.
+            (
+                r"(?i-u)sips?:[A-Za-z0-9._~!$&'()*+,;=%-]",
+                r"(?i-u)sips?:[A-Za-z0-9._~!$&'()*+,;=%-]{1,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
+                Check::UrlPassword,
+                Lead::Token,
+            ),
             // A UNC-like network path without a scheme (`mount -t smbfs
             // //user:<v>@host/share`, `//user:<v>@host` in an fstab;
             // issue 36, eighth round), after a blank, a quote, `=` or

@@ -366,3 +366,51 @@ fn trigger_agrees_on_non_latin_prose_labels() {
         0x11_2026_1208,
     );
 }
+
+/// Part 2: a SIP URI with a password in its user part (`sip:6001:<v>@`,
+/// RFC 3261, 19.1.1), no `//` after the scheme. Look-alikes: SIP URIs
+/// with no password (a user and a port, a telephone user) keep their user
+/// part out of `url_credentials`.
+#[test]
+fn sip_uri_passwords() {
+    let r = all();
+    let pw = "7ZzyMB5bD1bUUfNVm!";
+    redacts_exactly(
+        &r,
+        &format!("Contact: <sip:6001:{pw}@pbx.example:5060;transport=tls>\n"),
+        pw,
+        "url_credentials",
+    );
+    redacts_exactly(
+        &r,
+        &format!("REGISTER SIPS:alice:{pw}@pbx.example SIP/2.0\n"),
+        pw,
+        "url_credentials",
+    );
+    keeps(&r, "From: <sip:alice@pbx.example:5060>;tag=1\n");
+    keeps(&r, "see gossip:6001:abc@x\n");
+}
+
+/// The trigger loop finds a SIP URI's scheme as the scan regex does.
+#[test]
+fn trigger_agrees_on_sip_uris() {
+    trigger_agrees_on(
+        &[
+            "<",
+            "sip:",
+            "sips:",
+            "SIP:",
+            "gossip:",
+            "6001",
+            ":",
+            "alice",
+            "7ZzyMB5bD1bUUfNVm!",
+            "@",
+            "pbx.example",
+            ";transport=tls>",
+            " ",
+            "\n",
+        ],
+        0x11_2026_1209,
+    );
+}

@@ -713,6 +713,15 @@ impl Starts {
         }
         self.header_name_before(text, p);
         self.after_colon(text, p);
+        // A SIP URI's `sip:user:password@host` (RFC 3261, 19.1.1; eleventh
+        // round, part 2): at the scheme, any case, at a token start.
+        for scheme in [&b"sip"[..], b"sips"] {
+            if let Some(st) = word_ending_at(text, p, scheme)
+                && token_start(text, st)
+            {
+                self.at.push(st);
+            }
+        }
         // `//user:<v>@host` without a scheme: the user right after `//`.
         let user = run_ending(text, p, 32, userinfo_byte);
         if (1..=32).contains(&user)
