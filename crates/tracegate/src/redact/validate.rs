@@ -227,8 +227,16 @@ pub(crate) fn check(
                 && value.iter().any(u8::is_ascii_digit)
                 && value.iter().any(u8::is_ascii_lowercase)
                 && value.iter().any(u8::is_ascii_uppercase);
-            (visited && closes && mixed && prose_label_before(text, start) && !placeholder(value))
-                .then_some((start + cut, end))
+            // A JWT there is the jwt detector's (`eyJ`), as in
+            // `random_looking`.
+            let jwt = value.starts_with(b"eyJ");
+            (visited
+                && closes
+                && mixed
+                && !jwt
+                && prose_label_before(text, start)
+                && !placeholder(value))
+            .then_some((start + cut, end))
         }
         Check::TailValue => {
             let cut = tail_start(s)?;
