@@ -1342,7 +1342,9 @@ impl Starts {
         // the label's separator, before no blank or up to eight.
         if s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b)) {
             let at = s - blanks_ending(text, s, 8);
-            for sep in PROSE_SEPARATORS {
+            // Every separator ends in `:` or a byte of a multi-byte letter.
+            let sep_end = at > 0 && (text[at - 1] == b':' || text[at - 1] >= 0x80);
+            for sep in PROSE_SEPARATORS.iter().filter(|_| sep_end) {
                 if let Some(st) = at.checked_sub(sep.len())
                     && &text[st..at] == *sep
                     && prose_label_before(text, st)

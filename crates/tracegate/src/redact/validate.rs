@@ -1814,12 +1814,18 @@ pub(crate) fn prose_label_before(text: &[u8], at: usize) -> bool {
     let Some(before) = text.get(from..at) else {
         return false;
     };
-    let line = match before.iter().rposition(|&b| b == b'\n') {
-        Some(i) => &before[i + 1..],
-        None if from == 0 => before,
-        None => return false,
-    };
-    line.iter().any(|&b| b >= 0x80) && line.iter().all(|&b| b >= 0x80 || b == b' ')
+    // Back from the separator: an ASCII byte other than a blank fails at
+    // once (most labels: `key: v`), a line break ends the label.
+    let mut wide = false;
+    for &b in before.iter().rev() {
+        match b {
+            b'\n' => return wide,
+            b' ' => {}
+            0x80.. => wide = true,
+            _ => return false,
+        }
+    }
+    wide && from == 0
 }
 
 /// Whether `start` stands on the line of ISO 8583's data element 2, the
