@@ -1340,11 +1340,17 @@ impl Starts {
         // prose of a script other than Latin (`ახალი პაროლი: <v>`,
         // `新的密码是：<v>`; eleventh round, part 2): the shape starts at
         // the label's separator, before no blank or up to eight.
-        if s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b)) {
-            let at = s - blanks_ending(text, s, 8);
-            // Every separator ends in `:` or a byte of a multi-byte letter.
-            let sep_end = at > 0 && (text[at - 1] == b':' || text[at - 1] >= 0x80);
-            for sep in PROSE_SEPARATORS.iter().filter(|_| sep_end) {
+        // Cheap byte tests first: most runs follow a quote or a letter.
+        let mut at = s;
+        while at > 0 && s - at < 8 && matches!(text[at - 1], b' ' | b'\t') {
+            at -= 1;
+        }
+        if at > 0
+            && (text[at - 1] == b':' || text[at - 1] >= 0x80)
+            && s + 12 <= text.len()
+            && text[s..s + 12].iter().all(|&b| value(b))
+        {
+            for sep in PROSE_SEPARATORS {
                 if let Some(st) = at.checked_sub(sep.len())
                     && &text[st..at] == *sep
                     && prose_label_before(text, st)
