@@ -142,6 +142,14 @@ pub(crate) enum Check {
     /// ([`super::validate::digit_visited`]): the loop finds these
     /// directives from such a digit, looking back over the value.
     Directive,
+    /// A line of prose that labels a value in a script other than Latin
+    /// (`ახალი პაროლი: <v>`, `Նոր գաղտնաբառը՝ <v>`), the candidate
+    /// starting at the label's colon (ASCII `:`, fullwidth `：`, Armenian
+    /// `՝`, Ethiopic `፦`): the value, when the label starts the line and
+    /// holds non-ASCII letters and blanks only, the value closes the line
+    /// and has both cases and a digit, and holds a digit the trigger loop
+    /// visits, as for [`Check::Directive`].
+    ProseLabel,
     /// [`Check::TailSecret`] where the syntax alone names a secret
     /// (strongSwan's `: PSK "<v>"`): any value that is no placeholder.
     TailValue,
@@ -786,6 +794,19 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::Directive,
                 Lead::Any,
             ),
+            // A value that closes a line whose label is prose in a script
+            // other than Latin, after its colon (issue 36, eleventh round,
+            // part 2): new passwords told in Georgian, Armenian, Tamil,
+            // Sinhala, Amharic, Mongolian prose. No word list: the label's
+            // script and the line's shape (`Check::ProseLabel`); found from
+            // a digit of the value, as the directives. A fullwidth `：`
+            // (Chinese, Japanese) takes no blank after it.
+            (
+                r"(?-u)(?:(?::|՝|፦)[ \t]{1,8}|：[ \t]{0,8})[A-Za-z0-9._~+/=!#%^&*@-]",
+                r"(?-u)(?:(?::|՝|፦)[ \t]{1,8}|：[ \t]{0,8})[A-Za-z0-9._~+/=!#%^&*@-]{12,}",
+                Check::ProseLabel,
+                Lead::Any,
+            ),
             // PgBouncer's `auth_file` (`userlist.txt`): a line of two
             // quoted strings, a user and its password (or its `md5`/SCRAM
             // hash): the second, when it looks random and closes the line
@@ -843,6 +864,17 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             (
                 r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,23}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:",
                 r"(?-u)[A-Za-z][A-Za-z0-9+.-]{1,23}://[A-Za-z0-9._~!$&'()*+,;=%-]{0,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
+                Check::UrlPassword,
+                Lead::Token,
+            ),
+            // A SIP URI with a password in its user part (`sip:6001:<v>@
+            // pbx`, RFC 3261, 19.1.1, deprecated but written; issue 36,
+            // eleventh round, part 2): no `//` after the scheme. A SIP URI
+            // with no password (`sip:alice@host:5060`, `sip:+1…@host`) has
+            // no second `:` before its `@`.
+            (
+                r"(?i-u)sips?:[A-Za-z0-9._~!$&'()*+,;=%-]",
+                r"(?i-u)sips?:[A-Za-z0-9._~!$&'()*+,;=%-]{1,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
                 Check::UrlPassword,
                 Lead::Token,
             ),

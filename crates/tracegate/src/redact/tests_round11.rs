@@ -245,3 +245,172 @@ fn trigger_agrees_on_the_eleventh_round_shapes() {
         0x11_2026_1206,
     );
 }
+
+/// Part 2 of the round: cards the structure around them names, as
+/// heldout12 wrote them. An airline ticket's form of payment glues the
+/// number to `CC` (`FOP: CC<card>/<expiry>`); ISO 8583's data element 2
+/// is the primary account number, a length prefix (`LLVAR(16):`) between
+/// its name and the number; a card word in a script of three-byte letters
+/// (Georgian) stands further back in bytes than the window of 32 reached,
+/// and Tamil's, Sinhala's and a capitalized Cyrillic card word were no
+/// card words. The brands here (BC Card `94`, UATP `1`) go only on a card
+/// word. Look-alikes: a longer hex word glued to the digits, another ISO
+/// 8583 element, and the same numbers with no card word stay.
+#[test]
+fn cards_named_by_their_structure_in_heldout12_forms() {
+    let r = all();
+    let bc = "9430492213112683";
+    redacts_exactly(
+        &r,
+        &format!("FOP: CC{bc}/1129 APPROVAL 012345\n"),
+        bc,
+        "credit_card",
+    );
+    let uatp = "130060388688704";
+    redacts_exactly(
+        &r,
+        &format!("FOP: CC{uatp}/1129 APPROVAL 012345\n"),
+        uatp,
+        "credit_card",
+    );
+    keeps(&r, &format!("digest ACC{bc} ok\n"));
+    keeps(&r, &format!("digest DECC{bc} ok\n"));
+    let de2 = "9430569712792568";
+    redacts_exactly(
+        &r,
+        &format!("MTI 0100\n  DE 002 Primary account number  LLVAR(16): {de2}\n  DE 004 Amount\n"),
+        de2,
+        "credit_card",
+    );
+    let v19 = "4421857883222976588";
+    redacts_exactly(
+        &r,
+        &format!("MTI 0100\n  DE 002 Primary account number  LLVAR(19): {v19}\n"),
+        v19,
+        "credit_card",
+    );
+    keeps(&r, &format!("MTI 0100\n  DE 011 STAN  LLVAR(19): {v19}\n"));
+    keeps(&r, &format!("MTI 0100\n  DE 037 RRN: {de2}\n"));
+    let u2 = "1220 210526 91176";
+    redacts_exactly(&r, &format!("ბარათის ნომერი: {u2}\n"), u2, "credit_card");
+    keeps(&r, &format!("შეკვეთის ნომერი: {u2}\n"));
+    let bc2 = "9430.8656.0562.3674";
+    redacts_exactly(&r, &format!("அட்டை எண்: {bc2}\n"), bc2, "credit_card");
+    redacts_exactly(&r, &format!("කාඩ්පත් අංකය: {bc2}\n"), bc2, "credit_card");
+    redacts_exactly(&r, &format!("Картын дугаар: {bc2}\n"), bc2, "credit_card");
+    keeps(&r, &format!("Захиалгын дугаар: {bc2}\n"));
+}
+
+/// The trigger loop finds a number glued to a `CC` word as the scan regex
+/// does.
+#[test]
+fn trigger_agrees_on_the_glued_cc_form_of_payment() {
+    trigger_agrees_on(
+        &[
+            "FOP: ",
+            "CC",
+            "ACC",
+            "DE",
+            "9430492213112683",
+            "130060388688704",
+            "/1129",
+            " ",
+            "\n",
+        ],
+        0x11_2026_1207,
+    );
+}
+
+/// Part 2: a value that closes a line labelled in prose of a script other
+/// than Latin, after the label's colon (`:`, fullwidth `：` with no blank,
+/// Armenian `՝`, Ethiopic `፦`): a new password told in Georgian, Armenian,
+/// Amharic, Tamil, Sinhala, Mongolian or Chinese. Look-alikes: a hex
+/// digest (one case), a value that does not close the line, a label with
+/// ASCII in it (`IP հասցե՝`, `Event ID:`), and an ASCII label stay.
+#[test]
+fn values_closing_a_line_labelled_in_non_latin_prose() {
+    let r = all();
+    let pw = "E5Zio5Kxk5uTb#";
+    redacts_exactly(&r, &format!("ახალი პაროლი: {pw}\n"), pw, "api_key");
+    redacts_exactly(&r, &format!("x\nՆոր գաղտնաբառը՝ {pw}\nok\n"), pw, "api_key");
+    redacts_exactly(&r, &format!("አዲሱ የይለፍ ቃል፦ {pw}"), pw, "api_key");
+    redacts_exactly(&r, &format!("புதிய கடவுச்சொல்: {pw}\r\n"), pw, "api_key");
+    redacts_exactly(&r, &format!("Шинэ нууц үг: {pw}\n"), pw, "api_key");
+    redacts_exactly(&r, &format!("新的密码是：{pw}\n"), pw, "api_key");
+    keeps(&r, "ახალი პაროლი: 3af7a64144b287212780a48bfd81b626c\n");
+    keeps(&r, &format!("ახალი პაროლი: {pw} ok\n"));
+    keeps(&r, "IP հասցե՝ Ab12cd34EF56gh\n");
+    keeps(&r, "Event ID: Ab12cd34EF56gh\n");
+    keeps(&r, "Hash: Ab12cd34EF56gh\n");
+}
+
+/// The trigger loop finds the prose label's separator as the scan regex
+/// does.
+#[test]
+fn trigger_agrees_on_non_latin_prose_labels() {
+    trigger_agrees_on(
+        &[
+            "ახალი პაროლი",
+            "Նոր գաղտնաբառը",
+            "新的密码是",
+            "IP ",
+            ":",
+            "：",
+            "՝",
+            "፦",
+            " ",
+            "E5Zio5Kxk5uTb#",
+            "4111111111111111",
+            "\n",
+        ],
+        0x11_2026_1208,
+    );
+}
+
+/// Part 2: a SIP URI with a password in its user part (`sip:6001:<v>@`,
+/// RFC 3261, 19.1.1), no `//` after the scheme. Look-alikes: SIP URIs
+/// with no password (a user and a port, a telephone user) keep their user
+/// part out of `url_credentials`.
+#[test]
+fn sip_uri_passwords() {
+    let r = all();
+    let pw = "7ZzyMB5bD1bUUfNVm!";
+    redacts_exactly(
+        &r,
+        &format!("Contact: <sip:6001:{pw}@pbx.example:5060;transport=tls>\n"),
+        pw,
+        "url_credentials",
+    );
+    redacts_exactly(
+        &r,
+        &format!("REGISTER SIPS:alice:{pw}@pbx.example SIP/2.0\n"),
+        pw,
+        "url_credentials",
+    );
+    keeps(&r, "From: <sip:alice@pbx.example:5060>;tag=1\n");
+    keeps(&r, "see gossip:6001:abc@x\n");
+}
+
+/// The trigger loop finds a SIP URI's scheme as the scan regex does.
+#[test]
+fn trigger_agrees_on_sip_uris() {
+    trigger_agrees_on(
+        &[
+            "<",
+            "sip:",
+            "sips:",
+            "SIP:",
+            "gossip:",
+            "6001",
+            ":",
+            "alice",
+            "7ZzyMB5bD1bUUfNVm!",
+            "@",
+            "pbx.example",
+            ";transport=tls>",
+            " ",
+            "\n",
+        ],
+        0x11_2026_1209,
+    );
+}

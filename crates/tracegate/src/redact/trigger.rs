@@ -33,9 +33,9 @@
 //! this loop skips a word in a few instructions.
 
 use super::validate::{
-    GAP_BYTES, digit_visited, gap_after_digit, gap_len, hex_letters_before, ipv6_tagged,
-    names_a_secret, run_back, secret_value_byte, secrets_line_name, secrets_line_start,
-    track1_start,
+    GAP_BYTES, PROSE_SEPARATORS, digit_visited, fop_cc_start, gap_after_digit, gap_len,
+    hex_letters_before, ipv6_tagged, names_a_secret, prose_label_before, run_back,
+    secret_value_byte, secrets_line_name, secrets_line_start, track1_start,
 };
 
 /// Byte classes.
@@ -506,7 +506,9 @@ impl Starts {
                     // A number glued to a word that is not hex
                     // (`tel4155550132`; `Lead::Number`), or to track 1's
                     // `%B`.
-                    if (!hex_letters_before(text, p) || track1_start(text, p))
+                    if (!hex_letters_before(text, p)
+                        || track1_start(text, p)
+                        || fop_cc_start(text, p))
                         && digits_may_match(text, p)
                     {
                         self.at.push(p);
@@ -711,6 +713,15 @@ impl Starts {
         }
         self.header_name_before(text, p);
         self.after_colon(text, p);
+        // A SIP URI's `sip:user:password@host` (RFC 3261, 19.1.1; eleventh
+        // round, part 2): at the scheme, any case, at a token start.
+        for scheme in [&b"sip"[..], b"sips"] {
+            if let Some(st) = word_ending_at(text, p, scheme)
+                && token_start(text, st)
+            {
+                self.at.push(st);
+            }
+        }
         // `//user:<v>@host` without a scheme: the user right after `//`.
         let user = run_ending(text, p, 32, userinfo_byte);
         if (1..=32).contains(&user)
@@ -1324,6 +1335,29 @@ impl Starts {
         let mut w = s;
         if matches!(text[w - 1], b'"' | b'\'') {
             w -= 1;
+        }
+        // A value of twelve bytes or more that closes a line labelled in
+        // prose of a script other than Latin (`ახალი პაროლი: <v>`,
+        // `新的密码是：<v>`; eleventh round, part 2): the shape starts at
+        // the label's separator, before no blank or up to eight.
+        // Cheap byte tests first: most runs follow a quote or a letter.
+        let mut at = s;
+        while at > 0 && s - at < 8 && matches!(text[at - 1], b' ' | b'\t') {
+            at -= 1;
+        }
+        if at > 0
+            && (text[at - 1] == b':' || text[at - 1] >= 0x80)
+            && s + 12 <= text.len()
+            && text[s..s + 12].iter().all(|&b| value(b))
+        {
+            for sep in PROSE_SEPARATORS {
+                if let Some(st) = at.checked_sub(sep.len())
+                    && &text[st..at] == *sep
+                    && prose_label_before(text, st)
+                {
+                    self.at.push(st);
+                }
+            }
         }
         let Some(w) = gap_before(text, w, 8) else {
             return;

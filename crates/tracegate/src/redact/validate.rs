@@ -217,6 +217,27 @@ pub(crate) fn check(
                     && value.iter().any(u8::is_ascii_uppercase));
             (visited && flag_ok && random_looking(value)).then_some((start + cut, end))
         }
+        Check::ProseLabel => {
+            let cut = tail_start(s)?;
+            let value = &s[cut..];
+            let visited =
+                (start + cut..end).any(|i| text[i].is_ascii_digit() && digit_visited(text, i));
+            let closes = matches!(text.get(end), None | Some(b'\n' | b'\r'));
+            let mixed = value.len() >= 12
+                && value.iter().any(u8::is_ascii_digit)
+                && value.iter().any(u8::is_ascii_lowercase)
+                && value.iter().any(u8::is_ascii_uppercase);
+            // A JWT there is the jwt detector's (`eyJ`), as in
+            // `random_looking`.
+            let jwt = value.starts_with(b"eyJ");
+            (visited
+                && closes
+                && mixed
+                && !jwt
+                && prose_label_before(text, start)
+                && !placeholder(value))
+            .then_some((start + cut, end))
+        }
         Check::TailValue => {
             let cut = tail_start(s)?;
             let value = &s[cut..];
@@ -354,7 +375,8 @@ pub(crate) fn lead_ok(lead: Lead, text: &[u8], start: usize) -> bool {
             let glued = prev.is_ascii_digit()
                 || (prev.is_ascii_alphabetic()
                     && hex_letters_before(text, start)
-                    && !track1_start(text, start));
+                    && !track1_start(text, start)
+                    && !fop_cc_start(text, start));
             !glued
         }
     }
@@ -1635,6 +1657,10 @@ fn card_span(
     confirmed: impl Fn() -> bool,
 ) -> Option<usize> {
     let s = text.get(start..end)?;
+    // ISO 8583's data element 2 is the primary account number: its line
+    // names the number as a card word would, whatever length prefix
+    // (`LLVAR(16):`) stands between.
+    let confirmed = || confirmed() || iso8583_de2_line(text, start);
     // Per group: its digit count and the offset just past it.
     let mut groups: [(usize, usize); 19] = [(0, 0); 19];
     let mut n = 0;
@@ -1772,6 +1798,68 @@ fn expiry_after(text: &[u8], end: usize) -> bool {
         && !t.get(3 + year_len).is_some_and(u8::is_ascii_digit)
 }
 
+/// The label separators of [`Check::ProseLabel`]: `:`, fullwidth `：`,
+/// Armenian `՝`, Ethiopic `፦`.
+pub(crate) const PROSE_SEPARATORS: &[&[u8]] =
+    &[b":", "：".as_bytes(), "՝".as_bytes(), "፦".as_bytes()];
+
+/// Whether the line before `at` (a label separator) is a label of prose
+/// in a script other than Latin: it starts the line (or the text), runs at
+/// most 96 bytes, holds only non-ASCII bytes and blanks, and holds a
+/// non-ASCII byte (issue 36, eleventh round, part 2). A label with any
+/// ASCII letter, digit or punctuation (`IP հասցե՝`, `Event ID:`, a log
+/// line's `ts=… msg:`) is no such label.
+pub(crate) fn prose_label_before(text: &[u8], at: usize) -> bool {
+    let from = at.saturating_sub(96);
+    let Some(before) = text.get(from..at) else {
+        return false;
+    };
+    // Back from the separator: an ASCII byte other than a blank fails at
+    // once (most labels: `key: v`), a line break ends the label.
+    let mut wide = false;
+    for &b in before.iter().rev() {
+        match b {
+            b'\n' => return wide,
+            b' ' => {}
+            0x80.. => wide = true,
+            _ => return false,
+        }
+    }
+    wide && from == 0
+}
+
+/// Whether `start` stands on the line of ISO 8583's data element 2, the
+/// primary account number, as a message dump prints it (`DE 002 Primary
+/// account number  LLVAR(16): <pan>`, `DE2: <pan>`; issue 36, eleventh
+/// round, part 2): the line starts, after blanks, with `DE`, an optional
+/// blank and the element number 2 (`2`, `02`, `002`), then no digit.
+/// Other elements (`DE 004 Amount`, `DE 037 RRN`) name no card.
+fn iso8583_de2_line(text: &[u8], start: usize) -> bool {
+    let Some(before) = text.get(..start) else {
+        return false;
+    };
+    // The element's name starts the line within 96 bytes.
+    let from = start.saturating_sub(96);
+    let line_start = match before[from..].iter().rposition(|&b| b == b'\n') {
+        Some(i) => from + i + 1,
+        None if from == 0 => 0,
+        None => return false,
+    };
+    let line = &before[line_start..];
+    let line = &line[line
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count()..];
+    let Some(rest) = line.strip_prefix(b"DE") else {
+        return false;
+    };
+    let rest = rest.strip_prefix(b" ").unwrap_or(rest);
+    let zeros = rest.iter().take_while(|&&b| b == b'0').count();
+    zeros <= 2
+        && rest.get(zeros) == Some(&b'2')
+        && !rest.get(zeros + 1).is_some_and(u8::is_ascii_digit)
+}
+
 /// Whether `text[start..end]` is the account number of magnetic-stripe
 /// track 2 data (ISO 7813: `;<PAN>=<YYMM><service code>…?`): the start
 /// sentinel `;` right before it, the `=` separator and four digits of
@@ -1790,6 +1878,17 @@ fn track2_pan(text: &[u8], start: usize, end: usize) -> bool {
 /// (ISO 7813: `%B<PAN>^<NAME>^<YYMM>…?`; issue 36, tenth round).
 pub(crate) fn track1_start(text: &[u8], start: usize) -> bool {
     start >= 2 && &text[start - 2..start] == b"%B"
+}
+
+/// Whether `start` follows a word that is exactly `CC`, the form of
+/// payment code of an airline ticket's `FOP` element (`FOP: CC<card>/<expiry>`;
+/// issue 36, eleventh round, part 2): the card number is glued to it.
+/// `C` is a hex digit, so without this the number read as the tail of a
+/// hex id; a longer hex word (`ACC4111…`, `0xCC4111…`) still does.
+pub(crate) fn fop_cc_start(text: &[u8], start: usize) -> bool {
+    start >= 2
+        && &text[start - 2..start] == b"CC"
+        && (start == 2 || !text[start - 3].is_ascii_alphanumeric())
 }
 
 /// Whether `text[start..end]` is the account number of magnetic-stripe
