@@ -828,13 +828,9 @@ impl Starts {
         if (1..=5).contains(&port) && rest.get(port) == Some(&b':') {
             // Only after a host that starts a line, as the check wants:
             // `1:1:1:…` starts nothing.
-            let host = text[..p]
-                .iter()
-                .rev()
-                .take_while(|&&b| {
-                    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'*' | b'-')
-                })
-                .count();
+            let host = run_back(&text[..p], usize::MAX, |b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'*' | b'-')
+            });
             let s = p - host;
             if host > 0
                 && (s == 0 || matches!(text[s - 1], b'\n' | b'\r'))
@@ -854,13 +850,7 @@ impl Starts {
         // the shape starts at the element's `<`.
         if p >= 2 && matches!(text[p - 1], b'"' | b'\'') && ends_like_a_secret(text[p - 2]) {
             let e = p - 1;
-            let name = text[..e]
-                .iter()
-                .rev()
-                .take_while(|&&b| {
-                    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-')
-                })
-                .count();
+            let name = run_back(&text[..e], usize::MAX, xml_name_byte);
             let q = e - name;
             if name > 0
                 && names_a_secret(&text[q..e])
@@ -870,9 +860,7 @@ impl Starts {
             {
                 let b = q - 6;
                 let blanks = run_back(&text[..b], 16, |c| matches!(c, b' ' | b'\t'));
-                let el = run_back(&text[..b - blanks], 64, |c| {
-                    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':' | b'-')
-                });
+                let el = run_back(&text[..b - blanks], 64, xml_name_byte);
                 let lt = b - blanks - el;
                 if blanks > 0 && el > 0 && lt >= 1 && text[lt - 1] == b'<' {
                     self.at.push(lt - 1);
@@ -886,15 +874,7 @@ impl Starts {
             return;
         }
         let before = &text[..p];
-        let name_len = |end: usize| {
-            text[..end]
-                .iter()
-                .rev()
-                .take_while(|&&b| {
-                    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-')
-                })
-                .count()
-        };
+        let name_len = |end: usize| run_back(&text[..end], usize::MAX, xml_name_byte);
         if p >= 5 && before[p - 5..].eq_ignore_ascii_case(b"</key") {
             let e = p - 5;
             let s = e - name_len(e);
@@ -930,11 +910,9 @@ impl Starts {
         while e > 0 && p - e < 8 && matches!(text[e - 1], b' ' | b'\t') {
             e -= 1;
         }
-        let name = text[..e]
-            .iter()
-            .rev()
-            .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'/' | b'-'))
-            .count();
+        let name = run_back(&text[..e], usize::MAX, |b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'/' | b'-')
+        });
         if name == 0 || !names_a_secret(&text[e - name..e]) {
             return;
         }
@@ -1581,6 +1559,12 @@ impl Starts {
             }
         }
     }
+}
+
+/// A byte of an XML element's or attribute's name (`[A-Za-z0-9_.:-]`),
+/// as the element walks back over one.
+fn xml_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-')
 }
 
 #[cfg(test)]
