@@ -207,11 +207,9 @@ fn frame_length(head: &[u8]) -> Option<usize> {
 /// The message of `raw` when `raw` is exactly one uncompressed gRPC frame
 /// of at most `max` bytes, without a copy.
 fn one_plain_frame(raw: &Bytes, max: usize) -> Option<Bytes> {
-    let (&[0, a, b, c, d], message) = raw.split_first_chunk::<FRAME_HEADER>()? else {
-        return None;
-    };
-    let declared = usize::try_from(u32::from_be_bytes([a, b, c, d])).ok()?;
-    (declared == message.len() && declared <= max).then(|| raw.slice(FRAME_HEADER..))
+    let whole = frame_length(raw)?;
+    (raw[0] == 0 && whole == raw.len() && whole - FRAME_HEADER <= max)
+        .then(|| raw.slice(FRAME_HEADER..))
 }
 
 /// One `Export` call: the decoded message is judged by [`Ingest::export`].
