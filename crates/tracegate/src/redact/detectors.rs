@@ -237,14 +237,17 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         // round), the `Proc-Type` / `DEK-Info` headers of encrypted keys and
         // the `> ` that quotes a key in a mail reply (eighth round), and
         // OpenPGP's armored `PGP PRIVATE KEY BLOCK` (its blank line and
-        // `=` checksum line are body bytes; ninth round). Up to the first END line; a
+        // `=` checksum line are body bytes; ninth round), the `|` of a
+        // Kotlin `trimMargin` string's margin and the `&#10;` / `&#xA;`
+        // character references that break a key's lines inside an XML
+        // attribute or a plist `<string>` (twelfth round). Up to the first END line; a
         // key cut off before its END line is redacted to the end of its body.
         // A header with no key body after it (prose naming the header, a
         // form's `...` placeholder) is no key ([`Check::PemKey`]).
         patterns: &[
             (
                 r"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY",
-                r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,."'&_>-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,."'&_>]*)"#,
+                r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,."'&_>|#;-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,."'&_>|#;]*)"#,
                 Check::PemKey,
                 Lead::Any,
             ),
