@@ -424,6 +424,18 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::Bearer,
                 Lead::Token,
             ),
+            // A scheme the rule above does not name (RFC 7235: any token
+            // is an auth-scheme; Kakao's `Authorization: KakaoAK <key>`,
+            // `SharedKey`, `SSWS`, `Klaviyo-API-Key`; issue 36, twelfth
+            // round): the credential after it, when it looks like a
+            // generated one (`Check::BareBearer`: mixed case and a digit,
+            // or 20 bytes or more with a letter and a digit, no UUID).
+            (
+                r#"(?i-u)(?:proxy-)?authorization(?:["']?[ \t]{0,8}[:=]|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:proxy-)?authorization(?:["']?[ \t]{0,8}(?:=>?|:)|["'][ \t]{0,8},)[ \t]{0,8}["']?[A-Za-z][A-Za-z0-9_-]{1,24}[ \t]{1,8}[A-Za-z0-9._~+/=-]{12,}"#,
+                Check::BareBearer,
+                Lead::Token,
+            ),
             // The key itself as the header's value, with no scheme word
             // (AssemblyAI's `authorization: <key>`; issue 36, tenth
             // round): a random-looking token of 20 bytes or more (a
@@ -732,7 +744,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             //   child's text (unattend.xml's `<AdministratorPassword>`
             //   `<Value>…</Value>`; sixth round), or whose `Name`
             //   attribute names one (Windows Event Log's `<Data
-            //   Name="ServiceAccountPassword">…`; eleventh round).
+            //   Name="ServiceAccountPassword">…`; eleventh round); an
+            //   element whose `name` or `key` attribute names one and
+            //   whose `value` attribute holds it (IIS `<add
+            //   key="SmtpPassword" value="…"/>`, AndroidManifest's
+            //   `<meta-data android:name="…ApiKey" android:value="…"/>`),
+            //   and KeePass's `<Key>Password</Key><Value …>…` (twelfth
+            //   round).
             (
                 r"(?-u)(?:-[uU]|--user)[ \t]|login=",
                 r#"(?-u)(?:-u|--user)[ \t]{1,4}["']?[A-Za-z0-9._@%+-]{1,64}[:,][A-Za-z0-9._~+/=!#%^&*@-]{12,}|-U[ \t]{1,4}["']?[A-Za-z0-9._@+-]{1,64}%[A-Za-z0-9._~+/=!#%^&*@-]{12,}|login=[A-Za-z0-9._@%+-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
@@ -741,7 +759,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             ),
             (
                 r"(?-u)<[A-Za-z0-9_.:-]",
-                r#"(?i-u)<(?:key>|[A-Za-z0-9_.:-]+[ \t]+name=["'])?[A-Za-z0-9_.:-]*(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key)(?:</key>[ \t\r\n]{0,64}<string>|["']?>(?:[ \t\r\n]{0,64}<[A-Za-z]{1,16}>)?)[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)<(?:key>|[A-Za-z0-9_.:-]+[ \t]+(?:[A-Za-z]+:)?(?:name|key)=["'])?[A-Za-z0-9_.:-]*(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key)(?:</key>[ \t\r\n]{0,64}<(?:string|value(?:[ \t][\t -;=?-~]*)?)>|["'][ \t]+(?:[A-Za-z]+:)?value=["']|["']?>(?:[ \t\r\n]{0,64}<[A-Za-z]{1,16}>)?)[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::TailSecret,
                 Lead::Any,
             ),

@@ -6,7 +6,7 @@
 //! the commit messages say which). Each keep has an attacker's twin: the
 //! real value in the same place still goes.
 
-use super::tests_detectors::{all, keeps, redacts_exactly};
+use super::tests_detectors::{all, keeps, redacts_exactly, trigger_agrees_on};
 
 /// iCalendar's `UID` property holds a machine's id at a host (RFC 5545,
 /// 3.8.4.7), no mailbox: a token of hex digits and dashes there stays. A
@@ -128,5 +128,83 @@ fn private_keys_split_by_margins_and_character_references() {
     keeps(
         &r,
         "<p>starts with -----BEGIN PRIVATE KEY-----&#10;...</p>\n",
+    );
+}
+
+/// Secrets the syntax around them names, as heldout13 wrote them: an
+/// `Authorization` header with a scheme no rule named (Kakao's `KakaoAK`);
+/// an element whose `key` or `name` attribute names a secret and whose
+/// `value` attribute holds it (IIS `web.config`, AndroidManifest
+/// `<meta-data>`); KeePass's `<Key>Password</Key><Value …>`.
+#[test]
+fn secrets_named_by_a_sibling_or_a_scheme_in_heldout13_forms() {
+    let r = all();
+    let hex = "467825511db0a653f44ed93e5405fdfb";
+    redacts_exactly(
+        &r,
+        &format!("Authorization: KakaoAK {hex}\n"),
+        hex,
+        "api_key",
+    );
+    let pw = "ozQDdYeG1Fhmv#";
+    redacts_exactly(
+        &r,
+        &format!("<appSettings>\n  <add key=\"SmtpPassword\" value=\"{pw}\" />\n</appSettings>\n"),
+        pw,
+        "api_key",
+    );
+    let t = "vb3j23jqy5oAOvSuSoy5PxH3tAAcIXpWcv";
+    redacts_exactly(
+        &r,
+        &format!("<meta-data android:name=\"com.example.sdk.ApiKey\" android:value=\"{t}\"/>\n"),
+        t,
+        "api_key",
+    );
+    let kp = "R4bSAsbedO9xaSy37x";
+    redacts_exactly(
+        &r,
+        &format!(
+            "<String><Key>Password</Key><Value ProtectInMemory=\"True\">{kp}</Value></String>\n"
+        ),
+        kp,
+        "api_key",
+    );
+    // Look-alikes: a scheme then a word, a UUID, an element whose name
+    // attribute names no secret.
+    keeps(&r, "Authorization: required before uploading files\n");
+    keeps(
+        &r,
+        "Authorization: Session 123e4567-e89b-12d3-a456-426614174000\n",
+    );
+    keeps(
+        &r,
+        "<add key=\"CacheRegion\" value=\"euWest1CacheRegion\" />\n",
+    );
+    keeps(
+        &r,
+        "<meta-data android:name=\"com.example.sdk.Channel\" android:value=\"Release2026Build07\"/>\n",
+    );
+}
+
+/// The trigger loop starts the sibling-attribute shape wherever the scan
+/// regex does, next to its neighbours.
+#[test]
+fn trigger_agrees_on_twelfth_round_shapes() {
+    trigger_agrees_on(
+        &[
+            "<add key=\"SmtpPassword\" value=\"ozQDdYeG1Fhmv#\" />",
+            "<meta-data android:name=\"a.ApiKey\" android:value=\"vb3j23jqy5oAOvSuSoy5\"/>",
+            "<add key=\"Region\" value=\"euWest1CacheRegion\" />",
+            "<String><Key>Password</Key><Value ProtectInMemory=\"True\">R4bSAsbedO9xaSy37x</Value>",
+            "Authorization: KakaoAK 467825511db0a653f44ed93e5405fdfb",
+            "Rechnung Nr. 954-637-7270",
+            "Bestellnummer 357-76-1716",
+            "UID:20261206-5f3a9c2b7e41@calendar.example.net",
+            " ",
+            "\n",
+            "\"",
+            "=",
+        ],
+        0x12_36_2026,
     );
 }
