@@ -208,3 +208,29 @@ fn trigger_agrees_on_twelfth_round_shapes() {
         0x12_36_2026,
     );
 }
+
+/// An IBAN written in lowercase with letters in its BBAN goes after an
+/// `iban` key or label; the same run with no label stays (a lowercase
+/// hex id passes the check one time in 97).
+#[test]
+fn lowercase_ibans_with_letters_after_an_iban_label() {
+    let r = all();
+    // RU, 33 bytes, letters in its BBAN past the eighth byte.
+    let lower_letters = "ru51 0445 2522 5540 9312 ab34 cd56 ef78 9";
+    assert!(super::validate::iban_ok(
+        b"RU510445252255409312AB34CD56EF789"
+    ));
+    redacts_exactly(
+        &r,
+        &format!("iban: {lower_letters}\n"),
+        lower_letters,
+        "iban",
+    );
+    redacts_exactly(
+        &r,
+        &format!("{{\"payee_iban\": \"{lower_letters}\"}}\n"),
+        lower_letters,
+        "iban",
+    );
+    keeps(&r, &format!("ref {lower_letters}\n"));
+}

@@ -301,8 +301,9 @@ pub(crate) fn check(
             .map(|e| (start, e)),
         Check::Iban => {
             // The gaps, and the first byte of a no-break space.
+            let labelled = iban_label_before(text, start);
             longest_valid_prefix(text, start, end, b" \t._/:-\xC2", |e| {
-                iban_ok(&text[start..e])
+                iban_check(&text[start..e], labelled)
             })
             .map(|e| (start, e))
         }
@@ -2272,6 +2273,27 @@ const IBAN_LENGTHS: &[([u8; 2], usize)] = &[
 /// the check digits: `gb82west…`, `nl91abna…`): random lowercase hex
 /// (`ad12…`, `be34…`) would otherwise pass mod-97 once in 97.
 pub(crate) fn iban_ok(s: &[u8]) -> bool {
+    iban_check(s, false)
+}
+
+/// Whether the key or label right before `start` (across blanks, quotes,
+/// `:` and `=`, eight bytes at most) ends in `iban`, any case (`iban:`,
+/// `payee-iban: `, `"IBAN": "`; issue 36, twelfth round).
+fn iban_label_before(text: &[u8], start: usize) -> bool {
+    let before = &text[..start.min(text.len())];
+    let glue = run_back(before, 8, |b| {
+        matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'=')
+    });
+    let upto = before.len() - glue;
+    glue > 0 && upto >= 4 && before[upto - 4..upto].eq_ignore_ascii_case(b"iban")
+}
+
+/// [`iban_ok`], and with `labelled` (an `iban` key or label right before
+/// it) a candidate written all in lowercase may hold letters in its BBAN
+/// (`iban: ru33 7221 5097 5838 68xv fbxq llnj 0dka z`): unlabelled, a
+/// lowercase run with letters past its first eight bytes is more likely
+/// a hex id that passed the check by chance (1 in 97).
+fn iban_check(s: &[u8], labelled: bool) -> bool {
     // A no-break space (`C2 A0`) may set groups apart too.
     let gap = |i: usize, b: &u8| {
         GAP_BYTES.contains(b)
@@ -2299,7 +2321,7 @@ pub(crate) fn iban_ok(s: &[u8]) -> bool {
         let registered = IBAN_LENGTHS
             .iter()
             .any(|(c, n)| compact.starts_with(c) && compact.len() == *n);
-        if !registered || compact[8..].iter().any(u8::is_ascii_alphabetic) {
+        if !registered || (!labelled && compact[8..].iter().any(u8::is_ascii_alphabetic)) {
             return false;
         }
     }
