@@ -547,9 +547,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // no backslash; the check drops the closing
             // quote. `license_key` is a last word (New Relic's
             // `NEW_RELIC_LICENSE_KEY`, a product's license key).
+            //
+            // Twelfth round: `write_key` is a last word (Segment's and
+            // RudderStack's source write keys, `ANALYTICS_WRITE_KEY = …`
+            // in an Xcode `.xcconfig`).
             (
-                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
-                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:'[!-&(-\[\]-~]{12,}'|"[!#-\[\]-~]{12,}"|(?:\\?["']|N'|@"|\{"string"[ \t]{0,8}:[ \t]{0,8}")?[A-Za-z0-9._~+/=!#%^&*@-]{12,})|\([ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,}|["'][ \t]{0,8},[ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,})"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|write[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|write[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:'[!-&(-\[\]-~]{12,}'|"[!#-\[\]-~]{12,}"|(?:\\?["']|N'|@"|\{"string"[ \t]{0,8}:[ \t]{0,8}")?[A-Za-z0-9._~+/=!#%^&*@-]{12,})|\([ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,}|["'][ \t]{0,8},[ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,})"#,
                 Check::Secret,
                 Lead::Any,
             ),

@@ -169,6 +169,9 @@ fn secrets_named_by_a_sibling_or_a_scheme_in_heldout13_forms() {
         kp,
         "api_key",
     );
+    let wk = "dmrBZdDQ9UNCFz2LkRlNUbXcVl5rYMLjetZ";
+    redacts_exactly(&r, &format!("ANALYTICS_WRITE_KEY = {wk}\n"), wk, "api_key");
+    keeps(&r, "ANALYTICS_WRITE_KEY = $(SEGMENT_KEY)\n");
     // Look-alikes: a scheme then a word, a UUID, an element whose name
     // attribute names no secret.
     keeps(&r, "Authorization: required before uploading files\n");
@@ -197,6 +200,8 @@ fn trigger_agrees_on_twelfth_round_shapes() {
             "<add key=\"Region\" value=\"euWest1CacheRegion\" />",
             "<String><Key>Password</Key><Value ProtectInMemory=\"True\">R4bSAsbedO9xaSy37x</Value>",
             "Authorization: KakaoAK 467825511db0a653f44ed93e5405fdfb",
+            "ANALYTICS_WRITE_KEY = dmrBZdDQ9UNCFz2LkRlNUbXcVl5rYMLjetZ",
+            "write_key: ",
             "Rechnung Nr. 954-637-7270",
             "Bestellnummer 357-76-1716",
             "UID:20261206-5f3a9c2b7e41@calendar.example.net",
