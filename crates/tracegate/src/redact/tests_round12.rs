@@ -210,7 +210,7 @@ fn trigger_agrees_on_twelfth_round_shapes() {
             "\"",
             "=",
         ],
-        0x12_36_2026,
+        0x1236_2026,
     );
 }
 
