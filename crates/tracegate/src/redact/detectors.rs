@@ -237,14 +237,17 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         // round), the `Proc-Type` / `DEK-Info` headers of encrypted keys and
         // the `> ` that quotes a key in a mail reply (eighth round), and
         // OpenPGP's armored `PGP PRIVATE KEY BLOCK` (its blank line and
-        // `=` checksum line are body bytes; ninth round). Up to the first END line; a
+        // `=` checksum line are body bytes; ninth round), the `|` of a
+        // Kotlin `trimMargin` string's margin and the `&#10;` / `&#xA;`
+        // character references that break a key's lines inside an XML
+        // attribute or a plist `<string>` (twelfth round). Up to the first END line; a
         // key cut off before its END line is redacted to the end of its body.
         // A header with no key body after it (prose naming the header, a
         // form's `...` placeholder) is no key ([`Check::PemKey`]).
         patterns: &[
             (
                 r"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY",
-                r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,."'&_>-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,."'&_>]*)"#,
+                r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,."'&_>|#;-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,."'&_>|#;]*)"#,
                 Check::PemKey,
                 Lead::Any,
             ),
@@ -421,6 +424,18 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::Bearer,
                 Lead::Token,
             ),
+            // A scheme the rule above does not name (RFC 7235: any token
+            // is an auth-scheme; Kakao's `Authorization: KakaoAK <key>`,
+            // `SharedKey`, `SSWS`, `Klaviyo-API-Key`; issue 36, twelfth
+            // round): the credential after it, when it looks like a
+            // generated one (`Check::BareBearer`: mixed case and a digit,
+            // or 20 bytes or more with a letter and a digit, no UUID).
+            (
+                r#"(?i-u)(?:proxy-)?authorization(?:["']?[ \t]{0,8}[:=]|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:proxy-)?authorization(?:["']?[ \t]{0,8}(?:=>?|:)|["'][ \t]{0,8},)[ \t]{0,8}["']?[A-Za-z][A-Za-z0-9_-]{1,24}[ \t]{1,8}[A-Za-z0-9._~+/=-]{12,}"#,
+                Check::BareBearer,
+                Lead::Token,
+            ),
             // The key itself as the header's value, with no scheme word
             // (AssemblyAI's `authorization: <key>`; issue 36, tenth
             // round): a random-looking token of 20 bytes or more (a
@@ -532,9 +547,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // no backslash; the check drops the closing
             // quote. `license_key` is a last word (New Relic's
             // `NEW_RELIC_LICENSE_KEY`, a product's license key).
+            //
+            // Twelfth round: `write_key` is a last word (Segment's and
+            // RudderStack's source write keys, `ANALYTICS_WRITE_KEY = …`
+            // in an Xcode `.xcconfig`).
             (
-                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
-                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:'[!-&(-\[\]-~]{12,}'|"[!#-\[\]-~]{12,}"|(?:\\?["']|N'|@"|\{"string"[ \t]{0,8}:[ \t]{0,8}")?[A-Za-z0-9._~+/=!#%^&*@-]{12,})|\([ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,}|["'][ \t]{0,8},[ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,})"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|write[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|write[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:'[!-&(-\[\]-~]{12,}'|"[!#-\[\]-~]{12,}"|(?:\\?["']|N'|@"|\{"string"[ \t]{0,8}:[ \t]{0,8}")?[A-Za-z0-9._~+/=!#%^&*@-]{12,})|\([ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,}|["'][ \t]{0,8},[ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,})"#,
                 Check::Secret,
                 Lead::Any,
             ),
@@ -729,7 +748,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             //   child's text (unattend.xml's `<AdministratorPassword>`
             //   `<Value>…</Value>`; sixth round), or whose `Name`
             //   attribute names one (Windows Event Log's `<Data
-            //   Name="ServiceAccountPassword">…`; eleventh round).
+            //   Name="ServiceAccountPassword">…`; eleventh round); an
+            //   element whose `name` or `key` attribute names one and
+            //   whose `value` attribute holds it (IIS `<add
+            //   key="SmtpPassword" value="…"/>`, AndroidManifest's
+            //   `<meta-data android:name="…ApiKey" android:value="…"/>`),
+            //   and KeePass's `<Key>Password</Key><Value …>…` (twelfth
+            //   round).
             (
                 r"(?-u)(?:-[uU]|--user)[ \t]|login=",
                 r#"(?-u)(?:-u|--user)[ \t]{1,4}["']?[A-Za-z0-9._@%+-]{1,64}[:,][A-Za-z0-9._~+/=!#%^&*@-]{12,}|-U[ \t]{1,4}["']?[A-Za-z0-9._@+-]{1,64}%[A-Za-z0-9._~+/=!#%^&*@-]{12,}|login=[A-Za-z0-9._@%+-]{1,64}:[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
@@ -738,7 +763,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             ),
             (
                 r"(?-u)<[A-Za-z0-9_.:-]",
-                r#"(?i-u)<(?:key>|[A-Za-z0-9_.:-]+[ \t]+name=["'])?[A-Za-z0-9_.:-]*(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key)(?:</key>[ \t\r\n]{0,64}<string>|["']?>(?:[ \t\r\n]{0,64}<[A-Za-z]{1,16}>)?)[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)<(?:key>|[A-Za-z0-9_.:-]+[ \t]+(?:[A-Za-z]+:)?(?:name|key)=["'])?[A-Za-z0-9_.:-]*(?:secret|token|password|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key)(?:</key>[ \t\r\n]{0,64}<(?:string|value(?:[ \t][\t -;=?-~]*)?)>|["'][ \t]+(?:[A-Za-z]+:)?value=["']|["']?>(?:[ \t\r\n]{0,64}<[A-Za-z]{1,16}>)?)[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::TailSecret,
                 Lead::Any,
             ),

@@ -1079,6 +1079,9 @@ impl Starts {
             b"license_key",
             b"license-key",
             b"licensekey",
+            b"write_key",
+            b"write-key",
+            b"writekey",
             b"token",
             b"password",
             b"passwd",
@@ -1337,6 +1340,17 @@ impl Starts {
                 }
             }
         }
+        // A `value` attribute whose sibling `name` or `key` attribute
+        // names a secret (IIS `<add key="SmtpPassword" value="<v>"/>`,
+        // `<meta-data android:name="…ApiKey" android:value="<v>"/>`;
+        // twelfth round): the shape starts at the element's `<`.
+        if w < s
+            && s + 12 <= text.len()
+            && text[s..s + 12].iter().all(|&b| value(b))
+            && let Some(lt) = sibling_value_element(text, w)
+        {
+            self.at.push(lt);
+        }
         let Some(w) = gap_before(text, w, 8) else {
             return;
         };
@@ -1563,6 +1577,45 @@ impl Starts {
 
 /// A byte of an XML element's or attribute's name (`[A-Za-z0-9_.:-]`),
 /// as the element walks back over one.
+/// The `<` of an element whose `value` attribute opens with the quote at
+/// `q` and whose `name` or `key` attribute, right before it, names a
+/// secret (`<add key="SmtpPassword" value="…`, `<meta-data
+/// android:name="com.example.ApiKey" android:value="…`): the attributes
+/// may carry a namespace prefix.
+fn sibling_value_element(text: &[u8], q: usize) -> Option<usize> {
+    let prefix = |k: usize| {
+        if k > 0 && text[k - 1] == b':' {
+            let n = run_back(&text[..k - 1], 16, |b| b.is_ascii_alphabetic());
+            if n > 0 {
+                return k - 1 - n;
+            }
+        }
+        k
+    };
+    let k = word_ending_at(text, q, b"value=")?;
+    let k = prefix(k);
+    let k = gap_before(text, k, 16)?;
+    let quote = *text.get(k.checked_sub(1)?)?;
+    if !matches!(quote, b'"' | b'\'') {
+        return None;
+    }
+    let e = k - 1;
+    let n = run_back(&text[..e], 128, xml_name_byte);
+    if n == 0 || !names_a_secret(&text[e - n..e]) {
+        return None;
+    }
+    let k = (e - n).checked_sub(1)?;
+    if text[k] != quote {
+        return None;
+    }
+    let k = word_ending_at(text, k, b"name=").or_else(|| word_ending_at(text, k, b"key="))?;
+    let k = prefix(k);
+    let k = gap_before(text, k, 16)?;
+    let el = run_back(&text[..k], 64, xml_name_byte);
+    let lt = (k - el).checked_sub(1)?;
+    (el > 0 && text[lt] == b'<').then_some(lt)
+}
+
 fn xml_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':' | b'-')
 }

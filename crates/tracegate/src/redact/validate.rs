@@ -301,15 +301,17 @@ pub(crate) fn check(
             .map(|e| (start, e)),
         Check::Iban => {
             // The gaps, and the first byte of a no-break space.
+            let labelled = iban_label_before(text, start);
             longest_valid_prefix(text, start, end, b" \t._/:-\xC2", |e| {
-                iban_ok(&text[start..e])
+                iban_check(&text[start..e], labelled)
             })
             .map(|e| (start, e))
         }
         Check::Ssn => (ssn_ok(s)
             && !joined_context(text, start, end, b"-._")
             && !part_number(text, start)
-            && !reference_number(text, start))
+            && !reference_number(text, start)
+            && !numbering_label(text, start, SSN_LABEL_WORDS))
         .then_some((start, end)),
         Check::SsnLoose => (ssn_ok(s)
             && !joined_context(text, start, end, b"-.,_:/")
@@ -324,7 +326,11 @@ pub(crate) fn check(
         // one anywhere in the context window: `Place your order at
         // 415-555-0132` still goes.
         Check::Phone => {
-            if s.first() != Some(&b'+') && (vetoed_own() || reference_number(text, start)) {
+            if s.first() != Some(&b'+')
+                && (vetoed_own()
+                    || reference_number(text, start)
+                    || numbering_label(text, start, PHONE_LABEL_WORDS))
+            {
                 return None;
             }
             phone_span(text, start, end, |e| phone_ok(text, start, e))
@@ -595,7 +601,10 @@ fn message_id_header(text: &[u8], lstart: usize) -> bool {
 /// stands right after it, and its local part is a machine's token, ten or
 /// more hex digits and dashes with a digit among them (issue 36, eleventh
 /// round). A mailbox written there (`Call-ID: ana@…`) is no token and
-/// still goes.
+/// still goes. iCalendar's and vCard's `UID` property (RFC 5545, 3.8.4.7:
+/// `UID:<id>@<host>` on a line of its own) is the same kind of id, a
+/// token of the machine that made the event (issue 36, twelfth round);
+/// the same token rule keeps a mailbox written there.
 fn sip_call_id(text: &[u8], lstart: usize, at: usize) -> bool {
     let local = &text[lstart..at];
     let token = local.len() >= 10
@@ -615,7 +624,9 @@ fn sip_call_id(text: &[u8], lstart: usize, at: usize) -> bool {
     let from = colon - 1 - name;
     let header = &text[from..colon - 1];
     (from == 0 || matches!(text[from - 1], b'\n' | b'\r'))
-        && (header.eq_ignore_ascii_case(b"call-id") || header.eq_ignore_ascii_case(b"i"))
+        && (header.eq_ignore_ascii_case(b"call-id")
+            || header.eq_ignore_ascii_case(b"i")
+            || header.eq_ignore_ascii_case(b"uid"))
 }
 
 /// Whether `s` holds only blanks and whole `<…>` ids: what a message-id
@@ -947,9 +958,13 @@ fn pem_key(s: &[u8]) -> bool {
     // Or a line break within 32 bytes, after what a tool writes at the
     // end of each line (issue 36, eleventh round): psql's ` +` wrap
     // marker, a batch file's `>>key.pem` redirection.
+    // An XML character reference for a line break (`&#10;`, `&#xA;`,
+    // `&#13;`: a key inside an attribute or a plist string; twelfth
+    // round) breaks the line too.
     let broken = after
         .first()
         .is_some_and(|b| matches!(b, b'\r' | b'\n' | b'\\' | b'"' | b'\''))
+        || after.starts_with(b"&#")
         || after.iter().take(32).any(|b| matches!(b, b'\r' | b'\n'));
     let flat = blanks > 0 && run(after) >= 40;
     // Base64 in runs of 16 or more (no word of prose is that long),
@@ -1162,6 +1177,104 @@ fn reference_number(text: &[u8], start: usize) -> bool {
         ]
         .iter()
         .any(|r| w.eq_ignore_ascii_case(r))
+}
+
+/// The nouns that make a numbering label name an SSN (`SSN Nr.`, `Social
+/// Security No.`, `Sozialversicherungsnummer`): [`numbering_label`] keeps
+/// a number so labelled.
+const SSN_LABEL_WORDS: &[&[u8]] = &[
+    b"ssn",
+    b"social",
+    b"security",
+    b"soc",
+    b"sec",
+    b"sozialversicherung",
+    b"versicherung",
+    b"tax",
+    b"tin",
+    b"itin",
+    b"steuer",
+];
+
+/// The nouns that make a numbering label name a phone (`Tel. Nr.`,
+/// `Telefonnummer`, `Contact No.`, `Mobile number`, `Rufnummer`):
+/// [`numbering_label`] keeps a number so labelled.
+const PHONE_LABEL_WORDS: &[&[u8]] = &[
+    b"tel",
+    b"phone",
+    b"fon",
+    b"mobil",
+    b"handy",
+    b"cell",
+    b"fax",
+    b"ruf",
+    b"call",
+    b"contact",
+    b"kontakt",
+    b"whatsapp",
+    b"sms",
+    b"home",
+    b"work",
+    b"office",
+    b"direct",
+    b"emergency",
+    b"notruf",
+    b"durchwahl",
+    b"hotline",
+    b"puh",
+    b"mob",
+];
+
+/// Whether a numbering label stands right before `start` and names some
+/// other thing's number (issue 36, twelfth round): a noun, then an
+/// abbreviation or a word that numbers it (`Rechnung Nr. 954-637-7270`,
+/// `Factura No. …`, `Kunden Nummer …`; not English `number`), or a compound ending in one
+/// (`Bestellnummer 357-76-1716`, `Auftragsnr …`, `ordernumber`). Such a
+/// label owns the number the way `Order` does ([`reference_number`]),
+/// in any language: only when its noun is one of `own` (the class's own
+/// words: `Telefon Nr.`, `SSN No.`, `Telefonnummer`, `Contact No.`) is
+/// the number the class's. A bare `Nr.` or `No.` with no noun before it
+/// is no label.
+fn numbering_label(text: &[u8], start: usize, own: &[&[u8]]) -> bool {
+    let skip =
+        |t: &[u8]| t.len() - run_back(t, 4, |b| matches!(b, b' ' | b'\t' | b':' | b'#' | b'.'));
+    let letter = |b: u8| b.is_ascii_alphabetic() || b >= 0x80;
+    let word = |t: &[u8]| -> usize { t.len() - run_back(t, 40, letter) };
+    let end = skip(&text[..start]);
+    let from = word(&text[..end]);
+    let w = &text[from..end];
+    let ends_in = |w: &[u8], tail: &[u8]| {
+        w.len() >= tail.len() && w[w.len() - tail.len()..].eq_ignore_ascii_case(tail)
+    };
+    // The noun: the word before a numbering word, or a compound's stem.
+    // English `number` is no such word here: `your number 415-555-0132`
+    // is a phone's (`Order number …` is [`reference_number`]'s).
+    let noun: &[u8] = if [&b"nr"[..], b"no", b"nummer", b"numero"]
+        .iter()
+        .any(|n| w.eq_ignore_ascii_case(n))
+    {
+        // Across one blank or `-` (`Tel.-Nr.`, `Rechnung Nr.`).
+        let gap = run_back(&text[..from], 3, |b| {
+            matches!(b, b' ' | b'\t' | b'.' | b'-')
+        });
+        let nend = from - gap;
+        if gap == 0 {
+            return false;
+        }
+        &text[word(&text[..nend])..nend]
+    } else if let Some(tail) = [&b"nummer"[..], b"number", b"nr"]
+        .iter()
+        .find(|t| ends_in(w, t) && w.len() >= t.len() + 3)
+    {
+        &w[..w.len() - tail.len()]
+    } else {
+        return false;
+    };
+    if noun.len() < 3 || !noun.iter().any(u8::is_ascii_alphabetic) {
+        return false;
+    }
+    let lower = noun.to_ascii_lowercase();
+    !own.iter().any(|o| lower.windows(o.len()).any(|x| x == *o))
 }
 
 /// An SSN printed `AAA GG SSSS` with one blank in each gap, standing alone:
@@ -2159,7 +2272,29 @@ const IBAN_LENGTHS: &[([u8; 2], usize)] = &[
 /// length and letters only in the bank code (the four characters after
 /// the check digits: `gb82west…`, `nl91abna…`): random lowercase hex
 /// (`ad12…`, `be34…`) would otherwise pass mod-97 once in 97.
+#[cfg(test)]
 pub(crate) fn iban_ok(s: &[u8]) -> bool {
+    iban_check(s, false)
+}
+
+/// Whether the key or label right before `start` (across blanks, quotes,
+/// `:` and `=`, eight bytes at most) ends in `iban`, any case (`iban:`,
+/// `payee-iban: `, `"IBAN": "`; issue 36, twelfth round).
+fn iban_label_before(text: &[u8], start: usize) -> bool {
+    let before = &text[..start.min(text.len())];
+    let glue = run_back(before, 8, |b| {
+        matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'=')
+    });
+    let upto = before.len() - glue;
+    glue > 0 && upto >= 4 && before[upto - 4..upto].eq_ignore_ascii_case(b"iban")
+}
+
+/// [`iban_ok`], and with `labelled` (an `iban` key or label right before
+/// it) a candidate written all in lowercase may hold letters in its BBAN
+/// (`iban: ru33 7221 5097 5838 68xv fbxq llnj 0dka z`): unlabelled, a
+/// lowercase run with letters past its first eight bytes is more likely
+/// a hex id that passed the check by chance (1 in 97).
+fn iban_check(s: &[u8], labelled: bool) -> bool {
     // A no-break space (`C2 A0`) may set groups apart too.
     let gap = |i: usize, b: &u8| {
         GAP_BYTES.contains(b)
@@ -2187,7 +2322,7 @@ pub(crate) fn iban_ok(s: &[u8]) -> bool {
         let registered = IBAN_LENGTHS
             .iter()
             .any(|(c, n)| compact.starts_with(c) && compact.len() == *n);
-        if !registered || compact[8..].iter().any(u8::is_ascii_alphabetic) {
+        if !registered || (!labelled && compact[8..].iter().any(u8::is_ascii_alphabetic)) {
             return false;
         }
     }
