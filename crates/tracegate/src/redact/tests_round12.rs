@@ -67,6 +67,25 @@ fn numbering_labels_own_their_numbers() {
     // No noun before the abbreviation, or English `number`: no label.
     redacts_exactly(&r, "Nr. 357-76-1716\n", "357-76-1716", "us_ssn");
     redacts_exactly(&r, "your number 954-637-7270\n", "954-637-7270", "phone");
+    // Fail closed: a label of a noun that names no other thing's number
+    // is no veto, in whatever language (`Festnetz` is a landline).
+    redacts_exactly(&r, "Festnetznummer 954-637-7270\n", "954-637-7270", "phone");
+    redacts_exactly(&r, "Privat Nr. 954-637-7270\n", "954-637-7270", "phone");
+    redacts_exactly(
+        &r,
+        "Versichertennummer 357-76-1716\n",
+        "357-76-1716",
+        "us_ssn",
+    );
+    // A thing's noun followed by the class's own word is the class's label;
+    // the own word counts only after the thing (`Bestell` holds `tel`).
+    redacts_exactly(
+        &r,
+        "Kundentelefonnummer 954-637-7270\n",
+        "954-637-7270",
+        "phone",
+    );
+    keeps(&r, "Bestellnummer 954-637-7270\n");
     // `+` international numbers stay phones whatever the label.
     redacts_exactly(
         &r,

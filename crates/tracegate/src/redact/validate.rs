@@ -1179,9 +1179,67 @@ fn reference_number(text: &[u8], start: usize) -> bool {
         .any(|r| w.eq_ignore_ascii_case(r))
 }
 
-/// The nouns that make a numbering label name an SSN (`SSN Nr.`, `Social
-/// Security No.`, `Sozialversicherungsnummer`): [`numbering_label`] keeps
-/// a number so labelled.
+/// Nouns of things that carry numbers of their own, as a label's first
+/// letters (lowercase ASCII) in the languages traces are written in:
+/// orders, invoices, customers, bookings, parcels, contracts, accounts.
+/// [`numbering_label`] leaves a number so labelled; a label of any other
+/// noun leaves the detector to decide (fail closed).
+const OTHER_NUMBER_NOUNS: &[&[u8]] = &[
+    b"order",
+    b"bestell",
+    b"auftrag",
+    b"commande",
+    b"pedido",
+    b"ordine",
+    b"invoice",
+    b"rechnung",
+    b"factur",
+    b"fattura",
+    b"receipt",
+    b"quittung",
+    b"beleg",
+    b"ticket",
+    b"case",
+    b"vorgang",
+    b"akte",
+    b"dossier",
+    b"customer",
+    b"kunde",
+    b"client",
+    b"booking",
+    b"buchung",
+    b"reserv",
+    b"confirm",
+    b"referen",
+    b"transaction",
+    b"transaktion",
+    b"shipment",
+    b"sendung",
+    b"tracking",
+    b"parcel",
+    b"paket",
+    b"liefer",
+    b"article",
+    b"artikel",
+    b"item",
+    b"product",
+    b"produkt",
+    b"serial",
+    b"serie",
+    b"contract",
+    b"vertrag",
+    b"polic",
+    b"member",
+    b"mitglied",
+    b"account",
+    b"konto",
+    b"project",
+    b"projekt",
+];
+
+/// Words that make a label name an SSN after its noun's first letters
+/// (`Kunden-SSN Nr.`, `Kundensozialversicherungsnummer`):
+/// [`numbering_label`] then leaves the number to the detector.
 const SSN_LABEL_WORDS: &[&[u8]] = &[
     b"ssn",
     b"social",
@@ -1196,9 +1254,9 @@ const SSN_LABEL_WORDS: &[&[u8]] = &[
     b"steuer",
 ];
 
-/// The nouns that make a numbering label name a phone (`Tel. Nr.`,
-/// `Telefonnummer`, `Contact No.`, `Mobile number`, `Rufnummer`):
-/// [`numbering_label`] keeps a number so labelled.
+/// Words that make a label name a phone after its noun's first letters
+/// (`Kundentelefon Nr.`, `Auftragshotline`, `Customer Contact No.`):
+/// [`numbering_label`] then leaves the number to the detector.
 const PHONE_LABEL_WORDS: &[&[u8]] = &[
     b"tel",
     b"phone",
@@ -1228,13 +1286,15 @@ const PHONE_LABEL_WORDS: &[&[u8]] = &[
 /// Whether a numbering label stands right before `start` and names some
 /// other thing's number (issue 36, twelfth round): a noun, then an
 /// abbreviation or a word that numbers it (`Rechnung Nr. 954-637-7270`,
-/// `Factura No. …`, `Kunden Nummer …`; not English `number`), or a compound ending in one
-/// (`Bestellnummer 357-76-1716`, `Auftragsnr …`, `ordernumber`). Such a
-/// label owns the number the way `Order` does ([`reference_number`]),
-/// in any language: only when its noun is one of `own` (the class's own
-/// words: `Telefon Nr.`, `SSN No.`, `Telefonnummer`, `Contact No.`) is
-/// the number the class's. A bare `Nr.` or `No.` with no noun before it
-/// is no label.
+/// `Factura No. …`, `Kunden Nummer …`; not English `number`), or a
+/// compound ending in one (`Bestellnummer 357-76-1716`, `Auftragsnr …`,
+/// `ordernumber`). Such a label owns the number the way `Order` does
+/// ([`reference_number`]), in any language, when its noun starts with one
+/// of [`OTHER_NUMBER_NOUNS`] and the rest of it holds none of `own` (the
+/// class's words: `Kundentelefonnummer` is a phone's label). A label of
+/// any other noun (`Festnetznummer`, `Telefon Nr.`) is no veto: the
+/// number stays the detector's, so an unlisted language or noun costs
+/// precision, never a leak. A bare `Nr.` or `No.` is no label.
 fn numbering_label(text: &[u8], start: usize, own: &[&[u8]]) -> bool {
     let skip =
         |t: &[u8]| t.len() - run_back(t, 4, |b| matches!(b, b' ' | b'\t' | b':' | b'#' | b'.'));
@@ -1270,11 +1330,14 @@ fn numbering_label(text: &[u8], start: usize, own: &[&[u8]]) -> bool {
     } else {
         return false;
     };
-    if noun.len() < 3 || !noun.iter().any(u8::is_ascii_alphabetic) {
+    let Some(thing) = OTHER_NUMBER_NOUNS
+        .iter()
+        .find(|t| noun.len() >= t.len() && noun[..t.len()].eq_ignore_ascii_case(t))
+    else {
         return false;
-    }
-    let lower = noun.to_ascii_lowercase();
-    !own.iter().any(|o| lower.windows(o.len()).any(|x| x == *o))
+    };
+    let rest = noun[thing.len()..].to_ascii_lowercase();
+    !own.iter().any(|o| rest.windows(o.len()).any(|x| x == *o))
 }
 
 /// An SSN printed `AAA GG SSSS` with one blank in each gap, standing alone:
