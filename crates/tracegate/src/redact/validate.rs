@@ -2326,15 +2326,7 @@ const IBAN_LENGTHS: &[([u8; 2], usize)] = &[
     (*b"YE", 30),
 ];
 
-/// ISO 13616: two letters, two check digits, 11-30 more alphanumerics, and
-/// mod-97 of the rearranged number equal to 1. Written in any case; gaps
-/// between groups are not part of the number.
-///
-/// A candidate with no capital letter (`de89370400440532013000`, the form
-/// that hides in lowercase ids) must also have a registered country's
-/// length and letters only in the bank code (the four characters after
-/// the check digits: `gb82west…`, `nl91abna…`): random lowercase hex
-/// (`ad12…`, `be34…`) would otherwise pass mod-97 once in 97.
+/// [`iban_check`] of a candidate with no `iban` label before it.
 #[cfg(test)]
 pub(crate) fn iban_ok(s: &[u8]) -> bool {
     iban_check(s, false)
@@ -2352,11 +2344,20 @@ fn iban_label_before(text: &[u8], start: usize) -> bool {
     glue > 0 && upto >= 4 && before[upto - 4..upto].eq_ignore_ascii_case(b"iban")
 }
 
-/// [`iban_ok`], and with `labelled` (an `iban` key or label right before
-/// it) a candidate written all in lowercase may hold letters in its BBAN
-/// (`iban: ru33 7221 5097 5838 68xv fbxq llnj 0dka z`): unlabelled, a
-/// lowercase run with letters past its first eight bytes is more likely
-/// a hex id that passed the check by chance (1 in 97).
+/// ISO 13616: two letters, two check digits, 11-30 more alphanumerics, and
+/// mod-97 of the rearranged number equal to 1. Written in any case; gaps
+/// between groups are not part of the number.
+///
+/// A candidate with no capital letter (`de89370400440532013000`, the form
+/// that hides in lowercase ids) must also have a registered country's
+/// length and letters only in the bank code (the four characters after
+/// the check digits: `gb82west…`, `nl91abna…`): random lowercase hex
+/// (`ad12…`, `be34…`) would otherwise pass mod-97 once in 97.
+///
+/// With `labelled` (an `iban` key or label right before it) a candidate
+/// written all in lowercase may hold letters in its BBAN too (`iban: ru33
+/// 7221 5097 5838 68xv fbxq llnj 0dka z`): unlabelled, such a run is more
+/// likely a hex id that passed the check by chance.
 fn iban_check(s: &[u8], labelled: bool) -> bool {
     // A no-break space (`C2 A0`) may set groups apart too.
     let gap = |i: usize, b: &u8| {
