@@ -338,15 +338,12 @@ pub fn closed_windows(policy: &Policy) -> HashMap<String, CloseCause> {
     if !audit.path.exists() {
         return HashMap::new();
     }
-    let key = match &audit.key_file {
-        Some(k) => match crate::audit::AuditKey::load(k) {
-            Ok(k) => Some(k),
-            Err(e) => {
-                eprintln!("tracegate: warning: {e}");
-                return HashMap::new();
-            }
-        },
-        None => None,
+    let key = match crate::audit::AuditKey::load_if(audit.key_file.as_deref()) {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("tracegate: warning: {e}");
+            return HashMap::new();
+        }
     };
     match crate::audit::closed_windows(&audit.path, key.as_ref()) {
         Ok(c) => c,
