@@ -272,11 +272,7 @@ fn stream_sealed(
     let written = pipe.finish();
     // The writer's own error first: a closed stdout (`| head`) ends the
     // run quietly, as it does without sealing.
-    let result = match written {
-        Err(e) => Err(e),
-        Ok(()) => result,
-    };
-    finish(result, &tally, name, quiet)
+    finish(written.and(result), &tally, name, quiet)
 }
 
 /// Read the inputs, judge each record, write what may go out to stdout and
