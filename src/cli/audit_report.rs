@@ -277,45 +277,52 @@ fn ending(ended_by: Option<&str>) -> &'static Ending {
         .unwrap_or(&ENDINGS[ENDINGS.len() - 1])
 }
 
-/// The SVG pattern definitions, one per ending that has one.
+/// The SVG pattern definitions, one per ending.
 fn pattern_defs(out: &mut String) {
     out.push_str("<defs>");
     for e in &ENDINGS {
-        let lines = match e.pattern {
-            "diag" => "<path d=\"M0 8 L8 0\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
-            "cross" => "<path d=\"M0 8 L8 0 M0 0 L8 8\" stroke=\"#fff\" stroke-width=\"1.2\"/>",
-            "dots" => "<circle cx=\"4\" cy=\"4\" r=\"1.4\" fill=\"#fff\"/>",
-            "vert" => "<path d=\"M4 0 L4 8\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
-            "horiz" => "<path d=\"M0 4 L8 4\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
-            _ => "",
-        };
-        let _ = write!(
-            out,
-            "<pattern id=\"p-{}\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\">\
-             <rect width=\"8\" height=\"8\" fill=\"{}\"/>{lines}</pattern>",
-            e.key, e.fill
-        );
+        pattern(out, e, 'p');
     }
     out.push_str("</defs>");
 }
 
+/// The legend swatch's pattern (its own id: a legend drawn in another SVG
+/// cannot use the timeline's definitions reliably when printed).
+fn legend_pattern(e: &Ending) -> String {
+    let mut defs = String::from("<defs>");
+    pattern(&mut defs, e, 'l');
+    defs + "</defs>"
+}
+
+/// `e`'s SVG pattern, with the id `{prefix}-{key}`.
+fn pattern(out: &mut String, e: &Ending, prefix: char) {
+    let lines = match e.pattern {
+        "diag" => "<path d=\"M0 8 L8 0\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
+        "cross" => "<path d=\"M0 8 L8 0 M0 0 L8 8\" stroke=\"#fff\" stroke-width=\"1.2\"/>",
+        "dots" => "<circle cx=\"4\" cy=\"4\" r=\"1.4\" fill=\"#fff\"/>",
+        "vert" => "<path d=\"M4 0 L4 8\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
+        "horiz" => "<path d=\"M0 4 L8 4\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
+        _ => "",
+    };
+    let _ = write!(
+        out,
+        "<pattern id=\"{prefix}-{}\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\">\
+             <rect width=\"8\" height=\"8\" fill=\"{}\"/>{lines}</pattern>",
+        e.key, e.fill
+    );
+}
+
+/// The member at `path` below `v`.
+fn at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(v, |v, p| v.get(p))
+}
+
 fn s<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
-    let mut v = v;
-    for p in path {
-        v = v.get(p)?;
-    }
-    v.as_str()
+    at(v, path)?.as_str()
 }
 
 fn n(v: &Value, path: &[&str]) -> u64 {
-    let mut v = v;
-    for p in path {
-        match v.get(p) {
-            Some(x) => v = x,
-            None => return 0,
-        }
-    }
-    v.as_u64().unwrap_or(0)
+    at(v, path).and_then(Value::as_u64).unwrap_or(0)
 }
 
 fn ts(v: Option<&str>) -> Option<Timestamp> {
@@ -724,31 +731,6 @@ fn render(
     }
     out.push_str("</ul></main></body></html>\n");
     out
-}
-
-/// The legend swatch's pattern (its own id: a legend drawn in another SVG
-/// cannot use the timeline's definitions reliably when printed).
-fn legend_pattern(e: &Ending) -> String {
-    let mut defs = String::new();
-    pattern_defs(&mut defs);
-    // Keep only this ending's pattern, renamed.
-    let start = defs.find(&format!("<pattern id=\"p-{}\"", e.key));
-    match start {
-        Some(i) => {
-            let end = defs[i..]
-                .find("</pattern>")
-                .map_or(defs.len(), |j| i + j + "</pattern>".len());
-            format!(
-                "<defs>{}</defs>",
-                defs[i..end].replacen(
-                    &format!("id=\"p-{}\"", e.key),
-                    &format!("id=\"l-{}\"", e.key),
-                    1
-                )
-            )
-        }
-        None => String::new(),
-    }
 }
 
 #[cfg(test)]
