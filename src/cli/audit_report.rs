@@ -22,7 +22,7 @@
 //! Exit codes as `audit export`: 0 for an intact log; 1, 3 or 4 written,
 //! with the verdict at the top of the page, when it is not; 2 on error.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -437,25 +437,15 @@ fn render(
         .iter()
         .flat_map(|b| [b.from, b.to])
         .chain(marks.iter().map(|m| m.at));
-    let (lo, hi) = times.fold((None::<Timestamp>, None::<Timestamp>), |(lo, hi), t| {
-        (
-            Some(lo.map_or(t, |l| l.min(t))),
-            Some(hi.map_or(t, |h| h.max(t))),
-        )
-    });
-    let t0 = since.or(lo);
-    let t1 = until.or(hi);
+    let t0 = since.or(times.clone().min());
+    let t1 = until.or(times.max());
     // Lanes: the policy's, then one per sink, sorted.
-    let mut lanes: BTreeMap<String, ()> = BTreeMap::new();
-    for b in &bars {
-        lanes.insert(b.sink.to_owned(), ());
-    }
-    for m in marks.iter().filter(|m| !m.lane.is_empty()) {
-        lanes.insert(m.lane.clone(), ());
-    }
-    let lanes: Vec<String> = std::iter::once(String::new())
-        .chain(lanes.into_keys())
-        .collect();
+    let sinks = marks
+        .iter()
+        .map(|m| m.lane.as_str())
+        .filter(|l| !l.is_empty());
+    let sinks: BTreeSet<&str> = bars.iter().map(|b| b.sink).chain(sinks).collect();
+    let lanes: Vec<&str> = std::iter::once("").chain(sinks).collect();
 
     let mut out = String::with_capacity(32 * 1024);
     let csp = format!(
@@ -560,10 +550,7 @@ fn render(
                     y + LANE / 2.0 + 4.0,
                     escape(&label),
                 );
-                for b in bars
-                    .iter()
-                    .filter(|b| b.sink == lane.as_str() && !lane.is_empty())
-                {
+                for b in bars.iter().filter(|b| b.sink == *lane && !lane.is_empty()) {
                     let (x0, x1) = (x(b.from), x(b.to));
                     let w = (x1 - x0).max(3.0);
                     let _ = write!(
@@ -604,7 +591,7 @@ fn render(
                     }
                     out.push_str("</g>");
                 }
-                for m in marks.iter().filter(|m| &m.lane == lane) {
+                for m in marks.iter().filter(|m| m.lane == *lane) {
                     let mx = x(m.at);
                     let shape = match m.kind {
                         // A triangle for a denial, a diamond for a reload,
