@@ -99,22 +99,21 @@ impl Stats {
     }
 
     fn add(&mut self, v: Option<f64>) {
-        match v {
-            Some(v) => {
-                self.reproduced += 1;
-                match &mut self.values {
-                    Values::Small(few) if few.len() < EXACT_UP_TO => few.push(v),
-                    Values::Small(few) => {
-                        let mut s = sketch();
-                        few.iter().for_each(|&x| s.add(x));
-                        s.add(v);
-                        self.values = Values::Sketch(s);
-                    }
-                    Values::Sketch(s) => s.add(v),
-                    Values::Exact(all) => all.push(v),
-                }
+        let Some(v) = v else {
+            self.not_reproduced += 1;
+            return;
+        };
+        self.reproduced += 1;
+        match &mut self.values {
+            Values::Small(few) if few.len() < EXACT_UP_TO => few.push(v),
+            Values::Small(few) => {
+                let mut s = sketch();
+                few.iter().for_each(|&x| s.add(x));
+                s.add(v);
+                self.values = Values::Sketch(s);
             }
-            None => self.not_reproduced += 1,
+            Values::Sketch(s) => s.add(v),
+            Values::Exact(all) => all.push(v),
         }
     }
 
@@ -263,22 +262,16 @@ impl Summary {
         let Some(group) = self.groups.get_mut(g) else {
             return;
         };
-        let stats = match group.intervals.iter().position(|(n, _)| &**n == name) {
-            Some(i) => &mut group.intervals[i].1,
+        match group.intervals.iter_mut().find(|(n, _)| &**n == name) {
+            Some((_, stats)) => stats.add(v),
             None if room => {
                 self.cells += 1;
-                group.intervals.push((Box::from(name), Stats::new(mode)));
-                match group.intervals.last_mut() {
-                    Some(last) => &mut last.1,
-                    None => return,
-                }
+                let mut stats = Stats::new(mode);
+                stats.add(v);
+                group.intervals.push((Box::from(name), stats));
             }
-            None => {
-                self.omitted_intervals += 1;
-                return;
-            }
-        };
-        stats.add(v);
+            None => self.omitted_intervals += 1,
+        }
     }
 
     /// Adds one audited record.
