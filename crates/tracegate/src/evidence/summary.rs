@@ -35,6 +35,7 @@
 //! 20 MiB in the worst case, and a few KiB for the usual handful of routes.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -452,29 +453,25 @@ impl SummaryBatch {
             facts.route_id().map(Box::from),
             facts.model_id().map(Box::from),
         );
-        let g = match self.group_index.get(&key) {
-            Some(&g) => g,
-            None => {
-                let g = self.groups.len() as u32;
-                self.groups.push(key.clone());
-                self.group_index.insert(key, g);
-                g
-            }
-        };
+        let g = intern(&mut self.groups, &mut self.group_index, key);
         self.items.push(Item::Record(g));
         for (name, v) in facts.intervals() {
             let n = match self.name_index.get(name) {
                 Some(&n) => n,
-                None => {
-                    let n = self.names.len() as u32;
-                    self.names.push(Box::from(name));
-                    self.name_index.insert(Box::from(name), n);
-                    n
-                }
+                None => intern(&mut self.names, &mut self.name_index, Box::from(name)),
             };
             self.items.push(Item::Interval(n, v));
         }
     }
+}
+
+/// The number of `key` in `list` (which `index` maps each of its keys to),
+/// pushed there first when it is new.
+fn intern<K: Hash + Eq + Clone>(list: &mut Vec<K>, index: &mut HashMap<K, u32>, key: K) -> u32 {
+    *index.entry(key).or_insert_with_key(|k| {
+        list.push(k.clone());
+        (list.len() - 1) as u32
+    })
 }
 
 #[cfg(test)]
