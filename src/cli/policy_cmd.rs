@@ -448,11 +448,8 @@ pub fn describe_allowlists(p: &Policy) -> String {
             Some(f) if set_replaces(p, path) => format!(", replacing the built-in rules ({f})"),
             _ => String::new(),
         };
-        let n = set.len();
-        s.push_str(&format!(
-            "  [{path}] {n} rule{}{how}\n",
-            if n == 1 { "" } else { "s" }
-        ));
+        let rules = crate::io_text::counted(set.len() as u64, "rule", "rules");
+        s.push_str(&format!("  [{path}] {rules}{how}\n"));
         groups.sort_by_key(|(f, _)| f != "built-in");
         for (from, names) in groups {
             s.push_str(&format!("    {from}: {}\n", names.join(", ")));
