@@ -578,65 +578,63 @@ pub(crate) fn log_lease(
     enable: bool,
     ts: Timestamp,
 ) -> Result<Lease, AuditError> {
-    {
-        let w = claim.window;
-        ledger.transact(ts, |book| {
-            if let Some(cause) = book.closed().get(&w.id) {
-                return (Vec::new(), Lease::Closed(*cause));
+    let w = claim.window;
+    ledger.transact(ts, |book| {
+        if let Some(cause) = book.closed().get(&w.id) {
+            return (Vec::new(), Lease::Closed(*cause));
+        }
+        let mut events = Vec::new();
+        if !budget.is_bounded() {
+            if enable {
+                events.push(enabled(w));
             }
-            let mut events = Vec::new();
-            if !budget.is_bounded() {
-                if enable {
-                    events.push(enabled(w));
-                }
-                return (events, Lease::Granted(Units::UNLIMITED));
+            return (events, Lease::Granted(Units::UNLIMITED));
+        }
+        let state = book.window(&w.id);
+        let left = state.left(budget);
+        let others = state.outstanding().zip(claim.leased, u64::saturating_sub);
+        let fits = |left: u64, need: u64, bounded: bool| !bounded || need <= left;
+        let bounded = (budget.records.is_some(), budget.bytes.is_some());
+        if fits(left.records, need.records, bounded.0)
+            && fits(left.bytes, need.bytes, bounded.1)
+            && (!bounded.0 || left.records > 0)
+            && (!bounded.1 || left.bytes > 0)
+        {
+            let records = budget
+                .records
+                .map(|_| lease_size(left.records, need.records.max(1), LEASE_CAP_RECORDS));
+            let bytes = budget
+                .bytes
+                .map(|_| lease_size(left.bytes, need.bytes.max(1), LEASE_CAP_BYTES));
+            if enable {
+                events.push(enabled(w));
             }
-            let state = book.window(&w.id);
-            let left = state.left(budget);
-            let others = state.outstanding().zip(claim.leased, u64::saturating_sub);
-            let fits = |left: u64, need: u64, bounded: bool| !bounded || need <= left;
-            let bounded = (budget.records.is_some(), budget.bytes.is_some());
-            if fits(left.records, need.records, bounded.0)
-                && fits(left.bytes, need.bytes, bounded.1)
-                && (!bounded.0 || left.records > 0)
-                && (!bounded.1 || left.bytes > 0)
-            {
-                let records = budget
-                    .records
-                    .map(|_| lease_size(left.records, need.records.max(1), LEASE_CAP_RECORDS));
-                let bytes = budget
-                    .bytes
-                    .map(|_| lease_size(left.bytes, need.bytes.max(1), LEASE_CAP_BYTES));
-                if enable {
-                    events.push(enabled(w));
-                }
-                events.push(AuditEvent::BudgetLeased {
-                    window: w.id.clone(),
-                    sink: w.sink.clone(),
-                    holder: claim.holder.to_owned(),
-                    records,
-                    bytes,
-                });
-                let granted =
-                    budget.unbounded_as_max(Units::new(records.unwrap_or(0), bytes.unwrap_or(0)));
-                return (events, Lease::Granted(granted));
+            events.push(AuditEvent::BudgetLeased {
+                window: w.id.clone(),
+                sink: w.sink.clone(),
+                holder: claim.holder.to_owned(),
+                records,
+                bytes,
+            });
+            let granted =
+                budget.unbounded_as_max(Units::new(records.unwrap_or(0), bytes.unwrap_or(0)));
+            return (events, Lease::Granted(granted));
+        }
+        // SECURITY: with nothing held by anyone (this gate's own lease
+        // is spent in that measure too) no gate can ever spend again:
+        // the window is closed for good.
+        let mine = claim.free();
+        let mine_empty = (bounded.0 && mine.records == 0) || (bounded.1 && mine.bytes == 0);
+        if mine_empty && exhausted(budget, left, others) {
+            if !enable {
+                events.push(release_event(claim));
             }
-            // SECURITY: with nothing held by anyone (this gate's own lease
-            // is spent in that measure too) no gate can ever spend again:
-            // the window is closed for good.
-            let mine = claim.free();
-            let mine_empty = (bounded.0 && mine.records == 0) || (bounded.1 && mine.bytes == 0);
-            if mine_empty && exhausted(budget, left, others) {
-                if !enable {
-                    events.push(release_event(claim));
-                }
-                events.push(spent_for_good(w));
-                return (events, Lease::Spent);
-            }
-            let held = (bounded.0 && others.records > 0) || (bounded.1 && others.bytes > 0);
-            (events, if held { Lease::Busy } else { Lease::Short })
-        })
-    }
+            events.push(spent_for_good(w));
+            return (events, Lease::Spent);
+        }
+        let held = (bounded.0 && others.records > 0) || (bounded.1 && others.bytes > 0);
+        (events, if held { Lease::Busy } else { Lease::Short })
+    })
 }
 
 /// A release into the audit log under `budget` (see [`log_lease`]).
@@ -646,24 +644,22 @@ pub(crate) fn log_release(
     budget: Budget,
     ts: Timestamp,
 ) -> Result<(), AuditError> {
-    {
-        let w = claim.window;
-        ledger.transact(ts, |book| {
-            let mut events = vec![release_event(claim)];
-            if budget.is_bounded() && !book.closed().contains_key(&w.id) {
-                let state = book.window(&w.id);
-                // After this release: what is left gains what it gives back.
-                let free = claim.free();
-                let left = state.left(budget);
-                let left = left.zip(free, u64::saturating_add);
-                let others = state.outstanding().zip(claim.leased, u64::saturating_sub);
-                if exhausted(budget, left, others) {
-                    events.push(spent_for_good(w));
-                }
+    let w = claim.window;
+    ledger.transact(ts, |book| {
+        let mut events = vec![release_event(claim)];
+        if budget.is_bounded() && !book.closed().contains_key(&w.id) {
+            let state = book.window(&w.id);
+            // After this release: what is left gains what it gives back.
+            let free = claim.free();
+            let left = state.left(budget);
+            let left = left.zip(free, u64::saturating_add);
+            let others = state.outstanding().zip(claim.leased, u64::saturating_sub);
+            if exhausted(budget, left, others) {
+                events.push(spent_for_good(w));
             }
-            (events, ())
-        })
-    }
+        }
+        (events, ())
+    })
 }
 
 pub(crate) fn release_event(claim: Claim<'_>) -> AuditEvent {
