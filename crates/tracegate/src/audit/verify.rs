@@ -388,10 +388,8 @@ pub fn verify_signed(
     if matches!(status, VerifyStatus::Tampered { .. }) {
         return Ok(scan.report(status));
     }
-    let status = match &anchor_state {
-        Some(a) => judge_anchor(&scan, a, &checkpoint).unwrap_or(status),
-        None => status,
-    };
+    let anchored = anchor_state.and_then(|a| judge_anchor(&scan, &a, &checkpoint));
+    let status = anchored.unwrap_or(status);
     if matches!(status, VerifyStatus::Tampered { .. }) {
         return Ok(scan.report(status));
     }
