@@ -75,19 +75,13 @@ pub fn run(cmd: &PolicyCommand) -> u8 {
     match cmd {
         PolicyCommand::Check {
             policy,
-            format: ErrorFormat::Json,
-            ..
-        } => check_json(policy, true),
-        PolicyCommand::Check {
-            policy,
-            error_format: ErrorFormat::Text,
-            ..
-        } => check(policy),
-        PolicyCommand::Check {
-            policy,
-            error_format: ErrorFormat::Json,
-            ..
-        } => check_json(policy, false),
+            error_format,
+            format,
+        } => match (format, error_format) {
+            (ErrorFormat::Json, _) => check_json(policy, true),
+            (_, ErrorFormat::Text) => check(policy),
+            (_, ErrorFormat::Json) => check_json(policy, false),
+        },
         PolicyCommand::Init { dir, otel_genai } => init(dir, *otel_genai),
         PolicyCommand::PrintDefault => {
             print!("{}", crate::policy::defaults::text());
