@@ -109,11 +109,7 @@ pub fn status_json(p: &Pipeline) -> Value {
                 "full_allowed": s.capture.is_some(),
                 // Whether full-level content for it is sealed to `seal_to`
                 // recipients (never the keys themselves).
-                "sealed": active
-                    .policy
-                    .sinks()
-                    .iter()
-                    .any(|p| p.name == s.name && !p.seal_to.is_empty()),
+                "sealed": active.policy.sink(&s.name).is_some_and(|p| !p.seal_to.is_empty()),
                 "healthy": error.is_none(),
                 "error": error,
                 "records_in": ld(&c.records_in),
