@@ -189,9 +189,9 @@ impl Follow for Book {
                 bytes,
                 ..
             } => {
+                let got = Units::new(records.unwrap_or(0), bytes.unwrap_or(0));
                 let w = self.windows.entry(window.clone()).or_default();
-                w.leased.records = w.leased.records.saturating_add(records.unwrap_or(0));
-                w.leased.bytes = w.leased.bytes.saturating_add(bytes.unwrap_or(0));
+                w.leased = w.leased.zip(got, u64::saturating_add);
                 let name = format!("{}/{holder}", entry.replica_id.as_deref().unwrap_or("-"));
                 let h = self
                     .holders
@@ -199,8 +199,7 @@ impl Follow for Book {
                     .or_default()
                     .entry(name)
                     .or_default();
-                h.records = h.records.saturating_add(records.unwrap_or(0));
-                h.bytes = h.bytes.saturating_add(bytes.unwrap_or(0));
+                *h = h.zip(got, u64::saturating_add);
             }
             AuditEvent::WindowReleased {
                 window,
@@ -211,10 +210,10 @@ impl Follow for Book {
                 ..
             } => {
                 let w = self.windows.entry(window.clone()).or_default();
-                w.spent.records = w.spent.records.saturating_add(*spent_records);
-                w.spent.bytes = w.spent.bytes.saturating_add(*spent_bytes);
-                w.returned.records = w.returned.records.saturating_add(*returned_records);
-                w.returned.bytes = w.returned.bytes.saturating_add(*returned_bytes);
+                let spent = Units::new(*spent_records, *spent_bytes);
+                let returned = Units::new(*returned_records, *returned_bytes);
+                w.spent = w.spent.zip(spent, u64::saturating_add);
+                w.returned = w.returned.zip(returned, u64::saturating_add);
             }
             AuditEvent::WindowClosed { window, cause, .. } => {
                 if *cause == CloseCause::Shutdown {

@@ -182,14 +182,9 @@ impl FleetState {
         let mut taken = Units::default();
         let mut spent = Units::default();
         for h in self.holders.values() {
-            taken.records = taken
-                .records
-                .saturating_add(h.leased.records.saturating_sub(h.returned.records));
-            taken.bytes = taken
-                .bytes
-                .saturating_add(h.leased.bytes.saturating_sub(h.returned.bytes));
-            spent.records = spent.records.saturating_add(h.spent.records);
-            spent.bytes = spent.bytes.saturating_add(h.spent.bytes);
+            let held = h.leased.zip(h.returned, u64::saturating_sub);
+            taken = taken.zip(held, u64::saturating_add);
+            spent = spent.zip(h.spent, u64::saturating_add);
         }
         (taken, spent)
     }
@@ -556,8 +551,7 @@ pub fn release(
 pub fn unlease(state: &FleetState, holder: &str, granted: Units) -> FleetState {
     let mut s = state.clone();
     if let Some(h) = s.holders.get_mut(holder) {
-        h.leased.records = h.leased.records.saturating_sub(granted.records);
-        h.leased.bytes = h.leased.bytes.saturating_sub(granted.bytes);
+        h.leased = h.leased.zip(granted, u64::saturating_sub);
     }
     s.seq = s.seq.saturating_add(1);
     s

@@ -1240,8 +1240,7 @@ impl Capture {
                 self.stats.leases += 1;
                 match &mut self.open {
                     Some(o) if o.epoch == epoch => {
-                        o.leased.records = o.leased.records.saturating_add(leased.records);
-                        o.leased.bytes = o.leased.bytes.saturating_add(leased.bytes);
+                        o.leased = o.leased.zip(leased, u64::saturating_add);
                         o.last_lease = leased;
                     }
                     _ => self.pending.push_back(Pending::Release {
