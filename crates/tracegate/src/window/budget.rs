@@ -96,18 +96,10 @@ impl Budget {
 
     /// `units` with the unbounded measures set to "no limit".
     pub fn unbounded_as_max(self, units: Units) -> Units {
-        Units {
-            records: if self.records.is_some() {
-                units.records
-            } else {
-                u64::MAX
-            },
-            bytes: if self.bytes.is_some() {
-                units.bytes
-            } else {
-                u64::MAX
-            },
-        }
+        Units::new(
+            self.records.map_or(u64::MAX, |_| units.records),
+            self.bytes.map_or(u64::MAX, |_| units.bytes),
+        )
     }
 }
 

@@ -442,12 +442,11 @@ pub fn lease(state: Option<&FleetState>, def: &str, ask: Ask<'_>) -> LeaseStep {
     let b = ask.budget;
     let bounded = (b.records.is_some(), b.bytes.is_some());
     let (taken, _) = s.totals();
-    let fleet_left = Units {
-        records: b
-            .records
+    let fleet_left = Units::new(
+        b.records
             .map_or(u64::MAX, |m| m.saturating_sub(taken.records)),
-        bytes: b.bytes.map_or(u64::MAX, |m| m.saturating_sub(taken.bytes)),
-    };
+        b.bytes.map_or(u64::MAX, |m| m.saturating_sub(taken.bytes)),
+    );
     // SECURITY: never more than what is left of the whole budget by this
     // replica's own log, whatever the state says the fleet took.
     let left = fleet_left.zip(ask.local_left, u64::min);
