@@ -532,23 +532,18 @@ fn render(
             }
             for (i, lane) in lanes.iter().enumerate() {
                 let y = AXIS + LANE * i as f64;
-                let label = if lane.is_empty() {
-                    "policy".to_owned()
-                } else {
-                    format!("sink {lane}")
+                let (id, label) = match *lane {
+                    "" => ("policy".to_owned(), "policy".to_owned()),
+                    sink => (escape(sink), escape(&format!("sink {sink}"))),
                 };
                 let _ = write!(
                     out,
                     "<g data-lane=\"{}\"><rect x=\"0\" y=\"{y}\" width=\"{WIDTH}\" height=\"{LANE}\" \
                      fill=\"{}\"/><text x=\"6\" y=\"{:.1}\" fill=\"#1a1a1a\">{}</text>",
-                    if lane.is_empty() {
-                        "policy".to_owned()
-                    } else {
-                        escape(lane)
-                    },
+                    id,
                     if i % 2 == 0 { "#f7f7f7" } else { "#ffffff" },
                     y + LANE / 2.0 + 4.0,
-                    escape(&label),
+                    label,
                 );
                 for b in bars.iter().filter(|b| b.sink == *lane && !lane.is_empty()) {
                     let (x0, x1) = (x(b.from), x(b.to));
