@@ -647,10 +647,6 @@ fn audit_report_of_a_scripted_day() {
     let r = report(&tampered, &tpage);
     assert_eq!(r.code, 1, "{}", r.stderr);
     let thtml = std::fs::read_to_string(&tpage).unwrap();
-    if let Ok(d) = std::env::var("H31C_DUMP") {
-        std::fs::write(format!("{d}.html"), &html).unwrap();
-        std::fs::write(format!("{d}.t.html"), &thtml).unwrap();
-    }
     assert!(thtml.contains("data-status=\"tampered\""), "{thtml}");
     assert!(
         thtml.contains("WARNING: the audit log has been tampered with"),
