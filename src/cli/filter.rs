@@ -248,9 +248,7 @@ fn stream_sealed(
         };
         match capture.seal(bytes, &mut |_| false) {
             Ok(_) => return Ok(()),
-            Err(_) if tx.failed() => {
-                return Err(io::Error::other("the sealing writer stopped"));
-            }
+            Err(_) if tx.failed() => return Err(io::Error::other("the sealing writer stopped")),
             Err(e) => {
                 // Said once per run; the error's text is fixed (no
                 // record value).
