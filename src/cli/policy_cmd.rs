@@ -200,10 +200,8 @@ pub fn describe_capacity(p: &Policy) -> String {
     }
     for sink in &cap.sinks {
         let limit = p.sink(&sink.sink).and_then(|k| k.max_free_bits.as_ref());
-        match limit {
-            Some(l) => s.push_str(&format!("  sink {} (max_free_bits {l})\n", sink.sink)),
-            None => s.push_str(&format!("  sink {}\n", sink.sink)),
-        }
+        let note = limit.map_or(String::new(), |l| format!(" (max_free_bits {l})"));
+        s.push_str(&format!("  sink {}{note}\n", sink.sink));
         table(&mut s, &sink.formats, limit);
     }
     s
