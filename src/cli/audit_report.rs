@@ -22,7 +22,7 @@
 //! Exit codes as `audit export`: 0 for an intact log; 1, 3 or 4 written,
 //! with the verdict at the top of the page, when it is not; 2 on error.
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
@@ -277,45 +277,52 @@ fn ending(ended_by: Option<&str>) -> &'static Ending {
         .unwrap_or(&ENDINGS[ENDINGS.len() - 1])
 }
 
-/// The SVG pattern definitions, one per ending that has one.
+/// The SVG pattern definitions, one per ending.
 fn pattern_defs(out: &mut String) {
     out.push_str("<defs>");
     for e in &ENDINGS {
-        let lines = match e.pattern {
-            "diag" => "<path d=\"M0 8 L8 0\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
-            "cross" => "<path d=\"M0 8 L8 0 M0 0 L8 8\" stroke=\"#fff\" stroke-width=\"1.2\"/>",
-            "dots" => "<circle cx=\"4\" cy=\"4\" r=\"1.4\" fill=\"#fff\"/>",
-            "vert" => "<path d=\"M4 0 L4 8\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
-            "horiz" => "<path d=\"M0 4 L8 4\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
-            _ => "",
-        };
-        let _ = write!(
-            out,
-            "<pattern id=\"p-{}\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\">\
-             <rect width=\"8\" height=\"8\" fill=\"{}\"/>{lines}</pattern>",
-            e.key, e.fill
-        );
+        pattern(out, e, 'p');
     }
     out.push_str("</defs>");
 }
 
+/// The legend swatch's pattern (its own id: a legend drawn in another SVG
+/// cannot use the timeline's definitions reliably when printed).
+fn legend_pattern(e: &Ending) -> String {
+    let mut defs = String::from("<defs>");
+    pattern(&mut defs, e, 'l');
+    defs + "</defs>"
+}
+
+/// `e`'s SVG pattern, with the id `{prefix}-{key}`.
+fn pattern(out: &mut String, e: &Ending, prefix: char) {
+    let lines = match e.pattern {
+        "diag" => "<path d=\"M0 8 L8 0\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
+        "cross" => "<path d=\"M0 8 L8 0 M0 0 L8 8\" stroke=\"#fff\" stroke-width=\"1.2\"/>",
+        "dots" => "<circle cx=\"4\" cy=\"4\" r=\"1.4\" fill=\"#fff\"/>",
+        "vert" => "<path d=\"M4 0 L4 8\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
+        "horiz" => "<path d=\"M0 4 L8 4\" stroke=\"#fff\" stroke-width=\"1.5\"/>",
+        _ => "",
+    };
+    let _ = write!(
+        out,
+        "<pattern id=\"{prefix}-{}\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\">\
+             <rect width=\"8\" height=\"8\" fill=\"{}\"/>{lines}</pattern>",
+        e.key, e.fill
+    );
+}
+
+/// The member at `path` below `v`.
+fn at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(v, |v, p| v.get(p))
+}
+
 fn s<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
-    let mut v = v;
-    for p in path {
-        v = v.get(p)?;
-    }
-    v.as_str()
+    at(v, path)?.as_str()
 }
 
 fn n(v: &Value, path: &[&str]) -> u64 {
-    let mut v = v;
-    for p in path {
-        match v.get(p) {
-            Some(x) => v = x,
-            None => return 0,
-        }
-    }
-    v.as_u64().unwrap_or(0)
+    at(v, path).and_then(Value::as_u64).unwrap_or(0)
 }
 
 fn ts(v: Option<&str>) -> Option<Timestamp> {
@@ -430,25 +437,15 @@ fn render(
         .iter()
         .flat_map(|b| [b.from, b.to])
         .chain(marks.iter().map(|m| m.at));
-    let (lo, hi) = times.fold((None::<Timestamp>, None::<Timestamp>), |(lo, hi), t| {
-        (
-            Some(lo.map_or(t, |l| l.min(t))),
-            Some(hi.map_or(t, |h| h.max(t))),
-        )
-    });
-    let t0 = since.or(lo);
-    let t1 = until.or(hi);
+    let t0 = since.or(times.clone().min());
+    let t1 = until.or(times.max());
     // Lanes: the policy's, then one per sink, sorted.
-    let mut lanes: BTreeMap<String, ()> = BTreeMap::new();
-    for b in &bars {
-        lanes.insert(b.sink.to_owned(), ());
-    }
-    for m in marks.iter().filter(|m| !m.lane.is_empty()) {
-        lanes.insert(m.lane.clone(), ());
-    }
-    let lanes: Vec<String> = std::iter::once(String::new())
-        .chain(lanes.into_keys())
-        .collect();
+    let sinks = marks
+        .iter()
+        .map(|m| m.lane.as_str())
+        .filter(|l| !l.is_empty());
+    let sinks: BTreeSet<&str> = bars.iter().map(|b| b.sink).chain(sinks).collect();
+    let lanes: Vec<&str> = std::iter::once("").chain(sinks).collect();
 
     let mut out = String::with_capacity(32 * 1024);
     let csp = format!(
@@ -535,28 +532,20 @@ fn render(
             }
             for (i, lane) in lanes.iter().enumerate() {
                 let y = AXIS + LANE * i as f64;
-                let label = if lane.is_empty() {
-                    "policy".to_owned()
-                } else {
-                    format!("sink {lane}")
+                let (id, label) = match *lane {
+                    "" => ("policy".to_owned(), "policy".to_owned()),
+                    sink => (escape(sink), escape(&format!("sink {sink}"))),
                 };
                 let _ = write!(
                     out,
                     "<g data-lane=\"{}\"><rect x=\"0\" y=\"{y}\" width=\"{WIDTH}\" height=\"{LANE}\" \
                      fill=\"{}\"/><text x=\"6\" y=\"{:.1}\" fill=\"#1a1a1a\">{}</text>",
-                    if lane.is_empty() {
-                        "policy".to_owned()
-                    } else {
-                        escape(lane)
-                    },
+                    id,
                     if i % 2 == 0 { "#f7f7f7" } else { "#ffffff" },
                     y + LANE / 2.0 + 4.0,
-                    escape(&label),
+                    label,
                 );
-                for b in bars
-                    .iter()
-                    .filter(|b| b.sink == lane.as_str() && !lane.is_empty())
-                {
+                for b in bars.iter().filter(|b| b.sink == *lane && !lane.is_empty()) {
                     let (x0, x1) = (x(b.from), x(b.to));
                     let w = (x1 - x0).max(3.0);
                     let _ = write!(
@@ -597,7 +586,7 @@ fn render(
                     }
                     out.push_str("</g>");
                 }
-                for m in marks.iter().filter(|m| &m.lane == lane) {
+                for m in marks.iter().filter(|m| m.lane == *lane) {
                     let mx = x(m.at);
                     let shape = match m.kind {
                         // A triangle for a denial, a diamond for a reload,
@@ -724,31 +713,6 @@ fn render(
     }
     out.push_str("</ul></main></body></html>\n");
     out
-}
-
-/// The legend swatch's pattern (its own id: a legend drawn in another SVG
-/// cannot use the timeline's definitions reliably when printed).
-fn legend_pattern(e: &Ending) -> String {
-    let mut defs = String::new();
-    pattern_defs(&mut defs);
-    // Keep only this ending's pattern, renamed.
-    let start = defs.find(&format!("<pattern id=\"p-{}\"", e.key));
-    match start {
-        Some(i) => {
-            let end = defs[i..]
-                .find("</pattern>")
-                .map_or(defs.len(), |j| i + j + "</pattern>".len());
-            format!(
-                "<defs>{}</defs>",
-                defs[i..end].replacen(
-                    &format!("id=\"p-{}\"", e.key),
-                    &format!("id=\"l-{}\"", e.key),
-                    1
-                )
-            )
-        }
-        None => String::new(),
-    }
 }
 
 #[cfg(test)]

@@ -107,20 +107,14 @@ pub fn run(args: &VerifyArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
         4 => 1,
         _ => 0,
     };
-    let mut code = 0u8;
-    for f in &files {
-        let c = run_one(args, f, stdout, stderr);
-        if rank(c) > rank(code) {
-            code = c;
-        }
-    }
+    let mut codes: Vec<u8> = files
+        .iter()
+        .map(|f| run_one(args, f, stdout, stderr))
+        .collect();
     if args.fleet {
-        let c = run_fleet(args, &files, stdout, stderr);
-        if rank(c) > rank(code) {
-            code = c;
-        }
+        codes.push(run_fleet(args, &files, stdout, stderr));
     }
-    code
+    codes.into_iter().max_by_key(|&c| rank(c)).unwrap_or(0)
 }
 
 /// `--fleet`: per window, the total spent across every log.

@@ -140,13 +140,16 @@ pub fn run(args: &CheckArgs) -> u8 {
     } else {
         exit::OK
     };
-    match outcome.error {
-        None => {}
-        Some(e) if is_broken_pipe(&e) || check_par::is_stopped(&e) => return code,
-        Some(e) => {
-            super::report_error(&anyhow::Error::new(e).context("cannot write findings"));
-            return exit::ERROR;
+    // A closed stdout, or `-q`'s early stop, ends the run with its code.
+    let failed = |e: io::Error| {
+        if is_broken_pipe(&e) || check_par::is_stopped(&e) {
+            return code;
         }
+        super::report_error(&anyhow::Error::new(e).context("cannot write findings"));
+        exit::ERROR
+    };
+    if let Some(e) = outcome.error {
+        return failed(e);
     }
     if args.quiet {
         return code;
@@ -178,13 +181,8 @@ pub fn run(args: &CheckArgs) -> u8 {
         }
         w.flush()
     })();
-    match closing {
-        Ok(()) => {}
-        Err(e) if is_broken_pipe(&e) => return code,
-        Err(e) => {
-            super::report_error(&anyhow::Error::new(e).context("cannot write findings"));
-            return exit::ERROR;
-        }
+    if let Err(e) = closing {
+        return failed(e);
     }
     let mut line = format!(
         "{}, {}, {} malformed",
@@ -202,11 +200,8 @@ pub fn run(args: &CheckArgs) -> u8 {
         line.push_str(&format!(", in {} files", counts.files));
     }
     if counts.skipped > 0 {
-        line.push_str(&format!(
-            " ({} other file{} in the folders skipped)",
-            counts.skipped,
-            if counts.skipped == 1 { "" } else { "s" }
-        ));
+        let skipped = crate::io_text::counted(counts.skipped, "other file", "other files");
+        line.push_str(&format!(" ({skipped} in the folders skipped)"));
     }
     eprintln!("{line}");
     code

@@ -147,23 +147,19 @@ fn split(body: &[u8]) -> Vec<Body<'_>> {
         return vec![Body::Protobuf(body)];
     }
     let mut tape = crate::record::tape::Tape::new();
-    if tape.scan(trim(body)).is_ok() {
-        return vec![Body::Json(trim(body))];
+    if tape.scan(body.trim_ascii()).is_ok() {
+        return vec![Body::Json(body.trim_ascii())];
     }
     let lines: Vec<&[u8]> = body
         .split(|&b| b == b'\n')
-        .map(trim)
+        .map(<[u8]>::trim_ascii)
         .filter(|l| !l.is_empty())
         .collect();
     if lines.len() > 1 {
         lines.into_iter().map(Body::Json).collect()
     } else {
-        vec![Body::Json(trim(body))]
+        vec![Body::Json(body.trim_ascii())]
     }
-}
-
-fn trim(b: &[u8]) -> &[u8] {
-    b.trim_ascii()
 }
 
 /// A request body by encoding.

@@ -248,9 +248,7 @@ fn stream_sealed(
         };
         match capture.seal(bytes, &mut |_| false) {
             Ok(_) => return Ok(()),
-            Err(_) if tx.failed() => {
-                return Err(io::Error::other("the sealing writer stopped"));
-            }
+            Err(_) if tx.failed() => return Err(io::Error::other("the sealing writer stopped")),
             Err(e) => {
                 // Said once per run; the error's text is fixed (no
                 // record value).
@@ -272,11 +270,7 @@ fn stream_sealed(
     let written = pipe.finish();
     // The writer's own error first: a closed stdout (`| head`) ends the
     // run quietly, as it does without sealing.
-    let result = match written {
-        Err(e) => Err(e),
-        Ok(()) => result,
-    };
-    finish(result, &tally, name, quiet)
+    finish(written.and(result), &tally, name, quiet)
 }
 
 /// Read the inputs, judge each record, write what may go out to stdout and

@@ -271,10 +271,8 @@ impl Inputs {
                     let cause = if e.loop_ancestor().is_some() {
                         "a symbolic link loops back to a folder above it".to_string()
                     } else {
-                        match e.io_error() {
-                            Some(io) => crate::io_text::io_cause(io),
-                            None => e.to_string(),
-                        }
+                        e.io_error()
+                            .map_or_else(|| e.to_string(), crate::io_text::io_cause)
                     };
                     eprintln!("tracegate: cannot read `{at}`: {cause}");
                     self.stats.failed.fetch_add(1, Ordering::Relaxed);
@@ -298,11 +296,10 @@ impl Inputs {
             // look like a folder of clean records: it is an input that
             // was not read (exit 2), not an empty one.
             eprintln!(
-                "tracegate: folder `{}` holds no file matching {}: {} other file{} not read (--glob selects them)",
+                "tracegate: folder `{}` holds no file matching {}: {} not read (--glob selects them)",
                 dir.display(),
                 self.described_globs,
-                skipped,
-                if skipped == 1 { "" } else { "s" },
+                crate::io_text::counted(skipped, "other file", "other files"),
             );
             self.stats.failed.fetch_add(1, Ordering::Relaxed);
         }

@@ -318,10 +318,9 @@ fn report_policy(
         Err(errors) => {
             eprintln!("{errors}");
             eprintln!(
-                "tracegate: policy `{}` is invalid ({} error{})",
+                "tracegate: policy `{}` is invalid ({})",
                 path.display(),
-                errors.0.len(),
-                if errors.0.len() == 1 { "" } else { "s" }
+                crate::io_text::counted(errors.0.len() as u64, "error", "errors")
             );
             None
         }

@@ -75,19 +75,13 @@ pub fn run(cmd: &PolicyCommand) -> u8 {
     match cmd {
         PolicyCommand::Check {
             policy,
-            format: ErrorFormat::Json,
-            ..
-        } => check_json(policy, true),
-        PolicyCommand::Check {
-            policy,
-            error_format: ErrorFormat::Text,
-            ..
-        } => check(policy),
-        PolicyCommand::Check {
-            policy,
-            error_format: ErrorFormat::Json,
-            ..
-        } => check_json(policy, false),
+            error_format,
+            format,
+        } => match (format, error_format) {
+            (ErrorFormat::Json, _) => check_json(policy, true),
+            (_, ErrorFormat::Text) => check(policy),
+            (_, ErrorFormat::Json) => check_json(policy, false),
+        },
         PolicyCommand::Init { dir, otel_genai } => init(dir, *otel_genai),
         PolicyCommand::PrintDefault => {
             print!("{}", crate::policy::defaults::text());
@@ -206,10 +200,8 @@ pub fn describe_capacity(p: &Policy) -> String {
     }
     for sink in &cap.sinks {
         let limit = p.sink(&sink.sink).and_then(|k| k.max_free_bits.as_ref());
-        match limit {
-            Some(l) => s.push_str(&format!("  sink {} (max_free_bits {l})\n", sink.sink)),
-            None => s.push_str(&format!("  sink {}\n", sink.sink)),
-        }
+        let note = limit.map_or(String::new(), |l| format!(" (max_free_bits {l})"));
+        s.push_str(&format!("  sink {}{note}\n", sink.sink));
         table(&mut s, &sink.formats, limit);
     }
     s
@@ -338,15 +330,12 @@ pub fn closed_windows(policy: &Policy) -> HashMap<String, CloseCause> {
     if !audit.path.exists() {
         return HashMap::new();
     }
-    let key = match &audit.key_file {
-        Some(k) => match crate::audit::AuditKey::load(k) {
-            Ok(k) => Some(k),
-            Err(e) => {
-                eprintln!("tracegate: warning: {e}");
-                return HashMap::new();
-            }
-        },
-        None => None,
+    let key = match crate::audit::AuditKey::load_if(audit.key_file.as_deref()) {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("tracegate: warning: {e}");
+            return HashMap::new();
+        }
     };
     match crate::audit::closed_windows(&audit.path, key.as_ref()) {
         Ok(c) => c,
@@ -451,11 +440,8 @@ pub fn describe_allowlists(p: &Policy) -> String {
             Some(f) if set_replaces(p, path) => format!(", replacing the built-in rules ({f})"),
             _ => String::new(),
         };
-        let n = set.len();
-        s.push_str(&format!(
-            "  [{path}] {n} rule{}{how}\n",
-            if n == 1 { "" } else { "s" }
-        ));
+        let rules = crate::io_text::counted(set.len() as u64, "rule", "rules");
+        s.push_str(&format!("  [{path}] {rules}{how}\n"));
         groups.sort_by_key(|(f, _)| f != "built-in");
         for (from, names) in groups {
             s.push_str(&format!("    {from}: {}\n", names.join(", ")));

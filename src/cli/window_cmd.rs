@@ -262,18 +262,16 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
             "the window is longer than `[full] max_window`",
         ));
     }
-    let start = match &args.start {
-        Some(s) => match s.parse::<Timestamp>() {
-            Ok(t) => t,
-            Err(_) => {
-                return Ok(refusal.refuse(
-                    &format!(
-                        "`--start {s}` is not an RFC 3339 time (write it like `2026-12-01T10:00:00Z`)"
-                    ),
-                    "the start is not an RFC 3339 time",
-                ));
-            }
-        },
+    let start = match args.start.as_ref().map(|s| (s, s.parse::<Timestamp>())) {
+        Some((_, Ok(t))) => t,
+        Some((s, Err(_))) => {
+            return Ok(refusal.refuse(
+                &format!(
+                    "`--start {s}` is not an RFC 3339 time (write it like `2026-12-01T10:00:00Z`)"
+                ),
+                "the start is not an RFC 3339 time",
+            ));
+        }
         None => now.round(
             jiff::TimestampRound::new()
                 .smallest(jiff::Unit::Second)

@@ -346,13 +346,8 @@ impl RedisBudget {
         }
         self.fault = None;
         let state = sealed.map(|s| {
-            self.seen.insert(
-                w.id.clone(),
-                Seen {
-                    seq: s.state.seq,
-                    mac: s.mac,
-                },
-            );
+            let (seq, mac) = (s.state.seq, s.mac);
+            self.seen.insert(w.id.clone(), Seen { seq, mac });
             s.state
         });
         Ok((read, state))

@@ -364,10 +364,8 @@ fn start_watcher(
                 let in_policy = if is_dir {
                     p.starts_with(&watch_root)
                 } else {
-                    match p.file_name() {
-                        Some(f) => Some(f) == name.as_deref() || kube(f),
-                        None => true,
-                    }
+                    p.file_name()
+                        .is_none_or(|f| Some(f) == name.as_deref() || kube(f))
                 };
                 in_policy
                     || extra.iter().any(|(dir, file)| {

@@ -54,7 +54,8 @@ pub fn status_json(p: &Pipeline) -> Value {
         .map(|w| {
             // SECURITY: a window the capture barred is shown closed, with
             // its cause, never `active` while nothing goes out full.
-            let state = if open.contains_key(&w.id) {
+            let enabled = open.contains_key(&w.id);
+            let state = if enabled {
                 WindowState::Active
             } else {
                 state_with_floor(w, now, floor, closed.get(&w.sink).unwrap_or(&none))
@@ -67,15 +68,10 @@ pub fn status_json(p: &Pipeline) -> Value {
                 WindowState::Closed(c) => Some(c.as_str()),
                 _ => None,
             };
-            let state = if open.contains_key(&w.id) {
-                "enabled"
-            } else {
-                state.as_str()
-            };
             json!({
                 "id": w.id,
                 "sink": w.sink,
-                "state": state,
+                "state": if enabled { "enabled" } else { state.as_str() },
                 "closed_cause": cause,
                 "start": format_ts(w.start),
                 "end": format_ts(w.end),
@@ -113,11 +109,7 @@ pub fn status_json(p: &Pipeline) -> Value {
                 "full_allowed": s.capture.is_some(),
                 // Whether full-level content for it is sealed to `seal_to`
                 // recipients (never the keys themselves).
-                "sealed": active
-                    .policy
-                    .sinks()
-                    .iter()
-                    .any(|p| p.name == s.name && !p.seal_to.is_empty()),
+                "sealed": active.policy.sink(&s.name).is_some_and(|p| !p.seal_to.is_empty()),
                 "healthy": error.is_none(),
                 "error": error,
                 "records_in": ld(&c.records_in),

@@ -72,9 +72,7 @@ impl Entries<'_> {
         let line = match self.snap.next_line() {
             Ok(Some(l)) => l,
             Ok(None) => return None,
-            Err(e) => {
-                return Some(Err(AuditError::read(&self.path, &e)));
-            }
+            Err(e) => return Some(Err(AuditError::read(&self.path, &e))),
         };
         if !line.complete && !line.too_long {
             return Some(Err(AuditError::TornTail {
@@ -86,12 +84,8 @@ impl Entries<'_> {
             seq,
             kind,
         };
-        let parsed = if line.too_long {
-            None
-        } else {
-            parse_entry(line.body())
-        };
-        let Some(entry) = parsed else {
+        let parsed = (!line.too_long).then(|| parse_entry(line.body()));
+        let Some(entry) = parsed.flatten() else {
             return Some(Err(broken(self.expected, TamperKind::Edited)));
         };
         if entry.seq < self.expected {

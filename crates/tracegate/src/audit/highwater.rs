@@ -62,9 +62,7 @@ pub fn read_high_water(log: &Path) -> Result<Option<Timestamp>, AuditError> {
         Ok(Some(b)) => b,
         Ok(None) => return Ok(None),
         Err(OpenFail::NotRegular) => return Err(invalid("it is not a regular file")),
-        Err(OpenFail::Io(e)) => {
-            return Err(AuditError::read(&path, &e));
-        }
+        Err(OpenFail::Io(e)) => return Err(AuditError::read(&path, &e)),
     };
     if bytes.len() as u64 > MAX_SMALL_FILE {
         return Err(invalid("it is too large"));

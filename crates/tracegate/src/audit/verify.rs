@@ -101,6 +101,7 @@ use std::path::Path;
 use jiff::Timestamp;
 
 use base64::Engine;
+use base64::engine::general_purpose::STANDARD as B64;
 use sha2::{Digest, Sha256};
 
 use super::chain::{AuditKey, ZERO_PREV, link_hash, sha256_hex};
@@ -388,10 +389,8 @@ pub fn verify_signed(
     if matches!(status, VerifyStatus::Tampered { .. }) {
         return Ok(scan.report(status));
     }
-    let status = match &anchor_state {
-        Some(a) => judge_anchor(&scan, a, &checkpoint).unwrap_or(status),
-        None => status,
-    };
+    let anchored = anchor_state.and_then(|a| judge_anchor(&scan, &a, &checkpoint));
+    let status = anchored.unwrap_or(status);
     if matches!(status, VerifyStatus::Tampered { .. }) {
         return Ok(scan.report(status));
     }
@@ -914,9 +913,7 @@ fn follow_rotation(chain: &mut KeyChain, seq: u64, prev: &str, body: &[u8]) -> R
             old.id()
         ));
     }
-    let sig = base64::engine::general_purpose::STANDARD
-        .decode(signature.as_bytes())
-        .unwrap_or_default();
+    let sig = B64.decode(signature.as_bytes()).unwrap_or_default();
     if !old.verify(rotation_statement(seq, prev, &new_key).as_bytes(), &sig) {
         return Err(format!(
             "the rotation at seq {seq} is not signed by the key it retires ({})",

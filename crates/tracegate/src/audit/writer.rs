@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as B64;
 use jiff::Timestamp;
 
 use super::MAX_LINE_BYTES;
@@ -262,13 +264,11 @@ impl<S: LogSink> AuditLog<S> {
         let new_key = new.verifier().to_text();
         let receipt = self.append_made(
             |seq, prev| {
-                use base64::Engine;
                 let statement = rotation_statement(seq, prev, &new_key);
                 AuditEvent::KeyRotated {
                     old_key: old.verifier().to_text(),
                     new_key: new_key.clone(),
-                    signature: base64::engine::general_purpose::STANDARD
-                        .encode(old.sign(statement.as_bytes())),
+                    signature: B64.encode(old.sign(statement.as_bytes())),
                 }
             },
             Some(&new),
@@ -882,9 +882,7 @@ fn rotation_to(line: &[u8], me: &super::sign::VerifierKey) -> Option<super::sign
             signature,
         } if new_key == me.to_text() => {
             let old = super::sign::VerifierKey::parse(&old_key).ok()?;
-            let sig = base64::engine::general_purpose::STANDARD
-                .decode(signature.as_bytes())
-                .ok()?;
+            let sig = B64.decode(signature.as_bytes()).ok()?;
             // SECURITY: a rotation nobody holding the old key signed does
             // not hand the log over.
             old.verify(

@@ -35,6 +35,7 @@
 //! 20 MiB in the worst case, and a few KiB for the usual handful of routes.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -99,22 +100,21 @@ impl Stats {
     }
 
     fn add(&mut self, v: Option<f64>) {
-        match v {
-            Some(v) => {
-                self.reproduced += 1;
-                match &mut self.values {
-                    Values::Small(few) if few.len() < EXACT_UP_TO => few.push(v),
-                    Values::Small(few) => {
-                        let mut s = sketch();
-                        few.iter().for_each(|&x| s.add(x));
-                        s.add(v);
-                        self.values = Values::Sketch(s);
-                    }
-                    Values::Sketch(s) => s.add(v),
-                    Values::Exact(all) => all.push(v),
-                }
+        let Some(v) = v else {
+            self.not_reproduced += 1;
+            return;
+        };
+        self.reproduced += 1;
+        match &mut self.values {
+            Values::Small(few) if few.len() < EXACT_UP_TO => few.push(v),
+            Values::Small(few) => {
+                let mut s = sketch();
+                few.iter().for_each(|&x| s.add(x));
+                s.add(v);
+                self.values = Values::Sketch(s);
             }
-            None => self.not_reproduced += 1,
+            Values::Sketch(s) => s.add(v),
+            Values::Exact(all) => all.push(v),
         }
     }
 
@@ -263,22 +263,16 @@ impl Summary {
         let Some(group) = self.groups.get_mut(g) else {
             return;
         };
-        let stats = match group.intervals.iter().position(|(n, _)| &**n == name) {
-            Some(i) => &mut group.intervals[i].1,
+        match group.intervals.iter_mut().find(|(n, _)| &**n == name) {
+            Some((_, stats)) => stats.add(v),
             None if room => {
                 self.cells += 1;
-                group.intervals.push((Box::from(name), Stats::new(mode)));
-                match group.intervals.last_mut() {
-                    Some(last) => &mut last.1,
-                    None => return,
-                }
+                let mut stats = Stats::new(mode);
+                stats.add(v);
+                group.intervals.push((Box::from(name), stats));
             }
-            None => {
-                self.omitted_intervals += 1;
-                return;
-            }
-        };
-        stats.add(v);
+            None => self.omitted_intervals += 1,
+        }
     }
 
     /// Adds one audited record.
@@ -459,29 +453,25 @@ impl SummaryBatch {
             facts.route_id().map(Box::from),
             facts.model_id().map(Box::from),
         );
-        let g = match self.group_index.get(&key) {
-            Some(&g) => g,
-            None => {
-                let g = self.groups.len() as u32;
-                self.groups.push(key.clone());
-                self.group_index.insert(key, g);
-                g
-            }
-        };
+        let g = intern(&mut self.groups, &mut self.group_index, key);
         self.items.push(Item::Record(g));
         for (name, v) in facts.intervals() {
             let n = match self.name_index.get(name) {
                 Some(&n) => n,
-                None => {
-                    let n = self.names.len() as u32;
-                    self.names.push(Box::from(name));
-                    self.name_index.insert(Box::from(name), n);
-                    n
-                }
+                None => intern(&mut self.names, &mut self.name_index, Box::from(name)),
             };
             self.items.push(Item::Interval(n, v));
         }
     }
+}
+
+/// The number of `key` in `list` (which `index` maps each of its keys to),
+/// pushed there first when it is new.
+fn intern<K: Hash + Eq + Clone>(list: &mut Vec<K>, index: &mut HashMap<K, u32>, key: K) -> u32 {
+    *index.entry(key).or_insert_with_key(|k| {
+        list.push(k.clone());
+        (list.len() - 1) as u32
+    })
 }
 
 #[cfg(test)]

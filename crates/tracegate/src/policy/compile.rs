@@ -1540,11 +1540,8 @@ fn field_rule(ctx: &mut Ctx<'_>, raw: Spanned<RawField>) -> Option<FieldRule> {
         // cannot match a sentence containing abc.
         Some(p) => {
             let key = (p.get_ref().clone(), unicode);
-            let compiled = match ctx.patterns.get(&key) {
-                Some(re) => Ok(re.clone()),
-                None => super::rule::Pattern::compile(p.get_ref(), unicode),
-            };
-            match compiled {
+            let cached = ctx.patterns.get(&key).cloned();
+            match cached.map_or_else(|| super::rule::Pattern::compile(p.get_ref(), unicode), Ok) {
                 Ok(re) => {
                     ctx.patterns.insert(key, re.clone());
                     Some(re)

@@ -203,20 +203,11 @@ pub(crate) fn compile(
         let user: Vec<&str> = cfg.patterns.iter().map(|p| p.regex.as_str()).collect();
         // Built-ins come first in pattern-id order, so their DFAs share the
         // meta regexes' ids.
-        let shapes = if pack_shapes.is_empty() {
-            None
-        } else {
-            Some(Shapes::new(&pack_shapes, &email_pids).map_err(|e| vec![e])?)
-        };
-        let user_scan = if user.is_empty() {
-            None
-        } else {
-            Some(build_combined(
-                &user,
-                MatchKind::LeftmostFirst,
-                Searched::Anywhere,
-            )?)
-        };
+        let shapes = (!pack_shapes.is_empty()).then(|| Shapes::new(&pack_shapes, &email_pids));
+        let shapes = shapes.transpose().map_err(|e| vec![e])?;
+        let user_scan = (!user.is_empty())
+            .then(|| build_combined(&user, MatchKind::LeftmostFirst, Searched::Anywhere))
+            .transpose()?;
         let (meta, meta_later) = if user.is_empty() {
             let later = super::MetaPatterns {
                 others: without_email(&builtin_scans, &email_pids),

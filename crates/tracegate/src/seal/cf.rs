@@ -8,6 +8,8 @@
 //! as it would be without its content. Opening puts the content members
 //! back after the clear ones, each exactly as the gate wrote it.
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD as B64;
 use zeroize::Zeroizing;
 
 use super::{Opener, SealError, SealedValue, Sealer};
@@ -103,14 +105,7 @@ pub fn seal_line_with(
         out.push(b',');
     }
     out.extend_from_slice(SEALED_MEMBER);
-    {
-        use base64::Engine as _;
-        out.extend_from_slice(
-            base64::engine::general_purpose::STANDARD
-                .encode(&sealed)
-                .as_bytes(),
-        );
-    }
+    out.extend_from_slice(B64.encode(&sealed).as_bytes());
     out.extend_from_slice(b"\"}");
     Ok(Some((out, keys)))
 }

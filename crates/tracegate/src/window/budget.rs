@@ -96,18 +96,10 @@ impl Budget {
 
     /// `units` with the unbounded measures set to "no limit".
     pub fn unbounded_as_max(self, units: Units) -> Units {
-        Units {
-            records: if self.records.is_some() {
-                units.records
-            } else {
-                u64::MAX
-            },
-            bytes: if self.bytes.is_some() {
-                units.bytes
-            } else {
-                u64::MAX
-            },
-        }
+        Units::new(
+            self.records.map_or(u64::MAX, |_| units.records),
+            self.bytes.map_or(u64::MAX, |_| units.bytes),
+        )
     }
 }
 
@@ -189,9 +181,9 @@ impl Follow for Book {
                 bytes,
                 ..
             } => {
+                let got = Units::new(records.unwrap_or(0), bytes.unwrap_or(0));
                 let w = self.windows.entry(window.clone()).or_default();
-                w.leased.records = w.leased.records.saturating_add(records.unwrap_or(0));
-                w.leased.bytes = w.leased.bytes.saturating_add(bytes.unwrap_or(0));
+                w.leased = w.leased.zip(got, u64::saturating_add);
                 let name = format!("{}/{holder}", entry.replica_id.as_deref().unwrap_or("-"));
                 let h = self
                     .holders
@@ -199,8 +191,7 @@ impl Follow for Book {
                     .or_default()
                     .entry(name)
                     .or_default();
-                h.records = h.records.saturating_add(records.unwrap_or(0));
-                h.bytes = h.bytes.saturating_add(bytes.unwrap_or(0));
+                *h = h.zip(got, u64::saturating_add);
             }
             AuditEvent::WindowReleased {
                 window,
@@ -211,10 +202,10 @@ impl Follow for Book {
                 ..
             } => {
                 let w = self.windows.entry(window.clone()).or_default();
-                w.spent.records = w.spent.records.saturating_add(*spent_records);
-                w.spent.bytes = w.spent.bytes.saturating_add(*spent_bytes);
-                w.returned.records = w.returned.records.saturating_add(*returned_records);
-                w.returned.bytes = w.returned.bytes.saturating_add(*returned_bytes);
+                let spent = Units::new(*spent_records, *spent_bytes);
+                let returned = Units::new(*returned_records, *returned_bytes);
+                w.spent = w.spent.zip(spent, u64::saturating_add);
+                w.returned = w.returned.zip(returned, u64::saturating_add);
             }
             AuditEvent::WindowClosed { window, cause, .. } => {
                 if *cause == CloseCause::Shutdown {
@@ -578,65 +569,63 @@ pub(crate) fn log_lease(
     enable: bool,
     ts: Timestamp,
 ) -> Result<Lease, AuditError> {
-    {
-        let w = claim.window;
-        ledger.transact(ts, |book| {
-            if let Some(cause) = book.closed().get(&w.id) {
-                return (Vec::new(), Lease::Closed(*cause));
+    let w = claim.window;
+    ledger.transact(ts, |book| {
+        if let Some(cause) = book.closed().get(&w.id) {
+            return (Vec::new(), Lease::Closed(*cause));
+        }
+        let mut events = Vec::new();
+        if !budget.is_bounded() {
+            if enable {
+                events.push(enabled(w));
             }
-            let mut events = Vec::new();
-            if !budget.is_bounded() {
-                if enable {
-                    events.push(enabled(w));
-                }
-                return (events, Lease::Granted(Units::UNLIMITED));
+            return (events, Lease::Granted(Units::UNLIMITED));
+        }
+        let state = book.window(&w.id);
+        let left = state.left(budget);
+        let others = state.outstanding().zip(claim.leased, u64::saturating_sub);
+        let fits = |left: u64, need: u64, bounded: bool| !bounded || need <= left;
+        let bounded = (budget.records.is_some(), budget.bytes.is_some());
+        if fits(left.records, need.records, bounded.0)
+            && fits(left.bytes, need.bytes, bounded.1)
+            && (!bounded.0 || left.records > 0)
+            && (!bounded.1 || left.bytes > 0)
+        {
+            let records = budget
+                .records
+                .map(|_| lease_size(left.records, need.records.max(1), LEASE_CAP_RECORDS));
+            let bytes = budget
+                .bytes
+                .map(|_| lease_size(left.bytes, need.bytes.max(1), LEASE_CAP_BYTES));
+            if enable {
+                events.push(enabled(w));
             }
-            let state = book.window(&w.id);
-            let left = state.left(budget);
-            let others = state.outstanding().zip(claim.leased, u64::saturating_sub);
-            let fits = |left: u64, need: u64, bounded: bool| !bounded || need <= left;
-            let bounded = (budget.records.is_some(), budget.bytes.is_some());
-            if fits(left.records, need.records, bounded.0)
-                && fits(left.bytes, need.bytes, bounded.1)
-                && (!bounded.0 || left.records > 0)
-                && (!bounded.1 || left.bytes > 0)
-            {
-                let records = budget
-                    .records
-                    .map(|_| lease_size(left.records, need.records.max(1), LEASE_CAP_RECORDS));
-                let bytes = budget
-                    .bytes
-                    .map(|_| lease_size(left.bytes, need.bytes.max(1), LEASE_CAP_BYTES));
-                if enable {
-                    events.push(enabled(w));
-                }
-                events.push(AuditEvent::BudgetLeased {
-                    window: w.id.clone(),
-                    sink: w.sink.clone(),
-                    holder: claim.holder.to_owned(),
-                    records,
-                    bytes,
-                });
-                let granted =
-                    budget.unbounded_as_max(Units::new(records.unwrap_or(0), bytes.unwrap_or(0)));
-                return (events, Lease::Granted(granted));
+            events.push(AuditEvent::BudgetLeased {
+                window: w.id.clone(),
+                sink: w.sink.clone(),
+                holder: claim.holder.to_owned(),
+                records,
+                bytes,
+            });
+            let granted =
+                budget.unbounded_as_max(Units::new(records.unwrap_or(0), bytes.unwrap_or(0)));
+            return (events, Lease::Granted(granted));
+        }
+        // SECURITY: with nothing held by anyone (this gate's own lease
+        // is spent in that measure too) no gate can ever spend again:
+        // the window is closed for good.
+        let mine = claim.free();
+        let mine_empty = (bounded.0 && mine.records == 0) || (bounded.1 && mine.bytes == 0);
+        if mine_empty && exhausted(budget, left, others) {
+            if !enable {
+                events.push(release_event(claim));
             }
-            // SECURITY: with nothing held by anyone (this gate's own lease
-            // is spent in that measure too) no gate can ever spend again:
-            // the window is closed for good.
-            let mine = claim.free();
-            let mine_empty = (bounded.0 && mine.records == 0) || (bounded.1 && mine.bytes == 0);
-            if mine_empty && exhausted(budget, left, others) {
-                if !enable {
-                    events.push(release_event(claim));
-                }
-                events.push(spent_for_good(w));
-                return (events, Lease::Spent);
-            }
-            let held = (bounded.0 && others.records > 0) || (bounded.1 && others.bytes > 0);
-            (events, if held { Lease::Busy } else { Lease::Short })
-        })
-    }
+            events.push(spent_for_good(w));
+            return (events, Lease::Spent);
+        }
+        let held = (bounded.0 && others.records > 0) || (bounded.1 && others.bytes > 0);
+        (events, if held { Lease::Busy } else { Lease::Short })
+    })
 }
 
 /// A release into the audit log under `budget` (see [`log_lease`]).
@@ -646,24 +635,22 @@ pub(crate) fn log_release(
     budget: Budget,
     ts: Timestamp,
 ) -> Result<(), AuditError> {
-    {
-        let w = claim.window;
-        ledger.transact(ts, |book| {
-            let mut events = vec![release_event(claim)];
-            if budget.is_bounded() && !book.closed().contains_key(&w.id) {
-                let state = book.window(&w.id);
-                // After this release: what is left gains what it gives back.
-                let free = claim.free();
-                let left = state.left(budget);
-                let left = left.zip(free, u64::saturating_add);
-                let others = state.outstanding().zip(claim.leased, u64::saturating_sub);
-                if exhausted(budget, left, others) {
-                    events.push(spent_for_good(w));
-                }
+    let w = claim.window;
+    ledger.transact(ts, |book| {
+        let mut events = vec![release_event(claim)];
+        if budget.is_bounded() && !book.closed().contains_key(&w.id) {
+            let state = book.window(&w.id);
+            // After this release: what is left gains what it gives back.
+            let free = claim.free();
+            let left = state.left(budget);
+            let left = left.zip(free, u64::saturating_add);
+            let others = state.outstanding().zip(claim.leased, u64::saturating_sub);
+            if exhausted(budget, left, others) {
+                events.push(spent_for_good(w));
             }
-            (events, ())
-        })
-    }
+        }
+        (events, ())
+    })
 }
 
 pub(crate) fn release_event(claim: Claim<'_>) -> AuditEvent {

@@ -182,14 +182,9 @@ impl FleetState {
         let mut taken = Units::default();
         let mut spent = Units::default();
         for h in self.holders.values() {
-            taken.records = taken
-                .records
-                .saturating_add(h.leased.records.saturating_sub(h.returned.records));
-            taken.bytes = taken
-                .bytes
-                .saturating_add(h.leased.bytes.saturating_sub(h.returned.bytes));
-            spent.records = spent.records.saturating_add(h.spent.records);
-            spent.bytes = spent.bytes.saturating_add(h.spent.bytes);
+            let held = h.leased.zip(h.returned, u64::saturating_sub);
+            taken = taken.zip(held, u64::saturating_add);
+            spent = spent.zip(h.spent, u64::saturating_add);
         }
         (taken, spent)
     }
@@ -447,12 +442,11 @@ pub fn lease(state: Option<&FleetState>, def: &str, ask: Ask<'_>) -> LeaseStep {
     let b = ask.budget;
     let bounded = (b.records.is_some(), b.bytes.is_some());
     let (taken, _) = s.totals();
-    let fleet_left = Units {
-        records: b
-            .records
+    let fleet_left = Units::new(
+        b.records
             .map_or(u64::MAX, |m| m.saturating_sub(taken.records)),
-        bytes: b.bytes.map_or(u64::MAX, |m| m.saturating_sub(taken.bytes)),
-    };
+        b.bytes.map_or(u64::MAX, |m| m.saturating_sub(taken.bytes)),
+    );
     // SECURITY: never more than what is left of the whole budget by this
     // replica's own log, whatever the state says the fleet took.
     let left = fleet_left.zip(ask.local_left, u64::min);
@@ -556,8 +550,7 @@ pub fn release(
 pub fn unlease(state: &FleetState, holder: &str, granted: Units) -> FleetState {
     let mut s = state.clone();
     if let Some(h) = s.holders.get_mut(holder) {
-        h.leased.records = h.leased.records.saturating_sub(granted.records);
-        h.leased.bytes = h.leased.bytes.saturating_sub(granted.bytes);
+        h.leased = h.leased.zip(granted, u64::saturating_sub);
     }
     s.seq = s.seq.saturating_add(1);
     s

@@ -725,8 +725,7 @@ impl Capture {
         {
             return false;
         }
-        open.spent.records = open.spent.records.saturating_add(spent.records);
-        open.spent.bytes = open.spent.bytes.saturating_add(spent.bytes);
+        open.spent = open.spent.zip(spent, u64::saturating_add);
         true
     }
 
@@ -741,10 +740,8 @@ impl Capture {
         if need.fits(grant.allowance) {
             return self.commit(grant, need);
         }
-        match self.refill(grant, need) {
-            Some(g) => self.commit(g, need),
-            None => false,
-        }
+        self.refill(grant, need)
+            .is_some_and(|g| self.commit(g, need))
     }
 
     /// Close the open window, if any, for `cause` (its entry, when the
@@ -1243,8 +1240,7 @@ impl Capture {
                 self.stats.leases += 1;
                 match &mut self.open {
                     Some(o) if o.epoch == epoch => {
-                        o.leased.records = o.leased.records.saturating_add(leased.records);
-                        o.leased.bytes = o.leased.bytes.saturating_add(leased.bytes);
+                        o.leased = o.leased.zip(leased, u64::saturating_add);
                         o.last_lease = leased;
                     }
                     _ => self.pending.push_back(Pending::Release {

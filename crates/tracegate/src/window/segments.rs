@@ -286,13 +286,11 @@ impl Segments {
                 Err(e) => Err(e),
             }
         };
-        let (line, keys, items) = match sealed {
-            Ok(Some(l)) => l,
-            // SECURITY: a full record the sealer finds no content in is
-            // still not written in clear at full level: it is refused, and
-            // goes out standard.
-            Ok(None) => return Err(SegmentError::Seal(SealError::NotAnObject)),
-            Err(e) => return Err(e.into()),
+        // SECURITY: a full record the sealer finds no content in is still
+        // not written in clear at full level: it is refused, and goes out
+        // standard.
+        let Some((line, keys, items)) = sealed? else {
+            return Err(SegmentError::Seal(SealError::NotAnObject));
         };
         let taken = match &cur.header {
             Some(h) => {
@@ -337,12 +335,11 @@ impl Segments {
         } else {
             let attrs = &self.content_attributes;
             let is_attr = |k: &str| crate::policy::content::is_content_attribute(attrs, k);
-            match otlp::seal_request(&mut cur.sealer, record, &is_attr) {
-                Ok(Some(r)) => Some(r.line),
+            match otlp::seal_request(&mut cur.sealer, record, &is_attr)? {
+                Some(r) => Some(r.line),
                 // SECURITY: no content found, or none it can seal: refused,
                 // and the record goes out standard.
-                Ok(None) => return Err(SegmentError::Seal(SealError::NotAnObject)),
-                Err(e) => return Err(e.into()),
+                None => return Err(SegmentError::Seal(SealError::NotAnObject)),
             }
         };
         if let Some(h) = cur.header.take() {

@@ -154,19 +154,17 @@ impl Capacity {
     pub fn of(policy: &Policy) -> Capacity {
         let mut cache = Cache::default();
         let base = formats(policy, &[], &mut cache);
-        let mut sinks = Vec::new();
-        for sink in policy.sinks() {
+        let sinks = policy.sinks().iter().map(|sink| {
             let pseudo = policy.redaction().sink(&sink.name).pseudonymize;
             let formats = if pseudo.is_empty() {
                 base.clone()
             } else {
                 formats(policy, &pseudo, &mut cache)
             };
-            sinks.push(SinkCapacity {
-                sink: sink.name.clone(),
-                formats,
-            });
-        }
+            let sink = sink.name.clone();
+            SinkCapacity { sink, formats }
+        });
+        let sinks = sinks.collect();
         Capacity {
             policy: base,
             sinks,
@@ -362,12 +360,11 @@ impl Walker<'_> {
             "{text}\0{unicode}\0{max_len:?}\0{:?}\0{mode:?}",
             rule.segments
         );
-        if let Some(hit) = self.cache.languages.get(&key) {
-            return hit.clone();
-        }
-        let got = count::count(&text, unicode, max_len, rule.segments.as_ref(), mode);
-        self.cache.languages.insert(key, got.clone());
-        got
+        let counted =
+            self.cache.languages.entry(key).or_insert_with(|| {
+                count::count(&text, unicode, max_len, rule.segments.as_ref(), mode)
+            });
+        counted.clone()
     }
 
     /// The strings of `rule` (at most `cap` bytes when given): log2 of
