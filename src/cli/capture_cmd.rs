@@ -119,7 +119,7 @@ pub fn run(cmd: &CaptureCommand) -> u8 {
         }),
         CaptureCommand::Status { policy } => {
             let engaged = kill_switch_engaged(policy);
-            println!(
+            sayln!(
                 "capture is {} for `{}` ({})",
                 if engaged { "off" } else { "allowed" },
                 policy.display(),
@@ -160,7 +160,7 @@ fn off(policy: &Path, reason: &str) -> anyhow::Result<u8> {
     {
         let _ = d.sync_all();
     }
-    println!(
+    sayln!(
         "full capture is off for `{}` (every gate honours it within a second)\n  marker {}",
         policy.display(),
         path.display()
@@ -171,9 +171,9 @@ fn off(policy: &Path, reason: &str) -> anyhow::Result<u8> {
 fn on(policy: &Path) -> anyhow::Result<u8> {
     let path = kill_switch_path(policy);
     match std::fs::remove_file(&path) {
-        Ok(()) => println!("the kill switch is released; windows it closed stay closed"),
+        Ok(()) => sayln!("the kill switch is released; windows it closed stay closed"),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            println!("the kill switch was not engaged")
+            sayln!("the kill switch was not engaged")
         }
         Err(e) => anyhow::bail!(
             "cannot remove `{}`: {}",

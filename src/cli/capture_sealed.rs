@@ -65,7 +65,7 @@ pub fn keygen(out: &Path) -> anyhow::Result<u8> {
     // first byte.
     let note = " (an existing file is never replaced)";
     super::audit_keys::write_new(out, text.as_bytes(), 0o600, note)?;
-    println!("{}", id.recipient().encode());
+    sayln!("{}", id.recipient().encode());
     eprintln!(
         "identity written to `{}` (keep it secret; the line above is its recipient for `seal_to`)",
         out.display()
@@ -248,7 +248,7 @@ fn read_file(p: &Path) -> anyhow::Result<Vec<u8>> {
 /// `capture ls --audit LOG [CAPTURE...]`.
 pub fn ls(audit: &Path, captures: &[PathBuf]) -> anyhow::Result<u8> {
     let log = read_log(audit)?;
-    println!("segment\tsink\twindow\trecords\tbytes\trecipients\tstate\tread");
+    sayln!("segment\tsink\twindow\trecords\tbytes\trecipients\tstate\tread");
     let mut code = exit::OK;
     let mut listed = std::collections::HashSet::new();
     for p in captures {
@@ -263,7 +263,7 @@ pub fn ls(audit: &Path, captures: &[PathBuf]) -> anyhow::Result<u8> {
                 }
             };
             let read = log.get(&id).map_or(0, |v| v.read);
-            println!(
+            sayln!(
                 "{id}\t{}\t{}\t{}\t{}\t{}\t{}:{} {state}\t{}",
                 f.header.sink,
                 f.header.window,
@@ -291,7 +291,7 @@ pub fn ls(audit: &Path, captures: &[PathBuf]) -> anyhow::Result<u8> {
             .map_or((String::from("?"), String::from("?")), |c| {
                 (c.0.to_string(), c.1.to_string())
             });
-        println!(
+        sayln!(
             "{id}\t{}\t{}\t{records}\t{bytes}\t{}\t{}\t{}",
             v.sink,
             v.window,

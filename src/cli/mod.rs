@@ -1,5 +1,17 @@
 //! The command line: one file per subcommand, thin glue over the library.
 
+/// `print!` for a command's report on stdout, through [`output::say`]: a
+/// reader that went away (`| head`) ends the output quietly instead of a
+/// panic.
+macro_rules! say {
+    ($($t:tt)*) => { $crate::cli::output::say(format_args!($($t)*)) };
+}
+
+/// `println!` through [`output::say`].
+macro_rules! sayln {
+    ($($t:tt)*) => { $crate::cli::output::say(format_args!("{}\n", format_args!($($t)*))) };
+}
+
 pub mod audit_export;
 pub mod audit_fleet;
 pub mod audit_keys;
@@ -252,7 +264,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Completions(args) => completions::run_completions(&args),
         Command::Man(args) => completions::run_man(&args),
     };
-    ExitCode::from(code)
+    ExitCode::from(output::stdout_code(code))
 }
 
 /// Print an error the way every command does: `tracegate: ...` on stderr.

@@ -7,6 +7,7 @@
 //! last line), and `latency_summary` for the table of `check --summary`.
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anstyle::{AnsiColor, Style};
 use clap::ValueEnum;
@@ -113,4 +114,43 @@ pub struct JsonSummary {
 pub fn write_json(out: &mut impl Write, message: &impl Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, message).map_err(io::Error::other)?;
     out.write_all(b"\n")
+}
+
+/// Whether a write to stdout failed for another reason than a reader
+/// that went away (see [`say`]).
+static STDOUT_FAILED: AtomicBool = AtomicBool::new(false);
+
+/// Write a command's report to stdout (the `say!` and `sayln!` macros).
+/// A reader that went away (`| head`, `| true`) ends the output quietly:
+/// the command keeps its exit code, as `check` and `filter` do. Any other
+/// write error (a full disk under `> file`) is named on stderr once and
+/// turns a successful run's exit code into 2 ([`stdout_code`]), where
+/// `print!` would panic.
+pub fn say(args: std::fmt::Arguments<'_>) {
+    if let Err(e) = io::stdout().lock().write_fmt(args) {
+        stdout_failed(&e);
+    }
+}
+
+fn stdout_failed(e: &io::Error) {
+    if !super::input::is_broken_pipe(e) && !STDOUT_FAILED.swap(true, Ordering::Relaxed) {
+        eprintln!(
+            "tracegate: cannot write to stdout: {}",
+            crate::io_text::io_cause(e)
+        );
+    }
+}
+
+/// The exit code of a run that ended with `code`, once stdout is flushed:
+/// [`super::exit::ERROR`] in place of success when a write to stdout
+/// failed (see [`say`]).
+pub fn stdout_code(code: u8) -> u8 {
+    if let Err(e) = io::stdout().lock().flush() {
+        stdout_failed(&e);
+    }
+    if code == super::exit::OK && STDOUT_FAILED.load(Ordering::Relaxed) {
+        super::exit::ERROR
+    } else {
+        code
+    }
 }

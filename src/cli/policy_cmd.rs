@@ -84,11 +84,11 @@ pub fn run(cmd: &PolicyCommand) -> u8 {
         },
         PolicyCommand::Init { dir, otel_genai } => init(dir, *otel_genai),
         PolicyCommand::PrintDefault => {
-            print!("{}", crate::policy::defaults::text());
+            say!("{}", crate::policy::defaults::text());
             exit::OK
         }
         PolicyCommand::Schema => {
-            print!("{}", crate::policy::json_schema::policy_schema());
+            say!("{}", crate::policy::json_schema::policy_schema());
             exit::OK
         }
     }
@@ -101,7 +101,7 @@ fn check_json(path: &Path, capacity: bool) -> u8 {
     let (summary, code) = match Policy::load_checked(path, &crate::tls::PemCheck) {
         Ok(p) => {
             if capacity {
-                println!("{}", capacity_json(&p));
+                sayln!("{}", capacity_json(&p));
             }
             let summary = serde_json::json!({
                 "type": "summary", "valid": true, "errors": 0, "sha256": p.sha256(),
@@ -110,7 +110,7 @@ fn check_json(path: &Path, capacity: bool) -> u8 {
         }
         Err(errors) => {
             for e in &errors.0 {
-                println!("{}", e.to_json());
+                sayln!("{}", e.to_json());
             }
             (
                 serde_json::json!({ "type": "summary", "valid": false, "errors": errors.0.len() }),
@@ -118,7 +118,7 @@ fn check_json(path: &Path, capacity: bool) -> u8 {
             )
         }
     };
-    println!("{summary}");
+    sayln!("{summary}");
     code
 }
 
@@ -214,14 +214,14 @@ fn init(dir: &Path, otel_genai: bool) -> u8 {
     let Some(files) = super::reported(write_starter(dir, otel_genai)) else {
         return exit::ERROR;
     };
-    println!("wrote a starting policy to `{}`:", dir.display());
+    sayln!("wrote a starting policy to `{}`:", dir.display());
     for f in files {
-        println!("  {}", dir.join(f).display());
+        sayln!("  {}", dir.join(f).display());
     }
     let d = dir.display();
-    println!("next:");
-    println!("  tracegate policy check {d}");
-    println!("  tracegate serve --policy {d}");
+    sayln!("next:");
+    sayln!("  tracegate policy check {d}");
+    sayln!("  tracegate serve --policy {d}");
     exit::OK
 }
 
@@ -274,11 +274,11 @@ fn check(path: &std::path::Path) -> u8 {
     let Some(policy) = super::load_policy(path) else {
         return exit::ERROR;
     };
-    print!(
+    say!(
         "{}",
         describe(&policy, jiff::Timestamp::now(), &audit_view(&policy))
     );
-    print!("{}", describe_capacity(&policy));
+    say!("{}", describe_capacity(&policy));
     exit::OK
 }
 

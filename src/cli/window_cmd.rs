@@ -387,12 +387,12 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
     if !create_exclusive(&path, text.as_bytes())? {
         return Ok(exists());
     }
-    println!(
+    sayln!(
         "opened window `{id}` for sink `{}`: {start} .. {end} ({})",
         args.sink,
         crate::policy::compile::friendly(length)
     );
-    println!("  file {}", path.display());
+    sayln!("  file {}", path.display());
     Ok(exit::OK)
 }
 
@@ -482,7 +482,7 @@ fn close(path: &Path, id: &str) -> anyhow::Result<u8> {
         {
             eprintln!("tracegate: warning: not audited: {e}");
         }
-        println!("window `{id}` already ended at {}", w.end);
+        sayln!("window `{id}` already ended at {}", w.end);
         return Ok(exit::OK);
     }
     // Audited when the policy is valid; otherwise the close still happens
@@ -527,7 +527,7 @@ fn close(path: &Path, id: &str) -> anyhow::Result<u8> {
     let empty = matches!(table.get("window"), Some(toml::Value::Array(a)) if a.is_empty());
     if pending && empty && table.len() == 1 {
         std::fs::remove_file(&file)?;
-        println!("removed pending window `{id}`");
+        sayln!("removed pending window `{id}`");
     } else {
         let body = format!(
             "# Written by `tracegate window close`.\n{}",
@@ -535,9 +535,9 @@ fn close(path: &Path, id: &str) -> anyhow::Result<u8> {
         );
         write_atomically(&file, body.as_bytes())?;
         if pending {
-            println!("removed pending window `{id}`");
+            sayln!("removed pending window `{id}`");
         } else {
-            println!("closed window `{id}` at {end}");
+            sayln!("closed window `{id}` at {end}");
         }
     }
     Ok(exit::OK)
@@ -592,11 +592,11 @@ fn close_in_policy_file(path: &Path, id: &str) -> anyhow::Result<u8> {
         anyhow::bail!("window `{id}` at {at} is not in the policy as loaded");
     };
     if Timestamp::now() >= w.end {
-        println!("window `{id}` already ended at {} ({at})", w.end);
+        sayln!("window `{id}` already ended at {} ({at})", w.end);
         return Ok(exit::OK);
     }
     if let Some(cause) = super::policy_cmd::closed_windows(&policy).get(id) {
-        println!("window `{id}` is already closed for good ({cause}); it is written at {at}");
+        sayln!("window `{id}` is already closed for good ({cause}); it is written at {at}");
         return Ok(exit::OK);
     }
     if policy.audit().is_none() {
@@ -610,10 +610,10 @@ fn close_in_policy_file(path: &Path, id: &str) -> anyhow::Result<u8> {
     if let Err(e) = audit_removed(&policy, &w) {
         anyhow::bail!("the close of window `{id}` could not be audited: {e}; {other_ways}");
     }
-    println!(
+    sayln!(
         "closed window `{id}` for good (audited as `window_closed`, cause `removed`): running gates stop using it within a second and no gate enables it again"
     );
-    println!(
+    sayln!(
         "  it is still written at {at}; delete it there when convenient (its id cannot be opened again)"
     );
     Ok(exit::OK)
@@ -660,7 +660,7 @@ fn list(path: &Path) -> anyhow::Result<u8> {
         return Ok(exit::ERROR);
     };
     let view = super::policy_cmd::audit_view(&policy);
-    print!(
+    say!(
         "{}",
         super::policy_cmd::describe_windows(&policy, Timestamp::now(), &view)
     );

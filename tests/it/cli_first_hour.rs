@@ -133,6 +133,114 @@ fn a_closed_stdout_never_turns_findings_into_clean() {
     }
 }
 
+/// Every command that prints a report ends quietly when its reader went
+/// away before it wrote (`| true`): no panic ("failed printing to stdout"
+/// and exit 101, as `policy check ... | head -c 10` did), and the exit
+/// code it would have had.
+#[test]
+fn commands_that_print_end_quietly_on_a_closed_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(&dir.path().join("bad.toml"), "[[sink]]\nname = 1\n");
+    let key = dir.path().join("id.key");
+    let init = dir.path().join("starter");
+    let cases: [(Vec<String>, i32); 10] = [
+        (
+            vec!["policy".into(), "check".into(), "examples/capture".into()],
+            0,
+        ),
+        (
+            ["policy", "check", "--format", "json", "examples/capture"]
+                .map(String::from)
+                .to_vec(),
+            0,
+        ),
+        (
+            vec!["policy".into(), "check".into(), bad.display().to_string()],
+            2,
+        ),
+        (
+            vec![
+                "policy".into(),
+                "check".into(),
+                "--format".into(),
+                "json".into(),
+                bad.display().to_string(),
+            ],
+            2,
+        ),
+        (
+            vec![
+                "policy".into(),
+                "check".into(),
+                "--error-format".into(),
+                "json".into(),
+                bad.display().to_string(),
+            ],
+            2,
+        ),
+        (vec!["policy".into(), "print-default".into()], 0),
+        (vec!["policy".into(), "schema".into()], 0),
+        (
+            vec![
+                "policy".into(),
+                "init".into(),
+                "--dir".into(),
+                init.display().to_string(),
+            ],
+            0,
+        ),
+        (
+            ["capture", "status", "--policy", "examples/capture"]
+                .map(String::from)
+                .to_vec(),
+            0,
+        ),
+        (
+            vec![
+                "capture".into(),
+                "keygen".into(),
+                "--out".into(),
+                key.display().to_string(),
+            ],
+            0,
+        ),
+    ];
+    for (args, want) in cases {
+        let mut child = Command::new(BIN)
+            .args(&args)
+            .current_dir(root())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before the command has started writing: it
+        // is past exec, still starting up.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(want), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "{args:?}: {stderr}"
+        );
+    }
+    assert!(key.exists() && init.join("policy.toml").exists());
+    // Any other write error is named and fails the run (a full disk).
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(BIN)
+        .args(["policy", "schema"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot write to stdout"), "{stderr}");
+}
+
 // ---- 19.6: machine-readable output -------------------------------------
 
 /// Every object `check --format json` prints has a `type`; the last one
