@@ -205,18 +205,45 @@ fn first_high_byte(bytes: &[u8]) -> Option<usize> {
 /// Where the characters that glue on ([`glues`]) from `at` end, as
 /// [`View::slow_cluster`] takes them (at most [`MAX_MARKS`]), and whether
 /// that limit stopped it with another one there.
-fn glue_end(text: &str, at: usize) -> (usize, bool) {
+///
+/// Two-byte characters and those of lead byte `E0` (the marks of the
+/// Indic scripts and Thai) are read from their bytes in `small`
+/// ([`SMALL_KINDS`]), whose class is the same under either fold; the rest
+/// through [`glues`].
+#[inline(always)]
+fn glue_end(text: &str, at: usize, small: &[Kind]) -> (usize, bool) {
+    let bytes = text.as_bytes();
     let mut end = at;
-    for (marks, m) in text[at..].chars().enumerate() {
-        if !glues(m) {
+    let mut marks = 0;
+    loop {
+        let code = match bytes.get(end..) {
+            Some(&[b0 @ 0xC2..=0xDF, b1, ..]) => {
+                Some((usize::from(b0 & 0x1F) << 6 | usize::from(b1 & 0x3F), 2))
+            }
+            Some(&[0xE0, b1, b2, ..]) => {
+                Some((usize::from(b1 & 0x3F) << 6 | usize::from(b2 & 0x3F), 3))
+            }
+            _ => None,
+        };
+        let (glue, w) = match code.and_then(|(n, w)| small.get(n).map(|&k| (k, w))) {
+            Some((kind, w)) => (
+                matches!(kind, Kind::Other(Class::Mark | Class::Ignorable)),
+                w,
+            ),
+            None => match text.get(end..).and_then(|t| t.chars().next()) {
+                Some(c) => (glues(c), c.len_utf8()),
+                None => return (end, false),
+            },
+        };
+        if !glue {
             return (end, false);
         }
         if marks == MAX_MARKS {
             return (end, true);
         }
-        end += m.len_utf8();
+        end += w;
+        marks += 1;
     }
-    (end, false)
 }
 
 /// Whether `c` glues onto the character before it: an ignorable or a
@@ -718,7 +745,10 @@ impl ClusterMemo {
         text.push_str(scratch);
     }
 
-    /// The slot `cluster` hashes to (the slots made on first use).
+    /// The slot `cluster` hashes to (the slots made on first use), inlined
+    /// into its two callers (out of line it cost about 10 instructions a
+    /// cluster more, callgrind).
+    #[inline(always)]
     fn slot(&mut self, cluster: &str) -> Option<&mut (bool, String, String)> {
         if self.slots.is_empty() {
             self.slots = vec![(false, String::new(), String::new()); CLUSTER_SLOTS];
@@ -977,7 +1007,7 @@ impl View {
                     if at == i || bytes[last] == b' ' {
                         return last;
                     }
-                    let (end, full) = glue_end(text, at);
+                    let (end, full) = glue_end(text, at, small);
                     if let Some(&(Note::Fold(s, _) | Note::Cluster(s, _))) = self.notes.last()
                         && s == last
                     {
@@ -1951,6 +1981,38 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// [`glue_end`], which reads two-byte and `E0` characters from the
+    /// table of either fold, says what [`glues`] says of every character,
+    /// after a letter and after another glue character, and stops at the
+    /// stream-safe limit as [`View::slow_cluster`] does.
+    #[test]
+    fn glue_end_is_glues_for_every_character() {
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            let w = c.len_utf8();
+            for small in SMALL_KINDS.iter() {
+                let want = if glues(c) { (1 + w, false) } else { (1, false) };
+                assert_eq!(
+                    glue_end(&format!("a{c}x"), 1, small),
+                    want,
+                    "U+{:04X}",
+                    c as u32
+                );
+                let want = if glues(c) { (3 + w, false) } else { (3, false) };
+                assert_eq!(
+                    glue_end(&format!("a\u{301}{c}x"), 1, small),
+                    want,
+                    "U+{:04X}",
+                    c as u32
+                );
+            }
+        }
+        for n in [29, 30, 31, 40] {
+            let text = format!("ก{}x", "\u{e48}".repeat(n));
+            let got = glue_end(&text, 3, &SMALL_KINDS[1]);
+            assert_eq!(got, (3 + 3 * n.min(MAX_MARKS), n > MAX_MARKS), "{n}");
         }
     }
 
