@@ -202,6 +202,50 @@ fn first_high_byte(bytes: &[u8]) -> Option<usize> {
         .map(|k| base + k)
 }
 
+/// Where the characters that glue on ([`glues`]) from `at` end, as
+/// [`View::slow_cluster`] takes them (at most [`MAX_MARKS`]), and whether
+/// that limit stopped it with another one there.
+///
+/// Two-byte characters and those of lead byte `E0` (the marks of the
+/// Indic scripts and Thai) are read from their bytes in `small`
+/// ([`SMALL_KINDS`]), whose class is the same under either fold; the rest
+/// through [`glues`].
+#[inline(always)]
+fn glue_end(text: &str, at: usize, small: &[Kind]) -> (usize, bool) {
+    let bytes = text.as_bytes();
+    let mut end = at;
+    let mut marks = 0;
+    loop {
+        let code = match bytes.get(end..) {
+            Some(&[b0 @ 0xC2..=0xDF, b1, ..]) => {
+                Some((usize::from(b0 & 0x1F) << 6 | usize::from(b1 & 0x3F), 2))
+            }
+            Some(&[0xE0, b1, b2, ..]) => {
+                Some((usize::from(b1 & 0x3F) << 6 | usize::from(b2 & 0x3F), 3))
+            }
+            _ => None,
+        };
+        let (glue, w) = match code.and_then(|(n, w)| small.get(n).map(|&k| (k, w))) {
+            Some((kind, w)) => (
+                matches!(kind, Kind::Other(Class::Mark | Class::Ignorable)),
+                w,
+            ),
+            None => match text.get(end..).and_then(|t| t.chars().next()) {
+                Some(c) => (glues(c), c.len_utf8()),
+                None => return (end, false),
+            },
+        };
+        if !glue {
+            return (end, false);
+        }
+        if marks == MAX_MARKS {
+            return (end, true);
+        }
+        end += w;
+        marks += 1;
+    }
+}
+
 /// Whether `c` glues onto the character before it: an ignorable or a
 /// combining mark ([`class_of`]). Below U+0800 (Latin, Greek, Cyrillic,
 /// Hebrew, Arabic) from [`SMALL_KINDS`]; the plain ranges
@@ -410,6 +454,19 @@ enum Kind {
     Other(Class),
 }
 
+/// A member of a run ([`View::same_run`]) that is not its own view.
+#[derive(Clone, Copy, Debug)]
+enum Note {
+    /// A two-byte character at this offset whose view is this other
+    /// two-byte character ([`Kind::Folds`]).
+    Fold(usize, char),
+    /// A cluster `start..end` written as the main loop of [`View::build`]
+    /// writes it ([`View::noted_cluster`]): a character with the combining
+    /// marks and ignorables that glue onto it, or a starter of one
+    /// character whose view is another (`，`, `ß`, `ำ`).
+    Cluster(usize, usize),
+}
+
 /// The characters [`SMALL_KINDS`] holds: every one of one or two UTF-8
 /// bytes, and the three-byte ones whose lead byte is `E0`.
 const SMALL_END: u32 = 0x1000;
@@ -520,6 +577,21 @@ fn same_two_byte_end(bytes: &[u8], mut at: usize, small: &[Kind]) -> usize {
         && small.get(usize::from(b0 & 0x1F) << 6 | usize::from(b1 & 0x3F)) == Some(&Kind::Same)
     {
         at += 2;
+    }
+    at
+}
+
+/// Where the stretch of three-byte characters of U+0800..U+0FFF (lead
+/// byte `E0`) from `at` that are their own view (`Kind::Same` in `small`)
+/// ends: a word of Devanagari, Bengali, Tamil, Thai, Lao or Tibetan up to
+/// its first tone mark, virama or other character, taken by
+/// [`View::same_run`] in one loop for the reason [`plain_three_byte_end`]
+/// gives (about 200 such characters a held-out record).
+fn same_e0_end(bytes: &[u8], mut at: usize, small: &[Kind]) -> usize {
+    while let Some(&[0xE0, b1, b2, ..]) = bytes.get(at..)
+        && small.get(usize::from(b1 & 0x3F) << 6 | usize::from(b2 & 0x3F)) == Some(&Kind::Same)
+    {
+        at += 3;
     }
     at
 }
@@ -646,19 +718,54 @@ struct ClusterMemo {
 }
 
 impl ClusterMemo {
-    /// `cluster` normalized into `out`, from the memo when it is there.
-    fn normalize(&mut self, cluster: &str, fold: bool, out: &mut String) {
+    /// `cluster` normalized and appended to `text` (what
+    /// [`ClusterMemo::normalize`] writes into its `out`), from the memo
+    /// when it is there; `scratch` holds a view computed on a miss.
+    fn append(&mut self, cluster: &str, fold: bool, text: &mut String, scratch: &mut String) {
         if cluster.len() > CLUSTER_BYTES || self.off {
-            normalize_cluster(cluster, fold, out);
+            normalize_cluster(cluster, fold, scratch);
+            text.push_str(scratch);
             return;
         }
+        let Some((f, key, view)) = self.slot(cluster) else {
+            normalize_cluster(cluster, fold, scratch);
+            text.push_str(scratch);
+            return;
+        };
+        if *f == fold && key == cluster {
+            text.push_str(view);
+            return;
+        }
+        normalize_cluster(cluster, fold, scratch);
+        *f = fold;
+        key.clear();
+        key.push_str(cluster);
+        view.clear();
+        view.push_str(scratch);
+        text.push_str(scratch);
+    }
+
+    /// The slot `cluster` hashes to (the slots made on first use), inlined
+    /// into its two callers (out of line it cost about 10 instructions a
+    /// cluster more, callgrind).
+    #[inline(always)]
+    fn slot(&mut self, cluster: &str) -> Option<&mut (bool, String, String)> {
         if self.slots.is_empty() {
             self.slots = vec![(false, String::new(), String::new()); CLUSTER_SLOTS];
         }
         let mut h = rustc_hash::FxHasher::default();
         std::hash::Hasher::write(&mut h, cluster.as_bytes());
         let slot = (std::hash::Hasher::finish(&h) as usize) & (CLUSTER_SLOTS - 1);
-        let Some((f, key, view)) = self.slots.get_mut(slot) else {
+        self.slots.get_mut(slot)
+    }
+
+    /// `cluster` normalized into `out`, from the memo when it is there.
+    fn normalize(&mut self, cluster: &str, fold: bool, out: &mut String) {
+        if cluster.len() > CLUSTER_BYTES || self.off {
+            normalize_cluster(cluster, fold, out);
+            return;
+        }
+        let Some((f, key, view)) = self.slot(cluster) else {
             normalize_cluster(cluster, fold, out);
             return;
         };
@@ -697,9 +804,9 @@ pub(crate) struct View {
     memo: Memo,
     /// The views of clusters of several characters, kept the same way.
     clusters: ClusterMemo,
-    /// The characters of the run [`View::same_run`] found last that are
-    /// not their own view (`Kind::Folds`): where each starts, and its view.
-    folds: Vec<(usize, char)>,
+    /// The members of the run [`View::same_run`] found last that are not
+    /// their own view, in order ([`Note`]).
+    notes: Vec<Note>,
     /// Leave ASCII letters in their case ([`View::build_for_matchers`]).
     keep_ascii_case: bool,
 }
@@ -818,7 +925,7 @@ impl View {
         // `last`: where the run's last member starts, which a mark or an
         // ignorable after it would take out of the run.
         let (mut at, mut last) = (i, i);
-        self.folds.clear();
+        self.notes.clear();
         while let Some(&b) = bytes.get(at) {
             if b.is_ascii() {
                 // One byte before a non-ASCII one (the blank between words
@@ -859,6 +966,13 @@ impl View {
                 (0xE0, Some(&b1), Some(&b2)) => {
                     let code = usize::from(b1 & 0x3F) << 6 | usize::from(b2 & 0x3F);
                     match small.get(code) {
+                        Some(Kind::Same) => {
+                            // The rest of the word in this script.
+                            let end = same_e0_end(bytes, at + 3, small);
+                            last = end - 3;
+                            at = end;
+                            continue;
+                        }
                         Some(&kind) => (kind, 3),
                         None => self.kind_at(text, at, small, fold),
                     }
@@ -878,17 +992,51 @@ impl View {
                     at += w;
                 }
                 Kind::Folds(view) => {
-                    self.folds.push((at, view));
+                    self.notes.push(Note::Fold(at, view));
                     last = at;
                     at += w;
                 }
-                // It glues onto the member before: that one ends the run.
-                Kind::Other(Class::Mark | Class::Ignorable) => return last,
+                // It glues onto the member before, which becomes a cluster
+                // of several characters: noted, and the run goes on after
+                // it (a Thai tone mark, a Devanagari virama, a decomposed
+                // accent, a ZWJ or variation selector after an emoji).
+                // With nothing to glue onto (the run's start, or a blank,
+                // which is a separator of its own), the run ends before
+                // it, and the main loop takes it as ever.
+                Kind::Other(Class::Mark | Class::Ignorable) => {
+                    if at == i || bytes[last] == b' ' {
+                        return last;
+                    }
+                    let (end, full) = glue_end(text, at, small);
+                    if let Some(&(Note::Fold(s, _) | Note::Cluster(s, _))) = self.notes.last()
+                        && s == last
+                    {
+                        self.notes.pop();
+                    }
+                    self.notes.push(Note::Cluster(last, end));
+                    at = end;
+                    // A glue character past the stream-safe limit starts
+                    // a cluster of its own, in the main loop.
+                    if full {
+                        return end;
+                    }
+                }
                 // A blank right before a separator belongs to its run.
                 Kind::Other(Class::Separator) if at > i && bytes[at - 1] == b' ' => {
                     return at - 1;
                 }
-                Kind::Other(Class::Separator | Class::Starter) => break,
+                Kind::Other(Class::Separator) => break,
+                // A starter whose view is another (`，` `？` `ß`, `ำ`): a
+                // cluster of its own, unless marks follow (then the arm
+                // above widens it).
+                Kind::Other(Class::Starter) => {
+                    if w == 0 {
+                        break;
+                    }
+                    self.notes.push(Note::Cluster(at, at + w));
+                    last = at;
+                    at += w;
+                }
             }
         }
         at
@@ -1054,7 +1202,26 @@ impl View {
     }
 
     /// One cluster at `at`, normalized.
+    ///
+    /// A cluster with a character that is not ASCII (every one of several
+    /// characters: the glue characters are not) is never an identity
+    /// stretch, so its view goes from the cluster memo straight into the
+    /// view, without the copy into `self.cluster` and the compare with the
+    /// original (about 60 of the 190 instructions of a cluster a held-out
+    /// record has 33 of, callgrind).
     fn cluster(&mut self, cluster: &str, at: usize, fold: bool) {
+        if !cluster.is_ascii() {
+            self.chunks.push(Chunk {
+                view: self.text.len(),
+                orig: at,
+                identity: false,
+            });
+            let mut scratch = std::mem::take(&mut self.cluster);
+            self.clusters
+                .append(cluster, fold, &mut self.text, &mut scratch);
+            self.cluster = scratch;
+            return;
+        }
         let mut out = std::mem::take(&mut self.cluster);
         self.clusters.normalize(cluster, fold, &mut out);
         if out == cluster && cluster.is_ascii() {
@@ -1066,28 +1233,72 @@ impl View {
     }
 
     /// Appends the run `text[i..end]` found by [`View::same_run`]: copied
-    /// as it is but for the characters it noted in `folds`, which are
-    /// written as their views (each the same width as the character, so the
-    /// run stays one stretch of [`Chunk::identity`]).
+    /// as it is (ASCII lowered when `fold` unless the view is built for the
+    /// matchers) but for the members it noted ([`Note`]): a fold is written
+    /// as its view (the same width as the character, so the stretch stays
+    /// one [`Chunk::identity`]), a cluster as the main loop writes it.
     fn copied_run(&mut self, text: &str, i: usize, end: usize, fold: bool) {
-        let view = self.text.len();
         let mut from = i;
         let mut k = 0;
-        // A note at or past `end` belongs to a member the run gave back
-        // (a mark followed it).
-        while let Some(&(at, c)) = self.folds.get(k).filter(|&&(at, _)| at < end) {
-            self.identity(from, &text[from..at]);
-            self.text.push(c);
-            from = at + c.len_utf8();
+        // A note at or past `end` belongs to a member the run gave back.
+        while let Some(&note) = self.notes.get(k) {
+            let (at, next) = match note {
+                Note::Fold(at, c) => (at, at + c.len_utf8()),
+                Note::Cluster(at, e) => (at, e),
+            };
+            if at >= end {
+                break;
+            }
+            match note {
+                // The identity stretch before it holds it (even an empty
+                // one: its chunk is where the fold's bytes stand).
+                Note::Fold(_, c) => {
+                    self.copied(&text[from..at], from, fold);
+                    self.text.push(c);
+                }
+                Note::Cluster(s, e) => {
+                    if from < at {
+                        self.copied(&text[from..at], from, fold);
+                    }
+                    self.noted_cluster(text, s, e, fold);
+                }
+            }
+            from = next;
             k += 1;
         }
-        self.identity(from, &text[from..end]);
-        if fold
-            && !self.keep_ascii_case
-            && let Some(t) = self.text.get_mut(view..)
-        {
-            t.make_ascii_lowercase();
+        if from < end {
+            self.copied(&text[from..end], from, fold);
         }
+    }
+
+    /// The cluster `text[s..e]` a run noted ([`Note::Cluster`]), written
+    /// as the main loop of [`View::build`] writes it: a character of its
+    /// own from its memo entry (the same width: an identity stretch),
+    /// several characters (or a view too long for the memo) normalized
+    /// through the cluster memo.
+    fn noted_cluster(&mut self, text: &str, s: usize, e: usize, fold: bool) {
+        let Some(c) = text.get(s..).and_then(|t| t.chars().next()) else {
+            return;
+        };
+        if s + c.len_utf8() == e {
+            let entry = self.memo.get(c, fold);
+            let orig = &text[s..e];
+            if entry.same {
+                self.identity(s, orig);
+                return;
+            }
+            match entry
+                .out
+                .get(..usize::from(entry.len))
+                .map(std::str::from_utf8)
+            {
+                Some(Ok(view)) if same_width_char(orig, view) => self.identity(s, view),
+                Some(Ok(view)) => self.mapped(s, view),
+                _ => self.cluster(orig, s, fold),
+            }
+            return;
+        }
+        self.cluster(&text[s..e], s, fold);
     }
 
     /// Appends `orig`, the original from `at`, as its own view: every
@@ -1664,6 +1875,31 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+
+        /// Texts of the held-out corpus's scripts, where marks and
+        /// ignorables glue onto the member before them inside a run
+        /// ([`Note::Cluster`]): Thai with vowel signs and tone marks,
+        /// Devanagari with virama and vowel signs, Hebrew with points,
+        /// Arabic with harakat, Vietnamese written decomposed (one and two
+        /// marks, out of canonical order too), capitals of the cased
+        /// scripts before a mark, emoji with ZWJ and variation selectors,
+        /// `ำ` (a starter whose view is two characters), `，` `ß` `ﬁ`
+        /// `Ｍ`, Hangul jamo, U+0345 (a mark whose fold is a letter), a
+        /// soft hyphen, a ZWSP and a CGJ inside words, runs of more marks
+        /// than the stream-safe limit, and the seams between all of them
+        /// and ASCII gaps and separators: the fast builder gives the
+        /// reference's view and offsets.
+        #[test]
+        fn heldout_scripts_build_the_reference_view(
+            text in "([\\x{e01}-\\x{e5b}]{1,6}|[\\x{900}-\\x{97f}]{1,6}|[\\x{591}-\\x{5f4}]{1,5}|[\\x{620}-\\x{65f}]{1,5}|[aeouyAEOUY\\x{1a1}\\x{1b0}][\\x{300}-\\x{303}\\x{309}\\x{31b}\\x{323}]{0,2}|[ПЁΣΆÖ]\\x{301}?|👩\\x{200d}💻|❤\\x{fe0f}|\\x{e33}|，|ß|ﬁ|Ｍ|\\x{1100}\\x{1161}\\x{11a8}|\\x{3b1}\\x{345}|\\x{ad}|\\x{200b}|\\x{34f}|\\x{301}{29,33}|[a-zA-Z]{1,4}|[ \\n.,-]|  ){0,30}",
+            fold: bool,
+        ) {
+            agrees_with_reference(&text, fold)?;
+        }
+    }
+
     /// Every three-byte character that `plain_three_byte` reads (lead bytes
     /// E3 to ED: U+3000..U+DFFF), under either fold, inside a stretch of
     /// CJK (so in the stretch loop), and with a combining mark after it:
@@ -1716,6 +1952,67 @@ mod tests {
                     assert_eq!(fast.to_orig(0, n), slow.to_orig(0, n), "U+{:04X}", c as u32);
                 }
             }
+        }
+    }
+
+    /// Every character of U+0800..U+0FFF (lead byte `E0`: the Indic
+    /// scripts, Thai, Lao, Tibetan), under either fold, inside a stretch
+    /// of Thai and of Devanagari (so in `same_e0_end`'s loop, at its start
+    /// and its end), between ASCII words, and with a tone mark or a virama
+    /// after it: the fast view is the reference view, offsets too.
+    #[test]
+    fn every_e0_character_builds_the_reference_view() {
+        for c in (0x800..0x1000u32).filter_map(char::from_u32) {
+            for fold in [false, true] {
+                for text in [
+                    format!("กข{c}คง"),
+                    format!("{c}क"),
+                    format!("ab {c} cd"),
+                    format!("ส{c}\u{e48}ว"),
+                    format!("क{c}\u{94d}ष"),
+                ] {
+                    let fast = view(&text, fold);
+                    let slow = reference(&text, fold);
+                    assert_eq!(fast.text, slow.text, "U+{:04X} fold {fold}", c as u32);
+                    let n = fast.text.len();
+                    for k in (1..n).filter(|&k| fast.text.is_char_boundary(k)) {
+                        assert_eq!(fast.to_orig(k, n), slow.to_orig(k, n), "U+{:04X}", c as u32);
+                        assert_eq!(fast.to_orig(0, k), slow.to_orig(0, k), "U+{:04X}", c as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`glue_end`], which reads two-byte and `E0` characters from the
+    /// table of either fold, says what [`glues`] says of every character,
+    /// after a letter and after another glue character, and stops at the
+    /// stream-safe limit as [`View::slow_cluster`] does.
+    #[test]
+    fn glue_end_is_glues_for_every_character() {
+        for c in (0x80..=0x10FFFFu32).filter_map(char::from_u32) {
+            let w = c.len_utf8();
+            for small in SMALL_KINDS.iter() {
+                let want = if glues(c) { (1 + w, false) } else { (1, false) };
+                assert_eq!(
+                    glue_end(&format!("a{c}x"), 1, small),
+                    want,
+                    "U+{:04X}",
+                    c as u32
+                );
+                let want = if glues(c) { (3 + w, false) } else { (3, false) };
+                assert_eq!(
+                    glue_end(&format!("a\u{301}{c}x"), 1, small),
+                    want,
+                    "U+{:04X}",
+                    c as u32
+                );
+            }
+        }
+        for n in [29, 30, 31, 40] {
+            let text = format!("ก{}x", "\u{e48}".repeat(n));
+            let got = glue_end(&text, 3, &SMALL_KINDS[1]);
+            assert_eq!(got, (3 + 3 * n.min(MAX_MARKS), n > MAX_MARKS), "{n}");
         }
     }
 
