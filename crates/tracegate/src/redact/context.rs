@@ -401,11 +401,22 @@ impl Compiled {
             None => false,
             Some(veto) => {
                 let gap = &text[veto..start.min(text.len())];
+                // A comparison's left operand that names an address
+                // (`$HTTP["remoteip"] == "…"`) wins over the operator,
+                // unless a veto word stands in it too, at any place
+                // (`remote_version == "…"`, `remoteSdkVer == …`).
+                let line = operator_operand(text, veto)
+                    .filter(|&from| {
+                        self.not_words
+                            .as_ref()
+                            .is_none_or(|ac| !ac.is_match(&text[from..veto - 2]))
+                    })
+                    .unwrap_or(veto);
                 !gap.contains(&b'\n')
                     && !clause_break(gap)
                     && self
                         .nearest(self.words.as_ref(), text, start, true)
-                        .is_none_or(|confirm| confirm <= veto)
+                        .is_none_or(|confirm| confirm <= line)
             }
         }
     }
@@ -480,6 +491,34 @@ impl Compiled {
             .map(|m| from + m.end())
             .max()
     }
+}
+
+/// Where the left operand of a comparison starts, when the veto word
+/// ending at `veto` is a comparison operator (`==`, `>=`, `<=`, `~=`)
+/// set apart by blanks (`$HTTP["remoteip"] == "10.1.2.3"`, lighttpd;
+/// `client.ip == "…"`, a VCL or filter expression; issue 36, twelfth
+/// round, part 2): a confirming word in that operand names what is
+/// compared, so it wins over the operator, though the operator stands
+/// nearer. A package pin is written glued (`foo==1.2.3.4`, `pkg>=1.2.0.1`)
+/// and keeps its veto whatever its name holds (`hostlist==1.2.3.4`), and
+/// a version word vetoes on its own (`version == 1.2.3.4`).
+fn operator_operand(text: &[u8], veto: usize) -> Option<usize> {
+    let blank = |b: u8| b == b' ' || b == b'\t';
+    let op = veto.checked_sub(2)?;
+    if !matches!(text.get(op..veto)?, b"==" | b">=" | b"<=" | b"~=")
+        || !text.get(veto).copied().is_some_and(blank)
+    {
+        return None;
+    }
+    let before = text[..op].iter().rposition(|&b| !blank(b))? + 1;
+    if before == op {
+        return None;
+    }
+    let operand = text[..before]
+        .iter()
+        .rposition(|&b| blank(b) || b == b'\n')
+        .map_or(0, |i| i + 1);
+    Some(operand)
 }
 
 /// Whether `gap`, between a veto word and a shape, ends a clause: a `,`

@@ -258,3 +258,66 @@ fn lowercase_ibans_with_letters_after_an_iban_label() {
     );
     keeps(&r, &format!("ref {lower_letters}\n"));
 }
+
+/// Twelfth round, part 2: a comparison whose left operand names an
+/// address (lighttpd's `$HTTP["remoteip"] == "…"`) holds an address,
+/// though the operator (a version pin's veto word) stands nearer than the
+/// address word. A glued pin (`hostlist==…`, whose name starts with an
+/// address word), a version word in the operand, and a spaced comparison
+/// of a version keep their dotted quads.
+#[test]
+fn an_address_operand_wins_over_the_comparison_operator() {
+    let r = all();
+    redacts_exactly(
+        &r,
+        "$HTTP[\"remoteip\"] == \"81.103.127.41\" { url.access-deny = ( \"\" ) }\n",
+        "81.103.127.41",
+        "ipv4",
+    );
+    redacts_exactly(
+        &r,
+        "if (client.ip == \"46.176.241.125\") { return (synth(403)); }\n",
+        "46.176.241.125",
+        "ipv4",
+    );
+    keeps(&r, "pip install hostlist==6.23.5.9\n");
+    keeps(&r, "requires: foo==12.10.5.55\n");
+    keeps(&r, "assert remote_version == \"6.23.5.9\"\n");
+    keeps(&r, "if version == \"12.10.5.55\" then upgrade\n");
+}
+
+/// Twelfth round, part 2: Fedwire's beneficiary and originator tags glue
+/// a one-letter ID code to the account identifier (`{4200}D<IBAN>*NAME*`);
+/// the IBAN after it goes. The same IBAN glued to a word with no tag, and
+/// a tag's code before a run that is no IBAN, stay.
+#[test]
+fn fedwire_id_code_before_an_iban() {
+    let r = all();
+    redacts_exactly(
+        &r,
+        "{3600}CTR{4200}DIT60X0542811101000000123456*ASMARA LTD*\n",
+        "IT60X0542811101000000123456",
+        "iban",
+    );
+    redacts_exactly(
+        &r,
+        "{5000}DGB82WEST12345698765432*J DOE*\n",
+        "GB82WEST12345698765432",
+        "iban",
+    );
+    keeps(&r, "refDIT60X0542811101000000123456\n");
+    keeps(&r, "{4200}DIT61X0542811101000000123456*ASMARA LTD*\n");
+    trigger_agrees_on(
+        &[
+            "{4200}DIT60X0542811101000000123456*A*",
+            "{5000}DGB82WEST12345698765432",
+            "{4200}D",
+            "refDIT60X0542811101000000123456",
+            "{1520}20261206QMGFT015000001",
+            " ",
+            "\n",
+            "*",
+        ],
+        0x1236_2027,
+    );
+}

@@ -33,8 +33,8 @@
 //! this loop skips a word in a few instructions.
 
 use super::validate::{
-    GAP_BYTES, PROSE_SEPARATORS, digit_visited, fop_cc_start, gap_after_digit, gap_len,
-    hex_letters_before, ipv6_tagged, names_a_secret, prose_label_before, run_back,
+    GAP_BYTES, PROSE_SEPARATORS, digit_visited, fedwire_id_code, fop_cc_start, gap_after_digit,
+    gap_len, hex_letters_before, ipv6_tagged, names_a_secret, prose_label_before, run_back,
     secret_value_byte, secrets_line_name, secrets_line_start, track1_start,
 };
 
@@ -500,7 +500,10 @@ impl Starts {
                 Some(c) if c.is_ascii_alphabetic() => {
                     // IBAN: two letters (any case) at a token start, then
                     // digits.
-                    if p >= 2 && text[p - 2].is_ascii_alphabetic() && token_start(text, p - 2) {
+                    if p >= 2
+                        && text[p - 2].is_ascii_alphabetic()
+                        && (token_start(text, p - 2) || fedwire_id_code(text, p - 2))
+                    {
                         self.at.push(p - 2);
                     }
                     // A number glued to a word that is not hex

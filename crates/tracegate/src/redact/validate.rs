@@ -372,7 +372,7 @@ pub(crate) fn lead_ok(lead: Lead, text: &[u8], start: usize) -> bool {
     };
     match lead {
         Lead::Any => true,
-        Lead::Token => !prev.is_ascii_alphanumeric(),
+        Lead::Token => !prev.is_ascii_alphanumeric() || fedwire_id_code(text, start),
         Lead::Number => {
             // After a digit the number goes on; after a word of hex letters
             // the digits are part of a hex id.
@@ -386,6 +386,29 @@ pub(crate) fn lead_ok(lead: Lead, text: &[u8], start: usize) -> bool {
             !glued
         }
     }
+}
+
+/// Whether an account identifier in the IBAN's lead (two letters, two
+/// digits) at `at` follows a Fedwire tag's one-letter ID code
+/// (`{4200}DIT60X0542811101000000123456*NAME*`: the beneficiary tag, `D`
+/// for a debit account; `{5000}`, `{4100}` alike; issue 36, twelfth
+/// round, part 2). The format glues the code to the identifier, so the
+/// letter is a field of its own, not the start of a word. Only a capital
+/// right after a `{dddd}` tag counts, and only before the IBAN's lead,
+/// which the trigger looks back to in the same way.
+#[inline]
+pub(crate) fn fedwire_id_code(text: &[u8], at: usize) -> bool {
+    at >= 7
+        && text[at - 1].is_ascii_uppercase()
+        && text[at - 2] == b'}'
+        && text[at - 7] == b'{'
+        && text[at - 6..at - 2].iter().all(u8::is_ascii_digit)
+        && text.get(at..at + 4).is_some_and(|l| {
+            l[0].is_ascii_alphabetic()
+                && l[1].is_ascii_alphabetic()
+                && l[2].is_ascii_digit()
+                && l[3].is_ascii_digit()
+        })
 }
 
 /// Whether the run of ASCII letters right before `at` is all hex digits
