@@ -308,6 +308,41 @@ mod tests {
         }
     }
 
+    /// `sealed` is true exactly for a sink with `seal_to` recipients, and
+    /// the status never carries the recipient itself.
+    #[tokio::test]
+    async fn status_says_which_sinks_seal_their_full_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let recipient = tracegate::seal::Identity::generate()
+            .unwrap()
+            .recipient()
+            .encode();
+        std::fs::write(
+            dir.path().join("policy.toml"),
+            format!(
+                "[audit]\npath = \"a.jsonl\"\n\
+                 [[sink]]\nname = \"plain\"\noutput = \"file:p.jsonl\"\n\
+                 [[sink]]\nname = \"cap\"\nfull_allowed = true\noutput = \"file:c.jsonl\"\n\
+                 seal_to = [\"{recipient}\"]\n"
+            ),
+        )
+        .unwrap();
+        let policy = std::sync::Arc::new(crate::policy::Policy::load(dir.path()).unwrap());
+        let clock = std::sync::Arc::new(crate::window::clock::ManualClock::new(
+            "2030-01-01T10:30:00Z".parse().unwrap(),
+        ));
+        let p = Pipeline::start(policy, dir.path().to_path_buf(), clock);
+        let status = status_json(&p);
+        let sealed: Vec<(&str, bool)> = status["sinks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| (s["name"].as_str().unwrap(), s["sealed"].as_bool().unwrap()))
+            .collect();
+        assert_eq!(sealed, [("plain", false), ("cap", true)]);
+        assert!(!status.to_string().contains(&recipient));
+    }
+
     #[test]
     fn last_minute_counts_since_the_oldest_sample_within_a_minute() {
         let mut r = Recent::default();
