@@ -66,7 +66,7 @@ pub fn keygen(out: &Path) -> anyhow::Result<u8> {
     let note = " (an existing file is never replaced)";
     super::audit_keys::write_new(out, text.as_bytes(), 0o600, note)?;
     sayln!("{}", id.recipient().encode());
-    eprintln!(
+    esayln!(
         "identity written to `{}` (keep it secret; the line above is its recipient for `seal_to`)",
         out.display()
     );

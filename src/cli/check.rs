@@ -203,7 +203,7 @@ pub fn run(args: &CheckArgs) -> u8 {
         let skipped = crate::io_text::counted(counts.skipped, "other file", "other files");
         line.push_str(&format!(" ({skipped} in the folders skipped)"));
     }
-    eprintln!("{line}");
+    esayln!("{line}");
     code
 }
 

@@ -109,12 +109,12 @@ pub fn resolve_sink<'p>(policy: &'p Policy, name: &str) -> Result<&'p Sink, u8> 
                 .map(|k| format!(" (did you mean `{k}`?)"))
                 .unwrap_or_default();
             if names.is_empty() {
-                eprintln!(
+                esayln!(
                     "tracegate: unknown sink `{name}`: policy `{}` defines no [[sink]]",
                     policy.source().display()
                 );
             } else {
-                eprintln!(
+                esayln!(
                     "tracegate: unknown sink `{name}`{hint}; the policy's sinks are: {}",
                     names.join(", ")
                 );
@@ -304,7 +304,7 @@ fn finish(result: io::Result<bool>, tally: &FilterTally, name: &str, quiet: bool
         }
     };
     if !quiet {
-        eprintln!("{}", tally.summary(name));
+        esayln!("{}", tally.summary(name));
     }
     if all_read { exit::OK } else { exit::ERROR }
 }

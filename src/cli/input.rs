@@ -274,7 +274,7 @@ impl Inputs {
                         e.io_error()
                             .map_or_else(|| e.to_string(), crate::io_text::io_cause)
                     };
-                    eprintln!("tracegate: cannot read `{at}`: {cause}");
+                    esayln!("tracegate: cannot read `{at}`: {cause}");
                     self.stats.failed.fetch_add(1, Ordering::Relaxed);
                     continue;
                 }
@@ -295,7 +295,7 @@ impl Inputs {
             // SECURITY: a folder of files none of which was read must not
             // look like a folder of clean records: it is an input that
             // was not read (exit 2), not an empty one.
-            eprintln!(
+            esayln!(
                 "tracegate: folder `{}` holds no file matching {}: {} not read (--glob selects them)",
                 dir.display(),
                 self.described_globs,

@@ -1,4 +1,8 @@
 //! The command line: one file per subcommand, thin glue over the library.
+// Reports reach stdout and stderr only through `say!`, `sayln!` and
+// `esayln!` (see `output.rs`): `print!` and `eprint!` panic when the reader
+// of a pipe went away.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 /// `print!` for a command's report on stdout, through [`output::say`]: a
 /// reader that went away (`| head`) ends the output quietly instead of a
@@ -10,6 +14,12 @@ macro_rules! say {
 /// `println!` through [`output::say`].
 macro_rules! sayln {
     ($($t:tt)*) => { $crate::cli::output::say(format_args!("{}\n", format_args!($($t)*))) };
+}
+
+/// `eprintln!` through [`output::say_err`]: a stderr whose reader went
+/// away is no panic.
+macro_rules! esayln {
+    ($($t:tt)*) => { $crate::cli::output::say_err(format_args!("{}\n", format_args!($($t)*))) };
 }
 
 pub mod audit_export;
@@ -278,7 +288,7 @@ pub fn report_error(err: &anyhow::Error) {
             None => msg.push_str(&cause.to_string()),
         }
     }
-    eprintln!("{msg}");
+    esayln!("{msg}");
 }
 
 /// Write `error: {e}` to `stderr` (the audit commands' form); the exit code
@@ -328,8 +338,8 @@ fn report_policy(
     match loaded {
         Ok(p) => Some(p),
         Err(errors) => {
-            eprintln!("{errors}");
-            eprintln!(
+            esayln!("{errors}");
+            esayln!(
                 "tracegate: policy `{}` is invalid ({})",
                 path.display(),
                 crate::io_text::counted(errors.0.len() as u64, "error", "errors")

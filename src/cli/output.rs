@@ -132,9 +132,17 @@ pub fn say(args: std::fmt::Arguments<'_>) {
     }
 }
 
+/// Write a message to stderr (the `esayln!` macro). A failed write is
+/// dropped: stderr is the channel errors are reported on, so there is
+/// nowhere left to report it, and `eprintln!` would panic (exit 101) when
+/// the reader of a piped stderr went away.
+pub fn say_err(args: std::fmt::Arguments<'_>) {
+    let _ = io::stderr().lock().write_fmt(args);
+}
+
 fn stdout_failed(e: &io::Error) {
     if !super::input::is_broken_pipe(e) && !STDOUT_FAILED.swap(true, Ordering::Relaxed) {
-        eprintln!(
+        esayln!(
             "tracegate: cannot write to stdout: {}",
             crate::io_text::io_cause(e)
         );

@@ -309,7 +309,7 @@ fn log_floor(policy: &Policy) -> Option<jiff::Timestamp> {
     let a = policy.audit()?;
     let clock = crate::window::clock::SystemClock::new();
     crate::audit::time_floor(&a.path, a.anchor.as_deref(), &|t| clock.file_time(t))
-        .inspect_err(|e| eprintln!("tracegate: warning: {e}"))
+        .inspect_err(|e| esayln!("tracegate: warning: {e}"))
         .ok()
         .flatten()
 }
@@ -333,14 +333,14 @@ pub fn closed_windows(policy: &Policy) -> HashMap<String, CloseCause> {
     let key = match crate::audit::AuditKey::load_if(audit.key_file.as_deref()) {
         Ok(k) => k,
         Err(e) => {
-            eprintln!("tracegate: warning: {e}");
+            esayln!("tracegate: warning: {e}");
             return HashMap::new();
         }
     };
     match crate::audit::closed_windows(&audit.path, key.as_ref()) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("tracegate: warning: cannot read window closures from the audit log: {e}");
+            esayln!("tracegate: warning: cannot read window closures from the audit log: {e}");
             HashMap::new()
         }
     }

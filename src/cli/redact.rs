@@ -63,7 +63,7 @@ pub fn run(args: &RedactArgs) -> u8 {
                 // SECURITY: `redact` prints content; only a sink that may
                 // ever receive content may be named.
                 Ok(s) if !s.full_allowed => {
-                    eprintln!(
+                    esayln!(
                         "tracegate: sink `{name}` is not full_allowed: it never receives content, so there is no redaction of it to apply; leave out --sink to use the policy's [redact] rules"
                     );
                     return exit::ERROR;
@@ -75,7 +75,7 @@ pub fn run(args: &RedactArgs) -> u8 {
         None => policy.redaction().policy_rules(),
     };
     if redaction.redactor.is_none() {
-        eprintln!(
+        esayln!(
             "tracegate: warning: policy `{}` defines no redaction rules{}; content passes unchanged",
             args.policy.display(),
             args.sink

@@ -62,5 +62,9 @@ fn init_logging() {
         .with_writer(std::io::stderr)
         .with_target(false)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        // A log line that cannot be written is dropped: tracing's own
+        // report of it is an `eprintln!`, which panics (and stops the
+        // daemon) when the reader of a piped stderr went away.
+        .log_internal_errors(false)
         .try_init();
 }

@@ -173,10 +173,10 @@ struct Refusal<'a> {
 
 impl Refusal<'_> {
     fn refuse(&self, message: &str, detail: &str) -> u8 {
-        eprintln!("error: {message}");
+        esayln!("error: {message}");
         match self.id {
-            Some(id) => eprintln!("tracegate: window `{id}` refused; the policy is unchanged"),
-            None => eprintln!("tracegate: window refused; the policy is unchanged"),
+            Some(id) => esayln!("tracegate: window `{id}` refused; the policy is unchanged"),
+            None => esayln!("tracegate: window refused; the policy is unchanged"),
         }
         let sink = if valid_name(self.sink) {
             self.sink.to_owned()
@@ -192,7 +192,7 @@ impl Refusal<'_> {
                 detail: Some(detail.to_owned()),
             },
         ) {
-            eprintln!("tracegate: warning: not audited: {e}");
+            esayln!("tracegate: warning: not audited: {e}");
         }
         exit::ERROR
     }
@@ -353,12 +353,12 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
             if e.file == path {
                 // The window's file was never written: say what is wrong
                 // with the window, not a place in a file that is not there.
-                eprintln!("error: the window would be invalid: {}", e.message);
+                esayln!("error: the window would be invalid: {}", e.message);
                 if let Some(hint) = &e.hint {
-                    eprintln!("  help: {hint}");
+                    esayln!("  help: {hint}");
                 }
             } else {
-                eprintln!("error: {e}");
+                esayln!("error: {e}");
             }
         }
         // SECURITY: the audit log gets the error without policy values.
@@ -379,8 +379,8 @@ fn open(args: &OpenArgs) -> anyhow::Result<u8> {
             requested_by: args.requested_by.clone(),
         };
         if let Err(e) = audit(&current, &event) {
-            eprintln!("error: the back-dating could not be audited: {e}");
-            eprintln!("tracegate: window `{id}` refused; the policy is unchanged");
+            esayln!("error: the back-dating could not be audited: {e}");
+            esayln!("tracegate: window `{id}` refused; the policy is unchanged");
             return Ok(exit::ERROR);
         }
     }
@@ -480,7 +480,7 @@ fn close(path: &Path, id: &str) -> anyhow::Result<u8> {
         if let Ok(policy) = Policy::load(dir)
             && let Err(e) = audit_removed(&policy, &w)
         {
-            eprintln!("tracegate: warning: not audited: {e}");
+            esayln!("tracegate: warning: not audited: {e}");
         }
         sayln!("window `{id}` already ended at {}", w.end);
         return Ok(exit::OK);
@@ -491,10 +491,10 @@ fn close(path: &Path, id: &str) -> anyhow::Result<u8> {
     match Policy::load_checked(dir, &PemCheck) {
         Ok(policy) => {
             if let Err(e) = audit_removed(&policy, &w) {
-                eprintln!("tracegate: warning: not audited: {e}");
+                esayln!("tracegate: warning: not audited: {e}");
             }
         }
-        Err(e) => eprintln!(
+        Err(e) => esayln!(
             "tracegate: warning: the policy is invalid ({}), so this command cannot audit the close; running gates record it when they see the change",
             crate::io_text::counted(e.0.len() as u64, "error", "errors")
         ),
@@ -582,7 +582,7 @@ fn close_in_policy_file(path: &Path, id: &str) -> anyhow::Result<u8> {
     let policy = match Policy::load(path) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("{e}");
+            esayln!("{e}");
             anyhow::bail!(
                 "window `{id}` is written at {at}, and the policy is invalid, so its close cannot be audited; {other_ways}"
             );

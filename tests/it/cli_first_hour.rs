@@ -241,6 +241,79 @@ fn commands_that_print_end_quietly_on_a_closed_stdout() {
     assert!(stderr.contains("cannot write to stdout"), "{stderr}");
 }
 
+/// The same for stderr: a command whose stderr's reader went away before
+/// it reported keeps its exit code (an `eprintln!` panicked: exit 101),
+/// and `serve` still starts (it announces its port on stderr first).
+#[test]
+fn a_closed_stderr_changes_no_exit_code_and_stops_no_daemon() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(&dir.path().join("bad.toml"), "[[sink]]\nname = 1\n");
+    let missing = dir.path().join("missing.jsonl");
+    let cases: [(Vec<String>, i32); 3] = [
+        (
+            vec!["policy".into(), "check".into(), bad.display().to_string()],
+            2,
+        ),
+        (
+            vec![
+                "check".into(),
+                "--policy".into(),
+                DEFAULT.into(),
+                missing.display().to_string(),
+            ],
+            2,
+        ),
+        (
+            vec![
+                "check".into(),
+                "--policy".into(),
+                DEFAULT.into(),
+                "examples/traces/full.jsonl".into(),
+            ],
+            1,
+        ),
+    ];
+    let spawn = |args: &[String]| {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .current_dir(root())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stderr.take());
+        child
+    };
+    for (args, want) in cases {
+        let status = spawn(&args).wait().unwrap();
+        assert_eq!(status.code(), Some(want), "{args:?}");
+    }
+    let policy = write(
+        &dir.path().join("p/policy.toml"),
+        "[[sink]]\nname = \"s\"\noutput = \"file:s.jsonl\"\n",
+    );
+    let ready = dir.path().join("ready");
+    let mut serve = spawn(&[
+        "serve".into(),
+        "--policy".into(),
+        policy.display().to_string(),
+        "--listen".into(),
+        "127.0.0.1:0".into(),
+        "--ready-file".into(),
+        ready.display().to_string(),
+    ]);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !ready.exists() && serve.try_wait().unwrap().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let exited = serve.try_wait().unwrap();
+    let _ = serve.kill();
+    let _ = serve.wait();
+    assert_eq!(exited, None, "serve stopped");
+    assert!(ready.exists(), "serve never became ready");
+}
+
 // ---- 19.6: machine-readable output -------------------------------------
 
 /// Every object `check --format json` prints has a `type`; the last one

@@ -125,9 +125,15 @@ pub async fn run(opts: ServeOptions, policy: Policy) -> anyhow::Result<()> {
         .context("cannot read the bound address")?;
     let grpc_listener = bind_grpc(&opts, &policy).await?;
     // Tests and supervisors read this line (or the ready file) for the port.
-    eprintln!("tracegate: listening on {local}");
+    // A stderr whose reader went away must not stop the daemon (`eprintln!`
+    // would panic): the write is dropped.
+    let say = |line: std::fmt::Arguments<'_>| {
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), "{line}");
+    };
+    say(format_args!("tracegate: listening on {local}"));
     if let Some((_, addr)) = &grpc_listener {
-        eprintln!("tracegate: grpc listening on {addr}");
+        say(format_args!("tracegate: grpc listening on {addr}"));
         if let Some(path) = &opts.grpc_ready_file {
             write_ready_file(path, &addr.to_string())?;
         }
