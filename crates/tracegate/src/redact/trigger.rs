@@ -1325,15 +1325,12 @@ impl Starts {
         // `新的密码是：<v>`; eleventh round, part 2): the shape starts at
         // the label's separator, before no blank or up to eight.
         // Cheap byte tests first: most runs follow a quote or a letter.
-        let mut at = s;
-        while at > 0 && s - at < 8 && matches!(text[at - 1], b' ' | b'\t') {
-            at -= 1;
-        }
-        if at > 0
-            && (text[at - 1] == b':' || text[at - 1] >= 0x80)
-            && s + 12 <= text.len()
-            && text[s..s + 12].iter().all(|&b| value(b))
-        {
+        // Every shape below wants twelve value bytes or more: most runs of
+        // digits (a count, a time, a port) stop there, before any name is
+        // looked for.
+        let twelve = s + 12 <= text.len() && text[s..s + 12].iter().all(|&b| value(b));
+        let at = s - run_back(&text[..s], 8, |b| matches!(b, b' ' | b'\t'));
+        if twelve && at > 0 && (text[at - 1] == b':' || text[at - 1] >= 0x80) {
             for sep in PROSE_SEPARATORS {
                 if let Some(st) = at.checked_sub(sep.len())
                     && &text[st..at] == *sep
@@ -1347,9 +1344,8 @@ impl Starts {
         // names a secret (IIS `<add key="SmtpPassword" value="<v>"/>`,
         // `<meta-data android:name="…ApiKey" android:value="<v>"/>`;
         // twelfth round): the shape starts at the element's `<`.
-        if w < s
-            && s + 12 <= text.len()
-            && text[s..s + 12].iter().all(|&b| value(b))
+        if twelve
+            && w < s
             && let Some(lt) = sibling_value_element(text, w)
         {
             self.at.push(lt);
@@ -1357,10 +1353,7 @@ impl Starts {
         let Some(w) = gap_before(text, w, 8) else {
             return;
         };
-        // Twelve value bytes or more.
-        // Every shape below wants twelve: most runs of digits (a count, a
-        // time, a port) stop here, before any name is looked for.
-        if w == 0 || s + 12 > text.len() || !text[s..s + 12].iter().all(|&b| value(b)) {
+        if w == 0 || !twelve {
             return;
         }
         // The ninth round's look-backs (`htpasswd`, PgBouncer) all end in
