@@ -1359,8 +1359,9 @@ fn numbering_label(text: &[u8], start: usize, own: &[&[u8]]) -> bool {
     else {
         return false;
     };
-    let rest = noun[thing.len()..].to_ascii_lowercase();
-    !own.iter().any(|o| rest.windows(o.len()).any(|x| x == *o))
+    let rest = &noun[thing.len()..];
+    !own.iter()
+        .any(|o| rest.windows(o.len()).any(|x| x.eq_ignore_ascii_case(o)))
 }
 
 /// An SSN printed `AAA GG SSSS` with one blank in each gap, standing alone:
