@@ -133,6 +133,36 @@ fn a_closed_stdout_never_turns_findings_into_clean() {
     }
 }
 
+/// Which of a command's output streams has lost its reader.
+#[derive(Clone, Copy, PartialEq)]
+enum Gone {
+    Stdout,
+    Stderr,
+}
+
+/// `tracegate ARGS` started with the reader of one stream gone before the
+/// command writes (it is past exec, still starting up); the other stream
+/// is captured (stderr) or dropped (stdout).
+fn reader_gone(args: &[String], gone: Gone) -> std::process::Child {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(if gone == Gone::Stdout {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    match gone {
+        Gone::Stdout => drop(child.stdout.take()),
+        Gone::Stderr => drop(child.stderr.take()),
+    }
+    child
+}
+
 /// Every command that prints a report ends quietly when its reader went
 /// away before it wrote (`| true`): no panic ("failed printing to stdout"
 /// and exit 101, as `policy check ... | head -c 10` did), and the exit
@@ -206,18 +236,7 @@ fn commands_that_print_end_quietly_on_a_closed_stdout() {
         ),
     ];
     for (args, want) in cases {
-        let mut child = Command::new(BIN)
-            .args(&args)
-            .current_dir(root())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // The reader goes away before the command has started writing: it
-        // is past exec, still starting up.
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
+        let out = reader_gone(&args, Gone::Stdout).wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(want), "{args:?}: {stderr}");
         assert!(
@@ -273,20 +292,8 @@ fn a_closed_stderr_changes_no_exit_code_and_stops_no_daemon() {
             1,
         ),
     ];
-    let spawn = |args: &[String]| {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .current_dir(root())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stderr.take());
-        child
-    };
     for (args, want) in cases {
-        let status = spawn(&args).wait().unwrap();
+        let status = reader_gone(&args, Gone::Stderr).wait().unwrap();
         assert_eq!(status.code(), Some(want), "{args:?}");
     }
     let policy = write(
@@ -294,15 +301,18 @@ fn a_closed_stderr_changes_no_exit_code_and_stops_no_daemon() {
         "[[sink]]\nname = \"s\"\noutput = \"file:s.jsonl\"\n",
     );
     let ready = dir.path().join("ready");
-    let mut serve = spawn(&[
-        "serve".into(),
-        "--policy".into(),
-        policy.display().to_string(),
-        "--listen".into(),
-        "127.0.0.1:0".into(),
-        "--ready-file".into(),
-        ready.display().to_string(),
-    ]);
+    let mut serve = reader_gone(
+        &[
+            "serve".into(),
+            "--policy".into(),
+            policy.display().to_string(),
+            "--listen".into(),
+            "127.0.0.1:0".into(),
+            "--ready-file".into(),
+            ready.display().to_string(),
+        ],
+        Gone::Stderr,
+    );
     let deadline = Instant::now() + Duration::from_secs(20);
     while !ready.exists() && serve.try_wait().unwrap().is_none() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
