@@ -13,9 +13,9 @@
 //! `partial_success` counting what every sink rejected;
 //! `INVALID_ARGUMENT` for a malformed request; `RESOURCE_EXHAUSTED`
 //! without retry information for a request past a bound (not retryable),
-//! and with `google.rpc.RetryInfo` when the queues or the memory budget are
-//! full (retry later); `UNAVAILABLE` while draining; `UNAUTHENTICATED`
-//! without the bearer token.
+//! and with `google.rpc.RetryInfo` when the queues, the memory budget or
+//! the decoding slots are full (retry later); `UNAVAILABLE` while
+//! draining; `UNAUTHENTICATED` without the bearer token.
 
 use std::future::Future;
 use std::pin::Pin;

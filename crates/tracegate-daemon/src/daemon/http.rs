@@ -24,7 +24,7 @@ use prost::Message;
 
 use super::budget::Reservation;
 pub use super::ingest::Ingest;
-use super::ingest::{Accepted, Encoding, Refusal, RefusalKind, blocking, too_large};
+use super::ingest::{Accepted, Encoding, Refusal, RefusalKind, too_large};
 use super::pipeline::Pipeline;
 use crate::policy::ServerSettings;
 use crate::record::otlp_proto::bounds::Signal;
@@ -317,7 +317,9 @@ async fn records(State(ing): State<Ingest>, headers: HeaderMap, body: Body) -> R
             .await?;
         let p2 = Arc::clone(p);
         let active2 = Arc::clone(&active);
-        let t = blocking(move || Ok(p2.ingest_lines(&active2, &bytes))).await;
+        let t = ing
+            .blocking(deadline, move || Ok(p2.ingest_lines(&active2, &bytes)))
+            .await;
         drop(res);
         t
     }

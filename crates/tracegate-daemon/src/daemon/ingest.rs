@@ -44,6 +44,12 @@ pub struct Ingest {
     pub budget: MemoryBudget,
     /// Set once the daemon stops taking requests.
     pub draining: Arc<AtomicBool>,
+    /// Requests decoded and judged at once: one per core. The work is
+    /// CPU-bound, so more gains nothing, and every extra thread of the
+    /// blocking pool keeps its own allocator arena with what it freed: 16
+    /// dense requests judged on 16 threads peaked near 450 MiB where the
+    /// documented bound is 384 (`tests/it/serve_hard.rs`).
+    pub cpu_slots: Arc<tokio::sync::Semaphore>,
 }
 
 /// Request body encoding.
@@ -150,7 +156,37 @@ impl Ingest {
             p,
             budget,
             draining: Arc::new(AtomicBool::new(false)),
+            cpu_slots: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism()
+                    .map_or(2, std::num::NonZero::get)
+                    .clamp(1, 64),
+            )),
         }
+    }
+
+    /// Run `f` on the blocking pool once one of the per-core slots is free
+    /// (HTTP and gRPC requests alike). A request that finds them all taken
+    /// past `deadline` is told to retry later: a queue longer than the
+    /// wait is load shed with a 503, not a client left without an answer.
+    /// A panic in `f` is a retryable refusal too.
+    pub async fn blocking<T: Send + 'static>(
+        &self,
+        deadline: tokio::time::Instant,
+        f: impl FnOnce() -> Result<T, Refusal> + Send + 'static,
+    ) -> Result<T, Refusal> {
+        let internal = || Refusal::new(RefusalKind::Internal, "internal error; retry later");
+        let _slot = tokio::time::timeout_at(deadline, self.cpu_slots.acquire())
+            .await
+            .map_err(|_| {
+                Refusal::new(
+                    RefusalKind::Busy,
+                    "every decoding slot stayed busy; retry later",
+                )
+            })?
+            .map_err(|_| internal())?;
+        tokio::task::spawn_blocking(f)
+            .await
+            .map_err(|_| internal())?
     }
 
     /// Count a refusal under its HTTP status code.
@@ -304,38 +340,39 @@ impl Ingest {
         let budget = self.budget.clone();
         let p2 = Arc::clone(&self.p);
         let a2 = Arc::clone(&active);
-        let first = blocking(move || {
-            let mut held = held;
-            let counts = count_body(&bytes, signal, enc, &structure).inspect_err(|r| {
-                if r.kind == RefusalKind::Malformed {
-                    p2.metrics.malformed.fetch_add(1, Ordering::Relaxed);
+        let first = self
+            .blocking(deadline, move || {
+                let mut held = held;
+                let counts = count_body(&bytes, signal, enc, &structure).inspect_err(|r| {
+                    if r.kind == RefusalKind::Malformed {
+                        p2.metrics.malformed.fetch_add(1, Ordering::Relaxed);
+                    }
+                })?;
+                if counts.export_items() == 0 {
+                    return Ok(Step::Empty);
                 }
-            })?;
-            if counts.export_items() == 0 {
-                return Ok(Step::Empty);
-            }
-            // SECURITY: decoding starts only once its estimated memory is reserved.
-            let need =
-                bytes.len() + decode_estimate(bytes.len(), &counts, enc == Encoding::Protobuf);
-            if !budget
-                .try_reserve(&mut held, need)
-                .map_err(budget_refusal)?
-            {
-                return Ok(Step::Wait {
-                    bytes,
+                // SECURITY: decoding starts only once its estimated memory is reserved.
+                let need =
+                    bytes.len() + decode_estimate(bytes.len(), &counts, enc == Encoding::Protobuf);
+                if !budget
+                    .try_reserve(&mut held, need)
+                    .map_err(budget_refusal)?
+                {
+                    return Ok(Step::Wait {
+                        bytes,
+                        counts,
+                        held,
+                        need,
+                    });
+                }
+                let tally = judge_body(&p2, &a2, signal, enc, bytes)?;
+                Ok(Step::Judged {
+                    tally,
                     counts,
                     held,
-                    need,
-                });
-            }
-            let tally = judge_body(&p2, &a2, signal, enc, bytes)?;
-            Ok(Step::Judged {
-                tally,
-                counts,
-                held,
+                })
             })
-        })
-        .await?;
+            .await?;
         let (tally, counts) = match first {
             // An empty export request is valid and carries nothing: no sink
             // receives a line for it.
@@ -362,7 +399,11 @@ impl Ingest {
                 *res = held;
                 self.reserve(res, need, deadline).await?;
                 let p2 = Arc::clone(&self.p);
-                let tally = blocking(move || judge_body(&p2, &active, signal, enc, bytes)).await?;
+                let tally = self
+                    .blocking(deadline, move || {
+                        judge_body(&p2, &active, signal, enc, bytes)
+                    })
+                    .await?;
                 (tally, counts)
             }
         };
@@ -581,33 +622,6 @@ pub fn compact_json(body: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Requests decoded and judged at once: one per core. The work is CPU-bound,
-/// so more gains nothing, and every extra thread of the blocking pool keeps
-/// its own allocator arena with what it freed: 16 dense requests judged on
-/// 16 threads peaked near 450 MiB where the documented bound is 384
-/// (`tests/it/serve_hard.rs`).
-fn cpu_slots() -> &'static tokio::sync::Semaphore {
-    static SLOTS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
-    SLOTS.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-        tokio::sync::Semaphore::new(cores.clamp(1, 64))
-    })
-}
-
-/// Run `f` on the blocking pool, at most one such job per core (HTTP and
-/// gRPC requests alike); a panic there is a retryable refusal.
-pub async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, Refusal> + Send + 'static,
-) -> Result<T, Refusal> {
-    let _slot = cpu_slots()
-        .acquire()
-        .await
-        .map_err(|_| Refusal::new(RefusalKind::Internal, "internal error; retry later"))?;
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|_| Refusal::new(RefusalKind::Internal, "internal error; retry later"))?
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -680,6 +694,45 @@ mod tests {
             .await
             .unwrap_err();
         assert_eq!(e.kind, RefusalKind::TooLarge, "{e:?}");
+        assert_eq!(judged(), 1);
+        ing.p.shutdown(Duration::from_secs(5)).await;
+    }
+
+    /// A request that finds every decoding slot taken is answered when its
+    /// wait runs out (503, retry later) instead of queueing without end
+    /// behind them, and is judged once a slot is free again. Regression:
+    /// 16 dense requests on a loaded 2-core machine waited for the two
+    /// slots past their clients' patience and got no answer at all.
+    #[tokio::test(flavor = "current_thread", start_paused = true)]
+    async fn a_request_that_finds_every_slot_busy_past_its_wait_is_told_to_retry() {
+        let dir = tempfile::tempdir().unwrap();
+        let ing = ingest(dir.path());
+        let slots = u32::try_from(ing.cpu_slots.available_permits()).unwrap();
+        let taken = Arc::clone(&ing.cpu_slots)
+            .acquire_many_owned(slots)
+            .await
+            .unwrap();
+        let export = |ing: &Ingest| {
+            let ing = ing.clone();
+            async move {
+                let mut res = Reservation::default();
+                let active = ing.p.snapshot();
+                let body = span_body("x");
+                ing.export(active, Signal::Traces, Encoding::Protobuf, body, &mut res)
+                    .await
+            }
+        };
+        let patience = BUDGET_WAIT * 6;
+        let e = tokio::time::timeout(patience, export(&ing))
+            .await
+            .expect("no answer while every slot was taken")
+            .unwrap_err();
+        assert_eq!(e.kind, RefusalKind::Busy, "{e:?}");
+        assert!(e.retryable());
+        let judged = || ing.p.metrics.sink("s").records_in.load(Ordering::Relaxed);
+        assert_eq!(judged(), 0);
+        drop(taken);
+        assert!(export(&ing).await.is_ok());
         assert_eq!(judged(), 1);
         ing.p.shutdown(Duration::from_secs(5)).await;
     }
