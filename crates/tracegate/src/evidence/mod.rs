@@ -273,7 +273,7 @@ impl Auditor {
         out: &mut Vec<EvidenceFinding>,
     ) -> Result<EvidenceFacts<'a>, EvidenceShapeError> {
         if let Some(rec) = gate.evidence_record() {
-            return self.run(rec, line, out);
+            return Auditor::run(rec, line, &mut self.work, out);
         }
         // The gate scanned this line into its tape, so it is UTF-8.
         let Ok(text) = std::str::from_utf8(line) else {
@@ -283,15 +283,7 @@ impl Auditor {
             });
         };
         self.rec.fill_from_tape(text, gate.tape())?;
-        checks::run(
-            View {
-                rec: &self.rec,
-                line,
-            },
-            &mut self.work,
-            out,
-        )?;
-        Ok(self.facts(line))
+        Auditor::run(&self.rec, line, &mut self.work, out)
     }
 
     /// Audits one line on its own (scanned into the auditor's own tape): for
@@ -308,38 +300,21 @@ impl Auditor {
             });
         }
         self.rec.fill_from_tape(line, &self.tape)?;
-        checks::run(
-            View {
-                rec: &self.rec,
-                line: line.as_bytes(),
-            },
-            &mut self.work,
-            out,
-        )?;
-        Ok(self.facts(line.as_bytes()))
+        Auditor::run(&self.rec, line.as_bytes(), &mut self.work, out)
     }
 
+    /// Runs the checks on `rec` (the gate's, or the auditor's own).
     fn run<'a>(
-        &'a mut self,
         rec: &'a Record,
         line: &'a [u8],
+        work: &'a mut checks::Work,
         out: &mut Vec<EvidenceFinding>,
     ) -> Result<EvidenceFacts<'a>, EvidenceShapeError> {
         let view = View { rec, line };
-        checks::run(view, &mut self.work, out)?;
+        checks::run(view, work, out)?;
         Ok(EvidenceFacts {
             view,
-            reproduced: &self.work.reproduced,
+            reproduced: &work.reproduced,
         })
-    }
-
-    fn facts<'a>(&'a self, line: &'a [u8]) -> EvidenceFacts<'a> {
-        EvidenceFacts {
-            view: View {
-                rec: &self.rec,
-                line,
-            },
-            reproduced: &self.work.reproduced,
-        }
     }
 }
