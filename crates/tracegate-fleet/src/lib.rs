@@ -75,8 +75,8 @@ use redis::{ConnectionAddr, ConnectionLike, IntoConnectionInfo, RedisConnectionI
 use tracegate::internals::audit::{AuditError, AuditEvent, CloseCause, DenyWhy};
 use tracegate::internals::policy::{BudgetStoreUrl, FleetSettings, Window};
 use tracegate::internals::window::budget::{
-    Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, enabled, released_event,
-    spent_for_good,
+    Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, enabled, leased_event,
+    released_event, spent_for_good, within,
 };
 use tracegate::internals::window::fleet_state::{
     self, Ask, FleetState, Known, LeaseStep, MAX_STATE_BYTES, Sealed, Seen, StoreKey,
@@ -466,23 +466,6 @@ fn read_password(path: &std::path::Path) -> Result<String, StoreFault> {
         return Err(StoreFault::Auth);
     }
     Ok(pw.to_owned())
-}
-
-fn leased_event(claim: Claim<'_>, budget: Budget, granted: Units) -> AuditEvent {
-    let w = claim.window;
-    AuditEvent::BudgetLeased {
-        window: w.id.clone(),
-        sink: w.sink.clone(),
-        holder: claim.holder.to_owned(),
-        records: budget.records.map(|_| granted.records),
-        bytes: budget.bytes.map(|_| granted.bytes),
-    }
-}
-
-/// Whether `granted` fits in `left` in every measure `budget` bounds.
-fn within(budget: Budget, granted: Units, left: Units) -> bool {
-    (budget.records.is_none() || granted.records <= left.records)
-        && (budget.bytes.is_none() || granted.bytes <= left.bytes)
 }
 
 /// What the log records as given back: never more than the claim held
