@@ -137,12 +137,8 @@ impl Hasher for Identity {
 #[derive(Clone, Default)]
 pub struct Fingerprinter(RandomState);
 
-impl std::fmt::Debug for Fingerprinter {
-    // SECURITY: never print the key.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Fingerprinter")
-    }
-}
+// SECURITY: never print the key.
+crate::io_text::debug_as!(Fingerprinter, "Fingerprinter");
 
 impl Fingerprinter {
     /// A fingerprinter with a fresh random key.

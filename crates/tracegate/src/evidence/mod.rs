@@ -249,11 +249,7 @@ pub struct Auditor {
     work: checks::Work,
 }
 
-impl fmt::Debug for Auditor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Auditor")
-    }
-}
+crate::io_text::debug_as!(Auditor, "Auditor");
 
 impl Auditor {
     /// An auditor with empty buffers.

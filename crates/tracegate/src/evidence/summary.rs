@@ -434,12 +434,12 @@ pub struct SummaryBatch {
     items: Vec<Item>,
 }
 
-impl std::fmt::Debug for SummaryBatch {
-    // SECURITY: sizes only.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "SummaryBatch({} items)", self.items.len())
-    }
-}
+// SECURITY: sizes only.
+crate::io_text::debug_as!(
+    SummaryBatch,
+    |this| "SummaryBatch({} items)",
+    this.items.len()
+);
 
 impl SummaryBatch {
     /// An empty batch.

@@ -161,11 +161,7 @@ impl fmt::Display for SegmentId {
     }
 }
 
-impl fmt::Debug for SegmentId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "SegmentId({self})")
-    }
-}
+crate::io_text::debug_as!(SegmentId, |this| "SegmentId({this})");
 
 /// One recipient's share of a segment key in a header.
 #[derive(Debug, Clone, PartialEq, Eq)]
