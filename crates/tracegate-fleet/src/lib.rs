@@ -148,16 +148,13 @@ pub struct RedisBudget {
     fault: Option<StoreFault>,
 }
 
-impl std::fmt::Debug for RedisBudget {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // SECURITY: never the password or the key; the URL holds neither.
-        f.debug_struct("RedisBudget")
-            .field("store", &self.url.to_string())
-            .field("replica_id", &self.replica_id)
-            .field("fault", &self.fault)
-            .finish_non_exhaustive()
-    }
-}
+// SECURITY: never the password or the key; the URL holds neither.
+tracegate::debug_as!(RedisBudget, |r| "RedisBudget" {
+    store: r.url.to_string(),
+    replica_id: r.replica_id,
+    fault: r.fault,
+    ..
+});
 
 impl RedisBudget {
     /// A source for the store in `fleet` (which must name one), leasing

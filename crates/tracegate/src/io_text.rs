@@ -53,7 +53,9 @@ pub(crate) use named_enum;
 /// Implements `Debug` as one fixed form, for a type whose fields must not
 /// be shown (record bytes, keys, lists) or say little: `debug_as!(Tape,
 /// |t| "Tape({} tokens)", t.tokens.len())` writes what the format says of
-/// `self` (named `t`); `debug_as!(Auditor, "Auditor")` writes the text.
+/// `self` (named `t`); `debug_as!(Auditor, "Auditor")` writes the text;
+/// `debug_as!(Ledger, |l| "Ledger" { path: l.path, .. })` writes a struct
+/// of the values named (`..`: it has more).
 #[doc(hidden)]
 #[macro_export]
 macro_rules! debug_as {
@@ -61,6 +63,24 @@ macro_rules! debug_as {
         impl ::std::fmt::Debug for $ty {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str($text)
+            }
+        }
+    };
+    ($ty:ty, |$this:ident| $name:literal { $($field:ident: $value:expr,)* .. }) => {
+        impl ::std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                let $this = self;
+                f.debug_struct($name)
+                    $(.field(::std::stringify!($field), &$value))*
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+    ($ty:ty, |$this:ident| $name:literal { $($field:ident: $value:expr,)* }) => {
+        impl ::std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                let $this = self;
+                f.debug_struct($name)$(.field(::std::stringify!($field), &$value))*.finish()
             }
         }
     };

@@ -188,15 +188,12 @@ pub struct AttemptTracker {
     seq: u64,
 }
 
-impl std::fmt::Debug for AttemptTracker {
-    // SECURITY: fingerprints and counts only; there are no ids to show.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AttemptTracker")
-            .field("horizon", &self.horizon)
-            .field("live", &self.live.len())
-            .finish_non_exhaustive()
-    }
-}
+// SECURITY: fingerprints and counts only; there are no ids to show.
+crate::io_text::debug_as!(AttemptTracker, |a| "AttemptTracker" {
+    horizon: a.horizon,
+    live: a.live.len(),
+    ..
+});
 
 fn finding(line: u64) -> AttemptFinding {
     AttemptFinding {

@@ -155,16 +155,13 @@ pub struct EvidenceFacts<'a> {
 }
 
 // SECURITY: hand-written so that `{:?}` never prints ids or names.
-impl fmt::Debug for EvidenceFacts<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("EvidenceFacts")
-            .field("has_trace_id", &self.trace_id().is_some())
-            .field("has_request_id", &self.request_id().is_some())
-            .field("has_attempt", &self.attempt().is_some())
-            .field("intervals", &self.reproduced.len())
-            .finish_non_exhaustive()
-    }
-}
+crate::io_text::debug_as!(EvidenceFacts<'_>, |e| "EvidenceFacts" {
+    has_trace_id: e.trace_id().is_some(),
+    has_request_id: e.request_id().is_some(),
+    has_attempt: e.attempt().is_some(),
+    intervals: e.reproduced.len(),
+    ..
+});
 
 impl<'a> EvidenceFacts<'a> {
     fn text(&self, t: model::Top) -> Option<&'a str> {

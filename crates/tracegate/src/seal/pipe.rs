@@ -77,13 +77,9 @@ pub struct PipeTx {
     failed: Arc<AtomicBool>,
 }
 
-impl std::fmt::Debug for PipeTx {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PipeTx")
-            .field("failed", &self.failed())
-            .finish()
-    }
-}
+crate::io_text::debug_as!(PipeTx, |p| "PipeTx" {
+    failed: p.failed(),
+});
 
 /// The writer thread and its sending end.
 #[derive(Debug)]

@@ -229,14 +229,11 @@ pub struct Ledger {
     book: Book,
 }
 
-impl std::fmt::Debug for Ledger {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ledger")
-            .field("path", &self.path)
-            .field("read_to", &self.cursor.offset())
-            .finish_non_exhaustive()
-    }
-}
+crate::io_text::debug_as!(Ledger, |l| "Ledger" {
+    path: l.path,
+    read_to: l.cursor.offset(),
+    ..
+});
 
 /// The signing key `[audit] signing_key` names, loaded (`None` without
 /// one). SECURITY: a key that cannot be loaded (missing, open to others,
