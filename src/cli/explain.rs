@@ -61,13 +61,6 @@ pub enum SignalArg {
     Logs,
 }
 
-/// What became of one request.
-#[derive(Debug, Default)]
-struct Tally {
-    dropped: u64,
-    refused: bool,
-}
-
 /// Run `explain`; returns the exit code: 0 when every item of every body
 /// would be written (fields may be removed), 1 when an item would be
 /// dropped or a body refused, 2 on a usage, policy or I/O error.
@@ -94,8 +87,7 @@ pub fn run(args: &ExplainArgs) -> u8 {
             } else {
                 name.clone()
             };
-            let t = explain_one(&policy, &mut gate, &label, request, args, &mut out);
-            any |= t.refused || t.dropped > 0;
+            any |= explain_one(&policy, &mut gate, &label, request, args, &mut out);
         }
     }
     if let Err(e) = out.flush()
@@ -169,7 +161,7 @@ enum Body<'a> {
     Json(&'a [u8]),
 }
 
-/// Explain one request; what became of it.
+/// Explain one request: whether it was refused or an item of it dropped.
 fn explain_one(
     policy: &Policy,
     gate: &mut Gate,
@@ -177,7 +169,7 @@ fn explain_one(
     body: &Body<'_>,
     args: &ExplainArgs,
     out: &mut dyn Write,
-) -> Tally {
+) -> bool {
     let (bytes, enc) = match *body {
         Body::Protobuf(b) => (b, Encoding::Protobuf),
         Body::Json(b) => (b, Encoding::Json),
@@ -204,10 +196,7 @@ fn explain_one(
                 &format!("refused ({code})"),
                 &[(None, r.message.as_str())],
             );
-            return Tally {
-                refused: true,
-                ..Tally::default()
-            };
+            return true;
         }
     };
     let too_long = line.len() > policy.limits().max_line_bytes;
@@ -226,16 +215,13 @@ fn explain_one(
             .map(|f| (Some(f), f.message.as_str()))
             .collect();
         write_request(out, args.format, label, signal, "refused (400)", &f);
-        return Tally {
-            refused: true,
-            ..Tally::default()
-        };
+        return true;
     }
     let value: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
     let items = items_of(&value, signal);
     let rejected: Vec<u32> = gate.rejected_items().to_vec();
     let whole = j.verdict == Verdict::Dropped;
-    let mut tally = Tally::default();
+    let mut any_dropped = false;
     // Findings outside every item: the request's own (resource, scope).
     let outside: Vec<&Finding> = findings
         .iter()
@@ -272,12 +258,10 @@ fn explain_one(
             (false, true) => "written",
             (false, false) => "written, fields removed",
         };
-        if dropped {
-            tally.dropped += 1;
-        }
+        any_dropped |= dropped;
         write_item(out, args.format, label, signal, i, item, state, &mine);
     }
-    tally
+    any_dropped
 }
 
 /// Whether finding `f` is about the item at `path` (or inside it).

@@ -75,8 +75,8 @@ use redis::{ConnectionAddr, ConnectionLike, IntoConnectionInfo, RedisConnectionI
 use tracegate::internals::audit::{AuditError, AuditEvent, CloseCause, DenyWhy};
 use tracegate::internals::policy::{BudgetStoreUrl, FleetSettings, Window};
 use tracegate::internals::window::budget::{
-    Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, enabled, released_event,
-    spent_for_good,
+    Budget, BudgetSource, Claim, Lease, Ledger, StoreFault, Units, enabled, leased_event,
+    released_event, spent_for_good, within,
 };
 use tracegate::internals::window::fleet_state::{
     self, Ask, FleetState, Known, LeaseStep, MAX_STATE_BYTES, Sealed, Seen, StoreKey,
@@ -148,16 +148,13 @@ pub struct RedisBudget {
     fault: Option<StoreFault>,
 }
 
-impl std::fmt::Debug for RedisBudget {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // SECURITY: never the password or the key; the URL holds neither.
-        f.debug_struct("RedisBudget")
-            .field("store", &self.url.to_string())
-            .field("replica_id", &self.replica_id)
-            .field("fault", &self.fault)
-            .finish_non_exhaustive()
-    }
-}
+// SECURITY: never the password or the key; the URL holds neither.
+tracegate::debug_as!(RedisBudget, |r| "RedisBudget" {
+    store: r.url.to_string(),
+    replica_id: r.replica_id,
+    fault: r.fault,
+    ..
+});
 
 impl RedisBudget {
     /// A source for the store in `fleet` (which must name one), leasing
@@ -466,23 +463,6 @@ fn read_password(path: &std::path::Path) -> Result<String, StoreFault> {
         return Err(StoreFault::Auth);
     }
     Ok(pw.to_owned())
-}
-
-fn leased_event(claim: Claim<'_>, budget: Budget, granted: Units) -> AuditEvent {
-    let w = claim.window;
-    AuditEvent::BudgetLeased {
-        window: w.id.clone(),
-        sink: w.sink.clone(),
-        holder: claim.holder.to_owned(),
-        records: budget.records.map(|_| granted.records),
-        bytes: budget.bytes.map(|_| granted.bytes),
-    }
-}
-
-/// Whether `granted` fits in `left` in every measure `budget` bounds.
-fn within(budget: Budget, granted: Units, left: Units) -> bool {
-    (budget.records.is_none() || granted.records <= left.records)
-        && (budget.bytes.is_none() || granted.bytes <= left.bytes)
 }
 
 /// What the log records as given back: never more than the claim held

@@ -44,18 +44,14 @@ pub struct Finding {
     pub message: String,
 }
 
-impl std::fmt::Debug for Finding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}:{}",
-            self.line,
-            self.rule,
-            self.field.as_deref().unwrap_or("-"),
-            self.message
-        )
-    }
-}
+crate::io_text::debug_as!(
+    Finding,
+    |this| "{}:{}:{}:{}",
+    this.line,
+    this.rule,
+    this.field.as_deref().unwrap_or("-"),
+    this.message
+);
 
 /// Show a key name from a record safely: printable ASCII as is, everything
 /// else (controls, non-ASCII, invisible characters) as `\u{..}`, cut to

@@ -1,8 +1,9 @@
 //! Text for humans: how I/O errors read in messages (one lowercase line,
-//! without the OS's `(os error N)` suffix), how counts are worded, and the
-//! stable names of enums (`named_enum!`). Shared by the policy loader,
-//! the audit log and the command line. (Text that did not come from
-//! tracegate is shown on a terminal through the window module's
+//! without the OS's `(os error N)` suffix), how counts are worded, the
+//! stable names of enums (`named_enum!`) and the fixed `Debug` forms of
+//! types that must not show their fields (`debug_as!`). Shared by the
+//! policy loader, the audit log and the command line. (Text that did not
+//! come from tracegate is shown on a terminal through the window module's
 //! `escape_display`.)
 
 use std::io;
@@ -48,6 +49,51 @@ macro_rules! named_enum {
 // The library names it by this module's path (the layering test reads
 // paths); other crates as `tracegate::named_enum!`.
 pub(crate) use named_enum;
+
+/// Implements `Debug` as one fixed form, for a type whose fields must not
+/// be shown (record bytes, keys, lists) or say little: `debug_as!(Tape,
+/// |t| "Tape({} tokens)", t.tokens.len())` writes what the format says of
+/// `self` (named `t`); `debug_as!(Auditor, "Auditor")` writes the text;
+/// `debug_as!(Ledger, |l| "Ledger" { path: l.path, .. })` writes a struct
+/// of the values named (`..`: it has more).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! debug_as {
+    ($ty:ty, $text:literal) => {
+        impl ::std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str($text)
+            }
+        }
+    };
+    ($ty:ty, |$this:ident| $name:literal { $($field:ident: $value:expr,)* .. }) => {
+        impl ::std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                let $this = self;
+                f.debug_struct($name)
+                    $(.field(::std::stringify!($field), &$value))*
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+    ($ty:ty, |$this:ident| $name:literal { $($field:ident: $value:expr,)* }) => {
+        impl ::std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                let $this = self;
+                f.debug_struct($name)$(.field(::std::stringify!($field), &$value))*.finish()
+            }
+        }
+    };
+    ($ty:ty, |$this:ident| $($format:tt)+) => {
+        impl ::std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                let $this = self;
+                ::std::write!(f, $($format)+)
+            }
+        }
+    };
+}
+pub(crate) use debug_as;
 
 /// A lowercase, one-line description of an I/O error.
 pub fn io_cause(e: &io::Error) -> String {

@@ -39,6 +39,7 @@ use crate::audit::{AuditEvent, CAUSE_CAP, cap, parent_or_dot};
 use crate::policy::load::{Look, PolicyFile, Reread, SETTLE, readable_files};
 use crate::policy::revoke::still_granted;
 use crate::policy::{AuditSettings, Policy};
+use crate::sink::counters::lock;
 
 /// Quiet time after the last file event before a reload is tried.
 pub const DEBOUNCE: Duration = Duration::from_millis(200);
@@ -115,9 +116,7 @@ pub fn try_reload(p: &Pipeline, state: &mut WatchState) -> Attempt {
     if digest == current.policy.sha256() {
         // Back to the content in force (after a refused edit): nothing to do.
         state.retry = None;
-        *p.last_reload_error
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+        *lock(&p.last_reload_error) = None;
         return Attempt::Unchanged;
     }
     match Policy::from_files_checked(&p.policy_path, &read.files, &crate::tls::PemCheck) {
@@ -195,9 +194,7 @@ fn apply(p: &Pipeline, policy: Policy, state: &mut WatchState, digest: &str) -> 
     }
     let active = p.build(Arc::new(policy), revision);
     // Status readers see the error cleared no later than the new revision.
-    *p.last_reload_error
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    *lock(&p.last_reload_error) = None;
     p.swap(active);
     p.metrics.reloads_ok.fetch_add(1, Ordering::Relaxed);
     tracing::info!(revision, policy_sha256 = %sha, "policy reloaded");
@@ -225,9 +222,7 @@ fn refuse(p: &Pipeline, cause: &str, sha: Option<String>) {
             tracing::error!(error = %e, "cannot audit the refused reload");
         }
     }
-    *p.last_reload_error
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(ReloadError {
+    *lock(&p.last_reload_error) = Some(ReloadError {
         at: p.clock().utc(),
         cause,
     });

@@ -24,11 +24,7 @@ pub struct TlsSource {
     cache: Mutex<Option<(ServerTls, TlsAcceptor)>>,
 }
 
-impl std::fmt::Debug for TlsSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "TlsSource(alpn {:?})", self.alpn)
-    }
-}
+tracegate::debug_as!(TlsSource, |this| "TlsSource(alpn {:?})", this.alpn);
 
 /// The policy asks for TLS and its configuration cannot be built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,5 @@
 //! Hashing of the chain: `prev` values, the key, checkpoint MACs.
 
-use std::fmt;
 use std::path::Path;
 
 use hmac::{Hmac, KeyInit, Mac};
@@ -36,11 +35,7 @@ pub struct AuditKey {
     mac: HmacSha256,
 }
 
-impl fmt::Debug for AuditKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "AuditKey({} bytes)", self.len)
-    }
-}
+crate::io_text::debug_as!(AuditKey, |this| "AuditKey({} bytes)", this.len);
 
 impl AuditKey {
     /// A key from raw bytes; at least [`MIN_KEY_LEN`] bytes.

@@ -30,14 +30,11 @@ pub struct Entries<'k> {
     done: bool,
 }
 
-impl std::fmt::Debug for Entries<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Entries")
-            .field("path", &self.path)
-            .field("expected", &self.expected)
-            .finish_non_exhaustive()
-    }
-}
+crate::io_text::debug_as!(Entries<'_>, |e| "Entries" {
+    path: e.path,
+    expected: e.expected,
+    ..
+});
 
 /// Read the entries of the log at `path`, checking the chain under `key`.
 pub fn read_entries<'k>(path: &Path, key: Option<&'k AuditKey>) -> Result<Entries<'k>, AuditError> {

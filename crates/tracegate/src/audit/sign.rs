@@ -54,11 +54,7 @@ pub struct SigningKey {
     verifier: VerifierKey,
 }
 
-impl fmt::Debug for SigningKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "SigningKey({})", self.verifier.id())
-    }
-}
+crate::io_text::debug_as!(SigningKey, |this| "SigningKey({})", this.verifier.id());
 
 impl SigningKey {
     /// Load a signing key file (see the module docs for the forms).
@@ -176,11 +172,7 @@ pub struct VerifierKey {
     public: [u8; 32],
 }
 
-impl fmt::Debug for VerifierKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "VerifierKey({})", self.id())
-    }
-}
+crate::io_text::debug_as!(VerifierKey, |this| "VerifierKey({})", this.id());
 
 impl fmt::Display for VerifierKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

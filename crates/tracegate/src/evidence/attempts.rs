@@ -137,12 +137,8 @@ impl Hasher for Identity {
 #[derive(Clone, Default)]
 pub struct Fingerprinter(RandomState);
 
-impl std::fmt::Debug for Fingerprinter {
-    // SECURITY: never print the key.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Fingerprinter")
-    }
-}
+// SECURITY: never print the key.
+crate::io_text::debug_as!(Fingerprinter, "Fingerprinter");
 
 impl Fingerprinter {
     /// A fingerprinter with a fresh random key.
@@ -192,15 +188,12 @@ pub struct AttemptTracker {
     seq: u64,
 }
 
-impl std::fmt::Debug for AttemptTracker {
-    // SECURITY: fingerprints and counts only; there are no ids to show.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AttemptTracker")
-            .field("horizon", &self.horizon)
-            .field("live", &self.live.len())
-            .finish_non_exhaustive()
-    }
-}
+// SECURITY: fingerprints and counts only; there are no ids to show.
+crate::io_text::debug_as!(AttemptTracker, |a| "AttemptTracker" {
+    horizon: a.horizon,
+    live: a.live.len(),
+    ..
+});
 
 fn finding(line: u64) -> AttemptFinding {
     AttemptFinding {

@@ -117,16 +117,12 @@ struct Fused {
     max_len: usize,
 }
 
-impl std::fmt::Debug for Fused {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Fused({} pieces, group: {})",
-            self.pieces.len(),
-            self.group.is_some()
-        )
-    }
-}
+crate::io_text::debug_as!(
+    Fused,
+    |this| "Fused({} pieces, group: {})",
+    this.pieces.len(),
+    this.group.is_some()
+);
 
 /// Whether greedy runs over `pieces` are the only way to match them when
 /// `next` (if any) may follow the last: each piece that may repeat is
@@ -305,11 +301,7 @@ struct OneOf {
     values: Vec<Box<[u8]>>,
 }
 
-impl std::fmt::Debug for OneOf {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "OneOf({} values)", self.values.len())
-    }
-}
+crate::io_text::debug_as!(OneOf, |this| "OneOf({} values)", this.values.len());
 
 impl OneOf {
     fn new(rule: &FieldRule) -> Option<OneOf> {
@@ -415,11 +407,7 @@ struct Template {
 
 // SECURITY: a template holds allowlisted key names and separators only
 // (never a value), and shows only its size.
-impl std::fmt::Debug for Template {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Template({} steps)", self.steps.len())
-    }
-}
+crate::io_text::debug_as!(Template, |this| "Template({} steps)", this.steps.len());
 
 impl Step {
     fn new(bytes: &[u8], idx: usize, act: Act) -> Option<Step> {

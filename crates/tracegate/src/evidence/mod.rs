@@ -155,16 +155,13 @@ pub struct EvidenceFacts<'a> {
 }
 
 // SECURITY: hand-written so that `{:?}` never prints ids or names.
-impl fmt::Debug for EvidenceFacts<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("EvidenceFacts")
-            .field("has_trace_id", &self.trace_id().is_some())
-            .field("has_request_id", &self.request_id().is_some())
-            .field("has_attempt", &self.attempt().is_some())
-            .field("intervals", &self.reproduced.len())
-            .finish_non_exhaustive()
-    }
-}
+crate::io_text::debug_as!(EvidenceFacts<'_>, |e| "EvidenceFacts" {
+    has_trace_id: e.trace_id().is_some(),
+    has_request_id: e.request_id().is_some(),
+    has_attempt: e.attempt().is_some(),
+    intervals: e.reproduced.len(),
+    ..
+});
 
 impl<'a> EvidenceFacts<'a> {
     fn text(&self, t: model::Top) -> Option<&'a str> {
@@ -249,11 +246,7 @@ pub struct Auditor {
     work: checks::Work,
 }
 
-impl fmt::Debug for Auditor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Auditor")
-    }
-}
+crate::io_text::debug_as!(Auditor, "Auditor");
 
 impl Auditor {
     /// An auditor with empty buffers.
@@ -273,7 +266,7 @@ impl Auditor {
         out: &mut Vec<EvidenceFinding>,
     ) -> Result<EvidenceFacts<'a>, EvidenceShapeError> {
         if let Some(rec) = gate.evidence_record() {
-            return self.run(rec, line, out);
+            return Auditor::run(rec, line, &mut self.work, out);
         }
         // The gate scanned this line into its tape, so it is UTF-8.
         let Ok(text) = std::str::from_utf8(line) else {
@@ -283,15 +276,7 @@ impl Auditor {
             });
         };
         self.rec.fill_from_tape(text, gate.tape())?;
-        checks::run(
-            View {
-                rec: &self.rec,
-                line,
-            },
-            &mut self.work,
-            out,
-        )?;
-        Ok(self.facts(line))
+        Auditor::run(&self.rec, line, &mut self.work, out)
     }
 
     /// Audits one line on its own (scanned into the auditor's own tape): for
@@ -308,38 +293,21 @@ impl Auditor {
             });
         }
         self.rec.fill_from_tape(line, &self.tape)?;
-        checks::run(
-            View {
-                rec: &self.rec,
-                line: line.as_bytes(),
-            },
-            &mut self.work,
-            out,
-        )?;
-        Ok(self.facts(line.as_bytes()))
+        Auditor::run(&self.rec, line.as_bytes(), &mut self.work, out)
     }
 
+    /// Runs the checks on `rec` (the gate's, or the auditor's own).
     fn run<'a>(
-        &'a mut self,
         rec: &'a Record,
         line: &'a [u8],
+        work: &'a mut checks::Work,
         out: &mut Vec<EvidenceFinding>,
     ) -> Result<EvidenceFacts<'a>, EvidenceShapeError> {
         let view = View { rec, line };
-        checks::run(view, &mut self.work, out)?;
+        checks::run(view, work, out)?;
         Ok(EvidenceFacts {
             view,
-            reproduced: &self.work.reproduced,
+            reproduced: &work.reproduced,
         })
-    }
-
-    fn facts<'a>(&'a self, line: &'a [u8]) -> EvidenceFacts<'a> {
-        EvidenceFacts {
-            view: View {
-                rec: &self.rec,
-                line,
-            },
-            reproduced: &self.work.reproduced,
-        }
     }
 }

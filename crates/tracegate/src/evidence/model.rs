@@ -157,14 +157,11 @@ pub struct Record {
 }
 
 // SECURITY: hand-written so that `{:?}` never prints anything of the record.
-impl std::fmt::Debug for Record {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Record")
-            .field("events", &self.events.len())
-            .field("intervals", &self.intervals.len())
-            .finish_non_exhaustive()
-    }
-}
+crate::io_text::debug_as!(Record, |r| "Record" {
+    events: r.events.len(),
+    intervals: r.intervals.len(),
+    ..
+});
 
 impl Record {
     /// Forget the last record, keeping the buffers.

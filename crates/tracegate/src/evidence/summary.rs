@@ -157,15 +157,12 @@ pub struct Summary {
     omitted_intervals: u64,
 }
 
-impl std::fmt::Debug for Summary {
-    // SECURITY: sizes only, no ids or names.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Summary")
-            .field("groups", &self.groups.len())
-            .field("cells", &self.cells)
-            .finish_non_exhaustive()
-    }
-}
+// SECURITY: sizes only, no ids or names.
+crate::io_text::debug_as!(Summary, |s| "Summary" {
+    groups: s.groups.len(),
+    cells: s.cells,
+    ..
+});
 
 /// One row of the rendered report.
 #[derive(Serialize)]
@@ -434,12 +431,12 @@ pub struct SummaryBatch {
     items: Vec<Item>,
 }
 
-impl std::fmt::Debug for SummaryBatch {
-    // SECURITY: sizes only.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "SummaryBatch({} items)", self.items.len())
-    }
-}
+// SECURITY: sizes only.
+crate::io_text::debug_as!(
+    SummaryBatch,
+    |this| "SummaryBatch({} items)",
+    this.items.len()
+);
 
 impl SummaryBatch {
     /// An empty batch.

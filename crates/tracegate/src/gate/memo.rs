@@ -39,11 +39,7 @@ struct Set {
 }
 
 // SECURITY: a memo holds record values; `{:?}` shows none of them.
-impl std::fmt::Debug for Memo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Memo({} sets)", self.sets.len())
-    }
-}
+crate::io_text::debug_as!(Memo, |this| "Memo({} sets)", this.sets.len());
 
 impl Memo {
     /// `sets` sets (a power of two for [`Memo::pass`]) of values of at

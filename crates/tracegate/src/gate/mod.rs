@@ -129,11 +129,7 @@ enum Content {
     Dropped,
 }
 
-impl std::fmt::Debug for Gate {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Gate(policy {})", self.policy.sha256())
-    }
-}
+crate::io_text::debug_as!(Gate, |this| "Gate(policy {})", this.policy.sha256());
 
 impl Gate {
     /// A gate judging by `policy`; content it passes at full level goes

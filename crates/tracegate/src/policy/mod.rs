@@ -1106,19 +1106,15 @@ pub struct KeywordSetting {
     pub action: String,
 }
 
-impl std::fmt::Debug for KeywordSetting {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // SECURITY: the words are a customer list; count them only.
-        f.debug_struct("KeywordSetting")
-            .field("name", &self.name)
-            .field("words", &format_args!("<{} words>", self.words.len()))
-            .field("file", &self.file)
-            .field("case_insensitive", &self.case_insensitive)
-            .field("whole_word", &self.whole_word)
-            .field("action", &self.action)
-            .finish()
-    }
-}
+// SECURITY: the words are a customer list; count them only.
+crate::io_text::debug_as!(KeywordSetting, |k| "KeywordSetting" {
+    name: k.name,
+    words: format_args!("<{} words>", k.words.len()),
+    file: k.file,
+    case_insensitive: k.case_insensitive,
+    whole_word: k.whole_word,
+    action: k.action,
+});
 
 #[cfg(test)]
 mod tests {

@@ -51,17 +51,13 @@ impl LoadedFile {
     }
 }
 
-impl std::fmt::Debug for LoadedFile {
-    // SECURITY: a path and a size; never the bytes (keys, tokens).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "LoadedFile({}, {} bytes)",
-            self.path.display(),
-            self.bytes.len()
-        )
-    }
-}
+// SECURITY: a path and a size; never the bytes (keys, tokens).
+crate::io_text::debug_as!(
+    LoadedFile,
+    |this| "LoadedFile({}, {} bytes)",
+    this.path.display(),
+    this.bytes.len()
+);
 
 /// TLS of the receivers (`[server] tls_cert_file`, `tls_key_file`,
 /// `tls_client_ca_file`).
@@ -115,12 +111,8 @@ impl Secret {
     }
 }
 
-impl std::fmt::Debug for Secret {
-    // SECURITY: never the token.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Secret({})", self.0.path.display())
-    }
-}
+// SECURITY: never the token.
+crate::io_text::debug_as!(Secret, |this| "Secret({})", this.0.path.display());
 
 /// The token in a token file's bytes: the first line, blanks trimmed.
 fn token_of(bytes: &[u8]) -> &[u8] {

@@ -134,12 +134,8 @@ pub struct Tape {
     scratch_b: String,
 }
 
-impl std::fmt::Debug for Tape {
-    // SECURITY: a tape describes record bytes; Debug shows only its size.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Tape({} tokens)", self.tokens.len())
-    }
-}
+// SECURITY: a tape describes record bytes; Debug shows only its size.
+crate::io_text::debug_as!(Tape, |this| "Tape({} tokens)", this.tokens.len());
 
 impl Tape {
     /// An empty tape.

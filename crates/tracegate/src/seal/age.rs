@@ -11,8 +11,6 @@
 //! No IO here: `tracegate capture keygen` and `open` read and write the
 //! files.
 
-use std::fmt;
-
 use bech32::primitives::decode::CheckedHrpstring;
 use bech32::{Bech32, Hrp};
 use hpke::kem::{Kem as _, X25519HkdfSha256};
@@ -33,11 +31,7 @@ pub struct Recipient {
     key: [u8; 32],
 }
 
-impl fmt::Debug for Recipient {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Recipient({})", self.hint())
-    }
-}
+crate::io_text::debug_as!(Recipient, |this| "Recipient({})", this.hint());
 
 impl Recipient {
     /// Parse `age1...` (Bech32, lower case, 32 bytes).
@@ -79,11 +73,7 @@ pub struct Identity {
     key: Zeroizing<[u8; 32]>,
 }
 
-impl fmt::Debug for Identity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Identity({})", self.recipient().hint())
-    }
-}
+crate::io_text::debug_as!(Identity, |this| "Identity({})", this.recipient().hint());
 
 impl Identity {
     /// A new identity from 32 random bytes (`ring`'s system generator).

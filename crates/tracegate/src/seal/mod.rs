@@ -161,11 +161,7 @@ impl fmt::Display for SegmentId {
     }
 }
 
-impl fmt::Debug for SegmentId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "SegmentId({self})")
-    }
-}
+crate::io_text::debug_as!(SegmentId, |this| "SegmentId({this})");
 
 /// One recipient's share of a segment key in a header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -418,13 +414,10 @@ struct Keyed {
     key: Zeroizing<[u8; 32]>,
 }
 
-impl fmt::Debug for SealHandle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SealHandle")
-            .field("segment", &self.0.header.id)
-            .finish_non_exhaustive()
-    }
-}
+crate::io_text::debug_as!(SealHandle, |s| "SealHandle" {
+    segment: s.0.header.id,
+    ..
+});
 
 impl SealHandle {
     /// The segment's header.
@@ -461,14 +454,11 @@ impl SealHandle {
     }
 }
 
-impl fmt::Debug for Sealer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Sealer")
-            .field("segment", &self.keyed.0.header.id)
-            .field("next_seq", &self.next_seq)
-            .finish_non_exhaustive()
-    }
-}
+crate::io_text::debug_as!(Sealer, |s| "Sealer" {
+    segment: s.keyed.0.header.id,
+    next_seq: s.next_seq,
+    ..
+});
 
 impl Sealer {
     /// A new segment for `sink` in `window`, its key wrapped to each of
@@ -560,13 +550,10 @@ pub struct Opener {
     key: Zeroizing<[u8; 32]>,
 }
 
-impl fmt::Debug for Opener {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Opener")
-            .field("segment", &self.header.id)
-            .finish_non_exhaustive()
-    }
-}
+crate::io_text::debug_as!(Opener, |o| "Opener" {
+    segment: o.header.id,
+    ..
+});
 
 impl Opener {
     /// The segment's header.
@@ -717,14 +704,10 @@ pub struct SegmentDigest {
     pub bytes: u64,
 }
 
-impl fmt::Debug for SegmentDigest {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SegmentDigest")
-            .field("records", &self.records)
-            .field("bytes", &self.bytes)
-            .finish()
-    }
-}
+crate::io_text::debug_as!(SegmentDigest, |s| "SegmentDigest" {
+    records: s.records,
+    bytes: s.bytes,
+});
 
 impl SegmentDigest {
     /// Count the header line (no line end).

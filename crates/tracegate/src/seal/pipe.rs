@@ -77,13 +77,9 @@ pub struct PipeTx {
     failed: Arc<AtomicBool>,
 }
 
-impl std::fmt::Debug for PipeTx {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PipeTx")
-            .field("failed", &self.failed())
-            .finish()
-    }
-}
+crate::io_text::debug_as!(PipeTx, |p| "PipeTx" {
+    failed: p.failed(),
+});
 
 /// The writer thread and its sending end.
 #[derive(Debug)]
@@ -107,10 +103,7 @@ impl PipeTx {
             Msg::Close(_) | Msg::End => 0,
         };
         let full = {
-            let mut b = self
-                .batch
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut b = self.batch();
             b.0.push(m);
             b.1 += bytes;
             b.0.len() >= BATCH || b.1 >= BATCH_BYTES
@@ -118,13 +111,17 @@ impl PipeTx {
         if full { self.flush() } else { Ok(()) }
     }
 
+    /// The messages not sent yet (a poisoned lock still holds them).
+    fn batch(&self) -> std::sync::MutexGuard<'_, (Vec<Msg>, usize)> {
+        self.batch
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Send what is batched.
     fn flush(&self) -> io::Result<()> {
         let msgs = {
-            let mut b = self
-                .batch
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut b = self.batch();
             b.1 = 0;
             std::mem::take(&mut b.0)
         };
@@ -178,11 +175,7 @@ impl PipeTx {
     pub fn close(&self) -> Option<Closed> {
         let (reply, answer) = mpsc::channel();
         // Sent whatever the failed flag says, so that the writer answers.
-        self.batch
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .0
-            .push(Msg::Close(reply));
+        self.batch().0.push(Msg::Close(reply));
         self.flush().ok()?;
         answer.recv().ok().flatten()
     }
@@ -309,10 +302,7 @@ fn write_all(
     {
         error = Some(e);
     }
-    match error {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    error.map_or(Ok(()), Err)
 }
 
 #[cfg(test)]

@@ -229,14 +229,11 @@ pub struct Ledger {
     book: Book,
 }
 
-impl std::fmt::Debug for Ledger {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ledger")
-            .field("path", &self.path)
-            .field("read_to", &self.cursor.offset())
-            .finish_non_exhaustive()
-    }
-}
+crate::io_text::debug_as!(Ledger, |l| "Ledger" {
+    path: l.path,
+    read_to: l.cursor.offset(),
+    ..
+});
 
 /// The signing key `[audit] signing_key` names, loaded (`None` without
 /// one). SECURITY: a key that cannot be loaded (missing, open to others,
@@ -584,32 +581,22 @@ pub(crate) fn log_lease(
         let state = book.window(&w.id);
         let left = state.left(budget);
         let others = state.outstanding().zip(claim.leased, u64::saturating_sub);
-        let fits = |left: u64, need: u64, bounded: bool| !bounded || need <= left;
         let bounded = (budget.records.is_some(), budget.bytes.is_some());
-        if fits(left.records, need.records, bounded.0)
-            && fits(left.bytes, need.bytes, bounded.1)
-            && (!bounded.0 || left.records > 0)
-            && (!bounded.1 || left.bytes > 0)
-        {
-            let records = budget
-                .records
-                .map(|_| lease_size(left.records, need.records.max(1), LEASE_CAP_RECORDS));
-            let bytes = budget
-                .bytes
-                .map(|_| lease_size(left.bytes, need.bytes.max(1), LEASE_CAP_BYTES));
+        // The need, and at least one unit, left in every bounded measure.
+        let need = need.zip(Units::new(1, 1), u64::max);
+        if within(budget, need, left) {
+            let granted = bounded_part(
+                budget,
+                Units::new(
+                    lease_size(left.records, need.records, LEASE_CAP_RECORDS),
+                    lease_size(left.bytes, need.bytes, LEASE_CAP_BYTES),
+                ),
+            );
             if enable {
                 events.push(enabled(w));
             }
-            events.push(AuditEvent::BudgetLeased {
-                window: w.id.clone(),
-                sink: w.sink.clone(),
-                holder: claim.holder.to_owned(),
-                records,
-                bytes,
-            });
-            let granted =
-                budget.unbounded_as_max(Units::new(records.unwrap_or(0), bytes.unwrap_or(0)));
-            return (events, Lease::Granted(granted));
+            events.push(leased_event(claim, budget, granted));
+            return (events, Lease::Granted(budget.unbounded_as_max(granted)));
         }
         // SECURITY: with nothing held by anyone (this gate's own lease
         // is spent in that measure too) no gate can ever spend again:
@@ -655,6 +642,25 @@ pub(crate) fn log_release(
 
 pub(crate) fn release_event(claim: Claim<'_>) -> AuditEvent {
     released_event(claim, bounded_part(Budget::of(claim.window), claim.free()))
+}
+
+/// The `budget_leased` entry of `claim`, leasing `granted` in each
+/// measure `budget` bounds.
+pub fn leased_event(claim: Claim<'_>, budget: Budget, granted: Units) -> AuditEvent {
+    let w = claim.window;
+    AuditEvent::BudgetLeased {
+        window: w.id.clone(),
+        sink: w.sink.clone(),
+        holder: claim.holder.to_owned(),
+        records: budget.records.map(|_| granted.records),
+        bytes: budget.bytes.map(|_| granted.bytes),
+    }
+}
+
+/// Whether `granted` fits in `left` in every measure `budget` bounds.
+pub fn within(budget: Budget, granted: Units, left: Units) -> bool {
+    (budget.records.is_none() || granted.records <= left.records)
+        && (budget.bytes.is_none() || granted.bytes <= left.bytes)
 }
 
 /// The `window_released` entry of `claim`, giving back `returned`.

@@ -67,12 +67,8 @@ const MAX_HOLDER_NAME: usize = 160;
 #[derive(Clone)]
 pub struct StoreKey(AuditKey);
 
-impl std::fmt::Debug for StoreKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        // SECURITY: never the key.
-        f.write_str("StoreKey(..)")
-    }
-}
+// SECURITY: never the key.
+crate::io_text::debug_as!(StoreKey, "StoreKey(..)");
 
 impl StoreKey {
     /// Load a key file (the same rules as an audit key).

@@ -259,14 +259,10 @@ pub struct Capture {
     mark_now: bool,
 }
 
-impl std::fmt::Debug for Capture {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Capture")
-            .field("sink", &self.sink)
-            .field("open", &self.open.as_ref().map(|o| &o.window.id))
-            .finish()
-    }
-}
+crate::io_text::debug_as!(Capture, |c| "Capture" {
+    sink: c.sink,
+    open: c.open.as_ref().map(|o| &o.window.id),
+});
 
 /// A gate's name in `budget_leased` / `window_released`: the process id
 /// and a random per-capture nonce (pids are reused).
@@ -1335,14 +1331,11 @@ pub struct Job {
     note_clock: Option<AuditEvent>,
 }
 
-impl std::fmt::Debug for Job {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Job")
-            .field("pending", &self.pending.len())
-            .field("follow", &self.follow)
-            .finish_non_exhaustive()
-    }
-}
+crate::io_text::debug_as!(Job, |j| "Job" {
+    pending: j.pending.len(),
+    follow: j.follow,
+    ..
+});
 
 /// The result of a [`Job`], for [`Capture::apply`].
 pub struct Done {
@@ -1364,14 +1357,11 @@ pub struct Done {
     segment: Option<Prepared>,
 }
 
-impl std::fmt::Debug for Done {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Done")
-            .field("written", &self.written)
-            .field("failed", &self.failure.is_some())
-            .finish_non_exhaustive()
-    }
-}
+crate::io_text::debug_as!(Done, |d| "Done" {
+    written: d.written,
+    failed: d.failure.is_some(),
+    ..
+});
 
 fn open_io(
     settings: &crate::policy::AuditSettings,

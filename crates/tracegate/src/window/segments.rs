@@ -59,14 +59,10 @@ pub struct Prepared {
     opened: AuditEvent,
 }
 
-impl std::fmt::Debug for Prepared {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Prepared")
-            .field("segment", &self.sealer.header().id)
-            .field("window", &self.window)
-            .finish()
-    }
-}
+crate::io_text::debug_as!(Prepared, |p| "Prepared" {
+    segment: p.sealer.header().id,
+    window: p.window,
+});
 
 impl Prepared {
     /// The `capture_segment_opened` entry to append before install.
@@ -128,15 +124,11 @@ pub struct Segments {
     content_needles: Vec<Vec<u8>>,
 }
 
-impl std::fmt::Debug for Segments {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Segments")
-            .field("sink", &self.sink)
-            .field("recipients", &self.recipients.len())
-            .field("open", &self.current.as_ref().map(|c| c.sealer.header().id))
-            .finish()
-    }
-}
+crate::io_text::debug_as!(Segments, |s| "Segments" {
+    sink: s.sink,
+    recipients: s.recipients.len(),
+    open: s.current.as_ref().map(|c| c.sealer.header().id),
+});
 
 impl Segments {
     /// The segments of `sink`, when the policy seals it (`seal_to`).

@@ -188,17 +188,13 @@ impl Scratch {
     }
 }
 
-impl std::fmt::Debug for Scratch {
-    // SECURITY: the buffers hold record text; Debug shows only sizes.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Scratch({} keys, {} bytes)",
-            self.keys.len(),
-            self.text.len()
-        )
-    }
-}
+// SECURITY: the buffers hold record text; Debug shows only sizes.
+crate::io_text::debug_as!(
+    Scratch,
+    |this| "Scratch({} keys, {} bytes)",
+    this.keys.len(),
+    this.text.len()
+);
 
 /// Where the judge writes: findings, the projection and its reused buffers.
 pub struct Buffers<'b> {
