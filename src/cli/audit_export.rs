@@ -113,11 +113,7 @@ pub fn pae(payload_type: &str, body: &[u8]) -> Vec<u8> {
 /// Run `audit export`.
 pub fn run(args: &ExportArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
     match export(args) {
-        Ok((text, code)) => match stdout.write_all(text.as_bytes()) {
-            Ok(()) => code,
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => code,
-            Err(_) => 2,
-        },
+        Ok((text, code)) => super::output::written_code(stdout.write_all(text.as_bytes()), code),
         Err(e) => super::error_exit(stderr, format_args!("{e:#}")),
     }
 }

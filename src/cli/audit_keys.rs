@@ -103,13 +103,13 @@ pub fn keygen(args: &KeygenArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
     })();
     match made {
         Ok(text) => {
-            let _ = writeln!(
+            let written = writeln!(
                 stdout,
                 "wrote `{}` (private, 0600) and `{}`:\n{text}",
                 args.out.display(),
                 public.display()
             );
-            0
+            super::output::written_code(written, 0)
         }
         Err(e) => super::error_exit(stderr, format_args!("{e:#}")),
     }
@@ -173,11 +173,7 @@ pub fn head(args: &HeadArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
         // keeps it beyond the operator's reach.
         NoteFile::Missing => head.text(),
     };
-    match stdout.write_all(text.as_bytes()) {
-        Ok(()) => 0,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
-        Err(_) => 2,
-    }
+    super::output::written_code(stdout.write_all(text.as_bytes()), 0)
 }
 
 /// Run `audit sign`.
@@ -199,16 +195,16 @@ pub fn sign(args: &SignArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
     })();
     match done {
         Ok(Ok(Some(head))) => {
-            let _ = writeln!(
+            let written = writeln!(
                 stdout,
                 "{file}: signed checkpoint written for {}",
                 crate::io_text::counted(head.size, "entry", "entries")
             );
-            0
+            super::output::written_code(written, 0)
         }
         Ok(Ok(None)) => {
-            let _ = writeln!(stdout, "{file}: no entries yet; the first append signs");
-            0
+            let written = writeln!(stdout, "{file}: no entries yet; the first append signs");
+            super::output::written_code(written, 0)
         }
         Ok(Err(code)) => code,
         Err(e) => super::error_exit(stderr, e),
@@ -235,12 +231,12 @@ pub fn rotate(args: &RotateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
     })();
     match done {
         Ok(seq) => {
-            let _ = writeln!(
+            let written = writeln!(
                 stdout,
                 "key_rotated written at seq {seq}; set `[audit] signing_key = \"{}\"` in the policy now: gates holding the old key refuse to append until they load it",
                 args.new_key.display()
             );
-            0
+            super::output::written_code(written, 0)
         }
         Err(e) => super::error_exit(stderr, e),
     }

@@ -66,17 +66,19 @@ pub fn run(args: &ReportArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
         Ok(x) => x,
         Err(e) => return super::error_exit(stderr, format_args!("{e:#}")),
     };
-    let written = match &args.out {
-        Some(path) => std::fs::write(path, page.as_bytes())
-            .map_err(|e| format!("cannot write `{}`: {e}", path.display())),
-        None => match stdout.write_all(page.as_bytes()) {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.to_string()),
-            _ => Ok(()),
+    match &args.out {
+        Some(path) => match std::fs::write(path, page.as_bytes()) {
+            Ok(()) => code,
+            Err(e) => super::error_exit(
+                stderr,
+                format_args!(
+                    "cannot write `{}`: {}",
+                    path.display(),
+                    crate::io_text::io_cause(&e)
+                ),
+            ),
         },
-    };
-    match written {
-        Ok(()) => code,
-        Err(e) => super::error_exit(stderr, e),
+        None => super::output::written_code(stdout.write_all(page.as_bytes()), code),
     }
 }
 

@@ -12,7 +12,7 @@
 //! tampered); `--init-anchor` starts an anchor for a log that verifies
 //! intact and has none yet.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -140,11 +140,11 @@ fn run_fleet(
                 serde_json::json!({"type": "fleet_window", "total": t})
             ),
         };
-        if written.is_err() {
-            return 2;
-        }
         if t.over {
             code = 1;
+        }
+        if written.is_err() {
+            return super::output::written_code(written, code);
         }
     }
     code
@@ -182,12 +182,9 @@ fn run_one(
             (2, out)
         }
     };
-    match written {
-        // A closed pipe is not an error of ours (as in ripgrep): the
-        // verdict's code stands.
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => 2,
-        _ => code,
-    }
+    // A closed pipe is not an error of ours (as in ripgrep): the verdict's
+    // code stands.
+    super::output::written_code(written, code)
 }
 
 /// The public keys and published head a verification asks for, loaded.
@@ -210,13 +207,11 @@ pub fn load_published_head(path: &std::path::Path) -> Result<PublishedHead, Audi
         path: path.to_path_buf(),
         cause,
     };
-    let meta = std::fs::metadata(path).map_err(|e| err(crate::io_text::io_cause(&e)))?;
-    if !meta.is_file() || meta.len() > 64 * 1024 {
-        return Err(err(
-            "not a published head (a regular file of at most 64 KiB)".to_owned(),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| err(crate::io_text::io_cause(&e)))?;
+    // Never blocks: a FIFO swapped in after the type check is refused on
+    // the open handle, as every other file the audit commands read.
+    let bytes = crate::policy::load::read_regular(path, 64 * 1024)
+        .map_err(err)?
+        .bytes;
     PublishedHead::parse(&bytes).map_err(|e| err(format!("not a published head: {e}")))
 }
 
@@ -254,10 +249,7 @@ fn run_init(
         }
         Err(e) => return super::error_exit(stderr, e),
     };
-    match writeln!(stdout, "{line}") {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => 2,
-        _ => code,
-    }
+    super::output::written_code(writeln!(stdout, "{line}"), code)
 }
 
 /// The JSON verdict, keys in a fixed order.

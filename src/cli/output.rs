@@ -140,6 +140,20 @@ pub fn say_err(args: std::fmt::Arguments<'_>) {
     let _ = io::stderr().lock().write_fmt(args);
 }
 
+/// The exit code of a command that ended with `code` once it wrote its
+/// report to stdout through a handle of its own (`written`): a reader that
+/// went away keeps `code`; any other failure is named on stderr once, as
+/// [`say`] names it, and makes the run an error.
+pub fn written_code(written: io::Result<()>, code: u8) -> u8 {
+    match written {
+        Err(e) if !super::input::is_broken_pipe(&e) => {
+            stdout_failed(&e);
+            super::exit::ERROR
+        }
+        _ => code,
+    }
+}
+
 fn stdout_failed(e: &io::Error) {
     if !super::input::is_broken_pipe(e) && !STDOUT_FAILED.swap(true, Ordering::Relaxed) {
         esayln!(

@@ -258,6 +258,30 @@ fn commands_that_print_end_quietly_on_a_closed_stdout() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("cannot write to stdout"), "{stderr}");
+    // The audit commands too, whose reports go out through a handle of
+    // their own (`audit export` exited 2 without a word, `audit report`
+    // said only "No space left on device (os error 28)").
+    let log = write(&dir.path().join("audit.jsonl"), "");
+    let log = log.display().to_string();
+    for args in [
+        vec!["audit", "verify", &log],
+        vec!["audit", "verify", "--format", "json", &log],
+        vec!["audit", "export", "--format", "statement", &log],
+        vec!["audit", "report", &log],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = Command::new(BIN).args(&args).stdout(full).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write to stdout: no space left on device")
+                && !stderr.contains("os error"),
+            "{args:?}: {stderr}"
+        );
+    }
 }
 
 /// The same for stderr: a command whose stderr's reader went away before

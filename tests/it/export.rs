@@ -206,6 +206,31 @@ fn an_export_of_a_signed_serve_run_lists_what_the_log_holds() {
         )
     };
     assert_eq!(since(&public).code, 0);
+    // A head that is no regular file, or is too large to be one, is
+    // refused by name (exit 2) and never read: the read cannot block.
+    let keep = std::fs::read(&head_file).unwrap();
+    std::fs::write(&head_file, vec![b'x'; 64 * 1024 + 1]).unwrap();
+    let big = since(&public);
+    assert_eq!(big.code, 2, "{}", big.stderr);
+    assert!(
+        big.stderr.contains("larger than 65536 bytes"),
+        "{}",
+        big.stderr
+    );
+    std::fs::remove_file(&head_file).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&head_file)
+        .status();
+    assert!(made.unwrap().success());
+    let fifo = since(&public);
+    assert_eq!(fifo.code, 2, "{}", fifo.stderr);
+    assert!(
+        fifo.stderr.contains("not a regular file"),
+        "{}",
+        fifo.stderr
+    );
+    std::fs::remove_file(&head_file).unwrap();
+    std::fs::write(&head_file, keep).unwrap();
 
     // Who read captured content.
     let cap = d.join("cap.jsonl");
