@@ -383,6 +383,34 @@ name = "list"
 file = "missing-customers.txt"
 "#;
 
+/// A detector's name with a backtick in it (shown escaped, `\``) is still
+/// matched back to its table: the errors point at the pattern's lines, not
+/// at `[redact]` (1:1), where they pointed while the lookup escaped names
+/// differently from the redactor's errors.
+#[test]
+fn an_error_about_a_name_with_a_backtick_points_at_its_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("bad.toml");
+    let policy = "[redact]\nbuiltin = []\n[[redact.pattern]]\nname = \"in`v\"\nregex = \"(\"\n\
+                  [[sink]]\nname = \"s\"\n";
+    std::fs::write(&f, policy).unwrap();
+    let out = run(&["policy", "check", p(&f)], &[], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    let name = f.display().to_string();
+    for (line, col, what) in [
+        (3, 1, "detector name `in\\`v` is invalid"),
+        (5, 9, "pattern `in\\`v` does not compile"),
+    ] {
+        let want = format!("error: {name}:{line}:{col}: ");
+        let at = err
+            .lines()
+            .find(|l| l.starts_with(&want))
+            .unwrap_or_else(|| panic!("no error at {line}:{col} in\n{err}"));
+        assert!(at.contains(what), "{at}\n wanted {what}");
+    }
+}
+
 #[test]
 fn every_error_of_every_stage_is_shown_at_once_where_it_is() {
     let tmp = tempfile::tempdir().unwrap();

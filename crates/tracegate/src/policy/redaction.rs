@@ -637,8 +637,9 @@ fn key_loc(policy: &Draft) -> Option<&Loc> {
 fn config_error_loc<'d>(policy: &'d Draft, e: &RedactConfigError) -> Option<&'d Loc> {
     let at = &policy.redact_at;
     let s = &policy.redact;
-    // The redactor's errors show names escaped and cut to 64 characters.
-    let shown = |n: &str| -> String { n.chars().take(64).flat_map(char::escape_debug).collect() };
+    // Names as the redactor's errors show them (escaped, cut to 64
+    // characters), so each error is matched back to its table.
+    let shown = crate::redact::config::shown;
     let pattern = |name: &str, last: bool| {
         let mut it = s
             .patterns

@@ -135,7 +135,7 @@
 mod action;
 mod budget;
 mod compile;
-mod config;
+pub(crate) mod config;
 mod context;
 mod detect;
 mod detectors;
