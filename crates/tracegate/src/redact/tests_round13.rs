@@ -7,7 +7,7 @@
 //! the commit messages say which). Each keep has an attacker's twin: the
 //! real value in the same place still goes.
 
-use super::tests_detectors::{all, keeps, redacts_exactly};
+use super::tests_detectors::{all, keeps, redacts_exactly, trigger_agrees_on};
 
 /// A password that holds or ends in `?` or `$` (bytes the shapes' value
 /// class has not) goes whole when the run ends the token; a placeholder
@@ -140,4 +140,63 @@ fn guid_groups_are_no_iban() {
         "DE89370400440532013000",
         "iban",
     );
+}
+
+/// Kickstart's `rootpw --plaintext <v>`: the password after the flag
+/// goes; a crypted one (`--iscrypted`, a hash) and the flag stay.
+#[test]
+fn kickstart_rootpw_plaintext() {
+    let r = all();
+    redacts_exactly(
+        &r,
+        "network --bootproto=dhcp\nrootpw --plaintext rjC9e4rmvjk6IDq0SsC\n",
+        "rjC9e4rmvjk6IDq0SsC",
+        "api_key",
+    );
+    redacts_exactly(
+        &r,
+        "rootpw --plaintext rjC9e4rmvjk6IDq0SsC?\n",
+        "rjC9e4rmvjk6IDq0SsC?",
+        "api_key",
+    );
+    keeps(&r, "rootpw --iscrypted $6$rounds=4096$saltsalt$hash\n");
+    keeps(&r, "rootpw --plaintext changeme\n");
+}
+
+/// The trigger loop starts this round's shapes wherever the scan regex
+/// does, next to their neighbours.
+#[test]
+fn trigger_agrees_on_thirteenth_round_shapes() {
+    trigger_agrees_on(
+        &[
+            "rootpw --plaintext rjC9e4rmvjk6IDq0SsC",
+            "rootpw  --plaintext\t7tXnRHaqkjT7?",
+            "--plaintext Ab3dEfGhIjKlMnOp9",
+            "chpasswd:\n  list: |\n    ops:9vTHX66bdSPNNyWxU7f4\n",
+            "    root:Ab3dEfGhIjKlMnOpQ7",
+            "secret = r6kk0TcmccoGFbA2WboTNVIB?",
+            "9001,4111111111111111,12.50",
+            "{25B9076D-F371-EA93-60B1-0BE94F5A41B9}",
+            "Routing number (ABA): 075468996",
+            "pw",
+            " ",
+            "\n",
+            "?",
+            "$",
+            "|",
+        ],
+        0x1336_2026,
+    );
+}
+
+#[test]
+fn probe_round13() {
+    let r = all();
+    let Ok(s) = std::fs::read_to_string("/tmp/h36f/probe.txt") else {
+        return;
+    };
+    for t in s.split("\n%%\n") {
+        let t = t.replace("\\n", "\n");
+        println!("IN : {t:?}\nOUT: {:?}", r.redact_to_string(&t).0);
+    }
 }
