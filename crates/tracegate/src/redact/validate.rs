@@ -70,12 +70,9 @@ fn value_tail_end(text: &[u8], end: usize) -> usize {
         return end;
     }
     let run = rest.iter().take_while(|&&b| more(b)).count();
-    let closes = rest.get(run).is_none_or(|b| {
-        matches!(
-            b,
-            b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'<' | b'`'
-        )
-    });
+    let closes = rest
+        .get(run)
+        .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'<' | b'`'));
     if closes { end + run } else { end }
 }
 
@@ -2520,7 +2517,9 @@ fn hex_guid_piece(text: &[u8], start: usize, _end: usize) -> bool {
     let ahead = text[start..].iter().take(37).take_while(|&&b| g(b)).count();
     let run = &text[from..start + ahead];
     let glued = from > 0 && text[from - 1].is_ascii_alphanumeric()
-        || text.get(start + ahead).is_some_and(u8::is_ascii_alphanumeric);
+        || text
+            .get(start + ahead)
+            .is_some_and(u8::is_ascii_alphanumeric);
     if run.len() != 36 || glued {
         return false;
     }
