@@ -179,12 +179,6 @@ pub fn default_context(
                 "waybill number",
                 "shipment number",
                 "package number",
-                // A bank's routing number (ABA, nine digits) and an
-                // airline ticket's number name no phone (issue 36,
-                // thirteenth round); they end where `number` ends, so they
-                // win over it. Cost: a phone labelled so stays.
-                "routing number",
-                "ticket number",
                 // No national identifier's name (`IRD number`, `tax file
                 // number`, `NHS number`): the number it names is personal
                 // data, and the phone detector that takes its shape keeps
