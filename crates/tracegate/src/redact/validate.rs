@@ -399,8 +399,10 @@ fn check_span(
         // A national number right after a reference's label (`Ticket
         // number: 001-1501599566`, `Routing number (ABA): 075468996`) is
         // that reference's, as for [`Check::Phone`] (thirteenth round:
-        // `number` confirmed them). Cost: a phone written right after
-        // such a label stays.
+        // `number` confirmed them). Cost: a national phone written right
+        // after such a label stays (`Call me, order 020 1234567`; a NANP
+        // number there, confirmed so, still goes: eleventh round's
+        // `Call me, order 415-555-0132`).
         Check::PhoneNational => {
             if !confirmed() || vetoed_own() || reference_number(text, start) {
                 return None;
@@ -409,7 +411,6 @@ fn check_span(
         }
         Check::PhoneNanp => (confirmed()
             && !vetoed_own()
-            && !reference_number(text, start)
             && !joined_context(text, start, end, b"-.,_:/")
             && !tail_of_a_run(text, start))
         .then_some((start, end)),
