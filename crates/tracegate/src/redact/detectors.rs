@@ -813,9 +813,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // Eleventh round, the same way: Windows' `net user <name> <v>`
             // (the account's new password) and `schtasks … /RP <v>` (the
             // run-as password switch).
+            //
+            // Thirteenth round: Kickstart's `rootpw --plaintext <v>` (the
+            // flag between; the scan shape already starts at `pw` and a
+            // blank, so the scan DFA is unchanged).
             (
                 r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|/rp|password[ \t]{1,4}(?:irreversible-)?cipher)[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]|(?:add_user|change_password|net[ \t]{1,4}user)[ \t]|net[ \t]{1,4}use[ \t]|htpasswd[ \t]|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}t|[ \t]{1,16}p|\()"#,
-                r#"(?i-u)(?:pass|passwd|password|pw|secret|auth|identified[ \t]{1,4}by|-[apw]|/rp|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password|net[ \t]{1,4}user)[ \t]{1,8}[A-Za-z0-9._@-]{1,64}|net[ \t]{1,4}use[ \t]{1,4}(?:[A-Za-z*]:[ \t]{1,4})?\\\\[A-Za-z0-9._$\\-]{1,128}|htpasswd(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*(?-i:b)[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+[!-~]+[ \t]+[A-Za-z0-9._@-]+|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}to|[ \t]{1,4}type[ \t]{1,4}string[ \t]{1,4}value|[ \t]{1,16}pic(?:ture)?[ \t]{1,4}x\([0-9]{1,4}\)[ \t]{1,4}value|\([ \t]{0,4}[a-z][A-Za-z0-9_]{0,31}[ \t]{0,4},))[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                r#"(?i-u)(?:pass|passwd|password|pw|pw[ \t]{1,4}--plaintext|secret|auth|identified[ \t]{1,4}by|-[apw]|/rp|password[ \t]{1,4}(?:irreversible-)?cipher|(?:add_user|change_password|net[ \t]{1,4}user)[ \t]{1,8}[A-Za-z0-9._@-]{1,64}|net[ \t]{1,4}use[ \t]{1,4}(?:[A-Za-z*]:[ \t]{1,4})?\\\\[A-Za-z0-9._$\\-]{1,128}|htpasswd(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*(?-i:b)[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+[!-~]+[ \t]+[A-Za-z0-9._@-]+|(?:token|secret|password|passwd|api[_-]?key)(?:[ \t]{1,4}to|[ \t]{1,4}type[ \t]{1,4}string[ \t]{1,4}value|[ \t]{1,16}pic(?:ture)?[ \t]{1,4}x\([0-9]{1,4}\)[ \t]{1,4}value|\([ \t]{0,4}[a-z][A-Za-z0-9_]{0,31}[ \t]{0,4},))[ \t]{1,8}["']?[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::Directive,
                 Lead::Any,
             ),

@@ -1524,6 +1524,20 @@ impl Starts {
                 self.at.push(q - 1);
             }
         }
+        // Kickstart's `rootpw --plaintext <v>` (thirteenth round): the
+        // flag between the keyword and the value; the shape starts at
+        // `pw`, as for `rootpw <v>`.
+        // (Its last byte and its dashes asked first: most values follow
+        // no flag.)
+        if text[w - 1] | 0x20 == b't'
+            && w >= 11
+            && text[w - 11..w - 9] == *b"--"
+            && let Some(st) = word_ending_at(text, w, b"--plaintext")
+                .and_then(|f| gap_before(text, f, 4))
+                .and_then(|g| word_ending_at(text, g, b"pw"))
+        {
+            self.at.push(st);
+        }
         // Every word ends in one of these letters.
         if !matches!(text[w - 1] | 0x20, b's' | b'd' | b'w' | b't' | b'h' | b'y') {
             return;

@@ -30,6 +30,64 @@ pub(crate) fn check(
     ctx: Option<&Context>,
     work: &Work,
 ) -> Option<(usize, usize)> {
+    let span = check_span(check, text, start, end, ctx, work)?;
+    // A value-bearing secret's value that ran to the shape's end and has
+    // a `?` or `$` right after it ([`value_tail_end`]); one byte asked
+    // first, as most spans end before no such byte.
+    if span.1 == end
+        && matches!(text.get(end), Some(b'?' | b'$'))
+        && matches!(
+            check,
+            Check::Value
+                | Check::Secret
+                | Check::LastValue
+                | Check::BlockDefault
+                | Check::Flag
+                | Check::EnvValue
+                | Check::GluedPassword
+                | Check::TailSecret
+                | Check::Directive
+                | Check::TailValue
+                | Check::PgpassLine
+        )
+    {
+        return Some((span.0, value_tail_end(text, end)));
+    }
+    Some(span)
+}
+
+/// Where a secret's value that the shape ended at `end` really ends
+/// (issue 36, thirteenth round). The shapes' value class
+/// (`[A-Za-z0-9._~+/=!#%^&*@-]`) holds no `?` or `$`, so a password that
+/// holds or ends in one (`secret = r6kk0TcmccoGFbA2?`, `value="…$"`) lost
+/// only its head and left the rest visible. Fail closed: the value runs
+/// on over `?`, `$` and value bytes when that run ends the token (the
+/// text's end, a blank, a line break, a quote, `<` or a backtick);
+/// otherwise (`${SUFFIX}`, a query's `?next=/x(`) it ends where the
+/// shape ended, as before.
+#[cold]
+#[inline(never)]
+fn value_tail_end(text: &[u8], end: usize) -> usize {
+    let more = |b: u8| secret_value_byte(b) || matches!(b, b'?' | b'$');
+    let Some(rest) = text.get(end..) else {
+        return end;
+    };
+    let run = rest.iter().take_while(|&&b| more(b)).count();
+    let closes = rest
+        .get(run)
+        .is_none_or(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'"' | b'\'' | b'<' | b'`'));
+    if closes { end + run } else { end }
+}
+
+#[inline(always)]
+fn check_span(
+    check: Check,
+    text: &[u8],
+    start: usize,
+    end: usize,
+    ctx: Option<&Context>,
+    work: &Work,
+) -> Option<(usize, usize)> {
     let s = text.get(start..end)?;
     let confirmed = || ctx.is_some_and(|c| c.confirms(text, start, work));
     let vetoed = || ctx.is_some_and(|c| c.vetoes(text, start));
@@ -300,6 +358,9 @@ pub(crate) fn check(
             .flatten()
             .map(|e| (start, e)),
         Check::Iban => {
+            if hex_guid_piece(text, start, end) {
+                return None;
+            }
             // The gaps, and the first byte of a no-break space.
             let labelled = iban_label_before(text, start);
             longest_valid_prefix(text, start, end, b" \t._/:-\xC2", |e| {
@@ -335,8 +396,15 @@ pub(crate) fn check(
             }
             phone_span(text, start, end, |e| phone_ok(text, start, e))
         }
+        // A national number right after a reference's label (`Ticket
+        // number: 001-1501599566`, `Routing number (ABA): 075468996`) is
+        // that reference's, as for [`Check::Phone`] (thirteenth round:
+        // `number` confirmed them). Cost: a national phone written right
+        // after such a label stays (`Call me, order 020 1234567`; a NANP
+        // number there, confirmed so, still goes: eleventh round's
+        // `Call me, order 415-555-0132`).
         Check::PhoneNational => {
-            if !confirmed() || vetoed_own() {
+            if !confirmed() || vetoed_own() || reference_number(text, start) {
                 return None;
             }
             phone_span(text, start, end, |e| national_phone_ok(text, start, e))
@@ -1179,7 +1247,17 @@ fn reference_number(text: &[u8], start: usize) -> bool {
         (t.len() - n, &t[t.len() - n..])
     }
     let whole = |from: usize| from == 0 || !text[from - 1].is_ascii_alphanumeric();
-    let (mut from, mut w) = word(&text[..skip(&text[..start])]);
+    let mut at = skip(&text[..start]);
+    // A short abbreviation in parentheses after the label (`Routing
+    // number (ABA): `; thirteenth round).
+    if at > 0 && text[at - 1] == b')' {
+        let abbr = run_back(&text[..at - 1], 8, |b| b.is_ascii_alphabetic());
+        let open = at - 1 - abbr;
+        if abbr > 0 && open > 0 && text[open - 1] == b'(' {
+            at = open - 1 - run_back(&text[..open - 1], 4, |b| matches!(b, b' ' | b'\t'));
+        }
+    }
+    let (mut from, mut w) = word(&text[..at]);
     if w.eq_ignore_ascii_case(b"no")
         || w.eq_ignore_ascii_case(b"nr")
         || w.eq_ignore_ascii_case(b"number")
@@ -1197,6 +1275,8 @@ fn reference_number(text: &[u8], start: usize) -> bool {
             b"confirmation",
             b"receipt",
             b"rma",
+            // A bank's routing number (ABA; thirteenth round).
+            b"routing",
         ]
         .iter()
         .any(|r| w.eq_ignore_ascii_case(r))
@@ -1826,6 +1906,22 @@ fn csv_field(text: &[u8], start: usize, end: usize, grouped: bool) -> bool {
     after_comma && !next.iter().all(u8::is_ascii_digit)
 }
 
+/// The number at `start..end`, with a `,` glued to digits before it, is
+/// a field of a comma-separated row, not a decimal's fraction (issue 36,
+/// thirteenth round: `9001,4111111111111111,12.50` under `order_id,pan,
+/// amount`): the digits before the `,` are a whole field (a line, the
+/// text or another `,` starts them), and a `,` ends the number too. A
+/// decimal's fraction is not followed by a field separator so, and 13
+/// digits or more of one with a card's issuer and Luhn digit are rare.
+fn csv_row_field(text: &[u8], start: usize, end: usize) -> bool {
+    if text.get(end) != Some(&b',') || start < 2 || text[start - 1] != b',' {
+        return false;
+    }
+    let n = run_back(&text[..start - 1], 32, |b| b.is_ascii_digit());
+    let from = start - 1 - n;
+    n > 0 && (from == 0 || matches!(text[from - 1], b',' | b'\n' | b'\r'))
+}
+
 /// Luhn over the ASCII digits of `s`.
 pub(crate) fn luhn(s: &[u8]) -> bool {
     let mut sum = 0u32;
@@ -1915,7 +2011,7 @@ fn card_span(
         }
         // A `,` glued to digits after is a decimal part unless the number
         // is a whole field of a CSV row.
-        let decimal = decimal_point(text, start, e)
+        let decimal = (decimal_point(text, start, e) && !csv_row_field(text, start, e))
             || (decimal_comma_after(text, e) && !csv_field(text, start, e, k > 1));
         let issuer = issuer_ok(&digits[..m])
             || (issuer_on_a_card_word(&digits[..m]) && (confirmed() || card_key(text, start)));
@@ -2431,6 +2527,29 @@ fn iban_check(s: &[u8], labelled: bool) -> bool {
     rem == 1
 }
 
+/// The IBAN candidate at `start` lies inside a GUID (`8-4-4-4-12` hex
+/// digits, not glued to a letter or digit: a registry CLSID, a MySQL
+/// GTID's server uuid before its `:<transaction>`), whose groups read as
+/// a country, check digits and a BBAN (`{25B9076D-F371-EA93-60B1-…}`)
+/// and pass mod-97 one time in 97 (issue 36, thirteenth round). Cost:
+/// none that an IBAN could pay; no IBAN is a GUID's hex groups.
+fn hex_guid_piece(text: &[u8], start: usize, _end: usize) -> bool {
+    let g = |b: u8| b.is_ascii_hexdigit() || b == b'-';
+    let back = run_back(&text[..start], 36, g);
+    let from = start - back;
+    let ahead = text[start..].iter().take(37).take_while(|&&b| g(b)).count();
+    let run = &text[from..start + ahead];
+    let glued = from > 0 && text[from - 1].is_ascii_alphanumeric()
+        || text
+            .get(start + ahead)
+            .is_some_and(u8::is_ascii_alphanumeric);
+    if run.len() != 36 || glued {
+        return false;
+    }
+    let lens: Vec<usize> = run.split(|&b| b == b'-').map(<[u8]>::len).collect();
+    lens == [8, 4, 4, 4, 12]
+}
+
 /// Nine digits `AAA GG SSSS` (any separators) with area 000, 666 and
 /// 900-999, group 00 and serial 0000 excluded (never issued).
 fn ssn_ok(s: &[u8]) -> bool {
@@ -2782,6 +2901,47 @@ fn tcpdump_port(text: &[u8], start: usize, end: usize) -> bool {
         && (rest[d..].starts_with(b" > ") || rest[d..].starts_with(b": "))
 }
 
+/// Whether the indented line that starts at `from` (blanks, then `from`)
+/// is a line of a YAML literal block scalar (issue 36, thirteenth round):
+/// the lines above it, back to the first less indented one, are indented
+/// as far, and that one ends in `|` (or `|-`, `|+`: cloud-init's
+/// `chpasswd:` `list: |` of `name:password` lines, a ConfigMap that
+/// holds a secrets file). Such a block is a file's text, so its lines
+/// are a secrets file's lines.
+fn in_literal_block(text: &[u8], from: usize) -> bool {
+    let blank = |b: u8| matches!(b, b' ' | b'\t');
+    let indent = run_back(&text[..from], 32, blank);
+    let mut line = from - indent;
+    if indent == 0 || line == 0 || text[line - 1] != b'\n' {
+        return false;
+    }
+    // Up to 64 lines of the block above, each indented as far.
+    for _ in 0..64 {
+        if line == 0 {
+            return false;
+        }
+        let above_end = line - 1;
+        let above_end = if above_end > 0 && text[above_end - 1] == b'\r' {
+            above_end - 1
+        } else {
+            above_end
+        };
+        let len = run_back(&text[..above_end], 4096, |b| b != b'\n');
+        let above = &text[above_end - len..above_end];
+        let lead = above.iter().take_while(|&&b| blank(b)).count();
+        if lead >= indent && lead < above.len() {
+            line = above_end - len;
+            continue;
+        }
+        if lead >= indent {
+            return false;
+        }
+        let body = &above[..above.len() - run_back(above, 64, blank)];
+        return body.ends_with(b"|") || body.ends_with(b"|-") || body.ends_with(b"|+");
+    }
+    false
+}
+
 /// The name before the colon at `colon` of a secrets file's line
 /// (`user:<v>`): its length, up to 64 bytes of letters, digits, `.`, `_`
 /// and `-` (the trigger loop and [`Check::SecretsLine`] read the same).
@@ -2809,6 +2969,9 @@ pub(super) fn secrets_line_start(text: &[u8], from: usize) -> Option<bool> {
     };
     if let Some(b) = at(from) {
         return Some(b);
+    }
+    if in_literal_block(text, from) {
+        return Some(true);
     }
     let blanks = run_back(&text[..from], 8, |b| matches!(b, b' ' | b'\t'));
     if blanks == 0 {
