@@ -383,6 +383,19 @@ name = "list"
 file = "missing-customers.txt"
 "#;
 
+/// Each `(line, col, what)` is an error line of `err` that starts with
+/// `error: FILE:LINE:COL: ` and says `what`.
+fn errors_at(err: &str, file: &str, cases: &[(usize, usize, &str)]) {
+    for (line, col, what) in cases {
+        let want = format!("error: {file}:{line}:{col}: ");
+        let at = err
+            .lines()
+            .find(|l| l.starts_with(&want))
+            .unwrap_or_else(|| panic!("no error at {line}:{col} in\n{err}"));
+        assert!(at.contains(what), "{at}\n wanted {what}");
+    }
+}
+
 /// A detector's name with a backtick in it (shown escaped, `\``) is still
 /// matched back to its table: the errors point at the pattern's lines, not
 /// at `[redact]` (1:1), where they pointed while the lookup escaped names
@@ -398,17 +411,14 @@ fn an_error_about_a_name_with_a_backtick_points_at_its_table() {
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     let name = f.display().to_string();
-    for (line, col, what) in [
-        (3, 1, "detector name `in\\`v` is invalid"),
-        (5, 9, "pattern `in\\`v` does not compile"),
-    ] {
-        let want = format!("error: {name}:{line}:{col}: ");
-        let at = err
-            .lines()
-            .find(|l| l.starts_with(&want))
-            .unwrap_or_else(|| panic!("no error at {line}:{col} in\n{err}"));
-        assert!(at.contains(what), "{at}\n wanted {what}");
-    }
+    errors_at(
+        &err,
+        &name,
+        &[
+            (3, 1, "detector name `in\\`v` is invalid"),
+            (5, 9, "pattern `in\\`v` does not compile"),
+        ],
+    );
 }
 
 #[test]
@@ -420,30 +430,27 @@ fn every_error_of_every_stage_is_shown_at_once_where_it_is() {
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     let name = f.display().to_string();
-    for (line, col, what) in [
-        (3, 13, "`server.max_spans` must be an integer, not a string"),
-        (7, 16, "unknown `on_violation` value"),
-        (9, 19, "unknown type `strng`"),
-        (10, 24, "unknown key `patern` in [standard.fields.x]"),
-        (14, 1, "unknown key `outptu` in [[sink]]"),
-        (15, 1, "[[window]] has no `end`"),
-        (22, 12, "unknown builtin detector"),
-        (25, 9, "pattern `inv` does not compile"),
-        (
-            28,
-            33,
-            "`redact.keywords.words` must be a string, not an integer",
-        ),
-        (29, 10, "unknown action"),
-        (32, 8, "redact keywords `list`: cannot read"),
-    ] {
-        let want = format!("error: {name}:{line}:{col}: ");
-        let at = err
-            .lines()
-            .find(|l| l.starts_with(&want))
-            .unwrap_or_else(|| panic!("no error at {line}:{col} in\n{err}"));
-        assert!(at.contains(what), "{at}\n wanted {what}");
-    }
+    errors_at(
+        &err,
+        &name,
+        &[
+            (3, 13, "`server.max_spans` must be an integer, not a string"),
+            (7, 16, "unknown `on_violation` value"),
+            (9, 19, "unknown type `strng`"),
+            (10, 24, "unknown key `patern` in [standard.fields.x]"),
+            (14, 1, "unknown key `outptu` in [[sink]]"),
+            (15, 1, "[[window]] has no `end`"),
+            (22, 12, "unknown builtin detector"),
+            (25, 9, "pattern `inv` does not compile"),
+            (
+                28,
+                33,
+                "`redact.keywords.words` must be a string, not an integer",
+            ),
+            (29, 10, "unknown action"),
+            (32, 8, "redact keywords `list`: cannot read"),
+        ],
+    );
     assert!(err.contains("is invalid (11 errors)"), "{err}");
     // The offending line with a caret, and a hint.
     assert!(err.contains(" 10 | x = { type = \"string\", patern = \"a\" }\n    |                        ^^^^^^\n  help: did you mean `pattern`?"), "{err}");
