@@ -282,6 +282,20 @@ fn commands_that_print_end_quietly_on_a_closed_stdout() {
             "{args:?}: {stderr}"
         );
     }
+    // A verdict's own code stands: a damaged log is still 1, not 2.
+    let bad = write(&dir.path().join("bad.jsonl"), "garbage\n");
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = Command::new(BIN)
+        .args(["audit", "verify", &bad.display().to_string()])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot write to stdout"), "{stderr}");
 }
 
 /// The same for stderr: a command whose stderr's reader went away before
