@@ -84,9 +84,11 @@ if [ "$#" -eq 0 ]; then
     # `tracegate/oracle` (test-only prost structures, never reached from
     # the module) only so the library's features match the test build's:
     # the wheel then links the library `cargo test --no-run` just built
-    # instead of compiling it a second time (about 40 s of CI).
+    # instead of compiling it a second time (about 40 s of CI). Features
+    # given here replace pyproject.toml's, so `bundle-bin` is named again.
     TRACEGATE_WHEEL_BIN="$PWD/target/debug/tracegate" "$pyvenv/bin/maturin" build --quiet \
-      -m python/Cargo.toml -i "$pyvenv/bin/python" --features tracegate/oracle --out target/wheels
+      -m python/Cargo.toml -i "$pyvenv/bin/python" --features bundle-bin,tracegate/oracle \
+      --out target/wheels
     "$pyvenv/bin/pip" install --quiet --disable-pip-version-check --force-reinstall --no-deps target/wheels/tracegate-*.whl
     # From the root: in python/, the source folder `tracegate/` (no
     # extension in it) would shadow the installed package.
