@@ -1917,17 +1917,7 @@ mod tests {
             );
             for fold in [false, true] {
                 for text in [format!("中文{c}한"), format!("が{c}\u{301}ー")] {
-                    let fast = view(&text, fold);
-                    let slow = reference(&text, fold);
-                    assert_eq!(fast.text, slow.text, "U+{:04X} fold {fold}", c as u32);
-                    let n = fast.text.len();
-                    // Spans between view characters, from the start and
-                    // to the end.
-                    for k in (1..n).filter(|&k| fast.text.is_char_boundary(k)) {
-                        assert_eq!(fast.to_orig(k, n), slow.to_orig(k, n), "U+{:04X}", c as u32);
-                        assert_eq!(fast.to_orig(0, k), slow.to_orig(0, k), "U+{:04X}", c as u32);
-                    }
-                    assert_eq!(fast.to_orig(0, n), slow.to_orig(0, n), "U+{:04X}", c as u32);
+                    agrees_with_reference(&text, fold).unwrap();
                 }
             }
         }
@@ -1945,11 +1935,7 @@ mod tests {
                     format!("ж{c}ж"),
                     format!("ж{c}\u{301}ж"),
                 ] {
-                    let fast = view(&text, fold);
-                    let slow = reference(&text, fold);
-                    assert_eq!(fast.text, slow.text, "U+{:04X} fold {fold}", c as u32);
-                    let n = fast.text.len();
-                    assert_eq!(fast.to_orig(0, n), slow.to_orig(0, n), "U+{:04X}", c as u32);
+                    agrees_with_reference(&text, fold).unwrap();
                 }
             }
         }
@@ -1971,14 +1957,7 @@ mod tests {
                     format!("ส{c}\u{e48}ว"),
                     format!("क{c}\u{94d}ष"),
                 ] {
-                    let fast = view(&text, fold);
-                    let slow = reference(&text, fold);
-                    assert_eq!(fast.text, slow.text, "U+{:04X} fold {fold}", c as u32);
-                    let n = fast.text.len();
-                    for k in (1..n).filter(|&k| fast.text.is_char_boundary(k)) {
-                        assert_eq!(fast.to_orig(k, n), slow.to_orig(k, n), "U+{:04X}", c as u32);
-                        assert_eq!(fast.to_orig(0, k), slow.to_orig(0, k), "U+{:04X}", c as u32);
-                    }
+                    agrees_with_reference(&text, fold).unwrap();
                 }
             }
         }
