@@ -396,6 +396,16 @@ fn errors_at(err: &str, file: &str, cases: &[(usize, usize, &str)]) {
     }
 }
 
+/// `policy check` of `policy`, written to `bad.toml` in `dir`, exits 2:
+/// the file's name and the stderr.
+fn check_refuses(dir: &Path, policy: &str) -> (String, String) {
+    let f = dir.join("bad.toml");
+    std::fs::write(&f, policy).unwrap();
+    let out = run(&["policy", "check", p(&f)], &[], None);
+    assert_eq!(out.status.code(), Some(2));
+    (f.display().to_string(), text(&out.stderr))
+}
+
 /// A detector's name with a backtick in it (shown escaped, `\``) is still
 /// matched back to its table: the errors point at the pattern's lines, not
 /// at `[redact]` (1:1), where they pointed while the lookup escaped names
@@ -403,17 +413,12 @@ fn errors_at(err: &str, file: &str, cases: &[(usize, usize, &str)]) {
 #[test]
 fn an_error_about_a_name_with_a_backtick_points_at_its_table() {
     let tmp = tempfile::tempdir().unwrap();
-    let f = tmp.path().join("bad.toml");
     let policy = "[redact]\nbuiltin = []\n[[redact.pattern]]\nname = \"in`v\"\nregex = \"(\"\n\
                   [[sink]]\nname = \"s\"\n";
-    std::fs::write(&f, policy).unwrap();
-    let out = run(&["policy", "check", p(&f)], &[], None);
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
-    let name = f.display().to_string();
+    let (f, err) = check_refuses(tmp.path(), policy);
     errors_at(
         &err,
-        &name,
+        &f,
         &[
             (3, 1, "detector name `in\\`v` is invalid"),
             (5, 9, "pattern `in\\`v` does not compile"),
@@ -424,15 +429,10 @@ fn an_error_about_a_name_with_a_backtick_points_at_its_table() {
 #[test]
 fn every_error_of_every_stage_is_shown_at_once_where_it_is() {
     let tmp = tempfile::tempdir().unwrap();
-    let f = tmp.path().join("bad.toml");
-    std::fs::write(&f, TEN_MISTAKES).unwrap();
-    let out = run(&["policy", "check", p(&f)], &[], None);
-    assert_eq!(out.status.code(), Some(2));
-    let err = text(&out.stderr);
-    let name = f.display().to_string();
+    let (f, err) = check_refuses(tmp.path(), TEN_MISTAKES);
     errors_at(
         &err,
-        &name,
+        &f,
         &[
             (3, 13, "`server.max_spans` must be an integer, not a string"),
             (7, 16, "unknown `on_violation` value"),
@@ -460,7 +460,7 @@ fn every_error_of_every_stage_is_shown_at_once_where_it_is() {
 
     // The same errors as JSON for editors and CI.
     let out = run(
-        &["policy", "check", "--error-format", "json", p(&f)],
+        &["policy", "check", "--error-format", "json", &f],
         &[],
         None,
     );
@@ -479,7 +479,7 @@ fn every_error_of_every_stage_is_shown_at_once_where_it_is() {
         .find(|e| e["message"].as_str().unwrap().contains("patern"))
         .unwrap();
     assert_eq!(patern["type"], "error");
-    assert_eq!(patern["file"], name.as_str());
+    assert_eq!(patern["file"], f.as_str());
     assert_eq!(
         (patern["line"].as_u64(), patern["column"].as_u64()),
         (Some(10), Some(24))
