@@ -27,7 +27,7 @@
 //! statement says so); 2 usage or I/O error (nothing written).
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
 
 use base64::Engine;
@@ -111,10 +111,13 @@ pub fn pae(payload_type: &str, body: &[u8]) -> Vec<u8> {
 }
 
 /// Run `audit export`.
-pub fn run(args: &ExportArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+pub fn run(args: &ExportArgs) -> u8 {
     match export(args) {
-        Ok((text, code)) => super::output::written_code(stdout.write_all(text.as_bytes()), code),
-        Err(e) => super::error_exit(stderr, format_args!("{e:#}")),
+        Ok((text, code)) => {
+            say!("{text}");
+            code
+        }
+        Err(e) => super::error_exit(format_args!("{e:#}")),
     }
 }
 

@@ -87,7 +87,7 @@ fn pub_path(path: &Path) -> PathBuf {
 }
 
 /// Run `audit keygen`.
-pub fn keygen(args: &KeygenArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+pub fn keygen(args: &KeygenArgs) -> u8 {
     let public = pub_path(&args.out);
     let made = (|| -> anyhow::Result<String> {
         let (key, pem) = SigningKey::generate()?;
@@ -103,15 +103,14 @@ pub fn keygen(args: &KeygenArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
     })();
     match made {
         Ok(text) => {
-            let written = writeln!(
-                stdout,
+            sayln!(
                 "wrote `{}` (private, 0600) and `{}`:\n{text}",
                 args.out.display(),
                 public.display()
             );
-            super::output::written_code(written, 0)
+            0
         }
-        Err(e) => super::error_exit(stderr, format_args!("{e:#}")),
+        Err(e) => super::error_exit(format_args!("{e:#}")),
     }
 }
 
@@ -133,7 +132,7 @@ pub(crate) fn write_new(path: &Path, bytes: &[u8], mode: u32, note: &str) -> any
 }
 
 /// Run `audit head`.
-pub fn head(args: &HeadArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+pub fn head(args: &HeadArgs) -> u8 {
     let verified = AuditKey::load_if(args.key_file.as_deref()).and_then(|key| {
         let check = super::audit_verify::signed_check(&args.public_keys, None)?;
         let report = crate::audit::verify_signed(&args.file, key.as_ref(), None, &check)?;
@@ -143,28 +142,23 @@ pub fn head(args: &HeadArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
     });
     let (report, note) = match verified {
         Ok(v) => v,
-        Err(e) => return super::error_exit(stderr, e),
+        Err(e) => return super::error_exit(e),
     };
     let file = args.file.display();
     if report.status != VerifyStatus::Intact {
         // SECURITY: a head is published to be relied on; never print one
         // for a log that does not verify.
-        let _ = writeln!(
-            stderr,
-            "error: no head printed: {file}: {}",
-            report.message()
-        );
+        esayln!("error: no head printed: {file}: {}", report.message());
         return report.exit_code();
     }
     let Some(head) = report.head else {
         let no_head = format_args!("{file} has no entries yet; there is no head");
-        return super::error_exit(stderr, no_head);
+        return super::error_exit(no_head);
     };
     let text = match note {
         NoteFile::Note(n) if n.head().as_ref() == Ok(&head) => n.render(),
         NoteFile::Note(_) | NoteFile::Invalid(_) => {
-            let _ = writeln!(
-                stderr,
+            esayln!(
                 "error: no head printed: {file}: the signed checkpoint does not name the log's last entry"
             );
             return 4;
@@ -173,11 +167,12 @@ pub fn head(args: &HeadArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
         // keeps it beyond the operator's reach.
         NoteFile::Missing => head.text(),
     };
-    super::output::written_code(stdout.write_all(text.as_bytes()), 0)
+    say!("{text}");
+    0
 }
 
 /// Run `audit sign`.
-pub fn sign(args: &SignArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+pub fn sign(args: &SignArgs) -> u8 {
     let file = args.file.display();
     let done = (|| -> Result<Result<Option<crate::audit::Head>, u8>, crate::audit::AuditError> {
         let key = AuditKey::load_if(args.key_file.as_deref())?;
@@ -185,7 +180,7 @@ pub fn sign(args: &SignArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
         let report =
             crate::audit::verify_anchored(&args.file, key.as_ref(), args.anchor.as_deref())?;
         if report.status != VerifyStatus::Intact {
-            let _ = writeln!(stderr, "error: not signed: {file}: {}", report.message());
+            esayln!("error: not signed: {file}: {}", report.message());
             return Ok(Err(report.exit_code()));
         }
         let mut log = AuditLog::open(&args.file, key, std::time::Duration::from_secs(10))?
@@ -195,33 +190,32 @@ pub fn sign(args: &SignArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> 
     })();
     match done {
         Ok(Ok(Some(head))) => {
-            let written = writeln!(
-                stdout,
+            sayln!(
                 "{file}: signed checkpoint written for {}",
                 crate::io_text::counted(head.size, "entry", "entries")
             );
-            super::output::written_code(written, 0)
+            0
         }
         Ok(Ok(None)) => {
-            let written = writeln!(stdout, "{file}: no entries yet; the first append signs");
-            super::output::written_code(written, 0)
+            sayln!("{file}: no entries yet; the first append signs");
+            0
         }
         Ok(Err(code)) => code,
-        Err(e) => super::error_exit(stderr, e),
+        Err(e) => super::error_exit(e),
     }
 }
 
 /// Run `audit rotate-key`.
-pub fn rotate(args: &RotateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+pub fn rotate(args: &RotateArgs) -> u8 {
     let Some(policy) = super::load_policy(&args.policy) else {
         return 2;
     };
     let Some(settings) = policy.audit() else {
-        return super::error_exit(stderr, "the policy has no [audit] table");
+        return super::error_exit("the policy has no [audit] table");
     };
     if settings.signing_key.is_none() {
         let no_key = "the policy's [audit] has no signing_key to rotate from";
-        return super::error_exit(stderr, no_key);
+        return super::error_exit(no_key);
     }
     let done = (|| -> Result<u64, crate::audit::AuditError> {
         let new = Arc::new(SigningKey::load(&args.new_key)?);
@@ -231,13 +225,12 @@ pub fn rotate(args: &RotateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write)
     })();
     match done {
         Ok(seq) => {
-            let written = writeln!(
-                stdout,
+            sayln!(
                 "key_rotated written at seq {seq}; set `[audit] signing_key = \"{}\"` in the policy now: gates holding the old key refuse to append until they load it",
                 args.new_key.display()
             );
-            super::output::written_code(written, 0)
+            0
         }
-        Err(e) => super::error_exit(stderr, e),
+        Err(e) => super::error_exit(e),
     }
 }

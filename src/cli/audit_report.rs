@@ -24,7 +24,6 @@
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -61,24 +60,24 @@ pub struct ReportArgs {
 }
 
 /// Run `audit report`.
-pub fn run(args: &ReportArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+pub fn run(args: &ReportArgs) -> u8 {
     let (page, code) = match report(args) {
         Ok(x) => x,
-        Err(e) => return super::error_exit(stderr, format_args!("{e:#}")),
+        Err(e) => return super::error_exit(format_args!("{e:#}")),
     };
     match &args.out {
         Some(path) => match std::fs::write(path, page.as_bytes()) {
             Ok(()) => code,
-            Err(e) => super::error_exit(
-                stderr,
-                format_args!(
-                    "cannot write `{}`: {}",
-                    path.display(),
-                    crate::io_text::io_cause(&e)
-                ),
-            ),
+            Err(e) => super::error_exit(format_args!(
+                "cannot write `{}`: {}",
+                path.display(),
+                crate::io_text::io_cause(&e)
+            )),
         },
-        None => super::output::written_code(stdout.write_all(page.as_bytes()), code),
+        None => {
+            say!("{page}");
+            code
+        }
     }
 }
 

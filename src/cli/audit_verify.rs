@@ -12,7 +12,6 @@
 //! tampered); `--init-anchor` starts an anchor for a log that verifies
 //! intact and has none yet.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -70,7 +69,7 @@ pub struct VerifyArgs {
 /// Run `audit verify`; returns the exit code. The verdict goes to `stdout`,
 /// errors to `stderr` (and, with `--format json`, also a JSON object with
 /// `"status":"error"` to `stdout`).
-pub fn run(args: &VerifyArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> u8 {
+pub fn run(args: &VerifyArgs) -> u8 {
     // An anchor belongs to one log (each replica keeps its own), and a
     // published head names one log (its origin is the log's first entry):
     // neither can vouch for several, so refuse rather than check some logs
@@ -80,20 +79,17 @@ pub fn run(args: &VerifyArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
         (args.since_head.is_some(), "--since-head", "head"),
     ] {
         if given && !args.more.is_empty() {
-            let _ = writeln!(
-                stderr,
-                "error: {flag} names one log's {what}; verify each log with its own {flag}"
-            );
+            esayln!("error: {flag} names one log's {what}; verify each log with its own {flag}");
             return 2;
         }
     }
     if args.init_anchor
         && let Some(anchor) = &args.anchor
     {
-        return run_init(args, anchor, stdout, stderr);
+        return run_init(args, anchor);
     }
     if args.more.is_empty() && !args.fleet {
-        return run_one(args, &args.file, stdout, stderr);
+        return run_one(args, &args.file);
     }
     // Several logs: each verified on its own; the worst verdict wins
     // (tampered, then error, then torn, then unvouched).
@@ -107,84 +103,64 @@ pub fn run(args: &VerifyArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) ->
         4 => 1,
         _ => 0,
     };
-    let mut codes: Vec<u8> = files
-        .iter()
-        .map(|f| run_one(args, f, stdout, stderr))
-        .collect();
+    let mut codes: Vec<u8> = files.iter().map(|f| run_one(args, f)).collect();
     if args.fleet {
-        codes.push(run_fleet(args, &files, stdout, stderr));
+        codes.push(run_fleet(args, &files));
     }
     codes.into_iter().max_by_key(|&c| rank(c)).unwrap_or(0)
 }
 
 /// `--fleet`: per window, the total spent across every log.
-fn run_fleet(
-    args: &VerifyArgs,
-    files: &[PathBuf],
-    stdout: &mut dyn Write,
-    stderr: &mut dyn Write,
-) -> u8 {
+fn run_fleet(args: &VerifyArgs, files: &[PathBuf]) -> u8 {
     let totals = AuditKey::load_if(args.key_file.as_deref())
         .and_then(|key| super::audit_fleet::fleet_totals(files, key.as_ref()));
     let totals = match totals {
         Ok(t) => t,
-        Err(e) => return super::error_exit(stderr, format_args!("fleet totals: {e}")),
+        Err(e) => return super::error_exit(format_args!("fleet totals: {e}")),
     };
     let mut code = 0;
     for t in &totals {
-        let written = match args.format {
-            OutputFormat::Text => writeln!(stdout, "{}", super::audit_fleet::render(t)),
-            OutputFormat::Json => writeln!(
-                stdout,
-                "{}",
-                serde_json::json!({"type": "fleet_window", "total": t})
-            ),
-        };
+        match args.format {
+            OutputFormat::Text => sayln!("{}", super::audit_fleet::render(t)),
+            OutputFormat::Json => {
+                sayln!(
+                    "{}",
+                    serde_json::json!({"type": "fleet_window", "total": t})
+                )
+            }
+        }
         if t.over {
             code = 1;
-        }
-        if written.is_err() {
-            return super::output::written_code(written, code);
         }
     }
     code
 }
 
-fn run_one(
-    args: &VerifyArgs,
-    path: &std::path::Path,
-    stdout: &mut dyn Write,
-    stderr: &mut dyn Write,
-) -> u8 {
+fn run_one(args: &VerifyArgs, path: &std::path::Path) -> u8 {
     let file = path.display().to_string();
     let result = AuditKey::load_if(args.key_file.as_deref()).and_then(|key| {
         let check = signed_check(&args.public_keys, args.since_head.as_deref())?;
         verify_signed(path, key.as_ref(), args.anchor.as_deref(), &check)
     });
-    let (code, written) = match result {
+    match result {
         Ok(report) => {
-            let out = match args.format {
-                OutputFormat::Text => writeln!(stdout, "{file}: {}", report.message()),
-                OutputFormat::Json => writeln!(stdout, "{}", json_report(&file, &report)),
-            };
-            (report.exit_code(), out)
+            match args.format {
+                OutputFormat::Text => sayln!("{file}: {}", report.message()),
+                OutputFormat::Json => sayln!("{}", json_report(&file, &report)),
+            }
+            report.exit_code()
         }
         Err(e) => {
-            let _ = writeln!(stderr, "error: {e}");
-            let out = match args.format {
-                OutputFormat::Text => Ok(()),
-                OutputFormat::Json => writeln!(
-                    stdout,
+            esayln!("error: {e}");
+            if args.format == OutputFormat::Json {
+                sayln!(
                     "{}",
                     serde_json::json!({"type": "verify", "file": file, "status": "error", "message": e.to_string()})
-                ),
-            };
-            (2, out)
+                );
+            }
+            2
         }
-    };
-    // A closed pipe is not an error of ours (as in ripgrep): the verdict's
-    // code stands.
-    super::output::written_code(written, code)
+    }
 }
 
 /// The public keys and published head a verification asks for, loaded.
@@ -217,12 +193,7 @@ pub fn load_published_head(path: &std::path::Path) -> Result<PublishedHead, Audi
 
 /// `--init-anchor`: 0 written (or nothing to anchor yet), the verdict's code
 /// when the log is not intact, 2 when an anchor exists or on error.
-fn run_init(
-    args: &VerifyArgs,
-    anchor: &std::path::Path,
-    stdout: &mut dyn Write,
-    stderr: &mut dyn Write,
-) -> u8 {
+fn run_init(args: &VerifyArgs, anchor: &std::path::Path) -> u8 {
     let file = args.file.display().to_string();
     let result = AuditKey::load_if(args.key_file.as_deref())
         .and_then(|key| init_anchor(&args.file, key.as_ref(), anchor, INIT_LOCK_WAIT));
@@ -236,20 +207,20 @@ fn run_init(
             format!("{file}: no entries yet; the first append writes the anchor"),
         ),
         Ok(AnchorInit::Exists) => {
-            let _ = writeln!(
-                stderr,
+            esayln!(
                 "error: anchor `{}` already exists; an anchor is never replaced by hand",
                 anchor.display()
             );
             return 2;
         }
         Ok(AnchorInit::NotIntact(report)) => {
-            let _ = writeln!(stderr, "error: no anchor written: the log is not intact");
+            esayln!("error: no anchor written: the log is not intact");
             (report.exit_code(), format!("{file}: {}", report.message()))
         }
-        Err(e) => return super::error_exit(stderr, e),
+        Err(e) => return super::error_exit(e),
     };
-    super::output::written_code(writeln!(stdout, "{line}"), code)
+    sayln!("{line}");
+    code
 }
 
 /// The JSON verdict, keys in a fixed order.
@@ -285,102 +256,4 @@ fn json_report(file: &str, report: &VerifyReport) -> String {
     // Serializing this struct of plain fields cannot fail; the fallback
     // keeps library code panic-free.
     serde_json::to_string(&out).unwrap_or_else(|_| String::from("{\"status\":\"error\"}"))
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-mod tests {
-    use super::*;
-
-    fn run_on(args: &VerifyArgs) -> (u8, String, String) {
-        let (mut out, mut err) = (Vec::new(), Vec::new());
-        let code = run(args, &mut out, &mut err);
-        (
-            code,
-            String::from_utf8(out).unwrap(),
-            String::from_utf8(err).unwrap(),
-        )
-    }
-
-    #[test]
-    fn missing_file_is_exit_2_with_a_named_path() {
-        let args = VerifyArgs {
-            file: "/nonexistent/audit.jsonl".into(),
-            more: Vec::new(),
-            fleet: false,
-            key_file: None,
-            anchor: None,
-            init_anchor: false,
-            public_keys: vec![],
-            since_head: None,
-            format: OutputFormat::Text,
-        };
-        let (code, out, err) = run_on(&args);
-        assert_eq!(code, 2);
-        assert!(out.is_empty());
-        assert!(err.contains("`/nonexistent/audit.jsonl`"), "{err}");
-        let (code, out, _) = run_on(&VerifyArgs {
-            format: OutputFormat::Json,
-            ..args
-        });
-        assert_eq!(code, 2);
-        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(v["status"], "error");
-    }
-
-    /// One anchor vouches for one log: with several logs `--anchor` (and
-    /// `--init-anchor`) is refused, rather than checking the other logs
-    /// against the wrong anchor or against none at all.
-    #[test]
-    fn one_anchor_with_several_logs_is_refused() {
-        use crate::audit::{AuditEvent, AuditLog};
-        let logs = tempfile::tempdir().unwrap();
-        let anchors = tempfile::tempdir().unwrap();
-        let (a, b) = (logs.path().join("r1"), logs.path().join("r2"));
-        std::fs::create_dir_all(&a).unwrap();
-        std::fs::create_dir_all(&b).unwrap();
-        let (la, lb) = (a.join("audit.jsonl"), b.join("audit.jsonl"));
-        let anchor = anchors.path().join("r1.anchor");
-        let ev = AuditEvent::PolicyLoaded {
-            policy_sha256: "ab".into(),
-            revision: 1,
-            source: "p".into(),
-            referenced: Vec::new(),
-            free_bits: Default::default(),
-        };
-        let mut log = AuditLog::open(&la, None, std::time::Duration::from_secs(1))
-            .unwrap()
-            .with_anchor(Some(anchor.clone()))
-            .unwrap();
-        log.append(&ev, jiff::Timestamp::now()).unwrap();
-        AuditLog::open(&lb, None, std::time::Duration::from_secs(1))
-            .unwrap()
-            .append(&ev, jiff::Timestamp::now())
-            .unwrap();
-        let one = VerifyArgs {
-            file: la.clone(),
-            more: Vec::new(),
-            fleet: false,
-            key_file: None,
-            anchor: Some(anchor.clone()),
-            init_anchor: false,
-            public_keys: vec![],
-            since_head: None,
-            format: OutputFormat::Text,
-        };
-        assert_eq!(run_on(&one).0, 0, "the anchor vouches for its own log");
-        for (fleet, init_anchor) in [(false, false), (true, false), (false, true)] {
-            let (code, out, err) = run_on(&VerifyArgs {
-                more: vec![lb.clone()],
-                fleet,
-                init_anchor,
-                public_keys: vec![],
-                since_head: None,
-                ..one.clone()
-            });
-            assert_eq!(code, 2, "fleet {fleet} init {init_anchor}: {out}{err}");
-            assert!(out.is_empty(), "{out}");
-            assert!(err.contains("--anchor names one log's anchor"), "{err}");
-        }
-    }
 }

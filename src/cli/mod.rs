@@ -259,18 +259,15 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Policy { command } => policy_cmd::run(&command),
         Command::Window { command } => window_cmd::run(&command),
         Command::Capture { command } => capture_cmd::run(&command),
-        Command::Audit { command } => {
-            let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
-            match command {
-                AuditCommand::Verify(args) => audit_verify::run(&args, &mut out, &mut err),
-                AuditCommand::Keygen(args) => audit_keys::keygen(&args, &mut out, &mut err),
-                AuditCommand::Head(args) => audit_keys::head(&args, &mut out, &mut err),
-                AuditCommand::Sign(args) => audit_keys::sign(&args, &mut out, &mut err),
-                AuditCommand::RotateKey(args) => audit_keys::rotate(&args, &mut out, &mut err),
-                AuditCommand::Export(args) => audit_export::run(&args, &mut out, &mut err),
-                AuditCommand::Report(args) => audit_report::run(&args, &mut out, &mut err),
-            }
-        }
+        Command::Audit { command } => match command {
+            AuditCommand::Verify(args) => audit_verify::run(&args),
+            AuditCommand::Keygen(args) => audit_keys::keygen(&args),
+            AuditCommand::Head(args) => audit_keys::head(&args),
+            AuditCommand::Sign(args) => audit_keys::sign(&args),
+            AuditCommand::RotateKey(args) => audit_keys::rotate(&args),
+            AuditCommand::Export(args) => audit_export::run(&args),
+            AuditCommand::Report(args) => audit_report::run(&args),
+        },
         Command::Completions(args) => completions::run_completions(&args),
         Command::Man(args) => completions::run_man(&args),
     };
@@ -291,10 +288,10 @@ pub fn report_error(err: &anyhow::Error) {
     esayln!("{msg}");
 }
 
-/// Write `error: {e}` to `stderr` (the audit commands' form); the exit code
+/// Write `error: {e}` to stderr (the audit commands' form); the exit code
 /// of an error, 2.
-pub fn error_exit(stderr: &mut dyn std::io::Write, e: impl std::fmt::Display) -> u8 {
-    let _ = writeln!(stderr, "error: {e}");
+pub fn error_exit(e: impl std::fmt::Display) -> u8 {
+    esayln!("error: {e}");
     2
 }
 

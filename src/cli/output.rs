@@ -140,25 +140,6 @@ pub fn say_err(args: std::fmt::Arguments<'_>) {
     let _ = io::stderr().lock().write_fmt(args);
 }
 
-/// The exit code of a command that ended with `code` once it wrote its
-/// report to stdout through a handle of its own (`written`): as for
-/// [`say`], a reader that went away keeps `code`, and any other failure
-/// is named on stderr once and turns success into an error (a verdict's
-/// own code, such as a log found damaged, stands).
-pub fn written_code(written: io::Result<()>, code: u8) -> u8 {
-    match written {
-        Err(e) if !super::input::is_broken_pipe(&e) => {
-            stdout_failed(&e);
-            if code == super::exit::OK {
-                super::exit::ERROR
-            } else {
-                code
-            }
-        }
-        _ => code,
-    }
-}
-
 fn stdout_failed(e: &io::Error) {
     if !super::input::is_broken_pipe(e) && !STDOUT_FAILED.swap(true, Ordering::Relaxed) {
         esayln!(

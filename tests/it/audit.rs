@@ -20,7 +20,6 @@ use tracegate::internals::audit::{
     TamperKind, Unvouched, VerifyStatus, checkpoint_path, closed_windows, read_entries, verify,
 };
 use tracegate_cli::cli::OutputFormat as Format;
-use tracegate_cli::cli::audit_verify::{VerifyArgs, run};
 
 const LOCK: Duration = Duration::from_secs(10);
 const CANARY: &str = "CANARY-7f3a-do-not-echo";
@@ -994,25 +993,26 @@ fn a_failing_checkpoint_fails_the_append_and_rolls_back() {
 
 // ---------------------------------------------------------------- CLI
 
+/// `tracegate audit verify` on `path` as a user runs it: (exit code,
+/// stdout, stderr).
 fn cli(path: &Path, key_file: Option<PathBuf>, format: Format) -> (u8, String, String) {
-    let args = VerifyArgs {
-        file: path.to_path_buf(),
-        more: Vec::new(),
-        fleet: false,
-        key_file,
-        anchor: None,
-        init_anchor: false,
-        public_keys: Vec::new(),
-        since_head: None,
-        format,
+    let format = match format {
+        Format::Text => "text",
+        Format::Json => "json",
     };
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run(&args, &mut out, &mut err);
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
+    let mut args = vec![
+        "audit".to_string(),
+        "verify".into(),
+        path.display().to_string(),
+        "--format".into(),
+        format.into(),
+    ];
+    if let Some(k) = key_file {
+        args.extend(["--key-file".into(), k.display().to_string()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = crate::cli::tracegate(&args, b"");
+    (u8::try_from(run.code).unwrap(), run.stdout, run.stderr)
 }
 
 #[test]
@@ -1106,6 +1106,66 @@ fn cli_reports_every_status_without_echoing_content() {
         assert!(
             !o.contains("CANARY") && !o.contains("CANARZ"),
             "content echoed: {o}"
+        );
+    }
+}
+
+#[test]
+fn cli_names_a_missing_log_and_says_error_in_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing.jsonl");
+    let (code, out, err) = cli(&missing, None, Format::Text);
+    assert_eq!(code, 2);
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains(&format!("`{}`", missing.display())), "{err}");
+    let (code, out, _) = cli(&missing, None, Format::Json);
+    assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["status"], "error");
+}
+
+/// One anchor vouches for one log: with several logs `--anchor` (and
+/// `--init-anchor`) is refused, rather than checking the other logs
+/// against the wrong anchor or against none at all.
+#[test]
+fn cli_refuses_one_anchor_for_several_logs() {
+    let logs = tempfile::tempdir().unwrap();
+    let anchors = tempfile::tempdir().unwrap();
+    let (a, b) = (logs.path().join("r1"), logs.path().join("r2"));
+    fs::create_dir_all(&a).unwrap();
+    fs::create_dir_all(&b).unwrap();
+    let (la, lb) = (a.join("audit.jsonl"), b.join("audit.jsonl"));
+    let anchor = anchors.path().join("r1.anchor");
+    let mut log = AuditLog::open(&la, None, LOCK)
+        .unwrap()
+        .with_anchor(Some(anchor.clone()))
+        .unwrap();
+    log.append(&event(0), ts(0)).unwrap();
+    AuditLog::open(&lb, None, LOCK)
+        .unwrap()
+        .append(&event(0), ts(0))
+        .unwrap();
+    let (la, lb, anchor) = (
+        la.to_str().unwrap(),
+        lb.to_str().unwrap(),
+        anchor.to_str().unwrap(),
+    );
+    let one = crate::cli::tracegate(&["audit", "verify", la, "--anchor", anchor], b"");
+    assert_eq!(
+        one.code, 0,
+        "the anchor vouches for its own log: {}",
+        one.stderr
+    );
+    for extra in [&[][..], &["--fleet"], &["--init-anchor"]] {
+        let mut args = vec!["audit", "verify", la, lb, "--anchor", anchor];
+        args.extend_from_slice(extra);
+        let run = crate::cli::tracegate(&args, b"");
+        assert_eq!(run.code, 2, "{extra:?}: {}{}", run.stdout, run.stderr);
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+        assert!(
+            run.stderr.contains("--anchor names one log's anchor"),
+            "{}",
+            run.stderr
         );
     }
 }

@@ -258,9 +258,9 @@ fn commands_that_print_end_quietly_on_a_closed_stdout() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("cannot write to stdout"), "{stderr}");
-    // The audit commands too, whose reports go out through a handle of
-    // their own (`audit export` exited 2 without a word, `audit report`
-    // said only "No space left on device (os error 28)").
+    // The audit commands too (when they wrote through a handle of their
+    // own, `audit export` exited 2 without a word and `audit report` said
+    // only "No space left on device (os error 28)").
     // A verdict's own code stands: a damaged log is still 1, not 2.
     let log = write(&dir.path().join("audit.jsonl"), "");
     let log = log.display().to_string();
