@@ -121,6 +121,14 @@ fn exit_prefixes_trunk_eight_and_their_look_alikes() {
     ] {
         redacts_exactly(&r, text, phone, "phone");
     }
+    // A North American number starting 8 after another number goes as
+    // before (the trunk `8`'s rule is for its `(…)` form only).
+    redacts_exactly(
+        &r,
+        "{\"detail\": \"batch 0911 4446483 845-308-8389 \"}\n",
+        "845-308-8389",
+        "phone",
+    );
     // `00 1` then no NANP number, without a context word, stays.
     keeps(&r, "Menge (gesamt, netto) : 00 1 174 513 3000\n");
     keeps(&r, "D-U-N-S Number: 01-419-8592\n");

@@ -2691,11 +2691,13 @@ fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
         Some(b'(') => !joined_context(text, start, end, b"-."),
         // `8 (935) 485-10-00`: the trunk `8`, then the `(…)` form
         // (fourteenth round).
-        Some(b'8') => !joined_context(text, start, end, b"-.") && !tail_of_a_run(text, start),
+        Some(b'8') if s.contains(&b'(') => {
+            !joined_context(text, start, end, b"-.") && !tail_of_a_run(text, start)
+        }
         // `011 44 20 6704 5280`: North America's international prefix,
         // then E.164's 8-15 digits, one separator throughout
         // (fourteenth round).
-        Some(b'0') => {
+        Some(b'0') if s.starts_with(b"011") => {
             let Some(&sep) = s.get(3) else {
                 return false;
             };
@@ -2724,9 +2726,11 @@ fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
                 && !tail_of_a_run(text, start)
         }
         _ => {
-            // `555-123-4567` or `555.123.4567`, never mixed.
+            // `555-123-4567` or `555.123.4567`, never mixed. Ten digits:
+            // what is left of a `1 (…)` or `8 (…)` number cut back at its
+            // first blank (`1`, `8`) is none (fourteenth round).
             let same_seps = s.get(3) == s.get(7);
-            same_seps && !joined_context(text, start, end, b"-._")
+            digits == 10 && same_seps && !joined_context(text, start, end, b"-._")
         }
     }
 }
