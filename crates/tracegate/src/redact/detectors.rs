@@ -908,10 +908,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // A secrets file's line, `name:<v>` (rsyncd's secrets file,
             // `chpasswd` input; issue 36, sixth round), from the colon:
             // the check reads the name back to the line's start and wants
-            // the line to end after the value.
+            // the line to end after the value. Twelve value bytes: a
+            // line of a YAML literal block (cloud-init's `chpasswd` list)
+            // holds passwords that short; elsewhere the check wants
+            // sixteen, as before (fourteenth round).
             (
-                r"(?-u):[A-Za-z0-9][A-Za-z0-9._~+/=!#%^&*@-]{15}",
-                r"(?-u):[A-Za-z0-9][A-Za-z0-9._~+/=!#%^&*@-]{15,}",
+                r"(?-u):[A-Za-z0-9][A-Za-z0-9._~+/=!#%^&*@-]{11}",
+                r"(?-u):[A-Za-z0-9][A-Za-z0-9._~+/=!#%^&*@-]{11,}",
                 Check::SecretsLine,
                 Lead::Any,
             ),

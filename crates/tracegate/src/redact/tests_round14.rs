@@ -20,7 +20,12 @@ fn uzcard_and_humo_cards() {
         "9860137349973669",
         "9860-1373-4997-3669",
     ] {
-        redacts_exactly(&r, &format!("\"TEST_CARD\" = \"{card}\";\n"), card, "credit_card");
+        redacts_exactly(
+            &r,
+            &format!("\"TEST_CARD\" = \"{card}\";\n"),
+            card,
+            "credit_card",
+        );
         redacts_exactly(
             &r,
             &format!("<text:p>{card}</text:p>\n"),
@@ -57,7 +62,10 @@ fn passwords_in_calls_rows_and_ini_files() {
             "local ok, err = red:auth(\"GI5d1aWYDtSeBQ766a+\")\n",
             "GI5d1aWYDtSeBQ766a+",
         ),
-        ("[mysqli]\nmysqli.default_pw = 49C4JtixOp8nGyQio+\n", "49C4JtixOp8nGyQio+"),
+        (
+            "[mysqli]\nmysqli.default_pw = 49C4JtixOp8nGyQio+\n",
+            "49C4JtixOp8nGyQio+",
+        ),
         (
             "<Row><Cell><Data ss:Type=\"String\">password</Data></Cell><Cell><Data ss:Type=\"String\">Jf18fCSRsYN2*</Data></Cell></Row>\n",
             "Jf18fCSRsYN2*",
@@ -71,11 +79,17 @@ fn passwords_in_calls_rows_and_ini_files() {
         redacts_exactly(&r, text, secret, "api_key");
     }
     // A user name, a short or plain word, or a label of no secret stay.
-    keeps(&r, "$pdo = new PDO('mysql:host=db;dbname=shop', 'shop', 'changeme');\n");
+    keeps(
+        &r,
+        "$pdo = new PDO('mysql:host=db;dbname=shop', 'shop', 'changeme');\n",
+    );
     keeps(&r, "$pdo = new PDO($dsn, $user, $pass);\n");
     keeps(&r, "local ok, err = red:auth(\"password\")\n");
     keeps(&r, "mysqli.default_pw = \n");
-    keeps(&r, "<Row><Cell><Data ss:Type=\"String\">username</Data></Cell><Cell><Data ss:Type=\"String\">Jf18fCSRsYN2x</Data></Cell></Row>\n");
+    keeps(
+        &r,
+        "<Row><Cell><Data ss:Type=\"String\">username</Data></Cell><Cell><Data ss:Type=\"String\">Jf18fCSRsYN2x</Data></Cell></Row>\n",
+    );
 }
 
 /// An MT940 `:86:` line's `?31` subfield holds the counterparty's IBAN,
@@ -116,8 +130,14 @@ fn exit_prefixes_trunk_eight_and_their_look_alikes() {
             "Téléphone (depuis la France) : 00 1 874 513 3000\n",
             "00 1 874 513 3000",
         ),
-        ("Dial from the US: 011 44 20 6704 5280\n", "011 44 20 6704 5280"),
-        ("Контактный телефон: 8 (935) 485-10-00\n", "8 (935) 485-10-00"),
+        (
+            "Dial from the US: 011 44 20 6704 5280\n",
+            "011 44 20 6704 5280",
+        ),
+        (
+            "Контактный телефон: 8 (935) 485-10-00\n",
+            "8 (935) 485-10-00",
+        ),
     ] {
         redacts_exactly(&r, text, phone, "phone");
     }
@@ -133,7 +153,10 @@ fn exit_prefixes_trunk_eight_and_their_look_alikes() {
     keeps(&r, "Menge (gesamt, netto) : 00 1 174 513 3000\n");
     keeps(&r, "D-U-N-S Number: 01-419-8592\n");
     keeps(&r, "DUNS number: 01-419-8592\n");
-    keeps(&r, "</Data></Cell>\n<trans-unit id=\"9179046964\" resname=\"title\">\n");
+    keeps(
+        &r,
+        "</Data></Cell>\n<trans-unit id=\"9179046964\" resname=\"title\">\n",
+    );
     // The same numbers after a phone's own label still go.
     redacts_exactly(&r, "Phone number: 01-419-8592\n", "01-419-8592", "phone");
     redacts_exactly(
@@ -170,6 +193,25 @@ fn an_ipv6_address_after_a_docker_host_name() {
     keeps(&r, "db6:2406:da18 app\n");
 }
 
+/// A password of twelve to fifteen bytes, or one ending in `?`, on a line
+/// of cloud-init's `chpasswd` list (a YAML literal block) goes; the same
+/// short `name:value` line outside a block stays (sixteen bytes wanted
+/// there, as before).
+#[test]
+fn short_chpasswd_passwords_in_a_literal_block() {
+    let r = all();
+    for v in ["8D4Hi61nR5kS^", "JMi2GFRF7QzigO?", "19F4cuYp3FwG1CZtkr?"] {
+        redacts_exactly(
+            &r,
+            &format!("chpasswd:\n  list: |\n    ops:{v}\n  expire: false\n"),
+            v,
+            "api_key",
+        );
+    }
+    keeps(&r, "ops:8D4Hi61nR5kS^\nnext line\n");
+    keeps(&r, "image:Ubuntu22Jammy1\n");
+}
+
 /// The trigger loop starts this round's shapes wherever the scan regex
 /// does, next to their neighbours.
 #[test]
@@ -195,6 +237,9 @@ fn trigger_agrees_on_fourteenth_round_shapes() {
             "D-U-N-S Number: 01-419-8592",
             "id=\"9179046964\"",
             "--add-host db6:",
+            "chpasswd:\n  list: |\n    ops:8D4Hi61nR5kS^\n",
+            "    root:JMi2GFRF7QzigO?",
+            "ops:19F4cuYp3FwG1CZtkr?\n",
             "2406:da18:b2ad:5bdf:934f:67d2:7a83:c938",
             "8600 5201 7857 9516",
             "9860137349973669",

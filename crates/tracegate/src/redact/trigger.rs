@@ -35,8 +35,8 @@
 use super::validate::{
     GAP_BYTES, PROSE_SEPARATORS, digit_visited, fedwire_id_code, fop_cc_start, gap_after_digit,
     gap_len, hex_letters_before, ipv6_tagged, mt940_subfield_code, names_a_secret,
-    prose_label_before, run_back,
-    secret_value_byte, secrets_line_name, secrets_line_start, track1_start,
+    prose_label_before, run_back, secret_value_byte, secrets_line_name, secrets_line_start,
+    track1_start,
 };
 
 /// Byte classes.
@@ -575,7 +575,11 @@ impl Starts {
                     // Perl's and PHP's `\@` in a double-quoted string
                     // (`"ops\@example.org"`; fourteenth round): the local
                     // part ends before the backslash.
-                    let at = if p > 0 && text[p - 1] == b'\\' { p - 1 } else { p };
+                    let at = if p > 0 && text[p - 1] == b'\\' {
+                        p - 1
+                    } else {
+                        p
+                    };
                     let run = text[..at]
                         .iter()
                         .rposition(|&c| CLASS[usize::from(c)] & LOCAL == 0)
@@ -835,12 +839,21 @@ impl Starts {
             .iter()
             .take_while(|&&b| CLASS[usize::from(b)] & SECRET != 0)
             .count();
-        if value >= 16 && rest[0].is_ascii_alphanumeric() {
+        if value >= 12 && rest[0].is_ascii_alphanumeric() {
             let name = secrets_line_name(text, p);
             let starts = (name > 0)
                 .then(|| secrets_line_start(text, p - name))
                 .flatten();
             let after_break = starts == Some(true);
+            // A `?` or `$` and more value bytes may end the value (the
+            // check's value tail; fourteenth round).
+            let value = value
+                + rest[value..]
+                    .iter()
+                    .take_while(|&&b| {
+                        CLASS[usize::from(b)] & SECRET != 0 || matches!(b, b'?' | b'$')
+                    })
+                    .count();
             let before_break = matches!(rest.get(value), Some(b'\n' | b'\r'));
             let at_end = value == rest.len();
             if starts.is_some() && (before_break || (after_break && at_end)) {
@@ -1056,13 +1069,16 @@ impl Starts {
             b"apikey</",
         ];
         let rest = &text[p + 1..];
-        if !matches!(rest.first(), Some(b'p' | b'P' | b's' | b'S' | b't' | b'T' | b'a' | b'A')) {
+        if !matches!(
+            rest.first(),
+            Some(b'p' | b'P' | b's' | b'S' | b't' | b'T' | b'a' | b'A')
+        ) {
             return;
         }
-        if LABELS
-            .iter()
-            .any(|l| rest.get(..l.len()).is_some_and(|r| r.eq_ignore_ascii_case(l)))
-        {
+        if LABELS.iter().any(|l| {
+            rest.get(..l.len())
+                .is_some_and(|r| r.eq_ignore_ascii_case(l))
+        }) {
             self.at.push(p);
         }
     }

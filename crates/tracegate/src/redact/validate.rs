@@ -321,6 +321,19 @@ fn check_span(
                 .flatten();
             let after_break = starts == Some(true);
             let line = starts.is_some();
+            // A value that holds or ends in `?` or `$` runs on over them
+            // to the line's end ([`value_tail_end`]; fourteenth round).
+            let end = if matches!(text.get(end), Some(b'?' | b'$')) {
+                value_tail_end(text, end)
+            } else {
+                end
+            };
+            let s = text.get(start..end)?;
+            // Sixteen value bytes, or twelve on a line of a YAML literal
+            // block (`chpasswd`'s `list: |`; fourteenth round).
+            if s.len() < 17 && !(line && in_literal_block(text, start - name)) {
+                return None;
+            }
             let before_break = matches!(text.get(end), Some(b'\n' | b'\r'));
             // A line of a file: a line break before or after it. A text
             // that is one `name:tag` and nothing else is a value of its
@@ -2701,10 +2714,7 @@ fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
             let Some(&sep) = s.get(3) else {
                 return false;
             };
-            let one_sep = s
-                .iter()
-                .filter(|b| !b.is_ascii_digit())
-                .all(|&b| b == sep);
+            let one_sep = s.iter().filter(|b| !b.is_ascii_digit()).all(|&b| b == sep);
             (11..=18).contains(&digits)
                 && one_sep
                 && !joined_context(text, start, end, b"-._")
