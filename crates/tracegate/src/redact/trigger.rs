@@ -1095,6 +1095,10 @@ impl Starts {
             b"DBI->connect",
             b"getConnection",
         ];
+        // Each name ends in one of these: one test for most `(`.
+        if p == 0 || !matches!(text[p - 1], b'O' | b'i' | b't' | b'n') {
+            return;
+        }
         for name in CALLS {
             if let Some(s) = p.checked_sub(name.len())
                 && &text[s..p] == *name
