@@ -551,19 +551,48 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // Twelfth round: `write_key` is a last word (Segment's and
             // RudderStack's source write keys, `ANALYTICS_WRITE_KEY = …`
             // in an Xcode `.xcconfig`).
+            //
+            // Fourteenth round: `pw` is a last word (PHP's
+            // `mysqli.default_pw = …` in `php.ini`, `db_pw=`).
             (
-                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|write[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
-                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|write[_-]?key|token|password|passwd|passphrase|pwd|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:'[!-&(-\[\]-~]{12,}'|"[!#-\[\]-~]{12,}"|(?:\\?["']|N'|@"|\{"string"[ \t]{0,8}:[ \t]{0,8}")?[A-Za-z0-9._~+/=!#%^&*@-]{12,})|\([ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,}|["'][ \t]{0,8},[ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,})"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|write[_-]?key|token|password|passwd|passphrase|pwd|pw|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|write[_-]?key|token|password|passwd|passphrase|pwd|pw|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:'[!-&(-\[\]-~]{12,}'|"[!#-\[\]-~]{12,}"|(?:\\?["']|N'|@"|\{"string"[ \t]{0,8}:[ \t]{0,8}")?[A-Za-z0-9._~+/=!#%^&*@-]{12,})|\([ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,}|["'][ \t]{0,8},[ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,})"#,
                 Check::Secret,
                 Lead::Any,
             ),
             // Laravel's application key (`APP_KEY=base64:<44 base64>`, the
             // 32 random bytes its encrypter uses; ninth round): the name is
             // generic, the `base64:` prefix and a 32-byte value are its
-            // format. The value after `base64:` (`Check::TailSecret`).
+            // format. The whole value, its `base64:` prefix too
+            // (`Check::Value`; fourteenth round: the prefix is part of what
+            // the variable holds, and the value alone left it standing).
             (
                 r"(?-u)APP_KEY[ \t]{0,4}[:=]",
                 r#"(?-u)APP_KEY[ \t]{0,4}[:=][ \t]{0,4}["']?base64:[A-Za-z0-9+/]{43}="#,
+                Check::Value,
+                Lead::Token,
+            ),
+            // A client authenticated by a call named `auth` with the
+            // password as its string argument (Lua's lua-resty-redis
+            // `red:auth("<v>")`, `client.auth('<v>')`; fourteenth round):
+            // the value, when it looks random (`Check::Secret`).
+            (
+                r#"(?i-u)auth\([ \t]{0,8}["']"#,
+                r#"(?i-u)auth\([ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::Secret,
+                Lead::Any,
+            ),
+            // A database connection opened with the password as the third
+            // argument, after a DSN or URL and a user (PHP's `new
+            // PDO('mysql:…', 'user', '<v>')` and `mysqli_connect`, Perl's
+            // `DBI->connect("dbi:…", "user", "<v>")`, JDBC's
+            // `DriverManager.getConnection(url, "user", "<v>")`;
+            // fourteenth round): the third argument, a quoted string, when
+            // it looks random (`Check::TailSecret`). The first two may be
+            // strings or names.
+            (
+                r"(?-u)(?:PDO|mysqli|mysqli_connect|DBI->connect|getConnection)\(",
+                r#"(?-u)(?:PDO|mysqli|mysqli_connect|DBI->connect|getConnection)\([ \t]{0,4}(?:"[ !#-\[\]-~]{0,48}"|'[ -&(-\[\]-~]{0,48}'|\$?[A-Za-z_][A-Za-z0-9_.]{0,32})[ \t]{0,4},[ \t]{0,4}(?:"[ !#-\[\]-~]{0,24}"|'[ -&(-\[\]-~]{0,24}'|\$?[A-Za-z_][A-Za-z0-9_.]{0,32})[ \t]{0,4},[ \t]{0,4}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
                 Check::TailSecret,
                 Lead::Token,
             ),
@@ -779,6 +808,18 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::TailSecret,
                 Lead::Any,
             ),
+            // A spreadsheet row whose label cell is a secret word and
+            // whose next cell holds the value (SpreadsheetML's
+            // `<Cell><Data ss:Type="String">password</Data></Cell><Cell>
+            // <Data …>…`, OpenDocument's `<text:p>` in `<table:table-cell>`;
+            // issue 36, fourteenth round): the value, when it looks random
+            // (`Check::TailSecret`). Found from the `>` before the label.
+            (
+                r"(?i-u)>(?:password|passwd|secret|token|api[_-]?key)(?-i:</(?:Data|text:p)>)",
+                r#"(?i-u)>(?:password|passwd|secret|token|api[_-]?key)(?-i:</(?:Data|text:p)></(?:Cell|table:table-cell)>[ \t\r\n]{0,8}<(?:Cell|table:table-cell)(?:[ \t][ -=?-~]{0,32})?>[ \t\r\n]{0,8}<(?:Data|text:p)(?:[ \t][ -=?-~]{0,24})?>)[A-Za-z0-9._~+/=!#%^&*@-]{12,}"#,
+                Check::TailSecret,
+                Lead::Any,
+            ),
             // A blank-separated directive whose name ends in a secret
             // word, with no `_` or `-` to find it from (`.netrc`'s and
             // msmtp's `password <v>`, Redis's `requirepass`/`masterauth`,
@@ -867,10 +908,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // A secrets file's line, `name:<v>` (rsyncd's secrets file,
             // `chpasswd` input; issue 36, sixth round), from the colon:
             // the check reads the name back to the line's start and wants
-            // the line to end after the value.
+            // the line to end after the value. Twelve value bytes: a
+            // line of a YAML literal block (cloud-init's `chpasswd` list)
+            // holds passwords that short; elsewhere the check wants
+            // sixteen, as before (fourteenth round).
             (
-                r"(?-u):[A-Za-z0-9][A-Za-z0-9._~+/=!#%^&*@-]{15}",
-                r"(?-u):[A-Za-z0-9][A-Za-z0-9._~+/=!#%^&*@-]{15,}",
+                r"(?-u):[A-Za-z0-9][A-Za-z0-9._~+/=!#%^&*@-]{11}",
+                r"(?-u):[A-Za-z0-9][A-Za-z0-9._~+/=!#%^&*@-]{11,}",
                 Check::SecretsLine,
                 Lead::Any,
             ),
@@ -934,11 +978,13 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         // (`josé@`, `用户@例子.广告`, `ana@bücher.de`): the check trims
         // what is not a letter, digit or invisible character from the
         // local part's left and refuses such a domain, so the whole
-        // address goes, never only its ASCII tail.
+        // address goes, never only its ASCII tail. Perl's and PHP's
+        // escaped `\@` in a double-quoted string joins the two parts
+        // (`"ops\@example.org"`; issue 36, fourteenth round).
         patterns: &[(
-            r"(?-u)(?:[A-Za-z0-9._%+-]|(?u:[^\x00-\x7F]))+@(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))",
+            r"(?-u)(?:[A-Za-z0-9._%+-]|(?u:[^\x00-\x7F]))+\\?@(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))",
             concat!(
-                r"(?-u)(?:[A-Za-z0-9._%+-]|(?u:[^\x00-\x7F]))+@(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))+(?:\.(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))+)*\.(?:[A-Za-z]{2,24}",
+                r"(?-u)(?:[A-Za-z0-9._%+-]|(?u:[^\x00-\x7F]))+\\?@(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))+(?:\.(?:[A-Za-z0-9-]|(?u:[^\x00-\x7F]))+)*\.(?:[A-Za-z]{2,24}",
                 end!(),
                 r"|(?u:[^\x00-\x7F]){2,})"
             ),
@@ -1033,16 +1079,51 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // A number dialled with the international prefix `00` for
             // `+` (`001 433 377 7367`, `0049 30 1234567`; issue 36, tenth
             // round): only after a context word, as a national number.
+            // The prefix may be set off from the country code by a gap
+            // (`00 1 874 513 3000`, as French and other European texts
+            // write it; issue 36, fourteenth round).
             (
-                r"(?-u)00[1-9]",
+                concat!("(?-u)00(?:[1-9]|", gap_start!(), ")"),
                 concat!(
-                    "(?-u)00[1-9][0-9]{0,2}(?:",
+                    "(?-u)00",
+                    gap!(),
+                    "?[1-9][0-9]{0,2}(?:",
                     gap!(),
                     "[0-9]{1,10}){1,6}",
                     end!()
                 ),
                 Check::PhoneNational,
                 Lead::Number,
+            ),
+            // North America's international prefix `011` for `+`, set off
+            // by a blank, dot or dash, then a country code and the number
+            // in groups (`011 44 20 6704 5280`; fourteenth round): the
+            // prefix is a phone's own syntax, as `+` is, so no context
+            // word (`Check::Phone`: E.164's 8-15 digits after it, one
+            // separator throughout).
+            (
+                r"(?-u)011[ .-][1-9]",
+                concat!(
+                    r"(?-u)011[ .-][1-9][0-9]{0,2}(?:[ .-][0-9]{1,6}){2,5}",
+                    end!()
+                ),
+                Check::Phone,
+                Lead::Number,
+            ),
+            // Russia's and Kazakhstan's trunk `8` before an area code in
+            // parentheses and a 3-2-2 subscriber number (`8 (935)
+            // 485-10-00`; fourteenth round): a form only phones are
+            // written in, as `(213) 689-1911` is, so no context word.
+            (
+                r"(?-u)8 ?\([3-9]",
+                concat!(
+                    r"(?-u)8 ?\([3-9][0-9]{2}\) ?[0-9]{3}-[0-9]{2}-[0-9]{2}",
+                    end!()
+                ),
+                Check::Phone,
+                // At a token start: the trigger loop visits no digit glued
+                // after a lowercase letter and before a `(`.
+                Lead::Token,
             ),
             // National numbers with a trunk `0` (German, UK, French,
             // Japanese, Australian, Indian): only after a context word.

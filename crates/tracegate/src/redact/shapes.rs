@@ -395,8 +395,12 @@ mod tests {
         // a scheme, `api_key` as a last word) to 3.20 MiB; the ninth
         // round's (PGP, PuTTY and base64 PEM keys, `htpasswd -b`, COBOL's
         // `PIC X(n) VALUE`, PgBouncer's quoted pairs, `access_key`,
-        // `APP_KEY`, IBAN groups split by a no-break space) to 3.52 MiB.
-        assert!(bytes < 4 * 1024 * 1024, "{bytes} bytes");
+        // `APP_KEY`, IBAN groups split by a no-break space) to 3.52 MiB;
+        // the fourteenth round's (a database connection's password
+        // argument, `auth("…")`, a spreadsheet row's labelled value, exit
+        // prefixes and Russia's trunk `8`) to 4.03 MiB, of which the scan
+        // DFA, the part every process loads, 1.64 MiB (was 1.58).
+        assert!(bytes < 4 * 1024 * 1024 + 512 * 1024, "{bytes} bytes");
     }
 
     /// The committed scan DFA is, byte for byte, what a build from today's

@@ -34,8 +34,9 @@
 
 use super::validate::{
     GAP_BYTES, PROSE_SEPARATORS, digit_visited, fedwire_id_code, fop_cc_start, gap_after_digit,
-    gap_len, hex_letters_before, ipv6_tagged, names_a_secret, prose_label_before, run_back,
-    secret_value_byte, secrets_line_name, secrets_line_start, track1_start,
+    gap_len, hex_letters_before, ipv6_tagged, mt940_subfield_code, names_a_secret,
+    prose_label_before, run_back, secret_value_byte, secrets_line_name, secrets_line_start,
+    track1_start,
 };
 
 /// Byte classes.
@@ -312,6 +313,18 @@ fn digits_may_match(text: &[u8], p: usize) -> bool {
                 }
                 g > 0 && area.iter().take_while(|b| b.is_ascii_digit()).count() >= 3
             }
+            // The trunk `8` before an area code in parentheses (`8 (935)
+            // 485-10-00`; fourteenth round).
+            1 if rest[0] == b'8' => {
+                let area = rest.get(1..).unwrap_or_default();
+                let area = area.strip_prefix(b" ").unwrap_or(area);
+                if area.first() == Some(&b'(')
+                    && area.get(1).is_some_and(|b| (b'3'..=b'9').contains(b))
+                {
+                    return true;
+                }
+                false
+            }
             7 => rest[0] == b'1',
             // A trunk `0` and an area code (`030 …`), or an area code
             // of a country without a trunk `0` (`22 123 45 67`), which a
@@ -502,7 +515,9 @@ impl Starts {
                     // digits.
                     if p >= 2
                         && text[p - 2].is_ascii_alphabetic()
-                        && (token_start(text, p - 2) || fedwire_id_code(text, p - 2))
+                        && (token_start(text, p - 2)
+                            || fedwire_id_code(text, p - 2)
+                            || mt940_subfield_code(text, p - 2))
                     {
                         self.at.push(p - 2);
                     }
@@ -548,18 +563,29 @@ impl Starts {
             }
             // The end of an element's start tag or of a property list's
             // `</key>`: an element that names a secret.
-            b'>' => self.element_before(text, p),
+            b'>' => {
+                self.element_before(text, p);
+                self.label_cell_after(text, p);
+            }
             b'@' => {
                 let next_ok = text
                     .get(p + 1)
                     .is_some_and(|&n| n.is_ascii_alphanumeric() || n == b'-' || n >= 0x80);
                 if next_ok {
-                    let run = text[..p]
+                    // Perl's and PHP's `\@` in a double-quoted string
+                    // (`"ops\@example.org"`; fourteenth round): the local
+                    // part ends before the backslash.
+                    let at = if p > 0 && text[p - 1] == b'\\' {
+                        p - 1
+                    } else {
+                        p
+                    };
+                    let run = text[..at]
                         .iter()
                         .rposition(|&c| CLASS[usize::from(c)] & LOCAL == 0)
                         .map_or(0, |i| i + 1);
-                    if run < p {
-                        self.emails.push((run, p));
+                    if run < at {
+                        self.emails.push((run, at));
                     }
                 }
             }
@@ -593,7 +619,14 @@ impl Starts {
                     .find(|b| !matches!(b, b' ' | b'\t'));
                 if matches!(q, Some(b'"' | b'\'')) {
                     self.key_word_before(text, p);
+                    // `red:auth("<v>")` (fourteenth round).
+                    if let Some(s) = p.checked_sub(4)
+                        && text[s..p].eq_ignore_ascii_case(b"auth")
+                    {
+                        self.at.push(s);
+                    }
                 }
+                self.connect_call_before(text, p);
             }
             b':' => self.colon(text, p),
             b'=' => self.header_name_before(text, p),
@@ -806,12 +839,21 @@ impl Starts {
             .iter()
             .take_while(|&&b| CLASS[usize::from(b)] & SECRET != 0)
             .count();
-        if value >= 16 && rest[0].is_ascii_alphanumeric() {
+        if value >= 12 && rest[0].is_ascii_alphanumeric() {
             let name = secrets_line_name(text, p);
             let starts = (name > 0)
                 .then(|| secrets_line_start(text, p - name))
                 .flatten();
             let after_break = starts == Some(true);
+            // A `?` or `$` and more value bytes may end the value (the
+            // check's value tail; fourteenth round).
+            let value = value
+                + rest[value..]
+                    .iter()
+                    .take_while(|&&b| {
+                        CLASS[usize::from(b)] & SECRET != 0 || matches!(b, b'?' | b'$')
+                    })
+                    .count();
             let before_break = matches!(rest.get(value), Some(b'\n' | b'\r'));
             let at_end = value == rest.len();
             if starts.is_some() && (before_break || (after_break && at_end)) {
@@ -1012,6 +1054,61 @@ impl Starts {
         self.key_word_before(text, p);
     }
 
+    /// A spreadsheet cell whose text, right after the `>` at `p`, is a
+    /// secret word (any case) closed by `</Data>` or `</text:p>`
+    /// (SpreadsheetML's and OpenDocument's spelling; fourteenth round):
+    /// the label of the value in the row's next cell.
+    fn label_cell_after(&mut self, text: &[u8], p: usize) {
+        const LABELS: &[&[u8]] = &[
+            b"password</",
+            b"passwd</",
+            b"secret</",
+            b"token</",
+            b"api_key</",
+            b"api-key</",
+            b"apikey</",
+        ];
+        let rest = &text[p + 1..];
+        if !matches!(
+            rest.first(),
+            Some(b'p' | b'P' | b's' | b'S' | b't' | b'T' | b'a' | b'A')
+        ) {
+            return;
+        }
+        if LABELS.iter().any(|l| {
+            rest.get(..l.len())
+                .is_some_and(|r| r.eq_ignore_ascii_case(l))
+        }) {
+            self.at.push(p);
+        }
+    }
+
+    /// A database connection call whose third argument is the password
+    /// (`new PDO(`, `mysqli(`, `mysqli_connect(`, `DBI->connect(`,
+    /// `getConnection(`; fourteenth round): the call's name, at a token
+    /// start, right before the `(` at `p`.
+    fn connect_call_before(&mut self, text: &[u8], p: usize) {
+        const CALLS: &[&[u8]] = &[
+            b"PDO",
+            b"mysqli",
+            b"mysqli_connect",
+            b"DBI->connect",
+            b"getConnection",
+        ];
+        // Each name ends in one of these: one test for most `(`.
+        if p == 0 || !matches!(text[p - 1], b'O' | b'i' | b't' | b'n') {
+            return;
+        }
+        for name in CALLS {
+            if let Some(s) = p.checked_sub(name.len())
+                && &text[s..p] == *name
+                && token_start(text, s)
+            {
+                self.at.push(s);
+            }
+        }
+    }
+
     /// Starts of the generic secret shape: a key whose last word names a
     /// secret right before the assignment at `p` (after blanks and one
     /// quote), or the name of a function called with one.
@@ -1090,6 +1187,7 @@ impl Starts {
             b"passwd",
             b"passphrase",
             b"pwd",
+            b"pw",
             b"pass",
             b"psk",
             b"authtok",

@@ -321,6 +321,19 @@ fn check_span(
                 .flatten();
             let after_break = starts == Some(true);
             let line = starts.is_some();
+            // A value that holds or ends in `?` or `$` runs on over them
+            // to the line's end ([`value_tail_end`]; fourteenth round).
+            let end = if matches!(text.get(end), Some(b'?' | b'$')) {
+                value_tail_end(text, end)
+            } else {
+                end
+            };
+            let s = text.get(start..end)?;
+            // Sixteen value bytes, or twelve on a line of a YAML literal
+            // block (`chpasswd`'s `list: |`; fourteenth round).
+            if s.len() < 17 && !(line && in_literal_block(text, start - name)) {
+                return None;
+            }
             let before_break = matches!(text.get(end), Some(b'\n' | b'\r'));
             // A line of a file: a line break before or after it. A text
             // that is one `name:tag` and nothing else is a value of its
@@ -404,13 +417,18 @@ fn check_span(
         // number there, confirmed so, still goes: eleventh round's
         // `Call me, order 415-555-0132`).
         Check::PhoneNational => {
-            if !confirmed() || vetoed_own() || reference_number(text, start) {
+            if !(confirmed() || exit_prefixed_nanp(s))
+                || vetoed_own()
+                || reference_number(text, start)
+                || quoted_bare_id(text, start)
+            {
                 return None;
             }
             phone_span(text, start, end, |e| national_phone_ok(text, start, e))
         }
         Check::PhoneNanp => (confirmed()
             && !vetoed_own()
+            && !quoted_bare_id(text, start)
             && !joined_context(text, start, end, b"-.,_:/")
             && !tail_of_a_run(text, start))
         .then_some((start, end)),
@@ -440,7 +458,11 @@ pub(crate) fn lead_ok(lead: Lead, text: &[u8], start: usize) -> bool {
     };
     match lead {
         Lead::Any => true,
-        Lead::Token => !prev.is_ascii_alphanumeric() || fedwire_id_code(text, start),
+        Lead::Token => {
+            !prev.is_ascii_alphanumeric()
+                || fedwire_id_code(text, start)
+                || mt940_subfield_code(text, start)
+        }
         Lead::Number => {
             // After a digit the number goes on; after a word of hex letters
             // the digits are part of a hex id.
@@ -474,6 +496,27 @@ pub(crate) fn fedwire_id_code(text: &[u8], at: usize) -> bool {
         && text.get(at..at + 4).is_some_and(|l| {
             l[0].is_ascii_alphabetic()
                 && l[1].is_ascii_alphabetic()
+                && l[2].is_ascii_digit()
+                && l[3].is_ascii_digit()
+        })
+}
+
+/// Whether an account identifier in the IBAN's lead (two capitals, two
+/// digits) at `at` follows a SWIFT MT940 `:86:` subfield code (`?31`
+/// before the counterparty's IBAN: `?00SEPA-UEBERWEISUNG?31DE89…?32NAME`;
+/// issue 36, fourteenth round). The format glues the code's two digits
+/// to the value, so they are a field of their own, not the end of a
+/// number. Only a `?` and two digits, and only before the IBAN's lead,
+/// which the trigger looks back to in the same way.
+#[inline]
+pub(crate) fn mt940_subfield_code(text: &[u8], at: usize) -> bool {
+    at >= 3
+        && text[at - 3] == b'?'
+        && text[at - 2].is_ascii_digit()
+        && text[at - 1].is_ascii_digit()
+        && text.get(at..at + 4).is_some_and(|l| {
+            l[0].is_ascii_uppercase()
+                && l[1].is_ascii_uppercase()
                 && l[2].is_ascii_digit()
                 && l[3].is_ascii_digit()
         })
@@ -553,6 +596,9 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
     let s = std::str::from_utf8(text.get(start..end)?).ok()?;
     let at = s.rfind('@')?;
     let (local, domain) = (&s[..at], &s[at + 1..]);
+    // An escaped `\@` (Perl, PHP strings): the backslash is no part of
+    // the local part; the address goes whole with it.
+    let local = local.strip_suffix('\\').unwrap_or(local);
     let from = local_part_start(local);
     // A domain ends at the first character no domain holds (`”` after
     // `…@пример.рф`); what is left must still end in a dot and a label.
@@ -1264,6 +1310,18 @@ fn reference_number(text: &[u8], start: usize) -> bool {
     {
         (from, w) = word(&text[..skip(&text[..from])]);
     }
+    // Dun & Bradstreet's D-U-N-S number (nine digits printed 2-3-4, a
+    // national phone's shape; fourteenth round), its name spelled with
+    // dashes or dots between the letters, or solid (`DUNS`).
+    let spelled = |sep: u8| {
+        from >= 6
+            && w.eq_ignore_ascii_case(b"s")
+            && text[from - 6..from].eq_ignore_ascii_case(&[b'd', sep, b'u', sep, b'n', sep])
+            && whole(from - 6)
+    };
+    if spelled(b'-') || spelled(b'.') || (whole(from) && w.eq_ignore_ascii_case(b"duns")) {
+        return true;
+    }
     whole(from)
         && [
             &b"order"[..],
@@ -1836,6 +1894,43 @@ fn bare_id_key(text: &[u8], start: usize) -> bool {
     key_before(text, start).is_some_and(|k| k.len() == 2)
 }
 
+/// `00`, a gap, the country code `1` and a North American number in
+/// its 3-3-4 groups with an area code and an exchange of 2-9 (`00 1 874
+/// 513 3000`, dialled from Europe; fourteenth round): the exit prefix set
+/// off and the NANP rules make it a phone without a context word, as
+/// `+1 874 513 3000` is. Other countries after `00` still want one.
+fn exit_prefixed_nanp(s: &[u8]) -> bool {
+    let mut groups = s.split(|b| !b.is_ascii_digit()).filter(|g| !g.is_empty());
+    let (Some(b"00"), Some(b"1"), Some(area), Some(exchange), Some(line), None) = (
+        groups.next(),
+        groups.next(),
+        groups.next(),
+        groups.next(),
+        groups.next(),
+        groups.next(),
+    ) else {
+        return false;
+    };
+    area.len() == 3
+        && exchange.len() == 3
+        && line.len() == 4
+        && (b'2'..=b'9').contains(&area[0])
+        && (b'2'..=b'9').contains(&exchange[0])
+}
+
+/// The value at `start` is the quoted value of a bare `id` key or
+/// attribute (`<trans-unit id="8939307159">`, `"id": "…"`): a record's
+/// identifier, not a national phone number that a context word nearby
+/// (`</Cell>` on the line before) seems to confirm (fourteenth round).
+/// Only the bare `id` and only quoted: `phone_id=`, `wa_id` and a number
+/// after `tel` stay the detector's. Cost: a national number (one without
+/// `+`) stored as a record's bare quoted `id` stays.
+fn quoted_bare_id(text: &[u8], start: usize) -> bool {
+    start > 0
+        && matches!(text[start - 1], b'"' | b'\'')
+        && key_before(text, start).is_some_and(|k| k.eq_ignore_ascii_case(b"id"))
+}
+
 /// The candidate's end if `ok(end)`, else the longest prefix end just before
 /// one of `seps` inside it for which `ok` holds.
 fn longest_valid_prefix(
@@ -1948,11 +2043,12 @@ pub(crate) fn luhn(s: &[u8]) -> bool {
 /// (13-19 digits written solid; groups of four and a last of one to four;
 /// Amex and Diners' 4-6-4 and 4-6-5; any gaps, [`gap_len`]). Each is then
 /// held to an issuer prefix (3x but not 31-33, 4, 5, 6, 2221-2720, Mir's
-/// 2200-2204, RuPay's 81-82, Troy's 9792), an issuer length (Visa 13, 16,
-/// 19; Amex 15; Diners 14; Mastercard, RuPay and Troy 16; others 16-19)
-/// and Luhn. The issuer rules keep the commonest Luhn-by-chance numbers
-/// out: epoch milliseconds (`17…`), other ids starting 1, 7, 8 (but 81,
-/// 82), 9 (but 9792) or 0, and digit runs of lengths no network uses.
+/// 2200-2204, RuPay's 81-82, Troy's 9792, UzCard's 8600, Humo's 9860),
+/// an issuer length (Visa 13, 16, 19; Amex 15; Diners 14; Mastercard,
+/// RuPay, Troy, UzCard and Humo 16; others 16-19) and Luhn. The issuer
+/// rules keep the commonest Luhn-by-chance numbers out: epoch
+/// milliseconds (`17…`), other ids starting 1, 7, 8 (but 81, 82, 8600),
+/// 9 (but 9792, 9860) or 0, and digit runs of lengths no network uses.
 /// A solid run that is one segment of a hex id is not a card
 /// ([`hex_id_segment`]).
 fn card_span(
@@ -2329,8 +2425,10 @@ fn issuer_ok(d: &[u8]) -> bool {
         // 60, 65 and 508 cards that the `6` and `5` arms take), 16 digits;
         // Troy's 9792 (Türkiye's), 16 digits (issue 36, ninth round). The
         // rest of 8 and 9 stays out: ids and epochs start there.
-        b'8' => matches!(two, 81 | 82) && n == 16,
-        b'9' => d.starts_with(b"9792") && n == 16,
+        // Uzbekistan's UzCard (8600) and Humo (9860), 16 digits (issue
+        // 36, fourteenth round): four-digit prefixes, as narrow as Troy's.
+        b'8' => (matches!(two, 81 | 82) || d.starts_with(b"8600")) && n == 16,
+        b'9' => (d.starts_with(b"9792") || d.starts_with(b"9860")) && n == 16,
         _ => false,
     }
 }
@@ -2604,6 +2702,24 @@ fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
             (8..=15).contains(&digits) && !glued_before && !decimal_context(text, start, end)
         }
         Some(b'(') => !joined_context(text, start, end, b"-."),
+        // `8 (935) 485-10-00`: the trunk `8`, then the `(…)` form
+        // (fourteenth round).
+        Some(b'8') if s.contains(&b'(') => {
+            !joined_context(text, start, end, b"-.") && !tail_of_a_run(text, start)
+        }
+        // `011 44 20 6704 5280`: North America's international prefix,
+        // then E.164's 8-15 digits, one separator throughout
+        // (fourteenth round).
+        Some(b'0') if s.starts_with(b"011") => {
+            let Some(&sep) = s.get(3) else {
+                return false;
+            };
+            let one_sep = s.iter().filter(|b| !b.is_ascii_digit()).all(|&b| b == sep);
+            (11..=18).contains(&digits)
+                && one_sep
+                && !joined_context(text, start, end, b"-._")
+                && !tail_of_a_run(text, start)
+        }
         // `1 (213) 689-1911`: the country code, then the `(…)` form.
         Some(b'1') if s.contains(&b'(') => {
             !joined_context(text, start, end, b"-.") && !tail_of_a_run(text, start)
@@ -2620,9 +2736,11 @@ fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
                 && !tail_of_a_run(text, start)
         }
         _ => {
-            // `555-123-4567` or `555.123.4567`, never mixed.
+            // `555-123-4567` or `555.123.4567`, never mixed. Ten digits:
+            // what is left of a `1 (…)` or `8 (…)` number cut back at its
+            // first blank (`1`, `8`) is none (fourteenth round).
             let same_seps = s.get(3) == s.get(7);
-            same_seps && !joined_context(text, start, end, b"-._")
+            digits == 10 && same_seps && !joined_context(text, start, end, b"-._")
         }
     }
 }
@@ -3031,6 +3149,8 @@ fn ipv4_ok(s: &[u8]) -> bool {
 /// `[IPv6:2001:db8::1]`), or SPF's `ip6:` mechanism (RFC 7208, `v=spf1
 /// ip6:2001:db8::/32 -all`; issue 36, tenth round) when it is a word of
 /// its own (`zip6:` is none). The tag's colon is no group separator.
+/// Docker's `--add-host name:address` (fourteenth round): the host
+/// name and its colon are the tag (`--add-host db6:2406:da18::1`).
 pub(crate) fn ipv6_tagged(text: &[u8], start: usize) -> bool {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     start >= 1
@@ -3038,7 +3158,26 @@ pub(crate) fn ipv6_tagged(text: &[u8], start: usize) -> bool {
         && (start >= 6 && text[start - 6..start - 1].eq_ignore_ascii_case(b"[ipv6")
             || start >= 4
                 && text[start - 4..start - 1].eq_ignore_ascii_case(b"ip6")
-                && (start == 4 || !word(text[start - 5])))
+                && (start == 4 || !word(text[start - 5]))
+            || add_host_name_before(text, start - 1))
+}
+
+/// A host name (1-64 bytes of `[A-Za-z0-9._-]`) ends at `colon`, right
+/// after Docker's `--add-host` and a blank or `=`.
+#[cold]
+fn add_host_name_before(text: &[u8], colon: usize) -> bool {
+    let name = run_back(&text[..colon], 64, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')
+    });
+    name > 0 && add_host_field(text, colon - name)
+}
+
+/// `at` starts the argument of Docker's `--add-host` (after a blank or
+/// `=`): a `name:address` pair, whose name is no IPv6 group.
+fn add_host_field(text: &[u8], at: usize) -> bool {
+    at >= 11
+        && matches!(text[at - 1], b' ' | b'=')
+        && text[at - 11..at - 1].eq_ignore_ascii_case(b"--add-host")
 }
 
 /// A real IPv6 address (full or `::`-compressed). Compressed forms need two
@@ -3052,6 +3191,11 @@ fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
         && !ipv6_tagged(text, start)
         && (word(&text[start - 1]) || matches!(text[start - 1], b':' | b'.'))
     {
+        return None;
+    }
+    // `--add-host db6:2406:…`: the host name is no group (fourteenth
+    // round); the address after its colon is tagged by it.
+    if add_host_field(text, start) {
         return None;
     }
     // A sentence may put a colon right after an address: `fe80::1: down`.
