@@ -35,7 +35,7 @@
 //! other way.
 
 use super::fast::{Any, Context, FastOtlp, Step, Taken, Walker, enum_ok, flags_ok};
-use super::schema::{FieldKind, Message, Text, text_ok};
+use super::schema::{FieldKind, Message, text_ok};
 use crate::finding::Finding;
 use crate::gate::fast::UNSEEN;
 use crate::otlp_schema::{ANY_VALUE, Case, KEY_VALUE, LOGS, TRACES};
@@ -235,12 +235,10 @@ impl<'a> WireWalk<'a, '_> {
                 }
             }
             FieldKind::Text(t) => {
+                // (A status message must be empty: `text_ok` refuses any
+                // other, as the JSON walk refuses any but `""`.)
                 let s = string(w).ok()?;
-                // The line's status message must be `""`, which it never
-                // writes (an empty string is left out).
-                if !s.is_empty()
-                    && (t == Text::Empty || !json_plain(s.as_bytes()) || !text_ok(t, s))
-                {
+                if !s.is_empty() && !(json_plain(s.as_bytes()) && text_ok(t, s)) {
                     return None;
                 }
             }
