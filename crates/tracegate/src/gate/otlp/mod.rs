@@ -30,7 +30,7 @@ pub(crate) mod fast;
 pub mod schema;
 pub mod shape;
 mod structured;
-pub(crate) mod wire;
+pub mod wire;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

@@ -38,7 +38,9 @@ use super::fast::{Any, Context, FastOtlp, Step, Taken, Walker, enum_ok, flags_ok
 use super::schema::{FieldKind, Message, text_ok};
 use crate::finding::Finding;
 use crate::gate::fast::UNSEEN;
+use crate::gate::{Gate, Judgement, Verdict};
 use crate::otlp_schema::{ANY_VALUE, Case, KEY_VALUE, LOGS, TRACES};
+use crate::record::Format;
 use crate::record::otlp_proto::bounds::Signal;
 use crate::record::otlp_proto::cut::cut_fields;
 use crate::record::otlp_proto::transcode::{
@@ -66,7 +68,7 @@ impl WireOtlp {
     /// Judge the protobuf export request `body` of `signal` at standard
     /// level, pushing findings onto `findings`; `None` (with `findings` as
     /// it was) when the request's line must be judged instead.
-    pub fn judge(
+    pub(crate) fn judge(
         &mut self,
         cx: Context<'_>,
         signal: Signal,
@@ -119,19 +121,74 @@ impl WireOtlp {
         taken
     }
 
-    /// The byte ranges of the fields the last judged request stripped
-    /// (whole fields: key, length and value), in the line's order (with
-    /// [`Context::project`]; empty otherwise).
-    pub fn cuts(&self) -> &[(usize, usize)] {
-        &self.fast.cuts
-    }
-
     /// The last judged request `body` without the fields it stripped,
     /// each enclosing message's length rewritten (the request itself when
     /// nothing was stripped); `None` when the cut cannot be made (then
     /// encode the gated line instead). Judged with [`Context::project`].
     pub fn project(&self, body: &[u8]) -> Option<Vec<u8>> {
         cut_fields(body, self.frames.iter().copied(), self.fast.cuts.clone())
+    }
+}
+
+impl Gate {
+    /// Judge the protobuf export request `body` of `signal` at standard
+    /// level on the wire ([`WireOtlp`], the caller's buffers for this
+    /// gate), for a sink whose output is protobuf: the same judgement,
+    /// findings and item counts as [`Gate::judge`] of the request's line
+    /// at standard level (when the line is within `limits.max_line_bytes`,
+    /// which the caller makes sure of), with [`Gate::output`] the request
+    /// with the stripped fields cut out when it is
+    /// [`Verdict::Rewritten`]. `None` when the request must go the line's
+    /// way (the gate pseudonymizes, or the wire judge declines).
+    pub fn judge_wire(
+        &mut self,
+        wire: &mut WireOtlp,
+        line_no: u64,
+        signal: Signal,
+        body: &[u8],
+    ) -> Option<Judgement> {
+        // SECURITY: as for the JSON fast path, not for a sink that
+        // pseudonymizes identifiers.
+        if !(self.redaction.key.is_none() || self.redaction.pseudonymize.is_empty())
+            || self.forced.is_some_and(|f| f != Format::Otlp)
+        {
+            return None;
+        }
+        self.findings.clear();
+        self.out.clear();
+        self.fast_projected = false;
+        self.evidence_hit = false;
+        self.reset_otlp();
+        let cx = Context {
+            policy: &self.policy,
+            detectors: &self.detectors,
+            line: line_no,
+            project: true,
+            findings: self.collect_findings,
+        };
+        let taken = wire.judge(cx, signal, body, &mut self.findings)?;
+        if taken.stripped > 0 {
+            let Some(out) = wire.project(body) else {
+                self.findings.clear();
+                return None;
+            };
+            self.out = out;
+        }
+        self.otlp.begin();
+        self.otlp_taken_items(taken.items);
+        if !self.collect_findings {
+            self.findings.clear();
+        }
+        Some(Judgement {
+            verdict: if taken.stripped == 0 {
+                Verdict::Verbatim
+            } else {
+                Verdict::Rewritten
+            },
+            format: Some(Format::Otlp),
+            stripped: taken.stripped,
+            has_content: taken.has_content,
+        })
     }
 }
 

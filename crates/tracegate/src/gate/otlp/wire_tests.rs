@@ -78,6 +78,18 @@ fn holds(p: &Arc<Policy>, judge: &mut WireOtlp, signal: Signal, body: &[u8]) -> 
     assert_eq!(findings, jfindings);
     assert!(out.is_some(), "the wire judge's cut failed");
     assert_eq!(out, jout);
+    // A gate judging on the wire is a gate judging the line, with the
+    // request cut for its output.
+    let mut on_wire = Gate::new(p.clone());
+    let mut on_line = Gate::new(p.clone());
+    let jw = on_wire.judge_wire(&mut WireOtlp::default(), 1, signal, body);
+    let jl = on_line.judge(1, &Line::Text(&line), Level::Standard, true);
+    assert_eq!(jw, Some(jl));
+    assert_eq!(on_wire.findings(), on_line.findings());
+    assert_eq!(on_wire.otlp_items(), on_line.otlp_items());
+    if taken.stripped > 0 {
+        assert_eq!(Some(on_wire.output()), out.as_deref());
+    }
     let mut slow = Gate::new(p.clone());
     slow.disable_otlp_fast_path();
     let j = slow.judge(1, &Line::Text(&line), Level::Standard, true);
