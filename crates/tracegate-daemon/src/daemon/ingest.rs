@@ -657,13 +657,16 @@ mod tests {
         Bytes::from(crate::record::otlp_proto::encode_traces_protobuf(&req.to_string()).unwrap())
     }
 
+    /// What a [`receiver`] got: each request's path and body.
+    type Got = Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>;
+
     /// An OTLP/HTTP receiver on loopback that keeps each request's path
     /// and body and answers 200 (bounded: 16 connections, 5 s reads).
-    fn receiver() -> (String, Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>) {
+    fn receiver() -> (String, Got) {
         use std::io::{Read, Write};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap().to_string();
-        let got: Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>> = Arc::default();
+        let got: Got = Arc::default();
         let keep = Arc::clone(&got);
         std::thread::spawn(move || {
             for conn in listener.incoming().take(16) {
@@ -826,7 +829,7 @@ mod tests {
             // What each receiver got, per path, the requests' bodies joined
             // (batches are the requests appended: where a batch ends is
             // timing).
-            let joined = |got: &Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>| {
+            let joined = |got: &Got| {
                 let mut by_path: Vec<(String, Vec<u8>)> = Vec::new();
                 for (p, b) in got.lock().unwrap().iter() {
                     match by_path.iter_mut().find(|(q, _)| q == p) {

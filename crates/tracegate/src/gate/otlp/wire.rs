@@ -295,13 +295,13 @@ impl<'a> WireWalk<'a, '_> {
                 // (A status message must be empty: `text_ok` refuses any
                 // other, as the JSON walk refuses any but `""`.)
                 let s = string(w).ok()?;
-                if !s.is_empty() && !(json_plain(s.as_bytes()) && text_ok(t, s)) {
+                if !(s.is_empty() || (json_plain(s.as_bytes()) && text_ok(t, s))) {
                     return None;
                 }
             }
             FieldKind::Rule(which) => {
                 let s = string(w).ok()?.as_bytes();
-                if !s.is_empty() && !(json_plain(s) && self.w.structural_ok(which, s)) {
+                if !(s.is_empty() || (json_plain(s) && self.w.structural_ok(which, s))) {
                     return None;
                 }
             }
@@ -313,7 +313,7 @@ impl<'a> WireWalk<'a, '_> {
             }
             FieldKind::SpanName => {
                 let s = string(w).ok()?.as_bytes();
-                if !s.is_empty() && !(json_plain(s) && self.w.span_name_ok(s)) {
+                if !(s.is_empty() || (json_plain(s) && self.w.span_name_ok(s))) {
                     return None;
                 }
             }
