@@ -428,6 +428,7 @@ impl<'a> Walker<'a, '_> {
     /// Whether a non-empty structural string `s` (a schema URL, a scope's
     /// name or version, an event name) passes its `[standard.otlp]` rule;
     /// an empty one always passes.
+    #[inline(always)]
     pub(super) fn structural_ok(&self, which: Structural, s: &[u8]) -> bool {
         if s.is_empty() {
             return true;
@@ -444,6 +445,7 @@ impl<'a> Walker<'a, '_> {
 
     /// Whether the span name `s` (as the line says it, escape-free) is
     /// one of `span_names` or passes the span name rule.
+    #[inline(always)]
     pub(super) fn span_name_ok(&mut self, s: &[u8]) -> bool {
         if !canonical_text(s) {
             return false;
@@ -579,6 +581,7 @@ impl<'a> Walker<'a, '_> {
     /// is `any`, the `at`-th of its list at `place`, taking up the bytes
     /// `cut`: checked against the allowlist (and kept), or stripped as
     /// content or unknown; `None` sends the record to the full path.
+    #[inline(always)]
     pub(super) fn judged_attribute(
         &mut self,
         place: Place,
