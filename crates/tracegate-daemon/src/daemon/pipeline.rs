@@ -524,16 +524,15 @@ impl Pipeline {
         set.wires.resize_with(active.sinks.len(), WireOtlp::default);
         let mut judged = vec![None; active.sinks.len()];
         for &i in &active.order {
-            let (Some(gate), Some(wire), Some(slot)) = (
-                set.gates.get_mut(i),
-                set.wires.get_mut(i),
-                judged.get_mut(i),
-            ) else {
-                continue;
+            // Every sink's judgement, or none: a sink left unjudged here
+            // would be judged on an empty line below.
+            let judgement = match (set.gates.get_mut(i), set.wires.get_mut(i)) {
+                (Some(gate), Some(wire)) => gate.judge_wire(wire, 1, signal, body),
+                _ => None,
             };
-            match gate.judge_wire(wire, 1, signal, body) {
-                Some(j) => *slot = Some(j),
-                None => {
+            match (judgement, judged.get_mut(i)) {
+                (Some(j), Some(slot)) => *slot = Some(j),
+                _ => {
                     active.put_local_gate(set, 0);
                     return None;
                 }
