@@ -874,6 +874,47 @@ mod tests {
         );
     }
 
+    /// A request whose line would pass `limits.max_line_bytes` is refused
+    /// as malformed (`line_too_long`) whether the wire path is on or off:
+    /// the wire judge cannot see the line's length, so such a request
+    /// never takes it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_request_whose_line_is_too_long_is_refused_with_the_wire_path_on() {
+        let (signal, body) = exporter_requests().swap_remove(0);
+        let mut answers = Vec::new();
+        for wire in [true, false] {
+            let dir = tempfile::tempdir().unwrap();
+            let (a, got) = receiver();
+            let path = dir.path().join("p.toml");
+            let text = format!(
+                "[audit]\npath = \"audit.jsonl\"\n[limits]\nmax_line_bytes = 300\n\
+                 [[sink]]\nname = \"a\"\noutput = \"otlp+http://{a}\"\n"
+            );
+            std::fs::write(&path, text).unwrap();
+            let policy = Arc::new(crate::policy::Policy::load(&path).unwrap());
+            let clock = Arc::new(crate::window::clock::SystemClock::new());
+            let ing = Ingest::new(Pipeline::start(policy, path, clock));
+            ing.p.set_wire_path(wire);
+            let mut res = Reservation::default();
+            let r = ing
+                .export(
+                    ing.p.snapshot(),
+                    signal,
+                    Encoding::Protobuf,
+                    body.clone(),
+                    &mut res,
+                )
+                .await;
+            ing.p.shutdown(Duration::from_secs(5)).await;
+            assert!(got.lock().unwrap().is_empty());
+            answers.push(format!("{r:?}"));
+        }
+        // The request is well under the bound; its line is not.
+        assert!(body.len() < 300);
+        assert!(answers[0].contains("line_too_long"), "{}", answers[0]);
+        assert_eq!(answers[0], answers[1]);
+    }
+
     /// A request whose decode memory other requests hold waits for it
     /// (on the runtime, not in the blocking job) and is judged once it is
     /// given back; one that needs more than the whole budget is refused at
