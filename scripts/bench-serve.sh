@@ -7,8 +7,12 @@
 #         of the gate alone, like for like (the default);
 #   file  serve's sink files, and filter's output, are real files: the
 #         kernel's copies and the disk count on both sides (on a small
-#         page cache the disk, not the gate, sets both rates).
-# Usage: scripts/bench-serve.sh [SECONDS] [CONNECTIONS] [http|grpc] [null|file]
+#         page cache the disk, not the gate, sets both rates);
+#   otlp  one standard sink only, an OTLP/HTTP exporter to a receiver that
+#         counts and discards (examples/otlp_sink.rs): tracegate in front
+#         of a collector, where serve judges protobuf requests on the wire
+#         (gate/otlp/wire.rs); filter runs the one sink to /dev/null.
+# Usage: scripts/bench-serve.sh [SECONDS] [CONNECTIONS] [http|grpc] [null|file|otlp]
 # TRACEGATE_BIN=path runs that `tracegate` binary (serve and filter both)
 # instead of this tree's release build, to compare two builds in turn.
 set -euo pipefail
@@ -23,17 +27,30 @@ case "$out" in
   # stdout (sent to /dev/null), the capture one to /dev/null itself.
   null) std_out='stdout'; cap_out='file:/dev/null' ;;
   file) std_out='file:std.jsonl'; cap_out='file:cap.jsonl' ;;
-  *) echo "the output must be null or file" >&2; exit 2 ;;
+  otlp) std_out='otlp'; cap_out='' ;;
+  *) echo "the output must be null, file or otlp" >&2; exit 2 ;;
 esac
 if [ -n "${TRACEGATE_BIN:-}" ]; then
-  cargo build --locked --release --quiet --example serve_bench
+  cargo build --locked --release --quiet --example serve_bench --example otlp_sink
   bin=$TRACEGATE_BIN
 else
-  cargo build --locked --release --quiet --bin tracegate --example serve_bench
+  cargo build --locked --release --quiet --bin tracegate --example serve_bench --example otlp_sink
   bin=target/release/tracegate
 fi
 work=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+pid=
+trap 'kill "$pid" 2>/dev/null || true; exec 3>&- 2>/dev/null || true; rm -rf "$work"' EXIT
+sinks='std cap'
+if [ "$out" = otlp ]; then
+  # The receiver runs until its stdin (held open on fd 3) closes.
+  mkfifo "$work/sink-in"
+  target/release/examples/otlp_sink "$work/sink-ready" < "$work/sink-in" > "$work/sink.out" &
+  sink_pid=$!
+  exec 3> "$work/sink-in"
+  for _ in $(seq 100); do [ -s "$work/sink-ready" ] && break; sleep 0.1; done
+  std_out="otlp+http://$(cat "$work/sink-ready")"
+  sinks='std'
+fi
 start=$(date -u -d '-1 min' +%Y-%m-%dT%H:%M:%SZ)
 end=$(date -u -d '+2 hours' +%Y-%m-%dT%H:%M:%SZ)
 cat > "$work/policy.toml" <<TOML
@@ -44,6 +61,8 @@ max_body_bytes = 67108864
 [[sink]]
 name = "std"
 output = "$std_out"
+TOML
+[ "$out" = otlp ] || cat >> "$work/policy.toml" <<TOML
 [[sink]]
 name = "cap"
 full_allowed = true
@@ -77,13 +96,19 @@ if [ "$out" = file ]; then
   echo "sink files: std $(wc -c < "$work/std.jsonl") bytes, cap $(wc -c < "$work/cap.jsonl") bytes"
   rm -f "$work/std.jsonl" "$work/cap.jsonl"
 fi
+if [ "$out" = otlp ]; then
+  exec 3>&-
+  wait "$sink_pid" || true
+  cat "$work/sink.out"
+fi
 lines=$(wc -l < "$work/spans.jsonl")
 # `filter` on the same spans, both sinks one after the other (the work
-# serve does per span), each the best of three runs (and its CPU time).
+# serve does per span), each the best of three runs (and its CPU time);
+# the one sink for `otlp`.
 total=0
 cpu_filter=0
 TIMEFORMAT='%R %U %S'
-for sink in std cap; do
+for sink in $sinks; do
   best=
   best_cpu=
   for _ in 1 2 3; do
@@ -103,7 +128,7 @@ for sink in std cap; do
   total=$(awk -v a="$total" -v t="$best" 'BEGIN { print a + t }')
 done
 rate=$(awk -v l="$lines" -v s="$spans" -v t="$total" 'BEGIN { printf "%.0f", l*s/t }')
-echo "filter, both sinks one after the other, to $out: $rate spans/s"
+echo "filter, sinks ($sinks) one after the other, to $out: $rate spans/s"
 served=$(sed -n 's/.* \([0-9][0-9]*\) spans\/s.*/\1/p' "$work/serve.out")
 requests=$(sed -n 's/^serve ([a-z/]*): \([0-9]*\) requests ok.*/\1/p' "$work/serve.out")
 awk -v a="$served" -v b="$rate" -v m="$mode" -v o="$out" \

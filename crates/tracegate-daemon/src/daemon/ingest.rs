@@ -460,7 +460,8 @@ enum Step {
 }
 
 /// Decode a body [`count_body`] accepted (its decode memory reserved) and
-/// judge its line for every sink.
+/// judge its line for every sink; or judge a protobuf body on the wire,
+/// when every sink may take it that way ([`Pipeline::ingest_protobuf`]).
 fn judge_body(
     p: &Pipeline,
     active: &Active,
@@ -468,6 +469,13 @@ fn judge_body(
     enc: Encoding,
     bytes: Bytes,
 ) -> Result<super::pipeline::Tally, Refusal> {
+    // A protobuf request for standard OTLP exporters only: judged on the
+    // wire, no line built (`gate::otlp::wire`); else its line.
+    if enc == Encoding::Protobuf
+        && let Some(tally) = p.ingest_protobuf(active, signal, &bytes)
+    {
+        return Ok(tally);
+    }
     let line = body_line(&bytes, signal, enc).inspect_err(|_| {
         p.metrics.malformed.fetch_add(1, Ordering::Relaxed);
     })?;
@@ -647,6 +655,264 @@ mod tests {
             "attributes": [{"key": "gen_ai.prompt", "value": {"stringValue": prompt}}]
         }]}]}]});
         Bytes::from(crate::record::otlp_proto::encode_traces_protobuf(&req.to_string()).unwrap())
+    }
+
+    /// What a [`receiver`] got: each request's path and body.
+    type Got = Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>;
+
+    /// An OTLP/HTTP receiver on loopback that keeps each request's path
+    /// and body and answers 200 (bounded: 16 connections, 5 s reads).
+    fn receiver() -> (String, Got) {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let got: Got = Arc::default();
+        let keep = Arc::clone(&got);
+        std::thread::spawn(move || {
+            for conn in listener.incoming().take(16) {
+                let Ok(mut c) = conn else { break };
+                let _ = c.set_read_timeout(Some(Duration::from_secs(5)));
+                let keep = Arc::clone(&keep);
+                std::thread::spawn(move || {
+                    let mut buf = Vec::new();
+                    let more = |c: &mut std::net::TcpStream, buf: &mut Vec<u8>| {
+                        let mut chunk = [0u8; 8192];
+                        match c.read(&mut chunk) {
+                            Ok(0) | Err(_) => false,
+                            Ok(n) => {
+                                buf.extend_from_slice(&chunk[..n]);
+                                true
+                            }
+                        }
+                    };
+                    for _ in 0..1000 {
+                        let head_end = loop {
+                            if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                                break i + 4;
+                            }
+                            if !more(&mut c, &mut buf) {
+                                return;
+                            }
+                        };
+                        let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
+                        let path = head.split(' ').nth(1).unwrap_or("").to_owned();
+                        let len: usize = head
+                            .lines()
+                            .find_map(|l| {
+                                let (k, v) = l.split_once(':')?;
+                                k.eq_ignore_ascii_case("content-length")
+                                    .then(|| v.trim().parse().ok())?
+                            })
+                            .unwrap_or(0);
+                        while buf.len() < head_end + len {
+                            if !more(&mut c, &mut buf) {
+                                return;
+                            }
+                        }
+                        let body = buf[head_end..head_end + len].to_vec();
+                        buf.drain(..head_end + len);
+                        keep.lock().unwrap().push((path, body));
+                        let ok = b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n";
+                        if c.write_all(ok).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        (addr, got)
+    }
+
+    /// Requests for standard OTLP exporters: clean, with content and
+    /// unknown attributes to strip (spans and logs), and ones the wire
+    /// judge leaves to the line (an item that breaks a rule, a nested
+    /// value, a trace state) or that are not protobuf at all.
+    fn exporter_requests() -> Vec<(Signal, Bytes)> {
+        use crate::record::otlp_proto::{encode_logs_protobuf, encode_traces_protobuf};
+        let span = |attrs: &str, extra: &str| {
+            format!(
+                r#"{{"resourceSpans":[{{"resource":{{"attributes":[{{"key":"service.name","value":{{"stringValue":"chat"}}}}]}},"scopeSpans":[{{"scope":{{"name":"openai"}},"spans":[{{"traceId":"f4aea2076618ad4584a288e97cab3d90","spanId":"8032c115fe5d2a15","name":"llm_request","kind":3,"startTimeUnixNano":"1","attributes":[{attrs}]{extra}}},{{"name":"llm_request"}}]}}]}}]}}"#
+            )
+        };
+        let model = r#"{"key":"gen_ai.request.model","value":{"stringValue":"gpt-4o"}}"#;
+        let prompt = r#"{"key":"gen_ai.prompt","value":{"stringValue":"CANARY prompt"}}"#;
+        let note = r#"{"key":"app.note","value":{"intValue":"7"}}"#;
+        let nested =
+            r#"{"key":"app.list","value":{"arrayValue":{"values":[{"stringValue":"CANARY"}]}}}"#;
+        let traces = |line: String| {
+            (
+                Signal::Traces,
+                Bytes::from(encode_traces_protobuf(&line).unwrap()),
+            )
+        };
+        let logs = r#"{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1","severityNumber":9,"severityText":"INFO","body":{"stringValue":"CANARY body"},"attributes":[{"key":"app.note","value":{"stringValue":"CANARY"}}]},{"severityNumber":9}]}]}]}"#;
+        vec![
+            traces(span(model, "")),
+            traces(span(&format!("{model},{prompt},{note}"), "")),
+            (
+                Signal::Logs,
+                Bytes::from(encode_logs_protobuf(logs).unwrap()),
+            ),
+            traces(span(model, r#","status":{"message":"CANARY boom"}"#)),
+            traces(span(&format!("{prompt},{nested}"), "")),
+            traces(span(model, r#","traceState":"a=b""#)),
+            traces(span(&format!("{prompt},{model},{model}"), "")),
+            (Signal::Traces, Bytes::from_static(b"\x0a\x05CANARY")),
+        ]
+    }
+
+    /// The same requests through two standard OTLP exporter sinks, judged
+    /// on the wire and with the wire path off: the receivers get the same
+    /// bytes, the clients the same answers, and the metrics (every
+    /// counter of every sink) and the drop log are the same.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_request_judged_on_the_wire_is_forwarded_and_counted_as_its_line() {
+        let requests = exporter_requests();
+        let mut runs = Vec::new();
+        for wire in [true, false] {
+            let dir = tempfile::tempdir().unwrap();
+            let ((a, got_a), (b, got_b)) = (receiver(), receiver());
+            let path = dir.path().join("p.toml");
+            let text = format!(
+                "[audit]\npath = \"audit.jsonl\"\n[server]\nflush_interval = \"10ms\"\n\
+                 [[sink]]\nname = \"a\"\noutput = \"otlp+http://{a}\"\n\
+                 [[sink]]\nname = \"b\"\noutput = \"otlp+http://{b}\"\n"
+            );
+            std::fs::write(&path, text).unwrap();
+            let policy = Arc::new(crate::policy::Policy::load(&path).unwrap());
+            let clock = Arc::new(crate::window::clock::ManualClock::new(
+                "2030-01-01T10:00:00Z".parse().unwrap(),
+            ));
+            let ing = Ingest::new(Pipeline::start(policy, path, clock));
+            ing.p.set_wire_path(wire);
+            // Which requests the wire judge takes (on a pipeline of its
+            // own: counted there, not here).
+            let taken: Vec<bool> = if wire {
+                let dir = tempfile::tempdir().unwrap();
+                let path = dir.path().join("p.toml");
+                let (c, _) = receiver();
+                std::fs::write(&path, format!(
+                    "[audit]\npath = \"audit.jsonl\"\n[[sink]]\nname = \"a\"\noutput = \"otlp+http://{c}\"\n"
+                )).unwrap();
+                let policy = Arc::new(crate::policy::Policy::load(&path).unwrap());
+                let other = Pipeline::start(
+                    policy,
+                    path,
+                    Arc::new(crate::window::clock::SystemClock::new()),
+                );
+                let taken = requests
+                    .iter()
+                    .map(|(s, body)| other.ingest_protobuf(&other.snapshot(), *s, body).is_some())
+                    .collect();
+                other.shutdown(Duration::from_secs(5)).await;
+                taken
+            } else {
+                Vec::new()
+            };
+            let mut answers = Vec::new();
+            for (signal, body) in &requests {
+                let mut res = Reservation::default();
+                let r = ing
+                    .export(
+                        ing.p.snapshot(),
+                        *signal,
+                        Encoding::Protobuf,
+                        body.clone(),
+                        &mut res,
+                    )
+                    .await;
+                answers.push(format!("{r:?}"));
+            }
+            ing.p.shutdown(Duration::from_secs(5)).await;
+            let metrics = ing.p.metrics.render(&ing.p.gauges());
+            let last_drop = format!("{:?}", crate::sink::counters::lock(&ing.p.last_drop));
+            // What each receiver got, per path, the requests' bodies joined
+            // (batches are the requests appended: where a batch ends is
+            // timing).
+            let joined = |got: &Got| {
+                let mut by_path: Vec<(String, Vec<u8>)> = Vec::new();
+                for (p, b) in got.lock().unwrap().iter() {
+                    match by_path.iter_mut().find(|(q, _)| q == p) {
+                        Some((_, all)) => all.extend_from_slice(b),
+                        None => by_path.push((p.clone(), b.clone())),
+                    }
+                }
+                by_path.sort();
+                by_path
+            };
+            runs.push((
+                answers,
+                joined(&got_a),
+                joined(&got_b),
+                metrics,
+                last_drop,
+                taken,
+            ));
+        }
+        let (on, off) = (&runs[0], &runs[1]);
+        // Not vacuous: the wire judge took the clean and stripped requests
+        // and left the others.
+        assert_eq!(
+            on.5,
+            vec![true, true, true, false, false, false, false, false]
+        );
+        assert_eq!(on.0, off.0);
+        assert_eq!(on.1, off.1);
+        assert_eq!(on.2, off.2);
+        assert_eq!(on.3, off.3);
+        assert_eq!(on.4, off.4);
+        // Forwarded, both signals, and no canary went out.
+        assert_eq!(
+            on.1.len(),
+            2,
+            "{:?}",
+            on.1.iter().map(|(p, _)| p).collect::<Vec<_>>()
+        );
+        assert!(
+            on.1.iter()
+                .all(|(_, b)| !b.windows(6).any(|w| w == b"CANARY"))
+        );
+    }
+
+    /// A request whose line would pass `limits.max_line_bytes` is refused
+    /// as malformed (`line_too_long`) whether the wire path is on or off:
+    /// the wire judge cannot see the line's length, so such a request
+    /// never takes it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_request_whose_line_is_too_long_is_refused_with_the_wire_path_on() {
+        let (signal, body) = exporter_requests().swap_remove(0);
+        let mut answers = Vec::new();
+        for wire in [true, false] {
+            let dir = tempfile::tempdir().unwrap();
+            let (a, got) = receiver();
+            let path = dir.path().join("p.toml");
+            let text = format!(
+                "[audit]\npath = \"audit.jsonl\"\n[limits]\nmax_line_bytes = 300\n\
+                 [[sink]]\nname = \"a\"\noutput = \"otlp+http://{a}\"\n"
+            );
+            std::fs::write(&path, text).unwrap();
+            let policy = Arc::new(crate::policy::Policy::load(&path).unwrap());
+            let clock = Arc::new(crate::window::clock::SystemClock::new());
+            let ing = Ingest::new(Pipeline::start(policy, path, clock));
+            ing.p.set_wire_path(wire);
+            let mut res = Reservation::default();
+            let r = ing
+                .export(
+                    ing.p.snapshot(),
+                    signal,
+                    Encoding::Protobuf,
+                    body.clone(),
+                    &mut res,
+                )
+                .await;
+            ing.p.shutdown(Duration::from_secs(5)).await;
+            assert!(got.lock().unwrap().is_empty());
+            answers.push(format!("{r:?}"));
+        }
+        // The request is well under the bound; its line is not.
+        assert!(body.len() < 300);
+        assert!(answers[0].contains("line_too_long"), "{}", answers[0]);
+        assert_eq!(answers[0], answers[1]);
     }
 
     /// A request whose decode memory other requests hold waits for it

@@ -26,6 +26,7 @@ use tokio::task::JoinHandle;
 use super::metrics::{Gauges, Metrics};
 use crate::decision::{Delivery, LevelSource, Written, judge_for_sink};
 use crate::finding::{Finding, FindingKind, Rule};
+use crate::gate::otlp::wire::WireOtlp;
 use crate::gate::shared::SharedScan;
 use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
@@ -94,6 +95,10 @@ pub struct Active {
     order: Vec<usize>,
     /// Pooled gate sets.
     gates: Mutex<Vec<GateSet>>,
+    /// Every sink is a standard-level OTLP exporter (no capture, no
+    /// sealing, no content references): a protobuf request may be judged
+    /// on the wire for all of them ([`Pipeline::ingest_protobuf`]).
+    wire: bool,
     /// Tells this version's gate sets from every other's, in this process
     /// (a revision is only unique within one pipeline).
     id: u64,
@@ -124,6 +129,9 @@ thread_local! {
 struct GateSet {
     gates: Vec<Gate>,
     tape: Tape,
+    /// The wire judge's buffers of each sink's gate, for a request judged
+    /// on the wire ([`Pipeline::ingest_protobuf`]); filled on first use.
+    wires: Vec<WireOtlp>,
 }
 
 impl Active {
@@ -140,6 +148,7 @@ impl Active {
                     .chain(std::iter::once(Gate::for_check(Arc::clone(&self.policy))))
                     .collect(),
                 tape: Tape::new(),
+                wires: Vec::new(),
             })
     }
 
@@ -206,6 +215,14 @@ pub struct ReloadError {
     pub at: Timestamp,
     /// The first error line, capped.
     pub cause: String,
+}
+
+/// One protobuf request and each sink's judgement of it on the wire (by
+/// sink index), for [`Pipeline::judge_record`].
+struct OnWire<'a> {
+    signal: Signal,
+    body: &'a [u8],
+    judged: Vec<Option<crate::gate::Judgement>>,
 }
 
 /// What one request's records came to.
@@ -278,6 +295,9 @@ pub struct Pipeline {
     pub recent: super::status::RecentSlot,
     /// Wakes the ticker when a capture needs audit work.
     work: Notify,
+    /// Protobuf requests may be judged on the wire (tests turn it off to
+    /// compare the two paths).
+    wire_path: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Pipeline {
@@ -298,6 +318,7 @@ impl Pipeline {
             sinks: Vec::new(),
             order: Vec::new(),
             gates: Mutex::new(Vec::new()),
+            wire: false,
             id: next_active_id(),
         };
         let p = Arc::new(Pipeline {
@@ -314,6 +335,7 @@ impl Pipeline {
             drop_log: Mutex::new(HashMap::new()),
             recent: Mutex::default(),
             work: Notify::new(),
+            wire_path: std::sync::atomic::AtomicBool::new(true),
         });
         let active = p.build(policy, 1);
         p.active.store(Arc::new(active));
@@ -446,6 +468,10 @@ impl Pipeline {
         }
         let mut order: Vec<usize> = (0..sinks.len()).collect();
         order.sort_by_key(|&i| sinks.get(i).is_none_or(|s| !s.sealed));
+        let wire = !sinks.is_empty()
+            && sinks.iter().all(|s| {
+                s.otlp_only && s.capture.is_none() && !s.sealed && s.content_refs.is_none()
+            });
         // Closes and enablements of the new version: write them now.
         self.work.notify_one();
         Active {
@@ -455,6 +481,7 @@ impl Pipeline {
             sinks,
             order,
             gates: Mutex::new(Vec::new()),
+            wire,
             id: next_active_id(),
         }
     }
@@ -462,6 +489,74 @@ impl Pipeline {
     /// Make `active` the version in force.
     pub fn swap(&self, active: Active) {
         self.active.store(Arc::new(active));
+    }
+
+    /// Turn judging protobuf requests on the wire on or off (tests compare
+    /// the two paths; on by default).
+    pub fn set_wire_path(&self, on: bool) {
+        self.wire_path.store(on, Ordering::Relaxed);
+    }
+
+    /// Judge one protobuf export request of `signal` on the wire for every
+    /// sink (`gate::otlp::wire`), without writing its OTLP/JSON line:
+    /// only when every sink is a standard-level OTLP exporter, which
+    /// forwards the request as it came or with the stripped fields cut.
+    /// The counters, metrics, drop log and tally are what
+    /// [`Pipeline::ingest_line`] of the request's line gives. `None`, with
+    /// nothing counted, when the request must go that way instead (a sink
+    /// that needs the line, a request whose line could pass
+    /// `limits.max_line_bytes`, or one a sink's wire judge declines).
+    pub fn ingest_protobuf(&self, active: &Active, signal: Signal, body: &[u8]) -> Option<Tally> {
+        // The line is at most this many times the request, plus its
+        // braces: every field on the wire takes two bytes or more and
+        // writes at most its key (22 bytes at most), quotes, a separator
+        // and a value of at most six bytes per byte of it (a string of
+        // control bytes, each `\u00XX`).
+        const GROWTH: usize = 16;
+        if !active.wire
+            || !self.wire_path.load(Ordering::Relaxed)
+            || body.len().saturating_mul(GROWTH).saturating_add(64)
+                > active.policy.limits().max_line_bytes
+        {
+            return None;
+        }
+        let mut set = active.local_gate();
+        set.wires.resize_with(active.sinks.len(), WireOtlp::default);
+        let mut judged = vec![None; active.sinks.len()];
+        for &i in &active.order {
+            // Every sink's judgement, or none: a sink left unjudged here
+            // would be judged on an empty line below.
+            let judgement = match (set.gates.get_mut(i), set.wires.get_mut(i)) {
+                (Some(gate), Some(wire)) => gate.judge_wire(wire, 1, signal, body),
+                _ => None,
+            };
+            match (judgement, judged.get_mut(i)) {
+                (Some(j), Some(slot)) => *slot = Some(j),
+                _ => {
+                    active.put_local_gate(set, 0);
+                    return None;
+                }
+            }
+        }
+        let mut tally = Tally {
+            signal: Some(signal),
+            ..Tally::default()
+        };
+        let wire = OnWire {
+            signal,
+            body,
+            judged,
+        };
+        self.judge_record(
+            active,
+            &mut set,
+            1,
+            &Line::Text(&[]),
+            &mut tally,
+            Some(&wire),
+        );
+        active.put_local_gate(set, 0);
+        Some(tally)
     }
 
     /// Judge one OTLP request (one OTLP/JSON line) of `signal` for every
@@ -480,7 +575,7 @@ impl Pipeline {
         } else {
             Line::Text(line)
         };
-        self.judge_record(active, &mut gate, 1, &line, &mut tally);
+        self.judge_record(active, &mut gate, 1, &line, &mut tally, None);
         let longest = match line {
             Line::Text(l) => l.len(),
             _ => 0,
@@ -495,7 +590,14 @@ impl Pipeline {
     pub fn ingest_too_long(&self, active: &Active, len: u64) -> Tally {
         let mut tally = Tally::default();
         let mut gate = active.gate();
-        self.judge_record(active, &mut gate, 1, &Line::TooLong { len }, &mut tally);
+        self.judge_record(
+            active,
+            &mut gate,
+            1,
+            &Line::TooLong { len },
+            &mut tally,
+            None,
+        );
         active.put_gate(gate);
         tally
     }
@@ -517,12 +619,15 @@ impl Pipeline {
             if let Line::Text(b) = &line {
                 longest = longest.max(b.len());
             }
-            self.judge_record(active, &mut gate, n, &line, &mut tally);
+            self.judge_record(active, &mut gate, n, &line, &mut tally, None);
         }
         active.put_local_gate(gate, longest);
         tally
     }
 
+    /// Judge one record for every sink, or (with `wire`) take each sink's
+    /// judgement of it on the wire, and count, log and queue what each
+    /// sink's judgement says.
     fn judge_record(
         &self,
         active: &Active,
@@ -530,6 +635,7 @@ impl Pipeline {
         n: u64,
         line: &Line<'_>,
         tally: &mut Tally,
+        wire: Option<&OnWire<'_>>,
     ) {
         // Every sink's gate judges this one line: the first that needs its
         // tape builds it, the others reuse it.
@@ -566,25 +672,40 @@ impl Pipeline {
             };
             judged_by = i;
             s.counters.records_in.fetch_add(1, Ordering::Relaxed);
-            let d = gate.with_shared_scan(&mut scan, |gate| match &s.capture {
-                Some(slot) => {
-                    let mut source = SlotSource {
-                        slot,
-                        revision: active.revision,
-                        wake: &self.work,
-                    };
-                    let d = judge_for_sink(gate, Some(&mut source), n, line);
-                    // A cf record for an OTLP output is sealed as its span,
-                    // in `send_as_otlp`.
-                    let as_span = s.otlp_only && d.judged.format != Some(Format::Otlp);
-                    if d.is_full() && s.sealed && !as_span {
-                        seal_or_standard(&source, s, gate, n, line, d)
-                    } else {
-                        Sent::Not(d)
+            // Judged on the wire already: a standard sink's delivery.
+            let on_wire = wire.and_then(|w| w.judged.get(i).copied().flatten());
+            let d = if let Some(judged) = on_wire {
+                Sent::Not(Delivery {
+                    judged,
+                    at: Level::Standard,
+                    written: match judged.verdict {
+                        Verdict::Verbatim => Some(Written::Line),
+                        Verdict::Rewritten => Some(Written::Rebuilt),
+                        _ => None,
+                    },
+                    captured: Units::default(),
+                })
+            } else {
+                gate.with_shared_scan(&mut scan, |gate| match &s.capture {
+                    Some(slot) => {
+                        let mut source = SlotSource {
+                            slot,
+                            revision: active.revision,
+                            wake: &self.work,
+                        };
+                        let d = judge_for_sink(gate, Some(&mut source), n, line);
+                        // A cf record for an OTLP output is sealed as its span,
+                        // in `send_as_otlp`.
+                        let as_span = s.otlp_only && d.judged.format != Some(Format::Otlp);
+                        if d.is_full() && s.sealed && !as_span {
+                            seal_or_standard(&source, s, gate, n, line, d)
+                        } else {
+                            Sent::Not(d)
+                        }
                     }
-                }
-                None => Sent::Not(judge_for_sink(gate, None, n, line)),
-            });
+                    None => Sent::Not(judge_for_sink(gate, None, n, line)),
+                })
+            };
             let (d, sent) = match d {
                 Sent::Sealed(d, at) => {
                     sealed_at.push((i, at));
@@ -685,6 +806,24 @@ impl Pipeline {
                     wake: &self.work,
                 });
                 send_as_otlp(s, source.as_ref(), refs, gate, n, line, &d);
+            } else if let Some(w) = wire.filter(|_| on_wire.is_some()) {
+                // The request as it came, or cut: an exporter's request.
+                let bytes = match d.written {
+                    Some(Written::Rebuilt) => gate.output(),
+                    _ => w.body,
+                };
+                let rec = sink::Rec {
+                    bytes: bytes.to_vec(),
+                    full: false,
+                    encoded: Some(w.signal),
+                };
+                if queue.offer(rec).is_err() {
+                    s.counters.drop_one(DropReason::QueueFull);
+                    let kept = u64::from(gate.otlp_items())
+                        .saturating_sub(gate.rejected_items().len() as u64)
+                        .max(1);
+                    noted(DropReason::QueueFull, None, kept);
+                }
             } else if crate::sink::send(&mut queue, gate, line, &d).is_err() {
                 s.counters.drop_one(DropReason::QueueFull);
                 let kept = match d.judged.format {

@@ -101,6 +101,14 @@ pub struct Export {
     body: Vec<u8>,
 }
 
+impl Export {
+    /// A record that is already an export request of `signal`, encoded
+    /// (a request judged on the wire and cut: `gate::otlp::wire`).
+    pub fn encoded(signal: Signal, body: Vec<u8>) -> Export {
+        Export { signal, body }
+    }
+}
+
 /// Records waiting to be sent, one request per signal, encoded: a
 /// request's `resource_spans` (or `resource_logs`) is a repeated field, so
 /// the records' requests appended one after another are the request

@@ -30,10 +30,11 @@ use tokio::task::JoinHandle;
 use super::counters::{DropReason, SinkCounters};
 use super::file::open_sink_file;
 use super::otlp::{
-    Batch, Fail, ForwardError, Forwarder, Levels, Part, attempt_timeout, backoff_wait, grow,
+    Batch, Export, Fail, ForwardError, Forwarder, Levels, Part, attempt_timeout, backoff_wait, grow,
 };
 use super::spool::{Spool, SpoolError};
 use crate::policy::{ExportRetry, SinkOutput, SpoolSettings};
+use crate::record::otlp_proto::bounds::Signal;
 use crate::sink::counters::lock;
 
 /// Write buffer of a sink writer.
@@ -42,16 +43,27 @@ const WRITE_BUFFER: usize = 256 * 1024;
 /// One gated record on its way to a sink.
 #[derive(Clone)]
 pub struct Rec {
-    /// The record, ending in `\n`.
+    /// The record, ending in `\n`; or, with `encoded`, an export request
+    /// as protobuf.
     pub bytes: Vec<u8>,
     /// Delivered at full level.
     pub full: bool,
+    /// `bytes` is this signal's export request, encoded already (a
+    /// request judged on the wire and cut, `gate::otlp::wire`): only an
+    /// OTLP exporter takes it.
+    pub encoded: Option<Signal>,
 }
 
 impl std::fmt::Debug for Rec {
     // SECURITY: never print record bytes.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Rec({} bytes, full: {})", self.bytes.len(), self.full)
+        write!(
+            f,
+            "Rec({} bytes, full: {}, encoded: {:?})",
+            self.bytes.len(),
+            self.full,
+            self.encoded
+        )
     }
 }
 
@@ -149,7 +161,11 @@ impl super::RecordSink for &Queue {
         let mut bytes = Vec::with_capacity(record.len() + 1);
         bytes.extend_from_slice(record);
         bytes.push(b'\n');
-        self.offer(Rec { bytes, full })
+        self.offer(Rec {
+            bytes,
+            full,
+            encoded: None,
+        })
     }
 }
 
@@ -444,10 +460,16 @@ impl Writer {
         self.counters.queued_bytes.fetch_sub(len, Ordering::AcqRel);
         self.counters.saturated.store(false, Ordering::Release);
         if self.forward.is_some() {
-            let Ok(export) = Batch::prepare(&rec.bytes) else {
-                // Not OTLP: nothing an OTLP receiver could take.
-                self.counters.drop_one(DropReason::SinkError);
-                return;
+            let export = match rec.encoded {
+                Some(signal) => Export::encoded(signal, rec.bytes),
+                None => match Batch::prepare(&rec.bytes) {
+                    Ok(export) => export,
+                    Err(_) => {
+                        // Not OTLP: nothing an OTLP receiver could take.
+                        self.counters.drop_one(DropReason::SinkError);
+                        return;
+                    }
+                },
             };
             if self.batch.would_overflow(&export) {
                 self.send_batch().await;
@@ -459,7 +481,9 @@ impl Writer {
             }
             return;
         }
-        if self.out.is_none() {
+        // SECURITY: protobuf is for an exporter only; a line sink never
+        // writes it (the pipeline queues it only for exporters).
+        if self.out.is_none() || rec.encoded.is_some() {
             self.counters.drop_one(DropReason::SinkError);
             return;
         }
@@ -867,6 +891,7 @@ mod tests {
                 .offer(Rec {
                     bytes,
                     full: i % 2 == 1,
+                    encoded: None,
                 })
                 .unwrap();
         }

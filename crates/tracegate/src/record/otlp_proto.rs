@@ -214,7 +214,7 @@ fn push_enum(out: &mut Vec<u8>, n: i32) {
 }
 
 /// An `intValue`: a signed decimal string.
-fn push_int64(out: &mut Vec<u8>, i: i64) {
+pub(crate) fn push_int64(out: &mut Vec<u8>, i: i64) {
     out.push(b'"');
     if i < 0 {
         out.push(b'-');
@@ -225,7 +225,7 @@ fn push_int64(out: &mut Vec<u8>, i: i64) {
 
 /// A `doubleValue`: a JSON number, or proto3's strings for NaN and the
 /// infinities.
-fn push_double(out: &mut Vec<u8>, d: f64) {
+pub(crate) fn push_double(out: &mut Vec<u8>, d: f64) {
     let text = match serde_json::Number::from_f64(d) {
         Some(n) => n.to_string(),
         None if d.is_nan() => "\"NaN\"".into(),

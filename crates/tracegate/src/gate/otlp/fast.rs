@@ -38,6 +38,7 @@ use crate::gate::memo::{MAX_BYTES, Memo};
 use crate::otlp_schema::keys;
 use crate::policy::content::is_content_attribute;
 use crate::policy::{FieldRule, FieldSet, Policy, ValueType};
+use crate::record::otlp_proto::{push_double, push_int64};
 use crate::record::tape::{scan_number_shaped, scan_string};
 
 /// The most attributes one list may hold for this path: keys are compared
@@ -47,7 +48,7 @@ const MAX_FAST_ATTRIBUTES: usize = 32;
 
 /// One step of the path to the member being read, for findings.
 #[derive(Debug, Clone, Copy)]
-enum Step {
+pub(super) enum Step {
     /// A member of a message (a schema name: plain ASCII, shown as is).
     Key(&'static str),
     /// An element of a repeated message.
@@ -65,24 +66,24 @@ const MEMO_SETS: usize = 128;
 #[derive(Debug)]
 pub struct FastOtlp {
     /// The path to the member being read.
-    path: Vec<Step>,
+    pub(super) path: Vec<Step>,
     /// Byte spans of the keys, not on the allowlist, of the attribute list
     /// being read.
-    keys: Vec<(usize, usize)>,
+    pub(super) keys: Vec<(usize, usize)>,
     /// Allowlist indexes seen in the attribute list being read, a bit each.
-    seen: Vec<u64>,
+    pub(super) seen: Vec<u64>,
     /// Allowlist index guesses: the index of the attribute at each
     /// position of the last list at each place (producers keep an order).
-    guesses: [[u16; MAX_FAST_ATTRIBUTES]; 6],
+    pub(super) guesses: [[u16; MAX_FAST_ATTRIBUTES]; 6],
     /// Strings that passed their rule and the detectors, tagged by rule
     /// and spread by hash. SECURITY: a hit needs the same rule and the
     /// same bytes.
-    memo: Memo,
+    pub(super) memo: Memo,
     /// Where a finding's path is written before it is copied out.
-    scratch: String,
+    pub(super) scratch: String,
     /// The byte ranges of the members the last judged record stripped, in
     /// line order (its projection is the line without them).
-    cuts: Vec<(usize, usize)>,
+    pub(super) cuts: Vec<(usize, usize)>,
 }
 
 impl Default for FastOtlp {
@@ -226,7 +227,7 @@ impl FastOtlp {
 
 /// The value of an AnyValue object, as the fast path reads it.
 #[derive(Debug, Clone, Copy)]
-enum Any<'a> {
+pub(super) enum Any<'a> {
     /// `{}` (or no `value` member).
     Empty,
     /// `stringValue`: its raw bytes and whether they hold escapes.
@@ -238,30 +239,37 @@ enum Any<'a> {
     /// `intValue` or `doubleValue` as a JSON number: the literal, whether
     /// it has a fraction, an exponent.
     Num(&'a [u8], bool, bool, bool),
+    /// `intValue` off the protobuf wire (`super::wire`): the line says it
+    /// as [`Any::IntText`], its decimal text.
+    Int(i64),
+    /// A finite `doubleValue` off the protobuf wire: the line says it as
+    /// [`Any::Num`], the literal `push_double` writes.
+    Double(f64),
 }
 
-/// One walk over one line.
-struct Walker<'a, 'b> {
-    b: &'a [u8],
-    cx: Context<'a>,
+/// One walk over one line (or, for `super::wire`, one protobuf request:
+/// then `b` is the request and every offset is into it).
+pub(super) struct Walker<'a, 'b> {
+    pub(super) b: &'a [u8],
+    pub(super) cx: Context<'a>,
     /// The whitespace style of the separators (`gate::fast::sep`).
-    style: u8,
-    path: &'b mut Vec<Step>,
-    keys: &'b mut Vec<(usize, usize)>,
-    seen: &'b mut Vec<u64>,
-    guesses: &'b mut [[u16; MAX_FAST_ATTRIBUTES]; 6],
-    memo: &'b mut Memo,
-    scratch: &'b mut String,
-    cuts: &'b mut Vec<(usize, usize)>,
+    pub(super) style: u8,
+    pub(super) path: &'b mut Vec<Step>,
+    pub(super) keys: &'b mut Vec<(usize, usize)>,
+    pub(super) seen: &'b mut Vec<u64>,
+    pub(super) guesses: &'b mut [[u16; MAX_FAST_ATTRIBUTES]; 6],
+    pub(super) memo: &'b mut Memo,
+    pub(super) scratch: &'b mut String,
+    pub(super) cuts: &'b mut Vec<(usize, usize)>,
     /// Where the member being read starts (its key's quote).
-    member_start: usize,
+    pub(super) member_start: usize,
     /// An attribute was written `value` first.
-    value_first: bool,
-    findings: &'b mut Vec<Finding>,
-    stripped: u32,
-    has_content: bool,
+    pub(super) value_first: bool,
+    pub(super) findings: &'b mut Vec<Finding>,
+    pub(super) stripped: u32,
+    pub(super) has_content: bool,
     /// Spans and log records read.
-    items: u32,
+    pub(super) items: u32,
 }
 
 impl<'a> Walker<'a, '_> {
@@ -368,7 +376,7 @@ impl<'a> Walker<'a, '_> {
             }
             FieldKind::Flags(mask) => {
                 let (n, end) = self.uint(i)?;
-                (n <= u64::from(mask) && n & u64::from(mask) == n).then_some(end)
+                flags_ok(mask, n).then_some(end)
             }
             FieldKind::Enum(names) => {
                 // Enum names (strings) are rare in OTLP/JSON: the full path
@@ -377,7 +385,7 @@ impl<'a> Walker<'a, '_> {
                     return None;
                 }
                 let (n, end) = self.uint(i)?;
-                (n < names.len() as u64).then_some(end)
+                enum_ok(names, n).then_some(end)
             }
             FieldKind::Text(Text::Empty) => {
                 (self.b.get(i..i + 2) == Some(b"\"\"")).then_some(i + 2)
@@ -388,45 +396,21 @@ impl<'a> Walker<'a, '_> {
             }
             FieldKind::Rule(which) => {
                 let (s, end) = plain_string(self.b, i)?;
-                if s.is_empty() {
-                    return Some(end);
-                }
-                let st = &self.cx.policy.standard.otlp.structure;
-                let rule = match which {
-                    Structural::SchemaUrl => &st.schema_url,
-                    Structural::ScopeName => &st.scope_name,
-                    Structural::ScopeVersion => &st.scope_version,
-                    Structural::EventName => &st.event_name,
-                };
-                rule_string(rule, self.cx.detectors, s).then_some(end)
+                self.structural_ok(which, s).then_some(end)
             }
             // A non-empty trace state is read member by member on the full
             // path.
             FieldKind::TraceState => (self.b.get(i..i + 2) == Some(b"\"\"")).then_some(i + 2),
             FieldKind::SpanName => {
                 let (s, end) = plain_string(self.b, i)?;
-                if !canonical_text(s) {
-                    return None;
-                }
-                let (otlp, detectors) = (&self.cx.policy.standard.otlp, self.cx.detectors);
-                let named = || {
-                    otlp.span_names.iter().any(|n| n.as_bytes() == s)
-                        || rule_string(&otlp.structure.span_name, detectors, s)
-                };
-                self.memo.pass(TAG_SPAN_NAME, s, named).then_some(end)
+                self.span_name_ok(s).then_some(end)
             }
             FieldKind::Attributes(place) => self.attributes(place, i),
             FieldKind::Body => {
                 // A log body is content: stripped at standard level,
                 // whatever it holds (but it must be a valid value).
                 let (_, end) = self.any_value(i)?;
-                self.has_content = true;
-                self.strip(
-                    (self.member_start, end),
-                    None,
-                    Rule::ContentField,
-                    "log body is content, not allowed at standard level",
-                );
+                self.body((self.member_start, end));
                 Some(end)
             }
             FieldKind::Object(schema) => self.object(schema, i).map(|(end, _)| end),
@@ -439,6 +423,56 @@ impl<'a> Walker<'a, '_> {
             | FieldKind::Pairs
             | FieldKind::Case(_) => None,
         }
+    }
+
+    /// Whether a non-empty structural string `s` (a schema URL, a scope's
+    /// name or version, an event name) passes its `[standard.otlp]` rule;
+    /// an empty one always passes.
+    #[inline(always)]
+    pub(super) fn structural_ok(&self, which: Structural, s: &[u8]) -> bool {
+        if s.is_empty() {
+            return true;
+        }
+        let st = &self.cx.policy.standard.otlp.structure;
+        let rule = match which {
+            Structural::SchemaUrl => &st.schema_url,
+            Structural::ScopeName => &st.scope_name,
+            Structural::ScopeVersion => &st.scope_version,
+            Structural::EventName => &st.event_name,
+        };
+        rule_string(rule, self.cx.detectors, s)
+    }
+
+    /// Whether the span name `s` (as the line says it, escape-free) is
+    /// one of `span_names` or passes the span name rule.
+    #[inline(always)]
+    pub(super) fn span_name_ok(&mut self, s: &[u8]) -> bool {
+        if !canonical_text(s) {
+            return false;
+        }
+        let (otlp, detectors) = (&self.cx.policy.standard.otlp, self.cx.detectors);
+        let named = || {
+            otlp.span_names.iter().any(|n| n.as_bytes() == s)
+                || rule_string(&otlp.structure.span_name, detectors, s)
+        };
+        self.memo.pass(TAG_SPAN_NAME, s, named)
+    }
+
+    /// A log body (the bytes `cut`, key and all) stripped as content.
+    pub(super) fn body(&mut self, cut: (usize, usize)) {
+        self.has_content = true;
+        self.strip(
+            cut,
+            None,
+            Rule::ContentField,
+            "log body is content, not allowed at standard level",
+        );
+    }
+
+    /// The most attributes one list may hold on this path.
+    pub(super) fn attribute_max(&self) -> usize {
+        let limits = &self.cx.policy.standard.otlp.limits;
+        limits.attributes.min(MAX_FAST_ATTRIBUTES)
     }
 
     /// An unsigned integer at `i` in its one decimal spelling (no leading
@@ -498,8 +532,7 @@ impl<'a> Walker<'a, '_> {
 
     /// An attribute list at `i` (its `[`) for `place`.
     fn attributes(&mut self, place: Place, i: usize) -> Option<usize> {
-        let limits = &self.cx.policy.standard.otlp.limits;
-        let max = limits.attributes.min(MAX_FAST_ATTRIBUTES);
+        let max = self.attribute_max();
         self.keys.clear();
         self.seen.clear();
         self.elements(i, max, |w, n, i| w.attribute(place, n, i))
@@ -539,12 +572,28 @@ impl<'a> Walker<'a, '_> {
                 Err(after) => break after,
             }
         };
-        let (ks, ke) = key?;
+        let any = value.unwrap_or(Any::Empty);
+        self.judged_attribute(place, at, key?, any, (start, end))?;
+        Some(end)
+    }
+
+    /// The attribute whose key is `b[ks..ke]` (escape-free) and whose value
+    /// is `any`, the `at`-th of its list at `place`, taking up the bytes
+    /// `cut`: checked against the allowlist (and kept), or stripped as
+    /// content or unknown; `None` sends the record to the full path.
+    #[inline(always)]
+    pub(super) fn judged_attribute(
+        &mut self,
+        place: Place,
+        at: usize,
+        (ks, ke): (usize, usize),
+        any: Any<'_>,
+        (start, end): (usize, usize),
+    ) -> Option<()> {
         let k = self.b.get(ks..ke)?;
         if !canonical_text(k) {
             return None;
         }
-        let any = value.unwrap_or(Any::Empty);
         let o = &self.cx.policy.standard.otlp;
         let (set, p) = match place {
             Place::Resource => (&o.resource_attributes, 0),
@@ -570,7 +619,7 @@ impl<'a> Walker<'a, '_> {
             }
             self.seen[word] |= bit;
             let tag = (p as u32) << 16 | u32::from(u16::try_from(idx).ok()?);
-            return self.allowed(set, idx, rule, any, tag).then_some(end);
+            return self.allowed(set, idx, rule, any, tag).then_some(());
         }
         // Keys off the allowlist: compared with each other.
         if self
@@ -611,7 +660,7 @@ impl<'a> Walker<'a, '_> {
                 unknown_message(place),
             );
         }
-        Some(end)
+        Some(())
     }
 
     /// An AnyValue object at `i` holding a scalar (or nothing); the offset
@@ -699,13 +748,30 @@ impl<'a> Walker<'a, '_> {
             (Any::Num(literal, false, false, true), ValueType::Integer | ValueType::Number) => {
                 literal.len() <= 17 && int_ok(rule, literal)
             }
+            (Any::Int(n), ValueType::Integer | ValueType::Number) => {
+                // The text the line holds (`push_int64`, unquoted).
+                let mut text = Vec::with_capacity(21);
+                push_int64(&mut text, n);
+                text.get(1..text.len() - 1)
+                    .is_some_and(|text| int_ok(rule, text))
+            }
+            (Any::Double(d), ValueType::Number) => {
+                // The literal the line holds (`push_double`), read as the
+                // line's walk reads it.
+                let mut literal = Vec::with_capacity(24);
+                push_double(&mut literal, d);
+                matches!(literal.first(), Some(b'-' | b'0'..=b'9'))
+                    && scan_number_shaped(&literal, 0).is_ok_and(|(end, fraction, exponent)| {
+                        end == literal.len() && number_ok(rule, &literal, fraction, exponent)
+                    })
+            }
             _ => false,
         }
     }
 
     /// A member (the bytes `cut`) stripped with a finding at the current
     /// path (and, for an attribute, `["key"]` after it).
-    fn strip(
+    pub(super) fn strip(
         &mut self,
         cut: (usize, usize),
         attr: Option<&[u8]>,
@@ -751,6 +817,17 @@ impl<'a> Walker<'a, '_> {
             message: message.into(),
         });
     }
+}
+
+/// Whether a span or link `flags` value `n` holds only the bits `mask`
+/// lets through (others would be cleared: a rewrite).
+pub(super) fn flags_ok(mask: u32, n: u64) -> bool {
+    n <= u64::from(mask) && n & u64::from(mask) == n
+}
+
+/// Whether the enum number `n` names one of `names`.
+pub(super) fn enum_ok(names: &[&str], n: u64) -> bool {
+    n < names.len() as u64
 }
 
 /// An `intValue`'s text in its one decimal spelling, within `rule`'s range.

@@ -14,7 +14,7 @@ use crate::policy::Policy;
 use crate::source::lines::Line;
 use crate::window::Level;
 
-fn policy() -> Arc<Policy> {
+pub(super) fn policy() -> Arc<Policy> {
     Arc::new(Policy::from_toml(Path::new("p.toml"), "version = 1\n").unwrap())
 }
 
@@ -261,7 +261,7 @@ fn the_memo_remembers_a_value_for_its_rule_only() {
 
 // --- generated requests ------------------------------------------------
 
-const KEYS: &[&str] = &[
+pub(super) const KEYS: &[&str] = &[
     "gen_ai.operation.name",
     "gen_ai.request.model",
     "gen_ai.response.id",
@@ -320,7 +320,7 @@ const VALUES: &[&str] = &[
     r#"{"stringValue": "jane.doe.hiv.positive.lives.at.elm"}"#,
 ];
 
-const SPAN_MEMBERS: &[&str] = &[
+pub(super) const SPAN_MEMBERS: &[&str] = &[
     r#""traceId": "f4aea2076618ad4584a288e97cab3d90""#,
     r#""traceId": "F4AEA2076618AD4584A288E97CAB3D90""#,
     r#""traceId": """#,
@@ -462,14 +462,14 @@ fn span(odd: Option<usize>, attrs: &[(usize, usize, u8)]) -> String {
     format!("{{{}}}", parts.join(", "))
 }
 
-type Picks = Vec<(usize, usize, u8)>;
+pub(super) type Picks = Vec<(usize, usize, u8)>;
 
-fn picks() -> impl Strategy<Value = Picks> {
+pub(super) fn picks() -> impl Strategy<Value = Picks> {
     // Mostly an SDK's pairs (a key index past `KEYS`), some of anything.
     prop::collection::vec((0..KEYS.len() * 5, 0..VALUES.len(), any::<u8>()), 0..8)
 }
 
-fn request(
+pub(super) fn request(
     resource: &Picks,
     spans: &[(Option<usize>, Picks)],
     logs: bool,

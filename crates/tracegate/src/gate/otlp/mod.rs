@@ -30,6 +30,7 @@ pub(crate) mod fast;
 pub mod schema;
 pub mod shape;
 mod structured;
+pub mod wire;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -38,6 +39,10 @@ mod structure_tests;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod fast_tests;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod wire_tests;
 
 use std::borrow::Cow;
 use std::io::Write as _;

@@ -56,29 +56,51 @@ pub fn project(body: &[u8], pieces: &[Piece], json_cuts: &[(usize, usize)]) -> O
         }
         cuts.push(p.pb);
     }
+    // SECURITY: what the walk guarantees (each piece ends after the one
+    // before in the line), checked rather than assumed.
+    if pieces.windows(2).any(|w| w[0].json.1 >= w[1].json.1) {
+        return None;
+    }
+    cut_fields(body, pieces.iter().map(|p| p.pb), cuts)
+}
+
+/// The request `body` without the fields `cuts` (whole fields: key,
+/// length and value), the length of every message around them rewritten;
+/// `None` when a cut is not a whole field inside its messages, or two
+/// overlap.
+///
+/// `frames` are the fields holding messages a cut may lie in (the
+/// resources, scopes, groups, spans, events, links, attributes and log
+/// bodies), each after its own members, so that each ends no earlier
+/// than the one before: the order [`super::transcode`]'s pieces and the
+/// gate's wire judge (`gate::otlp::wire`) both give them in.
+pub fn cut_fields(
+    body: &[u8],
+    frames: impl Iterator<Item = (usize, usize)> + Clone,
+    mut cuts: Vec<(usize, usize)>,
+) -> Option<Vec<u8>> {
     cuts.sort_unstable();
     if cuts.windows(2).any(|w| w[0].1 > w[1].0) {
         return None;
     }
-    // SECURITY: what the walk guarantees and the passes below rely on
-    // (each piece ends after the one before, in the line and in the
-    // request), checked rather than assumed.
-    if pieces
-        .windows(2)
-        .any(|w| w[0].json.1 >= w[1].json.1 || w[0].pb.1 > w[1].pb.1)
-    {
-        return None;
+    // SECURITY: what the passes below rely on (each frame ends no earlier
+    // than the one before), checked rather than assumed.
+    let mut prev = 0;
+    for (_, end) in frames.clone() {
+        if end < prev {
+            return None;
+        }
+        prev = end;
     }
-    // The messages around the cuts, whose lengths change: the pieces that
+    // The messages around the cuts, whose lengths change: the frames that
     // hold a cut (a group, a span, an event, a link, a resource, a
-    // scope). Pieces end in the request in the order they were written
+    // scope). Frames end in the request in the order they were written
     // (a message after its members), so one pass finds them: the last cut
-    // that ends within a piece lies in it if it starts within it.
+    // that ends within a frame lies in it if it starts within it.
     let mut containers: Vec<Node> = Vec::new();
     let mut last = None;
     let mut next_cut = 0;
-    for p in pieces {
-        let (start, end) = p.pb;
+    for (start, end) in frames {
         while cuts.get(next_cut).is_some_and(|c| c.1 <= end) {
             last = cuts.get(next_cut);
             next_cut += 1;

@@ -44,7 +44,7 @@ const MAX_DEPTH: u32 = 16;
 
 /// One field's value as it is on the wire.
 #[derive(Clone, Copy)]
-pub(super) enum Wire<'a> {
+pub(crate) enum Wire<'a> {
     Varint(u64),
     Fixed64(u64),
     Fixed32(u32),
@@ -52,17 +52,17 @@ pub(super) enum Wire<'a> {
 }
 
 /// The fields of one message, in wire order (see [`Fields::next`]).
-pub(super) struct Fields<'a> {
+pub(crate) struct Fields<'a> {
     buf: &'a [u8],
     /// Where the next field starts (the end of the one last read).
-    pub(super) at: usize,
+    pub(crate) at: usize,
     /// Where the field last read starts (its key).
-    pub(super) field_start: usize,
+    pub(crate) field_start: usize,
     last: u32,
 }
 
 impl<'a> Fields<'a> {
-    pub(super) fn new(buf: &'a [u8]) -> Fields<'a> {
+    pub(crate) fn new(buf: &'a [u8]) -> Fields<'a> {
         Fields {
             buf,
             at: 0,
@@ -74,7 +74,7 @@ impl<'a> Fields<'a> {
     /// The next field, `Ok(None)` at the end, `Err` on anything the prost
     /// path must judge instead. `repeated` says which field numbers may occur more than once (in
     /// one run).
-    pub(super) fn next(
+    pub(crate) fn next(
         &mut self,
         repeated: impl Fn(u32) -> bool,
     ) -> Result<Option<(u32, Wire<'a>)>, ()> {
@@ -146,41 +146,41 @@ pub(super) fn read_varint(buf: &[u8], at: &mut usize, shortest: bool) -> Result<
     Err(())
 }
 
-fn varint(w: Wire<'_>) -> Result<u64, ()> {
+pub(crate) fn varint(w: Wire<'_>) -> Result<u64, ()> {
     match w {
         Wire::Varint(v) => Ok(v),
         _ => Err(()),
     }
 }
 
-fn fixed64(w: Wire<'_>) -> Result<u64, ()> {
+pub(crate) fn fixed64(w: Wire<'_>) -> Result<u64, ()> {
     match w {
         Wire::Fixed64(v) => Ok(v),
         _ => Err(()),
     }
 }
 
-fn fixed32(w: Wire<'_>) -> Result<u32, ()> {
+pub(crate) fn fixed32(w: Wire<'_>) -> Result<u32, ()> {
     match w {
         Wire::Fixed32(v) => Ok(v),
         _ => Err(()),
     }
 }
 
-fn bytes(w: Wire<'_>) -> Result<&[u8], ()> {
+pub(crate) fn bytes(w: Wire<'_>) -> Result<&[u8], ()> {
     match w {
         Wire::Len(b) => Ok(b),
         _ => Err(()),
     }
 }
 
-fn string(w: Wire<'_>) -> Result<&str, ()> {
+pub(crate) fn string(w: Wire<'_>) -> Result<&str, ()> {
     simdutf8::basic::from_utf8(bytes(w)?).map_err(|_| ())
 }
 
 /// An enum (`int32`) as prost reads it: the low 32 bits, as an i32
 /// (negative ones included: see [`super::push_enum`]).
-fn enum_value(w: Wire<'_>) -> Result<i32, ()> {
+pub(crate) fn enum_value(w: Wire<'_>) -> Result<i32, ()> {
     let v = varint(w)?;
     let n = v as u32 as i32;
     // As the line says it: an int32 is written sign-extended.
@@ -190,8 +190,36 @@ fn enum_value(w: Wire<'_>) -> Result<i32, ()> {
     Ok(n)
 }
 
+/// A `bool` the line can say: 0 or 1 only.
+pub(crate) fn bool_value(w: Wire<'_>) -> Result<bool, ()> {
+    match varint(w)? {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(()),
+    }
+}
+
+/// A `double` the line can say: `NaN` in the line is one NaN, so a NaN
+/// with a payload (which would be lost) is refused.
+pub(crate) fn double_value(w: Wire<'_>) -> Result<f64, ()> {
+    let bits = fixed64(w)?;
+    let v = f64::from_bits(bits);
+    if v.is_nan() && bits != f64::NAN.to_bits() {
+        return Err(());
+    }
+    Ok(v)
+}
+
+/// Whether `s` goes into the line as it is: [`write_json_string`] escapes
+/// none of its bytes (no quote, backslash or control byte, no U+2028 or
+/// U+2029), so its JSON string is `s` between quotes.
+pub(crate) fn json_plain(s: &[u8]) -> bool {
+    crate::record::tape::find_special(s).is_none()
+        && !(memchr::memchr(0xE2, s).is_some() && crate::record::canonical::has_separator(s))
+}
+
 /// A `uint32` the line can say: no bits above 32.
-fn uint32(w: Wire<'_>) -> Result<u32, ()> {
+pub(crate) fn uint32(w: Wire<'_>) -> Result<u32, ()> {
     u32::try_from(varint(w)?).map_err(|_| ())
 }
 
@@ -212,7 +240,7 @@ fn offset(at: usize) -> Result<u32, ()> {
 }
 
 /// Whether a field of this kind is a repeated message field.
-fn repeated(kind: FieldKind) -> bool {
+pub(crate) fn repeated(kind: FieldKind) -> bool {
     matches!(
         kind,
         FieldKind::Array(..) | FieldKind::Attributes(_) | FieldKind::Pairs | FieldKind::Values
@@ -475,24 +503,12 @@ impl<'a> Out<'a> {
         match field.kind {
             FieldKind::Case(Case::String) => write_json_string(string(w)?, &mut self.out),
             FieldKind::Case(Case::Bool) => {
-                let b = match varint(w)? {
-                    0 => false,
-                    1 => true,
-                    _ => return Err(()),
-                };
+                let b = bool_value(w)?;
                 self.out
                     .extend_from_slice(if b { b"true" } else { b"false" });
             }
             FieldKind::Case(Case::Int) => push_int64(&mut self.out, varint(w)? as i64),
-            FieldKind::Case(Case::Double) => {
-                let bits = fixed64(w)?;
-                let v = f64::from_bits(bits);
-                // `NaN` in the line is one NaN: a payload would be lost.
-                if v.is_nan() && bits != f64::NAN.to_bits() {
-                    return Err(());
-                }
-                push_double(&mut self.out, v);
-            }
+            FieldKind::Case(Case::Double) => push_double(&mut self.out, double_value(w)?),
             FieldKind::Case(Case::Bytes) => push_base64(&mut self.out, bytes(w)?),
             // `arrayValue`, `kvlistValue`.
             FieldKind::Object(m) => self.message(m, bytes(w)?, depth)?,
@@ -533,7 +549,7 @@ fn walk<'a>(request: &'static Message, body: &'a [u8], mapped: bool) -> Option<O
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use proptest::prelude::*;

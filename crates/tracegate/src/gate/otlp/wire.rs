@@ -1,0 +1,450 @@
+//! The OTLP fast path on the protobuf wire: a standard-level judgement of
+//! an export request as it arrived, without writing its OTLP/JSON line.
+//!
+//! `serve` turns a protobuf request into its line (`record::otlp_proto::
+//! transcode`) and judges the line per sink; a sink whose output is
+//! protobuf then cuts the stripped fields out of the request
+//! (`record::otlp_proto::cut`). For a standard-level sink that is a line
+//! built and walked only to learn what to cut. [`WireOtlp::judge`] walks
+//! the request once instead, with the walker of [`super::fast`] (its
+//! schema tables, allowlist guesses, memo, findings and strips: every
+//! check is that module's, reached through the same methods), and says
+//! which fields to cut ([`WireOtlp::project`]).
+//!
+//! It answers only where both the transcode and the JSON fast path would:
+//! the request in the encoding the transcode takes (known fields in
+//! ascending order, singular ones once, shortest varints, valid UTF-8, a
+//! bool of 0 or 1, enums and `uint32` in range, no NaN payload, one
+//! member per `AnyValue`), every attribute value a scalar the line says
+//! as the JSON walk reads it (no `bytesValue`, no nested value, no
+//! infinite or NaN double), every string the walk checks one the line
+//! holds unescaped. Anything else returns `None`, and the caller takes
+//! the line's path.
+//!
+//! **Invariant:** when [`WireOtlp::judge`] answers, [`super::fast::FastOtlp::judge`]
+//! on the transcoded line answers with the same verdict, the same
+//! findings in the same order, the same `stripped` and `has_content`, and
+//! [`WireOtlp::project`] is `cut::project` of the line's pieces and the
+//! JSON path's cuts, byte for byte (property and attack tests in
+//! `wire_tests`).
+//!
+//! The walk follows the transcode's: each message's fields are read off
+//! the wire, then visited in the table's order (the line's), so findings
+//! come in the line's order. Like the JSON path it does not know the
+//! line's length: the caller holds the request to `max_line_bytes` some
+//! other way.
+
+use super::fast::{Any, Context, FastOtlp, Step, Taken, Walker, enum_ok, flags_ok};
+use super::schema::{FieldKind, Message, text_ok};
+use crate::finding::Finding;
+use crate::gate::fast::UNSEEN;
+use crate::gate::{Gate, Judgement, Verdict};
+use crate::otlp_schema::{ANY_VALUE, Case, KEY_VALUE, LOGS, TRACES};
+use crate::record::Format;
+use crate::record::otlp_proto::bounds::Signal;
+use crate::record::otlp_proto::cut::cut_fields;
+use crate::record::otlp_proto::transcode::{
+    Fields, Wire, bool_value, bytes, double_value, enum_value, fixed32, fixed64, json_plain,
+    repeated, string, uint32, varint,
+};
+
+/// The most fields a message of the OTLP table has (a span's sixteen):
+/// one message's fields are kept on the stack while it is read.
+const MAX_FIELDS: usize = 16;
+
+/// The wire judge's buffers, reused from request to request: the JSON
+/// fast path's (its memo included) and the frames of the last request.
+#[derive(Debug, Default)]
+pub struct WireOtlp {
+    fast: FastOtlp,
+    /// The fields of the last judged request that hold a message a cut
+    /// may lie in (resources, scopes, groups, spans, events, links,
+    /// attributes, log bodies), each after its members (with
+    /// [`Context::project`]).
+    frames: Vec<(usize, usize)>,
+}
+
+impl WireOtlp {
+    /// Judge the protobuf export request `body` of `signal` at standard
+    /// level, pushing findings onto `findings`; `None` (with `findings` as
+    /// it was) when the request's line must be judged instead.
+    pub(crate) fn judge(
+        &mut self,
+        cx: Context<'_>,
+        signal: Signal,
+        body: &[u8],
+        findings: &mut Vec<Finding>,
+    ) -> Option<Taken> {
+        let base = findings.len();
+        let f = &mut self.fast;
+        f.path.clear();
+        f.cuts.clear();
+        self.frames.clear();
+        let mut w = WireWalk {
+            w: Walker {
+                b: body,
+                cx,
+                style: UNSEEN,
+                path: &mut f.path,
+                keys: &mut f.keys,
+                seen: &mut f.seen,
+                guesses: &mut f.guesses,
+                memo: &mut f.memo,
+                scratch: &mut f.scratch,
+                cuts: &mut f.cuts,
+                member_start: 0,
+                value_first: false,
+                findings,
+                stripped: 0,
+                has_content: false,
+                items: 0,
+            },
+            frames: &mut self.frames,
+        };
+        let request = match signal {
+            Signal::Traces => &TRACES,
+            Signal::Logs => &LOGS,
+        };
+        // A request without resources is `{}`, which the JSON path leaves
+        // to the full path (no signal list).
+        let taken = w
+            .object(request, body)
+            .filter(|&seen| seen != 0)
+            .map(|_| Taken {
+                stripped: w.w.stripped,
+                has_content: w.w.has_content,
+                items: w.w.items,
+            });
+        if taken.is_none() {
+            findings.truncate(base);
+        }
+        taken
+    }
+
+    /// The last judged request `body` without the fields it stripped,
+    /// each enclosing message's length rewritten (the request itself when
+    /// nothing was stripped); `None` when the cut cannot be made (then
+    /// encode the gated line instead). Judged with [`Context::project`].
+    pub fn project(&self, body: &[u8]) -> Option<Vec<u8>> {
+        cut_fields(body, self.frames.iter().copied(), self.fast.cuts.clone())
+    }
+}
+
+impl Gate {
+    /// Judge the protobuf export request `body` of `signal` at standard
+    /// level on the wire ([`WireOtlp`], the caller's buffers for this
+    /// gate), for a sink whose output is protobuf: the same judgement,
+    /// findings and item counts as [`Gate::judge`] of the request's line
+    /// at standard level (when the line is within `limits.max_line_bytes`,
+    /// which the caller makes sure of), with [`Gate::output`] the request
+    /// with the stripped fields cut out when it is
+    /// [`Verdict::Rewritten`]. `None` when the request must go the line's
+    /// way (the gate pseudonymizes, or the wire judge declines).
+    pub fn judge_wire(
+        &mut self,
+        wire: &mut WireOtlp,
+        line_no: u64,
+        signal: Signal,
+        body: &[u8],
+    ) -> Option<Judgement> {
+        // SECURITY: as for the JSON fast path, not for a sink that
+        // pseudonymizes identifiers.
+        if !(self.redaction.key.is_none() || self.redaction.pseudonymize.is_empty())
+            || self.forced.is_some_and(|f| f != Format::Otlp)
+        {
+            return None;
+        }
+        self.findings.clear();
+        self.out.clear();
+        self.fast_projected = false;
+        self.evidence_hit = false;
+        self.reset_otlp();
+        let cx = Context {
+            policy: &self.policy,
+            detectors: &self.detectors,
+            line: line_no,
+            project: true,
+            findings: self.collect_findings,
+        };
+        let taken = wire.judge(cx, signal, body, &mut self.findings)?;
+        if taken.stripped > 0 {
+            let Some(out) = wire.project(body) else {
+                self.findings.clear();
+                return None;
+            };
+            self.out = out;
+        }
+        self.otlp.begin();
+        self.otlp_taken_items(taken.items);
+        if !self.collect_findings {
+            self.findings.clear();
+        }
+        Some(Judgement {
+            verdict: if taken.stripped == 0 {
+                Verdict::Verbatim
+            } else {
+                Verdict::Rewritten
+            },
+            format: Some(Format::Otlp),
+            stripped: taken.stripped,
+            has_content: taken.has_content,
+        })
+    }
+}
+
+/// One walk over one protobuf request, driving the JSON fast path's
+/// walker (whose `b` is the request).
+struct WireWalk<'a, 'b> {
+    w: Walker<'a, 'b>,
+    frames: &'b mut Vec<(usize, usize)>,
+}
+
+impl<'a> WireWalk<'a, '_> {
+    /// The offset in the request of `s`, a slice of it.
+    fn off(&self, s: &[u8]) -> usize {
+        (s.as_ptr() as usize).wrapping_sub(self.w.b.as_ptr() as usize)
+    }
+
+    /// `s`, a slice of the request, as a range of it.
+    fn range(&self, s: &[u8]) -> (usize, usize) {
+        let at = self.off(s);
+        (at, at + s.len())
+    }
+
+    /// Record the field `s` (a slice of the request) as a frame.
+    fn frame(&mut self, s: &[u8]) {
+        if self.w.cx.project {
+            let r = self.range(s);
+            self.frames.push(r);
+        }
+    }
+
+    /// The message `msg` whose bytes are `body`: its fields read off the
+    /// wire as the transcode reads them, then each judged in the table's
+    /// order. The set of fields present (a bit per table entry).
+    fn object(&mut self, msg: &'static Message, body: &'a [u8]) -> Option<u32> {
+        if msg.fields.len() > MAX_FIELDS {
+            return None;
+        }
+        let mut slots: [Option<(Wire<'a>, usize, usize)>; MAX_FIELDS] = [None; MAX_FIELDS];
+        let mut f = Fields::new(body);
+        let is_repeated = |n| msg.numbered(n).is_some_and(|(_, x)| repeated(x.kind));
+        while let Some((n, w)) = f.next(is_repeated).ok()? {
+            let (i, field) = msg.numbered(n)?;
+            let slot = slots.get_mut(i)?;
+            if !repeated(field.kind) {
+                *slot = Some((w, f.field_start, f.at));
+            } else {
+                bytes(w).ok()?;
+                match slot {
+                    Some(s) => s.2 = f.at,
+                    None => *slot = Some((w, f.field_start, f.at)),
+                }
+            }
+        }
+        let mut seen = 0u32;
+        for (i, field) in msg.fields.iter().enumerate() {
+            let Some((w, from, to)) = slots.get(i).copied().flatten() else {
+                continue;
+            };
+            self.field(field.key, field.kind, w, body.get(from..to)?)?;
+            seen |= 1u32.checked_shl(i as u32)?;
+        }
+        Some(seen)
+    }
+
+    /// One field of a message (`whole`: its bytes, a repeated field's
+    /// whole run), held to what the JSON walk checks of its member; a
+    /// scalar at its default value is not in the line and checked for
+    /// nothing but its encoding.
+    fn field(
+        &mut self,
+        key: &'static str,
+        kind: FieldKind,
+        w: Wire<'a>,
+        whole: &'a [u8],
+    ) -> Option<()> {
+        match kind {
+            FieldKind::Hex(n) => {
+                // The line's lowercase hex, two digits a byte.
+                let id = bytes(w).ok()?;
+                if !id.is_empty() && id.len().checked_mul(2)? != n {
+                    return None;
+                }
+            }
+            FieldKind::Nanos => {
+                fixed64(w).ok()?;
+            }
+            FieldKind::Uint32 => {
+                uint32(w).ok()?;
+            }
+            FieldKind::Flags(mask) => {
+                let n = fixed32(w).ok()?;
+                if n != 0 && !flags_ok(mask, n.into()) {
+                    return None;
+                }
+            }
+            FieldKind::Enum(names) => {
+                let n = enum_value(w).ok()?;
+                // A negative number is `-n` in the line: not the walk's.
+                if n != 0 && !u64::try_from(n).is_ok_and(|n| enum_ok(names, n)) {
+                    return None;
+                }
+            }
+            FieldKind::Text(t) => {
+                // (A status message must be empty: `text_ok` refuses any
+                // other, as the JSON walk refuses any but `""`.)
+                let s = string(w).ok()?;
+                if !(s.is_empty() || (json_plain(s.as_bytes()) && text_ok(t, s))) {
+                    return None;
+                }
+            }
+            FieldKind::Rule(which) => {
+                let s = string(w).ok()?.as_bytes();
+                if !(s.is_empty() || (json_plain(s) && self.w.structural_ok(which, s))) {
+                    return None;
+                }
+            }
+            // A non-empty trace state goes to the full path.
+            FieldKind::TraceState => {
+                if !string(w).ok()?.is_empty() {
+                    return None;
+                }
+            }
+            FieldKind::SpanName => {
+                let s = string(w).ok()?.as_bytes();
+                if !(s.is_empty() || (json_plain(s) && self.w.span_name_ok(s))) {
+                    return None;
+                }
+            }
+            FieldKind::Object(m) => {
+                self.w.path.push(Step::Key(key));
+                self.object(m, bytes(w).ok()?)?;
+                self.w.path.pop();
+                if m.holds_attributes() {
+                    self.frame(whole);
+                }
+            }
+            FieldKind::Body => {
+                // Content, stripped whatever it holds, but a value the
+                // walk reads.
+                self.any(bytes(w).ok()?)?;
+                self.w.path.push(Step::Key(key));
+                let cut = self.range(whole);
+                self.w.body(cut);
+                self.w.path.pop();
+                self.frame(whole);
+            }
+            FieldKind::Array(m, repeated) => {
+                let max = super::limit(self.w.cx.policy, repeated);
+                self.w.path.push(Step::Key(key));
+                let mut items = Fields::new(whole);
+                let mut n = 0;
+                while let Some((_, w)) = items.next(|_| true).ok()? {
+                    if n >= max {
+                        return None;
+                    }
+                    self.w.path.push(Step::Index(n));
+                    self.object(m, bytes(w).ok()?)?;
+                    self.w.path.pop();
+                    if m.is_item() {
+                        self.w.items = self.w.items.saturating_add(1);
+                    }
+                    self.frame(whole.get(items.field_start..items.at)?);
+                    n += 1;
+                }
+                self.w.path.pop();
+            }
+            FieldKind::Attributes(place) => {
+                let max = self.w.attribute_max();
+                self.w.keys.clear();
+                self.w.seen.clear();
+                self.w.path.push(Step::Key(key));
+                let mut items = Fields::new(whole);
+                let mut n = 0;
+                while let Some((_, w)) = items.next(|_| true).ok()? {
+                    if n >= max {
+                        return None;
+                    }
+                    let item = whole.get(items.field_start..items.at)?;
+                    self.attribute(place, n, bytes(w).ok()?, item)?;
+                    self.frame(item);
+                    n += 1;
+                }
+                self.w.path.pop();
+            }
+            // Only inside attributes and values, which this walk reads
+            // itself.
+            FieldKind::Key
+            | FieldKind::Value
+            | FieldKind::Values
+            | FieldKind::Pairs
+            | FieldKind::Case(_) => return None,
+        }
+        Some(())
+    }
+
+    /// One `KeyValue` (`kv`, its message; `item`, the whole field), the
+    /// `at`-th of its list at `place`: read as the transcode reads it,
+    /// judged by the JSON walk's attribute check.
+    fn attribute(
+        &mut self,
+        place: super::schema::Place,
+        at: usize,
+        kv: &'a [u8],
+        item: &'a [u8],
+    ) -> Option<()> {
+        let mut f = Fields::new(kv);
+        let (mut key, mut value): (Option<&'a [u8]>, Option<&'a [u8]>) = (None, None);
+        while let Some((n, w)) = f.next(|_| false).ok()? {
+            match KEY_VALUE.numbered(n)?.1.kind {
+                FieldKind::Key => key = Some(string(w).ok()?.as_bytes()),
+                FieldKind::Value => value = Some(bytes(w).ok()?),
+                _ => return None,
+            }
+        }
+        // The line writes the key (empty when absent) as a JSON string:
+        // the walk reads only one without escapes.
+        let k = key.unwrap_or_default();
+        if !json_plain(k) {
+            return None;
+        }
+        let ks = match key {
+            Some(k) => self.off(k),
+            None => self.off(kv),
+        };
+        let any = match value {
+            Some(v) => self.any(v)?,
+            None => Any::Empty,
+        };
+        let cut = self.range(item);
+        self.w
+            .judged_attribute(place, at, (ks, ks + k.len()), any, cut)
+    }
+
+    /// An `AnyValue` as the JSON walk reads its line: empty or one scalar
+    /// member; `None` for anything else (a nested value, bytes, a double
+    /// the line writes as a string, two members).
+    fn any(&mut self, v: &'a [u8]) -> Option<Any<'a>> {
+        let mut f = Fields::new(v);
+        let Some((n, w)) = f.next(|_| false).ok()? else {
+            return Some(Any::Empty);
+        };
+        if f.next(|_| false).ok()?.is_some() {
+            return None;
+        }
+        match ANY_VALUE.numbered(n)?.1.kind {
+            FieldKind::Case(Case::String) => {
+                let s = string(w).ok()?.as_bytes();
+                Some(Any::Str(s, !json_plain(s)))
+            }
+            FieldKind::Case(Case::Bool) => bool_value(w).ok().map(|_| Any::Bool),
+            FieldKind::Case(Case::Int) => Some(Any::Int(varint(w).ok()? as i64)),
+            FieldKind::Case(Case::Double) => {
+                let d = double_value(w).ok()?;
+                d.is_finite().then_some(Any::Double(d))
+            }
+            _ => None,
+        }
+    }
+}
