@@ -351,6 +351,7 @@ pub fn otlp_protobuf(data: &[u8]) {
     for (signal, prost, walk, serve, mapped) in signals {
         if let Some((line, pieces)) = mapped(data) {
             cut_reads_as_the_gated_line(data, &line, &pieces, prost, signal);
+            wire_judge_is_the_lines(data, &line, prost, signal);
         }
         let by_prost = prost(data).ok();
         if let Some(walked) = walk(data) {
@@ -417,6 +418,47 @@ fn cut_reads_as_the_gated_line(
         prost(&out).ok() == prost(&encoded).ok(),
         "the {signal} request as it goes on does not read as the gated line"
     );
+}
+
+/// The wire judge (`serve`'s path for standard OTLP exporters, which
+/// builds no line) answers only as the default gate judges the request's
+/// line at standard level: the same judgement and findings, and a
+/// rewritten request that reads, by prost, as the gated line.
+fn wire_judge_is_the_lines(
+    data: &[u8],
+    line: &[u8],
+    prost: fn(&[u8]) -> Result<Vec<u8>, tracegate::internals::record::otlp_proto::ProtoError>,
+    signal: &str,
+) {
+    use tracegate::internals::gate::otlp::wire::WireOtlp;
+    use tracegate::internals::record::otlp_proto::bounds::Signal;
+    use tracegate::internals::record::otlp_proto::oracle::{
+        encode_logs_prost, encode_traces_prost,
+    };
+    let (on, encode): (Signal, fn(&str) -> _) = if signal == "logs" {
+        (Signal::Logs, encode_logs_prost)
+    } else {
+        (Signal::Traces, encode_traces_prost)
+    };
+    let mut on_wire = Gate::new(default_policy());
+    let Some(jw) = on_wire.judge_wire(&mut WireOtlp::default(), 1, on, data) else {
+        return;
+    };
+    let mut on_line = Gate::new(default_policy());
+    let jl = on_line.judge(1, &Line::Text(line), Level::Standard, true);
+    assert!(
+        jw == jl && on_wire.findings() == on_line.findings(),
+        "the wire judge judged a {signal} request other than its line's gate"
+    );
+    if jw.verdict == Verdict::Rewritten {
+        let gated = std::str::from_utf8(on_line.output()).ok();
+        if let Some(Ok(encoded)) = gated.map(encode) {
+            assert!(
+                prost(on_wire.output()).ok() == prost(&encoded).ok(),
+                "the {signal} request the wire judge cut does not read as the gated line"
+            );
+        }
+    }
 }
 
 /// The enum members of a decoded line, each a non-zero int32 (a zero is
