@@ -150,9 +150,35 @@ impl FastOtlp {
         findings: &mut Vec<Finding>,
     ) -> Option<Taken> {
         let base = findings.len();
+        let mut w = self.walker(cx, b, findings);
+        let taken = w.request().map(|()| Taken {
+            stripped: w.stripped,
+            has_content: w.has_content,
+            items: w.items,
+        });
+        // The full path writes a projection compact: a spaced line
+        // with strips is left to it (one with none goes out as it is).
+        // So does an attribute written value first: the full path
+        // writes `key` first.
+        let taken = taken
+            .filter(|t| !(cx.project && t.stripped > 0 && (w.style == SPACED || w.value_first)));
+        if taken.is_none() {
+            findings.truncate(base);
+        }
+        taken
+    }
+
+    /// A walker over `b` (a line, or a protobuf request for the wire
+    /// judge) with this path's buffers, its path and cuts cleared.
+    pub(super) fn walker<'a, 'b>(
+        &'b mut self,
+        cx: Context<'a>,
+        b: &'a [u8],
+        findings: &'b mut Vec<Finding>,
+    ) -> Walker<'a, 'b> {
         self.path.clear();
         self.cuts.clear();
-        let mut w = Walker {
+        Walker {
             b,
             cx,
             style: UNSEEN,
@@ -169,22 +195,7 @@ impl FastOtlp {
             stripped: 0,
             has_content: false,
             items: 0,
-        };
-        let taken = w.request().map(|()| Taken {
-            stripped: w.stripped,
-            has_content: w.has_content,
-            items: w.items,
-        });
-        // The full path writes a projection compact: a spaced line
-        // with strips is left to it (one with none goes out as it is).
-        // So does an attribute written value first: the full path
-        // writes `key` first.
-        let taken = taken
-            .filter(|t| !(cx.project && t.stripped > 0 && (w.style == SPACED || w.value_first)));
-        if taken.is_none() {
-            findings.truncate(base);
         }
-        taken
     }
 
     /// The byte ranges of the members the last judged line stripped, in

@@ -37,7 +37,6 @@
 use super::fast::{Any, Context, FastOtlp, Step, Taken, Walker, enum_ok, flags_ok};
 use super::schema::{FieldKind, Message, text_ok};
 use crate::finding::Finding;
-use crate::gate::fast::UNSEEN;
 use crate::gate::{Gate, Judgement, Verdict};
 use crate::otlp_schema::{ANY_VALUE, Case, KEY_VALUE, LOGS, TRACES};
 use crate::record::Format;
@@ -76,29 +75,9 @@ impl WireOtlp {
         findings: &mut Vec<Finding>,
     ) -> Option<Taken> {
         let base = findings.len();
-        let f = &mut self.fast;
-        f.path.clear();
-        f.cuts.clear();
         self.frames.clear();
         let mut w = WireWalk {
-            w: Walker {
-                b: body,
-                cx,
-                style: UNSEEN,
-                path: &mut f.path,
-                keys: &mut f.keys,
-                seen: &mut f.seen,
-                guesses: &mut f.guesses,
-                memo: &mut f.memo,
-                scratch: &mut f.scratch,
-                cuts: &mut f.cuts,
-                member_start: 0,
-                value_first: false,
-                findings,
-                stripped: 0,
-                has_content: false,
-                items: 0,
-            },
+            w: self.fast.walker(cx, body, findings),
             frames: &mut self.frames,
         };
         let request = match signal {
