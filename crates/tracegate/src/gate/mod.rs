@@ -396,18 +396,7 @@ impl Gate {
                     fast.project(bytes, &mut self.out);
                     self.fast_projected = true;
                 }
-                self.otlp.begin();
-                self.otlp_taken_items(taken.items);
-                return Judgement {
-                    verdict: if taken.stripped == 0 {
-                        Verdict::Verbatim
-                    } else {
-                        Verdict::Rewritten
-                    },
-                    format: Some(Format::Otlp),
-                    stripped: taken.stripped,
-                    has_content: taken.has_content,
-                };
+                return self.otlp_taken(taken);
             }
         }
         let text = match self.scan(bytes) {

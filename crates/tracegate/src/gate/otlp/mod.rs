@@ -168,10 +168,21 @@ impl super::Gate {
         &self.otlp.causes
     }
 
-    /// The fast path judged the last record: it held `items` spans and
-    /// log records.
-    pub(crate) fn otlp_taken_items(&mut self, items: u32) {
-        self.otlp.items = items;
+    /// A fast path (the line's or the wire's) judged the last record:
+    /// its judgement, the record's items counted.
+    pub(crate) fn otlp_taken(&mut self, taken: fast::Taken) -> super::Judgement {
+        self.otlp.begin();
+        self.otlp.items = taken.items;
+        super::Judgement {
+            verdict: if taken.stripped == 0 {
+                super::Verdict::Verbatim
+            } else {
+                super::Verdict::Rewritten
+            },
+            format: Some(crate::record::Format::Otlp),
+            stripped: taken.stripped,
+            has_content: taken.has_content,
+        }
     }
 
     /// Forget what the last record's judgement left (called before each).

@@ -37,7 +37,7 @@
 use super::fast::{Any, Context, FastOtlp, Step, Taken, Walker, enum_ok, flags_ok};
 use super::schema::{FieldKind, Message, text_ok};
 use crate::finding::Finding;
-use crate::gate::{Gate, Judgement, Verdict};
+use crate::gate::{Gate, Judgement};
 use crate::otlp_schema::{ANY_VALUE, Case, KEY_VALUE, LOGS, TRACES};
 use crate::record::Format;
 use crate::record::otlp_proto::bounds::Signal;
@@ -153,21 +153,10 @@ impl Gate {
             };
             self.out = out;
         }
-        self.otlp.begin();
-        self.otlp_taken_items(taken.items);
         if !self.collect_findings {
             self.findings.clear();
         }
-        Some(Judgement {
-            verdict: if taken.stripped == 0 {
-                Verdict::Verbatim
-            } else {
-                Verdict::Rewritten
-            },
-            format: Some(Format::Otlp),
-            stripped: taken.stripped,
-            has_content: taken.has_content,
-        })
+        Some(self.otlp_taken(taken))
     }
 }
 
