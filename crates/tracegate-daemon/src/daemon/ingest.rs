@@ -660,66 +660,23 @@ mod tests {
     /// What a [`receiver`] got: each request's path and body.
     type Got = Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>;
 
-    /// An OTLP/HTTP receiver on loopback that keeps each request's path
-    /// and body and answers 200 (bounded: 16 connections, 5 s reads).
-    fn receiver() -> (String, Got) {
-        use std::io::{Read, Write};
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap().to_string();
+    /// An OTLP/HTTP receiver on loopback (axum, the daemon's own HTTP
+    /// server) that keeps each request's path and body and answers 200.
+    async fn receiver() -> (String, Got) {
         let got: Got = Arc::default();
         let keep = Arc::clone(&got);
-        std::thread::spawn(move || {
-            for conn in listener.incoming().take(16) {
-                let Ok(mut c) = conn else { break };
-                let _ = c.set_read_timeout(Some(Duration::from_secs(5)));
-                let keep = Arc::clone(&keep);
-                std::thread::spawn(move || {
-                    let mut buf = Vec::new();
-                    let more = |c: &mut std::net::TcpStream, buf: &mut Vec<u8>| {
-                        let mut chunk = [0u8; 8192];
-                        match c.read(&mut chunk) {
-                            Ok(0) | Err(_) => false,
-                            Ok(n) => {
-                                buf.extend_from_slice(&chunk[..n]);
-                                true
-                            }
-                        }
-                    };
-                    for _ in 0..1000 {
-                        let head_end = loop {
-                            if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                                break i + 4;
-                            }
-                            if !more(&mut c, &mut buf) {
-                                return;
-                            }
-                        };
-                        let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
-                        let path = head.split(' ').nth(1).unwrap_or("").to_owned();
-                        let len: usize = head
-                            .lines()
-                            .find_map(|l| {
-                                let (k, v) = l.split_once(':')?;
-                                k.eq_ignore_ascii_case("content-length")
-                                    .then(|| v.trim().parse().ok())?
-                            })
-                            .unwrap_or(0);
-                        while buf.len() < head_end + len {
-                            if !more(&mut c, &mut buf) {
-                                return;
-                            }
-                        }
-                        let body = buf[head_end..head_end + len].to_vec();
-                        buf.drain(..head_end + len);
-                        keep.lock().unwrap().push((path, body));
-                        let ok = b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n";
-                        if c.write_all(ok).is_err() {
-                            return;
-                        }
-                    }
-                });
+        let app = axum::Router::new().fallback(move |uri: axum::http::Uri, body: Bytes| {
+            let keep = Arc::clone(&keep);
+            async move {
+                keep.lock()
+                    .unwrap()
+                    .push((uri.path().to_owned(), body.to_vec()));
+                ([("content-type", "application/x-protobuf")], "")
             }
         });
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        tokio::spawn(async move { axum::serve(listener, app).await });
         (addr, got)
     }
 
@@ -771,7 +728,7 @@ mod tests {
         let mut runs = Vec::new();
         for wire in [true, false] {
             let dir = tempfile::tempdir().unwrap();
-            let ((a, got_a), (b, got_b)) = (receiver(), receiver());
+            let ((a, got_a), (b, got_b)) = (receiver().await, receiver().await);
             let path = dir.path().join("p.toml");
             let text = format!(
                 "[audit]\npath = \"audit.jsonl\"\n[server]\nflush_interval = \"10ms\"\n\
@@ -790,7 +747,7 @@ mod tests {
             let taken: Vec<bool> = if wire {
                 let dir = tempfile::tempdir().unwrap();
                 let path = dir.path().join("p.toml");
-                let (c, _) = receiver();
+                let (c, _) = receiver().await;
                 std::fs::write(&path, format!(
                     "[audit]\npath = \"audit.jsonl\"\n[[sink]]\nname = \"a\"\noutput = \"otlp+http://{c}\"\n"
                 )).unwrap();
@@ -884,7 +841,7 @@ mod tests {
         let mut answers = Vec::new();
         for wire in [true, false] {
             let dir = tempfile::tempdir().unwrap();
-            let (a, got) = receiver();
+            let (a, got) = receiver().await;
             let path = dir.path().join("p.toml");
             let text = format!(
                 "[audit]\npath = \"audit.jsonl\"\n[limits]\nmax_line_bytes = 300\n\
