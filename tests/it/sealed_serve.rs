@@ -471,57 +471,32 @@ struct Receiver {
 /// What a [`Receiver`] got: each request's path and body.
 type Got = std::sync::Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>;
 
+/// An OTLP/HTTP receiver on loopback (axum, on a runtime of its own
+/// thread) that keeps each request's path and body and answers 200.
 fn receiver() -> Receiver {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap().to_string();
     let got: Got = std::sync::Arc::default();
     let keep = std::sync::Arc::clone(&got);
-    std::thread::spawn(move || {
-        // Bounded: at most 64 connections, each read with a timeout.
-        for conn in listener.incoming().take(64) {
-            let Ok(mut c) = conn else { break };
-            let _ = c.set_read_timeout(Some(Duration::from_secs(5)));
-            let keep = std::sync::Arc::clone(&keep);
-            std::thread::spawn(move || {
-                let mut buf = Vec::new();
-                let mut chunk = [0u8; 8192];
-                // Requests on one kept-alive connection, one after another.
-                for _ in 0..1000 {
-                    let head_end = loop {
-                        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                            break i + 4;
-                        }
-                        match c.read(&mut chunk) {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                        }
-                    };
-                    let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
-                    let path = head.split(' ').nth(1).unwrap_or("").to_owned();
-                    let len: usize = head
-                        .lines()
-                        .find_map(|l| {
-                            let (k, v) = l.split_once(':')?;
-                            k.eq_ignore_ascii_case("content-length")
-                                .then(|| v.trim().parse().ok())?
-                        })
-                        .unwrap_or(0);
-                    while buf.len() < head_end + len {
-                        match c.read(&mut chunk) {
-                            Ok(0) | Err(_) => return,
-                            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-                        }
-                    }
-                    let body = buf[head_end..head_end + len].to_vec();
-                    buf.drain(..head_end + len);
-                    keep.lock().unwrap().push((path, body));
-                    let ok = b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n";
-                    if c.write_all(ok).is_err() {
-                        return;
-                    }
-                }
-            });
+    let app = axum::Router::new().fallback(move |uri: axum::http::Uri, body: bytes::Bytes| {
+        let keep = std::sync::Arc::clone(&keep);
+        async move {
+            keep.lock()
+                .unwrap()
+                .push((uri.path().to_owned(), body.to_vec()));
+            ([("content-type", "application/x-protobuf")], "")
         }
+    });
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            let _ = axum::serve(listener, app).await;
+        });
     });
     Receiver { addr, got }
 }
