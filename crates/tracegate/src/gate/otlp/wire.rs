@@ -117,7 +117,7 @@ impl Gate {
     /// at standard level (when the line is within `limits.max_line_bytes`,
     /// which the caller makes sure of), with [`Gate::output`] the request
     /// with the stripped fields cut out when it is
-    /// [`Verdict::Rewritten`]. `None` when the request must go the line's
+    /// [`Verdict::Rewritten`](crate::gate::Verdict::Rewritten). `None` when the request must go the line's
     /// way (the gate pseudonymizes, or the wire judge declines).
     pub fn judge_wire(
         &mut self,
