@@ -158,12 +158,19 @@ pub fn judge_for_sink(
 }
 
 fn standard(gate: &mut Gate, n: u64, line: &Line<'_>) -> Delivery {
-    let judged = gate.judge(n, line, Level::Standard, true);
-    Delivery {
-        judged,
-        at: Level::Standard,
-        written: written(judged.verdict),
-        captured: Units::default(),
+    Delivery::standard(gate.judge(n, line, Level::Standard, true))
+}
+
+impl Delivery {
+    /// The delivery of a standard-level judgement (made here, or on the
+    /// protobuf wire by `Gate::judge_wire`): nothing captured.
+    pub fn standard(judged: Judgement) -> Delivery {
+        Delivery {
+            judged,
+            at: Level::Standard,
+            written: written(judged.verdict),
+            captured: Units::default(),
+        }
     }
 }
 

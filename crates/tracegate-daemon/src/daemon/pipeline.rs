@@ -675,16 +675,7 @@ impl Pipeline {
             // Judged on the wire already: a standard sink's delivery.
             let on_wire = wire.and_then(|w| w.judged.get(i).copied().flatten());
             let d = if let Some(judged) = on_wire {
-                Sent::Not(Delivery {
-                    judged,
-                    at: Level::Standard,
-                    written: match judged.verdict {
-                        Verdict::Verbatim => Some(Written::Line),
-                        Verdict::Rewritten => Some(Written::Rebuilt),
-                        _ => None,
-                    },
-                    captured: Units::default(),
-                })
+                Sent::Not(Delivery::standard(judged))
             } else {
                 gate.with_shared_scan(&mut scan, |gate| match &s.capture {
                     Some(slot) => {
@@ -806,33 +797,34 @@ impl Pipeline {
                     wake: &self.work,
                 });
                 send_as_otlp(s, source.as_ref(), refs, gate, n, line, &d);
-            } else if let Some(w) = wire.filter(|_| on_wire.is_some()) {
-                // The request as it came, or cut: an exporter's request.
-                let bytes = match d.written {
-                    Some(Written::Rebuilt) => gate.output(),
-                    _ => w.body,
+            } else {
+                let queued = match wire.filter(|_| on_wire.is_some()) {
+                    // The request as it came, or cut: an exporter's request.
+                    Some(w) => {
+                        let bytes = match d.written {
+                            Some(Written::Rebuilt) => gate.output(),
+                            _ => w.body,
+                        };
+                        queue
+                            .offer(sink::Rec {
+                                bytes: bytes.to_vec(),
+                                full: false,
+                                encoded: Some(w.signal),
+                            })
+                            .is_ok()
+                    }
+                    None => crate::sink::send(&mut queue, gate, line, &d).is_ok(),
                 };
-                let rec = sink::Rec {
-                    bytes: bytes.to_vec(),
-                    full: false,
-                    encoded: Some(w.signal),
-                };
-                if queue.offer(rec).is_err() {
+                if !queued {
                     s.counters.drop_one(DropReason::QueueFull);
-                    let kept = u64::from(gate.otlp_items())
-                        .saturating_sub(gate.rejected_items().len() as u64)
-                        .max(1);
+                    let kept = match d.judged.format {
+                        Some(crate::record::Format::Otlp) => u64::from(gate.otlp_items())
+                            .saturating_sub(gate.rejected_items().len() as u64)
+                            .max(1),
+                        _ => 1,
+                    };
                     noted(DropReason::QueueFull, None, kept);
                 }
-            } else if crate::sink::send(&mut queue, gate, line, &d).is_err() {
-                s.counters.drop_one(DropReason::QueueFull);
-                let kept = match d.judged.format {
-                    Some(crate::record::Format::Otlp) => u64::from(gate.otlp_items())
-                        .saturating_sub(gate.rejected_items().len() as u64)
-                        .max(1),
-                    _ => 1,
-                };
-                noted(DropReason::QueueFull, None, kept);
             }
         }
         set.tape = scan.into_tape();
