@@ -818,6 +818,21 @@ mod tests {
         assert_eq!(on.2, off.2);
         assert_eq!(on.3, off.3);
         assert_eq!(on.4, off.4);
+        // The strips are counted by rule (serve writes no path for them,
+        // `Gate::set_strip_paths`, but a finding each).
+        let stripped: Vec<&str> =
+            on.3.lines()
+                .filter(|l| l.starts_with("tracegate_fields_stripped_total{sink=\"a\""))
+                .collect();
+        assert_eq!(
+            stripped,
+            [
+                "tracegate_fields_stripped_total{sink=\"a\",signal=\"traces\",rule=\"content_field\"} 2",
+                "tracegate_fields_stripped_total{sink=\"a\",signal=\"traces\",rule=\"unknown_field\"} 3",
+                "tracegate_fields_stripped_total{sink=\"a\",signal=\"logs\",rule=\"content_field\"} 1",
+                "tracegate_fields_stripped_total{sink=\"a\",signal=\"logs\",rule=\"unknown_field\"} 1",
+            ]
+        );
         // Forwarded, both signals, and no canary went out.
         assert_eq!(
             on.1.len(),

@@ -144,7 +144,13 @@ impl Active {
                 gates: self
                     .sinks
                     .iter()
-                    .map(|s| Gate::for_sink(Arc::clone(&self.policy), &s.name))
+                    .map(|s| {
+                        let mut gate = Gate::for_sink(Arc::clone(&self.policy), &s.name);
+                        // A strip is counted by its rule; only a drop's
+                        // path is logged: no path is built for a strip.
+                        gate.set_strip_paths(false);
+                        gate
+                    })
                     .chain(std::iter::once(Gate::for_check(Arc::clone(&self.policy))))
                     .collect(),
                 tape: Tape::new(),

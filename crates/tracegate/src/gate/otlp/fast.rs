@@ -137,6 +137,12 @@ pub struct Context<'a> {
     /// The caller reads findings: with `false`, a stripped member is
     /// counted but no finding (path, message) is written for it.
     pub findings: bool,
+    /// The caller reads a stripped member's finding for more than its
+    /// rule: with `false` (and `findings` on), each strip still pushes its
+    /// finding (line, kind, rule) but with no path and an empty message,
+    /// so nothing is built or allocated for it (`serve` counts strips by
+    /// rule and logs paths only of what it drops).
+    pub paths: bool,
 }
 
 impl FastOtlp {
@@ -794,6 +800,16 @@ impl<'a> Walker<'a, '_> {
         }
         self.stripped += 1;
         if !self.cx.findings {
+            return;
+        }
+        if !self.cx.paths {
+            self.findings.push(Finding {
+                line: self.cx.line,
+                kind: FindingKind::Violation,
+                rule,
+                field: None,
+                message: String::new(),
+            });
             return;
         }
         // Built in the walker's buffer, then copied once at its size.

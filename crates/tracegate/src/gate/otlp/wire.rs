@@ -144,6 +144,7 @@ impl Gate {
             line: line_no,
             project: true,
             findings: self.collect_findings,
+            paths: self.strip_paths,
         };
         let taken = wire.judge(cx, signal, body, &mut self.findings)?;
         if taken.stripped > 0 {

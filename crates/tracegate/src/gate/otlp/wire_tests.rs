@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use prost::Message as _;
 
 use super::fast::{Context, FastOtlp, Taken};
-use super::fast_tests::{KEYS, Picks, SPAN_MEMBERS, picks, policy, request};
+use super::fast_tests::{KEYS, Picks, SPAN_MEMBERS, picks, policy, request, same_but_strip_paths};
 use super::wire::WireOtlp;
 use crate::finding::Finding;
 use crate::gate::detect::Detectors;
@@ -34,6 +34,7 @@ fn cx<'a>(p: &'a Policy, detectors: &'a Detectors) -> Context<'a> {
         line: 1,
         project: true,
         findings: true,
+        paths: true,
     }
 }
 
@@ -90,6 +91,23 @@ fn holds(p: &Arc<Policy>, judge: &mut WireOtlp, signal: Signal, body: &[u8]) -> 
     if taken.stripped > 0 {
         assert_eq!(Some(on_wire.output()), out.as_deref());
     }
+    // Without strip paths (as `serve` judges): the same judgement and
+    // output, every finding a strip's, with its rule and no path.
+    let mut pathless = Gate::new(p.clone());
+    pathless.set_strip_paths(false);
+    let jp = pathless.judge_wire(&mut WireOtlp::default(), 1, signal, body);
+    assert_eq!(jp, jw);
+    assert_eq!(pathless.output(), on_wire.output());
+    assert!(same_but_strip_paths(
+        pathless.findings(),
+        on_wire.findings()
+    ));
+    assert!(
+        pathless
+            .findings()
+            .iter()
+            .all(|f| f.field.is_none() && f.message.is_empty())
+    );
     let mut slow = Gate::new(p.clone());
     slow.disable_otlp_fast_path();
     let j = slow.judge(1, &Line::Text(&line), Level::Standard, true);
