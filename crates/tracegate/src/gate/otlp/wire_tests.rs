@@ -11,12 +11,13 @@ use prost::Message as _;
 
 use super::fast::{Context, FastOtlp, Taken};
 use super::fast_tests::{KEYS, Picks, SPAN_MEMBERS, picks, policy, request, same_but_strip_paths};
-use super::wire::WireOtlp;
+use super::wire::{UNBOUNDED, WireOtlp};
 use crate::finding::Finding;
 use crate::gate::detect::Detectors;
 use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
-use crate::record::otlp_proto::bounds::Signal;
+use crate::policy::StructureLimits;
+use crate::record::otlp_proto::bounds::{Counts, Signal, check_protobuf};
 use crate::record::otlp_proto::cut;
 use crate::record::otlp_proto::oracle::{encode_logs_prost, encode_traces_prost};
 use crate::record::otlp_proto::transcode::tests::{log_request, mutate, mutations, trace_request};
@@ -43,7 +44,7 @@ fn cx<'a>(p: &'a Policy, detectors: &'a Detectors) -> Context<'a> {
 fn wire(p: &Policy, judge: &mut WireOtlp, signal: Signal, body: &[u8]) -> Option<Judged> {
     let detectors = Detectors::shared(p.redaction().standard_detectors());
     let mut findings = Vec::new();
-    let taken = judge.judge(cx(p, &detectors), signal, body, &mut findings)?;
+    let taken = judge.judge(cx(p, &detectors), signal, body, &UNBOUNDED, &mut findings)?;
     Some((taken, findings, judge.project(body)))
 }
 
@@ -72,6 +73,7 @@ fn holds(p: &Arc<Policy>, judge: &mut WireOtlp, signal: Signal, body: &[u8]) -> 
     let Some((taken, findings, out)) = wire(p, judge, signal, body) else {
         return (false, false);
     };
+    bounds_agree(p, signal, body, judge.counts());
     let Some(((jtaken, jfindings, jout), line)) = json(p, signal, body) else {
         panic!("the wire judge answered where the JSON path does not");
     };
@@ -142,6 +144,49 @@ fn holds(p: &Arc<Policy>, judge: &mut WireOtlp, signal: Signal, body: &[u8]) -> 
         }
     }
     (true, taken.stripped > 0)
+}
+
+/// The structure the wire judge counted (`counts`, of a request it
+/// answered for) is `check_protobuf`'s, and held to any bounds it answers
+/// within as `check_protobuf` holds it: with each bound at its count the
+/// judge answers; with any one a step below it, it answers exactly when
+/// `check_protobuf` passes the request (when the step passes nothing:
+/// a traces request's log records), with the same counts.
+fn bounds_agree(p: &Arc<Policy>, signal: Signal, body: &[u8], counts: Counts) {
+    assert_eq!(check_protobuf(body, signal, &UNBOUNDED), Ok(counts));
+    let at = StructureLimits {
+        max_spans: counts.spans.max(counts.groups),
+        max_log_records: counts.log_records.max(counts.groups),
+        max_events: counts.events,
+        max_links: counts.links,
+        max_attributes: counts.attributes,
+        max_nesting: 0,
+    };
+    let below: [fn(&mut StructureLimits) -> &mut usize; 5] = [
+        |l| &mut l.max_spans,
+        |l| &mut l.max_log_records,
+        |l| &mut l.max_events,
+        |l| &mut l.max_links,
+        |l| &mut l.max_attributes,
+    ];
+    let variants = std::iter::once(at).chain(below.iter().filter_map(|f| {
+        let mut l = at;
+        let n = f(&mut l);
+        *n = n.checked_sub(1)?;
+        Some(l)
+    }));
+    for limits in variants {
+        let mut gate = Gate::new(p.clone());
+        let mut w = WireOtlp::default();
+        let answered = gate
+            .judge_wire_within(&mut w, 1, signal, body, &limits)
+            .is_some();
+        let checked = check_protobuf(body, signal, &limits);
+        assert_eq!(answered, checked.is_ok(), "{limits:?}: {checked:?}");
+        if answered {
+            assert_eq!(checked, Ok(w.counts()));
+        }
+    }
 }
 
 // --- hand-built requests ---------------------------------------------
