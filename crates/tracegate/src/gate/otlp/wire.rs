@@ -326,8 +326,8 @@ impl<'a> WireWalk<'a, '_> {
                 }
             }
             FieldKind::Rule(which) => {
-                let s = string(w).ok()?.as_bytes();
-                if !(s.is_empty() || (json_plain(s) && self.w.structural_ok(which, s))) {
+                let (s, plain) = text(w)?;
+                if !(s.is_empty() || (plain && self.w.structural_ok(which, s))) {
                     return None;
                 }
             }
@@ -338,8 +338,8 @@ impl<'a> WireWalk<'a, '_> {
                 }
             }
             FieldKind::SpanName => {
-                let s = string(w).ok()?.as_bytes();
-                if !(s.is_empty() || (json_plain(s) && self.w.span_name_ok(s))) {
+                let (s, plain) = text(w)?;
+                if !(s.is_empty() || (plain && self.w.span_name_ok(s))) {
                     return None;
                 }
             }
@@ -425,22 +425,22 @@ impl<'a> WireWalk<'a, '_> {
         item: &'a [u8],
     ) -> Option<()> {
         let mut f = Fields::new(kv);
-        let (mut key, mut value): (Option<&'a [u8]>, Option<&'a [u8]>) = (None, None);
+        let (mut key, mut value): (Option<(&'a [u8], bool)>, Option<&'a [u8]>) = (None, None);
         while let Some((n, w)) = f.next(|_| false).ok()? {
             match KEY_VALUE.numbered(n)?.1.kind {
-                FieldKind::Key => key = Some(string(w).ok()?.as_bytes()),
+                FieldKind::Key => key = Some(text(w)?),
                 FieldKind::Value => value = Some(bytes(w).ok()?),
                 _ => return None,
             }
         }
         // The line writes the key (empty when absent) as a JSON string:
         // the walk reads only one without escapes.
-        let k = key.unwrap_or_default();
-        if !json_plain(k) {
+        let (k, plain) = key.unwrap_or((&[], true));
+        if !plain {
             return None;
         }
         let ks = match key {
-            Some(k) => self.off(k),
+            Some((k, _)) => self.off(k),
             None => self.off(kv),
         };
         let any = match value {
@@ -468,8 +468,8 @@ impl<'a> WireWalk<'a, '_> {
         }
         match ANY_VALUE.numbered(n)?.1.kind {
             FieldKind::Case(Case::String) => {
-                let s = string(w).ok()?.as_bytes();
-                Some(Any::Str(s, !json_plain(s)))
+                let (s, plain) = text(w)?;
+                Some(Any::Str(s, !plain))
             }
             FieldKind::Case(Case::Bool) => bool_value(w).ok().map(|_| Any::Bool),
             FieldKind::Case(Case::Int) => Some(Any::Int(varint(w).ok()? as i64)),
@@ -480,4 +480,26 @@ impl<'a> WireWalk<'a, '_> {
             _ => None,
         }
     }
+}
+
+/// The string field `w` (valid UTF-8, else `None`) and whether the line
+/// holds it unescaped ([`json_plain`]). Most strings are plain ASCII: one
+/// pass over them says both.
+fn text(w: Wire<'_>) -> Option<(&[u8], bool)> {
+    let s = bytes(w).ok()?;
+    if plain_ascii(s) {
+        return Some((s, true));
+    }
+    let s = string(w).ok()?.as_bytes();
+    Some((s, json_plain(s)))
+}
+
+/// Whether `s` is ASCII without a `"`, a `\\` or a control byte: valid
+/// UTF-8 that [`json_plain`] passes (it holds no U+2028 or U+2029). The
+/// per-byte flags ORed together, as `tape::find_special`'s block test,
+/// which the compiler turns into vector compares.
+pub(super) fn plain_ascii(s: &[u8]) -> bool {
+    s.iter().fold(0u8, |acc, &c| {
+        acc | u8::from(c == b'"') | u8::from(c == b'\\') | u8::from(c < 0x20) | (c & 0x80)
+    }) == 0
 }

@@ -388,6 +388,21 @@ fn what_the_line_would_not_pass_is_not_answered_on_the_wire() {
         ),
         // A bool of 2.
         ("a bool of 2", traces(&span(&kv(b"x.flag", &vi(2, 2))))),
+        // Integers below an allowlisted key's `min = 0`.
+        (
+            "a negative token count",
+            traces(&span(&kv(
+                b"gen_ai.usage.prompt_tokens",
+                &vi(3, (-1i64) as u64),
+            ))),
+        ),
+        (
+            "the least token count",
+            traces(&span(&kv(
+                b"gen_ai.usage.completion_tokens",
+                &vi(3, i64::MIN as u64),
+            ))),
+        ),
         // Doubles the line writes as strings.
         (
             "a NaN",
@@ -617,4 +632,25 @@ fn the_wire_judge_answers_as_the_json_path_does_on_any_request() {
     let (answered, stripped) = counts.get();
     eprintln!("{answered} answered, {stripped} with strips");
     assert!(answered > 5, "{answered} answered, {stripped} with strips");
+}
+
+/// The one-pass check of a plain ASCII string is the UTF-8 and escape
+/// checks it stands in for, on every byte alone and on any bytes.
+#[test]
+fn plain_ascii_is_ascii_and_json_plain() {
+    use super::wire::plain_ascii;
+    use crate::record::otlp_proto::transcode::json_plain;
+    let agrees = |s: &[u8]| plain_ascii(s) == (s.is_ascii() && json_plain(s));
+    for b in 0..=255u8 {
+        assert!(agrees(&[b]), "{b:#x}");
+        // At every place of a block and past one.
+        for at in [0, 7, 15, 16, 31, 40] {
+            let mut s = vec![b'a'; 41];
+            s[at] = b;
+            assert!(agrees(&s), "{b:#x} at {at}");
+        }
+    }
+    proptest!(|(s in prop::collection::vec(any::<u8>(), 0..80))| {
+        prop_assert!(agrees(&s));
+    });
 }
