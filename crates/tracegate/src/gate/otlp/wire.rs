@@ -425,7 +425,9 @@ impl<'a> WireWalk<'a, '_> {
         item: &'a [u8],
     ) -> Option<()> {
         let mut f = Fields::new(kv);
-        let (mut key, mut value): (Option<(&'a [u8], bool)>, Option<&'a [u8]>) = (None, None);
+        // The key and whether it is plain; the value.
+        let mut key: Option<(&'a [u8], bool)> = None;
+        let mut value: Option<&'a [u8]> = None;
         while let Some((n, w)) = f.next(|_| false).ok()? {
             match KEY_VALUE.numbered(n)?.1.kind {
                 FieldKind::Key => key = Some(text(w)?),
