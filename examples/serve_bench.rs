@@ -6,7 +6,9 @@
 //! `scripts/bench-serve.sh` starts the daemon, runs this, and times
 //! `tracegate filter` on the same spans in the same run.
 //!
-//! Run: `cargo run --release --example serve_bench -- [--grpc] ADDR SECONDS CONNECTIONS SPANS [JSONL_OUT LINES]`
+//! Run: `cargo run --release --example serve_bench -- [--grpc] ADDR SECONDS CONNECTIONS SPANS [JSONL_OUT LINES]`,
+//! or `-- --judge REQUESTS walked|once` to judge the 512-span request on
+//! the wire in this process (no network, for callgrind).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -87,6 +89,10 @@ fn grpc_client(addr: String, body: Vec<u8>, end: Instant) -> Result<(Vec<Duratio
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args: Vec<String> = std::env::args().collect();
+    if args.get(1).is_some_and(|a| a == "--judge") {
+        let requests = args.get(2).map_or(Ok(20), |n| n.parse())?;
+        return judge_only(requests, args.get(3).map_or("once", String::as_str));
+    }
     let grpc = args.get(1).is_some_and(|a| a == "--grpc");
     if grpc {
         args.remove(1);
@@ -182,5 +188,48 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         lat.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
         body.len()
     );
+    Ok(())
+}
+
+/// `--judge REQUESTS MODE`: judge the bench's 512-span request on the wire
+/// REQUESTS times in this process, no network, as serve's blocking job
+/// does for a standard OTLP exporter sink (for callgrind): `walked`, the
+/// bounds walked first (`check_protobuf`) and strip findings with their
+/// paths, as before 2026-12-07's h38 steps; `once`, the bounds counted by
+/// the wire judge and no strip paths, as serve judges now.
+fn judge_only(requests: usize, mode: &str) -> Result<(), Box<dyn std::error::Error>> {
+    use std::path::Path;
+    use std::sync::Arc;
+    use tracegate::internals::gate::Gate;
+    use tracegate::internals::gate::otlp::wire::WireOtlp;
+    use tracegate::internals::policy::Policy;
+    use tracegate::internals::record::otlp_proto::bounds::{Signal, check_protobuf};
+    let policy = Policy::from_toml(
+        Path::new("bench.toml"),
+        "[[sink]]\nname = \"std\"\noutput = \"stdout\"\n",
+    )
+    .map_err(|e| format!("{e:?}"))?;
+    let limits = policy.server().structure;
+    let policy = Arc::new(policy);
+    let body = encode_traces_protobuf(&request(512)).map_err(|e| format!("{e:?}"))?;
+    let mut gate = Gate::for_sink(policy, "std");
+    let mut wire = WireOtlp::default();
+    let walked = match mode {
+        "walked" => true,
+        "once" => false,
+        _ => return Err("the mode must be walked or once".into()),
+    };
+    gate.set_strip_paths(walked);
+    let mut stripped = 0u64;
+    for _ in 0..requests {
+        if walked {
+            check_protobuf(&body, Signal::Traces, &limits).map_err(|e| e.to_string())?;
+        }
+        let j = gate
+            .judge_wire_within(&mut wire, 1, Signal::Traces, &body, &limits)
+            .ok_or("the wire judge declined the bench's request")?;
+        stripped += u64::from(j.stripped) + gate.findings().len() as u64;
+    }
+    println!("{requests} requests judged on the wire ({mode}): {stripped} strips and findings");
     Ok(())
 }

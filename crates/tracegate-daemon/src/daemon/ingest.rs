@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use super::budget::{BudgetError, MemoryBudget, Reservation, decode_estimate};
-use super::pipeline::{Active, Pipeline};
+use super::pipeline::{Active, Pipeline, WireJudged};
 use crate::gate::otlp::shape::check_request;
 use crate::policy::StructureLimits;
 use crate::record::otlp_proto::bounds::{BoundError, Counts, Signal, check_json, check_protobuf};
@@ -343,21 +343,41 @@ impl Ingest {
         let first = self
             .blocking(deadline, move || {
                 let mut held = held;
-                let counts = count_body(&bytes, signal, enc, &structure).inspect_err(|r| {
-                    if r.kind == RefusalKind::Malformed {
-                        p2.metrics.malformed.fetch_add(1, Ordering::Relaxed);
+                // A protobuf request for standard OTLP exporters only:
+                // judged on the wire, its structure counted and held to
+                // the bounds on the way (`Gate::judge_wire_within`: the
+                // counts `check_protobuf` gives), so it is walked once;
+                // nothing of it is counted or queued before its memory is
+                // reserved below. Else (or when that declines, a request
+                // past a bound included) the bounds are checked first.
+                let on_wire = match enc {
+                    Encoding::Protobuf => p2.judge_protobuf(&a2, signal, &bytes),
+                    Encoding::Json => None,
+                };
+                let counts = match &on_wire {
+                    Some(j) => j.counts(),
+                    None => count_body(&bytes, signal, enc, &structure).inspect_err(|r| {
+                        if r.kind == RefusalKind::Malformed {
+                            p2.metrics.malformed.fetch_add(1, Ordering::Relaxed);
+                        }
+                    })?,
+                };
+                let forget = |on_wire: Option<WireJudged>| {
+                    if let Some(j) = on_wire {
+                        p2.forget_protobuf(&a2, j);
                     }
-                })?;
+                };
                 if counts.export_items() == 0 {
+                    forget(on_wire);
                     return Ok(Step::Empty);
                 }
                 // SECURITY: decoding starts only once its estimated memory is reserved.
                 let need =
                     bytes.len() + decode_estimate(bytes.len(), &counts, enc == Encoding::Protobuf);
-                if !budget
-                    .try_reserve(&mut held, need)
-                    .map_err(budget_refusal)?
-                {
+                let reserved = budget.try_reserve(&mut held, need).map_err(budget_refusal);
+                if !matches!(reserved, Ok(true)) {
+                    forget(on_wire);
+                    reserved?;
                     return Ok(Step::Wait {
                         bytes,
                         counts,
@@ -365,7 +385,11 @@ impl Ingest {
                         need,
                     });
                 }
-                let tally = judge_body(&p2, &a2, signal, enc, bytes)?;
+                let tally = match on_wire {
+                    Some(j) => p2.record_protobuf(&a2, j, &bytes),
+                    // Declined on the wire already, or JSON.
+                    None => judge_body(&p2, &a2, signal, enc, bytes, false)?,
+                };
                 Ok(Step::Judged {
                     tally,
                     counts,
@@ -401,7 +425,7 @@ impl Ingest {
                 let p2 = Arc::clone(&self.p);
                 let tally = self
                     .blocking(deadline, move || {
-                        judge_body(&p2, &active, signal, enc, bytes)
+                        judge_body(&p2, &active, signal, enc, bytes, true)
                     })
                     .await?;
                 (tally, counts)
@@ -460,18 +484,21 @@ enum Step {
 }
 
 /// Decode a body [`count_body`] accepted (its decode memory reserved) and
-/// judge its line for every sink; or judge a protobuf body on the wire,
-/// when every sink may take it that way ([`Pipeline::ingest_protobuf`]).
+/// judge its line for every sink; or (with `try_wire`) judge a protobuf
+/// body on the wire, when every sink may take it that way
+/// ([`Pipeline::ingest_protobuf`]).
 fn judge_body(
     p: &Pipeline,
     active: &Active,
     signal: Signal,
     enc: Encoding,
     bytes: Bytes,
+    try_wire: bool,
 ) -> Result<super::pipeline::Tally, Refusal> {
     // A protobuf request for standard OTLP exporters only: judged on the
     // wire, no line built (`gate::otlp::wire`); else its line.
-    if enc == Encoding::Protobuf
+    if try_wire
+        && enc == Encoding::Protobuf
         && let Some(tally) = p.ingest_protobuf(active, signal, &bytes)
     {
         return Ok(tally);
@@ -818,6 +845,21 @@ mod tests {
         assert_eq!(on.2, off.2);
         assert_eq!(on.3, off.3);
         assert_eq!(on.4, off.4);
+        // The strips are counted by rule (serve writes no path for them,
+        // `Gate::set_strip_paths`, but a finding each).
+        let stripped: Vec<&str> =
+            on.3.lines()
+                .filter(|l| l.starts_with("tracegate_fields_stripped_total{sink=\"a\""))
+                .collect();
+        assert_eq!(
+            stripped,
+            [
+                "tracegate_fields_stripped_total{sink=\"a\",signal=\"traces\",rule=\"content_field\"} 2",
+                "tracegate_fields_stripped_total{sink=\"a\",signal=\"traces\",rule=\"unknown_field\"} 3",
+                "tracegate_fields_stripped_total{sink=\"a\",signal=\"logs\",rule=\"content_field\"} 1",
+                "tracegate_fields_stripped_total{sink=\"a\",signal=\"logs\",rule=\"unknown_field\"} 1",
+            ]
+        );
         // Forwarded, both signals, and no canary went out.
         assert_eq!(
             on.1.len(),
@@ -829,6 +871,137 @@ mod tests {
             on.1.iter()
                 .all(|(_, b)| !b.windows(6).any(|w| w == b"CANARY"))
         );
+    }
+
+    /// A request past any one of the `[server]` structure bounds is
+    /// refused with that bound's error whether the wire path is on or off
+    /// (on it, the wire judge counts the bounds instead of a walk of their
+    /// own, declines, and `check_protobuf` says which bound), and no sink
+    /// gets it; the same requests within the bounds are judged on the
+    /// wire (so each refusal is the bound's, not a decline's), and a
+    /// request of groups without spans is accepted as empty either way.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_request_past_a_bound_is_refused_alike_with_the_wire_path_on() {
+        use crate::record::otlp_proto::encode_traces_protobuf;
+        let span = r#"{"traceId":"f4aea2076618ad4584a288e97cab3d90","spanId":"8032c115fe5d2a15","name":"llm_request","kind":3,"startTimeUnixNano":"1"}"#;
+        let event = r#"{"timeUnixNano":"1","name":"first_token"}"#;
+        let link = r#"{"traceId":"f4aea2076618ad4584a288e97cab3d90","spanId":"8032c115fe5d2a15"}"#;
+        // Distinct keys (a key twice is malformed), off the allowlist:
+        // stripped, on the wire.
+        let attr = r#"{"key":"app.note.N","value":{"stringValue":"gpt-4o"}}"#;
+        // `base` (a span) with `n` of `item` as its `member`.
+        let add = |base: &str, member: &str, item: &str, n: usize| {
+            let items: Vec<String> = (0..n).map(|i| item.replace('N', &i.to_string())).collect();
+            let open = base.strip_suffix('}').unwrap();
+            format!(r#"{open},"{member}":[{}]}}"#, items.join(","))
+        };
+        let with = |member: &str, item: &str, n: usize| add(span, member, item, n);
+        let request = |groups: usize, spans: &[String]| {
+            let group = format!(r#"{{"scopeSpans":[{{"spans":[{}]}}]}}"#, spans.join(","));
+            let line = format!(r#"{{"resourceSpans":[{}]}}"#, vec![group; groups].join(","));
+            Bytes::from(encode_traces_protobuf(&line).unwrap())
+        };
+        // (request, the bound it passes at the limits below)
+        let cases = [
+            (request(1, &vec![span.to_owned(); 3]), Some("max_spans")),
+            (
+                request(3, &[span.to_owned()]),
+                Some("max_spans` / `max_log_records"),
+            ),
+            (request(1, &[with("events", event, 3)]), Some("max_events")),
+            (request(1, &[with("links", link, 3)]), Some("max_links")),
+            (
+                request(
+                    1,
+                    &[with("attributes", attr, 1), with("attributes", attr, 3)],
+                ),
+                Some("max_attributes"),
+            ),
+            (
+                request(
+                    1,
+                    // One span at every bound.
+                    &[add(
+                        &add(&with("events", event, 2), "links", link, 2),
+                        "attributes",
+                        attr,
+                        3,
+                    )],
+                ),
+                None,
+            ),
+            (
+                Bytes::from(
+                    encode_traces_protobuf(r#"{"resourceSpans":[{"scopeSpans":[{}]}]}"#).unwrap(),
+                ),
+                None,
+            ),
+        ];
+        let limits = "max_spans = 2\nmax_events = 2\nmax_links = 2\nmax_attributes = 3\n";
+        let mut runs = Vec::new();
+        for (wire, bounds) in [(true, limits), (false, limits), (true, "")] {
+            let dir = tempfile::tempdir().unwrap();
+            let (a, got) = receiver().await;
+            let path = dir.path().join("p.toml");
+            let text = format!(
+                "[audit]\npath = \"audit.jsonl\"\n[server]\n{bounds}\
+                 [[sink]]\nname = \"a\"\noutput = \"otlp+http://{a}\"\n"
+            );
+            std::fs::write(&path, text).unwrap();
+            let policy = Arc::new(crate::policy::Policy::load(&path).unwrap());
+            let clock = Arc::new(crate::window::clock::SystemClock::new());
+            let ing = Ingest::new(Pipeline::start(policy, path, clock));
+            ing.p.set_wire_path(wire);
+            let mut answers = Vec::new();
+            for (body, _) in &cases {
+                // Judged on the wire (and not recorded), or not.
+                let judged = ing
+                    .p
+                    .judge_protobuf(&ing.p.snapshot(), Signal::Traces, body);
+                let on_wire = judged.is_some();
+                if let Some(j) = judged {
+                    ing.p.forget_protobuf(&ing.p.snapshot(), j);
+                }
+                let mut res = Reservation::default();
+                let r = ing
+                    .export(
+                        ing.p.snapshot(),
+                        Signal::Traces,
+                        Encoding::Protobuf,
+                        body.clone(),
+                        &mut res,
+                    )
+                    .await;
+                answers.push((on_wire, format!("{r:?}")));
+            }
+            ing.p.shutdown(Duration::from_secs(5)).await;
+            let received = got.lock().unwrap().len();
+            runs.push((answers, received));
+        }
+        let (on, off, unbounded) = (&runs[0], &runs[1], &runs[2]);
+        // Within the bounds, every request is one the wire judge takes.
+        assert!(unbounded.0.iter().all(|(w, _)| *w), "{unbounded:?}");
+        for (i, (_, bound)) in cases.iter().enumerate() {
+            let (wire, answer) = &on.0[i];
+            assert_eq!(answer, &off.0[i].1);
+            match bound {
+                Some(key) => {
+                    assert!(!wire, "{i}");
+                    assert!(answer.contains("TooLarge"), "{i}: {answer}");
+                    assert!(
+                        answer.contains(&format!("`server.{key}` allows")),
+                        "{i}: {answer}"
+                    );
+                }
+                None => {
+                    assert!(wire, "{i}: {answer}");
+                    assert!(answer.starts_with("Ok("), "{i}: {answer}");
+                }
+            }
+        }
+        // Only the request within the bounds went out (the empty one is
+        // accepted with nothing to send).
+        assert_eq!((on.1, off.1), (1, 1));
     }
 
     /// A request whose line would pass `limits.max_line_bytes` is refused

@@ -32,7 +32,7 @@ use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
 use crate::record::Format;
 use crate::record::cf_span;
-use crate::record::otlp_proto::bounds::Signal;
+use crate::record::otlp_proto::bounds::{Counts, Signal};
 use crate::record::tape::Tape;
 use crate::sink::RecordSink as _;
 use crate::sink::counters::lock;
@@ -144,7 +144,13 @@ impl Active {
                 gates: self
                     .sinks
                     .iter()
-                    .map(|s| Gate::for_sink(Arc::clone(&self.policy), &s.name))
+                    .map(|s| {
+                        let mut gate = Gate::for_sink(Arc::clone(&self.policy), &s.name);
+                        // A strip is counted by its rule; only a drop's
+                        // path is logged: no path is built for a strip.
+                        gate.set_strip_paths(false);
+                        gate
+                    })
                     .chain(std::iter::once(Gate::for_check(Arc::clone(&self.policy))))
                     .collect(),
                 tape: Tape::new(),
@@ -223,6 +229,26 @@ struct OnWire<'a> {
     signal: Signal,
     body: &'a [u8],
     judged: Vec<Option<crate::gate::Judgement>>,
+}
+
+/// A protobuf request every sink judged on the wire
+/// ([`Pipeline::judge_protobuf`]), nothing of it counted yet:
+/// [`Pipeline::record_protobuf`] counts, logs and queues it,
+/// [`Pipeline::forget_protobuf`] gives its gates back without.
+#[derive(Debug)]
+pub struct WireJudged {
+    set: GateSet,
+    signal: Signal,
+    judged: Vec<Option<crate::gate::Judgement>>,
+    counts: Counts,
+}
+
+impl WireJudged {
+    /// The request's structure as `check_protobuf` counts it (which,
+    /// with the policy's `[server]` bounds, passes it).
+    pub fn counts(&self) -> Counts {
+        self.counts
+    }
 }
 
 /// What one request's records came to.
@@ -507,6 +533,22 @@ impl Pipeline {
     /// that needs the line, a request whose line could pass
     /// `limits.max_line_bytes`, or one a sink's wire judge declines).
     pub fn ingest_protobuf(&self, active: &Active, signal: Signal, body: &[u8]) -> Option<Tally> {
+        let judged = self.judge_protobuf(active, signal, body)?;
+        Some(self.record_protobuf(active, judged, body))
+    }
+
+    /// The first half of [`Pipeline::ingest_protobuf`]: every sink's
+    /// judgement of the request on the wire, its structure counted on the
+    /// way against the policy's `[server]` bounds
+    /// ([`Gate::judge_wire_within`]), nothing counted, logged or queued.
+    /// `None` (its gates given back) where `ingest_protobuf` is, and for a
+    /// request past a bound: `check_protobuf` says which.
+    pub fn judge_protobuf(
+        &self,
+        active: &Active,
+        signal: Signal,
+        body: &[u8],
+    ) -> Option<WireJudged> {
         // The line is at most this many times the request, plus its
         // braces: every field on the wire takes two bytes or more and
         // writes at most its key (22 bytes at most), quotes, a separator
@@ -520,24 +562,53 @@ impl Pipeline {
         {
             return None;
         }
+        let limits = active.policy.server().structure;
         let mut set = active.local_gate();
         set.wires.resize_with(active.sinks.len(), WireOtlp::default);
         let mut judged = vec![None; active.sinks.len()];
+        let mut counts = None;
         for &i in &active.order {
             // Every sink's judgement, or none: a sink left unjudged here
             // would be judged on an empty line below.
             let judgement = match (set.gates.get_mut(i), set.wires.get_mut(i)) {
-                (Some(gate), Some(wire)) => gate.judge_wire(wire, 1, signal, body),
+                (Some(gate), Some(wire)) => gate
+                    .judge_wire_within(wire, 1, signal, body, &limits)
+                    .map(|j| (j, wire.counts())),
                 _ => None,
             };
             match (judgement, judged.get_mut(i)) {
-                (Some(j), Some(slot)) => *slot = Some(j),
+                (Some((j, c)), Some(slot)) => {
+                    *slot = Some(j);
+                    counts = Some(c);
+                }
                 _ => {
                     active.put_local_gate(set, 0);
                     return None;
                 }
             }
         }
+        let Some(counts) = counts else {
+            active.put_local_gate(set, 0);
+            return None;
+        };
+        Some(WireJudged {
+            set,
+            signal,
+            judged,
+            counts,
+        })
+    }
+
+    /// The second half of [`Pipeline::ingest_protobuf`]: count, log and
+    /// queue what each sink's judgement in `judged` (of `body`, by
+    /// `active`) says.
+    pub fn record_protobuf(&self, active: &Active, judged: WireJudged, body: &[u8]) -> Tally {
+        let WireJudged {
+            mut set,
+            signal,
+            judged,
+            counts: _,
+        } = judged;
         let mut tally = Tally {
             signal: Some(signal),
             ..Tally::default()
@@ -556,7 +627,13 @@ impl Pipeline {
             Some(&wire),
         );
         active.put_local_gate(set, 0);
-        Some(tally)
+        tally
+    }
+
+    /// Give back the gates of a request judged on the wire that is not
+    /// recorded (empty, or waiting for memory: judged again then).
+    pub fn forget_protobuf(&self, active: &Active, judged: WireJudged) {
+        active.put_local_gate(judged.set, 0);
     }
 
     /// Judge one OTLP request (one OTLP/JSON line) of `signal` for every

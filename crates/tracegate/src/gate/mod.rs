@@ -115,6 +115,9 @@ pub struct Gate {
     fast_projected: bool,
     /// Findings are collected ([`Gate::set_findings`]).
     collect_findings: bool,
+    /// The OTLP fast paths' strip findings carry a path and a message
+    /// ([`Gate::set_strip_paths`]).
+    strip_paths: bool,
     /// Set while `tape` is a [`shared::SharedScan`]'s.
     lent: Option<shared::Lent>,
 }
@@ -198,6 +201,7 @@ impl Gate {
             otlp_fast: Some(otlp::fast::FastOtlp::default()),
             fast_projected: false,
             collect_findings: true,
+            strip_paths: true,
             lent: None,
             policy,
             tape: Tape::new(),
@@ -232,6 +236,20 @@ impl Gate {
     /// Verdicts, outputs and counts are the same either way.
     pub fn set_findings(&mut self, on: bool) {
         self.collect_findings = on;
+    }
+
+    /// Whether a member the OTLP fast paths (on the line, and on the
+    /// protobuf wire: [`Gate::judge_wire`]) strip gets a finding with its
+    /// path and message (on by default). A caller that reads only a strip
+    /// finding's rule (`serve` counts strips by rule, and logs the path of
+    /// what it drops, never of what it strips) turns them off: such a
+    /// finding then has no path and an empty message, and nothing is
+    /// built or allocated for it. Its line, kind and rule, its place in
+    /// [`Gate::findings`], every other finding (of the full path, of a
+    /// dropped item, of a malformed line), verdicts, outputs and counts
+    /// are the same either way.
+    pub fn set_strip_paths(&mut self, on: bool) {
+        self.strip_paths = on;
     }
 
     /// Findings of the last judged record (none with
@@ -390,6 +408,7 @@ impl Gate {
                 line: line_no,
                 project: rebuild,
                 findings: self.collect_findings,
+                paths: self.strip_paths,
             };
             if let Some(taken) = fast.judge(cx, bytes, &mut self.findings) {
                 if rebuild && taken.stripped > 0 {

@@ -38,7 +38,7 @@ use crate::gate::memo::{MAX_BYTES, Memo};
 use crate::otlp_schema::keys;
 use crate::policy::content::is_content_attribute;
 use crate::policy::{FieldRule, FieldSet, Policy, ValueType};
-use crate::record::otlp_proto::{push_double, push_int64};
+use crate::record::otlp_proto::push_double;
 use crate::record::tape::{scan_number_shaped, scan_string};
 
 /// The most attributes one list may hold for this path: keys are compared
@@ -81,6 +81,8 @@ pub struct FastOtlp {
     pub(super) memo: Memo,
     /// Where a finding's path is written before it is copied out.
     pub(super) scratch: String,
+    /// Where the literal of a `doubleValue` off the wire is written.
+    pub(super) number: Vec<u8>,
     /// The byte ranges of the members the last judged record stripped, in
     /// line order (its projection is the line without them).
     pub(super) cuts: Vec<(usize, usize)>,
@@ -95,6 +97,7 @@ impl Default for FastOtlp {
             guesses: [[0; MAX_FAST_ATTRIBUTES]; 6],
             memo: Memo::new(MEMO_SETS, MAX_BYTES),
             scratch: String::new(),
+            number: Vec::new(),
             cuts: Vec::new(),
         }
     }
@@ -137,6 +140,12 @@ pub struct Context<'a> {
     /// The caller reads findings: with `false`, a stripped member is
     /// counted but no finding (path, message) is written for it.
     pub findings: bool,
+    /// The caller reads a stripped member's finding for more than its
+    /// rule: with `false` (and `findings` on), each strip still pushes its
+    /// finding (line, kind, rule) but with no path and an empty message,
+    /// so nothing is built or allocated for it (`serve` counts strips by
+    /// rule and logs paths only of what it drops).
+    pub paths: bool,
 }
 
 impl FastOtlp {
@@ -188,6 +197,7 @@ impl FastOtlp {
             guesses: &mut self.guesses,
             memo: &mut self.memo,
             scratch: &mut self.scratch,
+            number: &mut self.number,
             cuts: &mut self.cuts,
             member_start: 0,
             value_first: false,
@@ -271,6 +281,7 @@ pub(super) struct Walker<'a, 'b> {
     pub(super) guesses: &'b mut [[u16; MAX_FAST_ATTRIBUTES]; 6],
     pub(super) memo: &'b mut Memo,
     pub(super) scratch: &'b mut String,
+    pub(super) number: &'b mut Vec<u8>,
     pub(super) cuts: &'b mut Vec<(usize, usize)>,
     /// Where the member being read starts (its key's quote).
     pub(super) member_start: usize,
@@ -759,21 +770,21 @@ impl<'a> Walker<'a, '_> {
             (Any::Num(literal, false, false, true), ValueType::Integer | ValueType::Number) => {
                 literal.len() <= 17 && int_ok(rule, literal)
             }
+            // The line holds its decimal text (`push_int64`): one spelling
+            // of `n`, which `int_ok` reads back as `n` (held by
+            // `wire_tests`).
             (Any::Int(n), ValueType::Integer | ValueType::Number) => {
-                // The text the line holds (`push_int64`, unquoted).
-                let mut text = Vec::with_capacity(21);
-                push_int64(&mut text, n);
-                text.get(1..text.len() - 1)
-                    .is_some_and(|text| int_ok(rule, text))
+                rule.check_range(n as f64).is_ok()
             }
             (Any::Double(d), ValueType::Number) => {
                 // The literal the line holds (`push_double`), read as the
                 // line's walk reads it.
-                let mut literal = Vec::with_capacity(24);
-                push_double(&mut literal, d);
+                let literal = &mut *self.number;
+                literal.clear();
+                push_double(literal, d);
                 matches!(literal.first(), Some(b'-' | b'0'..=b'9'))
-                    && scan_number_shaped(&literal, 0).is_ok_and(|(end, fraction, exponent)| {
-                        end == literal.len() && number_ok(rule, &literal, fraction, exponent)
+                    && scan_number_shaped(literal, 0).is_ok_and(|(end, fraction, exponent)| {
+                        end == literal.len() && number_ok(rule, literal, fraction, exponent)
                     })
             }
             _ => false,
@@ -794,6 +805,16 @@ impl<'a> Walker<'a, '_> {
         }
         self.stripped += 1;
         if !self.cx.findings {
+            return;
+        }
+        if !self.cx.paths {
+            self.findings.push(Finding {
+                line: self.cx.line,
+                kind: FindingKind::Violation,
+                rule,
+                field: None,
+                message: String::new(),
+            });
             return;
         }
         // Built in the walker's buffer, then copied once at its size.

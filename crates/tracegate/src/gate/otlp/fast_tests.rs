@@ -8,6 +8,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 
 use super::fast::{Context, FastOtlp};
+use crate::finding::{Finding, Rule};
 use crate::gate::detect::Detectors;
 use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
@@ -28,6 +29,7 @@ fn fast_alone(p: &Policy, line: &[u8], project: bool) -> Option<(u32, bool, Vec<
         line: 7,
         project,
         findings: true,
+        paths: true,
     };
     let taken = FastOtlp::default().judge(cx, line, &mut findings)?;
     let shown = findings.iter().map(|f| format!("{f:?}")).collect();
@@ -223,6 +225,7 @@ fn the_memo_remembers_a_value_for_its_rule_only() {
         line: 1,
         project: false,
         findings: true,
+        paths: true,
     };
     let line = |attrs: &str| {
         format!(
@@ -552,6 +555,9 @@ fn the_fast_path_answers_as_the_full_path_does() {
         // A gate that writes no findings judges and projects the same.
         let mut quiet = Gate::new(p.clone());
         quiet.set_findings(false);
+        // So does one that writes strip findings without their paths.
+        let mut pathless = Gate::new(p.clone());
+        pathless.set_strip_paths(false);
         for rebuild in [false, true] {
             let jf = fast.judge(3, &Line::Text(bytes), Level::Standard, rebuild);
             let js = slow.judge(3, &Line::Text(bytes), Level::Standard, rebuild);
@@ -563,6 +569,10 @@ fn the_fast_path_answers_as_the_full_path_does() {
             prop_assert_eq!(quiet.output(), fast.output(), "{}", line);
             prop_assert_eq!(quiet.stripped_ranges(), fast.stripped_ranges(), "{}", line);
             prop_assert!(quiet.findings().is_empty(), "{}", line);
+            let jp = pathless.judge(3, &Line::Text(bytes), Level::Standard, rebuild);
+            prop_assert_eq!(jp, jf, "{}", line);
+            prop_assert_eq!(pathless.output(), fast.output(), "{}", line);
+            prop_assert!(same_but_strip_paths(pathless.findings(), fast.findings()), "{}", line);
         }
         if let Some((stripped, has_content, _)) = fast_alone(&p, bytes, false) {
             hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -726,4 +736,19 @@ fn the_protobuf_request_cut_is_the_encoded_projection() {
     let (cut, whole) = (cut.into_inner(), whole.into_inner());
     eprintln!("{cut} cut, {whole} whole");
     assert!(cut > 50 && whole > 10, "{cut} cut, {whole} whole");
+}
+
+/// Whether `pathless` (a gate's findings with [`Gate::set_strip_paths`]
+/// off) are `full` (the same gate's with it on) but for strip findings
+/// without their path and message: the same number, in the same order,
+/// each with the same line, kind and rule.
+pub(super) fn same_but_strip_paths(pathless: &[Finding], full: &[Finding]) -> bool {
+    pathless.len() == full.len()
+        && pathless.iter().zip(full).all(|(a, b)| {
+            (a.line, a.kind, a.rule) == (b.line, b.kind, b.rule)
+                && (a == b
+                    || (a.field.is_none()
+                        && a.message.is_empty()
+                        && matches!(b.rule, Rule::ContentField | Rule::UnknownField)))
+        })
 }

@@ -33,14 +33,23 @@
 //! come in the line's order. Like the JSON path it does not know the
 //! line's length: the caller holds the request to `max_line_bytes` some
 //! other way.
+//!
+//! On the way it counts the request's structure as
+//! `record::otlp_proto::bounds::check_protobuf` does (every message it
+//! enters, against the caller's `[server]` bounds), so `serve` need not
+//! walk a request it answers for a second time: **when it answers**,
+//! `check_protobuf` with the same bounds gives `Ok` with the same counts
+//! ([`WireOtlp::counts`]); at the first bound passed it declines, and the
+//! caller's `check_protobuf` says which (held by `wire_tests`).
 
 use super::fast::{Any, Context, FastOtlp, Step, Taken, Walker, enum_ok, flags_ok};
 use super::schema::{FieldKind, Message, text_ok};
 use crate::finding::Finding;
 use crate::gate::{Gate, Judgement};
 use crate::otlp_schema::{ANY_VALUE, Case, KEY_VALUE, LOGS, TRACES};
+use crate::policy::StructureLimits;
 use crate::record::Format;
-use crate::record::otlp_proto::bounds::Signal;
+use crate::record::otlp_proto::bounds::{Counter, Counts, Signal};
 use crate::record::otlp_proto::cut::cut_fields;
 use crate::record::otlp_proto::transcode::{
     Fields, Wire, bool_value, bytes, double_value, enum_value, fixed32, fixed64, json_plain,
@@ -50,6 +59,16 @@ use crate::record::otlp_proto::transcode::{
 /// The most fields a message of the OTLP table has (a span's sixteen):
 /// one message's fields are kept on the stack while it is read.
 const MAX_FIELDS: usize = 16;
+
+/// No structure bound: what [`Gate::judge_wire`] counts against.
+pub(crate) const UNBOUNDED: StructureLimits = StructureLimits {
+    max_spans: usize::MAX,
+    max_log_records: usize::MAX,
+    max_events: usize::MAX,
+    max_links: usize::MAX,
+    max_attributes: usize::MAX,
+    max_nesting: usize::MAX,
+};
 
 /// The wire judge's buffers, reused from request to request: the JSON
 /// fast path's (its memo included) and the frames of the last request.
@@ -61,17 +80,21 @@ pub struct WireOtlp {
     /// attributes, log bodies), each after its members (with
     /// [`Context::project`]).
     frames: Vec<(usize, usize)>,
+    /// The structure of the last request judged (when it answered).
+    counts: Counts,
 }
 
 impl WireOtlp {
     /// Judge the protobuf export request `body` of `signal` at standard
-    /// level, pushing findings onto `findings`; `None` (with `findings` as
-    /// it was) when the request's line must be judged instead.
+    /// level, pushing findings onto `findings` and counting its structure
+    /// against `limits`; `None` (with `findings` as it was) when the
+    /// request's line must be judged instead, or a bound is passed.
     pub(crate) fn judge(
         &mut self,
         cx: Context<'_>,
         signal: Signal,
         body: &[u8],
+        limits: &StructureLimits,
         findings: &mut Vec<Finding>,
     ) -> Option<Taken> {
         let base = findings.len();
@@ -79,6 +102,7 @@ impl WireOtlp {
         let mut w = WireWalk {
             w: self.fast.walker(cx, body, findings),
             frames: &mut self.frames,
+            counter: Counter::new(limits),
         };
         let request = match signal {
             Signal::Traces => &TRACES,
@@ -94,10 +118,18 @@ impl WireOtlp {
                 has_content: w.w.has_content,
                 items: w.w.items,
             });
-        if taken.is_none() {
-            findings.truncate(base);
+        let counts = w.counter.counts();
+        match taken {
+            Some(_) => self.counts = counts,
+            None => findings.truncate(base),
         }
         taken
+    }
+
+    /// The structure of the last request [`WireOtlp::judge`] answered for,
+    /// as `check_protobuf` counts it.
+    pub fn counts(&self) -> Counts {
+        self.counts
     }
 
     /// The last judged request `body` without the fields it stripped,
@@ -126,6 +158,22 @@ impl Gate {
         signal: Signal,
         body: &[u8],
     ) -> Option<Judgement> {
+        self.judge_wire_within(wire, line_no, signal, body, &UNBOUNDED)
+    }
+
+    /// [`Gate::judge_wire`], counting the request's structure on the way
+    /// against `limits` (the `[server]` bounds): `None` at the first bound
+    /// passed as well. When it answers, [`WireOtlp::counts`] is what
+    /// `check_protobuf(body, signal, limits)` gives, and that is `Ok`: a
+    /// caller need not walk the request again to hold it to its bounds.
+    pub fn judge_wire_within(
+        &mut self,
+        wire: &mut WireOtlp,
+        line_no: u64,
+        signal: Signal,
+        body: &[u8],
+        limits: &StructureLimits,
+    ) -> Option<Judgement> {
         // SECURITY: as for the JSON fast path, not for a sink that
         // pseudonymizes identifiers.
         if !(self.redaction.key.is_none() || self.redaction.pseudonymize.is_empty())
@@ -144,8 +192,9 @@ impl Gate {
             line: line_no,
             project: true,
             findings: self.collect_findings,
+            paths: self.strip_paths,
         };
-        let taken = wire.judge(cx, signal, body, &mut self.findings)?;
+        let taken = wire.judge(cx, signal, body, limits, &mut self.findings)?;
         if taken.stripped > 0 {
             let Some(out) = wire.project(body) else {
                 self.findings.clear();
@@ -165,6 +214,8 @@ impl Gate {
 struct WireWalk<'a, 'b> {
     w: Walker<'a, 'b>,
     frames: &'b mut Vec<(usize, usize)>,
+    /// The structure so far, as `check_protobuf` counts it.
+    counter: Counter<'b>,
 }
 
 impl<'a> WireWalk<'a, '_> {
@@ -177,6 +228,12 @@ impl<'a> WireWalk<'a, '_> {
     fn range(&self, s: &[u8]) -> (usize, usize) {
         let at = self.off(s);
         (at, at + s.len())
+    }
+
+    /// Count entering the message `m` in `parent` (a value nesting of
+    /// none: the walk declines nested values); `None` past a bound.
+    fn enter(&mut self, m: &'static Message, parent: &'static Message) -> Option<()> {
+        self.counter.enter(m, parent, 0).ok()
     }
 
     /// Record the field `s` (a slice of the request) as a frame.
@@ -215,7 +272,7 @@ impl<'a> WireWalk<'a, '_> {
             let Some((w, from, to)) = slots.get(i).copied().flatten() else {
                 continue;
             };
-            self.field(field.key, field.kind, w, body.get(from..to)?)?;
+            self.field(msg, field.key, field.kind, w, body.get(from..to)?)?;
             seen |= 1u32.checked_shl(i as u32)?;
         }
         Some(seen)
@@ -227,6 +284,7 @@ impl<'a> WireWalk<'a, '_> {
     /// nothing but its encoding.
     fn field(
         &mut self,
+        parent: &'static Message,
         key: &'static str,
         kind: FieldKind,
         w: Wire<'a>,
@@ -268,8 +326,8 @@ impl<'a> WireWalk<'a, '_> {
                 }
             }
             FieldKind::Rule(which) => {
-                let s = string(w).ok()?.as_bytes();
-                if !(s.is_empty() || (json_plain(s) && self.w.structural_ok(which, s))) {
+                let (s, plain) = text(w)?;
+                if !(s.is_empty() || (plain && self.w.structural_ok(which, s))) {
                     return None;
                 }
             }
@@ -280,12 +338,13 @@ impl<'a> WireWalk<'a, '_> {
                 }
             }
             FieldKind::SpanName => {
-                let s = string(w).ok()?.as_bytes();
-                if !(s.is_empty() || (json_plain(s) && self.w.span_name_ok(s))) {
+                let (s, plain) = text(w)?;
+                if !(s.is_empty() || (plain && self.w.span_name_ok(s))) {
                     return None;
                 }
             }
             FieldKind::Object(m) => {
+                self.enter(m, parent)?;
                 self.w.path.push(Step::Key(key));
                 self.object(m, bytes(w).ok()?)?;
                 self.w.path.pop();
@@ -296,6 +355,7 @@ impl<'a> WireWalk<'a, '_> {
             FieldKind::Body => {
                 // Content, stripped whatever it holds, but a value the
                 // walk reads.
+                self.enter(&ANY_VALUE, parent)?;
                 self.any(bytes(w).ok()?)?;
                 self.w.path.push(Step::Key(key));
                 let cut = self.range(whole);
@@ -312,6 +372,7 @@ impl<'a> WireWalk<'a, '_> {
                     if n >= max {
                         return None;
                     }
+                    self.enter(m, parent)?;
                     self.w.path.push(Step::Index(n));
                     self.object(m, bytes(w).ok()?)?;
                     self.w.path.pop();
@@ -335,6 +396,7 @@ impl<'a> WireWalk<'a, '_> {
                         return None;
                     }
                     let item = whole.get(items.field_start..items.at)?;
+                    self.enter(&KEY_VALUE, parent)?;
                     self.attribute(place, n, bytes(w).ok()?, item)?;
                     self.frame(item);
                     n += 1;
@@ -363,26 +425,31 @@ impl<'a> WireWalk<'a, '_> {
         item: &'a [u8],
     ) -> Option<()> {
         let mut f = Fields::new(kv);
-        let (mut key, mut value): (Option<&'a [u8]>, Option<&'a [u8]>) = (None, None);
+        // The key and whether it is plain; the value.
+        let mut key: Option<(&'a [u8], bool)> = None;
+        let mut value: Option<&'a [u8]> = None;
         while let Some((n, w)) = f.next(|_| false).ok()? {
             match KEY_VALUE.numbered(n)?.1.kind {
-                FieldKind::Key => key = Some(string(w).ok()?.as_bytes()),
+                FieldKind::Key => key = Some(text(w)?),
                 FieldKind::Value => value = Some(bytes(w).ok()?),
                 _ => return None,
             }
         }
         // The line writes the key (empty when absent) as a JSON string:
         // the walk reads only one without escapes.
-        let k = key.unwrap_or_default();
-        if !json_plain(k) {
+        let (k, plain) = key.unwrap_or((&[], true));
+        if !plain {
             return None;
         }
         let ks = match key {
-            Some(k) => self.off(k),
+            Some((k, _)) => self.off(k),
             None => self.off(kv),
         };
         let any = match value {
-            Some(v) => self.any(v)?,
+            Some(v) => {
+                self.enter(&ANY_VALUE, &KEY_VALUE)?;
+                self.any(v)?
+            }
             None => Any::Empty,
         };
         let cut = self.range(item);
@@ -403,8 +470,8 @@ impl<'a> WireWalk<'a, '_> {
         }
         match ANY_VALUE.numbered(n)?.1.kind {
             FieldKind::Case(Case::String) => {
-                let s = string(w).ok()?.as_bytes();
-                Some(Any::Str(s, !json_plain(s)))
+                let (s, plain) = text(w)?;
+                Some(Any::Str(s, !plain))
             }
             FieldKind::Case(Case::Bool) => bool_value(w).ok().map(|_| Any::Bool),
             FieldKind::Case(Case::Int) => Some(Any::Int(varint(w).ok()? as i64)),
@@ -415,4 +482,26 @@ impl<'a> WireWalk<'a, '_> {
             _ => None,
         }
     }
+}
+
+/// The string field `w` (valid UTF-8, else `None`) and whether the line
+/// holds it unescaped ([`json_plain`]). Most strings are plain ASCII: one
+/// pass over them says both.
+fn text(w: Wire<'_>) -> Option<(&[u8], bool)> {
+    let s = bytes(w).ok()?;
+    if plain_ascii(s) {
+        return Some((s, true));
+    }
+    let s = string(w).ok()?.as_bytes();
+    Some((s, json_plain(s)))
+}
+
+/// Whether `s` is ASCII without a `"`, a `\\` or a control byte: valid
+/// UTF-8 that [`json_plain`] passes (it holds no U+2028 or U+2029). The
+/// per-byte flags ORed together, as `tape::find_special`'s block test,
+/// which the compiler turns into vector compares.
+pub(super) fn plain_ascii(s: &[u8]) -> bool {
+    s.iter().fold(0u8, |acc, &c| {
+        acc | u8::from(c == b'"') | u8::from(c == b'\\') | u8::from(c < 0x20) | (c & 0x80)
+    }) == 0
 }

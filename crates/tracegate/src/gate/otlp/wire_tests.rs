@@ -10,13 +10,14 @@ use proptest::prelude::*;
 use prost::Message as _;
 
 use super::fast::{Context, FastOtlp, Taken};
-use super::fast_tests::{KEYS, Picks, SPAN_MEMBERS, picks, policy, request};
-use super::wire::WireOtlp;
+use super::fast_tests::{KEYS, Picks, SPAN_MEMBERS, picks, policy, request, same_but_strip_paths};
+use super::wire::{UNBOUNDED, WireOtlp};
 use crate::finding::Finding;
 use crate::gate::detect::Detectors;
 use crate::gate::{Gate, Verdict};
 use crate::policy::Policy;
-use crate::record::otlp_proto::bounds::Signal;
+use crate::policy::StructureLimits;
+use crate::record::otlp_proto::bounds::{Counts, Signal, check_protobuf};
 use crate::record::otlp_proto::cut;
 use crate::record::otlp_proto::oracle::{encode_logs_prost, encode_traces_prost};
 use crate::record::otlp_proto::transcode::tests::{log_request, mutate, mutations, trace_request};
@@ -34,6 +35,7 @@ fn cx<'a>(p: &'a Policy, detectors: &'a Detectors) -> Context<'a> {
         line: 1,
         project: true,
         findings: true,
+        paths: true,
     }
 }
 
@@ -42,7 +44,7 @@ fn cx<'a>(p: &'a Policy, detectors: &'a Detectors) -> Context<'a> {
 fn wire(p: &Policy, judge: &mut WireOtlp, signal: Signal, body: &[u8]) -> Option<Judged> {
     let detectors = Detectors::shared(p.redaction().standard_detectors());
     let mut findings = Vec::new();
-    let taken = judge.judge(cx(p, &detectors), signal, body, &mut findings)?;
+    let taken = judge.judge(cx(p, &detectors), signal, body, &UNBOUNDED, &mut findings)?;
     Some((taken, findings, judge.project(body)))
 }
 
@@ -71,6 +73,7 @@ fn holds(p: &Arc<Policy>, judge: &mut WireOtlp, signal: Signal, body: &[u8]) -> 
     let Some((taken, findings, out)) = wire(p, judge, signal, body) else {
         return (false, false);
     };
+    bounds_agree(p, signal, body, judge.counts());
     let Some(((jtaken, jfindings, jout), line)) = json(p, signal, body) else {
         panic!("the wire judge answered where the JSON path does not");
     };
@@ -90,6 +93,23 @@ fn holds(p: &Arc<Policy>, judge: &mut WireOtlp, signal: Signal, body: &[u8]) -> 
     if taken.stripped > 0 {
         assert_eq!(Some(on_wire.output()), out.as_deref());
     }
+    // Without strip paths (as `serve` judges): the same judgement and
+    // output, every finding a strip's, with its rule and no path.
+    let mut pathless = Gate::new(p.clone());
+    pathless.set_strip_paths(false);
+    let jp = pathless.judge_wire(&mut WireOtlp::default(), 1, signal, body);
+    assert_eq!(jp, jw);
+    assert_eq!(pathless.output(), on_wire.output());
+    assert!(same_but_strip_paths(
+        pathless.findings(),
+        on_wire.findings()
+    ));
+    assert!(
+        pathless
+            .findings()
+            .iter()
+            .all(|f| f.field.is_none() && f.message.is_empty())
+    );
     let mut slow = Gate::new(p.clone());
     slow.disable_otlp_fast_path();
     let j = slow.judge(1, &Line::Text(&line), Level::Standard, true);
@@ -124,6 +144,49 @@ fn holds(p: &Arc<Policy>, judge: &mut WireOtlp, signal: Signal, body: &[u8]) -> 
         }
     }
     (true, taken.stripped > 0)
+}
+
+/// The structure the wire judge counted (`counts`, of a request it
+/// answered for) is `check_protobuf`'s, and held to any bounds it answers
+/// within as `check_protobuf` holds it: with each bound at its count the
+/// judge answers; with any one a step below it, it answers exactly when
+/// `check_protobuf` passes the request (when the step passes nothing:
+/// a traces request's log records), with the same counts.
+fn bounds_agree(p: &Arc<Policy>, signal: Signal, body: &[u8], counts: Counts) {
+    assert_eq!(check_protobuf(body, signal, &UNBOUNDED), Ok(counts));
+    let at = StructureLimits {
+        max_spans: counts.spans.max(counts.groups),
+        max_log_records: counts.log_records.max(counts.groups),
+        max_events: counts.events,
+        max_links: counts.links,
+        max_attributes: counts.attributes,
+        max_nesting: 0,
+    };
+    let below: [fn(&mut StructureLimits) -> &mut usize; 5] = [
+        |l| &mut l.max_spans,
+        |l| &mut l.max_log_records,
+        |l| &mut l.max_events,
+        |l| &mut l.max_links,
+        |l| &mut l.max_attributes,
+    ];
+    let variants = std::iter::once(at).chain(below.iter().filter_map(|f| {
+        let mut l = at;
+        let n = f(&mut l);
+        *n = n.checked_sub(1)?;
+        Some(l)
+    }));
+    for limits in variants {
+        let mut gate = Gate::new(p.clone());
+        let mut w = WireOtlp::default();
+        let answered = gate
+            .judge_wire_within(&mut w, 1, signal, body, &limits)
+            .is_some();
+        let checked = check_protobuf(body, signal, &limits);
+        assert_eq!(answered, checked.is_ok(), "{limits:?}: {checked:?}");
+        if answered {
+            assert_eq!(checked, Ok(w.counts()));
+        }
+    }
 }
 
 // --- hand-built requests ---------------------------------------------
@@ -325,6 +388,21 @@ fn what_the_line_would_not_pass_is_not_answered_on_the_wire() {
         ),
         // A bool of 2.
         ("a bool of 2", traces(&span(&kv(b"x.flag", &vi(2, 2))))),
+        // Integers below an allowlisted key's `min = 0`.
+        (
+            "a negative token count",
+            traces(&span(&kv(
+                b"gen_ai.usage.prompt_tokens",
+                &vi(3, (-1i64) as u64),
+            ))),
+        ),
+        (
+            "the least token count",
+            traces(&span(&kv(
+                b"gen_ai.usage.completion_tokens",
+                &vi(3, i64::MIN as u64),
+            ))),
+        ),
         // Doubles the line writes as strings.
         (
             "a NaN",
@@ -554,4 +632,25 @@ fn the_wire_judge_answers_as_the_json_path_does_on_any_request() {
     let (answered, stripped) = counts.get();
     eprintln!("{answered} answered, {stripped} with strips");
     assert!(answered > 5, "{answered} answered, {stripped} with strips");
+}
+
+/// The one-pass check of a plain ASCII string is the UTF-8 and escape
+/// checks it stands in for, on every byte alone and on any bytes.
+#[test]
+fn plain_ascii_is_ascii_and_json_plain() {
+    use super::wire::plain_ascii;
+    use crate::record::otlp_proto::transcode::json_plain;
+    let agrees = |s: &[u8]| plain_ascii(s) == (s.is_ascii() && json_plain(s));
+    for b in 0..=255u8 {
+        assert!(agrees(&[b]), "{b:#x}");
+        // At every place of a block and past one.
+        for at in [0, 7, 15, 16, 31, 40] {
+            let mut s = vec![b'a'; 41];
+            s[at] = b;
+            assert!(agrees(&s), "{b:#x} at {at}");
+        }
+    }
+    proptest!(|(s in prop::collection::vec(any::<u8>(), 0..80))| {
+        prop_assert!(agrees(&s));
+    });
 }

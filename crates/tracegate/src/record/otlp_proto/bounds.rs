@@ -129,13 +129,28 @@ crate::io_text::named_enum! {
     }
 }
 
-/// Running counts against the limits.
-struct Counter<'l> {
+/// Running counts against the limits (also kept by the wire judge,
+/// `gate::otlp::wire`, which walks every message [`check_protobuf`] counts
+/// when it answers).
+pub(crate) struct Counter<'l> {
     limits: &'l StructureLimits,
     c: Counts,
 }
 
-impl Counter<'_> {
+impl<'l> Counter<'l> {
+    /// Nothing counted yet, against `limits`.
+    pub(crate) fn new(limits: &'l StructureLimits) -> Self {
+        Counter {
+            limits,
+            c: Counts::default(),
+        }
+    }
+
+    /// What was counted.
+    pub(crate) fn counts(&self) -> Counts {
+        self.c
+    }
+
     fn bump(n: &mut usize, limit: usize, bound: Bound) -> Result<(), BoundError> {
         *n += 1;
         if *n > limit {
@@ -145,7 +160,12 @@ impl Counter<'_> {
     }
 
     /// Count entering `m`, whose parent is `parent`, at value nesting `nest`.
-    fn enter(&mut self, m: &Message, parent: &Message, nest: usize) -> Result<(), BoundError> {
+    pub(crate) fn enter(
+        &mut self,
+        m: &Message,
+        parent: &Message,
+        nest: usize,
+    ) -> Result<(), BoundError> {
         let l = self.limits;
         let c = &mut self.c;
         c.items += 1;
@@ -207,10 +227,7 @@ pub fn check_protobuf(
         Signal::Traces => &TRACES,
         Signal::Logs => &LOGS,
     };
-    let mut counter = Counter {
-        limits,
-        c: Counts::default(),
-    };
+    let mut counter = Counter::new(limits);
     // (message, end offset, value nesting). The fixed message levels are
     // at most 8 deep and each nesting level adds 3 (AnyValue, ArrayValue or
     // KvList, KeyValue), so the stack is bounded by the nesting limit.
