@@ -35,14 +35,14 @@
 /// module docs); `validate::gap_len` reads the same gaps.
 macro_rules! gap {
     () => {
-        "(?:[ \t._/:-]{1,4}|\u{a0}|\u{2013})"
+        "(?:[ \t._/:-]{1,4}|\u{a0}|\u{2013}|\u{202f})"
     };
 }
 
 /// The first byte (or character) of a [`gap!`].
 macro_rules! gap_start {
     () => {
-        "(?:[ \t._/:-]|\u{a0}|\u{2013})"
+        "(?:[ \t._/:-]|\u{a0}|\u{2013}|\u{202f})"
     };
 }
 
@@ -1060,7 +1060,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             (
                 concat!(
                     r"(?-u)\+[1-9][0-9]{0,2}(?:",
-                    "[ \t._/:-]{0,4}|\u{a0}|\u{2013}",
+                    "[ \t._/:-]{0,4}|\u{a0}|\u{2013}|\u{202f}",
                     r")\(?[0-9]"
                 ),
                 concat!(

@@ -146,6 +146,7 @@ mod pseudonym;
 mod scan;
 mod settle;
 mod shapes;
+mod slots;
 mod table_memo;
 mod token;
 mod trigger;
@@ -181,6 +182,9 @@ mod tests_round13;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round14;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round15;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round2;
@@ -273,6 +277,9 @@ pub struct Redactor {
     /// Per detector (by index), its keyword-proximity context, if it has
     /// one (`context.rs`).
     contexts: Vec<Option<context::Compiled>>,
+    /// The `api_key` detector's index when it is enabled: the detector
+    /// that names the values of secret slots (`slots.rs`).
+    slots: Option<u32>,
     /// How far around a token a second pass can find something new, or
     /// `None` (user patterns) when only a full second pass can tell; see
     /// `settle.rs`.
