@@ -335,7 +335,7 @@ fn element_value(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
     let rest = &text[key_end..];
     let mut i = 0;
     if rest.starts_with(b"</") {
-        i = memchr::memchr(b'>', rest.get(..40)?)? + 1;
+        i = memchr::memchr(b'>', &rest[..rest.len().min(40)])? + 1;
         i += rest[i..]
             .iter()
             .take_while(|b| b.is_ascii_whitespace())
@@ -344,7 +344,7 @@ fn element_value(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
         if !open.eq_ignore_ascii_case(b"<value") {
             return None;
         }
-        i += 6 + memchr::memchr(b'>', rest.get(i + 6..i + 64)?)? + 1;
+        i += 6 + memchr::memchr(b'>', &rest[i + 6..rest.len().min(i + 64)])? + 1;
     } else if matches!(rest.first(), Some(b'"' | b'\'')) {
         i += 1;
         let gap = rest[i..].iter().take_while(|&&b| blank(b)).count();
