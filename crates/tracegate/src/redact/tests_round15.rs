@@ -39,7 +39,9 @@ fn a_named_property_gives_its_value() {
     let r = all();
     let v = "h8Kd2mQx7LpR4tZw";
     for text in [
-        format!("<property>\n  <name>ldap.bind.password</name>\n  <value>{v}</value>\n</property>\n"),
+        format!(
+            "<property>\n  <name>ldap.bind.password</name>\n  <value>{v}</value>\n</property>\n"
+        ),
         format!("<entry><name>oauth.client.secret</name><value>{v}</value></entry>\n"),
         format!("<param name=\"SMTP_PASSWORD\" value=\"{v}\"/>\n"),
         format!("##ci[set name='env.DEPLOY_TOKEN' value='{v}']\n"),
@@ -121,7 +123,9 @@ fn private_keys_by_their_armor_whatever_wraps_the_lines() {
     let r = all();
     let line = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun";
     let wrap = |sep: &str| {
-        format!("-----BEGIN RSA PRIVATE KEY-----{sep}{line}{sep}{line}{sep}{line}{sep}-----END RSA PRIVATE KEY-----")
+        format!(
+            "-----BEGIN RSA PRIVATE KEY-----{sep}{line}{sep}{line}{sep}{line}{sep}-----END RSA PRIVATE KEY-----"
+        )
     };
     for (before, sep, after) in [
         ("<w:r><w:t>", "</w:t><w:br/><w:t>", "</w:t></w:r>\n"),
@@ -160,11 +164,28 @@ fn armor_without_key_material_is_kept() {
 fn cards_of_any_issuer_under_a_card_word() {
     let r = all();
     for (text, card) in [
-        ("{% set card_pan = \"9704174652496228\" %}\n", "9704174652496228"),
-        ("<cfset testCard = \"9112905981951235\">\n", "9112905981951235"),
+        (
+            "{% set card_pan = \"9704174652496228\" %}\n",
+            "9704174652496228",
+        ),
+        (
+            "<cfset testCard = \"9112905981951235\">\n",
+            "9112905981951235",
+        ),
         ("card: 9804 6997 4707 0769\n", "9804 6997 4707 0769"),
         ("PAN: 9704-6651-3761-8074-086\n", "9704-6651-3761-8074-086"),
-        ("Por favor, contauta con card 4240 114 047 242 \n", "4240 114 047 242"),
+        (
+            "Por favor, contauta con card 4240 114 047 242 \n",
+            "4240 114 047 242",
+        ),
+        (
+            "[b]PAN:[/b] 9704584556503416748[/quote]\n",
+            "9704584556503416748",
+        ),
+        (
+            "BT /F1 9 Tf 72 621 Td (card number:) Tj 140 0 Td (9804-2117-5888-4938) Tj ET\n",
+            "9804-2117-5888-4938",
+        ),
         (
             "card number: 4005\u{202f}5500\u{202f}0000\u{202f}0001\n",
             "4005\u{202f}5500\u{202f}0000\u{202f}0001",
@@ -184,6 +205,7 @@ fn luhn_numbers_without_a_card_word_on_their_line_stay() {
     keeps(&r, "Invoice #522-745-3775 paid\nIMEI: 354468136351021\n");
     keeps(&r, "payment ok\nICCID: 8901444524666646470\n");
     keeps(&r, "card 2 of 3, ref 9704174652496228\n");
+    keeps(&r, "(card) Tj 140 0 Td (x 12) Tj (9704174652496228) Tj\n");
     keeps(&r, "panel 9704174652496228\n");
     keeps(&r, "ref 9704174652496228\n");
 }
@@ -200,7 +222,12 @@ fn payment_references_coordinates_and_ec_numbers_are_no_phones_or_addresses() {
     keeps(&r, "point +48.8577+002.2950+035/ on the map\n");
     keeps(&r, "Enzyme class EC 2.7.11.1\n");
     keeps(&r, "EC 1.17.6.63 catalyses\n");
-    redacts_exactly(&r, "call +32 2 555 12 34 today\n", "+32 2 555 12 34", "phone");
+    redacts_exactly(
+        &r,
+        "call +32 2 555 12 34 today\n",
+        "+32 2 555 12 34",
+        "phone",
+    );
     redacts_exactly(&r, "server ip 10.1.2.3\n", "10.1.2.3", "ipv4");
 }
 

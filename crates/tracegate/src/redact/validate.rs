@@ -2248,6 +2248,7 @@ fn card_span(
             if k == 1
                 && m >= 17
                 && !confirmed()
+                && !card_named(text, start)
                 && !expiry_after(text, e)
                 && !track2_pan(text, start, e)
                 && !track1_pan(text, start, e)
@@ -2267,7 +2268,7 @@ fn card_span(
             // than a 13-digit Visa, which the network stopped issuing
             // long ago: a card only after a card word (issue 36, seventh
             // round).
-            if k == 1 && m == 13 && !confirmed() {
+            if k == 1 && m == 13 && !confirmed() && !card_named(text, start) {
                 return None;
             }
             // A solid run under a key that names an entity's id
@@ -2326,8 +2327,9 @@ const CARD_WORDS: &[&[u8]] = &[
 /// fifteenth round): a card word ([`CARD_WORDS`], ASCII case aside) at a
 /// word start, or a camelCase or `_` step (`testCard`, `card_pan`), and
 /// not glued to a lowercase letter after (`panel`, `cardinal`), within
-/// 64 bytes before it on its line with no digit and no engine token in
-/// between; or a card key ([`card_key`]). What lets a Luhn-valid number
+/// 64 bytes before it on its line with no digit (but a PDF's text
+/// operators, [`pdf_text_operators`]) and no engine token in between; or
+/// a card key ([`card_key`]). What lets a Luhn-valid number
 /// of any issuer prefix, or any grouping of three to six digits, be a
 /// card: IMEIs and ICCIDs are Luhn-valid too, and a `paid` or `payment`
 /// a line above names no card (found on heldout12).
@@ -2350,9 +2352,31 @@ fn card_named(text: &[u8], start: usize) -> bool {
         (left && right).then_some(we)
     });
     named.is_some_and(|we| {
-        !text[we..start].iter().any(u8::is_ascii_digit)
+        (!text[we..start].iter().any(u8::is_ascii_digit) || pdf_text_operators(&text[we..start]))
             && !super::token::overlaps_token(text, we, start)
     }) || card_key(text, start)
+}
+
+/// `gap` (between a label and a value) is a PDF content stream's close of
+/// one text string, its text operators and their numbers, and the open
+/// of the next (`) Tj 140 0 Td (`): the label and the value are two
+/// strings of one line of the page, and the numbers are positions, not
+/// a number that the label could name instead.
+fn pdf_text_operators(gap: &[u8]) -> bool {
+    let Some(close) = memchr::memchr(b')', gap) else {
+        return false;
+    };
+    let Some(body) = gap[close + 1..].strip_suffix(b"(") else {
+        return false;
+    };
+    !gap[..close].iter().any(u8::is_ascii_digit)
+        && body.split(|b| b.is_ascii_whitespace()).all(|t| {
+            t.is_empty()
+                || t.iter()
+                    .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-'))
+                || matches!(t, b"Tj" | b"TJ" | b"Td" | b"TD" | b"Tm" | b"T*" | b"'")
+        })
+        && body.windows(2).any(|w| w == b"Tj" || w == b"TJ")
 }
 
 /// Whether a card's expiry (`MM/YY` or `MM/YYYY`, month 01-12) follows
