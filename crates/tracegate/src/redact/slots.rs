@@ -71,6 +71,9 @@ const WORDS: &[&str] = &[
     "hdbuserstore ",
     "http-basic.",
     "sqlplus ",
+    // A key named `key` and nothing else (`{"key": "…"}`, `- key: …`):
+    // its value only when it is long and random ([`long_random`]).
+    "key",
 ];
 
 /// The index in [`WORDS`] of the first marker.
@@ -203,7 +206,9 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
         if work.spent() {
             return;
         }
-        let found = if m.pattern().as_usize() >= MARKERS + 4 {
+        let found = if m.pattern().as_usize() == WORDS.len() - 1 {
+            bare_key(text, ws, we)
+        } else if m.pattern().as_usize() >= MARKERS + 4 {
             positional(text, ws, we, m.pattern().as_usize() - MARKERS - 4)
         } else if m.pattern().as_usize() >= MARKERS {
             marked(text, we)
@@ -225,6 +230,38 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
             done = e;
         }
     }
+}
+
+/// A name that is `key` alone (its token holds nothing else: not
+/// `api_key`, `key_id`, `monkey`), assigned a value that is long and
+/// random: 32 bytes or more of letters and digits (`-` and `_` between)
+/// with both, not a UUID (Kaggle's `kaggle.json`, Kong's
+/// `keyauth_credentials`), where a structure names it: first on its line
+/// or list item, or an object's member (after `{` or `,`). Cost: a 32-byte random id stored under `key`
+/// (a cache or idempotency key of that shape) goes.
+fn bare_key(text: &[u8], ws: usize, we: usize) -> Option<(usize, usize)> {
+    let alone = |b: Option<&u8>| b.is_none_or(|&b| !ident(b));
+    if !alone(ws.checked_sub(1).and_then(|i| text.get(i))) || !alone(text.get(we)) {
+        return None;
+    }
+    // A key of a structure (a line's or a list item's first, an object's
+    // member), not a word of prose (`public key: age1…`, `host key`).
+    let before = &text[..ws];
+    let quote = usize::from(matches!(before.last(), Some(b'"' | b'\'')));
+    let lead = run_back(&before[..ws - quote], 64, blank);
+    let prev = (ws - quote - lead).checked_sub(1).map(|i| text[i]);
+    if !matches!(prev, None | Some(b'\n' | b'{' | b',' | b'-' | b'(')) {
+        return None;
+    }
+    let (s, e) = assigned(text, we)?;
+    let v = &text[s..e];
+    let long_random = v.len() >= 32
+        && v.iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && v.iter().any(u8::is_ascii_digit)
+        && v.iter().any(u8::is_ascii_alphabetic)
+        && !v.contains(&b'-');
+    long_random.then_some((s, e))
 }
 
 /// The value run at `from`: secret-value bytes, when it looks random.

@@ -267,3 +267,39 @@ fn trigger_agrees_on_fifteenth_round_shapes() {
         0x15_15_15,
     );
 }
+
+/// A name that is `key` alone, first on its line or list item or an
+/// object's member, holds a secret when its value is long and random:
+/// 32 bytes or more of letters and digits with both.
+#[test]
+fn a_bare_key_holds_a_long_random_value() {
+    let r = all();
+    let hex = "0f704a9e8e13eda07da5ce38bcb37ff9";
+    redacts_exactly(
+        &r,
+        &format!("{{\"username\":\"ana\",\"key\":\"{hex}\"}}\n"),
+        hex,
+        "api_key",
+    );
+    let v = "K8SpdCX1HRhFcVKy2FpITUm8M2qMyTAD";
+    redacts_exactly(
+        &r,
+        &format!("consumers:\n- username: app\n  credentials:\n  - key: {v}\n"),
+        v,
+        "api_key",
+    );
+}
+
+/// What the bare `key` must not take: a key named in prose (`public
+/// key:`), a UUID, a short or word-like value, and a longer name.
+#[test]
+fn a_bare_key_keeps_prose_uuids_and_short_values() {
+    let r = all();
+    keeps(
+        &r,
+        "# public key: age13swglu2a63usrv4pwg4we4gt76ymrvfqv8y0sx5gdhzczn4a29ah4cca9p\n",
+    );
+    keeps(&r, "{\"key\": \"550e8400-e29b-41d4-a716-446655440000\"}\n");
+    keeps(&r, "- key: release-notes-2024\n");
+    keeps(&r, "monkey: 0f704a9e8e13eda07da5ce38bcb37ff9\n");
+}
