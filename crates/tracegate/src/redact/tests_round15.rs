@@ -220,6 +220,7 @@ fn payment_references_coordinates_and_ec_numbers_are_no_phones_or_addresses() {
     keeps(&r, "Mededeling: +++090/9337/55493+++\n");
     keeps(&r, "<gml:pos>+40.7500-073.9900/</gml:pos>\n");
     keeps(&r, "point +48.8577+002.2950+035/ on the map\n");
+    keeps(&r, "MeSH tree number G05.740.946.983\n");
     keeps(&r, "Enzyme class EC 2.7.11.1\n");
     keeps(&r, "EC 1.17.6.63 catalyses\n");
     redacts_exactly(
@@ -229,6 +230,7 @@ fn payment_references_coordinates_and_ec_numbers_are_no_phones_or_addresses() {
         "phone",
     );
     redacts_exactly(&r, "server ip 10.1.2.3\n", "10.1.2.3", "ipv4");
+    redacts_exactly(&r, "phone 415.555.0132\n", "415.555.0132", "phone");
 }
 
 /// An IPv6 address right after a label that no group can be (a word with

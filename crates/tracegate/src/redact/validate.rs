@@ -421,6 +421,14 @@ fn check_span(
             {
                 return None;
             }
+            // A tree number: one capital glued before dotted groups
+            // (MeSH's `G05.740.946.983`, a classification's code): the
+            // letter names a branch, the groups its levels. Cost: a phone
+            // written with dots right after a one-letter label glued to
+            // it (`T415.555.0132`) stays.
+            if tree_number(text, start, end) {
+                return None;
+            }
             phone_span(text, start, end, |e| phone_ok(text, start, e))
         }
         // A national number right after a reference's label (`Ticket
@@ -435,6 +443,7 @@ fn check_span(
                 || vetoed_own()
                 || reference_number(text, start)
                 || quoted_bare_id(text, start)
+                || tree_number(text, start, end)
             {
                 return None;
             }
@@ -443,6 +452,7 @@ fn check_span(
         Check::PhoneNanp => (confirmed()
             && !vetoed_own()
             && !quoted_bare_id(text, start)
+            && !tree_number(text, start, end)
             && !joined_context(text, start, end, b"-.,_:/")
             && !tail_of_a_run(text, start))
         .then_some((start, end)),
@@ -1730,6 +1740,18 @@ fn sibling_names_version(before: &[u8]) -> bool {
     });
     let from = text.len() - len;
     len > 0 && from > 0 && text[from - 1] == b'>' && version_word(&text[from..])
+}
+
+/// One capital letter glued before `start` (and no word byte before it),
+/// and the candidate's groups set apart by `.` alone: a tree number.
+fn tree_number(text: &[u8], start: usize, end: usize) -> bool {
+    start >= 1
+        && text[start - 1].is_ascii_uppercase()
+        && (start == 1 || !(text[start - 2].is_ascii_alphanumeric() || text[start - 2] == b'_'))
+        && text[start..end].contains(&b'.')
+        && text[start..end]
+            .iter()
+            .all(|b| b.is_ascii_digit() || *b == b'.')
 }
 
 /// An ISO 6709 point at `start` (`+40.7500-073.9900/`,
