@@ -51,7 +51,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use super::budget::Work;
 use super::token::overlaps_token;
-use super::validate::{listing_token, random_looking, run_back, secret_value_byte};
+use super::validate::{listing_token, placeholder, random_looking, run_back, secret_value_byte};
 
 /// The secret words, then the markers (from [`MARKERS`] on).
 const WORDS: &[&str] = &[
@@ -221,6 +221,17 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
             column(text, key_from, key_end, work, &mut emit)
                 .or_else(|| element_value(text, key_end))
                 .or_else(|| assigned(text, key_end))
+                .or_else(|| {
+                    // A name that ends in `password` or `passwd` and is
+                    // set with `=`: a value of eight or more with a
+                    // letter and a digit is a password, random-looking or
+                    // not (JCL's `PASSWORD=WZJ53ILT`, a mainframe's eight
+                    // capitals and digits). Cost: a reference code of
+                    // that shape set as a password (`password=build42x`)
+                    // goes, which a password is.
+                    let password = m.pattern().as_usize() < 2 && key_end == we;
+                    password.then(|| password_set(text, key_end)).flatten()
+                })
                 .filter(|&(_, e)| !overlaps_token(text, key_from, e))
         } else {
             None
@@ -230,6 +241,29 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
             done = e;
         }
     }
+}
+
+/// `=` right after the name, and a value of 8 to 64 bytes with a letter
+/// and a digit that ends its token, is no placeholder and no variable.
+fn password_set(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
+    if text.get(key_end) != Some(&b'=') || text.get(key_end + 1) == Some(&b'=') {
+        return None;
+    }
+    let from = key_end + 1;
+    let n = text[from..]
+        .iter()
+        .take_while(|&&b| secret_value_byte(b))
+        .count();
+    let v = &text[from..from + n];
+    let ends = text
+        .get(from + n)
+        .is_none_or(|&b| b.is_ascii_whitespace() || matches!(b, b',' | b';' | b'&' | b')'));
+    ((8..=64).contains(&n)
+        && ends
+        && v.iter().any(u8::is_ascii_alphabetic)
+        && v.iter().any(u8::is_ascii_digit)
+        && !placeholder(v))
+    .then_some((from, from + n))
 }
 
 /// A name that is `key` alone (its token holds nothing else: not

@@ -305,3 +305,33 @@ fn a_bare_key_keeps_prose_uuids_and_short_values() {
     keeps(&r, "- key: release-notes-2024\n");
     keeps(&r, "monkey: 0f704a9e8e13eda07da5ce38bcb37ff9\n");
 }
+
+/// A name ending in `password` or `passwd` set with `=` takes a value
+/// of eight or more with a letter and a digit, random-looking or not
+/// (a mainframe's eight capitals and digits).
+#[test]
+fn a_password_set_with_equals_takes_a_short_value() {
+    let r = all();
+    redacts_exactly(
+        &r,
+        "//NIGHTLY JOB (ACCT),'BATCH',CLASS=A,USER=OPS01,PASSWORD=K7Q2ZX9M\n",
+        "K7Q2ZX9M",
+        "api_key",
+    );
+    redacts_exactly(
+        &r,
+        "ldap_passwd=tr33house7 retry=3\n",
+        "tr33house7",
+        "api_key",
+    );
+    for text in [
+        "PASSWORD=changeme\n",
+        "password=12345678\n",
+        "password==x1234567\n",
+        "password_file=/etc/app/db2.pass\n",
+        "password=x7\n",
+        "PASSWORD=${DB_PASS1}\n",
+    ] {
+        keeps(&r, text);
+    }
+}
