@@ -374,9 +374,7 @@ fn positional(text: &[u8], ws: usize, we: usize, which: usize) -> Option<(usize,
                 .rsplit(|&b| b == b'\n')
                 .next()
                 .unwrap_or_default();
-            if memchr::memmem::find(line, b"config").is_none() {
-                return None;
-            }
+            memchr::memmem::find(line, b"config")?;
             let repo_end = we + text[we..].iter().take_while(|&&b| ident(b)).count();
             let user_end = next_arg(text, repo_end)?.1;
             let (s, _) = next_arg(text, user_end)?;
@@ -531,7 +529,7 @@ fn column(
     // The header's cells are names: no blank-separated prose line.
     let seps = memchr::memchr_iter(sep, head).count();
     let cell = memchr::memchr_iter(sep, &text[line_from..from]).count();
-    if seps < 2 || (sep == b',' && head.iter().any(|&b| b == b' ')) {
+    if seps < 2 || (sep == b',' && head.contains(&b' ')) {
         return None;
     }
     let ceiling = text.len().min(head_end.saturating_add(COLUMN_REACH));
