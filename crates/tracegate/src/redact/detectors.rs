@@ -26,7 +26,9 @@
 //!
 //! Cards, SSNs and phone numbers are written with any gap between their
 //! digit groups ([`gap!`]): a run of one to four blanks, tabs, `.`, `_`,
-//! `/`, `:` or `-`, or one no-break space or en dash, or none. The run is
+//! `/`, `:` or `-`, or one no-break space, narrow no-break space (French
+//! and Swiss digit grouping; issue 36, fifteenth round) or en dash, or
+//! none. The run is
 //! bounded so that every digit shape stays within the reach that
 //! `settle.rs` and the scan's start question rely on; a longer run ends
 //! the number.

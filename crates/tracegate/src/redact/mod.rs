@@ -55,6 +55,11 @@
 //!    separator runs read as one blank) with offsets mapped back; ASCII text
 //!    with no separator but single blanks is its own view and is scanned as
 //!    it is.
+//!    With `api_key` enabled, **one slot pass** (`slots.rs`): a name that
+//!    holds a secret word (`password`, `secret`, `token`, `api_key`, …)
+//!    and a random-looking value in it, in any assignment, element,
+//!    attribute or CSV column, and the positional secret of a few
+//!    commands; its values are `api_key` candidates.
 //! 3. **Overlaps** between all candidates are resolved leftmost, then
 //!    longest, then by priority:
 //!    `private_key > api_key > url_credentials > jwt > email > credit_card >

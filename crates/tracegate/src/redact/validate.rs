@@ -593,7 +593,7 @@ pub(crate) const MAX_GAP: usize = 4;
 
 /// The gap between digit groups that starts at `s[i]`, as its length in
 /// bytes: a run of one to [`MAX_GAP`] of [`GAP_BYTES`], or one no-break
-/// space or en dash (`detectors::gap!`). A longer run is no gap: it ends
+/// space, narrow no-break space or en dash (`detectors::gap!`). A longer run is no gap: it ends
 /// the number.
 pub(crate) fn gap_len(s: &[u8], i: usize) -> Option<usize> {
     match *s.get(i)? {
