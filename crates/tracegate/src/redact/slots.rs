@@ -92,7 +92,8 @@ const COLUMN_ROWS: usize = 64;
 /// spellings took the wide form of the vector search, 16 bytes a step:
 /// +3.8%). Each spelling's pattern id maps back to its word's index.
 /// Cost: a secret word in another mix of cases (`PassWord`, `Api_key`)
-/// names no slot, and `key` only in lowercase.
+/// names no slot, and `key` only in lowercase and closed by a quote or a
+/// colon.
 struct Search {
     ac: AhoCorasick,
     word: Vec<usize>,
@@ -104,7 +105,15 @@ fn words() -> Option<&'static Search> {
         let mut pats: Vec<String> = Vec::new();
         let mut word = Vec::new();
         for (i, w) in WORDS.iter().enumerate() {
-            let mut spellings = vec![w.to_string()];
+            // `key` with the byte that closes it as a name (a quote or a
+            // colon): every spelling four bytes or more, so the vector
+            // search tests four-byte fingerprints (three let `key` in
+            // every `keyword` and `monkey` through to the automaton).
+            let mut spellings = if i == WORDS.len() - 1 {
+                vec!["key\"".to_string(), "key'".to_string(), "key:".to_string()]
+            } else {
+                vec![w.to_string()]
+            };
             // Capitals for the words and `USING`; a capital first for
             // the words that start a camelCase or Pascal name.
             if i < MARKERS || i == MARKERS + 4 {
@@ -249,6 +258,9 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
         let (ws, mut we) = (m.start(), m.end());
         if ws < done {
             continue;
+        }
+        if which == WORDS.len() - 1 {
+            we = ws + 3;
         }
         if which == 0 {
             // `passw` then `ord` or `d`, in the case of its first letters.
