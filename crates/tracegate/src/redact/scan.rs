@@ -128,9 +128,7 @@ impl Redactor {
                 })
             },
         );
-        // No slot and its value fit in fewer than 15 bytes (`passwd=` and
-        // eight): short fields skip the search's set-up.
-        if let Some(det) = self.slots.filter(|_| bytes.len() >= 15) {
+        if let Some(det) = self.slots {
             super::slots::find(bytes, work, |start, end| {
                 cands.push(Region {
                     start,

@@ -31,7 +31,7 @@
 //! placeholder, path or JWT), and a `token` that names a listing's place
 //! (`nextPageToken`) is no secret. Two markers that a CI log's syntax
 //! sets before a secret are slots too: GitHub Actions' `::add-mask::` and
-//! Azure Pipelines' `issecret=true]`; so is FIX's tag 554 (`Password`, `|554=`).
+//! Azure Pipelines' `issecret=true]`; so is FIX's tag 554 (`Password`).
 //!
 //! **Cost** (what this may over-take): a random-looking value in a slot
 //! named for a secret that is no secret (a `password_hash`, a
@@ -66,6 +66,7 @@ const WORDS: &[&str] = &[
     "::add-mask::",
     "issecret=true]",
     "|554=",
+    "\u{1}554=",
     // Commands that take a secret as a positional argument.
     "using ",
     "hdbuserstore ",
@@ -115,7 +116,7 @@ fn words() -> Option<&'static Search> {
             };
             // Capitals for the words and `USING`; a capital first for
             // the words that start a camelCase or Pascal name.
-            if (i < MARKERS && !w.starts_with("api")) || *w == "api_key" || i == MARKERS + 3 {
+            if i < MARKERS || i == MARKERS + 4 {
                 spellings.push(w.to_ascii_uppercase());
             }
             if i < 3 {
@@ -284,8 +285,8 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
         }
         let found = if which == WORDS.len() - 1 {
             bare_key(text, ws, we)
-        } else if which >= MARKERS + 3 {
-            positional(text, ws, we, which - MARKERS - 3)
+        } else if which >= MARKERS + 4 {
+            positional(text, ws, we, which - MARKERS - 4)
         } else if which >= MARKERS {
             marked(text, we)
         } else if whole_word(text, ws, we) && !listing_token(text, ws) {
