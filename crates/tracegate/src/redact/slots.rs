@@ -92,8 +92,8 @@ const COLUMN_ROWS: usize = 64;
 /// spellings took the wide form of the vector search, 16 bytes a step:
 /// +3.8%). Each spelling's pattern id maps back to its word's index.
 /// Cost: a secret word in another mix of cases (`PassWord`, `Api_key`)
-/// names no slot, and `key` only in lowercase and closed by a quote or a
-/// colon.
+/// names no slot, and `key` only in lowercase and closed by a quote, a
+/// colon or `=`.
 struct Search {
     ac: AhoCorasick,
     word: Vec<usize>,
@@ -105,12 +105,12 @@ fn words() -> Option<&'static Search> {
         let mut pats: Vec<String> = Vec::new();
         let mut word = Vec::new();
         for (i, w) in WORDS.iter().enumerate() {
-            // `key` with the byte that closes it as a name (a quote or a
-            // colon): every spelling four bytes or more, so the vector
+            // `key` with the byte that closes it as a name (a quote, a
+            // colon or `=`): every spelling four bytes or more, so the vector
             // search tests four-byte fingerprints (three let `key` in
             // every `keyword` and `monkey` through to the automaton).
             let mut spellings = if i == WORDS.len() - 1 {
-                vec!["key\"".to_string(), "key'".to_string(), "key:".to_string()]
+                ["key\"", "key'", "key:", "key="].map(String::from).to_vec()
             } else {
                 vec![w.to_string()]
             };

@@ -283,6 +283,12 @@ fn a_bare_key_holds_a_long_random_value() {
         hex,
         "api_key",
     );
+    redacts_exactly(
+        &r,
+        &format!("[api]\nkey={hex}\nsite=https://chat.example\n"),
+        hex,
+        "api_key",
+    );
     let v = "K8SpdCX1HRhFcVKy2FpITUm8M2qMyTAD";
     redacts_exactly(
         &r,
