@@ -40,6 +40,7 @@ pub(crate) fn compile(
     let mut errors = Vec::new();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut dets: Vec<Det> = Vec::new();
+    let mut slots = None;
     // Per regex pattern: the cheap scan shape and the exact shape.
     let mut scans: Vec<&str> = Vec::new();
     let mut patterns: Vec<&str> = Vec::new();
@@ -70,6 +71,9 @@ pub(crate) fn compile(
     enabled.sort_by_key(|(rank, _)| *rank);
     for (rank, b) in enabled {
         let det = dets.len() as u32;
+        if b.name == "api_key" {
+            slots = Some(det);
+        }
         dets.push(Det {
             name: Arc::from(b.name),
             action: Action::Mask,
@@ -247,6 +251,7 @@ pub(crate) fn compile(
         checks,
         keywords,
         contexts,
+        slots,
         settle,
         quick: OnceLock::new(),
         #[cfg(test)]

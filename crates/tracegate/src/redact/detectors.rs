@@ -26,7 +26,9 @@
 //!
 //! Cards, SSNs and phone numbers are written with any gap between their
 //! digit groups ([`gap!`]): a run of one to four blanks, tabs, `.`, `_`,
-//! `/`, `:` or `-`, or one no-break space or en dash, or none. The run is
+//! `/`, `:` or `-`, or one no-break space, narrow no-break space (French
+//! and Swiss digit grouping; issue 36, fifteenth round) or en dash, or
+//! none. The run is
 //! bounded so that every digit shape stays within the reach that
 //! `settle.rs` and the scan's start question rely on; a longer run ends
 //! the number.
@@ -35,14 +37,14 @@
 /// module docs); `validate::gap_len` reads the same gaps.
 macro_rules! gap {
     () => {
-        "(?:[ \t._/:-]{1,4}|\u{a0}|\u{2013})"
+        "(?:[ \t._/:-]{1,4}|\u{a0}|\u{2013}|\u{202f})"
     };
 }
 
 /// The first byte (or character) of a [`gap!`].
 macro_rules! gap_start {
     () => {
-        "(?:[ \t._/:-]|\u{a0}|\u{2013})"
+        "(?:[ \t._/:-]|\u{a0}|\u{2013}|\u{202f})"
     };
 }
 
@@ -1060,7 +1062,7 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             (
                 concat!(
                     r"(?-u)\+[1-9][0-9]{0,2}(?:",
-                    "[ \t._/:-]{0,4}|\u{a0}|\u{2013}",
+                    "[ \t._/:-]{0,4}|\u{a0}|\u{2013}|\u{202f}",
                     r")\(?[0-9]"
                 ),
                 concat!(

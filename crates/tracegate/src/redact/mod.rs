@@ -55,6 +55,11 @@
 //!    separator runs read as one blank) with offsets mapped back; ASCII text
 //!    with no separator but single blanks is its own view and is scanned as
 //!    it is.
+//!    With `api_key` enabled, **one slot pass** (`slots.rs`): a name that
+//!    holds a secret word (`password`, `secret`, `token`, `api_key`, …)
+//!    and a random-looking value in it, in any assignment, element,
+//!    attribute or CSV column, and the positional secret of a few
+//!    commands; its values are `api_key` candidates.
 //! 3. **Overlaps** between all candidates are resolved leftmost, then
 //!    longest, then by priority:
 //!    `private_key > api_key > url_credentials > jwt > email > credit_card >
@@ -146,6 +151,7 @@ mod pseudonym;
 mod scan;
 mod settle;
 mod shapes;
+mod slots;
 mod table_memo;
 mod token;
 mod trigger;
@@ -181,6 +187,9 @@ mod tests_round13;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round14;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round15;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round2;
@@ -273,6 +282,9 @@ pub struct Redactor {
     /// Per detector (by index), its keyword-proximity context, if it has
     /// one (`context.rs`).
     contexts: Vec<Option<context::Compiled>>,
+    /// The `api_key` detector's index when it is enabled: the detector
+    /// that names the values of secret slots (`slots.rs`).
+    slots: Option<u32>,
     /// How far around a token a second pass can find something new, or
     /// `None` (user patterns) when only a full second pass can tell; see
     /// `settle.rs`.

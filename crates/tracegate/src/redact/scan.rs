@@ -128,6 +128,16 @@ impl Redactor {
                 })
             },
         );
+        if let Some(det) = self.slots {
+            super::slots::find(bytes, work, |start, end| {
+                cands.push(Region {
+                    start,
+                    end,
+                    det,
+                    drop: false,
+                })
+            });
+        }
         if cands.len() > regex_only {
             // Leftmost, then longest, then highest priority.
             cands.sort_unstable_by_key(|c| (c.start, Reverse(c.end), c.det));

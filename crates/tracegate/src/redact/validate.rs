@@ -364,7 +364,9 @@ fn check_span(
             (!pass.is_empty() && !placeholder(pass) && !pass.starts_with(b"//"))
                 .then_some((start + colon + 1, at))
         }
-        Check::PemKey => pem_key(s).then_some((start, end)),
+        Check::PemKey => pem_armored_end(text, start, end, work)
+            .map(|e| (start, e))
+            .or_else(|| pem_key(s).then_some((start, end))),
         Check::PemBase64 => pem_base64_private(s).then_some((start, end)),
         Check::Luhn => (!swift_reference(text, start))
             .then(|| card_span(text, start, end, vetoed, confirmed))
@@ -407,6 +409,26 @@ fn check_span(
             {
                 return None;
             }
+            // A `+` that is not a country code's by its structure (issue
+            // 36, fifteenth round): one of a run (Belgium's structured
+            // payment reference `+++123/4567/89012+++`), or the sign of an
+            // ISO 6709 coordinate (`+40.7500-073.9900/`: a signed latitude,
+            // a signed longitude, an optional altitude, then the `/` that
+            // ends the point). Cost: a phone written right after `++`, or
+            // one followed by a signed number and a `/`, stays.
+            if s.first() == Some(&b'+')
+                && (start > 0 && text[start - 1] == b'+' || iso6709_point(text, start))
+            {
+                return None;
+            }
+            // A tree number: one capital glued before dotted groups
+            // (MeSH's `G05.740.946.983`, a classification's code): the
+            // letter names a branch, the groups its levels. Cost: a phone
+            // written with dots right after a one-letter label glued to
+            // it (`T415.555.0132`) stays.
+            if tree_number(text, start, end) {
+                return None;
+            }
             phone_span(text, start, end, |e| phone_ok(text, start, e))
         }
         // A national number right after a reference's label (`Ticket
@@ -421,6 +443,7 @@ fn check_span(
                 || vetoed_own()
                 || reference_number(text, start)
                 || quoted_bare_id(text, start)
+                || tree_number(text, start, end)
             {
                 return None;
             }
@@ -429,6 +452,7 @@ fn check_span(
         Check::PhoneNanp => (confirmed()
             && !vetoed_own()
             && !quoted_bare_id(text, start)
+            && !tree_number(text, start, end)
             && !joined_context(text, start, end, b"-.,_:/")
             && !tail_of_a_run(text, start))
         .then_some((start, end)),
@@ -569,12 +593,17 @@ pub(crate) const MAX_GAP: usize = 4;
 
 /// The gap between digit groups that starts at `s[i]`, as its length in
 /// bytes: a run of one to [`MAX_GAP`] of [`GAP_BYTES`], or one no-break
-/// space or en dash (`detectors::gap!`). A longer run is no gap: it ends
+/// space, narrow no-break space or en dash (`detectors::gap!`). A longer run is no gap: it ends
 /// the number.
 pub(crate) fn gap_len(s: &[u8], i: usize) -> Option<usize> {
     match *s.get(i)? {
         0xC2 if s.get(i + 1) == Some(&0xA0) => Some(2),
-        0xE2 if s.get(i + 1) == Some(&0x80) && s.get(i + 2) == Some(&0x93) => Some(3),
+        // An en dash (`E2 80 93`), or a narrow no-break space (`E2 80
+        // AF`, French and Swiss typesetting's digit-group separator;
+        // issue 36, fifteenth round).
+        0xE2 if s.get(i + 1) == Some(&0x80) && matches!(s.get(i + 2), Some(&(0x93 | 0xAF))) => {
+            Some(3)
+        }
         b if GAP_BYTES.contains(&b) => {
             let n = s[i..]
                 .iter()
@@ -1119,6 +1148,62 @@ fn pem_key(s: &[u8]) -> bool {
     (broken || flat) && material >= 40
 }
 
+/// How far past a private key's BEGIN line its END line is looked for
+/// ([`pem_armored_end`]): a 4096-bit RSA key is about 3.3 KB of base64;
+/// a container may double it (a word processor's runs, a PDF's text
+/// operators around each line).
+const PEM_REACH: usize = 16 * 1024;
+
+/// A private key by its armor, whatever wraps or escapes its lines
+/// (issue 36, fifteenth round): the shape's match may stop before an END
+/// line (the body class holds no `<`, `(`, `)` or `*`, so a key inside a
+/// word processor's runs `</w:t><w:br/><w:t>` or a PDF's `) Tj T*` text
+/// operators ends at its header) or run to it with the lines broken in a
+/// way [`pem_key`] does not know (a syslog's `#012`); the END line
+/// of the same label follows within [`PEM_REACH`] with no other BEGIN
+/// line before it. Between them, the body's base64 runs of 16 or more
+/// bytes (no wrapper's word is that long) are at least 40 bytes and at
+/// least half of the body: what wraps the lines is the lesser part. The
+/// end of the END line, or `None` (the match is judged as before).
+/// Cost: prose that quotes a BEGIN and an END line of one label around
+/// mostly base64 text is taken whole as a key.
+fn pem_armored_end(text: &[u8], start: usize, end: usize, work: &Work) -> Option<usize> {
+    let s = text.get(start..end)?;
+    // The label between `-----BEGIN` and the header's closing dashes.
+    let close = memchr::memmem::find(s.get(10..)?, b"-----")? + 10;
+    let label = &s[10..close];
+    let body_from = start + close + 5;
+    let reach = text.len().min(body_from.saturating_add(PEM_REACH));
+    let window = text.get(body_from..reach)?;
+    let mut at = 0;
+    let end_at = loop {
+        let p = at + memchr::memmem::find(&window[at..], b"-----END")?;
+        let after = &window[p + 8..];
+        if after.starts_with(label) && after[label.len()..].starts_with(b"-----") {
+            break p;
+        }
+        at = p + 8;
+    };
+    let body = &window[..end_at];
+    work.charge(end_at);
+    if memchr::memmem::find(body, b"-----BEGIN").is_some() {
+        return None;
+    }
+    let b64 = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=');
+    let mut material = 0;
+    let mut i = 0;
+    while i < body.len() {
+        let n = body[i..].iter().take_while(|b| b64(b)).count();
+        if n >= 16 {
+            material += n;
+        }
+        i += n.max(1);
+    }
+    let blanks = body.iter().filter(|b| b.is_ascii_whitespace()).count();
+    (material >= 40 && material * 2 >= body.len() - blanks)
+        .then_some(body_from + end_at + 8 + label.len() + 5)
+}
+
 /// Base64 of a PEM block whose header names a private key
 /// ([`Check::PemBase64`]): the first 60 bytes decoded (45 bytes of text,
 /// more than the longest header) hold `PRIVATE KEY`.
@@ -1153,7 +1238,7 @@ fn sasl_plain(v: &[u8]) -> bool {
 /// digit (hex and lowercase tokens), not a UUID; no placeholder, no path
 /// (`/run/secrets/db_password_2024`, `./key`, `~/.token`) and no JWT (the
 /// `jwt` detector names those: `access_token=eyJ…`).
-fn random_looking(v: &[u8]) -> bool {
+pub(crate) fn random_looking(v: &[u8]) -> bool {
     let mixed_case_digit = |w: &[u8]| {
         w.iter().any(u8::is_ascii_digit)
             && w.iter().any(u8::is_ascii_lowercase)
@@ -1175,7 +1260,7 @@ fn random_looking(v: &[u8]) -> bool {
 /// `continuationToken`, `syncToken`, `cursor_token`): a pagination
 /// cursor, opaque and random-looking, but no credential (issue 36,
 /// third round).
-fn listing_token(text: &[u8], start: usize) -> bool {
+pub(crate) fn listing_token(text: &[u8], start: usize) -> bool {
     const LISTING: &[&[u8]] = &[
         b"page",
         b"next",
@@ -1657,6 +1742,46 @@ fn sibling_names_version(before: &[u8]) -> bool {
     len > 0 && from > 0 && text[from - 1] == b'>' && version_word(&text[from..])
 }
 
+/// One capital letter glued before `start` (and no word byte before it),
+/// and the candidate's groups set apart by `.` alone: a tree number.
+fn tree_number(text: &[u8], start: usize, end: usize) -> bool {
+    start >= 1
+        && text[start - 1].is_ascii_uppercase()
+        && (start == 1 || !(text[start - 2].is_ascii_alphanumeric() || text[start - 2] == b'_'))
+        && text[start..end].contains(&b'.')
+        && text[start..end]
+            .iter()
+            .all(|b| b.is_ascii_digit() || *b == b'.')
+}
+
+/// An ISO 6709 point at `start` (`+40.7500-073.9900/`,
+/// `+48.8577+002.295+0035/`, `+4045-07400/`): a sign and a latitude,
+/// a sign and a longitude, at most one signed altitude, and the `/` that
+/// closes the point right after (a string of the standard always ends
+/// so). A phone number has one sign at most and no `/` glued after it.
+fn iso6709_point(text: &[u8], start: usize) -> bool {
+    let t = text.get(start..).unwrap_or_default();
+    let mut i = 0;
+    let mut parts = 0;
+    while parts < 3 && matches!(t.get(i), Some(b'+' | b'-')) {
+        let digits = |from: usize| t[from..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let int = digits(i + 1);
+        if int < 2 {
+            return false;
+        }
+        i += 1 + int;
+        if t.get(i) == Some(&b'.') {
+            let frac = digits(i + 1);
+            if frac == 0 {
+                return false;
+            }
+            i += 1 + frac;
+        }
+        parts += 1;
+    }
+    parts >= 2 && t.get(i) == Some(&b'/')
+}
+
 /// The word right before the dotted quad at `start` (across blanks, `(`,
 /// `:` or `#`) says it numbers a part of a document or names an object
 /// identifier: `section 3.2.1.4`, `sezione 4.2.1.3`, `раздел 1.2.3.4`,
@@ -1696,6 +1821,13 @@ fn numbered_by_word(text: &[u8], start: usize) -> bool {
         b"objectclasses",
         b"ldapsyntaxes",
         b"matchingrules",
+        // A registry's number of four dotted integers (issue 36,
+        // fifteenth round): an Enzyme Commission number (`EC 2.7.11.1`),
+        // a Transporter Classification number (`TC 2.A.1.1`'s numeric
+        // kin). Cost: an address right after a bare `EC` or `TC` stays.
+        b"ec",
+        b"e.c.",
+        b"tc",
     ];
     let before = &text[..start.min(text.len())];
     let glue = run_back(before, 4, |b| {
@@ -2094,7 +2226,13 @@ fn card_span(
         let printed = k == 1
             || (lens().take(k - 1).all(|g| g == 4) && (1..=4).contains(&body[k - 1].0))
             || matches!(body, [(4, _), (6, _), (4 | 5, _)] | [(6, _), (13, _)]);
-        if !printed {
+        // Under a card word or key, any grouping of three to six digits
+        // a group (a 13-digit Visa printed 4-3-3-3; issue 36, fifteenth
+        // round). Cost: a Luhn-valid number of such groups right after
+        // `card` or `pan` (one in ten by chance) goes.
+        let named_grouping =
+            || k > 1 && lens().all(|g| (3..=6).contains(&g)) && card_named(text, start);
+        if !printed && !named_grouping() {
             continue;
         }
         let e = start + body[k - 1].1;
@@ -2109,8 +2247,16 @@ fn card_span(
         // is a whole field of a CSV row.
         let decimal = (decimal_point(text, start, e) && !csv_row_field(text, start, e))
             || (decimal_comma_after(text, e) && !csv_field(text, start, e, k > 1));
+        // The issuer table decides a number that stands alone; named by
+        // a card word on its line or a card key ([`card_named`]), any
+        // issuer prefix goes (issue 36, fifteenth round): networks keep being
+        // added (Napas 9704, Belkart 9112, PROSTIR 9804, mada, LankaPay)
+        // and a table of prefixes is always one network short. Cost: a
+        // Luhn-valid 13-19 digit id (one in ten by chance) right after a
+        // card word is taken as a card.
         let issuer = issuer_ok(&digits[..m])
-            || (issuer_on_a_card_word(&digits[..m]) && (confirmed() || card_key(text, start)));
+            || (issuer_on_a_card_word(&digits[..m]) && (confirmed() || card_key(text, start)))
+            || (luhn(&digits[..m]) && card_named(text, start));
         if issuer && luhn(&digits[..m]) && !decimal {
             if k == 1 && hex_id_segment(text, start, e) {
                 return None;
@@ -2124,6 +2270,7 @@ fn card_span(
             if k == 1
                 && m >= 17
                 && !confirmed()
+                && !card_named(text, start)
                 && !expiry_after(text, e)
                 && !track2_pan(text, start, e)
                 && !track1_pan(text, start, e)
@@ -2143,7 +2290,7 @@ fn card_span(
             // than a 13-digit Visa, which the network stopped issuing
             // long ago: a card only after a card word (issue 36, seventh
             // round).
-            if k == 1 && m == 13 && !confirmed() {
+            if k == 1 && m == 13 && !confirmed() && !card_named(text, start) {
                 return None;
             }
             // A solid run under a key that names an entity's id
@@ -2166,6 +2313,92 @@ fn card_span(
         }
     }
     None
+}
+
+/// A word that names a card itself (not a payment, a credit or an
+/// invoice: those name ids too), in the languages the context list
+/// holds (`context.rs`).
+const CARD_WORDS: &[&[u8]] = &[
+    b"card",
+    b"pan",
+    b"karte",
+    b"carte",
+    b"tarjeta",
+    "cartão".as_bytes(),
+    b"cartao",
+    b"kart",
+    b"kaart",
+    b"kort",
+    b"karta",
+    "kártya".as_bytes(),
+    b"kartu",
+    b"visa",
+    b"mastercard",
+    "карт".as_bytes(),
+    "Карт".as_bytes(),
+    "카드".as_bytes(),
+    "卡号".as_bytes(),
+    "カード".as_bytes(),
+    "บัตร".as_bytes(),
+    "כרטיס".as_bytes(),
+    "کارت".as_bytes(),
+    "بطاقة".as_bytes(),
+];
+
+/// The number at `start` is named a card by its own line (issue 36,
+/// fifteenth round): a card word ([`CARD_WORDS`], ASCII case aside) at a
+/// word start, or a camelCase or `_` step (`testCard`, `card_pan`), and
+/// not glued to a lowercase letter after (`panel`, `cardinal`), within
+/// 64 bytes before it on its line with no digit (but a PDF's text
+/// operators, [`pdf_text_operators`]) and no engine token in between; or
+/// a card key ([`card_key`]). What lets a Luhn-valid number
+/// of any issuer prefix, or any grouping of three to six digits, be a
+/// card: IMEIs and ICCIDs are Luhn-valid too, and a `paid` or `payment`
+/// a line above names no card (found on heldout12).
+fn card_named(text: &[u8], start: usize) -> bool {
+    let from = start.saturating_sub(64);
+    let line = text[from..start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(from, |i| from + i + 1);
+    let window = &text[line..start];
+    let named = (0..window.len()).rev().find_map(|i| {
+        let w = CARD_WORDS.iter().find(|w| {
+            window[i..].len() >= w.len() && window[i..i + w.len()].eq_ignore_ascii_case(w)
+        })?;
+        let (ws, we) = (line + i, line + i + w.len());
+        let left = ws == 0
+            || !text[ws - 1].is_ascii_alphanumeric()
+            || (text[ws - 1].is_ascii_lowercase() && text[ws].is_ascii_uppercase());
+        let right = !text.get(we).is_some_and(u8::is_ascii_lowercase);
+        (left && right).then_some(we)
+    });
+    named.is_some_and(|we| {
+        (!text[we..start].iter().any(u8::is_ascii_digit) || pdf_text_operators(&text[we..start]))
+            && !super::token::overlaps_token(text, we, start)
+    }) || card_key(text, start)
+}
+
+/// `gap` (between a label and a value) is a PDF content stream's close of
+/// one text string, its text operators and their numbers, and the open
+/// of the next (`) Tj 140 0 Td (`): the label and the value are two
+/// strings of one line of the page, and the numbers are positions, not
+/// a number that the label could name instead.
+fn pdf_text_operators(gap: &[u8]) -> bool {
+    let Some(close) = memchr::memchr(b')', gap) else {
+        return false;
+    };
+    let Some(body) = gap[close + 1..].strip_suffix(b"(") else {
+        return false;
+    };
+    !gap[..close].iter().any(u8::is_ascii_digit)
+        && body.split(|b| b.is_ascii_whitespace()).all(|t| {
+            t.is_empty()
+                || t.iter()
+                    .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-'))
+                || matches!(t, b"Tj" | b"TJ" | b"Td" | b"TD" | b"Tm" | b"T*" | b"'")
+        })
+        && body.windows(2).any(|w| w == b"Tj" || w == b"TJ")
 }
 
 /// Whether a card's expiry (`MM/YY` or `MM/YYYY`, month 01-12) follows
@@ -2810,7 +3043,7 @@ pub(crate) fn gap_after_digit(text: &[u8], start: usize) -> Option<&[u8]> {
         ascii
     } else if before.ends_with("\u{a0}".as_bytes()) {
         2
-    } else if before.ends_with("\u{2013}".as_bytes()) {
+    } else if before.ends_with("\u{2013}".as_bytes()) || before.ends_with("\u{202f}".as_bytes()) {
         3
     } else {
         return None;
@@ -3159,7 +3392,24 @@ pub(crate) fn ipv6_tagged(text: &[u8], start: usize) -> bool {
             || start >= 4
                 && text[start - 4..start - 1].eq_ignore_ascii_case(b"ip6")
                 && (start == 4 || !word(text[start - 5]))
-            || add_host_name_before(text, start - 1))
+            || add_host_name_before(text, start - 1)
+            || label_before(text, start - 1))
+}
+
+/// A label of two to sixteen ASCII letters ends at `colon`, one that no
+/// IPv6 group can be (a letter past `f`), and starts its token (no word
+/// byte or `:` before it): `Ip:2400:8901::1` in a CrowdSec table, `src:`,
+/// `peer:` (issue 36, fifteenth round). The label's colon is no group
+/// separator, as `ip6:`'s is not. Cost: none known; the address after it
+/// is judged as any other.
+#[cold]
+fn label_before(text: &[u8], colon: usize) -> bool {
+    let n = run_back(&text[..colon], 17, |b| b.is_ascii_alphabetic());
+    let from = colon - n;
+    (2..=16).contains(&n)
+        && text[from..colon].iter().any(|b| !b.is_ascii_hexdigit())
+        && (from == 0
+            || !(text[from - 1].is_ascii_alphanumeric() || matches!(text[from - 1], b'_' | b':')))
 }
 
 /// A host name (1-64 bytes of `[A-Za-z0-9._-]`) ends at `colon`, right

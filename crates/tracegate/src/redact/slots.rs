@@ -1,0 +1,653 @@
+//! Secrets found by the slot that holds them, whatever the container
+//! (issue 36, fifteenth round).
+//!
+//! The regex shapes name a secret by its container: one shape per syntax
+//! (`password = "…"`, `--token …`, `<key>…TOKEN</key><string>…`), and
+//! each held-out family brought containers no shape knew (a CSV export's
+//! `password` column, a Hadoop `<name>…secret.key</name>` property, a
+//! MUMPS global's `("PASSWORD")="…"`, a typed constant `api_key: str =
+//! "…"`). Tuning shape by shape closed each tuned family and moved the
+//! next by nothing. This pass asks one question instead: is there a slot
+//! named for a secret, and in it a value that looks random?
+//!
+//! A **slot** is a name one of whose words is a secret word (`password`,
+//! `passwd`, `secret`, `token`, `api_key`, `api-key`, `apikey`: a whole
+//! word, by `_ - .` or a camelCase capital, so `passwordless`, `secretary`
+//! and `tokenizer` name none), followed by any of:
+//!
+//! - an assignment, whatever its operator (`=`, `:`, `:=`, `=>`, `<-`, a
+//!   type annotation `: str =`), after the quote, `)` or `]` that closes
+//!   the name (`"PASSWORD")="…"`), or blanks alone (`secret.key    …`,
+//!   `password "…"`), or a call's `(` (`SecretValue.unsafePlainText('…')`);
+//! - an element's close and a `<value>` element (`<name>…</name>
+//!   <value>…</value>`), or a `value=` attribute after the name's
+//!   (`name='env.NEXUS_PASSWORD' value='…'`);
+//! - a column: the name is a whole cell of a CSV or TSV header, and the
+//!   cells under it in the rows below, while they have the header's
+//!   number of separators (LastPass and Chrome exports).
+//!
+//! The value must look random ([`validate::random_looking`]: 12 or more
+//! bytes with both cases and a digit, or 20 with a letter and a digit; no
+//! placeholder, path or JWT), and a `token` that names a listing's place
+//! (`nextPageToken`) is no secret. Two markers that a CI log's syntax
+//! sets before a secret are slots too: GitHub Actions' `::add-mask::` and
+//! Azure Pipelines' `issecret=true]`; so is FIX's tag 554 (`Password`).
+//!
+//! **Cost** (what this may over-take): a random-looking value in a slot
+//! named for a secret that is no secret (a `password_hash`, a
+//! `token_id`), and prose where a secret word is followed by a
+//! random-looking word (`token 9fX2kLmQ7pRtZ`). What it cannot find: a
+//! value that does not look random (`PASSWORD=WZJ53ILT`, eight capitals
+//! and digits), and slots named by a word not in the list (`key`,
+//! `pass`).
+//!
+//! Cost in time: one case-insensitive multi-word search over the text
+//! (vectorized), and per hit a few bytes read either side, charged to the
+//! work budget (64 steps a hit, and a header's column as it is read).
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use super::budget::Work;
+use super::token::overlaps_token;
+use super::validate::{listing_token, placeholder, random_looking, run_back, secret_value_byte};
+
+/// The secret words, then the markers (from [`MARKERS`] on).
+const WORDS: &[&str] = &[
+    // `password` and `passwd` (one pattern: the search stays under 32
+    // patterns, where its vector loop takes 32 bytes a step).
+    "passw",
+    "secret",
+    "token",
+    "api_key",
+    "api-key",
+    "apikey",
+    "::add-mask::",
+    "issecret=true]",
+    "|554=",
+    "\u{1}554=",
+    // Commands that take a secret as a positional argument.
+    "using ",
+    "hdbuserstore ",
+    "http-basic.",
+    "sqlplus ",
+    // A key named `key` and nothing else (`{"key": "…"}`, `- key: …`):
+    // its value only when it is long and random ([`long_random`]).
+    "key",
+];
+
+/// The index in [`WORDS`] of the first marker.
+const MARKERS: usize = 6;
+
+/// How far down a CSV header's column is read (bytes and rows).
+const COLUMN_REACH: usize = 4096;
+const COLUMN_ROWS: usize = 64;
+
+/// The search over [`WORDS`]: each word in the spellings a name is
+/// written in (lowercase, capitals, a capital first, and the camelCase
+/// `apiKey`), case-sensitive, so that the search runs vectorized (an
+/// ASCII-case-insensitive automaton has no packed prefilter and walked
+/// every byte: +27% instructions a record on the full bench; 42
+/// spellings took the wide form of the vector search, 16 bytes a step:
+/// +3.8%). Each spelling's pattern id maps back to its word's index.
+/// Cost: a secret word in another mix of cases (`PassWord`, `Api_key`)
+/// names no slot, and `key` only in lowercase and closed by a quote, a
+/// colon or `=`.
+struct Search {
+    ac: AhoCorasick,
+    word: Vec<usize>,
+}
+
+fn words() -> Option<&'static Search> {
+    static AC: OnceLock<Option<Search>> = OnceLock::new();
+    AC.get_or_init(|| {
+        let mut pats: Vec<String> = Vec::new();
+        let mut word = Vec::new();
+        for (i, w) in WORDS.iter().enumerate() {
+            // `key` with the byte that closes it as a name (a quote, a
+            // colon or `=`): every spelling four bytes or more, so the vector
+            // search tests four-byte fingerprints (three let `key` in
+            // every `keyword` and `monkey` through to the automaton).
+            let mut spellings = if i == WORDS.len() - 1 {
+                ["key\"", "key'", "key:", "key="].map(String::from).to_vec()
+            } else {
+                vec![w.to_string()]
+            };
+            // Capitals for the words and `USING`; a capital first for
+            // the words that start a camelCase or Pascal name.
+            if i < MARKERS || i == MARKERS + 4 {
+                spellings.push(w.to_ascii_uppercase());
+            }
+            if i < 3 {
+                let mut cap = w.to_string();
+                cap[..1].make_ascii_uppercase();
+                spellings.push(cap);
+            }
+            match *w {
+                "api-key" => spellings.push("Api-Key".to_string()),
+                "apikey" => spellings.extend(["apiKey".to_string(), "ApiKey".to_string()]),
+                _ => {}
+            }
+            for sp in spellings {
+                if !pats.contains(&sp) {
+                    pats.push(sp);
+                    word.push(i);
+                }
+            }
+        }
+        let ac = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(&pats)
+            .ok()?;
+        Some(Search { ac, word })
+    })
+    .as_ref()
+}
+
+/// How many spellings the search holds (a test keeps them at 32 or
+/// fewer).
+#[cfg(test)]
+pub(crate) fn spellings() -> usize {
+    words().map_or(0, |s| s.word.len())
+}
+
+fn ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+fn blank(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+/// The word at `ws..we` is a whole word of a name: at its left a
+/// non-letter or a lowercase-to-capital step (`dsnPassword`), at its
+/// right a non-letter or a capital after a lowercase letter
+/// (`SecretValue`).
+fn whole_word(text: &[u8], ws: usize, we: usize) -> bool {
+    let left = ws == 0
+        || !text[ws - 1].is_ascii_alphabetic()
+        || (text[ws - 1].is_ascii_lowercase() && text[ws].is_ascii_uppercase());
+    let right = text.get(we).is_none_or(|b| {
+        !b.is_ascii_alphabetic() || (b.is_ascii_uppercase() && text[we - 1].is_ascii_lowercase())
+    });
+    left && right
+}
+
+/// The last word of what follows the secret word in a name names
+/// something about the secret, not the secret itself: `token_type`,
+/// `api_key_id`, `token_accessor` (Vault's), `secret_name`,
+/// `password_file`, `tokenUrl`, `token_expires_in`.
+fn metadata(tail: &[u8]) -> bool {
+    const WORDS: &[&[u8]] = &[
+        b"id",
+        b"ids",
+        b"accessor",
+        b"type",
+        b"types",
+        b"name",
+        b"names",
+        b"url",
+        b"uri",
+        b"endpoint",
+        b"path",
+        b"file",
+        b"dir",
+        b"ttl",
+        b"expiry",
+        b"expires",
+        b"expiration",
+        b"in",
+        b"at",
+        b"length",
+        b"len",
+        b"count",
+        b"format",
+        b"version",
+        b"policy",
+        b"ref",
+        b"hint",
+        b"prompt",
+        b"label",
+        b"field",
+        b"header",
+        b"kind",
+        b"env",
+        b"var",
+        b"arn",
+        b"region",
+        b"scope",
+        b"scopes",
+        b"issuer",
+        b"audience",
+        b"lifetime",
+        b"timeout",
+        b"enabled",
+        b"required",
+        b"provider",
+        b"source",
+        b"store",
+        b"manager",
+        b"mode",
+    ];
+    // The last word: after the last `_ - .`, or the last capital that
+    // follows a lowercase letter.
+    let mut from = 0;
+    for i in 1..tail.len() {
+        if matches!(tail[i - 1], b'_' | b'-' | b'.')
+            || (tail[i - 1].is_ascii_lowercase() && tail[i].is_ascii_uppercase())
+        {
+            from = i;
+        }
+    }
+    let last = &tail[from..];
+    !last.is_empty() && WORDS.iter().any(|w| last.eq_ignore_ascii_case(w))
+}
+
+/// Every slot's value in `text`, as `(start, end)`, in increasing order
+/// of the name that names it.
+pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize)) {
+    let Some(search) = words() else {
+        return;
+    };
+    let mut done = 0;
+    for m in search.ac.find_iter(text) {
+        let Some(&which) = search.word.get(m.pattern().as_usize()) else {
+            continue;
+        };
+        let (ws, mut we) = (m.start(), m.end());
+        if ws < done {
+            continue;
+        }
+        if which == WORDS.len() - 1 {
+            we = ws + 3;
+        }
+        if which == 0 {
+            // `passw` then `ord` or `d`, in the case of its first letters.
+            let rest = &text[we..];
+            let upper = text[ws + 1].is_ascii_uppercase();
+            let ord: &[u8] = if upper { b"ORD" } else { b"ord" };
+            let d: &[u8] = if upper { b"D" } else { b"d" };
+            if rest.starts_with(ord) {
+                we += 3;
+            } else if rest.starts_with(d) {
+                we += 1;
+            } else {
+                continue;
+            }
+        }
+        // SECURITY: the caller fails closed on a spent budget. A hit
+        // reads a few dozen bytes around it (a header's column is
+        // charged as it is read).
+        work.charge(64);
+        if work.spent() {
+            return;
+        }
+        let found = if which == WORDS.len() - 1 {
+            bare_key(text, ws, we)
+        } else if which >= MARKERS + 4 {
+            positional(text, ws, we, which - MARKERS - 4)
+        } else if which >= MARKERS {
+            marked(text, we)
+        } else if whole_word(text, ws, we) && !listing_token(text, ws) {
+            let key_from = ws - text[..ws].iter().rev().take_while(|&&b| ident(b)).count();
+            let key_end = we + text[we..].iter().take_while(|&&b| ident(b)).count();
+            if metadata(&text[we..key_end]) {
+                continue;
+            }
+            column(text, key_from, key_end, work, &mut emit)
+                .or_else(|| element_value(text, key_end))
+                .or_else(|| assigned(text, key_end))
+                .or_else(|| {
+                    // A name that ends in `password` or `passwd` and is
+                    // set with `=`: a value of eight or more with a
+                    // letter and a digit is a password, random-looking or
+                    // not (JCL's `PASSWORD=WZJ53ILT`, a mainframe's eight
+                    // capitals and digits). Cost: a reference code of
+                    // that shape set as a password (`password=build42x`)
+                    // goes, which a password is.
+                    let password = which == 0 && key_end == we;
+                    password.then(|| password_set(text, key_end)).flatten()
+                })
+                .filter(|&(_, e)| !overlaps_token(text, key_from, e))
+        } else {
+            None
+        };
+        if let Some((s, e)) = found {
+            emit(s, e);
+            done = e;
+        }
+    }
+}
+
+/// `=` right after the name, and a value of 8 to 64 bytes with a letter
+/// and a digit that ends its token, is no placeholder and no variable.
+fn password_set(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
+    if text.get(key_end) != Some(&b'=') || text.get(key_end + 1) == Some(&b'=') {
+        return None;
+    }
+    let from = key_end + 1;
+    let n = text[from..]
+        .iter()
+        .take_while(|&&b| secret_value_byte(b))
+        .count();
+    let v = &text[from..from + n];
+    let ends = text
+        .get(from + n)
+        .is_none_or(|&b| b.is_ascii_whitespace() || matches!(b, b',' | b';' | b'&' | b')'));
+    ((8..=64).contains(&n)
+        && ends
+        && v.iter().any(u8::is_ascii_alphabetic)
+        && v.iter().any(u8::is_ascii_digit)
+        && !placeholder(v))
+    .then_some((from, from + n))
+}
+
+/// A name that is `key` alone (its token holds nothing else: not
+/// `api_key`, `key_id`, `monkey`), assigned a value that is long and
+/// random: 32 bytes or more of letters and digits (`-` and `_` between)
+/// with both, not a UUID (Kaggle's `kaggle.json`, Kong's
+/// `keyauth_credentials`), where a structure names it: first on its line
+/// or list item, or an object's member (after `{` or `,`). Cost: a 32-byte random id stored under `key`
+/// (a cache or idempotency key of that shape) goes.
+fn bare_key(text: &[u8], ws: usize, we: usize) -> Option<(usize, usize)> {
+    let alone = |b: Option<&u8>| b.is_none_or(|&b| !ident(b));
+    if !alone(ws.checked_sub(1).and_then(|i| text.get(i))) || !alone(text.get(we)) {
+        return None;
+    }
+    // A key of a structure (a line's or a list item's first, an object's
+    // member), not a word of prose (`public key: age1…`, `host key`).
+    let before = &text[..ws];
+    let quote = usize::from(matches!(before.last(), Some(b'"' | b'\'')));
+    let lead = run_back(&before[..ws - quote], 64, blank);
+    let prev = (ws - quote - lead).checked_sub(1).map(|i| text[i]);
+    if !matches!(prev, None | Some(b'\n' | b'{' | b',' | b'-' | b'(')) {
+        return None;
+    }
+    let (s, e) = assigned(text, we)?;
+    let v = &text[s..e];
+    let long_random = v.len() >= 32
+        && v.iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && v.iter().any(u8::is_ascii_digit)
+        && v.iter().any(u8::is_ascii_alphabetic)
+        && !v.contains(&b'-');
+    long_random.then_some((s, e))
+}
+
+/// The value run at `from`: secret-value bytes, when it looks random.
+fn value_at(text: &[u8], from: usize) -> Option<(usize, usize)> {
+    let n = text[from..]
+        .iter()
+        .take_while(|&&b| secret_value_byte(b))
+        .count();
+    let v = &text[from..from + n];
+    random_looking(v).then_some((from, from + n))
+}
+
+/// A marker's value: the rest of its token.
+fn marked(text: &[u8], at: usize) -> Option<(usize, usize)> {
+    let (s, e) = value_at(text, at)?;
+    text.get(e)
+        .is_none_or(|&b| b.is_ascii_whitespace() || b == b'|' || b == 1)
+        .then_some((s, e))
+}
+
+/// Where the token after the blanks at `at` starts, and where it ends.
+fn next_arg(text: &[u8], at: usize) -> Option<(usize, usize)> {
+    let s = at + text.get(at..)?.iter().take_while(|&&b| blank(b)).count();
+    let n = text[s..]
+        .iter()
+        .take_while(|b| !b.is_ascii_whitespace())
+        .count();
+    (n > 0).then_some((s, s + n))
+}
+
+/// The value that a command takes as a positional argument, the command
+/// found from its word (`which`, in the order of [`WORDS`] after the
+/// markers): DB2's and SQL's `USER <u> USING <v>`, SAP HANA's
+/// `hdbuserstore SET <key> <env> <user> <v>`, Poetry's `config
+/// http-basic.<repo> <user> <v>`, Oracle's `sqlplus <user>/<v>@<db>`. The
+/// argument must end its token and look random.
+fn positional(text: &[u8], ws: usize, we: usize, which: usize) -> Option<(usize, usize)> {
+    let whole = |(s, e): (usize, usize)| {
+        text.get(e)
+            .is_none_or(|b| b.is_ascii_whitespace() || *b == b';')
+            .then_some((s, e))
+    };
+    match which {
+        // `user <u> using <v>`: `user` and one argument before.
+        0 => {
+            let lead = run_back(&text[..ws], 8, blank);
+            if lead == 0 {
+                return None;
+            }
+            let before = &text[..ws - lead];
+            let u = run_back(before, 64, |b| !b.is_ascii_whitespace());
+            let gap = run_back(&before[..before.len() - u], 8, blank);
+            let w = &before[..before.len() - u - gap];
+            let named = u > 0
+                && gap > 0
+                && w.len() >= 4
+                && w[w.len() - 4..].eq_ignore_ascii_case(b"user")
+                && (w.len() == 4 || !w[w.len() - 5].is_ascii_alphanumeric());
+            if !named {
+                return None;
+            }
+            whole(value_at(text, we)?)
+        }
+        // `hdbuserstore set <key> <env> <user> <v>`.
+        1 => {
+            let (s, e) = next_arg(text, we)?;
+            if !text[s..e].eq_ignore_ascii_case(b"set") {
+                return None;
+            }
+            let mut at = e;
+            for _ in 0..3 {
+                at = next_arg(text, at)?.1;
+            }
+            let (s, _) = next_arg(text, at)?;
+            whole(value_at(text, s)?)
+        }
+        // `http-basic.<repo> <user> <v>`, after `config`.
+        2 => {
+            let line = text[..ws]
+                .rsplit(|&b| b == b'\n')
+                .next()
+                .unwrap_or_default();
+            memchr::memmem::find(line, b"config")?;
+            let repo_end = we + text[we..].iter().take_while(|&&b| ident(b)).count();
+            let user_end = next_arg(text, repo_end)?.1;
+            let (s, _) = next_arg(text, user_end)?;
+            whole(value_at(text, s)?)
+        }
+        // `sqlplus <user>/<v>@<db>`.
+        _ => {
+            let u = text[we..].iter().take_while(|&&b| ident(b)).count();
+            if u == 0 || text.get(we + u) != Some(&b'/') {
+                return None;
+            }
+            let s = we + u + 1;
+            let n = text[s..]
+                .iter()
+                .take_while(|&&b| secret_value_byte(b) && b != b'@')
+                .count();
+            let v = &text[s..s + n];
+            (random_looking(v) && matches!(text.get(s + n), None | Some(b'@' | b' ' | b'\n')))
+                .then_some((s, s + n))
+        }
+    }
+}
+
+/// `</name>` and a `<value>` element after it, or a `value=` attribute
+/// after the name's closing quote.
+fn element_value(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
+    let rest = &text[key_end..];
+    let mut i = 0;
+    if rest.starts_with(b"</") {
+        i = memchr::memchr(b'>', &rest[..rest.len().min(40)])? + 1;
+        i += rest[i..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+        let open = rest.get(i..i + 6)?;
+        if !open.eq_ignore_ascii_case(b"<value") {
+            return None;
+        }
+        i += 6 + memchr::memchr(b'>', &rest[i + 6..rest.len().min(i + 64)])? + 1;
+    } else if matches!(rest.first(), Some(b'"' | b'\'')) {
+        i += 1;
+        let gap = rest[i..].iter().take_while(|&&b| blank(b)).count();
+        if gap == 0
+            || !rest
+                .get(i + gap..i + gap + 6)?
+                .eq_ignore_ascii_case(b"value=")
+        {
+            return None;
+        }
+        i += gap + 6;
+        let q = *rest.get(i)?;
+        if !matches!(q, b'"' | b'\'') {
+            return None;
+        }
+        i += 1;
+    } else {
+        return None;
+    }
+    let (s, e) = value_at(text, key_end + i)?;
+    matches!(text.get(e), Some(b'<' | b'"' | b'\'')).then_some((s, e))
+}
+
+/// An assignment after the name: an optional closing quote and `)` or
+/// `]`, then an operator (`=`, `:`, `:=`, `=>`, `<-`, `: type =`, a
+/// call's `(`) or blanks alone, then an optional quote and the value,
+/// which a quote opened must close.
+fn assigned(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
+    let t = &text[key_end..];
+    let mut i = 0;
+    if matches!(t.first(), Some(b'"' | b'\'')) {
+        i += 1;
+    }
+    if matches!(t.get(i), Some(b')' | b']')) {
+        i += 1;
+    }
+    let skip = |i: usize| i + t[i..].iter().take_while(|&&b| blank(b)).count();
+    let before_op = skip(i);
+    let mut j = before_op;
+    match t.get(j..j + 2) {
+        Some(b":=" | b"=>" | b"<-") => j += 2,
+        _ => match t.get(j) {
+            Some(b'=' | b'(') => j += 1,
+            Some(b':') => {
+                j += 1;
+                // A type annotation: `: str =`, `: String =`.
+                let k = skip(j);
+                let ty = t[k..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric())
+                    .count();
+                let after = skip(k + ty);
+                if ty > 0 && t.get(after) == Some(&b'=') && t.get(after + 1) != Some(&b'=') {
+                    j = after + 1;
+                }
+            }
+            // Blanks alone separate a directive's name and value.
+            Some(_) if before_op > i => {}
+            _ => return None,
+        },
+    }
+    let mut v = skip(j);
+    let quote = t
+        .get(v)
+        .copied()
+        .filter(|b| matches!(b, b'"' | b'\'' | b'`'));
+    if quote.is_some() {
+        v += 1;
+    }
+    let (s, e) = value_at(text, key_end + v)?;
+    let closes = match quote {
+        Some(q) => text.get(e) == Some(&q),
+        None => text.get(e).is_none_or(|&b| {
+            b.is_ascii_whitespace() || matches!(b, b',' | b';' | b'<' | b')' | b'}' | b']')
+        }),
+    };
+    closes.then_some((s, e))
+}
+
+/// A CSV or TSV header cell that is the name whole: each cell under it in
+/// the rows below is emitted when it looks random; `Some` of the first so
+/// that the caller moves on (`None` when the name is no header cell).
+fn column(
+    text: &[u8],
+    key_from: usize,
+    key_end: usize,
+    work: &Work,
+    emit: &mut impl FnMut(usize, usize),
+) -> Option<(usize, usize)> {
+    let quote = |b: u8| b == b'"' || b == b'\'';
+    let from = key_from - usize::from(key_from > 0 && quote(text[key_from - 1]));
+    let to = key_end + usize::from(text.get(key_end).is_some_and(|&b| quote(b)));
+    let before = from.checked_sub(1).map(|i| text[i]);
+    let after = text.get(to).copied();
+    let sep = match (before, after) {
+        (Some(b @ (b',' | b'\t')), _) | (_, Some(b @ (b',' | b'\t'))) => b,
+        _ => return None,
+    };
+    // The name is the whole cell: a separator or the line's edge on
+    // either side.
+    if !matches!(before, None | Some(b'\n')) && before != Some(sep)
+        || !matches!(after, None | Some(b'\n' | b'\r')) && after != Some(sep)
+    {
+        return None;
+    }
+    let line_from = text[..from]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line_end = |at: usize| memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i);
+    let head_end = line_end(to);
+    let head = &text[line_from..head_end];
+    // The header's cells are names: no blank-separated prose line.
+    let seps = memchr::memchr_iter(sep, head).count();
+    let cell = memchr::memchr_iter(sep, &text[line_from..from]).count();
+    if seps < 2 || (sep == b',' && head.contains(&b' ')) {
+        return None;
+    }
+    let ceiling = text.len().min(head_end.saturating_add(COLUMN_REACH));
+    let mut row = head_end + 1;
+    let mut first = None;
+    for _ in 0..COLUMN_ROWS {
+        if row >= ceiling {
+            break;
+        }
+        let end = line_end(row);
+        work.charge(end - row + 1);
+        let line = &text[row..end];
+        if memchr::memchr_iter(sep, line).count() != seps {
+            break;
+        }
+        // The cell's bounds: after the `cell`-th separator, to the next.
+        let mut c_from = row;
+        for _ in 0..cell {
+            c_from += memchr::memchr(sep, &text[c_from..end]).map_or(0, |i| i + 1);
+        }
+        let c_end = memchr::memchr(sep, &text[c_from..end]).map_or(end, |i| c_from + i);
+        let mut s = c_from;
+        let mut e = c_end;
+        while s < e && (quote(text[s]) || blank(text[s])) {
+            s += 1;
+        }
+        while e > s && (quote(text[e - 1]) || blank(text[e - 1]) || text[e - 1] == b'\r') {
+            e -= 1;
+        }
+        if value_at(text, s) == Some((s, e)) && !overlaps_token(text, s, e) {
+            if first.is_none() {
+                first = Some((s, e));
+            } else {
+                emit(s, e);
+            }
+        }
+        row = end + 1;
+    }
+    first
+}
