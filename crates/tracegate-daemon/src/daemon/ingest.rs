@@ -707,6 +707,27 @@ mod tests {
         (addr, got)
     }
 
+    /// A pipeline on the policy `text`, written to `p.toml` in `dir`.
+    fn pipeline_on(
+        dir: &std::path::Path,
+        text: &str,
+        clock: Arc<dyn crate::window::clock::Clock>,
+    ) -> Arc<Pipeline> {
+        let path = dir.join("p.toml");
+        std::fs::write(&path, text).unwrap();
+        let policy = Arc::new(crate::policy::Policy::load(&path).unwrap());
+        Pipeline::start(policy, path, clock)
+    }
+
+    /// An [`Ingest`] on the policy `text` (see [`pipeline_on`]), its wire
+    /// path on or off.
+    fn ingest_on(dir: &std::path::Path, text: &str, wire: bool) -> Ingest {
+        let clock = Arc::new(crate::window::clock::SystemClock::new());
+        let ing = Ingest::new(pipeline_on(dir, text, clock));
+        ing.p.set_wire_path(wire);
+        ing
+    }
+
     /// Requests for standard OTLP exporters: clean, with content and
     /// unknown attributes to strip (spans and logs), and ones the wire
     /// judge leaves to the line (an item that breaks a rule, a nested
@@ -756,32 +777,26 @@ mod tests {
         for wire in [true, false] {
             let dir = tempfile::tempdir().unwrap();
             let ((a, got_a), (b, got_b)) = (receiver().await, receiver().await);
-            let path = dir.path().join("p.toml");
             let text = format!(
                 "[audit]\npath = \"audit.jsonl\"\n[server]\nflush_interval = \"10ms\"\n\
                  [[sink]]\nname = \"a\"\noutput = \"otlp+http://{a}\"\n\
                  [[sink]]\nname = \"b\"\noutput = \"otlp+http://{b}\"\n"
             );
-            std::fs::write(&path, text).unwrap();
-            let policy = Arc::new(crate::policy::Policy::load(&path).unwrap());
             let clock = Arc::new(crate::window::clock::ManualClock::new(
                 "2030-01-01T10:00:00Z".parse().unwrap(),
             ));
-            let ing = Ingest::new(Pipeline::start(policy, path, clock));
+            let ing = Ingest::new(pipeline_on(dir.path(), &text, clock));
             ing.p.set_wire_path(wire);
             // Which requests the wire judge takes (on a pipeline of its
             // own: counted there, not here).
             let taken: Vec<bool> = if wire {
                 let dir = tempfile::tempdir().unwrap();
-                let path = dir.path().join("p.toml");
                 let (c, _) = receiver().await;
-                std::fs::write(&path, format!(
-                    "[audit]\npath = \"audit.jsonl\"\n[[sink]]\nname = \"a\"\noutput = \"otlp+http://{c}\"\n"
-                )).unwrap();
-                let policy = Arc::new(crate::policy::Policy::load(&path).unwrap());
-                let other = Pipeline::start(
-                    policy,
-                    path,
+                let other = pipeline_on(
+                    dir.path(),
+                    &format!(
+                        "[audit]\npath = \"audit.jsonl\"\n[[sink]]\nname = \"a\"\noutput = \"otlp+http://{c}\"\n"
+                    ),
                     Arc::new(crate::window::clock::SystemClock::new()),
                 );
                 let taken = requests
@@ -942,16 +957,11 @@ mod tests {
         for (wire, bounds) in [(true, limits), (false, limits), (true, "")] {
             let dir = tempfile::tempdir().unwrap();
             let (a, got) = receiver().await;
-            let path = dir.path().join("p.toml");
             let text = format!(
                 "[audit]\npath = \"audit.jsonl\"\n[server]\n{bounds}\
                  [[sink]]\nname = \"a\"\noutput = \"otlp+http://{a}\"\n"
             );
-            std::fs::write(&path, text).unwrap();
-            let policy = Arc::new(crate::policy::Policy::load(&path).unwrap());
-            let clock = Arc::new(crate::window::clock::SystemClock::new());
-            let ing = Ingest::new(Pipeline::start(policy, path, clock));
-            ing.p.set_wire_path(wire);
+            let ing = ingest_on(dir.path(), &text, wire);
             let mut answers = Vec::new();
             for (body, _) in &cases {
                 // Judged on the wire (and not recorded), or not.
@@ -1015,16 +1025,11 @@ mod tests {
         for wire in [true, false] {
             let dir = tempfile::tempdir().unwrap();
             let (a, got) = receiver().await;
-            let path = dir.path().join("p.toml");
             let text = format!(
                 "[audit]\npath = \"audit.jsonl\"\n[limits]\nmax_line_bytes = 300\n\
                  [[sink]]\nname = \"a\"\noutput = \"otlp+http://{a}\"\n"
             );
-            std::fs::write(&path, text).unwrap();
-            let policy = Arc::new(crate::policy::Policy::load(&path).unwrap());
-            let clock = Arc::new(crate::window::clock::SystemClock::new());
-            let ing = Ingest::new(Pipeline::start(policy, path, clock));
-            ing.p.set_wire_path(wire);
+            let ing = ingest_on(dir.path(), &text, wire);
             let mut res = Reservation::default();
             let r = ing
                 .export(
