@@ -84,6 +84,22 @@ const MARKERS: usize = 6;
 const COLUMN_REACH: usize = 4096;
 const COLUMN_ROWS: usize = 64;
 
+/// The longest name, blank run and value one hit reads (bytes). Every
+/// scan from a hit is bounded, so a hit costs a small constant whatever
+/// the text around it (a text of `a_token=` repeated read each run to
+/// its end from every hit: quadratic, and charged 64 steps a hit).
+/// Cost: a name longer than [`NAME_REACH`] is read from its last
+/// [`NAME_REACH`] bytes, and a value longer than [`MAX_VALUE`] bytes in
+/// a slot is not taken by this pass.
+const NAME_REACH: usize = 128;
+const BLANK_REACH: usize = 64;
+const MAX_VALUE: usize = 512;
+
+/// How many of the first bytes of `bytes` (at most `max`) pass `f`.
+fn run(bytes: &[u8], max: usize, f: impl Fn(u8) -> bool) -> usize {
+    bytes.iter().take(max).take_while(|&&b| f(b)).count()
+}
+
 /// The search over [`WORDS`]: each word in the spellings a name is
 /// written in (lowercase, capitals, a capital first, and the camelCase
 /// `apiKey`), case-sensitive, so that the search runs vectorized (an
@@ -290,8 +306,8 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
         } else if which >= MARKERS {
             marked(text, we)
         } else if whole_word(text, ws, we) && !listing_token(text, ws) {
-            let key_from = ws - text[..ws].iter().rev().take_while(|&&b| ident(b)).count();
-            let key_end = we + text[we..].iter().take_while(|&&b| ident(b)).count();
+            let key_from = ws - run_back(&text[..ws], NAME_REACH, ident);
+            let key_end = we + run(&text[we..], NAME_REACH, ident);
             if metadata(&text[we..key_end]) {
                 continue;
             }
@@ -327,10 +343,7 @@ fn password_set(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
         return None;
     }
     let from = key_end + 1;
-    let n = text[from..]
-        .iter()
-        .take_while(|&&b| secret_value_byte(b))
-        .count();
+    let n = run(&text[from..], 65, secret_value_byte);
     let v = &text[from..from + n];
     let ends = text
         .get(from + n)
@@ -377,10 +390,10 @@ fn bare_key(text: &[u8], ws: usize, we: usize) -> Option<(usize, usize)> {
 
 /// The value run at `from`: secret-value bytes, when it looks random.
 fn value_at(text: &[u8], from: usize) -> Option<(usize, usize)> {
-    let n = text[from..]
-        .iter()
-        .take_while(|&&b| secret_value_byte(b))
-        .count();
+    let n = run(text.get(from..)?, MAX_VALUE + 1, secret_value_byte);
+    if n > MAX_VALUE {
+        return None;
+    }
     let v = &text[from..from + n];
     random_looking(v).then_some((from, from + n))
 }
@@ -395,11 +408,8 @@ fn marked(text: &[u8], at: usize) -> Option<(usize, usize)> {
 
 /// Where the token after the blanks at `at` starts, and where it ends.
 fn next_arg(text: &[u8], at: usize) -> Option<(usize, usize)> {
-    let s = at + text.get(at..)?.iter().take_while(|&&b| blank(b)).count();
-    let n = text[s..]
-        .iter()
-        .take_while(|b| !b.is_ascii_whitespace())
-        .count();
+    let s = at + run(text.get(at..)?, BLANK_REACH, blank);
+    let n = run(&text[s..], MAX_VALUE, |b| !b.is_ascii_whitespace());
     (n > 0).then_some((s, s + n))
 }
 
@@ -451,27 +461,24 @@ fn positional(text: &[u8], ws: usize, we: usize, which: usize) -> Option<(usize,
         }
         // `http-basic.<repo> <user> <v>`, after `config`.
         2 => {
-            let line = text[..ws]
+            let line = text[ws.saturating_sub(NAME_REACH)..ws]
                 .rsplit(|&b| b == b'\n')
                 .next()
                 .unwrap_or_default();
             memchr::memmem::find(line, b"config")?;
-            let repo_end = we + text[we..].iter().take_while(|&&b| ident(b)).count();
+            let repo_end = we + run(&text[we..], NAME_REACH, ident);
             let user_end = next_arg(text, repo_end)?.1;
             let (s, _) = next_arg(text, user_end)?;
             whole(value_at(text, s)?)
         }
         // `sqlplus <user>/<v>@<db>`.
         _ => {
-            let u = text[we..].iter().take_while(|&&b| ident(b)).count();
+            let u = run(&text[we..], NAME_REACH, ident);
             if u == 0 || text.get(we + u) != Some(&b'/') {
                 return None;
             }
             let s = we + u + 1;
-            let n = text[s..]
-                .iter()
-                .take_while(|&&b| secret_value_byte(b) && b != b'@')
-                .count();
+            let n = run(&text[s..], MAX_VALUE, |b| secret_value_byte(b) && b != b'@');
             let v = &text[s..s + n];
             (random_looking(v) && matches!(text.get(s + n), None | Some(b'@' | b' ' | b'\n')))
                 .then_some((s, s + n))
@@ -486,10 +493,7 @@ fn element_value(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
     let mut i = 0;
     if rest.starts_with(b"</") {
         i = memchr::memchr(b'>', &rest[..rest.len().min(40)])? + 1;
-        i += rest[i..]
-            .iter()
-            .take_while(|b| b.is_ascii_whitespace())
-            .count();
+        i += run(&rest[i..], BLANK_REACH, |b| b.is_ascii_whitespace());
         let open = rest.get(i..i + 6)?;
         if !open.eq_ignore_ascii_case(b"<value") {
             return None;
@@ -497,7 +501,7 @@ fn element_value(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
         i += 6 + memchr::memchr(b'>', &rest[i + 6..rest.len().min(i + 64)])? + 1;
     } else if matches!(rest.first(), Some(b'"' | b'\'')) {
         i += 1;
-        let gap = rest[i..].iter().take_while(|&&b| blank(b)).count();
+        let gap = run(&rest[i..], BLANK_REACH, blank);
         if gap == 0
             || !rest
                 .get(i + gap..i + gap + 6)?
@@ -531,7 +535,7 @@ fn assigned(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
     if matches!(t.get(i), Some(b')' | b']')) {
         i += 1;
     }
-    let skip = |i: usize| i + t[i..].iter().take_while(|&&b| blank(b)).count();
+    let skip = |i: usize| i + run(t.get(i..).unwrap_or_default(), BLANK_REACH, blank);
     let before_op = skip(i);
     let mut j = before_op;
     match t.get(j..j + 2) {
@@ -542,10 +546,9 @@ fn assigned(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
                 j += 1;
                 // A type annotation: `: str =`, `: String =`.
                 let k = skip(j);
-                let ty = t[k..]
-                    .iter()
-                    .take_while(|b| b.is_ascii_alphanumeric())
-                    .count();
+                let ty = run(t.get(k..).unwrap_or_default(), NAME_REACH, |b| {
+                    b.is_ascii_alphanumeric()
+                });
                 let after = skip(k + ty);
                 if ty > 0 && t.get(after) == Some(&b'=') && t.get(after + 1) != Some(&b'=') {
                     j = after + 1;
@@ -600,12 +603,22 @@ fn column(
     {
         return None;
     }
-    let line_from = text[..from]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
+    // The header line, read no further than COLUMN_REACH either way (a
+    // longer line is no header) and charged.
+    let back = from.saturating_sub(COLUMN_REACH);
+    let line_from = match memchr::memrchr(b'\n', &text[back..from]) {
+        Some(i) => back + i + 1,
+        None if back == 0 => 0,
+        None => return None,
+    };
     let line_end = |at: usize| memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i);
-    let head_end = line_end(to);
+    let ahead = text.len().min(to.saturating_add(COLUMN_REACH));
+    let head_end = match memchr::memchr(b'\n', &text[to..ahead]) {
+        Some(i) => to + i,
+        None if ahead == text.len() => ahead,
+        None => return None,
+    };
+    work.charge(head_end - line_from);
     let head = &text[line_from..head_end];
     // The header's cells are names: no blank-separated prose line.
     let seps = memchr::memchr_iter(sep, head).count();
@@ -650,4 +663,56 @@ fn column(
         row = end + 1;
     }
     first
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    /// Every read from a hit is bounded: a value run longer than
+    /// [`MAX_VALUE`] is no slot's value (before, `value_at` read a run to
+    /// its end, so a text of `a_token=` repeated was read to its end from
+    /// every hit), and a name is read back no further than
+    /// [`NAME_REACH`].
+    #[test]
+    fn a_hit_reads_a_bounded_stretch() {
+        let random = |n: usize| -> Vec<u8> {
+            (0..n)
+                .map(|i| b"aZ3kQ9xW2pL7"[(i * 7 + i / 12) % 12])
+                .collect()
+        };
+        let ok = random(MAX_VALUE);
+        assert_eq!(value_at(&ok, 0), Some((0, MAX_VALUE)));
+        let long = random(MAX_VALUE + 1);
+        assert_eq!(value_at(&long, 0), None);
+        assert_eq!(run(&[b'a'; 1000], NAME_REACH, ident), NAME_REACH);
+        // A secret after a name of ordinary length is still found.
+        let mut found = Vec::new();
+        find(
+            b"db_password = \"Xk9Qz27LmW4pR8sT\"\n",
+            &Work::unlimited(),
+            |s, e| found.push((s, e)),
+        );
+        assert_eq!(found, vec![(15, 31)]);
+    }
+
+    /// A header line longer than [`COLUMN_REACH`] is no CSV header, and
+    /// a header's line is charged as it is read.
+    #[test]
+    fn a_column_header_is_read_within_its_reach() {
+        let row = "x".repeat(COLUMN_REACH + 10);
+        let text = format!("{row},password,user\nrow,Xk9Qz27LmW4pR8sT,ann\n");
+        let mut found = Vec::new();
+        find(text.as_bytes(), &Work::unlimited(), |s, e| {
+            found.push((s, e))
+        });
+        assert!(found.is_empty(), "{found:?}");
+        let text = "name,password,user\nrow,Xk9Qz27LmW4pR8sT,ann\n";
+        let work = Work::unlimited();
+        let mut found = Vec::new();
+        find(text.as_bytes(), &work, |s, e| found.push((s, e)));
+        assert_eq!(found, vec![(23, 39)]);
+        assert!(work.steps() >= 64 + 18, "charged {}", work.steps());
+    }
 }

@@ -1175,20 +1175,31 @@ fn pem_armored_end(text: &[u8], start: usize, end: usize, work: &Work) -> Option
     let body_from = start + close + 5;
     let reach = text.len().min(body_from.saturating_add(PEM_REACH));
     let window = text.get(body_from..reach)?;
+    // The first END line of the label, unless another BEGIN line comes
+    // first: each search stops at the next armor line, so a text of many
+    // BEGIN lines without END lines is read about once, not 16 KiB a
+    // line; and what is read is charged whether or not an END is found.
     let mut at = 0;
     let end_at = loop {
-        let p = at + memchr::memmem::find(&window[at..], b"-----END")?;
-        let after = &window[p + 8..];
-        if after.starts_with(label) && after[label.len()..].starts_with(b"-----") {
+        let Some(p) = memchr::memmem::find(&window[at..], b"-----").map(|p| at + p) else {
+            work.charge(window.len());
+            return None;
+        };
+        let after = &window[p + 5..];
+        if after.starts_with(b"BEGIN") {
+            work.charge(p);
+            return None;
+        }
+        if let Some(rest) = after.strip_prefix(b"END")
+            && rest.starts_with(label)
+            && rest[label.len()..].starts_with(b"-----")
+        {
             break p;
         }
-        at = p + 8;
+        at = p + 5;
     };
     let body = &window[..end_at];
     work.charge(end_at);
-    if memchr::memmem::find(body, b"-----BEGIN").is_some() {
-        return None;
-    }
     let b64 = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=');
     let mut material = 0;
     let mut i = 0;
@@ -3592,5 +3603,37 @@ mod tests {
         assert!(!ok("12:30:45"));
         assert!(!ok("d::"));
         assert!(!ok("be:ef::ca:fe")); // no digit
+    }
+
+    /// The armor search charges what it reads, found or not, and stops
+    /// at the next BEGIN line: a text of BEGIN lines with no END line
+    /// costs steps linear in its length (before, a search that found no
+    /// END line read up to 16 KiB a BEGIN line and charged nothing).
+    #[test]
+    fn the_armor_search_charges_what_it_reads() {
+        let header = "-----BEGIN RSA PRIVATE KEY-----\n";
+        // One BEGIN line, then 10,000 bytes of base64-free filler.
+        let text = format!("{header}{}", "filler text, no armor. ".repeat(435));
+        let work = Work::unlimited();
+        let end = header.len();
+        assert_eq!(pem_armored_end(text.as_bytes(), 0, end, &work), None);
+        assert!(work.steps() >= 10_000, "charged {}", work.steps());
+        // 400 BEGIN lines 40 bytes apart: each search stops at the next.
+        let unit = format!("{header}MIIEowIBAAKCAQEA\n");
+        let text = unit.repeat(400);
+        let work = Work::unlimited();
+        let mut found = 0;
+        for (start, _) in text.match_indices(header) {
+            found += usize::from(
+                pem_armored_end(text.as_bytes(), start, start + header.len(), &work).is_some(),
+            );
+        }
+        assert_eq!(found, 0);
+        assert!(
+            work.steps() <= 2 * text.len() as u64,
+            "charged {} for {} bytes",
+            work.steps(),
+            text.len()
+        );
     }
 }
