@@ -628,93 +628,85 @@ impl Scripted {
     fn start(script: Vec<Reply>) -> Scripted {
         let calls = Arc::new(Mutex::new(Vec::new()));
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.set_nonblocking(true).unwrap();
         let addr = listener.local_addr().unwrap().to_string();
         let (tx, mut rx) = tokio::sync::oneshot::channel::<()>();
         let seen = Arc::clone(&calls);
-        let thread = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-                let handler = move |req: axum::extract::Request| {
-                    let seen = Arc::clone(&seen);
-                    let script = script.clone();
-                    async move {
-                        let n = {
-                            let mut s = seen.lock().unwrap();
-                            s.push(std::time::Instant::now());
-                            s.len()
-                        };
-                        let reply = script[(n - 1).min(script.len() - 1)];
-                        let status = match reply {
-                            Reply::Ok | Reply::Partial(_) => {
-                                let rejected = match reply {
-                                    Reply::Partial(n) => n,
-                                    _ => 0,
-                                };
-                                let answer = ExportResponse {
-                                    partial_success: (rejected > 0).then_some(
-                                        tracegate_daemon::otlp_grpc::PartialSuccess {
-                                            rejected,
-                                            error_message: "scripted".into(),
-                                        },
-                                    ),
-                                };
-                                let mut g = tonic::server::Grpc::new(RawCodec);
-                                return g
-                                    .unary(Answer(Bytes::from(answer.encode_to_vec())), req)
-                                    .await
-                                    .map(axum::body::Body::new);
-                            }
-                            Reply::Exhausted(None) => tonic::Status::resource_exhausted("full"),
-                            Reply::Exhausted(Some(ms)) => {
-                                use tracegate_daemon::otlp_grpc::{
-                                    Any, ProtoDuration, RETRY_INFO_TYPE, RetryInfo, RpcStatus,
-                                };
-                                let info = RetryInfo {
-                                    retry_delay: Some(ProtoDuration {
-                                        seconds: (ms / 1000) as i64,
-                                        nanos: ((ms % 1000) * 1_000_000) as i32,
-                                    }),
-                                };
-                                let details = RpcStatus {
-                                    code: Code::ResourceExhausted as i32,
-                                    message: "full".into(),
-                                    details: vec![Any {
-                                        type_url: RETRY_INFO_TYPE.into(),
-                                        value: info.encode_to_vec(),
-                                    }],
-                                };
-                                tonic::Status::with_details(
-                                    Code::ResourceExhausted,
-                                    "full",
-                                    Bytes::from(details.encode_to_vec()),
-                                )
-                            }
-                            Reply::Code(c) => tonic::Status::new(c, "scripted"),
-                        };
-                        status.into_http()
-                    }
-                };
-                let app = axum::Router::new().fallback(handler);
-                loop {
-                    let (s, _) = tokio::select! {
-                        _ = &mut rx => break,
-                        r = listener.accept() => r.unwrap(),
+        let thread = crate::serve_on_thread(listener, move |listener| async move {
+            let handler = move |req: axum::extract::Request| {
+                let seen = Arc::clone(&seen);
+                let script = script.clone();
+                async move {
+                    let n = {
+                        let mut s = seen.lock().unwrap();
+                        s.push(std::time::Instant::now());
+                        s.len()
                     };
-                    let svc = hyper_util::service::TowerToHyperService::new(app.clone());
-                    tokio::spawn(async move {
-                        let _ = hyper::server::conn::http2::Builder::new(
-                            hyper_util::rt::TokioExecutor::new(),
-                        )
-                        .serve_connection(hyper_util::rt::TokioIo::new(s), svc)
-                        .await;
-                    });
+                    let reply = script[(n - 1).min(script.len() - 1)];
+                    let status = match reply {
+                        Reply::Ok | Reply::Partial(_) => {
+                            let rejected = match reply {
+                                Reply::Partial(n) => n,
+                                _ => 0,
+                            };
+                            let answer = ExportResponse {
+                                partial_success: (rejected > 0).then_some(
+                                    tracegate_daemon::otlp_grpc::PartialSuccess {
+                                        rejected,
+                                        error_message: "scripted".into(),
+                                    },
+                                ),
+                            };
+                            let mut g = tonic::server::Grpc::new(RawCodec);
+                            return g
+                                .unary(Answer(Bytes::from(answer.encode_to_vec())), req)
+                                .await
+                                .map(axum::body::Body::new);
+                        }
+                        Reply::Exhausted(None) => tonic::Status::resource_exhausted("full"),
+                        Reply::Exhausted(Some(ms)) => {
+                            use tracegate_daemon::otlp_grpc::{
+                                Any, ProtoDuration, RETRY_INFO_TYPE, RetryInfo, RpcStatus,
+                            };
+                            let info = RetryInfo {
+                                retry_delay: Some(ProtoDuration {
+                                    seconds: (ms / 1000) as i64,
+                                    nanos: ((ms % 1000) * 1_000_000) as i32,
+                                }),
+                            };
+                            let details = RpcStatus {
+                                code: Code::ResourceExhausted as i32,
+                                message: "full".into(),
+                                details: vec![Any {
+                                    type_url: RETRY_INFO_TYPE.into(),
+                                    value: info.encode_to_vec(),
+                                }],
+                            };
+                            tonic::Status::with_details(
+                                Code::ResourceExhausted,
+                                "full",
+                                Bytes::from(details.encode_to_vec()),
+                            )
+                        }
+                        Reply::Code(c) => tonic::Status::new(c, "scripted"),
+                    };
+                    status.into_http()
                 }
-            });
+            };
+            let app = axum::Router::new().fallback(handler);
+            loop {
+                let (s, _) = tokio::select! {
+                    _ = &mut rx => break,
+                    r = listener.accept() => r.unwrap(),
+                };
+                let svc = hyper_util::service::TowerToHyperService::new(app.clone());
+                tokio::spawn(async move {
+                    let _ = hyper::server::conn::http2::Builder::new(
+                        hyper_util::rt::TokioExecutor::new(),
+                    )
+                    .serve_connection(hyper_util::rt::TokioIo::new(s), svc)
+                    .await;
+                });
+            }
         });
         Scripted {
             addr,

@@ -38,3 +38,24 @@ mod wait;
 
 #[path = "../support/rng.rs"]
 mod rng;
+
+/// Runs `serve` on a current-thread tokio runtime of its own thread,
+/// handed `listener` (bound on loopback by the caller, who knows its
+/// address already) as a tokio listener: the test servers (an OTLP
+/// receiver, a scripted gRPC collector) run beside the daemon under test.
+fn serve_on_thread<F, Fut>(listener: std::net::TcpListener, serve: F) -> std::thread::JoinHandle<()>
+where
+    F: FnOnce(tokio::net::TcpListener) -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = ()>,
+{
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(
+            async move { serve(tokio::net::TcpListener::from_std(listener).unwrap()).await },
+        )
+    })
+}

@@ -475,7 +475,6 @@ type Got = std::sync::Arc<std::sync::Mutex<Vec<(String, Vec<u8>)>>>;
 /// thread) that keeps each request's path and body and answers 200.
 fn receiver() -> Receiver {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.set_nonblocking(true).unwrap();
     let addr = listener.local_addr().unwrap().to_string();
     let got: Got = std::sync::Arc::default();
     let keep = std::sync::Arc::clone(&got);
@@ -488,15 +487,8 @@ fn receiver() -> Receiver {
             ([("content-type", "application/x-protobuf")], "")
         }
     });
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            let _ = axum::serve(listener, app).await;
-        });
+    crate::serve_on_thread(listener, |listener| async move {
+        let _ = axum::serve(listener, app).await;
     });
     Receiver { addr, got }
 }
