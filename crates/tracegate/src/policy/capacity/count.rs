@@ -95,6 +95,17 @@ struct Graph {
     edges: Vec<Vec<(u32, bool, bool, f64)>>,
 }
 
+/// What the counter needs of the bytes of one class of the DFA.
+#[derive(Clone, Default)]
+struct ClassBytes {
+    /// A byte of the class the rule may hold (`None`: none may).
+    rep: Option<u8>,
+    /// Per kind (`separator * 2 + digit`): how many of its bytes.
+    count: [f64; 4],
+    /// Per kind: the shape symbols of its bytes, a bit each.
+    symbols: [[u64; 5]; 4],
+}
+
 /// The shape class of a byte (module docs): punctuation keeps its byte.
 fn shape_symbol(b: u8) -> u16 {
     match b {
@@ -139,16 +150,34 @@ fn graph(
     // Bytes a value may hold: ASCII only unless the rule opts in to
     // Unicode (`Pattern::is_match_bytes`).
     let top: u16 = if unicode { 256 } else { 128 };
+    // Bytes of one class of the DFA lead every state to the same state:
+    // a state's edges are found per class, and what the counter needs of
+    // a class's bytes (how many of each separator/digit kind, and which
+    // shape symbols) is gathered once.
+    let classes = dfa.byte_classes();
+    let mut class_bytes = vec![ClassBytes::default(); classes.alphabet_len()];
+    for b in 0..top {
+        let b = b as u8;
+        let c = &mut class_bytes[usize::from(classes.get(b))];
+        c.rep.get_or_insert(b);
+        let k = usize::from(is_sep(b)) * 2 + usize::from(b.is_ascii_digit());
+        c.count[k] += 1.0;
+        let sym = usize::from(shape_symbol(b));
+        c.symbols[k][sym / 64] |= 1 << (sym % 64);
+    }
     let mut ids = FxHashMap::default();
     let mut order = vec![start];
     ids.insert(start, 0usize);
-    let mut raw_edges: Vec<Vec<(usize, u8)>> = Vec::new();
+    // Per state: (target, class) of each class that leads somewhere.
+    let mut raw_edges: Vec<Vec<(usize, usize)>> = Vec::new();
     let mut i = 0;
     while i < order.len() {
         let s = order[i];
         let mut out = Vec::new();
-        for b in 0..top {
-            let b = b as u8;
+        for (c, bytes) in class_bytes.iter().enumerate() {
+            let Some(b) = bytes.rep else {
+                continue;
+            };
             let t = dfa.next_state(s, b);
             if dfa.is_dead_state(t) {
                 continue;
@@ -161,7 +190,7 @@ fn graph(
                 order.push(t);
                 n
             });
-            out.push((id, b));
+            out.push((id, c));
         }
         raw_edges.push(out);
         i += 1;
@@ -190,32 +219,39 @@ fn graph(
     }
     let mut edges = Vec::with_capacity(n);
     for out in &raw_edges {
-        let mut grouped: FxHashMap<(u32, bool, bool, u16), f64> = FxHashMap::default();
-        for &(t, b) in out {
+        // Edges by (target, separator, digit): weighed by their bytes
+        // (strings) or by their distinct shape symbols (shapes).
+        let mut keys: Vec<(u32, usize, usize)> = Vec::new();
+        for &(t, c) in out {
             if !live[t] {
                 continue;
             }
-            let sym = match mode {
-                Mode::Strings => 0,
-                Mode::Shapes => shape_symbol(b),
-            };
-            let w = grouped
-                .entry((t as u32, is_sep(b), b.is_ascii_digit(), sym))
-                .or_insert(0.0);
-            match mode {
-                Mode::Strings => *w += 1.0,
-                Mode::Shapes => *w = 1.0,
+            for k in 0..4 {
+                if class_bytes[c].count[k] > 0.0 {
+                    keys.push((t as u32, k, c));
+                }
             }
         }
-        let mut merged: FxHashMap<(u32, bool, bool), f64> = FxHashMap::default();
-        for ((t, sep, digit, _), w) in grouped {
-            *merged.entry((t, sep, digit)).or_insert(0.0) += w;
-        }
-        let mut list: Vec<(u32, bool, bool, f64)> = merged
-            .into_iter()
-            .map(|((t, s, d), w)| (t, s, d, w))
+        keys.sort_unstable();
+        let list: Vec<(u32, bool, bool, f64)> = keys
+            .chunk_by(|a, b| (a.0, a.1) == (b.0, b.1))
+            .map(|group| {
+                let (t, k, _) = group[0];
+                let weight = match mode {
+                    Mode::Strings => group.iter().map(|&(_, k, c)| class_bytes[c].count[k]).sum(),
+                    Mode::Shapes => {
+                        let mut bits = [0u64; 5];
+                        for &(_, k, c) in group {
+                            for (acc, b) in bits.iter_mut().zip(&class_bytes[c].symbols[k]) {
+                                *acc |= b;
+                            }
+                        }
+                        bits.iter().map(|w| f64::from(w.count_ones())).sum()
+                    }
+                };
+                (t, k >= 2, k % 2 == 1, weight)
+            })
             .collect();
-        list.sort_by_key(|e| (e.0, e.1, e.2));
         edges.push(list);
     }
     if !live[0] {
@@ -437,69 +473,59 @@ fn run(
         return Some(Err(CountError::TooBig));
     }
     let t = track.size();
-    let mut cur: FxHashMap<u32, Vec<f64>> = FxHashMap::default();
-    let mut v = vec![0.0; t];
-    v[track.start] = 1.0;
-    cur.insert(g.start as u32, v);
+    let mut cur = Layer::new(states, t);
+    let mut next = Layer::new(states, t);
+    cur.add(g.start, track.start, 1.0);
     let mut total = f64::NEG_INFINITY;
     let mut scale = 0.0f64;
     let mut work = 0usize;
+    let mut reached: Vec<(usize, f64)> = Vec::new();
     for n in 0..=steps {
         // Strings of length n that end here.
-        let mut acc = 0.0;
-        for (&s, v) in &cur {
-            if g.accept[s as usize] {
-                acc += v
-                    .iter()
-                    .zip(&track.end_ok)
-                    .filter(|(_, ok)| **ok)
-                    .map(|(x, _)| *x)
-                    .sum::<f64>();
+        let mut acc = 0.0f64;
+        for &s in &cur.live {
+            if g.accept[s] {
+                for (i, x) in cur.entries(s) {
+                    if track.end_ok[i] {
+                        acc += x;
+                    }
+                }
             }
         }
         if acc > 0.0 {
             total = log_add(total, scale + acc.log2());
         }
-        if n == steps || cur.is_empty() {
+        if n == steps || cur.live.is_empty() {
             break;
         }
-        let mut next: FxHashMap<u32, Vec<f64>> = FxHashMap::default();
-        for (&s, v) in &cur {
-            let edges = &g.edges[s as usize];
+        for &s in &cur.live {
+            let edges = &g.edges[s];
             work = work.saturating_add(edges.len() * t);
             *spent = work;
             if work > max_work {
                 return None;
             }
+            reached.clear();
+            reached.extend(cur.entries(s));
             for &(to, sep, dig, w) in edges {
                 let map = &track.next[usize::from(sep) * 2 + usize::from(dig)];
-                let out = next.entry(to).or_insert_with(|| vec![0.0; t]);
-                for (i, &x) in v.iter().enumerate() {
-                    if x != 0.0 {
-                        let j = map[i];
-                        if j != usize::MAX {
-                            out[j] += x * w;
-                        }
+                for &(i, x) in &reached {
+                    let j = map[i];
+                    if j != usize::MAX {
+                        next.add(to as usize, j, x * w);
                     }
                 }
             }
         }
-        next.retain(|_, v| v.iter().any(|&x| x != 0.0));
-        let max = next
-            .values()
-            .flat_map(|v| v.iter().copied())
-            .fold(0.0f64, f64::max);
+        cur.clear();
+        let max = next.max();
         if max > 0.0 {
-            for v in next.values_mut() {
-                for x in v.iter_mut() {
-                    *x /= max;
-                }
-            }
+            next.divide(max);
             scale += max.log2();
         }
-        cur = next;
+        std::mem::swap(&mut cur, &mut next);
     }
-    if !explicit && !cur.is_empty() {
+    if !explicit && !cur.live.is_empty() {
         // A string as long as the DFA has states that can still be
         // extended to a match: the DFA loops, the language is infinite.
         return Some(Err(CountError::Unbounded));
@@ -514,6 +540,96 @@ fn run(
         states,
         segments_counted: track.any,
     }))
+}
+
+/// The counts of one length: per DFA state, a vector over the segment
+/// states, kept sparse (a state is reached in few segment states) and
+/// reused from length to length, so a step neither hashes nor allocates
+/// (this count is most of a `filter`'s start-up: every load writes the
+/// bound to the audit log). Every count held is positive.
+struct Layer {
+    /// Per state, its dense vector (allocated on first use).
+    value: Vec<Vec<f64>>,
+    /// Per state, the segment states it holds a count for, in the order
+    /// first reached (a fixed order, so the sums are the same every run).
+    held: Vec<Vec<usize>>,
+    /// The states holding a count, in the order first reached.
+    live: Vec<usize>,
+    /// Segment states a vector has.
+    t: usize,
+}
+
+impl Layer {
+    fn new(states: usize, t: usize) -> Layer {
+        Layer {
+            value: vec![Vec::new(); states],
+            held: vec![Vec::new(); states],
+            live: Vec::new(),
+            t,
+        }
+    }
+
+    /// Adds `x` to state `s`'s count in segment state `i`.
+    fn add(&mut self, s: usize, i: usize, x: f64) {
+        if x == 0.0 {
+            // Too small for an f64: nothing to add (and no zero held).
+            return;
+        }
+        let v = &mut self.value[s];
+        if v.is_empty() {
+            v.resize(self.t, 0.0);
+        }
+        if v[i] == 0.0 {
+            if self.held[s].is_empty() {
+                self.live.push(s);
+            }
+            self.held[s].push(i);
+        }
+        v[i] += x;
+    }
+
+    /// State `s`'s counts: (segment state, count), each positive.
+    fn entries(&self, s: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+        let v = &self.value[s];
+        self.held[s].iter().map(move |&i| (i, v[i]))
+    }
+
+    fn max(&self) -> f64 {
+        let mut max = 0.0f64;
+        for &s in &self.live {
+            for (_, x) in self.entries(s) {
+                max = max.max(x);
+            }
+        }
+        max
+    }
+
+    /// Divides every count by `by` (at least the largest): a count that
+    /// falls below what an f64 holds is dropped, and a state left with
+    /// none is no longer live.
+    fn divide(&mut self, by: f64) {
+        let (value, held) = (&mut self.value, &mut self.held);
+        self.live.retain(|&s| {
+            let v = &mut value[s];
+            held[s].retain(|&i| {
+                v[i] /= by;
+                v[i] != 0.0
+            });
+            !held[s].is_empty()
+        });
+    }
+
+    /// Empty again, its memory kept.
+    fn clear(&mut self) {
+        for &s in &self.live {
+            let v = &mut self.value[s];
+            for &i in &self.held[s] {
+                v[i] = 0.0;
+            }
+            self.held[s].clear();
+        }
+        self.live.clear();
+    }
 }
 
 /// The anchored pattern of the number literals a sink can receive for a
