@@ -475,7 +475,9 @@ fn run(
     let t = track.size();
     let mut cur = Layer::new(states, t);
     let mut next = Layer::new(states, t);
-    cur.add(g.start, track.start, 1.0);
+    let (v, held) = cur.slot(g.start);
+    v[track.start] = 1.0;
+    held.push(track.start);
     let mut total = f64::NEG_INFINITY;
     let mut scale = 0.0f64;
     let mut work = 0usize;
@@ -509,20 +511,28 @@ fn run(
             reached.extend(cur.entries(s));
             for &(to, sep, dig, w) in edges {
                 let map = &track.next[usize::from(sep) * 2 + usize::from(dig)];
+                let (v, held) = next.slot(to as usize);
                 for &(i, x) in &reached {
                     let j = map[i];
-                    if j != usize::MAX {
-                        next.add(to as usize, j, x * w);
+                    let y = x * w;
+                    // (A product too small for an f64 adds nothing: every
+                    // count held stays positive.)
+                    if j == usize::MAX || y == 0.0 {
+                        continue;
                     }
+                    if v[j] == 0.0 {
+                        held.push(j);
+                    }
+                    v[j] += y;
                 }
             }
         }
         cur.clear();
         let max = next.max();
         if max > 0.0 {
-            next.divide(max);
             scale += max.log2();
         }
+        next.settle(max);
         std::mem::swap(&mut cur, &mut next);
     }
     if !explicit && !cur.live.is_empty() {
@@ -553,8 +563,10 @@ struct Layer {
     /// Per state, the segment states it holds a count for, in the order
     /// first reached (a fixed order, so the sums are the same every run).
     held: Vec<Vec<usize>>,
-    /// The states holding a count, in the order first reached.
+    /// The states given a count this length, in the order first reached.
     live: Vec<usize>,
+    /// Per state: whether it is in `live`.
+    in_live: Vec<bool>,
     /// Segment states a vector has.
     t: usize,
 }
@@ -565,27 +577,23 @@ impl Layer {
             value: vec![Vec::new(); states],
             held: vec![Vec::new(); states],
             live: Vec::new(),
+            in_live: vec![false; states],
             t,
         }
     }
 
-    /// Adds `x` to state `s`'s count in segment state `i`.
-    fn add(&mut self, s: usize, i: usize, x: f64) {
-        if x == 0.0 {
-            // Too small for an f64: nothing to add (and no zero held).
-            return;
-        }
-        let v = &mut self.value[s];
-        if v.is_empty() {
-            v.resize(self.t, 0.0);
-        }
-        if v[i] == 0.0 {
-            if self.held[s].is_empty() {
-                self.live.push(s);
+    /// State `s`'s vector and the segment states it holds, to add to:
+    /// a count added at `i` must push `i` to the second when the first
+    /// held zero there, and must be positive.
+    fn slot(&mut self, s: usize) -> (&mut [f64], &mut Vec<usize>) {
+        if !self.in_live[s] {
+            self.in_live[s] = true;
+            self.live.push(s);
+            if self.value[s].is_empty() {
+                self.value[s].resize(self.t, 0.0);
             }
-            self.held[s].push(i);
         }
-        v[i] += x;
+        (&mut self.value[s], &mut self.held[s])
     }
 
     /// State `s`'s counts: (segment state, count), each positive.
@@ -604,18 +612,22 @@ impl Layer {
         max
     }
 
-    /// Divides every count by `by` (at least the largest): a count that
-    /// falls below what an f64 holds is dropped, and a state left with
-    /// none is no longer live.
-    fn divide(&mut self, by: f64) {
-        let (value, held) = (&mut self.value, &mut self.held);
+    /// Divides every count by `by` (the largest; nothing when zero): a
+    /// count that falls below what an f64 holds is dropped, and a state
+    /// left with none is no longer live.
+    fn settle(&mut self, by: f64) {
+        let (value, held, in_live) = (&mut self.value, &mut self.held, &mut self.in_live);
         self.live.retain(|&s| {
             let v = &mut value[s];
-            held[s].retain(|&i| {
-                v[i] /= by;
-                v[i] != 0.0
-            });
-            !held[s].is_empty()
+            if by > 0.0 {
+                held[s].retain(|&i| {
+                    v[i] /= by;
+                    v[i] != 0.0
+                });
+            }
+            let keep = !held[s].is_empty();
+            in_live[s] = keep;
+            keep
         });
     }
 
@@ -627,6 +639,7 @@ impl Layer {
                 v[i] = 0.0;
             }
             self.held[s].clear();
+            self.in_live[s] = false;
         }
         self.live.clear();
     }
