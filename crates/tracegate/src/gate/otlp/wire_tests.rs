@@ -284,6 +284,26 @@ fn an_sdk_request_is_judged_and_cut_on_the_wire() {
     holds(&p, &mut judge, Signal::Traces, &with);
 }
 
+/// A request cut on the wire is taken out of the gate as it was built, not
+/// copied (a sink's queue holds it), and leaves the gate's output empty.
+#[test]
+fn a_cut_request_is_taken_out_of_the_gate_without_a_copy() {
+    let p = policy();
+    let with = traces(&span(
+        &[sdk_attributes(), kv(b"app.note", &sv(b"CANARY"))].concat(),
+    ));
+    let mut gate = Gate::new(p.clone());
+    let j = gate
+        .judge_wire(&mut WireOtlp::default(), 1, Signal::Traces, &with)
+        .expect("answered");
+    assert_eq!(j.verdict, Verdict::Rewritten);
+    let (at, len) = (gate.output().as_ptr(), gate.output().len());
+    let out = gate.take_output();
+    assert_eq!((out.as_ptr(), out.len()), (at, len));
+    assert_eq!(out, traces(&span(&sdk_attributes())));
+    assert!(gate.output().is_empty());
+}
+
 /// Requests built to get content past a wire check made naive: each is
 /// one the JSON path does not answer (the line is malformed, holds an
 /// escape, breaks a rule, or is not what the request says), so the wire
@@ -648,6 +668,18 @@ fn plain_ascii_is_ascii_and_json_plain() {
             let mut s = vec![b'a'; 41];
             s[at] = b;
             assert!(agrees(&s), "{b:#x} at {at}");
+        }
+    }
+    // Every length around a block's, each byte special at each place (the
+    // short strings' padded block, the longer ones' overlapping tail).
+    for len in 0..=40 {
+        assert!(agrees(&vec![b'a'; len]), "{len}");
+        for at in 0..len {
+            for b in [b'"', b'\\', 0x1f, 0x80, 0xff] {
+                let mut s = vec![b'a'; len];
+                s[at] = b;
+                assert!(agrees(&s), "{b:#x} at {at} of {len}");
+            }
         }
     }
     proptest!(|(s in prop::collection::vec(any::<u8>(), 0..80))| {
