@@ -878,13 +878,16 @@ impl Pipeline {
                 let queued = match wire.filter(|_| on_wire.is_some()) {
                     // The request as it came, or cut: an exporter's request.
                     Some(w) => {
+                        // The cut request is the gate's own buffer (built
+                        // for this request by `WireOtlp::project`): queued
+                        // as it is, not copied.
                         let bytes = match d.written {
-                            Some(Written::Rebuilt) => gate.output(),
-                            _ => w.body,
+                            Some(Written::Rebuilt) => gate.take_output(),
+                            _ => w.body.to_vec(),
                         };
                         queue
                             .offer(sink::Rec {
-                                bytes: bytes.to_vec(),
+                                bytes,
                                 full: false,
                                 encoded: Some(w.signal),
                             })

@@ -156,11 +156,11 @@ impl Batch {
     pub fn push(&mut self, export: Export, full: bool) {
         match export.signal {
             Signal::Traces => {
-                self.traces.extend_from_slice(&export.body);
+                append(&mut self.traces, export.body);
                 self.trace_records.add(full);
             }
             Signal::Logs => {
-                self.logs.extend_from_slice(&export.body);
+                append(&mut self.logs, export.body);
                 self.log_records.add(full);
             }
         }
@@ -206,6 +206,26 @@ impl Batch {
         }
         parts
     }
+}
+
+/// Append the encoded request `body` to a batch's `buf`. A batch's buffer
+/// is sized for a full batch when its first record goes in: grown by
+/// doubling from that record's size, as it was, it copied every byte of
+/// a batch of large requests (an exporter's, hundreds of kilobytes each)
+/// about once more in its reallocations. [`Batch::would_overflow`] sends a
+/// batch before it passes [`BATCH_BYTES`], so a buffer sized so is never
+/// grown; only its written pages become resident. A first record of that
+/// size or more is the buffer itself.
+fn append(buf: &mut Vec<u8>, body: Vec<u8>) {
+    if buf.is_empty() {
+        if body.len() >= BATCH_BYTES {
+            *buf = body;
+            return;
+        }
+        // Refused address space only costs the copies of growing.
+        let _ = buf.try_reserve_exact(BATCH_BYTES);
+    }
+    buf.extend_from_slice(&body);
 }
 
 /// One encoded export request and the records it carries.
@@ -656,6 +676,42 @@ mod tests {
         let e = Batch::prepare(huge.as_bytes()).unwrap();
         let b = Batch::default();
         assert!(!b.would_overflow(&e));
+    }
+
+    /// Large encoded requests (an exporter's, judged on the wire) fill a
+    /// batch's buffer without moving it: it is sized for a full batch at
+    /// its first record, not grown by doubling (which copied each byte
+    /// again). A first record as large as a batch is the buffer itself.
+    #[test]
+    fn a_batch_of_large_requests_is_appended_without_moving_its_buffer() {
+        let request = |n: usize| {
+            let line = format!(
+                r#"{{"resourceSpans":[{{"scopeSpans":[{{"spans":[{{"name":"{}"}}]}}]}}]}}"#,
+                "x".repeat(n)
+            );
+            Batch::prepare(line.as_bytes()).unwrap()
+        };
+        let mut b = Batch::default();
+        b.push(request(200_000), false);
+        let at = b.traces.as_ptr();
+        let mut pushed = 1;
+        loop {
+            let e = request(200_000);
+            if b.would_overflow(&e) {
+                break;
+            }
+            b.push(e, false);
+            pushed += 1;
+            assert_eq!(b.traces.as_ptr(), at, "moved at record {pushed}");
+        }
+        assert!(pushed > 10, "{pushed}");
+        let parts = b.take_parts();
+        assert_eq!(parts[0].body.as_ptr(), at);
+        let huge = request(BATCH_BYTES);
+        let at = huge.body.as_ptr();
+        let mut b = Batch::default();
+        b.push(huge, false);
+        assert_eq!(b.traces.as_ptr(), at);
     }
 
     #[test]

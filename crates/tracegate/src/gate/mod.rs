@@ -263,6 +263,13 @@ impl Gate {
         &self.out
     }
 
+    /// [`Gate::output`] taken out of the gate (which keeps an empty
+    /// buffer): a request cut on the wire ([`Gate::judge_wire`]) is a
+    /// buffer of its own, so a sink's queue can hold it without a copy.
+    pub fn take_output(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.out)
+    }
+
     /// When the last judged line was [`Verdict::Rewritten`] by the OTLP
     /// fast path: the byte ranges of the line that [`Gate::output`] leaves
     /// out (whole members, in line order; each taken out with one

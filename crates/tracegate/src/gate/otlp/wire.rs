@@ -28,11 +28,16 @@
 //! JSON path's cuts, byte for byte (property and attack tests in
 //! `wire_tests`).
 //!
-//! The walk follows the transcode's: each message's fields are read off
-//! the wire, then visited in the table's order (the line's), so findings
-//! come in the line's order. Like the JSON path it does not know the
-//! line's length: the caller holds the request to `max_line_bytes` some
-//! other way.
+//! The walk reads each message once, judging each field as it comes off
+//! the wire (a repeated one item by item, as its run is read). The wire
+//! order is ascending field number (the reader takes no other), and the
+//! table's (the line's) differs from it only where a field that merely
+//! passes or declines sits (a span's `flags`, a log record's
+//! `observedTimeUnixNano`), so findings, cuts and frames still come in the
+//! line's order; a table change that breaks this fails the build
+//! (`IN_WIRE_ORDER`). Like the JSON path it does not know the line's
+//! length: the caller holds the request to `max_line_bytes` some other
+//! way.
 //!
 //! On the way it counts the request's structure as
 //! `record::otlp_proto::bounds::check_protobuf` does (every message it
@@ -46,19 +51,79 @@ use super::fast::{Any, Context, FastOtlp, Step, Taken, Walker, enum_ok, flags_ok
 use super::schema::{FieldKind, Message, text_ok};
 use crate::finding::Finding;
 use crate::gate::{Gate, Judgement};
-use crate::otlp_schema::{ANY_VALUE, Case, KEY_VALUE, LOGS, TRACES};
+use crate::otlp_schema::{ANY_VALUE, Case, Field, KEY_VALUE, LOGS, TRACES};
 use crate::policy::StructureLimits;
 use crate::record::Format;
 use crate::record::otlp_proto::bounds::{Counter, Counts, Signal};
 use crate::record::otlp_proto::cut::cut_fields;
 use crate::record::otlp_proto::transcode::{
     Fields, Wire, bool_value, bytes, double_value, enum_value, fixed32, fixed64, json_plain,
-    repeated, string, uint32, varint,
+    string, uint32, varint,
 };
 
-/// The most fields a message of the OTLP table has (a span's sixteen):
-/// one message's fields are kept on the stack while it is read.
-const MAX_FIELDS: usize = 16;
+/// Judging each field as it comes off the wire gives the findings in the
+/// line's order: checked when the crate is built ([`in_wire_order`]), so a
+/// change to the OTLP table that breaks it fails the build rather than
+/// the order.
+const IN_WIRE_ORDER: bool = in_wire_order(&TRACES) && in_wire_order(&LOGS);
+const _: () = assert!(IN_WIRE_ORDER);
+
+/// Whether judging `m` (and every message it holds) field by field in
+/// ascending field number, the only order [`Fields`] reads, does what
+/// judging it in the table's order (the line's) does. A field that only
+/// passes or declines (an id, a number, an enum, flags, a fixed text, a
+/// rule) may be judged anywhere: a decline is the whole request's. The
+/// rest (a span name through the memo; a message, a list or a log body,
+/// which push findings, cuts and frames) must come in the table's order
+/// among themselves. Only the span's `flags` and the log record's
+/// `observedTimeUnixNano` are out of number order in the table, and both
+/// only pass or decline.
+const fn in_wire_order(m: &Message) -> bool {
+    let fields = m.fields;
+    if !fields_in_wire_order(fields) {
+        return false;
+    }
+    let mut i = 0;
+    while i < fields.len() {
+        if let FieldKind::Object(c) | FieldKind::Array(c, _) = fields[i].kind
+            && !in_wire_order(c)
+        {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// [`in_wire_order`] for one message's `fields` (in the table's order):
+/// every two that act are in ascending number.
+pub(super) const fn fields_in_wire_order(fields: &[Field]) -> bool {
+    const fn acts(kind: FieldKind) -> bool {
+        !matches!(
+            kind,
+            FieldKind::Hex(_)
+                | FieldKind::Nanos
+                | FieldKind::Uint32
+                | FieldKind::Flags(_)
+                | FieldKind::Enum(_)
+                | FieldKind::Text(_)
+                | FieldKind::Rule(_)
+                | FieldKind::TraceState
+        )
+    }
+    let mut i = 0;
+    while i < fields.len() {
+        let mut j = i + 1;
+        while j < fields.len() {
+            if acts(fields[i].kind) && acts(fields[j].kind) && fields[j].number < fields[i].number {
+                return false;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    true
+}
 
 /// No structure bound: what [`Gate::judge_wire`] counts against.
 pub(crate) const UNBOUNDED: StructureLimits = StructureLimits {
@@ -244,38 +309,110 @@ impl<'a> WireWalk<'a, '_> {
         }
     }
 
-    /// The message `msg` whose bytes are `body`: its fields read off the
-    /// wire as the transcode reads them, then each judged in the table's
-    /// order. The set of fields present (a bit per table entry).
+    /// The message `msg` whose bytes are `body`, judged field by field as
+    /// its fields come off the wire (read once: see [`IN_WIRE_ORDER`]). The
+    /// set of fields present (a bit per table entry).
     fn object(&mut self, msg: &'static Message, body: &'a [u8]) -> Option<u32> {
-        if msg.fields.len() > MAX_FIELDS {
-            return None;
-        }
-        let mut slots: [Option<(Wire<'a>, usize, usize)>; MAX_FIELDS] = [None; MAX_FIELDS];
         let mut f = Fields::new(body);
-        let is_repeated = |n| msg.numbered(n).is_some_and(|(_, x)| repeated(x.kind));
-        while let Some((n, w)) = f.next(is_repeated).ok()? {
-            let (i, field) = msg.numbered(n)?;
-            let slot = slots.get_mut(i)?;
-            if !repeated(field.kind) {
-                *slot = Some((w, f.field_start, f.at));
-            } else {
-                bytes(w).ok()?;
-                match slot {
-                    Some(s) => s.2 = f.at,
-                    None => *slot = Some((w, f.field_start, f.at)),
-                }
-            }
-        }
         let mut seen = 0u32;
-        for (i, field) in msg.fields.iter().enumerate() {
-            let Some((w, from, to)) = slots.get(i).copied().flatten() else {
-                continue;
+        // The field after the last one judged. A singular field may not
+        // come again, so the reader is told none repeats; a run reads its
+        // own items and hands back the field after it.
+        let mut next = f.next(|_| false).ok()?;
+        while let Some((n, w)) = next {
+            let (i, field) = msg.numbered(n)?;
+            seen |= 1u32.checked_shl(u32::try_from(i).ok()?)?;
+            next = match field.kind {
+                FieldKind::Array(m, limit) => {
+                    self.array(msg, field.key, m, limit, body, &mut f, (n, w))?
+                }
+                FieldKind::Attributes(place) => {
+                    self.attributes(msg, field.key, place, body, &mut f, (n, w))?
+                }
+                kind => {
+                    let whole = body.get(f.field_start..f.at)?;
+                    self.field(msg, field.key, kind, w, whole)?;
+                    f.next(|_| false).ok()?
+                }
             };
-            self.field(msg, field.key, field.kind, w, body.get(from..to)?)?;
-            seen |= 1u32.checked_shl(i as u32)?;
         }
         Some(seen)
+    }
+
+    /// The run of a repeated message field `key` of `parent` (whose bytes
+    /// are `body`, read by `f`), `w` its first item: each item judged as
+    /// it is read. The field after the run.
+    #[allow(clippy::too_many_arguments)]
+    fn array(
+        &mut self,
+        parent: &'static Message,
+        key: &'static str,
+        m: &'static Message,
+        limit: super::schema::Repeated,
+        body: &'a [u8],
+        f: &mut Fields<'a>,
+        (number, first): (u32, Wire<'a>),
+    ) -> Option<Option<(u32, Wire<'a>)>> {
+        let max = super::limit(self.w.cx.policy, limit);
+        self.w.path.push(Step::Key(key));
+        let mut n = 0;
+        let mut item = first;
+        let next = loop {
+            if n >= max {
+                return None;
+            }
+            self.enter(m, parent)?;
+            self.w.path.push(Step::Index(n));
+            self.object(m, bytes(item).ok()?)?;
+            self.w.path.pop();
+            if m.is_item() {
+                self.w.items = self.w.items.saturating_add(1);
+            }
+            self.frame(body.get(f.field_start..f.at)?);
+            n += 1;
+            match run_item(f, number)? {
+                Ok(w) => item = w,
+                Err(next) => break next,
+            }
+        };
+        self.w.path.pop();
+        Some(next)
+    }
+
+    /// The run of the attribute list `key` at `place` of `parent` (whose
+    /// bytes are `body`, read by `f`), `w` its first item: each attribute
+    /// judged as it is read. The field after the run.
+    fn attributes(
+        &mut self,
+        parent: &'static Message,
+        key: &'static str,
+        place: super::schema::Place,
+        body: &'a [u8],
+        f: &mut Fields<'a>,
+        (number, first): (u32, Wire<'a>),
+    ) -> Option<Option<(u32, Wire<'a>)>> {
+        let max = self.w.attribute_max();
+        self.w.keys.clear();
+        self.w.seen.clear();
+        self.w.path.push(Step::Key(key));
+        let mut n = 0;
+        let mut item = first;
+        let next = loop {
+            if n >= max {
+                return None;
+            }
+            let whole = body.get(f.field_start..f.at)?;
+            self.enter(&KEY_VALUE, parent)?;
+            self.attribute(place, n, bytes(item).ok()?, whole)?;
+            self.frame(whole);
+            n += 1;
+            match run_item(f, number)? {
+                Ok(w) => item = w,
+                Err(next) => break next,
+            }
+        };
+        self.w.path.pop();
+        Some(next)
     }
 
     /// One field of a message (`whole`: its bytes, a repeated field's
@@ -363,49 +500,11 @@ impl<'a> WireWalk<'a, '_> {
                 self.w.path.pop();
                 self.frame(whole);
             }
-            FieldKind::Array(m, repeated) => {
-                let max = super::limit(self.w.cx.policy, repeated);
-                self.w.path.push(Step::Key(key));
-                let mut items = Fields::new(whole);
-                let mut n = 0;
-                while let Some((_, w)) = items.next(|_| true).ok()? {
-                    if n >= max {
-                        return None;
-                    }
-                    self.enter(m, parent)?;
-                    self.w.path.push(Step::Index(n));
-                    self.object(m, bytes(w).ok()?)?;
-                    self.w.path.pop();
-                    if m.is_item() {
-                        self.w.items = self.w.items.saturating_add(1);
-                    }
-                    self.frame(whole.get(items.field_start..items.at)?);
-                    n += 1;
-                }
-                self.w.path.pop();
-            }
-            FieldKind::Attributes(place) => {
-                let max = self.w.attribute_max();
-                self.w.keys.clear();
-                self.w.seen.clear();
-                self.w.path.push(Step::Key(key));
-                let mut items = Fields::new(whole);
-                let mut n = 0;
-                while let Some((_, w)) = items.next(|_| true).ok()? {
-                    if n >= max {
-                        return None;
-                    }
-                    let item = whole.get(items.field_start..items.at)?;
-                    self.enter(&KEY_VALUE, parent)?;
-                    self.attribute(place, n, bytes(w).ok()?, item)?;
-                    self.frame(item);
-                    n += 1;
-                }
-                self.w.path.pop();
-            }
-            // Only inside attributes and values, which this walk reads
-            // itself.
-            FieldKind::Key
+            // Read by `object` as runs; only inside attributes and values,
+            // which this walk reads itself.
+            FieldKind::Array(..)
+            | FieldKind::Attributes(_)
+            | FieldKind::Key
             | FieldKind::Value
             | FieldKind::Values
             | FieldKind::Pairs
@@ -484,6 +583,20 @@ impl<'a> WireWalk<'a, '_> {
     }
 }
 
+/// The field after an item of a run of field `number` read by `f`: `Ok`
+/// the next item (`number` again), `Err` the field after the run (`None`
+/// at the message's end); `None` when the reader declines.
+#[allow(clippy::type_complexity)]
+fn run_item<'a>(
+    f: &mut Fields<'a>,
+    number: u32,
+) -> Option<Result<Wire<'a>, Option<(u32, Wire<'a>)>>> {
+    match f.next(|_| true).ok()? {
+        Some((n, w)) if n == number => Some(Ok(w)),
+        next => Some(Err(next)),
+    }
+}
+
 /// The string field `w` (valid UTF-8, else `None`) and whether the line
 /// holds it unescaped ([`json_plain`]). Most strings are plain ASCII: one
 /// pass over them says both.
@@ -497,11 +610,43 @@ fn text(w: Wire<'_>) -> Option<(&[u8], bool)> {
 }
 
 /// Whether `s` is ASCII without a `"`, a `\\` or a control byte: valid
-/// UTF-8 that [`json_plain`] passes (it holds no U+2028 or U+2029). The
-/// per-byte flags ORed together, as `tape::find_special`'s block test,
-/// which the compiler turns into vector compares.
+/// UTF-8 that [`json_plain`] passes (it holds no U+2028 or U+2029). Tested
+/// a 16-byte block at a time (the per-byte flags ORed together, as
+/// `tape::find_special`'s block test, which the compiler turns into vector
+/// compares): a string shorter than a block is tested in a block padded
+/// with plain bytes, the tail of a longer one as its last 16 bytes. (One
+/// fold over the whole string, as it was, stayed a byte at a time: about
+/// 5 instructions a byte, 1,768 a span of `serve_bench`'s request.)
 pub(super) fn plain_ascii(s: &[u8]) -> bool {
-    s.iter().fold(0u8, |acc, &c| {
-        acc | u8::from(c == b'"') | u8::from(c == b'\\') | u8::from(c < 0x20) | (c & 0x80)
-    }) == 0
+    #[inline(always)]
+    fn block(b: &[u8; 16]) -> u8 {
+        b.iter().fold(0u8, |acc, &c| {
+            acc | u8::from(c == b'"') | u8::from(c == b'\\') | u8::from(c < 0x20) | (c & 0x80)
+        })
+    }
+    let Some(tail) = s.len().checked_sub(16) else {
+        let mut b = [b'a'; 16];
+        if let Some(head) = b.get_mut(..s.len()) {
+            head.copy_from_slice(s);
+        }
+        return block(&b) == 0;
+    };
+    // Out at the first block with a special byte: a loop that only ORs
+    // the blocks' flags together is vectorized across blocks instead (the
+    // k-th byte of 16 blocks gathered into one register), slower than the
+    // plain fold.
+    let mut chunks = s.chunks_exact(16);
+    for c in &mut chunks {
+        if let Ok(b) = <&[u8; 16]>::try_from(c)
+            && block(b) != 0
+        {
+            return false;
+        }
+    }
+    if !chunks.remainder().is_empty()
+        && let Some(Ok(b)) = s.get(tail..).map(<&[u8; 16]>::try_from)
+    {
+        return block(b) == 0;
+    }
+    true
 }

@@ -284,6 +284,26 @@ fn an_sdk_request_is_judged_and_cut_on_the_wire() {
     holds(&p, &mut judge, Signal::Traces, &with);
 }
 
+/// A request cut on the wire is taken out of the gate as it was built, not
+/// copied (a sink's queue holds it), and leaves the gate's output empty.
+#[test]
+fn a_cut_request_is_taken_out_of_the_gate_without_a_copy() {
+    let p = policy();
+    let with = traces(&span(
+        &[sdk_attributes(), kv(b"app.note", &sv(b"CANARY"))].concat(),
+    ));
+    let mut gate = Gate::new(p.clone());
+    let j = gate
+        .judge_wire(&mut WireOtlp::default(), 1, Signal::Traces, &with)
+        .expect("answered");
+    assert_eq!(j.verdict, Verdict::Rewritten);
+    let (at, len) = (gate.output().as_ptr(), gate.output().len());
+    let out = gate.take_output();
+    assert_eq!((out.as_ptr(), out.len()), (at, len));
+    assert_eq!(out, traces(&span(&sdk_attributes())));
+    assert!(gate.output().is_empty());
+}
+
 /// Requests built to get content past a wire check made naive: each is
 /// one the JSON path does not answer (the line is malformed, holds an
 /// escape, breaks a rule, or is not what the request says), so the wire
@@ -650,7 +670,240 @@ fn plain_ascii_is_ascii_and_json_plain() {
             assert!(agrees(&s), "{b:#x} at {at}");
         }
     }
+    // Every length around a block's, each byte special at each place (the
+    // short strings' padded block, the longer ones' overlapping tail).
+    for len in 0..=40 {
+        assert!(agrees(&vec![b'a'; len]), "{len}");
+        for at in 0..len {
+            for b in [b'"', b'\\', 0x1f, 0x80, 0xff] {
+                let mut s = vec![b'a'; len];
+                s[at] = b;
+                assert!(agrees(&s), "{b:#x} at {at} of {len}");
+            }
+        }
+    }
     proptest!(|(s in prop::collection::vec(any::<u8>(), 0..80))| {
         prop_assert!(agrees(&s));
     });
+}
+
+// --- one read of each message -----------------------------------------
+
+/// The strip paths of `findings`, in order.
+fn paths(findings: &[Finding]) -> Vec<String> {
+    findings
+        .iter()
+        .map(|f| f.field.clone().unwrap_or_default())
+        .collect()
+}
+
+/// Each field is judged as it is read, a repeated one item by item: the
+/// findings still come in the line's order, each under its own list and
+/// index, with the span's `flags` (numbered last, in the line before the
+/// name) read after everything else; a run split by another field, an
+/// unknown field between known ones, and bad flags after strips are
+/// declined (and leave no findings).
+#[test]
+fn fields_judged_as_read_keep_the_lines_order() {
+    let p = policy();
+    let attr = |n: u64, k: &[u8]| ld(n, &[ld(1, k), ld(2, &sv(b"CANARY"))].concat());
+    let fixed32 = |n: u64, v: u32| {
+        let mut out = Vec::new();
+        prost::encoding::encode_varint((n << 3) | 5, &mut out);
+        out.extend_from_slice(&v.to_le_bytes());
+        out
+    };
+    let link = [ld(1, &[0x11; 16]), ld(2, &[0x22; 8]), attr(4, b"app.c")].concat();
+    let rest = |flags: u32, split: bool| {
+        [
+            sdk_attributes(),
+            attr(9, b"app.note"),
+            if split {
+                [vi(10, 2), attr(9, b"app.z")].concat()
+            } else {
+                vi(10, 2)
+            },
+            ld(11, &attr(3, b"app.a")),
+            ld(11, &[attr(3, b"app.b"), vi(4, 1)].concat()),
+            ld(13, &link),
+            ld(15, &vi(3, 2)),
+            fixed32(16, flags),
+        ]
+        .concat()
+    };
+    let good = traces(&span(&rest(0x301, false)));
+    let mut judge = WireOtlp::default();
+    let (t, findings, _) = wire(&p, &mut judge, Signal::Traces, &good).expect("answered");
+    assert_eq!((t.stripped, t.items), (4, 1));
+    let s0 = "resourceSpans[0].scopeSpans[0].spans[0]";
+    assert_eq!(
+        paths(&findings),
+        [
+            format!(r#"{s0}.attributes["app.note"]"#),
+            format!(r#"{s0}.events[0].attributes["app.a"]"#),
+            format!(r#"{s0}.events[1].attributes["app.b"]"#),
+            format!(r#"{s0}.links[0].attributes["app.c"]"#),
+        ]
+    );
+    holds(&p, &mut judge, Signal::Traces, &good);
+    // Two spans: two items, the second's findings under its own index.
+    let two = ld(
+        1,
+        &ld(
+            2,
+            &[
+                ld(2, &span(&attr(9, b"app.x"))),
+                ld(2, &span(&attr(9, b"app.y"))),
+            ]
+            .concat(),
+        ),
+    );
+    let (t, findings, _) = wire(&p, &mut judge, Signal::Traces, &two).expect("answered");
+    assert_eq!((t.stripped, t.items), (2, 2));
+    assert_eq!(
+        paths(&findings),
+        [
+            r#"resourceSpans[0].scopeSpans[0].spans[0].attributes["app.x"]"#,
+            r#"resourceSpans[0].scopeSpans[0].spans[1].attributes["app.y"]"#,
+        ]
+    );
+    holds(&p, &mut judge, Signal::Traces, &two);
+    let log = |rest: &[u8]| ld(1, &ld(2, &ld(2, rest)));
+    for (what, bad, signal) in [
+        (
+            "flags past the mask, after four strips",
+            traces(&span(&rest(0x400, false))),
+            Signal::Traces,
+        ),
+        (
+            "an attribute list split by another field",
+            traces(&span(&rest(0x301, true))),
+            Signal::Traces,
+        ),
+        (
+            "an unknown field (4) between known ones",
+            log(&[vi(2, 9), vi(4, 1), attr(6, b"app.note")].concat()),
+            Signal::Logs,
+        ),
+    ] {
+        let mut findings = vec![];
+        let detectors = Detectors::shared(p.redaction().standard_detectors());
+        let r = judge.judge(cx(&p, &detectors), signal, &bad, &UNBOUNDED, &mut findings);
+        assert!(r.is_none() && findings.is_empty(), "{what}");
+        holds(&p, &mut judge, signal, &bad);
+    }
+    // The log record's `observedTimeUnixNano` (11), in the line second,
+    // read after its body and attributes: the same findings.
+    let fixed64 = |n: u64, v: u64| {
+        let mut out = Vec::new();
+        prost::encoding::encode_varint((n << 3) | 1, &mut out);
+        out.extend_from_slice(&v.to_le_bytes());
+        out
+    };
+    let record = log(&[
+        fixed64(1, 7),
+        vi(2, 9),
+        ld(5, &sv(b"CANARY body")),
+        attr(6, b"app.note"),
+        fixed64(11, 8),
+    ]
+    .concat());
+    let (t, findings, _) = wire(&p, &mut judge, Signal::Logs, &record).expect("answered");
+    assert_eq!((t.stripped, t.items), (2, 1));
+    let at = "resourceLogs[0].scopeLogs[0].logRecords[0]";
+    assert_eq!(
+        paths(&findings),
+        [
+            format!("{at}.body"),
+            format!(r#"{at}.attributes["app.note"]"#)
+        ]
+    );
+    holds(&p, &mut judge, Signal::Logs, &record);
+}
+
+/// Each attribute list is held to the most one list may hold on its own,
+/// counted from its first item: a span's full list and then its event's
+/// full list pass; one more in either is declined.
+#[test]
+fn each_attribute_run_is_counted_from_its_first_item() {
+    let p = policy();
+    let detectors = Detectors::shared(p.redaction().standard_detectors());
+    let max = 32;
+    let list = |n: u64, count: usize| -> Vec<u8> {
+        (0..count)
+            .map(|i| {
+                ld(
+                    n,
+                    &[ld(1, format!("app.k{i}").as_bytes()), ld(2, &sv(b"v"))].concat(),
+                )
+            })
+            .collect::<Vec<_>>()
+            .concat()
+    };
+    let request = |on_span: usize, on_event: usize| {
+        traces(&span(
+            &[list(9, on_span), ld(11, &list(3, on_event))].concat(),
+        ))
+    };
+    let mut judge = WireOtlp::default();
+    let mut findings = Vec::new();
+    let full = request(max, max);
+    let t = judge
+        .judge(
+            cx(&p, &detectors),
+            Signal::Traces,
+            &full,
+            &UNBOUNDED,
+            &mut findings,
+        )
+        .expect("two full lists are answered");
+    assert_eq!(t.stripped as usize, 2 * max);
+    holds(&p, &mut judge, Signal::Traces, &full);
+    for (on_span, on_event) in [(max + 1, 1), (1, max + 1)] {
+        let over = request(on_span, on_event);
+        findings.clear();
+        let r = judge.judge(
+            cx(&p, &detectors),
+            Signal::Traces,
+            &over,
+            &UNBOUNDED,
+            &mut findings,
+        );
+        assert!(
+            r.is_none() && findings.is_empty(),
+            "{on_span} and {on_event}"
+        );
+        holds(&p, &mut judge, Signal::Traces, &over);
+    }
+}
+
+/// The build-time check that judging in wire order keeps the line's order
+/// says no when a field that acts (a span name, a list) comes after one
+/// that acts with a higher number, and yes when only a field that passes
+/// or declines (flags) is out of number order.
+#[test]
+fn only_fields_that_pass_or_decline_may_be_out_of_number_order() {
+    use super::wire::fields_in_wire_order;
+    use crate::otlp_schema::{Field, FieldKind, Place, SPAN_FLAGS};
+    let f = |key, number, kind| Field { key, number, kind };
+    assert!(fields_in_wire_order(&[
+        f("flags", 16, FieldKind::Flags(SPAN_FLAGS)),
+        f("name", 5, FieldKind::SpanName),
+        f("attributes", 9, FieldKind::Attributes(Place::Span)),
+    ]));
+    assert!(!fields_in_wire_order(&[
+        f("attributes", 9, FieldKind::Attributes(Place::Span)),
+        f("name", 5, FieldKind::SpanName),
+    ]));
+    assert!(!fields_in_wire_order(&[
+        f("attributes", 9, FieldKind::Attributes(Place::Span)),
+        f(
+            "events",
+            3,
+            FieldKind::Array(
+                &crate::otlp_schema::EVENT,
+                crate::otlp_schema::Repeated::Events
+            )
+        ),
+    ]));
 }
