@@ -291,18 +291,21 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // blanks, `%2B`/`%2F` in the body), to the end of the encoded
             // value (`&`, a quote or a blank). Either must hold a key body
             // (`Check::ArmorKey`: 40 or more bytes of base64 in runs of
-            // 16 or more), so prose that names the header is no key.
+            // 16 or more), so prose that names the header is no key. A
+            // body holds no two dashes in a row: a walk from a BEGIN line
+            // stops at the next armor line, END or BEGIN, so a text of
+            // BEGIN lines without END lines is read once, not once a line.
             // Cost: prose after a cut-off SSH2 header, in the body class,
             // goes with it.
             (
                 r"(?-u)---- BEGIN SSH2 [A-Z ]{0,16}PRIVATE KEY",
-                r#"(?-u)---- BEGIN SSH2 [A-Z ]{0,16}PRIVATE KEY ----(?:[A-Za-z0-9+/=\s\\:,."'&_>|#;@-]*?---- END SSH2 [A-Z ]{0,16}PRIVATE KEY ----|[A-Za-z0-9+/=\s\\:,."'&_>|#;@-]*)"#,
+                r#"(?-u)---- BEGIN SSH2 [A-Z ]{0,16}PRIVATE KEY ----(?:[A-Za-z0-9+/=\s\\:,."'&_>|#;@]|-[A-Za-z0-9+/=\s\\:,."'&_>|#;@])*(?:---- END SSH2 [A-Z ]{0,16}PRIVATE KEY ----)?"#,
                 Check::ArmorKey,
                 Lead::Any,
             ),
             (
                 r"(?-u)-{4,5}(?:\+|%20)?BEGIN(?:\+|%20)",
-                r"(?-u)-{4,5}(?:\+|%20)?BEGIN(?:(?:\+|%20)[A-Z0-9]{1,12}){0,4}(?:\+|%20)PRIVATE(?:\+|%20)KEY(?:\+|%20)?-{4,5}[A-Za-z0-9%+._~-]*",
+                r"(?-u)-{4,5}(?:\+|%20)?BEGIN(?:(?:\+|%20)[A-Z0-9]{1,12}){0,4}(?:\+|%20)PRIVATE(?:\+|%20)KEY(?:\+|%20)?-{4,5}(?:[A-Za-z0-9%+._~]|-[A-Za-z0-9%+._~])*(?:-{4,5}(?:\+|%20)?END(?:(?:\+|%20)[A-Z0-9]{1,12}){0,4}(?:\+|%20)PRIVATE(?:\+|%20)KEY(?:\+|%20)?-{4,5})?",
                 Check::ArmorKey,
                 Lead::Any,
             ),

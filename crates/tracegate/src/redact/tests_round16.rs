@@ -269,3 +269,31 @@ fn a_config_keys_secret_is_taken_in_its_own_syntax() {
     keeps(&r, "  key: \"c2hvcnQrdmFsdWU9\"\n");
     keeps(&r, "pass_phrase=changeme\n");
 }
+
+/// Texts built to start the new rules at every few bytes and read far
+/// from each start (armor lines without a body or an END line, `:method:`
+/// strings without an `@`, digit groups with Unicode gaps, full-width
+/// digit runs, numbers before card fields) cost a small constant per
+/// byte, charged, and stay within the budget.
+#[test]
+fn the_sixteenth_rounds_rules_cost_linear_charged_work() {
+    let r = all();
+    let n = 1 << 16;
+    let rep = |unit: &str| unit.repeat(n / unit.len() + 1);
+    for (name, text) in [
+        (
+            "ssh2 armor",
+            rep("---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: x\n"),
+        ),
+        ("url armor", rep("-----BEGIN+RSA+PRIVATE+KEY-----%0Aab-")),
+        ("method strings", rep(":pserver:ana:Xk9Qz27Lm:")),
+        ("wide gaps", rep("4111\u{2009}")),
+        ("full-width runs", rep("４１１１\u{3000}")),
+        ("card fields", rep("9891123456789018 exp_month cvv ")),
+    ] {
+        let (_, res) = r.redact_to_string(&text);
+        let per_byte = res.steps / text.len() as u64;
+        assert!(per_byte <= 32, "{name}: {per_byte} steps a byte");
+        assert!(!res.over_budget, "{name}");
+    }
+}
