@@ -89,6 +89,14 @@ fn a_number_beside_a_cards_fields_is_a_card() {
         &r,
         "{\"number\": \"9891123456789010\", \"exp_month\": 12}\n",
     );
+    // Another statement's or record's fields: a `;` or an element that is
+    // no card field stands between.
+    keeps(
+        &r,
+        &format!(
+            "SELECT * FROM t WHERE id = {n};\n<Card><Holder>A</Holder><ExpiryDate>12/29</ExpiryDate>\n"
+        ),
+    );
 }
 
 /// A private key's armor in its other spellings: RFC 4716's SSH2 key file

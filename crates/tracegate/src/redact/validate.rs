@@ -2569,17 +2569,18 @@ fn card_fields_after(text: &[u8], end: usize, work: &Work) -> bool {
             .any(|w| name.starts_with(w));
         expiry || code || embossed
     };
-    // The fields of this number, not of a number after it: the search
-    // stops at the next digit outside a `%XX` escape (`{"id":
-    // "0149…"}\n{"pan": "…", "expiry": …}` names the second).
-    let digit_at = |i: usize| {
-        after[i].is_ascii_digit()
-            && !(i >= 1 && after[i - 1] == b'%')
-            && !(i >= 2 && after[i - 2] == b'%')
+    // The fields of this number, not of a number or a record after it:
+    // the search stops at the next digit outside a `%XX` escape (`{"id":
+    // "0149…"}\n{"pan": "…", "expiry": …}` names the second), at a
+    // statement's `;`, at a `{` that opens another object, and at an
+    // element that is no such field (`WHERE id = 4868…;\n<Card>…`).
+    let ends = |i: usize| match after[i] {
+        b'0'..=b'9' => (i < 1 || after[i - 1] != b'%') && (i < 2 || after[i - 2] != b'%'),
+        b';' | b'{' => true,
+        b'<' => after.get(i + 1).is_some_and(u8::is_ascii_alphabetic) && !field(i + 1),
+        _ => false,
     };
-    let stop = (0..after.len())
-        .find(|&i| digit_at(i))
-        .unwrap_or(after.len());
+    let stop = (0..after.len()).find(|&i| ends(i)).unwrap_or(after.len());
     (0..stop).any(field)
 }
 
