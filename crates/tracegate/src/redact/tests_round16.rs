@@ -89,8 +89,12 @@ fn a_number_beside_a_cards_fields_is_a_card() {
         &r,
         "{\"number\": \"9891123456789010\", \"exp_month\": 12}\n",
     );
-    // Another statement's or record's fields: a `;` or an element that is
-    // no card field stands between.
+    // Another statement's or record's fields: a `;`, another key's `=`
+    // or an element that is no card field stands between.
+    keeps(
+        &r,
+        "ISBN-13: 9780306406156\nPOST /pay cc_number=x&cvv=838\n",
+    );
     keeps(
         &r,
         &format!(
@@ -220,6 +224,8 @@ fn a_number_under_an_id_label_is_no_phone() {
     keeps(&r, "account ID: 212-555-0147\n");
     redacts_exactly(&r, "Caller ID: 212-555-0147\n", "212-555-0147", "phone");
     redacts_exactly(&r, "call me: 212-555-0147\n", "212-555-0147", "phone");
+    // The rule is a phone's: an SSN after an id label stays an SSN.
+    redacts_exactly(&r, "ticket id 078-05-1120\n", "078-05-1120", "us_ssn");
 }
 
 /// The trigger loop finds every start of the new shapes next to others.

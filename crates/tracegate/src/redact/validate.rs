@@ -1667,14 +1667,21 @@ fn numbering_label(text: &[u8], start: usize, own: &[&[u8]]) -> bool {
     // The noun: the word before a numbering word, or a compound's stem.
     // English `number` is no such word here: `your number 415-555-0132`
     // is a phone's (`Order number …` is [`reference_number`]'s).
-    // English `number` and `id` as words of their own (`Business Number
-    // 028981640`, `Google Ads customer ID: 356-784-8379`; issue 36,
-    // sixteenth round) number the noun before them as the others do: the
+    // For a phone, English `number` and `id` as words of their own
+    // (`Business Number 028981640`, `Google Ads customer ID: 356-784-8379`;
+    // issue 36, sixteenth round; an SSN after `ticket id` stays an SSN)
+    // number the noun before them as the others do: the
     // noun must be one of [`OTHER_NUMBER_NOUNS`], so `your number …` and
     // `Caller ID: …` stay a phone's. Cost: a phone under `customer
     // number` or `account ID` is taken for the id it is labelled as.
-    let noun: &[u8] = if [&b"nr"[..], b"no", b"nummer", b"numero", b"number", b"id"]
+    let english: &[&[u8]] = if std::ptr::eq(own, PHONE_LABEL_WORDS) {
+        &[b"number", b"id"]
+    } else {
+        &[]
+    };
+    let noun: &[u8] = if [&b"nr"[..], b"no", b"nummer", b"numero"]
         .iter()
+        .chain(english)
         .any(|n| w.eq_ignore_ascii_case(n))
     {
         // Across one blank or `-` (`Tel.-Nr.`, `Rechnung Nr.`).
@@ -2572,11 +2579,13 @@ fn card_fields_after(text: &[u8], end: usize, work: &Work) -> bool {
     // The fields of this number, not of a number or a record after it:
     // the search stops at the next digit outside a `%XX` escape (`{"id":
     // "0149…"}\n{"pan": "…", "expiry": …}` names the second), at a
-    // statement's `;`, at a `{` that opens another object, and at an
-    // element that is no such field (`WHERE id = 4868…;\n<Card>…`).
+    // statement's `;`, at a `{` that opens another object, at an `=`
+    // that sets another key (`ISBN-13: 978…\nPOST … cc_number=…&cvv=`), at
+    // a `[` (an array, a redaction's token), and at an element that is no
+    // such field (`WHERE id = 4868…;\n<Card>…`).
     let ends = |i: usize| match after[i] {
         b'0'..=b'9' => (i < 1 || after[i - 1] != b'%') && (i < 2 || after[i - 2] != b'%'),
-        b';' | b'{' => true,
+        b';' | b'{' | b'=' | b'[' => true,
         b'<' => after.get(i + 1).is_some_and(u8::is_ascii_alphabetic) && !field(i + 1),
         _ => false,
     };
