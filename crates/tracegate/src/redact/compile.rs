@@ -41,6 +41,7 @@ pub(crate) fn compile(
     let mut seen: HashSet<&str> = HashSet::new();
     let mut dets: Vec<Det> = Vec::new();
     let mut slots = None;
+    let mut cards = None;
     // Per regex pattern: the cheap scan shape and the exact shape.
     let mut scans: Vec<&str> = Vec::new();
     let mut patterns: Vec<&str> = Vec::new();
@@ -73,6 +74,9 @@ pub(crate) fn compile(
         let det = dets.len() as u32;
         if b.name == "api_key" {
             slots = Some(det);
+        }
+        if b.name == "credit_card" {
+            cards = Some(det);
         }
         dets.push(Det {
             name: Arc::from(b.name),
@@ -252,6 +256,7 @@ pub(crate) fn compile(
         keywords,
         contexts,
         slots,
+        cards,
         settle,
         quick: OnceLock::new(),
         #[cfg(test)]

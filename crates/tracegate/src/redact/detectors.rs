@@ -26,9 +26,11 @@
 //!
 //! Cards, SSNs and phone numbers are written with any gap between their
 //! digit groups ([`gap!`]): a run of one to four blanks, tabs, `.`, `_`,
-//! `/`, `:` or `-`, or one no-break space, narrow no-break space (French
-//! and Swiss digit grouping; issue 36, fifteenth round) or en dash, or
-//! none. The run is
+//! `/`, `:` or `-`, or one Unicode space separator or dash ([`wide_gap!`]:
+//! the no-break, narrow no-break, figure, thin, hair, em and ideographic
+//! spaces, the hyphens, dashes and the minus sign, full-width or not;
+//! issue 36, sixteenth round: by class of character, not by the one a
+//! corpus used), or none. The run is
 //! bounded so that every digit shape stays within the reach that
 //! `settle.rs` and the scan's start question rely on; a longer run ends
 //! the number.
@@ -37,14 +39,37 @@
 /// module docs); `validate::gap_len` reads the same gaps.
 macro_rules! gap {
     () => {
-        "(?:[ \t._/:-]{1,4}|\u{a0}|\u{2013}|\u{202f})"
+        concat!("(?:[ \t._/:-]{1,4}|", wide_gap!(), ")")
     };
 }
 
-/// The first byte (or character) of a [`gap!`].
+/// One Unicode space separator (Zs) or dash (Pd, and U+2212 minus) between
+/// digit groups: U+00A0, U+1680, U+2000-U+200A, U+202F, U+205F, U+3000;
+/// U+2010-U+2015, U+2212, U+FE58, U+FE63, U+FF0D (`validate::wide_gap`
+/// reads the same characters). Cost: a range written with a typographic
+/// dash (`2019‒2024 1234 5678…`) joins its numbers as ASCII `-` already
+/// did.
+macro_rules! wide_gap {
+    () => {
+        "(?u:[\u{a0}\u{1680}\u{2000}-\u{200a}\u{2010}-\u{2015}\u{202f}\u{205f}\u{2212}\u{3000}\u{fe58}\u{fe63}\u{ff0d}])"
+    };
+}
+
+/// Any character of the Basic Multilingual Plane past U+009F: the scan
+/// shapes' superset of a [`wide_gap!`] (the exact shapes and
+/// `validate::wide_gap` decide). One range keeps the scan DFA that every
+/// process loads at its size: the exact class in the scan shapes more
+/// than doubled it (1.7 to 3.7 MB).
+macro_rules! wide_gap_scan {
+    () => {
+        "(?u:[\u{a0}-\u{ffff}])"
+    };
+}
+
+/// The first byte (or character) of a [`gap!`], in a scan shape.
 macro_rules! gap_start {
     () => {
-        "(?:[ \t._/:-]|\u{a0}|\u{2013}|\u{202f})"
+        concat!("(?:[ \t._/:-]|", wide_gap_scan!(), ")")
     };
 }
 
@@ -91,6 +116,10 @@ pub(crate) enum Check {
     /// A bare `Bearer <token>`: the token must look like one (12 or more
     /// bytes, lower and upper case and a digit, no placeholder).
     BareBearer,
+    /// A private key's armor in another spelling (SSH2's, URL-encoded
+    /// PEM): the span holds a key body, 40 or more bytes of base64 in
+    /// runs of 16 or more.
+    ArmorKey,
     /// `name: value` / `name = "value"` / `"name", "value"` / `name
     /// value` credentials: redact only the value (after the name and the
     /// blanks, quotes, `:`, `=` or `,` that follow it); no placeholders.
@@ -251,6 +280,33 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 r"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY",
                 r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,."'&_>|#;-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,."'&_>|#;]*)"#,
                 Check::PemKey,
+                Lead::Any,
+            ),
+            // The same armor in other spellings (issue 36, sixteenth
+            // round): RFC 4716's SSH2 key file (`---- BEGIN SSH2 ENCRYPTED
+            // PRIVATE KEY ----`, four dashes and blanks, `Comment:` headers),
+            // through its END line or, cut off, to the end of its body
+            // class; and any PEM armor URL-encoded in a form body or a
+            // query (`-----BEGIN+RSA+PRIVATE+KEY-----%0A…`, `%20` for the
+            // blanks, `%2B`/`%2F` in the body), to the end of the encoded
+            // value (`&`, a quote or a blank). Either must hold a key body
+            // (`Check::ArmorKey`: 40 or more bytes of base64 in runs of
+            // 16 or more), so prose that names the header is no key. A
+            // body holds no two dashes in a row: a walk from a BEGIN line
+            // stops at the next armor line, END or BEGIN, so a text of
+            // BEGIN lines without END lines is read once, not once a line.
+            // Cost: prose after a cut-off SSH2 header, in the body class,
+            // goes with it.
+            (
+                r"(?-u)---- BEGIN SSH2 [A-Z ]{0,16}PRIVATE KEY",
+                r#"(?-u)---- BEGIN SSH2 [A-Z ]{0,16}PRIVATE KEY ----(?:[A-Za-z0-9+/=\s\\:,."'&_>|#;@]|-[A-Za-z0-9+/=\s\\:,."'&_>|#;@])*(?:---- END SSH2 [A-Z ]{0,16}PRIVATE KEY ----)?"#,
+                Check::ArmorKey,
+                Lead::Any,
+            ),
+            (
+                r"(?-u)-{4,5}(?:\+|%20)?BEGIN(?:\+|%20)",
+                r"(?-u)-{4,5}(?:\+|%20)?BEGIN(?:(?:\+|%20)[A-Z0-9]{1,12}){0,4}(?:\+|%20)PRIVATE(?:\+|%20)KEY(?:\+|%20)?-{4,5}(?:[A-Za-z0-9%+._~]|-[A-Za-z0-9%+._~])*(?:-{4,5}(?:\+|%20)?END(?:(?:\+|%20)[A-Z0-9]{1,12}){0,4}(?:\+|%20)PRIVATE(?:\+|%20)KEY(?:\+|%20)?-{4,5})?",
+                Check::ArmorKey,
                 Lead::Any,
             ),
             // PuTTY's `.ppk` (versions 2 and 3): the header line through
@@ -557,8 +613,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             // Fourteenth round: `pw` is a last word (PHP's
             // `mysqli.default_pw = …` in `php.ini`, `db_pw=`).
             (
-                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|write[_-]?key|token|password|passwd|passphrase|pwd|pw|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
-                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|write[_-]?key|token|password|passwd|passphrase|pwd|pw|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:'[!-&(-\[\]-~]{12,}'|"[!#-\[\]-~]{12,}"|(?:\\?["']|N'|@"|\{"string"[ \t]{0,8}:[ \t]{0,8}")?[A-Za-z0-9._~+/=!#%^&*@-]{12,})|\([ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,}|["'][ \t]{0,8},[ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,})"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|write[_-]?key|token|password|passwd|pass[_-]?phrase|pwd|pw|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}[:=?+]|\([ \t]{0,8}["']|["'][ \t]{0,8},)"#,
+                r#"(?i-u)(?:secret(?:[_-]?key(?:[_-]?base)?)?|access[_-]?key|license[_-]?key|write[_-]?key|token|password|passwd|pass[_-]?phrase|pwd|pw|pass|psk|authtok|private[_-]?key|privatekey|api[_-]?key|bearer_?auth)(?:(?:\\?["'])?\]?(?:[ \t]{1,4}(?:as[ \t]{1,4})?string|[ \t]{0,4}:[ \t]{0,4}(?:constant[ \t]{1,4})?string)?[ \t]{0,8}(?:[:?+]?=>?|::?)[ \t]{0,8}(?:'[!-&(-\[\]-~]{12,}'|"[!#-\[\]-~]{12,}"|(?:\\?["']|N'|@"|\{"string"[ \t]{0,8}:[ \t]{0,8}")?[A-Za-z0-9._~+/=!#%^&*@-]{12,})|\([ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,}|["'][ \t]{0,8},[ \t]{0,8}["'][A-Za-z0-9._~+/=!#%^&*@-]{12,})"#,
                 Check::Secret,
                 Lead::Any,
             ),
@@ -953,6 +1009,19 @@ pub(crate) const BUILTINS: &[Builtin] = &[
                 Check::UrlPassword,
                 Lead::Token,
             ),
+            // A connection string whose method stands between colons
+            // before the `user:password@host` pair, with no `//` (CVS's
+            // `:pserver:user:<v>@host:/cvsroot`, `:ext:`, `:sspi:`; issue
+            // 36, sixteenth round): the general form is a user and a
+            // password before `@host`. The leading `:` starts a token
+            // (the check refuses a word byte before it). Cost: a
+            // `:word:a:b@c` run in prose loses its `b`.
+            (
+                r"(?-u):[a-z]{2,12}:[A-Za-z0-9._~!$&'()*+,;=%-]",
+                r"(?-u):[a-z]{2,12}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,32}:[A-Za-z0-9._~!$&'()*+,;=%-]{1,64}@",
+                Check::UrlPassword,
+                Lead::Any,
+            ),
             // A UNC-like network path without a scheme (`mount -t smbfs
             // //user:<v>@host/share`, `//user:<v>@host` in an fstab;
             // issue 36, eighth round), after a blank, a quote, `=` or
@@ -1062,7 +1131,8 @@ pub(crate) const BUILTINS: &[Builtin] = &[
             (
                 concat!(
                     r"(?-u)\+[1-9][0-9]{0,2}(?:",
-                    "[ \t._/:-]{0,4}|\u{a0}|\u{2013}|\u{202f}",
+                    "[ \t._/:-]{0,4}|",
+                    wide_gap_scan!(),
                     r")\(?[0-9]"
                 ),
                 concat!(

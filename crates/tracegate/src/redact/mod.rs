@@ -156,6 +156,7 @@ mod table_memo;
 mod token;
 mod trigger;
 mod validate;
+mod wide_digits;
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -190,6 +191,9 @@ mod tests_round14;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round15;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round16;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round2;
@@ -285,6 +289,10 @@ pub struct Redactor {
     /// The `api_key` detector's index when it is enabled: the detector
     /// that names the values of secret slots (`slots.rs`).
     slots: Option<u32>,
+    /// The `credit_card` detector's index when it is enabled: the
+    /// detector of card numbers spelled in non-ASCII digits
+    /// (`wide_digits.rs`).
+    cards: Option<u32>,
     /// How far around a token a second pass can find something new, or
     /// `None` (user patterns) when only a full second pass can tell; see
     /// `settle.rs`.

@@ -138,6 +138,17 @@ impl Redactor {
                 })
             });
         }
+        if let Some(det) = self.cards {
+            let ctx = self.contexts.get(det as usize).and_then(Option::as_ref);
+            super::wide_digits::find(bytes, ctx, work, |start, end| {
+                cands.push(Region {
+                    start,
+                    end,
+                    det,
+                    drop: false,
+                })
+            });
+        }
         if cands.len() > regex_only {
             // Leftmost, then longest, then highest priority.
             cands.sort_unstable_by_key(|c| (c.start, Reverse(c.end), c.det));

@@ -379,9 +379,17 @@ fn bare_key(text: &[u8], ws: usize, we: usize) -> Option<(usize, usize)> {
     }
     let (s, e) = assigned(text, we)?;
     let v = &text[s..e];
+    // Or base64 of a key (`+`, `/` and its `=` padding: ESPHome's `api:
+    // encryption: key:`, 32 bytes as 44; issue 36, sixteenth round).
+    // Cost: a 32-byte base64 id stored under `key` goes too.
+    let body = v.strip_suffix(b"==").or(v.strip_suffix(b"=")).unwrap_or(v);
     let long_random = v.len() >= 32
-        && v.iter()
+        && (body
+            .iter()
             .all(|&b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+            || body
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/'))
         && v.iter().any(u8::is_ascii_digit)
         && v.iter().any(u8::is_ascii_alphabetic)
         && !v.contains(&b'-');

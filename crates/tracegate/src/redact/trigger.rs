@@ -424,6 +424,54 @@ fn ipv6_like(rest: &[u8]) -> bool {
     run.windows(2).any(|w| w == b"::") || run.iter().filter(|b| **b == b':').count() >= 7
 }
 
+/// `rest` (after a `:`) is `method:user:password@`: 2-12 lowercase
+/// letters, a `:`, 1-32 userinfo bytes, a `:`, 1-64 userinfo bytes and an
+/// `@` (the `:method:` connection-string shape). Reads at most 110 bytes.
+fn method_userinfo(rest: &[u8]) -> bool {
+    let m = rest
+        .iter()
+        .take(13)
+        .take_while(|b| b.is_ascii_lowercase())
+        .count();
+    if !(2..=12).contains(&m) || rest.get(m) != Some(&b':') {
+        return false;
+    }
+    let rest = &rest[m + 1..];
+    let user = rest
+        .iter()
+        .take(33)
+        .take_while(|&&b| userinfo_byte(b))
+        .count();
+    if !(1..=32).contains(&user) || rest.get(user) != Some(&b':') {
+        return false;
+    }
+    let rest = &rest[user + 1..];
+    let pass = rest
+        .iter()
+        .take(65)
+        .take_while(|&&b| userinfo_byte(b))
+        .count();
+    (1..=64).contains(&pass) && rest.get(pass) == Some(&b'@')
+}
+
+/// `rest` starts an armor line's BEGIN: four or five dashes, then a
+/// blank, a `+` or a `%20` or nothing, then `BEGIN` (PEM's
+/// `-----BEGIN`, SSH2's `---- BEGIN`, a URL-encoded `-----BEGIN+`;
+/// issue 36, sixteenth round).
+fn armor_begin(rest: &[u8]) -> bool {
+    let dashes = rest.iter().take(6).take_while(|&&b| b == b'-').count();
+    if !(4..=5).contains(&dashes) {
+        return false;
+    }
+    let rest = &rest[dashes..];
+    let rest = rest
+        .strip_prefix(b"%20")
+        .or_else(|| rest.strip_prefix(b" "))
+        .or_else(|| rest.strip_prefix(b"+"))
+        .unwrap_or(rest);
+    rest.starts_with(b"BEGIN")
+}
+
 /// Digits in the run of phone bytes (digits, gap bytes, `(`, `)` and the
 /// bytes of a no-break space or en dash) from `p`, looking no further than
 /// the longest grouped number with gaps.
@@ -643,10 +691,7 @@ impl Starts {
                 self.tuple_before(text, p);
             }
             b'-' | b'_' | b'A' | b'B' | b'J' => {
-                if b == b'-'
-                    && text[p..].starts_with(b"-----BEGIN")
-                    && (p == 0 || text[p - 1] != b'-')
-                {
+                if b == b'-' && (p == 0 || text[p - 1] != b'-') && armor_begin(&text[p..]) {
                     self.at.push(p);
                 }
                 // A command-line flag (`--token <v>`): every `--` may
@@ -757,6 +802,14 @@ impl Starts {
             {
                 self.at.push(st);
             }
+        }
+        // `:method:user:<v>@host` (CVS's `:pserver:`; sixteenth round):
+        // at the first `:`, which starts a token.
+        if text.get(p + 1).is_some_and(u8::is_ascii_lowercase)
+            && (p == 0 || !(text[p - 1].is_ascii_alphanumeric() || text[p - 1] == b'_'))
+            && method_userinfo(&text[p + 1..])
+        {
+            self.at.push(p);
         }
         // `//user:<v>@host` without a scheme: the user right after `//`.
         let user = run_ending(text, p, 32, userinfo_byte);
@@ -1186,6 +1239,8 @@ impl Starts {
             b"password",
             b"passwd",
             b"passphrase",
+            b"pass_phrase",
+            b"pass-phrase",
             b"pwd",
             b"pw",
             b"pass",

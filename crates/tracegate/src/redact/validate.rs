@@ -357,6 +357,13 @@ fn check_span(
             {
                 return None;
             }
+            // A `:method:` connection string starts a token.
+            if s.starts_with(b":")
+                && start > 0
+                && (text[start - 1].is_ascii_alphanumeric() || text[start - 1] == b'_')
+            {
+                return None;
+            }
             // `scheme://user:password@`: between the last `:` and the `@`.
             let at = end.checked_sub(1)?;
             let colon = s.iter().rposition(|&b| b == b':')?;
@@ -368,8 +375,9 @@ fn check_span(
             .map(|e| (start, e))
             .or_else(|| pem_key(s).then_some((start, end))),
         Check::PemBase64 => pem_base64_private(s).then_some((start, end)),
+        Check::ArmorKey => armored_body(s).then_some((start, end)),
         Check::Luhn => (!swift_reference(text, start))
-            .then(|| card_span(text, start, end, vetoed, confirmed))
+            .then(|| card_span(text, start, end, vetoed, confirmed, work))
             .flatten()
             .map(|e| (start, e)),
         Check::Iban => {
@@ -442,6 +450,7 @@ fn check_span(
             if !(confirmed() || exit_prefixed_nanp(s))
                 || vetoed_own()
                 || reference_number(text, start)
+                || numbering_label(text, start, PHONE_LABEL_WORDS)
                 || quoted_bare_id(text, start)
                 || tree_number(text, start, end)
             {
@@ -451,6 +460,7 @@ fn check_span(
         }
         Check::PhoneNanp => (confirmed()
             && !vetoed_own()
+            && !numbering_label(text, start, PHONE_LABEL_WORDS)
             && !quoted_bare_id(text, start)
             && !tree_number(text, start, end)
             && !joined_context(text, start, end, b"-.,_:/")
@@ -592,18 +602,12 @@ pub(crate) const GAP_BYTES: &[u8] = b" \t._/:-";
 pub(crate) const MAX_GAP: usize = 4;
 
 /// The gap between digit groups that starts at `s[i]`, as its length in
-/// bytes: a run of one to [`MAX_GAP`] of [`GAP_BYTES`], or one no-break
-/// space, narrow no-break space or en dash (`detectors::gap!`). A longer run is no gap: it ends
-/// the number.
+/// bytes: a run of one to [`MAX_GAP`] of [`GAP_BYTES`], or one Unicode
+/// space separator or dash ([`wide_gap`], `detectors::gap!`). A longer run
+/// is no gap: it ends the number.
 pub(crate) fn gap_len(s: &[u8], i: usize) -> Option<usize> {
     match *s.get(i)? {
-        0xC2 if s.get(i + 1) == Some(&0xA0) => Some(2),
-        // An en dash (`E2 80 93`), or a narrow no-break space (`E2 80
-        // AF`, French and Swiss typesetting's digit-group separator;
-        // issue 36, fifteenth round).
-        0xE2 if s.get(i + 1) == Some(&0x80) && matches!(s.get(i + 2), Some(&(0x93 | 0xAF))) => {
-            Some(3)
-        }
+        0xC2..=0xEF => wide_gap(s.get(i..)?),
         b if GAP_BYTES.contains(&b) => {
             let n = s[i..]
                 .iter()
@@ -612,6 +616,29 @@ pub(crate) fn gap_len(s: &[u8], i: usize) -> Option<usize> {
                 .count();
             (n <= MAX_GAP).then_some(n)
         }
+        _ => None,
+    }
+}
+
+/// The UTF-8 length of the Unicode space separator or dash that starts
+/// `s`, when it is one a number's digit groups may be set apart with
+/// (`detectors::wide_gap!`, issue 36, sixteenth round): the no-break
+/// (U+00A0), Ogham (U+1680), en/em/figure/punctuation/thin/hair
+/// (U+2000-U+200A), narrow no-break (U+202F), medium mathematical
+/// (U+205F) and ideographic (U+3000) spaces; the hyphens and dashes
+/// (U+2010-U+2015), the minus sign (U+2212), the small and full-width
+/// hyphen-minus (U+FE58, U+FE63, U+FF0D). By class of character: a card
+/// typeset with thin spaces or non-breaking hyphens is the same card.
+pub(crate) fn wide_gap(s: &[u8]) -> Option<usize> {
+    match *s {
+        [0xC2, 0xA0, ..] => Some(2),
+        [0xE1, 0x9A, 0x80, ..]
+        | [0xE2, 0x80, 0x80..=0x8A | 0x90..=0x95 | 0xAF, ..]
+        | [0xE2, 0x81, 0x9F, ..]
+        | [0xE2, 0x88, 0x92, ..]
+        | [0xE3, 0x80, 0x80, ..]
+        | [0xEF, 0xB9, 0x98 | 0xA3, ..]
+        | [0xEF, 0xBC, 0x8D, ..] => Some(3),
         _ => None,
     }
 }
@@ -1148,6 +1175,24 @@ fn pem_key(s: &[u8]) -> bool {
     (broken || flat) && material >= 40
 }
 
+/// Whether `s` (an armor line and what follows it) holds a key body: 40
+/// or more bytes of base64 in runs of 16 or more ([`Check::ArmorKey`]).
+/// No word of prose is that long, so a header named in a sentence, or a
+/// template's `...` body, is no key.
+fn armored_body(s: &[u8]) -> bool {
+    let b64 = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/');
+    let mut material = 0;
+    let mut i = 0;
+    while i < s.len() && material < 40 {
+        let n = s[i..].iter().take_while(|b| b64(b)).count();
+        if n >= 16 {
+            material += n;
+        }
+        i += n.max(1);
+    }
+    material >= 40
+}
+
 /// How far past a private key's BEGIN line its END line is looked for
 /// ([`pem_armored_end`]): a 4096-bit RSA key is about 3.3 KB of base64;
 /// a container may double it (a word processor's runs, a PDF's text
@@ -1263,7 +1308,61 @@ pub(crate) fn random_looking(v: &[u8]) -> bool {
     // secret may start with `/`: `/ASeHJaPwc9TSF4Ag…`).
     let rooted = v.starts_with(b"/") || v.starts_with(b"./") || v.starts_with(b"~/");
     let path = rooted && !v.split(|&b| b == b'/').any(mixed_case_digit);
-    (mixed || long) && !placeholder(v) && !path && !v.starts_with(b"eyJ")
+    (mixed || long) && !placeholder(v) && !path && !v.starts_with(b"eyJ") && !no_credential(v)
+}
+
+/// A value whose own syntax says it is no credential, though random and
+/// in a slot named for one (issue 36, sixteenth round): what a leak of
+/// it gives is not access.
+///
+/// - A stored verifier, a password's hash in a crypt or PHC string
+///   (`$2b$12$…` bcrypt, `$argon2id$v=19$…`, `$scrypt$`, `$6$…` sha-crypt,
+///   `$pbkdf2-sha256$`, Django's `pbkdf2_sha256$870000$…`, Werkzeug's
+///   `pbkdf2:sha256:…`, `scrypt:…`): `$id$` or `<algo>$<rounds>$` at its
+///   start. It is what a login compares a password against, not the password.
+/// - A public token by its prefix: Mapbox's `pk.eyJ…` (a web map's
+///   access token, published in every page that shows the map; its
+///   secret tokens are `sk.eyJ…` and stay).
+/// - Ciphertext sealed for a cluster key: Bitnami Sealed Secrets'
+///   `encryptedData` values (`Ag` + `A`-`D`, the two-byte length of the
+///   RSA-wrapped session key, then 340 or more bytes of base64), and
+///   SOPS's `ENC[AES256_GCM,…]`. Decrypting needs the controller's key.
+///
+/// Cost: a password that happens to be written `$2b$12$…` by hand, a
+/// 340-byte base64 secret that starts `AgA`-`AgD`, a Mapbox `pk.` token
+/// scoped beyond a public map.
+pub(crate) fn no_credential(v: &[u8]) -> bool {
+    let crypt = |t: &[u8]| {
+        let Some(rest) = t.strip_prefix(b"$") else {
+            return false;
+        };
+        let id = rest
+            .iter()
+            .take(24)
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+            .count();
+        id > 0 && rest.get(id) == Some(&b'$')
+    };
+    let php_or_django = |t: &[u8]| {
+        [
+            &b"pbkdf2_"[..],
+            b"pbkdf2:",
+            b"scrypt:",
+            b"argon2",
+            b"bcrypt$",
+            b"sha1$",
+            b"md5$",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
+            && t.iter().filter(|&&b| b == b'$' || b == b':').count() >= 2
+    };
+    let sealed = v.len() >= 340
+        && v.starts_with(b"Ag")
+        && matches!(v.get(2), Some(b'A'..=b'D'))
+        && v.iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+    crypt(v) || php_or_django(v) || v.starts_with(b"pk.eyJ") || v.starts_with(b"ENC[") || sealed
 }
 
 /// The `token` at `start` ends a key whose word before it names a place
@@ -1461,6 +1560,8 @@ const OTHER_NUMBER_NOUNS: &[&[u8]] = &[
     b"akte",
     b"dossier",
     b"customer",
+    b"business",
+    b"account",
     b"kunde",
     b"client",
     b"booking",
@@ -1566,8 +1667,21 @@ fn numbering_label(text: &[u8], start: usize, own: &[&[u8]]) -> bool {
     // The noun: the word before a numbering word, or a compound's stem.
     // English `number` is no such word here: `your number 415-555-0132`
     // is a phone's (`Order number …` is [`reference_number`]'s).
+    // For a phone, English `number` and `id` as words of their own
+    // (`Business Number 028981640`, `Google Ads customer ID: 356-784-8379`;
+    // issue 36, sixteenth round; an SSN after `ticket id` stays an SSN)
+    // number the noun before them as the others do: the
+    // noun must be one of [`OTHER_NUMBER_NOUNS`], so `your number …` and
+    // `Caller ID: …` stay a phone's. Cost: a phone under `customer
+    // number` or `account ID` is taken for the id it is labelled as.
+    let english: &[&[u8]] = if std::ptr::eq(own, PHONE_LABEL_WORDS) {
+        &[b"number", b"id"]
+    } else {
+        &[]
+    };
     let noun: &[u8] = if [&b"nr"[..], b"no", b"nummer", b"numero"]
         .iter()
+        .chain(english)
         .any(|n| w.eq_ignore_ascii_case(n))
     {
         // Across one blank or `-` (`Tel.-Nr.`, `Rechnung Nr.`).
@@ -2200,6 +2314,7 @@ fn card_span(
     end: usize,
     vetoed: impl Fn() -> bool,
     confirmed: impl Fn() -> bool,
+    work: &Work,
 ) -> Option<usize> {
     let s = text.get(start..end)?;
     // ISO 8583's data element 2 is the primary account number: its line
@@ -2232,6 +2347,11 @@ fn card_span(
             continue;
         }
         let lens = || body.iter().map(|g| g.0);
+        let e = start + body[k - 1].1;
+        // Named a card by a card word or key before it, or by the fields
+        // a card is stored with after it ([`card_fields_after`]).
+        let card_named =
+            |text: &[u8], start: usize| card_named(text, start) || card_fields_after(text, e, work);
         // 19-digit UnionPay and Verve cards are embossed 6 + 13
         // (`621718 3625224363629`; issue 36, tenth round).
         let printed = k == 1
@@ -2246,7 +2366,6 @@ fn card_span(
         if !printed && !named_grouping() {
             continue;
         }
-        let e = start + body[k - 1].1;
         let mut m = 0;
         for &b in &text[start..e] {
             if b.is_ascii_digit() {
@@ -2388,6 +2507,90 @@ fn card_named(text: &[u8], start: usize) -> bool {
         (!text[we..start].iter().any(u8::is_ascii_digit) || pdf_text_operators(&text[we..start]))
             && !super::token::overlaps_token(text, we, start)
     }) || card_key(text, start)
+}
+
+/// How far past a card candidate's end [`card_fields_after`] reads.
+const CARD_FIELDS_REACH: usize = 96;
+
+/// The number that ends at `end` is followed, within
+/// [`CARD_FIELDS_REACH`] bytes, by a field only a card has (issue 36,
+/// sixteenth round): an expiry (`exp_month`, `expiryMonth`,
+/// `<expirationMonth>`, `applicationExpirationDate`, `expiry`), a
+/// security code (`cvv`, `cvc`, `csc`, `securityCode`,
+/// `encryptedSecurityCode`) or an embossed `VALID THRU` / `GOOD THRU`.
+/// A payment API's card object, a form's `card[exp_month]`, a card's
+/// printed face: the number's siblings name it, whatever its own key
+/// (`number`, `accountNumber`) and issuer prefix. A field word starts at
+/// a word start, a camelCase step or after a URL-encoded `[` (`%5B`).
+/// The stretch read is charged to `work`. Cost: a Luhn-valid 13-19 digit
+/// id followed by a field so named (a token's `exp_date`) goes; a bare
+/// `expires`/`expiration` (a session's or a token's) is no such field.
+fn card_fields_after(text: &[u8], end: usize, work: &Work) -> bool {
+    let Some(after) = text.get(end..text.len().min(end + CARD_FIELDS_REACH)) else {
+        return false;
+    };
+    work.charge(after.len());
+    let field = |i: usize| {
+        let b = after[i];
+        if !b.is_ascii_alphabetic() {
+            return false;
+        }
+        let left = match i.checked_sub(1).map(|j| after[j]) {
+            None => end == 0 || !text[end - 1].is_ascii_alphabetic(),
+            Some(p) if !p.is_ascii_alphanumeric() => true,
+            Some(p) if p.is_ascii_lowercase() => b.is_ascii_uppercase(),
+            Some(_) => i >= 3 && after[i - 3..i].eq_ignore_ascii_case(b"%5B"),
+        };
+        if !left {
+            return false;
+        }
+        // The field's name folded: ASCII lowercase, `_` and `-` dropped,
+        // at most 24 letters.
+        let mut name = [0u8; 24];
+        let mut n = 0;
+        for &c in after[i..].iter().take(32) {
+            if c.is_ascii_alphanumeric() {
+                if n == name.len() {
+                    break;
+                }
+                name[n] = c.to_ascii_lowercase();
+                n += 1;
+            } else if !matches!(c, b'_' | b'-' | b' ') || (c == b' ' && n == 0) {
+                break;
+            }
+        }
+        let name = &name[..n];
+        let expiry = ["exp", "expiry", "expiration", "expire"].iter().any(|w| {
+            name.strip_prefix(w.as_bytes()).is_some_and(|rest| {
+                ["month", "year", "date", "mm", "yy"]
+                    .iter()
+                    .any(|u| rest.starts_with(u.as_bytes()))
+            })
+        }) || name == b"expiry";
+        let code = [&b"cvv"[..], b"cvc", b"csc", b"securitycode"]
+            .iter()
+            .any(|w| name.starts_with(w) && name.len() <= w.len() + 1)
+            || name.starts_with(b"securitycode");
+        let embossed = [&b"validthru"[..], b"goodthru", b"validthrough"]
+            .iter()
+            .any(|w| name.starts_with(w));
+        expiry || code || embossed
+    };
+    // The fields of this number, not of a number or a record after it:
+    // the search stops at the next digit outside a `%XX` escape (`{"id":
+    // "0149…"}\n{"pan": "…", "expiry": …}` names the second), at a
+    // statement's `;`, at a `{` that opens another object, at an `=`
+    // that sets another key (`ISBN-13: 978…\nPOST … cc_number=…&cvv=`), at
+    // a `[` (an array, a redaction's token), and at an element that is no
+    // such field (`WHERE id = 4868…;\n<Card>…`).
+    let ends = |i: usize| match after[i] {
+        b'0'..=b'9' => (i < 1 || after[i - 1] != b'%') && (i < 2 || after[i - 2] != b'%'),
+        b';' | b'{' | b'=' | b'[' => true,
+        b'<' => after.get(i + 1).is_some_and(u8::is_ascii_alphabetic) && !field(i + 1),
+        _ => false,
+    };
+    let stop = (0..after.len()).find(|&i| ends(i)).unwrap_or(after.len());
+    (0..stop).any(field)
 }
 
 /// `gap` (between a label and a value) is a PDF content stream's close of
@@ -2691,7 +2894,7 @@ fn issuer_on_a_card_word(d: &[u8]) -> bool {
 /// Luhn (the whole of `s`).
 #[cfg(test)]
 fn card_ok(s: &[u8]) -> bool {
-    card_span(s, 0, s.len(), || false, || true) == Some(s.len())
+    card_span(s, 0, s.len(), || false, || true, &Work::unlimited()) == Some(s.len())
 }
 
 /// The IBAN length of each country in the IBAN registry (ISO 13616, as
@@ -3052,12 +3255,10 @@ pub(crate) fn gap_after_digit(text: &[u8], start: usize) -> Option<&[u8]> {
     let ascii = run_back(before, MAX_GAP, |b| GAP_BYTES.contains(&b));
     let gap = if ascii > 0 {
         ascii
-    } else if before.ends_with("\u{a0}".as_bytes()) {
-        2
-    } else if before.ends_with("\u{2013}".as_bytes()) || before.ends_with("\u{202f}".as_bytes()) {
-        3
     } else {
-        return None;
+        [3, 2]
+            .into_iter()
+            .find(|&n| start >= n && wide_gap(&before[start - n..]) == Some(n))?
     };
     let at = start - gap;
     (at > 0 && before[at - 1].is_ascii_digit()).then(|| &before[at..])
