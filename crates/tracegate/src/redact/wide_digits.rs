@@ -136,7 +136,11 @@ pub(crate) fn find(
             return;
         }
         if let Some((cs, ce)) = validate::check(Check::Luhn, &copy, s0, e0, ctx, work)
-            && let (Some(&os), Some(&oe)) = (map.get(cs - s0), map.get(ce - s0))
+            // (A span the check widened before the run maps to nothing.)
+            && let (Some(&os), Some(&oe)) = (
+                cs.checked_sub(s0).and_then(|k| map.get(k)),
+                ce.checked_sub(s0).and_then(|k| map.get(k)),
+            )
         {
             emit(os, oe);
         }
