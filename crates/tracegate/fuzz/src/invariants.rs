@@ -444,6 +444,7 @@ fn wire_judge_is_the_lines(
     let Some(jw) = on_wire.judge_wire(&mut WireOtlp::default(), 1, on, data) else {
         return;
     };
+    within_bounds_is_check_protobuf(data, on, &jw, signal);
     let mut on_line = Gate::new(default_policy());
     let jl = on_line.judge(1, &Line::Text(line), Level::Standard, true);
     assert!(
@@ -456,6 +457,48 @@ fn wire_judge_is_the_lines(
             assert!(
                 prost(on_wire.output()).ok() == prost(&encoded).ok(),
                 "the {signal} request the wire judge cut does not read as the gated line"
+            );
+        }
+    }
+}
+
+/// The wire judge with the `[server]` bounds counted on the way
+/// (`judge_wire_within`, what `serve` runs instead of `check_protobuf`):
+/// for a request the unbounded judge answers (`unbounded`), under the
+/// default bounds and under bounds as tight as the request's first byte
+/// says, it answers exactly when `check_protobuf` passes, then with its
+/// counts and the unbounded judgement.
+fn within_bounds_is_check_protobuf(
+    data: &[u8],
+    on: tracegate::internals::record::otlp_proto::bounds::Signal,
+    unbounded: &tracegate::gate::Judgement,
+    signal: &str,
+) {
+    use tracegate::internals::gate::otlp::wire::WireOtlp;
+    use tracegate::internals::record::otlp_proto::bounds::check_protobuf;
+    use tracegate::policy::StructureLimits;
+    let n = usize::from(data.first().copied().unwrap_or(0) % 4);
+    let tight = StructureLimits {
+        max_spans: n,
+        max_log_records: n,
+        max_events: n,
+        max_links: n,
+        max_attributes: 2 * n,
+        max_nesting: n,
+    };
+    for limits in [StructureLimits::default(), tight] {
+        let mut wire = WireOtlp::default();
+        let mut gate = Gate::new(default_policy());
+        let within = gate.judge_wire_within(&mut wire, 1, on, data, &limits);
+        let checked = check_protobuf(data, on, &limits);
+        assert!(
+            within.is_some() == checked.is_ok(),
+            "the wire judge held a {signal} request to its bounds other than check_protobuf"
+        );
+        if let (Some(j), Ok(counts)) = (within, checked) {
+            assert!(
+                j == *unbounded && wire.counts() == counts,
+                "the wire judge within bounds judged or counted a {signal} request otherwise"
             );
         }
     }
