@@ -324,10 +324,26 @@ impl<'a> WireWalk<'a, '_> {
             seen |= 1u32.checked_shl(u32::try_from(i).ok()?)?;
             next = match field.kind {
                 FieldKind::Array(m, limit) => {
-                    self.array(msg, field.key, m, limit, body, &mut f, (n, w))?
+                    let max = super::limit(self.w.cx.policy, limit);
+                    self.run(field.key, max, body, &mut f, (n, w), |walk, i, item, _| {
+                        walk.enter(m, msg)?;
+                        walk.w.path.push(Step::Index(i));
+                        walk.object(m, bytes(item).ok()?)?;
+                        walk.w.path.pop();
+                        if m.is_item() {
+                            walk.w.items = walk.w.items.saturating_add(1);
+                        }
+                        Some(())
+                    })?
                 }
                 FieldKind::Attributes(place) => {
-                    self.attributes(msg, field.key, place, body, &mut f, (n, w))?
+                    let max = self.w.attribute_max();
+                    self.w.keys.clear();
+                    self.w.seen.clear();
+                    self.run(field.key, max, body, &mut f, (n, w), |walk, i, kv, item| {
+                        walk.enter(&KEY_VALUE, msg)?;
+                        walk.attribute(place, i, bytes(kv).ok()?, item)
+                    })?
                 }
                 kind => {
                     let whole = body.get(f.field_start..f.at)?;
@@ -339,61 +355,20 @@ impl<'a> WireWalk<'a, '_> {
         Some(seen)
     }
 
-    /// The run of a repeated message field `key` of `parent` (whose bytes
-    /// are `body`, read by `f`), `w` its first item: each item judged as
-    /// it is read. The field after the run.
-    #[allow(clippy::too_many_arguments)]
-    fn array(
+    /// The run of the repeated field `key` (a list of messages or of
+    /// attributes) of a message whose bytes are `body`, read by `f`, its
+    /// first item `first`: each item judged by `judge` (given the item's
+    /// index, its value and its whole field's bytes) as it is read, at
+    /// most `max`, then framed. The field after the run.
+    fn run(
         &mut self,
-        parent: &'static Message,
         key: &'static str,
-        m: &'static Message,
-        limit: super::schema::Repeated,
+        max: usize,
         body: &'a [u8],
         f: &mut Fields<'a>,
         (number, first): (u32, Wire<'a>),
+        mut judge: impl FnMut(&mut Self, usize, Wire<'a>, &'a [u8]) -> Option<()>,
     ) -> Option<Option<(u32, Wire<'a>)>> {
-        let max = super::limit(self.w.cx.policy, limit);
-        self.w.path.push(Step::Key(key));
-        let mut n = 0;
-        let mut item = first;
-        let next = loop {
-            if n >= max {
-                return None;
-            }
-            self.enter(m, parent)?;
-            self.w.path.push(Step::Index(n));
-            self.object(m, bytes(item).ok()?)?;
-            self.w.path.pop();
-            if m.is_item() {
-                self.w.items = self.w.items.saturating_add(1);
-            }
-            self.frame(body.get(f.field_start..f.at)?);
-            n += 1;
-            match run_item(f, number)? {
-                Ok(w) => item = w,
-                Err(next) => break next,
-            }
-        };
-        self.w.path.pop();
-        Some(next)
-    }
-
-    /// The run of the attribute list `key` at `place` of `parent` (whose
-    /// bytes are `body`, read by `f`), `w` its first item: each attribute
-    /// judged as it is read. The field after the run.
-    fn attributes(
-        &mut self,
-        parent: &'static Message,
-        key: &'static str,
-        place: super::schema::Place,
-        body: &'a [u8],
-        f: &mut Fields<'a>,
-        (number, first): (u32, Wire<'a>),
-    ) -> Option<Option<(u32, Wire<'a>)>> {
-        let max = self.w.attribute_max();
-        self.w.keys.clear();
-        self.w.seen.clear();
         self.w.path.push(Step::Key(key));
         let mut n = 0;
         let mut item = first;
@@ -402,8 +377,7 @@ impl<'a> WireWalk<'a, '_> {
                 return None;
             }
             let whole = body.get(f.field_start..f.at)?;
-            self.enter(&KEY_VALUE, parent)?;
-            self.attribute(place, n, bytes(item).ok()?, whole)?;
+            judge(self, n, item, whole)?;
             self.frame(whole);
             n += 1;
             match run_item(f, number)? {
