@@ -395,7 +395,7 @@ fn check_span(
             && !joined_context(text, start, end, b"-._")
             && !part_number(text, start)
             && !reference_number(text, start)
-            && !numbering_label(text, start, SSN_LABEL_WORDS))
+            && !numbering_label(text, start, SSN_LABEL_WORDS, &[]))
         .then_some((start, end)),
         Check::SsnLoose => (ssn_ok(s)
             && !joined_context(text, start, end, b"-.,_:/")
@@ -413,7 +413,7 @@ fn check_span(
             if s.first() != Some(&b'+')
                 && (vetoed_own()
                     || reference_number(text, start)
-                    || numbering_label(text, start, PHONE_LABEL_WORDS))
+                    || numbering_label(text, start, PHONE_LABEL_WORDS, PHONE_NUMBERING_WORDS))
             {
                 return None;
             }
@@ -450,7 +450,7 @@ fn check_span(
             if !(confirmed() || exit_prefixed_nanp(s))
                 || vetoed_own()
                 || reference_number(text, start)
-                || numbering_label(text, start, PHONE_LABEL_WORDS)
+                || numbering_label(text, start, PHONE_LABEL_WORDS, PHONE_NUMBERING_WORDS)
                 || quoted_bare_id(text, start)
                 || tree_number(text, start, end)
             {
@@ -460,7 +460,7 @@ fn check_span(
         }
         Check::PhoneNanp => (confirmed()
             && !vetoed_own()
-            && !numbering_label(text, start, PHONE_LABEL_WORDS)
+            && !numbering_label(text, start, PHONE_LABEL_WORDS, PHONE_NUMBERING_WORDS)
             && !quoted_bare_id(text, start)
             && !tree_number(text, start, end)
             && !joined_context(text, start, end, b"-.,_:/")
@@ -1641,6 +1641,11 @@ const PHONE_LABEL_WORDS: &[&[u8]] = &[
     b"mob",
 ];
 
+/// English numbering words a phone's label may end in as words of their
+/// own ([`numbering_label`]'s `plain`): `Business Number …`,
+/// `customer ID: …`. An SSN's label takes none (`ticket id` stays an SSN).
+const PHONE_NUMBERING_WORDS: &[&[u8]] = &[b"number", b"id"];
+
 /// Whether a numbering label stands right before `start` and names some
 /// other thing's number (issue 36, twelfth round): a noun, then an
 /// abbreviation or a word that numbers it (`Rechnung Nr. 954-637-7270`,
@@ -1653,7 +1658,7 @@ const PHONE_LABEL_WORDS: &[&[u8]] = &[
 /// any other noun (`Festnetznummer`, `Telefon Nr.`) is no veto: the
 /// number stays the detector's, so an unlisted language or noun costs
 /// precision, never a leak. A bare `Nr.` or `No.` is no label.
-fn numbering_label(text: &[u8], start: usize, own: &[&[u8]]) -> bool {
+fn numbering_label(text: &[u8], start: usize, own: &[&[u8]], plain: &[&[u8]]) -> bool {
     let skip =
         |t: &[u8]| t.len() - run_back(t, 4, |b| matches!(b, b' ' | b'\t' | b':' | b'#' | b'.'));
     let letter = |b: u8| b.is_ascii_alphabetic() || b >= 0x80;
@@ -1667,21 +1672,17 @@ fn numbering_label(text: &[u8], start: usize, own: &[&[u8]]) -> bool {
     // The noun: the word before a numbering word, or a compound's stem.
     // English `number` is no such word here: `your number 415-555-0132`
     // is a phone's (`Order number …` is [`reference_number`]'s).
-    // For a phone, English `number` and `id` as words of their own
+    // `plain`: numbering words of their own besides these. For a phone,
+    // English `number` and `id` ([`PHONE_NUMBERING_WORDS`])
     // (`Business Number 028981640`, `Google Ads customer ID: 356-784-8379`;
     // issue 36, sixteenth round; an SSN after `ticket id` stays an SSN)
     // number the noun before them as the others do: the
     // noun must be one of [`OTHER_NUMBER_NOUNS`], so `your number …` and
     // `Caller ID: …` stay a phone's. Cost: a phone under `customer
     // number` or `account ID` is taken for the id it is labelled as.
-    let english: &[&[u8]] = if std::ptr::eq(own, PHONE_LABEL_WORDS) {
-        &[b"number", b"id"]
-    } else {
-        &[]
-    };
     let noun: &[u8] = if [&b"nr"[..], b"no", b"nummer", b"numero"]
         .iter()
-        .chain(english)
+        .chain(plain)
         .any(|n| w.eq_ignore_ascii_case(n))
     {
         // Across one blank or `-` (`Tel.-Nr.`, `Rechnung Nr.`).
