@@ -2523,7 +2523,7 @@ const CARD_FIELDS_REACH: usize = 96;
 /// printed face: the number's siblings name it, whatever its own key
 /// (`number`, `accountNumber`) and issuer prefix. A field word starts at
 /// a word start, a camelCase step or after a URL-encoded `[` (`%5B`).
-/// The stretch read is charged to `work`. Cost: a Luhn-valid 13-19 digit
+/// The stretch and each field name read are charged to `work`. Cost: a Luhn-valid 13-19 digit
 /// id followed by a field so named (a token's `exp_date`) goes; a bare
 /// `expires`/`expiration` (a session's or a token's) is no such field.
 fn card_fields_after(text: &[u8], end: usize, work: &Work) -> bool {
@@ -2549,7 +2549,9 @@ fn card_fields_after(text: &[u8], end: usize, work: &Work) -> bool {
         // at most 24 letters.
         let mut name = [0u8; 24];
         let mut n = 0;
+        let mut read = 0;
         for &c in after[i..].iter().take(32) {
+            read += 1;
             if c.is_ascii_alphanumeric() {
                 if n == name.len() {
                     break;
@@ -2560,6 +2562,9 @@ fn card_fields_after(text: &[u8], end: usize, work: &Work) -> bool {
                 break;
             }
         }
+        // Up to 32 bytes from each word start: charged, so that a stretch
+        // of one-letter words costs what it reads, not its length once.
+        work.charge(read);
         let name = &name[..n];
         let expiry = ["exp", "expiry", "expiration", "expire"].iter().any(|w| {
             name.strip_prefix(w.as_bytes()).is_some_and(|rest| {
@@ -3811,6 +3816,22 @@ mod tests {
     /// at the next BEGIN line: a text of BEGIN lines with no END line
     /// costs steps linear in its length (before, a search that found no
     /// END line read up to 16 KiB a BEGIN line and charged nothing).
+    #[test]
+    fn the_card_field_search_charges_what_it_reads() {
+        // A card candidate followed by one-letter words: each is a word
+        // start whose name is read for up to 32 bytes, about 1,500 bytes
+        // read in the 96 after the number.
+        let text = format!("4111111111111111{}", " a".repeat(60));
+        let work = Work::unlimited();
+        assert!(!card_fields_after(text.as_bytes(), 16, &work));
+        assert!(work.steps() >= 1_000, "charged {}", work.steps());
+        // A plain stretch costs about its length.
+        let text = format!("4111111111111111{}", ".".repeat(120));
+        let work = Work::unlimited();
+        assert!(!card_fields_after(text.as_bytes(), 16, &work));
+        assert!(work.steps() <= 2 * 96, "charged {}", work.steps());
+    }
+
     #[test]
     fn the_armor_search_charges_what_it_reads() {
         let header = "-----BEGIN RSA PRIVATE KEY-----\n";
