@@ -114,6 +114,55 @@ fn a_field_over_budget_is_masked_whole_and_dropped() {
     );
 }
 
+/// A rule that asks what the line of a candidate starts with reads back
+/// to the line's start no further than its reach (256 bytes): on a text
+/// with no line break, reading back to the text's start from every
+/// dotted quad was quadratic and uncharged (`scripts/adversarial-sweep.sh`
+/// found it: a glued IPv6 and IPv4 unit cost 5.8 us a byte at 64 KB, 40
+/// times the median, and more as the text grew). Past the reach, the
+/// line is read as no Dockerfile `FROM` line and no CEF header, so the
+/// address is kept out (fails closed); within it, both still read as
+/// before.
+#[test]
+fn line_start_rules_read_back_no_further_than_their_reach() {
+    let r = all();
+    let near = format!("FROM {}cb1:192.62.195.160\n", "x ".repeat(40));
+    assert_eq!(
+        r.redact_to_string(&near).0,
+        near,
+        "a FROM line within reach"
+    );
+    let far = format!("FROM {}cb1:192.62.195.160\n", "x ".repeat(400));
+    assert!(
+        r.redact_to_string(&far)
+            .0
+            .ends_with("cb1:[REDACTED:ipv4]\n"),
+        "a FROM 800 bytes back is not read"
+    );
+    let header = "CEF:0|Acme|Firewall|8.9.7.169|100|x|5|\n";
+    assert_eq!(r.redact_to_string(header).0, header);
+    let long = format!(
+        "CEF:0|Acme {}|Firewall|8.9.7.169|100|x|5|\n",
+        "x".repeat(400)
+    );
+    assert!(
+        r.redact_to_string(&long).0.contains("|[REDACTED:ipv4]|"),
+        "a header 400 bytes long is no CEF header"
+    );
+    // A key right before the value is still seen on a long line.
+    let key = format!(
+        "{{{} \"image\": \"redis:7.2.4.12\"}}",
+        "\"k\": 1, ".repeat(60)
+    );
+    assert_eq!(r.redact_to_string(&key).0, key);
+    // The glued unit the sweep found costs steps for what it reads.
+    let unit = "2001:db8::cb1:192.62.195.160 so it addr fe80::1913:ae2e:d376";
+    let text = unit.repeat((64 << 10) / unit.len());
+    let (_, res) = r.redact_to_string(&text);
+    assert!(!res.over_budget);
+    assert!(res.steps <= ADVERSARIAL_STEPS_PER_BYTE * text.len() as u64);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

@@ -470,12 +470,12 @@ fn check_span(
             && !unspecified(s)
             && !netmask(s)
             && !dotted_clock(s)
-            && !event_header_version(text, start, end)
+            && !event_header_version(text, start, end, work)
             && (!outline_number(text, start, end) || confirmed())
             && (!joined_context(text, start, end, b".") || tcpdump_port(text, start, end))
             && !version_glue(text, start, end)
             && !version_key(text, start)
-            && !image_tag(text, start, ctx)
+            && !image_tag(text, start, ctx, work)
             && !package_pin(text, start, ctx)
             && !numbered_by_word(text, start)
             && !vetoed())
@@ -2027,7 +2027,7 @@ fn glued_name(
 /// key. A header or a field name is not one (`X-Forwarded-For:`, capitals),
 /// nor is a bare word (`addr:`, `upstream:`); an address word inside the
 /// name (`client-ip:`) keeps the address.
-fn image_tag(text: &[u8], start: usize, ctx: Option<&Context>) -> bool {
+fn image_tag(text: &[u8], start: usize, ctx: Option<&Context>, work: &Work) -> bool {
     let image_byte = |b: &u8| {
         b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-' | b'/')
     };
@@ -2042,24 +2042,64 @@ fn image_tag(text: &[u8], start: usize, ctx: Option<&Context>) -> bool {
         return false;
     }
     let separated = name.iter().any(|b| matches!(b, b'/' | b'.' | b'-' | b'_'));
-    separated || image_line(text, from)
+    separated || image_line(text, from, work)
+}
+
+/// How far back [`line_start_within`] looks for a line's start.
+const LINE_REACH: usize = 256;
+
+/// Where the line holding the byte before `at` starts, if that is within
+/// [`LINE_REACH`] bytes (a line break is a byte `is_break` takes; the
+/// text's start is a line start): `Ok(start)`; for a longer line,
+/// `Err(floor)`, the start of the stretch read. The stretch read is
+/// charged to `work`.
+///
+/// SECURITY: a rule that reads back to the line's start from each
+/// candidate reads the whole line again for each one; on a text with no
+/// line break (one long JSON line, a minified log) that is quadratic in
+/// the text, and no budget saw it (found by `scripts/adversarial-sweep.sh`:
+/// 5.8 us a byte at 64 KB and growing with the text).
+fn line_start_within(
+    text: &[u8],
+    at: usize,
+    is_break: impl Fn(u8) -> bool,
+    work: &Work,
+) -> Result<usize, usize> {
+    let at = at.min(text.len());
+    let from = at.saturating_sub(LINE_REACH);
+    let back = &text[from..at];
+    match back.iter().rposition(|&b| is_break(b)) {
+        Some(i) => {
+            work.charge(back.len() - i);
+            Ok(from + i + 1)
+        }
+        None => {
+            work.charge(back.len());
+            if from == 0 { Ok(0) } else { Err(from) }
+        }
+    }
 }
 
 /// The line before `at` is a Dockerfile `FROM` instruction or an `image`
 /// key (`image:`, `"image": "`, `image=`) right before the value.
-fn image_line(text: &[u8], at: usize) -> bool {
-    let line_from = text[..at]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
+///
+/// A line longer than [`LINE_REACH`] is read only that far back: an
+/// `image` key right before the value is still seen, a `FROM` at the
+/// line's start is not (the value is then kept as an address).
+fn image_line(text: &[u8], at: usize, work: &Work) -> bool {
+    let (line_from, whole) = match line_start_within(text, at, |b| b == b'\n', work) {
+        Ok(from) => (from, true),
+        Err(from) => (from, false),
+    };
     let line = &text[line_from..at];
     let lead = line
         .iter()
         .take_while(|b| matches!(b, b' ' | b'\t'))
         .count();
-    let from_instr = line
-        .get(lead..lead + 5)
-        .is_some_and(|w| w.eq_ignore_ascii_case(b"FROM "));
+    let from_instr = whole
+        && line
+            .get(lead..lead + 5)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"FROM "));
     let glue = run_back(line, usize::MAX, |b| {
         matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'=')
     });
@@ -2067,7 +2107,11 @@ fn image_line(text: &[u8], at: usize) -> bool {
     let image_key = glue > 0
         && key.len() >= 5
         && key[key.len() - 5..].eq_ignore_ascii_case(b"image")
-        && (key.len() == 5 || !key[key.len() - 6].is_ascii_alphanumeric());
+        && (if key.len() == 5 {
+            whole
+        } else {
+            !key[key.len() - 6].is_ascii_alphanumeric()
+        });
     from_instr || image_key
 }
 
@@ -3310,14 +3354,15 @@ fn version_glue(text: &[u8], start: usize, end: usize) -> bool {
 /// its fourth field, between the third and fourth `|` after the tag at
 /// the line's start (issue 36, fifth round). Addresses stand in the
 /// extension after the header (`src=…`), never in that field.
-fn event_header_version(text: &[u8], start: usize, end: usize) -> bool {
+fn event_header_version(text: &[u8], start: usize, end: usize, work: &Work) -> bool {
     if start == 0 || text[start - 1] != b'|' || text.get(end) != Some(&b'|') {
         return false;
     }
-    let line = text[..start]
-        .iter()
-        .rposition(|&b| matches!(b, b'\n' | b'\r'))
-        .map_or(0, |i| i + 1);
+    // A CEF or LEEF header's vendor and product are short: a longer line
+    // is no such header (the value is kept as an address).
+    let Ok(line) = line_start_within(text, start, |b| matches!(b, b'\n' | b'\r'), work) else {
+        return false;
+    };
     let head = &text[line..start];
     let tag = head
         .iter()
