@@ -435,8 +435,8 @@ def _jwt(r, alg=None, body=None, typ="JWT", sig=True):
 
 def _pem(r, kind=None, width=64, eol="\n"):
     kind = kind if kind is not None else r.choice(["", "RSA ", "EC "])
-    n = {"": r.randint(600, 1200), "RSA ": r.randint(600, 1200), "EC ": 121}[kind]
-    body = base64.b64encode(_rb(r, n)).decode()
+    der = {"": _rsa_der, "RSA ": _rsa1_der, "EC ": _ec_der}[kind](r)
+    body = base64.b64encode(der).decode()
     lines = [body[k:k + width] for k in range(0, len(body), width)]
     return eol.join(["-----BEGIN %sPRIVATE KEY-----" % kind] + lines + ["-----END %sPRIVATE KEY-----" % kind]), kind.strip().lower() or "pkcs8"
 
@@ -890,6 +890,11 @@ def _ec_der(r):
 def _ed25519_der(r):
     """A PKCS#8 Ed25519 private key, DER."""
     return bytes.fromhex("302e020100300506032b657004220420") + _rb(r, 32)
+
+
+def _rsa1_der(r):
+    """A PKCS#1 RSA-2048 private key, DER (the structure's head, then the key's bytes)."""
+    return bytes.fromhex("308204a40201000282010100") + _rb(r, 1192 - 12)
 
 
 def _rsa_der(r):
