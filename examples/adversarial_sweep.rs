@@ -1,7 +1,7 @@
 //! Attacks the redaction work bound with every shape the detection corpus
 //! knows, for `scripts/adversarial-sweep.sh`.
 //!
-//! usage: adversarial_sweep [--every K] [--size BYTES] REPORT.jsonl CORPUS.jsonl...
+//! usage: adversarial_sweep [--per-kind N] [--size BYTES] REPORT.jsonl CORPUS.jsonl...
 //!
 //! The work budget (`redact/budget.rs`) promises that redacting a text
 //! costs a small constant a byte, whatever the text: every rule charges
@@ -15,7 +15,10 @@
 //! - the same cut in the middle of the value (a start that never finds
 //!   its end: an armor with no END line, a token cut short),
 //!
-//! each repeated, glued, to a text of SIZE bytes and of 4 x SIZE bytes.
+//! each repeated, glued, to a text of SIZE bytes and of 4 x SIZE bytes;
+//! the first N (default 2) of each kind of value or look-alike and class
+//! (a kind is one template of the generators, so its units share a
+//! shape).
 //! A rule whose cost grows faster than the text (a search to the end of
 //! the text from every hit, a look-back that is not bounded) shows as a
 //! time ratio well over 4; a rule that reads far more than it charges
@@ -109,19 +112,22 @@ fn cost(r: &Redactor, unit: &str, size: usize, out: &mut String) -> Cost {
     }
 }
 
-/// The units of one corpus file: two a labelled span, every `every`-th
-/// span kept.
+/// How many units of one kind, class and cut were taken.
+type Taken = std::collections::HashMap<(String, String, bool), usize>;
+
+/// The units of one corpus file: two a labelled span, at most `per_kind`
+/// of each kind, class and cut, none twice.
 fn units(
     path: &str,
-    every: usize,
+    per_kind: usize,
     seen: &mut std::collections::HashSet<String>,
+    taken: &mut Taken,
 ) -> Result<Vec<Unit>, String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let name = std::path::Path::new(path)
         .file_name()
         .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned());
     let mut found = Vec::new();
-    let mut n = 0usize;
     for (i, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| format!("{path}:{}: {e}", i + 1))?;
         let v: serde_json::Value = serde_json::from_str(&line)
@@ -129,46 +135,42 @@ fn units(
         let Some(text) = v["text"].as_str() else {
             return Err(format!("{path}:{}: no text", i + 1));
         };
+        let field = |s: &serde_json::Value, k: usize| s[k].as_str().unwrap_or("?").to_string();
         let spans = v["items"]
             .as_array()
             .into_iter()
             .flatten()
-            .map(|s| {
-                (
-                    s,
-                    s[2].as_str().unwrap_or("?"),
-                    s[3].as_str().unwrap_or("?"),
-                )
-            })
+            .map(|s| (s, field(s, 2), field(s, 3)))
             .chain(
                 v["looks"]
                     .as_array()
                     .into_iter()
                     .flatten()
-                    .map(|s| (s, "look", s[2].as_str().unwrap_or("?"))),
+                    .map(|s| (s, "look".to_string(), field(s, 2))),
             );
         for (span, class, kind) in spans {
             let (Some(s), Some(e)) = (span[0].as_u64(), span[1].as_u64()) else {
                 continue;
             };
-            n += 1;
-            if !n.is_multiple_of(every) {
-                continue;
-            }
             let (s, e) = (s as usize, e as usize);
             let from = floor_char(text, s.saturating_sub(CONTEXT));
             let mid = floor_char(text, s + (e.saturating_sub(s)) / 2);
             for (cut, end) in [(false, floor_char(text, e)), (true, mid)] {
+                let count = taken.entry((class.clone(), kind.clone(), cut)).or_insert(0);
+                if *count >= per_kind {
+                    continue;
+                }
                 let Some(unit) = text.get(from..end) else {
                     continue;
                 };
                 if unit.is_empty() || !seen.insert(unit.to_string()) {
                     continue;
                 }
+                *count += 1;
                 found.push(Unit {
                     corpus: name.clone(),
-                    kind: kind.to_string(),
-                    class: class.to_string(),
+                    kind: kind.clone(),
+                    class: class.clone(),
                     cut,
                     text: unit.to_string(),
                 });
@@ -180,27 +182,28 @@ fn units(
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let mut every = 1usize;
+    let mut per_kind = 2usize;
     let mut size = 16 * 1024usize;
     let mut rest = Vec::new();
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--every" => every = args.next().ok_or("--every needs a number")?.parse()?,
+            "--per-kind" => per_kind = args.next().ok_or("--per-kind needs a number")?.parse()?,
             "--size" => size = args.next().ok_or("--size needs a number")?.parse()?,
             _ => rest.push(a),
         }
     }
-    if rest.len() < 2 || every == 0 || size == 0 {
+    if rest.len() < 2 || per_kind == 0 || size == 0 {
         return Err(
-            "usage: adversarial_sweep [--every K] [--size BYTES] REPORT.jsonl CORPUS.jsonl..."
+            "usage: adversarial_sweep [--per-kind N] [--size BYTES] REPORT.jsonl CORPUS.jsonl..."
                 .into(),
         );
     }
     let report = rest.remove(0);
     let mut seen = std::collections::HashSet::new();
+    let mut taken = Taken::new();
     let mut all = Vec::new();
     for path in &rest {
-        all.extend(units(path, every, &mut seen)?);
+        all.extend(units(path, per_kind, &mut seen, &mut taken)?);
     }
     let cfg = RedactConfig {
         builtin: builtin_detectors().iter().map(|s| s.to_string()).collect(),

@@ -5,25 +5,26 @@
 # byte, the ones whose time grows faster than the text, and any that ran
 # over the work budget (examples/adversarial_sweep.rs says how).
 #
-# usage: scripts/adversarial-sweep.sh [--every K] [--size BYTES] [SPLIT...]
+# usage: scripts/adversarial-sweep.sh [--per-kind N] [--size BYTES] [SPLIT...]
 #
 # SPLITs are the corpus families of scripts/detect_corpus.py (default:
-# all of them, as scripts/detect-quality.sh scores them); --every K keeps
-# every K-th labelled span (default 4: about 40,000 units, a few minutes).
+# all of them, as scripts/detect-quality.sh scores them); --per-kind N
+# keeps the first N values of each kind (one template of the generators)
+# and class, whole and cut (default 2).
 # The corpora are the ones detect-quality.sh makes (bench-data/detect/),
 # generated here when missing. The per-unit figures go to
 # bench-data/adversarial/report.jsonl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-EVERY=4
+PER_KIND=2
 SIZE=16384
 SPLITS=()
 while [ $# -gt 0 ]; do
   case $1 in
-    --every) EVERY=$2; shift 2 ;;
+    --per-kind) PER_KIND=$2; shift 2 ;;
     --size) SIZE=$2; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "adversarial-sweep.sh: unknown option $1" >&2; exit 2 ;;
     *) SPLITS+=("$1"); shift ;;
   esac
@@ -48,5 +49,5 @@ for SPLIT in "${SPLITS[@]}"; do
   corpora+=("$CORPUS")
 done
 cargo build --release --quiet --example adversarial_sweep
-target/release/examples/adversarial_sweep --every "$EVERY" --size "$SIZE" \
+target/release/examples/adversarial_sweep --per-kind "$PER_KIND" --size "$SIZE" \
   bench-data/adversarial/report.jsonl "${corpora[@]}"

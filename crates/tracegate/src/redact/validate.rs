@@ -965,30 +965,44 @@ pub(crate) fn placeholder(v: &[u8]) -> bool {
     if v.windows(4).any(|w| w == b"xxxx" || w == b"XXXX") {
         return true;
     }
-    let lower: Vec<u8> = v.iter().map(u8::to_ascii_lowercase).collect();
-    const WORDS: &[&[u8]] = &[
-        b"your_",
-        b"your-",
-        b"yourapi",
-        b"_here",
-        b"-here",
-        b"replace",
-        b"changeme",
-        b"example",
-        b"placeholder",
-        b"****",
-        b"dummy",
-        b"redacted",
-        b"<",
-        b"${",
-        b"{{",
-        b"token_goes",
-        b"insert",
-    ];
-    WORDS
-        .iter()
-        .any(|w| lower.windows(w.len()).any(|x| x == *w))
+    // One pass over the value: only where a word's first letter stands is
+    // any word compared. (It was a lowercase copy of the value and a
+    // comparison of each word at every position: about 17 `memcmp` calls
+    // a byte, which made a long candidate value cost far more time than
+    // the steps it charged; `scripts/adversarial-sweep.sh` found it.)
+    (0..v.len()).any(|i| {
+        let b = v[i].to_ascii_lowercase();
+        PLACEHOLDER_FIRST.contains(&b)
+            && PLACEHOLDER_WORDS.iter().any(|w| {
+                w[0] == b && v.len() - i >= w.len() && v[i..i + w.len()].eq_ignore_ascii_case(w)
+            })
+    })
 }
+
+/// The words that make a value a placeholder (`your_api_key_here`,
+/// `<token>`, `${SECRET}`, `changeme`), lowercase, matched in any case.
+const PLACEHOLDER_WORDS: &[&[u8]] = &[
+    b"your_",
+    b"your-",
+    b"yourapi",
+    b"_here",
+    b"-here",
+    b"replace",
+    b"changeme",
+    b"example",
+    b"placeholder",
+    b"****",
+    b"dummy",
+    b"redacted",
+    b"<",
+    b"${",
+    b"{{",
+    b"token_goes",
+    b"insert",
+];
+
+/// The first bytes of [`PLACEHOLDER_WORDS`] (a test holds them equal).
+const PLACEHOLDER_FIRST: &[u8] = b"y_-rcep*d<${ti";
 
 /// Where the value of a `name<assignment>value` candidate starts: after
 /// the name (`[A-Za-z0-9_.-]`) and the assignment that follows it, any run
@@ -3861,6 +3875,27 @@ mod tests {
     /// at the next BEGIN line: a text of BEGIN lines with no END line
     /// costs steps linear in its length (before, a search that found no
     /// END line read up to 16 KiB a BEGIN line and charged nothing).
+    #[test]
+    fn placeholder_words_start_with_the_listed_first_bytes() {
+        let mut firsts: Vec<u8> = PLACEHOLDER_WORDS.iter().map(|w| w[0]).collect();
+        firsts.sort_unstable();
+        firsts.dedup();
+        let mut listed = PLACEHOLDER_FIRST.to_vec();
+        listed.sort_unstable();
+        assert_eq!(firsts, listed);
+        for (v, want) in [
+            (&b"YOUR_API_KEY"[..], true),
+            (b"sk-proj-REPLACE-me", true),
+            (b"abc${TOKEN}", true),
+            (b"Xk9fQ2pLm7", false),
+            (b"tokengoes", false),
+            (b"a<", true),
+            (b"ExAmPlE", true),
+        ] {
+            assert_eq!(placeholder(v), want, "{v:?}");
+        }
+    }
+
     #[test]
     fn the_card_field_search_charges_what_it_reads() {
         // A card candidate followed by one-letter words: each is a word
