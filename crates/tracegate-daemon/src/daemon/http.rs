@@ -148,7 +148,7 @@ async fn read_body(
     body: Body,
     server: &ServerSettings,
     res: &mut Reservation,
-) -> Result<Vec<u8>, Refusal> {
+) -> Result<Bytes, Refusal> {
     let (max, timeout) = (server.max_body_bytes, server.body_read_timeout);
     let gzip = match headers
         .get(header::CONTENT_ENCODING)
@@ -201,7 +201,7 @@ async fn read_body(
             .await?;
         out.extend_from_slice(&chunk[..n]);
     }
-    Ok(out)
+    Ok(Bytes::from(out))
 }
 
 /// The `Authorization` header, as sent.
@@ -250,13 +250,7 @@ async fn otlp_inner(
     let mut res = Reservation::default();
     let bytes = read_body(ing, headers, body, server, &mut res).await?;
     let Accepted { rejected, message } = ing
-        .export(
-            Arc::clone(&active),
-            signal,
-            enc,
-            Bytes::from(bytes),
-            &mut res,
-        )
+        .export(Arc::clone(&active), signal, enc, bytes, &mut res)
         .await?;
     drop(res);
     Ok(match enc {
