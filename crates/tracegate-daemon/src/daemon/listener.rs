@@ -94,7 +94,7 @@ pub const MAX_CONCURRENT_STREAMS: u32 = 64;
 /// Largest HTTP/2 header list (gRPC metadata) accepted.
 pub const MAX_HEADER_LIST_BYTES: u32 = 64 * 1024;
 /// Largest HTTP/2 frame a client may send (the protocol's default is 16
-/// KiB). A client that honours it (hyper and tonic, Netty) sends a
+/// KiB). A client that honours it (hyper and tonic do) sends a
 /// typical export request (512 spans, about 200 KB) as one DATA frame
 /// instead of a dozen or more: fewer socket reads, frames and body polls,
 /// and the body is handed on as that frame's bytes without being joined
