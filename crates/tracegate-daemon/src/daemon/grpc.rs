@@ -117,6 +117,7 @@ async fn export(ing: Ingest, signal: Signal, req: Request) -> Response {
             server.body_read_timeout,
             &mut res,
             frame_length,
+            true,
         )
         .await
     {

@@ -173,7 +173,11 @@ async fn read_body(
         return Err(too_large(max));
     }
     let deadline = tokio::time::Instant::now() + timeout;
-    let raw = ing.read_body(body, max, timeout, res, |_| None).await?;
+    // Copied out of hyper's read buffer even when it came as one chunk
+    // (`Ingest::read_body`): an HTTP/1.1 chunk holds that whole buffer.
+    let raw = ing
+        .read_body(body, max, timeout, res, |_| None, false)
+        .await?;
     if !gzip {
         return Ok(raw);
     }

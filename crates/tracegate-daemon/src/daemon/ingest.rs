@@ -249,8 +249,12 @@ impl Ingest {
     /// transport knows it (`Content-Length`), else from `expect` asked of
     /// the first bytes (a gRPC frame header declares its message's length),
     /// so the bytes are copied once instead of again at every doubling.
-    /// A body that came as one chunk (a request in one HTTP/2 DATA frame,
-    /// see `listener::MAX_FRAME_BYTES`) is that chunk, not copied at all.
+    /// With `keep_one_chunk`, a body that came as one chunk (a gRPC
+    /// request in one HTTP/2 DATA frame, see `listener::MAX_FRAME_BYTES`)
+    /// is that chunk, not copied at all. Only where the chunk is about its
+    /// buffer's size: a chunk holds on to the transport's whole read
+    /// buffer, and HTTP/1.1's (hyper's, up to about 400 KB a connection)
+    /// would be held, past what the budget counts, by a small body.
     pub async fn read_body<B>(
         &self,
         body: B,
@@ -258,6 +262,7 @@ impl Ingest {
         timeout: Duration,
         res: &mut Reservation,
         expect: fn(&[u8]) -> Option<usize>,
+        keep_one_chunk: bool,
     ) -> Result<Bytes, Refusal>
     where
         B: http_body::Body<Data = Bytes> + Unpin,
@@ -272,7 +277,19 @@ impl Ingest {
         // then both go into `raw`, sized once.
         let mut first: Option<Bytes> = None;
         let mut raw: Vec<u8> = Vec::new();
-        let exact = body.size_hint().exact();
+        let declared = body
+            .size_hint()
+            .exact()
+            .and_then(|n| usize::try_from(n).ok());
+        // The buffer, sized once for the body's declared length (at least
+        // `least`, at most `max`) when it is first written to. Refused
+        // address space (a strict overcommit policy, a `ulimit -v`) only
+        // costs the copies of growing as before.
+        let size = |raw: &mut Vec<u8>, head: &[u8], least: usize| {
+            if let Some(n) = declared.or_else(|| expect(head)) {
+                let _ = raw.try_reserve_exact(n.clamp(least, max));
+            }
+        };
         let mut body = body;
         loop {
             let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
@@ -308,21 +325,17 @@ impl Ingest {
                 while let Ok(Some(Ok(_))) = tokio::time::timeout_at(deadline, body.frame()).await {}
                 return Err(busy);
             }
-            let Some(head) = first.take() else {
-                if raw.capacity() == 0 {
+            if first.is_none() && raw.capacity() == 0 {
+                // The first bytes: kept as they came, or into the buffer.
+                if keep_one_chunk {
                     first = Some(data);
-                } else {
-                    raw.extend_from_slice(&data);
+                    continue;
                 }
-                continue;
-            };
-            let declared = exact.and_then(|n| usize::try_from(n).ok());
-            if let Some(n) = declared.or_else(|| expect(&head)) {
-                // Refused address space (a strict overcommit policy, a
-                // `ulimit -v`) only costs the copies of growing as before.
-                let _ = raw.try_reserve_exact(n.clamp(held + data.len(), max));
+                size(&mut raw, &data, data.len());
+            } else if let Some(head) = first.take() {
+                size(&mut raw, &head, held + data.len());
+                raw.extend_from_slice(&head);
             }
-            raw.extend_from_slice(&head);
             raw.extend_from_slice(&data);
         }
         Ok(first.unwrap_or_else(|| Bytes::from(raw)))
@@ -1212,7 +1225,7 @@ mod tests {
                 // Joined from several chunks: the one buffer, as a `Vec`
                 // (its allocation, and so its capacity, kept).
                 Vec::from(
-                    ing.read_body(frames, max, timeout, &mut res, expect)
+                    ing.read_body(frames, max, timeout, &mut res, expect, true)
                         .await
                         .unwrap(),
                 )
@@ -1261,7 +1274,14 @@ mod tests {
                 None => |_| None,
             };
             let raw = ing
-                .read_body(frames, 1 << 20, Duration::from_secs(5), &mut res, hint)
+                .read_body(
+                    frames,
+                    1 << 20,
+                    Duration::from_secs(5),
+                    &mut res,
+                    hint,
+                    true,
+                )
                 .await
                 .unwrap();
             assert_eq!(raw, chunk);
@@ -1276,10 +1296,37 @@ mod tests {
         };
         let mut res = Reservation::default();
         let e = ing
-            .read_body(frames, 9_999, Duration::from_secs(5), &mut res, |_| None)
+            .read_body(
+                frames,
+                9_999,
+                Duration::from_secs(5),
+                &mut res,
+                |_| None,
+                true,
+            )
             .await
             .unwrap_err();
         assert_eq!(e.kind, RefusalKind::TooLarge);
+        // Not asked to keep it (HTTP/1.1): copied into a buffer of its size.
+        let frames = Frames {
+            chunks: [chunk.clone()].into(),
+            exact: Some(10_000),
+        };
+        let mut res = Reservation::default();
+        let raw = ing
+            .read_body(
+                frames,
+                1 << 20,
+                Duration::from_secs(5),
+                &mut res,
+                |_| None,
+                false,
+            )
+            .await
+            .unwrap();
+        assert_eq!(raw, chunk);
+        assert_ne!(raw.as_ptr(), chunk.as_ptr());
+        assert_eq!(Vec::from(raw).capacity(), 10_000);
         ing.p.shutdown(Duration::from_secs(5)).await;
     }
 
