@@ -15,6 +15,10 @@
 # Usage: scripts/bench-serve.sh [SECONDS] [CONNECTIONS] [http|grpc] [null|file|otlp]
 # TRACEGATE_BIN=path runs that `tracegate` binary (serve and filter both)
 # instead of this tree's release build, to compare two builds in turn.
+# SERVE_BENCH_BIN=path runs that load generator (`serve_bench`), and the
+# `otlp_sink` beside it, instead of building this tree's: interleaved runs
+# of two builds then drive them with the very same harness, and nothing is
+# rebuilt between them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-10}
@@ -30,13 +34,25 @@ case "$out" in
   otlp) std_out='otlp'; cap_out='' ;;
   *) echo "the output must be null, file or otlp" >&2; exit 2 ;;
 esac
+build=()
 if [ -n "${TRACEGATE_BIN:-}" ]; then
-  cargo build --locked --release --quiet --example serve_bench --example otlp_sink
   bin=$TRACEGATE_BIN
 else
-  cargo build --locked --release --quiet --bin tracegate --example serve_bench --example otlp_sink
+  build+=(--bin tracegate)
   bin=target/release/tracegate
 fi
+if [ -n "${SERVE_BENCH_BIN:-}" ]; then
+  bench=$SERVE_BENCH_BIN
+  sink_bin=$(dirname "$SERVE_BENCH_BIN")/otlp_sink
+else
+  build+=(--example serve_bench --example otlp_sink)
+  bench=target/release/examples/serve_bench
+  sink_bin=target/release/examples/otlp_sink
+fi
+[ ${#build[@]} -eq 0 ] || cargo build --locked --release --quiet "${build[@]}"
+for b in "$bin" "$bench" "$sink_bin"; do
+  [ -x "$b" ] || { echo "no executable at $b" >&2; exit 2; }
+done
 work=$(mktemp -d)
 pid=
 trap 'kill "$pid" 2>/dev/null || true; exec 3>&- 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -44,7 +60,7 @@ sinks='std cap'
 if [ "$out" = otlp ]; then
   # The receiver runs until its stdin (held open on fd 3) closes.
   mkfifo "$work/sink-in"
-  target/release/examples/otlp_sink "$work/sink-ready" < "$work/sink-in" > "$work/sink.out" &
+  "$sink_bin" "$work/sink-ready" < "$work/sink-in" > "$work/sink.out" &
   sink_pid=$!
   exec 3> "$work/sink-in"
   for _ in $(seq 100); do [ -s "$work/sink-ready" ] && break; sleep 0.1; done
@@ -84,8 +100,8 @@ addr=$(cat "$work/ready")
 cpu0=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")
 faults0=$(awk '{ print $10 }' "/proc/$pid/stat")
 case "$mode" in
-  http) target/release/examples/serve_bench "$addr" "$secs" "$conns" "$spans" "$work/spans.jsonl" 400 | tee "$work/serve.out" ;;
-  grpc) target/release/examples/serve_bench --grpc "$(cat "$work/grpc-ready")" "$secs" "$conns" "$spans" "$work/spans.jsonl" 400 | tee "$work/serve.out" ;;
+  http) "$bench" "$addr" "$secs" "$conns" "$spans" "$work/spans.jsonl" 400 | tee "$work/serve.out" ;;
+  grpc) "$bench" --grpc "$(cat "$work/grpc-ready")" "$secs" "$conns" "$spans" "$work/spans.jsonl" 400 | tee "$work/serve.out" ;;
   *) echo "mode must be http or grpc" >&2; exit 2 ;;
 esac
 cpu1=$(awk '{ print $14 + $15 }' "/proc/$pid/stat")

@@ -36,10 +36,7 @@ pub fn run_serve(args: &ServeArgs) -> u8 {
     let Some(policy) = super::load_policy_for_capture(&args.policy) else {
         return exit::ERROR;
     };
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .thread_name("tracegate-serve")
-        .build();
+    let rt = crate::daemon::runtime();
     let Some(rt) = super::reported(rt.context("cannot start the async runtime")) else {
         return exit::ERROR;
     };

@@ -117,6 +117,7 @@ async fn export(ing: Ingest, signal: Signal, req: Request) -> Response {
             server.body_read_timeout,
             &mut res,
             frame_length,
+            true,
         )
         .await
     {
@@ -129,7 +130,6 @@ async fn export(ing: Ingest, signal: Signal, req: Request) -> Response {
     // handed an empty message, so that it still frames the response and
     // its status; anything else (gzip, several frames, a frame cut short
     // or past `max`) goes to tonic as it came.
-    let raw = Bytes::from(raw);
     let held = raw.len();
     let (body, message) = match one_plain_frame(&raw, max) {
         Some(message) => (Bytes::from_static(&[0; FRAME_HEADER]), Some(message)),

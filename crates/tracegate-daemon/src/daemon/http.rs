@@ -148,7 +148,7 @@ async fn read_body(
     body: Body,
     server: &ServerSettings,
     res: &mut Reservation,
-) -> Result<Vec<u8>, Refusal> {
+) -> Result<Bytes, Refusal> {
     let (max, timeout) = (server.max_body_bytes, server.body_read_timeout);
     let gzip = match headers
         .get(header::CONTENT_ENCODING)
@@ -173,7 +173,11 @@ async fn read_body(
         return Err(too_large(max));
     }
     let deadline = tokio::time::Instant::now() + timeout;
-    let raw = ing.read_body(body, max, timeout, res, |_| None).await?;
+    // Copied out of hyper's read buffer even when it came as one chunk
+    // (`Ingest::read_body`): an HTTP/1.1 chunk holds that whole buffer.
+    let raw = ing
+        .read_body(body, max, timeout, res, |_| None, false)
+        .await?;
     if !gzip {
         return Ok(raw);
     }
@@ -201,7 +205,7 @@ async fn read_body(
             .await?;
         out.extend_from_slice(&chunk[..n]);
     }
-    Ok(out)
+    Ok(Bytes::from(out))
 }
 
 /// The `Authorization` header, as sent.
@@ -250,13 +254,7 @@ async fn otlp_inner(
     let mut res = Reservation::default();
     let bytes = read_body(ing, headers, body, server, &mut res).await?;
     let Accepted { rejected, message } = ing
-        .export(
-            Arc::clone(&active),
-            signal,
-            enc,
-            Bytes::from(bytes),
-            &mut res,
-        )
+        .export(Arc::clone(&active), signal, enc, bytes, &mut res)
         .await?;
     drop(res);
     Ok(match enc {

@@ -249,6 +249,12 @@ impl Ingest {
     /// transport knows it (`Content-Length`), else from `expect` asked of
     /// the first bytes (a gRPC frame header declares its message's length),
     /// so the bytes are copied once instead of again at every doubling.
+    /// With `keep_one_chunk`, a body that came as one chunk (a gRPC
+    /// request in one HTTP/2 DATA frame, see `listener::MAX_FRAME_BYTES`)
+    /// is that chunk, not copied at all. Only where the chunk is about its
+    /// buffer's size: a chunk holds on to the transport's whole read
+    /// buffer, and HTTP/1.1's (hyper's, up to about 400 KB a connection)
+    /// would be held, past what the budget counts, by a small body.
     pub async fn read_body<B>(
         &self,
         body: B,
@@ -256,7 +262,8 @@ impl Ingest {
         timeout: Duration,
         res: &mut Reservation,
         expect: fn(&[u8]) -> Option<usize>,
-    ) -> Result<Vec<u8>, Refusal>
+        keep_one_chunk: bool,
+    ) -> Result<Bytes, Refusal>
     where
         B: http_body::Body<Data = Bytes> + Unpin,
     {
@@ -266,8 +273,23 @@ impl Ingest {
         // never past `max`, and its pages become resident only as the
         // reserved bytes are written into them.
         let deadline = tokio::time::Instant::now() + timeout;
+        // The first chunk is kept as it came until a second one arrives;
+        // then both go into `raw`, sized once.
+        let mut first: Option<Bytes> = None;
         let mut raw: Vec<u8> = Vec::new();
-        let exact = body.size_hint().exact();
+        let declared = body
+            .size_hint()
+            .exact()
+            .and_then(|n| usize::try_from(n).ok());
+        // The buffer, sized once for the body's declared length (at least
+        // `least`, at most `max`) when it is first written to. Refused
+        // address space (a strict overcommit policy, a `ulimit -v`) only
+        // costs the copies of growing as before.
+        let size = |raw: &mut Vec<u8>, head: &[u8], least: usize| {
+            if let Some(n) = declared.or_else(|| expect(head)) {
+                let _ = raw.try_reserve_exact(n.clamp(least, max));
+            }
+        };
         let mut body = body;
         loop {
             let frame = match tokio::time::timeout_at(deadline, body.frame()).await {
@@ -290,26 +312,33 @@ impl Ingest {
             let Ok(data) = frame.into_data() else {
                 continue;
             };
-            if raw.len() + data.len() > max {
+            if data.is_empty() {
+                continue;
+            }
+            let held = raw.len() + first.as_ref().map_or(0, Bytes::len);
+            if held + data.len() > max {
                 return Err(too_large(max));
             }
-            if let Err(busy) = self.reserve(res, raw.len() + data.len(), deadline).await {
+            if let Err(busy) = self.reserve(res, held + data.len(), deadline).await {
                 // Read the rest without keeping it, so the client hears the
                 // refusal instead of a reset connection.
                 while let Ok(Some(Ok(_))) = tokio::time::timeout_at(deadline, body.frame()).await {}
                 return Err(busy);
             }
-            if raw.capacity() == 0 {
-                let declared = exact.and_then(|n| usize::try_from(n).ok());
-                if let Some(n) = declared.or_else(|| expect(&data)) {
-                    // Refused address space (a strict overcommit policy, a
-                    // `ulimit -v`) only costs the copies of growing as before.
-                    let _ = raw.try_reserve_exact(n.clamp(data.len(), max));
+            if first.is_none() && raw.capacity() == 0 {
+                // The first bytes: kept as they came, or into the buffer.
+                if keep_one_chunk {
+                    first = Some(data);
+                    continue;
                 }
+                size(&mut raw, &data, data.len());
+            } else if let Some(head) = first.take() {
+                size(&mut raw, &head, held + data.len());
+                raw.extend_from_slice(&head);
             }
             raw.extend_from_slice(&data);
         }
-        Ok(raw)
+        Ok(first.unwrap_or_else(|| Bytes::from(raw)))
     }
 
     /// Judge one OTLP export request whose body (decompressed) is `bytes`,
@@ -1193,9 +1222,13 @@ mod tests {
             async move {
                 let mut res = Reservation::default();
                 let timeout = Duration::from_secs(5);
-                ing.read_body(frames, max, timeout, &mut res, expect)
-                    .await
-                    .unwrap()
+                // Joined from several chunks: the one buffer, as a `Vec`
+                // (its allocation, and so its capacity, kept).
+                Vec::from(
+                    ing.read_body(frames, max, timeout, &mut res, expect, true)
+                        .await
+                        .unwrap(),
+                )
             }
         };
         let none: fn(&[u8]) -> Option<usize> = |_| None;
@@ -1214,6 +1247,86 @@ mod tests {
         let raw = read(Frames::of(&body, false), |_| Some(usize::MAX)).await;
         assert_eq!(raw, body);
         assert_eq!(raw.capacity(), max);
+        ing.p.shutdown(Duration::from_secs(5)).await;
+    }
+
+    /// A body that comes as one chunk (a request in one HTTP/2 DATA frame)
+    /// is handed on as that chunk: not copied, wherever it is declared.
+    #[tokio::test]
+    async fn a_body_of_one_chunk_is_that_chunk_without_a_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        let ing = ingest(dir.path());
+        let chunk = Bytes::from((0..10_000u32).map(|i| (i % 251) as u8).collect::<Vec<u8>>());
+        for (exact, expect) in [
+            (true, None),
+            (false, Some(10_000)),
+            (false, Some(7)),
+            (false, None),
+        ] {
+            let frames = Frames {
+                chunks: [Bytes::new(), chunk.clone(), Bytes::new()].into(),
+                exact: exact.then_some(10_000),
+            };
+            let mut res = Reservation::default();
+            let hint: fn(&[u8]) -> Option<usize> = match expect {
+                Some(10_000) => |_| Some(10_000),
+                Some(_) => |_| Some(7),
+                None => |_| None,
+            };
+            let raw = ing
+                .read_body(
+                    frames,
+                    1 << 20,
+                    Duration::from_secs(5),
+                    &mut res,
+                    hint,
+                    true,
+                )
+                .await
+                .unwrap();
+            assert_eq!(raw, chunk);
+            assert_eq!(raw.as_ptr(), chunk.as_ptr(), "{exact} {expect:?}");
+            // Reserved (in the budget's units), and once.
+            assert!((10_000..20_000).contains(&res.bytes()), "{}", res.bytes());
+        }
+        // Past `max` in one chunk: refused, as before.
+        let frames = Frames {
+            chunks: [chunk.clone()].into(),
+            exact: None,
+        };
+        let mut res = Reservation::default();
+        let e = ing
+            .read_body(
+                frames,
+                9_999,
+                Duration::from_secs(5),
+                &mut res,
+                |_| None,
+                true,
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(e.kind, RefusalKind::TooLarge);
+        // Not asked to keep it (HTTP/1.1): copied into a buffer of its size.
+        let frames = Frames {
+            chunks: [chunk.clone()].into(),
+            exact: Some(10_000),
+        };
+        let mut res = Reservation::default();
+        let raw = ing
+            .read_body(
+                frames,
+                1 << 20,
+                Duration::from_secs(5),
+                &mut res,
+                |_| None,
+                false,
+            )
+            .await
+            .unwrap();
+        assert_eq!(raw, chunk);
+        assert_ne!(raw.as_ptr(), chunk.as_ptr());
+        assert_eq!(Vec::from(raw).capacity(), 10_000);
         ing.p.shutdown(Duration::from_secs(5)).await;
     }
 

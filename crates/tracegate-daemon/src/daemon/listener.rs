@@ -93,6 +93,15 @@ pub enum Proto {
 pub const MAX_CONCURRENT_STREAMS: u32 = 64;
 /// Largest HTTP/2 header list (gRPC metadata) accepted.
 pub const MAX_HEADER_LIST_BYTES: u32 = 64 * 1024;
+/// Largest HTTP/2 frame a client may send (the protocol's default is 16
+/// KiB). A client that honours it (hyper and tonic do) sends a
+/// typical export request (512 spans, about 200 KB) as one DATA frame
+/// instead of a dozen or more: fewer socket reads, frames and body polls,
+/// and the body is handed on as that frame's bytes without being joined
+/// (`Ingest::read_body`). It bounds no memory the flow-control windows
+/// (hyper's 1 MiB a connection) did not already allow: a frame's bytes
+/// count against the window as they are sent.
+pub const MAX_FRAME_BYTES: u32 = 256 * 1024;
 
 /// Serve `app` on `listener` until `stop` turns true, then let open
 /// connections finish their requests. With `tls`, each connection is
@@ -215,6 +224,7 @@ async fn drive<I>(
                 .timer(TokioTimer::new())
                 .max_concurrent_streams(MAX_CONCURRENT_STREAMS)
                 .max_header_list_size(MAX_HEADER_LIST_BYTES)
+                .max_frame_size(MAX_FRAME_BYTES)
                 .serve_connection(io, svc),
         ),
     };
