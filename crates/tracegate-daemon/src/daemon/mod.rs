@@ -39,6 +39,9 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::{Notify, watch};
 
 use crate::policy::Policy;
+use crate::source::follow::{Feed, Follower, Piece};
+use crate::window::clock::{Clock, SystemClock};
+use pipeline::Pipeline;
 
 /// The async runtime's worker threads on a machine of `cores` cores:
 /// half of them (at least one). The judging, the CPU work, runs on the
@@ -65,9 +68,6 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     }
     b.build()
 }
-use crate::source::follow::{Feed, Follower, Piece};
-use crate::window::clock::{Clock, SystemClock};
-use pipeline::Pipeline;
 
 /// How long shutdown may take before the process gives up waiting.
 pub const SHUTDOWN_WITHIN: Duration = Duration::from_secs(10);
