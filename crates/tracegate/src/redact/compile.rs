@@ -42,6 +42,8 @@ pub(crate) fn compile(
     let mut dets: Vec<Det> = Vec::new();
     let mut slots = None;
     let mut cards = None;
+    let mut keys = None;
+    let mut phones = None;
     // Per regex pattern: the cheap scan shape and the exact shape.
     let mut scans: Vec<&str> = Vec::new();
     let mut patterns: Vec<&str> = Vec::new();
@@ -77,6 +79,12 @@ pub(crate) fn compile(
         }
         if b.name == "credit_card" {
             cards = Some(det);
+        }
+        if b.name == "private_key" {
+            keys = Some(det);
+        }
+        if b.name == "phone" {
+            phones = Some(det);
         }
         dets.push(Det {
             name: Arc::from(b.name),
@@ -257,6 +265,8 @@ pub(crate) fn compile(
         contexts,
         slots,
         cards,
+        phones,
+        keys,
         settle,
         quick: OnceLock::new(),
         #[cfg(test)]

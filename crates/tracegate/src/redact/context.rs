@@ -480,9 +480,14 @@ impl Compiled {
                 // none. After a `-` or `_`, a word glued to the shape by
                 // joints alone is one token of an id that names it
                 // (`user_ssn_078051120`, `x-tel-4155550132`, issue 30
-                // item 3); "on-call 030 …" is not.
+                // item 3); "on-call 030 …" is not. A non-ASCII character
+                // before the word is a boundary when it is no letter or
+                // digit (issue 36, seventeenth round: full-width
+                // punctuation, `（SSN）：`, `【電話】`), by its Unicode
+                // class.
                 at == 0
                     || !word(text[at - 1])
+                    || (text[at - 1] >= 0x80 && !letter_before(text, at))
                     || !text[at].is_ascii_alphanumeric()
                     || (camel && text[at - 1].is_ascii_lowercase() && text[at].is_ascii_uppercase())
                     || (matches!(text[at - 1], b'-' | b'_')
@@ -491,6 +496,19 @@ impl Compiled {
             .map(|m| from + m.end())
             .max()
     }
+}
+
+/// Whether the character that ends right before `at` (a non-ASCII one)
+/// is a letter or digit of any script. At most four bytes read back.
+fn letter_before(text: &[u8], at: usize) -> bool {
+    let from = at.saturating_sub(4);
+    let Some(cs) = (from..at).rev().find(|&i| text[i] & 0xC0 != 0x80) else {
+        return true;
+    };
+    std::str::from_utf8(&text[cs..at])
+        .ok()
+        .and_then(|c| c.chars().next())
+        .is_none_or(char::is_alphanumeric)
 }
 
 /// Where the left operand of a comparison starts, when the veto word

@@ -1036,9 +1036,16 @@ pub(crate) const BUILTINS: &[Builtin] = &[
     },
     Builtin {
         name: "jwt",
+        // A compact JWS/JWT, its segments with or without base64 `=`
+        // padding (AWS ALB's `x-amzn-oidc-data` pads them), and an
+        // SD-JWT's `~`-separated disclosures and key-binding JWT after
+        // it (`<jwt>~<disclosure>~…~[<kb-jwt>]`, a verifiable
+        // presentation's `vp_token`): one token, taken whole (issue 36,
+        // seventeenth round). Cost: a `~` and base64url glued right after
+        // a JWT's signature go with it.
         patterns: &[(
             r"(?-u)eyJ[A-Za-z0-9_-]",
-            r"(?-u)eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*",
+            r"(?-u)eyJ[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]{10,}={0,2}\.[A-Za-z0-9_-]*={0,2}(?:~[A-Za-z0-9_.-]*)*",
             Check::None,
             Lead::Token,
         )],

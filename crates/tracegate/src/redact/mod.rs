@@ -60,6 +60,11 @@
 //!    and a random-looking value in it, in any assignment, element,
 //!    attribute or CSV column, and the positional secret of a few
 //!    commands; its values are `api_key` candidates.
+//!    With `private_key` enabled, **one container pass**
+//!    (`containers.rs`): keys stored in a structure with no armor (an
+//!    `<RSAKeyValue>` with private components, a seed's armor, a PKCS#12
+//!    or Java key store in base64, a JWK's private members); its spans
+//!    are `private_key` candidates.
 //! 3. **Overlaps** between all candidates are resolved leftmost, then
 //!    longest, then by priority:
 //!    `private_key > api_key > url_credentials > jwt > email > credit_card >
@@ -141,6 +146,7 @@ mod action;
 mod budget;
 mod compile;
 pub(crate) mod config;
+mod containers;
 mod context;
 mod detect;
 mod detectors;
@@ -194,6 +200,9 @@ mod tests_round15;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round16;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round17;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round2;
@@ -293,6 +302,13 @@ pub struct Redactor {
     /// detector of card numbers spelled in non-ASCII digits
     /// (`wide_digits.rs`).
     cards: Option<u32>,
+    /// The `phone` detector's index when it is enabled: the detector of
+    /// international numbers spelled in non-ASCII digits
+    /// (`wide_digits.rs`).
+    phones: Option<u32>,
+    /// The `private_key` detector's index when it is enabled: the
+    /// detector of keys found by their container (`containers.rs`).
+    keys: Option<u32>,
     /// How far around a token a second pass can find something new, or
     /// `None` (user patterns) when only a full second pass can tell; see
     /// `settle.rs`.

@@ -138,15 +138,36 @@ impl Redactor {
                 })
             });
         }
-        if let Some(det) = self.cards {
-            let ctx = self.contexts.get(det as usize).and_then(Option::as_ref);
-            super::wide_digits::find(bytes, ctx, work, |start, end| {
+        if let Some(det) = self.keys {
+            super::containers::find(bytes, work, |start, end| {
                 cands.push(Region {
                     start,
                     end,
                     det,
                     drop: false,
                 })
+            });
+        }
+        if self.cards.is_some() || self.phones.is_some() {
+            let ctx = |det: u32| self.contexts.get(det as usize).and_then(Option::as_ref);
+            let judges = super::wide_digits::Judges {
+                cards: self.cards.map(ctx),
+                phones: self.phones.map(ctx),
+            };
+            let (cards, phones) = (self.cards, self.phones);
+            super::wide_digits::find(bytes, &judges, work, |start, end, what| {
+                let det = match what {
+                    super::wide_digits::Found::Card => cards,
+                    super::wide_digits::Found::Phone => phones,
+                };
+                if let Some(det) = det {
+                    cands.push(Region {
+                        start,
+                        end,
+                        det,
+                        drop: false,
+                    })
+                }
             });
         }
         if cands.len() > regex_only {

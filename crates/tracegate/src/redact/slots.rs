@@ -300,7 +300,7 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
             return;
         }
         let found = if which == WORDS.len() - 1 {
-            bare_key(text, ws, we)
+            bare_key(text, ws, we, work)
         } else if which >= MARKERS + 4 {
             positional(text, ws, we, which - MARKERS - 4)
         } else if which >= MARKERS {
@@ -363,7 +363,7 @@ fn password_set(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
 /// `keyauth_credentials`), where a structure names it: first on its line
 /// or list item, or an object's member (after `{` or `,`). Cost: a 32-byte random id stored under `key`
 /// (a cache or idempotency key of that shape) goes.
-fn bare_key(text: &[u8], ws: usize, we: usize) -> Option<(usize, usize)> {
+fn bare_key(text: &[u8], ws: usize, we: usize, work: &Work) -> Option<(usize, usize)> {
     let alone = |b: Option<&u8>| b.is_none_or(|&b| !ident(b));
     if !alone(ws.checked_sub(1).and_then(|i| text.get(i))) || !alone(text.get(we)) {
         return None;
@@ -378,6 +378,11 @@ fn bare_key(text: &[u8], ws: usize, we: usize) -> Option<(usize, usize)> {
         return None;
     }
     let (s, e) = assigned(text, we)?;
+    // SECURITY: charged; the read is bounded by PUBLIC_REACH.
+    work.charge(PUBLIC_REACH);
+    if in_public_structure(text, ws) {
+        return None;
+    }
     let v = &text[s..e];
     // Or base64 of a key (`+`, `/` and its `=` padding: ESPHome's `api:
     // encryption: key:`, 32 bytes as 44; issue 36, sixteenth round).
@@ -394,6 +399,113 @@ fn bare_key(text: &[u8], ws: usize, we: usize) -> Option<(usize, usize)> {
         && v.iter().any(u8::is_ascii_alphabetic)
         && !v.contains(&b'-');
     long_random.then_some((s, e))
+}
+
+/// How far before a bare `key` the structures that hold it are read
+/// ([`in_public_structure`]).
+const PUBLIC_REACH: usize = 128;
+
+/// A bare `key` inside a structure whose name says it holds a public key
+/// (issue 36, seventeenth round): Matrix's `"verify_keys": {"ed25519:…":
+/// {"key": "…"}}`, a `public:` / `pub:` / `publicKey:` block. A public
+/// and a private key of 32 bytes share their syntax; only the structure
+/// around them tells them apart. Read back at most [`PUBLIC_REACH`]
+/// bytes: in JSON, the names before the two innermost `{` that enclose
+/// the key (braces closed in between are skipped); in YAML, the names of
+/// the two innermost lines above it that are less indented and end in
+/// `:`. A name is public when one of its words (`_`, `-`, a camelCase
+/// step) is `public`, `pub`, `pubkey` or `verify`. Cost: a secret stored
+/// under a structure so named (`public: {key: <secret>}`) stays.
+fn in_public_structure(text: &[u8], ws: usize) -> bool {
+    let from = ws.saturating_sub(PUBLIC_REACH);
+    let window = &text[from..ws];
+    let mut names = 0;
+    // JSON: the enclosing openers.
+    let mut depth = 0usize;
+    let mut i = window.len();
+    while i > 0 && names < 2 {
+        i -= 1;
+        match window[i] {
+            b'}' | b']' => depth += 1,
+            b'[' if depth > 0 => depth -= 1,
+            b'{' if depth > 0 => depth -= 1,
+            b'{' => {
+                names += 1;
+                if public_name(name_before(&window[..i])) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    // YAML: the parent lines, by indentation.
+    let line_start = window
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let mut indent = run(&window[line_start..], 64, |b| b == b' ' || b == b'-');
+    let mut end = line_start;
+    let mut parents = 0;
+    while end > 0 && parents < 2 {
+        let line_end = end - 1;
+        let start = window[..line_end]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let line = &window[start..line_end];
+        let ind = run(line, 64, |b| b == b' ' || b == b'-');
+        let body = line.strip_suffix(b"\r").unwrap_or(line);
+        if ind < indent && body.ends_with(b":") {
+            parents += 1;
+            indent = ind;
+            if public_name(name_before(&body[..body.len()])) {
+                return true;
+            }
+        }
+        if start == 0 && from > 0 {
+            break;
+        }
+        end = start;
+    }
+    false
+}
+
+/// The name right before an opener at the end of `s` (over blanks, `:` or
+/// `=`, blanks and a closing quote).
+fn name_before(s: &[u8]) -> &[u8] {
+    let mut e = s.len();
+    e -= run_back(&s[..e], 8, blank);
+    e -= run_back(&s[..e], 2, |b| b == b':' || b == b'=');
+    e -= run_back(&s[..e], 8, blank);
+    e -= run_back(&s[..e], 1, |b| b == b'"' || b == b'\'');
+    let n = run_back(&s[..e], 64, |b| ident(b) || b == b'-');
+    &s[e - n..e]
+}
+
+/// Whether one of a name's words (split at `_`, `-` and a lowercase to
+/// uppercase step) is `public`, `pub`, `pubkey` or `verify`.
+fn public_name(name: &[u8]) -> bool {
+    let mut w = 0;
+    for i in 0..=name.len() {
+        let cut = i == name.len()
+            || matches!(name[i], b'_' | b'-')
+            || (i > w && name[i].is_ascii_uppercase() && name[i - 1].is_ascii_lowercase());
+        if cut {
+            let word = &name[w..i];
+            if [&b"public"[..], b"pub", b"pubkey", b"publickey", b"verify"]
+                .iter()
+                .any(|p| word.eq_ignore_ascii_case(p))
+            {
+                return true;
+            }
+            w = if i < name.len() && matches!(name[i], b'_' | b'-') {
+                i + 1
+            } else {
+                i
+            };
+        }
+    }
+    false
 }
 
 /// The value run at `from`: secret-value bytes, when it looks random.

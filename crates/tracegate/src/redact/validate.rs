@@ -679,6 +679,7 @@ fn email_span(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
             b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'%' | b'+' | b'-')
         });
     if url_userinfo(text, word)
+        || irc_hostmask(text, word)
         || kerberos_principal(text, word, kept)
         || ssh_key_comment(text, word)
         || scp_target(text, end)
@@ -733,6 +734,33 @@ fn widened_local_start(text: &[u8], lstart: usize) -> usize {
 /// place is the `url_credentials` detector's (`://user:<v>@host`).
 fn url_userinfo(text: &[u8], lstart: usize) -> bool {
     lstart >= 3 && &text[lstart - 3..lstart] == b"://"
+}
+
+/// An IRC hostmask (`:nick!~user@host PRIVMSG …`, `nick!~user@host`):
+/// a `!` between a nick and the user, and one of IRC's own marks: the
+/// `~` of an unverified ident before the user, or the `:` that prefixes
+/// a protocol line's source before the nick (issue 36, seventeenth
+/// round). A user on a host, not a mailbox. Cost: an address written
+/// right after `:word!` or `word!~` stays; `hey!ana@example.org` (no
+/// mark) goes.
+fn irc_hostmask(text: &[u8], lstart: usize) -> bool {
+    let before = &text[..lstart];
+    let ident = before.strip_suffix(b"~");
+    let before = ident.unwrap_or(before);
+    let Some(nick_end) = before.len().checked_sub(1).filter(|&i| before[i] == b'!') else {
+        return false;
+    };
+    let nick = run_back(&before[..nick_end], 32, |b| {
+        b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'_' | b'[' | b']' | b'\\' | b'`' | b'^' | b'{' | b'}' | b'|'
+            )
+    });
+    let prefixed = (nick_end - nick)
+        .checked_sub(1)
+        .is_some_and(|i| before[i] == b':');
+    nick > 0 && (ident.is_some() || prefixed)
 }
 
 /// A Kerberos principal (`HTTP/web01.example.com@EXAMPLE.COM`): a `/`
@@ -1968,6 +1996,16 @@ fn numbered_by_word(text: &[u8], start: usize) -> bool {
         b"ec",
         b"e.c.",
         b"tc",
+        // A benchmark's or a standard's control (issue 36, seventeenth
+        // round): `CIS Ubuntu 24.04 Benchmark 1.1.1.1`, `control 5.2.4.10`,
+        // `recommendation 4.1.3.2`. Structural: the word right before
+        // names a control, whatever the benchmark. Cost: an address
+        // right after one of these words (`access control 10.0.0.1`)
+        // stays; `rule` is left out for that reason (`firewall rule
+        // 10.0.0.1` is an address).
+        b"benchmark",
+        b"control",
+        b"recommendation",
     ];
     let before = &text[..start.min(text.len())];
     let glue = run_back(before, 4, |b| {

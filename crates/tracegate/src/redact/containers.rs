@@ -1,0 +1,293 @@
+//! Private keys found by what their container holds, not by their armor
+//! (issue 36, seventeenth round).
+//!
+//! The `private_key` shapes know a key by its PEM armor (`-----BEGIN …
+//! PRIVATE KEY-----`) and its other spellings. A key stored in a
+//! structure has no armor: the structure says what it holds. This pass
+//! finds four such structures with one vector search for their marks:
+//!
+//! - **An XML key** (`<RSAKeyValue>`, .NET's `ToXmlString(true)`): the
+//!   element through `</RSAKeyValue>` when it holds a private component
+//!   (`<D>`, `<P>`, `<Q>`, `<DP>`, `<DQ>`, `<InverseQ>`); a public key
+//!   (`<Modulus>` and `<Exponent>` alone) stays.
+//! - **A seed's armor** (`-----BEGIN USER NKEY SEED-----`, NATS `.creds`):
+//!   any BEGIN line whose label ends in `SEED`, the base32 seed after it
+//!   and the END line (NATS writes six dashes there).
+//! - **A key store in base64**: a PKCS#12 (PFX) file begins with a DER
+//!   sequence and the version integer 3 (`30 82 ll ll 02 01 03`), which
+//!   base64 writes `MII??AgEDMI`; a Java KeyStore with its magic
+//!   `FEEDFEED` and version (`/u3+7QAAAA`). The blob is the key store,
+//!   whatever key holds it (`"value"`, `keystore:`, a CI variable).
+//! - **A JWK with private members**: in an object that holds `"kty"`,
+//!   the values of `"d"`, `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"` (the
+//!   private key's parts) and `"k"` (a symmetric key); `"x"`, `"y"`,
+//!   `"n"`, `"e"` (the public parts) stay.
+//!
+//! **Cost** (what this may over-take or miss): a PKCS#12 blob of a
+//! certificate alone (no key bag) goes too (a PFX is a key store by
+//! intent); an `<RSAKeyValue>` written with escaped brackets (`&lt;`), a
+//! JWK in an escaped JSON string (`\"kty\"`) and a seed with no armor
+//! (a bare `SU…` line) are not found.
+//!
+//! Cost in time: one vector search for five marks over every text; per
+//! hit, the bytes read either side (bounded by the reaches below) are
+//! charged to the work budget, and a read stops at the next hit's mark,
+//! so a text of marks with no ends is read about once.
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use super::budget::Work;
+
+/// The marks, in the order [`find`] dispatches on.
+const MARKS: &[&str] = &[
+    "<RSAKeyValue>",
+    "SEED-----",
+    "AgEDMI",
+    "/u3+7QAAAA",
+    "\"kty\"",
+];
+
+/// How far past `<RSAKeyValue>` its end is looked for: a 4096-bit key's
+/// eight components are about 3.5 KB of base64.
+const XML_REACH: usize = 8 * 1024;
+/// How far a seed's armor reads: the BEGIN line before the mark, the
+/// seed and the END line after it.
+const SEED_REACH: usize = 256;
+/// The longest key store blob read (a PFX with a chain of certificates
+/// is a few KB; a larger one is taken up to here).
+const STORE_REACH: usize = 64 * 1024;
+/// How far a JWK's object is read before and after `"kty"`.
+const JWK_BEFORE: usize = 512;
+const JWK_AFTER: usize = 4096;
+
+fn marks() -> Option<&'static AhoCorasick> {
+    static AC: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    AC.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(MARKS)
+            .ok()
+    })
+    .as_ref()
+}
+
+fn b64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/')
+}
+
+/// Every private key this pass finds in `text`, as `(start, end)`, in
+/// increasing order of start.
+pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize)) {
+    let Some(ac) = marks() else {
+        return;
+    };
+    let mut done = 0;
+    let mut hits = ac.find_iter(text).peekable();
+    while let Some(m) = hits.next() {
+        let (ms, me) = (m.start(), m.end());
+        if ms < done {
+            continue;
+        }
+        // SECURITY: the caller fails closed on a spent budget.
+        work.charge(16);
+        if work.spent() {
+            return;
+        }
+        // A read from this hit stops at the next hit's mark.
+        let next = hits.peek().map_or(text.len(), |n| n.start());
+        let found = match m.pattern().as_usize() {
+            0 => xml_key(text, ms, me, next, work),
+            1 => seed_armor(text, ms, me, work),
+            2 => key_store(text, ms.checked_sub(5), work),
+            3 => key_store(text, Some(ms), work),
+            _ => {
+                jwk_private(text, ms, me, work, &mut emit);
+                None
+            }
+        };
+        if let Some((s, e)) = found {
+            emit(s, e);
+            done = e;
+        }
+    }
+}
+
+/// `<RSAKeyValue>` at `ms`: through its `</RSAKeyValue>`, found before
+/// `next` (the next mark) and within [`XML_REACH`], when it holds a
+/// private component.
+fn xml_key(text: &[u8], ms: usize, me: usize, next: usize, work: &Work) -> Option<(usize, usize)> {
+    const CLOSE: &[u8] = b"</RSAKeyValue>";
+    let to = text
+        .len()
+        .min(me.saturating_add(XML_REACH))
+        .min(next.max(me));
+    let window = &text[me..to];
+    let close = memchr::memmem::find(window, CLOSE);
+    work.charge(close.map_or(window.len(), |c| c + CLOSE.len()));
+    let body = &window[..close?];
+    const PRIVATE: &[&[u8]] = &[b"<D>", b"<P>", b"<Q>", b"<DP>", b"<DQ>", b"<InverseQ>"];
+    PRIVATE
+        .iter()
+        .any(|p| memchr::memmem::find(body, p).is_some())
+        .then_some((ms, me + body.len() + CLOSE.len()))
+}
+
+/// `SEED-----` at `ms`: a BEGIN line ending so (`-----BEGIN USER NKEY
+/// SEED-----`), a base32 seed of 32 or more bytes after at most a few
+/// blanks, and its END line when one follows. The span runs from the
+/// BEGIN line's dashes through the END line, or the seed.
+fn seed_armor(text: &[u8], ms: usize, me: usize, work: &Work) -> Option<(usize, usize)> {
+    // Back over the label (capitals and blanks) to `BEGIN ` and dashes.
+    let line = &text[ms.saturating_sub(48)..ms];
+    let begin = memchr::memmem::rfind(line, b"-----BEGIN ")?;
+    let label = &line[begin + 11..];
+    if !label.iter().all(|&b| b.is_ascii_uppercase() || b == b' ') {
+        return None;
+    }
+    let start = ms - line.len() + begin;
+    // Another dash before (NATS writes five or six).
+    let start = if start > 0 && text[start - 1] == b'-' {
+        start - 1
+    } else {
+        start
+    };
+    let mut i = me + usize::from(text.get(me) == Some(&b'-'));
+    let to = text.len().min(me.saturating_add(SEED_REACH));
+    work.charge(to - start);
+    i += text[i..to]
+        .iter()
+        .take(8)
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    let seed = text[i..to]
+        .iter()
+        .take_while(|&&b| b.is_ascii_uppercase() || (b'2'..=b'7').contains(&b))
+        .count();
+    if seed < 32 {
+        return None;
+    }
+    let seed_end = i + seed;
+    // The END line: blanks, dashes, `END`, the label's capitals, dashes.
+    let rest = &text[seed_end..to];
+    let ws = rest
+        .iter()
+        .take(8)
+        .take_while(|b| b.is_ascii_whitespace())
+        .count();
+    let after = &rest[ws..];
+    let dashes = after.iter().take_while(|&&b| b == b'-').count();
+    if (5..=6).contains(&dashes) && after[dashes..].starts_with(b"END ") {
+        let label_end = dashes
+            + 4
+            + after[dashes + 4..]
+                .iter()
+                .take_while(|&&b| b.is_ascii_uppercase() || b == b' ')
+                .count();
+        let close = after[label_end..]
+            .iter()
+            .take_while(|&&b| b == b'-')
+            .count();
+        if close >= 5 {
+            return Some((start, seed_end + ws + label_end + close));
+        }
+    }
+    Some((start, seed_end))
+}
+
+/// A key store's base64 blob starting at `start` (`MII??AgEDMI`, a PFX;
+/// `/u3+7QAAAA`, a Java KeyStore): at a token start (no base64 byte
+/// before it), 128 or more base64 bytes and their `=` padding. The first
+/// five bytes of a PFX's mark are checked here (`MII` and two length
+/// bytes).
+fn key_store(text: &[u8], start: Option<usize>, work: &Work) -> Option<(usize, usize)> {
+    let start = start?;
+    let head = text.get(start..start + 3)?;
+    if head != b"MII" && head != b"/u3" {
+        return None;
+    }
+    if start > 0 && b64(text[start - 1]) {
+        return None;
+    }
+    let to = text.len().min(start.saturating_add(STORE_REACH));
+    let run = text[start..to].iter().take_while(|&&b| b64(b)).count();
+    work.charge(run);
+    if run < 128 {
+        return None;
+    }
+    let end = start + run;
+    let pad = text[end..]
+        .iter()
+        .take(2)
+        .take_while(|&&b| b == b'=')
+        .count();
+    Some((start, end + pad))
+}
+
+/// `"kty"` at `ms`: the JSON object around it (its `{` within
+/// [`JWK_BEFORE`] bytes, no `}` between; its `}` within [`JWK_AFTER`],
+/// no `{` between), and in it the string values of the private members.
+fn jwk_private(
+    text: &[u8],
+    ms: usize,
+    me: usize,
+    work: &Work,
+    emit: &mut impl FnMut(usize, usize),
+) {
+    let back = &text[ms.saturating_sub(JWK_BEFORE)..ms];
+    let Some(open) = back.iter().rposition(|&b| matches!(b, b'{' | b'}')) else {
+        work.charge(back.len());
+        return;
+    };
+    work.charge(back.len() - open);
+    if back[open] != b'{' {
+        return;
+    }
+    let from = ms - back.len() + open + 1;
+    let to = text.len().min(me.saturating_add(JWK_AFTER));
+    let Some(close) = text[me..to].iter().position(|&b| matches!(b, b'{' | b'}')) else {
+        work.charge(to - me);
+        return;
+    };
+    work.charge(close);
+    if text[me + close] != b'}' {
+        return;
+    }
+    let obj_end = me + close;
+    const PRIVATE: &[&[u8]] = &[b"d", b"p", b"q", b"dp", b"dq", b"qi", b"k"];
+    // Each member name: a quoted string followed by `:`.
+    let mut i = from;
+    while let Some(q) = memchr::memchr(b'"', &text[i..obj_end]).map(|q| i + q) {
+        let Some(qe) = memchr::memchr(b'"', &text[q + 1..obj_end]).map(|p| q + 1 + p) else {
+            return;
+        };
+        let name = &text[q + 1..qe];
+        let mut j = qe + 1;
+        while j < obj_end && matches!(text[j], b' ' | b'\t' | b'\r' | b'\n') {
+            j += 1;
+        }
+        if j < obj_end && text[j] == b':' {
+            j += 1;
+            while j < obj_end && matches!(text[j], b' ' | b'\t' | b'\r' | b'\n') {
+                j += 1;
+            }
+            if j < obj_end && text[j] == b'"' {
+                let vs = j + 1;
+                let Some(ve) = memchr::memchr(b'"', &text[vs..obj_end]).map(|p| vs + p) else {
+                    return;
+                };
+                let v = &text[vs..ve];
+                let key_bytes = v.iter().all(|&b| {
+                    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/' | b'=')
+                });
+                if PRIVATE.contains(&name) && v.len() >= 16 && key_bytes {
+                    emit(vs, ve);
+                }
+                i = ve + 1;
+                continue;
+            }
+        }
+        i = qe + 1;
+    }
+}
