@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite, exactly as CI runs it (`.ci/run` calls this beside
-# clippy and the build checks, after fmt). It first makes sure the real servers
+# The whole test suite, exactly as CI runs it (`.ci/run` calls this after
+# fmt, clippy and the build checks). It first makes sure the real servers
 # and clients some tests drive are here:
 #   - redis-server (the fleet's shared budget store), from the system's
 #     packages when missing and this runs as root;
