@@ -155,7 +155,7 @@ fn line_start_rules_read_back_no_further_than_their_reach() {
         "\"k\": 1, ".repeat(60)
     );
     assert_eq!(r.redact_to_string(&key).0, key);
-    // The glued unit the sweep found costs steps for what it reads.
+    // The glued unit the sweep found stays within the adversarial bound.
     let unit = "2001:db8::cb1:192.62.195.160 so it addr fe80::1913:ae2e:d376";
     let text = unit.repeat((64 << 10) / unit.len());
     let (_, res) = r.redact_to_string(&text);
