@@ -77,8 +77,9 @@ fn b64(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/')
 }
 
-/// Every private key this pass finds in `text`, as `(start, end)`, in
-/// increasing order of start.
+/// Every private key this pass finds in `text`, as `(start, end)`: a
+/// JWK's members may come before an earlier mark's span, so the caller
+/// sorts (as it does every pass's regions).
 pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize)) {
     let Some(ac) = marks() else {
         return;

@@ -573,9 +573,20 @@ pub(crate) const TABLE_LINES: usize = 64;
 /// after `floor` (the text's start counts as a line start only when
 /// `floor` is 0).
 pub(crate) fn line_start(text: &[u8], floor: usize, end: usize) -> Option<usize> {
+    line_start_by(text, floor, end, |b| b == b'\n')
+}
+
+/// [`line_start`] with the line breaks `is_break` takes (a CEF header
+/// may follow an HL7 segment's `\r`).
+pub(crate) fn line_start_by(
+    text: &[u8],
+    floor: usize,
+    end: usize,
+    is_break: impl Fn(u8) -> bool,
+) -> Option<usize> {
     text[floor..end]
         .iter()
-        .rposition(|&b| b == b'\n')
+        .rposition(|&b| is_break(b))
         .map(|i| floor + i + 1)
         .or((floor == 0).then_some(0))
 }

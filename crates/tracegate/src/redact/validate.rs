@@ -2101,10 +2101,8 @@ fn image_tag(text: &[u8], start: usize, ctx: Option<&Context>, work: &Work) -> b
 const LINE_REACH: usize = 256;
 
 /// Where the line holding the byte before `at` starts, if that is within
-/// [`LINE_REACH`] bytes (a line break is a byte `is_break` takes; the
-/// text's start is a line start): `Ok(start)`; for a longer line,
-/// `Err(floor)`, the start of the stretch read. The stretch read is
-/// charged to `work`.
+/// [`LINE_REACH`] bytes ([`super::context::line_start_by`] from that
+/// floor); `None` for a longer line. The stretch is charged to `work`.
 ///
 /// SECURITY: a rule that reads back to the line's start from each
 /// candidate reads the whole line again for each one; on a text with no
@@ -2116,20 +2114,11 @@ fn line_start_within(
     at: usize,
     is_break: impl Fn(u8) -> bool,
     work: &Work,
-) -> Result<usize, usize> {
+) -> Option<usize> {
     let at = at.min(text.len());
-    let from = at.saturating_sub(LINE_REACH);
-    let back = &text[from..at];
-    match back.iter().rposition(|&b| is_break(b)) {
-        Some(i) => {
-            work.charge(back.len() - i);
-            Ok(from + i + 1)
-        }
-        None => {
-            work.charge(back.len());
-            if from == 0 { Ok(0) } else { Err(from) }
-        }
-    }
+    let floor = at.saturating_sub(LINE_REACH);
+    work.charge(at - floor);
+    super::context::line_start_by(text, floor, at, is_break)
 }
 
 /// The line before `at` is a Dockerfile `FROM` instruction or an `image`
@@ -2140,8 +2129,8 @@ fn line_start_within(
 /// line's start is not (the value is then kept as an address).
 fn image_line(text: &[u8], at: usize, work: &Work) -> bool {
     let (line_from, whole) = match line_start_within(text, at, |b| b == b'\n', work) {
-        Ok(from) => (from, true),
-        Err(from) => (from, false),
+        Some(from) => (from, true),
+        None => (at.saturating_sub(LINE_REACH), false),
     };
     let line = &text[line_from..at];
     let lead = line
@@ -3412,7 +3401,7 @@ fn event_header_version(text: &[u8], start: usize, end: usize, work: &Work) -> b
     }
     // A CEF or LEEF header's vendor and product are short: a longer line
     // is no such header (the value is kept as an address).
-    let Ok(line) = line_start_within(text, start, |b| matches!(b, b'\n' | b'\r'), work) else {
+    let Some(line) = line_start_within(text, start, |b| matches!(b, b'\n' | b'\r'), work) else {
         return false;
     };
     let head = &text[line..start];
