@@ -274,11 +274,14 @@ pub(crate) const BUILTINS: &[Builtin] = &[
         // attribute or a plist `<string>` (twelfth round). Up to the first END line; a
         // key cut off before its END line is redacted to the end of its body.
         // A header with no key body after it (prose naming the header, a
-        // form's `...` placeholder) is no key ([`Check::PemKey`]).
+        // form's `...` placeholder) is no key ([`Check::PemKey`]). A body
+        // holds no two dashes in a row, as the SSH2 shape's: the walk for an
+        // END line stops at the next armor line, so a text of keys cut off
+        // before their END lines is read once, not once a BEGIN line.
         patterns: &[
             (
                 r"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY",
-                r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,."'&_>|#;-]*?-----END[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,."'&_>|#;]*)"#,
+                r#"(?-u)-----BEGIN[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----(?:(?:[A-Za-z0-9+/=\s\\:,."'&_>|#;]|-[A-Za-z0-9+/=\s\\:,."'&_>|#;])*?-----END[ A-Z0-9]{0,24}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,."'&_>|#;]*)"#,
                 Check::PemKey,
                 Lead::Any,
             ),
