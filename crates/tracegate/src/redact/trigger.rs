@@ -1084,12 +1084,17 @@ impl Starts {
         if e > 0 && matches!(text[e - 1], b'"' | b'\'') {
             e -= 1;
         }
-        for name in NAMES {
-            if let Some(s) = e.checked_sub(name.len())
-                && text[s..e].eq_ignore_ascii_case(name)
-                && token_start(text, s)
-            {
-                self.at.push(s);
+        // One table test for most `=` (a card table's `====` rule line, a
+        // value right before it) instead of forty comparisons.
+        const NAME_ENDS: [bool; 256] = last_bytes(NAMES);
+        if e > 0 && NAME_ENDS[usize::from(text[e - 1])] {
+            for name in NAMES {
+                if let Some(s) = e.checked_sub(name.len())
+                    && text[s..e].eq_ignore_ascii_case(name)
+                    && token_start(text, s)
+                {
+                    self.at.push(s);
+                }
             }
         }
         // `variable "db_password" {` … `default = "…"`: the block's
@@ -1255,6 +1260,10 @@ impl Starts {
             b"bearer_auth",
             b"bearerauth",
         ];
+        const WORD_ENDS: [bool; 256] = last_bytes(LAST_WORDS);
+        if e == 0 || !WORD_ENDS[usize::from(text[e - 1])] {
+            return;
+        }
         for w in LAST_WORDS {
             if let Some(s) = e.checked_sub(w.len())
                 && text[s..e].eq_ignore_ascii_case(w)
@@ -1263,6 +1272,20 @@ impl Starts {
             }
         }
     }
+}
+
+/// The last bytes of `names` in either ASCII case, as a table: a name
+/// compared case-blind can end at a byte only if the table holds it.
+const fn last_bytes(names: &[&[u8]]) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < names.len() {
+        let last = names[i][names[i].len() - 1];
+        table[last.to_ascii_lowercase() as usize] = true;
+        table[last.to_ascii_uppercase() as usize] = true;
+        i += 1;
+    }
+    table
 }
 
 /// A byte of a URL's user or password as the URL shapes write them
