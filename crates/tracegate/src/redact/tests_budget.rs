@@ -188,6 +188,30 @@ fn keys_cut_before_their_end_line_are_read_once() {
     assert_eq!(out, "k: [REDACTED:private_key]\ntail");
 }
 
+/// A secret's name whose value runs on through a text with no blank
+/// (OAuth implicit-flow fragments glued to each other: the value class
+/// holds `/`, `#`, `.` and `=`) is read once: past 2 KiB the value is
+/// taken as matched, even though its check turns it down (a placeholder
+/// word inside), instead of every later name trying the same run again
+/// (quadratic: at 64 KB such a field ran over the budget and was dropped).
+#[test]
+fn a_value_run_through_a_text_with_no_blank_is_read_once() {
+    let r = all();
+    let unit = "/app.example.org/callback#access_token=eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyMTIzIiwiaWF0IjoxNzY1Mzc1NjY3fQ.0ZLhyrbm1KbdNSqSgoFpwpoj3KpbHbdW7MeSSdYLjWKq";
+    let text = unit.repeat((64 << 10) / unit.len());
+    let (out, res) = r.redact_to_string(&text);
+    assert!(!res.over_budget);
+    assert!(
+        res.steps <= ADVERSARIAL_STEPS_PER_BYTE * text.len() as u64,
+        "{} steps a byte",
+        res.steps / text.len() as u64
+    );
+    assert!(!out.contains("eyJ"));
+    // A short placeholder under the same name is still no secret.
+    let short = "see /callback#access_token=example and go";
+    assert_eq!(r.redact_to_string(short).0, short);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 

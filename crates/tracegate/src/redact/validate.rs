@@ -30,30 +30,64 @@ pub(crate) fn check(
     ctx: Option<&Context>,
     work: &Work,
 ) -> Option<(usize, usize)> {
-    let span = check_span(check, text, start, end, ctx, work)?;
+    let span = match check_span(check, text, start, end, ctx, work) {
+        Some(span) => span,
+        None if end - start > LONG_VALUE && value_bearing(check) => long_value(text, start, end),
+        None => return None,
+    };
     // A value-bearing secret's value that ran to the shape's end and has
     // a `?` or `$` right after it ([`value_tail_end`]); one byte asked
     // first, as most spans end before no such byte.
-    if span.1 == end
-        && matches!(text.get(end), Some(b'?' | b'$'))
-        && matches!(
-            check,
-            Check::Value
-                | Check::Secret
-                | Check::LastValue
-                | Check::BlockDefault
-                | Check::Flag
-                | Check::EnvValue
-                | Check::GluedPassword
-                | Check::TailSecret
-                | Check::Directive
-                | Check::TailValue
-                | Check::PgpassLine
-        )
-    {
+    if span.1 == end && matches!(text.get(end), Some(b'?' | b'$')) && value_bearing(check) {
         return Some((span.0, value_tail_end(text, end)));
     }
     Some(span)
+}
+
+/// The checks of shapes that are a secret's name, then its value.
+fn value_bearing(check: Check) -> bool {
+    matches!(
+        check,
+        Check::Value
+            | Check::Secret
+            | Check::LastValue
+            | Check::BlockDefault
+            | Check::Flag
+            | Check::EnvValue
+            | Check::GluedPassword
+            | Check::TailSecret
+            | Check::Directive
+            | Check::TailValue
+            | Check::PgpassLine
+    )
+}
+
+/// How long a value-bearing match may be before its check's "no" stops
+/// counting (bytes).
+///
+/// A name's value runs to the first byte outside the value class, so in
+/// a text with no blank (glued URL fragments, a key-value dump written
+/// without separators) the value from every name runs to the end of the
+/// run. When the check turned each one down (a placeholder word, a path,
+/// no random look), every later name in the run was tried again over the
+/// same bytes: quadratic, and such a field was dropped at the work
+/// budget (`scripts/adversarial-sweep.sh`: an OAuth implicit-flow
+/// fragment glued to itself). Past this length the value is taken as
+/// the shape matched it ([`long_value`]), so the run is read once and
+/// the names inside it are covered.
+///
+/// Cost: a value of more than 2 KiB with no blank under a secret's name
+/// is redacted even when it is a placeholder or a path (fails closed).
+const LONG_VALUE: usize = 2048;
+
+/// The value of a value-bearing match longer than [`LONG_VALUE`]: from
+/// where its name and separator end, or the whole match when that
+/// cannot be told.
+#[cold]
+#[inline(never)]
+fn long_value(text: &[u8], start: usize, end: usize) -> (usize, usize) {
+    let cut = value_start(&text[start..end]).filter(|&c| start + c < end);
+    (start + cut.unwrap_or(0), end)
 }
 
 /// Where a secret's value that the shape ended at `end` really ends
