@@ -44,6 +44,8 @@ pub(crate) fn compile(
     let mut cards = None;
     let mut keys = None;
     let mut phones = None;
+    let mut jwts = None;
+    let mut emails = None;
     // Per regex pattern: the cheap scan shape and the exact shape.
     let mut scans: Vec<&str> = Vec::new();
     let mut patterns: Vec<&str> = Vec::new();
@@ -85,6 +87,12 @@ pub(crate) fn compile(
         }
         if b.name == "phone" {
             phones = Some(det);
+        }
+        if b.name == "jwt" {
+            jwts = Some(det);
+        }
+        if b.name == "email" {
+            emails = Some(det);
         }
         dets.push(Det {
             name: Arc::from(b.name),
@@ -267,6 +275,8 @@ pub(crate) fn compile(
         cards,
         phones,
         keys,
+        jwts,
+        emails,
         settle,
         quick: OnceLock::new(),
         #[cfg(test)]

@@ -144,6 +144,7 @@
 
 mod action;
 mod budget;
+mod carriers;
 mod compile;
 pub(crate) mod config;
 mod containers;
@@ -203,6 +204,9 @@ mod tests_round16;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round17;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round18;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round2;
@@ -309,6 +313,11 @@ pub struct Redactor {
     /// The `private_key` detector's index when it is enabled: the
     /// detector of keys found by their container (`containers.rs`).
     keys: Option<u32>,
+    /// The `jwt` and `email` detectors' indices when enabled: the
+    /// detectors of tokens inside base64 and addresses with another
+    /// at-sign (`carriers.rs`, with `slots` for its credentials).
+    jwts: Option<u32>,
+    emails: Option<u32>,
     /// How far around a token a second pass can find something new, or
     /// `None` (user patterns) when only a full second pass can tell; see
     /// `settle.rs`.

@@ -148,6 +148,24 @@ impl Redactor {
                 })
             });
         }
+        if self.slots.is_some() || self.jwts.is_some() || self.emails.is_some() {
+            let (slots, jwts, emails) = (self.slots, self.jwts, self.emails);
+            super::carriers::find(bytes, work, |start, end, what| {
+                let det = match what {
+                    super::carriers::Found::ApiKey => slots,
+                    super::carriers::Found::Jwt => jwts,
+                    super::carriers::Found::Email => emails,
+                };
+                if let Some(det) = det {
+                    cands.push(Region {
+                        start,
+                        end,
+                        det,
+                        drop: false,
+                    })
+                }
+            });
+        }
         if self.cards.is_some() || self.phones.is_some() {
             let ctx = |det: u32| self.contexts.get(det as usize).and_then(Option::as_ref);
             let judges = super::wide_digits::Judges {

@@ -94,6 +94,12 @@ const COLUMN_ROWS: usize = 64;
 const NAME_REACH: usize = 128;
 const BLANK_REACH: usize = 64;
 const MAX_VALUE: usize = 512;
+/// The longest size of a declared type (`STRING(32)`, `ARRAY[1..8]` is
+/// none: `.` ends it) read after the type's name.
+const TYPE_ARGS: usize = 16;
+/// How far after a name given as a `name` field's value its `value`
+/// field is looked for (on the same line).
+const PAIR_REACH: usize = 160;
 
 /// How many of the first bytes of `bytes` (at most `max`) pass `f`.
 fn run(bytes: &[u8], max: usize, f: impl Fn(u8) -> bool) -> usize {
@@ -314,6 +320,7 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
             column(text, key_from, key_end, work, &mut emit)
                 .or_else(|| element_value(text, key_end))
                 .or_else(|| assigned(text, key_end))
+                .or_else(|| named_value(text, key_from, key_end, work))
                 .or_else(|| {
                     // A name that ends in `password` or `passwd` and is
                     // set with `=`: a value of eight or more with a
@@ -664,14 +671,33 @@ fn assigned(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
             Some(b'=' | b'(') => j += 1,
             Some(b':') => {
                 j += 1;
-                // A type annotation: `: str =`, `: String =`.
+                // A type annotation: `: str =`, `: String =`, and a
+                // declaration's type with its size and `:=` (IEC
+                // 61131-3 structured text's `sPassword : STRING(32) :=
+                // '…'`, Pascal's, Ada's; issue 36, eighteenth round):
+                // the size is a bracket group of at most
+                // [`TYPE_ARGS`] bytes of letters, digits and `,`.
                 let k = skip(j);
                 let ty = run(t.get(k..).unwrap_or_default(), NAME_REACH, |b| {
                     b.is_ascii_alphanumeric()
                 });
-                let after = skip(k + ty);
-                if ty > 0 && t.get(after) == Some(&b'=') && t.get(after + 1) != Some(&b'=') {
-                    j = after + 1;
+                let mut after = k + ty;
+                if ty > 0 && matches!(t.get(after), Some(b'(' | b'[')) {
+                    let args = run(t.get(after + 1..).unwrap_or_default(), TYPE_ARGS, |b| {
+                        b.is_ascii_alphanumeric() || b == b','
+                    });
+                    if matches!(t.get(after + 1 + args), Some(b')' | b']')) {
+                        after += args + 2;
+                    }
+                }
+                let after = skip(after);
+                let op = match t.get(after..after + 2) {
+                    Some(b":=") => 2,
+                    Some([b'=', b]) if *b != b'=' => 1,
+                    _ => 0,
+                };
+                if ty > 0 && op > 0 {
+                    j = after + op;
                 }
             }
             // Blanks alone separate a directive's name and value.
@@ -695,6 +721,81 @@ fn assigned(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
         }),
     };
     closes.then_some((s, e))
+}
+
+/// A name/value pair: the secret-named name is itself the value of a
+/// `name` field (`--name registry_password`, `"Name": "Db.Password"`),
+/// and a `value` field of the same line holds the secret (`--value <v>`,
+/// `"Value": "<v>"`, `value=<v>`): a CLI's secret store (Woodpecker's
+/// `secret add`), a deploy tool's variable list (Octopus's `"IsSensitive":
+/// true` entries), any tool that stores a secret under a name (issue 36,
+/// eighteenth round). The `value` key is looked for within
+/// [`PAIR_REACH`] bytes after the name, on its line; the bytes read are
+/// charged. The value must look random, as every slot's.
+///
+/// Cost: a random-looking value paired with a secret-named name that is
+/// no secret (`--name token_ttl --value 9fX2kLmQ7pRtZ`) goes; a pair
+/// whose value comes first, or on the next line (a Kubernetes `env`
+/// entry's `value:`), is not read here.
+fn named_value(
+    text: &[u8],
+    key_from: usize,
+    key_end: usize,
+    work: &Work,
+) -> Option<(usize, usize)> {
+    // `name` right before the name: across a quote, blanks, `:` or `=`
+    // (eight bytes at most), then `name` as a whole word, any case.
+    let before = &text[..key_from];
+    let glue = run_back(before, 8, |b| {
+        matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'=')
+    });
+    let upto = before.len() - glue;
+    let named = glue > 0
+        && upto >= 4
+        && before[upto - 4..upto].eq_ignore_ascii_case(b"name")
+        && before
+            .get(upto.wrapping_sub(5))
+            .is_none_or(|b| !b.is_ascii_alphanumeric());
+    if !named {
+        return None;
+    }
+    let to = text.len().min(key_end.saturating_add(PAIR_REACH));
+    let line = &text[key_end..to];
+    let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
+    work.charge(line.len());
+    let mut from = 0;
+    while let Some(k) = memchr::memchr2(b'v', b'V', &line[from..]) {
+        let at = from + k;
+        from = at + 1;
+        if !line
+            .get(at..at + 5)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"value"))
+            || (at > 0 && line[at - 1].is_ascii_alphanumeric())
+        {
+            continue;
+        }
+        // `value` then a closing quote, `:`, `=` or blanks, and an
+        // optional opening quote.
+        let rest = &line[at + 5..];
+        let mut i = usize::from(matches!(rest.first(), Some(b'"' | b'\'')));
+        let gap = i + run(&rest[i..], 8, |b| matches!(b, b' ' | b'\t' | b':' | b'='));
+        if gap == i {
+            continue;
+        }
+        i = gap;
+        let quote = rest.get(i).copied().filter(|b| matches!(b, b'"' | b'\''));
+        if quote.is_some() {
+            i += 1;
+        }
+        let v = key_end + at + 5 + i;
+        let (s, e) = value_at(text, v)?;
+        let closes = match quote {
+            Some(q) => text.get(e) == Some(&q),
+            None => text.get(e).is_none_or(|b| b.is_ascii_whitespace()),
+        };
+        return closes.then_some((s, e));
+    }
+    None
 }
 
 /// A CSV or TSV header cell that is the name whole: each cell under it in

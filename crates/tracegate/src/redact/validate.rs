@@ -418,9 +418,10 @@ fn check_span(
             if hex_guid_piece(text, start, end) {
                 return None;
             }
-            // The gaps, and the first byte of a no-break space.
+            // The gaps, and the first byte of a Unicode space or dash
+            // (`wide_gap`).
             let labelled = iban_label_before(text, start);
-            longest_valid_prefix(text, start, end, b" \t._/:-\xC2", |e| {
+            longest_valid_prefix(text, start, end, b" \t._/:-\xC2\xE1\xE2\xE3\xEF", |e| {
                 iban_check(&text[start..e], labelled)
             })
             .map(|e| (start, e))
@@ -3149,17 +3150,19 @@ fn iban_label_before(text: &[u8], start: usize) -> bool {
 /// 7221 5097 5838 68xv fbxq llnj 0dka z`): unlabelled, such a run is more
 /// likely a hex id that passed the check by chance.
 fn iban_check(s: &[u8], labelled: bool) -> bool {
-    // A no-break space (`C2 A0`) may set groups apart too.
-    let gap = |i: usize, b: &u8| {
-        GAP_BYTES.contains(b)
-            || (*b == 0xC2 && s.get(i + 1) == Some(&0xA0))
-            || (*b == 0xA0 && i > 0 && s[i - 1] == 0xC2)
-    };
-    if s.iter()
-        .enumerate()
-        .any(|(i, b)| !b.is_ascii_alphanumeric() && !gap(i, b))
-        || !s.last().is_some_and(u8::is_ascii_alphanumeric)
-    {
+    // Any Unicode space or dash a number's groups take ([`wide_gap`]: a
+    // no-break or narrow no-break space) may set groups apart too.
+    let mut i = 0;
+    while i < s.len() {
+        if s[i].is_ascii_alphanumeric() || GAP_BYTES.contains(&s[i]) {
+            i += 1;
+        } else if let Some(n) = wide_gap(&s[i..]) {
+            i += n;
+        } else {
+            return false;
+        }
+    }
+    if !s.last().is_some_and(u8::is_ascii_alphanumeric) {
         return false;
     }
     let compact: Vec<u8> = s

@@ -1,0 +1,367 @@
+//! Values found by what carries them: an encoding, a call, a spelling of
+//! the at-sign (issue 36, eighteenth round).
+//!
+//! The shapes know a value by its own spelling. Each held-out family
+//! brought the same values carried in ways no shape reads; this pass
+//! finds them by the class of carrier, with one vector search for its
+//! marks:
+//!
+//! - **Credentials in base64 after `Basic `** (`api_key`): whatever key
+//!   holds them (`auth: "Basic …"` in an xAPI/LRS config, a header, a
+//!   YAML value): the base64 run decodes to printable ASCII holding a
+//!   `user:password` pair.
+//! - **A call that takes credentials** (`api_key`): `basicAuth("u",
+//!   "p")`, `BasicAuth(…)`, `basic_auth(…)` (Gatling, Go's `SetBasicAuth`,
+//!   Rust's reqwest): the second quoted argument, when it looks random.
+//! - **A token inside base64** (`jwt`): a base64 or base64url run that
+//!   starts a token and is the base64 of a JWT (`ZXlK…`, base64 of
+//!   `eyJ`: Kubernetes' `base64url.bearer.authorization.k8s.io.` WebSocket
+//!   subprotocol), or the base64 of JSON (`eyJ…` with no dot) that holds a
+//!   JWT (a session cookie `{"token": "eyJ…"}`): a bounded window is
+//!   decoded and the whole run goes.
+//! - **An at-sign of another spelling** (`email`): the small (U+FE6B)
+//!   and full-width (U+FF20) commercial at between a local part and a
+//!   domain; and a quoted local part (`"night shift"@example.org`, RFC
+//!   5322), the quotes included.
+//!
+//! **Cost** (what this may over-take or miss): base64 after `Basic ` that
+//! decodes to text with a `:` goes (it is what a Basic credential is); a
+//! base64 JSON blob that merely quotes a token goes whole; a call's
+//! second argument that is no password but looks random goes. Not found:
+//! a token in base64 that does not start its run, credentials in a call
+//! of another name, an at-sign written as a word (`[at]`).
+//!
+//! Cost in time: one vector search for the marks over every text; per
+//! hit, the bytes read (bounded by the reaches below) are charged to the
+//! work budget, and a base64 run read once is skipped by later hits.
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use super::budget::Work;
+use super::validate::{placeholder, random_looking};
+
+/// The marks, in the order [`find`] dispatches on.
+const MARKS: &[&str] = &[
+    "Basic ",
+    "basicAuth(",
+    "BasicAuth(",
+    "basic_auth(",
+    "ZXlK",
+    "eyJ",
+    "\u{FE6B}",
+    "\u{FF20}",
+    "\"@",
+];
+
+/// What a hit found: the detector it is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Found {
+    ApiKey,
+    Jwt,
+    Email,
+}
+
+/// The longest base64 run read from a hit (a session cookie or a bearer
+/// token's base64 is one or two KB); a longer run is read to here.
+const RUN_REACH: usize = 8 * 1024;
+/// How many base64 characters are decoded to look for a token (the
+/// token's header, or the JSON key before it, sits near the start).
+const DECODE_WINDOW: usize = 1024;
+/// The longest credential pair read after `Basic ` (base64 characters).
+const BASIC_REACH: usize = 512;
+/// The longest quoted argument (user or password) a call's hit reads.
+const ARG_REACH: usize = 256;
+/// The longest local part and domain an at-sign's hit reads.
+const LOCAL_REACH: usize = 64;
+const DOMAIN_REACH: usize = 255;
+
+fn marks() -> Option<&'static AhoCorasick> {
+    static AC: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    AC.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(MARKS)
+            .ok()
+    })
+    .as_ref()
+}
+
+/// A base64 or base64url character.
+fn b64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_')
+}
+
+fn b64_value(b: u8) -> Option<u32> {
+    Some(match b {
+        b'A'..=b'Z' => b - b'A',
+        b'a'..=b'z' => b - b'a' + 26,
+        b'0'..=b'9' => b - b'0' + 52,
+        b'+' | b'-' => 62,
+        b'/' | b'_' => 63,
+        _ => return None,
+    } as u32)
+}
+
+/// The bytes `s` (base64 or base64url, no padding) decodes to, to its
+/// first non-base64 byte; a trailing partial group is dropped.
+fn decode(s: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len() / 4 * 3 + 3);
+    for group in s.chunks(4) {
+        let mut acc = 0u32;
+        let mut n = 0;
+        for &b in group {
+            let Some(v) = b64_value(b) else {
+                return out;
+            };
+            acc = acc << 6 | v;
+            n += 1;
+        }
+        let bytes = acc.to_be_bytes();
+        match n {
+            4 => out.extend_from_slice(&bytes[1..4]),
+            3 => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
+            2 => out.push((acc >> 4) as u8),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `s` holds a compact JWT: `eyJ`, ten or more base64url
+/// characters, a dot, ten or more again.
+fn holds_jwt(s: &[u8]) -> bool {
+    let url = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_');
+    memchr::memmem::find_iter(s, b"eyJ").any(|at| {
+        let rest = &s[at..];
+        let head = rest.iter().take_while(|b| url(b)).count();
+        head >= 13
+            && rest.get(head) == Some(&b'.')
+            && rest[head + 1..].iter().take_while(|b| url(b)).count() >= 10
+    })
+}
+
+/// Every value this pass finds in `text`, as `(start, end, what)`, in
+/// increasing order of the mark that found it.
+pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize, Found)) {
+    let Some(ac) = marks() else {
+        return;
+    };
+    let mut done = 0;
+    for m in ac.find_iter(text) {
+        let (ms, me) = (m.start(), m.end());
+        if ms < done {
+            continue;
+        }
+        // SECURITY: the caller fails closed on a spent budget.
+        work.charge(16);
+        if work.spent() {
+            return;
+        }
+        let found = match m.pattern().as_usize() {
+            0 => basic_credentials(text, me, work).map(|(s, e)| (s, e, Found::ApiKey)),
+            1..=3 => call_password(text, me, work).map(|(s, e)| (s, e, Found::ApiKey)),
+            4 | 5 => {
+                // A token's base64 starts its run.
+                if ms > 0 && b64(text[ms - 1]) {
+                    None
+                } else {
+                    let (found, end) = encoded_token(text, ms, m.pattern().as_usize() == 4, work);
+                    done = done.max(end);
+                    found.map(|(s, e)| (s, e, Found::Jwt))
+                }
+            }
+            6 | 7 => wide_at(text, ms, me, work).map(|(s, e)| (s, e, Found::Email)),
+            _ => quoted_local(text, ms, work).map(|(s, e)| (s, e, Found::Email)),
+        };
+        if let Some((s, e, what)) = found {
+            emit(s, e, what);
+            done = done.max(e);
+        }
+    }
+}
+
+/// `Basic ` then a base64 run (with `=` padding) of 8 to
+/// [`BASIC_REACH`] characters that decodes to printable ASCII holding
+/// `user:password` (a `:` with something either side).
+fn basic_credentials(text: &[u8], me: usize, work: &Work) -> Option<(usize, usize)> {
+    let to = text.len().min(me.saturating_add(BASIC_REACH + 1));
+    let window = &text[me..to];
+    let n = window
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
+        .count();
+    let pad = window[n..]
+        .iter()
+        .take(2)
+        .take_while(|&&b| b == b'=')
+        .count();
+    work.charge(n + pad);
+    if !(8..=BASIC_REACH).contains(&n) || window.get(n + pad).is_some_and(|&b| b64(b)) {
+        return None;
+    }
+    let plain = decode(&window[..n]);
+    let colon = memchr::memchr(b':', &plain)?;
+    let printable = plain.iter().all(|b| (0x20..0x7F).contains(b));
+    (printable && colon > 0 && colon + 1 < plain.len()).then_some((me, me + n + pad))
+}
+
+/// A quoted argument at `at` (after blanks): its content's span.
+fn quoted_arg(text: &[u8], at: usize) -> Option<(usize, usize)> {
+    let blanks = text
+        .get(at..)?
+        .iter()
+        .take(8)
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    let q = *text.get(at + blanks)?;
+    if !matches!(q, b'"' | b'\'') {
+        return None;
+    }
+    let s = at + blanks + 1;
+    let to = text.len().min(s + ARG_REACH);
+    let n = memchr::memchr3(q, b'\n', b'\\', &text[s..to])?;
+    (text[s + n] == q).then_some((s, s + n))
+}
+
+/// A credentials call's `(` ends at `me`: a quoted user, `,`, and the
+/// quoted password, which must look random and be no placeholder.
+fn call_password(text: &[u8], me: usize, work: &Work) -> Option<(usize, usize)> {
+    let (_, ue) = quoted_arg(text, me)?;
+    let mut i = ue + 1;
+    i += text[i..]
+        .iter()
+        .take(8)
+        .take_while(|&&b| b == b' ' || b == b'\t')
+        .count();
+    if text.get(i) != Some(&b',') {
+        return None;
+    }
+    let (s, e) = quoted_arg(text, i + 1)?;
+    work.charge(e - me);
+    let v = &text[s..e];
+    (random_looking(v) && !placeholder(v)).then_some((s, e))
+}
+
+/// A token's base64 at `ms` (`ZXlK`: the token itself; `eyJ`: JSON that
+/// may hold one): the run, when its decoded window holds a JWT, and the
+/// end of the run read (later hits inside it are skipped). A run that a
+/// dot follows is a plain JWT (the shapes' own) and is left.
+fn encoded_token(
+    text: &[u8],
+    ms: usize,
+    of_token: bool,
+    work: &Work,
+) -> (Option<(usize, usize)>, usize) {
+    let to = text.len().min(ms.saturating_add(RUN_REACH));
+    let n = text[ms..to].iter().take_while(|&&b| b64(b)).count();
+    let pad = text[ms + n..]
+        .iter()
+        .take(2)
+        .take_while(|&&b| b == b'=')
+        .count();
+    let end = ms + n + pad;
+    work.charge(n);
+    if text.get(end) == Some(&b'.') || n < 24 {
+        return (None, end);
+    }
+    let window = &text[ms..ms + n.min(DECODE_WINDOW)];
+    work.charge(window.len());
+    let plain = decode(window);
+    let ok = if of_token {
+        plain.starts_with(b"eyJ") && holds_jwt(&plain)
+    } else {
+        plain.first() == Some(&b'{') && holds_jwt(&plain)
+    };
+    (ok.then_some((ms, end)), end)
+}
+
+/// A byte of an unquoted local part (RFC 5322's `atext` and `.`: an
+/// address behind another at-sign is read as the standard writes it,
+/// `o'brien`, `qsl#mgr`, `ops/alerts`).
+fn local_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'.' | b'!'
+                | b'#'
+                | b'$'
+                | b'%'
+                | b'&'
+                | b'\''
+                | b'*'
+                | b'+'
+                | b'/'
+                | b'='
+                | b'?'
+                | b'^'
+                | b'_'
+                | b'`'
+                | b'{'
+                | b'|'
+                | b'}'
+                | b'~'
+                | b'-'
+        )
+}
+
+/// A domain from `from`: labels of letters, digits and `-` joined by
+/// dots, ending in a label of two or more letters; its end.
+fn domain_end(text: &[u8], from: usize, work: &Work) -> Option<usize> {
+    let to = text.len().min(from.saturating_add(DOMAIN_REACH));
+    let run = text[from..to]
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'))
+        .count();
+    work.charge(run);
+    let d = text[from..from + run].trim_ascii_end();
+    let d = &d[..d.len() - d.iter().rev().take_while(|&&b| b == b'.').count()];
+    let dot = memchr::memrchr(b'.', d)?;
+    let (host, tld) = (&d[..dot], &d[dot + 1..]);
+    (!host.is_empty()
+        && !host.starts_with(b".")
+        && tld.len() >= 2
+        && tld.iter().all(u8::is_ascii_alphabetic))
+    .then_some(from + d.len())
+}
+
+/// A small or full-width at-sign at `ms..me`: the local part before it
+/// (ASCII local-part bytes, up to [`LOCAL_REACH`]) and the domain after.
+fn wide_at(text: &[u8], ms: usize, me: usize, work: &Work) -> Option<(usize, usize)> {
+    let back = text[ms.saturating_sub(LOCAL_REACH)..ms]
+        .iter()
+        .rev()
+        .take_while(|&&b| local_byte(b))
+        .count();
+    work.charge(back);
+    let start = ms - back;
+    let start = start + text[start..ms].iter().take_while(|&&b| b == b'.').count();
+    if start >= ms {
+        return None;
+    }
+    Some((start, domain_end(text, me, work)?))
+}
+
+/// `"@` at `ms`: a quoted local part (its opening quote on the same line,
+/// within [`LOCAL_REACH`] bytes, no quote or backslash inside, not
+/// empty) and a domain after the `@`. The span holds the quotes.
+fn quoted_local(text: &[u8], ms: usize, work: &Work) -> Option<(usize, usize)> {
+    let before = &text[ms.saturating_sub(LOCAL_REACH)..ms];
+    work.charge(before.len());
+    let open = memchr::memrchr3(b'"', b'\n', b'\\', before)?;
+    if before[open] != b'"' || open + 1 >= before.len() {
+        return None;
+    }
+    let local = &before[open + 1..];
+    if !local.iter().all(|&b| (0x20..0x7F).contains(&b)) || local.trim_ascii().is_empty() {
+        return None;
+    }
+    // The quote opens a local part, not a string that ends here
+    // (`"key"@…` right after a word is a string's end).
+    let start = ms - before.len() + open;
+    if start > 0 && text[start - 1].is_ascii_alphanumeric() {
+        return None;
+    }
+    Some((start, domain_end(text, ms + 2, work)?))
+}
