@@ -93,40 +93,35 @@ fn b64(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_')
 }
 
-fn b64_value(b: u8) -> Option<u32> {
-    Some(match b {
-        b'A'..=b'Z' => b - b'A',
-        b'a'..=b'z' => b - b'a' + 26,
-        b'0'..=b'9' => b - b'0' + 52,
-        b'+' | b'-' => 62,
-        b'/' | b'_' => 63,
-        _ => return None,
-    } as u32)
-}
-
-/// The bytes `s` (base64 or base64url, no padding) decodes to, to its
-/// first non-base64 byte; a trailing partial group is dropped.
+/// The bytes `s` (base64 or base64url, padding optional) decodes to, a
+/// trailing partial group dropped; empty when `s` mixes the two
+/// alphabets or is no base64.
 fn decode(s: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(s.len() / 4 * 3 + 3);
-    for group in s.chunks(4) {
-        let mut acc = 0u32;
-        let mut n = 0;
-        for &b in group {
-            let Some(v) = b64_value(b) else {
-                return out;
-            };
-            acc = acc << 6 | v;
-            n += 1;
-        }
-        let bytes = acc.to_be_bytes();
-        match n {
-            4 => out.extend_from_slice(&bytes[1..4]),
-            3 => out.extend_from_slice(&[(acc >> 10) as u8, (acc >> 2) as u8]),
-            2 => out.push((acc >> 4) as u8),
-            _ => {}
-        }
-    }
-    out
+    use base64::Engine as _;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const LOOSE: GeneralPurposeConfig = GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+        .with_decode_allow_trailing_bits(true);
+    const STANDARD: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::STANDARD, LOOSE);
+    const URL_SAFE: GeneralPurpose = GeneralPurpose::new(&base64::alphabet::URL_SAFE, LOOSE);
+    let s = s
+        .strip_suffix(b"==")
+        .or_else(|| s.strip_suffix(b"="))
+        .unwrap_or(s);
+    // Whole groups and a final group of two or three characters decode;
+    // a single character left over is no byte.
+    let s = if s.len() % 4 == 1 {
+        &s[..s.len() - 1]
+    } else {
+        s
+    };
+    let engine = if s.iter().any(|b| matches!(b, b'-' | b'_')) {
+        &URL_SAFE
+    } else {
+        &STANDARD
+    };
+    engine.decode(s).unwrap_or_default()
 }
 
 /// Whether `s` holds a compact JWT: `eyJ`, ten or more base64url
@@ -146,6 +141,10 @@ fn holds_jwt(s: &[u8]) -> bool {
 /// increasing order of the mark that found it.
 pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize, Found)) {
     let Some(ac) = marks() else {
+        // SECURITY: no search is not "nothing found": spend the budget, and
+        // the caller fails closed (the marks are fixed strings; a build
+        // that fails is a bug, not an input).
+        work.exhaust();
         return;
     };
     let mut done = 0;
