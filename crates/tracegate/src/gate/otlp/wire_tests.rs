@@ -682,7 +682,30 @@ fn plain_ascii_is_ascii_and_json_plain() {
             }
         }
     }
+    // Short strings are tested a word at a time, where a borrow from one
+    // byte's test runs into the next: two bytes from around each bound
+    // side by side, at every place of every short length.
+    let near: Vec<u8> = (0x00..=0x22)
+        .chain(0x5b..=0x5d)
+        .chain(0x7e..=0x81)
+        .chain([b'a', 0xc2, 0xfe, 0xff])
+        .collect();
+    for len in 2..=16 {
+        for at in 0..len - 1 {
+            for &x in &near {
+                for &y in &near {
+                    let mut s = vec![b'a'; len];
+                    s[at] = x;
+                    s[at + 1] = y;
+                    assert!(agrees(&s), "{x:#x} {y:#x} at {at} of {len}");
+                }
+            }
+        }
+    }
     proptest!(|(s in prop::collection::vec(any::<u8>(), 0..80))| {
+        prop_assert!(agrees(&s));
+    });
+    proptest!(|(s in prop::collection::vec(prop::sample::select(near.clone()), 0..16))| {
         prop_assert!(agrees(&s));
     });
 }

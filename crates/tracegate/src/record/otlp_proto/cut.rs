@@ -114,7 +114,13 @@ pub fn cut_fields(
         }
     }
     // Parents before children, then merged with the cuts (in order).
-    containers.sort_unstable_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+    // Found children first (in the order the frames end), the containers
+    // are runs already in order (a group's spans) with their parents after
+    // them: a merge sort finds the runs and merges them in about one pass,
+    // where the unstable sort did a quicksort (200 instructions a span of
+    // `serve_bench`'s request). No two containers are the same frame, so
+    // the order is the same.
+    containers.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
     let mut nodes = Vec::with_capacity(containers.len() + cuts.len());
     let mut held = containers.into_iter().peekable();
     for &(start, end) in &cuts {
