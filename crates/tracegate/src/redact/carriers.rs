@@ -37,7 +37,7 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::AhoCorasick;
 
 use super::budget::Work;
 use super::validate::{placeholder, random_looking};
@@ -79,13 +79,7 @@ const DOMAIN_REACH: usize = 255;
 
 fn marks() -> Option<&'static AhoCorasick> {
     static AC: OnceLock<Option<AhoCorasick>> = OnceLock::new();
-    AC.get_or_init(|| {
-        AhoCorasickBuilder::new()
-            .match_kind(MatchKind::LeftmostFirst)
-            .build(MARKS)
-            .ok()
-    })
-    .as_ref()
+    super::mark_search(&AC, MARKS)
 }
 
 /// A base64 or base64url character.
@@ -141,9 +135,7 @@ fn holds_jwt(s: &[u8]) -> bool {
 /// increasing order of the mark that found it.
 pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize, Found)) {
     let Some(ac) = marks() else {
-        // SECURITY: no search is not "nothing found": spend the budget, and
-        // the caller fails closed (the marks are fixed strings; a build
-        // that fails is a bug, not an input).
+        // SECURITY: no search is not "nothing found" (see `mark_search`).
         work.exhaust();
         return;
     };

@@ -36,7 +36,7 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::AhoCorasick;
 
 use super::budget::Work;
 
@@ -64,13 +64,7 @@ const JWK_AFTER: usize = 4096;
 
 fn marks() -> Option<&'static AhoCorasick> {
     static AC: OnceLock<Option<AhoCorasick>> = OnceLock::new();
-    AC.get_or_init(|| {
-        AhoCorasickBuilder::new()
-            .match_kind(MatchKind::LeftmostFirst)
-            .build(MARKS)
-            .ok()
-    })
-    .as_ref()
+    super::mark_search(&AC, MARKS)
 }
 
 fn b64(b: u8) -> bool {
@@ -82,6 +76,8 @@ fn b64(b: u8) -> bool {
 /// sorts (as it does every pass's regions).
 pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize)) {
     let Some(ac) = marks() else {
+        // SECURITY: no search is not "nothing found" (see `mark_search`).
+        work.exhaust();
         return;
     };
     let mut done = 0;

@@ -715,3 +715,20 @@ impl Hits {
         self.0.is_empty()
     }
 }
+
+/// A pass's leftmost-first search for its fixed marks, built into `cell`
+/// on first use. `None` only when the build failed, which for a fixed
+/// list of short strings is a bug, not an input: the pass then spends its
+/// work budget, and the caller fails closed.
+fn mark_search(
+    cell: &'static OnceLock<Option<aho_corasick::AhoCorasick>>,
+    marks: &[&str],
+) -> Option<&'static aho_corasick::AhoCorasick> {
+    cell.get_or_init(|| {
+        aho_corasick::AhoCorasickBuilder::new()
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build(marks)
+            .ok()
+    })
+    .as_ref()
+}

@@ -100,6 +100,18 @@ pub(crate) struct Region {
     pub(crate) drop: bool,
 }
 
+impl Region {
+    /// What a pass beside the scan found: `start..end` for detector `det`.
+    fn found(start: usize, end: usize, det: u32) -> Self {
+        Region {
+            start,
+            end,
+            det,
+            drop: false,
+        }
+    }
+}
+
 impl Redactor {
     /// The regions of `text` to replace, sorted and non-overlapping.
     ///
@@ -119,33 +131,16 @@ impl Redactor {
             text,
             work,
             |s, e| !overlaps_token(bytes, s, e),
-            |start, end, det| {
-                cands.push(Region {
-                    start,
-                    end,
-                    det,
-                    drop: false,
-                })
-            },
+            |start, end, det| cands.push(Region::found(start, end, det)),
         );
         if let Some(det) = self.slots {
             super::slots::find(bytes, work, |start, end| {
-                cands.push(Region {
-                    start,
-                    end,
-                    det,
-                    drop: false,
-                })
+                cands.push(Region::found(start, end, det))
             });
         }
         if let Some(det) = self.keys {
             super::containers::find(bytes, work, |start, end| {
-                cands.push(Region {
-                    start,
-                    end,
-                    det,
-                    drop: false,
-                })
+                cands.push(Region::found(start, end, det))
             });
         }
         if self.slots.is_some() || self.jwts.is_some() || self.emails.is_some() {
@@ -156,14 +151,7 @@ impl Redactor {
                     super::carriers::Found::Jwt => jwts,
                     super::carriers::Found::Email => emails,
                 };
-                if let Some(det) = det {
-                    cands.push(Region {
-                        start,
-                        end,
-                        det,
-                        drop: false,
-                    })
-                }
+                cands.extend(det.map(|det| Region::found(start, end, det)));
             });
         }
         if self.cards.is_some() || self.phones.is_some() {
@@ -178,14 +166,7 @@ impl Redactor {
                     super::wide_digits::Found::Card => cards,
                     super::wide_digits::Found::Phone => phones,
                 };
-                if let Some(det) = det {
-                    cands.push(Region {
-                        start,
-                        end,
-                        det,
-                        drop: false,
-                    })
-                }
+                cands.extend(det.map(|det| Region::found(start, end, det)));
             });
         }
         if cands.len() > regex_only {
