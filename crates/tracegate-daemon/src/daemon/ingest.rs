@@ -1257,73 +1257,48 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let ing = ingest(dir.path());
         let chunk = Bytes::from((0..10_000u32).map(|i| (i % 251) as u8).collect::<Vec<u8>>());
-        for (exact, expect) in [
-            (true, None),
-            (false, Some(10_000)),
-            (false, Some(7)),
-            (false, None),
-        ] {
-            let frames = Frames {
-                chunks: [Bytes::new(), chunk.clone(), Bytes::new()].into(),
-                exact: exact.then_some(10_000),
-            };
-            let mut res = Reservation::default();
-            let hint: fn(&[u8]) -> Option<usize> = match expect {
-                Some(10_000) => |_| Some(10_000),
-                Some(_) => |_| Some(7),
-                None => |_| None,
-            };
-            let raw = ing
-                .read_body(
-                    frames,
-                    1 << 20,
-                    Duration::from_secs(5),
-                    &mut res,
-                    hint,
-                    true,
-                )
-                .await
-                .unwrap();
+        // One read of `chunks`: the body or the refusal, and the bytes
+        // reserved for it.
+        let read = |chunks: Vec<Bytes>,
+                    exact: Option<u64>,
+                    max: usize,
+                    hint: fn(&[u8]) -> Option<usize>,
+                    keep: bool| {
+            let ing = ing.clone();
+            async move {
+                let frames = Frames {
+                    chunks: chunks.into(),
+                    exact,
+                };
+                let mut res = Reservation::default();
+                let timeout = Duration::from_secs(5);
+                let raw = ing
+                    .read_body(frames, max, timeout, &mut res, hint, keep)
+                    .await;
+                (raw, res.bytes())
+            }
+        };
+        let hints: [(Option<u64>, fn(&[u8]) -> Option<usize>); 4] = [
+            (Some(10_000), |_| None),
+            (None, |_| Some(10_000)),
+            (None, |_| Some(7)),
+            (None, |_| None),
+        ];
+        for (i, (exact, hint)) in hints.into_iter().enumerate() {
+            let around = vec![Bytes::new(), chunk.clone(), Bytes::new()];
+            let (raw, reserved) = read(around, exact, 1 << 20, hint, true).await;
+            let raw = raw.unwrap();
             assert_eq!(raw, chunk);
-            assert_eq!(raw.as_ptr(), chunk.as_ptr(), "{exact} {expect:?}");
+            assert_eq!(raw.as_ptr(), chunk.as_ptr(), "case {i}");
             // Reserved (in the budget's units), and once.
-            assert!((10_000..20_000).contains(&res.bytes()), "{}", res.bytes());
+            assert!((10_000..20_000).contains(&reserved), "{reserved}");
         }
         // Past `max` in one chunk: refused, as before.
-        let frames = Frames {
-            chunks: [chunk.clone()].into(),
-            exact: None,
-        };
-        let mut res = Reservation::default();
-        let e = ing
-            .read_body(
-                frames,
-                9_999,
-                Duration::from_secs(5),
-                &mut res,
-                |_| None,
-                true,
-            )
-            .await
-            .unwrap_err();
-        assert_eq!(e.kind, RefusalKind::TooLarge);
+        let (raw, _) = read(vec![chunk.clone()], None, 9_999, |_| None, true).await;
+        assert_eq!(raw.unwrap_err().kind, RefusalKind::TooLarge);
         // Not asked to keep it (HTTP/1.1): copied into a buffer of its size.
-        let frames = Frames {
-            chunks: [chunk.clone()].into(),
-            exact: Some(10_000),
-        };
-        let mut res = Reservation::default();
-        let raw = ing
-            .read_body(
-                frames,
-                1 << 20,
-                Duration::from_secs(5),
-                &mut res,
-                |_| None,
-                false,
-            )
-            .await
-            .unwrap();
+        let (raw, _) = read(vec![chunk.clone()], Some(10_000), 1 << 20, |_| None, false).await;
+        let raw = raw.unwrap();
         assert_eq!(raw, chunk);
         assert_ne!(raw.as_ptr(), chunk.as_ptr());
         assert_eq!(Vec::from(raw).capacity(), 10_000);
