@@ -35,15 +35,9 @@ use std::time::Duration;
 
 use tracegate::{RedactConfig, Redactor, builtin_detectors};
 
-/// This thread's CPU time: what a redaction costs, whatever else the
-/// (shared) machine runs meanwhile.
-fn cpu_now() -> Duration {
-    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-    Duration::new(
-        u64::try_from(ts.tv_sec).unwrap_or(0),
-        u32::try_from(ts.tv_nsec).unwrap_or(0),
-    )
-}
+#[path = "support/thread_cpu.rs"]
+mod thread_cpu;
+use thread_cpu::cpu_now;
 
 /// How many bytes before a value a unit keeps.
 const CONTEXT: usize = 40;

@@ -15,15 +15,9 @@
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::time::Duration;
 
-/// This thread's CPU time: what a redaction costs, whatever else the
-/// (shared) machine runs meanwhile.
-fn cpu_now() -> Duration {
-    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
-    Duration::new(
-        u64::try_from(ts.tv_sec).unwrap_or(0),
-        u32::try_from(ts.tv_nsec).unwrap_or(0),
-    )
-}
+#[path = "support/thread_cpu.rs"]
+mod thread_cpu;
+use thread_cpu::cpu_now;
 
 use tracegate::{Edit, RedactConfig, Redactor, builtin_detectors as builtin_names};
 

@@ -1278,7 +1278,8 @@ mod tests {
                 (raw, res.bytes())
             }
         };
-        let hints: [(Option<u64>, fn(&[u8]) -> Option<usize>); 4] = [
+        type Hint = fn(&[u8]) -> Option<usize>;
+        let hints: [(Option<u64>, Hint); 4] = [
             (Some(10_000), |_| None),
             (None, |_| Some(10_000)),
             (None, |_| Some(7)),
