@@ -7,6 +7,7 @@ use std::cmp::Reverse;
 use regex_automata::{Anchored, Input, PatternID, PatternSet};
 
 use super::budget::Work;
+use super::detectors::Check;
 use super::keywords::char_width;
 use super::token::overlaps_token;
 use super::trigger::Starts;
@@ -302,7 +303,7 @@ impl Redactor {
                     rx.email.iter().copied(),
                     bytes,
                     s,
-                    |pid| rx.exact_end(bytes, s, pid, work),
+                    |pid, stop| rx.exact_end(bytes, s, pid, stop, work),
                     work,
                 )
             } else {
@@ -316,9 +317,12 @@ impl Redactor {
                     live,
                     bytes,
                     s,
-                    |pid| {
-                        let end = rx.exact_end(bytes, s, pid, work);
+                    |pid, stop| {
+                        let end = rx.exact_end(bytes, s, pid, stop, work);
+                        // A walk cut at a stop byte says nothing about
+                        // starts past it.
                         if end.is_none()
+                            && stop.is_none()
                             && let (Some(Some(run)), Some(d)) =
                                 (rx.runs.get(pid.as_usize()), dead.get(pid.as_usize()))
                         {
@@ -444,7 +448,7 @@ impl Redactor {
             can_start.iter(),
             bytes,
             s,
-            |pid| rx.exact_end(bytes, s, pid, work),
+            |pid, stop| rx.exact_end(bytes, s, pid, stop, work),
             work,
         )
     }
@@ -494,19 +498,20 @@ impl Redactor {
             can_start.iter(),
             bytes,
             s,
-            |pid| rx.meta_exact_end(bytes, s, pid, work),
+            |pid, stop| rx.meta_exact_end(&bytes[..stop_at(bytes, s, stop)], s, pid, work),
             work,
         )
     }
 
     /// The best candidate at `s` among the shapes `pids`, whose anchored
-    /// match ends come from `exact_end`.
+    /// match ends come from `exact_end` (the shape, and a byte the match
+    /// is read as ending before when it gets there).
     fn best_of(
         &self,
         pids: impl Iterator<Item = PatternID>,
         bytes: &[u8],
         s: usize,
-        exact_end: impl Fn(PatternID) -> Option<usize>,
+        exact_end: impl Fn(PatternID, Option<u8>) -> Option<usize>,
         work: &Work,
     ) -> Option<Region> {
         let mut best: Option<(usize, usize, u32)> = None;
@@ -525,7 +530,19 @@ impl Redactor {
             if !validate::lead_ok(lead, bytes, s) {
                 continue;
             }
-            let Some(mut end) = exact_end(pid) else {
+            // A secret's value in a query parameter ends at the next `&`
+            // (`Check::Secret` cuts it there), so the walk ends there too:
+            // in a run of glued parameters with no blank (`…&sig=<v>…&sig=
+            // <v>…`, the value class holds `&`) a walk to the run's end
+            // from every name was read again from the next name
+            // (`scripts/adversarial-sweep.sh`: 130 steps a byte). No bytes
+            // past the `&` can change what the check keeps: the value's
+            // first `&` comes after its name (no name holds one), and a
+            // value cut shorter than 12 bytes is no secret either way
+            // (`validate::random_looking`).
+            let stop =
+                (check == Check::Secret && validate::query_parameter(bytes, s)).then_some(b'&');
+            let Some(mut end) = exact_end(pid, stop) else {
                 continue;
             };
             // An `_` that ended the match as its right edge is not part of it.
@@ -572,22 +589,45 @@ impl Redactor {
     }
 }
 
+/// Where a text read from `s` ends when `stop` ends it: the first
+/// `stop` byte from `s` on, else the text's end.
+fn stop_at(bytes: &[u8], s: usize, stop: Option<u8>) -> usize {
+    let Some(b) = stop else {
+        return bytes.len();
+    };
+    bytes
+        .get(s..)
+        .and_then(|rest| memchr::memchr(b, rest))
+        .map_or(bytes.len(), |i| s + i)
+}
+
 impl Regexes {
     /// The end of shape `pid`'s leftmost-first match anchored at `s`: from
     /// the built-in DFA when `pid` is a built-in shape, else (user patterns)
     /// from the meta regex.
-    fn exact_end(&self, bytes: &[u8], s: usize, pid: PatternID, work: &Work) -> Option<usize> {
+    /// With a `stop` byte, the text is read as ending at its first
+    /// occurrence from `s` on.
+    fn exact_end(
+        &self,
+        bytes: &[u8],
+        s: usize,
+        pid: PatternID,
+        stop: Option<u8>,
+        work: &Work,
+    ) -> Option<usize> {
         if let Some(d) = &self.shapes
             && pid.as_usize() < d.pattern_len()
         {
             // SECURITY: a DFA search error (impossible for the ASCII pack)
             // must not read as "no match", which would leave the candidate
             // in clear: the meta regex answers instead.
-            if let Ok(end) = d.exact_end(bytes, s, pid, work) {
+            if let Ok(end) = d.exact_end(bytes, s, pid, stop, work) {
                 return end;
             }
         }
-        self.meta_exact_end(bytes, s, pid, work)
+        let to = stop_at(bytes, s, stop);
+        work.charge(to - s.min(to));
+        self.meta_exact_end(&bytes[..to], s, pid, work)
     }
 
     /// The meta regexes, built here on their first use when the compile

@@ -266,12 +266,14 @@ impl Shapes {
     }
 
     /// The end of shape `pid`'s leftmost-first match anchored at `s`, if it
-    /// matches there.
+    /// matches there; with a `stop` byte, in the text cut at its first
+    /// occurrence from `s` on.
     pub(super) fn exact_end(
         &self,
         bytes: &[u8],
         s: usize,
         pid: PatternID,
+        stop: Option<u8>,
         work: &Work,
     ) -> Result<Option<usize>, Unanswered> {
         let shape = self.shapes.get(pid.as_usize()).ok_or(Unanswered)?;
@@ -281,7 +283,7 @@ impl Shapes {
             .get(*shape)
             .and_then(Exact::get)
             .ok_or(Unanswered)?;
-        walk(dfa, bytes, s, work)
+        walk(dfa, bytes, s, stop, work)
     }
 }
 
@@ -294,10 +296,13 @@ impl Shapes {
 /// (acceleration, unrolling): match states are delayed by one byte, so a
 /// match state entered on the byte at `at` means a match ending at `at`;
 /// the end of the text gets its own transition (for a trailing `\b`).
+/// A `stop` byte ends the text where the walk meets it (the same as
+/// walking the text cut there, without a search for it first).
 fn walk(
     dfa: &dense::DFA<Vec<u32>>,
     bytes: &[u8],
     s: usize,
+    stop: Option<u8>,
     work: &Work,
 ) -> Result<Option<usize>, Unanswered> {
     let here = Input::new(bytes)
@@ -307,6 +312,9 @@ fn walk(
     let mut end = None;
     let mut at = s;
     while let Some(&b) = bytes.get(at) {
+        if Some(b) == stop {
+            break;
+        }
         sid = dfa.next_state(sid, b);
         if dfa.is_special_state(sid) {
             if dfa.is_match_state(sid) {
@@ -324,7 +332,7 @@ fn walk(
     work.charge(at - s + 1);
     sid = dfa.next_eoi_state(sid);
     if dfa.is_match_state(sid) {
-        end = Some(bytes.len());
+        end = Some(at);
     }
     Ok(end)
 }
@@ -482,7 +490,7 @@ mod tests {
         let shapes = Shapes::new(&[0], &[]).unwrap();
         let far = PatternID::new(5).unwrap();
         assert_eq!(
-            shapes.exact_end(b"sk-", 0, far, &Work::unlimited()),
+            shapes.exact_end(b"sk-", 0, far, None, &Work::unlimited()),
             Err(Unanswered)
         );
         let mut small = PatternSet::new(0);

@@ -1466,7 +1466,13 @@ fn dfas_agree_with_meta(r: &Redactor, text: &str) -> Result<(), TestCaseError> {
         |set: &PatternSet| -> Vec<PatternID> { set.iter().filter(|p| p.as_usize() < nb).collect() };
     for s in 0..=bytes.len() {
         for pid in (0..nb).map(|i| PatternID::new(i).unwrap()) {
-            let dfa = shapes.exact_end(bytes, s, pid, &crate::redact::budget::Work::unlimited());
+            let dfa = shapes.exact_end(
+                bytes,
+                s,
+                pid,
+                None,
+                &crate::redact::budget::Work::unlimited(),
+            );
             prop_assert!(dfa.is_ok(), "{:?} at {} in {:?}", dfa, s, text);
             let meta = rx.meta_exact_end(bytes, s, pid, &crate::redact::budget::Work::unlimited());
             prop_assert_eq!(

@@ -44,6 +44,12 @@ pub(crate) fn check(
     Some(span)
 }
 
+/// Whether a secret's name at `start` is a URL query parameter's (right
+/// after `?` or `&`): its value then ends at the next `&`.
+pub(crate) fn query_parameter(text: &[u8], start: usize) -> bool {
+    start > 0 && matches!(text.get(start - 1), Some(b'?' | b'&'))
+}
+
 /// The checks of shapes that are a secret's name, then its value.
 fn value_bearing(check: Check) -> bool {
     matches!(
@@ -178,7 +184,7 @@ fn check_span(
             // A query parameter (`?access_key=<v>&base=EUR`; issue 36,
             // ninth round): its value ends at the next `&`, which starts
             // the next parameter.
-            if start > 0 && matches!(text[start - 1], b'?' | b'&') {
+            if query_parameter(text, start) {
                 value = value.split(|&b| b == b'&').next().unwrap_or_default();
             }
             if listing_token(text, start) {
