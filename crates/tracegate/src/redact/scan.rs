@@ -213,11 +213,13 @@ impl Redactor {
     /// Whether some regex shape matches and passes its check at `s`: the
     /// question `settle.rs` asks right after a token. Only for redactors
     /// without user patterns (those always make the full second pass).
+    /// The caller forgets the table memo before its first question on a
+    /// text (`Work::forget_tables`), not before each: the memo then
+    /// reads a table's rows once for all the tokens on it.
     pub(super) fn shape_at(&self, bytes: &[u8], s: usize, work: &Work) -> bool {
         let Some(rx) = self.regexes.as_deref() else {
             return false;
         };
-        work.forget_tables();
         with_scratch(|scratch| {
             let can_start = sized(&mut scratch.can_start, rx.pattern_len);
             self.best_at(rx, bytes, s, can_start, true, false, work)

@@ -158,7 +158,10 @@ impl Redactor {
             return true;
         }
         // Starts right after a token, on the whole text (unbounded shapes
-        // whose leading `\b` now sees the token's `]`).
+        // whose leading `\b` now sees the token's `]`), in text order: the
+        // table memo, forgotten once here (this text may sit where an
+        // earlier one did), serves all of them.
+        work.forget_tables();
         for (_, b) in open() {
             for s in b..(b + 3).min(len + 1) {
                 if text.is_char_boundary(s) && self.shape_at(bytes, s, work) {

@@ -39,6 +39,8 @@ struct CsvRow {
     /// The `\n` that ends the row, or the text's end.
     row_end: usize,
     last: usize,
+    /// Separators in the whole row.
+    seps: usize,
     /// Separators in `row..last`.
     column: usize,
     /// The rows right above with as many separators, nearest first, as
@@ -161,10 +163,7 @@ impl TableMemo {
         } else {
             // `None` where `csv_header` finds no row start or end within
             // reach: its answer then is `None` too.
-            // The last row's list of rows above, emptied, holds this one's.
-            let mut spare = self.csv.take().map(|c| c.above).unwrap_or_default();
-            spare.clear();
-            self.csv = csv_row(text, start, sep, row, spare);
+            self.csv = csv_row(text, start, sep, row, self.csv.take());
         }
         let c = self.csv.as_mut()?;
         // The row's start within reach behind, its end within reach
@@ -278,15 +277,22 @@ fn md_row(text: &[u8], start: usize, row: &mut Option<Option<usize>>) -> Option<
     })
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Rows the CSV walk up to a header has read on this thread.
+    pub(crate) static ROWS_WALKED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// The memo of the CSV/TSV row at `start`, or `None` when the reach
 /// does not find the row's start or end (the plain lookup answers `None`
-/// then too; the next candidate looks afresh).
+/// then too; the next candidate looks afresh). `last` is the memo of the
+/// row asked before, if any: its list of rows above is reused.
 fn csv_row(
     text: &[u8],
     start: usize,
     sep: u8,
     row: &mut Option<Option<usize>>,
-    mut above: Vec<usize>,
+    last: Option<CsvRow>,
 ) -> Option<CsvRow> {
     let floor = start.saturating_sub(TABLE_REACH);
     let row = (*row.get_or_insert_with(|| line_start(text, floor, start)))?;
@@ -298,6 +304,45 @@ fn csv_row(
     };
     let count = |from: usize, to: usize| text[from..to].iter().filter(|&&b| b == sep).count();
     let seps = count(row, row_end);
+    let (mut above, right_above, cells) = match last {
+        Some(l) => {
+            let right_above = (l.sep == sep && l.row_end + 1 == row).then_some((l.row, l.seps));
+            (l.above, right_above, l.cells)
+        }
+        None => (Vec::new(), None, None),
+    };
+    // The row right below the last one asked (the next row of a table,
+    // the common case): its rows above are that row, if it has as many
+    // separators, then that row's own, as many as the walk below would
+    // find. SECURITY (cost): walking up to TABLE_LINES rows afresh for
+    // every row made a long table whose cells ask for their header cost
+    // TABLE_REACH uncharged bytes a row (`scripts/adversarial-sweep.sh`:
+    // 400 ns a byte at 11 steps). Where the last row's walk stopped, this
+    // one's stops too: at a row with other separators, at TABLE_LINES
+    // (one row fewer of its list is kept), at the text's start, or at its
+    // floor, which is lower than this row's (rows past this one's floor
+    // are kept but not used: `csv` takes only reachable rows).
+    if let Some((last_row, last_seps)) = right_above {
+        if last_seps == seps {
+            above.truncate(TABLE_LINES - 1);
+            above.insert(0, last_row);
+        } else {
+            above.clear();
+        }
+        return Some(CsvRow {
+            sep,
+            row,
+            row_end,
+            last: start,
+            seps,
+            column: count(row, start),
+            above,
+            // The header's cells stay good while the header does
+            // (`csv` rebuilds them when it moves).
+            cells,
+        });
+    }
+    above.clear();
     // Rows above with as many separators, nearest first.
     let mut at = row;
     for _ in 0..TABLE_LINES {
@@ -307,6 +352,8 @@ fn csv_row(
         let Some(from) = line_start(text, floor, end) else {
             break;
         };
+        #[cfg(test)]
+        ROWS_WALKED.with(|n| n.set(n.get() + 1));
         if count(from, end) != seps {
             break;
         }
@@ -318,6 +365,7 @@ fn csv_row(
         row,
         row_end,
         last: start,
+        seps,
         column: count(row, start),
         above,
         cells: None,
@@ -421,6 +469,54 @@ mod tests {
             }
         }
         assert!(edges >= 2, "no candidate stood at the edge");
+    }
+
+    /// Long tables (more rows than `TABLE_LINES`, rows of other widths
+    /// and other separator counts now and then, rows wider than the
+    /// reach's share): every candidate, in order, answers as the plain
+    /// lookups, where each row's rows above come from the row before's.
+    #[test]
+    fn rows_of_long_tables_answer_as_the_plain_lookups() {
+        for (sep, every, wide) in [("\t", 37, 3), (",", 11, 5), ("\t", 70, 1), (",", 200, 9)] {
+            let mut text = ["phone", "ssn", "x"].join(sep);
+            for i in 0..300 {
+                text.push('\n');
+                let cells = if i % every == every - 1 { 4 } else { 3 };
+                let cell = "030 1234567".repeat(if i % 13 == 0 { wide } else { 1 });
+                text.push_str(&vec![cell.as_str(); cells].join(sep));
+            }
+            let bytes = text.as_bytes();
+            let mut memo = TableMemo::default();
+            for s in 1..bytes.len() {
+                if matches!(bytes[s - 1], b'\t' | b',') {
+                    let plain = column_header(bytes, s).or_else(|| csv_header(bytes, s));
+                    assert_eq!(memo.header(bytes, s), plain, "sep {sep:?} at {s}");
+                }
+            }
+        }
+    }
+
+    /// A long table whose cells ask for their header reads each row
+    /// once: the walk up to the header is made for the first row only
+    /// (it read up to `TABLE_LINES` rows for every row, uncharged).
+    #[test]
+    fn a_long_table_is_walked_up_once() {
+        let text = format!(
+            "name\tid\tok\n{}",
+            "Tulungi kirikangi ri\t658461080\tY\n".repeat(2000)
+        );
+        let bytes = text.as_bytes();
+        let mut memo = TableMemo::default();
+        let before = ROWS_WALKED.with(|n| n.get());
+        let mut headers = 0;
+        for s in 1..bytes.len() {
+            if bytes[s - 1] == b'\t' {
+                headers += usize::from(memo.header(bytes, s).is_some());
+            }
+        }
+        let walked = ROWS_WALKED.with(|n| n.get()) - before;
+        assert!(headers > 0);
+        assert!(walked <= TABLE_LINES, "{walked} rows walked for 2,000 rows");
     }
 
     /// Far rows: a TSV row longer than the reach, candidates along it,
