@@ -51,7 +51,9 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use super::budget::Work;
 use super::token::overlaps_token;
-use super::validate::{listing_token, placeholder, random_looking, run_back, secret_value_byte};
+use super::validate::{
+    listing_token, placeholder, random_looking, run_back, secret_value_byte, yaml_tag,
+};
 
 /// The secret words, then the markers (from [`MARKERS`] on).
 const WORDS: &[&str] = &[
@@ -706,6 +708,18 @@ fn assigned(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
         },
     }
     let mut v = skip(j);
+    // A YAML tag after `:` is no value: what follows it is (`!!str
+    // <v>`), and when nothing follows on its line (`!encrypted/pkcs1-oaep`
+    // before a ciphertext's lines, `!vault |`) the value is a block this
+    // pass does not read.
+    if j.checked_sub(1).and_then(|k| t.get(k)) == Some(&b':') {
+        if let Some(n) = yaml_tag(&t[v..]) {
+            v = skip(v + n);
+            if matches!(t.get(v), None | Some(b'\n' | b'\r' | b'|' | b'>' | b'#')) {
+                return None;
+            }
+        }
+    }
     let quote = t
         .get(v)
         .copied()

@@ -664,12 +664,21 @@ pub(crate) fn gap_len(s: &[u8], i: usize) -> Option<usize> {
 /// (U+2010-U+2015), the minus sign (U+2212), the small and full-width
 /// hyphen-minus (U+FE58, U+FE63, U+FF0D). By class of character: a card
 /// typeset with thin spaces or non-breaking hyphens is the same card.
+/// And the invisible format characters (Unicode `Cf` that join or split
+/// words without ink; issue 36, nineteenth round): the soft hyphen
+/// (U+00AD), the zero-width space, non-joiner and joiner
+/// (U+200B-U+200D), the word joiner and invisible operators
+/// (U+2060-U+2064) and the zero-width no-break space (U+FEFF, a byte
+/// order mark): a number whose groups an editor or a template glued with
+/// them reads as the same number. Cost: two numbers glued by one of
+/// them are read as one (as two glued by `-` already were).
 pub(crate) fn wide_gap(s: &[u8]) -> Option<usize> {
     match *s {
-        [0xC2, 0xA0, ..] => Some(2),
+        [0xC2, 0xA0 | 0xAD, ..] => Some(2),
         [0xE1, 0x9A, 0x80, ..]
-        | [0xE2, 0x80, 0x80..=0x8A | 0x90..=0x95 | 0xAF, ..]
-        | [0xE2, 0x81, 0x9F, ..]
+        | [0xE2, 0x80, 0x80..=0x8D | 0x90..=0x95 | 0xAF, ..]
+        | [0xE2, 0x81, 0x9F..=0xA4, ..]
+        | [0xEF, 0xBB, 0xBF, ..]
         | [0xE2, 0x88, 0x92, ..]
         | [0xE3, 0x80, 0x80, ..]
         | [0xEF, 0xB9, 0x98 | 0xA3, ..]
@@ -1372,11 +1381,6 @@ fn sasl_plain(v: &[u8]) -> bool {
 /// (`/run/secrets/db_password_2024`, `./key`, `~/.token`) and no JWT (the
 /// `jwt` detector names those: `access_token=eyJ…`).
 pub(crate) fn random_looking(v: &[u8]) -> bool {
-    let mixed_case_digit = |w: &[u8]| {
-        w.iter().any(u8::is_ascii_digit)
-            && w.iter().any(u8::is_ascii_lowercase)
-            && w.iter().any(u8::is_ascii_uppercase)
-    };
     let letters = v.iter().filter(|b| b.is_ascii_alphabetic()).count();
     let digits = v.iter().filter(|b| b.is_ascii_digit()).count();
     let mixed = v.len() >= 12 && mixed_case_digit(v);
@@ -1386,6 +1390,43 @@ pub(crate) fn random_looking(v: &[u8]) -> bool {
     let rooted = v.starts_with(b"/") || v.starts_with(b"./") || v.starts_with(b"~/");
     let path = rooted && !v.split(|&b| b == b'/').any(mixed_case_digit);
     (mixed || long) && !placeholder(v) && !path && !v.starts_with(b"eyJ") && !no_credential(v)
+}
+
+/// Whether `w` holds a digit, a lowercase and a capital letter.
+fn mixed_case_digit(w: &[u8]) -> bool {
+    w.iter().any(u8::is_ascii_digit)
+        && w.iter().any(u8::is_ascii_lowercase)
+        && w.iter().any(u8::is_ascii_uppercase)
+}
+
+/// The length of the YAML tag that starts `v` (issue 36, nineteenth
+/// round): `!` or `!!`, a name of tag bytes (letters, digits, `/ . _ -
+/// :`), then a blank, the line's end or the end of `v`:
+/// `!encrypted/pkcs1-oaep` (Zuul), `!vault` (Ansible), `!Ref`, `!secret`,
+/// `!!binary`. A tag says how a value is written or where it is found,
+/// and is never the value. A name with a part (between `/`) that mixes
+/// both cases and a digit, or looks random, is no tag but a value that
+/// starts with `!` (`!BrDqfj7FZiBz3EJ9uXQ`). Cost: a password written as
+/// a tag-like word (`!summer-2024/x` alone in its slot) is read as a tag
+/// and kept.
+pub(crate) fn yaml_tag(v: &[u8]) -> Option<usize> {
+    let bang = v.iter().take(2).take_while(|&&b| b == b'!').count();
+    if bang == 0 {
+        return None;
+    }
+    let n = v[bang..]
+        .iter()
+        .take(128)
+        .take_while(|&&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'_' | b'-' | b':')
+        })
+        .count();
+    let ends = v.get(bang + n).is_none_or(|&b| b.is_ascii_whitespace());
+    let name = &v[bang..bang + n];
+    let tag_like = !name
+        .split(|&b| b == b'/')
+        .any(|p| mixed_case_digit(p) || random_looking(p));
+    (n > 0 && ends && tag_like).then_some(bang + n)
 }
 
 /// A value whose own syntax says it is no credential, though random and
@@ -1404,6 +1445,9 @@ pub(crate) fn random_looking(v: &[u8]) -> bool {
 ///   `encryptedData` values (`Ag` + `A`-`D`, the two-byte length of the
 ///   RSA-wrapped session key, then 340 or more bytes of base64), and
 ///   SOPS's `ENC[AES256_GCM,…]`. Decrypting needs the controller's key.
+///
+/// - A YAML tag alone ([`yaml_tag`]: `!encrypted/pkcs1-oaep`): it names
+///   how the value below it is written (issue 36, nineteenth round).
 ///
 /// Cost: a password that happens to be written `$2b$12$…` by hand, a
 /// 340-byte base64 secret that starts `AgA`-`AgD`, a Mapbox `pk.` token
@@ -1439,7 +1483,12 @@ pub(crate) fn no_credential(v: &[u8]) -> bool {
         && matches!(v.get(2), Some(b'A'..=b'D'))
         && v.iter()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
-    crypt(v) || php_or_django(v) || v.starts_with(b"pk.eyJ") || v.starts_with(b"ENC[") || sealed
+    crypt(v)
+        || php_or_django(v)
+        || v.starts_with(b"pk.eyJ")
+        || v.starts_with(b"ENC[")
+        || sealed
+        || yaml_tag(v) == Some(v.len())
 }
 
 /// The `token` at `start` ends a key whose word before it names a place

@@ -1,0 +1,135 @@
+//! Issue 36, nineteenth round: heldout20's misses, closed by class of
+//! structure: a number's digits in any script's decimal digits, its
+//! groups glued by any invisible format character, a YAML tag that is no
+//! value. Each test states the rule on values of its own, and each rule
+//! has values it must not take.
+
+use regex_syntax::hir::{Class, HirKind};
+
+use super::tests_detectors::{all, keeps, redacts_exactly};
+use super::wide_digits::wide_digit;
+
+/// The first code point of every run of ten decimal digits past ASCII,
+/// from the `regex` crate's own `\p{Nd}` (not from a list of scripts).
+fn nd_zeros() -> Vec<u32> {
+    let hir = regex_syntax::Parser::new().parse(r"\p{Nd}").unwrap();
+    let HirKind::Class(Class::Unicode(class)) = hir.kind() else {
+        panic!("\\p{{Nd}} is a class");
+    };
+    let mut zeros = Vec::new();
+    for r in class.ranges() {
+        let (a, b) = (u32::from(r.start()), u32::from(r.end()));
+        assert_eq!((b - a + 1) % 10, 0, "{a:X}-{b:X}");
+        zeros.extend((a..=b).step_by(10).filter(|&z| z >= 0x80));
+    }
+    zeros
+}
+
+/// `digits` written with the decimal digits whose zero is `zero`.
+fn in_script(digits: &str, zero: u32) -> String {
+    digits
+        .chars()
+        .map(|c| match c.to_digit(10) {
+            Some(d) => char::from_u32(zero + d).unwrap(),
+            None => c,
+        })
+        .collect()
+}
+
+/// Every decimal digit of Unicode (`\p{Nd}`) past ASCII reads as its
+/// value, whatever its script: the table of zeros is the class, not a
+/// list of the scripts a corpus used.
+#[test]
+fn every_unicode_decimal_digit_reads_as_its_value() {
+    let zeros = nd_zeros();
+    assert!(zeros.len() >= 70, "{}", zeros.len());
+    for &z in &zeros {
+        for d in 0..10u8 {
+            let c = char::from_u32(z + u32::from(d)).unwrap();
+            let mut buf = [0u8; 4];
+            let s = c.encode_utf8(&mut buf);
+            assert_eq!(
+                wide_digit(s.as_bytes()),
+                Some((d, s.len())),
+                "U+{:04X}",
+                u32::from(c)
+            );
+        }
+    }
+    // Letters next to the digit blocks are no digits.
+    for c in ['ꘟ', 'ꘪ', '𐒟', '𐒪', 'ꦏ', '𞤳', 'ᱠ', '🯯', '𝟍'] {
+        assert_eq!(wide_digit(c.to_string().as_bytes()), None, "{c}");
+    }
+}
+
+/// A card number written in any script's decimal digits, solid or
+/// grouped, is the card; a phone number after `+` is the phone. The same
+/// digits failing Luhn, or glued to a letter, are no card.
+#[test]
+fn a_card_or_phone_in_any_scripts_digits_is_found() {
+    let r = all();
+    for z in nd_zeros() {
+        for card in ["4111 1111 1111 1111", "5500005555555559"] {
+            let card = in_script(card, z);
+            redacts_exactly(&r, &format!("card {card}\n"), &card, "credit_card");
+        }
+        let phone = in_script("+44 20 7946 0958", z);
+        redacts_exactly(&r, &format!("tel. {phone}\n"), &phone, "phone");
+        keeps(
+            &r,
+            &format!("ref {}\n", in_script("4111 1111 1111 1112", z)),
+        );
+        keeps(&r, &format!("refx{}\n", in_script("4111111111111111", z)));
+    }
+}
+
+/// A number's digit groups glued by an invisible format character (a
+/// zero-width space, joiner or non-joiner, a word joiner, an invisible
+/// separator, a byte order mark, a soft hyphen) are one number: a card,
+/// a phone, an SSN. Groups that fail the number's check are kept.
+#[test]
+fn a_numbers_groups_may_be_glued_by_an_invisible_character() {
+    let r = all();
+    for sep in [
+        "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{2063}", "\u{FEFF}", "\u{AD}",
+    ] {
+        let card = ["4111", "1111", "1111", "1111"].join(sep);
+        redacts_exactly(&r, &format!("Card: {card}\n"), &card, "credit_card");
+        let amex = ["3782", "822463", "10005"].join(sep);
+        redacts_exactly(&r, &format!("card {amex} \n"), &amex, "credit_card");
+        let phone = ["+1", "415", "555", "0132"].join(sep);
+        redacts_exactly(&r, &format!("Phone: {phone}\n"), &phone, "phone");
+        keeps(
+            &r,
+            &format!("Ref: {}\n", ["4111", "1111", "1111", "1112"].join(sep)),
+        );
+    }
+}
+
+/// A YAML tag after a secret's key is no value: the tag (`!encrypted/…`,
+/// `!vault`, `!secret`) is kept, and so is a block below it; a value
+/// after a core tag on its line (`!!str <v>`) is the secret. A password
+/// that merely starts with `!` and looks random is still a password.
+#[test]
+fn a_yaml_tag_is_no_value_and_what_follows_it_is() {
+    let r = all();
+    keeps(
+        &r,
+        "data:\n  password: !encrypted/pkcs1-oaep\n    - c2VhbGVkIGJsb2NrIG9mIGJ5dGVz\n",
+    );
+    keeps(&r, "db_password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n");
+    keeps(&r, "api_token: !secret api_token_2\n");
+    keeps(&r, "token: !env_var/v2 DEPLOY_TOKEN_3\n");
+    redacts_exactly(
+        &r,
+        "auth:\n  password: !!str Zq8vLm2Xw9Rt4Np\n",
+        "Zq8vLm2Xw9Rt4Np",
+        "api_key",
+    );
+    redacts_exactly(
+        &r,
+        "deploy_password: !Zq8vLm2Xw9Rt4Np7\n",
+        "!Zq8vLm2Xw9Rt4Np7",
+        "api_key",
+    );
+}
