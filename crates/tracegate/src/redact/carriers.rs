@@ -53,6 +53,18 @@ const MARKS: &[&str] = &[
     "\u{FE6B}",
     "\u{FF20}",
     "\"@",
+    // An at-sign encoded (issue 36, nineteenth round): percent-encoded
+    // (a URL's user name), a JSON or C escape, an HTML character
+    // reference (decimal, hexadecimal, named), doubled (Texinfo's `@@`).
+    "%40",
+    "\\u0040",
+    "\\x40",
+    "&#64;",
+    "&#x40;",
+    "&commat;",
+    "@@",
+    // A URL's slashes escaped in a JSON string (`mysql:\/\/user:pw@h`).
+    ":\\/\\/",
 ];
 
 /// What a hit found: the detector it is for.
@@ -61,6 +73,7 @@ pub(crate) enum Found {
     ApiKey,
     Jwt,
     Email,
+    UrlCredentials,
 }
 
 /// The longest base64 run read from a hit (a session cookie or a bearer
@@ -164,7 +177,9 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize, 
                 }
             }
             6 | 7 => wide_at(text, ms, me, work).map(|(s, e)| (s, e, Found::Email)),
-            _ => quoted_local(text, ms, work).map(|(s, e)| (s, e, Found::Email)),
+            8 => quoted_local(text, ms, work).map(|(s, e)| (s, e, Found::Email)),
+            9..=15 => encoded_at(text, ms, me, work).map(|(s, e)| (s, e, Found::Email)),
+            _ => escaped_url_password(text, me, work).map(|(s, e)| (s, e, Found::UrlCredentials)),
         };
         if let Some((s, e, what)) = found {
             emit(s, e, what);
@@ -355,4 +370,62 @@ fn quoted_local(text: &[u8], ms: usize, work: &Work) -> Option<(usize, usize)> {
         return None;
     }
     Some((start, domain_end(text, ms + 2, work)?))
+}
+
+/// An encoded at-sign at `ms..me` (`%40`, `\u0040`, `\x40`, `&#64;`,
+/// `&#x40;`, `&commat;`, `@@`): the address is the local part before it
+/// and the domain after, written as they are, the encoded at-sign
+/// between them redacted with them. The local part is read as the
+/// dot-atom most addresses use (letters, digits, `. _ + -`, at most
+/// [`LOCAL_REACH`] bytes): the bytes around an encoded address are a
+/// URL's or a markup's, and `/` or `{` before it is theirs. Cost: a local
+/// part with other atext (`o'brien%40…`) is taken from after that byte;
+/// a word, an encoded at-sign and a host name (`files%40cdn.example.net`
+/// in a path) go as an address.
+fn encoded_at(text: &[u8], ms: usize, me: usize, work: &Work) -> Option<(usize, usize)> {
+    let back = text[ms.saturating_sub(LOCAL_REACH)..ms]
+        .iter()
+        .rev()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'+' | b'-'))
+        .count();
+    work.charge(back);
+    let start = ms - back;
+    let start = start + text[start..ms].iter().take_while(|&&b| b == b'.').count();
+    if start >= ms || !text[start..ms].iter().any(u8::is_ascii_alphanumeric) {
+        return None;
+    }
+    Some((start, domain_end(text, me, work)?))
+}
+
+/// A URL in a JSON string, its slashes escaped (`scheme:\/\/user:pw@host`),
+/// `me` after the escaped slashes: the password of its user information,
+/// as the `url_credentials` shape takes it from `scheme://user:pw@host`.
+/// The user is a run of bytes a user name holds (no `:`, `@`, `/`, `\`,
+/// quote or blank), then `:`, the password (up to [`ARG_REACH`] bytes,
+/// none of `@`, `/`, `\`, a quote or a blank), `@` and a host's first
+/// byte. Cost: none beyond the shape's (the same grammar, unescaped).
+fn escaped_url_password(text: &[u8], me: usize, work: &Work) -> Option<(usize, usize)> {
+    let to = text.len().min(me.saturating_add(2 * ARG_REACH));
+    let window = &text[me..to];
+    let plain = |b: u8| b > b' ' && b < 0x7F && !matches!(b, b'@' | b'/' | b'\\' | b'"' | b'\'');
+    let user = window
+        .iter()
+        .take_while(|&&b| plain(b) && b != b':')
+        .count();
+    if user == 0 || window.get(user) != Some(&b':') {
+        work.charge(user);
+        return None;
+    }
+    let pw = window[user + 1..]
+        .iter()
+        .take(ARG_REACH + 1)
+        .take_while(|&&b| plain(b))
+        .count();
+    work.charge(user + 1 + pw);
+    let at = user + 1 + pw;
+    let host = window
+        .get(at + 1)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'[');
+    (pw > 0 && pw <= ARG_REACH && window.get(at) == Some(&b'@') && host)
+        .then_some((me + user + 1, me + at))
 }

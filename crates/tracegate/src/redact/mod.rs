@@ -321,6 +321,10 @@ pub struct Redactor {
     /// at-sign (`carriers.rs`, with `slots` for its credentials).
     jwts: Option<u32>,
     emails: Option<u32>,
+    /// The `url_credentials` detector's index when it is enabled: the
+    /// detector of a password in a URL whose slashes a JSON string
+    /// escaped (`carriers.rs`).
+    urls: Option<u32>,
     /// How far around a token a second pass can find something new, or
     /// `None` (user patterns) when only a full second pass can tell; see
     /// `settle.rs`.

@@ -143,13 +143,18 @@ impl Redactor {
                 cands.push(Region::found(start, end, det))
             });
         }
-        if self.slots.is_some() || self.jwts.is_some() || self.emails.is_some() {
-            let (slots, jwts, emails) = (self.slots, self.jwts, self.emails);
+        if self.slots.is_some()
+            || self.jwts.is_some()
+            || self.emails.is_some()
+            || self.urls.is_some()
+        {
+            let (slots, jwts, emails, urls) = (self.slots, self.jwts, self.emails, self.urls);
             super::carriers::find(bytes, work, |start, end, what| {
                 let det = match what {
                     super::carriers::Found::ApiKey => slots,
                     super::carriers::Found::Jwt => jwts,
                     super::carriers::Found::Email => emails,
+                    super::carriers::Found::UrlCredentials => urls,
                 };
                 cands.extend(det.map(|det| Region::found(start, end, det)));
             });

@@ -6,7 +6,7 @@
 
 use regex_syntax::hir::{Class, HirKind};
 
-use super::tests_detectors::{all, keeps, redacts_exactly};
+use super::tests_detectors::{all, keeps, redacts, redacts_exactly};
 use super::wide_digits::wide_digit;
 
 /// The first code point of every run of ten decimal digits past ASCII,
@@ -132,4 +132,95 @@ fn a_yaml_tag_is_no_value_and_what_follows_it_is() {
         "!Zq8vLm2Xw9Rt4Np7",
         "api_key",
     );
+}
+
+/// An at-sign encoded (percent-encoded, a JSON or C escape, an HTML
+/// character reference of any form, Texinfo's doubled `@@`) between a
+/// local part and a domain is an address, redacted with its encoding;
+/// the same encodings with no local part or no domain are kept.
+#[test]
+fn an_encoded_at_sign_makes_an_address() {
+    let r = all();
+    for at in [
+        "%40", "\\u0040", "\\x40", "&#64;", "&#x40;", "&commat;", "@@",
+    ] {
+        let addr = format!("night.desk{at}mail.example.org");
+        redacts_exactly(&r, &format!("<p>Write to {addr}</p>\n"), &addr, "email");
+        redacts_exactly(&r, &format!("{{\"to\":\"{addr}\"}}\n"), &addr, "email");
+    }
+    let addr = "ops_7%40example.net";
+    redacts(
+        &r,
+        &format!("engine = create_engine(\"vendor://{addr}:pw@host/db\")\n"),
+        addr,
+        "email",
+    );
+    keeps(&r, "width: 100%40px; margin: 5%40;\n");
+    keeps(&r, "@@ -12,7 +12,8 @@ fn main() {\n");
+    keeps(&r, "price &#64; 12 each, see &commat;home\n");
+}
+
+/// A URL whose slashes a JSON string escaped (`scheme:\/\/user:pw@host`)
+/// holds its password as the unescaped URL does; a URL with no password,
+/// or with no host after the `@`, is kept.
+#[test]
+fn a_urls_password_is_found_when_its_slashes_are_escaped() {
+    let r = all();
+    let pw = "Xk9Qz27LmW4pR8sT";
+    redacts_exactly(
+        &r,
+        &format!("{{\"dsn\":\"postgres:\\/\\/app:{pw}@db.example.net:5432\\/main\"}}\n"),
+        pw,
+        "url_credentials",
+    );
+    keeps(&r, "{\"url\":\"https:\\/\\/example.net\\/a:b\\/c\"}\n");
+    keeps(
+        &r,
+        "{\"url\":\"https:\\/\\/cdn.example.net:8443\\/a\\/b\"}\n",
+    );
+}
+
+/// A name/value pair whose name field is `key` (`--key DEPLOY_TOKEN
+/// --value …`, `{"key": …, "value": …}`) holds a secret as `name` does;
+/// a key that names no secret is kept.
+#[test]
+fn a_value_paired_with_a_secret_named_key_is_a_secret() {
+    let r = all();
+    let v = "Zq8vLm2Xw9Rt4Np";
+    redacts_exactly(
+        &r,
+        &format!("$ ci secrets add --key DEPLOY_TOKEN --value {v} --protected\n"),
+        v,
+        "api_key",
+    );
+    redacts_exactly(
+        &r,
+        &format!("[{{\"key\": \"smtp_password\", \"value\": \"{v}\"}}]\n"),
+        v,
+        "api_key",
+    );
+    keeps(
+        &r,
+        &format!("$ ci vars add --key DEPLOY_REGION --value {v}\n"),
+    );
+}
+
+/// A password set in `key "value"` syntax (Source-engine, Tcl, nginx,
+/// UCL), or after a `PASSWORD` in capitals as a directive's last word,
+/// is a password when it has a letter and a digit; a quoted word with
+/// no digit, a placeholder and a capitals word with more after it are
+/// kept.
+#[test]
+fn a_password_in_key_value_syntax_is_a_password() {
+    let r = all();
+    redacts_exactly(&r, "sv_password \"3FX0Jy61rq\"\n", "3FX0Jy61rq", "api_key");
+    redacts_exactly(
+        &r,
+        "- FTX MAINT PORTAL PASSWORD QWTR8VLXEB107\n",
+        "QWTR8VLXEB107",
+        "api_key",
+    );
+    keeps(&r, "sv_password \"nightshift\"\n");
+    keeps(&r, "sv_password \"changeme123\"\n");
+    keeps(&r, "RESET PASSWORD FORM2024 BELOW\n");
 }
