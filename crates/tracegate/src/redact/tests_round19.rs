@@ -224,3 +224,24 @@ fn a_password_in_key_value_syntax_is_a_password() {
     keeps(&r, "sv_password \"changeme123\"\n");
     keeps(&r, "RESET PASSWORD FORM2024 BELOW\n");
 }
+
+/// An IPv6 address with its port glued by a dot (`addr.port`, as flow
+/// tools and BSD tools print it) is the address; a dotted run that is no
+/// port (six digits, more dots, a word after) leaves the address alone.
+#[test]
+fn an_ipv6_address_with_a_dotted_port_is_the_address() {
+    let r = all();
+    for addr in [
+        "fd89:c953:c84d:c5ef::8a08",
+        "2001:db8:85a3:8d3:1319:8a2e:370:7348",
+    ] {
+        redacts_exactly(
+            &r,
+            &format!("04:55:48.150  UDP   {addr}.39548 ->  resolver:53\n"),
+            addr,
+            "ipv6",
+        );
+        keeps(&r, &format!("build {addr}.1234567 done\n"));
+        keeps(&r, &format!("oid {addr}.1.2\n"));
+    }
+}

@@ -3642,6 +3642,31 @@ fn tcpdump_port(text: &[u8], start: usize, end: usize) -> bool {
         && (rest[d..].starts_with(b" > ") || rest[d..].starts_with(b": "))
 }
 
+/// An IPv6 address's port glued by a dot at `end` (`fd89:…::8a08.39548`:
+/// nfdump, pflog, BSD `netstat`, tcpdump without its context; issue 36,
+/// nineteenth round): `.`, one to five digits of a port (65535 at most),
+/// then no word byte, `.` or `:`. After an address of colon-separated
+/// hex groups, a dotted field is no IPv4 tail (the shape takes a whole
+/// tail itself) and no version: it is the port, and the address before
+/// it goes. Cost: an address followed by `.` and a short number in
+/// prose (`…::1.5 ms`) goes, which it is.
+fn dot_port(text: &[u8], end: usize) -> bool {
+    let rest = text.get(end + 1..).unwrap_or_default();
+    let d = rest
+        .iter()
+        .take(6)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let port = rest[..d]
+        .iter()
+        .fold(0u32, |a, &b| a * 10 + u32::from(b - b'0'));
+    (1..=5).contains(&d)
+        && port <= 65535
+        && !rest
+            .get(d)
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':'))
+}
+
 /// Whether the indented line that starts at `from` (blanks, then `from`)
 /// is a line of a YAML literal block scalar (issue 36, thirteenth round):
 /// the lines above it, back to the first less indented one, are indented
@@ -3868,7 +3893,8 @@ fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
     if text.get(end).is_some_and(word)
         || (text.get(end) == Some(&b'.')
             && text.get(end + 1).is_some_and(u8::is_ascii_digit)
-            && !tcpdump_port(text, start, end))
+            && !tcpdump_port(text, start, end)
+            && !dot_port(text, end))
     {
         return None;
     }
