@@ -65,6 +65,13 @@ const MARKS: &[&str] = &[
     "@@",
     // A URL's slashes escaped in a JSON string (`mysql:\/\/user:pw@h`).
     ":\\/\\/",
+    // Base64 of a DER SEQUENCE, by the length's form: `MII` (two length
+    // bytes), `MIG` (one, 128-255); a key under 128 bytes starts
+    // `MHcCAQ` (SEC1 P-256) or `MC4CAQ` (PKCS#8 Ed25519).
+    "MII",
+    "MIG",
+    "MHcCAQ",
+    "MC4CAQ",
 ];
 
 /// What a hit found: the detector it is for.
@@ -74,6 +81,7 @@ pub(crate) enum Found {
     Jwt,
     Email,
     UrlCredentials,
+    PrivateKey,
 }
 
 /// The longest base64 run read from a hit (a session cookie or a bearer
@@ -179,7 +187,17 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize, 
             6 | 7 => wide_at(text, ms, me, work).map(|(s, e)| (s, e, Found::Email)),
             8 => quoted_local(text, ms, work).map(|(s, e)| (s, e, Found::Email)),
             9..=15 => encoded_at(text, ms, me, work).map(|(s, e)| (s, e, Found::Email)),
-            _ => escaped_url_password(text, me, work).map(|(s, e)| (s, e, Found::UrlCredentials)),
+            16 => escaped_url_password(text, me, work).map(|(s, e)| (s, e, Found::UrlCredentials)),
+            _ => {
+                // A key's base64 starts its run.
+                if ms > 0 && b64(text[ms - 1]) {
+                    None
+                } else {
+                    let (found, end) = der_private_key(text, ms, work);
+                    done = done.max(end);
+                    found.map(|(s, e)| (s, e, Found::PrivateKey))
+                }
+            }
         };
         if let Some((s, e, what)) = found {
             emit(s, e, what);
@@ -428,4 +446,65 @@ fn escaped_url_password(text: &[u8], me: usize, work: &Work) -> Option<(usize, u
         .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'[');
     (pw > 0 && pw <= ARG_REACH && window.get(at) == Some(&b'@') && host)
         .then_some((me + user + 1, me + at))
+}
+
+/// The most base64 a DER key's run is read for: a two-byte DER length
+/// (64 KiB) written in base64.
+const DER_REACH: usize = 4 * (4 + 0xFFFF) / 3 + 4;
+
+/// Base64 of a private key in DER, bare (issue 36, nineteenth round: a
+/// PKCS#12 bundle as a CI variable, `CM_CERTIFICATE: MIIKYQIBAz…`): the
+/// run at `ms` decodes to a SEQUENCE whose first element is a version
+/// INTEGER of one byte (0, 1 or 3) followed by a SEQUENCE (PKCS#8's
+/// algorithm, PKCS#12's content), an INTEGER (PKCS#1's modulus) or an
+/// OCTET STRING (SEC1's key), and the run is that SEQUENCE whole (its
+/// declared length, in base64, is the run's). That is the structure of
+/// every private key container (PKCS#1, PKCS#8, SEC1, PKCS#12); a
+/// certificate, a public key, a CSR or a signature starts with a
+/// SEQUENCE or an OID instead of a version. Only the first 16 characters
+/// are decoded; the run is read to its declared length at most
+/// ([`DER_REACH`]), charged, and once. Cost: a DER structure of another
+/// kind that starts with a one-byte version and a SEQUENCE (a PKCS#7
+/// `EncryptedData`, version 0) goes as a key; a key wrapped over lines
+/// is not read here.
+fn der_private_key(text: &[u8], ms: usize, work: &Work) -> (Option<(usize, usize)>, usize) {
+    let head = &text[ms..text.len().min(ms + 16)];
+    if head.len() < 16
+        || !head
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
+    {
+        return (None, ms + 1);
+    }
+    work.charge(16);
+    let raw = decode(head);
+    let (len, hdr) = match *raw.as_slice() {
+        [0x30, n @ 0..=0x7F, ..] => (usize::from(n), 2),
+        [0x30, 0x81, n, ..] => (usize::from(n), 3),
+        [0x30, 0x82, a, b, ..] => ((usize::from(a) << 8) | usize::from(b), 4),
+        _ => return (None, ms + 1),
+    };
+    let versioned = matches!(
+        raw.get(hdr..hdr + 4),
+        Some([0x02, 0x01, 0 | 1 | 3, 0x30 | 0x02 | 0x04])
+    );
+    let total = hdr + len;
+    if !versioned || total < 48 {
+        return (None, ms + 1);
+    }
+    let want = total.div_ceil(3) * 4;
+    let to = text.len().min(ms + want.min(DER_REACH) + 1);
+    let n = text[ms..to]
+        .iter()
+        .take_while(|&&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
+        .count();
+    let pad = text[ms + n..]
+        .iter()
+        .take(2)
+        .take_while(|&&b| b == b'=')
+        .count();
+    work.charge(n);
+    let end = ms + n + pad;
+    let whole = n + pad == want && !text.get(end).is_some_and(|&b| b64(b) || b == b'=');
+    (whole.then_some((ms, end)), end)
 }

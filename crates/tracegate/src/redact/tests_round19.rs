@@ -245,3 +245,93 @@ fn an_ipv6_address_with_a_dotted_port_is_the_address() {
         keeps(&r, &format!("oid {addr}.1.2\n"));
     }
 }
+
+/// Base64 of DER bytes: a SEQUENCE of `len` content bytes whose first
+/// element is `first` (then filler).
+fn der_b64(len: usize, first: &[u8]) -> String {
+    use base64::Engine as _;
+    let mut der = vec![0x30u8];
+    if len < 0x80 {
+        der.push(len as u8);
+    } else if len < 0x100 {
+        der.extend([0x81, len as u8]);
+    } else {
+        der.extend([0x82, (len >> 8) as u8, len as u8]);
+    }
+    der.extend_from_slice(first);
+    let total = der.len() - first.len() + len;
+    let mut i = 0u8;
+    while der.len() < total {
+        der.push(i.wrapping_mul(37).wrapping_add(11));
+        i = i.wrapping_add(1);
+    }
+    base64::engine::general_purpose::STANDARD.encode(der)
+}
+
+/// A private key's DER in base64, bare (PKCS#8, PKCS#1, SEC1, PKCS#12:
+/// a SEQUENCE that starts with a one-byte version), is a private key
+/// when the run is the SEQUENCE whole. A certificate (a SEQUENCE that
+/// starts with a SEQUENCE), a key's run cut short and another version
+/// are kept.
+#[test]
+fn a_private_keys_der_in_base64_is_a_private_key() {
+    let r = all();
+    for (len, first) in [
+        (1214usize, &[0x02u8, 0x01, 0x00, 0x30][..]),
+        (2657, &[0x02, 0x01, 0x03, 0x30][..]),
+        (119, &[0x02, 0x01, 0x01, 0x04][..]),
+        (600, &[0x02, 0x01, 0x00, 0x02][..]),
+    ] {
+        let key = der_b64(len, first);
+        redacts_exactly(&r, &format!("  CM_BUNDLE: {key}\n"), &key, "private_key");
+    }
+    let cert = der_b64(1214, &[0x30, 0x82, 0x03, 0x00]);
+    keeps(&r, &format!("  CA_CERT: {cert}\n"));
+    let key = der_b64(1214, &[0x02, 0x01, 0x00, 0x30]);
+    keeps(&r, &format!("  CM_BUNDLE: {}\n", &key[..key.len() - 40]));
+    keeps(
+        &r,
+        &format!("  BLOB: {}\n", der_b64(1214, &[0x02, 0x01, 0x07, 0x30])),
+    );
+}
+
+/// Texts built to start the round's rules at every few bytes and read
+/// far from each start (digits and letters of every width of script,
+/// invisible gaps, YAML tags, encoded at-signs before long domains, URLs
+/// with escaped slashes and no `@`, DER headers before long base64 runs
+/// or cut ones, `key` pairs with no `value`, `PASSWORD` and open quotes)
+/// cost a small constant per byte, charged, and stay within the budget.
+#[test]
+fn the_nineteenth_rounds_rules_cost_linear_charged_work() {
+    let r = all();
+    let n = 1 << 16;
+    let rep = |unit: &str| unit.repeat(n / unit.len() + 1);
+    let long_der = {
+        let key = der_b64(0xFFF0, &[0x02, 0x01, 0x00, 0x30]);
+        key[..key.len() - 8].to_string()
+    };
+    for (name, text) in [
+        ("vai digits", rep("꘡꘢꘣꘤ ")),
+        ("math digits", rep("𝟏𝟐𝟑𝟒𝟓 ")),
+        ("adlam run", rep("𞥑")),
+        ("devanagari", rep("कखग१")),
+        ("hangul", rep("가나다라")),
+        ("emoji", rep("😀🎉")),
+        ("invisible gaps", rep("4111\u{200D}")),
+        ("yaml tags", rep("password: !encrypted/x\n")),
+        ("encoded at", rep("abcdefghijkl%40")),
+        ("encoded domain", format!("a%40{}", rep("b."))),
+        ("doubled at", rep("@@")),
+        ("escaped url", rep(":\\/\\/abcdefgh:ijk")),
+        ("der heads", rep("MIIKYQIBAzCCCicG ")),
+        ("der run", long_der.repeat(2)),
+        ("key pairs", rep("--key a_token --other x ")),
+        ("capitals", rep("PASSWORD ABC123 ")),
+        ("open quotes", rep("sv_password \"ab12")),
+    ] {
+        let (_, res) = r.redact_to_string(&text);
+        let per_byte = res.steps / text.len() as u64;
+        assert!(per_byte <= 32, "{name}: {per_byte} steps a byte");
+        assert!(!res.over_budget, "{name}");
+    }
+}
