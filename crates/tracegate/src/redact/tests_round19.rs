@@ -6,7 +6,7 @@
 
 use regex_syntax::hir::{Class, HirKind};
 
-use super::tests_detectors::{all, keeps, redacts, redacts_exactly};
+use super::tests_detectors::{all, keeps, redacts_exactly};
 use super::wide_digits::wide_digit;
 
 /// The first code point of every run of ten decimal digits past ASCII,
@@ -134,27 +134,20 @@ fn a_yaml_tag_is_no_value_and_what_follows_it_is() {
     );
 }
 
-/// An at-sign encoded (percent-encoded, a JSON or C escape, an HTML
+/// An at-sign encoded (a JSON or C escape, an HTML
 /// character reference of any form, Texinfo's doubled `@@`) between a
 /// local part and a domain is an address, redacted with its encoding;
 /// the same encodings with no local part or no domain are kept.
 #[test]
 fn an_encoded_at_sign_makes_an_address() {
     let r = all();
-    for at in [
-        "%40", "\\u0040", "\\x40", "&#64;", "&#x40;", "&commat;", "@@",
-    ] {
+    for at in ["\\u0040", "\\x40", "&#64;", "&#x40;", "&commat;", "@@"] {
         let addr = format!("night.desk{at}mail.example.org");
         redacts_exactly(&r, &format!("<p>Write to {addr}</p>\n"), &addr, "email");
         redacts_exactly(&r, &format!("{{\"to\":\"{addr}\"}}\n"), &addr, "email");
     }
-    let addr = "ops_7%40example.net";
-    redacts(
-        &r,
-        &format!("engine = create_engine(\"vendor://{addr}:pw@host/db\")\n"),
-        addr,
-        "email",
-    );
+    // Percent-encoded, it is left (the corpora's labels disagree on it).
+    keeps(&r, "svn checkout https://gwen%40example.cy/repos\n");
     keeps(&r, "width: 100%40px; margin: 5%40;\n");
     keeps(&r, "@@ -12,7 +12,8 @@ fn main() {\n");
     keeps(&r, "price &#64; 12 each, see &commat;home\n");
@@ -319,8 +312,8 @@ fn the_nineteenth_rounds_rules_cost_linear_charged_work() {
         ("emoji", rep("😀🎉")),
         ("invisible gaps", rep("4111\u{200D}")),
         ("yaml tags", rep("password: !encrypted/x\n")),
-        ("encoded at", rep("abcdefghijkl%40")),
-        ("encoded domain", format!("a%40{}", rep("b."))),
+        ("encoded at", rep("abcdefghijkl&#64;")),
+        ("encoded domain", format!("a&#64;{}", rep("b."))),
         ("doubled at", rep("@@")),
         ("escaped url", rep(":\\/\\/abcdefgh:ijk")),
         ("der heads", rep("MIIKYQIBAzCCCicG ")),
