@@ -328,3 +328,39 @@ fn the_nineteenth_rounds_rules_cost_linear_charged_work() {
         assert!(!res.over_budget, "{name}");
     }
 }
+
+/// A card glued to its form of payment code written in full (`CC` and
+/// the card type's two capitals: `FP CCVI4111…/1128`) is the card; a
+/// longer hex word glued to digits, or a number failing Luhn, is not.
+#[test]
+fn a_card_glued_to_its_payment_code_and_type_is_a_card() {
+    let r = all();
+    for code in ["CCVI", "CCCA", "CCAX", "CCDC"] {
+        redacts_exactly(
+            &r,
+            &format!("  6 FP {code}4111111111111111/1128\n"),
+            "4111111111111111",
+            "credit_card",
+        );
+    }
+    keeps(&r, "id ACCCA4111111111111111 x\n");
+    keeps(&r, "  6 FP CCVI4111111111111112/1128\n");
+}
+
+/// An international number glued to a command word in capitals that
+/// starts its token (a modem's `ATD+1441…;`) is a phone; glued to a
+/// lowercase word, a digit or a single capital (an expression) it is not.
+#[test]
+fn a_phone_glued_to_a_command_word_is_a_phone() {
+    let r = all();
+    redacts_exactly(
+        &r,
+        "ATZ\r\nOK\r\nATD+14155550132;\r\nCONNECT\r\n",
+        "+14155550132",
+        "phone",
+    );
+    keeps(&r, "let y = x+14155550132;\n");
+    keeps(&r, "sum 2+14155550132\n");
+    keeps(&r, "N+14155550132\n");
+    keeps(&r, "fooATD+14155550132\n");
+}

@@ -2909,10 +2909,19 @@ pub(crate) fn track1_start(text: &[u8], start: usize) -> bool {
 /// issue 36, eleventh round, part 2): the card number is glued to it.
 /// `C` is a hex digit, so without this the number read as the tail of a
 /// hex id; a longer hex word (`ACC4111…`, `0xCC4111…`) still does.
+/// Or `CC` and the two capitals of the card's type, as the payment
+/// code is written in full (`FP CCVI4111…`, `CCCA`, `CCAX`, `CCDC`: IATA's
+/// form of payment; issue 36, nineteenth round). Cost: a hex word of
+/// that form (`CCDE` + digits) glued to a Luhn-valid 13-19 digit run
+/// reads as a card.
 pub(crate) fn fop_cc_start(text: &[u8], start: usize) -> bool {
-    start >= 2
-        && &text[start - 2..start] == b"CC"
-        && (start == 2 || !text[start - 3].is_ascii_alphanumeric())
+    let cc = |at: usize| {
+        at >= 2 && &text[at - 2..at] == b"CC" && (at == 2 || !text[at - 3].is_ascii_alphanumeric())
+    };
+    cc(start)
+        || (start >= 4
+            && text[start - 2..start].iter().all(u8::is_ascii_uppercase)
+            && cc(start - 2))
 }
 
 /// Whether `text[start..end]` is the account number of magnetic-stripe
@@ -3311,6 +3320,13 @@ fn phone_span(
         .map(|e| (start, e))
 }
 
+/// Two to eight capitals end at `at`, and a blank, a line break or the
+/// text's start stands before them.
+fn command_word_before(text: &[u8], at: usize) -> bool {
+    let n = run_back(&text[..at], 9, |b| b.is_ascii_uppercase());
+    (2..=8).contains(&n) && (n == at || text[at - n - 1].is_ascii_whitespace())
+}
+
 /// Digit count for international forms, one separator style for national
 /// ones, and no numeric glue on either side.
 fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
@@ -3320,9 +3336,16 @@ fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
     let digits = s.iter().filter(|b| b.is_ascii_digit()).count();
     match s.first() {
         Some(b'+') => {
-            // `2+12345678` is arithmetic, `+12345678.5` a decimal.
-            let glued_before =
-                start > 0 && (text[start - 1].is_ascii_alphanumeric() || text[start - 1] == b')');
+            // `2+12345678` is arithmetic, `+12345678.5` a decimal. A
+            // command word in capitals that starts its token, glued to
+            // its argument, is no operand (a modem's dial command
+            // `ATD+14418618592;`; issue 36, nineteenth round): two to
+            // eight capitals after a blank or the line's start. Cost: an
+            // expression of a capitals variable and a long constant
+            // (`ABC+12345678`) reads as a phone.
+            let glued_before = start > 0
+                && (text[start - 1].is_ascii_alphanumeric() || text[start - 1] == b')')
+                && !command_word_before(text, start);
             (8..=15).contains(&digits) && !glued_before && !decimal_context(text, start, end)
         }
         Some(b'(') => !joined_context(text, start, end, b"-."),
