@@ -134,14 +134,14 @@ fn a_yaml_tag_is_no_value_and_what_follows_it_is() {
     );
 }
 
-/// An at-sign encoded (a JSON or C escape, an HTML
+/// An at-sign encoded (a JSON or Java escape, an HTML
 /// character reference of any form, Texinfo's doubled `@@`) between a
 /// local part and a domain is an address, redacted with its encoding;
 /// the same encodings with no local part or no domain are kept.
 #[test]
 fn an_encoded_at_sign_makes_an_address() {
     let r = all();
-    for at in ["\\u0040", "\\x40", "&#64;", "&#x40;", "&commat;", "@@"] {
+    for at in ["\\u0040", "&#64;", "&#x40;", "&commat;", "@@"] {
         let addr = format!("night.desk{at}mail.example.org");
         redacts_exactly(&r, &format!("<p>Write to {addr}</p>\n"), &addr, "email");
         redacts_exactly(&r, &format!("{{\"to\":\"{addr}\"}}\n"), &addr, "email");

@@ -12,15 +12,16 @@
 //! Which digits: every script's (Unicode `Nd`, all 74 blocks past
 //! ASCII; issue 36, nineteenth round: a table of the blocks' zeros that a
 //! test holds equal to `\p{Nd}`, not a list of the scripts a corpus
-//! used). Four byte searches find them, one per set of lead bytes; a
-//! letter of a script whose 64-code-point row holds no digit is refused
-//! on two byte tests. Cost: none in precision beyond the card and phone
-//! checks' own (the copy is judged as an ASCII number is).
+//! used). Three byte searches find their lead bytes; a letter is refused
+//! on one load from a table of the digits' code points (bits per third
+//! byte) built from the zeros at compile time. Cost: none in precision
+//! beyond the card and phone checks' own (the copy is judged as an ASCII
+//! number is).
 //!
-//! Cost in time: four vector searches for lead bytes over texts that hold
+//! Cost in time: three vector searches for lead bytes over texts that hold
 //! a byte outside ASCII; past a hit, a plain loop over the run of
-//! characters of that lead (per character a row test, and a search of
-//! the zeros' table in a row that holds digits); per run of 13 or more
+//! characters of that lead (per character one table load; a search of
+//! the zeros' table on a digit only); per run of 13 or more
 //! digits, the copy and the card check, charged to the work budget.
 
 use super::budget::Work;
@@ -58,31 +59,59 @@ const ND_ZEROS: [u32; 74] = [
 /// [`ND_ZEROS`] stays sorted with room for the search's sentinel.
 const ND_LAST_ZERO: u32 = 0x1FBF0;
 
-/// Which 64-code-point rows of the three-byte planes hold a decimal
-/// digit: for each lead byte `E0`, `E1`, `EA` and `EF`, a bit per second
-/// byte (`80`-`BF`). A letter of a script whose row holds no digit is
-/// refused on two byte tests, before the table is searched.
-const fn rows(lead: u32) -> u64 {
-    let mut bits = 0u64;
+/// Which code points of the three-byte planes are decimal digits: for
+/// each lead byte `E0`, `E1`, `EA` and `EF` and each second byte
+/// (`80`-`BF`), a bit per third byte. A letter is refused on one table
+/// load and a shift, as the listed scripts' digits were by a `match`
+/// before (the table search runs on digits only).
+const fn digits3() -> [u64; 256] {
+    let mut bits = [0u64; 256];
     let mut i = 0;
     while i < ND_ZEROS.len() {
-        let z = ND_ZEROS[i];
-        let mut d = 0;
-        while d < 10 {
-            let c = z + d;
-            if c >> 12 == lead & 0x0F && c >= 0x800 && c < 0x10000 {
-                bits |= 1 << ((c >> 6) & 0x3F);
+        let mut c = ND_ZEROS[i];
+        while c < ND_ZEROS[i] + 10 {
+            let lead = c >> 12;
+            let slot = match lead {
+                0x0 => 0,
+                0x1 => 1,
+                0xA => 2,
+                0xF => 3,
+                _ => 4,
+            };
+            if c >= 0x800 && c < 0x10000 && slot < 4 {
+                bits[slot * 64 + ((c >> 6) & 0x3F) as usize] |= 1 << (c & 0x3F);
             }
-            d += 1;
+            c += 1;
         }
         i += 1;
     }
     bits
 }
-const ROWS_E0: u64 = rows(0xE0);
-const ROWS_E1: u64 = rows(0xE1);
-const ROWS_EA: u64 = rows(0xEA);
-const ROWS_EF: u64 = rows(0xEF);
+const DIGITS3: [u64; 256] = digits3();
+
+/// Which 64-code-point rows of the four-byte plane U+10000-U+1FFFF hold a
+/// decimal digit: a bit per third byte, for each second byte `90`-`9F`.
+const fn rows4() -> [u64; 16] {
+    let mut bits = [0u64; 16];
+    let mut i = 0;
+    while i < ND_ZEROS.len() {
+        let mut c = ND_ZEROS[i];
+        while c < ND_ZEROS[i] + 10 {
+            if c >= 0x10000 && c < 0x20000 {
+                bits[((c >> 12) & 0x0F) as usize] |= 1 << ((c >> 6) & 0x3F);
+            }
+            c += 1;
+        }
+        i += 1;
+    }
+    let mut c = ND_LAST_ZERO;
+    while c < ND_LAST_ZERO + 10 {
+        bits[((c >> 12) & 0x0F) as usize] |= 1 << ((c >> 6) & 0x3F);
+        c += 1;
+    }
+    bits
+}
+const ROWS4: [u64; 16] = rows4();
 
 /// The value of the non-ASCII decimal digit that starts `s`, and its
 /// UTF-8 length: any script's decimal digits (Unicode `Nd`, every block:
@@ -91,21 +120,23 @@ const ROWS_EF: u64 = rows(0xEF);
 /// mathematical digits went). Two-byte digits have the leads `D9`, `DB`
 /// and `DF`; three-byte ones `E0`, `E1`, `EA` and `EF`; four-byte ones
 /// `F0`.
+#[inline]
 pub(super) fn wide_digit(s: &[u8]) -> Option<(u8, usize)> {
     let (cp, n) = match *s {
-        [b0 @ (0xD9 | 0xDB | 0xDF), b1, ..] if b1 & 0xC0 == 0x80 => {
-            ((u32::from(b0 & 0x1F) << 6) | u32::from(b1 & 0x3F), 2)
-        }
-        [b0 @ (0xE0 | 0xE1 | 0xEA | 0xEF), b1, b2, ..]
-            if b1 & 0xC0 == 0x80 && b2 & 0xC0 == 0x80 =>
-        {
-            let rows = match b0 {
-                0xE0 => ROWS_E0,
-                0xE1 => ROWS_E1,
-                0xEA => ROWS_EA,
-                _ => ROWS_EF,
+        [0xD9, d @ 0xA0..=0xA9, ..] => return Some((d - 0xA0, 2)),
+        [0xDB, d @ 0xB0..=0xB9, ..] => return Some((d - 0xB0, 2)),
+        [0xDF, d @ 0x80..=0x89, ..] => return Some((d - 0x80, 2)),
+        [b0 @ (0xE0 | 0xE1 | 0xEA | 0xEF), b1, b2, ..] => {
+            let slot = match b0 {
+                0xE0 => 0,
+                0xE1 => 1,
+                0xEA => 2,
+                _ => 3,
             };
-            if rows & (1 << (b1 & 0x3F)) == 0 {
+            if b1 & 0xC0 != 0x80
+                || b2 & 0xC0 != 0x80
+                || DIGITS3[slot * 64 + usize::from(b1 & 0x3F)] & (1 << (b2 & 0x3F)) == 0
+            {
                 return None;
             }
             (
@@ -113,21 +144,32 @@ pub(super) fn wide_digit(s: &[u8]) -> Option<(u8, usize)> {
                 3,
             )
         }
-        [0xF0, b1 @ 0x90..=0x9F, b2, b3, ..] if b2 & 0xC0 == 0x80 && b3 & 0xC0 == 0x80 => (
-            (u32::from(b1 & 0x3F) << 12) | (u32::from(b2 & 0x3F) << 6) | u32::from(b3 & 0x3F),
-            4,
-        ),
+        [0xF0, b1 @ 0x90..=0x9F, b2, b3, ..] => {
+            if b2 & 0xC0 != 0x80
+                || b3 & 0xC0 != 0x80
+                || ROWS4[usize::from(b1 & 0x0F)] & (1 << (b2 & 0x3F)) == 0
+            {
+                return None;
+            }
+            (
+                (u32::from(b1 & 0x3F) << 12) | (u32::from(b2 & 0x3F) << 6) | u32::from(b3 & 0x3F),
+                4,
+            )
+        }
         _ => return None,
     };
+    digit_of(cp).map(|d| (d, n))
+}
+
+/// The value of the decimal digit `cp`, from the table of zeros.
+#[cold]
+fn digit_of(cp: u32) -> Option<u8> {
     let zero = match ND_ZEROS.partition_point(|&z| z <= cp) {
         _ if cp >= ND_LAST_ZERO => ND_LAST_ZERO,
         0 => return None,
         i => ND_ZEROS[i - 1],
     };
-    u8::try_from(cp - zero)
-        .ok()
-        .filter(|&d| d < 10)
-        .map(|d| (d, n))
+    u8::try_from(cp - zero).ok().filter(|&d| d < 10)
 }
 
 /// A digit (ASCII or [`wide_digit`]) at the start of `s`: its value and
@@ -164,10 +206,10 @@ pub(crate) enum Found {
 
 /// Every card number, and every international phone number (a `+` or
 /// full-width `＋` before it), written with a non-ASCII digit in `text`,
-/// as `(start, end, what)`. Found from four byte searches, one per
-/// width of a digit's UTF-8 form: the two-byte leads `D9`, `DB`, `DF`;
-/// the three-byte leads `E0`, `E1`, `EA`; `EF` (full-width); the
-/// four-byte lead `F0`. The three- and four-byte leads also start every
+/// as `(start, end, what)`. Found from three byte searches for the lead
+/// bytes of digits: `EF` (full-width), `D9`, `DB` (Arabic-Indic); the
+/// three-byte leads `E0`, `E1`, `EA`; `DF` (NKo) and the four-byte lead
+/// `F0`. The three- and four-byte leads also start every
 /// letter of their scripts (and emoji): past a hit that is no digit,
 /// the search steps over the run of characters of that width and those
 /// leads in a plain loop instead of starting again.
@@ -178,24 +220,34 @@ pub(crate) fn find(
     mut emit: impl FnMut(usize, usize, Found),
 ) {
     let mut scratch = Scratch::default();
-    let searches: [(&dyn Fn(&[u8]) -> Option<usize>, usize, fn(u8) -> bool); 4] = [
-        (&|t| memchr::memchr3(0xD9, 0xDB, 0xDF, t), 0, |_| false),
-        (&|t| memchr::memchr3(0xE0, 0xE1, 0xEA, t), 3, |b| {
-            matches!(b, 0xE0 | 0xE1 | 0xEA)
+    // Per search: its lead bytes, and the width of the characters a
+    // lead starts that the search steps over (0: none, the search starts
+    // again past a hit that is no digit).
+    let searches: [(&dyn Fn(&[u8]) -> Option<usize>, fn(u8) -> usize); 3] = [
+        (&|t| memchr::memchr3(0xEF, 0xD9, 0xDB, t), |_| 0),
+        (&|t| memchr::memchr3(0xE0, 0xE1, 0xEA, t), |b| {
+            if matches!(b, 0xE0 | 0xE1 | 0xEA) {
+                3
+            } else {
+                0
+            }
         }),
-        (&|t| memchr::memchr(0xEF, t), 0, |_| false),
-        (&|t| memchr::memchr(0xF0, t), 4, |b| b == 0xF0),
+        (&|t| memchr::memchr2(0xDF, 0xF0, t), |b| {
+            usize::from(b == 0xF0) * 4
+        }),
     ];
-    for (next, width, lead) in searches {
+    for (next, width) in searches {
         let mut at = 0;
         while let Some(p) = next(&text[at..]).map(|p| at + p) {
+            let w = width(text[p]);
             let mut q = p;
-            if width > 0 {
-                while q + width <= text.len() && lead(text[q]) && wide_digit(&text[q..]).is_none() {
-                    q += width;
+            if w > 0 {
+                while q + w <= text.len() && width(text[q]) == w && wide_digit(&text[q..]).is_none()
+                {
+                    q += w;
                 }
                 at = q.max(p + 1);
-                if q + width > text.len() || !lead(text[q]) {
+                if q + w > text.len() || width(text[q]) != w {
                     continue;
                 }
             } else {
