@@ -237,6 +237,8 @@ fn an_ipv6_address_with_a_dotted_port_is_the_address() {
         keeps(&r, &format!("build {addr}.1234567 done\n"));
         keeps(&r, &format!("oid {addr}.1.2\n"));
     }
+    // An IPv4 tail then a fifth dotted part is no address and no port.
+    keeps(&r, "see ::ffff:1.2.3.4.5 there\n");
 }
 
 /// Base64 of DER bytes: a SEQUENCE of `len` content bytes whose first

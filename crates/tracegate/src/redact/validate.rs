@@ -3671,9 +3671,14 @@ fn tcpdump_port(text: &[u8], start: usize, end: usize) -> bool {
 /// then no word byte, `.` or `:`. After an address of colon-separated
 /// hex groups, a dotted field is no IPv4 tail (the shape takes a whole
 /// tail itself) and no version: it is the port, and the address before
-/// it goes. Cost: an address followed by `.` and a short number in
-/// prose (`…::1.5 ms`) goes, which it is.
-fn dot_port(text: &[u8], end: usize) -> bool {
+/// it goes. An address that ends in an IPv4 tail has no such port: a
+/// fifth dotted part after the tail (`::ffff:1.2.3.4.5`) is no address.
+/// Cost: an address followed by `.` and a short number in prose
+/// (`…::1.5 ms`) goes, which it is.
+fn dot_port(text: &[u8], start: usize, end: usize) -> bool {
+    if text[start..end].contains(&b'.') {
+        return false;
+    }
     let rest = text.get(end + 1..).unwrap_or_default();
     let d = rest
         .iter()
@@ -3917,7 +3922,7 @@ fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
         || (text.get(end) == Some(&b'.')
             && text.get(end + 1).is_some_and(u8::is_ascii_digit)
             && !tcpdump_port(text, start, end)
-            && !dot_port(text, end))
+            && !dot_port(text, start, end))
     {
         return None;
     }

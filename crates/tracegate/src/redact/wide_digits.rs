@@ -222,46 +222,81 @@ pub(crate) fn find(
     let mut scratch = Scratch::default();
     // Per search: its lead bytes, and the width of the characters a
     // lead starts that the search steps over (0: none, the search starts
-    // again past a hit that is no digit).
-    let searches: [(&dyn Fn(&[u8]) -> Option<usize>, fn(u8) -> usize); 3] = [
-        (&|t| memchr::memchr3(0xEF, 0xD9, 0xDB, t), |_| 0),
-        (&|t| memchr::memchr3(0xE0, 0xE1, 0xEA, t), |b| {
+    // again past a hit that is no digit). Each search is its own
+    // instance of `sweep` (no indirect call per character).
+    if sweep(
+        text,
+        |t| memchr::memchr3(0xEF, 0xD9, 0xDB, t),
+        |_| 0,
+        judges,
+        work,
+        &mut scratch,
+        &mut emit,
+    ) || sweep(
+        text,
+        |t| memchr::memchr3(0xE0, 0xE1, 0xEA, t),
+        |b| {
             if matches!(b, 0xE0 | 0xE1 | 0xEA) {
                 3
             } else {
                 0
             }
-        }),
-        (&|t| memchr::memchr2(0xDF, 0xF0, t), |b| {
-            usize::from(b == 0xF0) * 4
-        }),
-    ];
-    for (next, width) in searches {
-        let mut at = 0;
-        while let Some(p) = next(&text[at..]).map(|p| at + p) {
-            let w = width(text[p]);
-            let mut q = p;
-            if w > 0 {
-                while q + w <= text.len() && width(text[q]) == w && wide_digit(&text[q..]).is_none()
-                {
-                    q += w;
-                }
-                at = q.max(p + 1);
-                if q + w > text.len() || width(text[q]) != w {
-                    continue;
-                }
-            } else {
-                at = p + 1;
-                if wide_digit(&text[p..]).is_none() {
-                    continue;
-                }
+        },
+        judges,
+        work,
+        &mut scratch,
+        &mut emit,
+    ) {
+        return;
+    }
+    sweep(
+        text,
+        |t| memchr::memchr2(0xDF, 0xF0, t),
+        |b| usize::from(b == 0xF0) * 4,
+        judges,
+        work,
+        &mut scratch,
+        &mut emit,
+    );
+}
+
+/// One byte search of [`find`]: `next` finds a lead byte, `width` says
+/// how wide the characters are that the search steps over from it.
+/// Returns whether the budget was spent.
+#[inline(always)]
+fn sweep(
+    text: &[u8],
+    next: impl Fn(&[u8]) -> Option<usize>,
+    width: impl Fn(u8) -> usize,
+    judges: &Judges<'_>,
+    work: &Work,
+    scratch: &mut Scratch,
+    emit: &mut impl FnMut(usize, usize, Found),
+) -> bool {
+    let mut at = 0;
+    while let Some(p) = next(&text[at..]).map(|p| at + p) {
+        let w = width(text[p]);
+        let mut q = p;
+        if w > 0 {
+            while q + w <= text.len() && width(text[q]) == w && wide_digit(&text[q..]).is_none() {
+                q += w;
             }
-            at = at.max(judge(text, q, judges, work, &mut scratch, &mut emit));
-            if work.spent() {
-                return;
+            at = q.max(p + 1);
+            if q + w > text.len() || width(text[q]) != w {
+                continue;
+            }
+        } else {
+            at = p + 1;
+            if wide_digit(&text[p..]).is_none() {
+                continue;
             }
         }
+        at = at.max(judge(text, q, judges, work, scratch, emit));
+        if work.spent() {
+            return true;
+        }
     }
+    false
 }
 
 /// The copy and its map back, reused across runs.
