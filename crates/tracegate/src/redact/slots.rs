@@ -746,12 +746,12 @@ fn assigned(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
     // <v>`), and when nothing follows on its line (`!encrypted/pkcs1-oaep`
     // before a ciphertext's lines, `!vault |`) the value is a block this
     // pass does not read.
-    if j.checked_sub(1).and_then(|k| t.get(k)) == Some(&b':') {
-        if let Some(n) = yaml_tag(&t[v..]) {
-            v = skip(v + n);
-            if matches!(t.get(v), None | Some(b'\n' | b'\r' | b'|' | b'>' | b'#')) {
-                return None;
-            }
+    if j.checked_sub(1).and_then(|k| t.get(k)) == Some(&b':')
+        && let Some(n) = yaml_tag(&t[v..])
+    {
+        v = skip(v + n);
+        if matches!(t.get(v), None | Some(b'\n' | b'\r' | b'|' | b'>' | b'#')) {
+            return None;
         }
     }
     let quote = t
