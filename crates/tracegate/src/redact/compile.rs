@@ -46,6 +46,7 @@ pub(crate) fn compile(
     let mut phones = None;
     let mut jwts = None;
     let mut emails = None;
+    let mut urls = None;
     // Per regex pattern: the cheap scan shape and the exact shape.
     let mut scans: Vec<&str> = Vec::new();
     let mut patterns: Vec<&str> = Vec::new();
@@ -93,6 +94,9 @@ pub(crate) fn compile(
         }
         if b.name == "email" {
             emails = Some(det);
+        }
+        if b.name == "url_credentials" {
+            urls = Some(det);
         }
         dets.push(Det {
             name: Arc::from(b.name),
@@ -277,6 +281,7 @@ pub(crate) fn compile(
         keys,
         jwts,
         emails,
+        urls,
         settle,
         quick: OnceLock::new(),
         #[cfg(test)]

@@ -45,13 +45,15 @@ macro_rules! gap {
 
 /// One Unicode space separator (Zs) or dash (Pd, and U+2212 minus) between
 /// digit groups: U+00A0, U+1680, U+2000-U+200A, U+202F, U+205F, U+3000;
-/// U+2010-U+2015, U+2212, U+FE58, U+FE63, U+FF0D (`validate::wide_gap`
-/// reads the same characters). Cost: a range written with a typographic
-/// dash (`2019‒2024 1234 5678…`) joins its numbers as ASCII `-` already
-/// did.
+/// U+2010-U+2015, U+2212, U+FE58, U+FE63, U+FF0D; and the invisible
+/// format characters U+00AD, U+200B-U+200D, U+2060-U+2064, U+FEFF (issue
+/// 36, nineteenth round: `4111<ZWJ>1111…`) (`validate::wide_gap` reads the
+/// same characters). Cost: a range written with a typographic dash
+/// (`2019‒2024 1234 5678…`), or two numbers glued by an invisible
+/// character, join as ASCII `-` already did.
 macro_rules! wide_gap {
     () => {
-        "(?u:[\u{a0}\u{1680}\u{2000}-\u{200a}\u{2010}-\u{2015}\u{202f}\u{205f}\u{2212}\u{3000}\u{fe58}\u{fe63}\u{ff0d}])"
+        "(?u:[\u{a0}\u{ad}\u{1680}\u{2000}-\u{200d}\u{2010}-\u{2015}\u{202f}\u{205f}-\u{2064}\u{2212}\u{3000}\u{fe58}\u{fe63}\u{feff}\u{ff0d}])"
     };
 }
 

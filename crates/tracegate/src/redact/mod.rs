@@ -209,6 +209,9 @@ mod tests_round17;
 mod tests_round18;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round19;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round2;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -318,6 +321,10 @@ pub struct Redactor {
     /// at-sign (`carriers.rs`, with `slots` for its credentials).
     jwts: Option<u32>,
     emails: Option<u32>,
+    /// The `url_credentials` detector's index when it is enabled: the
+    /// detector of a password in a URL whose slashes a JSON string
+    /// escaped (`carriers.rs`).
+    urls: Option<u32>,
     /// How far around a token a second pass can find something new, or
     /// `None` (user patterns) when only a full second pass can tell; see
     /// `settle.rs`.

@@ -144,13 +144,21 @@ impl Redactor {
                 cands.push(Region::found(start, end, det))
             });
         }
-        if self.slots.is_some() || self.jwts.is_some() || self.emails.is_some() {
-            let (slots, jwts, emails) = (self.slots, self.jwts, self.emails);
+        if self.slots.is_some()
+            || self.jwts.is_some()
+            || self.emails.is_some()
+            || self.urls.is_some()
+            || self.keys.is_some()
+        {
+            let (slots, jwts, emails, urls, keys) =
+                (self.slots, self.jwts, self.emails, self.urls, self.keys);
             super::carriers::find(bytes, work, |start, end, what| {
                 let det = match what {
                     super::carriers::Found::ApiKey => slots,
                     super::carriers::Found::Jwt => jwts,
                     super::carriers::Found::Email => emails,
+                    super::carriers::Found::UrlCredentials => urls,
+                    super::carriers::Found::PrivateKey => keys,
                 };
                 cands.extend(det.map(|det| Region::found(start, end, det)));
             });

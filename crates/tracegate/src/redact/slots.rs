@@ -51,7 +51,9 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use super::budget::Work;
 use super::token::overlaps_token;
-use super::validate::{listing_token, placeholder, random_looking, run_back, secret_value_byte};
+use super::validate::{
+    listing_token, placeholder, random_looking, run_back, secret_value_byte, yaml_tag,
+};
 
 /// The secret words, then the markers (from [`MARKERS`] on).
 const WORDS: &[&str] = &[
@@ -345,22 +347,56 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
 
 /// `=` right after the name, and a value of 8 to 64 bytes with a letter
 /// and a digit that ends its token, is no placeholder and no variable.
+///
+/// Or, by syntax class (issue 36, nineteenth round), blanks and a quoted
+/// value that the same quote closes: the `key "value"` of Source-engine
+/// configs (`sv_password "…"`), Tcl, nginx and UCL; or, after a name in
+/// capitals (`PASSWORD`), blanks and a value of capitals and digits alone
+/// that ends its line (a protocol's or a mainframe's directive, `… PORTAL
+/// PASSWORD MWIS4VLXEBT107`). Cost: a quoted reference code of that shape
+/// set as a password (`sv_password "build42x"`) goes, which a password
+/// is; a capitals-and-digits word after `PASSWORD` at a line's end in
+/// prose written in capitals goes.
 fn password_set(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
-    if text.get(key_end) != Some(&b'=') || text.get(key_end + 1) == Some(&b'=') {
-        return None;
-    }
-    let from = key_end + 1;
-    let n = run(&text[from..], 65, secret_value_byte);
+    let blanks = run(&text[key_end..], BLANK_REACH, blank);
+    let (from, close) = match (text.get(key_end), text.get(key_end + blanks)) {
+        (Some(b'='), _) if text.get(key_end + 1) != Some(&b'=') => (key_end + 1, None),
+        (_, Some(&q @ (b'"' | b'\''))) if blanks > 0 => (key_end + blanks + 1, Some(q)),
+        (_, Some(b)) if blanks > 0 && b.is_ascii_alphanumeric() && capitals(text, key_end) => {
+            let from = key_end + blanks;
+            let n = run(&text[from..], 65, |b| {
+                b.is_ascii_uppercase() || b.is_ascii_digit()
+            });
+            if !matches!(text.get(from + n), None | Some(b'\n' | b'\r')) {
+                return None;
+            }
+            (from, None)
+        }
+        _ => return None,
+    };
+    let n = run(&text[from..], 65, |b| {
+        secret_value_byte(b) && Some(b) != close
+    });
     let v = &text[from..from + n];
-    let ends = text
-        .get(from + n)
-        .is_none_or(|&b| b.is_ascii_whitespace() || matches!(b, b',' | b';' | b'&' | b')'));
+    let ends = match close {
+        Some(q) => text.get(from + n) == Some(&q),
+        None => text
+            .get(from + n)
+            .is_none_or(|&b| b.is_ascii_whitespace() || matches!(b, b',' | b';' | b'&' | b')')),
+    };
     ((8..=64).contains(&n)
         && ends
         && v.iter().any(u8::is_ascii_alphabetic)
         && v.iter().any(u8::is_ascii_digit)
         && !placeholder(v))
     .then_some((from, from + n))
+}
+
+/// The name that ends at `key_end` ends in `PASSWORD` or `PASSWD` in
+/// capitals.
+fn capitals(text: &[u8], key_end: usize) -> bool {
+    let name = &text[key_end.saturating_sub(8)..key_end];
+    name.ends_with(b"PASSWORD") || name.ends_with(b"PASSWD")
 }
 
 /// A name that is `key` alone (its token holds nothing else: not
@@ -706,6 +742,18 @@ fn assigned(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
         },
     }
     let mut v = skip(j);
+    // A YAML tag after `:` is no value: what follows it is (`!!str
+    // <v>`), and when nothing follows on its line (`!encrypted/pkcs1-oaep`
+    // before a ciphertext's lines, `!vault |`) the value is a block this
+    // pass does not read.
+    if j.checked_sub(1).and_then(|k| t.get(k)) == Some(&b':')
+        && let Some(n) = yaml_tag(&t[v..])
+    {
+        v = skip(v + n);
+        if matches!(t.get(v), None | Some(b'\n' | b'\r' | b'|' | b'>' | b'#')) {
+            return None;
+        }
+    }
     let quote = t
         .get(v)
         .copied()
@@ -750,12 +798,17 @@ fn named_value(
         matches!(b, b' ' | b'\t' | b'"' | b'\'' | b':' | b'=')
     });
     let upto = before.len() - glue;
-    let named = glue > 0
-        && upto >= 4
-        && before[upto - 4..upto].eq_ignore_ascii_case(b"name")
-        && before
-            .get(upto.wrapping_sub(5))
-            .is_none_or(|b| !b.is_ascii_alphanumeric());
+    // Or `key` (`--key DEPLOY_TOKEN --value …`, `{"key": "api_token",
+    // "value": …}`: issue 36, nineteenth round: the pair's name field
+    // by either word).
+    let field = |w: &[u8]| {
+        upto >= w.len()
+            && before[upto - w.len()..upto].eq_ignore_ascii_case(w)
+            && before
+                .get(upto.wrapping_sub(w.len() + 1))
+                .is_none_or(|b| !b.is_ascii_alphanumeric())
+    };
+    let named = glue > 0 && (field(b"name") || field(b"key"));
     if !named {
         return None;
     }

@@ -670,12 +670,21 @@ pub(crate) fn gap_len(s: &[u8], i: usize) -> Option<usize> {
 /// (U+2010-U+2015), the minus sign (U+2212), the small and full-width
 /// hyphen-minus (U+FE58, U+FE63, U+FF0D). By class of character: a card
 /// typeset with thin spaces or non-breaking hyphens is the same card.
+/// And the invisible format characters (Unicode `Cf` that join or split
+/// words without ink; issue 36, nineteenth round): the soft hyphen
+/// (U+00AD), the zero-width space, non-joiner and joiner
+/// (U+200B-U+200D), the word joiner and invisible operators
+/// (U+2060-U+2064) and the zero-width no-break space (U+FEFF, a byte
+/// order mark): a number whose groups an editor or a template glued with
+/// them reads as the same number. Cost: two numbers glued by one of
+/// them are read as one (as two glued by `-` already were).
 pub(crate) fn wide_gap(s: &[u8]) -> Option<usize> {
     match *s {
-        [0xC2, 0xA0, ..] => Some(2),
+        [0xC2, 0xA0 | 0xAD, ..] => Some(2),
         [0xE1, 0x9A, 0x80, ..]
-        | [0xE2, 0x80, 0x80..=0x8A | 0x90..=0x95 | 0xAF, ..]
-        | [0xE2, 0x81, 0x9F, ..]
+        | [0xE2, 0x80, 0x80..=0x8D | 0x90..=0x95 | 0xAF, ..]
+        | [0xE2, 0x81, 0x9F..=0xA4, ..]
+        | [0xEF, 0xBB, 0xBF, ..]
         | [0xE2, 0x88, 0x92, ..]
         | [0xE3, 0x80, 0x80, ..]
         | [0xEF, 0xB9, 0x98 | 0xA3, ..]
@@ -1378,11 +1387,6 @@ fn sasl_plain(v: &[u8]) -> bool {
 /// (`/run/secrets/db_password_2024`, `./key`, `~/.token`) and no JWT (the
 /// `jwt` detector names those: `access_token=eyJ…`).
 pub(crate) fn random_looking(v: &[u8]) -> bool {
-    let mixed_case_digit = |w: &[u8]| {
-        w.iter().any(u8::is_ascii_digit)
-            && w.iter().any(u8::is_ascii_lowercase)
-            && w.iter().any(u8::is_ascii_uppercase)
-    };
     let letters = v.iter().filter(|b| b.is_ascii_alphabetic()).count();
     let digits = v.iter().filter(|b| b.is_ascii_digit()).count();
     let mixed = v.len() >= 12 && mixed_case_digit(v);
@@ -1392,6 +1396,43 @@ pub(crate) fn random_looking(v: &[u8]) -> bool {
     let rooted = v.starts_with(b"/") || v.starts_with(b"./") || v.starts_with(b"~/");
     let path = rooted && !v.split(|&b| b == b'/').any(mixed_case_digit);
     (mixed || long) && !placeholder(v) && !path && !v.starts_with(b"eyJ") && !no_credential(v)
+}
+
+/// Whether `w` holds a digit, a lowercase and a capital letter.
+fn mixed_case_digit(w: &[u8]) -> bool {
+    w.iter().any(u8::is_ascii_digit)
+        && w.iter().any(u8::is_ascii_lowercase)
+        && w.iter().any(u8::is_ascii_uppercase)
+}
+
+/// The length of the YAML tag that starts `v` (issue 36, nineteenth
+/// round): `!` or `!!`, a name of tag bytes (letters, digits, `/ . _ -
+/// :`), then a blank, the line's end or the end of `v`:
+/// `!encrypted/pkcs1-oaep` (Zuul), `!vault` (Ansible), `!Ref`, `!secret`,
+/// `!!binary`. A tag says how a value is written or where it is found,
+/// and is never the value. A name with a part (between `/`) that mixes
+/// both cases and a digit, or looks random, is no tag but a value that
+/// starts with `!` (`!BrDqfj7FZiBz3EJ9uXQ`). Cost: a password written as
+/// a tag-like word (`!summer-2024/x` alone in its slot) is read as a tag
+/// and kept.
+pub(crate) fn yaml_tag(v: &[u8]) -> Option<usize> {
+    let bang = v.iter().take(2).take_while(|&&b| b == b'!').count();
+    if bang == 0 {
+        return None;
+    }
+    let n = v[bang..]
+        .iter()
+        .take(128)
+        .take_while(|&&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'/' | b'.' | b'_' | b'-' | b':')
+        })
+        .count();
+    let ends = v.get(bang + n).is_none_or(|&b| b.is_ascii_whitespace());
+    let name = &v[bang..bang + n];
+    let tag_like = !name
+        .split(|&b| b == b'/')
+        .any(|p| mixed_case_digit(p) || random_looking(p));
+    (n > 0 && ends && tag_like).then_some(bang + n)
 }
 
 /// A value whose own syntax says it is no credential, though random and
@@ -1410,6 +1451,9 @@ pub(crate) fn random_looking(v: &[u8]) -> bool {
 ///   `encryptedData` values (`Ag` + `A`-`D`, the two-byte length of the
 ///   RSA-wrapped session key, then 340 or more bytes of base64), and
 ///   SOPS's `ENC[AES256_GCM,…]`. Decrypting needs the controller's key.
+///
+/// - A YAML tag alone ([`yaml_tag`]: `!encrypted/pkcs1-oaep`): it names
+///   how the value below it is written (issue 36, nineteenth round).
 ///
 /// Cost: a password that happens to be written `$2b$12$…` by hand, a
 /// 340-byte base64 secret that starts `AgA`-`AgD`, a Mapbox `pk.` token
@@ -1445,7 +1489,12 @@ pub(crate) fn no_credential(v: &[u8]) -> bool {
         && matches!(v.get(2), Some(b'A'..=b'D'))
         && v.iter()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
-    crypt(v) || php_or_django(v) || v.starts_with(b"pk.eyJ") || v.starts_with(b"ENC[") || sealed
+    crypt(v)
+        || php_or_django(v)
+        || v.starts_with(b"pk.eyJ")
+        || v.starts_with(b"ENC[")
+        || sealed
+        || yaml_tag(v) == Some(v.len())
 }
 
 /// The `token` at `start` ends a key whose word before it names a place
@@ -2866,10 +2915,19 @@ pub(crate) fn track1_start(text: &[u8], start: usize) -> bool {
 /// issue 36, eleventh round, part 2): the card number is glued to it.
 /// `C` is a hex digit, so without this the number read as the tail of a
 /// hex id; a longer hex word (`ACC4111…`, `0xCC4111…`) still does.
+/// Or `CC` and the two capitals of the card's type, as the payment
+/// code is written in full (`FP CCVI4111…`, `CCCA`, `CCAX`, `CCDC`: IATA's
+/// form of payment; issue 36, nineteenth round). Cost: a hex word of
+/// that form (`CCDE` + digits) glued to a Luhn-valid 13-19 digit run
+/// reads as a card.
 pub(crate) fn fop_cc_start(text: &[u8], start: usize) -> bool {
-    start >= 2
-        && &text[start - 2..start] == b"CC"
-        && (start == 2 || !text[start - 3].is_ascii_alphanumeric())
+    let cc = |at: usize| {
+        at >= 2 && &text[at - 2..at] == b"CC" && (at == 2 || !text[at - 3].is_ascii_alphanumeric())
+    };
+    cc(start)
+        || (start >= 4
+            && text[start - 2..start].iter().all(u8::is_ascii_uppercase)
+            && cc(start - 2))
 }
 
 /// Whether `text[start..end]` is the account number of magnetic-stripe
@@ -3268,6 +3326,13 @@ fn phone_span(
         .map(|e| (start, e))
 }
 
+/// Two to eight capitals end at `at`, and a blank, a line break or the
+/// text's start stands before them.
+fn command_word_before(text: &[u8], at: usize) -> bool {
+    let n = run_back(&text[..at], 9, |b| b.is_ascii_uppercase());
+    (2..=8).contains(&n) && (n == at || text[at - n - 1].is_ascii_whitespace())
+}
+
 /// Digit count for international forms, one separator style for national
 /// ones, and no numeric glue on either side.
 fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
@@ -3277,9 +3342,16 @@ fn phone_ok(text: &[u8], start: usize, end: usize) -> bool {
     let digits = s.iter().filter(|b| b.is_ascii_digit()).count();
     match s.first() {
         Some(b'+') => {
-            // `2+12345678` is arithmetic, `+12345678.5` a decimal.
-            let glued_before =
-                start > 0 && (text[start - 1].is_ascii_alphanumeric() || text[start - 1] == b')');
+            // `2+12345678` is arithmetic, `+12345678.5` a decimal. A
+            // command word in capitals that starts its token, glued to
+            // its argument, is no operand (a modem's dial command
+            // `ATD+14418618592;`; issue 36, nineteenth round): two to
+            // eight capitals after a blank or the line's start. Cost: an
+            // expression of a capitals variable and a long constant
+            // (`ABC+12345678`) reads as a phone.
+            let glued_before = start > 0
+                && (text[start - 1].is_ascii_alphanumeric() || text[start - 1] == b')')
+                && !command_word_before(text, start);
             (8..=15).contains(&digits) && !glued_before && !decimal_context(text, start, end)
         }
         Some(b'(') => !joined_context(text, start, end, b"-."),
@@ -3599,6 +3671,36 @@ fn tcpdump_port(text: &[u8], start: usize, end: usize) -> bool {
         && (rest[d..].starts_with(b" > ") || rest[d..].starts_with(b": "))
 }
 
+/// An IPv6 address's port glued by a dot at `end` (`fd89:…::8a08.39548`:
+/// nfdump, pflog, BSD `netstat`, tcpdump without its context; issue 36,
+/// nineteenth round): `.`, one to five digits of a port (65535 at most),
+/// then no word byte, `.` or `:`. After an address of colon-separated
+/// hex groups, a dotted field is no IPv4 tail (the shape takes a whole
+/// tail itself) and no version: it is the port, and the address before
+/// it goes. An address that ends in an IPv4 tail has no such port: a
+/// fifth dotted part after the tail (`::ffff:1.2.3.4.5`) is no address.
+/// Cost: an address followed by `.` and a short number in prose
+/// (`…::1.5 ms`) goes, which it is.
+fn dot_port(text: &[u8], start: usize, end: usize) -> bool {
+    if text[start..end].contains(&b'.') {
+        return false;
+    }
+    let rest = text.get(end + 1..).unwrap_or_default();
+    let d = rest
+        .iter()
+        .take(6)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let port = rest[..d]
+        .iter()
+        .fold(0u32, |a, &b| a * 10 + u32::from(b - b'0'));
+    (1..=5).contains(&d)
+        && port <= 65535
+        && !rest
+            .get(d)
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':'))
+}
+
 /// Whether the indented line that starts at `from` (blanks, then `from`)
 /// is a line of a YAML literal block scalar (issue 36, thirteenth round):
 /// the lines above it, back to the first less indented one, are indented
@@ -3825,7 +3927,8 @@ fn ipv6_ok(text: &[u8], start: usize, mut end: usize) -> Option<usize> {
     if text.get(end).is_some_and(word)
         || (text.get(end) == Some(&b'.')
             && text.get(end + 1).is_some_and(u8::is_ascii_digit)
-            && !tcpdump_port(text, start, end))
+            && !tcpdump_port(text, start, end)
+            && !dot_port(text, start, end))
     {
         return None;
     }

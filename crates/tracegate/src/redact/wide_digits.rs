@@ -9,17 +9,20 @@
 //! word, Luhn, the look-alikes) of the copy. A number it takes is mapped
 //! back to the original bytes.
 //!
-//! Which digits: those of the scripts whose digit block's lead bytes the
-//! byte search stops at: full-width (U+FF10-U+FF19, `EF BC 90`-`99`),
-//! Arabic-Indic (U+0660-U+0669, `D9 A0`-`A9`) and Extended Arabic-Indic
-//! (U+06F0-U+06F9, `DB B0`-`B9`). Cost: cards in other scripts' digits
-//! (Devanagari, Bengali, Thai…) are not found: their lead byte (`E0`)
-//! starts every character of those scripts, and stopping at each would
-//! cost the multilingual full level about a byte loop.
+//! Which digits: every script's (Unicode `Nd`, all 74 blocks past
+//! ASCII; issue 36, nineteenth round: a table of the blocks' zeros that a
+//! test holds equal to `\p{Nd}`, not a list of the scripts a corpus
+//! used). Three byte searches find their lead bytes; a letter is refused
+//! on one load from a table of the digits' code points (bits per third
+//! byte) built from the zeros at compile time. Cost: none in precision
+//! beyond the card and phone checks' own (the copy is judged as an ASCII
+//! number is).
 //!
-//! Cost in time: a vector search for three lead bytes over texts that hold
-//! a byte outside ASCII; per hit, a few bytes decoded; per run of 13 or
-//! more digits, the copy and the card check, charged to the work budget.
+//! Cost in time: three vector searches for lead bytes over texts that hold
+//! a byte outside ASCII; past a hit, a plain loop over the run of
+//! characters of that lead (per character one table load; a search of
+//! the zeros' table on a digit only); per run of 13 or more
+//! digits, the copy and the card check, charged to the work budget.
 
 use super::budget::Work;
 use super::context::Compiled as Context;
@@ -36,35 +39,137 @@ const AFTER: usize = 100;
 /// gaps of 3).
 const MAX_RUN: usize = 120;
 
-/// The value of the non-ASCII decimal digit that starts `s`, and its
-/// UTF-8 length: any script's decimal digits (Unicode `Nd`) whose block
-/// this pass reads (issue 36, seventeenth round: by class, not by the
-/// scripts a corpus used): full-width, Arabic-Indic and Extended
-/// Arabic-Indic (Persian, Urdu); Devanagari, Bengali, Gurmukhi,
-/// Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam (`E0 A5`-`B5`, odd
-/// second bytes, `A6`-`AF`); Thai and Lao (`E0 B9`/`BB`, `90`-`99`);
-/// Tibetan (`E0 BC A0`-`A9`); Myanmar (`E1 81 80`-`89`), Khmer (`E1 9F
-/// A0`-`A9`) and Mongolian (`E1 A0 90`-`99`).
-fn wide_digit(s: &[u8]) -> Option<(u8, usize)> {
-    match *s {
-        [0xEF, 0xBC, d @ 0x90..=0x99, ..] => Some((d - 0x90, 3)),
-        [0xD9, d @ 0xA0..=0xA9, ..] => Some((d - 0xA0, 2)),
-        [0xDB, d @ 0xB0..=0xB9, ..] => Some((d - 0xB0, 2)),
-        [
-            0xE0,
-            0xA5 | 0xA7 | 0xA9 | 0xAB | 0xAD | 0xAF | 0xB1 | 0xB3 | 0xB5,
-            d @ 0xA6..=0xAF,
-            ..,
-        ] => Some((d - 0xA6, 3)),
-        [0xE0, 0xB9 | 0xBB, d @ 0x90..=0x99, ..] | [0xE1, 0xA0, d @ 0x90..=0x99, ..] => {
-            Some((d - 0x90, 3))
+/// The zero of every run of ten decimal digits (Unicode `Nd`) past
+/// ASCII, in increasing order (Unicode 16.0, the version the `regex`
+/// crate's `\p{Nd}` reads; a test holds the two equal, so a script is
+/// never left out by a list: issue 36, nineteenth round). Every `Nd`
+/// block is ten consecutive code points from its zero; the
+/// mathematical digits (U+1D7CE-U+1D7FF) are five such runs.
+const ND_ZEROS: [u32; 74] = [
+    0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6,
+    0xE50, 0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50,
+    0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10,
+    0x104A0, 0x10D30, 0x10D40, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0,
+    0x11650, 0x116C0, 0x116D0, 0x116DA, 0x11730, 0x118E0, 0x11950, 0x11BF0, 0x11C50, 0x11D50,
+    0x11DA0, 0x11F50, 0x16130, 0x16A60, 0x16AC0, 0x16B50, 0x16D70, 0x1CCF0, 0x1D7CE, 0x1D7D8,
+    0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E4F0, 0x1E5F1, 0x1E950,
+];
+
+/// The last zero (Segmented digits, U+1FBF0), apart so that
+/// [`ND_ZEROS`] stays sorted with room for the search's sentinel.
+const ND_LAST_ZERO: u32 = 0x1FBF0;
+
+/// Which code points of the three-byte planes are decimal digits: for
+/// each lead byte `E0`, `E1`, `EA` and `EF` and each second byte
+/// (`80`-`BF`), a bit per third byte. A letter is refused on one table
+/// load and a shift, as the listed scripts' digits were by a `match`
+/// before (the table search runs on digits only).
+const fn digits3() -> [u64; 256] {
+    let mut bits = [0u64; 256];
+    let mut i = 0;
+    while i < ND_ZEROS.len() {
+        let mut c = ND_ZEROS[i];
+        while c < ND_ZEROS[i] + 10 {
+            let lead = c >> 12;
+            let slot = match lead {
+                0x0 => 0,
+                0x1 => 1,
+                0xA => 2,
+                0xF => 3,
+                _ => 4,
+            };
+            if c >= 0x800 && c < 0x10000 && slot < 4 {
+                bits[slot * 64 + ((c >> 6) & 0x3F) as usize] |= 1 << (c & 0x3F);
+            }
+            c += 1;
         }
-        [0xE0, 0xBC, d @ 0xA0..=0xA9, ..] | [0xE1, 0x9F, d @ 0xA0..=0xA9, ..] => {
-            Some((d - 0xA0, 3))
-        }
-        [0xE1, 0x81, d @ 0x80..=0x89, ..] => Some((d - 0x80, 3)),
-        _ => None,
+        i += 1;
     }
+    bits
+}
+const DIGITS3: [u64; 256] = digits3();
+
+/// Which 64-code-point rows of the four-byte plane U+10000-U+1FFFF hold a
+/// decimal digit: a bit per third byte, for each second byte `90`-`9F`.
+const fn rows4() -> [u64; 16] {
+    let mut bits = [0u64; 16];
+    let mut i = 0;
+    while i < ND_ZEROS.len() {
+        let mut c = ND_ZEROS[i];
+        while c < ND_ZEROS[i] + 10 {
+            if c >= 0x10000 && c < 0x20000 {
+                bits[((c >> 12) & 0x0F) as usize] |= 1 << ((c >> 6) & 0x3F);
+            }
+            c += 1;
+        }
+        i += 1;
+    }
+    let mut c = ND_LAST_ZERO;
+    while c < ND_LAST_ZERO + 10 {
+        bits[((c >> 12) & 0x0F) as usize] |= 1 << ((c >> 6) & 0x3F);
+        c += 1;
+    }
+    bits
+}
+const ROWS4: [u64; 16] = rows4();
+
+/// The value of the non-ASCII decimal digit that starts `s`, and its
+/// UTF-8 length: any script's decimal digits (Unicode `Nd`, every block:
+/// issue 36, nineteenth round; before, fourteen scripts' blocks were
+/// listed here, and cards in Vai, Javanese, Osmanya, Adlam or the
+/// mathematical digits went). Two-byte digits have the leads `D9`, `DB`
+/// and `DF`; three-byte ones `E0`, `E1`, `EA` and `EF`; four-byte ones
+/// `F0`.
+#[inline]
+pub(super) fn wide_digit(s: &[u8]) -> Option<(u8, usize)> {
+    let (cp, n) = match *s {
+        [0xD9, d @ 0xA0..=0xA9, ..] => return Some((d - 0xA0, 2)),
+        [0xDB, d @ 0xB0..=0xB9, ..] => return Some((d - 0xB0, 2)),
+        [0xDF, d @ 0x80..=0x89, ..] => return Some((d - 0x80, 2)),
+        [b0 @ (0xE0 | 0xE1 | 0xEA | 0xEF), b1, b2, ..] => {
+            let slot = match b0 {
+                0xE0 => 0,
+                0xE1 => 1,
+                0xEA => 2,
+                _ => 3,
+            };
+            if b1 & 0xC0 != 0x80
+                || b2 & 0xC0 != 0x80
+                || DIGITS3[slot * 64 + usize::from(b1 & 0x3F)] & (1 << (b2 & 0x3F)) == 0
+            {
+                return None;
+            }
+            (
+                (u32::from(b0 & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F),
+                3,
+            )
+        }
+        [0xF0, b1 @ 0x90..=0x9F, b2, b3, ..] => {
+            if b2 & 0xC0 != 0x80
+                || b3 & 0xC0 != 0x80
+                || ROWS4[usize::from(b1 & 0x0F)] & (1 << (b2 & 0x3F)) == 0
+            {
+                return None;
+            }
+            (
+                (u32::from(b1 & 0x3F) << 12) | (u32::from(b2 & 0x3F) << 6) | u32::from(b3 & 0x3F),
+                4,
+            )
+        }
+        _ => return None,
+    };
+    digit_of(cp).map(|d| (d, n))
+}
+
+/// The value of the decimal digit `cp`, from the table of zeros.
+#[cold]
+fn digit_of(cp: u32) -> Option<u8> {
+    let zero = match ND_ZEROS.partition_point(|&z| z <= cp) {
+        _ if cp >= ND_LAST_ZERO => ND_LAST_ZERO,
+        0 => return None,
+        i => ND_ZEROS[i - 1],
+    };
+    u8::try_from(cp - zero).ok().filter(|&d| d < 10)
 }
 
 /// A digit (ASCII or [`wide_digit`]) at the start of `s`: its value and
@@ -101,12 +206,13 @@ pub(crate) enum Found {
 
 /// Every card number, and every international phone number (a `+` or
 /// full-width `＋` before it), written with a non-ASCII digit in `text`,
-/// as `(start, end, what)`. Found from two byte searches: one for the
-/// lead bytes of full-width and Arabic-Indic digits, one for the lead
-/// bytes `E0`/`E1` of the other scripts' digits, which also start every
-/// letter of those scripts: past a hit that is no digit, the search
-/// steps over the run of three-byte characters with those leads in a
-/// plain loop instead of starting again.
+/// as `(start, end, what)`. Found from three byte searches for the lead
+/// bytes of digits: `EF` (full-width), `D9`, `DB` (Arabic-Indic); the
+/// three-byte leads `E0`, `E1`, `EA`; `DF` (NKo) and the four-byte lead
+/// `F0`. The three- and four-byte leads also start every
+/// letter of their scripts (and emoji): past a hit that is no digit,
+/// the search steps over the run of characters of that width and those
+/// leads in a plain loop instead of starting again.
 pub(crate) fn find(
     text: &[u8],
     judges: &Judges<'_>,
@@ -114,35 +220,83 @@ pub(crate) fn find(
     mut emit: impl FnMut(usize, usize, Found),
 ) {
     let mut scratch = Scratch::default();
-    let mut at = 0;
-    while let Some(p) = memchr::memchr3(0xEF, 0xD9, 0xDB, &text[at..]).map(|p| at + p) {
-        at = p + 1;
-        if wide_digit(&text[p..]).is_none() {
-            continue;
-        }
-        at = at.max(judge(text, p, judges, work, &mut scratch, &mut emit));
-        if work.spent() {
-            return;
-        }
+    // Per search: its lead bytes, and the width of the characters a
+    // lead starts that the search steps over (0: none, the search starts
+    // again past a hit that is no digit). Each search is its own
+    // instance of `sweep` (no indirect call per character).
+    if sweep(
+        text,
+        |t| memchr::memchr3(0xEF, 0xD9, 0xDB, t),
+        |_| 0,
+        judges,
+        work,
+        &mut scratch,
+        &mut emit,
+    ) || sweep(
+        text,
+        |t| memchr::memchr3(0xE0, 0xE1, 0xEA, t),
+        |b| {
+            if matches!(b, 0xE0 | 0xE1 | 0xEA) {
+                3
+            } else {
+                0
+            }
+        },
+        judges,
+        work,
+        &mut scratch,
+        &mut emit,
+    ) {
+        return;
     }
+    sweep(
+        text,
+        |t| memchr::memchr2(0xDF, 0xF0, t),
+        |b| usize::from(b == 0xF0) * 4,
+        judges,
+        work,
+        &mut scratch,
+        &mut emit,
+    );
+}
+
+/// One byte search of [`find`]: `next` finds a lead byte, `width` says
+/// how wide the characters are that the search steps over from it.
+/// Returns whether the budget was spent.
+#[inline(always)]
+fn sweep(
+    text: &[u8],
+    next: impl Fn(&[u8]) -> Option<usize>,
+    width: impl Fn(u8) -> usize,
+    judges: &Judges<'_>,
+    work: &Work,
+    scratch: &mut Scratch,
+    emit: &mut impl FnMut(usize, usize, Found),
+) -> bool {
     let mut at = 0;
-    while let Some(p) = memchr::memchr2(0xE0, 0xE1, &text[at..]).map(|p| at + p) {
+    while let Some(p) = next(&text[at..]).map(|p| at + p) {
+        let w = width(text[p]);
         let mut q = p;
-        while q + 3 <= text.len()
-            && matches!(text[q], 0xE0 | 0xE1)
-            && wide_digit(&text[q..]).is_none()
-        {
-            q += 3;
+        if w > 0 {
+            while q + w <= text.len() && width(text[q]) == w && wide_digit(&text[q..]).is_none() {
+                q += w;
+            }
+            at = q.max(p + 1);
+            if q + w > text.len() || width(text[q]) != w {
+                continue;
+            }
+        } else {
+            at = p + 1;
+            if wide_digit(&text[p..]).is_none() {
+                continue;
+            }
         }
-        at = q.max(p + 1);
-        if q + 3 > text.len() || !matches!(text[q], 0xE0 | 0xE1) {
-            continue;
-        }
-        at = at.max(judge(text, q, judges, work, &mut scratch, &mut emit));
+        at = at.max(judge(text, q, judges, work, scratch, emit));
         if work.spent() {
-            return;
+            return true;
         }
     }
+    false
 }
 
 /// The copy and its map back, reused across runs.
