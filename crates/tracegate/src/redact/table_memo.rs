@@ -322,44 +322,37 @@ fn csv_row(
     // (one row fewer of its list is kept), at the text's start, or at its
     // floor, which is lower than this row's (rows past this one's floor
     // are kept but not used: `csv` takes only reachable rows).
-    if let Some((last_row, last_seps)) = right_above {
+    let cells = if let Some((last_row, last_seps)) = right_above {
         if last_seps == seps {
             above.truncate(TABLE_LINES - 1);
             above.insert(0, last_row);
         } else {
             above.clear();
         }
-        return Some(CsvRow {
-            sep,
-            row,
-            row_end,
-            last: start,
-            seps,
-            column: count(row, start),
-            above,
-            // The header's cells stay good while the header does
-            // (`csv` rebuilds them when it moves).
-            cells,
-        });
-    }
-    above.clear();
-    // Rows above with as many separators, nearest first.
-    let mut at = row;
-    for _ in 0..TABLE_LINES {
-        let Some(end) = at.checked_sub(1) else {
-            break;
-        };
-        let Some(from) = line_start(text, floor, end) else {
-            break;
-        };
-        #[cfg(test)]
-        ROWS_WALKED.with(|n| n.set(n.get() + 1));
-        if count(from, end) != seps {
-            break;
+        // The header's cells stay good while the header does (`csv`
+        // rebuilds them when it moves).
+        cells
+    } else {
+        above.clear();
+        // Rows above with as many separators, nearest first.
+        let mut at = row;
+        for _ in 0..TABLE_LINES {
+            let Some(end) = at.checked_sub(1) else {
+                break;
+            };
+            let Some(from) = line_start(text, floor, end) else {
+                break;
+            };
+            #[cfg(test)]
+            ROWS_WALKED.with(|n| n.set(n.get() + 1));
+            if count(from, end) != seps {
+                break;
+            }
+            above.push(from);
+            at = from;
         }
-        above.push(from);
-        at = from;
-    }
+        None
+    };
     Some(CsvRow {
         sep,
         row,
@@ -368,7 +361,7 @@ fn csv_row(
         seps,
         column: count(row, start),
         above,
-        cells: None,
+        cells,
     })
 }
 

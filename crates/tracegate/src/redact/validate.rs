@@ -3658,6 +3658,12 @@ fn tcpdump_port(text: &[u8], start: usize, end: usize) -> bool {
         return false;
     }
     let rest = &text[end + 1..];
+    port_digits(rest).is_some_and(|d| rest[d..].starts_with(b" > ") || rest[d..].starts_with(b": "))
+}
+
+/// How many digits of a port (one to five, 65535 at most) `rest` starts
+/// with, if it starts with one.
+fn port_digits(rest: &[u8]) -> Option<usize> {
     let d = rest
         .iter()
         .take(6)
@@ -3666,9 +3672,7 @@ fn tcpdump_port(text: &[u8], start: usize, end: usize) -> bool {
     let port = rest[..d]
         .iter()
         .fold(0u32, |a, &b| a * 10 + u32::from(b - b'0'));
-    (1..=5).contains(&d)
-        && port <= 65535
-        && (rest[d..].starts_with(b" > ") || rest[d..].starts_with(b": "))
+    ((1..=5).contains(&d) && port <= 65535).then_some(d)
 }
 
 /// An IPv6 address's port glued by a dot at `end` (`fd89:…::8a08.39548`:
@@ -3686,19 +3690,11 @@ fn dot_port(text: &[u8], start: usize, end: usize) -> bool {
         return false;
     }
     let rest = text.get(end + 1..).unwrap_or_default();
-    let d = rest
-        .iter()
-        .take(6)
-        .take_while(|b| b.is_ascii_digit())
-        .count();
-    let port = rest[..d]
-        .iter()
-        .fold(0u32, |a, &b| a * 10 + u32::from(b - b'0'));
-    (1..=5).contains(&d)
-        && port <= 65535
-        && !rest
+    port_digits(rest).is_some_and(|d| {
+        !rest
             .get(d)
             .is_some_and(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b':'))
+    })
 }
 
 /// Whether the indented line that starts at `from` (blanks, then `from`)
