@@ -166,7 +166,6 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize, 
                 }
             }
             6 | 7 => wide_at(text, ms, me, work).map(|(s, e)| (s, e, Found::Email)),
-            8 => quoted_local(text, ms, work).map(|(s, e)| (s, e, Found::Email)),
             _ => quoted_local(text, ms, work).map(|(s, e)| (s, e, Found::Email)),
         };
         if let Some((s, e, what)) = found {

@@ -138,10 +138,7 @@ fn check_span(
         Check::KeyLoose => {
             // `sk-` and the key: random-looking, or named by its context.
             let key = s.get(3..)?;
-            let random = key.len() >= 32
-                && key.iter().any(u8::is_ascii_digit)
-                && key.iter().any(u8::is_ascii_lowercase)
-                && key.iter().any(u8::is_ascii_uppercase);
+            let random = key.len() >= 32 && mixed_case_digit(key);
             ((random || confirmed()) && !placeholder(key)).then_some((start, end))
         }
         Check::Bearer => {
@@ -158,10 +155,7 @@ fn check_span(
             // number after the word is an id, not one.
             let letters = tok.iter().filter(|b| b.is_ascii_alphabetic()).count();
             let digits = tok.iter().filter(|b| b.is_ascii_digit()).count();
-            let mixed = tok.len() >= 12
-                && digits > 0
-                && tok.iter().any(u8::is_ascii_lowercase)
-                && tok.iter().any(u8::is_ascii_uppercase);
+            let mixed = tok.len() >= 12 && mixed_case_digit(tok);
             let long = tok.len() >= 20 && letters > 0 && digits > 0 && !uuid_like(tok);
             ((mixed || long) && !placeholder(tok)).then_some((start + cut + 1, end))
         }

@@ -45,19 +45,15 @@ const MAX_RUN: usize = 120;
 /// never left out by a list: issue 36, nineteenth round). Every `Nd`
 /// block is ten consecutive code points from its zero; the
 /// mathematical digits (U+1D7CE-U+1D7FF) are five such runs.
-const ND_ZEROS: [u32; 74] = [
+const ND_ZEROS: [u32; 75] = [
     0x660, 0x6F0, 0x7C0, 0x966, 0x9E6, 0xA66, 0xAE6, 0xB66, 0xBE6, 0xC66, 0xCE6, 0xD66, 0xDE6,
     0xE50, 0xED0, 0xF20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50,
     0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10,
     0x104A0, 0x10D30, 0x10D40, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0,
     0x11650, 0x116C0, 0x116D0, 0x116DA, 0x11730, 0x118E0, 0x11950, 0x11BF0, 0x11C50, 0x11D50,
     0x11DA0, 0x11F50, 0x16130, 0x16A60, 0x16AC0, 0x16B50, 0x16D70, 0x1CCF0, 0x1D7CE, 0x1D7D8,
-    0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E4F0, 0x1E5F1, 0x1E950,
+    0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E4F0, 0x1E5F1, 0x1E950, 0x1FBF0,
 ];
-
-/// The last zero (Segmented digits, U+1FBF0), apart so that
-/// [`ND_ZEROS`] stays sorted with room for the search's sentinel.
-const ND_LAST_ZERO: u32 = 0x1FBF0;
 
 /// Which code points of the three-byte planes are decimal digits: for
 /// each lead byte `E0`, `E1`, `EA` and `EF` and each second byte
@@ -103,11 +99,6 @@ const fn rows4() -> [u64; 16] {
             c += 1;
         }
         i += 1;
-    }
-    let mut c = ND_LAST_ZERO;
-    while c < ND_LAST_ZERO + 10 {
-        bits[((c >> 12) & 0x0F) as usize] |= 1 << ((c >> 6) & 0x3F);
-        c += 1;
     }
     bits
 }
@@ -165,7 +156,6 @@ pub(super) fn wide_digit(s: &[u8]) -> Option<(u8, usize)> {
 #[cold]
 fn digit_of(cp: u32) -> Option<u8> {
     let zero = match ND_ZEROS.partition_point(|&z| z <= cp) {
-        _ if cp >= ND_LAST_ZERO => ND_LAST_ZERO,
         0 => return None,
         i => ND_ZEROS[i - 1],
     };
