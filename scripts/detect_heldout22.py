@@ -51,14 +51,14 @@ Woleaian, Mortlockese, Pingelapese, Mokilese, Satawalese, Nukuoro and
 Kapingamarangi (short phrases written by the session, only roughly
 idiomatic; in most of these languages only approximations).
 
-Values in shapes the earlier families did not write as such a set:
-cards of Hipercard, Cabal, Naranja, Carnet, Humo, UzCard, Napas (16 and
-19), Belkart, ArCa, Prostir, Bancontact (17 and 19), InterPayment,
-InstaPayment and LankaPay beside the common brands, written in Kawi,
-Nag Mundari, Kirat Rai, Sunuwar, Gurung Khema, Garay and Ol Onal digits
-and in outlined digits, grouped by a two-em dash, a katakana-hiragana
-double hyphen, a double hyphen, an oblique hyphen, a heavy minus, a
-bullet operator, a bullet, a white bullet, a z notation spot, a Canadian
+Values in shapes the earlier families did not write as such a set: cards
+of Hipercard, Cabal, Naranja, Carnet, Humo, UzCard, Napas (16 and 19),
+Belkart, ArCa, Prostir, Bancontact (17 and 19), InterPayment,
+InstaPayment and LankaPay beside the common brands, written in Kawi, Nag
+Mundari, Kirat Rai, Sunuwar, Gurung Khema, Garay and Ol Onal digits and
+in outlined digits, grouped by a two-em dash, a katakana-hiragana double
+hyphen, a double hyphen, an oblique hyphen, a heavy minus, a bullet
+operator, a bullet, a white bullet, a z notation spot, a Canadian
 syllabics hyphen or a hyphen with diaeresis, or by an escape of the
 container (LaTeX ties and thin spaces, HTML entities, JSON `\\u00a0`,
 `\\u2009`, `\\u202f`, Python `\\x20`, C `\\040`, form `+`), split by a
@@ -77,52 +77,52 @@ Russia, Somalia, the Falklands, Djibouti, Burundi, Mauritania, the
 Dominican Republic and Costa Rica (and the common ones) in the same
 separators and escapes; provider tokens no family wrote (Dropbox `sl.u.`
 tokens, Doppler personal, CLI, service-account and SCIM tokens,
-Backblaze B2 key ids and application keys, Google Cloud Storage HMAC ids and secrets,
-Zhipu `id.secret` keys, Baidu Qianfan `bce-v3/ALTAK-` keys, Axiom
-personal tokens, ReadMe `rdme_` keys), passwords and secrets in the
-tools' own syntax (Icecast, Liquidsoap, ClickHouse, cqlshrc, pgbouncer,
-Node-RED `credentialSecret`, openHAB, Zigbee2MQTT `network_key` as a
-decimal list, LMIC `APPKEY` as a C array, HAProxy, Dovecot `{PLAIN}`,
-Borg, rsync, davfs2, systemd credentials, Winlogon `DefaultPassword`,
-AES Tink keysets); private keys as CometBFT validator and node keys, an
-IPFS `PrivKey`, a Tailscale `privkey:`, BIP32 `tprv`/`vprv`/`yprv`/`zprv`
-keys (in descriptors and Electrum keystores), a Tink ECDSA keyset, an
-OpenVPN static key, PEMs (Ed25519, X25519, P-384, RSA PKCS#8)
-form-encoded, in Java properties, in XML with `&#xD;&#xA;`, in systemd
-with `\\n`, in PowerShell here-strings and as a Python bytes repr of the
-DER; JWTs as five-part JWEs, unsecured (`alg: none`, empty signature),
-in HLS key URIs, Liquidsoap headers, systemd, the registry and Node-RED;
-IPv4 in CUPS URIs, Art-Net and sACN setups, `oscsend`, Icecast,
-Liquidsoap, ASTM-over-TCP settings, systemd, the registry (comma lists),
-Tailscale CGNAT addresses, CometBFT peers, IPFS multiaddrs, HAProxy,
-defanged (`[.]`) and regex-escaped (`\\.`); IPv6 in multiaddrs, SMTP
-address literals (`[IPv6:...]`), Postfix logs, CUPS URIs, `ip -6 addr`
-output, Tailscale ULA addresses, CometBFT peers, the registry and
-systemd; URLs with a password for `ipps`, `smb`, `icecast`, `mqtts`,
-`nntps`, `ircs`, `b2`, `davs`, `ftpes`, `webcal`, `sip` and PLS `http`
-streams.
+Backblaze B2 key ids and application keys, Google Cloud Storage HMAC ids
+and secrets, Zhipu `id.secret` keys, Baidu Qianfan `bce-v3/ALTAK-` keys,
+Axiom personal tokens, ReadMe `rdme_` keys), passwords and secrets in
+the tools' own syntax (Icecast, Liquidsoap, ClickHouse, cqlshrc,
+pgbouncer (plain and `md5`), Node-RED `credentialSecret`, openHAB,
+Zigbee2MQTT `network_key` as a decimal list, LMIC `APPKEY` as a C array,
+HAProxy, Dovecot `{PLAIN}`, Borg, rsync, davfs2, systemd credentials,
+Winlogon `DefaultPassword`, AES Tink keysets); private keys as CometBFT
+validator and node keys, an IPFS `PrivKey`, a Tailscale `privkey:`,
+BIP32 `tprv`/`vprv`/`yprv`/`zprv` keys (in descriptors and Electrum
+keystores), a Tink ECDSA keyset, an OpenVPN static key, PEMs (Ed25519,
+X25519, P-384, RSA PKCS#8) form-encoded, in Java properties, in XML with
+`&#xD;&#xA;`, in systemd with `\\n`, in PowerShell here-strings and as a
+Python bytes repr of the DER; JWTs as five-part JWEs, unsecured (`alg:
+none`, empty signature), in HLS key URIs, Liquidsoap headers, systemd,
+the registry and Node-RED; IPv4 in CUPS URIs, Art-Net and sACN setups,
+`oscsend`, Icecast, Liquidsoap, ASTM-over-TCP settings, systemd, the
+registry (comma lists), Tailscale CGNAT addresses, CometBFT peers, IPFS
+multiaddrs, HAProxy, defanged (`[.]`) and regex-escaped (`\\.`); IPv6 in
+multiaddrs, SMTP address literals (`[IPv6:...]`), Postfix logs, CUPS
+URIs, `ip -6 addr` output, Tailscale ULA addresses, CometBFT peers, the
+registry and systemd; URLs with a password for `ipps`, `smb`, `icecast`,
+`mqtts`, `nntps`, `ircs`, `b2`, `davs`, `ftpes`, `webcal`, `sip` and PLS
+`http` streams.
 
 Look-alikes no family wrote as such a set: printer serials and IPP
 UUIDs, DSC bounding boxes, SMPTE timecodes, WebVTT cue timings, ISRCs,
 EIDRs, ISANs, ISWCs, ISMNs, DMX addresses, Art-Net universes, OSC paths,
 MIDI show control strings, LOINC codes, lab accessions shaped like SSNs
-but with an area or group no SSN has, specimen barcodes, reference ranges,
-Windows SIDs and build numbers, registry GUIDs and dwords, systemd unit
-instances (`name@instance.service`), machine ids, CometBFT validator
-addresses, node ids and block hashes, IPFS CIDs and peer ids, BIP32
-`tpub`/`vpub`/`ypub`/`zpub` public keys and derivation paths, Tailscale
-`nodekey:` public keys, Tink public keysets, Zigbee IEEE addresses,
-extended PAN ids and deCONZ unique ids (eight colon groups), LoRaWAN
-DevEUIs, old Node-RED node ids (dotted hex), Dovecot `{SSHA512}` hashes,
-ClickHouse password hashes, pgbouncer md5 hashes, Cassandra tokens, Borg
-archive ids, masked card numbers, SEPA creditor ids, IBANs with a wrong
-check, BICs, source-map data URIs (`eyJ`), Rust paths that read as hex
-(`fade::add`), spec section numbers, URLs with placeholders for the
-password, and URLs with a user and no password (and the user and host of
-an `ssh://` or `rsync://` URL). A look-alike any run of whose digits
-(solid, or any run of groups split by one space, dash, dot or slash) of
-12 to 19 digits passes Luhn is drawn again (heldout20's check, copied
-here with its helpers).
+but with an area or group no SSN has, specimen barcodes, reference
+ranges, Windows SIDs and build numbers, registry GUIDs and dwords,
+systemd unit instances (`name@instance.service`), machine ids, CometBFT
+validator addresses, node ids and block hashes, IPFS CIDs and peer ids,
+BIP32 `tpub`/`vpub`/`ypub`/`zpub` public keys and derivation paths,
+Tailscale `nodekey:` public keys, Tink public keysets, Zigbee IEEE
+addresses, extended PAN ids and deCONZ unique ids (eight colon groups),
+LoRaWAN DevEUIs, old Node-RED node ids (dotted hex), Dovecot `{SSHA512}`
+hashes, ClickHouse password hashes, Cassandra tokens, Borg archive ids,
+masked card numbers, SEPA creditor ids, IBANs with a wrong check, BICs,
+source-map data URIs (`eyJ`), Rust paths that read as hex (`fade::add`),
+spec section numbers, URLs with placeholders for the password, and URLs
+with a user and no password (and the user and host of an `ssh://` or
+`rsync://` URL). A look-alike any run of whose digits (solid, or any run
+of groups split by one space, dash, dot or slash) of 12 to 19 digits
+passes Luhn is drawn again (heldout20's check, copied here with its
+helpers).
 
 It reuses only the Luhn digit of `detect_corpus.py` and the small value
 makers of `detect_values.py`. Its texts are drawn from their own seed
@@ -1062,8 +1062,15 @@ def i_api_key(r, doc, m):
                                            (hashlib.sha256(_pw(r).encode()).hexdigest(), "look:clickhouse_sha256"), "</password_sha256_hex>\n  </reader>\n</users>\n"])
         return
     if form == "pgbouncer":
-        _seq2_clean(r, doc, form, lambda: ["; userlist.txt\n\"boxoffice\" \"", (pw, "api_key"), "\"\n\"reporting\" \"",
-                                           ("md5" + hashlib.md5(_pw(r).encode()).hexdigest(), "look:pgbouncer_md5"), "\"\n"])
+        # An `md5` entry is password-equivalent (PostgreSQL's md5 exchange needs
+        # only the stored hash, and PgBouncer logs in to the server with it): a
+        # secret, not a look-alike. Drawn as when it was one (again while a run
+        # of its digits passes as a card), so the rest of the family is unchanged.
+        while True:
+            md5 = "md5" + hashlib.md5(_pw(r).encode()).hexdigest()
+            if not _cardish(md5):
+                break
+        _seq(doc, form, ["; userlist.txt\n\"boxoffice\" \"", (pw, "api_key"), "\"\n\"reporting\" \"", (md5, "api_key"), "\"\n"])
         return
     if form == "borg":
         # The repository URL's user is no mailbox.
