@@ -152,16 +152,21 @@ impl Redactor {
         {
             let (slots, jwts, emails, urls, keys) =
                 (self.slots, self.jwts, self.emails, self.urls, self.keys);
-            super::carriers::find(bytes, work, |start, end, what| {
-                let det = match what {
-                    super::carriers::Found::ApiKey => slots,
-                    super::carriers::Found::Jwt => jwts,
-                    super::carriers::Found::Email => emails,
-                    super::carriers::Found::UrlCredentials => urls,
-                    super::carriers::Found::PrivateKey => keys,
-                };
-                cands.extend(det.map(|det| Region::found(start, end, det)));
-            });
+            let det = |what| match what {
+                super::carriers::Found::ApiKey => slots,
+                super::carriers::Found::Jwt => jwts,
+                super::carriers::Found::Email => emails,
+                super::carriers::Found::UrlCredentials => urls,
+                super::carriers::Found::PrivateKey => keys,
+            };
+            super::carriers::find(
+                bytes,
+                work,
+                |what| det(what).is_some(),
+                |start, end, what| {
+                    cands.extend(det(what).map(|det| Region::found(start, end, det)))
+                },
+            );
         }
         if self.cards.is_some() || self.phones.is_some() {
             let ctx = |det: u32| self.contexts.get(det as usize).and_then(Option::as_ref);

@@ -20,9 +20,12 @@
 //!
 //! Cost in time: three vector searches for lead bytes over texts that hold
 //! a byte outside ASCII; past a hit, a plain loop over the run of
-//! characters of that lead (per character one table load; a search of
-//! the zeros' table on a digit only); per run of 13 or more
-//! digits, the copy and the card check, charged to the work budget.
+//! characters of that width (and single ASCII bytes between them, the
+//! spaces between words), each refused on one load from a bit table of
+//! the digits ([`BMP_DIGITS`]; issue 37, twentieth round: the run loop
+//! decoded each letter before, and stopped at every space); per run of
+//! 13 or more digits, the copy and the card check, charged to the work
+//! budget.
 
 use super::budget::Work;
 use super::context::Compiled as Context;
@@ -55,27 +58,18 @@ const ND_ZEROS: [u32; 75] = [
     0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E4F0, 0x1E5F1, 0x1E950, 0x1FBF0,
 ];
 
-/// Which code points of the three-byte planes are decimal digits: for
-/// each lead byte `E0`, `E1`, `EA` and `EF` and each second byte
-/// (`80`-`BF`), a bit per third byte. A letter is refused on one table
-/// load and a shift, as the listed scripts' digits were by a `match`
-/// before (the table search runs on digits only).
-const fn digits3() -> [u64; 256] {
-    let mut bits = [0u64; 256];
+/// Which code points below U+10000 are decimal digits: a bit per code
+/// point, 64 to a word (8 KB). A two- or three-byte character is refused
+/// on one load and a shift: the word is the code point's bits above its
+/// last six, which are the lead byte's and the second byte's payload.
+const fn bmp_digits() -> [u64; 1024] {
+    let mut bits = [0u64; 1024];
     let mut i = 0;
     while i < ND_ZEROS.len() {
         let mut c = ND_ZEROS[i];
         while c < ND_ZEROS[i] + 10 {
-            let lead = c >> 12;
-            let slot = match lead {
-                0x0 => 0,
-                0x1 => 1,
-                0xA => 2,
-                0xF => 3,
-                _ => 4,
-            };
-            if c >= 0x800 && c < 0x10000 && slot < 4 {
-                bits[slot * 64 + ((c >> 6) & 0x3F) as usize] |= 1 << (c & 0x3F);
+            if c < 0x10000 {
+                bits[(c >> 6) as usize] |= 1 << (c & 0x3F);
             }
             c += 1;
         }
@@ -83,7 +77,7 @@ const fn digits3() -> [u64; 256] {
     }
     bits
 }
-const DIGITS3: [u64; 256] = digits3();
+const BMP_DIGITS: [u64; 1024] = bmp_digits();
 
 /// Which 64-code-point rows of the four-byte plane U+10000-U+1FFFF hold a
 /// decimal digit: a bit per third byte, for each second byte `90`-`9F`.
@@ -113,42 +107,29 @@ const ROWS4: [u64; 16] = rows4();
 /// `F0`.
 #[inline]
 pub(super) fn wide_digit(s: &[u8]) -> Option<(u8, usize)> {
+    let cont = |b: u8| b & 0xC0 == 0x80;
     let (cp, n) = match *s {
-        [0xD9, d @ 0xA0..=0xA9, ..] => return Some((d - 0xA0, 2)),
-        [0xDB, d @ 0xB0..=0xB9, ..] => return Some((d - 0xB0, 2)),
-        [0xDF, d @ 0x80..=0x89, ..] => return Some((d - 0x80, 2)),
-        [b0 @ (0xE0 | 0xE1 | 0xEA | 0xEF), b1, b2, ..] => {
-            let slot = match b0 {
-                0xE0 => 0,
-                0xE1 => 1,
-                0xEA => 2,
-                _ => 3,
-            };
-            if b1 & 0xC0 != 0x80
-                || b2 & 0xC0 != 0x80
-                || DIGITS3[slot * 64 + usize::from(b1 & 0x3F)] & (1 << (b2 & 0x3F)) == 0
-            {
-                return None;
-            }
-            (
-                (u32::from(b0 & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F),
-                3,
-            )
+        [b0 @ 0xC2..=0xDF, b1, ..] if cont(b1) => {
+            ((u32::from(b0 & 0x1F) << 6) | u32::from(b1 & 0x3F), 2)
         }
-        [0xF0, b1 @ 0x90..=0x9F, b2, b3, ..] => {
-            if b2 & 0xC0 != 0x80
-                || b3 & 0xC0 != 0x80
-                || ROWS4[usize::from(b1 & 0x0F)] & (1 << (b2 & 0x3F)) == 0
-            {
-                return None;
-            }
-            (
+        // (Not an overlong `E0 80`-`9F`: a two-byte code point.)
+        [b0 @ 0xE0..=0xEF, b1, b2, ..] if cont(b1) && cont(b2) && (b0, b1) >= (0xE0, 0xA0) => (
+            (u32::from(b0 & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F),
+            3,
+        ),
+        [0xF0, b1 @ 0x90..=0x9F, b2, b3, ..]
+            if cont(b2) && cont(b3) && ROWS4[usize::from(b1 & 0x0F)] & (1 << (b2 & 0x3F)) != 0 =>
+        {
+            return digit_of(
                 (u32::from(b1 & 0x3F) << 12) | (u32::from(b2 & 0x3F) << 6) | u32::from(b3 & 0x3F),
-                4,
             )
+            .map(|d| (d, 4));
         }
         _ => return None,
     };
+    if BMP_DIGITS[(cp >> 6) as usize & 0x3FF] & (1 << (cp & 0x3F)) == 0 {
+        return None;
+    }
     digit_of(cp).map(|d| (d, n))
 }
 
@@ -217,7 +198,7 @@ pub(crate) fn find(
     if sweep(
         text,
         |t| memchr::memchr3(0xEF, 0xD9, 0xDB, t),
-        |_| 0,
+        |b| usize::from(matches!(b, 0xD8..=0xDB)) * 2,
         judges,
         work,
         &mut scratch,
@@ -268,11 +249,23 @@ fn sweep(
         let w = width(text[p]);
         let mut q = p;
         if w > 0 {
-            while q + w <= text.len() && width(text[q]) == w && wide_digit(&text[q..]).is_none() {
-                q += w;
+            // Over the run of characters of this width, and a single
+            // ASCII byte between two of them (the space between two
+            // words): no ASCII byte is a wide digit.
+            while q + w <= text.len() {
+                if width(text[q]) == w {
+                    if may_be_digit(&text[q..]) {
+                        break;
+                    }
+                    q += w;
+                } else if text[q].is_ascii() && q + 1 + w <= text.len() && width(text[q + 1]) == w {
+                    q += 1;
+                } else {
+                    break;
+                }
             }
             at = q.max(p + 1);
-            if q + w > text.len() || width(text[q]) != w {
+            if q + w > text.len() || width(text[q]) != w || wide_digit(&text[q..]).is_none() {
                 continue;
             }
         } else {
@@ -287,6 +280,23 @@ fn sweep(
         }
     }
     false
+}
+
+/// Whether the character at the start of `s` may be a digit: one load
+/// from [`BMP_DIGITS`] for a three-byte character (the word its lead and
+/// second byte name, the bit its last byte does); [`wide_digit`] for a
+/// four-byte one. A `true` is read again by [`wide_digit`].
+#[inline(always)]
+fn may_be_digit(s: &[u8]) -> bool {
+    match *s {
+        [b0 @ 0xE0..=0xEF, b1, b2, ..] => {
+            BMP_DIGITS[((usize::from(b0 & 0x0F) << 6) | usize::from(b1 & 0x3F)) & 0x3FF]
+                & (1 << (b2 & 0x3F))
+                != 0
+        }
+        [b0 @ 0xC2..=0xDF, b1, ..] => BMP_DIGITS[usize::from(b0 & 0x1F)] & (1 << (b1 & 0x3F)) != 0,
+        _ => wide_digit(s).is_some(),
+    }
 }
 
 /// The copy and its map back, reused across runs.
@@ -414,6 +424,25 @@ mod tests {
             out.push((s, e))
         });
         out
+    }
+
+    /// The step loop's one-load test is [`wide_digit`]'s answer for every
+    /// character past ASCII (every scalar value, each at the start of a
+    /// text and followed by more).
+    #[test]
+    fn may_be_digit_is_wide_digit_for_every_character() {
+        let mut buf = [0u8; 8];
+        for c in ('\u{80}'..=char::MAX).filter(|c| c.len_utf8() > 1) {
+            let n = c.encode_utf8(&mut buf).len();
+            buf[n] = b'x';
+            let s = &buf[..=n];
+            assert_eq!(
+                may_be_digit(s),
+                wide_digit(s).is_some(),
+                "U+{:04X}",
+                c as u32
+            );
+        }
     }
 
     #[test]
