@@ -65,6 +65,10 @@ const WORDS: &[&str] = &[
     "api_key",
     "api-key",
     "apikey",
+    // SNMP's community string, the password of its `snmp-server
+    // community <v> RO` (issue 36, twentieth round): lowercase alone, the
+    // search's last spelling under 32.
+    "community",
     "::add-mask::",
     "issecret=true]",
     "|554=",
@@ -80,7 +84,7 @@ const WORDS: &[&str] = &[
 ];
 
 /// The index in [`WORDS`] of the first marker.
-const MARKERS: usize = 6;
+const MARKERS: usize = 7;
 
 /// How far down a CSV header's column is read (bytes and rows).
 const COLUMN_REACH: usize = 4096;
@@ -140,7 +144,7 @@ fn words() -> Option<&'static Search> {
             };
             // Capitals for the words and `USING`; a capital first for
             // the words that start a camelCase or Pascal name.
-            if i < MARKERS || i == MARKERS + 4 {
+            if (i < MARKERS && *w != "community") || i == MARKERS + 4 {
                 spellings.push(w.to_ascii_uppercase());
             }
             if i < 3 {
@@ -322,6 +326,7 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
             column(text, key_from, key_end, work, &mut emit)
                 .or_else(|| element_value(text, key_end))
                 .or_else(|| assigned(text, key_end))
+                .or_else(|| typed(text, key_end, work))
                 .or_else(|| named_value(text, key_from, key_end, work))
                 .or_else(|| {
                     // A name that ends in `password` or `passwd` and is
@@ -767,6 +772,67 @@ fn assigned(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
         None => text.get(e).is_none_or(|&b| {
             b.is_ascii_whitespace() || matches!(b, b',' | b';' | b'<' | b')' | b'}' | b']')
         }),
+    };
+    closes.then_some((s, e))
+}
+
+/// A directive that writes a type between the secret's name and its
+/// value, by syntax class (issue 36, twentieth round): blanks, the type,
+/// blanks, then the value, quoted or ending its token. The type is a
+/// digit (a network device's encryption type: IOS's `password 0 <v>`,
+/// `username u secret 0 <v>`, `key 7 <v>`), a flag of letters (macOS
+/// `defaults write <domain> ApiToken -string "<v>"`, `-data`), or a
+/// cipher word (Huawei VRP's `password cipher <v>`,
+/// `irreversible-cipher`, `simple`, `plain`). The value must look random
+/// as every slot's; a crypt hash (`secret 5 $1$…`, `$8$`, `$9$`) starts
+/// with `$`, which no value byte is, and is kept. At most [`BLANK_REACH`]
+/// blanks twice, a type of 24 bytes and [`MAX_VALUE`] are read.
+/// Cost: a random-looking word after a secret's name and a digit, a flag
+/// or a cipher word that is no secret (`token 2 Xk9fQ2mLp7Rt` in prose)
+/// goes.
+fn typed(text: &[u8], key_end: usize, work: &Work) -> Option<(usize, usize)> {
+    const CIPHERS: &[&[u8]] = &[
+        b"cipher",
+        b"irreversible-cipher",
+        b"simple",
+        b"plain",
+        b"plaintext",
+        b"cleartext",
+    ];
+    let t = text.get(key_end..)?;
+    let b1 = run(t, BLANK_REACH, blank);
+    if b1 == 0 {
+        return None;
+    }
+    let ty = run(&t[b1..], 25, |b| b.is_ascii_alphanumeric() || b == b'-');
+    let word = &t[b1..b1 + ty];
+    let typed = match word {
+        [d] => d.is_ascii_digit(),
+        [b'-', rest @ ..] => !rest.is_empty() && rest.iter().all(u8::is_ascii_lowercase),
+        _ => CIPHERS.contains(&word),
+    };
+    let after = b1 + ty;
+    let b2 = run(t.get(after..).unwrap_or_default(), BLANK_REACH, blank);
+    // SECURITY: the bytes read past the hit's flat charge, charged.
+    work.charge(after + b2);
+    if !typed || b2 == 0 {
+        return None;
+    }
+    let mut v = after + b2;
+    let quote = t.get(v).copied().filter(|b| matches!(b, b'"' | b'\''));
+    v += usize::from(quote.is_some());
+    let n = run(
+        t.get(v..).unwrap_or_default(),
+        MAX_VALUE + 1,
+        secret_value_byte,
+    );
+    work.charge(n);
+    let (s, e) = value_at(text, key_end + v)?;
+    let closes = match quote {
+        Some(q) => text.get(e) == Some(&q),
+        None => text
+            .get(e)
+            .is_none_or(|&b| b.is_ascii_whitespace() || b == b';'),
     };
     closes.then_some((s, e))
 }
