@@ -145,7 +145,7 @@ fn der_list(text: &[u8], at: usize, work: &Work) -> (Option<(usize, usize)>, usi
         Some([0x02, 0x01, 0 | 1 | 3, 0x30 | 0x02 | 0x04])
     );
     let total = hdr + len;
-    if !versioned || total < 48 || total > LIST_REACH {
+    if !versioned || !(48..=LIST_REACH).contains(&total) {
         return (None, at + 1);
     }
     // The literals after the eight read: up to the declared length.
@@ -186,7 +186,7 @@ fn signify(text: &[u8], at: usize, work: &Work) -> Option<(usize, usize)> {
         .take_while(|&&b| b == b'=')
         .count();
     let end = at + n + pad;
-    if n > SIGNIFY_REACH || n < 8 || text.get(end).is_some_and(|&b| b64(b) || b == b'=') {
+    if !(8..=SIGNIFY_REACH).contains(&n) || text.get(end).is_some_and(|&b| b64(b) || b == b'=') {
         return None;
     }
     let head = base64::engine::general_purpose::STANDARD
