@@ -67,8 +67,12 @@ const WORDS: &[&str] = &[
     "apikey",
     // SNMP's community string, the password of its `snmp-server
     // community <v> RO` (issue 36, twentieth round): lowercase alone, the
-    // search's last spelling under 32.
-    "community",
+    // search's last spelling under 32, searched without its `c` (the
+    // vector search tests each spelling's first four bytes, and `comm`
+    // starts `command`, `commit`, `comment`: +1.4% instructions a record
+    // on the full bench; `ommu` starts few words), which is checked
+    // after.
+    "ommunity",
     "::add-mask::",
     "issecret=true]",
     "|554=",
@@ -144,7 +148,7 @@ fn words() -> Option<&'static Search> {
             };
             // Capitals for the words and `USING`; a capital first for
             // the words that start a camelCase or Pascal name.
-            if (i < MARKERS && *w != "community") || i == MARKERS + 4 {
+            if (i < MARKERS && *w != "ommunity") || i == MARKERS + 4 {
                 spellings.push(w.to_ascii_uppercase());
             }
             if i < 3 {
@@ -283,7 +287,13 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
         let Some(&which) = search.word.get(m.pattern().as_usize()) else {
             continue;
         };
-        let (ws, mut we) = (m.start(), m.end());
+        let (mut ws, mut we) = (m.start(), m.end());
+        if WORDS.get(which) == Some(&"ommunity") {
+            if ws == 0 || text[ws - 1] != b'c' {
+                continue;
+            }
+            ws -= 1;
+        }
         if ws < done {
             continue;
         }
