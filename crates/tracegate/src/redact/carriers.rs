@@ -175,8 +175,6 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize, 
     }
     escaped(text, work, &mut emit);
     der_keys(text, work, &mut emit);
-    // Private keys in other byte encodings (issue 36, twentieth round).
-    super::key_text::find(text, work, &mut |s, e| emit(s, e, Found::PrivateKey));
 }
 
 /// The encoded at-signs and escaped URLs (issue 36, nineteenth round),

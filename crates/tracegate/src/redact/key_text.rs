@@ -24,7 +24,12 @@
 //! without `0x` is not read, nor a key cut short of its length.
 //!
 //! Cost in time: three substring searches (`0x30`, `RWR`, `sec1`) over
-//! every text; per hit, a bounded window read and charged.
+//! every text when the `private_key` detector is on (none when it is
+//! off); per hit, a bounded window read and charged.
+
+use std::sync::OnceLock;
+
+use memchr::memmem::Finder;
 
 use super::budget::Work;
 
@@ -37,8 +42,18 @@ const SIGNIFY_REACH: usize = 240;
 
 /// Every private key in `text` found here, as `(start, end)`.
 pub(crate) fn find(text: &[u8], work: &Work, emit: &mut impl FnMut(usize, usize)) {
+    // The three searchers, built once (a searcher built per text cost
+    // more than its search on short texts).
+    static FINDERS: OnceLock<[Finder<'static>; 3]> = OnceLock::new();
+    let [der, rwr, sec] = FINDERS.get_or_init(|| {
+        [
+            Finder::new(b"0x30"),
+            Finder::new(b"RWR"),
+            Finder::new(b"sec1"),
+        ]
+    });
     let mut done = 0;
-    for at in memchr::memmem::find_iter(text, b"0x30") {
+    for at in der.find_iter(text) {
         if at < done || (at > 0 && text[at - 1].is_ascii_alphanumeric()) {
             continue;
         }
@@ -53,7 +68,7 @@ pub(crate) fn find(text: &[u8], work: &Work, emit: &mut impl FnMut(usize, usize)
             emit(s, e);
         }
     }
-    for at in memchr::memmem::find_iter(text, b"RWR") {
+    for at in rwr.find_iter(text) {
         if at > 0 && b64(text[at - 1]) {
             continue;
         }
@@ -65,7 +80,7 @@ pub(crate) fn find(text: &[u8], work: &Work, emit: &mut impl FnMut(usize, usize)
             emit(s, e);
         }
     }
-    for at in memchr::memmem::find_iter(text, b"sec1") {
+    for at in sec.find_iter(text) {
         work.charge(16);
         if work.spent() {
             return;

@@ -65,14 +65,6 @@ const WORDS: &[&str] = &[
     "api_key",
     "api-key",
     "apikey",
-    // SNMP's community string, the password of its `snmp-server
-    // community <v> RO` (issue 36, twentieth round): lowercase alone, the
-    // search's last spelling under 32, searched without its `c` (the
-    // vector search tests each spelling's first four bytes, and `comm`
-    // starts `command`, `commit`, `comment`: +1.4% instructions a record
-    // on the full bench; `ommu` starts few words), which is checked
-    // after.
-    "ommunity",
     "::add-mask::",
     "issecret=true]",
     "|554=",
@@ -88,7 +80,7 @@ const WORDS: &[&str] = &[
 ];
 
 /// The index in [`WORDS`] of the first marker.
-const MARKERS: usize = 7;
+const MARKERS: usize = 6;
 
 /// How far down a CSV header's column is read (bytes and rows).
 const COLUMN_REACH: usize = 4096;
@@ -148,7 +140,7 @@ fn words() -> Option<&'static Search> {
             };
             // Capitals for the words and `USING`; a capital first for
             // the words that start a camelCase or Pascal name.
-            if (i < MARKERS && *w != "ommunity") || i == MARKERS + 4 {
+            if i < MARKERS || i == MARKERS + 4 {
                 spellings.push(w.to_ascii_uppercase());
             }
             if i < 3 {
@@ -287,13 +279,7 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
         let Some(&which) = search.word.get(m.pattern().as_usize()) else {
             continue;
         };
-        let (mut ws, mut we) = (m.start(), m.end());
-        if WORDS.get(which) == Some(&"ommunity") {
-            if ws == 0 || text[ws - 1] != b'c' {
-                continue;
-            }
-            ws -= 1;
-        }
+        let (ws, mut we) = (m.start(), m.end());
         if ws < done {
             continue;
         }

@@ -129,15 +129,13 @@ fn an_at_sign_in_any_escape_syntax_makes_an_address() {
 
 /// A directive that writes a type between a secret's name and its value
 /// (a flag, a cipher word, a device's type digit) holds the value after
-/// the type; SNMP's community is a secret's name. A crypt hash after a
+/// the type. A crypt hash after a
 /// hash type, a placeholder, and a plain word after the type are kept.
 #[test]
 fn a_value_after_a_type_between_name_and_value_is_the_secret() {
     let r = all();
     let v = "Xk9fQ2mLp7Rt4vWq";
     for line in [
-        format!("snmp-server community {v} RO 10\n"),
-        format!("snmp-server community {v}\n"),
         format!(" local-user ops password irreversible-cipher {v}#\n"),
         format!("local-user ops password cipher {v}\n"),
         format!("$ defaults write com.example.app ApiToken -string \"{v}\"\n"),
@@ -188,7 +186,6 @@ fn the_twentieth_rounds_rules_cost_linear_charged_work() {
         ("typed no value", rep("password 0 ")),
         ("typed flags", rep("ApiToken -string ")),
         ("typed blanks", format!("password {}", rep(" "))),
-        ("community", rep("community ")),
         ("cipher words", rep("password irreversible-cipher ")),
     ] {
         let (_, res) = r.redact_to_string(&text);
