@@ -152,6 +152,7 @@ mod context;
 mod detect;
 mod detectors;
 mod fold;
+mod key_text;
 mod keywords;
 mod prefix_index;
 mod pseudonym;
@@ -213,6 +214,9 @@ mod tests_round19;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round2;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round20;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round3;

@@ -168,6 +168,13 @@ impl Redactor {
                 },
             );
         }
+        // Private keys in other byte encodings (issue 36, twentieth round):
+        // only when the detector is on, so a policy without it pays nothing.
+        if let Some(det) = self.keys {
+            super::key_text::find(bytes, work, &mut |start, end| {
+                cands.push(Region::found(start, end, det));
+            });
+        }
         if self.cards.is_some() || self.phones.is_some() {
             let ctx = |det: u32| self.contexts.get(det as usize).and_then(Option::as_ref);
             let judges = super::wide_digits::Judges {

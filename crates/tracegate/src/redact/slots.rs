@@ -322,6 +322,7 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
             column(text, key_from, key_end, work, &mut emit)
                 .or_else(|| element_value(text, key_end))
                 .or_else(|| assigned(text, key_end))
+                .or_else(|| typed(text, key_end, work))
                 .or_else(|| named_value(text, key_from, key_end, work))
                 .or_else(|| {
                     // A name that ends in `password` or `passwd` and is
@@ -767,6 +768,67 @@ fn assigned(text: &[u8], key_end: usize) -> Option<(usize, usize)> {
         None => text.get(e).is_none_or(|&b| {
             b.is_ascii_whitespace() || matches!(b, b',' | b';' | b'<' | b')' | b'}' | b']')
         }),
+    };
+    closes.then_some((s, e))
+}
+
+/// A directive that writes a type between the secret's name and its
+/// value, by syntax class (issue 36, twentieth round): blanks, the type,
+/// blanks, then the value, quoted or ending its token. The type is a
+/// digit (a network device's encryption type: IOS's `password 0 <v>`,
+/// `username u secret 0 <v>`, `key 7 <v>`), a flag of letters (macOS
+/// `defaults write <domain> ApiToken -string "<v>"`, `-data`), or a
+/// cipher word (Huawei VRP's `password cipher <v>`,
+/// `irreversible-cipher`, `simple`, `plain`). The value must look random
+/// as every slot's; a crypt hash (`secret 5 $1$…`, `$8$`, `$9$`) starts
+/// with `$`, which no value byte is, and is kept. At most [`BLANK_REACH`]
+/// blanks twice, a type of 24 bytes and [`MAX_VALUE`] are read.
+/// Cost: a random-looking word after a secret's name and a digit, a flag
+/// or a cipher word that is no secret (`token 2 Xk9fQ2mLp7Rt` in prose)
+/// goes.
+fn typed(text: &[u8], key_end: usize, work: &Work) -> Option<(usize, usize)> {
+    const CIPHERS: &[&[u8]] = &[
+        b"cipher",
+        b"irreversible-cipher",
+        b"simple",
+        b"plain",
+        b"plaintext",
+        b"cleartext",
+    ];
+    let t = text.get(key_end..)?;
+    let b1 = run(t, BLANK_REACH, blank);
+    if b1 == 0 {
+        return None;
+    }
+    let ty = run(&t[b1..], 25, |b| b.is_ascii_alphanumeric() || b == b'-');
+    let word = &t[b1..b1 + ty];
+    let typed = match word {
+        [d] => d.is_ascii_digit(),
+        [b'-', rest @ ..] => !rest.is_empty() && rest.iter().all(u8::is_ascii_lowercase),
+        _ => CIPHERS.contains(&word),
+    };
+    let after = b1 + ty;
+    let b2 = run(t.get(after..).unwrap_or_default(), BLANK_REACH, blank);
+    // SECURITY: the bytes read past the hit's flat charge, charged.
+    work.charge(after + b2);
+    if !typed || b2 == 0 {
+        return None;
+    }
+    let mut v = after + b2;
+    let quote = t.get(v).copied().filter(|b| matches!(b, b'"' | b'\''));
+    v += usize::from(quote.is_some());
+    let n = run(
+        t.get(v..).unwrap_or_default(),
+        MAX_VALUE + 1,
+        secret_value_byte,
+    );
+    work.charge(n);
+    let (s, e) = value_at(text, key_end + v)?;
+    let closes = match quote {
+        Some(q) => text.get(e) == Some(&q),
+        None => text
+            .get(e)
+            .is_none_or(|&b| b.is_ascii_whitespace() || b == b';'),
     };
     closes.then_some((s, e))
 }

@@ -655,37 +655,94 @@ pub(crate) fn gap_len(s: &[u8], i: usize) -> Option<usize> {
     }
 }
 
-/// The UTF-8 length of the Unicode space separator or dash that starts
-/// `s`, when it is one a number's digit groups may be set apart with
-/// (`detectors::wide_gap!`, issue 36, sixteenth round): the no-break
-/// (U+00A0), Ogham (U+1680), en/em/figure/punctuation/thin/hair
-/// (U+2000-U+200A), narrow no-break (U+202F), medium mathematical
-/// (U+205F) and ideographic (U+3000) spaces; the hyphens and dashes
-/// (U+2010-U+2015), the minus sign (U+2212), the small and full-width
-/// hyphen-minus (U+FE58, U+FE63, U+FF0D). By class of character: a card
-/// typeset with thin spaces or non-breaking hyphens is the same card.
-/// And the invisible format characters (Unicode `Cf` that join or split
-/// words without ink; issue 36, nineteenth round): the soft hyphen
-/// (U+00AD), the zero-width space, non-joiner and joiner
-/// (U+200B-U+200D), the word joiner and invisible operators
-/// (U+2060-U+2064) and the zero-width no-break space (U+FEFF, a byte
-/// order mark): a number whose groups an editor or a template glued with
-/// them reads as the same number. Cost: two numbers glued by one of
-/// them are read as one (as two glued by `-` already were).
+/// The UTF-8 length of the character that starts `s`, when it is one a
+/// number's digit groups may be set apart with (`detectors::wide_gap!`
+/// reads the same characters; a test holds the two equal): by class of
+/// character, never by the one a corpus used (issue 36, sixteenth,
+/// nineteenth and twentieth rounds), in the Basic Multilingual Plane (the
+/// scan shapes' gap class, `detectors::wide_gap_scan!`):
+///
+/// - every Unicode space separator (`Zs`) and dash punctuation (`Pd`)
+///   past ASCII: the no-break, narrow no-break, thin, hair, em and
+///   ideographic spaces; the hyphens and dashes of every script (the
+///   Armenian hyphen, the Hebrew maqaf, the Mongolian todo soft hyphen,
+///   the double oblique hyphen, the wave dash, …); a test holds
+///   [`WIDE_GAPS`] to the `regex` crate's own `\p{Zs}` and `\p{Pd}`;
+/// - the invisible format characters that join or split words without
+///   ink: the soft hyphen, the zero-width space, (non-)joiner, the word
+///   joiner and invisible operators, the zero-width no-break space;
+/// - the look-alikes of the ASCII gap bytes `-`, `.` and `/` and of the
+///   middle dot (Unicode's confusables of them): the minus sign and the
+///   modifier letter minus; the middle dot, Greek ano teleia, bullet,
+///   one dot leader, hyphenation point, hyphen bullet, bullet and dot
+///   operators, word separator middle dot, katakana middle dot (full and
+///   half width), full-width full stop; the fraction, division and
+///   full-width slashes.
+///
+/// Cost: two numbers glued by one of them read as one, as two glued by
+/// `-` already did (a range `2019‧2024` beside a card's digits); every
+/// number is still held to its check (Luhn, mod-97, the SSN's areas, a
+/// phone's plan).
 pub(crate) fn wide_gap(s: &[u8]) -> Option<usize> {
-    match *s {
-        [0xC2, 0xA0 | 0xAD, ..] => Some(2),
-        [0xE1, 0x9A, 0x80, ..]
-        | [0xE2, 0x80, 0x80..=0x8D | 0x90..=0x95 | 0xAF, ..]
-        | [0xE2, 0x81, 0x9F..=0xA4, ..]
-        | [0xEF, 0xBB, 0xBF, ..]
-        | [0xE2, 0x88, 0x92, ..]
-        | [0xE3, 0x80, 0x80, ..]
-        | [0xEF, 0xB9, 0x98 | 0xA3, ..]
-        | [0xEF, 0xBC, 0x8D, ..] => Some(3),
-        _ => None,
-    }
+    let (c, n) = match *s {
+        [a @ 0xC2..=0xDF, b, ..] if b & 0xC0 == 0x80 => {
+            ((u32::from(a & 0x1F) << 6) | u32::from(b & 0x3F), 2)
+        }
+        [a @ 0xE0..=0xEF, b, c, ..] if b & 0xC0 == 0x80 && c & 0xC0 == 0x80 => (
+            (u32::from(a & 0x0F) << 12) | (u32::from(b & 0x3F) << 6) | u32::from(c & 0x3F),
+            3,
+        ),
+        _ => return None,
+    };
+    let i = WIDE_GAPS.partition_point(|&(_, hi)| hi < c);
+    WIDE_GAPS
+        .get(i)
+        .is_some_and(|&(lo, _)| lo <= c)
+        .then_some(n)
 }
+
+/// The code points of a [`wide_gap`], as sorted inclusive ranges.
+pub(crate) const WIDE_GAPS: &[(u32, u32)] = &[
+    (0x00A0, 0x00A0),
+    (0x00AD, 0x00AD),
+    (0x00B7, 0x00B7),
+    (0x02D7, 0x02D7),
+    (0x0387, 0x0387),
+    (0x058A, 0x058A),
+    (0x05BE, 0x05BE),
+    (0x1400, 0x1400),
+    (0x1680, 0x1680),
+    (0x1806, 0x1806),
+    (0x2000, 0x200D),
+    (0x2010, 0x2015),
+    (0x2022, 0x2022),
+    (0x2024, 0x2024),
+    (0x2027, 0x2027),
+    (0x202F, 0x202F),
+    (0x2043, 0x2044),
+    (0x205F, 0x2064),
+    (0x2212, 0x2212),
+    (0x2215, 0x2215),
+    (0x2219, 0x2219),
+    (0x22C5, 0x22C5),
+    (0x2E17, 0x2E17),
+    (0x2E1A, 0x2E1A),
+    (0x2E31, 0x2E31),
+    (0x2E3A, 0x2E3B),
+    (0x2E40, 0x2E40),
+    (0x2E5D, 0x2E5D),
+    (0x3000, 0x3000),
+    (0x301C, 0x301C),
+    (0x3030, 0x3030),
+    (0x30A0, 0x30A0),
+    (0x30FB, 0x30FB),
+    (0xFE31, 0xFE32),
+    (0xFE58, 0xFE58),
+    (0xFE63, 0xFE63),
+    (0xFEFF, 0xFEFF),
+    (0xFF0D, 0xFF0F),
+    (0xFF65, 0xFF65),
+];
 
 /// The span of an email candidate, or `None`: its local part trimmed from
 /// the left to letters, digits, ASCII local-part punctuation and invisible
