@@ -151,6 +151,7 @@ mod containers;
 mod context;
 mod detect;
 mod detectors;
+mod escaped_gaps;
 mod fold;
 mod key_text;
 mod keywords;

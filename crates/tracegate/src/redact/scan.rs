@@ -190,6 +190,27 @@ impl Redactor {
                 cands.extend(det.map(|det| Region::found(start, end, det)));
             });
         }
+        // Values whose groups an escape of their container sets apart
+        // (`escaped_gaps.rs`): each window around such escapes, the
+        // escapes replaced by their gaps, is scanned again; what it
+        // finds over a replaced escape maps back. The table memo holds
+        // this text's rows: it is forgotten around the window's pass.
+        if self.regexes.is_some() {
+            let mut found = Vec::new();
+            super::escaped_gaps::windows(bytes, work, |w| {
+                let Ok(copy) = std::str::from_utf8(&w.copy) else {
+                    return;
+                };
+                found.clear();
+                work.forget_tables();
+                self.regex_pass(copy, &mut found, work);
+                work.forget_tables();
+                cands.extend(found.iter().filter_map(|r| {
+                    let (s, e) = w.back(r.start, r.end)?;
+                    Some(Region::found(s, e, r.det))
+                }));
+            });
+        }
         if cands.len() > regex_only {
             // Leftmost, then longest, then highest priority.
             cands.sort_unstable_by_key(|c| (c.start, Reverse(c.end), c.det));

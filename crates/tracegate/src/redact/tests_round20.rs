@@ -303,3 +303,84 @@ fn the_key_encodings_cost_linear_charged_work() {
         assert!(!res.over_budget, "{name}");
     }
 }
+
+/// A value whose groups an escape of its container sets apart is the
+/// value (`escaped_gaps.rs`): a groff unbreakable space, a JSON `\u`
+/// escape, an HTML character reference, LaTeX's tie; the span covers the
+/// escapes, and the text around it is kept.
+#[test]
+fn a_value_with_escaped_gaps_is_the_value() {
+    let r = all();
+    for (text, secret, name) in [
+        (
+            ".TP\n\\fBAccount\\fR\nGB82\\ WEST\\ 1234\\ 5698\\ 7654\\ 32\n",
+            "GB82\\ WEST\\ 1234\\ 5698\\ 7654\\ 32",
+            "iban",
+        ),
+        (
+            r#"{"holder": "R. Ames", "ssn": "536\u002d22\u002d8741"}"#,
+            r"536\u002d22\u002d8741",
+            "us_ssn",
+        ),
+        (
+            "<td>Card</td><td>4945&#45;8073&#45;0215&#45;7365</td>",
+            "4945&#45;8073&#45;0215&#45;7365",
+            "credit_card",
+        ),
+        (
+            "<td>Card</td><td>4945&nbsp;8073&nbsp;0215&nbsp;7365</td>",
+            "4945&nbsp;8073&nbsp;0215&nbsp;7365",
+            "credit_card",
+        ),
+        (
+            "card: 4945\\x2d8073\\x2d0215\\x2d7365\n",
+            "4945\\x2d8073\\x2d0215\\x2d7365",
+            "credit_card",
+        ),
+        (
+            "IBAN: DE89\\0403704\\0400044\\0400532\\0400130\\04000\n",
+            "DE89\\0403704\\0400044\\0400532\\0400130\\04000",
+            "iban",
+        ),
+    ] {
+        redacts_exactly(&r, text, secret, name);
+    }
+}
+
+/// Escaped gaps between what is no value stay as they are: a range, a
+/// figure reference, a path, digits whose check fails.
+#[test]
+fn escaped_gaps_between_no_value_are_kept() {
+    let r = all();
+    for text in [
+        "copyright 2019\\-2024 the authors",
+        "see Fig.~12 and Table~3",
+        "C:\\ 1234\\ notes",
+        "order 4945&#45;8073&#45;0215&#45;7366 (a number that fails Luhn)",
+        r#"{"ref": "536\u002d00\u002d8741"}"#,
+    ] {
+        keeps(&r, text);
+    }
+}
+
+/// Texts of nothing but escaped gaps cost linear charged work: each
+/// window is rescanned once, and an escape inside the last window's
+/// reach opens no new one.
+#[test]
+fn escaped_gaps_cost_linear_charged_work() {
+    let r = all();
+    let n = 1 << 16;
+    let rep = |unit: &str| unit.repeat(n / unit.len() + 1);
+    for (name, text) in [
+        ("groff spaces", rep("1\\ ")),
+        ("json dashes", rep("4111\\u002d")),
+        ("entities", rep("9&#45;")),
+        ("ties", rep("a~")),
+        ("octal", rep("12\\040")),
+    ] {
+        let (_, res) = r.redact_to_string(&text);
+        let per_byte = res.steps / text.len() as u64;
+        assert!(per_byte <= 32, "{name}: {per_byte} steps a byte");
+        assert!(!res.over_budget, "{name}");
+    }
+}
