@@ -241,67 +241,16 @@ fn escaped(
 
 /// The length of the at-sign's escape that starts `rest`, in any escape
 /// syntax whose value is U+0040 (issue 36, twentieth round: by the escape's
-/// class, not by one language's spelling): a backslash escape in hex
-/// (`\u0040`, `\u{40}`, `\U00000040`, `\x40`, `\x{40}`; CSS's `\40`,
-/// with its one optional blank after), in octal (`\100`, `\0100`: C,
-/// Perl, Python); an HTML character reference in decimal or hex with any
-/// leading zeros (`&#64;`, `&#0064;`, `&#x40;`, `&#X0040;`) or by name
-/// (`&commat;`); Texinfo's `@@`. At most 12 bytes are read. Cost: a path
+/// class, not by one language's spelling; [`super::escapes::escape_of`]:
+/// `\u0040`, `\x40`, `\100`, CSS's `\40 `, `&#0064;`, `&commat;`, …), or
+/// Texinfo's `@@`. Cost: a path
 /// segment `\100` or `\40` between a word and a host name
 /// (`logs\100web.example.org`) reads as an address.
 fn at_escape(rest: &[u8]) -> Option<usize> {
-    let hex_run = |from: usize, max: usize| {
-        rest.get(from..)
-            .unwrap_or_default()
-            .iter()
-            .take(max + 1)
-            .take_while(|b| b.is_ascii_hexdigit())
-            .count()
-    };
-    let value = |from: usize, n: usize, radix: u32| {
-        std::str::from_utf8(rest.get(from..from + n)?)
-            .ok()
-            .and_then(|d| u32::from_str_radix(d, radix).ok())
-    };
-    match rest {
-        [b'@', b'@', ..] => Some(2),
-        [b'\\', b'u' | b'x', b'{', ..] => {
-            let n = hex_run(3, 8);
-            (n > 0 && rest.get(3 + n) == Some(&b'}') && value(3, n, 16) == Some(0x40))
-                .then_some(4 + n)
-        }
-        [b'\\', b'u', ..] => (hex_run(2, 4) >= 4 && value(2, 4, 16) == Some(0x40)).then_some(6),
-        [b'\\', b'U', ..] => (hex_run(2, 8) >= 8 && value(2, 8, 16) == Some(0x40)).then_some(10),
-        [b'\\', b'x', ..] => (hex_run(2, 2) >= 2 && value(2, 2, 16) == Some(0x40)).then_some(4),
-        [b'\\', b'0'..=b'7', ..] => {
-            if value(1, 3, 8) == Some(0x40) {
-                Some(4)
-            } else if rest[1] == b'0' && value(2, 3, 8) == Some(0x40) {
-                Some(5)
-            } else if hex_run(1, 6) == 2 && value(1, 2, 16) == Some(0x40) {
-                // CSS: a hex escape of up to six digits, one blank after
-                // it ending the escape.
-                Some(3 + usize::from(matches!(rest.get(3), Some(b' ' | b'\t'))))
-            } else {
-                None
-            }
-        }
-        [b'&', b'#', b'x' | b'X', ..] => {
-            let n = hex_run(3, 8);
-            (n > 0 && rest.get(3 + n) == Some(&b';') && value(3, n, 16) == Some(0x40))
-                .then_some(4 + n)
-        }
-        [b'&', b'#', ..] => {
-            let n = rest[2..]
-                .iter()
-                .take(9)
-                .take_while(|b| b.is_ascii_digit())
-                .count();
-            (n > 0 && rest.get(2 + n) == Some(&b';') && value(2, n, 10) == Some(0x40))
-                .then_some(3 + n)
-        }
-        _ => rest.starts_with(b"&commat;").then_some(8),
+    if rest.starts_with(b"@@") {
+        return Some(2);
     }
+    super::escapes::escape_of(rest, |c| c == 0x40).map(|(n, _)| n)
 }
 
 /// Base64 runs that may be a private key's DER ([`der_private_key`]),

@@ -9,11 +9,11 @@
 //! the regex pass again ([`windows`]); a span found there that covers a
 //! replaced escape is mapped back to the original bytes.
 //!
-//! Which escapes: by the class of escape, not one language's: a
-//! backslash escape whose value is a space, a dash, a dot, a slash or a
-//! Unicode space or dash (`\u002d`, `\u{20}`, `\x2d`, octal `\040`);
-//! an HTML character reference to one (`&#45;`, `&#x2D;`, `&#160;`,
-//! `&nbsp;`, `&thinsp;`, `&ndash;`, `&minus;`); the typesetters' own
+//! Which escapes: by the class of escape, not one language's: any
+//! escape of one character ([`escape_of`], the reader the at-sign's
+//! escapes use) whose value is a space, a dash, a dot, a slash or a
+//! Unicode space or dash (`\u002d`, `\u{20}`, `\x2d`, octal `\040`,
+//! `&#45;`, `&#x2D;`, `&nbsp;`, `&ndash;`); the typesetters' own
 //! spaces and dashes (groff `\ `, `\~`, `\-`; LaTeX `\,`, `\;`, `\:`
 //! and `~`). Cost in precision: none beyond the shapes' own (the window
 //! is judged as a text with plain gaps is).
@@ -26,7 +26,9 @@
 //! nothing but escaped gaps is rescanned a bounded number of times.
 
 use super::budget::Work;
+use super::escapes::escape_of;
 use super::validate::WIDE_GAPS;
+use super::wide_digits::char_start;
 
 /// How far before an escape its window reaches (a context word or label
 /// on its line: the checks read up to 80 bytes before a value).
@@ -52,81 +54,15 @@ pub(super) fn gap_escape(s: &[u8]) -> Option<(usize, u8)> {
             .any(|&(lo, hi)| (lo..=hi).contains(&cp))
             .then_some(b' '),
     };
-    let hex = |from: usize, n: usize| {
-        let d = s.get(from..from + n)?;
-        if !d.iter().all(u8::is_ascii_hexdigit) {
-            return None;
-        }
-        u32::from_str_radix(std::str::from_utf8(d).ok()?, 16).ok()
-    };
-    let digits_to = |from: usize, end: u8, max: usize, hexd: bool| {
-        let n = s
-            .get(from..)?
-            .iter()
-            .take(max + 1)
-            .take_while(|b| {
-                if hexd {
-                    b.is_ascii_hexdigit()
-                } else {
-                    b.is_ascii_digit()
-                }
-            })
-            .count();
-        if n == 0 || n > max || s.get(from + n) != Some(&end) {
-            return None;
-        }
-        let v = u32::from_str_radix(
-            std::str::from_utf8(&s[from..from + n]).ok()?,
-            if hexd { 16 } else { 10 },
-        )
-        .ok()?;
-        Some((n + from + 1, v))
-    };
     match *s {
-        [b'\\', b' ' | b'~', ..] | [b'\\', b',' | b';' | b':', ..] => Some((2, b' ')),
+        [b'\\', b' ' | b'~' | b',' | b';' | b':', ..] => Some((2, b' ')),
         [b'\\', b'-', ..] => Some((2, b'-')),
         [b'~', ..] => Some((1, b' ')),
-        [b'\\', b'u' | b'x', b'{', ..] => {
-            let (len, cp) = digits_to(3, b'}', 6, true)?;
-            gap_of(cp).map(|g| (len, g))
+        _ => {
+            let (n, cp) = escape_of(s, |cp| gap_of(cp).is_some())?;
+            gap_of(cp).map(|g| (n, g))
         }
-        [b'\\', b'u', ..] => gap_of(hex(2, 4)?).map(|g| (6, g)),
-        [b'\\', b'x', ..] => gap_of(hex(2, 2)?).map(|g| (4, g)),
-        [b'\\', b'0'..=b'3', b'0'..=b'7', b'0'..=b'7', ..] => {
-            let v =
-                u32::from(s[1] - b'0') * 64 + u32::from(s[2] - b'0') * 8 + u32::from(s[3] - b'0');
-            gap_of(v).map(|g| (4, g))
-        }
-        [b'&', b'#', b'x' | b'X', ..] => {
-            let (len, cp) = digits_to(3, b';', 6, true)?;
-            gap_of(cp).map(|g| (len, g))
-        }
-        [b'&', b'#', ..] => {
-            let (len, cp) = digits_to(2, b';', 7, false)?;
-            gap_of(cp).map(|g| (len, g))
-        }
-        [b'&', ..] => [
-            (&b"&nbsp;"[..], b' '),
-            (b"&thinsp;", b' '),
-            (b"&ensp;", b' '),
-            (b"&emsp;", b' '),
-            (b"&ndash;", b'-'),
-            (b"&minus;", b'-'),
-            (b"&hyphen;", b'-'),
-        ]
-        .into_iter()
-        .find(|(name, _)| s.starts_with(name))
-        .map(|(name, g)| (name.len(), g)),
-        _ => None,
     }
-}
-
-/// The start of the character that holds byte `i` of `text`.
-fn char_start(text: &[u8], mut i: usize) -> usize {
-    while i > 0 && i < text.len() && (text[i] & 0xC0) == 0x80 {
-        i -= 1;
-    }
-    i
 }
 
 /// A window of `text` with its escaped gaps replaced, and the way back.

@@ -152,6 +152,7 @@ mod context;
 mod detect;
 mod detectors;
 mod escaped_gaps;
+mod escapes;
 mod fold;
 mod key_text;
 mod keywords;

@@ -153,7 +153,7 @@ fn digit(s: &[u8]) -> Option<(u8, usize)> {
 }
 
 /// The start of the UTF-8 character that holds byte `i` of `text`.
-fn char_start(text: &[u8], mut i: usize) -> usize {
+pub(super) fn char_start(text: &[u8], mut i: usize) -> usize {
     while i > 0 && i < text.len() && (text[i] & 0xC0) == 0x80 {
         i -= 1;
     }
