@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the labeled detection-quality corpus (never committed).
 
-usage: detect_corpus.py DOCS OUT.jsonl [SEED] [--split tune|heldout|heldout2|heldout3|heldout4|heldout5|heldout6|heldout7|heldout8|heldout9|heldout10|heldout11|heldout12|heldout13|heldout14|heldout15|heldout16|heldout17|heldout18|heldout19|heldout20|heldout21|heldout22]
+usage: detect_corpus.py DOCS OUT.jsonl [SEED] [--split tune|heldout|heldout2|heldout3|heldout4|heldout5|heldout6|heldout7|heldout8|heldout9|heldout10|heldout11|heldout12|heldout13|heldout14|heldout15|heldout16|heldout17|heldout18|heldout19|heldout20|heldout21|heldout22|heldout23]
 
 `--split tune` (the default) is the corpus the detectors are tuned on;
 `--split heldout` writes texts from a second template family
@@ -52,7 +52,9 @@ a twenty-second (`detect_heldout21.py`), written and committed before
 any change for heldout20's miss classes, from the seed plus 21021;
 `--split heldout22` a twenty-third (`detect_heldout22.py`), written and
 committed before any change for heldout21's miss classes, from the seed
-plus 22022.
+plus 22022; `--split heldout23` a twenty-fourth (`detect_heldout23.py`),
+written and committed before any change for heldout22's miss classes,
+from the seed plus 23023.
 
 Each line is one text a redactor sees (a content field): realistic chat
 prose, code, logs, JSON, YAML and config, with planted items of every
@@ -668,7 +670,7 @@ def chunk(r, doc):
         doc.t("\n")
 
 
-SPLITS = ("tune", "heldout") + tuple("heldout%d" % n for n in range(2, 23))
+SPLITS = ("tune", "heldout") + tuple("heldout%d" % n for n in range(2, 24))
 
 
 def main():
@@ -682,7 +684,7 @@ def main():
         sys.exit(__doc__)
     docs, out = int(args[0]), args[1]
     seed = int(args[2]) if len(args) == 3 else 20
-    r = random.Random(seed + {"heldout7": 7007, "heldout8": 8008, "heldout9": 9009, "heldout10": 10010, "heldout11": 11011, "heldout12": 12012, "heldout13": 13013, "heldout14": 14014, "heldout15": 15015, "heldout16": 16016, "heldout17": 17017, "heldout18": 18018, "heldout19": 19019, "heldout20": 20020, "heldout21": 21021, "heldout22": 22022}.get(split, 0))
+    r = random.Random(seed + {"heldout7": 7007, "heldout8": 8008, "heldout9": 9009, "heldout10": 10010, "heldout11": 11011, "heldout12": 12012, "heldout13": 13013, "heldout14": 14014, "heldout15": 15015, "heldout16": 16016, "heldout17": 17017, "heldout18": 18018, "heldout19": 19019, "heldout20": 20020, "heldout21": 21021, "heldout22": 22022, "heldout23": 23023}.get(split, 0))
     heldout = None
     if split != "tune":
         sys.path.insert(0, __import__("os").path.dirname(__file__))
