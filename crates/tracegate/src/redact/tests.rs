@@ -1145,6 +1145,27 @@ fn glued_text(r: &mut textgen::Rng, n: usize) -> String {
     })
 }
 
+/// Numbers whose groups a container's escapes set apart, glued to
+/// secrets, keywords and context words: the escaped-gap pass
+/// (`escaped_gaps.rs`) rescans a window around each escape with its
+/// gaps written plain, and a token nearby changes what that window holds.
+fn escaped_text(r: &mut textgen::Rng, n: usize) -> String {
+    const GAPS: &[&str] = &[
+        "", "", "\\u002d", "\\u00a0", "\\ ", "\\-", "~", "\\,", "&#45;", "&nbsp;", "\\x20",
+        "\\040", "-", " ",
+    ];
+    const GROUPS: &[&str] = &[
+        "4111", "1111", "4539", "1488", "0343", "6467", "536", "22", "8741", "NL78", "NBZK",
+        "1540", "0145", "+41", "44", "668", "18", "00", "IBAN ", "SSN ", "tel: ", "acme", "zq",
+    ];
+    joined(r, n, GAPS, |r| match r.index(6) {
+        0 => textgen::secret(r),
+        1 => textgen::keyword(r.index(50)),
+        2 => textgen::other(r),
+        _ => GROUPS[r.index(GROUPS.len())].to_string(),
+    })
+}
+
 /// `n` pieces from `piece`, each followed by a pick of `glue`.
 fn joined(
     r: &mut textgen::Rng,
@@ -1319,6 +1340,8 @@ proptest! {
             wide_text(&mut rng, 40),
             marked_text(&mut rng, 12),
             marked_text(&mut rng, 40),
+            escaped_text(&mut rng, 16),
+            escaped_text(&mut rng, 48),
         ];
         // Inner blanks only (so `spaced` tokens are skipped), then a word
         // that ends in a blank (so every token is looked at).
