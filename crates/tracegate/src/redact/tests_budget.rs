@@ -38,6 +38,9 @@ fn adversaries(n: usize) -> Vec<(&'static str, String)> {
         ("plus runs", rep("+1 2 ")),
         ("parens", rep("(555) ")),
         ("valid cards", rep("4111 1111 1111 1111 ")),
+        // IBAN-shaped groups: a candidate at every group, cut at each of
+        // its gaps (each cut was a copy and a check of its own).
+        ("iban groups", rep("DE89 ")),
     ]
 }
 
