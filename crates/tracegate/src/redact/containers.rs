@@ -23,11 +23,28 @@
 //!   private key's parts) and `"k"` (a symmetric key); `"x"`, `"y"`,
 //!   `"n"`, `"e"` (the public parts) stay.
 //!
+//! - **A key named by its name or its type** (issue 36, twenty-first
+//!   round; [`typed_key`]): a member or a value prefix that names a
+//!   private key (`"PrivKey": "CAES…"`, libp2p; `privkey:9f3a…`, a
+//!   hex key after its type's prefix), or an object whose type names a
+//!   private key or secret key material (`"type":
+//!   "tendermint/PrivKeyEd25519"`; Tink's `"typeUrl": "…EcdsaPrivateKey"`,
+//!   `"keyMaterialType": "ASYMMETRIC_PRIVATE"` or `"SYMMETRIC"`): its
+//!   `"value"` (or `"key"`, `"secret"`, `"data"`, `"keyValue"`,
+//!   `"material"`). By the structure of a typed key, not one tool's
+//!   spelling; a public key's type (`PubKey…`, `…PublicKey`,
+//!   `ASYMMETRIC_PUBLIC`) names nothing.
+//!
 //! **Cost** (what this may over-take or miss): a PKCS#12 blob of a
 //! certificate alone (no key bag) goes too (a PFX is a key store by
 //! intent); an `<RSAKeyValue>` written with escaped brackets (`&lt;`), a
 //! JWK in an escaped JSON string (`\"kty\"`) and a seed with no armor
-//! (a bare `SU…` line) are not found.
+//! (a bare `SU…` line) are not found. A typed key: a value of 32 or
+//! more key characters with a digit after a name holding `PrivKey` or
+//! `privateKey` goes even when it is a key's file name without a dot
+//! (`"privKey": "keys/node/ed25519/2024/primary"`); a value before its
+//! object's type is found only within [`TYPED_BEFORE`] bytes of it; a key
+//! whose type is spelled otherwise (`"kind": "secret"`) is not found.
 //!
 //! Cost in time: one vector search for five marks over every text; per
 //! hit, the bytes read either side (bounded by the reaches below) are
@@ -47,7 +64,22 @@ const MARKS: &[&str] = &[
     "AgEDMI",
     "/u3+7QAAAA",
     "\"kty\"",
+    // A name or type that says "private key" or "secret key material"
+    // ([`typed_key`]): from index [`TYPED`] on.
+    "rivKey",
+    "rivkey",
+    "RIVKEY",
+    "rivateKey",
+    "_PRIVATE\"",
+    "\"SYMMETRIC\"",
 ];
+
+/// The index in [`MARKS`] of the first mark [`typed_key`] reads.
+const TYPED: usize = 5;
+/// How far before a typed mark its object's `{` is looked for.
+const TYPED_BEFORE: usize = 512;
+/// How far after a typed mark its object's members are read.
+const TYPED_AFTER: usize = 1024;
 
 /// How far past `<RSAKeyValue>` its end is looked for: a 4096-bit key's
 /// eight components are about 3.5 KB of base64.
@@ -81,6 +113,9 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
         return;
     };
     let mut done = 0;
+    // Where the last typed mark's read ended: a typed mark's object is
+    // not read again for a later mark inside it.
+    let mut typed_done = 0;
     let mut hits = ac.find_iter(text).peekable();
     while let Some(m) = hits.next() {
         let (ms, me) = (m.start(), m.end());
@@ -95,6 +130,12 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
         // A read from this hit stops at the next hit's mark.
         let next = hits.peek().map_or(text.len(), |n| n.start());
         let found = match m.pattern().as_usize() {
+            p if p >= TYPED => {
+                if ms >= typed_done {
+                    typed_done = typed_key(text, ms, me, typed_done, work, &mut emit);
+                }
+                None
+            }
             0 => xml_key(text, ms, me, next, work),
             1 => seed_armor(text, ms, me, work),
             2 => key_store(text, ms.checked_sub(5), work),
@@ -287,4 +328,148 @@ fn jwk_private(
         }
         i = qe + 1;
     }
+}
+
+/// Key characters (base64, base64url, hex).
+fn key_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_')
+}
+
+/// Whether `v` reads as a key of at least `min` characters: key
+/// characters only, a digit among them, not a path (`/…`).
+fn key_like(v: &[u8], min: usize) -> bool {
+    v.len() >= min
+        && v.first() != Some(&b'/')
+        && v.iter().all(|&b| key_char(b))
+        && v.iter().any(u8::is_ascii_digit)
+}
+
+/// The run of key characters from `i`, up to `to`.
+fn key_run(text: &[u8], i: usize, to: usize) -> usize {
+    i + text[i..to].iter().take_while(|&&b| key_char(b)).count()
+}
+
+/// A typed mark at `ms..me` (`PrivKey`, `privateKey`, `_PRIVATE"`,
+/// `"SYMMETRIC"`): the key its name, prefix or object type vouches for,
+/// emitted. Three readings, the first that holds:
+///
+/// - a value prefix (`privkey:` then 32 or more key characters): the
+///   characters;
+/// - a name (the mark in a member name or a `name=`/`name:` key, then
+///   `:` or `=` and a value of 32 or more key characters, quoted or not):
+///   the value;
+/// - a type inside an object: the object's `{` within [`TYPED_BEFORE`]
+///   bytes before (not before `floor`, where the last typed read ended),
+///   then its members through `}` within [`TYPED_AFTER`] bytes after; a
+///   member named as a key's value (`"value"`, `"key"`, …) holding 16 or
+///   more key characters.
+///
+/// Returns where the read ended. Every byte read is charged.
+fn typed_key(
+    text: &[u8],
+    ms: usize,
+    me: usize,
+    floor: usize,
+    work: &Work,
+    emit: &mut impl FnMut(usize, usize),
+) -> usize {
+    let to = text.len().min(me + TYPED_AFTER);
+    // A value prefix: `privkey:` and the key.
+    if text.get(me) == Some(&b':') {
+        let e = key_run(text, me + 1, to);
+        work.charge(e - me);
+        if key_like(&text[me + 1..e], 32) {
+            emit(me + 1, e);
+            return e;
+        }
+    }
+    // A name: the rest of the word, a closing quote, `:` or `=`, blanks,
+    // an opening quote, the value.
+    let mut j = me;
+    let word_end = text.len().min(me + 24);
+    while j < word_end && (text[j].is_ascii_alphanumeric() || text[j] == b'_') {
+        j += 1;
+    }
+    if matches!(text.get(j), Some(b'"' | b'\'')) {
+        j += 1;
+    }
+    let blanks = |mut j: usize| {
+        while j < to && matches!(text[j], b' ' | b'\t') {
+            j += 1;
+        }
+        j
+    };
+    j = blanks(j);
+    if j < to && matches!(text[j], b':' | b'=') {
+        j = blanks(j + 1);
+        if j < to && matches!(text[j], b'"' | b'\'') {
+            j += 1;
+        }
+        let e = key_run(text, j, to);
+        work.charge(e - me);
+        if key_like(&text[j..e], 32) {
+            emit(j, e);
+            return e;
+        }
+        if e > j {
+            return e;
+        }
+    }
+    // A type: the object around the mark.
+    let lo = ms.saturating_sub(TYPED_BEFORE).max(floor);
+    let back = &text[lo..ms];
+    let Some(open) = back.iter().rposition(|&b| matches!(b, b'{' | b'}')) else {
+        work.charge(back.len());
+        return me;
+    };
+    work.charge(back.len() - open);
+    if back[open] != b'{' {
+        return me;
+    }
+    let from = lo + open + 1;
+    let close = text[me..to].iter().position(|&b| matches!(b, b'{' | b'}'));
+    let obj_end = close.map_or(to, |c| me + c);
+    work.charge(obj_end - me);
+    if close.is_none_or(|c| text[me + c] != b'}') {
+        return obj_end;
+    }
+    const VALUE: &[&[u8]] = &[
+        b"value",
+        b"key",
+        b"keyValue",
+        b"key_value",
+        b"secret",
+        b"data",
+        b"material",
+    ];
+    let mut i = from;
+    while let Some(q) = memchr::memchr(b'"', &text[i..obj_end]).map(|q| i + q) {
+        let Some(qe) = memchr::memchr(b'"', &text[q + 1..obj_end]).map(|p| q + 1 + p) else {
+            break;
+        };
+        let name = &text[q + 1..qe];
+        let mut j = qe + 1;
+        while j < obj_end && matches!(text[j], b' ' | b'\t' | b'\r' | b'\n') {
+            j += 1;
+        }
+        if j < obj_end && text[j] == b':' {
+            j += 1;
+            while j < obj_end && matches!(text[j], b' ' | b'\t' | b'\r' | b'\n') {
+                j += 1;
+            }
+            if j < obj_end && text[j] == b'"' {
+                let vs = j + 1;
+                let Some(ve) = memchr::memchr(b'"', &text[vs..obj_end]).map(|p| vs + p) else {
+                    break;
+                };
+                if VALUE.contains(&name) && key_like(&text[vs..ve], 16) {
+                    emit(vs, ve);
+                }
+                i = ve + 1;
+                continue;
+            }
+        }
+        i = qe + 1;
+    }
+    obj_end
 }

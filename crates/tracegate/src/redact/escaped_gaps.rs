@@ -15,8 +15,11 @@
 //! Unicode space or dash (`\u002d`, `\u{20}`, `\x2d`, octal `\040`,
 //! `&#45;`, `&#x2D;`, `&nbsp;`, `&ndash;`); the typesetters' own
 //! spaces and dashes (groff `\ `, `\~`, `\-`; LaTeX `\,`, `\;`, `\:`
-//! and `~`). Cost in precision: none beyond the shapes' own (the window
-//! is judged as a text with plain gaps is).
+//! and `~`); and the typesetters' escape of the underscore, a character
+//! of a word (`\_`: `\email{foh\_audio@…}` is an address; issue 36,
+//! twenty-first round). Cost in precision: none
+//! beyond the shapes' own (the window is judged as a text with plain gaps
+//! is).
 //!
 //! Cost in time: one byte search for `\`, `&` and `~` over every text;
 //! per qualifying escape (a letter or digit either side), a window of at
@@ -57,6 +60,13 @@ pub(super) fn gap_escape(s: &[u8]) -> Option<(usize, u8)> {
     match *s {
         [b'\\', b' ' | b'~' | b',' | b';' | b':', ..] => Some((2, b' ')),
         [b'\\', b'-', ..] => Some((2, b'-')),
+        // A typesetter's escape of the underscore (TeX's and groff's
+        // `\_`): the underscore, so `foh\_audio@…` is the address
+        // `foh_audio@…` (issue 36, twenty-first round; the other escaped
+        // specials, `\&`, `\#`, `\%`, `\$`, are in no value's
+        // alphabet the shapes take). Cost in precision: none beyond the
+        // shapes' own.
+        [b'\\', b'_', ..] => Some((2, b'_')),
         [b'~', ..] => Some((1, b' ')),
         _ => {
             let (n, cp) = escape_of(s, |cp| gap_of(cp).is_some())?;

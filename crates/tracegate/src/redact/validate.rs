@@ -677,7 +677,13 @@ pub(crate) fn gap_len(s: &[u8], i: usize) -> Option<usize> {
 ///   one dot leader, hyphenation point, hyphen bullet, bullet and dot
 ///   operators, word separator middle dot, katakana middle dot (full and
 ///   half width), full-width full stop; the fraction, division and
-///   full-width slashes.
+///   full-width slashes;
+/// - the other bullets and dots a list or a typesetter sets between
+///   groups, and the heavy minus (issue 36, twenty-first round: by
+///   Unicode's names, every `BULLET` and the dot-like operators and
+///   spots): the triangular, white, black left and right, circled and
+///   circled white bullets, the ring operator, the Z notation spot, the
+///   heavy minus sign.
 ///
 /// Cost: two numbers glued by one of them read as one, as two glued by
 /// `-` already did (a range `2019‧2024` beside a card's digits); every
@@ -715,16 +721,21 @@ pub(crate) const WIDE_GAPS: &[(u32, u32)] = &[
     (0x1806, 0x1806),
     (0x2000, 0x200D),
     (0x2010, 0x2015),
-    (0x2022, 0x2022),
+    (0x2022, 0x2023),
     (0x2024, 0x2024),
     (0x2027, 0x2027),
     (0x202F, 0x202F),
     (0x2043, 0x2044),
+    (0x204C, 0x204D),
     (0x205F, 0x2064),
     (0x2212, 0x2212),
     (0x2215, 0x2215),
-    (0x2219, 0x2219),
+    (0x2218, 0x2219),
     (0x22C5, 0x22C5),
+    (0x25E6, 0x25E6),
+    (0x2796, 0x2796),
+    (0x2981, 0x2981),
+    (0x29BE, 0x29BF),
     (0x2E17, 0x2E17),
     (0x2E1A, 0x2E1A),
     (0x2E31, 0x2E31),
