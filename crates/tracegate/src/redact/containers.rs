@@ -35,6 +35,17 @@
 //!   spelling; a public key's type (`PubKey…`, `…PublicKey`,
 //!   `ASYMMETRIC_PUBLIC`) names nothing.
 //!
+//! - **An extended private key** (BIP32, SLIP-132: `xprv…`, `yprv…`,
+//!   `zprv…`, `tprv…` and kin; issue 36, twenty-first round): the
+//!   version prefix and 107 base58 characters whose checksum (the first
+//!   four bytes of SHA-256 twice) holds, wherever it stands (a wallet's
+//!   JSON, an output descriptor `wpkh(…/0/*)`).
+//! - **An armor whose label names a key** (issue 36, twenty-first
+//!   round): a `-----BEGIN …-----` line whose label holds `key` in any
+//!   case and neither `PUBLIC` nor `PRIVATE KEY` (those the shapes read),
+//!   such as `-----BEGIN OpenVPN Static key V1-----`: the armor through
+//!   its END line, or through its body when no END line follows.
+//!
 //! **Cost** (what this may over-take or miss): a PKCS#12 blob of a
 //! certificate alone (no key bag) goes too (a PFX is a key store by
 //! intent); an `<RSAKeyValue>` written with escaped brackets (`&lt;`), a
@@ -72,7 +83,28 @@ const MARKS: &[&str] = &[
     "rivateKey",
     "_PRIVATE\"",
     "\"SYMMETRIC\"",
+    // An extended private key's version prefix ([`extended_key`]), from
+    // index [`EXTENDED`] on: BIP32's and SLIP-132's, main and test nets.
+    "xprv",
+    "yprv",
+    "zprv",
+    "Yprv",
+    "Zprv",
+    "tprv",
+    "uprv",
+    "vprv",
+    "Uprv",
+    "Vprv",
+    // An armor line whose label names a key ([`key_armor`]).
+    "-----BEGIN ",
 ];
+
+/// The index in [`MARKS`] of the first extended key prefix.
+const EXTENDED: usize = 11;
+/// The index in [`MARKS`] of the armor line.
+const ARMOR: usize = 21;
+/// How far a key's armor body is read for its END line.
+const ARMOR_REACH: usize = 8 * 1024;
 
 /// The index in [`MARKS`] of the first mark [`typed_key`] reads.
 const TYPED: usize = 5;
@@ -130,6 +162,8 @@ pub(crate) fn find(text: &[u8], work: &Work, mut emit: impl FnMut(usize, usize))
         // A read from this hit stops at the next hit's mark.
         let next = hits.peek().map_or(text.len(), |n| n.start());
         let found = match m.pattern().as_usize() {
+            ARMOR => key_armor(text, ms, me, next, work),
+            p if p >= EXTENDED => extended_key(text, ms, work),
             p if p >= TYPED => {
                 if ms >= typed_done {
                     typed_done = typed_key(text, ms, me, typed_done, work, &mut emit);
@@ -330,6 +364,106 @@ fn jwk_private(
     }
 }
 
+/// Base58's value of `b`.
+fn base58_val(b: u8) -> Option<u32> {
+    const ALPHABET: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    ALPHABET.iter().position(|&a| a == b).map(|p| p as u32)
+}
+
+/// An extended private key's prefix at `ms`: the key when 111 base58
+/// characters stand there, set apart from letters and digits, and their
+/// checksum holds. Reads at most 112 bytes.
+fn extended_key(text: &[u8], ms: usize, work: &Work) -> Option<(usize, usize)> {
+    use sha2::Digest;
+    const LEN: usize = 111;
+    if ms > 0 && text[ms - 1].is_ascii_alphanumeric() {
+        return None;
+    }
+    let s = text.get(ms..ms + LEN)?;
+    work.charge(LEN + 1);
+    if text.get(ms + LEN).is_some_and(u8::is_ascii_alphanumeric) {
+        return None;
+    }
+    // 111 base58 digits into 82 bytes, big-endian.
+    let mut bytes = [0u8; 82];
+    for &b in s {
+        let mut carry = base58_val(b)?;
+        for byte in bytes.iter_mut().rev() {
+            carry += u32::from(*byte) * 58;
+            *byte = (carry & 0xFF) as u8;
+            carry >>= 8;
+        }
+        if carry != 0 {
+            return None;
+        }
+    }
+    let (payload, check) = bytes.split_at(78);
+    let sum = sha2::Sha256::digest(sha2::Sha256::digest(payload));
+    // A private key's key data starts with a zero byte.
+    (sum[..4] == *check && payload[45] == 0).then_some((ms, ms + LEN))
+}
+
+/// `-----BEGIN ` at `ms`: the armor when its label names a key that the
+/// shapes do not read (see the module's notes), through its END line
+/// before `next` (the next mark) and within [`ARMOR_REACH`], or through
+/// its body of base64 or hex lines.
+fn key_armor(
+    text: &[u8],
+    ms: usize,
+    me: usize,
+    next: usize,
+    work: &Work,
+) -> Option<(usize, usize)> {
+    let to = text.len().min(me + 64);
+    let label_len = memchr::memmem::find(&text[me..to], b"-----");
+    work.charge(label_len.map_or(to - me, |n| n + 5));
+    let label = &text[me..me + label_len?];
+    let has = |w: &[u8]| label.windows(w.len()).any(|x| x.eq_ignore_ascii_case(w));
+    if !has(b"key") || has(b"public") || has(b"private key") || label.contains(&b'\n') {
+        return None;
+    }
+    let body = me + label.len() + 5;
+    let to = text.len().min(body + ARMOR_REACH).min(next.max(body));
+    let end = memchr::memmem::find(&text[body..to], b"-----END ");
+    let stop = end.map_or(to, |e| body + e);
+    // Base64 or hex lines, up to a blank line.
+    let mut run = 0;
+    let mut nl = 0;
+    for &b in &text[body..stop] {
+        match b {
+            b'\n' if nl == 0 => nl = 1,
+            b'\r' => {}
+            b if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=') => nl = 0,
+            _ => break,
+        }
+        run += 1;
+    }
+    work.charge(run + 1);
+    let key = text[body..body + run]
+        .iter()
+        .filter(|b| b.is_ascii_alphanumeric())
+        .count();
+    if key < 32 {
+        return None;
+    }
+    if body + run == stop
+        && let Some(e) = end
+    {
+        // The END line's closing dashes, on its line.
+        let from = body + e + 9;
+        let line = &text[from..text.len().min(from + 64)];
+        let line = &line[..memchr::memchr(b'\n', line).unwrap_or(line.len())];
+        work.charge(line.len());
+        let close = memchr::memmem::find(line, b"-----").map_or(from, |c| from + c + 5);
+        return Some((ms, close));
+    }
+    let mut e = body + run;
+    while e > body && matches!(text[e - 1], b'\r' | b'\n') {
+        e -= 1;
+    }
+    Some((ms, e))
+}
+
 /// Key characters (base64, base64url, hex).
 fn key_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_')
@@ -400,7 +534,11 @@ fn typed_key(
         j
     };
     j = blanks(j);
-    if j < to && matches!(text[j], b':' | b'=') {
+    // (A mark with no capital, `privkey`, is a name only before `:`: the
+    // standard level's pre-test scans every text with a `:` or a
+    // capital, and a typed key must hold one of them.)
+    let lower = text[ms..me].iter().all(|b| !b.is_ascii_uppercase());
+    if j < to && (text[j] == b':' || (text[j] == b'=' && !lower)) {
         j = blanks(j + 1);
         if j < to && matches!(text[j], b'"' | b'\'') {
             j += 1;

@@ -216,3 +216,157 @@ fn typed_keys_cost_linear_charged_work() {
         assert!(!res.over_budget, "{name}");
     }
 }
+
+/// An address whose dots a threat report defanged (`[.]`, `(.)`, `{.}`,
+/// `[dot]`), or a regular expression escaped (`\.`), is the address: the
+/// span covers the separators as written.
+#[test]
+fn a_defanged_or_escaped_address_is_the_address() {
+    let r = all();
+    for ip in [
+        "185[.]31[.]126[.]110",
+        "185(.)31(.)126(.)110",
+        "185{.}31{.}126{.}110",
+        "185[dot]31[DOT]126[dot]110",
+        "185[.]31.126.110",
+        "185\\.31\\.126\\.110",
+    ] {
+        redacts_exactly(&r, &format!("blocked C2 {ip}/gate.php\n"), ip, "ipv4");
+    }
+}
+
+/// Defanged or escaped dots between what is no address are kept: a
+/// version, an octet past 255, a regular expression of a word, an index
+/// written in brackets.
+#[test]
+fn defanged_dots_between_no_address_are_kept() {
+    let r = all();
+    for text in [
+        "ver 1[.]2[.]3 shipped\n",
+        "blocked 300[.]31[.]126[.]110\n",
+        "match ^www\\.example\\.org$ only\n",
+        "a[1](.)b[2] and x{.}y\n",
+    ] {
+        keeps(&r, text);
+    }
+}
+
+/// A form body's encoding is the text: `+` for a space and a percent
+/// escape of a gap between a number's groups make the number.
+#[test]
+fn a_form_bodys_escaped_gaps_are_gaps() {
+    let r = all();
+    for (text, secret, name) in [
+        (
+            "first=Rua&last=Ames&ssn=219+09+9999&dob=1986-04-12",
+            "219+09+9999",
+            "us_ssn",
+        ),
+        (
+            "name=Rua&card=5500+0055+5555+5559&exp=04",
+            "5500+0055+5555+5559",
+            "credit_card",
+        ),
+        (
+            "name=Rua&ssn=219%2D09%2D9999&dob=x",
+            "219%2D09%2D9999",
+            "us_ssn",
+        ),
+    ] {
+        redacts_exactly(&r, text, secret, name);
+    }
+    keeps(&r, "q=12+345+6789&page=2");
+    keeps(&r, "name=Rua&card=5500+0055+5555+5558&exp=04");
+}
+
+const XPRV: &str = "xprv9s21ZrQH143K3gszV8ypz79KpE9LUAxmmR9xVoyK8AH4HUY4yfBaiV145vH1Jmec5cLuLb8iWZyqouRtKWtNpLAVWuzaVpVtqMn6n1ehmgr";
+const YPRV: &str = "yprvABrGsX5C9jansRje9BXdapXcxb1NKaj3DFg8Tqk4AN4tPY3TXVJ4qyZ3gQG41bAwe8WxYBzUjjMKCuBA9DzDs2RjSq8Kb5NjqENmLryRGEv";
+const ZPRV: &str = "zprvAWgYBBk7JR8GjeyigEAezUTycWAqLTXtkTSi5m2gKBkECTbRje24ryqJyvDfXKqxZZVTFR1VZyjmeeNrWDC1VsPSxS2vy6XwkSjMRJUQHoX";
+const TPRV: &str = "tprv8ZgxMBicQKsPeyifTZhHz4YMnSd2vNq8BztcWu3qGKayDJKnNo6uEKoZx7BwkCiu4AKVeuJSG3nCd6ooYPDtvTrDta1sZNQwqhXSaWHomXy";
+
+/// An extended private key of any version prefix (BIP32, SLIP-132) whose
+/// checksum holds is the key, wherever it stands: a wallet's member, an
+/// output descriptor.
+#[test]
+fn an_extended_private_key_of_any_version_is_the_key() {
+    let r = all();
+    for k in [XPRV, YPRV, ZPRV, TPRV] {
+        redacts_exactly(
+            &r,
+            &format!("  \"xprv\": \"{k}\",\n"),
+            k,
+            "private_key",
+        );
+        redacts_exactly(
+            &r,
+            &format!("\"desc\": \"wpkh({k}/84h/0h/0h/0/*)#640jhrdy\",\n"),
+            k,
+            "private_key",
+        );
+    }
+}
+
+/// A string with an extended key's prefix whose checksum fails, or that
+/// is cut short or runs on, is kept.
+#[test]
+fn an_extended_key_whose_checksum_fails_is_kept() {
+    let r = all();
+    let bad = format!("{}A", &XPRV[..110]);
+    for text in [
+        format!("note: {bad}\n"),
+        format!("note: {}\n", &YPRV[..100]),
+        format!("note: {ZPRV}x\n"),
+    ] {
+        keeps(&r, &text);
+    }
+}
+
+/// An armor whose label names a key the shapes do not read (`Static
+/// key`) is the key, armor to END line; a public key's armor, a
+/// certificate's and a key armor with no key body are kept.
+#[test]
+fn an_armor_whose_label_names_a_key_is_the_key() {
+    let r = all();
+    let body = "f67f1ec5f6a93ec6f4b8f197d1b653a3\n9a38d6e043d3aba61ef06792fb3c6654\n329fe3a917f761c9971be457e2525aa2\n";
+    let armor = format!(
+        "-----BEGIN OpenVPN Static key V1-----\n{body}-----END OpenVPN Static key V1-----"
+    );
+    redacts_exactly(
+        &r,
+        &format!("<tls-crypt>\n{armor}\n</tls-crypt>\n"),
+        &armor,
+        "private_key",
+    );
+    let cut = format!("-----BEGIN Session Key-----\n{}", body.trim_end());
+    redacts_exactly(&r, &format!("{cut}\n\nnext line\n"), &cut, "private_key");
+    for text in [
+        format!("-----BEGIN RSA PUBLIC KEY-----\n{body}-----END RSA PUBLIC KEY-----\n"),
+        "-----BEGIN Static key-----\nnone\n-----END Static key-----\n".to_string(),
+        "the file starts with -----BEGIN OpenVPN Static key V1----- and then hex\n".to_string(),
+    ] {
+        keeps(&r, &text);
+    }
+}
+
+/// Texts made to read far from each new mark cost linear charged work:
+/// armor lines with no END line, extended key prefixes, defanged dots,
+/// a form's plus signs.
+#[test]
+fn the_rounds_other_marks_cost_linear_charged_work() {
+    let r = all();
+    let n = 1 << 16;
+    let rep = |unit: &str| unit.repeat(n / unit.len() + 1);
+    for (name, text) in [
+        ("key armors", rep("-----BEGIN a key-----\nab12\n")),
+        ("one armor", format!("-----BEGIN a key-----\n{}", rep("ab12cd34\n"))),
+        ("prefixes", rep("xprv ")),
+        ("long prefix", format!("xprv{}", "9".repeat(n))),
+        ("defanged", rep("1[.]")),
+        ("form", rep("1+2%2D")),
+    ] {
+        let (_, res) = r.redact_to_string(&text);
+        let per_byte = res.steps / text.len() as u64;
+        assert!(per_byte <= 32, "{name}: {per_byte} steps a byte");
+        assert!(!res.over_budget, "{name}");
+    }
+}
