@@ -127,9 +127,7 @@ fn defanged(s: &[u8], o: u8) -> Option<(usize, u8)> {
     };
     match *s {
         [_, g @ (b'.' | b':'), e, ..] if e == c => Some((3, g)),
-        [_, d, o2, t, e, ..]
-            if e == c && [d, o2, t].eq_ignore_ascii_case(b"dot") =>
-        {
+        [_, d, o2, t, e, ..] if e == c && [d, o2, t].eq_ignore_ascii_case(b"dot") => {
             Some((5, b'.'))
         }
         _ => None,
@@ -176,7 +174,11 @@ pub(super) fn windows(text: &[u8], work: &Work, mut scan: impl FnMut(&Window)) {
         .filter(|&at| at > 0 && text[at - 1].is_ascii_alphanumeric())
         .peekable();
     let triggers = std::iter::from_fn(|| {
-        let (a, b, c) = (esc.peek().copied(), fang.peek().copied(), form.peek().copied());
+        let (a, b, c) = (
+            esc.peek().copied(),
+            fang.peek().copied(),
+            form.peek().copied(),
+        );
         let min = [a, b, c].into_iter().flatten().min()?;
         if a == Some(min) {
             esc.next()

@@ -165,12 +165,11 @@ fn a_key_named_by_its_member_prefix_or_type_is_the_key() {
     ] {
         let (out, _) = r.redact_to_string(&text);
         assert!(!out.contains(&secret), "{text:?} -> {out:?}");
-        assert_eq!(
-            out.matches("[REDACTED:").count(),
-            1,
+        assert_eq!(out.matches("[REDACTED:").count(), 1, "{text:?} -> {out:?}");
+        assert!(
+            out.contains("[REDACTED:private_key]"),
             "{text:?} -> {out:?}"
         );
-        assert!(out.contains("[REDACTED:private_key]"), "{text:?} -> {out:?}");
     }
 }
 
@@ -291,12 +290,7 @@ const TPRV: &str = "tprv8ZgxMBicQKsPeyifTZhHz4YMnSd2vNq8BztcWu3qGKayDJKnNo6uEKoZ
 fn an_extended_private_key_of_any_version_is_the_key() {
     let r = all();
     for k in [XPRV, YPRV, ZPRV, TPRV] {
-        redacts_exactly(
-            &r,
-            &format!("  \"xprv\": \"{k}\",\n"),
-            k,
-            "private_key",
-        );
+        redacts_exactly(&r, &format!("  \"xprv\": \"{k}\",\n"), k, "private_key");
         redacts_exactly(
             &r,
             &format!("\"desc\": \"wpkh({k}/84h/0h/0h/0/*)#640jhrdy\",\n"),
@@ -328,9 +322,8 @@ fn an_extended_key_whose_checksum_fails_is_kept() {
 fn an_armor_whose_label_names_a_key_is_the_key() {
     let r = all();
     let body = "f67f1ec5f6a93ec6f4b8f197d1b653a3\n9a38d6e043d3aba61ef06792fb3c6654\n329fe3a917f761c9971be457e2525aa2\n";
-    let armor = format!(
-        "-----BEGIN OpenVPN Static key V1-----\n{body}-----END OpenVPN Static key V1-----"
-    );
+    let armor =
+        format!("-----BEGIN OpenVPN Static key V1-----\n{body}-----END OpenVPN Static key V1-----");
     redacts_exactly(
         &r,
         &format!("<tls-crypt>\n{armor}\n</tls-crypt>\n"),
@@ -358,7 +351,10 @@ fn the_rounds_other_marks_cost_linear_charged_work() {
     let rep = |unit: &str| unit.repeat(n / unit.len() + 1);
     for (name, text) in [
         ("key armors", rep("-----BEGIN a key-----\nab12\n")),
-        ("one armor", format!("-----BEGIN a key-----\n{}", rep("ab12cd34\n"))),
+        (
+            "one armor",
+            format!("-----BEGIN a key-----\n{}", rep("ab12cd34\n")),
+        ),
         ("prefixes", rep("xprv ")),
         ("long prefix", format!("xprv{}", "9".repeat(n))),
         ("defanged", rep("1[.]")),
@@ -369,4 +365,22 @@ fn the_rounds_other_marks_cost_linear_charged_work() {
         assert!(per_byte <= 32, "{name}: {per_byte} steps a byte");
         assert!(!res.over_budget, "{name}");
     }
+}
+
+/// A colon-separated record's numeric fields after a crypt hash
+/// (`name:{SSHA512}…+/Li:1001:1001::/home/crew::`) are no IPv6 address:
+/// the letters that end a base64 body are no label before an address.
+/// A label that starts its token still tags the address after it.
+#[test]
+fn a_records_fields_after_a_base64_body_are_no_address() {
+    let r = all();
+    for tail in ["+/Li", "K+uVsKADjpfIfNaSxu", "Ls/NfS"] {
+        keeps(
+            &r,
+            &format!(
+                "crew:{{SSHA512}}f+5o5itkr0/uVm6lTL6Q5Cjv6gv9{tail}:1001:1001::/home/crew::\n"
+            ),
+        );
+    }
+    redacts_exactly(&r, "peer Ip:2400:8901::1 up\n", "2400:8901::1", "ipv6");
 }

@@ -3907,8 +3907,13 @@ pub(crate) fn ipv6_tagged(text: &[u8], start: usize) -> bool {
 /// IPv6 group can be (a letter past `f`), and starts its token (no word
 /// byte or `:` before it): `Ip:2400:8901::1` in a CrowdSec table, `src:`,
 /// `peer:` (issue 36, fifteenth round). The label's colon is no group
-/// separator, as `ip6:`'s is not. Cost: none known; the address after it
-/// is judged as any other.
+/// separator, as `ip6:`'s is not. Nor is a run of letters that ends a
+/// base64 body (`+` or `/` before it: a crypt hash's tail in a
+/// `name:hash:uid:gid::home` record, `…+/Li:1001:1001::`; issue 36,
+/// twenty-first round): its colon is a record's field separator. Cost: an
+/// address after a label glued to a `/` (`/src:2001:db8::1`) is judged
+/// with its colon as a group's, and goes only when that reads as one
+/// address.
 #[cold]
 fn label_before(text: &[u8], colon: usize) -> bool {
     let n = run_back(&text[..colon], 17, |b| b.is_ascii_alphabetic());
@@ -3916,7 +3921,8 @@ fn label_before(text: &[u8], colon: usize) -> bool {
     (2..=16).contains(&n)
         && text[from..colon].iter().any(|b| !b.is_ascii_hexdigit())
         && (from == 0
-            || !(text[from - 1].is_ascii_alphanumeric() || matches!(text[from - 1], b'_' | b':')))
+            || !(text[from - 1].is_ascii_alphanumeric()
+                || matches!(text[from - 1], b'_' | b':' | b'+' | b'/')))
 }
 
 /// A host name (1-64 bytes of `[A-Za-z0-9._-]`) ends at `colon`, right
