@@ -29,8 +29,9 @@
 //! address is (the IPv4 check's look-alikes and all).
 //!
 //! So is a form body's encoding (`application/x-www-form-urlencoded`):
-//! `+` for a space before a digit (`ssn=553+53+4231`) and a percent escape
-//! of a gap (`%20`, `%2D`). Cost in precision: a sum written without
+//! `+` for a space before a digit in a form value (`ssn=553+53+4231`:
+//! an `=` before it in the same value, [`form_value`]) and a percent
+//! escape of a gap (`%20`, `%2D`). Cost in precision: a sum written without
 //! spaces (`12+345+678`) is read as a number with gaps, held to the
 //! number's check as any is.
 //!
@@ -108,6 +109,28 @@ pub(super) fn gap_escape(s: &[u8]) -> Option<(usize, u8)> {
     }
 }
 
+/// How far back from a `+` its form value's `=` is looked for.
+const FORM_REACH: usize = 24;
+
+/// Whether the `+` at `at` stands in a form body's value: an `=` within
+/// [`FORM_REACH`] bytes before it with only a value's bytes (letters,
+/// digits, `+`, `%`, `.`, `-`, `_`, `*`) between. A `+` elsewhere (a
+/// sign, a sum, an ISO 6709 point `+48.8577+002.2950+035/`) is no
+/// space. The bytes read are charged.
+fn form_value(text: &[u8], at: usize, work: &Work) -> bool {
+    let lo = at.saturating_sub(FORM_REACH);
+    let back = &text[lo..at];
+    let run = back
+        .iter()
+        .rev()
+        .take_while(|&&b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'+' | b'%' | b'.' | b'-' | b'_' | b'*')
+        })
+        .count();
+    work.charge(run + 1);
+    run < back.len() && back[back.len() - run - 1] == b'='
+}
+
 /// A hex digit's value.
 fn hex_val(b: u8) -> u8 {
     match b {
@@ -171,7 +194,11 @@ pub(super) fn windows(text: &[u8], work: &Work, mut scan: impl FnMut(&Window)) {
     // A form's `+` before a digit and its `%` escapes, after a letter or
     // digit.
     let mut form = memchr::memchr2_iter(b'+', b'%', text)
-        .filter(|&at| at > 0 && text[at - 1].is_ascii_alphanumeric())
+        .filter(|&at| {
+            at > 0
+                && text[at - 1].is_ascii_alphanumeric()
+                && (text[at] == b'%' || form_value(text, at, work))
+        })
         .peekable();
     let triggers = std::iter::from_fn(|| {
         let (a, b, c) = (
@@ -218,7 +245,12 @@ pub(super) fn windows(text: &[u8], work: &Work, mut scan: impl FnMut(&Window)) {
         let mut i = from;
         while i < to {
             match gap_escape(&text[i..to]) {
-                Some((n, g)) if i > from && glued(text.get(i - 1)) && glued(text.get(i + n)) => {
+                Some((n, g))
+                    if i > from
+                        && glued(text.get(i - 1))
+                        && glued(text.get(i + n))
+                        && (text[i] != b'+' || form_value(text, i, work)) =>
+                {
                     w.replaced.push(w.copy.len());
                     w.copy.push(g);
                     w.map.push(i);

@@ -384,3 +384,12 @@ fn a_records_fields_after_a_base64_body_are_no_address() {
     }
     redacts_exactly(&r, "peer Ip:2400:8901::1 up\n", "2400:8901::1", "ipv6");
 }
+
+/// A `+` outside a form value is no space: an ISO 6709 point's signs, a
+/// sum in prose.
+#[test]
+fn a_plus_outside_a_form_value_is_no_gap() {
+    let r = all();
+    keeps(&r, "point +48.8577+002.2950+035/ on the map\n");
+    keeps(&r, "total 5500+0055+5555+5559 units\n");
+}
