@@ -44,6 +44,8 @@
 //! inside the last window's reach starts no new one, so a text of
 //! nothing but escaped gaps is rescanned a bounded number of times.
 
+use std::cell::Cell;
+
 use super::budget::Work;
 use super::escapes::escape_of;
 use super::validate::WIDE_GAPS;
@@ -110,25 +112,39 @@ pub(super) fn gap_escape(s: &[u8]) -> Option<(usize, u8)> {
 }
 
 /// How far back from a `+` its form value's `=` is looked for.
-const FORM_REACH: usize = 24;
+const FORM_REACH: usize = 96;
 
 /// Whether the `+` at `at` stands in a form body's value: an `=` within
 /// [`FORM_REACH`] bytes before it with only a value's bytes (letters,
 /// digits, `+`, `%`, `.`, `-`, `_`, `*`) between. A `+` elsewhere (a
 /// sign, a sum, an ISO 6709 point `+48.8577+002.2950+035/`) is no
-/// space. The bytes read are charged.
-fn form_value(text: &[u8], at: usize, work: &Work) -> bool {
+/// space. The bytes read are charged; `memo` holds the last `+` judged
+/// and its answer, and a walk that reaches it stops there with that
+/// answer (a value of many `+` is read once).
+fn form_value(text: &[u8], at: usize, memo: &Cell<(usize, bool)>, work: &Work) -> bool {
+    let value_byte =
+        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'%' | b'.' | b'-' | b'_' | b'*');
+    let (seen, seen_ok) = memo.get();
     let lo = at.saturating_sub(FORM_REACH);
-    let back = &text[lo..at];
-    let run = back
-        .iter()
-        .rev()
-        .take_while(|&&b| {
-            b.is_ascii_alphanumeric() || matches!(b, b'+' | b'%' | b'.' | b'-' | b'_' | b'*')
-        })
-        .count();
-    work.charge(run + 1);
-    run < back.len() && back[back.len() - run - 1] == b'='
+    let mut i = at;
+    let ok = loop {
+        if i < at && i == seen {
+            break seen_ok;
+        }
+        if i == lo {
+            break false;
+        }
+        i -= 1;
+        if text[i] == b'=' {
+            break true;
+        }
+        if !value_byte(text[i]) {
+            break false;
+        }
+    };
+    work.charge(at - i + 1);
+    memo.set((at, ok));
+    ok
 }
 
 /// A hex digit's value.
@@ -185,6 +201,8 @@ impl Window {
 pub(super) fn windows(text: &[u8], work: &Work, mut scan: impl FnMut(&Window)) {
     let mut w = Window::default();
     let mut last: Option<usize> = None;
+    // The last `+` [`form_value`] judged, and its answer.
+    let memo = Cell::new((usize::MAX, false));
     // The escapes' first bytes, and the openers of a defanged separator
     // right after a letter or digit, in order.
     let mut esc = memchr::memchr3_iter(b'\\', b'&', b'~', text).peekable();
@@ -197,7 +215,7 @@ pub(super) fn windows(text: &[u8], work: &Work, mut scan: impl FnMut(&Window)) {
         .filter(|&at| {
             at > 0
                 && text[at - 1].is_ascii_alphanumeric()
-                && (text[at] == b'%' || form_value(text, at, work))
+                && (text[at] == b'%' || form_value(text, at, &memo, work))
         })
         .peekable();
     let triggers = std::iter::from_fn(|| {
@@ -249,7 +267,7 @@ pub(super) fn windows(text: &[u8], work: &Work, mut scan: impl FnMut(&Window)) {
                     if i > from
                         && glued(text.get(i - 1))
                         && glued(text.get(i + n))
-                        && (text[i] != b'+' || form_value(text, i, work)) =>
+                        && (text[i] != b'+' || form_value(text, i, &memo, work)) =>
                 {
                     w.replaced.push(w.copy.len());
                     w.copy.push(g);

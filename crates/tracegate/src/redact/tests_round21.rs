@@ -393,3 +393,16 @@ fn a_plus_outside_a_form_value_is_no_gap() {
     keeps(&r, "point +48.8577+002.2950+035/ on the map\n");
     keeps(&r, "total 5500+0055+5555+5559 units\n");
 }
+
+/// A long form value of many `+` is still a form value: a card in a
+/// query's metadata after words joined by `+`.
+#[test]
+fn a_long_form_values_plus_signs_are_spaces() {
+    let r = all();
+    redacts_exactly(
+        &r,
+        "GET /admin/metadata?mount=/live&mode=updinfo&song=donation+for+the+night+card+5500+0055+5555+5559 HTTP/1.0\n",
+        "5500+0055+5555+5559",
+        "credit_card",
+    );
+}
