@@ -44,6 +44,7 @@ pub(crate) fn compile(
     let mut cards = None;
     let mut keys = None;
     let mut phones = None;
+    let mut ssns = None;
     let mut jwts = None;
     let mut emails = None;
     let mut urls = None;
@@ -88,6 +89,9 @@ pub(crate) fn compile(
         }
         if b.name == "phone" {
             phones = Some(det);
+        }
+        if b.name == "us_ssn" {
+            ssns = Some(det);
         }
         if b.name == "jwt" {
             jwts = Some(det);
@@ -278,6 +282,7 @@ pub(crate) fn compile(
         slots,
         cards,
         phones,
+        ssns,
         keys,
         jwts,
         emails,

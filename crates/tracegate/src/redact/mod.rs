@@ -221,6 +221,9 @@ mod tests_round2;
 mod tests_round20;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests_round21;
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests_round3;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -319,6 +322,9 @@ pub struct Redactor {
     /// international numbers spelled in non-ASCII digits
     /// (`wide_digits.rs`).
     phones: Option<u32>,
+    /// The `us_ssn` detector's index when it is enabled: the detector of
+    /// SSNs spelled in non-ASCII digits (`wide_digits.rs`).
+    ssns: Option<u32>,
     /// The `private_key` detector's index when it is enabled: the
     /// detector of keys found by their container (`containers.rs`).
     keys: Option<u32>,

@@ -175,17 +175,19 @@ impl Redactor {
                 cands.push(Region::found(start, end, det));
             });
         }
-        if self.cards.is_some() || self.phones.is_some() {
+        if self.cards.is_some() || self.phones.is_some() || self.ssns.is_some() {
             let ctx = |det: u32| self.contexts.get(det as usize).and_then(Option::as_ref);
             let judges = super::wide_digits::Judges {
                 cards: self.cards.map(ctx),
                 phones: self.phones.map(ctx),
+                ssns: self.ssns.map(ctx),
             };
-            let (cards, phones) = (self.cards, self.phones);
+            let (cards, phones, ssns) = (self.cards, self.phones, self.ssns);
             super::wide_digits::find(bytes, &judges, work, |start, end, what| {
                 let det = match what {
                     super::wide_digits::Found::Card => cards,
                     super::wide_digits::Found::Phone => phones,
+                    super::wide_digits::Found::Ssn => ssns,
                 };
                 cands.extend(det.map(|det| Region::found(start, end, det)));
             });

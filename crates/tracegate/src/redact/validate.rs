@@ -674,7 +674,13 @@ pub(crate) fn gap_len(s: &[u8], i: usize) -> Option<usize> {
 ///   one dot leader, hyphenation point, hyphen bullet, bullet and dot
 ///   operators, word separator middle dot, katakana middle dot (full and
 ///   half width), full-width full stop; the fraction, division and
-///   full-width slashes.
+///   full-width slashes;
+/// - the other bullets and dots a list or a typesetter sets between
+///   groups, and the heavy minus (issue 36, twenty-first round: by
+///   Unicode's names, every `BULLET` and the dot-like operators and
+///   spots): the triangular, white, black left and right, circled and
+///   circled white bullets, the ring operator, the Z notation spot, the
+///   heavy minus sign.
 ///
 /// Cost: two numbers glued by one of them read as one, as two glued by
 /// `-` already did (a range `2019‧2024` beside a card's digits); every
@@ -712,16 +718,21 @@ pub(crate) const WIDE_GAPS: &[(u32, u32)] = &[
     (0x1806, 0x1806),
     (0x2000, 0x200D),
     (0x2010, 0x2015),
-    (0x2022, 0x2022),
+    (0x2022, 0x2023),
     (0x2024, 0x2024),
     (0x2027, 0x2027),
     (0x202F, 0x202F),
     (0x2043, 0x2044),
+    (0x204C, 0x204D),
     (0x205F, 0x2064),
     (0x2212, 0x2212),
     (0x2215, 0x2215),
-    (0x2219, 0x2219),
+    (0x2218, 0x2219),
     (0x22C5, 0x22C5),
+    (0x25E6, 0x25E6),
+    (0x2796, 0x2796),
+    (0x2981, 0x2981),
+    (0x29BE, 0x29BF),
     (0x2E17, 0x2E17),
     (0x2E1A, 0x2E1A),
     (0x2E31, 0x2E31),
@@ -3981,8 +3992,13 @@ pub(crate) fn ipv6_tagged(text: &[u8], start: usize) -> bool {
 /// IPv6 group can be (a letter past `f`), and starts its token (no word
 /// byte or `:` before it): `Ip:2400:8901::1` in a CrowdSec table, `src:`,
 /// `peer:` (issue 36, fifteenth round). The label's colon is no group
-/// separator, as `ip6:`'s is not. Cost: none known; the address after it
-/// is judged as any other.
+/// separator, as `ip6:`'s is not. Nor is a run of letters that ends a
+/// base64 body (`+` or `/` before it: a crypt hash's tail in a
+/// `name:hash:uid:gid::home` record, `…+/Li:1001:1001::`; issue 36,
+/// twenty-first round): its colon is a record's field separator. Cost: an
+/// address after a label glued to a `/` (`/src:2001:db8::1`) is judged
+/// with its colon as a group's, and goes only when that reads as one
+/// address.
 #[cold]
 fn label_before(text: &[u8], colon: usize) -> bool {
     let n = run_back(&text[..colon], 17, |b| b.is_ascii_alphabetic());
@@ -3990,7 +4006,8 @@ fn label_before(text: &[u8], colon: usize) -> bool {
     (2..=16).contains(&n)
         && text[from..colon].iter().any(|b| !b.is_ascii_hexdigit())
         && (from == 0
-            || !(text[from - 1].is_ascii_alphanumeric() || matches!(text[from - 1], b'_' | b':')))
+            || !(text[from - 1].is_ascii_alphanumeric()
+                || matches!(text[from - 1], b'_' | b':' | b'+' | b'/')))
 }
 
 /// A host name (1-64 bytes of `[A-Za-z0-9._-]`) ends at `colon`, right
