@@ -131,16 +131,28 @@ fn graph(
     // half of a `filter`'s start-up (every load counts, for the audit
     // log's `policy_loaded`) while saving a few states (249 to 284, 11 to
     // 13 in the default policy; the bits are identical).
+    //
+    // No capture states and no acceleration: the counter reads only the
+    // DFA's transitions and match states. A capture state is an epsilon
+    // transition, never part of a DFA state, so leaving the groups out
+    // gives the same DFA states in the same order (the same graph, the
+    // same counts) from a smaller NFA; acceleration only scans the built
+    // DFA for a search's fast paths.
     let config = dense::DFA::config()
         .match_kind(MatchKind::All)
         .start_kind(StartKind::Anchored)
         .minimize(false)
+        .accelerate(false)
         .dfa_size_limit(Some(DFA_LIMIT))
         .determinize_size_limit(Some(DFA_LIMIT));
     let dfa = dense::Builder::new()
         .configure(config)
         .syntax(syntax::Config::new().unicode(unicode).utf8(false))
-        .thompson(thompson::Config::new().utf8(false))
+        .thompson(
+            thompson::Config::new()
+                .utf8(false)
+                .which_captures(thompson::WhichCaptures::None),
+        )
         .build(pattern)
         .map_err(|_| CountError::TooBig)?;
     let start = dfa
@@ -286,12 +298,12 @@ struct Track {
 }
 
 impl Track {
-    fn of(seg: Option<&Segments>) -> Track {
-        let s = seg.and_then(|s| s.max_segments);
+    /// The sizes of the dimensions (segments, segment length, words,
+    /// digit): one value for a bound that is not set.
+    fn dims(seg: Option<&Segments>) -> [usize; 4] {
         let l = seg.and_then(|s| s.max_segment_len);
         let w = seg.and_then(|s| s.max_words);
-        // A dimension of one value when its bound is not set.
-        let ns = s.map_or(1, |m| m + 1);
+        let ns = seg.and_then(|s| s.max_segments).map_or(1, |m| m + 1);
         let nl = match (l, w) {
             (Some(m), _) => m + 1,
             (None, Some(_)) => 2,
@@ -299,6 +311,21 @@ impl Track {
         };
         let nw = w.map_or(1, |m| m + 1);
         let nd = if w.is_some() { 2 } else { 1 };
+        [ns, nl, nw, nd]
+    }
+
+    /// How many states [`Track::of`] would have, without building it: most
+    /// counts never build the product (it is too large, or there is no
+    /// bound), and building its tables was 2% of a load.
+    fn size_of(seg: Option<&Segments>) -> usize {
+        Track::dims(seg).iter().product()
+    }
+
+    fn of(seg: Option<&Segments>) -> Track {
+        let s = seg.and_then(|s| s.max_segments);
+        let l = seg.and_then(|s| s.max_segment_len);
+        let w = seg.and_then(|s| s.max_words);
+        let [ns, nl, nw, nd] = Track::dims(seg);
         let size = ns * nl * nw * nd;
         let index = |segs: usize, len: usize, words: usize, digit: usize| {
             ((segs * nl + len) * nw + words) * nd + digit
@@ -413,18 +440,20 @@ fn count_limited(
     max_work: usize,
 ) -> Result<Counted, CountError> {
     let g = graph(pattern, unicode, seg, mode)?;
-    let track = Track::of(seg);
     // The pattern alone first: cheap, an upper bound by itself, and its
     // work times the segment states is what the product would cost.
     let none = Track::of(None);
     let mut spent = 0;
     let alone =
         run(&g, max_len, None, &none, usize::MAX, &mut spent).unwrap_or(Err(CountError::TooBig));
-    if !track.any {
+    let bounded = seg.is_some_and(|s| {
+        s.max_segments.is_some() || s.max_segment_len.is_some() || s.max_words.is_some()
+    });
+    if !bounded {
         return alone;
     }
-    if (alone.is_err() || spent.saturating_mul(track.size()) <= max_work)
-        && let Some(r) = run(&g, max_len, seg, &track, max_work, &mut spent)
+    if (alone.is_err() || spent.saturating_mul(Track::size_of(seg)) <= max_work)
+        && let Some(r) = run(&g, max_len, seg, &Track::of(seg), max_work, &mut spent)
     {
         return r;
     }
@@ -481,7 +510,6 @@ fn run(
     let mut total = f64::NEG_INFINITY;
     let mut scale = 0.0f64;
     let mut work = 0usize;
-    let mut reached: Vec<(usize, f64)> = Vec::new();
     for n in 0..=steps {
         // Strings of length n that end here.
         let mut acc = 0.0f64;
@@ -507,14 +535,17 @@ fn run(
             if work > max_work {
                 return None;
             }
-            reached.clear();
-            reached.extend(cur.entries(s));
+            // This state's counts are read in place (the two layers are
+            // apart), in the order held: the sums below add the same
+            // products in the same order as ever, so the figures do not
+            // move by a rounding.
+            let (from, from_held) = (&cur.value[s], &cur.held[s]);
             for &(to, sep, dig, w) in edges {
                 let map = &track.next[usize::from(sep) * 2 + usize::from(dig)];
                 let (v, held) = next.slot(to as usize);
-                for &(i, x) in &reached {
+                for &i in from_held {
                     let j = map[i];
-                    let y = x * w;
+                    let y = from[i] * w;
                     // (A product too small for an f64 adds nothing: every
                     // count held stays positive.)
                     if j == usize::MAX || y == 0.0 {
