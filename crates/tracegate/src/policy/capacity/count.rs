@@ -404,7 +404,17 @@ pub fn count(
     }
     // A count is a pure function of its inputs, and every reload compiles
     // the same patterns again: remembered for the process (bounded).
-    let key = format!("{pattern}\0{unicode}\0{max_len:?}\0{seg:?}\0{mode:?}");
+    let key = key(pattern, unicode, max_len, seg, mode);
+    // The built-in rules are counted once, when the table is made, not at
+    // every process's start (module `known`).
+    if let Some(hit) = known().get(&key) {
+        return hit.clone();
+    }
+    #[cfg(test)]
+    UNKNOWN.with(|u| {
+        u.borrow_mut()
+            .push((pattern.to_string(), unicode, max_len, seg.cloned(), mode))
+    });
     if let Ok(m) = memo().lock()
         && let Some(hit) = m.get(&key)
     {
@@ -418,6 +428,96 @@ pub fn count(
         m.insert(key, got.clone());
     }
     got
+}
+
+/// What a count is remembered by: every input, whole (not a hash, so no
+/// crafted pattern can take another's count).
+fn key(
+    pattern: &str,
+    unicode: bool,
+    max_len: Option<usize>,
+    seg: Option<&Segments>,
+    mode: Mode,
+) -> String {
+    format!("{pattern}\0{unicode}\0{max_len:?}\0{seg:?}\0{mode:?}")
+}
+
+/// The counts of the built-in rules, by [`key`] (module `known`).
+fn known() -> &'static FxHashMap<String, Result<Counted, CountError>> {
+    static KNOWN: std::sync::OnceLock<FxHashMap<String, Result<Counted, CountError>>> =
+        std::sync::OnceLock::new();
+    KNOWN.get_or_init(|| {
+        super::known::KNOWN
+            .iter()
+            .filter_map(|k| {
+                let seg = k.segments()?;
+                let key = key(k.pattern, k.unicode, k.max_len, seg.as_ref(), k.mode);
+                Some((key, k.counted.clone()))
+            })
+            .collect()
+    })
+}
+
+/// A table entry: a count's inputs and what [`count_limited`] returned.
+pub(super) struct Known {
+    pub pattern: &'static str,
+    pub unicode: bool,
+    pub max_len: Option<usize>,
+    /// The segment bounds: separators, segments, segment length, words.
+    #[allow(clippy::type_complexity)]
+    pub segments: Option<(&'static [u8], Option<usize>, Option<usize>, Option<usize>)>,
+    pub mode: Mode,
+    pub counted: Result<Counted, CountError>,
+}
+
+impl Known {
+    /// The entry's segment bounds (`None`: not ASCII separators, an entry
+    /// no rule can have).
+    fn segments(&self) -> Option<Option<Segments>> {
+        match self.segments {
+            None => Some(None),
+            Some((sep, s, l, w)) => Segments::new(Some(sep), s, l, w).map(Some),
+        }
+    }
+
+    /// The entry counted again now.
+    #[cfg(test)]
+    pub fn recount(&self) -> Option<Result<Counted, CountError>> {
+        let seg = self.segments()?;
+        Some(count_limited(
+            self.pattern,
+            self.unicode,
+            self.max_len,
+            seg.as_ref(),
+            self.mode,
+            MAX_WORK,
+        ))
+    }
+}
+
+/// [`count`] without the table or the memo (the table's test).
+#[cfg(test)]
+pub(super) fn uncached(
+    pattern: &str,
+    unicode: bool,
+    max_len: Option<usize>,
+    seg: Option<&Segments>,
+    mode: Mode,
+) -> Result<Counted, CountError> {
+    if seg.is_some_and(|s| s.max_segments == Some(0)) {
+        return count(pattern, unicode, max_len, seg, mode);
+    }
+    count_limited(pattern, unicode, max_len, seg, mode, MAX_WORK)
+}
+
+/// The inputs of every count this thread looked up outside the table
+/// (the test that keeps the table whole reads them).
+#[cfg(test)]
+type Unknown = (String, bool, Option<usize>, Option<Segments>, Mode);
+
+#[cfg(test)]
+thread_local! {
+    pub(super) static UNKNOWN: std::cell::RefCell<Vec<Unknown>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Most counts remembered at once.
@@ -510,6 +610,7 @@ fn run(
     let mut total = f64::NEG_INFINITY;
     let mut scale = 0.0f64;
     let mut work = 0usize;
+    let mut reached: Vec<(usize, f64)> = Vec::new();
     for n in 0..=steps {
         // Strings of length n that end here.
         let mut acc = 0.0f64;
@@ -535,17 +636,14 @@ fn run(
             if work > max_work {
                 return None;
             }
-            // This state's counts are read in place (the two layers are
-            // apart), in the order held: the sums below add the same
-            // products in the same order as ever, so the figures do not
-            // move by a rounding.
-            let (from, from_held) = (&cur.value[s], &cur.held[s]);
+            reached.clear();
+            reached.extend(cur.entries(s));
             for &(to, sep, dig, w) in edges {
                 let map = &track.next[usize::from(sep) * 2 + usize::from(dig)];
                 let (v, held) = next.slot(to as usize);
-                for &i in from_held {
+                for &(i, x) in &reached {
                     let j = map[i];
-                    let y = from[i] * w;
+                    let y = x * w;
                     // (A product too small for an f64 adds nothing: every
                     // count held stays positive.)
                     if j == usize::MAX || y == 0.0 {

@@ -12,6 +12,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::count::Mode;
 use super::*;
 
 /// The listing of a report: per sink (`-` for the report without a
@@ -251,5 +252,127 @@ pseudonymize = ["traceId", "spanId", "parentSpanId", "gen_ai.conversation.id", "
             "masked evidence 411bfba013d2ed57\n",
         ),
         0x4c9bce6a83b9b882,
+    );
+}
+
+/// A count as a table entry's `counted` (module `known`).
+fn counted_text(c: &Result<count::Counted, CountError>) -> String {
+    match c {
+        Ok(c) => format!(
+            "Ok(Counted {{ log2: f64::from_bits({:#018x}), states: {}, segments_counted: {} }})",
+            c.log2.to_bits(),
+            c.states,
+            c.segments_counted
+        ),
+        Err(e) => format!("Err(CountError::{e:?})"),
+    }
+}
+
+fn same(a: &Result<count::Counted, CountError>, b: &Result<count::Counted, CountError>) -> bool {
+    match (a, b) {
+        (Ok(a), Ok(b)) => {
+            a.log2.to_bits() == b.log2.to_bits()
+                && a.states == b.states
+                && a.segments_counted == b.segments_counted
+        }
+        (Err(a), Err(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// The table of built-in counts (module `known`) holds what the counter
+/// returns now, bit for bit, and every count the shipped policies make
+/// (a count outside it is only slower, but the table is what makes a
+/// default load cheap). `TRACEGATE_UPDATE_KNOWN=1` rewrites it.
+#[test]
+fn the_built_in_counts_are_known_and_fresh() {
+    use super::count::Known;
+    type Inputs = (
+        String,
+        bool,
+        Option<usize>,
+        Option<crate::policy::rule::Segments>,
+        Mode,
+    );
+    let mut rows: Vec<(Inputs, Result<count::Counted, CountError>)> = Vec::new();
+    let mut problems = Vec::new();
+    for k in known::KNOWN {
+        let Known {
+            pattern,
+            unicode,
+            max_len,
+            mode,
+            ..
+        } = *k;
+        let Some(now) = k.recount() else {
+            problems.push(format!("{pattern:?}: separators not ASCII"));
+            continue;
+        };
+        if !same(&now, &k.counted) {
+            problems.push(format!(
+                "{pattern:?} {max_len:?} {mode:?}: table {}, now {}",
+                counted_text(&k.counted),
+                counted_text(&now)
+            ));
+        }
+        let seg = k
+            .segments
+            .and_then(|(sep, s, l, w)| crate::policy::rule::Segments::new(Some(sep), s, l, w));
+        rows.push(((pattern.to_string(), unicode, max_len, seg, mode), now));
+    }
+    count::UNKNOWN.with(|u| u.borrow_mut().clear());
+    for p in [
+        text(""),
+        shipped("policies/default.toml"),
+        shipped("policies/starter"),
+        shipped("examples/capture/policy.toml"),
+        shipped("examples/capacity/halved.toml"),
+    ] {
+        let _ = Capacity::of(&p);
+    }
+    for (pattern, unicode, max_len, seg, mode) in count::UNKNOWN.with(|u| u.take()) {
+        if rows.iter().any(|(r, _)| {
+            r.0 == pattern && r.1 == unicode && r.2 == max_len && r.3 == seg && r.4 == mode
+        }) {
+            continue;
+        }
+        problems.push(format!(
+            "{pattern:?} {max_len:?} {mode:?}: not in the table"
+        ));
+        let now = count::uncached(&pattern, unicode, max_len, seg.as_ref(), mode);
+        rows.push(((pattern, unicode, max_len, seg, mode), now));
+    }
+    if problems.is_empty() {
+        return;
+    }
+    rows.sort_by(|a, b| format!("{:?}", a.0).cmp(&format!("{:?}", b.0)));
+    let head = include_str!("known.rs");
+    let head = head.split("pub(super) const KNOWN").next().unwrap_or(head);
+    let mut file = format!("{head}pub(super) const KNOWN: &[Known] = &[\n");
+    for ((pattern, unicode, max_len, seg, mode), now) in &rows {
+        let segments = match seg {
+            None => "None".to_string(),
+            Some(s) => format!(
+                "Some((&{:?}, {:?}, {:?}, {:?}))",
+                s.separators().collect::<Vec<u8>>(),
+                s.max_segments,
+                s.max_segment_len,
+                s.max_words
+            ),
+        };
+        let _ = writeln!(
+            file,
+            "    Known {{ pattern: {pattern:?}, unicode: {unicode}, max_len: {max_len:?}, segments: {segments}, mode: Mode::{mode:?}, counted: {} }},",
+            counted_text(now)
+        );
+    }
+    file.push_str("];\n");
+    if std::env::var_os("TRACEGATE_UPDATE_KNOWN").is_some() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/policy/capacity/known.rs");
+        std::fs::write(&path, &file).unwrap();
+        panic!("rewrote {}: {problems:#?}", path.display());
+    }
+    panic!(
+        "the table of built-in counts is stale (run again with TRACEGATE_UPDATE_KNOWN=1 and review the diff): {problems:#?}"
     );
 }

@@ -42,6 +42,7 @@
 //! Pure: no IO, no clock; the same policy always gives the same report.
 
 pub mod count;
+mod known;
 
 use std::fmt::Write as _;
 
