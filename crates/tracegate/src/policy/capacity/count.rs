@@ -131,16 +131,28 @@ fn graph(
     // half of a `filter`'s start-up (every load counts, for the audit
     // log's `policy_loaded`) while saving a few states (249 to 284, 11 to
     // 13 in the default policy; the bits are identical).
+    //
+    // No capture states and no acceleration: the counter reads only the
+    // DFA's transitions and match states. A capture state is an epsilon
+    // transition, never part of a DFA state, so leaving the groups out
+    // gives the same DFA states in the same order (the same graph, the
+    // same counts) from a smaller NFA; acceleration only scans the built
+    // DFA for a search's fast paths.
     let config = dense::DFA::config()
         .match_kind(MatchKind::All)
         .start_kind(StartKind::Anchored)
         .minimize(false)
+        .accelerate(false)
         .dfa_size_limit(Some(DFA_LIMIT))
         .determinize_size_limit(Some(DFA_LIMIT));
     let dfa = dense::Builder::new()
         .configure(config)
         .syntax(syntax::Config::new().unicode(unicode).utf8(false))
-        .thompson(thompson::Config::new().utf8(false))
+        .thompson(
+            thompson::Config::new()
+                .utf8(false)
+                .which_captures(thompson::WhichCaptures::None),
+        )
         .build(pattern)
         .map_err(|_| CountError::TooBig)?;
     let start = dfa
@@ -286,12 +298,12 @@ struct Track {
 }
 
 impl Track {
-    fn of(seg: Option<&Segments>) -> Track {
-        let s = seg.and_then(|s| s.max_segments);
+    /// The sizes of the dimensions (segments, segment length, words,
+    /// digit): one value for a bound that is not set.
+    fn dims(seg: Option<&Segments>) -> [usize; 4] {
         let l = seg.and_then(|s| s.max_segment_len);
         let w = seg.and_then(|s| s.max_words);
-        // A dimension of one value when its bound is not set.
-        let ns = s.map_or(1, |m| m + 1);
+        let ns = seg.and_then(|s| s.max_segments).map_or(1, |m| m + 1);
         let nl = match (l, w) {
             (Some(m), _) => m + 1,
             (None, Some(_)) => 2,
@@ -299,6 +311,21 @@ impl Track {
         };
         let nw = w.map_or(1, |m| m + 1);
         let nd = if w.is_some() { 2 } else { 1 };
+        [ns, nl, nw, nd]
+    }
+
+    /// How many states [`Track::of`] would have, without building it: most
+    /// counts never build the product (it is too large, or there is no
+    /// bound), and building its tables was 2% of a load.
+    fn size_of(seg: Option<&Segments>) -> usize {
+        Track::dims(seg).iter().product()
+    }
+
+    fn of(seg: Option<&Segments>) -> Track {
+        let s = seg.and_then(|s| s.max_segments);
+        let l = seg.and_then(|s| s.max_segment_len);
+        let w = seg.and_then(|s| s.max_words);
+        let [ns, nl, nw, nd] = Track::dims(seg);
         let size = ns * nl * nw * nd;
         let index = |segs: usize, len: usize, words: usize, digit: usize| {
             ((segs * nl + len) * nw + words) * nd + digit
@@ -377,7 +404,17 @@ pub fn count(
     }
     // A count is a pure function of its inputs, and every reload compiles
     // the same patterns again: remembered for the process (bounded).
-    let key = format!("{pattern}\0{unicode}\0{max_len:?}\0{seg:?}\0{mode:?}");
+    let key = key(pattern, unicode, max_len, seg, mode);
+    // The built-in rules are counted once, when the table is made, not at
+    // every process's start (module `known`).
+    if let Some(hit) = known().get(&key) {
+        return hit.clone();
+    }
+    #[cfg(test)]
+    UNKNOWN.with(|u| {
+        u.borrow_mut()
+            .push((pattern.to_string(), unicode, max_len, seg.cloned(), mode))
+    });
     if let Ok(m) = memo().lock()
         && let Some(hit) = m.get(&key)
     {
@@ -391,6 +428,96 @@ pub fn count(
         m.insert(key, got.clone());
     }
     got
+}
+
+/// What a count is remembered by: every input, whole (not a hash, so no
+/// crafted pattern can take another's count).
+fn key(
+    pattern: &str,
+    unicode: bool,
+    max_len: Option<usize>,
+    seg: Option<&Segments>,
+    mode: Mode,
+) -> String {
+    format!("{pattern}\0{unicode}\0{max_len:?}\0{seg:?}\0{mode:?}")
+}
+
+/// The counts of the built-in rules, by [`key`] (module `known`).
+fn known() -> &'static FxHashMap<String, Result<Counted, CountError>> {
+    static KNOWN: std::sync::OnceLock<FxHashMap<String, Result<Counted, CountError>>> =
+        std::sync::OnceLock::new();
+    KNOWN.get_or_init(|| {
+        super::known::KNOWN
+            .iter()
+            .filter_map(|k| {
+                let seg = k.segments()?;
+                let key = key(k.pattern, k.unicode, k.max_len, seg.as_ref(), k.mode);
+                Some((key, k.counted.clone()))
+            })
+            .collect()
+    })
+}
+
+/// A table entry: a count's inputs and what [`count_limited`] returned.
+pub(super) struct Known {
+    pub pattern: &'static str,
+    pub unicode: bool,
+    pub max_len: Option<usize>,
+    /// The segment bounds: separators, segments, segment length, words.
+    #[allow(clippy::type_complexity)]
+    pub segments: Option<(&'static [u8], Option<usize>, Option<usize>, Option<usize>)>,
+    pub mode: Mode,
+    pub counted: Result<Counted, CountError>,
+}
+
+impl Known {
+    /// The entry's segment bounds (`None`: not ASCII separators, an entry
+    /// no rule can have).
+    fn segments(&self) -> Option<Option<Segments>> {
+        match self.segments {
+            None => Some(None),
+            Some((sep, s, l, w)) => Segments::new(Some(sep), s, l, w).map(Some),
+        }
+    }
+
+    /// The entry counted again now.
+    #[cfg(test)]
+    pub fn recount(&self) -> Option<Result<Counted, CountError>> {
+        let seg = self.segments()?;
+        Some(count_limited(
+            self.pattern,
+            self.unicode,
+            self.max_len,
+            seg.as_ref(),
+            self.mode,
+            MAX_WORK,
+        ))
+    }
+}
+
+/// [`count`] without the table or the memo (the table's test).
+#[cfg(test)]
+pub(super) fn uncached(
+    pattern: &str,
+    unicode: bool,
+    max_len: Option<usize>,
+    seg: Option<&Segments>,
+    mode: Mode,
+) -> Result<Counted, CountError> {
+    if seg.is_some_and(|s| s.max_segments == Some(0)) {
+        return count(pattern, unicode, max_len, seg, mode);
+    }
+    count_limited(pattern, unicode, max_len, seg, mode, MAX_WORK)
+}
+
+/// The inputs of every count this thread looked up outside the table
+/// (the test that keeps the table whole reads them).
+#[cfg(test)]
+type Unknown = (String, bool, Option<usize>, Option<Segments>, Mode);
+
+#[cfg(test)]
+thread_local! {
+    pub(super) static UNKNOWN: std::cell::RefCell<Vec<Unknown>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Most counts remembered at once.
@@ -413,18 +540,20 @@ fn count_limited(
     max_work: usize,
 ) -> Result<Counted, CountError> {
     let g = graph(pattern, unicode, seg, mode)?;
-    let track = Track::of(seg);
     // The pattern alone first: cheap, an upper bound by itself, and its
     // work times the segment states is what the product would cost.
     let none = Track::of(None);
     let mut spent = 0;
     let alone =
         run(&g, max_len, None, &none, usize::MAX, &mut spent).unwrap_or(Err(CountError::TooBig));
-    if !track.any {
+    let bounded = seg.is_some_and(|s| {
+        s.max_segments.is_some() || s.max_segment_len.is_some() || s.max_words.is_some()
+    });
+    if !bounded {
         return alone;
     }
-    if (alone.is_err() || spent.saturating_mul(track.size()) <= max_work)
-        && let Some(r) = run(&g, max_len, seg, &track, max_work, &mut spent)
+    if (alone.is_err() || spent.saturating_mul(Track::size_of(seg)) <= max_work)
+        && let Some(r) = run(&g, max_len, seg, &Track::of(seg), max_work, &mut spent)
     {
         return r;
     }

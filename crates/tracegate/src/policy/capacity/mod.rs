@@ -42,6 +42,7 @@
 //! Pure: no IO, no clock; the same policy always gives the same report.
 
 pub mod count;
+mod known;
 
 use std::fmt::Write as _;
 
@@ -969,3 +970,7 @@ pub mod otlp;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests;
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod figures;
