@@ -329,6 +329,27 @@ fn jwk_private(
     let obj_end = me + close;
     const PRIVATE: &[&[u8]] = &[b"d", b"p", b"q", b"dp", b"dq", b"qi", b"k"];
     // Each member name: a quoted string followed by `:`.
+    string_members(text, from, obj_end, |name, vs, ve| {
+        let v = &text[vs..ve];
+        let key_bytes = v
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/' | b'='));
+        if PRIVATE.contains(&name) && v.len() >= 16 && key_bytes {
+            emit(vs, ve);
+        }
+    });
+}
+
+/// Each member of the JSON object whose members lie in
+/// `text[from..obj_end]` that has a string value: `f(name, start, end)`
+/// with the value's bounds inside its quotes (no escapes read). Stops at
+/// a string that does not close before `obj_end`.
+fn string_members(
+    text: &[u8],
+    from: usize,
+    obj_end: usize,
+    mut f: impl FnMut(&[u8], usize, usize),
+) {
     let mut i = from;
     while let Some(q) = memchr::memchr(b'"', &text[i..obj_end]).map(|q| i + q) {
         let Some(qe) = memchr::memchr(b'"', &text[q + 1..obj_end]).map(|p| q + 1 + p) else {
@@ -349,13 +370,7 @@ fn jwk_private(
                 let Some(ve) = memchr::memchr(b'"', &text[vs..obj_end]).map(|p| vs + p) else {
                     return;
                 };
-                let v = &text[vs..ve];
-                let key_bytes = v.iter().all(|&b| {
-                    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'+' | b'/' | b'=')
-                });
-                if PRIVATE.contains(&name) && v.len() >= 16 && key_bytes {
-                    emit(vs, ve);
-                }
+                f(name, vs, ve);
                 i = ve + 1;
                 continue;
             }
@@ -580,34 +595,10 @@ fn typed_key(
         b"data",
         b"material",
     ];
-    let mut i = from;
-    while let Some(q) = memchr::memchr(b'"', &text[i..obj_end]).map(|q| i + q) {
-        let Some(qe) = memchr::memchr(b'"', &text[q + 1..obj_end]).map(|p| q + 1 + p) else {
-            break;
-        };
-        let name = &text[q + 1..qe];
-        let mut j = qe + 1;
-        while j < obj_end && matches!(text[j], b' ' | b'\t' | b'\r' | b'\n') {
-            j += 1;
+    string_members(text, from, obj_end, |name, vs, ve| {
+        if VALUE.contains(&name) && key_like(&text[vs..ve], 16) {
+            emit(vs, ve);
         }
-        if j < obj_end && text[j] == b':' {
-            j += 1;
-            while j < obj_end && matches!(text[j], b' ' | b'\t' | b'\r' | b'\n') {
-                j += 1;
-            }
-            if j < obj_end && text[j] == b'"' {
-                let vs = j + 1;
-                let Some(ve) = memchr::memchr(b'"', &text[vs..obj_end]).map(|p| vs + p) else {
-                    break;
-                };
-                if VALUE.contains(&name) && key_like(&text[vs..ve], 16) {
-                    emit(vs, ve);
-                }
-                i = ve + 1;
-                continue;
-            }
-        }
-        i = qe + 1;
-    }
+    });
     obj_end
 }
