@@ -48,6 +48,7 @@ use std::cell::Cell;
 
 use super::budget::Work;
 use super::escapes::escape_of;
+use super::key_text::hex_val;
 use super::validate::WIDE_GAPS;
 use super::wide_digits::char_start;
 
@@ -145,15 +146,6 @@ fn form_value(text: &[u8], at: usize, memo: &Cell<(usize, bool)>, work: &Work) -
     work.charge(at - i + 1);
     memo.set((at, ok));
     ok
-}
-
-/// A hex digit's value.
-fn hex_val(b: u8) -> u8 {
-    match b {
-        b'0'..=b'9' => b - b'0',
-        b'a'..=b'f' => b - b'a' + 10,
-        _ => b.wrapping_sub(b'A').wrapping_add(10) & 0x0F,
-    }
 }
 
 /// The defanged separator that starts `s` (its opener `o`): its length

@@ -110,7 +110,9 @@ fn literal(text: &[u8], i: usize) -> Option<(u8, usize)> {
     Some((v, i + 2 + n))
 }
 
-fn hex_val(b: u8) -> u8 {
+/// A hex digit's value (`b` must be one; the window pass's percent
+/// escapes read theirs here too).
+pub(super) fn hex_val(b: u8) -> u8 {
     match b {
         b'0'..=b'9' => b - b'0',
         b'a'..=b'f' => b - b'a' + 10,

@@ -1,5 +1,6 @@
 //! Card numbers (and, since the twenty-first round, SSNs) spelled in
-//! decimal digits that are not ASCII (issue 36, sixteenth round): full-width `５０６２　２１９０…` in a Japanese form,
+//! decimal digits that are not ASCII (issue 36, sixteenth round):
+//! full-width `５０６２　２１９０…` in a Japanese form,
 //! Arabic-Indic `٤١١١…`. A number spelled in other digits is still the
 //! number: the regex shapes read ASCII digits only, so this pass finds a
 //! run of digits with at least one non-ASCII digit in it, writes it with
